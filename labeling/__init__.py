@@ -1,0 +1,1 @@
+"""ppminer labeling: rater sessions, agreement, reconciliation, import/export and analysis queries."""

@@ -1,0 +1,1 @@
+"""Alembic migrations: the only way the study schema comes into being."""

@@ -1,0 +1,54 @@
+"""Alembic environment: one metadata for mining and labeling tables, the same URL as ppmine."""
+
+from logging.config import fileConfig
+
+from alembic import context
+
+import labeling.models  # noqa: F401  (registers the labeling tables on the shared metadata)
+from mining.db import make_engine, resolve_url
+from mining.models import Base
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("connection") is None:
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+target_metadata = Base.metadata
+
+
+def _configure(connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+
+
+def run_migrations_offline() -> None:
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url") or resolve_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:  # called from mining.db inside its own transaction
+        _configure(connection)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    engine = make_engine(resolve_url(config.get_main_option("sqlalchemy.url") or None))
+    with engine.connect() as conn:
+        _configure(conn)
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

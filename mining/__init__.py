@@ -1,0 +1,1 @@
+"""ppminer mining: acquire Stack Exchange posts, derive their text, and match keyword candidates."""

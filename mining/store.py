@@ -1,0 +1,123 @@
+"""Writing posts: one upsert path shared by the API scraper, the dump importer and file importers.
+
+Rows are dicts keyed by the model's column names. A post already stored is replaced only by a version with a newer
+``last_activity_date`` (or when the stored row has none, e.g. a stub made by an import), so a post acquired from the
+API and from a dump is one row, and importing the same data twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from mining.models import SOURCES, Answer, Comment, Question
+from mining.text import html_to_text, split_html
+
+
+def utcnow() -> datetime:
+    """Naive UTC now: the database keeps naive UTC datetimes everywhere."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _with_text(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill prose/code_blocks(/has_code) from body_html unless the caller derived them already."""
+    out = dict(row)
+    if "prose" not in out:
+        split = split_html(out.get("body_html"))
+        out["prose"] = split.prose
+        out["code_blocks"] = split.code_blocks
+    out.setdefault("code_blocks", [])
+    return out
+
+
+def _insert(session: Session, table: sa.Table):
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(table)
+    if dialect == "sqlite":
+        return sqlite.insert(table)
+    raise ValueError(f"unsupported database dialect {dialect!r}")
+
+
+def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer_when) -> int:
+    """Insert rows; on an existing id update every column, but only where ``newer_when(table, excluded)``."""
+    if not rows:
+        return 0
+    # One statement per distinct key set keeps executemany batches uniform.
+    by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        by_keys.setdefault(tuple(sorted(row)), []).append(row)
+    changed = 0
+    for keys, batch in by_keys.items():
+        stmt = _insert(session, table)
+        excluded = stmt.excluded
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[table.c.id],
+            set_={k: excluded[k] for k in keys if k != "id"},
+            where=newer_when(table, excluded),
+        )
+        # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
+        changed += len(session.execute(stmt.returning(table.c.id), batch).all())
+    return changed
+
+
+def _newer_activity(table, excluded):
+    return sa.or_(
+        table.c.last_activity_date.is_(None),
+        excluded.last_activity_date > table.c.last_activity_date,
+    )
+
+
+def _comment_changed(table, excluded):
+    return sa.or_(
+        table.c.score.is_distinct_from(excluded.score),
+        table.c.text.is_distinct_from(excluded.text),
+        table.c.body_html.is_distinct_from(excluded.body_html),
+    )
+
+
+def _stamp(rows: Iterable[Mapping[str, Any]], source: str, now: datetime) -> list[dict[str, Any]]:
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
+    out = []
+    for row in rows:
+        row = dict(row)
+        row["source"] = source
+        row["refreshed_at"] = now
+        out.append(row)
+    return out
+
+
+def upsert_questions(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
+    """Insert or refresh questions (dicts with body_html; prose and code are derived here). Returns rows changed."""
+    now = utcnow()
+    prepared = []
+    for row in _stamp(rows, source, now):
+        row = _with_text(row)
+        row["has_code"] = bool(row["code_blocks"])
+        prepared.append(row)
+    return _upsert(session, Question.__table__, prepared, _newer_activity)
+
+
+def upsert_answers(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
+    """Insert or refresh answers; their questions must be stored already (same transaction is fine)."""
+    now = utcnow()
+    prepared = [_with_text(row) for row in _stamp(rows, source, now)]
+    return _upsert(session, Answer.__table__, prepared, _newer_activity)
+
+
+def upsert_comments(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
+    """Insert or refresh comments. Rows carry ``text``, or ``body_html`` from which the text is derived."""
+    now = utcnow()
+    prepared = []
+    for row in _stamp(rows, source, now):
+        if "text" not in row:
+            row["text"] = html_to_text(row.get("body_html"))
+        row.setdefault("body_html", None)
+        prepared.append(row)
+    return _upsert(session, Comment.__table__, prepared, _comment_changed)
