@@ -78,7 +78,9 @@ def format_option(*choices: str, default: str = "table") -> Callable:
     )
 
 
-def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, title: str = "") -> None:
+def emit_rows(
+    rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, title: str = ""
+) -> None:
     """Print rows as a table (human), JSON array, or CSV."""
     columns = list(columns or (rows[0].keys() if rows else []))
     if fmt == "json":

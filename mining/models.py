@@ -134,7 +134,9 @@ class AcquisitionRun(Base):
     status: Mapped[str] = mapped_column(String(20), doc="running | done | failed | quota | interrupted")
     params: Mapped[dict] = mapped_column(JSON, default=dict, doc="what was asked (never an API key)")
     checkpoint: Mapped[dict] = mapped_column(JSON, default=dict, doc="where to resume")
-    high_water: Mapped[datetime | None] = mapped_column(DateTime, doc="incremental scrape: last activity seen")
+    high_water: Mapped[datetime | None] = mapped_column(
+        DateTime, doc="incremental scrape: last activity seen"
+    )
     items: Mapped[int] = mapped_column(Integer, default=0)
     requests: Mapped[int] = mapped_column(Integer, default=0)
     quota_remaining: Mapped[int | None] = mapped_column(Integer)
@@ -206,9 +208,7 @@ class MatchCheck(Base):
     keyword_set_id: Mapped[int] = mapped_column(
         ForeignKey("keyword_sets.id", ondelete="CASCADE"), primary_key=True
     )
-    question_id: Mapped[int] = mapped_column(
-        ForeignKey("questions.id", ondelete="CASCADE"), primary_key=True
-    )
+    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), primary_key=True)
     question_refreshed_at: Mapped[datetime] = mapped_column(DateTime)
     selected: Mapped[bool] = mapped_column(Boolean, doc="passed the study's selection filters")
     is_candidate: Mapped[bool] = mapped_column(Boolean)
@@ -237,7 +237,9 @@ class CandidateHit(Base):
 
     __tablename__ = "candidate_hits"
 
-    candidate_id: Mapped[int] = mapped_column(ForeignKey("candidates.id", ondelete="CASCADE"), primary_key=True)
+    candidate_id: Mapped[int] = mapped_column(
+        ForeignKey("candidates.id", ondelete="CASCADE"), primary_key=True
+    )
     keyword: Mapped[str] = mapped_column(String(100), primary_key=True, doc="as written in the keyword file")
     field: Mapped[str] = mapped_column(String(20), primary_key=True)
     count: Mapped[int] = mapped_column(Integer)

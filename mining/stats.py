@@ -43,9 +43,7 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
         "selected": (last_run.funnel or {}).get("selected") if last_run else None,
         "candidates": candidates,
         "raters": _count(session, sa.select(sa.func.count()).select_from(_raters)),
-        "identified": _count(
-            session, sa.select(sa.func.count(sa.distinct(_identifications.c.question_id)))
-        ),
+        "identified": _count(session, sa.select(sa.func.count(sa.distinct(_identifications.c.question_id)))),
         "pp_posts": _count(
             session, sa.select(sa.func.count()).select_from(_final_ids).where(_final_ids.c.is_pp.is_(True))
         ),

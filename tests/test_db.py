@@ -69,7 +69,9 @@ def test_bad_database_url_is_one_line_error():
         text=True,
     )
     assert out.returncode == 1
-    assert out.stderr.startswith("ppmine: error: cannot open database postgresql+psycopg://nobody@127.0.0.1:1")
+    assert out.stderr.startswith(
+        "ppmine: error: cannot open database postgresql+psycopg://nobody@127.0.0.1:1"
+    )
     assert len(out.stderr.strip().splitlines()) == 1
 
 
@@ -162,7 +164,9 @@ def test_two_processes_writing_one_sqlite_file_lose_no_rows(sqlite_url):
     open_store(sqlite_url)
     n = 150
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, sqlite_url, str(start), str(n)], stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, sqlite_url, str(start), str(n)], stderr=subprocess.PIPE
+        )
         for start in (1, 100_001)
     ]
     for p in procs:
