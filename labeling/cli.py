@@ -18,7 +18,10 @@ def cli() -> None:
 
 # Commands of the other modules register here, one line each.
 # -- identify/classify (issue 6) --
-# -- agreement/reconcile/import/export (issue 7) --
+
+# -- agreement/import/export (issue 7) --
+
+# -- reconcile (issue 7, reconciliation) --
 
 
 def main() -> None:

@@ -78,7 +78,9 @@ def stats(study, fmt: str) -> None:
 
 # Commands of the other modules register here, one line each.
 # -- scrape/run (issue 3) --
+
 # -- import-dump (issue 4) --
+
 # -- match/candidates/explain (issue 5) --
 
 
