@@ -7,7 +7,16 @@ import json
 import click
 
 from mining.cli_common import emit_rows, format_option, run_cli, study_options
-from mining.db import current_revision, downgrade, head_revision, redact, upgrade
+from mining.db import (
+    Store,
+    current_revision,
+    database_errors,
+    downgrade,
+    head_revision,
+    redact,
+    resolve_url,
+    upgrade,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -30,10 +39,9 @@ def db() -> None:
 @study_options
 def db_upgrade(study, revision: str) -> None:
     """Apply migrations up to REVISION (default: head)."""
-    from mining.db import Store, resolve_url
-
     store = Store(resolve_url(study.db_url))
-    upgrade(store, revision)
+    with database_errors(store.url):
+        upgrade(store, revision)
     click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine)}")
 
 
@@ -42,10 +50,9 @@ def db_upgrade(study, revision: str) -> None:
 @study_options
 def db_downgrade(study, revision: str) -> None:
     """Revert migrations down to REVISION ('base' drops every table: all data is lost)."""
-    from mining.db import Store, resolve_url
-
     store = Store(resolve_url(study.db_url))
-    downgrade(store, revision)
+    with database_errors(store.url):
+        downgrade(store, revision)
     click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine) or 'base'}")
 
 
@@ -53,10 +60,9 @@ def db_downgrade(study, revision: str) -> None:
 @study_options
 def db_current(study) -> None:
     """Show the database's schema revision and the newest one this ppminer knows."""
-    from mining.db import Store, resolve_url
-
     store = Store(resolve_url(study.db_url))
-    current, head = current_revision(store.engine), head_revision()
+    with database_errors(store.url):
+        current, head = current_revision(store.engine), head_revision()
     state = "up to date" if current == head else "behind: run `ppmine db upgrade`"
     click.echo(f"{redact(store.url)}: revision {current or 'none'} (head {head}; {state})")
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session
 
 from mining.errors import PPMinerError
@@ -159,15 +160,23 @@ def downgrade(store: Store, revision: str) -> None:
         command.downgrade(cfg, revision)
 
 
+@contextmanager
+def database_errors(url: str) -> Iterator[None]:
+    """Turn driver failures (refused connection, unreadable file, ...) into one-line PPMinerErrors."""
+    try:
+        yield
+    except PPMinerError:
+        raise
+    except (OperationalError, InterfaceError, OSError) as exc:
+        detail = str(getattr(exc, "orig", None) or exc).strip()
+        first = detail.splitlines()[0] if detail else type(exc).__name__
+        raise PPMinerError(f"cannot open database {redact(url)}: {first}") from exc
+
+
 def open_store(url: str | None = None, *, upgrade_schema: bool = True) -> Store:
     """Open the study database, bringing a fresh or older schema up to date first."""
     store = Store(resolve_url(url))
-    try:
+    with database_errors(store.url):
         if upgrade_schema and current_revision(store.engine) != head_revision():
             upgrade(store)
-    except PPMinerError:
-        raise
-    except Exception as exc:  # connection refused, unreadable file, ...
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise PPMinerError(f"cannot open database {redact(store.url)}: {first}") from exc
     return store
