@@ -1,0 +1,366 @@
+"""Reconciliation: turn several raters' decisions and labels into one final decision/label per item.
+
+Two kinds of items, reconciled in this order:
+
+* **identification** -- one per post: the raters' "is this a PP?" answers;
+* **labels** -- one per PP (``<post>_<n>``) of a post whose final identification says it is a PP: the raters'
+  symptom, root cause, introducing and exposing stage.
+
+An item is *ready* once at least ``min_raters`` raters have rated it (for labels: completely labelled at least one
+PP of the post; a half-finished classification does not count). Ready items where every rater gives the same
+answer become final without a visit (method ``agreement``); the others wait for an adjudicator (method
+``adjudicated``, ``decided_by`` the adjudicator). Human finals (``adjudicated``, ``imported``) are never
+overwritten here; an ``agreement`` final follows the raters: if they later change their minds it is updated, or,
+when they now disagree, the item goes back to the adjudicator.
+
+The two symptoms of a PP are compared as a set: ``(oom, slow)`` and ``(slow, oom)`` agree.
+Every write goes through :mod:`labeling.records`, so it is audited.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from labeling.models import (
+    AuditEntry,
+    FinalIdentification,
+    FinalLabel,
+    Identification,
+    PPLabel,
+    Rater,
+    pp_key,
+)
+from labeling.records import LABEL_FIELDS, set_final_identification, set_final_label
+from mining.store import utcnow
+
+AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
+#: The compared dimensions of a PP's labels and the label columns each covers.
+DIMENSIONS: dict[str, tuple[str, ...]] = {
+    "symptom": ("symptom1", "symptom2"),
+    "root_cause": ("root_cause",),
+    "introducing_stage": ("introducing_stage",),
+    "exposing_stage": ("exposing_stage",),
+}
+#: The codebook columns, in the order an adjudicator decides them.
+CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage")
+#: A rating lacking any of these is unfinished and ignored (symptom2 is optional).
+REQUIRED_FIELDS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
+#: Which codebook dimension a label column takes its codes from.
+CODEBOOK_DIMENSION = {
+    "symptom1": "symptom",
+    "symptom2": "symptom",
+    "root_cause": "root_cause",
+    "introducing_stage": "stage",
+    "exposing_stage": "stage",
+}
+
+
+def dimension_value(values: dict[str, Any], dimension: str) -> Any:
+    """The comparable value of one dimension of a rating: symptoms as a set, the rest as the code."""
+    if dimension == "symptom":
+        return frozenset(v for v in (values.get("symptom1"), values.get("symptom2")) if v)
+    return values.get(DIMENSIONS[dimension][0])
+
+
+@dataclass(frozen=True)
+class IdentificationItem:
+    """One post with every rater's decision (rater name -> is_pp, by rater name) and its current final."""
+
+    question_id: int
+    votes: dict[str, bool]
+    final: bool | None = None
+    final_method: str | None = None
+
+    @property
+    def agreed(self) -> bool:
+        return len(set(self.votes.values())) == 1
+
+    @property
+    def needs_adjudication(self) -> bool:
+        return not self.agreed and self.final_method in (None, AGREEMENT)
+
+
+@dataclass(frozen=True)
+class LabelItem:
+    """One PP with the complete ratings of the post's raters (rater name -> label columns; None: not rated)."""
+
+    question_id: int
+    pp_index: int
+    ratings: dict[str, dict[str, Any] | None]
+    final: dict[str, Any] | None = None
+    final_method: str | None = None
+
+    @property
+    def key(self) -> str:
+        return pp_key(self.question_id, self.pp_index)
+
+    @property
+    def disagreements(self) -> tuple[str, ...]:
+        """The dimensions on which the raters differ (all of them when a rater did not label this PP)."""
+        if any(r is None for r in self.ratings.values()):
+            return tuple(DIMENSIONS)
+        return tuple(
+            dim
+            for dim in DIMENSIONS
+            if len({dimension_value(r, dim) for r in self.ratings.values() if r is not None}) > 1
+        )
+
+    @property
+    def agreed(self) -> bool:
+        return not self.disagreements
+
+    @property
+    def needs_adjudication(self) -> bool:
+        return not self.agreed and self.final_method in (None, AGREEMENT)
+
+    @property
+    def open_fields(self) -> tuple[str, ...]:
+        """The label columns the adjudicator has to decide, in deciding order."""
+        dims = self.disagreements
+        return tuple(f for f in CODED_FIELDS if any(f in DIMENSIONS[d] for d in dims))
+
+    def agreed_values(self) -> dict[str, Any]:
+        """Columns of the agreeing dimensions (from the first rater), plus the first rater's ``part`` if any."""
+        rated = [r for r in self.ratings.values() if r is not None]
+        if not rated:
+            return {}
+        first = rated[0]
+        values = {
+            f: first.get(f) for dim in DIMENSIONS if dim not in self.disagreements for f in DIMENSIONS[dim]
+        }
+        part = next((r.get("part") for r in rated if r.get("part")), None)
+        if part:
+            values["part"] = part
+        return values
+
+
+@dataclass
+class Summary:
+    """What :func:`finalize_agreements` did and what is left."""
+
+    identifications_agreed: int = 0
+    identifications_open: int = 0
+    identifications_pending: int = 0
+    labels_agreed: int = 0
+    labels_open: int = 0
+    labels_pending: int = 0
+    reopened: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def _rater_names(session: Session) -> dict[int, str]:
+    return dict(session.execute(sa.select(Rater.id, Rater.name)).all())
+
+
+def identification_items(session: Session, min_raters: int = 2) -> tuple[list[IdentificationItem], int]:
+    """Posts rated by at least ``min_raters`` raters, by post id, and how many rated posts still wait for raters."""
+    names = _rater_names(session)
+    votes: dict[int, dict[str, bool]] = defaultdict(dict)
+    for qid, rater_id, is_pp in session.execute(
+        sa.select(Identification.question_id, Identification.rater_id, Identification.is_pp)
+    ):
+        votes[qid][names[rater_id]] = bool(is_pp)
+    finals = {
+        row.question_id: row
+        for row in session.scalars(
+            sa.select(FinalIdentification).where(FinalIdentification.question_id.in_(list(votes)))
+        )
+    } if votes else {}  # fmt: skip
+    items, pending = [], 0
+    for qid in sorted(votes):
+        if len(votes[qid]) < min_raters:
+            pending += 1
+            continue
+        final = finals.get(qid)
+        items.append(
+            IdentificationItem(
+                qid,
+                dict(sorted(votes[qid].items())),
+                None if final is None else final.is_pp,
+                None if final is None else final.method,
+            )
+        )
+    return items, pending
+
+
+def _label_values(row: Any) -> dict[str, Any]:
+    return {f: getattr(row, f) for f in LABEL_FIELDS}
+
+
+def label_items(session: Session, min_raters: int = 2) -> tuple[list[LabelItem], int]:
+    """PPs of posts finally judged PPs whose post has complete labels from ``min_raters`` raters (by PP id),
+    and how many such PPs still wait for raters."""
+    names = _rater_names(session)
+    pp_posts = sa.select(FinalIdentification.question_id).where(FinalIdentification.is_pp.is_(True))
+    complete = sa.and_(*(getattr(PPLabel, f).is_not(None) for f in REQUIRED_FIELDS))
+    ratings: dict[int, dict[int, dict[str, dict[str, Any]]]] = defaultdict(lambda: defaultdict(dict))
+    for row in session.scalars(sa.select(PPLabel).where(PPLabel.question_id.in_(pp_posts), complete)):
+        ratings[row.question_id][row.pp_index][names[row.rater_id]] = _label_values(row)
+    finals = {
+        (row.question_id, row.pp_index): row
+        for row in session.scalars(sa.select(FinalLabel).where(FinalLabel.question_id.in_(pp_posts)))
+    }
+    items, pending = [], 0
+    for qid in sorted(ratings):
+        raters = sorted({name for by_rater in ratings[qid].values() for name in by_rater})
+        for index in sorted(ratings[qid]):
+            if len(raters) < min_raters:
+                pending += 1
+                continue
+            final = finals.get((qid, index))
+            items.append(
+                LabelItem(
+                    qid,
+                    index,
+                    {name: ratings[qid][index].get(name) for name in raters},
+                    None if final is None else _label_values(final),
+                    None if final is None else final.method,
+                )
+            )
+    return items, pending
+
+
+def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
+    """Make every agreed, ready item final (identifications first, so newly final PP posts get their labels
+    reconciled too) and count what is left for the adjudicator. Call inside one transaction."""
+    if min_raters < 1:
+        raise ValueError("min_raters must be at least 1")
+    summary = Summary()
+    items, summary.identifications_pending = identification_items(session, min_raters)
+    for item in items:
+        if item.agreed and item.final_method in (None, AGREEMENT):
+            value = next(iter(item.votes.values()))
+            if item.final != value or item.final_method is None:
+                set_final_identification(session, item.question_id, value, AGREEMENT)
+                summary.identifications_agreed += 1
+        elif item.needs_adjudication:
+            summary.identifications_open += 1
+            if item.final_method == AGREEMENT:
+                summary.reopened.append(str(item.question_id))
+    labels, summary.labels_pending = label_items(session, min_raters)
+    for item in labels:
+        if item.agreed and item.final_method in (None, AGREEMENT):
+            values = {f: None for f in LABEL_FIELDS if f != "note"} | item.agreed_values()
+            current = {f: (item.final or {}).get(f) for f in values}
+            if item.final_method is None or current != values:
+                set_final_label(session, item.question_id, item.pp_index, AGREEMENT, **values)
+                summary.labels_agreed += 1
+        elif item.needs_adjudication:
+            summary.labels_open += 1
+            if item.final_method == AGREEMENT:
+                summary.reopened.append(item.key)
+    return summary
+
+
+def open_identifications(session: Session, min_raters: int = 2) -> list[IdentificationItem]:
+    """Posts whose raters disagree and that no human has decided yet, by post id."""
+    return [item for item in identification_items(session, min_raters)[0] if item.needs_adjudication]
+
+
+def open_labels(session: Session, min_raters: int = 2) -> list[LabelItem]:
+    """PPs whose raters disagree and that no human has decided yet, by PP id."""
+    return [item for item in label_items(session, min_raters)[0] if item.needs_adjudication]
+
+
+# --- adjudicated decisions and their undo -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An adjudicated decision as recorded, with what it replaced (None: there was no final), for undo."""
+
+    kind: str  # "identification" | "label"
+    question_id: int
+    pp_index: int | None
+    previous: dict[str, Any] | None
+
+
+def decide_identification(session: Session, adjudicator: Rater, question_id: int, is_pp: bool) -> Decision:
+    """Record the adjudicator's final PP / not-PP decision on a post."""
+    row = session.get(FinalIdentification, question_id)
+    previous = (
+        None if row is None else {"is_pp": row.is_pp, "method": row.method, "decided_by": row.decided_by}
+    )
+    set_final_identification(session, question_id, is_pp, ADJUDICATED, adjudicator)
+    return Decision("identification", question_id, None, previous)
+
+
+def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: dict[str, Any]) -> Decision:
+    """Record the final labels of a PP: the agreed dimensions plus the adjudicator's ``chosen`` columns."""
+    unknown = set(chosen) - set(CODED_FIELDS)
+    if unknown:
+        raise ValueError(f"not label columns: {sorted(unknown)}")
+    missing = [f for f in item.open_fields if f not in chosen]
+    if missing:
+        raise ValueError(f"{item.key}: no decision for {missing}")
+    row = session.scalar(
+        sa.select(FinalLabel).where(
+            FinalLabel.question_id == item.question_id, FinalLabel.pp_index == item.pp_index
+        )
+    )
+    previous = None
+    if row is not None:
+        previous = _label_values(row) | {"method": row.method, "decided_by": row.decided_by}
+    values = {f: None for f in LABEL_FIELDS if f != "note"} | item.agreed_values() | chosen
+    if not values.get("symptom1") and values.get("symptom2"):  # a lone second symptom becomes the first
+        values["symptom1"], values["symptom2"] = values["symptom2"], None
+    if values.get("symptom2") == values.get("symptom1"):
+        values["symptom2"] = None
+    set_final_label(session, item.question_id, item.pp_index, ADJUDICATED, adjudicator, **values)
+    return Decision("label", item.question_id, item.pp_index, previous)
+
+
+def undo(session: Session, decision: Decision, actor: str) -> None:
+    """Put back what ``decision`` replaced: the earlier final, or no final at all (an audited delete)."""
+    prev = decision.previous
+    by = session.get(Rater, prev["decided_by"]) if prev and prev.get("decided_by") else None
+    if decision.kind == "identification":
+        if prev is not None:
+            set_final_identification(session, decision.question_id, prev["is_pp"], prev["method"], by)
+            return
+        row = session.get(FinalIdentification, decision.question_id)
+        if row is not None:
+            _audited_delete(
+                session, actor, "final_identifications", str(decision.question_id), row, ("is_pp", "method")
+            )
+        return
+    if prev is not None:
+        values = {f: prev[f] for f in LABEL_FIELDS}
+        set_final_label(session, decision.question_id, decision.pp_index, prev["method"], by, **values)
+        return
+    row = session.scalar(
+        sa.select(FinalLabel).where(
+            FinalLabel.question_id == decision.question_id, FinalLabel.pp_index == decision.pp_index
+        )
+    )
+    if row is not None:
+        key = pp_key(decision.question_id, decision.pp_index)
+        _audited_delete(session, actor, "final_labels", key, row, LABEL_FIELDS)
+
+
+def _audited_delete(
+    session: Session, actor: str, entity: str, key: str, row: Any, fields: Iterable[str]
+) -> None:
+    """Remove a final row together with its audit entry (``labeling.records`` has no delete for finals)."""
+    before = {f: getattr(row, f) for f in fields}
+    session.add(
+        AuditEntry(
+            at=utcnow(),
+            actor=actor,
+            entity=entity,
+            entity_key=key,
+            action="delete",
+            before=before,
+            after=None,
+        )
+    )
+    session.delete(row)
+    session.flush()
