@@ -137,9 +137,8 @@ def test_min_raters_one_finalises_single_ratings(sqlite_store):
         summary = finalize_agreements(s, min_raters=1)
     assert summary.identifications_pending == 0
     assert _finals(sqlite_store)[0][5] == (True, "agreement", None)
-    with pytest.raises(ValueError):
-        with sqlite_store.write() as s:
-            finalize_agreements(s, min_raters=0)
+    with pytest.raises(ValueError), sqlite_store.write() as s:
+        finalize_agreements(s, min_raters=0)
 
 
 def test_agreement_finals_follow_the_raters_human_finals_do_not(store):
