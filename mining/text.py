@@ -11,8 +11,15 @@ import unicodedata
 from dataclasses import dataclass
 
 from bs4 import BeautifulSoup
+from lxml import etree
+from lxml import html as lxml_html
 
-_BLOCK_TAGS = ("p", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "hr", "div", "table")
+_BLOCK_TAGS = frozenset(
+    ("p", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "hr", "div", "table")
+)
+_NOT_TEXT = frozenset(("script", "style", "template"))  # as BeautifulSoup's get_text: not prose
+# libxml2's HTML parser (the one BeautifulSoup's "lxml" builder uses), driven directly: ~7x faster per post.
+_HTML_PARSER = lxml_html.HTMLParser(remove_comments=True, remove_pis=True)
 _SPACES = re.compile(r"[ \t\f\v\xa0]+")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 
@@ -28,18 +35,37 @@ class SplitBody:
 
 
 def split_html(html: str | None) -> SplitBody:
-    """Separate a post body into prose (code blocks removed) and the list of its code blocks."""
+    """Separate a post body into prose (code blocks removed) and the list of its code blocks.
+
+    Only outermost ``<pre>`` elements count (a nested one is part of its parent's block). Block elements
+    become line breaks; comments, scripts and styles are not prose.
+    """
     if not html:
         return SplitBody("", [])
-    soup = BeautifulSoup(html, "lxml")
+    try:
+        root = lxml_html.document_fromstring(html, parser=_HTML_PARSER)
+    except etree.ParserError:  # nothing but whitespace or comments
+        return SplitBody("", [])
     code_blocks = []
-    for pre in soup.find_all("pre"):
-        code_blocks.append(pre.get_text())
-        pre.decompose()
-    for tag in soup.find_all(_BLOCK_TAGS):
-        tag.insert_before("\n")
-        tag.insert_after("\n")
-    return SplitBody(normalize_prose(soup.get_text()), code_blocks)
+    for pre in list(root.iter("pre")):
+        if pre.getparent() is None or any(a.tag == "pre" for a in pre.iterancestors()):
+            continue
+        code_blocks.append("".join(pre.itertext()))
+        pre.drop_tree()  # keeps the text after it
+    parts: list[str] = []
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag
+        if event == "start":
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if el.text and tag not in _NOT_TEXT:
+                parts.append(el.text)
+        else:
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if el.tail:
+                parts.append(el.tail)
+    return SplitBody(normalize_prose("".join(parts)), code_blocks)
 
 
 def html_to_text(html: str | None) -> str:
