@@ -1,0 +1,276 @@
+"""One post as a rater sees it: title, tags, link, matched keywords, question, answers and comments.
+
+Two parts: :func:`load_post` reads a post into plain data (no label of any rater is read: sessions stay blind),
+and :class:`PostView` shows it, scrollable. Everything that comes from a post passes through
+``mining.text.terminal_safe`` and is assembled as a Rich ``Text`` (never parsed as markup), so ``[bold]`` or an
+escape sequence in a post shows literally and nothing reaches the terminal as a control sequence.
+
+Stable API (used by the identify, classify and reconcile apps)::
+
+    post = load_post(session, question_id)        # PostData, or None if the question is not stored
+    view = PostView(id="post"); view.show(post)   # view.post -> the PostData shown (or None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+import sqlalchemy as sa
+from rich.syntax import Syntax
+from rich.text import Text
+from sqlalchemy.orm import Session
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from mining.models import Answer, Candidate, CandidateHit, Comment, Question, tags_from_text
+from mining.stats import latest_keyword_set_id
+from mining.text import terminal_safe
+
+STYLE_TITLE = "bold"
+STYLE_META = "dim"
+STYLE_HEADING = "bold reverse"
+STYLE_ACCEPTED = "bold green"
+STYLE_KEYWORD = "bold black on yellow"
+STYLE_CODE_BG = "on #262626"
+CODE_THEME = "monokai"
+
+
+@dataclass(frozen=True)
+class CommentData:
+    id: int
+    text: str
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class AnswerData:
+    id: int
+    prose: str
+    code_blocks: list[str]
+    score: int | None = None
+    is_accepted: bool = False
+    comments: list[CommentData] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PostData:
+    """A question with everything a rater reads; raw (untrusted) strings, made safe only when rendered."""
+
+    question_id: int
+    title: str
+    tags: list[str]
+    link: str
+    prose: str
+    code_blocks: list[str]
+    score: int | None = None
+    creation_date: datetime | None = None
+    keywords: list[str] = field(default_factory=list)  # matched keywords: stems, as in the keyword file
+    answers: list[AnswerData] = field(default_factory=list)
+    comments: list[CommentData] = field(default_factory=list)  # comments on the question itself
+
+
+def load_post(session: Session, question_id: int, keyword_set_id: int | None = None) -> PostData | None:
+    """Read one question with its answers (accepted first), comments and matched keywords.
+
+    ``keyword_set_id`` defaults to the latest keyword-set version; a question that is not a candidate of it just
+    has no keywords.
+    """
+    q = session.get(Question, question_id)
+    if q is None:
+        return None
+    if keyword_set_id is None:
+        keyword_set_id = latest_keyword_set_id(session)
+    keywords = session.scalars(
+        sa.select(CandidateHit.keyword)
+        .join(Candidate, Candidate.id == CandidateHit.candidate_id)
+        .where(Candidate.question_id == question_id, Candidate.keyword_set_id == keyword_set_id)
+        .distinct()
+        .order_by(CandidateHit.keyword)
+    ).all()
+    comments = session.execute(
+        sa.select(Comment.id, Comment.post_id, Comment.post_type, Comment.text, Comment.score)
+        .where(Comment.question_id == question_id)
+        .order_by(Comment.creation_date, Comment.id)
+    ).all()
+    by_post: dict[tuple[str, int], list[CommentData]] = {}
+    for c in comments:
+        by_post.setdefault((c.post_type, c.post_id), []).append(CommentData(c.id, c.text or "", c.score))
+    answers = session.execute(
+        sa.select(Answer.id, Answer.prose, Answer.code_blocks, Answer.score).where(
+            Answer.question_id == question_id
+        )
+    ).all()
+    answer_data = [
+        AnswerData(
+            a.id,
+            a.prose or "",
+            list(a.code_blocks or []),
+            a.score,
+            a.id == q.accepted_answer_id,
+            by_post.get(("answer", a.id), []),
+        )
+        for a in answers
+    ]
+    answer_data.sort(key=lambda a: (not a.is_accepted, -(a.score or 0), a.id))
+    return PostData(
+        question_id=q.id,
+        title=q.title or "",
+        tags=tags_from_text(q.tags),
+        link=q.link or f"https://stackoverflow.com/questions/{q.id}",
+        prose=q.prose or "",
+        code_blocks=list(q.code_blocks or []),
+        score=q.score,
+        creation_date=q.creation_date,
+        keywords=list(keywords),
+        answers=answer_data,
+        comments=by_post.get(("question", q.id), []),
+    )
+
+
+# -- keyword highlighting: the keyword file holds Porter stems ("slowli", "memori leak") ------------------------
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+@lru_cache(maxsize=50_000)
+def _stem(word: str) -> str:
+    return _stemmer().stem(word.lower())
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
+
+
+def keyword_spans(text: str, keywords: list[str]) -> list[tuple[int, int]]:
+    """Character spans of ``text`` whose stemmed words equal a keyword (one or more stems, space separated)."""
+    wanted = {tuple(k.lower().split()) for k in keywords if k.strip()}
+    if not wanted or not text:
+        return []
+    lengths = sorted({len(k) for k in wanted}, reverse=True)
+    words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(text)]
+    spans = []
+    i = 0
+    while i < len(words):
+        for n in lengths:
+            if i + n <= len(words) and tuple(w[2] for w in words[i : i + n]) in wanted:
+                spans.append((words[i][0], words[i + n - 1][1]))
+                i += n
+                break
+        else:
+            i += 1
+    return spans
+
+
+# -- rendering ----------------------------------------------------------------------------------------------------
+
+
+def safe(text: str | None, style: str = "") -> Text:
+    """Untrusted text as an inert Rich ``Text`` (controls and escape sequences made visible, no markup)."""
+    return Text(terminal_safe(text), style=style)
+
+
+def _prose(text: str, keywords: list[str], style: str = "") -> Text:
+    out = safe(text, style)
+    for start, end in keyword_spans(out.plain, keywords):
+        out.stylize(STYLE_KEYWORD, start, end)
+    return out
+
+
+def _code(code: str) -> Text:
+    code = terminal_safe(code).rstrip("\n")
+    out = Syntax(code, "python", theme=CODE_THEME, background_color="#262626").highlight(code)
+    out.rstrip()
+    out.stylize(STYLE_CODE_BG)
+    return out
+
+
+def _body(prose: str, code_blocks: list[str], keywords: list[str]) -> list[Text]:
+    parts = []
+    if prose:
+        parts.append(_prose(prose, keywords))
+    for i, block in enumerate(code_blocks, 1):
+        parts.append(Text(f"── code {i} ──", style=STYLE_META))
+        parts.append(_code(block))
+    return parts
+
+
+def _comments(comments: list[CommentData], keywords: list[str]) -> list[Text]:
+    parts = []
+    for c in comments:
+        line = Text("  💬 ", style=STYLE_META)
+        if c.score:
+            line.append(f"[{c.score}] ", style=STYLE_META)
+        line.append_text(_prose(c.text, keywords))
+        parts.append(line)
+    return parts
+
+
+def render_post(post: PostData) -> Text:
+    """The whole post as one ``Text``: cheap to render and to scroll."""
+    kw = post.keywords
+    parts: list[Text] = [_prose(post.title, kw, STYLE_TITLE)]
+    meta = Text(style=STYLE_META)
+    meta.append(f"#{post.question_id}  ")
+    meta.append_text(safe(post.link))
+    if post.score is not None:
+        meta.append(f"  score {post.score}")
+    if post.creation_date:
+        meta.append(f"  asked {post.creation_date:%Y-%m-%d}")
+    parts.append(meta)
+    tags = Text("tags: ", style=STYLE_META)
+    tags.append_text(safe(" ".join(post.tags) or "-"))
+    parts.append(tags)
+    keywords = Text("keywords: ", style=STYLE_META)
+    for i, k in enumerate(post.keywords):
+        keywords.append(" " if i else "")
+        keywords.append_text(safe(k, STYLE_KEYWORD))
+    if not post.keywords:
+        keywords.append("-")
+    parts.append(keywords)
+    parts.append(Text(" Question ", style=STYLE_HEADING))
+    parts.extend(_body(post.prose, post.code_blocks, kw))
+    parts.extend(_comments(post.comments, kw))
+    for n, a in enumerate(post.answers, 1):
+        head = Text(f" Answer {n}/{len(post.answers)} ", style=STYLE_HEADING)
+        head.append(f"  #{a.id}  score {a.score if a.score is not None else '-'}", style=STYLE_META)
+        if a.is_accepted:
+            head.append("  ✔ accepted", style=STYLE_ACCEPTED)
+        parts.append(head)
+        parts.extend(_body(a.prose, a.code_blocks, kw))
+        parts.extend(_comments(a.comments, kw))
+    if not post.answers:
+        parts.append(Text(" No answers ", style=STYLE_HEADING))
+    return Text("\n\n").join(parts)
+
+
+class PostView(VerticalScroll, can_focus=True):
+    """A scrollable view of one post. ``show(None)`` shows a placeholder."""
+
+    DEFAULT_CSS = """
+    PostView { height: 1fr; padding: 0 1; }
+    PostView > #post-text { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._post: PostData | None = None
+        self._text = Static(Text("no post"), id="post-text", markup=False)
+
+    def compose(self):
+        yield self._text
+
+    @property
+    def post(self) -> PostData | None:
+        return self._post
+
+    def show(self, post: PostData | None, placeholder: str = "no post") -> None:
+        """Show ``post`` from its top."""
+        self._post = post
+        self._text.update(render_post(post) if post is not None else Text(placeholder, style=STYLE_META))
+        self.scroll_home(animate=False)
