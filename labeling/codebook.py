@@ -66,7 +66,9 @@ class Note:
 
 
 def normalize(text: str) -> str:
-    """The matching form of a label: case-folded, whitespace runs folded to one space, trimmed."""
+    """The matching form of a label: case-folded, whitespace runs folded to one space, trimmed, and one space
+    after a colon ("Time:slow" == "Time : slow" == "time: slow")."""
+    text = re.sub(r"\s*:\s*", ": ", text)
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
