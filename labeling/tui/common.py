@@ -140,10 +140,17 @@ class TextPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def code_label(code: Any, with_definition: bool = True) -> Text:
-    """``[k] Category: Name  definition`` for one codebook code."""
+def code_keys(codebook: Any, code: Any) -> str:
+    """The key presses that pick a code in its picker (category key then code key, e.g. ``t1``)."""
+    keys_for = getattr(codebook, "keys_for", None)
+    return "".join(keys_for(code.code, code.dimension)) if keys_for else str(code.key or "")
+
+
+def code_label(code: Any, with_definition: bool = True, keys: str | None = None) -> Text:
+    """``[t1] Category: Name  definition`` for one codebook code."""
+    keys = code.key if keys is None else keys
     line = Text()
-    line.append(f"[{code.key}] " if code.key else "    ", style="bold")
+    line.append(f"[{keys}] " if keys else "     ", style="bold")
     name = code.name if code.category_name in (None, "", code.name) else f"{code.category_name}: {code.name}"
     line.append(name)
     if with_definition and code.definition:
@@ -152,7 +159,8 @@ def code_label(code: Any, with_definition: bool = True) -> Text:
 
 
 class CodePicker(ModalScreen[str | None]):
-    """Pick one code of a codebook dimension: press its key, or ``/`` and type to filter, then Enter.
+    """Pick one code of a codebook dimension: type its keys (category key, then code key: ``t1``), or ``/`` and
+    type to filter, then Enter. After a category key the list narrows to that category; Backspace widens it again.
 
     Returns the code, ``""`` when the value is cleared (``-``, only with ``allow_clear``), or None on Esc.
     ``?`` shows the disambiguation notes of the highlighted code.
@@ -180,7 +188,9 @@ class CodePicker(ModalScreen[str | None]):
         self.codebook, self.dimension, self._title = codebook, dimension, title
         self.current, self.allow_clear = current, allow_clear
         self.codes = list(codebook.codes(dimension))
-        self._by_key = {str(c.key).lower(): c.code for c in self.codes if c.key}
+        self._keys = {c.code: code_keys(codebook, c).lower() for c in self.codes}
+        self._by_keys = {k: code for code, k in self._keys.items() if k}
+        self._typed = ""
         self._shown = list(self.codes)
 
     def compose(self) -> ComposeResult:
@@ -204,7 +214,8 @@ class CodePicker(ModalScreen[str | None]):
     def _options(self, codes) -> list[Option]:
         return [
             Option(
-                code_label(c) + (Text("  (current)", style="italic") if c.code == self.current else Text()),
+                code_label(c, keys=self._keys[c.code])
+                + (Text("  (current)", style="italic") if c.code == self.current else Text()),
                 id=c.code,
             )
             for c in codes
@@ -217,11 +228,15 @@ class CodePicker(ModalScreen[str | None]):
         query = event.value.strip()
         if query:
             scored = [(fuzzy_score(query, self._haystack(c)), i, c) for i, c in enumerate(self.codes)]
-            self._shown = [
+            shown = [
                 c for s, _, c in sorted((x for x in scored if x[0] is not None), key=lambda x: (-x[0], x[1]))
             ]
         else:
-            self._shown = list(self.codes)
+            shown = list(self.codes)
+        self._show_codes(shown)
+
+    def _show_codes(self, shown: list) -> None:
+        self._shown = shown
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options(self._options(self._shown))
@@ -260,9 +275,20 @@ class CodePicker(ModalScreen[str | None]):
         elif char == "-" and self.allow_clear:
             event.stop()
             self.dismiss("")
-        elif char and char in self._by_key:
+        elif event.key == "backspace" and self._typed:
             event.stop()
-            self.dismiss(self._by_key[char])
+            self._type(self._typed[:-1])
+        elif char and char.isprintable() and any(k.startswith(self._typed + char) for k in self._by_keys):
+            event.stop()
+            self._type(self._typed + char)
+
+    def _type(self, typed: str) -> None:
+        """Follow the typed keys: pick on a full match, else narrow the list to the codes they lead to."""
+        self._typed = typed
+        if typed in self._by_keys:
+            self.dismiss(self._by_keys[typed])
+            return
+        self._show_codes([c for c in self.codes if self._keys[c.code].startswith(typed)])
 
     def _show_notes(self) -> None:
         options = self.query_one(OptionList)
@@ -278,7 +304,7 @@ class CodePicker(ModalScreen[str | None]):
 def notes_text(codebook: Any, code: str) -> Text:
     """The definition of a code and the disambiguation notes that concern it."""
     c = codebook.get(code)
-    out = code_label(c, with_definition=False)
+    out = code_label(c, with_definition=False, keys=code_keys(codebook, c))
     out.append("\n")
     out.append(c.definition or "", style="italic")
     notes = codebook.notes_for(code)
@@ -298,7 +324,7 @@ def codebook_text(codebook: Any, dimensions: Sequence[tuple[str, str]]) -> Text:
     for dim, title in dimensions:
         out.append(f"{title}\n", style="bold underline")
         for c in codebook.codes(dim):
-            out.append_text(code_label(c, with_definition=False))
+            out.append_text(code_label(c, with_definition=False, keys=code_keys(codebook, c)))
             out.append("\n")
         out.append("\n")
     return out
