@@ -88,6 +88,96 @@ def stats(study, fmt: str) -> None:
 # -- import-dump (issue 4) --
 
 # -- match/candidates/explain (issue 5) --
+_STEMMERS = click.Choice(["nltk_extensions", "original", "martin_extensions"])
+
+
+def _match_options(func):
+    """Options shared by match and explain: which keyword set, stemmer and fields."""
+    for opt in reversed(
+        [
+            click.option(
+                "--keywords",
+                "keywords_file",
+                type=click.Path(dir_okay=False),
+                help="Keyword file (one "
+                "or two words a line, '#' comments).  [default: [files] keywords of the config]",
+            ),
+            click.option(
+                "--stemmer",
+                type=_STEMMERS,
+                default="nltk_extensions",
+                show_default=True,
+                help="Mode of NLTK's PorterStemmer (part of the keyword-set version).",
+            ),
+            click.option(
+                "--literal-keywords",
+                is_flag=True,
+                help="Compare stems with keyword words only as "
+                "written (the published procedure to the letter: 'hangs' and 'very slow' never match).",
+            ),
+            click.option("--code", "add_code", is_flag=True, help="Also match the question's code blocks."),
+            click.option("--answers", "add_answers", is_flag=True, help="Also match the answers' prose."),
+            click.option(
+                "--comments",
+                "add_comments",
+                is_flag=True,
+                help="Also match comments on the question and its answers.",
+            ),
+        ]
+    ):
+        func = opt(func)
+    return func
+
+
+def _fields(config, add_code: bool, add_answers: bool, add_comments: bool) -> list[str]:
+    extra = [f for f, on in (("code", add_code), ("answers", add_answers), ("comments", add_comments)) if on]
+    return list(config.match_fields) + [f for f in extra if f not in config.match_fields]
+
+
+@cli.command()
+@click.option(
+    "--all",
+    "rematch_all",
+    is_flag=True,
+    help="Rematch every selected question, not only new or changed ones.",
+)
+@click.option(
+    "--no-filters",
+    is_flag=True,
+    help="Match every acquired question (skip tags, window, code and answer filters of the config).",
+)
+@_match_options
+@study_options
+def match(
+    study,
+    rematch_all,
+    no_filters,
+    keywords_file,
+    stemmer,
+    literal_keywords,
+    add_code,
+    add_answers,
+    add_comments,
+) -> None:
+    """Select questions per the study config and match the keyword set; store versioned candidates.
+
+    Matched by default: [match] fields of the config (title and question prose in the study); --code,
+    --answers and --comments add fields. Only questions new or changed since the last run are checked.
+    """
+    from mining.match import run_match
+
+    result = run_match(
+        study.store,
+        study.config,
+        rematch_all=rematch_all,
+        apply_filters=not no_filters,
+        keywords_file=keywords_file,
+        fields=_fields(study.config, add_code, add_answers, add_comments),
+        show_progress=True,
+        stemmer=stemmer,
+        keyword_reading="literal" if literal_keywords else "stem",
+    )
+    click.echo(result.summary())
 
 
 def main() -> None:

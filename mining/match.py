@@ -1,0 +1,334 @@
+"""`ppmine match`: apply the study's selection, then the keyword set, and store versioned candidates.
+
+Per keyword-set version (content hash + match mode) the database keeps which questions were checked and how they
+looked then (``match_checks``), and the candidates with their hits per keyword and field. A run checks only the
+selected questions not yet checked against the version, or refreshed since; ``rematch_all`` checks every one.
+After a run the version's candidates are exactly the matches among the questions the run selected, with the
+fields the run used: checks of questions that left the selection are dropped, and a change of fields rematches
+everything. Work is committed in batches, so an interrupted run keeps what it did and the next run resumes.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from mining.config import MATCH_FIELDS, StudyConfig
+from mining.db import Store
+from mining.errors import PPMinerError
+from mining.keywords import read_keywords
+from mining.matcher import Matcher
+from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, MatchCheck, MatchRun, Question
+from mining.selection import SelectionSpec, funnel
+from mining.store import utcnow
+from mining.tokenize import DEFAULT_STEMMER
+
+BATCH = 1000
+
+
+@dataclass
+class MatchResult:
+    """What one match run did."""
+
+    match_run_id: int
+    keyword_set_id: int
+    content_hash: str
+    mode: str
+    fields: tuple[str, ...]
+    funnel: dict[str, int]
+    checked: int = 0
+    new_candidates: int = 0
+    updated_candidates: int = 0
+    removed_candidates: int = 0
+    seconds: float = 0.0
+    filters: bool = True
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def candidates(self) -> int:
+        return self.funnel.get("candidates", 0)
+
+    def summary(self) -> str:
+        f = self.funnel
+        scope = (
+            f"{f['selected']:,} selected of {f['questions']:,} questions"
+            if self.filters
+            else (f"{f['selected']:,} questions (no filters)")
+        )
+        return (
+            f"match: {scope}; checked {self.checked:,} new or changed; "
+            f"{f.get('candidates', 0):,} candidates ({self.new_candidates:,} new, {self.updated_candidates:,} "
+            f"updated, {self.removed_candidates:,} removed) for keyword set {self.keyword_set_id} "
+            f"[{self.content_hash[:12]} {self.mode}; fields {','.join(self.fields)}]"
+        )
+
+
+def check_fields(fields: Sequence[str]) -> tuple[str, ...]:
+    unknown = [f for f in fields if f not in MATCH_FIELDS]
+    if unknown or not fields:
+        raise PPMinerError(f"unknown match fields {unknown or '(none)'}; choose from {list(MATCH_FIELDS)}")
+    return tuple(f for f in MATCH_FIELDS if f in fields)  # canonical order, no repeats
+
+
+def keyword_set_version(session: Session, matcher: Matcher) -> KeywordSet:
+    """The stored version for this keyword set and mode, created on first use."""
+    kf = matcher.keyword_file
+    key = dict(content_hash=kf.content_hash, stemmer_mode=matcher.mode)
+    found = session.scalar(sa.select(KeywordSet).filter_by(**key))
+    if found is not None:
+        return found
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(
+        insert(KeywordSet)
+        .values(
+            **key, name=str(kf.path) if kf.path else None, keywords=list(kf.keywords), created_at=utcnow()
+        )
+        .on_conflict_do_nothing()
+    )
+    return session.scalar(sa.select(KeywordSet).filter_by(**key))
+
+
+def _chunks(seq: Sequence, n: int = 500):
+    for i in range(0, len(seq), n):
+        yield seq[i : i + n]
+
+
+def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, dict[str, list[str | None]]]:
+    """question id -> field -> the texts matched in it."""
+    out: dict[int, dict[str, list[str | None]]] = {}
+    for row in rows:
+        texts: dict[str, list[str | None]] = {}
+        if "title" in fields:
+            texts["title"] = [row.title]
+        if "prose" in fields:
+            texts["prose"] = [row.prose]
+        if "code" in fields:
+            texts["code"] = list(row.code_blocks or [])
+        out[row.id] = texts
+    ids = list(out)
+    if "answers" in fields:
+        for texts in out.values():
+            texts["answers"] = []
+        for chunk in _chunks(ids):
+            for qid, prose in session.execute(
+                sa.select(Answer.question_id, Answer.prose).where(Answer.question_id.in_(chunk))
+            ):
+                out[qid]["answers"].append(prose)
+    if "comments" in fields:
+        for texts in out.values():
+            texts["comments"] = []
+        for chunk in _chunks(ids):
+            for qid, text in session.execute(
+                sa.select(Comment.question_id, Comment.text).where(Comment.question_id.in_(chunk))
+            ):
+                out[qid]["comments"].append(text)
+    return out
+
+
+def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_all: bool):
+    """SELECT of the questions this run must check (callers add paging)."""
+    passes = replace(spec, apply_filters=True).selected_condition()  # recorded in match_checks.selected
+    cols = [
+        Question.id,
+        Question.title,
+        Question.prose,
+        Question.refreshed_at,
+        sa.case((passes, True), else_=False),
+    ]
+    if "code" in fields:
+        cols.append(Question.code_blocks)
+    stmt = (
+        sa.select(*cols)
+        .outerjoin(
+            MatchCheck, sa.and_(MatchCheck.keyword_set_id == set_id, MatchCheck.question_id == Question.id)
+        )
+        .where(spec.selected_condition())
+    )
+    if not rematch_all:
+        stmt = stmt.where(
+            sa.or_(
+                MatchCheck.question_id.is_(None), MatchCheck.question_refreshed_at != Question.refreshed_at
+            )
+        )
+    return stmt
+
+
+def _drop_unselected(session: Session, spec: SelectionSpec, set_id: int) -> int:
+    """Forget checks and candidates of questions outside the selection; returns candidates removed."""
+    outside = Candidate.question_id.not_in(spec.selected_ids())
+    removed = int(
+        session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Candidate)
+            .where(Candidate.keyword_set_id == set_id, outside)
+        )
+        or 0
+    )
+    session.execute(sa.delete(Candidate).where(Candidate.keyword_set_id == set_id, outside))
+    session.execute(
+        sa.delete(MatchCheck).where(
+            MatchCheck.keyword_set_id == set_id, MatchCheck.question_id.not_in(spec.selected_ids())
+        )
+    )
+    return removed
+
+
+def _store_batch(
+    session: Session, set_id: int, rows, hits_by_q: dict[int, dict], now
+) -> tuple[int, int, int]:
+    """Replace checks and candidates of one batch; returns (new, updated, removed) candidates."""
+    ids = [r.id for r in rows]
+    before = set(
+        session.scalars(
+            sa.select(Candidate.question_id).where(
+                Candidate.keyword_set_id == set_id, Candidate.question_id.in_(ids)
+            )
+        )
+    )
+    session.execute(
+        sa.delete(Candidate).where(Candidate.keyword_set_id == set_id, Candidate.question_id.in_(ids))
+    )
+    session.execute(
+        sa.delete(MatchCheck).where(MatchCheck.keyword_set_id == set_id, MatchCheck.question_id.in_(ids))
+    )
+    session.execute(
+        sa.insert(MatchCheck),
+        [
+            dict(
+                keyword_set_id=set_id,
+                question_id=r.id,
+                question_refreshed_at=r.refreshed_at,
+                selected=bool(r[4]),
+                is_candidate=bool(hits_by_q.get(r.id)),
+                checked_at=now,
+            )
+            for r in rows
+        ],
+    )
+    matched = [qid for qid in ids if hits_by_q.get(qid)]
+    if matched:
+        created = session.execute(
+            sa.insert(Candidate).returning(Candidate.id, Candidate.question_id, sort_by_parameter_order=True),
+            [dict(keyword_set_id=set_id, question_id=qid, matched_at=now) for qid in matched],
+        ).all()
+        session.execute(
+            sa.insert(CandidateHit),
+            [
+                dict(candidate_id=cid, keyword=kw, field=fld, count=n)
+                for cid, qid in created
+                for (kw, fld), n in hits_by_q[qid].items()
+            ],
+        )
+    now_set = set(matched)
+    return len(now_set - before), len(now_set & before), len(before - now_set)
+
+
+def _progress(show: bool, total: int):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = Progress(
+        TextColumn("matching"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        disable=not (show and sys.stderr.isatty()),
+        transient=True,
+    )
+    return progress, progress.add_task("match", total=total)
+
+
+def run_match(
+    store: Store,
+    config: StudyConfig,
+    *,
+    rematch_all: bool = False,
+    apply_filters: bool = True,
+    keywords_file: str | Path | None = None,
+    fields: Sequence[str] | None = None,
+    show_progress: bool = False,
+    stemmer: str = DEFAULT_STEMMER,
+    keyword_reading: str = "stem",
+) -> MatchResult:
+    """Match the selected questions against the keyword set; see the module docstring."""
+    started, t0 = utcnow(), time.perf_counter()
+    keywords = read_keywords(keywords_file or config.keywords_file)
+    matcher = Matcher(keywords, stemmer, keyword_reading)
+    fields = check_fields(fields if fields is not None else config.match_fields)
+    spec = SelectionSpec.from_config(config, apply_filters)
+    selection = {**spec.as_dict(), "fields": list(fields), "keywords_file": str(keywords.path)}
+
+    with store.write() as session:
+        kset = keyword_set_version(session, matcher)
+        set_id = kset.id
+        last = session.scalar(
+            sa.select(MatchRun).where(MatchRun.keyword_set_id == set_id).order_by(MatchRun.id.desc()).limit(1)
+        )
+        if last is not None and list((last.selection or {}).get("fields", [])) != list(fields):
+            rematch_all = True  # hits were counted over other fields
+        selection["rematch_all"] = rematch_all
+        removed = _drop_unselected(session, spec, set_id)
+        counts = funnel(session, spec)
+        run = MatchRun(keyword_set_id=set_id, selection=selection, funnel=counts, started_at=started)
+        session.add(run)
+        session.flush()
+        run_id = run.id
+        total = int(
+            session.scalar(
+                sa.select(sa.func.count()).select_from(_pending(spec, set_id, fields, rematch_all).subquery())
+            )
+            or 0
+        )
+
+    result = MatchResult(
+        run_id,
+        set_id,
+        keywords.content_hash,
+        matcher.mode,
+        fields,
+        counts,
+        removed_candidates=removed,
+        filters=apply_filters,
+    )
+    progress, task = _progress(show_progress, total)
+    after = -(2**63)
+    with progress:
+        while True:
+            with store.write() as session:
+                rows = session.execute(
+                    _pending(spec, set_id, fields, rematch_all)
+                    .where(Question.id > after)
+                    .order_by(Question.id)
+                    .limit(BATCH)
+                ).all()
+                if not rows:
+                    break
+                texts = _field_texts(session, rows, fields)
+                hits = {qid: matcher.count_fields(t) for qid, t in texts.items()}
+                new, updated, gone = _store_batch(session, set_id, rows, hits, utcnow())
+            result.checked += len(rows)
+            result.new_candidates += new
+            result.updated_candidates += updated
+            result.removed_candidates += gone
+            after = rows[-1].id
+            progress.advance(task, len(rows))
+
+    with store.write() as session:
+        counts["candidates"] = int(
+            session.scalar(
+                sa.select(sa.func.count()).select_from(Candidate).where(Candidate.keyword_set_id == set_id)
+            )
+            or 0
+        )
+        run = session.get(MatchRun, run_id)
+        run.funnel = dict(counts)
+        run.finished_at = utcnow()
+    result.funnel = counts
+    result.seconds = time.perf_counter() - t0
+    return result
