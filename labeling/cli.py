@@ -20,6 +20,130 @@ def cli() -> None:
 # -- identify/classify (issue 6) --
 
 # -- agreement/import/export (issue 7) --
+from mining.cli_common import emit_rows, format_option, study_options  # noqa: E402
+
+PUBLISHED_FORMATS = ("study", "identification", "labels")
+
+
+def _names(value: str | None) -> list[str] | None:
+    return [n.strip() for n in value.split(",")] if value else None
+
+
+@cli.command("agreement")
+@click.option(
+    "--stage",
+    type=click.Choice(["identify", "classify"]),
+    help="Only the identification decisions (identify) or only the label dimensions (classify). [default: all]",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(0),
+    default=5,
+    show_default=True,
+    help="Disagreement pairs listed per dimension.",
+)
+@format_option("table", "json", "csv")
+@study_options
+def agreement(study, stage: str | None, top: int, fmt: str) -> None:
+    """Inter-rater agreement per dimension: identification, symptom, root_cause, introducing_stage,
+    exposing_stage, and the category level symptom_category, root_cause_category.
+
+    For each: items rated by at least two raters, the raters, observed agreement (mean share of agreeing rater
+    pairs per item), Cohen's kappa (exactly two raters, else null), Fleiss' kappa and Krippendorff's alpha
+    (nominal; they allow more raters and missing ratings), and the most frequent disagreement pairs. Labels of
+    different raters are matched by post and PP index. A PP's two symptoms are compared as ONE unordered set
+    (symptom1 + symptom2), so {a, b} agrees with {b, a} but not with {a}; empty labels count as missing.
+    """
+    from labeling.agreement import (
+        ROW_COLUMNS,
+        compute_agreement,
+        disagreement_rows,
+        table_rows,
+        to_json,
+        to_rows,
+    )
+    from labeling.codebook import load_codebook
+
+    codebook = load_codebook(study.config.codebook_file)
+    with study.store.read() as session:
+        result = compute_agreement(session, codebook, stage=stage, top=top)
+    if fmt == "json":
+        click.echo(to_json(result))
+    elif fmt == "csv":
+        emit_rows(to_rows(result), fmt, ROW_COLUMNS)
+    else:
+        emit_rows(table_rows(result), fmt, title="Inter-rater agreement")
+        if top:
+            emit_rows(disagreement_rows(result), fmt, title="Most frequent disagreements")
+
+
+@cli.command("import")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(PUBLISHED_FORMATS),
+    required=True,
+    help="study: final labels (empirical_study.csv); identification: raters' PP decisions plus merge "
+    "(kappa_identification.csv); labels: two raters' labels in the older vocabulary (kappa_label.csv).",
+)
+@click.option(
+    "--raters",
+    metavar="A,B",
+    default="cjm,longjie",
+    show_default=True,
+    help="labels format only: names of the file's first (symptom1, root casue, ...) and second (symptom2, "
+    "root casue 2, ...) rater; the file itself names none.",
+)
+@click.argument("source", metavar="PATH_OR_URL")
+@study_options
+def import_cmd(study, fmt: str, raters: str, source: str) -> None:
+    """Import a published study file from a path or an http(s) URL, in one transaction.
+
+    Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
+    (the error names the line and value) and nothing is stored. Posts not in the database get a stub (id, link,
+    and title and creation date when the file has them). Final labels and decisions are recorded as "imported".
+    """
+    from labeling.codebook import load_codebook
+    from labeling.import_study import import_file
+
+    names = _names(raters)
+    if fmt == "labels" and (not names or len(names) != 2):
+        raise click.BadParameter("give two names, e.g. --raters cjm,longjie", param_hint="--raters")
+    codebook = load_codebook(study.config.codebook_file) if fmt != "identification" else None
+    result = import_file(study.store, fmt, source, codebook, tuple(names) if fmt == "labels" else None)
+    click.echo(result.summary())
+
+
+@cli.command("export")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(PUBLISHED_FORMATS),
+    required=True,
+    help="study: final labels; identification: one isPB_<rater> column per rater plus merge when reconciled; "
+    "labels: two raters' labels in the older vocabulary.",
+)
+@click.option(
+    "--raters",
+    metavar="A,B",
+    help="identification: the raters' columns, in order [default: every rater with decisions]; labels: the two "
+    "raters [default: the two raters with labels].",
+)
+@click.argument("out", metavar="OUT.csv", type=click.Path(dir_okay=False))
+@study_options
+def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
+    """Write the study database in one of the published CSV shapes, readable by `pplabel import`.
+
+    Codes are written in the published spellings. Fields a shape has no column for (e.g. a rater's second
+    symptom in the labels shape) are reported on stderr.
+    """
+    from labeling.export_study import export_file
+
+    result = export_file(study.store, fmt, out, _names(raters))
+    for warning in result.warnings():
+        click.echo(f"pplabel: warning: {warning}", err=True)
+    click.echo(result.summary())
+
 
 # -- reconcile (issue 7, reconciliation) --
 

@@ -1,0 +1,325 @@
+"""Inter-rater agreement per dimension: observed agreement, Cohen's and Fleiss' kappa, Krippendorff's alpha.
+
+Dimensions and what one rating is:
+
+- ``identification``: a rater's PP / not-PP decision on a post (``identifications``), item = post.
+- ``symptom``, ``root_cause``, ``introducing_stage``, ``exposing_stage``: a rater's codebook code for one PP
+  (``pp_labels``), item = (post, pp_index), so raters' PPs are matched by their index.
+- ``symptom_category``, ``root_cause_category``: the same, reduced to the code's category (``codebook.category``).
+
+Symptoms: a PP may carry two symptoms (symptom1, symptom2). They are compared as ONE unordered set per PP: a
+rater who gave {slow execution, memory leak} agrees with one who gave {memory leak, slow execution} and disagrees
+with one who gave {slow execution} alone. The set is rendered as its sorted codes joined by ``+``.
+
+A rating that is empty (no code) is a missing rating. Only items rated by at least two raters count. With
+exactly two raters Cohen's kappa is computed by scikit-learn; Fleiss' kappa (generalised to a varying number of
+raters per item) and Krippendorff's alpha (nominal, ``krippendorff`` package) are computed whenever defined, so
+they cover more raters and missing ratings. A statistic that is undefined (e.g. every rating the same) is None.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from labeling.models import Identification, PPLabel, Rater, pp_key
+
+IDENTIFICATION = "identification"
+LABEL_DIMENSIONS = (
+    "symptom",
+    "symptom_category",
+    "root_cause",
+    "root_cause_category",
+    "introducing_stage",
+    "exposing_stage",
+)
+DIMENSIONS = (IDENTIFICATION, *LABEL_DIMENSIONS)
+STAGES = {"identify": (IDENTIFICATION,), "classify": LABEL_DIMENSIONS}
+PP, NOT_PP = "pp", "not_pp"
+SET_JOIN = "+"
+
+
+@dataclass
+class ItemRatings:
+    """All raters' values for one item of one dimension."""
+
+    dimension: str
+    item: str  # post id, or the published PP id '<post>_<pp>'
+    question_id: int
+    pp_index: int | None
+    ratings: dict[str, str] = field(default_factory=dict)  # rater name -> value
+
+    @property
+    def rated_by_several(self) -> bool:
+        return len(self.ratings) >= 2
+
+    @property
+    def agreed(self) -> bool:
+        """True when at least two raters rated the item and all gave the same value."""
+        return self.rated_by_several and len(set(self.ratings.values())) == 1
+
+
+@dataclass
+class DimensionAgreement:
+    dimension: str
+    items: int  # items rated by at least two raters
+    raters: list[str]
+    observed_agreement: float | None
+    cohen_kappa: float | None
+    fleiss_kappa: float | None
+    krippendorff_alpha: float | None
+    disagreements: list[dict[str, Any]]  # [{"labels": [a, b], "count": n}], most frequent first
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- collecting ratings ---------------------------------------------------------------------------------------
+
+
+def _symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:
+    codes = sorted({c for c in (symptom1, symptom2) if c})
+    return SET_JOIN.join(codes) if codes else None
+
+
+def _category_set(codebook, symptom1: str | None, symptom2: str | None) -> str | None:
+    cats = sorted({codebook.category(c) for c in (symptom1, symptom2) if c})
+    return SET_JOIN.join(cats) if cats else None
+
+
+def _label_value(codebook, dimension: str, row: PPLabel) -> str | None:
+    if dimension == "symptom":
+        return _symptom_set(row.symptom1, row.symptom2)
+    if dimension == "symptom_category":
+        return _category_set(codebook, row.symptom1, row.symptom2)
+    if dimension == "root_cause_category":
+        return codebook.category(row.root_cause) if row.root_cause else None
+    return getattr(row, dimension) or None
+
+
+def collect_ratings(
+    session: Session, codebook=None, dimensions: tuple[str, ...] = DIMENSIONS
+) -> dict[str, list[ItemRatings]]:
+    """Every item of each dimension with every rater's value, ordered by post and PP (items with one rater too)."""
+    unknown = [d for d in dimensions if d not in DIMENSIONS]
+    if unknown:
+        raise ValueError(f"unknown agreement dimensions {unknown}; choose from {list(DIMENSIONS)}")
+    if codebook is None and any(d.endswith("_category") for d in dimensions):
+        from labeling.codebook import load_codebook
+
+        codebook = load_codebook()
+    out: dict[str, list[ItemRatings]] = {}
+    if IDENTIFICATION in dimensions:
+        items: dict[int, ItemRatings] = {}
+        rows = session.execute(
+            sa.select(Identification.question_id, Rater.name, Identification.is_pp)
+            .join(Rater, Rater.id == Identification.rater_id)
+            .order_by(Identification.question_id, Rater.name)
+        )
+        for qid, rater, is_pp in rows:
+            item = items.setdefault(qid, ItemRatings(IDENTIFICATION, str(qid), qid, None))
+            item.ratings[rater] = PP if is_pp else NOT_PP
+        out[IDENTIFICATION] = list(items.values())
+    label_dims = [d for d in dimensions if d != IDENTIFICATION]
+    if label_dims:
+        by_dim: dict[str, dict[tuple[int, int], ItemRatings]] = {d: {} for d in label_dims}
+        rows = session.execute(
+            sa.select(PPLabel, Rater.name)
+            .join(Rater, Rater.id == PPLabel.rater_id)
+            .order_by(PPLabel.question_id, PPLabel.pp_index, Rater.name)
+        )
+        for label, rater in rows:
+            key = (label.question_id, label.pp_index)
+            for dim in label_dims:
+                value = _label_value(codebook, dim, label)
+                if value is None:
+                    continue
+                item = by_dim[dim].setdefault(key, ItemRatings(dim, pp_key(*key), key[0], key[1]))
+                item.ratings[rater] = value
+        for dim in label_dims:
+            out[dim] = list(by_dim[dim].values())
+    return {d: out[d] for d in dimensions}
+
+
+def item_ratings(session: Session, codebook, dimension: str) -> list[ItemRatings]:
+    """Every item of one dimension with each rater's value."""
+    return collect_ratings(session, codebook, (dimension,))[dimension]
+
+
+def disagreements(session: Session, codebook, dimension: str) -> list[ItemRatings]:
+    """The items of one dimension that at least two raters rated differently."""
+    return [i for i in item_ratings(session, codebook, dimension) if i.rated_by_several and not i.agreed]
+
+
+# -- statistics -----------------------------------------------------------------------------------------------
+
+
+def _clean(value: float | None) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) or math.isinf(value) else value
+
+
+def fleiss_kappa(items: list[list[str]]) -> tuple[float | None, float | None]:
+    """(mean pairwise agreement, Fleiss' kappa) of items given as lists of values, each of length >= 2.
+
+    Uses the form that allows a different number of raters per item: per-item agreement is the share of agreeing
+    rater pairs, chance agreement comes from the pooled share of each value.
+    """
+    items = [v for v in items if len(v) >= 2]
+    if not items:
+        return None, None
+    per_item, pooled, total = [], Counter(), 0
+    for values in items:
+        counts = Counter(values)
+        n = len(values)
+        per_item.append((sum(c * c for c in counts.values()) - n) / (n * (n - 1)))
+        pooled.update(counts)
+        total += n
+    observed = sum(per_item) / len(per_item)
+    expected = sum((c / total) ** 2 for c in pooled.values())
+    kappa = None if expected >= 1 else (observed - expected) / (1 - expected)
+    return observed, kappa
+
+
+def krippendorff_alpha(items: list[dict[str, str]], raters: list[str]) -> float | None:
+    """Nominal Krippendorff's alpha over a raters x items matrix with missing ratings."""
+    import numpy as np
+
+    domain = sorted({v for ratings in items for v in ratings.values()})
+    if len(domain) < 2:
+        return None
+    code = {v: i for i, v in enumerate(domain)}
+    matrix = np.full((len(raters), len(items)), np.nan)
+    row = {r: i for i, r in enumerate(raters)}
+    for j, ratings in enumerate(items):
+        for rater, value in ratings.items():
+            matrix[row[rater], j] = code[value]
+    import krippendorff
+
+    return _clean(krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal"))
+
+
+def cohen_kappa(first: list[str], second: list[str]) -> float | None:
+    from sklearn.metrics import cohen_kappa_score
+
+    if not first:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined kappa (one label only) comes back as NaN -> None
+        return _clean(cohen_kappa_score(first, second))
+
+
+def disagreement_pairs(items: list[dict[str, str]], top: int | None = 5) -> list[dict[str, Any]]:
+    """The most frequent unordered pairs of different values given to the same item by two raters."""
+    pairs: Counter[tuple[str, str]] = Counter()
+    for ratings in items:
+        for a, b in combinations(sorted(ratings), 2):
+            if ratings[a] != ratings[b]:
+                pairs[tuple(sorted((ratings[a], ratings[b])))] += 1
+    ranked = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [{"labels": list(p), "count": n} for p, n in ranked[:top]]
+
+
+def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) -> DimensionAgreement:
+    """The statistics of one dimension from its items (items with fewer than two raters are left out)."""
+    rated = [i.ratings for i in items if i.rated_by_several]
+    raters = sorted({r for ratings in rated for r in ratings})
+    observed, fleiss = fleiss_kappa([list(r.values()) for r in rated])
+    cohen = None
+    if len(raters) == 2:
+        a, b = raters
+        cohen = cohen_kappa([r[a] for r in rated], [r[b] for r in rated])
+    return DimensionAgreement(
+        dimension=dimension,
+        items=len(rated),
+        raters=raters,
+        observed_agreement=_clean(observed),
+        cohen_kappa=cohen,
+        fleiss_kappa=_clean(fleiss),
+        krippendorff_alpha=krippendorff_alpha(rated, raters) if rated else None,
+        disagreements=disagreement_pairs(rated, top),
+    )
+
+
+def compute_agreement(
+    session: Session, codebook=None, stage: str | None = None, top: int | None = 5
+) -> dict[str, DimensionAgreement]:
+    """Agreement per dimension, keyed in :data:`DIMENSIONS` order.
+
+    ``stage``: None (all dimensions), ``"identify"`` (identification only) or ``"classify"`` (the label
+    dimensions). ``top``: how many disagreement pairs to keep per dimension (None: all).
+    """
+    if stage is not None and stage not in STAGES:
+        raise ValueError(f"stage must be one of {sorted(STAGES)} or None, not {stage!r}")
+    dims = STAGES[stage] if stage else DIMENSIONS
+    ratings = collect_ratings(session, codebook, dims)
+    return {d: agreement_of(d, ratings[d], top) for d in dims}
+
+
+# -- output ---------------------------------------------------------------------------------------------------
+
+
+def to_json(result: dict[str, DimensionAgreement]) -> str:
+    """``{dimension: {items, raters, observed_agreement, cohen_kappa, fleiss_kappa, krippendorff_alpha,
+    disagreements}}``."""
+    return json.dumps({d: a.as_dict() for d, a in result.items()}, indent=2, ensure_ascii=False)
+
+
+def to_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """One flat row per dimension (for CSV); disagreements as 'a / b (n)' joined by '; '."""
+    rows = []
+    for a in result.values():
+        row = a.as_dict()
+        row["raters"] = ", ".join(a.raters)
+        row["disagreements"] = "; ".join(
+            f"{d['labels'][0]} / {d['labels'][1]} ({d['count']})" for d in a.disagreements
+        )
+        rows.append(row)
+    return rows
+
+
+def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """Rows with short column names for a terminal table (no disagreements: see :func:`disagreement_rows`)."""
+    return [
+        {
+            "dimension": a.dimension,
+            "items": a.items,
+            "raters": ", ".join(a.raters),
+            "observed": a.observed_agreement,
+            "cohen κ": a.cohen_kappa,
+            "fleiss κ": a.fleiss_kappa,
+            "kripp. α": a.krippendorff_alpha,
+        }
+        for a in result.values()
+    ]
+
+
+def disagreement_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """One row per (dimension, disagreement pair), most frequent first within each dimension."""
+    return [
+        {"dimension": a.dimension, "label_a": d["labels"][0], "label_b": d["labels"][1], "count": d["count"]}
+        for a in result.values()
+        for d in a.disagreements
+    ]
+
+
+ROW_COLUMNS = (
+    "dimension",
+    "items",
+    "raters",
+    "observed_agreement",
+    "cohen_kappa",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "disagreements",
+)

@@ -1,0 +1,216 @@
+"""`pplabel export`: write the study database in the three published CSV shapes (see ``labeling.published``).
+
+Codes are written in the published spellings (final vocabulary for ``study``, the older rater vocabulary for
+``labels``), so ``pplabel import`` reads the files back unchanged. A PP id is the bare post id when the post has
+a single PP numbered 1, else ``<post>_<pp>``. The file is written to a temporary name and renamed at the end, so
+a failed export never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from labeling.models import FinalIdentification, FinalLabel, Identification, PPLabel, Rater
+from labeling.published import (
+    FORMATS,
+    ID_COLUMN,
+    LABEL_COLUMNS,
+    LABELS_HEADER,
+    MERGE_COLUMN,
+    RATER_PREFIX,
+    STUDY_COLUMNS,
+    STUDY_COMMENT_FIELD,
+    STUDY_LABEL_FIELDS,
+    question_link,
+    spell,
+)
+from mining.db import Store
+from mining.errors import PPMinerError
+from mining.models import Question
+
+
+@dataclass
+class ExportResult:
+    fmt: str
+    path: str
+    rows: int
+    raters: list[str] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)  # field -> values the shape cannot hold
+
+    def summary(self) -> str:
+        raters = f" ({', '.join(self.raters)})" if self.raters else ""
+        return f"{self.path}: wrote {self.rows} rows{raters}"
+
+    def warnings(self) -> list[str]:
+        return [
+            f"the {self.fmt!r} shape has no column for {fld}: {n} values not written"
+            for fld, n in sorted(self.dropped.items())
+        ]
+
+
+def _pp_ids(keys: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    per_post = Counter(post for post, _ in keys)
+    return {
+        (post, index): str(post) if per_post[post] == 1 and index == 1 else f"{post}_{index}"
+        for post, index in keys
+    }
+
+
+def _iso(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z" if value else ""
+
+
+def study_rows(session: Session) -> tuple[list[str], list[list[str]], dict[str, int]]:
+    rows = session.execute(
+        sa.select(FinalLabel, Question.title, Question.link, Question.creation_date).join(
+            Question, Question.id == FinalLabel.question_id
+        )
+    ).all()
+    # Newest post first, as the published file is ordered.
+    rows.sort(key=lambda r: (r[3] or datetime.min, r[0].question_id, -r[0].pp_index), reverse=True)
+    ids = _pp_ids([(r[0].question_id, r[0].pp_index) for r in rows])
+    dropped = Counter()
+    out = []
+    for label, title, link, created in rows:
+        if label.note:
+            dropped["note"] += 1
+        cells = {
+            "id": ids[(label.question_id, label.pp_index)],
+            "creation_date": _iso(created),
+            "title": title or "",
+            "url": link or question_link(label.question_id),
+            "comment": getattr(label, STUDY_COMMENT_FIELD) or "",
+        }
+        for column, (fld, dim) in STUDY_LABEL_FIELDS.items():
+            cells[column] = spell(getattr(label, fld), dim)
+        out.append([cells[c] for c in STUDY_COLUMNS])
+    return list(STUDY_COLUMNS), out, dict(dropped)
+
+
+def _raters_named(session: Session, names: list[str]) -> list[Rater]:
+    found = {r.name: r for r in session.scalars(sa.select(Rater).where(Rater.name.in_(names)))}
+    missing = [n for n in names if n not in found]
+    if missing:
+        known = session.scalars(sa.select(Rater.name).order_by(Rater.id)).all()
+        raise PPMinerError(f"no rater named {missing}; raters: {list(known)}")
+    return [found[n] for n in names]
+
+
+def identification_rows(session: Session, raters: list[str] | None) -> tuple[list[str], list[list[str]]]:
+    if raters:
+        chosen = _raters_named(session, raters)
+    else:
+        chosen = list(
+            session.scalars(
+                sa.select(Rater).where(Rater.id.in_(sa.select(Identification.rater_id))).order_by(Rater.id)
+            )
+        )
+    decisions = {
+        (rid, qid): is_pp
+        for rid, qid, is_pp in session.execute(
+            sa.select(Identification.rater_id, Identification.question_id, Identification.is_pp).where(
+                Identification.rater_id.in_([r.id for r in chosen])
+            )
+        )
+    }
+    finals = dict(
+        session.execute(sa.select(FinalIdentification.question_id, FinalIdentification.is_pp)).all()
+    )
+    posts = sorted({qid for _, qid in decisions} | set(finals))
+    header = [ID_COLUMN, *(f"{RATER_PREFIX}{r.name}" for r in chosen)] + ([MERGE_COLUMN] if finals else [])
+
+    def cell(value: bool | None) -> str:
+        return "" if value is None else str(int(value))
+
+    out = []
+    for qid in posts:
+        row = [str(qid), *(cell(decisions.get((r.id, qid))) for r in chosen)]
+        if finals:
+            row.append(cell(finals.get(qid)))
+        out.append(row)
+    return header, out
+
+
+def label_rows(
+    session: Session, raters: list[str] | None
+) -> tuple[list[str], list[list[str]], list[str], dict]:
+    if raters:
+        chosen = _raters_named(session, raters)
+    else:
+        chosen = list(
+            session.scalars(
+                sa.select(Rater).where(Rater.id.in_(sa.select(PPLabel.rater_id))).order_by(Rater.id)
+            )
+        )
+    if len(chosen) != 2:
+        raise PPMinerError(
+            f"the 'labels' shape holds exactly two raters, found {[r.name for r in chosen]}: pass --raters A,B"
+        )
+    labels = {
+        (lab.rater_id, lab.question_id, lab.pp_index): lab
+        for lab in session.scalars(sa.select(PPLabel).where(PPLabel.rater_id.in_([r.id for r in chosen])))
+    }
+    keys = sorted({(q, i) for _, q, i in labels}, key=lambda k: (-k[0], k[1]))
+    ids = _pp_ids(keys)
+    cells_of = {}
+    dropped = Counter()
+    for rater, columns in zip(chosen, LABEL_COLUMNS, strict=True):
+        for key in keys:
+            lab = labels.get((rater.id, *key))
+            if lab is None:
+                continue
+            for extra in ("symptom2", "part", "note"):
+                if getattr(lab, extra):
+                    dropped[extra] += 1
+            for col, (fld, dim) in columns.items():
+                cells_of[(key, col)] = spell(getattr(lab, fld), dim, legacy=True)
+    out = [[ids[key], *(cells_of.get((key, col), "") for col in LABELS_HEADER[1:])] for key in keys]
+    return list(LABELS_HEADER), out, [r.name for r in chosen], dict(dropped)
+
+
+def write_csv(path: str | Path, header: list[str], rows: list[list[str]], bom: bool = False) -> None:
+    """Write atomically: a temporary file in the same folder, renamed over ``path`` when complete."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise PPMinerError(f"{path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
+            writer = csv.writer(fh, lineterminator="\r\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise PPMinerError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | None = None) -> ExportResult:
+    """Write one published shape from the database to ``out``."""
+    if fmt not in FORMATS:
+        raise PPMinerError(f"unknown export format {fmt!r}; choose from {list(FORMATS)}")
+    with store.read() as session:
+        if fmt == "study":
+            if raters:
+                raise PPMinerError("--raters does not apply to the 'study' shape (it holds final labels)")
+            header, rows, dropped = study_rows(session)
+            write_csv(out, header, rows, bom=True)
+            return ExportResult(fmt, str(out), len(rows), dropped=dropped)
+        if fmt == "identification":
+            header, rows = identification_rows(session, raters)
+            write_csv(out, header, rows)
+            names = [h[len(RATER_PREFIX) :] for h in header if h.startswith(RATER_PREFIX)]
+            return ExportResult(fmt, str(out), len(rows), names)
+        header, rows, names, dropped = label_rows(session, raters)
+        write_csv(out, header, rows)
+        return ExportResult(fmt, str(out), len(rows), names, dropped)
