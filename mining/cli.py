@@ -84,6 +84,78 @@ def stats(study, fmt: str) -> None:
 
 # Commands of the other modules register here, one line each.
 # -- scrape/run (issue 3) --
+def _scrape_options(func):
+    """Options shared by `scrape` and `run`."""
+    options = [
+        click.option("--tag", "tags", multiple=True, help="Tag (repeat: ANY of them).  [default: config]"),
+        click.option("--from", "date_from", type=click.DateTime(["%Y-%m-%d"]), help="First creation date."),
+        click.option("--to", "date_to", type=click.DateTime(["%Y-%m-%d"]), help="Last creation date."),
+        click.option("--site", help="Stack Exchange site.  [default: config, stackoverflow]"),
+        click.option("--api-url", metavar="URL", help="API root.  [default: config, api.stackexchange.com]"),
+        click.option("--key", envvar="SE_API_KEY", help="API key (a larger daily quota).  [env: SE_API_KEY]"),
+        click.option("--restart", is_flag=True, help="Start afresh instead of resuming an unfinished run."),
+        click.option("--log-file", type=click.Path(dir_okay=False), help="Append log lines to this file."),
+        click.option("-v", "--verbose", is_flag=True, help="Log retries and throttling to stderr."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
+    from mining.scrape import ScrapeParams
+
+    cfg = study.config
+    return ScrapeParams(
+        tags=tuple(tags) or cfg.tags,
+        site=site or cfg.site,
+        api_url=(api_url or cfg.api_url).rstrip("/"),
+        date_from=date_from.date() if date_from else cfg.date_from,
+        date_to=date_to.date() if date_to else cfg.date_to,
+        since_last=since_last,
+        page_size=cfg.page_size,
+    )
+
+
+@cli.command()
+@_scrape_options
+@click.option("--since-last", is_flag=True, help="Incremental: only activity since the last finished scrape.")
+@study_options
+def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_file, verbose, since_last):
+    """Fetch questions with all their answers and comments from the Stack Exchange API.
+
+    One query per tag, 100 questions per request; each page is committed with the run's checkpoint, so a killed
+    run resumes where it stopped when the same command is run again. Exit status: 0 done, 1 failed, 3 stopped
+    by the API quota (rerun later to resume).
+    """
+    from mining.runjob import EXIT_QUOTA, setup_logging
+    from mining.scrape import scrape as run_scrape
+
+    setup_logging(log_file, verbose, [key])
+    params = _scrape_params(study, tags, date_from, date_to, site, api_url, since_last)
+    rps = study.config.max_requests_per_second
+    result = run_scrape(study.store, params, key=key, restart=restart, show_progress=True, max_rps=rps)
+    click.echo(result.summary())
+    return EXIT_QUOTA if result.status == "quota" else 0
+
+
+@cli.command()
+@_scrape_options
+@study_options
+def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, verbose) -> int:
+    """The scheduled job: an incremental scrape (--since-last), then keyword matching.
+
+    No prompts; prints one summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching
+    still ran; the next run resumes the scrape).
+    """
+    from mining.runjob import run_job, setup_logging
+
+    setup_logging(log_file, verbose, [key])
+    params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
+    job = run_job(study.store, study.config, params, key=key, restart=restart, show_progress=True)
+    click.echo(job.summary())
+    return job.exit_code
+
 
 # -- import-dump (issue 4) --
 

@@ -1,0 +1,111 @@
+"""``ppmine run``, the scheduled job: an incremental scrape, then keyword matching, under one lock.
+
+Cron-friendly: no prompts, one summary line, a log file on request, and an exit status that says what happened
+(0 done, 3 stopped early by the API quota, 1 failed).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from mining.config import StudyConfig
+from mining.db import Store
+from mining.joblock import Lock
+from mining.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
+
+EXIT_QUOTA = 3
+
+
+class _Scrub(logging.Filter):
+    """Replaces secrets in every record that reaches a handler."""
+
+    def __init__(self, secrets: list[str]):
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            text = record.getMessage()
+            for s in self.secrets:
+                text = text.replace(s, "***")
+            record.msg, record.args = text, None
+        return True
+
+
+def setup_logging(log_file: str | None, verbose: bool, secrets: list[str]) -> None:
+    """Log ppminer's own messages (never urllib3's, whose URLs hold the key) to a file and/or stderr."""
+    logger = logging.getLogger("ppminer")
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handlers: list[logging.Handler] = [logging.NullHandler()]  # no stray warnings on a cron mail
+    if log_file:
+        Path(log_file).parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    if verbose:
+        handlers.append(logging.StreamHandler())
+    for h in handlers:
+        h.setFormatter(fmt)
+        h.addFilter(_Scrub(secrets))
+        logger.addHandler(h)
+
+
+@dataclass
+class JobResult:
+    scrape: ScrapeResult
+    match: object | None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_QUOTA if self.scrape.status == "quota" else 0
+
+    def summary(self) -> str:
+        s = self.scrape
+        line = (
+            f"run: scrape {s.status} ({s.mode}, {s.questions} questions, {s.requests} requests, quota left "
+        )
+        line += f"{s.quota_remaining if s.quota_remaining is not None else '?'})"
+        if self.match is not None:
+            m = self.match
+            line += (
+                f"; match: {getattr(m, 'checked', 0)} checked, {getattr(m, 'candidates', 0)} candidates"
+                f" ({getattr(m, 'new_candidates', 0)} new)"
+            )
+        if s.status == "quota":
+            line += "; stopped by the API quota, the next run resumes"
+        return line
+
+
+def run_job(
+    store: Store,
+    config: StudyConfig,
+    params: ScrapeParams,
+    *,
+    key: str | None = None,
+    restart: bool = False,
+    show_progress: bool = False,
+    match: bool = True,
+) -> JobResult:
+    """Incremental scrape then match, holding the scrape lock throughout."""
+    log = logging.getLogger("ppminer.run")
+    with Lock(store, LOCK_NAME) as lock:
+        result = scrape(
+            store,
+            params,
+            key=key,
+            lock=lock,
+            restart=restart,
+            show_progress=show_progress,
+            max_rps=config.max_requests_per_second,
+        )
+        log.info(result.summary())
+        matched = None
+        if match:
+            from mining.match import run_match
+
+            matched = run_match(store, config, show_progress=show_progress)
+    job = JobResult(result, matched)
+    log.info(job.summary())
+    return job

@@ -1,0 +1,388 @@
+"""The scrape job: per-tag queries of ``/questions``, one transaction per page with its checkpoint, resumption.
+
+Paging is by key, not by page number: each request asks ``sort=<field>&order=asc&min=<cursor>`` and the cursor
+moves to the last value seen, so posts that move while we page (new activity) are never skipped, and a resumed run
+asks exactly where the dead one stopped. ``min`` is inclusive: the few posts at the cursor come twice and upsert
+to one row. A full run sorts by creation date inside the ``--from``/``--to`` window; ``--since-last`` sorts by
+activity from the high-water mark of the last finished run, so new questions, edits and new answers all come back.
+
+The API's ``tagged=a;b`` means a AND b, so each tag is its own query and the store deduplicates by id.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from mining.db import Store
+from mining.errors import PPMinerError
+from mining.joblock import Lock
+from mining.models import AcquisitionRun, Setting
+from mining.seapi import ApiClient, ApiError, QuotaExhausted
+from mining.seitems import page_rows
+from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
+
+log = logging.getLogger("ppminer.scrape")
+
+FILTER_BASE = "default"
+# Added to the default filter: bodies, and answers and comments nested in each question (one request per page).
+FILTER_INCLUDE = (
+    "question.body",
+    "question.answers",
+    "question.comments",
+    "answer.body",
+    "answer.comments",
+    "comment.body",
+    "comment.post_type",
+)
+# The next high-water mark stays this far behind the run's start: the API may show activity a little late.
+HIGH_WATER_MARGIN = timedelta(minutes=10)
+RESUMABLE = ("running", "interrupted", "quota", "failed")
+LOCK_NAME = "scrape"
+
+
+@dataclass(frozen=True)
+class ScrapeParams:
+    """What a scrape asks for. Two runs with equal params are the same job: the later one resumes the earlier."""
+
+    tags: tuple[str, ...]
+    site: str = "stackoverflow"
+    api_url: str = "https://api.stackexchange.com/2.3"
+    date_from: date | None = None
+    date_to: date | None = None
+    since_last: bool = False
+    page_size: int = 100
+
+    def as_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["tags"] = list(self.tags)
+        d["date_from"] = self.date_from.isoformat() if self.date_from else None
+        d["date_to"] = self.date_to.isoformat() if self.date_to else None
+        return d
+
+
+@dataclass
+class ScrapeResult:
+    run_id: int
+    status: str
+    questions: int = 0
+    requests: int = 0
+    quota_remaining: int | None = None
+    high_water: datetime | None = None
+    resumed: bool = False
+    mode: str = "full"
+    message: str | None = None
+    tags: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = [
+            f"scrape run {self.run_id} {self.status}",
+            f"{self.questions} questions",
+            f"{self.requests} requests",
+            f"quota left {self.quota_remaining if self.quota_remaining is not None else '?'}",
+            f"mode {self.mode}{' (resumed)' if self.resumed else ''}",
+        ]
+        if self.high_water:
+            parts.append(f"high-water {self.high_water:%Y-%m-%dT%H:%M:%S}")
+        if self.message and self.status != "done":
+            parts.append(self.message)
+        return "; ".join(parts)
+
+
+def _unix(dt: datetime) -> int:
+    return int(dt.replace(tzinfo=UTC).timestamp())
+
+
+def _window(params: ScrapeParams) -> tuple[int | None, int | None]:
+    """The creation window as API epoch seconds, both ends inclusive."""
+    lo = _unix(datetime.combine(params.date_from, time())) if params.date_from else None
+    hi = _unix(datetime.combine(params.date_to + timedelta(days=1), time())) - 1 if params.date_to else None
+    return lo, hi
+
+
+# -- filter cache --------------------------------------------------------------------------------------------
+
+
+def filter_setting_key(include=FILTER_INCLUDE, base=FILTER_BASE) -> str:
+    return f"se_filter:{base}:{';'.join(include)}"
+
+
+def get_filter(store: Store, client: ApiClient, include=FILTER_INCLUDE, base=FILTER_BASE) -> str:
+    """The filter id for ``include``: from the settings table, else created once and cached there."""
+    key = filter_setting_key(include, base)
+    with store.read() as s:
+        row = s.get(Setting, key)
+        if row is not None:
+            cached = json.loads(row.value)
+            if cached.get("api_url") == client.api_url:
+                return cached["filter"]
+    filter_id = client.create_filter(include, base)
+    with store.write() as s:
+        value = json.dumps({"api_url": client.api_url, "filter": filter_id})
+        row = s.get(Setting, key)
+        if row is None:
+            s.add(Setting(key=key, value=value, updated_at=utcnow()))
+        else:
+            row.value, row.updated_at = value, utcnow()
+    return filter_id
+
+
+# -- runs ----------------------------------------------------------------------------------------------------
+
+
+def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
+    """High-water mark of the newest finished scrape of the same site and tags."""
+    with store.read() as s:
+        runs = s.scalars(
+            sa.select(AcquisitionRun)
+            .where(
+                AcquisitionRun.kind == "scrape",
+                AcquisitionRun.status == "done",
+                AcquisitionRun.high_water.is_not(None),
+            )
+            .order_by(AcquisitionRun.id.desc())
+        )
+        for run in runs:
+            p = run.params or {}
+            if p.get("site") == params.site and sorted(p.get("tags", [])) == sorted(params.tags):
+                return run.high_water
+    return None
+
+
+def _find_resumable(store: Store, params: ScrapeParams) -> AcquisitionRun | None:
+    wanted = params.as_json()
+    with store.read() as s:
+        run = s.scalars(
+            sa.select(AcquisitionRun)
+            .where(AcquisitionRun.kind == "scrape")
+            .order_by(AcquisitionRun.id.desc())
+            .limit(1)
+        ).first()
+        # Only the newest scrape may be resumed: an older unfinished one was superseded.
+        if run is not None and run.status in RESUMABLE and run.params == wanted:
+            return run
+    return None
+
+
+def _new_run(store: Store, params: ScrapeParams) -> AcquisitionRun:
+    base = last_high_water(store, params) if params.since_last else None
+    mode = "incremental" if base is not None else "full"
+    checkpoint = {
+        "mode": mode,
+        "sort": "activity" if mode == "incremental" else "creation",
+        "base_cursor": _unix(base) if base is not None else None,
+        "tag_index": 0,
+        "cursor": _unix(base) if base is not None else None,
+        "page": 1,
+        "max_activity": None,
+    }
+    now = utcnow()
+    run = AcquisitionRun(
+        kind="scrape",
+        status="running",
+        params=params.as_json(),
+        checkpoint=checkpoint,
+        items=0,
+        requests=0,
+        started_at=now,
+        updated_at=now,
+    )
+    with store.write() as s:
+        s.add(run)
+    return run
+
+
+def _mark(store: Store, run_id: int, status: str, message: str | None = None, **values) -> None:
+    with store.write() as s:
+        run = s.get(AcquisitionRun, run_id)
+        run.status, run.message, run.updated_at = status, message, utcnow()
+        if status in ("done", "failed", "quota", "interrupted"):
+            run.finished_at = utcnow()
+        for k, v in values.items():
+            setattr(run, k, v)
+
+
+# -- the job -------------------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A rich progress line on a terminal, nothing elsewhere."""
+
+    def __init__(self, enabled: bool):
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("scrape")
+
+    def update(self, text: str) -> None:
+        if self.bar:
+            self.bar.update(self.task, description=text)
+
+    def close(self) -> None:
+        if self.bar:
+            self.bar.stop()
+
+
+def scrape(
+    store: Store,
+    params: ScrapeParams,
+    *,
+    key: str | None = None,
+    client: ApiClient | None = None,
+    lock: Lock | None = None,
+    restart: bool = False,
+    show_progress: bool = False,
+    max_rps: float = 30.0,
+) -> ScrapeResult:
+    """Run (or resume) one scrape. Takes the scrape lock unless ``lock`` is held by the caller already.
+
+    Returns the result for status done or quota; raises PPMinerError after recording status failed.
+    """
+    if not params.tags:
+        raise PPMinerError("no tags to scrape: give --tag or set [study] tags in the config")
+    own_lock = lock is None
+    if own_lock:
+        lock = Lock(store, LOCK_NAME)
+        lock.acquire()
+    own_client = client is None
+    if own_client:
+        client = ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
+    try:
+        return _scrape_locked(store, params, client, lock, restart, show_progress)
+    finally:
+        if own_client:
+            client.close()
+        if own_lock:
+            lock.release()
+
+
+def _scrape_locked(store, params, client, lock, restart, show_progress) -> ScrapeResult:
+    run = None if restart else _find_resumable(store, params)
+    resumed = run is not None
+    if run is None:
+        run = _new_run(store, params)
+    elif run.status != "running":
+        _mark(store, run.id, "running")
+    if resumed:
+        log.info("resuming scrape run %d at %s", run.id, run.checkpoint)
+    cp = dict(run.checkpoint)
+    result = ScrapeResult(
+        run_id=run.id, status="running", resumed=resumed, mode=cp["mode"], tags=list(params.tags)
+    )
+    base_requests, start_requests = run.requests or 0, client.requests
+    started_at = run.started_at
+    progress = _Progress(show_progress)
+
+    def requests_so_far() -> int:
+        return base_requests + client.requests - start_requests
+
+    try:
+        filter_id = get_filter(store, client)
+        lo, hi = _window(params)
+        while cp["tag_index"] < len(params.tags):
+            tag = params.tags[cp["tag_index"]]
+            query = {
+                "tagged": tag,
+                "sort": cp["sort"],
+                "order": "asc",
+                "min": cp["cursor"],
+                "fromdate": lo,
+                "todate": hi,
+                "page": cp["page"],
+                "pagesize": params.page_size,
+                "filter": filter_id,
+            }
+            page = client.questions(query)
+            where = client.describe("/questions", dict(query, site=params.site))
+            rows = page_rows(page.items, params.site, where)
+            cp = _advance(cp, page, rows)
+            result.questions += len(rows.questions)
+            with store.write() as s:
+                upsert_questions(s, rows.questions, "api")
+                upsert_answers(s, rows.answers, "api")
+                upsert_comments(s, rows.comments, "api")
+                r = s.get(AcquisitionRun, run.id)
+                r.checkpoint = dict(cp)
+                r.items = (r.items or 0) + len(rows.questions)
+                r.requests = requests_so_far()
+                r.quota_remaining = client.quota_remaining
+                r.updated_at = utcnow()
+                lock.heartbeat(s)
+            progress.update(f"{tag}: {result.questions} questions, {requests_so_far()} requests")
+            if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
+                raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
+    except QuotaExhausted as exc:
+        msg = f"stopped: API quota exhausted; rerun the same command to resume ({exc})"
+        _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
+        result.status, result.message = "quota", msg
+        return _finish(result, client, requests_so_far())
+    except KeyboardInterrupt:
+        _mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
+        raise
+    except (PPMinerError, sa.exc.SQLAlchemyError, OSError) as exc:
+        text = client.scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+        _mark(
+            store, run.id, "failed", text, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        )
+        raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None
+    finally:
+        progress.close()
+
+    high_water = _high_water(cp, started_at)
+    _mark(
+        store,
+        run.id,
+        "done",
+        None,
+        high_water=high_water,
+        requests=requests_so_far(),
+        quota_remaining=client.quota_remaining,
+    )
+    result.status, result.high_water = "done", high_water
+    return _finish(result, client, requests_so_far())
+
+
+def _finish(result: ScrapeResult, client: ApiClient, requests: int) -> ScrapeResult:
+    result.requests = requests
+    result.quota_remaining = client.quota_remaining
+    return result
+
+
+def _advance(cp: dict[str, Any], page, rows) -> dict[str, Any]:
+    """The checkpoint after ``page``: move the cursor, or the page number while the cursor cannot move."""
+    cp = dict(cp)
+    sort_key = "last_activity_date" if cp["sort"] == "activity" else "creation_date"
+    keys = [int(it[sort_key]) for it in page.items if it.get(sort_key) is not None]
+    if rows.max_activity is not None:
+        seen = _unix(rows.max_activity)
+        cp["max_activity"] = max(cp["max_activity"] or seen, seen)
+    if not page.has_more:
+        cp.update(tag_index=cp["tag_index"] + 1, cursor=cp["base_cursor"], page=1)
+    elif keys and (cp["cursor"] is None or max(keys) > cp["cursor"]):
+        cp.update(cursor=max(keys), page=1)
+    else:  # a whole page at the cursor value: step the page number instead
+        cp["page"] += 1
+    return cp
+
+
+def _high_water(cp: dict[str, Any], started_at: datetime) -> datetime | None:
+    """Where the next --since-last run starts: the newest activity seen, but never after start - margin."""
+    if cp.get("max_activity") is None:
+        base = cp.get("base_cursor")
+        return datetime.fromtimestamp(base, UTC).replace(tzinfo=None) if base is not None else None
+    seen = datetime.fromtimestamp(cp["max_activity"], UTC).replace(tzinfo=None)
+    return min(seen, started_at - HIGH_WATER_MARGIN)
+
+
+__all__ = ["ScrapeParams", "ScrapeResult", "scrape", "get_filter", "ApiError"]

@@ -1,0 +1,10 @@
+"""A local stand-in for the Stack Exchange API 2.3 (``/filters/create`` and ``/questions``), on 127.0.0.1.
+
+Real HTTP, real gzip, the API's wrapper fields and error payloads; items are built from a real response
+(``realdata/se_api_json/perceval``) so the client parses true shapes. Tests steer it with ``faults``.
+"""
+
+from tests.fake_api.data import make_questions
+from tests.fake_api.server import FakeApi, Fault
+
+__all__ = ["FakeApi", "Fault", "make_questions"]
