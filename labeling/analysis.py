@@ -33,6 +33,7 @@ DEFAULT_OUT = PROJECT_ROOT / "notebooks" / "output"
 
 TABLE_COLUMNS = ["category", "subcategory", "count", "percent"]
 STAGE_COLUMNS = ["stage", "introducing", "exposing"]
+MATRIX_CORNER = "introducing \\ exposing"  # stage_matrix: rows are introducing stages, columns exposing
 FUNNEL_COLUMNS = ["step", "keyword", "count"]
 REPLICATION_COLUMNS = ["section", "item", "published", "database", "difference", "status"]
 LABEL_COLUMNS = ["question_id", "pp_index", "symptom1", "symptom2", "root_cause", "introducing_stage",
@@ -184,9 +185,7 @@ def stage_matrix(labels: pd.DataFrame, codebook) -> pd.DataFrame:
     """RQ3: PPs per (introducing stage, exposing stage): rows introducing, columns exposing, codebook names."""
     names = _stage_names(labels, codebook)
     order = list(names.values())
-    matrix = pd.DataFrame(
-        0, index=pd.Index(order, name="introducing"), columns=pd.Index(order, name="exposing")
-    )
+    matrix = pd.DataFrame(0, index=pd.Index(order, name=MATRIX_CORNER), columns=pd.Index(order))
     both = labels.dropna(subset=["introducing_stage", "exposing_stage"])
     for (intro, expo), n in both.groupby(["introducing_stage", "exposing_stage"]).size().items():
         matrix.loc[names[intro], names[expo]] = int(n)
@@ -329,6 +328,87 @@ def _int(value: Any) -> int | None:
     return None if value is None or pd.isna(value) else int(value)
 
 
+# --- figures (matplotlib; the notebooks only call these) -----------------------------------------------------
+
+
+def category_chart(table: pd.DataFrame, title: str):
+    """Two horizontal bar panels: PPs per category, then per subcategory, labelled 'count (percent%)'."""
+    import matplotlib.pyplot as plt
+
+    cats = table[table["subcategory"] == ""]
+    subs = table[table["subcategory"] != ""]
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(8, 2 + 0.32 * (len(cats) + len(subs))),
+        gridspec_kw={"height_ratios": [max(len(cats), 1), max(len(subs), 1)]},
+    )  # fmt: skip
+    for ax, rows, labels in (
+        (top, cats, list(cats["category"])),
+        (bottom, subs, [f"{c}: {s}" for c, s in zip(subs["category"], subs["subcategory"], strict=True)]),
+    ):
+        bars = ax.barh(labels[::-1], list(rows["count"])[::-1], color="#4C72B0")
+        ax.bar_label(bars, [f"{n} ({p:.1f}%)" for n, p in zip(rows["count"], rows["percent"], strict=True)][::-1],
+                     padding=3, fontsize=8)  # fmt: skip
+        ax.set_xlabel("PPs")
+        ax.margins(x=0.2)
+    top.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def stage_chart(stages: pd.DataFrame):
+    """Grouped bars: PPs per stage as introducing and as exposing stage."""
+    ax = stages.set_index("stage")[["introducing", "exposing"]].plot.barh(figsize=(8, 4.5))
+    ax.invert_yaxis()
+    ax.set_xlabel("PPs")
+    ax.set_ylabel("")
+    ax.set_title("Introducing and exposing stages")
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def matrix_chart(matrix: pd.DataFrame):
+    """Heat map of the introducing x exposing stage table, counts in the cells."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 6.5))
+    ax.imshow(matrix.to_numpy(), cmap="Blues")
+    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(matrix.index)), matrix.index)
+    ax.set_xlabel("exposing stage")
+    ax.set_ylabel("introducing stage")
+    top = matrix.to_numpy().max() if matrix.size else 0
+    for i, row in enumerate(matrix.to_numpy()):
+        for j, n in enumerate(row):
+            if n:
+                ax.text(j, i, str(n), ha="center", va="center", fontsize=8,
+                        color="white" if n > top / 2 else "black")  # fmt: skip
+    ax.set_title("Introducing x exposing stage")
+    fig.tight_layout()
+    return fig
+
+
+def bar_chart(table: pd.DataFrame, label: str, value: str, title: str, xlabel: str = ""):
+    """One horizontal bar per row of ``table`` (e.g. candidates per keyword, kappa per dimension)."""
+    ax = table.plot.barh(x=label, y=value, legend=False, figsize=(8, 1 + 0.3 * max(len(table), 1)))
+    ax.invert_yaxis()
+    ax.set_ylabel("")
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def replication_chart(replication: pd.DataFrame, section: str):
+    """Published beside database counts for the rows of one replication ``section``."""
+    rows = replication[replication["section"] == section].set_index("item")[["published", "database"]]
+    ax = rows.astype(float).plot.barh(figsize=(8, 1 + 0.35 * max(len(rows), 1)))
+    ax.invert_yaxis()
+    ax.set_ylabel("")
+    ax.set_title(f"{section}: published vs database")
+    ax.figure.tight_layout()
+    return ax.figure
+
+
 # --- the notebooks' entry point ----------------------------------------------------------------------------------
 
 
@@ -392,9 +472,14 @@ class Study:
         return path
 
     def save_figure(self, figure, name: str) -> Path:
-        """Write a matplotlib figure as PNG ``name`` in the output folder; returns the path."""
+        """Write a matplotlib figure as PNG ``name`` in the output folder and close it; returns the path.
+
+        Closed so a long run does not pile figures up; a notebook shows it by ending the cell with it."""
+        import matplotlib.pyplot as plt
+
         path = self.out / name
         figure.savefig(path, dpi=120, bbox_inches="tight")
+        plt.close(figure)
         return path
 
     def describe(self) -> str:

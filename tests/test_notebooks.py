@@ -1,0 +1,367 @@
+"""The analysis notebooks and their query module `labeling.analysis`.
+
+The end-to-end test imports the published dataset with `pplabel import`, executes every notebook headless with
+nbclient (python3 kernel, as `jupyter nbconvert --execute` does) and checks the CSV tables against counts computed
+here straight from the published CSV with pandas. The others check the queries on both backends.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+from nbclient import NotebookClient
+from sklearn.metrics import cohen_kappa_score
+
+from labeling import analysis
+from labeling.codebook import load_codebook
+from labeling.records import set_final_identification, set_final_label
+from mining.errors import PPMinerError
+from mining.models import Candidate, CandidateHit, KeywordSet, MatchRun
+from mining.store import upsert_questions, utcnow
+
+PROJECT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = PROJECT / "notebooks"
+EXPECTED_NOTEBOOKS = {
+    "01_funnel.ipynb": ["funnel.csv"],
+    "02_symptoms.ipynb": ["symptoms.csv", "symptoms.png"],
+    "03_root_causes.ipynb": ["root_causes.csv", "root_causes.png"],
+    "04_stages.ipynb": ["stages.csv", "stage_matrix.csv", "stages.png", "stage_matrix.png"],
+    "05_agreement.ipynb": ["agreement.csv"],
+    "06_replication.ipynb": ["replication.csv"],
+}
+
+
+@pytest.fixture(scope="module")
+def codebook():
+    return load_codebook()
+
+
+def _pplabel(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "labeling.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=120,
+    )
+
+
+def _write_finals(store, rows: list[dict], not_pp: tuple[int, ...] = ()) -> None:
+    """Final labels written the way reconciliation writes them: through labeling.records, with codebook codes."""
+    with store.write() as session:
+        posts = sorted({r["question_id"] for r in rows} | set(not_pp))
+        upsert_questions(session, [{"id": q, "title": f"post {q}"} for q in posts], source="import")
+        for r in rows:
+            set_final_identification(session, r["question_id"], True, "imported")
+            values = {k: v for k, v in r.items() if k not in ("question_id", "pp_index")}
+            set_final_label(session, r["question_id"], r.get("pp_index", 1), "imported", **values)
+        for q in not_pp:
+            set_final_identification(session, q, False, "imported")
+
+
+def _row(table: pd.DataFrame, category: str, subcategory: str = "") -> pd.Series:
+    hit = table[(table["category"] == category) & (table["subcategory"] == subcategory)]
+    assert len(hit) == 1, f"no single row {category!r}/{subcategory!r} in\n{table}"
+    return hit.iloc[0]
+
+
+# --- the committed notebooks ------------------------------------------------------------------------------------
+
+
+def test_committed_notebooks_are_stripped_and_import_only_the_analysis_module():
+    found = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+    assert found == sorted(EXPECTED_NOTEBOOKS)
+    for name in found:
+        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+        nbformat.validate(nb)
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            assert cell.outputs == [] and cell.execution_count is None, f"{name}: outputs not stripped"
+            imports = [ln for ln in cell.source.splitlines() if ln.lstrip().startswith(("import ", "from "))]
+            assert all("labeling" in ln and "analysis" in ln for ln in imports), f"{name}: {imports}"
+
+
+# --- queries on both backends -----------------------------------------------------------------------------------
+
+
+def test_tables_count_pps_once_per_category_and_under_each_code(store, codebook):
+    _write_finals(
+        store,
+        [
+            # two Time symptoms: Time counts once, both subcategories count
+            dict(
+                question_id=1,
+                pp_index=1,
+                symptom1="time.slow_execution",
+                symptom2="time.hang",
+                root_cause="api.not_batch_api",
+                introducing_stage="data_preparation",
+                exposing_stage="training",
+            ),
+            # two categories: counts under Time and Memory
+            dict(
+                question_id=1,
+                pp_index=2,
+                symptom1="memory.leak",
+                symptom2="time.slow_execution",
+                root_cause="other",
+                introducing_stage="model_building",
+                exposing_stage="training",
+            ),
+            dict(
+                question_id=2,
+                pp_index=1,
+                symptom1="unknown",
+                root_cause="api.not_batch_api",
+                introducing_stage="unknown",
+                exposing_stage="unknown",
+            ),
+            # a post finally judged not a PP: its leftover label is not counted
+            dict(
+                question_id=3,
+                pp_index=1,
+                symptom1="memory.oom",
+                root_cause="data.improper_input",
+                introducing_stage="training",
+                exposing_stage="training",
+            ),
+        ],  # fmt: skip
+    )
+    with store.write() as session:
+        set_final_identification(session, 3, False, "adjudicated")
+    with store.read() as session:
+        labels = analysis.final_labels(session)
+    assert len(labels) == 3
+
+    symptoms = analysis.symptom_table(labels, codebook)
+    assert list(symptoms.columns) == ["category", "subcategory", "count", "percent"]
+    time, memory, unknown = (codebook.category_name(c) for c in ("time", "memory", "unknown"))
+    assert _row(symptoms, time)["count"] == 2
+    assert _row(symptoms, time)["percent"] == analysis.percent(2, 3) == 66.7
+    assert _row(symptoms, memory)["count"] == 1
+    assert _row(symptoms, unknown)["count"] == 1
+    assert _row(symptoms, time, codebook.name("time.slow_execution"))["count"] == 2
+    assert _row(symptoms, time, codebook.name("time.hang"))["count"] == 1
+    assert _row(symptoms, memory, codebook.name("memory.oom"))["count"] == 0  # offered codes always listed
+    assert (symptoms["category"] == unknown).sum() == 1  # unknown has no subcategory row
+    first_sub = symptoms.index[symptoms["subcategory"] != ""][0]
+    assert (symptoms.loc[: first_sub - 1, "subcategory"] == "").all()  # category rows come first
+
+    causes = analysis.root_cause_table(labels, codebook)
+    assert _row(causes, codebook.category_name("api"))["count"] == 2
+    assert _row(causes, codebook.category_name("other"))["count"] == 1  # legacy code shown because used
+    assert _row(causes, codebook.category_name("data"))["count"] == 0
+
+    stages = analysis.stage_table(labels, codebook).set_index("stage")
+    assert list(stages.index) == [c.name for c in codebook.codes("stage")]
+    assert stages.loc[codebook.get("training", "stage").name, "exposing"] == 2
+    assert stages["introducing"].sum() == stages["exposing"].sum() == 3
+    matrix = analysis.stage_matrix(labels, codebook)
+    assert matrix.to_numpy().sum() == 3
+    assert matrix.loc[codebook.name("model_building"), codebook.name("training")] == 1
+
+
+def test_root_cause_without_legacy_use_hides_legacy_category(sqlite_store, codebook):
+    _write_finals(sqlite_store, [dict(question_id=5, root_cause="api.not_batch_api")])
+    with sqlite_store.read() as session:
+        causes = analysis.root_cause_table(analysis.final_labels(session), codebook)
+    legacy = {c.category_name for c in codebook.codes("root_cause", include_legacy=True) if c.legacy}
+    assert legacy and not legacy & set(causes["category"])
+
+
+def test_a_code_the_codebook_does_not_know_names_the_pp(sqlite_store, codebook):
+    _write_finals(sqlite_store, [dict(question_id=77, pp_index=2, symptom1="time.warp_speed")])
+    with sqlite_store.read() as session:
+        labels = analysis.final_labels(session)
+    with pytest.raises(PPMinerError, match=r"77_2.*time\.warp_speed"):
+        analysis.symptom_table(labels, codebook)
+
+
+def test_funnel_counts_candidates_per_keyword(store):
+    now = utcnow()
+    with store.write() as session:
+        upsert_questions(session, [{"id": q, "title": f"q{q}"} for q in range(10, 16)], source="import")
+        kws = KeywordSet(content_hash="x" * 64, stemmer_mode="porter", keywords=["slow", "oom", "gpu util"],
+                         created_at=now)  # fmt: skip
+        session.add(kws)
+        session.flush()
+        session.add(MatchRun(keyword_set_id=kws.id, funnel={"selected": 5}, started_at=now, finished_at=now))
+        for q, words in {10: ["slow"], 11: ["slow", "oom"], 12: ["oom"]}.items():
+            cand = Candidate(keyword_set_id=kws.id, question_id=q, matched_at=now)
+            # the same keyword hit in two fields still counts the candidate once
+            cand.hits = [CandidateHit(keyword=w, field=f, count=1) for w in words for f in ("title", "prose")]
+            session.add(cand)
+    _write_finals(store, [dict(question_id=10, symptom1="time.slow_execution")], not_pp=(12,))
+    with store.read() as session:
+        funnel = analysis.funnel_table(session)
+    steps = funnel[funnel["keyword"] == ""].set_index("step")["count"]
+    assert list(steps.index) == [s for s in analysis.FUNNEL_STEPS if s != "candidates_with_keyword"]
+    assert (steps["questions"], steps["selected"], steps["candidates"]) == (6, 5, 3)
+    assert (steps["pp_posts"], steps["pps_labelled"]) == (1, 1)
+    per_kw = funnel[funnel["step"] == "candidates_with_keyword"].set_index("keyword")["count"]
+    assert per_kw.to_dict() == {"slow": 2, "oom": 2, "gpu util": 0}
+
+
+# --- replication and parameters ---------------------------------------------------------------------------------
+
+
+def test_replication_marks_exactly_the_differences(sqlite_store, codebook, tmp_path):
+    rows = [dict(question_id=q, symptom1="time.hang", root_cause="api.not_batch_api",
+                 introducing_stage="training", exposing_stage="training") for q in (1, 2)]  # fmt: skip
+    _write_finals(sqlite_store, rows)
+    published = tmp_path / "published.yaml"
+    published.write_text(
+        "funnel:\n  pps_labelled: 2\n  candidates: 9\n"
+        "symptoms:\n  categories: {time: 2}\n  subcategories: {time.hang: 1}\n"
+        "stages:\n  introducing: {training: 2}\n  exposing: {training: 2}\n"
+        "kappa:\n  identification: 0.5\n",
+        encoding="utf-8",
+    )
+    study = analysis.open_study(sqlite_store.url, out=tmp_path / "out")
+    table = analysis.replication_table(
+        analysis.load_published(published),
+        {
+            "symptoms": study.symptoms(),
+            "root_causes": study.root_causes(),
+            "stages": study.stages(),
+            "funnel": study.funnel(),
+            "agreement": study.agreement(),
+        },  # fmt: skip
+        codebook,
+    )
+    status = table.set_index(["section", "item"])["status"].to_dict()
+    hang = f"{codebook.category_name('time')} / {codebook.name('time.hang')}"
+    assert status.pop(("symptoms", hang)) == "DIFFERS"
+    assert status.pop(("funnel", "candidates")) == "DIFFERS"
+    assert status.pop(("kappa", "identification")) == "MISSING"  # nobody rated: no kappa
+    assert set(status.values()) == {"same"}
+    assert table.set_index("item").loc[hang, "difference"] == 1
+
+
+def test_parameters_and_bad_inputs(tmp_path, monkeypatch):
+    monkeypatch.setenv("PPMINER_DB", str(tmp_path / "nothing-here.db"))
+    with pytest.raises(PPMinerError, match="no study database at .*nothing-here.db"):
+        analysis.open_study()
+    monkeypatch.setenv("PPMINER_OUT", "notebooks/output")  # relative: from the checkout, whatever the cwd
+    monkeypatch.chdir(tmp_path)
+    assert analysis.output_dir() == NOTEBOOKS / "output"
+    monkeypatch.setenv("PPMINER_OUT", str(tmp_path / "elsewhere"))
+    assert analysis.output_dir().is_dir()
+    broken = tmp_path / "published.yaml"
+    broken.write_text("kappa:\n  symptom: 0.9\n  - oops\n", encoding="utf-8")
+    with pytest.raises(PPMinerError, match=r"published.yaml:3: not valid YAML"):
+        analysis.load_published(broken)
+
+
+# --- end to end: the published dataset through every notebook ---------------------------------------------------
+
+
+def _expected_from_csv(path: Path, codebook) -> dict[str, pd.DataFrame]:
+    """The tables computed straight from empirical_study.csv with pandas (codebook aliases for the spellings)."""
+    raw = pd.read_csv(path, encoding="utf-8-sig", dtype=str).fillna("")
+    s1 = raw["symptom1"].map(lambda v: codebook.resolve("symptom", v))
+    s2 = raw["symptom2"].map(lambda v: codebook.resolve("symptom", v))
+    rc = raw["root cause"].map(lambda v: codebook.resolve("root_cause", v))
+    intro = raw["introducing stage"].map(lambda v: codebook.resolve("stage", v))
+    expo = raw["exposing stage"].map(lambda v: codebook.resolve("stage", v))
+    total = len(raw)
+
+    def table(code_lists: list[pd.Series], dimension: str) -> pd.DataFrame:
+        long = pd.concat([pd.DataFrame({"pp": raw["id"], "code": c}) for c in code_lists]).dropna()
+        long = long.drop_duplicates()
+        long["category"] = long["code"].map(codebook.category)
+        rows = []
+        for cat, n in long.drop_duplicates(["pp", "category"])["category"].value_counts().items():
+            rows.append((codebook.category_name(cat), "", n))
+        for code, n in long["code"].value_counts().items():
+            if code != codebook.category(code):
+                c = codebook.get(code, dimension)
+                rows.append((c.category_name, c.name, n))
+        frame = pd.DataFrame(rows, columns=["category", "subcategory", "count"])
+        frame["percent"] = (frame["count"] * 1000 / total + 0.5).astype(int) / 10  # halves up, as the paper
+        return frame
+
+    stage_names = {c.code: c.name for c in codebook.codes("stage")}
+    return {
+        "symptoms": table([s1, s2], "symptom"),
+        "root_causes": table([rc], "root_cause"),
+        "introducing": intro.map(stage_names).value_counts(),
+        "exposing": expo.map(stage_names).value_counts(),
+        "matrix": pd.crosstab(intro.map(stage_names), expo.map(stage_names)),
+        "posts": raw["id"].str.split("_").str[0].nunique(),
+        "pps": total,
+    }
+
+
+def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
+    return table[table["count"] > 0].sort_values(["category", "subcategory"]).reset_index(drop=True)
+
+
+def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, monkeypatch):
+    dlperf = shared / "dlperf"
+    url = f"sqlite:///{tmp_path / 'study.db'}"
+    for fmt, name in (("study", "empirical_study.csv"), ("identification", "kappa_identification.csv"),
+                      ("labels", "kappa_label.csv")):  # fmt: skip
+        done = _pplabel("import", "--db", url, "--format", fmt, str(dlperf / name))
+        assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    monkeypatch.setenv("PPMINER_DB", url)
+    monkeypatch.setenv("PPMINER_OUT", str(out))
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    for name in EXPECTED_NOTEBOOKS:
+        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+        NotebookClient(
+            nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOKS)}}
+        ).execute()
+    for files in EXPECTED_NOTEBOOKS.values():
+        for f in files:
+            assert (out / f).stat().st_size > 0, f
+    assert not list(NOTEBOOKS.glob("*.nbconvert.ipynb"))
+
+    expected = _expected_from_csv(dlperf / "empirical_study.csv", codebook)
+    for name in ("symptoms", "root_causes"):
+        got = pd.read_csv(out / f"{name}.csv", keep_default_na=False)
+        assert list(got.columns) == ["category", "subcategory", "count", "percent"]
+        pd.testing.assert_frame_equal(_nonzero(got), _nonzero(expected[name]), check_dtype=False)
+    time = _row(pd.read_csv(out / "symptoms.csv", keep_default_na=False), codebook.category_name("time"))
+    assert (time["count"], time["percent"]) == (126, 56.3)  # the paper's sentence
+
+    stages = pd.read_csv(out / "stages.csv").set_index("stage")
+    assert list(stages.columns) == ["introducing", "exposing"]
+    for role in ("introducing", "exposing"):
+        pd.testing.assert_series_equal(
+            stages[role][stages[role] > 0].sort_index(), expected[role].sort_index(), check_names=False
+        )
+    matrix = pd.read_csv(out / "stage_matrix.csv", index_col=0)
+    want = expected["matrix"].reindex(index=matrix.index, columns=matrix.columns, fill_value=0)
+    assert (matrix.to_numpy() == want.to_numpy()).all()
+
+    funnel = pd.read_csv(out / "funnel.csv", keep_default_na=False)
+    steps = funnel[funnel["keyword"] == ""].set_index("step")["count"]
+    assert int(steps["pp_posts"]) == expected["posts"] and int(steps["pps_labelled"]) == expected["pps"]
+
+    ident = pd.read_csv(dlperf / "kappa_identification.csv")
+    raters = [c for c in ident.columns if c.startswith("isPB_")]
+    agreement = pd.read_csv(out / "agreement.csv").set_index("dimension")
+    assert agreement.loc["identification", "cohen_kappa"] == pytest.approx(
+        cohen_kappa_score(ident[raters[0]], ident[raters[1]])
+    )
+    assert agreement["cohen_kappa"].notna().all()
+
+    replication = pd.read_csv(out / "replication.csv", keep_default_na=False)
+    counts = replication[replication["section"].isin(["symptoms", "root_causes", "introducing stage",
+                                                      "exposing stage"])]  # fmt: skip
+    assert len(counts) > 0 and (counts["status"] == "same").all(), counts[counts["status"] != "same"]
+    kappa = replication[replication["section"] == "kappa"].set_index("item")
+    for dim, row in kappa.iterrows():
+        differs = abs(float(row["database"]) - float(row["published"])) > 0.0005
+        assert row["status"] == ("DIFFERS" if differs else "same"), dim
+    assert (
+        replication.set_index("item").loc["questions", "status"] == "DIFFERS"
+    )  # only the 210 imported posts
