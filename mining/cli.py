@@ -158,6 +158,47 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, 
 
 
 # -- import-dump (issue 4) --
+@cli.command("import-dump")
+@click.argument("posts", metavar="POSTS", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--comments",
+    "comments",
+    metavar="COMMENTS_XML",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True),
+    help="The dump's Comments.xml: comments on the kept questions and answers are imported too.",
+)
+@click.option(
+    "--tag", "tags", multiple=True, help="Keep questions carrying this tag (repeatable). Default: all."
+)
+@click.option(
+    "--from", "date_from", type=click.DateTime(["%Y-%m-%d"]), help="Keep questions created on/after DATE."
+)
+@click.option(
+    "--to", "date_to", type=click.DateTime(["%Y-%m-%d"]), help="Keep questions created on/before DATE."
+)
+@click.option(
+    "--site", help="Site the dump comes from (e.g. stackoverflow, ai).  [default: the study config's site]"
+)
+@click.option(
+    "--batch-size", default=2000, show_default=True, type=click.IntRange(1), help="Rows per committed batch."
+)
+@click.option(
+    "--restart", is_flag=True, help="Start over instead of resuming an unfinished import of this file."
+)
+@format_option("table", "json")
+@study_options
+def import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
+    """Stream a data dump's Posts.xml (POSTS, or - for standard input) into the study database.
+
+    Keeps questions with any --tag in the --from/--to window, the answers to kept (or already stored) questions
+    and, with --comments, the comments on kept posts. Commits in batches with a checkpoint: running the same
+    command again after an interruption resumes; importing a file twice changes nothing.
+    Example: 7z x -so stackoverflow.com-Posts.7z | ppmine import-dump - --tag tensorflow --tag keras
+    """
+    from mining.dump_import import run_import_dump
+
+    run_import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt)
+
 
 # -- match/candidates/explain (issue 5) --
 _STEMMERS = click.Choice(["nltk_extensions", "original", "martin_extensions"])
@@ -250,6 +291,45 @@ def match(
         keyword_reading="literal" if literal_keywords else "stem",
     )
     click.echo(result.summary())
+
+
+@cli.command()
+@click.option("--keyword-set", "keyword_set_id", type=int, help="Keyword-set version id.  [default: the last run's]")
+@click.option("--versions", is_flag=True, help="List the stored keyword-set versions instead.")
+@format_option("table", "csv", "json")
+@study_options
+def candidates(study, keyword_set_id, versions, fmt) -> None:
+    """List the candidate posts of a keyword-set version (JSON: post_id, keywords, hits, ...)."""
+    from mining.candidates import CANDIDATE_COLUMNS, list_candidates, list_versions
+
+    with study.store.read() as session:
+        if versions:
+            emit_rows(list_versions(session), fmt)
+            return
+        rows = list_candidates(session, keyword_set_id)
+    if fmt == "csv":
+        rows = [{**r, "hits": [f"{h['keyword']}@{h['field']}x{h['count']}" for h in r["hits"]]} for r in rows]
+    emit_rows(rows, fmt, CANDIDATE_COLUMNS if fmt == "table" else None)
+
+
+@cli.command()
+@click.argument("post_id", type=int)
+@_match_options
+@study_options
+def explain(study, post_id, keywords_file, stemmer, literal_keywords, add_code, add_answers, add_comments) -> None:
+    """Show POST_ID's matched text with each keyword hit marked [[...]]{keyword}."""
+    from mining.explain import explain_post, render, stored_status
+    from mining.keywords import read_keywords
+    from mining.match import check_fields
+    from mining.matcher import Matcher
+
+    config = study.config
+    reading = "literal" if literal_keywords else "stem"
+    matcher = Matcher(read_keywords(keywords_file or config.keywords_file), stemmer, reading)
+    fields = check_fields(_fields(config, add_code, add_answers, add_comments))
+    with study.store.read() as session:
+        question, parts = explain_post(session, post_id, matcher, fields)
+        click.echo(render(question, parts, matcher, stored_status(session, post_id, matcher)))
 
 
 def main() -> None:

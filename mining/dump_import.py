@@ -1,0 +1,495 @@
+"""`ppmine import-dump`: a data dump's Posts.xml (and Comments.xml) into the study database, resumably.
+
+Questions carrying any of the wanted tags (all questions without a tag filter) inside the creation-date window
+are kept; answers whose question is kept (in this run or stored already) and comments on kept posts follow them.
+Posts are written through :mod:`mining.store` with source ``"dump"`` (newer ``LastActivityDate`` wins), in
+batches committed together with the run's checkpoint, so an interrupted import resumes where it stopped and a
+second import of the same file changes nothing. A dump lists posts by id, so a question precedes its answers.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from mining.db import Store
+from mining.dump_reader import STDIN, DumpReader, SafePoint
+from mining.errors import PPMinerError
+from mining.models import AcquisitionRun, Answer, Comment, Question, tags_to_text
+from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
+from mining.text import normalize_prose
+
+KIND = "dump"
+CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
+_DOMAINS = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
+
+
+@dataclass(frozen=True)
+class DumpFilter:
+    """Which questions to keep: any of ``tags`` (None: all) created in [date_from, date_to] (whole days)."""
+
+    tags: frozenset[str] | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "tags": sorted(self.tags) if self.tags else None,
+            "from": self.date_from.isoformat() if self.date_from else None,
+            "to": self.date_to.isoformat() if self.date_to else None,
+        }
+
+
+@dataclass
+class FileCounts:
+    """What one file gave: rows read, rows kept per kind, rows actually written (new or newer)."""
+
+    file: str = ""
+    rows: int = 0
+    questions: int = 0
+    answers: int = 0
+    comments: int = 0
+    written: int = 0
+    resumed: str | None = None
+
+
+@dataclass
+class ImportResult:
+    run_id: int
+    posts: FileCounts
+    comments: FileCounts | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def site_link(site: str, post_id: int) -> str:
+    host = site if "." in site else f"{site}.com" if site in _DOMAINS else f"{site}.stackexchange.com"
+    return f"https://{host}/q/{post_id}"
+
+
+def parse_tags(raw: str | None) -> list[str]:
+    """Both dump formats: ``<a><b>`` (before 2024; the XML attribute holds ``&lt;a&gt;``) and ``|a|b|``."""
+    if not raw:
+        return []
+    raw = raw.strip()
+    if raw.startswith("<"):
+        return [t for t in raw[1:-1].split("><") if t] if raw.endswith(">") else []
+    return [t for t in raw.split("|") if t]
+
+
+class _RowError(Exception):
+    """A bad attribute value; turned into a PPMinerError with file and line by the importer."""
+
+
+def _int(attrib, key: str, required: bool = False) -> int | None:
+    value = attrib.get(key)
+    if value is None or value == "":
+        if required:
+            raise _RowError(f"missing {key}")
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise _RowError(f"{key}={value!r} is not an integer") from None
+
+
+def _date(attrib, key: str) -> datetime | None:
+    """Dump dates are ISO 8601 without a zone, in UTC."""
+    value = attrib.get(key)
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise _RowError(f"{key}={value!r} is not an ISO date") from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    return parsed
+
+
+class _PostSelector:
+    """Classifies Posts.xml rows as they stream by; remembers which questions and answers were kept."""
+
+    def __init__(self, filt: DumpFilter, site: str, question_ids: set[int], answer_questions: dict[int, int]):
+        self.filt = filt
+        self.site = site
+        self.question_ids = question_ids
+        self.answer_questions = answer_questions
+        self._from = datetime.combine(filt.date_from, datetime.min.time()) if filt.date_from else None
+        self._to = (
+            datetime.combine(filt.date_to + timedelta(days=1), datetime.min.time()) if filt.date_to else None
+        )
+
+    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
+        kind = attrib.get("PostTypeId")
+        if kind == "2":
+            parent = _int(attrib, "ParentId", required=True)
+            if parent not in self.question_ids:
+                return None
+            answer = self._answer(attrib, parent)
+            self.answer_questions[answer["id"]] = parent
+            return "a", answer
+        if kind == "1":
+            question = self._question(attrib)
+            if question is None:
+                return None
+            self.question_ids.add(question["id"])
+            return "q", question
+        if kind is None:
+            raise _RowError("missing PostTypeId")
+        return None  # wiki excerpts, moderator nominations, ...: not part of the study
+
+    def _question(self, attrib) -> dict[str, Any] | None:
+        tags = parse_tags(attrib.get("Tags"))
+        if self.filt.tags is not None and not any(t.lower() in self.filt.tags for t in tags):
+            return None
+        created = _date(attrib, "CreationDate")
+        if (self._from and (created is None or created < self._from)) or (
+            self._to and (created is None or created >= self._to)
+        ):
+            return None
+        post_id = _int(attrib, "Id", required=True)
+        return {
+            "id": post_id,
+            "site": self.site,
+            "title": attrib.get("Title"),
+            "body_html": attrib.get("Body"),
+            "tags": tags_to_text(tags),
+            "score": _int(attrib, "Score"),
+            "view_count": _int(attrib, "ViewCount"),
+            "answer_count": _int(attrib, "AnswerCount"),
+            "accepted_answer_id": _int(attrib, "AcceptedAnswerId"),
+            "owner_user_id": _int(attrib, "OwnerUserId"),
+            "link": site_link(self.site, post_id),
+            "creation_date": created,
+            "last_activity_date": _date(attrib, "LastActivityDate"),
+            "last_edit_date": _date(attrib, "LastEditDate"),
+            "closed_date": _date(attrib, "ClosedDate"),
+        }
+
+    def _answer(self, attrib, parent: int) -> dict[str, Any]:
+        return {
+            "id": _int(attrib, "Id", required=True),
+            "question_id": parent,
+            "body_html": attrib.get("Body"),
+            "score": _int(attrib, "Score"),
+            "owner_user_id": _int(attrib, "OwnerUserId"),
+            "creation_date": _date(attrib, "CreationDate"),
+            "last_activity_date": _date(attrib, "LastActivityDate"),
+            "last_edit_date": _date(attrib, "LastEditDate"),
+        }
+
+
+class _CommentSelector:
+    def __init__(self, question_ids: set[int], answer_questions: dict[int, int]):
+        self.question_ids = question_ids
+        self.answer_questions = answer_questions
+
+    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
+        post_id = _int(attrib, "PostId", required=True)
+        if post_id in self.question_ids:
+            post_type, question_id = "question", post_id
+        elif post_id in self.answer_questions:
+            post_type, question_id = "answer", self.answer_questions[post_id]
+        else:
+            return None
+        return "c", {
+            "id": _int(attrib, "Id", required=True),
+            "post_id": post_id,
+            "post_type": post_type,
+            "question_id": question_id,
+            "text": normalize_prose(attrib.get("Text") or ""),
+            "score": _int(attrib, "Score"),
+            "owner_user_id": _int(attrib, "UserId"),
+            "creation_date": _date(attrib, "CreationDate"),
+        }
+
+
+class _Progress:
+    """A rich progress bar on a terminal, nothing otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self._progress = None
+
+    def start(self, description: str, total: int | None):
+        if not self.enabled:
+            return lambda done: None
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+
+        if self._progress is None:
+            self._progress = Progress(
+                "{task.description}",
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self._progress.start()
+        task = self._progress.add_task(description, total=total)
+        return lambda done: self._progress.update(task, completed=done)
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+class DumpImport:
+    """One run of the importer over a Posts file and an optional Comments file."""
+
+    def __init__(
+        self,
+        store: Store,
+        posts: str,
+        comments: str | None = None,
+        filt: DumpFilter | None = None,
+        site: str = "stackoverflow",
+        batch_size: int = 2000,
+        restart: bool = False,
+        progress: bool | None = None,
+    ):
+        if posts == STDIN and comments == STDIN:
+            raise PPMinerError("only one of POSTS and --comments can be standard input")
+        self.store = store
+        self.posts_path, self.comments_path = posts, comments
+        self.filt = filt or DumpFilter()
+        self.site = site
+        self.batch_size = batch_size
+        self.restart = restart
+        self.progress = _Progress(sys.stderr.isatty() if progress is None else progress)
+
+    def run(self) -> ImportResult:
+        started = time.perf_counter()
+        posts_reader = DumpReader.open(self.posts_path, "posts")
+        comments_reader = DumpReader.open(self.comments_path, "comments") if self.comments_path else None
+        try:
+            params = {
+                "posts": posts_reader.identity,
+                "comments": comments_reader.identity if comments_reader else None,
+                "site": self.site,
+                **self.filt.params(),
+            }
+            run_id, checkpoint = self._start_run(params)
+            question_ids, answer_questions = self._known_posts(with_answers=comments_reader is not None)
+            result = ImportResult(run_id, FileCounts(posts_reader.name))
+            try:
+                selector = _PostSelector(self.filt, self.site, question_ids, answer_questions)
+                self._import_file(posts_reader, "posts", selector, checkpoint, result.posts, run_id)
+                if comments_reader:
+                    result.comments = FileCounts(comments_reader.name)
+                    selector = _CommentSelector(question_ids, answer_questions)
+                    self._import_file(
+                        comments_reader, "comments", selector, checkpoint, result.comments, run_id
+                    )
+            except KeyboardInterrupt:
+                self._finish(run_id, "interrupted", "interrupted; resume by running the same command again")
+                raise
+            except PPMinerError as exc:
+                self._finish(run_id, "failed", str(exc))
+                raise
+            result.seconds = time.perf_counter() - started
+            self._finish(run_id, "done", _summary(result))
+            return result
+        finally:
+            self.progress.stop()
+            posts_reader.close()
+            if comments_reader:
+                comments_reader.close()
+
+    # -- runs and checkpoints --
+
+    def _start_run(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Resume the newest unfinished run with the same files and filters, else start a new one."""
+        now = utcnow()
+        with self.store.write() as s:
+            unfinished = s.scalars(
+                sa.select(AcquisitionRun)
+                .where(AcquisitionRun.kind == KIND, AcquisitionRun.status != "done")
+                .order_by(AcquisitionRun.id.desc())
+            ).all()
+            for run in unfinished:
+                if run.params == params and not self.restart:
+                    run.status, run.updated_at, run.finished_at = "running", now, None
+                    return run.id, dict(run.checkpoint or {})
+            run = AcquisitionRun(
+                kind=KIND, status="running", params=params, checkpoint={}, started_at=now, updated_at=now
+            )
+            s.add(run)
+            s.flush()
+            return run.id, {}
+
+    def _finish(self, run_id: int, status: str, message: str) -> None:
+        now = utcnow()
+        with self.store.write() as s:
+            run = s.get(AcquisitionRun, run_id)
+            run.status, run.message, run.updated_at = status, message, now
+            run.finished_at = now if status == "done" else None
+
+    def _known_posts(self, with_answers: bool) -> tuple[set[int], dict[int, int]]:
+        """Questions (and answers) stored already: their answers (and comments) belong to the study too."""
+        with self.store.read() as s:
+            question_ids = set(s.scalars(sa.select(Question.id)))
+            answers = {}
+            if with_answers:
+                answers = {a: q for a, q in s.execute(sa.select(Answer.id, Answer.question_id))}
+        return question_ids, answers
+
+    # -- one file --
+
+    def _import_file(
+        self,
+        reader: DumpReader,
+        key: str,
+        select: Callable,
+        checkpoint: dict[str, Any],
+        counts: FileCounts,
+        run_id: int,
+    ) -> None:
+        state = checkpoint.get(key) or {}
+        if state.get("done"):
+            counts.resumed = "already done"
+            counts.rows = state.get("rows", 0)
+            return
+        if state.get("at"):
+            counts.resumed = reader.resume(SafePoint(**state["at"]))
+        pending: list[tuple[str, dict[str, Any]]] = []
+        last_point: SafePoint | None = None
+        checkpointed_at = reader.offset
+        show = self.progress.start(reader.name, reader.size)
+
+        def flush(point: SafePoint | None, done: bool = False) -> None:
+            nonlocal pending, checkpointed_at
+            state_now = dict(state)
+            if point is not None:
+                state_now["at"] = asdict(point)
+                state_now["rows"] = point.rows
+            state_now["done"] = done
+            counts.written += self._write(pending, run_id, key, state_now)
+            state.update(state_now)
+            pending = []
+            checkpointed_at = reader.offset
+            show(reader.offset)
+
+        def wrapped(attrib):
+            try:
+                return select(attrib)
+            except _RowError as exc:
+                post = attrib.get("Id", "?")
+                raise PPMinerError(f"{reader.name}:{reader.line}: row Id={post}: {exc}") from None
+
+        shown = reader.offset
+        try:
+            for rows, point in reader.chunks(wrapped):
+                for row in rows:
+                    kind = row.value[0]
+                    pending.append(row.value)
+                    if kind == "q":
+                        counts.questions += 1
+                    elif kind == "a":
+                        counts.answers += 1
+                    else:
+                        counts.comments += 1
+                if point is not None:
+                    last_point = point
+                    if len(pending) >= self.batch_size or reader.offset - checkpointed_at >= CHECKPOINT_BYTES:
+                        flush(point)
+                if reader.offset - shown >= 1 << 20:
+                    shown = reader.offset
+                    show(shown)
+        except (PPMinerError, KeyboardInterrupt):
+            # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
+            # the last safe point, and rows after it are simply written again on resume).
+            if pending:
+                flush(last_point)
+            counts.rows = reader.rows
+            raise
+        counts.rows = reader.rows
+        flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+
+    def _write(self, pending: list[tuple[str, dict[str, Any]]], run_id: int, key: str, state: dict) -> int:
+        """One transaction: the batch's posts and the checkpoint that says they are done."""
+        questions = [v for k, v in pending if k == "q"]
+        answers = [v for k, v in pending if k == "a"]
+        comments = [v for k, v in pending if k == "c"]
+        written = 0
+        with self.store.write() as s:
+            if questions:
+                written += upsert_questions(s, questions, KIND)
+            if answers:
+                written += upsert_answers(s, answers, KIND)
+            if comments:
+                written += upsert_comments(s, _not_from_api(s, comments), KIND)
+            run = s.get(AcquisitionRun, run_id)
+            run.checkpoint = {**(run.checkpoint or {}), key: state}
+            run.items = (run.items or 0) + written
+            run.updated_at = utcnow()
+        return written
+
+
+def _not_from_api(session, comments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Comments stored from the API keep their HTML: a dump (plain text, no edit date) never replaces them."""
+    ids = [c["id"] for c in comments]
+    from_api = set(session.scalars(sa.select(Comment.id).where(Comment.id.in_(ids), Comment.source != KIND)))
+    return [c for c in comments if c["id"] not in from_api] if from_api else comments
+
+
+def _summary(result: ImportResult) -> str:
+    p = result.posts
+    text = f"{p.file}: {p.rows} rows, {p.questions} questions, {p.answers} answers"
+    if result.comments:
+        c = result.comments
+        text += f"; {c.file}: {c.rows} rows, {c.comments} comments"
+    return text
+
+
+def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
+    """The `ppmine import-dump` command: build the import from its flags, run it, print what it did."""
+    import json
+
+    import click
+
+    filt = DumpFilter(
+        tags=frozenset(t.strip().lower() for t in tags if t.strip()) or None,
+        date_from=date_from.date() if date_from else None,
+        date_to=date_to.date() if date_to else None,
+    )
+    if filt.date_from and filt.date_to and filt.date_from > filt.date_to:
+        raise click.BadParameter("--from is after --to", param_hint="--from/--to")
+    result = DumpImport(
+        study.store,
+        posts,
+        comments,
+        filt,
+        site=site or study.config.site,
+        batch_size=batch_size,
+        restart=restart,
+    ).run()
+    if fmt == "json":
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    for counts in (result.posts, result.comments):
+        if counts is None:
+            continue
+        kept = (
+            f"{counts.comments} comments"
+            if counts is result.comments
+            else f"{counts.questions} questions, {counts.answers} answers"
+        )
+        resumed = f" (resumed: {counts.resumed})" if counts.resumed else ""
+        click.echo(f"{counts.file}: {counts.rows} rows read, kept {kept}, {counts.written} written{resumed}")
+    click.echo(f"run {result.run_id} done in {result.seconds:.1f} s")
