@@ -294,7 +294,9 @@ def match(
 
 
 @cli.command()
-@click.option("--keyword-set", "keyword_set_id", type=int, help="Keyword-set version id.  [default: the last run's]")
+@click.option(
+    "--keyword-set", "keyword_set_id", type=int, help="Keyword-set version id.  [default: the last run's]"
+)
 @click.option("--versions", is_flag=True, help="List the stored keyword-set versions instead.")
 @format_option("table", "csv", "json")
 @study_options
@@ -316,7 +318,9 @@ def candidates(study, keyword_set_id, versions, fmt) -> None:
 @click.argument("post_id", type=int)
 @_match_options
 @study_options
-def explain(study, post_id, keywords_file, stemmer, literal_keywords, add_code, add_answers, add_comments) -> None:
+def explain(
+    study, post_id, keywords_file, stemmer, literal_keywords, add_code, add_answers, add_comments
+) -> None:
     """Show POST_ID's matched text with each keyword hit marked [[...]]{keyword}."""
     from mining.explain import explain_post, render, stored_status
     from mining.keywords import read_keywords

@@ -1,0 +1,94 @@
+"""Reading stored candidates: the candidate set of a keyword-set version, and the versions there are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, selectinload
+
+from mining.config import MATCH_FIELDS
+from mining.errors import PPMinerError
+from mining.models import Candidate, KeywordSet, MatchRun, Question
+from mining.stats import latest_keyword_set_id
+
+CANDIDATE_COLUMNS = ("post_id", "title", "keywords", "fields", "link")
+
+
+def question_link(question: Question) -> str | None:
+    if question.link:
+        return question.link
+    if question.site in (None, "", "stackoverflow"):
+        return f"https://stackoverflow.com/questions/{question.id}"
+    return None
+
+
+def resolve_keyword_set(session: Session, keyword_set_id: int | None = None) -> KeywordSet:
+    """The given version, else the one the last match run used; PPMinerError if there is none."""
+    set_id = keyword_set_id if keyword_set_id is not None else latest_keyword_set_id(session)
+    kset = session.get(KeywordSet, set_id) if set_id is not None else None
+    if kset is None:
+        if keyword_set_id is not None:
+            raise PPMinerError(f"no keyword set {keyword_set_id}; `ppmine candidates --versions` lists them")
+        raise PPMinerError("no candidates yet: run `ppmine match` first")
+    return kset
+
+
+def list_candidates(session: Session, keyword_set_id: int | None = None) -> list[dict[str, Any]]:
+    """One dict per candidate, by post id: keywords as written in the keyword file (in its order) and hits."""
+    kset = resolve_keyword_set(session, keyword_set_id)
+    order = {k: i for i, k in enumerate(kset.keywords or [])}
+    field_order = {f: i for i, f in enumerate(MATCH_FIELDS)}
+    rows = session.execute(
+        sa.select(Candidate, Question)
+        .join(Question, Question.id == Candidate.question_id)
+        .where(Candidate.keyword_set_id == kset.id)
+        .order_by(Candidate.question_id)
+        .options(selectinload(Candidate.hits))
+    ).all()
+    out = []
+    for cand, question in rows:
+        hits = sorted(
+            cand.hits, key=lambda h: (order.get(h.keyword, len(order)), field_order.get(h.field, 99))
+        )
+        out.append(
+            {
+                "post_id": int(question.id),
+                "title": question.title,
+                "link": question_link(question),
+                "keywords": list(dict.fromkeys(h.keyword for h in hits)),
+                "fields": sorted({h.field for h in hits}, key=lambda f: field_order.get(f, 99)),
+                "hits": [{"keyword": h.keyword, "field": h.field, "count": h.count} for h in hits],
+                "keyword_set_id": kset.id,
+                "matched_at": cand.matched_at.isoformat(timespec="seconds"),
+            }
+        )
+    return out
+
+
+def list_versions(session: Session) -> list[dict[str, Any]]:
+    """Every stored keyword-set version with its candidate count and last match run."""
+    counts = dict(
+        session.execute(
+            sa.select(Candidate.keyword_set_id, sa.func.count()).group_by(Candidate.keyword_set_id)
+        ).all()
+    )
+    last_runs = dict(
+        session.execute(
+            sa.select(MatchRun.keyword_set_id, sa.func.max(MatchRun.started_at)).group_by(
+                MatchRun.keyword_set_id
+            )
+        ).all()
+    )
+    return [
+        {
+            "keyword_set_id": k.id,
+            "content_hash": k.content_hash[:12],
+            "mode": k.stemmer_mode,
+            "keywords": len(k.keywords or []),
+            "candidates": counts.get(k.id, 0),
+            "file": k.name,
+            "last_match": last_runs[k.id].isoformat(timespec="seconds") if last_runs.get(k.id) else None,
+        }
+        for k in session.scalars(sa.select(KeywordSet).order_by(KeywordSet.id))
+    ]
