@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mining.cli_common import run_cli
+from mining.cli_common import run_cli, study_options
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -18,6 +18,38 @@ def cli() -> None:
 
 # Commands of the other modules register here, one line each.
 # -- identify/classify (issue 6) --
+@cli.command()
+@click.option("--rater", required=True, metavar="NAME", help="Your rater name (created on first use).")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the post order and of --sample."
+)
+@click.option(
+    "--sample", type=click.IntRange(min=1), metavar="N", help="Only the first N candidates of the order."
+)
+@study_options
+def identify(study, rater: str, seed: int, sample: int | None) -> None:
+    """Decide for each candidate post whether it is a PP: y PP, n not, s skip, u undo, ? help, q quit.
+
+    Each decision is saved when its key is pressed. Raters who label the same sample use the same --seed.
+    """
+    from labeling.tui.session import run_identify
+
+    run_identify(study.store, rater, seed, sample)
+
+
+@cli.command()
+@click.option("--rater", required=True, metavar="NAME", help="Your rater name (created on first use).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the post order.")
+@study_options
+def classify(study, rater: str, seed: int) -> None:
+    """Label the PPs of each post you (or the reconciliation) found to be a PP with the codebook.
+
+    Per PP: symptoms, root cause, introducing and exposing stage, part and comment; each saved when picked.
+    """
+    from labeling.tui.session import run_classify
+
+    run_classify(study.store, study.config.codebook_file, rater, seed)
+
 
 # -- agreement/import/export (issue 7) --
 from mining.cli_common import emit_rows, format_option, study_options  # noqa: E402

@@ -1,0 +1,374 @@
+"""`pplabel classify`: label each PP of a post with the codebook; every pick is committed when made.
+
+Enter walks the empty fields of the current PP (symptom 1, symptom 2, root cause, introducing and exposing
+stage) opening the codebook picker for each; direct keys edit one field. A post is done (``d``) once every PP has a
+symptom, a root cause and both stages. Only this rater's own labels are ever read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from labeling.models import PPLabel
+from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
+from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label
+from labeling.tui.common import CodePicker, HelpScreen, StatusLine, TextPrompt, codebook_text
+from labeling.tui.post_view import PostView, load_post
+from mining.text import terminal_safe
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # column of pp_labels
+    title: str
+    dimension: str | None  # codebook dimension, None for free text
+    key: str  # direct key on the main screen
+
+
+FIELDS = [
+    Field("symptom1", "Symptom 1", "symptom", "1"),
+    Field("symptom2", "Symptom 2", "symptom", "2"),
+    Field("root_cause", "Root cause", "root_cause", "r"),
+    Field("introducing_stage", "Introducing stage", "stage", "i"),
+    Field("exposing_stage", "Exposing stage", "stage", "e"),
+    Field("part", "Part of the post", None, "p"),
+    Field("note", "Comment", None, "c"),
+]
+GUIDED = [f.name for f in FIELDS if f.dimension]  # the fields Enter walks through
+FIELD_BY_NAME = {f.name: f for f in FIELDS}
+
+KEYS = [
+    ("Enter", "label the field under the cursor, then each empty one after it (Esc stops)"),
+    ("j / k", "move the field cursor down / up"),
+    (
+        " ".join(f.key for f in FIELDS),
+        "edit one field: " + ", ".join(f"{f.key} {f.title.lower()}" for f in FIELDS),
+    ),
+    ("x", "clear the field under the cursor"),
+    ("a", "add another PP to this post"),
+    ("[ ]", "previous / next PP of this post"),
+    ("D", "delete the last PP of this post"),
+    ("d", "done: every PP is labeled, go to the next post"),
+    ("s", "skip: label later (it comes back at the end of this session)"),
+    ("u", "undo the last change, skip or done"),
+    ("↑ ↓ PgUp PgDn", "scroll the post"),
+    ("?", "this help, with the codebook and its keys"),
+    ("q", "quit (every change is already saved)"),
+]
+
+
+class LabelPanel(Static):
+    """The current post's PPs as this rater labeled them, with the field cursor."""
+
+    DEFAULT_CSS = "LabelPanel { width: 46; height: 1fr; border-left: solid $accent; padding: 0 1; }"
+
+
+class ClassifyApp(App[Progress]):
+    TITLE = "pplabel classify"
+    CSS = "#hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }"
+    BINDINGS = [
+        Binding("enter", "guided", "label"),
+        Binding("j", "cursor(1)", "down", show=False),
+        Binding("k", "cursor(-1)", "up", show=False),
+        *(Binding(f.key, f"edit('{f.name}')", f.title, show=False) for f in FIELDS),
+        Binding("x", "clear", "clear"),
+        Binding("a", "add_pp", "add PP"),
+        Binding("left_square_bracket", "switch_pp(-1)", "previous PP", show=False),
+        Binding("right_square_bracket", "switch_pp(1)", "next PP", show=False),
+        Binding("D", "delete_pp", "delete PP"),
+        Binding("d", "done", "done"),
+        Binding("s", "skip", "skip"),
+        Binding("u", "undo", "undo"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit_session", "quit"),
+    ]
+
+    def __init__(self, queue: ClassifyQueue, codebook) -> None:
+        super().__init__()
+        self.queue, self.codebook = queue, codebook
+        self.pps: dict[int, dict[str, str | None]] = {}  # pp_index -> field -> value, this rater's own
+        self.pp = 1
+        self.cursor = 0
+        self._undo: list[tuple] = []
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Horizontal():
+            yield PostView(id="post")
+            yield LabelPanel(Text(""), id="labels", markup=False)
+        yield Static(
+            Text("Enter label · 1 2 r i e p c field · a add PP · d done · s skip · u undo · ? help · q quit"),
+            id="hints",
+            markup=False,
+        )
+
+    def on_mount(self) -> None:
+        self.query_one(PostView).focus()
+        self.load_current()
+
+    # -- state --------------------------------------------------------------------------------------------
+
+    @property
+    def qid(self) -> int | None:
+        return self.queue.current
+
+    def load_current(self, pp: int | None = None) -> None:
+        """Read the current post and this rater's labels of it; show them."""
+        qid = self.qid
+        view = self.query_one(PostView)
+        self.pps = {}
+        if qid is None:
+            view.show(None, "No PP post left to label. Press q to quit (u undoes the last step).")
+        else:
+            with self.queue.store.read() as s:
+                post = load_post(s, qid)
+                rows = s.scalars(
+                    sa.select(PPLabel)
+                    .where(PPLabel.rater_id == self.queue.rater.id, PPLabel.question_id == qid)
+                    .order_by(PPLabel.pp_index)
+                ).all()
+            self.pps = {r.pp_index: {f: getattr(r, f) for f in LABEL_FIELDS} for r in rows}
+            view.show(post, f"post {qid} is no longer stored: press s to skip it")
+        if not self.pps:
+            self.pps = {1: dict.fromkeys(LABEL_FIELDS)}
+        self.pp = pp if pp in self.pps else min(self.pps)
+        self.cursor = self._first_empty()
+        self.refresh_panel()
+
+    def _first_empty(self) -> int:
+        values = self.pps[self.pp]
+        for i, f in enumerate(FIELDS):
+            if f.name in REQUIRED_LABELS and not values.get(f.name):
+                return i
+        return 0
+
+    def _missing(self) -> list[str]:
+        """What keeps the current post from being done, e.g. ['PP 2: root cause']."""
+        out = []
+        for pp, values in sorted(self.pps.items()):
+            lacking = [FIELD_BY_NAME[f].title.lower() for f in REQUIRED_LABELS if not values.get(f)]
+            if lacking:
+                out.append(f"PP {pp}: {', '.join(lacking)}")
+        return out
+
+    def refresh_panel(self) -> None:
+        p = self.queue.progress
+        extra = f"post {self.qid}" if self.qid else ""
+        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra)
+        out = Text()
+        if self.qid is not None:
+            tabs = Text()
+            for pp in sorted(self.pps):
+                tabs.append(f" PP {pp} ", style="bold reverse" if pp == self.pp else "dim")
+                tabs.append(" ")
+            out.append_text(tabs)
+            out.append("\n\n")
+            values = self.pps[self.pp]
+            for i, f in enumerate(FIELDS):
+                here = i == self.cursor
+                out.append("▶ " if here else "  ", style="bold")
+                out.append(f"[{f.key}] {f.title}", style="bold" if here else "")
+                need = f.name in REQUIRED_LABELS
+                out.append("\n    ")
+                value = values.get(f.name)
+                if not value:
+                    out.append("(required)" if need else "-", style="red" if need else "dim")
+                elif f.dimension:
+                    out.append(self._describe(value))
+                else:
+                    out.append(terminal_safe(value), style="italic")
+                out.append("\n")
+            missing = self._missing()
+            out.append("\n")
+            out.append(
+                "to do: " + "; ".join(missing) if missing else "complete: d for the next post", style="dim"
+            )
+        self.query_one(LabelPanel).update(out)
+
+    def _describe(self, code: str) -> str:
+        try:
+            c = self.codebook.get(code)
+        except Exception:  # noqa: BLE001 - a stored code the codebook no longer knows is shown as is
+            return terminal_safe(code)
+        return c.name if c.category_name in (None, "", c.name) else f"{c.category_name}: {c.name}"
+
+    # -- writes -----------------------------------------------------------------------------------------------
+
+    def _store(self, field: str, value: str | None) -> bool:
+        """Commit one field of the current PP; remember how to undo it. False (and a message) on failure."""
+        qid, pp = self.qid, self.pp
+        values = self.pps[pp]
+        if values.get(field) == value:
+            return True
+        existed = any(values.get(f) for f in LABEL_FIELDS)  # else undo deletes the row again
+        try:
+            with self.queue.store.write() as s:
+                set_pp_label(s, self.queue.rater, qid, pp, **{field: value})
+        except SQLAlchemyError as exc:
+            self._failed("change", exc)
+            return False
+        self._undo.append(("label", qid, pp, dict(values), existed))
+        values[field] = value
+        self.refresh_panel()
+        return True
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
+        self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % len(FIELDS)
+        self.refresh_panel()
+
+    def action_edit(self, name: str) -> None:
+        if self.qid is None:
+            return
+        self.cursor = [f.name for f in FIELDS].index(name)
+        self.refresh_panel()
+        self._open(FIELDS[self.cursor], guided=False)
+
+    def action_guided(self) -> None:
+        if self.qid is None:
+            return
+        self._open(FIELDS[self.cursor], guided=True)
+
+    def _open(self, f: Field, guided: bool) -> None:
+        current = self.pps[self.pp].get(f.name)
+        title = f"PP {self.pp} · {f.title}"
+
+        def done(value: str | None) -> None:
+            if value is None:  # cancelled
+                return
+            if not self._store(f.name, value or None):
+                return
+            if guided:
+                self._advance_guided(f.name)
+
+        if f.dimension:
+            picker = CodePicker(
+                self.codebook, f.dimension, title, current, allow_clear=f.name not in REQUIRED_LABELS
+            )
+            self.push_screen(picker, done)
+        else:
+            self.push_screen(TextPrompt(title, current or ""), done)
+
+    def _advance_guided(self, after: str) -> None:
+        names = [f.name for f in FIELDS]
+        values = self.pps[self.pp]
+        for name in GUIDED[GUIDED.index(after) + 1 :] if after in GUIDED else []:
+            if not values.get(name):
+                self.cursor = names.index(name)
+                self.refresh_panel()
+                self._open(FIELDS[self.cursor], guided=True)
+                return
+        self.cursor = names.index("part") if len(self.pps) > 1 and not values.get("part") else self.cursor
+        self.refresh_panel()
+
+    def action_clear(self) -> None:
+        if self.qid is not None:
+            self._store(FIELDS[self.cursor].name, None)
+
+    def action_add_pp(self) -> None:
+        if self.qid is None:
+            return
+        if not any(self.pps[max(self.pps)].values()):
+            self.notify(f"PP {max(self.pps)} is still empty: label it first")
+            self.pp = max(self.pps)
+        else:
+            self.pp = max(self.pps) + 1
+            self.pps[self.pp] = dict.fromkeys(LABEL_FIELDS)
+        self.cursor = 0
+        self.refresh_panel()
+        self._open(FIELDS[0], guided=True)
+
+    def action_switch_pp(self, step: int) -> None:
+        order = sorted(self.pps)
+        self.pp = order[(order.index(self.pp) + step) % len(order)]
+        self.cursor = self._first_empty()
+        self.refresh_panel()
+
+    def action_delete_pp(self) -> None:
+        if self.qid is None:
+            return
+        last = max(self.pps)
+        if last == 1:
+            self.notify("a PP post keeps at least PP 1 (clear its fields instead)")
+            return
+        values = self.pps[last]
+        if any(values.values()):
+            try:
+                with self.queue.store.write() as s:
+                    delete_pp_label(s, self.queue.rater, self.qid, last)
+            except SQLAlchemyError as exc:
+                self._failed("delete", exc)
+                return
+            self._undo.append(("deleted", self.qid, last, dict(values)))
+        del self.pps[last]
+        self.pp = min(self.pp, max(self.pps))
+        self.refresh_panel()
+
+    def action_done(self) -> None:
+        if self.qid is None:
+            return
+        missing = self._missing()
+        if missing:
+            self.notify("not done yet: " + "; ".join(missing), severity="warning")
+            return
+        self.queue.finish()
+        self._undo.append(("nav",))
+        self.load_current()
+
+    def action_skip(self) -> None:
+        if self.qid is None:
+            return
+        before = self.qid
+        if self.queue.skip() != before:
+            self._undo.append(("nav",))
+        self.load_current()
+
+    def action_undo(self) -> None:
+        if not self._undo:
+            self.notify("nothing to undo in this session")
+            return
+        entry = self._undo[-1]
+        try:
+            if entry[0] == "nav":
+                self.queue.undo_navigation()
+                self._undo.pop()
+                self.load_current()
+                return
+            kind, qid, pp, before = entry[:4]
+            with self.queue.store.write() as s:
+                if kind == "label" and not entry[4]:
+                    delete_pp_label(s, self.queue.rater, qid, pp)
+                else:
+                    set_pp_label(s, self.queue.rater, qid, pp, **before)
+        except SQLAlchemyError as exc:
+            self._failed("undo", exc)
+            return
+        self._undo.pop()
+        self.load_current(pp=pp)
+        if pp not in self.pps:  # an undone first field of an added PP: keep showing it, empty
+            self.pps[pp] = dict.fromkeys(LABEL_FIELDS)
+            self.pp = pp
+            self.refresh_panel()
+
+    def action_help(self) -> None:
+        extra = codebook_text(
+            self.codebook, [("symptom", "Symptoms"), ("root_cause", "Root causes"), ("stage", "Stages")]
+        )
+        extra.append("In a picker, ? shows the disambiguation notes of the highlighted code.", style="dim")
+        self.push_screen(HelpScreen("pplabel classify: label each PP of the post", KEYS, extra))
+
+    def action_quit_session(self) -> None:
+        self.exit(self.queue.progress)

@@ -1,0 +1,97 @@
+"""`pplabel identify`: one key per decision on each candidate post (PP or not), committed when the key is pressed."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from labeling.queue import IdentifyQueue, Progress
+from labeling.tui.common import HelpScreen, StatusLine
+from labeling.tui.post_view import PostView, load_post
+
+KEYS = [
+    ("y", "the post reports a performance problem (PP)"),
+    ("n", "not a PP"),
+    ("s", "skip: decide later (it comes back at the end of this session)"),
+    ("u", "undo the last decision or skip"),
+    ("↑ ↓ PgUp PgDn Home End", "scroll the post"),
+    ("?", "this help"),
+    ("q", "quit (every decision is already saved)"),
+]
+
+
+class IdentifyApp(App[Progress]):
+    """Walks an :class:`IdentifyQueue`; ``app.run()`` returns the progress at exit."""
+
+    TITLE = "pplabel identify"
+    CSS = "#hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }"
+    BINDINGS = [
+        Binding("y", "decide(True)", "PP"),
+        Binding("n", "decide(False)", "not PP"),
+        Binding("s", "skip", "skip"),
+        Binding("u", "undo", "undo"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit_session", "quit"),
+    ]
+
+    def __init__(self, queue: IdentifyQueue) -> None:
+        super().__init__()
+        self.queue = queue
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        yield PostView(id="post")
+        yield Static(Text("y PP · n not PP · s skip · u undo · ? help · q quit"), id="hints", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(PostView).focus()
+        self.show_current()
+
+    def show_current(self) -> None:
+        qid = self.queue.current
+        view = self.query_one(PostView)
+        if qid is None:
+            view.show(None, "All candidates decided. Press q to quit (u undoes the last decision).")
+        else:
+            with self.queue.store.read() as s:
+                post = load_post(s, qid, self.queue.keyword_set_id)
+            view.show(post, f"post {qid} is no longer stored: press s to skip it")
+        p = self.queue.progress
+        self.query_one(StatusLine).show(
+            self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else ""
+        )
+
+    def _guarded(self, what: str, step) -> None:
+        """Run a database step; on failure keep the current post and say why (nothing is half-stored)."""
+        try:
+            step()
+        except SQLAlchemyError as exc:
+            first = (str(exc.orig if getattr(exc, "orig", None) else exc).strip().splitlines() or ["?"])[0]
+            self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+            return
+        self.show_current()
+
+    def action_decide(self, is_pp: bool) -> None:
+        if self.queue.current is None:
+            return
+        self._guarded("decision", lambda: self.queue.decide(is_pp))
+
+    def action_skip(self) -> None:
+        self.queue.skip()
+        self.show_current()
+
+    def action_undo(self) -> None:
+        def step():
+            if self.queue.undo() is None:
+                self.notify("nothing to undo")
+
+        self._guarded("undo", step)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen("pplabel identify: is this post a performance problem?", KEYS))
+
+    def action_quit_session(self) -> None:
+        self.exit(self.queue.progress)

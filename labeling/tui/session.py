@@ -1,0 +1,40 @@
+"""Start a labeling session from the command line: check the terminal, build the queue, run the app, report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from labeling.queue import ClassifyQueue, IdentifyQueue, Progress
+from mining.db import Store
+from mining.errors import PPMinerError
+
+
+def _require_terminal(command: str) -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise PPMinerError(f"{command} is interactive: run it in a terminal (stdin and stdout must be a tty)")
+
+
+def _report(rater: str, progress: Progress | None, what: str) -> None:
+    if progress is not None:
+        click.echo(f"{rater}: {progress.done} {what}, {progress.remaining} remaining (all saved)")
+
+
+def run_identify(store: Store, rater: str, seed: int = 0, sample: int | None = None) -> None:
+    _require_terminal("pplabel identify")
+    from labeling.tui.identify import IdentifyApp
+
+    queue = IdentifyQueue(store, rater, seed, sample)
+    _report(rater, IdentifyApp(queue).run(), "decided")
+
+
+def run_classify(store: Store, codebook_file: Path, rater: str, seed: int = 0) -> None:
+    _require_terminal("pplabel classify")
+    from labeling.codebook import load_codebook
+    from labeling.tui.classify import ClassifyApp
+
+    codebook = load_codebook(codebook_file)
+    queue = ClassifyQueue(store, rater, seed)
+    _report(rater, ClassifyApp(queue, codebook).run(), "posts labeled")

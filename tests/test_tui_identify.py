@@ -1,0 +1,266 @@
+"""`pplabel identify` driven by key presses: what is stored, order, blindness, inert text, concurrent raters."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from datetime import datetime
+
+import pytest
+import sqlalchemy as sa
+
+from labeling.models import AuditEntry, Identification, Rater
+from labeling.queue import IdentifyQueue, seeded_order
+from labeling.records import get_or_create_rater, set_identification
+from labeling.tui.common import screen_text
+from labeling.tui.identify import IdentifyApp
+from labeling.tui.post_view import keyword_spans
+from mining.db import open_store
+from mining.errors import PPMinerError
+from mining.models import Candidate, CandidateHit, KeywordSet
+from mining.store import upsert_answers, upsert_comments, upsert_questions
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def seed_candidates(
+    store, ids, *, title="Training is very slow", body="<p>fit() runs slowly</p>", keyword="slowli"
+):
+    """Questions ``ids`` (each with an accepted answer and a comment), candidates of one keyword-set version."""
+    with store.write() as s:
+        upsert_questions(
+            s,
+            [
+                {
+                    "id": q,
+                    "title": f"{title} {q}",
+                    "body_html": body,
+                    "tags": "|keras|",
+                    "accepted_answer_id": q * 10,
+                }
+                for q in ids
+            ],
+            "import",
+        )
+        upsert_answers(
+            s,
+            [{"id": q * 10, "question_id": q, "body_html": f"<p>answer of {q}</p>", "score": 3} for q in ids],
+            "import",
+        )
+        upsert_comments(
+            s,
+            [
+                {"id": q * 100, "post_id": q, "post_type": "question", "question_id": q, "text": "same here"}
+                for q in ids
+            ],
+            "import",
+        )
+        ks = s.scalar(sa.select(KeywordSet).limit(1))
+        if ks is None:
+            ks = KeywordSet(
+                content_hash="h", stemmer_mode="porter", keywords=[keyword], created_at=datetime(2024, 1, 1)
+            )
+            s.add(ks)
+            s.flush()
+        for q in ids:
+            cand = Candidate(keyword_set_id=ks.id, question_id=q, matched_at=datetime(2024, 1, 1))
+            cand.hits.append(CandidateHit(keyword=keyword, field="prose", count=1))
+            s.add(cand)
+
+
+def decisions(store, rater):
+    with store.read() as s:
+        rows = s.execute(
+            sa.select(Identification.question_id, Identification.is_pp)
+            .join(Rater, Rater.id == Identification.rater_id)
+            .where(Rater.name == rater)
+        ).all()
+    return dict(rows)
+
+
+async def _drive(app, *keys, size=(100, 40)):
+    """Run ``app`` headless, press ``keys``; returns the screen text seen before quitting."""
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+        return screen_text(app)
+
+
+def run(app, *keys):
+    return asyncio.run(_drive(app, *keys))
+
+
+def test_keys_store_each_decision_and_undo(store):
+    ids = [101, 102, 103, 104, 105]
+    seed_candidates(store, ids)
+    order = seeded_order(ids, seed=0)
+    app = IdentifyApp(IdentifyQueue(store, "ann"))
+    screen = run(app, "y", "n", "s", "y", "u")
+    # y, n decided the first two; s skipped the third; y decided the fourth; u took that back.
+    assert decisions(store, "ann") == {order[0]: True, order[1]: False}
+    assert app.queue.current == order[3]
+    assert "done 2 · remaining 3" in screen
+    assert f"post {order[3]}" in screen
+    with store.read() as s:
+        actions = s.scalars(sa.select(AuditEntry.action).order_by(AuditEntry.id)).all()
+    assert actions == ["insert", "insert", "insert", "delete"]
+
+    # A new session resumes: only undecided posts, and u takes back the latest stored decision.
+    app = IdentifyApp(IdentifyQueue(store, "ann"))
+    assert app.queue.progress.done == 2 and app.queue.current == order[2]
+    run(app, "u")
+    assert decisions(store, "ann") == {order[0]: True}
+    assert app.queue.current == order[1]
+
+
+def test_order_is_seeded_and_sample_is_shared(sqlite_store):
+    ids = list(range(1, 41))
+    seed_candidates(sqlite_store, ids)
+    a = IdentifyQueue(sqlite_store, "ann", seed=7, sample=10)
+    b = IdentifyQueue(sqlite_store, "bob", seed=7, sample=10)
+    c = IdentifyQueue(sqlite_store, "cy", seed=8, sample=10)
+    assert list(a._pending) == list(b._pending) == seeded_order(ids, 7)[:10]
+    assert list(c._pending) != list(a._pending)
+    # More candidates later do not reshuffle the posts already there.
+    assert [q for q in seeded_order([*ids, 99, 98], 7) if q in ids] == seeded_order(ids, 7)
+    assert a.progress.remaining == 10
+    with pytest.raises(PPMinerError, match="--sample"):
+        IdentifyQueue(sqlite_store, "ann", sample=0)
+
+
+def test_no_candidates_is_one_line_error(sqlite_url):
+    store = open_store(sqlite_url)
+    with pytest.raises(PPMinerError, match="ppmine match"):
+        IdentifyQueue(store, "ann")
+    result = subprocess.run(
+        [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--db", sqlite_url],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("pplabel: error:") and result.stderr.count("\n") == 1
+    usage = subprocess.run(
+        [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--sample", "0"],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+    )
+    assert usage.returncode == 2
+
+
+def test_escape_sequences_and_markup_show_inert(sqlite_store):
+    hostile = "<p>[bold]loud[/bold] \x1b[31mred\x1b[0m bell\x07 \x1b]0;pwned\x07 runs slowly</p><pre>x = 1 \x1b[2J</pre>"
+    seed_candidates(sqlite_store, [7], title="Title \x1b[5m[red]blink[/red]", body=hostile)
+    with sqlite_store.write() as s:
+        upsert_comments(
+            s,
+            [{"id": 71, "post_id": 7, "post_type": "question", "question_id": 7, "text": "c \x1b[1mX"}],
+            "import",
+        )
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+
+    async def go():
+        async with app.run_test(size=(120, 50)) as pilot:
+            await pilot.pause()
+            strips = app.screen._compositor.render_strips()
+            return screen_text(app), [seg.text for strip in strips for seg in strip]
+
+    screen, segments = asyncio.run(go())
+    assert "[bold]loud[/bold]" in screen and "[red]blink[/red]" in screen  # markup shown, not applied
+    assert "␛[31mred␛[0m" in screen and "bell␇" in screen and "␛]0;pwned␇" in screen
+    assert "␛[2J" in screen and "␛[5m" in screen and "c ␛[1mX" in screen
+    assert not any("\x1b" in t or "\x07" in t or "\x9b" in t for t in segments)
+
+
+def test_matched_keywords_are_found_by_stem():
+    text = "It runs extremely slow, slowly; an OOM and memory leaks."
+    spans = keyword_spans(text, ["extrem slow", "slowli", "oom", "memori leak"])
+    assert [text[a:b] for a, b in spans] == ["extremely slow", "slowly", "OOM", "memory leaks"]
+
+
+def test_blind_to_other_raters(store):
+    ids = [201, 202, 203]
+    seed_candidates(store, ids)
+    with store.write() as s:
+        bob = get_or_create_rater(s, "bob-the-other")
+        for q in ids:
+            set_identification(s, bob, q, True)
+    app = IdentifyApp(IdentifyQueue(store, "ann"))
+    screen = run(app)
+    assert "done 0 · remaining 3" in screen
+    assert "bob" not in screen
+    assert app.queue.current == seeded_order(ids, 0)[0]
+
+
+DRIVER = textwrap.dedent(
+    """
+    import asyncio, sys, time
+    from labeling.queue import IdentifyQueue
+    from labeling.tui.identify import IdentifyApp
+    from mining.db import open_store
+
+    url, rater, keys, hold = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "hold"
+
+    async def main():
+        app = IdentifyApp(IdentifyQueue(open_store(url), rater))
+        async with app.run_test() as pilot:
+            for key in keys:
+                await pilot.press(key)
+            print("pressed", flush=True)
+            if hold:
+                time.sleep(60)
+
+    asyncio.run(main())
+    """
+)
+
+
+def _session(url, rater, keys, hold=False):
+    return subprocess.Popen(
+        [sys.executable, "-c", DRIVER, url, rater, keys, "hold" if hold else "go"],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_raters_at_once_on_one_sqlite_file(sqlite_url):
+    store = open_store(sqlite_url)
+    ids = list(range(300, 330))
+    seed_candidates(store, ids)
+    keys_ann, keys_bob = "yn" * 15, "ny" * 15
+    procs = [_session(sqlite_url, "ann", keys_ann), _session(sqlite_url, "bob", keys_bob)]
+    for p in procs:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+    order = seeded_order(ids, 0)
+    assert decisions(store, "ann") == {q: k == "y" for q, k in zip(order, keys_ann, strict=True)}
+    assert decisions(store, "bob") == {q: k == "y" for q, k in zip(order, keys_bob, strict=True)}
+    with store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(AuditEntry)) == 60
+
+
+def test_killed_session_keeps_every_decision_made(sqlite_url):
+    store = open_store(sqlite_url)
+    ids = [401, 402, 403, 404]
+    seed_candidates(store, ids)
+    proc = _session(sqlite_url, "ann", "yny", hold=True)
+    try:
+        assert proc.stdout.readline().strip() == "pressed"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        proc.kill()
+    order = seeded_order(ids, 0)
+    assert decisions(store, "ann") == {order[0]: True, order[1]: False, order[2]: True}
+    resumed = IdentifyQueue(store, "ann")
+    assert resumed.current == order[3] and resumed.progress.done == 3
