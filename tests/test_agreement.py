@@ -1,0 +1,206 @@
+"""Agreement per dimension: checked against scikit-learn on the published files and against hand computations."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+from labeling.agreement import (
+    DIMENSIONS,
+    agreement_of,
+    compute_agreement,
+    disagreements,
+    fleiss_kappa,
+    item_ratings,
+    to_json,
+)
+from labeling.codebook import load_codebook
+from labeling.import_study import import_file
+from labeling.records import get_or_create_rater, set_identification, set_pp_label
+from mining.store import upsert_questions
+
+
+@pytest.fixture(scope="module")
+def codebook():
+    return load_codebook()
+
+
+def _csv(path):
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        return [r for r in csv.DictReader(fh) if any(v.strip() for v in r.values() if v)]
+
+
+def _posts(session, *ids):
+    upsert_questions(
+        session, [{"id": i, "title": f"post {i}", "body_html": "<p>x</p>"} for i in ids], "import"
+    )
+
+
+def test_identification_kappa_equals_sklearn_on_the_file(store, shared, codebook):
+    path = shared / "dlperf" / "kappa_identification.csv"
+    rows = _csv(path)
+    raters = [c for c in rows[0] if c.startswith("isPB_")]
+    expected = cohen_kappa_score([r[raters[0]] for r in rows], [r[raters[1]] for r in rows])
+    import_file(store, "identification", str(path), codebook)
+    with store.read() as s:
+        result = compute_agreement(s, codebook, stage="identify")
+    assert list(result) == ["identification"]
+    ident = result["identification"]
+    assert ident.cohen_kappa == pytest.approx(expected, abs=1e-12)
+    assert ident.items == len(rows)
+    assert ident.raters == sorted(c.removeprefix("isPB_") for c in raters)
+    agree = sum(r[raters[0]] == r[raters[1]] for r in rows) / len(rows)
+    assert ident.observed_agreement == pytest.approx(agree)
+    assert sum(d["count"] for d in ident.disagreements) == len(rows) - round(agree * len(rows))
+
+
+def test_every_dimension_reported_after_label_import(store, shared, codebook):
+    path = shared / "dlperf" / "kappa_label.csv"
+    rows = _csv(path)
+    import_file(store, "labels", str(path), codebook, raters=("ann", "bob"))
+    with store.read() as s:
+        result = compute_agreement(s, codebook)
+    assert list(result) == list(DIMENSIONS)
+    assert result["identification"].items == 0 and result["identification"].cohen_kappa is None
+    for dim in DIMENSIONS[1:]:
+        a = result[dim]
+        assert a.items == len(rows), dim
+        assert a.raters == ["ann", "bob"]
+        for stat in (a.observed_agreement, a.cohen_kappa, a.fleiss_kappa, a.krippendorff_alpha):
+            assert stat is not None and 0 < stat <= 1, dim
+    # The file's own spellings differ only in letter case for the same label, so kappa on lower-cased raw
+    # cells must equal kappa on the codes.
+    for dim, (col_a, col_b) in {
+        "symptom": ("symptom1", "symptom2"),
+        "root_cause": ("root casue", "root casue 2"),
+        "introducing_stage": ("root stage", "root stage 2"),
+        "exposing_stage": ("expose stage", "expose stage 2"),
+    }.items():
+        raw = cohen_kappa_score([r[col_a].lower() for r in rows], [r[col_b].lower() for r in rows])
+        assert result[dim].cohen_kappa == pytest.approx(raw, abs=1e-12), dim
+    data = json.loads(to_json(result))
+    for dim in DIMENSIONS:
+        assert {"items", "raters", "observed_agreement", "cohen_kappa"} <= set(data[dim])
+
+
+def test_symptoms_compare_as_unordered_sets_and_pps_match_by_index(sqlite_store, codebook):
+    with sqlite_store.write() as s:
+        _posts(s, 10, 11)
+        ann, bob, cal = (get_or_create_rater(s, n) for n in ("ann", "bob", "cal"))
+        set_pp_label(
+            s, ann, 10, 1, symptom1="time.slow_execution", symptom2="memory.leak", root_cause="other"
+        )
+        set_pp_label(
+            s, bob, 10, 1, symptom1="memory.leak", symptom2="time.slow_execution", root_cause="other"
+        )
+        set_pp_label(s, cal, 10, 1, symptom1="time.slow_execution", root_cause="other")
+        set_pp_label(s, ann, 10, 2, symptom1="memory.oom")  # only one rater: not an item
+        set_pp_label(s, bob, 11, 1, symptom1="time.hang")
+        set_pp_label(s, cal, 11, 1, symptom1="time.slow_execution", symptom2="time.hang")
+    with sqlite_store.read() as s:
+        result = compute_agreement(s, codebook, stage="classify")
+        ratings = {i.item: i.ratings for i in item_ratings(s, codebook, "symptom")}
+        open_items = [i.item for i in disagreements(s, codebook, "symptom")]
+    assert "identification" not in result
+    assert ratings["10_1"]["ann"] == ratings["10_1"]["bob"] == "memory.leak+time.slow_execution"
+    assert ratings["10_2"] == {"ann": "memory.oom"}
+    symptom = result["symptom"]
+    assert symptom.items == 2 and symptom.raters == ["ann", "bob", "cal"]
+    # 10_1: 1 of 3 rater pairs agree; 11_1: 0 of 1.
+    assert symptom.observed_agreement == pytest.approx((1 / 3 + 0) / 2)
+    assert symptom.cohen_kappa is None  # three raters
+    assert open_items == ["10_1", "11_1"]
+    # Category level: {memory, time} vs {time} on 10_1; {time} vs {time} on 11_1.
+    assert result["symptom_category"].observed_agreement == pytest.approx((1 / 3 + 1) / 2)
+    # Empty root causes are missing ratings: only 10_1 has any, and all three agree.
+    assert result["root_cause"].items == 1 and result["root_cause"].observed_agreement == 1.0
+    assert result["root_cause"].cohen_kappa is None and result["root_cause"].krippendorff_alpha is None
+    assert result["introducing_stage"].items == 0 and result["introducing_stage"].observed_agreement is None
+
+
+def test_fleiss_and_alpha_with_missing_ratings_match_hand_computation():
+    # item 1: a a a; item 2: a a b; item 3: b b (third rater missing)
+    from labeling.agreement import ItemRatings
+
+    items = [
+        ItemRatings("x", "1", 1, None, {"r1": "a", "r2": "a", "r3": "a"}),
+        ItemRatings("x", "2", 2, None, {"r1": "a", "r2": "a", "r3": "b"}),
+        ItemRatings("x", "3", 3, None, {"r1": "b", "r2": "b"}),
+        ItemRatings("x", "4", 4, None, {"r3": "b"}),  # a single rating is not pairable: ignored
+    ]
+    a = agreement_of("x", items)
+    # Fleiss: P = (1 + 1/3 + 1)/3 = 7/9; pooled a 5/8, b 3/8 -> Pe = 34/64; kappa = (7/9 - 17/32)/(15/32).
+    assert a.observed_agreement == pytest.approx(7 / 9)
+    assert a.fleiss_kappa == pytest.approx((7 / 9 - 17 / 32) / (15 / 32))
+    # Krippendorff (nominal): coincidences o_ab + o_ba = 2 of n = 8 -> Do = 1/4; De = 2*5*3/(8*7); alpha = 8/15.
+    assert a.krippendorff_alpha == pytest.approx(8 / 15)
+    assert a.items == 3 and a.cohen_kappa is None
+    assert a.disagreements == [{"labels": ["a", "b"], "count": 2}]
+
+
+def test_two_raters_complete_agree_with_sklearn_and_scott():
+    first = ["a", "a", "b", "c", "b", "a", "c", "c"]
+    second = ["a", "b", "b", "c", "b", "a", "a", "c"]
+    from labeling.agreement import ItemRatings
+
+    items = [
+        ItemRatings("x", str(i), i, None, {"p": f, "q": s})
+        for i, (f, s) in enumerate(zip(first, second, strict=True))
+    ]
+    a = agreement_of("x", items, top=None)
+    assert a.cohen_kappa == pytest.approx(cohen_kappa_score(first, second))
+    observed, fleiss = fleiss_kappa([[f, s] for f, s in zip(first, second, strict=True)])
+    assert observed == pytest.approx(6 / 8)
+    assert a.fleiss_kappa == pytest.approx(fleiss)
+    assert {tuple(d["labels"]): d["count"] for d in a.disagreements} == {("a", "b"): 1, ("a", "c"): 1}
+
+
+def test_identification_with_three_raters_and_gaps(sqlite_store, codebook):
+    with sqlite_store.write() as s:
+        _posts(s, 1, 2, 3)
+        ann, bob, cal = (get_or_create_rater(s, n) for n in ("ann", "bob", "cal"))
+        for rater, decisions in ((ann, (1, 1, 0)), (bob, (1, 0, 0)), (cal, (1, None, None))):
+            for post, d in zip((1, 2, 3), decisions, strict=True):
+                if d is not None:
+                    set_identification(s, rater, post, bool(d))
+    with sqlite_store.read() as s:
+        ident = compute_agreement(s, codebook, stage="identify")["identification"]
+    assert ident.items == 3 and ident.raters == ["ann", "bob", "cal"] and ident.cohen_kappa is None
+    assert ident.observed_agreement == pytest.approx((1 + 0 + 1) / 3)
+    assert ident.fleiss_kappa is not None and ident.krippendorff_alpha is not None
+    assert ident.disagreements == [{"labels": ["not_pp", "pp"], "count": 1}]
+
+
+def test_cli_agreement_json_and_csv(sqlite_url, shared):
+    path = str(shared / "dlperf" / "kappa_identification.csv")
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "labeling.cli", *args, "--db", sqlite_url],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    done = run("import", "--format", "identification", path)
+    assert done.returncode == 0, done.stderr
+    out = run("agreement", "--stage", "identify", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    rows = _csv(path)
+    assert data["identification"]["cohen_kappa"] == pytest.approx(
+        cohen_kappa_score([r["isPB_cjm"] for r in rows], [r["isPB_longjie"] for r in rows])
+    )
+    out = run("agreement", "--format", "csv", "--top", "1")
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("dimension,items,raters,observed_agreement,cohen_kappa")
+    assert len(lines) == 1 + len(DIMENSIONS)
+    bad = run("agreement", "--stage", "everything")
+    assert bad.returncode == 2
+    helptext = run("agreement", "--help").stdout
+    assert "unordered set" in helptext and "--stage" in helptext
