@@ -47,6 +47,7 @@ FUNNEL_STEPS = {
     "candidates_with_keyword": "candidates matching one keyword",
     "identified": "posts rated by at least one rater",
     "pp_posts": "posts finally identified as holding a PP",
+    "labelled_posts": "posts with final PP labels",
     "pps_labelled": "PPs with final labels",
 }
 
@@ -216,13 +217,15 @@ def funnel_table(session: Session) -> pd.DataFrame:
     """The mining funnel (``FUNNEL_STEPS``); ``keyword`` is set on the per-keyword candidate rows only.
     ``selected`` is empty before the first match run."""
     counts = funnel_counts(session)
+    labels = final_labels(session)
     values = {
         "questions": counts["questions"],
         "selected": counts["selected"],
         "candidates": counts["candidates"],
         "identified": counts["identified"],
         "pp_posts": counts["pp_posts"],
-        "pps_labelled": len(final_labels(session)),
+        "labelled_posts": int(labels["question_id"].nunique()),
+        "pps_labelled": len(labels),
     }
     rows: list[dict[str, Any]] = []
     for step in FUNNEL_STEPS:

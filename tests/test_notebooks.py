@@ -203,7 +203,7 @@ def test_funnel_counts_candidates_per_keyword(store):
     steps = funnel[funnel["keyword"] == ""].set_index("step")["count"]
     assert list(steps.index) == [s for s in analysis.FUNNEL_STEPS if s != "candidates_with_keyword"]
     assert (steps["questions"], steps["selected"], steps["candidates"]) == (6, 5, 3)
-    assert (steps["pp_posts"], steps["pps_labelled"]) == (1, 1)
+    assert (steps["pp_posts"], steps["labelled_posts"], steps["pps_labelled"]) == (1, 1, 1)
     per_kw = funnel[funnel["step"] == "candidates_with_keyword"].set_index("keyword")["count"]
     assert per_kw.to_dict() == {"slow": 2, "oom": 2, "gpu util": 0}
 
@@ -344,9 +344,18 @@ def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, m
 
     funnel = pd.read_csv(out / "funnel.csv", keep_default_na=False)
     steps = funnel[funnel["keyword"] == ""].set_index("step")["count"]
-    assert int(steps["pp_posts"]) == expected["posts"] and int(steps["pps_labelled"]) == expected["pps"]
-
+    assert int(steps["labelled_posts"]) == expected["posts"] and int(steps["pps_labelled"]) == expected["pps"]
     ident = pd.read_csv(dlperf / "kappa_identification.csv")
+    assert int(steps["identified"]) == ident["_id"].nunique()
+    # the identification file's reconciled PPs plus the study's posts (all PPs by definition)
+    study_posts = set(
+        pd.read_csv(dlperf / "empirical_study.csv", encoding="utf-8-sig")["id"]
+        .str.split("_")
+        .str[0]
+        .astype(int)
+    )
+    assert int(steps["pp_posts"]) == len(set(ident.loc[ident["merge"] == 1, "_id"]) | study_posts)
+
     raters = [c for c in ident.columns if c.startswith("isPB_")]
     agreement = pd.read_csv(out / "agreement.csv").set_index("dimension")
     assert agreement.loc["identification", "cohen_kappa"] == pytest.approx(
