@@ -36,7 +36,9 @@ from labeling.models import (
     Rater,
     pp_key,
 )
-from labeling.records import LABEL_FIELDS, set_final_identification, set_final_label
+from labeling.records import LABEL_FIELDS, get_or_create_rater, set_final_identification, set_final_label
+from mining.db import Store
+from mining.errors import PPMinerError
 from mining.store import utcnow
 
 AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
@@ -76,6 +78,10 @@ class IdentificationItem:
     votes: dict[str, bool]
     final: bool | None = None
     final_method: str | None = None
+
+    @property
+    def key(self) -> str:
+        return str(self.question_id)
 
     @property
     def agreed(self) -> bool:
@@ -195,11 +201,15 @@ def _label_values(row: Any) -> dict[str, Any]:
     return {f: getattr(row, f) for f in LABEL_FIELDS}
 
 
-def label_items(session: Session, min_raters: int = 2) -> tuple[list[LabelItem], int]:
+def label_items(
+    session: Session, min_raters: int = 2, question_id: int | None = None
+) -> tuple[list[LabelItem], int]:
     """PPs of posts finally judged PPs whose post has complete labels from ``min_raters`` raters (by PP id),
-    and how many such PPs still wait for raters."""
+    and how many such PPs still wait for raters. ``question_id``: only that post's PPs."""
     names = _rater_names(session)
     pp_posts = sa.select(FinalIdentification.question_id).where(FinalIdentification.is_pp.is_(True))
+    if question_id is not None:
+        pp_posts = pp_posts.where(FinalIdentification.question_id == question_id)
     complete = sa.and_(*(getattr(PPLabel, f).is_not(None) for f in REQUIRED_FIELDS))
     ratings: dict[int, dict[int, dict[str, dict[str, Any]]]] = defaultdict(lambda: defaultdict(dict))
     for row in session.scalars(sa.select(PPLabel).where(PPLabel.question_id.in_(pp_posts), complete)):
@@ -246,18 +256,26 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
             if item.final_method == AGREEMENT:
                 summary.reopened.append(str(item.question_id))
     labels, summary.labels_pending = label_items(session, min_raters)
+    summary.labels_agreed = len(_finalize_labels(session, labels))
     for item in labels:
+        if item.needs_adjudication:
+            summary.labels_open += 1
+            if item.final_method == AGREEMENT:
+                summary.reopened.append(item.key)
+    return summary
+
+
+def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem]:
+    """Write (or refresh) the agreement finals of the agreed items; return the items written."""
+    written = []
+    for item in items:
         if item.agreed and item.final_method in (None, AGREEMENT):
             values = {f: None for f in LABEL_FIELDS if f != "note"} | item.agreed_values()
             current = {f: (item.final or {}).get(f) for f in values}
             if item.final_method is None or current != values:
                 set_final_label(session, item.question_id, item.pp_index, AGREEMENT, **values)
-                summary.labels_agreed += 1
-        elif item.needs_adjudication:
-            summary.labels_open += 1
-            if item.final_method == AGREEMENT:
-                summary.reopened.append(item.key)
-    return summary
+                written.append(item)
+    return written
 
 
 def open_identifications(session: Session, min_raters: int = 2) -> list[IdentificationItem]:
@@ -275,22 +293,36 @@ def open_labels(session: Session, min_raters: int = 2) -> list[LabelItem]:
 
 @dataclass(frozen=True)
 class Decision:
-    """An adjudicated decision as recorded, with what it replaced (None: there was no final), for undo."""
+    """An adjudicated decision as recorded, with what it replaced (None: there was no final), for undo.
+
+    ``agreed_labels``: PPs of a post just judged a PP whose labels the raters agree on, made final with it.
+    ``open_labels``: that post's PPs the raters disagree on, to be adjudicated next.
+    """
 
     kind: str  # "identification" | "label"
     question_id: int
     pp_index: int | None
     previous: dict[str, Any] | None
+    agreed_labels: tuple[LabelItem, ...] = ()
+    open_labels: tuple[LabelItem, ...] = ()
 
 
-def decide_identification(session: Session, adjudicator: Rater, question_id: int, is_pp: bool) -> Decision:
-    """Record the adjudicator's final PP / not-PP decision on a post."""
+def decide_identification(
+    session: Session, adjudicator: Rater, question_id: int, is_pp: bool, min_raters: int = 2
+) -> Decision:
+    """Record the adjudicator's final PP / not-PP decision on a post; a PP post's agreed labels become final."""
     row = session.get(FinalIdentification, question_id)
-    previous = (
-        None if row is None else {"is_pp": row.is_pp, "method": row.method, "decided_by": row.decided_by}
-    )
+    previous = None
+    if row is not None:
+        previous = {"is_pp": row.is_pp, "method": row.method, "decided_by": row.decided_by}
     set_final_identification(session, question_id, is_pp, ADJUDICATED, adjudicator)
-    return Decision("identification", question_id, None, previous)
+    agreed: list[LabelItem] = []
+    still_open: list[LabelItem] = []
+    if is_pp:
+        items = label_items(session, min_raters, question_id)[0]
+        agreed = [i for i in _finalize_labels(session, items) if i.final_method is None]
+        still_open = [i for i in items if i.needs_adjudication]
+    return Decision("identification", question_id, None, previous, tuple(agreed), tuple(still_open))
 
 
 def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: dict[str, Any]) -> Decision:
@@ -323,6 +355,8 @@ def undo(session: Session, decision: Decision, actor: str) -> None:
     prev = decision.previous
     by = session.get(Rater, prev["decided_by"]) if prev and prev.get("decided_by") else None
     if decision.kind == "identification":
+        for item in decision.agreed_labels:
+            _delete_final_label(session, actor, item.question_id, item.pp_index)
         if prev is not None:
             set_final_identification(session, decision.question_id, prev["is_pp"], prev["method"], by)
             return
@@ -336,14 +370,15 @@ def undo(session: Session, decision: Decision, actor: str) -> None:
         values = {f: prev[f] for f in LABEL_FIELDS}
         set_final_label(session, decision.question_id, decision.pp_index, prev["method"], by, **values)
         return
+    _delete_final_label(session, actor, decision.question_id, decision.pp_index)
+
+
+def _delete_final_label(session: Session, actor: str, question_id: int, pp_index: int | None) -> None:
     row = session.scalar(
-        sa.select(FinalLabel).where(
-            FinalLabel.question_id == decision.question_id, FinalLabel.pp_index == decision.pp_index
-        )
+        sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
     )
     if row is not None:
-        key = pp_key(decision.question_id, decision.pp_index)
-        _audited_delete(session, actor, "final_labels", key, row, LABEL_FIELDS)
+        _audited_delete(session, actor, "final_labels", pp_key(question_id, pp_index or 1), row, LABEL_FIELDS)
 
 
 def _audited_delete(
@@ -364,3 +399,88 @@ def _audited_delete(
     )
     session.delete(row)
     session.flush()
+
+
+# --- an adjudicator's session: the queue the UI walks ----------------------------------------------------------
+
+Item = IdentificationItem | LabelItem
+
+
+class ReconcileSession:
+    """The open items of a study in the order an adjudicator visits them, with skip and undo.
+
+    Opening it makes every agreed item final (one transaction). Then come the disputed identifications, then
+    the disputed labels; a post the adjudicator judges a PP brings its own disputed PPs to the end of the queue.
+    A skipped item goes to the end too (it comes back later in this session). Every decision is committed when
+    made, in its own transaction; ``undo`` takes back the last decision or skip.
+    """
+
+    def __init__(self, store: Store, adjudicator: str, min_raters: int = 2) -> None:
+        if not adjudicator.strip():
+            raise PPMinerError("the adjudicator needs a name (--adjudicator NAME)")
+        self.store, self.min_raters = store, min_raters
+        with store.write() as s:
+            self.adjudicator = get_or_create_rater(s, adjudicator)
+            self.summary = finalize_agreements(s, min_raters)
+        with store.read() as s:
+            self.pending: list[Item] = [*open_identifications(s, min_raters), *open_labels(s, min_raters)]
+        self.decided = 0
+        self._history: list[tuple[str, Item, Decision | None]] = []
+
+    @property
+    def current(self) -> Item | None:
+        return self.pending[0] if self.pending else None
+
+    @property
+    def remaining(self) -> int:
+        return len(self.pending)
+
+    def decide_identification(self, is_pp: bool) -> Decision:
+        item = self.current
+        if not isinstance(item, IdentificationItem):
+            raise ValueError("the current item is not an identification")
+        with self.store.write() as s:
+            decision = decide_identification(s, self.adjudicator, item.question_id, is_pp, self.min_raters)
+        self._done(item, decision)
+        queued = {i.key for i in self.pending if isinstance(i, LabelItem)}
+        self.pending.extend(i for i in decision.open_labels if i.key not in queued)
+        return decision
+
+    def decide_label(self, chosen: dict[str, Any]) -> Decision:
+        item = self.current
+        if not isinstance(item, LabelItem):
+            raise ValueError("the current item is not a PP's labels")
+        with self.store.write() as s:
+            decision = decide_label(s, self.adjudicator, item, chosen)
+        self._done(item, decision)
+        return decision
+
+    def _done(self, item: Item, decision: Decision) -> None:
+        self.pending.pop(0)
+        self.decided += 1
+        self._history.append(("decide", item, decision))
+
+    def skip(self) -> None:
+        if len(self.pending) > 1:
+            item = self.pending.pop(0)
+            self.pending.append(item)
+            self._history.append(("skip", item, None))
+
+    def undo(self) -> Item | None:
+        """Take back the last decision (restoring the finals it replaced) or skip; its item becomes current.
+        Returns that item, or None when there is nothing to undo."""
+        if not self._history:
+            return None
+        kind, item, decision = self._history[-1]
+        if kind == "skip":
+            self.pending.remove(item)
+        else:
+            assert decision is not None
+            with self.store.write() as s:
+                undo(s, decision, self.adjudicator.name)
+            added = {i.key for i in decision.open_labels}
+            self.pending = [i for i in self.pending if not (isinstance(i, LabelItem) and i.key in added)]
+            self.decided -= 1
+        self._history.pop()
+        self.pending.insert(0, item)
+        return item

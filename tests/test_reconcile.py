@@ -7,6 +7,7 @@ import sqlalchemy as sa
 
 from labeling.models import AuditEntry, FinalIdentification, FinalLabel
 from labeling.reconcile import (
+    ReconcileSession,
     decide_identification,
     decide_label,
     finalize_agreements,
@@ -20,6 +21,7 @@ from labeling.records import (
     set_identification,
     set_pp_label,
 )
+from mining.errors import PPMinerError
 from mining.store import upsert_questions
 
 SLOW = dict(introducing_stage="model_building", exposing_stage="training")
@@ -226,7 +228,45 @@ def test_a_post_judged_pp_by_the_adjudicator_gets_its_labels_reconciled(sqlite_s
         for rater in (ann, bob):
             set_pp_label(s, rater, 4, 1, symptom1="memory.leak", root_cause="api.inefficient_usage", **SLOW)
         assert not [i for i in open_labels(s) if i.question_id == 4]
-        decide_identification(s, get_or_create_rater(s, "judge"), 4, True)
+        decision = decide_identification(s, get_or_create_rater(s, "judge"), 4, True)
         summary = finalize_agreements(s)
-    assert summary.labels_agreed == 1
+    assert [i.key for i in decision.agreed_labels] == ["4_1"] and not decision.open_labels
+    assert summary.labels_agreed == 0, "the decision itself made the agreed labels final"
     assert _finals(sqlite_store)[1][(4, 1)].symptom1 == "memory.leak"
+
+
+def test_session_walks_identifications_then_labels_with_skip_and_undo(sqlite_store):
+    _study(sqlite_store)
+    with sqlite_store.write() as s:
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        for rater, cause in ((ann, "api.inefficient_usage"), (bob, "api.inefficient_usage")):
+            set_pp_label(s, rater, 4, 1, symptom1="memory.leak", root_cause=cause, **SLOW)
+        set_pp_label(s, ann, 4, 2, symptom1="memory.oom", root_cause="data.improper_input", **SLOW)
+        set_pp_label(s, bob, 4, 2, symptom1="memory.oom", root_cause="api.not_batch_api", **SLOW)
+    session = ReconcileSession(sqlite_store, "judge")
+    assert session.summary.identifications_agreed == 3
+    assert [i.key for i in session.pending] == ["4", "1_2", "2_1", "2_2"]
+    session.skip()
+    assert [i.key for i in session.pending] == ["1_2", "2_1", "2_2", "4"]
+    assert session.undo().key == "4" and session.current.key == "4"
+    decision = session.decide_identification(True)
+    # 4_1 agreed -> final with the decision; 4_2 disputed -> queued at the end
+    assert [i.key for i in decision.agreed_labels] == ["4_1"]
+    assert [i.key for i in session.pending] == ["1_2", "2_1", "2_2", "4_2"]
+    assert (4, 1) in _finals(sqlite_store)[1]
+    session.decide_label({"root_cause": "model.improper_model_parameter"})
+    assert session.decided == 2 and session.remaining == 3
+    assert session.undo().key == "1_2"
+    assert (1, 2) not in _finals(sqlite_store)[1]
+    assert session.undo().key == "4"
+    ids, labels, _ = _finals(sqlite_store)
+    assert 4 not in ids and (4, 1) not in labels
+    assert [i.key for i in session.pending] == ["4", "1_2", "2_1", "2_2"]
+    assert session.undo() is None
+    with pytest.raises(ValueError):
+        session.decide_label({})
+
+
+def test_session_needs_an_adjudicator_name(sqlite_store):
+    with pytest.raises(PPMinerError, match="adjudicator"):
+        ReconcileSession(sqlite_store, "  ")
