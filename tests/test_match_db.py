@@ -1,0 +1,291 @@
+"""run_match on real SQLite and PostgreSQL databases: selection funnel, incremental checks, versions, CLI."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from nltk.stem.porter import PorterStemmer
+
+from mining.candidates import list_candidates, list_versions
+from mining.config import load_config
+from mining.errors import PPMinerError
+from mining.match import run_match
+from mining.models import CandidateHit, MatchCheck, MatchRun
+from mining.stats import funnel_counts
+from mining.store import upsert_answers, upsert_questions
+
+PROJECT = Path(__file__).resolve().parent.parent
+T0 = datetime(2019, 5, 1, 12, 0)
+CODE = "<pre><code>model.fit(x, y)</code></pre>"
+
+
+def question(
+    qid, title, body="<p>Plain question.</p>" + CODE, tags="|keras|", created=T0, accepted=None, **kw
+):
+    return dict(
+        id=qid,
+        title=title,
+        body_html=body,
+        tags=tags,
+        creation_date=created,
+        last_activity_date=kw.pop("activity", created),
+        accepted_answer_id=accepted,
+        **kw,
+    )
+
+
+def answer(aid, qid, score, body="<p>Try a smaller batch.</p>"):
+    return dict(id=aid, question_id=qid, body_html=body, score=score, creation_date=T0, last_activity_date=T0)
+
+
+def seed(store):
+    """Six questions, each failing (or passing) a different step of the study's selection."""
+    with store.write() as s:
+        upsert_questions(
+            s,
+            [
+                question(1, "Training is very slow", accepted=101),  # selected, candidate
+                question(2, "Shapes do not match", tags="|tensorflow|python|"),  # selected via answer score 3
+                question(3, "Model hangs", tags="|keras|"),  # best answer scores 2: not good enough
+                question(4, "PyTorch is slower", tags="|pytorch|", accepted=104),  # out of scope (tag)
+                question(5, "OOM in 2017", created=datetime(2017, 12, 31, 23), accepted=105),  # before window
+                question(6, "Memory leak", body="<p>No code here.</p>", accepted=106),  # no code block
+            ],
+            "import",
+        )
+        upsert_answers(
+            s,
+            [answer(101, 1, 0), answer(102, 2, 3, "<p>It is faster with tf.function</p>"), answer(103, 3, 2)],
+            "import",
+        )
+
+
+@pytest.fixture
+def config():
+    return load_config(PROJECT / "data" / "study.toml")
+
+
+def candidate_ids(store, set_id=None):
+    with store.read() as s:
+        return [c["post_id"] for c in list_candidates(s, set_id)]
+
+
+def test_selection_funnel_and_candidates(store, config):
+    seed(store)
+    result = run_match(store, config)
+    assert result.funnel == {
+        "questions": 6,
+        "in_scope": 4,
+        "with_code": 3,
+        "with_good_answer": 2,
+        "selected": 2,
+        "candidates": 1,
+    }
+    assert candidate_ids(store) == [1]
+    assert "2 selected of 6 questions" in result.summary() and "1 candidates" in result.summary()
+    with store.read() as s:
+        assert funnel_counts(s)["selected"] == 2
+        run = s.scalars(sa.select(MatchRun)).one()
+        assert run.finished_at is not None and run.selection["fields"] == ["title", "prose"]
+        assert run.selection["min_answer_score"] == 2
+        (cand,) = list_candidates(s)
+        assert cand["keywords"] == ["very slow"] and cand["hits"] == [
+            {"keyword": "very slow", "field": "title", "count": 1}
+        ]
+
+
+def test_no_filters_then_filters_again(store, config):
+    seed(store)
+    wide = run_match(store, config, apply_filters=False)
+    assert wide.funnel["selected"] == 6
+    assert candidate_ids(store) == [1, 3, 4, 5, 6]
+    with store.read() as s:
+        selected = dict(s.execute(sa.select(MatchCheck.question_id, MatchCheck.selected)).all())
+    assert selected == {1: True, 2: True, 3: False, 4: False, 5: False, 6: False}
+    narrow = run_match(store, config)
+    assert candidate_ids(store) == [1]
+    assert narrow.removed_candidates == 4 and narrow.checked == 0
+
+
+def test_config_filters_can_be_switched_off(store, config, tmp_path):
+    seed(store)
+    text = config.path.read_text(encoding="utf-8")
+    text = text.replace("require_code = true", "require_code = false").replace(
+        "min_answer_score = 2", "min_answer_score = 1"
+    )
+    text = text.replace('keywords = "keywords.txt"', f'keywords = "{PROJECT / "data" / "keywords.txt"}"')
+    (tmp_path / "study.toml").write_text(text, encoding="utf-8")
+    result = run_match(store, load_config(tmp_path / "study.toml"))
+    assert (result.funnel["with_code"], result.funnel["selected"]) == (4, 4)
+    assert candidate_ids(store) == [1, 3, 6]
+
+
+def test_only_new_or_refreshed_questions_are_checked(store, config):
+    seed(store)
+    run_match(store, config)
+    again = run_match(store, config)
+    assert (again.checked, again.new_candidates, again.funnel["candidates"]) == (0, 0, 1)
+    with store.write() as s:  # question 2 is edited: now it is about speed
+        upsert_questions(
+            s,
+            [question(2, "How to speed up fit", tags="|tensorflow|", activity=T0 + timedelta(days=3))],
+            "api",
+        )
+    changed = run_match(store, config)
+    assert (changed.checked, changed.new_candidates) == (1, 1)
+    assert candidate_ids(store) == [1, 2]
+    everything = run_match(store, config, rematch_all=True)
+    assert (everything.checked, everything.updated_candidates, everything.new_candidates) == (2, 2, 0)
+
+
+def test_a_changed_keyword_set_is_a_new_version_and_old_candidates_remain(store, config, tmp_path):
+    seed(store)
+    first = run_match(store, config)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# my own set\nmatch\n", encoding="utf-8")
+    second = run_match(store, config, keywords_file=mine)
+    assert second.keyword_set_id != first.keyword_set_id
+    assert candidate_ids(store) == [2]  # the last run's version: "Shapes do not match"
+    assert candidate_ids(store, first.keyword_set_id) == [1]
+    literal = run_match(store, config, keyword_reading="literal")
+    assert literal.keyword_set_id not in (first.keyword_set_id, second.keyword_set_id)
+    assert candidate_ids(store) == []  # "very slow" read literally cannot match "very slow"
+    with store.read() as s:
+        assert [v["candidates"] for v in list_versions(s)] == [1, 1, 0]
+
+
+def test_fields_answers_and_code(store, config):
+    seed(store)
+    run_match(store, config, fields=["title", "prose", "answers"])
+    assert candidate_ids(store) == [1, 2]
+    with store.read() as s:
+        fields = set(s.execute(sa.select(CandidateHit.keyword, CandidateHit.field)).all())
+    assert fields == {("very slow", "title"), ("faster", "answers")}
+    back = run_match(store, config)  # other fields: everything is rematched
+    assert back.checked == 2 and candidate_ids(store) == [1]
+    with pytest.raises(PPMinerError, match="unknown match fields"):
+        run_match(store, config, fields=["body"])
+
+
+# -- the real command line -------------------------------------------------------------------------------------
+def ppmine(*args, db):
+    env = {**os.environ, "PPMINER_DB": db, "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True, env=env, cwd=PROJECT
+    )
+
+
+def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_path):
+    seed(sqlite_store)
+    with sqlite_store.write() as s:  # an escape sequence in untrusted text must not reach the terminal raw
+        upsert_questions(s, [question(7, "\x1b[2JIt runs\nslow", accepted=1)], "api")
+    out = ppmine("match", db=sqlite_url)
+    assert out.returncode == 0, out.stderr
+    assert re.match(r"match: 3 selected of 7 questions; checked 3 .* 2 candidates", out.stdout)
+    rows = json.loads(ppmine("candidates", "--format", "json", db=sqlite_url).stdout)
+    assert [(r["post_id"], r["keywords"]) for r in rows] == [(1, ["very slow"]), (7, ["run slow"])]
+    assert isinstance(rows[0]["post_id"], int) and rows[0]["link"].endswith("/questions/1")
+    csv_rows = list(
+        csv.DictReader(ppmine("candidates", "--format", "csv", db=sqlite_url).stdout.splitlines())
+    )
+    assert csv_rows[1]["hits"] == "run slow@titlex1"
+    shown = ppmine("explain", "7", db=sqlite_url)
+    assert shown.returncode == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "␛[2JIt [[runs\nslow]]{run slow}" in shown.stdout
+    assert "stored candidate of keyword set 1: yes" in shown.stdout
+    # bad input: one line naming file and line, exit 1, nothing stored lost
+    bad = tmp_path / "bad.txt"
+    bad.write_text("slow\nway too slow\n", encoding="utf-8")
+    out = ppmine("match", "--keywords", str(bad), db=sqlite_url)
+    assert out.returncode == 1
+    assert out.stderr.strip() == f"ppmine: error: {bad}:2: 'way too slow' has 3 words; a keyword has 1 or 2"
+    assert ppmine("explain", "999", db=sqlite_url).stderr.startswith("ppmine: error: post 999 ")
+    assert candidate_ids(sqlite_store) == [1, 7]
+
+
+def test_explain_marks_hits_in_every_field(store, config):
+    from mining.explain import explain_post, mark, render, stored_status
+    from mining.keywords import read_keywords
+    from mining.matcher import Matcher
+
+    seed(store)
+    run_match(store, config)
+    matcher = Matcher(read_keywords(config.keywords_file))
+    with store.read() as s:
+        question_2, parts = explain_post(s, 2, matcher, ("title", "prose", "answers"))
+        text = render(question_2, parts, matcher, stored_status(s, 2, matcher))
+        with pytest.raises(PPMinerError, match="post 999 is not a question"):
+            explain_post(s, 999, matcher, ("title",))
+        with pytest.raises(PPMinerError, match="no keyword set 42"):
+            list_candidates(s, 42)
+    assert [p.label for p in parts] == ["title", "question", "answer 102"]
+    assert "It is [[faster]]{faster} with tf.function" in text and "'faster' in answers x1" in text
+    assert "stored candidate of keyword set 1: no" in text
+    two = Matcher(read_keywords(config.keywords_file))
+    assert mark("it is very slow", two.hits("it is very slow")) == "it is [[very slow]]{very slow}"
+
+
+def test_no_candidates_before_a_match(store):
+    with store.read() as s, pytest.raises(PPMinerError, match="run `ppmine match` first"):
+        list_candidates(s)
+
+
+# -- real Stack Overflow questions against an independent re-implementation ------------------------------------
+def reference_candidates(rows, keywords):
+    """Stem every word afresh; two words are adjacent when only spaces, one newline or - / ' ’ lie between."""
+    porter = PorterStemmer()
+    wanted = [[{w, porter.stem(w)} for w in k.split()] for k in keywords]
+    out = {}
+    for qid, texts in rows.items():
+        found = set()
+        for text in texts:
+            words = list(re.finditer(r"[^\W_]+", text))
+            stems = [porter.stem(m.group().lower()) for m in words]
+            for i, stem in enumerate(stems):
+                gap = text[words[i - 1].end() : words[i].start()] if i else "!"
+                adjacent = re.fullmatch(r"[\s\-/'’]*", gap) and gap.count("\n") < 2
+                for keyword, alts in zip(keywords, wanted, strict=True):
+                    if len(alts) == 1 and stem in alts[0]:
+                        found.add(keyword)
+                    if len(alts) == 2 and adjacent and stems[i - 1] in alts[0] and stem in alts[1]:
+                        found.add(keyword)
+        if found:
+            out[qid] = found
+    return out
+
+
+def test_real_questions_match_the_reference(shared, sqlite_store, config):
+    path = shared / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
+    with path.open(encoding="utf-8") as f:
+        rows = [
+            question(
+                int(r["Id"]),
+                r["Title"],
+                r["Body"],
+                tags="|" + r["Tags"].strip("<>").replace("><", "|") + "|",
+                created=datetime.fromisoformat(r["CreationDate"]),
+            )
+            for r in csv.DictReader(f)
+        ]
+    with sqlite_store.write() as s:
+        upsert_questions(s, rows, "import")
+    result = run_match(sqlite_store, config, apply_filters=False)
+    assert result.funnel["selected"] == len(rows) == 352
+    with sqlite_store.read() as s:
+        got = {c["post_id"]: set(c["keywords"]) for c in list_candidates(s)}
+        from mining.models import Question
+
+        texts = {q.id: [q.title or "", q.prose or ""] for q in s.scalars(sa.select(Question))}
+    from mining.keywords import read_keywords
+
+    expected = reference_candidates(texts, read_keywords(config.keywords_file).keywords)
+    assert got == expected and len(got) >= 10

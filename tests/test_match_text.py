@@ -1,0 +1,184 @@
+"""The keyword matcher on plain text: the study's 24 keywords, tokenising, stemming modes, keyword files."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mining.errors import PPMinerError
+from mining.keywords import KeywordFile, match_mode, parse_keywords, read_keywords
+from mining.matcher import Matcher
+from mining.tokenize import BREAK, CachedStemmer, token_spans, tokens
+
+PROJECT = Path(__file__).resolve().parent.parent
+STUDY_KEYWORDS = PROJECT / "data" / "keywords.txt"
+
+
+@pytest.fixture(scope="module")
+def study() -> Matcher:
+    return Matcher(read_keywords(STUDY_KEYWORDS))
+
+
+def test_study_file_is_the_published_set(shared):
+    ours = read_keywords(STUDY_KEYWORDS)
+    published = read_keywords(shared / "dlperf" / "keywords_set.txt")
+    assert ours.keywords == published.keywords
+    assert ours.content_hash == published.content_hash  # comments do not change the version
+    assert (len(ours.one_grams), len(ours.two_grams)) == (11, 13)
+
+
+# One sentence per keyword, as a user would write it. Each must hit exactly that keyword.
+SENTENCES = {
+    "hangs": "My training hangs forever after the first epoch.",
+    "slowli": "The model trains slowly on my laptop.",
+    "slower": "Inference is slower on the GPU than on the CPU.",
+    "slowest": "Which layer is the slowest part of the network?",
+    "faster": "How can I make model.fit faster?",
+    "fastest": "What is the fastest way to load images?",
+    "speed": "How do I speed up data loading?",
+    "oom": "I get an OOM error when allocating a tensor.",
+    "throughput": "The throughput of my input pipeline is low.",
+    "effici": "Is there an efficient way to compute pairwise distances?",
+    "overhead": "There is a lot of overhead when calling predict in a loop.",
+    "gpu util": "GPU utilization stays at 0% during training.",
+    "extrem slow": "Training is extremely slow with a batch size of 1.",
+    "take longer": "Each epoch takes longer than the previous one.",
+    "run slow": "My Keras model runs slow on Colab.",
+    "very slow": "Prediction is very slow.",
+    "cpu ram": "The script eats all my CPU RAM.",
+    "gpu ram": "How much GPU RAM does this model need?",
+    "memori leak": "There seems to be a memory leak in my training loop.",
+    "cpu time": "Most of the CPU time is spent in data augmentation.",
+    "per second": "I only get 10 images per second.",
+    # Quirk: "slowi" is the stem of "slowy" (a misspelling of "slowly"; "slowly" stems to "slowli").
+    "slowi tri": "The network learns slowy tried every optimizer.",
+    "take long": "Why does it take long to load the saved model?",
+    "perform issu": "I have a performance issue with tf.data.",
+}
+
+
+def test_every_keyword_has_a_sentence(study):
+    assert set(SENTENCES) == set(study.keywords)
+
+
+@pytest.mark.parametrize("keyword", list(SENTENCES))
+def test_keyword_matches_ordinary_english(study, keyword):
+    assert study.count(SENTENCES[keyword]) == {keyword: 1}
+
+
+def test_near_miss_is_no_match(study):
+    assert study.count("I run the model and it is slow") == {}
+    assert study.count("It takes a long time; the speedometer broke; it was hung") == {}
+
+
+def test_inflections(study):
+    text = "It hanged, it is hanging, speeds, speeding, takes longer, taking longer, memory leaks, leaking memory"
+    assert study.count(text) == {"hangs": 2, "speed": 2, "take longer": 2, "memori leak": 1}
+    assert study.count("efficiency and efficiently and inefficient") == {
+        "effici": 2
+    }  # "ineffici" is another stem
+
+
+def test_case_and_punctuation(study):
+    assert study.count("VERY SLOW!!! (Very, slow) very-slow") == {"very slow": 2}
+    assert study.count("Out of memory: OOM; oom. 'oom'") == {"oom": 3}
+    assert study.count("It is very. Slow") == {}  # a full stop separates the two words
+
+
+def test_two_gram_across_a_line_break(study):
+    assert study.count("the loop is extremely\nslow") == {"extrem slow": 1}
+    assert study.count("the loop is extremely\n\nslow") == {}  # a blank line ends the paragraph
+
+
+def test_non_ascii_text(study):
+    text = "Naïve training in Zürich is very slow — 🚀 GPU utilisation? 非常に遅い GPU utilization"
+    assert study.count(text) == {"very slow": 1, "gpu util": 1}
+    hits = study.hits(text)
+    assert [text[h.start : h.end] for h in hits] == ["very slow", "GPU utilization"]
+
+
+def test_empty_bodies(study):
+    assert study.count(None) == {} and study.count("") == {} and study.count("  \n ") == {}
+    assert study.hits(None) == []
+
+
+def test_underscores_split_words(study):
+    assert study.count("print(images_per_second)") == {"per second": 1}
+
+
+def test_hits_agree_with_counts(study, shared):
+    text = (shared / "seeds").glob("000_*.txt").__next__().read_text(encoding="utf-8")
+    counts = study.count(text)
+    assert counts  # the seed paper talks about slow execution and memory
+    assert Counter(h.keyword for h in study.hits(text)) == Counter(counts)
+
+
+def test_tokens_and_spans_agree():
+    text = "İstanbul's GPU-util: x_y\n\nz"
+    assert [t for t, _, _ in token_spans(text)] == tokens(text)
+    assert BREAK in tokens(text)
+
+
+def test_stemmer_is_cached_and_modes_differ():
+    nltk, original = CachedStemmer("nltk_extensions"), CachedStemmer("original")
+    assert nltk.stem("trying") == "tri" and original.stem("trying") == "try"
+    nltk.stem("trying")
+    assert len(nltk) == 1
+    with pytest.raises(PPMinerError, match="unknown stemmer mode"):
+        CachedStemmer("snowball")
+
+
+def test_literal_reading_is_the_published_procedure_to_the_letter():
+    literal = Matcher(read_keywords(STUDY_KEYWORDS), reading="literal")
+    # "hangs" and "very" are not stems (hangs -> hang, very -> veri): read literally they can never match.
+    assert literal.count(SENTENCES["hangs"]) == {}
+    assert literal.count(SENTENCES["very slow"]) == {}
+    assert literal.count(SENTENCES["extrem slow"]) == {"extrem slow": 1}
+    assert literal.mode != Matcher(read_keywords(STUDY_KEYWORDS)).mode
+
+
+def test_slowy_try_depends_on_the_stemmer_mode():
+    kf = KeywordFile(None, ("slowi tri",))
+    assert Matcher(kf, "nltk_extensions").count("it runs slowy try this") == {"slowi tri": 1}
+    assert Matcher(kf, "original").count("it runs slowy try this") == {}
+    assert Matcher(kf, "original").count("it runs slowy tried this") == {"slowi tri": 1}
+
+
+def test_version_is_content_hash_plus_mode():
+    a = KeywordFile(None, parse_keywords("# one\nslow\nvery slow\n"))
+    b = KeywordFile(None, parse_keywords("# other comment\n\nSLOW\nvery   slow"))
+    c = KeywordFile(None, parse_keywords("slow\n"))
+    assert a.content_hash == b.content_hash != c.content_hash
+    assert match_mode("original", "literal") == "porter:original;kw=literal"
+    assert all(
+        len(match_mode(s, r)) <= 40
+        for s in ("nltk_extensions", "martin_extensions")
+        for r in ("stem", "literal")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("slow\nfar too slow\n", r"kw\.txt:2: 'far too slow' has 3 words"),
+        ("# c\nslow\n\nSlow\n", r"kw\.txt:4: 'slow' repeats line 2"),
+        ("gpu-util\n", r"kw\.txt:1: 'gpu-util' is not a single word"),
+        ("# nothing\n\n", r"kw\.txt: no keywords"),
+    ],
+)
+def test_malformed_keyword_file(tmp_path, text, message):
+    path = tmp_path / "kw.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PPMinerError, match=message):
+        read_keywords(path)
+
+
+def test_keyword_file_not_utf8_or_missing(tmp_path):
+    path = tmp_path / "kw.txt"
+    path.write_bytes(b"slow\nsl\xffow\n")
+    with pytest.raises(PPMinerError, match=r"not UTF-8 at byte offset 7"):
+        read_keywords(path)
+    with pytest.raises(PPMinerError, match="keyword file not found"):
+        read_keywords(tmp_path / "missing.txt")
