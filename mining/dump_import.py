@@ -21,11 +21,13 @@ import sqlalchemy as sa
 from mining.db import Store
 from mining.dump_reader import STDIN, DumpReader, SafePoint
 from mining.errors import PPMinerError
+from mining.joblock import Lock
 from mining.models import AcquisitionRun, Answer, Comment, Question, tags_to_text
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 from mining.text import normalize_prose
 
 KIND = "dump"
+LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
 _DOMAINS = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
 
@@ -272,8 +274,14 @@ class DumpImport:
         self.batch_size = batch_size
         self.restart = restart
         self.progress = _Progress(sys.stderr.isatty() if progress is None else progress)
+        self._lock: Lock | None = None
 
     def run(self) -> ImportResult:
+        with Lock(self.store, LOCK_NAME) as lock:
+            self._lock = lock
+            return self._run()
+
+    def _run(self) -> ImportResult:
         started = time.perf_counter()
         posts_reader = DumpReader.open(self.posts_path, "posts")
         comments_reader = DumpReader.open(self.comments_path, "comments") if self.comments_path else None
@@ -434,6 +442,8 @@ class DumpImport:
                 written += upsert_answers(s, answers, KIND)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, comments), KIND)
+            if self._lock is not None:
+                self._lock.heartbeat(s)
             run = s.get(AcquisitionRun, run_id)
             run.checkpoint = {**(run.checkpoint or {}), key: state}
             run.items = (run.items or 0) + written

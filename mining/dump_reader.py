@@ -122,12 +122,13 @@ class DumpReader:
     def chunks(self, select: Callable[[Any], Any] = dict) -> Iterator[tuple[list[Row], SafePoint | None]]:
         """Feed the file line by line. ``select(attrib)`` sees each row's attributes while they are live and
         returns what to keep, or None to drop the row cheaply (no copy of the attributes)."""
-        parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True, resolve_entities=False)
+        parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True)
         recent: deque[tuple[int, int]] = deque(maxlen=64)  # (line, byte offset of its start)
         depth, saw_root, open_row = 0, bool(self._prefix), False
         if self._prefix:
             parser.feed(self._prefix)
-            parser.read_events()  # the synthetic root
+            for _ in parser.read_events():  # the synthetic root
+                pass
             depth = 1
         readline = self._stream.readline
         while True:
@@ -199,15 +200,16 @@ class DumpReader:
                     rows.append(Row(value, self.line))
 
     def _error(self, exc: etree.XMLSyntaxError, recent, at_end: bool = False) -> PPMinerError:
-        line, column = exc.position if exc.position else (0, 0)
-        file_line = line + self._line_shift
-        offset = None
-        for start_line, start_offset in recent:
-            if start_line == file_line:
-                offset = start_offset + max(column - 1, 0)
-        if offset is None or at_end and offset > self.offset:
-            offset = self.offset
         reason = (exc.msg or str(exc)).split(", line ")[0]
-        if at_end:  # whatever libxml2 calls it, the input stopped before the document did
-            reason = f"unexpected end of file ({reason})"
-        return PPMinerError(f"{self.name}:{file_line}: column {column}, byte offset {offset}: {reason}")
+        if at_end:
+            # Whatever libxml2 calls it, the input stopped before the document did: the fault is the end.
+            line, offset = self.line, self.offset
+            starts = [start for number, start in recent if number == line]
+            column = offset - starts[0] + 1 if starts else 0
+            return PPMinerError(
+                f"{self.name}:{line}: column {column}, byte offset {offset}: unexpected end of file ({reason})"
+            )
+        line, column = exc.position if exc.position else (0, 0)
+        line += self._line_shift
+        offset = next((start + max(column - 1, 0) for number, start in recent if number == line), self.offset)
+        return PPMinerError(f"{self.name}:{line}: column {column}, byte offset {offset}: {reason}")

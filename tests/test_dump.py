@@ -1,0 +1,479 @@
+"""`ppmine import-dump`: the real ai.stackexchange dump, generated dumps (new tag format, BOM, odd entities,
+truncation, malformed rows), standard input through a real pipe, resume after a killed process, API precedence."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from mining.cli import cli
+from mining.db import open_store
+from mining.dump_import import DumpFilter, DumpImport, parse_tags
+from mining.errors import PPMinerError
+from mining.models import AcquisitionRun, Answer, Comment, Question
+from mining.store import upsert_comments, upsert_questions
+from mining.text import _BLOCK_TAGS, SplitBody, normalize_prose, split_html
+
+AI = Path("realdata/se_dumps/ai.stackexchange.com")
+PPMINE = [sys.executable, "-c", "from mining.cli import main; main()"]
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+
+
+def _attr(value) -> str:
+    """Escape a value the way the dump does (newlines as &#xA;)."""
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return text.replace("\n", "&#xA;").replace("\r", "&#xD;").replace("\t", "&#x9;")
+
+
+def write_dump(path: Path, root: str, rows: list[dict], bom: bool = True) -> Path:
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', f"<{root}>"]
+    for row in rows:
+        attrs = " ".join(f'{k}="{_attr(v)}"' for k, v in row.items() if v is not None)
+        lines.append(f"  <row {attrs} />")
+    lines.append(f"</{root}>")
+    data = ("\r\n".join(lines) + "\r\n").encode("utf-8")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    return path
+
+
+def question(pid: int, tags: str, activity: str = "2024-05-01T10:00:00.000", **extra) -> dict:
+    row = {
+        "Id": pid,
+        "PostTypeId": 1,
+        "CreationDate": "2024-04-01T09:30:00.123",
+        "Score": 3,
+        "ViewCount": 40,
+        "Body": f"<p>Question {pid} is <b>slow</b></p>\n<pre><code>model.fit(x)  # {pid}\n</code></pre>",
+        "OwnerUserId": 7,
+        "LastActivityDate": activity,
+        "Title": f"Why is training {pid} slow?",
+        "Tags": tags,
+        "AnswerCount": 1,
+        "CommentCount": 0,
+    }
+    row.update(extra)
+    return row
+
+
+def answer(pid: int, parent: int, activity: str = "2024-05-02T10:00:00.000", **extra) -> dict:
+    row = {
+        "Id": pid,
+        "PostTypeId": 2,
+        "ParentId": parent,
+        "CreationDate": "2024-04-02T09:30:00",
+        "Score": 5,
+        "Body": f"<p>Use tf.data for {pid}</p>",
+        "OwnerUserId": 8,
+        "LastActivityDate": activity,
+    }
+    row.update(extra)
+    return row
+
+
+def comment(cid: int, post: int, text: str = "which GPU?") -> dict:
+    return {
+        "Id": cid,
+        "PostId": post,
+        "Score": 1,
+        "Text": text,
+        "CreationDate": "2024-04-03T00:00:00.5",
+        "UserId": 9,
+    }
+
+
+def snapshot(store, skip: tuple[str, ...] = ()) -> dict:
+    """Every post and comment column (but ``skip``), to prove a second import changes nothing."""
+    out = {}
+    with store.read() as s:
+        for model in (Question, Answer, Comment):
+            cols = [c for c in model.__table__.columns if c.name not in skip]
+            out[model.__tablename__] = sorted(tuple(r) for r in s.execute(sa.select(*cols)).all())
+    return out
+
+
+def count(store, model) -> int:
+    with store.read() as s:
+        return s.scalar(sa.select(sa.func.count()).select_from(model))
+
+
+def ppmine(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([*PPMINE, *args], capture_output=True, text=True, timeout=60, **kw)
+
+
+# -- the real dump ---------------------------------------------------------------------------------------------
+
+
+def test_real_ai_dump_posts_and_comments(store, shared):
+    posts, comments = shared / AI / "Posts.xml", shared / AI / "Comments.xml"
+    # What the dump holds, read independently with the standard library.
+    prows = [r.attrib for r in ET.parse(posts).getroot()]
+    qids = {int(r["Id"]) for r in prows if r["PostTypeId"] == "1"}
+    aids = {
+        int(r["Id"]): int(r["ParentId"])
+        for r in prows
+        if r["PostTypeId"] == "2" and int(r["ParentId"]) in qids
+    }
+    crows = [r.attrib for r in ET.parse(comments).getroot()]
+    cids = {int(r["Id"]) for r in crows if int(r["PostId"]) in qids or int(r["PostId"]) in aids}
+
+    result = DumpImport(store, str(posts), str(comments), site="ai", progress=False).run()
+    assert (result.posts.rows, result.posts.questions, result.posts.answers) == (
+        len(prows),
+        len(qids),
+        len(aids),
+    )
+    assert result.comments.comments == len(cids) and result.posts.written == len(qids) + len(aids)
+    assert count(store, Question) == len(qids) and count(store, Answer) == len(aids)
+    assert count(store, Comment) == len(cids)
+
+    first = next(r for r in prows if r["PostTypeId"] == "1")
+    with store.read() as s:
+        q = s.get(Question, int(first["Id"]))
+        assert q.title == first["Title"] and q.source == "dump" and q.site == "ai"
+        assert q.tags == "|" + first["Tags"][1:-1].replace("><", "|") + "|"
+        assert q.creation_date == datetime.fromisoformat(first["CreationDate"])
+        assert q.accepted_answer_id == int(first["AcceptedAnswerId"])
+        assert q.prose == split_html(first["Body"]).prose and q.prose
+        assert q.link == f"https://ai.stackexchange.com/q/{first['Id']}"
+        on_answer = next(r for r in crows if int(r["PostId"]) in aids)
+        c = s.get(Comment, int(on_answer["Id"]))
+        assert (c.post_type, c.question_id) == ("answer", aids[int(on_answer["PostId"])])
+        assert c.text == normalize_prose(on_answer["Text"]) and c.body_html is None
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+        assert (run.kind, run.status) == ("dump", "done") and run.checkpoint["posts"]["done"]
+
+    before = snapshot(store)
+    again = DumpImport(store, str(posts), str(comments), site="ai", progress=False).run()
+    assert again.posts.written == 0 and again.comments.written == 0
+    assert snapshot(store) == before
+
+
+def test_real_dump_tag_and_date_filter(sqlite_store, shared):
+    posts = shared / AI / "Posts.xml"
+    prows = [r.attrib for r in ET.parse(posts).getroot()]
+    want = {
+        int(r["Id"])
+        for r in prows
+        if r["PostTypeId"] == "1"
+        and "<definitions>" in r["Tags"]
+        and "2016-08-02" <= r["CreationDate"][:10] <= "2016-08-31"
+    }
+    assert want  # the filter must select something, and not everything
+    filt = DumpFilter(
+        tags=frozenset({"definitions"}),
+        date_from=datetime(2016, 8, 2).date(),
+        date_to=datetime(2016, 8, 31).date(),
+    )
+    DumpImport(sqlite_store, str(posts), filt=filt, progress=False).run()
+    with sqlite_store.read() as s:
+        assert set(s.scalars(sa.select(Question.id))) == want
+        parents = set(s.scalars(sa.select(Answer.question_id)))
+    assert parents and parents <= want
+
+
+# -- generated dumps -------------------------------------------------------------------------------------------
+
+
+def test_new_tag_format_bom_odd_entities_unknown_and_missing_attributes(store, tmp_path):
+    odd = question(
+        10,
+        "|tensorflow|keras|",
+        Title='Tabs\tand "quotes" & <angles> \U0001f680 caf\u00e9',
+        Body="<p>a &amp;lt; b &nbsp;x</p>\n<p>line\r\ntwo</p>",
+        FancyNewAttribute="ignored",
+    )
+    del odd["ViewCount"], odd["OwnerUserId"]
+    rows = [
+        odd,
+        question(11, "|pytorch|"),
+        answer(12, 10, ContentLicense="CC BY-SA 4.0"),
+        answer(13, 11),
+        {"Id": 14, "PostTypeId": 5, "Body": "<p>tag wiki</p>", "LastActivityDate": "2024-01-01T00:00:00"},
+        answer(15, 999),  # its question is nowhere
+    ]
+    posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
+    comments = write_dump(
+        tmp_path / "Comments.xml",
+        "comments",
+        [
+            comment(100, 10, "is it the GPU?\n  or <CPU> &amp; more"),
+            comment(101, 12),
+            comment(102, 13),
+            comment(103, 11),
+        ],
+        bom=False,
+    )
+    filt = DumpFilter(tags=frozenset({"keras"}))
+    result = DumpImport(store, str(posts), str(comments), filt=filt, progress=False).run()
+    assert (result.posts.questions, result.posts.answers, result.comments.comments) == (1, 1, 2)
+    with store.read() as s:
+        q = s.get(Question, 10)
+        assert q.title == odd["Title"]
+        assert q.tags == "|tensorflow|keras|" and q.view_count is None and q.owner_user_id is None
+        assert q.prose == "a &lt; b x\n\nline\ntwo"
+        assert q.creation_date == datetime(2024, 4, 1, 9, 30, 0, 123000)
+        assert {c.id: (c.post_type, c.question_id) for c in s.scalars(sa.select(Comment))} == {
+            100: ("question", 10),
+            101: ("answer", 10),
+        }
+        assert s.get(Comment, 100).text == "is it the GPU?\nor <CPU> &amp; more"
+        assert s.get(Answer, 15) is None and s.get(Question, 11) is None
+
+
+def test_parse_tags_both_formats():
+    assert parse_tags("<python><tensorflow-2.0>") == ["python", "tensorflow-2.0"]
+    assert parse_tags("|python|c++|") == ["python", "c++"]
+    assert parse_tags("") == [] and parse_tags(None) == []
+
+
+def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
+    with store.write() as s:
+        upsert_questions(
+            s,
+            [
+                {"id": 1, "title": "API title", "body_html": "<p>api</p>", "tags": "|keras|",
+                 "last_activity_date": datetime(2025, 1, 1)},
+                {"id": 2, "title": "old API title", "body_html": "<p>api</p>", "tags": "|keras|",
+                 "last_activity_date": datetime(2020, 1, 1)},
+                {"id": 3, "title": "API only, not in the tag filter", "body_html": "<p>api</p>", "tags": "|r|",
+                 "last_activity_date": datetime(2020, 1, 1)},
+            ],
+            "api",
+        )  # fmt: skip
+        upsert_comments(
+            s,
+            [
+                {
+                    "id": 50,
+                    "post_id": 1,
+                    "post_type": "question",
+                    "question_id": 1,
+                    "body_html": "<b>api</b> note",
+                }
+            ],
+            "api",
+        )
+    rows = [
+        question(1, "|keras|", activity="2024-05-01T00:00:00"),
+        question(2, "|keras|", activity="2024-05-01T00:00:00"),
+        answer(4, 3),  # answer to a question stored from the API, though the dump filter would not take it
+    ]
+    posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
+    comments = write_dump(
+        tmp_path / "Comments.xml", "comments", [comment(50, 1, "dump text"), comment(51, 4)]
+    )
+    DumpImport(
+        store, str(posts), str(comments), filt=DumpFilter(tags=frozenset({"keras"})), progress=False
+    ).run()
+    with store.read() as s:
+        assert (s.get(Question, 1).title, s.get(Question, 1).source) == ("API title", "api")
+        assert (s.get(Question, 2).title, s.get(Question, 2).source) == ("Why is training 2 slow?", "dump")
+        assert s.get(Answer, 4).question_id == 3
+        assert (s.get(Comment, 50).body_html, s.get(Comment, 50).source) == ("<b>api</b> note", "api")
+        assert (s.get(Comment, 51).post_type, s.get(Comment, 51).question_id) == ("answer", 3)
+
+
+# -- bad input -------------------------------------------------------------------------------------------------
+
+
+def _many(n: int, start: int = 1) -> list[dict]:
+    rows = []
+    for i in range(start, start + n):
+        rows += [question(2 * i, "|keras|"), answer(2 * i + 1, 2 * i)]
+    return rows
+
+
+def test_truncated_file_keeps_rows_before_the_fault(store, tmp_path):
+    full = write_dump(tmp_path / "full.xml", "posts", _many(60)).read_bytes()
+    lines = full.split(b"\n")
+    cut_line = 80  # 1-based line number holding the 79th row (line 1 declaration, line 2 <posts>)
+    cut_at = sum(len(x) + 1 for x in lines[: cut_line - 1]) + 40
+    posts = tmp_path / "Posts.xml"
+    posts.write_bytes(full[:cut_at])
+    with pytest.raises(PPMinerError) as err:
+        DumpImport(store, str(posts), batch_size=7, progress=False).run()
+    message = str(err.value)
+    assert message.startswith(f"{posts}:{cut_line}:") and "unexpected end of file" in message
+    assert f"byte offset {cut_at}" in message and "\n" not in message
+    assert count(store, Question) + count(store, Answer) == cut_line - 3  # every complete row before the cut
+    with store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+        assert run.status == "failed" and run.message == message
+
+
+def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
+    posts = write_dump(tmp_path / "Posts.xml", "posts", _many(10))
+    data = posts.read_bytes().split(b"\r\n")
+    data[6] = data[6].replace(b'Score="3"', b"Score=3")  # line 7: unquoted attribute
+    posts.write_bytes(b"\r\n".join(data))
+    with pytest.raises(PPMinerError) as err:
+        DumpImport(sqlite_store, str(posts), batch_size=2, progress=False).run()
+    message = str(err.value)
+    line_start = sum(len(x) + 2 for x in data[:6])
+    offset = int(message.split("byte offset ")[1].split(":")[0])
+    assert message.startswith(f"{posts}:7:") and line_start <= offset < line_start + len(data[6])
+    assert count(sqlite_store, Question) + count(sqlite_store, Answer) == 4  # lines 3-6
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        ({"Id": 5, "PostTypeId": 1, "Score": "many"}, "row Id=5: Score='many' is not an integer"),
+        (
+            {"Id": 6, "PostTypeId": 1, "CreationDate": "yesterday"},
+            "row Id=6: CreationDate='yesterday' is not",
+        ),
+        ({"Id": 7, "PostTypeId": 2}, "row Id=7: missing ParentId"),
+        ({"Id": 8}, "row Id=8: missing PostTypeId"),
+    ],
+)
+def test_bad_values_are_named(sqlite_store, tmp_path, row, expected):
+    posts = write_dump(tmp_path / "Posts.xml", "posts", [question(2, "|a|"), row])
+    with pytest.raises(PPMinerError, match="^" + re.escape(f"{posts}:4: {expected}")):
+        DumpImport(sqlite_store, str(posts), progress=False).run()
+    assert count(sqlite_store, Question) == 1
+
+
+def test_cli_errors_are_one_line(tmp_path, shared):
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    res = ppmine("import-dump", str(shared / AI / "Comments.xml"), "--db", db)
+    assert res.returncode == 1 and res.stderr.count("\n") == 1
+    assert "document element is <comments>, expected <posts>" in res.stderr
+    bad_entity = tmp_path / "Posts.xml"
+    bad_entity.write_text('<posts>\n<row Id="1" PostTypeId="1" Body="&nbsp;" />\n</posts>\n')
+    res = ppmine("import-dump", str(bad_entity), "--db", db)
+    assert res.returncode == 1 and f"{bad_entity}:2: column" in res.stderr and "nbsp" in res.stderr
+    runner = CliRunner()
+    assert runner.invoke(cli, ["import-dump", str(tmp_path / "missing.xml"), "--db", db]).exit_code == 2
+    reversed_window = [
+        "import-dump",
+        str(bad_entity),
+        "--db",
+        db,
+        "--from",
+        "2024-02-01",
+        "--to",
+        "2024-01-01",
+    ]
+    assert runner.invoke(cli, reversed_window).exit_code == 2
+    help_text = runner.invoke(cli, ["import-dump", "--help"]).output
+    for flag in (
+        "--comments",
+        "--tag",
+        "--from",
+        "--to",
+        "--site",
+        "--batch-size",
+        "--restart",
+        "--format",
+        "--db",
+    ):
+        assert flag in help_text
+
+
+# -- standard input and resume ---------------------------------------------------------------------------------
+
+
+def test_stdin_through_a_real_pipe(tmp_path, shared):
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    posts = shared / AI / "Posts.xml"
+    cat = subprocess.Popen(["cat", str(posts)], stdout=subprocess.PIPE)
+    res = ppmine("import-dump", "-", "--site", "ai", "--tag", "definitions", "--db", db, stdin=cat.stdout)
+    cat.wait()
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("<stdin>: 1735 rows read, kept ")
+    want = sum(1 for r in ET.parse(posts).getroot() if "<definitions>" in (r.get("Tags") or ""))
+    assert count(open_store(db), Question) == want
+
+
+def _send(pipe, data: bytes) -> None:
+    with contextlib.suppress(BrokenPipeError):  # the reader gets killed
+        pipe.write(data)
+        pipe.flush()
+
+
+def _wait_for_checkpoint(store, proc, timeout=30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with store.read() as s:
+            run = s.scalars(sa.select(AcquisitionRun)).first()
+            if run is not None and (run.checkpoint or {}).get("posts", {}).get("at"):
+                return run.checkpoint["posts"]
+        assert proc.poll() is None, "the import ended before it could be killed"
+        time.sleep(0.01)
+    raise AssertionError("no checkpoint appeared")
+
+
+def _fresh_import(tmp_path, posts: Path) -> dict:
+    other = open_store(f"sqlite:///{tmp_path / 'reference.db'}")
+    DumpImport(other, str(posts), progress=False).run()
+    return snapshot(other, skip=("refreshed_at",))
+
+
+@pytest.mark.parametrize("through_pipe", [False, True], ids=["file-seek", "stdin-skip"])
+def test_killed_import_resumes(tmp_path, through_pipe):
+    posts = write_dump(tmp_path / "Posts.xml", "posts", _many(3000))  # ~1.6 MB: more than the hashed head
+    data = posts.read_bytes()
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    store = open_store(db)
+    args = ["import-dump", "-" if through_pipe else str(posts), "--db", db, "--batch-size", "3"]
+    proc = subprocess.Popen([*PPMINE, *args], stdin=subprocess.PIPE if through_pipe else None,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    if (
+        through_pipe
+    ):  # a writer that sends 3/4 of the file, then leaves the pipe open: the import blocks there
+        threading.Thread(target=_send, args=(proc.stdin, data[: len(data) * 3 // 4]), daemon=True).start()
+    point = _wait_for_checkpoint(store, proc)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 0 < point["rows"] < 6000 and count(store, Question) > 0
+
+    args[-1] = "500"  # the batch size is no part of what identifies the import
+    res = ppmine(*args, input=data.decode() if through_pipe else None)
+    assert res.returncode == 0, res.stderr
+    assert ("skip" if through_pipe else "seek to byte") in res.stdout and "6000 rows read" in res.stdout
+    with store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()  # the same run, finished
+        assert run.status == "done"
+    assert snapshot(store, skip=("refreshed_at",)) == _fresh_import(tmp_path, posts)
+
+
+# -- the faster split_html stays faithful ----------------------------------------------------------------------
+
+
+def _split_with_beautifulsoup(html: str) -> SplitBody:
+    """The reference implementation split_html replaced (top-level <pre> only)."""
+    soup = BeautifulSoup(html, "lxml")
+    code = []
+    for pre in soup.find_all("pre"):
+        if pre.find_parent("pre") is None and pre.parent is not None:
+            code.append(pre.get_text())
+            pre.decompose()
+    for tag in soup.find_all(list(_BLOCK_TAGS)):
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+    return SplitBody(normalize_prose(soup.get_text()), code)
+
+
+def test_split_html_matches_beautifulsoup_on_real_bodies(shared):
+    bodies = [r.get("Body") for r in ET.parse(shared / AI / "Posts.xml").getroot() if r.get("Body")]
+    bodies += ["<!-- lang-py --><p>a</p>", "a<pre>x<pre>y</pre>z</pre>b", "<pre>c</pre>tail", "<p>x<br>y</p>"]
+    mismatches = [b[:80] for b in bodies if split_html(b) != _split_with_beautifulsoup(b)]
+    assert not mismatches
+    assert sum(bool(split_html(b).code_blocks) for b in bodies) > 40
