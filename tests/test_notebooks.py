@@ -14,8 +14,6 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
-from nbclient import NotebookClient
-from sklearn.metrics import cohen_kappa_score
 
 from labeling import analysis
 from labeling.codebook import load_codebook
@@ -299,11 +297,30 @@ def _expected_from_csv(path: Path, codebook) -> dict[str, pd.DataFrame]:
     }
 
 
+def _execute_notebooks(names: list[str]) -> None:
+    """Execute the notebooks as `jupyter nbconvert --execute` does (python3 kernel, cwd notebooks/), but in one
+    kernel whose namespace is reset before each notebook: one kernel start instead of six keeps the test quick."""
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(cwd=str(NOTEBOOKS))
+    try:
+        for name in names:
+            nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+            nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
+            NotebookClient(nb, km=km, timeout=120).execute()
+    finally:
+        km.shutdown_kernel(now=True)
+
+
 def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["count"] > 0].sort_values(["category", "subcategory"]).reset_index(drop=True)
 
 
 def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, monkeypatch):
+    from sklearn.metrics import cohen_kappa_score
+
     dlperf = shared / "dlperf"
     url = f"sqlite:///{tmp_path / 'study.db'}"
     for fmt, name in (("study", "empirical_study.csv"), ("identification", "kappa_identification.csv"),
@@ -314,11 +331,7 @@ def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, m
     monkeypatch.setenv("PPMINER_DB", url)
     monkeypatch.setenv("PPMINER_OUT", str(out))
     monkeypatch.delenv("MPLBACKEND", raising=False)
-    for name in EXPECTED_NOTEBOOKS:
-        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-        NotebookClient(
-            nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(NOTEBOOKS)}}
-        ).execute()
+    _execute_notebooks(list(EXPECTED_NOTEBOOKS))
     for files in EXPECTED_NOTEBOOKS.values():
         for f in files:
             assert (out / f).stat().st_size > 0, f
