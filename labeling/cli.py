@@ -178,6 +178,46 @@ def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
 
 
 # -- reconcile (issue 7, reconciliation) --
+@cli.command()
+@click.option(
+    "--adjudicator",
+    metavar="NAME",
+    help="Who settles the disagreements; recorded with every adjudicated final (created on first use). "
+    "Required unless --auto-only.",
+)
+@click.option(
+    "--min-raters",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Raters an item needs (for labels: raters who completely labelled the post) before it is reconciled.",
+)
+@click.option(
+    "--auto-only",
+    is_flag=True,
+    help="Only make the items all raters agree on final and report what is left to adjudicate; no UI.",
+)
+@study_options
+def reconcile(study, adjudicator: str | None, min_raters: int, auto_only: bool) -> None:
+    """Reconcile the raters: agreed items become final at once (method "agreement"); then walk the disputed
+    identifications (y/n) and the disputed labels of PP posts, the raters' answers side by side with the post.
+
+    Labels: 1-9 takes that rater's value, Enter picks from the codebook; s skip, u undo, ? help, q quit. Every
+    decision is saved when made (method "adjudicated", with the adjudicator). Adjudicated and imported finals
+    are never overwritten; agreement finals follow the raters if they change their answers.
+    """
+    if auto_only:
+        from labeling.reconcile import finalize
+
+        lines = finalize(study.store, min_raters).lines()
+    elif not (adjudicator or "").strip():
+        raise click.UsageError("give --adjudicator NAME (or --auto-only)")
+    else:
+        from labeling.tui.reconcile import run_reconcile
+
+        lines = run_reconcile(study.store, study.config.codebook_file, adjudicator, min_raters)
+    for line in lines:
+        click.echo(line)
 
 
 def main() -> None:

@@ -161,6 +161,18 @@ class Summary:
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
+    def lines(self) -> list[str]:
+        """A few lines for the command's output."""
+        out = [
+            f"identification: {self.identifications_agreed} made final on agreement, "
+            f"{self.identifications_open} to adjudicate, {self.identifications_pending} waiting for more raters",
+            f"labels: {self.labels_agreed} PPs made final on agreement, {self.labels_open} to adjudicate, "
+            f"{self.labels_pending} waiting for more raters",
+        ]
+        if self.reopened:
+            out.append(f"reopened (the raters changed their answers): {', '.join(self.reopened)}")
+        return out
+
 
 def _rater_names(session: Session) -> dict[int, str]:
     return dict(session.execute(sa.select(Rater.id, Rater.name)).all())
@@ -263,6 +275,12 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
             if item.final_method == AGREEMENT:
                 summary.reopened.append(item.key)
     return summary
+
+
+def finalize(store: Store, min_raters: int = 2) -> Summary:
+    """:func:`finalize_agreements` in one transaction of its own."""
+    with store.write() as session:
+        return finalize_agreements(session, min_raters)
 
 
 def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem]:

@@ -1,0 +1,402 @@
+"""`pplabel reconcile`: an adjudicator settles what the raters disagree on, seeing their answers side by side.
+
+Disputed identifications come first (y / n), then the disputed labels of PP posts: for each PP the fields the
+raters differ on are decided one after the other, by taking a rater's value (its column number) or picking a
+code from the codebook (Enter); the PP's final labels are committed when its last open field is decided. Items the
+raters agree on were made final when the session opened. The adjudicator is not blind: rater names are shown.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from labeling.reconcile import (
+    CODEBOOK_DIMENSION,
+    CODED_FIELDS,
+    IdentificationItem,
+    LabelItem,
+    ReconcileSession,
+    Summary,
+)
+from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
+from labeling.tui.post_view import PostView, load_post
+from mining.errors import PPMinerError
+from mining.text import terminal_safe
+
+TITLES = {
+    "symptom1": "Symptom 1",
+    "symptom2": "Symptom 2",
+    "root_cause": "Root cause",
+    "introducing_stage": "Introducing stage",
+    "exposing_stage": "Exposing stage",
+    "part": "Part of the post",
+    "note": "Comment",
+}
+MAX_RATERS = 9  # raters are picked by the digits 1-9
+
+KEYS = [
+    ("y / n", "identification: the post is a PP / is not a PP"),
+    ("1-9", "labels: take that rater's value for the field under the cursor"),
+    ("Enter", "labels: pick the field's code from the codebook (its keys, e.g. t1, or / to filter)"),
+    ("-", "labels: no second symptom"),
+    ("j / k", "labels: move to the next / previous field to decide"),
+    ("s", "skip: decide later (it comes back at the end of this session)"),
+    ("u", "undo the last pick, decision or skip"),
+    ("↑ ↓ PgUp PgDn Home End", "scroll the post"),
+    ("?", "this help, with the codebook and its keys"),
+    ("q", "quit (every decision is already saved)"),
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a session did, for the command's closing line."""
+
+    summary: Summary
+    decided: int
+    remaining: int
+
+
+class RatingsPanel(Static):
+    """The raters' answers for the current item side by side, and the final being built."""
+
+    DEFAULT_CSS = "RatingsPanel { width: 1fr; height: 1fr; border-left: solid $accent; padding: 0 1; }"
+
+
+class ReconcileApp(App[Outcome]):
+    TITLE = "pplabel reconcile"
+    CSS = """
+    #hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }
+    PostView { width: 1fr; }
+    """
+    BINDINGS = [
+        Binding("y", "identify(True)", "PP"),
+        Binding("n", "identify(False)", "not PP"),
+        *(Binding(str(n), f"take({n})", f"rater {n}", show=False) for n in range(1, MAX_RATERS + 1)),
+        Binding("enter", "pick", "codebook"),
+        Binding("minus", "clear", "no symptom 2", show=False),
+        Binding("j", "cursor(1)", "next field", show=False),
+        Binding("k", "cursor(-1)", "previous field", show=False),
+        Binding("s", "skip", "skip"),
+        Binding("u", "undo", "undo"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit_session", "quit"),
+    ]
+
+    def __init__(self, session: ReconcileSession, codebook) -> None:
+        super().__init__()
+        self.session, self.codebook = session, codebook
+        self.chosen: dict[str, str | None] = {}  # picks for the current PP, committed when complete
+        self.cursor = 0  # index into the current PP's open fields
+        self._shown_key: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        with Horizontal():
+            yield PostView(id="post")
+            yield RatingsPanel(Text(""), id="ratings", markup=False)
+        yield Static(Text(""), id="hints", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(PostView).focus()
+        s = self.session.summary
+        if s.identifications_agreed or s.labels_agreed:
+            self.notify(
+                f"made final on agreement: {s.identifications_agreed} identifications, {s.labels_agreed} PPs' labels"
+            )
+        self.show_current()
+
+    # -- display ----------------------------------------------------------------------------------------------
+
+    @property
+    def item(self) -> IdentificationItem | LabelItem | None:
+        return self.session.current
+
+    def show_current(self) -> None:
+        """Show the current item; load its post only when the item changed (picks keep the scroll position)."""
+        item = self.item
+        key = None if item is None else f"{type(item).__name__}:{item.key}"
+        if key != self._shown_key:
+            self._shown_key = key
+            self.chosen, self.cursor = {}, 0
+            view = self.query_one(PostView)
+            if item is None:
+                view.show(None, "Nothing left to reconcile. Press q to quit (u undoes the last decision).")
+            else:
+                with self.session.store.read() as s:
+                    post = load_post(s, item.question_id)
+                view.show(
+                    post, f"post {item.question_id} is not stored (an import stub?): decide from the labels"
+                )
+        self.refresh_panel()
+
+    def refresh_panel(self) -> None:
+        item = self.item
+        if isinstance(item, IdentificationItem):
+            where, body, hints = (
+                f"identification · post {item.question_id}",
+                self._identification(item),
+                "y PP · n not PP",
+            )
+        elif isinstance(item, LabelItem):
+            field = self._field()
+            where = (
+                f"labels · PP {item.key} · {TITLES[field].lower()}" if field else f"labels · PP {item.key}"
+            )
+            body, hints = self._labels(item), "1-9 take rater's · Enter codebook · - none · j k field"
+        else:
+            where, body, hints = "", self._finished(), ""
+        self.query_one(StatusLine).show(
+            f"adjudicator {self.session.adjudicator.name}",
+            self.session.decided,
+            self.session.remaining,
+            where,
+        )
+        self.query_one(RatingsPanel).update(body)
+        common = "s skip · u undo · ? help · q quit"
+        self.query_one("#hints", Static).update(Text(f"{hints} · {common}" if hints else common))
+
+    def _raters(self, names) -> list[tuple[int, str]]:
+        return list(enumerate(names, 1))
+
+    def _identification(self, item: IdentificationItem) -> Text:
+        out = Text()
+        out.append(f"Is post {item.question_id} a performance problem?", style="bold")
+        out.append("  the raters disagree\n\n", style="dim")
+        for n, name in self._raters(item.votes):
+            out.append(f" {n} ", style="bold reverse")
+            out.append(f" {terminal_safe(name, keep_newlines=False)}: ")
+            out.append(
+                "PP" if item.votes[name] else "not PP", style="bold green" if item.votes[name] else "bold red"
+            )
+            out.append("\n")
+        if item.final_method:
+            stored = "PP" if item.final else "not PP"
+            out.append(
+                f"\nstored final: {stored} ({item.final_method}; the raters changed since)\n", style="yellow"
+            )
+        out.append("\ny: it is a PP   n: it is not\n", style="dim")
+        return out
+
+    def _field(self) -> str | None:
+        item = self.item
+        if not isinstance(item, LabelItem) or not item.open_fields:
+            return None
+        return item.open_fields[min(self.cursor, len(item.open_fields) - 1)]
+
+    def _describe(self, field: str, code: str | None) -> Text:
+        if not code:
+            return Text("-", style="dim")
+        try:
+            c = self.codebook.get(code, CODEBOOK_DIMENSION[field])
+            name = c.name if c.category_name in (None, "", c.name) else f"{c.category_name}: {c.name}"
+        except PPMinerError:  # a code the codebook no longer has is shown as stored
+            name = code
+        return Text(terminal_safe(name, keep_newlines=False))
+
+    def _notes(self, item: LabelItem, field: str | None) -> Text:
+        """The codebook's disambiguation notes between the codes the raters gave for ``field``."""
+        given = {r.get(field) for r in item.ratings.values() if r is not None and field} - {None}
+        out = Text()
+        if len(given) < 2:
+            return out
+        for note in self.codebook.notes:
+            if len(given & set(note.codes)) >= 2:
+                out.append("\nnote: ", style="bold")
+                out.append(note.text, style="italic")
+        return out
+
+    def _labels(self, item: LabelItem) -> Group:
+        names = list(item.ratings)
+        table = Table(
+            title=Text(f"PP {item.key}: the raters disagree on {', '.join(item.disagreements)}"),
+            title_justify="left",
+            show_edge=False,
+            expand=True,
+            header_style="bold",
+        )
+        table.add_column("", no_wrap=True, width=1)
+        table.add_column("field", no_wrap=True)
+        for n, name in self._raters(names):
+            table.add_column(Text(f"{n} {terminal_safe(name, keep_newlines=False)}"))
+        table.add_column(Text("final", style="bold"))
+        agreed = item.agreed_values()
+        current = self._field()
+        for field in (*CODED_FIELDS, "part", "note"):
+            is_open = field in item.open_fields
+            mark = "▶" if field == current else ("≠" if is_open else "")
+            cells: list[Text] = []
+            for name in names:
+                rating = item.ratings[name]
+                if rating is None:
+                    cells.append(Text(f"no PP {item.pp_index}", style="italic dim"))
+                elif field in CODED_FIELDS:
+                    cells.append(self._describe(field, rating.get(field)))
+                else:
+                    cells.append(
+                        Text(terminal_safe(rating.get(field) or "-", keep_newlines=False), style="dim")
+                    )
+            if field in self.chosen:
+                final = self._describe(field, self.chosen[field])
+                final.stylize("bold green")
+            elif is_open:
+                final = Text("?", style="bold yellow")
+            elif field in CODED_FIELDS:
+                final = self._describe(field, agreed.get(field))
+            else:
+                final = Text(terminal_safe(agreed.get(field) or "-", keep_newlines=False), style="dim")
+            style = "bold" if field == current else ("" if is_open else "dim")
+            table.add_row(Text(mark, style="bold yellow"), Text(TITLES[field], style=style), *cells, final)
+        return Group(table, self._notes(item, current))
+
+    def _finished(self) -> Text:
+        s = self.session.summary
+        out = Text("Nothing left to reconcile in this session.\n\n", style="bold")
+        out.append(f"decided now: {self.session.decided}\n")
+        out.append(
+            f"made final on agreement: {s.identifications_agreed} identifications, {s.labels_agreed} PPs\n"
+        )
+        out.append(
+            f"waiting for more raters: {s.identifications_pending} posts, {s.labels_pending} PPs\n",
+            style="dim",
+        )
+        return out
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def _guarded(self, what: str, step) -> bool:
+        """Run a database step; on failure keep the item as it was and say why (nothing is half-stored)."""
+        try:
+            step()
+        except SQLAlchemyError as exc:
+            first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
+            self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+            return False
+        return True
+
+    def action_identify(self, is_pp: bool) -> None:
+        if not isinstance(self.item, IdentificationItem):
+            return
+        self._guarded("decision", lambda: self.session.decide_identification(is_pp))
+        self.show_current()
+
+    def action_take(self, n: int) -> None:
+        item, field = self.item, self._field()
+        if not isinstance(item, LabelItem) or field is None:
+            return
+        names = list(item.ratings)
+        if n > len(names):
+            self.notify(f"there are only {len(names)} raters")
+            return
+        rating = item.ratings[names[n - 1]]
+        if rating is None:
+            self.notify(f"{names[n - 1]} did not label PP {item.key}")
+            return
+        self._choose(field, rating.get(field))
+
+    def action_pick(self) -> None:
+        item, field = self.item, self._field()
+        if not isinstance(item, LabelItem) or field is None:
+            return
+
+        def done(code: str | None) -> None:
+            if code is not None:  # None: cancelled
+                self._choose(field, code or None)
+
+        title = f"PP {item.key} · {TITLES[field]}"
+        current = self.chosen.get(field)
+        self.push_screen(
+            CodePicker(
+                self.codebook, CODEBOOK_DIMENSION[field], title, current, allow_clear=field == "symptom2"
+            ),
+            done,
+        )
+
+    def action_clear(self) -> None:
+        if self._field() == "symptom2":
+            self._choose("symptom2", None)
+
+    def _choose(self, field: str, value: str | None) -> None:
+        """Record one pick; move to the next undecided field, or commit the PP's final labels when none is left."""
+        item = self.item
+        assert isinstance(item, LabelItem)
+        if value is None and field != "symptom2":
+            self.notify(f"{TITLES[field]} needs a code")
+            return
+        self.chosen[field] = value
+        undecided = [f for f in item.open_fields if f not in self.chosen]
+        if undecided:
+            self.cursor = item.open_fields.index(undecided[0])
+            self.refresh_panel()
+            return
+        if self._guarded("labels", lambda: self.session.decide_label(dict(self.chosen))):
+            self.show_current()
+        else:
+            self.refresh_panel()
+
+    def action_cursor(self, step: int) -> None:
+        item = self.item
+        if isinstance(item, LabelItem) and item.open_fields:
+            self.cursor = (self.cursor + step) % len(item.open_fields)
+            self.refresh_panel()
+
+    def action_skip(self) -> None:
+        if self.item is not None:
+            self.session.skip()
+            self._shown_key = None
+            self.show_current()
+
+    def action_undo(self) -> None:
+        """A pick of the current PP first; else the last committed decision or skip."""
+        if self.chosen:
+            last = list(self.chosen)[-1]
+            del self.chosen[last]
+            item = self.item
+            if isinstance(item, LabelItem):
+                self.cursor = item.open_fields.index(last)
+            self.refresh_panel()
+            return
+        result: list = []
+        if self._guarded("undo", lambda: result.append(self.session.undo())) and result[0] is None:
+            self.notify("nothing to undo in this session")
+        self._shown_key = None
+        self.show_current()
+
+    def action_help(self) -> None:
+        extra = codebook_text(
+            self.codebook, [("symptom", "Symptoms"), ("root_cause", "Root causes"), ("stage", "Stages")]
+        )
+        extra.append("In a picker, ? shows the disambiguation notes of the highlighted code.", style="dim")
+        self.push_screen(HelpScreen("pplabel reconcile: settle the raters' disagreements", KEYS, extra))
+
+    def action_quit_session(self) -> None:
+        self.exit(Outcome(self.session.summary, self.session.decided, self.session.remaining))
+
+
+def run_reconcile(store, codebook_file, adjudicator: str, min_raters: int = 2) -> list[str]:
+    """Finalise the agreed items, then let the adjudicator walk the rest; returns the lines to print."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise PPMinerError(
+            "pplabel reconcile is interactive: run it in a terminal (or use --auto-only to only finalise agreed items)"
+        )
+    from labeling.codebook import load_codebook
+
+    codebook = load_codebook(codebook_file)
+    session = ReconcileSession(store, adjudicator, min_raters)
+    lines = session.summary.lines()
+    outcome = ReconcileApp(session, codebook).run()
+    if outcome is not None:
+        lines.append(
+            f"{session.adjudicator.name}: {outcome.decided} decided, {outcome.remaining} left (all saved)"
+        )
+    return lines
