@@ -177,20 +177,19 @@ def test_identification_with_three_raters_and_gaps(sqlite_store, codebook):
 
 
 def test_cli_agreement_json_and_csv(sqlite_url, shared):
+    from click.testing import CliRunner
+
+    from labeling.cli import cli
+
     path = str(shared / "dlperf" / "kappa_identification.csv")
 
     def run(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "labeling.cli", *args, "--db", sqlite_url],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        return CliRunner().invoke(cli, [*args, "--db", sqlite_url])
 
     done = run("import", "--format", "identification", path)
-    assert done.returncode == 0, done.stderr
+    assert done.exit_code == 0, done.output
     out = run("agreement", "--stage", "identify", "--format", "json")
-    assert out.returncode == 0, out.stderr
+    assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     rows = _csv(path)
     assert data["identification"]["cohen_kappa"] == pytest.approx(
@@ -200,7 +199,16 @@ def test_cli_agreement_json_and_csv(sqlite_url, shared):
     lines = out.stdout.strip().splitlines()
     assert lines[0].startswith("dimension,items,raters,observed_agreement,cohen_kappa")
     assert len(lines) == 1 + len(DIMENSIONS)
-    bad = run("agreement", "--stage", "everything")
-    assert bad.returncode == 2
+    table = run("agreement", "--stage", "identify")
+    assert "Most frequent disagreements" in table.stdout and "not_pp" in table.stdout
+    assert run("agreement", "--stage", "everything").exit_code == 2
     helptext = run("agreement", "--help").stdout
-    assert "unordered set" in helptext and "--stage" in helptext
+    assert "unordered set" in helptext and "--stage" in helptext and "--top" in helptext
+    # The installed entry point: a real process, exit 0.
+    proc = subprocess.run(
+        [sys.executable, "-m", "labeling.cli", "agreement", "--format", "json", "--db", sqlite_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["identification"]["items"] == len(rows)

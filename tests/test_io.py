@@ -1,0 +1,346 @@
+"""Import and export of the three published CSV shapes: round trips, URLs, and all-or-nothing rejection."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from datetime import datetime
+
+import pytest
+import sqlalchemy as sa
+
+from labeling.codebook import load_codebook
+from labeling.export_study import export_file
+from labeling.import_study import import_file
+from labeling.models import (
+    AuditEntry,
+    FinalIdentification,
+    FinalLabel,
+    Identification,
+    PPLabel,
+    Rater,
+    parse_pp_key,
+)
+from labeling.published import LEGACY_SPELLING, STAGE_SPELLING, STUDY_SPELLING
+from labeling.records import get_or_create_rater, set_pp_label
+from mining.db import open_store
+from mining.errors import PPMinerError
+from mining.models import Question
+from mining.store import upsert_questions
+
+FILES = {
+    "identification": "kappa_identification.csv",
+    "labels": "kappa_label.csv",
+    "study": "empirical_study.csv",
+}
+
+
+@pytest.fixture(scope="module")
+def codebook():
+    return load_codebook()
+
+
+def _rows(path):
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        return [r for r in csv.reader(fh) if any(c.strip() for c in r)]
+
+
+def snapshot(store) -> dict:
+    """Everything an import writes, keyed so that two databases compare equal when they hold the same study."""
+    with store.read() as s:
+        names = dict(s.execute(sa.select(Rater.id, Rater.name)).all())
+        labels = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
+        return {
+            "questions": sorted(
+                s.execute(sa.select(Question.id, Question.title, Question.link, Question.creation_date)).all()
+            ),
+            "identifications": sorted(
+                (names[r], q, p)
+                for r, q, p in s.execute(
+                    sa.select(Identification.rater_id, Identification.question_id, Identification.is_pp)
+                )
+            ),
+            "final_identifications": sorted(
+                s.execute(
+                    sa.select(
+                        FinalIdentification.question_id, FinalIdentification.is_pp, FinalIdentification.method
+                    )
+                ).all()
+            ),
+            "pp_labels": sorted(
+                (names[lab.rater_id], lab.question_id, lab.pp_index, *(getattr(lab, f) or "" for f in labels))
+                for lab in s.scalars(sa.select(PPLabel))
+            ),
+            "final_labels": sorted(
+                (lab.question_id, lab.pp_index, lab.method, *(getattr(lab, f) or "" for f in labels))
+                for lab in s.scalars(sa.select(FinalLabel))
+            ),
+        }
+
+
+def _import_all(store, shared, codebook, folder=None, limit=None):
+    """Import the published files; with ``limit``, only their first lines (copied to ``folder``)."""
+    paths = {}
+    for fmt, name in FILES.items():
+        path = shared / "dlperf" / name
+        if limit:
+            lines = path.read_bytes().splitlines(keepends=True)[: limit + 1]
+            path = folder / name
+            path.write_bytes(b"".join(lines))
+        import_file(store, fmt, str(path), codebook)
+        paths[fmt] = path
+    return paths
+
+
+def test_import_export_import_is_lossless(store, shared, codebook, tmp_path):
+    # Whole files on SQLite; on PostgreSQL the first 120 rows of each (its per-row audited writes are slower).
+    limit = None if store.is_sqlite else 120
+    paths = _import_all(store, shared, codebook, tmp_path, limit)
+    first = snapshot(store)
+    assert len(first["final_labels"]) == len(_rows(paths["study"])) - 1 > 100
+    assert len(first["identifications"]) == 2 * (len(_rows(paths["identification"])) - 1)
+    out1, out2 = tmp_path / "one", tmp_path / "two"
+    out1.mkdir(), out2.mkdir()
+    for fmt in FILES:
+        export_file(store, fmt, out1 / f"{fmt}.csv")
+    other = open_store(f"sqlite:///{tmp_path / 'copy.db'}")
+    for fmt in FILES:
+        import_file(other, fmt, str(out1 / f"{fmt}.csv"), codebook)
+    assert snapshot(other) == first
+    for fmt in FILES:
+        export_file(other, fmt, out2 / f"{fmt}.csv")
+        assert (out2 / f"{fmt}.csv").read_bytes() == (out1 / f"{fmt}.csv").read_bytes(), fmt
+
+
+def test_exports_reproduce_the_published_files(sqlite_store, shared, codebook, tmp_path):
+    _import_all(sqlite_store, shared, codebook)
+    # study: the published rows, in the same spellings, up to a single PP's "_1" suffix, trailing columns and
+    # surrounding blanks.
+    published = _rows(shared / "dlperf" / FILES["study"])
+    export_file(sqlite_store, "study", tmp_path / "study.csv")
+    exported = _rows(tmp_path / "study.csv")
+    assert (tmp_path / "study.csv").read_bytes().startswith(b"\xef\xbb\xbf")
+    assert exported[0] == published[0][:10]
+
+    def keyed(rows):
+        return {parse_pp_key(r[0]): [c.strip() for c in r[1:10]] for r in rows[1:]}
+
+    assert keyed(exported) == keyed(published)
+    # labels: the same cells, up to letter case ('Data preparation' is written 'data preparation').
+    published = _rows(shared / "dlperf" / FILES["labels"])
+    export_file(sqlite_store, "labels", tmp_path / "labels.csv")
+    exported = _rows(tmp_path / "labels.csv")
+    assert exported[0] == published[0]
+    lower = {parse_pp_key(r[0]): [c.lower() for c in r[1:]] for r in published[1:]}
+    assert {parse_pp_key(r[0]): [c.lower() for c in r[1:]] for r in exported[1:]} == lower
+    # identification: every published row, plus the one study post the identification file lacks (merge only).
+    published = _rows(shared / "dlperf" / FILES["identification"])
+    export_file(sqlite_store, "identification", tmp_path / "ident.csv")
+    exported = _rows(tmp_path / "ident.csv")
+    assert exported[0] == published[0]
+    extra = {tuple(r) for r in exported[1:]} - {tuple(r) for r in published[1:]}
+    study_posts = {parse_pp_key(r[0])[0] for r in _rows(shared / "dlperf" / FILES["study"])[1:]}
+    assert {tuple(r) for r in published[1:]} <= {tuple(r) for r in exported[1:]}
+    assert len(extra) == 1
+    (row,) = extra
+    assert int(row[0]) in study_posts and row[1:] == ("", "", "1")
+
+
+def test_spelling_tables_resolve_back_to_their_codes(codebook):
+    symptoms = {c.code for c in codebook.codes("symptom", include_legacy=True)}
+    for table in (STUDY_SPELLING, LEGACY_SPELLING):
+        for code, text in table.items():
+            assert codebook.resolve("symptom" if code in symptoms else "root_cause", text) == code, text
+    for code, text in STAGE_SPELLING.items():
+        assert codebook.resolve("stage", text) == code
+    offered = {c.code for d in ("symptom", "root_cause") for c in codebook.codes(d, include_legacy=True)}
+    assert offered <= set(STUDY_SPELLING) and offered <= set(LEGACY_SPELLING)
+    assert {c.code for c in codebook.codes("stage", include_legacy=True)} <= set(STAGE_SPELLING)
+
+
+def test_unknown_label_leaves_the_database_unchanged(store, shared, codebook, tmp_path):
+    prior = tmp_path / "prior.csv"
+    prior.write_text("_id,isPB_ann,isPB_bob,merge\n65160023,1,1,1\n48048297,0,1,0\n")
+    import_file(store, "identification", str(prior), codebook)
+    before = snapshot(store)
+    assert len(before["identifications"]) == 4
+    with store.read() as s:
+        audit_before = s.scalar(sa.select(sa.func.count()).select_from(AuditEntry))
+    text = (shared / "dlperf" / FILES["labels"]).read_text(encoding="utf-8-sig")
+    rows = list(csv.reader(text.splitlines()))
+    # Corrupt one cell of the last PP, so every row before it would have been importable.
+    target = max(i for i, row in enumerate(rows) if any(row))
+    rows[target][1] = "Time: far too slow"
+    bad = tmp_path / "bad_labels.csv"
+    with open(bad, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\r\n").writerows(rows)
+    with pytest.raises(PPMinerError) as err:
+        import_file(store, "labels", str(bad), codebook)
+    message = str(err.value)
+    assert f"bad_labels.csv:{target + 1}:" in message and "'Time: far too slow'" in message
+    assert "symptom1" in message and "\n" not in message
+    assert snapshot(store) == before
+    with store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(AuditEntry)) == audit_before
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b'_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,"1,0,0\r\n', "x.csv:3: malformed CSV"),
+        (
+            b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,1,maybe,1\r\n",
+            "x.csv:3: unknown identification value 'maybe'",
+        ),
+        (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\nabc,1,0,1\r\n", "x.csv:3: bad id 'abc'"),
+        (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n1,1,1,1\r\n", "x.csv:3: post 1 already given on line 2"),
+        (b"_id,isPB_a,,merge\r\n1,1,0,1\r\n", "x.csv:2: value '0' in unnamed column 3"),
+        (b"_id,isPB_a,merge\r\n1,1,0\r\n2,\xff,1\r\n", "x.csv: not UTF-8 text at byte offset 27"),
+        (b"post,isPB_a,merge\r\n1,1,0\r\n", "x.csv:1: not a 'identification' file: missing columns ['id']"),
+        (b"_id,isPB_a,merge,extra\r\n1,1,0,\r\n", "x.csv:1: unexpected columns ['extra']"),
+        (b"", "x.csv: empty file"),
+    ],
+)
+def test_malformed_identification_files_are_rejected_naming_the_place(
+    sqlite_store, tmp_path, content, fragment
+):
+    path = tmp_path / "x.csv"
+    path.write_bytes(content)
+    with pytest.raises(PPMinerError) as err:
+        import_file(sqlite_store, "identification", str(path))
+    assert fragment in str(err.value)
+    with sqlite_store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Identification)) == 0
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+
+
+def test_study_rows_are_validated(sqlite_store, tmp_path, codebook):
+    header = (
+        "id,creation_date,title,url,comment,introducing stage,exposing stage,symptom1,symptom2,root cause\n"
+    )
+    good = (
+        "5_1,2020-01-02T03:04:05.000Z,t,https://stackoverflow.com/questions/5,,env,training,Unkown,,Others\n"
+    )
+    path = tmp_path / "s.csv"
+    path.write_text(header + good + good.replace("2020-01-02", "yesterday").replace("5_1", "5_2"))
+    with pytest.raises(PPMinerError, match=r"s\.csv:3: bad creation_date 'yesterdayT"):
+        import_file(sqlite_store, "study", str(path), codebook)
+    path.write_text(header + good + good.replace("5_1", "5_2").replace(",env,", ",sleeping,"))
+    with pytest.raises(
+        PPMinerError, match=r"s\.csv:3: unknown stage label 'sleeping' in column 'introducing stage'"
+    ):
+        import_file(sqlite_store, "study", str(path), codebook)
+    path.write_text(header + good)
+    result = import_file(sqlite_store, "study", str(path), codebook)
+    assert result.final_labels == 1 and result.new_stubs == 1
+    with sqlite_store.read() as s:
+        q = s.get(Question, 5)
+        assert q.creation_date == datetime(2020, 1, 2, 3, 4, 5) and q.last_activity_date is None
+        label = s.scalar(sa.select(FinalLabel))
+        assert (label.symptom1, label.root_cause, label.introducing_stage) == (
+            "unknown",
+            "other",
+            "environment_setting",
+        )
+        assert s.get(FinalIdentification, 5).is_pp is True
+
+
+def test_import_never_overwrites_an_acquired_post(sqlite_store, shared, codebook):
+    real = {
+        "id": 65160023,
+        "title": "acquired title",
+        "body_html": "<p>body</p><pre>code</pre>",
+        "last_activity_date": datetime(2021, 1, 1),
+    }
+    with sqlite_store.write() as s:
+        upsert_questions(s, [real], "api")
+    result = import_file(sqlite_store, "study", str(shared / "dlperf" / FILES["study"]), codebook)
+    assert result.posts == 210 and result.new_stubs == 209
+    with sqlite_store.read() as s:
+        q = s.get(Question, 65160023)
+        assert (q.title, q.source, q.has_code) == ("acquired title", "api", True)
+        stub = s.get(Question, 64356769)
+        assert (
+            stub.source == "import"
+            and stub.title == "Tensorflow2.x custom data generator with multiprocessing"
+        )
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture
+def http_dir(shared):
+    """A real HTTP server on 127.0.0.1 serving the published files."""
+    handler = functools.partial(_QuietHandler, directory=str(shared / "dlperf"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_import_from_url(sqlite_store, shared, codebook, http_dir, tmp_path):
+    result = import_file(sqlite_store, "labels", f"{http_dir}/{FILES['labels']}", codebook)
+    assert result.pp_labels == 476 and result.raters == ["cjm", "longjie"]
+    local = open_store(f"sqlite:///{tmp_path / 'local.db'}")
+    import_file(local, "labels", str(shared / "dlperf" / FILES["labels"]), codebook)
+    assert snapshot(local) == snapshot(sqlite_store)
+    with pytest.raises(PPMinerError, match=r"/missing\.csv: download failed: HTTP 404"):
+        import_file(sqlite_store, "labels", f"{http_dir}/missing.csv", codebook)
+
+
+def test_labels_export_needs_two_raters_and_reports_what_it_drops(sqlite_store, tmp_path, codebook):
+    with sqlite_store.write() as s:
+        upsert_questions(s, [{"id": 7, "title": "t", "body_html": "<p>x</p>"}], "api")
+        for name in ("ann", "bob", "cal"):
+            rater = get_or_create_rater(s, name)
+            set_pp_label(s, rater, 7, 1, symptom1="memory.oom", symptom2="memory.leak", root_cause="other")
+    with pytest.raises(PPMinerError, match="exactly two raters"):
+        export_file(sqlite_store, "labels", tmp_path / "l.csv")
+    assert not (tmp_path / "l.csv").exists()
+    result = export_file(sqlite_store, "labels", tmp_path / "l.csv", ["cal", "ann"])
+    assert result.raters == ["cal", "ann"] and result.dropped == {"symptom2": 2}
+    rows = _rows(tmp_path / "l.csv")
+    assert rows[1] == ["7", "Memory: OOM", "Memory: OOM", "Others", "Others", "", "", "", ""]
+    with pytest.raises(PPMinerError, match=r"no rater named \['zed'\]"):
+        export_file(sqlite_store, "identification", tmp_path / "i.csv", ["zed"])
+
+
+def test_cli_import_errors_and_usage(sqlite_url, shared, tmp_path):
+    from click.testing import CliRunner
+
+    from labeling.cli import cli
+
+    def run(*args):
+        return CliRunner().invoke(cli, [*args, "--db", sqlite_url])
+
+    # A real process: a PPMinerError is one line on stderr and exit 1.
+    missing = subprocess.run(
+        [sys.executable, "-m", "labeling.cli", "import", "--format", "study", str(tmp_path / "nope.csv")]
+        + ["--db", sqlite_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("pplabel: error: ") and "nope.csv" in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
+    usage = run("import", "--format", "labels", "--raters", "solo", str(shared / "dlperf" / FILES["labels"]))
+    assert usage.exit_code == 2
+    assert run("import", "--format", "xml", "f.csv").exit_code == 2
+    ok = run("import", "--format", "study", str(shared / "dlperf" / FILES["study"]))
+    assert ok.exit_code == 0 and "224 final labels" in ok.stdout
+    out = tmp_path / "study.csv"
+    exported = run("export", "--format", "study", str(out))
+    assert exported.exit_code == 0 and out.exists() and "224 rows" in exported.stdout
+    for cmd in ("import", "export"):
+        helptext = run(cmd, "--help").stdout
+        assert "--format" in helptext and "--raters" in helptext and "--db" in helptext
