@@ -331,8 +331,35 @@ def plan_labels(
 # -- applying ---------------------------------------------------------------------------------------------------
 
 
+def _progress(plan: ImportPlan):
+    """A transient bar on stderr, shown only on a terminal."""
+    import sys
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    total = sum(
+        len(x) for x in (plan.identifications, plan.final_identifications, plan.pp_labels, plan.final_labels)
+    )
+    progress = Progress(
+        TextColumn(f"importing {plan.fmt}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        disable=not sys.stderr.isatty(),
+        transient=True,
+    )
+    return progress, progress.add_task("import", total=total)
+
+
 def apply_plan(session: Session, plan: ImportPlan) -> ImportResult:
     """Write a validated plan in the caller's transaction."""
+    progress, task = _progress(plan)
+    with progress:
+        return _apply(session, plan, lambda: progress.advance(task))
+
+
+def _apply(session: Session, plan: ImportPlan, tick) -> ImportResult:
     ids, existing = list(plan.stubs), {}
     for start in range(0, len(ids), 500):  # stay below every backend's bound-parameter limit
         chunk = ids[start : start + 500]
@@ -345,12 +372,16 @@ def apply_plan(session: Session, plan: ImportPlan) -> ImportResult:
     raters = {name: get_or_create_rater(session, name) for name in plan.raters}
     for rater, post, decision in plan.identifications:
         set_identification(session, raters[rater], post, decision)
+        tick()
     for post, decision in plan.final_identifications:
         set_final_identification(session, post, decision, IMPORT_METHOD)
+        tick()
     for rater, post, index, values in plan.pp_labels:
         set_pp_label(session, raters[rater], post, index, **values)
+        tick()
     for post, index, values in plan.final_labels:
         set_final_label(session, post, index, IMPORT_METHOD, None, **values)
+        tick()
     return ImportResult(
         fmt=plan.fmt,
         source=plan.source,
