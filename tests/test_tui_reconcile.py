@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pty
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -146,6 +150,7 @@ def test_adjudicate_identification_then_labels(store, codebook):
             sa.select(AuditEntry.entity_key).where(AuditEntry.actor == "judge").order_by(AuditEntry.id)
         ).all()
     assert audited == ["3", "1_2", "3_1"]
+    assert ReconcileSession(store, "judge").pending == []  # a new session finds nothing left
 
 
 def test_skip_undo_and_quit(sqlite_store, codebook):
@@ -224,3 +229,61 @@ def test_cli_auto_only_usage_and_terminal(sqlite_url):
     assert no_tty.returncode == 1
     assert no_tty.stderr.startswith("pplabel: error:") and no_tty.stderr.count("\n") == 1
     assert "--auto-only" in no_tty.stderr
+
+
+def _wait_for(predicate, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_killed_cli_session_keeps_every_decision(sqlite_url):
+    """The real command in a real terminal (pty): decisions stored as made survive SIGKILL; a new session resumes."""
+    from mining.db import open_store
+
+    store = open_store(sqlite_url)
+    seed(store)
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="40")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "labeling.cli", "reconcile", "--adjudicator", "judge", "--db", sqlite_url],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=PROJECT,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    output = bytearray()
+    reader = threading.Thread(target=_drain, args=(master, output), daemon=True)
+    reader.start()
+    try:
+        assert _wait_for(lambda: b"post 3" in output), output[-500:]
+        os.write(master, b"y")
+        assert _wait_for(lambda: 3 in finals(store)[0]), output[-500:]
+        os.write(master, b"2")  # a pick of PP 1_2, not yet a decision
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    ids, labels = finals(store)
+    assert ids[3] == (True, "adjudicated", "judge") and "1_2" not in labels
+    assert [i.key for i in ReconcileSession(store, "judge").pending] == ["1_2", "3_1"]
+
+
+def _drain(fd, sink: bytearray) -> None:
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        sink.extend(chunk)
