@@ -124,7 +124,8 @@ def agreement(study, stage: str | None, top: int, fmt: str) -> None:
     default="cjm,longjie",
     show_default=True,
     help="labels format only: names of the file's first (symptom1, root casue, ...) and second (symptom2, "
-    "root casue 2, ...) rater; the file itself names none.",
+    "root casue 2, ...) rater. The file names none and cannot tell them apart; the default follows the column "
+    "order of kappa_identification.csv.",
 )
 @click.argument("source", metavar="PATH_OR_URL")
 @study_options
@@ -133,7 +134,8 @@ def import_cmd(study, fmt: str, raters: str, source: str) -> None:
 
     Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
     (the error names the line and value) and nothing is stored. Posts not in the database get a stub (id, link,
-    and title and creation date when the file has them). Final labels and decisions are recorded as "imported".
+    and title and creation date when the file has them). Final labels and decisions are recorded as "imported";
+    the study file's free-text comment column becomes the PP's "part".
     """
     from labeling.codebook import load_codebook
     from labeling.import_study import import_file
