@@ -128,10 +128,11 @@ def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_fil
     run resumes where it stopped when the same command is run again. Exit status: 0 done, 1 failed, 3 stopped
     by the API quota (rerun later to resume).
     """
-    from mining.runjob import EXIT_QUOTA, setup_logging
+    from mining.runjob import EXIT_QUOTA, setup_logging, stop_on_sigterm
     from mining.scrape import scrape as run_scrape
 
     setup_logging(log_file, verbose, [key])
+    stop_on_sigterm()
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, since_last)
     rps = study.config.max_requests_per_second
     result = run_scrape(study.store, params, key=key, restart=restart, show_progress=True, max_rps=rps)
@@ -148,9 +149,10 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, 
     No prompts; prints one summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching
     still ran; the next run resumes the scrape).
     """
-    from mining.runjob import run_job, setup_logging
+    from mining.runjob import run_job, setup_logging, stop_on_sigterm
 
     setup_logging(log_file, verbose, [key])
+    stop_on_sigterm()
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
     job = run_job(study.store, study.config, params, key=key, restart=restart, show_progress=True)
     click.echo(job.summary())

@@ -67,7 +67,7 @@ class Lock:
                     s.add(JobLock(name=self.name, holder=self.holder, acquired_at=now, heartbeat_at=now))
                     return
                 why = _is_stale(lock, now, self.stale_after)
-                if why is None and lock.holder != self.holder:
+                if why is None:
                     raise JobLockHeld(
                         f"another {self.name} job is running on this database (held by {lock.holder} since "
                         f"{lock.acquired_at:%Y-%m-%d %H:%M:%S} UTC, heartbeat "

@@ -7,6 +7,7 @@ Cron-friendly: no prompts, one summary line, a log file on request, and an exit 
 from __future__ import annotations
 
 import logging
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,15 @@ def setup_logging(log_file: str | None, verbose: bool, secrets: list[str]) -> No
         logger.addHandler(h)
 
 
+def stop_on_sigterm() -> None:
+    """Treat SIGTERM (cron timeouts, systemd stop) like Ctrl-C: the run is marked interrupted, the lock freed."""
+
+    def _raise(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _raise)
+
+
 @dataclass
 class JobResult:
     scrape: ScrapeResult
@@ -63,10 +73,9 @@ class JobResult:
 
     def summary(self) -> str:
         s = self.scrape
-        line = (
-            f"run: scrape {s.status} ({s.mode}, {s.questions} questions, {s.requests} requests, quota left "
-        )
-        line += f"{s.quota_remaining if s.quota_remaining is not None else '?'})"
+        quota = s.quota_remaining if s.quota_remaining is not None else "?"
+        line = f"run: scrape {s.status} ({s.mode}, {s.changed} new or updated of {s.questions} questions, "
+        line += f"{s.requests} requests, quota left {quota})"
         if self.match is not None:
             m = self.match
             line += (
@@ -100,7 +109,6 @@ def run_job(
             show_progress=show_progress,
             max_rps=config.max_requests_per_second,
         )
-        log.info(result.summary())
         matched = None
         if match:
             from mining.match import run_match

@@ -72,6 +72,7 @@ class ScrapeResult:
     run_id: int
     status: str
     questions: int = 0
+    changed: int = 0
     requests: int = 0
     quota_remaining: int | None = None
     high_water: datetime | None = None
@@ -83,7 +84,7 @@ class ScrapeResult:
     def summary(self) -> str:
         parts = [
             f"scrape run {self.run_id} {self.status}",
-            f"{self.questions} questions",
+            f"{self.questions} questions fetched, {self.changed} new or updated",
             f"{self.requests} requests",
             f"quota left {self.quota_remaining if self.quota_remaining is not None else '?'}",
             f"mode {self.mode}{' (resumed)' if self.resumed else ''}",
@@ -309,7 +310,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
             cp = _advance(cp, page, rows)
             result.questions += len(rows.questions)
             with store.write() as s:
-                upsert_questions(s, rows.questions, "api")
+                result.changed += upsert_questions(s, rows.questions, "api")
                 upsert_answers(s, rows.answers, "api")
                 upsert_comments(s, rows.comments, "api")
                 r = s.get(AcquisitionRun, run.id)
@@ -326,6 +327,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
         msg = f"stopped: API quota exhausted; rerun the same command to resume ({exc})"
         _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
         result.status, result.message = "quota", msg
+        log.warning("scrape run %d: %s", run.id, msg)
         return _finish(result, client, requests_so_far())
     except KeyboardInterrupt:
         _mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
@@ -335,6 +337,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
         _mark(
             store, run.id, "failed", text, requests=requests_so_far(), quota_remaining=client.quota_remaining
         )
+        log.error("scrape run %d failed: %s", run.id, text)
         raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None
     finally:
         progress.close()
@@ -350,7 +353,9 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
         quota_remaining=client.quota_remaining,
     )
     result.status, result.high_water = "done", high_water
-    return _finish(result, client, requests_so_far())
+    _finish(result, client, requests_so_far())
+    log.info(result.summary())
+    return result
 
 
 def _finish(result: ScrapeResult, client: ApiClient, requests: int) -> ScrapeResult:

@@ -1,0 +1,358 @@
+"""The scrape job and `ppmine scrape`/`ppmine run` against the local fake API, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from mining.config import load_config
+from mining.db import open_store
+from mining.errors import PPMinerError
+from mining.joblock import JobLockHeld, Lock
+from mining.models import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
+from mining.runjob import run_job
+from mining.scrape import ScrapeParams, scrape
+from mining.seapi import ApiClient
+from mining.store import utcnow
+from tests.fake_api import FakeApi, Fault, make_questions
+
+PROJECT = Path(__file__).resolve().parent.parent
+KEY = "s3cr3t-API-k3y-zz9"
+TAGS = ("tensorflow", "keras")
+
+
+def params_for(api: FakeApi, **kw) -> ScrapeParams:
+    kw.setdefault("tags", TAGS)
+    return ScrapeParams(api_url=api.url, **kw)
+
+
+def client_for(api: FakeApi, **kw) -> ApiClient:
+    return ApiClient(api.url, retry_base=0.01, **kw)
+
+
+def counts(store) -> tuple[int, int, int]:
+    with store.read() as s:
+        return tuple(s.scalar(sa.select(sa.func.count()).select_from(m)) for m in (Question, Answer, Comment))
+
+
+def expected_counts(questions) -> tuple[int, int, int]:
+    answers = sum(len(q["answers"]) for q in questions)
+    comments = sum(len(q["comments"]) + sum(len(a["comments"]) for a in q["answers"]) for q in questions)
+    return len(questions), answers, comments
+
+
+def last_run(store) -> AcquisitionRun:
+    with store.read() as s:
+        return s.scalars(sa.select(AcquisitionRun).order_by(AcquisitionRun.id.desc()).limit(1)).one()
+
+
+def write_config(tmp_path: Path, page_size: int = 100) -> Path:
+    cfg = tmp_path / "study.toml"
+    cfg.write_text(
+        f"""[study]
+site = "stackoverflow"
+tags = ["tensorflow", "keras"]
+from = "2018-01-01"
+[files]
+keywords = "{PROJECT / "data" / "keywords.txt"}"
+[api]
+page_size = {page_size}
+"""
+    )
+    return cfg
+
+
+def ppmine(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "mining.cli", *args],
+        cwd=PROJECT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+def wait_for(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail("condition not reached in time")
+        time.sleep(0.05)
+
+
+# -- the job in-process ----------------------------------------------------------------------------------------
+
+
+def test_scrape_fetches_every_tag_once_with_answers_and_comments(store, shared):
+    questions = make_questions(250, shared)
+    with FakeApi(questions) as api:
+        result = scrape(store, params_for(api), client=client_for(api))
+        # 2 tags x 167 questions at 100 a page, plus the filter: the budget is 11 per 1,000 questions fetched
+        assert result.status == "done" and result.questions >= 250
+        assert result.requests == len(api.log) <= 1 + 11 * result.questions / 1000 + len(TAGS)
+        assert counts(store) == expected_counts(questions)
+        assert {s.params["tagged"] for s in api.requests_to("/questions")} == set(TAGS)
+        assert all(s.params["pagesize"] == "100" for s in api.requests_to("/questions"))
+        # the filter id is cached: a second run creates none
+        scrape(store, params_for(api, tags=("keras",)), client=client_for(api))
+        assert len(api.requests_to("/filters/create")) == 1
+    with store.read() as s:
+        q = s.get(Question, questions[3]["question_id"])
+        assert q.title == 'Model 3 trains slowly & uses "too much" memory'
+        assert q.prose == "Training step 3 is slow on the GPU.\n\nWhy?" and q.has_code
+        assert q.code_blocks == ["model.fit(x, y, batch_size=4)\n"] and q.source == "api"
+        assert [a.is_accepted for a in q.answers] == [True, False]
+        assert q.answers[0].code_blocks == ["ds = ds.prefetch(0)"] and "larger batch" in q.answers[0].prose
+        assert {c.post_type for c in q.comments} == {"question", "answer"}
+        assert all(c.text and c.body_html for c in q.comments)
+        assert s.scalar(sa.select(sa.func.count()).select_from(Setting)) == 1
+    run = last_run(store)
+    assert run.status == "done" and run.params["tags"] == ["keras"] and run.high_water is not None
+
+
+def test_since_last_fetches_edits_and_new_questions(store, shared):
+    questions = make_questions(120, shared)
+    with FakeApi(questions) as api:
+        first = scrape(store, params_for(api), client=client_for(api))
+        hw = first.high_water
+        hw_epoch = int(hw.replace(tzinfo=UTC).timestamp())
+        later = hw_epoch + 3 * 86_400
+        edited = questions[5]["question_id"]
+        api.touch(edited, later, title="Edited: fit() is slow")
+        fresh = make_questions(1, shared, first_id=90_000_000, start=later - 10)[0]
+        api.questions.append(fresh)
+        api.log.clear()
+        second = scrape(store, params_for(api, since_last=True), client=client_for(api))
+    assert second.status == "done" and second.mode == "incremental"
+    sent = api.requests_to("/questions")
+    assert all(s.params["sort"] == "activity" and s.params["order"] == "asc" for s in sent)
+    assert {int(s.params["min"]) for s in sent} == {hw_epoch}
+    assert second.questions <= 6 and len(sent) == len(TAGS)  # only what changed since the mark (and the mark)
+    with store.read() as s:
+        assert s.get(Question, edited).title == "Edited: fit() is slow"
+        assert s.get(Question, fresh["question_id"]) is not None
+    assert counts(store)[0] == 121
+    assert second.high_water > hw
+
+
+def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, shared):
+    questions = make_questions(300, shared)
+    with FakeApi(questions, quota_max=3) as api:
+        result = scrape(store, params_for(api), client=client_for(api))
+        assert result.status == "quota" and "quota" in result.message
+        run = last_run(store)
+        assert run.status == "quota" and run.quota_remaining == 0 and run.checkpoint["tag_index"] == 0
+        stored = counts(store)[0]
+        assert 0 < stored < 300
+        api.quota_remaining = api.quota_max = 10_000  # a new day
+        api.log.clear()
+        again = scrape(store, params_for(api), client=client_for(api))
+    assert again.status == "done" and again.resumed and again.run_id == run.id
+    assert api.log[0].params.get("min") is not None  # resumed at the cursor, not from the start
+    assert counts(store) == expected_counts(questions)
+
+
+def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
+    questions = make_questions(300, shared)
+    with FakeApi(questions) as api:
+        api.faults.extend([None, None, Fault("error", (400, "bad_parameter", "tagged"))])
+        with pytest.raises(PPMinerError, match="failed.*bad_parameter"):
+            scrape(store, params_for(api), client=client_for(api))
+        run = last_run(store)
+        assert run.status == "failed" and "bad_parameter" in run.message and run.finished_at
+        assert run.checkpoint["cursor"] is not None
+        again = scrape(store, params_for(api), client=client_for(api))
+    assert again.resumed and again.status == "done"
+    assert counts(store) == expected_counts(questions)
+
+
+def test_lock_blocks_a_live_holder_and_takes_over_a_dead_one(store):
+    with Lock(store, "scrape"), pytest.raises(JobLockHeld, match="another scrape job is running"):
+        Lock(store, "scrape").acquire()
+    # a lock left by a process that no longer exists on this host
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    with store.write() as s:
+        now = utcnow()
+        s.add(
+            JobLock(
+                name="scrape",
+                holder=f"{os.uname().nodename}:{dead.stdout.strip()}",
+                acquired_at=now,
+                heartbeat_at=now,
+            )
+        )
+    lock = Lock(store, "scrape")
+    lock.acquire()
+    assert "is gone" in lock.took_over
+    lock.release()
+    # a lock of another host whose heartbeat stopped long ago
+    with store.write() as s:
+        old = utcnow() - timedelta(hours=2)
+        s.add(JobLock(name="scrape", holder="elsewhere:1", acquired_at=old, heartbeat_at=old))
+    lock = Lock(store, "scrape")
+    lock.acquire()
+    assert "no heartbeat" in lock.took_over
+    lock.release()
+    with store.read() as s:
+        assert s.get(JobLock, "scrape") is None
+
+
+# -- the commands, as real processes ---------------------------------------------------------------------------
+
+
+def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, shared, tmp_path):
+    questions = make_questions(150, shared)
+    cfg = write_config(tmp_path, page_size=10)
+    store = open_store(db_url)
+    with FakeApi(questions, delay=0.1) as api:
+        args = ("scrape", "--db", db_url, "--config", str(cfg), "--api-url", api.url)
+        proc = ppmine(*args)
+
+        def committed_pages() -> bool:
+            with store.read() as s:
+                return (s.scalar(sa.select(sa.func.max(AcquisitionRun.items))) or 0) >= 30
+
+        wait_for(committed_pages)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        assert proc.returncode == -signal.SIGKILL
+        assert last_run(store).status == "running"
+        assert counts(store)[0] < 150
+        api.delay = 0.0
+        killed_at = len(api.log)
+        rerun = ppmine(*args)
+        out, err = rerun.communicate(timeout=120)
+    assert rerun.returncode == 0, err
+    assert "done" in out and "(resumed)" in out and out.count("\n") == 1
+    assert api.log[killed_at].params.get("min") is not None  # picked up at the checkpoint
+    assert counts(store) == expected_counts(questions)
+    with store.read() as s:
+        assert {q for (q,) in s.execute(sa.select(Question.id))} == {q["question_id"] for q in questions}
+        assert s.scalar(sa.select(sa.func.count()).select_from(AcquisitionRun)) == 1
+        assert s.get(JobLock, "scrape") is None
+
+
+def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
+    cfg = write_config(tmp_path, page_size=10)
+    store = open_store(sqlite_url)
+    with FakeApi(make_questions(300, shared), delay=0.2) as api:
+        args = ("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
+        first = ppmine(*args)
+        try:
+
+            def locked() -> bool:
+                with store.read() as s:
+                    return s.get(JobLock, "scrape") is not None
+
+            wait_for(locked)
+            second = ppmine(*args)
+            out, err = second.communicate(timeout=30)
+            assert second.returncode == 1 and out == ""
+            assert err.startswith("ppmine: error: another scrape job is running on this database (held by ")
+            assert err.count("\n") == 1
+            assert first.poll() is None  # the first one carries on
+            first.send_signal(signal.SIGTERM)  # as cron or systemd would stop it
+            out, err = first.communicate(timeout=30)
+            assert first.returncode == 130 and err.strip() == "ppmine: aborted"
+        finally:
+            if first.poll() is None:
+                first.kill()
+                first.communicate()
+    assert last_run(store).status == "interrupted"
+    with store.read() as s:
+        assert s.get(JobLock, "scrape") is None
+
+
+def test_key_never_in_output_logs_or_database(sqlite_url, shared, tmp_path):
+    cfg = write_config(tmp_path)
+    log_file = tmp_path / "logs" / "scrape.log"
+    with FakeApi(make_questions(150, shared)) as api:
+        api.faults.extend(
+            [Fault("drop"), Fault("error", (400, "bad_parameter", "min")), Fault("throttle", 1)]
+        )
+        args = (
+            "scrape",
+            "--db",
+            sqlite_url,
+            "--config",
+            str(cfg),
+            "--api-url",
+            api.url,
+            "--log-file",
+            str(log_file),
+        )
+        failed = ppmine(*args, env={"SE_API_KEY": KEY})
+        out1, err1 = failed.communicate(timeout=60)
+        ok = ppmine(*args, "--key", KEY, "-v")
+        out2, err2 = ok.communicate(timeout=60)
+    assert failed.returncode == 1 and "bad_parameter" in err1 and ok.returncode == 0, err2
+    assert all(s.params.get("key") == KEY for s in api.log)  # it was sent ...
+    logged = log_file.read_text()
+    assert "connection failed" in logged and "bad_parameter" in logged and "throttled" in err2
+    for text in (out1, err1, out2, err2, logged):  # ... and shown nowhere
+        assert KEY not in text
+    store = open_store(sqlite_url)
+    with store.read() as s:
+        for table in ("acquisition_runs", "settings", "job_locks", "questions"):
+            for row in s.execute(sa.text(f"SELECT * FROM {table}")):
+                assert KEY not in repr(tuple(row))
+
+
+def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, shared, tmp_path):
+    cfg = write_config(tmp_path)
+    log_file = tmp_path / "run.log"
+    questions = make_questions(80, shared)
+    store = open_store(sqlite_url)
+    with FakeApi(questions) as api:
+        # the first scheduled run on a fresh database (in-process: the same code the command calls) ...
+        first = run_job(store, load_config(cfg), params_for(api, since_last=True))
+        assert first.exit_code == 0 and first.scrape.mode == "full" and first.match.candidates > 0
+        assert first.summary().startswith("run: scrape done (full, 80 new or updated of ")
+        api.touch(
+            questions[0]["question_id"], questions[-1]["last_activity_date"] + 86_400, title="Now slower"
+        )
+        # ... and the next one, from cron
+        args = (
+            "run",
+            "--db",
+            sqlite_url,
+            "--config",
+            str(cfg),
+            "--api-url",
+            api.url,
+            "--log-file",
+            str(log_file),
+        )
+        second = ppmine(*args)
+        out, err = second.communicate(timeout=120)
+    assert second.returncode == 0 and err == "", err
+    assert out.count("\n") == 1 and out.startswith("run: scrape done (incremental, 1 new or updated of ")
+    assert "; match: 1 checked, " in out
+    with store.read() as s:
+        runs = s.scalars(sa.select(AcquisitionRun).order_by(AcquisitionRun.id)).all()
+        assert [r.checkpoint["mode"] for r in runs] == ["full", "incremental"]
+        assert all(r.params["since_last"] for r in runs)
+        assert s.scalar(sa.text("SELECT count(*) FROM match_runs")) == 2
+    assert log_file.read_text().count("run: scrape done (incremental") == 1
+
+
+def test_scrape_exits_3_when_the_quota_runs_out(sqlite_url, shared, tmp_path):
+    cfg = write_config(tmp_path, page_size=10)
+    with FakeApi(make_questions(100, shared), quota_max=3) as api:
+        proc = ppmine("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    assert out.startswith("scrape run 1 quota;") and "rerun the same command to resume" in out
+    assert last_run(open_store(sqlite_url)).status == "quota"

@@ -1,0 +1,164 @@
+"""The API client against real response files and a real local HTTP server that misbehaves on cue."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from mining.errors import PPMinerError
+from mining.seapi import ApiClient, ApiError, QuotaExhausted, parse_wrapper
+from mining.seitems import page_rows
+from tests.fake_api import FakeApi, Fault, make_questions
+
+SE_JSON = "realdata/se_api_json"
+KEY = "k3y-Th4t-Must-N0t-Leak"
+
+
+@pytest.fixture
+def api(shared):
+    with FakeApi(make_questions(60, shared)) as server:
+        yield server
+
+
+def client_for(api: FakeApi, **kw) -> ApiClient:
+    kw.setdefault("retry_base", 0.01)
+    return ApiClient(api.url, **kw)
+
+
+# -- parsing the real shapes ---------------------------------------------------------------------------------
+
+
+def test_parser_reads_real_perceval_pages(shared):
+    payload = json.loads((shared / SE_JSON / "perceval/stackexchange_question_backoff_page.json").read_text())
+    page = parse_wrapper(payload, "backoff page")
+    assert page.backoff == 0.2 and page.has_more and page.quota_remaining == 9989 and page.quota_max == 10000
+    rows = page_rows(page.items, "stackoverflow")
+    # The page repeats question 1: one row per id; each nested answer belongs to the question it is nested in.
+    assert [q["id"] for q in rows.questions] == [1]
+    assert sorted(a["id"] for a in rows.answers) == [1, 2]
+    assert {a["question_id"] for a in rows.answers} == {1}
+    assert sorted(c["id"] for c in rows.comments) == [2, 60495069]
+    assert {c["post_type"] for c in rows.comments} == {"question"}
+    q = rows.questions[0]
+    assert q["tags"] == "|python|pandas|" and q["owner_user_id"] == 3 and q["creation_date"].year == 2016
+
+
+def test_parser_reads_default_filter_questions(shared):
+    for name in ("gaea/questions.json", "stack-on-go/questions__dummyQuestionsResponse.json"):
+        payload = json.loads((shared / SE_JSON / name).read_text())
+        rows = page_rows(parse_wrapper(payload, name).items, "stackoverflow")
+        assert len(rows.questions) == len(payload["items"]) > 0
+        assert all("body_html" not in q for q in rows.questions)  # default filter: no body, nothing invented
+    titles = [
+        q["title"]
+        for q in page_rows(
+            json.loads((shared / SE_JSON / "gaea/questions.json").read_text())["items"], "so"
+        ).questions
+    ]
+    assert any("\"undefined method 'allow'\"" in t for t in titles)  # HTML entities are unescaped
+
+
+def test_parser_raises_on_real_error_payloads(shared):
+    for name, eid in (("gaea/bad_request.json", 400), ("stack-on-go/errors__dummyErrorResponse.json", 404)):
+        payload = json.loads((shared / SE_JSON / name).read_text())
+        with pytest.raises(ApiError) as err:
+            parse_wrapper(payload, name)
+        assert err.value.error_id == eid and name in str(err.value)
+
+
+def test_malformed_item_names_the_question():
+    with pytest.raises(PPMinerError, match=r"item 1 \(question 7\)"):
+        page_rows([{"question_id": 6}, {"question_id": 7, "answers": [{"score": 1}]}], "so", "page x")
+
+
+# -- the client against the local server ---------------------------------------------------------------------
+
+
+def test_filter_gzip_and_paging(api):
+    with client_for(api) as c:
+        fid = c.create_filter(["question.body", "question.answers"])
+        assert api.filters[fid] == ["question.body", "question.answers"]
+        page = c.questions(
+            {"tagged": "keras", "sort": "creation", "order": "asc", "pagesize": 15, "filter": fid}
+        )
+    assert len(page.items) == 15 and page.has_more and "body" in page.items[0] and "answers" in page.items[0]
+    assert all("gzip" in s.accept_encoding for s in api.log)
+    assert api.log[-1].params["site"] == "stackoverflow"
+    assert c.quota_remaining == api.quota_remaining == api.quota_max - 2
+
+
+def test_backoff_is_honoured_per_method(api):
+    api.faults.append(Fault("backoff", 0.5))
+    with client_for(api) as c:
+        first = c.questions({"pagesize": 1})
+        c.questions({"pagesize": 1})
+    assert first.backoff == 0.5
+    a, b = api.requests_to("/questions")
+    assert b.at - a.at >= 0.5
+
+
+def test_throttle_violation_waits_what_the_message_says(api):
+    api.faults.append(Fault("throttle", 1))
+    with client_for(api) as c:
+        page = c.questions({"pagesize": 2})
+    assert len(page.items) == 2
+    a, b = api.requests_to("/questions")
+    assert b.at - a.at >= 1.0
+
+
+def test_transient_faults_are_retried(api):
+    api.faults.extend([Fault("status", 503), Fault("drop"), Fault("invalid_json"), Fault("hang", 1.0)])
+    with client_for(api, timeout=0.3) as c:
+        page = c.questions({"pagesize": 3})
+    assert len(page.items) == 3
+    assert len(api.requests_to("/questions")) == 5 and c.requests == 5
+
+
+def test_gives_up_after_capped_retries_naming_the_url(api):
+    api.faults.extend([Fault("status", 503)] * 4)
+    with client_for(api, max_retries=3, key=KEY) as c, pytest.raises(ApiError) as err:
+        c.questions({"tagged": "keras"})
+    msg = str(err.value)
+    assert "giving up after 4 attempts" in msg and "HTTP 503" in msg and "tagged=keras" in msg
+    assert KEY not in msg and api.log[0].params["key"] == KEY
+
+
+def test_invalid_json_error_names_the_byte_offset(api):
+    api.faults.extend([Fault("invalid_json")] * 2)
+    with client_for(api, max_retries=1) as c, pytest.raises(ApiError, match="invalid JSON at byte 39"):
+        c.questions({})
+
+
+def test_error_payload_fails_at_once(api):
+    api.faults.append(Fault("error", (400, "bad_parameter", "pagesize")))
+    with client_for(api, key=KEY) as c, pytest.raises(ApiError) as err:
+        c.questions({"pagesize": 5})
+    assert err.value.error_name == "bad_parameter" and "pagesize" in str(err.value)
+    assert len(api.log) == 1 and KEY not in str(err.value)
+
+
+def test_long_throttle_means_quota_exhausted(api):
+    api.quota_remaining = 0
+    with client_for(api) as c, pytest.raises(QuotaExhausted, match="86400"):
+        c.questions({})
+
+
+def test_connection_refused_message_hides_the_key():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again when the block ends: nothing listens there
+    c = ApiClient(f"http://127.0.0.1:{port}/2.3", key=KEY, max_retries=1, retry_base=0.01)
+    with pytest.raises(ApiError) as err:
+        c.questions({})
+    assert "connection failed" in str(err.value) and KEY not in str(err.value)
+
+
+def test_stays_under_the_request_rate(api):
+    with client_for(api, max_rps=30) as c:
+        for _ in range(40):
+            c.questions({"pagesize": 1})
+    times = sorted(s.at for s in api.log)
+    busiest = max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
+    assert busiest <= 30
