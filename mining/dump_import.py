@@ -398,7 +398,7 @@ class DumpImport:
                 return select(attrib)
             except _RowError as exc:
                 post = attrib.get("Id", "?")
-                raise PPMinerError(f"{reader.name}:{reader.line}: row Id={post}: {exc}") from None
+                raise PPMinerError(f"{reader.name}:{reader.row_line}: row Id={post}: {exc}") from None
 
         shown = reader.offset
         try:

@@ -1,8 +1,8 @@
 """Streaming reader for Stack Exchange data-dump files (Posts.xml, Comments.xml): rows in constant memory.
 
-The file is fed to lxml's pull parser one line at a time (at most ``MAX_FEED`` bytes), so the reader always knows
-the byte offset and line number it has reached. After a line that leaves no ``<row>`` open, everything before that
-offset has been handed out: that is a *safe point*, where an import can checkpoint and later resume by seeking
+The file is fed to lxml's pull parser in blocks of whole lines, so the reader always knows the byte offset and line
+number it has reached. After a block that leaves no ``<row>`` open, everything before that offset has been handed
+out: that is a *safe point*, where an import can checkpoint and later resume by seeking
 there (a regular file) or by re-reading and skipping the rows already done (standard input).
 
 Parse errors become :class:`PPMinerError` naming the file, line, column and byte offset.
@@ -14,7 +14,6 @@ import hashlib
 import io
 import os
 import sys
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -23,7 +22,8 @@ from lxml import etree
 
 from mining.errors import PPMinerError
 
-MAX_FEED = 1 << 20  # bytes fed per call at most (a dump line is one row, usually a few KB)
+BLOCK = 1 << 18  # bytes read per block (then up to the end of the line)
+MAX_FEED = 1 << 20  # at most this much more to finish a line (a dump line is one row, usually a few KB)
 HEAD_BYTES = 1 << 20  # bytes hashed to recognise a file again (also through a pipe)
 STDIN = "-"
 
@@ -52,11 +52,11 @@ class _HeadThenRest:
         self._head = io.BytesIO(head)
         self._rest = rest
 
+    def read1(self, size: int = -1) -> bytes:
+        return self._head.read1(size) or self._rest.read1(size)
+
     def readline(self, limit: int = -1) -> bytes:
-        line = self._head.readline(limit)
-        if line:
-            return line
-        return self._rest.readline(limit)
+        return self._head.readline(limit) or self._rest.readline(limit)
 
 
 def describe(path: str) -> str:
@@ -91,6 +91,8 @@ class DumpReader:
         self._skip_rows = 0
         self._line_shift = 0  # file line = parser line + shift (after a resume seek)
         self._prefix = b""
+        self._depth, self._saw_root, self._open_row = 0, False, False
+        self.row_line = 0  # line of the row being selected (for the caller's error messages)
 
     @classmethod
     def open(cls, path: str, root: str) -> DumpReader:
@@ -120,96 +122,114 @@ class DumpReader:
         return f"skip {point.rows} rows"
 
     def chunks(self, select: Callable[[Any], Any] = dict) -> Iterator[tuple[list[Row], SafePoint | None]]:
-        """Feed the file line by line. ``select(attrib)`` sees each row's attributes while they are live and
-        returns what to keep, or None to drop the row cheaply (no copy of the attributes)."""
+        """Feed the file in blocks of whole lines; yield each block's rows and, when it ends between rows, the
+        safe point after it. ``select(attrib)`` sees each row's attributes while they are live and returns what
+        to keep, or None to drop the row cheaply (no copy of the attributes)."""
         parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True)
-        recent: deque[tuple[int, int]] = deque(maxlen=64)  # (line, byte offset of its start)
-        depth, saw_root, open_row = 0, bool(self._prefix), False
         if self._prefix:
             parser.feed(self._prefix)
-            for _ in parser.read_events():  # the synthetic root
+            for _ in parser.read_events():  # the synthetic document element
                 pass
-            depth = 1
-        readline = self._stream.readline
+            self._depth, self._saw_root = 1, True
+        read, readline = self._stream.read1, self._stream.readline
+        previous = None
         while True:
-            data = readline(MAX_FEED)
+            data = read(BLOCK)
             if not data:
                 break
-            recent.append((self.line, self.offset))
+            if not data.endswith(b"\n"):
+                data += readline(MAX_FEED)  # whole lines only, so a block can end at a safe point
+            block = (self.line, self.offset, data)
             rows: list[Row] = []
             try:
                 parser.feed(data)
             except etree.XMLSyntaxError as exc:
-                self._drain(parser, rows, depth, select)
+                self._take_events(parser, rows, select, failed=True)  # rows before the fault are good
                 if rows:
                     yield rows, None
-                raise self._error(exc, recent) from None
+                raise self._error(exc, (previous, block)) from None
             self.offset += len(data)
-            ends_line = data.endswith(b"\n")
-            for event, el in parser.read_events():
+            self.line += data.count(b"\n")
+            try:
+                self._take_events(parser, rows, select)
+            except PPMinerError:  # a bad row (select refused it): the rows before it are good
+                if rows:
+                    yield rows, None
+                raise
+            safe = data.endswith(b"\n") and not self._open_row and self._saw_root and self._depth == 1
+            yield rows, SafePoint(self.offset, self.line, self.rows) if safe else None
+            previous = block
+        try:
+            parser.close()
+        except etree.XMLSyntaxError as exc:
+            raise self._error(exc, (previous,), at_end=True) from None
+        if not self._saw_root:
+            raise PPMinerError(f"{self.name}: empty file, no <{self.root}> element")
+
+    def _take_events(self, parser, rows: list[Row], select, failed: bool = False) -> None:
+        try:
+            events = parser.read_events()
+            for event, el in events:
                 if event == "start":
-                    depth += 1
-                    if depth == 1:
-                        saw_root = True
+                    self._depth += 1
+                    if self._depth == 1:
+                        self._saw_root = True
                         if el.tag != self.root:
                             raise PPMinerError(
-                                f"{self.name}:{self.line}: document element is <{el.tag}>, expected <{self.root}>"
+                                f"{self.name}:{el.sourceline}: document element is <{el.tag}>, "
+                                f"expected <{self.root}>"
                             )
-                    elif depth == 2 and el.tag == "row":
-                        open_row = True
+                    elif self._depth == 2 and el.tag == "row":
+                        self._open_row = True
                     continue
-                depth -= 1
-                if depth == 1 and el.tag == "row":
-                    open_row = False
+                self._depth -= 1
+                if self._depth != 1:
+                    continue
+                if el.tag == "row":
+                    self._open_row = False
                     self.rows += 1
                     if self._skip_rows:
                         self._skip_rows -= 1
                     else:
+                        self.row_line = (el.sourceline or 0) + self._line_shift
                         value = select(el.attrib)
                         if value is not None:
-                            rows.append(Row(value, self.line))
-                if depth == 1:  # constant memory: empty the row, drop the ones before it
-                    el.clear()
-                    parent = el.getparent()
-                    if parent is not None and el.getprevious() is not None:
-                        del parent[:-1]
-            if ends_line:
-                self.line += 1
-            safe = ends_line and not open_row and saw_root and depth == 1
-            yield rows, SafePoint(self.offset, self.line, self.rows) if safe else None
-        try:
-            parser.close()
-        except etree.XMLSyntaxError as exc:
-            raise self._error(exc, recent, at_end=True) from None
-        if not saw_root:
-            raise PPMinerError(f"{self.name}: empty file, no <{self.root}> element")
-
-    def _drain(self, parser, rows: list[Row], depth: int, select) -> None:
-        """Rows completed in the line that failed, before the fault, are still good."""
-        try:
-            events = list(parser.read_events())
+                            rows.append(Row(value, self.row_line))
+                el.clear()  # constant memory: empty the row and drop the ones before it
+                if el.getprevious() is not None:
+                    del el.getparent()[:-1]
         except etree.XMLSyntaxError:
-            return
-        for event, el in events:
-            depth += 1 if event == "start" else -1
-            if event == "end" and depth == 1 and el.tag == "row":
-                self.rows += 1
-                if self._skip_rows:
-                    self._skip_rows -= 1
-                elif (value := select(el.attrib)) is not None:
-                    rows.append(Row(value, self.line))
+            if not failed:
+                raise
 
-    def _error(self, exc: etree.XMLSyntaxError, recent, at_end: bool = False) -> PPMinerError:
+    def _error(self, exc: etree.XMLSyntaxError, blocks, at_end: bool = False) -> PPMinerError:
+        """The one-line message: file, line, column and byte offset of the fault."""
         reason = (exc.msg or str(exc)).split(", line ")[0]
         if at_end:
             # Whatever libxml2 calls it, the input stopped before the document did: the fault is the end.
             line, offset = self.line, self.offset
-            starts = [start for number, start in recent if number == line]
-            column = offset - starts[0] + 1 if starts else 0
+            start = self._line_start(blocks, line)
+            column = offset - start + 1 if start is not None else 0
             return PPMinerError(
                 f"{self.name}:{line}: column {column}, byte offset {offset}: unexpected end of file ({reason})"
             )
         line, column = exc.position if exc.position else (0, 0)
         line += self._line_shift
-        offset = next((start + max(column - 1, 0) for number, start in recent if number == line), self.offset)
+        start = self._line_start(blocks, line)
+        offset = start + max(column - 1, 0) if start is not None else self.offset
         return PPMinerError(f"{self.name}:{line}: column {column}, byte offset {offset}: {reason}")
+
+    @staticmethod
+    def _line_start(blocks, line: int) -> int | None:
+        """Byte offset where ``line`` starts, if it lies in one of the recent blocks."""
+        for block in blocks:
+            if block is None:
+                continue
+            first_line, offset, data = block
+            if not first_line <= line <= first_line + data.count(b"\n"):
+                continue
+            pos = 0
+            for _ in range(line - first_line):
+                pos = data.index(b"\n", pos) + 1
+            return offset + pos
+        return None

@@ -1,0 +1,121 @@
+"""Dump import speed against a bare streaming parse of the same Posts.xml.
+
+Builds a larger Posts.xml in a temporary folder by replicating the real ai.stackexchange rows with new ids (and
+matching ParentId/AcceptedAnswerId), then times:
+  bare      lxml iterparse that only counts rows (the floor: nothing can stream the file faster)
+  reader    mining.dump_reader feeding line by line, dropping every row (the checkpointable streaming itself)
+  filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
+  all       `import-dump` without --tag: every question and answer is split into prose/code and written
+Prints rows/s, MB/s and the ratio to the bare parse. The issue's target: import time at most 2x the bare parse.
+
+Run: python bench/bench_dump.py [--copies 40] [--tag definitions] [--db-url postgresql://...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from lxml import etree
+
+from mining.db import open_store
+from mining.dump_import import DumpFilter, DumpImport
+from mining.dump_reader import DumpReader
+
+PROJECT = Path(__file__).resolve().parent.parent
+REAL = PROJECT.parent / "shared" / "realdata" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"
+ID_ATTRS = ("Id", "ParentId", "AcceptedAnswerId")
+
+
+def build_posts(path: Path, copies: int) -> int:
+    """Write ``copies`` copies of the real rows, ids shifted per copy; returns the number of rows."""
+    rows = [dict(el.attrib) for _, el in etree.iterparse(str(REAL), tag="row")]
+    shift = max(int(r["Id"]) for r in rows) + 1
+    n = 0
+    with path.open("wb") as out:
+        out.write(b'\xef\xbb\xbf<?xml version="1.0" encoding="utf-8"?>\r\n<posts>\r\n')
+        for copy in range(copies):
+            for row in rows:
+                row = dict(row)
+                for key in ID_ATTRS:
+                    if key in row:
+                        row[key] = str(int(row[key]) + copy * shift)
+                el = etree.Element("row", row)
+                out.write(b"  " + etree.tostring(el, encoding="utf-8") + b"\r\n")
+                n += 1
+        out.write(b"</posts>\r\n")
+    return n
+
+
+def bare_parse(path: Path) -> int:
+    n = 0
+    for _, el in etree.iterparse(str(path), tag="row"):
+        n += 1
+        el.clear()
+        while el.getprevious() is not None:
+            del el.getparent()[0]
+    return n
+
+
+def reader_only(path: Path) -> int:
+    reader = DumpReader.open(str(path), "posts")
+    try:
+        for _ in reader.chunks(lambda attrib: None):
+            pass
+        return reader.rows
+    finally:
+        reader.close()
+
+
+def timed(fn, repeat: int = 1) -> tuple[float, object]:
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, value
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--copies", type=int, default=40, help="copies of the real ai.stackexchange rows")
+    ap.add_argument("--tag", default="definitions", help="tag of the filtered import")
+    ap.add_argument("--db-url", help="database for the imports (default: a SQLite file in the temp folder)")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="bench_dump_") as tmp:
+        posts = Path(tmp) / "Posts.xml"
+        rows = build_posts(posts, args.copies)
+        mb = posts.stat().st_size / 1e6
+        print(f"{posts.name}: {rows} rows, {mb:.1f} MB (ai.stackexchange x {args.copies})")
+
+        results = []
+        bare_s, n = timed(lambda: bare_parse(posts), repeat=3)
+        assert n == rows
+        results.append(("bare iterparse", bare_s, ""))
+        reader_s, n = timed(lambda: reader_only(posts), repeat=3)
+        assert n == rows
+        results.append(("reader (line feed)", reader_s, ""))
+
+        for label, filt in (
+            (f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag}))),
+            ("import (all)", DumpFilter()),
+        ):
+            url = args.db_url or f"sqlite:///{Path(tmp) / (label.split()[1] + '.db')}"
+            store = open_store(url)
+            seconds, result = timed(lambda s=store, f=filt: DumpImport(s, str(posts), filt=f, progress=False).run())
+            kept = f"{result.posts.questions} q + {result.posts.answers} a kept"
+            results.append((label, seconds, kept))
+
+        print(f"{'':24} {'seconds':>8} {'rows/s':>10} {'MB/s':>7} {'x bare':>7}")
+        for label, seconds, note in results:
+            print(
+                f"{label:24} {seconds:8.2f} {rows / seconds:10.0f} {mb / seconds:7.1f} "
+                f"{seconds / bare_s:7.2f}  {note}"
+            )
+
+
+if __name__ == "__main__":
+    main()
