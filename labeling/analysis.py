@@ -412,6 +412,29 @@ def replication_chart(replication: pd.DataFrame, section: str):
     return ax.figure
 
 
+def funnel_chart(funnel: pd.DataFrame):
+    """The funnel's main steps as bars on a log scale (per-keyword rows left out)."""
+    steps = funnel[funnel["keyword"] == ""].dropna(subset=["count"])
+    steps = steps.assign(count=steps["count"].astype(int))
+    ax = steps.plot.barh(x="step", y="count", legend=False, figsize=(8, 3.5), logx=True)
+    ax.invert_yaxis()
+    ax.bar_label(ax.containers[0], [f"{n:,}" for n in steps["count"]], padding=3, fontsize=8)
+    ax.set_xlim(left=1, right=max(10, int(steps["count"].max() if len(steps) else 1)) * 3)
+    ax.set_ylabel("")
+    ax.set_xlabel("count (log scale)")
+    ax.set_title("Mining funnel")
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def highlight_differences(replication: pd.DataFrame):
+    """The replication table styled for a notebook: rows that differ or are missing in colour."""
+    colours = {"DIFFERS": "background-color: #f8d0d0", "MISSING": "background-color: #fbeec1"}
+    return replication.style.apply(lambda row: [colours.get(row["status"], "")] * len(row), axis=1).format(
+        precision=3, na_rep=""
+    )
+
+
 # --- the notebooks' entry point ----------------------------------------------------------------------------------
 
 

@@ -25,12 +25,12 @@ from mining.store import upsert_questions, utcnow
 PROJECT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = PROJECT / "notebooks"
 EXPECTED_NOTEBOOKS = {
-    "01_funnel.ipynb": ["funnel.csv"],
+    "01_funnel.ipynb": ["funnel.csv", "funnel.png"],
     "02_symptoms.ipynb": ["symptoms.csv", "symptoms.png"],
     "03_root_causes.ipynb": ["root_causes.csv", "root_causes.png"],
     "04_stages.ipynb": ["stages.csv", "stage_matrix.csv", "stages.png", "stage_matrix.png"],
-    "05_agreement.ipynb": ["agreement.csv"],
-    "06_replication.ipynb": ["replication.csv"],
+    "05_agreement.ipynb": ["agreement.csv", "agreement.png"],
+    "06_replication.ipynb": ["replication.csv", "replication_symptoms.png"],
 }
 
 
