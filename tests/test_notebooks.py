@@ -82,6 +82,7 @@ def test_committed_notebooks_are_stripped_and_import_only_the_analysis_module():
             if cell.cell_type != "code":
                 continue
             assert cell.outputs == [] and cell.execution_count is None, f"{name}: outputs not stripped"
+            assert "execution" not in cell.metadata, f"{name}: execution timings not stripped"
             imports = [ln for ln in cell.source.splitlines() if ln.lstrip().startswith(("import ", "from "))]
             assert all("labeling" in ln and "analysis" in ln for ln in imports), f"{name}: {imports}"
 
