@@ -344,3 +344,54 @@ def test_cli_import_errors_and_usage(sqlite_url, shared, tmp_path):
     for cmd in ("import", "export"):
         helptext = run(cmd, "--help").stdout
         assert "--format" in helptext and "--raters" in helptext and "--db" in helptext
+
+
+def test_killed_import_stores_nothing(sqlite_store, sqlite_url, tmp_path):
+    """SIGKILL in the middle of a large import: the earlier data is intact and nothing of the file is stored."""
+    import os
+    import signal
+    import time
+
+    prior = tmp_path / "prior.csv"
+    prior.write_text("_id,isPB_ann,merge\n1,1,1\n")
+    import_file(sqlite_store, "identification", str(prior))
+    before = snapshot(sqlite_store)
+    big = tmp_path / "big.csv"
+    big.write_text("_id,isPB_ann,isPB_bob,merge\n" + "".join(f"{i},1,0,1\n" for i in range(10, 30010)))
+    db_file = sqlite_url.removeprefix("sqlite:///")
+    wal = f"{db_file}-wal"
+
+    def wal_size() -> int:
+        return os.path.getsize(wal) if os.path.exists(wal) else 0
+
+    wal_start = wal_size()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "labeling.cli",
+            "import",
+            "--format",
+            "identification",
+            str(big),
+            "--db",
+            sqlite_url,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        # Uncommitted pages spill into the WAL once the transaction outgrows the page cache: it is mid-write.
+        while wal_size() < wal_start + 4_000_000:
+            assert proc.poll() is None, "the import finished before it could be killed"
+            assert time.monotonic() < deadline, "the import never started writing"
+            time.sleep(0.05)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert snapshot(sqlite_store) == before
+    # The database is still usable: the same file now imports completely.
+    small = tmp_path / "small.csv"
+    small.write_text("_id,isPB_ann\n2,0\n")
+    assert import_file(sqlite_store, "identification", str(small)).identifications == 1
