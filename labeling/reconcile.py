@@ -27,11 +27,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from labeling.agreement import IDENTIFICATION, PP, collect_ratings
 from labeling.models import (
     AuditEntry,
     FinalIdentification,
     FinalLabel,
-    Identification,
     PPLabel,
     Rater,
     pp_key,
@@ -179,29 +179,21 @@ def _rater_names(session: Session) -> dict[int, str]:
 
 
 def identification_items(session: Session, min_raters: int = 2) -> tuple[list[IdentificationItem], int]:
-    """Posts rated by at least ``min_raters`` raters, by post id, and how many rated posts still wait for raters."""
-    names = _rater_names(session)
-    votes: dict[int, dict[str, bool]] = defaultdict(dict)
-    for qid, rater_id, is_pp in session.execute(
-        sa.select(Identification.question_id, Identification.rater_id, Identification.is_pp)
-    ):
-        votes[qid][names[rater_id]] = bool(is_pp)
-    finals = {
-        row.question_id: row
-        for row in session.scalars(
-            sa.select(FinalIdentification).where(FinalIdentification.question_id.in_(list(votes)))
-        )
-    } if votes else {}  # fmt: skip
+    """Posts rated by at least ``min_raters`` raters, by post id, and how many rated posts still wait for raters.
+
+    The raters' decisions come from :func:`labeling.agreement.collect_ratings`, the listing the kappas use."""
+    rated = collect_ratings(session, None, (IDENTIFICATION,))[IDENTIFICATION]
+    finals = {row.question_id: row for row in session.scalars(sa.select(FinalIdentification))}
     items, pending = [], 0
-    for qid in sorted(votes):
-        if len(votes[qid]) < min_raters:
+    for rating in sorted(rated, key=lambda r: r.question_id):
+        if len(rating.ratings) < min_raters:
             pending += 1
             continue
-        final = finals.get(qid)
+        final = finals.get(rating.question_id)
         items.append(
             IdentificationItem(
-                qid,
-                dict(sorted(votes[qid].items())),
+                rating.question_id,
+                {name: value == PP for name, value in sorted(rating.ratings.items())},
                 None if final is None else final.is_pp,
                 None if final is None else final.method,
             )
@@ -421,6 +413,11 @@ def _audited_delete(
 
 # --- an adjudicator's session: the queue the UI walks ----------------------------------------------------------
 
+
+class AlreadyDecided(PPMinerError):
+    """The item got a human final from elsewhere after it was queued; it has been dropped from the queue."""
+
+
 Item = IdentificationItem | LabelItem
 
 
@@ -458,6 +455,7 @@ class ReconcileSession:
         if not isinstance(item, IdentificationItem):
             raise ValueError("the current item is not an identification")
         with self.store.write() as s:
+            self._check_not_decided(s, item, s.get(FinalIdentification, item.question_id))
             decision = decide_identification(s, self.adjudicator, item.question_id, is_pp, self.min_raters)
         self._done(item, decision)
         queued = {i.key for i in self.pending if isinstance(i, LabelItem)}
@@ -469,9 +467,24 @@ class ReconcileSession:
         if not isinstance(item, LabelItem):
             raise ValueError("the current item is not a PP's labels")
         with self.store.write() as s:
+            final = s.scalar(
+                sa.select(FinalLabel).where(
+                    FinalLabel.question_id == item.question_id, FinalLabel.pp_index == item.pp_index
+                )
+            )
+            self._check_not_decided(s, item, final)
             decision = decide_label(s, self.adjudicator, item, chosen)
         self._done(item, decision)
         return decision
+
+    def _check_not_decided(self, session: Session, item: Item, final: Any) -> None:
+        """Someone else (another adjudicator, an import) settled the item since it was queued: drop it, say so."""
+        if final is None or final.method == AGREEMENT:
+            return
+        who = session.get(Rater, final.decided_by).name if final.decided_by else final.method
+        self.pending.remove(item)
+        what = f"post {item.question_id}" if isinstance(item, IdentificationItem) else f"PP {item.key}"
+        raise AlreadyDecided(f"{what} was decided meanwhile by {who} ({final.method}); left as it is")
 
     def _done(self, item: Item, decision: Decision) -> None:
         self.pending.pop(0)

@@ -7,6 +7,7 @@ import sqlalchemy as sa
 
 from labeling.models import AuditEntry, FinalIdentification, FinalLabel
 from labeling.reconcile import (
+    AlreadyDecided,
     ReconcileSession,
     decide_identification,
     decide_label,
@@ -270,3 +271,18 @@ def test_session_walks_identifications_then_labels_with_skip_and_undo(sqlite_sto
 def test_session_needs_an_adjudicator_name(sqlite_store):
     with pytest.raises(PPMinerError, match="adjudicator"):
         ReconcileSession(sqlite_store, "  ")
+
+
+def test_an_item_decided_elsewhere_meanwhile_is_left_alone(store):
+    _study(store)
+    first, second = ReconcileSession(store, "judge"), ReconcileSession(store, "jury")
+    first.decide_identification(False)
+    with pytest.raises(AlreadyDecided, match="post 4 was decided meanwhile by judge"):
+        second.decide_identification(True)
+    assert second.current.key == "1_2" and second.decided == 0
+    first.decide_label({"root_cause": "model.inefficient_structure"})
+    with pytest.raises(AlreadyDecided, match="PP 1_2"):
+        second.decide_label({"root_cause": "model.improper_model_parameter"})
+    ids, labels, _ = _finals(store)
+    assert ids[4][:2] == (False, "adjudicated")
+    assert labels[(1, 2)].root_cause == "model.inefficient_structure"

@@ -287,3 +287,13 @@ def _drain(fd, sink: bytearray) -> None:
         if not chunk:
             return
         sink.extend(chunk)
+
+
+def test_item_decided_by_another_adjudicator_is_dropped_with_a_message(sqlite_store, codebook):
+    seed(sqlite_store)
+    app = ReconcileApp(ReconcileSession(sqlite_store, "judge"), codebook)
+    ReconcileSession(sqlite_store, "jury").decide_identification(False)
+    [screen] = run(app, "y")
+    assert "decided meanwhile by jury" in screen and "PP 1_2" in screen
+    assert finals(sqlite_store)[0][3] == (False, "adjudicated", "jury")
+    assert app.session.decided == 0

@@ -23,6 +23,7 @@ from textual.widgets import Static
 from labeling.reconcile import (
     CODEBOOK_DIMENSION,
     CODED_FIELDS,
+    AlreadyDecided,
     IdentificationItem,
     LabelItem,
     ReconcileSession,
@@ -77,6 +78,7 @@ class ReconcileApp(App[Outcome]):
     TITLE = "pplabel reconcile"
     CSS = """
     #hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }
+    #message { dock: bottom; height: auto; max-height: 3; color: $warning; padding: 0 1; }
     PostView { width: 1fr; }
     """
     BINDINGS = [
@@ -106,6 +108,7 @@ class ReconcileApp(App[Outcome]):
             yield PostView(id="post")
             yield RatingsPanel(Text(""), id="ratings", markup=False)
         yield Static(Text(""), id="hints", markup=False)
+        yield Static(Text(""), id="message", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(PostView).focus()
@@ -278,11 +281,22 @@ class ReconcileApp(App[Outcome]):
         """Run a database step; on failure keep the item as it was and say why (nothing is half-stored)."""
         try:
             step()
+        except AlreadyDecided as exc:
+            self._say(str(exc))
+            self._shown_key = None
+            return False
         except SQLAlchemyError as exc:
             first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
-            self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+            self._say(f"{what} not saved: {first}")
             return False
+        self._say("")
         return True
+
+    def _say(self, message: str) -> None:
+        """A warning that stays on screen (above the key hints) until the next decision is saved."""
+        self.query_one("#message", Static).update(Text(terminal_safe(message, keep_newlines=False)))
+        if message:
+            self.notify(message, severity="warning", timeout=8)
 
     def action_identify(self, is_pp: bool) -> None:
         if not isinstance(self.item, IdentificationItem):
