@@ -294,6 +294,6 @@ def test_item_decided_by_another_adjudicator_is_dropped_with_a_message(sqlite_st
     app = ReconcileApp(ReconcileSession(sqlite_store, "judge"), codebook)
     ReconcileSession(sqlite_store, "jury").decide_identification(False)
     [screen] = run(app, "y")
-    assert "decided meanwhile by jury" in screen and "PP 1_2" in screen
+    assert "decided meanwhile by jury" in screen and "PP 1_2" in screen and "q quit" in screen
     assert finals(sqlite_store)[0][3] == (False, "adjudicated", "jury")
     assert app.session.decided == 0

@@ -78,7 +78,7 @@ class ReconcileApp(App[Outcome]):
     TITLE = "pplabel reconcile"
     CSS = """
     #hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }
-    #message { dock: bottom; height: auto; max-height: 3; color: $warning; padding: 0 1; }
+    #message { height: auto; max-height: 3; color: $warning; padding: 0 1; display: none; }
     PostView { width: 1fr; }
     """
     BINDINGS = [
@@ -107,8 +107,8 @@ class ReconcileApp(App[Outcome]):
         with Horizontal():
             yield PostView(id="post")
             yield RatingsPanel(Text(""), id="ratings", markup=False)
-        yield Static(Text(""), id="hints", markup=False)
         yield Static(Text(""), id="message", markup=False)
+        yield Static(Text(""), id="hints", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(PostView).focus()
@@ -294,7 +294,9 @@ class ReconcileApp(App[Outcome]):
 
     def _say(self, message: str) -> None:
         """A warning that stays on screen (above the key hints) until the next decision is saved."""
-        self.query_one("#message", Static).update(Text(terminal_safe(message, keep_newlines=False)))
+        line = self.query_one("#message", Static)
+        line.update(Text(terminal_safe(message, keep_newlines=False)))
+        line.display = bool(message)
         if message:
             self.notify(message, severity="warning", timeout=8)
 
