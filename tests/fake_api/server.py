@@ -19,7 +19,7 @@ THROTTLE_MSG = "too many requests from this IP, more requests available in {} se
 
 @dataclass
 class Fault:
-    """What to do instead of (or besides) a normal answer to one ``/questions`` request.
+    """What to do instead of (or besides) a normal answer to one ``/questions`` or ``/search/advanced`` request.
 
     kind: ``backoff`` (normal page plus ``backoff: value``), ``throttle`` (400, error_id 502, wait ``value`` s),
     ``status`` (HTTP ``value``, HTML body), ``drop`` (close the connection unanswered), ``error`` (400 with the
@@ -90,6 +90,10 @@ class FakeApi:
     def requests_to(self, path: str) -> list[Seen]:
         return [s for s in self.log if s.path.endswith(path)]
 
+    def listings(self) -> list[Seen]:
+        """Requests for question lists (``/questions`` and ``/search/advanced``)."""
+        return [s for s in self.log if s.path.endswith(("/questions", "/search/advanced"))]
+
     # -- responses -------------------------------------------------------------------------------------------
 
     def _send(
@@ -116,7 +120,8 @@ class FakeApi:
         params = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         with self._lock:
             self.log.append(Seen(time.monotonic(), parts.path, params, h.headers.get("Accept-Encoding", "")))
-            fault = self.faults.popleft() if parts.path.endswith("/questions") and self.faults else None
+            listing = parts.path.endswith(("/questions", "/search/advanced"))
+            fault = self.faults.popleft() if listing and self.faults else None
             exhausted = self.quota_remaining <= 0
             if not exhausted:
                 self.quota_remaining -= 1
@@ -143,7 +148,9 @@ class FakeApi:
         if parts.path.endswith("/filters/create"):
             return self._filters_create(h, params, quota)
         if parts.path.endswith("/questions"):
-            return self._questions(h, params, quota, fault)
+            return self._questions(h, params, quota, fault, any_tag=False)
+        if parts.path.endswith("/search/advanced"):
+            return self._questions(h, params, quota, fault, any_tag=True)
         return self._send(
             h, 404, {"error_id": 404, "error_name": "no_method", "error_message": "no such method"}
         )
@@ -165,7 +172,8 @@ class FakeApi:
         item = {"filter": fid, "filter_type": "safe", "included_fields": include}
         self._send(h, 200, self._wrapper([item], False, quota))
 
-    def _questions(self, h, params: dict[str, str], quota: int, fault: Fault | None) -> None:
+    def _questions(self, h, params: dict[str, str], quota: int, fault: Fault | None, any_tag: bool) -> None:
+        """``/questions`` (tagged = all of) or ``/search/advanced`` (tagged = any of, nottagged = none of)."""
         fid = params.get("filter", "default")
         if fid != "default" and fid not in self.filters:
             return self._error(h, 400, "bad_parameter", "filter")
@@ -183,12 +191,17 @@ class FakeApi:
         if size > 100 or size < 0 or page < 1:
             return self._error(h, 400, "bad_parameter", "pagesize")
         wanted = [t for t in params.get("tagged", "").split(";") if t]
+        unwanted = [t for t in params.get("nottagged", "").split(";") if t]
+        match_tags = any if any_tag and wanted else all
         with self._lock:
             pool = list(self.questions)
         hits = [
             q
             for q in pool
-            if all(t in q["tags"] for t in wanted) and lo <= q["creation_date"] <= hi and mn <= q[key] <= mx
+            if match_tags(t in q["tags"] for t in wanted)
+            and not any(t in q["tags"] for t in unwanted)
+            and lo <= q["creation_date"] <= hi
+            and mn <= q[key] <= mx
         ]
         hits.sort(key=lambda q: (q[key], q["question_id"]), reverse=params.get("order", "desc") == "desc")
         chunk = hits[(page - 1) * size : page * size]

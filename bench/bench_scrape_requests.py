@@ -1,0 +1,63 @@
+"""How many API requests a scrape spends per 1,000 questions (with all answers and comments), against the local
+fake API. The floor is 10 (100 questions a page); the issue's budget is 11.
+
+    python bench/bench_scrape_requests.py [--questions 3000]
+
+Scenarios: one tag; the study's two tags where a third of the questions carry both (the API's tagged= is AND,
+so those come twice); and the next incremental run when nothing changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from mining.db import open_store  # noqa: E402
+from mining.scrape import ScrapeParams, scrape  # noqa: E402
+from tests.fake_api import FakeApi, make_questions  # noqa: E402
+
+FLOOR = 10.0
+BUDGET = 11.0
+
+
+def run(name: str, questions: list[dict], tags: tuple[str, ...], db_dir: Path) -> None:
+    store = open_store(f"sqlite:///{db_dir / (name.replace(' ', '_') + '.db')}")
+    with FakeApi(questions) as api:
+        t0 = time.perf_counter()
+        first = scrape(store, ScrapeParams(tags=tags, api_url=api.url))
+        seconds = time.perf_counter() - t0
+        full_requests = len(api.log)
+        again = scrape(store, ScrapeParams(tags=tags, api_url=api.url, since_last=True))
+    per_k = 1000 * full_requests / len(questions)
+    print(
+        f"{name:<28} {len(questions):>6} questions  {full_requests:>4} requests  "
+        f"{per_k:6.2f} per 1,000  ratio to floor {per_k / FLOOR:5.3f}  "
+        f"({'within' if per_k <= BUDGET else 'OVER'} budget {BUDGET:g})  {len(questions) / seconds:7.0f} q/s  "
+        f"| next incremental run: {again.requests} requests"
+    )
+    assert first.status == "done"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--questions", type=int, default=3000)
+    args = ap.parse_args()
+    shared = PROJECT.parent / "shared"
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        n = args.questions
+        run("one tag", make_questions(n, shared, tags=(("tensorflow",),)), ("tensorflow",), tmp)
+        mixed = make_questions(n, shared, tags=(("tensorflow",), ("keras",), ("tensorflow", "keras")))
+        run("two tags, 1/3 carry both", mixed, ("tensorflow", "keras"), tmp)
+        disjoint = make_questions(n, shared, tags=(("tensorflow",), ("keras",)))
+        run("two tags, disjoint", disjoint, ("tensorflow", "keras"), tmp)
+
+
+if __name__ == "__main__":
+    main()
