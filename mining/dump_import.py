@@ -9,6 +9,7 @@ second import of the same file changes nothing. A dump lists posts by id, so a q
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -378,7 +379,7 @@ class DumpImport:
         pending: list[tuple[str, dict[str, Any]]] = []
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
-        show = self.progress.start(reader.name, reader.size)
+        show = self.progress.start(os.path.basename(reader.name), reader.size)
 
         def flush(point: SafePoint | None, done: bool = False) -> None:
             nonlocal pending, checkpointed_at
@@ -431,9 +432,9 @@ class DumpImport:
 
     def _write(self, pending: list[tuple[str, dict[str, Any]]], run_id: int, key: str, state: dict) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done."""
-        questions = [v for k, v in pending if k == "q"]
-        answers = [v for k, v in pending if k == "a"]
-        comments = [v for k, v in pending if k == "c"]
+        questions = _one_per_id(v for k, v in pending if k == "q")
+        answers = _one_per_id(v for k, v in pending if k == "a")
+        comments = _one_per_id(v for k, v in pending if k == "c")
         written = 0
         with self.store.write() as s:
             if questions:
@@ -449,6 +450,18 @@ class DumpImport:
             run.items = (run.items or 0) + written
             run.updated_at = utcnow()
         return written
+
+
+def _one_per_id(rows) -> list[dict[str, Any]]:
+    """A repeated id (a broken or concatenated dump) must not reach one INSERT twice: keep its newest version."""
+    out: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        old = out.get(row["id"])
+        if old is None or (row.get("last_activity_date") or datetime.min) >= (
+            old.get("last_activity_date") or datetime.min
+        ):
+            out[row["id"]] = row
+    return list(out.values())
 
 
 def _not_from_api(session, comments: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -125,7 +125,7 @@ class DumpReader:
         """Feed the file in blocks of whole lines; yield each block's rows and, when it ends between rows, the
         safe point after it. ``select(attrib)`` sees each row's attributes while they are live and returns what
         to keep, or None to drop the row cheaply (no copy of the attributes)."""
-        parser = etree.XMLPullParser(events=("start", "end"), huge_tree=True)
+        parser = etree.XMLPullParser(events=("start", "end"))  # libxml2 limits stay on
         if self._prefix:
             parser.feed(self._prefix)
             for _ in parser.read_events():  # the synthetic document element

@@ -289,6 +289,19 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
         assert (s.get(Comment, 51).post_type, s.get(Comment, 51).question_id) == ("answer", 3)
 
 
+def test_repeated_ids_keep_the_newest_version(store, tmp_path):
+    rows = [
+        question(1, "|keras|", activity="2024-05-03T00:00:00", Title="newest"),
+        question(1, "|keras|", activity="2024-05-01T00:00:00", Title="older"),
+        answer(2, 1),
+        answer(2, 1, activity="2024-06-01T00:00:00", Body="<p>edited</p>"),
+    ]
+    posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
+    DumpImport(store, str(posts), progress=False).run()
+    with store.read() as s:
+        assert s.get(Question, 1).title == "newest" and s.get(Answer, 2).prose == "edited"
+
+
 # -- bad input -------------------------------------------------------------------------------------------------
 
 
