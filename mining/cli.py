@@ -105,6 +105,10 @@ def _scrape_options(func):
 def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
     from mining.scrape import ScrapeParams
 
+    if date_from and date_to and date_from > date_to:
+        raise click.BadParameter(
+            f"{date_from:%Y-%m-%d} is after --to {date_to:%Y-%m-%d}", param_hint="'--from'"
+        )
     cfg = study.config
     return ScrapeParams(
         tags=tuple(tags) or cfg.tags,

@@ -123,14 +123,22 @@ def filter_setting_key(include=FILTER_INCLUDE, base=FILTER_BASE) -> str:
     return f"se_filter:{base}:{';'.join(include)}"
 
 
-def get_filter(store: Store, client: ApiClient, include=FILTER_INCLUDE, base=FILTER_BASE) -> str:
-    """The filter id for ``include``: from the settings table, else created once and cached there."""
+def get_filter(
+    store: Store, client: ApiClient, include=FILTER_INCLUDE, base=FILTER_BASE, *, refresh: bool = False
+) -> str:
+    """The filter id for ``include``: from the settings table, else created once and cached there.
+
+    ``refresh`` creates a new one even if one is cached (the API rejected the cached id).
+    """
     key = filter_setting_key(include, base)
     with store.read() as s:
         row = s.get(Setting, key)
-        if row is not None:
-            cached = json.loads(row.value)
-            if cached.get("api_url") == client.api_url:
+        if row is not None and not refresh:
+            try:
+                cached = json.loads(row.value)
+            except json.JSONDecodeError:
+                cached = {}
+            if cached.get("api_url") == client.api_url and cached.get("filter"):
                 return cached["filter"]
     filter_id = client.create_filter(include, base)
     with store.write() as s:
@@ -298,7 +306,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
         return base_requests + client.requests - start_requests
 
     try:
-        filter_id = get_filter(store, client)
+        filter_id, refreshed = get_filter(store, client), False
         lo, hi = _window(params)
         while cp["tag_index"] < len(params.tags):
             tag = params.tags[cp["tag_index"]]
@@ -316,7 +324,14 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
             method = tag_method(cp["tag_index"])
             if cp["tag_index"] > 0:
                 query["nottagged"] = ";".join(params.tags[: cp["tag_index"]])
-            page = client.call(method, query)
+            try:
+                page = client.call(method, query)
+            except ApiError as exc:
+                if refreshed or exc.error_name != "bad_parameter" or exc.detail != "filter":
+                    raise
+                log.warning("the API rejected the cached filter %s; creating a new one", filter_id)
+                filter_id, refreshed = get_filter(store, client, refresh=True), True
+                continue
             where = client.describe(method, dict(query, site=params.site))
             rows = page_rows(page.items, params.site, where)
             cp = _advance(cp, page, rows)

@@ -40,10 +40,13 @@ _SECONDS = re.compile(r"(\d+)\s*seconds?")
 class ApiError(PPMinerError):
     """The API answered with an error payload (or never answered usefully)."""
 
-    def __init__(self, message: str, *, error_id: int | None = None, error_name: str | None = None):
+    def __init__(
+        self, message: str, *, error_id: int | None = None, error_name: str | None = None, detail: str = ""
+    ):
         super().__init__(message)
         self.error_id = error_id
         self.error_name = error_name
+        self.detail = detail  # the API's own error_message
 
 
 class QuotaExhausted(ApiError):
@@ -70,7 +73,8 @@ def parse_wrapper(payload: Any, where: str) -> Page:
         eid = payload.get("error_id")
         name = payload.get("error_name") or "error"
         msg = payload.get("error_message") or payload.get("description") or ""
-        raise ApiError(f"{where}: API error {eid} {name}: {msg}".rstrip(": "), error_id=eid, error_name=name)
+        text = f"{where}: API error {eid} {name}: {msg}".rstrip(": ")
+        raise ApiError(text, error_id=eid, error_name=name, detail=str(msg))
     items = payload.get("items")
     if not isinstance(items, list):
         raise ApiError(f"{where}: response has no 'items' list")
@@ -240,7 +244,7 @@ class ApiClient:
         except ApiError as exc:
             if resp.status_code >= 400 or isinstance(payload, dict) and "error_id" in payload:
                 raise ApiError(
-                    self.scrub(str(exc)), error_id=exc.error_id, error_name=exc.error_name
+                    self.scrub(str(exc)), error_id=exc.error_id, error_name=exc.error_name, detail=exc.detail
                 ) from None
             raise
 

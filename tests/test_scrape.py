@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from mining.errors import PPMinerError
 from mining.joblock import JobLockHeld, Lock
 from mining.models import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
 from mining.runjob import run_job
-from mining.scrape import ScrapeParams, scrape
+from mining.scrape import ScrapeParams, filter_setting_key, scrape
 from mining.seapi import ApiClient
 from mining.store import utcnow
 from tests.fake_api import FakeApi, Fault, make_questions
@@ -211,6 +212,30 @@ def test_lock_blocks_a_live_holder_and_takes_over_a_dead_one(store):
     lock.release()
     with store.read() as s:
         assert s.get(JobLock, "scrape") is None
+
+
+def test_a_rejected_cached_filter_is_recreated(sqlite_store, shared):
+    with FakeApi(make_questions(30, shared)) as api:
+        with sqlite_store.write() as s:
+            value = json.dumps({"api_url": api.url, "filter": "!gone"})
+            s.add(Setting(key=filter_setting_key(), value=value, updated_at=utcnow()))
+        result = scrape(sqlite_store, params_for(api), client=client_for(api))
+        assert result.status == "done" and counts(sqlite_store)[0] == 30
+        assert api.listings()[0].params["filter"] == "!gone" and len(api.requests_to("/filters/create")) == 1
+    with sqlite_store.read() as s:
+        assert json.loads(s.get(Setting, filter_setting_key()).value)["filter"] in api.filters
+
+
+def test_usage_errors_exit_2(tmp_path):
+    from click.testing import CliRunner
+
+    from mining.cli import cli
+
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    res = CliRunner().invoke(cli, ["scrape", "--db", db, "--from", "2020-01-01", "--to", "2019-01-01"])
+    assert res.exit_code == 2 and "is after --to 2019-01-01" in res.output
+    res = CliRunner().invoke(cli, ["run", "--db", db, "--from", "2020-13-01"])
+    assert res.exit_code == 2 and "--from" in res.output
 
 
 # -- the commands, as real processes ---------------------------------------------------------------------------
