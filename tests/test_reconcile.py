@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 import sqlalchemy as sa
 
@@ -286,3 +288,61 @@ def test_an_item_decided_elsewhere_meanwhile_is_left_alone(store):
     ids, labels, _ = _finals(store)
     assert ids[4][:2] == (False, "adjudicated")
     assert labels[(1, 2)].root_cause == "model.inefficient_structure"
+
+
+def _published(path):
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        return [row for row in csv.DictReader(fh) if (row.get("_id") or row.get("id") or "").strip()]
+
+
+def test_published_raters_agreements_become_final_and_match_the_published_labels(sqlite_store, shared):
+    """The two published raters' labels (kappa_label.csv): what they agree on is made final, and matches the
+    paper's final labels (empirical_study.csv) wherever the paper kept that PP."""
+    from labeling.codebook import load_codebook
+    from labeling.import_study import import_file
+
+    cb = load_codebook()
+    dlperf = shared / "dlperf"
+    import_file(sqlite_store, "identification", str(dlperf / "kappa_identification.csv"))
+    import_file(sqlite_store, "labels", str(dlperf / "kappa_label.csv"), cb)
+    with sqlite_store.write() as s:
+        summary = finalize_agreements(s)
+
+    # Expected straight from the files: PPs of posts reconciled as PPs ("merge" = 1) whose two raters' columns
+    # resolve to the same codes in every dimension.
+    pp_posts = {int(r["_id"]) for r in _published(dlperf / "kappa_identification.csv") if r["merge"] == "1"}
+    pairs = [("symptom1", "symptom2", "symptom"), ("root casue", "root casue 2", "root_cause"),
+             ("root stage", "root stage 2", "stage"), ("expose stage", "expose stage 2", "stage")]  # fmt: skip
+    agreed, disputed = {}, set()
+    for row in _published(dlperf / "kappa_label.csv"):
+        post, _, index = row["_id"].partition("_")
+        if int(post) not in pp_posts:
+            continue
+        a = [cb.resolve(dim, row[x]) for x, _, dim in pairs]
+        b = [cb.resolve(dim, row[y]) for _, y, dim in pairs]
+        key = (int(post), int(index or 1))
+        if a == b:
+            agreed[key] = a
+        else:
+            disputed.add(key)
+    assert (summary.labels_agreed, summary.labels_open) == (len(agreed), len(disputed))
+    assert summary.identifications_agreed == 0, "imported finals (merge) are kept as they are"
+    finals = _finals(sqlite_store)[1]
+    assert {k for k, f in finals.items() if f.method == "agreement"} == set(agreed)
+    with sqlite_store.read() as s:
+        assert {(i.question_id, i.pp_index) for i in open_labels(s)} == disputed
+
+    compared = 0
+    for row in _published(dlperf / "empirical_study.csv"):
+        post, _, index = row["id"].partition("_")
+        key = (int(post), int(index or 1))
+        if key not in agreed:
+            continue
+        compared += 1
+        final = finals[key]
+        assert final.symptom1 == cb.resolve("symptom", row["symptom1"]), key
+        assert final.introducing_stage == cb.resolve("stage", row["introducing stage"]), key
+        assert final.exposing_stage == cb.resolve("stage", row["exposing stage"]), key
+        if not cb.get(final.root_cause, "root_cause").legacy:  # the paper refined the old "Others"
+            assert final.root_cause == cb.resolve("root_cause", row["root cause"]), key
+    assert compared > len(agreed) // 2
