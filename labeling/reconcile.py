@@ -11,7 +11,8 @@ PP of the post; a half-finished classification does not count). Ready items wher
 answer become final without a visit (method ``agreement``); the others wait for an adjudicator (method
 ``adjudicated``, ``decided_by`` the adjudicator). Human finals (``adjudicated``, ``imported``) are never
 overwritten here; an ``agreement`` final follows the raters: if they later change their minds it is updated, or,
-when they now disagree, the item goes back to the adjudicator.
+when they now disagree, the item goes back to the adjudicator. Agreement finals of the PPs of a post that ends
+up final as not a PP are withdrawn (an audited delete).
 
 The two symptoms of a PP are compared as a set: ``(oom, slow)`` and ``(slow, oom)`` agree.
 Every write goes through :mod:`labeling.records`, so it is audited.
@@ -156,6 +157,7 @@ class Summary:
     labels_agreed: int = 0
     labels_open: int = 0
     labels_pending: int = 0
+    labels_withdrawn: int = 0
     reopened: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -169,6 +171,8 @@ class Summary:
             f"labels: {self.labels_agreed} PPs made final on agreement, {self.labels_open} to adjudicate, "
             f"{self.labels_pending} waiting for more raters",
         ]
+        if self.labels_withdrawn:
+            out.append(f"withdrawn: {self.labels_withdrawn} agreed PPs of posts now final as not a PP")
         if self.reopened:
             out.append(f"reopened (the raters changed their answers): {', '.join(self.reopened)}")
         return out
@@ -259,6 +263,7 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
             summary.identifications_open += 1
             if item.final_method == AGREEMENT:
                 summary.reopened.append(str(item.question_id))
+    summary.labels_withdrawn = len(_withdraw_agreed_labels(session))
     labels, summary.labels_pending = label_items(session, min_raters)
     summary.labels_agreed = len(_finalize_labels(session, labels))
     for item in labels:
@@ -267,6 +272,27 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
             if item.final_method == AGREEMENT:
                 summary.reopened.append(item.key)
     return summary
+
+
+def _withdraw_agreed_labels(
+    session: Session, question_id: int | None = None, actor: str = AGREEMENT
+) -> list[dict[str, Any]]:
+    """Delete (audited) the agreement finals of PPs whose post is now final as not a PP; return what they held.
+
+    Human finals of such posts stay: someone decided them on purpose."""
+    not_pp = sa.select(FinalIdentification.question_id).where(FinalIdentification.is_pp.is_(False))
+    if question_id is not None:
+        not_pp = not_pp.where(FinalIdentification.question_id == question_id)
+    rows = session.scalars(
+        sa.select(FinalLabel).where(FinalLabel.method == AGREEMENT, FinalLabel.question_id.in_(not_pp))
+    ).all()
+    withdrawn = []
+    for row in rows:
+        withdrawn.append({"question_id": row.question_id, "pp_index": row.pp_index, **_label_values(row)})
+        _audited_delete(
+            session, AGREEMENT, "final_labels", pp_key(row.question_id, row.pp_index), row, LABEL_FIELDS
+        )
+    return withdrawn
 
 
 def finalize(store: Store, min_raters: int = 2) -> Summary:
@@ -307,6 +333,7 @@ class Decision:
 
     ``agreed_labels``: PPs of a post just judged a PP whose labels the raters agree on, made final with it.
     ``open_labels``: that post's PPs the raters disagree on, to be adjudicated next.
+    ``withdrawn_labels``: agreement finals of a post just judged not a PP, removed with it (restored by undo).
     """
 
     kind: str  # "identification" | "label"
@@ -315,6 +342,7 @@ class Decision:
     previous: dict[str, Any] | None
     agreed_labels: tuple[LabelItem, ...] = ()
     open_labels: tuple[LabelItem, ...] = ()
+    withdrawn_labels: tuple[dict[str, Any], ...] = ()
 
 
 def decide_identification(
@@ -328,11 +356,16 @@ def decide_identification(
     set_final_identification(session, question_id, is_pp, ADJUDICATED, adjudicator)
     agreed: list[LabelItem] = []
     still_open: list[LabelItem] = []
+    withdrawn: list[dict[str, Any]] = []
     if is_pp:
         items = label_items(session, min_raters, question_id)[0]
         agreed = [i for i in _finalize_labels(session, items) if i.final_method is None]
         still_open = [i for i in items if i.needs_adjudication]
-    return Decision("identification", question_id, None, previous, tuple(agreed), tuple(still_open))
+    else:
+        withdrawn = _withdraw_agreed_labels(session, question_id, adjudicator.name)
+    return Decision(
+        "identification", question_id, None, previous, tuple(agreed), tuple(still_open), tuple(withdrawn)
+    )
 
 
 def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: dict[str, Any]) -> Decision:
@@ -367,6 +400,9 @@ def undo(session: Session, decision: Decision, actor: str) -> None:
     if decision.kind == "identification":
         for item in decision.agreed_labels:
             _delete_final_label(session, actor, item.question_id, item.pp_index)
+        for old in decision.withdrawn_labels:
+            values = {f: old[f] for f in LABEL_FIELDS}
+            set_final_label(session, old["question_id"], old["pp_index"], AGREEMENT, **values)
         if prev is not None:
             set_final_identification(session, decision.question_id, prev["is_pp"], prev["method"], by)
             return

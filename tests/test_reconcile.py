@@ -346,3 +346,25 @@ def test_published_raters_agreements_become_final_and_match_the_published_labels
         if not cb.get(final.root_cause, "root_cause").legacy:  # the paper refined the old "Others"
             assert final.root_cause == cb.resolve("root_cause", row["root cause"]), key
     assert compared > len(agreed) // 2
+
+
+def test_agreed_labels_of_a_post_finally_not_a_pp_are_withdrawn(sqlite_store):
+    _study(sqlite_store)
+    with sqlite_store.write() as s:
+        finalize_agreements(s)
+        set_identification(s, get_or_create_rater(s, "ann"), 1, False)  # post 1 disputed now
+    session = ReconcileSession(sqlite_store, "judge")
+    assert session.current.key == "1" and (1, 1) in _finals(sqlite_store)[1]
+    decision = session.decide_identification(False)
+    assert [w["pp_index"] for w in decision.withdrawn_labels] == [1]
+    assert (1, 1) not in _finals(sqlite_store)[1]
+    session.undo()  # the agreement final of 1_1 and the PP final of post 1 come back
+    ids, labels, _ = _finals(sqlite_store)
+    assert ids[1] == (True, "agreement", None)
+    assert (labels[(1, 1)].symptom1, labels[(1, 1)].method) == ("memory.oom", "agreement")
+    with sqlite_store.write() as s:  # both raters now say not a PP: the agreement step withdraws 1_1 itself
+        set_identification(s, get_or_create_rater(s, "bob"), 1, False)
+        summary = finalize_agreements(s)
+    assert summary.labels_withdrawn == 1 and "withdrawn: 1" in summary.lines()[-1]
+    ids, labels, _ = _finals(sqlite_store)
+    assert ids[1] == (False, "agreement", None) and (1, 1) not in labels
