@@ -333,7 +333,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
                 filter_id, refreshed = get_filter(store, client, refresh=True), True
                 continue
             where = client.describe(method, dict(query, site=params.site))
-            rows = page_rows(page.items, params.site, where)
+            rows = page_rows(_unseen(cp, page.items), params.site, where)
             cp = _advance(cp, page, rows)
             result.questions += len(rows.questions)
             with store.write() as s:
@@ -391,20 +391,45 @@ def _finish(result: ScrapeResult, client: ApiClient, requests: int) -> ScrapeRes
     return result
 
 
+def _sort_key(cp: dict[str, Any]) -> str:
+    return "last_activity_date" if cp["sort"] == "activity" else "creation_date"
+
+
+def _unseen(cp: dict[str, Any], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` without the ones the previous page already gave at the cursor value (``min`` is inclusive)."""
+    seen = set(cp.get("seen_at_cursor") or ())
+    if not seen or cp["cursor"] is None:
+        return items
+    key = _sort_key(cp)
+    return [it for it in items if not (it.get("question_id") in seen and it.get(key) == cp["cursor"])]
+
+
 def _advance(cp: dict[str, Any], page, rows) -> dict[str, Any]:
     """The checkpoint after ``page``: move the cursor, or the page number while the cursor cannot move."""
     cp = dict(cp)
-    sort_key = "last_activity_date" if cp["sort"] == "activity" else "creation_date"
-    keys = [int(it[sort_key]) for it in page.items if it.get(sort_key) is not None]
+    key = _sort_key(cp)
+    keyed = [(int(it[key]), it.get("question_id")) for it in page.items if it.get(key) is not None]
     if rows.max_activity is not None:
         seen = _unix(rows.max_activity)
         cp["max_activity"] = max(cp["max_activity"] or seen, seen)
-    if not page.has_more:
-        cp.update(tag_index=cp["tag_index"] + 1, cursor=cp["base_cursor"], page=1)
-    elif keys and (cp["cursor"] is None or max(keys) > cp["cursor"]):
-        cp.update(cursor=max(keys), page=1)
-    else:  # a whole page at the cursor value: step the page number instead
-        cp["page"] += 1
+    if not page.has_more or not keyed:
+        if page.has_more:  # no sortable item on a page that claims more: step on by page number
+            cp["page"] += 1
+        else:
+            cp.update(tag_index=cp["tag_index"] + 1, cursor=cp["base_cursor"], page=1, seen_at_cursor=[])
+        return cp
+    top = max(k for k, _ in keyed)
+    at_top = sorted({qid for k, qid in keyed if k == top})
+    if cp["cursor"] is not None and top == cp["cursor"]:
+        # A whole page at the cursor value: the cursor cannot move, so the page number does.
+        cp.update(
+            page=cp["page"] + 1, seen_at_cursor=sorted(set(cp.get("seen_at_cursor") or ()) | set(at_top))
+        )
+    elif len(at_top) == len(keyed):
+        # Every item of this first page shares one value: ``min=top`` page 1 is this very page.
+        cp.update(cursor=top, page=2, seen_at_cursor=at_top)
+    else:
+        cp.update(cursor=top, page=1, seen_at_cursor=at_top)
     return cp
 
 

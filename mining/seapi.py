@@ -110,7 +110,8 @@ class ApiClient:
         self.api_url = api_url.rstrip("/")
         self.site = site
         self._key = key or None
-        self.min_interval = 1.0 / max_rps if max_rps > 0 else 0.0
+        # 5% slack keeps us under the limit as the server's clock sees it, whatever the network jitter.
+        self.min_interval = 1.05 / max_rps if max_rps > 0 else 0.0
         self.timeout = timeout
         self.max_retries = max_retries
         self.retry_base = retry_base
