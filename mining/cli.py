@@ -86,10 +86,15 @@ def stats(study, fmt: str) -> None:
 # -- scrape/run (issue 3) --
 def _scrape_options(func):
     """Options shared by `scrape` and `run`."""
+    day = click.DateTime(["%Y-%m-%d"])
     options = [
         click.option("--tag", "tags", multiple=True, help="Tag (repeat: ANY of them).  [default: config]"),
-        click.option("--from", "date_from", type=click.DateTime(["%Y-%m-%d"]), help="First creation date."),
-        click.option("--to", "date_to", type=click.DateTime(["%Y-%m-%d"]), help="Last creation date."),
+        click.option(
+            "--from", "date_from", type=day, metavar="DATE", help="First creation date.  [default: config]"
+        ),
+        click.option(
+            "--to", "date_to", type=day, metavar="DATE", help="Last creation date, inclusive.  [default: now]"
+        ),
         click.option("--site", help="Stack Exchange site.  [default: config, stackoverflow]"),
         click.option("--api-url", metavar="URL", help="API root.  [default: config, api.stackexchange.com]"),
         click.option("--key", envvar="SE_API_KEY", help="API key (a larger daily quota).  [env: SE_API_KEY]"),
@@ -150,8 +155,9 @@ def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_fil
 def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, verbose) -> int:
     """The scheduled job: an incremental scrape (--since-last), then keyword matching.
 
-    No prompts; prints one summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching
-    still ran; the next run resumes the scrape).
+    On a database without a finished scrape the first run fetches the whole window. No prompts; prints one
+    summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching still ran; the next run
+    resumes the scrape).
     """
     from mining.runjob import run_job, setup_logging, stop_on_sigterm
 
