@@ -75,6 +75,11 @@ class _SessionQueue:
         return self._pending[0] if self._pending else None
 
     @property
+    def upcoming(self) -> int | None:
+        """The post after the current one (what a decision or skip moves to), for prefetching."""
+        return self._pending[1] if len(self._pending) > 1 else None
+
+    @property
     def progress(self) -> Progress:
         return Progress(self._done, len(self._pending))
 

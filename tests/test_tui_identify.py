@@ -28,9 +28,13 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def seed_candidates(
-    store, ids, *, title="Training is very slow", body="<p>fit() runs slowly</p>", keyword="slowli"
+    store, ids, *, title="Training is very slow", body="<p>fit() runs slowly</p>", keyword="slowli", text=None
 ):
-    """Questions ``ids`` (each with an accepted answer and a comment), candidates of one keyword-set version."""
+    """Questions ``ids`` (each with an accepted answer and a comment), candidates of one keyword-set version.
+
+    ``text=(prose, code_blocks)`` stores those as they are instead of deriving them from ``body``.
+    """
+    split = {} if text is None else {"prose": text[0], "code_blocks": text[1]}
     with store.write() as s:
         upsert_questions(
             s,
@@ -42,6 +46,7 @@ def seed_candidates(
                     "tags": "|keras|",
                     "accepted_answer_id": q * 10,
                 }
+                | split
                 for q in ids
             ],
             "import",
@@ -157,8 +162,9 @@ def test_no_candidates_is_one_line_error(sqlite_url):
 
 
 def test_escape_sequences_and_markup_show_inert(sqlite_store):
-    hostile = "<p>[bold]loud[/bold] \x1b[31mred\x1b[0m bell\x07 \x1b]0;pwned\x07 runs slowly</p><pre>x = 1 \x1b[2J</pre>"
-    seed_candidates(sqlite_store, [7], title="Title \x1b[5m[red]blink[/red]", body=hostile)
+    # As a data dump or an API body can deliver them (raw controls, which no HTML parser is asked to keep).
+    prose = "[bold]loud[/bold] \x1b[31mred\x1b[0m bell\x07 \x1b]0;pwned\x07 runs slowly"
+    seed_candidates(sqlite_store, [7], title="Title \x1b[5m[red]blink[/red]", text=(prose, ["x = 1 \x1b[2J"]))
     with sqlite_store.write() as s:
         upsert_comments(
             s,

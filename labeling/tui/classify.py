@@ -21,7 +21,7 @@ from labeling.models import PPLabel
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
 from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, TextPrompt, codebook_text
-from labeling.tui.post_view import PostView, load_post
+from labeling.tui.post_view import PostReader, PostView
 from mining.text import terminal_safe
 
 
@@ -111,7 +111,9 @@ class ClassifyApp(App[Progress]):
         )
 
     def on_mount(self) -> None:
-        self.query_one(PostView).focus()
+        view = self.query_one(PostView)
+        view.focus()
+        self.reader = PostReader(self.queue.store, view)
         self.load_current()
 
     # -- state --------------------------------------------------------------------------------------------
@@ -128,8 +130,8 @@ class ClassifyApp(App[Progress]):
         if qid is None:
             view.show(None, "No PP post left to label. Press q to quit (u undoes the last step).")
         else:
+            post = self.reader.get(qid)
             with self.queue.store.read() as s:
-                post = load_post(s, qid)
                 rows = s.scalars(
                     sa.select(PPLabel)
                     .where(PPLabel.rater_id == self.queue.rater.id, PPLabel.question_id == qid)
@@ -137,6 +139,7 @@ class ClassifyApp(App[Progress]):
                 ).all()
             self.pps = {r.pp_index: {f: getattr(r, f) for f in LABEL_FIELDS} for r in rows}
             view.show(post, f"post {qid} is no longer stored: press s to skip it")
+            self.set_timer(0.05, lambda: self.reader.warm(self.queue.upcoming))
         if not self.pps:
             self.pps = {1: dict.fromkeys(LABEL_FIELDS)}
         self.pp = pp if pp in self.pps else min(self.pps)

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from labeling.queue import IdentifyQueue, Progress
 from labeling.tui.common import HelpScreen, StatusLine
-from labeling.tui.post_view import PostView, load_post
+from labeling.tui.post_view import PostReader, PostView
 
 KEYS = [
     ("y", "the post reports a performance problem (PP)"),
@@ -47,7 +47,9 @@ class IdentifyApp(App[Progress]):
         yield Static(Text("y PP · n not PP · s skip · u undo · ? help · q quit"), id="hints", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(PostView).focus()
+        view = self.query_one(PostView)
+        view.focus()
+        self.reader = PostReader(self.queue.store, view, self.queue.keyword_set_id)
         self.show_current()
 
     def show_current(self) -> None:
@@ -56,9 +58,8 @@ class IdentifyApp(App[Progress]):
         if qid is None:
             view.show(None, "All candidates decided. Press q to quit (u undoes the last decision).")
         else:
-            with self.queue.store.read() as s:
-                post = load_post(s, qid, self.queue.keyword_set_id)
-            view.show(post, f"post {qid} is no longer stored: press s to skip it")
+            view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
+            self.set_timer(0.05, lambda: self.reader.warm(self.queue.upcoming))
         p = self.queue.progress
         self.query_one(StatusLine).show(
             self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else ""

@@ -9,6 +9,8 @@ Stable API (used by the identify, classify and reconcile apps)::
 
     post = load_post(session, question_id)        # PostData, or None if the question is not stored
     view = PostView(id="post"); view.show(post)   # view.post -> the PostData shown (or None)
+    view.prepare(next_post)                       # optional: render ahead; a later show(next_post) is instant
+    reader = PostReader(store, view); reader.warm(next_id); view.show(reader.get(current_id))  # both at once
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ import sqlalchemy as sa
 from rich.syntax import Syntax
 from rich.text import Text
 from sqlalchemy.orm import Session
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual import events
+from textual.content import Content
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from mining.models import Answer, Candidate, CandidateHit, Comment, Question, tags_from_text
 from mining.stats import latest_keyword_set_id
@@ -182,8 +187,13 @@ def _prose(text: str, keywords: list[str], style: str = "") -> Text:
     return out
 
 
+SYNTAX_LIMIT = 20_000  # longer code blocks are shown without syntax colours (lexing them would stall the UI)
+
+
 def _code(code: str) -> Text:
     code = terminal_safe(code).rstrip("\n")
+    if len(code) > SYNTAX_LIMIT:
+        return Text(code, style=STYLE_CODE_BG)
     out = Syntax(code, "python", theme=CODE_THEME, background_color="#262626").highlight(code)
     out.rstrip()
     out.stylize(STYLE_CODE_BG)
@@ -249,28 +259,102 @@ def render_post(post: PostData) -> Text:
     return Text("\n\n").join(parts)
 
 
-class PostView(VerticalScroll, can_focus=True):
-    """A scrollable view of one post. ``show(None)`` shows a placeholder."""
+class PostReader:
+    """Reads posts for a view, one ahead: ``warm(next_id)`` while the rater reads, ``get(current_id)`` on a key.
 
-    DEFAULT_CSS = """
-    PostView { height: 1fr; padding: 0 1; }
-    PostView > #post-text { width: 1fr; }
+    Only the post data and its rendering are kept (a few posts): never labels, so the view stays blind.
     """
+
+    def __init__(self, store, view: PostView, keyword_set_id: int | None = None) -> None:
+        self.store, self.view, self.keyword_set_id = store, view, keyword_set_id
+        self._posts: dict[int, PostData] = {}
+
+    def _load(self, question_id: int) -> PostData | None:
+        with self.store.read() as s:
+            return load_post(s, question_id, self.keyword_set_id)
+
+    def get(self, question_id: int) -> PostData | None:
+        post = self._posts.pop(question_id, None)
+        return post if post is not None else self._load(question_id)
+
+    def warm(self, question_id: int | None) -> None:
+        if question_id is None or question_id in self._posts:
+            return
+        post = self._load(question_id)
+        if post is not None:
+            if len(self._posts) >= 4:
+                self._posts.pop(next(iter(self._posts)))
+            self._posts[question_id] = post
+            self.view.prepare(post)
+
+
+class PostView(ScrollView, can_focus=True):
+    """A scrollable view of one post. ``show(None)`` shows a placeholder.
+
+    Line-based: the post is wrapped once per width and only the visible lines are turned into strips, so moving
+    to the next post costs the same for a ten-line post as for one with pages of code.
+    """
+
+    DEFAULT_CSS = "PostView { height: 1fr; overflow-x: hidden; padding: 0 1; }"
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._post: PostData | None = None
-        self._text = Static(Text("no post"), id="post-text", markup=False)
-
-    def compose(self):
-        yield self._text
+        self._content = Content("no post")
+        self._lines: list[Content] = []
+        self._strips: dict[int, Strip] = {}
+        self._wrapped_width = 0
+        self._prepared: dict[int, tuple[PostData, Content]] = {}
 
     @property
     def post(self) -> PostData | None:
         return self._post
 
+    @property
+    def lines(self) -> list[str]:
+        """The wrapped lines as plain text (what scrolling walks through)."""
+        return [line.plain for line in self._lines]
+
+    def prepare(self, post: PostData) -> None:
+        """Render ``post`` ahead of time (e.g. the next one in the queue) so that showing it is instant."""
+        if len(self._prepared) >= 4:
+            self._prepared.pop(next(iter(self._prepared)))
+        self._prepared[post.question_id] = (post, Content.from_rich_text(render_post(post)))
+
     def show(self, post: PostData | None, placeholder: str = "no post") -> None:
         """Show ``post`` from its top."""
         self._post = post
-        self._text.update(render_post(post) if post is not None else Text(placeholder, style=STYLE_META))
-        self.scroll_home(animate=False)
+        prepared = self._prepared.pop(post.question_id, None) if post is not None else None
+        if prepared is not None and prepared[0] is post:
+            self._content = prepared[1]
+        else:
+            text = render_post(post) if post is not None else Text(placeholder, style=STYLE_META)
+            self._content = Content.from_rich_text(text)
+        self._wrap()
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    def _wrap(self) -> None:
+        width = self.scrollable_content_region.width
+        self._wrapped_width = width
+        self._strips.clear()
+        self._lines = self._content.wrap(width) if width > 0 else []
+        self.virtual_size = Size(width, len(self._lines))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.scrollable_content_region.width != self._wrapped_width:
+            self._wrap()
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        _, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        if index >= len(self._lines):
+            return Strip.blank(width, self.rich_style)
+        strip = self._strips.get(index)
+        if strip is None:
+            segments = self._lines[index].render_segments(self.visual_style)
+            strip = Strip(segments).crop_extend(0, width, self.rich_style)
+            self._strips[index] = strip
+        return strip.apply_offsets(0, index)

@@ -1,0 +1,204 @@
+"""How long a rater waits for the next post: key press -> next post rendered, with 100k candidates in SQLite.
+
+Builds a study database (real Stack Overflow bodies from ../shared/realdata, cycled), then drives the identify and
+classify apps headless through Textual's pilot and times each key press until the screen shows the next post.
+Prints median / p95 / max in ms and the ratio to the 100 ms budget. Run: ``python bench/bench_tui.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from labeling.models import Identification  # noqa: E402
+from labeling.queue import ClassifyQueue, IdentifyQueue, open_rater  # noqa: E402
+from labeling.tui.common import screen_text  # noqa: E402
+from mining.db import open_store  # noqa: E402
+from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question  # noqa: E402
+from mining.text import split_html  # noqa: E402
+
+BODIES = PROJECT.parent / "shared" / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
+BUDGET_MS = 100.0
+KEYWORDS = ["slowli", "faster", "speed", "oom", "memori leak", "gpu util", "take long"]
+
+
+def real_posts() -> list[tuple[str, str, list[str]]]:
+    """(title, prose, code blocks) of the real questions in the shared sample."""
+    csv.field_size_limit(10_000_000)
+    with BODIES.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    out = []
+    for r in rows:
+        split = split_html(r["Body"])
+        out.append((r["Title"], split.prose, split.code_blocks))
+    return out
+
+
+def build(url: str, n: int) -> None:
+    store = open_store(url)
+    posts = real_posts()
+    now = datetime(2024, 1, 1)
+    chunk = 10_000
+    rater = open_rater(store, "classifier")
+    with store.write() as s:
+        ks = KeywordSet(content_hash="bench", stemmer_mode="porter", keywords=KEYWORDS, created_at=now)
+        s.add(ks)
+        s.flush()
+        for start in range(1, n + 1, chunk):
+            ids = range(start, min(start + chunk, n + 1))
+            q_rows, a_rows, c_rows, cand_rows, hit_rows = [], [], [], [], []
+            for q in ids:
+                title, prose, code = posts[q % len(posts)]
+                answer_title, answer_prose, answer_code = posts[(q * 7) % len(posts)]
+                q_rows.append(
+                    dict(id=q, title=title, prose=prose, code_blocks=code, has_code=bool(code), tags="|keras|",
+                         score=q % 20, accepted_answer_id=q * 10, source="import", refreshed_at=now,
+                         creation_date=now)
+                )  # fmt: skip
+                a_rows.append(
+                    dict(id=q * 10, question_id=q, prose=answer_prose, code_blocks=answer_code, score=3,
+                         source="import", refreshed_at=now)
+                )  # fmt: skip
+                for k in range(2):
+                    c_rows.append(
+                        dict(id=q * 100 + k, post_id=q if k == 0 else q * 10, post_type="question" if k == 0 else
+                             "answer", question_id=q, text=f"did you try a smaller batch? {answer_title}",
+                             source="import", refreshed_at=now)
+                    )  # fmt: skip
+                cand_rows.append(dict(id=q, keyword_set_id=ks.id, question_id=q, matched_at=now))
+                hit_rows.append(
+                    dict(candidate_id=q, keyword=KEYWORDS[q % len(KEYWORDS)], field="prose", count=1)
+                )
+            for model, rows in (
+                (Question, q_rows),
+                (Answer, a_rows),
+                (Comment, c_rows),
+                (Candidate, cand_rows),
+                (CandidateHit, hit_rows),
+            ):
+                s.execute(sa.insert(model), rows)
+        # 2,000 posts the classify rater found to be PPs.
+        s.execute(
+            sa.insert(Identification),
+            [dict(rater_id=rater.id, question_id=q, is_pp=True, decided_at=now) for q in range(1, 2001)],
+        )
+
+
+async def time_presses(app, keys: list[str], think: float = 0.0) -> tuple[list[float], list[float]]:
+    """Per key: ms until the first rendered frame shows the post the app moved to, and ms of ``pilot.press``.
+
+    The pilot sends each key as the terminal driver would. Textual computes every frame (the compositor update)
+    before handing it to the driver, also headless; wrapping that hand-over marks when the new post was drawn.
+    ``pilot.press`` itself adds idle-detection sleeps, so its time is an upper bound, reported for reference.
+    ``think`` seconds pass before each key, as a rater reads the post before deciding.
+    """
+    frames: list[tuple[float, int | None]] = []
+    display = app._display
+
+    def record(screen, renderable):
+        if renderable is not None:
+            frames.append((time.perf_counter(), app.queue.current))
+        return display(screen, renderable)
+
+    app._display = record
+    to_frame, round_trip = [], []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await asyncio.sleep(
+                think
+            )  # the rater reads the post (the app reads the next one ahead meanwhile)
+            before = app.queue.current
+            frames.clear()
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            t1 = time.perf_counter()
+            drawn = next((t for t, current in frames if current != before), None)
+            while drawn is None:  # not drawn yet: wait for the frame
+                await asyncio.sleep(0.001)
+                drawn = next((t for t, current in frames if current != before), None)
+            to_frame.append((drawn - t0) * 1000)
+            round_trip.append((t1 - t0) * 1000)
+            current = app.queue.current
+            assert current is None or f"post {current}" in screen_text(app), (
+                f"screen does not show post {current}"
+            )
+    return to_frame, round_trip
+
+
+def report(name: str, measured: tuple[list[float], list[float]]) -> None:
+    to_frame, round_trip = measured
+    line(f"{name}: key -> post drawn", to_frame)
+    line(f"{name}: pilot.press round trip", round_trip)
+
+
+def line(name: str, ms: list[float]) -> None:
+    ms = sorted(ms)
+    p95 = ms[int(0.95 * (len(ms) - 1))]
+    print(
+        f"{name:<52} n={len(ms):<4} median {statistics.median(ms):6.1f} ms  p95 {p95:6.1f} ms  "
+        f"max {ms[-1]:6.1f} ms  p95/budget {p95 / BUDGET_MS:.2f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidates", type=int, default=100_000, help="candidate posts in the database")
+    parser.add_argument("--presses", type=int, default=200, help="key presses timed per measurement")
+    parser.add_argument("--think", type=float, default=0.3, help="seconds a rater reads before each key")
+    parser.add_argument("--db", help="SQLite file to build (default: a temporary one)")
+    args = parser.parse_args()
+
+    from labeling.codebook import load_codebook
+    from labeling.tui.classify import ClassifyApp
+    from labeling.tui.identify import IdentifyApp
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(args.db) if args.db else Path(tmp) / "bench.db"
+        path.unlink(missing_ok=True)
+        url = f"sqlite:///{path}"
+        t0 = time.perf_counter()
+        build(url, args.candidates)
+        print(
+            f"built {args.candidates:,} candidates in {time.perf_counter() - t0:.1f} s ({path.stat().st_size >> 20} MiB)"
+        )
+        store = open_store(url)
+
+        t0 = time.perf_counter()
+        queue = IdentifyQueue(store, "bench-rater")
+        print(
+            f"identify queue of {queue.progress.remaining:,} opened in {(time.perf_counter() - t0) * 1000:.0f} ms"
+        )
+        n = args.presses
+        report(
+            "identify: y/n (commit + next post)",
+            asyncio.run(time_presses(IdentifyApp(queue), ["y", "n"] * (n // 2), args.think)),
+        )
+        report(
+            "identify: s (skip, next post)",
+            asyncio.run(time_presses(IdentifyApp(IdentifyQueue(store, "other")), ["s"] * n, args.think)),
+        )
+        report(
+            "identify: u (undo, previous post)",
+            asyncio.run(
+                time_presses(IdentifyApp(IdentifyQueue(store, "bench-rater")), ["u"] * n, args.think)
+            ),
+        )
+        classify = ClassifyApp(ClassifyQueue(store, "classifier"), load_codebook())
+        report("classify: s (skip, next post)", asyncio.run(time_presses(classify, ["s"] * n, args.think)))
+
+
+if __name__ == "__main__":
+    main()
