@@ -96,6 +96,10 @@ class DumpReader:
 
     @classmethod
     def open(cls, path: str, root: str) -> DumpReader:
+        if path == STDIN and sys.stdin.isatty():
+            raise PPMinerError(
+                "POSTS is - but standard input is a terminal: pipe the dump in (... | ppmine import-dump -)"
+            )
         try:
             stream = sys.stdin.buffer if path == STDIN else open(path, "rb")  # noqa: SIM115 - closed in close()
         except OSError as exc:
@@ -156,7 +160,14 @@ class DumpReader:
                 if rows:
                     yield rows, None
                 raise
-            safe = data.endswith(b"\n") and not self._open_row and self._saw_root and self._depth == 1
+            # A start tag cut by the block's end is not an open element yet: only a block ending in ">" is safe.
+            safe = (
+                data.endswith(b"\n")
+                and data.rstrip().endswith(b">")
+                and not self._open_row
+                and self._saw_root
+                and self._depth == 1
+            )
             yield rows, SafePoint(self.offset, self.line, self.rows) if safe else None
             previous = block
         try:

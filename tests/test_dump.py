@@ -20,9 +20,11 @@ import sqlalchemy as sa
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
+from mining import dump_reader
 from mining.cli import cli
 from mining.db import open_store
 from mining.dump_import import DumpFilter, DumpImport, parse_tags
+from mining.dump_reader import DumpReader
 from mining.errors import PPMinerError
 from mining.models import AcquisitionRun, Answer, Comment, Question
 from mining.store import upsert_comments, upsert_questions
@@ -465,6 +467,27 @@ def test_killed_import_resumes(tmp_path, through_pipe):
         run = s.scalars(sa.select(AcquisitionRun)).one()  # the same run, finished
         assert run.status == "done"
     assert snapshot(store, skip=("refreshed_at",)) == _fresh_import(tmp_path, posts)
+
+
+def test_every_safe_point_resumes_exactly(tmp_path, monkeypatch):
+    """Pretty-printed rows (attributes on their own lines, explicit end tags) read one line per block: a
+    checkpoint never falls inside a start tag or an open row, and resuming from each one gives exactly the rest."""
+    monkeypatch.setattr(dump_reader, "BLOCK", 1)  # read1(1), then the rest of the line: one line per block
+    rows = [question(i, "|a|") for i in range(1, 12)]
+    text = write_dump(tmp_path / "flat.xml", "posts", rows).read_text(encoding="utf-8-sig")
+    text = text.replace('" ', '"\n     ').replace("<row ", "<row\n  ").replace("/>", ">\n  </row>")
+    posts = tmp_path / "Posts.xml"
+    posts.write_text(text, encoding="utf-8")
+    reader = DumpReader.open(str(posts), "posts")
+    points = [p for _, p in reader.chunks() if p is not None]
+    reader.close()
+    assert [p.rows for p in points] == list(range(len(rows) + 1))  # once before the rows, then after each
+    for point in points:
+        again = DumpReader.open(str(posts), "posts")
+        again.resume(point)
+        ids = [int(r.value["Id"]) for chunk, _ in again.chunks() for r in chunk]
+        again.close()
+        assert ids == list(range(point.rows + 1, len(rows) + 1)), point
 
 
 # -- the faster split_html stays faithful ----------------------------------------------------------------------
