@@ -16,11 +16,12 @@ import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(PROJECT))
+sys.path[:0] = [str(PROJECT), str(PROJECT / "tests")]  # the fake API lives with the tests
+
+from fake_api import FakeApi, make_questions  # noqa: E402
 
 from mining.db import open_store  # noqa: E402
 from mining.scrape import ScrapeParams, scrape  # noqa: E402
-from tests.fake_api import FakeApi, make_questions  # noqa: E402
 
 FLOOR = 10.0
 BUDGET = 11.0

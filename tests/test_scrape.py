@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from fake_api import FakeApi, Fault, make_questions
 
 from mining.config import load_config
 from mining.db import open_store
@@ -23,7 +24,6 @@ from mining.runjob import run_job
 from mining.scrape import ScrapeParams, filter_setting_key, scrape
 from mining.seapi import ApiClient
 from mining.store import utcnow
-from tests.fake_api import FakeApi, Fault, make_questions
 
 PROJECT = Path(__file__).resolve().parent.parent
 KEY = "s3cr3t-API-k3y-zz9"

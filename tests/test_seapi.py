@@ -6,11 +6,11 @@ import json
 import socket
 
 import pytest
+from fake_api import FakeApi, Fault, make_questions
 
 from mining.errors import PPMinerError
 from mining.seapi import ApiClient, ApiError, QuotaExhausted, parse_wrapper
 from mining.seitems import page_rows
-from tests.fake_api import FakeApi, Fault, make_questions
 
 SE_JSON = "realdata/se_api_json"
 KEY = "k3y-Th4t-Must-N0t-Leak"

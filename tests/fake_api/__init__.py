@@ -4,7 +4,7 @@ Real HTTP, real gzip, the API's wrapper fields and error payloads; items are bui
 (``realdata/se_api_json/perceval``) so the client parses true shapes. Tests steer it with ``faults``.
 """
 
-from tests.fake_api.data import make_questions
-from tests.fake_api.server import FakeApi, Fault
+from .data import make_questions
+from .server import FakeApi, Fault
 
 __all__ = ["FakeApi", "Fault", "make_questions"]
