@@ -116,6 +116,25 @@ def test_transient_faults_are_retried(api):
     assert len(api.requests_to("/questions")) == 5 and c.requests == 5
 
 
+def test_retry_delays_grow_exponentially_up_to_the_cap(api):
+    waits: list[float] = []
+    api.faults.extend(
+        [Fault("status", 502), Fault("drop"), Fault("status", 500), Fault("drop"), Fault("status", 504)]
+    )
+    with client_for(api, retry_base=0.01, retry_cap=0.03, max_rps=0, on_wait=waits.append) as c:
+        c.questions({})
+    assert waits == [0.01, 0.02, 0.03, 0.03, 0.03]
+
+
+def test_backoff_holds_only_its_own_method(api):
+    api.faults.append(Fault("backoff", 2.0))
+    with client_for(api) as c:
+        c.questions({"pagesize": 1})
+        c.create_filter(["question.body"])
+    q, f = api.log
+    assert f.at - q.at < 1.0 and f.path.endswith("/filters/create")
+
+
 def test_gives_up_after_capped_retries_naming_the_url(api):
     api.faults.extend([Fault("status", 503)] * 4)
     with client_for(api, max_retries=3, key=KEY) as c, pytest.raises(ApiError) as err:
