@@ -140,9 +140,9 @@ def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_fil
     from mining.runjob import EXIT_QUOTA, setup_logging, stop_on_sigterm
     from mining.scrape import scrape as run_scrape
 
+    params = _scrape_params(study, tags, date_from, date_to, site, api_url, since_last)
     setup_logging(log_file, verbose, [key])
     stop_on_sigterm()
-    params = _scrape_params(study, tags, date_from, date_to, site, api_url, since_last)
     rps = study.config.max_requests_per_second
     result = run_scrape(study.store, params, key=key, restart=restart, show_progress=True, max_rps=rps)
     click.echo(result.summary())
@@ -161,9 +161,9 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, 
     """
     from mining.runjob import run_job, setup_logging, stop_on_sigterm
 
+    params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
     setup_logging(log_file, verbose, [key])
     stop_on_sigterm()
-    params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
     job = run_job(study.store, study.config, params, key=key, restart=restart, show_progress=True)
     click.echo(job.summary())
     return job.exit_code

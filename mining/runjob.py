@@ -39,7 +39,6 @@ def setup_logging(log_file: str | None, verbose: bool, secrets: list[str]) -> No
     """Log ppminer's own messages (never urllib3's, whose URLs hold the key) to a file and/or stderr."""
     logger = logging.getLogger("ppminer")
     logger.setLevel(logging.INFO)
-    logger.propagate = False
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     handlers: list[logging.Handler] = [logging.NullHandler()]  # no stray warnings on a cron mail
     if log_file:
