@@ -1,9 +1,10 @@
 """Streaming reader for Stack Exchange data-dump files (Posts.xml, Comments.xml): rows in constant memory.
 
 The file is fed to lxml's pull parser in blocks of whole lines, so the reader always knows the byte offset and line
-number it has reached. After a block that leaves no ``<row>`` open, everything before that offset has been handed
-out: that is a *safe point*, where an import can checkpoint and later resume by seeking
-there (a regular file) or by re-reading and skipping the rows already done (standard input).
+number it has reached. After a block that ends between two rows, everything before that offset has been handed out:
+that is a *safe point*, where an import can checkpoint and later resume by seeking there (a regular file) or by
+re-reading and skipping the rows already done (standard input). Only ``end`` events of ``<row>`` elements reach
+Python, and the finished rows are dropped once per block, so memory stays flat.
 
 Parse errors become :class:`PPMinerError` naming the file, line, column and byte offset.
 """
@@ -74,7 +75,7 @@ class DumpReader:
     """Rows of one dump file, with safe points for checkpoints.
 
     ``root`` is the expected document element (``posts`` or ``comments``). Open with :meth:`open`; iterate
-    :meth:`chunks` for ``(rows, safe_point_or_None)`` pairs, one per line fed.
+    :meth:`chunks` for ``(rows, safe_point_or_None)`` pairs, one per block fed.
     """
 
     def __init__(self, path: str, root: str, stream: BinaryIO, head: bytes, size: int | None):
@@ -91,14 +92,17 @@ class DumpReader:
         self._skip_rows = 0
         self._line_shift = 0  # file line = parser line + shift (after a resume seek)
         self._prefix = b""
-        self._depth, self._saw_root, self._open_row = 0, False, False
+        self._root = None  # the document element, once a row has shown it
+        self._closing_tag = f"</{root}".encode()
+        self._closed = False
+        self._last_row = None
         self.row_line = 0  # line of the row being selected (for the caller's error messages)
 
     @classmethod
     def open(cls, path: str, root: str) -> DumpReader:
         if path == STDIN and sys.stdin.isatty():
             raise PPMinerError(
-                "POSTS is - but standard input is a terminal: pipe the dump in (... | ppmine import-dump -)"
+                "- names standard input, but it is a terminal: pipe the dump in (... | ppmine import-dump -)"
             )
         try:
             stream = sys.stdin.buffer if path == STDIN else open(path, "rb")  # noqa: SIM115 - closed in close()
@@ -129,12 +133,9 @@ class DumpReader:
         """Feed the file in blocks of whole lines; yield each block's rows and, when it ends between rows, the
         safe point after it. ``select(attrib)`` sees each row's attributes while they are live and returns what
         to keep, or None to drop the row cheaply (no copy of the attributes)."""
-        parser = etree.XMLPullParser(events=("start", "end"))  # libxml2 limits stay on
+        parser = etree.XMLPullParser(events=("end",), tag="row")  # libxml2 limits stay on
         if self._prefix:
             parser.feed(self._prefix)
-            for _ in parser.read_events():  # the synthetic document element
-                pass
-            self._depth, self._saw_root = 1, True
         read, readline = self._stream.read1, self._stream.readline
         previous = None
         while True:
@@ -160,58 +161,57 @@ class DumpReader:
                 if rows:
                     yield rows, None
                 raise
-            # A start tag cut by the block's end is not an open element yet: only a block ending in ">" is safe.
-            safe = (
-                data.endswith(b"\n")
-                and data.rstrip().endswith(b">")
-                and not self._open_row
-                and self._saw_root
-                and self._depth == 1
-            )
-            yield rows, SafePoint(self.offset, self.line, self.rows) if safe else None
+            yield rows, SafePoint(self.offset, self.line, self.rows) if self._between_rows(data) else None
             previous = block
         try:
-            parser.close()
+            root = parser.close()
         except etree.XMLSyntaxError as exc:
             raise self._error(exc, (previous,), at_end=True) from None
-        if not self._saw_root:
-            raise PPMinerError(f"{self.name}: empty file, no <{self.root}> element")
+        if self._root is None and not self._prefix:
+            self._check_root(root)
+
+    def _check_root(self, root) -> None:
+        if root.tag != self.root:
+            raise PPMinerError(
+                f"{self.name}:{root.sourceline}: document element is <{root.tag}>, expected <{self.root}>"
+            )
 
     def _take_events(self, parser, rows: list[Row], select, failed: bool = False) -> None:
+        root = self._root
         try:
-            events = parser.read_events()
-            for event, el in events:
-                if event == "start":
-                    self._depth += 1
-                    if self._depth == 1:
-                        self._saw_root = True
-                        if el.tag != self.root:
-                            raise PPMinerError(
-                                f"{self.name}:{el.sourceline}: document element is <{el.tag}>, "
-                                f"expected <{self.root}>"
-                            )
-                    elif self._depth == 2 and el.tag == "row":
-                        self._open_row = True
+            for _, el in parser.read_events():
+                parent = el.getparent()
+                if parent is not root:
+                    if root is not None:
+                        continue  # a <row> deeper down is not a row of the dump
+                    self._check_root(parent)
+                    root = self._root = parent
+                self.rows += 1
+                self._last_row = el
+                if self._skip_rows:
+                    self._skip_rows -= 1
                     continue
-                self._depth -= 1
-                if self._depth != 1:
-                    continue
-                if el.tag == "row":
-                    self._open_row = False
-                    self.rows += 1
-                    if self._skip_rows:
-                        self._skip_rows -= 1
-                    else:
-                        self.row_line = (el.sourceline or 0) + self._line_shift
-                        value = select(el.attrib)
-                        if value is not None:
-                            rows.append(Row(value, self.row_line))
-                el.clear()  # constant memory: empty the row and drop the ones before it
-                if el.getprevious() is not None:
-                    del el.getparent()[:-1]
+                self.row_line = (el.sourceline or 0) + self._line_shift
+                value = select(el.attrib)
+                if value is not None:
+                    rows.append(Row(value, self.row_line))
         except etree.XMLSyntaxError:
             if not failed:
                 raise
+
+    def _between_rows(self, data: bytes) -> bool:
+        """After a block: is no row open? Also frees the rows done (constant memory)."""
+        root = self._root
+        if self._closing_tag in data:
+            self._closed = True
+        if root is None or self._closed or not data.endswith(b"\n"):
+            return False  # nothing to resume after the document element has ended
+        last = root[-1] if len(root) else None
+        del root[:-1]
+        if last is not None and last is not self._last_row:
+            return False  # a row (or another element) has started and not ended
+        # A start tag cut by the block's end is no element yet: only a block ending in ">" is safe.
+        return data.rstrip().endswith(b">")
 
     def _error(self, exc: etree.XMLSyntaxError, blocks, at_end: bool = False) -> PPMinerError:
         """The one-line message: file, line, column and byte offset of the fault."""
