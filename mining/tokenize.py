@@ -61,6 +61,11 @@ class CachedStemmer:
         return PorterStemmer(getattr(PorterStemmer, STEMMER_MODES[self.mode]))
 
     @property
+    def irregular(self) -> dict[str, str]:
+        """NLTK's table of irregular forms (word -> stem), used in nltk_extensions mode only."""
+        return getattr(self._porter, "pool", {})
+
+    @property
     def name(self) -> str:
         """e.g. ``porter:nltk_extensions``."""
         return f"porter:{self.mode}"

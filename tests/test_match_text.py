@@ -182,3 +182,47 @@ def test_keyword_file_not_utf8_or_missing(tmp_path):
         read_keywords(path)
     with pytest.raises(PPMinerError, match="keyword file not found"):
         read_keywords(tmp_path / "missing.txt")
+
+
+SUFFIXES = "s es ed ing ly er est ness ation ational ization ize izer ful fulness ity ities ence ency ent ently ical "
+SUFFIXES += "ically ative ism ist ive iveness ment ments able ability ibly ous ously e y ies ied ying ion ional alli"
+
+
+@pytest.fixture(scope="module")
+def vocabulary(shared) -> set[str]:
+    """Real words (a Stack Exchange dump, SO questions, the seed texts) plus inflections of the keyword words."""
+    import html
+
+    sources = [shared / "realdata" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"]
+    sources += [shared / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"]
+    sources += sorted((shared / "seeds").glob("*.txt"))
+    words = set()
+    for path in sources:
+        words.update(t for t in tokens(html.unescape(path.read_text(encoding="utf-8"))) if t.isalpha())
+    base = {w for k in read_keywords(STUDY_KEYWORDS).keywords for w in k.split()} | {"slow", "long", "fast", "effic"}
+    words.update(w + s for w in base for s in SUFFIXES.split())
+    return words
+
+
+@pytest.mark.parametrize("mode", ["nltk_extensions", "original", "martin_extensions"])
+def test_prefix_filter_never_skips_a_word_that_stems_to_a_wanted_stem(vocabulary, mode):
+    """The matcher skips stemming words that cannot stem to a keyword word; check that claim on real words, for
+    the study's keywords and for 1,500 other stems drawn from the vocabulary."""
+    import random
+    import re
+
+    from mining.matcher import stem_prefixes
+
+    stemmer = CachedStemmer(mode)
+    stems = {w: stemmer.stem(w) for w in vocabulary}
+    study = Matcher(read_keywords(STUDY_KEYWORDS), mode)
+    random_stems = set(random.Random(5).sample(sorted(set(stems.values())), 1500))
+    for wanted in (study._wanted, random_stems):
+        prefixes = stem_prefixes(wanted)
+        may_stem = re.compile("|".join(map(re.escape, sorted(prefixes, key=len, reverse=True)))).match
+        missed = [w for w, s in stems.items() if s in wanted and not may_stem(w) and w not in stemmer.irregular]
+        assert missed == []
+    assert len(vocabulary) > 10_000
+    # and the filter does its job: most words need no stemming for the study's set
+    skipped = sum(1 for w in vocabulary if not study._may_stem_to_keyword(w))
+    assert skipped > 0.7 * len(vocabulary)
