@@ -105,7 +105,13 @@ class DumpReader:
                 "- names standard input, but it is a terminal: pipe the dump in (... | ppmine import-dump -)"
             )
         try:
-            stream = sys.stdin.buffer if path == STDIN else open(path, "rb")  # noqa: SIM115 - closed in close()
+            # A buffer as large as a block, so read1() hands out whole blocks (the default 8 KiB costs ~15%).
+            if path == STDIN:
+                stream = open(
+                    sys.stdin.fileno(), "rb", buffering=max(BLOCK, io.DEFAULT_BUFFER_SIZE), closefd=False
+                )  # noqa: SIM115
+            else:
+                stream = open(path, "rb", buffering=max(BLOCK, io.DEFAULT_BUFFER_SIZE))  # noqa: SIM115 - closed in close()
         except OSError as exc:
             raise PPMinerError(f"cannot read {describe(path)}: {exc.strerror}") from None
         head = stream.read(HEAD_BYTES)
@@ -113,8 +119,7 @@ class DumpReader:
         return cls(path, root, stream, head, size)
 
     def close(self) -> None:
-        if self.path != STDIN:
-            self._raw.close()
+        self._raw.close()  # standard input's descriptor stays open (closefd=False)
 
     def resume(self, point: SafePoint) -> str:
         """Continue after ``point``: seek to it in a file, or re-read and skip its rows on a pipe. Returns how."""
