@@ -104,14 +104,13 @@ class DumpReader:
             raise PPMinerError(
                 "- names standard input, but it is a terminal: pipe the dump in (... | ppmine import-dump -)"
             )
+        # A buffer as large as a block, so read1() hands out whole blocks (the default 8 KiB costs ~15%).
+        buffering = max(BLOCK, io.DEFAULT_BUFFER_SIZE)
         try:
-            # A buffer as large as a block, so read1() hands out whole blocks (the default 8 KiB costs ~15%).
             if path == STDIN:
-                stream = open(
-                    sys.stdin.fileno(), "rb", buffering=max(BLOCK, io.DEFAULT_BUFFER_SIZE), closefd=False
-                )  # noqa: SIM115
+                stream = open(sys.stdin.fileno(), "rb", buffering=buffering, closefd=False)  # noqa: SIM115
             else:
-                stream = open(path, "rb", buffering=max(BLOCK, io.DEFAULT_BUFFER_SIZE))  # noqa: SIM115 - closed in close()
+                stream = open(path, "rb", buffering=buffering)  # noqa: SIM115 - closed in close()
         except OSError as exc:
             raise PPMinerError(f"cannot read {describe(path)}: {exc.strerror}") from None
         head = stream.read(HEAD_BYTES)
