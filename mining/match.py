@@ -2,7 +2,8 @@
 
 Per keyword-set version (content hash + match mode) the database keeps which questions were checked and how they
 looked then (``match_checks``), and the candidates with their hits per keyword and field. A run checks only the
-selected questions not yet checked against the version, or refreshed since; ``rematch_all`` checks every one.
+selected questions not yet checked against the version, or refreshed since (the question, or, when those fields
+are matched, one of its answers or comments); ``rematch_all`` checks every one.
 After a run the version's candidates are exactly the matches among the questions the run selected, with the
 fields the run used: checks of questions that left the selection are dropped, and a change of fields rematches
 everything. Work is committed in batches, so an interrupted run keeps what it did and the next run resumes.
@@ -31,6 +32,17 @@ from mining.store import utcnow
 from mining.tokenize import DEFAULT_STEMMER
 
 BATCH = 1000
+PG_LOCK_KEY = 7351005  # advisory lock id of match runs
+
+
+def _serialize(session: Session) -> None:
+    """Let one match transaction at a time run on PostgreSQL (SQLite write transactions are serialised already).
+
+    Each batch reads what is still pending only after taking the lock, so two runs at once share the work
+    instead of colliding on the same candidates.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
 
 
 @dataclass
@@ -132,15 +144,32 @@ def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, d
     return out
 
 
+def _later(a, b):
+    """The later of two timestamps in portable SQL (b may be NULL)."""
+    return sa.case((b > a, b), else_=a)
+
+
+def _seen_at(fields: tuple[str, ...]):
+    """When the matched text last changed: the question's refresh, or a later one of its answers/comments when
+    those fields are matched (a new answer alone then triggers a rematch)."""
+    seen = Question.refreshed_at
+    for name, model in (("answers", Answer), ("comments", Comment)):
+        if name in fields:
+            latest = sa.select(sa.func.max(model.refreshed_at)).where(model.question_id == Question.id)
+            seen = _later(seen, latest.scalar_subquery())
+    return seen
+
+
 def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_all: bool):
     """SELECT of the questions this run must check (callers add paging)."""
     passes = replace(spec, apply_filters=True).selected_condition()  # recorded in match_checks.selected
+    seen_at = _seen_at(fields)
     cols = [
         Question.id,
         Question.title,
         Question.prose,
-        Question.refreshed_at,
-        sa.case((passes, True), else_=False),
+        seen_at.label("seen_at"),
+        sa.case((passes, True), else_=False).label("passes"),
     ]
     if "code" in fields:
         cols.append(Question.code_blocks)
@@ -153,9 +182,7 @@ def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_
     )
     if not rematch_all:
         stmt = stmt.where(
-            sa.or_(
-                MatchCheck.question_id.is_(None), MatchCheck.question_refreshed_at != Question.refreshed_at
-            )
+            sa.or_(MatchCheck.question_id.is_(None), MatchCheck.question_refreshed_at != seen_at)
         )
     return stmt
 
@@ -204,8 +231,8 @@ def _store_batch(
             dict(
                 keyword_set_id=set_id,
                 question_id=r.id,
-                question_refreshed_at=r.refreshed_at,
-                selected=bool(r[4]),
+                question_refreshed_at=r.seen_at,
+                selected=bool(r.passes),
                 is_candidate=bool(hits_by_q.get(r.id)),
                 checked_at=now,
             )
@@ -265,6 +292,7 @@ def run_match(
     selection = {**spec.as_dict(), "fields": list(fields), "keywords_file": str(keywords.path)}
 
     with store.write() as session:
+        _serialize(session)
         kset = keyword_set_version(session, matcher)
         set_id = kset.id
         last = session.scalar(
@@ -301,6 +329,7 @@ def run_match(
     with progress:
         while True:
             with store.write() as session:
+                _serialize(session)
                 rows = session.execute(
                     _pending(spec, set_id, fields, rematch_all)
                     .where(Question.id > after)
@@ -320,6 +349,7 @@ def run_match(
             progress.advance(task, len(rows))
 
     with store.write() as session:
+        _serialize(session)
         counts["candidates"] = int(
             session.scalar(
                 sa.select(sa.func.count()).select_from(Candidate).where(Candidate.keyword_set_id == set_id)

@@ -289,3 +289,88 @@ def test_real_questions_match_the_reference(shared, sqlite_store, config):
 
     expected = reference_candidates(texts, read_keywords(config.keywords_file).keywords)
     assert got == expected and len(got) >= 10
+
+
+def test_a_refreshed_answer_is_matched_again_when_answers_are_matched(store, config):
+    seed(store)
+    fields = ["title", "prose", "answers"]
+    run_match(store, config, fields=fields)
+    assert candidate_ids(store) == [1, 2]
+    assert run_match(store, config, fields=fields).checked == 0
+    with store.write() as s:  # the answer that said "faster" is edited
+        row = answer(102, 2, 3, "<p>Use tf.function.</p>")
+        upsert_answers(s, [{**row, "last_activity_date": T0 + timedelta(days=1)}], "api")
+    again = run_match(store, config, fields=fields)
+    assert (again.checked, again.removed_candidates) == (1, 1)
+    assert candidate_ids(store) == [1]
+
+
+def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store, sqlite_url, config):
+    """kill -9 in the middle of `ppmine match`: committed batches stay, the rerun checks only the rest."""
+    import time
+
+    from mining.keywords import read_keywords
+    from mining.matcher import Matcher
+    from mining.models import Question
+    from mining.store import utcnow
+
+    titles = ["Training is very slow", "Shapes differ", "GPU utilization is low", "A question about loss"]
+    now = utcnow()
+    with sqlite_store.write() as s:
+        s.execute(
+            sa.insert(Question),
+            [
+                dict(id=i, title=f"{titles[i % 4]} {i}", prose="Some text " * (i % 50), code_blocks=[], has_code=True,
+                     tags="|keras|", creation_date=T0, accepted_answer_id=i, source="import", refreshed_at=now)
+                for i in range(1, 40_001)
+            ],
+        )  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mining.cli", "match"],
+        env={**os.environ, "PPMINER_DB": sqlite_url},
+        cwd=PROJECT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    checked = 0
+    while proc.poll() is None and time.monotonic() < deadline:
+        with sqlite_store.read() as s:
+            checked = s.scalar(sa.select(sa.func.count()).select_from(MatchCheck))
+        if checked:
+            proc.kill()
+            break
+        time.sleep(0.05)
+    proc.wait()
+    assert 0 < checked < 40_000, "the run was not caught in the middle"
+    with sqlite_store.read() as s:
+        kept = s.scalar(sa.select(sa.func.count()).select_from(MatchCheck))
+    assert kept % 1000 == 0  # whole batches only
+    rest = run_match(sqlite_store, config)
+    assert rest.checked == 40_000 - kept
+    matcher = Matcher(read_keywords(config.keywords_file))
+    expected = [i for i in range(1, 40_001) if matcher.count(f"{titles[i % 4]} {i}")]
+    assert candidate_ids(sqlite_store) == expected and len(expected) == 20_000
+
+
+def test_two_match_runs_at_once_share_the_work(store, config):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mining.models import Question
+    from mining.store import utcnow
+
+    now = utcnow()
+    with store.write() as s:
+        s.execute(
+            sa.insert(Question),
+            [
+                dict(id=i, title="it is very slow" if i % 3 == 0 else "fine", prose="", code_blocks=[],
+                     has_code=True, tags="|keras|", creation_date=T0, accepted_answer_id=i, source="import",
+                     refreshed_at=now)
+                for i in range(1, 5001)
+            ],
+        )  # fmt: skip
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda _: run_match(store, config), range(2)))
+    assert sum(r.checked for r in results) == 5000
+    assert candidate_ids(store) == list(range(3, 5001, 3))
