@@ -180,32 +180,55 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, 
     help="The dump's Comments.xml: comments on the kept questions and answers are imported too.",
 )
 @click.option(
-    "--tag", "tags", multiple=True, help="Keep questions carrying this tag (repeatable). Default: all."
+    "--tag",
+    "tags",
+    metavar="TAG",
+    multiple=True,
+    help="Keep questions carrying TAG (repeat: any of them).  [default: all]",
 )
 @click.option(
-    "--from", "date_from", type=click.DateTime(["%Y-%m-%d"]), help="Keep questions created on/after DATE."
+    "--from",
+    "date_from",
+    metavar="DATE",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="Keep questions created on/after DATE.",
 )
 @click.option(
-    "--to", "date_to", type=click.DateTime(["%Y-%m-%d"]), help="Keep questions created on/before DATE."
+    "--to",
+    "date_to",
+    metavar="DATE",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="Keep questions created on/before DATE.",
 )
 @click.option(
-    "--site", help="Site the dump comes from (e.g. stackoverflow, ai).  [default: the study config's site]"
+    "--site",
+    metavar="NAME",
+    help="Site the dump comes from (stackoverflow, ai, ...).  [default: the study config's]",
 )
 @click.option(
-    "--batch-size", default=2000, show_default=True, type=click.IntRange(1), help="Rows per committed batch."
+    "--batch-size",
+    metavar="N",
+    default=2000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Posts per committed batch.",
 )
 @click.option(
-    "--restart", is_flag=True, help="Start over instead of resuming an unfinished import of this file."
+    "--restart", is_flag=True, help="Start over instead of resuming an unfinished import of the same file."
 )
 @format_option("table", "json")
 @study_options
 def import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
     """Stream a data dump's Posts.xml (POSTS, or - for standard input) into the study database.
 
-    Keeps questions with any --tag in the --from/--to window, the answers to kept (or already stored) questions
-    and, with --comments, the comments on kept posts. Commits in batches with a checkpoint: running the same
-    command again after an interruption resumes; importing a file twice changes nothing.
-    Example: 7z x -so stackoverflow.com-Posts.7z | ppmine import-dump - --tag tensorflow --tag keras
+    Keeps the questions with any --tag created in the --from/--to window, the answers to kept (or already
+    stored) questions and, with --comments, the comments on kept posts. Commits in batches with a checkpoint:
+    the same command again after an interruption resumes; importing a file twice changes nothing. A malformed
+    or truncated file keeps every row before the fault and exits 1 naming its line and byte offset.
+
+    \b
+    Example, without unpacking to disk:
+      7z x -so stackoverflow.com-Posts.7z | ppmine import-dump - --tag tensorflow --tag keras
     """
     from mining.dump_import import run_import_dump
 

@@ -486,6 +486,8 @@ def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batc
 
     import click
 
+    from mining.cli_common import emit_rows
+
     filt = DumpFilter(
         tags=frozenset(t.strip().lower() for t in tags if t.strip()) or None,
         date_from=date_from.date() if date_from else None,
@@ -505,14 +507,10 @@ def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batc
     if fmt == "json":
         click.echo(json.dumps(result.as_dict(), indent=2))
         return
+    table = []
     for counts in (result.posts, result.comments):
-        if counts is None:
-            continue
-        kept = (
-            f"{counts.comments} comments"
-            if counts is result.comments
-            else f"{counts.questions} questions, {counts.answers} answers"
-        )
-        resumed = f" (resumed: {counts.resumed})" if counts.resumed else ""
-        click.echo(f"{counts.file}: {counts.rows} rows read, kept {kept}, {counts.written} written{resumed}")
+        if counts is not None:
+            row = {k: v for k, v in asdict(counts).items() if k != "resumed"}
+            table.append({**row, "file": os.path.basename(counts.file), "resumed": counts.resumed or ""})
+    emit_rows(table, "table")
     click.echo(f"run {result.run_id} done in {result.seconds:.1f} s")

@@ -4,6 +4,7 @@ truncation, malformed rows), standard input through a real pipe, resume after a 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -409,10 +410,12 @@ def test_stdin_through_a_real_pipe(tmp_path, shared):
     db = f"sqlite:///{tmp_path / 's.db'}"
     posts = shared / AI / "Posts.xml"
     cat = subprocess.Popen(["cat", str(posts)], stdout=subprocess.PIPE)
-    res = ppmine("import-dump", "-", "--site", "ai", "--tag", "definitions", "--db", db, stdin=cat.stdout)
+    res = ppmine("import-dump", "-", "--site", "ai", "--tag", "definitions", "--db", db, "--format", "json",
+                 stdin=cat.stdout)  # fmt: skip
     cat.wait()
     assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith("<stdin>: 1735 rows read, kept ")
+    out = json.loads(res.stdout)["posts"]
+    assert (out["file"], out["rows"]) == ("<stdin>", 1735)
     want = sum(1 for r in ET.parse(posts).getroot() if "<definitions>" in (r.get("Tags") or ""))
     assert count(open_store(db), Question) == want
 
@@ -457,12 +460,18 @@ def test_killed_import_resumes(tmp_path, through_pipe):
     point = _wait_for_checkpoint(store, proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    with store.read() as s:  # where it really stopped: it may have committed more batches before the kill
+        point = s.scalars(sa.select(AcquisitionRun)).one().checkpoint["posts"]
     assert 0 < point["rows"] < 6000 and count(store, Question) > 0
 
     args[-1] = "500"  # the batch size is no part of what identifies the import
-    res = ppmine(*args, input=data.decode() if through_pipe else None)
+    res = ppmine(*args, "--format", "json", input=data.decode() if through_pipe else None)
     assert res.returncode == 0, res.stderr
-    assert ("skip" if through_pipe else "seek to byte") in res.stdout and "6000 rows read" in res.stdout
+    out = json.loads(res.stdout)["posts"]
+    assert out["resumed"] == (
+        f"skip {point['rows']} rows" if through_pipe else f"seek to byte {point['at']['offset']}"
+    )
+    assert out["rows"] == 6000
     with store.read() as s:
         run = s.scalars(sa.select(AcquisitionRun)).one()  # the same run, finished
         assert run.status == "done"
