@@ -62,7 +62,7 @@ def parse_mode(mode: str) -> tuple[str, str]:
 
 def parse_keywords(text: str, source: str = "<keywords>") -> tuple[str, ...]:
     """Keywords of a keyword file's text; PPMinerError naming ``source:line`` on anything malformed."""
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[str, int]] = {}  # lowercased -> (as written, line)
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -76,13 +76,13 @@ def parse_keywords(text: str, source: str = "<keywords>") -> tuple[str, ...]:
                     f"{source}:{lineno}: {word!r} is not a single word of letters or digits "
                     "(punctuation and '_' split words in posts, so it could never match)"
                 )
-        keyword = " ".join(w.lower() for w in words)
-        if keyword in seen:
-            raise PPMinerError(f"{source}:{lineno}: {keyword!r} repeats line {seen[keyword]}")
-        seen[keyword] = lineno
+        keyword = " ".join(words)  # as written; matching ignores case
+        if keyword.lower() in seen:
+            raise PPMinerError(f"{source}:{lineno}: {keyword!r} repeats line {seen[keyword.lower()][1]}")
+        seen[keyword.lower()] = (keyword, lineno)
     if not seen:
         raise PPMinerError(f"{source}: no keywords (only comments or blank lines)")
-    return tuple(seen)
+    return tuple(keyword for keyword, _ in seen.values())
 
 
 def read_keywords(path: str | Path) -> KeywordFile:

@@ -258,6 +258,7 @@ def _store_batch(
 
 
 def _progress(show: bool, total: int):
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(
@@ -265,6 +266,7 @@ def _progress(show: bool, total: int):
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
+        console=Console(stderr=True),
         disable=not (show and sys.stderr.isatty()),
         transient=True,
     )

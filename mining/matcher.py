@@ -47,7 +47,7 @@ class Matcher:
         self._unigrams: dict[str, list[str]] = {}
         self._bigrams: dict[tuple[str, str], list[str]] = {}
         for keyword in keywords.keywords:
-            alternatives = [self._accepted_stems(word, reading) for word in keyword.split()]
+            alternatives = [self._accepted_stems(word.lower(), reading) for word in keyword.split()]
             if len(alternatives) == 1:
                 for stem in alternatives[0]:
                     self._unigrams.setdefault(stem, []).append(keyword)

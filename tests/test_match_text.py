@@ -148,9 +148,12 @@ def test_slowy_try_depends_on_the_stemmer_mode():
 
 def test_version_is_content_hash_plus_mode():
     a = KeywordFile(None, parse_keywords("# one\nslow\nvery slow\n"))
-    b = KeywordFile(None, parse_keywords("# other comment\n\nSLOW\nvery   slow"))
+    b = KeywordFile(None, parse_keywords("# other comment\n\n  slow\nvery   slow"))
     c = KeywordFile(None, parse_keywords("slow\n"))
+    d = KeywordFile(None, parse_keywords("SLOW\nVery Slow\n"))
     assert a.content_hash == b.content_hash != c.content_hash
+    assert d.keywords == ("SLOW", "Very Slow") and d.content_hash != a.content_hash  # kept as written
+    assert Matcher(d).count("so slow, very SLOW") == {"SLOW": 2, "Very Slow": 1}
     assert match_mode("original", "literal") == "porter:original;kw=literal"
     assert all(
         len(match_mode(s, r)) <= 40
@@ -163,7 +166,7 @@ def test_version_is_content_hash_plus_mode():
     ("text", "message"),
     [
         ("slow\nfar too slow\n", r"kw\.txt:2: 'far too slow' has 3 words"),
-        ("# c\nslow\n\nSlow\n", r"kw\.txt:4: 'slow' repeats line 2"),
+        ("# c\nslow\n\nSlow\n", r"kw\.txt:4: 'Slow' repeats line 2"),
         ("gpu-util\n", r"kw\.txt:1: 'gpu-util' is not a single word"),
         ("# nothing\n\n", r"kw\.txt: no keywords"),
     ],
