@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -256,22 +257,21 @@ def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, shared, tmp_pat
     questions = make_questions(150, shared)
     cfg = write_config(tmp_path, page_size=10)
     store = open_store(db_url)
-    with FakeApi(questions, delay=0.1) as api:
+    with FakeApi(questions, hold_after=3) as api:  # the 4th page request hangs until released
         args = ("scrape", "--db", db_url, "--config", str(cfg), "--api-url", api.url)
         proc = ppmine(*args)
 
-        def committed_pages() -> bool:
+        def committed() -> int:
             with store.read() as s:
-                return (s.scalar(sa.select(sa.func.max(AcquisitionRun.items))) or 0) >= 30
+                return s.scalar(sa.select(sa.func.max(AcquisitionRun.items))) or 0
 
-        wait_for(committed_pages)
+        wait_for(api.holding.is_set)  # 3 pages are committed before the 4th is asked for
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
         assert proc.returncode == -signal.SIGKILL
-        assert last_run(store).status == "running"
-        assert counts(store)[0] < 150
-        api.delay = 0.0
+        assert last_run(store).status == "running" and counts(store)[0] == committed() == 28  # 10 + 9 + 9
         killed_at = len(api.log)
+        api.release()
         rerun = ppmine(*args)
         out, err = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, err
@@ -284,19 +284,40 @@ def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, shared, tmp_pat
         assert s.get(JobLock, "scrape") is None
 
 
+def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, shared, tmp_path):
+    questions = make_questions(300, shared)
+    cfg = write_config(tmp_path, page_size=10)
+    store = open_store(sqlite_url)
+    rnd = random.Random(3)
+    with FakeApi(questions, delay=0.01) as api:
+        args = ("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
+        for _ in range(3):
+            proc = ppmine(*args)
+            wait_for(lambda p=proc: len(api.log) > 0 or p.poll() is not None)
+            time.sleep(rnd.uniform(0.05, 0.5))
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate()
+            # whatever was committed is whole: each stored question has all its answers and comments
+            n_questions = counts(store)[0]
+            with store.read() as s:
+                ids = [q for (q,) in s.execute(sa.select(Question.id))]
+            assert counts(store) == expected_counts([q for q in questions if q["question_id"] in set(ids)])
+            assert n_questions == len(ids) < 300
+            api.log.clear()
+        final = ppmine(*args)
+        out, err = final.communicate(timeout=120)
+    assert final.returncode == 0, err
+    assert counts(store) == expected_counts(questions)
+
+
 def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
     cfg = write_config(tmp_path, page_size=10)
     store = open_store(sqlite_url)
-    with FakeApi(make_questions(300, shared), delay=0.2) as api:
+    with FakeApi(make_questions(300, shared), hold_after=2) as api:
         args = ("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
         first = ppmine(*args)
         try:
-
-            def locked() -> bool:
-                with store.read() as s:
-                    return s.get(JobLock, "scrape") is not None
-
-            wait_for(locked)
+            wait_for(api.holding.is_set)  # the first run holds the lock and waits for its 3rd page
             second = ppmine(*args)
             out, err = second.communicate(timeout=30)
             assert second.returncode == 1 and out == ""

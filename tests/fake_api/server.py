@@ -47,10 +47,13 @@ class FakeApi:
     faults: deque = field(default_factory=deque)
     log: list[Seen] = field(default_factory=list)
     filters: dict[str, list[str]] = field(default_factory=dict)
+    hold_after: int | None = None  # list requests beyond this many wait until ``release()``
 
     def __post_init__(self) -> None:
         self.quota_remaining = self.quota_max
         self._lock = threading.Lock()
+        self._released = threading.Event()
+        self.holding = threading.Event()  # set once a request is being held
         self._httpd: ThreadingHTTPServer | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------------
@@ -73,6 +76,7 @@ class FakeApi:
         return self
 
     def stop(self) -> None:
+        self._released.set()
         if self._httpd:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -89,6 +93,11 @@ class FakeApi:
 
     def requests_to(self, path: str) -> list[Seen]:
         return [s for s in self.log if s.path.endswith(path)]
+
+    def release(self) -> None:
+        """Let held requests (and all later ones) through."""
+        self.hold_after = None
+        self._released.set()
 
     def listings(self) -> list[Seen]:
         """Requests for question lists (``/questions`` and ``/search/advanced``)."""
@@ -122,10 +131,14 @@ class FakeApi:
             self.log.append(Seen(time.monotonic(), parts.path, params, h.headers.get("Accept-Encoding", "")))
             listing = parts.path.endswith(("/questions", "/search/advanced"))
             fault = self.faults.popleft() if listing and self.faults else None
+            hold = listing and self.hold_after is not None and len(self.listings()) > self.hold_after
             exhausted = self.quota_remaining <= 0
             if not exhausted:
                 self.quota_remaining -= 1
             quota = self.quota_remaining
+        if hold:
+            self.holding.set()
+            self._released.wait(60)
         if self.delay:
             time.sleep(self.delay)
         if exhausted:
