@@ -96,24 +96,28 @@ def build(url: str, n: int) -> None:
         )
 
 
-async def time_presses(app, keys: list[str], think: float = 0.0) -> tuple[list[float], list[float]]:
-    """Per key: ms until the first rendered frame shows the post the app moved to, and ms of ``pilot.press``.
+async def time_presses(
+    app, keys: list[str], think: float = 0.0
+) -> tuple[list[float], list[float], list[float]]:
+    """Per key: ms until the first rendered frame shows the post the app moved to, the CPU ms this process spent
+    meanwhile (wall minus CPU is waiting: the frame timer, or other processes on a busy machine), and ms of
+    ``pilot.press``.
 
     The pilot sends each key as the terminal driver would. Textual computes every frame (the compositor update)
     before handing it to the driver, also headless; wrapping that hand-over marks when the new post was drawn.
     ``pilot.press`` itself adds idle-detection sleeps, so its time is an upper bound, reported for reference.
     ``think`` seconds pass before each key, as a rater reads the post before deciding.
     """
-    frames: list[tuple[float, int | None]] = []
+    frames: list[tuple[float, float, int | None]] = []
     display = app._display
 
     def record(screen, renderable):
         if renderable is not None:
-            frames.append((time.perf_counter(), app.queue.current))
+            frames.append((time.perf_counter(), time.process_time(), app.queue.current))
         return display(screen, renderable)
 
     app._display = record
-    to_frame, round_trip = [], []
+    to_frame, round_trip, cpu = [], [], []
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         for key in keys:
@@ -122,26 +126,28 @@ async def time_presses(app, keys: list[str], think: float = 0.0) -> tuple[list[f
             )  # the rater reads the post (the app reads the next one ahead meanwhile)
             before = app.queue.current
             frames.clear()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             await pilot.press(key)
             t1 = time.perf_counter()
-            drawn = next((t for t, current in frames if current != before), None)
+            drawn = next((f for f in frames if f[2] != before), None)
             while drawn is None:  # not drawn yet: wait for the frame
                 await asyncio.sleep(0.001)
-                drawn = next((t for t, current in frames if current != before), None)
-            to_frame.append((drawn - t0) * 1000)
+                drawn = next((f for f in frames if f[2] != before), None)
+            to_frame.append((drawn[0] - t0) * 1000)
+            cpu.append((drawn[1] - c0) * 1000)
             round_trip.append((t1 - t0) * 1000)
             current = app.queue.current
             assert current is None or f"post {current}" in screen_text(app), (
                 f"screen does not show post {current}"
             )
-    return to_frame, round_trip
+    return to_frame, cpu, round_trip
 
 
-def report(name: str, measured: tuple[list[float], list[float]]) -> None:
-    to_frame, round_trip = measured
+def report(name: str, measured: tuple[list[float], list[float], list[float]]) -> None:
+    to_frame, cpu, round_trip = measured
     line(f"{name}: key -> post drawn", to_frame)
-    line(f"{name}: pilot.press round trip", round_trip)
+    line(f"{name}:   of which CPU time", cpu)
+    line(f"{name}:   pilot.press round trip", round_trip)
 
 
 def line(name: str, ms: list[float]) -> None:

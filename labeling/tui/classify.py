@@ -20,7 +20,14 @@ from textual.widgets import Static
 from labeling.models import PPLabel
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
 from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label
-from labeling.tui.common import CodePicker, HelpScreen, StatusLine, TextPrompt, codebook_text
+from labeling.tui.common import (
+    CodePicker,
+    HelpScreen,
+    StatusLine,
+    TextPrompt,
+    codebook_text,
+    settle_memory,
+)
 from labeling.tui.post_view import PostReader, PostView
 from mining.text import terminal_safe
 
@@ -98,6 +105,7 @@ class ClassifyApp(App[Progress]):
         self.pp = 1
         self.cursor = 0
         self._undo: list[tuple] = []
+        self._shown = 0
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -139,12 +147,19 @@ class ClassifyApp(App[Progress]):
                 ).all()
             self.pps = {r.pp_index: {f: getattr(r, f) for f in LABEL_FIELDS} for r in rows}
             view.show(post, f"post {qid} is no longer stored: press s to skip it")
-            self.set_timer(0.05, lambda: self.reader.warm(self.queue.upcoming))
+            self.set_timer(0.05, self._read_ahead)
         if not self.pps:
             self.pps = {1: dict.fromkeys(LABEL_FIELDS)}
         self.pp = pp if pp in self.pps else min(self.pps)
         self.cursor = self._first_empty()
         self.refresh_panel()
+
+    def _read_ahead(self) -> None:
+        """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
+        self.reader.warm(self.queue.upcoming)
+        if self._shown % 100 == 0:
+            settle_memory()
+        self._shown += 1
 
     def _first_empty(self) -> int:
         values = self.pps[self.pp]

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from labeling.queue import IdentifyQueue, Progress
-from labeling.tui.common import HelpScreen, StatusLine
+from labeling.tui.common import HelpScreen, StatusLine, settle_memory
 from labeling.tui.post_view import PostReader, PostView
 
 KEYS = [
@@ -40,6 +40,7 @@ class IdentifyApp(App[Progress]):
     def __init__(self, queue: IdentifyQueue) -> None:
         super().__init__()
         self.queue = queue
+        self._shown = 0
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -59,11 +60,18 @@ class IdentifyApp(App[Progress]):
             view.show(None, "All candidates decided. Press q to quit (u undoes the last decision).")
         else:
             view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
-            self.set_timer(0.05, lambda: self.reader.warm(self.queue.upcoming))
+            self.set_timer(0.05, self._read_ahead)
         p = self.queue.progress
         self.query_one(StatusLine).show(
             self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else ""
         )
+
+    def _read_ahead(self) -> None:
+        """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
+        self.reader.warm(self.queue.upcoming)
+        if self._shown % 100 == 0:
+            settle_memory()
+        self._shown += 1
 
     def _guarded(self, what: str, step) -> None:
         """Run a database step; on failure keep the current post and say why (nothing is half-stored)."""
