@@ -22,8 +22,9 @@ from pathlib import Path
 from lxml import etree
 
 from mining.db import open_store
-from mining.dump_import import DumpFilter, DumpImport
+from mining.dump_import import DumpImport
 from mining.dump_reader import DumpReader
+from mining.dump_rows import DumpFilter
 
 PROJECT = Path(__file__).resolve().parent.parent
 REAL = PROJECT.parent / "shared" / "realdata" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"

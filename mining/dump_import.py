@@ -14,39 +14,22 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 
 from mining.db import Store
 from mining.dump_reader import STDIN, DumpReader, SafePoint
+from mining.dump_rows import CommentSelector, DumpFilter, PostSelector, RowError
 from mining.errors import PPMinerError
 from mining.joblock import Lock
-from mining.models import AcquisitionRun, Answer, Comment, Question, tags_to_text
+from mining.models import AcquisitionRun, Answer, Comment, Question
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
-from mining.text import normalize_prose
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
-_DOMAINS = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
-
-
-@dataclass(frozen=True)
-class DumpFilter:
-    """Which questions to keep: any of ``tags`` (None: all) created in [date_from, date_to] (whole days)."""
-
-    tags: frozenset[str] | None = None
-    date_from: date | None = None
-    date_to: date | None = None
-
-    def params(self) -> dict[str, Any]:
-        return {
-            "tags": sorted(self.tags) if self.tags else None,
-            "from": self.date_from.isoformat() if self.date_from else None,
-            "to": self.date_to.isoformat() if self.date_to else None,
-        }
 
 
 @dataclass
@@ -71,149 +54,6 @@ class ImportResult:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def site_link(site: str, post_id: int) -> str:
-    host = site if "." in site else f"{site}.com" if site in _DOMAINS else f"{site}.stackexchange.com"
-    return f"https://{host}/q/{post_id}"
-
-
-def parse_tags(raw: str | None) -> list[str]:
-    """Both dump formats: ``<a><b>`` (before 2024; the XML attribute holds ``&lt;a&gt;``) and ``|a|b|``."""
-    if not raw:
-        return []
-    raw = raw.strip()
-    if raw.startswith("<"):
-        return [t for t in raw[1:-1].split("><") if t] if raw.endswith(">") else []
-    return [t for t in raw.split("|") if t]
-
-
-class _RowError(Exception):
-    """A bad attribute value; turned into a PPMinerError with file and line by the importer."""
-
-
-def _int(attrib, key: str, required: bool = False) -> int | None:
-    value = attrib.get(key)
-    if value is None or value == "":
-        if required:
-            raise _RowError(f"missing {key}")
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise _RowError(f"{key}={value!r} is not an integer") from None
-
-
-def _date(attrib, key: str) -> datetime | None:
-    """Dump dates are ISO 8601 without a zone, in UTC."""
-    value = attrib.get(key)
-    if not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise _RowError(f"{key}={value!r} is not an ISO date") from None
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
-    return parsed
-
-
-class _PostSelector:
-    """Classifies Posts.xml rows as they stream by; remembers which questions and answers were kept."""
-
-    def __init__(self, filt: DumpFilter, site: str, question_ids: set[int], answer_questions: dict[int, int]):
-        self.filt = filt
-        self.site = site
-        self.question_ids = question_ids
-        self.answer_questions = answer_questions
-        self._from = datetime.combine(filt.date_from, datetime.min.time()) if filt.date_from else None
-        self._to = (
-            datetime.combine(filt.date_to + timedelta(days=1), datetime.min.time()) if filt.date_to else None
-        )
-
-    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
-        kind = attrib.get("PostTypeId")
-        if kind == "2":
-            parent = _int(attrib, "ParentId", required=True)
-            if parent not in self.question_ids:
-                return None
-            answer = self._answer(attrib, parent)
-            self.answer_questions[answer["id"]] = parent
-            return "a", answer
-        if kind == "1":
-            question = self._question(attrib)
-            if question is None:
-                return None
-            self.question_ids.add(question["id"])
-            return "q", question
-        if kind is None:
-            raise _RowError("missing PostTypeId")
-        return None  # wiki excerpts, moderator nominations, ...: not part of the study
-
-    def _question(self, attrib) -> dict[str, Any] | None:
-        tags = parse_tags(attrib.get("Tags"))
-        if self.filt.tags is not None and not any(t.lower() in self.filt.tags for t in tags):
-            return None
-        created = _date(attrib, "CreationDate")
-        if (self._from and (created is None or created < self._from)) or (
-            self._to and (created is None or created >= self._to)
-        ):
-            return None
-        post_id = _int(attrib, "Id", required=True)
-        return {
-            "id": post_id,
-            "site": self.site,
-            "title": attrib.get("Title"),
-            "body_html": attrib.get("Body"),
-            "tags": tags_to_text(tags),
-            "score": _int(attrib, "Score"),
-            "view_count": _int(attrib, "ViewCount"),
-            "answer_count": _int(attrib, "AnswerCount"),
-            "accepted_answer_id": _int(attrib, "AcceptedAnswerId"),
-            "owner_user_id": _int(attrib, "OwnerUserId"),
-            "link": site_link(self.site, post_id),
-            "creation_date": created,
-            "last_activity_date": _date(attrib, "LastActivityDate"),
-            "last_edit_date": _date(attrib, "LastEditDate"),
-            "closed_date": _date(attrib, "ClosedDate"),
-        }
-
-    def _answer(self, attrib, parent: int) -> dict[str, Any]:
-        return {
-            "id": _int(attrib, "Id", required=True),
-            "question_id": parent,
-            "body_html": attrib.get("Body"),
-            "score": _int(attrib, "Score"),
-            "owner_user_id": _int(attrib, "OwnerUserId"),
-            "creation_date": _date(attrib, "CreationDate"),
-            "last_activity_date": _date(attrib, "LastActivityDate"),
-            "last_edit_date": _date(attrib, "LastEditDate"),
-        }
-
-
-class _CommentSelector:
-    def __init__(self, question_ids: set[int], answer_questions: dict[int, int]):
-        self.question_ids = question_ids
-        self.answer_questions = answer_questions
-
-    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
-        post_id = _int(attrib, "PostId", required=True)
-        if post_id in self.question_ids:
-            post_type, question_id = "question", post_id
-        elif post_id in self.answer_questions:
-            post_type, question_id = "answer", self.answer_questions[post_id]
-        else:
-            return None
-        return "c", {
-            "id": _int(attrib, "Id", required=True),
-            "post_id": post_id,
-            "post_type": post_type,
-            "question_id": question_id,
-            "text": normalize_prose(attrib.get("Text") or ""),
-            "score": _int(attrib, "Score"),
-            "owner_user_id": _int(attrib, "UserId"),
-            "creation_date": _date(attrib, "CreationDate"),
-        }
 
 
 class _Progress:
@@ -297,11 +137,11 @@ class DumpImport:
             question_ids, answer_questions = self._known_posts(with_answers=comments_reader is not None)
             result = ImportResult(run_id, FileCounts(posts_reader.name))
             try:
-                selector = _PostSelector(self.filt, self.site, question_ids, answer_questions)
+                selector = PostSelector(self.filt, self.site, question_ids, answer_questions)
                 self._import_file(posts_reader, "posts", selector, checkpoint, result.posts, run_id)
                 if comments_reader:
                     result.comments = FileCounts(comments_reader.name)
-                    selector = _CommentSelector(question_ids, answer_questions)
+                    selector = CommentSelector(question_ids, answer_questions)
                     self._import_file(
                         comments_reader, "comments", selector, checkpoint, result.comments, run_id
                     )
@@ -397,7 +237,7 @@ class DumpImport:
         def wrapped(attrib):
             try:
                 return select(attrib)
-            except _RowError as exc:
+            except RowError as exc:
                 post = attrib.get("Id", "?")
                 raise PPMinerError(f"{reader.name}:{reader.row_line}: row Id={post}: {exc}") from None
 

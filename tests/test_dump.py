@@ -24,8 +24,9 @@ from click.testing import CliRunner
 from mining import dump_reader
 from mining.cli import cli
 from mining.db import open_store
-from mining.dump_import import DumpFilter, DumpImport, parse_tags
+from mining.dump_import import DumpImport
 from mining.dump_reader import DumpReader
+from mining.dump_rows import DumpFilter, parse_tags
 from mining.errors import PPMinerError
 from mining.models import AcquisitionRun, Answer, Comment, Question
 from mining.store import upsert_comments, upsert_questions
