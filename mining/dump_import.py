@@ -171,15 +171,19 @@ class DumpImport:
                 .where(AcquisitionRun.kind == KIND, AcquisitionRun.status != "done")
                 .order_by(AcquisitionRun.id.desc())
             ).all()
-            for run in unfinished:
-                if run.params == params and not self.restart:
-                    run.status, run.updated_at, run.finished_at = "running", now, None
-                    return run.id, dict(run.checkpoint or {})
+            same = [run for run in unfinished if run.params == params]
+            if same and not self.restart:
+                run = same[0]
+                run.status, run.updated_at, run.finished_at = "running", now, None
+                return run.id, dict(run.checkpoint or {})
             run = AcquisitionRun(
                 kind=KIND, status="running", params=params, checkpoint={}, started_at=now, updated_at=now
             )
             s.add(run)
             s.flush()
+            for old in same:  # --restart: the unfinished runs of this import will never be resumed
+                old.status, old.updated_at = "failed", now
+                old.message = f"abandoned: --restart began run {run.id}"
             return run.id, {}
 
     def _finish(self, run_id: int, status: str, message: str) -> None:

@@ -347,6 +347,17 @@ def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
     assert message.startswith(f"{posts}:7:") and line_start <= offset < line_start + len(data[6])
     assert count(sqlite_store, Question) + count(sqlite_store, Answer) == 4  # lines 3-6
 
+    with pytest.raises(
+        PPMinerError, match=":7: "
+    ):  # the same command resumes the same run, meets the same fault
+        DumpImport(sqlite_store, str(posts), batch_size=2, progress=False).run()
+    with pytest.raises(PPMinerError, match=":7: "):
+        DumpImport(sqlite_store, str(posts), batch_size=2, restart=True, progress=False).run()
+    with sqlite_store.read() as s:
+        runs = s.scalars(sa.select(AcquisitionRun).order_by(AcquisitionRun.id)).all()
+    assert [r.status for r in runs] == ["failed", "failed"]
+    assert runs[0].message == "abandoned: --restart began run 2" and runs[1].message.startswith(f"{posts}:7:")
+
 
 @pytest.mark.parametrize(
     ("row", "expected"),
@@ -445,8 +456,12 @@ def _fresh_import(tmp_path, posts: Path) -> dict:
     return snapshot(other, skip=("refreshed_at",))
 
 
-@pytest.mark.parametrize("through_pipe", [False, True], ids=["file-seek", "stdin-skip"])
-def test_killed_import_resumes(tmp_path, through_pipe):
+@pytest.mark.parametrize(
+    ("through_pipe", "sig"),
+    [(False, signal.SIGKILL), (True, signal.SIGKILL), (False, signal.SIGINT)],
+    ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek"],
+)
+def test_stopped_import_resumes(tmp_path, through_pipe, sig):
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(3000))  # ~1.6 MB: more than the hashed head
     data = posts.read_bytes()
     db = f"sqlite:///{tmp_path / 's.db'}"
@@ -459,10 +474,14 @@ def test_killed_import_resumes(tmp_path, through_pipe):
     ):  # a writer that sends 3/4 of the file, then leaves the pipe open: the import blocks there
         threading.Thread(target=_send, args=(proc.stdin, data[: len(data) * 3 // 4]), daemon=True).start()
     point = _wait_for_checkpoint(store, proc)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=30)
     with store.read() as s:  # where it really stopped: it may have committed more batches before the kill
-        point = s.scalars(sa.select(AcquisitionRun)).one().checkpoint["posts"]
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+        point = run.checkpoint["posts"]
+    if sig == signal.SIGINT:  # Ctrl-C: the batch in hand is committed, the run marked, one line, exit 130
+        assert proc.returncode == 130 and run.status == "interrupted"
+        assert err.decode().strip().splitlines()[-1] in ("ppmine: aborted", "ppmine: interrupted")
     assert 0 < point["rows"] < 6000 and count(store, Question) > 0
 
     args[-1] = "500"  # the batch size is no part of what identifies the import
