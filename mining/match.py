@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -61,7 +61,6 @@ class MatchResult:
     removed_candidates: int = 0
     seconds: float = 0.0
     filters: bool = True
-    extra: dict = field(default_factory=dict)
 
     @property
     def candidates(self) -> int:
@@ -226,7 +225,7 @@ def _store_batch(
         sa.delete(MatchCheck).where(MatchCheck.keyword_set_id == set_id, MatchCheck.question_id.in_(ids))
     )
     session.execute(
-        sa.insert(MatchCheck),
+        sa.insert(MatchCheck.__table__),  # Core insert: no ORM bookkeeping for thousands of rows
         [
             dict(
                 keyword_set_id=set_id,
@@ -246,7 +245,7 @@ def _store_batch(
             [dict(keyword_set_id=set_id, question_id=qid, matched_at=now) for qid in matched],
         ).all()
         session.execute(
-            sa.insert(CandidateHit),
+            sa.insert(CandidateHit.__table__),
             [
                 dict(candidate_id=cid, keyword=kw, field=fld, count=n)
                 for cid, qid in created
