@@ -21,7 +21,6 @@ Every write goes through :mod:`labeling.records`, so it is audited.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,17 +29,22 @@ from sqlalchemy.orm import Session
 
 from labeling.agreement import IDENTIFICATION, PP, collect_ratings
 from labeling.models import (
-    AuditEntry,
     FinalIdentification,
     FinalLabel,
     PPLabel,
     Rater,
     pp_key,
 )
-from labeling.records import LABEL_FIELDS, get_or_create_rater, set_final_identification, set_final_label
+from labeling.records import (
+    LABEL_FIELDS,
+    delete_final_identification,
+    delete_final_label,
+    get_or_create_rater,
+    set_final_identification,
+    set_final_label,
+)
 from mining.db import Store
 from mining.errors import PPMinerError
-from mining.store import utcnow
 
 AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
@@ -289,9 +293,7 @@ def _withdraw_agreed_labels(
     withdrawn = []
     for row in rows:
         withdrawn.append({"question_id": row.question_id, "pp_index": row.pp_index, **_label_values(row)})
-        _audited_delete(
-            session, AGREEMENT, "final_labels", pp_key(row.question_id, row.pp_index), row, LABEL_FIELDS
-        )
+        delete_final_label(session, row.question_id, row.pp_index, actor)
     return withdrawn
 
 
@@ -399,52 +401,20 @@ def undo(session: Session, decision: Decision, actor: str) -> None:
     by = session.get(Rater, prev["decided_by"]) if prev and prev.get("decided_by") else None
     if decision.kind == "identification":
         for item in decision.agreed_labels:
-            _delete_final_label(session, actor, item.question_id, item.pp_index)
+            delete_final_label(session, item.question_id, item.pp_index, actor)
         for old in decision.withdrawn_labels:
             values = {f: old[f] for f in LABEL_FIELDS}
             set_final_label(session, old["question_id"], old["pp_index"], AGREEMENT, **values)
         if prev is not None:
             set_final_identification(session, decision.question_id, prev["is_pp"], prev["method"], by)
             return
-        row = session.get(FinalIdentification, decision.question_id)
-        if row is not None:
-            _audited_delete(
-                session, actor, "final_identifications", str(decision.question_id), row, ("is_pp", "method")
-            )
+        delete_final_identification(session, decision.question_id, actor)
         return
     if prev is not None:
         values = {f: prev[f] for f in LABEL_FIELDS}
         set_final_label(session, decision.question_id, decision.pp_index, prev["method"], by, **values)
         return
-    _delete_final_label(session, actor, decision.question_id, decision.pp_index)
-
-
-def _delete_final_label(session: Session, actor: str, question_id: int, pp_index: int | None) -> None:
-    row = session.scalar(
-        sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
-    )
-    if row is not None:
-        _audited_delete(session, actor, "final_labels", pp_key(question_id, pp_index or 1), row, LABEL_FIELDS)
-
-
-def _audited_delete(
-    session: Session, actor: str, entity: str, key: str, row: Any, fields: Iterable[str]
-) -> None:
-    """Remove a final row together with its audit entry (``labeling.records`` has no delete for finals)."""
-    before = {f: getattr(row, f) for f in fields}
-    session.add(
-        AuditEntry(
-            at=utcnow(),
-            actor=actor,
-            entity=entity,
-            entity_key=key,
-            action="delete",
-            before=before,
-            after=None,
-        )
-    )
-    session.delete(row)
-    session.flush()
+    delete_final_label(session, decision.question_id, decision.pp_index or 1, actor)
 
 
 # --- an adjudicator's session: the queue the UI walks ----------------------------------------------------------

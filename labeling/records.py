@@ -180,3 +180,29 @@ def set_final_label(
                "insert" if before is None else "update", before, after)  # fmt: skip
     session.flush()
     return row
+
+
+def delete_final_identification(session: Session, question_id: int, actor: str | None) -> bool:
+    """Remove a post's reconciled decision (e.g. an adjudicator's undo). Returns whether there was one."""
+    row = session.get(FinalIdentification, question_id)
+    if row is None:
+        return False
+    _audit(session, actor, "final_identifications", str(question_id), "delete",
+           _snapshot(row, ("is_pp", "method")), None)  # fmt: skip
+    session.delete(row)
+    session.flush()
+    return True
+
+
+def delete_final_label(session: Session, question_id: int, pp_index: int, actor: str | None) -> bool:
+    """Remove the reconciled labels of one PP. Returns whether there were any."""
+    row = session.scalar(
+        sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
+    )
+    if row is None:
+        return False
+    _audit(session, actor, "final_labels", pp_key(question_id, pp_index), "delete",
+           _snapshot(row, LABEL_FIELDS), None)  # fmt: skip
+    session.delete(row)
+    session.flush()
+    return True
