@@ -285,8 +285,27 @@ def scrape(
             lock.release()
 
 
+def _close_dead_runs(store: Store, keep: int | None) -> None:
+    """Runs still marked running while we hold the lock belong to a process that died: say so."""
+    with store.write() as s:
+        s.execute(
+            sa.update(AcquisitionRun)
+            .where(
+                AcquisitionRun.kind == "scrape",
+                AcquisitionRun.status == "running",
+                AcquisitionRun.id != (keep if keep is not None else -1),
+            )
+            .values(
+                status="interrupted",
+                message="its process died (still marked running when the next scrape started)",
+                finished_at=utcnow(),
+            )
+        )
+
+
 def _scrape_locked(store, params, client, lock, restart, show_progress) -> ScrapeResult:
     run = None if restart else _find_resumable(store, params)
+    _close_dead_runs(store, run.id if run is not None else None)
     resumed = run is not None
     if run is None:
         run = _new_run(store, params)

@@ -182,6 +182,23 @@ def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
+def test_restart_starts_afresh_and_closes_a_dead_run(sqlite_store, shared):
+    questions = make_questions(200, shared)
+    with FakeApi(questions, quota_max=2) as api:
+        scrape(sqlite_store, params_for(api), client=client_for(api))
+        with sqlite_store.write() as s:  # as if its process had been killed
+            s.get(AcquisitionRun, 1).status = "running"
+        api.quota_remaining = api.quota_max = 10_000
+        api.log.clear()
+        again = scrape(sqlite_store, params_for(api), client=client_for(api), restart=True)
+    assert again.run_id == 2 and not again.resumed and again.status == "done"
+    assert api.listings()[0].params.get("min") is None  # from the start of the window
+    with sqlite_store.read() as s:
+        old = s.get(AcquisitionRun, 1)
+        assert old.status == "interrupted" and "process died" in old.message
+    assert counts(sqlite_store) == expected_counts(questions)
+
+
 def test_lock_blocks_a_live_holder_and_takes_over_a_dead_one(store):
     with Lock(store, "scrape"), pytest.raises(JobLockHeld, match="another scrape job is running"):
         Lock(store, "scrape").acquire()
