@@ -148,7 +148,9 @@ def main() -> None:
         t_bare = min(t_bare, t)
         candidates, t = timed(match, store, config)
         t_match = min(t_match, t)
+    wall = time.perf_counter()
     result, t_run = timed(run_match, store, config)
+    wall = time.perf_counter() - wall
     for _ in range(args.repeat - 1):
         t_run = min(t_run, timed(lambda: run_match(store, config, rematch_all=True))[1])
     assert result.funnel["selected"] == n and result.funnel["candidates"] == candidates
@@ -158,10 +160,14 @@ def main() -> None:
     )
     print(
         f"ppmine match       : {n / t_run:10,.0f} posts/s  ({t_run:.2f}s)  ratio {t_run / t_bare:.2f}x bare"
+        f"  [first run: {wall:.2f}s wall clock, database server included]"
     )
     print(f"candidates: {candidates:,} of {n:,} posts")
-    again, t_again = timed(run_match, store, config)
-    print(f"ppmine match again (nothing changed): {t_again:.2f}s, checked {again.checked}")
+    wall = time.perf_counter()
+    again = run_match(store, config)
+    print(
+        f"ppmine match again (nothing changed): {time.perf_counter() - wall:.2f}s wall, checked {again.checked}"
+    )
     tmp.cleanup()
 
 
