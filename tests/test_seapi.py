@@ -45,6 +45,12 @@ def test_parser_reads_real_perceval_pages(shared):
     assert q["tags"] == "|python|pandas|" and q["owner_user_id"] == 3 and q["creation_date"].year == 2016
 
 
+def test_parser_reads_a_bare_item_list(shared):
+    items = json.loads((shared / SE_JSON / "perceval/stackexchange_question_parse.json").read_text())
+    rows = page_rows(items, "stackoverflow")
+    assert [q["id"] for q in rows.questions] == [1] and rows.answers and rows.comments
+
+
 def test_parser_reads_default_filter_questions(shared):
     for name in ("gaea/questions.json", "stack-on-go/questions__dummyQuestionsResponse.json"):
         payload = json.loads((shared / SE_JSON / name).read_text())
