@@ -351,22 +351,42 @@ def candidates(study, keyword_set_id, versions, fmt) -> None:
 
 @cli.command()
 @click.argument("post_id", type=int)
+@click.option(
+    "--keyword-set",
+    "keyword_set_id",
+    type=int,
+    help="Explain with a stored keyword-set version (its keywords, mode and last fields) instead of the files.",
+)
 @_match_options
 @study_options
 def explain(
-    study, post_id, keywords_file, stemmer, literal_keywords, add_code, add_answers, add_comments
+    study,
+    post_id,
+    keyword_set_id,
+    keywords_file,
+    stemmer,
+    literal_keywords,
+    add_code,
+    add_answers,
+    add_comments,
 ) -> None:
-    """Show POST_ID's matched text with each keyword hit marked [[...]]{keyword}."""
-    from mining.explain import explain_post, render, stored_status
+    """Show POST_ID's matched text with each keyword hit marked [[...]]{keyword}.
+
+    By default with the keyword file, stemmer and fields `ppmine match` would use now.
+    """
+    from mining.explain import explain_post, matcher_for_version, render, stored_status
     from mining.keywords import read_keywords
     from mining.match import check_fields
     from mining.matcher import Matcher
 
     config = study.config
-    reading = "literal" if literal_keywords else "stem"
-    matcher = Matcher(read_keywords(keywords_file or config.keywords_file), stemmer, reading)
-    fields = check_fields(_fields(config, add_code, add_answers, add_comments))
     with study.store.read() as session:
+        if keyword_set_id is not None:
+            matcher, fields = matcher_for_version(session, keyword_set_id)
+        else:
+            reading = "literal" if literal_keywords else "stem"
+            matcher = Matcher(read_keywords(keywords_file or config.keywords_file), stemmer, reading)
+            fields = check_fields(_fields(config, add_code, add_answers, add_comments))
         question, parts = explain_post(session, post_id, matcher, fields)
         click.echo(render(question, parts, matcher, stored_status(session, post_id, matcher)))
 

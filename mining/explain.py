@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session
 
 from mining.candidates import question_link
 from mining.errors import PPMinerError
+from mining.keywords import KeywordFile, parse_mode
 from mining.matcher import Hit, Matcher
-from mining.models import Candidate, KeywordSet, Question
+from mining.models import Candidate, KeywordSet, MatchRun, Question
 from mining.text import terminal_safe
 
 
@@ -41,6 +42,19 @@ def _parts(question: Question, fields: tuple[str, ...]) -> list[tuple[str, str, 
     if "comments" in fields:
         parts += [("comments", f"comment {c.id}", c.text or "") for c in question.comments]
     return parts
+
+
+def matcher_for_version(session: Session, keyword_set_id: int) -> tuple[Matcher, tuple[str, ...]]:
+    """The matcher of a stored keyword-set version, and the fields its last match run used."""
+    kset = session.get(KeywordSet, keyword_set_id)
+    if kset is None:
+        raise PPMinerError(f"no keyword set {keyword_set_id}; `ppmine candidates --versions` lists them")
+    stemmer, reading = parse_mode(kset.stemmer_mode)
+    last = session.scalar(
+        sa.select(MatchRun).where(MatchRun.keyword_set_id == kset.id).order_by(MatchRun.id.desc()).limit(1)
+    )
+    fields = tuple((last.selection or {}).get("fields", ())) if last else ()
+    return Matcher(KeywordFile(None, tuple(kset.keywords)), stemmer, reading), fields or ("title", "prose")
 
 
 def explain_post(

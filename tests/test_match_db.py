@@ -374,3 +374,25 @@ def test_two_match_runs_at_once_share_the_work(store, config):
         results = list(pool.map(lambda _: run_match(store, config), range(2)))
     assert sum(r.checked for r in results) == 5000
     assert candidate_ids(store) == list(range(3, 5001, 3))
+
+
+def test_explain_with_a_stored_version(store, config, tmp_path):
+    from mining.explain import explain_post, matcher_for_version
+
+    seed(store)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("Faster\nvery slow\n", encoding="utf-8")
+    result = run_match(
+        store, config, keywords_file=mine, fields=["title", "answers"], keyword_reading="literal"
+    )
+    mine.write_text("something else\n", encoding="utf-8")  # the file moves on; the stored version does not
+    with store.read() as s:
+        matcher, fields = matcher_for_version(s, result.keyword_set_id)
+        _, parts = explain_post(s, 2, matcher, fields)
+        assert matcher.mode == "porter:nltk_extensions;kw=literal" and fields == ("title", "answers")
+        assert [(p.label, [h.keyword for h in p.hits]) for p in parts] == [
+            ("title", []),
+            ("answer 102", ["Faster"]),
+        ]
+        with pytest.raises(PPMinerError, match="no keyword set 99"):
+            matcher_for_version(s, 99)
