@@ -31,11 +31,13 @@ STDIN = "-"
 
 @dataclass(frozen=True)
 class SafePoint:
-    """A position between rows: ``rows`` rows lie before byte ``offset``, which starts line ``line``."""
+    """A position between rows: ``rows`` rows lie before byte ``offset``, which starts line ``line``; the last
+    of them has Id ``last_id`` (checked when a pipe is re-read, since a pipe's size is unknown)."""
 
     offset: int
     line: int
     rows: int
+    last_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class DumpReader:
         self.line = 1  # line number at self.offset
         self.rows = 0  # <row> elements completed so far
         self._skip_rows = 0
+        self._expect_id: str | None = None  # Id of the last row skipped on a re-read pipe
         self._line_shift = 0  # file line = parser line + shift (after a resume seek)
         self._prefix = b""
         self._root = None  # the document element, once a row has shown it
@@ -130,7 +133,7 @@ class DumpReader:
             self._prefix = f"<{self.root}>".encode()
             self._line_shift = point.line - 1
             return f"seek to byte {point.offset}"
-        self._skip_rows = point.rows
+        self._skip_rows, self._expect_id = point.rows, point.last_id
         return f"skip {point.rows} rows"
 
     def chunks(self, select: Callable[[Any], Any] = dict) -> Iterator[tuple[list[Row], SafePoint | None]]:
@@ -165,7 +168,11 @@ class DumpReader:
                 if rows:
                     yield rows, None
                 raise
-            yield rows, SafePoint(self.offset, self.line, self.rows) if self._between_rows(data) else None
+            point = None
+            if self._between_rows(data):
+                last_id = self._last_row.get("Id") if self._last_row is not None else None
+                point = SafePoint(self.offset, self.line, self.rows, last_id)
+            yield rows, point
             previous = block
         try:
             root = parser.close()
@@ -194,6 +201,16 @@ class DumpReader:
                 self._last_row = el
                 if self._skip_rows:
                     self._skip_rows -= 1
+                    if (
+                        not self._skip_rows
+                        and self._expect_id is not None
+                        and el.get("Id") != self._expect_id
+                    ):
+                        raise PPMinerError(
+                            f"{self.name}:{el.sourceline}: row {self.rows} has Id={el.get('Id')}, but the "
+                            f"interrupted import stopped after Id={self._expect_id}: not the same input; "
+                            "start over with --restart"
+                        )
                     continue
                 self.row_line = (el.sourceline or 0) + self._line_shift
                 value = select(el.attrib)

@@ -519,6 +519,26 @@ def test_every_safe_point_resumes_exactly(tmp_path, monkeypatch):
         assert ids == list(range(point.rows + 1, len(rows) + 1)), point
 
 
+def test_pipe_resume_refuses_different_input(tmp_path):
+    """On a pipe the rows done are skipped by count; the Id of the last one proves it is the same input."""
+    posts = write_dump(tmp_path / "Posts.xml", "posts", _many(20))
+
+    def reread(point):
+        stream = open(posts, "rb")  # noqa: SIM115 - the reader closes it
+        reader = DumpReader(dump_reader.STDIN, "posts", stream, b"", None)  # as if piped: no seeking
+        assert reader.resume(point) == f"skip {point.rows} rows"
+        try:
+            return [int(r.value["Id"]) for chunk, _ in reader.chunks() for r in chunk]
+        finally:
+            reader.close()
+
+    assert reread(dump_reader.SafePoint(0, 1, 10, last_id="11"))[:2] == [12, 13]
+    with pytest.raises(
+        PPMinerError, match=r"row 10 has Id=11, but the interrupted import stopped after Id=9"
+    ):
+        reread(dump_reader.SafePoint(0, 1, 10, last_id="9"))
+
+
 # -- the faster split_html stays faithful ----------------------------------------------------------------------
 
 
