@@ -99,6 +99,12 @@ def _scrape_options(func):
         click.option("--api-url", metavar="URL", help="API root.  [default: config, api.stackexchange.com]"),
         click.option("--key", envvar="SE_API_KEY", help="API key (a larger daily quota).  [env: SE_API_KEY]"),
         click.option("--restart", is_flag=True, help="Start afresh instead of resuming an unfinished run."),
+        click.option(
+            "--max-requests",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Stop (resumable) after N API requests.",
+        ),
         click.option("--log-file", type=click.Path(dir_okay=False), help="Append log lines to this file."),
         click.option("-v", "--verbose", is_flag=True, help="Log retries and throttling to stderr."),
     ]
@@ -130,7 +136,9 @@ def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
 @_scrape_options
 @click.option("--since-last", is_flag=True, help="Incremental: only activity since the last finished scrape.")
 @study_options
-def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_file, verbose, since_last):
+def scrape(
+    study, tags, date_from, date_to, site, api_url, key, restart, max_requests, log_file, verbose, since_last
+):
     """Fetch questions with all their answers and comments from the Stack Exchange API.
 
     One query per tag, 100 questions per request; each page is committed with the run's checkpoint, so a killed
@@ -144,7 +152,15 @@ def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_fil
     setup_logging(log_file, verbose, [key])
     stop_on_sigterm()
     rps = study.config.max_requests_per_second
-    result = run_scrape(study.store, params, key=key, restart=restart, show_progress=True, max_rps=rps)
+    result = run_scrape(
+        study.store,
+        params,
+        key=key,
+        restart=restart,
+        show_progress=True,
+        max_rps=rps,
+        max_requests=max_requests,
+    )
     click.echo(result.summary())
     return EXIT_QUOTA if result.status == "quota" else 0
 
@@ -152,7 +168,7 @@ def scrape(study, tags, date_from, date_to, site, api_url, key, restart, log_fil
 @cli.command()
 @_scrape_options
 @study_options
-def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, verbose) -> int:
+def run(study, tags, date_from, date_to, site, api_url, key, restart, max_requests, log_file, verbose) -> int:
     """The scheduled job: an incremental scrape (--since-last), then keyword matching.
 
     On a database without a finished scrape the first run fetches the whole window. No prompts; prints one
@@ -164,7 +180,15 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, log_file, 
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
     setup_logging(log_file, verbose, [key])
     stop_on_sigterm()
-    job = run_job(study.store, study.config, params, key=key, restart=restart, show_progress=True)
+    job = run_job(
+        study.store,
+        study.config,
+        params,
+        key=key,
+        restart=restart,
+        max_requests=max_requests,
+        show_progress=True,
+    )
     click.echo(job.summary())
     return job.exit_code
 

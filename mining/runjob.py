@@ -93,6 +93,7 @@ def run_job(
     *,
     key: str | None = None,
     restart: bool = False,
+    max_requests: int | None = None,
     show_progress: bool = False,
     match: bool = True,
 ) -> JobResult:
@@ -105,6 +106,7 @@ def run_job(
             key=key,
             lock=lock,
             restart=restart,
+            max_requests=max_requests,
             show_progress=show_progress,
             max_rps=config.max_requests_per_second,
         )

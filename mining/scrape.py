@@ -262,10 +262,13 @@ def scrape(
     restart: bool = False,
     show_progress: bool = False,
     max_rps: float = 30.0,
+    max_requests: int | None = None,
 ) -> ScrapeResult:
     """Run (or resume) one scrape. Takes the scrape lock unless ``lock`` is held by the caller already.
 
-    Returns the result for status done or quota; raises PPMinerError after recording status failed.
+    ``max_requests`` caps the API requests of this invocation (a share of the daily quota); reaching it stops
+    like an exhausted quota, resumable. Returns the result for status done or quota; raises PPMinerError after
+    recording status failed.
     """
     if not params.tags:
         raise PPMinerError("no tags to scrape: give --tag or set [study] tags in the config")
@@ -277,7 +280,7 @@ def scrape(
     if own_client:
         client = ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
     try:
-        return _scrape_locked(store, params, client, lock, restart, show_progress)
+        return _scrape_locked(store, params, client, lock, restart, show_progress, max_requests)
     finally:
         if own_client:
             client.close()
@@ -303,7 +306,7 @@ def _close_dead_runs(store: Store, keep: int | None) -> None:
         )
 
 
-def _scrape_locked(store, params, client, lock, restart, show_progress) -> ScrapeResult:
+def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> ScrapeResult:
     run = None if restart else _find_resumable(store, params)
     _close_dead_runs(store, run.id if run is not None else None)
     resumed = run is not None
@@ -328,6 +331,8 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
         filter_id, refreshed = get_filter(store, client), False
         lo, hi = _window(params)
         while cp["tag_index"] < len(params.tags):
+            if max_requests is not None and client.requests - start_requests >= max_requests:
+                raise QuotaExhausted(f"the budget of {max_requests} requests for this run is spent")
             tag = params.tags[cp["tag_index"]]
             query = {
                 "tagged": tag,
@@ -370,7 +375,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress) -> Scrap
             if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
                 raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
     except QuotaExhausted as exc:
-        msg = f"stopped: API quota exhausted; rerun the same command to resume ({exc})"
+        msg = f"stopped early ({exc}); rerun the same command to resume"
         _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
         result.status, result.message = "quota", msg
         log.warning("scrape run %d: %s", run.id, msg)

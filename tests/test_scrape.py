@@ -168,6 +168,17 @@ def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
+def test_a_request_budget_stops_like_the_quota_and_resumes(store, shared):
+    questions = make_questions(300, shared)
+    with FakeApi(questions) as api:
+        first = scrape(store, params_for(api), client=client_for(api), max_requests=3)
+        assert first.status == "quota" and "budget of 3 requests" in first.message
+        assert len(api.log) == first.requests == 3 and 0 < counts(store)[0] < 300
+        again = scrape(store, params_for(api), client=client_for(api))
+    assert again.resumed and again.status == "done"
+    assert counts(store) == expected_counts(questions)
+
+
 def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
     questions = make_questions(300, shared)
     with FakeApi(questions) as api:
