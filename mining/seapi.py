@@ -225,7 +225,9 @@ class ApiClient:
                 return ("retry", f"HTTP {resp.status_code}", 0.0)
             pos = getattr(exc, "pos", None) if isinstance(exc, json.JSONDecodeError) else exc.start
             detail = f"HTTP {resp.status_code}: invalid JSON at byte {pos}: {self.scrub(_first_line(exc))}"
-            return ("retry", detail, 0.0)
+            if resp.status_code >= 400:  # not the API answering (wrong --api-url?): retrying will not help
+                raise ApiError(f"{where}: {detail}") from None
+            return ("retry", detail, 0.0)  # a 200 cut short
         if isinstance(payload, dict):
             backoff = payload.get("backoff")
             if isinstance(backoff, int | float) and backoff > 0:
@@ -243,11 +245,8 @@ class ApiClient:
         try:
             return parse_wrapper(payload, where)
         except ApiError as exc:
-            if resp.status_code >= 400 or isinstance(payload, dict) and "error_id" in payload:
-                raise ApiError(
-                    self.scrub(str(exc)), error_id=exc.error_id, error_name=exc.error_name, detail=exc.detail
-                ) from None
-            raise
+            text, detail = self.scrub(str(exc)), self.scrub(exc.detail)
+            raise ApiError(text, error_id=exc.error_id, error_name=exc.error_name, detail=detail) from None
 
     # -- methods ---------------------------------------------------------------------------------------------
 

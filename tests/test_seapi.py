@@ -164,6 +164,18 @@ def test_error_payload_fails_at_once(api):
     assert len(api.log) == 1 and KEY not in str(err.value)
 
 
+def test_a_non_api_answer_fails_at_once(api):
+    api.faults.append(Fault("status", 404))
+    with (
+        client_for(api) as c,
+        pytest.raises(ApiError, match=r"/questions\?pagesize=1.*HTTP 404: invalid JSON at byte 0"),
+    ):
+        c.questions({"pagesize": 1})
+    with client_for(api) as c, pytest.raises(ApiError, match="no_method"):
+        c.call("/nowhere", {})
+    assert len(api.log) == 2
+
+
 def test_long_throttle_means_quota_exhausted(api):
     api.quota_remaining = 0
     with client_for(api) as c, pytest.raises(QuotaExhausted, match="86400"):
