@@ -34,6 +34,7 @@ class DumpFilter:
 
 
 def site_link(site: str, post_id: int) -> str:
+    """A short link to a question (the dump has no slug): stackoverflow -> stackoverflow.com, ai -> ai.stackexchange.com."""
     host = site if "." in site else f"{site}.com" if site in _DOMAINS else f"{site}.stackexchange.com"
     return f"https://{host}/q/{post_id}"
 
@@ -152,6 +153,8 @@ class PostSelector:
 
 
 class CommentSelector:
+    """Keeps Comments.xml rows on kept questions and answers, marking which kind of post and which question."""
+
     def __init__(self, question_ids: set[int], answer_questions: dict[int, int]):
         self.question_ids = question_ids
         self.answer_questions = answer_questions

@@ -539,6 +539,31 @@ def test_pipe_resume_refuses_different_input(tmp_path):
         reread(dump_reader.SafePoint(0, 1, 10, last_id="9"))
 
 
+_MAX_RSS = """
+import resource, sys
+from mining.dump_reader import DumpReader
+reader = DumpReader.open(sys.argv[1], "posts")
+rows = sum(len(chunk) for chunk, _ in reader.chunks())
+print(rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_reader_memory_does_not_grow_with_the_file(tmp_path):
+    """Constant memory: a 10x larger file (~25 MB, ~50 MB as an lxml tree) barely moves the peak."""
+    small = write_dump(tmp_path / "small.xml", "posts", _many(4000))
+    large = write_dump(tmp_path / "large.xml", "posts", _many(40000))
+    peaks = []
+    for path, rows in ((small, 8000), (large, 80000)):
+        out = subprocess.run(
+            [sys.executable, "-c", _MAX_RSS, str(path)], capture_output=True, text=True, check=True
+        )
+        count, peak_kb = map(int, out.stdout.split())
+        assert count == rows
+        peaks.append(peak_kb)
+    assert large.stat().st_size > 20e6
+    assert peaks[1] - peaks[0] < 10_000, peaks  # KiB
+
+
 # -- the faster split_html stays faithful ----------------------------------------------------------------------
 
 
