@@ -310,14 +310,21 @@ def _one_per_id(rows) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def _id_slices(rows: list[dict[str, Any]], size: int = 5000):
+    """Ids in slices small enough for one IN (...) on every backend, whatever --batch-size says."""
+    for start in range(0, len(rows), size):
+        yield [r["id"] for r in rows[start : start + size]]
+
+
 def _newer_only(session, model, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Drop the rows the upsert would not apply anyway (stored with the same or newer activity), before their
     HTML is split: a second import of a file, or a resume that re-reads rows, costs little more than a parse."""
     if not rows:
         return rows
-    ids = [r["id"] for r in rows]
-    query = sa.select(model.id, model.last_activity_date).where(model.id.in_(ids))
-    stored = {post_id: activity for post_id, activity in session.execute(query)}
+    stored = {}
+    for ids in _id_slices(rows):
+        query = sa.select(model.id, model.last_activity_date).where(model.id.in_(ids))
+        stored.update({post_id: activity for post_id, activity in session.execute(query)})
     if not stored:
         return rows
     return [
@@ -331,8 +338,11 @@ def _newer_only(session, model, rows: list[dict[str, Any]]) -> list[dict[str, An
 
 def _not_from_api(session, comments: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Comments stored from the API keep their HTML: a dump (plain text, no edit date) never replaces them."""
-    ids = [c["id"] for c in comments]
-    from_api = set(session.scalars(sa.select(Comment.id).where(Comment.id.in_(ids), Comment.source != KIND)))
+    from_api = set()
+    for ids in _id_slices(comments):
+        from_api.update(
+            session.scalars(sa.select(Comment.id).where(Comment.id.in_(ids), Comment.source != KIND))
+        )
     return [c for c in comments if c["id"] not in from_api] if from_api else comments
 
 
