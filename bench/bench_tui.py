@@ -162,8 +162,8 @@ def line(name: str, ms: list[float]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--candidates", type=int, default=100_000, help="candidate posts in the database")
-    parser.add_argument("--presses", type=int, default=200, help="key presses timed per measurement")
-    parser.add_argument("--think", type=float, default=0.3, help="seconds a rater reads before each key")
+    parser.add_argument("--presses", type=int, default=100, help="key presses timed per measurement")
+    parser.add_argument("--think", type=float, default=0.2, help="seconds a rater reads before each key")
     parser.add_argument("--db", help="SQLite file to build (default: a temporary one)")
     args = parser.parse_args()
 

@@ -196,3 +196,14 @@ def test_fuzzy_filter_help_and_notes(sqlite_store, codebook):
     assert kinds[-2:] == [CodePicker, HelpScreen]
     note = codebook.notes_for("time.slow_execution")[0].text
     assert note.split()[0] in screen and "Notes:" in screen
+
+
+def test_delete_last_pp_and_undo_restores_it(sqlite_store, codebook):
+    seed_candidates(sqlite_store, [81])
+    pp_posts(sqlite_store, "ann", [81])
+    app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook)
+    # PP 2 (m2) deleted; D again refuses to delete PP 1; a new PP 2 (p2) deleted, then undone.
+    run(app, *LABEL_ONE, "a", "m", "2", "escape", "D", "D", "a", "p", "2", "escape", "D", "u")
+    stored = labels(sqlite_store, "ann")
+    assert set(stored) == {(81, 1), (81, 2)}
+    assert stored[(81, 1)][0] == "time.slow_execution" and stored[(81, 2)][0] == "processor.not_using_gpu"

@@ -239,12 +239,13 @@ def _session(url, rater, keys, hold=False):
     )
 
 
-def test_two_raters_at_once_on_one_sqlite_file(sqlite_url):
-    store = open_store(sqlite_url)
+def test_two_raters_at_once(db_url):
+    """Two processes, one database (a SQLite WAL file, or PostgreSQL): every decision of both is stored."""
+    store = open_store(db_url)
     ids = list(range(300, 312))
     seed_candidates(store, ids)
     keys_ann, keys_bob = "yn" * 6, "ny" * 6
-    procs = [_session(sqlite_url, "ann", keys_ann), _session(sqlite_url, "bob", keys_bob)]
+    procs = [_session(db_url, "ann", keys_ann), _session(db_url, "bob", keys_bob)]
     for p in procs:
         out, err = p.communicate(timeout=60)
         assert p.returncode == 0, err

@@ -187,6 +187,7 @@ def _prose(text: str, keywords: list[str], style: str = "") -> Text:
     return out
 
 
+KEEP_POSTS = 4  # posts kept read and rendered: the next one and the last few shown
 SYNTAX_LIMIT = 20_000  # longer code blocks are shown without syntax colours (lexing them would stall the UI)
 
 
@@ -273,18 +274,27 @@ class PostReader:
         with self.store.read() as s:
             return load_post(s, question_id, self.keyword_set_id)
 
+    def _keep(self, post: PostData) -> None:
+        self._posts.pop(post.question_id, None)
+        if len(self._posts) >= KEEP_POSTS:
+            self._posts.pop(next(iter(self._posts)))
+        self._posts[post.question_id] = post
+
     def get(self, question_id: int) -> PostData | None:
-        post = self._posts.pop(question_id, None)
-        return post if post is not None else self._load(question_id)
+        """The post, read ahead or now. Recent posts stay at hand, so undo shows the previous post at once."""
+        post = self._posts.get(question_id)
+        if post is None:
+            post = self._load(question_id)
+        if post is not None:
+            self._keep(post)
+        return post
 
     def warm(self, question_id: int | None) -> None:
         if question_id is None or question_id in self._posts:
             return
         post = self._load(question_id)
         if post is not None:
-            if len(self._posts) >= 4:
-                self._posts.pop(next(iter(self._posts)))
-            self._posts[question_id] = post
+            self._keep(post)
             self.view.prepare(post)
 
 
@@ -315,21 +325,28 @@ class PostView(ScrollView, can_focus=True):
         """The wrapped lines as plain text (what scrolling walks through)."""
         return [line.plain for line in self._lines]
 
+    def _remember(self, post: PostData, content: Content) -> None:
+        self._prepared.pop(post.question_id, None)
+        if len(self._prepared) >= KEEP_POSTS:
+            self._prepared.pop(next(iter(self._prepared)))
+        self._prepared[post.question_id] = (post, content)
+
     def prepare(self, post: PostData) -> None:
         """Render ``post`` ahead of time (e.g. the next one in the queue) so that showing it is instant."""
-        if len(self._prepared) >= 4:
-            self._prepared.pop(next(iter(self._prepared)))
-        self._prepared[post.question_id] = (post, Content.from_rich_text(render_post(post)))
+        self._remember(post, Content.from_rich_text(render_post(post)))
 
     def show(self, post: PostData | None, placeholder: str = "no post") -> None:
         """Show ``post`` from its top."""
         self._post = post
-        prepared = self._prepared.pop(post.question_id, None) if post is not None else None
+        prepared = self._prepared.get(post.question_id) if post is not None else None
         if prepared is not None and prepared[0] is post:
             self._content = prepared[1]
+        elif post is not None:
+            self._content = Content.from_rich_text(render_post(post))
         else:
-            text = render_post(post) if post is not None else Text(placeholder, style=STYLE_META)
-            self._content = Content.from_rich_text(text)
+            self._content = Content.from_rich_text(Text(placeholder, style=STYLE_META))
+        if post is not None:
+            self._remember(post, self._content)  # recent posts stay rendered: undo goes back at once
         self._wrap()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
