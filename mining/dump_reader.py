@@ -221,14 +221,16 @@ class DumpReader:
                 raise
 
     def _between_rows(self, data: bytes) -> bool:
-        """After a block: is no row open? Also frees the rows done (constant memory)."""
+        """After a block: free the rows done (constant memory), then tell whether the block ended between rows."""
         root = self._root
-        if self._closing_tag in data:
-            self._closed = True
-        if root is None or self._closed or not data.endswith(b"\n"):
-            return False  # nothing to resume after the document element has ended
+        if root is None:
+            return False
         last = root[-1] if len(root) else None
         del root[:-1]
+        if self._closing_tag in data:
+            self._closed = True  # nothing to resume after the document element has ended
+        if self._closed or not data.endswith(b"\n"):
+            return False
         if last is not None and last is not self._last_row:
             return False  # a row (or another element) has started and not ended
         # A start tag cut by the block's end is no element yet: only a block ending in ">" is safe.
