@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from datetime import datetime
 
 import pytest
@@ -271,3 +272,59 @@ def test_killed_session_keeps_every_decision_made(sqlite_url):
     assert decisions(store, "ann") == {order[0]: True, order[1]: False, order[2]: True}
     resumed = IdentifyQueue(store, "ann")
     assert resumed.current == order[3] and resumed.progress.done == 3
+
+
+def _read_until(fd, done, timeout=30.0, required=True) -> bytes:
+    """Read a pty until ``done(output)`` or EOF; after ``timeout`` seconds fail (or just return if not required)."""
+    import select
+
+    out = b""
+    end = time.monotonic() + timeout
+    while not done(out):
+        if time.monotonic() > end:
+            if not required:
+                return out
+            raise AssertionError(f"timed out; terminal output so far: {out[-500:]!r}")
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out
+
+
+def test_cli_session_in_a_real_terminal(sqlite_url):
+    """`pplabel identify` in a pseudo-terminal: a key stores a decision, q quits with a one-line summary."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    store = open_store(sqlite_url)
+    ids = [501, 502, 503]
+    seed_candidates(store, ids)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a 120x40 terminal running the real command
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color")
+        cmd = [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--db", sqlite_url]
+        os.chdir(PROJECT)
+        os.execvpe(sys.executable, cmd, env)
+    try:
+        _read_until(fd, lambda out: b"remaining 3" in out)
+        os.write(fd, b"n")
+        end = time.monotonic() + 20
+        while not decisions(store, "ann") and time.monotonic() < end:
+            _read_until(fd, lambda out: False, timeout=0.5, required=False)  # keep the terminal drained
+        assert decisions(store, "ann") == {seeded_order(ids, 0)[0]: False}
+        os.write(fd, b"q")
+        out = _read_until(fd, lambda out: b"remaining (all saved)" in out)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert b"ann: 1 decided, 2 remaining (all saved)" in out
