@@ -261,6 +261,9 @@ class DumpImport:
                     last_point = point
                     if len(pending) >= self.batch_size or reader.offset - checkpointed_at >= CHECKPOINT_BYTES:
                         flush(point)
+                elif len(pending) >= 4 * self.batch_size:
+                    # No safe point for long (no line breaks?): write anyway, the checkpoint stays behind.
+                    flush(last_point)
                 if reader.offset - shown >= 1 << 20:
                     shown = reader.offset
                     show(shown)

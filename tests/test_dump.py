@@ -519,6 +519,20 @@ def test_every_safe_point_resumes_exactly(tmp_path, monkeypatch):
         assert ids == list(range(point.rows + 1, len(rows) + 1)), point
 
 
+def test_file_without_line_breaks_is_still_written_in_batches(sqlite_store, tmp_path, monkeypatch):
+    monkeypatch.setattr(dump_reader, "BLOCK", 2000)
+    monkeypatch.setattr(dump_reader, "MAX_FEED", 2000)  # blocks never end a line: no safe point until the end
+    flat = write_dump(tmp_path / "flat.xml", "posts", _many(200)).read_bytes().replace(b"\r\n", b"")
+    posts = tmp_path / "Posts.xml"
+    posts.write_bytes(flat[: len(flat) // 2])  # and it is cut in the middle
+    with pytest.raises(PPMinerError, match="unexpected end of file"):
+        DumpImport(sqlite_store, str(posts), batch_size=5, progress=False).run()
+    with sqlite_store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+    stored = count(sqlite_store, Question) + count(sqlite_store, Answer)
+    assert stored > 150 and run.items == stored and "at" not in run.checkpoint["posts"]
+
+
 def test_pipe_resume_refuses_different_input(tmp_path):
     """On a pipe the rows done are skipped by count; the Id of the last one proves it is the same input."""
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(20))
