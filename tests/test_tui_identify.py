@@ -328,3 +328,34 @@ def test_cli_session_in_a_real_terminal(sqlite_url):
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
     assert b"ann: 1 decided, 2 remaining (all saved)" in out
+
+
+def test_failed_write_keeps_the_post_and_says_why(sqlite_store):
+    """A decision the database refuses is not counted: the post stays, the rater is told, a retry stores it."""
+    ids = [601, 602]
+    seed_candidates(sqlite_store, ids)
+    first = seeded_order(ids, 0)[0]
+    with sqlite_store.write() as s:
+        s.execute(
+            sa.text(
+                "CREATE TRIGGER refuse BEFORE INSERT ON identifications "
+                "BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END"
+            )
+        )
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+
+    async def go():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            seen = screen_text(app)
+            with sqlite_store.write() as s:
+                s.execute(sa.text("DROP TRIGGER refuse"))
+            await pilot.press("y")
+            return seen
+
+    seen = asyncio.run(go())
+    assert "decision not saved: refused by test trigger" in seen
+    assert f"post {first}" in seen and "done 0 · remaining 2" in seen
+    assert decisions(sqlite_store, "ann") == {first: True}

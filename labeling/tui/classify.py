@@ -177,10 +177,10 @@ class ClassifyApp(App[Progress]):
                 out.append(f"PP {pp}: {', '.join(lacking)}")
         return out
 
-    def refresh_panel(self) -> None:
+    def refresh_panel(self, problem: str = "") -> None:
         p = self.queue.progress
         extra = f"post {self.qid}" if self.qid else ""
-        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra)
+        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra, problem)
         out = Text()
         if self.qid is not None:
             tabs = Text()
@@ -240,7 +240,9 @@ class ClassifyApp(App[Progress]):
 
     def _failed(self, what: str, exc: Exception) -> None:
         first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
-        self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+        message = f"{what} not saved: {first}"
+        self.notify(message, severity="error", timeout=8, markup=False)
+        self.refresh_panel(message)
 
     # -- actions ----------------------------------------------------------------------------------------------
 

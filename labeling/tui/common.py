@@ -5,7 +5,7 @@ Every modal here returns its answer through ``dismiss``: ``None`` always means "
 
 Stable API::
 
-    StatusLine(id=...).show(rater, done, remaining, extra="")
+    StatusLine(id=...).show(rater, done, remaining, extra="", problem="")
     HelpScreen(title, keys=[(key, what), ...], extra=Text | None)       # closes on Esc, q or ?
     CodePicker(codebook, dimension, title, current=None, allow_clear=False)  # -> code | "" (cleared) | None
     TextPrompt(title, value="")                                          # -> str | None
@@ -87,14 +87,18 @@ class StatusLine(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text(""), id=id, markup=False)
 
-    def show(self, rater: str, done: int, remaining: int, extra: str = "") -> None:
+    def show(self, rater: str, done: int, remaining: int, extra: str = "", problem: str = "") -> None:
+        """``problem``: what just failed (e.g. a decision the database refused), shown until the next show()."""
         line = Text()
         line.append(terminal_safe(rater, keep_newlines=False), style="bold")
         line.append(f"  done {done} · remaining {remaining}")
         if extra:
             line.append("  ")
             line.append(terminal_safe(extra, keep_newlines=False), style="dim")
-        self.update(line)
+        if problem:
+            line.append("  ")
+            line.append(f" {terminal_safe(problem, keep_newlines=False)} ", style="bold white on red")
+        self.update(line, layout=False)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -61,9 +61,12 @@ class IdentifyApp(App[Progress]):
         else:
             view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
             self.set_timer(0.05, self._read_ahead)
-        p = self.queue.progress
+        self.show_status()
+
+    def show_status(self, problem: str = "") -> None:
+        p, qid = self.queue.progress, self.queue.current
         self.query_one(StatusLine).show(
-            self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else ""
+            self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else "", problem
         )
 
     def _read_ahead(self) -> None:
@@ -79,7 +82,9 @@ class IdentifyApp(App[Progress]):
             step()
         except SQLAlchemyError as exc:
             first = (str(exc.orig if getattr(exc, "orig", None) else exc).strip().splitlines() or ["?"])[0]
-            self.notify(f"{what} not saved: {first}", severity="error", timeout=8)
+            message = f"{what} not saved: {first}"
+            self.notify(message, severity="error", timeout=8, markup=False)
+            self.show_status(message)
             return
         self.show_current()
 

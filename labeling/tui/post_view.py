@@ -305,7 +305,7 @@ class PostView(ScrollView, can_focus=True):
     to the next post costs the same for a ten-line post as for one with pages of code.
     """
 
-    DEFAULT_CSS = "PostView { height: 1fr; overflow-x: hidden; padding: 0 1; }"
+    DEFAULT_CSS = "PostView { height: 1fr; overflow-x: hidden; overflow-y: scroll; padding: 0 1; }"
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

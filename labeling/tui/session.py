@@ -37,4 +37,8 @@ def run_classify(store: Store, codebook_file: Path, rater: str, seed: int = 0) -
 
     codebook = load_codebook(codebook_file)
     queue = ClassifyQueue(store, rater, seed)
+    if queue.progress.total == 0:
+        raise PPMinerError(
+            f"no PP posts for rater {rater!r} yet: mark some with `pplabel identify --rater {rater}`"
+        )
     _report(rater, ClassifyApp(queue, codebook).run(), "posts labeled")
