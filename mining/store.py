@@ -51,6 +51,7 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
     # One statement per distinct key set keeps executemany batches uniform.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for row in rows:
+        _replace_nul(row)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
     for keys, batch in by_keys.items():
@@ -64,6 +65,15 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
         # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
         changed += len(session.execute(stmt.returning(table.c.id), batch).all())
     return changed
+
+
+def _replace_nul(row: dict[str, Any]) -> None:
+    """PostgreSQL text cannot hold NUL; replace it on every backend so both store the same text."""
+    for key, value in row.items():
+        if isinstance(value, str) and "\x00" in value:
+            row[key] = value.replace("\x00", "\ufffd")
+        elif isinstance(value, list) and any(isinstance(v, str) and "\x00" in v for v in value):
+            row[key] = [v.replace("\x00", "\ufffd") if isinstance(v, str) else v for v in value]
 
 
 def _newer_activity(table, excluded):

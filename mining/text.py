@@ -20,6 +20,10 @@ _NOT_TEXT = frozenset(("script", "style", "template"))  # as BeautifulSoup's get
 # libxml2's HTML parser (the one BeautifulSoup's "lxml" builder uses), driven directly: ~7x faster per post.
 _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
 _SPACES = re.compile(r"[ \t\f\v\xa0]+")
+# libxml2 refuses C0 controls other than tab/newline/CR; they travel through the parser as private-use stand-ins.
+_XML_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_TO_STAND_IN = {c: 0xE000 + c for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))}
+_FROM_STAND_IN = {v: k for k, v in _TO_STAND_IN.items()}
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 
 
@@ -41,6 +45,11 @@ def split_html(html: str | None) -> SplitBody:
     """
     if not html:
         return SplitBody("", [])
+    if _XML_UNSAFE.search(html):
+        split = split_html(html.translate(_TO_STAND_IN))
+        return SplitBody(
+            split.prose.translate(_FROM_STAND_IN), [c.translate(_FROM_STAND_IN) for c in split.code_blocks]
+        )
     root = etree.fromstring(html, _HTML_PARSER)
     if root is None:  # nothing but whitespace or comments
         return SplitBody("", [])

@@ -36,3 +36,10 @@ def test_terminal_safe_neutralises_escape_sequences_and_controls():
     assert "\ttab\nline" in safe
     assert "\n" not in terminal_safe("a\nb", keep_newlines=False)
     assert terminal_safe("naïve 日本語 emoji 🚀") == "naïve 日本語 emoji 🚀"
+
+
+def test_split_html_keeps_control_characters_for_later_neutralising():
+    split = split_html("<p>red\x1b[31m text\x07</p><pre>a\x0cb\x00</pre>")
+    assert split.prose == "red\x1b[31m text\x07"
+    assert split.code_blocks == ["a\x0cb\x00"]
+    assert terminal_safe(split.prose) == "red␛[31m text␇"
