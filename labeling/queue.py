@@ -145,16 +145,19 @@ class IdentifyQueue(_SessionQueue):
     def undo(self) -> int | None:
         """Take back the last action (decision or skip); returns the post to show again, or None if nothing to undo."""
         if self._actions:
-            kind, qid = self._actions.pop()
+            kind, qid = self._actions[-1]
             if kind == "skip":
+                self._actions.pop()
                 self._undo_skip(qid)
                 return qid
         else:
             qid = self._latest_stored_decision()
             if qid is None:
                 return None
-        with self.store.write() as s:
+        with self.store.write() as s:  # if this fails, the action stays on the stack for another try
             existed = delete_identification(s, self.rater, qid)
+        if self._actions:
+            self._actions.pop()
         if existed:
             self._mark_undone(qid)
         return qid

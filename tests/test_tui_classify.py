@@ -207,3 +207,19 @@ def test_delete_last_pp_and_undo_restores_it(sqlite_store, codebook):
     stored = labels(sqlite_store, "ann")
     assert set(stored) == {(81, 1), (81, 2)}
     assert stored[(81, 1)][0] == "time.slow_execution" and stored[(81, 2)][0] == "processor.not_using_gpu"
+
+
+def test_refused_pick_is_not_shown_as_stored(sqlite_store, codebook):
+    seed_candidates(sqlite_store, [91])
+    pp_posts(sqlite_store, "ann", [91])
+    with sqlite_store.write() as s:
+        s.execute(
+            sa.text(
+                "CREATE TRIGGER refuse BEFORE INSERT ON pp_labels "
+                "BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END"
+            )
+        )
+    app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook)
+    screen = run(app, "1", "t", "1")
+    assert "change not saved: refused by test trigger" in screen
+    assert app.pps[1]["symptom1"] is None and labels(sqlite_store, "ann") == {}

@@ -26,6 +26,7 @@ from labeling.tui.common import (
     StatusLine,
     TextPrompt,
     codebook_text,
+    first_line,
     settle_memory,
 )
 from labeling.tui.post_view import PostReader, PostView
@@ -106,6 +107,7 @@ class ClassifyApp(App[Progress]):
         self.cursor = 0
         self._undo: list[tuple] = []
         self._shown = 0
+        self.unreadable = ""  # why the current post cannot be edited (its labels could not be read)
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -135,24 +137,35 @@ class ClassifyApp(App[Progress]):
         qid = self.qid
         view = self.query_one(PostView)
         self.pps = {}
+        self.unreadable = ""
         if qid is None:
             view.show(None, "No PP post left to label. Press q to quit (u undoes the last step).")
         else:
-            post = self.reader.get(qid)
-            with self.queue.store.read() as s:
-                rows = s.scalars(
-                    sa.select(PPLabel)
-                    .where(PPLabel.rater_id == self.queue.rater.id, PPLabel.question_id == qid)
-                    .order_by(PPLabel.pp_index)
-                ).all()
-            self.pps = {r.pp_index: {f: getattr(r, f) for f in LABEL_FIELDS} for r in rows}
-            view.show(post, f"post {qid} is no longer stored: press s to skip it")
+            try:
+                post = self.reader.get(qid)
+                with self.queue.store.read() as s:
+                    rows = s.scalars(
+                        sa.select(PPLabel)
+                        .where(PPLabel.rater_id == self.queue.rater.id, PPLabel.question_id == qid)
+                        .order_by(PPLabel.pp_index)
+                    ).all()
+            except SQLAlchemyError as exc:  # labels unknown: editing now could overwrite them, so refuse it
+                self.unreadable = f"post {qid} not read: {first_line(exc)}"
+                view.show(None, f"{self.unreadable}. Press s to skip, or q; everything so far is saved.")
+            else:
+                self.pps = {r.pp_index: {f: getattr(r, f) for f in LABEL_FIELDS} for r in rows}
+                view.show(post, f"post {qid} is no longer stored: press s to skip it")
             self.set_timer(0.05, self._read_ahead)
         if not self.pps:
             self.pps = {1: dict.fromkeys(LABEL_FIELDS)}
         self.pp = pp if pp in self.pps else min(self.pps)
         self.cursor = self._first_empty()
-        self.refresh_panel()
+        self.refresh_panel(self.unreadable)
+
+    def _editable(self) -> bool:
+        if self.unreadable:
+            self.notify(self.unreadable, severity="error", markup=False)
+        return self.qid is not None and not self.unreadable
 
     def _read_ahead(self) -> None:
         """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
@@ -239,8 +252,7 @@ class ClassifyApp(App[Progress]):
         return True
 
     def _failed(self, what: str, exc: Exception) -> None:
-        first = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
-        message = f"{what} not saved: {first}"
+        message = f"{what} not saved: {first_line(exc)}"
         self.notify(message, severity="error", timeout=8, markup=False)
         self.refresh_panel(message)
 
@@ -251,14 +263,14 @@ class ClassifyApp(App[Progress]):
         self.refresh_panel()
 
     def action_edit(self, name: str) -> None:
-        if self.qid is None:
+        if not self._editable():
             return
         self.cursor = [f.name for f in FIELDS].index(name)
         self.refresh_panel()
         self._open(FIELDS[self.cursor], guided=False)
 
     def action_guided(self) -> None:
-        if self.qid is None:
+        if not self._editable():
             return
         self._open(FIELDS[self.cursor], guided=True)
 
@@ -295,11 +307,11 @@ class ClassifyApp(App[Progress]):
         self.refresh_panel()
 
     def action_clear(self) -> None:
-        if self.qid is not None:
+        if self._editable():
             self._store(FIELDS[self.cursor].name, None)
 
     def action_add_pp(self) -> None:
-        if self.qid is None:
+        if not self._editable():
             return
         if not any(self.pps[max(self.pps)].values()):
             self.notify(f"PP {max(self.pps)} is still empty: label it first")
@@ -318,7 +330,7 @@ class ClassifyApp(App[Progress]):
         self.refresh_panel()
 
     def action_delete_pp(self) -> None:
-        if self.qid is None:
+        if not self._editable():
             return
         last = max(self.pps)
         if last == 1:
@@ -338,7 +350,7 @@ class ClassifyApp(App[Progress]):
         self.refresh_panel()
 
     def action_done(self) -> None:
-        if self.qid is None:
+        if not self._editable():
             return
         missing = self._missing()
         if missing:

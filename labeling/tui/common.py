@@ -50,6 +50,12 @@ def settle_memory() -> None:
     gc.freeze()
 
 
+def first_line(exc: BaseException) -> str:
+    """The first line of a (database) error, driver message preferred, for a one-line status."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def screen_text(app: App) -> str:
     """The characters the app's current screen shows, one line per row (no styles, no control sequences)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from labeling.queue import IdentifyQueue, Progress
-from labeling.tui.common import HelpScreen, StatusLine, settle_memory
+from labeling.tui.common import HelpScreen, StatusLine, first_line, settle_memory
 from labeling.tui.post_view import PostReader, PostView
 
 KEYS = [
@@ -59,8 +59,15 @@ class IdentifyApp(App[Progress]):
         if qid is None:
             view.show(None, "All candidates decided. Press q to quit (u undoes the last decision).")
         else:
-            view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
+            problem = ""
+            try:
+                view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
+            except SQLAlchemyError as exc:
+                problem = f"post {qid} not read: {first_line(exc)}"
+                view.show(None, f"{problem}. Press s to skip, or u / q; your decisions so far are saved.")
             self.set_timer(0.05, self._read_ahead)
+            self.show_status(problem)
+            return
         self.show_status()
 
     def show_status(self, problem: str = "") -> None:
@@ -81,8 +88,7 @@ class IdentifyApp(App[Progress]):
         try:
             step()
         except SQLAlchemyError as exc:
-            first = (str(exc.orig if getattr(exc, "orig", None) else exc).strip().splitlines() or ["?"])[0]
-            message = f"{what} not saved: {first}"
+            message = f"{what} not saved: {first_line(exc)}"
             self.notify(message, severity="error", timeout=8, markup=False)
             self.show_status(message)
             return

@@ -23,6 +23,7 @@ from functools import lru_cache
 import sqlalchemy as sa
 from rich.syntax import Syntax
 from rich.text import Text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from textual import events
 from textual.content import Content
@@ -290,9 +291,13 @@ class PostReader:
         return post
 
     def warm(self, question_id: int | None) -> None:
+        """Read and render a post ahead. Best effort: a database error here just means no head start."""
         if question_id is None or question_id in self._posts:
             return
-        post = self._load(question_id)
+        try:
+            post = self._load(question_id)
+        except SQLAlchemyError:
+            return
         if post is not None:
             self._keep(post)
             self.view.prepare(post)
