@@ -131,13 +131,10 @@ def run_cli(group: click.Group, prog: str) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo(f"{prog}: aborted", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+        click.echo(f"{prog}: interrupted; everything committed so far is kept", err=True)
         sys.exit(130)
     except PPMinerError as exc:
         click.echo(f"{prog}: error: {exc}", err=True)
         sys.exit(1)
-    except KeyboardInterrupt:
-        click.echo(f"{prog}: interrupted; everything committed so far is kept", err=True)
-        sys.exit(130)
     sys.exit(rv if isinstance(rv, int) else 0)

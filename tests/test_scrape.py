@@ -354,7 +354,7 @@ def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
             assert first.poll() is None  # the first one carries on
             first.send_signal(signal.SIGTERM)  # as cron or systemd would stop it
             out, err = first.communicate(timeout=30)
-            assert first.returncode == 130 and err.strip() == "ppmine: aborted"
+            assert first.returncode == 130 and err.strip() == "ppmine: interrupted; everything committed so far is kept"
         finally:
             if first.poll() is None:
                 first.kill()
