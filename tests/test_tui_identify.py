@@ -19,7 +19,7 @@ from labeling.queue import IdentifyQueue, seeded_order
 from labeling.records import get_or_create_rater, set_identification
 from labeling.tui.common import screen_text
 from labeling.tui.identify import IdentifyApp
-from labeling.tui.post_view import keyword_spans
+from labeling.tui.post_view import PostView, keyword_spans
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.models import Candidate, CandidateHit, KeywordSet
@@ -359,3 +359,52 @@ def test_failed_write_keeps_the_post_and_says_why(sqlite_store):
     assert "decision not saved: refused by test trigger" in seen
     assert f"post {first}" in seen and "done 0 · remaining 2" in seen
     assert decisions(sqlite_store, "ann") == {first: True}
+
+
+def test_post_shows_everything_scrolls_and_highlights_keywords(sqlite_store):
+    long_prose = "\n\n".join(f"paragraph {i}: the epoch runs slowly" for i in range(80))
+    seed_candidates(sqlite_store, [701, 702], text=(long_prose, ["model.fit(x)"]))
+    with sqlite_store.write() as s:  # a second, not accepted answer with a comment of its own
+        upsert_answers(
+            s, [{"id": 7011, "question_id": 701, "body_html": "<p>other idea</p>", "score": 9}], "import"
+        )
+        upsert_answers(
+            s, [{"id": 7021, "question_id": 702, "body_html": "<p>other idea</p>", "score": 9}], "import"
+        )
+        upsert_comments(
+            s,
+            [{"id": 70111, "post_id": 7011, "post_type": "answer", "question_id": 701, "text": "nice"}],
+            "import",
+        )
+        upsert_comments(
+            s,
+            [{"id": 70211, "post_id": 7021, "post_type": "answer", "question_id": 702, "text": "nice"}],
+            "import",
+        )
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+
+    async def go():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            view = app.query_one(PostView)
+            top = screen_text(app)
+            segments = [seg for strip in app.screen._compositor.render_strips() for seg in strip if seg.style]
+            plain_bg = next(seg.style.bgcolor for seg in segments if "tags:" in seg.text)
+            highlighted = [seg.text for seg in segments if seg.style.bgcolor not in (None, plain_bg)]
+            await pilot.press("end")
+            await pilot.pause()
+            scrolled, bottom = view.scroll_y, screen_text(app)
+            await pilot.press("s")
+            await pilot.pause()
+            return top, highlighted, scrolled, bottom, view.scroll_y, view.lines
+
+    top, highlighted, scrolled, bottom, after_skip, lines = asyncio.run(go())
+    assert "tags: keras" in top and "stackoverflow.com/questions/" in top and "keywords: slowli" in top
+    assert "slowly" in highlighted and "slowli" in highlighted  # in the text and in the keyword list
+    assert not any("paragraph" in t for t in highlighted)
+    assert scrolled > 0 and "paragraph 79" in bottom and "paragraph 0:" not in bottom
+    assert after_skip == 0  # the next post starts at its top
+    text = "\n".join(lines)
+    # The accepted answer comes first and is marked; the other answer follows with its comment.
+    assert text.index("✔ accepted") < text.index("other idea") < text.index("💬 nice")
+    assert "model.fit(x)" in text and "same here" in text
