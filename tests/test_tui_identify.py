@@ -112,7 +112,7 @@ def test_keys_store_each_decision_and_undo(store):
     assert decisions(store, "ann") == {order[0]: True, order[1]: False}
     assert app.queue.current == order[3]
     assert "done 2 · remaining 3" in screen
-    assert f"post {order[3]}" in screen
+    assert f"post {order[3]}" in screen and f"undone: {order[3]}" in screen
     with store.read() as s:
         actions = s.scalars(sa.select(AuditEntry.action).order_by(AuditEntry.id)).all()
     assert actions == ["insert", "insert", "insert", "delete"]

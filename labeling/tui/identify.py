@@ -41,6 +41,7 @@ class IdentifyApp(App[Progress]):
         super().__init__()
         self.queue = queue
         self._shown = 0
+        self.last = ""  # the rater's own last step, so they know what u will take back
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -72,9 +73,8 @@ class IdentifyApp(App[Progress]):
 
     def show_status(self, problem: str = "") -> None:
         p, qid = self.queue.progress, self.queue.current
-        self.query_one(StatusLine).show(
-            self.queue.rater.name, p.done, p.remaining, f"post {qid}" if qid else "", problem
-        )
+        extra = " · ".join(x for x in (f"post {qid}" if qid else "", self.last) if x)
+        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra, problem)
 
     def _read_ahead(self) -> None:
         """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
@@ -97,7 +97,13 @@ class IdentifyApp(App[Progress]):
     def action_decide(self, is_pp: bool) -> None:
         if self.queue.current is None:
             return
-        self._guarded("decision", lambda: self.queue.decide(is_pp))
+        qid = self.queue.current
+
+        def step():
+            self.queue.decide(is_pp)
+            self.last = f"last: {qid} {'PP' if is_pp else 'not PP'} (u undoes)"
+
+        self._guarded("decision", step)
 
     def action_skip(self) -> None:
         self.queue.skip()
@@ -105,7 +111,9 @@ class IdentifyApp(App[Progress]):
 
     def action_undo(self) -> None:
         def step():
-            if self.queue.undo() is None:
+            undone = self.queue.undo()
+            self.last = f"undone: {undone}" if undone is not None else ""
+            if undone is None:
                 self.notify("nothing to undo")
 
         self._guarded("undo", step)
