@@ -207,8 +207,7 @@ def _body(prose: str, code_blocks: list[str], keywords: list[str]) -> list[Text]
     if prose:
         parts.append(_prose(prose, keywords))
     for i, block in enumerate(code_blocks, 1):
-        parts.append(Text(f"── code {i} ──", style=STYLE_META))
-        parts.append(_code(block))
+        parts.append(Text.assemble((f"── code {i} ──\n", STYLE_META), _code(block)))
     return parts
 
 
@@ -226,25 +225,23 @@ def _comments(comments: list[CommentData], keywords: list[str]) -> list[Text]:
 def render_post(post: PostData) -> Text:
     """The whole post as one ``Text``: cheap to render and to scroll."""
     kw = post.keywords
-    parts: list[Text] = [_prose(post.title, kw, STYLE_TITLE)]
-    meta = Text(style=STYLE_META)
-    meta.append(f"#{post.question_id}  ")
-    meta.append_text(safe(post.link))
+    header = _prose(post.title, kw, STYLE_TITLE)
+    header.append("\n")
+    header.append(f"#{post.question_id}  ", style=STYLE_META)
+    header.append_text(safe(post.link, STYLE_META))
     if post.score is not None:
-        meta.append(f"  score {post.score}")
+        header.append(f"  score {post.score}", style=STYLE_META)
     if post.creation_date:
-        meta.append(f"  asked {post.creation_date:%Y-%m-%d}")
-    parts.append(meta)
-    tags = Text("tags: ", style=STYLE_META)
-    tags.append_text(safe(" ".join(post.tags) or "-"))
-    parts.append(tags)
-    keywords = Text("keywords: ", style=STYLE_META)
+        header.append(f"  asked {post.creation_date:%Y-%m-%d}", style=STYLE_META)
+    header.append("\ntags: ", style=STYLE_META)
+    header.append_text(safe(" ".join(post.tags) or "-"))
+    header.append("   keywords: ", style=STYLE_META)
     for i, k in enumerate(post.keywords):
-        keywords.append(" " if i else "")
-        keywords.append_text(safe(k, STYLE_KEYWORD))
+        header.append(" " if i else "")
+        header.append_text(safe(k, STYLE_KEYWORD))
     if not post.keywords:
-        keywords.append("-")
-    parts.append(keywords)
+        header.append("-")
+    parts: list[Text] = [header]
     parts.append(Text(" Question ", style=STYLE_HEADING))
     parts.extend(_body(post.prose, post.code_blocks, kw))
     parts.extend(_comments(post.comments, kw))
