@@ -223,3 +223,32 @@ def test_refused_pick_is_not_shown_as_stored(sqlite_store, codebook):
     screen = run(app, "1", "t", "1")
     assert "change not saved: refused by test trigger" in screen
     assert app.pps[1]["symptom1"] is None and labels(sqlite_store, "ann") == {}
+
+
+def test_cli_without_pp_posts_is_one_line_error(sqlite_url):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from mining.db import open_store
+
+    seed_candidates(open_store(sqlite_url), [95])
+    primary, secondary = pty.openpty()  # a terminal, so only the missing PP posts can be the problem
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "labeling.cli", "classify", "--rater", "ann", "--db", sqlite_url],
+            stdin=secondary,
+            stdout=secondary,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(primary)
+        os.close(secondary)
+    assert result.returncode == 1
+    assert (
+        result.stderr
+        == "pplabel: error: no PP posts for rater 'ann' yet: mark some with `pplabel identify --rater ann`\n"
+    )

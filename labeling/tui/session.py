@@ -10,16 +10,19 @@ import click
 from labeling.queue import ClassifyQueue, IdentifyQueue, Progress
 from mining.db import Store
 from mining.errors import PPMinerError
+from mining.text import terminal_safe
 
 
 def _require_terminal(command: str) -> None:
+    """A session needs a keyboard and a screen: refuse pipes and redirections in one line."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise PPMinerError(f"{command} is interactive: run it in a terminal (stdin and stdout must be a tty)")
 
 
 def _report(rater: str, progress: Progress | None, what: str) -> None:
     if progress is not None:
-        click.echo(f"{rater}: {progress.done} {what}, {progress.remaining} remaining (all saved)")
+        name = terminal_safe(rater, keep_newlines=False)
+        click.echo(f"{name}: {progress.done} {what}, {progress.remaining} remaining (all saved)")
 
 
 def run_identify(store: Store, rater: str, seed: int = 0, sample: int | None = None) -> None:
