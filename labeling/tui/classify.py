@@ -354,7 +354,8 @@ class ClassifyApp(App[Progress]):
             return
         missing = self._missing()
         if missing:
-            self.notify("not done yet: " + "; ".join(missing), severity="warning")
+            hint = " (D drops the empty last PP)" if not any(self.pps[max(self.pps)].values()) else ""
+            self.notify("not done yet: " + "; ".join(missing) + hint, severity="warning", markup=False)
             return
         self.queue.finish()
         self._undo.append(("nav",))
