@@ -354,7 +354,8 @@ class ClassifyApp(App[Progress]):
             return
         missing = self._missing()
         if missing:
-            hint = " (D drops the empty last PP)" if not any(self.pps[max(self.pps)].values()) else ""
+            last = max(self.pps)
+            hint = " (D drops the empty last PP)" if last > 1 and not any(self.pps[last].values()) else ""
             self.notify("not done yet: " + "; ".join(missing) + hint, severity="warning", markup=False)
             return
         self.queue.finish()
