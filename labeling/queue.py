@@ -1,11 +1,13 @@
 """What a rater sees next: a seeded order of posts, only this rater's own decisions, progress counts.
 
 The order of a post is a hash of (seed, post id), so it does not depend on which other posts exist: adding
-candidates later never reshuffles the ones already there, and ``--sample N`` (the first N in that order) stays
-the same sample for every rater using the same seed. A queue reads only the rater's own rows: sessions are blind.
+candidates later never reshuffles the ones already there, and ``--sample N`` (the first N in that order) is the
+same sample for every rater using the same seed on the same candidates (candidates added later can enter it).
+A queue reads only the rater's own rows (and, for classify, the reconciled decisions): sessions are blind.
 
-Skipping moves a post to the end of this session's queue; it comes back next session. Undo pops this session's
-last action; with none left it takes back the rater's latest stored decision, so undo works after a restart too.
+Skipping moves a post to the end of this session's queue; it comes back next session. In identify, undo pops this
+session's last action; with none left it takes back the rater's latest stored decision, so it works after a
+restart too. Classify keeps its finer undo (per field) in the app and uses :meth:`ClassifyQueue.undo_navigation`.
 """
 
 from __future__ import annotations
