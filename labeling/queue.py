@@ -224,6 +224,3 @@ class ClassifyQueue(_SessionQueue):
         else:
             self._mark_undone(qid)
         return kind, qid
-
-    def last_action(self) -> tuple[str, int] | None:
-        return self._actions[-1] if self._actions else None
