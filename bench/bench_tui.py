@@ -34,15 +34,15 @@ BUDGET_MS = 100.0
 KEYWORDS = ["slowli", "faster", "speed", "oom", "memori leak", "gpu util", "take long"]
 
 
-def real_posts() -> list[tuple[str, str, list[str]]]:
-    """(title, prose, code blocks) of the real questions in the shared sample."""
+def real_posts() -> list[tuple[str, str, list[str], str]]:
+    """(title, prose, code blocks, body HTML) of the real questions in the shared sample."""
     csv.field_size_limit(10_000_000)
     with BODIES.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     out = []
     for r in rows:
         split = split_html(r["Body"])
-        out.append((r["Title"], split.prose, split.code_blocks))
+        out.append((r["Title"], split.prose, split.code_blocks, r["Body"]))
     return out
 
 
@@ -60,15 +60,15 @@ def build(url: str, n: int) -> None:
             ids = range(start, min(start + chunk, n + 1))
             q_rows, a_rows, c_rows, cand_rows, hit_rows = [], [], [], [], []
             for q in ids:
-                title, prose, code = posts[q % len(posts)]
-                answer_title, answer_prose, answer_code = posts[(q * 7) % len(posts)]
+                title, prose, code, html = posts[q % len(posts)]
+                answer_title, answer_prose, answer_code, answer_html = posts[(q * 7) % len(posts)]
                 q_rows.append(
-                    dict(id=q, title=title, prose=prose, code_blocks=code, has_code=bool(code), tags="|keras|",
+                    dict(id=q, title=title, body_html=html, prose=prose, code_blocks=code, has_code=bool(code), tags="|keras|",
                          score=q % 20, accepted_answer_id=q * 10, source="import", refreshed_at=now,
                          creation_date=now)
                 )  # fmt: skip
                 a_rows.append(
-                    dict(id=q * 10, question_id=q, prose=answer_prose, code_blocks=answer_code, score=3,
+                    dict(id=q * 10, question_id=q, body_html=answer_html, prose=answer_prose, code_blocks=answer_code, score=3,
                          source="import", refreshed_at=now)
                 )  # fmt: skip
                 for k in range(2):

@@ -408,3 +408,27 @@ def test_post_shows_everything_scrolls_and_highlights_keywords(sqlite_store):
     # The accepted answer comes first and is marked; the other answer follows with its comment.
     assert text.index("✔ accepted") < text.index("other idea") < text.index("💬 nice")
     assert "model.fit(x)" in text and "same here" in text
+
+
+def test_code_blocks_show_where_the_asker_put_them(sqlite_store):
+    body = "<p>Below is my model:</p><pre><code>model = build()\n</code></pre><p>and the loop:</p><pre>for x in d: fit(x)</pre><p>Why slow?</p>"
+    seed_candidates(sqlite_store, [801], body=body)
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+
+    async def go():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            return app.query_one(PostView).lines
+
+    text = "\n".join(asyncio.run(go()))
+    order = [
+        "Below is my model:",
+        "── code 1 ──",
+        "model = build()",
+        "and the loop:",
+        "── code 2 ──",
+        "fit(x)",
+        "Why slow?",
+    ]
+    positions = [text.index(piece) for piece in order]
+    assert positions == sorted(positions)

@@ -16,11 +16,13 @@ Stable API (used by the identify, classify and reconcile apps)::
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
 import sqlalchemy as sa
+from lxml import etree
 from rich.syntax import Syntax
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
@@ -33,7 +35,7 @@ from textual.strip import Strip
 
 from mining.models import Answer, Candidate, CandidateHit, Comment, Question, tags_from_text
 from mining.stats import latest_keyword_set_id
-from mining.text import terminal_safe
+from mining.text import split_html, terminal_safe
 
 STYLE_TITLE = "bold"
 STYLE_META = "dim"
@@ -59,6 +61,7 @@ class AnswerData:
     score: int | None = None
     is_accepted: bool = False
     comments: list[CommentData] = field(default_factory=list)
+    blocks: list[tuple[str, str]] = field(default_factory=list)  # ("prose" | "code", text) in body order
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class PostData:
     keywords: list[str] = field(default_factory=list)  # matched keywords: stems, as in the keyword file
     answers: list[AnswerData] = field(default_factory=list)
     comments: list[CommentData] = field(default_factory=list)  # comments on the question itself
+    blocks: list[tuple[str, str]] = field(default_factory=list)  # ("prose" | "code", text) in body order
 
 
 def load_post(session: Session, question_id: int, keyword_set_id: int | None = None) -> PostData | None:
@@ -105,7 +109,7 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
     for c in comments:
         by_post.setdefault((c.post_type, c.post_id), []).append(CommentData(c.id, c.text or "", c.score))
     answers = session.execute(
-        sa.select(Answer.id, Answer.prose, Answer.code_blocks, Answer.score).where(
+        sa.select(Answer.id, Answer.prose, Answer.code_blocks, Answer.score, Answer.body_html).where(
             Answer.question_id == question_id
         )
     ).all()
@@ -117,6 +121,7 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
             a.score,
             a.id == q.accepted_answer_id,
             by_post.get(("answer", a.id), []),
+            body_blocks(a.body_html, a.prose or "", list(a.code_blocks or [])),
         )
         for a in answers
     ]
@@ -133,7 +138,44 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
         keywords=list(keywords),
         answers=answer_data,
         comments=by_post.get(("question", q.id), []),
+        blocks=body_blocks(q.body_html, q.prose or "", list(q.code_blocks or [])),
     )
+
+
+def body_blocks(html: str | None, prose: str, code_blocks: list[str]) -> list[tuple[str, str]]:
+    """The body as ("prose" | "code", text) blocks in the order the asker wrote them.
+
+    The stored prose has its code blocks cut out ("Below is my code:" then nothing); a reader needs each block
+    where it was. Each outermost ``<pre>`` becomes a marker paragraph, ``split_html`` makes the prose, and the
+    markers are swapped back for the code. Without HTML (or if it cannot be parsed): prose, then the code.
+    """
+    fallback = ([("prose", prose)] if prose else []) + [("code", c) for c in code_blocks]
+    if not html or "<pre" not in html:
+        return fallback
+    try:
+        root = etree.fromstring(html, etree.HTMLParser())
+        if root is None:
+            return fallback
+        nonce = secrets.token_hex(6)
+        codes = []
+        for pre in list(root.iter("pre")):
+            if any(a.tag == "pre" for a in pre.iterancestors()) or pre.getparent() is None:
+                continue
+            marker = etree.Element("p")
+            marker.text = f"CODE{nonce}:{len(codes)}:"
+            marker.tail = pre.tail
+            codes.append("".join(pre.itertext()))
+            pre.getparent().replace(pre, marker)
+        marked = split_html(etree.tostring(root, encoding="unicode", method="html")).prose
+    except Exception:  # noqa: BLE001 - a body lxml cannot take is still shown, just not interleaved
+        return fallback
+    blocks = []
+    for i, piece in enumerate(re.split(rf"CODE{nonce}:(\d+):", marked)):
+        if i % 2:
+            blocks.append(("code", codes[int(piece)]))
+        elif piece.strip():
+            blocks.append(("prose", piece.strip()))
+    return blocks
 
 
 # -- keyword highlighting: the keyword file holds Porter stems ("slowli", "memori leak") ------------------------
@@ -202,13 +244,21 @@ def _code(code: str) -> Text:
     return out
 
 
-def _body(prose: str, code_blocks: list[str], keywords: list[str]) -> list[Text]:
-    parts = []
-    if prose:
-        parts.append(_prose(prose, keywords))
-    for i, block in enumerate(code_blocks, 1):
-        parts.append(Text.assemble((f"── code {i} ──\n", STYLE_META), _code(block)))
+def _body(blocks: list[tuple[str, str]], keywords: list[str]) -> list[Text]:
+    parts, n = [], 0
+    for kind, text in blocks:
+        if kind == "code":
+            n += 1
+            parts.append(Text.assemble((f"── code {n} ──\n", STYLE_META), _code(text)))
+        else:
+            parts.append(_prose(text, keywords))
     return parts
+
+
+def _blocks(item: PostData | AnswerData) -> list[tuple[str, str]]:
+    if item.blocks:
+        return item.blocks
+    return ([("prose", item.prose)] if item.prose else []) + [("code", c) for c in item.code_blocks]
 
 
 def _comments(comments: list[CommentData], keywords: list[str]) -> list[Text]:
@@ -243,7 +293,7 @@ def render_post(post: PostData) -> Text:
         header.append("-")
     parts: list[Text] = [header]
     parts.append(Text(" Question ", style=STYLE_HEADING))
-    parts.extend(_body(post.prose, post.code_blocks, kw))
+    parts.extend(_body(_blocks(post), kw))
     parts.extend(_comments(post.comments, kw))
     for n, a in enumerate(post.answers, 1):
         head = Text(f" Answer {n}/{len(post.answers)} ", style=STYLE_HEADING)
@@ -251,7 +301,7 @@ def render_post(post: PostData) -> Text:
         if a.is_accepted:
             head.append("  ✔ accepted", style=STYLE_ACCEPTED)
         parts.append(head)
-        parts.extend(_body(a.prose, a.code_blocks, kw))
+        parts.extend(_body(_blocks(a), kw))
         parts.extend(_comments(a.comments, kw))
     if not post.answers:
         parts.append(Text(" No answers ", style=STYLE_HEADING))
