@@ -22,6 +22,14 @@ KEYS = [
     ("q", "quit (every decision is already saved)"),
 ]
 
+WHAT_IS_A_PP = Text(
+    "A post is a PP when the asker's program works but costs too much: it runs or starts too slowly, slows down "
+    "over time or hangs, runs out of memory or leaks it, or uses the GPU/CPU abnormally (or not at all). A "
+    "crash or a wrong result is not a PP unless it comes from such a cost (e.g. an out-of-memory abort). A "
+    "matched keyword only made the post a candidate; decide on what the asker describes.",
+    style="italic",
+)
+
 
 class IdentifyApp(App[Progress]):
     """Walks an :class:`IdentifyQueue`; ``app.run()`` returns the progress at exit."""
@@ -119,7 +127,9 @@ class IdentifyApp(App[Progress]):
         self._guarded("undo", step)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen("pplabel identify: is this post a performance problem?", KEYS))
+        self.push_screen(
+            HelpScreen("pplabel identify: is this post a performance problem?", KEYS, WHAT_IS_A_PP)
+        )
 
     def action_quit_session(self) -> None:
         self.exit(self.queue.progress)
