@@ -76,7 +76,7 @@ KEYS = [
 class LabelPanel(Static):
     """The current post's PPs as this rater labeled them, with the field cursor."""
 
-    DEFAULT_CSS = "LabelPanel { width: 46; height: 1fr; border-left: solid $accent; padding: 0 1; }"
+    DEFAULT_CSS = "LabelPanel { width: 36%; min-width: 32; max-width: 50; height: 1fr; border-left: solid $accent; padding: 0 1; }"
 
 
 class ClassifyApp(App[Progress]):
