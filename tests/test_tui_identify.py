@@ -432,3 +432,21 @@ def test_code_blocks_show_where_the_asker_put_them(sqlite_store):
     ]
     positions = [text.index(piece) for piece in order]
     assert positions == sorted(positions)
+
+
+def test_post_rewraps_when_the_terminal_narrows(sqlite_store):
+    seed_candidates(sqlite_store, [901], text=(" ".join(["throughput"] * 60), []))
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+
+    async def go():
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            view = app.query_one(PostView)
+            wide = list(view.lines)
+            await pilot.resize_terminal(50, 30)
+            await pilot.pause()
+            return wide, list(view.lines), view.scrollable_content_region.width
+
+    wide, narrow, width = asyncio.run(go())
+    assert len(narrow) > len(wide)
+    assert max(len(line) for line in narrow) <= width < 50
