@@ -188,9 +188,13 @@ def test_escape_sequences_and_markup_show_inert(sqlite_store):
 
 
 def test_matched_keywords_are_found_by_stem():
-    text = "It runs extremely slow, slowly; an OOM and memory leaks."
-    spans = keyword_spans(text, ["extrem slow", "slowli", "oom", "memori leak"])
-    assert [text[a:b] for a, b in spans] == ["extremely slow", "slowly", "OOM", "memory leaks"]
+    text = "It runs extremely slow, slowly; an OOM and memory leaks. It hangs, very slow."
+    spans = keyword_spans(text, ["extrem slow", "slowli", "oom", "memori leak", "hangs", "very slow"])
+    assert [text[a:b] for a, b in spans] == [
+        "extremely slow", "slowly", "OOM", "memory leaks", "hangs", "very slow"
+    ]  # fmt: skip
+    literal = "porter:nltk_extensions;kw=literal"  # the published procedure to the letter
+    assert [text[a:b] for a, b in keyword_spans(text, ["hangs", "slowli"], literal)] == ["slowly"]
 
 
 def test_blind_to_other_raters(store):

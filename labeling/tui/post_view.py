@@ -33,9 +33,13 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from mining.models import Answer, Candidate, CandidateHit, Comment, Question, tags_from_text
+from mining.errors import PPMinerError
+from mining.keywords import KeywordFile, parse_mode
+from mining.matcher import Matcher
+from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question, tags_from_text
 from mining.stats import latest_keyword_set_id
 from mining.text import split_html, terminal_safe
+from mining.tokenize import DEFAULT_STEMMER
 
 STYLE_TITLE = "bold"
 STYLE_META = "dim"
@@ -76,7 +80,8 @@ class PostData:
     code_blocks: list[str]
     score: int | None = None
     creation_date: datetime | None = None
-    keywords: list[str] = field(default_factory=list)  # matched keywords: stems, as in the keyword file
+    keywords: list[str] = field(default_factory=list)  # matched keywords, as written in the keyword file
+    keyword_mode: str = ""  # stemmer mode of their keyword-set version
     answers: list[AnswerData] = field(default_factory=list)
     comments: list[CommentData] = field(default_factory=list)  # comments on the question itself
     blocks: list[tuple[str, str]] = field(default_factory=list)  # ("prose" | "code", text) in body order
@@ -93,6 +98,9 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
         return None
     if keyword_set_id is None:
         keyword_set_id = latest_keyword_set_id(session)
+    keyword_mode = (
+        session.scalar(sa.select(KeywordSet.stemmer_mode).where(KeywordSet.id == keyword_set_id)) or ""
+    )
     keywords = session.scalars(
         sa.select(CandidateHit.keyword)
         .join(Candidate, Candidate.id == CandidateHit.candidate_id)
@@ -136,6 +144,7 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
         score=q.score,
         creation_date=q.creation_date,
         keywords=list(keywords),
+        keyword_mode=keyword_mode,
         answers=answer_data,
         comments=by_post.get(("question", q.id), []),
         blocks=body_blocks(q.body_html, q.prose or "", list(q.code_blocks or [])),
@@ -178,41 +187,24 @@ def body_blocks(html: str | None, prose: str, code_blocks: list[str]) -> list[tu
     return blocks
 
 
-# -- keyword highlighting: the keyword file holds Porter stems ("slowli", "memori leak") ------------------------
-
-_WORD = re.compile(r"[A-Za-z0-9_]+")
+# -- keyword highlighting: the same matcher as `ppmine match`, so what is marked is what matched ----------------
 
 
-@lru_cache(maxsize=50_000)
-def _stem(word: str) -> str:
-    return _stemmer().stem(word.lower())
+@lru_cache(maxsize=16)
+def keyword_matcher(keywords: tuple[str, ...], mode: str = "") -> Matcher:
+    """The matcher of a keyword-set version (``mode`` as stored, e.g. ``porter:nltk_extensions;kw=stem``)."""
+    try:
+        stemmer, reading = parse_mode(mode)
+    except PPMinerError:  # a mode this ppminer does not write: highlight the default way
+        stemmer, reading = DEFAULT_STEMMER, "stem"
+    return Matcher(KeywordFile(None, keywords), stemmer, reading)
 
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    from nltk.stem import PorterStemmer
-
-    return PorterStemmer()
-
-
-def keyword_spans(text: str, keywords: list[str]) -> list[tuple[int, int]]:
-    """Character spans of ``text`` whose stemmed words equal a keyword (one or more stems, space separated)."""
-    wanted = {tuple(k.lower().split()) for k in keywords if k.strip()}
-    if not wanted or not text:
+def keyword_spans(text: str, keywords: list[str], mode: str = "") -> list[tuple[int, int]]:
+    """Character spans of ``text`` where one of ``keywords`` (as written in the keyword file) matches."""
+    if not keywords or not text:
         return []
-    lengths = sorted({len(k) for k in wanted}, reverse=True)
-    words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(text)]
-    spans = []
-    i = 0
-    while i < len(words):
-        for n in lengths:
-            if i + n <= len(words) and tuple(w[2] for w in words[i : i + n]) in wanted:
-                spans.append((words[i][0], words[i + n - 1][1]))
-                i += n
-                break
-        else:
-            i += 1
-    return spans
+    return [(h.start, h.end) for h in keyword_matcher(tuple(keywords), mode).hits(text)]
 
 
 # -- rendering ----------------------------------------------------------------------------------------------------
@@ -223,9 +215,12 @@ def safe(text: str | None, style: str = "") -> Text:
     return Text(terminal_safe(text), style=style)
 
 
-def _prose(text: str, keywords: list[str], style: str = "") -> Text:
+Highlight = tuple[list[str], str]  # the post's matched keywords and its keyword-set version's mode
+
+
+def _prose(text: str, highlight: Highlight, style: str = "") -> Text:
     out = safe(text, style)
-    for start, end in keyword_spans(out.plain, keywords):
+    for start, end in keyword_spans(out.plain, *highlight):
         out.stylize(STYLE_KEYWORD, start, end)
     return out
 
@@ -244,14 +239,14 @@ def _code(code: str) -> Text:
     return out
 
 
-def _body(blocks: list[tuple[str, str]], keywords: list[str]) -> list[Text]:
+def _body(blocks: list[tuple[str, str]], highlight: Highlight) -> list[Text]:
     parts, n = [], 0
     for kind, text in blocks:
         if kind == "code":
             n += 1
             parts.append(Text.assemble((f"── code {n} ──\n", STYLE_META), _code(text)))
         else:
-            parts.append(_prose(text, keywords))
+            parts.append(_prose(text, highlight))
     return parts
 
 
@@ -261,20 +256,20 @@ def _blocks(item: PostData | AnswerData) -> list[tuple[str, str]]:
     return ([("prose", item.prose)] if item.prose else []) + [("code", c) for c in item.code_blocks]
 
 
-def _comments(comments: list[CommentData], keywords: list[str]) -> list[Text]:
+def _comments(comments: list[CommentData], highlight: Highlight) -> list[Text]:
     parts = []
     for c in comments:
         line = Text("  💬 ", style=STYLE_META)
         if c.score:
             line.append(f"[{c.score}] ", style=STYLE_META)
-        line.append_text(_prose(c.text, keywords))
+        line.append_text(_prose(c.text, highlight))
         parts.append(line)
     return parts
 
 
 def render_post(post: PostData) -> Text:
     """The whole post as one ``Text``: cheap to render and to scroll."""
-    kw = post.keywords
+    kw = (post.keywords, post.keyword_mode)
     header = _prose(post.title, kw, STYLE_TITLE)
     header.append("\n")
     header.append(f"#{post.question_id}  ", style=STYLE_META)
