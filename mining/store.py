@@ -35,7 +35,8 @@ def _with_text(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _insert(session: Session, table: sa.Table):
+def dialect_insert(session: Session, table: sa.Table):
+    """The INSERT construct of the session's backend, with its ON CONFLICT support."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
         return postgresql.insert(table)
@@ -55,7 +56,7 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
     for keys, batch in by_keys.items():
-        stmt = _insert(session, table)
+        stmt = dialect_insert(session, table)
         excluded = stmt.excluded
         stmt = stmt.on_conflict_do_update(
             index_elements=[table.c.id],
