@@ -7,9 +7,9 @@ API and from a dump is one row, and importing the same data twice changes nothin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 
 from mining.models import SOURCES, Answer, Comment, Question
 from mining.text import html_to_text, split_html
+
+T = TypeVar("T")
 
 
 def utcnow() -> datetime:
@@ -49,9 +51,10 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
     """Insert rows; on an existing id update every column, but only where ``newer_when(table, excluded)``."""
     if not rows:
         return 0
-    # One statement per distinct key set keeps executemany batches uniform.
+    # One statement per distinct key set keeps executemany batches uniform. Rows go in id order so concurrent
+    # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for row in rows:
+    for row in sorted(newest_per_id(rows), key=lambda r: r["id"]):
         _replace_nul(row)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
@@ -66,6 +69,25 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
         # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
         changed += len(session.execute(stmt.returning(table.c.id), batch).all())
     return changed
+
+
+def newest_per_id(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per id, as one INSERT ... ON CONFLICT may not touch a row twice: the newest last_activity_date wins,
+    else the later row (a repeated id in a broken dump, a post seen twice in one API page)."""
+    out: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        old = out.get(row["id"])
+        if old is None or (row.get("last_activity_date") or datetime.min) >= (
+            old.get("last_activity_date") or datetime.min
+        ):
+            out[row["id"]] = row
+    return list(out.values())
+
+
+def chunks(seq: Sequence[T], size: int = 1000) -> Iterator[Sequence[T]]:
+    """Consecutive slices of ``seq``: keeps each ``IN (...)`` list and executemany batch within backend limits."""
+    for start in range(0, len(seq), size):
+        yield seq[start : start + size]
 
 
 def _replace_nul(row: dict[str, Any]) -> None:

@@ -185,3 +185,15 @@ def test_control_characters_and_nul_are_stored_on_both_backends(store):
         assert q.title == "nul\ufffdtitle"
         assert q.prose == "bad\ufffd byte \x1b[31mred"
         assert q.code_blocks == ["x\ufffdy"]
+
+
+def test_a_batch_repeating_an_id_keeps_its_newest_version(store):
+    rows = [
+        _question(3, datetime(2021, 5, 1), "newest"),
+        _question(3, datetime(2021, 1, 1), "older"),
+        _question(2, datetime(2021, 1, 1), "other"),
+    ]
+    with store.write() as s:
+        assert upsert_questions(s, rows, "dump") == 2
+    with store.read() as s:
+        assert s.get(Question, 3).title == "newest"
