@@ -16,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from mining.models import SOURCES, Answer, Comment, Question
-from mining.text import html_to_text, split_html
+from mining.text import html_to_text, replace_surrogates, split_html
 
 T = TypeVar("T")
 
@@ -55,7 +55,7 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for row in sorted(newest_per_id(rows), key=lambda r: r["id"]):
-        _replace_nul(row)
+        _make_storable(row)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
     for keys, batch in by_keys.items():
@@ -90,13 +90,19 @@ def chunks(seq: Sequence[T], size: int = 1000) -> Iterator[Sequence[T]]:
         yield seq[start : start + size]
 
 
-def _replace_nul(row: dict[str, Any]) -> None:
-    """PostgreSQL text cannot hold NUL; replace it on every backend so both store the same text."""
+def _storable(value: str) -> str:
+    """NUL (PostgreSQL text cannot hold it) and lone surrogates (not encodable) -> U+FFFD, on every backend."""
+    if "\x00" in value:
+        value = value.replace("\x00", "\ufffd")
+    return replace_surrogates(value)
+
+
+def _make_storable(row: dict[str, Any]) -> None:
     for key, value in row.items():
-        if isinstance(value, str) and "\x00" in value:
-            row[key] = value.replace("\x00", "\ufffd")
-        elif isinstance(value, list) and any(isinstance(v, str) and "\x00" in v for v in value):
-            row[key] = [v.replace("\x00", "\ufffd") if isinstance(v, str) else v for v in value]
+        if isinstance(value, str):
+            row[key] = _storable(value)
+        elif isinstance(value, list):
+            row[key] = [_storable(v) if isinstance(v, str) else v for v in value]
 
 
 def _newer_activity(table, excluded):

@@ -20,10 +20,13 @@ _NOT_TEXT = frozenset(("script", "style", "template"))  # as BeautifulSoup's get
 # libxml2's HTML parser (the one BeautifulSoup's "lxml" builder uses), driven directly: ~7x faster per post.
 _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
 _SPACES = re.compile(r"[ \t\f\v\xa0]+")
-# libxml2 refuses C0 controls other than tab/newline/CR; they travel through the parser as private-use stand-ins.
-_XML_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_TO_STAND_IN = {c: 0xE000 + c for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))}
-_FROM_STAND_IN = {v: k for k, v in _TO_STAND_IN.items()}
+# libxml2 refuses C0 controls other than tab/newline/CR and the noncharacters U+FFFE/U+FFFF: they travel through
+# the parser as private-use stand-ins, from a block the text itself does not use (so nothing else is turned back).
+_XML_UNSAFE_CODES = (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)
+_XML_UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _XML_UNSAFE_CODES) + "]")
+_STAND_IN_BASES = (0xE000, 0xF0000, 0x100000, 0xE100, 0xF0100, 0x100100)
+# Lone surrogates cannot be encoded as UTF-8, so no database can store them: they become U+FFFD everywhere.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
 
 
@@ -45,11 +48,12 @@ def split_html(html: str | None) -> SplitBody:
     """
     if not html:
         return SplitBody("", [])
+    html = replace_surrogates(html)
     if _XML_UNSAFE.search(html):
-        split = split_html(html.translate(_TO_STAND_IN))
-        return SplitBody(
-            split.prose.translate(_FROM_STAND_IN), [c.translate(_FROM_STAND_IN) for c in split.code_blocks]
-        )
+        to_stand_in = _stand_ins(html)
+        back = {v: k for k, v in to_stand_in.items()}
+        split = split_html(html.translate(to_stand_in))
+        return SplitBody(split.prose.translate(back), [c.translate(back) for c in split.code_blocks])
     root = etree.fromstring(html, _HTML_PARSER)
     if root is None:  # nothing but whitespace or comments
         return SplitBody("", [])
@@ -68,6 +72,21 @@ def split_html(html: str | None) -> SplitBody:
     return SplitBody(normalize_prose(etree.tostring(root, method="text", encoding="unicode")), code_blocks)
 
 
+def replace_surrogates(text: str) -> str:
+    """Lone surrogates (from broken JSON escapes) -> U+FFFD: they cannot be encoded, parsed or stored."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def _stand_ins(text: str) -> dict[int, int]:
+    """code point -> private-use stand-in, from the first block of stand-ins that ``text`` does not contain."""
+    used = {ord(ch) for ch in text if ord(ch) >= 0xE000}
+    for base in _STAND_IN_BASES:
+        mapping = {c: base + i for i, c in enumerate(_XML_UNSAFE_CODES)}
+        if used.isdisjoint(mapping.values()):
+            return mapping
+    raise ValueError("text uses every private-use block ppminer could stand XML-unsafe characters in")
+
+
 def _drop_keeping_tail(el) -> None:
     """Remove an element and its content, but not the text that follows it."""
     parent = el.getparent()
@@ -84,6 +103,7 @@ def html_to_text(html: str | None) -> str:
     """All the text of an HTML fragment (comments, titles with entities), whitespace folded."""
     if not html:
         return ""
+    html = replace_surrogates(html)
     if "<" not in html and "&" not in html:
         return normalize_prose(html)
     return normalize_prose(BeautifulSoup(html, "lxml").get_text())

@@ -179,10 +179,10 @@ def test_two_processes_writing_one_sqlite_file_lose_no_rows(sqlite_url):
 def test_control_characters_and_nul_are_stored_on_both_backends(store):
     body = "<p>bad\x00 byte \x1b[31mred</p><pre>x\x00y</pre>"
     with store.write() as s:
-        upsert_questions(s, [_question(9, datetime(2021, 1, 1), "nul\x00title", body_html=body)], "api")
+        upsert_questions(s, [_question(9, datetime(2021, 1, 1), "nul\x00title\udc80", body_html=body)], "api")
     with store.read() as s:
         q = s.get(Question, 9)
-        assert q.title == "nul\ufffdtitle"
+        assert q.title == "nul\ufffdtitle\ufffd"
         assert q.prose == "bad\ufffd byte \x1b[31mred"
         assert q.code_blocks == ["x\ufffdy"]
 

@@ -43,3 +43,12 @@ def test_split_html_keeps_control_characters_for_later_neutralising():
     assert split.prose == "red\x1b[31m text\x07"
     assert split.code_blocks == ["a\x0cb\x00"]
     assert terminal_safe(split.prose) == "red␛[31m text␇"
+
+
+def test_split_html_survives_noncharacters_and_lone_surrogates():
+    split = split_html("<p>a\ud800b \uffff c\x07 kept\ue007</p><pre>x\ufffey\ue000</pre>")
+    assert (
+        split.prose == "a\ufffdb \uffff c\x07 kept\ue007"
+    )  # genuine private-use characters stay as they are
+    assert split.code_blocks == ["x\ufffey\ue000"]
+    assert html_to_text("<i>a\udfffb</i>") == "a\ufffdb"
