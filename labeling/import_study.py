@@ -128,7 +128,11 @@ def decode(data: bytes, source: str) -> str:
 
 
 def parse_csv(text: str, source: str) -> tuple[list[str], list[Row]]:
-    """Header and non-blank rows with their starting line numbers. Unnamed columns must stay empty."""
+    """Header and non-blank rows with their starting line numbers; every row has a cell for every named column.
+
+    Unnamed columns must stay empty and may be left out at the end of a row; a row without a cell for a named
+    column rejects the file (a broken line must not be read as empty labels or decisions).
+    """
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise PPMinerError(f"{source}:{line}: NUL byte: not a CSV text file")
@@ -143,6 +147,9 @@ def parse_csv(text: str, source: str) -> tuple[list[str], list[Row]]:
     dupes = sorted({h for h in named if named.count(h) > 1})
     if dupes:
         raise PPMinerError(f"{source}:1: duplicate columns {dupes}")
+    # A row may stop after its last named cell: trailing unnamed columns are empty by definition (editors often
+    # drop trailing commas). A row that stops earlier is a broken line, never read as empty labels.
+    needed = max((i + 1 for i, h in enumerate(header) if h), default=0)
     rows: list[Row] = []
     last_line = reader.line_num
     while True:
@@ -159,6 +166,12 @@ def parse_csv(text: str, source: str) -> tuple[list[str], list[Row]]:
         if len(cells) > len(header):
             raise PPMinerError(
                 f"{source}:{start}: {len(cells)} cells but the header has {len(header)} columns"
+            )
+        if len(cells) < needed:
+            missing = [h for h in header[len(cells) : needed] if h]
+            raise PPMinerError(
+                f"{source}:{start}: short row: {len(cells)} cells but the header names {needed} columns "
+                f"(no {', '.join(repr(m) for m in missing)})"
             )
         row: dict[str, str] = {}
         for i, value in enumerate(cells):

@@ -395,3 +395,39 @@ def test_killed_import_stores_nothing(sqlite_store, sqlite_url, tmp_path):
     small = tmp_path / "small.csv"
     small.write_text("_id,isPB_ann\n2,0\n")
     assert import_file(sqlite_store, "identification", str(small)).identifications == 1
+
+
+def _short_row_file(shared, tmp_path, name, drop):
+    """The published file with its last data row cut short by ``drop`` named cells (and the unnamed ones)."""
+    header, *rows = _rows(shared / "dlperf" / name)
+    named = sum(1 for h in header if h.strip())
+    rows[-1] = rows[-1][: named - drop]
+    path = tmp_path / name
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows([header, *rows])
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh)
+        for _ in range(len(rows)):  # up to the end of the row before the last (cells may span lines)
+            next(reader)
+        line = reader.line_num + 1
+    return path, line, named - drop
+
+
+@pytest.mark.parametrize(("fmt", "drop"), [("study", 1), ("study", 6), ("labels", 1), ("identification", 1)])
+def test_a_short_row_rejects_the_whole_file(sqlite_store, shared, codebook, tmp_path, fmt, drop):
+    path, line, cells = _short_row_file(shared, tmp_path, FILES[fmt], drop)
+    with pytest.raises(PPMinerError) as err:
+        import_file(sqlite_store, fmt, str(path), codebook)
+    message = str(err.value)
+    assert message.startswith(f"{path}:{line}: short row: {cells} cells") and "\n" not in message
+    assert snapshot(sqlite_store) == snapshot(open_store(f"sqlite:///{tmp_path / 'empty.db'}"))
+
+
+def test_rows_may_omit_trailing_unnamed_columns(sqlite_store, shared, codebook, tmp_path):
+    header, *rows = _rows(shared / "dlperf" / FILES["study"])
+    named = sum(1 for h in header if h.strip())
+    trimmed = tmp_path / "trimmed.csv"
+    with open(trimmed, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh).writerows([header, *(r[:named] for r in rows)])
+    result = import_file(sqlite_store, "study", str(trimmed), codebook)
+    assert result.final_labels == len(rows)
