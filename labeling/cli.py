@@ -12,7 +12,10 @@ from mining.cli_common import run_cli, study_options
 def cli() -> None:
     """pplabel: label candidate posts with the study's codebook, measure agreement, reconcile, import/export.
 
-    Works on the same study database as ppmine (--db URL, else $PPMINER_DB, else sqlite:///data/study.db).
+    Works on the same study database as ppmine: every command takes --db URL (else $PPMINER_DB, else
+    sqlite:///data/study.db) and --config FILE (else $PPMINER_CONFIG, else ppminer's data/study.toml).
+
+    Exit status: 0 done, 1 failed (one line on stderr), 2 usage error, 130 interrupted (committed work kept).
     """
 
 
@@ -58,7 +61,7 @@ PUBLISHED_FORMATS = ("study", "identification", "labels")
 
 
 def _names(value: str | None) -> list[str] | None:
-    return [n.strip() for n in value.split(",")] if value else None
+    return None if value is None else [n.strip() for n in value.split(",")]
 
 
 @cli.command("agreement")
@@ -121,15 +124,14 @@ def agreement(study, stage: str | None, top: int, fmt: str) -> None:
 @click.option(
     "--raters",
     metavar="A,B",
-    default="cjm,longjie",
-    show_default=True,
-    help="labels format only: names of the file's first (symptom1, root casue, ...) and second (symptom2, "
-    "root casue 2, ...) rater. The file names none and cannot tell them apart; the default follows the column "
-    "order of kappa_identification.csv.",
+    help="labels format only (an error with the others: study holds final labels, identification names its "
+    "raters in its isPB_<rater> columns): names of the file's first (symptom1, root casue, ...) and second "
+    "(symptom2, root casue 2, ...) rater. The file names none and cannot tell them apart; the default follows "
+    "the column order of kappa_identification.csv. [default: cjm,longjie]",
 )
 @click.argument("source", metavar="PATH_OR_URL")
 @study_options
-def import_cmd(study, fmt: str, raters: str, source: str) -> None:
+def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     """Import a published study file from a path or an http(s) URL, in one transaction.
 
     Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
@@ -141,10 +143,16 @@ def import_cmd(study, fmt: str, raters: str, source: str) -> None:
     from labeling.import_study import import_file
 
     names = _names(raters)
-    if fmt == "labels" and (not names or len(names) != 2):
+    if names is not None and fmt != "labels":
+        raise click.BadParameter(
+            "only for --format labels (a study file holds final labels; an identification file names its "
+            "raters in its isPB_<rater> columns)",
+            param_hint="--raters",
+        )
+    if names is not None and len(names) != 2:
         raise click.BadParameter("give two names, e.g. --raters cjm,longjie", param_hint="--raters")
     codebook = load_codebook(study.config.codebook_file) if fmt != "identification" else None
-    result = import_file(study.store, fmt, source, codebook, tuple(names) if fmt == "labels" else None)
+    result = import_file(study.store, fmt, source, codebook, tuple(names) if names else None)
     click.echo(result.summary())
 
 

@@ -4,21 +4,28 @@ from logging.config import fileConfig
 
 from alembic import context
 
-import labeling.models  # noqa: F401  (registers the labeling tables on the shared metadata)
 from mining.db import make_engine, resolve_url
-from mining.models import Base
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("connection") is None:
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
-target_metadata = Base.metadata
+
+def _target_metadata():
+    """All models, for autogenerate and `alembic check`. Plain upgrades (every ppmine command's first use) skip
+    this, so `ppmine` never imports the labeling package."""
+    if config.attributes.get("migrate_only"):
+        return None
+    import labeling.models  # noqa: F401  (registers the labeling tables on the shared metadata)
+    from mining.models import Base
+
+    return Base.metadata
 
 
 def _configure(connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=target_metadata,
+        target_metadata=_target_metadata(),
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
     )
@@ -27,7 +34,7 @@ def _configure(connection) -> None:
 def run_migrations_offline() -> None:
     context.configure(
         url=config.get_main_option("sqlalchemy.url") or resolve_url(),
-        target_metadata=target_metadata,
+        target_metadata=_target_metadata(),
         literal_binds=True,
     )
     with context.begin_transaction():

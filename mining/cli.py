@@ -6,7 +6,7 @@ import json
 
 import click
 
-from mining.cli_common import emit_rows, format_option, run_cli, study_options
+from mining.cli_common import db_options, emit_rows, format_option, run_cli, study_options
 from mining.db import (
     Store,
     current_revision,
@@ -14,7 +14,6 @@ from mining.db import (
     downgrade,
     head_revision,
     redact,
-    resolve_url,
     upgrade,
 )
 
@@ -24,8 +23,12 @@ from mining.db import (
 def cli() -> None:
     """ppminer: mine Stack Overflow for performance problems in deep-learning programs.
 
-    The study database is --db URL, else $PPMINER_DB, else sqlite:///data/study.db in the working directory;
-    every command brings a fresh database up to the current schema on first use.
+    Every command takes --db URL (else $PPMINER_DB, else sqlite:///data/study.db in the working directory) and
+    brings a fresh database up to the current schema on first use; study commands also take --config FILE
+    (else $PPMINER_CONFIG, else ppminer's data/study.toml).
+
+    Exit status: 0 done, 1 failed (one line on stderr), 2 usage error, 3 stopped by the API quota (resumable),
+    130 interrupted (committed work kept).
     """
 
 
@@ -36,32 +39,32 @@ def db() -> None:
 
 @db.command("upgrade")
 @click.argument("revision", default="head")
-@study_options
-def db_upgrade(study, revision: str) -> None:
+@db_options
+def db_upgrade(db_url: str, revision: str) -> None:
     """Apply migrations up to REVISION (default: head)."""
-    store = Store(resolve_url(study.db_url))
-    with database_errors(store.url):
+    with database_errors(db_url):
+        store = Store(db_url)
         upgrade(store, revision)
-    click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine)}")
+        click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine)}")
 
 
 @db.command("downgrade")
 @click.argument("revision")
-@study_options
-def db_downgrade(study, revision: str) -> None:
+@db_options
+def db_downgrade(db_url: str, revision: str) -> None:
     """Revert migrations down to REVISION ('base' drops every table: all data is lost)."""
-    store = Store(resolve_url(study.db_url))
-    with database_errors(store.url):
+    with database_errors(db_url):
+        store = Store(db_url)
         downgrade(store, revision)
-    click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine) or 'base'}")
+        click.echo(f"{redact(store.url)}: at revision {current_revision(store.engine) or 'base'}")
 
 
 @db.command("current")
-@study_options
-def db_current(study) -> None:
+@db_options
+def db_current(db_url: str) -> None:
     """Show the database's schema revision and the newest one this ppminer knows."""
-    store = Store(resolve_url(study.db_url))
-    with database_errors(store.url):
+    with database_errors(db_url):
+        store = Store(db_url)
         current, head = current_revision(store.engine), head_revision()
     state = "up to date" if current == head else "behind: run `ppmine db upgrade`"
     click.echo(f"{redact(store.url)}: revision {current or 'none'} (head {head}; {state})")

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import click
+from sqlalchemy.exc import SQLAlchemyError
 
 from mining.config import StudyConfig, load_config
-from mining.db import Store, open_store
+from mining.db import Store, open_store, resolve_url
 from mining.errors import PPMinerError
 
 
@@ -43,6 +44,16 @@ class StudyContext:
         return self._config
 
 
+def _db_option(func: Callable) -> Callable:
+    return click.option(
+        "--db",
+        "db_url",
+        envvar="PPMINER_DB",
+        metavar="URL",
+        help="Database URL (sqlite:///FILE or postgresql://...).  [env: PPMINER_DB; default: sqlite:///data/study.db]",
+    )(func)
+
+
 def study_options(func: Callable) -> Callable:
     """Add ``--db`` and ``--config`` to a command and hand it a :class:`StudyContext` as ``study``."""
 
@@ -53,16 +64,21 @@ def study_options(func: Callable) -> Callable:
         type=click.Path(dir_okay=False),
         help="Study config file.  [env: PPMINER_CONFIG; default: data/study.toml of ppminer]",
     )
-    @click.option(
-        "--db",
-        "db_url",
-        envvar="PPMINER_DB",
-        metavar="URL",
-        help="Database URL (sqlite:///FILE or postgresql://...).  [env: PPMINER_DB; default: sqlite:///data/study.db]",
-    )
+    @_db_option
     @functools.wraps(func)
     def wrapper(*args, db_url=None, config_path=None, **kwargs):
         return func(*args, study=StudyContext(db_url, config_path), **kwargs)
+
+    return wrapper
+
+
+def db_options(func: Callable) -> Callable:
+    """Add ``--db`` only (commands that read no study config) and hand the resolved URL as ``db_url``."""
+
+    @_db_option
+    @functools.wraps(func)
+    def wrapper(*args, db_url=None, **kwargs):
+        return func(*args, db_url=resolve_url(db_url), **kwargs)
 
     return wrapper
 
@@ -123,7 +139,8 @@ def _table_cell(value: Any) -> str:
 
 
 def run_cli(group: click.Group, prog: str) -> None:
-    """Run a click group: usage errors exit 2, PPMinerError prints one line and exits 1, Ctrl-C exits 130."""
+    """Run a click group. Every failure is one line on stderr: exit 1 for errors (PPMinerError, database, files),
+    2 for usage errors, 130 for Ctrl-C/SIGTERM (committed work kept). (A closed stdout pipe is click's: a quiet exit 1.)"""
     try:
         rv = group.main(prog_name=prog, standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -137,4 +154,16 @@ def run_cli(group: click.Group, prog: str) -> None:
     except PPMinerError as exc:
         click.echo(f"{prog}: error: {exc}", err=True)
         sys.exit(1)
+    except SQLAlchemyError as exc:  # a lost connection, a lock held past the busy timeout, ...
+        click.echo(f"{prog}: error: database: {_first_line(getattr(exc, 'orig', None) or exc)}", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        click.echo(f"{prog}: error: {exc.strerror or _first_line(exc)}{where}", err=True)
+        sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _first_line(exc: object) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -44,10 +44,6 @@ class StudyConfig:
     page_size: int = 100
     max_requests_per_second: float = 30.0
 
-    def with_overrides(self, **changes) -> StudyConfig:
-        """A copy with the given non-None values replaced (flags override the file)."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
-
 
 def _date(value, where: str) -> date | None:
     if value in (None, ""):
@@ -67,35 +63,59 @@ def load_config(path: str | Path | None = None) -> StudyConfig:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PPMinerError(f"config file not found: {path}") from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PPMinerError(f"{path}: not valid TOML: {exc}") from None
-    base = path.parent
-    study, files = raw.get("study", {}), raw.get("files", {})
-    sel, match, api = raw.get("selection", {}), raw.get("match", {}), raw.get("api", {})
-    fields = tuple(match.get("fields", ("title", "prose")))
+    get = _Reader(path, raw).get
+    fields = tuple(get("match", "fields", list, ["title", "prose"]))
     unknown = [f for f in fields if f not in MATCH_FIELDS]
     if unknown:
         raise PPMinerError(f"{path}: [match] fields: unknown {unknown}; choose from {list(MATCH_FIELDS)}")
-    try:
-        return StudyConfig(
-            path=path,
-            name=str(study.get("name", "")),
-            site=str(study.get("site", "stackoverflow")),
-            tags=tuple(str(t) for t in study.get("tags", ("tensorflow", "keras"))),
-            date_from=_date(study.get("from"), f"{path}: [study] from"),
-            date_to=_date(study.get("to"), f"{path}: [study] to"),
-            keywords_file=base / files.get("keywords", "keywords.txt"),
-            codebook_file=base / files.get("codebook", "codebook.yaml"),
-            published_file=base / files.get("published", "published.yaml"),
-            selection=Selection(
-                require_code=bool(sel.get("require_code", True)),
-                require_good_answer=bool(sel.get("require_good_answer", True)),
-                min_answer_score=int(sel.get("min_answer_score", 2)),
-            ),
-            match_fields=fields,
-            api_url=str(api.get("url", "https://api.stackexchange.com/2.3")),
-            page_size=int(api.get("page_size", 100)),
-            max_requests_per_second=float(api.get("max_requests_per_second", 30)),
-        )
-    except (TypeError, ValueError) as exc:
-        raise PPMinerError(f"{path}: {exc}") from None
+    base = path.parent
+    return StudyConfig(
+        path=path,
+        name=get("study", "name", str, ""),
+        site=get("study", "site", str, "stackoverflow"),
+        tags=tuple(get("study", "tags", list, ["tensorflow", "keras"])),
+        date_from=_date(get("study", "from", (str, date), None), f"{path}: [study] from"),
+        date_to=_date(get("study", "to", (str, date), None), f"{path}: [study] to"),
+        keywords_file=base / get("files", "keywords", str, "keywords.txt"),
+        codebook_file=base / get("files", "codebook", str, "codebook.yaml"),
+        published_file=base / get("files", "published", str, "published.yaml"),
+        selection=Selection(
+            require_code=get("selection", "require_code", bool, True),
+            require_good_answer=get("selection", "require_good_answer", bool, True),
+            min_answer_score=get("selection", "min_answer_score", int, 2),
+        ),
+        match_fields=fields,
+        api_url=get("api", "url", str, "https://api.stackexchange.com/2.3"),
+        page_size=get("api", "page_size", int, 100),
+        max_requests_per_second=float(get("api", "max_requests_per_second", (int, float), 30)),
+    )
+
+
+class _Reader:
+    """Typed access to the parsed TOML, naming ``FILE: [section] key`` in every complaint."""
+
+    def __init__(self, path: Path, raw: dict) -> None:
+        self.path, self.raw = path, raw
+
+    def get(self, section: str, key: str, kind, default):
+        table = self.raw.get(section, {})
+        if not isinstance(table, dict):
+            raise PPMinerError(f"{self.path}: [{section}] must be a table, not {type(table).__name__}")
+        value = table.get(key, default)
+        if value is None:
+            return None
+        bad = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if kind is list and not bad:
+            bad = not all(isinstance(v, str) for v in value)
+        if bad:
+            want = "a list of strings" if kind is list else _kind_name(kind)
+            raise PPMinerError(f"{self.path}: [{section}] {key} must be {want}, not {value!r}")
+        return value
+
+
+def _kind_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {str: "a string", bool: "true or false", int: "an integer", float: "a number", date: "a date"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)

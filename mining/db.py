@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session
 
 from mining.errors import PPMinerError
@@ -148,6 +148,7 @@ def upgrade(store: Store, revision: str = "head") -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(7351001)"))
         cfg.attributes["connection"] = conn
+        cfg.attributes["migrate_only"] = True
         command.upgrade(cfg, revision)
 
 
@@ -157,6 +158,7 @@ def downgrade(store: Store, revision: str) -> None:
     cfg = alembic_config(store.url)
     with store.write_engine.begin() as conn:
         cfg.attributes["connection"] = conn
+        cfg.attributes["migrate_only"] = True
         command.downgrade(cfg, revision)
 
 
@@ -167,7 +169,7 @@ def database_errors(url: str) -> Iterator[None]:
         yield
     except PPMinerError:
         raise
-    except (OperationalError, InterfaceError, OSError) as exc:
+    except (OperationalError, InterfaceError, NoSuchModuleError, ArgumentError, ImportError, OSError) as exc:
         detail = str(getattr(exc, "orig", None) or exc).strip()
         first = detail.splitlines()[0] if detail else type(exc).__name__
         raise PPMinerError(f"cannot open database {redact(url)}: {first}") from exc
@@ -175,8 +177,9 @@ def database_errors(url: str) -> Iterator[None]:
 
 def open_store(url: str | None = None, *, upgrade_schema: bool = True) -> Store:
     """Open the study database, bringing a fresh or older schema up to date first."""
-    store = Store(resolve_url(url))
-    with database_errors(store.url):
+    resolved = resolve_url(url)
+    with database_errors(resolved):
+        store = Store(resolved)
         if upgrade_schema and current_revision(store.engine) != head_revision():
             upgrade(store)
     return store

@@ -17,17 +17,20 @@ def test_default_config_reproduces_the_study():
     assert cfg.keywords_file.name == "keywords.txt" and cfg.keywords_file.parent == DEFAULT_CONFIG.parent
 
 
-def test_overrides_replace_only_given_values():
-    cfg = load_config(DEFAULT_CONFIG).with_overrides(tags=("pytorch",), site=None)
-    assert cfg.tags == ("pytorch",) and cfg.site == "stackoverflow"
-
-
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("[study\nname = 1", "not valid TOML"),
         ('[study]\nfrom = "2018-13-45"', "[study] from: '2018-13-45' is not a date"),
         ('[match]\nfields = ["title", "tags"]', "unknown ['tags']"),
+        ('[study]\ntags = "tensorflow"', "[study] tags must be a list of strings, not 'tensorflow'"),
+        ("study = 3", "[study] must be a table, not int"),
+        (
+            '[selection]\nmin_answer_score = "two"',
+            "[selection] min_answer_score must be an integer, not 'two'",
+        ),
+        ("[selection]\nrequire_code = 1", "[selection] require_code must be true or false, not 1"),
+        ("[api]\npage_size = true", "[api] page_size must be an integer, not True"),
     ],
 )
 def test_bad_config_is_named(tmp_path, text, message):
