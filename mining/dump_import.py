@@ -182,7 +182,7 @@ class DumpImport:
             s.add(run)
             s.flush()
             for old in same:  # --restart: the unfinished runs of this import will never be resumed
-                old.status, old.updated_at = "failed", now
+                old.status, old.updated_at, old.finished_at = "failed", now, now
                 old.message = f"abandoned: --restart began run {run.id}"
             return run.id, {}
 
@@ -190,8 +190,8 @@ class DumpImport:
         now = utcnow()
         with self.store.write() as s:
             run = s.get(AcquisitionRun, run_id)
-            run.status, run.message, run.updated_at = status, message, now
-            run.finished_at = now if status == "done" else None
+            # Every end counts (done, failed, interrupted), as for scrape runs; a resume clears it again.
+            run.status, run.message, run.updated_at, run.finished_at = status, message, now, now
 
     def _known_posts(self, with_answers: bool) -> tuple[set[int], dict[int, int]]:
         """Questions (and answers) stored already: their answers (and comments) belong to the study too."""

@@ -332,6 +332,7 @@ def test_truncated_file_keeps_rows_before_the_fault(store, tmp_path):
     with store.read() as s:
         run = s.scalars(sa.select(AcquisitionRun)).one()
         assert run.status == "failed" and run.message == message
+        assert run.finished_at is not None and run.finished_at >= run.started_at
 
 
 def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
@@ -356,6 +357,7 @@ def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
     with sqlite_store.read() as s:
         runs = s.scalars(sa.select(AcquisitionRun).order_by(AcquisitionRun.id)).all()
     assert [r.status for r in runs] == ["failed", "failed"]
+    assert all(r.finished_at is not None for r in runs)
     assert runs[0].message == "abandoned: --restart began run 2" and runs[1].message.startswith(f"{posts}:7:")
 
 
@@ -480,8 +482,11 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
         run = s.scalars(sa.select(AcquisitionRun)).one()
         point = run.checkpoint["posts"]
     if sig == signal.SIGINT:  # Ctrl-C: the batch in hand is committed, the run marked, one line, exit 130
-        assert proc.returncode == 130 and run.status == "interrupted"
-        assert err.decode().strip().splitlines()[-1] == "ppmine: interrupted; everything committed so far is kept"
+        assert proc.returncode == 130 and run.status == "interrupted" and run.finished_at is not None
+        assert (
+            err.decode().strip().splitlines()[-1]
+            == "ppmine: interrupted; everything committed so far is kept"
+        )
     assert 0 < point["rows"] < 6000 and count(store, Question) > 0
 
     args[-1] = "500"  # the batch size is no part of what identifies the import
@@ -494,7 +499,7 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
     assert out["rows"] == 6000
     with store.read() as s:
         run = s.scalars(sa.select(AcquisitionRun)).one()  # the same run, finished
-        assert run.status == "done"
+        assert run.status == "done" and run.finished_at == run.updated_at
     assert snapshot(store, skip=("refreshed_at",)) == _fresh_import(tmp_path, posts)
 
 
