@@ -412,6 +412,8 @@ def plan_import(fmt: str, source: str, codebook=None, raters: tuple[str, str] | 
     """Read and validate a published file into an :class:`ImportPlan` (no database access)."""
     if fmt not in FORMATS:
         raise PPMinerError(f"unknown import format {fmt!r}; choose from {list(FORMATS)}")
+    if raters is not None and fmt != "labels":
+        raise PPMinerError(f"rater names apply to a 'labels' file only, not to a {fmt!r} file")
     if codebook is None and fmt != "identification":
         from labeling.codebook import load_codebook
 

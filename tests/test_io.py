@@ -431,3 +431,23 @@ def test_rows_may_omit_trailing_unnamed_columns(sqlite_store, shared, codebook, 
         csv.writer(fh).writerows([header, *(r[:named] for r in rows)])
     result = import_file(sqlite_store, "study", str(trimmed), codebook)
     assert result.final_labels == len(rows)
+
+
+@pytest.mark.parametrize("fmt", ["study", "identification"])
+def test_raters_are_refused_where_the_file_names_them_itself(sqlite_store, sqlite_url, shared, fmt):
+    from click.testing import CliRunner
+
+    from labeling.cli import cli
+
+    path = str(shared / "dlperf" / FILES[fmt])
+    result = CliRunner().invoke(
+        cli, ["import", "--format", fmt, "--raters", "ann,bob", path, "--db", sqlite_url]
+    )
+    assert (
+        result.exit_code == 2 and "--raters" in result.output and "only for --format labels" in result.output
+    )
+    with pytest.raises(PPMinerError, match=f"not to a '{fmt}' file"):
+        import_file(sqlite_store, fmt, path, raters=("ann", "bob"))
+    with sqlite_store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+        assert s.scalar(sa.select(sa.func.count()).select_from(Rater)) == 0
