@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from labeling.agreement import IDENTIFICATION, PP, collect_ratings
+from labeling.codebook import DIMENSION_OF_COLUMN
 from labeling.models import (
     FinalIdentification,
     FinalLabel,
@@ -59,13 +60,7 @@ CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "expo
 #: A rating lacking any of these is unfinished and ignored (symptom2 is optional).
 REQUIRED_FIELDS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
 #: Which codebook dimension a label column takes its codes from.
-CODEBOOK_DIMENSION = {
-    "symptom1": "symptom",
-    "symptom2": "symptom",
-    "root_cause": "root_cause",
-    "introducing_stage": "stage",
-    "exposing_stage": "stage",
-}
+CODEBOOK_DIMENSION = DIMENSION_OF_COLUMN
 
 
 def dimension_value(values: dict[str, Any], dimension: str) -> Any:

@@ -24,6 +24,10 @@ from labeling.models import (
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
+# A final's audit entry also records how it was decided and by whom (rater id), so "agreed" -> "adjudicated"
+# with the same labels is a change on record.
+FINAL_ID_FIELDS = ("is_pp", "method", "decided_by")
+FINAL_LABEL_FIELDS = (*LABEL_FIELDS, "method", "decided_by")
 
 
 def get_or_create_rater(session: Session, name: str) -> Rater:
@@ -137,14 +141,14 @@ def set_final_identification(
 ) -> FinalIdentification:
     """Record the reconciled decision. ``method``: agreement | adjudicated | imported."""
     row = session.get(FinalIdentification, question_id)
-    before = _snapshot(row, ("is_pp", "method"))
+    before = _snapshot(row, FINAL_ID_FIELDS)
     if row is None:
         row = FinalIdentification(question_id=question_id)
         session.add(row)
     row.is_pp, row.method = is_pp, method
     row.decided_by = decided_by.id if decided_by else None
     row.decided_at = utcnow()
-    after = {"is_pp": is_pp, "method": method}
+    after = _snapshot(row, FINAL_ID_FIELDS)
     if before != after:
         _audit(session, decided_by.name if decided_by else method, "final_identifications", str(question_id),
                "insert" if before is None else "update", before, after)  # fmt: skip
@@ -167,14 +171,14 @@ def set_final_label(
     row = session.scalar(
         sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
     )
-    before = _snapshot(row, LABEL_FIELDS)
+    before = _snapshot(row, FINAL_LABEL_FIELDS)
     if row is None:
         row = FinalLabel(question_id=question_id, pp_index=pp_index)
         session.add(row)
     for field, value in values.items():
         setattr(row, field, value)
     row.method, row.decided_by, row.decided_at = method, decided_by.id if decided_by else None, utcnow()
-    after = _snapshot(row, LABEL_FIELDS)
+    after = _snapshot(row, FINAL_LABEL_FIELDS)
     if before != after:
         _audit(session, decided_by.name if decided_by else method, "final_labels", pp_key(question_id, pp_index),
                "insert" if before is None else "update", before, after)  # fmt: skip
@@ -188,7 +192,7 @@ def delete_final_identification(session: Session, question_id: int, actor: str |
     if row is None:
         return False
     _audit(session, actor, "final_identifications", str(question_id), "delete",
-           _snapshot(row, ("is_pp", "method")), None)  # fmt: skip
+           _snapshot(row, FINAL_ID_FIELDS), None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True
@@ -202,7 +206,7 @@ def delete_final_label(session: Session, question_id: int, pp_index: int, actor:
     if row is None:
         return False
     _audit(session, actor, "final_labels", pp_key(question_id, pp_index), "delete",
-           _snapshot(row, LABEL_FIELDS), None)  # fmt: skip
+           _snapshot(row, FINAL_LABEL_FIELDS), None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True

@@ -1,7 +1,8 @@
 """Shared fixtures: real SQLite files and a real PostgreSQL server, and the read-only ../shared materials.
 
 PostgreSQL tests use the server named by PPMINER_TEST_PG_URL (an admin URL; each test gets a database of its
-own). Without it they skip, except in CI (CI=true), where a missing server is a failure.
+own). Without it they skip, except in CI (CI=true), where a missing server is a failure; a named server that
+cannot be reached is always a failure.
 """
 
 from __future__ import annotations
@@ -46,10 +47,8 @@ def pg_url():
     try:
         with admin.connect() as conn:
             conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    except sa.exc.OperationalError as exc:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(f"PostgreSQL at {PG_ENV} is not reachable: {exc.orig}")
+    except sa.exc.OperationalError as exc:  # a server was named: not reaching it is a failure, not a skip
+        pytest.fail(f"PostgreSQL at {PG_ENV} is not reachable: {exc.orig}")
     url = sa.engine.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     yield url
     make_engine(url).dispose()
