@@ -15,23 +15,34 @@ from mining.config import StudyConfig
 from mining.db import Store
 from mining.joblock import Lock
 from mining.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
+from mining.seapi import scrub_secret
 
 EXIT_QUOTA = 3
 
 
 class _Scrub(logging.Filter):
-    """Replaces secrets in every record that reaches a handler."""
+    """Hides secrets (in every encoding) in each record that reaches a handler: message, traceback and stack."""
 
     def __init__(self, secrets: list[str]):
         super().__init__()
         self.secrets = [s for s in secrets if s]
+        self._formatter = logging.Formatter()
+
+    def _clean(self, text: str) -> str:
+        for secret in self.secrets or [None]:
+            text = scrub_secret(text, secret)
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.secrets:
-            text = record.getMessage()
-            for s in self.secrets:
-                text = text.replace(s, "***")
-            record.msg, record.args = text, None
+        record.msg, record.args = self._clean(record.getMessage()), None
+        if record.exc_info:
+            # Format the traceback here, scrubbed; handlers then print exc_text instead of formatting it again.
+            record.exc_text = self._formatter.formatException(record.exc_info)
+            record.exc_info = None
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
         return True
 
 

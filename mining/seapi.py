@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, quote_plus, urlencode
 
 import requests
 
@@ -35,6 +35,27 @@ DEFAULT_API_URL = "https://api.stackexchange.com/2.3"
 USER_AGENT = "ppminer/0.1 (+https://github.com/; research scraper)"
 THROTTLE_ERROR_ID = 502
 _SECONDS = re.compile(r"(\d+)\s*seconds?")
+# The value of a ``key=`` query parameter in any URL quoted in a message, however it is encoded.
+_KEY_PARAM = re.compile(r"\b(key=)[^&\s'\"<>)]*", re.IGNORECASE)
+
+
+def scrub_secret(text: str, secret: str | None) -> str:
+    """``text`` without ``secret``: as written, percent-encoded (either way, either hex case), and without the
+    value of any ``key=`` URL parameter (a request URL in a connection error carries the key encoded)."""
+    if not text:
+        return text
+    if secret:
+        forms = {
+            secret,
+            quote(secret, safe=""),
+            quote(secret),
+            quote_plus(secret),
+            quote_plus(secret, safe=""),
+        }
+        forms |= {re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), f) for f in forms}
+        for form in sorted(forms, key=len, reverse=True):
+            text = text.replace(form, "***")
+    return _KEY_PARAM.sub(r"\1***", text)
 
 
 class ApiError(PPMinerError):
@@ -140,10 +161,8 @@ class ApiClient:
     # -- secrecy ---------------------------------------------------------------------------------------------
 
     def scrub(self, text: str) -> str:
-        """``text`` with the API key replaced by ``***``."""
-        if self._key and text:
-            return text.replace(self._key, "***")
-        return text
+        """``text`` with the API key, in any encoding, replaced by ``***``."""
+        return scrub_secret(text, self._key)
 
     def describe(self, method: str, params: dict[str, Any]) -> str:
         """The request as a URL without the key, for messages."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -14,20 +16,20 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from fake_api import FakeApi, Fault, make_questions
+from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, make_questions
 
 from mining.config import load_config
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.joblock import JobLockHeld, Lock
 from mining.models import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
-from mining.runjob import run_job
+from mining.runjob import run_job, setup_logging
 from mining.scrape import ScrapeParams, filter_setting_key, scrape
 from mining.seapi import ApiClient
 from mining.store import utcnow
 
 PROJECT = Path(__file__).resolve().parent.parent
-KEY = "s3cr3t-API-k3y-zz9"
+KEY = REAL_KEY
 TAGS = ("tensorflow", "keras")
 
 
@@ -354,7 +356,10 @@ def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
             assert first.poll() is None  # the first one carries on
             first.send_signal(signal.SIGTERM)  # as cron or systemd would stop it
             out, err = first.communicate(timeout=30)
-            assert first.returncode == 130 and err.strip() == "ppmine: interrupted; everything committed so far is kept"
+            assert (
+                first.returncode == 130
+                and err.strip() == "ppmine: interrupted; everything committed so far is kept"
+            )
         finally:
             if first.poll() is None:
                 first.kill()
@@ -392,11 +397,45 @@ def test_key_never_in_output_logs_or_database(sqlite_url, shared, tmp_path):
     assert "connection failed" in logged and "bad_parameter" in logged and "throttled" in err2
     for text in (out1, err1, out2, err2, logged):  # ... and shown nowhere
         assert KEY not in text
+        assert_no_key(text, KEY)
     store = open_store(sqlite_url)
     with store.read() as s:
         for table in ("acquisition_runs", "settings", "job_locks", "questions"):
             for row in s.execute(sa.text(f"SELECT * FROM {table}")):
                 assert KEY not in repr(tuple(row))
+                assert_no_key(repr(tuple(row)), KEY)
+
+
+@pytest.fixture
+def log_to(tmp_path):
+    """``setup_logging`` into a file for one test; the handlers it adds are removed afterwards."""
+    logger = logging.getLogger("ppminer")
+    before = list(logger.handlers)
+    log_file = tmp_path / "job.log"
+    yield log_file
+    for handler in logger.handlers[len(before) :]:
+        handler.close()
+        logger.removeHandler(handler)
+
+
+def test_key_hidden_when_the_connection_is_refused(sqlite_store, log_to):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/2.3"  # nothing listens once the socket closes
+    setup_logging(str(log_to), False, [KEY])
+    client = ApiClient(url, key=KEY, max_retries=1, retry_base=0.01)
+    with pytest.raises(PPMinerError, match="failed.*connection failed") as err:
+        scrape(sqlite_store, ScrapeParams(tags=("keras",), api_url=url), client=client)
+    try:  # a traceback whose text holds the URL as requests shows it
+        client.session.get(f"{url}/questions", params={"key": KEY}, timeout=5)
+    except OSError:
+        logging.getLogger("ppminer.scrape").exception("request failed")
+    run = last_run(sqlite_store)
+    logged = log_to.read_text()
+    assert run.status == "failed" and "connection failed" in run.message
+    assert "connection failed" in logged and "Traceback" in logged and "ConnectionError" in logged
+    for text in (str(err.value), run.message, logged):
+        assert_no_key(text, KEY)
 
 
 def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, shared, tmp_path):

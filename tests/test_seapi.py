@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
 
 import pytest
-from fake_api import FakeApi, Fault, make_questions
+from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, key_forms, make_questions
 
 from mining.errors import PPMinerError
 from mining.seapi import ApiClient, ApiError, QuotaExhausted, parse_wrapper
@@ -182,14 +183,36 @@ def test_long_throttle_means_quota_exhausted(api):
         c.questions({})
 
 
-def test_connection_refused_message_hides_the_key():
+def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]  # closed again when the block ends: nothing listens there
-    c = ApiClient(f"http://127.0.0.1:{port}/2.3", key=KEY, max_retries=1, retry_base=0.01)
-    with pytest.raises(ApiError) as err:
-        c.questions({})
-    assert "connection failed" in str(err.value) and KEY not in str(err.value)
+        return s.getsockname()[1]  # closed again when the block ends: nothing listens there
+
+
+def test_connection_refused_message_hides_the_key(caplog):
+    c = ApiClient(f"http://127.0.0.1:{closed_port()}/2.3", key=REAL_KEY, max_retries=1, retry_base=0.01)
+    with caplog.at_level(logging.WARNING, "ppminer"), pytest.raises(ApiError) as err:
+        c.questions({"tagged": "keras"})
+    msg = str(err.value)
+    assert "connection failed" in msg and "tagged=keras" in msg
+    assert_no_key(msg)
+    assert "connection failed" in caplog.text
+    assert_no_key(caplog.text)
+
+
+def test_scrub_hides_every_encoding_of_the_key():
+    c = ApiClient("http://127.0.0.1:1/2.3", key=REAL_KEY)
+    for form in key_forms(REAL_KEY):
+        assert c.scrub(f"GET /2.3/questions?site=so&key={form}&page=2 refused") == (
+            "GET /2.3/questions?site=so&key=***&page=2 refused"
+        )
+        assert c.scrub(f"bad key {form}.") == "bad key ***."
+    # whatever the key given, the value of a key= parameter in a quoted URL never shows
+    other = ApiClient("http://127.0.0.1:1/2.3", key="different")
+    assert (
+        other.scrub("url: /questions?key=Zz%28%28 (Caused by x)") == "url: /questions?key=*** (Caused by x)"
+    )
+    assert c.scrub("") == ""
 
 
 def test_stays_under_the_request_rate(api):

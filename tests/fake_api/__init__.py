@@ -5,6 +5,7 @@ Real HTTP, real gzip, the API's wrapper fields and error payloads; items are bui
 """
 
 from .data import make_questions
+from .keycheck import REAL_KEY, assert_no_key, key_forms
 from .server import FakeApi, Fault
 
-__all__ = ["FakeApi", "Fault", "make_questions"]
+__all__ = ["FakeApi", "Fault", "REAL_KEY", "assert_no_key", "key_forms", "make_questions"]
