@@ -10,11 +10,9 @@ second import of the same file changes nothing. A dump lists posts by id, so a q
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,7 +23,8 @@ from mining.dump_rows import CommentSelector, DumpFilter, PostSelector, RowError
 from mining.errors import PPMinerError
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Answer, Comment, Question
-from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
+from mining.progress import progress
+from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
@@ -56,42 +55,6 @@ class ImportResult:
         return asdict(self)
 
 
-class _Progress:
-    """A rich progress bar on a terminal, nothing otherwise."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self._progress = None
-
-    def start(self, description: str, total: int | None):
-        if not self.enabled:
-            return lambda done: None
-        from rich.progress import (
-            BarColumn,
-            DownloadColumn,
-            Progress,
-            TimeRemainingColumn,
-            TransferSpeedColumn,
-        )
-
-        if self._progress is None:
-            self._progress = Progress(
-                "{task.description}",
-                BarColumn(),
-                DownloadColumn(),
-                TransferSpeedColumn(),
-                TimeRemainingColumn(),
-                transient=True,
-            )
-            self._progress.start()
-        task = self._progress.add_task(description, total=total)
-        return lambda done: self._progress.update(task, completed=done)
-
-    def stop(self) -> None:
-        if self._progress is not None:
-            self._progress.stop()
-
-
 class DumpImport:
     """One run of the importer over a Posts file and an optional Comments file."""
 
@@ -114,7 +77,7 @@ class DumpImport:
         self.site = site
         self.batch_size = batch_size
         self.restart = restart
-        self.progress = _Progress(sys.stderr.isatty() if progress is None else progress)
+        self.show_progress = progress is not False  # None: a bar whenever stderr is a terminal
         self._lock: Lock | None = None
 
     def run(self) -> ImportResult:
@@ -155,7 +118,6 @@ class DumpImport:
             self._finish(run_id, "done", _summary(result))
             return result
         finally:
-            self.progress.stop()
             posts_reader.close()
             if comments_reader:
                 comments_reader.close()
@@ -220,10 +182,16 @@ class DumpImport:
             return
         if state.get("at"):
             counts.resumed = reader.resume(SafePoint(**state["at"]))
+        label = os.path.basename(reader.name)
+        with progress(label, reader.size, unit="bytes", enabled=self.show_progress) as bar:
+            bar.set(reader.offset)
+            self._stream(reader, key, select, state, counts, run_id, bar)
+
+    def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
+        """Rows of one file into the database, batch by batch, each batch with its checkpoint."""
         pending: list[tuple[str, dict[str, Any]]] = []
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
-        show = self.progress.start(os.path.basename(reader.name), reader.size)
 
         def flush(point: SafePoint | None, done: bool = False) -> None:
             nonlocal pending, checkpointed_at
@@ -236,7 +204,7 @@ class DumpImport:
             state.update(state_now)
             pending = []
             checkpointed_at = reader.offset
-            show(reader.offset)
+            bar.set(reader.offset)
 
         def wrapped(attrib):
             try:
@@ -266,7 +234,7 @@ class DumpImport:
                     flush(last_point)
                 if reader.offset - shown >= 1 << 20:
                     shown = reader.offset
-                    show(shown)
+                    bar.set(shown)
         except (PPMinerError, KeyboardInterrupt):
             # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
             # the last safe point, and rows after it are simply written again on resume).
@@ -279,9 +247,9 @@ class DumpImport:
 
     def _write(self, pending: list[tuple[str, dict[str, Any]]], run_id: int, key: str, state: dict) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done."""
-        questions = _one_per_id(v for k, v in pending if k == "q")
-        answers = _one_per_id(v for k, v in pending if k == "a")
-        comments = _one_per_id(v for k, v in pending if k == "c")
+        questions = [v for k, v in pending if k == "q"]  # a repeated id is fine: the upsert keeps the newest
+        answers = [v for k, v in pending if k == "a"]
+        comments = [v for k, v in pending if k == "c"]
         written = 0
         with self.store.write() as s:
             questions = _newer_only(s, Question, questions)
@@ -301,31 +269,14 @@ class DumpImport:
         return written
 
 
-def _one_per_id(rows) -> list[dict[str, Any]]:
-    """A repeated id (a broken or concatenated dump) must not reach one INSERT twice: keep its newest version."""
-    out: dict[int, dict[str, Any]] = {}
-    for row in rows:
-        old = out.get(row["id"])
-        if old is None or (row.get("last_activity_date") or datetime.min) >= (
-            old.get("last_activity_date") or datetime.min
-        ):
-            out[row["id"]] = row
-    return list(out.values())
-
-
-def _id_slices(rows: list[dict[str, Any]], size: int = 5000):
-    """Ids in slices small enough for one IN (...) on every backend, whatever --batch-size says."""
-    for start in range(0, len(rows), size):
-        yield [r["id"] for r in rows[start : start + size]]
-
-
 def _newer_only(session, model, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Drop the rows the upsert would not apply anyway (stored with the same or newer activity), before their
     HTML is split: a second import of a file, or a resume that re-reads rows, costs little more than a parse."""
     if not rows:
         return rows
     stored = {}
-    for ids in _id_slices(rows):
+    for part in chunks(rows):
+        ids = [r["id"] for r in part]
         query = sa.select(model.id, model.last_activity_date).where(model.id.in_(ids))
         stored.update({post_id: activity for post_id, activity in session.execute(query)})
     if not stored:
@@ -342,7 +293,8 @@ def _newer_only(session, model, rows: list[dict[str, Any]]) -> list[dict[str, An
 def _not_from_api(session, comments: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Comments stored from the API keep their HTML: a dump (plain text, no edit date) never replaces them."""
     from_api = set()
-    for ids in _id_slices(comments):
+    for part in chunks(comments):
+        ids = [c["id"] for c in part]
         from_api.update(
             session.scalars(sa.select(Comment.id).where(Comment.id.in_(ids), Comment.source != KIND))
         )

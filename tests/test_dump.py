@@ -434,6 +434,29 @@ def test_stdin_through_a_real_pipe(tmp_path, shared):
     assert count(open_store(db), Question) == want
 
 
+def _stderr_of_import(posts: Path, db: str, terminal: bool) -> str:
+    """Run an import with stderr on a pseudo-terminal (or a pipe); what it wrote there."""
+    master, slave = os.openpty() if terminal else os.pipe()[::-1]
+    proc = subprocess.Popen([*PPMINE, "import-dump", str(posts), "--db", db], stdout=subprocess.DEVNULL,
+                            stderr=slave)  # fmt: skip
+    os.close(slave)
+    out = b""
+    with contextlib.suppress(OSError):  # a pty's master reads EIO once the child has gone
+        while data := os.read(master, 65536):
+            out += data
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    return out.decode(errors="replace")
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    posts = write_dump(tmp_path / "Posts.xml", "posts", _many(300))
+    shown = _stderr_of_import(posts, f"sqlite:///{tmp_path / 'a.db'}", terminal=True)
+    size = f"{posts.stat().st_size / 1e3:.1f}"
+    assert "Posts.xml" in shown and f"{size}/{size} kB" in shown  # a byte-counting bar, run to the end
+    assert _stderr_of_import(posts, f"sqlite:///{tmp_path / 'b.db'}", terminal=False) == ""
+
+
 def _send(pipe, data: bytes) -> None:
     with contextlib.suppress(BrokenPipeError):  # the reader gets killed
         pipe.write(data)
