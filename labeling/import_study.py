@@ -43,7 +43,8 @@ from labeling.records import (
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import Question
-from mining.store import upsert_questions
+from mining.progress import progress
+from mining.store import chunks, upsert_questions
 
 IMPORT_METHOD = "imported"
 URL_TIMEOUT_S = 60
@@ -344,38 +345,18 @@ def plan_labels(
 # -- applying ---------------------------------------------------------------------------------------------------
 
 
-def _progress(plan: ImportPlan):
-    """A transient bar on stderr, shown only on a terminal."""
-    import sys
-
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
+def apply_plan(session: Session, plan: ImportPlan) -> ImportResult:
+    """Write a validated plan in the caller's transaction (a progress bar on a terminal)."""
     total = sum(
         len(x) for x in (plan.identifications, plan.final_identifications, plan.pp_labels, plan.final_labels)
     )
-    progress = Progress(
-        TextColumn(f"importing {plan.fmt}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
-        disable=not sys.stderr.isatty(),
-        transient=True,
-    )
-    return progress, progress.add_task("import", total=total)
-
-
-def apply_plan(session: Session, plan: ImportPlan) -> ImportResult:
-    """Write a validated plan in the caller's transaction."""
-    progress, task = _progress(plan)
-    with progress:
-        return _apply(session, plan, lambda: progress.advance(task))
+    with progress(f"importing {plan.fmt}", total) as bar:
+        return _apply(session, plan, bar.advance)
 
 
 def _apply(session: Session, plan: ImportPlan, tick) -> ImportResult:
-    ids, existing = list(plan.stubs), {}
-    for start in range(0, len(ids), 500):  # stay below every backend's bound-parameter limit
-        chunk = ids[start : start + 500]
+    existing: dict[int, str] = {}
+    for chunk in chunks(list(plan.stubs)):
         existing.update(
             session.execute(sa.select(Question.id, Question.source).where(Question.id.in_(chunk))).all()
         )

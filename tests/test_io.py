@@ -458,3 +458,36 @@ def test_raters_are_refused_where_the_file_names_them_itself(sqlite_store, sqlit
     with sqlite_store.read() as s:
         assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
         assert s.scalar(sa.select(sa.func.count()).select_from(Rater)) == 0
+
+
+def test_import_progress_only_on_a_terminal(sqlite_url, tmp_path):
+    """A bar on stderr when it is a terminal; nothing but the summary on stdout when run from a script."""
+    import os
+    import pty
+
+    big = tmp_path / "big.csv"
+    big.write_text("_id,isPB_ann,merge\n" + "".join(f"{i},1,1\n" for i in range(1, 1501)))
+    command = [sys.executable, "-m", "labeling.cli", "import", "--format", "identification", str(big), "--db"]
+    piped = subprocess.run([*command, sqlite_url], capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    assert piped.stdout.strip().endswith("for 1500 posts (1500 new post stubs)")
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        [*command, f"sqlite:///{tmp_path / 'tty.db'}"], stdout=subprocess.PIPE, stderr=secondary
+    )
+    os.close(secondary)
+    shown = b""
+    try:
+        while True:  # drain the terminal while the import runs, so a full buffer never blocks it
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # every writer closed its end: all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+        stdout = proc.communicate(timeout=120)[0]
+    finally:
+        os.close(primary)
+    assert proc.returncode == 0 and b"importing identification" in shown
+    assert b"new post stubs" in stdout and b"new post stubs" not in shown
