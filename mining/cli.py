@@ -376,13 +376,30 @@ def candidates(study, keyword_set_id, versions, fmt) -> None:
     emit_rows(rows, fmt, CANDIDATE_COLUMNS if fmt == "table" else None)
 
 
+def _refuse_with_keyword_set(ctx: click.Context) -> None:
+    """Usage error when explain got --keyword-set and any option a stored version fixes itself."""
+    fixed = [p for p in ctx.command.params if p.name in _VERSION_FIXES]
+    given = [
+        p.opts[0] for p in fixed if ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT
+    ]
+    if given:
+        raise click.UsageError(
+            f"--keyword-set cannot be combined with {', '.join(given)}: "
+            "a stored version brings its own keywords, stemmer mode and fields"
+        )
+
+
+_VERSION_FIXES = ("keywords_file", "stemmer", "literal_keywords", "add_code", "add_answers", "add_comments")
+
+
 @cli.command()
 @click.argument("post_id", type=int)
 @click.option(
     "--keyword-set",
     "keyword_set_id",
     type=int,
-    help="Explain with a stored keyword-set version (its keywords, mode and last fields) instead of the files.",
+    help="Explain with a stored keyword-set version (its keywords, mode and last fields) instead of the files; "
+    "not with --keywords, --stemmer, --literal-keywords, --code, --answers or --comments.",
 )
 @_match_options
 @study_options
@@ -399,13 +416,16 @@ def explain(
 ) -> None:
     """Show POST_ID's matched text with each keyword hit marked [[...]]{keyword}.
 
-    By default with the keyword file, stemmer and fields `ppmine match` would use now.
+    By default with the keyword file, stemmer and fields `ppmine match` would use now; --keyword-set takes all
+    three from a stored version instead, so it cannot be combined with the options that set them.
     """
     from mining.explain import explain_post, matcher_for_version, render, stored_status
     from mining.keywords import read_keywords
     from mining.match import check_fields
     from mining.matcher import Matcher
 
+    if keyword_set_id is not None:
+        _refuse_with_keyword_set(click.get_current_context())
     config = study.config
     with study.store.read() as session:
         if keyword_set_id is not None:

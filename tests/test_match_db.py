@@ -209,6 +209,11 @@ def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_p
     assert out.returncode == 1
     assert out.stderr.strip() == f"ppmine: error: {bad}:2: 'way too slow' has 3 words; a keyword has 1 or 2"
     assert ppmine("explain", "999", db=sqlite_url).stderr.startswith("ppmine: error: post 999 ")
+    # a stored version fixes keywords, mode and fields: options that would change them are refused, not ignored
+    mixed = ppmine("explain", "7", "--keyword-set", "1", "--code", "--stemmer", "original", db=sqlite_url)
+    assert mixed.returncode == 2 and mixed.stdout == ""
+    assert "--keyword-set cannot be combined with --stemmer, --code" in mixed.stderr
+    assert "[[runs\nslow]]{run slow}" in ppmine("explain", "7", "--keyword-set", "1", db=sqlite_url).stdout
     assert candidate_ids(sqlite_store) == [1, 7]
 
 
