@@ -166,7 +166,7 @@ class ApiClient:
 
     def describe(self, method: str, params: dict[str, Any]) -> str:
         """The request as a URL without the key, for messages."""
-        shown = {k: v for k, v in params.items() if k != "key"}
+        shown = {k: v for k, v in params.items() if k != "key" and v is not None}
         return f"{self.api_url}{method}?{urlencode(shown)}"
 
     # -- waiting ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Reads the shapes the API really sends (a default filter gives no bodies; our filter nests ``answers`` and
 ``comments``, and answers nest their own ``comments``). Titles arrive HTML-escaped and are stored unescaped.
-Nested answers and comments belong to the question they are nested in.
+Nested answers and comments belong to the question they are nested in. Bodies are split into prose and code here,
+item by item, so a body the parser cannot take is reported with its question id.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from mining.errors import PPMinerError
 from mining.models import tags_to_text
+from mining.store import newest_per_id
+from mining.text import html_to_text, split_html
 
 
 @dataclass
@@ -31,10 +34,13 @@ class PageRows:
 
 
 def from_unix(value: Any) -> datetime | None:
-    """API epoch seconds -> naive UTC datetime."""
+    """API epoch seconds -> naive UTC datetime; ValueError for a value that is no date (e.g. out of range)."""
     if value is None:
         return None
-    return datetime.fromtimestamp(int(value), UTC).replace(tzinfo=None)
+    try:
+        return datetime.fromtimestamp(int(value), UTC).replace(tzinfo=None)
+    except (OverflowError, OSError) as exc:  # beyond what the platform's time_t or datetime can hold
+        raise ValueError(f"timestamp {value!r} is out of range ({exc})") from None
 
 
 def _owner_id(item: dict[str, Any]) -> int | None:
@@ -54,10 +60,16 @@ def _comment_row(c: dict[str, Any], question_id: int, post_type: str) -> dict[st
     }
     if "body" in c:
         row["body_html"] = c["body"]
+        row["text"] = html_to_text(c["body"])
     else:  # a filter without comment.body: keep what we know, no text
         row["body_html"] = None
         row["text"] = None
     return row
+
+
+def _with_body(row: dict[str, Any], body: str | None) -> None:
+    split = split_html(body)
+    row["body_html"], row["prose"], row["code_blocks"] = body, split.prose, split.code_blocks
 
 
 def question_rows(item: dict[str, Any], site: str, into: PageRows) -> None:
@@ -84,7 +96,7 @@ def question_rows(item: dict[str, Any], site: str, into: PageRows) -> None:
         "closed_date": from_unix(item.get("closed_date")),
     }
     if "body" in item:
-        q["body_html"] = item["body"]
+        _with_body(q, item["body"])
     into.questions.append(q)
     for c in item.get("comments") or []:
         into.comments.append(_comment_row(c, qid, "question"))
@@ -100,40 +112,29 @@ def question_rows(item: dict[str, Any], site: str, into: PageRows) -> None:
             "last_edit_date": from_unix(a.get("last_edit_date")),
         }
         if "body" in a:
-            row["body_html"] = a["body"]
+            _with_body(row, a["body"])
         into.answers.append(row)
         for c in a.get("comments") or []:
             c = dict(c, post_id=c.get("post_id") or aid)
             into.comments.append(_comment_row(c, qid, "answer"))
 
 
-def _dedupe(rows: list[dict[str, Any]], by_activity: bool) -> list[dict[str, Any]]:
-    """One row per id (a statement must not touch a row twice); keep the newest activity, else the last."""
-    out: dict[int, dict[str, Any]] = {}
-    for row in rows:
-        old = out.get(row["id"])
-        if (
-            old is None
-            or not by_activity
-            or (row.get("last_activity_date") or datetime.min)
-            >= (old.get("last_activity_date") or datetime.min)
-        ):
-            out[row["id"]] = row
-    return list(out.values())
-
-
 def page_rows(items: list[dict[str, Any]], site: str, where: str = "page") -> PageRows:
-    """All rows of a page of question items; a malformed item raises PPMinerError naming it."""
+    """All rows of a page of question items; an item that cannot be read raises PPMinerError naming it."""
     rows = PageRows()
     for n, item in enumerate(items):
         try:
             question_rows(item, site, rows)
-        except (KeyError, TypeError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - whatever an odd item breaks, name the item
             qid = item.get("question_id") if isinstance(item, dict) else None
+            shape = isinstance(exc, KeyError | TypeError | ValueError | AttributeError)
+            what = "is malformed" if shape else "could not be processed"
+            detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             raise PPMinerError(
-                f"{where}: item {n} (question {qid}) is malformed: {type(exc).__name__}: {exc}"
+                f"{where}: item {n} (question {qid}) {what}: {type(exc).__name__}: {detail}"
             ) from None
-    rows.questions = _dedupe(rows.questions, True)
-    rows.answers = _dedupe(rows.answers, True)
-    rows.comments = _dedupe(rows.comments, False)
+    # One row per id, so the counts are of distinct posts (the upsert would keep the same one).
+    rows.questions = newest_per_id(rows.questions)
+    rows.answers = newest_per_id(rows.answers)
+    rows.comments = newest_per_id(rows.comments)
     return rows

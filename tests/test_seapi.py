@@ -80,6 +80,23 @@ def test_malformed_item_names_the_question():
         page_rows([{"question_id": 6}, {"question_id": 7, "answers": [{"score": 1}]}], "so", "page x")
 
 
+def test_an_impossible_date_or_shape_names_the_question():
+    # a timestamp beyond what datetime can hold: OverflowError/OSError inside, reported like any malformed field
+    for when in (10**20, -(10**12), float("inf")):
+        with pytest.raises(PPMinerError, match=r"page y: item 1 \(question 8\) is malformed: ValueError: "):
+            page_rows([{"question_id": 7}, {"question_id": 8, "creation_date": when}], "so", "page y")
+    with pytest.raises(PPMinerError, match=r"item 0 \(question 9\) is malformed: AttributeError"):
+        page_rows([{"question_id": 9, "owner": ["not", "an", "object"]}], "so", "page z")
+
+
+def test_page_rows_derive_text_per_item(shared):
+    items = make_questions(2, shared)
+    rows = page_rows(items, "stackoverflow")
+    assert rows.questions[0]["code_blocks"] == ["model.fit(x, y, batch_size=1)\n"]
+    assert rows.questions[0]["prose"].startswith("Training step 0 is slow")
+    assert all(c["text"].startswith("Comment") for c in rows.comments)
+
+
 # -- the client against the local server ---------------------------------------------------------------------
 
 
