@@ -12,7 +12,12 @@ from mining.errors import PPMinerError
 from mining.models import Candidate, KeywordSet, MatchRun, Question
 from mining.stats import latest_keyword_set_id
 
-CANDIDATE_COLUMNS = ("post_id", "title", "keywords", "fields", "link")
+CANDIDATE_COLUMNS = ("post_id", "title", "keywords", "fields", "link")  # the table
+CANDIDATE_CSV_COLUMNS = (
+    *("post_id", "title", "link", "keywords", "fields", "hits"),
+    *("keyword_set_id", "matched_at"),
+)  # fmt: skip
+VERSION_COLUMNS = ("keyword_set_id", "content_hash", "mode", "keywords", "candidates", "file", "last_match")
 
 
 def question_link(question: Question) -> str | None:

@@ -364,16 +364,22 @@ def match(
 @study_options
 def candidates(study, keyword_set_id, versions, fmt) -> None:
     """List the candidate posts of a keyword-set version (JSON: post_id, keywords, hits, ...)."""
-    from mining.candidates import CANDIDATE_COLUMNS, list_candidates, list_versions
+    from mining.candidates import (
+        CANDIDATE_COLUMNS,
+        CANDIDATE_CSV_COLUMNS,
+        VERSION_COLUMNS,
+        list_candidates,
+        list_versions,
+    )
 
     with study.store.read() as session:
         if versions:
-            emit_rows(list_versions(session), fmt)
+            emit_rows(list_versions(session), fmt, VERSION_COLUMNS)
             return
         rows = list_candidates(session, keyword_set_id)
     if fmt == "csv":
         rows = [{**r, "hits": [f"{h['keyword']}@{h['field']}x{h['count']}" for h in r["hits"]]} for r in rows]
-    emit_rows(rows, fmt, CANDIDATE_COLUMNS if fmt == "table" else None)
+    emit_rows(rows, fmt, CANDIDATE_COLUMNS if fmt == "table" else CANDIDATE_CSV_COLUMNS)
 
 
 def _refuse_with_keyword_set(ctx: click.Context) -> None:

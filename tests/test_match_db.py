@@ -215,6 +215,13 @@ def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_p
     assert "--keyword-set cannot be combined with --stemmer, --code" in mixed.stderr
     assert "[[runs\nslow]]{run slow}" in ppmine("explain", "7", "--keyword-set", "1", db=sqlite_url).stdout
     assert candidate_ids(sqlite_store) == [1, 7]
+    # a version without candidates still gives scripts a CSV header
+    nothing = tmp_path / "nothing.txt"
+    nothing.write_text("zyzzyva\n", encoding="utf-8")
+    assert ppmine("match", "--keywords", str(nothing), db=sqlite_url).returncode == 0
+    empty = ppmine("candidates", "--format", "csv", db=sqlite_url)
+    assert empty.returncode == 0 and empty.stdout.splitlines() == [",".join(csv_rows[0])]
+    assert list(csv_rows[0])[:3] == ["post_id", "title", "link"]
 
 
 def test_explain_marks_hits_in_every_field(store, config):
