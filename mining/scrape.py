@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -27,6 +26,7 @@ from mining.db import Store
 from mining.errors import PPMinerError
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Setting
+from mining.progress import progress
 from mining.seapi import ApiClient, ApiError, QuotaExhausted
 from mining.seitems import page_rows
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
@@ -229,29 +229,6 @@ def _mark(store: Store, run_id: int, status: str, message: str | None = None, **
 # -- the job -------------------------------------------------------------------------------------------------
 
 
-class _Progress:
-    """A rich progress line on a terminal, nothing elsewhere."""
-
-    def __init__(self, enabled: bool):
-        self.bar = None
-        if enabled and sys.stderr.isatty():
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("scrape")
-
-    def update(self, text: str) -> None:
-        if self.bar:
-            self.bar.update(self.task, description=text)
-
-    def close(self) -> None:
-        if self.bar:
-            self.bar.stop()
-
-
 def scrape(
     store: Store,
     params: ScrapeParams,
@@ -322,58 +299,63 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     )
     base_requests, start_requests = run.requests or 0, client.requests
     started_at = run.started_at
-    progress = _Progress(show_progress)
+    where, page_ids = (
+        f"{client.api_url}/filters/create",
+        [],
+    )  # what was being worked on, for a failure message
 
     def requests_so_far() -> int:
         return base_requests + client.requests - start_requests
 
     try:
-        filter_id, refreshed = get_filter(store, client), False
-        lo, hi = _window(params)
-        while cp["tag_index"] < len(params.tags):
-            if max_requests is not None and client.requests - start_requests >= max_requests:
-                raise QuotaExhausted(f"the budget of {max_requests} requests for this run is spent")
-            tag = params.tags[cp["tag_index"]]
-            query = {
-                "tagged": tag,
-                "sort": cp["sort"],
-                "order": "asc",
-                "min": cp["cursor"],
-                "fromdate": lo,
-                "todate": hi,
-                "page": cp["page"],
-                "pagesize": params.page_size,
-                "filter": filter_id,
-            }
-            method = tag_method(cp["tag_index"])
-            if cp["tag_index"] > 0:
-                query["nottagged"] = ";".join(params.tags[: cp["tag_index"]])
-            try:
-                page = client.call(method, query)
-            except ApiError as exc:
-                if refreshed or exc.error_name != "bad_parameter" or exc.detail != "filter":
-                    raise
-                log.warning("the API rejected the cached filter %s; creating a new one", filter_id)
-                filter_id, refreshed = get_filter(store, client, refresh=True), True
-                continue
-            where = client.describe(method, dict(query, site=params.site))
-            rows = page_rows(_unseen(cp, page.items), params.site, where)
-            cp = _advance(cp, page, rows)
-            result.questions += len(rows.questions)
-            with store.write() as s:
-                result.changed += upsert_questions(s, rows.questions, "api")
-                upsert_answers(s, rows.answers, "api")
-                upsert_comments(s, rows.comments, "api")
-                r = s.get(AcquisitionRun, run.id)
-                r.checkpoint = dict(cp)
-                r.items = (r.items or 0) + len(rows.questions)
-                r.requests = requests_so_far()
-                r.quota_remaining = client.quota_remaining
-                r.updated_at = utcnow()
-                lock.heartbeat(s)
-            progress.update(f"{tag}: {result.questions} questions, {requests_so_far()} requests")
-            if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
-                raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
+        with progress("scrape", enabled=show_progress) as bar:
+            filter_id, refreshed = get_filter(store, client), False
+            lo, hi = _window(params)
+            while cp["tag_index"] < len(params.tags):
+                if max_requests is not None and client.requests - start_requests >= max_requests:
+                    raise QuotaExhausted(f"the budget of {max_requests} requests for this run is spent")
+                tag = params.tags[cp["tag_index"]]
+                query = {
+                    "tagged": tag,
+                    "sort": cp["sort"],
+                    "order": "asc",
+                    "min": cp["cursor"],
+                    "fromdate": lo,
+                    "todate": hi,
+                    "page": cp["page"],
+                    "pagesize": params.page_size,
+                    "filter": filter_id,
+                }
+                method = tag_method(cp["tag_index"])
+                if cp["tag_index"] > 0:
+                    query["nottagged"] = ";".join(params.tags[: cp["tag_index"]])
+                where, page_ids = client.describe(method, dict(query, site=params.site)), []
+                try:
+                    page = client.call(method, query)
+                except ApiError as exc:
+                    if refreshed or exc.error_name != "bad_parameter" or exc.detail != "filter":
+                        raise
+                    log.warning("the API rejected the cached filter %s; creating a new one", filter_id)
+                    filter_id, refreshed = get_filter(store, client, refresh=True), True
+                    continue
+                page_ids = [it.get("question_id") for it in page.items if isinstance(it, dict)]
+                rows = page_rows(_unseen(cp, page.items), params.site, where)
+                cp = _advance(cp, page, rows)
+                result.questions += len(rows.questions)
+                with store.write() as s:
+                    result.changed += upsert_questions(s, rows.questions, "api")
+                    upsert_answers(s, rows.answers, "api")
+                    upsert_comments(s, rows.comments, "api")
+                    r = s.get(AcquisitionRun, run.id)
+                    r.checkpoint = dict(cp)
+                    r.items = (r.items or 0) + len(rows.questions)
+                    r.requests = requests_so_far()
+                    r.quota_remaining = client.quota_remaining
+                    r.updated_at = utcnow()
+                    lock.heartbeat(s)
+                bar.set(text=f"scrape {tag}: {result.questions} questions, {requests_so_far()} requests")
+                if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
+                    raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
     except QuotaExhausted as exc:
         msg = f"stopped early ({exc}); rerun the same command to resume"
         _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
@@ -383,15 +365,23 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     except KeyboardInterrupt:
         _mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
         raise
-    except (PPMinerError, sa.exc.SQLAlchemyError, OSError) as exc:
-        text = client.scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
-        _mark(
-            store, run.id, "failed", text, requests=requests_so_far(), quota_remaining=client.quota_remaining
-        )
+    except Exception as exc:  # noqa: BLE001 - whatever breaks, the run ends failed with a one-line reason
+        text = client.scrub(_failure_text(exc, where, page_ids))
+        if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
+            log.error("scrape run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
+        try:
+            _mark(
+                store,
+                run.id,
+                "failed",
+                text,
+                requests=requests_so_far(),
+                quota_remaining=client.quota_remaining,
+            )
+        except sa.exc.SQLAlchemyError as mark_exc:
+            text += f" (and the run could not be marked failed: {_first_line(mark_exc)})"
         log.error("scrape run %d failed: %s", run.id, text)
         raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None
-    finally:
-        progress.close()
 
     high_water = _high_water(cp, started_at)
     _mark(
@@ -407,6 +397,29 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     _finish(result, client, requests_so_far())
     log.info(result.summary())
     return result
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _failure_text(exc: BaseException, where: str, page_ids: list) -> str:
+    """One line saying what failed: our own errors name their place already; anything else gets the page and
+    the question ids it carried."""
+    if isinstance(exc, PPMinerError):
+        return _first_line(exc)
+    ids = [i for i in page_ids if isinstance(i, int)]
+    if len(ids) == 1:
+        on = f" (question {ids[0]})"
+    elif ids:
+        on = f" ({len(ids)} questions, ids {min(ids)}..{max(ids)})"
+    else:
+        on = ""
+    detail = type(exc).__name__
+    if str(exc).strip():
+        detail += f": {_first_line(exc)}"
+    return f"{where}{on}: {detail}"
 
 
 def _finish(result: ScrapeResult, client: ApiClient, requests: int) -> ScrapeResult:

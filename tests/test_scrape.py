@@ -195,6 +195,42 @@ def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
+def test_any_error_on_a_page_ends_the_run_failed_naming_the_page(store, shared):
+    questions = make_questions(250, shared, tags=(("tensorflow",),))
+    odd_owner, huge_score = questions[40], questions[170]
+    good_owner, good_score = odd_owner["owner"], huge_score["score"]
+    odd_owner["owner"] = ["not", "an", "object"]  # breaks the item reader
+    huge_score["score"] = (
+        10**30
+    )  # too big for the database column (SQLite: OverflowError, PostgreSQL: DataError)
+    with FakeApi(questions) as api:
+        params = params_for(api, tags=("tensorflow",))
+        with pytest.raises(PPMinerError) as err:
+            scrape(store, params, client=client_for(api))
+        run = last_run(store)
+        assert run.status == "failed" and run.finished_at and counts(store)[0] == 0
+        for text in (str(err.value), run.message):
+            assert "\n" not in text and "/questions?" in text and "page=1" in text
+            assert f"item 40 (question {odd_owner['question_id']}) is malformed: AttributeError" in text
+        odd_owner["owner"] = good_owner
+        with pytest.raises(PPMinerError) as err:  # resumes at the same page, gets past it, stops at the next
+            scrape(store, params, client=client_for(api))
+        again = last_run(store)
+        assert again.id == run.id and again.status == "failed" and counts(store)[0] == 100
+        for text in (
+            str(err.value),
+            again.message,
+        ):  # min= is inclusive: the page starts at the cursor question
+            assert "\n" not in text and f"min={questions[99]['creation_date']}" in text
+            assert (
+                f"100 questions, ids {questions[99]['question_id']}..{questions[198]['question_id']}" in text
+            )
+        huge_score["score"] = good_score
+        done = scrape(store, params, client=client_for(api))
+    assert done.status == "done" and done.run_id == run.id
+    assert counts(store) == expected_counts(questions)
+
+
 def test_restart_starts_afresh_and_closes_a_dead_run(sqlite_store, shared):
     questions = make_questions(200, shared)
     with FakeApi(questions, quota_max=2) as api:
