@@ -11,14 +11,12 @@ everything. Work is committed in batches, so an interrupted run keeps what it di
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from mining.config import MATCH_FIELDS, StudyConfig
@@ -27,8 +25,9 @@ from mining.errors import PPMinerError
 from mining.keywords import read_keywords
 from mining.matcher import Matcher
 from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, MatchCheck, MatchRun, Question
+from mining.progress import progress
 from mining.selection import SelectionSpec, funnel
-from mining.store import utcnow
+from mining.store import chunks, dialect_insert, utcnow
 from mining.tokenize import DEFAULT_STEMMER
 
 BATCH = 1000
@@ -95,20 +94,14 @@ def keyword_set_version(session: Session, matcher: Matcher) -> KeywordSet:
     found = session.scalar(sa.select(KeywordSet).filter_by(**key))
     if found is not None:
         return found
-    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     session.execute(
-        insert(KeywordSet)
+        dialect_insert(session, KeywordSet.__table__)
         .values(
             **key, name=str(kf.path) if kf.path else None, keywords=list(kf.keywords), created_at=utcnow()
         )
         .on_conflict_do_nothing()
     )
     return session.scalar(sa.select(KeywordSet).filter_by(**key))
-
-
-def _chunks(seq: Sequence, n: int = 500):
-    for i in range(0, len(seq), n):
-        yield seq[i : i + n]
 
 
 def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, dict[str, list[str | None]]]:
@@ -127,7 +120,7 @@ def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, d
     if "answers" in fields:
         for texts in out.values():
             texts["answers"] = []
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids, 500):
             for qid, prose in session.execute(
                 sa.select(Answer.question_id, Answer.prose).where(Answer.question_id.in_(chunk))
             ):
@@ -135,7 +128,7 @@ def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, d
     if "comments" in fields:
         for texts in out.values():
             texts["comments"] = []
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids, 500):
             for qid, text in session.execute(
                 sa.select(Comment.question_id, Comment.text).where(Comment.question_id.in_(chunk))
             ):
@@ -256,22 +249,6 @@ def _store_batch(
     return len(now_set - before), len(now_set & before), len(before - now_set)
 
 
-def _progress(show: bool, total: int):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    progress = Progress(
-        TextColumn("matching"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=not (show and sys.stderr.isatty()),
-        transient=True,
-    )
-    return progress, progress.add_task("match", total=total)
-
-
 def run_match(
     store: Store,
     config: StudyConfig,
@@ -325,9 +302,8 @@ def run_match(
         removed_candidates=removed,
         filters=apply_filters,
     )
-    progress, task = _progress(show_progress, total)
     after = -(2**63)
-    with progress:
+    with progress("matching", total, enabled=show_progress) as bar:
         while True:
             with store.write() as session:
                 _serialize(session)
@@ -347,7 +323,7 @@ def run_match(
             result.updated_candidates += updated
             result.removed_candidates += gone
             after = rows[-1].id
-            progress.advance(task, len(rows))
+            bar.advance(len(rows))
 
     with store.write() as session:
         _serialize(session)
