@@ -9,6 +9,7 @@ a stub has no last_activity_date, so a later real acquisition replaces it.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from labeling.published import (
     STUDY_COLUMNS,
     STUDY_COMMENT_FIELD,
     STUDY_LABEL_FIELDS,
+    detect_format,
     question_link,
 )
 from labeling.records import (
@@ -104,7 +106,7 @@ class ImportResult:
 
 
 def read_source(source: str) -> bytes:
-    """The bytes of a local file or an http(s) URL."""
+    """The bytes of a local file or an http(s) URL (a download must be the file itself, not a web page)."""
     if source.startswith(("http://", "https://")):
         import requests
 
@@ -114,6 +116,11 @@ def read_source(source: str) -> bytes:
             raise PPMinerError(f"{source}: download failed: {type(exc).__name__}: {exc}") from None
         if response.status_code != 200:
             raise PPMinerError(f"{source}: download failed: HTTP {response.status_code} {response.reason}")
+        kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind in ("text/html", "application/xhtml+xml"):
+            raise PPMinerError(
+                f"{source}: the server sent a web page ({kind}), not a CSV file: give the file's raw download URL"
+            )
         return response.content
     try:
         return Path(source).read_bytes()
@@ -122,10 +129,22 @@ def read_source(source: str) -> bytes:
 
 
 def decode(data: bytes, source: str) -> str:
+    """UTF-8 text (a BOM allowed); markup (an HTML page saved or served under a .csv name) is refused."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise PPMinerError(
+            f"{source}: UTF-16 text (a byte order mark at byte offset 0): save the file as UTF-8"
+        )
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PPMinerError(f"{source}: not UTF-8 text at byte offset {exc.start}") from None
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as exc:  # the offset counts from the file's start, BOM included
+        raise PPMinerError(f"{source}: not UTF-8 text at byte offset {bom + exc.start}") from None
+    head = text.lstrip()[:2048].lower()
+    if head.startswith("<"):  # no published header starts with '<'
+        kind = "an HTML page" if "<html" in head or head.startswith("<!doctype html") else "markup (XML/HTML)"
+        line = text[: len(text) - len(text.lstrip())].count("\n") + 1
+        raise PPMinerError(f"{source}:{line}: {kind}, not a CSV file")
+    return text
 
 
 def parse_csv(text: str, source: str) -> tuple[list[str], list[Row]]:
@@ -144,6 +163,8 @@ def parse_csv(text: str, source: str) -> tuple[list[str], list[Row]]:
         raise PPMinerError(f"{source}: empty file, expected a CSV header") from None
     except csv.Error as exc:
         raise PPMinerError(f"{source}:1: malformed CSV header: {exc}") from None
+    if not any(header):
+        raise PPMinerError(f"{source}:1: blank first line, expected a CSV header")
     named = [h for h in header if h]
     dupes = sorted({h for h in named if named.count(h) > 1})
     if dupes:
@@ -400,11 +421,20 @@ def plan_import(fmt: str, source: str, codebook=None, raters: tuple[str, str] | 
 
         codebook = load_codebook()
     header, rows = parse_csv(decode(read_source(source), source), source)
+    shape = detect_format(header)
+    if shape is not None and shape != fmt:
+        raise PPMinerError(
+            f"{source}:1: the header of a {shape!r} file, not of a {fmt!r} one: import it with --format {shape}"
+        )
     if fmt == "study":
-        return plan_study(header, rows, source, codebook)
-    if fmt == "identification":
-        return plan_identification(header, rows, source)
-    return plan_labels(header, rows, source, codebook, raters or DEFAULT_LABEL_RATERS)
+        plan = plan_study(header, rows, source, codebook)
+    elif fmt == "identification":
+        plan = plan_identification(header, rows, source)
+    else:
+        plan = plan_labels(header, rows, source, codebook, raters or DEFAULT_LABEL_RATERS)
+    if not rows:  # checked after the header, so a header that is wrong too is named first
+        raise PPMinerError(f"{source}: only a header, no data rows")
+    return plan
 
 
 def import_file(

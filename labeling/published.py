@@ -71,6 +71,19 @@ LABELS_HEADER = (
 # and second rater columns with the identification file's column order (isPB_cjm, isPB_longjie).
 DEFAULT_LABEL_RATERS = ("cjm", "longjie")
 
+
+def detect_format(header: list[str]) -> str | None:
+    """Which published shape a header is: every column that shape requires is present; None when none fits."""
+    named = {h.strip() for h in header if h.strip()}
+    if set(STUDY_COLUMNS) <= named:
+        return "study"
+    if set(LABELS_HEADER) <= named:
+        return "labels"
+    if ID_COLUMN in named and (MERGE_COLUMN in named or any(h.startswith(RATER_PREFIX) for h in named)):
+        return "identification"
+    return None
+
+
 STAGE_SPELLING = {
     "environment_setting": "env",
     "initialization": "initialization",

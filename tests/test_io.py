@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import functools
 import http.server
+import io
 import subprocess
 import sys
 import threading
@@ -491,3 +492,127 @@ def test_import_progress_only_on_a_terminal(sqlite_url, tmp_path):
         os.close(primary)
     assert proc.returncode == 0 and b"importing identification" in shown
     assert b"new post stubs" in stdout and b"new post stubs" not in shown
+
+
+def _pplabel(monkeypatch, capsys, *args):
+    """Run the real `pplabel` entry point in this process: (exit status, stdout, stderr)."""
+    from labeling.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["pplabel", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    out = capsys.readouterr()
+    return done.value.code, out.out, out.err
+
+
+def _published(shared, fmt) -> bytes:
+    return (shared / "dlperf" / FILES[fmt]).read_bytes()
+
+
+def _header(shared, fmt) -> bytes:
+    return _published(shared, fmt).splitlines(keepends=True)[0]
+
+
+def _without_column(shared, fmt, column) -> bytes:
+    header, *rows = _rows(shared / "dlperf" / FILES[fmt])
+    i = header.index(column)
+    out = io.StringIO()
+    csv.writer(out).writerows(r[:i] + r[i + 1 :] for r in [header, *rows])
+    return out.getvalue().encode()
+
+
+def _bad_byte_in_last_row(shared, fmt):
+    data = _published(shared, fmt).rstrip()
+    offset = data.rindex(b",") + 1
+    return data[:offset] + b"\xe9" + data[offset:], offset
+
+
+BAD_FILES = {
+    "empty": lambda shared, fmt: (b"", "x.csv: empty file"),
+    "only a BOM": lambda shared, fmt: (b"\xef\xbb\xbf", "x.csv: empty file"),
+    "blank first line": lambda shared, fmt: (b"\r\n" + _published(shared, fmt), "x.csv:1: blank first line"),
+    "only a header": lambda shared, fmt: (_header(shared, fmt), "x.csv: only a header, no data rows"),
+    "HTML page": lambda shared, fmt: (
+        b"\n<!DOCTYPE html>\n<html><head><title>a, b</title></head></html>\n",
+        "x.csv:2: an HTML page, not a CSV file",
+    ),
+    "UTF-16": lambda shared, fmt: (
+        _published(shared, fmt).decode("utf-8-sig").encode("utf-16"),
+        "x.csv: UTF-16 text",
+    ),
+    "not UTF-8": lambda shared, fmt: (
+        lambda data, offset: (data, f"x.csv: not UTF-8 text at byte offset {offset}")
+    )(*_bad_byte_in_last_row(shared, fmt)),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+@pytest.mark.parametrize("fmt", list(FILES))
+def test_unusable_files_fail_in_one_line_and_store_nothing(
+    sqlite_store, sqlite_url, shared, tmp_path, monkeypatch, capsys, fmt, case
+):
+    prior = tmp_path / "prior.csv"
+    prior.write_text("_id,isPB_ann,merge\n1,1,1\n")
+    import_file(sqlite_store, "identification", str(prior))
+    before = snapshot(sqlite_store)
+    content, fragment = BAD_FILES[case](shared, fmt)
+    path = tmp_path / "x.csv"
+    path.write_bytes(content)
+    status, out, err = _pplabel(monkeypatch, capsys, "import", "--format", fmt, str(path), "--db", sqlite_url)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"pplabel: error: {tmp_path}/") and fragment in err and err.count("\n") == 1
+    assert snapshot(sqlite_store) == before
+
+
+@pytest.mark.parametrize(("fmt", "given"), [(f, g) for f in FILES for g in FILES if f != g])
+def test_a_file_given_with_the_wrong_format_names_its_own(sqlite_store, shared, codebook, fmt, given):
+    path = str(shared / "dlperf" / FILES[given])
+    with pytest.raises(PPMinerError) as err:
+        import_file(sqlite_store, fmt, path, codebook)
+    assert str(err.value) == (
+        f"{path}:1: the header of a {given!r} file, not of a {fmt!r} one: import it with --format {given}"
+    )
+    with sqlite_store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+
+
+@pytest.mark.parametrize(("fmt", "column"), [("study", "root cause"), ("labels", "expose stage 2")])
+def test_a_header_missing_a_required_column_is_named(sqlite_store, shared, codebook, tmp_path, fmt, column):
+    path = tmp_path / "x.csv"
+    path.write_bytes(_without_column(shared, fmt, column))
+    with pytest.raises(PPMinerError, match=rf"x\.csv:1: not a '{fmt}' file: missing columns \['{column}'\]"):
+        import_file(sqlite_store, fmt, str(path), codebook)
+    with sqlite_store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+
+
+class _PageHandler(http.server.BaseHTTPRequestHandler):
+    """A web page where a CSV was expected: labelled text/html, or mislabelled text/plain."""
+
+    def do_GET(self):
+        body = b"<!doctype html>\n<html><body><table><tr><td>_id,merge</td></tr></table></body></html>\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain" if "plain" in self.path else "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_url_serving_a_web_page_is_refused(sqlite_store):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _PageHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with pytest.raises(PPMinerError) as err:
+            import_file(sqlite_store, "identification", f"{base}/blob/kappa_identification.csv")
+        assert str(err.value).startswith(f"{base}/blob/kappa_identification.csv: the server sent a web page")
+        with pytest.raises(PPMinerError, match=r"/plain\.csv:1: an HTML page, not a CSV file"):
+            import_file(sqlite_store, "identification", f"{base}/plain.csv")
+    finally:
+        server.shutdown()
+        server.server_close()
+    with sqlite_store.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
