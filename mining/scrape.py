@@ -4,7 +4,8 @@ Paging is by key, not by page number: each request asks ``sort=<field>&order=asc
 moves to the last value seen, so posts that move while we page (new activity) are never skipped, and a resumed run
 asks exactly where the dead one stopped. ``min`` is inclusive: the few posts at the cursor come twice and upsert
 to one row. A full run sorts by creation date inside the ``--from``/``--to`` window; ``--since-last`` sorts by
-activity from the high-water mark of the last finished run, so new questions, edits and new answers all come back.
+activity from the high-water mark of the last finished run that covers the same site, API, tags and window (else
+it fetches the whole window), so new questions, edits and new answers all come back.
 
 The API's ``tagged=a;b`` on ``/questions`` means a AND b, so each tag is its own query. Tag 1 comes from
 ``/questions``; tag k > 1 from ``/search/advanced`` (same filter, sorts, ``min`` and dates) with ``nottagged`` = the
@@ -154,8 +155,31 @@ def get_filter(
 # -- runs ----------------------------------------------------------------------------------------------------
 
 
+def covers(earlier: dict[str, Any], params: ScrapeParams) -> bool:
+    """Whether a finished run with ``earlier`` params fetched everything ``params`` asks for, up to its high-water
+    mark: same site and API, all of the tags, and a creation window that contains the one asked for."""
+    if earlier.get("site") != params.site:
+        return False
+    if (earlier.get("api_url") or "").rstrip("/") != params.api_url.rstrip("/"):
+        return False
+    if not set(params.tags) <= set(earlier.get("tags") or ()):
+        return False
+    try:
+        start, end = (
+            date.fromisoformat(d) if d else None for d in (earlier.get("date_from"), earlier.get("date_to"))
+        )
+    except (TypeError, ValueError):  # not a window we wrote: trust it with nothing
+        return False
+    if start is not None and (params.date_from is None or params.date_from < start):
+        return False
+    return end is None or (params.date_to is not None and params.date_to <= end)
+
+
 def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
-    """High-water mark of the newest finished scrape of the same site and tags."""
+    """High-water mark of the newest finished scrape that covers ``params`` (see :func:`covers`).
+
+    A narrower or other run's mark would skip, for good, the quiet questions it never fetched.
+    """
     with store.read() as s:
         runs = s.scalars(
             sa.select(AcquisitionRun)
@@ -167,8 +191,7 @@ def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
             .order_by(AcquisitionRun.id.desc())
         )
         for run in runs:
-            p = run.params or {}
-            if p.get("site") == params.site and sorted(p.get("tags", [])) == sorted(params.tags):
+            if covers(run.params or {}, params):
                 return run.high_water
     return None
 

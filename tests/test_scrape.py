@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import UTC, timedelta
+from datetime import UTC, date, timedelta
 from pathlib import Path
 
 import pytest
@@ -151,6 +151,39 @@ def test_since_last_fetches_edits_and_new_questions(store, shared):
         assert s.get(Question, fresh["question_id"]) is not None
     assert counts(store)[0] == 121
     assert second.high_water > hw
+
+
+def test_since_last_continues_only_from_a_run_that_covered_the_same_window_and_api(store, shared):
+    questions = make_questions(120, shared)  # created hourly from 2018-01-01 to 2018-01-05
+    late = [q for q in questions if q["creation_date"] >= 1_514_937_600]  # 2018-01-03 on
+    with FakeApi(questions) as api, FakeApi(questions) as mirror:
+        narrow = scrape(store, params_for(api, date_from=date(2018, 1, 3)), client=client_for(api))
+        assert narrow.status == "done" and narrow.questions == len(late) < 120
+        # the configured window starts earlier: the narrow run's mark would skip the quiet early questions
+        wide = params_for(api, date_from=date(2018, 1, 1), since_last=True)
+        first = scrape(store, wide, client=client_for(api))
+        assert first.mode == "full" and counts(store) == expected_counts(questions)
+        # a window inside one already covered continues from that run's mark
+        api.log.clear()
+        inner = scrape(
+            store, params_for(api, date_from=date(2018, 1, 2), since_last=True), client=client_for(api)
+        )
+        assert inner.mode == "incremental" and inner.status == "done"
+        assert all(s.params["sort"] == "activity" for s in api.listings())
+        # an open end is not covered by a run that stopped at a date
+        bounded = scrape(store, params_for(api, date_to=date(2018, 1, 4)), client=client_for(api))
+        assert bounded.status == "done"
+        open_end = scrape(
+            store,
+            params_for(api, date_from=date(2018, 1, 1), since_last=True, tags=("keras",)),
+            client=client_for(api),
+        )
+        assert open_end.mode == "incremental"  # run 2's window (2018-01-01, open) covers it, not run 4's
+        # another API root never continues from this one's mark
+        other = scrape(
+            store, params_for(mirror, date_from=date(2018, 1, 1), since_last=True), client=client_for(mirror)
+        )
+        assert other.mode == "full" and other.questions == 120
 
 
 def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, shared):
