@@ -135,9 +135,11 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     """Import a published study file from a path or an http(s) URL, in one transaction.
 
     Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
-    (the error names the line and value) and nothing is stored. Posts not in the database get a stub (id, link,
-    and title and creation date when the file has them). Final labels and decisions are recorded as "imported";
-    the study file's free-text comment column becomes the PP's "part".
+    (the error names the line and value) and nothing is stored. A row needs a cell for every named column
+    (trailing unnamed columns may be left out); a file with no data rows, another shape's header (the error
+    names the right --format), a web page or a non-UTF-8 file is refused too. Posts not in the database get a
+    stub (id, link, and title and creation date when the file has them). Final labels and decisions are
+    recorded as "imported"; the study file's free-text comment column becomes the PP's "part".
     """
     from labeling.codebook import load_codebook
     from labeling.import_study import import_file
@@ -169,7 +171,7 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     "--raters",
     metavar="A,B",
     help="identification: the raters' columns, in order [default: every rater with decisions]; labels: the two "
-    "raters [default: the two raters with labels].",
+    "raters [default: the two raters with labels]; not for study.",
 )
 @click.argument("out", metavar="OUT.csv", type=click.Path(dir_okay=False))
 @study_options
@@ -181,6 +183,8 @@ def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
     """
     from labeling.export_study import export_file
 
+    if raters is not None and fmt == "study":
+        raise click.BadParameter("not for --format study (it holds final labels)", param_hint="--raters")
     result = export_file(study.store, fmt, out, _names(raters))
     for warning in result.warnings():
         click.echo(f"pplabel: warning: {warning}", err=True)

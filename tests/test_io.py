@@ -349,6 +349,8 @@ def test_cli_import_errors_and_usage(sqlite_url, shared, tmp_path):
     out = tmp_path / "study.csv"
     exported = run("export", "--format", "study", str(out))
     assert exported.exit_code == 0 and out.exists() and f"{pps} rows" in exported.stdout
+    refused = run("export", "--format", "study", "--raters", "ann", str(tmp_path / "other.csv"))
+    assert refused.exit_code == 2 and "--raters" in refused.output and not (tmp_path / "other.csv").exists()
     for cmd in ("import", "export"):
         helptext = run(cmd, "--help").stdout
         assert "--format" in helptext and "--raters" in helptext and "--db" in helptext
