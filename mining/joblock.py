@@ -1,13 +1,18 @@
 """A named lock row in the study database, so two scheduled jobs never work on one database at once.
 
 A lock may be taken over when its holder is a dead process on this host, or when its heartbeat is older than
-``stale_after`` (a holder on another machine that vanished). The holder refreshes the heartbeat as it works.
+``stale_after`` (a holder on another machine that vanished). The holder refreshes the heartbeat as it works: at
+each checkpoint of its own, or from a background thread (:meth:`Lock.kept_alive`) around work without any.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -18,6 +23,9 @@ from mining.models import JobLock
 from mining.store import utcnow
 
 STALE_AFTER = timedelta(minutes=30)
+BEATS_PER_STALE = 6  # a background heartbeat comes this many times within ``stale_after``
+
+log = logging.getLogger("ppminer.joblock")
 
 
 def this_holder() -> str:
@@ -90,6 +98,37 @@ class Lock:
         )
         if res.rowcount != 1:
             raise PPMinerError(f"lost the {self.name} lock to another process; stopping")
+
+    @contextmanager
+    def kept_alive(self, every: float | None = None) -> Iterator[None]:
+        """Refresh the heartbeat every ``every`` seconds from a thread while the block runs (for work such as
+        keyword matching that has no checkpoint of ours). Raises PPMinerError after the block if the lock was
+        taken meanwhile; a heartbeat that fails on a database error is retried at the next beat."""
+        every = every if every is not None else self.stale_after.total_seconds() / BEATS_PER_STALE
+        stop = threading.Event()
+        lost: list[str] = []
+
+        def beat() -> None:
+            while not stop.wait(every):
+                try:
+                    with self.store.write() as s:
+                        self.heartbeat(s)
+                except PPMinerError as exc:
+                    lost.append(str(exc))
+                    return
+                except sa.exc.SQLAlchemyError as exc:
+                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                    log.warning("could not refresh the %s lock's heartbeat: %s", self.name, first)
+
+        thread = threading.Thread(target=beat, name=f"{self.name}-lock-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+        if lost:
+            raise PPMinerError(lost[0])
 
     def release(self) -> None:
         with self.store.write() as s:

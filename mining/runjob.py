@@ -107,8 +107,13 @@ def run_job(
     max_requests: int | None = None,
     show_progress: bool = False,
     match: bool = True,
+    heartbeat_every: float | None = None,
 ) -> JobResult:
-    """Incremental scrape then match, holding the scrape lock throughout."""
+    """Incremental scrape then match, holding the scrape lock throughout.
+
+    The scrape refreshes the lock's heartbeat with each page; matching has no such steps, so a thread does it
+    every ``heartbeat_every`` seconds (default: a sixth of the lock's stale time) and a long match keeps the lock.
+    """
     log = logging.getLogger("ppminer.run")
     with Lock(store, LOCK_NAME) as lock:
         result = scrape(
@@ -125,7 +130,8 @@ def run_job(
         if match:
             from mining.match import run_match
 
-            matched = run_match(store, config, show_progress=show_progress)
+            with lock.kept_alive(heartbeat_every):
+                matched = run_match(store, config, show_progress=show_progress)
     job = JobResult(result, matched)
     log.info(job.summary())
     return job

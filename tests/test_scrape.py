@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, date, timedelta
 from pathlib import Path
@@ -312,6 +313,57 @@ def test_lock_blocks_a_live_holder_and_takes_over_a_dead_one(store):
     lock.release()
     with store.read() as s:
         assert s.get(JobLock, "scrape") is None
+
+
+def test_run_keeps_the_lock_alive_while_matching(pg_url, shared, tmp_path):
+    from mining.match import PG_LOCK_KEY
+
+    store = open_store(pg_url)
+    config = load_config(write_config(tmp_path))
+    outcome: dict = {}
+    with FakeApi(make_questions(20, shared)) as api, store.engine.connect() as blocker:
+        # Matching waits for this advisory lock, so it lasts as long as the test holds it (no heartbeat of the
+        # scrape's own comes meanwhile).
+        blocker.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": PG_LOCK_KEY})
+
+        def job() -> None:
+            try:
+                outcome["job"] = run_job(
+                    store, config, params_for(api, since_last=True), heartbeat_every=0.05
+                )
+            except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+                outcome["error"] = exc
+
+        thread = threading.Thread(target=job)
+        thread.start()
+        try:
+
+            def scraped() -> bool:
+                with store.read() as s:
+                    return s.scalar(sa.select(AcquisitionRun.status)) == "done"
+
+            wait_for(scraped)
+            time.sleep(1.0)  # twice the stale time the competitor below allows
+            with pytest.raises(JobLockHeld):
+                Lock(store, "scrape", stale_after=timedelta(seconds=0.5)).acquire()
+        finally:
+            blocker.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": PG_LOCK_KEY})
+            blocker.commit()
+            thread.join(60)
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["job"].scrape.status == "done" and outcome["job"].match.checked == 20
+    with store.read() as s:
+        assert s.get(JobLock, "scrape") is None
+
+
+def test_kept_alive_reports_a_lost_lock(sqlite_store):
+    lock = Lock(sqlite_store, "scrape")
+    lock.acquire()
+    with pytest.raises(PPMinerError, match="lost the scrape lock"), lock.kept_alive(0.05):
+        with sqlite_store.write() as s:  # another process takes the lock over
+            s.get(JobLock, "scrape").holder = "elsewhere:1"
+        time.sleep(0.3)
+    lock.release()
 
 
 def test_questions_sharing_one_timestamp_are_paged_by_number(sqlite_store, shared):
