@@ -3,8 +3,9 @@ fake API. The floor is 10 (100 questions a page); the issue's budget is 11.
 
     python bench/bench_scrape_requests.py [--questions 3000]
 
-Scenarios: one tag; the study's two tags where a third of the questions carry both (the API's tagged= is AND,
-so those come twice); and the next incremental run when nothing changed.
+Scenarios: one tag; the study's two tags where a third of the questions carry both (tag 2 is asked with
+nottagged=tag 1, so those are fetched once); two disjoint tags; and, for each, the next incremental run when
+nothing changed.
 """
 
 from __future__ import annotations
