@@ -93,10 +93,18 @@ def _scrape_options(func):
     options = [
         click.option("--tag", "tags", multiple=True, help="Tag (repeat: ANY of them).  [default: config]"),
         click.option(
-            "--from", "date_from", type=day, metavar="DATE", help="First creation date.  [default: config]"
+            "--from",
+            "date_from",
+            type=day,
+            metavar="DATE",
+            help="First creation date.  [default: config's [study] from, else no limit]",
         ),
         click.option(
-            "--to", "date_to", type=day, metavar="DATE", help="Last creation date, inclusive.  [default: now]"
+            "--to",
+            "date_to",
+            type=day,
+            metavar="DATE",
+            help="Last creation date, inclusive.  [default: config's [study] to, else now]",
         ),
         click.option("--site", help="Stack Exchange site.  [default: config, stackoverflow]"),
         click.option("--api-url", metavar="URL", help="API root.  [default: config, api.stackexchange.com]"),

@@ -401,6 +401,18 @@ def test_usage_errors_exit_2(tmp_path):
     assert res.exit_code == 2 and "--from" in res.output
 
 
+def test_help_names_the_config_defaults_of_the_window():
+    from click.testing import CliRunner
+
+    from mining.cli import cli
+
+    for command in ("scrape", "run"):
+        res = CliRunner().invoke(cli, [command, "--help"], terminal_width=200)
+        assert res.exit_code == 0
+        assert "[default: config's [study] from, else no limit]" in res.output
+        assert "[default: config's [study] to, else now]" in res.output and "[default: now]" not in res.output
+
+
 # -- the commands, as real processes ---------------------------------------------------------------------------
 
 
