@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import pty
 import random
 import signal
 import socket
@@ -81,9 +82,8 @@ def ppmine(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
         cwd=PROJECT,
         env={**os.environ, **(env or {})},
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
         text=True,
-        **kw,
+        **{"stderr": subprocess.PIPE, **kw},
     )
 
 
@@ -500,6 +500,44 @@ def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
     assert last_run(store).status == "interrupted"
     with store.read() as s:
         assert s.get(JobLock, "scrape") is None
+
+
+def test_progress_shows_on_a_terminal_stderr_only(sqlite_url, shared, tmp_path):
+    cfg = write_config(tmp_path, page_size=10)
+    main, tty = pty.openpty()
+    seen = bytearray()
+
+    def read_terminal() -> None:
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                return
+            if not chunk:
+                return
+            seen.extend(chunk)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    with FakeApi(make_questions(40, shared, tags=(("tensorflow",),)), delay=0.3) as api:
+        args = (
+            "scrape",
+            "--db",
+            sqlite_url,
+            "--config",
+            str(cfg),
+            "--api-url",
+            api.url,
+            "--tag",
+            "tensorflow",
+        )
+        proc = ppmine(*args, env={"COLUMNS": "120", "TERM": "xterm"}, stderr=tty)
+        os.close(tty)
+        out, _ = proc.communicate(timeout=60)
+    reader.join(10)
+    os.close(main)
+    assert proc.returncode == 0 and out.startswith("scrape run 1 done;") and out.count("\n") == 1
+    assert b"scrape tensorflow: " in seen and b" questions, " in seen
 
 
 def test_key_never_in_output_logs_or_database(sqlite_url, shared, tmp_path):
