@@ -34,7 +34,14 @@ class _Scrub(logging.Filter):
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = self._clean(record.getMessage()), None
+        try:
+            text = record.getMessage()
+        except (
+            TypeError,
+            ValueError,
+        ):  # arguments that do not fit the format: show both, never fail the caller
+            text = f"{record.msg} {record.args}"
+        record.msg, record.args = self._clean(text), None
         if record.exc_info:
             # Format the traceback here, scrubbed; handlers then print exc_text instead of formatting it again.
             record.exc_text = self._formatter.formatException(record.exc_info)

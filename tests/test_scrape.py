@@ -15,6 +15,7 @@ import threading
 import time
 from datetime import UTC, date, timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
@@ -587,6 +588,19 @@ def log_to(tmp_path):
     for handler in logger.handlers[len(before) :]:
         handler.close()
         logger.removeHandler(handler)
+
+
+def test_log_filter_scrubs_tracebacks_and_survives_bad_arguments(log_to):
+    setup_logging(str(log_to), False, [KEY])
+    log = logging.getLogger("ppminer.test")
+    log.warning("pages %d", "not a number")  # a wrong argument is logged as is, not raised at the caller
+    try:
+        raise RuntimeError(f"refused: /2.3/questions?site=so&key={quote(KEY, safe='')}")
+    except RuntimeError:
+        log.exception("while fetching")
+    logged = log_to.read_text()
+    assert "pages %d ('not a number',)" in logged and "RuntimeError: refused" in logged
+    assert_no_key(logged, KEY)
 
 
 def test_key_hidden_when_the_connection_is_refused(sqlite_store, log_to):
