@@ -322,10 +322,8 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     )
     base_requests, start_requests = run.requests or 0, client.requests
     started_at = run.started_at
-    where, page_ids = (
-        f"{client.api_url}/filters/create",
-        [],
-    )  # what was being worked on, for a failure message
+    # What is being worked on, for a failure message: the request (without the key) and its questions.
+    where, page_ids = f"{client.api_url}/filters/create", []
 
     def requests_so_far() -> int:
         return base_requests + client.requests - start_requests
