@@ -5,6 +5,9 @@ are kept; answers whose question is kept (in this run or stored already) and com
 Posts are written through :mod:`mining.store` with source ``"dump"`` (newer ``LastActivityDate`` wins), in
 batches committed together with the run's checkpoint, so an interrupted import resumes where it stopped and a
 second import of the same file changes nothing. A dump lists posts by id, so a question precedes its answers.
+
+Memory stays flat however large the file or the database: whether an answer's question (or a comment's post) is
+kept is asked of the database once per batch, for the batch's ids only, just before the batch is written.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from mining.db import Store
-from mining.dump_reader import STDIN, DumpReader, SafePoint
-from mining.dump_rows import CommentSelector, DumpFilter, PostSelector, RowError
+from mining.dump_reader import STDIN, DumpReader, Row, SafePoint
+from mining.dump_rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
 from mining.errors import PPMinerError
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Answer, Comment, Question
@@ -97,16 +100,14 @@ class DumpImport:
                 **self.filt.params(),
             }
             run_id, checkpoint = self._start_run(params)
-            question_ids, answer_questions = self._known_posts(with_answers=comments_reader is not None)
             result = ImportResult(run_id, FileCounts(posts_reader.name))
             try:
-                selector = PostSelector(self.filt, self.site, question_ids, answer_questions)
+                selector = PostSelector(self.filt, self.site)
                 self._import_file(posts_reader, "posts", selector, checkpoint, result.posts, run_id)
                 if comments_reader:
                     result.comments = FileCounts(comments_reader.name)
-                    selector = CommentSelector(question_ids, answer_questions)
                     self._import_file(
-                        comments_reader, "comments", selector, checkpoint, result.comments, run_id
+                        comments_reader, "comments", select_comment, checkpoint, result.comments, run_id
                     )
             except KeyboardInterrupt:
                 self._finish(run_id, "interrupted", "interrupted; resume by running the same command again")
@@ -155,15 +156,6 @@ class DumpImport:
             # Every end counts (done, failed, interrupted), as for scrape runs; a resume clears it again.
             run.status, run.message, run.updated_at, run.finished_at = status, message, now, now
 
-    def _known_posts(self, with_answers: bool) -> tuple[set[int], dict[int, int]]:
-        """Questions (and answers) stored already: their answers (and comments) belong to the study too."""
-        with self.store.read() as s:
-            question_ids = set(s.scalars(sa.select(Question.id)))
-            answers = {}
-            if with_answers:
-                answers = {a: q for a, q in s.execute(sa.select(Answer.id, Answer.question_id))}
-        return question_ids, answers
-
     # -- one file --
 
     def _import_file(
@@ -189,20 +181,24 @@ class DumpImport:
 
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
         """Rows of one file into the database, batch by batch, each batch with its checkpoint."""
-        pending: list[tuple[str, dict[str, Any]]] = []
+        batch = _Batch(reader.name, counts)
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
 
         def flush(point: SafePoint | None, done: bool = False) -> None:
-            nonlocal pending, checkpointed_at
+            nonlocal batch, checkpointed_at
             state_now = dict(state)
             if point is not None:
                 state_now["at"] = asdict(point)
                 state_now["rows"] = point.rows
             state_now["done"] = done
-            counts.written += self._write(pending, run_id, key, state_now)
+            try:
+                counts.written += self._write(batch, run_id, key, state_now, state)
+            finally:
+                batch = _Batch(
+                    reader.name, counts
+                )  # written (a bad value: the rows before it), or rolled back
             state.update(state_now)
-            pending = []
             checkpointed_at = reader.offset
             bar.set(reader.offset)
 
@@ -216,20 +212,20 @@ class DumpImport:
         shown = reader.offset
         try:
             for rows, point in reader.chunks(wrapped):
-                for row in rows:
-                    kind = row.value[0]
-                    pending.append(row.value)
-                    if kind == "q":
-                        counts.questions += 1
-                    elif kind == "a":
-                        counts.answers += 1
-                    else:
-                        counts.comments += 1
+                batch.add(rows)
+                if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
+                    with self.store.read() as s:
+                        batch.resolve(s)
+                    if batch.fault is not None:
+                        flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
                     last_point = point
-                    if len(pending) >= self.batch_size or reader.offset - checkpointed_at >= CHECKPOINT_BYTES:
+                    if (
+                        len(batch.kept) >= self.batch_size
+                        or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
+                    ):
                         flush(point)
-                elif len(pending) >= 4 * self.batch_size:
+                elif len(batch.kept) >= 4 * self.batch_size:
                     # No safe point for long (no line breaks?): write anyway, the checkpoint stays behind.
                     flush(last_point)
                 if reader.offset - shown >= 1 << 20:
@@ -238,20 +234,26 @@ class DumpImport:
         except (PPMinerError, KeyboardInterrupt):
             # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
             # the last safe point, and rows after it are simply written again on resume).
-            if pending:
+            if batch:
                 flush(last_point)
             counts.rows = reader.rows
             raise
         counts.rows = reader.rows
         flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
 
-    def _write(self, pending: list[tuple[str, dict[str, Any]]], run_id: int, key: str, state: dict) -> int:
-        """One transaction: the batch's posts and the checkpoint that says they are done."""
-        questions = [v for k, v in pending if k == "q"]  # a repeated id is fine: the upsert keeps the newest
-        answers = [v for k, v in pending if k == "a"]
-        comments = [v for k, v in pending if k == "c"]
+    def _write(self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict) -> int:
+        """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
+        building the batch's answers or comments: the rows before it are written, the checkpoint stays at
+        ``old_state``, and the error is raised after the commit."""
         written = 0
         with self.store.write() as s:
+            batch.resolve(s)
+            fault = batch.fault
+            if fault is not None:
+                state = old_state
+            questions, answers, comments = (
+                batch.by_kind()
+            )  # a repeated id is fine: the upsert keeps the newest
             questions = _newer_only(s, Question, questions)
             answers = _newer_only(s, Answer, answers)
             if questions:
@@ -266,7 +268,72 @@ class DumpImport:
             run.checkpoint = {**(run.checkpoint or {}), key: state}
             run.items = (run.items or 0) + written
             run.updated_at = utcnow()
+        if fault is not None:
+            raise fault
         return written
+
+
+class _Batch:
+    """The rows read since the last write, in file order: kept questions, and answers and comments whose
+    question or post is not known yet (*pending*: the row's live attributes, kept until :meth:`resolve`)."""
+
+    def __init__(self, file: str, counts: FileCounts):
+        self.file, self.counts = file, counts
+        self.kept: list[tuple[str, dict[str, Any]]] = []
+        self.question_ids: set[int] = set()  # questions kept in this batch, not stored yet
+        self.pending: list[tuple[str, int, Any, int]] = []  # (kind, question or post id, attributes, line)
+        self.fault: PPMinerError | None = None  # a bad value met by resolve(); nothing after it is kept
+
+    def __len__(self) -> int:
+        return len(self.kept) + len(self.pending)
+
+    def add(self, rows: list[Row]) -> None:
+        for row in rows:
+            kind, ref, value = row.value
+            if kind == "q":
+                self.kept.append(("q", value))
+                self.question_ids.add(ref)
+                self.counts.questions += 1
+            else:
+                self.pending.append((kind, ref, value, row.line))
+
+    def resolve(self, session) -> None:
+        """Keep the pending answers whose question, and comments whose post, is kept in this batch or stored.
+        A row with a bad value sets :attr:`fault` (the rows before it are kept)."""
+        if not self.pending:
+            return
+        questions = set(self.question_ids)
+        answers: dict[int, int] = {}
+        refs = sorted({ref for _, ref, _, _ in self.pending} - questions)
+        with_comments = any(kind == "c" for kind, _, _, _ in self.pending)
+        for part in chunks(refs):
+            questions.update(session.scalars(sa.select(Question.id).where(Question.id.in_(part))))
+            if with_comments:
+                query = sa.select(Answer.id, Answer.question_id).where(Answer.id.in_(part))
+                answers.update({answer_id: question_id for answer_id, question_id in session.execute(query)})
+        counts, kept = self.counts, self.kept
+        pending, self.pending = self.pending, []  # the rows are freed with this list
+        for kind, ref, attrib, line in pending:
+            try:
+                if kind == "a":
+                    if ref in questions:
+                        kept.append(("a", answer_row(attrib, ref)))
+                        counts.answers += 1
+                elif ref in questions or ref in answers:
+                    post_type, question_id = (
+                        ("question", ref) if ref in questions else ("answer", answers[ref])
+                    )
+                    kept.append(("c", comment_row(attrib, post_type, question_id)))
+                    counts.comments += 1
+            except RowError as exc:
+                self.fault = PPMinerError(f"{self.file}:{line}: row Id={attrib.get('Id', '?')}: {exc}")
+                return
+
+    def by_kind(self) -> tuple[list[dict[str, Any]], ...]:
+        rows: dict[str, list[dict[str, Any]]] = {"q": [], "a": [], "c": []}
+        for kind, row in self.kept:
+            rows[kind].append(row)
+        return rows["q"], rows["a"], rows["c"]
 
 
 def _newer_only(session, model, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -80,33 +80,29 @@ def _date(attrib, key: str) -> datetime | None:
 
 
 class PostSelector:
-    """Classifies Posts.xml rows as they stream by; remembers which questions and answers were kept."""
+    """Classifies Posts.xml rows as they stream by, as ``(kind, key, value)``.
 
-    def __init__(self, filt: DumpFilter, site: str, question_ids: set[int], answer_questions: dict[int, int]):
+    A kept question is ``("q", id, post dict)``. An answer is ``("a", question id, attributes)``: whether its
+    question is kept is known only later (this run may still be writing it, or it may be stored already), so the
+    importer looks the questions of a whole batch up at once and builds only the answers it keeps
+    (:func:`answer_row`). Holding the live attributes costs no copy; the row is freed once they are dropped.
+    """
+
+    def __init__(self, filt: DumpFilter, site: str):
         self.filt = filt
         self.site = site
-        self.question_ids = question_ids
-        self.answer_questions = answer_questions
         self._from = datetime.combine(filt.date_from, datetime.min.time()) if filt.date_from else None
         self._to = (
             datetime.combine(filt.date_to + timedelta(days=1), datetime.min.time()) if filt.date_to else None
         )
 
-    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
+    def __call__(self, attrib) -> tuple[str, int, Any] | None:
         kind = attrib.get("PostTypeId")
         if kind == "2":
-            parent = _int(attrib, "ParentId", required=True)
-            if parent not in self.question_ids:
-                return None
-            answer = self._answer(attrib, parent)
-            self.answer_questions[answer["id"]] = parent
-            return "a", answer
+            return "a", _int(attrib, "ParentId", required=True), attrib
         if kind == "1":
             question = self._question(attrib)
-            if question is None:
-                return None
-            self.question_ids.add(question["id"])
-            return "q", question
+            return None if question is None else ("q", question["id"], question)
         if kind is None:
             raise RowError("missing PostTypeId")
         return None  # wiki excerpts, moderator nominations, ...: not part of the study
@@ -139,41 +135,35 @@ class PostSelector:
             "closed_date": _date(attrib, "ClosedDate"),
         }
 
-    def _answer(self, attrib, parent: int) -> dict[str, Any]:
-        return {
-            "id": _int(attrib, "Id", required=True),
-            "question_id": parent,
-            "body_html": attrib.get("Body"),
-            "score": _int(attrib, "Score"),
-            "owner_user_id": _int(attrib, "OwnerUserId"),
-            "creation_date": _date(attrib, "CreationDate"),
-            "last_activity_date": _date(attrib, "LastActivityDate"),
-            "last_edit_date": _date(attrib, "LastEditDate"),
-        }
+
+def answer_row(attrib, question_id: int) -> dict[str, Any]:
+    """The answer dict of a Posts.xml row whose question is kept."""
+    return {
+        "id": _int(attrib, "Id", required=True),
+        "question_id": question_id,
+        "body_html": attrib.get("Body"),
+        "score": _int(attrib, "Score"),
+        "owner_user_id": _int(attrib, "OwnerUserId"),
+        "creation_date": _date(attrib, "CreationDate"),
+        "last_activity_date": _date(attrib, "LastActivityDate"),
+        "last_edit_date": _date(attrib, "LastEditDate"),
+    }
 
 
-class CommentSelector:
-    """Keeps Comments.xml rows on kept questions and answers, marking which kind of post and which question."""
+def select_comment(attrib) -> tuple[str, int, Any]:
+    """A Comments.xml row as ``("c", post id, attributes)``: kept when its post is (looked up batch by batch)."""
+    return "c", _int(attrib, "PostId", required=True), attrib
 
-    def __init__(self, question_ids: set[int], answer_questions: dict[int, int]):
-        self.question_ids = question_ids
-        self.answer_questions = answer_questions
 
-    def __call__(self, attrib) -> tuple[str, dict[str, Any]] | None:
-        post_id = _int(attrib, "PostId", required=True)
-        if post_id in self.question_ids:
-            post_type, question_id = "question", post_id
-        elif post_id in self.answer_questions:
-            post_type, question_id = "answer", self.answer_questions[post_id]
-        else:
-            return None
-        return "c", {
-            "id": _int(attrib, "Id", required=True),
-            "post_id": post_id,
-            "post_type": post_type,
-            "question_id": question_id,
-            "text": normalize_prose(attrib.get("Text") or ""),
-            "score": _int(attrib, "Score"),
-            "owner_user_id": _int(attrib, "UserId"),
-            "creation_date": _date(attrib, "CreationDate"),
-        }
+def comment_row(attrib, post_type: str, question_id: int) -> dict[str, Any]:
+    """The comment dict of a Comments.xml row on a kept question or answer."""
+    return {
+        "id": _int(attrib, "Id", required=True),
+        "post_id": _int(attrib, "PostId", required=True),
+        "post_type": post_type,
+        "question_id": question_id,
+        "text": normalize_prose(attrib.get("Text") or ""),
+        "score": _int(attrib, "Score"),
+        "owner_user_id": _int(attrib, "UserId"),
+        "creation_date": _date(attrib, "CreationDate"),
+    }

@@ -370,6 +370,7 @@ def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
             "row Id=6: CreationDate='yesterday' is not",
         ),
         ({"Id": 7, "PostTypeId": 2}, "row Id=7: missing ParentId"),
+        ({"Id": 9, "PostTypeId": 2, "ParentId": 2, "Score": "x"}, "row Id=9: Score='x' is not an integer"),
         ({"Id": 8}, "row Id=8: missing PostTypeId"),
     ],
 )
@@ -378,6 +379,33 @@ def test_bad_values_are_named(sqlite_store, tmp_path, row, expected):
     with pytest.raises(PPMinerError, match="^" + re.escape(f"{posts}:4: {expected}")):
         DumpImport(sqlite_store, str(posts), progress=False).run()
     assert count(sqlite_store, Question) == 1
+
+
+@pytest.mark.parametrize("batch_size", [3, 1000])
+def test_bad_value_found_when_a_batch_is_decided(store, tmp_path, monkeypatch, batch_size):
+    """An answer (comment) is checked once its question (post) is known to be kept, batch by batch: the rows before
+    a bad one are stored, the checkpoint stays before it, and the message names its line."""
+    monkeypatch.setattr(dump_reader, "BLOCK", 1)  # a safe point after every line
+    rows = [*_many(20), answer(1001, 2, Score="lots"), *_many(5, start=21)]
+    posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
+    with pytest.raises(PPMinerError) as err:
+        DumpImport(store, str(posts), batch_size=batch_size, progress=False).run()
+    assert str(err.value) == f"{posts}:43: row Id=1001: Score='lots' is not an integer"
+    assert count(store, Answer) == 20 and count(store, Question) >= 20
+    bad_offset = posts.read_bytes().index(b'Id="1001"')
+    with store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+    assert run.status == "failed" and run.checkpoint["posts"].get("at", {}).get("offset", 0) < bad_offset
+
+    good = write_dump(tmp_path / "Posts2.xml", "posts", _many(3))
+    comments = write_dump(
+        tmp_path / "Comments.xml", "comments", [comment(1, 2), comment(2, 3), {**comment(3, 4), "Score": "-"}]
+    )
+    with pytest.raises(
+        PPMinerError, match=f"^{re.escape(str(comments))}:5: row Id=3: Score='-' is not an integer$"
+    ):
+        DumpImport(store, str(good), str(comments), batch_size=batch_size, progress=False).run()
+    assert count(store, Comment) == 2
 
 
 def test_cli_errors_are_one_line(tmp_path, shared):
@@ -606,6 +634,53 @@ def test_reader_memory_does_not_grow_with_the_file(tmp_path):
         peaks.append(peak_kb)
     assert large.stat().st_size > 20e6
     assert max(peaks[1:]) - peaks[0] < 10_000, peaks  # KiB
+
+
+_IMPORT_MAX_RSS = """
+import resource, sys
+from mining.db import open_store
+from mining.dump_import import DumpImport
+result = DumpImport(open_store(sys.argv[1]), sys.argv[2], sys.argv[3], progress=False).run()
+print(result.posts.answers, result.comments.comments, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def _stored_posts(store, n: int, first_id: int) -> None:
+    """n stored questions, each with one answer (ids from first_id on), made by SQL itself: a large database."""
+    ids = f"WITH RECURSIVE k(i) AS (SELECT {first_id} UNION ALL SELECT i + 2 FROM k WHERE i < {first_id + 2 * n - 2})"
+    stamp = "'api', '2024-01-01 00:00:00'"
+    with store.write() as s:
+        s.execute(
+            sa.text(
+                "INSERT INTO questions (id, site, tags, code_blocks, has_code, source, refreshed_at) "
+                f"{ids} SELECT i, 'so', '', '[]', 0, {stamp} FROM k"
+            )
+        )
+        s.execute(
+            sa.text(
+                "INSERT INTO answers (id, question_id, code_blocks, source, refreshed_at) "
+                f"{ids} SELECT i + 1, i, '[]', {stamp} FROM k"
+            )
+        )
+
+
+def test_import_memory_does_not_grow_with_the_database(tmp_path):
+    """Constant memory: what is stored already is looked up batch by batch, never loaded whole."""
+    posts = write_dump(tmp_path / "Posts.xml", "posts", [*_many(50), answer(10**7 + 1, 10**7)])
+    comments = write_dump(
+        tmp_path / "Comments.xml", "comments", [comment(10**8, 2), comment(10**8 + 1, 10**7 + 1)]
+    )
+    peaks = []
+    for name, stored in (("empty", 0), ("large", 300_000)):
+        db = f"sqlite:///{tmp_path / name}.db"
+        if stored:
+            _stored_posts(open_store(db), stored, first_id=10**7)  # answer 10**7 + 1 is on a stored question
+        out = subprocess.run([sys.executable, "-c", _IMPORT_MAX_RSS, db, str(posts), str(comments)],
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        answers, kept_comments, peak_kb = map(int, out.stdout.split())
+        assert (answers, kept_comments) == (50 + bool(stored), 1 + bool(stored))
+        peaks.append(peak_kb)
+    assert peaks[1] - peaks[0] < 15_000, peaks  # KiB; loading every stored id took ~100 MB here
 
 
 # -- the faster split_html stays faithful ----------------------------------------------------------------------
