@@ -9,15 +9,16 @@ from sqlalchemy.orm import Session, selectinload
 
 from mining.config import MATCH_FIELDS
 from mining.errors import PPMinerError
-from mining.models import Candidate, KeywordSet, MatchRun, Question
+from mining.models import Candidate, KeywordSet, MatchCheck, MatchRun, Question
 from mining.stats import latest_keyword_set_id
 
 CANDIDATE_COLUMNS = ("post_id", "title", "keywords", "fields", "link")  # the table
 CANDIDATE_CSV_COLUMNS = (
-    *("post_id", "title", "link", "keywords", "fields", "hits"),
-    *("keyword_set_id", "matched_at"),
+    "post_id", "title", "link", "keywords", "fields", "hits", "passes_filters", "keyword_set_id", "matched_at",
 )  # fmt: skip
-VERSION_COLUMNS = ("keyword_set_id", "content_hash", "mode", "keywords", "candidates", "file", "last_match")
+VERSION_COLUMNS = (
+    "keyword_set_id", "content_hash", "mode", "keywords", "checked", "candidates", "file", "last_match",
+)  # fmt: skip
 
 
 def question_link(question: Question) -> str | None:
@@ -40,19 +41,25 @@ def resolve_keyword_set(session: Session, keyword_set_id: int | None = None) -> 
 
 
 def list_candidates(session: Session, keyword_set_id: int | None = None) -> list[dict[str, Any]]:
-    """One dict per candidate, by post id: keywords as written in the keyword file (in its order) and hits."""
+    """One dict per candidate, by post id: keywords as written in the keyword file (in its order), hits, and
+    whether the post passes the study's filters (``passes_filters``: false only for a post a ``--no-filters``
+    run matched, as its match check recorded)."""
     kset = resolve_keyword_set(session, keyword_set_id)
     order = {k: i for i, k in enumerate(kset.keywords or [])}
     field_order = {f: i for i, f in enumerate(MATCH_FIELDS)}
     rows = session.execute(
-        sa.select(Candidate, Question)
+        sa.select(Candidate, Question, MatchCheck.selected)
         .join(Question, Question.id == Candidate.question_id)
+        .outerjoin(
+            MatchCheck,
+            sa.and_(MatchCheck.keyword_set_id == kset.id, MatchCheck.question_id == Candidate.question_id),
+        )
         .where(Candidate.keyword_set_id == kset.id)
         .order_by(Candidate.question_id)
         .options(selectinload(Candidate.hits))
     ).all()
     out = []
-    for cand, question in rows:
+    for cand, question, selected in rows:
         hits = sorted(
             cand.hits, key=lambda h: (order.get(h.keyword, len(order)), field_order.get(h.field, 99))
         )
@@ -64,6 +71,7 @@ def list_candidates(session: Session, keyword_set_id: int | None = None) -> list
                 "keywords": list(dict.fromkeys(h.keyword for h in hits)),
                 "fields": sorted({h.field for h in hits}, key=lambda f: field_order.get(f, 99)),
                 "hits": [{"keyword": h.keyword, "field": h.field, "count": h.count} for h in hits],
+                "passes_filters": selected,
                 "keyword_set_id": kset.id,
                 "matched_at": cand.matched_at.isoformat(timespec="seconds"),
             }
@@ -72,10 +80,15 @@ def list_candidates(session: Session, keyword_set_id: int | None = None) -> list
 
 
 def list_versions(session: Session) -> list[dict[str, Any]]:
-    """Every stored keyword-set version with its candidate count and last match run."""
+    """Every stored keyword-set version with how many questions it checked, its candidates and last match run."""
     counts = dict(
         session.execute(
             sa.select(Candidate.keyword_set_id, sa.func.count()).group_by(Candidate.keyword_set_id)
+        ).all()
+    )
+    checked = dict(
+        session.execute(
+            sa.select(MatchCheck.keyword_set_id, sa.func.count()).group_by(MatchCheck.keyword_set_id)
         ).all()
     )
     last_runs = dict(
@@ -91,6 +104,7 @@ def list_versions(session: Session) -> list[dict[str, Any]]:
             "content_hash": k.content_hash[:12],
             "mode": k.stemmer_mode,
             "keywords": len(k.keywords or []),
+            "checked": checked.get(k.id, 0),
             "candidates": counts.get(k.id, 0),
             "file": k.name,
             "last_match": last_runs[k.id].isoformat(timespec="seconds") if last_runs.get(k.id) else None,

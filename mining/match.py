@@ -153,7 +153,7 @@ def _seen_at(fields: tuple[str, ...]):
 
 
 def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_all: bool):
-    """SELECT of the questions this run must check (callers add paging)."""
+    """SELECT of the questions this run must check, with their stored check if any (callers add paging)."""
     passes = replace(spec, apply_filters=True).selected_condition()  # recorded in match_checks.selected
     seen_at = _seen_at(fields)
     cols = [
@@ -162,6 +162,9 @@ def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_
         Question.prose,
         seen_at.label("seen_at"),
         sa.case((passes, True), else_=False).label("passes"),
+        MatchCheck.question_refreshed_at.label("checked_seen_at"),
+        MatchCheck.selected.label("was_selected"),
+        MatchCheck.is_candidate.label("was_candidate"),  # NULL: never checked against this version
     ]
     if "code" in fields:
         cols.append(Question.code_blocks)
@@ -199,42 +202,74 @@ def _drop_unselected(session: Session, spec: SelectionSpec, set_id: int) -> int:
     return removed
 
 
+def _ids_in(column, ids: Sequence[int]):
+    """``column IN (...)`` with the ids written into the SQL: they are integers read from the database, and one
+    bind parameter per id (each cast on PostgreSQL) costs more than the statement itself."""
+    return column.in_(
+        sa.bindparam("ids", [int(i) for i in ids], expanding=True, literal_execute=True, unique=True)
+    )
+
+
 def _store_batch(
     session: Session, set_id: int, rows, hits_by_q: dict[int, dict], now
 ) -> tuple[int, int, int]:
-    """Replace checks and candidates of one batch; returns (new, updated, removed) candidates."""
-    ids = [r.id for r in rows]
-    before = set(
-        session.scalars(
-            sa.select(Candidate.question_id).where(
-                Candidate.keyword_set_id == set_id, Candidate.question_id.in_(ids)
+    """Record the checks and candidates of one batch; returns (new, updated, removed) candidates.
+
+    ``match_checks.is_candidate`` is written in the same transaction as the candidates (and both go together
+    when a question, a keyword set or a check is deleted), so the stored check tells which candidates exist:
+    no query for them, and only those are deleted. A check whose text date, selection and outcome are unchanged
+    (a ``--all`` run over unchanged posts) only has its ``checked_at`` moved, in one statement.
+    """
+    matched = [r.id for r in rows if hits_by_q.get(r.id)]
+    now_set = set(matched)
+    before = {r.id for r in rows if r.was_candidate}
+    unchanged, changed = [], []
+    for r in rows:
+        check = (r.seen_at, bool(r.passes), r.id in now_set)
+        if r.was_candidate is not None and check == (r.checked_seen_at, r.was_selected, r.was_candidate):
+            unchanged.append(r.id)
+        else:
+            changed.append(
+                dict(
+                    keyword_set_id=set_id,
+                    question_id=r.id,
+                    question_refreshed_at=r.seen_at,
+                    selected=check[1],
+                    is_candidate=check[2],
+                    checked_at=now,
+                )
+            )
+    checks, cands = (
+        MatchCheck.__table__,
+        Candidate.__table__,
+    )  # Core: no ORM bookkeeping for thousands of rows
+    if unchanged:
+        session.execute(
+            sa.update(checks)
+            .where(checks.c.keyword_set_id == set_id, _ids_in(checks.c.question_id, unchanged))
+            .values(checked_at=now)
+        )
+    if changed:
+        upsert = dialect_insert(session, checks)
+        session.execute(
+            upsert.on_conflict_do_update(
+                index_elements=[checks.c.keyword_set_id, checks.c.question_id],
+                set_={
+                    c: upsert.excluded[c]
+                    for c in ("question_refreshed_at", "selected", "is_candidate", "checked_at")
+                },
+            ),
+            changed,
+        )
+    if before:  # their hits may differ now: replaced below if they still match (hits go by ON DELETE CASCADE)
+        session.execute(
+            sa.delete(Candidate).where(
+                Candidate.keyword_set_id == set_id, _ids_in(Candidate.question_id, before)
             )
         )
-    )
-    session.execute(
-        sa.delete(Candidate).where(Candidate.keyword_set_id == set_id, Candidate.question_id.in_(ids))
-    )
-    session.execute(
-        sa.delete(MatchCheck).where(MatchCheck.keyword_set_id == set_id, MatchCheck.question_id.in_(ids))
-    )
-    session.execute(
-        sa.insert(MatchCheck.__table__),  # Core insert: no ORM bookkeeping for thousands of rows
-        [
-            dict(
-                keyword_set_id=set_id,
-                question_id=r.id,
-                question_refreshed_at=r.seen_at,
-                selected=bool(r.passes),
-                is_candidate=bool(hits_by_q.get(r.id)),
-                checked_at=now,
-            )
-            for r in rows
-        ],
-    )
-    matched = [qid for qid in ids if hits_by_q.get(qid)]
     if matched:
         created = session.execute(
-            sa.insert(Candidate).returning(Candidate.id, Candidate.question_id, sort_by_parameter_order=True),
+            sa.insert(cands).returning(cands.c.id, cands.c.question_id, sort_by_parameter_order=True),
             [dict(keyword_set_id=set_id, question_id=qid, matched_at=now) for qid in matched],
         ).all()
         session.execute(
@@ -245,7 +280,6 @@ def _store_batch(
                 for (kw, fld), n in hits_by_q[qid].items()
             ],
         )
-    now_set = set(matched)
     return len(now_set - before), len(now_set & before), len(before - now_set)
 
 

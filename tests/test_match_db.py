@@ -79,6 +79,20 @@ def candidate_ids(store, set_id=None):
         return [c["post_id"] for c in list_candidates(s, set_id)]
 
 
+def assert_checks_agree(store):
+    """match_checks.is_candidate is what a re-check trusts: it must say exactly which candidates exist."""
+    from mining.models import Candidate
+
+    with store.read() as s:
+        flagged = set(
+            s.execute(
+                sa.select(MatchCheck.keyword_set_id, MatchCheck.question_id).where(MatchCheck.is_candidate)
+            )
+        )
+        stored = set(s.execute(sa.select(Candidate.keyword_set_id, Candidate.question_id)))
+    assert flagged == stored
+
+
 def test_selection_funnel_and_candidates(store, config):
     seed(store)
     result = run_match(store, config)
@@ -111,9 +125,17 @@ def test_no_filters_then_filters_again(store, config):
     with store.read() as s:
         selected = dict(s.execute(sa.select(MatchCheck.question_id, MatchCheck.selected)).all())
     assert selected == {1: True, 2: True, 3: False, 4: False, 5: False, 6: False}
+    with store.read() as s:  # what the checks recorded is reported: which candidates the study's filters keep
+        assert {c["post_id"]: c["passes_filters"] for c in list_candidates(s)} == {
+            1: True, 3: False, 4: False, 5: False, 6: False
+        }  # fmt: skip
+        assert [(v["checked"], v["candidates"]) for v in list_versions(s)] == [(6, 5)]
     narrow = run_match(store, config)
     assert candidate_ids(store) == [1]
     assert narrow.removed_candidates == 4 and narrow.checked == 0
+    assert_checks_agree(store)
+    with store.read() as s:
+        assert [(v["checked"], v["candidates"]) for v in list_versions(s)] == [(2, 1)]
 
 
 def test_config_filters_can_be_switched_off(store, config, tmp_path):
@@ -143,8 +165,16 @@ def test_only_new_or_refreshed_questions_are_checked(store, config):
     changed = run_match(store, config)
     assert (changed.checked, changed.new_candidates) == (1, 1)
     assert candidate_ids(store) == [1, 2]
+    with store.read() as s:
+        before = dict(s.execute(sa.select(MatchCheck.question_id, MatchCheck.checked_at)).all())
     everything = run_match(store, config, rematch_all=True)
     assert (everything.checked, everything.updated_candidates, everything.new_candidates) == (2, 2, 0)
+    with store.read() as s:  # an unchanged re-check keeps its record and moves only checked_at
+        after = s.execute(
+            sa.select(MatchCheck.question_id, MatchCheck.checked_at, MatchCheck.is_candidate)
+        ).all()
+    assert {q: (at > before[q], c) for q, at, c in after} == {1: (True, True), 2: (True, True)}
+    assert_checks_agree(store)
 
 
 def test_a_changed_keyword_set_is_a_new_version_and_old_candidates_remain(store, config, tmp_path):
@@ -315,6 +345,7 @@ def test_a_refreshed_answer_is_matched_again_when_answers_are_matched(store, con
     again = run_match(store, config, fields=fields)
     assert (again.checked, again.removed_candidates) == (1, 1)
     assert candidate_ids(store) == [1]
+    assert_checks_agree(store)
 
 
 def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store, sqlite_url, config):
@@ -386,6 +417,7 @@ def test_two_match_runs_at_once_share_the_work(store, config):
         results = list(pool.map(lambda _: run_match(store, config), range(2)))
     assert sum(r.checked for r in results) == 5000
     assert candidate_ids(store) == list(range(3, 5001, 3))
+    assert_checks_agree(store)
 
 
 def test_explain_with_a_stored_version(store, config, tmp_path):
