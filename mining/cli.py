@@ -246,7 +246,8 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, max_reques
     default=2000,
     show_default=True,
     type=click.IntRange(1),
-    help="Posts per committed batch.",
+    help="Posts per committed batch; also how many answers (comments) are held until one lookup of "
+    "their questions (posts).",
 )
 @click.option(
     "--restart", is_flag=True, help="Start over instead of resuming an unfinished import of the same file."

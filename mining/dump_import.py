@@ -195,10 +195,8 @@ class DumpImport:
             state_now["done"] = done
             try:
                 counts.written += self._write(batch, run_id, key, state_now, state)
-            finally:
-                batch = _Batch(
-                    reader.name, counts
-                )  # written (a bad value: the rows before it), or rolled back
+            finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
+                batch = _Batch(reader.name, counts)
             state.update(state_now)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
@@ -252,9 +250,8 @@ class DumpImport:
             fault = batch.fault
             if fault is not None:
                 state = old_state
-            questions, answers, comments = (
-                batch.by_kind()
-            )  # a repeated id is fine: the upsert keeps the newest
+            # A repeated id (a broken or concatenated dump) is fine: the upsert keeps the newest version.
+            questions, answers, comments = batch.by_kind()
             questions = _newer_only(s, Question, questions)
             answers = _newer_only(s, Answer, answers)
             if questions:
