@@ -10,7 +10,7 @@ import pytest
 from mining.errors import PPMinerError
 from mining.keywords import KeywordFile, match_mode, parse_keywords, read_keywords
 from mining.matcher import Matcher
-from mining.tokenize import BREAK, CachedStemmer, token_spans, tokens
+from mining.tokenize import BREAK, STEMMER_MODES, CachedStemmer, token_spans, tokens
 
 PROJECT = Path(__file__).resolve().parent.parent
 STUDY_KEYWORDS = PROJECT / "data" / "keywords.txt"
@@ -231,3 +231,103 @@ def test_prefix_filter_never_skips_a_word_that_stems_to_a_wanted_stem(vocabulary
     # and the filter does its job: most words need no stemming for the study's set
     skipped = sum(1 for w in vocabulary if not study._may_stem_to_keyword(w))
     assert skipped > 0.7 * len(vocabulary)
+
+
+# -- the matcher's shortcuts against plain stemming of every word -----------------------------------------------
+@pytest.fixture(scope="module")
+def real_texts(shared) -> list[str]:
+    """Titles and prose of the 352 real SO questions and of every post in the ai.stackexchange dump."""
+    import csv
+
+    from lxml import etree
+
+    from mining.text import split_html
+
+    texts = []
+    with (shared / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv").open(
+        encoding="utf-8"
+    ) as f:
+        for row in csv.DictReader(f):
+            texts += [row["Title"], split_html(row["Body"]).prose]
+    for _, row in etree.iterparse(
+        str(shared / "realdata" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"), tag="row"
+    ):
+        texts += [row.get("Title") or "", split_html(row.get("Body")).prose]
+        row.clear()
+    return [t for t in texts if t]
+
+
+def plain_counter(keywords: tuple[str, ...], stem, reading: str):
+    """Keyword counts with every word of a text stemmed, no shortcut: a one-gram is one word whose stem is the
+    keyword or its stem; a two-gram two adjacent words (no break token between) of which the same holds."""
+    one: dict[str, list[str]] = {}
+    two: dict[tuple[str, str], list[str]] = {}
+    for keyword in keywords:
+        alts = [{w} if reading == "literal" else {w, stem(w)} for w in keyword.lower().split()]
+        for a in alts[0]:
+            if len(alts) == 1:
+                one.setdefault(a, []).append(keyword)
+            for b in alts[1] if len(alts) == 2 else ():
+                two.setdefault((a, b), []).append(keyword)
+
+    def count(text: str) -> Counter:
+        stems = [stem(t) if t else None for t in tokens(text)]
+        found = Counter()
+        for i, s in enumerate(stems):
+            found.update(one.get(s, ()))
+            if i and s is not None and stems[i - 1] is not None:
+                found.update(two.get((stems[i - 1], s), ()))
+        return found
+
+    return count
+
+
+@pytest.mark.parametrize("mode", ["nltk_extensions", "original", "martin_extensions"])
+def test_matcher_equals_plain_stemming_on_real_posts(real_texts, mode):
+    """Matcher.count and Matcher.hits skip stemming words that (by Porter's rules as NLTK has them) cannot stem to
+    a keyword word. Compare both with stemming every word, over ~4,000 real posts (352 SO questions, the
+    ai.stackexchange dump): for the study's keywords, every stem that is not the start of its word, NLTK's
+    irregular stems, and 900 random one- and two-grams of the same words. An NLTK change that breaks the
+    shortcut fails here."""
+    import random
+
+    from nltk.stem.porter import PorterStemmer
+
+    porter = PorterStemmer(getattr(PorterStemmer, STEMMER_MODES[mode]))  # NLTK itself, no cache of ours
+    cache: dict[str, str] = {}
+
+    def stem(word: str) -> str:
+        if word not in cache:
+            cache[word] = porter.stem(word)
+        return cache[word]
+
+    irregular_forms = " ".join(
+        getattr(porter, "pool", {})
+    )  # NLTK's table of irregular words, e.g. skies -> sky
+    real_texts = [*real_texts, irregular_forms]
+    words = sorted({t for text in real_texts for t in tokens(text) if t})
+    assert len(words) > 12_000
+    rng = random.Random(mode)
+    drawn = rng.sample(words, 600) + [
+        f"{a} {b}" for a, b in zip(rng.sample(words, 300), rng.sample(words, 300), strict=True)
+    ]
+    # the stems a word does not start with: only the shortcut's suffix rule (or NLTK's irregular table) finds them
+    unlike_their_words = tuple(sorted({stem(w) for w in words if not w.startswith(stem(w))}))
+    assert len(unlike_their_words) > 500
+    irregular = tuple(sorted({stem(w) for w in getattr(porter, "pool", {})})) or ("sky",)
+    sets = [
+        (unlike_their_words, "literal"),
+        (irregular, "literal"),
+        (read_keywords(STUDY_KEYWORDS).keywords, "stem"),
+        (tuple(dict.fromkeys(drawn)), "stem"),
+        (tuple(dict.fromkeys(drawn)), "literal"),
+    ]
+    for keywords, reading in sets:
+        matcher = Matcher(KeywordFile(None, keywords), mode, reading)
+        plain, matched = plain_counter(keywords, stem, reading), 0
+        for text in real_texts:
+            expected = plain(text)
+            assert matcher.count(text) == expected, text[:80]
+            assert Counter(h.keyword for h in matcher.hits(text)) == expected, text[:80]
+            matched += bool(expected)
+        assert matched > 5  # every set does match real text
