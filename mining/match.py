@@ -11,6 +11,7 @@ everything. Work is committed in batches, so an interrupted run keeps what it di
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -154,17 +155,21 @@ def _seen_at(fields: tuple[str, ...]):
 
 def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_all: bool):
     """SELECT of the questions this run must check, with their stored check if any (callers add paging)."""
-    passes = replace(spec, apply_filters=True).selected_condition()  # recorded in match_checks.selected
+    study_filters = replace(spec, apply_filters=True).selected_condition()
+    passes = sa.case((study_filters, True), else_=False)  # recorded in match_checks.selected
     seen_at = _seen_at(fields)
     cols = [
         Question.id,
         Question.title,
         Question.prose,
         seen_at.label("seen_at"),
-        sa.case((passes, True), else_=False).label("passes"),
-        MatchCheck.question_refreshed_at.label("checked_seen_at"),
-        MatchCheck.selected.label("was_selected"),
+        passes.label("passes"),
         MatchCheck.is_candidate.label("was_candidate"),  # NULL: never checked against this version
+        # compared here, so the stored date need not come back (SQLite parses every datetime in Python)
+        sa.case(
+            (sa.and_(MatchCheck.question_refreshed_at == seen_at, MatchCheck.selected == passes), True),
+            else_=False,
+        ).label("same_check"),
     ]
     if "code" in fields:
         cols.append(Question.code_blocks)
@@ -225,8 +230,8 @@ def _store_batch(
     before = {r.id for r in rows if r.was_candidate}
     unchanged, changed = [], []
     for r in rows:
-        check = (r.seen_at, bool(r.passes), r.id in now_set)
-        if r.was_candidate is not None and check == (r.checked_seen_at, r.was_selected, r.was_candidate):
+        is_candidate = r.id in now_set
+        if r.same_check and r.was_candidate == is_candidate:
             unchanged.append(r.id)
         else:
             changed.append(
@@ -234,8 +239,8 @@ def _store_batch(
                     keyword_set_id=set_id,
                     question_id=r.id,
                     question_refreshed_at=r.seen_at,
-                    selected=check[1],
-                    is_candidate=check[2],
+                    selected=bool(r.passes),
+                    is_candidate=is_candidate,
                     checked_at=now,
                 )
             )
@@ -319,12 +324,10 @@ def run_match(
         session.add(run)
         session.flush()
         run_id = run.id
-        total = int(
-            session.scalar(
-                sa.select(sa.func.count()).select_from(_pending(spec, set_id, fields, rematch_all).subquery())
-            )
-            or 0
-        )
+        total = None  # counted only for a progress bar: the count is a query over every selected question
+        if show_progress and sys.stderr.isatty():
+            pending = _pending(spec, set_id, fields, rematch_all).subquery()
+            total = int(session.scalar(sa.select(sa.func.count()).select_from(pending)) or 0)
 
     result = MatchResult(
         run_id,
