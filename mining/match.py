@@ -189,22 +189,18 @@ def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_
 
 def _drop_unselected(session: Session, spec: SelectionSpec, set_id: int) -> int:
     """Forget checks and candidates of questions outside the selection; returns candidates removed."""
-    outside = Candidate.question_id.not_in(spec.selected_ids())
-    removed = int(
-        session.scalar(
-            sa.select(sa.func.count())
-            .select_from(Candidate)
-            .where(Candidate.keyword_set_id == set_id, outside)
+    cands, checks = Candidate.__table__, MatchCheck.__table__
+    removed = session.execute(
+        sa.delete(cands).where(
+            cands.c.keyword_set_id == set_id, cands.c.question_id.not_in(spec.selected_ids())
         )
-        or 0
-    )
-    session.execute(sa.delete(Candidate).where(Candidate.keyword_set_id == set_id, outside))
+    ).rowcount  # one DELETE statement: its rowcount is exact on every backend
     session.execute(
-        sa.delete(MatchCheck).where(
-            MatchCheck.keyword_set_id == set_id, MatchCheck.question_id.not_in(spec.selected_ids())
+        sa.delete(checks).where(
+            checks.c.keyword_set_id == set_id, checks.c.question_id.not_in(spec.selected_ids())
         )
     )
-    return removed
+    return int(removed)
 
 
 def _ids_in(column, ids: Sequence[int]):
