@@ -240,10 +240,8 @@ def _store_batch(
                     checked_at=now,
                 )
             )
-    checks, cands = (
-        MatchCheck.__table__,
-        Candidate.__table__,
-    )  # Core: no ORM bookkeeping for thousands of rows
+    # Core statements on the tables: no ORM bookkeeping for thousands of rows
+    checks, cands = MatchCheck.__table__, Candidate.__table__
     if unchanged:
         session.execute(
             sa.update(checks)
@@ -264,9 +262,7 @@ def _store_batch(
         )
     if before:  # their hits may differ now: replaced below if they still match (hits go by ON DELETE CASCADE)
         session.execute(
-            sa.delete(Candidate).where(
-                Candidate.keyword_set_id == set_id, _ids_in(Candidate.question_id, before)
-            )
+            sa.delete(cands).where(cands.c.keyword_set_id == set_id, _ids_in(cands.c.question_id, before))
         )
     if matched:
         created = session.execute(

@@ -90,7 +90,10 @@ def assert_checks_agree(store):
             )
         )
         stored = set(s.execute(sa.select(Candidate.keyword_set_id, Candidate.question_id)))
+        hits_of = set(s.scalars(sa.select(CandidateHit.candidate_id)))
+        cands = set(s.scalars(sa.select(Candidate.id)))
     assert flagged == stored
+    assert hits_of == cands  # every candidate has its hits, and no hits outlive their candidate
 
 
 def test_selection_funnel_and_candidates(store, config):
