@@ -30,12 +30,11 @@ from labeling.published import (
     STUDY_COLUMNS,
     STUDY_COMMENT_FIELD,
     STUDY_LABEL_FIELDS,
-    question_link,
     spell,
 )
 from mining.db import Store
 from mining.errors import PPMinerError
-from mining.models import Question
+from mining.models import Question, question_link
 
 
 @dataclass

@@ -33,7 +33,6 @@ from labeling.published import (
     STUDY_COMMENT_FIELD,
     STUDY_LABEL_FIELDS,
     detect_format,
-    question_link,
 )
 from labeling.records import (
     get_or_create_rater,
@@ -44,7 +43,7 @@ from labeling.records import (
 )
 from mining.db import Store
 from mining.errors import PPMinerError
-from mining.models import Question
+from mining.models import Question, question_link
 from mining.progress import progress
 from mining.store import chunks, upsert_questions
 

@@ -166,7 +166,3 @@ def spell(code: str | None, dimension: str, legacy: bool = False) -> str:
     if dimension == "stage":
         return STAGE_SPELLING.get(code, code)
     return (LEGACY_SPELLING if legacy else STUDY_SPELLING).get(code, code)
-
-
-def question_link(question_id: int) -> str:
-    return f"https://stackoverflow.com/questions/{question_id}"

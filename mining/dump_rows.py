@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from mining.models import tags_to_text
+from mining.models import question_link, tags_to_text
 from mining.text import normalize_prose
-
-_DOMAINS = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
 
 
 @dataclass(frozen=True)
@@ -31,12 +29,6 @@ class DumpFilter:
             "from": self.date_from.isoformat() if self.date_from else None,
             "to": self.date_to.isoformat() if self.date_to else None,
         }
-
-
-def site_link(site: str, post_id: int) -> str:
-    """A short link to a question (the dump has no slug): stackoverflow -> stackoverflow.com, ai -> ai.stackexchange.com."""
-    host = site if "." in site else f"{site}.com" if site in _DOMAINS else f"{site}.stackexchange.com"
-    return f"https://{host}/q/{post_id}"
 
 
 def parse_tags(raw: str | None) -> list[str]:
@@ -128,7 +120,7 @@ class PostSelector:
             "answer_count": _int(attrib, "AnswerCount"),
             "accepted_answer_id": _int(attrib, "AcceptedAnswerId"),
             "owner_user_id": _int(attrib, "OwnerUserId"),
-            "link": site_link(self.site, post_id),
+            "link": question_link(post_id, self.site),
             "creation_date": created,
             "last_activity_date": _date(attrib, "LastActivityDate"),
             "last_edit_date": _date(attrib, "LastEditDate"),

@@ -40,6 +40,22 @@ def tags_from_text(text: str | None) -> list[str]:
     return [t for t in (text or "").split("|") if t]
 
 
+# Sites served from their own .com domain rather than <site>.stackexchange.com.
+_OWN_DOMAIN_SITES = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
+
+
+def question_link(question_id: int, site: str | None = "stackoverflow") -> str:
+    """The canonical link of a question when the source gave none (dumps, published files)."""
+    site = site or "stackoverflow"
+    if "." in site:
+        host = site
+    elif site in _OWN_DOMAIN_SITES:
+        host = f"{site}.com"
+    else:
+        host = f"{site}.stackexchange.com"
+    return f"https://{host}/questions/{question_id}"
+
+
 class Question(Base):
     __tablename__ = "questions"
 

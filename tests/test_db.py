@@ -197,3 +197,12 @@ def test_a_batch_repeating_an_id_keeps_its_newest_version(store):
         assert upsert_questions(s, rows, "dump") == 2
     with store.read() as s:
         assert s.get(Question, 3).title == "newest"
+
+
+def test_question_links_for_sites_without_a_link():
+    from mining.models import question_link
+
+    assert question_link(65160023) == "https://stackoverflow.com/questions/65160023"
+    assert question_link(7, "ai") == "https://ai.stackexchange.com/questions/7"
+    assert question_link(7, "superuser") == "https://superuser.com/questions/7"
+    assert question_link(7, "math.stackexchange.com") == "https://math.stackexchange.com/questions/7"

@@ -154,7 +154,7 @@ def test_real_ai_dump_posts_and_comments(store, shared):
         assert q.creation_date == datetime.fromisoformat(first["CreationDate"])
         assert q.accepted_answer_id == int(first["AcceptedAnswerId"])
         assert q.prose == split_html(first["Body"]).prose and q.prose
-        assert q.link == f"https://ai.stackexchange.com/q/{first['Id']}"
+        assert q.link == f"https://ai.stackexchange.com/questions/{first['Id']}"
         on_answer = next(r for r in crows if int(r["PostId"]) in aids)
         c = s.get(Comment, int(on_answer["Id"]))
         assert (c.post_type, c.question_id) == ("answer", aids[int(on_answer["PostId"])])
