@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from mining.config import MATCH_FIELDS
 from mining.errors import PPMinerError
-from mining.models import Candidate, KeywordSet, MatchCheck, MatchRun, Question
+from mining.models import Candidate, KeywordSet, MatchCheck, MatchRun, Question, question_link
 from mining.stats import latest_keyword_set_id
 
 CANDIDATE_COLUMNS = ("post_id", "title", "keywords", "fields", "link")  # the table
@@ -21,12 +21,9 @@ VERSION_COLUMNS = (
 )  # fmt: skip
 
 
-def question_link(question: Question) -> str | None:
-    if question.link:
-        return question.link
-    if question.site in (None, "", "stackoverflow"):
-        return f"https://stackoverflow.com/questions/{question.id}"
-    return None
+def link_of(question: Question) -> str:
+    """The link the source gave, else the canonical one of the question's site (mining.models.question_link)."""
+    return question.link or question_link(question.id, question.site)
 
 
 def resolve_keyword_set(session: Session, keyword_set_id: int | None = None) -> KeywordSet:
@@ -67,7 +64,7 @@ def list_candidates(session: Session, keyword_set_id: int | None = None) -> list
             {
                 "post_id": int(question.id),
                 "title": question.title,
-                "link": question_link(question),
+                "link": link_of(question),
                 "keywords": list(dict.fromkeys(h.keyword for h in hits)),
                 "fields": sorted({h.field for h in hits}, key=lambda f: field_order.get(f, 99)),
                 "hits": [{"keyword": h.keyword, "field": h.field, "count": h.count} for h in hits],

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.candidates import question_link
+from mining.candidates import link_of
 from mining.errors import PPMinerError
 from mining.keywords import KeywordFile, parse_mode
 from mining.matcher import Hit, Matcher
@@ -100,7 +100,7 @@ def stored_status(session: Session, post_id: int, matcher: Matcher) -> str:
 
 def render(question: Question, parts: list[Part], matcher: Matcher, status: str) -> str:
     title = terminal_safe(question.title, keep_newlines=False)
-    lines = [f"post {question.id}: {title}", f"link: {question_link(question) or '-'}"]
+    lines = [f"post {question.id}: {title}", f"link: {link_of(question)}"]
     lines.append(f"keyword set {matcher.keyword_file.content_hash[:12]} {matcher.mode}; {status}")
     total: dict[tuple[str, str], int] = {}
     for part in parts:

@@ -226,7 +226,7 @@ def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_p
     assert re.match(r"match: 3 selected of 7 questions; checked 3 .* 2 candidates", out.stdout)
     rows = json.loads(ppmine("candidates", "--format", "json", db=sqlite_url).stdout)
     assert [(r["post_id"], r["keywords"]) for r in rows] == [(1, ["very slow"]), (7, ["run slow"])]
-    assert isinstance(rows[0]["post_id"], int) and rows[0]["link"].endswith("/questions/1")
+    assert isinstance(rows[0]["post_id"], int) and rows[0]["link"] == "https://stackoverflow.com/questions/1"
     csv_rows = list(
         csv.DictReader(ppmine("candidates", "--format", "csv", db=sqlite_url).stdout.splitlines())
     )
@@ -443,3 +443,20 @@ def test_explain_with_a_stored_version(store, config, tmp_path):
         ]
         with pytest.raises(PPMinerError, match="no keyword set 99"):
             matcher_for_version(s, 99)
+
+
+def test_candidate_links_fall_back_to_the_question_site(store, config):
+    from mining.explain import explain_post, render, stored_status
+    from mining.keywords import read_keywords
+    from mining.matcher import Matcher
+
+    with store.write() as s:
+        upsert_questions(s, [question(9, "Inference is very slow", site="ai", accepted=1)], "import")
+    run_match(store, config)
+    matcher = Matcher(read_keywords(config.keywords_file))
+    with store.read() as s:
+        assert [c["link"] for c in list_candidates(s)] == ["https://ai.stackexchange.com/questions/9"]
+        question_9, parts = explain_post(s, 9, matcher, ("title",))
+        assert "link: https://ai.stackexchange.com/questions/9" in render(
+            question_9, parts, matcher, stored_status(s, 9, matcher)
+        )
