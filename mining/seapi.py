@@ -236,7 +236,7 @@ class ApiClient:
         except requests.Timeout:
             return ("retry", "timed out", 0.0)
         except requests.RequestException as exc:  # dropped connection, refused, reset, broken gzip ...
-            return ("retry", f"connection failed: {self.scrub(_first_line(exc))}", 0.0)
+            return ("retry", f"connection failed: {self.scrub(_root_cause(exc))}", 0.0)
         try:
             payload = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -279,6 +279,16 @@ class ApiClient:
     def questions(self, params: dict[str, Any]) -> Page:
         """One page of ``/questions``."""
         return self.call("/questions", params)
+
+
+def _root_cause(exc: BaseException) -> str:
+    """The innermost reason of a requests/urllib3 failure ("Failed to resolve 'host' (...)", "Connection refused"),
+    without the URL and pool wrappers that repeat what the caller already says."""
+    text = _first_line(exc)
+    if "(Caused by " in text:
+        text = text.rsplit("(Caused by ", 1)[1].rstrip(")")
+        text = text.rsplit("): ", 1)[-1].strip("\"'")
+    return text
 
 
 def _first_line(exc: BaseException) -> str:

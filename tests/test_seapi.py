@@ -212,6 +212,7 @@ def test_connection_refused_message_hides_the_key(caplog):
         c.questions({"tagged": "keras"})
     msg = str(err.value)
     assert "connection failed" in msg and "tagged=keras" in msg
+    assert "Connection refused" in msg and msg.count("tagged=keras") == 1  # the cause, not the URL again
     assert_no_key(msg)
     assert "connection failed" in caplog.text
     assert_no_key(caplog.text)
