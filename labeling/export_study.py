@@ -104,15 +104,15 @@ def _raters_named(session: Session, names: list[str]) -> list[Rater]:
     return [found[n] for n in names]
 
 
-def identification_rows(session: Session, raters: list[str] | None) -> tuple[list[str], list[list[str]]]:
+def _chosen_raters(session: Session, raters: list[str] | None, rated_by) -> list[Rater]:
+    """The named raters, else every rater with a row in the table ``rated_by`` belongs to, in id order."""
     if raters:
-        chosen = _raters_named(session, raters)
-    else:
-        chosen = list(
-            session.scalars(
-                sa.select(Rater).where(Rater.id.in_(sa.select(Identification.rater_id))).order_by(Rater.id)
-            )
-        )
+        return _raters_named(session, raters)
+    return list(session.scalars(sa.select(Rater).where(Rater.id.in_(sa.select(rated_by))).order_by(Rater.id)))
+
+
+def identification_rows(session: Session, raters: list[str] | None) -> tuple[list[str], list[list[str]]]:
+    chosen = _chosen_raters(session, raters, Identification.rater_id)
     decisions = {
         (rid, qid): is_pp
         for rid, qid, is_pp in session.execute(
@@ -142,14 +142,7 @@ def identification_rows(session: Session, raters: list[str] | None) -> tuple[lis
 def label_rows(
     session: Session, raters: list[str] | None
 ) -> tuple[list[str], list[list[str]], list[str], dict]:
-    if raters:
-        chosen = _raters_named(session, raters)
-    else:
-        chosen = list(
-            session.scalars(
-                sa.select(Rater).where(Rater.id.in_(sa.select(PPLabel.rater_id))).order_by(Rater.id)
-            )
-        )
+    chosen = _chosen_raters(session, raters, PPLabel.rater_id)
     if len(chosen) != 2:
         raise PPMinerError(
             f"the 'labels' shape holds exactly two raters, found {[r.name for r in chosen]}: pass --raters A,B"

@@ -118,22 +118,17 @@ def _field_texts(session: Session, rows, fields: tuple[str, ...]) -> dict[int, d
             texts["code"] = list(row.code_blocks or [])
         out[row.id] = texts
     ids = list(out)
-    if "answers" in fields:
+    for field, owner, text in (
+        ("answers", Answer.question_id, Answer.prose),
+        ("comments", Comment.question_id, Comment.text),
+    ):
+        if field not in fields:
+            continue
         for texts in out.values():
-            texts["answers"] = []
+            texts[field] = []
         for chunk in chunks(ids, 500):
-            for qid, prose in session.execute(
-                sa.select(Answer.question_id, Answer.prose).where(Answer.question_id.in_(chunk))
-            ):
-                out[qid]["answers"].append(prose)
-    if "comments" in fields:
-        for texts in out.values():
-            texts["comments"] = []
-        for chunk in chunks(ids, 500):
-            for qid, text in session.execute(
-                sa.select(Comment.question_id, Comment.text).where(Comment.question_id.in_(chunk))
-            ):
-                out[qid]["comments"].append(text)
+            for qid, value in session.execute(sa.select(owner, text).where(owner.in_(chunk))):
+                out[qid][field].append(value)
     return out
 
 
