@@ -5,7 +5,7 @@ PPMINER_TEST_PG_URL names a server), then exports them and computes agreement, p
 Agreement is also timed on a synthetic study N times the published one (three raters, some gaps), to show how it
 scales. Imports write row by row through labeling.records (one audited write per decision), which dominates.
 
-Run: python bench/bench_agreement_io.py [--copies N] [path/to/shared/dlperf]
+Run: python bench/bench_agreement_io.py [--copies N] [DLPERF_DIR (default data/published)]
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import sqlalchemy as sa
 
 from labeling.agreement import compute_agreement
 from labeling.codebook import load_codebook
-from labeling.export_study import export_file
-from labeling.import_study import import_file, plan_import
+from labeling.io.export_study import export_file
+from labeling.io.import_study import import_file, plan_import
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
 from mining.db import make_engine, open_store
 from mining.store import upsert_questions
@@ -74,7 +74,11 @@ def bench_scaled_agreement(copies: int, codebook, folder: Path) -> None:
     stages = [c.code for c in codebook.codes("stage")]
     posts = list(range(1, 740 * copies + 1))
     with store.write() as s:
-        upsert_questions(s, [{"id": p, "title": f"p{p}", "body_html": ""} for p in posts], "import")
+        upsert_questions(
+            s,
+            [{"site": "stackoverflow", "id": p, "title": f"p{p}", "body_html": ""} for p in posts],
+            "import",
+        )
         raters = [get_or_create_rater(s, n) for n in ("ann", "bob", "cal")]
         for p in posts:
             truth = rng.random() < 0.4
@@ -104,7 +108,7 @@ def bench_scaled_agreement(copies: int, codebook, folder: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dlperf", nargs="?", default=str(PROJECT.parent / "shared" / "dlperf"))
+    parser.add_argument("dlperf", nargs="?", default=str(PROJECT / "data" / "published"))
     parser.add_argument("--copies", type=int, default=10, help="size of the synthetic study (x 740 posts)")
     args = parser.parse_args()
     codebook = load_codebook()

@@ -4,7 +4,7 @@ Builds a SQLite study with the published 224 final labels copied N times (defaul
 labeling.records, then times each table of labeling.analysis and prints PPs per second. With --notebooks it also
 runs `jupyter nbconvert --execute` over every notebook on that database and prints the wall time.
 
-Run: python bench/bench_analysis.py [--copies N] [--notebooks] [path/to/shared/dlperf]
+Run: python bench/bench_analysis.py [--copies N] [--notebooks] [DLPERF_DIR (default data/published)]
 """
 
 from __future__ import annotations
@@ -43,10 +43,11 @@ def build(url: str, dlperf: Path, copies: int) -> int:
     with store.write() as session:
         for copy in range(copies):
             offset = copy * 10**9
-            posts = {parse_pp_key(r["id"])[0] + offset for r in rows}
-            upsert_questions(session, [{"id": q} for q in posts], source="import")
+            posts = {parse_pp_key(r["id"])[0].id + offset for r in rows}
+            upsert_questions(session, [{"site": "stackoverflow", "id": q} for q in posts], source="import")
             for r in rows:
                 post, pp = parse_pp_key(r["id"])
+                post = post.id
                 values = {f: cb.resolve(dim, r[col]) for col, (f, dim) in FIELDS.items()}
                 set_final_identification(session, post + offset, True, "imported")
                 set_final_label(session, post + offset, pp, "imported", **values)
@@ -63,7 +64,7 @@ def timed(label: str, func, pps: int, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dlperf", nargs="?", default=str(PROJECT.parent / "shared" / "dlperf"))
+    parser.add_argument("dlperf", nargs="?", default=str(PROJECT / "data" / "published"))
     parser.add_argument("--copies", type=int, default=20, help="copies of the published PPs (default 20)")
     parser.add_argument("--notebooks", action="store_true", help="also time a headless run of every notebook")
     args = parser.parse_args()

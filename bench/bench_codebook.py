@@ -1,6 +1,6 @@
 """Codebook speed: cold load of data/codebook.yaml and label resolutions per second over the published labels.
 
-Run: python bench/bench_codebook.py [path/to/shared/dlperf]
+Run: python bench/bench_codebook.py [DLPERF_DIR (default data/published)]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ COLUMNS = {
 
 
 def main() -> None:
-    dlperf = Path(sys.argv[1]) if len(sys.argv) > 1 else PROJECT.parent / "shared" / "dlperf"
+    dlperf = Path(sys.argv[1]) if len(sys.argv) > 1 else PROJECT / "data" / "published"
     path = PROJECT / "data" / "codebook.yaml"
     text = path.read_text(encoding="utf-8")
     start = time.perf_counter()

@@ -3,9 +3,9 @@
 Builds a larger Posts.xml in a temporary folder by replicating the real ai.stackexchange rows with new ids (and
 matching ParentId/AcceptedAnswerId), then times:
   bare      lxml iterparse that only counts rows (the floor: nothing can stream the file faster)
-  reader    mining.dump_reader feeding line by line, dropping every row (the checkpointable streaming itself)
+  reader    mining.dump.reader feeding line by line, dropping every row (the checkpointable streaming itself)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
-  all       `import-dump` without --tag: every question and answer is split into prose/code and written
+  all       `import-dump --all-questions`: every question and answer is split into prose/code and written
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints rows/s, MB/s and the ratio to the bare parse. The issue's target: import time at most 2x the bare parse.
 
@@ -22,12 +22,12 @@ from pathlib import Path
 from lxml import etree
 
 from mining.db import open_store
-from mining.dump_import import DumpImport
-from mining.dump_reader import DumpReader
-from mining.dump_rows import DumpFilter
+from mining.dump.importer import DumpImport
+from mining.dump.reader import DumpReader
+from mining.dump.rows import DumpFilter
 
 PROJECT = Path(__file__).resolve().parent.parent
-REAL = PROJECT.parent / "shared" / "realdata" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"
+REAL = PROJECT / "tests" / "fixtures" / "se_dumps" / "ai.stackexchange.com" / "Posts.xml"
 ID_ATTRS = ("Id", "ParentId", "AcceptedAnswerId")
 
 

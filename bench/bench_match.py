@@ -1,7 +1,7 @@
 """Benchmark: keyword matching against the bare cost of reading and tokenising the same texts.
 
 Builds a SQLite study database of N questions (default 100,000) by replicating the real Stack Overflow questions
-in ../shared/realdata (each copy gets a few words of its own, so the vocabulary keeps growing as in a real
+in tests/fixtures (each copy gets a few words of its own, so the vocabulary keeps growing as in a real
 corpus), then times, over title + question prose:
 
   bare     read the texts from the database and tokenise them
@@ -33,15 +33,15 @@ sys.path.insert(0, str(PROJECT))
 
 from mining.config import load_config  # noqa: E402
 from mining.db import open_store  # noqa: E402
-from mining.keywords import read_keywords  # noqa: E402
-from mining.match import run_match  # noqa: E402
-from mining.matcher import Matcher  # noqa: E402
+from mining.match.keywords import read_keywords  # noqa: E402
+from mining.match.matcher import Matcher  # noqa: E402
+from mining.match.run import run_match  # noqa: E402
+from mining.match.tokenize import tokens  # noqa: E402
 from mining.models import Question  # noqa: E402
 from mining.store import utcnow  # noqa: E402
 from mining.text import split_html  # noqa: E402
-from mining.tokenize import tokens  # noqa: E402
 
-REAL = PROJECT.parent / "shared" / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
+REAL = PROJECT / "tests" / "fixtures" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
 WORDS = [
     "tensor",
     "keras",

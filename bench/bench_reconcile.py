@@ -36,7 +36,10 @@ def build(url: str, posts: int, seed: int = 7) -> None:
     with store.write() as s:
         upsert_questions(
             s,
-            [{"id": q, "title": f"post {q}", "body_html": "<p>slow</p>"} for q in range(1, posts + 1)],
+            [
+                {"site": "stackoverflow", "id": q, "title": f"post {q}", "body_html": "<p>slow</p>"}
+                for q in range(1, posts + 1)
+            ],
             "import",
         )
         ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")

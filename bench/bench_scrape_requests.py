@@ -21,8 +21,8 @@ sys.path[:0] = [str(PROJECT), str(PROJECT / "tests")]  # the fake API lives with
 
 from fake_api import FakeApi, make_questions  # noqa: E402
 
+from mining.api.scrape import ScrapeParams, scrape  # noqa: E402
 from mining.db import open_store  # noqa: E402
-from mining.scrape import ScrapeParams, scrape  # noqa: E402
 
 FLOOR = 10.0
 BUDGET = 11.0
@@ -50,14 +50,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--questions", type=int, default=3000)
     args = ap.parse_args()
-    shared = PROJECT.parent / "shared"
+    fixtures = PROJECT / "tests" / "fixtures"
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         n = args.questions
-        run("one tag", make_questions(n, shared, tags=(("tensorflow",),)), ("tensorflow",), tmp)
-        mixed = make_questions(n, shared, tags=(("tensorflow",), ("keras",), ("tensorflow", "keras")))
+        run("one tag", make_questions(n, fixtures, tags=(("tensorflow",),)), ("tensorflow",), tmp)
+        mixed = make_questions(n, fixtures, tags=(("tensorflow",), ("keras",), ("tensorflow", "keras")))
         run("two tags, 1/3 carry both", mixed, ("tensorflow", "keras"), tmp)
-        disjoint = make_questions(n, shared, tags=(("tensorflow",), ("keras",)))
+        disjoint = make_questions(n, fixtures, tags=(("tensorflow",), ("keras",)))
         run("two tags, disjoint", disjoint, ("tensorflow", "keras"), tmp)
 
 

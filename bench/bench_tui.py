@@ -1,6 +1,6 @@
 """How long a rater waits for the next post: key press -> next post rendered, with 100k candidates in SQLite.
 
-Builds a study database (real Stack Overflow bodies from ../shared/realdata, cycled), then drives the identify and
+Builds a study database (real Stack Overflow bodies from tests/fixtures, cycled), then drives the identify and
 classify apps headless through Textual's pilot and times each key press until the screen shows the next post.
 Prints median / p95 / max in ms and the ratio to the 100 ms budget. Run: ``python bench/bench_tui.py``.
 """
@@ -29,13 +29,15 @@ from mining.db import open_store  # noqa: E402
 from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question  # noqa: E402
 from mining.text import split_html  # noqa: E402
 
-BODIES = PROJECT.parent / "shared" / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
+BODIES = PROJECT / "tests" / "fixtures" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
 BUDGET_MS = 100.0
 KEYWORDS = ["slowli", "faster", "speed", "oom", "memori leak", "gpu util", "take long"]
 
+SO = "stackoverflow"
+
 
 def real_posts() -> list[tuple[str, str, list[str], str]]:
-    """(title, prose, code blocks, body HTML) of the real questions in the shared sample."""
+    """(title, prose, code blocks, body HTML) of the real questions in the fixture sample."""
     csv.field_size_limit(10_000_000)
     with BODIES.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -63,21 +65,21 @@ def build(url: str, n: int) -> None:
                 title, prose, code, html = posts[q % len(posts)]
                 answer_title, answer_prose, answer_code, answer_html = posts[(q * 7) % len(posts)]
                 q_rows.append(
-                    dict(id=q, title=title, body_html=html, prose=prose, code_blocks=code, has_code=bool(code), tags="|keras|",
+                    dict(site=SO, id=q, title=title, body_html=html, prose=prose, code_blocks=code, has_code=bool(code), tags="|keras|",
                          score=q % 20, accepted_answer_id=q * 10, source="import", refreshed_at=now,
                          creation_date=now)
                 )  # fmt: skip
                 a_rows.append(
-                    dict(id=q * 10, question_id=q, body_html=answer_html, prose=answer_prose, code_blocks=answer_code, score=3,
+                    dict(site=SO, id=q * 10, question_id=q, body_html=answer_html, prose=answer_prose, code_blocks=answer_code, score=3,
                          source="import", refreshed_at=now)
                 )  # fmt: skip
                 for k in range(2):
                     c_rows.append(
-                        dict(id=q * 100 + k, post_id=q if k == 0 else q * 10, post_type="question" if k == 0 else
+                        dict(site=SO, id=q * 100 + k, post_id=q if k == 0 else q * 10, post_type="question" if k == 0 else
                              "answer", question_id=q, text=f"did you try a smaller batch? {answer_title}",
                              source="import", refreshed_at=now)
                     )  # fmt: skip
-                cand_rows.append(dict(id=q, keyword_set_id=ks.id, question_id=q, matched_at=now))
+                cand_rows.append(dict(id=q, keyword_set_id=ks.id, site=SO, question_id=q, matched_at=now))
                 hit_rows.append(
                     dict(candidate_id=q, keyword=KEYWORDS[q % len(KEYWORDS)], field="prose", count=1)
                 )
@@ -92,7 +94,10 @@ def build(url: str, n: int) -> None:
         # 2,000 posts the classify rater found to be PPs.
         s.execute(
             sa.insert(Identification),
-            [dict(rater_id=rater.id, question_id=q, is_pp=True, decided_at=now) for q in range(1, 2001)],
+            [
+                dict(rater_id=rater.id, site=SO, question_id=q, is_pp=True, decided_at=now)
+                for q in range(1, 2001)
+            ],
         )
 
 

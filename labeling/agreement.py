@@ -4,7 +4,10 @@ Dimensions and what one rating is:
 
 - ``identification``: a rater's PP / not-PP decision on a post (``identifications``), item = post.
 - ``symptom``, ``root_cause``, ``introducing_stage``, ``exposing_stage``: a rater's codebook code for one PP
-  (``pp_labels``), item = (post, pp_index), so raters' PPs are matched by their index.
+  (``pp_labels``), item = one aligned PP of a post. Raters' PPs are paired by ``labeling.alignment`` (by the
+  part of the post they point at, else the best label match, by an optimal assignment), never by the order
+  they were typed in; a PP one rater found and another did not gets ``(no PP)`` from the other: a disagreement.
+  The item id is ``<post>_<n>`` for the n-th aligned PP; ``ItemRatings.pps`` says which PP of each rater it is.
 - ``symptom_category``, ``root_cause_category``: the same, reduced to the code's category (``codebook.category``).
 
 Symptoms: a PP may carry two symptoms (symptom1, symptom2). They are compared as ONE unordered set per PP: a
@@ -30,7 +33,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from labeling.alignment import NO_PP, align_pps
 from labeling.models import Identification, PPLabel, Rater, pp_key
+from mining.sites import PostKey
 
 IDENTIFICATION = "identification"
 LABEL_DIMENSIONS = (
@@ -52,10 +57,11 @@ class ItemRatings:
     """All raters' values for one item of one dimension."""
 
     dimension: str
-    item: str  # post id, or the published PP id '<post>_<pp>'
-    question_id: int
+    item: str  # the post as written (65160023, ai:136), or the PP id '<post>_<pp>'
+    question_id: PostKey
     pp_index: int | None
     ratings: dict[str, str] = field(default_factory=dict)  # rater name -> value
+    pps: dict[str, int] = field(default_factory=dict)  # labels: rater name -> their own pp_index in this item
 
     @property
     def rated_by_several(self) -> bool:
@@ -77,6 +83,11 @@ class DimensionAgreement:
     fleiss_kappa: float | None
     krippendorff_alpha: float | None
     disagreements: list[dict[str, Any]]  # [{"labels": [a, b], "count": n}], most frequent first
+    # per rater and pair (labeling.rater_agreement): who disagrees with whom, on which items
+    pairwise: list[dict[str, Any]] = field(default_factory=list)
+    majority: list[dict[str, Any]] = field(default_factory=list)
+    confusion: list[dict[str, Any]] = field(default_factory=list)
+    disputed: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -93,6 +104,11 @@ def _symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:
 def _category_set(codebook, symptom1: str | None, symptom2: str | None) -> str | None:
     cats = sorted({codebook.category(c) for c in (symptom1, symptom2) if c})
     return SET_JOIN.join(cats) if cats else None
+
+
+def _row_values(row: PPLabel) -> dict[str, Any]:
+    return {f: getattr(row, f) for f in ("symptom1", "symptom2", "root_cause", "introducing_stage",
+                                         "exposing_stage", "part")}  # fmt: skip
 
 
 def _label_value(codebook, dimension: str, row: PPLabel) -> str | None:
@@ -118,34 +134,45 @@ def collect_ratings(
         codebook = load_codebook()
     out: dict[str, list[ItemRatings]] = {}
     if IDENTIFICATION in dimensions:
-        items: dict[int, ItemRatings] = {}
+        items: dict[PostKey, ItemRatings] = {}
         rows = session.execute(
-            sa.select(Identification.question_id, Rater.name, Identification.is_pp)
+            sa.select(Identification.site, Identification.question_id, Rater.name, Identification.is_pp)
             .join(Rater, Rater.id == Identification.rater_id)
-            .order_by(Identification.question_id, Rater.name)
+            .order_by(Identification.site, Identification.question_id, Rater.name)
         )
-        for qid, rater, is_pp in rows:
+        for site, question_id, rater, is_pp in rows:
+            qid = PostKey(site, question_id)
             item = items.setdefault(qid, ItemRatings(IDENTIFICATION, str(qid), qid, None))
             item.ratings[rater] = PP if is_pp else NOT_PP
         out[IDENTIFICATION] = list(items.values())
     label_dims = [d for d in dimensions if d != IDENTIFICATION]
     if label_dims:
-        by_dim: dict[str, dict[tuple[int, int], ItemRatings]] = {d: {} for d in label_dims}
-        rows = session.execute(
-            sa.select(PPLabel, Rater.name)
-            .join(Rater, Rater.id == PPLabel.rater_id)
-            .order_by(PPLabel.question_id, PPLabel.pp_index, Rater.name)
-        )
+        by_post: dict[PostKey, dict[str, dict[int, PPLabel]]] = {}
+        rows = session.execute(sa.select(PPLabel, Rater.name).join(Rater, Rater.id == PPLabel.rater_id))
         for label, rater in rows:
-            key = (label.question_id, label.pp_index)
-            for dim in label_dims:
-                value = _label_value(codebook, dim, label)
-                if value is None:
-                    continue
-                item = by_dim[dim].setdefault(key, ItemRatings(dim, pp_key(*key), key[0], key[1]))
-                item.ratings[rater] = value
+            by_post.setdefault(label.key, {}).setdefault(rater, {})[label.pp_index] = label
         for dim in label_dims:
-            out[dim] = list(by_dim[dim].values())
+            out[dim] = []
+        for qid in sorted(by_post):
+            posts = by_post[qid]
+            values = {r: {i: _row_values(row) for i, row in pps.items()} for r, pps in posts.items()}
+            for slot_no, slot in enumerate(align_pps(values), 1):
+                for dim in label_dims:
+                    item = ItemRatings(
+                        dim, pp_key(qid, slot_no), qid, slot_no, pps=dict(sorted(slot.items()))
+                    )
+                    for rater, index in slot.items():
+                        value = _label_value(codebook, dim, posts[rater][index])
+                        if value is not None:
+                            item.ratings[rater] = value
+                    if (
+                        not item.ratings
+                    ):  # nobody gave this PP a value here: no item, (no PP)s alone agree on nothing
+                        continue
+                    for rater in posts.keys() - slot.keys():  # labelled the post but not this PP
+                        item.ratings[rater] = NO_PP
+                    item.ratings = dict(sorted(item.ratings.items()))
+                    out[dim].append(item)
     return {d: out[d] for d in dimensions}
 
 
@@ -232,7 +259,10 @@ def disagreement_pairs(items: list[dict[str, str]], top: int | None = 5) -> list
 
 def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) -> DimensionAgreement:
     """The statistics of one dimension from its items (items with fewer than two raters are left out)."""
-    rated = [i.ratings for i in items if i.rated_by_several]
+    from labeling import rater_agreement
+
+    several = [i for i in items if i.rated_by_several]
+    rated = [i.ratings for i in several]
     raters = sorted({r for ratings in rated for r in ratings})
     observed, fleiss = fleiss_kappa([list(r.values()) for r in rated])
     cohen = None
@@ -248,6 +278,10 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
         fleiss_kappa=_clean(fleiss),
         krippendorff_alpha=krippendorff_alpha(rated, raters) if rated else None,
         disagreements=disagreement_pairs(rated, top),
+        pairwise=rater_agreement.pairwise(rated, raters),
+        majority=rater_agreement.majority(rated, raters),
+        confusion=rater_agreement.confusion(several, raters),
+        disputed=rater_agreement.disputed(several),
     )
 
 

@@ -14,43 +14,66 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from labeling.models import FinalIdentification, Identification, PPLabel, Rater
-from labeling.records import delete_identification, get_or_create_rater, set_identification
+from labeling.models import FinalIdentification, Identification, PPLabel, Rater, rater_display
+from labeling.records import delete_identification, find_rater, get_or_create_rater, set_identification
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import Candidate
+from mining.sites import PostKey, as_post
 from mining.stats import latest_keyword_set_id
 
 REQUIRED_LABELS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
 
 
-def order_key(seed: int, question_id: int) -> bytes:
-    """The sort key that places a post in the seeded order."""
-    return hashlib.blake2b(f"{seed}:{question_id}".encode(), digest_size=8).digest()
+def _id_of(rater: Rater | None) -> int:
+    """The rater's id for a filter; -1 (no row has it) for a rater not yet stored."""
+    return rater.id if rater is not None else -1
 
 
-def seeded_order(question_ids, seed: int, sample: int | None = None) -> list[int]:
-    ordered = sorted(set(question_ids), key=lambda q: order_key(seed, q))
+def order_key(seed: int, post: PostKey | int) -> bytes:
+    """The sort key that places a post in the seeded order: a hash of the seed and the post as written
+    (``65160023``, ``ai:136``), so Stack Overflow posts keep the places they had before posts had sites."""
+    return hashlib.blake2b(f"{seed}:{as_post(post)}".encode(), digest_size=8).digest()
+
+
+def seeded_order(posts, seed: int, sample: int | None = None) -> list[PostKey]:
+    ordered = sorted({as_post(p) for p in posts}, key=lambda q: order_key(seed, q))
     return ordered if sample is None else ordered[:sample]
 
 
-def open_rater(store: Store, name: str) -> Rater:
-    """The rater row for ``name``, created on first use (two sessions starting at once may race: retry once)."""
+def open_rater(store: Store, name: str) -> Rater | None:
+    """The stored rater called ``name`` (trimmed, case-folded), or None: opening a session registers nobody; a
+    rater is created with their first decision (:meth:`_SessionQueue.writing`)."""
     if not name or not name.strip():
         raise PPMinerError("--rater: a rater needs a non-empty name")
-    for attempt in (1, 2):
-        try:
-            with store.write() as s:
-                return get_or_create_rater(s, name)
-        except IntegrityError:
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+    with store.read() as s:
+        return find_rater(s, name)
+
+
+def identify_scope(
+    session: Session, set_id: int, rater_id: int, seed: int = 0, sample: int | None = None
+) -> list[PostKey]:
+    """The posts a rater's identify queue walks, in seeded order: the version's matching candidates, plus the
+    candidates kept as no longer matching that this rater decided (so done counts what they did)."""
+    decided = sa.select(Identification.site, Identification.question_id).where(
+        Identification.rater_id == rater_id
+    )
+    ids = session.execute(
+        sa.select(Candidate.site, Candidate.question_id).where(
+            Candidate.keyword_set_id == set_id,
+            sa.or_(
+                Candidate.matching.is_(True), sa.tuple_(Candidate.site, Candidate.question_id).in_(decided)
+            ),
+        )
+    ).all()
+    return seeded_order(map(PostKey._make, ids), seed, sample)
 
 
 @dataclass(frozen=True)
@@ -66,18 +89,37 @@ class Progress:
 class _SessionQueue:
     """A deque of pending post ids with a session undo stack of (kind, post id)."""
 
-    def __init__(self, store: Store, rater: Rater, pending: list[int], done: int) -> None:
-        self.store, self.rater = store, rater
-        self._pending: deque[int] = deque(pending)
+    def __init__(
+        self, store: Store, rater: Rater | None, name: str, pending: list[PostKey], done: int
+    ) -> None:
+        self.store, self.rater, self._name = store, rater, rater_display(name)
+        self._pending: deque[PostKey] = deque(pending)
         self._done = done
-        self._actions: list[tuple[str, int]] = []
+        self._actions: list[tuple[str, PostKey]] = []
 
     @property
-    def current(self) -> int | None:
+    def rater_name(self) -> str:
+        """The rater's name as first written (as typed now if they have not decided anything yet)."""
+        return self.rater.name if self.rater is not None else self._name
+
+    @property
+    def rater_id(self) -> int | None:
+        return self.rater.id if self.rater is not None else None
+
+    @contextmanager
+    def writing(self) -> Iterator[tuple[Session, Rater]]:
+        """A write transaction and the rater to record under, created in it on their first decision."""
+        with self.store.write() as s:
+            rater = self.rater or get_or_create_rater(s, self._name)
+            yield s, rater
+        self.rater = rater  # only once committed
+
+    @property
+    def current(self) -> PostKey | None:
         return self._pending[0] if self._pending else None
 
     @property
-    def upcoming(self) -> int | None:
+    def upcoming(self) -> PostKey | None:
         """The post after the current one (what a decision or skip moves to), for prefetching."""
         return self._pending[1] if len(self._pending) > 1 else None
 
@@ -85,7 +127,7 @@ class _SessionQueue:
     def progress(self) -> Progress:
         return Progress(self._done, len(self._pending))
 
-    def skip(self) -> int | None:
+    def skip(self) -> PostKey | None:
         """Move the current post to the end of this session's queue; returns the new current post."""
         if len(self._pending) > 1:
             qid = self._pending.popleft()
@@ -93,28 +135,32 @@ class _SessionQueue:
             self._actions.append(("skip", qid))
         return self.current
 
-    def _undo_skip(self, qid: int) -> None:
+    def _undo_skip(self, qid: PostKey) -> None:
         if self._pending and self._pending[-1] == qid:
             self._pending.pop()
         self._pending.appendleft(qid)
 
-    def _mark_done(self, qid: int) -> None:
+    def _mark_done(self, qid: PostKey) -> None:
         if self._pending and self._pending[0] == qid:
             self._pending.popleft()
         else:
             self._pending.remove(qid)
         self._done += 1
 
-    def _mark_undone(self, qid: int) -> None:
+    def _mark_undone(self, qid: PostKey) -> None:
         # A decided post is never pending (no O(n) search through a queue of 100k posts).
         self._pending.appendleft(qid)
         self._done -= 1
 
 
 class IdentifyQueue(_SessionQueue):
-    """The candidates of the latest keyword-set version this rater has not decided, in seeded order."""
+    """The candidates of the latest keyword-set version this rater has not decided, in seeded order; with
+    ``sample`` the posts of the frozen sample (seed, sample) instead (``labeling.samples``)."""
 
-    def __init__(self, store: Store, rater_name: str, seed: int = 0, sample: int | None = None) -> None:
+    def __init__(
+        self, store: Store, rater_name: str, seed: int = 0, sample: int | None = None, priority=None
+    ) -> None:
+        """``priority``: a :class:`labeling.triage.priority.Priority` for the model's order (else seeded)."""
         if sample is not None and sample < 1:
             raise PPMinerError(f"--sample: must be at least 1, not {sample}")
         rater = open_rater(store, rater_name)
@@ -122,29 +168,53 @@ class IdentifyQueue(_SessionQueue):
             set_id = latest_keyword_set_id(s)
             if set_id is None:
                 raise PPMinerError("no candidates yet: run `ppmine match` first")
-            ids = s.scalars(sa.select(Candidate.question_id).where(Candidate.keyword_set_id == set_id)).all()
-            decided = set(
-                s.scalars(sa.select(Identification.question_id).where(Identification.rater_id == rater.id))
+            # a sample is drawn from the matching candidates alone
+            order = identify_scope(s, set_id, -1 if sample is not None else _id_of(rater), seed)
+        self.sample: dict | None = None
+        if sample is not None:  # frozen: drawn once, the same posts for every rater whatever is matched later
+            from labeling.samples import frozen_sample
+
+            order, self.sample, self.sample_drawn = frozen_sample(
+                store, seed, sample, set_id, order, rater.name if rater else rater_display(rater_name)
             )
+        with store.read() as s:
+            decided = {
+                PostKey(*row)
+                for row in s.execute(
+                    sa.select(Identification.site, Identification.question_id).where(
+                        Identification.rater_id == _id_of(rater)
+                    )
+                )
+            }
         self.keyword_set_id = set_id
-        order = seeded_order(ids, seed, sample)
         super().__init__(
-            store, rater, [q for q in order if q not in decided], sum(q in decided for q in order)
+            store, rater, rater_name, [q for q in order if q not in decided], sum(q in decided for q in order)
         )
         self._in_scope = set(order)
+        self.ranking = priority.start(store, _id_of(rater), order) if priority is not None else None
+        if self.ranking is not None:
+            self._rearrange()
 
-    def decide(self, is_pp: bool) -> int | None:
+    def _rearrange(self) -> None:
+        order = self.ranking.arrange(self._pending, {q for kind, q in self._actions if kind == "skip"})
+        if order is not None:  # a newer ranking than the one in use
+            self._pending = deque(order)
+
+    def decide(self, is_pp: bool) -> PostKey | None:
         """Store the rater's decision on the current post (committed now); returns the next post."""
         qid = self.current
         if qid is None:
             return None
-        with self.store.write() as s:
-            set_identification(s, self.rater, qid, is_pp)
+        with self.writing() as (s, rater):
+            set_identification(s, rater, qid, is_pp)
         self._mark_done(qid)
         self._actions.append(("decide", qid))
+        if self.ranking is not None:
+            self.ranking.learn(qid, is_pp)
+            self._rearrange()
         return self.current
 
-    def undo(self) -> int | None:
+    def undo(self) -> PostKey | None:
         """Take back the last action (decision or skip); returns the post to show again, or None if nothing to undo."""
         if self._actions:
             kind, qid = self._actions[-1]
@@ -156,22 +226,28 @@ class IdentifyQueue(_SessionQueue):
             qid = self._latest_stored_decision()
             if qid is None:
                 return None
+        if self.rater is None:
+            return None  # nothing was ever decided
         with self.store.write() as s:  # if this fails, the action stays on the stack for another try
             existed = delete_identification(s, self.rater, qid)
         if self._actions:
             self._actions.pop()
         if existed:
             self._mark_undone(qid)
+            if self.ranking is not None:
+                self.ranking.forget(qid)
         return qid
 
-    def _latest_stored_decision(self) -> int | None:
+    def _latest_stored_decision(self) -> PostKey | None:
+        if self.rater is None:
+            return None
         with self.store.read() as s:
             rows = s.execute(
-                sa.select(Identification.question_id)
+                sa.select(Identification.site, Identification.question_id)
                 .where(Identification.rater_id == self.rater.id)
                 .order_by(Identification.decided_at.desc(), Identification.id.desc())
             )
-            return next((q for (q,) in rows if q in self._in_scope), None)
+            return next((q for q in map(PostKey._make, rows) if q in self._in_scope), None)
 
 
 class ClassifyQueue(_SessionQueue):
@@ -184,29 +260,38 @@ class ClassifyQueue(_SessionQueue):
     def __init__(self, store: Store, rater_name: str, seed: int = 0) -> None:
         rater = open_rater(store, rater_name)
         with store.read() as s:
-            finals = dict(
-                s.execute(sa.select(FinalIdentification.question_id, FinalIdentification.is_pp)).all()
-            )
-            own = s.scalars(
-                sa.select(Identification.question_id).where(
-                    Identification.rater_id == rater.id, Identification.is_pp.is_(True)
+            finals = {
+                PostKey(site, qid): is_pp
+                for site, qid, is_pp in s.execute(
+                    sa.select(
+                        FinalIdentification.site, FinalIdentification.question_id, FinalIdentification.is_pp
+                    )
                 )
-            ).all()
+            }
+            own = [
+                PostKey(*row)
+                for row in s.execute(
+                    sa.select(Identification.site, Identification.question_id).where(
+                        Identification.rater_id == _id_of(rater), Identification.is_pp.is_(True)
+                    )
+                )
+            ]
             pp_posts = {q for q, is_pp in finals.items() if is_pp} | {q for q in own if q not in finals}
             labels = s.execute(
-                sa.select(PPLabel.question_id, *(getattr(PPLabel, f) for f in REQUIRED_LABELS)).where(
-                    PPLabel.rater_id == rater.id
-                )
+                sa.select(
+                    PPLabel.site, PPLabel.question_id, *(getattr(PPLabel, f) for f in REQUIRED_LABELS)
+                ).where(PPLabel.rater_id == _id_of(rater))
             ).all()
-        complete: dict[int, bool] = {}
+        complete: dict[PostKey, bool] = {}
         for row in labels:
-            complete[row[0]] = complete.get(row[0], True) and all(row[1:])
+            post = PostKey(row[0], row[1])
+            complete[post] = complete.get(post, True) and all(row[2:])
         order = seeded_order(pp_posts, seed)
         started = [q for q in order if complete.get(q) is False]
         fresh = [q for q in order if q not in complete]
-        super().__init__(store, rater, started + fresh, sum(1 for q in order if complete.get(q)))
+        super().__init__(store, rater, rater_name, started + fresh, sum(1 for q in order if complete.get(q)))
 
-    def finish(self) -> int | None:
+    def finish(self) -> PostKey | None:
         """The current post is done (its labels are already stored); returns the next post."""
         qid = self.current
         if qid is not None:
@@ -214,7 +299,7 @@ class ClassifyQueue(_SessionQueue):
             self._actions.append(("finish", qid))
         return self.current
 
-    def undo_navigation(self) -> tuple[str, int] | None:
+    def undo_navigation(self) -> tuple[str, PostKey] | None:
         """Take back the last skip or finish: that post becomes current again. Returns (kind, post) or None."""
         if not self._actions:
             return None

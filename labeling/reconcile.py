@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from labeling.agreement import IDENTIFICATION, PP, collect_ratings
+from labeling.alignment import align_pps
 from labeling.codebook import DIMENSION_OF_COLUMN
 from labeling.models import (
     FinalIdentification,
@@ -35,17 +36,20 @@ from labeling.models import (
     PPLabel,
     Rater,
     pp_key,
+    rater_display,
 )
 from labeling.records import (
     LABEL_FIELDS,
     delete_final_identification,
     delete_final_label,
+    find_rater,
     get_or_create_rater,
     set_final_identification,
     set_final_label,
 )
 from mining.db import Store
 from mining.errors import PPMinerError
+from mining.sites import PostKey, as_post
 
 AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
@@ -74,7 +78,7 @@ def dimension_value(values: dict[str, Any], dimension: str) -> Any:
 class IdentificationItem:
     """One post with every rater's decision (rater name -> is_pp, by rater name) and its current final."""
 
-    question_id: int
+    question_id: PostKey  # the post (site, id)
     votes: dict[str, bool]
     final: bool | None = None
     final_method: str | None = None
@@ -96,7 +100,7 @@ class IdentificationItem:
 class LabelItem:
     """One PP with the complete ratings of the post's raters (rater name -> label columns; None: not rated)."""
 
-    question_id: int
+    question_id: PostKey  # the post (site, id)
     pp_index: int
     ratings: dict[str, dict[str, Any] | None]
     final: dict[str, Any] | None = None
@@ -186,7 +190,7 @@ def identification_items(session: Session, min_raters: int = 2) -> tuple[list[Id
 
     The raters' decisions come from :func:`labeling.agreement.collect_ratings`, the listing the kappas use."""
     rated = collect_ratings(session, None, (IDENTIFICATION,))[IDENTIFICATION]
-    finals = {row.question_id: row for row in session.scalars(sa.select(FinalIdentification))}
+    finals = {row.key: row for row in session.scalars(sa.select(FinalIdentification))}
     items, pending = [], 0
     for rating in sorted(rated, key=lambda r: r.question_id):
         if len(rating.ratings) < min_raters:
@@ -208,36 +212,54 @@ def _label_values(row: Any) -> dict[str, Any]:
     return {f: getattr(row, f) for f in LABEL_FIELDS}
 
 
+def _finals_where(is_pp: bool, post: PostKey | None):
+    """(site, question_id) of the posts whose final decision is ``is_pp`` (only ``post``, if given)."""
+    query = sa.select(FinalIdentification.site, FinalIdentification.question_id).where(
+        FinalIdentification.is_pp.is_(is_pp)
+    )
+    if post is not None:
+        query = query.where(FinalIdentification.site == post.site, FinalIdentification.question_id == post.id)
+    return query
+
+
 def label_items(
-    session: Session, min_raters: int = 2, question_id: int | None = None
+    session: Session, min_raters: int = 2, question_id: PostKey | int | None = None
 ) -> tuple[list[LabelItem], int]:
     """PPs of posts finally judged PPs whose post has complete labels from ``min_raters`` raters (by PP id),
     and how many such PPs still wait for raters. ``question_id``: only that post's PPs."""
     names = _rater_names(session)
-    pp_posts = sa.select(FinalIdentification.question_id).where(FinalIdentification.is_pp.is_(True))
-    if question_id is not None:
-        pp_posts = pp_posts.where(FinalIdentification.question_id == question_id)
-    complete = sa.and_(*(getattr(PPLabel, f).is_not(None) for f in REQUIRED_FIELDS))
-    ratings: dict[int, dict[int, dict[str, dict[str, Any]]]] = defaultdict(lambda: defaultdict(dict))
-    for row in session.scalars(sa.select(PPLabel).where(PPLabel.question_id.in_(pp_posts), complete)):
-        ratings[row.question_id][row.pp_index][names[row.rater_id]] = _label_values(row)
-    finals = {
-        (row.question_id, row.pp_index): row
-        for row in session.scalars(sa.select(FinalLabel).where(FinalLabel.question_id.in_(pp_posts)))
-    }
+    pp_posts = _finals_where(True, None if question_id is None else as_post(question_id))
+    # Every PP takes part in the alignment (an unfinished one is still the PP it points at); only complete ones
+    # count as ratings.
+    ratings: dict[PostKey, dict[str, dict[int, dict[str, Any]]]] = defaultdict(lambda: defaultdict(dict))
+    in_pp_posts = sa.tuple_(PPLabel.site, PPLabel.question_id).in_(pp_posts)
+    for row in session.scalars(sa.select(PPLabel).where(in_pp_posts)):
+        ratings[row.key][names[row.rater_id]][row.pp_index] = _label_values(row)
+    final_in = sa.tuple_(FinalLabel.site, FinalLabel.question_id).in_(pp_posts)
+    finals = {(row.key, row.pp_index): row for row in session.scalars(sa.select(FinalLabel).where(final_in))}
     items, pending = [], 0
     for qid in sorted(ratings):
-        raters = sorted({name for by_rater in ratings[qid].values() for name in by_rater})
-        for index in sorted(ratings[qid]):
+        by_rater = ratings[qid]
+
+        def complete(values: dict[str, Any] | None) -> bool:
+            return values is not None and all(values.get(f) for f in REQUIRED_FIELDS)
+
+        raters = sorted(r for r, pps in by_rater.items() if any(complete(v) for v in pps.values()))
+        # PPs paired across raters as agreement pairs them (labeling.alignment), never by typing order.
+        for slot_no, slot in enumerate(align_pps(by_rater), 1):
+            rated = {name: by_rater[name].get(slot[name]) if name in slot else None for name in raters}
+            rated = {name: values if complete(values) else None for name, values in rated.items()}
+            if not any(rated.values()):
+                continue
             if len(raters) < min_raters:
                 pending += 1
                 continue
-            final = finals.get((qid, index))
+            final = finals.get((qid, slot_no))
             items.append(
                 LabelItem(
                     qid,
-                    index,
-                    {name: ratings[qid][index].get(name) for name in raters},
+                    slot_no,
+                    rated,
                     None if final is None else _label_values(final),
                     None if final is None else final.method,
                 )
@@ -274,21 +296,21 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
 
 
 def _withdraw_agreed_labels(
-    session: Session, question_id: int | None = None, actor: str = AGREEMENT
+    session: Session, question_id: PostKey | int | None = None, actor: str = AGREEMENT
 ) -> list[dict[str, Any]]:
     """Delete (audited) the agreement finals of PPs whose post is now final as not a PP; return what they held.
 
     Human finals of such posts stay: someone decided them on purpose."""
-    not_pp = sa.select(FinalIdentification.question_id).where(FinalIdentification.is_pp.is_(False))
-    if question_id is not None:
-        not_pp = not_pp.where(FinalIdentification.question_id == question_id)
+    not_pp = _finals_where(False, None if question_id is None else as_post(question_id))
     rows = session.scalars(
-        sa.select(FinalLabel).where(FinalLabel.method == AGREEMENT, FinalLabel.question_id.in_(not_pp))
+        sa.select(FinalLabel).where(
+            FinalLabel.method == AGREEMENT, sa.tuple_(FinalLabel.site, FinalLabel.question_id).in_(not_pp)
+        )
     ).all()
     withdrawn = []
     for row in rows:
-        withdrawn.append({"question_id": row.question_id, "pp_index": row.pp_index, **_label_values(row)})
-        delete_final_label(session, row.question_id, row.pp_index, actor)
+        withdrawn.append({"question_id": row.key, "pp_index": row.pp_index, **_label_values(row)})
+        delete_final_label(session, row.key, row.pp_index, actor)
     return withdrawn
 
 
@@ -334,7 +356,7 @@ class Decision:
     """
 
     kind: str  # "identification" | "label"
-    question_id: int
+    question_id: PostKey
     pp_index: int | None
     previous: dict[str, Any] | None
     agreed_labels: tuple[LabelItem, ...] = ()
@@ -343,9 +365,10 @@ class Decision:
 
 
 def decide_identification(
-    session: Session, adjudicator: Rater, question_id: int, is_pp: bool, min_raters: int = 2
+    session: Session, adjudicator: Rater, question_id: PostKey | int, is_pp: bool, min_raters: int = 2
 ) -> Decision:
     """Record the adjudicator's final PP / not-PP decision on a post; a PP post's agreed labels become final."""
+    question_id = as_post(question_id)
     row = session.get(FinalIdentification, question_id)
     previous = None
     if row is not None:
@@ -365,6 +388,17 @@ def decide_identification(
     )
 
 
+def _final_label_of(session: Session, item: LabelItem) -> FinalLabel | None:
+    post = item.question_id
+    return session.scalar(
+        sa.select(FinalLabel).where(
+            FinalLabel.site == post.site,
+            FinalLabel.question_id == post.id,
+            FinalLabel.pp_index == item.pp_index,
+        )
+    )
+
+
 def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: dict[str, Any]) -> Decision:
     """Record the final labels of a PP: the agreed dimensions plus the adjudicator's ``chosen`` columns."""
     unknown = set(chosen) - set(CODED_FIELDS)
@@ -373,11 +407,7 @@ def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: 
     missing = [f for f in item.open_fields if f not in chosen]
     if missing:
         raise ValueError(f"{item.key}: no decision for {missing}")
-    row = session.scalar(
-        sa.select(FinalLabel).where(
-            FinalLabel.question_id == item.question_id, FinalLabel.pp_index == item.pp_index
-        )
-    )
+    row = _final_label_of(session, item)
     previous = None
     if row is not None:
         previous = _label_values(row) | {"method": row.method, "decided_by": row.decided_by}
@@ -435,8 +465,10 @@ class ReconcileSession:
         if not adjudicator.strip():
             raise PPMinerError("the adjudicator needs a name (--adjudicator NAME)")
         self.store, self.min_raters = store, min_raters
+        self._adjudicator_name = adjudicator
         with store.write() as s:
-            self.adjudicator = get_or_create_rater(s, adjudicator)
+            # found, not created: an adjudicator is stored with their first decision (see _judge)
+            self.adjudicator: Rater | None = find_rater(s, adjudicator)
             self.summary = finalize_agreements(s, min_raters)
         with store.read() as s:
             self.pending: list[Item] = [*open_identifications(s, min_raters), *open_labels(s, min_raters)]
@@ -456,8 +488,10 @@ class ReconcileSession:
         if not isinstance(item, IdentificationItem):
             raise ValueError("the current item is not an identification")
         with self.store.write() as s:
-            self._check_not_decided(s, item, s.get(FinalIdentification, item.question_id))
-            decision = decide_identification(s, self.adjudicator, item.question_id, is_pp, self.min_raters)
+            self._check_not_decided(s, item, s.get(FinalIdentification, tuple(item.question_id)))
+            judge = self._judge(s)
+            decision = decide_identification(s, judge, item.question_id, is_pp, self.min_raters)
+        self.adjudicator = judge
         self._done(item, decision)
         queued = {i.key for i in self.pending if isinstance(i, LabelItem)}
         self.pending.extend(i for i in decision.open_labels if i.key not in queued)
@@ -468,15 +502,23 @@ class ReconcileSession:
         if not isinstance(item, LabelItem):
             raise ValueError("the current item is not a PP's labels")
         with self.store.write() as s:
-            final = s.scalar(
-                sa.select(FinalLabel).where(
-                    FinalLabel.question_id == item.question_id, FinalLabel.pp_index == item.pp_index
-                )
-            )
+            final = _final_label_of(s, item)
             self._check_not_decided(s, item, final)
-            decision = decide_label(s, self.adjudicator, item, chosen)
+            judge = self._judge(s)
+            decision = decide_label(s, judge, item, chosen)
+        self.adjudicator = judge
         self._done(item, decision)
         return decision
+
+    @property
+    def adjudicator_name(self) -> str:
+        return (
+            self.adjudicator.name if self.adjudicator is not None else rater_display(self._adjudicator_name)
+        )
+
+    def _judge(self, session: Session) -> Rater:
+        """The adjudicator's rater row, created in ``session`` with their first decision."""
+        return self.adjudicator or get_or_create_rater(session, self._adjudicator_name)
 
     def _check_not_decided(self, session: Session, item: Item, final: Any) -> None:
         """Someone else (another adjudicator, an import) settled the item since it was queued: drop it, say so."""

@@ -3,6 +3,10 @@
 Callers pass an open session inside a transaction (``store.write()``, or an interactive session they commit);
 each function changes one row and appends one :class:`AuditEntry`, so the log and the data never disagree.
 Label values must already be codebook codes (resolve aliases with ``labeling.codebook`` first).
+
+A post is passed as a :class:`mining.sites.PostKey` (``(site, id)``); a bare int is read as a Stack Overflow id,
+the convention of the published files. Audit keys spell posts with :func:`mining.sites.post_ref`
+(``ann/65160023``, ``ann/ai:136_1``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from labeling.models import (
     PPLabel,
     Rater,
     pp_key,
+    rater_display,
+    rater_key,
 )
+from mining.sites import PostKey, as_post
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
@@ -30,13 +37,20 @@ FINAL_ID_FIELDS = ("is_pp", "method", "decided_by")
 FINAL_LABEL_FIELDS = (*LABEL_FIELDS, "method", "decided_by")
 
 
+def find_rater(session: Session, name: str) -> Rater | None:
+    """The rater whose normalised name (``rater_key``: trimmed, case-folded) is ``name``'s, or None."""
+    return session.scalar(sa.select(Rater).where(Rater.name_key == rater_key(name)))
+
+
 def get_or_create_rater(session: Session, name: str) -> Rater:
-    name = name.strip()
-    if not name:
+    """The rater called ``name`` ("Ann " is "ann"), created as written (trimmed) if new. Call it only when the
+    rater is about to record something: a rater exists once they decided something."""
+    shown = rater_display(name)
+    if not shown:
         raise ValueError("a rater needs a name")
-    rater = session.scalar(sa.select(Rater).where(Rater.name == name))
+    rater = find_rater(session, shown)
     if rater is None:
-        rater = Rater(name=name, created_at=utcnow())
+        rater = Rater(name=shown, name_key=rater_key(shown), created_at=utcnow())
         session.add(rater)
         session.flush()
     return rater
@@ -56,80 +70,115 @@ def _audit(session: Session, actor: str | None, entity: str, key: str, action: s
     )
 
 
-def set_identification(session: Session, rater: Rater, question_id: int, is_pp: bool) -> Identification:
-    """Record (or change) a rater's PP / not-PP decision on a post."""
-    row = session.scalar(
+def _identification(session: Session, rater: Rater, post: PostKey) -> Identification | None:
+    return session.scalar(
         sa.select(Identification).where(
-            Identification.rater_id == rater.id, Identification.question_id == question_id
+            Identification.rater_id == rater.id,
+            Identification.site == post.site,
+            Identification.question_id == post.id,
         )
     )
+
+
+def set_identification(session: Session, rater: Rater, post: PostKey | int, is_pp: bool) -> Identification:
+    """Record (or change) a rater's PP / not-PP decision on a post."""
+    post = as_post(post)
+    row = _identification(session, rater, post)
     before = _snapshot(row, ("is_pp",))
     if row is None:
-        row = Identification(rater_id=rater.id, question_id=question_id, is_pp=is_pp, decided_at=utcnow())
+        row = Identification(
+            rater_id=rater.id, site=post.site, question_id=post.id, is_pp=is_pp, decided_at=utcnow()
+        )
         session.add(row)
     elif row.is_pp == is_pp:
         return row
     else:
         row.is_pp, row.decided_at = is_pp, utcnow()
     _audit(
-        session, rater.name, "identifications", f"{rater.name}/{question_id}",
+        session, rater.name, "identifications", f"{rater.name}/{post}",
         "insert" if before is None else "update", before, {"is_pp": is_pp},
     )  # fmt: skip
     session.flush()
     return row
 
 
-def delete_identification(session: Session, rater: Rater, question_id: int) -> bool:
+def delete_identification(session: Session, rater: Rater, post: PostKey | int) -> bool:
     """Undo a rater's decision on a post. Returns whether there was one."""
-    row = session.scalar(
-        sa.select(Identification).where(
-            Identification.rater_id == rater.id, Identification.question_id == question_id
-        )
-    )
+    post = as_post(post)
+    row = _identification(session, rater, post)
     if row is None:
         return False
-    _audit(session, rater.name, "identifications", f"{rater.name}/{question_id}", "delete",
+    _audit(session, rater.name, "identifications", f"{rater.name}/{post}", "delete",
            {"is_pp": row.is_pp}, None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True
 
 
-def set_pp_label(session: Session, rater: Rater, question_id: int, pp_index: int, **values: Any) -> PPLabel:
-    """Record (or change) a rater's labels for PP ``pp_index`` of a post. Unnamed fields are left as they are."""
+def _keep_spellings(row: Any, before: dict[str, Any] | None, spellings: dict[str, str] | None) -> None:
+    """Store an imported file's spellings of the labels; a label changed since keeps none (it is another code)."""
+    if spellings is not None:
+        row.spellings = dict(spellings) or None
+    elif row.spellings and before is not None:
+        kept = {f: v for f, v in row.spellings.items() if getattr(row, f) == before.get(f)}
+        row.spellings = kept or None
+
+
+def _pp_label(session: Session, rater: Rater, post: PostKey, pp_index: int) -> PPLabel | None:
+    return session.scalar(
+        sa.select(PPLabel).where(
+            PPLabel.rater_id == rater.id,
+            PPLabel.site == post.site,
+            PPLabel.question_id == post.id,
+            PPLabel.pp_index == pp_index,
+        )
+    )
+
+
+def set_pp_label(
+    session: Session,
+    rater: Rater,
+    post: PostKey | int,
+    pp_index: int,
+    published_id: str | None = None,
+    spellings: dict[str, str] | None = None,
+    **values: Any,
+) -> PPLabel:
+    """Record (or change) a rater's labels for PP ``pp_index`` of a post. Unnamed fields are left as they are.
+    ``published_id`` keeps an imported file's spelling of the PP id, so an export writes it back as it was;
+    ``spellings`` (field -> cell) likewise keeps how the file wrote a label."""
     unknown = set(values) - set(LABEL_FIELDS)
     if unknown:
         raise ValueError(f"unknown label fields {sorted(unknown)}")
-    row = session.scalar(
-        sa.select(PPLabel).where(
-            PPLabel.rater_id == rater.id, PPLabel.question_id == question_id, PPLabel.pp_index == pp_index
-        )
-    )
+    post = as_post(post)
+    row = _pp_label(session, rater, post, pp_index)
     before = _snapshot(row, LABEL_FIELDS)
     if row is None:
-        row = PPLabel(rater_id=rater.id, question_id=question_id, pp_index=pp_index, labeled_at=utcnow())
+        row = PPLabel(
+            rater_id=rater.id, site=post.site, question_id=post.id, pp_index=pp_index, labeled_at=utcnow()
+        )
         session.add(row)
+    if published_id is not None:
+        row.published_id = published_id
     for field, value in values.items():
         setattr(row, field, value)
+    _keep_spellings(row, before, spellings)
     after = _snapshot(row, LABEL_FIELDS)
     if after == before:
         return row
     row.labeled_at = utcnow()
-    _audit(session, rater.name, "pp_labels", f"{rater.name}/{pp_key(question_id, pp_index)}",
+    _audit(session, rater.name, "pp_labels", f"{rater.name}/{pp_key(post, pp_index)}",
            "insert" if before is None else "update", before, after)  # fmt: skip
     session.flush()
     return row
 
 
-def delete_pp_label(session: Session, rater: Rater, question_id: int, pp_index: int) -> bool:
-    row = session.scalar(
-        sa.select(PPLabel).where(
-            PPLabel.rater_id == rater.id, PPLabel.question_id == question_id, PPLabel.pp_index == pp_index
-        )
-    )
+def delete_pp_label(session: Session, rater: Rater, post: PostKey | int, pp_index: int) -> bool:
+    post = as_post(post)
+    row = _pp_label(session, rater, post, pp_index)
     if row is None:
         return False
-    _audit(session, rater.name, "pp_labels", f"{rater.name}/{pp_key(question_id, pp_index)}", "delete",
+    _audit(session, rater.name, "pp_labels", f"{rater.name}/{pp_key(post, pp_index)}", "delete",
            _snapshot(row, LABEL_FIELDS), None)  # fmt: skip
     session.delete(row)
     session.flush()
@@ -137,76 +186,145 @@ def delete_pp_label(session: Session, rater: Rater, question_id: int, pp_index: 
 
 
 def set_final_identification(
-    session: Session, question_id: int, is_pp: bool, method: str, decided_by: Rater | None = None
+    session: Session, post: PostKey | int, is_pp: bool, method: str, decided_by: Rater | None = None
 ) -> FinalIdentification:
     """Record the reconciled decision. ``method``: agreement | adjudicated | imported."""
-    row = session.get(FinalIdentification, question_id)
+    post = as_post(post)
+    row = session.get(FinalIdentification, (post.site, post.id))
     before = _snapshot(row, FINAL_ID_FIELDS)
     if row is None:
-        row = FinalIdentification(question_id=question_id)
+        row = FinalIdentification(site=post.site, question_id=post.id)
         session.add(row)
     row.is_pp, row.method = is_pp, method
     row.decided_by = decided_by.id if decided_by else None
     row.decided_at = utcnow()
     after = _snapshot(row, FINAL_ID_FIELDS)
     if before != after:
-        _audit(session, decided_by.name if decided_by else method, "final_identifications", str(question_id),
+        _audit(session, decided_by.name if decided_by else method, "final_identifications", str(post),
                "insert" if before is None else "update", before, after)  # fmt: skip
     session.flush()
     return row
+
+
+def _final_label(session: Session, post: PostKey, pp_index: int) -> FinalLabel | None:
+    return session.scalar(
+        sa.select(FinalLabel).where(
+            FinalLabel.site == post.site, FinalLabel.question_id == post.id, FinalLabel.pp_index == pp_index
+        )
+    )
 
 
 def set_final_label(
     session: Session,
-    question_id: int,
+    post: PostKey | int,
     pp_index: int,
     method: str,
     decided_by: Rater | None = None,
+    published_id: str | None = None,
+    spellings: dict[str, str] | None = None,
     **values: Any,
 ) -> FinalLabel:
-    """Record (or change) the reconciled labels of one PP."""
+    """Record (or change) the reconciled labels of one PP (``published_id``: as for :func:`set_pp_label`)."""
     unknown = set(values) - set(LABEL_FIELDS)
     if unknown:
         raise ValueError(f"unknown label fields {sorted(unknown)}")
-    row = session.scalar(
-        sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
-    )
+    post = as_post(post)
+    row = _final_label(session, post, pp_index)
     before = _snapshot(row, FINAL_LABEL_FIELDS)
     if row is None:
-        row = FinalLabel(question_id=question_id, pp_index=pp_index)
+        row = FinalLabel(site=post.site, question_id=post.id, pp_index=pp_index)
         session.add(row)
+    if published_id is not None:
+        row.published_id = published_id
     for field, value in values.items():
         setattr(row, field, value)
+    _keep_spellings(row, before, spellings)
     row.method, row.decided_by, row.decided_at = method, decided_by.id if decided_by else None, utcnow()
     after = _snapshot(row, FINAL_LABEL_FIELDS)
     if before != after:
-        _audit(session, decided_by.name if decided_by else method, "final_labels", pp_key(question_id, pp_index),
+        _audit(session, decided_by.name if decided_by else method, "final_labels", pp_key(post, pp_index),
                "insert" if before is None else "update", before, after)  # fmt: skip
     session.flush()
     return row
 
 
-def delete_final_identification(session: Session, question_id: int, actor: str | None) -> bool:
+def delete_final_identification(session: Session, post: PostKey | int, actor: str | None) -> bool:
     """Remove a post's reconciled decision (e.g. an adjudicator's undo). Returns whether there was one."""
-    row = session.get(FinalIdentification, question_id)
+    post = as_post(post)
+    row = session.get(FinalIdentification, (post.site, post.id))
     if row is None:
         return False
-    _audit(session, actor, "final_identifications", str(question_id), "delete",
+    _audit(session, actor, "final_identifications", str(post), "delete",
            _snapshot(row, FINAL_ID_FIELDS), None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True
 
 
-def delete_final_label(session: Session, question_id: int, pp_index: int, actor: str | None) -> bool:
+def delete_final_label(session: Session, post: PostKey | int, pp_index: int, actor: str | None) -> bool:
     """Remove the reconciled labels of one PP. Returns whether there were any."""
-    row = session.scalar(
-        sa.select(FinalLabel).where(FinalLabel.question_id == question_id, FinalLabel.pp_index == pp_index)
-    )
+    post = as_post(post)
+    row = _final_label(session, post, pp_index)
     if row is None:
         return False
-    _audit(session, actor, "final_labels", pp_key(question_id, pp_index), "delete",
+    _audit(session, actor, "final_labels", pp_key(post, pp_index), "delete",
            _snapshot(row, FINAL_LABEL_FIELDS), None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True
+
+
+# -- benchmark cases (RQ4) ---------------------------------------------------------------------------------------
+
+BENCHMARK_FIELDS = (
+    "published_id", "position", "library", "profiler_status", "xla_status", "documentation_applies",
+    "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage",
+)  # fmt: skip
+
+
+def set_benchmark_case(session: Session, post: PostKey | int, pp_index: int, actor: str, **values: Any):
+    """Record (or change) one reproduced PP and its RQ4 assessment; unchanged values write nothing."""
+    from labeling.models import BenchmarkCase
+
+    unknown = set(values) - set(BENCHMARK_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown benchmark fields {sorted(unknown)}")
+    post = as_post(post)
+    row = session.scalar(
+        sa.select(BenchmarkCase).where(
+            BenchmarkCase.site == post.site,
+            BenchmarkCase.question_id == post.id,
+            BenchmarkCase.pp_index == pp_index,
+        )
+    )
+    before = _snapshot(row, BENCHMARK_FIELDS)
+    if row is None:
+        row = BenchmarkCase(site=post.site, question_id=post.id, pp_index=pp_index, imported_at=utcnow())
+        session.add(row)
+    for name, value in values.items():
+        setattr(row, name, value)
+    after = _snapshot(row, BENCHMARK_FIELDS)
+    if before != after:
+        row.imported_at = utcnow()
+        _audit(session, actor, "benchmark_cases", pp_key(post, pp_index),
+               "insert" if before is None else "update", before, after)  # fmt: skip
+    session.flush()
+    return row
+
+
+def swap_pp_labels(session: Session, rater: Rater, post: PostKey | int, first: int, second: int) -> None:
+    """Exchange a rater's PPs ``first`` and ``second`` of a post (their numbering only: every label stays with its
+    PP). Audited as the two rows deleted and written again under each other's number; a missing PP just moves."""
+    post = as_post(post)
+    rows = {index: _pp_label(session, rater, post, index) for index in (first, second)}
+    kept = {
+        i: (_snapshot(r, LABEL_FIELDS), r.published_id, r.spellings) if r is not None else None
+        for i, r in rows.items()
+    }
+    for index, row in rows.items():
+        if row is not None:
+            delete_pp_label(session, rater, post, index)
+    for index, other in ((first, second), (second, first)):
+        if kept[other] is not None:
+            values, published_id, spellings = kept[other]
+            set_pp_label(session, rater, post, index, published_id, spellings or {}, **values)

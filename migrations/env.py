@@ -17,6 +17,7 @@ def _target_metadata():
     if config.attributes.get("migrate_only"):
         return None
     import labeling.models  # noqa: F401  (registers the labeling tables on the shared metadata)
+    import ppbench.models  # noqa: F401  (the benchmark run records)
     from mining.models import Base
 
     return Base.metadata

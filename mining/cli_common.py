@@ -30,11 +30,15 @@ class StudyContext:
     config_path: str | None = None
     _store: Store | None = field(default=None, repr=False)
     _config: StudyConfig | None = field(default=None, repr=False)
+    #: Commands that acquire data set this: a missing SQLite file is then created (and said so) instead of refused.
+    creates_database: bool = False
 
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = open_store(self.db_url)
+            self._store = open_store(self.db_url, create=self.creates_database)
+            if self._store.created:
+                say_created(self._store)
         return self._store
 
     @property
@@ -42,6 +46,13 @@ class StudyContext:
         if self._config is None:
             self._config = load_config(self.config_path)
         return self._config
+
+
+def say_created(store: Store) -> None:
+    """The one line a command prints when it made a new database file."""
+    prog = click.get_current_context(silent=True)
+    name = prog.find_root().info_name if prog is not None else "ppmine"
+    click.echo(f"{name}: created a new study database {store.sqlite_path}", err=True)
 
 
 def _db_option(func: Callable) -> Callable:
@@ -94,20 +105,55 @@ def format_option(*choices: str, default: str = "table") -> Callable:
     )
 
 
+def stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (then post text must be shown inert, whatever the format)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced stream
+        return False
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print a human line (summaries, warnings): any text from posts, files or names in it is made inert."""
+    from mining.text import terminal_safe
+
+    click.echo(terminal_safe(text), err=err)
+
+
+def echo_data(text: str) -> None:
+    """Print machine output (CSV, JSON): exact when it goes to a file or pipe, inert when it reaches a terminal."""
+    if stdout_is_terminal():
+        from mining.text import terminal_safe
+
+        text = terminal_safe(text)
+    click.echo(
+        text, nl=False, color=True
+    )  # color=True: click would strip "ANSI codes" from a pipe, corrupting data
+
+
 def emit_rows(
-    rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, title: str = ""
+    rows: Sequence[dict[str, Any]],
+    fmt: str,
+    columns: Sequence[str] | None = None,
+    title: str = "",
+    full: Sequence[str] = (),
 ) -> None:
-    """Print rows as a table (human), JSON array, or CSV."""
+    """Print rows as a table (human), JSON array, or CSV.
+
+    CSV and JSON keep post text exactly as stored when written to a file or pipe (the data is the point); on a
+    terminal they show it inert (``mining.text.terminal_safe``), as the table always does. Table columns named in ``full`` (e.g. a link to click) are never cut or
+    wrapped: the other columns give way.
+    """
     columns = list(columns or (rows[0].keys() if rows else []))
     if fmt == "json":
-        click.echo(json.dumps(list(rows), indent=2, default=str, ensure_ascii=False))
+        echo_data(json.dumps(list(rows), indent=2, default=str, ensure_ascii=False) + "\n")
     elif fmt == "csv":
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for row in rows:
             writer.writerow({k: _csv_cell(row.get(k)) for k in columns})
-        click.echo(buf.getvalue(), nl=False)
+        echo_data(buf.getvalue())
     else:
         from rich.console import Console
         from rich.table import Table
@@ -115,10 +161,17 @@ def emit_rows(
         from mining.text import terminal_safe
 
         table = Table(title=title or None, show_edge=False, header_style="bold")
-        for col in columns:
-            table.add_column(col)
-        for row in rows:
-            table.add_row(*(terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for c in columns))
+        cells = [
+            [terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for c in columns] for row in rows
+        ]
+        for i, col in enumerate(columns):
+            if col in full:
+                width = max([len(col), *(len(r[i]) for r in cells)])
+                table.add_column(col, no_wrap=True, min_width=width)
+            else:
+                table.add_column(col)
+        for row_cells in cells:
+            table.add_row(*row_cells)
         Console(soft_wrap=False).print(table)
 
 
@@ -138,6 +191,23 @@ def _table_cell(value: Any) -> str:
     return str(value)
 
 
+def split_tags(values: Sequence[str], option: str = "--tag") -> tuple[str, ...]:
+    """Tags from repeated and comma-separated options (``--tag a,b --tag c``), lowercased, in order, once each.
+    An empty piece (``--tag a,,b``, ``--tag ''``) is a usage error."""
+    tags: list[str] = []
+    for value in values:
+        for piece in value.split(","):
+            tag = piece.strip().lower()
+            if not tag or any(c.isspace() for c in tag):
+                raise click.BadParameter(
+                    f"{value!r} is not a tag list: give tags as {option} a --tag b or {option} a,b",
+                    param_hint=f"'{option}'",
+                )
+            if tag not in tags:
+                tags.append(tag)
+    return tuple(tags)
+
+
 def run_cli(group: click.Group, prog: str) -> None:
     """Run a click group. Every failure is one line on stderr: exit 1 for errors (PPMinerError, database, files),
     2 for usage errors, 130 for Ctrl-C/SIGTERM (committed work kept). (A closed stdout pipe is click's: a quiet exit 1.)"""
@@ -149,19 +219,29 @@ def run_cli(group: click.Group, prog: str) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
-        click.echo(f"{prog}: interrupted; everything committed so far is kept", err=True)
+        click.echo(
+            f"{prog}: interrupted; everything committed so far is kept (run the same command again to resume)",
+            err=True,
+        )
         sys.exit(130)
     except PPMinerError as exc:
-        click.echo(f"{prog}: error: {exc}", err=True)
-        sys.exit(1)
+        click.echo(f"{prog}: error: {_inert(str(exc))}", err=True)
+        sys.exit(exc.exit_code)
     except SQLAlchemyError as exc:  # a lost connection, a lock held past the busy timeout, ...
-        click.echo(f"{prog}: error: database: {_first_line(getattr(exc, 'orig', None) or exc)}", err=True)
+        detail = _first_line(getattr(exc, "orig", None) or exc)
+        click.echo(f"{prog}: error: database: {_inert(detail)}", err=True)
         sys.exit(1)
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
-        click.echo(f"{prog}: error: {exc.strerror or _first_line(exc)}{where}", err=True)
+        click.echo(f"{prog}: error: {_inert(f'{exc.strerror or _first_line(exc)}{where}')}", err=True)
         sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _inert(text: str) -> str:
+    from mining.text import terminal_safe
+
+    return terminal_safe(text, keep_newlines=False)
 
 
 def _first_line(exc: object) -> str:

@@ -9,13 +9,14 @@ long labeling session never blocks the scraper.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session
@@ -27,6 +28,7 @@ ENV_URL = "PPMINER_DB"
 BUSY_TIMEOUT_MS = 60_000
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS_DIR = PROJECT_ROOT / "migrations"
+SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 
 
 def resolve_url(url: str | None = None) -> str:
@@ -36,6 +38,12 @@ def resolve_url(url: str | None = None) -> str:
         url = f"sqlite:///{url}"
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    backend = url.split("://", 1)[0].split("+", 1)[0]
+    if backend not in SUPPORTED_BACKENDS:
+        raise PPMinerError(
+            f"cannot open database {redact(url)}: {backend} is not supported; use sqlite:///FILE or "
+            "postgresql://USER@HOST/DBNAME"
+        )
     return url
 
 
@@ -59,20 +67,40 @@ def _install_sqlite_hooks(engine: Engine) -> None:
         cur.execute("PRAGMA foreign_keys = ON")
         cur.close()
 
+    @event.listens_for(engine, "handle_error")
+    def _name_read_only_file(context):
+        # SQLite says "attempt to write a readonly database" without saying which: name the file and the fix.
+        orig = context.original_exception
+        if isinstance(orig, sqlite3.OperationalError) and "readonly database" in str(orig):
+            path = (context.engine.url.database or "").removeprefix("file:")
+            raise OperationalError(
+                context.statement,
+                context.parameters,
+                sqlite3.OperationalError(
+                    f"{path}: the database is read-only for you ({orig}): make the file and its folder writable"
+                ),
+            ) from orig
+
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
         mode = "IMMEDIATE" if conn.get_execution_options().get("ppminer_write") else "DEFERRED"
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for another backend or an in-memory database)."""
+    parsed = make_url(url)
+    db = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not db or db == ":memory:" or db.startswith("file:"):
+        return None
+    return Path(db)
+
+
 @cache
 def make_engine(url: str) -> Engine:
-    """One engine per URL per process. Creates the folder of a SQLite file."""
+    """One engine per URL per process. A SQLite file's folder must exist (a typo in --db creates no folders)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        db = parsed.database
-        if db and db != ":memory:" and not db.startswith("file:"):
-            Path(db).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
         _install_sqlite_hooks(engine)
         return engine
@@ -85,6 +113,11 @@ class Store:
 
     url: str
     engine: Engine = field(init=False)
+    created: bool = field(default=False, init=False)  # open_store made the SQLite file just now
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        return sqlite_path(self.url)
 
     def __post_init__(self) -> None:
         self.engine = make_engine(self.url)
@@ -139,27 +172,62 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+@contextmanager
+def _migration(store: Store) -> Iterator[Connection]:
+    """One transaction for a schema change, serialised against other processes.
+
+    SQLite changes a table's keys by rebuilding it, and dropping the old table would cascade into every table that
+    points at it: foreign keys are off for the migration (the pragma only works outside a transaction), every key is
+    checked before the commit, and they are on again afterwards.
+    """
+    with store.write_engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        raw = conn.connection.driver_connection if sqlite else None
+        if sqlite:
+            raw.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with conn.begin():
+                if not sqlite:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(7351001)"))
+                yield conn
+                if sqlite:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        table, rowid, parent, _ = broken[0]
+                        raise PPMinerError(
+                            f"migration left {len(broken)} rows pointing at missing rows "
+                            f"(first: {table} row {rowid} -> {parent}); nothing was changed"
+                        )
+        finally:
+            if sqlite:
+                raw.execute("PRAGMA foreign_keys = ON")
+
+
 def upgrade(store: Store, revision: str = "head") -> None:
     """Apply migrations up to ``revision`` in one transaction, serialised against other processes."""
     from alembic import command
 
     cfg = alembic_config(store.url)
-    with store.write_engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(7351001)"))
+    with _migration(store) as conn:
         cfg.attributes["connection"] = conn
         cfg.attributes["migrate_only"] = True
         command.upgrade(cfg, revision)
 
 
 def downgrade(store: Store, revision: str) -> None:
+    """Revert migrations down to ``revision`` in one transaction. A migration that refuses (e.g. 0004 while one
+    post id is stored for two sites) or an unknown revision is a PPMinerError; nothing is changed then."""
     from alembic import command
+    from alembic.util import CommandError
 
     cfg = alembic_config(store.url)
-    with store.write_engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        cfg.attributes["migrate_only"] = True
-        command.downgrade(cfg, revision)
+    try:
+        with _migration(store) as conn:
+            cfg.attributes["connection"] = conn
+            cfg.attributes["migrate_only"] = True
+            command.downgrade(cfg, revision)
+    except (CommandError, RuntimeError) as exc:
+        raise PPMinerError(f"downgrade to {revision}: {exc}") from None
 
 
 @contextmanager
@@ -175,11 +243,32 @@ def database_errors(url: str) -> Iterator[None]:
         raise PPMinerError(f"cannot open database {redact(url)}: {first}") from exc
 
 
-def open_store(url: str | None = None, *, upgrade_schema: bool = True) -> Store:
-    """Open the study database, bringing a fresh or older schema up to date first."""
+def check_exists(url: str, create: bool) -> bool:
+    """Whether ``url`` names a SQLite file that is still to be made. A missing file is refused unless ``create``
+    (a typo in --db must not look like an empty study); a missing folder always is."""
+    path = sqlite_path(url)
+    if path is None or path.exists():
+        return False
+    if not create:
+        raise PPMinerError(
+            f"cannot open database {redact(url)}: {path} does not exist (check --db; "
+            "`ppmine import-dump`, `ppmine scrape` or `pplabel import` create a new one)"
+        )
+    if not path.parent.is_dir():
+        raise PPMinerError(
+            f"cannot open database {redact(url)}: folder {path.parent} does not exist (create it first, or check --db)"
+        )
+    return True
+
+
+def open_store(url: str | None = None, *, upgrade_schema: bool = True, create: bool = True) -> Store:
+    """Open the study database, bringing a fresh or older schema up to date first. ``create=False`` refuses a
+    SQLite file that does not exist; ``store.created`` tells whether this call made it."""
     resolved = resolve_url(url)
     with database_errors(resolved):
+        created = check_exists(resolved, create)
         store = Store(resolved)
         if upgrade_schema and current_revision(store.engine) != head_revision():
             upgrade(store)
+    store.created = created
     return store

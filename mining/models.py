@@ -1,6 +1,10 @@
 """Tables of the mining side: posts as Stack Exchange gives them, acquisition runs, keyword sets, candidates.
 
-Ids of questions, answers and comments are Stack Exchange ids. Dates are naive UTC datetimes. Tags are kept in the
+A post is identified by its site and its Stack Exchange id (see :mod:`mining.sites`): questions, answers and
+comments have the primary key ``(site, id)``, and every table that points at a question holds ``(site,
+question_id)`` with a composite foreign key. Keeping the Stack Exchange ids as the keys (rather than a surrogate
+row id) means every id shown, exported or audited is the real one, and the database refuses a reference that does
+not name its site. The foreign keys cascade on update, so correcting a post's site moves everything about it. Dates are naive UTC datetimes. Tags are kept in the
 canonical ``|a|b|`` form so SQL can filter on ``tags LIKE '%|keras|%'`` on every backend.
 """
 
@@ -14,13 +18,17 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
     Text,
     UniqueConstraint,
 )
+from sqlalchemy import true as sa_true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from mining.sites import PostKey, question_link  # noqa: F401  (re-exported: the models' callers use them)
 
 SOURCES = ("api", "dump", "import")
 
@@ -40,27 +48,27 @@ def tags_from_text(text: str | None) -> list[str]:
     return [t for t in (text or "").split("|") if t]
 
 
-# Sites served from their own .com domain rather than <site>.stackexchange.com.
-_OWN_DOMAIN_SITES = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathoverflow", "stackapps"}
+SITE_LENGTH = 100
 
 
-def question_link(question_id: int, site: str | None = "stackoverflow") -> str:
-    """The canonical link of a question when the source gave none (dumps, published files)."""
-    site = site or "stackoverflow"
-    if "." in site:
-        host = site
-    elif site in _OWN_DOMAIN_SITES:
-        host = f"{site}.com"
-    else:
-        host = f"{site}.stackexchange.com"
-    return f"https://{host}/questions/{question_id}"
+def site_column(primary_key: bool = False, doc: str = "the post's site (mining.sites)"):
+    """The ``site`` half of a post's identity."""
+    return mapped_column(String(SITE_LENGTH), primary_key=primary_key, doc=doc)
+
+
+def question_fk() -> ForeignKeyConstraint:
+    """``(site, question_id)`` -> ``questions(site, id)``: deleting a question deletes what points at it, and
+    correcting its site moves them along."""
+    return ForeignKeyConstraint(
+        ["site", "question_id"], ["questions.site", "questions.id"], ondelete="CASCADE", onupdate="CASCADE"
+    )
 
 
 class Question(Base):
     __tablename__ = "questions"
 
+    site: Mapped[str] = site_column(primary_key=True)
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    site: Mapped[str] = mapped_column(String(100), default="stackoverflow")
     title: Mapped[str | None] = mapped_column(Text)
     body_html: Mapped[str | None] = mapped_column(Text)
     prose: Mapped[str | None] = mapped_column(Text, doc="plain text of the body with code blocks removed")
@@ -97,12 +105,17 @@ class Question(Base):
     def tag_list(self) -> list[str]:
         return tags_from_text(self.tags)
 
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.site, self.id)
+
 
 class Answer(Base):
     __tablename__ = "answers"
 
+    site: Mapped[str] = site_column(primary_key=True)
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[int] = mapped_column(BigInteger)
     body_html: Mapped[str | None] = mapped_column(Text)
     prose: Mapped[str | None] = mapped_column(Text)
     code_blocks: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -116,6 +129,8 @@ class Answer(Base):
 
     question: Mapped[Question] = relationship(back_populates="answers")
 
+    __table_args__ = (question_fk(), Index("ix_answers_site_question_id", "site", "question_id"))
+
     @property
     def is_accepted(self) -> bool:
         """Derived from the question, so the two can never disagree."""
@@ -125,10 +140,11 @@ class Answer(Base):
 class Comment(Base):
     __tablename__ = "comments"
 
+    site: Mapped[str] = site_column(primary_key=True)
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     post_id: Mapped[int] = mapped_column(BigInteger, doc="the question or answer commented on")
     post_type: Mapped[str] = mapped_column(String(10), doc="question | answer")
-    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[int] = mapped_column(BigInteger)
     body_html: Mapped[str | None] = mapped_column(Text, doc="API only; the dump has plain text")
     text: Mapped[str | None] = mapped_column(Text, doc="plain text")
     score: Mapped[int | None] = mapped_column(Integer)
@@ -138,6 +154,8 @@ class Comment(Base):
     refreshed_at: Mapped[datetime] = mapped_column(DateTime)
 
     question: Mapped[Question] = relationship(back_populates="comments")
+
+    __table_args__ = (question_fk(), Index("ix_comments_site_question_id", "site", "question_id"))
 
 
 class AcquisitionRun(Base):
@@ -224,11 +242,14 @@ class MatchCheck(Base):
     keyword_set_id: Mapped[int] = mapped_column(
         ForeignKey("keyword_sets.id", ondelete="CASCADE"), primary_key=True
     )
-    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), primary_key=True)
+    site: Mapped[str] = site_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     question_refreshed_at: Mapped[datetime] = mapped_column(DateTime)
     selected: Mapped[bool] = mapped_column(Boolean, doc="passed the study's selection filters")
     is_candidate: Mapped[bool] = mapped_column(Boolean)
     checked_at: Mapped[datetime] = mapped_column(DateTime)
+
+    __table_args__ = (question_fk(), Index("ix_match_checks_site_question_id", "site", "question_id"))
 
 
 class Candidate(Base):
@@ -238,14 +259,29 @@ class Candidate(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     keyword_set_id: Mapped[int] = mapped_column(ForeignKey("keyword_sets.id", ondelete="CASCADE"))
-    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    site: Mapped[str] = site_column()
+    question_id: Mapped[int] = mapped_column(BigInteger)
     matched_at: Mapped[datetime] = mapped_column(DateTime)
+    matching: Mapped[bool] = mapped_column(
+        Boolean,
+        default=True,
+        server_default=sa_true(),
+        doc="false: kept because someone decided it, though the last match no longer selects or matches it",
+    )
 
     hits: Mapped[list[CandidateHit]] = relationship(
         back_populates="candidate", cascade="all, delete-orphan", passive_deletes=True
     )
 
-    __table_args__ = (UniqueConstraint("keyword_set_id", "question_id", name="uq_candidates_version_post"),)
+    __table_args__ = (
+        UniqueConstraint("keyword_set_id", "site", "question_id", name="uq_candidates_version_post"),
+        question_fk(),
+        Index("ix_candidates_site_question_id", "site", "question_id"),
+    )
+
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.site, self.question_id)
 
 
 class CandidateHit(Base):
@@ -261,3 +297,44 @@ class CandidateHit(Base):
     count: Mapped[int] = mapped_column(Integer)
 
     candidate: Mapped[Candidate] = relationship(back_populates="hits")
+
+
+# -- ppcheck findings on the code blocks of questions (`ppmine check`) --------------------------------------------
+# Keyed by (site, question_id) like posts, without a foreign key: the findings are derived data that `ppmine check`
+# rebuilds at will, and it removes the rows of questions no longer stored.
+
+
+class CheckedPost(Base):
+    """That ppcheck ran on a question's code blocks: with which rules, on which version of the post, and how."""
+
+    __tablename__ = "checked_posts"
+
+    site: Mapped[str] = mapped_column(String(100), primary_key=True)
+    question_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    question_refreshed_at: Mapped[datetime] = mapped_column(DateTime, doc="the question as it was checked")
+    checker_version: Mapped[str] = mapped_column(String(40), doc="ppcheck version + hash of its rule codes")
+    status: Mapped[str] = mapped_column(String(10), doc="checked | skipped (no code block parses)")
+    blocks: Mapped[int] = mapped_column(Integer, doc="code blocks in the question")
+    skipped_blocks: Mapped[list[str]] = mapped_column(JSON, default=list, doc="why blocks were not checked")
+    checked_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class CheckFinding(Base):
+    """One ppcheck finding in a question's code: block (1-based), line and column within it, rule, root cause."""
+
+    __tablename__ = "check_findings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    site: Mapped[str] = mapped_column(String(100))
+    question_id: Mapped[int] = mapped_column(BigInteger)
+    block: Mapped[int] = mapped_column(Integer)
+    line: Mapped[int] = mapped_column(Integer)
+    column: Mapped[int] = mapped_column(Integer)
+    rule: Mapped[str] = mapped_column(String(10))
+    root_cause: Mapped[str] = mapped_column(String(80), doc="codebook code the rule stands for")
+    message: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_check_findings_site_question_id", "site", "question_id"),
+        Index("ix_check_findings_rule", "rule"),
+    )

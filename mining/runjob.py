@@ -11,11 +11,11 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from mining.api.client import scrub_secret
+from mining.api.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
 from mining.config import StudyConfig
 from mining.db import Store
 from mining.joblock import Lock
-from mining.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
-from mining.seapi import scrub_secret
 
 EXIT_QUOTA = 3
 
@@ -135,10 +135,12 @@ def run_job(
         )
         matched = None
         if match:
-            from mining.match import run_match
+            from mining.match.run import run_match
 
             with lock.kept_alive(heartbeat_every):
-                matched = run_match(store, config, show_progress=show_progress)
+                matched = run_match(store, config, show_progress=show_progress)  # the remembered scope
+            if matched.scope_change:
+                log.warning(matched.scope_change)
     job = JobResult(result, matched)
     log.info(job.summary())
     return job

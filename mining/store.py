@@ -3,6 +3,9 @@
 Rows are dicts keyed by the model's column names. A post already stored is replaced only by a version with a newer
 ``last_activity_date`` (or when the stored row has none, e.g. a stub made by an import), so a post acquired from the
 API and from a dump is one row, and importing the same data twice changes nothing.
+
+Every row names its ``site`` (see :mod:`mining.sites`): a post is ``(site, id)``, so the same id on another site is
+another row, never an update. A row without a site is refused rather than guessed.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
     # One statement per distinct key set keeps executemany batches uniform. Rows go in id order so concurrent
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for row in sorted(newest_per_id(rows), key=lambda r: r["id"]):
+    for row in sorted(newest_per_id(rows), key=lambda r: (r["site"], r["id"])):
         _make_storable(row)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
@@ -62,8 +65,8 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
         stmt = dialect_insert(session, table)
         excluded = stmt.excluded
         stmt = stmt.on_conflict_do_update(
-            index_elements=[table.c.id],
-            set_={k: excluded[k] for k in keys if k != "id"},
+            index_elements=[table.c.site, table.c.id],
+            set_={k: excluded[k] for k in keys if k not in ("site", "id")},
             where=newer_when(table, excluded),
         )
         # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
@@ -72,15 +75,19 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
 
 
 def newest_per_id(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per id, as one INSERT ... ON CONFLICT may not touch a row twice: the newest last_activity_date wins,
-    else the later row (a repeated id in a broken dump, a post seen twice in one API page)."""
-    out: dict[int, dict[str, Any]] = {}
+    """One row per (site, id), as one INSERT ... ON CONFLICT may not touch a row twice: the newest
+    last_activity_date wins, else the later row (a repeated id in a broken dump, a post seen twice in one API page).
+    """
+    out: dict[tuple[str, int], dict[str, Any]] = {}
     for row in rows:
-        old = out.get(row["id"])
+        if not row.get("site"):
+            raise ValueError(f"post {row.get('id')!r} has no site: every stored post names its site")
+        key = (row["site"], row["id"])
+        old = out.get(key)
         if old is None or (row.get("last_activity_date") or datetime.min) >= (
             old.get("last_activity_date") or datetime.min
         ):
-            out[row["id"]] = row
+            out[key] = row
     return list(out.values())
 
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: real SQLite files and a real PostgreSQL server, and the read-only ../shared materials.
+"""Shared fixtures: real SQLite files, a real PostgreSQL server, the real test material and the published data.
 
 PostgreSQL tests use the server named by PPMINER_TEST_PG_URL (an admin URL; each test gets a database of its
 own). Without it they skip, except in CI (CI=true), where a missing server is a failure; a named server that
@@ -17,16 +17,21 @@ import sqlalchemy as sa
 from mining.db import make_engine, open_store
 
 PROJECT = Path(__file__).resolve().parent.parent
-SHARED = PROJECT.parent / "shared"
+FIXTURES = PROJECT / "tests" / "fixtures"
+PUBLISHED = PROJECT / "data" / "published"
 PG_ENV = "PPMINER_TEST_PG_URL"
 
 
 @pytest.fixture(scope="session")
-def shared() -> Path:
-    """The read-only study materials beside the checkout."""
-    if not SHARED.is_dir():
-        pytest.fail(f"{SHARED} is missing: the tests read the study materials from ../shared")
-    return SHARED
+def fixtures() -> Path:
+    """Real material copied into the project for the tests (see tests/fixtures/*/PROVENANCE.md)."""
+    return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def published() -> Path:
+    """The study's published data, shipped with ppminer (data/published/PROVENANCE.md)."""
+    return PUBLISHED
 
 
 def _pg_admin_url() -> str | None:
@@ -80,3 +85,54 @@ def store(db_url):
 @pytest.fixture
 def sqlite_store(sqlite_url):
     return open_store(sqlite_url)
+
+
+# -- a small real study: the ai.stackexchange dump imported once per session (SQLite), copied per test ----------
+
+
+def run_cli(module: str, *args: str, check: bool = True, **kw):
+    """Run `python -m module args` (ppmine: mining.cli, pplabel: labeling.cli) in this checkout."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(PROJECT), **kw.pop("env", {})}
+    out = subprocess.run(
+        [sys.executable, "-m", module, *args], capture_output=True, text=True, env=env, cwd=PROJECT, **kw
+    )
+    if check and out.returncode != 0:
+        raise AssertionError(f"{module} {' '.join(args)} exited {out.returncode}: {out.stderr}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def ai_dump_db(tmp_path_factory) -> Path:
+    """The ai.stackexchange dump (tests/fixtures/se_dumps) imported with its comments into a SQLite file."""
+    path = tmp_path_factory.mktemp("ai_dump") / "ai.db"
+    dump = FIXTURES / "se_dumps" / "ai.stackexchange.com"
+    run_cli(
+        "mining.cli", "import-dump", str(dump / "Posts.xml"), "--comments", str(dump / "Comments.xml"),
+        "--site", "ai", "--all-questions", "--db", f"sqlite:///{path}",
+    )  # fmt: skip
+    return path
+
+
+@pytest.fixture
+def ai_study(ai_dump_db, tmp_path) -> str:
+    """A fresh copy of the imported ai.stackexchange dump: its SQLite URL."""
+    import shutil
+
+    copy = tmp_path / "ai.db"
+    shutil.copyfile(ai_dump_db, copy)
+    return f"sqlite:///{copy}"
+
+
+@pytest.fixture(scope="session")
+def tensorflow_installed() -> None:
+    """Tests that run TensorFlow (the `bench` extra): skipped without it, except in CI (CI=true), where a missing
+    TensorFlow is a failure (.ci/run installs `.[dev,bench]`)."""
+    import importlib.util
+
+    if importlib.util.find_spec("tensorflow") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but TensorFlow is not installed: .ci/run must install the bench extra")
+        pytest.skip("TensorFlow not installed: pip install -e '.[bench]' to run the TensorFlow tests")

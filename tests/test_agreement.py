@@ -19,8 +19,9 @@ from labeling.agreement import (
     item_ratings,
     to_json,
 )
+from labeling.alignment import NO_PP
 from labeling.codebook import load_codebook
-from labeling.import_study import import_file
+from labeling.io.import_study import import_file
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
 from mining.store import upsert_questions
 
@@ -37,12 +38,14 @@ def _csv(path):
 
 def _posts(session, *ids):
     upsert_questions(
-        session, [{"id": i, "title": f"post {i}", "body_html": "<p>x</p>"} for i in ids], "import"
+        session,
+        [{"site": "stackoverflow", "id": i, "title": f"post {i}", "body_html": "<p>x</p>"} for i in ids],
+        "import",
     )
 
 
-def test_identification_kappa_equals_sklearn_on_the_file(store, shared, codebook):
-    path = shared / "dlperf" / "kappa_identification.csv"
+def test_identification_kappa_equals_sklearn_on_the_file(store, published, codebook):
+    path = published / "kappa_identification.csv"
     rows = _csv(path)
     raters = [c for c in rows[0] if c.startswith("isPB_")]
     expected = cohen_kappa_score([r[raters[0]] for r in rows], [r[raters[1]] for r in rows])
@@ -59,8 +62,8 @@ def test_identification_kappa_equals_sklearn_on_the_file(store, shared, codebook
     assert sum(d["count"] for d in ident.disagreements) == len(rows) - round(agree * len(rows))
 
 
-def test_every_dimension_reported_after_label_import(store, shared, codebook):
-    path = shared / "dlperf" / "kappa_label.csv"
+def test_every_dimension_reported_after_label_import(store, published, codebook):
+    path = published / "kappa_label.csv"
     rows = _csv(path)
     import_file(store, "labels", str(path), codebook, raters=("ann", "bob"))
     with store.read() as s:
@@ -88,7 +91,7 @@ def test_every_dimension_reported_after_label_import(store, shared, codebook):
         assert {"items", "raters", "observed_agreement", "cohen_kappa"} <= set(data[dim])
 
 
-def test_symptoms_compare_as_unordered_sets_and_pps_match_by_index(sqlite_store, codebook):
+def test_symptoms_compare_as_unordered_sets_and_an_unmatched_pp_is_a_disagreement(sqlite_store, codebook):
     with sqlite_store.write() as s:
         _posts(s, 10, 11)
         ann, bob, cal = (get_or_create_rater(s, n) for n in ("ann", "bob", "cal"))
@@ -99,7 +102,7 @@ def test_symptoms_compare_as_unordered_sets_and_pps_match_by_index(sqlite_store,
             s, bob, 10, 1, symptom1="memory.leak", symptom2="time.slow_execution", root_cause="other"
         )
         set_pp_label(s, cal, 10, 1, symptom1="time.slow_execution", root_cause="other")
-        set_pp_label(s, ann, 10, 2, symptom1="memory.oom")  # only one rater: not an item
+        set_pp_label(s, ann, 10, 2, symptom1="memory.oom")  # only ann found it: bob and cal say "(no PP)"
         set_pp_label(s, bob, 11, 1, symptom1="time.hang")
         set_pp_label(s, cal, 11, 1, symptom1="time.slow_execution", symptom2="time.hang")
     with sqlite_store.read() as s:
@@ -108,16 +111,17 @@ def test_symptoms_compare_as_unordered_sets_and_pps_match_by_index(sqlite_store,
         open_items = [i.item for i in disagreements(s, codebook, "symptom")]
     assert "identification" not in result
     assert ratings["10_1"]["ann"] == ratings["10_1"]["bob"] == "memory.leak+time.slow_execution"
-    assert ratings["10_2"] == {"ann": "memory.oom"}
+    assert ratings["10_2"] == {"ann": "memory.oom", "bob": NO_PP, "cal": NO_PP}
     symptom = result["symptom"]
-    assert symptom.items == 2 and symptom.raters == ["ann", "bob", "cal"]
-    # 10_1: 1 of 3 rater pairs agree; 11_1: 0 of 1.
-    assert symptom.observed_agreement == pytest.approx((1 / 3 + 0) / 2)
+    assert symptom.items == 3 and symptom.raters == ["ann", "bob", "cal"]
+    # 10_1: 1 of 3 rater pairs agree; 10_2: bob and cal agree only on not having it (1 of 3); 11_1: 0 of 1.
+    assert symptom.observed_agreement == pytest.approx((1 / 3 + 1 / 3 + 0) / 3)
     assert symptom.cohen_kappa is None  # three raters
-    assert open_items == ["10_1", "11_1"]
-    # Category level: {memory, time} vs {time} on 10_1; {time} vs {time} on 11_1.
-    assert result["symptom_category"].observed_agreement == pytest.approx((1 / 3 + 1) / 2)
-    # Empty root causes are missing ratings: only 10_1 has any, and all three agree.
+    assert open_items == ["10_1", "10_2", "11_1"]
+    # Category level: {memory, time} vs {time} on 10_1; the unmatched PP; {time} vs {time} on 11_1.
+    assert result["symptom_category"].observed_agreement == pytest.approx((1 / 3 + 1 / 3 + 1) / 3)
+    # Empty root causes are missing ratings: only 10_1 has any, and all three agree (ann's PP 2 has none, so
+    # the others' "(no PP)" make no item there).
     assert result["root_cause"].items == 1 and result["root_cause"].observed_agreement == 1.0
     assert result["root_cause"].cohen_kappa is None and result["root_cause"].krippendorff_alpha is None
     assert result["introducing_stage"].items == 0 and result["introducing_stage"].observed_agreement is None
@@ -176,12 +180,12 @@ def test_identification_with_three_raters_and_gaps(sqlite_store, codebook):
     assert ident.disagreements == [{"labels": ["not_pp", "pp"], "count": 1}]
 
 
-def test_cli_agreement_json_and_csv(sqlite_url, shared):
+def test_cli_agreement_json_and_csv(sqlite_url, published):
     from click.testing import CliRunner
 
     from labeling.cli import cli
 
-    path = str(shared / "dlperf" / "kappa_identification.csv")
+    path = str(published / "kappa_identification.csv")
 
     def run(*args):
         return CliRunner().invoke(cli, [*args, "--db", sqlite_url])
@@ -212,3 +216,98 @@ def test_cli_agreement_json_and_csv(sqlite_url, shared):
         timeout=120,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["identification"]["items"] == len(rows)
+
+
+# -- PP alignment (issue 12, case 4): PPs are paired by what they are, not by the order they were typed in -----
+
+SECOND_RATER = ("symptom2", "root casue 2", "root stage 2", "expose stage 2")
+
+
+def _swap_second_rater(rows: list[dict]) -> list[dict]:
+    """The published rows with the second rater's PPs of every multi-PP post in reverse order (labels unchanged)."""
+    posts: dict[str, list[int]] = {}
+    for n, row in enumerate(rows):
+        posts.setdefault(row["_id"].split("_")[0], []).append(n)
+    out = [dict(r) for r in rows]
+    for members in posts.values():
+        for n, m in zip(members, reversed(members), strict=True):
+            for col in SECOND_RATER:
+                out[n][col] = rows[m][col]
+    return out
+
+
+def _write(path, rows):
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_swapping_one_raters_pp_order_in_the_published_file_changes_no_agreement(
+    db_url, published, codebook, tmp_path
+):
+    from mining.db import open_store
+
+    rows = _csv(published / "kappa_label.csv")
+    swapped = _swap_second_rater(rows)
+    assert swapped != rows, "the published file has posts with several PPs"
+    _write(tmp_path / "swapped.csv", swapped)
+    results = []
+    for source, url in (
+        (published / "kappa_label.csv", db_url),
+        (tmp_path / "swapped.csv", f"sqlite:///{tmp_path / 'b.db'}"),
+    ):
+        store = open_store(url)
+        import_file(store, "labels", str(source), codebook)
+        with store.read() as s:
+            results.append(compute_agreement(s, codebook, stage="classify", top=None))
+    original, reordered = results
+    for dim in original:
+        assert reordered[dim].as_dict() == original[dim].as_dict(), dim
+    # Pairing by row (typing order) would have changed: the test can tell the two rules apart.
+    by_row = cohen_kappa_score(
+        [r["root casue"].lower() for r in swapped], [r["root casue 2"].lower() for r in swapped]
+    )
+    assert by_row != pytest.approx(original["root_cause"].cohen_kappa)
+
+
+def test_the_part_of_the_post_decides_before_the_labels(sqlite_store, codebook):
+    with sqlite_store.write() as s:
+        _posts(s, 20)
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        stages = dict(introducing_stage="training", exposing_stage="training")
+        set_pp_label(s, ann, 20, 1, symptom1="time.slow_execution", root_cause="api.not_batch_api",
+                     part="first paragraph", **stages)  # fmt: skip
+        set_pp_label(s, ann, 20, 2, symptom1="memory.oom", root_cause="data.improper_input",
+                     part="The code block", **stages)  # fmt: skip
+        # bob's PP 1 has ann's PP 1 labels but points at the code block; his PP 2 points at the first paragraph
+        set_pp_label(s, bob, 20, 1, symptom1="time.slow_execution", root_cause="api.not_batch_api",
+                     part="the code  block", **stages)  # fmt: skip
+        set_pp_label(s, bob, 20, 2, symptom1="memory.leak", root_cause="data.improper_input",
+                     part="First paragraph", **stages)  # fmt: skip
+    with sqlite_store.read() as s:
+        items = {i.item: i for i in item_ratings(s, codebook, "root_cause")}
+    assert items["20_1"].pps == {"ann": 1, "bob": 2} and items["20_2"].pps == {"ann": 2, "bob": 1}
+    assert items["20_1"].ratings == {"ann": "api.not_batch_api", "bob": "data.improper_input"}
+
+
+def test_best_label_match_pairs_and_an_extra_pp_is_a_disagreement(sqlite_store, codebook):
+    with sqlite_store.write() as s:
+        _posts(s, 30)
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        set_pp_label(
+            s, ann, 30, 1, symptom1="memory.oom", root_cause="data.improper_input", exposing_stage="training"
+        )
+        set_pp_label(s, bob, 30, 1, symptom1="time.hang", root_cause="other", exposing_stage="prediction")
+        set_pp_label(s, bob, 30, 2, symptom1="memory.oom", root_cause="api.not_batch_api",
+                     exposing_stage="training")  # fmt: skip
+    with sqlite_store.read() as s:
+        result = compute_agreement(s, codebook, stage="classify", top=None)
+        items = {i.item: i for i in item_ratings(s, codebook, "symptom")}
+    assert items["30_1"].pps == {
+        "ann": 1,
+        "bob": 2,
+    }  # 2 of 4 labels agree with bob's PP 2, none with his PP 1
+    assert items["30_2"].ratings == {"ann": NO_PP, "bob": "time.hang"}
+    assert result["symptom"].items == 2 and result["symptom"].observed_agreement == pytest.approx(0.5)
+    assert result["exposing_stage"].disagreements == [{"labels": [NO_PP, "prediction"], "count": 1}]

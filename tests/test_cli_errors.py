@@ -61,3 +61,31 @@ def test_reader_closing_the_pipe_ends_quietly(sqlite_url):
 def test_config_option_is_refused_where_it_means_nothing():
     out = ppmine("db", "current", "--config", "x.toml")
     assert out.returncode == 2 and "No such option '--config'" in out.stderr
+
+
+def pplabel(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "labeling.cli", *args], capture_output=True, text=True, **kw)
+
+
+@pytest.mark.parametrize("url", ["mysql://nobody@localhost/none", "oracle+cx://u:pw@h/db"])
+def test_an_unsupported_database_names_the_supported_ones(url):
+    out = ppmine("stats", "--db", url)
+    assert out.returncode == 1
+    backend = url.split("://")[0].split("+")[0]
+    assert out.stderr.endswith(
+        f": {backend} is not supported; use sqlite:///FILE or postgresql://USER@HOST/DBNAME\n"
+    )
+    assert "pw" not in out.stderr and "No module" not in out.stderr and len(out.stderr.splitlines()) == 1
+
+
+def test_a_read_only_database_is_named(sqlite_url, published):
+    path = sqlite_url.removeprefix("sqlite:///")
+    open_store(sqlite_url)
+    read_only = f"sqlite:///file:{path}?mode=ro&uri=true"  # a real read-only connection (root ignores chmod)
+    assert ppmine("stats", "--db", read_only).returncode == 0  # reading is fine
+    out = pplabel("import", "--format", "study", str(published / "empirical_study.csv"), "--db", read_only)
+    assert out.returncode == 1
+    assert out.stderr == (
+        f"pplabel: error: database: {path}: the database is read-only for you (attempt to write a readonly "
+        "database): make the file and its folder writable\n"
+    )

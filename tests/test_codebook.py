@@ -71,10 +71,10 @@ def test_default_path_is_the_study_config_codebook(cb):
     assert load_codebook().path.resolve() == CODEBOOK.resolve()
 
 
-def test_every_published_label_resolves(cb, shared):
+def test_every_published_label_resolves(cb, published):
     seen = 0
     for name, columns in LABEL_COLUMNS.items():
-        path = shared / "dlperf" / name
+        path = published / name
         for lineno, row in enumerate(_rows(path), start=2):
             for column, dim in columns.items():
                 value = row[column]
@@ -85,7 +85,7 @@ def test_every_published_label_resolves(cb, shared):
                     assert cb.get(code, dim).dimension == dim
     assert seen > 2000  # the files really were read
     # kappa_identification.csv holds PP / not-PP decisions, no labels: every value is 0 or 1
-    ident = _rows(shared / "dlperf" / "kappa_identification.csv")
+    ident = _rows(published / "kappa_identification.csv")
     assert ident and all(row[c] in {"0", "1"} for row in ident for c in ("isPB_cjm", "isPB_longjie", "merge"))
 
 
@@ -102,9 +102,9 @@ def test_old_vocabulary_maps_as_decided(cb):
     assert cb.resolve("stage", "Data preparation") == "data_preparation"
 
 
-def agreement_with_final(cb, shared) -> tuple[int, int, list]:
+def agreement_with_final(cb, published) -> tuple[int, int, list]:
     """Over rows where both raters in kappa_label.csv agree (after mapping), how many equal the final label."""
-    dlperf = shared / "dlperf"
+    dlperf = published
     final = {row["id"]: row for row in _rows(dlperf / "empirical_study.csv")}
     pairs = [  # (dimension, rater-1 column, rater-2 column, final columns that may hold it)
         ("symptom", "symptom1", "symptom2", ("symptom1", "symptom2")),
@@ -131,8 +131,8 @@ def agreement_with_final(cb, shared) -> tuple[int, int, list]:
     return agreed, matched, misses
 
 
-def test_agreed_rater_labels_match_the_final_labels(cb, shared):
-    agreed, matched, misses = agreement_with_final(cb, shared)
+def test_agreed_rater_labels_match_the_final_labels(cb, published):
+    agreed, matched, misses = agreement_with_final(cb, published)
     assert agreed > 500
     assert matched / agreed >= 0.95, misses[:10]
     # the only disagreements are the retired "Others", which the final data re-classified into real codes

@@ -13,6 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 import labeling.models  # noqa: F401  (labeling tables on the metadata)
+import ppbench.models  # noqa: F401  (benchmark run records on the metadata)
 from mining.db import Store, alembic_config, current_revision, downgrade, head_revision, open_store, upgrade
 from mining.models import Answer, Base, Comment, Question
 from mining.store import upsert_answers, upsert_comments, upsert_questions
@@ -20,7 +21,7 @@ from mining.store import upsert_answers, upsert_comments, upsert_questions
 EXPECTED_TABLES = {
     "questions", "answers", "comments", "acquisition_runs", "job_locks", "settings", "keyword_sets",
     "match_runs", "match_checks", "candidates", "candidate_hits", "raters", "identifications", "pp_labels",
-    "final_identifications", "final_labels", "audit_log",
+    "final_identifications", "final_labels", "audit_log", "benchmark_cases", "bench_runs", "bench_results",
 }  # fmt: skip
 
 
@@ -50,9 +51,17 @@ def test_upgrade_downgrade_upgrade_without_drift(db_url):
 def test_commands_upgrade_a_fresh_database_on_first_use(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PPMINER_DB", raising=False)
-    out = subprocess.run(
-        [sys.executable, "-m", "mining.cli", "stats", "--format", "json"], capture_output=True, text=True
-    )
+
+    def ppmine(*args):
+        return subprocess.run([sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True)
+
+    # the default data/study.db: a read-only command does not make it, nor does an upgrade make its folder
+    assert ppmine("stats").returncode == 1 and not (tmp_path / "data").exists()
+    assert "folder data does not exist" in ppmine("db", "upgrade").stderr
+    (tmp_path / "data").mkdir()
+    out = ppmine("db", "upgrade")
+    assert out.returncode == 0 and out.stderr == "ppmine: created a new study database data/study.db\n"
+    out = ppmine("stats", "--format", "json")
     assert out.returncode == 0, out.stderr
     assert '"questions": 0' in out.stdout
     assert (tmp_path / "data" / "study.db").exists()
@@ -77,6 +86,7 @@ def test_bad_database_url_is_one_line_error():
 
 def _question(qid: int, activity: datetime, title: str = "t", **extra) -> dict:
     row = {
+        "site": "stackoverflow",
         "id": qid,
         "title": title,
         "body_html": "<p>Training is <b>slow</b></p><pre><code>model.fit(x)\n</code></pre>",
@@ -95,11 +105,11 @@ def test_reacquired_post_updates_in_place_only_when_newer(store):
         upsert_questions(s, [_question(1, datetime(2021, 1, 1), "old title")], "dump")
         upsert_answers(
             s,
-            [{"id": 10, "question_id": 1, "body_html": "<p>use tf.data</p>", "score": 5,
+            [{"site": "stackoverflow", "id": 10, "question_id": 1, "body_html": "<p>use tf.data</p>", "score": 5,
               "last_activity_date": datetime(2021, 1, 1)}],
             "dump",
         )  # fmt: skip
-        upsert_comments(s, [{"id": 100, "post_id": 1, "post_type": "question", "question_id": 1,
+        upsert_comments(s, [{"site": "stackoverflow", "id": 100, "post_id": 1, "post_type": "question", "question_id": 1,
                              "text": "which GPU?", "score": 0}], "dump")  # fmt: skip
     with store.write() as s:  # newer: replaces
         changed = upsert_questions(
@@ -109,17 +119,17 @@ def test_reacquired_post_updates_in_place_only_when_newer(store):
     with store.write() as s:  # older: ignored
         assert upsert_questions(s, [_question(1, datetime(2019, 1, 1), "stale title")], "dump") == 0
     with store.write() as s:  # same comment again: nothing changes
-        assert upsert_comments(s, [{"id": 100, "post_id": 1, "post_type": "question", "question_id": 1,
+        assert upsert_comments(s, [{"site": "stackoverflow", "id": 100, "post_id": 1, "post_type": "question", "question_id": 1,
                                     "text": "which GPU?", "score": 0}], "dump") == 0  # fmt: skip
     with store.read() as s:
         assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 1
-        q = s.get(Question, 1)
+        q = s.get(Question, ("stackoverflow", 1))
         assert (q.title, q.source, q.last_activity_date) == ("new title", "api", datetime(2022, 1, 1))
         assert q.prose == "Training is slow"
         assert q.code_blocks == ["model.fit(x)\n"] and q.has_code
         assert q.tag_list == ["tensorflow", "keras"]
-        assert s.get(Answer, 10).is_accepted
-        assert s.get(Comment, 100).text == "which GPU?"
+        assert s.get(Answer, ("stackoverflow", 10)).is_accepted
+        assert s.get(Comment, ("stackoverflow", 100)).text == "which GPU?"
 
 
 def test_write_is_one_transaction(store):
@@ -127,7 +137,7 @@ def test_write_is_one_transaction(store):
         upsert_questions(s, [_question(7, datetime(2021, 1, 1))], "api")
         raise RuntimeError("killed mid-page")
     with store.read() as s:
-        assert s.get(Question, 7) is None
+        assert s.get(Question, ("stackoverflow", 7)) is None
 
 
 def test_audit_log_is_append_only(store):
@@ -155,7 +165,7 @@ store = open_store(sys.argv[1])
 start, n = int(sys.argv[2]), int(sys.argv[3])
 for i in range(start, start + n):
     with store.write() as s:
-        upsert_questions(s, [{"id": i, "title": "q", "body_html": "<p>x</p>",
+        upsert_questions(s, [{"site": "stackoverflow", "id": i, "title": "q", "body_html": "<p>x</p>",
                               "last_activity_date": datetime(2021, 1, 1)}], "api")
 """
 
@@ -181,7 +191,7 @@ def test_control_characters_and_nul_are_stored_on_both_backends(store):
     with store.write() as s:
         upsert_questions(s, [_question(9, datetime(2021, 1, 1), "nul\x00title\udc80", body_html=body)], "api")
     with store.read() as s:
-        q = s.get(Question, 9)
+        q = s.get(Question, ("stackoverflow", 9))
         assert q.title == "nul\ufffdtitle\ufffd"
         assert q.prose == "bad\ufffd byte \x1b[31mred"
         assert q.code_blocks == ["x\ufffdy"]
@@ -196,7 +206,7 @@ def test_a_batch_repeating_an_id_keeps_its_newest_version(store):
     with store.write() as s:
         assert upsert_questions(s, rows, "dump") == 2
     with store.read() as s:
-        assert s.get(Question, 3).title == "newest"
+        assert s.get(Question, ("stackoverflow", 3)).title == "newest"
 
 
 def test_question_links_for_sites_without_a_link():

@@ -21,18 +21,18 @@ import sqlalchemy as sa
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
-from mining import dump_reader
 from mining.cli import cli
 from mining.db import open_store
-from mining.dump_import import DumpImport
-from mining.dump_reader import DumpReader
-from mining.dump_rows import DumpFilter, parse_tags
+from mining.dump import reader as dump_reader
+from mining.dump.importer import DumpImport
+from mining.dump.reader import DumpReader
+from mining.dump.rows import DumpFilter, parse_tags
 from mining.errors import PPMinerError
 from mining.models import AcquisitionRun, Answer, Comment, Question
 from mining.store import upsert_comments, upsert_questions
 from mining.text import _BLOCK_TAGS, SplitBody, normalize_prose, split_html
 
-AI = Path("realdata/se_dumps/ai.stackexchange.com")
+AI = Path("se_dumps/ai.stackexchange.com")
 PPMINE = [sys.executable, "-c", "from mining.cli import main; main()"]
 
 
@@ -123,8 +123,8 @@ def ppmine(*args, **kw) -> subprocess.CompletedProcess:
 # -- the real dump ---------------------------------------------------------------------------------------------
 
 
-def test_real_ai_dump_posts_and_comments(store, shared):
-    posts, comments = shared / AI / "Posts.xml", shared / AI / "Comments.xml"
+def test_real_ai_dump_posts_and_comments(store, fixtures):
+    posts, comments = fixtures / AI / "Posts.xml", fixtures / AI / "Comments.xml"
     # What the dump holds, read independently with the standard library.
     prows = [r.attrib for r in ET.parse(posts).getroot()]
     qids = {int(r["Id"]) for r in prows if r["PostTypeId"] == "1"}
@@ -148,7 +148,7 @@ def test_real_ai_dump_posts_and_comments(store, shared):
 
     first = next(r for r in prows if r["PostTypeId"] == "1")
     with store.read() as s:
-        q = s.get(Question, int(first["Id"]))
+        q = s.get(Question, ("ai", int(first["Id"])))
         assert q.title == first["Title"] and q.source == "dump" and q.site == "ai"
         assert q.tags == "|" + first["Tags"][1:-1].replace("><", "|") + "|"
         assert q.creation_date == datetime.fromisoformat(first["CreationDate"])
@@ -156,7 +156,7 @@ def test_real_ai_dump_posts_and_comments(store, shared):
         assert q.prose == split_html(first["Body"]).prose and q.prose
         assert q.link == f"https://ai.stackexchange.com/questions/{first['Id']}"
         on_answer = next(r for r in crows if int(r["PostId"]) in aids)
-        c = s.get(Comment, int(on_answer["Id"]))
+        c = s.get(Comment, ("ai", int(on_answer["Id"])))
         assert (c.post_type, c.question_id) == ("answer", aids[int(on_answer["PostId"])])
         assert c.text == normalize_prose(on_answer["Text"]) and c.body_html is None
         run = s.scalars(sa.select(AcquisitionRun)).one()
@@ -168,8 +168,8 @@ def test_real_ai_dump_posts_and_comments(store, shared):
     assert snapshot(store) == before
 
 
-def test_real_dump_tag_and_date_filter(sqlite_store, shared):
-    posts = shared / AI / "Posts.xml"
+def test_real_dump_tag_and_date_filter(sqlite_store, fixtures):
+    posts = fixtures / AI / "Posts.xml"
     prows = [r.attrib for r in ET.parse(posts).getroot()]
     want = {
         int(r["Id"])
@@ -227,7 +227,7 @@ def test_new_tag_format_bom_odd_entities_unknown_and_missing_attributes(store, t
     result = DumpImport(store, str(posts), str(comments), filt=filt, progress=False).run()
     assert (result.posts.questions, result.posts.answers, result.comments.comments) == (1, 1, 2)
     with store.read() as s:
-        q = s.get(Question, 10)
+        q = s.get(Question, ("stackoverflow", 10))
         assert q.title == odd["Title"]
         assert q.tags == "|tensorflow|keras|" and q.view_count is None and q.owner_user_id is None
         assert q.prose == "a &lt; b x\n\nline\ntwo"
@@ -236,8 +236,8 @@ def test_new_tag_format_bom_odd_entities_unknown_and_missing_attributes(store, t
             100: ("question", 10),
             101: ("answer", 10),
         }
-        assert s.get(Comment, 100).text == "is it the GPU?\nor <CPU> &amp; more"
-        assert s.get(Answer, 15) is None and s.get(Question, 11) is None
+        assert s.get(Comment, ("stackoverflow", 100)).text == "is it the GPU?\nor <CPU> &amp; more"
+        assert s.get(Answer, ("stackoverflow", 15)) is None and s.get(Question, ("stackoverflow", 11)) is None
 
 
 def test_parse_tags_both_formats():
@@ -251,11 +251,11 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
         upsert_questions(
             s,
             [
-                {"id": 1, "title": "API title", "body_html": "<p>api</p>", "tags": "|keras|",
+                {"site": "stackoverflow", "id": 1, "title": "API title", "body_html": "<p>api</p>", "tags": "|keras|",
                  "last_activity_date": datetime(2025, 1, 1)},
-                {"id": 2, "title": "old API title", "body_html": "<p>api</p>", "tags": "|keras|",
+                {"site": "stackoverflow", "id": 2, "title": "old API title", "body_html": "<p>api</p>", "tags": "|keras|",
                  "last_activity_date": datetime(2020, 1, 1)},
-                {"id": 3, "title": "API only, not in the tag filter", "body_html": "<p>api</p>", "tags": "|r|",
+                {"site": "stackoverflow", "id": 3, "title": "API only, not in the tag filter", "body_html": "<p>api</p>", "tags": "|r|",
                  "last_activity_date": datetime(2020, 1, 1)},
             ],
             "api",
@@ -264,6 +264,7 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
             s,
             [
                 {
+                    "site": "stackoverflow",
                     "id": 50,
                     "post_id": 1,
                     "post_type": "question",
@@ -286,11 +287,23 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
         store, str(posts), str(comments), filt=DumpFilter(tags=frozenset({"keras"})), progress=False
     ).run()
     with store.read() as s:
-        assert (s.get(Question, 1).title, s.get(Question, 1).source) == ("API title", "api")
-        assert (s.get(Question, 2).title, s.get(Question, 2).source) == ("Why is training 2 slow?", "dump")
-        assert s.get(Answer, 4).question_id == 3
-        assert (s.get(Comment, 50).body_html, s.get(Comment, 50).source) == ("<b>api</b> note", "api")
-        assert (s.get(Comment, 51).post_type, s.get(Comment, 51).question_id) == ("answer", 3)
+        assert (
+            s.get(Question, ("stackoverflow", 1)).title,
+            s.get(Question, ("stackoverflow", 1)).source,
+        ) == ("API title", "api")
+        assert (
+            s.get(Question, ("stackoverflow", 2)).title,
+            s.get(Question, ("stackoverflow", 2)).source,
+        ) == ("Why is training 2 slow?", "dump")
+        assert s.get(Answer, ("stackoverflow", 4)).question_id == 3
+        assert (
+            s.get(Comment, ("stackoverflow", 50)).body_html,
+            s.get(Comment, ("stackoverflow", 50)).source,
+        ) == ("<b>api</b> note", "api")
+        assert (
+            s.get(Comment, ("stackoverflow", 51)).post_type,
+            s.get(Comment, ("stackoverflow", 51)).question_id,
+        ) == ("answer", 3)
 
 
 def test_repeated_ids_keep_the_newest_version(store, tmp_path):
@@ -303,7 +316,10 @@ def test_repeated_ids_keep_the_newest_version(store, tmp_path):
     posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
     DumpImport(store, str(posts), progress=False).run()
     with store.read() as s:
-        assert s.get(Question, 1).title == "newest" and s.get(Answer, 2).prose == "edited"
+        assert (
+            s.get(Question, ("stackoverflow", 1)).title == "newest"
+            and s.get(Answer, ("stackoverflow", 2)).prose == "edited"
+        )
 
 
 # -- bad input -------------------------------------------------------------------------------------------------
@@ -408,14 +424,15 @@ def test_bad_value_found_when_a_batch_is_decided(store, tmp_path, monkeypatch, b
     assert count(store, Comment) == 2
 
 
-def test_cli_errors_are_one_line(tmp_path, shared):
+def test_cli_errors_are_one_line(tmp_path, fixtures):
     db = f"sqlite:///{tmp_path / 's.db'}"
-    res = ppmine("import-dump", str(shared / AI / "Comments.xml"), "--db", db)
+    open_store(db)
+    res = ppmine("import-dump", str(fixtures / AI / "Comments.xml"), "--db", db)
     assert res.returncode == 1 and res.stderr.count("\n") == 1
     assert "document element is <comments>, expected <posts>" in res.stderr
     bad_entity = tmp_path / "Posts.xml"
     bad_entity.write_text('<posts>\n<row Id="1" PostTypeId="1" Body="&nbsp;" />\n</posts>\n')
-    res = ppmine("import-dump", str(bad_entity), "--db", db)
+    res = ppmine("import-dump", str(bad_entity), "--site", "stackoverflow", "--db", db)
     assert res.returncode == 1 and f"{bad_entity}:2: column" in res.stderr and "nbsp" in res.stderr
     runner = CliRunner()
     assert runner.invoke(cli, ["import-dump", str(tmp_path / "missing.xml"), "--db", db]).exit_code == 2
@@ -448,12 +465,12 @@ def test_cli_errors_are_one_line(tmp_path, shared):
 # -- standard input and resume ---------------------------------------------------------------------------------
 
 
-def test_stdin_through_a_real_pipe(tmp_path, shared):
+def test_stdin_through_a_real_pipe(tmp_path, fixtures):
     db = f"sqlite:///{tmp_path / 's.db'}"
-    posts = shared / AI / "Posts.xml"
+    posts = fixtures / AI / "Posts.xml"
     cat = subprocess.Popen(["cat", str(posts)], stdout=subprocess.PIPE)
-    res = ppmine("import-dump", "-", "--site", "ai", "--tag", "definitions", "--db", db, "--format", "json",
-                 stdin=cat.stdout)  # fmt: skip
+    res = ppmine("import-dump", "-", "--site", "ai", "--tag", "definitions", "--from", "2010-01-01", "--db", db,
+                 "--format", "json", stdin=cat.stdout)  # fmt: skip
     cat.wait()
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)["posts"]
@@ -464,8 +481,9 @@ def test_stdin_through_a_real_pipe(tmp_path, shared):
 
 def _stderr_of_import(posts: Path, db: str, terminal: bool) -> str:
     """Run an import with stderr on a pseudo-terminal (or a pipe); what it wrote there."""
+    open_store(db)  # made beforehand, so the import has nothing to say about creating it
     master, slave = os.openpty() if terminal else os.pipe()[::-1]
-    proc = subprocess.Popen([*PPMINE, "import-dump", str(posts), "--db", db], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([*PPMINE, "import-dump", str(posts), "--site", "stackoverflow", "--db", db, "--all-questions"], stdout=subprocess.DEVNULL,
                             stderr=slave)  # fmt: skip
     os.close(slave)
     out = b""
@@ -519,7 +537,17 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
     data = posts.read_bytes()
     db = f"sqlite:///{tmp_path / 's.db'}"
     store = open_store(db)
-    args = ["import-dump", "-" if through_pipe else str(posts), "--db", db, "--batch-size", "3"]
+    args = [
+        "import-dump",
+        "-" if through_pipe else str(posts),
+        "--site",
+        "stackoverflow",
+        "--db",
+        db,
+        "--all-questions",
+        "--batch-size",
+        "3",
+    ]
     proc = subprocess.Popen([*PPMINE, *args], stdin=subprocess.PIPE if through_pipe else None,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     if (
@@ -536,7 +564,7 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
         assert proc.returncode == 130 and run.status == "interrupted" and run.finished_at is not None
         assert (
             err.decode().strip().splitlines()[-1]
-            == "ppmine: interrupted; everything committed so far is kept"
+            == "ppmine: interrupted; everything committed so far is kept (run the same command again to resume)"
         )
     assert 0 < point["rows"] < 6000 and count(store, Question) > 0
 
@@ -611,7 +639,7 @@ def test_pipe_resume_refuses_different_input(tmp_path):
 
 _MAX_RSS = """
 import resource, sys
-from mining.dump_reader import DumpReader
+from mining.dump.reader import DumpReader
 reader = DumpReader.open(sys.argv[1], "posts")
 rows = sum(len(chunk) for chunk, _ in reader.chunks())
 print(rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
@@ -639,7 +667,7 @@ def test_reader_memory_does_not_grow_with_the_file(tmp_path):
 _IMPORT_MAX_RSS = """
 import resource, sys
 from mining.db import open_store
-from mining.dump_import import DumpImport
+from mining.dump.importer import DumpImport
 result = DumpImport(open_store(sys.argv[1]), sys.argv[2], sys.argv[3], progress=False).run()
 print(result.posts.answers, result.comments.comments, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
@@ -653,13 +681,13 @@ def _stored_posts(store, n: int, first_id: int) -> None:
         s.execute(
             sa.text(
                 "INSERT INTO questions (id, site, tags, code_blocks, has_code, source, refreshed_at) "
-                f"{ids} SELECT i, 'so', '', '[]', 0, {stamp} FROM k"
+                f"{ids} SELECT i, 'stackoverflow', '', '[]', 0, {stamp} FROM k"
             )
         )
         s.execute(
             sa.text(
-                "INSERT INTO answers (id, question_id, code_blocks, source, refreshed_at) "
-                f"{ids} SELECT i + 1, i, '[]', {stamp} FROM k"
+                "INSERT INTO answers (site, id, question_id, code_blocks, source, refreshed_at) "
+                f"{ids} SELECT 'stackoverflow', i + 1, i, '[]', {stamp} FROM k"
             )
         )
 
@@ -700,9 +728,50 @@ def _split_with_beautifulsoup(html: str) -> SplitBody:
     return SplitBody(normalize_prose(soup.get_text()), code)
 
 
-def test_split_html_matches_beautifulsoup_on_real_bodies(shared):
-    bodies = [r.get("Body") for r in ET.parse(shared / AI / "Posts.xml").getroot() if r.get("Body")]
+def test_split_html_matches_beautifulsoup_on_real_bodies(fixtures):
+    bodies = [r.get("Body") for r in ET.parse(fixtures / AI / "Posts.xml").getroot() if r.get("Body")]
     bodies += ["<!-- lang-py --><p>a</p>", "a<pre>x<pre>y</pre>z</pre>b", "<pre>c</pre>tail", "<p>x<br>y</p>"]
     mismatches = [b[:80] for b in bodies if split_html(b) != _split_with_beautifulsoup(b)]
     assert not mismatches
     assert sum(bool(split_html(b).code_blocks) for b in bodies) > 40
+
+
+# -- tags and window from the config ---------------------------------------------------------------------------
+
+
+def test_cli_takes_tags_and_window_from_the_config_and_splits_tag_lists(tmp_path, fixtures):
+    posts = str(fixtures / AI / "Posts.xml")
+    rows = ET.parse(posts).getroot()
+
+    def wanted(*tags, since="2010"):
+        return sum(
+            1
+            for r in rows
+            if r.get("PostTypeId") == "1"
+            and any(f"<{t}>" in (r.get("Tags") or "") for t in tags)
+            and r.get("CreationDate") >= since
+        )
+
+    db = f"sqlite:///{tmp_path / 'config.db'}"
+    res = ppmine("import-dump", posts, "--site", "ai", "--db", db)  # the config: tensorflow/keras from 2018
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("keeping questions tagged tensorflow or keras created 2018-01-01 .. now\n")
+    assert count(open_store(db), Question) == wanted("tensorflow", "keras", since="2018") == 0
+
+    db = f"sqlite:///{tmp_path / 'split.db'}"
+    res = ppmine("import-dump", posts, "--site", "ai", "--tag", "Definitions, neural-networks", "--from",
+                 "2016-06-01", "--db", db)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "keeping questions tagged definitions or neural-networks created 2016-06-01 .. now" in res.stdout
+    want = wanted("definitions", "neural-networks", since="2016-06-01")
+    assert want > 0 and count(open_store(db), Question) == want
+
+    db = f"sqlite:///{tmp_path / 'all.db'}"
+    res = ppmine("import-dump", posts, "--site", "ai", "--all-questions", "--db", db)
+    assert res.returncode == 0, res.stderr
+    assert count(open_store(db), Question) == sum(1 for r in rows if r.get("PostTypeId") == "1")
+
+    for bad in (["--tag", "a,,b"], ["--all-questions", "--tag", "keras"]):
+        res = ppmine("import-dump", posts, "--db", db, *bad)
+        assert res.returncode == 2 and res.stderr.strip().splitlines()[-1].startswith("Error: "), res.stderr
+        assert "--tag" in res.stderr.strip().splitlines()[-1]

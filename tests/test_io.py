@@ -15,8 +15,9 @@ import pytest
 import sqlalchemy as sa
 
 from labeling.codebook import load_codebook
-from labeling.export_study import export_file
-from labeling.import_study import import_file
+from labeling.io.export_study import export_file
+from labeling.io.import_study import import_file
+from labeling.io.published import LEGACY_SPELLING, STAGE_SPELLING, STUDY_SPELLING
 from labeling.models import (
     AuditEntry,
     FinalIdentification,
@@ -26,8 +27,7 @@ from labeling.models import (
     Rater,
     parse_pp_key,
 )
-from labeling.published import LEGACY_SPELLING, STAGE_SPELLING, STUDY_SPELLING
-from labeling.records import get_or_create_rater, set_pp_label
+from labeling.records import find_rater, get_or_create_rater, set_pp_label
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.models import Question
@@ -83,11 +83,11 @@ def snapshot(store) -> dict:
         }
 
 
-def _import_all(store, shared, codebook, folder=None, limit=None):
+def _import_all(store, published, codebook, folder=None, limit=None):
     """Import the published files; with ``limit``, only their first lines (copied to ``folder``)."""
     paths = {}
     for fmt, name in FILES.items():
-        path = shared / "dlperf" / name
+        path = published / name
         if limit:
             lines = path.read_bytes().splitlines(keepends=True)[: limit + 1]
             path = folder / name
@@ -97,10 +97,10 @@ def _import_all(store, shared, codebook, folder=None, limit=None):
     return paths
 
 
-def test_import_export_import_is_lossless(store, shared, codebook, tmp_path):
+def test_import_export_import_is_lossless(store, published, codebook, tmp_path):
     # Whole files on SQLite; on PostgreSQL the first 120 rows of each (its per-row audited writes are slower).
     limit = None if store.is_sqlite else 120
-    paths = _import_all(store, shared, codebook, tmp_path, limit)
+    paths = _import_all(store, published, codebook, tmp_path, limit)
     first = snapshot(store)
     assert len(first["final_labels"]) == len(_rows(paths["study"])) - 1 > 100
     assert len(first["identifications"]) == 2 * (len(_rows(paths["identification"])) - 1)
@@ -117,38 +117,48 @@ def test_import_export_import_is_lossless(store, shared, codebook, tmp_path):
         assert (out2 / f"{fmt}.csv").read_bytes() == (out1 / f"{fmt}.csv").read_bytes(), fmt
 
 
-def test_exports_reproduce_the_published_files(sqlite_store, shared, codebook, tmp_path):
-    _import_all(sqlite_store, shared, codebook)
-    # study: the published rows, in the same spellings, up to a single PP's "_1" suffix, trailing columns and
-    # surrounding blanks.
-    published = _rows(shared / "dlperf" / FILES["study"])
-    export_file(sqlite_store, "study", tmp_path / "study.csv")
-    exported = _rows(tmp_path / "study.csv")
+def test_exports_reproduce_the_published_files(sqlite_store, published, codebook, tmp_path):
+    """Issue 12, case 8: every cell as the published file wrote it (a comment's trailing space, a label's own
+    spelling such as 'Data preparation'), the same rows, and no row another import added."""
+    _import_all(sqlite_store, published, codebook)
+
+    def cells(path, width):
+        """The file's non-blank rows, cut to the header's width (trailing unnamed empty columns are layout)."""
+        rows = [r[:width] for r in _rows(path) if any(c.strip() for c in r)]
+        assert all(not any(c.strip() for c in r[width:]) for r in _rows(path))
+        return rows
+
+    for fmt in ("study", "labels", "identification"):
+        out = tmp_path / f"{fmt}.csv"
+        export_file(sqlite_store, fmt, out)
+        exported = _rows(out)
+        theirs = cells(published / FILES[fmt], len(exported[0]))
+        assert exported[0] == theirs[0], fmt
+        assert sorted(exported[1:]) == sorted(theirs[1:]), fmt  # row order: newest post first (see README)
     assert (tmp_path / "study.csv").read_bytes().startswith(b"\xef\xbb\xbf")
-    assert exported[0] == published[0][:10]
+    study = _rows(tmp_path / "study.csv")
+    comment = study[0].index("comment")
+    assert any(r[comment] != r[comment].strip() for r in study[1:]), (
+        "the published comment with a trailing space"
+    )
+    assert "62522643_1" in {r[0] for r in study} and "62522643" not in {r[0] for r in study}
+    labels = _rows(tmp_path / "labels.csv")
+    assert sum(c in ("Data preparation", "Prediction", "Unknown") for r in labels for c in r) == 5
 
-    def keyed(rows):
-        return {parse_pp_key(r[0]): [c.strip() for c in r[1:10]] for r in rows[1:]}
 
-    assert keyed(exported) == keyed(published)
-    # labels: the same cells, up to letter case ('Data preparation' is written 'data preparation').
-    published = _rows(shared / "dlperf" / FILES["labels"])
+def test_a_label_changed_after_import_is_written_in_the_codebook_spelling(
+    sqlite_store, published, codebook, tmp_path
+):
+    import_file(sqlite_store, "labels", str(published / FILES["labels"]), codebook)
+    with sqlite_store.write() as s:
+        cjm = find_rater(s, "cjm")
+        row = s.scalar(sa.select(PPLabel).where(PPLabel.rater_id == cjm.id, PPLabel.question_id == 63875039))
+        assert row.spellings == {"exposing_stage": "Data preparation"}
+        set_pp_label(s, cjm, 63875039, row.pp_index, exposing_stage="training")
+        set_pp_label(s, cjm, 63875039, row.pp_index, exposing_stage="data_preparation")
     export_file(sqlite_store, "labels", tmp_path / "labels.csv")
-    exported = _rows(tmp_path / "labels.csv")
-    assert exported[0] == published[0]
-    lower = {parse_pp_key(r[0]): [c.lower() for c in r[1:]] for r in published[1:]}
-    assert {parse_pp_key(r[0]): [c.lower() for c in r[1:]] for r in exported[1:]} == lower
-    # identification: every published row, plus the one study post the identification file lacks (merge only).
-    published = _rows(shared / "dlperf" / FILES["identification"])
-    export_file(sqlite_store, "identification", tmp_path / "ident.csv")
-    exported = _rows(tmp_path / "ident.csv")
-    assert exported[0] == published[0]
-    extra = {tuple(r) for r in exported[1:]} - {tuple(r) for r in published[1:]}
-    study_posts = {parse_pp_key(r[0])[0] for r in _rows(shared / "dlperf" / FILES["study"])[1:]}
-    assert {tuple(r) for r in published[1:]} <= {tuple(r) for r in exported[1:]}
-    assert len(extra) == 1
-    (row,) = extra
-    assert int(row[0]) in study_posts and row[1:] == ("", "", "1")
+    (row,) = [r for r in _rows(tmp_path / "labels.csv") if r[0].startswith("63875039")]
+    assert row[7] == "data preparation"  # changed since the import: no longer the file's own cell
 
 
 def test_spelling_tables_resolve_back_to_their_codes(codebook):
@@ -163,7 +173,7 @@ def test_spelling_tables_resolve_back_to_their_codes(codebook):
     assert {c.code for c in codebook.codes("stage", include_legacy=True)} <= set(STAGE_SPELLING)
 
 
-def test_unknown_label_leaves_the_database_unchanged(store, shared, codebook, tmp_path):
+def test_unknown_label_leaves_the_database_unchanged(store, published, codebook, tmp_path):
     prior = tmp_path / "prior.csv"
     prior.write_text("_id,isPB_ann,isPB_bob,merge\n65160023,1,1,1\n48048297,0,1,0\n")
     import_file(store, "identification", str(prior), codebook)
@@ -171,7 +181,7 @@ def test_unknown_label_leaves_the_database_unchanged(store, shared, codebook, tm
     assert len(before["identifications"]) == 4
     with store.read() as s:
         audit_before = s.scalar(sa.select(sa.func.count()).select_from(AuditEntry))
-    text = (shared / "dlperf" / FILES["labels"]).read_text(encoding="utf-8-sig")
+    text = (published / FILES["labels"]).read_text(encoding="utf-8-sig")
     rows = list(csv.reader(text.splitlines()))
     # Corrupt one cell of the last PP, so every row before it would have been importable.
     target = max(i for i, row in enumerate(rows) if any(row))
@@ -239,7 +249,7 @@ def test_study_rows_are_validated(sqlite_store, tmp_path, codebook):
     result = import_file(sqlite_store, "study", str(path), codebook)
     assert result.final_labels == 1 and result.new_stubs == 1
     with sqlite_store.read() as s:
-        q = s.get(Question, 5)
+        q = s.get(Question, ("stackoverflow", 5))
         assert q.creation_date == datetime(2020, 1, 2, 3, 4, 5) and q.last_activity_date is None
         label = s.scalar(sa.select(FinalLabel))
         assert (label.symptom1, label.root_cause, label.introducing_stage) == (
@@ -247,11 +257,12 @@ def test_study_rows_are_validated(sqlite_store, tmp_path, codebook):
             "other",
             "environment_setting",
         )
-        assert s.get(FinalIdentification, 5).is_pp is True
+        assert s.get(FinalIdentification, ("stackoverflow", 5)).is_pp is True
 
 
-def test_import_never_overwrites_an_acquired_post(sqlite_store, shared, codebook):
+def test_import_never_overwrites_an_acquired_post(sqlite_store, published, codebook):
     real = {
+        "site": "stackoverflow",
         "id": 65160023,
         "title": "acquired title",
         "body_html": "<p>body</p><pre>code</pre>",
@@ -259,17 +270,17 @@ def test_import_never_overwrites_an_acquired_post(sqlite_store, shared, codebook
     }
     with sqlite_store.write() as s:
         upsert_questions(s, [real], "api")
-    study = shared / "dlperf" / FILES["study"]
-    titles = {parse_pp_key(r[0])[0]: r[2].strip() for r in _rows(study)[1:]}
+    study = published / FILES["study"]
+    titles = {parse_pp_key(r[0])[0].id: r[2].strip() for r in _rows(study)[1:]}
     posts = set(titles)
     assert real["id"] in posts
     other = min(posts - {real["id"]})
     result = import_file(sqlite_store, "study", str(study), codebook)
     assert result.posts == len(posts) and result.new_stubs == len(posts) - 1
     with sqlite_store.read() as s:
-        q = s.get(Question, 65160023)
+        q = s.get(Question, ("stackoverflow", 65160023))
         assert (q.title, q.source, q.has_code) == ("acquired title", "api", True)
-        stub = s.get(Question, other)
+        stub = s.get(Question, ("stackoverflow", other))
         assert (stub.source, stub.title, stub.last_activity_date) == ("import", titles[other], None)
 
 
@@ -279,9 +290,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture
-def http_dir(shared):
+def http_dir(published):
     """A real HTTP server on 127.0.0.1 serving the published files."""
-    handler = functools.partial(_QuietHandler, directory=str(shared / "dlperf"))
+    handler = functools.partial(_QuietHandler, directory=str(published))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -290,15 +301,15 @@ def http_dir(shared):
     server.server_close()
 
 
-def test_import_from_url(sqlite_store, shared, codebook, http_dir, tmp_path):
+def test_import_from_url(sqlite_store, published, codebook, http_dir, tmp_path):
     result = import_file(sqlite_store, "labels", f"{http_dir}/{FILES['labels']}", codebook)
-    header, *rows = _rows(shared / "dlperf" / FILES["labels"])
+    header, *rows = _rows(published / FILES["labels"])
     first = [header.index(c) for c in ("symptom1", "root casue", "root stage", "expose stage")]
     second = [header.index(c) for c in ("symptom2", "root casue 2", "root stage 2", "expose stage 2")]
     rated = sum(any(r[i].strip() for i in cols) for r in rows for cols in (first, second))
     assert result.pp_labels == rated > 0 and result.raters == ["cjm", "longjie"]
     local = open_store(f"sqlite:///{tmp_path / 'local.db'}")
-    import_file(local, "labels", str(shared / "dlperf" / FILES["labels"]), codebook)
+    import_file(local, "labels", str(published / FILES["labels"]), codebook)
     assert snapshot(local) == snapshot(sqlite_store)
     with pytest.raises(PPMinerError, match=r"/missing\.csv: download failed: HTTP 404"):
         import_file(sqlite_store, "labels", f"{http_dir}/missing.csv", codebook)
@@ -306,7 +317,9 @@ def test_import_from_url(sqlite_store, shared, codebook, http_dir, tmp_path):
 
 def test_labels_export_needs_two_raters_and_reports_what_it_drops(sqlite_store, tmp_path, codebook):
     with sqlite_store.write() as s:
-        upsert_questions(s, [{"id": 7, "title": "t", "body_html": "<p>x</p>"}], "api")
+        upsert_questions(
+            s, [{"site": "stackoverflow", "id": 7, "title": "t", "body_html": "<p>x</p>"}], "api"
+        )
         for name in ("ann", "bob", "cal"):
             rater = get_or_create_rater(s, name)
             set_pp_label(s, rater, 7, 1, symptom1="memory.oom", symptom2="memory.leak", root_cause="other")
@@ -321,7 +334,7 @@ def test_labels_export_needs_two_raters_and_reports_what_it_drops(sqlite_store, 
         export_file(sqlite_store, "identification", tmp_path / "i.csv", ["zed"])
 
 
-def test_cli_import_errors_and_usage(sqlite_url, shared, tmp_path):
+def test_cli_import_errors_and_usage(sqlite_url, published, tmp_path):
     from click.testing import CliRunner
 
     from labeling.cli import cli
@@ -340,11 +353,11 @@ def test_cli_import_errors_and_usage(sqlite_url, shared, tmp_path):
     assert missing.returncode == 1
     assert missing.stderr.startswith("pplabel: error: ") and "nope.csv" in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1
-    usage = run("import", "--format", "labels", "--raters", "solo", str(shared / "dlperf" / FILES["labels"]))
+    usage = run("import", "--format", "labels", "--raters", "solo", str(published / FILES["labels"]))
     assert usage.exit_code == 2
     assert run("import", "--format", "xml", "f.csv").exit_code == 2
-    ok = run("import", "--format", "study", str(shared / "dlperf" / FILES["study"]))
-    pps = len(_rows(shared / "dlperf" / FILES["study"])) - 1
+    ok = run("import", "--format", "study", str(published / FILES["study"]))
+    pps = len(_rows(published / FILES["study"])) - 1
     assert ok.exit_code == 0 and f"{pps} final labels" in ok.stdout
     out = tmp_path / "study.csv"
     exported = run("export", "--format", "study", str(out))
@@ -407,9 +420,9 @@ def test_killed_import_stores_nothing(sqlite_store, sqlite_url, tmp_path):
     assert import_file(sqlite_store, "identification", str(small)).identifications == 1
 
 
-def _short_row_file(shared, tmp_path, name, drop):
+def _short_row_file(published, tmp_path, name, drop):
     """The published file with its last data row cut short by ``drop`` named cells (and the unnamed ones)."""
-    header, *rows = _rows(shared / "dlperf" / name)
+    header, *rows = _rows(published / name)
     named = sum(1 for h in header if h.strip())
     rows[-1] = rows[-1][: named - drop]
     path = tmp_path / name
@@ -424,8 +437,8 @@ def _short_row_file(shared, tmp_path, name, drop):
 
 
 @pytest.mark.parametrize(("fmt", "drop"), [("study", 1), ("study", 6), ("labels", 1), ("identification", 1)])
-def test_a_short_row_rejects_the_whole_file(sqlite_store, shared, codebook, tmp_path, fmt, drop):
-    path, line, cells = _short_row_file(shared, tmp_path, FILES[fmt], drop)
+def test_a_short_row_rejects_the_whole_file(sqlite_store, published, codebook, tmp_path, fmt, drop):
+    path, line, cells = _short_row_file(published, tmp_path, FILES[fmt], drop)
     with pytest.raises(PPMinerError) as err:
         import_file(sqlite_store, fmt, str(path), codebook)
     message = str(err.value)
@@ -433,8 +446,8 @@ def test_a_short_row_rejects_the_whole_file(sqlite_store, shared, codebook, tmp_
     assert snapshot(sqlite_store) == snapshot(open_store(f"sqlite:///{tmp_path / 'empty.db'}"))
 
 
-def test_rows_may_omit_trailing_unnamed_columns(sqlite_store, shared, codebook, tmp_path):
-    header, *rows = _rows(shared / "dlperf" / FILES["study"])
+def test_rows_may_omit_trailing_unnamed_columns(sqlite_store, published, codebook, tmp_path):
+    header, *rows = _rows(published / FILES["study"])
     named = sum(1 for h in header if h.strip())
     trimmed = tmp_path / "trimmed.csv"
     with open(trimmed, "w", encoding="utf-8", newline="") as fh:
@@ -444,12 +457,12 @@ def test_rows_may_omit_trailing_unnamed_columns(sqlite_store, shared, codebook, 
 
 
 @pytest.mark.parametrize("fmt", ["study", "identification"])
-def test_raters_are_refused_where_the_file_names_them_itself(sqlite_store, sqlite_url, shared, fmt):
+def test_raters_are_refused_where_the_file_names_them_itself(sqlite_store, sqlite_url, published, fmt):
     from click.testing import CliRunner
 
     from labeling.cli import cli
 
-    path = str(shared / "dlperf" / FILES[fmt])
+    path = str(published / FILES[fmt])
     result = CliRunner().invoke(
         cli, ["import", "--format", fmt, "--raters", "ann,bob", path, "--db", sqlite_url]
     )
@@ -471,6 +484,7 @@ def test_import_progress_only_on_a_terminal(sqlite_url, tmp_path):
     big = tmp_path / "big.csv"
     big.write_text("_id,isPB_ann,merge\n" + "".join(f"{i},1,1\n" for i in range(1, 1501)))
     command = [sys.executable, "-m", "labeling.cli", "import", "--format", "identification", str(big), "--db"]
+    open_store(sqlite_url)  # made beforehand, so the import has nothing to say about creating it
     piped = subprocess.run([*command, sqlite_url], capture_output=True, text=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == ""
     assert piped.stdout.strip().endswith("for 1500 posts (1500 new post stubs)")
@@ -507,57 +521,60 @@ def _pplabel(monkeypatch, capsys, *args):
     return done.value.code, out.out, out.err
 
 
-def _published(shared, fmt) -> bytes:
-    return (shared / "dlperf" / FILES[fmt]).read_bytes()
+def _published(published, fmt) -> bytes:
+    return (published / FILES[fmt]).read_bytes()
 
 
-def _header(shared, fmt) -> bytes:
-    return _published(shared, fmt).splitlines(keepends=True)[0]
+def _header(published, fmt) -> bytes:
+    return _published(published, fmt).splitlines(keepends=True)[0]
 
 
-def _without_column(shared, fmt, column) -> bytes:
-    header, *rows = _rows(shared / "dlperf" / FILES[fmt])
+def _without_column(published, fmt, column) -> bytes:
+    header, *rows = _rows(published / FILES[fmt])
     i = header.index(column)
     out = io.StringIO()
     csv.writer(out).writerows(r[:i] + r[i + 1 :] for r in [header, *rows])
     return out.getvalue().encode()
 
 
-def _bad_byte_in_last_row(shared, fmt):
-    data = _published(shared, fmt).rstrip()
+def _bad_byte_in_last_row(published, fmt):
+    data = _published(published, fmt).rstrip()
     offset = data.rindex(b",") + 1
     return data[:offset] + b"\xe9" + data[offset:], offset
 
 
 BAD_FILES = {
-    "empty": lambda shared, fmt: (b"", "x.csv: empty file"),
-    "only a BOM": lambda shared, fmt: (b"\xef\xbb\xbf", "x.csv: empty file"),
-    "blank first line": lambda shared, fmt: (b"\r\n" + _published(shared, fmt), "x.csv:1: blank first line"),
-    "only a header": lambda shared, fmt: (_header(shared, fmt), "x.csv: only a header, no data rows"),
-    "HTML page": lambda shared, fmt: (
+    "empty": lambda published, fmt: (b"", "x.csv: empty file"),
+    "only a BOM": lambda published, fmt: (b"\xef\xbb\xbf", "x.csv: empty file"),
+    "blank first line": lambda published, fmt: (
+        b"\r\n" + _published(published, fmt),
+        "x.csv:1: blank first line",
+    ),
+    "only a header": lambda published, fmt: (_header(published, fmt), "x.csv: only a header, no data rows"),
+    "HTML page": lambda published, fmt: (
         b"\n<!DOCTYPE html>\n<html><head><title>a, b</title></head></html>\n",
         "x.csv:2: an HTML page, not a CSV file",
     ),
-    "UTF-16": lambda shared, fmt: (
-        _published(shared, fmt).decode("utf-8-sig").encode("utf-16"),
+    "UTF-16": lambda published, fmt: (
+        _published(published, fmt).decode("utf-8-sig").encode("utf-16"),
         "x.csv: UTF-16 text",
     ),
-    "not UTF-8": lambda shared, fmt: (
+    "not UTF-8": lambda published, fmt: (
         lambda data, offset: (data, f"x.csv: not UTF-8 text at byte offset {offset}")
-    )(*_bad_byte_in_last_row(shared, fmt)),
+    )(*_bad_byte_in_last_row(published, fmt)),
 }
 
 
 @pytest.mark.parametrize("case", list(BAD_FILES))
 @pytest.mark.parametrize("fmt", list(FILES))
 def test_unusable_files_fail_in_one_line_and_store_nothing(
-    sqlite_store, sqlite_url, shared, tmp_path, monkeypatch, capsys, fmt, case
+    sqlite_store, sqlite_url, published, tmp_path, monkeypatch, capsys, fmt, case
 ):
     prior = tmp_path / "prior.csv"
     prior.write_text("_id,isPB_ann,merge\n1,1,1\n")
     import_file(sqlite_store, "identification", str(prior))
     before = snapshot(sqlite_store)
-    content, fragment = BAD_FILES[case](shared, fmt)
+    content, fragment = BAD_FILES[case](published, fmt)
     path = tmp_path / "x.csv"
     path.write_bytes(content)
     status, out, err = _pplabel(monkeypatch, capsys, "import", "--format", fmt, str(path), "--db", sqlite_url)
@@ -567,8 +584,8 @@ def test_unusable_files_fail_in_one_line_and_store_nothing(
 
 
 @pytest.mark.parametrize(("fmt", "given"), [(f, g) for f in FILES for g in FILES if f != g])
-def test_a_file_given_with_the_wrong_format_names_its_own(sqlite_store, shared, codebook, fmt, given):
-    path = str(shared / "dlperf" / FILES[given])
+def test_a_file_given_with_the_wrong_format_names_its_own(sqlite_store, published, codebook, fmt, given):
+    path = str(published / FILES[given])
     with pytest.raises(PPMinerError) as err:
         import_file(sqlite_store, fmt, path, codebook)
     assert str(err.value) == (
@@ -579,9 +596,11 @@ def test_a_file_given_with_the_wrong_format_names_its_own(sqlite_store, shared, 
 
 
 @pytest.mark.parametrize(("fmt", "column"), [("study", "root cause"), ("labels", "expose stage 2")])
-def test_a_header_missing_a_required_column_is_named(sqlite_store, shared, codebook, tmp_path, fmt, column):
+def test_a_header_missing_a_required_column_is_named(
+    sqlite_store, published, codebook, tmp_path, fmt, column
+):
     path = tmp_path / "x.csv"
-    path.write_bytes(_without_column(shared, fmt, column))
+    path.write_bytes(_without_column(published, fmt, column))
     with pytest.raises(PPMinerError, match=rf"x\.csv:1: not a '{fmt}' file: missing columns \['{column}'\]"):
         import_file(sqlite_store, fmt, str(path), codebook)
     with sqlite_store.read() as s:

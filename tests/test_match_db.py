@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 from nltk.stem.porter import PorterStemmer
 
-from mining.candidates import list_candidates, list_versions
 from mining.config import load_config
 from mining.errors import PPMinerError
-from mining.match import run_match
+from mining.match.candidates import list_candidates, list_versions
+from mining.match.run import run_match
 from mining.models import CandidateHit, MatchCheck, MatchRun
 from mining.stats import funnel_counts
 from mining.store import upsert_answers, upsert_questions
@@ -31,6 +31,7 @@ CODE = "<pre><code>model.fit(x, y)</code></pre>"
 def question(
     qid, title, body="<p>Plain question.</p>" + CODE, tags="|keras|", created=T0, accepted=None, **kw
 ):
+    kw.setdefault("site", "stackoverflow")
     return dict(
         id=qid,
         title=title,
@@ -44,7 +45,15 @@ def question(
 
 
 def answer(aid, qid, score, body="<p>Try a smaller batch.</p>"):
-    return dict(id=aid, question_id=qid, body_html=body, score=score, creation_date=T0, last_activity_date=T0)
+    return dict(
+        site="stackoverflow",
+        id=aid,
+        question_id=qid,
+        body_html=body,
+        score=score,
+        creation_date=T0,
+        last_activity_date=T0,
+    )
 
 
 def seed(store):
@@ -101,6 +110,7 @@ def test_selection_funnel_and_candidates(store, config):
     result = run_match(store, config)
     assert result.funnel == {
         "questions": 6,
+        "with_tag": 5,
         "in_scope": 4,
         "with_code": 3,
         "with_good_answer": 2,
@@ -108,9 +118,12 @@ def test_selection_funnel_and_candidates(store, config):
         "candidates": 1,
     }
     assert candidate_ids(store) == [1]
-    assert "2 selected of 6 questions" in result.summary() and "1 candidates" in result.summary()
+    assert "2 selected of 6 questions (removed by tags 1, window 1, code 1, answers 1)" in result.summary()
+    assert "1 candidates" in result.summary()
     with store.read() as s:
-        assert funnel_counts(s)["selected"] == 2
+        counts = funnel_counts(s)
+        assert counts["selected"] == 2
+        assert [counts[f"removed_by_{f}"] for f in ("tags", "window", "code", "answers")] == [1, 1, 1, 1]
         run = s.scalars(sa.select(MatchRun)).one()
         assert run.finished_at is not None and run.selection["fields"] == ["title", "prose"]
         assert run.selection["min_answer_score"] == 2
@@ -133,7 +146,12 @@ def test_no_filters_then_filters_again(store, config):
             1: True, 3: False, 4: False, 5: False, 6: False
         }  # fmt: skip
         assert [(v["checked"], v["candidates"]) for v in list_versions(s)] == [(6, 5)]
-    narrow = run_match(store, config)
+    assert (
+        run_match(store, config).scope_change is None
+    )  # a plain run keeps the remembered scope (no filters)
+    assert candidate_ids(store) == [1, 3, 4, 5, 6]
+    narrow = run_match(store, config, apply_filters=True)
+    assert "filters off (--no-filters), fields title,prose] to [filters on" in narrow.scope_change
     assert candidate_ids(store) == [1]
     assert narrow.removed_candidates == 4 and narrow.checked == 0
     assert_checks_agree(store)
@@ -203,7 +221,8 @@ def test_fields_answers_and_code(store, config):
     with store.read() as s:
         fields = set(s.execute(sa.select(CandidateHit.keyword, CandidateHit.field)).all())
     assert fields == {("very slow", "title"), ("faster", "answers")}
-    back = run_match(store, config)  # other fields: everything is rematched
+    assert run_match(store, config).checked == 0  # the remembered fields: nothing new to check
+    back = run_match(store, config, fields=config.match_fields)  # other fields: everything is rematched
     assert back.checked == 2 and candidate_ids(store) == [1]
     with pytest.raises(PPMinerError, match="unknown match fields"):
         run_match(store, config, fields=["body"])
@@ -223,14 +242,17 @@ def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_p
         upsert_questions(s, [question(7, "\x1b[2JIt runs\nslow", accepted=1)], "api")
     out = ppmine("match", db=sqlite_url)
     assert out.returncode == 0, out.stderr
-    assert re.match(r"match: 3 selected of 7 questions; checked 3 .* 2 candidates", out.stdout)
+    assert re.match(
+        r"match: 3 selected of 7 questions \(removed by tags \d, window \d, code \d, answers \d\); checked 3 .* 2 candidates",
+        out.stdout,
+    )
     rows = json.loads(ppmine("candidates", "--format", "json", db=sqlite_url).stdout)
     assert [(r["post_id"], r["keywords"]) for r in rows] == [(1, ["very slow"]), (7, ["run slow"])]
     assert isinstance(rows[0]["post_id"], int) and rows[0]["link"] == "https://stackoverflow.com/questions/1"
     csv_rows = list(
         csv.DictReader(ppmine("candidates", "--format", "csv", db=sqlite_url).stdout.splitlines())
     )
-    assert csv_rows[1]["hits"] == "run slow@titlex1"
+    assert csv_rows[1]["hits"] == "run slow (title 1)"
     shown = ppmine("explain", "7", db=sqlite_url)
     assert shown.returncode == 0, shown.stderr
     assert "\x1b" not in shown.stdout and "␛[2JIt [[runs\nslow]]{run slow}" in shown.stdout
@@ -258,9 +280,9 @@ def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_p
 
 
 def test_explain_marks_hits_in_every_field(store, config):
-    from mining.explain import explain_post, mark, render, stored_status
-    from mining.keywords import read_keywords
-    from mining.matcher import Matcher
+    from mining.match.explain import explain_post, mark, render, stored_status
+    from mining.match.keywords import read_keywords
+    from mining.match.matcher import Matcher
 
     seed(store)
     run_match(store, config)
@@ -308,8 +330,8 @@ def reference_candidates(rows, keywords):
     return out
 
 
-def test_real_questions_match_the_reference(shared, sqlite_store, config):
-    path = shared / "realdata" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
+def test_real_questions_match_the_reference(fixtures, sqlite_store, config):
+    path = fixtures / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
     with path.open(encoding="utf-8") as f:
         rows = [
             question(
@@ -330,7 +352,7 @@ def test_real_questions_match_the_reference(shared, sqlite_store, config):
         from mining.models import Question
 
         texts = {q.id: [q.title or "", q.prose or ""] for q in s.scalars(sa.select(Question))}
-    from mining.keywords import read_keywords
+    from mining.match.keywords import read_keywords
 
     expected = reference_candidates(texts, read_keywords(config.keywords_file).keywords)
     assert got == expected and len(got) >= 10
@@ -355,8 +377,8 @@ def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store
     """kill -9 in the middle of `ppmine match`: committed batches stay, the rerun checks only the rest."""
     import time
 
-    from mining.keywords import read_keywords
-    from mining.matcher import Matcher
+    from mining.match.keywords import read_keywords
+    from mining.match.matcher import Matcher
     from mining.models import Question
     from mining.store import utcnow
 
@@ -366,7 +388,7 @@ def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store
         s.execute(
             sa.insert(Question),
             [
-                dict(id=i, title=f"{titles[i % 4]} {i}", prose="Some text " * (i % 50), code_blocks=[], has_code=True,
+                dict(site="stackoverflow", id=i, title=f"{titles[i % 4]} {i}", prose="Some text " * (i % 50), code_blocks=[], has_code=True,
                      tags="|keras|", creation_date=T0, accepted_answer_id=i, source="import", refreshed_at=now)
                 for i in range(1, 40_001)
             ],
@@ -410,7 +432,7 @@ def test_two_match_runs_at_once_share_the_work(store, config):
         s.execute(
             sa.insert(Question),
             [
-                dict(id=i, title="it is very slow" if i % 3 == 0 else "fine", prose="", code_blocks=[],
+                dict(site="stackoverflow", id=i, title="it is very slow" if i % 3 == 0 else "fine", prose="", code_blocks=[],
                      has_code=True, tags="|keras|", creation_date=T0, accepted_answer_id=i, source="import",
                      refreshed_at=now)
                 for i in range(1, 5001)
@@ -424,7 +446,7 @@ def test_two_match_runs_at_once_share_the_work(store, config):
 
 
 def test_explain_with_a_stored_version(store, config, tmp_path):
-    from mining.explain import explain_post, matcher_for_version
+    from mining.match.explain import explain_post, matcher_for_version
 
     seed(store)
     mine = tmp_path / "mine.txt"
@@ -446,9 +468,9 @@ def test_explain_with_a_stored_version(store, config, tmp_path):
 
 
 def test_candidate_links_fall_back_to_the_question_site(store, config):
-    from mining.explain import explain_post, render, stored_status
-    from mining.keywords import read_keywords
-    from mining.matcher import Matcher
+    from mining.match.explain import explain_post, render, stored_status
+    from mining.match.keywords import read_keywords
+    from mining.match.matcher import Matcher
 
     with store.write() as s:
         upsert_questions(s, [question(9, "Inference is very slow", site="ai", accepted=1)], "import")
@@ -456,7 +478,65 @@ def test_candidate_links_fall_back_to_the_question_site(store, config):
     matcher = Matcher(read_keywords(config.keywords_file))
     with store.read() as s:
         assert [c["link"] for c in list_candidates(s)] == ["https://ai.stackexchange.com/questions/9"]
-        question_9, parts = explain_post(s, 9, matcher, ("title",))
+        question_9, parts = explain_post(s, "ai:9", matcher, ("title",))
         assert "link: https://ai.stackexchange.com/questions/9" in render(
-            question_9, parts, matcher, stored_status(s, 9, matcher)
+            question_9, parts, matcher, stored_status(s, question_9.key, matcher)
         )
+        with pytest.raises(
+            PPMinerError, match="post 9 is not a stored Stack Overflow question; did you mean ai:9"
+        ):
+            explain_post(s, 9, matcher, ("title",))
+
+
+def test_cli_match_and_stats_name_the_filter_that_removed_everything(sqlite_store, sqlite_url, tmp_path):
+    seed(sqlite_store)
+    config = tmp_path / "study.toml"
+    text = (PROJECT / "data" / "study.toml").read_text(encoding="utf-8")
+    text = text.replace('tags = ["tensorflow", "keras"]', 'tags = ["pytorch-lightning"]')
+    for name in ("keywords.txt", "codebook.yaml", "published.yaml"):
+        text = text.replace(f'"{name}"', f'"{PROJECT / "data" / name}"')
+    config.write_text(text, encoding="utf-8")
+    out = ppmine("match", "--config", str(config), db=sqlite_url)
+    assert out.returncode == 0, out.stderr
+    assert "0 selected of 6 questions (removed by tags 6, window 0, code 0, answers 0)" in out.stdout
+    stats = ppmine("stats", "--format", "json", db=sqlite_url)
+    counts = json.loads(stats.stdout)
+    assert list(counts)[3:8] == [
+        "removed_by_tags", "removed_by_window", "removed_by_code", "removed_by_answers", "selected"
+    ]  # fmt: skip
+    assert [counts[k] for k in list(counts)[3:8]] == [6, 0, 0, 0, 0]
+    table = ppmine("stats", db=sqlite_url).stdout
+    assert re.search(r"- tags filter\s*│ 6", table) and re.search(r"selected\s*│ 0", table)
+    assert ppmine("match", db=sqlite_url).returncode == 0  # the study's own tags: one filter each
+    counts = json.loads(ppmine("stats", "--format", "json", db=sqlite_url).stdout)
+    assert [counts[k] for k in list(counts)[3:8]] == [1, 1, 1, 1, 2]
+
+
+def test_candidates_table_shows_the_whole_link_and_csv_hits_read_plainly(sqlite_store, sqlite_url):
+    slug = "https://stackoverflow.com/questions/1/training-is-very-slow-and-the-gpu-util-stays-low-why"
+    with sqlite_store.write() as s:
+        upsert_questions(
+            s,
+            [
+                question(
+                    1,
+                    "Training is very slow, gpu util low " * 3,
+                    body="<p>It is very slow.</p>" + CODE,
+                    accepted=101,
+                    link=slug,
+                )
+            ],  # fmt: skip
+            "import",
+        )
+        upsert_answers(s, [answer(101, 1, 0)], "import")
+    assert ppmine("match", db=sqlite_url).returncode == 0
+    for width in ("80", "120"):
+        env = {**os.environ, "PPMINER_DB": sqlite_url, "COLUMNS": width}
+        table = subprocess.run([sys.executable, "-m", "mining.cli", "candidates"], capture_output=True, text=True,
+                               env=env, cwd=PROJECT).stdout  # fmt: skip
+        # the whole link (without the title slug), on one line, never cut with …
+        assert re.search(r"│ https://stackoverflow\.com/questions/1\s*$", table, re.M), table
+        assert "…" not in table.split("│")[-1] and max(len(line) for line in table.splitlines()) <= int(width)
+    rows = list(csv.DictReader(ppmine("candidates", "--format", "csv", db=sqlite_url).stdout.splitlines()))
+    assert rows[0]["hits"] == "gpu util (title 3); very slow (title 3, prose 1)"
+    assert rows[0]["link"] == slug

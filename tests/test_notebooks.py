@@ -24,13 +24,31 @@ from mining.store import upsert_questions, utcnow
 
 PROJECT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = PROJECT / "notebooks"
+FIGURE_FILES = ("png", "pdf", "svg")  # every figure: a bitmap and two vector files
+
+
+def _figures(*stems: str) -> list[str]:
+    return [f"{stem}.{ext}" for stem in stems for ext in FIGURE_FILES]
+
+
 EXPECTED_NOTEBOOKS = {
-    "01_funnel.ipynb": ["funnel.csv", "funnel.png"],
-    "02_symptoms.ipynb": ["symptoms.csv", "symptoms.png"],
-    "03_root_causes.ipynb": ["root_causes.csv", "root_causes.png"],
-    "04_stages.ipynb": ["stages.csv", "stage_matrix.csv", "stages.png", "stage_matrix.png"],
-    "05_agreement.ipynb": ["agreement.csv", "agreement.png"],
-    "06_replication.ipynb": ["replication.csv", "replication_symptoms.png"],
+    "01_funnel.ipynb": [
+        "funnel.csv",
+        *_figures("funnel"),
+    ],  # no keyword chart: the published files hold no hits
+    "02_symptoms.ipynb": ["symptoms.csv", *_figures("symptoms")],
+    "03_root_causes.ipynb": ["root_causes.csv", *_figures("root_causes")],
+    "04_stages.ipynb": ["stages.csv", "stage_matrix.csv", *_figures("stages", "stage_matrix")],
+    "05_agreement.ipynb": [
+        "agreement.csv",
+        "agreement_pairwise.csv",
+        "agreement_majority.csv",
+        *_figures("agreement"),
+    ],  # fmt: skip
+    "06_replication.ipynb": ["replication.csv", *_figures("replication_symptoms")],
+    "07_rq4.ipynb": ["rq4_assessment.csv", "rq4_root_causes.csv", *_figures("rq4_assessment")],
+    "08_checker.ipynb": ["checker_rules.csv", *_figures("checker_rules")],
+    "09_screening.ipynb": ["screening.csv", "screening_metrics.csv", *_figures("screening")],
 }
 
 
@@ -53,7 +71,11 @@ def _write_finals(store, rows: list[dict], not_pp: tuple[int, ...] = ()) -> None
     """Final labels written the way reconciliation writes them: through labeling.records, with codebook codes."""
     with store.write() as session:
         posts = sorted({r["question_id"] for r in rows} | set(not_pp))
-        upsert_questions(session, [{"id": q, "title": f"post {q}"} for q in posts], source="import")
+        upsert_questions(
+            session,
+            [{"site": "stackoverflow", "id": q, "title": f"post {q}"} for q in posts],
+            source="import",
+        )
         for r in rows:
             set_final_identification(session, r["question_id"], True, "imported")
             values = {k: v for k, v in r.items() if k not in ("question_id", "pp_index")}
@@ -186,14 +208,26 @@ def test_a_code_the_codebook_does_not_know_names_the_pp(sqlite_store, codebook):
 def test_funnel_counts_candidates_per_keyword(store):
     now = utcnow()
     with store.write() as session:
-        upsert_questions(session, [{"id": q, "title": f"q{q}"} for q in range(10, 16)], source="import")
+        upsert_questions(
+            session,
+            [{"site": "stackoverflow", "id": q, "title": f"q{q}"} for q in range(10, 16)],
+            source="import",
+        )
         kws = KeywordSet(content_hash="x" * 64, stemmer_mode="porter", keywords=["slow", "oom", "gpu util"],
                          created_at=now)  # fmt: skip
         session.add(kws)
         session.flush()
-        session.add(MatchRun(keyword_set_id=kws.id, funnel={"selected": 5}, started_at=now, finished_at=now))
+        steps = {
+            "questions": 6,
+            "with_tag": 6,
+            "in_scope": 6,
+            "with_code": 5,
+            "with_good_answer": 5,
+            "selected": 5,
+        }
+        session.add(MatchRun(keyword_set_id=kws.id, funnel=steps, started_at=now, finished_at=now))
         for q, words in {10: ["slow"], 11: ["slow", "oom"], 12: ["oom"]}.items():
-            cand = Candidate(keyword_set_id=kws.id, question_id=q, matched_at=now)
+            cand = Candidate(keyword_set_id=kws.id, site="stackoverflow", question_id=q, matched_at=now)
             # the same keyword hit in two fields still counts the candidate once
             cand.hits = [CandidateHit(keyword=w, field=f, count=1) for w in words for f in ("title", "prose")]
             session.add(cand)
@@ -203,6 +237,7 @@ def test_funnel_counts_candidates_per_keyword(store):
     steps = funnel[funnel["keyword"] == ""].set_index("step")["count"]
     assert list(steps.index) == [s for s in analysis.FUNNEL_STEPS if s != "candidates_with_keyword"]
     assert (steps["questions"], steps["selected"], steps["candidates"]) == (6, 5, 3)
+    assert (steps["with_tag"], steps["in_scope"], steps["with_code"]) == (6, 6, 5)
     assert (steps["pp_posts"], steps["labelled_posts"], steps["pps_labelled"]) == (1, 1, 1)
     per_kw = funnel[funnel["step"] == "candidates_with_keyword"].set_index("keyword")["count"]
     assert per_kw.to_dict() == {"slow": 2, "oom": 2, "gpu util": 0}
@@ -248,9 +283,21 @@ def test_parameters_and_bad_inputs(tmp_path, monkeypatch):
     monkeypatch.setenv("PPMINER_DB", str(tmp_path / "nothing-here.db"))
     with pytest.raises(PPMinerError, match="no study database at .*nothing-here.db"):
         analysis.open_study()
-    monkeypatch.setenv("PPMINER_OUT", "notebooks/output")  # relative: from the checkout, whatever the cwd
-    monkeypatch.chdir(tmp_path)
-    assert analysis.output_dir() == NOTEBOOKS / "output"
+    # relative: from the folder the command started in ($PWD, which a kernel in notebooks/ inherits), as
+    # nbconvert's --output-dir; the kernel's own working directory does not matter
+    monkeypatch.setenv("PPMINER_OUT", "results/figures")
+    monkeypatch.setenv("PWD", str(tmp_path))
+    monkeypatch.chdir(NOTEBOOKS)
+    assert analysis.output_dir() == tmp_path / "results" / "figures"
+    monkeypatch.delenv("PWD")
+    monkeypatch.chdir(tmp_path / "results")
+    assert (
+        analysis.output_dir() == tmp_path / "results" / "results" / "figures"
+    )  # no $PWD: the working directory
+    monkeypatch.setenv("PWD", str(tmp_path))
+    monkeypatch.setenv("PPMINER_DB", "sqlite:///nothing.db")
+    with pytest.raises(PPMinerError, match=f"no study database at sqlite:///{tmp_path}/nothing.db"):
+        analysis.open_study()
     monkeypatch.setenv("PPMINER_OUT", str(tmp_path / "elsewhere"))
     assert analysis.output_dir().is_dir()
     broken = tmp_path / "published.yaml"
@@ -320,10 +367,10 @@ def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["count"] > 0].sort_values(["category", "subcategory"]).reset_index(drop=True)
 
 
-def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, monkeypatch):
+def test_notebooks_regenerate_the_published_tables(published, codebook, tmp_path, monkeypatch):
     from sklearn.metrics import cohen_kappa_score
 
-    dlperf = shared / "dlperf"
+    dlperf = published  # data/published
     url = f"sqlite:///{tmp_path / 'study.db'}"
     for fmt, name in (("study", "empirical_study.csv"), ("identification", "kappa_identification.csv"),
                       ("labels", "kappa_label.csv")):  # fmt: skip
@@ -337,6 +384,14 @@ def test_notebooks_regenerate_the_published_tables(shared, codebook, tmp_path, m
     for files in EXPECTED_NOTEBOOKS.values():
         for f in files:
             assert (out / f).stat().st_size > 0, f
+    # figures a paper can use: official names (not codes) and every value as text in the vector files
+    funnel_svg = (out / "funnel.svg").read_text(encoding="utf-8")
+    for label in analysis.FUNNEL_LABELS.values():  # every stage, selected included
+        assert f">{label}<" in funnel_svg, label
+    assert "pps_labelled" not in funnel_svg and ">224<" in funnel_svg.replace(" ", "")
+    agreement_svg = (out / "agreement.svg").read_text(encoding="utf-8")
+    assert "Root-cause category" in agreement_svg and "root_cause" not in agreement_svg
+    assert (out / "stages.pdf").read_bytes().startswith(b"%PDF")
 
     expected = _expected_from_csv(dlperf / "empirical_study.csv", codebook)
     for name in ("symptoms", "root_causes"):

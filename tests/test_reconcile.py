@@ -25,14 +25,22 @@ from labeling.records import (
     set_pp_label,
 )
 from mining.errors import PPMinerError
+from mining.sites import PostKey
 from mining.store import upsert_questions
+
+
+def SO(post_id: int) -> PostKey:  # noqa: N802 - reads like the post it names
+    return PostKey("stackoverflow", post_id)
+
 
 SLOW = dict(introducing_stage="model_building", exposing_stage="training")
 
 
 def _posts(session, *ids):
     upsert_questions(
-        session, [{"id": i, "title": f"post {i}", "body_html": "<p>slow</p>"} for i in ids], "import"
+        session,
+        [{"site": "stackoverflow", "id": i, "title": f"post {i}", "body_html": "<p>slow</p>"} for i in ids],
+        "import",
     )
 
 
@@ -56,11 +64,12 @@ def _study(store):
         set_pp_label(
             s, bob, 1, 2, symptom1="time.slow_execution", root_cause="model.improper_model_parameter", **SLOW
         )
-        # post 2: bob labelled a second PP ann did not see; bob's first PP is unfinished (no exposing stage)
+        # post 2: bob labelled a second PP ann did not see; bob's first PP is unfinished (no stages) and is aligned
+        # with ann's PP 1 (same symptom and root cause; labeling.alignment)
         set_pp_label(s, ann, 2, 1, symptom1="processor.not_using_gpu", root_cause="hardware.library_mismatch",
                      introducing_stage="environment_setting", exposing_stage="training")  # fmt: skip
-        set_pp_label(s, bob, 2, 2, symptom1="processor.not_using_gpu", root_cause="library.mismatched_version",
-                     introducing_stage="environment_setting", exposing_stage="training")  # fmt: skip
+        set_pp_label(s, bob, 2, 2, symptom1="memory.oom", root_cause="library.mismatched_version",
+                     introducing_stage="data_preparation", exposing_stage="training")  # fmt: skip
         set_pp_label(s, bob, 2, 1, symptom1="processor.not_using_gpu", root_cause="hardware.library_mismatch")
 
 
@@ -117,7 +126,7 @@ def test_open_items_list_what_the_adjudicator_must_decide(sqlite_store):
     with sqlite_store.read() as s:
         disputed = open_identifications(s)
         labels = {item.key: item for item in open_labels(s)}
-    assert [(i.question_id, i.votes) for i in disputed] == [(4, {"ann": True, "bob": False})]
+    assert [(i.question_id, i.votes) for i in disputed] == [(SO(4), {"ann": True, "bob": False})]
     assert sorted(labels) == ["1_2", "2_1", "2_2"]
     assert labels["1_2"].disagreements == ("root_cause",)
     assert labels["1_2"].open_fields == ("root_cause",)
@@ -157,7 +166,7 @@ def test_agreement_finals_follow_the_raters_human_finals_do_not(store):
         set_identification(s, bob, 3, True)  # the imported final of 3 stays as imported
     with store.write() as s:
         summary = finalize_agreements(s)
-        assert [i.question_id for i in open_identifications(s)] == [2, 4]
+        assert [i.question_id for i in open_identifications(s)] == [SO(2), SO(4)]
     assert summary.reopened == ["2"]
     ids = _finals(store)[0]
     assert ids[3] == (True, "imported", None)
@@ -230,7 +239,7 @@ def test_a_post_judged_pp_by_the_adjudicator_gets_its_labels_reconciled(sqlite_s
         ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
         for rater in (ann, bob):
             set_pp_label(s, rater, 4, 1, symptom1="memory.leak", root_cause="api.inefficient_usage", **SLOW)
-        assert not [i for i in open_labels(s) if i.question_id == 4]
+        assert not [i for i in open_labels(s) if i.question_id == SO(4)]
         decision = decide_identification(s, get_or_create_rater(s, "judge"), 4, True)
         summary = finalize_agreements(s)
     assert [i.key for i in decision.agreed_labels] == ["4_1"] and not decision.open_labels
@@ -295,14 +304,14 @@ def _published(path):
         return [row for row in csv.DictReader(fh) if (row.get("_id") or row.get("id") or "").strip()]
 
 
-def test_published_raters_agreements_become_final_and_match_the_published_labels(sqlite_store, shared):
+def test_published_raters_agreements_become_final_and_match_the_published_labels(sqlite_store, published):
     """The two published raters' labels (kappa_label.csv): what they agree on is made final, and matches the
     paper's final labels (empirical_study.csv) wherever the paper kept that PP."""
     from labeling.codebook import load_codebook
-    from labeling.import_study import import_file
+    from labeling.io.import_study import import_file
 
     cb = load_codebook()
-    dlperf = shared / "dlperf"
+    dlperf = published  # data/published
     import_file(sqlite_store, "identification", str(dlperf / "kappa_identification.csv"))
     import_file(sqlite_store, "labels", str(dlperf / "kappa_label.csv"), cb)
     with sqlite_store.write() as s:
@@ -330,7 +339,7 @@ def test_published_raters_agreements_become_final_and_match_the_published_labels
     finals = _finals(sqlite_store)[1]
     assert {k for k, f in finals.items() if f.method == "agreement"} == set(agreed)
     with sqlite_store.read() as s:
-        assert {(i.question_id, i.pp_index) for i in open_labels(s)} == disputed
+        assert {(i.question_id.id, i.pp_index) for i in open_labels(s)} == disputed
 
     compared = 0
     for row in _published(dlperf / "empirical_study.csv"):

@@ -15,7 +15,9 @@ from mining.store import upsert_questions
 
 def test_changes_are_audited(store):
     with store.write() as s:
-        upsert_questions(s, [{"id": 5, "title": "slow fit", "body_html": "<p>x</p>"}], "import")
+        upsert_questions(
+            s, [{"site": "stackoverflow", "id": 5, "title": "slow fit", "body_html": "<p>x</p>"}], "import"
+        )
         ann = get_or_create_rater(s, "ann")
         set_identification(s, ann, 5, True)
         set_identification(s, ann, 5, True)  # no change, no entry

@@ -21,14 +21,14 @@ import pytest
 import sqlalchemy as sa
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, make_questions
 
+from mining.api.client import ApiClient
+from mining.api.scrape import ScrapeParams, filter_setting_key, scrape
 from mining.config import load_config
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.joblock import JobLockHeld, Lock
 from mining.models import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
 from mining.runjob import run_job, setup_logging
-from mining.scrape import ScrapeParams, filter_setting_key, scrape
-from mining.seapi import ApiClient
 from mining.store import utcnow
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -99,8 +99,8 @@ def wait_for(predicate, timeout: float = 30.0) -> None:
 # -- the job in-process ----------------------------------------------------------------------------------------
 
 
-def test_scrape_fetches_every_tag_once_with_answers_and_comments(store, shared):
-    questions = make_questions(250, shared)
+def test_scrape_fetches_every_tag_once_with_answers_and_comments(store, fixtures):
+    questions = make_questions(250, fixtures)
     with FakeApi(questions) as api:
         result = scrape(store, params_for(api), client=client_for(api))
         # 2 tags x 167 questions at 100 a page, plus the filter: the budget is 11 per 1,000 questions fetched
@@ -117,7 +117,7 @@ def test_scrape_fetches_every_tag_once_with_answers_and_comments(store, shared):
         scrape(store, params_for(api, tags=("keras",)), client=client_for(api))
         assert len(api.requests_to("/filters/create")) == 1
     with store.read() as s:
-        q = s.get(Question, questions[3]["question_id"])
+        q = s.get(Question, ("stackoverflow", questions[3]["question_id"]))
         assert q.title == 'Model 3 trains slowly & uses "too much" memory'
         assert q.prose == "Training step 3 is slow on the GPU.\n\nWhy?" and q.has_code
         assert q.code_blocks == ["model.fit(x, y, batch_size=4)\n"] and q.source == "api"
@@ -130,8 +130,8 @@ def test_scrape_fetches_every_tag_once_with_answers_and_comments(store, shared):
     assert run.status == "done" and run.params["tags"] == ["keras"] and run.high_water is not None
 
 
-def test_since_last_fetches_edits_and_new_questions(store, shared):
-    questions = make_questions(120, shared)
+def test_since_last_fetches_edits_and_new_questions(store, fixtures):
+    questions = make_questions(120, fixtures)
     with FakeApi(questions) as api:
         first = scrape(store, params_for(api), client=client_for(api))
         hw = first.high_water
@@ -139,7 +139,7 @@ def test_since_last_fetches_edits_and_new_questions(store, shared):
         later = hw_epoch + 3 * 86_400
         edited = questions[5]["question_id"]
         api.touch(edited, later, title="Edited: fit() is slow")
-        fresh = make_questions(1, shared, first_id=90_000_000, start=later - 10)[0]
+        fresh = make_questions(1, fixtures, first_id=90_000_000, start=later - 10)[0]
         api.questions.append(fresh)
         api.log.clear()
         second = scrape(store, params_for(api, since_last=True), client=client_for(api))
@@ -149,14 +149,14 @@ def test_since_last_fetches_edits_and_new_questions(store, shared):
     assert {int(s.params["min"]) for s in sent} == {hw_epoch}
     assert second.questions <= 6 and len(sent) == len(TAGS)  # only what changed since the mark (and the mark)
     with store.read() as s:
-        assert s.get(Question, edited).title == "Edited: fit() is slow"
-        assert s.get(Question, fresh["question_id"]) is not None
+        assert s.get(Question, ("stackoverflow", edited)).title == "Edited: fit() is slow"
+        assert s.get(Question, ("stackoverflow", fresh["question_id"])) is not None
     assert counts(store)[0] == 121
     assert second.high_water > hw
 
 
-def test_since_last_continues_only_from_a_run_that_covered_the_same_window_and_api(store, shared):
-    questions = make_questions(120, shared)  # created hourly from 2018-01-01 to 2018-01-05
+def test_since_last_continues_only_from_a_run_that_covered_the_same_window_and_api(store, fixtures):
+    questions = make_questions(120, fixtures)  # created hourly from 2018-01-01 to 2018-01-05
     late = [q for q in questions if q["creation_date"] >= 1_514_937_600]  # 2018-01-03 on
     with FakeApi(questions) as api, FakeApi(questions) as mirror:
         narrow = scrape(store, params_for(api, date_from=date(2018, 1, 3)), client=client_for(api))
@@ -188,8 +188,8 @@ def test_since_last_continues_only_from_a_run_that_covered_the_same_window_and_a
         assert other.mode == "full" and other.questions == 120
 
 
-def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, shared):
-    questions = make_questions(300, shared)
+def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, fixtures):
+    questions = make_questions(300, fixtures)
     with FakeApi(questions, quota_max=3) as api:
         result = scrape(store, params_for(api), client=client_for(api))
         assert result.status == "quota" and "quota" in result.message
@@ -205,8 +205,8 @@ def test_quota_exhaustion_stops_cleanly_and_the_next_run_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
-def test_a_request_budget_stops_like_the_quota_and_resumes(store, shared):
-    questions = make_questions(300, shared)
+def test_a_request_budget_stops_like_the_quota_and_resumes(store, fixtures):
+    questions = make_questions(300, fixtures)
     with FakeApi(questions) as api:
         first = scrape(store, params_for(api), client=client_for(api), max_requests=3)
         assert first.status == "quota" and "budget of 3 requests" in first.message
@@ -216,8 +216,8 @@ def test_a_request_budget_stops_like_the_quota_and_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
-def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
-    questions = make_questions(300, shared)
+def test_failure_is_recorded_and_the_rerun_resumes(store, fixtures):
+    questions = make_questions(300, fixtures)
     with FakeApi(questions) as api:
         api.faults.extend([None, None, Fault("error", (400, "bad_parameter", "tagged"))])
         with pytest.raises(PPMinerError, match="failed.*bad_parameter"):
@@ -230,8 +230,8 @@ def test_failure_is_recorded_and_the_rerun_resumes(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
-def test_any_error_on_a_page_ends_the_run_failed_naming_the_page(store, shared):
-    questions = make_questions(250, shared, tags=(("tensorflow",),))
+def test_any_error_on_a_page_ends_the_run_failed_naming_the_page(store, fixtures):
+    questions = make_questions(250, fixtures, tags=(("tensorflow",),))
     odd_owner, huge_score = questions[40], questions[170]
     good_owner, good_score = odd_owner["owner"], huge_score["score"]
     odd_owner["owner"] = ["not", "an", "object"]  # breaks the item reader
@@ -266,8 +266,8 @@ def test_any_error_on_a_page_ends_the_run_failed_naming_the_page(store, shared):
     assert counts(store) == expected_counts(questions)
 
 
-def test_restart_starts_afresh_and_closes_a_dead_run(sqlite_store, shared):
-    questions = make_questions(200, shared)
+def test_restart_starts_afresh_and_closes_a_dead_run(sqlite_store, fixtures):
+    questions = make_questions(200, fixtures)
     with FakeApi(questions, quota_max=2) as api:
         scrape(sqlite_store, params_for(api), client=client_for(api))
         with sqlite_store.write() as s:  # as if its process had been killed
@@ -316,13 +316,13 @@ def test_lock_blocks_a_live_holder_and_takes_over_a_dead_one(store):
         assert s.get(JobLock, "scrape") is None
 
 
-def test_run_keeps_the_lock_alive_while_matching(pg_url, shared, tmp_path):
-    from mining.match import PG_LOCK_KEY
+def test_run_keeps_the_lock_alive_while_matching(pg_url, fixtures, tmp_path):
+    from mining.match.run import PG_LOCK_KEY
 
     store = open_store(pg_url)
     config = load_config(write_config(tmp_path))
     outcome: dict = {}
-    with FakeApi(make_questions(20, shared)) as api, store.engine.connect() as blocker:
+    with FakeApi(make_questions(20, fixtures)) as api, store.engine.connect() as blocker:
         # Matching waits for this advisory lock, so it lasts as long as the test holds it (no heartbeat of the
         # scrape's own comes meanwhile).
         blocker.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": PG_LOCK_KEY})
@@ -367,8 +367,8 @@ def test_kept_alive_reports_a_lost_lock(sqlite_store):
     lock.release()
 
 
-def test_questions_sharing_one_timestamp_are_paged_by_number(sqlite_store, shared):
-    questions = make_questions(250, shared, step=0, tags=(("tensorflow",),))
+def test_questions_sharing_one_timestamp_are_paged_by_number(sqlite_store, fixtures):
+    questions = make_questions(250, fixtures, step=0, tags=(("tensorflow",),))
     with FakeApi(questions) as api:
         result = scrape(sqlite_store, params_for(api, tags=("tensorflow",)), client=client_for(api))
     assert result.status == "done" and result.questions == 250
@@ -378,8 +378,8 @@ def test_questions_sharing_one_timestamp_are_paged_by_number(sqlite_store, share
     assert asked == [(None, "1"), (created, "2"), (created, "3")]
 
 
-def test_a_rejected_cached_filter_is_recreated(sqlite_store, shared):
-    with FakeApi(make_questions(30, shared)) as api:
+def test_a_rejected_cached_filter_is_recreated(sqlite_store, fixtures):
+    with FakeApi(make_questions(30, fixtures)) as api:
         with sqlite_store.write() as s:
             value = json.dumps({"api_url": api.url, "filter": "!gone"})
             s.add(Setting(key=filter_setting_key(), value=value, updated_at=utcnow()))
@@ -417,8 +417,8 @@ def test_help_names_the_config_defaults_of_the_window():
 # -- the commands, as real processes ---------------------------------------------------------------------------
 
 
-def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, shared, tmp_path):
-    questions = make_questions(150, shared)
+def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, fixtures, tmp_path):
+    questions = make_questions(150, fixtures)
     cfg = write_config(tmp_path, page_size=10)
     store = open_store(db_url)
     with FakeApi(questions, hold_after=3) as api:  # the 4th page request hangs until released
@@ -448,8 +448,8 @@ def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, shared, tmp_pat
         assert s.get(JobLock, "scrape") is None
 
 
-def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, shared, tmp_path):
-    questions = make_questions(300, shared)
+def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, fixtures, tmp_path):
+    questions = make_questions(300, fixtures)
     cfg = write_config(tmp_path, page_size=10)
     store = open_store(sqlite_url)
     rnd = random.Random(3)
@@ -474,10 +474,10 @@ def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, shared, t
     assert counts(store) == expected_counts(questions)
 
 
-def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
+def test_second_concurrent_run_exits_at_once(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path, page_size=10)
     store = open_store(sqlite_url)
-    with FakeApi(make_questions(300, shared), hold_after=2) as api:
+    with FakeApi(make_questions(300, fixtures), hold_after=2) as api:
         args = ("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
         first = ppmine(*args)
         try:
@@ -492,7 +492,8 @@ def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
             out, err = first.communicate(timeout=30)
             assert (
                 first.returncode == 130
-                and err.strip() == "ppmine: interrupted; everything committed so far is kept"
+                and err.strip()
+                == "ppmine: interrupted; everything committed so far is kept (run the same command again to resume)"
             )
         finally:
             if first.poll() is None:
@@ -503,7 +504,7 @@ def test_second_concurrent_run_exits_at_once(sqlite_url, shared, tmp_path):
         assert s.get(JobLock, "scrape") is None
 
 
-def test_progress_shows_on_a_terminal_stderr_only(sqlite_url, shared, tmp_path):
+def test_progress_shows_on_a_terminal_stderr_only(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path, page_size=10)
     main, tty = pty.openpty()
     seen = bytearray()
@@ -520,7 +521,7 @@ def test_progress_shows_on_a_terminal_stderr_only(sqlite_url, shared, tmp_path):
 
     reader = threading.Thread(target=read_terminal, daemon=True)
     reader.start()
-    with FakeApi(make_questions(40, shared, tags=(("tensorflow",),)), delay=0.3) as api:
+    with FakeApi(make_questions(40, fixtures, tags=(("tensorflow",),)), delay=0.3) as api:
         args = (
             "scrape",
             "--db",
@@ -541,10 +542,10 @@ def test_progress_shows_on_a_terminal_stderr_only(sqlite_url, shared, tmp_path):
     assert b"scrape tensorflow: " in seen and b" questions, " in seen
 
 
-def test_key_never_in_output_logs_or_database(sqlite_url, shared, tmp_path):
+def test_key_never_in_output_logs_or_database(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path)
     log_file = tmp_path / "logs" / "scrape.log"
-    with FakeApi(make_questions(150, shared)) as api:
+    with FakeApi(make_questions(150, fixtures)) as api:
         api.faults.extend(
             [Fault("drop"), Fault("error", (400, "bad_parameter", "min")), Fault("throttle", 1)]
         )
@@ -609,7 +610,7 @@ def test_key_hidden_when_the_connection_is_refused(sqlite_store, log_to):
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/2.3"  # nothing listens once the socket closes
     setup_logging(str(log_to), False, [KEY])
     client = ApiClient(url, key=KEY, max_retries=1, retry_base=0.01)
-    with pytest.raises(PPMinerError, match="failed.*connection failed") as err:
+    with pytest.raises(PPMinerError, match="cannot reach the API .* rerun to resume") as err:
         scrape(sqlite_store, ScrapeParams(tags=("keras",), api_url=url), client=client)
     try:  # a traceback whose text holds the URL as requests shows it
         client.session.get(f"{url}/questions", params={"key": KEY}, timeout=5)
@@ -617,16 +618,16 @@ def test_key_hidden_when_the_connection_is_refused(sqlite_store, log_to):
         logging.getLogger("ppminer.scrape").exception("request failed")
     run = last_run(sqlite_store)
     logged = log_to.read_text()
-    assert run.status == "failed" and "connection failed" in run.message
-    assert "connection failed" in logged and "Traceback" in logged and "ConnectionError" in logged
+    assert run.status == "failed" and "cannot reach the API" in run.message
+    assert "cannot reach the API" in logged and "Traceback" in logged and "ConnectionError" in logged
     for text in (str(err.value), run.message, logged):
         assert_no_key(text, KEY)
 
 
-def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, shared, tmp_path):
+def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path)
     log_file = tmp_path / "run.log"
-    questions = make_questions(80, shared)
+    questions = make_questions(80, fixtures)
     store = open_store(sqlite_url)
     with FakeApi(questions) as api:
         # the first scheduled run on a fresh database (in-process: the same code the command calls) ...
@@ -661,9 +662,9 @@ def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, shared, tmp_p
     assert log_file.read_text().count("run: scrape done (incremental") == 1
 
 
-def test_scrape_exits_3_when_the_quota_runs_out(sqlite_url, shared, tmp_path):
+def test_scrape_exits_3_when_the_quota_runs_out(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path, page_size=10)
-    with FakeApi(make_questions(100, shared), quota_max=3) as api:
+    with FakeApi(make_questions(100, fixtures), quota_max=3) as api:
         proc = ppmine("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 3, err

@@ -5,21 +5,24 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import subprocess
+import sys
 
 import pytest
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, key_forms, make_questions
 
+from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable, parse_wrapper
+from mining.api.items import page_rows
+from mining.db import open_store
 from mining.errors import PPMinerError
-from mining.seapi import ApiClient, ApiError, QuotaExhausted, parse_wrapper
-from mining.seitems import page_rows
 
-SE_JSON = "realdata/se_api_json"
+SE_JSON = "se_api_json"
 KEY = "k3y-Th4t-Must-N0t-Leak"
 
 
 @pytest.fixture
-def api(shared):
-    with FakeApi(make_questions(60, shared)) as server:
+def api(fixtures):
+    with FakeApi(make_questions(60, fixtures)) as server:
         yield server
 
 
@@ -31,8 +34,10 @@ def client_for(api: FakeApi, **kw) -> ApiClient:
 # -- parsing the real shapes ---------------------------------------------------------------------------------
 
 
-def test_parser_reads_real_perceval_pages(shared):
-    payload = json.loads((shared / SE_JSON / "perceval/stackexchange_question_backoff_page.json").read_text())
+def test_parser_reads_real_perceval_pages(fixtures):
+    payload = json.loads(
+        (fixtures / SE_JSON / "perceval/stackexchange_question_backoff_page.json").read_text()
+    )
     page = parse_wrapper(payload, "backoff page")
     assert page.backoff == 0.2 and page.has_more and page.quota_remaining == 9989 and page.quota_max == 10000
     rows = page_rows(page.items, "stackoverflow")
@@ -46,30 +51,30 @@ def test_parser_reads_real_perceval_pages(shared):
     assert q["tags"] == "|python|pandas|" and q["owner_user_id"] == 3 and q["creation_date"].year == 2016
 
 
-def test_parser_reads_a_bare_item_list(shared):
-    items = json.loads((shared / SE_JSON / "perceval/stackexchange_question_parse.json").read_text())
+def test_parser_reads_a_bare_item_list(fixtures):
+    items = json.loads((fixtures / SE_JSON / "perceval/stackexchange_question_parse.json").read_text())
     rows = page_rows(items, "stackoverflow")
     assert [q["id"] for q in rows.questions] == [1] and rows.answers and rows.comments
 
 
-def test_parser_reads_default_filter_questions(shared):
+def test_parser_reads_default_filter_questions(fixtures):
     for name in ("gaea/questions.json", "stack-on-go/questions__dummyQuestionsResponse.json"):
-        payload = json.loads((shared / SE_JSON / name).read_text())
+        payload = json.loads((fixtures / SE_JSON / name).read_text())
         rows = page_rows(parse_wrapper(payload, name).items, "stackoverflow")
         assert len(rows.questions) == len(payload["items"]) > 0
         assert all("body_html" not in q for q in rows.questions)  # default filter: no body, nothing invented
     titles = [
         q["title"]
         for q in page_rows(
-            json.loads((shared / SE_JSON / "gaea/questions.json").read_text())["items"], "so"
+            json.loads((fixtures / SE_JSON / "gaea/questions.json").read_text())["items"], "so"
         ).questions
     ]
     assert any("\"undefined method 'allow'\"" in t for t in titles)  # HTML entities are unescaped
 
 
-def test_parser_raises_on_real_error_payloads(shared):
+def test_parser_raises_on_real_error_payloads(fixtures):
     for name, eid in (("gaea/bad_request.json", 400), ("stack-on-go/errors__dummyErrorResponse.json", 404)):
-        payload = json.loads((shared / SE_JSON / name).read_text())
+        payload = json.loads((fixtures / SE_JSON / name).read_text())
         with pytest.raises(ApiError) as err:
             parse_wrapper(payload, name)
         assert err.value.error_id == eid and name in str(err.value)
@@ -89,8 +94,8 @@ def test_an_impossible_date_or_shape_names_the_question():
         page_rows([{"question_id": 9, "owner": ["not", "an", "object"]}], "so", "page z")
 
 
-def test_page_rows_derive_text_per_item(shared):
-    items = make_questions(2, shared)
+def test_page_rows_derive_text_per_item(fixtures):
+    items = make_questions(2, fixtures)
     rows = page_rows(items, "stackoverflow")
     assert rows.questions[0]["code_blocks"] == ["model.fit(x, y, batch_size=1)\n"]
     assert rows.questions[0]["prose"].startswith("Training step 0 is slow")
@@ -211,10 +216,9 @@ def test_connection_refused_message_hides_the_key(caplog):
     with caplog.at_level(logging.WARNING, "ppminer"), pytest.raises(ApiError) as err:
         c.questions({"tagged": "keras"})
     msg = str(err.value)
-    assert "connection failed" in msg and "tagged=keras" in msg
-    assert "Connection refused" in msg and msg.count("tagged=keras") == 1  # the cause, not the URL again
-    assert_no_key(msg)
-    assert "connection failed" in caplog.text
+    assert isinstance(err.value, Unreachable)  # never answered: a short message, no request URL
+    assert msg == f"cannot reach the API at {c.api_url} (Connection refused)"
+    assert "Connection refused" in caplog.text
     assert_no_key(caplog.text)
 
 
@@ -240,3 +244,34 @@ def test_stays_under_the_request_rate(api):
     times = sorted(s.at for s in api.log)
     busiest = max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
     assert busiest <= 30
+
+
+def test_an_api_that_never_answered_fails_fast_and_a_dropped_one_gets_every_retry():
+    url = f"http://127.0.0.1:{closed_port()}/2.3"
+    waits: list[float] = []
+    c = ApiClient(url, max_rps=0, sleep=waits.append)  # the default retry policy, sleeps recorded not slept
+    with pytest.raises(Unreachable):
+        c.questions({"tagged": "keras"})
+    assert waits == [1.0, 2.0]  # two quick retries (3 s), not 1+2+...+32 s of silence
+    waits.clear()
+    c.reached = True  # it answered before: a network drop mid-scrape is worth the long backoff
+    with pytest.raises(ApiError, match="giving up after 7 attempts: connection failed: .*Connection refused"):
+        c.questions({"tagged": "keras"})
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]
+
+
+def test_ppmine_run_offline_says_so_in_one_short_line(tmp_path):
+    url = f"http://127.0.0.1:{closed_port()}/2.3"
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    open_store(db)  # an existing study: nothing to say about creating it
+    out = subprocess.run(
+        [sys.executable, "-m", "mining.cli", "run", "--api-url", url, "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert out.stderr == (
+        f"ppmine: error: cannot reach the API at {url} (Connection refused): check the network (or --api-url), "
+        "then rerun to resume\n"
+    )

@@ -41,6 +41,7 @@ def seed_candidates(
             s,
             [
                 {
+                    "site": "stackoverflow",
                     "id": q,
                     "title": f"{title} {q}",
                     "body_html": body,
@@ -54,13 +55,29 @@ def seed_candidates(
         )
         upsert_answers(
             s,
-            [{"id": q * 10, "question_id": q, "body_html": f"<p>answer of {q}</p>", "score": 3} for q in ids],
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": q * 10,
+                    "question_id": q,
+                    "body_html": f"<p>answer of {q}</p>",
+                    "score": 3,
+                }
+                for q in ids
+            ],
             "import",
         )
         upsert_comments(
             s,
             [
-                {"id": q * 100, "post_id": q, "post_type": "question", "question_id": q, "text": "same here"}
+                {
+                    "site": "stackoverflow",
+                    "id": q * 100,
+                    "post_id": q,
+                    "post_type": "question",
+                    "question_id": q,
+                    "text": "same here",
+                }
                 for q in ids
             ],
             "import",
@@ -73,19 +90,21 @@ def seed_candidates(
             s.add(ks)
             s.flush()
         for q in ids:
-            cand = Candidate(keyword_set_id=ks.id, question_id=q, matched_at=datetime(2024, 1, 1))
+            cand = Candidate(
+                keyword_set_id=ks.id, site="stackoverflow", question_id=q, matched_at=datetime(2024, 1, 1)
+            )
             cand.hits.append(CandidateHit(keyword=keyword, field="prose", count=1))
             s.add(cand)
 
 
 def decisions(store, rater):
     with store.read() as s:
-        rows = s.execute(
-            sa.select(Identification.question_id, Identification.is_pp)
+        rows = s.scalars(
+            sa.select(Identification)
             .join(Rater, Rater.id == Identification.rater_id)
             .where(Rater.name == rater)
         ).all()
-    return dict(rows)
+    return {row.key: row.is_pp for row in rows}
 
 
 async def _drive(app, *keys, size=(100, 40)):
@@ -134,7 +153,7 @@ def test_order_is_seeded_and_sample_is_shared(sqlite_store):
     assert list(a._pending) == list(b._pending) == seeded_order(ids, 7)[:10]
     assert list(c._pending) != list(a._pending)
     # More candidates later do not reshuffle the posts already there.
-    assert [q for q in seeded_order([*ids, 99, 98], 7) if q in ids] == seeded_order(ids, 7)
+    assert [q for q in seeded_order([*ids, 99, 98], 7) if q.id in ids] == seeded_order(ids, 7)
     assert a.progress.remaining == 10
     with pytest.raises(PPMinerError, match="--sample"):
         IdentifyQueue(sqlite_store, "ann", sample=0)
@@ -169,7 +188,16 @@ def test_escape_sequences_and_markup_show_inert(sqlite_store):
     with sqlite_store.write() as s:
         upsert_comments(
             s,
-            [{"id": 71, "post_id": 7, "post_type": "question", "question_id": 7, "text": "c \x1b[1mX"}],
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": 71,
+                    "post_id": 7,
+                    "post_type": "question",
+                    "question_id": 7,
+                    "text": "c \x1b[1mX",
+                }
+            ],
             "import",
         )
     app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
@@ -370,19 +398,57 @@ def test_post_shows_everything_scrolls_and_highlights_keywords(sqlite_store):
     seed_candidates(sqlite_store, [701, 702], text=(long_prose, ["model.fit(x)"]))
     with sqlite_store.write() as s:  # a second, not accepted answer with a comment of its own
         upsert_answers(
-            s, [{"id": 7011, "question_id": 701, "body_html": "<p>other idea</p>", "score": 9}], "import"
+            s,
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": 7011,
+                    "question_id": 701,
+                    "body_html": "<p>other idea</p>",
+                    "score": 9,
+                }
+            ],
+            "import",
         )
         upsert_answers(
-            s, [{"id": 7021, "question_id": 702, "body_html": "<p>other idea</p>", "score": 9}], "import"
-        )
-        upsert_comments(
             s,
-            [{"id": 70111, "post_id": 7011, "post_type": "answer", "question_id": 701, "text": "nice"}],
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": 7021,
+                    "question_id": 702,
+                    "body_html": "<p>other idea</p>",
+                    "score": 9,
+                }
+            ],
             "import",
         )
         upsert_comments(
             s,
-            [{"id": 70211, "post_id": 7021, "post_type": "answer", "question_id": 702, "text": "nice"}],
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": 70111,
+                    "post_id": 7011,
+                    "post_type": "answer",
+                    "question_id": 701,
+                    "text": "nice",
+                }
+            ],
+            "import",
+        )
+        upsert_comments(
+            s,
+            [
+                {
+                    "site": "stackoverflow",
+                    "id": 70211,
+                    "post_id": 7021,
+                    "post_type": "answer",
+                    "question_id": 702,
+                    "text": "nice",
+                }
+            ],
             "import",
         )
     app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))

@@ -37,7 +37,12 @@ def seed(store, rater_b="bob"):
         upsert_questions(
             s,
             [
-                {"id": q, "title": f"Keras fit is slow {q}", "body_html": f"<p>body of post {q}</p>"}
+                {
+                    "site": "stackoverflow",
+                    "id": q,
+                    "title": f"Keras fit is slow {q}",
+                    "body_html": f"<p>body of post {q}</p>",
+                }
                 for q in (1, 2, 3)
             ],
             "import",

@@ -18,11 +18,13 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from labeling.models import PPLabel
+from labeling.progress import classify_status
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
-from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label
+from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label, swap_pp_labels
 from labeling.tui.common import (
     CodePicker,
     HelpScreen,
+    PaceClock,
     StatusLine,
     TextPrompt,
     codebook_text,
@@ -30,6 +32,8 @@ from labeling.tui.common import (
     settle_memory,
 )
 from labeling.tui.post_view import PostReader, PostView
+from mining.sites import PostKey
+from mining.store import utcnow
 from mining.text import terminal_safe
 
 
@@ -54,7 +58,7 @@ GUIDED = [f.name for f in FIELDS if f.dimension]  # the fields Enter walks throu
 FIELD_BY_NAME = {f.name: f for f in FIELDS}
 
 KEYS = [
-    ("Enter", "label the field under the cursor, then each empty one after it (Esc stops)"),
+    ("Enter", "label the field under the cursor; after a pick the cursor moves to the next empty field"),
     ("j / k", "move the field cursor down / up"),
     (
         " ".join(f.key for f in FIELDS),
@@ -63,6 +67,7 @@ KEYS = [
     ("x", "clear the field under the cursor"),
     ("a", "add another PP to this post"),
     ("[ ]", "previous / next PP of this post"),
+    ("{ }", "move this PP one place earlier / later (the order carries no meaning for agreement)"),
     ("D", "delete the last PP of this post"),
     ("d", "done: every PP is labeled, go to the next post"),
     ("s", "skip: label later (it comes back at the end of this session)"),
@@ -81,7 +86,7 @@ class LabelPanel(Static):
 
 class ClassifyApp(App[Progress]):
     TITLE = "pplabel classify"
-    CSS = "#hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }"
+    CSS = "#hints { dock: bottom; height: auto; max-height: 2; background: $boost; color: $text-muted; padding: 0 1; }"
     BINDINGS = [
         Binding("enter", "guided", "label"),
         Binding("j", "cursor(1)", "down", show=False),
@@ -91,6 +96,8 @@ class ClassifyApp(App[Progress]):
         Binding("a", "add_pp", "add PP"),
         Binding("left_square_bracket", "switch_pp(-1)", "previous PP", show=False),
         Binding("right_square_bracket", "switch_pp(1)", "next PP", show=False),
+        Binding("left_curly_bracket", "move_pp(-1)", "move PP earlier", show=False),
+        Binding("right_curly_bracket", "move_pp(1)", "move PP later", show=False),
         Binding("D", "delete_pp", "delete PP"),
         Binding("d", "done", "done"),
         Binding("s", "skip", "skip"),
@@ -99,9 +106,10 @@ class ClassifyApp(App[Progress]):
         Binding("q", "quit_session", "quit"),
     ]
 
-    def __init__(self, queue: ClassifyQueue, codebook) -> None:
+    def __init__(self, queue: ClassifyQueue, codebook, *, hints: bool = False) -> None:
         super().__init__()
         self.queue, self.codebook = queue, codebook
+        self.hints = hints  # show ppcheck's findings (pplabel classify --hints)
         self.pps: dict[int, dict[str, str | None]] = {}  # pp_index -> field -> value, this rater's own
         self.pp = 1
         self.cursor = 0
@@ -123,13 +131,19 @@ class ClassifyApp(App[Progress]):
     def on_mount(self) -> None:
         view = self.query_one(PostView)
         view.focus()
-        self.reader = PostReader(self.queue.store, view)
+        self.reader = PostReader(self.queue.store, view, hints=self.hints)
+        self.clock = PaceClock()
+        try:
+            with self.queue.store.read() as s:
+                self.clock = PaceClock(list(classify_status(s, self.queue.rater_id or -1)[1].values()))
+        except SQLAlchemyError:  # no pace is no reason to stop a session
+            pass
         self.load_current()
 
     # -- state --------------------------------------------------------------------------------------------
 
     @property
-    def qid(self) -> int | None:
+    def qid(self) -> PostKey | None:
         return self.queue.current
 
     def load_current(self, pp: int | None = None) -> None:
@@ -146,7 +160,11 @@ class ClassifyApp(App[Progress]):
                 with self.queue.store.read() as s:
                     rows = s.scalars(
                         sa.select(PPLabel)
-                        .where(PPLabel.rater_id == self.queue.rater.id, PPLabel.question_id == qid)
+                        .where(
+                            PPLabel.rater_id == self.queue.rater_id,
+                            PPLabel.site == qid.site,
+                            PPLabel.question_id == qid.id,
+                        )
                         .order_by(PPLabel.pp_index)
                     ).all()
             except SQLAlchemyError as exc:  # labels unknown: editing now could overwrite them, so refuse it
@@ -193,7 +211,9 @@ class ClassifyApp(App[Progress]):
     def refresh_panel(self, problem: str = "") -> None:
         p = self.queue.progress
         extra = f"post {self.qid}" if self.qid else ""
-        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra, problem)
+        self.query_one(StatusLine).show(
+            self.queue.rater_name, p.done, p.remaining, extra, problem, self.clock
+        )
         out = Text()
         if self.qid is not None:
             tabs = Text()
@@ -241,8 +261,8 @@ class ClassifyApp(App[Progress]):
             return True
         existed = any(values.get(f) for f in LABEL_FIELDS)  # else undo deletes the row again
         try:
-            with self.queue.store.write() as s:
-                set_pp_label(s, self.queue.rater, qid, pp, **{field: value})
+            with self.queue.writing() as (s, rater):
+                set_pp_label(s, rater, qid, pp, **{field: value})
         except SQLAlchemyError as exc:
             self._failed("change", exc)
             return False
@@ -283,8 +303,7 @@ class ClassifyApp(App[Progress]):
                 return
             if not self._store(f.name, value or None):
                 return
-            if guided:
-                self._advance_guided(f.name)
+            self._advance_guided(f.name)
 
         if f.dimension:
             picker = CodePicker(
@@ -295,13 +314,14 @@ class ClassifyApp(App[Progress]):
             self.push_screen(TextPrompt(title, current or ""), done)
 
     def _advance_guided(self, after: str) -> None:
+        """After a pick, put the cursor on the next empty field (Enter opens it). The picker never opens by itself:
+        keys typed after a pick belong to this screen again (``d p`` is Data Preparation, then the part)."""
         names = [f.name for f in FIELDS]
         values = self.pps[self.pp]
         for name in GUIDED[GUIDED.index(after) + 1 :] if after in GUIDED else []:
             if not values.get(name):
                 self.cursor = names.index(name)
                 self.refresh_panel()
-                self._open(FIELDS[self.cursor], guided=True)
                 return
         self.cursor = names.index("part") if len(self.pps) > 1 and not values.get("part") else self.cursor
         self.refresh_panel()
@@ -329,6 +349,27 @@ class ClassifyApp(App[Progress]):
         self.cursor = self._first_empty()
         self.refresh_panel()
 
+    def action_move_pp(self, step: int) -> None:
+        """Exchange the current PP with its neighbour (saved at once); the cursor stays on the moved PP."""
+        if not self._editable():
+            return
+        order = sorted(self.pps)
+        here = order.index(self.pp)
+        if not 0 <= here + step < len(order):
+            self.notify(f"PP {self.pp} is already the {'first' if step < 0 else 'last'}")
+            return
+        other = order[here + step]
+        try:
+            with self.queue.writing() as (s, rater):
+                swap_pp_labels(s, rater, self.qid, self.pp, other)
+        except SQLAlchemyError as exc:
+            self._failed("move", exc)
+            return
+        self._undo.append(("swap", self.qid, self.pp, other))
+        self.pps[self.pp], self.pps[other] = self.pps[other], self.pps[self.pp]
+        self.pp = other
+        self.refresh_panel()
+
     def action_delete_pp(self) -> None:
         if not self._editable():
             return
@@ -339,8 +380,8 @@ class ClassifyApp(App[Progress]):
         values = self.pps[last]
         if any(values.values()):
             try:
-                with self.queue.store.write() as s:
-                    delete_pp_label(s, self.queue.rater, self.qid, last)
+                with self.queue.writing() as (s, rater):
+                    delete_pp_label(s, rater, self.qid, last)
             except SQLAlchemyError as exc:
                 self._failed("delete", exc)
                 return
@@ -359,6 +400,7 @@ class ClassifyApp(App[Progress]):
             self.notify("not done yet: " + "; ".join(missing) + hint, severity="warning", markup=False)
             return
         self.queue.finish()
+        self.clock.tick(utcnow())
         self._undo.append(("nav",))
         self.load_current()
 
@@ -382,11 +424,13 @@ class ClassifyApp(App[Progress]):
                 self.load_current()
                 return
             kind, qid, pp, before = entry[:4]
-            with self.queue.store.write() as s:
-                if kind == "label" and not entry[4]:
-                    delete_pp_label(s, self.queue.rater, qid, pp)
+            with self.queue.writing() as (s, rater):
+                if kind == "swap":
+                    swap_pp_labels(s, rater, qid, pp, before)
+                elif kind == "label" and not entry[4]:
+                    delete_pp_label(s, rater, qid, pp)
                 else:
-                    set_pp_label(s, self.queue.rater, qid, pp, **before)
+                    set_pp_label(s, rater, qid, pp, **before)
         except SQLAlchemyError as exc:
             self._failed("undo", exc)
             return

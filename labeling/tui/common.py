@@ -5,20 +5,24 @@ Every modal here returns its answer through ``dismiss``: ``None`` always means "
 
 Stable API::
 
-    StatusLine(id=...).show(rater, done, remaining, extra="", problem="")
+    StatusLine(id=...).show(rater, done, remaining, extra="", problem="", pace=None)  # pace: a PaceClock
     HelpScreen(title, keys=[(key, what), ...], extra=Text | None)       # closes on Esc, q or ?
     CodePicker(codebook, dimension, title, current=None, allow_clear=False)  # -> code | "" (cleared) | None
     TextPrompt(title, value="")                                          # -> str | None
-    fuzzy_score(query, text) -> int | None; screen_text(app) -> str (what the screen shows, for tests/benchmarks)
+    prefix_score(query, spellings) -> int | None; screen_text(app) -> str (what the screen shows, for tests/benchmarks)
     settle_memory()                 # call while the rater reads: keeps garbage-collection pauses off key presses
 """
 
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -28,10 +32,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from labeling.progress import eta, format_duration, labeling_rate
 from mining.text import terminal_safe
 
 MODAL_CSS = """
-HelpScreen, TextPrompt, CodePicker { align: center middle; }
+HelpScreen { align: center middle; }
+HelpScreen .help-box { height: 90%; }
+HelpScreen .help-body { height: 1fr; }
+TextPrompt { align: center bottom; background: transparent; }
+TextPrompt .modal-box { width: 100%; max-width: 100%; }
 .modal-box { width: 90%; max-width: 120; height: auto; max-height: 90%; border: thick $accent;
              background: $surface; padding: 0 1; }
 .modal-title { text-style: bold; }
@@ -61,50 +70,79 @@ def screen_text(app: App) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-def fuzzy_score(query: str, text: str) -> int | None:
-    """How well ``query`` matches ``text`` (higher is better), or None.
+def prefix_score(query: str, spellings: Sequence[str]) -> int | None:
+    """How well ``query`` names a code (higher is better), or None when it does not.
 
-    Every word of the query must occur in the text in order, as a substring (best) or as a subsequence of
-    characters (e.g. "gpu mem" finds "Abnormal GPU memory", "oom" finds "Out of memory" via its alias "OOM").
+    Every word of the query must begin a word of one of the code's spellings (name, category name, aliases):
+    "/oom" finds "Out of Memory" by its alias "OOM", "/gpu mem" finds "Abnormal GPU Memory Usage", and "/batch"
+    finds only the code with "Batch" in a name, never one that merely contains b-a-t-c-h somewhere.
     """
-    text = text.lower()
-    score = 0
-    for word in query.lower().split():
-        pos = text.find(word)
-        if pos >= 0:
-            score += 100 - min(pos, 50) + (20 if pos == 0 or not text[pos - 1].isalnum() else 0)
+    words = re.findall(r"\w+", query.lower())
+    if not words:
+        return None
+    best = None
+    for spelling in spellings:
+        text = spelling.lower()
+        own = re.findall(r"\w+", text)
+        if not all(any(w.startswith(q) for w in own) for q in words):
             continue
-        i, gaps, last = 0, 0, -1
-        for ch in word:
-            i = text.find(ch, last + 1)
-            if i < 0:
-                return None
-            gaps += i - last - 1 if last >= 0 else 0
-            last = i
-        score += max(1, 40 - gaps)
-    return score
+        score = 2 if text.startswith(query.lower().strip()) else 1
+        best = score if best is None else max(best, score)
+    return best
+
+
+class PaceClock:
+    """A rater's decision times (the stored ones, then this session's), for the status line's rate and ETA: the
+    numbers of `pplabel progress` (``labeling.progress``), kept up to date without a query per key press."""
+
+    def __init__(self, times: Sequence[datetime] = ()) -> None:
+        self.times = list(times)
+
+    def tick(self, at: datetime) -> None:
+        self.times.append(at)
+
+    def text(self, remaining: int) -> str:
+        """``55/h · ETA 31m`` (``?/h · ETA ?`` until two decisions were timed)."""
+        rate = labeling_rate(self.times)
+        return f"{rate:.0f}/h · ETA {format_duration(eta(remaining, rate))}" if rate else "?/h · ETA ?"
 
 
 class StatusLine(Static):
     """One line: rater, progress (done / remaining) and a short context hint."""
 
-    DEFAULT_CSS = "StatusLine { dock: top; height: 1; background: $boost; padding: 0 1; }"
+    _two_rows = False
+
+    DEFAULT_CSS = "StatusLine { dock: top; height: auto; max-height: 2; background: $boost; padding: 0 1; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(Text(""), id=id, markup=False)
 
-    def show(self, rater: str, done: int, remaining: int, extra: str = "", problem: str = "") -> None:
-        """``problem``: what just failed (e.g. a decision the database refused), shown until the next show()."""
+    def show(
+        self,
+        rater: str,
+        done: int,
+        remaining: int,
+        extra: str = "",
+        problem: str = "",
+        pace: PaceClock | None = None,
+    ) -> None:
+        """``problem``: what just failed (e.g. a decision the database refused), shown until the next show().
+        ``pace``: the rater's decision times, for the rate and the time left at that rate."""
         line = Text()
         line.append(terminal_safe(rater, keep_newlines=False), style="bold")
         line.append(f"  done {done} · remaining {remaining}")
+        if pace is not None:
+            line.append(f" · {pace.text(remaining)}")
         if extra:
             line.append("  ")
             line.append(terminal_safe(extra, keep_newlines=False), style="dim")
         if problem:
             line.append("  ")
             line.append(f" {terminal_safe(problem, keep_newlines=False)} ", style="bold white on red")
-        self.update(line, layout=False)
+        # One row normally; a longer line wraps to a second row (re-layout only when the row count changes).
+        two_rows = len(line.plain) + 2 > self.size.width > 0
+        self.update(line, layout=two_rows != self._two_rows)
+        self._two_rows = two_rows
 
 
 class HelpScreen(ModalScreen[None]):
@@ -122,18 +160,20 @@ class HelpScreen(ModalScreen[None]):
         self._title, self._keys, self._extra = title, list(keys), extra
 
     def compose(self) -> ComposeResult:
-        body = Text()
-        width = max((len(k) for k, _ in self._keys), default=0)
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style="bold", no_wrap=True, justify="right")
+        keys.add_column(overflow="fold")  # descriptions wrap, never cut
         for key, what in self._keys:
-            body.append(f"{key:>{width}}  ", style="bold")
-            body.append(f"{what}\n")
-        if self._extra is not None:
-            body.append("\n")
-            body.append_text(self._extra)
-        with VerticalScroll(classes="modal-box"):
+            keys.add_row(key, what)
+        body = Group(keys, Text(""), self._extra) if self._extra is not None else keys
+        with Vertical(classes="modal-box help-box"):
             yield Static(Text(self._title), classes="modal-title", markup=False)
-            yield Static(body, markup=False)
-            yield Static(Text("Esc, q or ? closes"), classes="modal-hint", markup=False)
+            with VerticalScroll(classes="help-body"):
+                yield Static(body, markup=False)
+            yield Static(Text("↑↓ PgUp PgDn scroll · Esc, q or ? closes"), classes="modal-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(".help-body").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -182,8 +222,13 @@ def code_label(code: Any, with_definition: bool = True, keys: str | None = None)
 
 
 class CodePicker(ModalScreen[str | None]):
-    """Pick one code of a codebook dimension: type its keys (category key, then code key: ``t1``), or ``/`` and
-    type to filter, then Enter. After a category key the list narrows to that category; Backspace widens it again.
+    """Pick one code of a codebook dimension: a distinct mode, shown as a panel at the bottom of the screen (the
+    post stays in view above it; PgUp/PgDn scroll the post) with a prompt naming the field being picked.
+
+    Type a code's keys (category key, then code key: ``t1``), or ``/`` and type to filter by name or alias prefix,
+    then Enter. After a category key the list narrows to that category; Backspace widens it again. The picker closes
+    after one pick and never opens the next field by itself, so the keys typed after a pick mean what they mean on
+    the screen below (``d p``: Data Preparation, then the PP's part).
 
     Returns the code, ``""`` when the value is cleared (``-``, only with ``allow_clear``), or None on Esc.
     ``?`` shows the disambiguation notes of the highlighted code.
@@ -192,8 +237,14 @@ class CodePicker(ModalScreen[str | None]):
     DEFAULT_CSS = (
         MODAL_CSS
         + """
-    CodePicker OptionList { height: auto; max-height: 24; }
-    CodePicker Input { display: none; }
+    CodePicker { align: center bottom; background: transparent; }
+    CodePicker .picker-box { width: 100%; height: auto; border: thick $accent; background: $surface;
+                             padding: 0 1; }
+    CodePicker .picker-prompt { background: $accent; color: $text; text-style: bold; }
+    CodePicker OptionList, CodePicker OptionList:focus { height: auto; max-height: 40vh; border: none; padding: 0; }
+    CodePicker .picker-definition { height: auto; max-height: 2; color: $text-muted; }
+    CodePicker Input, CodePicker Input:focus { display: none; border: none; height: 1; padding: 0 1;
+                                               background: $boost; }
     CodePicker.filtering Input { display: block; }
     """
     )
@@ -217,13 +268,14 @@ class CodePicker(ModalScreen[str | None]):
         self._shown = list(self.codes)
 
     def compose(self) -> ComposeResult:
-        hint = "key picks · / filter · ↑↓ Enter · ? notes · Esc cancel" + (
-            " · - clear" if self.allow_clear else ""
-        )
-        with Vertical(classes="modal-box"):
-            yield Static(Text(self._title), classes="modal-title", markup=False)
-            yield Input(placeholder="filter…", id="picker-filter")
+        example = next(iter(self._by_keys), "?")
+        hint = f"keys pick (e.g. {example}) · / filter · Enter · ? notes · PgUp/PgDn post · Esc back"
+        prompt = f"PICK {self._title}" + (" (- for none)" if self.allow_clear else "")
+        with Vertical(classes="picker-box"):
+            yield Static(Text(prompt), classes="picker-prompt", markup=False)
+            yield Input(placeholder="name or alias…", id="picker-filter")
             yield OptionList(*self._options(self.codes), id="picker-options")
+            yield Static(Text(""), classes="picker-definition", markup=False)
             yield Static(Text(hint), classes="modal-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -233,24 +285,35 @@ class CodePicker(ModalScreen[str | None]):
             for i, c in enumerate(self._shown):
                 if c.code == self.current:
                     options.highlighted = i
+        self._define()
 
     def _options(self, codes) -> list[Option]:
         return [
             Option(
-                code_label(c, keys=self._keys[c.code])
+                code_label(c, with_definition=False, keys=self._keys[c.code])
                 + (Text("  (current)", style="italic") if c.code == self.current else Text()),
                 id=c.code,
             )
             for c in codes
         ]
 
-    def _haystack(self, c) -> str:
-        return " ".join([c.code, c.name or "", c.category_name or "", *(c.aliases or [])])
+    def _define(self) -> None:
+        """Show the definition of the highlighted code under the list."""
+        options = self.query_one(OptionList)
+        code = self._shown[options.highlighted] if options.highlighted is not None and self._shown else None
+        self.query_one(".picker-definition", Static).update(Text(code.definition or "" if code else ""))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._define()
+
+    def _spellings(self, c) -> list[str]:
+        return [c.name or "", c.category_name or "", *(c.aliases or [])]
 
     def on_input_changed(self, event: Input.Changed) -> None:
         query = event.value.strip()
         if query:
-            scored = [(fuzzy_score(query, self._haystack(c)), i, c) for i, c in enumerate(self.codes)]
+            scored = [(prefix_score(query, self._spellings(c)), i, c) for i, c in enumerate(self.codes)]
             shown = [
                 c for s, _, c in sorted((x for x in scored if x[0] is not None), key=lambda x: (-x[0], x[1]))
             ]
@@ -265,6 +328,7 @@ class CodePicker(ModalScreen[str | None]):
         options.add_options(self._options(self._shown))
         if self._shown:
             options.highlighted = 0
+        self._define()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -279,7 +343,18 @@ class CodePicker(ModalScreen[str | None]):
         if options.highlighted is not None and self._shown:
             self.dismiss(self._shown[options.highlighted].code)
 
+    def _scroll_post(self, key: str) -> bool:
+        """PgUp / PgDn scroll the post shown under the picker."""
+        if key not in ("pageup", "pagedown") or len(self.app.screen_stack) < 2:
+            return False
+        for view in self.app.screen_stack[-2].query("PostView"):
+            view.scroll_page_up() if key == "pageup" else view.scroll_page_down()
+        return True
+
     def on_key(self, event: events.Key) -> None:
+        if self._scroll_post(event.key):
+            event.stop()
+            return
         filtering = self.has_class("filtering")
         if filtering:
             if event.key in ("up", "down"):
@@ -342,12 +417,22 @@ def notes_text(codebook: Any, code: str) -> Text:
 
 
 def codebook_text(codebook: Any, dimensions: Sequence[tuple[str, str]]) -> Text:
-    """A compact listing of the codebook (for help screens): one line per code with its key."""
+    """A compact listing of the codebook (for help screens): one paragraph per category, each code with its
+    keys (``Time: [t1] Slow Execution Time · [t2] ...``), so it fits a small terminal and wraps on any width."""
     out = Text()
     for dim, title in dimensions:
         out.append(f"{title}\n", style="bold underline")
+        groups: dict[str, list] = {}
         for c in codebook.codes(dim):
-            out.append_text(code_label(c, with_definition=False, keys=code_keys(codebook, c)))
+            groups.setdefault(c.category_name or c.name, []).append(c)
+        for category, codes in groups.items():
+            single = len(codes) == 1 and codes[0].name == category
+            if not single:
+                out.append(f"{category}: ", style="bold")
+            for i, c in enumerate(codes):
+                out.append(" · " if i else "")
+                out.append(f"[{code_keys(codebook, c)}] ", style="bold")
+                out.append(c.name)
             out.append("\n")
         out.append("\n")
     return out

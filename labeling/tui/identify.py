@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from labeling.models import Identification
 from labeling.queue import IdentifyQueue, Progress
-from labeling.tui.common import HelpScreen, StatusLine, first_line, settle_memory
+from labeling.tui.common import HelpScreen, PaceClock, StatusLine, first_line, settle_memory
 from labeling.tui.post_view import PostReader, PostView
+from mining.store import utcnow
 
 KEYS = [
     ("y", "the post reports a performance problem (PP)"),
@@ -45,9 +48,10 @@ class IdentifyApp(App[Progress]):
         Binding("q", "quit_session", "quit"),
     ]
 
-    def __init__(self, queue: IdentifyQueue) -> None:
+    def __init__(self, queue: IdentifyQueue, *, hints: bool = False) -> None:
         super().__init__()
         self.queue = queue
+        self.hints = hints  # show ppcheck's findings (pplabel identify --hints)
         self._shown = 0
         self.last = ""  # the rater's own last step, so they know what u will take back
 
@@ -59,7 +63,19 @@ class IdentifyApp(App[Progress]):
     def on_mount(self) -> None:
         view = self.query_one(PostView)
         view.focus()
-        self.reader = PostReader(self.queue.store, view, self.queue.keyword_set_id)
+        self.reader = PostReader(self.queue.store, view, self.queue.keyword_set_id, hints=self.hints)
+        self.clock = PaceClock()
+        try:
+            with self.queue.store.read() as s:
+                self.clock = PaceClock(
+                    s.scalars(
+                        sa.select(Identification.decided_at).where(
+                            Identification.rater_id == self.queue.rater_id
+                        )
+                    ).all()
+                )
+        except SQLAlchemyError:  # no pace is no reason to stop a session
+            pass
         self.show_current()
 
     def show_current(self) -> None:
@@ -81,8 +97,11 @@ class IdentifyApp(App[Progress]):
 
     def show_status(self, problem: str = "") -> None:
         p, qid = self.queue.progress, self.queue.current
-        extra = " · ".join(x for x in (f"post {qid}" if qid else "", self.last) if x)
-        self.query_one(StatusLine).show(self.queue.rater.name, p.done, p.remaining, extra, problem)
+        ranked = self.queue.ranking.status().line() if self.queue.ranking is not None else ""
+        extra = " · ".join(x for x in (ranked, f"post {qid}" if qid else "", self.last) if x)
+        self.query_one(StatusLine).show(
+            self.queue.rater_name, p.done, p.remaining, extra, problem, self.clock
+        )
 
     def _read_ahead(self) -> None:
         """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
@@ -109,6 +128,7 @@ class IdentifyApp(App[Progress]):
 
         def step():
             self.queue.decide(is_pp)
+            self.clock.tick(utcnow())
             self.last = f"last: {qid} {'PP' if is_pp else 'not PP'} (u undoes)"
 
         self._guarded("decision", step)

@@ -34,12 +34,13 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from mining.errors import PPMinerError
-from mining.keywords import KeywordFile, parse_mode
-from mining.matcher import Matcher
+from mining.match.keywords import KeywordFile, parse_mode
+from mining.match.matcher import Matcher
+from mining.match.tokenize import DEFAULT_STEMMER
 from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question, tags_from_text
+from mining.sites import DEFAULT_SITE, PostKey, as_post, question_link
 from mining.stats import latest_keyword_set_id
 from mining.text import split_html, terminal_safe
-from mining.tokenize import DEFAULT_STEMMER
 
 STYLE_TITLE = "bold"
 STYLE_META = "dim"
@@ -85,15 +86,24 @@ class PostData:
     answers: list[AnswerData] = field(default_factory=list)
     comments: list[CommentData] = field(default_factory=list)  # comments on the question itself
     blocks: list[tuple[str, str]] = field(default_factory=list)  # ("prose" | "code", text) in body order
+    hints: list[str] = field(default_factory=list)  # ppcheck findings, read only when asked (--hints)
+    site: str = DEFAULT_SITE
+
+    @property
+    def key(self) -> PostKey:
+        return PostKey(self.site, self.question_id)
 
 
-def load_post(session: Session, question_id: int, keyword_set_id: int | None = None) -> PostData | None:
+def load_post(
+    session: Session, post: PostKey | int, keyword_set_id: int | None = None, hints: bool = False
+) -> PostData | None:
     """Read one question with its answers (accepted first), comments and matched keywords.
 
     ``keyword_set_id`` defaults to the latest keyword-set version; a question that is not a candidate of it just
     has no keywords.
     """
-    q = session.get(Question, question_id)
+    site, question_id = as_post(post)
+    q = session.get(Question, (site, question_id))
     if q is None:
         return None
     if keyword_set_id is None:
@@ -104,13 +114,17 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
     keywords = session.scalars(
         sa.select(CandidateHit.keyword)
         .join(Candidate, Candidate.id == CandidateHit.candidate_id)
-        .where(Candidate.question_id == question_id, Candidate.keyword_set_id == keyword_set_id)
+        .where(
+            Candidate.site == site,
+            Candidate.question_id == question_id,
+            Candidate.keyword_set_id == keyword_set_id,
+        )
         .distinct()
         .order_by(CandidateHit.keyword)
     ).all()
     comments = session.execute(
         sa.select(Comment.id, Comment.post_id, Comment.post_type, Comment.text, Comment.score)
-        .where(Comment.question_id == question_id)
+        .where(Comment.site == site, Comment.question_id == question_id)
         .order_by(Comment.creation_date, Comment.id)
     ).all()
     by_post: dict[tuple[str, int], list[CommentData]] = {}
@@ -118,7 +132,7 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
         by_post.setdefault((c.post_type, c.post_id), []).append(CommentData(c.id, c.text or "", c.score))
     answers = session.execute(
         sa.select(Answer.id, Answer.prose, Answer.code_blocks, Answer.score, Answer.body_html).where(
-            Answer.question_id == question_id
+            Answer.site == site, Answer.question_id == question_id
         )
     ).all()
     answer_data = [
@@ -136,9 +150,10 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
     answer_data.sort(key=lambda a: (not a.is_accepted, -(a.score or 0), a.id))
     return PostData(
         question_id=q.id,
+        site=q.site,
         title=q.title or "",
         tags=tags_from_text(q.tags),
-        link=q.link or f"https://stackoverflow.com/questions/{q.id}",
+        link=q.link or question_link(q.id, q.site),
         prose=q.prose or "",
         code_blocks=list(q.code_blocks or []),
         score=q.score,
@@ -148,7 +163,14 @@ def load_post(session: Session, question_id: int, keyword_set_id: int | None = N
         answers=answer_data,
         comments=by_post.get(("question", q.id), []),
         blocks=body_blocks(q.body_html, q.prose or "", list(q.code_blocks or [])),
+        hints=_checker_hints(session, q) if hints else [],
     )
+
+
+def _checker_hints(session: Session, question: Question) -> list[str]:
+    from mining.check import finding_lines
+
+    return finding_lines(session, question.site, question.id)
 
 
 def body_blocks(html: str | None, prose: str, code_blocks: list[str]) -> list[tuple[str, str]]:
@@ -272,7 +294,7 @@ def render_post(post: PostData) -> Text:
     kw = (post.keywords, post.keyword_mode)
     header = _prose(post.title, kw, STYLE_TITLE)
     header.append("\n")
-    header.append(f"#{post.question_id}  ", style=STYLE_META)
+    header.append(f"#{post.key}  ", style=STYLE_META)
     header.append_text(safe(post.link, STYLE_META))
     if post.score is not None:
         header.append(f"  score {post.score}", style=STYLE_META)
@@ -287,6 +309,9 @@ def render_post(post: PostData) -> Text:
     if not post.keywords:
         header.append("-")
     parts: list[Text] = [header]
+    if post.hints:
+        parts.append(Text(" Checker hints (ppcheck) ", style=STYLE_HEADING))
+        parts.append(Text("\n").join(safe(h, STYLE_META) for h in post.hints))
     parts.append(Text(" Question ", style=STYLE_HEADING))
     parts.extend(_body(_blocks(post), kw))
     parts.extend(_comments(post.comments, kw))
@@ -309,21 +334,21 @@ class PostReader:
     Only the post data and its rendering are kept (a few posts): never labels, so the view stays blind.
     """
 
-    def __init__(self, store, view: PostView, keyword_set_id: int | None = None) -> None:
-        self.store, self.view, self.keyword_set_id = store, view, keyword_set_id
-        self._posts: dict[int, PostData] = {}
+    def __init__(self, store, view: PostView, keyword_set_id: int | None = None, hints: bool = False) -> None:
+        self.store, self.view, self.keyword_set_id, self.hints = store, view, keyword_set_id, hints
+        self._posts: dict[PostKey, PostData] = {}
 
-    def _load(self, question_id: int) -> PostData | None:
+    def _load(self, question_id: PostKey) -> PostData | None:
         with self.store.read() as s:
-            return load_post(s, question_id, self.keyword_set_id)
+            return load_post(s, question_id, self.keyword_set_id, self.hints)
 
     def _keep(self, post: PostData) -> None:
-        self._posts.pop(post.question_id, None)
+        self._posts.pop(post.key, None)
         if len(self._posts) >= KEEP_POSTS:
             self._posts.pop(next(iter(self._posts)))
-        self._posts[post.question_id] = post
+        self._posts[post.key] = post
 
-    def get(self, question_id: int) -> PostData | None:
+    def get(self, question_id: PostKey) -> PostData | None:
         """The post, read ahead or now. Recent posts stay at hand, so undo shows the previous post at once."""
         post = self._posts.get(question_id)
         if post is None:
@@ -332,7 +357,7 @@ class PostReader:
             self._keep(post)
         return post
 
-    def warm(self, question_id: int | None) -> None:
+    def warm(self, question_id: PostKey | None) -> None:
         """Read and render a post ahead. Best effort: a database error here just means no head start."""
         if question_id is None or question_id in self._posts:
             return
@@ -361,7 +386,7 @@ class PostView(ScrollView, can_focus=True):
         self._lines: list[Content] = []
         self._strips: dict[int, Strip] = {}
         self._wrapped_width = 0
-        self._prepared: dict[int, tuple[PostData, Content]] = {}
+        self._prepared: dict[PostKey, tuple[PostData, Content]] = {}
 
     @property
     def post(self) -> PostData | None:
@@ -373,10 +398,10 @@ class PostView(ScrollView, can_focus=True):
         return [line.plain for line in self._lines]
 
     def _remember(self, post: PostData, content: Content) -> None:
-        self._prepared.pop(post.question_id, None)
+        self._prepared.pop(post.key, None)
         if len(self._prepared) >= KEEP_POSTS:
             self._prepared.pop(next(iter(self._prepared)))
-        self._prepared[post.question_id] = (post, content)
+        self._prepared[post.key] = (post, content)
 
     def prepare(self, post: PostData) -> None:
         """Render ``post`` ahead of time (e.g. the next one in the queue) so that showing it is instant."""
@@ -385,7 +410,7 @@ class PostView(ScrollView, can_focus=True):
     def show(self, post: PostData | None, placeholder: str = "no post") -> None:
         """Show ``post`` from its top."""
         self._post = post
-        prepared = self._prepared.get(post.question_id) if post is not None else None
+        prepared = self._prepared.get(post.key) if post is not None else None
         if prepared is not None and prepared[0] is post:
             self._content = prepared[1]
         elif post is not None:

@@ -9,15 +9,13 @@ raters agree on were made final when the session opened. The adjudicator is not 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from labeling.reconcile import (
@@ -30,8 +28,10 @@ from labeling.reconcile import (
     Summary,
 )
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
+from labeling.tui.links import link_message, open_link
 from labeling.tui.post_view import PostView, load_post
 from mining.errors import PPMinerError
+from mining.models import question_link
 from mining.text import terminal_safe
 
 TITLES = {
@@ -53,6 +53,7 @@ KEYS = [
     ("j / k", "labels: move to the next / previous field to decide"),
     ("s", "skip: decide later (it comes back at the end of this session)"),
     ("u", "undo the last pick, decision or skip"),
+    ("o", "open the post's link in a browser (or show it to copy)"),
     ("↑ ↓ PgUp PgDn Home End", "scroll the post"),
     ("?", "this help, with the codebook and its keys"),
     ("q", "quit (every decision is already saved)"),
@@ -71,13 +72,14 @@ class Outcome:
 class RatingsPanel(Static):
     """The raters' answers for the current item side by side, and the final being built."""
 
-    DEFAULT_CSS = "RatingsPanel { width: 1fr; height: 1fr; border-left: solid $accent; padding: 0 1; }"
+    DEFAULT_CSS = "RatingsPanel { width: 1fr; height: auto; padding: 0 1; }"
 
 
 class ReconcileApp(App[Outcome]):
     TITLE = "pplabel reconcile"
     CSS = """
-    #hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }
+    #hints { dock: bottom; height: auto; max-height: 2; background: $boost; color: $text-muted; padding: 0 1; }
+    #ratings-scroll { width: 1fr; height: 1fr; border-left: solid $accent; }
     #message { height: auto; max-height: 3; color: $warning; padding: 0 1; display: none; }
     PostView { width: 1fr; }
     """
@@ -85,12 +87,13 @@ class ReconcileApp(App[Outcome]):
         Binding("y", "identify(True)", "PP"),
         Binding("n", "identify(False)", "not PP"),
         *(Binding(str(n), f"take({n})", f"rater {n}", show=False) for n in range(1, MAX_RATERS + 1)),
-        Binding("enter", "pick", "codebook"),
+        Binding("enter", "pick", "pick from the codebook"),
         Binding("minus", "clear", "no symptom 2", show=False),
         Binding("j", "cursor(1)", "next field", show=False),
         Binding("k", "cursor(-1)", "previous field", show=False),
         Binding("s", "skip", "skip"),
         Binding("u", "undo", "undo"),
+        Binding("o", "open_link", "link"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit_session", "quit"),
     ]
@@ -106,7 +109,8 @@ class ReconcileApp(App[Outcome]):
         yield StatusLine(id="status")
         with Horizontal():
             yield PostView(id="post")
-            yield RatingsPanel(Text(""), id="ratings", markup=False)
+            with VerticalScroll(id="ratings-scroll", can_focus=False):
+                yield RatingsPanel(Text(""), id="ratings", markup=False)
         yield Static(Text(""), id="message", markup=False)
         yield Static(Text(""), id="hints", markup=False)
 
@@ -160,13 +164,13 @@ class ReconcileApp(App[Outcome]):
         else:
             where, body, hints = "", self._finished(), ""
         self.query_one(StatusLine).show(
-            f"adjudicator {self.session.adjudicator.name}",
+            f"adjudicator {self.session.adjudicator_name}",
             self.session.decided,
             self.session.remaining,
             where,
         )
         self.query_one(RatingsPanel).update(body)
-        common = "s skip · u undo · ? help · q quit"
+        common = "s skip · u undo · o link · ? help · q quit"
         self.query_one("#hints", Static).update(Text(f"{hints} · {common}" if hints else common))
 
     def _raters(self, names) -> list[tuple[int, str]]:
@@ -219,48 +223,52 @@ class ReconcileApp(App[Outcome]):
                 out.append(note.text, style="italic")
         return out
 
-    def _labels(self, item: LabelItem) -> Group:
+    def _value(self, field: str, value: str | None) -> Text:
+        if field in CODED_FIELDS:
+            return self._describe(field, value)
+        return Text(terminal_safe(value or "-", keep_newlines=False), style="" if value else "dim")
+
+    def _labels(self, item: LabelItem) -> Text:
+        """Field by field, never a table: every value is shown in full and wraps at any width. A field the raters
+        agree on is one line; one they differ on lists each rater's value and the final being built."""
         names = list(item.ratings)
-        table = Table(
-            title=Text(f"PP {item.key}: the raters disagree on {', '.join(item.disagreements)}"),
-            title_justify="left",
-            show_edge=False,
-            expand=True,
-            header_style="bold",
-        )
-        table.add_column("", no_wrap=True, width=1)
-        table.add_column("field", no_wrap=True)
-        for n, name in self._raters(names):
-            table.add_column(Text(f"{n} {terminal_safe(name, keep_newlines=False)}"))
-        table.add_column(Text("final", style="bold"))
+        out = Text()
+        out.append(f"PP {item.key}", style="bold")
+        differ = ", ".join(TITLES.get(f, f).lower() for f in item.disagreements)
+        out.append(f": the raters differ on {differ}\n", style="")
         agreed = item.agreed_values()
         current = self._field()
-        for field in (*CODED_FIELDS, "part", "note"):
-            is_open = field in item.open_fields
-            mark = "▶" if field == current else ("≠" if is_open else "")
-            cells: list[Text] = []
-            for name in names:
+        width = max((len(terminal_safe(n, keep_newlines=False)) for n in names), default=0) + 3
+        fields = (*CODED_FIELDS, "part", "note")
+        for field in [f for f in fields if f in item.open_fields]:  # what is to decide first, then the rest
+            here = field == current
+            out.append("\n")
+            out.append("▶ " if here else "≠ ", style="bold yellow")
+            out.append(f"{TITLES[field]}\n", style="bold" if here else "")
+            for n, name in self._raters(names):
+                label = f"{n} {terminal_safe(name, keep_newlines=False)}"
+                out.append(f"   {label:<{width}} ", style="bold" if here else "")
                 rating = item.ratings[name]
                 if rating is None:
-                    cells.append(Text(f"no PP {item.pp_index}", style="italic dim"))
-                elif field in CODED_FIELDS:
-                    cells.append(self._describe(field, rating.get(field)))
+                    out.append(f"no PP {item.pp_index}", style="italic dim")
                 else:
-                    cells.append(
-                        Text(terminal_safe(rating.get(field) or "-", keep_newlines=False), style="dim")
-                    )
+                    out.append_text(self._value(field, rating.get(field)))
+                out.append("\n")
+            out.append(f"   {'final':<{width}} ", style="bold")
             if field in self.chosen:
-                final = self._describe(field, self.chosen[field])
+                final = self._value(field, self.chosen[field])
                 final.stylize("bold green")
-            elif is_open:
-                final = Text("?", style="bold yellow")
-            elif field in CODED_FIELDS:
-                final = self._describe(field, agreed.get(field))
+                out.append_text(final)
             else:
-                final = Text(terminal_safe(agreed.get(field) or "-", keep_newlines=False), style="dim")
-            style = "bold" if field == current else ("" if is_open else "dim")
-            table.add_row(Text(mark, style="bold yellow"), Text(TITLES[field], style=style), *cells, final)
-        return Group(table, self._notes(item, current))
+                out.append("?", style="bold yellow")
+            out.append("\n")
+        out.append("\nagreed:\n", style="dim")
+        for field in [f for f in fields if f not in item.open_fields]:
+            out.append(f"  {TITLES[field]}: ", style="dim")
+            out.append_text(self._value(field, agreed.get(field)))
+            out.append("\n")
+        out.append_text(self._notes(item, current))
+        return out
 
     def _finished(self) -> Text:
         s = self.session.summary
@@ -292,13 +300,20 @@ class ReconcileApp(App[Outcome]):
         self._say("")
         return True
 
-    def _say(self, message: str) -> None:
-        """A warning that stays on screen (above the key hints) until the next decision is saved."""
+    def _say(self, message: str, warn: bool = True) -> None:
+        """A line that stays on screen (above the key hints) until the next decision is saved."""
         line = self.query_one("#message", Static)
         line.update(Text(terminal_safe(message, keep_newlines=False)))
         line.display = bool(message)
-        if message:
+        if message and warn:
             self.notify(message, severity="warning", timeout=8)
+
+    def action_open_link(self) -> None:
+        post, item = self.query_one(PostView).post, self.item
+        key = item.question_id if item is not None else None  # a PostKey (site, id)
+        link = post.link if post is not None else question_link(key.id, key.site) if key is not None else None
+        if link:
+            self._say(link_message(link, open_link(link)), warn=False)
 
     def action_identify(self, is_pp: bool) -> None:
         if not isinstance(self.item, IdentificationItem):
@@ -409,10 +424,19 @@ def run_reconcile(store, codebook_file, adjudicator: str, min_raters: int = 2) -
 
     codebook = load_codebook(codebook_file)
     session = ReconcileSession(store, adjudicator, min_raters)
-    lines = session.summary.lines()
     outcome = ReconcileApp(session, codebook).run()
+    return closing_lines(session, outcome)
+
+
+def closing_lines(session: ReconcileSession, outcome: Outcome | None) -> list[str]:
+    """What the command prints at exit: the agreement summary with what is left to adjudicate NOW (not when the
+    session opened), then what this adjudicator decided."""
+    left_ids = sum(isinstance(i, IdentificationItem) for i in session.pending)
+    left_labels = sum(isinstance(i, LabelItem) for i in session.pending)
+    summary = replace(session.summary, identifications_open=left_ids, labels_open=left_labels)
+    lines = summary.lines()
     if outcome is not None:
         lines.append(
-            f"{session.adjudicator.name}: {outcome.decided} decided, {outcome.remaining} left (all saved)"
+            f"{session.adjudicator_name}: {outcome.decided} decided, {outcome.remaining} left (all saved)"
         )
     return lines

@@ -25,15 +25,28 @@ def _report(rater: str, progress: Progress | None, what: str) -> None:
         click.echo(f"{name}: {progress.done} {what}, {progress.remaining} remaining (all saved)")
 
 
-def run_identify(store: Store, rater: str, seed: int = 0, sample: int | None = None) -> None:
+def run_identify(
+    store: Store, rater: str, seed: int = 0, sample: int | None = None, hints: bool = False, priority=None
+) -> None:
     _require_terminal("pplabel identify")
     from labeling.tui.identify import IdentifyApp
 
-    queue = IdentifyQueue(store, rater, seed, sample)
-    _report(rater, IdentifyApp(queue).run(), "decided")
+    queue = IdentifyQueue(store, rater, seed, sample, priority=priority)
+    try:
+        _report(rater, IdentifyApp(queue, hints=hints).run(), "decided")
+    finally:
+        if queue.ranking is not None:
+            queue.ranking.close()
+    if queue.sample:
+        facts = queue.sample
+        click.echo(
+            f"sample {facts['sample']} (--sample {facts['size']} --seed {facts['seed']}): "
+            f"{queue.progress.total} posts drawn by {terminal_safe(facts['drawn_by'], keep_newlines=False)} "
+            f"at {facts['drawn_at']} from {facts['drawn_from']} candidates of keyword set {facts['keyword_set_id']}"
+        )
 
 
-def run_classify(store: Store, codebook_file: Path, rater: str, seed: int = 0) -> None:
+def run_classify(store: Store, codebook_file: Path, rater: str, seed: int = 0, hints: bool = False) -> None:
     _require_terminal("pplabel classify")
     from labeling.codebook import load_codebook
     from labeling.tui.classify import ClassifyApp
@@ -44,4 +57,4 @@ def run_classify(store: Store, codebook_file: Path, rater: str, seed: int = 0) -
         raise PPMinerError(
             f"no PP posts for rater {rater!r} yet: mark some with `pplabel identify --rater {rater}`"
         )
-    _report(rater, ClassifyApp(queue, codebook).run(), "posts labeled")
+    _report(rater, ClassifyApp(queue, codebook, hints=hints).run(), "posts labeled")

@@ -8,17 +8,17 @@ import random
 from pathlib import Path
 from typing import Any
 
-TEMPLATE = Path("realdata/se_api_json/perceval/stackexchange_question_page.json")
+TEMPLATE = Path("se_api_json/perceval/stackexchange_question_page.json")
 
 
-def load_template(shared: Path) -> dict[str, Any]:
+def load_template(fixtures: Path) -> dict[str, Any]:
     """The first question item of a real perceval page (with its nested answer and comment)."""
-    return json.loads((shared / TEMPLATE).read_text(encoding="utf-8"))["items"][0]
+    return json.loads((fixtures / TEMPLATE).read_text(encoding="utf-8"))["items"][0]
 
 
 def make_questions(
     n: int,
-    shared: Path,
+    fixtures: Path,
     *,
     tags: tuple[tuple[str, ...], ...] = (("tensorflow",), ("keras",), ("tensorflow", "keras")),
     start: int = 1_514_764_800,  # 2018-01-01
@@ -33,7 +33,7 @@ def make_questions(
     Ids of questions, answers and comments are distinct across the whole set.
     """
     rnd = random.Random(seed)
-    template = load_template(shared)
+    template = load_template(fixtures)
     a_tpl, c_tpl = template["answers"][0], template["comments"][0]
     out = []
     next_child = first_id * 10

@@ -1,0 +1,3 @@
+from checker.cli import run
+
+run()

@@ -1,0 +1,317 @@
+"""tf.data pipelines of one module: which dataset methods are chained, in which order, and where they are used.
+
+A pipeline is followed through variables (`ds = ds.map(f)`), through helpers that take or return a dataset
+(`ds = add_augmentation(ds)`, `def train(model, ds): model.fit(ds)`) up to a few calls deep, across every
+function of the module. Branches are read in source order: a `map` under an `if` counts as part of the chain.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from checker.module import FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
+
+_SOURCE_MEMBERS = frozenset(
+    [
+        "from_tensor_slices",
+        "from_tensors",
+        "from_generator",
+        "range",
+        "list_files",
+        "zip",
+        "TFRecordDataset",
+        "TextLineDataset",
+        "FixedLengthRecordDataset",
+        "CsvDataset",
+        "sample_from_datasets",
+        "choose_from_datasets",
+        "load",
+    ]
+)
+# Keras and tf.data loaders that return batched (by default shuffled) and prefetched datasets.
+_BATCHED_SOURCES = frozenset(
+    {
+        "tensorflow.keras.utils.image_dataset_from_directory",
+        "tensorflow.keras.utils.text_dataset_from_directory",
+        "tensorflow.keras.utils.audio_dataset_from_directory",
+        "tensorflow.keras.preprocessing.image_dataset_from_directory",
+        "tensorflow.keras.preprocessing.text_dataset_from_directory",
+        "tensorflow.data.experimental.make_csv_dataset",
+        "tensorflow.data.experimental.make_batched_features_dataset",
+    }
+)
+METHODS = frozenset(
+    [
+        "map",
+        "batch",
+        "padded_batch",
+        "unbatch",
+        "shuffle",
+        "prefetch",
+        "repeat",
+        "cache",
+        "filter",
+        "flat_map",
+        "interleave",
+        "take",
+        "skip",
+        "shard",
+        "apply",
+        "with_options",
+        "concatenate",
+        "window",
+        "rebatch",
+        "ragged_batch",
+        "enumerate",
+        "map_with_legacy_function",
+        "parallel_interleave",
+        "bucket_by_sequence_length",
+        "group_by_window",
+        "take_while",
+        "ignore_errors",
+    ]
+)
+# Transformations applied through `ds.apply(tf.data.experimental.X(...))`, by the step they amount to.
+_APPLIED = {
+    "prefetch_to_device": "prefetch",
+    "copy_to_device": "prefetch",
+    "map_and_batch": "map_and_batch",
+    "shuffle_and_repeat": "shuffle",
+    "unbatch": "unbatch",
+    "bucket_by_sequence_length": "bucket_by_sequence_length",
+    "dense_to_ragged_batch": "ragged_batch",
+    "parallel_interleave": "parallel_interleave",
+}
+_CONSUMERS = frozenset({"fit", "evaluate", "predict", "fit_generator", "experimental_distribute_dataset"})
+_ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    kind: str  # "source", or a method such as "map", "batch", "prefetch"
+    node: ast.Call
+
+
+@dataclass
+class DatasetFlow:
+    index: ModuleIndex
+    chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
+    consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    _plain: dict[int, object] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, index: ModuleIndex) -> DatasetFlow:
+        flow = cls(index)
+        flow._run_body(index.tree.body, {}, None, 0, [])
+        for node in index.functions:
+            flow._plain_result(node, [])
+        return flow
+
+    # -- interpretation ------------------------------------------------------------------------------------
+
+    def _run_function(self, function, bound: dict, depth: int, stack: list):
+        if id(function) in stack:
+            return None
+        stack.append(id(function))
+        returned: list = []
+        self._run_body(function.body, dict(bound), function, depth, stack, returned)
+        stack.pop()
+        return returned[-1] if returned else None
+
+    def _run_body(self, body, env, function, depth, stack, returned=None) -> None:
+        for stmt in body:
+            if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+                value = self._eval(stmt.value, env, function, depth, stack)
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    key = _key(target)
+                    if key is None:
+                        continue
+                    if value is None:
+                        env.pop(key, None)
+                    else:
+                        env[key] = value
+                continue
+            if isinstance(stmt, ast.Return):
+                if stmt.value is not None:
+                    value = self._eval(stmt.value, env, function, depth, stack)
+                    if value is not None and returned is not None:
+                        returned.append(value)
+                continue
+            if isinstance(stmt, ast.For | ast.AsyncFor):
+                chain = self._eval(stmt.iter, env, function, depth, stack)
+                if chain is None and _is_enumerate(stmt.iter):
+                    chain = self._eval(stmt.iter.args[0], env, function, depth, stack)
+                if chain is not None and _runs_a_step(stmt, self.index):
+                    self._consume(chain, stmt)
+                self._run_body(stmt.body, env, function, depth, stack, returned)
+                self._run_body(stmt.orelse, env, function, depth, stack, returned)
+                continue
+            # Every other statement: evaluate its expressions, then its nested bodies in order.
+            for name, value in ast.iter_fields(stmt):
+                if name in ("body", "orelse", "finalbody", "handlers"):
+                    continue
+                for expr in value if isinstance(value, list) else [value]:
+                    if isinstance(expr, ast.expr):
+                        self._eval(expr, env, function, depth, stack)
+                    elif isinstance(expr, ast.withitem):
+                        self._eval(expr.context_expr, env, function, depth, stack)
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list):
+                    self._run_body(inner, env, function, depth, stack, returned)
+            for handler in getattr(stmt, "handlers", []):
+                self._run_body(handler.body, env, function, depth, stack, returned)
+
+    def _eval(self, expr, env, function, depth, stack):
+        """The pipeline an expression evaluates to, or None; records chains and consumptions on the way."""
+        if isinstance(expr, ast.Name | ast.Attribute) and _key(expr) in env:
+            return env[_key(expr)]
+        if not isinstance(expr, ast.Call):
+            for child in ast.iter_child_nodes(expr):
+                if isinstance(child, ast.expr) and not isinstance(child, ast.Lambda):
+                    self._eval(child, env, function, depth, stack)
+            return None
+        call = expr
+        func = call.func
+        args = [self._eval(a, env, function, depth, stack) for a in call.args]
+        kwargs = {k.arg: self._eval(k.value, env, function, depth, stack) for k in call.keywords}
+        name = self.index.resolver.call_name(call)
+        if name is not None:
+            return self._eval_named(call, name, args, kwargs)
+        if isinstance(func, ast.Attribute):
+            receiver = self._eval(func.value, env, function, depth, stack)
+            if receiver is not None:
+                if func.attr in METHODS:
+                    kind = _applied_kind(call, self.index) if func.attr == "apply" else func.attr
+                    return self._record((*receiver, Step(kind, call)))
+                if func.attr in _ITERATOR_MAKERS:
+                    self._consume(receiver, call)
+                return None
+            if func.attr in _CONSUMERS:
+                first = args[0] if args else kwargs.get("x")
+                if first is not None:
+                    self._consume(first, call)
+                return None
+        helper = self.index.helper_of(call, function)
+        if helper is not None and depth < HELPER_DEPTH:
+            bound = _bind(helper, call, args, kwargs)
+            if bound or not helper.args.args:
+                return self._run_function(helper, bound, depth + 1, stack)
+            return self._plain_result(helper, stack)
+        return None
+
+    def _plain_result(self, helper, stack):
+        """What a helper called without a dataset argument returns (computed once per helper)."""
+        if id(helper) not in self._plain:
+            self._plain[id(helper)] = None  # guards recursion
+            self._plain[id(helper)] = self._run_function(helper, {}, 0, stack)
+        return self._plain[id(helper)]
+
+    def _eval_named(self, call, name, args, kwargs):
+        if name in _BATCHED_SOURCES:
+            steps = [Step("source", call)]
+            if not _keyword_is(call, "shuffle", False):
+                steps.append(Step("shuffle", call))
+            if not _keyword_is(call, "batch_size", None):
+                steps.append(Step("batch", call))
+            steps.append(Step("prefetch", call))  # these loaders end with prefetch(AUTOTUNE) themselves
+            return self._record(tuple(steps))
+        if name == "tensorflow_datasets.load":
+            split = next((k for k in call.keywords if k.arg == "split"), None)
+            if (
+                split is not None
+                and isinstance(split.value, ast.Constant)
+                and isinstance(split.value.value, str)
+            ):
+                return self._record((Step("source", call),))
+            return None
+        prefix, _, last = name.rpartition(".")
+        if prefix in ("tensorflow.data", "tensorflow.data.Dataset", "tensorflow.data.experimental") and (
+            last in _SOURCE_MEMBERS
+        ):
+            return self._record((Step("source", call),))
+        if last in _ITERATOR_MAKERS and args and args[0] is not None:
+            self._consume(args[0], call)
+        return None
+
+    def _record(self, chain):
+        self.chains[tuple(id(s.node) for s in chain)] = chain
+        return chain
+
+    def _consume(self, chain, at) -> None:
+        self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
+
+    # -- queries -------------------------------------------------------------------------------------------
+
+    def all_steps(self):
+        """Each chain once per (step, chain-so-far); rules dedupe by step node."""
+        return self.chains.values()
+
+
+_STEP_METHODS = frozenset(
+    {"apply_gradients", "train_on_batch", "test_on_batch", "predict_on_batch", "run", "minimize", "gradient"}
+)
+
+
+def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
+    """A for loop over a dataset that trains or evaluates (not one that prints a few elements)."""
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _STEP_METHODS:
+            return True
+        if index.resolver.call_name(node) == "tensorflow.GradientTape":
+            return True
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if "step" in name.lower() or "train" in name.lower() or "model" in name.lower():
+            return True
+    return False
+
+
+def _key(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _is_enumerate(node) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "enumerate"
+        and len(node.args) >= 1
+    )
+
+
+def _keyword_is(call: ast.Call, name: str, value) -> bool:
+    return any(
+        k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is value for k in call.keywords
+    )
+
+
+def _applied_kind(call: ast.Call, index: ModuleIndex) -> str:
+    if call.args and isinstance(call.args[0], ast.Call):
+        name = index.resolver.call_name(call.args[0]) or ""
+        return _APPLIED.get(name.rsplit(".", 1)[-1], "apply")
+    return "apply"
+
+
+def _bind(helper, call: ast.Call, args, kwargs) -> dict:
+    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    bound = {}
+    for param, value in zip(params, args, strict=False):
+        if value is not None:
+            bound[param] = value
+    for name, value in kwargs.items():
+        if name is not None and value is not None:
+            bound[name] = value
+    return bound

@@ -1,0 +1,90 @@
+"""Output formats: flake8-style text, a JSON array, SARIF 2.1.0. All three are stable (see README)."""
+
+from __future__ import annotations
+
+import json
+
+from checker.findings import Finding, Skipped
+from checker.rules import Rule
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+TOOL_URI = "https://github.com/ppminer/ppminer#ppcheck"
+
+
+def _inert(text: str) -> str:
+    """Control characters in paths (from odd file names) shown as \\xNN so a terminal never acts on them."""
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" for ch in text)
+
+
+def text(findings: list[Finding]) -> str:
+    lines = []
+    for f in findings:
+        where = f"{_inert(f.path)}:cell {f.cell}:" if f.cell is not None else f"{_inert(f.path)}:"
+        lines.append(f"{where}{f.line}:{f.column}: {f.rule} {f.message}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def json_array(findings: list[Finding]) -> str:
+    return json.dumps([f.as_dict() for f in findings], indent=2) + "\n"
+
+
+def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], version: str) -> str:
+    rule_index = {r.code: i for i, r in enumerate(rules)}
+    results = []
+    for f in findings:
+        region = {"startLine": f.line, "startColumn": f.column}
+        result = {
+            "ruleId": f.rule,
+            "ruleIndex": rule_index[f.rule],
+            "level": "warning",
+            "message": {"text": f.message},
+            "locations": [
+                {"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}
+            ],
+            "properties": {"root_cause": f.root_cause},
+        }
+        if f.cell is not None:
+            result["properties"]["cell"] = f.cell
+        results.append(result)
+    run = {
+        "tool": {
+            "driver": {
+                "name": "ppcheck",
+                "version": version,
+                "informationUri": TOOL_URI,
+                "rules": [
+                    {
+                        "id": r.code,
+                        "name": r.name,
+                        "shortDescription": {"text": r.summary},
+                        "fullDescription": {"text": r.why},
+                        "help": {"text": r.explain()},
+                        "properties": {"root_cause": r.root_cause, "false_alarm_risk": r.risk},
+                    }
+                    for r in rules
+                ],
+            }
+        },
+        "results": results,
+        "invocations": [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [
+                    {
+                        "level": "note",
+                        "message": {"text": f"skipped: {s.reason}"},
+                        "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(s.path)}}}],
+                    }
+                    for s in skipped
+                ],
+            }
+        ],
+    }
+    doc = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/").removeprefix("./"))

@@ -1,0 +1,196 @@
+"""One parsed module, indexed once for every rule: its calls, the loops around each call, its functions.
+
+Loops are `for`, `while` and comprehensions, nested to any depth; a call inside a nested `def` or `lambda`
+belongs to that function (it runs when called), not to the loop that defines it. Helpers are module functions
+and methods of the same class called by name (`helper(x)`, `self.helper(x)`), followed a few levels deep.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from checker.resolve import Resolver
+
+LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
+COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+HELPER_DEPTH = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    node: ast.Call
+    function: ast.AST | None  # the enclosing def (or Lambda), None at module level
+    loops: tuple[ast.AST, ...]  # enclosing loops inside that function, outermost first
+
+
+@dataclass
+class ModuleIndex:
+    tree: ast.Module
+    resolver: Resolver
+    calls: list[CallSite] = field(default_factory=list)
+    loops: list[ast.AST] = field(default_factory=list)
+    loop_calls: dict[int, list[CallSite]] = field(default_factory=dict)
+    function_calls: dict[int, list[CallSite]] = field(default_factory=dict)
+    module_functions: dict[str, ast.AST] = field(default_factory=dict)
+    class_methods: dict[str, dict[str, ast.AST]] = field(default_factory=dict)
+    function_class: dict[int, str] = field(default_factory=dict)
+    function_loops: dict[int, tuple[ast.AST, ...]] = field(default_factory=dict)
+    functions: list[ast.AST] = field(default_factory=list)  # every def, nested ones too
+    function_parent: dict[int, ast.AST | None] = field(default_factory=dict)
+    imports: list[ast.AST] = field(default_factory=list)
+    call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
+    function_names: set[str] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, tree: ast.Module, implicit_imports: bool = False) -> ModuleIndex:
+        index = cls(tree=tree, resolver=None)
+        for stmt in tree.body:
+            if isinstance(stmt, FUNCTION_TYPES):
+                index.module_functions[stmt.name] = stmt
+            elif isinstance(stmt, ast.ClassDef):
+                index.class_methods[stmt.name] = {
+                    s.name: s for s in stmt.body if isinstance(s, FUNCTION_TYPES)
+                }
+        index._walk(tree, None, None, ())
+        index.resolver = Resolver(tree, index.imports, implicit=implicit_imports)
+        index.function_names = {f.name for f in index.functions}
+        return index
+
+    def _walk(self, node: ast.AST, function, class_name, loops) -> None:
+        # Iterative would be faster, but recursion depth of real code is small and this stays readable.
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, FUNCTION_TYPES):
+                self.functions.append(child)
+                self.function_parent[id(child)] = function
+                # Decorators and default values run where the def is; the body runs when it is called.
+                for outer in (*child.decorator_list, *child.args.defaults, *child.args.kw_defaults):
+                    if outer is not None:
+                        self._walk_expr(outer, function, class_name, loops)
+                self.function_class[id(child)] = class_name
+                self.function_loops[id(child)] = loops
+                self.function_calls.setdefault(id(child), [])
+                for stmt in child.body:
+                    self._walk_stmt(stmt, child, class_name, ())
+            elif isinstance(child, ast.Lambda):
+                self.function_calls.setdefault(id(child), [])
+                self._walk_expr(child.body, child, class_name, ())
+            elif isinstance(child, ast.ClassDef):
+                for outer in (*child.decorator_list, *child.bases, *(k.value for k in child.keywords)):
+                    self._walk_expr(outer, function, class_name, loops)
+                for stmt in child.body:
+                    self._walk_stmt(stmt, function, child.name, loops)
+            elif isinstance(child, LOOP_TYPES):
+                self.loops.append(child)
+                self.loop_calls[id(child)] = []
+                inner = (*loops, child)
+                if isinstance(child, ast.While):
+                    self._walk_expr(child.test, function, class_name, inner)
+                else:
+                    self._walk_expr(child.iter, function, class_name, loops)
+                    self._walk_expr(child.target, function, class_name, inner)
+                for stmt in child.body:
+                    self._walk_stmt(stmt, function, class_name, inner)
+                for stmt in child.orelse:
+                    self._walk_stmt(stmt, function, class_name, loops)
+            elif isinstance(child, COMPREHENSION_TYPES):
+                self.loops.append(child)
+                self.loop_calls[id(child)] = []
+                first, *rest = child.generators
+                self._walk_expr(first.iter, function, class_name, loops)
+                inner = (*loops, child)
+                self._walk_expr(first.target, function, class_name, inner)
+                for cond in first.ifs:
+                    self._walk_expr(cond, function, class_name, inner)
+                for gen in rest:
+                    self._walk(gen, function, class_name, inner)
+                for part in (child.key, child.value) if isinstance(child, ast.DictComp) else (child.elt,):
+                    self._walk_expr(part, function, class_name, inner)
+            else:
+                if isinstance(child, ast.Import | ast.ImportFrom):
+                    self.imports.append(child)
+                elif isinstance(child, ast.Assign) and isinstance(child.value, ast.Call):
+                    self.call_assignments.append(child)
+                elif isinstance(child, ast.Call):
+                    site = CallSite(child, function, loops)
+                    self.calls.append(site)
+                    self.function_calls.setdefault(id(function) if function else 0, []).append(site)
+                    for loop in loops:
+                        self.loop_calls[id(loop)].append(site)
+                self._walk(child, function, class_name, loops)
+
+    def _walk_expr(self, node, function, class_name, loops) -> None:
+        holder = ast.Expr(value=node)
+        self._walk(holder, function, class_name, loops)
+
+    _walk_stmt = _walk_expr
+
+    # -- helpers -------------------------------------------------------------------------------------------
+
+    def helper_of(self, call: ast.Call, function: ast.AST | None) -> ast.AST | None:
+        """The module function or same-class method a call runs, if it is called by name."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self.module_functions.get(func.id)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+            and function is not None
+        ):
+            class_name = self.function_class.get(id(function))
+            if class_name:
+                return self.class_methods.get(class_name, {}).get(func.attr)
+        return None
+
+    def reached_calls(
+        self, sites: list[CallSite], depth: int = HELPER_DEPTH
+    ) -> Iterator[tuple[CallSite, ast.Call | None]]:
+        """Each call in `sites`, then the calls of the helpers they run (to `depth` levels).
+
+        Yields (call site, the call in `sites` through which it is reached, or None when it is in `sites`).
+        """
+        seen: set[int] = set()
+        for site in sites:
+            yield site, None
+            helper = self.helper_of(site.node, site.function)
+            if helper is not None and depth > 0:
+                yield from self._helper_calls(helper, site.node, depth, seen)
+
+    def _helper_calls(self, helper, via, depth, seen) -> Iterator[tuple[CallSite, ast.Call]]:
+        if id(helper) in seen or depth <= 0:
+            return
+        seen.add(id(helper))
+        for site in self.function_calls.get(id(helper), []):
+            yield site, via
+            inner = self.helper_of(site.node, site.function)
+            if inner is not None:
+                yield from self._helper_calls(inner, via, depth - 1, seen)
+        seen.discard(id(helper))
+
+    def decorators(self, function: ast.AST) -> list[str]:
+        """Canonical names of a def's decorators (`tensorflow.function`), unresolved ones by their last name."""
+        names = []
+        for deco in getattr(function, "decorator_list", []):
+            target = deco.func if isinstance(deco, ast.Call) else deco
+            name = self.resolver.qualname(target)
+            if name is None:
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            names.append(name)
+        return names
+
+
+def assigned_names(nodes) -> set[str]:
+    """Names bound anywhere in these statements/targets (assignments, loop targets, with-as, augmented)."""
+    names: set[str] = set()
+    for root in nodes:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -1,0 +1,50 @@
+"""Jupyter notebooks: their code cells as one module, with a map back to (cell, line)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+# IPython syntax that is not Python: line magics, shell escapes, help. Replaced by blank lines.
+_MAGIC_LINE = re.compile(r"^\s*(%|!|\?)|^\s*\w[\w.]*\?\??\s*$")
+# Cell magics whose body is still Python.
+_PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
+
+
+class NotebookError(ValueError):
+    pass
+
+
+def code_cells(text: str) -> list[tuple[int, str]]:
+    """(1-based number among code cells, source) of each Python code cell; IPython magics blanked out."""
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotebookError(f"line {exc.lineno}: not valid notebook JSON ({exc.msg})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise NotebookError("not a notebook (no 'cells' list)")
+    language = (nb.get("metadata", {}).get("kernelspec") or {}).get("language", "python")
+    if language not in ("python", ""):
+        raise NotebookError(f"kernel language is {language!r}, not python")
+    cells = []
+    number = 0
+    for cell in nb["cells"]:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        number += 1
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        lines = source.split("\n")
+        if lines and lines[0].startswith("%%"):
+            if not lines[0].startswith(_PYTHON_CELL_MAGICS):
+                continue  # %%bash, %%writefile, ...: not Python
+            lines[0] = ""
+        cells.append((number, "\n".join(pass_for_magic(line) for line in lines)))
+    return cells
+
+
+def pass_for_magic(line: str) -> str:
+    """A magic line becomes `pass` at its indentation, so a block whose body it was still parses."""
+    if not _MAGIC_LINE.match(line):
+        return line
+    return line[: len(line) - len(line.lstrip())] + "pass"

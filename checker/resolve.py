@@ -1,0 +1,104 @@
+"""Which library a name in a module stands for: imports and aliases, reduced to one canonical spelling.
+
+`tf.compat.v1.Session`, `from tensorflow.compat.v1 import Session`, `keras.layers.Dense` and
+`from tensorflow.python.keras import layers` all resolve to one dotted name under `tensorflow.`, so every rule
+matches a single spelling (`tensorflow.Session`, `tensorflow.keras.layers.Dense`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+# Longest prefix first: each maps a spelling onto the canonical one.
+_CANONICAL_PREFIXES = (
+    ("tensorflow.compat.v1.", "tensorflow."),
+    ("tensorflow.compat.v2.", "tensorflow."),
+    ("tensorflow.python.keras.", "tensorflow.keras."),
+    ("tensorflow.contrib.keras.", "tensorflow.keras."),
+    ("tf_keras.", "tensorflow.keras."),
+    ("keras.", "tensorflow.keras."),
+)
+_CANONICAL_EXACT = {
+    "tensorflow.compat.v1": "tensorflow",
+    "tensorflow.compat.v2": "tensorflow",
+    "tensorflow.python.keras": "tensorflow.keras",
+    "tensorflow.contrib.keras": "tensorflow.keras",
+    "tf_keras": "tensorflow.keras",
+    "keras": "tensorflow.keras",
+}
+# Modules whose names the rules care about; other imports are not recorded.
+_TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "tensorflow_datasets", "numpy", "sklearn"})
+
+
+IMPLICIT_IMPORTS = {
+    "tf": "tensorflow",
+    "np": "numpy",
+    "keras": "tensorflow.keras",
+    "K": "tensorflow.keras.backend",
+    "tfds": "tensorflow_datasets",
+}
+
+
+def canonical(dotted: str) -> str:
+    """The one spelling rules match against (`tensorflow.compat.v1.Session` -> `tensorflow.Session`)."""
+    if dotted in _CANONICAL_EXACT:
+        return _CANONICAL_EXACT[dotted]
+    for prefix, replacement in _CANONICAL_PREFIXES:
+        if dotted.startswith(prefix):
+            return canonical(replacement + dotted[len(prefix) :])
+    return dotted
+
+
+class Resolver:
+    """Local names of one module -> the canonical dotted names they are bound to by imports or aliases."""
+
+    def __init__(self, tree: ast.Module, imports: list[ast.AST] | None = None, implicit: bool = False):
+        # Snippets from posts often leave out their imports: the conventional aliases stand in for them.
+        self.names: dict[str, str] = dict(IMPLICIT_IMPORTS) if implicit else {}
+        if imports is None:
+            imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        for node in imports:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] not in _TRACKED_ROOTS:
+                        continue
+                    if alias.asname:
+                        self.names[alias.asname] = canonical(alias.name)
+                    else:
+                        root = alias.name.split(".")[0]
+                        self.names[root] = canonical(root)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.split(".")[0] not in _TRACKED_ROOTS:
+                    continue
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.names[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
+        # Module-level aliases such as `tf = tf.compat.v1` or `Dataset = tf.data.Dataset`, in order.
+        for stmt in tree.body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Name | ast.Attribute)
+            ):
+                target = self.qualname(stmt.value)
+                if target is not None:
+                    self.names[stmt.targets[0].id] = target
+
+    @property
+    def uses_tensorflow(self) -> bool:
+        return any(v == "tensorflow" or v.startswith("tensorflow.") for v in self.names.values())
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """`tf.data.Dataset` -> `tensorflow.data.Dataset`; None when the root is not an imported module."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id not in self.names:
+            return None
+        parts.append(self.names[node.id])
+        return canonical(".".join(reversed(parts)))
+
+    def call_name(self, call: ast.Call) -> str | None:
+        return self.qualname(call.func)

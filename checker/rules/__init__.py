@@ -1,0 +1,80 @@
+"""The rule registry: every rule's code, codebook root cause, documentation and check function.
+
+A rule module defines `Rule` objects with `register`; a rule's `check(index)` yields `RawFinding`s for one
+parsed module. Codes: PP1xx graph and session, PP2xx tf.data pipelines, PP3xx Keras usage, PP4xx tf.function
+and host synchronisation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from checker.findings import RawFinding
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str  # kebab-case, ruff style
+    root_cause: str  # codebook code
+    summary: str  # one line: what it finds
+    why: str  # why it is slow
+    example: str  # code that triggers it
+    instead: str  # what to write instead
+    false_alarms: str  # the false-alarm risk, and what keeps it low
+    risk: str  # low | medium | high
+    check: Callable[..., Iterable[RawFinding]]
+
+    def explain(self) -> str:
+        return "\n".join(
+            [
+                f"{self.code} {self.name}",
+                f"root cause: {self.root_cause}    false-alarm risk: {self.risk}",
+                "",
+                "What it finds",
+                f"  {self.summary}",
+                "",
+                "Why it is slow",
+                f"  {self.why}",
+                "",
+                "Example",
+                *("  " + line for line in self.example.strip("\n").splitlines()),
+                "",
+                "Instead",
+                *("  " + line for line in self.instead.strip("\n").splitlines()),
+                "",
+                "False alarms",
+                f"  {self.false_alarms}",
+            ]
+        )
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register(rule: Rule) -> Rule:
+    if rule.code in RULES:
+        raise ValueError(f"duplicate rule code {rule.code}")
+    RULES[rule.code] = rule
+    return rule
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every rule, by code (importing the rule modules registers them)."""
+    from checker.rules import data, function, graph, keras  # noqa: F401
+
+    return dict(sorted(RULES.items()))
+
+
+def select_rules(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[Rule]:
+    """Rules whose code starts with a selected prefix (all if none) and with no ignored prefix.
+
+    Raises ValueError naming a prefix that matches no rule.
+    """
+    rules = all_rules()
+    for prefix in [*(select or []), *(ignore or [])]:
+        if not any(code.startswith(prefix) for code in rules):
+            raise ValueError(f"unknown rule code {prefix!r} (known: {', '.join(rules)})")
+    chosen = [r for c, r in rules.items() if not select or any(c.startswith(p) for p in select)]
+    return [r for r in chosen if not any(r.code.startswith(p) for p in ignore or [])]

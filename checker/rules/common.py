@@ -1,0 +1,72 @@
+"""Small predicates several rules share."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.module import CallSite, ModuleIndex
+
+GRAPH_RESETS = frozenset(
+    {
+        "tensorflow.reset_default_graph",
+        "tensorflow.keras.backend.clear_session",
+        "tensorflow.Graph",
+    }
+)
+SESSION_CLASSES = frozenset(
+    {
+        "tensorflow.Session",
+        "tensorflow.InteractiveSession",
+        "tensorflow.train.MonitoredTrainingSession",
+        "tensorflow.train.MonitoredSession",
+        "tensorflow.train.SingularMonitoredSession",
+    }
+)
+
+
+def short(name: str) -> str:
+    """`tensorflow.nn.conv2d` -> `tf.nn.conv2d`, the spelling users write."""
+    return "tf." + name[len("tensorflow.") :] if name.startswith("tensorflow.") else name
+
+
+def receiver_name(call: ast.Call) -> str | None:
+    """The last identifier of a method call's receiver: `self.sess.run()` -> `sess`."""
+    if not isinstance(call.func, ast.Attribute):
+        return None
+    value = call.func.value
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Attribute):
+        return value.attr
+    return None
+
+
+def is_session_run(call: ast.Call, index: ModuleIndex) -> bool:
+    """`sess.run(...)`, `tf.Session().run(...)`, `tensor.eval(session=...)`: one graph execution."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "run":
+        if isinstance(func.value, ast.Call) and index.resolver.call_name(func.value) in SESSION_CLASSES:
+            return True
+        name = receiver_name(call)
+        return name is not None and "sess" in name.lower()
+    if func.attr == "eval":
+        return any(k.arg in ("session", "feed_dict") for k in call.keywords)
+    return False
+
+
+def in_tf_function(site: CallSite, index: ModuleIndex) -> bool:
+    """The call runs inside a def decorated with tf.function (traced once, Python loops unrolled)."""
+    fn = site.function
+    return fn is not None and any(
+        d in ("tensorflow.function", "function", "tf_function") for d in index.decorators(fn)
+    )
+
+
+def loop_resets_graph(reached: list[tuple[CallSite, ast.Call | None]], index: ModuleIndex) -> bool:
+    return any(index.resolver.call_name(site.node) in GRAPH_RESETS for site, _ in reached)
+
+
+def loop_line(loop: ast.AST) -> int:
+    return loop.lineno

@@ -1,0 +1,452 @@
+"""PP2xx: tf.data input pipelines (the order of map/batch/shuffle, parallel calls, prefetch)."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.datasets import DatasetFlow
+from checker.findings import RawFinding
+from checker.module import ModuleIndex
+from checker.rules import Rule, register
+
+# Element-wise ops: a map made only of these gives the same result on a batch as on each element.
+_ELEMENTWISE = frozenset(
+    "tensorflow." + n
+    for n in [
+        "cast",
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "truediv",
+        "realdiv",
+        "maximum",
+        "minimum",
+        "abs",
+        "exp",
+        "log",
+        "sqrt",
+        "square",
+        "pow",
+        "sigmoid",
+        "tanh",
+        "clip_by_value",
+        "one_hot",
+        "round",
+        "floor",
+        "ceil",
+        "equal",
+        "greater",
+        "less",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "math.add",
+        "math.subtract",
+        "math.multiply",
+        "math.divide",
+        "math.truediv",
+        "math.maximum",
+        "math.minimum",
+        "math.abs",
+        "math.exp",
+        "math.log",
+        "math.sqrt",
+        "math.square",
+        "math.pow",
+        "math.sigmoid",
+        "math.tanh",
+        "math.round",
+        "math.floor",
+        "math.ceil",
+        "math.equal",
+        "math.greater",
+        "math.less",
+        "math.logical_and",
+        "math.logical_or",
+        "math.logical_not",
+        "nn.relu",
+        "nn.sigmoid",
+        "nn.tanh",
+        "nn.elu",
+        "image.convert_image_dtype",
+        "dtypes.cast",
+    ]
+)
+_BETWEEN_MAP_AND_BATCH = frozenset({"shuffle", "repeat", "prefetch", "take", "skip", "shard", "with_options"})
+
+
+def _at_method(call: ast.Call) -> tuple[int, int]:
+    """Line and column of a method call's name (`.batch` in a chain), where the reader looks."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.end_lineno is not None:
+        return func.end_lineno, func.end_col_offset - len(func.attr)
+    return call.lineno, call.col_offset
+
+
+def _flow(index: ModuleIndex) -> DatasetFlow:
+    # The flow is computed once per module and shared by the PP2xx rules.
+    flow = getattr(index, "_dataset_flow", None)
+    if flow is None:
+        flow = DatasetFlow.of(index)
+        index._dataset_flow = flow
+    return flow
+
+
+def _map_function_body(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
+    if not call.args:
+        return None
+    fn = call.args[0]
+    if isinstance(fn, ast.Lambda):
+        return [fn.body]
+    if isinstance(fn, ast.Name) and fn.id in index.module_functions:
+        body = index.module_functions[fn.id].body
+        if all(isinstance(s, ast.Assign | ast.Return | ast.Expr) for s in body):
+            return [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return None
+
+
+def is_elementwise_map(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map's function only casts, scales or one-hot encodes: it would give the same on a whole batch."""
+    body = _map_function_body(call, index)
+    if not body:
+        return False
+    saw_call = False
+    for root in body:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call):
+                if index.resolver.call_name(node) not in _ELEMENTWISE:
+                    return False
+                saw_call = True
+            elif isinstance(node, ast.Lambda | ast.Subscript | ast.Slice):
+                if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                    continue  # features["image"], pair[0]
+                return False
+    return saw_call or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))
+
+
+_CHEAP = _ELEMENTWISE | {
+    "tensorflow." + n for n in ("expand_dims", "reshape", "squeeze", "identity", "shape", "stack")
+}
+
+
+def _visible_function(call: ast.Call, index: ModuleIndex) -> bool:
+    """The mapped function's code is in this module (a lambda or a def) or is a TensorFlow function.
+
+    A method or an imported helper (`self._eviction_fn`, `data_reader.cast_ints`) may be trivial; we cannot
+    tell, so such maps are not reported.
+    """
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    if isinstance(fn, ast.Lambda):
+        return True
+    if isinstance(fn, ast.Name):
+        return fn.id in index.function_names or (index.resolver.qualname(fn) or "").startswith("tensorflow.")
+    return (index.resolver.qualname(fn) or "").startswith("tensorflow.") if fn is not None else False
+
+
+def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map only selects, slices or applies element-wise ops: running it in parallel would gain nothing."""
+    if call.args and index.resolver.qualname(call.args[0]) in _CHEAP:
+        return True  # ds.map(tf.square)
+    body = _map_function_body(call, index)
+    if not body:
+        return False
+    return all(
+        index.resolver.call_name(node) in _CHEAP
+        for root in body
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call)
+    )
+
+
+def _map_before_batch(index: ModuleIndex):
+    """(map call, batch call) pairs where an element-wise map runs before the batch that follows it."""
+    seen: set[int] = set()
+    for chain in _flow(index).all_steps():
+        for i, step in enumerate(chain):
+            if step.kind != "map" or id(step.node) in seen:
+                continue
+            for later in chain[i + 1 :]:
+                if later.kind == "batch":
+                    if is_elementwise_map(step.node, index):
+                        seen.add(id(step.node))
+                        yield step.node, later.node
+                    break
+                if later.kind not in _BETWEEN_MAP_AND_BATCH:
+                    break
+
+
+def check_map_before_batch(index: ModuleIndex):
+    for map_call, batch_call in _map_before_batch(index):
+        yield RawFinding(
+            "PP201",
+            *_at_method(map_call),
+            f"element-wise `map` runs once per element before `batch` (line {batch_call.lineno}); "
+            "batch first and map once per batch",
+        )
+
+
+def _sets_map_parallelization(index: ModuleIndex) -> bool:
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr == "map_parallelization":
+                    return True
+    return False
+
+
+_PARALLEL_POSITION = {"map": 1, "interleave": 3}
+
+
+def check_sequential_map(index: ModuleIndex):
+    flow = _flow(index)
+    if not flow.chains or _sets_map_parallelization(index):
+        return
+    vectorisable = {id(m) for m, _ in _map_before_batch(index)}
+    seen: set[int] = set()
+    for chain in flow.all_steps():
+        single = (index.resolver.call_name(chain[0].node) or "").endswith(".from_tensors")
+        for step in chain:
+            if step.kind == "repeat":
+                single = False
+            if (
+                single
+                or step.kind not in _PARALLEL_POSITION
+                or id(step.node) in seen
+                or id(step.node) in vectorisable
+            ):
+                continue
+            seen.add(id(step.node))
+            call = step.node
+            if step.kind == "map" and (is_cheap_map(call, index) or not _visible_function(call, index)):
+                continue
+            if any(k.arg == "num_parallel_calls" or k.arg is None for k in call.keywords):
+                continue
+            if len(call.args) > _PARALLEL_POSITION[step.kind] or any(
+                isinstance(a, ast.Starred) for a in call.args
+            ):
+                continue
+            yield RawFinding(
+                "PP202",
+                *_at_method(call),
+                f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
+                "pass num_parallel_calls=tf.data.AUTOTUNE",
+            )
+
+
+_COSTLY_SOURCES = frozenset(
+    [
+        "TFRecordDataset",
+        "TextLineDataset",
+        "FixedLengthRecordDataset",
+        "CsvDataset",
+        "list_files",
+        "from_generator",
+        "load",
+        "image_dataset_from_directory",
+        "text_dataset_from_directory",
+        "audio_dataset_from_directory",
+        "make_csv_dataset",
+        "make_batched_features_dataset",
+    ]
+)
+
+
+def _costly(chain, index: ModuleIndex) -> bool:
+    """Producing the elements costs something: files or a generator are read, or a real map/interleave runs.
+
+    A pipeline that only slices, shuffles and batches arrays already in memory gains little from prefetch, and
+    neither does one whose costly steps all sit before a `cache`.
+    """
+    source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
+    costly = source in _COSTLY_SOURCES
+    for s in chain:
+        if s.kind == "cache":
+            costly = False
+        elif s.kind in ("interleave", "flat_map", "parallel_interleave", "map_and_batch") or (
+            s.kind == "map" and not is_cheap_map(s.node, index)
+        ):
+            costly = True
+    return costly
+
+
+def check_missing_prefetch(index: ModuleIndex):
+    seen: set[int] = set()
+    for chain, at in _flow(index).consumed.values():
+        kinds = [s.kind for s in chain]
+        if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
+            continue
+        if not _costly(chain, index):
+            continue
+        last = chain[-1].node
+        if id(last) in seen:
+            continue
+        seen.add(id(last))
+        yield RawFinding(
+            "PP203",
+            *_at_method(last),
+            f"this tf.data pipeline is consumed (line {at.lineno}) without a final `prefetch`; "
+            "end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+        )
+
+
+def check_shuffle_after_batch(index: ModuleIndex):
+    chains = list(_flow(index).all_steps())
+    # Shuffles batched again later in any chain (a prefix chain does not show the later batch).
+    rebatched = {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if step.kind == "shuffle" and any(s.kind in ("batch", "padded_batch") for s in chain[i + 1 :])
+    }
+    seen: set[int] = set(rebatched)  # batch -> shuffle -> batch: the first batch made sequences (windows)
+    for chain in chains:
+        for i, step in enumerate(chain):
+            if step.kind != "shuffle" or id(step.node) in seen:
+                continue
+            batch = _unshuffled_batch_before(chain[:i])
+            if batch is None:
+                continue
+            seen.add(id(step.node))
+            yield RawFinding(
+                "PP204",
+                *_at_method(step.node),
+                f"`shuffle` after `batch` (line {batch.lineno}) only reorders whole batches; "
+                "shuffle elements before batching",
+            )
+
+
+def _unshuffled_batch_before(steps) -> ast.Call | None:
+    """The batch that precedes a shuffle when nothing shuffled the elements first, else None."""
+    batch = None
+    for step in steps:
+        if step.kind == "shuffle" and batch is None:
+            return None  # elements were shuffled before batching
+        if step.kind in ("batch", "map_and_batch") and batch is None:
+            batch = step.node
+        elif step.kind in ("padded_batch", "bucket_by_sequence_length", "group_by_window", "cache"):
+            return None  # batches shaped or cached on purpose: shuffling them is the intent
+        elif step.kind == "unbatch":
+            batch = None
+    return batch
+
+
+register(
+    Rule(
+        code="PP201",
+        name="elementwise-map-before-batch",
+        root_cause="api.inefficient_usage",
+        summary=(
+            "A tf.data `map` whose function is element-wise (casts, scaling, one-hot, activations) followed by "
+            "`batch`; the pipeline is followed through variables and helpers of the module."
+        ),
+        why=(
+            "The map's function is called once per element, with tf.data's per-call overhead each time; after "
+            "`batch` the same function runs once per batch on a whole tensor (vectorised)."
+        ),
+        example="""
+ds = tf.data.Dataset.from_tensor_slices((x, y))
+ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
+ds = ds.batch(64)
+""",
+        instead="""
+ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
+ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
+""",
+        false_alarms=(
+            "Low. Unlike DeepPerf's map-before-batch rule it fires only when the mapped function uses nothing "
+            "but element-wise ops (a decode, resize, parse, random op or Python function could not move behind "
+            "batch, so such maps are never reported), and only when at most shuffle/repeat/prefetch/take/skip/"
+            "shard lie between map and batch (a cache would be lost)."
+        ),
+        risk="low",
+        check=check_map_before_batch,
+    )
+)
+
+register(
+    Rule(
+        code="PP202",
+        name="sequential-map",
+        root_cause="api.inefficient_usage",
+        summary="A tf.data `map` or `interleave` called without num_parallel_calls (positional or keyword).",
+        why=(
+            "Without num_parallel_calls the function is applied to one element at a time on one core, so "
+            "decoding and augmentation become the bottleneck of training while the accelerator waits."
+        ),
+        example="""
+ds = tf.data.TFRecordDataset(files).map(parse_example).batch(32)
+""",
+        instead="""
+ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
+""",
+        false_alarms=(
+            "Medium-low. Only maps on a traced tf.data pipeline are reported (never pandas or Python `map`); a "
+            "module that turns on options.experimental_optimization.map_parallelization is skipped, maps PP201 "
+            "reports are left to it, maps that only select, slice or apply element-wise ops (too cheap to gain from "
+            "threads) are skipped, and so are maps of methods or imported functions whose cost we cannot see. A "
+            "cheap map through a def of the module is still reported."
+        ),
+        risk="medium",
+        check=check_sequential_map,
+    )
+)
+
+register(
+    Rule(
+        code="PP203",
+        name="pipeline-without-prefetch",
+        root_cause="data.inefficient_transmission",
+        summary=(
+            "A tf.data pipeline that reads files or a generator, or runs a real map/interleave, and is consumed "
+            "in the module (model.fit/evaluate/predict, a for loop that runs a training or evaluation step, a TF1 "
+            "iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost)."
+        ),
+        why=(
+            "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "
+            "batch is prepared, and the input pipeline idles while a step runs."
+        ),
+        example="""
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32)
+model.fit(ds, epochs=10)
+""",
+        instead="""
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32).prefetch(tf.data.AUTOTUNE)
+model.fit(ds, epochs=10)
+""",
+        false_alarms=(
+            "Medium-low. Only pipelines seen being consumed are reported, never one returned to other modules; "
+            "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are pipelines that only slice, shuffle and "
+            "batch arrays already in memory (little to overlap). Recent TensorFlow versions may insert a prefetch "
+            "themselves after a final parallel map, where the finding costs nothing to fix."
+        ),
+        risk="medium",
+        check=check_missing_prefetch,
+    )
+)
+
+register(
+    Rule(
+        code="PP204",
+        name="shuffle-after-batch",
+        root_cause="api.inefficient_usage",
+        summary="`shuffle` after `batch` on a pipeline whose elements were not shuffled before batching.",
+        why=(
+            "Shuffling after batching moves whole batches around: the same elements always train together, so "
+            "the model needs more epochs to converge (slower training for the same accuracy), while the shuffle "
+            "buffer holds batches (buffer_size times batch size elements) in memory."
+        ),
+        example="""
+ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(32).shuffle(100)
+""",
+        instead="""
+ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10000).batch(32)
+""",
+        false_alarms=(
+            "Low. Pipelines shuffled before batching (loaders such as image_dataset_from_directory shuffle by "
+            "default) and bucketed or padded batches, where shuffling batches is the intent, are skipped."
+        ),
+        risk="low",
+        check=check_shuffle_after_batch,
+    )
+)

@@ -1,0 +1,301 @@
+"""PP4xx: tf.function tracing and host synchronisation in eager (TF2) training loops."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.rules import Rule, register
+
+TF_FUNCTION = "tensorflow.function"
+
+
+def _is_tf_function_def(function, index: ModuleIndex) -> bool:
+    return TF_FUNCTION in index.decorators(function)
+
+
+def _has_input_signature(function) -> bool:
+    return any(
+        isinstance(d, ast.Call) and any(k.arg == "input_signature" for k in d.keywords)
+        for d in function.decorator_list
+    )
+
+
+def _nested_tf_function_defs(index: ModuleIndex) -> dict[int, ast.AST]:
+    """Functions that define a tf.function inside themselves (a new one on every call)."""
+    found = {}
+    for inner in index.functions:
+        parent = index.function_parent.get(id(inner))
+        if parent is not None and isinstance(parent, FUNCTION_TYPES) and _is_tf_function_def(inner, index):
+            found.setdefault(id(parent), inner)
+    return found
+
+
+def check_tf_function_in_loop(index: ModuleIndex):
+    nested = _nested_tf_function_defs(index)
+    reported: set[tuple[int, int]] = set()
+
+    def report(at, message):
+        key = (at.lineno, at.col_offset)
+        if key not in reported:
+            reported.add(key)
+            return RawFinding("PP401", at.lineno, at.col_offset, message)
+        return None
+
+    # A def decorated with @tf.function written inside a loop body.
+    for function in index.functions:
+        if index.function_loops.get(id(function)) and _is_tf_function_def(function, index):
+            loop = index.function_loops[id(function)][-1]
+            finding = report(
+                function,
+                f"`@tf.function {function.name}` is defined inside the loop at line {loop.lineno}: a new "
+                "function is traced on every iteration; define it once outside the loop",
+            )
+            if finding:
+                yield finding
+    for loop in index.loops:
+        for site, via in index.reached_calls(index.loop_calls[id(loop)]):
+            if index.resolver.call_name(site.node) == TF_FUNCTION:
+                at = via or site.node
+                finding = report(
+                    at,
+                    f"tf.function(...) is applied on every iteration of the loop at line {loop.lineno}"
+                    + ("" if via is None else f" (via this call, line {site.node.lineno})")
+                    + ": each new function is traced again; wrap the function once outside the loop",
+                )
+                if finding:
+                    yield finding
+            helper = index.helper_of(site.node, site.function)
+            if via is None and helper is not None and id(helper) in nested:
+                inner = nested[id(helper)]
+                finding = report(
+                    site.node,
+                    f"`{helper.name}` defines `@tf.function {inner.name}` (line {inner.lineno}) and is called on "
+                    f"every iteration of the loop at line {loop.lineno}: it is traced again each time",
+                )
+                if finding:
+                    yield finding
+
+
+def _loop_counters(loop) -> set[str]:
+    """Python ints that change every iteration: `for i in range(n)`, `for i, x in enumerate(xs)`, `i += 1`."""
+    names: set[str] = set()
+    if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Name):
+        kind = loop.iter.func.id
+        if kind == "range" and isinstance(loop.target, ast.Name):
+            names.add(loop.target.id)
+        elif kind == "enumerate" and isinstance(loop.target, ast.Tuple) and loop.target.elts:
+            first = loop.target.elts[0]
+            if isinstance(first, ast.Name):
+                names.add(first.id)
+    for stmt in getattr(loop, "body", []):
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, int | float)
+            ):
+                names.add(node.target.id)
+    return names
+
+
+def check_retrace_python_scalar(index: ModuleIndex):
+    for site in index.calls:
+        if not site.loops:
+            continue
+        helper = index.helper_of(site.node, site.function)
+        if helper is None or not _is_tf_function_def(helper, index) or _has_input_signature(helper):
+            continue
+        counters = set().union(*(_loop_counters(lp) for lp in site.loops))
+        args = [*site.node.args, *(k.value for k in site.node.keywords)]
+        hit = next((a for a in args if isinstance(a, ast.Name) and a.id in counters), None)
+        if hit is None:
+            continue
+        yield RawFinding(
+            "PP402",
+            site.node.lineno,
+            site.node.col_offset,
+            f"tf.function `{helper.name}` gets the Python number `{hit.id}`, which changes every iteration: "
+            f"each new value traces a new graph; pass tf.constant({hit.id}) or a tf.Variable",
+        )
+
+
+_STEP_MARKERS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
+
+
+def _is_training_step(site, index: ModuleIndex) -> bool:
+    call = site.node
+    if index.resolver.call_name(call) == "tensorflow.GradientTape":
+        return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr in _STEP_MARKERS:
+        return True
+    helper = index.helper_of(call, site.function)
+    return helper is not None and _is_tf_function_def(helper, index) and "train" in helper.name.lower()
+
+
+def _guarded(node, loop) -> bool:
+    """The node sits under an `if` in the loop (e.g. logging every N steps), or in a nested loop."""
+    for stmt in loop.body:
+        for inner in ast.walk(stmt):
+            if isinstance(inner, ast.If | ast.For | ast.AsyncFor | ast.While) and any(
+                n is node for n in ast.walk(inner)
+            ):
+                return True
+    return False
+
+
+def _is_numpy_call(node) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "numpy"
+        and not node.args
+    )
+
+
+def _needs_host_values(loop) -> bool:
+    """The loop's own logic uses a value from the device (`actions = probs.numpy() > r`, `if x == old`): it
+    must synchronise every step anyway, so a further `.numpy()` for logging costs nothing extra."""
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign) and all(
+                isinstance(t, ast.Name | ast.Tuple) for t in node.targets
+            ):
+                if any(_is_numpy_call(n) for n in ast.walk(node.value)):
+                    return True
+            elif isinstance(node, ast.If | ast.While) and any(_is_numpy_call(n) for n in ast.walk(node.test)):
+                return True
+    return False
+
+
+def check_numpy_in_step_loop(index: ModuleIndex):
+    for loop in index.loops:
+        if not isinstance(loop, ast.For | ast.While):
+            continue
+        direct = [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
+        if not any(_is_training_step(s, index) for s in direct):
+            continue
+        if _needs_host_values(loop):
+            continue
+        for site in direct:
+            call = site.node
+            if (
+                isinstance(call.func, ast.Attribute)
+                and call.func.attr == "numpy"
+                and not call.args
+                and not _guarded(call, loop)
+            ):
+                yield RawFinding(
+                    "PP403",
+                    call.lineno,
+                    call.col_offset,
+                    f"`.numpy()` on every step of the training loop at line {loop.lineno} waits for the device "
+                    "and copies to the host; keep metrics as tensors (tf.keras.metrics) and read them every N steps",
+                )
+
+
+register(
+    Rule(
+        code="PP401",
+        name="tf-function-created-in-loop",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "tf.function applied inside a loop, a @tf.function def written in a loop body, or a helper that "
+            "defines a @tf.function called from a loop."
+        ),
+        why=(
+            "Tracing turns Python into a graph and costs far more than running it. A tf.function object made "
+            "anew each iteration starts with an empty trace cache, so every iteration pays for tracing and the "
+            "speed-up of graph execution is lost (TensorFlow warns about 'excessive retracing')."
+        ),
+        example="""
+for x, y in dataset:
+    step = tf.function(train_step)
+    step(x, y)
+""",
+        instead="""
+step = tf.function(train_step)
+for x, y in dataset:
+    step(x, y)
+""",
+        false_alarms=(
+            "Low. Only a tf.function created per iteration is reported; a loop that makes one per model or "
+            "configuration on purpose is still reported."
+        ),
+        risk="low",
+        check=check_tf_function_in_loop,
+    )
+)
+
+register(
+    Rule(
+        code="PP402",
+        name="tf-function-python-scalar-argument",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A @tf.function (module function or method of the same class, without input_signature) called in a "
+            "loop with a Python counter as argument: the range() variable, the enumerate() index, or a name "
+            "incremented by a constant in the loop."
+        ),
+        why=(
+            "tf.function traces a new graph for every distinct Python value of an argument; a step counter "
+            "passed as a Python int retraces on every call, which is much slower than running the graph."
+        ),
+        example="""
+@tf.function
+def train_step(x, y, step):
+    ...
+
+for step in range(1000):
+    train_step(x, y, step)
+""",
+        instead="""
+for step in range(1000):
+    train_step(x, y, tf.constant(step, dtype=tf.int64))
+""",
+        false_alarms=(
+            "Low. Functions with an input_signature are skipped (they convert the argument); only plain names "
+            "that are loop counters are reported, never other Python values."
+        ),
+        risk="low",
+        check=check_retrace_python_scalar,
+    )
+)
+
+register(
+    Rule(
+        code="PP403",
+        name="numpy-in-training-step-loop",
+        root_cause="data.inefficient_transmission",
+        summary=(
+            "`.numpy()` called unconditionally in the body of a loop that runs a training step (a GradientTape, "
+            "apply_gradients, train_on_batch, minimize, or a @tf.function whose name has 'train')."
+        ),
+        why=(
+            "`.numpy()` blocks until the device has finished the step and copies the value to host memory; "
+            "every step the asynchronous pipeline drains, so the accelerator idles between steps."
+        ),
+        example="""
+for x, y in dataset:
+    loss = train_step(x, y)
+    losses.append(loss.numpy())
+""",
+        instead="""
+mean_loss = tf.keras.metrics.Mean()
+for step, (x, y) in enumerate(dataset):
+    mean_loss.update_state(train_step(x, y))
+    if step % 100 == 0:
+        print(mean_loss.result().numpy())
+""",
+        false_alarms=(
+            "Medium. Calls under an `if` (logging every N steps) or in a helper are skipped, and so are loops "
+            "whose own logic needs a device value every step (`actions = probs.numpy() > r`: an agent, a "
+            "convergence test), where one more sync costs nothing; a per-step .numpy() on a tiny model where the "
+            "sync costs little is still reported."
+        ),
+        risk="medium",
+        check=check_numpy_in_step_loop,
+    )
+)

@@ -1,0 +1,247 @@
+"""PP1xx: graph-mode TensorFlow (TF1 / tf.compat.v1): ops and sessions created inside loops."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.common import (
+    SESSION_CLASSES,
+    in_tf_function,
+    is_session_run,
+    loop_resets_graph,
+    short,
+)
+
+# Namespaces and names under `tensorflow.` that build no graph node when called.
+_NON_OP_PREFIXES = tuple(
+    f"tensorflow.{p}."
+    for p in [
+        "logging",
+        "gfile",
+        "io.gfile",
+        "app",
+        "flags",
+        "test",
+        "errors",
+        "config",
+        "sysconfig",
+        "version",
+        "estimator",
+        "keras",
+        "saved_model",
+        "distribute",
+        "profiler",
+        "autograph",
+        "lite",
+        "nest",
+        "feature_column",
+        "tpu",
+        "experimental",
+        "debugging.experimental",
+        "summary.FileWriter",
+        "dtypes",
+        "types",
+        "lookup.experimental",
+        "graph_util",
+    ]
+)
+_NON_OP_NAMES = frozenset(
+    "tensorflow." + n
+    for n in [
+        "get_default_graph",
+        "reset_default_graph",
+        "get_default_session",
+        "name_scope",
+        "variable_scope",
+        "get_variable_scope",
+        "device",
+        "control_dependencies",
+        "global_variables",
+        "trainable_variables",
+        "local_variables",
+        "all_variables",
+        "model_variables",
+        "moving_average_variables",
+        "get_collection",
+        "get_collection_ref",
+        "add_to_collection",
+        "set_random_seed",
+        "random.set_seed",
+        "enable_eager_execution",
+        "disable_eager_execution",
+        "disable_v2_behavior",
+        "enable_v2_behavior",
+        "executing_eagerly",
+        "get_logger",
+        "as_dtype",
+        "is_tensor",
+        "function",
+        "make_template",
+        "train.latest_checkpoint",
+        "train.get_checkpoint_state",
+        "train.list_variables",
+        "train.load_variable",
+        "train.get_global_step",
+        "train.get_or_create_global_step",
+        "train.create_global_step",
+        "train.checkpoint_exists",
+        "train.global_step",
+        "train.start_queue_runners",
+        "train.write_graph",
+        "train.summary_iterator",
+        "summary.create_file_writer",
+        "summary.record_if",
+        "summary.experimental.get_step",
+        "summary.experimental.set_step",
+        "data.experimental.AUTOTUNE",
+        "data.AUTOTUNE",
+    ]
+)
+# Classes (CamelCase) whose construction does add nodes to the default graph.
+_OP_CLASSES = frozenset({"tensorflow.Variable", "tensorflow.train.Saver"})
+# Methods on graph objects that add nodes (`var.assign(x)`, `optimizer.minimize(loss)`).
+_OP_METHODS = frozenset({"assign", "assign_add", "assign_sub", "minimize", "apply_gradients"})
+
+
+def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The op a call creates in graph mode (`tf.reshape`), or None if it is not a graph-building call."""
+    name = index.resolver.call_name(call)
+    if name is None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _OP_METHODS:
+            return f".{func.attr}()"
+        return None
+    if not name.startswith("tensorflow.") or name in _NON_OP_NAMES or name.startswith(_NON_OP_PREFIXES):
+        return None
+    last = name.rsplit(".", 1)[1]
+    if name in _OP_CLASSES or (last[:1].islower() and not last.startswith("_")):
+        return short(name)
+    return None
+
+
+def check_graph_op_in_loop(index: ModuleIndex):
+    reported: set[tuple[int, int]] = set()
+    for loop in index.loops:
+        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
+        if not any(is_session_run(site.node, index) for site, _ in reached):
+            continue
+        if loop_resets_graph(reached, index):
+            continue
+        for site, via in reached:
+            if in_tf_function(site, index):
+                continue
+            op = graph_op_name(site.node, index)
+            if op is None:
+                continue
+            at = via or site.node
+            key = (at.lineno, at.col_offset)
+            if key in reported:
+                continue
+            reported.add(key)
+            if via is None:
+                message = (
+                    f"`{op}` adds a node to the graph on every iteration of a loop that runs the session "
+                    f"(loop at line {loop.lineno}); create it once before the loop"
+                )
+            else:
+                message = (
+                    f"this call creates `{op}` (line {site.node.lineno}) on every iteration of a loop that "
+                    f"runs the session (loop at line {loop.lineno}); create it once before the loop"
+                )
+            yield RawFinding("PP101", at.lineno, at.col_offset, message)
+
+
+def check_session_in_loop(index: ModuleIndex):
+    reported: set[tuple[int, int]] = set()
+    for loop in index.loops:
+        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
+        if loop_resets_graph(reached, index):
+            continue
+        for site, via in reached:
+            name = index.resolver.call_name(site.node)
+            if name not in SESSION_CLASSES:
+                continue
+            at = via or site.node
+            key = (at.lineno, at.col_offset)
+            if key in reported:
+                continue
+            reported.add(key)
+            where = "" if via is None else f" (via this call, line {site.node.lineno})"
+            yield RawFinding(
+                "PP102",
+                at.lineno,
+                at.col_offset,
+                f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
+                "create one session before the loop and reuse it",
+            )
+
+
+register(
+    Rule(
+        code="PP101",
+        name="graph-op-in-session-loop",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A TensorFlow op (tf.reshape, tf.nn.conv2d, tf.assign, var.assign(), optimizer.minimize(), ...) "
+            "created inside a loop that also runs the session each iteration (sess.run / tensor.eval), "
+            "directly or in a helper called from the loop (3 levels), in any loop form (for, while, "
+            "comprehension, nested)."
+        ),
+        why=(
+            "In graph mode every op call adds a node to the default graph. Created inside the training or "
+            "inference loop, the graph grows by one node per iteration: each sess.run gets slower, memory grows "
+            "and the program eventually stalls."
+        ),
+        example="""
+for step in range(10000):
+    batch = next(batches)
+    sess.run(tf.assign(w, w - lr * grad), feed_dict={x: batch})
+""",
+        instead="""
+update = tf.assign(w, w - lr * grad)   # build the graph once
+for step in range(10000):
+    sess.run(update, feed_dict={x: next(batches)})
+""",
+        false_alarms=(
+            "Low. It only fires when the same loop runs a session, so graph-building loops (stacking layers) "
+            "and eager TF2 code never match; loops that reset the graph (tf.reset_default_graph, a new "
+            "tf.Graph, clear_session) and loops inside a tf.function are skipped. A loop that creates the op only "
+            "on its first iteration behind a flag is still reported."
+        ),
+        risk="low",
+        check=check_graph_op_in_loop,
+    )
+)
+
+register(
+    Rule(
+        code="PP102",
+        name="session-in-loop",
+        root_cause="api.inefficient_usage",
+        summary="A tf.Session / InteractiveSession / MonitoredSession created inside a loop (or a helper it calls).",
+        why=(
+            "Creating a session sets up the runtime and devices (on a GPU, seconds) and re-places the graph; "
+            "one per iteration repeats that start-up cost every time, and unclosed sessions hold memory."
+        ),
+        example="""
+for image in images:
+    with tf.Session() as sess:
+        print(sess.run(logits, feed_dict={x: image}))
+""",
+        instead="""
+with tf.Session() as sess:
+    for image in images:
+        print(sess.run(logits, feed_dict={x: image}))
+""",
+        false_alarms=(
+            "Medium-low. A loop over configurations that builds a fresh graph per iteration (tf.Graph(), "
+            "reset_default_graph, clear_session in the loop) is skipped; a deliberate sweep without that "
+            "is reported (silence it with `# noqa: PP102`)."
+        ),
+        risk="medium",
+        check=check_session_in_loop,
+    )
+)

@@ -1,0 +1,330 @@
+"""PP3xx: Keras usage: one-sample predictions in a loop, models rebuilt in a loop without clearing state."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names
+from checker.rules import Rule, register
+from checker.rules.common import loop_resets_graph, receiver_name, short
+
+_PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
+_MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
+_MODEL_BUILDERS = frozenset(
+    "tensorflow.keras." + n
+    for n in [
+        "Sequential",
+        "Model",
+        "models.Sequential",
+        "models.Model",
+        "models.load_model",
+        "models.clone_model",
+        "models.model_from_json",
+        "models.model_from_yaml",
+        "models.model_from_config",
+        "saving.load_model",
+    ]
+)
+_TRAIN_CALLS = frozenset(
+    {"fit", "fit_generator", "train_on_batch", "evaluate", "predict", "evaluate_generator"}
+)
+
+
+def _model_receivers(index: ModuleIndex) -> tuple[set[str], set[str]]:
+    """Names bound from Keras calls, and names bound from scikit-learn calls, anywhere in the module."""
+    keras, sklearn = set(), set()
+    for node in index.call_assignments:
+        name = index.resolver.call_name(node.value) or ""
+        for target in node.targets:
+            key = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+            if key is None:
+                continue
+            if name.startswith("tensorflow.keras."):
+                keras.add(key)
+            elif name.startswith("sklearn."):
+                sklearn.add(key)
+    return keras, sklearn
+
+
+def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) -> bool:
+    """`np.expand_dims(x, 0)`, `x[None]`, `x[np.newaxis, ...]`, `np.array([x])`, `x.reshape(1, ...)`, `xs[i:i+1]`."""
+    resolver = index.resolver
+    if isinstance(expr, ast.Subscript):
+        sl = expr.slice
+        first = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        if isinstance(first, ast.Constant) and first.value is None:
+            return True
+        if resolver.qualname(first) == "numpy.newaxis":
+            return True
+        if isinstance(sl, ast.Slice) and isinstance(sl.lower, ast.Name) and sl.lower.id in loop_targets:
+            upper = sl.upper
+            return (
+                isinstance(upper, ast.BinOp)
+                and isinstance(upper.op, ast.Add)
+                and isinstance(upper.right, ast.Constant)
+                and upper.right.value == 1
+            )
+        return False
+    if not isinstance(expr, ast.Call):
+        return False
+    name = resolver.call_name(expr)
+    if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
+        axis = (
+            expr.args[1]
+            if len(expr.args) > 1
+            else next((k.value for k in expr.keywords if k.arg == "axis"), None)
+        )
+        return isinstance(axis, ast.Constant) and axis.value == 0
+    if name in ("numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"):
+        return (
+            bool(expr.args) and isinstance(expr.args[0], ast.List | ast.Tuple) and len(expr.args[0].elts) == 1
+        )
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr == "reshape" and name is None and expr.args:
+        return _leading_one(expr.args[0] if len(expr.args) == 1 else ast.Tuple(elts=expr.args))
+    if name in ("numpy.reshape", "tensorflow.reshape") and len(expr.args) > 1:
+        return _leading_one(expr.args[1])
+    return False
+
+
+def _leading_one(shape) -> bool:
+    return isinstance(shape, ast.Tuple | ast.List) and bool(shape.elts) and _is_one(shape.elts[0])
+
+
+def _is_one(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 1
+
+
+def _loop_targets(loop) -> set[str]:
+    if isinstance(loop, COMPREHENSION_TYPES):
+        return assigned_names([g.target for g in loop.generators])
+    return assigned_names([loop.target]) if hasattr(loop, "target") else set()
+
+
+def _assignment_in(loop, name: str, before_line: int):
+    """The last `name = <expr>` inside the loop before a line, or None."""
+    found = None
+    body = loop.body if hasattr(loop, "body") else []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Assign)
+                and node.lineno < before_line
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            ):
+                found = node.value
+    return found
+
+
+def check_predict_per_sample(index: ModuleIndex):
+    if not index.resolver.uses_tensorflow:
+        return
+    keras_names, sklearn_names = _model_receivers(index)
+    for site in index.calls:
+        call = site.node
+        if not site.loops or not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
+            continue
+        loop = site.loops[-1]
+        if isinstance(loop, ast.While):
+            continue  # serving loops answer one request at a time on purpose
+        receiver = receiver_name(call)
+        if receiver is None or receiver in sklearn_names:
+            continue
+        if receiver not in keras_names and not any(m in receiver.lower() for m in _MODEL_LIKE):
+            continue
+        arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
+        if arg is None:
+            continue
+        targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+        if isinstance(arg, ast.Name):
+            arg = _assignment_in(loop, arg.id, call.lineno) or arg
+        if _feeds_back(loop, arg, targets):
+            continue  # the input depends on earlier predictions (decoding, an agent's next state)
+        if _is_one_sample(arg, index, targets):
+            yield RawFinding(
+                "PP301",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}.{call.func.attr}` is called on one sample per iteration of the loop at line "
+                f"{loop.lineno}; stack the samples and predict once on the batch",
+            )
+
+
+def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
+    """The predicted input is built from a value the loop body itself changes (`tokens[i] = ...`, `obs = ...`)."""
+    read = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} - loop_targets
+    if not read:
+        return False
+    for stmt in getattr(loop, "body", []):
+        for node in ast.walk(stmt):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend", "insert", "pop")
+                and isinstance(node.func.value, ast.Name)
+            ):
+                targets = [node.func.value]
+            for target in targets:
+                base = target
+                while isinstance(base, ast.Subscript | ast.Attribute):
+                    base = base.value
+                names = {n.id for n in ast.walk(base) if isinstance(n, ast.Name)}
+                if names & read and not (
+                    isinstance(target, ast.Name) and _assigned_from_targets(node, loop_targets)
+                ):
+                    return True
+    return False
+
+
+def _assigned_from_targets(node, loop_targets: set[str]) -> bool:
+    """`x = np.array([[xi, yi]])`: rebinding a name from the loop's own variables is not feedback."""
+    value = getattr(node, "value", None)
+    if value is None:
+        return False
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    return bool(names & loop_targets)
+
+
+def _stored_in_container(loop, target_names: set[str]) -> bool:
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend", "insert", "add")
+        ) and any(n.id in target_names for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name)):
+            return True
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Subscript) for t in node.targets)
+            and any(isinstance(n, ast.Name) and n.id in target_names for n in ast.walk(node.value))
+        ):
+            return True
+    return False
+
+
+def _bound_to(loop, call: ast.Call) -> set[str]:
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) and node.value is call:
+            return assigned_names(node.targets)
+    return set()
+
+
+def check_model_in_loop(index: ModuleIndex):
+    reported: set[tuple[int, int]] = set()
+    for loop in index.loops:
+        if isinstance(loop, COMPREHENSION_TYPES):
+            continue
+        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
+        if loop_resets_graph(reached, index):
+            continue
+        if not any(
+            isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
+            for site, _ in reached
+        ):
+            continue
+        for site, via in reached:
+            name = index.resolver.call_name(site.node)
+            if name not in _MODEL_BUILDERS:
+                continue
+            at = via or site.node
+            key = (at.lineno, at.col_offset)
+            if key in reported:
+                continue
+            if _kept(loop, at):
+                continue
+            reported.add(key)
+            where = "" if via is None else f" (via this call, line {site.node.lineno})"
+            yield RawFinding(
+                "PP302",
+                at.lineno,
+                at.col_offset,
+                f"a Keras model (`{short(name)}`) is built on every iteration of the loop at line {loop.lineno}"
+                f"{where} without tf.keras.backend.clear_session(); Keras' global state grows each time",
+            )
+
+
+def _kept(loop, call: ast.Call) -> bool:
+    """The loop keeps every model it builds (an ensemble): passed to append, or its name stored away."""
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "insert")
+            and any(a is call for a in node.args)
+        ):
+            return True
+    return _stored_in_container(loop, _bound_to(loop, call))
+
+
+register(
+    Rule(
+        code="PP301",
+        name="predict-one-sample-in-loop",
+        root_cause="api.not_batch_api",
+        summary=(
+            "`model.predict(...)` inside a for loop or comprehension on one sample made into a batch of one "
+            "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i:i+1])."
+        ),
+        why=(
+            "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
+            "copying to the device); paid once per sample it dominates, while one call on the stacked samples "
+            "pays it once and uses the accelerator's parallelism."
+        ),
+        example="""
+for img in images:
+    probs.append(model.predict(np.expand_dims(img, axis=0)))
+""",
+        instead="""
+probs = model.predict(np.stack(images), batch_size=64)
+""",
+        false_alarms=(
+            "Low-medium. `while` loops (serving one request, one video frame at a time) are skipped, as are "
+            "receivers bound from scikit-learn; the receiver must be bound from a Keras call or be named like a "
+            "model. A for loop that must answer sample by sample (online decoding that feeds one prediction into "
+            "the next input) is still reported."
+        ),
+        risk="low",
+        check=check_predict_per_sample,
+    )
+)
+
+register(
+    Rule(
+        code="PP302",
+        name="model-rebuilt-in-loop",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A Keras model built or loaded (Sequential, Model, load_model, clone_model, model_from_json, "
+            "directly or in a helper) in a loop that trains or predicts, with no clear_session / "
+            "reset_default_graph in the loop."
+        ),
+        why=(
+            "Keras keeps global state (the graph in TF1, layer-name counters and caches in TF2) for every model "
+            "it builds: in cross-validation folds or hyperparameter searches memory and step time grow with "
+            "each model until the run slows down or runs out of memory."
+        ),
+        example="""
+for train_idx, val_idx in KFold(5).split(x):
+    model = build_model()
+    model.fit(x[train_idx], y[train_idx])
+""",
+        instead="""
+for train_idx, val_idx in KFold(5).split(x):
+    tf.keras.backend.clear_session()
+    model = build_model()
+    model.fit(x[train_idx], y[train_idx])
+""",
+        false_alarms=(
+            "Medium-low. Models kept on purpose (appended to a list or stored in a dict: an ensemble) and "
+            "models built in comprehensions are skipped; a loop that neither trains nor predicts is skipped. A "
+            "loop of two or three models where the growth does not matter is still reported."
+        ),
+        risk="medium",
+        check=check_model_in_loop,
+    )
+)

@@ -1,0 +1,1 @@
+"""Import and export of the study's published files (study, identification and label shapes)."""

@@ -1,0 +1,176 @@
+"""Who disagrees with whom, and on what: the per-rater side of agreement.
+
+From one dimension's items (each a ``{rater: value}`` dict, rated by at least two raters):
+
+- ``pairwise``: for every pair of raters, the items both rated, their observed agreement and Cohen's kappa.
+- ``majority``: for every rater, the share of items where the rater's value equals the majority of the OTHER raters
+  (the one most frequent value among them; items where the others tie have no majority and are left out). A rater
+  who labels at random stands out with a low share even when the summary statistics look fine.
+- ``confusion``: the directed confusion counts per rater pair, ``rater_a`` (the first in name order) said
+  ``label_a`` while ``rater_b`` said ``label_b``; agreeing cells are included, so each pair's counts add up to its
+  items.
+- ``disputed``: the items that at least two raters rated differently, with every rater's value.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from labeling.agreement import DimensionAgreement, ItemRatings
+
+
+def pairwise(items: list[dict[str, str]], raters: list[str]) -> list[dict[str, Any]]:
+    from labeling.agreement import cohen_kappa
+
+    out = []
+    for a, b in combinations(raters, 2):
+        both = [r for r in items if a in r and b in r]
+        first, second = [r[a] for r in both], [r[b] for r in both]
+        agree = sum(x == y for x, y in zip(first, second, strict=True))
+        out.append(
+            {
+                "rater_a": a,
+                "rater_b": b,
+                "items": len(both),
+                "observed_agreement": agree / len(both) if both else None,
+                "cohen_kappa": cohen_kappa(first, second) if both else None,
+            }
+        )
+    return out
+
+
+def _majority(values: list[str]) -> str | None:
+    ranked = Counter(values).most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def majority(items: list[dict[str, str]], raters: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for rater in raters:
+        compared = agreed = 0
+        for ratings in items:
+            if rater not in ratings:
+                continue
+            others = _majority([v for r, v in ratings.items() if r != rater])
+            if others is None:
+                continue
+            compared += 1
+            agreed += ratings[rater] == others
+        out.append(
+            {
+                "rater": rater,
+                "items": compared,
+                "agreement_with_majority": agreed / compared if compared else None,
+            }
+        )
+    return out
+
+
+def confusion(items: list[ItemRatings], raters: list[str]) -> list[dict[str, Any]]:
+    cells: dict[tuple[str, str, str, str], list[str]] = {}
+    for item in items:
+        for a, b in combinations(sorted(item.ratings), 2):
+            cells.setdefault((a, b, item.ratings[a], item.ratings[b]), []).append(item.item)
+    order = {r: i for i, r in enumerate(raters)}
+    ranked = sorted(cells.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]], -len(kv[1]), kv[0][2:]))
+    return [
+        {"rater_a": a, "rater_b": b, "label_a": x, "label_b": y, "count": len(ids), "items": ids}
+        for (a, b, x, y), ids in ranked
+    ]
+
+
+def disputed(items: list[ItemRatings]) -> list[dict[str, Any]]:
+    """The items rated differently, in the given order, with every rater's value."""
+    return [
+        {"item": i.item, "ratings": dict(sorted(i.ratings.items()))}
+        for i in items
+        if len(i.ratings) >= 2 and len(set(i.ratings.values())) > 1
+    ]
+
+
+# -- output ---------------------------------------------------------------------------------------------------
+
+REPORTS = ("summary", "pairwise", "majority", "confusion", "disputed")
+SHOWN_IDS = 5
+
+
+def pairwise_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    return [{"dimension": a.dimension, **p} for a in result.values() for p in a.pairwise]
+
+
+def majority_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    return [{"dimension": a.dimension, **m} for a in result.values() for m in a.majority]
+
+
+def confusion_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    return [{"dimension": a.dimension, **c} for a in result.values() for c in a.confusion]
+
+
+def disputed_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """One row per (dimension, disputed item, rater): long form, one value per cell, for a spreadsheet."""
+    return [
+        {"dimension": a.dimension, "item": d["item"], "rater": rater, "value": value}
+        for a in result.values()
+        for d in a.disputed
+        for rater, value in d["ratings"].items()
+    ]
+
+
+ROWS = {
+    "pairwise": (
+        pairwise_rows,
+        ("dimension", "rater_a", "rater_b", "items", "observed_agreement", "cohen_kappa"),
+    ),
+    "majority": (majority_rows, ("dimension", "rater", "items", "agreement_with_majority")),
+    "confusion": (
+        confusion_rows,
+        ("dimension", "rater_a", "rater_b", "label_a", "label_b", "count", "items"),
+    ),
+    "disputed": (disputed_rows, ("dimension", "item", "rater", "value")),
+}
+
+
+def _ids(ids: list[str], shown: int = SHOWN_IDS) -> str:
+    more = len(ids) - shown
+    return ", ".join(ids[:shown]) + (f" (+{more})" if more > 0 else "")
+
+
+def pivot_pairwise(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """Dimensions x rater pairs, Cohen's kappa per cell (terminal table)."""
+    return [
+        {"dimension": a.dimension} | {f"{p['rater_a']}–{p['rater_b']}": p["cohen_kappa"] for p in a.pairwise}
+        for a in result.values()
+        if a.pairwise
+    ]
+
+
+def pivot_majority(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """Dimensions x raters, share of items agreeing with the other raters' majority (terminal table)."""
+    return [
+        {"dimension": a.dimension} | {m["rater"]: m["agreement_with_majority"] for m in a.majority}
+        for a in result.values()
+        if a.majority
+    ]
+
+
+def directed_disagreements(result: dict[str, DimensionAgreement], top: int | None) -> list[dict[str, Any]]:
+    """The most frequent disagreeing cells of each dimension, with direction and the first item ids."""
+    out = []
+    for a in result.values():
+        cells = sorted((c for c in a.confusion if c["label_a"] != c["label_b"]), key=lambda c: -c["count"])
+        for c in cells[:top]:
+            out.append(
+                {
+                    "dimension": a.dimension,
+                    "rater A said": f"{c['rater_a']}: {c['label_a']}",
+                    "rater B said": f"{c['rater_b']}: {c['label_b']}",
+                    "count": c["count"],
+                    "items": _ids(c["items"]),
+                }
+            )
+    return out

@@ -1,0 +1,1 @@
+"""Acquisition from the live Stack Exchange API: the HTTP client, API items to rows, the resumable scrape job."""

@@ -1,0 +1,1 @@
+"""Acquisition from a Stack Exchange data dump: the streaming Posts.xml reader, dump rows, the resumable importer."""

@@ -1,0 +1,505 @@
+"""`ppmine import-dump`: a data dump's Posts.xml (and Comments.xml) into the study database, resumably.
+
+Questions carrying any of the wanted tags (all questions without a tag filter) inside the creation-date window
+are kept; answers whose question is kept (in this run or stored already) and comments on kept posts follow them.
+Posts are written through :mod:`mining.store` with source ``"dump"`` (newer ``LastActivityDate`` wins), in
+batches committed together with the run's checkpoint, so an interrupted import resumes where it stopped and a
+second import of the same file changes nothing. A dump lists posts by id, so a question precedes its answers.
+
+Memory stays flat however large the file or the database: whether an answer's question (or a comment's post) is
+kept is asked of the database once per batch, for the batch's ids only, just before the batch is written.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+from mining.db import Store
+from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
+from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
+from mining.errors import PPMinerError
+from mining.joblock import Lock
+from mining.models import AcquisitionRun, Answer, Comment, Question
+from mining.progress import progress
+from mining.sites import post_ref, question_link
+from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
+
+KIND = "dump"
+LOCK_NAME = "import-dump"  # one dump import per database at a time
+CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
+
+
+@dataclass
+class FileCounts:
+    """What one file gave: rows read, rows kept per kind, rows actually written (new or newer)."""
+
+    file: str = ""
+    rows: int = 0
+    questions: int = 0
+    answers: int = 0
+    comments: int = 0
+    written: int = 0
+    resumed: str | None = None
+
+
+@dataclass
+class ImportResult:
+    run_id: int
+    site: str
+    posts: FileCounts
+    comments: FileCounts | None = None
+    moved: int = 0  # questions an earlier import had filed under another site, moved to this one
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class DumpImport:
+    """One run of the importer over a Posts file and an optional Comments file."""
+
+    def __init__(
+        self,
+        store: Store,
+        posts: str,
+        comments: str | None = None,
+        filt: DumpFilter | None = None,
+        site: str = "stackoverflow",
+        batch_size: int = 2000,
+        restart: bool = False,
+        progress: bool | None = None,
+    ):
+        if posts == STDIN and comments == STDIN:
+            raise PPMinerError("only one of POSTS and --comments can be standard input")
+        self.store = store
+        self.posts_path, self.comments_path = posts, comments
+        self.filt = filt or DumpFilter()
+        self.site = site
+        self.batch_size = batch_size
+        self.restart = restart
+        self.show_progress = progress is not False  # None: a bar whenever stderr is a terminal
+        self._lock: Lock | None = None
+        self.moved = 0
+        self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
+
+    def run(self) -> ImportResult:
+        with Lock(self.store, LOCK_NAME) as lock:
+            self._lock = lock
+            return self._run()
+
+    def _run(self) -> ImportResult:
+        started = time.perf_counter()
+        posts_reader = DumpReader.open(self.posts_path, "posts")
+        comments_reader = DumpReader.open(self.comments_path, "comments") if self.comments_path else None
+        try:
+            params = {
+                "posts": posts_reader.identity,
+                "comments": comments_reader.identity if comments_reader else None,
+                "site": self.site,
+                **self.filt.params(),
+            }
+            run_id, checkpoint = self._start_run(params)
+            with self.store.read() as s:  # once: the per-batch lookups then go by primary key (site, id)
+                self.other_sites = [
+                    site for site in s.scalars(sa.select(Question.site).distinct()) if site != self.site
+                ]
+            result = ImportResult(run_id, self.site, FileCounts(posts_reader.name))
+            try:
+                selector = PostSelector(self.filt, self.site)
+                self._import_file(posts_reader, "posts", selector, checkpoint, result.posts, run_id)
+                if comments_reader:
+                    result.comments = FileCounts(comments_reader.name)
+                    self._import_file(
+                        comments_reader, "comments", select_comment, checkpoint, result.comments, run_id
+                    )
+            except KeyboardInterrupt:
+                self._finish(run_id, "interrupted", "interrupted; resume by running the same command again")
+                raise
+            except PPMinerError as exc:
+                self._finish(run_id, "failed", str(exc))
+                raise
+            result.moved = self.moved
+            result.seconds = time.perf_counter() - started
+            self._finish(run_id, "done", _summary(result))
+            return result
+        finally:
+            posts_reader.close()
+            if comments_reader:
+                comments_reader.close()
+
+    # -- runs and checkpoints --
+
+    def _start_run(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Resume the newest unfinished run with the same files and filters, else start a new one."""
+        now = utcnow()
+        with self.store.write() as s:
+            unfinished = s.scalars(
+                sa.select(AcquisitionRun)
+                .where(AcquisitionRun.kind == KIND, AcquisitionRun.status != "done")
+                .order_by(AcquisitionRun.id.desc())
+            ).all()
+            same = [run for run in unfinished if run.params == params]
+            if same and not self.restart:
+                run = same[0]
+                run.status, run.updated_at, run.finished_at = "running", now, None
+                return run.id, dict(run.checkpoint or {})
+            run = AcquisitionRun(
+                kind=KIND, status="running", params=params, checkpoint={}, started_at=now, updated_at=now
+            )
+            s.add(run)
+            s.flush()
+            for old in same:  # --restart: the unfinished runs of this import will never be resumed
+                old.status, old.updated_at, old.finished_at = "failed", now, now
+                old.message = f"abandoned: --restart began run {run.id}"
+            return run.id, {}
+
+    def _finish(self, run_id: int, status: str, message: str) -> None:
+        now = utcnow()
+        with self.store.write() as s:
+            run = s.get(AcquisitionRun, run_id)
+            # Every end counts (done, failed, interrupted), as for scrape runs; a resume clears it again.
+            run.status, run.message, run.updated_at, run.finished_at = status, message, now, now
+
+    # -- one file --
+
+    def _import_file(
+        self,
+        reader: DumpReader,
+        key: str,
+        select: Callable,
+        checkpoint: dict[str, Any],
+        counts: FileCounts,
+        run_id: int,
+    ) -> None:
+        state = checkpoint.get(key) or {}
+        if state.get("done"):
+            counts.resumed = "already done"
+            counts.rows = state.get("rows", 0)
+            return
+        if state.get("at"):
+            counts.resumed = reader.resume(SafePoint(**state["at"]))
+        label = os.path.basename(reader.name)
+        with progress(label, reader.size, unit="bytes", enabled=self.show_progress) as bar:
+            bar.set(reader.offset)
+            self._stream(reader, key, select, state, counts, run_id, bar)
+
+    def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
+        """Rows of one file into the database, batch by batch, each batch with its checkpoint."""
+        batch = _Batch(reader.name, counts, self.site)
+        last_point: SafePoint | None = None
+        checkpointed_at = reader.offset
+
+        def flush(point: SafePoint | None, done: bool = False) -> None:
+            nonlocal batch, checkpointed_at
+            state_now = dict(state)
+            if point is not None:
+                state_now["at"] = asdict(point)
+                state_now["rows"] = point.rows
+            state_now["done"] = done
+            try:
+                counts.written += self._write(batch, run_id, key, state_now, state)
+            finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
+                batch = _Batch(reader.name, counts, self.site)
+            state.update(state_now)
+            checkpointed_at = reader.offset
+            bar.set(reader.offset)
+
+        def wrapped(attrib):
+            try:
+                return select(attrib)
+            except RowError as exc:
+                post = attrib.get("Id", "?")
+                raise PPMinerError(f"{reader.name}:{reader.row_line}: row Id={post}: {exc}") from None
+
+        shown = reader.offset
+        try:
+            for rows, point in reader.chunks(wrapped):
+                batch.add(rows)
+                if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
+                    with self.store.read() as s:
+                        batch.resolve(s)
+                    if batch.fault is not None:
+                        flush(None)  # writes the rows before the bad one, then raises
+                if point is not None:
+                    last_point = point
+                    if (
+                        len(batch.kept) >= self.batch_size
+                        or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
+                    ):
+                        flush(point)
+                elif len(batch.kept) >= 4 * self.batch_size:
+                    # No safe point for long (no line breaks?): write anyway, the checkpoint stays behind.
+                    flush(last_point)
+                if reader.offset - shown >= 1 << 20:
+                    shown = reader.offset
+                    bar.set(shown)
+        except (PPMinerError, KeyboardInterrupt):
+            # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
+            # the last safe point, and rows after it are simply written again on resume).
+            if batch:
+                flush(last_point)
+            counts.rows = reader.rows
+            raise
+        counts.rows = reader.rows
+        flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+
+    def _write(self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict) -> int:
+        """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
+        building the batch's answers or comments: the rows before it are written, the checkpoint stays at
+        ``old_state``, and the error is raised after the commit."""
+        written = 0
+        with self.store.write() as s:
+            batch.resolve(s)
+            fault = batch.fault
+            if fault is not None:
+                state = old_state
+            # A repeated id (a broken or concatenated dump) is fine: the upsert keeps the newest version.
+            questions, answers, comments = batch.by_kind()
+            if self.other_sites:
+                self.moved += _move_misfiled(s, self.site, self.other_sites, questions)
+            questions = _newer_only(s, Question, self.site, questions)
+            answers = _newer_only(s, Answer, self.site, answers)
+            if questions:
+                written += upsert_questions(s, questions, KIND)
+            if answers:
+                written += upsert_answers(s, answers, KIND)
+            if comments:
+                written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
+            if self._lock is not None:
+                self._lock.heartbeat(s)
+            run = s.get(AcquisitionRun, run_id)
+            run.checkpoint = {**(run.checkpoint or {}), key: state}
+            run.items = (run.items or 0) + written
+            run.updated_at = utcnow()
+        if fault is not None:
+            raise fault
+        return written
+
+
+class _Batch:
+    """The rows read since the last write, in file order: kept questions, and answers and comments whose
+    question or post is not known yet (*pending*: the row's live attributes, kept until :meth:`resolve`)."""
+
+    def __init__(self, file: str, counts: FileCounts, site: str):
+        self.file, self.counts, self.site = file, counts, site
+        self.kept: list[tuple[str, dict[str, Any]]] = []
+        self.question_ids: set[int] = set()  # questions kept in this batch, not stored yet
+        self.pending: list[tuple[str, int, Any, int]] = []  # (kind, question or post id, attributes, line)
+        self.fault: PPMinerError | None = None  # a bad value met by resolve(); nothing after it is kept
+
+    def __len__(self) -> int:
+        return len(self.kept) + len(self.pending)
+
+    def add(self, rows: list[Row]) -> None:
+        for row in rows:
+            kind, ref, value = row.value
+            if kind == "q":
+                self.kept.append(("q", value))
+                self.question_ids.add(ref)
+                self.counts.questions += 1
+            else:
+                self.pending.append((kind, ref, value, row.line))
+
+    def resolve(self, session) -> None:
+        """Keep the pending answers whose question, and comments whose post, is kept in this batch or stored.
+        A row with a bad value sets :attr:`fault` (the rows before it are kept)."""
+        if not self.pending:
+            return
+        questions = set(self.question_ids)
+        answers: dict[int, int] = {}
+        refs = sorted({ref for _, ref, _, _ in self.pending} - questions)
+        with_comments = any(kind == "c" for kind, _, _, _ in self.pending)
+        site = self.site
+        for part in chunks(refs):
+            questions.update(
+                session.scalars(
+                    sa.select(Question.id).where(Question.site == site, _among(session, Question.id, part))
+                )
+            )
+            if with_comments:
+                query = sa.select(Answer.id, Answer.question_id).where(
+                    Answer.site == site, _among(session, Answer.id, part)
+                )
+                answers.update({answer_id: question_id for answer_id, question_id in session.execute(query)})
+        counts, kept = self.counts, self.kept
+        pending, self.pending = self.pending, []  # the rows are freed with this list
+        for kind, ref, attrib, line in pending:
+            try:
+                if kind == "a":
+                    if ref in questions:
+                        kept.append(("a", answer_row(attrib, site, ref)))
+                        counts.answers += 1
+                elif ref in questions or ref in answers:
+                    post_type, question_id = (
+                        ("question", ref) if ref in questions else ("answer", answers[ref])
+                    )
+                    kept.append(("c", comment_row(attrib, site, post_type, question_id)))
+                    counts.comments += 1
+            except RowError as exc:
+                self.fault = PPMinerError(f"{self.file}:{line}: row Id={attrib.get('Id', '?')}: {exc}")
+                return
+
+    def by_kind(self) -> tuple[list[dict[str, Any]], ...]:
+        rows: dict[str, list[dict[str, Any]]] = {"q": [], "a": [], "c": []}
+        for kind, row in self.kept:
+            rows[kind].append(row)
+        return rows["q"], rows["a"], rows["c"]
+
+
+def _among(session, column, ids):
+    """``column IN ids``; on PostgreSQL as ``= ANY(array)``, one parameter: psycopg caches the conversion of a short
+    statement, but parses one with a thousand placeholders again on every call (15% of a tag-filtered import)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return column == sa.any_(sa.bindparam("ids", list(ids), type_=postgresql.ARRAY(sa.BigInteger)))
+    return column.in_(ids)
+
+
+def _newer_only(session, model, site: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Drop the rows the upsert would not apply anyway (stored with the same or newer activity), before their
+    HTML is split: a second import of a file, or a resume that re-reads rows, costs little more than a parse."""
+    if not rows:
+        return rows
+    stored = {}
+    for part in chunks(rows):
+        ids = [r["id"] for r in part]
+        query = sa.select(model.id, model.last_activity_date).where(
+            model.site == site, _among(session, model.id, ids)
+        )
+        stored.update({post_id: activity for post_id, activity in session.execute(query)})
+    if not stored:
+        return rows
+    return [
+        r
+        for r in rows
+        if r["id"] not in stored
+        or stored[r["id"]] is None
+        or (r["last_activity_date"] is not None and r["last_activity_date"] > stored[r["id"]])
+    ]
+
+
+_audit_log = sa.table(
+    "audit_log",
+    *(sa.column(c) for c in ("at", "actor", "entity", "entity_key", "action")),
+    sa.column("before", sa.JSON),
+    sa.column("after", sa.JSON),
+)
+
+
+def _move_misfiled(session, site: str, other_sites: list[str], questions: list[dict[str, Any]]) -> int:
+    """Questions of this dump that an earlier dump import filed under another site (before the site was taken from
+    the dump, a dump imported without ``--site`` went in as the study's site): the same id with the same creation
+    date and title. They are moved to this site, with their answers, comments, candidates, decisions and labels
+    (the keys cascade), their link corrected and an audit entry each; a different post with the same id is left
+    alone. Returns how many were moved."""
+    if not questions:
+        return 0
+    wanted = {q["id"]: q for q in questions}
+    moved = 0
+    for part in chunks(list(wanted)):
+        stored = session.execute(
+            sa.select(
+                Question.site, Question.id, Question.creation_date, Question.title, Question.link
+            ).where(
+                Question.site.in_(other_sites), Question.source == KIND, _among(session, Question.id, part)
+            )
+        ).all()
+        if not stored:
+            continue
+        present = set(
+            session.scalars(
+                sa.select(Question.id).where(Question.site == site, _among(session, Question.id, part))
+            )
+        )
+        for old_site, qid, created, title, link in stored:
+            row = wanted[qid]
+            if qid in present or (created, title) != (row["creation_date"], row["title"]):
+                continue
+            new_link = question_link(qid, site)
+            session.execute(
+                sa.update(Question)
+                .where(Question.site == old_site, Question.id == qid)
+                .values(site=site, link=new_link)
+            )
+            session.execute(
+                sa.insert(_audit_log).values(
+                    at=utcnow(), actor="import-dump", entity="questions", entity_key=post_ref(site, qid),
+                    action="update", before={"site": old_site, "link": link}, after={"site": site, "link": new_link},
+                )
+            )  # fmt: skip
+            present.add(qid)
+            moved += 1
+    return moved
+
+
+def _not_from_api(session, site: str, comments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Comments stored from the API keep their HTML: a dump (plain text, no edit date) never replaces them."""
+    from_api = set()
+    for part in chunks(comments):
+        ids = [c["id"] for c in part]
+        from_api.update(
+            session.scalars(
+                sa.select(Comment.id).where(
+                    Comment.site == site, _among(session, Comment.id, ids), Comment.source != KIND
+                )
+            )
+        )
+    return [c for c in comments if c["id"] not in from_api] if from_api else comments
+
+
+def _summary(result: ImportResult) -> str:
+    p = result.posts
+    text = f"{p.file}: {p.rows} rows, {p.questions} questions, {p.answers} answers"
+    if result.comments:
+        c = result.comments
+        text += f"; {c.file}: {c.rows} rows, {c.comments} comments"
+    return text
+
+
+def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
+    """The `ppmine import-dump` command: build the import from its flags, run it, print what it did."""
+    import json
+
+    import click
+
+    from mining.cli_common import emit_rows
+    from mining.dump.site import dump_site
+
+    filt = DumpFilter(
+        tags=frozenset(t.strip().lower() for t in tags if t.strip()) or None,
+        date_from=date_from.date() if date_from else None,
+        date_to=date_to.date() if date_to else None,
+    )
+    if filt.date_from and filt.date_to and filt.date_from > filt.date_to:
+        raise click.BadParameter("--from is after --to", param_hint="--from/--to")
+    site = dump_site(site, posts, comments)  # before the database is opened: a refusal creates nothing
+    result = DumpImport(
+        study.store,
+        posts,
+        comments,
+        filt,
+        site=site,
+        batch_size=batch_size,
+        restart=restart,
+    ).run()
+    if fmt == "json":
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    table = []
+    for counts in (result.posts, result.comments):
+        if counts is not None:
+            row = {k: v for k, v in asdict(counts).items() if k != "resumed"}
+            table.append({**row, "file": os.path.basename(counts.file), "resumed": counts.resumed or ""})
+    emit_rows(table, "table")
+    if result.moved:
+        click.echo(
+            f"{result.moved} questions an earlier import had filed under another site now belong to "
+            f"{result.site}, with everything recorded about them"
+        )
+    click.echo(f"run {result.run_id} ({result.site}) done in {result.seconds:.1f} s")

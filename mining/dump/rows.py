@@ -1,0 +1,163 @@
+"""Data-dump rows -> the post and comment dicts :mod:`mining.store` writes; which rows the study keeps.
+
+Attribute values arrive decoded by the XML parser. Dump dates are ISO 8601 without a zone, in UTC; ids and
+counts are integers; optional attributes may be missing and unknown ones are ignored. A bad value raises
+:class:`RowError`, which the importer turns into a message naming the file, line and post id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from mining.models import question_link, tags_to_text
+from mining.text import normalize_prose
+
+
+@dataclass(frozen=True)
+class DumpFilter:
+    """Which questions to keep: any of ``tags`` (None: all) created in [date_from, date_to] (whole days)."""
+
+    tags: frozenset[str] | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "tags": sorted(self.tags) if self.tags else None,
+            "from": self.date_from.isoformat() if self.date_from else None,
+            "to": self.date_to.isoformat() if self.date_to else None,
+        }
+
+
+def parse_tags(raw: str | None) -> list[str]:
+    """Both dump formats: ``<a><b>`` (before 2024; the XML attribute holds ``&lt;a&gt;``) and ``|a|b|``."""
+    if not raw:
+        return []
+    raw = raw.strip()
+    if raw.startswith("<"):
+        return [t for t in raw[1:-1].split("><") if t] if raw.endswith(">") else []
+    return [t for t in raw.split("|") if t]
+
+
+class RowError(Exception):
+    """A bad attribute value; turned into a PPMinerError with file and line by the importer."""
+
+
+def _int(attrib, key: str, required: bool = False) -> int | None:
+    value = attrib.get(key)
+    if value is None or value == "":
+        if required:
+            raise RowError(f"missing {key}")
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise RowError(f"{key}={value!r} is not an integer") from None
+
+
+def _date(attrib, key: str) -> datetime | None:
+    """Dump dates are ISO 8601 without a zone, in UTC."""
+    value = attrib.get(key)
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise RowError(f"{key}={value!r} is not an ISO date") from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    return parsed
+
+
+class PostSelector:
+    """Classifies Posts.xml rows as they stream by, as ``(kind, key, value)``.
+
+    A kept question is ``("q", id, post dict)``. An answer is ``("a", question id, attributes)``: whether its
+    question is kept is known only later (this run may still be writing it, or it may be stored already), so the
+    importer looks the questions of a whole batch up at once and builds only the answers it keeps
+    (:func:`answer_row`). Holding the live attributes costs no copy; the row is freed once they are dropped.
+    """
+
+    def __init__(self, filt: DumpFilter, site: str):
+        self.filt = filt
+        self.site = site
+        self._from = datetime.combine(filt.date_from, datetime.min.time()) if filt.date_from else None
+        self._to = (
+            datetime.combine(filt.date_to + timedelta(days=1), datetime.min.time()) if filt.date_to else None
+        )
+
+    def __call__(self, attrib) -> tuple[str, int, Any] | None:
+        kind = attrib.get("PostTypeId")
+        if kind == "2":
+            return "a", _int(attrib, "ParentId", required=True), attrib
+        if kind == "1":
+            question = self._question(attrib)
+            return None if question is None else ("q", question["id"], question)
+        if kind is None:
+            raise RowError("missing PostTypeId")
+        return None  # wiki excerpts, moderator nominations, ...: not part of the study
+
+    def _question(self, attrib) -> dict[str, Any] | None:
+        tags = parse_tags(attrib.get("Tags"))
+        if self.filt.tags is not None and not any(t.lower() in self.filt.tags for t in tags):
+            return None
+        created = _date(attrib, "CreationDate")
+        if (self._from and (created is None or created < self._from)) or (
+            self._to and (created is None or created >= self._to)
+        ):
+            return None
+        post_id = _int(attrib, "Id", required=True)
+        return {
+            "id": post_id,
+            "site": self.site,
+            "title": attrib.get("Title"),
+            "body_html": attrib.get("Body"),
+            "tags": tags_to_text(tags),
+            "score": _int(attrib, "Score"),
+            "view_count": _int(attrib, "ViewCount"),
+            "answer_count": _int(attrib, "AnswerCount"),
+            "accepted_answer_id": _int(attrib, "AcceptedAnswerId"),
+            "owner_user_id": _int(attrib, "OwnerUserId"),
+            "link": question_link(post_id, self.site),
+            "creation_date": created,
+            "last_activity_date": _date(attrib, "LastActivityDate"),
+            "last_edit_date": _date(attrib, "LastEditDate"),
+            "closed_date": _date(attrib, "ClosedDate"),
+        }
+
+
+def answer_row(attrib, site: str, question_id: int) -> dict[str, Any]:
+    """The answer dict of a Posts.xml row whose question is kept."""
+    return {
+        "site": site,
+        "id": _int(attrib, "Id", required=True),
+        "question_id": question_id,
+        "body_html": attrib.get("Body"),
+        "score": _int(attrib, "Score"),
+        "owner_user_id": _int(attrib, "OwnerUserId"),
+        "creation_date": _date(attrib, "CreationDate"),
+        "last_activity_date": _date(attrib, "LastActivityDate"),
+        "last_edit_date": _date(attrib, "LastEditDate"),
+    }
+
+
+def select_comment(attrib) -> tuple[str, int, Any]:
+    """A Comments.xml row as ``("c", post id, attributes)``: kept when its post is (looked up batch by batch)."""
+    return "c", _int(attrib, "PostId", required=True), attrib
+
+
+def comment_row(attrib, site: str, post_type: str, question_id: int) -> dict[str, Any]:
+    """The comment dict of a Comments.xml row on a kept question or answer."""
+    return {
+        "site": site,
+        "id": _int(attrib, "Id", required=True),
+        "post_id": _int(attrib, "PostId", required=True),
+        "post_type": post_type,
+        "question_id": question_id,
+        "text": normalize_prose(attrib.get("Text") or ""),
+        "score": _int(attrib, "Score"),
+        "owner_user_id": _int(attrib, "UserId"),
+        "creation_date": _date(attrib, "CreationDate"),
+    }

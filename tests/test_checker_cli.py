@@ -1,0 +1,201 @@
+"""`ppcheck` end to end: formats, exit status, noqa, notebooks, skipped files, select/ignore, --explain."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checker.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TRAIN = """\
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("m.h5")
+for img in images:
+    print(model.predict(np.expand_dims(img, 0)))
+for img in images:
+    print(model.predict(img[None]))  # noqa: PP301
+for img in images:
+    print(model.predict(img[None]))  # noqa: PP101
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "clean.py").write_text("import tensorflow as tf\nx = tf.constant(1)\n")
+    (tmp_path / "old.py").write_text("import tensorflow as tf\nprint 'hello'\n")
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["# title"]},
+            {"cell_type": "code", "source": ["%matplotlib inline\n", "import tensorflow as tf\n"]},
+            {"cell_type": "code", "source": ["print 'py2'\n"]},
+            {
+                "cell_type": "code",
+                "source": [
+                    "ds = tf.data.Dataset.from_tensor_slices(x)\n",
+                    "ds = ds.batch(32).shuffle(10)\n",
+                ],
+            },
+        ],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))
+    return tmp_path
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_format_noqa_notebook_and_skipped(project, capsys):
+    code, out, err = run(capsys, project)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines == [
+        f"{project}/nb.ipynb:cell 3:2:19: PP204 `shuffle` after `batch` (cell 3 line 2) only reorders whole batches; "
+        "shuffle elements before batching",
+        f"{project}/train.py:6:11: PP301 `model.predict` is called on one sample per iteration of the loop at "
+        "line 5; stack the samples and predict once on the batch",
+        f"{project}/train.py:10:11: PP301 `model.predict` is called on one sample per iteration of the loop at "
+        "line 9; stack the samples and predict once on the batch",
+    ]
+    assert f"ppcheck: skipped {project}/old.py: line 2: Missing parentheses" in err
+    assert f"ppcheck: skipped {project}/nb.ipynb: cell 2: line 1:" in err
+
+
+def test_json_format_is_stable(project, capsys):
+    code, out, _ = run(capsys, project / "train.py", "--format", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert data[0] == {
+        "path": f"{project}/train.py",
+        "line": 6,
+        "column": 11,
+        "rule": "PP301",
+        "message": data[0]["message"],
+        "root_cause": "api.not_batch_api",
+        "cell": None,
+    }
+    assert len(data) == 2
+
+
+def test_sarif_format(project, capsys):
+    code, out, _ = run(capsys, project, "--format", "sarif", "--exit-zero")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["version"] == "2.1.0"
+    run_ = doc["runs"][0]
+    rules = run_["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} >= {"PP101", "PP201", "PP301"}
+    result = next(r for r in run_["results"] if r["ruleId"] == "PP301")
+    assert rules[result["ruleIndex"]]["id"] == "PP301"
+    loc = result["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"].endswith("train.py")
+    assert loc["region"] == {"startLine": 6, "startColumn": 11}
+    assert result["properties"]["root_cause"] == "api.not_batch_api"
+    notes = run_["invocations"][0]["toolExecutionNotifications"]
+    assert any("Missing parentheses" in n["message"]["text"] for n in notes)
+
+
+def test_exit_zero_without_findings_and_select_ignore(project, capsys):
+    assert run(capsys, project / "clean.py")[0] == 0
+    assert run(capsys, project, "--select", "PP2")[1].count("PP204") == 1
+    code, out, _ = run(capsys, project, "--ignore", "PP204,PP301")
+    assert (code, out) == (0, "")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--select", "XX9"], "unknown rule code 'XX9'"),
+        (["--format", "xml"], "invalid choice: 'xml'"),
+        (["missing_dir"], "missing_dir: no such file or directory"),
+        (["--explain", "PP999"], "unknown rule code 'PP999'"),
+    ],
+)
+def test_usage_errors_exit_2(project, capsys, args, message):
+    with pytest.raises(SystemExit) as exc:
+        main([str(project), *args] if args[0] != "missing_dir" else [str(project / "missing_dir")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith("ppcheck: error: ")
+    assert message in err
+
+
+def test_explain_and_list(capsys):
+    code, out, _ = run(capsys, "--explain", "pp203")
+    assert code == 0
+    assert out.startswith("PP203 pipeline-without-prefetch\nroot cause: data.inefficient_transmission")
+    for heading in ("What it finds", "Why it is slow", "Example", "Instead", "False alarms"):
+        assert heading in out
+    code, out, _ = run(capsys, "--list")
+    assert code == 0 and len(out.splitlines()) >= 8
+
+
+def test_never_writes_checked_files(project, capsys):
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.iterdir()}
+    os.chmod(project / "old.py", 0o444)
+    run(capsys, project)
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in project.iterdir()} == before
+    assert sorted(project.iterdir()) == sorted(before)
+
+
+def test_console_script_process_and_jobs(project):
+    """The real entry point in a fresh process, with a process pool: same output as in-process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    one = subprocess.run(
+        [sys.executable, "-m", "checker", str(project)], capture_output=True, text=True, env=env
+    )
+    two = subprocess.run(
+        [sys.executable, "-m", "checker", "--jobs", "2", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout and one.stdout.count("\n") == 3
+    assert one.stderr == two.stderr
+
+
+def test_bad_notebook_and_non_utf8_are_skipped(tmp_path, capsys):
+    (tmp_path / "broken.ipynb").write_text('{"cells": [')
+    (tmp_path / "latin.py").write_bytes(b"# caf\xe9\nimport tensorflow as tf\n")
+    code, out, err = run(capsys, tmp_path)
+    assert (code, out) == (0, "")
+    assert "broken.ipynb: line 1: not valid notebook JSON" in err
+    assert "latin.py: byte 5: not UTF-8" in err
+
+
+def test_snippets_of_a_post_joined_blockwise_and_skipped():
+    from checker import check_snippets
+
+    # Blocks as Stack Overflow shows them: no imports, a def split over two blocks, a traceback, a prompt.
+    split = ["for img in images:", "    preds.append(model.predict(np.expand_dims(img, 0)))"]
+    findings, skipped = check_snippets(split, "post 1")
+    assert [(f.rule, f.cell, f.line) for f in findings] == [("PP301", 2, 1)]
+    assert skipped == []
+
+    blocks = [
+        "ds = tf.data.TFRecordDataset(files).batch(32).shuffle(10)",
+        'Traceback (most recent call last):\n  File "x.py", line 3\nValueError: bad',
+        ">>> for x in xs:\n...     model.predict(x[None])",
+    ]
+    findings, skipped = check_snippets(blocks, "post 2")
+    assert [(f.rule, f.cell, f.line) for f in findings] == [("PP204", 1, 1), ("PP301", 3, 2)]
+    assert [s.reason.split(":")[0] for s in skipped] == ["block 2"]
+
+    findings, skipped = check_snippets(["$ pip install tensorflow", "Epoch 1/10 ... loss: 0.3"], "post 3")
+    assert findings == [] and [s.reason.split(":")[0] for s in skipped] == ["block 1", "block 2"]

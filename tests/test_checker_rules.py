@@ -1,0 +1,638 @@
+"""Each ppcheck rule on code shaped like real TensorFlow/Keras projects: positives and near misses."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from checker import check_source
+from checker.rules import all_rules
+
+
+def codes(source: str, rule: str | None = None) -> list[tuple[str, int]]:
+    findings, skipped = check_source(textwrap.dedent(source), "t.py")
+    assert not skipped, skipped
+    return [(f.rule, f.line) for f in findings if rule is None or f.rule == rule]
+
+
+# ---------------------------------------------------------------- PP101 graph op in a session loop
+
+
+@pytest.mark.parametrize(
+    "imports, prefix",
+    [
+        ("import tensorflow as tf", "tf."),
+        ("import tensorflow.compat.v1 as tf", "tf."),
+        ("import tensorflow as tf\ntf = tf.compat.v1", "tf."),
+        ("from tensorflow.compat import v1 as tfv1", "tfv1."),
+        ("from tensorflow import assign, nn", ""),
+    ],
+)
+def test_pp101_every_import_form(imports, prefix):
+    op = "assign" if prefix == "" else f"{prefix}assign"
+    src = f"""
+{imports}
+def train(sess, w, lr, batches):
+    for batch in batches:
+        sess.run({op}(w, w - lr), feed_dict={{x: batch}})
+"""
+    assert codes(src, "PP101") == [("PP101", 5 + imports.count("\n"))]
+
+
+def test_pp101_while_and_after_nested_loop_and_helper():
+    src = """
+import tensorflow as tf
+
+def preprocess(img):
+    return tf.image.resize(img, (64, 64))
+
+def evaluate(sess, images, steps):
+    step = 0
+    while step < steps:
+        for img in images:
+            sess.run(preprocess(img))          # helper creates tf.image.resize
+        total = tf.reduce_sum(images)          # after the nested loop: still in the while loop
+        step += 1
+"""
+    assert codes(src, "PP101") == [("PP101", 11), ("PP101", 12)]
+
+
+def test_pp101_helper_three_levels_and_method():
+    src = """
+import tensorflow as tf
+
+class Tester:
+    def level3(self, x):
+        return tf.one_hot(x, 10)
+    def level2(self, x):
+        return self.level3(x)
+    def level1(self, x):
+        return self.level2(x)
+    def run(self, xs):
+        for x in xs:
+            self.sess.run(self.level1(x))
+"""
+    assert codes(src, "PP101") == [("PP101", 13)]
+
+
+def test_pp101_near_misses():
+    src = """
+import tensorflow as tf
+
+def build(h):
+    for units in (64, 32):                 # graph construction: no session in the loop
+        h = tf.layers.dense(h, units)
+    return h
+
+def train(sess, train_op, batches):
+    init = tf.global_variables_initializer()
+    for batch in batches:                   # op built before the loop
+        sess.run(train_op, feed_dict={x: batch})
+
+def sweep(configs):
+    for cfg in configs:                     # a fresh graph per configuration
+        tf.reset_default_graph()
+        loss = tf.reduce_mean(build(cfg))
+        with tf.Session() as sess:
+            sess.run(loss)
+
+@tf.function
+def eager_step(xs):
+    for x in xs:
+        tf.print(tf.reshape(x, [-1]))
+        sess.run(x)
+"""
+    assert codes(src, "PP101") == []
+
+
+def test_pp101_not_tensorflow():
+    src = """
+import numpy as np
+for b in batches:
+    sess.run(np.reshape(b, (1, -1)))
+"""
+    assert codes(src) == []
+
+
+# ---------------------------------------------------------------- PP102 session in a loop
+
+
+def test_pp102_session_in_loop_direct_and_helper():
+    src = """
+import tensorflow.compat.v1 as tf
+
+def score(logits, x, image):
+    with tf.Session() as sess:
+        return sess.run(logits, feed_dict={x: image})
+
+for image in images:
+    sess = tf.InteractiveSession()
+    print(score(logits, x, image))
+"""
+    assert codes(src, "PP102") == [("PP102", 9), ("PP102", 10)]
+
+
+def test_pp102_near_miss_new_graph_per_iteration():
+    src = """
+import tensorflow as tf
+for path in model_paths:
+    with tf.Graph().as_default():
+        with tf.Session() as sess:
+            restore(sess, path)
+with tf.Session() as sess:
+    for image in images:
+        sess.run(logits, feed_dict={x: image})
+"""
+    assert codes(src, "PP102") == []
+
+
+# ---------------------------------------------------------------- PP201 element-wise map before batch
+
+
+def test_pp201_lambda_and_function_across_functions():
+    src = """
+import tensorflow as tf
+
+def normalize(image, label):
+    image = tf.cast(image, tf.float32) / 255.0
+    return image, tf.one_hot(label, 10)
+
+def make_dataset(x, y):
+    ds = tf.data.Dataset.from_tensor_slices((x, y))
+    return ds.map(normalize)
+
+def batched(ds):
+    return ds.shuffle(1000).batch(64)
+
+train = batched(make_dataset(x, y))
+other = tf.data.Dataset.from_tensor_slices(x).map(lambda v: v * 2.0).batch(8)
+"""
+    assert codes(src, "PP201") == [("PP201", 10), ("PP201", 16)]
+
+
+def test_pp201_near_misses():
+    src = """
+import tensorflow as tf
+
+def parse(record):
+    features = tf.io.parse_single_example(record, spec)
+    return tf.image.decode_jpeg(features["image"])
+
+ds = tf.data.TFRecordDataset(files).map(parse).batch(32)           # decoding cannot move behind batch
+ds2 = tf.data.Dataset.from_tensor_slices(x).map(lambda v: tf.image.random_flip_left_right(v)).batch(8)
+ds3 = tf.data.Dataset.from_tensor_slices(x).map(lambda v: v / 255.0).cache().batch(8)  # cache in between
+ds4 = tf.data.Dataset.from_tensor_slices(x).batch(8).map(lambda v: v / 255.0)         # already batched
+"""
+    assert codes(src, "PP201") == []
+
+
+# ---------------------------------------------------------------- PP202 map/interleave without parallel calls
+
+
+def test_pp202_map_and_interleave():
+    src = """
+import tensorflow as tf
+from tensorflow.data import Dataset
+def parse_example(r): return tf.io.parse_single_example(r, spec)
+files = Dataset.list_files("train-*.tfrecord")
+ds = files.interleave(tf.data.TFRecordDataset, cycle_length=4)
+ds = ds.map(parse_example)
+ds = ds.map(augment, num_parallel_calls=tf.data.AUTOTUNE)
+ds = ds.map(other, 8)
+"""
+    assert codes(src, "PP202") == [("PP202", 6), ("PP202", 7)]
+
+
+def test_pp202_near_misses():
+    src = """
+import pandas as pd
+import tensorflow as tf
+
+frame = pd.read_csv("x.csv")
+frame["a"].map(str)                                   # pandas, not tf.data
+names = list(map(str, range(3)))                      # Python map
+one = tf.data.Dataset.from_tensors([1]).map(pull)     # a single element
+options = tf.data.Options()
+"""
+    assert codes(src, "PP202") == []
+
+
+def test_pp202_module_turns_on_map_parallelization():
+    src = """
+import tensorflow as tf
+options = tf.data.Options()
+options.experimental_optimization.map_parallelization = True
+ds = tf.data.TFRecordDataset(files).map(parse).with_options(options)
+"""
+    assert codes(src, "PP202") == []
+
+
+# ---------------------------------------------------------------- PP203 no prefetch
+
+
+def test_pp203_consumed_by_fit_loop_and_helper():
+    src = """
+import tensorflow as tf
+
+def make(files):
+    return tf.data.TFRecordDataset(files).shuffle(100).batch(32)
+
+def train(model, ds):
+    model.fit(ds, epochs=3)
+
+train_ds = make(files)
+train(model, train_ds)
+
+test_ds = tf.data.Dataset.from_tensor_slices(paths).map(load_image).batch(32)
+for step, batch in enumerate(test_ds):
+    train_step(batch)
+in_memory = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(100).batch(32)
+model.fit(in_memory)
+"""
+    assert codes(src, "PP203") == [("PP203", 5), ("PP203", 13)]
+
+
+def test_pp203_near_misses():
+    src = """
+import tensorflow as tf
+good = tf.data.TFRecordDataset(f).batch(32).prefetch(tf.data.AUTOTUNE)
+model.fit(good)
+peek = tf.data.TFRecordDataset(f).batch(32)
+for item in peek.take(1):
+    print(item.shape)
+
+def input_fn():                    # returned to the caller (an Estimator): not seen consumed
+    return tf.data.TFRecordDataset(f).batch(32)
+shown = tf.data.TFRecordDataset(f).map(parse)
+for record in shown:               # a loop that only prints records is no training loop
+    print(record)
+cached = tf.data.TFRecordDataset(f).map(parse).cache().batch(32)
+model.fit(cached)                  # costly steps sit before the cache
+dev = tf.data.TFRecordDataset(f).batch(8).apply(tf.data.experimental.prefetch_to_device("/gpu:0"))
+model.fit(dev)
+"""
+    assert codes(src, "PP203") == []
+
+
+# ---------------------------------------------------------------- PP204 shuffle after batch
+
+
+def test_pp204_shuffle_after_batch():
+    src = """
+import tensorflow as tf
+ds = tf.data.Dataset.from_generator(gen, (tf.float32, tf.int32))
+ds = ds.batch(4).prefetch(100).shuffle(100)
+"""
+    assert codes(src, "PP204") == [("PP204", 4)]
+
+
+def test_pp204_near_misses():
+    src = """
+import tensorflow as tf
+a = tf.data.Dataset.from_tensor_slices(x).shuffle(1000).batch(32).shuffle(10)    # elements shuffled first
+b = tf.data.Dataset.from_tensor_slices(x).padded_batch(32, shapes).shuffle(10)  # bucketed: batches on purpose
+c = tf.keras.utils.image_dataset_from_directory("d").shuffle(10)                # loader shuffles already
+d = tf.data.Dataset.from_tensor_slices(x).batch(32).unbatch().shuffle(100).batch(32)
+"""
+    assert codes(src, "PP204") == []
+
+
+# ---------------------------------------------------------------- PP301 predict one sample in a loop
+
+
+@pytest.mark.parametrize(
+    "arg",
+    [
+        "np.expand_dims(img, axis=0)",
+        "img[None]",
+        "img[np.newaxis, ...]",
+        "np.array([img])",
+        "img.reshape(1, 224, 224, 3)",
+        "img.reshape((1, 224, 224, 3))",
+        "tf.expand_dims(img, 0)",
+    ],
+)
+def test_pp301_one_sample_shapes(arg):
+    src = f"""
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.models import load_model
+classifier = load_model("m.h5")
+for img in images:
+    out = classifier.predict({arg})
+"""
+    assert codes(src, "PP301") == [("PP301", 7)]
+
+
+def test_pp301_slice_variable_and_comprehension():
+    src = """
+import numpy as np
+from keras.models import Sequential
+model = Sequential()
+for i in range(len(x)):
+    batch = x[i:i + 1]
+    y = model.predict(batch)
+preds = [model.predict(np.expand_dims(v, 0)) for v in x]
+"""
+    assert codes(src, "PP301") == [("PP301", 7), ("PP301", 8)]
+
+
+def test_pp301_near_misses():
+    src = """
+import numpy as np
+import tensorflow as tf
+from sklearn.linear_model import LogisticRegression
+clf = LogisticRegression()
+model = tf.keras.models.load_model("m.h5")
+for row in rows:
+    clf.predict(row.reshape(1, -1))                  # scikit-learn
+while True:
+    frame = camera.read()
+    model.predict(frame[None])                       # serving loop: one frame at a time
+for chunk in chunks:
+    model.predict(chunk)                             # already a batch
+preds = model.predict(np.stack(images))
+"""
+    assert codes(src, "PP301") == []
+
+
+# ---------------------------------------------------------------- PP302 model rebuilt in a loop
+
+
+def test_pp302_kfold_with_helper():
+    src = """
+from sklearn.model_selection import KFold
+from tensorflow import keras
+
+def create_model():
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile("adam", "mse")
+    return model
+
+for train_idx, val_idx in KFold(5).split(x):
+    model = create_model()
+    model.fit(x[train_idx], y[train_idx])
+"""
+    assert codes(src, "PP302") == [("PP302", 11)]
+
+
+def test_pp302_near_misses():
+    src = """
+import tensorflow as tf
+from tensorflow import keras
+
+for fold in range(5):
+    keras.backend.clear_session()
+    model = keras.models.Sequential()
+    model.fit(x, y)
+
+ensemble = []
+for seed in range(3):
+    member = keras.models.load_model(f"m{seed}.h5")
+    member.evaluate(x, y)
+    ensemble.append(member)
+
+for path in paths:
+    model = keras.models.load_model(path)       # loads but neither trains nor predicts here
+    model.save(path + ".keras")
+"""
+    assert codes(src, "PP302") == []
+
+
+# ---------------------------------------------------------------- PP401 / PP402 tf.function
+
+
+def test_pp401_created_in_loop():
+    src = """
+import tensorflow as tf
+
+def make_step(model):
+    @tf.function
+    def step(x):
+        return model(x)
+    return step
+
+for x in dataset:
+    fast = tf.function(train_step)
+    fast(x)
+    make_step(model)(x)
+    @tf.function
+    def inner(v):
+        return v
+"""
+    assert codes(src, "PP401") == [("PP401", 11), ("PP401", 13), ("PP401", 15)]
+
+
+def test_pp401_near_miss():
+    src = """
+import tensorflow as tf
+fast = tf.function(train_step)
+def make_step(model):
+    @tf.function
+    def step(x):
+        return model(x)
+    return step
+step = make_step(model)
+for x in dataset:
+    fast(x)
+    step(x)
+"""
+    assert codes(src, "PP401") == []
+
+
+def test_pp402_python_counter():
+    src = """
+import tensorflow as tf
+
+@tf.function
+def train_step(x, y, step):
+    return x
+
+@tf.function(input_signature=[tf.TensorSpec([], tf.int64)])
+def fixed(step):
+    return step
+
+for epoch in range(10):
+    n = 0
+    for x, y in dataset:
+        train_step(x, y, epoch)
+        train_step(x, y, step=n)
+        fixed(epoch)
+        train_step(x, y, tf.constant(epoch))
+        n += 1
+"""
+    assert codes(src, "PP402") == [("PP402", 15), ("PP402", 16)]
+
+
+# ---------------------------------------------------------------- PP403 .numpy() per training step
+
+
+def test_pp403_numpy_every_step():
+    src = """
+import tensorflow as tf
+for epoch in range(3):
+    history = []
+    for step, (x, y) in enumerate(dataset):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        history.append(loss.numpy())
+        if step % 100 == 0:
+            print(loss.numpy())
+    print(sum(history), loss.numpy())
+"""
+    assert codes(src, "PP403") == [("PP403", 10)]
+
+
+def test_pp403_near_miss_no_training_step():
+    src = """
+import tensorflow as tf
+for x in dataset:
+    print(model(x).numpy())
+"""
+    assert codes(src, "PP403") == []
+
+
+# ---------------------------------------------------------------- registry
+
+
+def test_every_rule_is_documented_and_maps_to_a_codebook_code():
+    import yaml
+
+    with open("data/codebook.yaml", encoding="utf-8") as handle:
+        book = yaml.safe_load(handle)
+    root_causes = {c["code"] for cat in book["root_cause"] for c in cat.get("codes", [])}
+    rules = all_rules()
+    assert len(rules) >= 8
+    for rule in rules.values():
+        assert rule.root_cause in root_causes, rule.code
+        assert rule.risk in ("low", "medium", "high")
+        for part in (rule.summary, rule.why, rule.example, rule.instead, rule.false_alarms):
+            assert part.strip(), rule.code
+
+
+def test_checker_is_pure():
+    """checker imports nothing of ppminer (mining, labeling) and no database library."""
+    import ast
+    from pathlib import Path
+
+    for path in Path("checker").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in ("mining", "labeling", "sqlalchemy", "alembic"), (path, name)
+
+
+def test_pp301_feedback_loops_are_not_batchable():
+    src = """
+import numpy as np
+from tensorflow import keras
+model = keras.models.load_model("gpt.keras")
+for i in range(start, end):                        # autoregressive decoding
+    prediction = model.predict(np.array([tokens]))
+    tokens[i] = np.argmax(prediction[0, i - 1])
+obs = env.reset()
+for step in range(200):                            # an agent: the next input is the env's answer
+    proba = model.predict(obs.reshape(1, -1))
+    obs, reward, done, info = env.step(proba)
+for xi in grid:                                     # rebuilt from the loop variable only: batchable
+    z = np.array([[xi, 0.5]])
+    model.predict(z)
+"""
+    assert codes(src, "PP301") == [("PP301", 14)]
+
+
+def test_pp204_batch_as_windowing_and_cached_batches():
+    src = """
+import tensorflow as tf
+chars = tf.data.Dataset.from_tensor_slices(text_as_int)
+sequences = chars.batch(101, drop_remainder=True).map(split_input_target)
+dataset = sequences.shuffle(10000).batch(64, drop_remainder=True)    # sequences shuffled, then batched
+cached = tf.data.Dataset.from_tensor_slices(x).batch(256).cache().shuffle(50)
+"""
+    assert codes(src, "PP204") == []
+
+
+def test_decorator_call_is_not_inside_the_function():
+    src = """
+import tensorflow as tf
+@tf.function(reduce_retracing=True)
+def train_step(x):
+    return x
+for x in dataset:
+    train_step(x)
+"""
+    assert codes(src) == []
+
+
+def test_pp202_cheap_maps_are_not_reported():
+    src = """
+import tensorflow as tf
+
+def split_input_target(chunk):
+    return chunk[:-1], chunk[1:]
+
+ds = tf.data.Dataset.from_tensor_slices(x).batch(101)
+a = ds.map(split_input_target)
+b = ds.map(lambda text, label: text)
+c = ds.batch(4).map(lambda xb, yb: (tf.one_hot(xb, depth=50), yb))
+d = ds.map(lambda path: tf.io.decode_jpeg(tf.io.read_file(path)))
+"""
+    assert codes(src, "PP202") == [("PP202", 11)]
+
+
+def test_pp202_cheap_tf_function_passed_directly():
+    src = """
+import tensorflow as tf
+a = tf.data.Dataset.from_tensor_slices(x).map(tf.square)
+b = tf.data.Dataset.from_tensor_slices(x).map(lambda v, y: (tf.expand_dims(v, -1), y))
+c = tf.data.Dataset.from_tensor_slices(x).map(tf.io.decode_png)
+"""
+    assert codes(src, "PP202") == [("PP202", 5)]
+
+
+def test_pp203_keras_loaders_prefetch_themselves():
+    src = """
+import tensorflow as tf
+train = tf.keras.utils.image_dataset_from_directory("train", batch_size=32)
+model.fit(train)
+"""
+    assert codes(src, "PP203") == []
+
+
+def test_pp403_loop_that_needs_host_values_anyway():
+    src = """
+import numpy as np
+import tensorflow as tf
+for iteration in range(150):
+    with tf.GradientTape() as tape:
+        probas = model(np.array(observations))
+        loss = tf.reduce_mean(loss_fn(targets, probas))
+    print(loss.numpy())
+    optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+    actions = (np.random.rand(8, 1) > probas.numpy()).astype(np.int32)
+"""
+    assert codes(src, "PP403") == []
+
+
+def test_pp202_functions_we_cannot_see_are_not_reported():
+    src = """
+import tensorflow as tf
+from mylib import data_reader
+
+class Problem:
+    def dataset(self, files):
+        def _parse(record):
+            return tf.io.parse_single_example(record, self.spec)
+        ds = tf.data.TFRecordDataset(files)
+        ds = ds.map(self.decode_example)
+        ds = ds.map(data_reader.cast_ints_to_int32)
+        return ds.map(_parse)
+"""
+    assert codes(src, "PP202") == [("PP202", 12)]
