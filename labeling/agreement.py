@@ -79,7 +79,7 @@ class DimensionAgreement:
     items: int  # items rated by at least two raters
     raters: list[str]
     observed_agreement: float | None
-    cohen_kappa: float | None
+    cohen_kappa: float | None  # exactly two raters, else None
     fleiss_kappa: float | None
     krippendorff_alpha: float | None
     disagreements: list[dict[str, Any]]  # [{"labels": [a, b], "count": n}], most frequent first
@@ -88,6 +88,9 @@ class DimensionAgreement:
     majority: list[dict[str, Any]] = field(default_factory=list)
     confusion: list[dict[str, Any]] = field(default_factory=list)
     disputed: list[dict[str, Any]] = field(default_factory=list)
+    # Light's kappa: the mean of the pairwise Cohen's kappas (equals Cohen's with two raters); defined for any
+    # number of raters, so a summary row never goes blank when a third rater joins.
+    mean_pairwise_kappa: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -269,6 +272,8 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
     if len(raters) == 2:
         a, b = raters
         cohen = cohen_kappa([r[a] for r in rated], [r[b] for r in rated])
+    pairs = rater_agreement.pairwise(rated, raters)
+    kappas = [p["cohen_kappa"] for p in pairs if p["cohen_kappa"] is not None]
     return DimensionAgreement(
         dimension=dimension,
         items=len(rated),
@@ -278,10 +283,11 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
         fleiss_kappa=_clean(fleiss),
         krippendorff_alpha=krippendorff_alpha(rated, raters) if rated else None,
         disagreements=disagreement_pairs(rated, top),
-        pairwise=rater_agreement.pairwise(rated, raters),
+        pairwise=pairs,
         majority=rater_agreement.majority(rated, raters),
         confusion=rater_agreement.confusion(several, raters),
         disputed=rater_agreement.disputed(several),
+        mean_pairwise_kappa=_clean(sum(kappas) / len(kappas)) if kappas else None,
     )
 
 
@@ -331,6 +337,7 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
             "raters": ", ".join(a.raters),
             "observed": a.observed_agreement,
             "cohen κ": a.cohen_kappa,
+            "light κ": a.mean_pairwise_kappa,
             "fleiss κ": a.fleiss_kappa,
             "kripp. α": a.krippendorff_alpha,
         }
@@ -356,4 +363,5 @@ ROW_COLUMNS = (
     "fleiss_kappa",
     "krippendorff_alpha",
     "disagreements",
+    "mean_pairwise_kappa",
 )

@@ -145,7 +145,8 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
     exposing_stage, and the category level symptom_category, root_cause_category.
 
     For each: items rated by at least two raters, the raters, observed agreement (mean share of agreeing rater
-    pairs per item), Cohen's kappa (exactly two raters, else null), Fleiss' kappa and Krippendorff's alpha
+    pairs per item), Cohen's kappa (exactly two raters, else null), Light's kappa (the mean of the pairwise
+    Cohen's kappas: any number of raters; mean_pairwise_kappa in JSON and CSV), Fleiss' kappa and Krippendorff's alpha
     (nominal; they allow more raters and missing ratings), and the most frequent disagreement pairs. Labels of
     different raters are paired by the part of the post they name, else by best label match (README). A PP's two symptoms are compared as ONE unordered set
     (symptom1 + symptom2), so {a, b} agrees with {b, a} but not with {a}; empty labels count as missing.

@@ -17,6 +17,7 @@ from labeling.agreement import (
     disagreements,
     fleiss_kappa,
     item_ratings,
+    table_rows,
     to_json,
 )
 from labeling.alignment import NO_PP
@@ -178,6 +179,28 @@ def test_identification_with_three_raters_and_gaps(sqlite_store, codebook):
     assert ident.observed_agreement == pytest.approx((1 + 0 + 1) / 3)
     assert ident.fleiss_kappa is not None and ident.krippendorff_alpha is not None
     assert ident.disagreements == [{"labels": ["not_pp", "pp"], "count": 1}]
+    # Light's kappa: the mean of the defined pairwise kappas (ann-cal and bob-cal share one post, one class).
+    assert [p["cohen_kappa"] is None for p in ident.pairwise] == [False, True, True]
+    assert ident.mean_pairwise_kappa == pytest.approx(cohen_kappa_score([1, 1, 0], [1, 0, 0]))
+
+
+def test_light_kappa_is_the_mean_of_every_pairs_kappa(sqlite_store, codebook):
+    """Four raters, two of them careless: the summary still has a kappa, and it is the mean of the six pairs."""
+    truth = (1, 0, 1, 1, 0, 0, 1, 0)
+    votes = {"ann": truth, "bob": truth[:-1] + (1,), "junk1": (1,) * 8, "junk2": (0, 1, 0, 1, 0, 1, 0, 1)}
+    with sqlite_store.write() as s:
+        _posts(s, *range(1, 9))
+        for name, decisions in votes.items():
+            rater = get_or_create_rater(s, name)
+            for post, d in zip(range(1, 9), decisions, strict=True):
+                set_identification(s, rater, post, bool(d))
+    with sqlite_store.read() as s:
+        ident = compute_agreement(s, codebook, stage="identify")["identification"]
+    names = sorted(votes)
+    expected = [cohen_kappa_score(votes[a], votes[b]) for i, a in enumerate(names) for b in names[i + 1 :]]
+    assert ident.cohen_kappa is None and len(ident.pairwise) == 6
+    assert ident.mean_pairwise_kappa == pytest.approx(sum(expected) / 6, abs=1e-12)
+    assert table_rows({"identification": ident})[0]["light κ"] == ident.mean_pairwise_kappa
 
 
 def test_cli_agreement_json_and_csv(sqlite_url, published):

@@ -125,7 +125,7 @@ def test_undo_reverts_picks_and_done(sqlite_store, codebook):
     )
     # A changed field is restored; the first pick of a new PP, undone, deletes its row again.
     app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook)
-    run(app, "2", "p", "1", "u", "a", "t", "2", "escape", "u")
+    run(app, "M", "p", "1", "u", "a", "t", "2", "escape", "u")
     stored = labels(sqlite_store, "ann")
     assert stored[(first, 1)][1] is None and stored[(first, 1)][0] == "time.slow_execution"
     assert (first, 2) not in stored
@@ -197,7 +197,7 @@ def test_fuzzy_filter_help_and_notes(sqlite_store, codebook):
     assert kinds[-1] is HelpScreen and "[a2]" in screen and codebook.name("api.not_batch_api") in screen
     # In the symptom picker, `?` shows the disambiguation notes of the highlighted code (Slow Execution Time).
     kinds, screen = run(
-        ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "1", "question_mark", probe=stack
+        ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "m", "question_mark", probe=stack
     )
     assert kinds[-2:] == [CodePicker, HelpScreen]
     note = codebook.notes_for("time.slow_execution")[0].text
@@ -229,7 +229,7 @@ def test_refused_pick_is_not_shown_as_stored(sqlite_store, codebook):
             )
         )
     app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook)
-    screen = run(app, "1", "t", "1")
+    screen = run(app, "m", "t", "1")
     assert "change not saved: refused by test trigger" in screen
     assert app.pps[1]["symptom1"] is None and labels(sqlite_store, "ann") == {}
 

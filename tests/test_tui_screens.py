@@ -13,6 +13,7 @@ from test_tui_identify import seed_candidates
 from test_tui_reconcile import seed as seed_disputes
 
 from labeling.codebook import load_codebook
+from labeling.io.import_study import import_file
 from labeling.queue import ClassifyQueue
 from labeling.reconcile import ReconcileSession
 from labeling.tui.classify import ClassifyApp
@@ -67,7 +68,7 @@ def test_classify_screen_picker_and_help_fit(sqlite_store, codebook, size):
     pp_posts(sqlite_store, "ann", [21])
     app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook)
     # Hardware and Library Mismatch is the longest root cause name.
-    picked, picker, helped = run(app, "1", "t", "1", "r", "h", "1", "SCREEN", "i", "SCREEN", "escape",
+    picked, picker, helped = run(app, "m", "t", "1", "r", "h", "1", "SCREEN", "i", "SCREEN", "escape",
                                  "question_mark", size=size)  # fmt: skip
     for screen in (picked, picker, helped):
         assert_nothing_cut(screen)
@@ -132,13 +133,13 @@ def test_picker_filter_is_by_name_and_alias_prefix(sqlite_store, codebook):
                             probe=shown)  # fmt: skip
     assert batch == ["api.not_batch_api"] and "Mismatched Library Version" not in screen
     [(oom, _)] = run(
-        ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "1", "slash", *"oom", probe=shown
+        ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "m", "slash", *"oom", probe=shown
     )
     assert oom == ["memory.oom"]
-    [(gpu_mem, _)] = run(ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "1", "slash", *"gpu mem",
+    [(gpu_mem, _)] = run(ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "m", "slash", *"gpu mem",
                          probe=shown)  # fmt: skip
     assert gpu_mem == ["memory.abnormal_gpu_memory"]
-    [(memory, _)] = run(ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "1", "slash", *"mem",
+    [(memory, _)] = run(ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "m", "slash", *"mem",
                         probe=shown)  # fmt: skip
     assert set(memory) == {c.code for c in codebook.codes("symptom") if c.category == "memory"}
 
@@ -172,3 +173,31 @@ def test_o_opens_the_link_or_shows_it(sqlite_store, codebook, tmp_path, monkeypa
     [screen] = run(ReconcileApp(ReconcileSession(sqlite_store, "judge"), codebook), "o")
     assert "no browser here; the link: https://stackoverflow.com/questions/3" in flat(screen)
     assert opened.read_text().count("\n") == 1  # nothing more was opened
+
+
+def test_o_on_the_classify_screen(sqlite_store, codebook, tmp_path, monkeypatch):
+    opened = tmp_path / "opened.txt"
+    script = tmp_path / "browser.py"
+    script.write_text(f"import sys\nopen({str(opened)!r}, 'a').write(sys.argv[1] + '\\n')\n")
+    seed_candidates(sqlite_store, [21])
+    pp_posts(sqlite_store, "ann", [21])
+    monkeypatch.setenv("BROWSER", f"{sys.executable} {script} %s")
+    [screen] = run(ClassifyApp(ClassifyQueue(sqlite_store, "ann"), codebook), "o")
+    assert opened.read_text() == "https://stackoverflow.com/questions/21\n"
+    assert "opened in your browser: https://stackoverflow.com/questions/21" in flat(screen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_post_known_only_from_the_published_files_says_so(sqlite_store, codebook, published, size):
+    """Imported raters' posts are stubs (id and link): the screen says what is missing and how to read the post,
+    instead of empty tags, keywords and 'No answers'."""
+    import_file(sqlite_store, "identification", str(published / "kappa_identification.csv"), codebook)
+    import_file(sqlite_store, "labels", str(published / "kappa_label.csv"), codebook)
+    queue = ClassifyQueue(sqlite_store, "cjm")
+    first = queue.current
+    [screen] = run(ClassifyApp(queue, codebook), size=size)
+    post = flat(" ".join(line.split("│", 1)[0] for line in screen.splitlines()))
+    assert f"#{first}" in post
+    assert "Only this post's id and link are stored" in post and "Press o to open it" in post
+    assert "No answers" not in post and "tags: -" not in post
+    assert_nothing_cut(screen)

@@ -31,6 +31,7 @@ from labeling.tui.common import (
     first_line,
     settle_memory,
 )
+from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostReader, PostView
 from mining.sites import PostKey
 from mining.store import utcnow
@@ -46,8 +47,8 @@ class Field:
 
 
 FIELDS = [
-    Field("symptom1", "Symptom 1", "symptom", "1"),
-    Field("symptom2", "Symptom 2", "symptom", "2"),
+    Field("symptom1", "Symptom 1", "symptom", "m"),
+    Field("symptom2", "Symptom 2", "symptom", "M"),
     Field("root_cause", "Root cause", "root_cause", "r"),
     Field("introducing_stage", "Introducing stage", "stage", "i"),
     Field("exposing_stage", "Exposing stage", "stage", "e"),
@@ -69,6 +70,7 @@ KEYS = [
     ("[ ]", "previous / next PP of this post"),
     ("{ }", "move this PP one place earlier / later (the order carries no meaning for agreement)"),
     ("D", "delete the last PP of this post"),
+    ("o", "open the post's link in a browser (where none can be used, show the link)"),
     ("d", "done: every PP is labeled, go to the next post"),
     ("s", "skip: label later (it comes back at the end of this session)"),
     ("u", "undo the last change, skip or done"),
@@ -99,6 +101,7 @@ class ClassifyApp(App[Progress]):
         Binding("left_curly_bracket", "move_pp(-1)", "move PP earlier", show=False),
         Binding("right_curly_bracket", "move_pp(1)", "move PP later", show=False),
         Binding("D", "delete_pp", "delete PP"),
+        Binding("o", "open_link", "link"),
         Binding("d", "done", "done"),
         Binding("s", "skip", "skip"),
         Binding("u", "undo", "undo"),
@@ -123,7 +126,9 @@ class ClassifyApp(App[Progress]):
             yield PostView(id="post")
             yield LabelPanel(Text(""), id="labels", markup=False)
         yield Static(
-            Text("Enter label · 1 2 r i e p c field · a add PP · d done · s skip · u undo · ? help · q quit"),
+            Text(
+                "Enter label · m M r i e p c field · a add PP · d done · s skip · u undo · o link · ? help · q quit"
+            ),
             id="hints",
             markup=False,
         )
@@ -208,9 +213,10 @@ class ClassifyApp(App[Progress]):
                 out.append(f"PP {pp}: {', '.join(lacking)}")
         return out
 
-    def refresh_panel(self, problem: str = "") -> None:
+    def refresh_panel(self, problem: str = "", info: str = "") -> None:
+        """Redraw the status line (``problem`` in red, ``info`` e.g. the link after `o`) and the label panel."""
         p = self.queue.progress
-        extra = f"post {self.qid}" if self.qid else ""
+        extra = " · ".join(x for x in (f"post {self.qid}" if self.qid else "", info) if x)
         self.query_one(StatusLine).show(
             self.queue.rater_name, p.done, p.remaining, extra, problem, self.clock
         )
@@ -403,6 +409,11 @@ class ClassifyApp(App[Progress]):
         self.clock.tick(utcnow())
         self._undo.append(("nav",))
         self.load_current()
+
+    def action_open_link(self) -> None:
+        message = open_post_link(self.query_one(PostView).post, self.qid)
+        if message:
+            self.refresh_panel(self.unreadable, info=message)
 
     def action_skip(self) -> None:
         if self.qid is None:

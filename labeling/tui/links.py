@@ -12,6 +12,9 @@ import sys
 import webbrowser
 from collections.abc import Mapping
 
+from mining.models import question_link
+from mining.sites import PostKey
+
 CONSOLE_BROWSERS = {"www-browser", "links", "elinks", "lynx", "w3m"}
 
 
@@ -40,6 +43,19 @@ def open_link(url: str, env: Mapping[str, str] | None = None) -> bool:
         return bool(browser.open(url, new=2))
     except (webbrowser.Error, OSError):
         return False
+
+
+def post_link(shown, key: PostKey | None) -> str | None:
+    """The link of the post on screen: the one stored with it (``shown``, a loaded post), else its site's link."""
+    if shown is not None:
+        return shown.link
+    return question_link(key.id, key.site) if key is not None else None
+
+
+def open_post_link(shown, key: PostKey | None) -> str | None:
+    """What `o` does on every screen: open the post's link or say it; the message for the rater (None: no post)."""
+    link = post_link(shown, key)
+    return link_message(link, open_link(link)) if link else None
 
 
 def link_message(url: str, opened: bool) -> str:

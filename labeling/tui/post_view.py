@@ -44,6 +44,12 @@ from mining.text import split_html, terminal_safe
 
 STYLE_TITLE = "bold"
 STYLE_META = "dim"
+STYLE_NOTICE = "bold yellow"
+STUB_NOTICE = (
+    "Only this post's id and link are stored: it came from a published file, not from a dump or the API. "
+    "Press o to open it in a browser (or to print its link), or import the site's dump (ppmine import-dump) "
+    "or scrape its tags and dates (ppmine scrape) to read it here."
+)
 STYLE_HEADING = "bold reverse"
 STYLE_ACCEPTED = "bold green"
 STYLE_KEYWORD = "bold black on yellow"
@@ -88,6 +94,7 @@ class PostData:
     blocks: list[tuple[str, str]] = field(default_factory=list)  # ("prose" | "code", text) in body order
     hints: list[str] = field(default_factory=list)  # ppcheck findings, read only when asked (--hints)
     site: str = DEFAULT_SITE
+    stub: bool = False  # created from a published file: only the id and link (maybe the title) are stored
 
     @property
     def key(self) -> PostKey:
@@ -164,6 +171,7 @@ def load_post(
         comments=by_post.get(("question", q.id), []),
         blocks=body_blocks(q.body_html, q.prose or "", list(q.code_blocks or [])),
         hints=_checker_hints(session, q) if hints else [],
+        stub=q.source == "import" and not (q.prose or q.code_blocks or q.body_html),
     )
 
 
@@ -300,6 +308,9 @@ def render_post(post: PostData) -> Text:
         header.append(f"  score {post.score}", style=STYLE_META)
     if post.creation_date:
         header.append(f"  asked {post.creation_date:%Y-%m-%d}", style=STYLE_META)
+    if post.stub:
+        parts = [header, Text(STUB_NOTICE, style=STYLE_NOTICE)]
+        return Text("\n\n").join(parts)
     header.append("\ntags: ", style=STYLE_META)
     header.append_text(safe(" ".join(post.tags) or "-"))
     header.append("   keywords: ", style=STYLE_META)

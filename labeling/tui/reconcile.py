@@ -28,10 +28,9 @@ from labeling.reconcile import (
     Summary,
 )
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
-from labeling.tui.links import link_message, open_link
+from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostView, load_post
 from mining.errors import PPMinerError
-from mining.models import question_link
 from mining.text import terminal_safe
 
 TITLES = {
@@ -309,11 +308,12 @@ class ReconcileApp(App[Outcome]):
             self.notify(message, severity="warning", timeout=8)
 
     def action_open_link(self) -> None:
-        post, item = self.query_one(PostView).post, self.item
-        key = item.question_id if item is not None else None  # a PostKey (site, id)
-        link = post.link if post is not None else question_link(key.id, key.site) if key is not None else None
-        if link:
-            self._say(link_message(link, open_link(link)), warn=False)
+        item = self.item
+        message = open_post_link(
+            self.query_one(PostView).post, item.question_id if item is not None else None
+        )
+        if message:
+            self._say(message, warn=False)
 
     def action_identify(self, is_pp: bool) -> None:
         if not isinstance(self.item, IdentificationItem):
