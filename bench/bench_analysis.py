@@ -20,9 +20,9 @@ from pathlib import Path
 
 from labeling import analysis
 from labeling.codebook import load_codebook
-from labeling.models import parse_pp_key
 from labeling.records import set_final_identification, set_final_label
 from mining.db import open_store
+from mining.sites import parse_pp_key
 from mining.store import upsert_questions
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -26,21 +26,12 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from mining.models import Base, question_fk, site_column
-from mining.sites import PostKey, as_post, parse_post_ref
+from mining.sites import PostKey, as_post
 
 
 def pp_key(post: PostKey | int, pp_index: int) -> str:
     """The PP id, e.g. ``65160023_1`` (a Stack Overflow post, as published) or ``ai:136_1``."""
     return f"{as_post(post)}_{pp_index}"
-
-
-def parse_pp_key(key: str) -> tuple[PostKey, int]:
-    """``'65160023_2'`` -> ``(PostKey('stackoverflow', 65160023), 2)``; ``'ai:136'`` -> ``(PostKey('ai', 136), 1)``
-    (a bare post id means PP 1). ValueError if it is not a PP id."""
-    post, _, index = str(key).strip().partition("_")
-    if index and not index.isdigit():
-        raise ValueError(f"{key!r}: PP number {index!r} is not a number")
-    return parse_post_ref(post), int(index or 1)
 
 
 def rater_key(name: str) -> str:

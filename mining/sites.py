@@ -102,6 +102,15 @@ def parse_post_ref(text: str) -> PostKey:
     return PostKey(normalize_site(site) if sep else site, int(number))
 
 
+def parse_pp_key(key: str) -> tuple[PostKey, int]:
+    """``'65160023_2'`` -> ``(PostKey('stackoverflow', 65160023), 2)``; ``'ai:136'`` -> ``(PostKey('ai', 136), 1)``
+    (a bare post id means PP 1). ValueError if it is not a PP id."""
+    post, _, index = str(key).strip().partition("_")
+    if index and not index.isdigit():
+        raise ValueError(f"{key!r}: PP number {index!r} is not a number")
+    return parse_post_ref(post), int(index or 1)
+
+
 def as_post(value: PostKey | tuple[str, int] | str | int) -> PostKey:
     """A post reference in any of its forms; a bare int or digit string means Stack Overflow (see module doc)."""
     if isinstance(value, PostKey):

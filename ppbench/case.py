@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mining.errors import PPMinerError
+from mining.sites import parse_pp_key
 
 CASE_FILE = "case.toml"
 VARIANTS = ("buggy", "fixed")
@@ -41,7 +42,17 @@ METRICS = {
     "oom": ("status", ("status",)),
 }
 FRAMEWORKS = {"tensorflow": "tensorflow", "none": None}  # framework -> distribution to look up
-PP_ID = re.compile(r"^\d+(_\d+)?$")
+
+
+def _is_pp_id(value) -> bool:
+    """A study PP id: ``<post>`` or ``<post>_<pp>``, the post a Stack Overflow id or ``SITE:ID`` (mining.sites)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        post, index = parse_pp_key(value)
+    except ValueError:
+        return False
+    return post.id > 0 and index > 0
 KNOWN_KEYS = {"title", "pp_ids", "symptom", "root_cause", "metric", "steps", "repeats", "warmup", "timeout_s",
               "memory_limit_mb", "ppcheck", "requires", "description"}  # fmt: skip
 
@@ -68,13 +79,6 @@ class Case:
 
     def script(self, variant: str) -> Path:
         return self.folder / f"{variant}.py"
-
-    @property
-    def first_pp(self) -> tuple[int, int] | tuple[None, None]:
-        if not self.pp_ids:
-            return None, None
-        post, _, index = self.pp_ids[0].partition("_")
-        return int(post), int(index or 1)
 
     def summary(self) -> dict:
         return {
@@ -123,9 +127,12 @@ def load_case(folder: str | Path) -> Case:
             f"{where}: metric {metric!r} does not judge symptom {symptom!r} (use {list(allowed)})"
         )
     pp_ids = _need(data, "pp_ids", list, where)
-    bad = [p for p in pp_ids if not isinstance(p, str) or not PP_ID.match(p)]
+    bad = [p for p in pp_ids if not _is_pp_id(p)]
     if bad or not pp_ids:
-        raise PPMinerError(f"{where}: pp_ids must be study PP ids such as '65160023_1', not {bad or pp_ids}")
+        raise PPMinerError(
+            f"{where}: pp_ids must be study PP ids such as '65160023_1' (Stack Overflow) or 'ai:136_1', "
+            f"not {bad or pp_ids}"
+        )
     requires = _need(data, "requires", dict, where, {})
     framework = requires.get("framework", "none")
     if framework not in FRAMEWORKS:

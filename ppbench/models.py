@@ -1,7 +1,8 @@
 """The study database's tables for benchmark runs: one row per measured process, one per case verdict.
 
-A case names the study PPs it reproduces (``65160023_1``); rows keep the first as ``question_id``/``pp_index``
-(no foreign key: a run is worth keeping before the study's posts are imported) and all of them in ``pp_ids``.
+A case names the study PPs it reproduces (``65160023_1``, ``ai:136_1``); rows keep the first as
+``site``/``question_id``/``pp_index`` (no foreign key: a run is worth keeping before the study's posts are
+imported) and all of them in ``pp_ids``.
 The full JSON record (measurements and platform) is stored as written to ``--out``.
 """
 
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from mining.models import Base
+from mining.models import SITE_LENGTH, Base
 
 
 class BenchRun(Base):
@@ -23,7 +24,8 @@ class BenchRun(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[str] = mapped_column(String(40), index=True, doc="one `ppbench run` invocation")
     case_name: Mapped[str] = mapped_column(String(100), index=True)
-    question_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (mining.sites)")
+    question_id: Mapped[int | None] = mapped_column(BigInteger)
     pp_index: Mapped[int | None] = mapped_column(Integer)
     pp_ids: Mapped[list] = mapped_column(JSON)
     variant: Mapped[str] = mapped_column(String(10), doc="buggy | fixed")
@@ -35,6 +37,8 @@ class BenchRun(Base):
     peak_rss_bytes: Mapped[int | None] = mapped_column(BigInteger)
     record: Mapped[dict] = mapped_column(JSON)
 
+    __table_args__ = (Index("ix_bench_runs_site_question_id", "site", "question_id"),)
+
 
 class BenchResult(Base):
     """The verdict of one case in one invocation: the fixed/buggy ratio with its bootstrap interval."""
@@ -44,7 +48,8 @@ class BenchResult(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[str] = mapped_column(String(40), index=True)
     case_name: Mapped[str] = mapped_column(String(100), index=True)
-    question_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (mining.sites)")
+    question_id: Mapped[int | None] = mapped_column(BigInteger)
     pp_index: Mapped[int | None] = mapped_column(Integer)
     pp_ids: Mapped[list] = mapped_column(JSON)
     symptom: Mapped[str] = mapped_column(String(40))
@@ -56,3 +61,5 @@ class BenchResult(Base):
     ci_high: Mapped[float | None] = mapped_column(Float)
     started_at: Mapped[datetime] = mapped_column(DateTime)
     record: Mapped[dict] = mapped_column(JSON)
+
+    __table_args__ = (Index("ix_bench_results_site_question_id", "site", "question_id"),)

@@ -18,6 +18,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from mining.db import Store
+from mining.sites import parse_pp_key
 from ppbench.case import Case
 from ppbench.models import BenchResult, BenchRun
 from ppbench.stats import Verdict
@@ -78,12 +79,13 @@ def result_record(
     }
 
 
-def _pp(case: dict) -> tuple[int | None, int | None, list[str]]:
+def _pp(case: dict) -> tuple[str | None, int | None, int | None, list[str]]:
+    """(site, post id, PP number) of the case's first PP, and all its PP ids."""
     ids = list(case.get("pp_ids") or [])
     if not ids:
-        return None, None, []
-    post, _, index = ids[0].partition("_")
-    return int(post), int(index or 1), ids
+        return None, None, None, []
+    post, index = parse_pp_key(ids[0])
+    return post.site, post.id, index, ids
 
 
 def _when(text: str) -> datetime:
@@ -92,18 +94,18 @@ def _when(text: str) -> datetime:
 
 def store_case(store: Store, runs: list[dict], result: dict) -> None:
     """One case's run records and verdict in one transaction."""
-    question_id, pp_index, pp_ids = _pp(result["case"])
+    site, question_id, pp_index, pp_ids = _pp(result["case"])
     with store.write() as session:
         for record in runs:
             m = record.get("measurements") or {}
             session.add(BenchRun(
-                session_id=record["session"], case_name=record["case"]["name"], question_id=question_id,
+                session_id=record["session"], case_name=record["case"]["name"], site=site, question_id=question_id,
                 pp_index=pp_index, pp_ids=pp_ids, variant=record["variant"], repeat=record["repeat"],
                 status=record["status"], started_at=_when(record["started_at"]), wall_s=m.get("wall_s"),
                 cpu_s=m.get("cpu_s"), peak_rss_bytes=m.get("peak_rss_bytes"), record=record,
             ))  # fmt: skip
         session.add(BenchResult(
-            session_id=result["session"], case_name=result["case"]["name"], question_id=question_id,
+            session_id=result["session"], case_name=result["case"]["name"], site=site, question_id=question_id,
             pp_index=pp_index, pp_ids=pp_ids, symptom=result["case"].get("symptom") or "",
             metric=result.get("metric"), status=result["status"], reproduced=result["reproduced"],
             ratio=_finite(result["ratio"]), ci_low=_finite((result["ci"] or [None])[0]),

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -89,10 +90,26 @@ def test_run_judges_a_speedup_and_keeps_records_as_files_and_in_the_database(db_
     with store.read() as s:
         runs = s.scalars(sa.select(BenchRun).order_by(BenchRun.id)).all()
         [stored] = s.scalars(sa.select(BenchResult)).all()
-        assert len(runs) == 6 and {(r.question_id, r.pp_index) for r in runs} == {(55409283, 2)}
-        assert (stored.question_id, stored.pp_index, stored.status) == (55409283, 2, "reproduced")
+        assert len(runs) == 6 and {(r.site, r.question_id, r.pp_index) for r in runs} == {
+            ("stackoverflow", 55409283, 2)
+        }
+        assert (stored.site, stored.question_id, stored.pp_index, stored.status) == (
+            "stackoverflow", 55409283, 2, "reproduced"
+        )  # fmt: skip
         assert stored.ratio == pytest.approx(result["ratio"]) and stored.ci_high < 1
         assert runs[0].record["measurements"]["section_s"] == pytest.approx(m["section_s"])
+
+
+def test_a_pp_of_another_site_is_stored_under_its_site(sqlite_store, tmp_path):
+    """A case may reproduce a PP from ai.stackexchange (ai:136_1): its runs are not filed under Stack Overflow 136."""
+    folder = make_case(tmp_path, "ai_case", FAST, FAST, pp_ids=["ai:136_1"], repeats=2)
+    [outcome] = run_cases([folder], tmp_path / "out", sqlite_store)
+    assert outcome.result["case"]["pp_ids"] == ["ai:136_1"]
+    with sqlite_store.read() as s:
+        runs = s.scalars(sa.select(BenchRun)).all()
+        [stored] = s.scalars(sa.select(BenchResult)).all()
+    assert {(r.site, r.question_id, r.pp_index) for r in runs} == {("ai", 136, 1)}
+    assert (stored.site, stored.question_id) == ("ai", 136)
 
 
 def test_a_fix_that_is_slower_does_not_reproduce(sqlite_store, tmp_path):
@@ -207,6 +224,7 @@ def test_env_lists_the_checks(tmp_path):
         ('title = "x"\nsymptom = \n', r"case.toml:2: not valid TOML"),
         ('title = "x"\npp_ids = ["1"]\nsymptom = "slow"\nroot_cause = "x"\n', r"unknown symptom 'slow'"),
         ('title = "x"\npp_ids = ["12_a"]\nsymptom = "time"\nroot_cause = "x"\n', r"pp_ids must be study PP ids"),
+        ('title = "x"\npp_ids = [":12_1"]\nsymptom = "time"\nroot_cause = "x"\n', r"or 'ai:136_1', not \[':12_1'\]"),
         ('title = "x"\npp_ids = ["1"]\nsymptom = "time"\nroot_cause = "x"\nmetric = "peak_rss"\n',
          r"metric 'peak_rss' does not judge symptom 'time'"),
         ('title = "x"\npp_ids = ["1"]\nsymptom = "time"\nroot_cause = "x"\nrepeat = 3\n', r"unknown keys \['repeat'\]"),
@@ -236,7 +254,7 @@ def test_statistics():
 
 def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(published):
     from labeling.codebook import load_codebook
-    from labeling.models import parse_pp_key
+    from mining.sites import parse_pp_key
 
     codebook = load_codebook()
     with open(published / "empirical_study.csv", encoding="utf-8-sig", newline="") as fh:
@@ -259,3 +277,28 @@ def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(publis
                 findings, _ = check_source(path.read_text(encoding="utf-8"), str(path))
                 assert {f.rule for f in findings} & set(case.ppcheck) == expected, (case.name, variant)
     assert sum(bool(load_case(f).ppcheck) for f in folders) >= 4
+
+
+def test_migration_0010_files_older_runs_under_stack_overflow_and_downgrade_keeps_other_sites(db_url):
+    from mining.db import Store, downgrade, upgrade
+
+    store = Store(db_url)
+    upgrade(store, "0009")
+    runs = sa.table("bench_runs", *map(sa.column, ("session_id", "case_name", "question_id", "pp_index", "variant",
+                                                     "repeat", "status", "started_at")),
+                    sa.column("pp_ids", sa.JSON), sa.column("record", sa.JSON))  # fmt: skip
+    row = {"session_id": "s1", "case_name": "c", "pp_index": 1, "variant": "buggy", "repeat": 0, "status": "ok",
+           "started_at": datetime(2026, 1, 2), "record": {}}  # fmt: skip
+    with store.engine.begin() as c:
+        c.execute(sa.insert(runs).values(question_id=55409283, pp_ids=["55409283_1"], **row))
+        c.execute(sa.insert(runs).values(question_id=None, pp_ids=[], **row))
+    upgrade(store)
+    with store.engine.connect() as c:
+        sites = c.execute(sa.text("SELECT question_id, site FROM bench_runs ORDER BY question_id")).all()
+    assert sorted(sites, key=str) == sorted([(55409283, "stackoverflow"), (None, None)], key=str)
+    with store.engine.begin() as c:
+        c.execute(sa.text("UPDATE bench_runs SET site = 'ai' WHERE question_id IS NOT NULL"))
+    with pytest.raises(PPMinerError, match="1 bench_runs rows name a PP of another site"):
+        downgrade(store, "0009")
+    with store.engine.connect() as c:  # refused before anything changed
+        assert c.execute(sa.text("SELECT count(*) FROM bench_runs WHERE site = 'ai'")).scalar() == 1

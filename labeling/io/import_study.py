@@ -34,7 +34,6 @@ from labeling.io.published import (
     detect_format,
     spell,
 )
-from labeling.models import parse_pp_key
 from labeling.records import (
     get_or_create_rater,
     set_final_identification,
@@ -46,7 +45,7 @@ from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import Question, question_link
 from mining.progress import progress
-from mining.sites import DEFAULT_SITE, PostKey
+from mining.sites import DEFAULT_SITE, PostKey, parse_pp_key
 from mining.store import chunks, upsert_questions
 
 IMPORT_METHOD = "imported"
