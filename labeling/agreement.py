@@ -91,6 +91,7 @@ class DimensionAgreement:
     # Light's kappa: the mean of the pairwise Cohen's kappas (equals Cohen's with two raters); defined for any
     # number of raters, so a summary row never goes blank when a third rater joins.
     mean_pairwise_kappa: float | None = None
+    pairing: list[dict[str, Any]] = field(default_factory=list)  # label dimensions: which PPs were paired
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -287,6 +288,7 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
         majority=rater_agreement.majority(rated, raters),
         confusion=rater_agreement.confusion(several, raters),
         disputed=rater_agreement.disputed(several),
+        pairing=rater_agreement.pairing(several),
         mean_pairwise_kappa=_clean(sum(kappas) / len(kappas)) if kappas else None,
     )
 

@@ -132,11 +132,12 @@ def _names(value: str | None) -> list[str] | None:
 )
 @click.option(
     "--report",
-    type=click.Choice(["summary", "pairwise", "majority", "confusion", "disputed"]),
+    type=click.Choice(["summary", "pairwise", "majority", "confusion", "disputed", "pairing"]),
     default="summary",
     show_default=True,
     help="Which table: summary (one row per dimension; as a table also kappa per rater pair, agreement with the "
-    "majority and the top disagreements), pairwise, majority, confusion (directed, with item ids), disputed.",
+    "majority and the top disagreements), pairwise, majority, confusion (directed, with item ids), disputed, "
+    "pairing (which of each rater's own PPs every aligned PP is).",
 )
 @format_option("table", "json", "csv")
 @study_options
@@ -146,15 +147,16 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
 
     For each: items rated by at least two raters, the raters, observed agreement (mean share of agreeing rater
     pairs per item), Cohen's kappa (exactly two raters, else null), Light's kappa (the mean of the pairwise
-    Cohen's kappas: any number of raters; mean_pairwise_kappa in JSON and CSV), Fleiss' kappa and Krippendorff's alpha
-    (nominal; they allow more raters and missing ratings), and the most frequent disagreement pairs. Labels of
-    different raters are paired by the part of the post they name, else by best label match (README). A PP's two symptoms are compared as ONE unordered set
-    (symptom1 + symptom2), so {a, b} agrees with {b, a} but not with {a}; empty labels count as missing.
+    Cohen's kappas: any number of raters; mean_pairwise_kappa in JSON and CSV), Fleiss' kappa and
+    Krippendorff's alpha (nominal; they allow more raters and missing ratings), and the most frequent
+    disagreement pairs. Labels of different raters are paired by the part of the post they name, else by best
+    label match (README; --report pairing shows the pairs). A PP's two symptoms are compared as ONE unordered
+    set (symptom1 + symptom2), so {a, b} agrees with {b, a} but not with {a}; empty labels count as missing.
 
     Per rater: Cohen's kappa for every rater pair (pairwise), each rater's agreement with the majority of the
     other raters (majority; a careless rater stands out), the directed confusion counts (rater A said X while
     rater B said Y, with the item ids) and the disputed items with every rater's value. --format json gives all
-    of it per dimension (keys pairwise, majority, confusion, disputed beside the statistics) unless --report
+    of it per dimension (keys pairwise, majority, confusion, disputed, pairing beside the statistics) unless --report
     names one table; --format csv writes the --report table (summary: one row per dimension).
     """
     from labeling.agreement import (
@@ -187,6 +189,9 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
         counts = ", ".join(f"{a.dimension} {len(a.disputed)}" for a in result.values() if a.disputed)
         if counts:
             click.echo(f"disputed items: {counts} (--report disputed lists them)")
+        paired = next((len(a.pairing) for a in result.values() if a.pairing), 0)
+        if paired:
+            click.echo(f"PPs paired across raters: {paired} (--report pairing says which PP of each rater)")
 
 
 @cli.command("import")

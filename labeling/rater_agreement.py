@@ -18,6 +18,8 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from labeling.alignment import NO_PP
+
 if TYPE_CHECKING:
     from labeling.agreement import DimensionAgreement, ItemRatings
 
@@ -93,9 +95,24 @@ def disputed(items: list[ItemRatings]) -> list[dict[str, Any]]:
     ]
 
 
+def pairing(items: list[ItemRatings]) -> list[dict[str, Any]]:
+    """For each aligned PP rated by several raters: which of each rater's own PPs it is (``None``: the rater
+    labelled the post but has no PP here). Lets a reader check labeling.alignment's pairing post by post."""
+    from labeling.models import pp_key
+
+    return [
+        {
+            "item": i.item,
+            "pps": {r: pp_key(i.question_id, i.pps[r]) if r in i.pps else None for r in i.ratings},
+        }
+        for i in items
+        if i.pp_index is not None and len(i.ratings) >= 2
+    ]
+
+
 # -- output ---------------------------------------------------------------------------------------------------
 
-REPORTS = ("summary", "pairwise", "majority", "confusion", "disputed")
+REPORTS = ("summary", "pairwise", "majority", "confusion", "disputed", "pairing")
 SHOWN_IDS = 5
 
 
@@ -121,6 +138,19 @@ def disputed_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]
     ]
 
 
+def pairing_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
+    """One row per (aligned PP, rater): the PP as the rater numbered it. The pairing is the same in every label
+    dimension, so it is read from the first one computed (symptom unless --stage says otherwise)."""
+    first = next((a for a in result.values() if a.pairing), None)
+    if first is None:
+        return []
+    return [
+        {"item": p["item"], "rater": rater, "rater_pp": own if own is not None else NO_PP}
+        for p in first.pairing
+        for rater, own in p["pps"].items()
+    ]
+
+
 ROWS = {
     "pairwise": (
         pairwise_rows,
@@ -132,6 +162,7 @@ ROWS = {
         ("dimension", "rater_a", "rater_b", "label_a", "label_b", "count", "items"),
     ),
     "disputed": (disputed_rows, ("dimension", "item", "rater", "value")),
+    "pairing": (pairing_rows, ("item", "rater", "rater_pp")),
 }
 
 

@@ -286,7 +286,20 @@ def test_swapping_one_raters_pp_order_in_the_published_file_changes_no_agreement
             results.append(compute_agreement(s, codebook, stage="classify", top=None))
     original, reordered = results
     for dim in original:
-        assert reordered[dim].as_dict() == original[dim].as_dict(), dim
+        # Only how the second rater numbered their PPs differs; every statistic and value is the same.
+        before, after = original[dim].as_dict(), reordered[dim].as_dict()
+        assert {k: v for k, v in after.items() if k != "pairing"} == {
+            k: v for k, v in before.items() if k != "pairing"
+        }, dim
+        assert [(p["item"], p["pps"]["cjm"]) for p in after["pairing"]] == [
+            (p["item"], p["pps"]["cjm"]) for p in before["pairing"]
+        ], dim
+    renumbered = [
+        (a["pps"]["longjie"], b["pps"]["longjie"])
+        for a, b in zip(original["symptom"].pairing, reordered["symptom"].pairing, strict=True)
+        if a["pps"]["longjie"] != b["pps"]["longjie"]
+    ]
+    assert renumbered and all(old.split("_")[0] == new.split("_")[0] for old, new in renumbered)
     # Pairing by row (typing order) would have changed: the test can tell the two rules apart.
     by_row = cohen_kappa_score(
         [r["root casue"].lower() for r in swapped], [r["root casue 2"].lower() for r in swapped]
@@ -334,3 +347,36 @@ def test_best_label_match_pairs_and_an_extra_pp_is_a_disagreement(sqlite_store, 
     assert items["30_2"].ratings == {"ann": NO_PP, "bob": "time.hang"}
     assert result["symptom"].items == 2 and result["symptom"].observed_agreement == pytest.approx(0.5)
     assert result["exposing_stage"].disagreements == [{"labels": [NO_PP, "prediction"], "count": 1}]
+    # The pairing is reported as it was made: ann's PP 1 is bob's PP 2; bob's PP 1 has no partner in ann's PPs.
+    assert result["symptom"].pairing == [
+        {"item": "30_1", "pps": {"ann": "30_1", "bob": "30_2"}},
+        {"item": "30_2", "pps": {"ann": None, "bob": "30_1"}},
+    ]
+    assert result["root_cause"].pairing == result["symptom"].pairing
+
+
+def test_cli_pairing_report(sqlite_url, codebook):
+    from click.testing import CliRunner
+
+    from labeling.cli import cli
+    from mining.db import open_store
+
+    store = open_store(sqlite_url)
+    with store.write() as s:
+        _posts(s, 40)
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        set_pp_label(s, ann, 40, 1, symptom1="memory.oom", root_cause="data.improper_input")
+        set_pp_label(s, bob, 40, 1, symptom1="time.hang", root_cause="other")
+        set_pp_label(s, bob, 40, 2, symptom1="memory.oom", root_cause="data.improper_input")
+    runner = CliRunner()
+    out = runner.invoke(cli, ["agreement", "--db", sqlite_url, "--report", "pairing", "--format", "csv"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines() == [
+        "item,rater,rater_pp", "40_1,ann,40_1", "40_1,bob,40_2", "40_2,ann,(no PP)", "40_2,bob,40_1"
+    ]  # fmt: skip
+    table = runner.invoke(cli, ["agreement", "--db", sqlite_url])
+    assert "PPs paired across raters: 2 (--report pairing" in table.output
+    ident = runner.invoke(
+        cli, ["agreement", "--db", sqlite_url, "--stage", "identify", "--report", "pairing"]
+    )
+    assert ident.exit_code == 0 and "40_1" not in ident.output
