@@ -25,12 +25,12 @@ from labeling.models import (
     Identification,
     PPLabel,
     Rater,
-    parse_pp_key,
 )
 from labeling.records import find_rater, get_or_create_rater, set_pp_label
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.models import Question
+from mining.sites import parse_pp_key
 from mining.store import upsert_questions
 
 FILES = {

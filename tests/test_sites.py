@@ -157,6 +157,12 @@ def _fill_at_0002(store: Store, fixtures) -> tuple[list[int], list[int]]:
     return qids, [a["id"] for a in answers]
 
 
+def _import_json(posts, comments, db_url):
+    """``ppmine import-dump`` of a whole dump with its comments, the summary as JSON, the site taken from the path."""
+    return ppmine("import-dump", str(posts), "--comments", str(comments), "--all-questions", "--db", db_url,
+                  "--format", "json")  # fmt: skip
+
+
 def _count(s, model) -> int:
     return s.scalar(sa.select(sa.func.count()).select_from(model))
 
@@ -290,17 +296,7 @@ def test_case2_the_site_comes_from_the_dump_and_a_second_site_never_overwrites_t
         assert _count(s, Question) == 0
 
     # The path says ai.stackexchange.com: every question is an ai question with an ai link.
-    res = ppmine(
-        "import-dump",
-        str(posts),
-        "--comments",
-        str(comments),
-        "--all-questions",
-        "--db",
-        db_url,
-        "--format",
-        "json",
-    )
+    res = _import_json(posts, comments, db_url)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["site"] == "ai"
     with store.read() as s:
@@ -376,17 +372,7 @@ def test_case2_reimport_moves_posts_an_earlier_import_filed_under_the_wrong_site
         title = s.get(Question, ("stackoverflow", 136)).title
         assert s.get(Question, ("stackoverflow", 136)).link == "https://stackoverflow.com/questions/136"
 
-    res = ppmine(
-        "import-dump",
-        str(posts),
-        "--comments",
-        str(comments),
-        "--all-questions",
-        "--db",
-        db_url,
-        "--format",
-        "json",
-    )
+    res = _import_json(posts, comments, db_url)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["moved"] == counts["questions"]
     with store.read() as s:
@@ -399,15 +385,5 @@ def test_case2_reimport_moves_posts_an_earlier_import_filed_under_the_wrong_site
         assert {"ai:136"} <= {m.entity_key for m in moves}
         assert all(m.before["site"] == "stackoverflow" and m.after["site"] == "ai" for m in moves)
     assert _decided_titles(store) == {"ai:136": title}
-    res = ppmine(
-        "import-dump",
-        str(posts),
-        "--comments",
-        str(comments),
-        "--all-questions",
-        "--db",
-        db_url,
-        "--format",
-        "json",
-    )
+    res = _import_json(posts, comments, db_url)
     assert json.loads(res.stdout)["moved"] == 0

@@ -31,6 +31,7 @@ from labeling.io.import_study import (
     decode,
     parse_csv,
     read_source,
+    store_stubs,
 )
 from labeling.io.output import write_output
 from labeling.io.published import STAGE_SPELLING, STUDY_SPELLING, detect_format
@@ -41,7 +42,6 @@ from mining.errors import PPMinerError
 from mining.models import Question, question_link
 from mining.progress import progress
 from mining.sites import PostKey
-from mining.store import chunks, upsert_questions
 
 FORMAT = "benchmark"
 ACTOR = "import:benchmark"
@@ -161,16 +161,7 @@ def import_benchmark(store: Store, source: str, codebook=None, plan=None) -> Ben
     :func:`plan_benchmark` read it already."""
     plan = plan or plan_benchmark(source, codebook)
     with store.write() as session:
-        existing: dict[PostKey, str] = {}
-        for site in sorted({post.site for post in plan.stubs}):
-            ids = [post.id for post in plan.stubs if post.site == site]
-            for chunk in chunks(ids):
-                query = sa.select(Question.id, Question.source).where(
-                    Question.site == site, Question.id.in_(chunk)
-                )
-                existing.update({PostKey(site, qid): source for qid, source in session.execute(query)})
-        stubs = [s for post, s in plan.stubs.items() if existing.get(post, "import") == "import"]
-        upsert_questions(session, stubs, source="import")
+        existing = store_stubs(session, plan.stubs)
         with progress("importing benchmark", len(plan.cases)) as bar:
             for post, index, values in plan.cases:
                 set_benchmark_case(session, post, index, ACTOR, **values)

@@ -392,18 +392,25 @@ def apply_plan(session: Session, plan: ImportPlan) -> ImportResult:
         return _apply(session, plan, bar.advance)
 
 
-def _apply(session: Session, plan: ImportPlan, tick) -> ImportResult:
+def store_stubs(session: Session, stubs: dict[PostKey, dict[str, Any]]) -> set[PostKey]:
+    """Insert stubs for posts not stored yet and complete earlier import stubs; never touch a post acquired from
+    a dump or the API. Returns the posts that were stored before (of any source)."""
     existing: dict[PostKey, str] = {}
-    for site in sorted({post.site for post in plan.stubs}):
-        ids = [post.id for post in plan.stubs if post.site == site]
+    for site in sorted({post.site for post in stubs}):
+        ids = [post.id for post in stubs if post.site == site]
         for chunk in chunks(ids):
             query = sa.select(Question.id, Question.source).where(
                 Question.site == site, Question.id.in_(chunk)
             )
             existing.update({PostKey(site, qid): source for qid, source in session.execute(query)})
-    # Insert stubs for new posts; complete earlier import stubs; never touch acquired posts.
-    stubs = [s for post, s in plan.stubs.items() if existing.get(post, "import") == "import"]
-    upsert_questions(session, stubs, source="import")
+    upsert_questions(
+        session, [s for post, s in stubs.items() if existing.get(post, "import") == "import"], source="import"
+    )
+    return set(existing)
+
+
+def _apply(session: Session, plan: ImportPlan, tick) -> ImportResult:
+    existing = store_stubs(session, plan.stubs)
     raters = {name: get_or_create_rater(session, name) for name in plan.raters}
     for rater, post, decision in plan.identifications:
         set_identification(session, raters[rater], post, decision)
