@@ -156,8 +156,8 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
     Per rater: Cohen's kappa for every rater pair (pairwise), each rater's agreement with the majority of the
     other raters (majority; a careless rater stands out), the directed confusion counts (rater A said X while
     rater B said Y, with the item ids) and the disputed items with every rater's value. --format json gives all
-    of it per dimension (keys pairwise, majority, confusion, disputed, pairing beside the statistics) unless --report
-    names one table; --format csv writes the --report table (summary: one row per dimension).
+    of it per dimension (keys pairwise, majority, confusion, disputed, pairing beside the statistics) unless
+    --report names one table; --format csv writes the --report table (summary: one row per dimension).
     """
     from labeling.agreement import (
         ROW_COLUMNS,
