@@ -53,6 +53,8 @@ def _is_pp_id(value) -> bool:
     except ValueError:
         return False
     return post.id > 0 and index > 0
+
+
 KNOWN_KEYS = {"title", "pp_ids", "symptom", "root_cause", "metric", "steps", "repeats", "warmup", "timeout_s",
               "memory_limit_mb", "ppcheck", "requires", "description"}  # fmt: skip
 
