@@ -68,6 +68,9 @@ class Identification(Base):
     question_id: Mapped[int] = mapped_column(BigInteger)
     is_pp: Mapped[bool] = mapped_column(Boolean)
     decided_at: Mapped[datetime] = mapped_column(DateTime)
+    note: Mapped[str | None] = mapped_column(
+        Text, doc="the rater's own note on this decision (identify's c key)"
+    )
 
     __table_args__ = (
         UniqueConstraint("rater_id", "site", "question_id", name="uq_identifications_rater_post"),

@@ -7,7 +7,9 @@ A queue reads only the rater's own rows (and, for classify, the reconciled decis
 
 Skipping moves a post to the end of this session's queue; it comes back next session. In identify, undo pops this
 session's last action; with none left it takes back the rater's latest stored decision, so it works after a
-restart too. Classify keeps its finer undo (per field) in the app and uses :meth:`ClassifyQueue.undo_navigation`.
+restart too. Identify can also *visit* a post out of turn (from the history, a post id or a search): it is shown
+until the rater decides it (again) or skips it, then the queue goes on where it was; undoing a changed decision
+puts the previous one back. Classify keeps its finer undo (per field) in the app and uses :meth:`ClassifyQueue.undo_navigation`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from labeling.models import FinalIdentification, Identification, PPLabel, Rater, rater_display
-from labeling.records import delete_identification, find_rater, get_or_create_rater, set_identification
+from labeling.records import (
+    clean_note,
+    delete_identification,
+    find_rater,
+    get_or_create_rater,
+    set_identification,
+    set_identification_note,
+)
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import Candidate
@@ -143,7 +152,7 @@ class _SessionQueue:
     def _mark_done(self, qid: PostKey) -> None:
         if self._pending and self._pending[0] == qid:
             self._pending.popleft()
-        else:
+        elif qid in self._pending:  # a post visited out of turn
             self._pending.remove(qid)
         self._done += 1
 
@@ -191,6 +200,9 @@ class IdentifyQueue(_SessionQueue):
             store, rater, rater_name, [q for q in order if q not in decided], sum(q in decided for q in order)
         )
         self._in_scope = set(order)
+        self._visiting: PostKey | None = None
+        self._drafts: dict[PostKey, str] = {}
+        self._overwritten: list[tuple[bool, object]] = []  # (is_pp, decided_at) a "redecide" action replaced
         self.ranking = priority.start(store, _id_of(rater), order) if priority is not None else None
         if self.ranking is not None:
             self._rearrange()
@@ -200,28 +212,131 @@ class IdentifyQueue(_SessionQueue):
         if order is not None:  # a newer ranking than the one in use
             self._pending = deque(order)
 
+    # -- the post shown: the queue's head, or one visited out of turn --
+
+    @property
+    def current(self) -> PostKey | None:
+        return self._visiting if self._visiting is not None else super().current
+
+    @property
+    def upcoming(self) -> PostKey | None:
+        if self._visiting is not None:
+            return self._pending[0] if self._pending else None
+        return super().upcoming
+
+    @property
+    def visiting(self) -> bool:
+        """Whether the post shown is one visited out of turn (the queue resumes after it)."""
+        return self._visiting is not None
+
+    def in_scope(self, post: PostKey) -> bool:
+        return post in self._in_scope
+
+    @property
+    def scope(self) -> frozenset[PostKey]:
+        return frozenset(self._in_scope)
+
+    @property
+    def pending_posts(self) -> list[PostKey]:
+        """The undecided posts in the order they come."""
+        return list(self._pending)
+
+    def visit(self, post: PostKey) -> bool:
+        """Show ``post`` now, decided or not, if it is in this rater's scope (else False, nothing changes)."""
+        if post not in self._in_scope:
+            return False
+        self._visiting = None if self._pending and self._pending[0] == post else post
+        return True
+
+    def skip(self) -> PostKey | None:
+        """Leave a visited post as it is (back to the queue), else move the queue's head to its end."""
+        if self._visiting is not None:
+            self._visiting = None
+            return self.current
+        return super().skip()
+
+    # -- notes --
+
+    def draft_note(self, post: PostKey) -> str | None:
+        """The note typed for an undecided post, kept until its decision stores it (this session only)."""
+        return self._drafts.get(post)
+
+    def stored_decision(self, post: PostKey) -> tuple[bool, str | None] | None:
+        """This rater's stored (is_pp, note) on ``post``, or None."""
+        if self.rater is None:
+            return None
+        with self.store.read() as s:
+            row = s.execute(
+                sa.select(Identification.is_pp, Identification.note).where(
+                    Identification.rater_id == self.rater.id,
+                    Identification.site == post.site,
+                    Identification.question_id == post.id,
+                )
+            ).first()
+        return (bool(row[0]), row[1]) if row is not None else None
+
+    def set_note(self, note: str) -> bool:
+        """Note the current post: on a stored decision at once (audited); on an undecided post kept as a draft that
+        its decision stores. Returns whether it was stored now. An empty note clears it."""
+        qid = self.current
+        if qid is None:
+            return False
+        if self.rater is not None:
+            with self.writing() as (s, rater):
+                stored = set_identification_note(s, rater, qid, note)
+            if stored is not None:
+                self._drafts.pop(qid, None)
+                return True
+        text = clean_note(note)
+        if text is None:
+            self._drafts.pop(qid, None)
+        else:
+            self._drafts[qid] = text
+        return False
+
+    # -- decisions --
+
     def decide(self, is_pp: bool) -> PostKey | None:
-        """Store the rater's decision on the current post (committed now); returns the next post."""
+        """Store the rater's decision on the current post (committed now, with its draft note if any); a decided
+        post gets the new value (undo puts the old one back). Returns the next post."""
         qid = self.current
         if qid is None:
             return None
+        note = {"note": self._drafts[qid]} if qid in self._drafts else {}
         with self.writing() as (s, rater):
-            set_identification(s, rater, qid, is_pp)
-        self._mark_done(qid)
-        self._actions.append(("decide", qid))
+            before = s.execute(
+                sa.select(Identification.is_pp, Identification.decided_at).where(
+                    Identification.rater_id == rater.id,
+                    Identification.site == qid.site,
+                    Identification.question_id == qid.id,
+                )
+            ).first()
+            set_identification(s, rater, qid, is_pp, **note)
+        self._drafts.pop(qid, None)
+        self._visiting = None
+        if before is None:
+            self._mark_done(qid)
+            self._actions.append(("decide", qid))
+        else:
+            self._actions.append(("redecide", qid))
+            self._overwritten.append((bool(before[0]), before[1]))
         if self.ranking is not None:
             self.ranking.learn(qid, is_pp)
             self._rearrange()
         return self.current
 
     def undo(self) -> PostKey | None:
-        """Take back the last action (decision or skip); returns the post to show again, or None if nothing to undo."""
+        """Take back the last action (decision, changed decision or skip); returns the post to show again, or None
+        if nothing to undo."""
         if self._actions:
             kind, qid = self._actions[-1]
             if kind == "skip":
                 self._actions.pop()
+                self._visiting = None
                 self._undo_skip(qid)
                 return qid
+            if kind == "redecide":
+                return self._undo_redecide(qid)
         else:
             qid = self._latest_stored_decision()
             if qid is None:
@@ -229,13 +344,35 @@ class IdentifyQueue(_SessionQueue):
         if self.rater is None:
             return None  # nothing was ever decided
         with self.store.write() as s:  # if this fails, the action stays on the stack for another try
+            note = s.scalar(
+                sa.select(Identification.note).where(
+                    Identification.rater_id == self.rater.id,
+                    Identification.site == qid.site,
+                    Identification.question_id == qid.id,
+                )
+            )
             existed = delete_identification(s, self.rater, qid)
         if self._actions:
             self._actions.pop()
+        self._visiting = None
+        if note:  # the note goes back to being a draft of the post shown again, not lost with the decision
+            self._drafts[qid] = note
         if existed:
             self._mark_undone(qid)
             if self.ranking is not None:
                 self.ranking.forget(qid)
+        return qid
+
+    def _undo_redecide(self, qid: PostKey) -> PostKey:
+        """Put back the decision a revisit changed (value and time), and show that post again."""
+        is_pp, decided_at = self._overwritten[-1]
+        with self.writing() as (s, rater):
+            set_identification(s, rater, qid, is_pp).decided_at = decided_at
+        self._actions.pop()
+        self._overwritten.pop()
+        self._visiting = qid if not (self._pending and self._pending[0] == qid) else None
+        if self.ranking is not None:
+            self.ranking.learn(qid, is_pp)
         return qid
 
     def _latest_stored_decision(self) -> PostKey | None:

@@ -143,13 +143,15 @@ def merge_raters(session: Session, source: str, target: str) -> dict[str, int]:
     src, dst = _require(session, source), _require(session, target)
     if src.id == dst.id:
         raise PPMinerError(f"{src.name!r} and {rater_display(target)!r} are the same rater")
-    mine, when = {}, {}
+    mine, when, notes = {}, {}, {}
     for row in session.scalars(sa.select(Identification).where(Identification.rater_id == src.id)):
-        mine[row.key], when[row.key] = row.is_pp, row.decided_at
-    theirs = {
-        row.key: row.is_pp
+        mine[row.key], when[row.key], notes[row.key] = row.is_pp, row.decided_at, row.note
+    dst_rows = {
+        row.key: row
         for row in session.scalars(sa.select(Identification).where(Identification.rater_id == dst.id))
     }
+    theirs = {q: row.is_pp for q, row in dst_rows.items()}
+    untold = {q: notes[q] for q in mine.keys() & dst_rows.keys() if notes[q] and not dst_rows[q].note}
     src_labels, dst_labels = _label_sets(session, src), _label_sets(session, dst)
     conflicts = sorted(q for q in mine.keys() & theirs.keys() if mine[q] != theirs[q])
     conflicts += sorted(
@@ -168,8 +170,11 @@ def merge_raters(session: Session, source: str, target: str) -> dict[str, int]:
     for qid, is_pp in sorted(mine.items()):
         delete_identification(session, src, qid)
         if qid not in theirs:
-            set_identification(session, dst, qid, is_pp).decided_at = when[qid]  # when it was decided
+            moved_row = set_identification(session, dst, qid, is_pp, note=notes[qid])
+            moved_row.decided_at = when[qid]  # when it was decided
             moved["identifications"] += 1
+        elif qid in untold:  # the same decision: the target keeps its own note, else takes the source's
+            set_identification(session, dst, qid, is_pp, note=untold[qid])
     for qid, pps in sorted(src_labels.items()):
         for pp in pps:
             delete_pp_label(session, src, qid, pp["pp_index"])

@@ -80,26 +80,63 @@ def _identification(session: Session, rater: Rater, post: PostKey) -> Identifica
     )
 
 
-def set_identification(session: Session, rater: Rater, post: PostKey | int, is_pp: bool) -> Identification:
-    """Record (or change) a rater's PP / not-PP decision on a post."""
+_KEEP: Any = object()  # set_identification(note=...) default: leave the stored note as it is
+
+
+def clean_note(note: str | None) -> str | None:
+    """A note as stored: trimmed; an empty one is no note."""
+    text = (note or "").strip()
+    return text or None
+
+
+def _identification_snapshot(row: Identification | None) -> dict[str, Any] | None:
+    """What an identification's audit entry records: the decision, and the note when there is one (so entries
+    of decisions without notes read as they always did)."""
+    if row is None:
+        return None
+    snap: dict[str, Any] = {"is_pp": row.is_pp}
+    if row.note:
+        snap["note"] = row.note
+    return snap
+
+
+def set_identification(
+    session: Session, rater: Rater, post: PostKey | int, is_pp: bool, note: str | None = _KEEP
+) -> Identification:
+    """Record (or change) a rater's PP / not-PP decision on a post; ``note`` also sets its note (None or "" clears
+    it; left out, the stored note stays). A changed decision gets a new ``decided_at``; a changed note alone not."""
     post = as_post(post)
     row = _identification(session, rater, post)
-    before = _snapshot(row, ("is_pp",))
+    before = _identification_snapshot(row)
     if row is None:
         row = Identification(
             rater_id=rater.id, site=post.site, question_id=post.id, is_pp=is_pp, decided_at=utcnow()
         )
         session.add(row)
-    elif row.is_pp == is_pp:
-        return row
-    else:
+    elif row.is_pp != is_pp:
         row.is_pp, row.decided_at = is_pp, utcnow()
+    if note is not _KEEP:
+        row.note = clean_note(note)
+    after = _identification_snapshot(row)
+    if after == before:
+        return row
     _audit(
         session, rater.name, "identifications", f"{rater.name}/{post}",
-        "insert" if before is None else "update", before, {"is_pp": is_pp},
+        "insert" if before is None else "update", before, after,
     )  # fmt: skip
     session.flush()
     return row
+
+
+def set_identification_note(
+    session: Session, rater: Rater, post: PostKey | int, note: str | None
+) -> Identification | None:
+    """Set (or clear, with None or "") the note on a rater's decision. None when there is no decision: a note
+    belongs to a decision, so nothing is stored."""
+    row = _identification(session, rater, as_post(post))
+    if row is None:
+        return None
+    return set_identification(session, rater, post, row.is_pp, note=note)
 
 
 def delete_identification(session: Session, rater: Rater, post: PostKey | int) -> bool:
@@ -109,7 +146,7 @@ def delete_identification(session: Session, rater: Rater, post: PostKey | int) -
     if row is None:
         return False
     _audit(session, rater.name, "identifications", f"{rater.name}/{post}", "delete",
-           {"is_pp": row.is_pp}, None)  # fmt: skip
+           _identification_snapshot(row), None)  # fmt: skip
     session.delete(row)
     session.flush()
     return True

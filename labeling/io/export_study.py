@@ -119,14 +119,17 @@ def _chosen_raters(session: Session, raters: list[str] | None, rated_by) -> list
     return list(session.scalars(sa.select(Rater).where(Rater.id.in_(sa.select(rated_by))).order_by(Rater.id)))
 
 
-def identification_rows(session: Session, raters: list[str] | None) -> tuple[list[str], list[list[str]]]:
+def identification_rows(
+    session: Session, raters: list[str] | None
+) -> tuple[list[str], list[list[str]], dict[str, int]]:
+    """The published kappa_identification.csv shape; the raters' notes have no column there (counted as dropped,
+    so the file stays byte for byte the published one)."""
     chosen = _chosen_raters(session, raters, Identification.rater_id)
-    decisions = {
-        (row.rater_id, row.key): row.is_pp
-        for row in session.scalars(
-            sa.select(Identification).where(Identification.rater_id.in_([r.id for r in chosen]))
-        )
-    }
+    rows = session.scalars(
+        sa.select(Identification).where(Identification.rater_id.in_([r.id for r in chosen]))
+    ).all()
+    decisions = {(row.rater_id, row.key): row.is_pp for row in rows}
+    notes = sum(1 for row in rows if row.note)
     finals = {row.key: row.is_pp for row in session.scalars(sa.select(FinalIdentification))}
     # A post only the study file's final labels brought (no rater decided it) is not an identification row:
     # exporting identifications after importing the study file adds no row.
@@ -147,7 +150,7 @@ def identification_rows(session: Session, raters: list[str] | None) -> tuple[lis
         if finals:
             row.append(cell(finals.get(qid)))
         out.append(row)
-    return header, out
+    return header, out, {"note": notes} if notes else {}
 
 
 def label_rows(
@@ -202,10 +205,10 @@ def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | Non
             write_csv(out, header, rows, bom=True)
             return ExportResult(fmt, str(out), len(rows), dropped=dropped)
         if fmt == "identification":
-            header, rows = identification_rows(session, raters)
+            header, rows, dropped = identification_rows(session, raters)
             write_csv(out, header, rows)
             names = [h[len(RATER_PREFIX) :] for h in header if h.startswith(RATER_PREFIX)]
-            return ExportResult(fmt, str(out), len(rows), names)
+            return ExportResult(fmt, str(out), len(rows), names, dropped)
         header, rows, names, dropped = label_rows(session, raters)
         write_csv(out, header, rows)
         return ExportResult(fmt, str(out), len(rows), names, dropped)
