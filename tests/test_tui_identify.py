@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -520,3 +521,188 @@ def test_post_rewraps_when_the_terminal_narrows(sqlite_store):
     wide, narrow, width = asyncio.run(go())
     assert len(narrow) > len(wide)
     assert max(len(line) for line in narrow) <= width < 50
+
+
+# -- notes, history, revisiting, search, the link (issue 13) ------------------------------------------------------
+
+SIZES = [(80, 24), (120, 40)]
+KEY_NAMES = {" ": "space", "/": "slash", ":": "colon", "%": "percent_sign"}
+
+
+def typed(text: str) -> list[str]:
+    """The key presses that type ``text``."""
+    return [KEY_NAMES.get(c, c) for c in text]
+
+
+def drive(app, *steps, size):
+    """Press the keys of ``steps`` ("SCREEN" records the screen there); returns the records, the last at exit."""
+
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            seen = []
+            for step in steps:
+                if step == "SCREEN":
+                    await pilot.pause()
+                    seen.append(screen_text(app))
+                else:
+                    await pilot.press(step)
+            await pilot.pause()
+            seen.append(screen_text(app))
+            return seen
+
+    return asyncio.run(go())
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def identifications(store, rater="ann"):
+    with store.read() as s:
+        rows = s.execute(
+            sa.select(
+                Identification.site, Identification.question_id, Identification.is_pp, Identification.note
+            )
+            .join(Rater, Rater.id == Identification.rater_id)
+            .where(Rater.name == rater)
+        ).all()
+    return {(site, qid): (is_pp, note) for site, qid, is_pp, note in rows}
+
+
+def audit(store):
+    with store.read() as s:
+        return s.execute(
+            sa.select(AuditEntry.action, AuditEntry.before, AuditEntry.after).order_by(AuditEntry.id)
+        ).all()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_note_is_saved_with_the_decision_and_shown_again_on_revisit(sqlite_store, size):
+    ids = [1101, 1102, 1103]
+    seed_candidates(sqlite_store, ids)
+    first, second = seeded_order(ids, 0)[:2]
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+    prompt, drafted, revisited, prefilled, _ = drive(
+        app,
+        "c", "SCREEN", *typed("slow only on batch 1"), "enter", "SCREEN",
+        "y", "n", "h", "down", "down", "enter", "SCREEN",
+        "c", "SCREEN", *typed(" (checked)"), "enter",
+        size=size,
+    )  # fmt: skip
+    assert f"Note on post {first}" in prompt
+    assert f"note on {first} kept: y/n saves it" in flat(drafted)  # undecided: saved with the decision
+    assert audit(sqlite_store)[0] == ("insert", None, {"is_pp": True, "note": "slow only on batch 1"})
+    assert identifications(sqlite_store)[("stackoverflow", second.id)] == (False, None)
+    # h, the older row: the post is back with its decision and note on the status line
+    assert "Training is very slow" in revisited and f"post {first}" in flat(revisited)
+    assert "you decided PP" in flat(revisited) and "note: slow only on batch 1" in flat(revisited)
+    assert "slow only on batch 1" in prefilled  # c opens with the stored note
+    assert identifications(sqlite_store)[("stackoverflow", first.id)] == (
+        True,
+        "slow only on batch 1 (checked)",
+    )
+    assert audit(sqlite_store)[-1] == (
+        "update",
+        {"is_pp": True, "note": "slow only on batch 1"},
+        {"is_pp": True, "note": "slow only on batch 1 (checked)"},
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history_lists_only_own_decisions_and_a_flip_is_audited(sqlite_store, size):
+    ids = [1201, 1202, 1203, 1204]
+    seed_candidates(sqlite_store, ids)
+    order = seeded_order(ids, 0)
+    with sqlite_store.write() as s:
+        bob = get_or_create_rater(s, "bob")
+        set_identification(s, bob, order[3], True, note="bob's secret")
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+    history, flipped, undone, back = drive(
+        app, "y", "n", "h", "SCREEN", "down", "down", "enter", "n", "SCREEN", "u", "SCREEN", "s", size=size
+    )
+    rows = [line for line in history.splitlines() if re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", line)]
+    assert len(rows) == 2
+    assert str(order[1]) in rows[0] and "not PP" in rows[0]  # newest first
+    assert str(order[0]) in rows[1]
+    assert str(order[3]) not in history and "bob" not in history and "secret" not in history
+    assert "2 decisions" in history
+    # the older decision (PP) changed to not PP: stored, audited, not counted twice; the queue goes on
+    assert "done 2 · remaining 2" in flipped and f"post {order[2]}" in flipped
+    assert audit(sqlite_store)[3] == ("update", {"is_pp": True}, {"is_pp": False})  # [0] is bob's
+    # u puts the old decision back and shows that post again; s leaves it, back to the queue
+    assert identifications(sqlite_store)[("stackoverflow", order[0].id)] == (True, None)
+    assert audit(sqlite_store)[4] == ("update", {"is_pp": False}, {"is_pp": True})
+    assert f"post {order[0]}" in flat(undone) and "you decided PP" in flat(undone)
+    assert f"post {order[2]}" in back and "done 2 · remaining 2" in back
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history_jumps_to_a_typed_post_id(sqlite_store, size):
+    ids = [1301, 1302, 1303]
+    seed_candidates(sqlite_store, ids)
+    order = seeded_order(ids, 0)
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+    outside, garbage, jumped, after = drive(
+        app,
+        "h", *typed("999"), "enter", "SCREEN",
+        *["backspace"] * 3, *typed("x:y"), "enter", "SCREEN",
+        *["backspace"] * 3, *typed(str(order[2])), "enter", "SCREEN",
+        "y",
+        size=size,
+    )  # fmt: skip
+    assert "post 999 is not one of your candidates" in flat(outside)
+    assert "Your decisions" in garbage and "x:y" in garbage  # a one-line message, the list stays open
+    assert "'x:y' is not a post id" in flat(garbage)
+    # an undecided post, not in the history: shown out of turn, decided, and the queue goes on where it was
+    assert f"post {order[2]}" in flat(jumped) and "out of turn" in flat(jumped)
+    assert identifications(sqlite_store) == {("stackoverflow", order[2].id): (True, None)}
+    assert f"post {order[0]}" in after and "done 1 · remaining 2" in after
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_finds_by_title_word_and_keyword_and_says_when_nothing_matches(sqlite_store, size):
+    seed_candidates(sqlite_store, [1401, 1402])
+    seed_candidates(sqlite_store, [1403], title="GPU Memory leak in loop", body="<p>it grows</p>")
+    with sqlite_store.write() as s:
+        cand = s.scalar(sa.select(Candidate).where(Candidate.question_id == 1402))
+        cand.hits.append(CandidateHit(keyword="oom", field="prose", count=1))
+    app = IdentifyApp(IdentifyQueue(sqlite_store, "ann"))
+    by_title, shown, by_keyword, missed = drive(
+        app,
+        "slash", *typed("memory LEAK"), "enter", "SCREEN", "enter", "SCREEN",
+        "slash", *typed("OOM"), "enter", "SCREEN",
+        "escape", "slash", *typed("tensorboard"), "enter",
+        size=size,
+    )  # fmt: skip
+    assert "1 post matched 'memory LEAK'" in flat(by_title) and "1403" in by_title
+    assert "GPU Memory leak in loop" in by_title
+    assert "GPU Memory leak in loop 1403" in shown and "post 1403" in flat(shown)
+    assert "1 post matched 'OOM'" in flat(by_keyword) and "1402" in by_keyword
+    assert "no post among your candidates matches 'tensorboard'" in flat(missed)
+
+
+def test_o_reports_the_link_in_a_headless_session(sqlite_store, monkeypatch):
+    seed_candidates(sqlite_store, [1501])
+    for name in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    for size in SIZES:
+        [screen] = drive(IdentifyApp(IdentifyQueue(sqlite_store, "ann")), "o", size=size)
+        assert "no browser here; the link: https://stackoverflow.com/questions/1501" in flat(screen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_and_hints_name_the_new_keys(sqlite_store, size):
+    seed_candidates(sqlite_store, [1601])
+    screen, helped = drive(
+        IdentifyApp(IdentifyQueue(sqlite_store, "ann")), "SCREEN", "question_mark", size=size
+    )
+    assert "c note · h history · / search · o link" in flat(screen)
+    for what in (
+        "comment: a note",
+        "history: your decisions",
+        "search your candidates",
+        "open the post's link",
+    ):
+        assert what in flat(helped)

@@ -8,7 +8,7 @@ Stable API::
     StatusLine(id=...).show(rater, done, remaining, extra="", problem="", pace=None)  # pace: a PaceClock
     HelpScreen(title, keys=[(key, what), ...], extra=Text | None)       # closes on Esc, q or ?
     CodePicker(codebook, dimension, title, current=None, allow_clear=False)  # -> code | "" (cleared) | None
-    TextPrompt(title, value="")                                          # -> str | None
+    TextPrompt(title, value="", select=True)  # -> str | None; select=False: the cursor after the value, to add
     prefix_score(query, spellings) -> int | None; screen_text(app) -> str (what the screen shows, for tests/benchmarks)
     settle_memory()                 # call while the rater reads: keeps garbage-collection pauses off key presses
 """
@@ -185,14 +185,15 @@ class TextPrompt(ModalScreen[str | None]):
     DEFAULT_CSS = MODAL_CSS
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, title: str, value: str = "") -> None:
+    def __init__(self, title: str, value: str = "", select: bool = True) -> None:
+        """``select``: the value starts selected (typing replaces it); False puts the cursor after it."""
         super().__init__()
-        self._title, self._value = title, value
+        self._title, self._value, self._select = title, value, select
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="modal-box"):
             yield Static(Text(self._title), classes="modal-title", markup=False)
-            yield Input(value=self._value, id="prompt-input")
+            yield Input(value=self._value, id="prompt-input", select_on_focus=self._select)
             yield Static(Text("Enter keeps, Esc cancels"), classes="modal-hint", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -1,4 +1,10 @@
-"""`pplabel identify`: one key per decision on each candidate post (PP or not), committed when the key is pressed."""
+"""`pplabel identify`: one key per decision on each candidate post (PP or not), committed when the key is pressed.
+
+Besides deciding: ``c`` notes the post (``n`` is "not a PP" here; ``c`` is the comment key on classify too, so a
+key means one thing on every screen), ``h`` lists the rater's own decisions to go back to one, ``/`` searches the
+rater's candidates, ``o`` opens the post's link. A post visited from ``h`` or ``/`` is decided again with y/n (the
+change is audited, u puts the old decision back); s leaves it as it is; then the queue goes on where it was.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +13,33 @@ from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widgets import Static
 
 from labeling.models import Identification
 from labeling.queue import IdentifyQueue, Progress
-from labeling.tui.common import HelpScreen, PaceClock, StatusLine, first_line, settle_memory
+from labeling.revisit import SearchResult, own_decisions, search_candidates
+from labeling.tui.common import HelpScreen, PaceClock, StatusLine, TextPrompt, first_line, settle_memory
+from labeling.tui.links import link_message, open_link
 from labeling.tui.post_view import PostReader, PostView
+from labeling.tui.revisit import HistoryScreen, SearchScreen
+from mining.errors import PPMinerError
+from mining.sites import PostKey, question_link
 from mining.store import utcnow
+from mining.text import terminal_safe
 
 KEYS = [
     ("y", "the post reports a performance problem (PP)"),
     ("n", "not a PP"),
     ("s", "skip: decide later (it comes back at the end of this session)"),
-    ("u", "undo the last decision or skip"),
+    ("u", "undo the last decision or skip (a changed decision gets its old value back)"),
+    ("c", "comment: a note on this post's decision (typed before y/n, it is saved with the decision)"),
+    (
+        "h",
+        "history: your decisions, newest first; type a post id (136, ai:136) or pick a row to decide again",
+    ),
+    ("/", "search your candidates by words of the title, text or code, or by a matched keyword"),
+    ("o", "open the post's link in a browser (or show it to copy)"),
     ("↑ ↓ PgUp PgDn Home End", "scroll the post"),
     ("?", "this help"),
     ("q", "quit (every decision is already saved)"),
@@ -38,12 +58,21 @@ class IdentifyApp(App[Progress]):
     """Walks an :class:`IdentifyQueue`; ``app.run()`` returns the progress at exit."""
 
     TITLE = "pplabel identify"
-    CSS = "#hints { dock: bottom; height: 1; background: $boost; color: $text-muted; padding: 0 1; }"
+    CSS = """
+    #bottom { dock: bottom; height: auto; }
+    #hints { height: auto; max-height: 2; background: $boost; color: $text-muted; padding: 0 1; }
+    #message { height: auto; max-height: 3; padding: 0 1; background: $panel; display: none; }
+    """
+    HINTS = "y PP · n not PP · s skip · u undo · c note · h history · / search · o link · ? help · q quit"
     BINDINGS = [
         Binding("y", "decide(True)", "PP"),
         Binding("n", "decide(False)", "not PP"),
         Binding("s", "skip", "skip"),
         Binding("u", "undo", "undo"),
+        Binding("c", "note", "note"),
+        Binding("h", "history", "history"),
+        Binding("slash", "search", "search"),
+        Binding("o", "open_link", "link"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit_session", "quit"),
     ]
@@ -54,11 +83,16 @@ class IdentifyApp(App[Progress]):
         self.hints = hints  # show ppcheck's findings (pplabel identify --hints)
         self._shown = 0
         self.last = ""  # the rater's own last step, so they know what u will take back
+        self._visited: tuple[bool, str | None] | None = (
+            None  # stored (is_pp, note) of a post visited out of turn
+        )
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
         yield PostView(id="post")
-        yield Static(Text("y PP · n not PP · s skip · u undo · ? help · q quit"), id="hints", markup=False)
+        with Vertical(id="bottom"):
+            yield Static(Text(""), id="message", markup=False)
+            yield Static(Text(self.HINTS), id="hints", markup=False)
 
     def on_mount(self) -> None:
         view = self.query_one(PostView)
@@ -81,12 +115,16 @@ class IdentifyApp(App[Progress]):
     def show_current(self) -> None:
         qid = self.queue.current
         view = self.query_one(PostView)
+        self._say("")
+        self._visited = None
         if qid is None:
             view.show(None, "All candidates decided. Press q to quit (u undoes the last decision).")
         else:
             problem = ""
             try:
                 view.show(self.reader.get(qid), f"post {qid} is no longer stored: press s to skip it")
+                if self.queue.visiting:
+                    self._visited = self.queue.stored_decision(qid)
             except SQLAlchemyError as exc:
                 problem = f"post {qid} not read: {first_line(exc)}"
                 view.show(None, f"{problem}. Press s to skip, or u / q; your decisions so far are saved.")
@@ -95,13 +133,39 @@ class IdentifyApp(App[Progress]):
             return
         self.show_status()
 
+    def _post_context(self, qid: PostKey | None) -> str:
+        """What the status line says about the post shown: visited out of turn (and the decision it holds), its
+        note."""
+        if qid is None:
+            return ""
+        parts = [f"post {qid}"]
+        note = self.queue.draft_note(qid)
+        if self.queue.visiting:
+            if self._visited is not None:
+                parts.append(
+                    f"you decided {'PP' if self._visited[0] else 'not PP'}: y/n change it, s leaves it"
+                )
+                note = note or self._visited[1]
+            else:
+                parts.append("out of turn: s goes back to the queue")
+        if note:
+            start = " ".join(note.split())
+            parts.append(f"note: {start[:40]}…" if len(start) > 40 else f"note: {start}")
+        return " · ".join(parts)
+
     def show_status(self, problem: str = "") -> None:
         p, qid = self.queue.progress, self.queue.current
         ranked = self.queue.ranking.status().line() if self.queue.ranking is not None else ""
-        extra = " · ".join(x for x in (ranked, f"post {qid}" if qid else "", self.last) if x)
+        extra = " · ".join(x for x in (ranked, self._post_context(qid), self.last) if x)
         self.query_one(StatusLine).show(
             self.queue.rater_name, p.done, p.remaining, extra, problem, self.clock
         )
+
+    def _say(self, message: str) -> None:
+        """A line above the key hints that stays until the next post is shown (a link to copy, a refusal)."""
+        line = self.query_one("#message", Static)
+        line.update(Text(terminal_safe(message, keep_newlines=False)))
+        line.display = bool(message)
 
     def _read_ahead(self) -> None:
         """While the rater reads: fetch and render the next post; now and then keep GC pauses short."""
@@ -145,6 +209,89 @@ class IdentifyApp(App[Progress]):
                 self.notify("nothing to undo")
 
         self._guarded("undo", step)
+
+    # -- notes, going back, searching, the link --
+
+    def action_note(self) -> None:
+        qid = self.queue.current
+        if qid is None:
+            self._say("no post to note")
+            return
+        try:
+            stored = self.queue.stored_decision(qid)
+        except SQLAlchemyError as exc:
+            self._say(f"note not read: {first_line(exc)}")
+            return
+        current = self.queue.draft_note(qid) or (stored[1] if stored else None) or ""
+        when = "on your decision" if stored else "saved with your y/n"
+        self.push_screen(
+            TextPrompt(f"Note on post {qid} ({when}; empty clears it)", current, select=False),
+            lambda text: self._save_note(qid, text),
+        )
+
+    def _save_note(self, qid: PostKey, text: str | None) -> None:
+        if text is None or self.queue.current != qid:
+            return
+        try:
+            stored = self.queue.set_note(text)
+        except SQLAlchemyError as exc:
+            message = f"note not saved: {first_line(exc)}"
+            self.notify(message, severity="error", timeout=8, markup=False)
+            self.show_status(message)
+            return
+        if stored and self._visited is not None:
+            self._visited = (self._visited[0], text or None)
+        if not text:
+            self.last = f"note on {qid} cleared"
+        else:
+            self.last = f"note saved on {qid}" if stored else f"note on {qid} kept: y/n saves it"
+        self.show_status()
+
+    def _refusal(self, post: PostKey) -> str | None:
+        """Why ``post`` cannot be shown in this session, or None when it can."""
+        if self.queue.in_scope(post):
+            return None
+        where = "in this sample" if self.queue.sample else "of the latest keyword set"
+        return f"post {post} is not one of your candidates {where}"
+
+    def _visit(self, post: PostKey | None) -> None:
+        if post is None:
+            return
+        if not self.queue.visit(post):
+            self._say(self._refusal(post) or "")
+            return
+        self.show_current()
+
+    def action_history(self) -> None:
+        try:
+            decisions = own_decisions(self.queue.store, self.queue.rater_id)
+        except SQLAlchemyError as exc:
+            self._say(f"history not read: {first_line(exc)}")
+            return
+        self.push_screen(HistoryScreen(decisions, self._refusal), self._visit)
+
+    def _search(self, query: str) -> SearchResult:
+        try:
+            return search_candidates(
+                self.queue.store,
+                self.queue.keyword_set_id,
+                self.queue.scope,
+                self.queue.pending_posts,
+                query,
+            )
+        except SQLAlchemyError as exc:
+            raise PPMinerError(f"search failed: {first_line(exc)}") from None
+
+    def action_search(self) -> None:
+        self.push_screen(SearchScreen(self._search, self._refusal), self._visit)
+
+    def action_open_link(self) -> None:
+        qid = self.queue.current
+        if qid is None:
+            return
+        post = self.query_one(PostView).post
+        link = post.link if post is not None and post.key == qid else question_link(qid.id, qid.site)
+        self._say(link_message(link, open_link(link)))
 
     def action_help(self) -> None:
         self.push_screen(
