@@ -29,17 +29,17 @@ def _audit(store):
         ).all()
 
 
-def test_migration_0010_adds_the_note_column_and_takes_it_away(db_url):
+def test_migration_0011_adds_the_note_column_and_takes_it_away(db_url):
     store = Store(db_url)
-    upgrade(store, "0009")
+    upgrade(store, "0010")
     assert "note" not in {c["name"] for c in sa.inspect(store.engine).get_columns("identifications")}
     upgrade(store)
-    assert current_revision(store.engine) == "0010"
+    assert current_revision(store.engine) == "0011"
     store = open_store(db_url)
     seed_candidates(store, [11])
     with store.write() as s:
         set_identification(s, get_or_create_rater(s, "ann"), 11, True, note="fast on CPU")
-    downgrade(store, "0009")
+    downgrade(store, "0010")
     columns = {c["name"] for c in sa.inspect(store.engine).get_columns("identifications")}
     assert "note" not in columns and {"is_pp", "decided_at"} <= columns
     with store.engine.connect() as conn:  # the decision itself stays

@@ -1,8 +1,8 @@
 """identifications.note: a rater's own note on a decision (`pplabel identify`, key c)
 
-Revision ID: 0010
-Revises: 0009
-Create Date: 2026-11-24
+Revision ID: 0011
+Revises: 0010
+Create Date: 2026-11-23
 """
 
 from collections.abc import Sequence
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
