@@ -338,13 +338,20 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
             "items": a.items,
             "raters": ", ".join(a.raters),
             "observed": a.observed_agreement,
-            "cohen κ": a.cohen_kappa,
-            "light κ": a.mean_pairwise_kappa,
+            # one kappa column: Cohen's for two raters, Light's (mean pairwise Cohen) for more (LIGHT_NOTE)
+            "cohen κ": a.cohen_kappa if len(a.raters) <= 2 else a.mean_pairwise_kappa,
             "fleiss κ": a.fleiss_kappa,
             "kripp. α": a.krippendorff_alpha,
         }
         for a in result.values()
     ]
+
+
+LIGHT_NOTE = "cohen κ with more than two raters: Light's kappa, the mean of the pairwise Cohen's kappas"
+
+
+def needs_light_note(result: dict[str, DimensionAgreement]) -> bool:
+    return any(len(a.raters) > 2 and a.mean_pairwise_kappa is not None for a in result.values())
 
 
 def disagreement_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:

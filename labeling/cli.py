@@ -160,8 +160,10 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
     --report names one table; --format csv writes the --report table (summary: one row per dimension).
     """
     from labeling.agreement import (
+        LIGHT_NOTE,
         ROW_COLUMNS,
         compute_agreement,
+        needs_light_note,
         table_rows,
         to_json,
         to_rows,
@@ -182,6 +184,8 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
         emit_rows(to_rows(result), fmt, ROW_COLUMNS)
     else:
         emit_rows(table_rows(result), fmt, title="Inter-rater agreement")
+        if needs_light_note(result):
+            click.echo(LIGHT_NOTE)
         emit_rows(ra.pivot_pairwise(result), fmt, title="Cohen's kappa per rater pair")
         emit_rows(ra.pivot_majority(result), fmt, title="Agreement with the other raters' majority")
         if top:
