@@ -7,6 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.rules import Rule, register
+from checker.rules.common import first_report
 
 TF_FUNCTION = "tensorflow.function"
 
@@ -37,11 +38,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
 
     def report(at, message):
-        key = (at.lineno, at.col_offset)
-        if key not in reported:
-            reported.add(key)
-            return RawFinding("PP401", at.lineno, at.col_offset, message)
-        return None
+        return RawFinding("PP401", at.lineno, at.col_offset, message) if first_report(reported, at) else None
 
     # A def decorated with @tf.function written inside a loop body.
     for function in index.functions:

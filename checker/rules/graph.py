@@ -9,6 +9,7 @@ from checker.module import ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.common import (
     SESSION_CLASSES,
+    first_report,
     in_tf_function,
     is_session_run,
     loop_resets_graph,
@@ -137,10 +138,8 @@ def check_graph_op_in_loop(index: ModuleIndex):
             if op is None:
                 continue
             at = via or site.node
-            key = (at.lineno, at.col_offset)
-            if key in reported:
+            if not first_report(reported, at):
                 continue
-            reported.add(key)
             if via is None:
                 message = (
                     f"`{op}` adds a node to the graph on every iteration of a loop that runs the session "
@@ -165,10 +164,8 @@ def check_session_in_loop(index: ModuleIndex):
             if name not in SESSION_CLASSES:
                 continue
             at = via or site.node
-            key = (at.lineno, at.col_offset)
-            if key in reported:
+            if not first_report(reported, at):
                 continue
-            reported.add(key)
             where = "" if via is None else f" (via this call, line {site.node.lineno})"
             yield RawFinding(
                 "PP102",

@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names
 from checker.rules import Rule, register
-from checker.rules.common import loop_resets_graph, receiver_name, short
+from checker.rules.common import first_report, loop_resets_graph, receiver_name, short
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
@@ -232,12 +232,8 @@ def check_model_in_loop(index: ModuleIndex):
             if name not in _MODEL_BUILDERS:
                 continue
             at = via or site.node
-            key = (at.lineno, at.col_offset)
-            if key in reported:
+            if _kept(loop, at) or not first_report(reported, at):
                 continue
-            if _kept(loop, at):
-                continue
-            reported.add(key)
             where = "" if via is None else f" (via this call, line {site.node.lineno})"
             yield RawFinding(
                 "PP302",
