@@ -128,6 +128,7 @@ def interactive(datasets: dict[str, Dataset], candidates: int, decisions: int = 
     from labeling.triage.priority import Priority
     from mining.db import open_store
     from mining.models import Candidate, KeywordSet
+    from mining.sites import PostKey
     from mining.store import upsert_questions
 
     parts = [datasets["keras"], datasets["caffe"], so_questions()]
@@ -151,12 +152,23 @@ def interactive(datasets: dict[str, Dataset], candidates: int, decisions: int = 
                 for q in range(lo + 1, min(candidates, lo + 2000) + 1):
                     title, prose, label = texts[q % len(texts)]
                     rows.append(
-                        {"id": q, "title": title, "body_html": f"<p>{html.escape(prose)}</p>", "tags": ""}
+                        {
+                            "site": "stackoverflow",
+                            "id": q,
+                            "title": title,
+                            "body_html": f"<p>{html.escape(prose)}</p>",
+                            "tags": "",
+                        }  # fmt: skip
                     )
-                    truth[q] = label
+                    truth[PostKey("stackoverflow", q)] = label
                 upsert_questions(s, rows, "import")
                 s.add_all(
-                    Candidate(keyword_set_id=ks.id, question_id=r["id"], matched_at=datetime.now())
+                    Candidate(
+                        keyword_set_id=ks.id,
+                        site="stackoverflow",
+                        question_id=r["id"],
+                        matched_at=datetime.now(),
+                    )  # fmt: skip
                     for r in rows
                 )
         print(f"\ninteractive: {candidates} candidates stored in {time.perf_counter() - start:.0f} s")

@@ -19,6 +19,7 @@ from labeling.queue import IdentifyQueue, seeded_order
 from labeling.records import get_or_create_rater, set_identification
 from labeling.triage.dataset import read_csv
 from labeling.triage.priority import Priority
+from labeling.triage.ranker import EARLY, MAX_LAG
 from labeling.triage.stopping import estimate, p_value, start_sample
 from labeling.tui.common import screen_text
 from labeling.tui.identify import IdentifyApp
@@ -95,6 +96,20 @@ def test_priority_finds_pps_sooner_than_the_seeded_order(store, caffe):
         sum((warm + ranked)[-50:]),
     )
     assert status.unread_estimate is not None and 0 < status.unread_estimate < 286 - 60
+
+
+def test_the_ranking_in_use_is_at_most_two_decisions_old(store, caffe):
+    truth = store_reports(store, caffe)
+    queue = IdentifyQueue(store, "ann", seed=2, priority=Priority(warmup=5, background=False, model=FAST))
+    lags = []
+    for _ in range(80):
+        queue.decide(bool(truth[queue.current]))
+        lags.append((queue.ranking.status().decisions, queue.ranking.lag))
+    fitted = [(n, lag) for n, lag in lags if lag is not None]
+    assert fitted and all(lag == 0 for n, lag in fitted if n < EARLY)
+    assert (
+        max(lag for _, lag in fitted) == MAX_LAG - 1
+    )  # the refit comes with the decision that would make it 2
 
 
 def test_other_raters_never_change_this_raters_order(store, caffe):

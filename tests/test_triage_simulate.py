@@ -12,7 +12,9 @@ import pytest
 from labeling.records import set_final_identification
 from labeling.triage import dataset as ds
 from labeling.triage.metrics import read_to_recall, recall_after, screening_metrics, wss
-from labeling.triage.simulate import simulate
+from labeling.triage.models import DEFAULT_MODEL, parse_model
+from labeling.triage.ranker import EARLY, MAX_LAG, Ranker
+from labeling.triage.simulate import draw_priors, replay, simulate
 from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.store import upsert_questions
@@ -145,6 +147,26 @@ def test_simulate_json_on_caffe_is_recomputable_and_beats_random_reading(fixture
     assert out["runs"][0]["order"][:2] != out["runs"][1]["order"][:2]  # priors drawn per seed
     assert out["mean"]["wss95"] == pytest.approx(np.mean([r["wss95"] for r in out["runs"]]), abs=1e-4)
     assert set(out["mean"]) == {"wss95", "wss100", "recall10", "recall25", "read95"}
+
+
+def test_replay_refits_at_most_two_decisions_apart_until_the_last_relevant_record(fixtures):
+    data = ds.read_csv(fixtures / REPORTS / "caffe_asreview.csv")
+    ranker = Ranker.build(data.fields, parse_model(DEFAULT_MODEL))
+    fitted_on, fit = [], ranker.scores
+
+    def counting(rows, labels):
+        fitted_on.append(len(rows))
+        return fit(rows, labels)
+
+    ranker.scores = counting
+    order = replay(ranker, data.labels, draw_priors(data.labels, 1, 1, 1))
+    assert sorted(order.tolist()) == list(range(len(data)))
+    last_relevant = int(np.flatnonzero(data.labels[order] == 1).max()) + 1  # records read when it was found
+    gaps = np.diff(fitted_on)
+    assert all(gap == 1 for gap, read in zip(gaps, fitted_on[1:], strict=True) if read <= EARLY)
+    assert gaps.max() == MAX_LAG  # the ranking in use is at most two decisions old
+    # after the last relevant record no refit can change a figure, so none is made
+    assert fitted_on[-1] < last_relevant <= fitted_on[-1] + MAX_LAG
 
 
 def test_table_and_plot(pplabel, fixtures, tmp_path):

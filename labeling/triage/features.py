@@ -22,21 +22,24 @@ TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 
 def _vectorizer(ngram_max: int) -> TfidfVectorizer:
     return TfidfVectorizer(
-        ngram_range=(1, ngram_max), sublinear_tf=True, token_pattern=TOKEN_PATTERN, dtype=np.float32
+        ngram_range=(1, ngram_max), sublinear_tf=True, token_pattern=TOKEN_PATTERN, dtype=np.float64
     )
 
 
 def build_matrix(fields: dict[str, list[str]], kind: str = "fields", ngram_max: int = 1) -> sp.csr_matrix:
-    """The records' feature rows (CSR, float32, unit length)."""
+    """The records' feature rows (CSR, float64, unit length, sorted indices): what liblinear fits on without
+    converting or sorting a copy per fit, which cost more than the fit itself in a replay."""
     if kind not in FEATURES:
         raise ValueError(f"unknown features {kind!r}: choose from {', '.join(FEATURES)}")
     present = [f for f in FIELD_WEIGHTS if any(t.strip() for t in fields.get(f, ()))]
     n = len(next(iter(fields.values())))
     if not present:
-        return sp.csr_matrix((n, 1), dtype=np.float32)
+        return sp.csr_matrix((n, 1), dtype=np.float64)
     if kind == "plain":
         joined = [" ".join(parts) for parts in zip(*(fields[f] for f in present), strict=True)]
-        return _vectorizer(ngram_max).fit_transform(joined).tocsr()
+        matrix = _vectorizer(ngram_max).fit_transform(joined).tocsr()
+        matrix.sort_indices()
+        return matrix
     blocks = []
     for name in present:
         try:
@@ -44,6 +47,6 @@ def build_matrix(fields: dict[str, list[str]], kind: str = "fields", ngram_max: 
         except ValueError:  # a field with no words at all (e.g. only punctuation)
             continue
         blocks.append(block * FIELD_WEIGHTS[name])
-    matrix = normalize(sp.hstack(blocks, format="csr")).astype(np.float32)
+    matrix = normalize(sp.hstack(blocks, format="csr"))
     matrix.sort_indices()  # liblinear is many times slower on the unsorted rows hstack leaves
     return matrix

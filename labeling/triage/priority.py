@@ -6,7 +6,8 @@ so raters stay blind to each other: another rater's work never changes this orde
 decision wakes the trainer thread, which refits on the shared schedule (:func:`ranker.retrain_due`) and
 publishes the scope sorted by the new scores; drawing the next post only applies the latest published ranking
 to the pending ids (once per ranking), so the rater never waits for a fit. The ranking in use lags by the
-decisions since the last refit: one while fewer than 20 are made, then at most 5% of them.
+decisions since the last refit: none while fewer than 40 are made, then at most one, plus any made while a fit
+runs (a fraction of a second).
 """
 
 from __future__ import annotations
@@ -118,6 +119,12 @@ class PriorityOrder:
             estimate = self._estimate
         recent = labels[-RECENT:]
         return ScreeningStatus(len(labels), sum(labels), len(recent), sum(recent), estimate)
+
+    @property
+    def lag(self) -> int | None:
+        """Decisions learnt or forgotten since the published ranking was fitted (None before the first fit)."""
+        with self._lock:
+            return None if self._fit_changes is None else self._changes - self._fit_changes
 
     def close(self) -> None:
         with self._wake:

@@ -1,10 +1,10 @@
 """Train on the decisions so far and rank every record; the retraining schedule shared by simulation and queue.
 
-Retraining after every decision is what makes a naive loop slow (thousands of fits). The ranking barely moves
-after one more decision once a few hundred are made, so the model is refitted after every decision while fewer
-than ``1 / RETRAIN_SHARE`` are made and then whenever the decisions grew by ``RETRAIN_SHARE`` (5%): about 100
-fits for 2,000 records instead of 2,000. The feature matrix is built once for all records (their texts are known
-up front, as in ASReview), so a retrain is one small fit and one sparse product.
+Retraining after every decision is what makes a naive loop slow (thousands of fits). The model is refitted after
+each of the first ``EARLY`` decisions (the ranking moves most then), and after that as soon as ``MAX_LAG`` (2)
+decisions are not in it: the next record is drawn by a ranking that lacks at most one decision. The feature matrix is built once for all records
+(their texts are known up front, as in ASReview) as float64 CSR with sorted indices, which liblinear fits on
+without copying it, so a retrain is one small fit and one sparse product.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import numpy as np
 from labeling.triage.features import build_matrix
 from labeling.triage.models import Classifier, ModelSpec
 
-RETRAIN_SHARE = 0.05
+EARLY = 40
+MAX_LAG = 2
 
 
 def retrain_due(decisions: int, since_fit: int) -> bool:
     """Whether to refit now, given the decisions made and those made since the last fit."""
-    return since_fit >= max(1, int(decisions * RETRAIN_SHARE))
+    return since_fit >= (1 if decisions < EARLY else MAX_LAG)
 
 
 def can_train(labels: np.ndarray) -> bool:

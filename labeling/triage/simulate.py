@@ -58,7 +58,11 @@ def draw_priors(labels: np.ndarray, seed: int, included: int, excluded: int) -> 
 
 
 def replay(ranker: Ranker, labels: np.ndarray, priors: list[int]) -> np.ndarray:
-    """The reading order: priors, then the top-ranked unread record, refitting on the retraining schedule."""
+    """The reading order: priors, then the top-ranked unread record, refitting on the retraining schedule.
+
+    Once every relevant record has been read, no refit can change a figure (all are fixed by then), so the rest
+    is read in the last ranking's order without refitting, as ASReview's simulation stops at the last relevant
+    record."""
     n = len(labels)
     order = list(priors)
     seen = np.zeros(n, dtype=bool)
@@ -66,8 +70,9 @@ def replay(ranker: Ranker, labels: np.ndarray, priors: list[int]) -> np.ndarray:
     ranked: list[int] = []
     pos = 0
     since_fit = None
+    relevant_left = int(labels.sum()) - int(labels[order].sum())
     while len(order) < n:
-        if since_fit is None or retrain_due(len(order), since_fit):
+        if since_fit is None or (relevant_left and retrain_due(len(order), since_fit)):
             rows = np.asarray(order)
             scores = ranker.scores(rows, labels[rows])
             unseen = np.flatnonzero(~seen)
@@ -79,6 +84,7 @@ def replay(ranker: Ranker, labels: np.ndarray, priors: list[int]) -> np.ndarray:
         order.append(nxt)
         seen[nxt] = True
         since_fit += 1
+        relevant_left -= int(labels[nxt])
     return np.asarray(order)
 
 
