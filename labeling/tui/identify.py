@@ -20,11 +20,11 @@ from labeling.models import Identification
 from labeling.queue import IdentifyQueue, Progress
 from labeling.revisit import SearchResult, own_decisions, search_candidates
 from labeling.tui.common import HelpScreen, PaceClock, StatusLine, TextPrompt, first_line, settle_memory
-from labeling.tui.links import link_message, open_link
+from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostReader, PostView
 from labeling.tui.revisit import HistoryScreen, SearchScreen
 from mining.errors import PPMinerError
-from mining.sites import PostKey, question_link
+from mining.sites import PostKey
 from mining.store import utcnow
 from mining.text import terminal_safe
 
@@ -290,8 +290,9 @@ class IdentifyApp(App[Progress]):
         if qid is None:
             return
         post = self.query_one(PostView).post
-        link = post.link if post is not None and post.key == qid else question_link(qid.id, qid.site)
-        self._say(link_message(link, open_link(link)))
+        message = open_post_link(post if post is not None and post.key == qid else None, qid)
+        if message:
+            self._say(message)
 
     def action_help(self) -> None:
         self.push_screen(
