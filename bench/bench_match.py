@@ -38,6 +38,7 @@ from mining.match.matcher import Matcher  # noqa: E402
 from mining.match.run import run_match  # noqa: E402
 from mining.match.tokenize import tokens  # noqa: E402
 from mining.models import Question  # noqa: E402
+from mining.sites import DEFAULT_SITE  # noqa: E402
 from mining.store import utcnow  # noqa: E402
 from mining.text import split_html  # noqa: E402
 
@@ -82,6 +83,7 @@ def build(store, n: int) -> None:
                 extra = f" {rng.choice(WORDS)}{qid % 9973} v{qid} {novel_word(qid)}"
                 rows.append(
                     dict(
+                        site=DEFAULT_SITE,  # the study's site (data/study.toml); posts are keyed by (site, id)
                         id=qid,
                         title=title,
                         prose=body.prose + extra,
@@ -101,7 +103,7 @@ def build(store, n: int) -> None:
 def read_texts(store):
     with store.read() as session:
         yield from session.execute(
-            sa.select(Question.id, Question.title, Question.prose).order_by(Question.id)
+            sa.select(Question.id, Question.title, Question.prose).order_by(Question.site, Question.id)
         )
 
 
