@@ -11,6 +11,7 @@ nothing changed.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -28,8 +29,14 @@ FLOOR = 10.0
 BUDGET = 11.0
 
 
+def slug(name: str) -> str:
+    """A file name for a scenario's database: ``two tags, 1/3 carry both`` -> ``two-tags-1-3-carry-both`` (no
+    comma to be quoted in the database URL, no slash to name a folder)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
 def run(name: str, questions: list[dict], tags: tuple[str, ...], db_dir: Path) -> None:
-    store = open_store(f"sqlite:///{db_dir / (name.replace(' ', '_') + '.db')}")
+    store = open_store(f"sqlite:///{db_dir / (slug(name) + '.db')}")
     with FakeApi(questions) as api:
         t0 = time.perf_counter()
         first = scrape(store, ScrapeParams(tags=tags, api_url=api.url))
