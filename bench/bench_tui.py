@@ -23,7 +23,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from labeling.models import Identification  # noqa: E402
-from labeling.queue import ClassifyQueue, IdentifyQueue, open_rater  # noqa: E402
+from labeling.queue import ClassifyQueue, IdentifyQueue  # noqa: E402
+from labeling.records import get_or_create_rater  # noqa: E402
 from labeling.tui.common import screen_text  # noqa: E402
 from mining.db import open_store  # noqa: E402
 from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question  # noqa: E402
@@ -53,8 +54,9 @@ def build(url: str, n: int) -> None:
     posts = real_posts()
     now = datetime(2024, 1, 1)
     chunk = 10_000
-    rater = open_rater(store, "classifier")
     with store.write() as s:
+        # A rater exists once they decided something: the classify rater's 2,000 decisions below.
+        rater = get_or_create_rater(s, "classifier")
         ks = KeywordSet(content_hash="bench", stemmer_mode="porter", keywords=KEYWORDS, created_at=now)
         s.add(ks)
         s.flush()
