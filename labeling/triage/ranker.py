@@ -2,9 +2,9 @@
 
 Retraining after every decision is what makes a naive loop slow (thousands of fits). The model is refitted after
 each of the first ``EARLY`` decisions (the ranking moves most then), and after that as soon as ``MAX_LAG`` (2)
-decisions are not in it: the next record is drawn by a ranking that lacks at most one decision. The feature matrix is built once for all records
-(their texts are known up front, as in ASReview) as float64 CSR with sorted indices, which liblinear fits on
-without copying it, so a retrain is one small fit and one sparse product.
+decisions are not in it: the next record is drawn by a ranking that lacks at most one decision. The feature
+matrix is built once for all records (their texts are known up front, as in ASReview) as float64 CSR with sorted
+indices, which liblinear fits on without copying it, so a retrain is one small fit and one sparse product.
 """
 
 from __future__ import annotations
