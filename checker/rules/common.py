@@ -64,6 +64,15 @@ def in_tf_function(site: CallSite, index: ModuleIndex) -> bool:
     )
 
 
+def loops_keeping_the_graph(index: ModuleIndex):
+    """Each loop with the calls it reaches (its own and its helpers'), unless one of them resets the graph
+    (tf.reset_default_graph, clear_session): a loop that starts afresh each time grows nothing."""
+    for loop in index.loops:
+        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
+        if not loop_resets_graph(reached, index):
+            yield loop, reached
+
+
 def loop_resets_graph(reached: list[tuple[CallSite, ast.Call | None]], index: ModuleIndex) -> bool:
     return any(index.resolver.call_name(site.node) in GRAPH_RESETS for site, _ in reached)
 

@@ -12,7 +12,7 @@ from checker.rules.common import (
     first_report,
     in_tf_function,
     is_session_run,
-    loop_resets_graph,
+    loops_keeping_the_graph,
     short,
 )
 
@@ -125,11 +125,8 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
 
 def check_graph_op_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
-    for loop in index.loops:
-        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
+    for loop, reached in loops_keeping_the_graph(index):
         if not any(is_session_run(site.node, index) for site, _ in reached):
-            continue
-        if loop_resets_graph(reached, index):
             continue
         for site, via in reached:
             if in_tf_function(site, index):
@@ -155,10 +152,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
 
 def check_session_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
-    for loop in index.loops:
-        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
-        if loop_resets_graph(reached, index):
-            continue
+    for loop, reached in loops_keeping_the_graph(index):
         for site, via in reached:
             name = index.resolver.call_name(site.node)
             if name not in SESSION_CLASSES:

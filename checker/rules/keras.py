@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names
 from checker.rules import Rule, register
-from checker.rules.common import first_report, loop_resets_graph, receiver_name, short
+from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name, short
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
@@ -216,11 +216,8 @@ def _bound_to(loop, call: ast.Call) -> set[str]:
 
 def check_model_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
-    for loop in index.loops:
+    for loop, reached in loops_keeping_the_graph(index):
         if isinstance(loop, COMPREHENSION_TYPES):
-            continue
-        reached = list(index.reached_calls(index.loop_calls[id(loop)]))
-        if loop_resets_graph(reached, index):
             continue
         if not any(
             isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
