@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from labeling.models import Identification
 from mining.db import Store
+from mining.match.matcher import keyword_matcher
 from mining.models import Candidate, CandidateHit, KeywordSet, Question
 from mining.sites import PostKey
 
@@ -60,8 +61,6 @@ def _keywords_named_by(session, keyword_set_id: int, query: str) -> list[str]:
     """The keywords the version's candidates matched that ``query`` names: the keyword contains it as typed
     (``slowli``, ``memori``), or the keyword matches the query's words as it matches a post (``slowly``, ``memory
     leaks``)."""
-    from labeling.tui.post_view import keyword_spans
-
     mode = session.scalar(sa.select(KeywordSet.stemmer_mode).where(KeywordSet.id == keyword_set_id)) or ""
     hit = session.scalars(
         sa.select(CandidateHit.keyword)
@@ -70,7 +69,8 @@ def _keywords_named_by(session, keyword_set_id: int, query: str) -> list[str]:
         .distinct()
     ).all()
     folded = query.casefold()
-    return [k for k in hit if folded in k.casefold() or keyword_spans(query, [k], mode)]
+    matched = {h.keyword for h in keyword_matcher(tuple(hit), mode).hits(query)} if hit else set()
+    return [k for k in hit if folded in k.casefold() or k in matched]
 
 
 def search_candidates(

@@ -19,7 +19,6 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 
 import sqlalchemy as sa
 from lxml import etree
@@ -33,10 +32,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from mining.errors import PPMinerError
-from mining.match.keywords import KeywordFile, parse_mode
-from mining.match.matcher import Matcher
-from mining.match.tokenize import DEFAULT_STEMMER
+from mining.match.matcher import keyword_matcher
 from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question, tags_from_text
 from mining.sites import DEFAULT_SITE, PostKey, as_post, question_link
 from mining.stats import latest_keyword_set_id
@@ -218,16 +214,6 @@ def body_blocks(html: str | None, prose: str, code_blocks: list[str]) -> list[tu
 
 
 # -- keyword highlighting: the same matcher as `ppmine match`, so what is marked is what matched ----------------
-
-
-@lru_cache(maxsize=16)
-def keyword_matcher(keywords: tuple[str, ...], mode: str = "") -> Matcher:
-    """The matcher of a keyword-set version (``mode`` as stored, e.g. ``porter:nltk_extensions;kw=stem``)."""
-    try:
-        stemmer, reading = parse_mode(mode)
-    except PPMinerError:  # a mode this ppminer does not write: highlight the default way
-        stemmer, reading = DEFAULT_STEMMER, "stem"
-    return Matcher(KeywordFile(None, keywords), stemmer, reading)
 
 
 def keyword_spans(text: str, keywords: list[str], mode: str = "") -> list[tuple[int, int]]:

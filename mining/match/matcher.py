@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
-from mining.match.keywords import KeywordFile, match_mode
+from mining.errors import PPMinerError
+from mining.match.keywords import KeywordFile, match_mode, parse_mode
 from mining.match.tokenize import DEFAULT_STEMMER, CachedStemmer, token_spans, tokens
 
 # Every rule of Porter's algorithm (in all three NLTK modes) rewrites only the end of a word, so the stem of a word w
@@ -170,3 +172,14 @@ class Matcher:
                 for keyword in bigrams.get((prev_stem, stem), ()):
                     yield keyword, prev_start, end
             prev_stem, prev_start = stem, start
+
+
+@lru_cache(maxsize=16)
+def keyword_matcher(keywords: tuple[str, ...], mode: str = "") -> Matcher:
+    """The matcher of a stored keyword-set version (``mode`` as stored, e.g. ``porter:nltk_extensions;kw=stem``),
+    for marking and finding what that version matched; a mode this ppminer does not write reads the default way."""
+    try:
+        stemmer, reading = parse_mode(mode)
+    except PPMinerError:
+        stemmer, reading = DEFAULT_STEMMER, "stem"
+    return Matcher(KeywordFile(None, keywords), stemmer, reading)
