@@ -56,7 +56,7 @@ def _mentions_tensorflow(index: ModuleIndex) -> bool:
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None):
     """Findings and skips for one Python source text."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    codes = {r.code: r for r in all_rules().values()}
+    codes = all_rules()
     try:
         tree = _parse(source, path)
     except (SyntaxError, ValueError) as exc:
@@ -125,7 +125,7 @@ def check_cells(
 ):
     """Check numbered pieces of source as one module; findings name their piece (`cell`) and line in it."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    codes = {r.code: r for r in all_rules().values()}
+    codes = all_rules()
     skipped = []
     good = []
     for number, source in cells:

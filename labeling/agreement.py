@@ -269,11 +269,8 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
     rated = [i.ratings for i in several]
     raters = sorted({r for ratings in rated for r in ratings})
     observed, fleiss = fleiss_kappa([list(r.values()) for r in rated])
-    cohen = None
-    if len(raters) == 2:
-        a, b = raters
-        cohen = cohen_kappa([r[a] for r in rated], [r[b] for r in rated])
     pairs = rater_agreement.pairwise(rated, raters)
+    cohen = pairs[0]["cohen_kappa"] if len(raters) == 2 else None  # two raters: the one pair rated every item
     kappas = [p["cohen_kappa"] for p in pairs if p["cohen_kappa"] is not None]
     return DimensionAgreement(
         dimension=dimension,
@@ -331,15 +328,15 @@ def to_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
 
 
 def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """Rows with short column names for a terminal table (no disagreements: see :func:`disagreement_rows`)."""
+    """Rows with short column names for a terminal table (disagreements: rater_agreement.directed_disagreements)."""
     return [
         {
             "dimension": a.dimension,
             "items": a.items,
             "raters": ", ".join(a.raters),
             "observed": a.observed_agreement,
-            # one kappa column: Cohen's for two raters, Light's (mean pairwise Cohen) for more (LIGHT_NOTE)
-            "cohen κ": a.cohen_kappa if len(a.raters) <= 2 else a.mean_pairwise_kappa,
+            # one kappa column: Light's (mean pairwise Cohen) is Cohen's itself with two raters (LIGHT_NOTE)
+            "cohen κ": a.mean_pairwise_kappa,
             "fleiss κ": a.fleiss_kappa,
             "kripp. α": a.krippendorff_alpha,
         }
@@ -352,15 +349,6 @@ LIGHT_NOTE = "cohen κ with more than two raters: Light's kappa, the mean of the
 
 def needs_light_note(result: dict[str, DimensionAgreement]) -> bool:
     return any(len(a.raters) > 2 and a.mean_pairwise_kappa is not None for a in result.values())
-
-
-def disagreement_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """One row per (dimension, disagreement pair), most frequent first within each dimension."""
-    return [
-        {"dimension": a.dimension, "label_a": d["labels"][0], "label_b": d["labels"][1], "count": d["count"]}
-        for a in result.values()
-        for d in a.disagreements
-    ]
 
 
 ROW_COLUMNS = (

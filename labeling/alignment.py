@@ -24,7 +24,6 @@ from typing import Any
 
 PART_WEIGHT = 100
 NO_PP = "(no PP)"
-LABEL_KEYS = ("symptom", "root_cause", "introducing_stage", "exposing_stage")
 
 
 def _symptoms(values: Mapping[str, Any]) -> tuple[str, ...]:

@@ -108,6 +108,7 @@ def classify(study, rater: str, seed: int, hints: bool) -> None:
 
 
 # -- agreement/import/export (issue 7) --
+from labeling.rater_agreement import REPORTS as REPORT_CHOICES  # noqa: E402
 from mining.cli_common import echo_data, emit_rows, format_option, say, study_options  # noqa: E402
 
 PUBLISHED_FORMATS = ("study", "identification", "labels", "benchmark")
@@ -132,7 +133,7 @@ def _names(value: str | None) -> list[str] | None:
 )
 @click.option(
     "--report",
-    type=click.Choice(["summary", "pairwise", "majority", "confusion", "disputed", "pairing"]),
+    type=click.Choice(REPORT_CHOICES),
     default="summary",
     show_default=True,
     help="Which table: summary (one row per dimension; as a table also kappa per rater pair, agreement with the "

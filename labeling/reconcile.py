@@ -42,6 +42,7 @@ from labeling.records import (
     LABEL_FIELDS,
     delete_final_identification,
     delete_final_label,
+    final_label,
     find_rater,
     get_or_create_rater,
     set_final_identification,
@@ -388,17 +389,6 @@ def decide_identification(
     )
 
 
-def _final_label_of(session: Session, item: LabelItem) -> FinalLabel | None:
-    post = item.question_id
-    return session.scalar(
-        sa.select(FinalLabel).where(
-            FinalLabel.site == post.site,
-            FinalLabel.question_id == post.id,
-            FinalLabel.pp_index == item.pp_index,
-        )
-    )
-
-
 def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: dict[str, Any]) -> Decision:
     """Record the final labels of a PP: the agreed dimensions plus the adjudicator's ``chosen`` columns."""
     unknown = set(chosen) - set(CODED_FIELDS)
@@ -407,7 +397,7 @@ def decide_label(session: Session, adjudicator: Rater, item: LabelItem, chosen: 
     missing = [f for f in item.open_fields if f not in chosen]
     if missing:
         raise ValueError(f"{item.key}: no decision for {missing}")
-    row = _final_label_of(session, item)
+    row = final_label(session, item.question_id, item.pp_index)
     previous = None
     if row is not None:
         previous = _label_values(row) | {"method": row.method, "decided_by": row.decided_by}
@@ -502,7 +492,7 @@ class ReconcileSession:
         if not isinstance(item, LabelItem):
             raise ValueError("the current item is not a PP's labels")
         with self.store.write() as s:
-            final = _final_label_of(s, item)
+            final = final_label(s, item.question_id, item.pp_index)
             self._check_not_decided(s, item, final)
             judge = self._judge(s)
             decision = decide_label(s, judge, item, chosen)

@@ -243,7 +243,8 @@ def set_final_identification(
     return row
 
 
-def _final_label(session: Session, post: PostKey, pp_index: int) -> FinalLabel | None:
+def final_label(session: Session, post: PostKey, pp_index: int) -> FinalLabel | None:
+    """The final (reconciled or imported) labels of one PP, or None."""
     return session.scalar(
         sa.select(FinalLabel).where(
             FinalLabel.site == post.site, FinalLabel.question_id == post.id, FinalLabel.pp_index == pp_index
@@ -266,7 +267,7 @@ def set_final_label(
     if unknown:
         raise ValueError(f"unknown label fields {sorted(unknown)}")
     post = as_post(post)
-    row = _final_label(session, post, pp_index)
+    row = final_label(session, post, pp_index)
     before = _snapshot(row, FINAL_LABEL_FIELDS)
     if row is None:
         row = FinalLabel(site=post.site, question_id=post.id, pp_index=pp_index)
@@ -301,7 +302,7 @@ def delete_final_identification(session: Session, post: PostKey | int, actor: st
 def delete_final_label(session: Session, post: PostKey | int, pp_index: int, actor: str | None) -> bool:
     """Remove the reconciled labels of one PP. Returns whether there were any."""
     post = as_post(post)
-    row = _final_label(session, post, pp_index)
+    row = final_label(session, post, pp_index)
     if row is None:
         return False
     _audit(session, actor, "final_labels", pp_key(post, pp_index), "delete",

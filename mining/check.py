@@ -153,9 +153,11 @@ def post_findings(
     return checked, list(findings)
 
 
-def finding_lines(session: Session, site: str, question_id: int) -> list[str]:
-    """One terminal-safe line per finding: `block 2 line 5: PP301 message [api.not_batch_api]`."""
-    _, findings = post_findings(session, site, question_id)
+def finding_lines(session: Session, site: str, question_id: int, findings=None) -> list[str]:
+    """One terminal-safe line per finding: `block 2 line 5: PP301 message [api.not_batch_api]` (``findings``:
+    the post's findings if already read)."""
+    if findings is None:
+        _, findings = post_findings(session, site, question_id)
     return [
         terminal_safe(
             f"block {f.block} line {f.line}: {f.rule} {f.message} [{f.root_cause}]", keep_newlines=False
@@ -166,10 +168,10 @@ def finding_lines(session: Session, site: str, question_id: int) -> list[str]:
 
 def findings_text(session: Session, site: str, question_id: int) -> str:
     """The checker's section of `ppmine explain`."""
-    checked, _ = post_findings(session, site, question_id)
+    checked, findings = post_findings(session, site, question_id)
     if checked is None:
         return "checker: not checked yet (ppmine check)"
-    lines = finding_lines(session, site, question_id)
+    lines = finding_lines(session, site, question_id, findings)
     head = f"checker (ppcheck {checked.checker_version}, {checked.blocks} code blocks): "
     if checked.status == "skipped":
         head += "skipped, no code block parses"

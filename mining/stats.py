@@ -71,8 +71,7 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
     """The study funnel as ordered name -> count. ``removed_by_<filter>`` (tags, window, code, answers) and
     ``selected`` are from the last match run (None before one)."""
     set_id = latest_keyword_set_id(session)
-    last_run = session.scalar(sa.select(MatchRun).order_by(MatchRun.id.desc()).limit(1))
-    run_steps = (last_run.funnel or {}) if last_run else {}
+    run_steps = selection_steps(session)
     candidates = (
         _count(session, sa.select(sa.func.count()).where(Candidate.keyword_set_id == set_id))
         if set_id is not None

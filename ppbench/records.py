@@ -21,7 +21,7 @@ from mining.db import Store
 from mining.sites import parse_pp_key
 from ppbench.case import Case
 from ppbench.models import BenchResult, BenchRun
-from ppbench.stats import Verdict
+from ppbench.stats import CONFIDENCE, Verdict
 
 RUN_SCHEMA = "ppbench.run/1"
 RESULT_SCHEMA = "ppbench.result/1"
@@ -68,7 +68,7 @@ def result_record(
         "metric": case.get("metric"),
         "ratio": verdict.ratio,
         "ci": [verdict.ci_low, verdict.ci_high] if verdict.ratio is not None else None,
-        "confidence": 0.95,
+        "confidence": CONFIDENCE,
         "buggy_median": verdict.buggy_median,
         "fixed_median": verdict.fixed_median,
         "reason": verdict.reason or None,

@@ -77,10 +77,6 @@ def loop_resets_graph(reached: list[tuple[CallSite, ast.Call | None]], index: Mo
     return any(index.resolver.call_name(site.node) in GRAPH_RESETS for site, _ in reached)
 
 
-def loop_line(loop: ast.AST) -> int:
-    return loop.lineno
-
-
 def first_report(reported: set[tuple[int, int]], at: ast.AST) -> bool:
     """Whether ``at`` (the call to report) is reported for the first time; records it. A helper reached from two
     loops, or a call seen via two paths, is reported once."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
 from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name, short
 
@@ -173,8 +173,7 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
                 base = target
                 while isinstance(base, ast.Subscript | ast.Attribute):
                     base = base.value
-                names = {n.id for n in ast.walk(base) if isinstance(n, ast.Name)}
-                if names & read and not (
+                if names_in(base) & read and not (
                     isinstance(target, ast.Name) and _assigned_from_targets(node, loop_targets)
                 ):
                     return True
@@ -186,8 +185,7 @@ def _assigned_from_targets(node, loop_targets: set[str]) -> bool:
     value = getattr(node, "value", None)
     if value is None:
         return False
-    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
-    return bool(names & loop_targets)
+    return bool(names_in(value) & loop_targets)
 
 
 def _stored_in_container(loop, target_names: set[str]) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from labeling.io.export_study import iso_millis
 from labeling.io.import_study import (
     _date,
     _no_duplicate,
@@ -174,10 +175,6 @@ def import_benchmark(store: Store, source: str, codebook=None, plan=None) -> Ben
 # -- export -----------------------------------------------------------------------------------------------------
 
 
-def _iso(value) -> str:
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z" if value else ""
-
-
 def _spell(code: str | None, dimension: str) -> str:
     if not code:
         return ""
@@ -196,7 +193,7 @@ def benchmark_rows(session) -> list[list[str]]:
     for case, link, created in found:
         cells = {
             ID_COLUMN: case.published_id or pp_key(case.key, case.pp_index),
-            "creation_date": _iso(created),
+            "creation_date": iso_millis(created),
             "library": case.library or "",
             "url": link or question_link(case.question_id, case.site),
             "profiler_status": str(case.profiler_status),

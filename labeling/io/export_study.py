@@ -69,7 +69,8 @@ def _pp_ids(keys: list[tuple[int, int]], spelled: dict[tuple[int, int], str] | N
     }
 
 
-def _iso(value: datetime | None) -> str:
+def iso_millis(value: datetime | None) -> str:
+    """A time as the published files write it: `2019-03-05T10:11:12.345Z` (empty for none)."""
     return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z" if value else ""
 
 
@@ -90,7 +91,7 @@ def study_rows(session: Session) -> tuple[list[str], list[list[str]], dict[str, 
             dropped["note"] += 1
         cells = {
             "id": ids[(label.key, label.pp_index)],
-            "creation_date": _iso(created),
+            "creation_date": iso_millis(created),
             "title": title or "",
             "url": link or question_link(label.question_id, label.site),
             "comment": getattr(label, STUDY_COMMENT_FIELD) or "",

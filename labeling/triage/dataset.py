@@ -17,6 +17,7 @@ import numpy as np
 
 from mining.db import redact
 from mining.errors import PPMinerError
+from mining.models import tags_from_text
 
 FIELDS = ("title", "prose", "code", "tags", "keywords")
 TEXT_COLUMNS = ("abstract", "body")
@@ -188,7 +189,7 @@ def _site_texts(session, site: str, part: list[int], set_id, keys: dict, out: di
             "title": title or "",
             "prose": prose or "",
             "code": "\n".join(code or []),
-            "tags": " ".join(t for t in (tags or "").split("|") if t),
+            "tags": " ".join(tags_from_text(tags)),
             "keywords": "",
         }
     if set_id is not None:

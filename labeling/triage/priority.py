@@ -35,11 +35,13 @@ class ScreeningStatus:
     recent: int  # decisions among the last RECENT
     recent_pps: int
     unread_estimate: float | None  # the model's estimate of PPs among the unread, None before it has one
+    failure: str | None = None  # the last fit that failed (the ranking in use stays the one before it)
 
     def line(self) -> str:
         """Short, for the status line at 80 columns: PPs/decisions, PPs in the last 50, estimated PPs unread."""
         est = "model warming up" if self.unread_estimate is None else f"≈{self.unread_estimate:.0f} left"
-        return f"PP {self.pps}/{self.decisions} · last {self.recent}: {self.recent_pps} · {est}"
+        line = f"PP {self.pps}/{self.decisions} · last {self.recent}: {self.recent_pps} · {est}"
+        return f"{line} · fit failed: {self.failure}" if self.failure else line
 
 
 class PriorityOrder:
@@ -118,7 +120,7 @@ class PriorityOrder:
             labels = list(self._decisions.values())
             estimate = self._estimate
         recent = labels[-RECENT:]
-        return ScreeningStatus(len(labels), sum(labels), len(recent), sum(recent), estimate)
+        return ScreeningStatus(len(labels), sum(labels), len(recent), sum(recent), estimate, self.failure)
 
     @property
     def lag(self) -> int | None:
@@ -154,6 +156,7 @@ class PriorityOrder:
         ranked = [self._scope[i] for i in np.argsort(-scores, kind="stable").tolist()]
         with self._lock:
             self._ranked, self._estimate, self._fit_changes = ranked, estimate, changes
+            self.failure = None
             self._generation += 1
         return True
 
