@@ -20,12 +20,12 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from core.db import make_engine, open_store
 from labeling.agreement import compute_agreement
 from labeling.codebook import load_codebook
 from labeling.io.export_study import export_file
 from labeling.io.import_study import import_file, plan_import
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
-from mining.db import make_engine, open_store
 from mining.store import upsert_questions
 
 PROJECT = Path(__file__).resolve().parent.parent

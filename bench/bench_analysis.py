@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from core.db import open_store
+from core.sites import parse_pp_key
 from labeling import analysis
 from labeling.codebook import load_codebook
 from labeling.records import set_final_identification, set_final_label
-from mining.db import open_store
-from mining.sites import parse_pp_key
 from mining.store import upsert_questions
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from mining.db import open_store
+from core.db import open_store
 from mining.dump.importer import DumpImport
 from mining.dump.reader import DumpReader
 from mining.dump.rows import DumpFilter

@@ -31,16 +31,16 @@ import sqlalchemy as sa
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from mining.config import load_config  # noqa: E402
-from mining.db import open_store  # noqa: E402
+from core.config import load_config  # noqa: E402
+from core.db import open_store  # noqa: E402
+from core.schema.mining import Question  # noqa: E402
+from core.sites import DEFAULT_SITE  # noqa: E402
+from core.text import split_html  # noqa: E402
 from mining.match.keywords import read_keywords  # noqa: E402
 from mining.match.matcher import Matcher  # noqa: E402
 from mining.match.run import run_match  # noqa: E402
 from mining.match.tokenize import tokens  # noqa: E402
-from mining.models import Question  # noqa: E402
-from mining.sites import DEFAULT_SITE  # noqa: E402
 from mining.store import utcnow  # noqa: E402
-from mining.text import split_html  # noqa: E402
 
 REAL = PROJECT / "tests" / "fixtures" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
 WORDS = [

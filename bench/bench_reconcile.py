@@ -16,13 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from core.db import open_store
 from labeling.reconcile import (
     IdentificationItem,
     ReconcileSession,
     finalize_agreements,
 )
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
-from mining.db import open_store
 from mining.store import upsert_questions
 
 SYMPTOMS = ["time.slow_execution", "memory.oom", "memory.leak", "processor.not_using_gpu"]

@@ -29,11 +29,11 @@ import sqlalchemy as sa
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from labeling.models import Identification, PPLabel, Rater  # noqa: E402
+from core.db import open_store  # noqa: E402
+from core.schema.labeling import Identification, PPLabel, Rater  # noqa: E402
+from core.schema.mining import Candidate, MatchRun, Question  # noqa: E402
 from labeling.queue import IdentifyQueue  # noqa: E402
 from labeling.records import LABEL_FIELDS, get_or_create_rater, set_pp_label  # noqa: E402
-from mining.db import open_store  # noqa: E402
-from mining.models import Candidate, MatchRun, Question  # noqa: E402
 
 AI = PROJECT / "tests" / "fixtures" / "se_dumps" / "ai.stackexchange.com"
 SO_CSV = PROJECT / "tests" / "fixtures" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"

@@ -22,8 +22,8 @@ sys.path[:0] = [str(PROJECT), str(PROJECT / "tests")]  # the fake API lives with
 
 from fake_api import FakeApi, make_questions  # noqa: E402
 
+from core.db import open_store  # noqa: E402
 from mining.api.scrape import ScrapeParams, scrape  # noqa: E402
-from mining.db import open_store  # noqa: E402
 
 FLOOR = 10.0
 BUDGET = 11.0

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
+from core.text import split_html
 from labeling.triage import ranker as ranker_mod
 from labeling.triage.dataset import Dataset, read_csv
 from labeling.triage.models import DEFAULT_MODEL, MODEL_NAMES, parse_model
 from labeling.triage.simulate import draw_priors, mean_metrics, replay, simulate
-from mining.text import split_html
 
 PROJECT = Path(__file__).resolve().parent.parent
 REPORTS = PROJECT / "tests" / "fixtures" / "labelled_reports"
@@ -124,11 +124,11 @@ def interactive(datasets: dict[str, Dataset], candidates: int, decisions: int = 
     import tempfile
     from datetime import datetime
 
+    from core.db import open_store
+    from core.schema.mining import Candidate, KeywordSet
+    from core.sites import PostKey
     from labeling.queue import IdentifyQueue
     from labeling.triage.priority import Priority
-    from mining.db import open_store
-    from mining.models import Candidate, KeywordSet
-    from mining.sites import PostKey
     from mining.store import upsert_questions
 
     parts = [datasets["keras"], datasets["caffe"], so_questions()]

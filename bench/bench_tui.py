@@ -22,13 +22,13 @@ import sqlalchemy as sa
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from labeling.models import Identification  # noqa: E402
+from core.db import open_store  # noqa: E402
+from core.schema.labeling import Identification  # noqa: E402
+from core.schema.mining import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question  # noqa: E402
+from core.text import split_html  # noqa: E402
 from labeling.queue import ClassifyQueue, IdentifyQueue  # noqa: E402
 from labeling.records import get_or_create_rater  # noqa: E402
 from labeling.tui.common import screen_text  # noqa: E402
-from mining.db import open_store  # noqa: E402
-from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question  # noqa: E402
-from mining.text import split_html  # noqa: E402
 
 BODIES = PROJECT / "tests" / "fixtures" / "so_questions" / "sede_so_2022_questions_QueryResults.csv"
 BUDGET_MS = 100.0

@@ -33,9 +33,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from core.schema.labeling import Identification, PPLabel, Rater, pp_key
+from core.sites import PostKey
 from labeling.alignment import NO_PP, align_pps
-from labeling.models import Identification, PPLabel, Rater, pp_key
-from mining.sites import PostKey
 
 IDENTIFICATION = "identification"
 LABEL_DIMENSIONS = (

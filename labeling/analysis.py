@@ -20,12 +20,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from labeling.models import FinalIdentification, FinalLabel, pp_key
-from mining.config import StudyConfig, load_config
-from mining.db import PROJECT_ROOT, Store, open_store, redact, resolve_url
-from mining.errors import PPMinerError
-from mining.models import Candidate, CandidateHit, KeywordSet
-from mining.sites import PostKey
+from core.config import StudyConfig, load_config
+from core.db import Store, open_store, redact, resolve_url
+from core.errors import PPMinerError
+from core.paths import PROJECT_ROOT
+from core.schema.labeling import FinalIdentification, FinalLabel, pp_key
+from core.schema.mining import Candidate, CandidateHit, KeywordSet
+from core.sites import PostKey
 from mining.stats import funnel_counts, latest_keyword_set_id, selection_steps
 
 ENV_DB = "PPMINER_DB"
@@ -711,7 +712,7 @@ RQ4_CATEGORY_COLUMNS = ["category", "cases", "profiler_applied", "profiler_partl
 
 def benchmark_cases(session: Session) -> pd.DataFrame:
     """The stored benchmark cases (``pplabel import --format benchmark``), one row per reproduced PP."""
-    from labeling.models import BenchmarkCase
+    from core.schema.labeling import BenchmarkCase
 
     rows = session.execute(
         sa.select(
@@ -810,7 +811,7 @@ def checker_rule_table(session: Session) -> pd.DataFrame:
     rule's root-cause category, e.g. ``api``), and ``checked_pp_posts`` (labelled PP posts checked at all).
     """
     from checker import all_rules
-    from mining.models import CheckedPost, CheckFinding
+    from core.schema.mining import CheckedPost, CheckFinding
 
     labels = final_labels(session)
     labels = labels.assign(post=list(zip(labels["site"], labels["question_id"], strict=True)))

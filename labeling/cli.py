@@ -6,7 +6,7 @@ import json
 
 import click
 
-from mining.cli_common import run_cli, study_options
+from core.cli_common import run_cli, study_options
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -108,8 +108,8 @@ def classify(study, rater: str, seed: int, hints: bool) -> None:
 
 
 # -- agreement/import/export (issue 7) --
+from core.cli_common import echo_data, emit_rows, format_option, say, study_options  # noqa: E402
 from labeling.rater_agreement import REPORTS as REPORT_CHOICES  # noqa: E402
-from mining.cli_common import echo_data, emit_rows, format_option, say, study_options  # noqa: E402
 
 PUBLISHED_FORMATS = ("study", "identification", "labels", "benchmark")
 
@@ -517,10 +517,10 @@ def triage_simulate(study, dataset, seeds, prior_included, prior_excluded, model
     25% of the records are read) and read95 (records read to reach 95% recall). --format json adds every
     run's reading order (record ids, priors first).
     """
+    from core.progress import progress
     from labeling.triage import dataset as ds
     from labeling.triage.models import DEFAULT_MODEL
     from labeling.triage.simulate import DEFAULT_SEEDS, METRICS, mean_metrics, simulate, to_json_obj
-    from mining.progress import progress
 
     if dataset is None and study.db_url is None:
         raise click.UsageError(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 
 DIMENSIONS = ("symptom", "root_cause", "stage")
 
@@ -342,7 +342,7 @@ _cache: dict[tuple[Path, int, int], Codebook] = {}
 def load_codebook(path: str | Path | None = None) -> Codebook:
     """Load and validate the codebook (default: the study config's ``codebook_file``); cached per file version."""
     if path is None:
-        from mining.config import load_config
+        from core.config import load_config
 
         path = load_config().codebook_file
     path = Path(path)

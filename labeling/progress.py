@@ -16,9 +16,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from labeling.models import FinalIdentification, Identification, PPLabel, Rater, rater_key
-from mining.errors import PPMinerError
-from mining.sites import PostKey
+from core.errors import PPMinerError
+from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_key
+from core.sites import PostKey
 from mining.stats import latest_keyword_set_id
 
 BREAK = timedelta(minutes=10)

@@ -23,7 +23,11 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from labeling.models import FinalIdentification, Identification, PPLabel, Rater, rater_display
+from core.db import Store
+from core.errors import PPMinerError
+from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_display
+from core.schema.mining import Candidate
+from core.sites import PostKey, as_post
 from labeling.records import (
     clean_note,
     delete_identification,
@@ -32,10 +36,6 @@ from labeling.records import (
     set_identification,
     set_identification_note,
 )
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import Candidate
-from mining.sites import PostKey, as_post
 from mining.stats import latest_keyword_set_id
 
 REQUIRED_LABELS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")

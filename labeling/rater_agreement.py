@@ -98,7 +98,7 @@ def disputed(items: list[ItemRatings]) -> list[dict[str, Any]]:
 def pairing(items: list[ItemRatings]) -> list[dict[str, Any]]:
     """For each aligned PP rated by several raters: which of each rater's own PPs it is (``None``: the rater
     labelled the post but has no PP here). Lets a reader check labeling.alignment's pairing post by post."""
-    from labeling.models import pp_key
+    from core.schema.labeling import pp_key
 
     return [
         {

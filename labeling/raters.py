@@ -1,6 +1,6 @@
 """`pplabel raters`: who has labelled what, and renaming or merging raters (every change audited).
 
-A rater is identified by the normalised name (``labeling.models.rater_key``: trimmed, case-folded), shown as first
+A rater is identified by the normalised name (``core.schema.labeling.rater_key``: trimmed, case-folded), shown as first
 written. Renaming changes how a rater is shown (and may change the identity, as long as no other rater has it);
 merging moves every decision, label and adjudication of one rater to another, refusing (and changing nothing)
 when both decided the same thing differently.
@@ -13,7 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from labeling.models import (
+from core.errors import PPMinerError
+from core.schema.labeling import (
     AuditEntry,
     FinalIdentification,
     FinalLabel,
@@ -24,6 +25,7 @@ from labeling.models import (
     rater_display,
     rater_key,
 )
+from core.sites import PostKey
 from labeling.records import (
     LABEL_FIELDS,
     delete_identification,
@@ -32,8 +34,6 @@ from labeling.records import (
     set_identification,
     set_pp_label,
 )
-from mining.errors import PPMinerError
-from mining.sites import PostKey
 from mining.store import utcnow
 
 RATER_COLUMNS = ("rater", "identifications", "pp_posts", "pp_labels", "adjudicated", "first", "last")

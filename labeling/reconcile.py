@@ -27,10 +27,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from labeling.agreement import IDENTIFICATION, PP, collect_ratings
-from labeling.alignment import align_pps
-from labeling.codebook import DIMENSION_OF_COLUMN
-from labeling.models import (
+from core.db import Store
+from core.errors import PPMinerError
+from core.schema.labeling import (
     FinalIdentification,
     FinalLabel,
     PPLabel,
@@ -38,6 +37,10 @@ from labeling.models import (
     pp_key,
     rater_display,
 )
+from core.sites import PostKey, as_post
+from labeling.agreement import IDENTIFICATION, PP, collect_ratings
+from labeling.alignment import align_pps
+from labeling.codebook import DIMENSION_OF_COLUMN
 from labeling.records import (
     LABEL_FIELDS,
     delete_final_identification,
@@ -48,9 +51,6 @@ from labeling.records import (
     set_final_identification,
     set_final_label,
 )
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.sites import PostKey, as_post
 
 AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.

@@ -4,8 +4,8 @@ Callers pass an open session inside a transaction (``store.write()``, or an inte
 each function changes one row and appends one :class:`AuditEntry`, so the log and the data never disagree.
 Label values must already be codebook codes (resolve aliases with ``labeling.codebook`` first).
 
-A post is passed as a :class:`mining.sites.PostKey` (``(site, id)``); a bare int is read as a Stack Overflow id,
-the convention of the published files. Audit keys spell posts with :func:`mining.sites.post_ref`
+A post is passed as a :class:`core.sites.PostKey` (``(site, id)``); a bare int is read as a Stack Overflow id,
+the convention of the published files. Audit keys spell posts with :func:`core.sites.post_ref`
 (``ann/65160023``, ``ann/ai:136_1``).
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from labeling.models import (
+from core.schema.labeling import (
     AuditEntry,
     FinalIdentification,
     FinalLabel,
@@ -27,7 +27,7 @@ from labeling.models import (
     rater_display,
     rater_key,
 )
-from mining.sites import PostKey, as_post
+from core.sites import PostKey, as_post
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
@@ -322,7 +322,7 @@ BENCHMARK_FIELDS = (
 
 def set_benchmark_case(session: Session, post: PostKey | int, pp_index: int, actor: str, **values: Any):
     """Record (or change) one reproduced PP and its RQ4 assessment; unchanged values write nothing."""
-    from labeling.models import BenchmarkCase
+    from core.schema.labeling import BenchmarkCase
 
     unknown = set(values) - set(BENCHMARK_FIELDS)
     if unknown:

@@ -8,11 +8,11 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from labeling.models import Identification
-from mining.db import Store
+from core.db import Store
+from core.schema.labeling import Identification
+from core.schema.mining import Candidate, CandidateHit, KeywordSet, Question
+from core.sites import PostKey
 from mining.match.matcher import keyword_matcher
-from mining.models import Candidate, CandidateHit, KeywordSet, Question
-from mining.sites import PostKey
 
 SEARCH_LIMIT = 200  # rows a search shows (the count says how many matched)
 

@@ -11,11 +11,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from labeling.models import Sample, SamplePost
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import MatchRun
-from mining.sites import PostKey
+from core.db import Store
+from core.errors import PPMinerError
+from core.schema.labeling import Sample, SamplePost
+from core.schema.mining import MatchRun
+from core.sites import PostKey
 from mining.store import utcnow
 
 

@@ -4,7 +4,7 @@ from logging.config import fileConfig
 
 from alembic import context
 
-from mining.db import make_engine, resolve_url
+from core.db import make_engine, resolve_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("connection") is None:
@@ -12,13 +12,11 @@ if config.config_file_name is not None and config.attributes.get("connection") i
 
 
 def _target_metadata():
-    """All models, for autogenerate and `alembic check`. Plain upgrades (every ppmine command's first use) skip
-    this, so `ppmine` never imports the labeling package."""
+    """The one declared schema (:mod:`core.schema`), for autogenerate and `alembic check`. Plain upgrades (every
+    ppmine command's first use) skip it."""
     if config.attributes.get("migrate_only"):
         return None
-    import labeling.models  # noqa: F401  (registers the labeling tables on the shared metadata)
-    import ppbench.models  # noqa: F401  (the benchmark run records)
-    from mining.models import Base
+    from core.schema.mining import Base
 
     return Base.metadata
 
@@ -44,7 +42,7 @@ def run_migrations_offline() -> None:
 
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
-    if connection is not None:  # called from mining.db inside its own transaction
+    if connection is not None:  # called from core.db inside its own transaction
         _configure(connection)
         with context.begin_transaction():
             context.run_migrations()

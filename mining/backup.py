@@ -15,8 +15,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from mining.db import Store, sqlite_path
-from mining.errors import PPMinerError
+from core.db import Store, sqlite_path
+from core.errors import PPMinerError
 
 
 def _stamp() -> str:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.models import CheckedPost, CheckFinding, Question
-from mining.progress import progress
+from core.progress import progress
+from core.schema.mining import CheckedPost, CheckFinding, Question
+from core.text import terminal_safe
 from mining.store import chunks, utcnow
-from mining.text import terminal_safe
 
 BATCH = 200
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import click
 
-from mining.cli_common import (
+from core.cli_common import (
     db_options,
     emit_rows,
     format_option,
@@ -18,7 +18,7 @@ from mining.cli_common import (
     split_tags,
     study_options,
 )
-from mining.db import (
+from core.db import (
     Store,
     check_exists,
     current_revision,
@@ -28,7 +28,7 @@ from mining.db import (
     redact,
     upgrade,
 )
-from mining.errors import UsageError
+from core.errors import UsageError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -188,8 +188,8 @@ def _scrape_options(func):
 
 
 def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
+    from core.sites import normalize_site
     from mining.api.scrape import ScrapeParams
-    from mining.sites import normalize_site
 
     if date_from and date_to and date_from > date_to:
         raise click.BadParameter(
@@ -465,7 +465,7 @@ def match(
     extra = [f for f, on in (("code", add_code), ("answers", add_answers), ("comments", add_comments)) if on]
     fields = [f.strip() for f in fields_list.split(",") if f.strip()] if fields_list is not None else None
     if fields is not None:
-        from mining.config import MATCH_FIELDS
+        from core.config import MATCH_FIELDS
 
         unknown = [f for f in fields if f not in MATCH_FIELDS]
         if unknown or not fields:

@@ -17,9 +17,9 @@ from datetime import timedelta
 
 import sqlalchemy as sa
 
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import JobLock
+from core.db import Store
+from core.errors import PPMinerError
+from core.schema.mining import JobLock
 from mining.store import utcnow
 
 STALE_AFTER = timedelta(minutes=30)

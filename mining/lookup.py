@@ -7,9 +7,9 @@ import re
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.errors import PPMinerError
-from mining.models import Question
-from mining.sites import DEFAULT_SITE, PostKey, parse_post_ref, post_ref, site_from_host
+from core.errors import PPMinerError
+from core.schema.mining import Question
+from core.sites import DEFAULT_SITE, PostKey, parse_post_ref, post_ref, site_from_host
 
 _LINK = re.compile(r"^(?:https?://)?([^/\s]+)/(?:questions|q)/(\d+)(?:[/?#].*)?$", re.IGNORECASE)
 

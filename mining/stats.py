@@ -4,7 +4,7 @@ The selection steps (questions -> with_tag -> in_scope -> with_code -> with_good
 each match run (``mining.match.selection.funnel``) and stored with it; :func:`removed_by` turns them into how many
 questions each filter removed.
 
-Labeling tables are read by name (mining never imports labeling); they exist because the migrations create them.
+Labeling's tables come from the one schema (:mod:`core.schema`): mining never imports ``labeling``.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.models import AcquisitionRun, Answer, Candidate, Comment, KeywordSet, MatchRun, Question
+from core.schema.labeling import FinalIdentification, FinalLabel, Identification, PPLabel, Rater
+from core.schema.mining import AcquisitionRun, Answer, Candidate, Comment, KeywordSet, MatchRun, Question
 
-_identifications = sa.table(
-    "identifications", sa.column("site"), sa.column("question_id"), sa.column("rater_id")
-)
-_final_ids = sa.table("final_identifications", sa.column("question_id"), sa.column("is_pp"))
-_final_labels = sa.table("final_labels", sa.column("question_id"))
-_pp_labels = sa.table("pp_labels", sa.column("question_id"))
-_raters = sa.table("raters", sa.column("id"))
+_identifications = Identification.__table__
+_final_ids = FinalIdentification.__table__
+_final_labels = FinalLabel.__table__
+_pp_labels = PPLabel.__table__
+_raters = Rater.__table__
 
 
 # filter -> (the step before it, the step after it)

@@ -4,7 +4,7 @@ Rows are dicts keyed by the model's column names. A post already stored is repla
 ``last_activity_date`` (or when the stored row has none, e.g. a stub made by an import), so a post acquired from the
 API and from a dump is one row, and importing the same data twice changes nothing.
 
-Every row names its ``site`` (see :mod:`mining.sites`): a post is ``(site, id)``, so the same id on another site is
+Every row names its ``site`` (see :mod:`core.sites`): a post is ``(site, id)``, so the same id on another site is
 another row, never an update. A row without a site is refused rather than guessed.
 """
 
@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from mining.models import SOURCES, Answer, Comment, Question
-from mining.text import html_to_text, replace_surrogates, split_html
+from core.schema.mining import SOURCES, Answer, Comment, Question
+from core.text import html_to_text, replace_surrogates, split_html
 
 T = TypeVar("T")
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.progress import progress
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
 from ppbench import records
 from ppbench.case import Case, load_case, missing_scripts, unmet_requirement
 from ppbench.env import platform_facts

@@ -29,8 +29,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mining.errors import PPMinerError
-from mining.sites import parse_pp_key
+from core.errors import PPMinerError
+from core.sites import parse_pp_key
 
 CASE_FILE = "case.toml"
 VARIANTS = ("buggy", "fixed")
@@ -45,7 +45,7 @@ FRAMEWORKS = {"tensorflow": "tensorflow", "none": None}  # framework -> distribu
 
 
 def _is_pp_id(value) -> bool:
-    """A study PP id: ``<post>`` or ``<post>_<pp>``, the post a Stack Overflow id or ``SITE:ID`` (mining.sites)."""
+    """A study PP id: ``<post>`` or ``<post>_<pp>``, the post a Stack Overflow id or ``SITE:ID`` (core.sites)."""
     if not isinstance(value, str):
         return False
     try:

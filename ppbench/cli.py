@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from mining.cli_common import db_options, emit_rows, format_option, run_cli
+from core.cli_common import db_options, emit_rows, format_option, run_cli
 
 DEFAULT_OUT = "ppbench-records"
 
@@ -48,7 +48,7 @@ def run(case_dirs, repeat, warmup, profile, out, no_db, db_url) -> None:
     the interval of the growth ratio lies below 1), oom (buggy runs run out of memory, fixed ones finish).
     A case that cannot run ends with one line on stderr and a failure record; the others still run.
     """
-    from mining.db import open_store
+    from core.db import open_store
     from ppbench.bench import run_cases
 
     store = None if no_db else open_store(db_url)
@@ -90,7 +90,7 @@ def list_cmd(cases, case_name, limit, fmt, db_url) -> None:
                          "title": c.title})  # fmt: skip
         emit_rows(rows, fmt, title="ppbench cases")
         return
-    from mining.db import open_store
+    from core.db import open_store
     from ppbench.records import RESULT_COLUMNS, result_rows
 
     emit_rows(result_rows(open_store(db_url), case_name, limit), fmt, RESULT_COLUMNS, title="ppbench results")
@@ -102,8 +102,8 @@ def list_cmd(cases, case_name, limit, fmt, db_url) -> None:
 @db_options
 def show(key, fmt, db_url) -> None:
     """One stored verdict (by result id, or the newest of a case) with its runs; --format json: the records."""
-    from mining.db import open_store
-    from mining.errors import PPMinerError
+    from core.db import open_store
+    from core.errors import PPMinerError
     from ppbench.records import find_result
 
     found = find_result(open_store(db_url), key)
@@ -113,7 +113,7 @@ def show(key, fmt, db_url) -> None:
     if fmt == "json":
         click.echo(json.dumps({"result": result, "runs": runs}, indent=2, default=str, ensure_ascii=False))
         return
-    from mining.text import terminal_safe
+    from core.text import terminal_safe
 
     case = result["case"]
     ci = result.get("ci") or [None, None]

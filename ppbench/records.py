@@ -17,10 +17,10 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from mining.db import Store
-from mining.sites import parse_pp_key
+from core.db import Store
+from core.schema.bench import BenchResult, BenchRun
+from core.sites import parse_pp_key
 from ppbench.case import Case
-from ppbench.models import BenchResult, BenchRun
 from ppbench.stats import CONFIDENCE, Verdict
 
 RUN_SCHEMA = "ppbench.run/1"

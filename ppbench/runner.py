@@ -23,11 +23,11 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.paths import PROJECT_ROOT
 from ppbench.case import Case
 from ppbench.probe import PROFILE_ENV, REPORT_ENV, STEPS_ENV
 from ppbench.stats import slope
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 OOM_MARKS = (
     "MemoryError",
     "ResourceExhaustedError",

@@ -271,7 +271,7 @@ def _write(path, rows):
 def test_swapping_one_raters_pp_order_in_the_published_file_changes_no_agreement(
     db_url, published, codebook, tmp_path
 ):
-    from mining.db import open_store
+    from core.db import open_store
 
     rows = _csv(published / "kappa_label.csv")
     swapped = _swap_second_rater(rows)
@@ -360,8 +360,8 @@ def test_best_label_match_pairs_and_an_extra_pp_is_a_disagreement(sqlite_store, 
 def test_cli_pairing_report(sqlite_url, codebook):
     from click.testing import CliRunner
 
+    from core.db import open_store
     from labeling.cli import cli
-    from mining.db import open_store
 
     store = open_store(sqlite_url)
     with store.write() as s:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from core.schema.mining import CheckedPost, CheckFinding
 from labeling.analysis import checker_rule_table
 from labeling.records import set_final_identification, set_final_label
 from mining.check import findings_text, run_check
-from mining.models import CheckedPost, CheckFinding
 from mining.store import upsert_questions
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -149,7 +149,7 @@ def test_cli_check_and_explain(sqlite_store, sqlite_url):
 
 
 def _candidates(store, ids) -> None:
-    from mining.models import Candidate, CandidateHit, KeywordSet
+    from core.schema.mining import Candidate, CandidateHit, KeywordSet
 
     with store.write() as s:
         ks = KeywordSet(content_hash="h", stemmer_mode="porter", keywords=["slow"], created_at=T0)

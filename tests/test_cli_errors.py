@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from mining.db import open_store
+from core.db import open_store
 
 
 def ppmine(*args: str, **kw) -> subprocess.CompletedProcess:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from core.config import load_config
+from core.errors import PPMinerError
 from labeling.codebook import DIMENSIONS, UnknownLabel, load_codebook
-from mining.config import load_config
-from mining.errors import PPMinerError
 
 PROJECT = Path(__file__).resolve().parent.parent
 CODEBOOK = PROJECT / "data" / "codebook.yaml"

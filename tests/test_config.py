@@ -2,8 +2,8 @@
 
 import pytest
 
-from mining.config import DEFAULT_CONFIG, load_config
-from mining.errors import PPMinerError
+from core.config import DEFAULT_CONFIG, load_config
+from core.errors import PPMinerError
 
 
 def test_default_config_reproduces_the_study():

@@ -12,10 +12,10 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-import labeling.models  # noqa: F401  (labeling tables on the metadata)
-import ppbench.models  # noqa: F401  (benchmark run records on the metadata)
-from mining.db import Store, alembic_config, current_revision, downgrade, head_revision, open_store, upgrade
-from mining.models import Answer, Base, Comment, Question
+import core.schema.bench  # noqa: F401  (benchmark run records on the metadata)
+import core.schema.labeling  # noqa: F401  (labeling tables on the metadata)
+from core.db import Store, alembic_config, current_revision, downgrade, head_revision, open_store, upgrade
+from core.schema.mining import Answer, Base, Comment, Question
 from mining.store import upsert_answers, upsert_comments, upsert_questions
 
 EXPECTED_TABLES = {
@@ -159,7 +159,7 @@ def test_audit_log_is_append_only(store):
 WRITER = """
 import sys
 from datetime import datetime
-from mining.db import open_store
+from core.db import open_store
 from mining.store import upsert_questions
 store = open_store(sys.argv[1])
 start, n = int(sys.argv[2]), int(sys.argv[3])
@@ -210,7 +210,7 @@ def test_a_batch_repeating_an_id_keeps_its_newest_version(store):
 
 
 def test_question_links_for_sites_without_a_link():
-    from mining.models import question_link
+    from core.schema.mining import question_link
 
     assert question_link(65160023) == "https://stackoverflow.com/questions/65160023"
     assert question_link(7, "ai") == "https://ai.stackexchange.com/questions/7"

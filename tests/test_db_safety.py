@@ -10,8 +10,8 @@ import sys
 import pytest
 import sqlalchemy as sa
 
-from mining.db import Store, current_revision, head_revision, open_store
-from mining.models import Question
+from core.db import Store, current_revision, head_revision, open_store
+from core.schema.mining import Question
 
 AI_POSTS = "se_dumps/ai.stackexchange.com/Posts.xml"
 

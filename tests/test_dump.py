@@ -21,16 +21,16 @@ import sqlalchemy as sa
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.mining import AcquisitionRun, Answer, Comment, Question
+from core.text import _BLOCK_TAGS, SplitBody, normalize_prose, split_html
 from mining.cli import cli
-from mining.db import open_store
 from mining.dump import reader as dump_reader
 from mining.dump.importer import DumpImport
 from mining.dump.reader import DumpReader
 from mining.dump.rows import DumpFilter, parse_tags
-from mining.errors import PPMinerError
-from mining.models import AcquisitionRun, Answer, Comment, Question
 from mining.store import upsert_comments, upsert_questions
-from mining.text import _BLOCK_TAGS, SplitBody, normalize_prose, split_html
 
 AI = Path("se_dumps/ai.stackexchange.com")
 PPMINE = [sys.executable, "-c", "from mining.cli import main; main()"]
@@ -666,7 +666,7 @@ def test_reader_memory_does_not_grow_with_the_file(tmp_path):
 
 _IMPORT_MAX_RSS = """
 import resource, sys
-from mining.db import open_store
+from core.db import open_store
 from mining.dump.importer import DumpImport
 result = DumpImport(open_store(sys.argv[1]), sys.argv[2], sys.argv[3], progress=False).run()
 print(result.posts.answers, result.comments.comments, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

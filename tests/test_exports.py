@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
+from core.db import open_store
 from labeling.codebook import load_codebook
 from labeling.io.benchmark import import_benchmark
 from labeling.io.import_study import import_file
-from mining.db import open_store
 
 
 def pplabel(*args: str, umask: int | None = None, cwd=None) -> subprocess.CompletedProcess:

@@ -7,18 +7,18 @@ import sqlalchemy as sa
 from test_triage_priority import FAST, screen, store_reports
 from test_tui_identify import seed_candidates
 
+from core.db import Store, current_revision, downgrade, open_store, upgrade
+from core.schema.labeling import AuditEntry, Identification, Rater
+from core.schema.mining import Candidate, CandidateHit, KeywordSet
+from core.sites import PostKey
 from labeling.io.export_study import export_file
 from labeling.io.import_study import import_file
-from labeling.models import AuditEntry, Identification, Rater
 from labeling.queue import IdentifyQueue, seeded_order
 from labeling.raters import merge_raters
 from labeling.records import get_or_create_rater, set_identification, set_identification_note
 from labeling.revisit import own_decisions, search_candidates
 from labeling.triage.dataset import read_csv
 from labeling.triage.priority import Priority
-from mining.db import Store, current_revision, downgrade, open_store, upgrade
-from mining.models import Candidate, CandidateHit, KeywordSet
-from mining.sites import PostKey
 from mining.store import upsert_questions
 
 

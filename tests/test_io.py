@@ -14,11 +14,9 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
-from labeling.codebook import load_codebook
-from labeling.io.export_study import export_file
-from labeling.io.import_study import import_file
-from labeling.io.published import LEGACY_SPELLING, STAGE_SPELLING, STUDY_SPELLING
-from labeling.models import (
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.labeling import (
     AuditEntry,
     FinalIdentification,
     FinalLabel,
@@ -26,11 +24,13 @@ from labeling.models import (
     PPLabel,
     Rater,
 )
+from core.schema.mining import Question
+from core.sites import parse_pp_key
+from labeling.codebook import load_codebook
+from labeling.io.export_study import export_file
+from labeling.io.import_study import import_file
+from labeling.io.published import LEGACY_SPELLING, STAGE_SPELLING, STUDY_SPELLING
 from labeling.records import find_rater, get_or_create_rater, set_pp_label
-from mining.db import open_store
-from mining.errors import PPMinerError
-from mining.models import Question
-from mining.sites import parse_pp_key
 from mining.store import upsert_questions
 
 FILES = {

@@ -15,11 +15,11 @@ import pytest
 import sqlalchemy as sa
 from nltk.stem.porter import PorterStemmer
 
-from mining.config import load_config
-from mining.errors import PPMinerError
+from core.config import load_config
+from core.errors import PPMinerError
+from core.schema.mining import CandidateHit, MatchCheck, MatchRun
 from mining.match.candidates import list_candidates, list_versions
 from mining.match.run import run_match
-from mining.models import CandidateHit, MatchCheck, MatchRun
 from mining.stats import funnel_counts
 from mining.store import upsert_answers, upsert_questions
 
@@ -90,7 +90,7 @@ def candidate_ids(store, set_id=None):
 
 def assert_checks_agree(store):
     """match_checks.is_candidate is what a re-check trusts: it must say exactly which candidates exist."""
-    from mining.models import Candidate
+    from core.schema.mining import Candidate
 
     with store.read() as s:
         flagged = set(
@@ -349,7 +349,7 @@ def test_real_questions_match_the_reference(fixtures, sqlite_store, config):
     assert result.funnel["selected"] == len(rows) == 352
     with sqlite_store.read() as s:
         got = {c["post_id"]: set(c["keywords"]) for c in list_candidates(s)}
-        from mining.models import Question
+        from core.schema.mining import Question
 
         texts = {q.id: [q.title or "", q.prose or ""] for q in s.scalars(sa.select(Question))}
     from mining.match.keywords import read_keywords
@@ -377,9 +377,9 @@ def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store
     """kill -9 in the middle of `ppmine match`: committed batches stay, the rerun checks only the rest."""
     import time
 
+    from core.schema.mining import Question
     from mining.match.keywords import read_keywords
     from mining.match.matcher import Matcher
-    from mining.models import Question
     from mining.store import utcnow
 
     titles = ["Training is very slow", "Shapes differ", "GPU utilization is low", "A question about loss"]
@@ -424,7 +424,7 @@ def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store
 def test_two_match_runs_at_once_share_the_work(store, config):
     from concurrent.futures import ThreadPoolExecutor
 
-    from mining.models import Question
+    from core.schema.mining import Question
     from mining.store import utcnow
 
     now = utcnow()

@@ -8,8 +8,8 @@ import json
 import sqlalchemy as sa
 from conftest import run_cli
 
+from core.db import open_store
 from labeling.queue import IdentifyQueue
-from mining.db import open_store
 
 
 def queue_counts(store, rater):
@@ -94,8 +94,8 @@ def test_decided_candidates_survive_every_match_and_the_scope_is_remembered(ai_s
 def test_a_decided_candidate_is_kept_then_matches_again_on_both_backends(store):
     from test_match_db import seed
 
+    from core.config import load_config
     from labeling.records import get_or_create_rater, set_identification
-    from mining.config import load_config
     from mining.match.candidates import list_candidates
     from mining.match.run import run_match
 

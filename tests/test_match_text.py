@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 from mining.match.keywords import KeywordFile, match_mode, parse_keywords, read_keywords
 from mining.match.matcher import Matcher
 from mining.match.tokenize import BREAK, STEMMER_MODES, CachedStemmer, token_spans, tokens
@@ -241,7 +241,7 @@ def real_texts(fixtures) -> list[str]:
 
     from lxml import etree
 
-    from mining.text import split_html
+    from core.text import split_html
 
     texts = []
     with (fixtures / "so_questions" / "sede_so_2022_questions_QueryResults.csv").open(encoding="utf-8") as f:

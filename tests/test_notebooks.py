@@ -15,11 +15,11 @@ import nbformat
 import pandas as pd
 import pytest
 
+from core.errors import PPMinerError
+from core.schema.mining import Candidate, CandidateHit, KeywordSet, MatchRun
 from labeling import analysis
 from labeling.codebook import load_codebook
 from labeling.records import set_final_identification, set_final_label
-from mining.errors import PPMinerError
-from mining.models import Candidate, CandidateHit, KeywordSet, MatchRun
 from mining.store import upsert_questions, utcnow
 
 PROJECT = Path(__file__).resolve().parent.parent

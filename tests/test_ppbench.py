@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from mining.db import open_store
-from mining.errors import PPMinerError
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.bench import BenchResult, BenchRun
 from ppbench.bench import run_cases
 from ppbench.case import load_case, shipped_cases
-from ppbench.models import BenchResult, BenchRun
 from ppbench.stats import bootstrap_ratio, judge, slope
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -253,8 +253,8 @@ def test_statistics():
 
 
 def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(published):
+    from core.sites import parse_pp_key
     from labeling.codebook import load_codebook
-    from mining.sites import parse_pp_key
 
     codebook = load_codebook()
     with open(published / "empirical_study.csv", encoding="utf-8-sig", newline="") as fh:
@@ -280,7 +280,7 @@ def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(publis
 
 
 def test_migration_0010_files_older_runs_under_stack_overflow_and_downgrade_keeps_other_sites(db_url):
-    from mining.db import Store, downgrade, upgrade
+    from core.db import Store, downgrade, upgrade
 
     store = Store(db_url)
     upgrade(store, "0009")

@@ -9,11 +9,11 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from labeling.models import Identification, PPLabel, Rater
+from core.db import open_store
+from core.schema.labeling import Identification, PPLabel, Rater
+from core.schema.mining import Candidate, KeywordSet
 from labeling.progress import eta, format_duration, labeling_rate, progress_report, status_text
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
-from mining.db import open_store
-from mining.models import Candidate, KeywordSet
 from mining.store import upsert_questions
 
 T0 = datetime(2024, 3, 1, 9, 0, 0)

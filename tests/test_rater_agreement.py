@@ -16,9 +16,9 @@ import sys
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from core.db import open_store
 from labeling.agreement import compute_agreement
 from labeling.records import get_or_create_rater, set_identification
-from mining.db import open_store
 from mining.store import upsert_questions
 
 POSTS = list(range(101, 121))

@@ -10,14 +10,14 @@ import sqlalchemy as sa
 from conftest import run_cli
 from test_tui_identify import run
 
+from core.db import Store, downgrade, open_store, upgrade
+from core.errors import PPMinerError
+from core.schema.labeling import AuditEntry, Identification, Rater
+from core.sites import PostKey
 from labeling.io.export_study import export_file
-from labeling.models import AuditEntry, Identification, Rater
 from labeling.queue import IdentifyQueue
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
 from labeling.tui.identify import IdentifyApp
-from mining.db import Store, downgrade, open_store, upgrade
-from mining.errors import PPMinerError
-from mining.sites import PostKey
 
 
 @pytest.fixture

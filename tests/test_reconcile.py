@@ -7,7 +7,9 @@ import csv
 import pytest
 import sqlalchemy as sa
 
-from labeling.models import AuditEntry, FinalIdentification, FinalLabel
+from core.errors import PPMinerError
+from core.schema.labeling import AuditEntry, FinalIdentification, FinalLabel
+from core.sites import PostKey
 from labeling.reconcile import (
     AlreadyDecided,
     ReconcileSession,
@@ -24,8 +26,6 @@ from labeling.records import (
     set_identification,
     set_pp_label,
 )
-from mining.errors import PPMinerError
-from mining.sites import PostKey
 from mining.store import upsert_questions
 
 

@@ -2,7 +2,7 @@
 
 import sqlalchemy as sa
 
-from labeling.models import AuditEntry, FinalLabel, Identification, PPLabel
+from core.schema.labeling import AuditEntry, FinalLabel, Identification, PPLabel
 from labeling.records import (
     delete_identification,
     get_or_create_rater,

@@ -15,14 +15,14 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 
+from core.errors import PPMinerError
+from core.schema.labeling import AuditEntry, BenchmarkCase, FinalLabel
+from core.schema.mining import Question
+from core.sites import parse_pp_key
 from labeling import analysis
 from labeling.codebook import load_codebook
 from labeling.io.benchmark import export_benchmark, import_benchmark
 from labeling.io.import_study import import_file
-from labeling.models import AuditEntry, BenchmarkCase, FinalLabel
-from mining.errors import PPMinerError
-from mining.models import Question
-from mining.sites import parse_pp_key
 
 PROJECT = Path(__file__).resolve().parent.parent
 

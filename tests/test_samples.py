@@ -8,9 +8,9 @@ import json
 import pytest
 from conftest import run_cli
 
+from core.db import open_store
+from core.errors import PPMinerError
 from labeling.queue import IdentifyQueue
-from mining.db import open_store
-from mining.errors import PPMinerError
 
 
 def walk(store, rater, **kw):

@@ -21,13 +21,13 @@ import pytest
 import sqlalchemy as sa
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, make_questions
 
+from core.config import load_config
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.mining import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
 from mining.api.client import ApiClient
 from mining.api.scrape import ScrapeParams, filter_setting_key, scrape
-from mining.config import load_config
-from mining.db import open_store
-from mining.errors import PPMinerError
 from mining.joblock import JobLockHeld, Lock
-from mining.models import AcquisitionRun, Answer, Comment, JobLock, Question, Setting
 from mining.runjob import run_job, setup_logging
 from mining.store import utcnow
 

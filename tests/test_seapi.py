@@ -11,10 +11,10 @@ import sys
 import pytest
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, key_forms, make_questions
 
+from core.db import open_store
+from core.errors import PPMinerError
 from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable, parse_wrapper
 from mining.api.items import page_rows
-from mining.db import open_store
-from mining.errors import PPMinerError
 
 SE_JSON = "se_api_json"
 KEY = "k3y-Th4t-Must-N0t-Leak"

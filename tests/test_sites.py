@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from labeling.models import AuditEntry, FinalIdentification, FinalLabel, Identification, PPLabel
-from mining.db import Store, current_revision, downgrade, head_revision, open_store, upgrade
+from core.db import Store, current_revision, downgrade, head_revision, open_store, upgrade
+from core.errors import PPMinerError
+from core.schema.labeling import AuditEntry, FinalIdentification, FinalLabel, Identification, PPLabel
+from core.schema.mining import Answer, Candidate, Comment, MatchCheck, Question
+from core.sites import PostKey, normalize_site, parse_post_ref, post_ref, question_link, site_from_host
 from mining.dump.reader import DumpReader
 from mining.dump.rows import DumpFilter, PostSelector
-from mining.errors import PPMinerError
-from mining.models import Answer, Candidate, Comment, MatchCheck, Question
-from mining.sites import PostKey, normalize_site, parse_post_ref, post_ref, question_link, site_from_host
 
 AI_DUMP = "se_dumps/ai.stackexchange.com"
 NOW = datetime(2024, 1, 1)

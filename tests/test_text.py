@@ -1,6 +1,6 @@
 """HTML bodies -> prose and code blocks; untrusted text made inert for terminals."""
 
-from mining.text import html_to_text, split_html, terminal_safe
+from core.text import html_to_text, split_html, terminal_safe
 
 
 def test_split_html_separates_code_blocks_and_keeps_inline_code():

@@ -15,6 +15,10 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.mining import Candidate, CandidateHit, KeywordSet
+from core.sites import PostKey
 from labeling.queue import IdentifyQueue, seeded_order
 from labeling.records import get_or_create_rater, set_identification
 from labeling.triage.dataset import read_csv
@@ -23,10 +27,6 @@ from labeling.triage.ranker import EARLY, MAX_LAG
 from labeling.triage.stopping import estimate, p_value, start_sample
 from labeling.tui.common import screen_text
 from labeling.tui.identify import IdentifyApp
-from mining.db import open_store
-from mining.errors import PPMinerError
-from mining.models import Candidate, CandidateHit, KeywordSet
-from mining.sites import PostKey
 from mining.store import upsert_questions
 
 FAST = "svm-plain"  # one fit per retrain keeps the many synchronous refits quick; the status line uses the default

@@ -9,14 +9,14 @@ import sys
 import numpy as np
 import pytest
 
+from core.db import open_store
+from core.errors import PPMinerError
 from labeling.records import set_final_identification
 from labeling.triage import dataset as ds
 from labeling.triage.metrics import read_to_recall, recall_after, screening_metrics, wss
 from labeling.triage.models import DEFAULT_MODEL, parse_model
 from labeling.triage.ranker import EARLY, MAX_LAG, Ranker
 from labeling.triage.simulate import draw_priors, replay, simulate
-from mining.db import open_store
-from mining.errors import PPMinerError
 from mining.store import upsert_questions
 
 REPORTS = "labelled_reports"

@@ -8,13 +8,13 @@ import pytest
 import sqlalchemy as sa
 from test_tui_identify import seed_candidates
 
+from core.schema.labeling import PPLabel, Rater
+from core.sites import PostKey
 from labeling.codebook import load_codebook
-from labeling.models import PPLabel, Rater
 from labeling.queue import ClassifyQueue, seeded_order
 from labeling.records import get_or_create_rater, set_final_identification, set_identification, set_pp_label
 from labeling.tui.classify import ClassifyApp
 from labeling.tui.common import CodePicker, HelpScreen, screen_text
-from mining.sites import PostKey
 
 COLUMNS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "part", "note")
 
@@ -240,7 +240,7 @@ def test_cli_without_pp_posts_is_one_line_error(sqlite_url):
     import subprocess
     import sys
 
-    from mining.db import open_store
+    from core.db import open_store
 
     seed_candidates(open_store(sqlite_url), [95])
     primary, secondary = pty.openpty()  # a terminal, so only the missing PP posts can be the problem

@@ -15,15 +15,15 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 
-from labeling.models import AuditEntry, Identification, Rater
+from core.db import open_store
+from core.errors import PPMinerError
+from core.schema.labeling import AuditEntry, Identification, Rater
+from core.schema.mining import Candidate, CandidateHit, KeywordSet
 from labeling.queue import IdentifyQueue, seeded_order
 from labeling.records import get_or_create_rater, set_identification
 from labeling.tui.common import screen_text
 from labeling.tui.identify import IdentifyApp
 from labeling.tui.post_view import PostView, keyword_spans
-from mining.db import open_store
-from mining.errors import PPMinerError
-from mining.models import Candidate, CandidateHit, KeywordSet
 from mining.store import upsert_answers, upsert_comments, upsert_questions
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -245,7 +245,7 @@ DRIVER = textwrap.dedent(
     import asyncio, sys, time
     from labeling.queue import IdentifyQueue
     from labeling.tui.identify import IdentifyApp
-    from mining.db import open_store
+    from core.db import open_store
 
     url, rater, keys, hold = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "hold"
 

@@ -14,8 +14,8 @@ import time
 import pytest
 import sqlalchemy as sa
 
+from core.schema.labeling import AuditEntry, FinalIdentification, FinalLabel, Rater
 from labeling.codebook import load_codebook
-from labeling.models import AuditEntry, FinalIdentification, FinalLabel, Rater
 from labeling.reconcile import ReconcileSession
 from labeling.records import get_or_create_rater, set_identification, set_pp_label
 from labeling.tui.common import CodePicker, HelpScreen, screen_text
@@ -211,7 +211,7 @@ def test_help_picker_and_inert_rater_names(sqlite_store, codebook):
 
 
 def test_cli_auto_only_usage_and_terminal(sqlite_url):
-    from mining.db import open_store
+    from core.db import open_store
 
     seed(open_store(sqlite_url))
 
@@ -247,7 +247,7 @@ def _wait_for(predicate, timeout=30.0):
 
 def test_killed_cli_session_keeps_every_decision(sqlite_url):
     """The real command in a real terminal (pty): decisions stored as made survive SIGKILL; a new session resumes."""
-    from mining.db import open_store
+    from core.db import open_store
 
     store = open_store(sqlite_url)
     seed(store)

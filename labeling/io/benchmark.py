@@ -21,6 +21,12 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
+from core.schema.labeling import BenchmarkCase, pp_key
+from core.schema.mining import Question, question_link
+from core.sites import PostKey
 from labeling.io.export_study import iso_millis
 from labeling.io.import_study import (
     _date,
@@ -36,13 +42,7 @@ from labeling.io.import_study import (
 )
 from labeling.io.output import write_output
 from labeling.io.published import STAGE_SPELLING, STUDY_SPELLING, detect_format
-from labeling.models import BenchmarkCase, pp_key
 from labeling.records import set_benchmark_case
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import Question, question_link
-from mining.progress import progress
-from mining.sites import PostKey
 
 FORMAT = "benchmark"
 ACTOR = "import:benchmark"

@@ -18,6 +18,11 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from core.db import Store
+from core.errors import PPMinerError
+from core.schema.labeling import FinalIdentification, FinalLabel, Identification, PPLabel, Rater, rater_key
+from core.schema.mining import Question, question_link
+from core.sites import PostKey
 from labeling.io.output import write_output
 from labeling.io.published import (
     FORMATS,
@@ -31,11 +36,6 @@ from labeling.io.published import (
     STUDY_LABEL_FIELDS,
     spell,
 )
-from labeling.models import FinalIdentification, FinalLabel, Identification, PPLabel, Rater, rater_key
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import Question, question_link
-from mining.sites import PostKey
 
 
 @dataclass

@@ -20,6 +20,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
+from core.schema.mining import Question, question_link
+from core.sites import DEFAULT_SITE, PostKey, parse_pp_key
 from labeling.io.published import (
     DEFAULT_LABEL_RATERS,
     FORMATS,
@@ -41,11 +46,6 @@ from labeling.records import (
     set_identification,
     set_pp_label,
 )
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.models import Question, question_link
-from mining.progress import progress
-from mining.sites import DEFAULT_SITE, PostKey, parse_pp_key
 from mining.store import chunks, upsert_questions
 
 IMPORT_METHOD = "imported"

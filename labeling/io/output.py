@@ -12,8 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mining.cli_common import echo_data, stdout_is_terminal
-from mining.errors import PPMinerError
+from core.cli_common import echo_data, stdout_is_terminal
+from core.errors import PPMinerError
 
 STDOUT = "-"
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mining.db import redact
-from mining.errors import PPMinerError
-from mining.models import tags_from_text
+from core.db import redact
+from core.errors import PPMinerError
+from core.schema.mining import tags_from_text
 
 FIELDS = ("title", "prose", "code", "tags", "keywords")
 TEXT_COLUMNS = ("abstract", "body")
@@ -130,7 +130,7 @@ def from_database(store) -> Dataset:
     """The study database's posts with a final identification, labelled by it (1 = a PP post)."""
     import sqlalchemy as sa
 
-    from labeling.models import FinalIdentification
+    from core.schema.labeling import FinalIdentification
 
     with store.read() as s:
         finals = [
@@ -155,7 +155,7 @@ def post_texts(session, question_ids, chunk: int = 500) -> dict:
     """Fields of stored posts (PostKeys, or bare Stack Overflow ids): title, question prose, code blocks, tags and
     the keywords they matched; keyed as given."""
 
-    from mining.sites import as_post
+    from core.sites import as_post
     from mining.stats import latest_keyword_set_id
 
     set_id = latest_keyword_set_id(session)
@@ -176,8 +176,8 @@ def post_texts(session, question_ids, chunk: int = 500) -> dict:
 def _site_texts(session, site: str, part: list[int], set_id, keys: dict, out: dict) -> None:
     import sqlalchemy as sa
 
-    from mining.models import Candidate, CandidateHit, Question
-    from mining.sites import PostKey
+    from core.schema.mining import Candidate, CandidateHit, Question
+    from core.sites import PostKey
 
     rows = session.execute(
         sa.select(Question.id, Question.title, Question.prose, Question.code_blocks, Question.tags).where(

@@ -15,8 +15,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
 
+from core.errors import PPMinerError
 from labeling.triage.features import FEATURES
-from mining.errors import PPMinerError
 
 CLASSIFIERS = ("nb", "logistic", "svm")
 # Chosen by measurement (bench/bench_triage.py, README "Screening by priority"): best mean WSS@95 on both

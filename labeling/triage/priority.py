@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import sqlalchemy as sa
 
-from labeling.models import Identification
+from core.schema.labeling import Identification
+from core.sites import PostKey
 from labeling.triage.dataset import post_texts
 from labeling.triage.models import DEFAULT_MODEL, parse_model
 from labeling.triage.ranker import Ranker, can_train, retrain_due
-from mining.sites import PostKey
 
 DEFAULT_WARMUP = 20
 RECENT = 50

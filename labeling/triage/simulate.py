@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.errors import PPMinerError
 from labeling.triage.dataset import Dataset
 from labeling.triage.metrics import screening_metrics
 from labeling.triage.models import DEFAULT_MODEL, parse_model
 from labeling.triage.ranker import Ranker, retrain_due
-from mining.errors import PPMinerError
 
 DEFAULT_SEEDS = (1, 2, 3, 4, 5)
 METRICS = ("wss95", "wss100", "recall10", "recall25", "read95")
@@ -157,7 +157,7 @@ def to_json_obj(dataset: Dataset, runs: list[Run], model: str) -> dict:
 
 def _written(record_id):
     """A record id for JSON: a study post as its id (Stack Overflow) or ``SITE:ID``; a file's id as it was."""
-    from mining.sites import DEFAULT_SITE, PostKey
+    from core.sites import DEFAULT_SITE, PostKey
 
     if isinstance(record_id, PostKey):
         return record_id.id if record_id.site == DEFAULT_SITE else str(record_id)

@@ -27,11 +27,11 @@ import numpy as np
 import sqlalchemy as sa
 from scipy.stats import hypergeom
 
-from labeling.models import Identification, rater_display, rater_key
+from core.errors import PPMinerError
+from core.schema.labeling import Identification, rater_display, rater_key
+from core.schema.mining import Setting
+from core.sites import PostKey
 from labeling.queue import identify_scope, open_rater
-from mining.errors import PPMinerError
-from mining.models import Setting
-from mining.sites import PostKey
 from mining.stats import latest_keyword_set_id
 from mining.store import utcnow
 

@@ -17,7 +17,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from labeling.models import PPLabel
+from core.schema.labeling import PPLabel
+from core.sites import PostKey
+from core.text import terminal_safe
 from labeling.progress import classify_status
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
 from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label, swap_pp_labels
@@ -33,9 +35,7 @@ from labeling.tui.common import (
 )
 from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostReader, PostView
-from mining.sites import PostKey
 from mining.store import utcnow
-from mining.text import terminal_safe
 
 
 @dataclass(frozen=True)

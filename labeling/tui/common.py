@@ -32,8 +32,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.text import terminal_safe
 from labeling.progress import eta, format_duration, labeling_rate
-from mining.text import terminal_safe
 
 MODAL_CSS = """
 HelpScreen { align: center middle; }

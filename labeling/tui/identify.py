@@ -16,17 +16,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from labeling.models import Identification
+from core.errors import PPMinerError
+from core.schema.labeling import Identification
+from core.sites import PostKey
+from core.text import terminal_safe
 from labeling.queue import IdentifyQueue, Progress
 from labeling.revisit import SearchResult, own_decisions, search_candidates
 from labeling.tui.common import HelpScreen, PaceClock, StatusLine, TextPrompt, first_line, settle_memory
 from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostReader, PostView
 from labeling.tui.revisit import HistoryScreen, SearchScreen
-from mining.errors import PPMinerError
-from mining.sites import PostKey
 from mining.store import utcnow
-from mining.text import terminal_safe
 
 KEYS = [
     ("y", "the post reports a performance problem (PP)"),

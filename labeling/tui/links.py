@@ -12,8 +12,8 @@ import sys
 import webbrowser
 from collections.abc import Mapping
 
-from mining.models import question_link
-from mining.sites import PostKey
+from core.schema.mining import question_link
+from core.sites import PostKey
 
 CONSOLE_BROWSERS = {"www-browser", "links", "elinks", "lynx", "w3m"}
 

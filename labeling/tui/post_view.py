@@ -2,7 +2,7 @@
 
 Two parts: :func:`load_post` reads a post into plain data (no label of any rater is read: sessions stay blind),
 and :class:`PostView` shows it, scrollable. Everything that comes from a post passes through
-``mining.text.terminal_safe`` and is assembled as a Rich ``Text`` (never parsed as markup), so ``[bold]`` or an
+``core.text.terminal_safe`` and is assembled as a Rich ``Text`` (never parsed as markup), so ``[bold]`` or an
 escape sequence in a post shows literally and nothing reaches the terminal as a control sequence.
 
 Stable API (used by the identify, classify and reconcile apps)::
@@ -32,11 +32,11 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from core.schema.mining import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question, tags_from_text
+from core.sites import DEFAULT_SITE, PostKey, as_post, question_link
+from core.text import split_html, terminal_safe
 from mining.match.matcher import keyword_matcher
-from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, Question, tags_from_text
-from mining.sites import DEFAULT_SITE, PostKey, as_post, question_link
 from mining.stats import latest_keyword_set_id
-from mining.text import split_html, terminal_safe
 
 STYLE_TITLE = "bold"
 STYLE_META = "dim"

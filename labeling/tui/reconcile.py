@@ -18,6 +18,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
+from core.errors import PPMinerError
+from core.text import terminal_safe
 from labeling.reconcile import (
     CODEBOOK_DIMENSION,
     CODED_FIELDS,
@@ -30,8 +32,6 @@ from labeling.reconcile import (
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
 from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostView, load_post
-from mining.errors import PPMinerError
-from mining.text import terminal_safe
 
 TITLES = {
     "symptom1": "Symptom 1",

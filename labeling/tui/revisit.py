@@ -17,11 +17,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.errors import PPMinerError
+from core.sites import PostKey
+from core.text import terminal_safe
 from labeling.revisit import OwnDecision, SearchResult
-from mining.errors import PPMinerError
 from mining.lookup import parse_post_arg
-from mining.sites import PostKey
-from mining.text import terminal_safe
 
 HISTORY_SHOWN = 300  # rows the history lists; the filter finds older ones
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
+from core.db import Store
+from core.errors import PPMinerError
+from core.text import terminal_safe
 from labeling.queue import ClassifyQueue, IdentifyQueue, Progress
-from mining.db import Store
-from mining.errors import PPMinerError
-from mining.text import terminal_safe
 
 
 def _require_terminal(command: str) -> None:

@@ -19,7 +19,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
-def _key(name: str) -> str:  # labeling.models.rater_key, frozen here as this revision applies it
+def _key(name: str) -> str:  # core.schema.labeling.rater_key, frozen here as this revision applies it
     return " ".join(str(name).split()).casefold()
 
 

@@ -6,7 +6,7 @@ parameter), normalised to the API's name (``ai.stackexchange.com`` -> ``ai``); w
 link; else Stack Overflow. Answers, comments, candidates, match checks, decisions, labels and finals take the site of
 their question. Downgrading refuses while one id is stored for two sites (it would have to drop one of them).
 
-On SQLite the tables are rebuilt (batch mode); mining.db runs migrations with foreign keys off, so rebuilding a
+On SQLite the tables are rebuilt (batch mode); core.db runs migrations with foreign keys off, so rebuilding a
 parent table does not cascade into its children, and checks every foreign key before committing.
 
 Revision ID: 0009
@@ -68,7 +68,7 @@ OWN_DOMAIN = {"stackoverflow", "serverfault", "superuser", "askubuntu", "mathove
 
 
 def _site_of(value: str | None) -> str | None:
-    """A stored site or link -> the API's site name (a frozen copy of mining.sites' rules, as migrations must not
+    """A stored site or link -> the API's site name (a frozen copy of core.sites' rules, as migrations must not
     change when the code does). None if it names no Stack Exchange site."""
     text = (value or "").strip().lower()
     if not text:

@@ -33,7 +33,7 @@ from urllib.parse import quote, quote_plus, urlencode
 
 import requests
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 
 log = logging.getLogger("ppminer.seapi")
 

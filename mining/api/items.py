@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from mining.errors import PPMinerError
-from mining.models import tags_to_text
+from core.errors import PPMinerError
+from core.schema.mining import tags_to_text
+from core.text import html_to_text, split_html
 from mining.store import newest_per_id
-from mining.text import html_to_text, split_html
 
 
 @dataclass

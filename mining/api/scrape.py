@@ -23,13 +23,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
+from core.schema.mining import AcquisitionRun, Setting
 from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable
 from mining.api.items import page_rows
-from mining.db import Store
-from mining.errors import PPMinerError
 from mining.joblock import Lock
-from mining.models import AcquisitionRun, Setting
-from mining.progress import progress
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
 log = logging.getLogger("ppminer.scrape")

@@ -21,14 +21,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
-from mining.db import Store
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
+from core.schema.labeling import AuditEntry
+from core.schema.mining import AcquisitionRun, Answer, Comment, Question
+from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
-from mining.errors import PPMinerError
 from mining.joblock import Lock
-from mining.models import AcquisitionRun, Answer, Comment, Question
-from mining.progress import progress
-from mining.sites import post_ref, question_link
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
 
 KIND = "dump"
@@ -384,12 +385,7 @@ def _newer_only(session, model, site: str, rows: list[dict[str, Any]]) -> list[d
     ]
 
 
-_audit_log = sa.table(
-    "audit_log",
-    *(sa.column(c) for c in ("at", "actor", "entity", "entity_key", "action")),
-    sa.column("before", sa.JSON),
-    sa.column("after", sa.JSON),
-)
+_audit_log = AuditEntry.__table__
 
 
 def _move_misfiled(session, site: str, other_sites: list[str], questions: list[dict[str, Any]]) -> int:
@@ -468,7 +464,7 @@ def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batc
 
     import click
 
-    from mining.cli_common import emit_rows
+    from core.cli_common import emit_rows
     from mining.dump.site import dump_site
 
     filt = DumpFilter(

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 from lxml import etree
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 
 BLOCK = 1 << 18  # bytes read per block (then up to the end of the line)
 MAX_FEED = 1 << 20  # at most this much more to finish a line (a dump line is one row, usually a few KB)

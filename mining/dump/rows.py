@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from mining.models import question_link, tags_to_text
-from mining.text import normalize_prose
+from core.schema.mining import question_link, tags_to_text
+from core.text import normalize_prose
 
 
 @dataclass(frozen=True)

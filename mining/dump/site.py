@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import re
 
-from mining.errors import UsageError
-from mining.sites import normalize_site, site_from_host
+from core.errors import UsageError
+from core.sites import normalize_site, site_from_host
 
 _HOST = re.compile(r"(?<![a-z0-9.-])((?:[a-z0-9-]+\.)+(?:stackexchange\.com|com))(?![a-z0-9])", re.IGNORECASE)
 

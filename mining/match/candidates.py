@@ -8,9 +8,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, selectinload
 
-from mining.config import MATCH_FIELDS
-from mining.errors import PPMinerError
-from mining.models import Candidate, KeywordSet, MatchCheck, MatchRun, Question, question_link
+from core.config import MATCH_FIELDS
+from core.errors import PPMinerError
+from core.schema.mining import Candidate, KeywordSet, MatchCheck, MatchRun, Question, question_link
 from mining.stats import latest_keyword_set_id
 
 CANDIDATE_COLUMNS = ("post_id", "site", "title", "keywords", "fields", "link")  # the table
@@ -24,7 +24,7 @@ VERSION_COLUMNS = (
 
 
 def link_of(question: Question) -> str:
-    """The link the source gave, else the canonical one of the question's site (mining.models.question_link)."""
+    """The link the source gave, else the canonical one of the question's site (core.schema.mining.question_link)."""
     return question.link or question_link(question.id, question.site)
 
 

@@ -1,7 +1,7 @@
 """`ppmine explain POST_ID`: a post's matched text with every keyword hit marked, and which keyword it is.
 
 Hits are shown inline as ``[[matched words]]{keyword}``; overlapping hits merge into one mark listing each
-keyword. Post text is untrusted, so every piece of it passes through :func:`mining.text.terminal_safe`.
+keyword. Post text is untrusted, so every piece of it passes through :func:`core.text.terminal_safe`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
+from core.schema.mining import Candidate, KeywordSet, MatchRun, Question
+from core.sites import PostKey, as_post
+from core.text import terminal_safe
 from mining.lookup import find_question
 from mining.match.candidates import link_of
 from mining.match.keywords import KeywordFile, parse_mode
 from mining.match.matcher import Hit, Matcher
-from mining.models import Candidate, KeywordSet, MatchRun, Question
-from mining.sites import PostKey, as_post
-from mining.text import terminal_safe
 
 
 @dataclass

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 from mining.match.tokenize import DEFAULT_STEMMER, STEMMER_MODES, WORD_RE
 
 MAX_WORDS = 2

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 from mining.match.keywords import KeywordFile, match_mode, parse_mode
 from mining.match.tokenize import DEFAULT_STEMMER, CachedStemmer, token_spans, tokens
 

@@ -21,15 +21,25 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.config import MATCH_FIELDS, StudyConfig
-from mining.db import Store
-from mining.errors import PPMinerError
+from core.config import MATCH_FIELDS, StudyConfig
+from core.db import Store
+from core.errors import PPMinerError
+from core.progress import progress
+from core.schema.labeling import FinalIdentification, FinalLabel, Identification, PPLabel
+from core.schema.mining import (
+    Answer,
+    Candidate,
+    CandidateHit,
+    Comment,
+    KeywordSet,
+    MatchCheck,
+    MatchRun,
+    Question,
+)
 from mining.match.keywords import read_keywords
 from mining.match.matcher import Matcher
 from mining.match.selection import SelectionSpec, funnel
 from mining.match.tokenize import DEFAULT_STEMMER
-from mining.models import Answer, Candidate, CandidateHit, Comment, KeywordSet, MatchCheck, MatchRun, Question
-from mining.progress import progress
 from mining.stats import funnel_text
 from mining.store import chunks, dialect_insert, utcnow
 
@@ -200,18 +210,13 @@ def _pending(spec: SelectionSpec, set_id: int, fields: tuple[str, ...], rematch_
     return stmt
 
 
-# Labeling tables, read by name (mining never imports labeling): a post with a row in any of them is decided.
-_DECIDED_TABLES = ("identifications", "final_identifications", "pp_labels", "final_labels")
+# A post with a row in any of these labeling tables is decided.
+_DECIDED_TABLES = tuple(m.__table__ for m in (Identification, FinalIdentification, PPLabel, FinalLabel))
 
 
 def decided_ids():
     """SELECT of the posts someone has decided or labelled: their candidates are never dropped."""
-    return sa.union(
-        *(
-            sa.select(table.c.site, table.c.question_id)
-            for table in (sa.table(t, sa.column("site"), sa.column("question_id")) for t in _DECIDED_TABLES)
-        )
-    )
+    return sa.union(*(sa.select(table.c.site, table.c.question_id) for table in _DECIDED_TABLES))
 
 
 def _drop_unselected(session: Session, spec: SelectionSpec, set_id: int) -> tuple[int, int]:

@@ -17,8 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from mining.config import StudyConfig
-from mining.models import Answer, Question
+from core.config import StudyConfig
+from core.schema.mining import Answer, Question
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from functools import cached_property
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 
 # Group 1 is a word; anything else matched is a break.
 TOKEN_RE = re.compile(r"([^\W_]+)|\n[^\S\n]*\n|[^\w\s\-/'’]")

@@ -21,12 +21,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
+from core.paths import PROJECT_ROOT
 
 DEFAULT_URL = "sqlite:///data/study.db"
 ENV_URL = "PPMINER_DB"
 BUSY_TIMEOUT_MS = 60_000
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS_DIR = PROJECT_ROOT / "migrations"
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 

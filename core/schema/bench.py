@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from mining.models import SITE_LENGTH, Base
+from core.schema.mining import SITE_LENGTH, Base
 
 
 class BenchRun(Base):
@@ -24,7 +24,7 @@ class BenchRun(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[str] = mapped_column(String(40), index=True, doc="one `ppbench run` invocation")
     case_name: Mapped[str] = mapped_column(String(100), index=True)
-    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (mining.sites)")
+    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (core.sites)")
     question_id: Mapped[int | None] = mapped_column(BigInteger)
     pp_index: Mapped[int | None] = mapped_column(Integer)
     pp_ids: Mapped[list] = mapped_column(JSON)
@@ -48,7 +48,7 @@ class BenchResult(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[str] = mapped_column(String(40), index=True)
     case_name: Mapped[str] = mapped_column(String(100), index=True)
-    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (mining.sites)")
+    site: Mapped[str | None] = mapped_column(String(SITE_LENGTH), doc="the first PP's site (core.sites)")
     question_id: Mapped[int | None] = mapped_column(BigInteger)
     pp_index: Mapped[int | None] = mapped_column(Integer)
     pp_ids: Mapped[list] = mapped_column(JSON)

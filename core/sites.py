@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
 
 DEFAULT_SITE = "stackoverflow"
 

@@ -3,7 +3,7 @@
 Label values (symptoms, root causes, stages) are the codebook's codes (see ``data/codebook.yaml``), never free
 strings: importers map the published spellings through the codebook's aliases before anything is stored.
 A post can hold several PPs; ``pp_index`` 1, 2, ... gives the published ids ``<post>_1``, ``<post>_2``.
-Posts are ``(site, question_id)`` (see :mod:`mining.sites`); a post's written form is ``65160023`` on Stack Overflow
+Posts are ``(site, question_id)`` (see :mod:`core.sites`); a post's written form is ``65160023`` on Stack Overflow
 and ``ai:136`` elsewhere, so PP ids read ``65160023_1`` and ``ai:136_1``.
 """
 
@@ -25,8 +25,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from mining.models import Base, question_fk, site_column
-from mining.sites import PostKey, as_post
+from core.schema.mining import Base, question_fk, site_column
+from core.sites import PostKey, as_post
 
 
 def pp_key(post: PostKey | int, pp_index: int) -> str:

@@ -17,9 +17,9 @@ from typing import Any
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
-from mining.config import StudyConfig, load_config
-from mining.db import Store, open_store, resolve_url
-from mining.errors import PPMinerError
+from core.config import StudyConfig, load_config
+from core.db import Store, open_store, resolve_url
+from core.errors import PPMinerError
 
 
 @dataclass
@@ -115,7 +115,7 @@ def stdout_is_terminal() -> bool:
 
 def say(text: str, err: bool = False) -> None:
     """Print a human line (summaries, warnings): any text from posts, files or names in it is made inert."""
-    from mining.text import terminal_safe
+    from core.text import terminal_safe
 
     click.echo(terminal_safe(text), err=err)
 
@@ -123,7 +123,7 @@ def say(text: str, err: bool = False) -> None:
 def echo_data(text: str) -> None:
     """Print machine output (CSV, JSON): exact when it goes to a file or pipe, inert when it reaches a terminal."""
     if stdout_is_terminal():
-        from mining.text import terminal_safe
+        from core.text import terminal_safe
 
         text = terminal_safe(text)
     click.echo(
@@ -141,7 +141,7 @@ def emit_rows(
     """Print rows as a table (human), JSON array, or CSV.
 
     CSV and JSON keep post text exactly as stored when written to a file or pipe (the data is the point); on a
-    terminal they show it inert (``mining.text.terminal_safe``), as the table always does. Table columns named in ``full`` (e.g. a link to click) are never cut or
+    terminal they show it inert (``core.text.terminal_safe``), as the table always does. Table columns named in ``full`` (e.g. a link to click) are never cut or
     wrapped: the other columns give way.
     """
     columns = list(columns or (rows[0].keys() if rows else []))
@@ -158,7 +158,7 @@ def emit_rows(
         from rich.console import Console
         from rich.table import Table
 
-        from mining.text import terminal_safe
+        from core.text import terminal_safe
 
         table = Table(title=title or None, show_edge=False, header_style="bold")
         cells = [
@@ -239,7 +239,7 @@ def run_cli(group: click.Group, prog: str) -> None:
 
 
 def _inert(text: str) -> str:
-    from mining.text import terminal_safe
+    from core.text import terminal_safe
 
     return terminal_safe(text, keep_newlines=False)
 

@@ -1,6 +1,6 @@
 """Tables of the mining side: posts as Stack Exchange gives them, acquisition runs, keyword sets, candidates.
 
-A post is identified by its site and its Stack Exchange id (see :mod:`mining.sites`): questions, answers and
+A post is identified by its site and its Stack Exchange id (see :mod:`core.sites`): questions, answers and
 comments have the primary key ``(site, id)``, and every table that points at a question holds ``(site,
 question_id)`` with a composite foreign key. Keeping the Stack Exchange ids as the keys (rather than a surrogate
 row id) means every id shown, exported or audited is the real one, and the database refuses a reference that does
@@ -28,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from mining.sites import PostKey, question_link  # noqa: F401  (re-exported: the models' callers use them)
+from core.sites import PostKey, question_link  # noqa: F401  (re-exported: the models' callers use them)
 
 SOURCES = ("api", "dump", "import")
 
@@ -51,7 +51,7 @@ def tags_from_text(text: str | None) -> list[str]:
 SITE_LENGTH = 100
 
 
-def site_column(primary_key: bool = False, doc: str = "the post's site (mining.sites)"):
+def site_column(primary_key: bool = False, doc: str = "the post's site (core.sites)"):
     """The ``site`` half of a post's identity."""
     return mapped_column(String(SITE_LENGTH), primary_key=primary_key, doc=doc)
 

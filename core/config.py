@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from mining.errors import PPMinerError
+from core.errors import PPMinerError
+from core.paths import PROJECT_ROOT
 
-PROJECT_DATA = Path(__file__).resolve().parent.parent / "data"
+PROJECT_DATA = PROJECT_ROOT / "data"
 DEFAULT_CONFIG = PROJECT_DATA / "study.toml"
 ENV_CONFIG = "PPMINER_CONFIG"
 MATCH_FIELDS = ("title", "prose", "code", "answers", "comments")
