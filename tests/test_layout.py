@@ -156,7 +156,9 @@ def _importers(package: str, *forbidden: str) -> list[str]:
 
 def test_layering():
     # checker stays pure: it runs on code alone, without the study's database or packages
-    assert _importers("checker", "mining", "labeling", "ppbench", "core.db", "core.schema", "sqlalchemy") == []
+    assert (
+        _importers("checker", "mining", "labeling", "ppbench", "core.db", "core.schema", "sqlalchemy") == []
+    )
     # mining must not import labeling (labeling builds on mining)
     assert _importers("mining", "labeling") == []
     # the core builds on nothing of the project
@@ -178,14 +180,14 @@ def _table_calls(tree: ast.AST) -> list[int]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Name) and func.id in table_names:
-            lines.append(node.lineno)
-        elif (
+        by_name = isinstance(func, ast.Name) and func.id in table_names
+        by_module = (
             isinstance(func, ast.Attribute)
             and func.attr in ("table", "Table")
             and isinstance(func.value, ast.Name)
             and func.value.id in sqlalchemy_aliases
-        ):
+        )
+        if by_name or by_module:
             lines.append(node.lineno)
     return lines
 
