@@ -346,21 +346,30 @@ def _expected_from_csv(path: Path, codebook) -> dict[str, pd.DataFrame]:
     }
 
 
-def _execute_notebooks(names: list[str]) -> None:
+def _execute_notebooks(names: list[str]) -> list:
     """Execute the notebooks as `jupyter nbconvert --execute` does (python3 kernel, cwd notebooks/), but in one
-    kernel whose namespace is reset before each notebook: one kernel start instead of six keeps the test quick."""
+    kernel whose namespace is reset before each notebook: one kernel start instead of six keeps the test quick.
+    Returns the executed notebooks."""
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     km = KernelManager(kernel_name="python3")
     km.start_kernel(cwd=str(NOTEBOOKS))
+    executed = []
     try:
         for name in names:
             nb = nbformat.read(NOTEBOOKS / name, as_version=4)
             nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
             NotebookClient(nb, km=km, timeout=120).execute()
+            executed.append(nb)
     finally:
         km.shutdown_kernel(now=True)
+    return executed
+
+
+def _printed(nb) -> str:
+    """Everything an executed notebook printed."""
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 
 
 def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
@@ -443,3 +452,64 @@ def test_notebooks_regenerate_the_published_tables(published, codebook, tmp_path
     assert (
         replication.set_index("item").loc["questions", "status"] == "DIFFERS"
     )  # only the 210 imported posts
+
+
+# --- a study without published figures (a new study, e.g. data/studies/*.toml) -----------------------------------
+
+_A_PP = dict(
+    question_id=5,
+    symptom1="time.slow_execution",
+    root_cause="api.not_batch_api",
+    introducing_stage="data_preparation",
+    exposing_stage="training",
+)
+
+
+def _study_config(tmp_path: Path, published: str | None) -> Path:
+    """A study config whose ``published`` file is absent (None) or holds ``published``."""
+    if published is not None:
+        (tmp_path / "figures.yaml").write_text(published, encoding="utf-8")
+    config = tmp_path / "study.toml"
+    codebook = PROJECT / "data" / "codebook.yaml"
+    config.write_text(f'[files]\ncodebook = "{codebook}"\npublished = "figures.yaml"\n', encoding="utf-8")
+    return config
+
+
+@pytest.mark.parametrize("published", [None, "", "# no figures yet\n"])
+def test_a_study_without_published_figures_has_nothing_to_compare(
+    sqlite_store, sqlite_url, tmp_path, published
+):
+    _write_finals(sqlite_store, [_A_PP])
+    study = analysis.open_study(
+        db=sqlite_url, out=tmp_path / "out", config=_study_config(tmp_path, published)
+    )
+    assert study.published() == {}
+    replication = study.replication()
+    assert replication.empty and list(replication.columns) == analysis.REPLICATION_COLUMNS
+    assert study.replication_note(replication).startswith("nothing to compare: this study has no published")
+    assert _row(study.symptoms(), "Time")["count"] == 1
+    # a study with figures compares them
+    (tmp_path / "figures.yaml").write_text("symptoms:\n  categories:\n    time: 1\n", encoding="utf-8")
+    replication = study.replication()
+    assert list(replication["status"]) == ["same"]
+    assert "1 published figures from" in study.replication_note(replication)
+
+
+@pytest.mark.slow
+def test_notebooks_run_on_a_study_without_published_figures(sqlite_store, sqlite_url, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    _write_finals(sqlite_store, [_A_PP])
+    monkeypatch.setenv("PPMINER_DB", sqlite_url)
+    monkeypatch.setenv("PPMINER_OUT", str(out))
+    monkeypatch.setenv("PPMINER_CONFIG", str(_study_config(tmp_path, None)))
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    names = ["02_symptoms.ipynb", "06_replication.ipynb", "07_rq4.ipynb"]
+    replication_nb = _execute_notebooks(names)[1]
+    assert "nothing to compare: this study has no published figures" in _printed(replication_nb)
+    assert pd.read_csv(out / "replication.csv").empty
+    assert not (out / "replication_symptoms.png").exists()
+    # the other tables are made as usual
+    symptoms = pd.read_csv(out / "symptoms.csv", keep_default_na=False)
+    assert _row(symptoms, "Time")["count"] == 1
+    for f in ["rq4_assessment.csv", *_figures("symptoms", "rq4_assessment")]:
+        assert (out / f).stat().st_size > 0, f
