@@ -1,6 +1,8 @@
-"""What every ppmine/pplabel command shares: --db/--config, lazy store and config, output formats, errors.
+"""What every ppmine/pplabel/ppbench command shares: the options named on several commands (--db, --config,
+--rater, --hints, --tag/--from/--to, --format), the lazily opened store and config, output formats, errors.
 
-`labeling.cli` imports this too, so both programs behave the same way.
+Every CLI imports this module before it can print ``--help``, so it loads no SQLAlchemy: the database modules
+are imported when a command first opens the database.
 """
 
 from __future__ import annotations
@@ -12,14 +14,16 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 import click
-from sqlalchemy.exc import SQLAlchemyError
 
 from core.config import StudyConfig, load_config
-from core.db import Store, open_store, resolve_url
 from core.errors import PPMinerError
+
+if TYPE_CHECKING:
+    from core.db import Store
 
 
 @dataclass
@@ -36,6 +40,8 @@ class StudyContext:
     @property
     def store(self) -> Store:
         if self._store is None:
+            from core.db import open_store
+
             self._store = open_store(self.db_url, create=self.creates_database)
             if self._store.created:
                 say_created(self._store)
@@ -89,6 +95,8 @@ def db_options(func: Callable) -> Callable:
     @_db_option
     @functools.wraps(func)
     def wrapper(*args, db_url=None, **kwargs):
+        from core.db import resolve_url
+
         return func(*args, db_url=resolve_url(db_url), **kwargs)
 
     return wrapper
@@ -103,6 +111,75 @@ def format_option(*choices: str, default: str = "table") -> Callable:
         show_default=True,
         help="Output format.",
     )
+
+
+RATER_HELP = 'Your rater name (any case or spacing: "Ann " is ann); registered with your first decision.'
+
+
+def rater_option(help: str = RATER_HELP, *, multiple: bool = False) -> Callable:
+    """``--rater NAME``: required and handed as ``rater``, or with ``multiple`` optional, repeatable and handed
+    as ``raters``."""
+    if multiple:
+        return click.option("--rater", "raters", multiple=True, metavar="NAME", help=help)
+    return click.option("--rater", required=True, metavar="NAME", help=help)
+
+
+def hints_option(func: Callable) -> Callable:
+    """``--hints``: show ppcheck's findings beside a post while labelling."""
+    return click.option(
+        "--hints",
+        is_flag=True,
+        help="Show ppcheck's findings on the post's code (from `ppmine check`); off by default, hints may bias "
+        "raters.",
+    )(func)
+
+
+DAY = click.DateTime(["%Y-%m-%d"])
+
+
+def question_filter_options(until: str = "no limit") -> Callable:
+    """``--tag``/``--from``/``--to``: which questions, by tag and creation date (handed as ``tags``,
+    ``date_from``, ``date_to``; each defaults to the study config's, and ``--to`` without one to ``until``).
+    Refuses --from after --to."""
+
+    def decorate(func: Callable) -> Callable:
+        @click.option(
+            "--tag",
+            "tags",
+            metavar="TAG",
+            multiple=True,
+            help="Questions carrying TAG (repeat, or a,b: any of them).  [default: config's [study] tags]",
+        )
+        @click.option(
+            "--from",
+            "date_from",
+            metavar="DATE",
+            type=DAY,
+            help="Questions created on/after DATE.  [default: config's [study] from, else no limit]",
+        )
+        @click.option(
+            "--to",
+            "date_to",
+            metavar="DATE",
+            type=DAY,
+            help=f"Questions created on/before DATE.  [default: config's [study] to, else {until}]",
+        )
+        @functools.wraps(func)
+        def wrapper(*args, date_from=None, date_to=None, **kwargs):
+            check_window(date_from, date_to)
+            return func(*args, date_from=date_from, date_to=date_to, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def check_window(date_from: datetime | None, date_to: datetime | None) -> None:
+    """The one check of a creation-date window, from the flags or the config: a usage error naming both."""
+    if date_from and date_to and date_from > date_to:
+        raise click.BadParameter(
+            f"{date_from:%Y-%m-%d} is after --to {date_to:%Y-%m-%d}", param_hint="'--from'"
+        )
 
 
 def stdout_is_terminal() -> bool:
@@ -227,15 +304,25 @@ def run_cli(group: click.Group, prog: str) -> None:
     except PPMinerError as exc:
         click.echo(f"{prog}: error: {_inert(str(exc))}", err=True)
         sys.exit(exc.exit_code)
-    except SQLAlchemyError as exc:  # a lost connection, a lock held past the busy timeout, ...
-        detail = _first_line(getattr(exc, "orig", None) or exc)
-        click.echo(f"{prog}: error: database: {_inert(detail)}", err=True)
-        sys.exit(1)
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
         click.echo(f"{prog}: error: {_inert(f'{exc.strerror or _first_line(exc)}{where}')}", err=True)
         sys.exit(1)
+    except Exception as exc:
+        if not _is_database_error(exc):
+            raise
+        # a lost connection, a lock held past the busy timeout, ...
+        detail = _first_line(getattr(exc, "orig", None) or exc)
+        click.echo(f"{prog}: error: database: {_inert(detail)}", err=True)
+        sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _is_database_error(exc: Exception) -> bool:
+    """Whether ``exc`` is SQLAlchemy's; read without importing SQLAlchemy (if no command loaded it, none of its
+    errors can have been raised)."""
+    errors = sys.modules.get("sqlalchemy.exc")
+    return errors is not None and isinstance(exc, errors.SQLAlchemyError)
 
 
 def _inert(text: str) -> str:

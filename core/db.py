@@ -8,6 +8,7 @@ long labeling session never blocks the scraper.
 
 from __future__ import annotations
 
+import ast
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session
@@ -160,16 +161,46 @@ def alembic_config(url: str):
 
 
 def head_revision() -> str | None:
+    """The newest migration: the revision no other migration names as its ``down_revision``.
+
+    Every command asks this on opening the database, so it reads the two assignments from the migration files
+    rather than loading alembic's script directory (which imports alembic and every migration). Anything but a
+    single head is left to alembic to report."""
+    revisions, downs = set(), set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        values = _module_constants(path, ("revision", "down_revision"))
+        revisions.add(values.get("revision"))
+        down = values.get("down_revision")
+        downs.update(down if isinstance(down, tuple | list) else (down,))
+    heads = revisions - downs - {None}
+    if len(heads) == 1 and None not in revisions:
+        return heads.pop()
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config(DEFAULT_URL)).get_current_head()
 
 
-def current_revision(engine: Engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
+def _module_constants(path: Path, names: tuple[str, ...]) -> dict:
+    """Module-level ``NAME = <literal>`` (or ``NAME: T = <literal>``) assignments of a Python file."""
+    out = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        target = node.target if isinstance(node, ast.AnnAssign) else target
+        if isinstance(target, ast.Name) and target.id in names and node.value is not None:
+            try:
+                out[target.id] = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+    return out
 
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision alembic stamped (None on an empty database). Read with one query rather than
+    through alembic's migration context, whose import is a good part of a command's start."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one_or_none()
 
 
 @contextmanager

@@ -10,7 +10,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from bs4 import BeautifulSoup
 from lxml import etree
 
 _BLOCK_TAGS = frozenset(
@@ -106,6 +105,9 @@ def html_to_text(html: str | None) -> str:
     html = replace_surrogates(html)
     if "<" not in html and "&" not in html:
         return normalize_prose(html)
+    # bs4 is loaded here only: every CLI's output goes through terminal_safe (this module), which needs none
+    from bs4 import BeautifulSoup
+
     return normalize_prose(BeautifulSoup(html, "lxml").get_text())
 
 

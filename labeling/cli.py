@@ -6,7 +6,17 @@ import json
 
 import click
 
-from core.cli_common import run_cli, study_options
+from core.cli_common import (
+    echo_data,
+    emit_rows,
+    format_option,
+    hints_option,
+    rater_option,
+    run_cli,
+    say,
+    study_options,
+)
+from labeling.rater_agreement import REPORTS as REPORT_CHOICES
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -21,15 +31,9 @@ def cli() -> None:
     """
 
 
-# Commands of the other modules register here, one line each.
 # -- identify/classify (issue 6) --
 @cli.command()
-@click.option(
-    "--rater",
-    required=True,
-    metavar="NAME",
-    help='Your rater name (any case or spacing: "Ann " is ann); registered with your first decision.',
-)
+@rater_option()
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the post order and of --sample."
 )
@@ -41,11 +45,7 @@ def cli() -> None:
     "asking for --sample N --seed S later gets exactly those posts, whatever is matched since "
     "(`pplabel samples` lists them).",
 )
-@click.option(
-    "--hints",
-    is_flag=True,
-    help="Show ppcheck's findings on the post's code (from `ppmine check`); off by default, hints may bias raters.",
-)
+@hints_option
 @click.option(
     "--order",
     type=click.Choice(["seeded", "priority", "sample"]),
@@ -84,18 +84,9 @@ def identify(
 
 
 @cli.command()
-@click.option(
-    "--rater",
-    required=True,
-    metavar="NAME",
-    help='Your rater name (any case or spacing: "Ann " is ann); registered with your first decision.',
-)
+@rater_option()
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the post order.")
-@click.option(
-    "--hints",
-    is_flag=True,
-    help="Show ppcheck's findings on the post's code (from `ppmine check`); off by default, hints may bias raters.",
-)
+@hints_option
 @study_options
 def classify(study, rater: str, seed: int, hints: bool) -> None:
     """Label the PPs of each post you (or the reconciliation) found to be a PP with the codebook.
@@ -108,8 +99,6 @@ def classify(study, rater: str, seed: int, hints: bool) -> None:
 
 
 # -- agreement/import/export (issue 7) --
-from core.cli_common import echo_data, emit_rows, format_option, say, study_options  # noqa: E402
-from labeling.rater_agreement import REPORTS as REPORT_CHOICES  # noqa: E402
 
 PUBLISHED_FORMATS = ("study", "identification", "labels", "benchmark")
 
@@ -346,13 +335,7 @@ def reconcile(study, adjudicator: str | None, min_raters: int, auto_only: bool) 
 
 # -- progress (issue 13) --
 @cli.command("progress")
-@click.option(
-    "--rater",
-    "raters",
-    multiple=True,
-    metavar="NAME",
-    help="Only this rater (repeatable). [default: every rater]",
-)
+@rater_option("Only this rater (repeatable). [default: every rater]", multiple=True)
 @click.option("--stage", type=click.Choice(["identify", "classify"]), help="Only this stage. [default: both]")
 @click.option("--seed", type=int, default=0, show_default=True, help="identify: the --seed of the sample.")
 @click.option(
@@ -539,8 +522,6 @@ def triage_simulate(study, dataset, seeds, prior_included, prior_excluded, model
 
         plot_recall(plot_out, data.labels, runs, f"{data.name}: {model}, {len(data)} records")
     if fmt == "json":
-        import json
-
         click.echo(json.dumps(to_json_obj(data, runs, model)))
         return
     rows = [{"seed": r.seed, **r.metrics} for r in runs]
@@ -550,7 +531,7 @@ def triage_simulate(study, dataset, seeds, prior_included, prior_excluded, model
 
 
 @triage.command("status")
-@click.option("--rater", required=True, metavar="NAME", help="The rater whose screening to assess.")
+@rater_option("The rater whose screening to assess.")
 @click.option(
     "--recall",
     "target",

@@ -12,23 +12,17 @@ from core.cli_common import (
     db_options,
     emit_rows,
     format_option,
+    question_filter_options,
     run_cli,
     say,
     say_created,
     split_tags,
     study_options,
 )
-from core.db import (
-    Store,
-    check_exists,
-    current_revision,
-    database_errors,
-    downgrade,
-    head_revision,
-    redact,
-    upgrade,
-)
 from core.errors import UsageError
+
+# Command bodies import what they run (SQLAlchemy, the API client, the matcher): `ppmine --help` and a command's
+# own start load only click and the shared options.
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -55,6 +49,8 @@ def db() -> None:
 @db_options
 def db_upgrade(db_url: str, revision: str) -> None:
     """Apply migrations up to REVISION (default: head). Creates a new SQLite file (never its folder)."""
+    from core.db import Store, check_exists, current_revision, database_errors, redact, upgrade
+
     with database_errors(db_url):
         created = check_exists(db_url, create=True)
         store = Store(db_url)
@@ -77,6 +73,7 @@ def db_downgrade(db_url: str, revision: str, yes: bool) -> int:
     directory (DB.before-downgrade-REV-TIME.dump, restore with pg_restore --clean -d URL FILE). Without pg_dump it
     refuses unless --yes, and then says that no backup was made.
     """
+    from core.db import Store, check_exists, current_revision, database_errors, downgrade, redact
     from mining.backup import back_up, can_back_up
 
     with database_errors(db_url):
@@ -112,6 +109,8 @@ def db_downgrade(db_url: str, revision: str, yes: bool) -> int:
 @db_options
 def db_current(db_url: str) -> None:
     """Show the database's schema revision and the newest one this ppminer knows."""
+    from core.db import Store, check_exists, current_revision, database_errors, head_revision, redact
+
     with database_errors(db_url):
         check_exists(db_url, create=False)
         store = Store(db_url)
@@ -146,29 +145,11 @@ def _step_name(key: str) -> str:
     return f"  - {key.removeprefix('removed_by_')} filter" if key.startswith("removed_by_") else key
 
 
-# Commands of the other modules register here, one line each.
 # -- scrape/run (issue 3) --
 def _scrape_options(func):
     """Options shared by `scrape` and `run`."""
-    day = click.DateTime(["%Y-%m-%d"])
     options = [
-        click.option(
-            "--tag", "tags", multiple=True, help="Tag (repeat, or a,b: ANY of them).  [default: config]"
-        ),
-        click.option(
-            "--from",
-            "date_from",
-            type=day,
-            metavar="DATE",
-            help="First creation date.  [default: config's [study] from, else no limit]",
-        ),
-        click.option(
-            "--to",
-            "date_to",
-            type=day,
-            metavar="DATE",
-            help="Last creation date, inclusive.  [default: config's [study] to, else now]",
-        ),
+        question_filter_options(until="now"),
         click.option("--site", help="Stack Exchange site.  [default: config, stackoverflow]"),
         click.option("--api-url", metavar="URL", help="API root.  [default: config, api.stackexchange.com]"),
         click.option("--key", envvar="SE_API_KEY", help="API key (a larger daily quota).  [env: SE_API_KEY]"),
@@ -191,10 +172,6 @@ def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
     from core.sites import normalize_site
     from mining.api.scrape import ScrapeParams
 
-    if date_from and date_to and date_from > date_to:
-        raise click.BadParameter(
-            f"{date_from:%Y-%m-%d} is after --to {date_to:%Y-%m-%d}", param_hint="'--from'"
-        )
     cfg = study.config
     return ScrapeParams(
         tags=split_tags(tags) or cfg.tags,
@@ -280,27 +257,7 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, max_reques
     type=click.Path(exists=True, dir_okay=False, allow_dash=True),
     help="The dump's Comments.xml: comments on the kept questions and answers are imported too.",
 )
-@click.option(
-    "--tag",
-    "tags",
-    metavar="TAG",
-    multiple=True,
-    help="Keep questions carrying TAG (repeat, or a,b: any of them).  [default: the config's [study] tags]",
-)
-@click.option(
-    "--from",
-    "date_from",
-    metavar="DATE",
-    type=click.DateTime(["%Y-%m-%d"]),
-    help="Keep questions created on/after DATE.  [default: the config's [study] from]",
-)
-@click.option(
-    "--to",
-    "date_to",
-    metavar="DATE",
-    type=click.DateTime(["%Y-%m-%d"]),
-    help="Keep questions created on/before DATE.  [default: the config's [study] to]",
-)
+@question_filter_options()
 @click.option(
     "--all-questions",
     is_flag=True,

@@ -464,7 +464,7 @@ def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batc
 
     import click
 
-    from core.cli_common import emit_rows
+    from core.cli_common import check_window, emit_rows
     from mining.dump.site import dump_site
 
     filt = DumpFilter(
@@ -472,8 +472,7 @@ def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batc
         date_from=date_from.date() if date_from else None,
         date_to=date_to.date() if date_to else None,
     )
-    if filt.date_from and filt.date_to and filt.date_from > filt.date_to:
-        raise click.BadParameter("--from is after --to", param_hint="--from/--to")
+    check_window(date_from, date_to)
     site = dump_site(site, posts, comments)  # before the database is opened: a refusal creates nothing
     result = DumpImport(
         study.store,
