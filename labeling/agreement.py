@@ -35,21 +35,19 @@ from sqlalchemy.orm import Session
 
 from labeling.alignment import NO_PP, align_pps
 from labeling.models import Identification, PPLabel, Rater, pp_key
+from labeling.vocabulary import (
+    AGREEMENT_DIMENSIONS,
+    IDENTIFICATION,
+    LABEL_DIMENSIONS,
+    SET_JOIN,
+    complete_label_sql,
+    symptom_set,
+)
 from mining.sites import PostKey
 
-IDENTIFICATION = "identification"
-LABEL_DIMENSIONS = (
-    "symptom",
-    "symptom_category",
-    "root_cause",
-    "root_cause_category",
-    "introducing_stage",
-    "exposing_stage",
-)
-DIMENSIONS = (IDENTIFICATION, *LABEL_DIMENSIONS)
+DIMENSIONS = AGREEMENT_DIMENSIONS
 STAGES = {"identify": (IDENTIFICATION,), "classify": LABEL_DIMENSIONS}
 PP, NOT_PP = "pp", "not_pp"
-SET_JOIN = "+"
 
 
 @dataclass
@@ -100,11 +98,6 @@ class DimensionAgreement:
 # -- collecting ratings ---------------------------------------------------------------------------------------
 
 
-def _symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:
-    codes = sorted({c for c in (symptom1, symptom2) if c})
-    return SET_JOIN.join(codes) if codes else None
-
-
 def _category_set(codebook, symptom1: str | None, symptom2: str | None) -> str | None:
     cats = sorted({codebook.category(c) for c in (symptom1, symptom2) if c})
     return SET_JOIN.join(cats) if cats else None
@@ -117,7 +110,7 @@ def _row_values(row: PPLabel) -> dict[str, Any]:
 
 def _label_value(codebook, dimension: str, row: PPLabel) -> str | None:
     if dimension == "symptom":
-        return _symptom_set(row.symptom1, row.symptom2)
+        return symptom_set(row.symptom1, row.symptom2)
     if dimension == "symptom_category":
         return _category_set(codebook, row.symptom1, row.symptom2)
     if dimension == "root_cause_category":
@@ -152,7 +145,12 @@ def collect_ratings(
     label_dims = [d for d in dimensions if d != IDENTIFICATION]
     if label_dims:
         by_post: dict[PostKey, dict[str, dict[int, PPLabel]]] = {}
-        rows = session.execute(sa.select(PPLabel, Rater.name).join(Rater, Rater.id == PPLabel.rater_id))
+        # a label in progress (a required field empty) is no rating at all (mining.label_rule)
+        rows = session.execute(
+            sa.select(PPLabel, Rater.name)
+            .join(Rater, Rater.id == PPLabel.rater_id)
+            .where(complete_label_sql(PPLabel))
+        )
         for label, rater in rows:
             by_post.setdefault(label.key, {}).setdefault(rater, {})[label.pp_index] = label
         for dim in label_dims:

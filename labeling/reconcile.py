@@ -48,22 +48,14 @@ from labeling.records import (
     set_final_identification,
     set_final_label,
 )
+from labeling.vocabulary import CODED_FIELDS, COMPARED_COLUMNS, label_is_complete
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.sites import PostKey, as_post
 
 AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
-DIMENSIONS: dict[str, tuple[str, ...]] = {
-    "symptom": ("symptom1", "symptom2"),
-    "root_cause": ("root_cause",),
-    "introducing_stage": ("introducing_stage",),
-    "exposing_stage": ("exposing_stage",),
-}
-#: The codebook columns, in the order an adjudicator decides them.
-CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage")
-#: A rating lacking any of these is unfinished and ignored (symptom2 is optional).
-REQUIRED_FIELDS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
+DIMENSIONS = COMPARED_COLUMNS
 #: Which codebook dimension a label column takes its codes from.
 CODEBOOK_DIMENSION = DIMENSION_OF_COLUMN
 
@@ -242,14 +234,11 @@ def label_items(
     for qid in sorted(ratings):
         by_rater = ratings[qid]
 
-        def complete(values: dict[str, Any] | None) -> bool:
-            return values is not None and all(values.get(f) for f in REQUIRED_FIELDS)
-
-        raters = sorted(r for r, pps in by_rater.items() if any(complete(v) for v in pps.values()))
+        raters = sorted(r for r, pps in by_rater.items() if any(label_is_complete(v) for v in pps.values()))
         # PPs paired across raters as agreement pairs them (labeling.alignment), never by typing order.
         for slot_no, slot in enumerate(align_pps(by_rater), 1):
             rated = {name: by_rater[name].get(slot[name]) if name in slot else None for name in raters}
-            rated = {name: values if complete(values) else None for name, values in rated.items()}
+            rated = {name: values if label_is_complete(values) else None for name, values in rated.items()}
             if not any(rated.values()):
                 continue
             if len(raters) < min_raters:

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from mining.label_rule import REQUIRED_LABEL_FIELDS, complete_label_sql
 from mining.models import AcquisitionRun, Answer, Candidate, Comment, KeywordSet, MatchRun, Question
 
 _identifications = sa.table(
@@ -21,7 +22,7 @@ _identifications = sa.table(
 )
 _final_ids = sa.table("final_identifications", sa.column("question_id"), sa.column("is_pp"))
 _final_labels = sa.table("final_labels", sa.column("question_id"))
-_pp_labels = sa.table("pp_labels", sa.column("question_id"))
+_pp_labels = sa.table("pp_labels", sa.column("question_id"), *(sa.column(f) for f in REQUIRED_LABEL_FIELDS))
 _raters = sa.table("raters", sa.column("id"))
 
 
@@ -94,7 +95,10 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
         "pp_posts": _count(
             session, sa.select(sa.func.count()).select_from(_final_ids).where(_final_ids.c.is_pp.is_(True))
         ),
-        "pp_labelled_by_raters": _count(session, sa.select(sa.func.count()).select_from(_pp_labels)),
+        "pp_labelled_by_raters": _count(
+            session,
+            sa.select(sa.func.count()).select_from(_pp_labels).where(complete_label_sql(_pp_labels.c)),
+        ),
         "pps_final": _count(session, sa.select(sa.func.count()).select_from(_final_labels)),
         "acquisition_runs": _count(session, sa.select(sa.func.count()).select_from(AcquisitionRun)),
     }
