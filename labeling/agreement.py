@@ -333,8 +333,8 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
             "items": a.items,
             "raters": ", ".join(a.raters),
             "observed": a.observed_agreement,
-            # one kappa column: Light's (mean pairwise Cohen) is Cohen's itself with two raters (LIGHT_NOTE)
-            "cohen κ": a.mean_pairwise_kappa,
+            # one pairwise kappa column: Light's (mean pairwise Cohen's), Cohen's itself with two raters
+            LIGHT_COLUMN: a.mean_pairwise_kappa,
             "fleiss κ": a.fleiss_kappa,
             "kripp. α": a.krippendorff_alpha,
         }
@@ -342,7 +342,8 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
     ]
 
 
-LIGHT_NOTE = "cohen κ with more than two raters: Light's kappa, the mean of the pairwise Cohen's kappas"
+LIGHT_COLUMN = "light κ"
+LIGHT_NOTE = "light κ: Light's kappa, the mean of the pairwise Cohen's kappas (Cohen's κ with two raters)"
 
 
 def needs_light_note(result: dict[str, DimensionAgreement]) -> bool:

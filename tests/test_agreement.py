@@ -200,7 +200,7 @@ def test_light_kappa_is_the_mean_of_every_pairs_kappa(sqlite_store, codebook):
     assert ident.cohen_kappa is None and len(ident.pairwise) == 6
     assert ident.mean_pairwise_kappa == pytest.approx(sum(expected) / 6, abs=1e-12)
     assert (
-        table_rows({"identification": ident})[0]["cohen κ"] == ident.mean_pairwise_kappa
+        table_rows({"identification": ident})[0]["light κ"] == ident.mean_pairwise_kappa
     )  # one kappa column
 
 
