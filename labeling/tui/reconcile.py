@@ -152,7 +152,7 @@ class ReconcileApp(App[Outcome]):
             where, body, hints = (
                 f"identification · post {item.question_id}",
                 self._identification(item),
-                "y PP · n not PP",
+                "y PP · n not PP · 1-9 rater's",
             )
         elif isinstance(item, LabelItem):
             field = self._field()
@@ -191,7 +191,7 @@ class ReconcileApp(App[Outcome]):
             out.append(
                 f"\nstored final: {stored} ({item.final_method}; the raters changed since)\n", style="yellow"
             )
-        out.append("\ny: it is a PP   n: it is not\n", style="dim")
+        out.append("\ny: it is a PP   n: it is not   1-9: as that rater decided\n", style="dim")
         return out
 
     def _field(self) -> str | None:
@@ -323,6 +323,13 @@ class ReconcileApp(App[Outcome]):
 
     def action_take(self, n: int) -> None:
         item, field = self.item, self._field()
+        if isinstance(item, IdentificationItem):  # the numbered raters: take that rater's decision
+            names = list(item.votes)
+            if n > len(names):
+                self.notify(f"there are only {len(names)} raters")
+                return
+            self.action_identify(item.votes[names[n - 1]])
+            return
         if not isinstance(item, LabelItem) or field is None:
             return
         names = list(item.ratings)
