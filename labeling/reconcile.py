@@ -48,12 +48,12 @@ from labeling.records import (
     set_final_identification,
     set_final_label,
 )
-from labeling.vocabulary import CODED_FIELDS, COMPARED_COLUMNS, label_is_complete
+from labeling.vocabulary import AGREEMENT_METHOD, CODED_FIELDS, COMPARED_COLUMNS, label_is_complete
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.sites import PostKey, as_post
 
-AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
+AGREEMENT, ADJUDICATED = AGREEMENT_METHOD, "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
 DIMENSIONS = COMPARED_COLUMNS
 #: Which codebook dimension a label column takes its codes from.

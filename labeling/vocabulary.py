@@ -10,6 +10,7 @@ from mining.label_rule import REQUIRED_LABEL_FIELDS, complete_label_sql, label_i
 
 __all__ = [
     "AGREEMENT_DIMENSIONS",
+    "AGREEMENT_METHOD",
     "CODEBOOK_DIMENSIONS",
     "CODED_FIELDS",
     "COMPARED_COLUMNS",
@@ -48,6 +49,9 @@ COMPARED_COLUMNS: dict[str, tuple[str, ...]] = {
 CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage")
 
 SET_JOIN = "+"
+
+#: How a final was made: by the raters' agreement (reopened when it no longer holds), an adjudicator, an import.
+AGREEMENT_METHOD = "agreement"
 
 
 def symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:
