@@ -37,11 +37,13 @@ FILTER_STEPS = {
 
 def removed_by(steps: dict[str, Any]) -> dict[str, int | None]:
     """How many questions each filter removed, in filter order (None where a step was not recorded, e.g. the
-    tag step of runs stored before it was counted)."""
+    tag step of runs stored before it was counted). A run that selected every question (``--no-filters``)
+    removed nothing, whatever its steps say the filters would have cut."""
+    everything = steps.get("selected") is not None and steps.get("selected") == steps.get("questions")
     out: dict[str, int | None] = {}
     for name, (before, after) in FILTER_STEPS.items():
         a, b = steps.get(before), steps.get(after)
-        out[name] = None if a is None or b is None else a - b
+        out[name] = None if a is None or b is None else 0 if everything else a - b
     return out
 
 
