@@ -21,7 +21,7 @@ Every write goes through :mod:`labeling.records`, so it is audited.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -304,10 +304,25 @@ def _withdraw_agreed_labels(
     return withdrawn
 
 
+def standing(session: Session, min_raters: int = 2, done: Summary | None = None) -> Summary:
+    """What the database holds now, counted once for every report (``--auto-only`` and a session's closing lines):
+    finals made on agreement, items to adjudicate, items waiting for more raters. ``done``: a run's withdrawn and
+    reopened items, carried over."""
+    out = Summary() if done is None else replace(done)
+    ids, out.identifications_pending = identification_items(session, min_raters)
+    labels, out.labels_pending = label_items(session, min_raters)
+    out.identifications_open = sum(i.needs_adjudication for i in ids)
+    out.labels_open = sum(i.needs_adjudication for i in labels)
+    for model, name in ((FinalIdentification, "identifications_agreed"), (FinalLabel, "labels_agreed")):
+        agreed = sa.select(sa.func.count()).select_from(model).where(model.method == AGREEMENT)
+        setattr(out, name, int(session.scalar(agreed) or 0))
+    return out
+
+
 def finalize(store: Store, min_raters: int = 2) -> Summary:
-    """:func:`finalize_agreements` in one transaction of its own."""
+    """:func:`finalize_agreements` in one transaction of its own; reports what the database then holds."""
     with store.write() as session:
-        return finalize_agreements(session, min_raters)
+        return standing(session, min_raters, finalize_agreements(session, min_raters))
 
 
 def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem]:

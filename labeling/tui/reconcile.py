@@ -9,7 +9,7 @@ raters agree on were made final when the session opened. The adjudicator is not 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
@@ -26,6 +26,7 @@ from labeling.reconcile import (
     LabelItem,
     ReconcileSession,
     Summary,
+    standing,
 )
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
 from labeling.tui.links import open_post_link
@@ -438,10 +439,8 @@ def run_reconcile(store, codebook_file, adjudicator: str, min_raters: int = 2) -
 def closing_lines(session: ReconcileSession, outcome: Outcome | None) -> list[str]:
     """What the command prints at exit: the agreement summary with what is left to adjudicate NOW (not when the
     session opened), then what this adjudicator decided."""
-    left_ids = sum(isinstance(i, IdentificationItem) for i in session.pending)
-    left_labels = sum(isinstance(i, LabelItem) for i in session.pending)
-    summary = replace(session.summary, identifications_open=left_ids, labels_open=left_labels)
-    lines = summary.lines()
+    with session.store.read() as s:  # the counts --auto-only gives, from the database as it is now
+        lines = standing(s, session.min_raters, session.summary).lines()
     if outcome is not None:
         lines.append(
             f"{session.adjudicator_name}: {outcome.decided} decided, {outcome.remaining} left (all saved)"
