@@ -26,6 +26,7 @@ import json
 import math
 import warnings
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
@@ -361,3 +362,19 @@ ROW_COLUMNS = (
     "disagreements",
     "mean_pairwise_kappa",
 )
+
+
+def chart_kappa(
+    cohen: Iterable[float | None], fleiss: Iterable[float | None]
+) -> tuple[list[float | None], str]:
+    """Per dimension the kappa a chart shows (Cohen's where two raters, else Fleiss') and a title naming
+    exactly the statistics shown, so a three-rater study is never titled Cohen's."""
+    values, shown = [], set()
+    for c, f in zip(cohen, fleiss, strict=True):
+        c, f = _clean(c), _clean(f)
+        values.append(c if c is not None else f)
+        if c is not None or f is not None:
+            shown.add("Cohen's" if c is not None else "Fleiss'")
+    if shown == {"Cohen's", "Fleiss'"}:
+        return values, "Cohen's (two raters) or Fleiss' kappa per dimension"
+    return values, f"{shown.pop() if shown else 'No'} kappa per dimension"

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
+from labeling.agreement import chart_kappa
 from labeling.models import FinalIdentification, FinalLabel, pp_key
 from mining.config import StudyConfig, load_config
 from mining.db import PROJECT_ROOT, Store, open_store, redact, resolve_url
@@ -530,10 +531,10 @@ def agreement_chart(agreement: pd.DataFrame):
     on a 0..1 axis."""
     rows = agreement.assign(
         name=agreement["dimension"].map(lambda d: DIMENSION_NAMES.get(d, d)),
-        kappa=agreement["cohen_kappa"].fillna(agreement["fleiss_kappa"]),
+        kappa=chart_kappa(agreement["cohen_kappa"], agreement["fleiss_kappa"])[0],
     ).dropna(subset=["kappa"])
-    which = "Cohen's" if agreement["cohen_kappa"].notna().any() else "Fleiss'"
-    fig = bar_chart(rows, "name", "kappa", f"{which} kappa per dimension", "kappa", "{:.3f}")
+    title = chart_kappa(agreement["cohen_kappa"], agreement["fleiss_kappa"])[1]
+    fig = bar_chart(rows, "name", "kappa", title, "kappa", "{:.3f}")
     fig.axes[0].set_xlim(min(0.0, float(rows["kappa"].min()) if len(rows) else 0.0), 1.1)
     return fig
 

@@ -398,3 +398,14 @@ def test_cli_pairing_report(sqlite_url, codebook):
         cli, ["agreement", "--db", sqlite_url, "--stage", "identify", "--report", "pairing"]
     )
     assert ident.exit_code == 0 and "40_1" not in ident.output
+
+
+def test_the_kappa_chart_names_the_statistic_it_shows():
+    from labeling.agreement import chart_kappa
+
+    assert chart_kappa([None, None], [0.346, 0.2]) == ([0.346, 0.2], "Fleiss' kappa per dimension")  # 3 raters
+    assert chart_kappa([0.5, float("nan")], [0.4, 0.3]) == (
+        [0.5, 0.3],
+        "Cohen's (two raters) or Fleiss' kappa per dimension",
+    )
+    assert chart_kappa([0.5], [0.4])[1] == "Cohen's kappa per dimension"
