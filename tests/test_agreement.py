@@ -403,7 +403,10 @@ def test_cli_pairing_report(sqlite_url, codebook):
 def test_the_kappa_chart_names_the_statistic_it_shows():
     from labeling.agreement import chart_kappa
 
-    assert chart_kappa([None, None], [0.346, 0.2]) == ([0.346, 0.2], "Fleiss' kappa per dimension")  # 3 raters
+    assert chart_kappa([None, None], [0.346, 0.2]) == (
+        [0.346, 0.2],
+        "Fleiss' kappa per dimension",
+    )  # 3 raters
     assert chart_kappa([0.5, float("nan")], [0.4, 0.3]) == (
         [0.5, 0.3],
         "Cohen's (two raters) or Fleiss' kappa per dimension",
