@@ -20,8 +20,10 @@ from mining.models import AcquisitionRun, Answer, Candidate, Comment, KeywordSet
 _identifications = sa.table(
     "identifications", sa.column("site"), sa.column("question_id"), sa.column("rater_id")
 )
-_final_ids = sa.table("final_identifications", sa.column("question_id"), sa.column("is_pp"))
-_final_labels = sa.table("final_labels", sa.column("question_id"))
+_final_ids = sa.table(
+    "final_identifications", sa.column("site"), sa.column("question_id"), sa.column("is_pp")
+)
+_final_labels = sa.table("final_labels", sa.column("site"), sa.column("question_id"))
 _pp_labels = sa.table("pp_labels", sa.column("question_id"), *(sa.column(f) for f in REQUIRED_LABEL_FIELDS))
 _raters = sa.table("raters", sa.column("id"))
 
@@ -70,6 +72,23 @@ def selection_steps(session: Session) -> dict[str, int]:
     return dict(last_run.funnel or {}) if last_run else {}
 
 
+def filter_steps(session: Session) -> dict[str, int | None]:
+    """The questions left after each filter of the last match run (with_tag, in_scope, with_code,
+    with_good_answer), as many as the filters really removed: a --no-filters run keeps every question."""
+    steps = selection_steps(session)
+    return _steps_after(steps.get("questions"), removed_by(steps))
+
+
+def _steps_after(questions: int | None, removed: dict[str, int | None]) -> dict[str, int | None]:
+    out: dict[str, int | None] = {}
+    left = questions
+    for name, (_, after) in FILTER_STEPS.items():
+        n = removed[name]
+        left = None if left is None or n is None else left - n
+        out[after] = left
+    return out
+
+
 def funnel_counts(session: Session) -> dict[str, int | None]:
     """The study funnel as ordered name -> count. ``removed_by_<filter>`` (tags, window, code, answers) and
     ``selected`` are from the last match run (None before one)."""
@@ -80,11 +99,18 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
         if set_id is not None
         else 0
     )
+    removed = removed_by(run_steps)
+    # a final PP counts unless its post is finally judged not a PP (reconcile may keep labels on such posts)
+    not_pp = sa.select(_final_ids.c.site, _final_ids.c.question_id).where(_final_ids.c.is_pp.is_(False))
+    pps = sa.select(_final_labels.c.site, _final_labels.c.question_id).where(
+        sa.tuple_(_final_labels.c.site, _final_labels.c.question_id).not_in(not_pp)
+    )
+    questions = _count(session, sa.select(sa.func.count()).select_from(Question))
     return {
-        "questions": _count(session, sa.select(sa.func.count()).select_from(Question)),
+        "questions": questions,
         "answers": _count(session, sa.select(sa.func.count()).select_from(Answer)),
         "comments": _count(session, sa.select(sa.func.count()).select_from(Comment)),
-        **{f"removed_by_{name}": n for name, n in removed_by(run_steps).items()},
+        **{f"removed_by_{name}": n for name, n in removed.items()},
         "selected": run_steps.get("selected"),
         "candidates": candidates,
         "raters": _count(session, sa.select(sa.func.count()).select_from(_raters)),
@@ -101,6 +127,7 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
             session,
             sa.select(sa.func.count()).select_from(_pp_labels).where(complete_label_sql(_pp_labels.c)),
         ),
-        "pps_final": _count(session, sa.select(sa.func.count()).select_from(_final_labels)),
+        "pps_final": _count(session, sa.select(sa.func.count()).select_from(pps.subquery())),
+        "labelled_posts": _count(session, sa.select(sa.func.count()).select_from(pps.distinct().subquery())),
         "acquisition_runs": _count(session, sa.select(sa.func.count()).select_from(AcquisitionRun)),
     }
