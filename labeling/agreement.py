@@ -23,10 +23,8 @@ they cover more raters and missing ratings. A statistic that is undefined (e.g. 
 from __future__ import annotations
 
 import json
-import math
-import warnings
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
@@ -35,74 +33,24 @@ from sqlalchemy.orm import Session
 
 from core.schema.labeling import Identification, PPLabel, Rater, pp_key
 from core.sites import PostKey
+from labeling import rater_agreement
 from labeling.alignment import NO_PP, align_pps
-
-IDENTIFICATION = "identification"
-LABEL_DIMENSIONS = (
-    "symptom",
-    "symptom_category",
-    "root_cause",
-    "root_cause_category",
-    "introducing_stage",
-    "exposing_stage",
+from labeling.ratings import DimensionAgreement, ItemRatings, finite
+from labeling.vocabulary import (
+    AGREEMENT_DIMENSIONS,
+    IDENTIFICATION,
+    LABEL_DIMENSIONS,
+    SET_JOIN,
+    complete_label_sql,
+    symptom_set,
 )
-DIMENSIONS = (IDENTIFICATION, *LABEL_DIMENSIONS)
+
+DIMENSIONS = AGREEMENT_DIMENSIONS
 STAGES = {"identify": (IDENTIFICATION,), "classify": LABEL_DIMENSIONS}
 PP, NOT_PP = "pp", "not_pp"
-SET_JOIN = "+"
-
-
-@dataclass
-class ItemRatings:
-    """All raters' values for one item of one dimension."""
-
-    dimension: str
-    item: str  # the post as written (65160023, ai:136), or the PP id '<post>_<pp>'
-    question_id: PostKey
-    pp_index: int | None
-    ratings: dict[str, str] = field(default_factory=dict)  # rater name -> value
-    pps: dict[str, int] = field(default_factory=dict)  # labels: rater name -> their own pp_index in this item
-
-    @property
-    def rated_by_several(self) -> bool:
-        return len(self.ratings) >= 2
-
-    @property
-    def agreed(self) -> bool:
-        """True when at least two raters rated the item and all gave the same value."""
-        return self.rated_by_several and len(set(self.ratings.values())) == 1
-
-
-@dataclass
-class DimensionAgreement:
-    dimension: str
-    items: int  # items rated by at least two raters
-    raters: list[str]
-    observed_agreement: float | None
-    cohen_kappa: float | None  # exactly two raters, else None
-    fleiss_kappa: float | None
-    krippendorff_alpha: float | None
-    disagreements: list[dict[str, Any]]  # [{"labels": [a, b], "count": n}], most frequent first
-    # per rater and pair (labeling.rater_agreement): who disagrees with whom, on which items
-    pairwise: list[dict[str, Any]] = field(default_factory=list)
-    majority: list[dict[str, Any]] = field(default_factory=list)
-    confusion: list[dict[str, Any]] = field(default_factory=list)
-    disputed: list[dict[str, Any]] = field(default_factory=list)
-    # Light's kappa: the mean of the pairwise Cohen's kappas (equals Cohen's with two raters); defined for any
-    # number of raters, so a summary row never goes blank when a third rater joins.
-    mean_pairwise_kappa: float | None = None
-    pairing: list[dict[str, Any]] = field(default_factory=list)  # label dimensions: which PPs were paired
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # -- collecting ratings ---------------------------------------------------------------------------------------
-
-
-def _symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:
-    codes = sorted({c for c in (symptom1, symptom2) if c})
-    return SET_JOIN.join(codes) if codes else None
 
 
 def _category_set(codebook, symptom1: str | None, symptom2: str | None) -> str | None:
@@ -117,7 +65,7 @@ def _row_values(row: PPLabel) -> dict[str, Any]:
 
 def _label_value(codebook, dimension: str, row: PPLabel) -> str | None:
     if dimension == "symptom":
-        return _symptom_set(row.symptom1, row.symptom2)
+        return symptom_set(row.symptom1, row.symptom2)
     if dimension == "symptom_category":
         return _category_set(codebook, row.symptom1, row.symptom2)
     if dimension == "root_cause_category":
@@ -152,7 +100,12 @@ def collect_ratings(
     label_dims = [d for d in dimensions if d != IDENTIFICATION]
     if label_dims:
         by_post: dict[PostKey, dict[str, dict[int, PPLabel]]] = {}
-        rows = session.execute(sa.select(PPLabel, Rater.name).join(Rater, Rater.id == PPLabel.rater_id))
+        # a label in progress (a required field empty) is no rating at all (core.label_rule)
+        rows = session.execute(
+            sa.select(PPLabel, Rater.name)
+            .join(Rater, Rater.id == PPLabel.rater_id)
+            .where(complete_label_sql(PPLabel))
+        )
         for label, rater in rows:
             by_post.setdefault(label.key, {}).setdefault(rater, {})[label.pp_index] = label
         for dim in label_dims:
@@ -193,13 +146,6 @@ def disagreements(session: Session, codebook, dimension: str) -> list[ItemRating
 # -- statistics -----------------------------------------------------------------------------------------------
 
 
-def _clean(value: float | None) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return None if math.isnan(value) or math.isinf(value) else value
-
-
 def fleiss_kappa(items: list[list[str]]) -> tuple[float | None, float | None]:
     """(mean pairwise agreement, Fleiss' kappa) of items given as lists of values, each of length >= 2.
 
@@ -237,17 +183,7 @@ def krippendorff_alpha(items: list[dict[str, str]], raters: list[str]) -> float 
             matrix[row[rater], j] = code[value]
     import krippendorff
 
-    return _clean(krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal"))
-
-
-def cohen_kappa(first: list[str], second: list[str]) -> float | None:
-    from sklearn.metrics import cohen_kappa_score
-
-    if not first:
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # undefined kappa (one label only) comes back as NaN -> None
-        return _clean(cohen_kappa_score(first, second))
+    return finite(krippendorff.alpha(reliability_data=matrix, level_of_measurement="nominal"))
 
 
 def disagreement_pairs(items: list[dict[str, str]], top: int | None = 5) -> list[dict[str, Any]]:
@@ -263,8 +199,6 @@ def disagreement_pairs(items: list[dict[str, str]], top: int | None = 5) -> list
 
 def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) -> DimensionAgreement:
     """The statistics of one dimension from its items (items with fewer than two raters are left out)."""
-    from labeling import rater_agreement
-
     several = [i for i in items if i.rated_by_several]
     rated = [i.ratings for i in several]
     raters = sorted({r for ratings in rated for r in ratings})
@@ -276,9 +210,9 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
         dimension=dimension,
         items=len(rated),
         raters=raters,
-        observed_agreement=_clean(observed),
+        observed_agreement=finite(observed),
         cohen_kappa=cohen,
-        fleiss_kappa=_clean(fleiss),
+        fleiss_kappa=finite(fleiss),
         krippendorff_alpha=krippendorff_alpha(rated, raters) if rated else None,
         disagreements=disagreement_pairs(rated, top),
         pairwise=pairs,
@@ -286,7 +220,7 @@ def agreement_of(dimension: str, items: list[ItemRatings], top: int | None = 5) 
         confusion=rater_agreement.confusion(several, raters),
         disputed=rater_agreement.disputed(several),
         pairing=rater_agreement.pairing(several),
-        mean_pairwise_kappa=_clean(sum(kappas) / len(kappas)) if kappas else None,
+        mean_pairwise_kappa=finite(sum(kappas) / len(kappas)) if kappas else None,
     )
 
 
@@ -335,8 +269,8 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
             "items": a.items,
             "raters": ", ".join(a.raters),
             "observed": a.observed_agreement,
-            # one kappa column: Light's (mean pairwise Cohen) is Cohen's itself with two raters (LIGHT_NOTE)
-            "cohen κ": a.mean_pairwise_kappa,
+            # one pairwise kappa column: Light's (mean pairwise Cohen's), Cohen's itself with two raters
+            LIGHT_COLUMN: a.mean_pairwise_kappa,
             "fleiss κ": a.fleiss_kappa,
             "kripp. α": a.krippendorff_alpha,
         }
@@ -344,7 +278,8 @@ def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
     ]
 
 
-LIGHT_NOTE = "cohen κ with more than two raters: Light's kappa, the mean of the pairwise Cohen's kappas"
+LIGHT_COLUMN = "light κ"
+LIGHT_NOTE = "light κ: Light's kappa, the mean of the pairwise Cohen's kappas (Cohen's κ with two raters)"
 
 
 def needs_light_note(result: dict[str, DimensionAgreement]) -> bool:
@@ -362,3 +297,19 @@ ROW_COLUMNS = (
     "disagreements",
     "mean_pairwise_kappa",
 )
+
+
+def chart_kappa(
+    cohen: Iterable[float | None], fleiss: Iterable[float | None]
+) -> tuple[list[float | None], str]:
+    """Per dimension the kappa a chart shows (Cohen's where two raters, else Fleiss') and a title naming
+    exactly the statistics shown, so a three-rater study is never titled Cohen's."""
+    values, shown = [], set()
+    for c, f in zip(cohen, fleiss, strict=True):
+        c, f = finite(c), finite(f)
+        values.append(c if c is not None else f)
+        if c is not None or f is not None:
+            shown.add("Cohen's" if c is not None else "Fleiss'")
+    if shown == {"Cohen's", "Fleiss'"}:
+        return values, "Cohen's (two raters) or Fleiss' kappa per dimension"
+    return values, f"{shown.pop() if shown else 'No'} kappa per dimension"

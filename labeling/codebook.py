@@ -14,8 +14,9 @@ from pathlib import Path
 import yaml
 
 from core.errors import PPMinerError
+from labeling.vocabulary import CODEBOOK_DIMENSIONS
 
-DIMENSIONS = ("symptom", "root_cause", "stage")
+DIMENSIONS = CODEBOOK_DIMENSIONS  # this module's short name for the codebook's dimensions
 
 # Label columns of pp_labels / final_labels and the published CSVs -> the dimension their values belong to.
 DIMENSION_OF_COLUMN = {

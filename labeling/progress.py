@@ -19,11 +19,11 @@ from sqlalchemy.orm import Session
 from core.errors import PPMinerError
 from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_key
 from core.sites import PostKey
+from labeling.vocabulary import REQUIRED_LABEL_FIELDS
 from mining.stats import latest_keyword_set_id
 
 BREAK = timedelta(minutes=10)
 STAGES = ("identify", "classify")
-REQUIRED_LABELS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
 
 
 def labeling_rate(times: Iterable[datetime], pause: timedelta = BREAK) -> float | None:
@@ -171,7 +171,7 @@ def classify_status(session: Session, rater_id: int) -> tuple[set[PostKey], dict
             PPLabel.site,
             PPLabel.question_id,
             PPLabel.labeled_at,
-            *(getattr(PPLabel, f) for f in REQUIRED_LABELS),
+            *(getattr(PPLabel, f) for f in REQUIRED_LABEL_FIELDS),
         ).where(PPLabel.rater_id == rater_id)
     ).all()
     complete: dict[PostKey, bool] = {}

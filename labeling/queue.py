@@ -36,9 +36,10 @@ from labeling.records import (
     set_identification,
     set_identification_note,
 )
+from labeling.vocabulary import REQUIRED_LABEL_FIELDS
 from mining.stats import latest_keyword_set_id
 
-REQUIRED_LABELS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
+REQUIRED_LABELS = REQUIRED_LABEL_FIELDS  # the name the classify screen uses
 
 
 def _id_of(rater: Rater | None) -> int:

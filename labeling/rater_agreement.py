@@ -16,17 +16,13 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from labeling.alignment import NO_PP
-
-if TYPE_CHECKING:
-    from labeling.agreement import DimensionAgreement, ItemRatings
+from labeling.ratings import DimensionAgreement, ItemRatings, cohen_kappa
 
 
 def pairwise(items: list[dict[str, str]], raters: list[str]) -> list[dict[str, Any]]:
-    from labeling.agreement import cohen_kappa
-
     out = []
     for a, b in combinations(raters, 2):
         both = [r for r in items if a in r and b in r]

@@ -45,7 +45,7 @@ def _count_by_rater(session: Session, column, *where) -> dict[int, int]:
 
 def list_raters(session: Session) -> list[dict[str, Any]]:
     """One row per rater: identifications, posts they called a PP, PP labels, finals they adjudicated, and
-    the first and last time they decided something."""
+    the first and last time they decided something (an adjudicator's finals included)."""
     idents = _count_by_rater(session, Identification.rater_id)
     pps = _count_by_rater(session, Identification.rater_id, Identification.is_pp.is_(True))
     labels = _count_by_rater(session, PPLabel.rater_id)
@@ -56,6 +56,8 @@ def list_raters(session: Session) -> list[dict[str, Any]]:
     for column, when in (
         (Identification.rater_id, Identification.decided_at),
         (PPLabel.rater_id, PPLabel.labeled_at),
+        (FinalIdentification.decided_by, FinalIdentification.decided_at),  # an adjudicator's decisions
+        (FinalLabel.decided_by, FinalLabel.decided_at),
     ):
         for rid, first, last in session.execute(
             sa.select(column, sa.func.min(when), sa.func.max(when)).group_by(column)

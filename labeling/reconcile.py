@@ -21,7 +21,7 @@ Every write goes through :mod:`labeling.records`, so it is audited.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -51,19 +51,11 @@ from labeling.records import (
     set_final_identification,
     set_final_label,
 )
+from labeling.vocabulary import AGREEMENT_METHOD, CODED_FIELDS, COMPARED_COLUMNS, label_is_complete
 
-AGREEMENT, ADJUDICATED = "agreement", "adjudicated"
+AGREEMENT, ADJUDICATED = AGREEMENT_METHOD, "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
-DIMENSIONS: dict[str, tuple[str, ...]] = {
-    "symptom": ("symptom1", "symptom2"),
-    "root_cause": ("root_cause",),
-    "introducing_stage": ("introducing_stage",),
-    "exposing_stage": ("exposing_stage",),
-}
-#: The codebook columns, in the order an adjudicator decides them.
-CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage")
-#: A rating lacking any of these is unfinished and ignored (symptom2 is optional).
-REQUIRED_FIELDS = ("symptom1", "root_cause", "introducing_stage", "exposing_stage")
+DIMENSIONS = COMPARED_COLUMNS
 #: Which codebook dimension a label column takes its codes from.
 CODEBOOK_DIMENSION = DIMENSION_OF_COLUMN
 
@@ -242,14 +234,11 @@ def label_items(
     for qid in sorted(ratings):
         by_rater = ratings[qid]
 
-        def complete(values: dict[str, Any] | None) -> bool:
-            return values is not None and all(values.get(f) for f in REQUIRED_FIELDS)
-
-        raters = sorted(r for r, pps in by_rater.items() if any(complete(v) for v in pps.values()))
+        raters = sorted(r for r, pps in by_rater.items() if any(label_is_complete(v) for v in pps.values()))
         # PPs paired across raters as agreement pairs them (labeling.alignment), never by typing order.
         for slot_no, slot in enumerate(align_pps(by_rater), 1):
             rated = {name: by_rater[name].get(slot[name]) if name in slot else None for name in raters}
-            rated = {name: values if complete(values) else None for name, values in rated.items()}
+            rated = {name: values if label_is_complete(values) else None for name, values in rated.items()}
             if not any(rated.values()):
                 continue
             if len(raters) < min_raters:
@@ -315,10 +304,25 @@ def _withdraw_agreed_labels(
     return withdrawn
 
 
+def standing(session: Session, min_raters: int = 2, done: Summary | None = None) -> Summary:
+    """What the database holds now, counted once for every report (``--auto-only`` and a session's closing lines):
+    finals made on agreement, items to adjudicate, items waiting for more raters. ``done``: a run's withdrawn and
+    reopened items, carried over."""
+    out = Summary() if done is None else replace(done)
+    ids, out.identifications_pending = identification_items(session, min_raters)
+    labels, out.labels_pending = label_items(session, min_raters)
+    out.identifications_open = sum(i.needs_adjudication for i in ids)
+    out.labels_open = sum(i.needs_adjudication for i in labels)
+    for model, name in ((FinalIdentification, "identifications_agreed"), (FinalLabel, "labels_agreed")):
+        agreed = sa.select(sa.func.count()).select_from(model).where(model.method == AGREEMENT)
+        setattr(out, name, int(session.scalar(agreed) or 0))
+    return out
+
+
 def finalize(store: Store, min_raters: int = 2) -> Summary:
-    """:func:`finalize_agreements` in one transaction of its own."""
+    """:func:`finalize_agreements` in one transaction of its own; reports what the database then holds."""
     with store.write() as session:
-        return finalize_agreements(session, min_raters)
+        return standing(session, min_raters, finalize_agreements(session, min_raters))
 
 
 def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem]:

@@ -28,6 +28,7 @@ from core.schema.labeling import (
     rater_key,
 )
 from core.sites import PostKey, as_post
+from labeling.vocabulary import AGREEMENT_METHOD
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
@@ -125,6 +126,7 @@ def set_identification(
         "insert" if before is None else "update", before, after,
     )  # fmt: skip
     session.flush()
+    reopen_broken_agreement(session, post, rater.name)
     return row
 
 
@@ -297,6 +299,35 @@ def delete_final_identification(session: Session, post: PostKey | int, actor: st
     session.delete(row)
     session.flush()
     return True
+
+
+def reopen_broken_agreement(session: Session, post: PostKey | int, actor: str | None) -> bool:
+    """Reopen a post's final made on agreement once a rater's decision no longer matches it: the final and the
+    PP finals made on agreement under it are deleted (audited), and the post is to reconcile again. Every write
+    of a decision (identify, a revisit, a raters merge, an import) calls this. Returns whether it reopened."""
+    post = as_post(post)
+    final = session.get(FinalIdentification, (post.site, post.id))
+    if final is None or final.method != AGREEMENT_METHOD:
+        return False
+    votes = set(
+        session.scalars(
+            sa.select(Identification.is_pp).where(
+                Identification.site == post.site, Identification.question_id == post.id
+            )
+        )
+    )
+    if votes <= {final.is_pp}:
+        return False
+    agreed_pps = session.scalars(
+        sa.select(FinalLabel.pp_index).where(
+            FinalLabel.site == post.site,
+            FinalLabel.question_id == post.id,
+            FinalLabel.method == AGREEMENT_METHOD,
+        )
+    ).all()
+    for pp_index in agreed_pps:
+        delete_final_label(session, post, pp_index, actor)
+    return delete_final_identification(session, post, actor)
 
 
 def delete_final_label(session: Session, post: PostKey | int, pp_index: int, actor: str | None) -> bool:

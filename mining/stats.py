@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from core.label_rule import complete_label_sql
 from core.schema.labeling import FinalIdentification, FinalLabel, Identification, PPLabel, Rater
 from core.schema.mining import AcquisitionRun, Answer, Candidate, Comment, KeywordSet, MatchRun, Question
 
@@ -35,11 +36,13 @@ FILTER_STEPS = {
 
 def removed_by(steps: dict[str, Any]) -> dict[str, int | None]:
     """How many questions each filter removed, in filter order (None where a step was not recorded, e.g. the
-    tag step of runs stored before it was counted)."""
+    tag step of runs stored before it was counted). A run that selected every question (``--no-filters``)
+    removed nothing, whatever its steps say the filters would have cut."""
+    everything = steps.get("selected") is not None and steps.get("selected") == steps.get("questions")
     out: dict[str, int | None] = {}
     for name, (before, after) in FILTER_STEPS.items():
         a, b = steps.get(before), steps.get(after)
-        out[name] = None if a is None or b is None else a - b
+        out[name] = None if a is None or b is None else 0 if everything else a - b
     return out
 
 
@@ -66,6 +69,23 @@ def selection_steps(session: Session) -> dict[str, int]:
     return dict(last_run.funnel or {}) if last_run else {}
 
 
+def filter_steps(session: Session) -> dict[str, int | None]:
+    """The questions left after each filter of the last match run (with_tag, in_scope, with_code,
+    with_good_answer), as many as the filters really removed: a --no-filters run keeps every question."""
+    steps = selection_steps(session)
+    return _steps_after(steps.get("questions"), removed_by(steps))
+
+
+def _steps_after(questions: int | None, removed: dict[str, int | None]) -> dict[str, int | None]:
+    out: dict[str, int | None] = {}
+    left = questions
+    for name, (_, after) in FILTER_STEPS.items():
+        n = removed[name]
+        left = None if left is None or n is None else left - n
+        out[after] = left
+    return out
+
+
 def funnel_counts(session: Session) -> dict[str, int | None]:
     """The study funnel as ordered name -> count. ``removed_by_<filter>`` (tags, window, code, answers) and
     ``selected`` are from the last match run (None before one)."""
@@ -76,11 +96,18 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
         if set_id is not None
         else 0
     )
+    removed = removed_by(run_steps)
+    # a final PP counts unless its post is finally judged not a PP (reconcile may keep labels on such posts)
+    not_pp = sa.select(_final_ids.c.site, _final_ids.c.question_id).where(_final_ids.c.is_pp.is_(False))
+    pps = sa.select(_final_labels.c.site, _final_labels.c.question_id).where(
+        sa.tuple_(_final_labels.c.site, _final_labels.c.question_id).not_in(not_pp)
+    )
+    questions = _count(session, sa.select(sa.func.count()).select_from(Question))
     return {
-        "questions": _count(session, sa.select(sa.func.count()).select_from(Question)),
+        "questions": questions,
         "answers": _count(session, sa.select(sa.func.count()).select_from(Answer)),
         "comments": _count(session, sa.select(sa.func.count()).select_from(Comment)),
-        **{f"removed_by_{name}": n for name, n in removed_by(run_steps).items()},
+        **{f"removed_by_{name}": n for name, n in removed.items()},
         "selected": run_steps.get("selected"),
         "candidates": candidates,
         "raters": _count(session, sa.select(sa.func.count()).select_from(_raters)),
@@ -93,7 +120,11 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
         "pp_posts": _count(
             session, sa.select(sa.func.count()).select_from(_final_ids).where(_final_ids.c.is_pp.is_(True))
         ),
-        "pp_labelled_by_raters": _count(session, sa.select(sa.func.count()).select_from(_pp_labels)),
-        "pps_final": _count(session, sa.select(sa.func.count()).select_from(_final_labels)),
+        "pp_labelled_by_raters": _count(
+            session,
+            sa.select(sa.func.count()).select_from(_pp_labels).where(complete_label_sql(_pp_labels.c)),
+        ),
+        "pps_final": _count(session, sa.select(sa.func.count()).select_from(pps.subquery())),
+        "labelled_posts": _count(session, sa.select(sa.func.count()).select_from(pps.distinct().subquery())),
         "acquisition_runs": _count(session, sa.select(sa.func.count()).select_from(AcquisitionRun)),
     }

@@ -96,16 +96,14 @@ def test_symptoms_compare_as_unordered_sets_and_an_unmatched_pp_is_a_disagreemen
     with sqlite_store.write() as s:
         _posts(s, 10, 11)
         ann, bob, cal = (get_or_create_rater(s, n) for n in ("ann", "bob", "cal"))
-        set_pp_label(
-            s, ann, 10, 1, symptom1="time.slow_execution", symptom2="memory.leak", root_cause="other"
-        )
-        set_pp_label(
-            s, bob, 10, 1, symptom1="memory.leak", symptom2="time.slow_execution", root_cause="other"
-        )
-        set_pp_label(s, cal, 10, 1, symptom1="time.slow_execution", root_cause="other")
-        set_pp_label(s, ann, 10, 2, symptom1="memory.oom")  # only ann found it: bob and cal say "(no PP)"
-        set_pp_label(s, bob, 11, 1, symptom1="time.hang")
-        set_pp_label(s, cal, 11, 1, symptom1="time.slow_execution", symptom2="time.hang")
+        # complete labels (a label in progress is no rating); one root cause and stage throughout
+        done = {"root_cause": "other", "introducing_stage": "training", "exposing_stage": "training"}
+        set_pp_label(s, ann, 10, 1, symptom1="time.slow_execution", symptom2="memory.leak", **done)
+        set_pp_label(s, bob, 10, 1, symptom1="memory.leak", symptom2="time.slow_execution", **done)
+        set_pp_label(s, cal, 10, 1, symptom1="time.slow_execution", **done)
+        set_pp_label(s, ann, 10, 2, symptom1="memory.oom", **done)  # only ann found it: the others "(no PP)"
+        set_pp_label(s, bob, 11, 1, symptom1="time.hang", **done)
+        set_pp_label(s, cal, 11, 1, symptom1="time.slow_execution", symptom2="time.hang", **done)
     with sqlite_store.read() as s:
         result = compute_agreement(s, codebook, stage="classify")
         ratings = {i.item: i.ratings for i in item_ratings(s, codebook, "symptom")}
@@ -121,11 +119,12 @@ def test_symptoms_compare_as_unordered_sets_and_an_unmatched_pp_is_a_disagreemen
     assert open_items == ["10_1", "10_2", "11_1"]
     # Category level: {memory, time} vs {time} on 10_1; the unmatched PP; {time} vs {time} on 11_1.
     assert result["symptom_category"].observed_agreement == pytest.approx((1 / 3 + 1 / 3 + 1) / 3)
-    # Empty root causes are missing ratings: only 10_1 has any, and all three agree (ann's PP 2 has none, so
-    # the others' "(no PP)" make no item there).
-    assert result["root_cause"].items == 1 and result["root_cause"].observed_agreement == 1.0
-    assert result["root_cause"].cohen_kappa is None and result["root_cause"].krippendorff_alpha is None
-    assert result["introducing_stage"].items == 0 and result["introducing_stage"].observed_agreement is None
+    # One root cause throughout: 10_1 and 11_1 agree; on 10_2 only bob and cal agree (on "(no PP)").
+    assert result["root_cause"].items == 3
+    assert result["root_cause"].observed_agreement == pytest.approx((1 + 1 / 3 + 1) / 3)
+    assert result["root_cause"].cohen_kappa is None
+    stage = result["introducing_stage"]
+    assert (stage.items, stage.observed_agreement) == (3, result["root_cause"].observed_agreement)
 
 
 def test_fleiss_and_alpha_with_missing_ratings_match_hand_computation():
@@ -201,7 +200,7 @@ def test_light_kappa_is_the_mean_of_every_pairs_kappa(sqlite_store, codebook):
     assert ident.cohen_kappa is None and len(ident.pairwise) == 6
     assert ident.mean_pairwise_kappa == pytest.approx(sum(expected) / 6, abs=1e-12)
     assert (
-        table_rows({"identification": ident})[0]["cohen κ"] == ident.mean_pairwise_kappa
+        table_rows({"identification": ident})[0]["light κ"] == ident.mean_pairwise_kappa
     )  # one kappa column
 
 
@@ -334,11 +333,27 @@ def test_best_label_match_pairs_and_an_extra_pp_is_a_disagreement(sqlite_store, 
         _posts(s, 30)
         ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
         set_pp_label(
-            s, ann, 30, 1, symptom1="memory.oom", root_cause="data.improper_input", exposing_stage="training"
+            s,
+            ann,
+            30,
+            1,
+            symptom1="memory.oom",
+            root_cause="data.improper_input",
+            exposing_stage="training",
+            introducing_stage="training",
         )
-        set_pp_label(s, bob, 30, 1, symptom1="time.hang", root_cause="other", exposing_stage="prediction")
+        set_pp_label(
+            s,
+            bob,
+            30,
+            1,
+            symptom1="time.hang",
+            root_cause="other",
+            exposing_stage="prediction",
+            introducing_stage="training",
+        )
         set_pp_label(s, bob, 30, 2, symptom1="memory.oom", root_cause="api.not_batch_api",
-                     exposing_stage="training")  # fmt: skip
+                     exposing_stage="training", introducing_stage="training")  # fmt: skip
     with sqlite_store.read() as s:
         result = compute_agreement(s, codebook, stage="classify", top=None)
         items = {i.item: i for i in item_ratings(s, codebook, "symptom")}
@@ -366,10 +381,11 @@ def test_cli_pairing_report(sqlite_url, codebook):
     store = open_store(sqlite_url)
     with store.write() as s:
         _posts(s, 40)
+        stages = {"introducing_stage": "training", "exposing_stage": "training"}
         ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
-        set_pp_label(s, ann, 40, 1, symptom1="memory.oom", root_cause="data.improper_input")
-        set_pp_label(s, bob, 40, 1, symptom1="time.hang", root_cause="other")
-        set_pp_label(s, bob, 40, 2, symptom1="memory.oom", root_cause="data.improper_input")
+        set_pp_label(s, ann, 40, 1, symptom1="memory.oom", root_cause="data.improper_input", **stages)
+        set_pp_label(s, bob, 40, 1, symptom1="time.hang", root_cause="other", **stages)
+        set_pp_label(s, bob, 40, 2, symptom1="memory.oom", root_cause="data.improper_input", **stages)
     runner = CliRunner()
     out = runner.invoke(cli, ["agreement", "--db", sqlite_url, "--report", "pairing", "--format", "csv"])
     assert out.exit_code == 0, out.output
@@ -382,3 +398,17 @@ def test_cli_pairing_report(sqlite_url, codebook):
         cli, ["agreement", "--db", sqlite_url, "--stage", "identify", "--report", "pairing"]
     )
     assert ident.exit_code == 0 and "40_1" not in ident.output
+
+
+def test_the_kappa_chart_names_the_statistic_it_shows():
+    from labeling.agreement import chart_kappa
+
+    assert chart_kappa([None, None], [0.346, 0.2]) == (
+        [0.346, 0.2],
+        "Fleiss' kappa per dimension",
+    )  # 3 raters
+    assert chart_kappa([0.5, float("nan")], [0.4, 0.3]) == (
+        [0.5, 0.3],
+        "Cohen's (two raters) or Fleiss' kappa per dimension",
+    )
+    assert chart_kappa([0.5], [0.4])[1] == "Cohen's kappa per dimension"

@@ -137,6 +137,8 @@ def test_no_filters_then_filters_again(store, config):
     seed(store)
     wide = run_match(store, config, apply_filters=False)
     assert wide.funnel["selected"] == 6
+    with store.read() as s:  # every question selected: no filter removed any (issue 20, point 5)
+        assert [funnel_counts(s)[f"removed_by_{f}"] for f in ("tags", "window", "code", "answers")] == [0] * 4
     assert candidate_ids(store) == [1, 3, 4, 5, 6]
     with store.read() as s:
         selected = dict(s.execute(sa.select(MatchCheck.question_id, MatchCheck.selected)).all())

@@ -123,3 +123,22 @@ def test_migration_keeps_raters_that_differ_in_case_apart_until_merged(sqlite_ur
         merge_raters(s, "nobody", "ann")
     downgrade(store, "0004")
     upgrade(store)
+
+
+def test_an_adjudicators_first_and_last_dates_come_from_their_finals(sqlite_store):
+    from labeling.raters import list_raters
+    from labeling.reconcile import decide_identification
+    from mining.store import upsert_questions
+
+    with sqlite_store.write() as s:
+        upsert_questions(
+            s, [{"site": "stackoverflow", "id": 7, "title": "t", "body_html": "<p>x</p>"}], "import"
+        )
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        set_identification(s, ann, 7, True)
+        set_identification(s, bob, 7, False)
+        decide_identification(s, get_or_create_rater(s, "judge"), 7, True)
+    with sqlite_store.read() as s:
+        judge = next(r for r in list_raters(s) if r["rater"] == "judge")
+    assert judge["adjudicated"] == 1
+    assert judge["first"] is not None and judge["first"] == judge["last"]

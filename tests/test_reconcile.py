@@ -167,7 +167,8 @@ def test_agreement_finals_follow_the_raters_human_finals_do_not(store):
     with store.write() as s:
         summary = finalize_agreements(s)
         assert [i.question_id for i in open_identifications(s)] == [SO(2), SO(4)]
-    assert summary.reopened == ["2"]
+    # 2's agreement final was reopened when ann changed her mind (issue 20, point 4), not by finalize
+    assert summary.reopened == [] and 2 not in _finals(store)[0]
     ids = _finals(store)[0]
     assert ids[3] == (True, "imported", None)
     with store.write() as s:  # both change their minds on post 2: the agreement final follows them
@@ -219,17 +220,17 @@ def test_adjudicated_decisions_are_recorded_audited_and_undone(store):
     assert (1, 2) not in _finals(store)[1]
 
 
-def test_undo_restores_a_replaced_agreement_final(sqlite_store):
+def test_undo_after_a_reopened_agreement_leaves_the_post_open(sqlite_store):
     _study(sqlite_store)
     with sqlite_store.write() as s:
         finalize_agreements(s)
-        set_identification(s, get_or_create_rater(s, "ann"), 2, False)
-        finalize_agreements(s)  # 2 reopened, its agreement final (PP) still stored
+        set_identification(s, get_or_create_rater(s, "ann"), 2, False)  # 2 reopened: its final is gone
+        finalize_agreements(s)
         decision = decide_identification(s, get_or_create_rater(s, "judge"), 2, False)
-        assert decision.previous["method"] == "agreement"
+        assert decision.previous is None
     with sqlite_store.write() as s:
         undo(s, decision, "judge")
-    assert _finals(sqlite_store)[0][2] == (True, "agreement", None)
+    assert 2 not in _finals(sqlite_store)[0]  # back to open, not to the agreement that no longer holds
 
 
 def test_a_post_judged_pp_by_the_adjudicator_gets_its_labels_reconciled(sqlite_store):
@@ -357,23 +358,22 @@ def test_published_raters_agreements_become_final_and_match_the_published_labels
     assert compared > len(agreed) // 2
 
 
-def test_agreed_labels_of_a_post_finally_not_a_pp_are_withdrawn(sqlite_store):
+def test_a_disputed_post_loses_its_agreed_finals_at_once(sqlite_store):
     _study(sqlite_store)
     with sqlite_store.write() as s:
         finalize_agreements(s)
         set_identification(s, get_or_create_rater(s, "ann"), 1, False)  # post 1 disputed now
     session = ReconcileSession(sqlite_store, "judge")
-    assert session.current.key == "1" and (1, 1) in _finals(sqlite_store)[1]
+    # ann's change reopened post 1 at once: its agreement final and its PPs' agreement finals are gone (issue 20)
+    assert session.current.key == "1" and (1, 1) not in _finals(sqlite_store)[1]
     decision = session.decide_identification(False)
-    assert [w["pp_index"] for w in decision.withdrawn_labels] == [1]
-    assert (1, 1) not in _finals(sqlite_store)[1]
-    session.undo()  # the agreement final of 1_1 and the PP final of post 1 come back
+    assert not decision.withdrawn_labels
+    session.undo()  # back to open, not to the agreement that no longer holds
     ids, labels, _ = _finals(sqlite_store)
-    assert ids[1] == (True, "agreement", None)
-    assert (labels[(1, 1)].symptom1, labels[(1, 1)].method) == ("memory.oom", "agreement")
-    with sqlite_store.write() as s:  # both raters now say not a PP: the agreement step withdraws 1_1 itself
+    assert 1 not in ids and (1, 1) not in labels
+    with sqlite_store.write() as s:  # both raters now say not a PP: the agreement step makes that final
         set_identification(s, get_or_create_rater(s, "bob"), 1, False)
         summary = finalize_agreements(s)
-    assert summary.labels_withdrawn == 1 and "withdrawn: 1" in summary.lines()[-1]
+    assert summary.labels_withdrawn == 0
     ids, labels, _ = _finals(sqlite_store)
     assert ids[1] == (False, "agreement", None) and (1, 1) not in labels

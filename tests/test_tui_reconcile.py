@@ -302,3 +302,12 @@ def test_item_decided_by_another_adjudicator_is_dropped_with_a_message(sqlite_st
     assert "decided meanwhile by jury" in screen and "PP 1_2" in screen and "q quit" in screen
     assert finals(sqlite_store)[0][3] == (False, "adjudicated", "jury")
     assert app.session.decided == 0
+
+
+def test_a_digit_on_the_identification_screen_takes_that_raters_decision(store, codebook):
+    seed(store)
+    app = ReconcileApp(ReconcileSession(store, "judge"), codebook)
+    [first, _] = run(app, "SCREEN", "2")  # post 3: 1 ann (PP), 2 bob (not PP)
+    assert " 2  bob: not PP" in first
+    ids, _ = finals(store)
+    assert ids[3] == (False, "adjudicated", "judge")

@@ -154,6 +154,10 @@ def test_reconcile_exit_lines_are_current(store, codebook):
     assert "identification: 2 made final on agreement, 0 to adjudicate" in lines[0]
     assert ", 0 to adjudicate" in lines[1]
     assert lines[-1] == "judge: 3 decided, 0 left (all saved)"
+    # the closing summary and --auto-only right after count from the same query (issue 20, point 5)
+    from labeling.reconcile import finalize
+
+    assert finalize(store).lines()[:2] == lines[:2]
 
 
 def test_o_opens_the_link_or_shows_it(sqlite_store, codebook, tmp_path, monkeypatch):

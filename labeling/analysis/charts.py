@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from labeling.agreement import chart_kappa
+
 #
 # One look for every figure, fit for a paper: one colour scheme (Okabe-Ito, readable by colour-blind readers and in
 # grey print), official names from the codebook rather than codes, the value beside every bar, integer ticks on
@@ -173,10 +175,10 @@ def agreement_chart(agreement: pd.DataFrame):
     on a 0..1 axis."""
     rows = agreement.assign(
         name=agreement["dimension"].map(lambda d: DIMENSION_NAMES.get(d, d)),
-        kappa=agreement["cohen_kappa"].fillna(agreement["fleiss_kappa"]),
+        kappa=chart_kappa(agreement["cohen_kappa"], agreement["fleiss_kappa"])[0],
     ).dropna(subset=["kappa"])
-    which = "Cohen's" if agreement["cohen_kappa"].notna().any() else "Fleiss'"
-    fig = bar_chart(rows, "name", "kappa", f"{which} kappa per dimension", "kappa", "{:.3f}")
+    title = chart_kappa(agreement["cohen_kappa"], agreement["fleiss_kappa"])[1]
+    fig = bar_chart(rows, "name", "kappa", title, "kappa", "{:.3f}")
     fig.axes[0].set_xlim(min(0.0, float(rows["kappa"].min()) if len(rows) else 0.0), 1.1)
     return fig
 

@@ -9,8 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from core.schema.mining import Candidate, CandidateHit, KeywordSet
-from labeling.analysis.labels import final_labels
-from mining.stats import funnel_counts, latest_keyword_set_id, selection_steps
+from mining.stats import filter_steps, funnel_counts, latest_keyword_set_id
 
 FUNNEL_COLUMNS = ["step", "keyword", "count"]
 
@@ -51,19 +50,18 @@ def funnel_table(session: Session) -> pd.DataFrame:
     """The mining funnel (``FUNNEL_STEPS``); ``keyword`` is set on the per-keyword candidate rows only.
     The selection steps (``with_tag`` .. ``selected``) are empty before the first match run."""
     counts = funnel_counts(session)
-    run_steps = selection_steps(session)
-    labels = final_labels(session)
+    run_steps = filter_steps(session)
     values = {
         "questions": counts["questions"],
-        "with_tag": run_steps.get("with_tag"),
-        "in_scope": run_steps.get("in_scope"),
-        "with_code": run_steps.get("with_code"),
+        "with_tag": run_steps["with_tag"],
+        "in_scope": run_steps["in_scope"],
+        "with_code": run_steps["with_code"],
         "selected": counts["selected"],
         "candidates": counts["candidates"],
         "identified": counts["identified"],
         "pp_posts": counts["pp_posts"],
-        "labelled_posts": len(labels[["site", "question_id"]].drop_duplicates()),
-        "pps_labelled": len(labels),
+        "labelled_posts": counts["labelled_posts"],
+        "pps_labelled": counts["pps_final"],
     }
     rows: list[dict[str, Any]] = []
     for step in FUNNEL_STEPS:

@@ -9,7 +9,7 @@ raters agree on were made final when the session opened. The adjudicator is not 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
@@ -28,6 +28,7 @@ from labeling.reconcile import (
     LabelItem,
     ReconcileSession,
     Summary,
+    standing,
 )
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
 from labeling.tui.links import open_post_link
@@ -152,7 +153,7 @@ class ReconcileApp(App[Outcome]):
             where, body, hints = (
                 f"identification · post {item.question_id}",
                 self._identification(item),
-                "y PP · n not PP",
+                "y PP · n not PP · 1-9 rater's",
             )
         elif isinstance(item, LabelItem):
             field = self._field()
@@ -191,7 +192,7 @@ class ReconcileApp(App[Outcome]):
             out.append(
                 f"\nstored final: {stored} ({item.final_method}; the raters changed since)\n", style="yellow"
             )
-        out.append("\ny: it is a PP   n: it is not\n", style="dim")
+        out.append("\ny: it is a PP   n: it is not   1-9: as that rater decided\n", style="dim")
         return out
 
     def _field(self) -> str | None:
@@ -323,6 +324,13 @@ class ReconcileApp(App[Outcome]):
 
     def action_take(self, n: int) -> None:
         item, field = self.item, self._field()
+        if isinstance(item, IdentificationItem):  # the numbered raters: take that rater's decision
+            names = list(item.votes)
+            if n > len(names):
+                self.notify(f"there are only {len(names)} raters")
+                return
+            self.action_identify(item.votes[names[n - 1]])
+            return
         if not isinstance(item, LabelItem) or field is None:
             return
         names = list(item.ratings)
@@ -431,10 +439,8 @@ def run_reconcile(store, codebook_file, adjudicator: str, min_raters: int = 2) -
 def closing_lines(session: ReconcileSession, outcome: Outcome | None) -> list[str]:
     """What the command prints at exit: the agreement summary with what is left to adjudicate NOW (not when the
     session opened), then what this adjudicator decided."""
-    left_ids = sum(isinstance(i, IdentificationItem) for i in session.pending)
-    left_labels = sum(isinstance(i, LabelItem) for i in session.pending)
-    summary = replace(session.summary, identifications_open=left_ids, labels_open=left_labels)
-    lines = summary.lines()
+    with session.store.read() as s:  # the counts --auto-only gives, from the database as it is now
+        lines = standing(s, session.min_raters, session.summary).lines()
     if outcome is not None:
         lines.append(
             f"{session.adjudicator_name}: {outcome.decided} decided, {outcome.remaining} left (all saved)"
