@@ -6,8 +6,9 @@ The zip holds ``manifest.json`` (format name, version, each table's file, column
 entries carry a fixed date, so the same study always gives the same bytes: import -> export is byte-identical.
 
 Import reads and validates the whole archive first (one bad line names file and line; nothing is opened), then
-writes in ONE transaction: a row whose key is stored already is skipped when equal; a study row that differs is
-a conflict, and any conflict refuses the whole archive naming the rows. The archive's own audit log is restored
+writes in ONE transaction: a row whose key is stored already is skipped when equal (times aside: the same
+decision recorded in two databases); a study row that says something else is a conflict, and any conflict
+refuses the whole archive naming the rows. The archive's own audit log is restored
 as it is (rows are copied, not re-decided, so no new audit entries are made).
 """
 
@@ -405,6 +406,16 @@ def _stored_keys(session: Session, table: Table, refs: dict) -> dict:
     return out
 
 
+def _content(table: Table, rec: dict) -> dict:
+    """What a row says, without its times: one decision recorded twice (the same file imported into two
+    databases) is the same decision, and the stored row is kept."""
+    return {k: v for k, v in rec.items() if k not in _times(table)}
+
+
+def _times(table: Table) -> set[str]:
+    return {c.name for c in table.columns() if isinstance(c.type, sa.DateTime)}
+
+
 def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
     """Write a validated archive in the caller's transaction; PPMinerError (so the caller rolls back) listing
     the rows that conflict with stored ones."""
@@ -428,7 +439,7 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
                 new.append(rec)
                 continue
             present += 1
-            if key in same and same[key][1] != rec:
+            if key in same and _content(table, same[key][1]) != _content(table, rec):
                 conflicts.append(describe(table, rec))
         _insert(session, table, new, ids)
         added[table.name] = len(new)
