@@ -207,6 +207,13 @@ def test_unknown_label_leaves_the_database_unchanged(store, published, codebook,
             b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,1,maybe,1\r\n",
             "x.csv:3: unknown identification value 'maybe'",
         ),
+        *(  # exactly what the message says: 0, 1 or an empty cell
+            (
+                f"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,0,{cell},1\r\n".encode(),
+                f"x.csv:3: unknown identification value {cell!r} in column 'isPB_b' (want 0, 1 or an empty cell)",
+            )
+            for cell in ("yes", "true", "TRUE", "no", "false", " 1", "1 ", "01", " ")
+        ),
         (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\nabc,1,0,1\r\n", "x.csv:3: bad id 'abc'"),
         (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n1,1,1,1\r\n", "x.csv:3: post 1 already given on line 2"),
         (b"_id,isPB_a,,merge\r\n1,1,0,1\r\n", "x.csv:2: value '0' in unnamed column 3"),
@@ -332,6 +339,37 @@ def test_labels_export_needs_two_raters_and_reports_what_it_drops(sqlite_store, 
     assert rows[1] == ["7", "Memory: OOM", "Memory: OOM", "Others", "Others", "", "", "", ""]
     with pytest.raises(PPMinerError, match=r"no rater named \['zed'\]"):
         export_file(sqlite_store, "identification", tmp_path / "i.csv", ["zed"])
+
+
+def test_labels_export_pairs_pps_as_agreement_does(sqlite_store, tmp_path, codebook):
+    """ann's PP 1 is bob's PP 2 (bob typed them in the other order): they share a row, as agreement pairs them."""
+    from labeling.agreement import compute_agreement
+
+    full = {"introducing_stage": "training", "exposing_stage": "training"}
+    loop = {"symptom1": "time.slow_execution", "root_cause": "api.not_batch_api", "part": "the loop", **full}
+    oom = {"symptom1": "memory.oom", "root_cause": "data.improper_input", "part": "the input", **full}
+    with sqlite_store.write() as s:
+        upsert_questions(s, [{"site": "ai", "id": 1416, "title": "t", "body_html": "<p>x</p>"}], "dump")
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        set_pp_label(s, ann, ("ai", 1416), 1, **loop)
+        set_pp_label(s, ann, ("ai", 1416), 2, **oom)
+        set_pp_label(s, bob, ("ai", 1416), 1, **oom)
+        set_pp_label(s, bob, ("ai", 1416), 2, **loop)
+    with sqlite_store.read() as s:
+        pairing = compute_agreement(s, codebook)["symptom"].pairing
+    assert [p["pps"] for p in pairing] == [
+        {"ann": "ai:1416_1", "bob": "ai:1416_2"},
+        {"ann": "ai:1416_2", "bob": "ai:1416_1"},
+    ]
+    result = export_file(sqlite_store, "labels", tmp_path / "l.csv", ["ann", "bob"])
+    rows = _rows(tmp_path / "l.csv")
+    assert [r[:3] for r in rows[1:]] == [
+        ["ai:1416_1", LEGACY_SPELLING["time.slow_execution"], LEGACY_SPELLING["time.slow_execution"]],
+        ["ai:1416_2", LEGACY_SPELLING["memory.oom"], LEGACY_SPELLING["memory.oom"]],
+    ]
+    assert result.warnings() == [
+        "the 'labels' shape has no column for part: 4 values not written (--format archive keeps them)"
+    ]
 
 
 def test_cli_import_errors_and_usage(sqlite_url, published, tmp_path):

@@ -95,11 +95,8 @@ class BenchmarkImport:
 
 
 def _status(value: str, allowed: dict[int, str], source: str, line: int, column: str) -> int:
-    try:
-        status = int(value.strip())
-    except ValueError:
-        status = None
-    if status not in allowed:
+    status = int(value) if value in {str(k) for k in allowed} else None  # exactly as written: no " 1", "01"
+    if status is None:
         want = ", ".join(f"{k} {v}" for k, v in allowed.items())
         raise PPMinerError(f"{source}:{line}: bad {column} {value!r} (want {want})")
     return status
@@ -128,17 +125,18 @@ def plan_benchmark(source: str, codebook=None) -> BenchmarkPlan:
         post, index = _pp(row, ID_COLUMN, source)
         _no_duplicate(seen, (post, index), row, source, f"PP {post}_{index}")
         c = {k: v.strip() for k, v in row.cells.items()}  # parse_csv keeps cells as written; these are codes
+        raw = row.cells  # the status cells are taken exactly as written
         values: dict[str, Any] = {
             "published_id": c[ID_COLUMN],
             "position": position,
             "library": c["library"] or None,
             "profiler_status": _status(
-                c["profiler_status"], TOOL_STATUS, source, row.line, "profiler_status"
+                raw["profiler_status"], TOOL_STATUS, source, row.line, "profiler_status"
             ),
-            "xla_status": _status(c["xla_status"], TOOL_STATUS, source, row.line, "xla_status"),
+            "xla_status": _status(raw["xla_status"], TOOL_STATUS, source, row.line, "xla_status"),
             "documentation_applies": bool(
                 _status(
-                    c["performance_modified"],
+                    raw["performance_modified"],
                     {0: "no", 1: "documentation applies"},
                     source,
                     row.line,
