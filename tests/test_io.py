@@ -372,6 +372,19 @@ def test_labels_export_pairs_pps_as_agreement_does(sqlite_store, tmp_path, codeb
     ]
 
 
+@pytest.mark.parametrize(
+    ("fmt", "what"),
+    [("study", "no final labels"), ("identification", "no decisions"), ("benchmark", "no benchmark cases")],
+)
+def test_an_empty_export_is_refused_since_import_refuses_a_bare_header(sqlite_store, tmp_path, fmt, what):
+    from labeling.io.benchmark import export_benchmark
+
+    out = tmp_path / "out.csv"
+    with pytest.raises(PPMinerError, match=rf"^nothing to export: {what} stored \(no file written\)$"):
+        export_benchmark(sqlite_store, out) if fmt == "benchmark" else export_file(sqlite_store, fmt, out)
+    assert not out.exists()
+
+
 def test_cli_import_errors_and_usage(sqlite_url, published, tmp_path):
     from click.testing import CliRunner
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from labeling.io.export_study import iso_millis
+from labeling.io.export_study import iso_millis, refuse_empty
 from labeling.io.import_study import (
     _date,
     _no_duplicate,
@@ -215,5 +215,6 @@ def export_benchmark(store: Store, out: str | Path) -> int:
     """Write the stored benchmark cases to ``out`` (``labeling.io.output``); returns the number of rows."""
     with store.read() as session:
         rows = benchmark_rows(session)
+    refuse_empty(FORMAT, rows)
     write_output(out, render(rows))  # `-`: standard output; a file: atomic, the user's umask
     return len(rows)

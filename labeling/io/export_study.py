@@ -230,6 +230,20 @@ def write_csv(path: str | Path, header: list[str], rows: list[list[str]], bom: b
     write_output(path, buffer.getvalue().encode("utf-8-sig" if bom else "utf-8"))
 
 
+NOTHING_STORED = {
+    "study": "no final labels",
+    "identification": "no decisions",
+    "labels": "no labels",
+    "benchmark": "no benchmark cases",
+}
+
+
+def refuse_empty(fmt: str, rows: list) -> None:
+    """A header alone is a file ``pplabel import`` refuses, so it is never written."""
+    if not rows:
+        raise PPMinerError(f"nothing to export: {NOTHING_STORED[fmt]} stored (no file written)")
+
+
 def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | None = None) -> ExportResult:
     """Write one published shape from the database to ``out``."""
     if fmt not in FORMATS:
@@ -239,13 +253,12 @@ def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | Non
             if raters:
                 raise PPMinerError("--raters does not apply to the 'study' shape (it holds final labels)")
             header, rows, dropped = study_rows(session)
-            write_csv(out, header, rows, bom=True)
-            return ExportResult(fmt, str(out), len(rows), dropped=dropped)
-        if fmt == "identification":
+            names = []
+        elif fmt == "identification":
             header, rows, dropped = identification_rows(session, raters)
-            write_csv(out, header, rows)
             names = [h[len(RATER_PREFIX) :] for h in header if h.startswith(RATER_PREFIX)]
-            return ExportResult(fmt, str(out), len(rows), names, dropped)
-        header, rows, names, dropped = label_rows(session, raters)
-        write_csv(out, header, rows)
-        return ExportResult(fmt, str(out), len(rows), names, dropped)
+        else:
+            header, rows, names, dropped = label_rows(session, raters)
+    refuse_empty(fmt, rows)
+    write_csv(out, header, rows, bom=fmt == "study")
+    return ExportResult(fmt, str(out), len(rows), names, dropped)
