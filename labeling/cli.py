@@ -248,7 +248,7 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     if fmt == "archive":
         from labeling.io.archive import import_archive, read_archive
 
-        archive = read_archive(source)
+        archive = read_archive(source, load_codebook(study.config.codebook_file))
         say(import_archive(study.store, archive).summary())
         return
     codebook = load_codebook(study.config.codebook_file) if fmt != "identification" else None

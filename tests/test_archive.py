@@ -227,6 +227,11 @@ def _lines(archive: Path, name: str) -> list[bytes]:
             "pp_labels.jsonl:1: unknown fields ['mood']",
         ),
         ("questions.jsonl", lambda ls: ls[:1], "is not in questions.jsonl"),
+        (
+            "pp_labels.jsonl",
+            lambda ls: [ls[0].replace(b'"time.hang"', b'"time.hangs"')],
+            "pp_labels.jsonl:1: symptom1 'time.hangs' is not a symptom code of the codebook",
+        ),
     ],
 )
 def test_a_malformed_archive_is_named_by_file_and_line_and_opens_nothing(

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from labeling.io.archive_tables import TABLES, Table
 from labeling.io.import_study import read_source
 from labeling.io.output import STDOUT, atomic_file
+from labeling.io.published import STUDY_LABEL_FIELDS
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import CandidateHit
@@ -274,8 +275,28 @@ def _check_references(archive: Archive) -> None:
                 raise PPMinerError(f"{where}:{number}: post {post} is not in questions.jsonl")
 
 
-def read_archive(source: str) -> Archive:
-    """Read and validate an archive (a path or http(s) URL); PPMinerError naming file and line if malformed."""
+CODED_TABLES = ("pp_labels", "final_labels", "benchmark_cases")
+CODED_FIELDS = {fld: dim for fld, dim in STUDY_LABEL_FIELDS.values()}  # field -> codebook dimension
+
+
+def _check_codes(archive: Archive, codebook) -> None:
+    """Labels are codes of the study's codebook (the database stores codes only)."""
+    known = {
+        dim: {c.code for c in codebook.codes(dim, include_legacy=True)} for dim in set(CODED_FIELDS.values())
+    }
+    for name in CODED_TABLES:
+        for number, rec in archive.rows[name]:
+            for fld, dim in CODED_FIELDS.items():
+                if rec[fld] is not None and rec[fld] not in known[dim]:
+                    raise PPMinerError(
+                        f"{archive.source}:{name}.jsonl:{number}: {fld} {rec[fld]!r} is not a {dim} code of "
+                        f"the codebook {codebook.path}"
+                    )
+
+
+def read_archive(source: str, codebook=None) -> Archive:
+    """Read and validate an archive (a path or http(s) URL) against ``codebook`` (default: the shipped one);
+    PPMinerError naming file and line if malformed."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(read_source(source)))
     except zipfile.BadZipFile:
@@ -313,6 +334,11 @@ def read_archive(source: str) -> Archive:
                 raise PPMinerError(f"{source}:{table.file}: cannot read: {exc}") from None
             archive.rows[table.name] = _parse_table(source, table, data)
     _check_references(archive)
+    if codebook is None:
+        from labeling.codebook import load_codebook
+
+        codebook = load_codebook()
+    _check_codes(archive, codebook)
     return archive
 
 
