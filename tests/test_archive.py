@@ -77,7 +77,10 @@ def build_study(db: str, tmp_path: Path, published: Path) -> None:
                 s, rater, posts[0], second, symptom1="memory.oom", symptom2="time.slow_execution",
                 part="second paragraph", **{**full, "root_cause": "data.improper_input"},
             )  # fmt: skip
-            set_pp_label(s, rater, posts[1], 1, symptom1="time.hang", **full)
+            cause = (
+                "api.not_batch_api" if rater is ann else "model.inefficient_structure"
+            )  # they disagree here
+            set_pp_label(s, rater, posts[1], 1, symptom1="time.hang", **{**full, "root_cause": cause})
         # carl's classify was killed: symptom and root cause kept, the stages empty
         set_pp_label(s, carl, posts[1], 1, symptom1="time.hang", root_cause="api.not_batch_api")
     finalize(store)

@@ -100,6 +100,8 @@ def stored_rows(session: Session, table: Table, refs: dict[str, dict[int, Any]])
     reference writes the row) must hold the referenced tables and gets this one's when it is referenced."""
     t = table.model.__table__
     order = [t.c.id] if table.surrogate else list(t.primary_key.columns)
+    if session.get_bind().dialect.name == "postgresql":  # text in byte order, as SQLite sorts it
+        order = [c.collate("C") if isinstance(c.type, sa.String) else c for c in order]
     children = _children(session, table) if table.name in EXTRA else {}
     columns = table.columns()
     own = refs.setdefault(table.name, {}) if table.key else None
