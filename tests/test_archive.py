@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -280,3 +281,37 @@ def test_the_archive_is_documented_json_lines(small_archive):
             assert all(sorted(row) == table["columns"] for row in rows)
         label = json.loads(zf.read("pp_labels.jsonl"))
     assert label["rater"] == "ann" and label["symptom1"] == "time.hang" and "id" not in label
+
+
+def test_an_archive_without_a_newer_nullable_column_still_reads(small_archive, tmp_path):
+    """A column added to the schema after the archive was written reads as empty; a required one is named."""
+    lines = _lines(small_archive, "identifications.jsonl")
+    older = _rezip(
+        small_archive,
+        tmp_path / "older.zip",
+        **{"identifications.jsonl": b"".join(line.replace(b',"note":null', b"") for line in lines)},
+    )
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    assert "imported" in ok(pplabel_cli, db, "import", "--format", "archive", str(older))
+    again = tmp_path / "again.zip"
+    ok(pplabel_cli, db, "export", "--format", "archive", str(again))
+    assert again.read_bytes() == small_archive.read_bytes()
+    no_time = _rezip(
+        small_archive,
+        tmp_path / "no_time.zip",
+        **{"identifications.jsonl": b"".join(re.sub(rb'"decided_at":"[^"]*",', b"", ln) for ln in lines)},
+    )
+    message = refused(pplabel_cli, db, "import", "--format", "archive", str(no_time))
+    assert message == f"{no_time}:identifications.jsonl:1: missing fields ['decided_at']"
+
+
+def test_an_archive_is_a_file_and_holds_every_rater(study, tmp_path):
+    source, _ = study
+    assert refused(pplabel_cli, source, "export", "--format", "archive", "-") == (
+        "an archive is a zip file: give a file name, not -"
+    )
+    out = run(
+        pplabel_cli, source, "export", "--format", "archive", "--raters", "ann,bob", str(tmp_path / "x.zip")
+    )
+    assert out.exit_code == 2 and "not for --format archive" in out.output
+    assert not (tmp_path / "x.zip").exists()

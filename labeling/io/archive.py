@@ -227,6 +227,12 @@ class Archive:
     rows: dict[str, list[tuple[int, dict]]] = field(default_factory=dict)  # table -> (line, rec)
 
 
+def _plain_default(column: sa.Column) -> Any:
+    """A column's constant default (None when it has none, or a computed one)."""
+    default = column.default
+    return default.arg if default is not None and default.is_scalar else None
+
+
 def _parse_table(source: str, table: Table, data: bytes) -> list[tuple[int, dict]]:
     where = f"{source}:{table.file}"
     columns = {c.name: c for c in table.columns()}
@@ -242,6 +248,10 @@ def _parse_table(source: str, table: Table, data: bytes) -> list[tuple[int, dict
             raise PPMinerError(f"{where}:{number}: not a JSON line: {exc}") from None
         if not isinstance(rec, dict):
             raise PPMinerError(f"{where}:{number}: not a JSON object")
+        for name in expected - set(rec):  # a column added since the archive was written: empty or its default
+            column = columns.get(name)
+            if column is not None and (column.nullable or _plain_default(column) is not None):
+                rec[name] = None if column.nullable else _plain_default(column)
         missing, unknown = sorted(expected - set(rec)), sorted(set(rec) - expected)
         if missing:
             raise PPMinerError(f"{where}:{number}: missing fields {missing}")
