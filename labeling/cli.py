@@ -222,7 +222,7 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
 @click.argument("source", metavar="PATH_OR_URL")
 @study_options
 def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
-    """Import a published study file from a path or an http(s) URL, in one transaction.
+    """Import a published study file, or a study archive, from a path or an http(s) URL, in one transaction.
 
     Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
     (the error names the line and value) and nothing is stored. A row needs a cell for every named column
@@ -230,7 +230,9 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     names the right --format), a web page or a non-UTF-8 file is refused too. Posts not in the database get a
     stub (id, link, and title and creation date when the file has them). Final labels and decisions are
     recorded as "imported"; the study file's free-text comment column becomes the PP's "part". A benchmark
-    file's cases are stored per PP id with the Profiler, XLA and documentation assessment (RQ4).
+    file's cases are stored per PP id with the Profiler, XLA and documentation assessment (RQ4). An archive is
+    checked whole before the database opens (a bad line is named by file and line); rows it holds that are
+    stored already change nothing, and one that differs from the stored row refuses the archive, naming it.
     """
     from labeling.codebook import load_codebook
     from labeling.io.import_study import import_file, plan_import
@@ -278,7 +280,7 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     "--raters",
     metavar="A,B",
     help="identification: the raters' columns, in order [default: every rater with decisions]; labels: the two "
-    "raters [default: the two raters with labels]; not for study.",
+    "raters [default: the two raters with labels]; not for study or archive.",
 )
 @click.argument("out", metavar="OUT", type=click.Path(dir_okay=False, allow_dash=True))
 @study_options
@@ -290,7 +292,8 @@ def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
     file keeps its own); - writes a CSV to standard output (the summary then goes to standard error).
 
     Codes are written in the published spellings. Fields a shape has no column for (e.g. a rater's second
-    symptom in the labels shape) are counted on stderr; the archive keeps them.
+    symptom in the labels shape) are counted on stderr; the archive keeps them. The labels shape pairs the two
+    raters' PPs as agreement does. A shape with no rows to write is refused (import refuses a bare header).
     """
     from labeling.io.export_study import export_file
 
