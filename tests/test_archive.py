@@ -23,8 +23,6 @@ from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.sites import PostKey
 
-pytestmark = pytest.mark.slow  # the dump's 3,300 rows go into a database more than once
-
 SO_IDENTIFICATIONS = "_id,isPB_ann,isPB_bob\r\n65160023,1,1\r\n62522643,1,0\r\n"
 
 
@@ -113,6 +111,7 @@ def study(ai_study, tmp_path, published) -> tuple[str, Path]:
     return ai_study, archive
 
 
+@pytest.mark.slow  # the dump's 3,400 rows go into a database
 def test_round_trip_keeps_every_number_and_every_byte(study, db_url, tmp_path):
     source, archive = study
     before = numbers(source)
@@ -132,6 +131,7 @@ def test_round_trip_keeps_every_number_and_every_byte(study, db_url, tmp_path):
     assert numbers(db_url) == numbers(source)
 
 
+@pytest.mark.slow  # the dump's 3,400 rows go into a database
 def test_importing_the_study_again_changes_nothing(study, db_url, tmp_path):
     _, archive = study
     ok(pplabel_cli, db_url, "import", "--format", "archive", str(archive))
@@ -142,6 +142,7 @@ def test_importing_the_study_again_changes_nothing(study, db_url, tmp_path):
     assert again.read_bytes() == archive.read_bytes()  # no audit entry, no row added
 
 
+@pytest.mark.slow  # the dump's 3,400 rows go into a database
 def test_conflicting_rows_refuse_the_whole_archive_by_id(study, db_url, tmp_path):
     from labeling.models import Identification, PPLabel
     from labeling.records import get_or_create_rater, set_identification
@@ -305,6 +306,7 @@ def test_an_archive_without_a_newer_nullable_column_still_reads(small_archive, t
     assert message == f"{no_time}:identifications.jsonl:1: missing fields ['decided_at']"
 
 
+@pytest.mark.slow  # the dump's 3,400 rows go into a database
 def test_an_archive_is_a_file_and_holds_every_rater(study, tmp_path):
     source, _ = study
     assert refused(pplabel_cli, source, "export", "--format", "archive", "-") == (
