@@ -317,3 +317,14 @@ def test_an_archive_is_a_file_and_holds_every_rater(study, tmp_path):
     )
     assert out.exit_code == 2 and "not for --format archive" in out.output
     assert not (tmp_path / "x.zip").exists()
+
+
+def test_every_table_of_the_schema_is_archived_or_said_not_to_be(sqlite_url):
+    """A table added to the schema must be added to archive_tables.TABLES (or to NOT_ARCHIVED, saying why)."""
+    from labeling.io.archive_tables import CARRIED, NOT_ARCHIVED, TABLES
+
+    store = open_store(sqlite_url)
+    stored = set(sa.inspect(store.engine).get_table_names()) - {"alembic_version"}
+    archived = {t.model.__tablename__ for t in TABLES}
+    assert stored - archived - CARRIED - NOT_ARCHIVED == set()
+    assert (archived | CARRIED | NOT_ARCHIVED) - stored == set()

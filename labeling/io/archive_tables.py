@@ -63,6 +63,10 @@ class Table:
         return [c for c in self.model.__table__.columns if c.name not in skip]
 
 
+# Tables of the schema an archive leaves out (see the module docstring), and those carried inside a parent's row.
+NOT_ARCHIVED = frozenset({"match_checks", "checked_posts", "check_findings", "settings", "job_locks"})
+CARRIED = frozenset({"candidate_hits", "sample_posts"})
+
 RATER = Ref("rater", "rater_id", "raters")
 DECIDED_BY = Ref("decided_by", "decided_by", "raters")
 KEYWORD_SET = Ref("keyword_set", "keyword_set_id", "keyword_sets")
