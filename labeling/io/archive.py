@@ -8,8 +8,8 @@ entries carry a fixed date, so the same study always gives the same bytes: impor
 Import reads and validates the whole archive first (one bad line names file and line; nothing is opened), then
 writes in ONE transaction: a row whose key is stored already is skipped when equal (times aside: the same
 decision recorded in two databases); a study row that says something else is a conflict, and any conflict
-refuses the whole archive naming the rows. The archive's own audit log is restored
-as it is (rows are copied, not re-decided, so no new audit entries are made).
+refuses the whole archive naming the rows. The archive's own audit log is restored as it is (rows are copied,
+not re-decided, so no new audit entries are made).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from labeling.io.archive_tables import TABLES, Table
 from labeling.io.import_study import read_source
 from labeling.io.output import STDOUT, atomic_file
 from labeling.io.published import STUDY_LABEL_FIELDS
+from labeling.models import SamplePost
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.models import CandidateHit
@@ -86,8 +87,6 @@ def _children(session: Session, table: Table) -> dict[int, list]:
         for hit in session.scalars(hits):
             out[hit.candidate_id].append([hit.field, hit.keyword, hit.count])
     elif table.name == "samples":
-        from labeling.models import SamplePost
-
         for post in session.scalars(
             sa.select(SamplePost).order_by(SamplePost.sample_id, SamplePost.position)
         ):
@@ -404,8 +403,6 @@ def _insert(session: Session, table: Table, recs: list[dict], ids: dict[str, dic
         for chunk in chunks([_db_values(table, rec, ids) for rec in recs], 500):
             session.execute(sa.insert(t), chunk)
         return
-    from labeling.models import SamplePost
-
     for rec in recs:
         new_id = session.execute(sa.insert(t).returning(t.c.id), _db_values(table, rec, ids)).scalar_one()
         ids.setdefault(table.name, {})[key_of(table, rec)] = new_id
