@@ -123,6 +123,10 @@ def test_round_trip_keeps_every_number_and_every_byte(study, db_url, tmp_path):
     again = tmp_path / "again.zip"
     ok(pplabel_cli, db_url, "export", "--format", "archive", str(again))
     assert again.read_bytes() == archive.read_bytes()  # byte-identical, SQLite -> SQLite or PostgreSQL
+    with zipfile.ZipFile(archive) as zf:  # the pairing agreement uses: ann's PP 1 is bob's PP 2
+        paired = [json.loads(line)["pps"] for line in zf.read("pp_pairing.jsonl").splitlines()]
+    both = [(p["ann"], p["bob"]) for p in paired if p.get("ann") and p.get("bob")]
+    assert any(a.endswith("_1") and b == f"{a[:-2]}_2" for a, b in both), both
 
     # reconcile sees the same open work on both sides and makes the same finals
     assert ok(pplabel_cli, db_url, "reconcile", "--auto-only") == ok(
@@ -275,7 +279,10 @@ def test_the_archive_is_documented_json_lines(small_archive):
         head = json.loads(zf.read("manifest.json"))
         assert head["format"] == "ppminer-study-archive" and head["version"] == 1
         listed = {t["file"]: t for t in head["tables"]}
-        assert set(zf.namelist()) == {*listed, "manifest.json"}
+        derived = {t["file"]: t for t in head["derived"]}
+        assert set(zf.namelist()) == {*listed, *derived, "manifest.json"} and set(derived) == {
+            "pp_pairing.jsonl"
+        }
         for name, table in listed.items():
             rows = [json.loads(line) for line in io.BytesIO(zf.read(name))]
             assert len(rows) == table["rows"]

@@ -40,6 +40,7 @@ from mining.store import chunks
 FORMAT = "ppminer-study-archive"
 VERSION = 1
 MANIFEST = "manifest.json"
+PAIRING = "pp_pairing.jsonl"  # derived (see pairing_rows)
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: entries carry no export time
 EXTRA = {"candidates": "hits", "samples": "posts"}  # child rows carried in a parent row
 LISTED_CONFLICTS = 8
@@ -122,8 +123,9 @@ class ArchiveExport:
     rows: dict[str, int]
 
     def summary(self) -> str:
-        shown = ", ".join(f"{name} {n:,}" for name, n in self.rows.items() if n)
-        return f"{self.path}: wrote {sum(self.rows.values()):,} rows ({shown or 'an empty study'})"
+        stored = {name: n for name, n in self.rows.items() if name != PAIRING}
+        shown = ", ".join(f"{name} {n:,}" for name, n in stored.items() if n)
+        return f"{self.path}: wrote {sum(stored.values()):,} rows ({shown or 'an empty study'})"
 
 
 def _entry(name: str) -> zipfile.ZipInfo:
@@ -146,7 +148,18 @@ def manifest(rows: dict[str, int]) -> dict:
             }
             for table in TABLES
         ],
+        "derived": [{"file": PAIRING, "rows": rows[PAIRING], "columns": ["item", "pps"]}],
     }
+
+
+def pairing_rows(session: Session) -> list[dict]:
+    """How agreement and reconcile pair the raters' PPs (``labeling.alignment``), as ``agreement --report
+    pairing`` shows it: ``{"item": "ai:1416_1", "pps": {"ann": "ai:1416_1", "bob": "ai:1416_2"}}``. Derived from
+    the labels (which the archive holds), written for readers outside ppminer; import does not store it."""
+    from labeling.agreement import collect_ratings
+    from labeling.rater_agreement import pairing
+
+    return pairing(collect_ratings(session, None, ("symptom",))["symptom"])
 
 
 def export_archive(store: Store, out: str | Path) -> ArchiveExport:
@@ -163,6 +176,9 @@ def export_archive(store: Store, out: str | Path) -> ArchiveExport:
                     entry.write(line_of(rec))
                     n += 1
             rows[table.name] = n
+        paired = pairing_rows(session)
+        zf.writestr(_entry(PAIRING), b"".join(line_of(rec) for rec in paired))
+        rows[PAIRING] = len(paired)
         zf.writestr(_entry(MANIFEST), json.dumps(manifest(rows), indent=1) + "\n")
     return ArchiveExport(str(out), rows)
 
@@ -332,9 +348,17 @@ def read_archive(source: str, codebook=None) -> Archive:
                 f"{source}: archive format version {version} is newer than this ppminer reads ({VERSION}): "
                 "upgrade ppminer"
             )
-        unknown = sorted(names - {MANIFEST} - {t.file for t in TABLES})
+        unknown = sorted(names - {MANIFEST, PAIRING} - {t.file for t in TABLES})
         if unknown:
             raise PPMinerError(f"{source}: unknown files {unknown} (an archive of a newer ppminer?)")
+        if PAIRING in names:  # derived: read for well-formedness only
+            for number, raw in enumerate(zf.read(PAIRING).splitlines(), start=1):
+                try:
+                    ok = isinstance(json.loads(raw), dict)
+                except ValueError:
+                    ok = False
+                if not ok:
+                    raise PPMinerError(f"{source}:{PAIRING}:{number}: not a JSON object")
         archive = Archive(source)
         for table in TABLES:
             if table.file not in names:
