@@ -361,14 +361,21 @@ def test_labels_export_pairs_pps_as_agreement_does(sqlite_store, tmp_path, codeb
         {"ann": "ai:1416_1", "bob": "ai:1416_2"},
         {"ann": "ai:1416_2", "bob": "ai:1416_1"},
     ]
+    with sqlite_store.write() as s:  # PPs only bob found: rows of their own, his numbers, ann's cells empty
+        bob = get_or_create_rater(s, "bob")
+        set_pp_label(s, bob, ("ai", 1416), 3, **{**loop, "part": "the model"})
+        set_pp_label(s, bob, ("ai", 1416), 4, **{**oom, "part": "the first line"})
     result = export_file(sqlite_store, "labels", tmp_path / "l.csv", ["ann", "bob"])
     rows = _rows(tmp_path / "l.csv")
+    slow, oom_spelled = LEGACY_SPELLING["time.slow_execution"], LEGACY_SPELLING["memory.oom"]
     assert [r[:3] for r in rows[1:]] == [
-        ["ai:1416_1", LEGACY_SPELLING["time.slow_execution"], LEGACY_SPELLING["time.slow_execution"]],
-        ["ai:1416_2", LEGACY_SPELLING["memory.oom"], LEGACY_SPELLING["memory.oom"]],
+        ["ai:1416_1", slow, slow],
+        ["ai:1416_2", oom_spelled, oom_spelled],
+        ["ai:1416_3", "", slow],
+        ["ai:1416_4", "", oom_spelled],
     ]
     assert result.warnings() == [
-        "the 'labels' shape has no column for part: 4 values not written (--format archive keeps them)"
+        "the 'labels' shape has no column for part: 6 values not written (--format archive keeps them)"
     ]
 
 
