@@ -695,3 +695,11 @@ def test_a_url_serving_a_web_page_is_refused(sqlite_store):
         server.server_close()
     with sqlite_store.read() as s:
         assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+
+
+def test_a_labels_row_number_never_repeats_one_the_first_rater_uses():
+    from labeling.io.export_study import _slot_ids
+
+    # bob's PP 1 pairs with no PP of ann; his PP 2 is ann's PP 1: the lone PP takes the next free number
+    assert _slot_ids([{"bob": 1}, {"ann": 1, "bob": 2}], "ann") == [2, 1]
+    assert _slot_ids([{"ann": 2, "bob": 1}, {"bob": 2}], "ann") == [2, 3]
