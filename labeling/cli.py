@@ -101,6 +101,7 @@ def classify(study, rater: str, seed: int, hints: bool) -> None:
 # -- agreement/import/export (issue 7) --
 
 PUBLISHED_FORMATS = ("study", "identification", "labels", "benchmark")
+IO_FORMATS = (*PUBLISHED_FORMATS, "archive")  # archive: the whole study (labeling.io.archive)
 
 
 def _names(value: str | None) -> list[str] | None:
@@ -192,11 +193,12 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(PUBLISHED_FORMATS),
+    type=click.Choice(IO_FORMATS),
     required=True,
     help="study: final labels (empirical_study.csv); identification: raters' PP decisions plus merge "
     "(kappa_identification.csv); labels: two raters' labels in the older vocabulary (kappa_label.csv); "
-    "benchmark: the reproduced PPs with their RQ4 assessment (benchmark.csv).",
+    "benchmark: the reproduced PPs with their RQ4 assessment (benchmark.csv); archive: a whole study as "
+    "`export --format archive` writes it (rows already stored are skipped; a differing one refuses the archive).",
 )
 @click.option(
     "--raters",
@@ -209,7 +211,7 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
 @click.argument("source", metavar="PATH_OR_URL")
 @study_options
 def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
-    """Import a published study file from a path or an http(s) URL, in one transaction.
+    """Import a published study file, or a study archive, from a path or an http(s) URL, in one transaction.
 
     Labels are mapped through the codebook's aliases; one unknown label or malformed row rejects the whole file
     (the error names the line and value) and nothing is stored. A row needs a cell for every named column
@@ -217,7 +219,9 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
     names the right --format), a web page or a non-UTF-8 file is refused too. Posts not in the database get a
     stub (id, link, and title and creation date when the file has them). Final labels and decisions are
     recorded as "imported"; the study file's free-text comment column becomes the PP's "part". A benchmark
-    file's cases are stored per PP id with the Profiler, XLA and documentation assessment (RQ4).
+    file's cases are stored per PP id with the Profiler, XLA and documentation assessment (RQ4). An archive is
+    checked whole before the database opens (a bad line is named by file and line); rows it holds that are
+    stored already change nothing, and one that differs from the stored row refuses the archive, naming it.
     """
     from labeling.codebook import load_codebook
     from labeling.io.import_study import import_file, plan_import
@@ -231,8 +235,14 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
         )
     if names is not None and len(names) != 2:
         raise click.BadParameter("give two names, e.g. --raters cjm,longjie", param_hint="--raters")
-    codebook = load_codebook(study.config.codebook_file) if fmt != "identification" else None
     study.creates_database = True  # but only for a file that reads well: it is read before the database opens
+    if fmt == "archive":
+        from labeling.io.archive import import_archive, read_archive
+
+        archive = read_archive(source, load_codebook(study.config.codebook_file))
+        say(import_archive(study.store, archive).summary())
+        return
+    codebook = load_codebook(study.config.codebook_file) if fmt != "identification" else None
     if fmt == "benchmark":
         from labeling.io.benchmark import import_benchmark, plan_benchmark
 
@@ -248,33 +258,46 @@ def import_cmd(study, fmt: str, raters: str | None, source: str) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(PUBLISHED_FORMATS),
+    type=click.Choice(IO_FORMATS),
     required=True,
     help="study: final labels; identification: one isPB_<rater> column per rater plus merge when reconciled; "
     "labels: two raters' labels in the older vocabulary; benchmark: the reproduced PPs and their RQ4 "
-    "assessment, byte for byte as published.",
+    "assessment, byte for byte as published; archive: the whole study, every field, as a zip of JSON Lines "
+    "files (README: the study archive).",
 )
 @click.option(
     "--raters",
     metavar="A,B",
     help="identification: the raters' columns, in order [default: every rater with decisions]; labels: the two "
-    "raters [default: the two raters with labels]; not for study.",
+    "raters [default: the two raters with labels]; not for study or archive.",
 )
-@click.argument("out", metavar="OUT.csv", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("out", metavar="OUT", type=click.Path(dir_okay=False, allow_dash=True))
 @study_options
 def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
-    """Write the study database in one of the published CSV shapes, readable by `pplabel import`.
+    """Write the study database in one of the published CSV shapes, or whole as an archive, readable by
+    `pplabel import`.
 
-    OUT.csv is replaced atomically and gets the permissions a new file of yours gets (your umask; an existing
-    file keeps its own); - writes the CSV to standard output (the summary then goes to standard error).
+    OUT is replaced atomically and gets the permissions a new file of yours gets (your umask; an existing
+    file keeps its own); - writes a CSV to standard output (the summary then goes to standard error).
 
     Codes are written in the published spellings. Fields a shape has no column for (e.g. a rater's second
-    symptom in the labels shape) are reported on stderr.
+    symptom in the labels shape) are counted on stderr; the archive keeps them. The labels shape pairs the two
+    raters' PPs as agreement does. A shape with no rows to write is refused (import refuses a bare header).
     """
     from labeling.io.export_study import export_file
 
-    if raters is not None and fmt == "study":
-        raise click.BadParameter("not for --format study (it holds final labels)", param_hint="--raters")
+    if raters is not None and fmt in ("study", "archive"):
+        raise click.BadParameter(
+            f"not for --format {fmt} (it holds every rater)"
+            if fmt == "archive"
+            else "not for --format study (it holds final labels)",
+            param_hint="--raters",
+        )
+    if fmt == "archive":
+        from labeling.io.archive import export_archive
+
+        say(export_archive(study.store, out).summary())
+        return
     if fmt == "benchmark":
         from labeling.io.benchmark import export_benchmark
 

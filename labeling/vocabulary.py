@@ -13,6 +13,7 @@ __all__ = [
     "AGREEMENT_METHOD",
     "CODEBOOK_DIMENSIONS",
     "CODED_FIELDS",
+    "FIELD_DIMENSION",
     "COMPARED_COLUMNS",
     "IDENTIFICATION",
     "LABEL_DIMENSIONS",
@@ -47,6 +48,14 @@ COMPARED_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 #: The codebook columns of a label, in the order an adjudicator decides them.
 CODED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage")
+#: The codebook dimension (``CODEBOOK_DIMENSIONS``) whose codes each coded column holds.
+FIELD_DIMENSION = {
+    "symptom1": "symptom",
+    "symptom2": "symptom",
+    "root_cause": "root_cause",
+    "introducing_stage": "stage",
+    "exposing_stage": "stage",
+}
 
 SET_JOIN = "+"
 

@@ -43,4 +43,8 @@ def find_question(session: Session, text: str) -> Question:
     if others and key.site == DEFAULT_SITE and ":" not in str(text):
         spelled = " or ".join(post_ref(site, key.id) for site in others)
         raise PPMinerError(f"post {key.id} is not a stored Stack Overflow question; did you mean {spelled}?")
+    if session.scalar(sa.select(Question.id).where(Question.site == key.site).limit(1)) is None:
+        sites = session.scalars(sa.select(Question.site).distinct().order_by(Question.site)).all()
+        held = f"posts of {', '.join(sites)}" if sites else "no posts yet"
+        raise PPMinerError(f"{str(text).strip()!r}: unknown site {key.site!r}: the database holds {held}")
     raise PPMinerError(f"post {key} is not a question in the database (acquire it first)")

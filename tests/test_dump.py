@@ -351,6 +351,20 @@ def test_truncated_file_keeps_rows_before_the_fault(store, tmp_path):
         assert run.finished_at is not None and run.finished_at >= run.started_at
 
 
+@pytest.mark.parametrize("broken", [b'Id="103', b'Id=103"'])
+def test_a_missing_quote_is_named_at_its_line_not_at_the_end(sqlite_store, fixtures, tmp_path, broken):
+    """libxml2 reports these faults only when the input ends; the message still names line 101."""
+    lines = (fixtures / "se_dumps" / "ai.stackexchange.com" / "Posts.xml").read_bytes().split(b"\n")
+    assert b'Id="103"' in lines[100]
+    lines[100] = lines[100].replace(b'Id="103"', broken, 1)
+    posts = tmp_path / "Posts.xml"
+    posts.write_bytes(b"\n".join(lines))
+    with pytest.raises(PPMinerError) as err:
+        DumpImport(sqlite_store, str(posts), progress=False).run()
+    message = str(err.value)
+    assert message.startswith(f"{posts}:101: column ") and "end of file" not in message
+
+
 def test_malformed_row_names_line_and_byte_offset(sqlite_store, tmp_path):
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(10))
     data = posts.read_bytes().split(b"\r\n")

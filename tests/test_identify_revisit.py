@@ -82,7 +82,9 @@ def test_identification_export_stays_the_published_shape_and_reports_notes(sqlit
         set_identification_note(s, s.get(Rater, rater_id), post, "asked twice")
     after = export_file(sqlite_store, "identification", tmp_path / "after.csv")
     assert (tmp_path / "after.csv").read_bytes() == (tmp_path / "before.csv").read_bytes()
-    assert after.warnings() == ["the 'identification' shape has no column for note: 1 values not written"]
+    assert after.warnings() == [
+        "the 'identification' shape has no column for note: 1 values not written (--format archive keeps them)"
+    ]
 
 
 def test_merging_raters_keeps_their_notes(sqlite_store):

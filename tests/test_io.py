@@ -207,6 +207,13 @@ def test_unknown_label_leaves_the_database_unchanged(store, published, codebook,
             b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,1,maybe,1\r\n",
             "x.csv:3: unknown identification value 'maybe'",
         ),
+        *(  # exactly what the message says: 0, 1 or an empty cell
+            (
+                f"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n2,0,{cell},1\r\n".encode(),
+                f"x.csv:3: unknown identification value {cell!r} in column 'isPB_b' (want 0, 1 or an empty cell)",
+            )
+            for cell in ("yes", "true", "TRUE", "no", "false", " 1", "1 ", "01", " ")
+        ),
         (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\nabc,1,0,1\r\n", "x.csv:3: bad id 'abc'"),
         (b"_id,isPB_a,isPB_b,merge\r\n1,1,0,1\r\n1,1,1,1\r\n", "x.csv:3: post 1 already given on line 2"),
         (b"_id,isPB_a,,merge\r\n1,1,0,1\r\n", "x.csv:2: value '0' in unnamed column 3"),
@@ -332,6 +339,57 @@ def test_labels_export_needs_two_raters_and_reports_what_it_drops(sqlite_store, 
     assert rows[1] == ["7", "Memory: OOM", "Memory: OOM", "Others", "Others", "", "", "", ""]
     with pytest.raises(PPMinerError, match=r"no rater named \['zed'\]"):
         export_file(sqlite_store, "identification", tmp_path / "i.csv", ["zed"])
+
+
+def test_labels_export_pairs_pps_as_agreement_does(sqlite_store, tmp_path, codebook):
+    """ann's PP 1 is bob's PP 2 (bob typed them in the other order): they share a row, as agreement pairs them."""
+    from labeling.agreement import compute_agreement
+
+    full = {"introducing_stage": "training", "exposing_stage": "training"}
+    loop = {"symptom1": "time.slow_execution", "root_cause": "api.not_batch_api", "part": "the loop", **full}
+    oom = {"symptom1": "memory.oom", "root_cause": "data.improper_input", "part": "the input", **full}
+    with sqlite_store.write() as s:
+        upsert_questions(s, [{"site": "ai", "id": 1416, "title": "t", "body_html": "<p>x</p>"}], "dump")
+        ann, bob = get_or_create_rater(s, "ann"), get_or_create_rater(s, "bob")
+        set_pp_label(s, ann, ("ai", 1416), 1, **loop)
+        set_pp_label(s, ann, ("ai", 1416), 2, **oom)
+        set_pp_label(s, bob, ("ai", 1416), 1, **oom)
+        set_pp_label(s, bob, ("ai", 1416), 2, **loop)
+    with sqlite_store.read() as s:
+        pairing = compute_agreement(s, codebook)["symptom"].pairing
+    assert [p["pps"] for p in pairing] == [
+        {"ann": "ai:1416_1", "bob": "ai:1416_2"},
+        {"ann": "ai:1416_2", "bob": "ai:1416_1"},
+    ]
+    with sqlite_store.write() as s:  # PPs only bob found: rows of their own, his numbers, ann's cells empty
+        bob = get_or_create_rater(s, "bob")
+        set_pp_label(s, bob, ("ai", 1416), 3, **{**loop, "part": "the model"})
+        set_pp_label(s, bob, ("ai", 1416), 4, **{**oom, "part": "the first line"})
+    result = export_file(sqlite_store, "labels", tmp_path / "l.csv", ["ann", "bob"])
+    rows = _rows(tmp_path / "l.csv")
+    slow, oom_spelled = LEGACY_SPELLING["time.slow_execution"], LEGACY_SPELLING["memory.oom"]
+    assert [r[:3] for r in rows[1:]] == [
+        ["ai:1416_1", slow, slow],
+        ["ai:1416_2", oom_spelled, oom_spelled],
+        ["ai:1416_3", "", slow],
+        ["ai:1416_4", "", oom_spelled],
+    ]
+    assert result.warnings() == [
+        "the 'labels' shape has no column for part: 6 values not written (--format archive keeps them)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "what"),
+    [("study", "no final labels"), ("identification", "no decisions"), ("benchmark", "no benchmark cases")],
+)
+def test_an_empty_export_is_refused_since_import_refuses_a_bare_header(sqlite_store, tmp_path, fmt, what):
+    from labeling.io.benchmark import export_benchmark
+
+    out = tmp_path / "out.csv"
+    with pytest.raises(PPMinerError, match=rf"^nothing to export: {what} stored \(no file written\)$"):
+        export_benchmark(sqlite_store, out) if fmt == "benchmark" else export_file(sqlite_store, fmt, out)
+    assert not out.exists()
 
 
 def test_cli_import_errors_and_usage(sqlite_url, published, tmp_path):
@@ -637,3 +695,11 @@ def test_a_url_serving_a_web_page_is_refused(sqlite_store):
         server.server_close()
     with sqlite_store.read() as s:
         assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 0
+
+
+def test_a_labels_row_number_never_repeats_one_the_first_rater_uses():
+    from labeling.io.export_study import _slot_ids
+
+    # bob's PP 1 pairs with no PP of ann; his PP 2 is ann's PP 1: the lone PP takes the next free number
+    assert _slot_ids([{"bob": 1}, {"ann": 1, "bob": 2}], "ann") == [2, 1]
+    assert _slot_ids([{"ann": 2, "bob": 1}, {"bob": 2}], "ann") == [2, 3]

@@ -488,6 +488,12 @@ def test_candidate_links_fall_back_to_the_question_site(store, config):
             PPMinerError, match="post 9 is not a stored Stack Overflow question; did you mean ai:9"
         ):
             explain_post(s, 9, matcher, ("title",))
+        with pytest.raises(
+            PPMinerError, match=r"^'so:9': unknown site 'so': the database holds posts of ai$"
+        ):
+            explain_post(s, "so:9", matcher, ("title",))
+        with pytest.raises(PPMinerError, match="post ai:10 is not a question in the database"):
+            explain_post(s, "ai:10", matcher, ("title",))
 
 
 def test_cli_match_and_stats_name_the_filter_that_removed_everything(sqlite_store, sqlite_url, tmp_path):

@@ -135,6 +135,8 @@ def _broken(published, tmp_path, line: int, column: str, value: str) -> Path:
     [
         ("profiler_status", "2", r"broken.csv:5: bad profiler_status '2' \(want -1 not applied"),
         ("xla_status", "yes", r"broken.csv:5: bad xla_status 'yes'"),
+        ("xla_status", " 1", r"broken.csv:5: bad xla_status ' 1'"),
+        ("performance_modified", "01", r"broken.csv:5: bad performance_modified '01'"),
         ("performance_modified", "-1", r"broken.csv:5: bad performance_modified '-1'"),
         (
             "root cause1",

@@ -27,7 +27,7 @@ from core.progress import progress
 from core.schema.labeling import BenchmarkCase, pp_key
 from core.schema.mining import Question, question_link
 from core.sites import PostKey
-from labeling.io.export_study import iso_millis
+from labeling.io.export_study import iso_millis, refuse_empty
 from labeling.io.import_study import (
     _date,
     _no_duplicate,
@@ -95,11 +95,8 @@ class BenchmarkImport:
 
 
 def _status(value: str, allowed: dict[int, str], source: str, line: int, column: str) -> int:
-    try:
-        status = int(value.strip())
-    except ValueError:
-        status = None
-    if status not in allowed:
+    status = int(value) if value in {str(k) for k in allowed} else None  # exactly as written: no " 1", "01"
+    if status is None:
         want = ", ".join(f"{k} {v}" for k, v in allowed.items())
         raise PPMinerError(f"{source}:{line}: bad {column} {value!r} (want {want})")
     return status
@@ -128,17 +125,18 @@ def plan_benchmark(source: str, codebook=None) -> BenchmarkPlan:
         post, index = _pp(row, ID_COLUMN, source)
         _no_duplicate(seen, (post, index), row, source, f"PP {post}_{index}")
         c = {k: v.strip() for k, v in row.cells.items()}  # parse_csv keeps cells as written; these are codes
+        raw = row.cells  # the status cells are taken exactly as written
         values: dict[str, Any] = {
             "published_id": c[ID_COLUMN],
             "position": position,
             "library": c["library"] or None,
             "profiler_status": _status(
-                c["profiler_status"], TOOL_STATUS, source, row.line, "profiler_status"
+                raw["profiler_status"], TOOL_STATUS, source, row.line, "profiler_status"
             ),
-            "xla_status": _status(c["xla_status"], TOOL_STATUS, source, row.line, "xla_status"),
+            "xla_status": _status(raw["xla_status"], TOOL_STATUS, source, row.line, "xla_status"),
             "documentation_applies": bool(
                 _status(
-                    c["performance_modified"],
+                    raw["performance_modified"],
                     {0: "no", 1: "documentation applies"},
                     source,
                     row.line,
@@ -217,5 +215,6 @@ def export_benchmark(store: Store, out: str | Path) -> int:
     """Write the stored benchmark cases to ``out`` (``labeling.io.output``); returns the number of rows."""
     with store.read() as session:
         rows = benchmark_rows(session)
+    refuse_empty(FORMAT, rows)
     write_output(out, render(rows))  # `-`: standard output; a file: atomic, the user's umask
     return len(rows)

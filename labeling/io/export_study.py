@@ -23,6 +23,7 @@ from core.errors import PPMinerError
 from core.schema.labeling import FinalIdentification, FinalLabel, Identification, PPLabel, Rater, rater_key
 from core.schema.mining import Question, question_link
 from core.sites import PostKey
+from labeling.alignment import align_pps
 from labeling.io.output import write_output
 from labeling.io.published import (
     FORMATS,
@@ -36,6 +37,8 @@ from labeling.io.published import (
     STUDY_LABEL_FIELDS,
     spell,
 )
+
+ALIGNED_FIELDS = ("symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "part")
 
 
 @dataclass
@@ -52,7 +55,8 @@ class ExportResult:
 
     def warnings(self) -> list[str]:
         return [
-            f"the {self.fmt!r} shape has no column for {fld}: {n} values not written"
+            f"the {self.fmt!r} shape has no column for {fld}: {n} values not written "
+            "(--format archive keeps them)"
             for fld, n in sorted(self.dropped.items())
         ]
 
@@ -154,25 +158,57 @@ def identification_rows(
     return header, out, {"note": notes} if notes else {}
 
 
+def _label_values(label: PPLabel) -> dict:
+    """What ``labeling.alignment`` pairs PPs by."""
+    return {f: getattr(label, f) for f in ALIGNED_FIELDS}
+
+
+def _slot_ids(slots: list[dict[str, int]], first: str) -> list[int]:
+    """Each slot's PP number: the first rater's (agreement's item ids follow it), else the other rater's, else
+    (taken) the next free one."""
+    numbers = [slot.get(first) for slot in slots]
+    taken = {n for n in numbers if n}
+    for n, slot in enumerate(slots):
+        if numbers[n] is None:
+            other = next(iter(slot.values()))
+            numbers[n] = other if other not in taken else max(taken) + 1
+            taken.add(numbers[n])
+    return numbers
+
+
 def label_rows(
     session: Session, raters: list[str] | None
 ) -> tuple[list[str], list[list[str]], list[str], dict]:
+    """The published kappa_label.csv shape. A row holds the two raters' PPs that ``labeling.alignment.align_pps``
+    pairs (as agreement and reconcile do), not their PPs of the same number."""
     chosen = _chosen_raters(session, raters, PPLabel.rater_id)
     if len(chosen) != 2:
         raise PPMinerError(
             f"the 'labels' shape holds exactly two raters, found {[r.name for r in chosen]}: pass --raters A,B"
         )
-    labels = {
-        (lab.rater_id, lab.key, lab.pp_index): lab
-        for lab in session.scalars(sa.select(PPLabel).where(PPLabel.rater_id.in_([r.id for r in chosen])))
-    }
-    keys = sorted({(q, i) for _, q, i in labels}, key=lambda k: (k[0].site, -k[0].id, k[1]))
-    ids = _pp_ids(keys, {(q, i): lab.published_id for (_, q, i), lab in labels.items() if lab.published_id})
-    cells_of = {}
+    by_post: dict[PostKey, dict[str, dict[int, PPLabel]]] = {}
+    names = {r.id: r.name for r in chosen}
+    for lab in session.scalars(sa.select(PPLabel).where(PPLabel.rater_id.in_(list(names)))):
+        by_post.setdefault(lab.key, {}).setdefault(names[lab.rater_id], {})[lab.pp_index] = lab
+    rows: list[tuple[tuple[PostKey, int], dict[str, PPLabel]]] = []
+    for post, pps in by_post.items():
+        slots = align_pps({r: {i: _label_values(lab) for i, lab in own.items()} for r, own in pps.items()})
+        for number, slot in zip(_slot_ids(slots, chosen[0].name), slots, strict=True):
+            rows.append(((post, number), {r: pps[r][i] for r, i in slot.items()}))
+    rows.sort(key=lambda row: (row[0][0].site, -row[0][0].id, row[0][1]))
+    spelled = {}
+    for key, labs in rows:
+        for rater in chosen:  # an imported row's own id, the first rater's first
+            lab = labs.get(rater.name)
+            if lab is not None and lab.published_id and lab.pp_index == key[1]:
+                spelled.setdefault(key, lab.published_id)
+    ids = _pp_ids([key for key, _ in rows], spelled)
     dropped = Counter()
-    for rater, columns in zip(chosen, LABEL_COLUMNS, strict=True):
-        for key in keys:
-            lab = labels.get((rater.id, *key))
+    out = []
+    for key, labs in rows:
+        cells = {}
+        for rater, columns in zip(chosen, LABEL_COLUMNS, strict=True):
+            lab = labs.get(rater.name)
             if lab is None:
                 continue
             for extra in ("symptom2", "part", "note"):
@@ -180,8 +216,8 @@ def label_rows(
                     dropped[extra] += 1
             as_written = lab.spellings or {}
             for col, (fld, dim) in columns.items():
-                cells_of[(key, col)] = as_written.get(fld) or spell(getattr(lab, fld), dim, legacy=True)
-    out = [[ids[key], *(cells_of.get((key, col), "") for col in LABELS_HEADER[1:])] for key in keys]
+                cells[col] = as_written.get(fld) or spell(getattr(lab, fld), dim, legacy=True)
+        out.append([ids[key], *(cells.get(col, "") for col in LABELS_HEADER[1:])])
     return list(LABELS_HEADER), out, [r.name for r in chosen], dict(dropped)
 
 
@@ -194,6 +230,20 @@ def write_csv(path: str | Path, header: list[str], rows: list[list[str]], bom: b
     write_output(path, buffer.getvalue().encode("utf-8-sig" if bom else "utf-8"))
 
 
+NOTHING_STORED = {
+    "study": "no final labels",
+    "identification": "no decisions",
+    "labels": "no labels",
+    "benchmark": "no benchmark cases",
+}
+
+
+def refuse_empty(fmt: str, rows: list) -> None:
+    """A header alone is a file ``pplabel import`` refuses, so it is never written."""
+    if not rows:
+        raise PPMinerError(f"nothing to export: {NOTHING_STORED[fmt]} stored (no file written)")
+
+
 def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | None = None) -> ExportResult:
     """Write one published shape from the database to ``out``."""
     if fmt not in FORMATS:
@@ -203,13 +253,12 @@ def export_file(store: Store, fmt: str, out: str | Path, raters: list[str] | Non
             if raters:
                 raise PPMinerError("--raters does not apply to the 'study' shape (it holds final labels)")
             header, rows, dropped = study_rows(session)
-            write_csv(out, header, rows, bom=True)
-            return ExportResult(fmt, str(out), len(rows), dropped=dropped)
-        if fmt == "identification":
+            names = []
+        elif fmt == "identification":
             header, rows, dropped = identification_rows(session, raters)
-            write_csv(out, header, rows)
             names = [h[len(RATER_PREFIX) :] for h in header if h.startswith(RATER_PREFIX)]
-            return ExportResult(fmt, str(out), len(rows), names, dropped)
-        header, rows, names, dropped = label_rows(session, raters)
-        write_csv(out, header, rows)
-        return ExportResult(fmt, str(out), len(rows), names, dropped)
+        else:
+            header, rows, names, dropped = label_rows(session, raters)
+    refuse_empty(fmt, rows)
+    write_csv(out, header, rows, bom=fmt == "study")
+    return ExportResult(fmt, str(out), len(rows), names, dropped)

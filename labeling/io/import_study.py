@@ -298,17 +298,18 @@ def plan_study(header: list[str], rows: list[Row], source: str, codebook) -> Imp
     return plan
 
 
+FLAGS = {"1": True, "0": False, "": None}  # an empty cell: no decision
+
+
 def _flag(value: str, source: str, line: int, column: str) -> bool | None:
-    v = value.strip().lower()
-    if v in ("1", "true", "yes"):
-        return True
-    if v in ("0", "false", "no"):
-        return False
-    if v == "":
-        return None
-    raise PPMinerError(
-        f"{source}:{line}: unknown identification value {value!r} in column {column!r} (want 0 or 1)"
-    )
+    """A 0/1 cell exactly as the published files write it (`yes`, `true` or ` 1` are refused, so an export
+    writes back the cell as it was imported)."""
+    if value not in FLAGS:
+        raise PPMinerError(
+            f"{source}:{line}: unknown identification value {value!r} in column {column!r} "
+            "(want 0, 1 or an empty cell)"
+        )
+    return FLAGS[value]
 
 
 def plan_identification(header: list[str], rows: list[Row], source: str) -> ImportPlan:

@@ -239,7 +239,10 @@ class DumpReader:
     def _error(self, exc: etree.XMLSyntaxError, blocks, at_end: bool = False) -> PPMinerError:
         """The one-line message: file, line, column and byte offset of the fault."""
         reason = (exc.msg or str(exc)).split(", line ")[0]
-        if at_end:
+        # A fault libxml2 only reports at the end (a missing quote) still names its own line: only a fault on
+        # the last line is the end of the input.
+        before_end = exc.position and exc.position[0] + self._line_shift < self.line
+        if at_end and not before_end:
             # Whatever libxml2 calls it, the input stopped before the document did: the fault is the end.
             line, offset = self.line, self.offset
             start = self._line_start(blocks, line)
@@ -250,6 +253,8 @@ class DumpReader:
         line, column = exc.position if exc.position else (0, 0)
         line += self._line_shift
         start = self._line_start(blocks, line)
+        if start is None and at_end:  # the line is in a block long gone: its offset is not known
+            return PPMinerError(f"{self.name}:{line}: column {column}: {reason}")
         offset = start + max(column - 1, 0) if start is not None else self.offset
         return PPMinerError(f"{self.name}:{line}: column {column}, byte offset {offset}: {reason}")
 
