@@ -187,7 +187,9 @@ def _print_table(rows, columns, title, full, optional) -> None:
     from mining.text import terminal_safe
 
     console = Console(soft_wrap=False)
-    cells = {c: [terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for row in rows] for c in columns}
+    cells = {
+        c: [terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for row in rows] for c in columns
+    }
     shown = list(columns)
     dropped: list[str] = []
     widths = _fit_widths(shown, cells, full, console.width)
@@ -203,7 +205,9 @@ def _print_table(rows, columns, title, full, optional) -> None:
     else:
         _print_grid(console, rows, shown, cells, title, widths)
     if dropped:
-        console.print(f"({', '.join(dropped)} left out to fit {console.width} columns: see --format csv or json)")
+        console.print(
+            f"({', '.join(dropped)} left out to fit {console.width} columns: see --format csv or json)"
+        )
 
 
 def _fit_widths(columns, cells, full, width: int) -> dict[str, int] | None:
@@ -228,7 +232,8 @@ def _fit_widths(columns, cells, full, width: int) -> dict[str, int] | None:
         return None
     widths = dict(natural)
     excess = sum(widths.values()) - room
-    for c in columns:  # first let headers wrap: a header over two lines costs one line, a cell over two every row's
+    # First let headers wrap: a header over two lines costs one line, a cell over two lines costs one a row.
+    for c in columns:
         if excess <= 0:
             break
         body = max([least[c], *(len(v) for v in cells[c])])

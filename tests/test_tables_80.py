@@ -82,7 +82,9 @@ def test_candidates_show_ids_and_sites_whole_and_say_what_is_left_out(study):
 
 def test_keyword_set_versions(study):
     rows = json.loads(invoke(ppmine, "candidates", "--versions", "--format", "json", db=study))
-    assert_readable(invoke(ppmine, "candidates", "--versions", db=study), words_of(rows, ("content_hash", "mode")))
+    assert_readable(
+        invoke(ppmine, "candidates", "--versions", db=study), words_of(rows, ("content_hash", "mode"))
+    )
 
 
 def test_stats(study):
@@ -107,7 +109,9 @@ def test_agreement_tables(study, report):
 
 def test_agreement_disagreements_keep_codes_whole(study):
     table = invoke(pplabel, "agreement", db=study)
-    assert_readable(table, {"time.slow_execution", "time.increasing_over_time", "processor.abnormal_gpu_util"})
+    assert_readable(
+        table, {"time.slow_execution", "time.increasing_over_time", "processor.abnormal_gpu_util"}
+    )
 
 
 def test_progress_raters_and_samples(study):
