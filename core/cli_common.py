@@ -197,15 +197,24 @@ def say(text: str, err: bool = False) -> None:
     click.echo(terminal_safe(text), err=err)
 
 
+def say_wrapped(text: str) -> None:
+    """Print a human paragraph (a summary under a table) wrapped between words to the terminal's width (80 off a
+    terminal), continuation lines indented."""
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    say(textwrap.fill(text, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False))
+
+
 def echo_data(text: str) -> None:
     """Print machine output (CSV, JSON): exact when it goes to a file or pipe, inert when it reaches a terminal."""
     if stdout_is_terminal():
         from core.text import terminal_safe
 
         text = terminal_safe(text)
-    click.echo(
-        text, nl=False, color=True
-    )  # color=True: click would strip "ANSI codes" from a pipe, corrupting data
+    # color=True: click would strip "ANSI codes" from a pipe, corrupting data
+    click.echo(text, nl=False, color=True)
 
 
 def emit_rows(
@@ -214,12 +223,17 @@ def emit_rows(
     columns: Sequence[str] | None = None,
     title: str = "",
     full: Sequence[str] = (),
+    optional: Sequence[str] = (),
 ) -> None:
     """Print rows as a table (human), JSON array, or CSV.
 
     CSV and JSON keep post text exactly as stored when written to a file or pipe (the data is the point); on a
-    terminal they show it inert (``core.text.terminal_safe``), as the table always does. Table columns named in ``full`` (e.g. a link to click) are never cut or
-    wrapped: the other columns give way.
+    terminal they show it inert (``core.text.terminal_safe``), as the table always does.
+
+    The table fits the terminal without cutting a word: ids, sites, dates and codes are single words, so they are
+    never cut; text wraps between words. Columns named in ``full`` (e.g. a link to click) never wrap. Columns named
+    in ``optional`` are left out, last first, when the table could not fit otherwise, and a closing line says so
+    (``--format csv``/``json`` always has every column).
     """
     columns = list(columns or (rows[0].keys() if rows else []))
     if fmt == "json":
@@ -232,24 +246,111 @@ def emit_rows(
             writer.writerow({k: _csv_cell(row.get(k)) for k in columns})
         echo_data(buf.getvalue())
     else:
-        from rich.console import Console
-        from rich.table import Table
+        _print_table(rows, columns, title, full, optional)
 
-        from core.text import terminal_safe
 
-        table = Table(title=title or None, show_edge=False, header_style="bold")
-        cells = [
-            [terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for c in columns] for row in rows
-        ]
-        for i, col in enumerate(columns):
-            if col in full:
-                width = max([len(col), *(len(r[i]) for r in cells)])
-                table.add_column(col, no_wrap=True, min_width=width)
-            else:
-                table.add_column(col)
-        for row_cells in cells:
-            table.add_row(*row_cells)
-        Console(soft_wrap=False).print(table)
+#: What a table spends between two cells: a space of padding each side and the rule.
+_CELL_GAP = 3
+#: A column of running text (a title: this many words a cell on average) is not made narrower than
+#: _READABLE_TEXT characters: one word a line is not readable.
+_TEXT_WORDS = 4
+_READABLE_TEXT = 20
+
+
+def _print_table(rows, columns, title, full, optional) -> None:
+    from rich.console import Console
+
+    from core.text import terminal_safe
+
+    console = Console(soft_wrap=False)
+    cells = {
+        c: [terminal_safe(_table_cell(row.get(c)), keep_newlines=False) for row in rows] for c in columns
+    }
+    shown = list(columns)
+    dropped: list[str] = []
+    widths = _fit_widths(shown, cells, full, console.width)
+    for col in reversed(list(optional)):
+        if widths is not None:
+            break
+        if col in shown:
+            shown.remove(col)
+            dropped.insert(0, col)
+            widths = _fit_widths(shown, cells, full, console.width)
+    if widths is None:
+        _print_records(console, rows, shown, cells, title)
+    else:
+        _print_grid(console, rows, shown, cells, title, widths)
+    if dropped:
+        console.print(
+            f"({', '.join(dropped)} left out to fit {console.width} columns: see --format csv or json)"
+        )
+
+
+def _fit_widths(columns, cells, full, width: int) -> dict[str, int] | None:
+    """Column widths that fit ``width`` without cutting a word, or None when the words alone are too wide.
+
+    Each column starts at its widest cell (or header); while the table is too wide, headers wider than their cells
+    wrap first, then the widest column that can still give way loses a character. A column gives way down to its longest word (running text down to
+    ``_READABLE_TEXT``), a ``full`` column not at all.
+    """
+    natural = {c: max([len(c), *(len(v) for v in cells[c])]) for c in columns}
+    least = {}
+    for c in columns:
+        if c in full:
+            least[c] = max([0, *(len(w) for w in c.split()), *(len(v) for v in cells[c])])
+        else:
+            longest = max(len(w) for v in [c, *cells[c]] for w in v.split() or [""])
+            words = sum(len(v.split()) for v in cells[c])
+            running_text = bool(cells[c]) and words >= _TEXT_WORDS * len(cells[c])
+            least[c] = max(longest, min(natural[c], _READABLE_TEXT)) if running_text else longest
+    room = width - _CELL_GAP * (len(columns) - 1)
+    if sum(least.values()) > room:
+        return None
+    widths = dict(natural)
+    excess = sum(widths.values()) - room
+    # First let headers wrap: a header over two lines costs one line, a cell over two lines costs one a row.
+    for c in columns:
+        if excess <= 0:
+            break
+        body = max([least[c], *(len(v) for v in cells[c])])
+        give = min(excess, max(widths[c] - body, 0))
+        widths[c] -= give
+        excess -= give
+    while excess > 0:
+        col = max((c for c in columns if widths[c] > least[c]), key=lambda c: widths[c])
+        widths[col] -= 1
+        excess -= 1
+    return widths
+
+
+def _print_grid(console, rows, columns, cells, title, widths) -> None:
+    from rich.table import Table
+
+    table = Table(title=title or None, show_edge=False, pad_edge=False, header_style="bold")
+    for col in columns:
+        table.add_column(col, width=widths[col], overflow="fold")
+    for i in range(len(rows)):
+        table.add_row(*(cells[c][i] for c in columns))
+    console.print(table)
+
+
+def _print_records(console, rows, columns, cells, title) -> None:
+    """The expanded layout (as psql's ``\\x``) for a table whose words cannot fit side by side: one block a row,
+    one line a column, values wrapped between words."""
+    import textwrap
+
+    label = max(len(c) for c in columns) + 2
+    room = max(console.width - label, 20)
+    if title:
+        console.print(title, style="bold", markup=False, highlight=False)
+    if not rows:
+        console.print("(none)")
+    for i in range(len(rows)):
+        console.print(f"-[ {i + 1} ]".ljust(min(console.width, 40), "-"), markup=False, highlight=False)
+        for c in columns:
+            lines = textwrap.wrap(cells[c][i], room, break_long_words=True, break_on_hyphens=False) or [""]
+            for n, line in enumerate(lines):
+                console.print((c if n == 0 else "").ljust(label) + line, markup=False, highlight=False)
 
 
 def _csv_cell(value: Any) -> Any:

@@ -14,6 +14,7 @@ from core.cli_common import (
     rater_option,
     run_cli,
     say,
+    say_wrapped,
     study_options,
 )
 from labeling.rater_agreement import REPORTS as REPORT_CHOICES
@@ -183,10 +184,10 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
             emit_rows(ra.directed_disagreements(result, top), fmt, title="Most frequent disagreements")
         counts = ", ".join(f"{a.dimension} {len(a.disputed)}" for a in result.values() if a.disputed)
         if counts:
-            click.echo(f"disputed items: {counts} (--report disputed lists them)")
+            say_wrapped(f"disputed items: {counts} (--report disputed lists them)")
         paired = next((len(a.pairing) for a in result.values() if a.pairing), 0)
         if paired:
-            click.echo(f"PPs paired across raters: {paired} (--report pairing says which PP of each rater)")
+            say_wrapped(f"PPs paired across raters: {paired} (--report pairing says which PP of each rater)")
 
 
 @cli.command("import")

@@ -262,6 +262,10 @@ class IdentifyQueue(_SessionQueue):
         """The note typed for an undecided post, kept until its decision stores it (this session only)."""
         return self._drafts.get(post)
 
+    def unsaved_notes(self) -> list[PostKey]:
+        """Posts whose typed note waits for a decision that has not come (lost if the session ends now)."""
+        return list(self._drafts)
+
     def stored_decision(self, post: PostKey) -> tuple[bool, str | None] | None:
         """This rater's stored (is_pp, note) on ``post``, or None."""
         if self.rater is None:

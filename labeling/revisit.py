@@ -23,6 +23,7 @@ class OwnDecision:
     is_pp: bool
     decided_at: datetime
     note: str | None
+    title: str | None = None  # None: only the post's id is stored (a published file's stub)
 
 
 def own_decisions(store: Store, rater_id: int | None) -> list[OwnDecision]:
@@ -37,11 +38,18 @@ def own_decisions(store: Store, rater_id: int | None) -> list[OwnDecision]:
                 Identification.is_pp,
                 Identification.decided_at,
                 Identification.note,
+                Question.title,
+            )
+            .outerjoin(
+                Question, (Question.site == Identification.site) & (Question.id == Identification.question_id)
             )
             .where(Identification.rater_id == rater_id)
             .order_by(Identification.decided_at.desc(), Identification.id.desc())
         ).all()
-    return [OwnDecision(PostKey(site, qid), bool(pp), at, note) for site, qid, pp, at, note in rows]
+    return [
+        OwnDecision(PostKey(site, qid), bool(pp), at, note, title or None)
+        for site, qid, pp, at, note, title in rows
+    ]
 
 
 @dataclass(frozen=True)

@@ -457,8 +457,9 @@ def match(
 def candidates(study, keyword_set_id, versions, fmt) -> None:
     """List the candidate posts of a keyword-set version (JSON: post_id, keywords, hits, ...).
 
-    The table always shows the whole link, without the title slug a Stack Exchange link may carry (it opens the
-    same post; CSV and JSON keep the link as stored). CSV: hits reads `effici (title 1, prose 2); gpu util (prose 1)`, each
+    The table shows the whole link, without the title slug a Stack Exchange link may carry (it opens the same post;
+    CSV and JSON keep the link as stored), where the terminal is wide enough; at 80 columns the link gives way to
+    the id, site and title, and a closing line says so. CSV: hits reads `effici (title 1, prose 2); gpu util (prose 1)`, each
     keyword as the keyword file writes it with its hit count per field.
     """
     from mining.match.candidates import (
@@ -480,7 +481,13 @@ def candidates(study, keyword_set_id, versions, fmt) -> None:
         rows = [{**r, "hits": hits_text(r["hits"])} for r in rows]
     elif fmt == "table":
         rows = [{**r, "link": short_link(r["link"])} for r in rows]
-    emit_rows(rows, fmt, CANDIDATE_COLUMNS if fmt == "table" else CANDIDATE_CSV_COLUMNS, full=("link",))
+    emit_rows(
+        rows,
+        fmt,
+        CANDIDATE_COLUMNS if fmt == "table" else CANDIDATE_CSV_COLUMNS,
+        full=("link",),
+        optional=("link",),
+    )
 
 
 def _refuse_with_keyword_set(ctx: click.Context) -> None:

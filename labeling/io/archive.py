@@ -308,7 +308,8 @@ CODED_TABLES = ("pp_labels", "final_labels", "benchmark_cases")
 def _check_codes(archive: Archive, codebook) -> None:
     """Labels are codes of the study's codebook (the database stores codes only)."""
     known = {
-        dim: {c.code for c in codebook.codes(dim, include_legacy=True)} for dim in set(FIELD_DIMENSION.values())
+        dim: {c.code for c in codebook.codes(dim, include_legacy=True)}
+        for dim in set(FIELD_DIMENSION.values())
     }
     for name in CODED_TABLES:
         for number, rec in archive.rows[name]:

@@ -432,6 +432,7 @@ class ClassifyApp(App[Progress]):
             if entry[0] == "nav":
                 self.queue.undo_navigation()
                 self._undo.pop()
+                self.notify("undone: back to the post you were on")
                 self.load_current()
                 return
             kind, qid, pp, before = entry[:4]
@@ -446,6 +447,8 @@ class ClassifyApp(App[Progress]):
             self._failed("undo", exc)
             return
         self._undo.pop()
+        what = {"swap": "the PP swap", "label": "the label change", "deleted": "the PP drop"}[kind]
+        self.notify(f"undone: {what} on PP {qid}_{pp}")
         self.load_current(pp=pp)
         if pp not in self.pps:  # an undone first field of an added PP: keep showing it, empty
             self.pps[pp] = dict.fromkeys(LABEL_FIELDS)

@@ -231,7 +231,8 @@ class CodePicker(ModalScreen[str | None]):
     after one pick and never opens the next field by itself, so the keys typed after a pick mean what they mean on
     the screen below (``d p``: Data Preparation, then the PP's part).
 
-    Returns the code, ``""`` when the value is cleared (``-``, only with ``allow_clear``), or None on Esc.
+    Returns the code, ``""`` when the value is cleared (``-``, only with ``allow_clear``), or None on Esc (in the
+    filter, the first Esc leaves the filter and the second the picker).
     ``?`` shows the disambiguation notes of the highlighted code.
     """
 
@@ -397,6 +398,14 @@ class CodePicker(ModalScreen[str | None]):
         self.app.push_screen(HelpScreen(f"Notes: {code.name}", [], notes_text(self.codebook, code.code)))
 
     def action_cancel(self) -> None:
+        """Esc leaves the filter first (back to the whole list), and only then the picker."""
+        if self.has_class("filtering"):
+            self.remove_class("filtering")
+            filter_input = self.query_one(Input)
+            filter_input.value = ""
+            self._show_codes(list(self.codes))
+            self.query_one(OptionList).focus()
+            return
         self.dismiss(None)
 
 

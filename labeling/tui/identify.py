@@ -83,6 +83,7 @@ class IdentifyApp(App[Progress]):
         self.hints = hints  # show ppcheck's findings (pplabel identify --hints)
         self._shown = 0
         self.last = ""  # the rater's own last step, so they know what u will take back
+        self._quit_warned = False  # q with unsaved notes warns once; the second q quits
         self._visited: tuple[bool, str | None] | None = (
             None  # stored (is_pp, note) of a post visited out of turn
         )
@@ -300,4 +301,10 @@ class IdentifyApp(App[Progress]):
         )
 
     def action_quit_session(self) -> None:
+        unsaved = self.queue.unsaved_notes()
+        if unsaved and not self._quit_warned:
+            self._quit_warned = True
+            posts = ", ".join(str(p) for p in unsaved[:3]) + (" ..." if len(unsaved) > 3 else "")
+            self._say(f"notes on undecided posts are not saved ({posts}): decide them, or q again to quit")
+            return
         self.exit(self.queue.progress)

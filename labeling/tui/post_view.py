@@ -288,12 +288,15 @@ def render_post(post: PostData) -> Text:
     kw = (post.keywords, post.keyword_mode)
     header = _prose(post.title, kw, STYLE_TITLE)
     header.append("\n")
-    header.append(f"#{post.key}  ", style=STYLE_META)
-    header.append_text(safe(post.link, STYLE_META))
+    header.append(f"#{post.key}", style=STYLE_META)
     if post.score is not None:
         header.append(f"  score {post.score}", style=STYLE_META)
     if post.creation_date:
         header.append(f"  asked {post.creation_date:%Y-%m-%d}", style=STYLE_META)
+    header.append("\n")
+    header.append_text(
+        safe(post.link, STYLE_META)
+    )  # a line of its own: wrap_post never breaks it between words
     if post.stub:
         parts = [header, Text(STUB_NOTICE, style=STYLE_NOTICE)]
         return Text("\n\n").join(parts)
@@ -323,6 +326,45 @@ def render_post(post: PostData) -> Text:
     if not post.answers:
         parts.append(Text(" No answers ", style=STYLE_HEADING))
     return Text("\n\n").join(parts)
+
+
+#: Starts the continuation of a code line, a link or a long word where it is folded, so that a folded line is
+#: never read as two lines.
+CODE_CONTINUATION = "↪ "
+_LINK_LINE = re.compile(r"^(?:https?://)?[\w.-]+\.\w+/\S*$")
+
+
+def code_line_numbers(text: Text) -> frozenset[int]:
+    """The lines of a rendered post that are code (they get CODE_CONTINUATION where they wrap)."""
+    plain = text.plain
+    lines: set[int] = set()
+    for span in text.spans:
+        if span.style == STYLE_CODE_BG and span.end > span.start:
+            first = plain.count("\n", 0, span.start)
+            lines.update(range(first, first + plain.count("\n", span.start, span.end - 1) + 1))
+    return frozenset(lines)
+
+
+def wrap_post(content: Content, code_lines: frozenset[int], width: int) -> list[Content]:
+    """``content`` wrapped to ``width``: prose between words; a code line, a link or one long word that does not
+    fit folded with its continuation lines marked (a link that does not fit is shown without ``https://``
+    first: ``o`` gives it whole)."""
+    out: list[Content] = []
+    mark = Content.styled(CODE_CONTINUATION, STYLE_META)
+    for n, line in enumerate(content.split("\n", allow_blank=True)):
+        if line.cell_length > width and _LINK_LINE.match(line.plain):
+            line = line[line.plain.index("//") + 2 :]  # a narrow pane shows a link without https://
+        folded = n in code_lines or _LINK_LINE.match(line.plain) or " " not in line.plain
+        if not folded or line.cell_length <= width or width <= len(CODE_CONTINUATION) + 1:
+            out.extend(line.wrap(width) or [line])
+            continue
+        out.append(line[:width])
+        rest = line[width:]
+        room = width - len(CODE_CONTINUATION)
+        while rest.cell_length:
+            out.append(Content.assemble(mark, rest[:room]))
+            rest = rest[room:]
+    return out
 
 
 class PostReader:
@@ -367,6 +409,11 @@ class PostReader:
             self.view.prepare(post)
 
 
+def _rendered(post: PostData) -> tuple[Content, frozenset[int]]:
+    text = render_post(post)
+    return Content.from_rich_text(text), code_line_numbers(text)
+
+
 class PostView(ScrollView, can_focus=True):
     """A scrollable view of one post. ``show(None)`` shows a placeholder.
 
@@ -379,11 +426,11 @@ class PostView(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._post: PostData | None = None
-        self._content = Content("no post")
+        self._content: tuple[Content, frozenset[int]] = (Content("no post"), frozenset())
         self._lines: list[Content] = []
         self._strips: dict[int, Strip] = {}
         self._wrapped_width = 0
-        self._prepared: dict[PostKey, tuple[PostData, Content]] = {}
+        self._prepared: dict[PostKey, tuple[PostData, tuple[Content, frozenset[int]]]] = {}
 
     @property
     def post(self) -> PostData | None:
@@ -394,7 +441,7 @@ class PostView(ScrollView, can_focus=True):
         """The wrapped lines as plain text (what scrolling walks through)."""
         return [line.plain for line in self._lines]
 
-    def _remember(self, post: PostData, content: Content) -> None:
+    def _remember(self, post: PostData, content: tuple[Content, frozenset[int]]) -> None:
         self._prepared.pop(post.key, None)
         if len(self._prepared) >= KEEP_POSTS:
             self._prepared.pop(next(iter(self._prepared)))
@@ -402,7 +449,7 @@ class PostView(ScrollView, can_focus=True):
 
     def prepare(self, post: PostData) -> None:
         """Render ``post`` ahead of time (e.g. the next one in the queue) so that showing it is instant."""
-        self._remember(post, Content.from_rich_text(render_post(post)))
+        self._remember(post, _rendered(post))
 
     def show(self, post: PostData | None, placeholder: str = "no post") -> None:
         """Show ``post`` from its top."""
@@ -411,9 +458,9 @@ class PostView(ScrollView, can_focus=True):
         if prepared is not None and prepared[0] is post:
             self._content = prepared[1]
         elif post is not None:
-            self._content = Content.from_rich_text(render_post(post))
+            self._content = _rendered(post)
         else:
-            self._content = Content.from_rich_text(Text(placeholder, style=STYLE_META))
+            self._content = (Content.from_rich_text(Text(placeholder, style=STYLE_META)), frozenset())
         if post is not None:
             self._remember(post, self._content)  # recent posts stay rendered: undo goes back at once
         self._wrap()
@@ -424,7 +471,7 @@ class PostView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         self._wrapped_width = width
         self._strips.clear()
-        self._lines = self._content.wrap(width) if width > 0 else []
+        self._lines = wrap_post(*self._content, width) if width > 0 else []
         self.virtual_size = Size(width, len(self._lines))
 
     def on_resize(self, event: events.Resize) -> None:

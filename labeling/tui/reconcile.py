@@ -8,6 +8,7 @@ raters agree on were made final when the session opened. The adjudicator is not 
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 
@@ -67,6 +68,28 @@ class Outcome:
     summary: Summary
     decided: int
     remaining: int
+
+
+class HangingLines:
+    """Text whose wrapped lines continue under their value, not at the panel's edge: ``   1 ann   API: Not
+    Using`` goes on under ``API``. A line's value starts after its label (two or more spaces, or ``: ``)."""
+
+    _LABEL = re.compile(r"^(\s*\S.*?(?:  +|: ))\S")
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console, options):
+        width = options.max_width
+        for line in self.text.split("\n", allow_blank=True):
+            found = self._LABEL.match(line.plain)
+            hang = len(found.group(1)) if found else 0
+            if not hang or hang > width // 2 or line.cell_len <= width:
+                yield from line.wrap(console, width)
+                continue
+            label, value = line[:hang], line[hang:]
+            for n, piece in enumerate(value.wrap(console, width - hang)):
+                yield Text.assemble(label if n == 0 else " " * hang, piece)
 
 
 class RatingsPanel(Static):
@@ -169,7 +192,7 @@ class ReconcileApp(App[Outcome]):
             self.session.remaining,
             where,
         )
-        self.query_one(RatingsPanel).update(body)
+        self.query_one(RatingsPanel).update(HangingLines(body))
         common = "s skip · u undo · o link · ? help · q quit"
         self.query_one("#hints", Static).update(Text(f"{hints} · {common}" if hints else common))
 
@@ -242,8 +265,9 @@ class ReconcileApp(App[Outcome]):
         fields = (*CODED_FIELDS, "part", "note")
         for field in [f for f in fields if f in item.open_fields]:  # what is to decide first, then the rest
             here = field == current
+            given = {("value", r.get(field)) if r is not None else ("no PP",) for r in item.ratings.values()}
             out.append("\n")
-            out.append("▶ " if here else "≠ ", style="bold yellow")
+            out.append("▶ " if here else "≠ " if len(given) > 1 else "  ", style="bold yellow")
             out.append(f"{TITLES[field]}\n", style="bold" if here else "")
             for n, name in self._raters(names):
                 label = f"{n} {terminal_safe(name, keep_newlines=False)}"

@@ -45,14 +45,22 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _row(*cells: tuple[str, int | None], rest: str = "", rest_style: str = "dim") -> Text:
+def _row(*cells: tuple[str, int | None], rest: str | Text = "", rest_style: str = "dim") -> Text:
     """A list row: fixed-width cells, then the rest cut with … at the list's edge (never wrapped)."""
     line = Text(no_wrap=True, overflow="ellipsis")
     for text, width in cells:
         line.append(text.ljust(width) if width else text)
         line.append(" ")
-    line.append(rest, style=rest_style)
+    line.append_text(rest) if isinstance(rest, Text) else line.append(rest, style=rest_style)
     return line
+
+
+def _history_rest(decision: OwnDecision) -> Text:
+    """A history row's title (or that only the id is stored), then the rater's note, dimmed."""
+    rest = Text(_one_line(decision.title) if decision.title else "(title not stored)")
+    if decision.note:
+        rest.append(f"  note: {_one_line(decision.note)}", style="dim")
+    return rest
 
 
 class PostListScreen(ModalScreen[PostKey | None]):
@@ -115,7 +123,7 @@ class HistoryScreen(PostListScreen):
     """This rater's decisions, newest first; the input filters them by post id, Enter on an id shows that post."""
 
     TITLE_TEXT = "Your decisions, newest first"
-    PLACEHOLDER = "post id (136, ai:136) · Enter shows it"
+    PLACEHOLDER = "post id (136, ai:136) or title words · Enter shows it"
     HINT = "↓ list · Enter shows the post, y/n decide it again · Esc back"
 
     def __init__(self, decisions: list[OwnDecision], can_visit: Callable[[PostKey], str | None]) -> None:
@@ -128,7 +136,15 @@ class HistoryScreen(PostListScreen):
 
     def _filter(self, typed: str) -> None:
         text = typed.strip().casefold()
-        chosen = [d for d in self.decisions if text in str(d.post).casefold()] if text else self.decisions
+        chosen = (
+            [
+                d
+                for d in self.decisions
+                if text in str(d.post).casefold() or text in (d.title or "").casefold()
+            ]
+            if text
+            else self.decisions
+        )
         rows = [
             (
                 d.post,
@@ -136,7 +152,7 @@ class HistoryScreen(PostListScreen):
                     (str(d.post), 14),
                     ("PP" if d.is_pp else "not PP", 6),
                     (d.decided_at.strftime("%Y-%m-%d %H:%M"), 16),
-                    rest=_one_line(d.note),
+                    rest=_history_rest(d),
                 ),
             )
             for d in chosen[:HISTORY_SHOWN]
@@ -167,7 +183,10 @@ class HistoryScreen(PostListScreen):
         try:
             post = parse_post_arg(typed)
         except PPMinerError as exc:
-            self.say(str(exc))
+            if self._posts:  # title words: the first decision they found
+                self.go(self._posts[0])
+            else:
+                self.say(str(exc))
             return
         self.go(post)
 
