@@ -11,10 +11,10 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from mining.api.client import scrub_secret
 from mining.api.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
 from mining.config import StudyConfig
 from mining.db import Store
+from mining.fetching import scrub_secret
 from mining.joblock import Lock
 
 EXIT_QUOTA = 3

@@ -27,9 +27,11 @@ from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable
 from mining.api.items import page_rows
 from mining.db import Store
 from mining.errors import PPMinerError
+from mining.fetching import first_line as _first_line
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Setting
 from mining.progress import progress
+from mining.runs import close_dead_runs, find_resumable, mark, new_run
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
 log = logging.getLogger("ppminer.scrape")
@@ -47,7 +49,6 @@ FILTER_INCLUDE = (
 )
 # The next high-water mark stays this far behind the run's start: the API may show activity a little late.
 HIGH_WATER_MARGIN = timedelta(minutes=10)
-RESUMABLE = ("running", "interrupted", "quota", "failed")
 LOCK_NAME = "scrape"
 
 
@@ -197,18 +198,7 @@ def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
 
 
 def _find_resumable(store: Store, params: ScrapeParams) -> AcquisitionRun | None:
-    wanted = params.as_json()
-    with store.read() as s:
-        run = s.scalars(
-            sa.select(AcquisitionRun)
-            .where(AcquisitionRun.kind == "scrape")
-            .order_by(AcquisitionRun.id.desc())
-            .limit(1)
-        ).first()
-        # Only the newest scrape may be resumed: an older unfinished one was superseded.
-        if run is not None and run.status in RESUMABLE and run.params == wanted:
-            return run
-    return None
+    return find_resumable(store, "scrape", params.as_json())
 
 
 def _new_run(store: Store, params: ScrapeParams) -> AcquisitionRun:
@@ -223,30 +213,7 @@ def _new_run(store: Store, params: ScrapeParams) -> AcquisitionRun:
         "page": 1,
         "max_activity": None,
     }
-    now = utcnow()
-    run = AcquisitionRun(
-        kind="scrape",
-        status="running",
-        params=params.as_json(),
-        checkpoint=checkpoint,
-        items=0,
-        requests=0,
-        started_at=now,
-        updated_at=now,
-    )
-    with store.write() as s:
-        s.add(run)
-    return run
-
-
-def _mark(store: Store, run_id: int, status: str, message: str | None = None, **values) -> None:
-    with store.write() as s:
-        run = s.get(AcquisitionRun, run_id)
-        run.status, run.message, run.updated_at = status, message, utcnow()
-        if status in ("done", "failed", "quota", "interrupted"):
-            run.finished_at = utcnow()
-        for k, v in values.items():
-            setattr(run, k, v)
+    return new_run(store, "scrape", params.as_json(), checkpoint)
 
 
 # -- the job -------------------------------------------------------------------------------------------------
@@ -288,32 +255,14 @@ def scrape(
             lock.release()
 
 
-def _close_dead_runs(store: Store, keep: int | None) -> None:
-    """Runs still marked running while we hold the lock belong to a process that died: say so."""
-    with store.write() as s:
-        s.execute(
-            sa.update(AcquisitionRun)
-            .where(
-                AcquisitionRun.kind == "scrape",
-                AcquisitionRun.status == "running",
-                AcquisitionRun.id != (keep if keep is not None else -1),
-            )
-            .values(
-                status="interrupted",
-                message="its process died (still marked running when the next scrape started)",
-                finished_at=utcnow(),
-            )
-        )
-
-
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> ScrapeResult:
     run = None if restart else _find_resumable(store, params)
-    _close_dead_runs(store, run.id if run is not None else None)
+    close_dead_runs(store, "scrape", run.id if run is not None else None)
     resumed = run is not None
     if run is None:
         run = _new_run(store, params)
     elif run.status != "running":
-        _mark(store, run.id, "running")
+        mark(store, run.id, "running")
     if resumed:
         log.info("resuming scrape run %d at %s", run.id, run.checkpoint)
     cp = dict(run.checkpoint)
@@ -379,19 +328,19 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
                     raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
     except QuotaExhausted as exc:
         msg = f"stopped early ({exc}); rerun the same command to resume"
-        _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
+        mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
         result.status, result.message = "quota", msg
         log.warning("scrape run %d: %s", run.id, msg)
         return _finish(result, client, requests_so_far())
     except KeyboardInterrupt:
-        _mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
+        mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
         raise
     except Exception as exc:  # noqa: BLE001 - whatever breaks, the run ends failed with a one-line reason
         text = client.scrub(_failure_text(exc, where, page_ids))
         if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
             log.error("scrape run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
         try:
-            _mark(
+            mark(
                 store,
                 run.id,
                 "failed",
@@ -407,7 +356,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None
 
     high_water = _high_water(cp, started_at)
-    _mark(
+    mark(
         store,
         run.id,
         "done",
@@ -420,11 +369,6 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     _finish(result, client, requests_so_far())
     log.info(result.summary())
     return result
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _failure_text(exc: BaseException, where: str, page_ids: list) -> str:
