@@ -4,6 +4,8 @@ one, mark how it ended, and close runs whose process died. A run's ``kind`` tell
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -76,3 +78,37 @@ def close_dead_runs(store: Store, kind: str, keep: int | None) -> None:
                 finished_at=utcnow(),
             )
         )
+
+
+def window_covers(earlier: dict[str, Any], date_from: date | None, date_to: date | None) -> bool:
+    """Whether the creation window of a run with ``earlier`` params contains ``date_from``..``date_to``."""
+    try:
+        start, end = (
+            date.fromisoformat(d) if d else None for d in (earlier.get("date_from"), earlier.get("date_to"))
+        )
+    except (TypeError, ValueError):  # not a window we wrote: trust it with nothing
+        return False
+    if start is not None and (date_from is None or date_from < start):
+        return False
+    return end is None or (date_to is not None and date_to <= end)
+
+
+def last_high_water(store: Store, kind: str, covers: Callable[[dict[str, Any]], bool]) -> datetime | None:
+    """High-water mark of the newest finished run of ``kind`` whose params ``covers`` accepts.
+
+    A narrower or other run's mark would skip, for good, the quiet posts it never fetched.
+    """
+    with store.read() as s:
+        runs = s.scalars(
+            sa.select(AcquisitionRun)
+            .where(
+                AcquisitionRun.kind == kind,
+                AcquisitionRun.status == "done",
+                AcquisitionRun.high_water.is_not(None),
+            )
+            .order_by(AcquisitionRun.id.desc())
+        )
+        for run in runs:
+            if covers(run.params or {}):
+                return run.high_water
+    return None

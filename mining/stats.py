@@ -34,11 +34,24 @@ FILTER_STEPS = {
 }
 
 
+# The same for a GitHub study's selection (mining.match.selection).
+GITHUB_FILTER_STEPS = {
+    "repos": ("questions", "in_repos"),
+    "labels": ("in_repos", "with_label"),
+    "dropped_labels": ("with_label", "without_dropped_label"),
+    "closed": ("without_dropped_label", "closed"),
+    "window": ("closed", "in_scope"),
+    "code": ("in_scope", "with_code"),
+    "comments": ("with_code", "with_comments"),
+}
+
+
 def removed_by(steps: dict[str, Any]) -> dict[str, int | None]:
     """How many questions each filter removed, in filter order (None where a step was not recorded, e.g. the
     tag step of runs stored before it was counted)."""
     out: dict[str, int | None] = {}
-    for name, (before, after) in FILTER_STEPS.items():
+    filters = GITHUB_FILTER_STEPS if "in_repos" in steps else FILTER_STEPS
+    for name, (before, after) in filters.items():
         a, b = steps.get(before), steps.get(after)
         out[name] = None if a is None or b is None else a - b
     return out

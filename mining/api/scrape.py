@@ -31,7 +31,8 @@ from mining.fetching import first_line as _first_line
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Setting
 from mining.progress import progress
-from mining.runs import close_dead_runs, find_resumable, mark, new_run
+from mining.runs import close_dead_runs, find_resumable, mark, new_run, window_covers
+from mining.runs import last_high_water as runs_last_high_water
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
 log = logging.getLogger("ppminer.scrape")
@@ -165,15 +166,7 @@ def covers(earlier: dict[str, Any], params: ScrapeParams) -> bool:
         return False
     if not set(params.tags) <= set(earlier.get("tags") or ()):
         return False
-    try:
-        start, end = (
-            date.fromisoformat(d) if d else None for d in (earlier.get("date_from"), earlier.get("date_to"))
-        )
-    except (TypeError, ValueError):  # not a window we wrote: trust it with nothing
-        return False
-    if start is not None and (params.date_from is None or params.date_from < start):
-        return False
-    return end is None or (params.date_to is not None and params.date_to <= end)
+    return window_covers(earlier, params.date_from, params.date_to)
 
 
 def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
@@ -181,20 +174,7 @@ def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
 
     A narrower or other run's mark would skip, for good, the quiet questions it never fetched.
     """
-    with store.read() as s:
-        runs = s.scalars(
-            sa.select(AcquisitionRun)
-            .where(
-                AcquisitionRun.kind == "scrape",
-                AcquisitionRun.status == "done",
-                AcquisitionRun.high_water.is_not(None),
-            )
-            .order_by(AcquisitionRun.id.desc())
-        )
-        for run in runs:
-            if covers(run.params or {}, params):
-                return run.high_water
-    return None
+    return runs_last_high_water(store, "scrape", lambda earlier: covers(earlier, params))
 
 
 def _find_resumable(store: Store, params: ScrapeParams) -> AcquisitionRun | None:
