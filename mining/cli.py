@@ -247,27 +247,43 @@ def scrape(
 def run(study, tags, date_from, date_to, site, api_url, key, restart, max_requests, log_file, verbose) -> int:
     """The scheduled job: an incremental scrape (--since-last), then keyword matching.
 
+    A config with [github] repositories scrapes those (token from $GITHUB_TOKEN) instead of Stack Exchange,
+    or as well when its [study] tags are written out.
+
     On a database without a finished scrape the first run fetches the whole window. No prompts; prints one
     summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching still ran; the next run
     resumes the scrape).
     """
+    from mining.github.cli import github_token
     from mining.runjob import run_job, setup_logging, stop_on_sigterm
 
     study.creates_database = True
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
-    setup_logging(log_file, verbose, [key])
+    token = github_token()
+    setup_logging(log_file, verbose, [key, token])
     stop_on_sigterm()
     job = run_job(
         study.store,
         study.config,
         params,
         key=key,
+        github_token=token,
         restart=restart,
         max_requests=max_requests,
         show_progress=True,
     )
     say(job.summary())
     return job.exit_code
+
+
+# -- scrape-github (issue 23) --
+def _register_github() -> None:
+    from mining.github.cli import scrape_github_command
+
+    cli.add_command(scrape_github_command)
+
+
+_register_github()
 
 
 # -- import-dump (issue 4) --
