@@ -342,3 +342,17 @@ def test_config_names_a_bad_repository_in_one_line(tmp_path):
     cfg.write_text('[github]\nrepositories = ["tensorflow"]\n')
     with pytest.raises(PPMinerError, match=r"s.toml: \[github\] repositories: 'tensorflow' is not a GitHub"):
         load_github(cfg)
+
+
+def test_the_shipped_github_study_reads():
+    from mining.config import load_config
+    from mining.github.study import load_github
+    from mining.match.selection import SelectionSpec
+
+    config = load_config(PROJECT / "data" / "studies" / "github-performance.toml")
+    study = load_github(config)
+    assert study.repositories == ("tensorflow/tensorflow", "pytorch/pytorch") and not study.also_stack_exchange
+    assert config.keywords_file.is_file() and config.codebook_file.is_file()
+    spec = SelectionSpec.from_config(config)
+    assert spec.sites == ("github.com/tensorflow/tensorflow", "github.com/pytorch/pytorch")
+    assert spec.labels_keep == ("type:performance", "module: performance") and spec.min_comments == 1
