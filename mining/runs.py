@@ -11,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from mining.db import Store
+from mining.fetching import first_line
 from mining.models import AcquisitionRun
 from mining.store import utcnow
 
@@ -60,6 +61,15 @@ def mark(store: Store, run_id: int, status: str, message: str | None = None, **v
             run.finished_at = utcnow()
         for k, v in values.items():
             setattr(run, k, v)
+
+
+def mark_failed(store: Store, run_id: int, text: str, **values) -> str:
+    """Record a run failed with ``text``; return the text, saying so when even that could not be written."""
+    try:
+        mark(store, run_id, "failed", text, **values)
+    except sa.exc.SQLAlchemyError as exc:
+        text += f" (and the run could not be marked failed: {first_line(exc)})"
+    return text
 
 
 def close_dead_runs(store: Store, kind: str, keep: int | None) -> None:

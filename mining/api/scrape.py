@@ -31,7 +31,7 @@ from mining.fetching import first_line as _first_line
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Setting
 from mining.progress import progress
-from mining.runs import close_dead_runs, find_resumable, mark, new_run, window_covers
+from mining.runs import close_dead_runs, find_resumable, mark, mark_failed, new_run, window_covers
 from mining.runs import last_high_water as runs_last_high_water
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
@@ -319,17 +319,9 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         text = client.scrub(_failure_text(exc, where, page_ids))
         if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
             log.error("scrape run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        try:
-            mark(
-                store,
-                run.id,
-                "failed",
-                text,
-                requests=requests_so_far(),
-                quota_remaining=client.quota_remaining,
-            )
-        except sa.exc.SQLAlchemyError as mark_exc:
-            text += f" (and the run could not be marked failed: {_first_line(mark_exc)})"
+        text = mark_failed(
+            store, run.id, text, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        )
         log.error("scrape run %d failed: %s", run.id, text)
         if isinstance(exc, Unreachable):
             raise PPMinerError(f"{text}: check the network (or --api-url), then rerun to resume") from None

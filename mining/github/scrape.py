@@ -48,7 +48,15 @@ from mining.github.items import (
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Question
 from mining.progress import progress
-from mining.runs import close_dead_runs, find_resumable, last_high_water, mark, new_run, window_covers
+from mining.runs import (
+    close_dead_runs,
+    find_resumable,
+    last_high_water,
+    mark,
+    mark_failed,
+    new_run,
+    window_covers,
+)
 from mining.sites import GITHUB_HOST
 from mining.store import upsert_answers, upsert_questions, utcnow
 
@@ -240,10 +248,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         )
         if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
             log.error("github run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        try:
-            mark(store, run.id, "failed", text, requests=requests_so_far(), quota_remaining=client.remaining)
-        except sa.exc.SQLAlchemyError as mark_exc:
-            text += f" (and the run could not be marked failed: {first_line(mark_exc)})"
+        text = mark_failed(store, run.id, text, requests=requests_so_far(), quota_remaining=client.remaining)
         raise PPMinerError(f"github run {run.id} failed (rerun the same command to resume): {text}") from None
     high_water = run.started_at - HIGH_WATER_MARGIN
     mark(

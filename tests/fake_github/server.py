@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from local_http import serve, shut
+
 from .data import TOKEN
 
 DOCS = "https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api"
@@ -60,27 +62,12 @@ class FakeGitHub:
         self._httpd: ThreadingHTTPServer | None = None
 
     def start(self) -> FakeGitHub:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-                api._handle(self)
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        self._httpd = serve(self._handle)
         return self
 
     def stop(self) -> None:
         self._released.set()
-        if self._httpd:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+        shut(self._httpd)
 
     def __enter__(self) -> FakeGitHub:
         return self.start()
