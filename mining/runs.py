@@ -19,16 +19,16 @@ RESUMABLE = ("running", "interrupted", "quota", "failed")
 ENDED = ("done", "failed", "quota", "interrupted")
 
 
-def find_resumable(store: Store, kind: str, params: dict[str, Any]) -> AcquisitionRun | None:
-    """The newest run of ``kind`` if it is unfinished and asked for exactly ``params``; an older unfinished one
-    was superseded and is never resumed."""
+def find_resumable(
+    store: Store, kind: str, params: dict[str, Any], same_job: Callable[[dict[str, Any]], bool] | None = None
+) -> AcquisitionRun | None:
+    """The newest run of ``kind`` (among those ``same_job`` accepts: e.g. the same repository) if it is unfinished
+    and asked for exactly ``params``; an older unfinished one was superseded and is never resumed."""
     with store.read() as s:
-        run = s.scalars(
-            sa.select(AcquisitionRun)
-            .where(AcquisitionRun.kind == kind)
-            .order_by(AcquisitionRun.id.desc())
-            .limit(1)
-        ).first()
+        runs = s.scalars(
+            sa.select(AcquisitionRun).where(AcquisitionRun.kind == kind).order_by(AcquisitionRun.id.desc())
+        )
+        run = next((r for r in runs if same_job is None or same_job(r.params or {})), None)
         if run is not None and run.status in RESUMABLE and run.params == params:
             return run
     return None

@@ -356,3 +356,15 @@ def test_the_shipped_github_study_reads():
     spec = SelectionSpec.from_config(config)
     assert spec.sites == ("github.com/tensorflow/tensorflow", "github.com/pytorch/pytorch")
     assert spec.labels_keep == ("type:performance", "module: performance") and spec.min_comments == 1
+
+
+def test_a_stopped_repository_resumes_after_another_repository_ran(sqlite_url):
+    with fake() as api:
+        assert scrape(api, sqlite_url, "--max-requests", "2").return_value == 3
+        other = make_issues("other/repo", 10)
+        with FakeGitHub("other/repo", other, make_comments("other/repo", other, 1)) as api2:
+            args = ["scrape-github", "other/repo", "--api-url", api2.url, "--db", sqlite_url]
+            assert CliRunner().invoke(cli, args, env={"GITHUB_TOKEN": TOKEN}).exit_code == 0
+        again = scrape(api, sqlite_url)
+    assert "(resumed)" in again.output and len(api.log) == 8
+    assert counts(sqlite_url) == expected(api)

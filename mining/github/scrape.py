@@ -193,7 +193,8 @@ def scrape_github(
 
 
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> GitHubResult:
-    run = None if restart else find_resumable(store, KIND, params.as_json())
+    same_repo = lambda earlier: earlier.get("repo") == params.repo  # noqa: E731 - one use, reads as a rule
+    run = None if restart else find_resumable(store, KIND, params.as_json(), same_repo)
     close_dead_runs(store, KIND, run.id if run is not None else None)
     resumed = run is not None
     if run is None:
