@@ -136,7 +136,7 @@ def run_job(
     A GitHub study (``[github]`` repositories in the config) scrapes each repository incrementally, and Stack
     Exchange only if its ``[study] tags`` are written out too.
     """
-    from mining.github.study import load_github
+    from mining.github_config import load_github
 
     log = logging.getLogger("ppminer.run")
     github = load_github(config)

@@ -336,7 +336,7 @@ def test_github_text_is_inert_on_a_terminal(sqlite_url, config):
 
 
 def test_config_names_a_bad_repository_in_one_line(tmp_path):
-    from mining.github.study import load_github
+    from mining.github_config import load_github
 
     cfg = tmp_path / "s.toml"
     cfg.write_text('[github]\nrepositories = ["tensorflow"]\n')
@@ -346,12 +346,14 @@ def test_config_names_a_bad_repository_in_one_line(tmp_path):
 
 def test_the_shipped_github_study_reads():
     from mining.config import load_config
-    from mining.github.study import load_github
+    from mining.github_config import load_github
     from mining.match.selection import SelectionSpec
 
     config = load_config(PROJECT / "data" / "studies" / "github-performance.toml")
     study = load_github(config)
-    assert study.repositories == ("tensorflow/tensorflow", "pytorch/pytorch") and not study.also_stack_exchange
+    assert (
+        study.repositories == ("tensorflow/tensorflow", "pytorch/pytorch") and not study.also_stack_exchange
+    )
     assert config.keywords_file.is_file() and config.codebook_file.is_file()
     spec = SelectionSpec.from_config(config)
     assert spec.sites == ("github.com/tensorflow/tensorflow", "github.com/pytorch/pytorch")

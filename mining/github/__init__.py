@@ -1,3 +1,3 @@
 """GitHub issues as a second source: a REST client (:mod:`.client`), issue and comment objects to rows
-(:mod:`.items`, Markdown through :mod:`.markdown`), the resumable scrape (:mod:`.scrape`) and the GitHub study's
-repositories and filters (:mod:`.study`)."""
+(:mod:`.items`, Markdown through :mod:`.markdown`) and the resumable scrape (:mod:`.scrape`). The study's
+``[github]`` table is read by :mod:`mining.github_config`."""

@@ -70,7 +70,7 @@ def scrape_github_command(
     resume).
     """
     from mining.github.scrape import GitHubParams, scrape_github
-    from mining.github.study import load_github, repo_name
+    from mining.github_config import load_github, repo_name
     from mining.runjob import EXIT_QUOTA, setup_logging, stop_on_sigterm
 
     token = github_token()

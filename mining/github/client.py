@@ -27,10 +27,10 @@ import requests
 
 from mining.errors import PPMinerError
 from mining.fetching import capped_backoff, first_line, root_cause, scrub_secret, short_cause
+from mining.github_config import DEFAULT_API_URL
 
 log = logging.getLogger("ppminer.github")
 
-DEFAULT_API_URL = "https://api.github.com"
 API_VERSION = "2022-11-28"
 USER_AGENT = "ppminer/0.1 (research scraper)"
 UNAUTHENTICATED_LIMIT = 60  # requests an hour per IP address without a token

@@ -7,7 +7,7 @@ switched off in the config passes everything; with ``apply_filters=False`` every
 steps are still counted, for the record). ``mining.stats.removed_by`` says how many questions each filter removed (tags,
 window, code, answers), in that order, so ``0 selected of 604`` names the filter that removed them.
 
-A GitHub study (``[github]`` in the config, :mod:`mining.github.study`) has its own steps: ``questions`` ->
+A GitHub study (``[github]`` in the config, :mod:`mining.github_config`) has its own steps: ``questions`` ->
 ``in_repos`` (an issue of one of its repositories) -> ``with_label`` (one of ``labels_keep``) ->
 ``without_dropped_label`` (none of ``labels_drop``) -> ``closed`` -> ``in_scope`` (window) -> ``with_code`` ->
 ``with_comments`` (at least ``min_comments`` stored) -> ``selected``.
@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from mining.config import StudyConfig
+from mining.github_config import load_github
 from mining.models import Answer, Question
 
 
@@ -46,8 +47,6 @@ class SelectionSpec:
 
     @classmethod
     def from_config(cls, config: StudyConfig, apply_filters: bool = True) -> SelectionSpec:
-        from mining.github.study import load_github
-
         github = load_github(config)
         if github is not None:
             return cls(

@@ -1,4 +1,5 @@
-"""A GitHub study: the ``[github]`` table of the study config names the repositories to acquire and the filters
+"""A GitHub study: the ``[github]`` table (part of the shared core beside :mod:`mining.config`, so that matching
+and the job read it without importing :mod:`mining.github`) of the study config names the repositories to acquire and the filters
 that select their issues before keyword matching.
 
 ```toml
@@ -25,8 +26,9 @@ from pathlib import Path
 
 from mining.config import StudyConfig, _Reader
 from mining.errors import PPMinerError
-from mining.github.client import DEFAULT_API_URL
 from mining.sites import github_site
+
+DEFAULT_API_URL = "https://api.github.com"
 
 
 @dataclass(frozen=True)
