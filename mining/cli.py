@@ -189,13 +189,17 @@ def _scrape_options(func):
 
 def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
     from mining.api.scrape import ScrapeParams
-    from mining.sites import normalize_site
+    from mining.sites import github_repo, normalize_site
 
     if date_from and date_to and date_from > date_to:
         raise click.BadParameter(
             f"{date_from:%Y-%m-%d} is after --to {date_to:%Y-%m-%d}", param_hint="'--from'"
         )
     cfg = study.config
+    if github_repo(normalize_site(site or cfg.site)):
+        raise click.BadParameter(
+            "a GitHub repository: use `ppmine scrape-github OWNER/REPO`", param_hint="'--site'"
+        )
     return ScrapeParams(
         tags=split_tags(tags) or cfg.tags,
         site=normalize_site(site or cfg.site),
