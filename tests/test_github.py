@@ -107,12 +107,12 @@ def test_issue_references_and_urls_name_the_same_post():
 # -- the scrape ----------------------------------------------------------------------------------------------
 
 
-def test_full_scrape_stores_issues_not_pull_requests_in_few_requests(sqlite_url):
+def test_full_scrape_stores_issues_not_pull_requests_in_few_requests(db_url):
     with fake() as api:
-        result = scrape(api, sqlite_url)
+        result = scrape(api, db_url)
     assert result.exit_code == 0, result.output
     n_issues, n_comments = expected(api)
-    assert counts(sqlite_url) == (n_issues, n_comments) == (200, 400)
+    assert counts(db_url) == (n_issues, n_comments) == (200, 400)
     budget = math.ceil(len(api.issues) / 100) + math.ceil(len(api.comments) / 100) + 3
     assert len(api.log) <= budget and len(api.log) == 3 + 5  # measured: 8 requests of the 11 allowed
     paths = {s.path for s in api.log}
@@ -120,7 +120,7 @@ def test_full_scrape_stores_issues_not_pull_requests_in_few_requests(sqlite_url)
     first = api.log[0].params
     assert first["state"] == "all" and first["per_page"] == "100" and first["sort"] == "created"
     assert all(s.authorization == f"Bearer {TOKEN}" for s in api.log)
-    store = open_store(sqlite_url)
+    store = open_store(db_url)
     with store.read() as s:
         q = s.get(Question, (SITE, 1))
         assert q.link == f"https://github.com/{REPO}/issues/1" and q.tags == "|performance|"
@@ -132,14 +132,14 @@ def test_full_scrape_stores_issues_not_pull_requests_in_few_requests(sqlite_url)
     assert "200 issues, 400 comments" in result.output and "50 pull requests skipped" in result.output
 
 
-def test_faults_cost_retries_not_posts_and_no_request_comes_early(sqlite_url):
+def test_faults_cost_retries_not_posts_and_no_request_comes_early(db_url):
     with fake() as api:
         api.faults.extend(
             [Fault("status", 502), Fault("drop"), Fault("secondary", 1), Fault("secondary_429", 1)]
         )
-        result = scrape(api, sqlite_url)
+        result = scrape(api, db_url)
     assert result.exit_code == 0, result.output
-    assert counts(sqlite_url) == expected(api)
+    assert counts(db_url) == expected(api)
     assert api.early == []  # nothing sent before a retry-after had passed
     gaps = [b.at - a.at for a, b in zip(api.log[2:4], api.log[3:5], strict=True)]
     assert min(gaps) >= 1.0  # each secondary limit held the next request back its full second
@@ -175,22 +175,22 @@ def test_client_waits_are_testable_without_sleeping():
         client._hold(now[0] + 7200, "primary rate limit used up")
 
 
-def test_since_last_fetches_only_what_changed(sqlite_url):
+def test_since_last_fetches_only_what_changed(db_url):
     with fake(150, 1) as api:
-        assert scrape(api, sqlite_url).exit_code == 0
+        assert scrape(api, db_url).exit_code == 0
         full = len(api.log)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         api.issues[0]["title"] = "Issue 1: fit is slow, edited"
         api.issues[0]["updated_at"] = stamp
         new = dict(api.issues[1], number=151, title="Issue 151: new", created_at=stamp, updated_at=stamp)
         api.issues.append(new)
-        again = scrape(api, sqlite_url, "--since-last")
+        again = scrape(api, db_url, "--since-last")
     assert again.exit_code == 0, again.output
     incremental = api.log[full:]
     assert len(incremental) == 2 and incremental[0].params["sort"] == "updated"
     assert incremental[0].params["direction"] == "desc" and incremental[0].params["since"] < stamp
     assert "mode incremental" in again.output and "2 issues" in again.output
-    with open_store(sqlite_url).read() as s:
+    with open_store(db_url).read() as s:
         assert (
             s.get(Question, (SITE, 1)).title.endswith("edited") and s.get(Question, (SITE, 151)) is not None
         )
