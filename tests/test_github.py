@@ -21,6 +21,7 @@ from mining.db import open_store
 from mining.errors import PPMinerError
 from mining.github.client import GitHubClient, GitHubError
 from mining.github.markdown import split_markdown
+from mining.github.scrape import GitHubParams, scrape_github
 from mining.models import AcquisitionRun, Answer, Candidate, Question
 from mining.sites import PostKey, parse_post_ref, post_ref
 
@@ -137,8 +138,13 @@ def test_faults_cost_retries_not_posts_and_no_request_comes_early(db_url):
         api.faults.extend(
             [Fault("status", 502), Fault("drop"), Fault("secondary", 1), Fault("secondary_429", 1)]
         )
-        result = scrape(api, db_url)
-    assert result.exit_code == 0, result.output
+        client = GitHubClient(
+            api.url, token=TOKEN, retry_base=0.05
+        )  # the library, with a short retry backoff
+        result = scrape_github(
+            open_store(db_url, create=True), GitHubParams(REPO, api_url=api.url), client=client
+        )
+    assert result.status == "done" and result.requests == len(api.log) == 8 + 4
     assert counts(db_url) == expected(api)
     assert api.early == []  # nothing sent before a retry-after had passed
     gaps = [b.at - a.at for a, b in zip(api.log[2:4], api.log[3:5], strict=True)]
@@ -169,10 +175,12 @@ def test_client_waits_are_testable_without_sleeping():
 
     client = GitHubClient("http://127.0.0.1:9", clock=lambda: now[0], sleep=sleep, max_rate_wait=5000)
     client.not_before = now[0] + 3600
-    client._wait_until(client.not_before)
+    client._wait_for_turn()
     assert slept == [3600] and now[0] == 4600
+    client.not_before = now[0] + 7200
     with pytest.raises(GitHubError, match="wait of 7200 s"):
-        client._hold(now[0] + 7200, "primary rate limit used up")
+        client.page("http://127.0.0.1:9/repos/a/b/issues")
+    assert client.requests == 0  # stopped before sending anything
 
 
 def test_since_last_fetches_only_what_changed(db_url):
@@ -302,6 +310,7 @@ def test_kill_9_then_the_same_command_resumes_with_exact_totals(sqlite_url):
 # -- the study around it -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_github_study_funnel_candidates_explain_and_stats(sqlite_url, config):
     with fake(60, 1) as api:
         config.write_text(config.read_text().replace("[github]", f'[github]\napi_url = "{api.url}"'))

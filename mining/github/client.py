@@ -126,13 +126,18 @@ class GitHubClient:
             self._sleep(left)
 
     def _hold(self, until: float, why: str) -> None:
-        """No request before ``until``; a wait beyond ``max_rate_wait`` stops the run instead."""
+        """No request before ``until``."""
         wait = until - self._clock()
-        if wait > self.max_rate_wait:
-            raise RateLimited(f"{why}: the API asks for a wait of {wait:.0f} s")
         if wait > 0:
             log.warning("%s; waiting %.0f s", why, wait)
         self.not_before = max(self.not_before, until)
+
+    def _wait_for_turn(self) -> None:
+        """Sleep until the next request may go; a wait beyond ``max_rate_wait`` stops the run instead."""
+        wait = self.not_before - self._clock()
+        if wait > self.max_rate_wait:
+            raise RateLimited(f"the API asks for a wait of {wait:.0f} s")
+        self._wait_until(self.not_before)
 
     def _read_limits(self, resp: requests.Response) -> None:
         headers = resp.headers
@@ -160,10 +165,11 @@ class GitHubClient:
             raise GitHubError(f"refusing to follow {self.scrub(url)}: it is not under {self.api_url}")
         attempt = limited = 0
         while True:
-            self._wait_until(self.not_before)
+            self._wait_for_turn()
             self.requests += 1
             outcome = self._attempt(url)
             if isinstance(outcome, Page):
+                self._secondary_waits = 0
                 return outcome
             kind, detail = outcome
             if kind == "limited":
