@@ -128,7 +128,8 @@ def stats(study, fmt: str) -> None:
 
     Between questions and selected: how many questions each selection filter removed in the last match run, in
     order (tags, window, code, answers); JSON keys removed_by_tags, removed_by_window, removed_by_code,
-    removed_by_answers (null before the first run).
+    removed_by_answers (null before the first run). A GitHub study's filters instead: removed_by_repos, _labels,
+    _dropped_labels, _closed, _window, _code, _comments.
     """
     from mining.stats import funnel_counts
 
