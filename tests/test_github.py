@@ -321,6 +321,16 @@ def test_github_study_funnel_candidates_explain_and_stats(sqlite_url, config):
         cli, ["explain", f"https://github.com/{REPO}/issues/1", "--db", sqlite_url, "--config", str(config)]
     )
     assert shown.exit_code == 0 and "slow" in shown.output
+    from labeling import analysis  # the notebooks' queries
+
+    with open_store(sqlite_url).read() as s:
+        table = analysis.funnel_table(s).set_index("step")["count"]
+        assert (
+            table["questions"] == 48
+            and table["selected"] == 16
+            and table["candidates"] == funnel["candidates"]
+        )
+        assert analysis.keyword_candidates(s)["candidates"].sum() >= funnel["candidates"]
 
 
 def test_github_text_is_inert_on_a_terminal(sqlite_url, config):
