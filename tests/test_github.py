@@ -430,3 +430,17 @@ def test_github_candidates_go_through_identify_agreement_and_export(sqlite_url, 
     assert exported.exit_code == 0, exported.output
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == len(posts) and all(r["_id"].startswith(f"{SITE}:") for r in rows)
+
+
+def test_an_api_that_never_answers_fails_fast_in_one_line(sqlite_url):
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    client = GitHubClient(f"http://127.0.0.1:{port}", token=TOKEN, retry_base=0.01)
+    with pytest.raises(GitHubError, match=r"cannot reach the API at .*Connection refused.*--api-url") as err:
+        client.page(client.url(f"/repos/{REPO}/issues"))
+    assert client.requests == 3 and "\n" not in str(
+        err.value
+    )  # two quick retries, not the six of a dropped link

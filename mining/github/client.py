@@ -7,6 +7,8 @@ The rules, in the order a request meets them (docs.github.com, "Rate limits for 
 - a 403/429 without ``retry-after``: at ``x-ratelimit-reset`` if ``x-ratelimit-remaining`` is 0, else after at least
   a minute, doubling with each further one (secondary limit without a hint);
 - 5xx, dropped connections, timeouts and cut-short bodies: retried with capped exponential backoff;
+- but while the API has never answered (offline, a wrong ``--api-url``), only ``unreachable_retries`` quick
+  retries, then :class:`GitHubError` "cannot reach the API";
 - a wait longer than ``max_rate_wait`` raises :class:`RateLimited` (the run stops resumable, exit status 3).
 
 The token goes in the ``Authorization`` header only, never in a URL; every message passes :meth:`scrub`. A
@@ -65,6 +67,7 @@ class GitHubClient:
         timeout: float = 60.0,
         connect_timeout: float = 10.0,
         max_retries: int = 6,
+        unreachable_retries: int = 2,
         retry_base: float = 1.0,
         retry_cap: float = 60.0,
         secondary_min_wait: float = SECONDARY_MIN_WAIT,
@@ -76,6 +79,8 @@ class GitHubClient:
         self._token = token or None
         self.timeout = (connect_timeout, timeout)
         self.max_retries = max_retries
+        self.unreachable_retries = unreachable_retries
+        self.reached = False  # the API has answered at least once (then connection failures get full retries)
         self.retry_base, self.retry_cap = retry_base, retry_cap
         self.secondary_min_wait = secondary_min_wait
         self.max_rate_wait = max_rate_wait
@@ -179,6 +184,10 @@ class GitHubClient:
                         f"{self.scrub(url)}: still rate limited after {limited} waits: {detail}"
                     )
                 continue
+            if kind == "unreachable" and not self.reached and attempt >= self.unreachable_retries:
+                raise GitHubError(
+                    f"cannot reach the API at {self.api_url} ({detail}): check the network or --api-url"
+                )
             if attempt >= self.max_retries:
                 raise GitHubError(f"{self.scrub(url)}: giving up after {attempt + 1} attempts: {detail}")
             delay = capped_backoff(attempt, self.retry_base, self.retry_cap)
@@ -194,7 +203,8 @@ class GitHubClient:
         except requests.Timeout:
             return ("retry", "timed out")
         except requests.RequestException as exc:  # refused, reset, dropped mid-body, broken chunking ...
-            return ("retry", f"connection failed: {short_cause(self.scrub(root_cause(exc)))}")
+            return ("unreachable", f"connection failed: {short_cause(self.scrub(root_cause(exc)))}")
+        self.reached = True
         self._read_limits(resp)
         status = resp.status_code
         if status in (403, 429) and self._is_rate_limit(resp):
