@@ -200,6 +200,8 @@ class GitHubClient:
         try:
             resp = self.session.get(url, timeout=self.timeout)
             body = resp.content
+        except requests.ConnectTimeout:
+            return ("unreachable", "connection timed out")
         except requests.Timeout:
             return ("retry", "timed out")
         except requests.RequestException as exc:  # refused, reset, dropped mid-body, broken chunking ...

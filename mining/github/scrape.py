@@ -152,8 +152,10 @@ def _new_checkpoint(store: Store, params: GitHubParams) -> dict[str, Any]:
 
 def _first_url(client: GitHubClient, params: GitHubParams, cp: dict[str, Any]) -> str:
     """The first page of the current phase (later pages come from the Link header)."""
-    order = {"sort": "updated", "direction": "desc"} if cp["mode"] == "incremental" else {}
-    order = order or {"sort": "created", "direction": "asc"}
+    incremental = cp["mode"] == "incremental"
+    order = (
+        {"sort": "updated", "direction": "desc"} if incremental else {"sort": "created", "direction": "asc"}
+    )
     query = {**order, "since": cp["since"], "per_page": params.page_size}
     if cp["phase"] == "issues":
         return client.url(f"/repos/{params.repo}/issues", {"state": "all", **query})
@@ -193,7 +195,11 @@ def scrape_github(
 
 
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> GitHubResult:
-    same_repo = lambda earlier: earlier.get("repo") == params.repo  # noqa: E731 - one use, reads as a rule
+    def same_repo(
+        earlier: dict[str, Any],
+    ) -> bool:  # another repository's runs neither resume nor block this one
+        return earlier.get("repo") == params.repo
+
     run = None if restart else find_resumable(store, KIND, params.as_json(), same_repo)
     close_dead_runs(store, KIND, run.id if run is not None else None)
     resumed = run is not None
