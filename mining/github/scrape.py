@@ -219,35 +219,30 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     )
     if not client.authenticated:
         log.warning("no GITHUB_TOKEN: GitHub allows %d requests an hour without one", UNAUTHENTICATED_LIMIT)
-    base_requests, start_requests = run.requests or 0, client.requests
+    job = _Job(store, params, client, lock, run.id, run.requests or 0, client.requests)
     where = f"{params.site} ({cp['phase']})"
-
-    def requests_so_far() -> int:
-        return base_requests + client.requests - start_requests
 
     try:
         with progress("scrape-github", enabled=show_progress) as bar:
             while cp["phase"] != "done":
-                if max_requests is not None and client.requests - start_requests >= max_requests:
+                if max_requests is not None and client.requests - job.start_requests >= max_requests:
                     raise RateLimited(f"the budget of {max_requests} requests for this run is spent")
                 url = cp["next"] or _first_url(client, params, cp)
                 where = client.scrub(url)
                 page = client.page(url)
-                cp, changed = _store_page(
-                    store, params, run.id, cp, page, where, lock, requests_so_far, client
-                )
+                cp, changed = job.store_page(cp, page, where)
                 result.changed += changed
                 result.counts = dict(cp["counts"])
                 c = cp["counts"]
                 bar.set(text=f"{params.repo}: {c['issues']} issues, {c['comments']} comments")
     except RateLimited as exc:
         msg = f"stopped early ({exc}); rerun the same command to resume"
-        mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.remaining)
+        mark(store, run.id, "quota", msg, requests=job.requests(), quota_remaining=client.remaining)
         result.status, result.message = "quota", msg
         log.warning("github run %d: %s", run.id, msg)
-        return _finish(result, client, requests_so_far())
+        return _finish(result, client, job.requests())
     except KeyboardInterrupt:
-        mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
+        mark(store, run.id, "interrupted", "interrupted", requests=job.requests())
         raise
     except Exception as exc:  # noqa: BLE001 - whatever breaks, the run ends failed with a one-line reason
         text = client.scrub(
@@ -255,7 +250,7 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         )
         if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
             log.error("github run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        text = mark_failed(store, run.id, text, requests=requests_so_far(), quota_remaining=client.remaining)
+        text = mark_failed(store, run.id, text, requests=job.requests(), quota_remaining=client.remaining)
         raise PPMinerError(f"github run {run.id} failed (rerun the same command to resume): {text}") from None
     high_water = run.started_at - HIGH_WATER_MARGIN
     mark(
@@ -264,11 +259,11 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         "done",
         None,
         high_water=high_water,
-        requests=requests_so_far(),
+        requests=job.requests(),
         quota_remaining=client.remaining,
     )
     result.status, result.high_water = "done", high_water
-    _finish(result, client, requests_so_far())
+    _finish(result, client, job.requests())
     log.info(result.summary())
     return result
 
@@ -278,36 +273,53 @@ def _finish(result: GitHubResult, client: GitHubClient, requests: int) -> GitHub
     return result
 
 
-def _store_page(store, params, run_id, cp, page, where, lock, requests_so_far, client):
-    """Write one page's rows and the checkpoint after it in one transaction; return (checkpoint, issues changed)."""
-    cp = {**cp, "counts": dict(cp["counts"])}
-    counts, changed, next_url = cp["counts"], 0, page.next_url
-    with store.write() as s:
-        if cp["phase"] == "issues":
-            keep, past_window = _issues_in_window(page.items, params, cp, counts)
-            rows = rows_of(keep, params.site, issue_row, where)
-            changed = upsert_questions(s, rows, "api")
-            counts["issues"] += len(rows)
-            if past_window:
-                next_url = None  # sorted by creation: every later issue is after the window too
-        else:
-            rows = rows_of(page.items, params.site, comment_row, where)
-            stored = _stored_issues(s, params.site, {r["question_id"] for r in rows})
-            kept = [r for r in rows if r["question_id"] in stored]
-            upsert_answers(s, kept, "api")
-            counts["comments"] += len(kept)
-            counts["other_comments"] += len(rows) - len(kept)
-        cp["next"] = next_url
-        if next_url is None:
-            cp["phase"] = "comments" if cp["phase"] == "issues" else "done"
-        r = s.get(AcquisitionRun, run_id)
-        r.checkpoint = dict(cp)
-        r.items = counts["issues"] + counts["comments"]
-        r.requests = requests_so_far()
-        r.quota_remaining = client.remaining
-        r.updated_at = utcnow()
-        lock.heartbeat(s)
-    return cp, changed
+@dataclass
+class _Job:
+    """One invocation's working parts: where pages are written and how many requests the run has made."""
+
+    store: Store
+    params: GitHubParams
+    client: GitHubClient
+    lock: Lock
+    run_id: int
+    base_requests: int  # made by the run before this invocation (a resumed run)
+    start_requests: int  # the client's count when this invocation began
+
+    def requests(self) -> int:
+        return self.base_requests + self.client.requests - self.start_requests
+
+    def store_page(self, cp: dict[str, Any], page, where: str) -> tuple[dict[str, Any], int]:
+        """Write one page's rows and the checkpoint after it in one transaction; return (checkpoint, issues
+        changed)."""
+        params = self.params
+        cp = {**cp, "counts": dict(cp["counts"])}
+        counts, changed, next_url = cp["counts"], 0, page.next_url
+        with self.store.write() as s:
+            if cp["phase"] == "issues":
+                keep, past_window = _issues_in_window(page.items, params, cp, counts)
+                rows = rows_of(keep, params.site, issue_row, where)
+                changed = upsert_questions(s, rows, "api")
+                counts["issues"] += len(rows)
+                if past_window:
+                    next_url = None  # sorted by creation: every later issue is after the window too
+            else:
+                rows = rows_of(page.items, params.site, comment_row, where)
+                stored = _stored_issues(s, params.site, {r["question_id"] for r in rows})
+                kept = [r for r in rows if r["question_id"] in stored]
+                upsert_answers(s, kept, "api")
+                counts["comments"] += len(kept)
+                counts["other_comments"] += len(rows) - len(kept)
+            cp["next"] = next_url
+            if next_url is None:
+                cp["phase"] = "comments" if cp["phase"] == "issues" else "done"
+            r = s.get(AcquisitionRun, self.run_id)
+            r.checkpoint = dict(cp)
+            r.items = counts["issues"] + counts["comments"]
+            r.requests = self.requests()
+            r.quota_remaining = self.client.remaining
+            r.updated_at = utcnow()
+            self.lock.heartbeat(s)
+        return cp, changed
 
 
 def _issues_in_window(items, params, cp, counts) -> tuple[list[dict[str, Any]], bool]:
