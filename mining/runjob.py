@@ -111,6 +111,8 @@ class JobResult:
                 f"; match: {getattr(m, 'checked', 0)} checked, {getattr(m, 'candidates', 0)} candidates"
                 f" ({getattr(m, 'new_candidates', 0)} new)"
             )
+        if any(not g.authenticated for g in self.github):
+            line += "; no GITHUB_TOKEN: GitHub allows 60 requests an hour"
         if self.exit_code == EXIT_QUOTA:
             line += "; stopped by the API quota, the next run resumes"
         return line

@@ -242,11 +242,21 @@ def test_token_never_reaches_output_log_or_database(sqlite_url, tmp_path):
         assert TOKEN not in text and TOKEN[4:20] not in text
 
 
-def test_without_a_token_it_says_the_unauthenticated_limit(sqlite_url):
+def test_without_a_token_it_says_the_unauthenticated_limit(sqlite_url, tmp_path):
     with fake(30, 1) as api:
         result = scrape(api, sqlite_url, token=None)
     assert result.exit_code == 0
     assert "60 requests an hour" in result.output and all(s.authorization is None for s in api.log)
+    cfg = tmp_path / "study.toml"
+    with fake(30, 1) as api:
+        keywords = PROJECT / "data" / "keywords.txt"
+        cfg.write_text(
+            f'[files]\nkeywords = "{keywords}"\n[github]\nrepositories = ["{REPO}"]\napi_url = "{api.url}"\n'
+        )
+        run = CliRunner().invoke(
+            cli, ["run", "--db", sqlite_url, "--config", str(cfg)], env={"GITHUB_TOKEN": ""}
+        )
+    assert run.exit_code == 0 and "no GITHUB_TOKEN: GitHub allows 60 requests an hour" in run.output
 
 
 def test_max_requests_stops_resumable_with_exit_3_then_exact_totals(sqlite_url):
@@ -305,6 +315,7 @@ def test_github_study_funnel_candidates_explain_and_stats(sqlite_url, config):
         run = CliRunner().invoke(cli, ["run", "--db", sqlite_url, "--config", str(config)], env=env)
     assert run.exit_code == 0, run.output
     assert "github tensorflow/tensorflow done" in run.output and "match:" in run.output
+    assert "no GITHUB_TOKEN" not in run.output
     stats = CliRunner().invoke(
         cli, ["stats", "--db", sqlite_url, "--config", str(config), "--format", "json"]
     )
