@@ -23,7 +23,7 @@ from mining.github.client import GitHubClient, GitHubError
 from mining.github.markdown import split_markdown
 from mining.github.scrape import GitHubParams, scrape_github
 from mining.models import AcquisitionRun, Answer, Candidate, Question
-from mining.sites import PostKey, parse_post_ref, post_ref
+from mining.sites import PostKey, parse_post_ref, parse_pp_key, post_ref
 
 PROJECT = Path(__file__).resolve().parent.parent
 REPO = "tensorflow/tensorflow"
@@ -101,6 +101,9 @@ def test_issue_references_and_urls_name_the_same_post():
     key = parse_post_ref("https://github.com/TensorFlow/TensorFlow/issues/42#issuecomment-7")
     assert key == parse_post_ref("github.com/tensorflow/tensorflow:42") == (SITE, 42)
     assert post_ref(*key) == "github.com/tensorflow/tensorflow:42"
+    # A PP id: the number after the last '_' (owner and repository names may hold '_' themselves).
+    assert parse_pp_key("github.com/My_Org/re_po:12_3") == (("github.com/my_org/re_po", 12), 3)
+    assert parse_pp_key("github.com/my_org/re_po:12") == (("github.com/my_org/re_po", 12), 1)
     with pytest.raises(PPMinerError, match="'github.com/tensorflow' is not a GitHub repository"):
         parse_post_ref("github.com/tensorflow:42")
 
