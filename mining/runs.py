@@ -4,6 +4,7 @@ one, mark how it ended, and close runs whose process died. A run's ``kind`` tell
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from mining.db import Store
+from mining.errors import PPMinerError
 from mining.fetching import first_line
 from mining.models import AcquisitionRun
 from mining.store import utcnow
@@ -63,12 +65,27 @@ def mark(store: Store, run_id: int, status: str, message: str | None = None, **v
             setattr(run, k, v)
 
 
-def mark_failed(store: Store, run_id: int, text: str, **values) -> str:
-    """Record a run failed with ``text``; return the text, saying so when even that could not be written."""
+def record_stop(store: Store, run_id: int, reason: BaseException, log: logging.Logger, **values) -> str:
+    """The run stopped early (a used-up quota or rate limit, a request budget): status quota, resumable. Returns
+    the message said to the user."""
+    msg = f"stopped early ({reason}); rerun the same command to resume"
+    mark(store, run_id, "quota", msg, **values)
+    log.warning("run %d: %s", run_id, msg)
+    return msg
+
+
+def record_failure(
+    store: Store, run_id: int, exc: BaseException, text: str, log: logging.Logger, **values
+) -> str:
+    """Record a run failed with the one-line ``text`` (called while handling ``exc``: a surprise also logs its
+    traceback, which the log filter scrubs). Returns the text, saying so when even the record failed."""
+    if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
+        log.error("run %d: unexpected error", run_id, exc_info=True)
     try:
         mark(store, run_id, "failed", text, **values)
-    except sa.exc.SQLAlchemyError as exc:
-        text += f" (and the run could not be marked failed: {first_line(exc)})"
+    except sa.exc.SQLAlchemyError as mark_exc:
+        text += f" (and the run could not be marked failed: {first_line(mark_exc)})"
+    log.error("run %d failed: %s", run_id, text)
     return text
 
 

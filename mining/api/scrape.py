@@ -21,8 +21,6 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-import sqlalchemy as sa
-
 from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable
 from mining.api.items import page_rows
 from mining.db import Store
@@ -31,7 +29,15 @@ from mining.fetching import first_line as _first_line
 from mining.joblock import Lock
 from mining.models import AcquisitionRun, Setting
 from mining.progress import progress
-from mining.runs import close_dead_runs, find_resumable, mark, mark_failed, new_run, window_covers
+from mining.runs import (
+    close_dead_runs,
+    find_resumable,
+    mark,
+    new_run,
+    record_failure,
+    record_stop,
+    window_covers,
+)
 from mining.runs import last_high_water as runs_last_high_water
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
@@ -307,22 +313,19 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
                 if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
                     raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
     except QuotaExhausted as exc:
-        msg = f"stopped early ({exc}); rerun the same command to resume"
-        mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
+        msg = record_stop(
+            store, run.id, exc, log, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        )
         result.status, result.message = "quota", msg
-        log.warning("scrape run %d: %s", run.id, msg)
         return _finish(result, client, requests_so_far())
     except KeyboardInterrupt:
         mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
         raise
     except Exception as exc:  # noqa: BLE001 - whatever breaks, the run ends failed with a one-line reason
         text = client.scrub(_failure_text(exc, where, page_ids))
-        if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
-            log.error("scrape run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        text = mark_failed(
-            store, run.id, text, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        text = record_failure(
+            store, run.id, exc, text, log, requests=requests_so_far(), quota_remaining=client.quota_remaining
         )
-        log.error("scrape run %d failed: %s", run.id, text)
         if isinstance(exc, Unreachable):
             raise PPMinerError(f"{text}: check the network (or --api-url), then rerun to resume") from None
         raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None

@@ -53,8 +53,9 @@ from mining.runs import (
     find_resumable,
     last_high_water,
     mark,
-    mark_failed,
     new_run,
+    record_failure,
+    record_stop,
     window_covers,
 )
 from mining.sites import GITHUB_HOST
@@ -236,10 +237,8 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
                 c = cp["counts"]
                 bar.set(text=f"{params.repo}: {c['issues']} issues, {c['comments']} comments")
     except RateLimited as exc:
-        msg = f"stopped early ({exc}); rerun the same command to resume"
-        mark(store, run.id, "quota", msg, requests=job.requests(), quota_remaining=client.remaining)
+        msg = record_stop(store, run.id, exc, log, requests=job.requests(), quota_remaining=client.remaining)
         result.status, result.message = "quota", msg
-        log.warning("github run %d: %s", run.id, msg)
         return _finish(result, client, job.requests())
     except KeyboardInterrupt:
         mark(store, run.id, "interrupted", "interrupted", requests=job.requests())
@@ -248,9 +247,9 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
         text = client.scrub(
             first_line(exc) if isinstance(exc, PPMinerError) else f"{where}: {first_line(exc)}"
         )
-        if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
-            log.error("github run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        text = mark_failed(store, run.id, text, requests=job.requests(), quota_remaining=client.remaining)
+        text = record_failure(
+            store, run.id, exc, text, log, requests=job.requests(), quota_remaining=client.remaining
+        )
         raise PPMinerError(f"github run {run.id} failed (rerun the same command to resume): {text}") from None
     high_water = run.started_at - HIGH_WATER_MARGIN
     mark(
