@@ -11,11 +11,12 @@ import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mining.api.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
+from mining.api.scrape import ScrapeParams, ScrapeResult, scrape
 from mining.config import StudyConfig
 from mining.db import Store
 from mining.fetching import scrub_secret
 from mining.joblock import Lock
+from mining.runs import LOCK_NAME
 
 EXIT_QUOTA = 3
 

@@ -5,20 +5,47 @@ one, mark how it ended, and close runs whose process died. A run's ``kind`` tell
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
 from mining.db import Store
 from mining.errors import PPMinerError
 from mining.fetching import first_line
+from mining.joblock import Lock
 from mining.models import AcquisitionRun
 from mining.store import utcnow
 
+C = TypeVar("C")  # a scraper's API client (anything with close())
+LOCK_NAME = "scrape"  # one acquisition at a time per database, whichever the source
 RESUMABLE = ("running", "interrupted", "quota", "failed")
 ENDED = ("done", "failed", "quota", "interrupted")
+
+
+@contextmanager
+def scrape_parts(
+    store: Store, lock: Lock | None, client: C | None, make_client: Callable[[], C]
+) -> Iterator[tuple[Lock, C]]:
+    """The scrape lock (taken here unless the caller holds ``lock``) and a client (made here unless ``client`` is
+    given); what was taken or made here is released on the way out."""
+    own_lock, own_client = lock is None, client is None
+    if own_lock:
+        lock = Lock(store, LOCK_NAME)
+        lock.acquire()
+    try:
+        if own_client:
+            client = make_client()
+        try:
+            yield lock, client
+        finally:
+            if own_client:
+                client.close()
+    finally:
+        if own_lock:
+            lock.release()
 
 
 def find_resumable(

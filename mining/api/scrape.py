@@ -36,6 +36,7 @@ from mining.runs import (
     new_run,
     record_failure,
     record_stop,
+    scrape_parts,
     window_covers,
 )
 from mining.runs import last_high_water as runs_last_high_water
@@ -56,7 +57,6 @@ FILTER_INCLUDE = (
 )
 # The next high-water mark stays this far behind the run's start: the API may show activity a little late.
 HIGH_WATER_MARGIN = timedelta(minutes=10)
-LOCK_NAME = "scrape"
 
 
 def tag_method(index: int) -> str:
@@ -225,20 +225,10 @@ def scrape(
     """
     if not params.tags:
         raise PPMinerError("no tags to scrape: give --tag or set [study] tags in the config")
-    own_lock = lock is None
-    if own_lock:
-        lock = Lock(store, LOCK_NAME)
-        lock.acquire()
-    own_client = client is None
-    if own_client:
-        client = ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
-    try:
+    with scrape_parts(
+        store, lock, client, lambda: ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
+    ) as (lock, client):
         return _scrape_locked(store, params, client, lock, restart, show_progress, max_requests)
-    finally:
-        if own_client:
-            client.close()
-        if own_lock:
-            lock.release()
 
 
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> ScrapeResult:

@@ -56,6 +56,7 @@ from mining.runs import (
     new_run,
     record_failure,
     record_stop,
+    scrape_parts,
     window_covers,
 )
 from mining.sites import GITHUB_HOST
@@ -64,7 +65,6 @@ from mining.store import upsert_answers, upsert_questions, utcnow
 log = logging.getLogger("ppminer.github")
 
 KIND = "github"
-LOCK_NAME = "scrape"  # the Stack Exchange scrape's lock: one acquisition at a time per database
 HIGH_WATER_MARGIN = timedelta(minutes=10)
 COUNTS = ("issues", "pull_requests", "outside_window", "comments", "other_comments")
 
@@ -179,26 +179,17 @@ def scrape_github(
     Returns the result for status done, or quota (a rate-limit wait beyond the client's limit, or ``max_requests``
     spent: resumable); raises PPMinerError after recording status failed.
     """
-    own_lock = lock is None
-    if own_lock:
-        lock = Lock(store, LOCK_NAME)
-        lock.acquire()
-    own_client = client is None
-    if own_client:
-        client = GitHubClient(params.api_url, token=token)
-    try:
+
+    def make_client() -> GitHubClient:
+        return GitHubClient(params.api_url, token=token)
+
+    with scrape_parts(store, lock, client, make_client) as (lock, client):
         return _scrape_locked(store, params, client, lock, restart, show_progress, max_requests)
-    finally:
-        if own_client:
-            client.close()
-        if own_lock:
-            lock.release()
 
 
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> GitHubResult:
-    def same_repo(
-        earlier: dict[str, Any],
-    ) -> bool:  # another repository's runs neither resume nor block this one
+    # Only a run of this repository is resumed here (another repository's may have run since).
+    def same_repo(earlier: dict[str, Any]) -> bool:
         return earlier.get("repo") == params.repo
 
     run = None if restart else find_resumable(store, KIND, params.as_json(), same_repo)
