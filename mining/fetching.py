@@ -1,10 +1,13 @@
-"""What the web API clients (Stack Exchange in :mod:`mining.api`, GitHub in :mod:`mining.github`) share: hiding a
-secret in every text they emit, naming why a connection failed in one line, and the capped retry backoff."""
+"""What the web API clients (Stack Exchange in :mod:`mining.api`, GitHub in :mod:`mining.github`) share: a session
+with one secret hidden from every text they emit, naming why a connection failed in one line, and the capped retry
+backoff."""
 
 from __future__ import annotations
 
 import re
 from urllib.parse import quote, quote_plus
+
+import requests
 
 # The value of a ``key=`` query parameter in any URL quoted in a message, however it is encoded.
 _KEY_PARAM = re.compile(r"\b(key=)[^&\s'\"<>)]*", re.IGNORECASE)
@@ -27,6 +30,27 @@ def scrub_secret(text: str, secret: str | None) -> str:
         for form in sorted(forms, key=len, reverse=True):
             text = text.replace(form, "***")
     return _KEY_PARAM.sub(r"\1***", text)
+
+
+class SessionClient:
+    """A ``requests.Session`` to close, and one secret (an API key, a token) that :meth:`scrub` takes out of every
+    message the client makes."""
+
+    session: requests.Session
+    secret: str | None = None
+
+    def scrub(self, text: str) -> str:
+        """``text`` with the secret, in any encoding, replaced by ``***``."""
+        return scrub_secret(text, self.secret)
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def capped_backoff(attempt: int, base: float, cap: float) -> float:

@@ -34,7 +34,7 @@ from urllib.parse import urlencode
 import requests
 
 from mining.errors import PPMinerError
-from mining.fetching import capped_backoff, scrub_secret
+from mining.fetching import SessionClient, capped_backoff
 from mining.fetching import first_line as _first_line
 from mining.fetching import root_cause as _root_cause
 from mining.fetching import short_cause as _short_cause
@@ -105,7 +105,7 @@ def parse_wrapper(payload: Any, where: str) -> Page:
     )
 
 
-class ApiClient:
+class ApiClient(SessionClient):
     """A polite client for one API root. Not thread-safe beyond the rate limiter; one per job."""
 
     def __init__(
@@ -127,7 +127,7 @@ class ApiClient:
     ):
         self.api_url = api_url.rstrip("/")
         self.site = site
-        self._key = key or None
+        self.secret = key or None  # the API key
         # 5% slack keeps us under the limit as the server's clock sees it, whatever the network jitter.
         self.min_interval = 1.05 / max_rps if max_rps > 0 else 0.0
         self.timeout = (connect_timeout, timeout)
@@ -148,20 +148,7 @@ class ApiClient:
         self.session = requests.Session()
         self.session.headers.update({"Accept-Encoding": "gzip", "User-Agent": USER_AGENT})
 
-    def close(self) -> None:
-        self.session.close()
-
-    def __enter__(self) -> ApiClient:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    # -- secrecy ---------------------------------------------------------------------------------------------
-
-    def scrub(self, text: str) -> str:
-        """``text`` with the API key, in any encoding, replaced by ``***``."""
-        return scrub_secret(text, self._key)
+    # -- secrecy (scrub() comes with SessionClient) -----------------------------------------------------------
 
     def describe(self, method: str, params: dict[str, Any]) -> str:
         """The request as a URL without the key, for messages."""
@@ -196,8 +183,8 @@ class ApiClient:
         params.setdefault("site", self.site)
         if method.startswith("/filters"):
             params.pop("site", None)
-        if self._key:
-            params["key"] = self._key
+        if self.secret:
+            params["key"] = self.secret
         where = self.describe(method, params)
         attempt = throttles = 0
         while True:

@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 import requests
 
 from mining.errors import PPMinerError
-from mining.fetching import capped_backoff, first_line, root_cause, scrub_secret, short_cause
+from mining.fetching import SessionClient, capped_backoff, first_line, root_cause, short_cause
 from mining.github_config import DEFAULT_API_URL
 
 log = logging.getLogger("ppminer.github")
@@ -56,7 +56,7 @@ class Page:
     next_url: str | None
 
 
-class GitHubClient:
+class GitHubClient(SessionClient):
     """A polite client for one API root. One per job; not thread-safe."""
 
     def __init__(
@@ -76,7 +76,7 @@ class GitHubClient:
         sleep: Callable[[float], None] = time.sleep,
     ):
         self.api_url = api_url.rstrip("/")
-        self._token = token or None
+        self.secret = token or None  # the token: only ever in the Authorization header
         self.timeout = (connect_timeout, timeout)
         self.max_retries = max_retries
         self.unreachable_retries = unreachable_retries
@@ -98,25 +98,12 @@ class GitHubClient:
                 "User-Agent": USER_AGENT,
             }
         )
-        if self._token:
-            self.session.headers["Authorization"] = f"Bearer {self._token}"
+        if self.secret:
+            self.session.headers["Authorization"] = f"Bearer {self.secret}"
 
     @property
     def authenticated(self) -> bool:
-        return self._token is not None
-
-    def close(self) -> None:
-        self.session.close()
-
-    def __enter__(self) -> GitHubClient:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def scrub(self, text: str) -> str:
-        """``text`` with the token, in any encoding, replaced by ``***``."""
-        return scrub_secret(text, self._token)
+        return self.secret is not None
 
     def url(self, path: str, params: dict[str, Any] | None = None) -> str:
         """The URL of ``path`` under the API root with ``params`` (None values left out)."""
