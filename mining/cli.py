@@ -127,7 +127,8 @@ def stats(study, fmt: str) -> None:
 
     Between questions and selected: how many questions each selection filter removed in the last match run, in
     order (tags, window, code, answers); JSON keys removed_by_tags, removed_by_window, removed_by_code,
-    removed_by_answers (null before the first run).
+    removed_by_answers (null before the first run). A GitHub study's filters instead: removed_by_repos, _labels,
+    _dropped_labels, _closed, _window, _code, _comments.
     """
     from mining.stats import funnel_counts
 
@@ -169,10 +170,14 @@ def _scrape_options(func):
 
 
 def _scrape_params(study, tags, date_from, date_to, site, api_url, since_last):
-    from core.sites import normalize_site
+    from core.sites import github_repo, normalize_site
     from mining.api.scrape import ScrapeParams
 
     cfg = study.config
+    if github_repo(normalize_site(site or cfg.site)):
+        raise click.BadParameter(
+            "a GitHub repository: use `ppmine scrape-github OWNER/REPO`", param_hint="'--site'"
+        )
     return ScrapeParams(
         tags=split_tags(tags) or cfg.tags,
         site=normalize_site(site or cfg.site),
@@ -224,27 +229,43 @@ def scrape(
 def run(study, tags, date_from, date_to, site, api_url, key, restart, max_requests, log_file, verbose) -> int:
     """The scheduled job: an incremental scrape (--since-last), then keyword matching.
 
+    A config with [github] repositories scrapes those (token from $GITHUB_TOKEN) instead of Stack Exchange,
+    or as well when its [study] tags are written out.
+
     On a database without a finished scrape the first run fetches the whole window. No prompts; prints one
     summary line. Exit status: 0 done, 1 failed, 3 stopped by the API quota (matching still ran; the next run
     resumes the scrape).
     """
+    from mining.github.cli import github_token
     from mining.runjob import run_job, setup_logging, stop_on_sigterm
 
     study.creates_database = True
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
-    setup_logging(log_file, verbose, [key])
+    token = github_token()
+    setup_logging(log_file, verbose, [key, token])
     stop_on_sigterm()
     job = run_job(
         study.store,
         study.config,
         params,
         key=key,
+        github_token=token,
         restart=restart,
         max_requests=max_requests,
         show_progress=True,
     )
     say(job.summary())
     return job.exit_code
+
+
+# -- scrape-github (issue 23) --
+def _register_github() -> None:
+    from mining.github.cli import scrape_github_command
+
+    cli.add_command(scrape_github_command)
+
+
+_register_github()
 
 
 # -- import-dump (issue 4) --

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import logging
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.config import StudyConfig
 from core.db import Store
-from mining.api.client import scrub_secret
-from mining.api.scrape import LOCK_NAME, ScrapeParams, ScrapeResult, scrape
+from mining.api.scrape import ScrapeParams, ScrapeResult, scrape
+from mining.fetching import scrub_secret
 from mining.joblock import Lock
+from mining.runs import LOCK_NAME
 
 EXIT_QUOTA = 3
 
@@ -81,25 +82,39 @@ def stop_on_sigterm() -> None:
 
 @dataclass
 class JobResult:
-    scrape: ScrapeResult
+    scrape: ScrapeResult | None  # None: a GitHub study without Stack Exchange tags
     match: object | None
+    github: list = field(default_factory=list)  # a GitHubResult per repository of a GitHub study
 
     @property
     def exit_code(self) -> int:
-        return EXIT_QUOTA if self.scrape.status == "quota" else 0
+        stopped = [r for r in (self.scrape, *self.github) if r is not None and r.status == "quota"]
+        return EXIT_QUOTA if stopped else 0
 
     def summary(self) -> str:
+        parts = []
         s = self.scrape
-        quota = s.quota_remaining if s.quota_remaining is not None else "?"
-        line = f"run: scrape {s.status} ({s.mode}, {s.changed} new or updated of {s.questions} questions, "
-        line += f"{s.requests} requests, quota left {quota})"
+        if s is not None:
+            quota = s.quota_remaining if s.quota_remaining is not None else "?"
+            parts.append(
+                f"scrape {s.status} ({s.mode}, {s.changed} new or updated of {s.questions} questions, "
+                f"{s.requests} requests, quota left {quota})"
+            )
+        for g in self.github:
+            parts.append(
+                f"github {g.repo} {g.status} ({g.mode}, {g.counts['issues']} issues, "
+                f"{g.counts['comments']} comments, {g.requests} requests)"
+            )
+        line = "run: " + "; ".join(parts)
         if self.match is not None:
             m = self.match
             line += (
                 f"; match: {getattr(m, 'checked', 0)} checked, {getattr(m, 'candidates', 0)} candidates"
                 f" ({getattr(m, 'new_candidates', 0)} new)"
             )
-        if s.status == "quota":
+        if any(not g.authenticated for g in self.github):
+            line += "; no GITHUB_TOKEN: GitHub allows 60 requests an hour"
+        if self.exit_code == EXIT_QUOTA:
             line += "; stopped by the API quota, the next run resumes"
         return line
 
@@ -110,6 +125,7 @@ def run_job(
     params: ScrapeParams,
     *,
     key: str | None = None,
+    github_token: str | None = None,
     restart: bool = False,
     max_requests: int | None = None,
     show_progress: bool = False,
@@ -120,18 +136,28 @@ def run_job(
 
     The scrape refreshes the lock's heartbeat with each page; matching has no such steps, so a thread does it
     every ``heartbeat_every`` seconds (default: a sixth of the lock's stale time) and a long match keeps the lock.
+    A GitHub study (``[github]`` repositories in the config) scrapes each repository incrementally, and Stack
+    Exchange only if its ``[study] tags`` are written out too.
     """
+    from mining.github_config import load_github
+
     log = logging.getLogger("ppminer.run")
+    github = load_github(config)
     with Lock(store, LOCK_NAME) as lock:
-        result = scrape(
-            store,
-            params,
-            key=key,
-            lock=lock,
-            restart=restart,
-            max_requests=max_requests,
-            show_progress=show_progress,
-            max_rps=config.max_requests_per_second,
+        result = None
+        if github is None or github.also_stack_exchange:
+            result = scrape(
+                store,
+                params,
+                key=key,
+                lock=lock,
+                restart=restart,
+                max_requests=max_requests,
+                show_progress=show_progress,
+                max_rps=config.max_requests_per_second,
+            )
+        repos = _scrape_repositories(
+            store, config, github, github_token, lock, restart, max_requests, show_progress
         )
         matched = None
         if match:
@@ -141,6 +167,35 @@ def run_job(
                 matched = run_match(store, config, show_progress=show_progress)  # the remembered scope
             if matched.scope_change:
                 log.warning(matched.scope_change)
-    job = JobResult(result, matched)
+    job = JobResult(result, matched, repos)
     log.info(job.summary())
     return job
+
+
+def _scrape_repositories(store, config, github, token, lock, restart, max_requests, show_progress) -> list:
+    """``--since-last`` scrapes of a GitHub study's repositories, in config order."""
+    if github is None:
+        return []
+    from mining.github.scrape import GitHubParams, scrape_github
+
+    results = []
+    for repo in github.repositories:
+        params = GitHubParams(
+            repo=repo,
+            api_url=github.api_url,
+            date_from=config.date_from,
+            date_to=config.date_to,
+            since_last=True,
+        )
+        results.append(
+            scrape_github(
+                store,
+                params,
+                token=token,
+                lock=lock,
+                restart=restart,
+                max_requests=max_requests,
+                show_progress=show_progress,
+            )
+        )
+    return results

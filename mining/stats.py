@@ -34,13 +34,30 @@ FILTER_STEPS = {
 }
 
 
+# The same for a GitHub study's selection (mining.match.selection).
+GITHUB_FILTER_STEPS = {
+    "repos": ("questions", "in_repos"),
+    "labels": ("in_repos", "with_label"),
+    "dropped_labels": ("with_label", "without_dropped_label"),
+    "closed": ("without_dropped_label", "closed"),
+    "window": ("closed", "in_scope"),
+    "code": ("in_scope", "with_code"),
+    "comments": ("with_code", "with_comments"),
+}
+
+
+def filters_of(steps: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The filter steps of the selection a match run counted: a GitHub study's or Stack Overflow's."""
+    return GITHUB_FILTER_STEPS if "in_repos" in steps else FILTER_STEPS
+
+
 def removed_by(steps: dict[str, Any]) -> dict[str, int | None]:
     """How many questions each filter removed, in filter order (None where a step was not recorded, e.g. the
     tag step of runs stored before it was counted). A run that selected every question (``--no-filters``)
     removed nothing, whatever its steps say the filters would have cut."""
     everything = steps.get("selected") is not None and steps.get("selected") == steps.get("questions")
     out: dict[str, int | None] = {}
-    for name, (before, after) in FILTER_STEPS.items():
+    for name, (before, after) in filters_of(steps).items():
         a, b = steps.get(before), steps.get(after)
         out[name] = None if a is None or b is None else 0 if everything else a - b
     return out
@@ -73,13 +90,15 @@ def filter_steps(session: Session) -> dict[str, int | None]:
     """The questions left after each filter of the last match run (with_tag, in_scope, with_code,
     with_good_answer), as many as the filters really removed: a --no-filters run keeps every question."""
     steps = selection_steps(session)
-    return _steps_after(steps.get("questions"), removed_by(steps))
+    return _steps_after(steps.get("questions"), removed_by(steps), filters_of(steps))
 
 
-def _steps_after(questions: int | None, removed: dict[str, int | None]) -> dict[str, int | None]:
+def _steps_after(
+    questions: int | None, removed: dict[str, int | None], filters: dict[str, tuple[str, str]]
+) -> dict[str, int | None]:
     out: dict[str, int | None] = {}
     left = questions
-    for name, (_, after) in FILTER_STEPS.items():
+    for name, (_, after) in filters.items():
         n = removed[name]
         left = None if left is None or n is None else left - n
         out[after] = left

@@ -53,9 +53,10 @@ def funnel_table(session: Session) -> pd.DataFrame:
     run_steps = filter_steps(session)
     values = {
         "questions": counts["questions"],
-        "with_tag": run_steps["with_tag"],
-        "in_scope": run_steps["in_scope"],
-        "with_code": run_steps["with_code"],
+        # a GitHub study's selection has other filters: these steps are then empty
+        "with_tag": run_steps.get("with_tag"),
+        "in_scope": run_steps.get("in_scope"),
+        "with_code": run_steps.get("with_code"),
         "selected": counts["selected"],
         "candidates": counts["candidates"],
         "identified": counts["identified"],

@@ -29,11 +29,15 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, quote_plus, urlencode
+from urllib.parse import urlencode
 
 import requests
 
 from core.errors import PPMinerError
+from mining.fetching import SessionClient, capped_backoff
+from mining.fetching import first_line as _first_line
+from mining.fetching import root_cause as _root_cause
+from mining.fetching import short_cause as _short_cause
 
 log = logging.getLogger("ppminer.seapi")
 
@@ -41,29 +45,8 @@ DEFAULT_API_URL = "https://api.stackexchange.com/2.3"
 USER_AGENT = "ppminer/0.1 (+https://github.com/; research scraper)"
 THROTTLE_ERROR_ID = 502
 _SECONDS = re.compile(r"(\d+)\s*seconds?")
-# The value of a ``key=`` query parameter in any URL quoted in a message, however it is encoded.
 # Request parameters left out of messages: long and the same on every request, or secret.
 _UNSHOWN = frozenset({"key", "filter", "include", "base", "unsafe"})
-_KEY_PARAM = re.compile(r"\b(key=)[^&\s'\"<>)]*", re.IGNORECASE)
-
-
-def scrub_secret(text: str, secret: str | None) -> str:
-    """``text`` without ``secret``: as written, percent-encoded (either way, either hex case), and without the
-    value of any ``key=`` URL parameter (a request URL in a connection error carries the key encoded)."""
-    if not text:
-        return text
-    if secret:
-        forms = {
-            secret,
-            quote(secret, safe=""),
-            quote(secret),
-            quote_plus(secret),
-            quote_plus(secret, safe=""),
-        }
-        forms |= {re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), f) for f in forms}
-        for form in sorted(forms, key=len, reverse=True):
-            text = text.replace(form, "***")
-    return _KEY_PARAM.sub(r"\1***", text)
 
 
 class ApiError(PPMinerError):
@@ -122,7 +105,7 @@ def parse_wrapper(payload: Any, where: str) -> Page:
     )
 
 
-class ApiClient:
+class ApiClient(SessionClient):
     """A polite client for one API root. Not thread-safe beyond the rate limiter; one per job."""
 
     def __init__(
@@ -144,7 +127,7 @@ class ApiClient:
     ):
         self.api_url = api_url.rstrip("/")
         self.site = site
-        self._key = key or None
+        self.secret = key or None  # the API key
         # 5% slack keeps us under the limit as the server's clock sees it, whatever the network jitter.
         self.min_interval = 1.05 / max_rps if max_rps > 0 else 0.0
         self.timeout = (connect_timeout, timeout)
@@ -165,20 +148,7 @@ class ApiClient:
         self.session = requests.Session()
         self.session.headers.update({"Accept-Encoding": "gzip", "User-Agent": USER_AGENT})
 
-    def close(self) -> None:
-        self.session.close()
-
-    def __enter__(self) -> ApiClient:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    # -- secrecy ---------------------------------------------------------------------------------------------
-
-    def scrub(self, text: str) -> str:
-        """``text`` with the API key, in any encoding, replaced by ``***``."""
-        return scrub_secret(text, self._key)
+    # -- secrecy (scrub() comes with SessionClient) -----------------------------------------------------------
 
     def describe(self, method: str, params: dict[str, Any]) -> str:
         """The request as a URL without the key, for messages."""
@@ -203,7 +173,7 @@ class ApiClient:
             self._last_request = time.monotonic()
 
     def _retry_delay(self, attempt: int) -> float:
-        return min(self.retry_cap, self.retry_base * (2**attempt))
+        return capped_backoff(attempt, self.retry_base, self.retry_cap)
 
     # -- requests --------------------------------------------------------------------------------------------
 
@@ -213,8 +183,8 @@ class ApiClient:
         params.setdefault("site", self.site)
         if method.startswith("/filters"):
             params.pop("site", None)
-        if self._key:
-            params["key"] = self._key
+        if self.secret:
+            params["key"] = self.secret
         where = self.describe(method, params)
         attempt = throttles = 0
         while True:
@@ -306,24 +276,3 @@ class ApiClient:
     def questions(self, params: dict[str, Any]) -> Page:
         """One page of ``/questions``."""
         return self.call("/questions", params)
-
-
-def _root_cause(exc: BaseException) -> str:
-    """The innermost reason of a requests/urllib3 failure ("Failed to resolve 'host' (...)", "Connection refused"),
-    without the URL and pool wrappers that repeat what the caller already says."""
-    text = _first_line(exc)
-    if "(Caused by " in text:
-        text = text.rsplit("(Caused by ", 1)[1].rstrip(")")
-        text = text.rsplit("): ", 1)[-1].strip("\"'")
-    return text
-
-
-def _short_cause(text: str) -> str:
-    """``'Failed to establish a new connection: [Errno 111] Connection refused'`` -> ``'Connection refused'``."""
-    text = re.sub(r"^Failed to establish a new connection: ", "", text)
-    return re.sub(r"\[Errno -?\d+\] ", "", text)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

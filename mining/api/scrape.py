@@ -21,15 +21,25 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-import sqlalchemy as sa
-
 from core.db import Store
 from core.errors import PPMinerError
 from core.progress import progress
 from core.schema.mining import AcquisitionRun, Setting
 from mining.api.client import ApiClient, ApiError, QuotaExhausted, Unreachable
 from mining.api.items import page_rows
+from mining.fetching import first_line as _first_line
 from mining.joblock import Lock
+from mining.runs import (
+    close_dead_runs,
+    find_resumable,
+    mark,
+    new_run,
+    record_failure,
+    record_stop,
+    scrape_parts,
+    window_covers,
+)
+from mining.runs import last_high_water as runs_last_high_water
 from mining.store import upsert_answers, upsert_comments, upsert_questions, utcnow
 
 log = logging.getLogger("ppminer.scrape")
@@ -47,8 +57,6 @@ FILTER_INCLUDE = (
 )
 # The next high-water mark stays this far behind the run's start: the API may show activity a little late.
 HIGH_WATER_MARGIN = timedelta(minutes=10)
-RESUMABLE = ("running", "interrupted", "quota", "failed")
-LOCK_NAME = "scrape"
 
 
 def tag_method(index: int) -> str:
@@ -164,15 +172,7 @@ def covers(earlier: dict[str, Any], params: ScrapeParams) -> bool:
         return False
     if not set(params.tags) <= set(earlier.get("tags") or ()):
         return False
-    try:
-        start, end = (
-            date.fromisoformat(d) if d else None for d in (earlier.get("date_from"), earlier.get("date_to"))
-        )
-    except (TypeError, ValueError):  # not a window we wrote: trust it with nothing
-        return False
-    if start is not None and (params.date_from is None or params.date_from < start):
-        return False
-    return end is None or (params.date_to is not None and params.date_to <= end)
+    return window_covers(earlier, params.date_from, params.date_to)
 
 
 def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
@@ -180,35 +180,11 @@ def last_high_water(store: Store, params: ScrapeParams) -> datetime | None:
 
     A narrower or other run's mark would skip, for good, the quiet questions it never fetched.
     """
-    with store.read() as s:
-        runs = s.scalars(
-            sa.select(AcquisitionRun)
-            .where(
-                AcquisitionRun.kind == "scrape",
-                AcquisitionRun.status == "done",
-                AcquisitionRun.high_water.is_not(None),
-            )
-            .order_by(AcquisitionRun.id.desc())
-        )
-        for run in runs:
-            if covers(run.params or {}, params):
-                return run.high_water
-    return None
+    return runs_last_high_water(store, "scrape", lambda earlier: covers(earlier, params))
 
 
 def _find_resumable(store: Store, params: ScrapeParams) -> AcquisitionRun | None:
-    wanted = params.as_json()
-    with store.read() as s:
-        run = s.scalars(
-            sa.select(AcquisitionRun)
-            .where(AcquisitionRun.kind == "scrape")
-            .order_by(AcquisitionRun.id.desc())
-            .limit(1)
-        ).first()
-        # Only the newest scrape may be resumed: an older unfinished one was superseded.
-        if run is not None and run.status in RESUMABLE and run.params == wanted:
-            return run
-    return None
+    return find_resumable(store, "scrape", params.as_json())
 
 
 def _new_run(store: Store, params: ScrapeParams) -> AcquisitionRun:
@@ -223,30 +199,7 @@ def _new_run(store: Store, params: ScrapeParams) -> AcquisitionRun:
         "page": 1,
         "max_activity": None,
     }
-    now = utcnow()
-    run = AcquisitionRun(
-        kind="scrape",
-        status="running",
-        params=params.as_json(),
-        checkpoint=checkpoint,
-        items=0,
-        requests=0,
-        started_at=now,
-        updated_at=now,
-    )
-    with store.write() as s:
-        s.add(run)
-    return run
-
-
-def _mark(store: Store, run_id: int, status: str, message: str | None = None, **values) -> None:
-    with store.write() as s:
-        run = s.get(AcquisitionRun, run_id)
-        run.status, run.message, run.updated_at = status, message, utcnow()
-        if status in ("done", "failed", "quota", "interrupted"):
-            run.finished_at = utcnow()
-        for k, v in values.items():
-            setattr(run, k, v)
+    return new_run(store, "scrape", params.as_json(), checkpoint)
 
 
 # -- the job -------------------------------------------------------------------------------------------------
@@ -272,48 +225,20 @@ def scrape(
     """
     if not params.tags:
         raise PPMinerError("no tags to scrape: give --tag or set [study] tags in the config")
-    own_lock = lock is None
-    if own_lock:
-        lock = Lock(store, LOCK_NAME)
-        lock.acquire()
-    own_client = client is None
-    if own_client:
-        client = ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
-    try:
+    with scrape_parts(
+        store, lock, client, lambda: ApiClient(params.api_url, site=params.site, key=key, max_rps=max_rps)
+    ) as (lock, client):
         return _scrape_locked(store, params, client, lock, restart, show_progress, max_requests)
-    finally:
-        if own_client:
-            client.close()
-        if own_lock:
-            lock.release()
-
-
-def _close_dead_runs(store: Store, keep: int | None) -> None:
-    """Runs still marked running while we hold the lock belong to a process that died: say so."""
-    with store.write() as s:
-        s.execute(
-            sa.update(AcquisitionRun)
-            .where(
-                AcquisitionRun.kind == "scrape",
-                AcquisitionRun.status == "running",
-                AcquisitionRun.id != (keep if keep is not None else -1),
-            )
-            .values(
-                status="interrupted",
-                message="its process died (still marked running when the next scrape started)",
-                finished_at=utcnow(),
-            )
-        )
 
 
 def _scrape_locked(store, params, client, lock, restart, show_progress, max_requests) -> ScrapeResult:
     run = None if restart else _find_resumable(store, params)
-    _close_dead_runs(store, run.id if run is not None else None)
+    close_dead_runs(store, "scrape", run.id if run is not None else None)
     resumed = run is not None
     if run is None:
         run = _new_run(store, params)
     elif run.status != "running":
-        _mark(store, run.id, "running")
+        mark(store, run.id, "running")
     if resumed:
         log.info("resuming scrape run %d at %s", run.id, run.checkpoint)
     cp = dict(run.checkpoint)
@@ -378,36 +303,25 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
                 if page.quota_remaining == 0 and cp["tag_index"] < len(params.tags):
                     raise QuotaExhausted(f"quota_remaining reached 0 after {where}")
     except QuotaExhausted as exc:
-        msg = f"stopped early ({exc}); rerun the same command to resume"
-        _mark(store, run.id, "quota", msg, requests=requests_so_far(), quota_remaining=client.quota_remaining)
+        msg = record_stop(
+            store, run.id, exc, log, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        )
         result.status, result.message = "quota", msg
-        log.warning("scrape run %d: %s", run.id, msg)
         return _finish(result, client, requests_so_far())
     except KeyboardInterrupt:
-        _mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
+        mark(store, run.id, "interrupted", "interrupted", requests=requests_so_far())
         raise
     except Exception as exc:  # noqa: BLE001 - whatever breaks, the run ends failed with a one-line reason
         text = client.scrub(_failure_text(exc, where, page_ids))
-        if not isinstance(exc, PPMinerError | sa.exc.SQLAlchemyError | OSError):
-            log.error("scrape run %d: unexpected error", run.id, exc_info=True)  # the log filter scrubs it
-        try:
-            _mark(
-                store,
-                run.id,
-                "failed",
-                text,
-                requests=requests_so_far(),
-                quota_remaining=client.quota_remaining,
-            )
-        except sa.exc.SQLAlchemyError as mark_exc:
-            text += f" (and the run could not be marked failed: {_first_line(mark_exc)})"
-        log.error("scrape run %d failed: %s", run.id, text)
+        text = record_failure(
+            store, run.id, exc, text, log, requests=requests_so_far(), quota_remaining=client.quota_remaining
+        )
         if isinstance(exc, Unreachable):
             raise PPMinerError(f"{text}: check the network (or --api-url), then rerun to resume") from None
         raise PPMinerError(f"scrape run {run.id} failed (rerun the same command to resume): {text}") from None
 
     high_water = _high_water(cp, started_at)
-    _mark(
+    mark(
         store,
         run.id,
         "done",
@@ -420,11 +334,6 @@ def _scrape_locked(store, params, client, lock, restart, show_progress, max_requ
     _finish(result, client, requests_so_far())
     log.info(result.summary())
     return result
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _failure_text(exc: BaseException, where: str, page_ids: list) -> str:

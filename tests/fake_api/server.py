@@ -14,6 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from local_http import serve, shut
+
 THROTTLE_MSG = "too many requests from this IP, more requests available in {} seconds"
 
 
@@ -59,27 +61,12 @@ class FakeApi:
     # -- lifecycle -------------------------------------------------------------------------------------------
 
     def start(self) -> FakeApi:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args) -> None:  # keep test output quiet
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-                api._handle(self)
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        self._httpd = serve(self._handle)
         return self
 
     def stop(self) -> None:
         self._released.set()
-        if self._httpd:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+        shut(self._httpd)
 
     def __enter__(self) -> FakeApi:
         return self.start()
