@@ -16,7 +16,11 @@ class NotebookError(ValueError):
 
 
 def code_cells(text: str) -> list[tuple[int, str]]:
-    """(1-based number among code cells, source) of each Python code cell; IPython magics blanked out."""
+    """(cell number, source) of each Python code cell; IPython magics become `pass`.
+
+    Cells are numbered as ruff numbers them: 1-based among all the notebook's cells, markdown ones included,
+    so `cell 3` is the third cell a reader sees.
+    """
     try:
         nb = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -27,11 +31,9 @@ def code_cells(text: str) -> list[tuple[int, str]]:
     if language not in ("python", ""):
         raise NotebookError(f"kernel language is {language!r}, not python")
     cells = []
-    number = 0
-    for cell in nb["cells"]:
+    for number, cell in enumerate(nb["cells"], 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        number += 1
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         lines = source.split("\n")

@@ -25,12 +25,14 @@ class Rule:
     false_alarms: str  # the false-alarm risk, and what keeps it low
     risk: str  # low | medium | high
     check: Callable[..., Iterable[RawFinding]]
+    confidence: str = "high"  # high: default output; medium: shown with --min-confidence medium
 
     def explain(self) -> str:
         return "\n".join(
             [
                 f"{self.code} {self.name}",
-                f"root cause: {self.root_cause}    false-alarm risk: {self.risk}",
+                f"root cause: {self.root_cause}    false-alarm risk: {self.risk}    "
+                f"confidence: {self.confidence}",
                 "",
                 "What it finds",
                 f"  {self.summary}",

@@ -130,20 +130,6 @@ _CHEAP = _ELEMENTWISE | {
 }
 
 
-def _visible_function(call: ast.Call, index: ModuleIndex) -> bool:
-    """The mapped function's code is in this module (a lambda or a def) or is a TensorFlow function.
-
-    A method or an imported helper (`self._eviction_fn`, `data_reader.cast_ints`) may be trivial; we cannot
-    tell, so such maps are not reported.
-    """
-    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
-    if isinstance(fn, ast.Lambda):
-        return True
-    if isinstance(fn, ast.Name):
-        return fn.id in index.function_names or (index.resolver.qualname(fn) or "").startswith("tensorflow.")
-    return (index.resolver.qualname(fn) or "").startswith("tensorflow.") if fn is not None else False
-
-
 def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     """The map only selects, slices or applies element-wise ops: running it in parallel would gain nothing."""
     if call.args and index.resolver.qualname(call.args[0]) in _CHEAP:
@@ -196,6 +182,57 @@ def _sets_map_parallelization(index: ModuleIndex) -> bool:
 
 
 _PARALLEL_POSITION = {"map": 1, "interleave": 3}
+_PEEK_LIMIT = 100  # `take(k)` with a constant k at most this: a look at a few elements, not a training input
+
+
+def mapped_function(call: ast.Call) -> ast.AST | None:
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+
+
+def is_trivial_lambda(fn: ast.AST | None) -> bool:
+    """`lambda x, y: x`, `lambda d: d["image"]`, `lambda x, y: (y, x)`: selects or reorders, computes nothing."""
+    if not isinstance(fn, ast.Lambda):
+        return False
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args)}
+
+    def plain(node) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in params
+        if isinstance(node, ast.Subscript):
+            return plain(node.value) and isinstance(node.slice, ast.Constant)
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(plain(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys) and all(plain(v) for v in node.values)
+        return False
+
+    return plain(fn.body)
+
+
+def _peeked(map_call: ast.Call, chains) -> bool:
+    """The map feeds only a look at a few elements (`ds.map(f).take(1)`): its speed does not matter."""
+    for chain in chains:
+        ids = [id(s.node) for s in chain]
+        if id(map_call) not in ids:
+            continue
+        for later in chain[ids.index(id(map_call)) + 1 :]:
+            if later.kind == "take" and later.node.args:
+                k = later.node.args[0]
+                if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT:
+                    return True
+    return False
+
+
+def _interleaved_functions(index: ModuleIndex) -> set[str]:
+    """Names of functions passed to an interleave/flat_map: their maps run inside another parallel stage."""
+    names = set()
+    for site in index.calls:
+        func = site.node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("interleave", "flat_map", "parallel_interleave"):
+            fn = mapped_function(site.node)
+            if isinstance(fn, ast.Name | ast.Attribute):
+                names.add(fn.id if isinstance(fn, ast.Name) else fn.attr)
+    return names
 
 
 def check_sequential_map(index: ModuleIndex):
@@ -203,8 +240,11 @@ def check_sequential_map(index: ModuleIndex):
     if not flow.chains or _sets_map_parallelization(index):
         return
     vectorisable = {id(m) for m, _ in _map_before_batch(index)}
+    chains = list(flow.all_steps())
+    enclosing = {id(site.node): site.function for site in index.calls}
+    interleaved = _interleaved_functions(index)
     seen: set[int] = set()
-    for chain in flow.all_steps():
+    for chain in chains:
         single = (index.resolver.call_name(chain[0].node) or "").endswith(".from_tensors")
         for step in chain:
             if step.kind == "repeat":
@@ -218,19 +258,23 @@ def check_sequential_map(index: ModuleIndex):
                 continue
             seen.add(id(step.node))
             call = step.node
-            if step.kind == "map" and (is_cheap_map(call, index) or not _visible_function(call, index)):
-                continue
             if any(k.arg == "num_parallel_calls" or k.arg is None for k in call.keywords):
                 continue
             if len(call.args) > _PARALLEL_POSITION[step.kind] or any(
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
+            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains):
+                continue
+            owner = enclosing.get(id(call))
+            cheap = step.kind == "map" and is_cheap_map(call, index)
+            nested = getattr(owner, "name", None) in interleaved
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
+                confidence="medium" if cheap or nested else None,
             )
 
 
@@ -448,5 +492,6 @@ ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10000).batch(32)
         ),
         risk="low",
         check=check_shuffle_after_batch,
+        confidence="medium",
     )
 )

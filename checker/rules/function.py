@@ -294,5 +294,6 @@ for step, (x, y) in enumerate(dataset):
         ),
         risk="medium",
         check=check_numpy_in_step_loop,
+        confidence="medium",
     )
 )

@@ -317,5 +317,6 @@ for train_idx, val_idx in KFold(5).split(x):
         ),
         risk="medium",
         check=check_model_in_loop,
+        confidence="medium",
     )
 )
