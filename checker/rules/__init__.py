@@ -64,7 +64,7 @@ def register(rule: Rule) -> Rule:
 
 def all_rules() -> dict[str, Rule]:
     """Every rule, by code (importing the rule modules registers them)."""
-    from checker.rules import data, function, graph, keras  # noqa: F401
+    from checker.rules import data, function, graph, invariant, keras  # noqa: F401
 
     return dict(sorted(RULES.items()))
 
