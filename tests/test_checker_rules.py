@@ -643,3 +643,29 @@ class Problem:
         return ds.map(_parse)
 """
     assert sure(src, "PP202") == [(10, "high"), (11, "high"), (12, "high")]
+
+
+def test_pp201_parse_single_example_and_methods_before_batch():
+    src = """
+import tensorflow as tf
+
+class Reader:
+    def _parse_example_batch(self, record):
+        spec = {"x": tf.io.FixedLenFeature([28], tf.float32), "y": tf.io.FixedLenFeature([], tf.int64)}
+        parsed = tf.io.parse_single_example(record, spec)
+        return parsed["x"], tf.cast(parsed["y"], tf.int32)
+
+    def dataset(self, files):
+        ds = tf.data.TFRecordDataset(files).map(self._parse_example_batch)
+        return ds.batch(2048)
+
+def decode(record):
+    image = tf.io.decode_jpeg(record)
+    return tf.image.resize(image, [64, 64])
+
+jpegs = tf.data.TFRecordDataset(files).map(decode).batch(32)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    pp201 = [f for f in findings if f.rule == "PP201"]
+    assert [f.line for f in pp201] == [11]
+    assert "tf.io.parse_example" in pp201[0].message

@@ -93,36 +93,99 @@ def _flow(index: ModuleIndex) -> DatasetFlow:
     return flow
 
 
+# Ops that give the same result on a batch as on each element (or have a batch form the message names).
+_BATCH_CAPABLE = _ELEMENTWISE | frozenset(
+    "tensorflow." + n
+    for n in [
+        "io.parse_single_example",  # -> tf.io.parse_example after batching
+        "parse_single_example",
+        "io.parse_example",
+        "parse_example",
+        "io.decode_raw",
+        "decode_raw",
+        "image.per_image_standardization",
+        "image.flip_left_right",
+        "image.flip_up_down",
+        "image.rgb_to_grayscale",
+        "image.grayscale_to_rgb",
+        "image.rgb_to_hsv",
+        "image.adjust_brightness",
+        "image.adjust_contrast",
+        "image.adjust_saturation",
+        "image.adjust_gamma",
+        "sparse.to_dense",
+        "sparse_tensor_to_dense",
+    ]
+)
+# Calls in a map function that compute nothing per element (feature specs).
+_NEUTRAL = frozenset(
+    "tensorflow." + n
+    for n in [
+        "io.FixedLenFeature",
+        "FixedLenFeature",
+        "io.VarLenFeature",
+        "VarLenFeature",
+        "io.FixedLenSequenceFeature",
+    ]
+)
+_PER_EXAMPLE_PARSE = frozenset({"tensorflow.io.parse_single_example", "tensorflow.parse_single_example"})
+
+
+def _mapped_def(call: ast.Call, index: ModuleIndex):
+    """The def a map runs, when it is named in this module: a module function, a def nested anywhere with a
+    unique name, or a method of the calling class (`self._parse`)."""
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    if isinstance(fn, ast.Name):
+        if fn.id in index.module_functions:
+            return index.module_functions[fn.id]
+        named = [f for f in index.functions if f.name == fn.id]
+        return named[0] if len(named) == 1 else None
+    if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
+        for methods in index.class_methods.values():
+            if fn.attr in methods:
+                return methods[fn.attr]
+    return None
+
+
 def _map_function_body(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
-    if not call.args:
+    if not call.args and not call.keywords:
         return None
-    fn = call.args[0]
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
     if isinstance(fn, ast.Lambda):
         return [fn.body]
-    if isinstance(fn, ast.Name) and fn.id in index.module_functions:
-        body = index.module_functions[fn.id].body
+    function = _mapped_def(call, index)
+    if function is not None:
+        body = function.body
         if all(isinstance(s, ast.Assign | ast.Return | ast.Expr) for s in body):
             return [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return None
 
 
-def is_elementwise_map(call: ast.Call, index: ModuleIndex) -> bool:
-    """The map's function only casts, scales or one-hot encodes: it would give the same on a whole batch."""
+def vectorisable_map(call: ast.Call, index: ModuleIndex) -> str | None:
+    """How the map's function would run on a whole batch, or None when it cannot: "element-wise" (casts,
+    scaling, one-hot), "parse_example" (per-example parsing that has a batch form), "batch-capable"."""
     body = _map_function_body(call, index)
     if not body:
-        return False
-    saw_call = False
+        return None
+    seen: set[str] = set()
     for root in body:
         for node in ast.walk(root):
             if isinstance(node, ast.Call):
-                if index.resolver.call_name(node) not in _ELEMENTWISE:
-                    return False
-                saw_call = True
-            elif isinstance(node, ast.Lambda | ast.Subscript | ast.Slice):
-                if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-                    continue  # features["image"], pair[0]
-                return False
-    return saw_call or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))
+                name = index.resolver.call_name(node)
+                if name in _NEUTRAL:
+                    continue
+                if name not in _BATCH_CAPABLE:
+                    return None
+                seen.add(name)
+            elif isinstance(node, ast.Lambda | ast.Slice):
+                return None
+            elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+                return None  # features["image"] and pair[0] are fine; x[:, 1:] is not
+    if seen & _PER_EXAMPLE_PARSE:
+        return "parse_example"
+    if seen <= _ELEMENTWISE and (seen or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))):
+        return "element-wise"
+    return "batch-capable" if seen else None
 
 
 _CHEAP = _ELEMENTWISE | {
@@ -146,7 +209,7 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 def _map_before_batch(index: ModuleIndex):
-    """(map call, batch call) pairs where an element-wise map runs before the batch that follows it."""
+    """(map call, batch call, kind) where a vectorisable map runs before the batch that follows it."""
     seen: set[int] = set()
     for chain in _flow(index).all_steps():
         for i, step in enumerate(chain):
@@ -154,21 +217,26 @@ def _map_before_batch(index: ModuleIndex):
                 continue
             for later in chain[i + 1 :]:
                 if later.kind == "batch":
-                    if is_elementwise_map(step.node, index):
+                    kind = vectorisable_map(step.node, index)
+                    if kind is not None:
                         seen.add(id(step.node))
-                        yield step.node, later.node
+                        yield step.node, later.node, kind
                     break
                 if later.kind not in _BETWEEN_MAP_AND_BATCH:
                     break
 
 
 def check_map_before_batch(index: ModuleIndex):
-    for map_call, batch_call in _map_before_batch(index):
+    for map_call, batch_call, kind in _map_before_batch(index):
+        how = (
+            "batch first and parse the batch with tf.io.parse_example"
+            if kind == "parse_example"
+            else "batch first and map once per batch"
+        )
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
-            f"element-wise `map` runs once per element before `batch` (line {batch_call.lineno}); "
-            "batch first and map once per batch",
+            f"{kind} `map` runs once per element before `batch` (line {batch_call.lineno}); {how}",
         )
 
 
@@ -239,7 +307,7 @@ def check_sequential_map(index: ModuleIndex):
     flow = _flow(index)
     if not flow.chains or _sets_map_parallelization(index):
         return
-    vectorisable = {id(m) for m, _ in _map_before_batch(index)}
+    vectorisable = {id(m) for m, _, _ in _map_before_batch(index)}
     chains = list(flow.all_steps())
     enclosing = {id(site.node): site.function for site in index.calls}
     interleaved = _interleaved_functions(index)
@@ -378,30 +446,33 @@ def _unshuffled_batch_before(steps) -> ast.Call | None:
 register(
     Rule(
         code="PP201",
-        name="elementwise-map-before-batch",
+        name="vectorizable-map-before-batch",
         root_cause="api.inefficient_usage",
         summary=(
-            "A tf.data `map` whose function is element-wise (casts, scaling, one-hot, activations) followed by "
-            "`batch`; the pipeline is followed through variables and helpers of the module."
+            "A tf.data `map` followed by `batch` whose function works on whole batches: element-wise ops "
+            "(casts, scaling, one-hot, activations), tf.io.parse_single_example (tf.io.parse_example after "
+            "batching), decode_raw, and the tf.image ops that accept a batch; the pipeline is followed through "
+            "variables, attributes and helpers of the module (DeepPerf's rule 2)."
         ),
         why=(
             "The map's function is called once per element, with tf.data's per-call overhead each time; after "
-            "`batch` the same function runs once per batch on a whole tensor (vectorised)."
+            "`batch` the same work runs once per batch on a whole tensor (TensorFlow's guide calls this "
+            "vectorizing the map)."
         ),
         example="""
-ds = tf.data.Dataset.from_tensor_slices((x, y))
-ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
-ds = ds.batch(64)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(lambda r: tf.io.parse_single_example(r, spec))
+ds = ds.batch(2048)
 """,
         instead="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
-ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
+ds = tf.data.TFRecordDataset(files).batch(2048)
+ds = ds.map(lambda r: tf.io.parse_example(r, spec))
 """,
         false_alarms=(
-            "Low. Unlike DeepPerf's map-before-batch rule it fires only when the mapped function uses nothing "
-            "but element-wise ops (a decode, resize, parse, random op or Python function could not move behind "
-            "batch, so such maps are never reported), and only when at most shuffle/repeat/prefetch/take/skip/"
-            "shard lie between map and batch (a cache would be lost)."
+            "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
+            "resize, random op or Python function could not move behind batch, so such maps are never "
+            "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard lie between map and batch "
+            "(a cache would be lost). Maps of functions defined in other modules are not read."
         ),
         risk="low",
         check=check_map_before_batch,
