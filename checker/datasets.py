@@ -98,6 +98,7 @@ class DatasetFlow:
     index: ModuleIndex
     chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
 
     @classmethod
@@ -140,6 +141,8 @@ class DatasetFlow:
                     value = self._eval(stmt.value, env, function, depth, stack)
                     if value is not None and returned is not None:
                         returned.append(value)
+                    if value is not None and function is not None:
+                        self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
                 continue
             if isinstance(stmt, ast.For | ast.AsyncFor):
                 chain = self._eval(stmt.iter, env, function, depth, stack)
@@ -170,6 +173,12 @@ class DatasetFlow:
         """The pipeline an expression evaluates to, or None; records chains and consumptions on the way."""
         if isinstance(expr, ast.Name | ast.Attribute) and _key(expr) in env:
             return env[_key(expr)]
+        if (
+            isinstance(expr, ast.Subscript)
+            and isinstance(expr.value, ast.Call)
+            and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
+        ):
+            return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
         if not isinstance(expr, ast.Call):
             for child in ast.iter_child_nodes(expr):
                 if isinstance(child, ast.expr) and not isinstance(child, ast.Lambda):
@@ -191,7 +200,7 @@ class DatasetFlow:
                 if func.attr in _ITERATOR_MAKERS:
                     self._consume(receiver, call)
                 return None
-            if func.attr in _CONSUMERS:
+            if func.attr in _CONSUMERS or "train" in func.attr.lower():
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
@@ -246,6 +255,11 @@ class DatasetFlow:
         self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
 
     # -- queries -------------------------------------------------------------------------------------------
+
+    def handed_out(self):
+        """Pipelines a function returns that no code of this module extends: the caller consumes them."""
+        extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
+        return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""

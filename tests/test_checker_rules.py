@@ -269,8 +269,6 @@ peek = tf.data.TFRecordDataset(f).batch(32)
 for item in peek.take(1):
     print(item.shape)
 
-def input_fn():                    # returned to the caller (an Estimator): not seen consumed
-    return tf.data.TFRecordDataset(f).batch(32)
 shown = tf.data.TFRecordDataset(f).map(parse)
 for record in shown:               # a loop that only prints records is no training loop
     print(record)
@@ -669,3 +667,21 @@ jpegs = tf.data.TFRecordDataset(files).map(decode).batch(32)
     pp201 = [f for f in findings if f.rule == "PP201"]
     assert [f.line for f in pp201] == [11]
     assert "tf.io.parse_example" in pp201[0].message
+
+
+def test_pp203_returned_tfds_split_and_method_consumers():
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+def input_fn(files):                   # returned to the caller (an Estimator)
+    ds = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4)
+    return ds.batch(32)
+def make(files):                       # extended by this module, which prefetches
+    return tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4)
+good = make(f).batch(8).prefetch(1)
+train = tfds.load("mnist")["train"].map(norm, num_parallel_calls=2).batch(32)
+model.fit(train)
+ds2 = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4).batch(3)
+trainer.train(ds2)
+"""
+    assert codes(src, "PP203") == [("PP203", 6), ("PP203", 10), ("PP203", 12)]

@@ -384,7 +384,12 @@ def _costly(chain, index: ModuleIndex) -> bool:
 
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
-    for chain, at in _flow(index).consumed.values():
+    flow = _flow(index)
+    consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
+    for chain, at in flow.handed_out():
+        if any(s.kind in ("batch", "padded_batch") for s in chain):
+            consumed.append((chain, at, True))
+    for chain, at, handed in consumed:
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
             continue
@@ -397,8 +402,8 @@ def check_missing_prefetch(index: ModuleIndex):
         yield RawFinding(
             "PP203",
             *_at_method(last),
-            f"this tf.data pipeline is consumed (line {at.lineno}) without a final `prefetch`; "
-            "end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
+            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
         )
 
 

@@ -138,7 +138,7 @@ def check_predict_per_sample(index: ModuleIndex):
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         if isinstance(arg, ast.Name):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
-        if _feeds_back(loop, arg, targets):
+        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets)):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
         if _is_one_sample(arg, index, targets):
             yield RawFinding(
@@ -178,6 +178,17 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
                 ):
                     return True
     return False
+
+
+def _fresh_names(loop, loop_targets: set[str]) -> set[str]:
+    """Names each iteration binds anew from its own items (`x = load(path); x = np.expand_dims(x, 0)`), in
+    source order: a value computed from them is new each time, not fed back from earlier predictions."""
+    fresh: set[str] = set()
+    for stmt in getattr(loop, "body", []):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign) and names_in(node.value) & (loop_targets | fresh):
+                fresh |= assigned_names(node.targets)
+    return fresh
 
 
 def _assigned_from_targets(node, loop_targets: set[str]) -> bool:
