@@ -99,6 +99,7 @@ class DatasetFlow:
     chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
     _plain: dict[int, object] = field(default_factory=dict)
 
     @classmethod
@@ -148,6 +149,8 @@ class DatasetFlow:
                 chain = self._eval(stmt.iter, env, function, depth, stack)
                 if chain is None and _is_enumerate(stmt.iter):
                     chain = self._eval(stmt.iter.args[0], env, function, depth, stack)
+                if chain is not None:
+                    self.iterated.setdefault(id(stmt), (chain, stmt))
                 if chain is not None and _runs_a_step(stmt, self.index):
                     self._consume(chain, stmt)
                 self._run_body(stmt.body, env, function, depth, stack, returned)

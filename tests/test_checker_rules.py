@@ -365,21 +365,26 @@ preds = model.predict(np.stack(images))
 # ---------------------------------------------------------------- PP302 model rebuilt in a loop
 
 
-def test_pp302_kfold_with_helper():
+def test_pp302_search_with_helper_not_kfold():
     src = """
 from sklearn.model_selection import KFold
 from tensorflow import keras
 
-def create_model():
-    model = keras.Sequential([keras.layers.Dense(1)])
+def create_model(units):
+    model = keras.Sequential([keras.layers.Dense(units)])
     model.compile("adam", "mse")
     return model
 
-for train_idx, val_idx in KFold(5).split(x):
-    model = create_model()
+for units in grid:
+    model = create_model(units)
+    model.fit(x, y)
+for train_idx, val_idx in KFold(5).split(x):   # five folds: the growth does not matter
+    model = create_model(8)
     model.fit(x[train_idx], y[train_idx])
 """
-    assert codes(src, "PP302") == [("PP302", 11)]
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP302"] == [(11, "medium")]
+    assert "keras.backend.clear_session()" in findings[0].message and "tf.keras" not in findings[0].message
 
 
 def test_pp302_near_misses():
@@ -685,3 +690,44 @@ ds2 = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=4).batch(3)
 trainer.train(ds2)
 """
     assert codes(src, "PP203") == [("PP203", 6), ("PP203", 10), ("PP203", 12)]
+
+
+def test_issue_misses_writer_numpy_helper_and_variable_length_batches():
+    src = """
+import tensorflow as tf
+
+@tf.function
+def train_step(x, y):
+    return model(x)
+
+@tf.function(reduce_retracing=True)
+def relaxed_step(x, y):
+    return model(x)
+
+def eager_step(model, x, y):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+    return loss.numpy()
+
+ds = tf.data.TFRecordDataset(f).map(parse, num_parallel_calls=4).padded_batch(32).prefetch(2)
+for x, y in ds:
+    train_step(x, y)
+    relaxed_step(x, y)
+    history.append(eager_step(model, x, y))
+for i in range(30):                              # a toy loop
+    with tf.GradientTape() as tape:
+        loss = model(x)
+    opt.apply_gradients(g)
+    hist.append(loss.numpy())
+for x, y in ds:
+    with tf.GradientTape() as tape:
+        loss = model(x)
+    opt.apply_gradients(g)
+    print("loss", loss.numpy())                  # printing every step is the design
+for step in range(1000):
+    writer = tf.summary.FileWriter("logs")
+    w = tf.get_variable("w", [3], reuse=True)
+    sess.run(op)
+"""
+    assert codes(src) == [("PP403", 16), ("PP402", 20), ("PP102", 34)]

@@ -84,7 +84,7 @@ def _at_method(call: ast.Call) -> tuple[int, int]:
     return call.lineno, call.col_offset
 
 
-def _flow(index: ModuleIndex) -> DatasetFlow:
+def dataset_flow(index: ModuleIndex) -> DatasetFlow:
     # The flow is computed once per module and shared by the PP2xx rules.
     flow = getattr(index, "_dataset_flow", None)
     if flow is None:
@@ -211,7 +211,7 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
 def _map_before_batch(index: ModuleIndex):
     """(map call, batch call, kind) where a vectorisable map runs before the batch that follows it."""
     seen: set[int] = set()
-    for chain in _flow(index).all_steps():
+    for chain in dataset_flow(index).all_steps():
         for i, step in enumerate(chain):
             if step.kind != "map" or id(step.node) in seen:
                 continue
@@ -304,7 +304,7 @@ def _interleaved_functions(index: ModuleIndex) -> set[str]:
 
 
 def check_sequential_map(index: ModuleIndex):
-    flow = _flow(index)
+    flow = dataset_flow(index)
     if not flow.chains or _sets_map_parallelization(index):
         return
     vectorisable = {id(m) for m, _, _ in _map_before_batch(index)}
@@ -384,7 +384,7 @@ def _costly(chain, index: ModuleIndex) -> bool:
 
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
-    flow = _flow(index)
+    flow = dataset_flow(index)
     consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
     for chain, at in flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
@@ -408,7 +408,7 @@ def check_missing_prefetch(index: ModuleIndex):
 
 
 def check_shuffle_after_batch(index: ModuleIndex):
-    chains = list(_flow(index).all_steps())
+    chains = list(dataset_flow(index).all_steps())
     # Shuffles batched again later in any chain (a prefix chain does not show the later batch).
     rebatched = {
         id(step.node)

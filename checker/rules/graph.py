@@ -86,6 +86,10 @@ _NON_OP_NAMES = frozenset(
         "train.list_variables",
         "train.load_variable",
         "train.get_global_step",
+        "get_variable",
+        "contrib.framework.get_global_step",
+        "contrib.framework.get_or_create_global_step",
+        "layers.Layer",
         "train.get_or_create_global_step",
         "train.create_global_step",
         "train.checkpoint_exists",
@@ -101,6 +105,8 @@ _NON_OP_NAMES = frozenset(
         "data.AUTOTUNE",
     ]
 )
+# Summary writers: each opens an event file and starts a writer thread.
+_WRITERS = frozenset({"tensorflow.summary.FileWriter", "tensorflow.summary.create_file_writer"})
 # Classes (CamelCase) whose construction does add nodes to the default graph.
 _OP_CLASSES = frozenset({"tensorflow.Variable", "tensorflow.train.Saver"})
 # Methods on graph objects that add nodes (`var.assign(x)`, `optimizer.minimize(loss)`).
@@ -155,7 +161,7 @@ def check_session_in_loop(index: ModuleIndex):
     for loop, reached in loops_keeping_the_graph(index):
         for site, via in reached:
             name = index.resolver.call_name(site.node)
-            if name not in SESSION_CLASSES:
+            if name not in SESSION_CLASSES and name not in _WRITERS:
                 continue
             at = via or site.node
             if not first_report(reported, at):
@@ -166,7 +172,7 @@ def check_session_in_loop(index: ModuleIndex):
                 at.lineno,
                 at.col_offset,
                 f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
-                "create one session before the loop and reuse it",
+                "create one before the loop and reuse it",
             )
 
 
@@ -210,12 +216,16 @@ for step in range(10000):
 register(
     Rule(
         code="PP102",
-        name="session-in-loop",
+        name="session-or-writer-in-loop",
         root_cause="api.inefficient_usage",
-        summary="A tf.Session / InteractiveSession / MonitoredSession created inside a loop (or a helper it calls).",
+        summary=(
+            "A tf.Session / InteractiveSession / MonitoredSession, or a summary FileWriter / file writer, "
+            "created inside a loop (or a helper it calls)."
+        ),
         why=(
             "Creating a session sets up the runtime and devices (on a GPU, seconds) and re-places the graph; "
-            "one per iteration repeats that start-up cost every time, and unclosed sessions hold memory."
+            "one per iteration repeats that start-up cost every time, and unclosed sessions hold memory. A "
+            "summary writer opens a new event file and writer thread each time."
         ),
         example="""
 for image in images:

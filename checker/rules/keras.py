@@ -226,7 +226,7 @@ def _bound_to(loop, call: ast.Call) -> set[str]:
 def check_model_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if isinstance(loop, COMPREHENSION_TYPES):
+        if isinstance(loop, COMPREHENSION_TYPES) or _few_models(loop):
             continue
         if not any(
             isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
@@ -245,9 +245,31 @@ def check_model_in_loop(index: ModuleIndex):
                 "PP302",
                 at.lineno,
                 at.col_offset,
-                f"a Keras model (`{short(name)}`) is built on every iteration of the loop at line {loop.lineno}"
-                f"{where} without tf.keras.backend.clear_session(); Keras' global state grows each time",
+                f"a Keras model (`{name.rsplit('.', 1)[1]}`) is built on every iteration of the loop at line "
+                f"{loop.lineno}{where} without keras.backend.clear_session(); Keras' global state grows each time",
             )
+
+
+_FEW_MODELS = 10
+
+
+def _few_models(loop) -> bool:
+    """Cross-validation folds (`for tr, va in kfold.split(x)`) or a few literal iterations: a handful of
+    models, where the growth of Keras' state does not matter."""
+    it = getattr(loop, "iter", None)
+    if it is None:
+        return False
+    for node in ast.walk(it):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split":
+            return True
+        if isinstance(node, ast.Name) and "fold" in node.id.lower():
+            return True
+    if isinstance(it, ast.List | ast.Tuple):
+        return len(it.elts) <= _FEW_MODELS
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args:
+        stop = it.args[-1] if len(it.args) <= 2 else it.args[1]
+        return isinstance(stop, ast.Constant) and isinstance(stop.value, int) and stop.value <= _FEW_MODELS
+    return False
 
 
 def _kept(loop, call: ast.Call) -> bool:
@@ -311,15 +333,17 @@ register(
             "each model until the run slows down or runs out of memory."
         ),
         example="""
-for train_idx, val_idx in KFold(5).split(x):
-    model = build_model()
-    model.fit(x[train_idx], y[train_idx])
+for units in search_space:
+    model = keras.Sequential([keras.layers.Dense(units), keras.layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(x, y)
 """,
         instead="""
-for train_idx, val_idx in KFold(5).split(x):
-    tf.keras.backend.clear_session()
-    model = build_model()
-    model.fit(x[train_idx], y[train_idx])
+for units in search_space:
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.layers.Dense(units), keras.layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(x, y)
 """,
         false_alarms=(
             "Medium-low. Models kept on purpose (appended to a list or stored in a dict: an ensemble) and "
