@@ -105,7 +105,8 @@ _RELAXED = frozenset({"input_signature", "reduce_retracing", "experimental_relax
 
 def _relaxed(function) -> bool:
     return any(
-        isinstance(d, ast.Call) and any(k.arg in _RELAXED for k in d.keywords) for d in function.decorator_list
+        isinstance(d, ast.Call) and any(k.arg in _RELAXED for k in d.keywords)
+        for d in function.decorator_list
     )
 
 

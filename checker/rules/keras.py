@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
-from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name, short
+from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
