@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from checker.datasets import DatasetFlow
+from checker.datasets import DatasetFlow, Step
 from checker.findings import RawFinding
 from checker.module import ModuleIndex
 from checker.rules import Rule, register
@@ -303,16 +303,38 @@ def _interleaved_functions(index: ModuleIndex) -> set[str]:
     return names
 
 
+def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
+    """`.map`/`.interleave` calls on datasets the flow could not trace (a parameter, an attribute set
+    elsewhere) that only tf.data spells so: `map(map_func=...)`, `interleave(...)`, or a receiver named like a
+    dataset (`ds`, `train_ds`, `self.dataset`)."""
+    for site in index.calls:
+        call = site.node
+        func = call.func
+        if id(call) in traced or not isinstance(func, ast.Attribute) or func.attr not in _PARALLEL_POSITION:
+            continue
+        receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
+        words = receiver.lower().split("_")
+        if (
+            func.attr == "interleave"
+            or any(k.arg == "map_func" for k in call.keywords)
+            or "dataset" in receiver.lower()
+            or "ds" in words
+        ):
+            yield call, func.attr
+
+
 def check_sequential_map(index: ModuleIndex):
     flow = dataset_flow(index)
-    if not flow.chains or _sets_map_parallelization(index):
+    if _sets_map_parallelization(index):
         return
     vectorisable = {id(m) for m, _, _ in _map_before_batch(index)}
     chains = list(flow.all_steps())
     enclosing = {id(site.node): site.function for site in index.calls}
     interleaved = _interleaved_functions(index)
     seen: set[int] = set()
-    for chain in chains:
+    traced = {id(step.node) for chain in chains for step in chain}
+    untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
+    for chain in [*chains, *untraced]:
         single = (index.resolver.call_name(chain[0].node) or "").endswith(".from_tensors")
         for step in chain:
             if step.kind == "repeat":
@@ -527,11 +549,13 @@ register(
             "batch is prepared, and the input pipeline idles while a step runs."
         ),
         example="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32)
+ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = ds.shuffle(10000).batch(32)
 model.fit(ds, epochs=10)
 """,
         instead="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32).prefetch(tf.data.AUTOTUNE)
+ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = ds.shuffle(10000).batch(32).prefetch(tf.data.AUTOTUNE)
 model.fit(ds, epochs=10)
 """,
         false_alarms=(

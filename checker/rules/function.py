@@ -360,15 +360,22 @@ register(
         ),
         example="""
 for x, y in dataset:
-    loss = train_step(x, y)
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
     losses.append(loss.numpy())
 """,
         instead="""
 mean_loss = tf.keras.metrics.Mean()
 for step, (x, y) in enumerate(dataset):
-    mean_loss.update_state(train_step(x, y))
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    mean_loss.update_state(loss)
     if step % 100 == 0:
-        print(mean_loss.result().numpy())
+        history.append(mean_loss.result().numpy())
 """,
         false_alarms=(
             "Medium. Calls under an `if` (logging every N steps) or inside a print/log call (progress output is "

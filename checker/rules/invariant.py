@@ -143,11 +143,17 @@ def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
     return changed
 
 
+_LEAVES_ARGUMENTS_ALONE = frozenset(
+    {"tf", "tf1", "tfv1", "K", "np", "len", "print", "zip", "enumerate", "range", "list", "tuple", "sorted"}
+    | {"reversed", "min", "max", "sum", "abs", "int", "float", "str", "isinstance", "iter", "dict", "set"}
+)
+
+
 def _is_tf_name(func) -> bool:
     """`tf.x.y` spelled out (the callee is TensorFlow's, which does not change its arguments)."""
     while isinstance(func, ast.Attribute):
         func = func.value
-    return isinstance(func, ast.Name) and func.id in ("tf", "tf1", "tfv1", "K", "np", "len", "print")
+    return isinstance(func, ast.Name) and func.id in _LEAVES_ARGUMENTS_ALONE
 
 
 def _reads_changed(key: str, changed: set[str]) -> bool:
