@@ -167,6 +167,8 @@ def vectorisable_map(call: ast.Call, index: ModuleIndex) -> str | None:
     body = _map_function_body(call, index)
     if not body:
         return None
+    if _parses_batches(body, index):
+        return "batch-capable"  # written for batches: tf.io.parse_example is the batched parser
     seen: set[str] = set()
     for root in body:
         for node in ast.walk(root):
@@ -186,6 +188,25 @@ def vectorisable_map(call: ast.Call, index: ModuleIndex) -> str | None:
     if seen <= _ELEMENTWISE and (seen or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))):
         return "element-wise"
     return "batch-capable" if seen else None
+
+
+_BATCH_PARSERS = frozenset({"tensorflow.io.parse_example", "tensorflow.parse_example"})
+
+
+def _parses_batches(body, index: ModuleIndex) -> bool:
+    return any(
+        isinstance(node, ast.Call) and index.resolver.call_name(node) in _BATCH_PARSERS
+        for root in body
+        for node in ast.walk(root)
+    )
+
+
+def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
+    """`map(parse_tfrecord)` of a function this module does not define: most such parsers call
+    tf.io.parse_single_example, which has a batched form; the name is the only evidence (medium)."""
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+    return "parse" in name.lower() and _mapped_def(call, index) is None and name not in index.function_names
 
 
 _CHEAP = _ELEMENTWISE | {
@@ -215,13 +236,18 @@ def _map_before_batch(index: ModuleIndex):
         for i, step in enumerate(chain):
             if step.kind != "map" or id(step.node) in seen:
                 continue
+            kind = vectorisable_map(step.node, index)
+            if kind is None and _named_like_a_parser(step.node, index):
+                kind = "parser"
+            if kind is None:
+                continue
             for later in chain[i + 1 :]:
                 if later.kind == "batch":
-                    kind = vectorisable_map(step.node, index)
-                    if kind is not None:
-                        seen.add(id(step.node))
-                        yield step.node, later.node, kind
+                    seen.add(id(step.node))
+                    yield step.node, later.node, kind
                     break
+                if later.kind == "map" and vectorisable_map(later.node, index) is not None:
+                    continue  # two vectorisable maps in a row: both can move behind the batch
                 if later.kind not in _BETWEEN_MAP_AND_BATCH:
                     break
 
@@ -230,13 +256,15 @@ def check_map_before_batch(index: ModuleIndex):
     for map_call, batch_call, kind in _map_before_batch(index):
         how = (
             "batch first and parse the batch with tf.io.parse_example"
-            if kind == "parse_example"
+            if kind in ("parse_example", "parser")
             else "batch first and map once per batch"
         )
+        what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
-            f"{kind} `map` runs once per element before `batch` (line {batch_call.lineno}); {how}",
+            f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
+            confidence="medium" if kind == "parser" else None,
         )
 
 
@@ -327,7 +355,7 @@ def check_sequential_map(index: ModuleIndex):
     flow = dataset_flow(index)
     if _sets_map_parallelization(index):
         return
-    vectorisable = {id(m) for m, _, _ in _map_before_batch(index)}
+    vectorisable = {id(m) for m, _, kind in _map_before_batch(index) if kind != "parser"}
     chains = list(flow.all_steps())
     enclosing = {id(site.node): site.function for site in index.calls}
     interleaved = _interleaved_functions(index)

@@ -261,6 +261,37 @@ def _helper_params(helper, call: ast.Call, checker: _Invariance) -> set[str]:
     return variant
 
 
+def _settle_invariant_names(loop, checker: _Invariance) -> None:
+    """A name the loop binds once, unconditionally, from an invariant value (`timestep = tf.gather(length,
+    rows)`) holds the same value every iteration: it does not count as changing. Repeated to a fixed point."""
+    body = getattr(loop, "body", None)
+    if not body:
+        return
+    counts: dict[str, int] = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    target = getattr(loop, "target", None)
+    targets = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
+    single = [
+        stmt
+        for stmt in body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and counts.get(stmt.targets[0].id) == 1
+        and stmt.targets[0].id not in targets
+    ]
+    progress = True
+    while progress:
+        progress = False
+        for stmt in single:
+            name = stmt.targets[0].id
+            if name in checker.changed and checker.expr(stmt.value):
+                checker.changed.discard(name)
+                progress = True
+
+
 def check_loop_invariant_op(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     covered: set[int] = set()  # calls nested in one already reported
@@ -278,6 +309,7 @@ def check_loop_invariant_op(index: ModuleIndex):
             continue  # ops in a loop that runs the session grow the graph: PP101 reports them
         changed = changed_in(loop, pure)
         checker = _Invariance(index, changed)
+        _settle_invariant_names(loop, checker)
         for site in direct:
             yield from _report(site.node, site, loop, checker, index, reported, covered, via=None)
         for site in direct:
