@@ -128,7 +128,14 @@ _NEUTRAL = frozenset(
         "io.FixedLenSequenceFeature",
     ]
 )
-_PER_EXAMPLE_PARSE = frozenset({"tensorflow.io.parse_single_example", "tensorflow.parse_single_example"})
+_PER_EXAMPLE_PARSE = frozenset(
+    {
+        "tensorflow.io.parse_single_example",
+        "tensorflow.parse_single_example",
+        "tensorflow.io.decode_csv",
+        "tensorflow.decode_csv",
+    }
+)
 
 
 def _mapped_def(call: ast.Call, index: ModuleIndex):
@@ -201,6 +208,27 @@ def _parses_batches(body, index: ModuleIndex) -> bool:
     )
 
 
+# Work that needs one element at a time (images of different sizes, fresh randomness, Python).
+_PER_ELEMENT_ONLY = ("decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif", "read_file")
+_PER_ELEMENT_ONLY += ("resize", "random", "crop", "py_function", "py_func", "numpy_function")
+
+
+def _parses_examples(call: ast.Call, index: ModuleIndex) -> bool:
+    """The mapped function parses one example or CSV line (with more around it): the parse, usually the
+    costly part, has a batched form even when the rest needs a small change."""
+    body = _map_function_body(call, index)
+    if not body:
+        return False
+    names = {
+        index.resolver.call_name(node) or ""
+        for root in body
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call)
+    }
+    per_element = any(word in name for name in names for word in _PER_ELEMENT_ONLY)
+    return bool(names & _PER_EXAMPLE_PARSE) and not per_element
+
+
 def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
     """`map(parse_tfrecord)` of a function this module does not define: most such parsers call
     tf.io.parse_single_example, which has a batched form; the name is the only evidence (medium)."""
@@ -237,7 +265,7 @@ def _map_before_batch(index: ModuleIndex):
             if step.kind != "map" or id(step.node) in seen:
                 continue
             kind = vectorisable_map(step.node, index)
-            if kind is None and _named_like_a_parser(step.node, index):
+            if kind is None and (_named_like_a_parser(step.node, index) or _parses_examples(step.node, index)):
                 kind = "parser"
             if kind is None:
                 continue

@@ -16,7 +16,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.common import first_report, in_tf_function, is_session_run, loop_resets_graph, short
+from checker.rules.common import first_report, is_session_run, loop_resets_graph, short
 from checker.rules.graph import graph_op_name
 
 # Ops that must run every iteration, or that build something per step on purpose.
@@ -373,7 +373,7 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
     at = via or call
     if not first_report(reported, at):
         return
-    medium = in_tf_function(site, index) or _all_literal(call) or via is not None or _under_if(at, loop)
+    medium = _all_literal(call) or via is not None or _under_if(at, loop)
     where = "" if via is None else f" (in the helper this calls, line {call.lineno})"
     yield RawFinding(
         "PP103",
@@ -419,8 +419,8 @@ for t in range(max_len):
             "get_variable: unrolled networks and variable sharing make a new one per step on purpose). Loops "
             "that replicate a graph (tf.device, name_scope, variable_scope in the body: one tower per GPU), "
             "that reset the graph, or that run the session (PP101's case) are skipped. Graph and eager code "
-            "are both reported; ops in a tf.function, ops whose arguments are all literals and ops found in a "
-            "helper are `medium`."
+            "are both reported, and so are Python loops in a tf.function (unrolled: each iteration traces the op "
+            "again); ops whose arguments are all literals, ops under an `if` and ops found in a helper are `medium`."
         ),
         risk="medium",
         check=check_loop_invariant_op,
