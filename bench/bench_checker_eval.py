@@ -38,6 +38,11 @@ NEGATIVE = ("rejected", "declined")
 LEVELS = ("high", "medium")
 
 
+def read_csv(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
 def statement_span(tree: ast.AST, line: int) -> range:
     """Lines of the innermost statement holding `line` (a compound statement's header only)."""
     best = range(line, line + 1)
@@ -45,7 +50,11 @@ def statement_span(tree: ast.AST, line: int) -> range:
         if not isinstance(node, ast.stmt) or not (node.lineno <= line <= (node.end_lineno or node.lineno)):
             continue
         body = getattr(node, "body", None)
-        end = body[0].lineno - 1 if isinstance(body, list) and body and body[0].lineno > line else node.end_lineno
+        end = (
+            body[0].lineno - 1
+            if isinstance(body, list) and body and body[0].lineno > line
+            else node.end_lineno
+        )
         if isinstance(body, list) and body and body[0].lineno <= line:
             continue  # the line is inside the body: a nested statement is closer
         span = range(node.lineno, (end or node.lineno) + 1)
@@ -64,7 +73,9 @@ def source_of(row: dict, mirror: str | None) -> str | None:
     if (git / ".git").is_dir():
         git = git / ".git"
     done = subprocess.run(
-        ["git", "--git-dir", str(git), "show", f"{row['commit']}:{row['path']}"], capture_output=True, text=True
+        ["git", "--git-dir", str(git), "show", f"{row['commit']}:{row['path']}"],
+        capture_output=True,
+        text=True,
     )
     return done.stdout if done.returncode == 0 else None
 
@@ -83,7 +94,7 @@ def made(text: str, path: str, lines: list[int]) -> dict[int, set[str]]:
 
 
 def evaluate_reports(mirror: str | None) -> None:
-    rows = list(csv.DictReader(open(DATA / "reports.csv", encoding="utf-8")))
+    rows = read_csv(DATA / "reports.csv")
     by_file: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_file[(row["repo"], row["commit"], row["path"])].append(row)
@@ -100,7 +111,9 @@ def evaluate_reports(mirror: str | None) -> None:
             tally[verdict]["total"] += 1
             for level in hits[int(row["line"])]:
                 tally[verdict][level] += 1
-    print(f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)")
+    print(
+        f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
+    )
     for level in LEVELS:
         pos = sum(tally[v]["total"] for v in POSITIVE)
         pos_hit = sum(tally[v][level] for v in POSITIVE)
@@ -112,11 +125,13 @@ def evaluate_reports(mirror: str | None) -> None:
         )
     for verdict in sorted(tally):
         counts = tally[verdict]
-        print(f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium {counts['medium']}")
+        print(
+            f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium {counts['medium']}"
+        )
 
 
 def evaluate_examples() -> None:
-    rows = list(csv.DictReader(open(DATA / "examples.csv", encoding="utf-8")))
+    rows = read_csv(DATA / "examples.csv")
     by_file: dict[str, list[int]] = defaultdict(list)
     for row in rows:
         by_file[row["path"]].append(int(row["line"]))
@@ -163,7 +178,9 @@ def evaluate_fresh(dirs: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", help="folder of git mirrors for reports whose code is not shipped")
-    parser.add_argument("--fresh", nargs="*", default=[], metavar="DIR", help="fresh repositories to count on")
+    parser.add_argument(
+        "--fresh", nargs="*", default=[], metavar="DIR", help="fresh repositories to count on"
+    )
     args = parser.parse_args()
     evaluate_reports(args.mirror)
     evaluate_examples()
