@@ -238,7 +238,7 @@ def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 _CHEAP = _ELEMENTWISE | {
-    "tensorflow." + n for n in ("expand_dims", "reshape", "squeeze", "identity", "shape", "stack")
+    "tensorflow." + n for n in ("expand_dims", "reshape", "squeeze", "identity", "shape", "stack", "size")
 }
 
 
@@ -265,7 +265,9 @@ def _map_before_batch(index: ModuleIndex):
             if step.kind != "map" or id(step.node) in seen:
                 continue
             kind = vectorisable_map(step.node, index)
-            if kind is None and (_named_like_a_parser(step.node, index) or _parses_examples(step.node, index)):
+            if kind is None and (
+                _named_like_a_parser(step.node, index) or _parses_examples(step.node, index)
+            ):
                 kind = "parser"
             if kind is None:
                 continue

@@ -38,8 +38,10 @@ def check_tf_function_in_loop(index: ModuleIndex):
     nested = _nested_tf_function_defs(index)
     reported: set[tuple[int, int]] = set()
 
-    def report(at, message):
-        return RawFinding("PP401", at.lineno, at.col_offset, message) if first_report(reported, at) else None
+    def report(at, message, confidence=None):
+        if not first_report(reported, at):
+            return None
+        return RawFinding("PP401", at.lineno, at.col_offset, message, confidence)
 
     # A def decorated with @tf.function written inside a loop body.
     for function in index.functions:
@@ -71,6 +73,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                     site.node,
                     f"`{helper.name}` defines `@tf.function {inner.name}` (line {inner.lineno}) and is called on "
                     f"every iteration of the loop at line {loop.lineno}: it is traced again each time",
+                    "medium",  # often one run per configuration or checkpoint, where retracing is the design
                 )
                 if finding:
                     yield finding

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import ModuleIndex
+from checker.module import ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
 from checker.rules.common import (
     SESSION_CLASSES,
@@ -46,6 +46,7 @@ _NON_OP_PREFIXES = tuple(
         "types",
         "lookup.experimental",
         "graph_util",
+        "python.platform",
     ]
 )
 _NON_OP_NAMES = frozenset(
@@ -163,6 +164,8 @@ def check_session_in_loop(index: ModuleIndex):
             name = index.resolver.call_name(site.node)
             if name not in SESSION_CLASSES and name not in _WRITERS:
                 continue
+            if name in _WRITERS and via is None and names_in(site.node) & _loop_bound(loop):
+                continue  # a writer per log directory the loop walks (one per metric, per run)
             at = via or site.node
             if not first_report(reported, at):
                 continue
@@ -173,7 +176,13 @@ def check_session_in_loop(index: ModuleIndex):
                 at.col_offset,
                 f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
                 "create one before the loop and reuse it",
+                confidence="medium" if name in _WRITERS and via is not None else None,
             )
+
+
+def _loop_bound(loop) -> set[str]:
+    """Names the loop binds: its targets and everything assigned in its body."""
+    return assigned_names([loop])
 
 
 register(

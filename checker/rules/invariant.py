@@ -83,6 +83,11 @@ _REPLICATING = frozenset(
     {"tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope", "tensorflow.Graph"}
 )
 _FEW = 5
+_STATEFUL = frozenset({"tensorflow.Variable", "tensorflow.get_variable", "tensorflow.TensorArray"})
+_VALUE_CLASSES = frozenset({"tensorflow.TensorShape", "tensorflow.TensorSpec", "tensorflow.DType"})
+# Names of counters that training advances behind the loop's back (optimizer.iterations, a global step).
+_COUNTER_WORDS = ("global_step", "iterations")
+_COLLECTORS = frozenset({"append", "extend", "insert", "add", "write"})
 _MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "add", "clear", "remove", "write"})
 
 
@@ -172,6 +177,9 @@ class _Invariance:
         if isinstance(node, ast.Constant):
             return True
         if isinstance(node, ast.Name | ast.Attribute) and (key := _key(node)) is not None:
+            last = key.rsplit(".", 1)[-1].lower()
+            if any(word in last for word in _COUNTER_WORDS):
+                return False
             return not _reads_changed(key, self.changed)
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -187,6 +195,9 @@ class _Invariance:
         args_ok = all(self.expr(a) for a in call.args) and all(self.expr(k.value) for k in call.keywords)
         if not args_ok:
             return False
+        name = self.index.resolver.call_name(call) or ""
+        if name in _STATEFUL or name.startswith(_EXCLUDED_PREFIXES):
+            return False  # tf.Variable(...), a layer, a random op: new state or values each call
         if invariant_op(call, self.index) is not None:
             return True
         if (
@@ -197,8 +208,7 @@ class _Invariance:
             return True
         if isinstance(func, ast.Attribute) and func.attr in _PURE_READS:
             return self.expr(func.value)
-        name = self.index.resolver.call_name(call) or ""
-        return name.startswith("tensorflow.") and "random" not in name and name.split(".")[-1][:1].isupper()
+        return name in _VALUE_CLASSES
 
 
 def _all_literal(call: ast.Call) -> bool:
@@ -287,7 +297,8 @@ def _settle_invariant_names(loop, checker: _Invariance) -> None:
         progress = False
         for stmt in single:
             name = stmt.targets[0].id
-            if name in checker.changed and checker.expr(stmt.value):
+            op = isinstance(stmt.value, ast.Call) and invariant_op(stmt.value, checker.index) is not None
+            if op and name in checker.changed and checker.expr(stmt.value):
                 checker.changed.discard(name)
                 progress = True
 
@@ -363,11 +374,48 @@ def _under_if(node, loop) -> bool:
     return False
 
 
+def _yielded_or_collected(call, scope, loop) -> bool:
+    """The op makes one value per iteration on purpose: it is yielded (a generator of samples), or its result
+    is collected (`mems.append(zeros)`: one tensor per layer)."""
+    bound = set()
+    for node in ast.walk(scope):
+        yielded = isinstance(node, ast.Yield | ast.YieldFrom) and node.value is not None
+        if yielded and any(n is call for n in ast.walk(node.value)):
+            return True
+        if isinstance(node, ast.Assign) and node.value is call:
+            bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _COLLECTORS
+        ):
+            for arg in node.args:
+                if arg is call or (isinstance(arg, ast.Name) and arg.id in bound):
+                    return True
+    return False
+
+
+def _reads_beyond(call, helper) -> bool:
+    """An op in a helper reads something besides the helper's parameters (module or object state); one
+    that only transforms what it is given is the caller's business."""
+    params = {a.arg for a in (*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs)}
+    func_parts = {id(n) for n in ast.walk(call.func)}
+    return any(
+        isinstance(node, ast.Name) and node.id not in params and id(node) not in func_parts
+        for node in ast.walk(call)
+    )
+
+
 def _report(call, site, loop, checker: _Invariance, index, reported, covered, via):
     if id(call) in covered:
         return
     op = invariant_op(call, index)
     if op is None or not checker.call(call):
+        return
+    if _yielded_or_collected(call, site.function or index.tree, loop):
+        return
+    if via is not None and not _reads_beyond(call, site.function):
         return
     covered.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Call))
     at = via or call
