@@ -396,13 +396,16 @@ def _yielded_or_collected(call, scope, loop) -> bool:
     return False
 
 
-def _reads_beyond(call, helper) -> bool:
+def _reads_beyond(call, helper, index: ModuleIndex) -> bool:
     """An op in a helper reads something besides the helper's parameters (module or object state); one
     that only transforms what it is given is the caller's business."""
     params = {a.arg for a in (*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs)}
     func_parts = {id(n) for n in ast.walk(call.func)}
     return any(
-        isinstance(node, ast.Name) and node.id not in params and id(node) not in func_parts
+        isinstance(node, ast.Name)
+        and node.id not in params
+        and node.id not in index.resolver.names  # tf.float32 is no state
+        and id(node) not in func_parts
         for node in ast.walk(call)
     )
 
@@ -415,7 +418,7 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
         return
     if _yielded_or_collected(call, site.function or index.tree, loop):
         return
-    if via is not None and not _reads_beyond(call, site.function):
+    if via is not None and not _reads_beyond(call, site.function, index):
         return
     covered.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Call))
     at = via or call
