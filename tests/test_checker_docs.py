@@ -32,7 +32,9 @@ def test_example_fires_and_instead_does_not(code):
 
 
 def tf_rules() -> list[str]:
-    return sorted(c for c, r in all_rules().items() if r.check.__module__.rsplit(".", 1)[-1] in TF_RULE_MODULES)
+    return sorted(
+        c for c, r in all_rules().items() if r.check.__module__.rsplit(".", 1)[-1] in TF_RULE_MODULES
+    )
 
 
 @pytest.mark.parametrize("code", tf_rules())

@@ -731,3 +731,38 @@ for step in range(1000):
     sess.run(op)
 """
     assert codes(src) == [("PP403", 16), ("PP402", 20), ("PP102", 34)]
+
+
+def test_precision_cases_read_in_fresh_repositories():
+    src = """
+import functools
+import tensorflow.compat.v1 as tf
+
+null = tf.data.Dataset.range(1).repeat().map(get_null_input)             # a stand-in input
+noise = tf.data.Dataset.from_tensors(0).repeat().map(make_noise)          # synthetic noise
+shaped = tf.data.TFRecordDataset(f).map(parse, num_parallel_calls=8).batch(32)
+shaped = shaped.map(functools.partial(set_shapes, 32))                   # fixes shapes only
+cached = tf.data.TFRecordDataset(f).map(parse).cache().repeat()           # parsed once: medium
+preview = tf.data.TFRecordDataset(f).map(parse, num_parallel_calls=4).take(10).batch(2)
+model.predict(preview)                                                    # ten samples: no prefetch needed
+ones = tf.data.TFRecordDataset(f).map(lambda r: tf.io.parse_single_example(r, spec)).batch(1)
+
+def pad(input_tensor, input_shape):
+    dims = []
+    for i in range(1, len(input_shape)):                                  # one pass per dimension
+        dims.append(tf.shape(input_tensor)[i])
+    return dims
+
+def evaluate(sess, metrics, op):
+    for metric in metrics:
+        writer = tf.summary.FileWriter(metric + "_dir")                   # a log directory per metric
+        for record in tf.python_io.tf_record_iterator(metric):
+            sess.run(op, feed_dict={"x:0": record})
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [
+        ("PP201", 7, "medium"),  # `parse` is not in the module: its name is the only evidence
+        ("PP202", 9, "medium"),
+        ("PP201", 10, "medium"),
+        ("PP202", 12, "high"),
+    ]

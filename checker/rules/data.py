@@ -257,6 +257,13 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     )
 
 
+def _batch_of_one(call: ast.Call) -> bool:
+    size = (
+        call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+    )
+    return isinstance(size, ast.Constant) and size.value == 1
+
+
 def _map_before_batch(index: ModuleIndex):
     """(map call, batch call, kind) where a vectorisable map runs before the batch that follows it."""
     seen: set[int] = set()
@@ -273,8 +280,9 @@ def _map_before_batch(index: ModuleIndex):
                 continue
             for later in chain[i + 1 :]:
                 if later.kind == "batch":
-                    seen.add(id(step.node))
-                    yield step.node, later.node, kind
+                    if not _batch_of_one(later.node):
+                        seen.add(id(step.node))
+                        yield step.node, later.node, kind
                     break
                 if later.kind == "map" and vectorisable_map(later.node, index) is not None:
                     continue  # two vectorisable maps in a row: both can move behind the batch
@@ -335,6 +343,11 @@ def is_trivial_lambda(fn: ast.AST | None) -> bool:
     return plain(fn.body)
 
 
+def _small_take(call: ast.Call) -> bool:
+    k = call.args[0] if call.args else None
+    return isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT
+
+
 def _peeked(map_call: ast.Call, chains) -> bool:
     """The map feeds only a look at a few elements (`ds.map(f).take(1)`): its speed does not matter."""
     for chain in chains:
@@ -391,18 +404,18 @@ def check_sequential_map(index: ModuleIndex):
     interleaved = _interleaved_functions(index)
     seen: set[int] = set()
     traced = {id(step.node) for chain in chains for step in chain}
+    before_cache = {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if any(later.kind == "cache" for later in chain[i + 1 :])
+    }
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     for chain in [*chains, *untraced]:
-        single = (index.resolver.call_name(chain[0].node) or "").endswith(".from_tensors")
+        if _synthetic(chain[0].node, index):
+            continue  # from_tensors(x) or range(1) repeated: a stand-in input (tests, null input, noise)
         for step in chain:
-            if step.kind == "repeat":
-                single = False
-            if (
-                single
-                or step.kind not in _PARALLEL_POSITION
-                or id(step.node) in seen
-                or id(step.node) in vectorisable
-            ):
+            if step.kind not in _PARALLEL_POSITION or id(step.node) in seen or id(step.node) in vectorisable:
                 continue
             seen.add(id(step.node))
             call = step.node
@@ -412,18 +425,43 @@ def check_sequential_map(index: ModuleIndex):
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
-            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains):
+            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains) or _sets_shapes(call):
                 continue
             owner = enclosing.get(id(call))
             cheap = step.kind == "map" and is_cheap_map(call, index)
             nested = getattr(owner, "name", None) in interleaved
+            cached = id(call) in before_cache  # runs once, in the first epoch
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
-                confidence="medium" if cheap or nested else None,
+                confidence="medium" if cheap or nested or cached else None,
             )
+
+
+_SMALL_RANGE = 10
+
+
+def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
+    name = index.resolver.call_name(source) or ""
+    if name.endswith(".from_tensors"):
+        return True
+    if name.endswith("Dataset.range") and source.args:
+        return all(isinstance(a, ast.Constant) and isinstance(a.value, int) for a in source.args) and (
+            source.args[-1].value <= _SMALL_RANGE
+        )
+    return False
+
+
+def _sets_shapes(call: ast.Call) -> bool:
+    """`map(functools.partial(self.set_shapes, batch_size))`: fixes static shapes, computes nothing."""
+    return any(
+        isinstance(n, ast.Attribute | ast.Name)
+        and "set_shape" in (n.attr if isinstance(n, ast.Attribute) else n.id)
+        for arg in call.args[:1]
+        for n in ast.walk(arg)
+    )
 
 
 _COSTLY_SOURCES = frozenset(
@@ -473,6 +511,8 @@ def check_missing_prefetch(index: ModuleIndex):
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
             continue
+        if any(s.kind == "take" and _small_take(s.node) for s in chain):
+            continue  # a few samples (a preview, a smoke test)
         if not _costly(chain, index):
             continue
         last = chain[-1].node

@@ -47,6 +47,7 @@ _NON_OP_PREFIXES = tuple(
         "lookup.experimental",
         "graph_util",
         "python.platform",
+        "python_io",
     ]
 )
 _NON_OP_NAMES = frozenset(

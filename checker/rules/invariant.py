@@ -83,6 +83,7 @@ _REPLICATING = frozenset(
     {"tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope", "tensorflow.Graph"}
 )
 _FEW = 5
+_DIMS = frozenset({"shape", "input_shape", "ndims", "ndim", "rank", "get_shape", "dims"})
 _STATEFUL = frozenset({"tensorflow.Variable", "tensorflow.get_variable", "tensorflow.TensorArray"})
 _VALUE_CLASSES = frozenset({"tensorflow.TensorShape", "tensorflow.TensorSpec", "tensorflow.DType"})
 # Names of counters that training advances behind the loop's back (optimizer.iterations, a global step).
@@ -233,6 +234,12 @@ def _few_literal_iterations(loop) -> bool:
     it = getattr(loop, "iter", None)
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts) <= _FEW
+    if it is not None and any(
+        isinstance(n, ast.Attribute | ast.Name)
+        and (n.attr if isinstance(n, ast.Attribute) else n.id) in _DIMS
+        for n in ast.walk(it)
+    ):
+        return True  # `for i in range(1, len(input_shape))`: one pass per dimension
     if (
         isinstance(it, ast.Call)
         and isinstance(it.func, ast.Name)
