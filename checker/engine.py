@@ -90,11 +90,18 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     return list(kept.values())
 
 
+_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+
+
+def is_test_path(path: str) -> bool:
+    """Test code (tests/, test_*.py, *_test.py): speed there rarely matters, so findings are `medium`."""
+    return bool(_TEST_PATH.search(path.replace("\\", "/")))
+
+
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:
     rule = all_rules()[r.rule]
-    return Finding(
-        path, line, r.col + 1, r.rule, message, rule.root_cause, cell, r.confidence or rule.confidence
-    )
+    confidence = "medium" if is_test_path(path) else r.confidence or rule.confidence
+    return Finding(path, line, r.col + 1, r.rule, message, rule.root_cause, cell, confidence)
 
 
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None):

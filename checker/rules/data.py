@@ -146,7 +146,7 @@ def _mapped_def(call: ast.Call, index: ModuleIndex):
         if fn.id in index.module_functions:
             return index.module_functions[fn.id]
         named = [f for f in index.functions if f.name == fn.id]
-        return named[0] if len(named) == 1 else None
+        return named[-1] if named else None  # a notebook may define it again in a later cell
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
         for methods in index.class_methods.values():
             if fn.attr in methods:
@@ -238,7 +238,19 @@ def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 _CHEAP = _ELEMENTWISE | {
-    "tensorflow." + n for n in ("expand_dims", "reshape", "squeeze", "identity", "shape", "stack", "size")
+    "tensorflow." + n
+    for n in (
+        "expand_dims",
+        "reshape",
+        "squeeze",
+        "identity",
+        "shape",
+        "stack",
+        "size",
+        "zeros_like",
+        "ones_like",
+    )
+    + ("fill", "random.uniform", "random.normal", "strings.as_string", "strings.to_number")
 }
 
 
@@ -251,10 +263,28 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
         return False
     return all(
         index.resolver.call_name(node) in _CHEAP
+        or (isinstance(node.func, ast.Name) and node.func.id in _BUILDERS)
         for root in body
         for node in ast.walk(root)
         if isinstance(node, ast.Call)
     )
+
+
+_BUILDERS = frozenset({"dict", "tuple", "list"})  # `lambda x: dict(image=..., label=...)` only repacks
+_MODEL_WORDS = ("model", "tower", "encoder", "net")
+
+
+def maps_a_model(call: ast.Call) -> bool:
+    """`batches.map(movie_model)`, `map(lambda t: (t, model.movie_model(t)))`: a network run inside the
+    input pipeline (embedding candidates), not input preparation that threads would speed up."""
+    fn = mapped_function(call)
+    if fn is None:
+        return False
+    for node in ast.walk(fn):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        if any(word in name.lower() for word in _MODEL_WORDS):
+            return True
+    return False
 
 
 def _batch_of_one(call: ast.Call) -> bool:
@@ -333,7 +363,7 @@ def is_trivial_lambda(fn: ast.AST | None) -> bool:
         if isinstance(node, ast.Name):
             return node.id in params
         if isinstance(node, ast.Subscript):
-            return plain(node.value) and isinstance(node.slice, ast.Constant)
+            return plain(node.value) and isinstance(node.slice, ast.Constant | ast.Name)
         if isinstance(node, ast.Tuple | ast.List):
             return all(plain(e) for e in node.elts)
         if isinstance(node, ast.Dict):
@@ -428,7 +458,7 @@ def check_sequential_map(index: ModuleIndex):
             if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains) or _sets_shapes(call):
                 continue
             owner = enclosing.get(id(call))
-            cheap = step.kind == "map" and is_cheap_map(call, index)
+            cheap = step.kind == "map" and (is_cheap_map(call, index) or maps_a_model(call))
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
             yield RawFinding(

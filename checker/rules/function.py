@@ -94,6 +94,7 @@ def _loop_counters(loop) -> set[str]:
         for node in ast.walk(stmt):
             if (
                 isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Add | ast.Sub)
                 and isinstance(node.target, ast.Name)
                 and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, int | float)

@@ -177,8 +177,13 @@ def check_session_in_loop(index: ModuleIndex):
                 at.col_offset,
                 f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
                 "create one before the loop and reuse it",
-                confidence="medium" if name in _WRITERS and via is not None else None,
+                confidence="medium" if (name in _WRITERS and via is not None) or _polls(loop) else None,
             )
+
+
+def _polls(loop) -> bool:
+    """`while True:` (evaluating each new checkpoint as it appears): one session per round is common design."""
+    return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and loop.test.value is True
 
 
 def _loop_bound(loop) -> set[str]:

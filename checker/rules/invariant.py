@@ -83,7 +83,7 @@ _REPLICATING = frozenset(
     {"tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope", "tensorflow.Graph"}
 )
 _FEW = 5
-_DIMS = frozenset({"shape", "input_shape", "ndims", "ndim", "rank", "get_shape", "dims"})
+_DIMS = frozenset({"shape", "input_shape", "ndims", "ndim", "rank", "get_shape", "dims", "axis", "axes"})
 _STATEFUL = frozenset({"tensorflow.Variable", "tensorflow.get_variable", "tensorflow.TensorArray"})
 _VALUE_CLASSES = frozenset({"tensorflow.TensorShape", "tensorflow.TensorSpec", "tensorflow.DType"})
 # Names of counters that training advances behind the loop's back (optimizer.iterations, a global step).
@@ -97,6 +97,8 @@ def invariant_op(call: ast.Call, index: ModuleIndex) -> str | None:
     name = index.resolver.call_name(call)
     if name is None or graph_op_name(call, index) is None or name.startswith(_EXCLUDED_PREFIXES):
         return None
+    if "__" in name:
+        return None  # tf.__version__.split(".")
     if any(word in name[len("tensorflow.") :] for word in _REPEATED_ON_PURPOSE):
         return None
     return short(name)
@@ -138,8 +140,11 @@ def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
                     if key:
                         changed.add(key)
                 if not _is_tf_name(func) and not (isinstance(func, ast.Name) and func.id in pure):
-                    # `train_step(model, optimizer, x)`: a callee may change what it is given
+                    # `train_step(model, optimizer, x)`: a callee may change what it is given, and
+                    # `model(images)` may change the model (its losses, its state)
                     changed.update(k for a in node.args if (k := _key(a)))
+                    if (key := _key(func)) and not isinstance(func, ast.Attribute):
+                        changed.add(key)
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 func = node.value.func
                 if isinstance(func, ast.Attribute) and (key := _key(func.value)):
@@ -227,6 +232,12 @@ def _is_dtype_or_literal(node) -> bool:
     return (
         isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("tf", "np")
     )
+
+
+def _graph_loop(loop, index: ModuleIndex) -> bool:
+    """`for i in tf.range(n)`: AutoGraph makes it a tf.while_loop whose body is traced once."""
+    it = getattr(loop, "iter", None)
+    return isinstance(it, ast.Call) and (index.resolver.call_name(it) or "") == "tensorflow.range"
 
 
 def _few_literal_iterations(loop) -> bool:
@@ -318,7 +329,8 @@ def check_loop_invariant_op(index: ModuleIndex):
         direct = index.loop_calls[id(loop)]
         reached = list(index.reached_calls(direct))
         if (
-            _few_literal_iterations(loop)
+            _graph_loop(loop, index)
+            or _few_literal_iterations(loop)
             or loop_resets_graph(reached, index)
             or _replicates_graph(loop, index)
         ):
@@ -403,6 +415,18 @@ def _yielded_or_collected(call, scope, loop) -> bool:
     return False
 
 
+def _iterates(call, loop) -> bool:
+    """The call is what a nested loop iterates over (`for j in tf.range(n)` inside the loop)."""
+    for node in ast.walk(loop):
+        if (
+            node is not loop
+            and isinstance(node, ast.For | ast.AsyncFor)
+            and any(n is call for n in ast.walk(node.iter))
+        ):
+            return True
+    return False
+
+
 def _reads_beyond(call, helper, index: ModuleIndex) -> bool:
     """An op in a helper reads something besides the helper's parameters (module or object state); one
     that only transforms what it is given is the caller's business."""
@@ -423,7 +447,7 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
     op = invariant_op(call, index)
     if op is None or not checker.call(call):
         return
-    if _yielded_or_collected(call, site.function or index.tree, loop):
+    if _yielded_or_collected(call, site.function or index.tree, loop) or _iterates(call, loop):
         return
     if via is not None and not _reads_beyond(call, site.function, index):
         return
