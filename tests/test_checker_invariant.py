@@ -8,6 +8,7 @@ from checker import check_source
 
 
 def found(source: str) -> list[tuple[int, str]]:
+    """(line, confidence) of PP103's findings; the rule is `medium` (README: its precision on fresh code)."""
     findings, skipped = check_source(textwrap.dedent(source), "t.py")
     assert not skipped, skipped
     return [(f.line, f.confidence) for f in findings if f.rule == "PP103"]
@@ -33,7 +34,7 @@ class Decoder:
             buffer_.scatter(idx, elements)
         return outs
 """
-    assert found(src) == [(n, "high") for n in (8, 9, 10, 11, 12, 15, 16)]
+    assert found(src) == [(n, "medium") for n in (8, 9, 10, 11, 12, 15, 16)]
 
 
 def test_what_the_loop_changes_keeps_it_silent():
@@ -62,7 +63,7 @@ def run(xs, h, w, v, model, optimizer, inputs, step_fn):
     assert found(src) == []
 
 
-def test_helper_and_guard_are_medium_tf_function_and_comprehension_high():
+def test_helper_guard_tf_function_and_comprehension():
     src = """
 import tensorflow as tf
 TABLE = tf.ones([100, 8])
@@ -83,7 +84,7 @@ def train(xs, w, table):
             print(tf.reduce_sum(table))
     return [tf.reduce_max(table) for x in xs]
 """
-    assert found(src) == [(11, "high"), (16, "medium"), (18, "medium"), (19, "high")]
+    assert found(src) == [(11, "medium"), (16, "medium"), (18, "medium"), (19, "medium")]
 
 
 def test_session_loops_are_left_to_pp101():

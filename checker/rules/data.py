@@ -434,6 +434,11 @@ def check_sequential_map(index: ModuleIndex):
     interleaved = _interleaved_functions(index)
     seen: set[int] = set()
     traced = {id(step.node) for chain in chains for step in chain}
+    discarded = {
+        id(node.value)
+        for node in ast.walk(index.tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    }
     before_cache = {
         id(step.node)
         for chain in chains
@@ -457,8 +462,12 @@ def check_sequential_map(index: ModuleIndex):
                 continue
             if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains) or _sets_shapes(call):
                 continue
+            if id(call) in discarded:
+                continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
             owner = enclosing.get(id(call))
-            cheap = step.kind == "map" and (is_cheap_map(call, index) or maps_a_model(call))
+            cheap = step.kind == "map" and (
+                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+            )
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
             yield RawFinding(
@@ -482,6 +491,27 @@ def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
             source.args[-1].value <= _SMALL_RANGE
         )
     return False
+
+
+_PYTHON_OPS = frozenset(
+    {
+        "tensorflow.py_func",
+        "tensorflow.py_function",
+        "tensorflow.numpy_function",
+        "tensorflow.compat.v1.py_func",
+    }
+)
+
+
+def _runs_python(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map calls back into Python (tf.py_function): threads mostly wait on the GIL."""
+    fn = mapped_function(call)
+    body = _map_function_body(call, index) or ([fn] if fn is not None else [])
+    return any(
+        isinstance(node, ast.Call) and index.resolver.call_name(node) in _PYTHON_OPS
+        for root in body
+        for node in ast.walk(root)
+    )
 
 
 def _sets_shapes(call: ast.Call) -> bool:

@@ -177,13 +177,21 @@ def check_session_in_loop(index: ModuleIndex):
                 at.col_offset,
                 f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
                 "create one before the loop and reuse it",
-                confidence="medium" if (name in _WRITERS and via is not None) or _polls(loop) else None,
+                confidence="medium" if name in _WRITERS or _polls(loop) else None,
             )
 
 
 def _polls(loop) -> bool:
-    """`while True:` (evaluating each new checkpoint as it appears): one session per round is common design."""
-    return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and loop.test.value is True
+    """`while True:` or a loop over checkpoints (evaluating each new one as it appears): one session per
+    round is common design."""
+    if isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and loop.test.value is True:
+        return True
+    it = getattr(loop, "iter", None)
+    return it is not None and any(
+        "checkpoint" in n.lower() or "ckpt" in n.lower()
+        for node in ast.walk(it)
+        for n in [node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")]
+    )
 
 
 def _loop_bound(loop) -> set[str]:
