@@ -232,7 +232,7 @@ def test_exclude_globs_and_file_noqa(tmp_path, capsys):
 
 
 def test_columns_count_characters_and_pep263(tmp_path, capsys):
-    src = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nnom = 'é'; ds = tf.data.TFRecordDataset(f).map(p)\n"
+    src = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nnom = 'é'; ds = tf.data.TFRecordDataset(f).map(parse)\n"
     (tmp_path / "latin.py").write_bytes(src.encode("latin-1"))
     code, out, err = run(capsys, tmp_path / "latin.py")
     assert not err

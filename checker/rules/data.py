@@ -466,7 +466,10 @@ def check_sequential_map(index: ModuleIndex):
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
             owner = enclosing.get(id(call))
             cheap = step.kind == "map" and (
-                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+                is_cheap_map(call, index)
+                or maps_a_model(call)
+                or _runs_python(call, index)
+                or not visibly_costly(call, index)
             )
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
@@ -491,6 +494,57 @@ def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
             source.args[-1].value <= _SMALL_RANGE
         )
     return False
+
+
+# What makes a map worth threads: decoding, parsing, image work, string processing, file reads.
+_COSTLY_OP_WORDS = ("decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif", "decode_csv")
+_COSTLY_OP_WORDS += (
+    "decode_json",
+    "decode_wav",
+    "parse_",
+    "image.",
+    "read_file",
+    "strings.",
+    "audio.",
+    "signal.",
+)
+_COSTLY_NAME_WORDS = ("parse", "decode", "preprocess", "augment", "load", "tokeniz", "resize", "read")
+
+
+def visibly_costly(call: ast.Call, index: ModuleIndex) -> bool:
+    """The mapped function does work that threads speed up: its code (a lambda, a def of the module and the
+    module functions it calls) decodes, parses, transforms images or strings or reads files; or, when its
+    code is elsewhere, its name says so (`parse_record`, `preprocess_fn`, `augmenter`, `load_image`)."""
+    fn = mapped_function(call)
+    if fn is None:
+        return False
+    body = _map_function_body(call, index)
+    roots = list(body or [])
+    definition = _mapped_def(call, index)
+    if definition is not None:
+        roots = [definition]
+    elif isinstance(fn, ast.Lambda):
+        roots = [fn.body]
+    for root in list(roots):  # one level into module helpers it calls
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                helper = index.module_functions.get(node.func.id)
+                if helper is not None and helper not in roots:
+                    roots.append(helper)
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call):
+                name = index.resolver.call_name(node) or ""
+                if name.startswith("tensorflow.") and any(w in name for w in _COSTLY_OP_WORDS):
+                    return True
+    if roots and (definition is not None or isinstance(fn, ast.Lambda)):
+        return False  # its code is here and does nothing costly
+    names = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(word in name.lower() for name in names for word in _COSTLY_NAME_WORDS)
 
 
 _PYTHON_OPS = frozenset(
