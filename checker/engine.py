@@ -90,24 +90,26 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     return list(kept.values())
 
 
-_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|[^/]*test_utils?\.py$|conftest\.py$)")
 
 
 def is_test_path(path: str) -> bool:
-    """Test code (tests/, test_*.py, *_test.py): speed there rarely matters, so findings are `medium`."""
+    """Test code (tests/, test_*.py, *_test.py, *test_utils.py): speed there rarely matters and findings
+    read by hand there were wrong nearly always, so test files get no findings."""
     return bool(_TEST_PATH.search(path.replace("\\", "/")))
 
 
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:
     rule = all_rules()[r.rule]
-    confidence = "medium" if is_test_path(path) else r.confidence or rule.confidence
-    return Finding(path, line, r.col + 1, r.rule, message, rule.root_cause, cell, confidence)
+    return Finding(
+        path, line, r.col + 1, r.rule, message, rule.root_cause, cell, r.confidence or rule.confidence
+    )
 
 
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None):
     """Findings and skips for one Python source text."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    if file_is_silenced(source):
+    if file_is_silenced(source) or is_test_path(path):
         return [], []
     try:
         tree = _parse(source, path)
@@ -123,6 +125,8 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
 
     A cell that does not parse is skipped with its reason; the others are still checked.
     """
+    if is_test_path(path):
+        return [], []
     try:
         cells = code_cells(text)
     except NotebookError as exc:

@@ -254,3 +254,12 @@ def test_min_confidence(tmp_path, capsys):
     assert run(capsys, tmp_path, "--select", "PP204")[:2] == (0, "")
     code, out, _ = run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "medium")
     assert code == 1 and "PP204" in out
+
+
+def test_test_files_get_no_findings(tmp_path, capsys):
+    for name in ("tests/check_input.py", "model_test.py", "test_model.py", "data_test_utils.py", "train.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(MAP_LOOP)
+    code, out, _ = run(capsys, tmp_path)
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/train.py"]

@@ -446,6 +446,7 @@ def check_sequential_map(index: ModuleIndex):
         if any(later.kind == "cache" for later in chain[i + 1 :])
     }
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
+    untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
         if _synthetic(chain[0].node, index):
             continue  # from_tensors(x) or range(1) repeated: a stand-in input (tests, null input, noise)
@@ -464,13 +465,12 @@ def check_sequential_map(index: ModuleIndex):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
+            if step.kind == "map" and (
+                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+            ):
+                continue  # too cheap for threads, a network, or Python under the GIL: read wrong nearly always
             owner = enclosing.get(id(call))
-            cheap = step.kind == "map" and (
-                is_cheap_map(call, index)
-                or maps_a_model(call)
-                or _runs_python(call, index)
-                or not visibly_costly(call, index)
-            )
+            unsure = step.kind == "map" and not visibly_costly(call, index)
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
             yield RawFinding(
@@ -478,7 +478,7 @@ def check_sequential_map(index: ModuleIndex):
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
-                confidence="medium" if cheap or nested or cached else None,
+                confidence="medium" if unsure or nested or cached or id(call) in untraced_ids else None,
             )
 
 
