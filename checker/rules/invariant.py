@@ -393,15 +393,6 @@ def _under_if(node, loop) -> bool:
     return False
 
 
-def _over_keys(loop) -> bool:
-    """`for k in keys:` / `for name, spec in features.items():` builds one entry per feature, once."""
-    it = getattr(loop, "iter", None)
-    if it is None:
-        return False
-    names = [n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in ast.walk(it)]
-    return any(word in name.lower() for name in names for word in ("key", "items", "feature", "spec", "name"))
-
-
 def _yielded_or_collected(call, scope, loop) -> bool:
     """The op makes one value per iteration on purpose: it is yielded (a generator of samples), or its result
     is collected (`mems.append(zeros)`: one tensor per layer)."""
@@ -458,8 +449,8 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
         return
     if _yielded_or_collected(call, site.function or index.tree, loop) or _iterates(call, loop):
         return
-    if _all_literal(call) or _over_keys(loop):
-        return  # tf.zeros([0]) per feature key: graph construction, read wrong every time
+    if _all_literal(call):
+        return  # tf.zeros([0]) per feature key: cheap constants, read wrong every time
     if via is not None and not _reads_beyond(call, site.function, index):
         return
     covered.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Call))
