@@ -618,7 +618,7 @@ def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
     flow = dataset_flow(index)
     consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
-    for chain, at in flow.handed_out():
+    for chain, at in [] if index.snippet else flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
             consumed.append((chain, at, True))
     for chain, at, handed in consumed:
