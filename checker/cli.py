@@ -13,9 +13,9 @@ from checker.rules import all_rules, select_rules
 from checker.walker import PathError, check_paths
 
 EPILOG = """\
-exit status: 0 no findings, 1 findings, 2 usage error (unknown code, missing path).
-Files that do not parse are listed on stderr as skipped and the run goes on. Checked files are only read.
-PATH `-` reads a Python source from standard input.
+exit status: 0 no findings, 1 findings, 2 usage error (unknown code, path).
+Files that do not parse are listed on stderr as skipped and the run goes on.
+Checked files are only read. PATH `-` reads a Python source from stdin.
 `# noqa` on a line silences every rule there, `# noqa: PP301` only that one;
 `# ppcheck: noqa` on a line of its own silences the whole file.
 `ppcheck --explain CODE` documents a rule; `ppcheck --list` lists them all."""
@@ -32,7 +32,7 @@ def _codes(value: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ppcheck",
-        description=__doc__.split(":", 1)[1].strip(),
+        description=__doc__.split(":", 1)[1].strip().replace(" (.py", "\n(.py"),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -7,6 +7,7 @@ and host synchronisation.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -31,14 +32,14 @@ class Rule:
         return "\n".join(
             [
                 f"{self.code} {self.name}",
-                f"root cause: {self.root_cause}    false-alarm risk: {self.risk}    "
-                f"confidence: {self.confidence}",
+                f"root cause: {self.root_cause}",
+                f"false-alarm risk: {self.risk}    confidence: {self.confidence}",
                 "",
                 "What it finds",
-                f"  {self.summary}",
+                _wrapped(self.summary),
                 "",
                 "Why it is slow",
-                f"  {self.why}",
+                _wrapped(self.why),
                 "",
                 "Example",
                 *("  " + line for line in self.example.strip("\n").splitlines()),
@@ -47,9 +48,13 @@ class Rule:
                 *("  " + line for line in self.instead.strip("\n").splitlines()),
                 "",
                 "False alarms",
-                f"  {self.false_alarms}",
+                _wrapped(self.false_alarms),
             ]
         )
+
+
+def _wrapped(text: str) -> str:
+    return textwrap.fill(text, width=78, initial_indent="  ", subsequent_indent="  ")
 
 
 RULES: dict[str, Rule] = {}

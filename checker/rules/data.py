@@ -732,7 +732,8 @@ register(
 ds = tf.data.TFRecordDataset(files).map(parse_example).batch(32)
 """,
         instead="""
-ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
 """,
         false_alarms=(
             "Medium-low. Only maps on a traced tf.data pipeline are reported (never pandas or Python `map`); a "
