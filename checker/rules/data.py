@@ -762,12 +762,14 @@ register(
             "batch is prepared, and the input pipeline idles while a step runs."
         ),
         example="""
-ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
 ds = ds.shuffle(10000).batch(32)
 model.fit(ds, epochs=10)
 """,
         instead="""
-ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
 ds = ds.shuffle(10000).batch(32).prefetch(tf.data.AUTOTUNE)
 model.fit(ds, epochs=10)
 """,

@@ -334,14 +334,14 @@ register(
         ),
         example="""
 for units in search_space:
-    model = keras.Sequential([keras.layers.Dense(units), keras.layers.Dense(1)])
+    model = keras.Sequential([layers.Dense(units), layers.Dense(1)])
     model.compile("adam", "mse")
     model.fit(x, y)
 """,
         instead="""
 for units in search_space:
     keras.backend.clear_session()
-    model = keras.Sequential([keras.layers.Dense(units), keras.layers.Dense(1)])
+    model = keras.Sequential([layers.Dense(units), layers.Dense(1)])
     model.compile("adam", "mse")
     model.fit(x, y)
 """,
