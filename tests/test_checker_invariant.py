@@ -95,3 +95,16 @@ for step in range(100):
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [f.rule for f in findings] == ["PP101"]
+
+
+def test_nested_comprehensions_variables_and_non_dataset_interleave():
+    src = """
+import tensorflow as tf
+def norms(grads_per_loss, n, dims):
+    norms = [[tf.norm(g) for g in grads] for grads in grads_per_loss]   # g is the inner target
+    locs = [tf.Variable(tf.zeros([dims]), name=f"loc_{i}") for i in range(n)]   # a variable each
+    x = utils.interleave(tf.concat(grads_per_loss, 0), 3)                 # not tf.data
+    return norms, locs, x
+"""
+    findings, skipped = check_source(textwrap.dedent(src), "t.py")
+    assert not skipped and findings == []

@@ -406,8 +406,8 @@ def _interleaved_functions(index: ModuleIndex) -> set[str]:
 
 def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
     """`.map`/`.interleave` calls on datasets the flow could not trace (a parameter, an attribute set
-    elsewhere) that only tf.data spells so: `map(map_func=...)`, `interleave(...)`, or a receiver named like a
-    dataset (`ds`, `train_ds`, `self.dataset`)."""
+    elsewhere) that only tf.data spells so: `map(map_func=...)`, or a receiver named like a dataset (`ds`,
+    `train_ds`, `self.dataset`; `utils.interleave(x, n)` is no dataset)."""
     for site in index.calls:
         call = site.node
         func = call.func
@@ -415,12 +415,8 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             continue
         receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
         words = receiver.lower().split("_")
-        if (
-            func.attr == "interleave"
-            or any(k.arg == "map_func" for k in call.keywords)
-            or "dataset" in receiver.lower()
-            or "ds" in words
-        ):
+        looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
+        if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
 
 

@@ -119,7 +119,7 @@ def _key(node) -> str | None:
 def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
     """Names and dotted attributes the loop changes (see the module docstring); `pure` names module functions
     that change nothing they are given."""
-    roots = list(loop.generators) if isinstance(loop, COMPREHENSION_TYPES) else [loop]
+    roots = [loop]  # a comprehension's own targets and those of comprehensions nested in it
     changed: set[str] = set()
     for root in roots:
         for node in ast.walk(root):
@@ -242,7 +242,7 @@ def _graph_loop(loop, index: ModuleIndex) -> bool:
 
 def _few_literal_iterations(loop) -> bool:
     """`for th in [0.3, 0.5]`, `for i in range(2)`: a handful of graph copies made on purpose, not a hot loop."""
-    it = getattr(loop, "iter", None)
+    it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts) <= _FEW
     if it is not None and any(
@@ -415,6 +415,19 @@ def _yielded_or_collected(call, scope, loop) -> bool:
     return False
 
 
+def _feeds_state(call, scope, index: ModuleIndex) -> bool:
+    """`tf.Variable(tf.zeros(n))`: the op is the initial value of state made once per iteration."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and node is not call:
+            name = index.resolver.call_name(node) or ""
+            stateful = name in _STATEFUL or name.startswith(_EXCLUDED_PREFIXES)
+            if stateful and any(
+                n is call for a in (*node.args, *(k.value for k in node.keywords)) for n in ast.walk(a)
+            ):
+                return True
+    return False
+
+
 def _iterates(call, loop) -> bool:
     """The call is what a nested loop iterates over (`for j in tf.range(n)` inside the loop)."""
     for node in ast.walk(loop):
@@ -449,8 +462,8 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
         return
     if _yielded_or_collected(call, site.function or index.tree, loop) or _iterates(call, loop):
         return
-    if _all_literal(call):
-        return  # tf.zeros([0]) per feature key: cheap constants, read wrong every time
+    if _all_literal(call) or _feeds_state(call, site.function or index.tree, index):
+        return  # cheap constants, or the initial value of a variable made per iteration on purpose
     if via is not None and not _reads_beyond(call, site.function, index):
         return
     covered.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Call))
