@@ -11,7 +11,7 @@ from dataclasses import replace
 from checker.findings import Finding, RawFinding, Skipped
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.notebook import NotebookError, code_cells, pass_for_magic
+from checker.notebook import NotebookError, code_cells, file_lines, pass_for_magic
 from checker.rules import Rule, all_rules
 
 _LINE_REF = re.compile(r"\bline (\d+)")
@@ -131,7 +131,13 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
         cells = code_cells(text)
     except NotebookError as exc:
         return [], [Skipped(path, str(exc))]
-    return check_cells(cells, path, rules, unit="cell")
+    findings, skipped = check_cells(cells, path, rules, unit="cell")
+    lines = file_lines(text)
+    placed = [
+        replace(f, file_line=lines.get((f.cell, f.line)) or (1 if "\n" not in text.strip() else None))
+        for f in findings
+    ]
+    return placed, skipped
 
 
 def check_snippets(blocks: list[str], path: str, rules: Iterable[Rule] | None = None):

@@ -40,7 +40,9 @@ def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], ve
     rule_index = {r.code: i for i, r in enumerate(rules)}
     results = []
     for f in findings:
-        region = {"startLine": f.line, "startColumn": f.column}
+        # In a notebook the region is the .ipynb file's line (its columns are JSON's); the cell's own line and
+        # column are properties.
+        region = {"startLine": f.file_line} if f.file_line else {"startLine": f.line, "startColumn": f.column}
         result = {
             "ruleId": f.rule,
             "ruleIndex": rule_index[f.rule],
@@ -54,6 +56,8 @@ def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], ve
         }
         if f.cell is not None:
             result["properties"]["cell"] = f.cell
+            result["properties"]["cellLine"] = f.line
+            result["properties"]["cellColumn"] = f.column
         results.append(result)
     run = {
         "tool": {

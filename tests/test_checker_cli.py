@@ -263,3 +263,14 @@ def test_test_files_get_no_findings(tmp_path, capsys):
     code, out, _ = run(capsys, tmp_path)
     assert code == 1
     assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/train.py"]
+
+
+def test_sarif_points_notebook_results_at_the_file_line(project, capsys):
+    nb = json.loads((project / "nb.ipynb").read_text())
+    (project / "nb.ipynb").write_text(json.dumps(nb, indent=1))  # as Jupyter writes it
+    doc = json.loads(run(capsys, project / "nb.ipynb", "--format", "sarif")[1])
+    result = doc["runs"][0]["results"][0]
+    raw = (project / "nb.ipynb").read_text().split("\n")
+    line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+    assert "ds.map(parse_fn)" in raw[line - 1]
+    assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (4, 2)
