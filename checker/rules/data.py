@@ -504,7 +504,7 @@ _COSTLY_OP_WORDS += (
     "audio.",
     "signal.",
 )
-_COSTLY_NAME_WORDS = ("parse", "decode", "preprocess", "augment", "load", "tokeniz", "resize", "read")
+_COSTLY_NAME_WORDS = ("parse", "decode", "preprocess", "augment", "load", "tokeniz", "resize")
 
 
 def visibly_costly(call: ast.Call, index: ModuleIndex) -> bool:

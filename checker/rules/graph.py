@@ -9,6 +9,7 @@ from checker.module import ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
 from checker.rules.common import (
     SESSION_CLASSES,
+    few_iterations,
     first_report,
     in_tf_function,
     is_session_run,
@@ -134,7 +135,7 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
 def check_graph_op_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if not any(is_session_run(site.node, index) for site, _ in reached):
+        if few_iterations(loop) or not any(is_session_run(site.node, index) for site, _ in reached):
             continue
         for site, via in reached:
             if in_tf_function(site, index):
@@ -161,6 +162,8 @@ def check_graph_op_in_loop(index: ModuleIndex):
 def check_session_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
+        if few_iterations(loop):
+            continue  # a session per split or configuration, two or three times
         for site, via in reached:
             name = index.resolver.call_name(site.node)
             if name not in SESSION_CLASSES and name not in _WRITERS:

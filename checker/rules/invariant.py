@@ -16,7 +16,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.common import first_report, is_session_run, loop_resets_graph, short
+from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
 from checker.rules.graph import graph_op_name
 
 # Ops that must run every iteration, or that build something per step on purpose.
@@ -82,7 +82,6 @@ _PURE_BUILTINS = frozenset({"len", "int", "float", "list", "tuple", "range", "mi
 _REPLICATING = frozenset(
     {"tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope", "tensorflow.Graph"}
 )
-_FEW = 5
 _DIMS = frozenset({"shape", "input_shape", "ndims", "ndim", "rank", "get_shape", "dims", "axis", "axes"})
 _STATEFUL = frozenset({"tensorflow.Variable", "tensorflow.get_variable", "tensorflow.TensorArray"})
 _VALUE_CLASSES = frozenset({"tensorflow.TensorShape", "tensorflow.TensorSpec", "tensorflow.DType"})
@@ -241,25 +240,15 @@ def _graph_loop(loop, index: ModuleIndex) -> bool:
 
 
 def _few_literal_iterations(loop) -> bool:
-    """`for th in [0.3, 0.5]`, `for i in range(2)`: a handful of graph copies made on purpose, not a hot loop."""
+    """`for th in [0.3, 0.5]`, `for i in range(2)`, one pass per dimension: copies made on purpose."""
+    if few_iterations(loop):
+        return True
     it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
-    if isinstance(it, ast.List | ast.Tuple):
-        return len(it.elts) <= _FEW
-    if it is not None and any(
+    return it is not None and any(
         isinstance(n, ast.Attribute | ast.Name)
         and (n.attr if isinstance(n, ast.Attribute) else n.id) in _DIMS
         for n in ast.walk(it)
-    ):
-        return True  # `for i in range(1, len(input_shape))`: one pass per dimension
-    if (
-        isinstance(it, ast.Call)
-        and isinstance(it.func, ast.Name)
-        and it.func.id == "range"
-        and len(it.args) == 1
-    ):
-        n = it.args[0]
-        return isinstance(n, ast.Constant) and isinstance(n.value, int) and n.value <= _FEW
-    return False
+    )
 
 
 def _replicates_graph(loop, index: ModuleIndex) -> bool:

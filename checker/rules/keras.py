@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
-from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name
+from checker.rules.common import few_iterations, first_report, loops_keeping_the_graph, receiver_name
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
@@ -264,12 +264,7 @@ def _few_models(loop) -> bool:
             return True
         if isinstance(node, ast.Name) and "fold" in node.id.lower():
             return True
-    if isinstance(it, ast.List | ast.Tuple):
-        return len(it.elts) <= _FEW_MODELS
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args:
-        stop = it.args[-1] if len(it.args) <= 2 else it.args[1]
-        return isinstance(stop, ast.Constant) and isinstance(stop.value, int) and stop.value <= _FEW_MODELS
-    return False
+    return few_iterations(loop, _FEW_MODELS)
 
 
 def _kept(loop, call: ast.Call) -> bool:
