@@ -101,6 +101,7 @@ class DatasetFlow:
     returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
     _plain: dict[int, object] = field(default_factory=dict)
+    _branches: int = 0
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -122,8 +123,11 @@ class DatasetFlow:
         return returned[-1] if returned else None
 
     def _run_body(self, body, env, function, depth, stack, returned=None) -> None:
-        for stmt in body:
+        for position, stmt in enumerate(body):
             if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.If):
+                self._run_if(stmt, body[position + 1 :], env, function, depth, stack, returned)
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
@@ -171,6 +175,30 @@ class DatasetFlow:
                     self._run_body(inner, env, function, depth, stack, returned)
             for handler in getattr(stmt, "handlers", []):
                 self._run_body(handler.body, env, function, depth, stack, returned)
+
+    _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+
+    def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
+        """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
+        `else`, the state after the body). A pipeline only the `if` branch built is followed through the
+        statements after the `if` as well: `if csv: ds = ds.map(parse_csv)` / `else: ...` / `ds.batch(n)`."""
+        self._eval(stmt.test, env, function, depth, stack)
+        before = dict(env)
+        self._run_body(stmt.body, env, function, depth, stack, returned)
+        after_body = dict(env)
+        env.clear()
+        env.update(before)
+        self._run_body(stmt.orelse, env, function, depth, stack, returned)
+        if not stmt.orelse:
+            env.clear()
+            env.update(after_body)
+            return
+        others = [k for k, v in after_body.items() if env.get(k) is not v and isinstance(v, tuple)]
+        if others and self._branches < self._BRANCH_LIMIT:
+            self._branches += 1
+            alternative = {**env, **{k: after_body[k] for k in others}}
+            self._run_body(rest, alternative, function, depth, stack, returned)
+            self._branches -= 1
 
     def _eval(self, expr, env, function, depth, stack):
         """The pipeline an expression evaluates to, or None; records chains and consumptions on the way."""

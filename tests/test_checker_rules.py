@@ -766,3 +766,21 @@ def evaluate(sess, metrics, op):
         ("PP201", 10, "medium"),
         ("PP202", 12, "high"),
     ]
+
+
+def test_pipeline_built_in_one_branch_is_followed_past_the_if():
+    src = """
+import tensorflow as tf
+
+def parse_csv(line):
+    return tf.io.decode_csv([line], record_defaults=DEFAULTS)
+
+def input_fn(kind, files):
+    if kind == "csv":
+        ds = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8)
+    else:
+        ds = tf.data.TFRecordDataset(files).map(parse_record, num_parallel_calls=8)
+    ds = ds.shuffle(1000)
+    return ds.batch(64)
+"""
+    assert [(r, line) for r, line in codes(src) if r == "PP201"] == [("PP201", 9), ("PP201", 11)]
