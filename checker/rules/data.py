@@ -634,6 +634,7 @@ def check_missing_prefetch(index: ModuleIndex):
             *_at_method(last),
             f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            confidence="medium" if handed else None,  # the caller, not seen here, may add the prefetch
         )
 
 
