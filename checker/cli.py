@@ -7,15 +7,22 @@ import os
 import sys
 
 from checker import __version__
+from checker.findings import CONFIDENCE_LEVELS, at_least
 from checker.formats import json_array, sarif, text
 from checker.rules import all_rules, select_rules
 from checker.walker import PathError, check_paths
 
 EPILOG = """\
-exit status: 0 no findings, 1 findings, 2 usage error (unknown code, missing path).
-Files that do not parse are listed on stderr as skipped and the run goes on. Checked files are only read.
-`# noqa` on a line silences every rule there, `# noqa: PP301` only that one.
+exit status: 0 no findings, 1 findings, 2 usage error (unknown code, path).
+Files that do not parse are listed on stderr as skipped and the run goes on.
+Checked files are only read. PATH `-` reads a Python source from stdin.
+`# noqa` on a line silences every rule there, `# noqa: PP301` only that one;
+`# ppcheck: noqa` on a line of its own silences the whole file.
 `ppcheck --explain CODE` documents a rule; `ppcheck --list` lists them all."""
+
+
+def _globs(value: str) -> list[str]:
+    return [g.strip() for g in value.split(",") if g.strip()]
 
 
 def _codes(value: str) -> list[str]:
@@ -25,11 +32,13 @@ def _codes(value: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ppcheck",
-        description=__doc__.split(":", 1)[1].strip(),
+        description=__doc__.split(":", 1)[1].strip().replace(" (.py", "\n(.py"),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (.py, .ipynb)")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (.py, .ipynb); - for standard input"
+    )
     parser.add_argument(
         "--format", choices=("text", "json", "sarif"), default="text", help="output (default text)"
     )
@@ -37,10 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--select", type=_codes, metavar="CODES", help="only these rules (codes or prefixes, comma-separated)"
     )
     parser.add_argument("--ignore", type=_codes, metavar="CODES", help="skip these rules (codes or prefixes)")
+    parser.add_argument(
+        "--exclude",
+        type=_globs,
+        default=[],
+        metavar="GLOBS",
+        help="skip files and folders matching these globs (comma-separated, e.g. 'tests,*_pb2.py')",
+    )
+    parser.add_argument(
+        "--min-confidence",
+        choices=CONFIDENCE_LEVELS,
+        default="high",
+        help="report findings at least this sure (default high; medium adds the less certain ones)",
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--explain", metavar="CODE", help="show a rule's documentation and exit")
     parser.add_argument(
-        "--list", action="store_true", help="list the rules (code, root cause, risk, name) and exit"
+        "--list", action="store_true", help="list the rules (code, confidence, root cause, name) and exit"
     )
     parser.add_argument(
         "--jobs",
@@ -65,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.list:
         for r in rules.values():
-            print(f"{r.code}  {r.root_cause:<34} {r.risk:<7} {r.name}")
+            print(f"{r.code}  {r.confidence:<6} {r.root_cause:<33} {r.name}")
         return 0
     if not args.paths:
         parser.error("at least one PATH is required")
@@ -77,9 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     jobs = args.jobs or os.cpu_count() or 1
     try:
-        findings, skipped, _ = check_paths(args.paths, chosen, jobs=jobs)
+        findings, skipped, _ = check_paths(args.paths, chosen, jobs=jobs, exclude=args.exclude)
     except PathError as exc:
         parser.error(str(exc))
+    findings = [f for f in findings if at_least(f.confidence, args.min_confidence)]
     for s in skipped:
         print(f"ppcheck: skipped {s.path}: {s.reason}", file=sys.stderr)
     if args.format == "json":

@@ -98,7 +98,10 @@ class DatasetFlow:
     index: ModuleIndex
     chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
     _plain: dict[int, object] = field(default_factory=dict)
+    _branches: int = 0
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -120,8 +123,11 @@ class DatasetFlow:
         return returned[-1] if returned else None
 
     def _run_body(self, body, env, function, depth, stack, returned=None) -> None:
-        for stmt in body:
+        for position, stmt in enumerate(body):
             if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.If):
+                self._run_if(stmt, body[position + 1 :], env, function, depth, stack, returned)
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
@@ -140,11 +146,15 @@ class DatasetFlow:
                     value = self._eval(stmt.value, env, function, depth, stack)
                     if value is not None and returned is not None:
                         returned.append(value)
+                    if value is not None and function is not None:
+                        self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
                 continue
             if isinstance(stmt, ast.For | ast.AsyncFor):
                 chain = self._eval(stmt.iter, env, function, depth, stack)
                 if chain is None and _is_enumerate(stmt.iter):
                     chain = self._eval(stmt.iter.args[0], env, function, depth, stack)
+                if chain is not None:
+                    self.iterated.setdefault(id(stmt), (chain, stmt))
                 if chain is not None and _runs_a_step(stmt, self.index):
                     self._consume(chain, stmt)
                 self._run_body(stmt.body, env, function, depth, stack, returned)
@@ -166,10 +176,40 @@ class DatasetFlow:
             for handler in getattr(stmt, "handlers", []):
                 self._run_body(handler.body, env, function, depth, stack, returned)
 
+    _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+
+    def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
+        """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
+        `else`, the state after the body). A pipeline only the `if` branch built is followed through the
+        statements after the `if` as well: `if csv: ds = ds.map(parse_csv)` / `else: ...` / `ds.batch(n)`."""
+        self._eval(stmt.test, env, function, depth, stack)
+        before = dict(env)
+        self._run_body(stmt.body, env, function, depth, stack, returned)
+        after_body = dict(env)
+        env.clear()
+        env.update(before)
+        self._run_body(stmt.orelse, env, function, depth, stack, returned)
+        if not stmt.orelse:
+            env.clear()
+            env.update(after_body)
+            return
+        others = [k for k, v in after_body.items() if env.get(k) is not v and isinstance(v, tuple)]
+        if others and self._branches < self._BRANCH_LIMIT:
+            self._branches += 1
+            alternative = {**env, **{k: after_body[k] for k in others}}
+            self._run_body(rest, alternative, function, depth, stack, returned)
+            self._branches -= 1
+
     def _eval(self, expr, env, function, depth, stack):
         """The pipeline an expression evaluates to, or None; records chains and consumptions on the way."""
         if isinstance(expr, ast.Name | ast.Attribute) and _key(expr) in env:
             return env[_key(expr)]
+        if (
+            isinstance(expr, ast.Subscript)
+            and isinstance(expr.value, ast.Call)
+            and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
+        ):
+            return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
         if not isinstance(expr, ast.Call):
             for child in ast.iter_child_nodes(expr):
                 if isinstance(child, ast.expr) and not isinstance(child, ast.Lambda):
@@ -191,7 +231,7 @@ class DatasetFlow:
                 if func.attr in _ITERATOR_MAKERS:
                     self._consume(receiver, call)
                 return None
-            if func.attr in _CONSUMERS:
+            if func.attr in _CONSUMERS or "train" in func.attr.lower():
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
@@ -246,6 +286,11 @@ class DatasetFlow:
         self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
 
     # -- queries -------------------------------------------------------------------------------------------
+
+    def handed_out(self):
+        """Pipelines a function returns that no code of this module extends: the caller consumes them."""
+        extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
+        return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""

@@ -6,20 +6,34 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable
+from dataclasses import replace
 
-from checker.findings import Finding, Skipped
+from checker.findings import Finding, RawFinding, Skipped
 from checker.module import ModuleIndex
-from checker.noqa import noqa_lines, silenced
-from checker.notebook import NotebookError, code_cells, pass_for_magic
+from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.notebook import NotebookError, code_cells, file_lines, pass_for_magic
 from checker.rules import Rule, all_rules
 
 _LINE_REF = re.compile(r"\bline (\d+)")
 
 
-def _parse(source: str, label: str) -> ast.Module:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # invalid escape sequences in old code are not our findings
-        return ast.parse(source, filename=label)
+class Unparsable(ValueError):
+    """Source that ast cannot turn into a tree; the message is the one-line reason."""
+
+
+def _parse(source: str, label: str, line_offset: int = 0) -> ast.Module:
+    """The module's tree. Raises Unparsable with a reason (a syntax error, or nesting too deep for the
+    parser: a 20,000-term expression raises RecursionError inside ast)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences in old code are not our findings
+            return ast.parse(source, filename=label)
+    except SyntaxError as exc:
+        raise Unparsable(_syntax_reason(exc, line_offset)) from None
+    except (RecursionError, MemoryError):
+        raise Unparsable("too deeply nested for the Python parser") from None
+    except ValueError as exc:  # null bytes
+        raise Unparsable(str(exc)) from None
 
 
 def _syntax_reason(exc: SyntaxError, line_offset: int = 0) -> str:
@@ -42,7 +56,9 @@ def run_rules(
     for rule in rules:
         try:
             raw.extend(rule.check(index))
-        except (RecursionError, ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        except RecursionError:
+            errors.append(f"{rule.code}: too deeply nested to check")
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
             errors.append(f"internal error in {rule.code}: {type(exc).__name__}: {exc}")
     return raw, errors
 
@@ -53,22 +69,54 @@ def _mentions_tensorflow(index: ModuleIndex) -> bool:
     )
 
 
+def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
+    """Raw findings with `# noqa` lines dropped, one per (rule, line), columns in characters.
+
+    ast gives UTF-8 byte offsets; editors, ruff and SARIF count characters.
+    """
+    noqa = noqa_lines(source)
+    lines = source.split("\n")
+    kept: dict[tuple[str, int], RawFinding] = {}
+    for r in sorted(raw, key=lambda r: (r.line, r.col)):
+        if silenced(noqa.get(r.line), r.rule) or (r.rule, r.line) in kept:
+            continue
+        text = lines[r.line - 1] if 0 < r.line <= len(lines) else ""
+        col = (
+            len(text.encode("utf-8")[: r.col].decode("utf-8", errors="ignore"))
+            if not text.isascii()
+            else r.col
+        )
+        kept[(r.rule, r.line)] = replace(r, col=col)
+    return list(kept.values())
+
+
+_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|[^/]*test_utils?\.py$|conftest\.py$)")
+
+
+def is_test_path(path: str) -> bool:
+    """Test code (tests/, test_*.py, *_test.py, *test_utils.py): speed there rarely matters and findings
+    read by hand there were wrong nearly always, so test files get no findings."""
+    return bool(_TEST_PATH.search(path.replace("\\", "/")))
+
+
+def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:
+    rule = all_rules()[r.rule]
+    return Finding(
+        path, line, r.col + 1, r.rule, message, rule.root_cause, cell, r.confidence or rule.confidence
+    )
+
+
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None):
     """Findings and skips for one Python source text."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    codes = all_rules()
+    if file_is_silenced(source) or is_test_path(path):
+        return [], []
     try:
         tree = _parse(source, path)
-    except (SyntaxError, ValueError) as exc:
-        reason = _syntax_reason(exc) if isinstance(exc, SyntaxError) else str(exc)
-        return [], [Skipped(path, reason)]
-    noqa = noqa_lines(source)
+    except Unparsable as exc:
+        return [], [Skipped(path, str(exc))]
     raw, errors = run_rules(tree, rules)
-    findings = [
-        Finding(path, r.line, r.col + 1, r.rule, r.message, codes[r.rule].root_cause)
-        for r in raw
-        if not silenced(noqa.get(r.line), r.rule)
-    ]
+    findings = [_finding(r, path, r.line, r.message) for r in _placed(raw, source)]
     return sorted(findings, key=Finding.sort_key), [Skipped(path, e) for e in errors]
 
 
@@ -77,11 +125,19 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
 
     A cell that does not parse is skipped with its reason; the others are still checked.
     """
+    if is_test_path(path):
+        return [], []
     try:
         cells = code_cells(text)
     except NotebookError as exc:
         return [], [Skipped(path, str(exc))]
-    return check_cells(cells, path, rules, unit="cell")
+    findings, skipped = check_cells(cells, path, rules, unit="cell")
+    lines = file_lines(text)
+    placed = [
+        replace(f, file_line=lines.get((f.cell, f.line)) or (1 if "\n" not in text.strip() else None))
+        for f in findings
+    ]
+    return placed, skipped
 
 
 def check_snippets(blocks: list[str], path: str, rules: Iterable[Rule] | None = None):
@@ -96,7 +152,7 @@ def check_snippets(blocks: list[str], path: str, rules: Iterable[Rule] | None = 
     joined = "\n".join(src for _, src in cells)
     try:
         _parse(joined, path)
-    except (SyntaxError, ValueError):
+    except Unparsable:
         return check_cells(cells, path, rules, unit="block", implicit_imports=True)
     return check_cells(cells, path, rules, unit="block", implicit_imports=True, joined_ok=True)
 
@@ -125,7 +181,8 @@ def check_cells(
 ):
     """Check numbered pieces of source as one module; findings name their piece (`cell`) and line in it."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    codes = all_rules()
+    if any(file_is_silenced(source) for _, source in cells):
+        return [], []
     skipped = []
     good = []
     for number, source in cells:
@@ -135,9 +192,8 @@ def check_cells(
         try:
             _parse(source, path)
             good.append((number, source))
-        except (SyntaxError, ValueError) as exc:
-            reason = _syntax_reason(exc) if isinstance(exc, SyntaxError) else str(exc)
-            skipped.append(Skipped(path, f"{unit} {number}: {reason}"))
+        except Unparsable as exc:
+            skipped.append(Skipped(path, f"{unit} {number}: {exc}"))
     # Join the pieces; remember where each starts so findings map back to (piece, line in piece).
     starts = []
     parts = []
@@ -147,8 +203,10 @@ def check_cells(
         parts.append(source)
         line += source.count("\n") + 1
     joined = "\n".join(parts)
-    tree = _parse(joined, path)
-    noqa = noqa_lines(joined)
+    try:
+        tree = _parse(joined, path)
+    except Unparsable as exc:  # each piece parses alone, together too deep
+        return [], [*skipped, Skipped(path, str(exc))]
     findings = []
     raw, errors = run_rules(tree, rules, implicit_imports=implicit_imports)
     skipped.extend(Skipped(path, e) for e in errors)
@@ -160,13 +218,7 @@ def check_cells(
     def piece_lines(message: str) -> str:
         return _LINE_REF.sub(lambda m: "{} {} line {}".format(unit, *place(int(m.group(1)))), message)
 
-    for r in raw:
-        if silenced(noqa.get(r.line), r.rule):
-            continue
+    for r in _placed(raw, joined):
         number, line = place(r.line)
-        findings.append(
-            Finding(
-                path, line, r.col + 1, r.rule, piece_lines(r.message), codes[r.rule].root_cause, cell=number
-            )
-        )
+        findings.append(_finding(r, path, line, piece_lines(r.message), cell=number))
     return sorted(findings, key=Finding.sort_key), skipped

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Most to least sure. `high`: the default output (measured right >= 90% of the time); `medium`: shown with
+# --min-confidence medium.
+CONFIDENCE_LEVELS = ("high", "medium")
+
+
+def at_least(confidence: str, minimum: str) -> bool:
+    """Whether a finding of this confidence is shown when `minimum` is asked for."""
+    return CONFIDENCE_LEVELS.index(confidence) <= CONFIDENCE_LEVELS.index(minimum)
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
@@ -14,6 +23,8 @@ class Finding:
     message: str
     root_cause: str  # the codebook code the rule stands for, e.g. "api.not_batch_api"
     cell: int | None = None  # 1-based code-cell number in a notebook, else None
+    confidence: str = "high"  # high | medium (CONFIDENCE_LEVELS)
+    file_line: int | None = None  # in a notebook: the line of the .ipynb file holding the finding (SARIF)
 
     def sort_key(self):
         return (self.path, self.cell or 0, self.line, self.column, self.rule)
@@ -27,6 +38,7 @@ class Finding:
             "message": self.message,
             "root_cause": self.root_cause,
             "cell": self.cell,
+            "confidence": self.confidence,
         }
 
 
@@ -44,3 +56,4 @@ class RawFinding:
     line: int
     col: int  # 0-based, as ast gives it
     message: str
+    confidence: str | None = None  # None: the rule's own confidence

@@ -9,6 +9,14 @@ from checker.rules import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/ppminer/ppminer#ppcheck"
+# SARIF `rank` (0-100, how sure the tool is of a result) for each confidence level; code scanning reads the
+# rule's `properties.precision` (very-high, high, medium, low) the same way.
+RANK = {"high": 90.0, "medium": 60.0}
+
+
+def help_uri(code: str) -> str:
+    """The rule's row in README's ppcheck table (each row carries an anchor named after its code)."""
+    return f"https://github.com/ppminer/ppminer#{code.lower()}"
 
 
 def _inert(text: str) -> str:
@@ -32,7 +40,9 @@ def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], ve
     rule_index = {r.code: i for i, r in enumerate(rules)}
     results = []
     for f in findings:
-        region = {"startLine": f.line, "startColumn": f.column}
+        # In a notebook the region is the .ipynb file's line (its columns are JSON's); the cell's own line and
+        # column are properties.
+        region = {"startLine": f.file_line} if f.file_line else {"startLine": f.line, "startColumn": f.column}
         result = {
             "ruleId": f.rule,
             "ruleIndex": rule_index[f.rule],
@@ -41,10 +51,13 @@ def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], ve
             "locations": [
                 {"physicalLocation": {"artifactLocation": {"uri": _uri(f.path)}, "region": region}}
             ],
-            "properties": {"root_cause": f.root_cause},
+            "rank": RANK[f.confidence],
+            "properties": {"root_cause": f.root_cause, "confidence": f.confidence},
         }
         if f.cell is not None:
             result["properties"]["cell"] = f.cell
+            result["properties"]["cellLine"] = f.line
+            result["properties"]["cellColumn"] = f.column
         results.append(result)
     run = {
         "tool": {
@@ -59,7 +72,14 @@ def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], ve
                         "shortDescription": {"text": r.summary},
                         "fullDescription": {"text": r.why},
                         "help": {"text": r.explain()},
-                        "properties": {"root_cause": r.root_cause, "false_alarm_risk": r.risk},
+                        "helpUri": help_uri(r.code),
+                        "properties": {
+                            "root_cause": r.root_cause,
+                            "false_alarm_risk": r.risk,
+                            "precision": r.confidence,
+                            "problem.severity": "warning",
+                            "tags": ["performance"],
+                        },
                     }
                     for r in rules
                 ],

@@ -43,10 +43,13 @@ class ModuleIndex:
     imports: list[ast.AST] = field(default_factory=list)
     call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
     function_names: set[str] = field(default_factory=set)
+    snippet: bool = (
+        False  # a post's partial code (imports implied): what a function returns has no caller here
+    )
 
     @classmethod
     def build(cls, tree: ast.Module, implicit_imports: bool = False) -> ModuleIndex:
-        index = cls(tree=tree, resolver=None)
+        index = cls(tree=tree, resolver=None, snippet=implicit_imports)
         for stmt in tree.body:
             if isinstance(stmt, FUNCTION_TYPES):
                 index.module_functions[stmt.name] = stmt

@@ -1,4 +1,5 @@
-"""`# noqa` comments: `# noqa` silences every rule on its line, `# noqa: PP101, PP203` only those."""
+"""`# noqa` comments: `# noqa` silences every rule on its line, `# noqa: PP101, PP203` only those;
+`# ppcheck: noqa` on its own line silences the file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,12 @@ import tokenize
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 ALL = frozenset({"*"})
+# `# ppcheck: noqa` on a line of its own, anywhere in the file, silences the whole file, as ruff's file-level noqa does.
+_FILE_NOQA = re.compile(r"^\s*#\s*ppcheck\s*:\s*noqa\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def file_is_silenced(source: str) -> bool:
+    return "ppcheck" in source and _FILE_NOQA.search(source) is not None
 
 
 def noqa_lines(source: str) -> dict[int, frozenset[str]]:

@@ -16,7 +16,11 @@ class NotebookError(ValueError):
 
 
 def code_cells(text: str) -> list[tuple[int, str]]:
-    """(1-based number among code cells, source) of each Python code cell; IPython magics blanked out."""
+    """(cell number, source) of each Python code cell; IPython magics become `pass`.
+
+    Cells are numbered as ruff numbers them: 1-based among all the notebook's cells, markdown ones included,
+    so `cell 3` is the third cell a reader sees.
+    """
     try:
         nb = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -27,11 +31,9 @@ def code_cells(text: str) -> list[tuple[int, str]]:
     if language not in ("python", ""):
         raise NotebookError(f"kernel language is {language!r}, not python")
     cells = []
-    number = 0
-    for cell in nb["cells"]:
+    for number, cell in enumerate(nb["cells"], 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        number += 1
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         lines = source.split("\n")
@@ -48,3 +50,32 @@ def pass_for_magic(line: str) -> str:
     if not _MAGIC_LINE.match(line):
         return line
     return line[: len(line) - len(line.lstrip())] + "pass"
+
+
+_CELL_START = re.compile(r'^\s*"cell_type"\s*:')
+_SOURCE_LIST = re.compile(r'^\s*"source"\s*:\s*\[\s*$')
+_SOURCE_ONE = re.compile(r'^\s*"source"\s*:\s*(".*")\s*,?\s*$')
+_STRING_ITEM = re.compile(r'^\s*".*",?\s*$')
+
+
+def file_lines(text: str) -> dict[tuple[int, int], int]:
+    """(cell number, line in the cell) -> line of the .ipynb file that holds it, for notebooks written as Jupyter
+    writes them (one source line per JSON string); code scanning shows results on the file's own lines."""
+    where: dict[tuple[int, int], int] = {}
+    cell = 0
+    in_source = False
+    line_in_cell = 0
+    for number, raw in enumerate(text.split("\n"), 1):
+        if in_source:
+            if _STRING_ITEM.match(raw):
+                line_in_cell += 1
+                where[(cell, line_in_cell)] = number
+                continue
+            in_source = False
+        if _CELL_START.match(raw):
+            cell += 1
+        elif _SOURCE_LIST.match(raw):
+            in_source, line_in_cell = True, 0
+        elif _SOURCE_ONE.match(raw):
+            where[(cell, 1)] = number
+    return where

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
+import io
 import os
+import re
+import sys
+import tokenize
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
@@ -18,33 +23,81 @@ class PathError(ValueError):
     """A PATH argument that does not exist."""
 
 
-def iter_files(paths: Iterable[str]) -> Iterator[str]:
-    """Every .py/.ipynb file named or found under a folder, in a stable order. Raises PathError."""
+STDIN = "-"
+
+
+def excluded(path: str, patterns: Iterable[str]) -> bool:
+    """`--exclude` as ruff reads it: a glob matched against the path, its tail, or any one component."""
+    norm = path.replace("\\", "/").removeprefix("./")
+    parts = norm.split("/")
+    return any(
+        fnmatch.fnmatch(norm, p)
+        or fnmatch.fnmatch(norm, f"*/{p}")
+        or any(fnmatch.fnmatch(c, p) for c in parts)
+        for p in patterns
+    )
+
+
+def iter_files(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
+    """Every .py/.ipynb file named or found under a folder, in a stable order, minus `exclude` globs.
+
+    `-` stands for standard input. Raises PathError.
+    """
+    exclude = list(exclude)
     for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-                for name in sorted(files):
-                    if name.endswith(SUFFIXES):
-                        yield os.path.join(root, name)
-        elif os.path.isfile(path):
+        if path == STDIN:
             yield path
+        elif os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(
+                    d for d in dirs if d not in _SKIP_DIRS and not excluded(os.path.join(root, d), exclude)
+                )
+                for name in sorted(files):
+                    full = os.path.join(root, name)
+                    if name.endswith(SUFFIXES) and not excluded(full, exclude):
+                        yield full
+        elif os.path.isfile(path):
+            if not excluded(path, exclude):
+                yield path
         else:
             raise PathError(f"{path}: no such file or directory")
 
 
-def check_file(path: str, codes: tuple[str, ...] | None = None) -> tuple[list[Finding], list[Skipped]]:
-    """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`."""
+def decode_python(data: bytes) -> str:
+    """Source bytes as text, honouring a BOM and a PEP 263 coding line (`# -*- coding: latin-1 -*-`).
+
+    Raises UnicodeDecodeError or LookupError (an unknown coding) / SyntaxError (a bad coding line).
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        if not re.match(rb"\A(\xef\xbb\xbf)?([^\n]*\n)?[^\n]*coding[:=]", data):
+            encoding = "utf-8"  # no coding line, just bytes that are not UTF-8: say so below
+        else:
+            raise
+    return data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
+
+
+def check_file(
+    path: str, codes: tuple[str, ...] | None = None, data: bytes | None = None
+) -> tuple[list[Finding], list[Skipped]]:
+    """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
+
+    `data` is the file's content when it was read already (standard input, checked as a .py file).
+    """
     rules = _rules(codes)
+    if data is None:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            return [], [Skipped(path, exc.strerror or str(exc))]
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        return [], [Skipped(path, exc.strerror or str(exc))]
-    try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig") if path.endswith(".ipynb") else decode_python(data)
     except UnicodeDecodeError as exc:
-        return [], [Skipped(path, f"byte {exc.start}: not UTF-8")]
+        return [], [Skipped(path, f"byte {exc.start}: not {exc.encoding.upper()}")]
+    except (LookupError, SyntaxError) as exc:
+        return [], [Skipped(path, f"coding line: {exc}")]
     if path.endswith(".ipynb"):
         return check_notebook(text, path, rules)
     return check_source(text, path, rules)
@@ -55,12 +108,20 @@ def _rules(codes) -> list[Rule]:
     return list(rules.values()) if codes is None else [rules[c] for c in codes]
 
 
-def check_paths(paths: Iterable[str], rules: list[Rule] | None = None, jobs: int = 1):
+def check_paths(
+    paths: Iterable[str], rules: list[Rule] | None = None, jobs: int = 1, exclude: Iterable[str] = ()
+):
     """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool."""
-    files = list(iter_files(paths))
+    files = list(iter_files(paths, exclude))
+    count = len(files)
     codes = None if rules is None else tuple(r.code for r in rules)
     findings: list[Finding] = []
     skipped: list[Skipped] = []
+    if STDIN in files:
+        files.remove(STDIN)
+        found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
+        findings.extend(found)
+        skipped.extend(skips)
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
@@ -72,4 +133,4 @@ def check_paths(paths: Iterable[str], rules: list[Rule] | None = None, jobs: int
             found, skips = check_file(path, codes)
             findings.extend(found)
             skipped.extend(skips)
-    return sorted(findings, key=Finding.sort_key), skipped, len(files)
+    return sorted(findings, key=Finding.sort_key), skipped, count

@@ -41,8 +41,8 @@ def project(tmp_path):
             {
                 "cell_type": "code",
                 "source": [
-                    "ds = tf.data.Dataset.from_tensor_slices(x)\n",
-                    "ds = ds.batch(32).shuffle(10)\n",
+                    "ds = tf.data.TFRecordDataset(files)\n",
+                    "ds = ds.map(parse_fn).batch(32)\n",
                 ],
             },
         ],
@@ -65,15 +65,15 @@ def test_text_format_noqa_notebook_and_skipped(project, capsys):
     assert code == 1
     lines = out.splitlines()
     assert lines == [
-        f"{project}/nb.ipynb:cell 3:2:19: PP204 `shuffle` after `batch` (cell 3 line 2) only reorders whole batches; "
-        "shuffle elements before batching",
+        f"{project}/nb.ipynb:cell 4:2:9: PP202 `map` without num_parallel_calls runs on one element at a time; "
+        "pass num_parallel_calls=tf.data.AUTOTUNE",
         f"{project}/train.py:6:11: PP301 `model.predict` is called on one sample per iteration of the loop at "
         "line 5; stack the samples and predict once on the batch",
         f"{project}/train.py:10:11: PP301 `model.predict` is called on one sample per iteration of the loop at "
         "line 9; stack the samples and predict once on the batch",
     ]
     assert f"ppcheck: skipped {project}/old.py: line 2: Missing parentheses" in err
-    assert f"ppcheck: skipped {project}/nb.ipynb: cell 2: line 1:" in err
+    assert f"ppcheck: skipped {project}/nb.ipynb: cell 3: line 1:" in err
 
 
 def test_json_format_is_stable(project, capsys):
@@ -88,6 +88,7 @@ def test_json_format_is_stable(project, capsys):
         "message": data[0]["message"],
         "root_cause": "api.not_batch_api",
         "cell": None,
+        "confidence": "high",
     }
     assert len(data) == 2
 
@@ -105,15 +106,19 @@ def test_sarif_format(project, capsys):
     loc = result["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"].endswith("train.py")
     assert loc["region"] == {"startLine": 6, "startColumn": 11}
-    assert result["properties"]["root_cause"] == "api.not_batch_api"
+    assert result["properties"] == {"root_cause": "api.not_batch_api", "confidence": "high"}
+    assert result["rank"] == 90.0
+    pp301 = rules[result["ruleIndex"]]
+    assert pp301["helpUri"].endswith("#pp301")
+    assert pp301["properties"]["precision"] == "high"
     notes = run_["invocations"][0]["toolExecutionNotifications"]
     assert any("Missing parentheses" in n["message"]["text"] for n in notes)
 
 
 def test_exit_zero_without_findings_and_select_ignore(project, capsys):
     assert run(capsys, project / "clean.py")[0] == 0
-    assert run(capsys, project, "--select", "PP2")[1].count("PP204") == 1
-    code, out, _ = run(capsys, project, "--ignore", "PP204,PP301")
+    assert run(capsys, project, "--select", "PP2")[1].count("PP202") == 1
+    code, out, _ = run(capsys, project, "--ignore", "PP202,PP301")
     assert (code, out) == (0, "")
 
 
@@ -199,3 +204,73 @@ def test_snippets_of_a_post_joined_blockwise_and_skipped():
 
     findings, skipped = check_snippets(["$ pip install tensorflow", "Epoch 1/10 ... loss: 0.3"], "post 3")
     assert findings == [] and [s.reason.split(":")[0] for s in skipped] == ["block 1", "block 2"]
+
+
+# ---------------------------------------------------------------- conventions shared with ruff and code scanning
+
+MAP_LOOP = "import tensorflow as tf\nds = tf.data.TFRecordDataset(f).map(parse)\n"
+
+
+def test_stdin_dash(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(MAP_LOOP.encode())))
+    code, out, _ = run(capsys, "-")
+    assert code == 1
+    assert out.startswith("-:2:") and "PP202" in out
+
+
+def test_exclude_globs_and_file_noqa(tmp_path, capsys):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "t.py").write_text(MAP_LOOP)
+    (tmp_path / "gen_pb2.py").write_text(MAP_LOOP)
+    (tmp_path / "quiet.py").write_text("# ppcheck: noqa\n" + MAP_LOOP)
+    (tmp_path / "loud.py").write_text(MAP_LOOP)
+    code, out, _ = run(capsys, tmp_path, "--exclude", "tests,*_pb2.py")
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/loud.py"]
+
+
+def test_columns_count_characters_and_pep263(tmp_path, capsys):
+    src = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nnom = 'é'; ds = tf.data.TFRecordDataset(f).map(parse)\n"
+    (tmp_path / "latin.py").write_bytes(src.encode("latin-1"))
+    code, out, err = run(capsys, tmp_path / "latin.py")
+    assert not err
+    col = src.splitlines()[2].index(".map") + 2  # 1-based, at `map`
+    assert out.startswith(f"{tmp_path}/latin.py:3:{col}: PP202")
+
+
+def test_parser_recursion_skips_only_that_file(tmp_path, capsys):
+    (tmp_path / "deep.py").write_text("import tensorflow as tf\nx = " + "+".join(["1"] * 20000) + "\n")
+    (tmp_path / "loud.py").write_text(MAP_LOOP)
+    code, out, err = run(capsys, tmp_path)
+    assert code == 1 and "loud.py:2:" in out
+    assert f"ppcheck: skipped {tmp_path}/deep.py: too deeply nested" in err
+
+
+def test_min_confidence(tmp_path, capsys):
+    src = MAP_LOOP.replace(".map(parse)", ".batch(8).shuffle(4)") + "model.fit(ds)\n"
+    (tmp_path / "m.py").write_text(src)
+    assert run(capsys, tmp_path, "--select", "PP204")[:2] == (0, "")
+    code, out, _ = run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "medium")
+    assert code == 1 and "PP204" in out
+
+
+def test_test_files_get_no_findings(tmp_path, capsys):
+    for name in ("tests/check_input.py", "model_test.py", "test_model.py", "data_test_utils.py", "train.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(MAP_LOOP)
+    code, out, _ = run(capsys, tmp_path)
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/train.py"]
+
+
+def test_sarif_points_notebook_results_at_the_file_line(project, capsys):
+    nb = json.loads((project / "nb.ipynb").read_text())
+    (project / "nb.ipynb").write_text(json.dumps(nb, indent=1))  # as Jupyter writes it
+    doc = json.loads(run(capsys, project / "nb.ipynb", "--format", "sarif")[1])
+    result = doc["runs"][0]["results"][0]
+    raw = (project / "nb.ipynb").read_text().split("\n")
+    line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+    assert "ds.map(parse_fn)" in raw[line - 1]
+    assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (4, 2)

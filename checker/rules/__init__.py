@@ -7,6 +7,7 @@ and host synchronisation.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -25,18 +26,20 @@ class Rule:
     false_alarms: str  # the false-alarm risk, and what keeps it low
     risk: str  # low | medium | high
     check: Callable[..., Iterable[RawFinding]]
+    confidence: str = "high"  # high: default output; medium: shown with --min-confidence medium
 
     def explain(self) -> str:
         return "\n".join(
             [
                 f"{self.code} {self.name}",
-                f"root cause: {self.root_cause}    false-alarm risk: {self.risk}",
+                f"root cause: {self.root_cause}",
+                f"false-alarm risk: {self.risk}    confidence: {self.confidence}",
                 "",
                 "What it finds",
-                f"  {self.summary}",
+                _wrapped(self.summary),
                 "",
                 "Why it is slow",
-                f"  {self.why}",
+                _wrapped(self.why),
                 "",
                 "Example",
                 *("  " + line for line in self.example.strip("\n").splitlines()),
@@ -45,9 +48,13 @@ class Rule:
                 *("  " + line for line in self.instead.strip("\n").splitlines()),
                 "",
                 "False alarms",
-                f"  {self.false_alarms}",
+                _wrapped(self.false_alarms),
             ]
         )
+
+
+def _wrapped(text: str) -> str:
+    return textwrap.fill(text, width=78, initial_indent="  ", subsequent_indent="  ")
 
 
 RULES: dict[str, Rule] = {}
@@ -62,7 +69,7 @@ def register(rule: Rule) -> Rule:
 
 def all_rules() -> dict[str, Rule]:
     """Every rule, by code (importing the rule modules registers them)."""
-    from checker.rules import data, function, graph, keras  # noqa: F401
+    from checker.rules import data, function, graph, invariant, keras  # noqa: F401
 
     return dict(sorted(RULES.items()))
 

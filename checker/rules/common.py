@@ -85,3 +85,29 @@ def first_report(reported: set[tuple[int, int]], at: ast.AST) -> bool:
         return False
     reported.add(key)
     return True
+
+
+def literal_iterations(loop) -> int | None:
+    """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
+    `for i in range(1, 4)` (3); None otherwise (while loops, loops over data)."""
+    it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
+    if isinstance(it, ast.List | ast.Tuple):
+        return len(it.elts)
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and 1 <= len(it.args) <= 2
+    ):
+        bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
+        if len(bounds) == len(it.args):
+            return bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)
+    return None
+
+
+FEW_ITERATIONS = 5  # a handful of copies made on purpose (a few splits, thresholds, configurations)
+
+
+def few_iterations(loop, limit: int = FEW_ITERATIONS) -> bool:
+    count = literal_iterations(loop)
+    return count is not None and count <= limit

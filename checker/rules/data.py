@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from checker.datasets import DatasetFlow
+from checker.datasets import DatasetFlow, Step
 from checker.findings import RawFinding
 from checker.module import ModuleIndex
 from checker.rules import Rule, register
@@ -84,7 +84,7 @@ def _at_method(call: ast.Call) -> tuple[int, int]:
     return call.lineno, call.col_offset
 
 
-def _flow(index: ModuleIndex) -> DatasetFlow:
+def dataset_flow(index: ModuleIndex) -> DatasetFlow:
     # The flow is computed once per module and shared by the PP2xx rules.
     flow = getattr(index, "_dataset_flow", None)
     if flow is None:
@@ -93,55 +93,165 @@ def _flow(index: ModuleIndex) -> DatasetFlow:
     return flow
 
 
+# Ops that give the same result on a batch as on each element (or have a batch form the message names).
+_BATCH_CAPABLE = _ELEMENTWISE | frozenset(
+    "tensorflow." + n
+    for n in [
+        "io.parse_single_example",  # -> tf.io.parse_example after batching
+        "parse_single_example",
+        "io.parse_example",
+        "parse_example",
+        "io.decode_raw",
+        "decode_raw",
+        "image.per_image_standardization",
+        "image.flip_left_right",
+        "image.flip_up_down",
+        "image.rgb_to_grayscale",
+        "image.grayscale_to_rgb",
+        "image.rgb_to_hsv",
+        "image.adjust_brightness",
+        "image.adjust_contrast",
+        "image.adjust_saturation",
+        "image.adjust_gamma",
+        "sparse.to_dense",
+        "sparse_tensor_to_dense",
+    ]
+)
+# Calls in a map function that compute nothing per element (feature specs).
+_NEUTRAL = frozenset(
+    "tensorflow." + n
+    for n in [
+        "io.FixedLenFeature",
+        "FixedLenFeature",
+        "io.VarLenFeature",
+        "VarLenFeature",
+        "io.FixedLenSequenceFeature",
+    ]
+)
+_PER_EXAMPLE_PARSE = frozenset(
+    {
+        "tensorflow.io.parse_single_example",
+        "tensorflow.parse_single_example",
+        "tensorflow.io.decode_csv",
+        "tensorflow.decode_csv",
+    }
+)
+
+
+def _mapped_def(call: ast.Call, index: ModuleIndex):
+    """The def a map runs, when it is named in this module: a module function, a def nested anywhere with a
+    unique name, or a method of the calling class (`self._parse`)."""
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    if isinstance(fn, ast.Name):
+        if fn.id in index.module_functions:
+            return index.module_functions[fn.id]
+        named = [f for f in index.functions if f.name == fn.id]
+        return named[-1] if named else None  # a notebook may define it again in a later cell
+    if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
+        for methods in index.class_methods.values():
+            if fn.attr in methods:
+                return methods[fn.attr]
+    return None
+
+
 def _map_function_body(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
-    if not call.args:
+    if not call.args and not call.keywords:
         return None
-    fn = call.args[0]
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
     if isinstance(fn, ast.Lambda):
         return [fn.body]
-    if isinstance(fn, ast.Name) and fn.id in index.module_functions:
-        body = index.module_functions[fn.id].body
+    function = _mapped_def(call, index)
+    if function is not None:
+        body = function.body
         if all(isinstance(s, ast.Assign | ast.Return | ast.Expr) for s in body):
             return [s for s in body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     return None
 
 
-def is_elementwise_map(call: ast.Call, index: ModuleIndex) -> bool:
-    """The map's function only casts, scales or one-hot encodes: it would give the same on a whole batch."""
+def vectorisable_map(call: ast.Call, index: ModuleIndex) -> str | None:
+    """How the map's function would run on a whole batch, or None when it cannot: "element-wise" (casts,
+    scaling, one-hot), "parse_example" (per-example parsing that has a batch form), "batch-capable"."""
     body = _map_function_body(call, index)
     if not body:
-        return False
-    saw_call = False
+        return None
+    if _parses_batches(body, index):
+        return "batch-capable"  # written for batches: tf.io.parse_example is the batched parser
+    seen: set[str] = set()
     for root in body:
         for node in ast.walk(root):
             if isinstance(node, ast.Call):
-                if index.resolver.call_name(node) not in _ELEMENTWISE:
-                    return False
-                saw_call = True
-            elif isinstance(node, ast.Lambda | ast.Subscript | ast.Slice):
-                if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-                    continue  # features["image"], pair[0]
-                return False
-    return saw_call or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))
+                name = index.resolver.call_name(node)
+                if name in _NEUTRAL:
+                    continue
+                if name not in _BATCH_CAPABLE:
+                    return None
+                seen.add(name)
+            elif isinstance(node, ast.Lambda | ast.Slice):
+                return None
+            elif isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+                return None  # features["image"] and pair[0] are fine; x[:, 1:] is not
+    if seen & _PER_EXAMPLE_PARSE:
+        return "parse_example"
+    if seen <= _ELEMENTWISE and (seen or any(isinstance(n, ast.BinOp) for r in body for n in ast.walk(r))):
+        return "element-wise"
+    return "batch-capable" if seen else None
+
+
+_BATCH_PARSERS = frozenset({"tensorflow.io.parse_example", "tensorflow.parse_example"})
+
+
+def _parses_batches(body, index: ModuleIndex) -> bool:
+    return any(
+        isinstance(node, ast.Call) and index.resolver.call_name(node) in _BATCH_PARSERS
+        for root in body
+        for node in ast.walk(root)
+    )
+
+
+# Work that needs one element at a time (images of different sizes, fresh randomness, Python).
+_PER_ELEMENT_ONLY = ("decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif", "read_file")
+_PER_ELEMENT_ONLY += ("resize", "random", "crop", "py_function", "py_func", "numpy_function")
+
+
+def _parses_examples(call: ast.Call, index: ModuleIndex) -> bool:
+    """The mapped function parses one example or CSV line (with more around it): the parse, usually the
+    costly part, has a batched form even when the rest needs a small change."""
+    body = _map_function_body(call, index)
+    if not body:
+        return False
+    names = {
+        index.resolver.call_name(node) or ""
+        for root in body
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call)
+    }
+    per_element = any(word in name for name in names for word in _PER_ELEMENT_ONLY)
+    return bool(names & _PER_EXAMPLE_PARSE) and not per_element
+
+
+def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
+    """`map(parse_tfrecord)` of a function this module does not define: most such parsers call
+    tf.io.parse_single_example, which has a batched form; the name is the only evidence (medium)."""
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+    name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+    return "parse" in name.lower() and _mapped_def(call, index) is None and name not in index.function_names
 
 
 _CHEAP = _ELEMENTWISE | {
-    "tensorflow." + n for n in ("expand_dims", "reshape", "squeeze", "identity", "shape", "stack")
+    "tensorflow." + n
+    for n in (
+        "expand_dims",
+        "reshape",
+        "squeeze",
+        "identity",
+        "shape",
+        "stack",
+        "size",
+        "zeros_like",
+        "ones_like",
+    )
+    + ("fill", "random.uniform", "random.normal", "strings.as_string", "strings.to_number")
 }
-
-
-def _visible_function(call: ast.Call, index: ModuleIndex) -> bool:
-    """The mapped function's code is in this module (a lambda or a def) or is a TensorFlow function.
-
-    A method or an imported helper (`self._eviction_fn`, `data_reader.cast_ints`) may be trivial; we cannot
-    tell, so such maps are not reported.
-    """
-    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
-    if isinstance(fn, ast.Lambda):
-        return True
-    if isinstance(fn, ast.Name):
-        return fn.id in index.function_names or (index.resolver.qualname(fn) or "").startswith("tensorflow.")
-    return (index.resolver.qualname(fn) or "").startswith("tensorflow.") if fn is not None else False
 
 
 def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
@@ -153,36 +263,76 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
         return False
     return all(
         index.resolver.call_name(node) in _CHEAP
+        or (isinstance(node.func, ast.Name) and node.func.id in _BUILDERS)
         for root in body
         for node in ast.walk(root)
         if isinstance(node, ast.Call)
     )
 
 
+_BUILDERS = frozenset({"dict", "tuple", "list"})  # `lambda x: dict(image=..., label=...)` only repacks
+_MODEL_WORDS = ("model", "tower", "encoder", "net")
+
+
+def maps_a_model(call: ast.Call) -> bool:
+    """`batches.map(movie_model)`, `map(lambda t: (t, model.movie_model(t)))`: a network run inside the
+    input pipeline (embedding candidates), not input preparation that threads would speed up."""
+    fn = mapped_function(call)
+    if fn is None:
+        return False
+    for node in ast.walk(fn):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        if any(word in name.lower() for word in _MODEL_WORDS):
+            return True
+    return False
+
+
+def _batch_of_one(call: ast.Call) -> bool:
+    size = (
+        call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+    )
+    return isinstance(size, ast.Constant) and size.value == 1
+
+
 def _map_before_batch(index: ModuleIndex):
-    """(map call, batch call) pairs where an element-wise map runs before the batch that follows it."""
+    """(map call, batch call, kind) where a vectorisable map runs before the batch that follows it."""
     seen: set[int] = set()
-    for chain in _flow(index).all_steps():
+    for chain in dataset_flow(index).all_steps():
         for i, step in enumerate(chain):
             if step.kind != "map" or id(step.node) in seen:
                 continue
+            kind = vectorisable_map(step.node, index)
+            if kind is None and (
+                _named_like_a_parser(step.node, index) or _parses_examples(step.node, index)
+            ):
+                kind = "parser"
+            if kind is None:
+                continue
             for later in chain[i + 1 :]:
                 if later.kind == "batch":
-                    if is_elementwise_map(step.node, index):
+                    if not _batch_of_one(later.node):
                         seen.add(id(step.node))
-                        yield step.node, later.node
+                        yield step.node, later.node, kind
                     break
+                if later.kind == "map" and vectorisable_map(later.node, index) is not None:
+                    continue  # two vectorisable maps in a row: both can move behind the batch
                 if later.kind not in _BETWEEN_MAP_AND_BATCH:
                     break
 
 
 def check_map_before_batch(index: ModuleIndex):
-    for map_call, batch_call in _map_before_batch(index):
+    for map_call, batch_call, kind in _map_before_batch(index):
+        how = (
+            "batch first and parse the batch with tf.io.parse_example"
+            if kind in ("parse_example", "parser")
+            else "batch first and map once per batch"
+        )
+        what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
-            f"element-wise `map` runs once per element before `batch` (line {batch_call.lineno}); "
-            "batch first and map once per batch",
+            f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
+            confidence="medium" if kind == "parser" else None,
         )
 
 
@@ -196,42 +346,232 @@ def _sets_map_parallelization(index: ModuleIndex) -> bool:
 
 
 _PARALLEL_POSITION = {"map": 1, "interleave": 3}
+_PEEK_LIMIT = 100  # `take(k)` with a constant k at most this: a look at a few elements, not a training input
+
+
+def mapped_function(call: ast.Call) -> ast.AST | None:
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+
+
+def is_trivial_lambda(fn: ast.AST | None) -> bool:
+    """`lambda x, y: x`, `lambda d: d["image"]`, `lambda x, y: (y, x)`: selects or reorders, computes nothing."""
+    if not isinstance(fn, ast.Lambda):
+        return False
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args)}
+
+    def plain(node) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in params
+        if isinstance(node, ast.Subscript):
+            return plain(node.value) and isinstance(node.slice, ast.Constant | ast.Name)
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(plain(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys) and all(plain(v) for v in node.values)
+        return False
+
+    return plain(fn.body)
+
+
+def _small_take(call: ast.Call) -> bool:
+    k = call.args[0] if call.args else None
+    return isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT
+
+
+def _peeked(map_call: ast.Call, chains) -> bool:
+    """The map feeds only a look at a few elements (`ds.map(f).take(1)`): its speed does not matter."""
+    for chain in chains:
+        ids = [id(s.node) for s in chain]
+        if id(map_call) not in ids:
+            continue
+        for later in chain[ids.index(id(map_call)) + 1 :]:
+            if later.kind == "take" and later.node.args:
+                k = later.node.args[0]
+                if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT:
+                    return True
+    return False
+
+
+def _interleaved_functions(index: ModuleIndex) -> set[str]:
+    """Names of functions passed to an interleave/flat_map: their maps run inside another parallel stage."""
+    names = set()
+    for site in index.calls:
+        func = site.node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("interleave", "flat_map", "parallel_interleave"):
+            fn = mapped_function(site.node)
+            if isinstance(fn, ast.Name | ast.Attribute):
+                names.add(fn.id if isinstance(fn, ast.Name) else fn.attr)
+    return names
+
+
+def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
+    """`.map`/`.interleave` calls on datasets the flow could not trace (a parameter, an attribute set
+    elsewhere) that only tf.data spells so: `map(map_func=...)`, or a receiver named like a dataset (`ds`,
+    `train_ds`, `self.dataset`; `utils.interleave(x, n)` is no dataset)."""
+    for site in index.calls:
+        call = site.node
+        func = call.func
+        if id(call) in traced or not isinstance(func, ast.Attribute) or func.attr not in _PARALLEL_POSITION:
+            continue
+        receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
+        words = receiver.lower().split("_")
+        looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
+        if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
+            yield call, func.attr
 
 
 def check_sequential_map(index: ModuleIndex):
-    flow = _flow(index)
-    if not flow.chains or _sets_map_parallelization(index):
+    flow = dataset_flow(index)
+    if _sets_map_parallelization(index):
         return
-    vectorisable = {id(m) for m, _ in _map_before_batch(index)}
+    vectorisable = {id(m) for m, _, kind in _map_before_batch(index) if kind != "parser"}
+    chains = list(flow.all_steps())
+    enclosing = {id(site.node): site.function for site in index.calls}
+    interleaved = _interleaved_functions(index)
     seen: set[int] = set()
-    for chain in flow.all_steps():
-        single = (index.resolver.call_name(chain[0].node) or "").endswith(".from_tensors")
+    traced = {id(step.node) for chain in chains for step in chain}
+    discarded = {
+        id(node.value)
+        for node in ast.walk(index.tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    }
+    before_cache = {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if any(later.kind == "cache" for later in chain[i + 1 :])
+    }
+    untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
+    untraced_ids = {id(chain[0].node) for chain in untraced}
+    for chain in [*chains, *untraced]:
+        if _synthetic(chain[0].node, index):
+            continue  # from_tensors(x) or range(1) repeated: a stand-in input (tests, null input, noise)
         for step in chain:
-            if step.kind == "repeat":
-                single = False
-            if (
-                single
-                or step.kind not in _PARALLEL_POSITION
-                or id(step.node) in seen
-                or id(step.node) in vectorisable
-            ):
+            if step.kind not in _PARALLEL_POSITION or id(step.node) in seen or id(step.node) in vectorisable:
                 continue
             seen.add(id(step.node))
             call = step.node
-            if step.kind == "map" and (is_cheap_map(call, index) or not _visible_function(call, index)):
-                continue
             if any(k.arg == "num_parallel_calls" or k.arg is None for k in call.keywords):
                 continue
             if len(call.args) > _PARALLEL_POSITION[step.kind] or any(
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
+            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains) or _sets_shapes(call):
+                continue
+            if id(call) in discarded:
+                continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
+            if step.kind == "map" and (
+                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+            ):
+                continue  # too cheap for threads, a network, or Python under the GIL: read wrong nearly always
+            owner = enclosing.get(id(call))
+            unsure = step.kind == "map" and not visibly_costly(call, index)
+            nested = getattr(owner, "name", None) in interleaved
+            cached = id(call) in before_cache  # runs once, in the first epoch
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
+                confidence="medium" if unsure or nested or cached or id(call) in untraced_ids else None,
             )
+
+
+_SMALL_RANGE = 10
+
+
+def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
+    name = index.resolver.call_name(source) or ""
+    if name.endswith(".from_tensors"):
+        return True
+    if name.endswith("Dataset.range") and source.args:
+        return all(isinstance(a, ast.Constant) and isinstance(a.value, int) for a in source.args) and (
+            source.args[-1].value <= _SMALL_RANGE
+        )
+    return False
+
+
+# What makes a map worth threads: decoding, parsing, image work, string processing, file reads.
+_COSTLY_OP_WORDS = ("decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif", "decode_csv")
+_COSTLY_OP_WORDS += (
+    "decode_json",
+    "decode_wav",
+    "parse_",
+    "image.",
+    "read_file",
+    "strings.",
+    "audio.",
+    "signal.",
+)
+_COSTLY_NAME_WORDS = ("parse", "decode", "preprocess", "augment", "load", "tokeniz", "resize")
+
+
+def visibly_costly(call: ast.Call, index: ModuleIndex) -> bool:
+    """The mapped function does work that threads speed up: its code (a lambda, a def of the module and the
+    module functions it calls) decodes, parses, transforms images or strings or reads files; or, when its
+    code is elsewhere, its name says so (`parse_record`, `preprocess_fn`, `augmenter`, `load_image`)."""
+    fn = mapped_function(call)
+    if fn is None:
+        return False
+    body = _map_function_body(call, index)
+    roots = list(body or [])
+    definition = _mapped_def(call, index)
+    if definition is not None:
+        roots = [definition]
+    elif isinstance(fn, ast.Lambda):
+        roots = [fn.body]
+    for root in list(roots):  # one level into module helpers it calls
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                helper = index.module_functions.get(node.func.id)
+                if helper is not None and helper not in roots:
+                    roots.append(helper)
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call):
+                name = index.resolver.call_name(node) or ""
+                if name.startswith("tensorflow.") and any(w in name for w in _COSTLY_OP_WORDS):
+                    return True
+    if roots and (definition is not None or isinstance(fn, ast.Lambda)):
+        return False  # its code is here and does nothing costly
+    names = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(word in name.lower() for name in names for word in _COSTLY_NAME_WORDS)
+
+
+_PYTHON_OPS = frozenset(
+    {
+        "tensorflow.py_func",
+        "tensorflow.py_function",
+        "tensorflow.numpy_function",
+        "tensorflow.compat.v1.py_func",
+    }
+)
+
+
+def _runs_python(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map calls back into Python (tf.py_function): threads mostly wait on the GIL."""
+    fn = mapped_function(call)
+    body = _map_function_body(call, index) or ([fn] if fn is not None else [])
+    return any(
+        isinstance(node, ast.Call) and index.resolver.call_name(node) in _PYTHON_OPS
+        for root in body
+        for node in ast.walk(root)
+    )
+
+
+def _sets_shapes(call: ast.Call) -> bool:
+    """`map(functools.partial(self.set_shapes, batch_size))`: fixes static shapes, computes nothing."""
+    return any(
+        isinstance(n, ast.Attribute | ast.Name)
+        and "set_shape" in (n.attr if isinstance(n, ast.Attribute) else n.id)
+        for arg in call.args[:1]
+        for n in ast.walk(arg)
+    )
 
 
 _COSTLY_SOURCES = frozenset(
@@ -272,10 +612,17 @@ def _costly(chain, index: ModuleIndex) -> bool:
 
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
-    for chain, at in _flow(index).consumed.values():
+    flow = dataset_flow(index)
+    consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
+    for chain, at in [] if index.snippet else flow.handed_out():
+        if any(s.kind in ("batch", "padded_batch") for s in chain):
+            consumed.append((chain, at, True))
+    for chain, at, handed in consumed:
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
             continue
+        if any(s.kind == "take" and _small_take(s.node) for s in chain):
+            continue  # a few samples (a preview, a smoke test)
         if not _costly(chain, index):
             continue
         last = chain[-1].node
@@ -285,13 +632,14 @@ def check_missing_prefetch(index: ModuleIndex):
         yield RawFinding(
             "PP203",
             *_at_method(last),
-            f"this tf.data pipeline is consumed (line {at.lineno}) without a final `prefetch`; "
-            "end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
+            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            confidence="medium" if handed else None,  # the caller, not seen here, may add the prefetch
         )
 
 
 def check_shuffle_after_batch(index: ModuleIndex):
-    chains = list(_flow(index).all_steps())
+    chains = list(dataset_flow(index).all_steps())
     # Shuffles batched again later in any chain (a prefix chain does not show the later batch).
     rebatched = {
         id(step.node)
@@ -334,30 +682,33 @@ def _unshuffled_batch_before(steps) -> ast.Call | None:
 register(
     Rule(
         code="PP201",
-        name="elementwise-map-before-batch",
+        name="vectorizable-map-before-batch",
         root_cause="api.inefficient_usage",
         summary=(
-            "A tf.data `map` whose function is element-wise (casts, scaling, one-hot, activations) followed by "
-            "`batch`; the pipeline is followed through variables and helpers of the module."
+            "A tf.data `map` followed by `batch` whose function works on whole batches: element-wise ops "
+            "(casts, scaling, one-hot, activations), tf.io.parse_single_example (tf.io.parse_example after "
+            "batching), decode_raw, and the tf.image ops that accept a batch; the pipeline is followed through "
+            "variables, attributes and helpers of the module (DeepPerf's rule 2)."
         ),
         why=(
             "The map's function is called once per element, with tf.data's per-call overhead each time; after "
-            "`batch` the same function runs once per batch on a whole tensor (vectorised)."
+            "`batch` the same work runs once per batch on a whole tensor (TensorFlow's guide calls this "
+            "vectorizing the map)."
         ),
         example="""
-ds = tf.data.Dataset.from_tensor_slices((x, y))
-ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
-ds = ds.batch(64)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(lambda r: tf.io.parse_single_example(r, spec))
+ds = ds.batch(2048)
 """,
         instead="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
-ds = ds.map(lambda img, label: (tf.cast(img, tf.float32) / 255.0, label))
+ds = tf.data.TFRecordDataset(files).batch(2048)
+ds = ds.map(lambda r: tf.io.parse_example(r, spec))
 """,
         false_alarms=(
-            "Low. Unlike DeepPerf's map-before-batch rule it fires only when the mapped function uses nothing "
-            "but element-wise ops (a decode, resize, parse, random op or Python function could not move behind "
-            "batch, so such maps are never reported), and only when at most shuffle/repeat/prefetch/take/skip/"
-            "shard lie between map and batch (a cache would be lost)."
+            "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
+            "resize, random op or Python function could not move behind batch, so such maps are never "
+            "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard lie between map and batch "
+            "(a cache would be lost). Maps of functions defined in other modules are not read."
         ),
         risk="low",
         check=check_map_before_batch,
@@ -378,7 +729,8 @@ register(
 ds = tf.data.TFRecordDataset(files).map(parse_example).batch(32)
 """,
         instead="""
-ds = tf.data.TFRecordDataset(files).map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
 """,
         false_alarms=(
             "Medium-low. Only maps on a traced tf.data pipeline are reported (never pandas or Python `map`); a "
@@ -407,11 +759,15 @@ register(
             "batch is prepared, and the input pipeline idles while a step runs."
         ),
         example="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = ds.shuffle(10000).batch(32)
 model.fit(ds, epochs=10)
 """,
         instead="""
-ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1000).batch(32).prefetch(tf.data.AUTOTUNE)
+ds = tf.data.TFRecordDataset(files)
+ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE)
+ds = ds.shuffle(10000).batch(32).prefetch(tf.data.AUTOTUNE)
 model.fit(ds, epochs=10)
 """,
         false_alarms=(
@@ -448,5 +804,6 @@ ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10000).batch(32)
         ),
         risk="low",
         check=check_shuffle_after_batch,
+        confidence="medium",
     )
 )

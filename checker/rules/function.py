@@ -8,6 +8,7 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.common import first_report
+from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
 
@@ -37,8 +38,10 @@ def check_tf_function_in_loop(index: ModuleIndex):
     nested = _nested_tf_function_defs(index)
     reported: set[tuple[int, int]] = set()
 
-    def report(at, message):
-        return RawFinding("PP401", at.lineno, at.col_offset, message) if first_report(reported, at) else None
+    def report(at, message, confidence=None):
+        if not first_report(reported, at):
+            return None
+        return RawFinding("PP401", at.lineno, at.col_offset, message, confidence)
 
     # A def decorated with @tf.function written inside a loop body.
     for function in index.functions:
@@ -70,6 +73,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                     site.node,
                     f"`{helper.name}` defines `@tf.function {inner.name}` (line {inner.lineno}) and is called on "
                     f"every iteration of the loop at line {loop.lineno}: it is traced again each time",
+                    "medium",  # often one run per configuration or checkpoint, where retracing is the design
                 )
                 if finding:
                     yield finding
@@ -90,6 +94,7 @@ def _loop_counters(loop) -> set[str]:
         for node in ast.walk(stmt):
             if (
                 isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Add | ast.Sub)
                 and isinstance(node.target, ast.Name)
                 and isinstance(node.value, ast.Constant)
                 and isinstance(node.value.value, int | float)
@@ -98,12 +103,48 @@ def _loop_counters(loop) -> set[str]:
     return names
 
 
+_VARIABLE_SHAPES = frozenset({"padded_batch", "bucket_by_sequence_length", "ragged_batch", "group_by_window"})
+_RELAXED = frozenset({"input_signature", "reduce_retracing", "experimental_relax_shapes"})
+
+
+def _relaxed(function) -> bool:
+    return any(
+        isinstance(d, ast.Call) and any(k.arg in _RELAXED for k in d.keywords)
+        for d in function.decorator_list
+    )
+
+
+def _variable_length_loops(index: ModuleIndex) -> dict[int, ast.AST]:
+    """For loops over a pipeline whose batches change shape (padded or bucketed by length)."""
+    return {
+        id(loop): loop
+        for chain, loop in dataset_flow(index).iterated.values()
+        if any(step.kind in _VARIABLE_SHAPES for step in chain)
+    }
+
+
 def check_retrace_python_scalar(index: ModuleIndex):
+    varying = _variable_length_loops(index)
+    for site in index.calls:
+        if site.loops and id(site.loops[-1]) in varying:
+            helper = index.helper_of(site.node, site.function)
+            if helper is not None and _is_tf_function_def(helper, index) and not _relaxed(helper):
+                yield RawFinding(
+                    "PP402",
+                    site.node.lineno,
+                    site.node.col_offset,
+                    f"tf.function `{helper.name}` gets batches whose shapes change (a padded or bucketed "
+                    f"pipeline, loop at line {site.loops[-1].lineno}): each new shape traces a new graph; give "
+                    "it an input_signature with None dimensions or reduce_retracing=True",
+                )
+                continue
     for site in index.calls:
         if not site.loops:
             continue
         helper = index.helper_of(site.node, site.function)
         if helper is None or not _is_tf_function_def(helper, index) or _has_input_signature(helper):
+            continue
+        if site.loops and id(site.loops[-1]) in varying:
             continue
         counters = set().union(*(_loop_counters(lp) for lp in site.loops))
         args = [*site.node.args, *(k.value for k in site.node.keywords)]
@@ -167,30 +208,76 @@ def _needs_host_values(loop) -> bool:
     return False
 
 
+_FEW_STEPS = 100  # `for step in range(30)`: a toy loop, where a sync per step costs nothing that matters
+_PRINTERS = frozenset({"print", "info", "debug", "write", "set_postfix", "set_description", "format"})
+
+
+def _few_steps(loop) -> bool:
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
+        return False
+    stop = it.args[1] if len(it.args) > 1 else it.args[0]
+    return isinstance(stop, ast.Constant) and isinstance(stop.value, int) and stop.value <= _FEW_STEPS
+
+
+def _printed(call, root) -> bool:
+    """The `.numpy()` only feeds a print or log line (progress output every step is the design)."""
+    for node in ast.walk(root):
+        if isinstance(node, ast.Call) and node is not call:
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name in _PRINTERS and any(n is call for n in ast.walk(node)):
+                return True
+    return False
+
+
+def _numpy_calls(body_owner, sites):
+    for site in sites:
+        call = site.node
+        if _is_numpy_call(call) and not _guarded(call, body_owner) and not _printed(call, body_owner):
+            yield call
+
+
 def check_numpy_in_step_loop(index: ModuleIndex):
+    reported: set[tuple[int, int]] = set()
     for loop in index.loops:
-        if not isinstance(loop, ast.For | ast.While):
+        if not isinstance(loop, ast.For | ast.While) or _few_steps(loop):
             continue
         direct = [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
-        if not any(_is_training_step(s, index) for s in direct):
+        steps = [s for s in direct if _is_training_step(s, index)]
+        helpers = [
+            (s, h)
+            for s in direct
+            if (h := index.helper_of(s.node, s.function)) is not None
+            and not _is_tf_function_def(h, index)
+            and "step" in h.name.lower()
+        ]
+        if not steps and not helpers:
             continue
         if _needs_host_values(loop):
             continue
-        for site in direct:
-            call = site.node
-            if (
-                isinstance(call.func, ast.Attribute)
-                and call.func.attr == "numpy"
-                and not call.args
-                and not _guarded(call, loop)
-            ):
-                yield RawFinding(
-                    "PP403",
-                    call.lineno,
-                    call.col_offset,
-                    f"`.numpy()` on every step of the training loop at line {loop.lineno} waits for the device "
-                    "and copies to the host; keep metrics as tensors (tf.keras.metrics) and read them every N steps",
-                )
+        message = (
+            f"`.numpy()` on every step of the training loop at line {loop.lineno} waits for the device and "
+            "copies to the host; keep metrics as tensors (tf.keras.metrics) and read them every N steps"
+        )
+        if steps:
+            for call in _numpy_calls(loop, direct):
+                if first_report(reported, call):
+                    yield RawFinding("PP403", call.lineno, call.col_offset, message)
+        for site, helper in helpers:
+            own = [c for c in index.function_calls.get(id(helper), []) if not c.loops]
+            if not any(_is_training_step(c, index) for c in own) or _needs_host_values(helper):
+                continue
+            for call in _numpy_calls(helper, own):
+                if first_report(reported, call):
+                    yield RawFinding(
+                        "PP403",
+                        call.lineno,
+                        call.col_offset,
+                        f"`{helper.name}` runs `.numpy()` on every step of the training loop at line "
+                        f"{loop.lineno} (called at line {site.node.lineno}): it waits for the device and copies "
+                        "to the host; return tensors and read them every N steps",
+                    )
 
 
 register(
@@ -234,7 +321,8 @@ register(
         summary=(
             "A @tf.function (module function or method of the same class, without input_signature) called in a "
             "loop with a Python counter as argument: the range() variable, the enumerate() index, or a name "
-            "incremented by a constant in the loop."
+            "incremented by a constant in the loop; or called in a loop over a padded/bucketed tf.data pipeline "
+            "(batches of changing shape) without input_signature or reduce_retracing."
         ),
         why=(
             "tf.function traces a new graph for every distinct Python value of an argument; a step counter "
@@ -276,23 +364,32 @@ register(
         ),
         example="""
 for x, y in dataset:
-    loss = train_step(x, y)
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
     losses.append(loss.numpy())
 """,
         instead="""
 mean_loss = tf.keras.metrics.Mean()
 for step, (x, y) in enumerate(dataset):
-    mean_loss.update_state(train_step(x, y))
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    mean_loss.update_state(loss)
     if step % 100 == 0:
-        print(mean_loss.result().numpy())
+        history.append(mean_loss.result().numpy())
 """,
         false_alarms=(
-            "Medium. Calls under an `if` (logging every N steps) or in a helper are skipped, and so are loops "
+            "Medium. Calls under an `if` (logging every N steps) or inside a print/log call (progress output is "
+            "the design), loops of at most 100 literal steps (toys), and loops "
             "whose own logic needs a device value every step (`actions = probs.numpy() > r`: an agent, a "
             "convergence test), where one more sync costs nothing; a per-step .numpy() on a tiny model where the "
             "sync costs little is still reported."
         ),
         risk="medium",
         check=check_numpy_in_step_loop,
+        confidence="medium",
     )
 )

@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
-from checker.rules.common import first_report, loops_keeping_the_graph, receiver_name, short
+from checker.rules.common import few_iterations, first_report, loops_keeping_the_graph, receiver_name
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
@@ -138,7 +138,7 @@ def check_predict_per_sample(index: ModuleIndex):
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         if isinstance(arg, ast.Name):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
-        if _feeds_back(loop, arg, targets):
+        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets)):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
         if _is_one_sample(arg, index, targets):
             yield RawFinding(
@@ -180,6 +180,17 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
     return False
 
 
+def _fresh_names(loop, loop_targets: set[str]) -> set[str]:
+    """Names each iteration binds anew from its own items (`x = load(path); x = np.expand_dims(x, 0)`), in
+    source order: a value computed from them is new each time, not fed back from earlier predictions."""
+    fresh: set[str] = set()
+    for stmt in getattr(loop, "body", []):
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign) and names_in(node.value) & (loop_targets | fresh):
+                fresh |= assigned_names(node.targets)
+    return fresh
+
+
 def _assigned_from_targets(node, loop_targets: set[str]) -> bool:
     """`x = np.array([[xi, yi]])`: rebinding a name from the loop's own variables is not feedback."""
     value = getattr(node, "value", None)
@@ -215,7 +226,7 @@ def _bound_to(loop, call: ast.Call) -> set[str]:
 def check_model_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if isinstance(loop, COMPREHENSION_TYPES):
+        if isinstance(loop, COMPREHENSION_TYPES) or _few_models(loop):
             continue
         if not any(
             isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
@@ -234,9 +245,26 @@ def check_model_in_loop(index: ModuleIndex):
                 "PP302",
                 at.lineno,
                 at.col_offset,
-                f"a Keras model (`{short(name)}`) is built on every iteration of the loop at line {loop.lineno}"
-                f"{where} without tf.keras.backend.clear_session(); Keras' global state grows each time",
+                f"a Keras model (`{name.rsplit('.', 1)[1]}`) is built on every iteration of the loop at line "
+                f"{loop.lineno}{where} without keras.backend.clear_session(); Keras' global state grows each time",
             )
+
+
+_FEW_MODELS = 10
+
+
+def _few_models(loop) -> bool:
+    """Cross-validation folds (`for tr, va in kfold.split(x)`) or a few literal iterations: a handful of
+    models, where the growth of Keras' state does not matter."""
+    it = getattr(loop, "iter", None)
+    if it is None:
+        return False
+    for node in ast.walk(it):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split":
+            return True
+        if isinstance(node, ast.Name) and "fold" in node.id.lower():
+            return True
+    return few_iterations(loop, _FEW_MODELS)
 
 
 def _kept(loop, call: ast.Call) -> bool:
@@ -300,15 +328,17 @@ register(
             "each model until the run slows down or runs out of memory."
         ),
         example="""
-for train_idx, val_idx in KFold(5).split(x):
-    model = build_model()
-    model.fit(x[train_idx], y[train_idx])
+for units in search_space:
+    model = keras.Sequential([layers.Dense(units), layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(x, y)
 """,
         instead="""
-for train_idx, val_idx in KFold(5).split(x):
-    tf.keras.backend.clear_session()
-    model = build_model()
-    model.fit(x[train_idx], y[train_idx])
+for units in search_space:
+    keras.backend.clear_session()
+    model = keras.Sequential([layers.Dense(units), layers.Dense(1)])
+    model.compile("adam", "mse")
+    model.fit(x, y)
 """,
         false_alarms=(
             "Medium-low. Models kept on purpose (appended to a list or stored in a dict: an ensemble) and "
@@ -317,5 +347,6 @@ for train_idx, val_idx in KFold(5).split(x):
         ),
         risk="medium",
         check=check_model_in_loop,
+        confidence="medium",
     )
 )

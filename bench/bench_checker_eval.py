@@ -1,0 +1,192 @@
+"""Evaluation of ppcheck on what DeepPerf reported and on fresh code, rerunnable from the shipped data.
+
+tests/fixtures/deepperf/ holds the lines DeepPerf's authors reported as GitHub issues with each maintainer's
+verdict (reports.csv; the code, trimmed, under projects/), and the places DeepPerf itself reports in its
+example programs (examples.csv, examples/). A report counts as made when ppcheck has a finding in the
+statement that holds the reported line (DeepPerf names a statement's first line, ppcheck the call's).
+
+    python bench/bench_checker_eval.py [--mirror /work/.mirror] [--fresh REPO_DIR ...]
+
+prints, for the default output (high) and with --min-confidence medium:
+  recall on confirmed/fixed lines, the share of rejected/declined reports still made, the examples covered,
+  and with --fresh, findings per 1,000 lines of fresh repositories. --mirror adds the reports whose code
+  cannot be shipped (no licence, or GPL) from local git mirrors (<mirror>/<owner>+<name>/repo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import os
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from checker import check_source  # noqa: E402
+from checker.findings import at_least  # noqa: E402
+from checker.notebook import NotebookError, code_cells  # noqa: E402
+from checker.walker import check_paths, iter_files  # noqa: E402
+
+DATA = PROJECT / "tests" / "fixtures" / "deepperf"
+POSITIVE = ("confirmed", "fixed")
+NEGATIVE = ("rejected", "declined")
+LEVELS = ("high", "medium")
+
+
+def read_csv(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def statement_span(tree: ast.AST, line: int) -> range:
+    """Lines of the innermost statement holding `line` (a compound statement's header only)."""
+    best = range(line, line + 1)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt) or not (node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        body = getattr(node, "body", None)
+        end = (
+            body[0].lineno - 1
+            if isinstance(body, list) and body and body[0].lineno > line
+            else node.end_lineno
+        )
+        if isinstance(body, list) and body and body[0].lineno <= line:
+            continue  # the line is inside the body: a nested statement is closer
+        span = range(node.lineno, (end or node.lineno) + 1)
+        if len(span) <= len(best) or best == range(line, line + 1):
+            best = span
+    return best
+
+
+def source_of(row: dict, mirror: str | None) -> str | None:
+    shipped = DATA / "projects" / row["repo"].replace("/", "+") / row["path"]
+    if shipped.is_file():
+        return shipped.read_text(encoding="utf-8")
+    if mirror is None:
+        return None
+    git = Path(mirror) / row["repo"].replace("/", "+") / "repo"
+    if (git / ".git").is_dir():
+        git = git / ".git"
+    done = subprocess.run(
+        ["git", "--git-dir", str(git), "show", f"{row['commit']}:{row['path']}"],
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def made(text: str, path: str, lines: list[int]) -> dict[int, set[str]]:
+    """Reported line -> confidence levels at which ppcheck reports in its statement."""
+    findings, _ = check_source(text, path)
+    tree = ast.parse(text)
+    hits: dict[int, set[str]] = {}
+    for line in lines:
+        span = statement_span(tree, line)
+        hits[line] = {
+            level for f in findings if f.line in span for level in LEVELS if at_least(f.confidence, level)
+        }
+    return hits
+
+
+def evaluate_reports(mirror: str | None) -> None:
+    rows = read_csv(DATA / "reports.csv")
+    by_file: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_file[(row["repo"], row["commit"], row["path"])].append(row)
+    tally: dict[str, Counter] = defaultdict(Counter)
+    missing = 0
+    for (_, _, path), group in by_file.items():
+        text = source_of(group[0], mirror)
+        if text is None:
+            missing += len(group)
+            continue
+        hits = made(text, path, [int(r["line"]) for r in group])
+        for row in group:
+            verdict = row["verdict"]
+            tally[verdict]["total"] += 1
+            for level in hits[int(row["line"])]:
+                tally[verdict][level] += 1
+    print(
+        f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
+    )
+    for level in LEVELS:
+        pos = sum(tally[v]["total"] for v in POSITIVE)
+        pos_hit = sum(tally[v][level] for v in POSITIVE)
+        neg = sum(tally[v]["total"] for v in NEGATIVE)
+        neg_hit = sum(tally[v][level] for v in NEGATIVE)
+        print(
+            f"  {level + ' and up' if level != 'high' else 'default (high)':<16} recall on confirmed/fixed "
+            f"{pos_hit}/{pos} = {pos_hit / max(pos, 1):.0%}   rejected/declined still made {neg_hit}/{neg}"
+        )
+    for verdict in sorted(tally):
+        counts = tally[verdict]
+        print(
+            f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium {counts['medium']}"
+        )
+
+
+def evaluate_examples() -> None:
+    rows = read_csv(DATA / "examples.csv")
+    by_file: dict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        by_file[row["path"]].append(int(row["line"]))
+    covered = Counter()
+    for path, lines in by_file.items():
+        text = (DATA / "examples" / path).read_text(encoding="utf-8")
+        hits = made(text, path, lines)
+        for row in rows:
+            if row["path"] == path:
+                for level in hits[int(row["line"])]:
+                    covered[level] += 1
+    print(
+        f"DeepPerf's example programs: {covered['high']}/{len(rows)} places reported by default, "
+        f"{covered['medium']}/{len(rows)} with medium"
+    )
+
+
+def code_lines(path: str) -> int:
+    with open(path, "rb") as handle:
+        text = handle.read().decode("utf-8", errors="replace")
+    if path.endswith(".ipynb"):
+        try:
+            return sum(src.count("\n") + 1 for _, src in code_cells(text))
+        except NotebookError:
+            return 0
+    return text.count("\n") + 1
+
+
+def evaluate_fresh(dirs: list[str]) -> None:
+    print("Fresh repositories (findings per 1,000 lines):")
+    for folder in dirs:
+        lines = sum(code_lines(p) for p in iter_files([folder]))
+        findings, _, files = check_paths([folder])
+        per = Counter(f.confidence for f in findings)
+        rules = Counter((f.rule, f.confidence) for f in findings)
+        high, medium = per["high"], per["high"] + per["medium"]
+        print(
+            f"  {os.path.basename(folder.rstrip('/')):<36} {lines / 1000:>6.1f}k lines  default {high:>3} "
+            f"({high * 1000 / max(lines, 1):.2f}/k)  with medium {medium:>3} ({medium * 1000 / max(lines, 1):.2f}/k)"
+        )
+        print("    " + ", ".join(f"{r} {c} {n}" for (r, c), n in sorted(rules.items())))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mirror", help="folder of git mirrors for reports whose code is not shipped")
+    parser.add_argument(
+        "--fresh", nargs="*", default=[], metavar="DIR", help="fresh repositories to count on"
+    )
+    args = parser.parse_args()
+    evaluate_reports(args.mirror)
+    evaluate_examples()
+    if args.fresh:
+        evaluate_fresh(args.fresh)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,515 @@
+"""PP103: a TensorFlow op inside a loop whose inputs the loop never changes (DeepPerf's rule 1).
+
+The op does the same work on every iteration: in graph mode the same node is built again each time, in eager
+mode (and in a Python loop traced by tf.function) it is recomputed each step. Computing it once before the loop
+is the fix maintainers accepted.
+
+"Changes" means: the loop's targets, names assigned or augmented anywhere in its body (branches and nested
+loops too), attributes and subscripts stored in it, receivers of method calls made as statements in it
+(`buf.append(x)`, `v.assign_add(1)`), and values returned by calls made in it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
+from checker.rules.graph import graph_op_name
+
+# Ops that must run every iteration, or that build something per step on purpose.
+_REPEATED_ON_PURPOSE = (
+    "random",  # fresh randomness each step
+    "dropout",
+    "multinomial",
+    "categorical",
+    "assign",  # variable updates
+    "scatter",
+    "summary",  # per-step logging
+    "print",
+    "Print",
+    "py_func",
+    "py_function",
+    "numpy_function",
+    "initializer",
+)
+_EXCLUDED_PREFIXES = tuple(
+    f"tensorflow.{p}"
+    for p in (
+        "layers.",  # a layer or cell made per step (variable sharing, unrolled RNNs) is built on purpose
+        "nn.rnn_cell.",
+        "contrib.",
+        "train.",  # optimizers, savers, queue runners
+        "metrics.",  # create variables
+        "data.",
+        "io.gfile.",
+        "initializers.",
+        "image.random",
+        "while_loop",  # control flow: its body is the loop, traced once
+        "map_fn",
+        "scan",
+        "foldl",
+        "foldr",
+        "cond",
+        "case",
+        "switch_case",
+        "vectorized_map",
+        "get_variable",
+        "placeholder",
+        "group",
+        "no_op",
+        "tuple",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "variables_initializer",
+        "initialize_all_variables",
+        "tables_initializer",
+        "Variable",
+        "TensorArray",
+        "GradientTape",
+        "stop_gradient",
+        "identity",
+        "debugging.",
+        "Assert",
+    )
+)
+# Methods whose result is a pure read of an unchanged receiver (`states.value()`).
+_PURE_READS = frozenset({"value", "read_value", "get_shape", "as_list", "numpy"})
+_PURE_BUILTINS = frozenset({"len", "int", "float", "list", "tuple", "range", "min", "max", "abs", "round"})
+# Statements that replicate a graph on purpose: one tower per device, one scope per iteration.
+_REPLICATING = frozenset(
+    {"tensorflow.device", "tensorflow.name_scope", "tensorflow.variable_scope", "tensorflow.Graph"}
+)
+_DIMS = frozenset({"shape", "input_shape", "ndims", "ndim", "rank", "get_shape", "dims", "axis", "axes"})
+_STATEFUL = frozenset({"tensorflow.Variable", "tensorflow.get_variable", "tensorflow.TensorArray"})
+_VALUE_CLASSES = frozenset({"tensorflow.TensorShape", "tensorflow.TensorSpec", "tensorflow.DType"})
+# Names of counters that training advances behind the loop's back (optimizer.iterations, a global step).
+_COUNTER_WORDS = ("global_step", "iterations")
+_COLLECTORS = frozenset({"append", "extend", "insert", "add", "write"})
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "update", "add", "clear", "remove", "write"})
+
+
+def invariant_op(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The op's short name when this call is a TensorFlow op worth hoisting, else None."""
+    name = index.resolver.call_name(call)
+    if name is None or graph_op_name(call, index) is None or name.startswith(_EXCLUDED_PREFIXES):
+        return None
+    if "__" in name:
+        return None  # tf.__version__.split(".")
+    if any(word in name[len("tensorflow.") :] for word in _REPEATED_ON_PURPOSE):
+        return None
+    return short(name)
+
+
+def _key(node) -> str | None:
+    """`x` -> "x", `self.h` -> "self.h", `a.b.c` -> "a.b.c"; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
+    """Names and dotted attributes the loop changes (see the module docstring); `pure` names module functions
+    that change nothing they are given."""
+    roots = [loop]  # a comprehension's own targets and those of comprehensions nested in it
+    changed: set[str] = set()
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+                key = _key(node)
+                if key:
+                    changed.add(key)
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+                key = _key(node.value)
+                if key:
+                    changed.add(key)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and (
+                    func.attr in _MUTATORS or func.attr.startswith(("assign", "scatter"))
+                ):
+                    key = _key(func.value)
+                    if key:
+                        changed.add(key)
+                if not _is_tf_name(func) and not (isinstance(func, ast.Name) and func.id in pure):
+                    # `train_step(model, optimizer, x)`: a callee may change what it is given, and
+                    # `model(images)` may change the model (its losses, its state)
+                    changed.update(k for a in node.args if (k := _key(a)))
+                    if (key := _key(func)) and not isinstance(func, ast.Attribute):
+                        changed.add(key)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                func = node.value.func
+                if isinstance(func, ast.Attribute) and (key := _key(func.value)):
+                    changed.add(key)
+            elif isinstance(node, ast.Global | ast.Nonlocal):
+                changed.update(node.names)
+    return changed
+
+
+_LEAVES_ARGUMENTS_ALONE = frozenset(
+    {"tf", "tf1", "tfv1", "K", "np", "len", "print", "zip", "enumerate", "range", "list", "tuple", "sorted"}
+    | {"reversed", "min", "max", "sum", "abs", "int", "float", "str", "isinstance", "iter", "dict", "set"}
+)
+
+
+def _is_tf_name(func) -> bool:
+    """`tf.x.y` spelled out (the callee is TensorFlow's, which does not change its arguments)."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id in _LEAVES_ARGUMENTS_ALONE
+
+
+def _reads_changed(key: str, changed: set[str]) -> bool:
+    """`self.h.w` reads something changed when `self.h` or `self.h.w` (or `self.h.w.x`) is."""
+    return key in changed or any(key.startswith(c + ".") or c.startswith(key + ".") for c in changed)
+
+
+class _Invariance:
+    """Whether expressions depend only on values a loop does not change."""
+
+    def __init__(self, index: ModuleIndex, changed: set[str]):
+        self.index = index
+        self.changed = changed
+
+    def expr(self, node) -> bool:
+        if isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.Name | ast.Attribute) and (key := _key(node)) is not None:
+            last = key.rsplit(".", 1)[-1].lower()
+            if any(word in last for word in _COUNTER_WORDS):
+                return False
+            return not _reads_changed(key, self.changed)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Lambda | ast.NamedExpr | ast.Await | ast.Yield | ast.YieldFrom):
+            return False
+        if isinstance(node, (*COMPREHENSION_TYPES, *FUNCTION_TYPES)):
+            return False
+        return all(self.expr(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+
+    def call(self, call: ast.Call) -> bool:
+        """A nested call is invariant when it is a pure TF op, builtin or read on invariant inputs."""
+        func = call.func
+        args_ok = all(self.expr(a) for a in call.args) and all(self.expr(k.value) for k in call.keywords)
+        if not args_ok:
+            return False
+        name = self.index.resolver.call_name(call) or ""
+        if name in _STATEFUL or name.startswith(_EXCLUDED_PREFIXES):
+            return False  # tf.Variable(...), a layer, a random op: new state or values each call
+        if invariant_op(call, self.index) is not None:
+            return True
+        if (
+            isinstance(func, ast.Name)
+            and func.id in _PURE_BUILTINS
+            and func.id not in self.index.function_names
+        ):
+            return True
+        if isinstance(func, ast.Attribute) and func.attr in _PURE_READS:
+            return self.expr(func.value)
+        return name in _VALUE_CLASSES
+
+
+def _all_literal(call: ast.Call) -> bool:
+    """`tf.zeros([3])`, `tf.constant(0.0, tf.float32)`: cheap, and often a placeholder for real code."""
+    return all(_is_dtype_or_literal(a) for a in (*call.args, *(k.value for k in call.keywords)))
+
+
+def _is_dtype_or_literal(node) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.List | ast.Tuple):
+        return all(_is_dtype_or_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return _is_dtype_or_literal(node.operand)
+    return (
+        isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("tf", "np")
+    )
+
+
+def _graph_loop(loop, index: ModuleIndex) -> bool:
+    """`for i in tf.range(n)`: AutoGraph makes it a tf.while_loop whose body is traced once."""
+    it = getattr(loop, "iter", None)
+    return isinstance(it, ast.Call) and (index.resolver.call_name(it) or "") == "tensorflow.range"
+
+
+def _few_literal_iterations(loop) -> bool:
+    """`for th in [0.3, 0.5]`, `for i in range(2)`, one pass per dimension: copies made on purpose."""
+    if few_iterations(loop):
+        return True
+    it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    return it is not None and any(
+        isinstance(n, ast.Attribute | ast.Name)
+        and (n.attr if isinstance(n, ast.Attribute) else n.id) in _DIMS
+        for n in ast.walk(it)
+    )
+
+
+def _replicates_graph(loop, index: ModuleIndex) -> bool:
+    """The loop builds one copy of a graph per iteration on purpose (a tower per device, a scope each)."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                expr = item.context_expr
+                if isinstance(expr, ast.Call) and index.resolver.call_name(expr) in _REPLICATING:
+                    return True
+    return False
+
+
+def _helper_params(helper, call: ast.Call, checker: _Invariance) -> set[str]:
+    """A helper's parameters that receive values the loop changes (all of them when it cannot tell)."""
+    params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return set(params) | {a.arg for a in helper.args.kwonlyargs}
+    variant = {p for p, a in zip(params, call.args, strict=False) if not checker.expr(a)}
+    variant |= {k.arg for k in call.keywords if not checker.expr(k.value)}
+    if helper.args.vararg:
+        variant.add(helper.args.vararg.arg)
+    if helper.args.kwarg:
+        variant.add(helper.args.kwarg.arg)
+    return variant
+
+
+def _settle_invariant_names(loop, checker: _Invariance) -> None:
+    """A name the loop binds once, unconditionally, from an invariant value (`timestep = tf.gather(length,
+    rows)`) holds the same value every iteration: it does not count as changing. Repeated to a fixed point."""
+    body = getattr(loop, "body", None)
+    if not body:
+        return
+    counts: dict[str, int] = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    target = getattr(loop, "target", None)
+    targets = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
+    single = [
+        stmt
+        for stmt in body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and counts.get(stmt.targets[0].id) == 1
+        and stmt.targets[0].id not in targets
+    ]
+    progress = True
+    while progress:
+        progress = False
+        for stmt in single:
+            name = stmt.targets[0].id
+            op = isinstance(stmt.value, ast.Call) and invariant_op(stmt.value, checker.index) is not None
+            if op and name in checker.changed and checker.expr(stmt.value):
+                checker.changed.discard(name)
+                progress = True
+
+
+def check_loop_invariant_op(index: ModuleIndex):
+    reported: set[tuple[int, int]] = set()
+    covered: set[int] = set()  # calls nested in one already reported
+    pure = frozenset(n for n, f in index.module_functions.items() if not _has_side_effects(f))
+    for loop in index.loops:
+        direct = index.loop_calls[id(loop)]
+        reached = list(index.reached_calls(direct))
+        if (
+            _graph_loop(loop, index)
+            or _few_literal_iterations(loop)
+            or loop_resets_graph(reached, index)
+            or _replicates_graph(loop, index)
+        ):
+            continue
+        if any(is_session_run(site.node, index) for site, _ in reached):
+            continue  # ops in a loop that runs the session grow the graph: PP101 reports them
+        changed = changed_in(loop, pure)
+        checker = _Invariance(index, changed)
+        _settle_invariant_names(loop, checker)
+        for site in direct:
+            yield from _report(site.node, site, loop, checker, index, reported, covered, via=None)
+        for site in direct:
+            helper = index.helper_of(site.node, site.function)
+            if helper is None:
+                continue
+            yield from _in_helper(helper, site, loop, checker, index, reported, covered, HELPER_DEPTH)
+
+
+def _has_side_effects(helper) -> bool:
+    """A helper that calls methods as statements or stores attributes (`self.opt.apply_gradients(...)`)
+    changes state between calls, so what its ops read may differ each time."""
+    for node in ast.walk(helper):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            return True
+        if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.ctx, ast.Store):
+            return True
+        if isinstance(node, ast.Global | ast.Nonlocal | ast.With):
+            return True
+    return False
+
+
+def _in_helper(helper, site, loop, outer: _Invariance, index, reported, covered, depth):
+    if depth <= 0 or index.function_loops.get(id(helper)) is None or _has_side_effects(helper):
+        return
+    changed = _helper_params(helper, site.node, outer) | outer.changed
+    for stmt in helper.body:
+        changed |= changed_in_statement(stmt)
+    checker = _Invariance(index, changed)
+    for inner in index.function_calls.get(id(helper), []):
+        if inner.loops:
+            continue  # the helper's own loops are checked on their own
+        yield from _report(inner.node, inner, loop, checker, index, reported, covered, via=site.node)
+        nested = index.helper_of(inner.node, inner.function)
+        if nested is not None and nested is not helper:
+            yield from _in_helper(nested, inner, loop, checker, index, reported, covered, depth - 1)
+
+
+def changed_in_statement(stmt) -> set[str]:
+    """Names a helper's statement binds (its locals are new on every call, so they count as changing)."""
+    holder = ast.For(target=ast.Name("_", ast.Store()), iter=ast.Constant(None), body=[stmt], orelse=[])
+    return changed_in(holder) - {"_"}
+
+
+def _under_if(node, loop) -> bool:
+    """The call runs only on some iterations (`if step % 1000 == 0:`): repeating it costs little."""
+    for stmt in getattr(loop, "body", []):
+        for inner in ast.walk(stmt):
+            if isinstance(inner, ast.If) and any(n is node for n in ast.walk(inner)):
+                return True
+    return False
+
+
+def _yielded_or_collected(call, scope, loop) -> bool:
+    """The op makes one value per iteration on purpose: it is yielded (a generator of samples), or its result
+    is collected (`mems.append(zeros)`: one tensor per layer)."""
+    bound = set()
+    for node in ast.walk(scope):
+        yielded = isinstance(node, ast.Yield | ast.YieldFrom) and node.value is not None
+        if yielded and any(n is call for n in ast.walk(node.value)):
+            return True
+        if isinstance(node, ast.Assign) and node.value is call:
+            bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _COLLECTORS
+        ):
+            for arg in node.args:
+                if arg is call or (isinstance(arg, ast.Name) and arg.id in bound):
+                    return True
+    return False
+
+
+def _feeds_state(call, scope, index: ModuleIndex) -> bool:
+    """`tf.Variable(tf.zeros(n))`: the op is the initial value of state made once per iteration."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and node is not call:
+            name = index.resolver.call_name(node) or ""
+            stateful = name in _STATEFUL or name.startswith(_EXCLUDED_PREFIXES)
+            if stateful and any(
+                n is call for a in (*node.args, *(k.value for k in node.keywords)) for n in ast.walk(a)
+            ):
+                return True
+    return False
+
+
+def _iterates(call, loop) -> bool:
+    """The call is what a nested loop iterates over (`for j in tf.range(n)` inside the loop)."""
+    for node in ast.walk(loop):
+        if (
+            node is not loop
+            and isinstance(node, ast.For | ast.AsyncFor)
+            and any(n is call for n in ast.walk(node.iter))
+        ):
+            return True
+    return False
+
+
+def _reads_beyond(call, helper, index: ModuleIndex) -> bool:
+    """An op in a helper reads something besides the helper's parameters (module or object state); one
+    that only transforms what it is given is the caller's business."""
+    params = {a.arg for a in (*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs)}
+    func_parts = {id(n) for n in ast.walk(call.func)}
+    return any(
+        isinstance(node, ast.Name)
+        and node.id not in params
+        and node.id not in index.resolver.names  # tf.float32 is no state
+        and id(node) not in func_parts
+        for node in ast.walk(call)
+    )
+
+
+def _report(call, site, loop, checker: _Invariance, index, reported, covered, via):
+    if id(call) in covered:
+        return
+    op = invariant_op(call, index)
+    if op is None or not checker.call(call):
+        return
+    if _yielded_or_collected(call, site.function or index.tree, loop) or _iterates(call, loop):
+        return
+    if _all_literal(call) or _feeds_state(call, site.function or index.tree, index):
+        return  # cheap constants, or the initial value of a variable made per iteration on purpose
+    if via is not None and not _reads_beyond(call, site.function, index):
+        return
+    covered.update(id(n) for n in ast.walk(call) if isinstance(n, ast.Call))
+    at = via or call
+    if not first_report(reported, at):
+        return
+    medium = _all_literal(call) or via is not None or _under_if(at, loop)
+    where = "" if via is None else f" (in the helper this calls, line {call.lineno})"
+    yield RawFinding(
+        "PP103",
+        at.lineno,
+        at.col_offset,
+        f"`{op}`{where} gets the same inputs on every iteration of the loop at line {loop.lineno}: it is "
+        "built or computed again each time; compute it once before the loop",
+        confidence="medium" if medium else None,
+    )
+
+
+register(
+    Rule(
+        code="PP103",
+        name="loop-invariant-tf-op",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A TensorFlow op called inside a loop (for, while, comprehension, nested, or in a helper the loop "
+            "calls, 3 levels) whose arguments depend on nothing the loop changes: not its targets, names "
+            "assigned in it, attributes or subscripts stored in it, nor values returned by calls in it."
+        ),
+        why=(
+            "The op does the same work every iteration. In graph mode (TF1) each call adds the same node to "
+            "the graph again, so the graph grows and every run evaluates the copies; in eager mode it is "
+            "recomputed each step; in a Python loop traced by tf.function it is traced once per iteration. "
+            "Hoisting it before the loop does the work once."
+        ),
+        example="""
+for t in range(max_len):
+    query = tf.concat([y_prev, query_embedding], axis=1)
+    outputs.append(decoder(inputs[:, t], query))
+""",
+        instead="""
+query = tf.concat([y_prev, query_embedding], axis=1)
+for t in range(max_len):
+    outputs.append(decoder(inputs[:, t], query))
+""",
+        false_alarms=(
+            "Low-medium. Kept silent where repetition is the point: ops on anything the loop changes, random "
+            "ops and dropout (fresh values each step), variable assign/scatter updates, summaries and prints, "
+            "control flow (tf.while_loop, tf.map_fn, tf.cond: their bodies are traced once), and layers, RNN "
+            "cells, variables and optimizers built per step (tf.layers, tf.nn.rnn_cell, tf.contrib, "
+            "get_variable: unrolled networks and variable sharing make a new one per step on purpose). Loops "
+            "that replicate a graph (tf.device, name_scope, variable_scope in the body: one tower per GPU), "
+            "that reset the graph, or that run the session (PP101's case) are skipped. Graph and eager code "
+            "are both reported, and so are Python loops in a tf.function (unrolled: each iteration traces the op "
+            "again); ops whose arguments are all literals, ops under an `if` and ops found in a helper are `medium`."
+        ),
+        risk="medium",
+        check=check_loop_invariant_op,
+        confidence="medium",  # read by hand on fresh repositories: right 1 time in 12 (README)
+    )
+)

@@ -1,0 +1,110 @@
+"""PP103 (loop-invariant TF op) on the shapes maintainers confirmed, and where repetition is the point."""
+
+from __future__ import annotations
+
+import textwrap
+
+from checker import check_source
+
+
+def found(source: str) -> list[tuple[int, str]]:
+    """(line, confidence) of PP103's findings; the rule is `medium` (README: its precision on fresh code)."""
+    findings, skipped = check_source(textwrap.dedent(source), "t.py")
+    assert not skipped, skipped
+    return [(f.line, f.confidence) for f in findings if f.rule == "PP103"]
+
+
+def test_confirmed_shapes_are_reported():
+    src = """
+import tensorflow as tf
+PHASE_TRAIN = 1
+class Decoder:
+    def decode(self, y_pred, inputs, phase, states, parallel, p, h, w, rows, timestep):
+        outs = []
+        for t in range(10):
+            q = tf.concat([y_pred, self.query_embedding], axis=1)
+            is_train = tf.equal(phase, PHASE_TRAIN)
+            b = tf.shape(states.value())[:1]
+            e = tf.expand_dims(parallel, 1)
+            r = tf.reshape(p, [1, h, w, 1])
+            outs.append(self.cell(inputs[:, t], q))
+        for buffer_, elements in zip(self._buffers, self._elements):
+            length = tf.gather(self._length, rows)
+            idx = tf.stack([rows, timestep], 1)
+            buffer_.scatter(idx, elements)
+        return outs
+"""
+    assert found(src) == [(n, "medium") for n in (8, 9, 10, 11, 12, 15, 16)]
+
+
+def test_what_the_loop_changes_keeps_it_silent():
+    src = """
+import tensorflow as tf
+def run(xs, h, w, v, model, optimizer, inputs, step_fn):
+    acc = tf.zeros([4])
+    for i, x in enumerate(xs):
+        a = tf.reshape(x, [-1])                      # the loop target
+        h = tf.tanh(tf.matmul(h, w))                 # h is assigned in the loop
+        self_state = tf.add(acc, 1.0)                # acc is augmented below
+        acc += a
+        n = tf.random.normal([3])                    # random: fresh each step
+        v.assign_add(a)                              # a variable update
+        m = tf.reduce_sum(v)                         # v changed by assign_add
+        loss = step_fn(model, optimizer, inputs)
+        it = tf.cast(optimizer.iterations, tf.int64) # optimizer handed to a call that may change it
+        out = tf.while_loop(cond, body, [x])         # control flow traces its body once
+    cells = [tf.nn.rnn_cell.LSTMCell(128) for _ in range(3)]  # a cell per layer, on purpose
+    for gpu in range(4):
+        with tf.device(f"/gpu:{gpu}"):
+            towers = tf.reduce_mean(inputs)          # a tower per device
+    for th in [0.3, 0.5]:
+        recall = tf.size(inputs)                     # two literal iterations
+"""
+    assert found(src) == []
+
+
+def test_helper_guard_tf_function_and_comprehension():
+    src = """
+import tensorflow as tf
+TABLE = tf.ones([100, 8])
+
+def norm(x, w):
+    return tf.nn.l2_normalize(TABLE, axis=1)[x]
+
+@tf.function
+def step(xs, w):
+    for x in xs:
+        y = tf.transpose(w)
+    return y
+
+def train(xs, w, table):
+    for i, x in enumerate(xs):
+        n = norm(x, w)
+        if i % 100 == 0:
+            print(tf.reduce_sum(table))
+    return [tf.reduce_max(table) for x in xs]
+"""
+    assert found(src) == [(11, "medium"), (16, "medium"), (18, "medium"), (19, "medium")]
+
+
+def test_session_loops_are_left_to_pp101():
+    src = """
+import tensorflow.compat.v1 as tf
+for step in range(100):
+    sess.run(tf.reduce_sum(w), feed_dict={x: step})
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [f.rule for f in findings] == ["PP101"]
+
+
+def test_nested_comprehensions_variables_and_non_dataset_interleave():
+    src = """
+import tensorflow as tf
+def norms(grads_per_loss, n, dims):
+    norms = [[tf.norm(g) for g in grads] for grads in grads_per_loss]   # g is the inner target
+    locs = [tf.Variable(tf.zeros([dims]), name=f"loc_{i}") for i in range(n)]   # a variable each
+    x = utils.interleave(tf.concat(grads_per_loss, 0), 3)                 # not tf.data
+    return norms, locs, x
+"""
+    findings, skipped = check_source(textwrap.dedent(src), "t.py")
+    assert not skipped and findings == []
