@@ -2,7 +2,7 @@
 
 A rule module defines `Rule` objects with `register`; a rule's `check(index)` yields `RawFinding`s for one
 parsed module. Codes: PP1xx graph and session, PP2xx tf.data pipelines, PP3xx Keras usage, PP4xx tf.function
-and host synchronisation.
+and host synchronisation, PP5xx PyTorch (`torch_*` modules).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ class Rule:
     false_alarms: str  # the false-alarm risk, and what keeps it low
     risk: str  # low | medium | high
     check: Callable[..., Iterable[RawFinding]]
+    confidence: str = "high"  # high: default output; medium: shown with --min-confidence medium
 
     def explain(self) -> str:
         return "\n".join(
@@ -62,7 +63,7 @@ def register(rule: Rule) -> Rule:
 
 def all_rules() -> dict[str, Rule]:
     """Every rule, by code (importing the rule modules registers them)."""
-    from checker.rules import data, function, graph, keras  # noqa: F401
+    from checker.rules import data, function, graph, keras, torch_data, torch_graph, torch_loop, torch_sync  # noqa: F401
 
     return dict(sorted(RULES.items()))
 

@@ -1,0 +1,216 @@
+"""What the PyTorch rules (PP5xx) share: whether a module uses torch, training-step loops, guards, no_grad.
+
+Facts that need a walk over the whole tree (the parent of every node) are computed once per module and kept
+for the rules that run after the first.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
+
+TORCH_CODE_PREFIX = "PP5"
+# Names a snippet may use without importing them; one of them must appear for torch rules to run on it.
+_SNIPPET_NAMES = frozenset({"torch", "nn", "F"})
+NO_GRAD = frozenset(
+    {
+        "torch.no_grad",
+        "torch.inference_mode",
+        "torch.autograd.no_grad",
+        "torch.autograd.grad_mode.no_grad",
+        "torch.autograd.inference_mode",
+    }
+)
+_SET_GRAD = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
+MODEL_LIKE = (
+    "model",
+    "net",
+    "encoder",
+    "decoder",
+    "generator",
+    "discriminator",
+    "classifier",
+    "policy",
+    "critic",
+)
+_GUARDS = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
+
+
+def is_torch_rule(rule) -> bool:
+    return rule.code.startswith(TORCH_CODE_PREFIX)
+
+
+def uses_torch(index: ModuleIndex) -> bool:
+    """The module imports torch, or (a snippet read with implicit imports) names `torch`, `nn` or `F`."""
+    names = index.resolver.names
+    if not any(v == "torch" or v.startswith(("torch.", "torchvision")) for v in names.values()):
+        return False
+    if any(_imports_torch(node) for node in index.imports):
+        return True
+    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in ast.walk(index.tree))
+
+
+def _imports_torch(node) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] in ("torch", "torchvision") for a in node.names)
+    return bool(node.module) and node.module.split(".")[0] in ("torch", "torchvision")
+
+
+class TorchFacts:
+    """Per-module facts: each node's parent, whether anything goes to a GPU, the loops that run a training step."""
+
+    def __init__(self, index: ModuleIndex):
+        self.index = index
+        self.parent: dict[int, ast.AST] = {}
+        for node in ast.walk(index.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[id(child)] = node
+        self.on_device = any(_moves_to_device(site.node, index) for site in index.calls)
+        self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
+
+    def ancestors(self, node: ast.AST, stop: ast.AST | None = None):
+        """The parents of a node, innermost first, up to (not including) `stop`."""
+        current = self.parent.get(id(node))
+        while current is not None and current is not stop:
+            yield current
+            current = self.parent.get(id(current))
+
+    def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
+        """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
+        return any(isinstance(a, _GUARDS) for a in self.ancestors(node, loop))
+
+    def statement(self, node: ast.AST) -> ast.AST:
+        """The statement a node is part of."""
+        current = node
+        while not isinstance(current, ast.stmt):
+            current = self.parent[id(current)]
+        return current
+
+    def without_grad(self, node: ast.AST) -> bool:
+        """Inside `with torch.no_grad()`/`inference_mode()`/`set_grad_enabled(False)`, or a def decorated so."""
+        for outer in self.ancestors(node):
+            if isinstance(outer, ast.With | ast.AsyncWith) and any(
+                self.disables_grad(item.context_expr) for item in outer.items
+            ):
+                return True
+            if isinstance(outer, FUNCTION_TYPES) and any(self.disables_grad(d) for d in outer.decorator_list):
+                return True
+        return False
+
+    def disables_grad(self, expr: ast.AST) -> bool:
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        name = self.index.resolver.qualname(target)
+        if name in NO_GRAD:
+            return not (
+                isinstance(expr, ast.Call) and expr.args and _is_false(expr.args[0])
+            )  # inference_mode(False) enables
+        if name in _SET_GRAD and isinstance(expr, ast.Call) and expr.args:
+            return _is_false(expr.args[0])
+        return False
+
+    def _steps(self, loop) -> bool:
+        """The loop's own body (not a nested loop) runs backward() or optimizer.step(), or a helper that does."""
+        for site in direct_calls(self.index, loop):
+            if is_step_call(site.node):
+                return True
+            helper = self.index.helper_of(site.node, site.function)
+            if helper is not None and any(
+                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
+            ):
+                return True
+        return False
+
+
+_CACHE: dict[str, object] = {"index": None, "facts": None}
+
+
+def facts(index: ModuleIndex) -> TorchFacts:
+    """The module's TorchFacts, computed once for all rules run on the same index."""
+    if _CACHE["index"] is not index:
+        _CACHE["facts"] = TorchFacts(index)
+        _CACHE["index"] = index
+    return _CACHE["facts"]
+
+
+def _is_false(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def direct_calls(index: ModuleIndex, loop) -> list[CallSite]:
+    """Calls in the loop's own body, not in a loop nested in it."""
+    return [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
+
+
+def method_name(call: ast.Call) -> str | None:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else None
+
+
+def base_name(node: ast.AST) -> str | None:
+    """`self.model.fc` -> `model` (the last name before the attribute chain's end), `loss` -> `loss`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def is_step_call(call: ast.Call) -> bool:
+    """`loss.backward()`, `optimizer.step()`, `scaler.step(opt)`, `torch.autograd.backward(...)`."""
+    name = method_name(call)
+    if name == "backward":
+        return True
+    if name == "step" and isinstance(call.func, ast.Attribute):
+        receiver = (base_name(call.func.value) or "").lower()
+        return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
+    return False
+
+
+def is_model_name(name: str | None) -> bool:
+    return name is not None and any(m in name.lower() for m in MODEL_LIKE)
+
+
+_DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})
+
+
+def _moves_to_device(call: ast.Call, index: ModuleIndex) -> bool:
+    name = method_name(call)
+    if name == "cuda":
+        return True
+    if name == "to":
+        return is_device_move(call, index)
+    qualified = index.resolver.call_name(call) or ""
+    return qualified == "torch.device" or qualified.startswith("torch.cuda.")
+
+
+def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
+    """`.cuda()`, `.to(device)`, `.to("cuda")`, `.to(x.device)`; not a dtype change such as `.to(torch.float32)`."""
+    name = method_name(call)
+    if name == "cuda":
+        return True
+    if name != "to":
+        return False
+    if any(k.arg == "device" for k in call.keywords):
+        return True
+    if not call.args:
+        return False
+    first = call.args[0]
+    if isinstance(first, ast.Constant):
+        return isinstance(first.value, str) and first.value.startswith(("cuda", "mps", "xpu"))
+    qualified = index.resolver.qualname(first)
+    if qualified is not None and qualified.startswith("torch."):
+        return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
+    return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def model_names(index: ModuleIndex) -> set[str]:
+    """Names that hold a model: receivers of `.eval()`/`.train()`/`.parameters()` and model-like names."""
+    found = set()
+    for site in index.calls:
+        if method_name(site.node) in ("eval", "train", "parameters", "named_parameters") and (
+            not site.node.args
+        ):
+            receiver = base_name(site.node.func.value)
+            if receiver not in (None, "self"):
+                found.add(receiver)
+    return found

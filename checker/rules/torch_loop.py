@@ -1,0 +1,416 @@
+"""PP507, PP508, PP509: work a PyTorch loop repeats per iteration (set-up, one sample, one element)."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import COMPREHENSION_TYPES, ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.keras import _assignment_in, _feeds_back, _loop_targets
+from checker.rules.torch_common import (
+    base_name,
+    direct_calls,
+    facts,
+    is_device_move,
+    is_model_name,
+    method_name,
+    model_names,
+)
+
+_MODEL_BUILDERS = ("model", "net", "build", "create", "make", "deepcopy", "load")
+
+
+def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper():
+        return f"the optimizer `{last}(...)` is built"
+    if name.startswith("torch.nn.") and last.endswith("Loss"):
+        return f"the loss `{last}()` is built"
+    if is_device_move(call, index) and not call.keywords:
+        receiver = base_name(call.func.value)
+        if receiver in models or (
+            isinstance(call.func.value, ast.Name | ast.Attribute) and is_model_name(receiver)
+        ):
+            return f"`{receiver}.{method_name(call)}(...)` moves the model"
+    return None
+
+
+def _builds_model(sites, index: ModuleIndex) -> bool:
+    """The loop makes a new model each time (k-fold, a sweep): per-run set-up is what it is for."""
+    for site in sites:
+        call = site.node
+        name = index.resolver.call_name(call) or ""
+        if name.startswith(("torchvision.models.", "torch.hub.", "torch.load")):
+            return True
+        if name.startswith("torch.nn.") and not name.endswith("Loss"):
+            return True
+        callee = base_name(call.func) or ""
+        if isinstance(call.func, ast.Name) and callee in index.class_methods:
+            return True
+        if any(w in callee.lower() for w in _MODEL_BUILDERS) and method_name(call) != "to":
+            return True
+    return False
+
+
+def check_setup_in_loop(index: ModuleIndex):
+    fx = facts(index)
+    models = model_names(index)
+    step_ids = {id(loop) for loop in fx.step_loops}
+    for loop in index.loops:
+        if isinstance(loop, COMPREHENSION_TYPES):
+            continue
+        inner = index.loop_calls[id(loop)]
+        if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
+            continue
+        direct = direct_calls(index, loop)
+        if _builds_model(direct, index):
+            continue
+        for site in direct:
+            what = _setup_kind(site.node, index, models)
+            if what is None or fx.guarded(site.node, loop):
+                continue
+            yield RawFinding(
+                "PP507",
+                site.node.lineno,
+                site.node.col_offset,
+                f"{what} on every iteration of the training loop at line {loop.lineno}; do it once before "
+                "the loop",
+            )
+
+
+def _one_sample(expr: ast.AST, index: ModuleIndex, targets: set[str]) -> bool:
+    """`x.unsqueeze(0)`, `x[None]`, `x.view(1, -1)`, `xs[i:i+1]`, `torch.tensor([x])`, through `.to(device)`."""
+    while isinstance(expr, ast.Call) and method_name(expr) in ("to", "cuda", "float", "long", "double"):
+        expr = expr.func.value
+    if isinstance(expr, ast.Call) and index.resolver.call_name(expr) in (
+        "torch.autograd.Variable",
+        "torch.autograd.variable.Variable",
+    ):
+        expr = expr.args[0] if expr.args else expr
+    if isinstance(expr, ast.Subscript):
+        sl = expr.slice
+        first = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        if isinstance(first, ast.Constant) and first.value is None:
+            return True
+        return (
+            isinstance(sl, ast.Slice)
+            and isinstance(sl.lower, ast.Name)
+            and sl.lower.id in targets
+            and isinstance(sl.upper, ast.BinOp)
+            and isinstance(sl.upper.right, ast.Constant)
+            and sl.upper.right.value == 1
+        )
+    if not isinstance(expr, ast.Call):
+        return False
+    name = index.resolver.call_name(expr)
+    method = method_name(expr)
+    if method in ("unsqueeze", "unsqueeze_") and name is None:
+        return bool(expr.args) and _is_zero(expr.args[0])
+    if name == "torch.unsqueeze":
+        return len(expr.args) > 1 and _is_zero(expr.args[1])
+    if method in ("view", "reshape") and name is None and expr.args:
+        shape = (
+            expr.args[0].elts
+            if len(expr.args) == 1 and isinstance(expr.args[0], ast.Tuple | ast.List)
+            else expr.args
+        )
+        return len(shape) > 1 and isinstance(shape[0], ast.Constant) and shape[0].value == 1
+    if name in ("torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor"):
+        return bool(expr.args) and isinstance(expr.args[0], ast.List) and len(expr.args[0].elts) == 1
+    return False
+
+
+def _is_zero(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0
+
+
+def check_model_per_sample(index: ModuleIndex):
+    models = model_names(index)
+    reported: set[int] = set()
+    for site in index.calls:
+        call = site.node
+        if not site.loops or isinstance(site.loops[-1], ast.While) or not call.args:
+            continue
+        if method_name(call) not in (None, "forward"):
+            continue
+        receiver = base_name(call.func.value if method_name(call) == "forward" else call.func)
+        if receiver is None or not (receiver in models or is_model_name(receiver)):
+            continue
+        loop = site.loops[-1]
+        targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+        arg = call.args[0]
+        if isinstance(arg, ast.Name):
+            arg = _assignment_in(loop, arg.id, call.lineno) or arg
+        if not _one_sample(arg, index, targets) or not (_names(arg) & targets or _names(arg) - _bound(loop)):
+            continue
+        if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
+            continue  # decoding or an agent: the next input depends on this output
+        if id(loop) in reported:
+            continue
+        reported.add(id(loop))
+        yield RawFinding(
+            "PP508",
+            call.lineno,
+            call.col_offset,
+            f"`{receiver}` is called on one sample per iteration of the loop at line {loop.lineno}; stack the "
+            "samples (torch.stack or a DataLoader) and call it once per batch",
+        )
+
+
+def _names(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _bound(loop) -> set[str]:
+    return {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+# ---------------------------------------------------------------- PP509 loops over tensor elements
+
+_ELEMENTWISE = frozenset(
+    "torch." + n
+    for n in ("exp", "log", "sigmoid", "tanh", "abs", "sqrt", "clamp", "pow", "sin", "cos", "relu")
+) | frozenset({"abs", "min", "max", "float", "int", "round"})
+_ELEMENTWISE_METHODS = frozenset({"item", "exp", "log", "abs", "sqrt", "pow", "sigmoid", "tanh", "clamp"})
+_PLAIN = (
+    ast.Name,
+    ast.Constant,
+    ast.Subscript,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.BoolOp,
+    ast.Tuple,
+    ast.Slice,
+    ast.Attribute,
+    ast.Call,
+    ast.expr_context,
+    ast.operator,
+    ast.unaryop,
+    ast.cmpop,
+    ast.boolop,
+    ast.keyword,
+)
+
+
+def _tensor_names(index: ModuleIndex) -> set[str]:
+    names = set()
+    for node in index.call_assignments:
+        name = index.resolver.call_name(node.value) or ""
+        if name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn", "torch.optim")):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _range_of_tensor(loop, tensors: set[str]) -> str | None:
+    """`for i in range(len(t))`, `range(t.size(0))`, `range(t.shape[0])` over a tensor: the tensor's name."""
+    if not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ):
+        return None
+    if len(loop.iter.args) != 1 or not isinstance(loop.target, ast.Name):
+        return None
+    bound = loop.iter.args[0]
+    if (
+        isinstance(bound, ast.Call)
+        and method_name(bound) == "size"
+        and isinstance(bound.func.value, ast.Name)
+    ):
+        return bound.func.value.id
+    if (
+        isinstance(bound, ast.Subscript)
+        and isinstance(bound.value, ast.Attribute)
+        and bound.value.attr == "shape"
+    ):
+        owner = bound.value.value
+    elif (
+        isinstance(bound, ast.Call)
+        and isinstance(bound.func, ast.Name)
+        and bound.func.id == "len"
+        and bound.args
+    ):
+        owner = bound.args[0]
+    else:
+        return None
+    return owner.id if isinstance(owner, ast.Name) and owner.id in tensors else None
+
+
+def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
+    """Only element arithmetic: `out[i] = a[i] * b[i]`, `total += x[i]`, `if p[i] == y[i]: correct += 1`."""
+    for stmt in statements:
+        if isinstance(stmt, ast.If):
+            if not (
+                _scalar_expr(stmt.test, index) and _scalar_body(stmt.body + stmt.orelse, index, loop_vars)
+            ):
+                return False
+        elif isinstance(stmt, ast.AugAssign):
+            if not (isinstance(stmt.target, ast.Name | ast.Subscript) and _scalar_expr(stmt.value, index)):
+                return False
+        elif isinstance(stmt, ast.Assign):
+            if not all(isinstance(t, ast.Subscript) for t in stmt.targets) or not _scalar_expr(
+                stmt.value, index
+            ):
+                return False
+            if _recurrence(stmt):
+                return False
+        else:
+            return False
+    return bool(statements)
+
+
+def _recurrence(stmt: ast.Assign) -> bool:
+    """`out[i] = out[i - 1] + x[i]`: an element written from another element of the same tensor."""
+    written = {base_name(t.value): ast.dump(t.slice) for t in stmt.targets}
+    for node in ast.walk(stmt.value):
+        if isinstance(node, ast.Subscript) and base_name(node.value) in written:
+            if ast.dump(node.slice) != written[base_name(node.value)]:
+                return True
+        elif isinstance(node, ast.Name) and node.id in written:
+            return True
+    return False
+
+
+def _scalar_expr(expr, index: ModuleIndex) -> bool:
+    for node in ast.walk(expr):
+        if not isinstance(node, _PLAIN):
+            return False
+        if isinstance(node, ast.Call):
+            name = index.resolver.call_name(node)
+            if name is None and isinstance(node.func, ast.Name):
+                name = node.func.id
+            if name not in _ELEMENTWISE and method_name(node) not in _ELEMENTWISE_METHODS:
+                return False
+    return True
+
+
+def _indexes_with(statements, name: str, var: str) -> bool:
+    return any(
+        isinstance(n, ast.Subscript) and base_name(n.value) == name and var in _names(n.slice)
+        for stmt in statements
+        for n in ast.walk(stmt)
+    )
+
+
+def check_python_loop_over_tensor(index: ModuleIndex):
+    tensors = _tensor_names(index)
+    for loop in index.loops:
+        if not isinstance(loop, ast.For):
+            continue
+        owner = _range_of_tensor(loop, tensors)
+        if owner is None or loop.orelse:
+            continue
+        var = loop.target.id
+        if not _indexes_with(loop.body, owner, var) or not _scalar_body(loop.body, index, {var}):
+            continue
+        yield RawFinding(
+            "PP509",
+            loop.lineno,
+            loop.col_offset,
+            f"this loop goes through `{owner}` one element at a time in Python; each step launches tiny "
+            "tensor ops: write it as one vectorised expression over the whole tensor",
+        )
+
+
+register(
+    Rule(
+        code="PP507",
+        name="setup-in-training-loop",
+        root_cause="api.inefficient_usage",
+        summary=(
+            "An optimizer (torch.optim.*) or loss module (torch.nn.*Loss) built, or the model moved with "
+            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one)."
+        ),
+        why=(
+            "Building an optimizer walks every parameter and resets its state (Adam's moments, momentum); "
+            "moving a model that is already on the device still visits every parameter. Done every step or "
+            "epoch it is wasted work, and a fresh optimizer also changes the training."
+        ),
+        example="""
+for epoch in range(epochs):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+""",
+        instead="""
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+for epoch in range(epochs):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+""",
+        false_alarms=(
+            "Low. Loops that build a new model each time (k-fold, hyper-parameter sweeps: a model class, "
+            "torchvision.models, a build/create/load helper, deepcopy) and set-up under an `if` are skipped."
+        ),
+        risk="low",
+        check=check_setup_in_loop,
+    )
+)
+
+register(
+    Rule(
+        code="PP508",
+        name="model-called-per-sample",
+        root_cause="api.not_batch_api",
+        summary=(
+            "A model called in a for loop (or comprehension) on one sample made into a batch of one "
+            "(`x.unsqueeze(0)`, `x[None]`, `x.view(1, ...)`, `xs[i:i+1]`, `torch.tensor([x])`)."
+        ),
+        why=(
+            "Each call launches every layer's kernels for one sample, so fixed per-call costs (Python, kernel "
+            "launch, host-device copies) are paid per sample instead of per batch and the GPU stays mostly idle."
+        ),
+        example="""
+for image in images:
+    scores.append(model(image.unsqueeze(0)))
+""",
+        instead="""
+scores = model(torch.stack(images))
+""",
+        false_alarms=(
+            "Low. While loops (serving) and loops whose next input depends on the output (decoding, agents, "
+            "hidden state) are skipped."
+        ),
+        risk="low",
+        check=check_model_per_sample,
+    )
+)
+
+register(
+    Rule(
+        code="PP509",
+        name="python-loop-over-tensor",
+        root_cause="api.not_efficient_api",
+        summary=(
+            "A `for i in range(len(t))` / `range(t.size(0))` / `range(t.shape[0])` loop over a tensor whose body "
+            "is only element arithmetic (`out[i] = a[i] * b[i]`, `total += t[i]`, `if p[i] == y[i]: n += 1`)."
+        ),
+        why=(
+            "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
+            "read in Python); one vectorised expression does the whole tensor in a single op."
+        ),
+        example="""
+t = torch.rand(1000)
+for i in range(t.size(0)):
+    t[i] = t[i] * 2 + 1
+""",
+        instead="""
+t = torch.rand(1000)
+t = t * 2 + 1
+""",
+        false_alarms=(
+            "Low. Bodies that call anything but element-wise functions, or recurrences (`out[i] = out[i-1] + "
+            "...`, `h = f(h, x[i])`), are skipped; tensors must come from a torch call or `.size()`."
+        ),
+        risk="low",
+        check=check_python_loop_over_tensor,
+    )
+)
