@@ -180,7 +180,9 @@ def _moves_to_device(call: ast.Call, index: ModuleIndex) -> bool:
     if name == "to":
         return is_device_move(call, index)
     qualified = index.resolver.call_name(call) or ""
-    return qualified == "torch.device" or qualified.startswith("torch.cuda.")
+    if qualified == "torch.device":
+        return not (call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value == "cpu")
+    return qualified.startswith("torch.cuda.")
 
 
 def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:

@@ -65,19 +65,14 @@ def _in_memory_names(index: ModuleIndex) -> set[str]:
     return names
 
 
-def _is_training_loader(call: ast.Call, names: set[str]) -> bool:
-    shuffle = _argument(call, "shuffle", 2)[1]
-    if shuffle is not None and not (isinstance(shuffle, ast.Constant) and not shuffle.value):
-        return True
-    dataset = (
-        call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dataset"), None)
-    )
-    words = {*names, base_name(dataset) or ""}
-    return any("train" in w.lower() for w in words)
+def _training_sources(index: ModuleIndex) -> set[str]:
+    """Names the training loops take their batches from (`for x, y in train_loader:` with a backward)."""
+    return {_iterated(loop) for loop in facts(index).step_loops if hasattr(loop, "target")}
 
 
 def check_loader_main_process(index: ModuleIndex):
     in_memory = _in_memory_names(index)
+    training = None
     for call, names in _loaders(index):
         given, workers = _argument(call, "num_workers", _NUM_WORKERS_POSITION)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
@@ -91,7 +86,9 @@ def check_loader_main_process(index: ModuleIndex):
             index.resolver.call_name(dataset) in _IN_MEMORY or base_name(dataset.func) == "TensorDataset"
         ):
             continue
-        if not _is_training_loader(call, names):
+        if training is None:
+            training = _training_sources(index)
+        if not names & training:
             continue
         how = "num_workers=0" if given else "no num_workers"
         yield RawFinding(
@@ -153,8 +150,8 @@ register(
         name="dataloader-in-main-process",
         root_cause="api.inefficient_usage",
         summary=(
-            "A training DataLoader (shuffle=True, or a name or dataset with 'train') without num_workers, or "
-            "with num_workers=0, over a dataset that is not an in-memory TensorDataset."
+            "A DataLoader without num_workers, or with num_workers=0, whose batches a training loop (one that "
+            "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset."
         ),
         why=(
             "With no workers the training process itself reads, decodes and augments every batch between "
@@ -163,13 +160,22 @@ register(
         ),
         example="""
 train_loader = DataLoader(train_set, batch_size=64, shuffle=True)
+for x, y in train_loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
 """,
         instead="""
-train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4, pin_memory=True)
+train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4)
+for x, y in train_loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
 """,
         false_alarms=(
-            "Medium. TensorDatasets (already tensors in memory), loaders whose arguments come from `**kwargs` and "
-            "evaluation loaders are skipped; a tiny dataset whose items cost nothing to load is still reported."
+            "Medium. TensorDatasets (already tensors in memory), loaders whose arguments come from `**kwargs`, "
+            "evaluation loaders and loaders returned by a helper (not iterated by name) are skipped; a dataset "
+            "whose items cost nothing to load (pre-tokenised, in memory) is still reported."
         ),
         risk="medium",
         check=check_loader_main_process,

@@ -54,6 +54,26 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
     return False
 
 
+def _is_sweep(loop) -> bool:
+    """`for device in ["cpu", "cuda"]`, `for lr in lrs: ... SGD(..., lr=lr)`: each run sets up on purpose."""
+    if isinstance(loop, ast.While):
+        return False
+    if isinstance(loop.iter, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        return True
+    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(node, ast.Call)
+        and any(
+            isinstance(n, ast.Name) and n.id in targets
+            for a in (*node.args, *(k.value for k in node.keywords))
+            for n in ast.walk(a)
+        )
+        and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
+        for stmt in loop.body
+        for node in ast.walk(stmt)
+    )
+
+
 def check_setup_in_loop(index: ModuleIndex):
     fx = facts(index)
     models = model_names(index)
@@ -65,7 +85,7 @@ def check_setup_in_loop(index: ModuleIndex):
         if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
             continue
         direct = direct_calls(index, loop)
-        if _builds_model(direct, index):
+        if _builds_model(direct, index) or _is_sweep(loop):
             continue
         for site in direct:
             what = _setup_kind(site.node, index, models)

@@ -47,6 +47,11 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
+        inner = next(
+            (_sync_of(c, set()) for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call)), None
+        )
+        if inner is not None:
+            return inner
         for arg in call.args:
             for node in ast.walk(arg):
                 if isinstance(node, ast.Name) and node.id in tensors:
@@ -97,23 +102,25 @@ def check_host_sync(index: ModuleIndex):
         if _logic_reads_host(loop, index):
             continue
         tensors = graph_tensors(index, loop)
-        statements: set[int] = set()
+        reads = []
         for site in direct_calls(index, loop):
-            call = site.node
-            how = _sync_of(call, tensors)
-            if how is None or fx.guarded(call, loop):
+            how = _sync_of(site.node, tensors)
+            if how is None or fx.guarded(site.node, loop):
                 continue
-            stmt = fx.statement(call)
-            if id(stmt) in statements or not _reads_for_reporting(stmt, loop, fx):
-                continue
-            statements.add(id(stmt))
-            yield RawFinding(
-                "PP501",
-                call.lineno,
-                call.col_offset,
-                f"`{how}` on every step of the training loop at line {loop.lineno} waits for the GPU; "
-                "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            )
+            stmt = fx.statement(site.node)
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
+                reads.append((stmt, site.node, how))
+        if not reads:
+            continue
+        _, call, how = reads[0]
+        more = f" (and {len(reads) - 1} more reads in this loop)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            call.lineno,
+            call.col_offset,
+            f"`{how}` on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
+            "accumulate on the device (`total += loss.detach()`) and read it every N steps",
+        )
 
 
 _FACTORIES = frozenset(
@@ -154,7 +161,7 @@ _PASS_THROUGH = frozenset(
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 
-def _created_on_host(node, index: ModuleIndex, loop_names: set[str]) -> str | None:
+def _created_on_host(node, index: ModuleIndex) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any."""
     while isinstance(node, ast.Call):
         name = index.resolver.call_name(node)
@@ -164,7 +171,7 @@ def _created_on_host(node, index: ModuleIndex, loop_names: set[str]) -> str | No
         if name in _FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
-            if name in _CONSTRUCTORS and not _constant(node, loop_names):
+            if name in _CONSTRUCTORS and not _constant(node):
                 return None  # data from the host: the copy is needed anyway
             return name
         if method_name(node) in _PASS_THROUGH:
@@ -186,11 +193,11 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call, loop_names: set[str]) -> bool:
-    """Arguments made of literals (and names the loop does not bind): the same tensor every iteration."""
+def _constant(call: ast.Call) -> bool:
+    """Arguments made of literals (and CONSTANT names): the same tensor every time, made once would do."""
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
-        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and n.id not in loop_names)
+        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and n.id.isupper())
         for part in parts
         for n in ast.walk(part)
     )
@@ -217,8 +224,7 @@ def check_created_then_moved(index: ModuleIndex):
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
                 continue
-        loop_names = _bound_in(site.loops)
-        made = _created_on_host(call.func.value, index, loop_names)
+        made = _created_on_host(call.func.value, index)
         if made is None:
             continue
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
@@ -229,15 +235,6 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
-
-
-def _bound_in(loops) -> set[str]:
-    names: set[str] = set()
-    for loop in loops:
-        for node in ast.walk(loop):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-    return names
 
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
