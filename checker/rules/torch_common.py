@@ -216,3 +216,10 @@ def model_names(index: ModuleIndex) -> set[str]:
             if receiver not in (None, "self"):
                 found.add(receiver)
     return found
+
+
+def model_called(call: ast.Call) -> str | None:
+    """The name a call runs as a model: `model(x)` -> model, `self.net(x)` -> net, `net.forward(x)` -> net."""
+    if method_name(call) == "forward":
+        return base_name(call.func.value)
+    return base_name(call.func)

@@ -7,7 +7,14 @@ import ast
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.torch_common import base_name, facts, is_model_name, method_name, model_names
+from checker.rules.torch_common import (
+    base_name,
+    facts,
+    is_model_name,
+    method_name,
+    model_called,
+    model_names,
+)
 from checker.rules.torch_sync import graph_tensors
 
 _GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -98,6 +105,16 @@ def _needs_grad(node: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
+def _uses_input_gradients(function, index: ModuleIndex) -> bool:
+    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr in ("requires_grad", "requires_grad_"))
+        or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
+        or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
+        for n in ast.walk(function)
+    )
+
+
 def _mode_calls(sites) -> list[tuple[int, str, str]]:
     """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments."""
     found = []
@@ -140,10 +157,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
         if not named and not any(kind == "eval" for _, _, kind in modes):
             continue
         if function is not None and (
-            _needs_grad(function, index)
+            _uses_input_gradients(function, index)
             or _grad_disabled_by_call(sites, index)
             or _callers_disable_grad(function, index)
-            or "train" in function.name.lower()
         ):
             continue
         reported: set[int] = set()
@@ -151,12 +167,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
             call = site.node
             if not site.loops or id(site.loops[-1]) in reported:
                 continue
-            receiver = base_name(call.func)
-            if method_name(call) == "forward":
-                receiver = base_name(call.func.value)
+            receiver = model_called(call)
             if receiver is None or not (receiver in models or is_model_name(receiver)):
-                continue
-            if method_name(call) not in (None, "forward"):
                 continue
             mode = _mode_at(modes, receiver, call.lineno)
             if mode == "train" or (mode is None and not named):
@@ -206,7 +218,7 @@ def check_retain_graph(index: ModuleIndex):
         ]
         if len(backwards) > 1:
             continue
-        if method_name(call) == "backward":
+        if index.resolver.call_name(call) not in _GRAD_CALLS:
             graph = call.func.value
         else:
             graph = (

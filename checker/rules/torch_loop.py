@@ -15,10 +15,11 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     method_name,
+    model_called,
     model_names,
 )
 
-_MODEL_BUILDERS = ("model", "net", "build", "create", "make", "deepcopy", "load")
+_MODEL_BUILDERS = ("build", "create", "make", "get_model", "get_net", "load_model", "new_model", "init_model")
 
 
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
@@ -42,14 +43,15 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
     for site in sites:
         call = site.node
         name = index.resolver.call_name(call) or ""
+        last = name.rsplit(".", 1)[-1]
         if name.startswith(("torchvision.models.", "torch.hub.", "torch.load")):
             return True
-        if name.startswith("torch.nn.") and not name.endswith("Loss"):
+        if name.startswith("torch.nn.") and last[:1].isupper() and not last.endswith("Loss"):
             return True
-        callee = base_name(call.func) or ""
-        if isinstance(call.func, ast.Name) and callee in index.class_methods:
+        callee = (base_name(call.func) or "").lower()
+        if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
             return True
-        if any(w in callee.lower() for w in _MODEL_BUILDERS) and method_name(call) != "to":
+        if callee.startswith(_MODEL_BUILDERS) or callee == "deepcopy":
             return True
     return False
 
@@ -153,9 +155,7 @@ def check_model_per_sample(index: ModuleIndex):
         call = site.node
         if not site.loops or isinstance(site.loops[-1], ast.While) or not call.args:
             continue
-        if method_name(call) not in (None, "forward"):
-            continue
-        receiver = base_name(call.func.value if method_name(call) == "forward" else call.func)
+        receiver = model_called(call)
         if receiver is None or not (receiver in models or is_model_name(receiver)):
             continue
         loop = site.loops[-1]
@@ -286,13 +286,16 @@ def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
 def _recurrence(stmt: ast.Assign) -> bool:
     """`out[i] = out[i - 1] + x[i]`: an element written from another element of the same tensor."""
     written = {base_name(t.value): ast.dump(t.slice) for t in stmt.targets}
+    same_element = set()
     for node in ast.walk(stmt.value):
         if isinstance(node, ast.Subscript) and base_name(node.value) in written:
             if ast.dump(node.slice) != written[base_name(node.value)]:
                 return True
-        elif isinstance(node, ast.Name) and node.id in written:
-            return True
-    return False
+            same_element.add(id(node.value))
+    return any(
+        isinstance(n, ast.Name) and n.id in written and id(n) not in same_element
+        for n in ast.walk(stmt.value)
+    )
 
 
 def _scalar_expr(expr, index: ModuleIndex) -> bool:

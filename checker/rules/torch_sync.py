@@ -36,7 +36,7 @@ def graph_tensors(index: ModuleIndex, loop) -> set[str]:
     for stmt in ast.walk(loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
-            if any(w in callee.lower() for w in _LOSS_WORDS):
+            if any(w in callee.lower() for w in _LOSS_WORDS) or callee.startswith("torch.nn.functional."):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return names
 
@@ -47,9 +47,8 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
-        inner = next(
-            (_sync_of(c, set()) for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call)), None
-        )
+        calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
+        inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
         if inner is not None:
             return inner
         for arg in call.args:

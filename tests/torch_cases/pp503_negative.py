@@ -1,0 +1,44 @@
+import torch
+from torch import no_grad
+
+
+@torch.no_grad()
+def evaluate(model, loader):
+    model.eval()
+    return [model(x).argmax(1) for x, _ in loader]
+
+
+def predict(model, loader):
+    model.eval()
+    with torch.inference_mode():
+        return torch.cat([model(x) for x in loader])
+
+
+def test_epoch(model, loader):
+    scores = []
+    for x, _ in loader:
+        scores.append(model(x))
+    return scores
+
+
+def run_tests(model, loader):
+    with no_grad():
+        return test_epoch(model, loader)
+
+
+def saliency(model, batches):
+    model.eval()
+    maps = []
+    for images in batches:
+        images.requires_grad_()
+        model(images).max(1).values.sum().backward()
+        maps.append(images.grad.abs())
+    return maps
+
+
+def train_with_frozen_bn(model, loader, optimizer, criterion):
+    model.eval()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()

@@ -1,0 +1,21 @@
+import torch
+import torchvision
+from torch.utils import data
+
+transform = torchvision.transforms.Compose([torchvision.transforms.ToTensor()])
+train_set = torchvision.datasets.CIFAR10(root="./data", train=True, download=True, transform=transform)
+train_loader = data.DataLoader(train_set, batch_size=128, shuffle=True)  # expect: PP504
+images = torchvision.datasets.ImageFolder("images/train", transform=transform)
+image_loader = torch.utils.data.DataLoader(images, 32, True, None, None, 0)  # expect: PP504
+
+
+def train(model, optimizer, criterion, epochs=5):
+    for _epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        for x, y in image_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()

@@ -1,0 +1,17 @@
+import torch
+
+
+def accuracy(output, target):
+    pred = torch.argmax(output, dim=1)
+    correct = 0
+    for i in range(pred.size(0)):  # expect: PP509
+        if pred[i] == target[i]:
+            correct += 1
+    return correct / pred.size(0)
+
+
+def scale(x, w, b):
+    out = torch.empty_like(x)
+    for i in range(len(out)):  # expect: PP509
+        out[i] = torch.sigmoid(x[i] * w[i] + b)
+    return out
