@@ -7,6 +7,7 @@ for the rules that run after the first.
 from __future__ import annotations
 
 import ast
+import bisect
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
 
@@ -62,19 +63,52 @@ class TorchFacts:
 
     def __init__(self, index: ModuleIndex):
         self.index = index
-        self.parent: dict[int, ast.AST] = {}
-        for node in ast.walk(index.tree):
-            for child in ast.iter_child_nodes(node):
-                self.parent[id(child)] = node
+        self._parent: dict[int, ast.AST] = {}
+        self._mapped: set[int] = set()
+        self._starts = [
+            min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in index.tree.body
+        ]
+        self._models: set[str] | None = None
         self.on_device = any(_moves_to_device(site.node, index) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
+    def parent_of(self, node: ast.AST) -> ast.AST | None:
+        """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
+        module (model definitions, helpers) is never asked about."""
+        found = self._parent.get(id(node))
+        if found is not None or not hasattr(node, "lineno"):
+            return found
+        body = self.index.tree.body
+        at = bisect.bisect_right(self._starts, node.lineno) - 1
+        if at >= 0 and id(body[at]) not in self._mapped:
+            self._map(body[at])
+            found = self._parent.get(id(node))
+        if found is None and len(self._mapped) < len(body):  # `a; b` on one line: map the rest
+            for stmt in body:
+                if id(stmt) not in self._mapped:
+                    self._map(stmt)
+            found = self._parent.get(id(node))
+        return found
+
+    def _map(self, stmt: ast.stmt) -> None:
+        self._mapped.add(id(stmt))
+        self._parent[id(stmt)] = self.index.tree
+        for outer in ast.walk(stmt):
+            for child in ast.iter_child_nodes(outer):
+                self._parent[id(child)] = outer
+
+    @property
+    def models(self) -> set[str]:
+        if self._models is None:
+            self._models = model_names(self.index)
+        return self._models
+
     def ancestors(self, node: ast.AST, stop: ast.AST | None = None):
         """The parents of a node, innermost first, up to (not including) `stop`."""
-        current = self.parent.get(id(node))
+        current = self.parent_of(node)
         while current is not None and current is not stop:
             yield current
-            current = self.parent.get(id(current))
+            current = self.parent_of(current)
 
     def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
@@ -84,7 +118,7 @@ class TorchFacts:
         """The statement a node is part of."""
         current = node
         while not isinstance(current, ast.stmt):
-            current = self.parent[id(current)]
+            current = self.parent_of(current)
         return current
 
     def without_grad(self, node: ast.AST) -> bool:

@@ -71,9 +71,12 @@ def _training_sources(index: ModuleIndex) -> set[str]:
 
 
 def check_loader_main_process(index: ModuleIndex):
+    loaders = list(_loaders(index))
+    if not loaders:
+        return
     in_memory = _in_memory_names(index)
     training = None
-    for call, names in _loaders(index):
+    for call, names in loaders:
         given, workers = _argument(call, "num_workers", _NUM_WORKERS_POSITION)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
             continue
@@ -122,14 +125,15 @@ def _iterated(loop) -> str | None:
 
 
 def check_loader_without_pinned_memory(index: ModuleIndex):
-    if not facts(index).on_device:
+    loaders = list(_loaders(index))
+    if not loaders or not facts(index).on_device:
         return
     moved_from = {
         _iterated(loop)
         for loop in index.loops
         if isinstance(loop, LOOP_TYPES) and hasattr(loop, "target") and _moved_loop_targets(loop, index)
     }
-    for call, names in _loaders(index):
+    for call, names in loaders:
         given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
         if given is None or (given and not (isinstance(pinned, ast.Constant) and not pinned.value)):
             continue

@@ -13,7 +13,6 @@ from checker.rules.torch_common import (
     is_model_name,
     method_name,
     model_called,
-    model_names,
 )
 from checker.rules.torch_sync import graph_tensors
 
@@ -54,8 +53,7 @@ def check_accumulated_history(index: ModuleIndex):
         tensors = graph_tensors(index, loop)
         if not tensors:
             continue
-        scope = _scope_body(fx, loop)
-        feeding = _backward_inputs(scope)
+        feeding = None
         for node in ast.walk(loop):
             target = kept = None
             if isinstance(node, ast.AugAssign):
@@ -70,7 +68,11 @@ def check_accumulated_history(index: ModuleIndex):
             if kept is None or fx.without_grad(node):
                 continue
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if keeper is None or keeper in tensors or keeper in feeding:
+            if keeper is None or keeper in tensors:
+                continue
+            if feeding is None:
+                feeding = _backward_inputs(_scope_body(fx, loop))
+            if keeper in feeding:
                 continue
             yield RawFinding(
                 "PP502",
@@ -131,7 +133,7 @@ def _mode_calls(sites) -> list[tuple[int, str, str]]:
 def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
     """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
     fx = facts(index)
-    return any(fx.disables_grad(s.node) and isinstance(fx.parent.get(id(s.node)), ast.Expr) for s in sites)
+    return any(fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr) for s in sites)
 
 
 def _callers_disable_grad(function, index: ModuleIndex) -> bool:
@@ -146,7 +148,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if _grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
-    models = model_names(index)
+    models = facts(index).models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
     ]

@@ -16,7 +16,6 @@ from checker.rules.torch_common import (
     is_model_name,
     method_name,
     model_called,
-    model_names,
 )
 
 _MODEL_BUILDERS = ("build", "create", "make", "get_model", "get_net", "load_model", "new_model", "init_model")
@@ -78,7 +77,7 @@ def _is_sweep(loop) -> bool:
 
 def check_setup_in_loop(index: ModuleIndex):
     fx = facts(index)
-    models = model_names(index)
+    models = facts(index).models
     step_ids = {id(loop) for loop in fx.step_loops}
     for loop in index.loops:
         if isinstance(loop, COMPREHENSION_TYPES):
@@ -149,7 +148,7 @@ def _is_zero(node) -> bool:
 
 
 def check_model_per_sample(index: ModuleIndex):
-    models = model_names(index)
+    models = facts(index).models
     reported: set[int] = set()
     for site in index.calls:
         call = site.node

@@ -18,7 +18,6 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     method_name,
-    model_names,
 )
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
@@ -248,7 +247,7 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
         if loop in loops or not hasattr(loop, "body"):
             continue
         if models is None:
-            models = model_names(index)
+            models = facts(index).models
         for site in direct_calls(index, loop):
             name = base_name(site.node.func)
             if name in models or (isinstance(site.node.func, ast.Name) and is_model_name(name)):
