@@ -293,8 +293,8 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
-            "validate, predict, infer), outside torch.no_grad()/inference_mode() (the `with`, a decorator on the "
-            "def, or every call of the def)."
+            "validate, predict, infer), outside torch.no_grad()/inference_mode() (a `with`, a decorator on the "
+            "def, or a call of the def made under no_grad)."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
