@@ -69,6 +69,8 @@ class TorchFacts:
             min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in index.tree.body
         ]
         self._models: set[str] | None = None
+        self._loaders = None
+        self._per_loop: dict[tuple[str, int], object] = {}
         self.on_device = any(_moves_to_device(site.node, index) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
@@ -98,6 +100,22 @@ class TorchFacts:
                 self._parent[id(child)] = outer
 
     @property
+    def loaders(self):
+        """Each DataLoader(...) call of the module with the names it is bound to."""
+        if self._loaders is None:
+            from checker.rules.torch_data import loaders_of  # the data rules own what a loader is
+
+            self._loaders = loaders_of(self.index)
+        return self._loaders
+
+    def loop_cache(self, key: str, loop, make):
+        """A per-loop value (graph tensors...) computed once for every rule that asks."""
+        slot = (key, id(loop))
+        if slot not in self._per_loop:
+            self._per_loop[slot] = make()
+        return self._per_loop[slot]
+
+    @property
     def models(self) -> set[str]:
         if self._models is None:
             self._models = model_names(self.index)
@@ -112,7 +130,7 @@ class TorchFacts:
 
     def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
-        return any(isinstance(a, _GUARDS) for a in self.ancestors(node, loop))
+        return id(node) in self.loop_cache("guarded", loop, lambda: _guarded_nodes(loop))
 
     def statement(self, node: ast.AST) -> ast.AST:
         """The statement a node is part of."""
@@ -154,6 +172,18 @@ class TorchFacts:
             ):
                 return True
         return False
+
+
+def _guarded_nodes(loop) -> set[int]:
+    """Ids of the nodes in a loop's body that sit under a guard (if, try, nested loop, `and`/`or`)."""
+    inside: set[int] = set()
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, _GUARDS) and id(node) not in inside:
+                inside.update(id(n) for n in ast.walk(node) if n is not node)
+                if isinstance(node, ast.If | ast.While):
+                    inside.update(id(n) for n in ast.walk(node.test))
+    return inside
 
 
 _CACHE: dict[str, object] = {"index": None, "facts": None}

@@ -41,6 +41,10 @@ def _argument(call: ast.Call, keyword: str, position: int):
     return False, None
 
 
+def loaders_of(index: ModuleIndex) -> list[tuple[ast.Call, set[str]]]:
+    return list(_loaders(index))
+
+
 def _loaders(index: ModuleIndex):
     """Each DataLoader(...) call with the names it is bound to (`train_loader`, `self.loader`)."""
     bound: dict[int, set[str]] = {}
@@ -71,7 +75,7 @@ def _training_sources(index: ModuleIndex) -> set[str]:
 
 
 def check_loader_main_process(index: ModuleIndex):
-    loaders = list(_loaders(index))
+    loaders = facts(index).loaders
     if not loaders:
         return
     in_memory = _in_memory_names(index)
@@ -125,13 +129,17 @@ def _iterated(loop) -> str | None:
 
 
 def check_loader_without_pinned_memory(index: ModuleIndex):
-    loaders = list(_loaders(index))
+    loaders = facts(index).loaders
     if not loaders or not facts(index).on_device:
         return
+    names = set().union(*(bound for _, bound in loaders))
     moved_from = {
-        _iterated(loop)
+        source
         for loop in index.loops
-        if isinstance(loop, LOOP_TYPES) and hasattr(loop, "target") and _moved_loop_targets(loop, index)
+        if isinstance(loop, LOOP_TYPES)
+        and hasattr(loop, "target")
+        and (source := _iterated(loop)) in names
+        and _moved_loop_targets(loop, index)
     }
     for call, names in loaders:
         given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)

@@ -133,7 +133,16 @@ def _mode_calls(sites) -> list[tuple[int, str, str]]:
 def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
     """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
     fx = facts(index)
-    return any(fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr) for s in sites)
+    return any(
+        _grad_switch(s.node) and fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr)
+        for s in sites
+    )
+
+
+def _grad_switch(call: ast.Call) -> bool:
+    """Cheap test before resolving names: the call's last name is one of autograd's switches."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    return last in ("set_grad_enabled", "no_grad", "inference_mode")
 
 
 def _callers_disable_grad(function, index: ModuleIndex) -> bool:

@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.keras import _assignment_in, _feeds_back, _loop_targets
+from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
     base_name,
     direct_calls,
@@ -86,11 +86,11 @@ def check_setup_in_loop(index: ModuleIndex):
         if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
             continue
         direct = direct_calls(index, loop)
-        if _builds_model(direct, index) or _is_sweep(loop):
+        setups = [(s, what) for s in direct if (what := _setup_kind(s.node, index, models)) is not None]
+        if not setups or _builds_model(direct, index) or _is_sweep(loop):
             continue
-        for site in direct:
-            what = _setup_kind(site.node, index, models)
-            if what is None or fx.guarded(site.node, loop):
+        for site, what in setups:
+            if fx.guarded(site.node, loop):
                 continue
             yield RawFinding(
                 "PP507",
@@ -150,6 +150,7 @@ def _is_zero(node) -> bool:
 def check_model_per_sample(index: ModuleIndex):
     models = facts(index).models
     reported: set[int] = set()
+    assigned: dict[int, dict | None] = {}  # loop -> its assignments (None: no batch of one in it)
     for site in index.calls:
         call = site.node
         if not site.loops or isinstance(site.loops[-1], ast.While) or not call.args:
@@ -160,8 +161,13 @@ def check_model_per_sample(index: ModuleIndex):
         loop = site.loops[-1]
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         arg = call.args[0]
+        if id(loop) not in assigned:
+            assigned[id(loop)] = _assignments(loop) if _has_batch_of_one(loop) else None
+        if assigned[id(loop)] is None:
+            continue  # nothing in the loop makes a batch of one
         if isinstance(arg, ast.Name):
-            arg = _assignment_in(loop, arg.id, call.lineno) or arg
+            earlier = [value for line, value in assigned[id(loop)].get(arg.id, []) if line < call.lineno]
+            arg = earlier[-1] if earlier else arg
         if not _one_sample(arg, index, targets) or not (_names(arg) & targets or _names(arg) - _bound(loop)):
             continue
         if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
@@ -176,6 +182,37 @@ def check_model_per_sample(index: ModuleIndex):
             f"`{receiver}` is called on one sample per iteration of the loop at line {loop.lineno}; stack the "
             "samples (torch.stack or a DataLoader) and call it once per batch",
         )
+
+
+_ONE_SAMPLE_METHODS = frozenset(
+    {"unsqueeze", "unsqueeze_", "view", "reshape", "tensor", "Tensor", "FloatTensor"}
+)
+
+
+def _has_batch_of_one(loop) -> bool:
+    """A cheap test before the precise one: the loop has an unsqueeze/view/reshape/tensor call or a subscript
+    that adds an axis or slices `i:i+1`."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call):
+            last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if last in _ONE_SAMPLE_METHODS or last == "LongTensor":
+                return True
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant | ast.Tuple | ast.Slice):
+            return True
+    return False
+
+
+def _assignments(loop) -> dict[str, list[tuple[int, ast.AST]]]:
+    """`name = value` statements in a loop, by name, in line order."""
+    found: dict[str, list[tuple[int, ast.AST]]] = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append((node.lineno, node.value))
+    for values in found.values():
+        values.sort(key=lambda pair: pair[0])
+    return found
 
 
 def _names(node) -> set[str]:

@@ -27,6 +27,10 @@ _LOSS_WORDS = ("loss", "criterion")
 def graph_tensors(index: ModuleIndex, loop) -> set[str]:
     """Names in a loop that hold a tensor with autograd history: `loss` in `loss.backward()`, and names bound
     from a call to a loss (`loss_d = criterion(out, y)`, `l = F.cross_entropy(...)`)."""
+    return facts(index).loop_cache("graph", loop, lambda: _graph_tensors(index, loop))
+
+
+def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     names = set()
     for site in direct_calls(index, loop):
         call = site.node
