@@ -70,6 +70,8 @@ class TorchFacts:
         ]
         self._models: set[str] | None = None
         self._loaders = None
+        self._callers: dict[int, list[CallSite]] | None = None
+        self._no_grad_ids: dict[int, set[int]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
         self.on_device = any(_moves_to_device(site.node, index) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
@@ -98,6 +100,17 @@ class TorchFacts:
         for outer in ast.walk(stmt):
             for child in ast.iter_child_nodes(outer):
                 self._parent[id(child)] = outer
+
+    @property
+    def callers(self) -> dict[int, list[CallSite]]:
+        """The calls of each module function or same-class method, by the def's id."""
+        if self._callers is None:
+            self._callers = {}
+            for site in self.index.calls:
+                helper = self.index.helper_of(site.node, site.function)
+                if helper is not None:
+                    self._callers.setdefault(id(helper), []).append(site)
+        return self._callers
 
     @property
     def loaders(self):
@@ -130,7 +143,12 @@ class TorchFacts:
 
     def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
-        return id(node) in self.loop_cache("guarded", loop, lambda: _guarded_nodes(loop))
+        return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+
+    def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
+        """The statement a node of the loop's body is part of."""
+        found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        return found if found is not None else self.statement(node)
 
     def statement(self, node: ast.AST) -> ast.AST:
         """The statement a node is part of."""
@@ -138,6 +156,39 @@ class TorchFacts:
         while not isinstance(current, ast.stmt):
             current = self.parent_of(current)
         return current
+
+    def site_without_grad(self, site: CallSite) -> bool:
+        """`without_grad` for a call whose def is known: one walk per def instead of a parent chain."""
+        function = site.function
+        while function is not None:
+            if isinstance(function, FUNCTION_TYPES) and any(
+                self.disables_grad(d) for d in function.decorator_list
+            ):
+                return True
+            function = self.index.function_parent.get(id(function))
+        key = id(site.function) if site.function is not None else 0
+        if key not in self._no_grad_ids:
+            body = site.function.body if isinstance(site.function, FUNCTION_TYPES) else self.index.tree.body
+            self._no_grad_ids[key] = self._inside_no_grad(body if isinstance(body, list) else [body])
+        return id(site.node) in self._no_grad_ids[key]
+
+    def _inside_no_grad(self, body) -> set[int]:
+        """Ids of the nodes in `with torch.no_grad():` blocks of one scope (nested defs are scopes of their own)."""
+        inside: set[int] = set()
+        stack = list(body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.With | ast.AsyncWith) and any(
+                self.disables_grad(item.context_expr) for item in node.items
+            ):
+                inside.update(id(n) for n in ast.walk(node))
+                continue
+            stack.extend(
+                c
+                for c in ast.iter_child_nodes(node)
+                if not isinstance(c, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda))
+            )
+        return inside
 
     def without_grad(self, node: ast.AST) -> bool:
         """Inside `with torch.no_grad()`/`inference_mode()`/`set_grad_enabled(False)`, or a def decorated so."""
@@ -174,16 +225,22 @@ class TorchFacts:
         return False
 
 
-def _guarded_nodes(loop) -> set[int]:
-    """Ids of the nodes in a loop's body that sit under a guard (if, try, nested loop, `and`/`or`)."""
-    inside: set[int] = set()
-    for stmt in loop.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, _GUARDS) and id(node) not in inside:
-                inside.update(id(n) for n in ast.walk(node) if n is not node)
-                if isinstance(node, ast.If | ast.While):
-                    inside.update(id(n) for n in ast.walk(node.test))
-    return inside
+def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
+    """One walk of a loop's body: the ids of nodes under a guard (if, try, nested loop, `and`/`or`), and the
+    statement each node is part of."""
+    guarded: set[int] = set()
+    statement_of: dict[int, ast.AST] = {}
+    stack = [(stmt, False, stmt) for stmt in loop.body]
+    while stack:
+        node, under_guard, stmt = stack.pop()
+        if isinstance(node, ast.stmt):
+            stmt = node
+        statement_of[id(node)] = stmt
+        if under_guard:
+            guarded.add(id(node))
+        inner = under_guard or isinstance(node, _GUARDS)
+        stack.extend((child, inner, stmt) for child in ast.iter_child_nodes(node))
+    return guarded, statement_of
 
 
 _CACHE: dict[str, object] = {"index": None, "facts": None}

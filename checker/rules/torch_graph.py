@@ -147,10 +147,7 @@ def _grad_switch(call: ast.Call) -> bool:
 
 def _callers_disable_grad(function, index: ModuleIndex) -> bool:
     fx = facts(index)
-    for site in index.calls:
-        if index.helper_of(site.node, site.function) is function and fx.without_grad(site.node):
-            return True
-    return False
+    return any(fx.site_without_grad(site) for site in fx.callers.get(id(function), []))
 
 
 def check_eval_without_no_grad(index: ModuleIndex):
@@ -167,27 +164,18 @@ def check_eval_without_no_grad(index: ModuleIndex):
         named = function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
         if not named and not any(kind == "eval" for _, _, kind in modes):
             continue
-        if function is not None and (
-            _uses_input_gradients(function, index)
-            or _grad_disabled_by_call(sites, index)
-            or _callers_disable_grad(function, index)
+        found = list(_unguarded_model_loops(sites, modes, named, models, fx))
+        if not found or (
+            function is not None
+            and (
+                _uses_input_gradients(function, index)
+                or _grad_disabled_by_call(sites, index)
+                or _callers_disable_grad(function, index)
+            )
         ):
             continue
-        reported: set[int] = set()
-        for site in sites:
-            call = site.node
-            if not site.loops or id(site.loops[-1]) in reported:
-                continue
-            receiver = model_called(call)
-            if receiver is None or not (receiver in models or is_model_name(receiver)):
-                continue
-            mode = _mode_at(modes, receiver, call.lineno)
-            if mode == "train" or (mode is None and not named):
-                continue
-            loop = site.loops[-1]
-            if fx.without_grad(call) or _needs_grad(loop, index):
-                continue
-            reported.add(id(loop))
+        for site, receiver, mode in found:
+            call, loop = site.node, site.loops[-1]
             context = f"after `{receiver}.eval()`" if mode == "eval" else f"in `{function.name}`"
             yield RawFinding(
                 "PP503",
@@ -196,6 +184,27 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 f"`{receiver}` runs {context} in the loop at line {loop.lineno} without torch.no_grad(): autograd "
                 "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
             )
+
+
+def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
+    """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
+    no_grad, in a loop that needs no gradients."""
+    reported: set[int] = set()
+    for site in sites:
+        call = site.node
+        if not site.loops or id(site.loops[-1]) in reported:
+            continue
+        receiver = model_called(call)
+        if receiver is None or not (receiver in models or is_model_name(receiver)):
+            continue
+        mode = _mode_at(modes, receiver, call.lineno)
+        if mode == "train" or (mode is None and not named):
+            continue
+        loop = site.loops[-1]
+        if fx.site_without_grad(site) or _needs_grad(loop, fx.index):
+            continue
+        reported.add(id(loop))
+        yield site, receiver, mode
 
 
 def _mode_at(modes, receiver: str, line: int) -> str | None:

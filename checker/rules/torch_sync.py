@@ -75,7 +75,7 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
     name = stmt.targets[0].id
     for node in ast.walk(loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            use = fx.statement(node)
+            use = fx.statement_in(node, loop)
             if isinstance(use, ast.Assign):
                 if not all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets):
                     return False
@@ -109,7 +109,7 @@ def check_host_sync(index: ModuleIndex):
             how = _sync_of(site.node, tensors)
             if how is None or fx.guarded(site.node, loop):
                 continue
-            stmt = fx.statement(site.node)
+            stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
                 reads.append((stmt, site.node, how))
         if not reads:
