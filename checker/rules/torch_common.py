@@ -209,7 +209,8 @@ class TorchFacts:
                 isinstance(expr, ast.Call) and expr.args and _is_false(expr.args[0])
             )  # inference_mode(False) enables
         if name in _SET_GRAD and isinstance(expr, ast.Call) and expr.args:
-            return _is_false(expr.args[0])
+            # set_grad_enabled(phase == "train"): the author switches gradients per phase on purpose
+            return not (isinstance(expr.args[0], ast.Constant) and expr.args[0].value is True)
         return False
 
     def _steps(self, loop) -> bool:

@@ -42,7 +42,25 @@ def _argument(call: ast.Call, keyword: str, position: int):
 
 
 def loaders_of(index: ModuleIndex) -> list[tuple[ast.Call, set[str]]]:
-    return list(_loaders(index))
+    """Each DataLoader(...) call with the names it goes by: those it is bound to, and the parameters of the
+    module's defs it is passed to (`train(model, train_loader)` -> `def train(model, loader)`)."""
+    found = list(_loaders(index))
+    if not found:
+        return found
+    passed: dict[str, set[str]] = {}
+    for site in index.calls:
+        helper = index.helper_of(site.node, site.function)
+        if helper is None:
+            continue
+        params = [a.arg for a in helper.args.args]
+        if params and params[0] in ("self", "cls") and isinstance(site.node.func, ast.Attribute):
+            params = params[1:]
+        pairs = [(base_name(a), p) for a, p in zip(site.node.args, params, strict=False)]
+        pairs += [(base_name(k.value), k.arg) for k in site.node.keywords if k.arg]
+        for given, param in pairs:
+            if given is not None:
+                passed.setdefault(given, set()).add(param)
+    return [(call, names | set().union(*(passed.get(n, set()) for n in names))) for call, names in found]
 
 
 def _loaders(index: ModuleIndex):

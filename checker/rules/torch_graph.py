@@ -59,6 +59,14 @@ def check_accumulated_history(index: ModuleIndex):
             if isinstance(node, ast.AugAssign):
                 target, kept = node.target, _holds_graph(node.value, tensors)
             elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp)
+                and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            ):  # total = total + loss
+                target, kept = node.targets[0], _holds_graph(node.value, tensors)
+            elif (
                 isinstance(node, ast.Call)
                 and method_name(node) == "append"
                 and len(node.args) == 1

@@ -253,11 +253,18 @@ _PLAIN = (
 
 
 def _tensor_names(index: ModuleIndex) -> set[str]:
+    """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`) or a model's
+    output (`out = model(x)`)."""
+    models = facts(index).models
     names = set()
     for node in index.call_assignments:
         name = index.resolver.call_name(node.value) or ""
-        if name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn", "torch.optim")):
-            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        called = model_called(node.value) if name == "" else None
+        if (
+            name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn.", "torch.optim"))
+        ) or (called is not None and (called in models or is_model_name(called))):
+            for target in node.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return names
 
 
@@ -355,17 +362,30 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     )
 
 
+def _uses(statements, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
+
+
 def check_python_loop_over_tensor(index: ModuleIndex):
     tensors = _tensor_names(index)
     for loop in index.loops:
         if not isinstance(loop, ast.For):
             continue
-        owner = _range_of_tensor(loop, tensors)
-        if owner is None or loop.orelse:
+        if loop.orelse or not isinstance(loop.target, ast.Name):
             continue
         var = loop.target.id
-        if not _indexes_with(loop.body, owner, var) or not _scalar_body(loop.body, index, {var}):
-            continue
+        if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors:  # for p in probs: ...
+            owner = loop.iter.id
+            if not _uses(loop.body, var) or not _scalar_body(loop.body, index, {var}):
+                continue
+        else:
+            owner = _range_of_tensor(loop, tensors)
+            if (
+                owner is None
+                or not _indexes_with(loop.body, owner, var)
+                or not _scalar_body(loop.body, index, {var})
+            ):
+                continue
         yield RawFinding(
             "PP509",
             loop.lineno,

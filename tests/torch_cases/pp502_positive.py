@@ -25,3 +25,14 @@ def train_vae(model, loader, optimizer, losses):
         (nll + kld).backward()
         optimizer.step()
         losses.append(nll)  # expect: PP502
+
+
+def train_rnn(rnn, sequences, optimizer, criterion):
+    epoch_loss = 0
+    for inputs, targets in sequences:
+        optimizer.zero_grad()
+        loss = criterion(rnn(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        epoch_loss = epoch_loss + loss  # expect: PP502
+    return epoch_loss

@@ -42,3 +42,19 @@ def train_with_frozen_bn(model, loader, optimizer, criterion):
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
+
+
+def train_model(model, dataloaders, criterion, optimizer, num_epochs=25):
+    for _epoch in range(num_epochs):
+        for phase in ["train", "val"]:
+            if phase == "train":
+                model.train()
+            else:
+                model.eval()
+            for inputs, labels in dataloaders[phase]:
+                optimizer.zero_grad()
+                with torch.set_grad_enabled(phase == "train"):
+                    loss = criterion(model(inputs), labels)
+                    if phase == "train":
+                        loss.backward()
+                        optimizer.step()

@@ -15,3 +15,12 @@ def scale(x, w, b):
     for i in range(len(out)):  # expect: PP509
         out[i] = torch.sigmoid(x[i] * w[i] + b)
     return out
+
+
+def count_positive(model, batch):
+    probs = model(batch)
+    positives = 0
+    for p in probs:  # expect: PP509
+        if p > 0.5:
+            positives += 1
+    return positives
