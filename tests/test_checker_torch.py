@@ -149,6 +149,77 @@ def test_post_snippet_without_imports_gets_torch_nn_and_f():
 
 
 def test_tensorflow_snippet_gets_no_torch_findings():
-    blocks = ["for x in xs:\n    y = tf.zeros(3)\n    model.eval()\n    out = model(x)"]
+    blocks = [
+        "with tf.Session() as sess:\n    for x in xs:\n        y = tf.zeros(3)\n        print(y.eval())\n"
+        "        total += model.predict(x[None])"
+    ]
     findings, _ = check_snippets(blocks, "so/2")
     assert [f.rule for f in findings if f.rule.startswith("PP5")] == []
+
+
+# Snippets as posts show them: no imports, often no `torch` at all; PyTorch-only calls (backward, zero_grad,
+# cuda, size, DataLoader, model.eval) are what tell the checker they are PyTorch code.
+CLEAR_SNIPPETS = {
+    "PP501": """
+model = Net().cuda()
+for inputs, labels in trainloader:
+    inputs, labels = inputs.cuda(), labels.cuda()
+    optimizer.zero_grad()
+    loss = criterion(model(inputs), labels)
+    loss.backward()
+    optimizer.step()
+    print('loss', loss.item())
+""",
+    "PP502": """
+losses = []
+for epoch in range(100):
+    loss = loss_fn(model(x), y)
+    losses.append(loss)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""",
+    "PP503": """
+def evaluate(model, iterator, criterion):
+    epoch_loss = 0
+    model.eval()
+    for batch in iterator:
+        epoch_loss += criterion(model(batch.text).squeeze(1), batch.label).item()
+    return epoch_loss / len(iterator)
+""",
+    "PP505": """
+loader = DataLoader(ds, batch_size=128, shuffle=True, num_workers=4)
+for x, y in loader:
+    x, y = x.cuda(), y.cuda()
+    criterion(model(x), y).backward()
+    optimizer.step()
+""",
+    "PP507": """
+for x, y in train_loader:
+    model = model.to(device)
+    optimizer.zero_grad()
+    criterion(model(x.to(device)), y.to(device)).backward()
+    optimizer.step()
+""",
+    "PP509": """
+def my_loss(pred, target):
+    total = 0
+    for i in range(pred.size(0)):
+        total += (pred[i] - target[i]) ** 2
+    return total / pred.size(0)
+""",
+    "PP511": """
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward(retain_graph=True)
+    optimizer.step()
+""",
+}
+
+
+@pytest.mark.parametrize("rule", sorted(CLEAR_SNIPPETS))
+def test_clear_snippet_without_imports_is_found(rule):
+    findings, skipped = check_snippets([CLEAR_SNIPPETS[rule]], "so/3")
+    assert not skipped
+    assert rule in {f.rule for f in findings}

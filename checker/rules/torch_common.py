@@ -43,13 +43,29 @@ def is_torch_rule(rule) -> bool:
 
 
 def uses_torch(index: ModuleIndex) -> bool:
-    """The module imports torch, or (a snippet read with implicit imports) names `torch`, `nn` or `F`."""
+    """The module imports torch, or (a snippet read with implicit imports) names `torch`, `nn` or `F`, or calls
+    what only PyTorch code calls (`loss.backward()`, `optimizer.zero_grad()`, `x.cuda()`, `DataLoader(...)`)."""
     names = index.resolver.names
     if not any(v == "torch" or v.startswith(("torch.", "torchvision")) for v in names.values()):
         return False
     if any(_imports_torch(node) for node in index.imports):
         return True
+    if any(_torch_only_call(site.node) for site in index.calls):
+        return True
     return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in ast.walk(index.tree))
+
+
+_TORCH_ONLY_METHODS = frozenset(
+    {"backward", "zero_grad", "cuda", "unsqueeze", "state_dict", "parameters", "size"}
+)
+
+
+def _torch_only_call(call: ast.Call) -> bool:
+    if isinstance(call.func, ast.Attribute):
+        if call.func.attr in ("eval", "train") and not call.args and not call.keywords:
+            return is_model_name(base_name(call.func.value))  # model.eval(); TF1's tensor.eval() is no model
+        return call.func.attr in _TORCH_ONLY_METHODS
+    return isinstance(call.func, ast.Name) and call.func.id == "DataLoader"
 
 
 def _imports_torch(node) -> bool:
