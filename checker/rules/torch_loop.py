@@ -252,17 +252,38 @@ _PLAIN = (
 )
 
 
+# Methods whose result is a tensor (`preds = outputs.argmax(dim=1)`, `x = t.view(-1).float()`).
+_TENSOR_METHODS = frozenset(
+    {
+        "argmax",
+        "argmin",
+        "sigmoid",
+        "softmax",
+        "view",
+        "unsqueeze",
+        "squeeze",
+        "float",
+        "long",
+        "detach",
+        "cpu",
+    }
+    | {"cuda", "flatten", "round"}
+)
+
+
 def _tensor_names(index: ModuleIndex) -> set[str]:
-    """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`) or a model's
-    output (`out = model(x)`)."""
+    """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`), a model's
+    output (`out = model(x)`) or a tensor method (`preds = out.argmax(dim=1)`)."""
     models = facts(index).models
     names = set()
     for node in index.call_assignments:
         name = index.resolver.call_name(node.value) or ""
         called = model_called(node.value) if name == "" else None
         if (
-            name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn.", "torch.optim"))
-        ) or (called is not None and (called in models or is_model_name(called))):
+            (name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn.", "torch.optim")))
+            or (called is not None and (called in models or is_model_name(called)))
+            or method_name(node.value) in _TENSOR_METHODS
+        ):
             for target in node.targets:
                 names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return names

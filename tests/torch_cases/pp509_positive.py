@@ -24,3 +24,12 @@ def count_positive(model, batch):
         if p > 0.5:
             positives += 1
     return positives
+
+
+def batch_accuracy(outputs, labels):
+    preds = outputs.argmax(dim=1)
+    correct = 0
+    for i in range(len(preds)):  # expect: PP509
+        if preds[i] == labels[i]:
+            correct += 1
+    return correct / len(preds)
