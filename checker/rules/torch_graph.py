@@ -125,6 +125,11 @@ def _uses_input_gradients(function, index: ModuleIndex) -> bool:
     )
 
 
+def _unit_test(function) -> bool:
+    """`def test_shapes(): ... assert out.shape == ...`: a unit test, not an evaluation loop."""
+    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in ast.walk(function))
+
+
 def _mode_calls(sites) -> list[tuple[int, str, str]]:
     """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments."""
     found = []
@@ -170,6 +175,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
     for function, sites in scopes:
         modes = _mode_calls(sites)
         named = function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+        if named and _unit_test(function):
+            continue
         if not named and not any(kind == "eval" for _, _, kind in modes):
             continue
         found = list(_unguarded_model_loops(sites, modes, named, models, fx))

@@ -58,3 +58,9 @@ def train_model(model, dataloaders, criterion, optimizer, num_epochs=25):
                     if phase == "train":
                         loss.backward()
                         optimizer.step()
+
+
+def test_output_shapes(model):
+    for size in (28, 32, 64):
+        out = model(torch.rand(2, 1, size, size))
+        assert out.shape == (2, 10)
