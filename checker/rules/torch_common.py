@@ -89,7 +89,8 @@ class TorchFacts:
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, set[int]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
-        self.on_device = any(_moves_to_device(site.node, index) for site in index.calls)
+        cpu = _cpu_device_names(index)
+        self.on_device = any(_moves_to_device(site.node, index, cpu) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
@@ -311,15 +312,37 @@ def is_model_name(name: str | None) -> bool:
 _DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})
 
 
-def _moves_to_device(call: ast.Call, index: ModuleIndex) -> bool:
+def _cpu_device_names(index: ModuleIndex) -> set[str]:
+    """Names bound only to the CPU (`device = torch.device("cpu")`, never to anything else): moves to them stay
+    on the host."""
+    cpu, other = set(), set()
+    for node in index.call_assignments:
+        value = node.value
+        on_cpu = index.resolver.call_name(value) == "torch.device" and value.args and _is_cpu(value.args[0])
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                (cpu if on_cpu else other).add(target.id)
+    return cpu - other
+
+
+def _is_cpu(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "cpu"
+
+
+def _moves_to_device(call: ast.Call, index: ModuleIndex, cpu: set[str]) -> bool:
     name = method_name(call)
     if name == "cuda":
         return True
     if name == "to":
+        first = (
+            call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+        )
+        if isinstance(first, ast.Name) and first.id in cpu:
+            return False
         return is_device_move(call, index)
     qualified = index.resolver.call_name(call) or ""
     if qualified == "torch.device":
-        return not (call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value == "cpu")
+        return not (call.args and _is_cpu(call.args[0]))
     return qualified.startswith("torch.cuda.")
 
 
