@@ -73,7 +73,7 @@ def _loaders(index: ModuleIndex):
                 bound.setdefault(id(node.value), set()).add(name)
     for site in index.calls:
         if _is_loader(site.node, index):
-            yield site.node, bound.get(id(site.node), set())
+            yield site.node, bound.get(id(site.node), set()) | {_inline(site.node)}
 
 
 def _in_memory_names(index: ModuleIndex) -> set[str]:
@@ -142,8 +142,15 @@ def _iterated(loop) -> str | None:
     """The name a for loop takes batches from: `loader`, `enumerate(loader)`, `tqdm(self.loader)`."""
     source = loop.iter
     while isinstance(source, ast.Call) and source.args:
+        if base_name(source.func) == "DataLoader":
+            return _inline(source)  # for x, y in DataLoader(ds, ...):
         source = source.args[0]
     return base_name(source)
+
+
+def _inline(call: ast.Call) -> str:
+    """The name a DataLoader(...) iterated where it is made goes by."""
+    return f"<DataLoader at line {call.lineno}>"
 
 
 def check_loader_without_pinned_memory(index: ModuleIndex):
@@ -169,7 +176,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             "PP505",
             call.lineno,
             call.col_offset,
-            f"batches of `{sorted(names & moved_from)[0]}` are copied to the GPU without pin_memory=True: each "
+            f"batches of `{min(names & moved_from).strip('<>')}` are copied to the GPU without pin_memory=True: each "
             "copy goes through pageable memory and blocks; pin it (and use .to(device, non_blocking=True))",
         )
 

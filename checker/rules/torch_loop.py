@@ -101,19 +101,23 @@ def check_setup_in_loop(index: ModuleIndex):
             )
 
 
+_WRAPPERS = frozenset(
+    {"torch.autograd.Variable", "torch.autograd.variable.Variable", "torch.from_numpy", "torch.as_tensor"}
+)
+
+
 def _one_sample(expr: ast.AST, index: ModuleIndex, targets: set[str]) -> bool:
     """`x.unsqueeze(0)`, `x[None]`, `x.view(1, -1)`, `xs[i:i+1]`, `torch.tensor([x])`, through `.to(device)`."""
     while isinstance(expr, ast.Call) and method_name(expr) in ("to", "cuda", "float", "long", "double"):
         expr = expr.func.value
-    if isinstance(expr, ast.Call) and index.resolver.call_name(expr) in (
-        "torch.autograd.Variable",
-        "torch.autograd.variable.Variable",
-    ):
-        expr = expr.args[0] if expr.args else expr
+    if isinstance(expr, ast.Call) and index.resolver.call_name(expr) in _WRAPPERS and expr.args:
+        expr = expr.args[0]  # Variable(x[None]), torch.from_numpy(a[np.newaxis])
     if isinstance(expr, ast.Subscript):
         sl = expr.slice
         first = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
-        if isinstance(first, ast.Constant) and first.value is None:
+        if (isinstance(first, ast.Constant) and first.value is None) or index.resolver.qualname(
+            first
+        ) == "numpy.newaxis":
             return True
         return (
             isinstance(sl, ast.Slice)
@@ -197,7 +201,10 @@ def _has_batch_of_one(loop) -> bool:
             last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if last in _ONE_SAMPLE_METHODS or last == "LongTensor":
                 return True
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant | ast.Tuple | ast.Slice):
+        elif isinstance(node, ast.Subscript) and (
+            isinstance(node.slice, ast.Constant | ast.Tuple | ast.Slice)
+            or (isinstance(node.slice, ast.Attribute) and node.slice.attr == "newaxis")
+        ):
             return True
     return False
 

@@ -23,3 +23,10 @@ def score(net, features):
             x = features[i : i + 1]
             out.append(net(x))  # expect: PP508
     return out
+
+
+def score_arrays(model, arrays):
+    import numpy as np
+
+    with torch.no_grad():
+        return [model(torch.from_numpy(a[np.newaxis])) for a in arrays]  # expect: PP508
