@@ -158,9 +158,15 @@ def _grad_switch(call: ast.Call) -> bool:
     return last in ("set_grad_enabled", "no_grad", "inference_mode")
 
 
-def _callers_disable_grad(function, index: ModuleIndex) -> bool:
+def _callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
+    """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
     fx = facts(index)
-    return any(fx.site_without_grad(site) for site in fx.callers.get(id(function), []))
+    for site in fx.callers.get(id(function), []):
+        if fx.site_without_grad(site):
+            return True
+        if depth > 1 and site.function is not None and _callers_disable_grad(site.function, index, depth - 1):
+            return True
+    return False
 
 
 def check_eval_without_no_grad(index: ModuleIndex):

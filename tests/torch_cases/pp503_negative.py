@@ -22,8 +22,12 @@ def test_epoch(model, loader):
 
 
 def run_tests(model, loader):
+    return test_epoch(model, loader)
+
+
+def main(model, loader):
     with no_grad():
-        return test_epoch(model, loader)
+        print(run_tests(model, loader))
 
 
 def saliency(model, batches):
