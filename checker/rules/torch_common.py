@@ -243,6 +243,11 @@ class TorchFacts:
         return False
 
 
+def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
+    """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
+    return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))
+
+
 def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
     """One walk of a loop's body: the ids of nodes under a guard (if, try, nested loop, `and`/`or`), and the
     statement each node is part of."""

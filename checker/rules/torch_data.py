@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.torch_common import base_name, facts, is_device_move
+from checker.rules.torch_common import base_name, facts, is_device_move, loop_nodes
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _IN_MEMORY = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -17,16 +17,15 @@ _NUM_WORKERS_POSITION = (
 _PIN_MEMORY_POSITION = 7
 
 
-def _is_loader(call: ast.Call, index: ModuleIndex) -> bool:
-    name = index.resolver.call_name(call)
-    if name is not None:
-        return name in _LOADERS
-    # A snippet that uses DataLoader without importing it (and does not define its own).
-    return (
-        isinstance(call.func, ast.Name)
-        and call.func.id == "DataLoader"
-        and "DataLoader" not in index.class_methods
-    )
+def _is_loader(call: ast.Call, index: ModuleIndex, aliases: frozenset[str]) -> bool:
+    """`DataLoader(...)`, `data.DataLoader(...)`, `DL(...)` after `import DataLoader as DL`; a snippet's bare
+    `DataLoader` counts unless the module defines its own."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr == "DataLoader" and index.resolver.call_name(call) in _LOADERS
+    if not isinstance(func, ast.Name):
+        return False
+    return func.id in aliases or (func.id == "DataLoader" and "DataLoader" not in index.class_methods)
 
 
 def _argument(call: ast.Call, keyword: str, position: int):
@@ -71,8 +70,9 @@ def _loaders(index: ModuleIndex):
             name = base_name(target)
             if name is not None:
                 bound.setdefault(id(node.value), set()).add(name)
+    aliases = frozenset(local for local, name in index.resolver.names.items() if name in _LOADERS)
     for site in index.calls:
-        if _is_loader(site.node, index):
+        if _is_loader(site.node, index, aliases):
             yield site.node, bound.get(id(site.node), set()) | {_inline(site.node)}
 
 
@@ -128,7 +128,7 @@ def check_loader_main_process(index: ModuleIndex):
 def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
     """A batch the loop takes from the loader is copied to the GPU in the loop body."""
     targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    for node in ast.walk(loop):
+    for node in loop_nodes(index, loop):
         if isinstance(node, ast.Call) and is_device_move(node, index):
             receiver = node.func.value
             while isinstance(receiver, ast.Subscript | ast.Attribute):

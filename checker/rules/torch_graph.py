@@ -11,6 +11,7 @@ from checker.rules.torch_common import (
     base_name,
     facts,
     is_model_name,
+    loop_nodes,
     method_name,
     model_called,
 )
@@ -54,7 +55,7 @@ def check_accumulated_history(index: ModuleIndex):
         if not tensors:
             continue
         feeding = None
-        for node in ast.walk(loop):
+        for node in loop_nodes(index, loop):
             target = kept = None
             if isinstance(node, ast.AugAssign):
                 target, kept = node.target, _holds_graph(node.value, tensors)
@@ -103,9 +104,9 @@ _EVAL_WORDS = ("eval", "test", "valid", "infer", "predict")
 _NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
 
 
-def _needs_grad(node: ast.AST, index: ModuleIndex) -> bool:
-    """Code that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
-    for inner in ast.walk(node):
+def _needs_grad(loop, index: ModuleIndex) -> bool:
+    """A loop that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
+    for inner in loop_nodes(index, loop):
         if isinstance(inner, ast.Attribute) and inner.attr in _NEEDS_GRAD_ATTRS:
             return True
         if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in _GRAD_CALLS:
@@ -270,7 +271,7 @@ def check_retain_graph(index: ModuleIndex):
         root = graph
         while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
             root = root.value if not isinstance(root, ast.Call) else root.func
-        if not isinstance(root, ast.Name) or root.id not in _assigned_in(loop):
+        if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
         yield RawFinding(
             "PP511",
@@ -281,8 +282,8 @@ def check_retain_graph(index: ModuleIndex):
         )
 
 
-def _assigned_in(loop) -> set[str]:
-    return {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _assigned_in(index: ModuleIndex, loop) -> set[str]:
+    return {n.id for n in loop_nodes(index, loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 register(

@@ -14,6 +14,7 @@ from checker.rules.torch_common import (
     facts,
     is_device_move,
     is_model_name,
+    loop_nodes,
     method_name,
     model_called,
 )
@@ -166,13 +167,16 @@ def check_model_per_sample(index: ModuleIndex):
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         arg = call.args[0]
         if id(loop) not in assigned:
-            assigned[id(loop)] = _assignments(loop) if _has_batch_of_one(loop) else None
+            nodes = loop_nodes(index, loop)
+            assigned[id(loop)] = _assignments(nodes) if _has_batch_of_one(nodes) else None
         if assigned[id(loop)] is None:
             continue  # nothing in the loop makes a batch of one
         if isinstance(arg, ast.Name):
             earlier = [value for line, value in assigned[id(loop)].get(arg.id, []) if line < call.lineno]
             arg = earlier[-1] if earlier else arg
-        if not _one_sample(arg, index, targets) or not (_names(arg) & targets or _names(arg) - _bound(loop)):
+        if not _one_sample(arg, index, targets) or not (
+            _names(arg) & targets or _names(arg) - _bound(loop_nodes(index, loop))
+        ):
             continue
         if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
             continue  # decoding or an agent: the next input depends on this output
@@ -193,10 +197,10 @@ _ONE_SAMPLE_METHODS = frozenset(
 )
 
 
-def _has_batch_of_one(loop) -> bool:
+def _has_batch_of_one(nodes) -> bool:
     """A cheap test before the precise one: the loop has an unsqueeze/view/reshape/tensor call or a subscript
     that adds an axis or slices `i:i+1`."""
-    for node in ast.walk(loop):
+    for node in nodes:
         if isinstance(node, ast.Call):
             last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if last in _ONE_SAMPLE_METHODS or last == "LongTensor":
@@ -209,10 +213,10 @@ def _has_batch_of_one(loop) -> bool:
     return False
 
 
-def _assignments(loop) -> dict[str, list[tuple[int, ast.AST]]]:
+def _assignments(nodes) -> dict[str, list[tuple[int, ast.AST]]]:
     """`name = value` statements in a loop, by name, in line order."""
     found: dict[str, list[tuple[int, ast.AST]]] = {}
-    for node in ast.walk(loop):
+    for node in nodes:
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -226,8 +230,8 @@ def _names(node) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _bound(loop) -> set[str]:
-    return {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _bound(nodes) -> set[str]:
+    return {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 # ---------------------------------------------------------------- PP509 loops over tensor elements

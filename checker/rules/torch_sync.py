@@ -17,6 +17,7 @@ from checker.rules.torch_common import (
     facts,
     is_device_move,
     is_model_name,
+    loop_nodes,
     method_name,
 )
 
@@ -36,7 +37,7 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
         call = site.node
         if method_name(call) == "backward" and isinstance(call.func.value, ast.Name):
             names.add(call.func.value.id)
-    for stmt in ast.walk(loop):
+    for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
             if any(w in callee.lower() for w in _LOSS_WORDS) or callee.startswith("torch.nn.functional."):
@@ -73,7 +74,7 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
     if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
         return False
     name = stmt.targets[0].id
-    for node in ast.walk(loop):
+    for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             use = fx.statement_in(node, loop)
             if isinstance(use, ast.Assign):
@@ -86,7 +87,7 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
 
 def _logic_reads_host(loop, index: ModuleIndex) -> bool:
     """An `if`/`while` test in the loop reads a tensor on the host: the loop waits for the device anyway."""
-    for node in ast.walk(loop):
+    for node in loop_nodes(index, loop):
         if (
             isinstance(node, ast.If | ast.While)
             and node is not loop
