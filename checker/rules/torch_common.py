@@ -87,7 +87,7 @@ class TorchFacts:
         self._models: set[str] | None = None
         self._loaders = None
         self._callers: dict[int, list[CallSite]] | None = None
-        self._no_grad_ids: dict[int, set[int]] = {}
+        self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
         cpu = _cpu_device_names(index)
         self.on_device = any(_moves_to_device(site.node, index, cpu) for site in index.calls)
@@ -186,26 +186,27 @@ class TorchFacts:
         key = id(site.function) if site.function is not None else 0
         if key not in self._no_grad_ids:
             body = site.function.body if isinstance(site.function, FUNCTION_TYPES) else self.index.tree.body
-            self._no_grad_ids[key] = self._inside_no_grad(body if isinstance(body, list) else [body])
-        return id(site.node) in self._no_grad_ids[key]
+            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
+        line = site.node.lineno
+        return any(start <= line <= end for start, end in self._no_grad_ids[key])
 
-    def _inside_no_grad(self, body) -> set[int]:
-        """Ids of the nodes in `with torch.no_grad():` blocks of one scope (nested defs are scopes of their own)."""
-        inside: set[int] = set()
+    def _no_grad_lines(self, body) -> list[tuple[int, int]]:
+        """Line ranges of the `with torch.no_grad():` bodies in one scope, found by walking statements only
+        (nested defs and classes are scopes of their own)."""
+        ranges: list[tuple[int, int]] = []
         stack = list(body)
         while stack:
-            node = stack.pop()
-            if isinstance(node, ast.With | ast.AsyncWith) and any(
-                self.disables_grad(item.context_expr) for item in node.items
-            ):
-                inside.update(id(n) for n in ast.walk(node))
+            stmt = stack.pop()
+            if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
                 continue
-            stack.extend(
-                c
-                for c in ast.iter_child_nodes(node)
-                if not isinstance(c, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda))
-            )
-        return inside
+            if isinstance(stmt, ast.With | ast.AsyncWith) and any(
+                self.disables_grad(item.context_expr) for item in stmt.items
+            ):
+                ranges.append((stmt.body[0].lineno, stmt.end_lineno))
+                continue
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+        return ranges
 
     def without_grad(self, node: ast.AST) -> bool:
         """Inside `with torch.no_grad()`/`inference_mode()`/`set_grad_enabled(False)`, or a def decorated so."""
