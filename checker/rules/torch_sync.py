@@ -19,6 +19,7 @@ from checker.rules.torch_common import (
     is_model_name,
     loop_nodes,
     method_name,
+    model_called,
 )
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
@@ -246,16 +247,15 @@ _CLOCKS = frozenset({"time", "perf_counter", "monotonic", "process_time", "recor
 
 def _batch_loops(index: ModuleIndex, fx) -> list:
     """Loops that run a training step or call a model on every iteration."""
-    models = None
+    models = fx.models
+    steps = {id(loop) for loop in fx.step_loops}
     loops = list(fx.step_loops)
     for loop in index.loops:
-        if loop in loops or not hasattr(loop, "body"):
+        if id(loop) in steps or not hasattr(loop, "body"):
             continue
-        if models is None:
-            models = facts(index).models
         for site in direct_calls(index, loop):
-            name = base_name(site.node.func)
-            if name in models or (isinstance(site.node.func, ast.Name) and is_model_name(name)):
+            name = model_called(site.node)
+            if name is not None and (name in models or is_model_name(name)):
                 loops.append(loop)
                 break
     return loops

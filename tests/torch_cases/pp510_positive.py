@@ -22,3 +22,14 @@ def predict(model, loader):
             outputs.append(model(x.cuda()))
             torch.cuda.empty_cache()  # expect: PP510
     return outputs
+
+
+class Predictor:
+    def __init__(self, model):
+        self.model = model
+
+    def run(self, batches):
+        with torch.no_grad():
+            for batch in batches:
+                yield self.model(batch.cuda())
+                torch.cuda.synchronize()  # expect: PP510
