@@ -88,8 +88,22 @@ def _in_memory_names(index: ModuleIndex) -> set[str]:
 
 
 def _training_sources(index: ModuleIndex) -> set[str]:
-    """Names the training loops take their batches from (`for x, y in train_loader:` with a backward)."""
-    return {_iterated(loop) for loop in facts(index).step_loops if hasattr(loop, "target")}
+    """Names the training loops take their batches from: `for x, y in train_loader:` with a backward, or
+    `next(batches)` in such a loop after `batches = iter(train_loader)`."""
+    steps = facts(index).step_loops
+    sources = {_iterated(loop) for loop in steps if hasattr(loop, "target")}
+    pulls = any(
+        isinstance(s.node.func, ast.Name) and s.node.func.id == "next"
+        for loop in steps
+        for s in index.loop_calls[id(loop)]
+    )
+    if pulls:
+        sources |= {
+            base_name(s.node.args[0])
+            for s in index.calls
+            if isinstance(s.node.func, ast.Name) and s.node.func.id == "iter" and s.node.args
+        }
+    return sources
 
 
 def check_loader_main_process(index: ModuleIndex):

@@ -37,3 +37,15 @@ def train_inline(model, dataset, optimizer, criterion):
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
+
+
+def train_steps(model, dataset, optimizer, criterion, steps=10_000):
+    loader = data.DataLoader(dataset, batch_size=100, shuffle=True)  # expect: PP504
+    batches = iter(loader)
+    for step in range(steps):
+        if step % len(loader) == 0:
+            batches = iter(loader)
+        x, y = next(batches)
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
