@@ -13,6 +13,7 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, file_lines, pass_for_magic
 from checker.rules import Rule, all_rules
+from checker.rules.torch_common import is_torch_rule, uses_torch
 
 _LINE_REF = re.compile(r"\bline (\d+)")
 
@@ -50,10 +51,13 @@ def run_rules(
         index = ModuleIndex.build(tree, implicit_imports=implicit_imports)
     except RecursionError:
         return [], ["too deeply nested to index"]
-    if not _mentions_tensorflow(index):
+    tensorflow, torch = _mentions_tensorflow(index), uses_torch(index)
+    if not (tensorflow or torch):
         return [], []
     raw, errors = [], []
     for rule in rules:
+        if not (torch if is_torch_rule(rule) else tensorflow):
+            continue
         try:
             raw.extend(rule.check(index))
         except RecursionError:

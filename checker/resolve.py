@@ -27,7 +27,9 @@ _CANONICAL_EXACT = {
     "keras": "tensorflow.keras",
 }
 # Modules whose names the rules care about; other imports are not recorded.
-_TRACKED_ROOTS = frozenset({"tensorflow", "keras", "tf_keras", "tensorflow_datasets", "numpy", "sklearn"})
+_TRACKED_ROOTS = frozenset(
+    {"tensorflow", "keras", "tf_keras", "tensorflow_datasets", "numpy", "sklearn", "torch", "torchvision"}
+)
 
 
 IMPLICIT_IMPORTS = {
@@ -36,6 +38,9 @@ IMPLICIT_IMPORTS = {
     "keras": "tensorflow.keras",
     "K": "tensorflow.keras.backend",
     "tfds": "tensorflow_datasets",
+    "torch": "torch",
+    "nn": "torch.nn",
+    "F": "torch.nn.functional",
 }
 
 

@@ -2,7 +2,7 @@
 
 A rule module defines `Rule` objects with `register`; a rule's `check(index)` yields `RawFinding`s for one
 parsed module. Codes: PP1xx graph and session, PP2xx tf.data pipelines, PP3xx Keras usage, PP4xx tf.function
-and host synchronisation.
+and host synchronisation, PP5xx PyTorch (`torch_*` modules).
 """
 
 from __future__ import annotations
@@ -69,7 +69,17 @@ def register(rule: Rule) -> Rule:
 
 def all_rules() -> dict[str, Rule]:
     """Every rule, by code (importing the rule modules registers them)."""
-    from checker.rules import data, function, graph, invariant, keras  # noqa: F401
+    from checker.rules import (  # noqa: F401
+        data,
+        function,
+        graph,
+        invariant,
+        keras,
+        torch_data,
+        torch_graph,
+        torch_loop,
+        torch_sync,
+    )
 
     return dict(sorted(RULES.items()))
 

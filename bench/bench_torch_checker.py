@@ -1,0 +1,179 @@
+"""Benchmark: ppcheck's PyTorch rules on real repositories: precision from hand verdicts, speed, TorchFix beside it.
+
+ROOT holds one folder per repository, named `owner+name` (as the verdicts file names them). The script
+
+  1. checks ROOT with every rule (one process, in this process) and counts the PP5xx findings per rule;
+  2. joins them with the hand verdicts (bench/data/torch_checker_verdicts.csv: repo, path, cell, line, rule,
+     verdict, note) and prints per rule: findings, read, right, precision. A finding without a verdict counts as
+     unread, so a rule change that moves findings shows up as fewer read;
+  3. times whole `python -m checker` processes on ROOT and, with --baseline, on a TensorFlow repository (the
+     issue's reference: tensorpack, 43k lines in at most 2.9 s), interleaved, best of --repeat, and prints
+     lines/s and the ratio of the two;
+  4. with --torchfix, runs TorchFix (`torchfix --select ALL`, if installed) on ROOT and prints its findings per
+     code, and how many of its TOR401 (synchronous DataLoader) lines ppcheck's PP504 also reports.
+
+    python bench/bench_torch_checker.py ROOT [--baseline TF_REPO] [--repeat 3] [--torchfix]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import csv
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from checker.notebook import NotebookError, code_cells  # noqa: E402
+from checker.walker import check_paths, iter_files  # noqa: E402
+
+VERDICTS = PROJECT / "bench" / "data" / "torch_checker_verdicts.csv"
+_TORCHFIX_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>TOR\d+) ")
+
+
+def code_lines(root: str) -> int:
+    """Lines of Python: every line of a .py file, every line of a notebook's code cells."""
+    total = 0
+    for path in iter_files([root]):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if path.endswith(".ipynb"):
+            with contextlib.suppress(NotebookError, UnicodeDecodeError):
+                total += sum(src.count("\n") + 1 for _, src in code_cells(data.decode("utf-8-sig")))
+        else:
+            total += data.count(b"\n")
+    return total
+
+
+def finding_key(root: str, finding) -> tuple:
+    repo, rel = os.path.relpath(finding.path, root).split(os.sep, 1)
+    return (repo, rel, finding.cell, finding.line, finding.rule)
+
+
+def read_verdicts(path: Path) -> dict[tuple, str]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {
+            (r["repo"], r["path"], int(r["cell"]) if r["cell"] else None, int(r["line"]), r["rule"]): r[
+                "verdict"
+            ]
+            for r in csv.DictReader(handle)
+        }
+
+
+def precision_table(root: str, verdicts: dict[tuple, str]):
+    findings, _, files = check_paths([root])
+    torch_findings = [f for f in findings if f.rule.startswith("PP5")]
+    rows = collections.defaultdict(lambda: [0, 0, 0])
+    repos = collections.defaultdict(set)
+    for f in torch_findings:
+        key = finding_key(root, f)
+        row = rows[f.rule]
+        row[0] += 1
+        repos[f.rule].add(key[0])
+        if key in verdicts:
+            row[1] += 1
+            row[2] += verdicts[key] == "right"
+    return rows, repos, torch_findings, files
+
+
+def whole_process(path: str) -> tuple[float, float]:
+    """Wall and CPU seconds of one `python -m checker PATH` process (CPU is steadier on a shared machine)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "checker", path, "--exit-zero"],
+        cwd=PROJECT,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def torchfix_findings(root: str) -> tuple[list[tuple[str, int, str]], float]:
+    exe = shutil.which("torchfix")
+    if exe is None:
+        raise SystemExit("bench_torch_checker: --torchfix: torchfix is not installed (pip install torchfix)")
+    start = time.perf_counter()
+    out = subprocess.run([exe, "--select", "ALL", "-j", "1", root], capture_output=True, text=True).stdout
+    seconds = time.perf_counter() - start
+    found = []
+    for line in out.splitlines():
+        m = _TORCHFIX_LINE.match(line)
+        if m:
+            found.append((os.path.abspath(m["path"]), int(m["line"]), m["code"]))
+    return found, seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root")
+    parser.add_argument("--verdicts", default=str(VERDICTS))
+    parser.add_argument("--baseline", help="a TensorFlow repository to time beside ROOT (tensorpack)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--torchfix", action="store_true")
+    args = parser.parse_args()
+    root = os.path.abspath(args.root)
+
+    rows, repos, found, files = precision_table(root, read_verdicts(Path(args.verdicts)))
+    lines = code_lines(root)
+    print(f"{root}: {files} files, {lines:,} lines of code, {len(found)} PyTorch findings")
+    print(f"{'rule':<7} {'findings':>8} {'repos':>5} {'read':>5} {'right':>5} {'precision':>9}")
+    for rule in sorted(rows):
+        total, read, right = rows[rule]
+        share = f"{right / read:9.0%}" if read else f"{'-':>9}"
+        print(f"{rule:<7} {total:8} {len(repos[rule]):5} {read:5} {right:5} {share}")
+    read = sum(r[1] for r in rows.values())
+    right = sum(r[2] for r in rows.values())
+    print(f"{'all':<7} {len(found):8} {'':5} {read:5} {right:5} {right / max(read, 1):9.0%}")
+
+    targets = [("pytorch", root, lines)]
+    if args.baseline:
+        targets.append(("baseline", args.baseline, code_lines(args.baseline)))
+    wall = {name: float("inf") for name, _, _ in targets}
+    cpu = dict(wall)
+    for _ in range(args.repeat):
+        for name, path, _ in targets:
+            w, c = whole_process(path)
+            wall[name], cpu[name] = min(wall[name], w), min(cpu[name], c)
+    print(f"{'whole process':<14} {'lines':>8} {'wall s':>6} {'lines/s':>8} {'cpu s':>6} {'lines/cpu s':>11}")
+    speed = {}
+    for name, _, n in targets:
+        speed[name] = n / cpu[name]
+        print(
+            f"{name:<14} {n:8,} {wall[name]:6.2f} {n / wall[name]:8,.0f} {cpu[name]:6.2f} {speed[name]:11,.0f}"
+        )
+    if args.baseline:
+        print(f"PyTorch lines per CPU second are {speed['pytorch'] / speed['baseline']:.2f}x the baseline's")
+
+    if args.torchfix:
+        tf_found, seconds = torchfix_findings(root)
+        codes = collections.Counter(code for _, _, code in tf_found)
+        print(
+            f"TorchFix: {len(tf_found)} findings in {seconds:.1f} s (.py only): "
+            + ", ".join(f"{c} {n}" for c, n in sorted(codes.items()))
+        )
+        pp504 = {(f.path, f.line) for f in found if f.rule == "PP504"}
+        tor401 = {(p, n) for p, n, c in tf_found if c == "TOR401"}
+        py504 = {k for k in pp504 if k[0].endswith(".py")}
+        print(
+            f"TOR401 {len(tor401)} lines, PP504 {len(py504)} in .py files; both {len(tor401 & py504)}, "
+            f"PP504 only {len(py504 - tor401)}, TOR401 only {len(tor401 - py504)}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,383 @@
+"""What the PyTorch rules (PP5xx) share: whether a module uses torch, training-step loops, guards, no_grad.
+
+Facts that need a walk over the whole tree (the parent of every node) are computed once per module and kept
+for the rules that run after the first.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
+
+TORCH_CODE_PREFIX = "PP5"
+# Names a snippet may use without importing them; one of them must appear for torch rules to run on it.
+_SNIPPET_NAMES = frozenset({"torch", "nn", "F"})
+NO_GRAD = frozenset(
+    {
+        "torch.no_grad",
+        "torch.inference_mode",
+        "torch.autograd.no_grad",
+        "torch.autograd.grad_mode.no_grad",
+        "torch.autograd.inference_mode",
+    }
+)
+_SET_GRAD = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
+MODEL_LIKE = (
+    "model",
+    "net",
+    "encoder",
+    "decoder",
+    "generator",
+    "discriminator",
+    "classifier",
+    "policy",
+    "critic",
+)
+_GUARDS = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
+
+
+def is_torch_rule(rule) -> bool:
+    return rule.code.startswith(TORCH_CODE_PREFIX)
+
+
+def uses_torch(index: ModuleIndex) -> bool:
+    """The module imports torch, or (a snippet read with implicit imports) names `torch`, `nn` or `F`, or calls
+    what only PyTorch code calls (`loss.backward()`, `optimizer.zero_grad()`, `x.cuda()`, `DataLoader(...)`)."""
+    names = index.resolver.names
+    if not any(v == "torch" or v.startswith(("torch.", "torchvision")) for v in names.values()):
+        return False
+    if any(_imports_torch(node) for node in index.imports):
+        return True
+    if any(_torch_only_call(site.node) for site in index.calls):
+        return True
+    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in ast.walk(index.tree))
+
+
+_TORCH_ONLY_METHODS = frozenset(
+    {"backward", "zero_grad", "cuda", "unsqueeze", "state_dict", "parameters", "size"}
+)
+
+
+def _torch_only_call(call: ast.Call) -> bool:
+    if isinstance(call.func, ast.Attribute):
+        if call.func.attr in ("eval", "train") and not call.args and not call.keywords:
+            return is_model_name(base_name(call.func.value))  # model.eval(); TF1's tensor.eval() is no model
+        return call.func.attr in _TORCH_ONLY_METHODS
+    return isinstance(call.func, ast.Name) and call.func.id == "DataLoader"
+
+
+def _imports_torch(node) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] in ("torch", "torchvision") for a in node.names)
+    return bool(node.module) and node.module.split(".")[0] in ("torch", "torchvision")
+
+
+class TorchFacts:
+    """Per-module facts: each node's parent, whether anything goes to a GPU, the loops that run a training step."""
+
+    def __init__(self, index: ModuleIndex):
+        self.index = index
+        self._parent: dict[int, ast.AST] = {}
+        self._mapped: set[int] = set()
+        self._starts = [
+            min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in index.tree.body
+        ]
+        self._models: set[str] | None = None
+        self._callers: dict[int, list[CallSite]] | None = None
+        self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
+        self._per_loop: dict[tuple[str, int], object] = {}
+        cpu = _cpu_device_names(index)
+        self.on_device = any(_moves_to_device(site.node, index, cpu) for site in index.calls)
+        self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
+
+    def parent_of(self, node: ast.AST) -> ast.AST | None:
+        """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
+        module (model definitions, helpers) is never asked about."""
+        found = self._parent.get(id(node))
+        if found is not None or not hasattr(node, "lineno"):
+            return found
+        body = self.index.tree.body
+        at = bisect.bisect_right(self._starts, node.lineno) - 1
+        if at >= 0 and id(body[at]) not in self._mapped:
+            self._map(body[at])
+            found = self._parent.get(id(node))
+        if found is None and len(self._mapped) < len(body):  # `a; b` on one line: map the rest
+            for stmt in body:
+                if id(stmt) not in self._mapped:
+                    self._map(stmt)
+            found = self._parent.get(id(node))
+        return found
+
+    def _map(self, stmt: ast.stmt) -> None:
+        self._mapped.add(id(stmt))
+        self._parent[id(stmt)] = self.index.tree
+        for outer in ast.walk(stmt):
+            for child in ast.iter_child_nodes(outer):
+                self._parent[id(child)] = outer
+
+    @property
+    def callers(self) -> dict[int, list[CallSite]]:
+        """The calls of each module function or same-class method, by the def's id."""
+        if self._callers is None:
+            self._callers = {}
+            for site in self.index.calls:
+                helper = self.index.helper_of(site.node, site.function)
+                if helper is not None:
+                    self._callers.setdefault(id(helper), []).append(site)
+        return self._callers
+
+    def loop_cache(self, key: str, loop, make):
+        """A per-loop value (graph tensors...) computed once for every rule that asks; ``loop`` None: a value
+        for the whole module (the data rules' loaders)."""
+        slot = (key, id(loop))
+        if slot not in self._per_loop:
+            self._per_loop[slot] = make()
+        return self._per_loop[slot]
+
+    @property
+    def models(self) -> set[str]:
+        if self._models is None:
+            self._models = model_names(self.index)
+        return self._models
+
+    def ancestors(self, node: ast.AST, stop: ast.AST | None = None):
+        """The parents of a node, innermost first, up to (not including) `stop`."""
+        current = self.parent_of(node)
+        while current is not None and current is not stop:
+            yield current
+            current = self.parent_of(current)
+
+    def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
+        """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
+        return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+
+    def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
+        """The statement a node of the loop's body is part of."""
+        found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        return found if found is not None else self.statement(node)
+
+    def statement(self, node: ast.AST) -> ast.AST:
+        """The statement a node is part of."""
+        current = node
+        while not isinstance(current, ast.stmt):
+            current = self.parent_of(current)
+        return current
+
+    def site_without_grad(self, site: CallSite) -> bool:
+        """`without_grad` for a call whose def is known: one walk per def instead of a parent chain."""
+        function = site.function
+        while function is not None:
+            if isinstance(function, FUNCTION_TYPES) and any(
+                self.disables_grad(d) for d in function.decorator_list
+            ):
+                return True
+            function = self.index.function_parent.get(id(function))
+        key = id(site.function) if site.function is not None else 0
+        if key not in self._no_grad_ids:
+            body = site.function.body if isinstance(site.function, FUNCTION_TYPES) else self.index.tree.body
+            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
+        line = site.node.lineno
+        return any(start <= line <= end for start, end in self._no_grad_ids[key])
+
+    def _no_grad_lines(self, body) -> list[tuple[int, int]]:
+        """Line ranges of the `with torch.no_grad():` bodies in one scope, found by walking statements only
+        (nested defs and classes are scopes of their own)."""
+        ranges: list[tuple[int, int]] = []
+        stack = list(body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.With | ast.AsyncWith) and any(
+                self.disables_grad(item.context_expr) for item in stmt.items
+            ):
+                ranges.append((stmt.body[0].lineno, stmt.end_lineno))
+                continue
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+        return ranges
+
+    def without_grad(self, node: ast.AST) -> bool:
+        """Inside `with torch.no_grad()`/`inference_mode()`/`set_grad_enabled(False)`, or a def decorated so."""
+        for outer in self.ancestors(node):
+            if isinstance(outer, ast.With | ast.AsyncWith) and any(
+                self.disables_grad(item.context_expr) for item in outer.items
+            ):
+                return True
+            if isinstance(outer, FUNCTION_TYPES) and any(self.disables_grad(d) for d in outer.decorator_list):
+                return True
+        return False
+
+    def disables_grad(self, expr: ast.AST) -> bool:
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        name = self.index.resolver.qualname(target)
+        if name in NO_GRAD:
+            return not (
+                isinstance(expr, ast.Call) and expr.args and _is_false(expr.args[0])
+            )  # inference_mode(False) enables
+        if name in _SET_GRAD and isinstance(expr, ast.Call) and expr.args:
+            # set_grad_enabled(phase == "train"): the author switches gradients per phase on purpose
+            return not (isinstance(expr.args[0], ast.Constant) and expr.args[0].value is True)
+        return False
+
+    def _steps(self, loop) -> bool:
+        """The loop's own body (not a nested loop) runs backward() or optimizer.step(), or a helper that does."""
+        for site in direct_calls(self.index, loop):
+            if is_step_call(site.node):
+                return True
+            helper = self.index.helper_of(site.node, site.function)
+            if helper is not None and any(
+                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
+            ):
+                return True
+        return False
+
+
+def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
+    """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
+    return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))
+
+
+def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
+    """One walk of a loop's body: the ids of nodes under a guard (if, try, nested loop, `and`/`or`), and the
+    statement each node is part of."""
+    guarded: set[int] = set()
+    statement_of: dict[int, ast.AST] = {}
+    stack = [(stmt, False, stmt) for stmt in loop.body]
+    while stack:
+        node, under_guard, stmt = stack.pop()
+        if isinstance(node, ast.stmt):
+            stmt = node
+        statement_of[id(node)] = stmt
+        if under_guard:
+            guarded.add(id(node))
+        inner = under_guard or isinstance(node, _GUARDS)
+        stack.extend((child, inner, stmt) for child in ast.iter_child_nodes(node))
+    return guarded, statement_of
+
+
+_CACHE: dict[str, object] = {"index": None, "facts": None}
+
+
+def facts(index: ModuleIndex) -> TorchFacts:
+    """The module's TorchFacts, computed once for all rules run on the same index."""
+    if _CACHE["index"] is not index:
+        _CACHE["facts"] = TorchFacts(index)
+        _CACHE["index"] = index
+    return _CACHE["facts"]
+
+
+def _is_false(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def direct_calls(index: ModuleIndex, loop) -> list[CallSite]:
+    """Calls in the loop's own body, not in a loop nested in it."""
+    return [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
+
+
+def method_name(call: ast.Call) -> str | None:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else None
+
+
+def base_name(node: ast.AST) -> str | None:
+    """`self.model.fc` -> `model` (the last name before the attribute chain's end), `loss` -> `loss`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def is_step_call(call: ast.Call) -> bool:
+    """`loss.backward()`, `optimizer.step()`, `scaler.step(opt)`, `torch.autograd.backward(...)`."""
+    name = method_name(call)
+    if name == "backward":
+        return True
+    if name == "step" and isinstance(call.func, ast.Attribute):
+        receiver = (base_name(call.func.value) or "").lower()
+        return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
+    return False
+
+
+def is_model_name(name: str | None) -> bool:
+    return name is not None and any(m in name.lower() for m in MODEL_LIKE)
+
+
+_DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})
+
+
+def _cpu_device_names(index: ModuleIndex) -> set[str]:
+    """Names bound only to the CPU (`device = torch.device("cpu")`, never to anything else): moves to them stay
+    on the host."""
+    cpu, other = set(), set()
+    for node in index.call_assignments:
+        value = node.value
+        on_cpu = index.resolver.call_name(value) == "torch.device" and value.args and _is_cpu(value.args[0])
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                (cpu if on_cpu else other).add(target.id)
+    return cpu - other
+
+
+def _is_cpu(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "cpu"
+
+
+def _moves_to_device(call: ast.Call, index: ModuleIndex, cpu: set[str]) -> bool:
+    name = method_name(call)
+    if name == "cuda":
+        return True
+    if name == "to":
+        first = (
+            call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+        )
+        if isinstance(first, ast.Name) and first.id in cpu:
+            return False
+        return is_device_move(call, index)
+    qualified = index.resolver.call_name(call) or ""
+    if qualified == "torch.device":
+        return not (call.args and _is_cpu(call.args[0]))
+    return qualified.startswith("torch.cuda.")
+
+
+def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
+    """`.cuda()`, `.to(device)`, `.to("cuda")`, `.to(x.device)`; not a dtype change such as `.to(torch.float32)`."""
+    name = method_name(call)
+    if name == "cuda":
+        return True
+    if name != "to":
+        return False
+    if any(k.arg == "device" for k in call.keywords):
+        return True
+    if not call.args:
+        return False
+    first = call.args[0]
+    if isinstance(first, ast.Constant):
+        return isinstance(first.value, str) and first.value.startswith(("cuda", "mps", "xpu"))
+    qualified = index.resolver.qualname(first)
+    if qualified is not None and qualified.startswith("torch."):
+        return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
+    return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def model_names(index: ModuleIndex) -> set[str]:
+    """Names that hold a model: receivers of `.eval()`/`.train()`/`.parameters()` and model-like names."""
+    found = set()
+    for site in index.calls:
+        if method_name(site.node) in ("eval", "train", "parameters", "named_parameters") and (
+            not site.node.args
+        ):
+            receiver = base_name(site.node.func.value)
+            if receiver not in (None, "self"):
+                found.add(receiver)
+    return found
+
+
+def model_called(call: ast.Call) -> str | None:
+    """The name a call runs as a model: `model(x)` -> model, `self.net(x)` -> net, `net.forward(x)` -> net."""
+    if method_name(call) == "forward":
+        return base_name(call.func.value)
+    return base_name(call.func)

@@ -1,0 +1,404 @@
+"""PP502, PP503, PP511: autograd graphs kept longer, or built more often, than the program needs."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.torch_common import (
+    base_name,
+    facts,
+    is_model_name,
+    loop_nodes,
+    method_name,
+    model_called,
+)
+from checker.rules.torch_sync import graph_tensors
+
+_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+
+
+def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
+    """Names a backward() in this code depends on: its receivers, what they are built from, and every name in
+    a statement that calls backward (`(sum(losses) / n).backward()`)."""
+    receivers: set[str] = set()
+    feeding: set[str] = set()
+    for stmt in function_body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and method_name(node) == "backward":
+                feeding |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
+                receivers |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
+    for stmt in function_body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in receivers for t in node.targets
+            ):
+                feeding |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    return feeding
+
+
+def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
+    """The graph tensor an expression keeps as is (`loss`, `loss * n`), not through .item()/.detach()."""
+    if isinstance(expr, ast.Name):
+        return expr.id if expr.id in tensors else None
+    if isinstance(expr, ast.BinOp):
+        return _holds_graph(expr.left, tensors) or _holds_graph(expr.right, tensors)
+    return None
+
+
+def check_accumulated_history(index: ModuleIndex):
+    fx = facts(index)
+    for loop in fx.step_loops:
+        tensors = graph_tensors(index, loop)
+        if not tensors:
+            continue
+        feeding = None
+        for node in loop_nodes(index, loop):
+            target = kept = None
+            if isinstance(node, ast.AugAssign):
+                target, kept = node.target, _holds_graph(node.value, tensors)
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp)
+                and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            ):  # total = total + loss
+                target, kept = node.targets[0], _holds_graph(node.value, tensors)
+            elif (
+                isinstance(node, ast.Call)
+                and method_name(node) == "append"
+                and len(node.args) == 1
+                and isinstance(node.func.value, ast.Name | ast.Attribute)
+            ):
+                target, kept = node.func.value, _holds_graph(node.args[0], tensors)
+            if kept is None or fx.without_grad(node):
+                continue
+            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
+            if keeper is None or keeper in tensors:
+                continue
+            if feeding is None:
+                feeding = _backward_inputs(_scope_body(fx, loop))
+            if keeper in feeding:
+                continue
+            yield RawFinding(
+                "PP502",
+                node.lineno,
+                node.col_offset,
+                f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
+                f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
+            )
+
+
+def _scope_body(fx, node) -> list[ast.stmt]:
+    """The statements of the def (or module) the node is in."""
+    for outer in fx.ancestors(node):
+        if isinstance(outer, FUNCTION_TYPES):
+            return outer.body
+    return fx.index.tree.body
+
+
+_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict")
+_NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
+
+
+def _needs_grad(loop, index: ModuleIndex) -> bool:
+    """A loop that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
+    for inner in loop_nodes(index, loop):
+        if isinstance(inner, ast.Attribute) and inner.attr in _NEEDS_GRAD_ATTRS:
+            return True
+        if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in _GRAD_CALLS:
+            return True
+        if isinstance(inner, ast.keyword) and inner.arg == "requires_grad":
+            return True
+    return False
+
+
+def _uses_input_gradients(function, index: ModuleIndex) -> bool:
+    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr in ("requires_grad", "requires_grad_"))
+        or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
+        or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
+        for n in ast.walk(function)
+    )
+
+
+def _unit_test(function) -> bool:
+    """`def test_shapes(): ... assert out.shape == ...`: a unit test, not an evaluation loop."""
+    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in ast.walk(function))
+
+
+def _mode_calls(sites) -> list[tuple[int, str, str]]:
+    """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments."""
+    found = []
+    for site in sites:
+        call = site.node
+        name = method_name(call)
+        if name in ("eval", "train") and not call.args and not call.keywords:
+            receiver = base_name(call.func.value)
+            if receiver is not None:
+                found.append((call.lineno, receiver, name))
+    return found
+
+
+def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
+    """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
+    fx = facts(index)
+    return any(
+        _grad_switch(s.node) and fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr)
+        for s in sites
+    )
+
+
+def _grad_switch(call: ast.Call) -> bool:
+    """Cheap test before resolving names: the call's last name is one of autograd's switches."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    return last in ("set_grad_enabled", "no_grad", "inference_mode")
+
+
+def _callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
+    """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
+    fx = facts(index)
+    for site in fx.callers.get(id(function), []):
+        if fx.site_without_grad(site):
+            return True
+        if depth > 1 and site.function is not None and _callers_disable_grad(site.function, index, depth - 1):
+            return True
+    return False
+
+
+def check_eval_without_no_grad(index: ModuleIndex):
+    fx = facts(index)
+    if _grad_disabled_by_call(index.function_calls.get(0, []), index):
+        return
+    models = facts(index).models
+    scopes = [
+        (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
+    ]
+    scopes.append((None, index.function_calls.get(0, [])))
+    for function, sites in scopes:
+        modes = _mode_calls(sites)
+        named = function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+        if named and _unit_test(function):
+            continue
+        if not named and not any(kind == "eval" for _, _, kind in modes):
+            continue
+        found = list(_unguarded_model_loops(sites, modes, named, models, fx))
+        if not found or (
+            function is not None
+            and (
+                _uses_input_gradients(function, index)
+                or _grad_disabled_by_call(sites, index)
+                or _callers_disable_grad(function, index)
+            )
+        ):
+            continue
+        for site, receiver, mode in found:
+            call, loop = site.node, site.loops[-1]
+            context = f"after `{receiver}.eval()`" if mode == "eval" else f"in `{function.name}`"
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs {context} in the loop at line {loop.lineno} without torch.no_grad(): autograd "
+                "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
+            )
+
+
+def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
+    """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
+    no_grad, in a loop that needs no gradients."""
+    reported: set[int] = set()
+    for site in sites:
+        call = site.node
+        if not site.loops or id(site.loops[-1]) in reported:
+            continue
+        receiver = model_called(call)
+        if receiver is None or not (receiver in models or is_model_name(receiver)):
+            continue
+        mode = _mode_at(modes, receiver, call.lineno)
+        if mode == "train" or (mode is None and not named):
+            continue
+        loop = site.loops[-1]
+        if fx.site_without_grad(site) or _needs_grad(loop, fx.index):
+            continue
+        reported.add(id(loop))
+        yield site, receiver, mode
+
+
+def _mode_at(modes, receiver: str, line: int) -> str | None:
+    """The last `.eval()`/`.train()` on the receiver written before the line."""
+    last = None
+    for at, who, kind in modes:
+        if who == receiver and at < line:
+            last = kind
+    return last
+
+
+def _retains(call: ast.Call) -> bool:
+    return any(
+        k.arg == "retain_graph" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in call.keywords
+    )
+
+
+def _is_backward(call: ast.Call, index: ModuleIndex) -> bool:
+    return method_name(call) == "backward" or index.resolver.call_name(call) in _GRAD_CALLS
+
+
+def check_retain_graph(index: ModuleIndex):
+    for site in index.calls:
+        call = site.node
+        if not site.loops or not _retains(call) or not _is_backward(call, index):
+            continue
+        loop = site.loops[-1]
+        backwards = [
+            s for s, _ in index.reached_calls(index.loop_calls[id(loop)]) if _is_backward(s.node, index)
+        ]
+        if len(backwards) > 1:
+            continue
+        if index.resolver.call_name(call) not in _GRAD_CALLS:
+            graph = call.func.value
+        else:
+            graph = (
+                call.args[0]
+                if call.args
+                else next((k.value for k in call.keywords if k.arg == "outputs"), None)
+            )
+        root = graph
+        while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
+            root = root.value if not isinstance(root, ast.Call) else root.func
+        if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
+            continue  # the graph comes from before the loop: each iteration needs it again
+        yield RawFinding(
+            "PP511",
+            call.lineno,
+            call.col_offset,
+            f"backward(retain_graph=True) in the loop at line {loop.lineno} has no second backward through the "
+            "same graph: every step's graph and saved activations stay in memory; drop retain_graph",
+        )
+
+
+def _assigned_in(index: ModuleIndex, loop) -> set[str]:
+    return {n.id for n in loop_nodes(index, loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+register(
+    Rule(
+        code="PP502",
+        name="loss-history-accumulated",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A loss tensor (the receiver of backward(), or a value of a loss function) added to a running total "
+            "(`total += loss`) or appended to a list in a training loop, without .item() or .detach()."
+        ),
+        why=(
+            "The sum is a tensor whose autograd graph links every step's loss, so each step's graph stays alive: "
+            "memory grows with every iteration (the PyTorch FAQ's first item) and the loop slows as it goes."
+        ),
+        example="""
+total_loss = 0
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss
+""",
+        instead="""
+total_loss = 0
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss.detach()
+""",
+        false_alarms=(
+            "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
+            "gradient accumulation) and sums under torch.no_grad() are skipped."
+        ),
+        risk="low",
+        check=check_accumulated_history,
+    )
+)
+
+register(
+    Rule(
+        code="PP503",
+        name="eval-loop-without-no-grad",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
+            "validate, predict, infer), outside torch.no_grad()/inference_mode() (a `with`, a decorator on the "
+            "def, or a call of the def made under no_grad)."
+        ),
+        why=(
+            "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
+            "activations for a backward pass that never comes: evaluation uses more memory (often several "
+            "times) and runs slower. model.eval() only switches dropout and batch norm; it does not stop autograd."
+        ),
+        example="""
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+""",
+        instead="""
+@torch.no_grad()
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+""",
+        false_alarms=(
+            "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
+            "adversarial examples), functions called inside no_grad and `torch.set_grad_enabled(False)` are "
+            "skipped; a no_grad set up in another module is not seen."
+        ),
+        risk="medium",
+        check=check_eval_without_no_grad,
+    )
+)
+
+register(
+    Rule(
+        code="PP511",
+        name="retain-graph-without-second-backward",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "`backward(retain_graph=True)` (or autograd.grad/backward with it) in a loop that builds its graph "
+            "each iteration and runs no second backward over it."
+        ),
+        why=(
+            "retain_graph keeps the graph's saved activations after backward; with no second backward they are "
+            "freed only when the last reference goes, so peak memory rises and, when the loss is carried into "
+            "the next iteration, memory and step time grow without bound."
+        ),
+        example="""
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward(retain_graph=True)
+    optimizer.step()
+""",
+        instead="""
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+        false_alarms=(
+            "Low. Loops with two or more backward calls (GANs, several losses) and graphs built before the loop "
+            "(one backward per output, Jacobians) are skipped."
+        ),
+        risk="low",
+        check=check_retain_graph,
+    )
+)

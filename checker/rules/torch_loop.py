@@ -1,0 +1,527 @@
+"""PP507, PP508, PP509: work a PyTorch loop repeats per iteration (set-up, one sample, one element)."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import COMPREHENSION_TYPES, ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.keras import _feeds_back, _loop_targets
+from checker.rules.torch_common import (
+    base_name,
+    direct_calls,
+    facts,
+    is_device_move,
+    is_model_name,
+    loop_nodes,
+    method_name,
+    model_called,
+)
+
+_MODEL_BUILDERS = ("build", "create", "make", "get_model", "get_net", "load_model", "new_model", "init_model")
+
+
+def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper():
+        return f"the optimizer `{last}(...)` is built"
+    if name.startswith("torch.nn.") and last.endswith("Loss"):
+        return f"the loss `{last}()` is built"
+    if is_device_move(call, index) and not call.keywords:
+        receiver = base_name(call.func.value)
+        if receiver in models or (
+            isinstance(call.func.value, ast.Name | ast.Attribute) and is_model_name(receiver)
+        ):
+            return f"`{receiver}.{method_name(call)}(...)` moves the model"
+    return None
+
+
+def _builds_model(sites, index: ModuleIndex) -> bool:
+    """The loop makes a new model each time (k-fold, a sweep): per-run set-up is what it is for."""
+    for site in sites:
+        call = site.node
+        name = index.resolver.call_name(call) or ""
+        last = name.rsplit(".", 1)[-1]
+        if name.startswith(("torchvision.models.", "torch.hub.", "torch.load")):
+            return True
+        if name.startswith("torch.nn.") and last[:1].isupper() and not last.endswith("Loss"):
+            return True
+        callee = (base_name(call.func) or "").lower()
+        if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
+            return True
+        if callee.startswith(_MODEL_BUILDERS) or callee == "deepcopy":
+            return True
+    return False
+
+
+def _is_sweep(loop) -> bool:
+    """`for device in ["cpu", "cuda"]`, `for lr in lrs: ... SGD(..., lr=lr)`: each run sets up on purpose."""
+    if isinstance(loop, ast.While):
+        return False
+    if isinstance(loop.iter, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        return True
+    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(node, ast.Call)
+        and any(
+            isinstance(n, ast.Name) and n.id in targets
+            for a in (*node.args, *(k.value for k in node.keywords))
+            for n in ast.walk(a)
+        )
+        and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
+        for stmt in loop.body
+        for node in ast.walk(stmt)
+    )
+
+
+def check_setup_in_loop(index: ModuleIndex):
+    fx = facts(index)
+    models = facts(index).models
+    step_ids = {id(loop) for loop in fx.step_loops}
+    for loop in index.loops:
+        if isinstance(loop, COMPREHENSION_TYPES):
+            continue
+        inner = index.loop_calls[id(loop)]
+        if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
+            continue
+        direct = direct_calls(index, loop)
+        setups = [(s, what) for s in direct if (what := _setup_kind(s.node, index, models)) is not None]
+        if not setups or _builds_model(direct, index) or _is_sweep(loop):
+            continue
+        for site, what in setups:
+            if fx.guarded(site.node, loop):
+                continue
+            yield RawFinding(
+                "PP507",
+                site.node.lineno,
+                site.node.col_offset,
+                f"{what} on every iteration of the training loop at line {loop.lineno}; do it once before "
+                "the loop",
+            )
+
+
+_WRAPPERS = frozenset(
+    {"torch.autograd.Variable", "torch.autograd.variable.Variable", "torch.from_numpy", "torch.as_tensor"}
+)
+
+
+def _one_sample(expr: ast.AST, index: ModuleIndex, targets: set[str]) -> bool:
+    """`x.unsqueeze(0)`, `x[None]`, `x.view(1, -1)`, `xs[i:i+1]`, `torch.tensor([x])`, through `.to(device)`."""
+    while isinstance(expr, ast.Call) and method_name(expr) in ("to", "cuda", "float", "long", "double"):
+        expr = expr.func.value
+    if isinstance(expr, ast.Call) and index.resolver.call_name(expr) in _WRAPPERS and expr.args:
+        expr = expr.args[0]  # Variable(x[None]), torch.from_numpy(a[np.newaxis])
+    if isinstance(expr, ast.Subscript):
+        sl = expr.slice
+        first = sl.elts[0] if isinstance(sl, ast.Tuple) and sl.elts else sl
+        if (isinstance(first, ast.Constant) and first.value is None) or index.resolver.qualname(
+            first
+        ) == "numpy.newaxis":
+            return True
+        return (
+            isinstance(sl, ast.Slice)
+            and isinstance(sl.lower, ast.Name)
+            and sl.lower.id in targets
+            and isinstance(sl.upper, ast.BinOp)
+            and isinstance(sl.upper.right, ast.Constant)
+            and sl.upper.right.value == 1
+        )
+    if not isinstance(expr, ast.Call):
+        return False
+    name = index.resolver.call_name(expr)
+    method = method_name(expr)
+    if method in ("unsqueeze", "unsqueeze_") and name is None:
+        return bool(expr.args) and _is_zero(expr.args[0])
+    if name == "torch.unsqueeze":
+        return len(expr.args) > 1 and _is_zero(expr.args[1])
+    if method in ("view", "reshape") and name is None and expr.args:
+        shape = (
+            expr.args[0].elts
+            if len(expr.args) == 1 and isinstance(expr.args[0], ast.Tuple | ast.List)
+            else expr.args
+        )
+        return len(shape) > 1 and isinstance(shape[0], ast.Constant) and shape[0].value == 1
+    if name in ("torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor"):
+        return bool(expr.args) and isinstance(expr.args[0], ast.List) and len(expr.args[0].elts) == 1
+    return False
+
+
+def _is_zero(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0
+
+
+def check_model_per_sample(index: ModuleIndex):
+    models = facts(index).models
+    reported: set[int] = set()
+    assigned: dict[int, dict | None] = {}  # loop -> its assignments (None: no batch of one in it)
+    for site in index.calls:
+        call = site.node
+        if not site.loops or isinstance(site.loops[-1], ast.While) or not call.args:
+            continue
+        receiver = model_called(call)
+        if receiver is None or not (receiver in models or is_model_name(receiver)):
+            continue
+        loop = site.loops[-1]
+        targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+        arg = call.args[0]
+        if id(loop) not in assigned:
+            nodes = loop_nodes(index, loop)
+            assigned[id(loop)] = _assignments(nodes) if _has_batch_of_one(nodes) else None
+        if assigned[id(loop)] is None:
+            continue  # nothing in the loop makes a batch of one
+        if isinstance(arg, ast.Name):
+            earlier = [value for line, value in assigned[id(loop)].get(arg.id, []) if line < call.lineno]
+            arg = earlier[-1] if earlier else arg
+        if not _one_sample(arg, index, targets) or not (
+            _names(arg) & targets or _names(arg) - _bound(loop_nodes(index, loop))
+        ):
+            continue
+        if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
+            continue  # decoding or an agent: the next input depends on this output
+        if id(loop) in reported:
+            continue
+        reported.add(id(loop))
+        yield RawFinding(
+            "PP508",
+            call.lineno,
+            call.col_offset,
+            f"`{receiver}` is called on one sample per iteration of the loop at line {loop.lineno}; stack the "
+            "samples (torch.stack or a DataLoader) and call it once per batch",
+        )
+
+
+_ONE_SAMPLE_METHODS = frozenset(
+    {"unsqueeze", "unsqueeze_", "view", "reshape", "tensor", "Tensor", "FloatTensor"}
+)
+
+
+def _has_batch_of_one(nodes) -> bool:
+    """A cheap test before the precise one: the loop has an unsqueeze/view/reshape/tensor call or a subscript
+    that adds an axis or slices `i:i+1`."""
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            last = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if last in _ONE_SAMPLE_METHODS or last == "LongTensor":
+                return True
+        elif isinstance(node, ast.Subscript) and (
+            isinstance(node.slice, ast.Constant | ast.Tuple | ast.Slice)
+            or (isinstance(node.slice, ast.Attribute) and node.slice.attr == "newaxis")
+        ):
+            return True
+    return False
+
+
+def _assignments(nodes) -> dict[str, list[tuple[int, ast.AST]]]:
+    """`name = value` statements in a loop, by name, in line order."""
+    found: dict[str, list[tuple[int, ast.AST]]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append((node.lineno, node.value))
+    for values in found.values():
+        values.sort(key=lambda pair: pair[0])
+    return found
+
+
+def _names(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _bound(nodes) -> set[str]:
+    return {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+# ---------------------------------------------------------------- PP509 loops over tensor elements
+
+_ELEMENTWISE = frozenset(
+    "torch." + n
+    for n in ("exp", "log", "sigmoid", "tanh", "abs", "sqrt", "clamp", "pow", "sin", "cos", "relu")
+) | frozenset({"abs", "min", "max", "float", "int", "round"})
+_ELEMENTWISE_METHODS = frozenset({"item", "exp", "log", "abs", "sqrt", "pow", "sigmoid", "tanh", "clamp"})
+_PLAIN = (
+    ast.Name,
+    ast.Constant,
+    ast.Subscript,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.BoolOp,
+    ast.Tuple,
+    ast.Slice,
+    ast.Attribute,
+    ast.Call,
+    ast.expr_context,
+    ast.operator,
+    ast.unaryop,
+    ast.cmpop,
+    ast.boolop,
+    ast.keyword,
+)
+
+
+# Methods whose result is a tensor (`preds = outputs.argmax(dim=1)`, `x = t.view(-1).float()`).
+_TENSOR_METHODS = frozenset(
+    {
+        "argmax",
+        "argmin",
+        "sigmoid",
+        "softmax",
+        "view",
+        "unsqueeze",
+        "squeeze",
+        "float",
+        "long",
+        "detach",
+        "cpu",
+    }
+    | {"cuda", "flatten", "round"}
+)
+
+
+def _tensor_names(index: ModuleIndex) -> set[str]:
+    """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`), a model's
+    output (`out = model(x)`) or a tensor method (`preds = out.argmax(dim=1)`)."""
+    models = facts(index).models
+    names = set()
+    for node in index.call_assignments:
+        name = index.resolver.call_name(node.value) or ""
+        called = model_called(node.value) if name == "" else None
+        if (
+            (name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn.", "torch.optim")))
+            or (called is not None and (called in models or is_model_name(called)))
+            or method_name(node.value) in _TENSOR_METHODS
+        ):
+            for target in node.targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def _range_of_tensor(loop, tensors: set[str]) -> str | None:
+    """`for i in range(len(t))`, `range(t.size(0))`, `range(t.shape[0])` over a tensor: the tensor's name."""
+    if not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ):
+        return None
+    if len(loop.iter.args) != 1 or not isinstance(loop.target, ast.Name):
+        return None
+    bound = loop.iter.args[0]
+    if (
+        isinstance(bound, ast.Call)
+        and method_name(bound) == "size"
+        and isinstance(bound.func.value, ast.Name)
+    ):
+        return bound.func.value.id
+    if (
+        isinstance(bound, ast.Subscript)
+        and isinstance(bound.value, ast.Attribute)
+        and bound.value.attr == "shape"
+    ):
+        owner = bound.value.value
+    elif (
+        isinstance(bound, ast.Call)
+        and isinstance(bound.func, ast.Name)
+        and bound.func.id == "len"
+        and bound.args
+    ):
+        owner = bound.args[0]
+    else:
+        return None
+    return owner.id if isinstance(owner, ast.Name) and owner.id in tensors else None
+
+
+def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
+    """Only element arithmetic: `out[i] = a[i] * b[i]`, `total += x[i]`, `if p[i] == y[i]: correct += 1`."""
+    for stmt in statements:
+        if isinstance(stmt, ast.If):
+            if not (
+                _scalar_expr(stmt.test, index) and _scalar_body(stmt.body + stmt.orelse, index, loop_vars)
+            ):
+                return False
+        elif isinstance(stmt, ast.AugAssign):
+            if not (isinstance(stmt.target, ast.Name | ast.Subscript) and _scalar_expr(stmt.value, index)):
+                return False
+        elif isinstance(stmt, ast.Assign):
+            if not all(isinstance(t, ast.Subscript) for t in stmt.targets) or not _scalar_expr(
+                stmt.value, index
+            ):
+                return False
+            if _recurrence(stmt):
+                return False
+        else:
+            return False
+    return bool(statements)
+
+
+def _recurrence(stmt: ast.Assign) -> bool:
+    """`out[i] = out[i - 1] + x[i]`: an element written from another element of the same tensor."""
+    written = {base_name(t.value): ast.dump(t.slice) for t in stmt.targets}
+    same_element = set()
+    for node in ast.walk(stmt.value):
+        if isinstance(node, ast.Subscript) and base_name(node.value) in written:
+            if ast.dump(node.slice) != written[base_name(node.value)]:
+                return True
+            same_element.add(id(node.value))
+    return any(
+        isinstance(n, ast.Name) and n.id in written and id(n) not in same_element
+        for n in ast.walk(stmt.value)
+    )
+
+
+def _scalar_expr(expr, index: ModuleIndex) -> bool:
+    for node in ast.walk(expr):
+        if not isinstance(node, _PLAIN):
+            return False
+        if isinstance(node, ast.Call):
+            name = index.resolver.call_name(node)
+            if name is None and isinstance(node.func, ast.Name):
+                name = node.func.id
+            if name not in _ELEMENTWISE and method_name(node) not in _ELEMENTWISE_METHODS:
+                return False
+    return True
+
+
+def _indexes_with(statements, name: str, var: str) -> bool:
+    return any(
+        isinstance(n, ast.Subscript) and base_name(n.value) == name and var in _names(n.slice)
+        for stmt in statements
+        for n in ast.walk(stmt)
+    )
+
+
+def _uses(statements, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
+
+
+def check_python_loop_over_tensor(index: ModuleIndex):
+    tensors = _tensor_names(index)
+    for loop in index.loops:
+        if not isinstance(loop, ast.For):
+            continue
+        if loop.orelse or not isinstance(loop.target, ast.Name):
+            continue
+        var = loop.target.id
+        if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors:  # for p in probs: ...
+            owner = loop.iter.id
+            if not _uses(loop.body, var) or not _scalar_body(loop.body, index, {var}):
+                continue
+        else:
+            owner = _range_of_tensor(loop, tensors)
+            if (
+                owner is None
+                or not _indexes_with(loop.body, owner, var)
+                or not _scalar_body(loop.body, index, {var})
+            ):
+                continue
+        yield RawFinding(
+            "PP509",
+            loop.lineno,
+            loop.col_offset,
+            f"this loop goes through `{owner}` one element at a time in Python; each step launches tiny "
+            "tensor ops: write it as one vectorised expression over the whole tensor",
+        )
+
+
+register(
+    Rule(
+        code="PP507",
+        name="setup-in-training-loop",
+        root_cause="api.inefficient_usage",
+        summary=(
+            "An optimizer (torch.optim.*) or loss module (torch.nn.*Loss) built, or the model moved with "
+            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one)."
+        ),
+        why=(
+            "Building an optimizer walks every parameter and resets its state (Adam's moments, momentum); "
+            "moving a model that is already on the device still visits every parameter. Done every step or "
+            "epoch it is wasted work, and a fresh optimizer also changes the training."
+        ),
+        example="""
+for epoch in range(epochs):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+""",
+        instead="""
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+for epoch in range(epochs):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+""",
+        false_alarms=(
+            "Low. Loops that build a new model each time (k-fold, hyper-parameter sweeps: a model class, "
+            "torchvision.models, a build/create/load helper, deepcopy) and set-up under an `if` are skipped."
+        ),
+        risk="low",
+        check=check_setup_in_loop,
+    )
+)
+
+register(
+    Rule(
+        code="PP508",
+        name="model-called-per-sample",
+        root_cause="api.not_batch_api",
+        summary=(
+            "A model called in a for loop (or comprehension) on one sample made into a batch of one "
+            "(`x.unsqueeze(0)`, `x[None]`, `x.view(1, ...)`, `xs[i:i+1]`, `torch.tensor([x])`)."
+        ),
+        why=(
+            "Each call launches every layer's kernels for one sample, so fixed per-call costs (Python, kernel "
+            "launch, host-device copies) are paid per sample instead of per batch and the GPU stays mostly idle."
+        ),
+        example="""
+for image in images:
+    scores.append(model(image.unsqueeze(0)))
+""",
+        instead="""
+scores = model(torch.stack(images))
+""",
+        false_alarms=(
+            "Low. While loops (serving) and loops whose next input depends on the output (decoding, agents, "
+            "hidden state) are skipped."
+        ),
+        risk="low",
+        check=check_model_per_sample,
+    )
+)
+
+register(
+    Rule(
+        code="PP509",
+        name="python-loop-over-tensor",
+        root_cause="api.not_efficient_api",
+        summary=(
+            "A `for i in range(len(t))` / `range(t.size(0))` / `range(t.shape[0])` loop over a tensor whose body "
+            "is only element arithmetic (`out[i] = a[i] * b[i]`, `total += t[i]`, `if p[i] == y[i]: n += 1`)."
+        ),
+        why=(
+            "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
+            "read in Python); one vectorised expression does the whole tensor in a single op."
+        ),
+        example="""
+t = torch.rand(1000)
+for i in range(t.size(0)):
+    t[i] = t[i] * 2 + 1
+""",
+        instead="""
+t = torch.rand(1000)
+t = t * 2 + 1
+""",
+        false_alarms=(
+            "Low. Bodies that call anything but element-wise functions, or recurrences (`out[i] = out[i-1] + "
+            "...`, `h = f(h, x[i])`), are skipped; tensors must come from a torch call or `.size()`."
+        ),
+        risk="low",
+        check=check_python_loop_over_tensor,
+    )
+)

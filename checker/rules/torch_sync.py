@@ -1,0 +1,396 @@
+"""PP501, PP506, PP510: traffic between host and GPU on every step of a PyTorch loop.
+
+Reading a CUDA tensor on the host (`loss.item()`), creating a tensor on the CPU to copy it over, or waiting for
+the device (`torch.cuda.synchronize()`) each drain PyTorch's asynchronous queue of GPU work.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import ModuleIndex
+from checker.rules import Rule, register
+from checker.rules.torch_common import (
+    base_name,
+    direct_calls,
+    facts,
+    is_device_move,
+    is_model_name,
+    loop_nodes,
+    method_name,
+    model_called,
+)
+
+_SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
+_LOSS_WORDS = ("loss", "criterion")
+
+
+def graph_tensors(index: ModuleIndex, loop) -> set[str]:
+    """Names in a loop that hold a tensor with autograd history: `loss` in `loss.backward()`, and names bound
+    from a call to a loss (`loss_d = criterion(out, y)`, `l = F.cross_entropy(...)`)."""
+    return facts(index).loop_cache("graph", loop, lambda: _graph_tensors(index, loop))
+
+
+def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
+    names = set()
+    for site in direct_calls(index, loop):
+        call = site.node
+        if method_name(call) == "backward" and isinstance(call.func.value, ast.Name):
+            names.add(call.func.value.id)
+    for stmt in loop_nodes(index, loop):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
+            if any(w in callee.lower() for w in _LOSS_WORDS) or callee.startswith("torch.nn.functional."):
+                names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
+    """How the call reads a device tensor on the host, or None."""
+    name = method_name(call)
+    if name in _SYNC_METHODS and not call.args:
+        return f".{name}()"
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
+        calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
+        inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
+        if inner is not None:
+            return inner
+        for arg in call.args:
+            for node in ast.walk(arg):
+                if isinstance(node, ast.Name) and node.id in tensors:
+                    return f"{call.func.id}({node.id})"
+    return None
+
+
+def _reads_for_reporting(stmt, loop, fx) -> bool:
+    """The host value only feeds logging or a running total (`total += loss.item()`, `print(...)`,
+    `stats["loss"] = ...`, `acc = ...` used only so), not the loop's own logic."""
+    if isinstance(stmt, ast.AugAssign | ast.Expr):
+        return True
+    if not isinstance(stmt, ast.Assign):
+        return False
+    if all(isinstance(t, ast.Subscript | ast.Attribute) for t in stmt.targets):
+        return True
+    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+        return False
+    name = stmt.targets[0].id
+    for node in loop_nodes(fx.index, loop):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            use = fx.statement_in(node, loop)
+            if isinstance(use, ast.Assign):
+                if not all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets):
+                    return False
+            elif not isinstance(use, ast.AugAssign | ast.Expr):
+                return False
+    return True
+
+
+def _logic_reads_host(loop, index: ModuleIndex) -> bool:
+    """An `if`/`while` test in the loop reads a tensor on the host: the loop waits for the device anyway."""
+    for node in loop_nodes(index, loop):
+        if (
+            isinstance(node, ast.If | ast.While)
+            and node is not loop
+            and any(isinstance(c, ast.Call) and _sync_of(c, set()) for c in ast.walk(node.test))
+        ):
+            return True
+    return False
+
+
+def check_host_sync(index: ModuleIndex):
+    fx = facts(index)
+    if not fx.on_device:
+        return
+    for loop in fx.step_loops:
+        if _logic_reads_host(loop, index):
+            continue
+        tensors = graph_tensors(index, loop)
+        reads = []
+        for site in direct_calls(index, loop):
+            how = _sync_of(site.node, tensors)
+            if how is None or fx.guarded(site.node, loop):
+                continue
+            stmt = fx.statement_in(site.node, loop)
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
+                reads.append((stmt, site.node, how))
+        if not reads:
+            continue
+        _, call, how = reads[0]
+        more = f" (and {len(reads) - 1} more reads in this loop)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            call.lineno,
+            call.col_offset,
+            f"`{how}` on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
+            "accumulate on the device (`total += loss.detach()`) and read it every N steps",
+        )
+
+
+_FACTORIES = frozenset(
+    "torch." + n
+    for n in (
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "arange",
+        "linspace",
+        "logspace",
+        "eye",
+    )
+)
+_CONSTRUCTORS = frozenset(
+    "torch." + n
+    for n in (
+        "tensor",
+        "Tensor",
+        "FloatTensor",
+        "LongTensor",
+        "IntTensor",
+        "ByteTensor",
+        "BoolTensor",
+        "DoubleTensor",
+        "as_tensor",
+    )
+)
+_PASS_THROUGH = frozenset(
+    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
+    | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
+)
+_VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
+
+def _created_on_host(node, index: ModuleIndex) -> str | None:
+    """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any."""
+    while isinstance(node, ast.Call):
+        name = index.resolver.call_name(node)
+        if name in _VARIABLE and node.args:
+            node = node.args[0]
+            continue
+        if name in _FACTORIES or name in _CONSTRUCTORS:
+            if any(k.arg == "device" for k in node.keywords):
+                return None
+            if name in _CONSTRUCTORS and not _constant(node):
+                return None  # data from the host: the copy is needed anyway
+            return name
+        if method_name(node) in _PASS_THROUGH:
+            node = node.func.value
+            continue
+        return None
+    return None
+
+
+_LITERAL_PARTS = (
+    ast.Constant,
+    ast.List,
+    ast.Tuple,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.operator,
+    ast.unaryop,
+    ast.expr_context,
+)
+
+
+def _constant(call: ast.Call) -> bool:
+    """Arguments made of literals (and CONSTANT names): the same tensor every time, made once would do."""
+    parts = [*call.args, *(k.value for k in call.keywords)]
+    return bool(parts) and all(
+        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and n.id.isupper())
+        for part in parts
+        for n in ast.walk(part)
+    )
+
+
+def _per_step_functions(index: ModuleIndex) -> set[int]:
+    """Defs run on every step: `forward` methods, and helpers called from a loop (3 levels)."""
+    run = {id(f) for f in index.functions if f.name == "forward"}
+    for loop in index.loops:
+        for site, via in index.reached_calls(index.loop_calls[id(loop)]):
+            if via is not None and site.function is not None:
+                run.add(id(site.function))
+    return run
+
+
+def check_created_then_moved(index: ModuleIndex):
+    per_step = None
+    for site in index.calls:
+        call = site.node
+        if not is_device_move(call, index):
+            continue
+        if not site.loops:
+            if per_step is None:
+                per_step = _per_step_functions(index)
+            if site.function is None or id(site.function) not in per_step:
+                continue
+        made = _created_on_host(call.func.value, index)
+        if made is None:
+            continue
+        where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
+        yield RawFinding(
+            "PP506",
+            call.lineno,
+            call.col_offset,
+            f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
+            "`device=` or create it once outside",
+        )
+
+
+_WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
+_CLOCKS = frozenset({"time", "perf_counter", "monotonic", "process_time", "record", "elapsed_time"})
+
+
+def _batch_loops(index: ModuleIndex, fx) -> list:
+    """Loops that run a training step or call a model on every iteration."""
+    models = fx.models
+    steps = {id(loop) for loop in fx.step_loops}
+    loops = list(fx.step_loops)
+    for loop in index.loops:
+        if id(loop) in steps or not hasattr(loop, "body"):
+            continue
+        for site in direct_calls(index, loop):
+            name = model_called(site.node)
+            if name is not None and (name in models or is_model_name(name)):
+                loops.append(loop)
+                break
+    return loops
+
+
+def check_wait_every_step(index: ModuleIndex):
+    fx = facts(index)
+    for loop in _batch_loops(index, fx):
+        direct = direct_calls(index, loop)
+        timed = any(method_name(s.node) in _CLOCKS or base_name(s.node.func) in _CLOCKS for s in direct)
+        for site, via in index.reached_calls(direct, depth=1):
+            name = index.resolver.call_name(site.node)
+            if name not in _WAITS or (timed and name.endswith("synchronize")):
+                continue
+            at = via or site.node
+            if fx.guarded(at, loop):
+                continue
+            yield RawFinding(
+                "PP510",
+                at.lineno,
+                at.col_offset,
+                f"`{name}()` runs on every iteration of the loop at line {loop.lineno}"
+                + ("" if via is None else f" (in the helper, line {site.node.lineno})")
+                + ": it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
+            )
+
+
+register(
+    Rule(
+        code="PP501",
+        name="host-sync-every-step",
+        root_cause="data.inefficient_transmission",
+        summary=(
+            "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, `float(loss)` or `print(loss)` run unconditionally on "
+            "every step of a loop that calls backward() or optimizer.step(), in a module that uses a GPU."
+        ),
+        why=(
+            "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
+            "on the host blocks until every queued kernel has finished and copies it over, so the GPU idles "
+            "while Python prepares the next batch, every step."
+        ),
+        example="""
+for x, y in loader:
+    x, y = x.to(device), y.to(device)
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    running_loss += loss.item()
+""",
+        instead="""
+running_loss = torch.zeros((), device=device)
+for step, (x, y) in enumerate(loader):
+    x, y = x.to(device), y.to(device)
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    running_loss += loss.detach()
+    if step % 100 == 0:
+        print(running_loss.item() / (step + 1))
+""",
+        false_alarms=(
+            "Reads under an `if` (every N steps), in a nested loop or after the loop (once per epoch) are "
+            "skipped, and so are loops whose own logic reads a device value (`if loss.item() < best`), values "
+            "used for control (`action = probs.argmax().item()`) and modules that never use a GPU."
+        ),
+        risk="medium",
+        check=check_host_sync,
+    )
+)
+
+register(
+    Rule(
+        code="PP506",
+        name="tensor-created-on-cpu-then-moved",
+        root_cause="data.inefficient_transmission",
+        summary=(
+            "A tensor made by a torch factory (`zeros`, `ones`, `randn`, `arange`...) or from constants "
+            "(`torch.tensor([0.5])`) and then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or "
+            "in a helper called from a loop."
+        ),
+        why=(
+            "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
+            "`device=` allocates it on the GPU directly, and a constant can be made once outside the loop."
+        ),
+        example="""
+for x, y in loader:
+    hidden = torch.zeros(2, x.size(0), 256).to(device)
+    out = model(x.to(device), hidden)
+""",
+        instead="""
+for x, y in loader:
+    hidden = torch.zeros(2, x.size(0), 256, device=device)
+    out = model(x.to(device), hidden)
+""",
+        false_alarms=(
+            "Low. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
+            "copy is needed. A factory with `device=` is never reported."
+        ),
+        risk="low",
+        check=check_created_then_moved,
+    )
+)
+
+register(
+    Rule(
+        code="PP510",
+        name="cuda-wait-every-step",
+        root_cause="api.inefficient_usage",
+        summary=(
+            "`torch.cuda.empty_cache()` or `torch.cuda.synchronize()` called unconditionally in a loop that trains "
+            "or runs a model, directly or in a helper."
+        ),
+        why=(
+            "synchronize() blocks the host until the GPU is idle; empty_cache() hands cached blocks back to the "
+            "driver, so the next step must allocate them again with slow cudaMalloc calls (and it synchronises "
+            "too). Neither frees memory that the program still uses."
+        ),
+        example="""
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    loss.backward()
+    optimizer.step()
+    torch.cuda.empty_cache()
+""",
+        instead="""
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    loss.backward()
+    optimizer.step()
+""",
+        false_alarms=(
+            "Low. synchronize() in a loop that reads a clock (timing a step) is skipped, and so are calls under "
+            "an `if`."
+        ),
+        risk="low",
+        check=check_wait_every_step,
+    )
+)

@@ -1,0 +1,225 @@
+"""ppcheck's PyTorch rules (PP5xx) on training-script-shaped cases, every import form, and post snippets."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from checker import check_snippets, check_source
+from checker.rules import all_rules
+
+CASES = Path(__file__).parent / "torch_cases"
+_EXPECT = re.compile(r"#\s*expect:\s*(PP\d+)")
+TORCH_RULES = {code: rule for code, rule in all_rules().items() if code.startswith("PP5")}
+PRELUDE = (
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+    "from torch.utils.data import DataLoader\ndevice = torch.device('cuda')\n"
+)
+
+
+def torch_findings(source: str, path: str = "t.py") -> list[tuple[str, int]]:
+    findings, skipped = check_source(source, path)
+    assert not skipped, skipped
+    return sorted((f.rule, f.line) for f in findings if f.rule.startswith("PP5"))
+
+
+def expected(source: str) -> list[tuple[str, int]]:
+    return sorted(
+        (m.group(1), n) for n, line in enumerate(source.splitlines(), 1) for m in _EXPECT.finditer(line)
+    )
+
+
+def test_at_least_ten_torch_rules_each_with_a_positive_and_a_negative_case():
+    assert len(TORCH_RULES) >= 10
+    for code in TORCH_RULES:
+        positive = CASES / f"{code.lower()}_positive.py"
+        negative = CASES / f"{code.lower()}_negative.py"
+        assert positive.exists() and negative.exists(), code
+        assert code in {rule for rule, _ in expected(positive.read_text())}, code
+        assert expected(negative.read_text()) == [], code
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.glob("pp5*.py")))
+def test_case_reports_exactly_the_marked_lines(case):
+    source = (CASES / case).read_text()
+    assert torch_findings(source, case) == expected(source)
+
+
+@pytest.mark.parametrize("code", sorted(TORCH_RULES))
+def test_documented_example_fires_and_instead_is_silent(code):
+    rule = TORCH_RULES[code]
+    assert code in {r for r, _ in torch_findings(PRELUDE + rule.example)}
+    assert code not in {r for r, _ in torch_findings(PRELUDE + rule.instead)}
+    assert rule.confidence in ("high", "medium")
+
+
+LOADER_LOOP = """
+for x, y in train_loader:
+    optimizer.zero_grad()
+    criterion(model(x), y).backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports, loader",
+    [
+        ("import torch", "torch.utils.data.DataLoader"),
+        ("import torch as t", "t.utils.data.DataLoader"),
+        ("from torch.utils.data import DataLoader", "DataLoader"),
+        ("from torch.utils.data import DataLoader as DL", "DL"),
+        ("from torch.utils import data", "data.DataLoader"),
+        ("import torch.utils.data as tud", "tud.DataLoader"),
+        ("from torch.utils.data.dataloader import DataLoader", "DataLoader"),
+    ],
+)
+def test_dataloader_resolved_through_every_import_form(imports, loader):
+    source = f"{imports}\ntrain_loader = {loader}(train_set, batch_size=64, shuffle=True)\n{LOADER_LOOP}"
+    assert torch_findings(source) == [("PP504", 2)]
+
+
+@pytest.mark.parametrize(
+    "imports, factory, move",
+    [
+        ("import torch", "torch.zeros", ".to(device)"),
+        ("import torch as th", "th.randn", ".cuda()"),
+        ("from torch import ones", "ones", ".to('cuda')"),
+        ("from torch import autograd, zeros", "autograd.Variable(zeros", ").cuda()"),
+    ],
+)
+def test_tensor_factories_resolved_through_every_import_form(imports, factory, move):
+    source = f"{imports}\nfor x in batches:\n    h = {factory}(2, 64){move}\n    net(x, h)\n"
+    assert torch_findings(source) == [("PP506", 3)]
+
+
+def test_functional_as_f_and_nn_aliases_resolve():
+    source = """
+import torch.nn.functional as F
+from torch import nn as tnn
+
+def train(model, loader, opt):
+    history = []
+    loss_fn = tnn.CrossEntropyLoss()
+    for x, y in loader:
+        nll = F.nll_loss(model(x), y)
+        (nll + loss_fn(model(x), y)).backward()
+        opt.step()
+        history.append(nll)
+    return history
+"""
+    assert torch_findings(textwrap.dedent(source)) == [("PP502", 12)]
+
+
+def test_torch_rules_stay_silent_on_tensorflow_and_plain_python():
+    keras = """
+import tensorflow as tf
+for x, y in dataset:
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x))
+    total += loss
+    model.eval()
+"""
+    plain = "for x in rows:\n    total += x.item()\n"
+    assert torch_findings(textwrap.dedent(keras)) == []
+    assert torch_findings(plain) == []
+
+
+def test_tensorflow_rules_do_not_run_on_torch_files():
+    source = """
+import torch
+import numpy as np
+for image in images:
+    scores.append(model.predict(np.expand_dims(image, 0)))
+"""
+    findings, _ = check_source(textwrap.dedent(source), "t.py")
+    assert [f.rule for f in findings] == []
+
+
+def test_post_snippet_without_imports_gets_torch_nn_and_f():
+    blocks = [
+        "model.eval()\nfor x, y in test_loader:\n    out = model(x)\n    correct += (out.argmax(1) == y).sum()",
+        "for x, y in loader:\n    h = torch.zeros(2, 64).cuda()\n    loss = F.cross_entropy(net(x, h), y)",
+    ]
+    findings, skipped = check_snippets(blocks, "so/1")
+    assert not skipped
+    assert [(f.rule, f.cell, f.line) for f in findings] == [("PP503", 1, 3), ("PP506", 2, 2)]
+
+
+def test_tensorflow_snippet_gets_no_torch_findings():
+    blocks = [
+        "with tf.Session() as sess:\n    for x in xs:\n        y = tf.zeros(3)\n        print(y.eval())\n"
+        "        total += model.predict(x[None])"
+    ]
+    findings, _ = check_snippets(blocks, "so/2")
+    assert [f.rule for f in findings if f.rule.startswith("PP5")] == []
+
+
+# Snippets as posts show them: no imports, often no `torch` at all; PyTorch-only calls (backward, zero_grad,
+# cuda, size, DataLoader, model.eval) are what tell the checker they are PyTorch code.
+CLEAR_SNIPPETS = {
+    "PP501": """
+model = Net().cuda()
+for inputs, labels in trainloader:
+    inputs, labels = inputs.cuda(), labels.cuda()
+    optimizer.zero_grad()
+    loss = criterion(model(inputs), labels)
+    loss.backward()
+    optimizer.step()
+    print('loss', loss.item())
+""",
+    "PP502": """
+losses = []
+for epoch in range(100):
+    loss = loss_fn(model(x), y)
+    losses.append(loss)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""",
+    "PP503": """
+def evaluate(model, iterator, criterion):
+    epoch_loss = 0
+    model.eval()
+    for batch in iterator:
+        epoch_loss += criterion(model(batch.text).squeeze(1), batch.label).item()
+    return epoch_loss / len(iterator)
+""",
+    "PP505": """
+loader = DataLoader(ds, batch_size=128, shuffle=True, num_workers=4)
+for x, y in loader:
+    x, y = x.cuda(), y.cuda()
+    criterion(model(x), y).backward()
+    optimizer.step()
+""",
+    "PP507": """
+for x, y in train_loader:
+    model = model.to(device)
+    optimizer.zero_grad()
+    criterion(model(x.to(device)), y.to(device)).backward()
+    optimizer.step()
+""",
+    "PP509": """
+def my_loss(pred, target):
+    total = 0
+    for i in range(pred.size(0)):
+        total += (pred[i] - target[i]) ** 2
+    return total / pred.size(0)
+""",
+    "PP511": """
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward(retain_graph=True)
+    optimizer.step()
+""",
+}
+
+
+@pytest.mark.parametrize("rule", sorted(CLEAR_SNIPPETS))
+def test_clear_snippet_without_imports_is_found(rule):
+    findings, skipped = check_snippets([CLEAR_SNIPPETS[rule]], "so/3")
+    assert not skipped
+    assert rule in {f.rule for f in findings}

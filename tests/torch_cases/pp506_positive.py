@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+from torch.autograd import Variable
+
+device = torch.device("cuda")
+
+
+class Seq2Seq(nn.Module):
+    def __init__(self, encoder, decoder):
+        super().__init__()
+        self.encoder = encoder
+        self.decoder = decoder
+
+    def forward(self, src, trg):
+        outputs = torch.zeros(trg.shape[0], trg.shape[1], self.decoder.output_dim).to(device)  # expect: PP506
+        hidden = self.encoder(src)
+        for t in range(1, trg.shape[0]):
+            outputs[t], hidden = self.decoder(trg[t - 1], hidden)
+        return outputs
+
+
+def train_gan(G, D, loader, optimizer_d, criterion, z_dim=100):
+    for images, _ in loader:
+        real = Variable(images).cuda()
+        real_label = Variable(torch.ones(images.size(0))).cuda()  # expect: PP506
+        z = torch.randn(images.size(0), z_dim).float().to(device)  # expect: PP506
+        weights = torch.tensor([0.2, 0.8]).to(device)  # expect: PP506
+        loss = criterion(D(real), real_label) + criterion(D(G(z)), 1 - real_label) * weights[0]
+        loss.backward()
+        optimizer_d.step()
