@@ -1,6 +1,8 @@
 """HTML bodies -> prose and code blocks; untrusted text made inert for terminals."""
 
-from mining.text import html_to_text, split_html, terminal_safe
+import re
+
+from mining.text import html_to_text, normalize_prose, split_html, terminal_safe
 
 
 def test_split_html_separates_code_blocks_and_keeps_inline_code():
@@ -52,3 +54,52 @@ def test_split_html_survives_noncharacters_and_lone_surrogates():
     )  # genuine private-use characters stay as they are
     assert split.code_blocks == ["x\ufffey\ue000"]
     assert html_to_text("<i>a\udfffb</i>") == "a\ufffdb"
+
+
+# -- the fast prose normalisation against the plain line-by-line one ----------------------------------------------
+def line_by_line_normalize(text: str) -> str:
+    """The plain reading of normalize_prose: each line's space runs folded and the line stripped, blank runs cut."""
+    lines = (re.sub(r"[ \t\f\v\xa0]+", " ", line).strip() for line in text.splitlines())
+    return re.sub(r"\n\s*\n+", "\n\n", "\n".join(lines)).strip()
+
+
+def test_normalize_prose_equals_line_by_line_on_every_whitespace():
+    """normalize_prose works on the whole text with str methods; every Unicode line break and space, mixed."""
+    import random
+
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert len(spaces) > 25
+    alphabet = [*spaces, "a", "b", " ", "\r\n", "\xa0\t"]
+    rng = random.Random(19)
+    for _ in range(50_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert normalize_prose(text) == line_by_line_normalize(text), repr(text)
+
+
+def real_bodies(fixtures) -> list[str]:
+    """Every post body and comment of the ai.stackexchange dump and every SO question of the fixtures."""
+    import csv
+
+    from lxml import etree
+
+    bodies = []
+    for name in ("Posts.xml", "Comments.xml"):
+        path = fixtures / "se_dumps" / "ai.stackexchange.com" / name
+        for _, row in etree.iterparse(str(path), tag="row"):
+            bodies.append(row.get("Body") or row.get("Text") or "")
+            row.clear()
+    with (fixtures / "so_questions" / "sede_so_2022_questions_QueryResults.csv").open(encoding="utf-8") as f:
+        bodies += [row["Body"] for row in csv.DictReader(f)]
+    return bodies
+
+
+def test_split_html_unchanged_on_every_real_post(fixtures, monkeypatch):
+    """The prose/code split of every real post equals the split with the line-by-line normalisation."""
+    import mining.text
+
+    bodies = real_bodies(fixtures)
+    assert len(bodies) > 3_500
+    fast = [split_html(body) for body in bodies]
+    monkeypatch.setattr(mining.text, "normalize_prose", line_by_line_normalize)
+    assert [split_html(body) for body in bodies] == fast
+    assert sum(bool(s.code_blocks) for s in fast) > 300 and all(s.prose or s.code_blocks for s in fast[:100])
