@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 from nltk.stem.porter import PorterStemmer
 
 from mining.config import load_config
@@ -230,10 +231,7 @@ def test_fields_answers_and_code(store, config):
 
 # -- the real command line -------------------------------------------------------------------------------------
 def ppmine(*args, db):
-    env = {**os.environ, "PPMINER_DB": db, "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True, env=env, cwd=PROJECT
-    )
+    return run_cli("mining.cli", *args, check=False, env={"PPMINER_DB": db, "COLUMNS": "200"})
 
 
 def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_path):

@@ -7,13 +7,13 @@ from __future__ import annotations
 import functools
 import http.server
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from labeling import analysis
 from labeling.codebook import load_codebook
@@ -51,13 +51,7 @@ def _expected_rq4(published) -> dict[str, dict[str, int]]:
 
 
 def _pplabel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeling.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        timeout=120,
-    )
+    return run_cli("labeling.cli", *args, check=False)
 
 
 def _counts(store) -> tuple[int, int, int]:
