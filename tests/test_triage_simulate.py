@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from labeling.records import set_final_identification
 from labeling.triage import dataset as ds
@@ -128,10 +128,8 @@ def test_metrics_on_a_known_order():
 
 def test_simulate_json_on_caffe_is_recomputable_and_beats_random_reading(fixtures):
     path = fixtures / REPORTS / "caffe_asreview.csv"
-    result = subprocess.run(
-        [sys.executable, "-m", "labeling.cli", "triage", "simulate", str(path), "--seed", "1", "--seed", "7",
-         "--format", "json"], capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    result = run_cli("labeling.cli", "triage", "simulate", str(path), "--seed", "1", "--seed", "7", "--format", "json",
+                     check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     data = ds.read_csv(path)
