@@ -96,7 +96,14 @@ PROGS = {"mining.cli": "ppmine", "labeling.cli": "pplabel", "ppbench.cli": "ppbe
 
 
 def run_cli(
-    module: str, *args: str, check: bool = True, env: dict | None = None, input=None, cwd=None, **_ignored
+    module: str,
+    *args: str,
+    check: bool = True,
+    env: dict | None = None,
+    input=None,
+    cwd=None,
+    text: bool = True,
+    **_ignored,
 ) -> subprocess.CompletedProcess:
     """Run a command line of ppmine (module mining.cli), pplabel (labeling.cli) or ppbench (ppbench.cli) IN THIS
     PROCESS, through the same entry point as the console script (exit codes, one-line errors), with click's
@@ -104,7 +111,8 @@ def run_cli(
 
     It returns what :func:`run_process` does, without paying a new interpreter's imports (~1.3 s). Use
     run_process where a real process is the point: signals, kill -9, a terminal, memory, stdin from a pipe.
-    The working directory is the checkout (as for run_process) unless ``cwd`` says otherwise."""
+    The working directory is the checkout (as for run_process) unless ``cwd`` says otherwise; ``text=False``
+    gives stdout and stderr as bytes."""
     import importlib
     import logging
     import signal
@@ -140,7 +148,7 @@ def run_cli(
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
-            stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
+            stdout, stderr = out.getvalue(), err.getvalue()
     finally:
         os.chdir(old_cwd)
         sys.argv = old_argv
@@ -148,9 +156,11 @@ def run_cli(
             logger.removeHandler(handler)
             handler.close()
         signal.signal(signal.SIGTERM, sigterm)
+    if text:
+        stdout, stderr = stdout.decode(), stderr.decode()
     done = subprocess.CompletedProcess([PROGS[module], *args], code, stdout, stderr)
     if check and code != 0:
-        raise AssertionError(f"{module} {' '.join(args)} exited {code}: {stderr}")
+        raise AssertionError(f"{module} {' '.join(args)} exited {code}: {stderr!s}")
     return done
 
 
