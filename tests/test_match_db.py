@@ -371,6 +371,7 @@ def test_a_refreshed_answer_is_matched_again_when_answers_are_matched(store, con
     assert_checks_agree(store)
 
 
+@pytest.mark.slow
 def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store, sqlite_url, config):
     """kill -9 in the middle of `ppmine match`: committed batches stay, the rerun checks only the rest."""
     import time

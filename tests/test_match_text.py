@@ -311,6 +311,7 @@ def plain_counter(keywords: tuple[str, ...], stem, reading: str):
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["nltk_extensions", "original", "martin_extensions"])
 def test_matcher_equals_plain_stemming_on_real_posts(real_texts, mode):
     """Matcher.count and Matcher.hits skip stemming words that (by Porter's rules as NLTK has them) cannot stem to

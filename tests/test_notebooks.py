@@ -361,6 +361,7 @@ def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["count"] > 0].sort_values(["category", "subcategory"]).reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_notebooks_regenerate_the_published_tables(published, codebook, tmp_path, monkeypatch):
     from sklearn.metrics import cohen_kappa_score
 

@@ -224,6 +224,7 @@ def test_replication_lists_rq4_and_marks_differences(sqlite_store, published, co
     }
 
 
+@pytest.mark.slow
 def test_notebook_writes_the_rq4_assessment(published, codebook, tmp_path, monkeypatch):
     import nbformat
     from jupyter_client.manager import KernelManager

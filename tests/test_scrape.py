@@ -449,6 +449,7 @@ def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, fixtures, tmp_p
         assert s.get(JobLock, "scrape") is None
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, fixtures, tmp_path):
     questions = make_questions(300, fixtures)
     cfg = write_config(tmp_path, page_size=10)

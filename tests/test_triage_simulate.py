@@ -126,6 +126,7 @@ def test_metrics_on_a_known_order():
 # -- the simulation on real data --
 
 
+@pytest.mark.slow
 def test_simulate_json_on_caffe_is_recomputable_and_beats_random_reading(fixtures):
     path = fixtures / REPORTS / "caffe_asreview.csv"
     result = run_cli("labeling.cli", "triage", "simulate", str(path), "--seed", "1", "--seed", "7", "--format", "json",
@@ -178,6 +179,7 @@ def test_table_and_plot(pplabel, fixtures, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_every_model_ranks_better_than_random_on_keras(fixtures):
     data = ds.read_csv(fixtures / REPORTS / "keras_asreview.csv")
     for model in ("nb-fields", "logistic-plain", "svm-plain"):
