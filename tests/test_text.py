@@ -104,3 +104,20 @@ def test_split_html_unchanged_on_every_real_post(fixtures, monkeypatch):
     assert [split_html(body) for body in bodies] == fast
     assert sum(bool(s.code_blocks) for s in fast) > 300
     assert sum(bool(s.prose) for s in fast) > 3_000
+
+
+def test_the_fast_xml_unsafe_check_equals_the_character_class():
+    """has_xml_unsafe scans bytes; the plain definition is the regex over every character libxml2 refuses."""
+    import random
+
+    from mining.text import _XML_UNSAFE, _XML_UNSAFE_CODES, has_xml_unsafe
+
+    alphabet = [chr(c) for c in (*range(0x20), 0x7F, 0x85, 0xFFFD, 0xFFFE, 0xFFFF, 0xD800, 0x1F600)] + [
+        "a",
+        "é",
+    ]
+    rng = random.Random(19)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6))) for _ in range(20_000)]
+    texts += [f"x{chr(c)}y" for c in _XML_UNSAFE_CODES]
+    assert [has_xml_unsafe(t) for t in texts] == [_XML_UNSAFE.search(t) is not None for t in texts]
+    assert sum(map(has_xml_unsafe, texts)) > 5_000
