@@ -65,9 +65,10 @@ def split_html(html: str | None) -> SplitBody:
         code_blocks.append("".join(pre.itertext()))
         _drop_keeping_tail(pre)
     # Line breaks around block elements, no text from scripts/styles; then libxml2 concatenates the text in C.
-    for el in root.iter(*_BLOCK_TAGS):
-        el.text = "\n" + el.text if el.text else "\n"
-        el.tail = "\n" + el.tail if el.tail else "\n"
+    for el in root.iter(*_BLOCK_TAGS):  # each of .text/.tail read once: lxml decodes the string on every read
+        text, tail = el.text, el.tail
+        el.text = "\n" + text if text else "\n"
+        el.tail = "\n" + tail if tail else "\n"
     for el in root.iter(*_NOT_TEXT):
         el.text = None
     return SplitBody(normalize_prose(etree.tostring(root, method="text", encoding="unicode")), code_blocks)
