@@ -7,7 +7,8 @@ matching ParentId/AcceptedAnswerId), then times:
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
-Prints rows/s, MB/s and the ratio to the bare parse. The issue's target: import time at most 2x the bare parse.
+Prints rows/s, MB/s and the ratio to the bare parse, in wall clock and in CPU seconds of this process (steady on a
+shared machine). Targets: a filtered import at most 2x the bare parse; importing every post (all) at most 4x.
 
 Run: python bench/bench_dump.py [--copies 40] [--tag definitions] [--skip-all] [--db-url postgresql://.../EMPTY_DB]
 """

@@ -18,15 +18,17 @@ _BLOCK_TAGS = frozenset(
 _NOT_TEXT = frozenset(("script", "style", "template"))  # as BeautifulSoup's get_text: not prose
 # libxml2's HTML parser (the one BeautifulSoup's "lxml" builder uses), driven directly: ~7x faster per post.
 _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
-_SPACES = re.compile(r"[ \t\f\v\xa0]+")
 # libxml2 refuses C0 controls other than tab/newline/CR and the noncharacters U+FFFE/U+FFFF: they travel through
 # the parser as private-use stand-ins, from a block the text itself does not use (so nothing else is turned back).
 _XML_UNSAFE_CODES = (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)
 _XML_UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _XML_UNSAFE_CODES) + "]")
+_XML_UNSAFE_BYTES = bytes(c for c in _XML_UNSAFE_CODES if c < 0x80)
+_XML_UNSAFE_UTF8 = tuple(chr(c).encode() for c in _XML_UNSAFE_CODES if c >= 0x80)
 _STAND_IN_BASES = (0xE000, 0xF0000, 0x100000, 0xE100, 0xF0100, 0x100100)
 # Lone surrogates cannot be encoded as UTF-8, so no database can store them: they become U+FFFD everywhere.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LINES = re.compile(r"\n\s*\n+")
+_SPACE_RUN = re.compile(r" [ \t\xa0]+|[\t\xa0][ \t\xa0]*")  # becomes one space (\f, \v break lines)
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ def split_html(html: str | None) -> SplitBody:
     if not html:
         return SplitBody("", [])
     html = replace_surrogates(html)
-    if _XML_UNSAFE.search(html):
+    if has_xml_unsafe(html):
         to_stand_in = _stand_ins(html)
         back = {v: k for k, v in to_stand_in.items()}
         split = split_html(html.translate(to_stand_in))
@@ -63,16 +65,28 @@ def split_html(html: str | None) -> SplitBody:
         code_blocks.append("".join(pre.itertext()))
         _drop_keeping_tail(pre)
     # Line breaks around block elements, no text from scripts/styles; then libxml2 concatenates the text in C.
-    for el in root.iter(*_BLOCK_TAGS):
-        el.text = "\n" + el.text if el.text else "\n"
-        el.tail = "\n" + el.tail if el.tail else "\n"
+    for el in root.iter(*_BLOCK_TAGS):  # each of .text/.tail read once: lxml decodes the string on every read
+        text, tail = el.text, el.tail
+        el.text = "\n" + text if text else "\n"
+        el.tail = "\n" + tail if tail else "\n"
     for el in root.iter(*_NOT_TEXT):
         el.text = None
     return SplitBody(normalize_prose(etree.tostring(root, method="text", encoding="unicode")), code_blocks)
 
 
+def has_xml_unsafe(text: str) -> bool:
+    """Whether ``text`` holds a character libxml2 refuses (as ``_XML_UNSAFE.search``, but ~20x faster: the
+    UTF-8 bytes are scanned in C by bytes.translate instead of a character class tried at every position)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data.translate(None, _XML_UNSAFE_BYTES)) != len(data):
+        return True
+    return not text.isascii() and any(u in data for u in _XML_UNSAFE_UTF8)
+
+
 def replace_surrogates(text: str) -> str:
     """Lone surrogates (from broken JSON escapes) -> U+FFFD: they cannot be encoded, parsed or stored."""
+    if text.isascii():  # most text; isascii runs in C without scanning a character class
+        return text
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
@@ -105,15 +119,18 @@ def html_to_text(html: str | None) -> str:
     html = replace_surrogates(html)
     if "<" not in html and "&" not in html:
         return normalize_prose(html)
-    # bs4 is loaded here only: every CLI's output goes through terminal_safe (this module), which needs none
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup  # 0.2 s of imports: only where a fragment needs it
 
     return normalize_prose(BeautifulSoup(html, "lxml").get_text())
 
 
 def normalize_prose(text: str) -> str:
-    lines = (_SPACES.sub(" ", line).strip() for line in text.splitlines())
-    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+    """Lines stripped and their runs of spaces folded to one; runs of blank lines become one blank line."""
+    # str methods (C) first: a regex costs per position it tries, so it runs only where it has work to do.
+    text = "\n".join([line.strip() for line in text.splitlines()])
+    if "  " in text or "\t" in text or "\xa0" in text:
+        text = _SPACE_RUN.sub(" ", text)
+    return _BLANK_LINES.sub("\n\n", text).strip()
 
 
 _ESCAPE_SEQ = re.compile(

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.schema.mining import CheckedPost, CheckFinding
 from labeling.analysis import checker_rule_table
@@ -127,8 +126,7 @@ def test_analysis_rule_table_against_final_labels(store):
 
 
 def ppmine(*args, db):
-    return subprocess.run([sys.executable, "-m", "mining.cli", *args, "--db", db], capture_output=True, text=True,
-                          cwd=PROJECT, timeout=120)  # fmt: skip
+    return run_cli("mining.cli", *args, "--db", db, check=False)
 
 
 def test_cli_check_and_explain(sqlite_store, sqlite_url):

@@ -7,12 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from conftest import run_cli, run_process
 
 from core.db import open_store
 
 
 def ppmine(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True, **kw)
+    return run_cli("mining.cli", *args, check=False, **kw)
 
 
 @pytest.mark.parametrize(
@@ -40,9 +41,12 @@ def test_database_failure_after_opening_is_one_line(sqlite_url):
     open_store(sqlite_url)
     with sqlite3.connect(sqlite_url.removeprefix("sqlite:///")) as conn:
         conn.execute("DROP TABLE comments")  # a damaged database the schema version cannot see
-    out = ppmine("stats", "--db", sqlite_url)
-    assert out.returncode == 1
-    assert out.stderr == "ppmine: error: database: no such table: comments\n"
+    for out in (
+        ppmine("stats", "--db", sqlite_url),
+        run_process("mining.cli", "stats", "--db", sqlite_url, check=False),
+    ):
+        assert out.returncode == 1  # in a real process too
+        assert out.stderr == "ppmine: error: database: no such table: comments\n"
 
 
 def test_reader_closing_the_pipe_ends_quietly(sqlite_url):
@@ -64,7 +68,7 @@ def test_config_option_is_refused_where_it_means_nothing():
 
 
 def pplabel(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "labeling.cli", *args], capture_output=True, text=True, **kw)
+    return run_cli("labeling.cli", *args, check=False, **kw)
 
 
 @pytest.mark.parametrize("url", ["mysql://nobody@localhost/none", "oracle+cx://u:pw@h/db"])

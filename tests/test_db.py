@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from conftest import run_cli
 
 import core.schema.bench  # noqa: F401  (benchmark run records on the metadata)
 import core.schema.labeling  # noqa: F401  (labeling tables on the metadata)
@@ -70,7 +71,7 @@ def test_commands_upgrade_a_fresh_database_on_first_use(tmp_path, monkeypatch):
     monkeypatch.delenv("PPMINER_DB", raising=False)
 
     def ppmine(*args):
-        return subprocess.run([sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True)
+        return run_cli("mining.cli", *args, check=False, cwd=tmp_path, env={"PPMINER_DB": None})
 
     # the default data/study.db: a read-only command does not make it, nor does an upgrade make its folder
     assert ppmine("stats").returncode == 1 and not (tmp_path / "data").exists()

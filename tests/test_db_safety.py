@@ -9,6 +9,7 @@ import sys
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.db import Store, current_revision, head_revision, open_store
 from core.schema.mining import Question
@@ -18,6 +19,8 @@ AI_POSTS = "se_dumps/ai.stackexchange.com/Posts.xml"
 
 def run(prog: str, *args: str, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     module = "mining.cli" if prog == "ppmine" else "labeling.cli"
+    if stdin is subprocess.DEVNULL:  # in this process; a terminal on stdin needs a real one
+        return run_cli(module, *args, check=False, cwd=cwd or os.getcwd(), env=env)
     return subprocess.run(
         [sys.executable, "-m", module, *args],
         capture_output=True,

@@ -20,6 +20,7 @@ import pytest
 import sqlalchemy as sa
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
+from conftest import run_cli, run_process
 
 from core.db import open_store
 from core.errors import PPMinerError
@@ -117,7 +118,8 @@ def count(store, model) -> int:
 
 
 def ppmine(*args, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*PPMINE, *args], capture_output=True, text=True, timeout=60, **kw)
+    run = run_process if "-" in args else run_cli  # a dump on standard input: read from a real pipe
+    return run("mining.cli", *args, check=False, **kw)
 
 
 # -- the real dump ---------------------------------------------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 
 from core.db import open_store
 from labeling.codebook import load_codebook
@@ -16,12 +16,13 @@ from labeling.io.import_study import import_file
 
 
 def pplabel(*args: str, umask: int | None = None, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeling.cli", *args],
-        capture_output=True,
-        cwd=cwd,
-        preexec_fn=(lambda: os.umask(umask)) if umask is not None else None,
-    )
+    """pplabel in this process (stdout and stderr as bytes), under ``umask`` if given."""
+    old = os.umask(umask) if umask is not None else None
+    try:
+        return run_cli("labeling.cli", *args, check=False, cwd=cwd, text=False)
+    finally:
+        if old is not None:
+            os.umask(old)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 from nltk.stem.porter import PorterStemmer
 
 from core.config import load_config
@@ -232,10 +233,7 @@ def test_fields_answers_and_code(store, config):
 
 # -- the real command line -------------------------------------------------------------------------------------
 def ppmine(*args, db):
-    env = {**os.environ, "PPMINER_DB": db, "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True, env=env, cwd=PROJECT
-    )
+    return run_cli("mining.cli", *args, check=False, env={"PPMINER_DB": db, "COLUMNS": "200"})
 
 
 def test_cli_match_candidates_explain_and_errors(sqlite_store, sqlite_url, tmp_path):
@@ -375,6 +373,7 @@ def test_a_refreshed_answer_is_matched_again_when_answers_are_matched(store, con
     assert_checks_agree(store)
 
 
+@pytest.mark.slow
 def test_a_killed_match_keeps_its_batches_and_the_next_run_finishes(sqlite_store, sqlite_url, config):
     """kill -9 in the middle of `ppmine match`: committed batches stay, the rerun checks only the rest."""
     import time

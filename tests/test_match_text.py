@@ -233,6 +233,37 @@ def test_prefix_filter_never_skips_a_word_that_stems_to_a_wanted_stem(vocabulary
     assert skipped > 0.7 * len(vocabulary)
 
 
+@pytest.mark.parametrize("mode", ["nltk_extensions", "original", "martin_extensions"])
+def test_stems_equal_nltk_on_the_fixtures_vocabulary(vocabulary, mode):
+    """ppminer loads NLTK's porter module on its own (mining.match.porter); over every word of the real fixtures
+    (> 10,000), its stems equal those of PorterStemmer imported the ordinary way, with the whole of NLTK."""
+    from nltk.stem.porter import PorterStemmer
+
+    porter = PorterStemmer(getattr(PorterStemmer, STEMMER_MODES[mode]))
+    ours = CachedStemmer(mode)
+    words = sorted(vocabulary)
+    assert len(words) > 10_000
+    assert [ours.stem(w) for w in words] == [porter.stem(w) for w in words]
+    assert ours.irregular == getattr(porter, "pool", {})
+
+
+def test_stemming_does_not_import_the_nltk_package(tmp_path):
+    """The point of mining.match.porter: a process that stems never runs nltk/__init__ (1.5 s of imports)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from mining.match.tokenize import CachedStemmer; "
+        "print(CachedStemmer().stem('generously'), sorted(m for m in sys.modules if m.startswith('nltk')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=PROJECT, check=True,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+    )  # fmt: skip
+    assert out.stdout.split(" ", 1) == ["gener", "[]\n"]
+
+
 # -- the matcher's shortcuts against plain stemming of every word -----------------------------------------------
 @pytest.fixture(scope="module")
 def real_texts(fixtures) -> list[str]:
@@ -280,6 +311,7 @@ def plain_counter(keywords: tuple[str, ...], stem, reading: str):
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["nltk_extensions", "original", "martin_extensions"])
 def test_matcher_equals_plain_stemming_on_real_posts(real_texts, mode):
     """Matcher.count and Matcher.hits skip stemming words that (by Porter's rules as NLTK has them) cannot stem to

@@ -8,12 +8,12 @@ here straight from the published CSV with pandas. The others check the queries o
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pandas as pd
 import pytest
+from conftest import run_cli
 
 from core.errors import PPMinerError
 from core.schema.mining import Candidate, CandidateHit, KeywordSet, MatchRun
@@ -58,13 +58,7 @@ def codebook():
 
 
 def _pplabel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeling.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        timeout=120,
-    )
+    return run_cli("labeling.cli", *args, check=False)
 
 
 def _write_finals(store, rows: list[dict], not_pp: tuple[int, ...] = ()) -> None:
@@ -376,6 +370,7 @@ def _nonzero(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["count"] > 0].sort_values(["category", "subcategory"]).reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_notebooks_regenerate_the_published_tables(published, codebook, tmp_path, monkeypatch):
     from sklearn.metrics import cohen_kappa_score
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
-import sys
 import textwrap
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.db import open_store
 from core.errors import PPMinerError
@@ -54,9 +54,7 @@ def make_case(root: Path, name: str, buggy: str | None, fixed: str | None, **tom
 
 
 def _ppbench(*args: str, cwd: Path = PROJECT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ppbench.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    return run_cli("ppbench.cli", *args, check=False, cwd=cwd)  # in this process; the cases run in their own
 
 
 def test_run_judges_a_speedup_and_keeps_records_as_files_and_in_the_database(db_url, tmp_path):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.db import open_store
 from core.schema.labeling import Identification, PPLabel, Rater
@@ -21,7 +21,7 @@ FULL = {"symptom1": "time.slow_execution", "root_cause": "api.not_batch_api", "i
 
 
 def pplabel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "labeling.cli", *args], capture_output=True, text=True)
+    return run_cli("labeling.cli", *args, check=False)
 
 
 def test_rate_counts_active_time_only():

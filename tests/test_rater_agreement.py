@@ -9,11 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 from sklearn.metrics import cohen_kappa_score
 
 from core.db import open_store
@@ -47,7 +46,7 @@ def _fill(store):
 
 
 def pplabel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "labeling.cli", *args], capture_output=True, text=True)
+    return run_cli("labeling.cli", *args, check=False)
 
 
 def test_four_raters_pairwise_majority_confusion_disputed(store):
@@ -123,11 +122,15 @@ def test_cli_reports_json_keys_csv_and_table(sqlite_url):
     )
     assert cell["count"] == "1" and cell["items"] == "103"  # cat called the not-PP 103 a PP
 
-    table = subprocess.run(
-        [sys.executable, "-m", "labeling.cli", "agreement", "--stage", "identify", "--db", sqlite_url],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "120"},
+    table = run_cli(
+        "labeling.cli",
+        "agreement",
+        "--stage",
+        "identify",
+        "--db",
+        sqlite_url,
+        check=False,
+        env={"COLUMNS": "120"},
     )
     assert table.returncode == 0, table.stderr
     assert "ann–zed" in table.stdout and "Agreement with the other raters' majority" in table.stdout

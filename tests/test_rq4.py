@@ -7,13 +7,13 @@ from __future__ import annotations
 import functools
 import http.server
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.errors import PPMinerError
 from core.schema.labeling import AuditEntry, BenchmarkCase, FinalLabel
@@ -51,13 +51,7 @@ def _expected_rq4(published) -> dict[str, dict[str, int]]:
 
 
 def _pplabel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeling.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        timeout=120,
-    )
+    return run_cli("labeling.cli", *args, check=False)
 
 
 def _counts(store) -> tuple[int, int, int]:
@@ -232,6 +226,7 @@ def test_replication_lists_rq4_and_marks_differences(sqlite_store, published, co
     }
 
 
+@pytest.mark.slow
 def test_notebook_writes_the_rq4_assessment(published, codebook, tmp_path, monkeypatch):
     import nbformat
     from jupyter_client.manager import KernelManager

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, make_questions
 
 from core.config import load_config
@@ -448,6 +449,7 @@ def test_kill_9_mid_run_then_rerun_gives_every_post_once(db_url, fixtures, tmp_p
         assert s.get(JobLock, "scrape") is None
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_never_leaves_half_a_page(sqlite_url, fixtures, tmp_path):
     questions = make_questions(300, fixtures)
     cfg = write_config(tmp_path, page_size=10)
@@ -560,10 +562,10 @@ def test_key_never_in_output_logs_or_database(sqlite_url, fixtures, tmp_path):
             "--log-file",
             str(log_file),
         )
-        failed = ppmine(*args, env={"SE_API_KEY": KEY})
-        out1, err1 = failed.communicate(timeout=60)
-        ok = ppmine(*args, "--key", KEY, "-v")
-        out2, err2 = ok.communicate(timeout=60)
+        failed = run_cli("mining.cli", *args, check=False, env={"SE_API_KEY": KEY})
+        out1, err1 = failed.stdout, failed.stderr
+        ok = run_cli("mining.cli", *args, "--key", KEY, "-v", check=False)
+        out2, err2 = ok.stdout, ok.stderr
     assert failed.returncode == 1 and "bad_parameter" in err1 and ok.returncode == 0, err2
     assert all(s.params.get("key") == KEY for s in api.log)  # it was sent ...
     logged = log_file.read_text()
@@ -649,8 +651,8 @@ def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, fixtures, tmp
             "--log-file",
             str(log_file),
         )
-        second = ppmine(*args)
-        out, err = second.communicate(timeout=120)
+        second = run_cli("mining.cli", *args, check=False)
+        out, err = second.stdout, second.stderr
     assert second.returncode == 0 and err == "", err
     assert out.count("\n") == 1 and out.startswith("run: scrape done (incremental, 1 new or updated of ")
     assert "; match: 1 checked, " in out
@@ -665,8 +667,9 @@ def test_ppmine_run_scrapes_incrementally_then_matches(sqlite_url, fixtures, tmp
 def test_scrape_exits_3_when_the_quota_runs_out(sqlite_url, fixtures, tmp_path):
     cfg = write_config(tmp_path, page_size=10)
     with FakeApi(make_questions(100, fixtures), quota_max=3) as api:
-        proc = ppmine("scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url)
-        out, err = proc.communicate(timeout=60)
+        proc = run_cli("mining.cli", "scrape", "--db", sqlite_url, "--config", str(cfg), "--api-url", api.url,
+                       check=False)  # fmt: skip
+        out, err = proc.stdout, proc.stderr
     assert proc.returncode == 3, err
     assert out.startswith("scrape run 1 quota;") and "rerun the same command to resume" in out
     assert last_run(open_store(sqlite_url)).status == "quota"

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import subprocess
-import sys
 
 import pytest
+from conftest import run_cli
 from fake_api import REAL_KEY, FakeApi, Fault, assert_no_key, key_forms, make_questions
 
 from core.db import open_store
@@ -264,12 +263,7 @@ def test_ppmine_run_offline_says_so_in_one_short_line(tmp_path):
     url = f"http://127.0.0.1:{closed_port()}/2.3"
     db = f"sqlite:///{tmp_path / 's.db'}"
     open_store(db)  # an existing study: nothing to say about creating it
-    out = subprocess.run(
-        [sys.executable, "-m", "mining.cli", "run", "--api-url", url, "--db", db],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    out = run_cli("mining.cli", "run", "--api-url", url, "--db", db, check=False)
     assert out.returncode == 1
     assert out.stderr == (
         f"ppmine: error: cannot reach the API at {url} (Connection refused): check the network (or --api-url), "

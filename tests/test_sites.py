@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli, run_process
 
 from core.db import Store, current_revision, downgrade, head_revision, open_store, upgrade
 from core.errors import PPMinerError
@@ -228,9 +228,9 @@ def test_migration_from_0002_keeps_every_row_under_the_site_it_was_acquired_for(
 
 
 def ppmine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mining.cli", *args], capture_output=True, text=True, input=stdin, timeout=300
-    )
+    if stdin is not None:  # a dump on standard input: read from a real pipe
+        return run_process("mining.cli", *args, check=False, input=stdin, timeout=300)
+    return run_cli("mining.cli", *args, check=False)
 
 
 def _one_row_so_dump(folder: Path, fixtures, post_id: int) -> Path:
@@ -348,8 +348,9 @@ def test_case2_the_site_comes_from_the_dump_and_a_second_site_never_overwrites_t
 
     # Exports spell the ai post with its site; the audit log names it the same way.
     out = tmp_path / "ident.csv"
-    res = subprocess.run([sys.executable, "-m", "labeling.cli", "export", "--format", "identification", str(out),
-                          "--db", db_url], capture_output=True, text=True)  # fmt: skip
+    res = run_cli(
+        "labeling.cli", "export", "--format", "identification", str(out), "--db", db_url, check=False
+    )
     assert res.returncode == 0, res.stderr
     assert out.read_text().splitlines()[1:] == ["ai:136,1,1,1"]
     with store.read() as s:

@@ -1,6 +1,8 @@
 """HTML bodies -> prose and code blocks; untrusted text made inert for terminals."""
 
-from core.text import html_to_text, split_html, terminal_safe
+import re
+
+from core.text import html_to_text, normalize_prose, split_html, terminal_safe
 
 
 def test_split_html_separates_code_blocks_and_keeps_inline_code():
@@ -52,3 +54,70 @@ def test_split_html_survives_noncharacters_and_lone_surrogates():
     )  # genuine private-use characters stay as they are
     assert split.code_blocks == ["x\ufffey\ue000"]
     assert html_to_text("<i>a\udfffb</i>") == "a\ufffdb"
+
+
+# -- the fast prose normalisation against the plain line-by-line one ----------------------------------------------
+def line_by_line_normalize(text: str) -> str:
+    """The plain reading of normalize_prose: each line's space runs folded and the line stripped, blank runs cut."""
+    lines = (re.sub(r"[ \t\f\v\xa0]+", " ", line).strip() for line in text.splitlines())
+    return re.sub(r"\n\s*\n+", "\n\n", "\n".join(lines)).strip()
+
+
+def test_normalize_prose_equals_line_by_line_on_every_whitespace():
+    """normalize_prose works on the whole text with str methods; every Unicode line break and space, mixed."""
+    import random
+
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert len(spaces) > 25
+    alphabet = [*spaces, "a", "b", " ", "\r\n", "\xa0\t"]
+    rng = random.Random(19)
+    for _ in range(50_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert normalize_prose(text) == line_by_line_normalize(text), repr(text)
+
+
+def real_bodies(fixtures) -> list[str]:
+    """Every post body and comment of the ai.stackexchange dump and every SO question of the fixtures."""
+    import csv
+
+    from lxml import etree
+
+    bodies = []
+    for name in ("Posts.xml", "Comments.xml"):
+        path = fixtures / "se_dumps" / "ai.stackexchange.com" / name
+        for _, row in etree.iterparse(str(path), tag="row"):
+            bodies.append(row.get("Body") or row.get("Text") or "")
+            row.clear()
+    with (fixtures / "so_questions" / "sede_so_2022_questions_QueryResults.csv").open(encoding="utf-8") as f:
+        bodies += [row["Body"] for row in csv.DictReader(f)]
+    return bodies
+
+
+def test_split_html_unchanged_on_every_real_post(fixtures, monkeypatch):
+    """The prose/code split of every real post equals the split with the line-by-line normalisation."""
+    import core.text
+
+    bodies = real_bodies(fixtures)
+    assert len(bodies) > 3_500
+    fast = [split_html(body) for body in bodies]
+    monkeypatch.setattr(core.text, "normalize_prose", line_by_line_normalize)
+    assert [split_html(body) for body in bodies] == fast
+    assert sum(bool(s.code_blocks) for s in fast) > 300
+    assert sum(bool(s.prose) for s in fast) > 3_000
+
+
+def test_the_fast_xml_unsafe_check_equals_the_character_class():
+    """has_xml_unsafe scans bytes; the plain definition is the regex over every character libxml2 refuses."""
+    import random
+
+    from core.text import _XML_UNSAFE, _XML_UNSAFE_CODES, has_xml_unsafe
+
+    alphabet = [chr(c) for c in (*range(0x20), 0x7F, 0x85, 0xFFFD, 0xFFFE, 0xFFFF, 0xD800, 0x1F600)] + [
+        "a",
+        "é",
+    ]
+    rng = random.Random(19)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6))) for _ in range(20_000)]
+    texts += [f"x{chr(c)}y" for c in _XML_UNSAFE_CODES]
+    assert [has_xml_unsafe(t) for t in texts] == [_XML_UNSAFE.search(t) is not None for t in texts]
+    assert sum(map(has_xml_unsafe, texts)) > 5_000

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from core.db import open_store
 from core.errors import PPMinerError
@@ -126,12 +126,11 @@ def test_metrics_on_a_known_order():
 # -- the simulation on real data --
 
 
+@pytest.mark.slow
 def test_simulate_json_on_caffe_is_recomputable_and_beats_random_reading(fixtures):
     path = fixtures / REPORTS / "caffe_asreview.csv"
-    result = subprocess.run(
-        [sys.executable, "-m", "labeling.cli", "triage", "simulate", str(path), "--seed", "1", "--seed", "7",
-         "--format", "json"], capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    result = run_cli("labeling.cli", "triage", "simulate", str(path), "--seed", "1", "--seed", "7", "--format", "json",
+                     check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     data = ds.read_csv(path)
@@ -180,6 +179,7 @@ def test_table_and_plot(pplabel, fixtures, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_every_model_ranks_better_than_random_on_keras(fixtures):
     data = ds.read_csv(fixtures / REPORTS / "keras_asreview.csv")
     for model in ("nb-fields", "logistic-plain", "svm-plain"):

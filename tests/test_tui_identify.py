@@ -14,6 +14,7 @@ from datetime import datetime
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.db import open_store
 from core.errors import PPMinerError
@@ -164,21 +165,10 @@ def test_no_candidates_is_one_line_error(sqlite_url):
     store = open_store(sqlite_url)
     with pytest.raises(PPMinerError, match="ppmine match"):
         IdentifyQueue(store, "ann")
-    result = subprocess.run(
-        [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--db", sqlite_url],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        stdin=subprocess.DEVNULL,
-    )
+    result = run_cli("labeling.cli", "identify", "--rater", "ann", "--db", sqlite_url, check=False)
     assert result.returncode == 1
     assert result.stderr.startswith("pplabel: error:") and result.stderr.count("\n") == 1
-    usage = subprocess.run(
-        [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--sample", "0"],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-    )
+    usage = run_cli("labeling.cli", "identify", "--rater", "ann", "--sample", "0", check=False)
     assert usage.returncode == 2
 
 

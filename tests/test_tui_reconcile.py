@@ -13,6 +13,7 @@ import time
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from core.schema.labeling import AuditEntry, FinalIdentification, FinalLabel, Rater
 from labeling.codebook import load_codebook
@@ -216,13 +217,7 @@ def test_cli_auto_only_usage_and_terminal(sqlite_url):
     seed(open_store(sqlite_url))
 
     def pplabel(*args):
-        return subprocess.run(
-            [sys.executable, "-m", "labeling.cli", "reconcile", "--db", sqlite_url, *args],
-            capture_output=True,
-            text=True,
-            cwd=PROJECT,
-            stdin=subprocess.DEVNULL,
-        )
+        return run_cli("labeling.cli", "reconcile", "--db", sqlite_url, *args, check=False)
 
     auto = pplabel("--auto-only")
     assert auto.returncode == 0, auto.stderr
@@ -270,8 +265,9 @@ def test_killed_cli_session_keeps_every_decision(sqlite_url):
         assert _wait_for(lambda: b"post 3" in output), output[-500:]
         os.write(master, b"y")
         assert _wait_for(lambda: 3 in finals(store)[0]), output[-500:]
+        shown = len(output)
         os.write(master, b"2")  # a pick of PP 1_2, not yet a decision
-        time.sleep(0.5)
+        assert _wait_for(lambda: len(output) > shown), output[-500:]  # the screen shows the pick
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     finally:

@@ -1,4 +1,5 @@
-"""Words of post text and their Porter stems (NLTK's PorterStemmer: pure Python, needs no NLTK data download).
+"""Words of post text and their Porter stems (NLTK's PorterStemmer: pure Python, needs no NLTK data download;
+loaded by :mod:`mining.match.porter` without the rest of NLTK).
 
 A *token* is a run of letters or digits (any script; ``_`` separates, so ``gpu_util`` is two words). Every other
 symbol except the joiners ``- / ' ’`` is a *break* token, and so is a blank line: a break sits between two words
@@ -56,8 +57,9 @@ class CachedStemmer:
 
     @cached_property
     def _porter(self):
-        from nltk.stem.porter import PorterStemmer
+        from mining.match.porter import porter_stemmer_class
 
+        PorterStemmer = porter_stemmer_class()
         return PorterStemmer(getattr(PorterStemmer, STEMMER_MODES[self.mode]))
 
     @property
