@@ -201,3 +201,45 @@ def test_labeling_accepts_the_study_codes_and_the_seed_study_refuses_them(tmp_pa
     seed_db = f"sqlite:///{tmp_path / 'seed.db'}"
     refused = CliRunner().invoke(pplabel, ["import", "--format", "labels", str(path), "--db", seed_db])
     assert "kappa_label.csv:2: unknown root_cause label 'pytorch.host_device_sync'" in str(refused.exception)
+
+
+def test_the_classify_screen_picks_a_pytorch_root_cause_by_its_keys(sqlite_store):
+    """At 80x24: symptom t1, no second symptom, root cause p1 (a code only the PyTorch codebook has), stages."""
+    import asyncio
+
+    from test_tui_identify import seed_candidates
+
+    from labeling.models import PPLabel
+    from labeling.queue import ClassifyQueue
+    from labeling.records import get_or_create_rater, set_identification
+    from labeling.tui.classify import ClassifyApp
+    from mining.sites import PostKey
+
+    seed_candidates(sqlite_store, [21])
+    with sqlite_store.write() as s:
+        set_identification(s, get_or_create_rater(s, "ann"), PostKey("stackoverflow", 21), True)
+    app = ClassifyApp(ClassifyQueue(sqlite_store, "ann"), load_codebook(load_config(PYTORCH).codebook_file))
+
+    async def drive():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for key in (
+                "enter",
+                "t",
+                "1",
+                "enter",
+                "minus",
+                "enter",
+                "p",
+                "1",
+                "enter",
+                "m",
+                "enter",
+                "t",
+                "d",
+            ):
+                await pilot.press(key)
+            await pilot.pause()
+
+    asyncio.run(drive())
+    with sqlite_store.read() as s:
+        assert s.scalars(sa.select(PPLabel.root_cause)).all() == ["pytorch.host_device_sync"]
