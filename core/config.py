@@ -1,7 +1,8 @@
 """The study definition (``data/study.toml``): what to acquire, how to select and match, which codebook.
 
 Every command reads it; flags override single values. ``--config FILE`` or ``PPMINER_CONFIG`` names another file;
-relative file names inside it are resolved against the file's own folder.
+relative file names inside it are resolved against the file's own folder. A study with no published figures
+leaves ``[files] published`` empty or out (``published_file`` is then None).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class StudyConfig:
     date_to: date | None = None
     keywords_file: Path = PROJECT_DATA / "keywords.txt"
     codebook_file: Path = PROJECT_DATA / "codebook.yaml"
-    published_file: Path = PROJECT_DATA / "published.yaml"
+    published_file: Path | None = PROJECT_DATA / "published.yaml"  # None: a study with no published figures
     selection: Selection = field(default_factory=Selection)
     match_fields: tuple[str, ...] = ("title", "prose")
     api_url: str = "https://api.stackexchange.com/2.3"
@@ -55,6 +56,11 @@ def _date(value, where: str) -> date | None:
         return date.fromisoformat(str(value))
     except ValueError:
         raise PPMinerError(f"{where}: {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _optional_file(base: Path, name: str) -> Path | None:
+    """``base / name``, or None when the study names no such file (absent or empty)."""
+    return base / name if name.strip() else None
 
 
 def load_config(path: str | Path | None = None) -> StudyConfig:
@@ -81,7 +87,7 @@ def load_config(path: str | Path | None = None) -> StudyConfig:
         date_to=_date(get("study", "to", (str, date), None), f"{path}: [study] to"),
         keywords_file=base / get("files", "keywords", str, "keywords.txt"),
         codebook_file=base / get("files", "codebook", str, "codebook.yaml"),
-        published_file=base / get("files", "published", str, "published.yaml"),
+        published_file=_optional_file(base, get("files", "published", str, "")),
         selection=Selection(
             require_code=get("selection", "require_code", bool, True),
             require_good_answer=get("selection", "require_good_answer", bool, True),

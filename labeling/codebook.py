@@ -169,9 +169,10 @@ def code_spellings(code: Code) -> list[str]:
 
 
 class _Mapping(dict):
-    """A YAML mapping that remembers its line (1-based) for error messages."""
+    """A YAML mapping that remembers its line (1-based) and, once merged from another file, that file."""
 
     line = 0
+    source: Path | None = None
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -224,7 +225,7 @@ def _mapping(value, where: str) -> dict:
 
 
 def _line(path: Path, entry) -> str:
-    return f"{path}:{getattr(entry, 'line', 0) or '?'}"
+    return f"{getattr(entry, 'source', None) or path}:{getattr(entry, 'line', 0) or '?'}"
 
 
 def _parse_dimension(path: Path, dim: str, raw) -> tuple[list[Category], list[Code]]:
@@ -302,8 +303,7 @@ def _parse_dimension(path: Path, dim: str, raw) -> tuple[list[Category], list[Co
     return categories, codes
 
 
-def parse_codebook(path: Path, text: str) -> Codebook:
-    """Build a Codebook from YAML text; ``path`` is only used in messages."""
+def _load_raw(path: Path, text: str) -> dict:
     try:
         raw = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except _DuplicateKey as exc:
@@ -314,9 +314,69 @@ def parse_codebook(path: Path, text: str) -> Codebook:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PPMinerError(f"{where}: not valid YAML: {problem}") from None
     raw = _mapping(raw, f"{path}: top level")
-    unknown = sorted(set(raw) - {*DIMENSIONS, "notes"})
+    unknown = sorted(set(raw) - {*DIMENSIONS, "notes", "extends"})
     if unknown:
-        raise PPMinerError(f"{path}: unknown top-level entries {unknown}; expected {[*DIMENSIONS, 'notes']}")
+        raise PPMinerError(
+            f"{path}: unknown top-level entries {unknown}; expected {[*DIMENSIONS, 'notes', 'extends']}"
+        )
+    return raw
+
+
+def _tag_source(node, source: Path) -> None:
+    """Mark every mapping read from ``source`` so that messages about it name that file."""
+    if isinstance(node, _Mapping):
+        node.source = source
+    for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        _tag_source(child, source)
+
+
+def _with_base(path: Path, raw: dict, seen: tuple[Path, ...]) -> dict:
+    """``raw`` merged onto the codebook it extends (recursively): its new categories appended, its codes added to
+    the base's categories of the same name, its notes appended. Without ``extends``: ``raw`` as it is."""
+    extends = raw.get("extends")
+    if extends is None:
+        return raw
+    if not isinstance(extends, str) or not extends.strip():
+        raise PPMinerError(f"{path}: extends must name a codebook file, not {extends!r}")
+    base_path = (path.parent / extends).resolve()
+    if base_path in seen:
+        raise PPMinerError(f"{path}: extends {extends!r} leads back to {base_path} (a cycle)")
+    try:
+        base_text = base_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PPMinerError(f"{path}: extends {extends!r}: cannot read {base_path}: {exc}") from None
+    base = _with_base(base_path, _load_raw(base_path, base_text), (*seen, base_path))
+    _tag_source(base, base_path)
+    merged = {key: value for key, value in base.items() if key != "extends"}
+    for dim in DIMENSIONS:
+        categories = list(_list(merged.get(dim), f"{base_path}: {dim}"))  # freshly read: ours to change
+        by_code = {c.get("category"): c for c in categories if isinstance(c, dict)}
+        for entry in _list(raw.get(dim), f"{path}: {dim}"):
+            where = _line(path, entry)
+            entry = _mapping(entry, f"{where}: {dim} category")
+            target = by_code.get(entry.get("category"))
+            if target is None:
+                categories.append(entry)
+                continue
+            changed = sorted(set(entry) - {"category", "codes"})
+            if changed:
+                raise PPMinerError(
+                    f"{where}: {dim} category {entry['category']!r} belongs to {base_path.name}: "
+                    f"an extension may only add codes to it, not set {changed}"
+                )
+            target["codes"] = [
+                *_list(target.get("codes"), dim),
+                *_list(entry.get("codes"), f"{where}: codes"),
+            ]
+        merged[dim] = categories
+    merged["notes"] = [*_list(base.get("notes"), "notes"), *_list(raw.get("notes"), f"{path}: notes")]
+    return merged
+
+
+def parse_codebook(path: Path, text: str) -> Codebook:
+    """Build a Codebook from YAML text (and the codebook it ``extends``, read from disk); ``path`` names the file
+    in messages and anchors ``extends``."""
+    raw = _with_base(Path(path), _load_raw(path, text), (Path(path).resolve(),))
     categories, codes = {}, {}
     for dim in DIMENSIONS:
         if dim not in raw:

@@ -15,7 +15,7 @@
     ppcheck = ["TFP001"]                 # ppcheck rules that find buggy.py
 
     [requires]
-    framework = "tensorflow"             # or "none"
+    framework = "tensorflow"             # or "torch", or "none"
     version = ">=2.12"
 
 Reading never runs anything; every problem is one ``PPMinerError`` naming the file (and line where TOML says).
@@ -41,7 +41,12 @@ METRICS = {
     "memory_growth": ("rss_growth", ("rss_growth",)),
     "oom": ("status", ("status",)),
 }
-FRAMEWORKS = {"tensorflow": "tensorflow", "none": None}  # framework -> distribution to look up
+FRAMEWORKS = {
+    "tensorflow": "tensorflow",
+    "torch": "torch",
+    "none": None,
+}  # framework -> distribution to look up
+EXTRAS = {"tensorflow": "bench", "torch": "bench-torch"}  # framework -> the pyproject extra that installs it
 
 
 def _is_pp_id(value) -> bool:
@@ -183,7 +188,7 @@ def unmet_requirement(case: Case) -> str | None:
         except importlib.metadata.PackageNotFoundError:
             continue
     if version is None:
-        return f"needs {dist}{case.version} (not installed: pip install -e '.[bench]')"
+        return f"needs {dist}{case.version} (not installed: pip install -e '.[{EXTRAS[case.framework]}]')"
     if case.version:
         try:
             from packaging.specifiers import SpecifierSet

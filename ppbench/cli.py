@@ -145,12 +145,12 @@ def show(key, fmt, db_url) -> None:
 @cli.command()
 @format_option("table", "json")
 def env(fmt) -> None:
-    """What a performance investigation checks first on this machine: the devices TensorFlow sees, whether the
-    GPU build, CUDA/cuDNN and oneDNN are in use, thread settings, CPU instruction sets, memory and load, and
-    other processes on the GPU (NVML). The same facts go into every run record."""
-    from ppbench.env import checklist, platform_facts
+    """What a performance investigation checks first on this machine: the devices TensorFlow and PyTorch see,
+    whether their GPU builds, CUDA/cuDNN, MKL and oneDNN are in use, their thread settings, CPU instruction sets,
+    memory and load, and other processes on the GPU (NVML). The same facts go into every run record."""
+    from ppbench.env import FRAMEWORK_DISTRIBUTIONS, checklist, platform_facts
 
-    facts = platform_facts({"tensorflow"})
+    facts = platform_facts(set(FRAMEWORK_DISTRIBUTIONS))
     if fmt == "json":
         click.echo(json.dumps(facts, indent=2, default=str))
         return

@@ -3,7 +3,8 @@
 Before blaming the code, check the backend and device (is the GPU build in use? does TensorFlow see the GPU?),
 the accelerated libraries (cuDNN, oneDNN), the thread settings, the CPU's instruction sets, and whether other
 processes compete for the CPU or the GPU. Machine facts come from the standard library and /proc; framework facts
-from a child process that imports TensorFlow (``python -m ppbench.env``), so the harness itself never loads it;
+(TensorFlow's, PyTorch's) from a child process that imports the framework (``python -m ppbench.env``), so the
+harness itself never loads it;
 GPU facts from NVML (``nvidia-ml-py``) where a GPU and its driver exist.
 """
 
@@ -20,7 +21,8 @@ import sys
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS",
                     "TF_ENABLE_ONEDNN_OPTS", "CUDA_VISIBLE_DEVICES", "TF_XLA_FLAGS")  # fmt: skip
 CPU_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "amx_tile")
-PACKAGES = ("tensorflow", "tensorflow-cpu", "keras", "numpy", "nvidia-ml-py")
+PACKAGES = ("tensorflow", "tensorflow-cpu", "keras", "torch", "numpy", "nvidia-ml-py")
+FRAMEWORK_DISTRIBUTIONS = {"tensorflow": ("tensorflow", "tensorflow-cpu"), "torch": ("torch",)}
 FRAMEWORK_TIMEOUT_S = 180
 
 
@@ -156,21 +158,46 @@ def _tensorflow_facts() -> dict:
     }
 
 
+def _torch_facts() -> dict:
+    """Imported in the child only."""
+    import torch
+
+    cuda = torch.cuda.is_available()
+    return {
+        "torch": torch.__version__,
+        "built_with_cuda": torch.version.cuda is not None,
+        "cuda": torch.version.cuda,
+        "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
+        "mkl": torch.backends.mkl.is_available(),
+        "onednn": torch.backends.mkldnn.is_available() and torch.backends.mkldnn.enabled,
+        "devices": [{"name": "cpu", "type": "CPU"}]
+        + [
+            {"name": torch.cuda.get_device_name(i), "type": "GPU"}
+            for i in range(torch.cuda.device_count() if cuda else 0)
+        ],
+        "intra_op_threads": torch.get_num_threads(),
+        "inter_op_threads": torch.get_num_interop_threads(),
+    }
+
+
+_FACTS = {"tensorflow": _tensorflow_facts, "torch": _torch_facts}
+
+
 def framework_facts(framework: str = "tensorflow", timeout: float = FRAMEWORK_TIMEOUT_S) -> dict | None:
-    """TensorFlow's view of this machine, from a child process; None when TensorFlow is not installed, a dict
-    with ``error`` when it fails to load."""
-    if framework != "tensorflow":
+    """A framework's view of this machine (``tensorflow`` or ``torch``), from a child process; None when the
+    framework is not installed (or unknown), a dict with ``error`` when it fails to load."""
+    if framework not in FRAMEWORK_DISTRIBUTIONS:
         return None
     versions = _versions()
-    if "tensorflow" not in versions and "tensorflow-cpu" not in versions:
+    if not any(d in versions for d in FRAMEWORK_DISTRIBUTIONS[framework]):
         return None
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "ppbench.env", "--framework-json"],
+            [sys.executable, "-m", "ppbench.env", "--framework-json", framework],
             capture_output=True, text=True, timeout=timeout, env=_child_env(),
         )  # fmt: skip
     except subprocess.TimeoutExpired:
-        return {"error": f"importing TensorFlow took longer than {timeout:.0f} s"}
+        return {"error": f"importing {framework} took longer than {timeout:.0f} s"}
     if done.returncode != 0:
         lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
         return {"error": lines[-1] if lines else f"exit status {done.returncode}"}
@@ -229,6 +256,7 @@ def checklist(facts: dict) -> list[tuple[str, str]]:
                 f"intra-op {tf['intra_op_threads'] or 'auto'}, inter-op {tf['inter_op_threads'] or 'auto'}",
             ),  # fmt: skip
         ]
+    rows += _torch_rows((facts.get("frameworks") or {}).get("torch"))
     gpu = facts.get("gpu")
     if gpu is None:
         rows.append(("nvidia gpus (nvml)", "none found"))
@@ -241,12 +269,30 @@ def checklist(facts: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _torch_rows(pt: dict | None) -> list[tuple[str, str]]:
+    if pt is None:
+        return [("torch", "not installed (pip install -e '.[bench-torch]')")]
+    if "error" in pt:
+        return [("torch", f"fails to load: {pt['error']}")]
+    gpus = [d["name"] for d in pt["devices"] if d["type"] == "GPU"]
+    on = {True: "on", False: "off", None: "unknown"}
+    return [
+        ("torch", pt["torch"]),
+        ("devices torch sees", ", ".join(f"{d['type']} {d['name']}" for d in pt["devices"])),
+        ("torch gpu build", f"yes (cuda {pt['cuda']}, cudnn {pt['cudnn'] or '-'})" if pt["built_with_cuda"]
+         else "no (CPU-only build)"),
+        ("torch gpu in use", "yes" if gpus else "no"),
+        ("torch mkl / onednn", f"{on[pt['mkl']]} / {on[pt['onednn']]}"),
+        ("torch threads", f"intra-op {pt['intra_op_threads']}, inter-op {pt['inter_op_threads']}"),
+    ]  # fmt: skip
+
+
 def _gib(value: int | None) -> str:
     return "unknown" if value is None else f"{value / 2**30:.1f} GiB"
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--framework-json"]:
-        print(json.dumps(_tensorflow_facts()))
+    if sys.argv[1:2] == ["--framework-json"]:
+        print(json.dumps(_FACTS[sys.argv[2] if len(sys.argv) > 2 else "tensorflow"]()))
     else:
-        print(json.dumps(platform_facts({"tensorflow"}), indent=2))
+        print(json.dumps(platform_facts(set(FRAMEWORK_DISTRIBUTIONS)), indent=2))

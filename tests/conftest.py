@@ -207,3 +207,14 @@ def tensorflow_installed() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but TensorFlow is not installed: .ci/run must install the bench extra")
         pytest.skip("TensorFlow not installed: pip install -e '.[bench]' to run the TensorFlow tests")
+
+
+@pytest.fixture(scope="session")
+def torch_installed() -> None:
+    """Tests that run PyTorch (the `bench-torch` extra): skipped without it, a failure in CI (CI=true)."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but PyTorch is not installed: .ci/run must install the bench-torch extra")
+        pytest.skip("PyTorch not installed: pip install -e '.[bench-torch]' to run the PyTorch tests")

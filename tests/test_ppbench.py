@@ -33,7 +33,6 @@ with probe.section():
         total += i * i
 """
 FAST = """
-from ppbench import probe
 n = probe.count(1000)
 with probe.section():
     total = sum(i * i for i in range(0, n, 8))
@@ -210,6 +209,7 @@ def test_env_lists_the_checks(tmp_path):
         "cpu instruction sets",
         "thread settings",
         "tensorflow",
+        "torch",
         "nvidia gpus (nvml)",
         "load average",
     ):
@@ -251,10 +251,17 @@ def test_statistics():
 
 
 def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(published):
+    from core.config import DEFAULT_CONFIG, load_config
     from core.sites import parse_pp_key
     from labeling.codebook import load_codebook
 
-    codebook = load_codebook()
+    # TensorFlow cases reproduce PPs of the published study; PyTorch cases PPs of the PyTorch study (nothing
+    # published yet: their ids are its Stack Overflow posts) and root causes of its codebook
+    pytorch_study = DEFAULT_CONFIG.parent / "studies" / "pytorch.toml"
+    codebooks = {
+        "tensorflow": load_codebook(load_config(DEFAULT_CONFIG).codebook_file),
+        "torch": load_codebook(load_config(pytorch_study).codebook_file),
+    }
     with open(published / "empirical_study.csv", encoding="utf-8-sig", newline="") as fh:
         study = {parse_pp_key(row["id"]) for row in csv.DictReader(fh)}
     try:  # the static checker (ppcheck): each rule a case names finds its buggy.py and not its fixed.py
@@ -266,15 +273,17 @@ def test_shipped_cases_name_real_pps_codebook_root_causes_and_known_rules(publis
     for folder in folders:
         case = load_case(folder)
         assert case.script("buggy").is_file() and case.script("fixed").is_file(), case.name
-        assert all(parse_pp_key(p) in study for p in case.pp_ids), case.name
-        assert codebook.resolve("root_cause", case.root_cause) == case.root_cause, case.name
-        assert case.framework == "tensorflow" and case.steps
+        assert case.framework in codebooks and case.steps, case.name
+        assert codebooks[case.framework].resolve("root_cause", case.root_cause) == case.root_cause, case.name
+        if case.framework == "tensorflow":
+            assert all(parse_pp_key(p) in study for p in case.pp_ids), case.name
         if check_source is not None:
             for variant, expected in (("buggy", set(case.ppcheck)), ("fixed", set())):
                 path = case.script(variant)
                 findings, _ = check_source(path.read_text(encoding="utf-8"), str(path))
                 assert {f.rule for f in findings} & set(case.ppcheck) == expected, (case.name, variant)
     assert sum(bool(load_case(f).ppcheck) for f in folders) >= 4
+    assert sum(load_case(f).framework == "torch" for f in folders) >= 6
 
 
 def test_migration_0010_files_older_runs_under_stack_overflow_and_downgrade_keeps_other_sites(db_url):

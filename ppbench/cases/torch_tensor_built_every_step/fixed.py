@@ -1,0 +1,23 @@
+"""PyTorch: the constant tensors made once, before the loop, directly on the device (device=)."""
+
+import torch
+from torch import nn
+
+from ppbench import probe
+
+torch.set_num_threads(1)  # one intra-op thread: the case measures the PP, not the machine's parallelism
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Sequential(nn.Linear(128, 64), nn.ReLU(), nn.Linear(64, 10)).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+class_weights = [1.0 + i / 10 for i in range(10)]
+mask_rows = [[float((i + j) % 7 != 0) for j in range(128)] for i in range(256)]
+x, y = torch.randn(256, 128, device=device), torch.randint(0, 10, (256,), device=device)
+with probe.section():
+    weights = torch.tensor(class_weights, device=device)
+    mask = torch.tensor(mask_rows, device=device)
+    for _step in probe.steps(probe.count(100)):
+        loss = nn.functional.cross_entropy(model(x * mask), y, weight=weights)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
