@@ -33,6 +33,7 @@ with probe.section():
         total += i * i
 """
 FAST = """
+from ppbench import probe
 n = probe.count(1000)
 with probe.section():
     total = sum(i * i for i in range(0, n, 8))

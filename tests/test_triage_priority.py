@@ -284,7 +284,7 @@ def _drain(fd, until: bytes, timeout: float = 60.0) -> bytes:
 
     out, end = b"", time.monotonic() + timeout
     while until not in out:
-        assert time.monotonic() < end, f"timed out; terminal output so far: {out[-400:]!r}"
+        assert time.monotonic() < end, f"timed out waiting for {until!r}; terminal output so far: {out[-400:]!r}"
         if select.select([fd], [], [], 0.2)[0]:
             try:
                 chunk = os.read(fd, 65536)
@@ -313,7 +313,9 @@ def test_identify_orders_in_a_real_terminal(sqlite_url, caffe, order):
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         cmd = [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--order", order, *extra,
                "--db", sqlite_url]  # fmt: skip
-        os.execvpe(sys.executable, cmd, dict(os.environ, TERM="xterm-256color"))
+        # the size is the terminal's: a COLUMNS/LINES left in the environment would override it
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        os.execvpe(sys.executable, cmd, dict(env, TERM="xterm-256color"))
     try:
         _drain(fd, b"model warming up" if order == "priority" else b"remaining 286")
         os.write(fd, b"n")

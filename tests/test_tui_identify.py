@@ -333,7 +333,9 @@ def test_cli_session_in_a_real_terminal(sqlite_url):
     pid, fd = pty.fork()
     if pid == 0:  # the child: a 120x40 terminal running the real command
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        env = dict(os.environ, TERM="xterm-256color")
+        # the size is the terminal's: a COLUMNS/LINES left in the environment would override it
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        env = dict(env, TERM="xterm-256color")
         cmd = [sys.executable, "-m", "labeling.cli", "identify", "--rater", "ann", "--db", sqlite_url]
         os.chdir(PROJECT)
         os.execvpe(sys.executable, cmd, env)
