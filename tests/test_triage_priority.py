@@ -284,7 +284,9 @@ def _drain(fd, until: bytes, timeout: float = 60.0) -> bytes:
 
     out, end = b"", time.monotonic() + timeout
     while until not in out:
-        assert time.monotonic() < end, f"timed out waiting for {until!r}; terminal output so far: {out[-400:]!r}"
+        assert time.monotonic() < end, (
+            f"timed out waiting for {until!r}; terminal output so far: {out[-400:]!r}"
+        )
         if select.select([fd], [], [], 0.2)[0]:
             try:
                 chunk = os.read(fd, 65536)
