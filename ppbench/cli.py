@@ -85,8 +85,10 @@ def list_cmd(cases, case_name, limit, fmt, db_url) -> None:
         rows = []
         for folder in shipped_cases():
             c = load_case(folder)
+            # A table shows the folder as typed from here (it fits 80 columns); machine output keeps it absolute.
+            shown = str(c.folder) if fmt != "table" else shown_path(c.folder)
             rows.append({"case": c.name, "pp": list(c.pp_ids), "symptom": c.symptom, "metric": c.metric,
-                         "root_cause": c.root_cause, "ppcheck": list(c.ppcheck), "folder": str(c.folder),
+                         "root_cause": c.root_cause, "ppcheck": list(c.ppcheck), "folder": shown,
                          "title": c.title})  # fmt: skip
         emit_rows(rows, fmt, title="ppbench cases")
         return
@@ -155,6 +157,14 @@ def env(fmt) -> None:
         click.echo(json.dumps(facts, indent=2, default=str))
         return
     emit_rows([{"check": k, "finding": v} for k, v in checklist(facts)], "table")
+
+
+def shown_path(folder: Path) -> str:
+    """A folder as typed from the current directory when it lies below it, else absolute."""
+    try:
+        return str(folder.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(folder)
 
 
 def main() -> None:

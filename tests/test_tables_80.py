@@ -8,7 +8,9 @@ side by side is printed one block a row (as psql's expanded display), never cut.
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -132,6 +134,10 @@ def test_ppbench_tables(tmp_path):
     table = invoke(ppbench, "list", "--cases")
     rows = json.loads(invoke(ppbench, "list", "--cases", "--format", "json"))
     assert rows
+    # The table shows each folder as typed from the working directory; the JSON keeps it absolute.
+    assert all(Path(row["folder"]).is_absolute() for row in rows)
+    for row in rows:
+        row["folder"] = os.path.relpath(row["folder"])
     assert_readable(table, words_of(rows, ("case", "root_cause", "folder")))
     assert_readable(invoke(ppbench, "env"))
     assert_readable(invoke(ppbench, "list", "--db", db))
