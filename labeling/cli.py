@@ -18,6 +18,7 @@ from core.cli_common import (
     study_options,
 )
 from labeling.rater_agreement import REPORTS as REPORT_CHOICES
+from labeling.vocabulary import AGREEMENT_MIN_RATERS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -325,7 +326,7 @@ def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
 @click.option(
     "--min-raters",
     type=click.IntRange(min=1),
-    default=2,
+    default=AGREEMENT_MIN_RATERS,
     show_default=True,
     help="Raters an item needs (for labels: raters who completely labelled the post) before it is reconciled.",
 )

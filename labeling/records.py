@@ -28,7 +28,7 @@ from core.schema.labeling import (
     rater_key,
 )
 from core.sites import PostKey, as_post
-from labeling.vocabulary import AGREEMENT_METHOD
+from labeling.vocabulary import AGREEMENT_METHOD, AGREEMENT_MIN_RATERS
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
@@ -142,7 +142,8 @@ def set_identification_note(
 
 
 def delete_identification(session: Session, rater: Rater, post: PostKey | int) -> bool:
-    """Undo a rater's decision on a post. Returns whether there was one."""
+    """Undo a rater's decision on a post. Returns whether there was one. A final made on agreement that the
+    remaining decisions no longer hold (see :func:`reopen_broken_agreement`) is reopened."""
     post = as_post(post)
     row = _identification(session, rater, post)
     if row is None:
@@ -151,6 +152,7 @@ def delete_identification(session: Session, rater: Rater, post: PostKey | int) -
            _identification_snapshot(row), None)  # fmt: skip
     session.delete(row)
     session.flush()
+    reopen_broken_agreement(session, post, rater.name, removed=True)
     return True
 
 
@@ -301,22 +303,25 @@ def delete_final_identification(session: Session, post: PostKey | int, actor: st
     return True
 
 
-def reopen_broken_agreement(session: Session, post: PostKey | int, actor: str | None) -> bool:
-    """Reopen a post's final made on agreement once a rater's decision no longer matches it: the final and the
-    PP finals made on agreement under it are deleted (audited), and the post is to reconcile again. Every write
-    of a decision (identify, a revisit, a raters merge, an import) calls this. Returns whether it reopened."""
+def reopen_broken_agreement(
+    session: Session, post: PostKey | int, actor: str | None, *, removed: bool = False
+) -> bool:
+    """Reopen a post's final made on agreement once the agreement no longer holds: a rater's decision differs
+    from it, or (``removed``: a decision was just taken away) fewer than ``AGREEMENT_MIN_RATERS`` raters still
+    decided the post. The final and the PP finals made on agreement under it are deleted (audited), and the post
+    is to reconcile again. Every write or removal of a decision (identify and its undo, a revisit, a raters
+    merge, an import) calls this. Returns whether it reopened."""
     post = as_post(post)
     final = session.get(FinalIdentification, (post.site, post.id))
     if final is None or final.method != AGREEMENT_METHOD:
         return False
-    votes = set(
-        session.scalars(
-            sa.select(Identification.is_pp).where(
-                Identification.site == post.site, Identification.question_id == post.id
-            )
+    votes = session.scalars(
+        sa.select(Identification.is_pp).where(
+            Identification.site == post.site, Identification.question_id == post.id
         )
-    )
-    if votes <= {final.is_pp}:
+    ).all()
+    too_few = removed and len(votes) < AGREEMENT_MIN_RATERS
+    if set(votes) <= {final.is_pp} and not too_few:
         return False
     agreed_pps = session.scalars(
         sa.select(FinalLabel.pp_index).where(

@@ -78,3 +78,59 @@ def test_a_merge_keeps_an_agreement_that_still_holds(sqlite_store):
         merge_raters(s, "Ann2", "ann")
     assert _finals(sqlite_store) == {post: (True, "agreement") for post in IDS}
     assert not _reopened_by(sqlite_store, IDS[0])
+
+
+def test_an_undo_that_leaves_one_rater_reopens(sqlite_store):
+    """Identify's `u` takes a decision away: with one rater left, the two-rater agreement no longer holds."""
+    _agreed(sqlite_store, "ann", "bob")
+    queue = IdentifyQueue(sqlite_store, "bob")
+    with sqlite_store.write() as s:  # bob's latest stored decision is taken back (undo after a restart)
+        s.execute(sa.text("UPDATE identifications SET decided_at = '2000-01-01' WHERE question_id = :q"),
+                  {"q": IDS[1]})  # fmt: skip
+    assert queue.undo() is not None
+    undone = IDS[0]
+    assert _finals(sqlite_store) == {IDS[1]: (True, "agreement")}
+    assert _reopened_by(sqlite_store, undone) == ["bob"]
+
+
+def test_an_undo_with_two_raters_left_keeps_the_agreement(sqlite_store):
+    _agreed(sqlite_store, "ann", "bob", "carl")
+    assert IdentifyQueue(sqlite_store, "carl").undo() is not None
+    assert _finals(sqlite_store) == {post: (True, "agreement") for post in IDS}
+
+
+def test_merging_two_names_of_one_rater_reopens_their_agreement(sqlite_url):
+    """ann and Ann2 are one person: their 'agreement' was one rater's; after `pplabel raters merge` one rater is
+    left on each post, and the finals go back to reconcile."""
+    from conftest import run_cli
+
+    from core.db import open_store
+
+    store = open_store(sqlite_url)
+    _agreed(store, "ann", "Ann2")
+    run_cli("labeling.cli", "raters", "merge", "Ann2", "ann", "--db", sqlite_url)
+    assert _finals(store) == {}
+    assert all(_reopened_by(store, post) == ["Ann2"] for post in IDS)
+    auto = run_cli("labeling.cli", "reconcile", "--auto-only", "--db", sqlite_url).stdout
+    assert "identification: 0 made final on agreement, 0 to adjudicate, 2 waiting for more raters" in auto
+
+
+def test_an_archive_that_adds_a_breaking_decision_reopens(sqlite_url, tmp_path):
+    """Two copies of a study: in one, carl decides differently; importing its archive into the other reopens."""
+    import sqlite3
+
+    from core.db import open_store
+    from labeling.io.archive import export_archive, import_archive, read_archive
+
+    store = open_store(sqlite_url)
+    _agreed(store, "ann", "bob")
+    copy = tmp_path / "copy.db"
+    with sqlite3.connect(sqlite_url.removeprefix("sqlite:///")) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)  # the write-ahead log included
+    other = open_store(f"sqlite:///{copy}")
+    with other.write() as s:
+        set_identification(s, get_or_create_rater(s, "carl"), IDS[0], False)
+    export_archive(other, tmp_path / "other.zip")
+    import_archive(store, read_archive(str(tmp_path / "other.zip")))
+    assert _finals(store) == {IDS[1]: (True, "agreement")}
+    assert "carl" in _reopened_by(store, IDS[0])[-1]
