@@ -71,7 +71,10 @@ def _audit(session: Session, actor: str | None, entity: str, key: str, action: s
     )
 
 
-def _identification(session: Session, rater: Rater, post: PostKey) -> Identification | None:
+def identification(session: Session, rater: Rater, post: PostKey | int) -> Identification | None:
+    """A rater's stored decision on a post, or None. Callers that need it before a write pass it on as ``current``
+    to :func:`set_identification` / :func:`delete_identification`, so the row is read once."""
+    post = as_post(post)
     return session.scalar(
         sa.select(Identification).where(
             Identification.rater_id == rater.id,
@@ -82,6 +85,7 @@ def _identification(session: Session, rater: Rater, post: PostKey) -> Identifica
 
 
 _KEEP: Any = object()  # set_identification(note=...) default: leave the stored note as it is
+_UNREAD: Any = object()  # current=... default: the function reads the rater's row itself
 
 
 def clean_note(note: str | None) -> str | None:
@@ -102,12 +106,19 @@ def _identification_snapshot(row: Identification | None) -> dict[str, Any] | Non
 
 
 def set_identification(
-    session: Session, rater: Rater, post: PostKey | int, is_pp: bool, note: str | None = _KEEP
+    session: Session,
+    rater: Rater,
+    post: PostKey | int,
+    is_pp: bool,
+    note: str | None = _KEEP,
+    *,
+    current: Identification | None = _UNREAD,
 ) -> Identification:
     """Record (or change) a rater's PP / not-PP decision on a post; ``note`` also sets its note (None or "" clears
-    it; left out, the stored note stays). A changed decision gets a new ``decided_at``; a changed note alone not."""
+    it; left out, the stored note stays). A changed decision gets a new ``decided_at``; a changed note alone not.
+    ``current``: the row :func:`identification` returned in this transaction (not read again)."""
     post = as_post(post)
-    row = _identification(session, rater, post)
+    row = identification(session, rater, post) if current is _UNREAD else current
     before = _identification_snapshot(row)
     if row is None:
         row = Identification(
@@ -135,17 +146,20 @@ def set_identification_note(
 ) -> Identification | None:
     """Set (or clear, with None or "") the note on a rater's decision. None when there is no decision: a note
     belongs to a decision, so nothing is stored."""
-    row = _identification(session, rater, as_post(post))
+    row = identification(session, rater, post)
     if row is None:
         return None
-    return set_identification(session, rater, post, row.is_pp, note=note)
+    return set_identification(session, rater, post, row.is_pp, note=note, current=row)
 
 
-def delete_identification(session: Session, rater: Rater, post: PostKey | int) -> bool:
+def delete_identification(
+    session: Session, rater: Rater, post: PostKey | int, *, current: Identification | None = _UNREAD
+) -> bool:
     """Undo a rater's decision on a post. Returns whether there was one. A final made on agreement that the
-    remaining decisions no longer hold (see :func:`reopen_broken_agreement`) is reopened."""
+    remaining decisions no longer hold (see :func:`reopen_broken_agreement`) is reopened. ``current``: as for
+    :func:`set_identification`."""
     post = as_post(post)
-    row = _identification(session, rater, post)
+    row = identification(session, rater, post) if current is _UNREAD else current
     if row is None:
         return False
     _audit(session, rater.name, "identifications", f"{rater.name}/{post}", "delete",

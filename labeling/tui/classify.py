@@ -20,7 +20,6 @@ from textual.widgets import Static
 from core.schema.labeling import PPLabel
 from core.sites import PostKey
 from core.text import terminal_safe
-from labeling.progress import classify_status
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
 from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label, swap_pp_labels
 from labeling.tui.common import (
@@ -137,12 +136,7 @@ class ClassifyApp(App[Progress]):
         view = self.query_one(PostView)
         view.focus()
         self.reader = PostReader(self.queue.store, view, hints=self.hints)
-        self.clock = PaceClock()
-        try:
-            with self.queue.store.read() as s:
-                self.clock = PaceClock(list(classify_status(s, self.queue.rater_id or -1)[1].values()))
-        except SQLAlchemyError:  # no pace is no reason to stop a session
-            pass
+        self.clock = PaceClock(self.queue.finished_at)  # what the queue read: not read again
         self.load_current()
 
     # -- state --------------------------------------------------------------------------------------------
