@@ -194,7 +194,7 @@ def test_only_new_or_refreshed_questions_are_checked(store, config):
     everything = run_match(store, config, rematch_all=True)
     # nothing changed: no candidate counts as updated (issue 20, point 5)
     assert (everything.checked, everything.updated_candidates, everything.new_candidates) == (2, 0, 0)
-    assert "checked 2 again (--all)" in everything.summary() and "0 updated" in everything.summary()
+    assert "checked 2 again (all selected)" in everything.summary() and "0 updated" in everything.summary()
     with store.read() as s:  # an unchanged re-check keeps its record and moves only checked_at
         after = s.execute(
             sa.select(MatchCheck.question_id, MatchCheck.checked_at, MatchCheck.is_candidate)

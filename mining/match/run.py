@@ -89,7 +89,7 @@ class MatchResult:
             else (f"{f['selected']:,} questions (no filters)")
         )
         return (
-            f"match: {scope}; checked {self.checked:,} {'again (--all)' if self.rematch_all else 'new or changed'}; "
+            f"match: {scope}; checked {self.checked:,} {'again (all selected)' if self.rematch_all else 'new or changed'}; "
             f"{f.get('candidates', 0):,} candidates ({self.new_candidates:,} new, {self.updated_candidates:,} "
             f"updated, {self.removed_candidates:,} removed)"
             + (
