@@ -29,6 +29,7 @@ from core.errors import PPMinerError
 from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_display
 from core.schema.mining import Candidate
 from core.sites import PostKey, as_post
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import (
     clean_note,
     delete_identification,
@@ -445,6 +446,14 @@ class ClassifyQueue(_SessionQueue):
         started = [q for q in order if q in status.started]
         fresh = [q for q in order if q not in status.started and q not in status.finished]
         super().__init__(store, rater, rater_name, started + fresh, len(status.finished))
+
+    @contextmanager
+    def writing_labels(self, post: PostKey) -> Iterator[tuple[Session, Rater]]:
+        """:meth:`writing` for this rater's labels of ``post``: the PP finals made on agreement that the labels
+        written no longer hold are reopened in the same transaction (``labeling.reconcile``)."""
+        with self.writing() as (s, rater):
+            yield s, rater
+            reopen_broken_label_agreements(s, post, rater.name)
 
     def finish(self) -> PostKey | None:
         """The current post is done (its labels are already stored); returns the next post."""

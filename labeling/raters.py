@@ -26,6 +26,7 @@ from core.schema.labeling import (
     rater_key,
 )
 from core.sites import PostKey
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import (
     LABEL_FIELDS,
     delete_identification,
@@ -181,10 +182,13 @@ def merge_raters(session: Session, source: str, target: str) -> dict[str, int]:
             set_identification(session, dst, qid, is_pp, note=untold[qid])
         delete_identification(session, src, qid)
     for qid, pps in sorted(src_labels.items()):
+        if qid in dst_labels:  # the same labels twice: one rater's fewer on the post
+            for pp in pps:
+                delete_pp_label(session, src, qid, pp["pp_index"])
+            reopen_broken_label_agreements(session, qid, dst.name)
+            continue
         for pp in pps:
             delete_pp_label(session, src, qid, pp["pp_index"])
-        if qid in dst_labels:
-            continue
         for pp in pps:
             values = {f: pp[f] for f in LABEL_FIELDS}
             row = set_pp_label(

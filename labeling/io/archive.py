@@ -36,6 +36,7 @@ from core.sites import PostKey
 from labeling.io.archive_tables import TABLES, Table
 from labeling.io.import_study import read_source
 from labeling.io.output import STDOUT, atomic_file
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import reopen_broken_agreement
 from labeling.vocabulary import FIELD_DIMENSION
 from mining.store import chunks
@@ -485,6 +486,7 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
     ids: dict[str, dict] = {}  # table -> key -> id, for resolving the archive's references
     added, present, conflicts = {}, 0, []
     new_decisions: list[dict] = []
+    new_labels: list[dict] = []
     for table in TABLES:
         if table.kept:
             stored = _stored_keys(session, table, refs)
@@ -508,6 +510,8 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
         added[table.name] = len(new)
         if table.name == "identifications":
             new_decisions = new
+        elif table.name == "pp_labels":
+            new_labels = new
     if conflicts:
         listed = ", ".join(conflicts[:LISTED_CONFLICTS])
         more = f" and {len(conflicts) - LISTED_CONFLICTS} more" if len(conflicts) > LISTED_CONFLICTS else ""
@@ -516,6 +520,8 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
         )
     for rec in new_decisions:  # a decision the archive adds may break a final the database made on agreement
         reopen_broken_agreement(session, PostKey(rec["site"], rec["question_id"]), rec["rater"])
+    for post in dict.fromkeys(PostKey(rec["site"], rec["question_id"]) for rec in new_labels):  # and a label
+        reopen_broken_label_agreements(session, post, "import")
     return ArchiveImport(archive.source, added, present)
 
 

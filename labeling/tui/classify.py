@@ -261,7 +261,7 @@ class ClassifyApp(App[Progress]):
             return True
         existed = any(values.get(f) for f in LABEL_FIELDS)  # else undo deletes the row again
         try:
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(qid) as (s, rater):
                 set_pp_label(s, rater, qid, pp, **{field: value})
         except SQLAlchemyError as exc:
             self._failed("change", exc)
@@ -360,7 +360,7 @@ class ClassifyApp(App[Progress]):
             return
         other = order[here + step]
         try:
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(self.qid) as (s, rater):
                 swap_pp_labels(s, rater, self.qid, self.pp, other)
         except SQLAlchemyError as exc:
             self._failed("move", exc)
@@ -380,7 +380,7 @@ class ClassifyApp(App[Progress]):
         values = self.pps[last]
         if any(values.values()):
             try:
-                with self.queue.writing() as (s, rater):
+                with self.queue.writing_labels(self.qid) as (s, rater):
                     delete_pp_label(s, rater, self.qid, last)
             except SQLAlchemyError as exc:
                 self._failed("delete", exc)
@@ -430,7 +430,7 @@ class ClassifyApp(App[Progress]):
                 self.load_current()
                 return
             kind, qid, pp, before = entry[:4]
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(qid) as (s, rater):
                 if kind == "swap":
                     swap_pp_labels(s, rater, qid, pp, before)
                 elif kind == "label" and not entry[4]:
