@@ -22,7 +22,6 @@ they cover more raters and missing ratings. A statistic that is undefined (e.g. 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
@@ -239,64 +238,7 @@ def compute_agreement(
     return {d: agreement_of(d, ratings[d], top) for d in dims}
 
 
-# -- output ---------------------------------------------------------------------------------------------------
-
-
-def to_json(result: dict[str, DimensionAgreement]) -> str:
-    """``{dimension: {items, raters, observed_agreement, cohen_kappa, fleiss_kappa, krippendorff_alpha,
-    disagreements}}``."""
-    return json.dumps({d: a.as_dict() for d, a in result.items()}, indent=2, ensure_ascii=False)
-
-
-def to_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """One flat row per dimension (for CSV); disagreements as 'a / b (n)' joined by '; '."""
-    rows = []
-    for a in result.values():
-        row = a.as_dict()
-        row["raters"] = ", ".join(a.raters)
-        row["disagreements"] = "; ".join(
-            f"{d['labels'][0]} / {d['labels'][1]} ({d['count']})" for d in a.disagreements
-        )
-        rows.append(row)
-    return rows
-
-
-def table_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """Rows with short column names for a terminal table (disagreements: rater_agreement.directed_disagreements)."""
-    return [
-        {
-            "dimension": a.dimension,
-            "items": a.items,
-            "raters": ", ".join(a.raters),
-            "observed": a.observed_agreement,
-            # one pairwise kappa column: Light's (mean pairwise Cohen's), Cohen's itself with two raters
-            LIGHT_COLUMN: a.mean_pairwise_kappa,
-            "fleiss κ": a.fleiss_kappa,
-            "kripp. α": a.krippendorff_alpha,
-        }
-        for a in result.values()
-    ]
-
-
-LIGHT_COLUMN = "light κ"
-LIGHT_NOTE = "light κ: Light's kappa, the mean of the pairwise Cohen's kappas (Cohen's κ with two raters)"
-
-
-def needs_light_note(result: dict[str, DimensionAgreement]) -> bool:
-    return any(len(a.raters) > 2 and a.mean_pairwise_kappa is not None for a in result.values())
-
-
-ROW_COLUMNS = (
-    "dimension",
-    "items",
-    "raters",
-    "observed_agreement",
-    "cohen_kappa",
-    "fleiss_kappa",
-    "krippendorff_alpha",
-    "disagreements",
-    "mean_pairwise_kappa",
-)
+# -- figures ----------------------------------------------------------------------------------------------------
 
 
 def chart_kappa(

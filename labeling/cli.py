@@ -17,7 +17,8 @@ from core.cli_common import (
     say_wrapped,
     study_options,
 )
-from labeling.rater_agreement import REPORTS as REPORT_CHOICES
+from labeling.agreement_report import REPORTS as REPORT_CHOICES
+from labeling.vocabulary import AGREEMENT_MIN_RATERS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -151,43 +152,22 @@ def agreement(study, stage: str | None, top: int, report: str, fmt: str) -> None
     of it per dimension (keys pairwise, majority, confusion, disputed, pairing beside the statistics) unless
     --report names one table; --format csv writes the --report table (summary: one row per dimension).
     """
-    from labeling.agreement import (
-        LIGHT_NOTE,
-        ROW_COLUMNS,
-        compute_agreement,
-        needs_light_note,
-        table_rows,
-        to_json,
-        to_rows,
-    )
+    from labeling.agreement import compute_agreement
+    from labeling.agreement_report import blocks
     from labeling.codebook import load_codebook
 
     codebook = load_codebook(study.config.codebook_file)
     with study.store.read() as session:
         result = compute_agreement(session, codebook, stage=stage, top=top)
-    from labeling import rater_agreement as ra
-
-    if report != "summary":
-        rows_of, columns = ra.ROWS[report]
-        emit_rows(rows_of(result), fmt, columns, title=f"Agreement: {report}")
-    elif fmt == "json":
-        echo_data(to_json(result) + "\n")
-    elif fmt == "csv":
-        emit_rows(to_rows(result), fmt, ROW_COLUMNS)
-    else:
-        emit_rows(table_rows(result), fmt, title="Inter-rater agreement")
-        if needs_light_note(result):
-            click.echo(LIGHT_NOTE)
-        emit_rows(ra.pivot_pairwise(result), fmt, title="Cohen's kappa per rater pair")
-        emit_rows(ra.pivot_majority(result), fmt, title="Agreement with the other raters' majority")
-        if top:
-            emit_rows(ra.directed_disagreements(result, top), fmt, title="Most frequent disagreements")
-        counts = ", ".join(f"{a.dimension} {len(a.disputed)}" for a in result.values() if a.disputed)
-        if counts:
-            say_wrapped(f"disputed items: {counts} (--report disputed lists them)")
-        paired = next((len(a.pairing) for a in result.values() if a.pairing), 0)
-        if paired:
-            say_wrapped(f"PPs paired across raters: {paired} (--report pairing says which PP of each rater)")
+    for block in blocks(result, report, fmt, top):
+        if block.data is not None:
+            echo_data(block.data)
+        elif block.note is not None:
+            click.echo(block.note)
+        elif block.paragraph is not None:
+            say_wrapped(block.paragraph)
+        else:
+            emit_rows(block.rows, fmt, block.columns, title=block.title)
 
 
 @cli.command("import")
@@ -325,7 +305,7 @@ def export_cmd(study, fmt: str, raters: str | None, out: str) -> None:
 @click.option(
     "--min-raters",
     type=click.IntRange(min=1),
-    default=2,
+    default=AGREEMENT_MIN_RATERS,
     show_default=True,
     help="Raters an item needs (for labels: raters who completely labelled the post) before it is reconciled.",
 )

@@ -17,9 +17,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from core.errors import PPMinerError
-from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_key
+from core.schema.labeling import Identification, PPLabel, Rater, rater_key
 from core.sites import PostKey
-from labeling.vocabulary import REQUIRED_LABEL_FIELDS
+from labeling.queue import classify_status
+from labeling.queue import identify_scope as queue_scope
 from mining.stats import latest_keyword_set_id
 
 BREAK = timedelta(minutes=10)
@@ -115,8 +116,6 @@ def identify_scope(
     session: Session, seed: int = 0, sample: int | None = None, rater_id: int = -1
 ) -> list[PostKey]:
     """The posts identify walks for a rater: as their queue does (``labeling.queue.identify_scope``)."""
-    from labeling.queue import identify_scope as queue_scope
-
     # a frozen sample is its stored posts; before anyone drew it, what a draw would take
     if sample is not None:
         from labeling.samples import sample_posts, stored_sample
@@ -150,47 +149,14 @@ def identify_progress(session: Session, rater: Rater, scope: Sequence[PostKey]) 
     )
 
 
-def classify_status(session: Session, rater_id: int) -> tuple[set[PostKey], dict[PostKey, datetime]]:
-    """(the posts that are PPs for this rater, {post: when finished} for those completely labelled).
-
-    A post is a PP for a rater by the reconciled decision where there is one, else by the rater's own; it is
-    finished when every PP the rater labelled on it has a symptom, a root cause and both stages.
-    """
-    finals = {row.key: row.is_pp for row in session.scalars(sa.select(FinalIdentification))}
-    own = [
-        PostKey(*row)
-        for row in session.execute(
-            sa.select(Identification.site, Identification.question_id).where(
-                Identification.rater_id == rater_id, Identification.is_pp.is_(True)
-            )
-        )
-    ]
-    pp_posts = {q for q, is_pp in finals.items() if is_pp} | {q for q in own if q not in finals}
-    labels = session.execute(
-        sa.select(
-            PPLabel.site,
-            PPLabel.question_id,
-            PPLabel.labeled_at,
-            *(getattr(PPLabel, f) for f in REQUIRED_LABEL_FIELDS),
-        ).where(PPLabel.rater_id == rater_id)
-    ).all()
-    complete: dict[PostKey, bool] = {}
-    finished_at: dict[PostKey, datetime] = {}
-    for site, question_id, at, *values in labels:
-        qid = PostKey(site, question_id)
-        complete[qid] = complete.get(qid, True) and all(values)
-        finished_at[qid] = max(at, finished_at.get(qid, at))
-    return pp_posts, {q: finished_at[q] for q in pp_posts if complete.get(q)}
-
-
 def classify_progress(session: Session, rater: Rater) -> RaterProgress:
-    pp_posts, finished = classify_status(session, rater.id)
-    times = list(finished.values())
+    status = classify_status(session, rater.id)
+    times = list(status.finished.values())
     return RaterProgress(
         rater.name,
         "classify",
-        len(finished),
-        len(pp_posts) - len(finished),
+        len(status.finished),
+        len(status.pp_posts) - len(status.finished),
         labeling_rate(times),
         max(times, default=None),
     )

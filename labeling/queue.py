@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -28,15 +29,17 @@ from core.errors import PPMinerError
 from core.schema.labeling import FinalIdentification, Identification, PPLabel, Rater, rater_display
 from core.schema.mining import Candidate
 from core.sites import PostKey, as_post
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import (
     clean_note,
     delete_identification,
     find_rater,
     get_or_create_rater,
+    identification,
     set_identification,
     set_identification_note,
 )
-from labeling.vocabulary import REQUIRED_LABEL_FIELDS
+from labeling.vocabulary import REQUIRED_LABEL_FIELDS, label_is_complete
 from mining.stats import latest_keyword_set_id
 
 REQUIRED_LABELS = REQUIRED_LABEL_FIELDS  # the name the classify screen uses
@@ -271,14 +274,8 @@ class IdentifyQueue(_SessionQueue):
         if self.rater is None:
             return None
         with self.store.read() as s:
-            row = s.execute(
-                sa.select(Identification.is_pp, Identification.note).where(
-                    Identification.rater_id == self.rater.id,
-                    Identification.site == post.site,
-                    Identification.question_id == post.id,
-                )
-            ).first()
-        return (bool(row[0]), row[1]) if row is not None else None
+            row = identification(s, self.rater, post)
+            return (bool(row.is_pp), row.note) if row is not None else None
 
     def set_note(self, note: str) -> bool:
         """Note the current post: on a stored decision at once (audited); on an undecided post kept as a draft that
@@ -309,14 +306,9 @@ class IdentifyQueue(_SessionQueue):
             return None
         note = {"note": self._drafts[qid]} if qid in self._drafts else {}
         with self.writing() as (s, rater):
-            before = s.execute(
-                sa.select(Identification.is_pp, Identification.decided_at).where(
-                    Identification.rater_id == rater.id,
-                    Identification.site == qid.site,
-                    Identification.question_id == qid.id,
-                )
-            ).first()
-            set_identification(s, rater, qid, is_pp, **note)
+            row = identification(s, rater, qid)  # read once: set_identification takes it as it is
+            before = None if row is None else (row.is_pp, row.decided_at)
+            set_identification(s, rater, qid, is_pp, current=row, **note)
         self._drafts.pop(qid, None)
         self._visiting = None
         if before is None:
@@ -349,14 +341,9 @@ class IdentifyQueue(_SessionQueue):
         if self.rater is None:
             return None  # nothing was ever decided
         with self.store.write() as s:  # if this fails, the action stays on the stack for another try
-            note = s.scalar(
-                sa.select(Identification.note).where(
-                    Identification.rater_id == self.rater.id,
-                    Identification.site == qid.site,
-                    Identification.question_id == qid.id,
-                )
-            )
-            existed = delete_identification(s, self.rater, qid)
+            row = identification(s, self.rater, qid)  # read once: delete_identification takes it as it is
+            note = row.note if row is not None else None
+            existed = delete_identification(s, self.rater, qid, current=row)
         if self._actions:
             self._actions.pop()
         self._visiting = None
@@ -392,6 +379,56 @@ class IdentifyQueue(_SessionQueue):
             return next((q for q in map(PostKey._make, rows) if q in self._in_scope), None)
 
 
+@dataclass(frozen=True)
+class ClassifyStatus:
+    """Where a rater's classification stands, read once (the classify queue and ``pplabel progress`` use it)."""
+
+    pp_posts: set[PostKey]  # the posts that are PPs for this rater
+    finished: dict[PostKey, datetime]  # completely labelled, with when their last label was written
+    started: set[PostKey]  # labelled in part: some PP lacks a required field
+
+
+def classify_status(session: Session, rater_id: int) -> ClassifyStatus:
+    """A post is a PP for a rater by the reconciled decision where there is one, else by the rater's own; it is
+    finished when every PP the rater labelled on it is complete (``labeling.vocabulary``'s rule)."""
+    finals = {
+        PostKey(site, qid): is_pp
+        for site, qid, is_pp in session.execute(
+            sa.select(FinalIdentification.site, FinalIdentification.question_id, FinalIdentification.is_pp)
+        )
+    }
+    own = [
+        PostKey(*row)
+        for row in session.execute(
+            sa.select(Identification.site, Identification.question_id).where(
+                Identification.rater_id == rater_id, Identification.is_pp.is_(True)
+            )
+        )
+    ]
+    pp_posts = {q for q, is_pp in finals.items() if is_pp} | {q for q in own if q not in finals}
+    labels = session.execute(
+        sa.select(
+            PPLabel.site,
+            PPLabel.question_id,
+            PPLabel.labeled_at,
+            *(getattr(PPLabel, f) for f in REQUIRED_LABEL_FIELDS),
+        ).where(PPLabel.rater_id == rater_id)
+    ).all()
+    complete: dict[PostKey, bool] = {}
+    last: dict[PostKey, datetime] = {}
+    for site, question_id, at, *values in labels:
+        post = PostKey(site, question_id)
+        complete[post] = complete.get(post, True) and label_is_complete(
+            dict(zip(REQUIRED_LABEL_FIELDS, values, strict=True))
+        )
+        last[post] = max(at, last.get(post, at))
+    return ClassifyStatus(
+        pp_posts,
+        {q: last[q] for q in pp_posts if complete.get(q)},
+        {q for q in pp_posts if complete.get(q) is False},
+    )
+
+
 class ClassifyQueue(_SessionQueue):
     """The posts that are PPs for this rater: the reconciled decision where there is one, else their own.
 
@@ -402,36 +439,21 @@ class ClassifyQueue(_SessionQueue):
     def __init__(self, store: Store, rater_name: str, seed: int = 0) -> None:
         rater = open_rater(store, rater_name)
         with store.read() as s:
-            finals = {
-                PostKey(site, qid): is_pp
-                for site, qid, is_pp in s.execute(
-                    sa.select(
-                        FinalIdentification.site, FinalIdentification.question_id, FinalIdentification.is_pp
-                    )
-                )
-            }
-            own = [
-                PostKey(*row)
-                for row in s.execute(
-                    sa.select(Identification.site, Identification.question_id).where(
-                        Identification.rater_id == _id_of(rater), Identification.is_pp.is_(True)
-                    )
-                )
-            ]
-            pp_posts = {q for q, is_pp in finals.items() if is_pp} | {q for q in own if q not in finals}
-            labels = s.execute(
-                sa.select(
-                    PPLabel.site, PPLabel.question_id, *(getattr(PPLabel, f) for f in REQUIRED_LABELS)
-                ).where(PPLabel.rater_id == _id_of(rater))
-            ).all()
-        complete: dict[PostKey, bool] = {}
-        for row in labels:
-            post = PostKey(row[0], row[1])
-            complete[post] = complete.get(post, True) and all(row[2:])
-        order = seeded_order(pp_posts, seed)
-        started = [q for q in order if complete.get(q) is False]
-        fresh = [q for q in order if q not in complete]
-        super().__init__(store, rater, rater_name, started + fresh, sum(1 for q in order if complete.get(q)))
+            status = classify_status(s, _id_of(rater))
+        #: when each finished post was finished (the session's pace clock starts from these)
+        self.finished_at: list[datetime] = list(status.finished.values())
+        order = seeded_order(status.pp_posts, seed)
+        started = [q for q in order if q in status.started]
+        fresh = [q for q in order if q not in status.started and q not in status.finished]
+        super().__init__(store, rater, rater_name, started + fresh, len(status.finished))
+
+    @contextmanager
+    def writing_labels(self, post: PostKey) -> Iterator[tuple[Session, Rater]]:
+        """:meth:`writing` for this rater's labels of ``post``: the PP finals made on agreement that the labels
+        written no longer hold are reopened in the same transaction (``labeling.reconcile``)."""
+        with self.writing() as (s, rater):
+            yield s, rater
+            reopen_broken_label_agreements(s, post, rater.name)
 
     def finish(self) -> PostKey | None:
         """The current post is done (its labels are already stored); returns the next post."""

@@ -18,8 +18,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from labeling.alignment import NO_PP
-from labeling.ratings import DimensionAgreement, ItemRatings, cohen_kappa
+from labeling.ratings import ItemRatings, cohen_kappa
 
 
 def pairwise(items: list[dict[str, str]], raters: list[str]) -> list[dict[str, Any]]:
@@ -104,100 +103,3 @@ def pairing(items: list[ItemRatings]) -> list[dict[str, Any]]:
         for i in items
         if i.pp_index is not None and len(i.ratings) >= 2
     ]
-
-
-# -- output ---------------------------------------------------------------------------------------------------
-
-REPORTS = ("summary", "pairwise", "majority", "confusion", "disputed", "pairing")
-SHOWN_IDS = 5
-
-
-def pairwise_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    return [{"dimension": a.dimension, **p} for a in result.values() for p in a.pairwise]
-
-
-def majority_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    return [{"dimension": a.dimension, **m} for a in result.values() for m in a.majority]
-
-
-def confusion_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    return [{"dimension": a.dimension, **c} for a in result.values() for c in a.confusion]
-
-
-def disputed_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """One row per (dimension, disputed item, rater): long form, one value per cell, for a spreadsheet."""
-    return [
-        {"dimension": a.dimension, "item": d["item"], "rater": rater, "value": value}
-        for a in result.values()
-        for d in a.disputed
-        for rater, value in d["ratings"].items()
-    ]
-
-
-def pairing_rows(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """One row per (aligned PP, rater): the PP as the rater numbered it. The pairing is the same in every label
-    dimension, so it is read from the first one computed (symptom unless --stage says otherwise)."""
-    first = next((a for a in result.values() if a.pairing), None)
-    if first is None:
-        return []
-    return [
-        {"item": p["item"], "rater": rater, "rater_pp": own if own is not None else NO_PP}
-        for p in first.pairing
-        for rater, own in p["pps"].items()
-    ]
-
-
-ROWS = {
-    "pairwise": (
-        pairwise_rows,
-        ("dimension", "rater_a", "rater_b", "items", "observed_agreement", "cohen_kappa"),
-    ),
-    "majority": (majority_rows, ("dimension", "rater", "items", "agreement_with_majority")),
-    "confusion": (
-        confusion_rows,
-        ("dimension", "rater_a", "rater_b", "label_a", "label_b", "count", "items"),
-    ),
-    "disputed": (disputed_rows, ("dimension", "item", "rater", "value")),
-    "pairing": (pairing_rows, ("item", "rater", "rater_pp")),
-}
-
-
-def _ids(ids: list[str], shown: int = SHOWN_IDS) -> str:
-    more = len(ids) - shown
-    return ", ".join(ids[:shown]) + (f" (+{more})" if more > 0 else "")
-
-
-def pivot_pairwise(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """Dimensions x rater pairs, Cohen's kappa per cell (terminal table)."""
-    return [
-        {"dimension": a.dimension} | {f"{p['rater_a']}–{p['rater_b']}": p["cohen_kappa"] for p in a.pairwise}
-        for a in result.values()
-        if a.pairwise
-    ]
-
-
-def pivot_majority(result: dict[str, DimensionAgreement]) -> list[dict[str, Any]]:
-    """Dimensions x raters, share of items agreeing with the other raters' majority (terminal table)."""
-    return [
-        {"dimension": a.dimension} | {m["rater"]: m["agreement_with_majority"] for m in a.majority}
-        for a in result.values()
-        if a.majority
-    ]
-
-
-def directed_disagreements(result: dict[str, DimensionAgreement], top: int | None) -> list[dict[str, Any]]:
-    """The most frequent disagreeing cells of each dimension, with direction and the first item ids."""
-    out = []
-    for a in result.values():
-        cells = sorted((c for c in a.confusion if c["label_a"] != c["label_b"]), key=lambda c: -c["count"])
-        for c in cells[:top]:
-            out.append(
-                {
-                    "dimension": a.dimension,
-                    "rater A said": f"{c['rater_a']}: {c['label_a']}",
-                    "rater B said": f"{c['rater_b']}: {c['label_b']}",
-                    "count": c["count"],
-                    "items": _ids(c["items"]),
-                }
-            )
-    return out

@@ -26,6 +26,7 @@ from core.schema.labeling import (
     rater_key,
 )
 from core.sites import PostKey
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import (
     LABEL_FIELDS,
     delete_identification,
@@ -170,18 +171,24 @@ def merge_raters(session: Session, source: str, target: str) -> dict[str, int]:
         )
     moved = {"identifications": 0, "pp_labels": 0, "finals": 0}
     for qid, is_pp in sorted(mine.items()):
-        delete_identification(session, src, qid)
+        # The target's decision is written before the source's goes, so a post never looks as if one rater fewer
+        # decided it; where both decided it, it now has one rater fewer (an agreement of two names of one person
+        # then no longer holds, and delete_identification reopens it).
         if qid not in theirs:
             moved_row = set_identification(session, dst, qid, is_pp, note=notes[qid])
             moved_row.decided_at = when[qid]  # when it was decided
             moved["identifications"] += 1
         elif qid in untold:  # the same decision: the target keeps its own note, else takes the source's
             set_identification(session, dst, qid, is_pp, note=untold[qid])
+        delete_identification(session, src, qid)
     for qid, pps in sorted(src_labels.items()):
+        if qid in dst_labels:  # the same labels twice: one rater's fewer on the post
+            for pp in pps:
+                delete_pp_label(session, src, qid, pp["pp_index"])
+            reopen_broken_label_agreements(session, qid, dst.name)
+            continue
         for pp in pps:
             delete_pp_label(session, src, qid, pp["pp_index"])
-        if qid in dst_labels:
-            continue
         for pp in pps:
             values = {f: pp[f] for f in LABEL_FIELDS}
             row = set_pp_label(

@@ -10,9 +10,11 @@ An item is *ready* once at least ``min_raters`` raters have rated it (for labels
 PP of the post; a half-finished classification does not count). Ready items where every rater gives the same
 answer become final without a visit (method ``agreement``); the others wait for an adjudicator (method
 ``adjudicated``, ``decided_by`` the adjudicator). Human finals (``adjudicated``, ``imported``) are never
-overwritten here; an ``agreement`` final follows the raters: if they later change their minds it is updated, or,
-when they now disagree, the item goes back to the adjudicator. Agreement finals of the PPs of a post that ends
-up final as not a PP are withdrawn (an audited delete).
+overwritten here; an ``agreement`` final follows the raters: if they later change their minds alike it is
+updated; as soon as they disagree it is deleted (audited: the write of the decision or label that broke it does
+that, see ``records.reopen_broken_agreement`` and :func:`reopen_broken_label_agreements`, and the agreement step
+catches any left) and the item goes back to the adjudicator. Agreement finals of the PPs of a post that ends up
+final as not a PP are withdrawn (an audited delete).
 
 The two symptoms of a PP are compared as a set: ``(oom, slow)`` and ``(slow, oom)`` agree.
 Every write goes through :mod:`labeling.records`, so it is audited.
@@ -280,7 +282,8 @@ def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
     for item in labels:
         if item.needs_adjudication:
             summary.labels_open += 1
-            if item.final_method == AGREEMENT:
+            if item.final_method == AGREEMENT:  # the raters no longer agree: the final goes (audited)
+                delete_final_label(session, item.question_id, item.pp_index, AGREEMENT)
                 summary.reopened.append(item.key)
     return summary
 
@@ -323,6 +326,38 @@ def finalize(store: Store, min_raters: int = 2) -> Summary:
     """:func:`finalize_agreements` in one transaction of its own; reports what the database then holds."""
     with store.write() as session:
         return standing(session, min_raters, finalize_agreements(session, min_raters))
+
+
+def _holds(item: LabelItem | None, final: FinalLabel) -> bool:
+    """Whether a PP's final made on agreement still is what its raters agree on (the coded fields)."""
+    if item is None or not item.agreed:
+        return False
+    agreed = item.agreed_values()
+    return all(getattr(final, f) == agreed.get(f) for f in CODED_FIELDS)
+
+
+def reopen_broken_label_agreements(session: Session, post: PostKey | int, actor: str | None) -> list[str]:
+    """Reopen the PP finals of ``post`` made on agreement that its raters' complete labels no longer agree on
+    (a changed, cleared or removed label): each is deleted, audited, and the PP is to reconcile again. Every write
+    of a rater's labels (classify, a raters merge, an import) calls this. Returns the PP ids reopened.
+
+    The PPs are paired as agreement and reconcile pair them; a final whose raters still agree stays, however
+    few they are now (``finalize_agreements`` counts raters)."""
+    post = as_post(post)
+    held = session.scalars(
+        sa.select(FinalLabel).where(
+            FinalLabel.site == post.site, FinalLabel.question_id == post.id, FinalLabel.method == AGREEMENT
+        )
+    ).all()
+    if not held:
+        return []
+    items = {item.pp_index: item for item in label_items(session, 1, post)[0]}
+    reopened = []
+    for final in held:
+        if not _holds(items.get(final.pp_index), final):
+            delete_final_label(session, post, final.pp_index, actor)
+            reopened.append(pp_key(post, final.pp_index))
+    return reopened
 
 
 def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem]:

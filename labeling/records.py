@@ -28,7 +28,7 @@ from core.schema.labeling import (
     rater_key,
 )
 from core.sites import PostKey, as_post
-from labeling.vocabulary import AGREEMENT_METHOD
+from labeling.vocabulary import AGREEMENT_METHOD, AGREEMENT_MIN_RATERS
 from mining.store import utcnow
 
 LABEL_FIELDS = ("part", "symptom1", "symptom2", "root_cause", "introducing_stage", "exposing_stage", "note")
@@ -71,7 +71,10 @@ def _audit(session: Session, actor: str | None, entity: str, key: str, action: s
     )
 
 
-def _identification(session: Session, rater: Rater, post: PostKey) -> Identification | None:
+def identification(session: Session, rater: Rater, post: PostKey | int) -> Identification | None:
+    """A rater's stored decision on a post, or None. Callers that need it before a write pass it on as ``current``
+    to :func:`set_identification` / :func:`delete_identification`, so the row is read once."""
+    post = as_post(post)
     return session.scalar(
         sa.select(Identification).where(
             Identification.rater_id == rater.id,
@@ -82,6 +85,7 @@ def _identification(session: Session, rater: Rater, post: PostKey) -> Identifica
 
 
 _KEEP: Any = object()  # set_identification(note=...) default: leave the stored note as it is
+_UNREAD: Any = object()  # current=... default: the function reads the rater's row itself
 
 
 def clean_note(note: str | None) -> str | None:
@@ -102,12 +106,19 @@ def _identification_snapshot(row: Identification | None) -> dict[str, Any] | Non
 
 
 def set_identification(
-    session: Session, rater: Rater, post: PostKey | int, is_pp: bool, note: str | None = _KEEP
+    session: Session,
+    rater: Rater,
+    post: PostKey | int,
+    is_pp: bool,
+    note: str | None = _KEEP,
+    *,
+    current: Identification | None = _UNREAD,
 ) -> Identification:
     """Record (or change) a rater's PP / not-PP decision on a post; ``note`` also sets its note (None or "" clears
-    it; left out, the stored note stays). A changed decision gets a new ``decided_at``; a changed note alone not."""
+    it; left out, the stored note stays). A changed decision gets a new ``decided_at``; a changed note alone not.
+    ``current``: the row :func:`identification` returned in this transaction (not read again)."""
     post = as_post(post)
-    row = _identification(session, rater, post)
+    row = identification(session, rater, post) if current is _UNREAD else current
     before = _identification_snapshot(row)
     if row is None:
         row = Identification(
@@ -135,22 +146,27 @@ def set_identification_note(
 ) -> Identification | None:
     """Set (or clear, with None or "") the note on a rater's decision. None when there is no decision: a note
     belongs to a decision, so nothing is stored."""
-    row = _identification(session, rater, as_post(post))
+    row = identification(session, rater, post)
     if row is None:
         return None
-    return set_identification(session, rater, post, row.is_pp, note=note)
+    return set_identification(session, rater, post, row.is_pp, note=note, current=row)
 
 
-def delete_identification(session: Session, rater: Rater, post: PostKey | int) -> bool:
-    """Undo a rater's decision on a post. Returns whether there was one."""
+def delete_identification(
+    session: Session, rater: Rater, post: PostKey | int, *, current: Identification | None = _UNREAD
+) -> bool:
+    """Undo a rater's decision on a post. Returns whether there was one. A final made on agreement that the
+    remaining decisions no longer hold (see :func:`reopen_broken_agreement`) is reopened. ``current``: as for
+    :func:`set_identification`."""
     post = as_post(post)
-    row = _identification(session, rater, post)
+    row = identification(session, rater, post) if current is _UNREAD else current
     if row is None:
         return False
     _audit(session, rater.name, "identifications", f"{rater.name}/{post}", "delete",
            _identification_snapshot(row), None)  # fmt: skip
     session.delete(row)
     session.flush()
+    reopen_broken_agreement(session, post, rater.name, removed=True)
     return True
 
 
@@ -301,22 +317,25 @@ def delete_final_identification(session: Session, post: PostKey | int, actor: st
     return True
 
 
-def reopen_broken_agreement(session: Session, post: PostKey | int, actor: str | None) -> bool:
-    """Reopen a post's final made on agreement once a rater's decision no longer matches it: the final and the
-    PP finals made on agreement under it are deleted (audited), and the post is to reconcile again. Every write
-    of a decision (identify, a revisit, a raters merge, an import) calls this. Returns whether it reopened."""
+def reopen_broken_agreement(
+    session: Session, post: PostKey | int, actor: str | None, *, removed: bool = False
+) -> bool:
+    """Reopen a post's final made on agreement once the agreement no longer holds: a rater's decision differs
+    from it, or (``removed``: a decision was just taken away) fewer than ``AGREEMENT_MIN_RATERS`` raters still
+    decided the post. The final and the PP finals made on agreement under it are deleted (audited), and the post
+    is to reconcile again. Every write or removal of a decision (identify and its undo, a revisit, a raters
+    merge, an import) calls this. Returns whether it reopened."""
     post = as_post(post)
     final = session.get(FinalIdentification, (post.site, post.id))
     if final is None or final.method != AGREEMENT_METHOD:
         return False
-    votes = set(
-        session.scalars(
-            sa.select(Identification.is_pp).where(
-                Identification.site == post.site, Identification.question_id == post.id
-            )
+    votes = session.scalars(
+        sa.select(Identification.is_pp).where(
+            Identification.site == post.site, Identification.question_id == post.id
         )
-    )
-    if votes <= {final.is_pp}:
+    ).all()
+    too_few = removed and len(votes) < AGREEMENT_MIN_RATERS
+    if set(votes) <= {final.is_pp} and not too_few:
         return False
     agreed_pps = session.scalars(
         sa.select(FinalLabel.pp_index).where(

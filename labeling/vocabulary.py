@@ -11,6 +11,7 @@ from core.label_rule import REQUIRED_LABEL_FIELDS, complete_label_sql, label_is_
 __all__ = [
     "AGREEMENT_DIMENSIONS",
     "AGREEMENT_METHOD",
+    "AGREEMENT_MIN_RATERS",
     "CODEBOOK_DIMENSIONS",
     "CODED_FIELDS",
     "FIELD_DIMENSION",
@@ -61,6 +62,9 @@ SET_JOIN = "+"
 
 #: How a final was made: by the raters' agreement (reopened when it no longer holds), an adjudicator, an import.
 AGREEMENT_METHOD = "agreement"
+#: The fewest raters whose agreement makes a final (reconcile's default ``--min-raters``). A final made on
+#: agreement is reopened when a decision removed (an undo, a raters merge) leaves fewer raters than this.
+AGREEMENT_MIN_RATERS = 2
 
 
 def symptom_set(symptom1: str | None, symptom2: str | None) -> str | None:

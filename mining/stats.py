@@ -79,6 +79,22 @@ def _count(session: Session, stmt) -> int:
     return int(session.scalar(stmt) or 0)
 
 
+def candidate_counts(session: Session, set_id: int | None) -> tuple[int, int]:
+    """(candidates, kept): a keyword-set version's candidates the last match selected and matched, and those
+    kept only because someone decided them (``matching`` false). One query: ``ppmine match``'s summary and
+    funnel and ``ppmine stats`` both count with it."""
+    if set_id is None:
+        return 0, 0
+    counts = dict(
+        session.execute(
+            sa.select(Candidate.matching, sa.func.count())
+            .where(Candidate.keyword_set_id == set_id)
+            .group_by(Candidate.matching)
+        ).all()
+    )
+    return int(counts.get(True, 0)), int(counts.get(False, 0))
+
+
 def selection_steps(session: Session) -> dict[str, int]:
     """The selection steps the last match run counted (questions, with_tag, in_scope, with_code,
     with_good_answer, selected, candidates); empty before the first run."""
@@ -110,11 +126,7 @@ def funnel_counts(session: Session) -> dict[str, int | None]:
     ``selected`` are from the last match run (None before one)."""
     set_id = latest_keyword_set_id(session)
     run_steps = selection_steps(session)
-    candidates = (
-        _count(session, sa.select(sa.func.count()).where(Candidate.keyword_set_id == set_id))
-        if set_id is not None
-        else 0
-    )
+    candidates, _ = candidate_counts(session, set_id)
     removed = removed_by(run_steps)
     # a final PP counts unless its post is finally judged not a PP (reconcile may keep labels on such posts)
     not_pp = sa.select(_final_ids.c.site, _final_ids.c.question_id).where(_final_ids.c.is_pp.is_(False))

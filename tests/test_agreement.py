@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 from sklearn.metrics import cohen_kappa_score
 
 from labeling.agreement import (
@@ -17,9 +18,8 @@ from labeling.agreement import (
     disagreements,
     fleiss_kappa,
     item_ratings,
-    table_rows,
-    to_json,
 )
+from labeling.agreement_report import table_rows, to_json
 from labeling.alignment import NO_PP
 from labeling.codebook import load_codebook
 from labeling.io.import_study import import_file
@@ -412,3 +412,36 @@ def test_the_kappa_chart_names_the_statistic_it_shows():
         "Cohen's (two raters) or Fleiss' kappa per dimension",
     )
     assert chart_kappa([0.5], [0.4])[1] == "Cohen's kappa per dimension"
+
+
+def test_the_cli_and_the_notebooks_show_the_same_agreement_rows(sqlite_url, published, codebook):
+    """Issue 19: the agreement output is built once (labeling.agreement_report). Every report the CLI writes as
+    CSV is, cell for cell, the DataFrame the notebooks read; the JSON summary is the per-dimension result."""
+    import io
+
+    from core.db import open_store
+    from labeling.agreement_report import REPORTS
+    from labeling.analysis import agreement_detail
+    from labeling.cli import cli
+
+    store = open_store(sqlite_url)
+    import_file(store, "labels", str(published / "kappa_label.csv"), codebook, raters=("ann", "bob"))
+    for report in REPORTS:
+        out = CliRunner().invoke(
+            cli, ["agreement", "--report", report, "--format", "csv", "--db", sqlite_url]
+        )
+        assert out.exit_code == 0, out.output
+        with store.read() as s:
+            frame = agreement_detail(s, codebook, report)
+        assert len(frame) > 0, report
+        shown = list(csv.DictReader(io.StringIO(out.stdout)))
+        assert list(shown[0]) == list(frame.columns), report
+
+        def cell(v):  # as CSV writes a value: no value for None (NaN in pandas), a list joined by ';'
+            return ";".join(v) if isinstance(v, list) else "" if v is None or v != v else str(v)
+
+        expected = [{c: cell(v) for c, v in row.items()} for row in frame.to_dict("records")]
+        assert [dict(r) for r in shown] == expected, report
+    out = CliRunner().invoke(cli, ["agreement", "--format", "json", "--db", sqlite_url])
+    with store.read() as s:
+        assert json.loads(out.stdout) == json.loads(to_json(compute_agreement(s, codebook)))

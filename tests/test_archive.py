@@ -326,6 +326,56 @@ def test_an_archive_is_a_file_and_holds_every_rater(study, tmp_path):
     assert not (tmp_path / "x.zip").exists()
 
 
+def _figures(db: str) -> dict:
+    """agreement, stats, progress and what reconcile reports (read only: reconcile.standing, the query behind
+    --auto-only and a session's closing lines)."""
+    from labeling.reconcile import standing
+
+    with open_store(db).read() as s:
+        reconcile = standing(s).lines()
+    shown = numbers(db)
+    return {k: shown[k] for k in ("agreement", "stats", "progress")} | {"reconcile": reconcile}
+
+
+@pytest.mark.slow  # the dump's 3,400 rows go into a database
+def test_the_scenario_gives_the_same_figures_after_the_round_trip_and_partial_labels_none(
+    study, sqlite_url, published
+):
+    """Issue 20's target, replayed: three raters, carl's killed classify, ann's revisit that breaks an agreement,
+    export -> archive -> a fresh database. Agreement, stats, progress and reconcile say the same on both sides,
+    and carl's half-finished label changes no figure on either."""
+    from core.schema.labeling import AuditEntry, FinalIdentification, PPLabel, Rater
+    from core.schema.mining import Candidate
+    from labeling.records import delete_pp_label
+
+    source, archive = study
+    with open_store(source).read() as s:  # the revisit reopened the final all three had agreed on, audited
+        revisited = [c.key for c in s.scalars(sa.select(Candidate).order_by(Candidate.id).limit(8))][2]
+        assert s.get(FinalIdentification, (revisited.site, revisited.id)) is None
+        assert (
+            s.scalar(
+                sa.select(AuditEntry.actor).where(
+                    AuditEntry.entity == "final_identifications",
+                    AuditEntry.entity_key == str(revisited),
+                    AuditEntry.action == "delete",
+                )
+            )
+            == "ann"
+        )
+    before = _figures(source)
+    assert before["agreement"]["root_cause"]["raters"] == ["ann", "bob"]  # carl's partial label: not a rating
+    ok(pplabel_cli, sqlite_url, "import", "--format", "archive", str(archive))
+    assert _figures(sqlite_url) == before
+
+    for db in (source, sqlite_url):  # without carl's partial label, every figure stays as it was
+        store = open_store(db)
+        with store.write() as s:
+            carl = s.scalar(sa.select(Rater).where(Rater.name == "carl"))
+            (label,) = s.scalars(sa.select(PPLabel).where(PPLabel.rater_id == carl.id)).all()
+            delete_pp_label(s, carl, label.key, label.pp_index)
+        assert _figures(db) == before, db
+
+
 def test_every_table_of_the_schema_is_archived_or_said_not_to_be(sqlite_url):
     """A table added to the schema must be added to archive_tables.TABLES (or to NOT_ARCHIVED, saying why)."""
     from labeling.io.archive_tables import CARRIED, NOT_ARCHIVED, TABLES

@@ -191,3 +191,60 @@ def test_a_changed_decision_changes_what_the_priority_model_learns(sqlite_store,
     # a new session trains on the stored, changed decision
     again = IdentifyQueue(sqlite_store, "ann", seed=5, priority=priority)
     assert again.ranking._decisions[flipped] is False and again.ranking.status().pps == after.pps
+
+
+def test_a_decision_and_its_undo_read_the_raters_row_once(sqlite_store):
+    """Issue 20's hot path: each y/n/u reads the rater's stored decision once (labeling.records.identification),
+    not once by hand and again inside set_identification / delete_identification."""
+    from test_tui_identify import seed_candidates
+
+    from labeling.queue import IdentifyQueue
+
+    seed_candidates(sqlite_store, [71, 72])
+    queue = IdentifyQueue(sqlite_store, "ann")
+    queue.decide(True)  # the rater row exists from here on
+    reads: list[str] = []
+
+    def count(conn, cursor, statement, *args):
+        own_row = "FROM identifications" in statement and "identifications.rater_id =" in statement
+        if statement.lstrip().upper().startswith("SELECT") and own_row:
+            reads.append(statement)
+
+    sa.event.listen(sqlite_store.engine, "before_cursor_execute", count)
+    try:
+        queue.decide(False)
+        assert len(reads) == 1, reads
+        reads.clear()
+        queue.undo()
+        assert len(reads) == 1, reads
+        reads.clear()
+        queue.visit(queue.current)
+        queue.decide(True)  # a revisit's changed decision
+        assert len(reads) == 1, reads
+    finally:
+        sa.event.remove(sqlite_store.engine, "before_cursor_execute", count)
+
+
+def test_classify_reads_its_status_once_and_progress_agrees(sqlite_store):
+    """The classify queue and `pplabel progress` count from one classify_status: the queue's pace clock takes the
+    finish times the queue read, and its done/remaining are progress's decided/remaining."""
+    from labeling.progress import progress_report
+    from labeling.queue import ClassifyQueue
+    from labeling.records import get_or_create_rater, set_identification, set_pp_label
+    from mining.store import upsert_questions
+
+    full = {"symptom1": "memory.oom", "root_cause": "other", "introducing_stage": "training",
+            "exposing_stage": "training"}  # fmt: skip
+    with sqlite_store.write() as s:
+        upsert_questions(s, [{"site": "stackoverflow", "id": q, "title": "t", "body_html": "<p>x</p>"}
+                             for q in (81, 82, 83)], "import")  # fmt: skip
+        ann = get_or_create_rater(s, "ann")
+        for q in (81, 82, 83):
+            set_identification(s, ann, q, True)
+        set_pp_label(s, ann, 81, 1, **full)
+        set_pp_label(s, ann, 82, 1, **{**full, "exposing_stage": None})  # half-labelled: comes first
+    queue = ClassifyQueue(sqlite_store, "ann")
+    assert queue.current.id == 82 and len(queue.finished_at) == 1
+    with sqlite_store.read() as s:
+        (row,) = progress_report(s, ["ann"], ["classify"])
+    assert (row.decided, row.remaining) == (queue.progress.done, queue.progress.remaining) == (1, 2)

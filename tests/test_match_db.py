@@ -192,7 +192,9 @@ def test_only_new_or_refreshed_questions_are_checked(store, config):
     with store.read() as s:
         before = dict(s.execute(sa.select(MatchCheck.question_id, MatchCheck.checked_at)).all())
     everything = run_match(store, config, rematch_all=True)
-    assert (everything.checked, everything.updated_candidates, everything.new_candidates) == (2, 2, 0)
+    # nothing changed: no candidate counts as updated (issue 20, point 5)
+    assert (everything.checked, everything.updated_candidates, everything.new_candidates) == (2, 0, 0)
+    assert "checked 2 again (all selected)" in everything.summary() and "0 updated" in everything.summary()
     with store.read() as s:  # an unchanged re-check keeps its record and moves only checked_at
         after = s.execute(
             sa.select(MatchCheck.question_id, MatchCheck.checked_at, MatchCheck.is_candidate)
@@ -550,3 +552,43 @@ def test_candidates_table_shows_the_whole_link_and_csv_hits_read_plainly(sqlite_
     rows = list(csv.DictReader(ppmine("candidates", "--format", "csv", db=sqlite_url).stdout.splitlines()))
     assert rows[0]["hits"] == "gpu util (title 3); very slow (title 3, prose 1)"
     assert rows[0]["link"] == slug
+
+
+def test_updated_counts_only_candidates_whose_hits_changed(store, config):
+    seed(store)
+    run_match(store, config)
+    with store.read() as s:
+        ids = dict(s.execute(sa.text("SELECT question_id, id FROM candidates")).all())
+    with store.write() as s:  # question 1's title says "very slow" twice: its hits change, its check is new
+        upsert_questions(
+            s,
+            [question(1, "Training is very slow, very slow", accepted=101, activity=T0 + timedelta(days=2))],
+            "api",
+        )
+    changed = run_match(store, config, rematch_all=True)
+    assert (changed.updated_candidates, changed.new_candidates, changed.removed_candidates) == (1, 0, 0)
+    again = run_match(store, config, rematch_all=True)
+    assert (again.checked, again.updated_candidates) == (2, 0)
+    with store.read() as s:  # an unchanged candidate is left as it is: same row
+        assert dict(s.execute(sa.text("SELECT question_id, id FROM candidates")).all()).keys() == ids.keys()
+        kept = s.execute(sa.text("SELECT id FROM candidates")).scalars().all()
+    third = run_match(store, config, rematch_all=True)
+    assert third.updated_candidates == 0
+    with store.read() as s:
+        assert s.execute(sa.text("SELECT id FROM candidates")).scalars().all() == kept
+    assert_checks_agree(store)
+
+
+def test_stats_and_match_count_candidates_alike(store, config):
+    """A candidate kept only because someone decided it is not counted as a candidate by either."""
+    from labeling.records import get_or_create_rater, set_identification
+
+    seed(store)
+    wide = run_match(store, config, apply_filters=False)
+    with store.write() as s:
+        set_identification(s, get_or_create_rater(s, "ann"), 3, True)
+    narrow = run_match(store, config, apply_filters=True)
+    assert (narrow.funnel["candidates"], narrow.funnel["kept_not_matching"]) == (1, 1)
+    with store.read() as s:
+        assert funnel_counts(s)["candidates"] == narrow.funnel["candidates"]
+    assert wide.funnel["candidates"] == 5

@@ -30,7 +30,8 @@ FUNNEL_STEPS = {
 
 
 def keyword_candidates(session: Session) -> pd.DataFrame:
-    """Candidates per keyword of the keyword-set version last matched, in keyword-file order (zeros kept)."""
+    """Candidates (matching ones, as ``ppmine stats`` counts them) per keyword of the keyword-set version last
+    matched, in keyword-file order (zeros kept)."""
     set_id = latest_keyword_set_id(session)
     if set_id is None:
         return pd.DataFrame(columns=["keyword", "candidates"])
@@ -38,7 +39,7 @@ def keyword_candidates(session: Session) -> pd.DataFrame:
     stmt = (
         sa.select(CandidateHit.keyword, sa.func.count(sa.distinct(CandidateHit.candidate_id)))
         .join(Candidate, Candidate.id == CandidateHit.candidate_id)
-        .where(Candidate.keyword_set_id == set_id)
+        .where(Candidate.keyword_set_id == set_id, Candidate.matching.is_(True))
         .group_by(CandidateHit.keyword)
     )
     counts = dict(session.execute(stmt).all())

@@ -9,7 +9,9 @@ Import reads and validates the whole archive first (one bad line names file and 
 writes in ONE transaction: a row whose key is stored already is skipped when equal (times aside: the same
 decision recorded in two databases); a study row that says something else is a conflict, and any conflict
 refuses the whole archive naming the rows. The archive's own audit log is restored as it is (rows are copied,
-not re-decided, so no new audit entries are made).
+not re-decided, so no new audit entries are made), except that a decision the archive adds to a post the
+database made final on agreement, and that breaks that agreement, reopens the final (audited), as any decision
+does.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from core.sites import PostKey
 from labeling.io.archive_tables import TABLES, Table
 from labeling.io.import_study import read_source
 from labeling.io.output import STDOUT, atomic_file
+from labeling.reconcile import reopen_broken_label_agreements
+from labeling.records import reopen_broken_agreement
 from labeling.vocabulary import FIELD_DIMENSION
 from mining.store import chunks
 
@@ -481,6 +485,8 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
     refs: dict[str, dict[int, Any]] = {}  # table -> stored id -> reference value
     ids: dict[str, dict] = {}  # table -> key -> id, for resolving the archive's references
     added, present, conflicts = {}, 0, []
+    new_decisions: list[dict] = []
+    new_labels: list[dict] = []
     for table in TABLES:
         if table.kept:
             stored = _stored_keys(session, table, refs)
@@ -502,12 +508,20 @@ def apply_archive(session: Session, archive: Archive) -> ArchiveImport:
                 conflicts.append(describe(table, rec))
         _insert(session, table, new, ids)
         added[table.name] = len(new)
+        if table.name == "identifications":
+            new_decisions = new
+        elif table.name == "pp_labels":
+            new_labels = new
     if conflicts:
         listed = ", ".join(conflicts[:LISTED_CONFLICTS])
         more = f" and {len(conflicts) - LISTED_CONFLICTS} more" if len(conflicts) > LISTED_CONFLICTS else ""
         raise PPMinerError(
             f"{archive.source}: {len(conflicts)} rows differ from the stored ones, nothing imported: {listed}{more}"
         )
+    for rec in new_decisions:  # a decision the archive adds may break a final the database made on agreement
+        reopen_broken_agreement(session, PostKey(rec["site"], rec["question_id"]), rec["rater"])
+    for post in dict.fromkeys(PostKey(rec["site"], rec["question_id"]) for rec in new_labels):  # and a label
+        reopen_broken_label_agreements(session, post, "import")
     return ArchiveImport(archive.source, added, present)
 
 

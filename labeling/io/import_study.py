@@ -39,6 +39,7 @@ from labeling.io.published import (
     detect_format,
     spell,
 )
+from labeling.reconcile import reopen_broken_label_agreements
 from labeling.records import (
     get_or_create_rater,
     set_final_identification,
@@ -422,6 +423,8 @@ def _apply(session: Session, plan: ImportPlan, tick) -> ImportResult:
     for rater, post, index, values in plan.pp_labels:
         set_pp_label(session, raters[rater], post, index, **values)
         tick()
+    for post in dict.fromkeys(post for _, post, _, _ in plan.pp_labels):  # labels may break agreement finals
+        reopen_broken_label_agreements(session, post, "import")
     for post, index, values in plan.final_labels:
         set_final_label(session, post, index, IMPORT_METHOD, None, **values)
         tick()

@@ -20,7 +20,6 @@ from textual.widgets import Static
 from core.schema.labeling import PPLabel
 from core.sites import PostKey
 from core.text import terminal_safe
-from labeling.progress import classify_status
 from labeling.queue import REQUIRED_LABELS, ClassifyQueue, Progress
 from labeling.records import LABEL_FIELDS, delete_pp_label, set_pp_label, swap_pp_labels
 from labeling.tui.common import (
@@ -137,12 +136,7 @@ class ClassifyApp(App[Progress]):
         view = self.query_one(PostView)
         view.focus()
         self.reader = PostReader(self.queue.store, view, hints=self.hints)
-        self.clock = PaceClock()
-        try:
-            with self.queue.store.read() as s:
-                self.clock = PaceClock(list(classify_status(s, self.queue.rater_id or -1)[1].values()))
-        except SQLAlchemyError:  # no pace is no reason to stop a session
-            pass
+        self.clock = PaceClock(self.queue.finished_at)  # what the queue read: not read again
         self.load_current()
 
     # -- state --------------------------------------------------------------------------------------------
@@ -267,7 +261,7 @@ class ClassifyApp(App[Progress]):
             return True
         existed = any(values.get(f) for f in LABEL_FIELDS)  # else undo deletes the row again
         try:
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(qid) as (s, rater):
                 set_pp_label(s, rater, qid, pp, **{field: value})
         except SQLAlchemyError as exc:
             self._failed("change", exc)
@@ -366,7 +360,7 @@ class ClassifyApp(App[Progress]):
             return
         other = order[here + step]
         try:
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(self.qid) as (s, rater):
                 swap_pp_labels(s, rater, self.qid, self.pp, other)
         except SQLAlchemyError as exc:
             self._failed("move", exc)
@@ -386,7 +380,7 @@ class ClassifyApp(App[Progress]):
         values = self.pps[last]
         if any(values.values()):
             try:
-                with self.queue.writing() as (s, rater):
+                with self.queue.writing_labels(self.qid) as (s, rater):
                     delete_pp_label(s, rater, self.qid, last)
             except SQLAlchemyError as exc:
                 self._failed("delete", exc)
@@ -436,7 +430,7 @@ class ClassifyApp(App[Progress]):
                 self.load_current()
                 return
             kind, qid, pp, before = entry[:4]
-            with self.queue.writing() as (s, rater):
+            with self.queue.writing_labels(qid) as (s, rater):
                 if kind == "swap":
                     swap_pp_labels(s, rater, qid, pp, before)
                 elif kind == "label" and not entry[4]:

@@ -40,7 +40,7 @@ from mining.match.keywords import read_keywords
 from mining.match.matcher import Matcher
 from mining.match.selection import SelectionSpec, funnel
 from mining.match.tokenize import DEFAULT_STEMMER
-from mining.stats import funnel_text
+from mining.stats import candidate_counts, funnel_text
 from mining.store import chunks, dialect_insert, utcnow
 
 BATCH = 1000
@@ -74,6 +74,7 @@ class MatchResult:
     kept_candidates: int = 0  # no longer matching but kept: someone decided them
     seconds: float = 0.0
     filters: bool = True
+    rematch_all: bool = False  # every selected question checked again, not only new or changed ones
     scope_change: str | None = None  # said loudly: the scope differs from the last run of this version
 
     @property
@@ -88,7 +89,7 @@ class MatchResult:
             else (f"{f['selected']:,} questions (no filters)")
         )
         return (
-            f"match: {scope}; checked {self.checked:,} new or changed; "
+            f"match: {scope}; checked {self.checked:,} {'again (all selected)' if self.rematch_all else 'new or changed'}; "
             f"{f.get('candidates', 0):,} candidates ({self.new_candidates:,} new, {self.updated_candidates:,} "
             f"updated, {self.removed_candidates:,} removed)"
             + (
@@ -312,6 +313,7 @@ def _store_batch(
             changed,
         )
     gone = before - now_set
+    same = _unchanged_candidates(session, set_id, site, now_set & before, hits_by_q)
     decided = set()
     if gone:
         known = decided_ids().subquery()
@@ -330,9 +332,10 @@ def _store_batch(
                 )
                 .values(matching=False)
             )
-    # Replaced: those that still (or again) match, their hits may differ now; those gone and undecided.
-    # (Hits go by ON DELETE CASCADE.) A question matching now may have a kept, non-matching candidate.
-    replace_ids = now_set | (gone - decided)
+    # Replaced: those that match now with other hits than stored (or again: a question matching now may have a
+    # kept, non-matching candidate), and those gone and undecided. (Hits go by ON DELETE CASCADE.) A candidate
+    # whose hits are as stored is left as it is.
+    replace_ids = (now_set - same) | (gone - decided)
     if replace_ids:
         session.execute(
             sa.delete(cands).where(
@@ -341,10 +344,11 @@ def _store_batch(
                 _ids_in(cands.c.question_id, sorted(replace_ids)),
             )
         )
-    if matched:
+    fresh = [qid for qid in matched if qid not in same]
+    if fresh:
         created = session.execute(
             sa.insert(cands).returning(cands.c.id, cands.c.question_id, sort_by_parameter_order=True),
-            [dict(keyword_set_id=set_id, site=site, question_id=qid, matched_at=now) for qid in matched],
+            [dict(keyword_set_id=set_id, site=site, question_id=qid, matched_at=now) for qid in fresh],
         ).all()
         session.execute(
             sa.insert(CandidateHit.__table__),
@@ -354,7 +358,34 @@ def _store_batch(
                 for (kw, fld), n in hits_by_q[qid].items()
             ],
         )
-    return len(now_set - before), len(now_set & before), len(gone - decided), len(decided)
+    return len(now_set - before), len((now_set & before) - same), len(gone - decided), len(decided)
+
+
+def _unchanged_candidates(
+    session: Session, set_id: int, site: str, ids: set[int], hits_by_q: dict[int, dict]
+) -> set[int]:
+    """Of the questions (``ids``) that were and still are candidates, those whose stored, matching candidate has
+    exactly the hits found now: their match result did not change, so they are neither rewritten nor counted as
+    updated. One query reads the stored hits of the whole batch."""
+    if not ids:
+        return set()
+    cands, hits = Candidate.__table__, CandidateHit.__table__
+    stored: dict[int, dict] = {qid: {} for qid in ids}
+    rows = session.execute(
+        sa.select(cands.c.question_id, cands.c.matching, hits.c.keyword, hits.c.field, hits.c.count)
+        .join(hits, hits.c.candidate_id == cands.c.id, isouter=True)
+        .where(
+            cands.c.keyword_set_id == set_id, cands.c.site == site, _ids_in(cands.c.question_id, sorted(ids))
+        )
+    )
+    seen, stale = set(), set()
+    for qid, matching, keyword, field, count in rows:
+        seen.add(qid)
+        if not matching:
+            stale.add(qid)
+        elif keyword is not None:
+            stored[qid][(keyword, field)] = count
+    return {qid for qid in ids if qid in seen and qid not in stale and stored[qid] == dict(hits_by_q[qid])}
 
 
 @dataclass(frozen=True)
@@ -449,6 +480,7 @@ def run_match(
         removed_candidates=removed,
         kept_candidates=kept,
         filters=filters,
+        rematch_all=rematch_all,
         scope_change=scope_change,
     )
     with store.read() as session:
@@ -480,22 +512,7 @@ def run_match(
 
     with store.write() as session:
         _serialize(session)
-        counts["candidates"] = int(
-            session.scalar(
-                sa.select(sa.func.count())
-                .select_from(Candidate)
-                .where(Candidate.keyword_set_id == set_id, Candidate.matching.is_(True))
-            )
-            or 0
-        )
-        kept_total = int(
-            session.scalar(
-                sa.select(sa.func.count())
-                .select_from(Candidate)
-                .where(Candidate.keyword_set_id == set_id, Candidate.matching.is_(False))
-            )
-            or 0
-        )
+        counts["candidates"], kept_total = candidate_counts(session, set_id)
         if kept_total:  # only then: the funnel of a study without any keeps its shape
             counts["kept_not_matching"] = kept_total
         run = session.get(MatchRun, run_id)
