@@ -784,3 +784,19 @@ def input_fn(kind, files):
     return ds.batch(64)
 """
     assert [(r, line) for r, line in codes(src) if r == "PP201"] == [("PP201", 9), ("PP201", 11)]
+
+
+def test_pp201_parse_in_the_code_is_high_a_parser_name_medium():
+    src = """
+import tensorflow as tf
+
+def parse_csv(line):
+    columns = tf.io.decode_csv([line], record_defaults=DEFAULTS)
+    features = dict(zip(NAMES, columns))
+    return features, tf.reshape(tf.cast(features.pop("y"), tf.float32), [-1])
+
+seen = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch(64)
+named = tf.data.TFRecordDataset(files).map(parse_record, num_parallel_calls=8).batch(64)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP201"] == [(9, "high"), (10, "medium")]

@@ -302,10 +302,10 @@ def _map_before_batch(index: ModuleIndex):
             if step.kind != "map" or id(step.node) in seen:
                 continue
             kind = vectorisable_map(step.node, index)
-            if kind is None and (
-                _named_like_a_parser(step.node, index) or _parses_examples(step.node, index)
-            ):
-                kind = "parser"
+            if kind is None and _parses_examples(step.node, index):
+                kind = "parsing"  # the per-example parse is in the code seen: high
+            elif kind is None and _named_like_a_parser(step.node, index):
+                kind = "parser"  # only the name says it parses single examples: medium
             if kind is None:
                 continue
             for later in chain[i + 1 :]:
@@ -324,7 +324,7 @@ def check_map_before_batch(index: ModuleIndex):
     for map_call, batch_call, kind in _map_before_batch(index):
         how = (
             "batch first and parse the batch with tf.io.parse_example"
-            if kind in ("parse_example", "parser")
+            if kind in ("parse_example", "parsing", "parser")
             else "batch first and map once per batch"
         )
         what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
