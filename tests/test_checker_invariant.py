@@ -8,7 +8,7 @@ from checker import check_source
 
 
 def found(source: str) -> list[tuple[int, str]]:
-    """(line, confidence) of PP103's findings."""
+    """(line, confidence) of PP103's findings; the rule is `medium` (README: its precision on fresh code)."""
     findings, skipped = check_source(textwrap.dedent(source), "t.py")
     assert not skipped, skipped
     return [(f.line, f.confidence) for f in findings if f.rule == "PP103"]
@@ -34,31 +34,7 @@ class Decoder:
             buffer_.scatter(idx, elements)
         return outs
 """
-    # ops on the def's parameters and self's attributes in a `for` statement: the evidence for `high`
-    assert found(src) == [(n, "high") for n in (8, 9, 10, 11, 12, 15, 16)]
-
-
-def test_repetition_settings_and_module_loops_are_medium():
-    src = """
-import tensorflow as tf
-FLAGS = None
-def evaluate(model, images, a, labels, ys):
-    for _ in range(FLAGS.num_samples):              # repeated on purpose (sampling)
-        logits = model(images)
-        r = tf.reshape(tf.range(a), [-1, 1])
-    for m in range(FLAGS.ensemble_size):
-        cov = tf.eye(FLAGS.batch_size)              # settings only, no input of the def
-        logits = model(images, m)
-    outs = [tf.transpose(a, [1, 0]) for y in ys]    # a comprehension
-    for y in ys:
-        if y:
-            e = tf.expand_dims(labels, 1)           # on some iterations
-        model(y)
-    return logits, outs
-for x in xs:
-    w = tf.transpose(table)                         # module level: no def's inputs
-"""
-    assert found(src) == [(7, "medium"), (9, "medium"), (11, "medium"), (14, "medium"), (18, "medium")]
+    assert found(src) == [(n, "medium") for n in (8, 9, 10, 11, 12, 15, 16)]
 
 
 def test_what_the_loop_changes_keeps_it_silent():
@@ -108,7 +84,7 @@ def train(xs, w, table):
             print(tf.reduce_sum(table))
     return [tf.reduce_max(table) for x in xs]
 """
-    assert found(src) == [(11, "high"), (16, "medium"), (18, "medium"), (19, "medium")]
+    assert found(src) == [(11, "medium"), (16, "medium"), (18, "medium"), (19, "medium")]
 
 
 def test_session_loops_are_left_to_pp101():
@@ -132,3 +108,22 @@ def norms(grads_per_loss, n, dims):
 """
     findings, skipped = check_source(textwrap.dedent(src), "t.py")
     assert not skipped and findings == []
+
+
+def test_timing_loops_and_string_helpers_are_no_findings():
+    src = """
+import time
+import tensorflow as tf
+def time_matmul(x, base, names):
+    start = time.time()
+    for loop in range(10):
+        tf.matmul(x, x)                                  # result discarded: timed on purpose
+    paths = []
+    for name in names:
+        paths.append(tf.compat.as_bytes(base) + tf.compat.as_bytes(name))   # Python helpers
+    for name in names:
+        y = tf.matmul(x, x)                              # kept: the same product every time
+        paths.append(name)
+    return time.time() - start, paths, y
+"""
+    assert found(src) == [(12, "medium")]

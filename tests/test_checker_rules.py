@@ -800,3 +800,33 @@ named = tf.data.TFRecordDataset(files).map(parse_record, num_parallel_calls=8).b
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP201"] == [(9, "high"), (10, "medium")]
+
+
+def test_medium_evidence_from_the_fresh_reading():
+    src = """
+import numpy as np
+import tensorflow as tf
+def parse(example):
+    return tf.io.parse_single_example(example, SPEC)
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+shown = tf.data.TFRecordDataset(files).map(parse)
+for record in shown:                                       # printed, never trained on
+    print(record)
+toy = tf.data.Dataset.from_tensor_slices(paths).map(load, num_parallel_calls=4).batch(8)
+model.fit(toy)                                             # in-memory slices: often a toy
+scaled = tf.data.TFRecordDataset(files).map(lambda x: tf.cast(x, tf.float32) / 255.0).batch(32)
+model.fit(scaled.prefetch(1))
+rnn = tf.keras.layers.LSTM(8, stateful=True)
+for i in range(len(xs)):
+    model.predict(np.expand_dims(xs[i], 0))                # a stateful RNN primed one step at a time
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [
+        ("PP202", 10, "medium"),
+        ("PP203", 13, "medium"),
+        ("PP201", 15, "medium"),
+        ("PP301", 19, "medium"),
+    ]

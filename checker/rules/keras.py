@@ -147,7 +147,22 @@ def check_predict_per_sample(index: ModuleIndex):
                 call.col_offset,
                 f"`{receiver}.{call.func.attr}` is called on one sample per iteration of the loop at line "
                 f"{loop.lineno}; stack the samples and predict once on the batch",
+                # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
+                confidence="medium" if _stateful(index) else None,
             )
+
+
+def _stateful(index: ModuleIndex) -> bool:
+    """The module builds a stateful RNN (`stateful=True`) or resets one (`model.reset_states()`)."""
+    for site in index.calls:
+        call = site.node
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "reset_states":
+            return True
+        if any(
+            k.arg == "stateful" and isinstance(k.value, ast.Constant) and k.value.value for k in call.keywords
+        ):
+            return True
+    return False
 
 
 def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
