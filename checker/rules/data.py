@@ -645,7 +645,10 @@ def check_missing_prefetch(index: ModuleIndex):
             continue
         seen.add(id(last))
         source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
-        in_memory = source in ("from_tensor_slices", "from_tensors")  # toy arrays, often a few examples
+        # arrays in memory (often a toy) whose maps show no file, decode or parse work
+        in_memory = source in ("from_tensor_slices", "from_tensors") and not any(
+            s.kind == "map" and visibly_costly(s.node, index) for s in chain
+        )
         yield RawFinding(
             "PP203",
             *_at_method(last),
