@@ -815,7 +815,7 @@ def load(path):
 shown = tf.data.TFRecordDataset(files).map(parse)
 for record in shown:                                       # printed, never trained on
     print(record)
-toy = tf.data.Dataset.from_tensor_slices(paths).map(load, num_parallel_calls=4).batch(8)
+toy = tf.data.Dataset.from_tensor_slices(xs).map(lambda x: scale(x), num_parallel_calls=4).batch(8)
 model.fit(toy)                                             # in-memory slices: often a toy
 scaled = tf.data.TFRecordDataset(files).map(lambda x: tf.cast(x, tf.float32) / 255.0).batch(32)
 model.fit(scaled.prefetch(1))
@@ -830,3 +830,12 @@ for i in range(len(xs)):
         ("PP201", 15, "medium"),
         ("PP301", 19, "medium"),
     ]
+    files = """
+import tensorflow as tf
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+images = tf.data.Dataset.from_tensor_slices(paths).map(load, num_parallel_calls=4).batch(8)
+model.fit(images)                                          # slices of paths whose map reads files
+"""
+    findings, _ = check_source(textwrap.dedent(files), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [("PP203", 5, "high")]
