@@ -220,29 +220,37 @@ def _key(row: dict) -> tuple:
 
 def evaluate_verdicts(path: str, root: str | None) -> None:
     rows = read_csv(Path(path))
-    for row in rows:
+    for number, row in enumerate(rows, start=2):
         if row["verdict"] not in VERDICTS or row["confidence"] not in LEVELS:
-            sys.exit(f"{path}: line {rows.index(row) + 2}: verdict or confidence not known")
-    repos = sorted({r["repo"] for r in rows})
-    print(f"Hand reading of {len(rows)} findings on {len(repos)} fresh repositories ({path})")
-    _print_precision(
-        "as read (the confidence each finding had when it was read):", rows, lambda r: r["confidence"]
-    )
-    if root is None:
-        return
+            sys.exit(f"{path}: line {number}: verdict or confidence not known")
+    readings: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        readings[row.get("reading") or "1"].append(row)
+    now = _rerun(rows, root) if root else None
+    for reading, group in sorted(readings.items()):
+        repos = sorted({r["repo"] for r in group})
+        print(f"Reading {reading}: {len(group)} findings read by hand on {len(repos)} fresh repositories")
+        _print_precision(
+            "as read (each finding's confidence when it was read):", group, lambda r: r["confidence"]
+        )
+        if now is not None:
+            _print_precision("with today's rules (the same verdicts):", group, lambda r: now.get(_key(r)))
+            unread = {k for k in now if k[0] in repos} - {_key(r) for r in group}
+            if unread:
+                print(f"  {len(unread)} findings made today were not read, e.g. {sorted(unread)[:3]}")
+
+
+def _rerun(rows: list[dict], root: str) -> dict[tuple, str]:
+    """(repo, path, cell, line, rule) -> confidence of every finding ppcheck makes today on the checkouts."""
     now: dict[tuple, str] = {}
-    for repo in repos:
+    for repo in sorted({r["repo"] for r in rows}):
         folder = Path(root) / repo.replace("/", "+")
         if not folder.is_dir():
             sys.exit(f"--root: {folder}: no checkout of {repo}")
         findings, _, _ = check_paths([str(folder)])
         for f in findings:
-            rel = os.path.relpath(f.path, folder)
-            now[(repo, rel, str(f.cell or ""), f.line, f.rule)] = f.confidence
-    _print_precision("with today's rules (the same verdicts):", rows, lambda r: now.get(_key(r)))
-    unread = {k for k in now if k[0] in repos} - {_key(r) for r in rows}
-    if unread:
-        print(f"  {len(unread)} findings made today were not read: {sorted(unread)[:5]}")
+            now[(repo, os.path.relpath(f.path, folder), str(f.cell or ""), f.line, f.rule)] = f.confidence
+    return now
 
 
 def main() -> None:
