@@ -839,3 +839,23 @@ model.fit(images)                                          # slices of paths who
 """
     findings, _ = check_source(textwrap.dedent(files), "t.py")
     assert [(f.rule, f.line, f.confidence) for f in findings] == [("PP203", 5, "high")]
+
+
+def test_pp401_once_per_def_and_not_for_what_the_iteration_built():
+    src = """
+import tensorflow as tf
+for aug in [AutoContrast, OldAutoContrast]:
+    layer = aug(value_range=(0, 255))
+
+    @tf.function()
+    def apply_aug(inputs):                      # runs this iteration's layer: a trace each is needed
+        return layer(inputs)
+    apply_aug(images)
+for epoch in range(10):
+    @tf.function(jit_compile=True)
+    def step(x):                                # the same function every epoch
+        return model(x)
+    step(images)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line) for f in findings] == [("PP401", 12)]
