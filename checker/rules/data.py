@@ -728,7 +728,10 @@ ds = ds.map(lambda r: tf.io.parse_example(r, spec))
             "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
             "resize, random op or Python function could not move behind batch, so such maps are never "
             "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard lie between map and batch "
-            "(a cache would be lost). Maps of functions defined in other modules are not read."
+            "(a cache would be lost). Maps of functions defined in other modules are not read. Only a "
+            "per-example parse seen in the code (parse_single_example, decode_csv) is `high`; element-wise and "
+            "other batch-capable maps, and functions only named like parsers, are `medium` (on fresh code they "
+            "were often peeks or deliberate benchmarks)."
         ),
         risk="low",
         check=check_map_before_batch,
@@ -757,7 +760,9 @@ ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
             "module that turns on options.experimental_optimization.map_parallelization is skipped, maps PP201 "
             "reports are left to it, maps that only select, slice or apply element-wise ops (too cheap to gain from "
             "threads) are skipped, and so are maps of methods or imported functions whose cost we cannot see. A "
-            "cheap map through a def of the module is still reported."
+            "cheap map through a def of the module is still reported. `medium`: maps whose cost is not visible, "
+            "on untraced datasets, before a cache, inside an interleaved function, or on pipelines that only "
+            "loops printing or collecting records read."
         ),
         risk="medium",
         check=check_sequential_map,
@@ -792,9 +797,11 @@ model.fit(ds, epochs=10)
 """,
         false_alarms=(
             "Medium-low. Only pipelines seen being consumed are reported, never one returned to other modules; "
-            "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are pipelines that only slice, shuffle and "
+            "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are "
+            "pipelines that only slice, shuffle and "
             "batch arrays already in memory (little to overlap). Recent TensorFlow versions may insert a prefetch "
-            "themselves after a final parallel map, where the finding costs nothing to fix."
+            "themselves after a final parallel map, where the finding costs nothing to fix. `medium`: pipelines "
+            "returned to a caller (which may prefetch) and in-memory slices whose maps read no files."
         ),
         risk="medium",
         check=check_missing_prefetch,

@@ -321,8 +321,10 @@ for x, y in dataset:
     step(x, y)
 """,
         false_alarms=(
-            "Low. Only a tf.function created per iteration is reported; a loop that makes one per model or "
-            "configuration on purpose is still reported."
+            "Low. Only a tf.function created per iteration is reported, once per def (`@tf.function()` is "
+            "not reported again as a call); a def that runs what its iteration built (a new layer or model "
+            "bound in the loop) is skipped, since each needs its own trace. A loop that makes one per "
+            "configuration through a helper is `medium`."
         ),
         risk="low",
         check=check_tf_function_in_loop,

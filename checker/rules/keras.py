@@ -320,7 +320,8 @@ probs = model.predict(np.stack(images), batch_size=64)
             "Low-medium. `while` loops (serving one request, one video frame at a time) are skipped, as are "
             "receivers bound from scikit-learn; the receiver must be bound from a Keras call or be named like a "
             "model. A for loop that must answer sample by sample (online decoding that feeds one prediction into "
-            "the next input) is still reported."
+            "the next input) is still reported. In a module with a stateful RNN (`stateful=True`, "
+            "`reset_states()`), where feeding one step at a time primes the state, the finding is `medium`."
         ),
         risk="low",
         check=check_predict_per_sample,
