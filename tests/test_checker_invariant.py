@@ -127,3 +127,17 @@ def time_matmul(x, base, names):
     return time.time() - start, paths, y
 """
     assert found(src) == [(12, "medium")]
+
+
+def test_values_stored_per_iteration_are_collected():
+    src = """
+import tensorflow as tf
+def init_cache(batch_size, heads, length, size, layers):
+    cache = {}
+    for layer in range(layers):
+        cache["layer_%d" % layer] = {"k": tf.zeros([batch_size, heads, length, size])}   # one per layer
+        scale = tf.sqrt(tf.cast(size, tf.float32))                                        # the same each time
+        cache["scale"] = layer
+    return cache, scale
+"""
+    assert found(src) == [(7, "medium")]

@@ -264,13 +264,15 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     return all(
         index.resolver.call_name(node) in _CHEAP
         or (isinstance(node.func, ast.Name) and node.func.id in _BUILDERS)
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in _BUILDERS)
         for root in body
         for node in ast.walk(root)
         if isinstance(node, ast.Call)
     )
 
 
-_BUILDERS = frozenset({"dict", "tuple", "list"})  # `lambda x: dict(image=..., label=...)` only repacks
+# `lambda x: dict(image=..., label=...)`, `collections.OrderedDict(x=..., y=...)` only repack
+_BUILDERS = frozenset({"dict", "tuple", "list", "OrderedDict"})
 _MODEL_WORDS = ("model", "tower", "encoder", "net")
 
 

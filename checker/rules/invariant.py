@@ -386,7 +386,12 @@ def _under_if(node, loop) -> bool:
 
 def _yielded_or_collected(call, scope, loop) -> bool:
     """The op makes one value per iteration on purpose: it is yielded (a generator of samples), or its result
-    is collected (`mems.append(zeros)`: one tensor per layer)."""
+    is collected (`mems.append(zeros)`, `cache["layer_%d" % i] = {"k": tf.zeros(shape)}`: one tensor per
+    layer)."""
+    for node in ast.walk(loop):
+        stored = isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets)
+        if stored and any(n is call for n in ast.walk(node.value)):
+            return True
     bound = set()
     for node in ast.walk(scope):
         yielded = isinstance(node, ast.Yield | ast.YieldFrom) and node.value is not None
