@@ -520,7 +520,8 @@ for t in range(max_len):
             "that replicate a graph (tf.device, name_scope, variable_scope in the body: one tower per GPU), "
             "that reset the graph, or that run the session (PP101's case) are skipped. Graph and eager code "
             "are both reported, and so are Python loops in a tf.function (unrolled: each iteration traces the op "
-            "again). Ops whose result is discarded (timing loops) and tf.compat string helpers are no findings."
+            "again). Ops whose result is discarded (timing loops) or stored per iteration "
+            "(`cache[key] = tf.zeros(...)`), and tf.compat string helpers, are no findings."
         ),
         risk="medium",
         check=check_loop_invariant_op,
