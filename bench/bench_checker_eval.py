@@ -6,11 +6,15 @@ example programs (examples.csv, examples/). A report counts as made when ppcheck
 statement that holds the reported line (DeepPerf names a statement's first line, ppcheck the call's).
 
     python bench/bench_checker_eval.py [--mirror /work/.mirror] [--fresh REPO_DIR ...]
+        [--verdicts bench/data/tf_checker_verdicts.csv [--root CHECKOUTS]]
 
 prints, for the default output (high) and with --min-confidence medium:
   recall on confirmed/fixed lines, the share of rejected/declined reports still made, the examples covered,
   and with --fresh, findings per 1,000 lines of fresh repositories. --mirror adds the reports whose code
   cannot be shipped (no licence, or GPL) from local git mirrors (<mirror>/<owner>+<name>/repo).
+  --verdicts recounts the hand reading of fresh repositories (right/debatable/wrong per finding) per rule and
+  confidence as it was read; with --root (checkouts of those repositories as <root>/<owner>+<name>) it runs
+  ppcheck again and counts the same verdicts under today's confidences (findings no longer made: dropped).
 """
 
 from __future__ import annotations
@@ -175,13 +179,92 @@ def evaluate_fresh(dirs: list[str]) -> None:
         print("    " + ", ".join(f"{r} {c} {n}" for (r, c), n in sorted(rules.items())))
 
 
+VERDICTS = ("right", "debatable", "wrong")
+
+
+def _tally_line(label: str, counts: Counter) -> str:
+    total = sum(counts[v] for v in VERDICTS)
+    right = counts["right"]
+    return (
+        f"  {label:<14} {right:>3}/{total:<3} right ({right / max(total, 1):.0%})  "
+        f"debatable {counts['debatable']:>3}  wrong {counts['wrong']:>3}"
+    )
+
+
+def _print_precision(title: str, rows: list[dict], level_of) -> None:
+    """Per confidence level and rule; `level_of(row)` gives the level a finding has (None: not made)."""
+    print(title)
+    by: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    dropped = Counter()
+    for row in rows:
+        level = level_of(row)
+        if level is None:
+            dropped[row["verdict"]] += 1
+            continue
+        for lvl in LEVELS:
+            if at_least(level, lvl):
+                by[(lvl, "all")][row["verdict"]] += 1
+        by[(level, row["rule"])][row["verdict"]] += 1
+    for lvl, label in (("high", "default (high)"), ("medium", "with medium")):
+        print(_tally_line(label, by[(lvl, "all")]))
+    for lvl in LEVELS:
+        for rule in sorted(r for (v, r) in by if v == lvl and r != "all"):
+            print(_tally_line(f"{lvl} {rule}", by[(lvl, rule)]))
+    if sum(dropped.values()):
+        print(_tally_line("no longer made", dropped))
+
+
+def _key(row: dict) -> tuple:
+    return (row["repo"], row["path"], str(row["cell"] or ""), int(row["line"]), row["rule"])
+
+
+def evaluate_verdicts(path: str, root: str | None) -> None:
+    rows = read_csv(Path(path))
+    for number, row in enumerate(rows, start=2):
+        if row["verdict"] not in VERDICTS or row["confidence"] not in LEVELS:
+            sys.exit(f"{path}: line {number}: verdict or confidence not known")
+    readings: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        readings[row.get("reading") or "1"].append(row)
+    now = _rerun(rows, root) if root else None
+    for reading, group in sorted(readings.items()):
+        repos = sorted({r["repo"] for r in group})
+        print(f"Reading {reading}: {len(group)} findings read by hand on {len(repos)} fresh repositories")
+        _print_precision(
+            "as read (each finding's confidence when it was read):", group, lambda r: r["confidence"]
+        )
+        if now is not None:
+            _print_precision("with today's rules (the same verdicts):", group, lambda r: now.get(_key(r)))
+            unread = {k for k in now if k[0] in repos} - {_key(r) for r in group}
+            if unread:
+                print(f"  {len(unread)} findings made today were not read, e.g. {sorted(unread)[:3]}")
+
+
+def _rerun(rows: list[dict], root: str) -> dict[tuple, str]:
+    """(repo, path, cell, line, rule) -> confidence of every finding ppcheck makes today on the checkouts."""
+    now: dict[tuple, str] = {}
+    for repo in sorted({r["repo"] for r in rows}):
+        folder = Path(root) / repo.replace("/", "+")
+        if not folder.is_dir():
+            sys.exit(f"--root: {folder}: no checkout of {repo}")
+        findings, _, _ = check_paths([str(folder)])
+        for f in findings:
+            now[(repo, os.path.relpath(f.path, folder), str(f.cell or ""), f.line, f.rule)] = f.confidence
+    return now
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", help="folder of git mirrors for reports whose code is not shipped")
     parser.add_argument(
         "--fresh", nargs="*", default=[], metavar="DIR", help="fresh repositories to count on"
     )
+    parser.add_argument("--verdicts", help="CSV of hand verdicts on fresh repositories to recount")
+    parser.add_argument("--root", help="with --verdicts: folder of their checkouts, to rerun ppcheck")
     args = parser.parse_args()
+    if args.verdicts:
+        evaluate_verdicts(args.verdicts, args.root)
+        return
     evaluate_reports(args.mirror)
     evaluate_examples()
     if args.fresh:

@@ -108,3 +108,36 @@ def norms(grads_per_loss, n, dims):
 """
     findings, skipped = check_source(textwrap.dedent(src), "t.py")
     assert not skipped and findings == []
+
+
+def test_timing_loops_and_string_helpers_are_no_findings():
+    src = """
+import time
+import tensorflow as tf
+def time_matmul(x, base, names):
+    start = time.time()
+    for loop in range(10):
+        tf.matmul(x, x)                                  # result discarded: timed on purpose
+    paths = []
+    for name in names:
+        paths.append(tf.compat.as_bytes(base) + tf.compat.as_bytes(name))   # Python helpers
+    for name in names:
+        y = tf.matmul(x, x)                              # kept: the same product every time
+        paths.append(name)
+    return time.time() - start, paths, y
+"""
+    assert found(src) == [(12, "medium")]
+
+
+def test_values_stored_per_iteration_are_collected():
+    src = """
+import tensorflow as tf
+def init_cache(batch_size, heads, length, size, layers):
+    cache = {}
+    for layer in range(layers):
+        cache["layer_%d" % layer] = {"k": tf.zeros([batch_size, heads, length, size])}   # one per layer
+        scale = tf.sqrt(tf.cast(size, tf.float32))                                        # the same each time
+        cache["scale"] = layer
+    return cache, scale
+"""
+    assert found(src) == [(7, "medium")]

@@ -784,3 +784,78 @@ def input_fn(kind, files):
     return ds.batch(64)
 """
     assert [(r, line) for r, line in codes(src) if r == "PP201"] == [("PP201", 9), ("PP201", 11)]
+
+
+def test_pp201_parse_in_the_code_is_high_a_parser_name_medium():
+    src = """
+import tensorflow as tf
+
+def parse_csv(line):
+    columns = tf.io.decode_csv([line], record_defaults=DEFAULTS)
+    features = dict(zip(NAMES, columns))
+    return features, tf.reshape(tf.cast(features.pop("y"), tf.float32), [-1])
+
+seen = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch(64)
+named = tf.data.TFRecordDataset(files).map(parse_record, num_parallel_calls=8).batch(64)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP201"] == [(9, "high"), (10, "medium")]
+
+
+def test_medium_evidence_from_the_fresh_reading():
+    src = """
+import numpy as np
+import tensorflow as tf
+def parse(example):
+    return tf.io.parse_single_example(example, SPEC)
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+shown = tf.data.TFRecordDataset(files).map(parse)
+for record in shown:                                       # printed, never trained on
+    print(record)
+toy = tf.data.Dataset.from_tensor_slices(xs).map(lambda x: scale(x), num_parallel_calls=4).batch(8)
+model.fit(toy)                                             # in-memory slices: often a toy
+scaled = tf.data.TFRecordDataset(files).map(lambda x: tf.cast(x, tf.float32) / 255.0).batch(32)
+model.fit(scaled.prefetch(1))
+rnn = tf.keras.layers.LSTM(8, stateful=True)
+for i in range(len(xs)):
+    model.predict(np.expand_dims(xs[i], 0))                # a stateful RNN primed one step at a time
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [
+        ("PP202", 10, "medium"),
+        ("PP203", 13, "medium"),
+        ("PP201", 15, "medium"),
+        ("PP301", 19, "medium"),
+    ]
+    files = """
+import tensorflow as tf
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+images = tf.data.Dataset.from_tensor_slices(paths).map(load, num_parallel_calls=4).batch(8)
+model.fit(images)                                          # slices of paths whose map reads files
+"""
+    findings, _ = check_source(textwrap.dedent(files), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [("PP203", 5, "high")]
+
+
+def test_pp401_once_per_def_and_not_for_what_the_iteration_built():
+    src = """
+import tensorflow as tf
+for aug in [AutoContrast, OldAutoContrast]:
+    layer = aug(value_range=(0, 255))
+
+    @tf.function()
+    def apply_aug(inputs):                      # runs this iteration's layer: a trace each is needed
+        return layer(inputs)
+    apply_aug(images)
+for epoch in range(10):
+    @tf.function(jit_compile=True)
+    def step(x):                                # the same function every epoch
+        return model(x)
+    step(images)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line) for f in findings] == [("PP401", 12)]

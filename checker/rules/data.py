@@ -264,13 +264,15 @@ def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     return all(
         index.resolver.call_name(node) in _CHEAP
         or (isinstance(node.func, ast.Name) and node.func.id in _BUILDERS)
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in _BUILDERS)
         for root in body
         for node in ast.walk(root)
         if isinstance(node, ast.Call)
     )
 
 
-_BUILDERS = frozenset({"dict", "tuple", "list"})  # `lambda x: dict(image=..., label=...)` only repacks
+# `lambda x: dict(image=..., label=...)`, `collections.OrderedDict(x=..., y=...)` only repack
+_BUILDERS = frozenset({"dict", "tuple", "list", "OrderedDict"})
 _MODEL_WORDS = ("model", "tower", "encoder", "net")
 
 
@@ -302,10 +304,10 @@ def _map_before_batch(index: ModuleIndex):
             if step.kind != "map" or id(step.node) in seen:
                 continue
             kind = vectorisable_map(step.node, index)
-            if kind is None and (
-                _named_like_a_parser(step.node, index) or _parses_examples(step.node, index)
-            ):
-                kind = "parser"
+            if kind is None and _parses_examples(step.node, index):
+                kind = "parsing"  # the per-example parse is in the code seen: high
+            elif kind is None and _named_like_a_parser(step.node, index):
+                kind = "parser"  # only the name says it parses single examples: medium
             if kind is None:
                 continue
             for later in chain[i + 1 :]:
@@ -324,7 +326,7 @@ def check_map_before_batch(index: ModuleIndex):
     for map_call, batch_call, kind in _map_before_batch(index):
         how = (
             "batch first and parse the batch with tf.io.parse_example"
-            if kind in ("parse_example", "parser")
+            if kind in ("parse_example", "parsing", "parser")
             else "batch first and map once per batch"
         )
         what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
@@ -332,7 +334,9 @@ def check_map_before_batch(index: ModuleIndex):
             "PP201",
             *_at_method(map_call),
             f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
-            confidence="medium" if kind == "parser" else None,
+            # a per-example parse seen in the code stays high; element-wise and batch-capable maps were
+            # right 2 times in 4 on fresh code (one a peek, one a deliberate benchmark): medium
+            confidence=None if kind in ("parse_example", "parsing") else "medium",
         )
 
 
@@ -441,6 +445,7 @@ def check_sequential_map(index: ModuleIndex):
         for i, step in enumerate(chain)
         if any(later.kind == "cache" for later in chain[i + 1 :])
     }
+    only_looked_at = _only_iterated(flow)
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -469,16 +474,28 @@ def check_sequential_map(index: ModuleIndex):
             unsure = step.kind == "map" and not visibly_costly(call, index)
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
+            looked_at = id(call) in only_looked_at  # printed or collected, never trained on
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
-                confidence="medium" if unsure or nested or cached or id(call) in untraced_ids else None,
+                confidence="medium"
+                if unsure or nested or cached or looked_at or id(call) in untraced_ids
+                else None,
             )
 
 
 _SMALL_RANGE = 10
+
+
+def _only_iterated(flow) -> set[int]:
+    """Steps of pipelines that only Python `for` loops running no training step read (a loop printing or
+    collecting records), never consumed by training or handed to a caller."""
+    used = {id(s.node) for chain, _ in flow.consumed.values() for s in chain}
+    used |= {id(s.node) for chain, _ in flow.handed_out() for s in chain}
+    looked = {id(s.node) for chain, _ in flow.iterated.values() for s in chain}
+    return looked - used
 
 
 def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
@@ -629,12 +646,17 @@ def check_missing_prefetch(index: ModuleIndex):
         if id(last) in seen:
             continue
         seen.add(id(last))
+        source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
+        # arrays in memory (often a toy) whose maps show no file, decode or parse work
+        in_memory = source in ("from_tensor_slices", "from_tensors") and not any(
+            s.kind == "map" and visibly_costly(s.node, index) for s in chain
+        )
         yield RawFinding(
             "PP203",
             *_at_method(last),
             f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
-            confidence="medium" if handed else None,  # the caller, not seen here, may add the prefetch
+            confidence="medium" if handed or in_memory else None,  # the caller may add the prefetch
         )
 
 
@@ -708,7 +730,10 @@ ds = ds.map(lambda r: tf.io.parse_example(r, spec))
             "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
             "resize, random op or Python function could not move behind batch, so such maps are never "
             "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard lie between map and batch "
-            "(a cache would be lost). Maps of functions defined in other modules are not read."
+            "(a cache would be lost). Maps of functions defined in other modules are not read. Only a "
+            "per-example parse seen in the code (parse_single_example, decode_csv) is `high`; element-wise and "
+            "other batch-capable maps, and functions only named like parsers, are `medium` (on fresh code they "
+            "were often peeks or deliberate benchmarks)."
         ),
         risk="low",
         check=check_map_before_batch,
@@ -737,7 +762,9 @@ ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
             "module that turns on options.experimental_optimization.map_parallelization is skipped, maps PP201 "
             "reports are left to it, maps that only select, slice or apply element-wise ops (too cheap to gain from "
             "threads) are skipped, and so are maps of methods or imported functions whose cost we cannot see. A "
-            "cheap map through a def of the module is still reported."
+            "cheap map through a def of the module is still reported. `medium`: maps whose cost is not visible, "
+            "on untraced datasets, before a cache, inside an interleaved function, or on pipelines that only "
+            "loops printing or collecting records read."
         ),
         risk="medium",
         check=check_sequential_map,
@@ -772,9 +799,11 @@ model.fit(ds, epochs=10)
 """,
         false_alarms=(
             "Medium-low. Only pipelines seen being consumed are reported, never one returned to other modules; "
-            "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are pipelines that only slice, shuffle and "
+            "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are "
+            "pipelines that only slice, shuffle and "
             "batch arrays already in memory (little to overlap). Recent TensorFlow versions may insert a prefetch "
-            "themselves after a final parallel map, where the finding costs nothing to fix."
+            "themselves after a final parallel map, where the finding costs nothing to fix. `medium`: pipelines "
+            "returned to a caller (which may prefetch) and in-memory slices whose maps read no files."
         ),
         risk="medium",
         check=check_missing_prefetch,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names
 from checker.rules import Rule, register
 from checker.rules.common import first_report
 from checker.rules.data import dataset_flow
@@ -44,9 +44,12 @@ def check_tf_function_in_loop(index: ModuleIndex):
         return RawFinding("PP401", at.lineno, at.col_offset, message, confidence)
 
     # A def decorated with @tf.function written inside a loop body.
+    decorators = {id(d) for f in index.functions for d in f.decorator_list}
     for function in index.functions:
         if index.function_loops.get(id(function)) and _is_tf_function_def(function, index):
             loop = index.function_loops[id(function)][-1]
+            if _closes_over_iteration(function, loop):
+                continue  # it runs what this iteration built (a new layer): each one needs its own trace
             finding = report(
                 function,
                 f"`@tf.function {function.name}` is defined inside the loop at line {loop.lineno}: a new "
@@ -56,8 +59,8 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 yield finding
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
-            if index.resolver.call_name(site.node) == TF_FUNCTION:
-                at = via or site.node
+            if index.resolver.call_name(site.node) == TF_FUNCTION and id(site.node) not in decorators:
+                at = via or site.node  # `@tf.function()` is the def's finding
                 finding = report(
                     at,
                     f"tf.function(...) is applied on every iteration of the loop at line {loop.lineno}"
@@ -77,6 +80,19 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 )
                 if finding:
                     yield finding
+
+
+def _closes_over_iteration(function, loop) -> bool:
+    """The def reads a name the loop binds anew each iteration (`layer = aug(...)` before `@tf.function def
+    apply(x): return layer(x)`): every iteration has a different function to trace."""
+    bound = assigned_names([loop])
+    own = assigned_names(function.body) | {
+        a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)
+    }
+    return any(
+        isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound - own
+        for node in ast.walk(function)
+    )
 
 
 def _loop_counters(loop) -> set[str]:
@@ -305,8 +321,10 @@ for x, y in dataset:
     step(x, y)
 """,
         false_alarms=(
-            "Low. Only a tf.function created per iteration is reported; a loop that makes one per model or "
-            "configuration on purpose is still reported."
+            "Low. Only a tf.function created per iteration is reported, once per def (`@tf.function()` is "
+            "not reported again as a call); a def that runs what its iteration built (a new layer or model "
+            "bound in the loop) is skipped, since each needs its own trace. A loop that makes one per "
+            "configuration through a helper is `medium`."
         ),
         risk="low",
         check=check_tf_function_in_loop,

@@ -73,6 +73,8 @@ _EXCLUDED_PREFIXES = tuple(
         "identity",
         "debugging.",
         "Assert",
+        "compat.as_",  # tf.compat.as_bytes/as_text/as_str: Python string helpers, no ops
+        "compat.path_to_str",
     )
 )
 # Methods whose result is a pure read of an unchanged receiver (`states.value()`).
@@ -384,7 +386,12 @@ def _under_if(node, loop) -> bool:
 
 def _yielded_or_collected(call, scope, loop) -> bool:
     """The op makes one value per iteration on purpose: it is yielded (a generator of samples), or its result
-    is collected (`mems.append(zeros)`: one tensor per layer)."""
+    is collected (`mems.append(zeros)`, `cache["layer_%d" % i] = {"k": tf.zeros(shape)}`: one tensor per
+    layer)."""
+    for node in ast.walk(loop):
+        stored = isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets)
+        if stored and any(n is call for n in ast.walk(node.value)):
+            return True
     bound = set()
     for node in ast.walk(scope):
         yielded = isinstance(node, ast.Yield | ast.YieldFrom) and node.value is not None
@@ -402,6 +409,11 @@ def _yielded_or_collected(call, scope, loop) -> bool:
                 if arg is call or (isinstance(arg, ast.Name) and arg.id in bound):
                     return True
     return False
+
+
+def _discarded(call, scope) -> bool:
+    """The op is a statement of its own: its result is thrown away (run for timing, or for nothing)."""
+    return any(isinstance(node, ast.Expr) and node.value is call for node in ast.walk(scope))
 
 
 def _feeds_state(call, scope, index: ModuleIndex) -> bool:
@@ -451,6 +463,8 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
         return
     if _yielded_or_collected(call, site.function or index.tree, loop) or _iterates(call, loop):
         return
+    if _discarded(call, site.function or index.tree):
+        return  # `tf.matmul(x, x)` as a statement: a timing loop, or nothing uses it
     if _all_literal(call) or _feeds_state(call, site.function or index.tree, index):
         return  # cheap constants, or the initial value of a variable made per iteration on purpose
     if via is not None and not _reads_beyond(call, site.function, index):
@@ -506,10 +520,13 @@ for t in range(max_len):
             "that replicate a graph (tf.device, name_scope, variable_scope in the body: one tower per GPU), "
             "that reset the graph, or that run the session (PP101's case) are skipped. Graph and eager code "
             "are both reported, and so are Python loops in a tf.function (unrolled: each iteration traces the op "
-            "again); ops whose arguments are all literals, ops under an `if` and ops found in a helper are `medium`."
+            "again). Ops whose result is discarded (timing loops) or stored per iteration "
+            "(`cache[key] = tf.zeros(...)`), and tf.compat string helpers, are no findings."
         ),
         risk="medium",
         check=check_loop_invariant_op,
-        confidence="medium",  # read by hand on fresh repositories: right 1 time in 12 (README)
+        # read by hand on fresh code: right 1 time in 12, then 2 in 22 where the op works on what its def was
+        # given (the shape of every line maintainers confirmed): the confirmed shape is no evidence (README)
+        confidence="medium",
     )
 )
