@@ -235,6 +235,67 @@ class TorchFacts:
         return False
 
 
+FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
+
+
+def runs(loop) -> int | None:
+    """How many times a loop's body runs, when the code says so: once when the body `break`s or returns
+    outside any `if` (the take-one-batch idiom), N for `for _ in range(N)` with literal bounds; else None."""
+    if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
+        return 1
+    source = getattr(loop, "iter", None)
+    if not (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "range"
+        and 1 <= len(source.args) <= 2
+        and not source.keywords
+        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in source.args)
+    ):
+        return None
+    bounds = [a.value for a in source.args]
+    return max(bounds[-1] - (bounds[0] if len(bounds) == 2 else 0), 0)
+
+
+def few_runs(loops) -> bool:
+    """The innermost of these nested loops runs its body at most FEW_RUNS times in all."""
+    total = 1
+    for loop in loops:
+        count = runs(loop)
+        if count is None:
+            return False
+        total *= count
+    return total <= FEW_RUNS
+
+
+_CLOCKS = frozenset(
+    {
+        "time",
+        "perf_counter",
+        "monotonic",
+        "process_time",
+        "time_ns",
+        "perf_counter_ns",
+        "default_timer",
+        "timer",
+    }
+)
+
+
+def reads_clock(sites) -> bool:
+    """One of these calls reads a clock (`time.perf_counter()`, `timer()` from timeit, a CUDA event's
+    `record()`): the loop times what it runs. By the called name: the resolver follows only the frameworks."""
+    return any(
+        base_name(site.node.func) in _CLOCKS or method_name(site.node) in ("record", "elapsed_time")
+        for site in sites
+    )
+
+
+def owner_def(fx: TorchFacts, node: ast.AST) -> ast.AST | None:
+    """The def a node is in (None at module level)."""
+    return next((a for a in fx.ancestors(node) if isinstance(a, FUNCTION_TYPES)), None)
+
+
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
     return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))

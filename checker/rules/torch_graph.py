@@ -10,6 +10,7 @@ from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
     facts,
+    few_runs,
     is_model_name,
     loop_nodes,
     method_name,
@@ -51,7 +52,7 @@ def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
 def check_accumulated_history(index: ModuleIndex):
     fx = facts(index)
     for loop in fx.step_loops:
-        tensors = graph_tensors(index, loop)
+        tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
         if not tensors:
             continue
         feeding = None
@@ -90,6 +91,16 @@ def check_accumulated_history(index: ModuleIndex):
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
+
+
+def _made_without_grad(loop, fx) -> set[str]:
+    """Names every assignment of which in the loop is under no_grad/inference_mode: they hold no graph."""
+    inside, outside = set(), set()
+    for node in loop_nodes(fx.index, loop):
+        if isinstance(node, ast.Assign):
+            names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            (inside if fx.without_grad(node) else outside).update(names)
+    return inside - outside
 
 
 def _scope_body(fx, node) -> list[ast.stmt]:
@@ -223,8 +234,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if mode == "train" or (mode is None and not named):
             continue
         loop = site.loops[-1]
-        if fx.site_without_grad(site) or _needs_grad(loop, fx.index):
-            continue
+        if fx.site_without_grad(site) or _needs_grad(loop, fx.index) or few_runs(site.loops):
+            continue  # (a loop that takes one batch and breaks, or runs a handful of times, costs nothing)
         reported.add(id(loop))
         yield site, receiver, mode
 

@@ -15,12 +15,14 @@ from checker.rules.torch_common import (
     base_name,
     direct_calls,
     facts,
+    few_runs,
     is_device_move,
     is_model_name,
     loop_nodes,
     method_name,
     model_called,
 )
+from checker.rules.torch_data import module_loaders, source_key
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
 _LOSS_WORDS = ("loss", "criterion")
@@ -98,12 +100,33 @@ def _logic_reads_host(loop, index: ModuleIndex) -> bool:
     return False
 
 
+def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
+    """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
+    the helpers it calls, and converts no tensor's type (`imgs.type(cuda.FloatTensor)`): its step runs on the
+    CPU, where reading a value waits for nothing."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    loaders, scopes = module_loaders(index)
+    key = source_key(loop, facts(index), scopes) if loaders else None
+    if key is None or not any(key in names for _, names in loaders):
+        return False
+    for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
+        call = site.node
+        if (
+            is_device_move(call, index)
+            or method_name(call) == "type"
+            or any(k.arg == "device" for k in call.keywords)
+        ):
+            return False
+    return True
+
+
 def check_host_sync(index: ModuleIndex):
     fx = facts(index)
     if not fx.on_device:
         return
     for loop in fx.step_loops:
-        if _logic_reads_host(loop, index):
+        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index):
             continue
         tensors = graph_tensors(index, loop)
         reads = []
@@ -223,11 +246,11 @@ def check_created_then_moved(index: ModuleIndex):
         call = site.node
         if not is_device_move(call, index):
             continue
-        if not site.loops:
+        if not site.loops or few_runs(site.loops):
             if per_step is None:
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
-                continue
+                continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         made = _created_on_host(call.func.value, index)
         if made is None:
             continue
