@@ -192,14 +192,35 @@ def _loader_sites(index: ModuleIndex):
 
 
 def _in_memory_names(index: ModuleIndex) -> set[str]:
-    names = set()
+    """Names bound to an in-memory dataset (a TensorDataset, or an instance of a module class whose
+    `__getitem__` only indexes what it holds), and those classes' names."""
+    classes = _indexing_classes(index)
+    names = set(classes)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
-        if (
-            index.resolver.call_name(node.value) in _IN_MEMORY
-            or base_name(node.value.func) == "TensorDataset"
-        ):
+        if _in_memory(node.value, index) or base_name(node.value.func) in classes:
             names.update(base_name(t) for t in node.targets)
     return names
+
+
+_CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "float", "long", "int", "astype"})
+
+
+def _indexing_classes(index: ModuleIndex) -> set[str]:
+    """Dataset classes of the module whose `__getitem__` returns items of arrays it holds (`self.x[i]`),
+    converted at most (`torch.tensor(...)`, `.float()`): no file read, no transform, so workers would only
+    add the cost of sending each batch between processes."""
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is None:
+            continue
+        nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
+        calls = [n for n in nodes if isinstance(n, ast.Call)]
+        if all(base_name(c.func) in _CONVERSIONS for c in calls) and any(
+            isinstance(n, ast.Subscript) for n in nodes
+        ):
+            found.add(name)
+    return found
 
 
 def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
@@ -247,7 +268,11 @@ def check_loader_main_process(index: ModuleIndex):
         )
         if dataset is None or base_name(dataset) in in_memory:
             continue
-        if _in_memory(dataset, index) or _in_memory_argument(dataset, call, index, in_memory):
+        if (
+            _in_memory(dataset, index)
+            or (isinstance(dataset, ast.Call) and base_name(dataset.func) in in_memory)
+            or _in_memory_argument(dataset, call, index, in_memory)
+        ):
             continue
         if training is None:
             training = _training_sources(index, scopes)

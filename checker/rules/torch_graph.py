@@ -53,7 +53,7 @@ def check_accumulated_history(index: ModuleIndex):
     fx = facts(index)
     for loop in fx.step_loops:
         tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
-        if not tensors:
+        if not tensors or _hand_written_backward(loop, index):
             continue
         feeding = None
         for node in loop_nodes(index, loop):
@@ -91,6 +91,18 @@ def check_accumulated_history(index: ModuleIndex):
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
+
+
+def _hand_written_backward(loop, index: ModuleIndex) -> bool:
+    """Every backward in the loop takes two or more arguments (`model.backward(x, a1, a2, y)`): a model
+    written from scratch that computes its own gradients, with no autograd graph to keep."""
+    calls = [
+        n
+        for n in loop_nodes(index, loop)
+        if isinstance(n, ast.Call) and (method_name(n) == "backward" or method_name(n) == "step")
+    ]
+    backwards = [c for c in calls if method_name(c) == "backward"]
+    return bool(backwards) and all(len(c.args) >= 2 for c in backwards) and len(calls) == len(backwards)
 
 
 def _made_without_grad(loop, fx) -> set[str]:
@@ -284,13 +296,44 @@ def check_retain_graph(index: ModuleIndex):
             root = root.value if not isinstance(root, ast.Call) else root.func
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
-        yield RawFinding(
-            "PP511",
-            call.lineno,
-            call.col_offset,
-            f"backward(retain_graph=True) in the loop at line {loop.lineno} has no second backward through the "
-            "same graph: every step's graph and saved activations stay in memory; drop retain_graph",
-        )
+        state = _carried_graph(index, loop)
+        if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
+            message = (
+                f"backward(retain_graph=True) in the loop at line {loop.lineno}: `{state}` carries each step's "
+                "graph into the next, so backward runs through every earlier step and keeps their "
+                f"activations; detach it every step (`{state} = {state}.detach()`) and drop retain_graph"
+            )
+        else:
+            message = (
+                f"backward(retain_graph=True) in the loop at line {loop.lineno} has no second backward through "
+                "the same graph: every step's graph and saved activations stay in memory; drop retain_graph"
+            )
+        yield RawFinding("PP511", call.lineno, call.col_offset, message)
+
+
+def _carried_graph(index: ModuleIndex, loop) -> str | None:
+    """A call in the loop takes a name it also rebinds (`out, state = model(x, state)`) and nothing detaches
+    that state (`state = state.detach()`, `h.detach_()`): each step's graph reaches back into the previous
+    one and backward needs retain_graph; the fix is detaching the state, not dropping the flag. Its name."""
+    nodes = loop_nodes(index, loop)
+    carried: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            given = [*node.value.args, *(k.value for k in node.value.keywords)]
+            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
+    if not carried:
+        return None
+    for node in nodes:
+        if isinstance(node, ast.Call) and method_name(node) == "detach_":
+            return None
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
+        ):
+            return None
+    return min(carried)
 
 
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:
