@@ -174,12 +174,16 @@ class TorchFacts:
             ):
                 return True
             function = self.index.function_parent.get(id(function))
-        key = id(site.function) if site.function is not None else 0
-        if key not in self._no_grad_ids:
-            body = site.function.body if isinstance(site.function, FUNCTION_TYPES) else self.index.tree.body
-            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
         line = site.node.lineno
-        return any(start <= line <= end for start, end in self._no_grad_ids[key])
+        return any(start <= line <= end for start, end in self.no_grad_ranges(site.function))
+
+    def no_grad_ranges(self, function) -> list[tuple[int, int]]:
+        """Line ranges of the `with torch.no_grad():` bodies in a def (None: the module's own code)."""
+        key = id(function) if function is not None else 0
+        if key not in self._no_grad_ids:
+            body = function.body if isinstance(function, FUNCTION_TYPES) else self.index.tree.body
+            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
+        return self._no_grad_ids[key]
 
     def _no_grad_lines(self, body) -> list[tuple[int, int]]:
         """Line ranges of the `with torch.no_grad():` bodies in one scope, found by walking statements only
@@ -291,9 +295,12 @@ def reads_clock(sites) -> bool:
     )
 
 
-def owner_def(fx: TorchFacts, node: ast.AST) -> ast.AST | None:
-    """The def a node is in (None at module level)."""
-    return next((a for a in fx.ancestors(node) if isinstance(a, FUNCTION_TYPES)), None)
+def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
+    """The def a call is in (None at module level), from a table made once per module."""
+    table = facts(index).loop_cache(
+        "call_function", None, lambda: {id(s.node): s.function for s in index.calls}
+    )
+    return table.get(id(call))
 
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:

@@ -8,7 +8,7 @@ import bisect
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.torch_common import base_name, facts, is_device_move, loop_nodes, owner_def, runs
+from checker.rules.torch_common import base_name, call_function, facts, is_device_move, loop_nodes, runs
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _IN_MEMORY = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -144,14 +144,13 @@ def _returned_by(index: ModuleIndex, sites, scopes: _Scopes) -> dict[int, set[Ke
                 break
     if not makers:
         return {}
-    fx = facts(index)
     found: dict[int, set[Key]] = {}
     for node in index.call_assignments:
         func = node.value.func
         maker = index.module_functions.get(func.id) if isinstance(func, ast.Name) else None
         if maker is None or id(maker) not in makers:
             continue
-        where = owner_def(fx, node)
+        where = call_function(index, node.value)
         for target in node.targets:
             key = scopes.key(target, where, node.lineno)
             if key is not None:
@@ -250,7 +249,7 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
         if base_name(source.func) == "DataLoader":
             return _inline(source)  # for x, y in DataLoader(ds, ...):
         source = source.args[0]
-    return scopes.key(source, owner_def(fx, loop), loop.lineno)
+    return scopes.key(source, fx.index.loop_function.get(id(loop)), loop.lineno)
 
 
 def check_loader_main_process(index: ModuleIndex):
@@ -298,7 +297,7 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
     """The dataset is a parameter of the def that makes the loader, and every call of that def passes a
     TensorDataset for it (`train_net(net, train_data, ...)` after `train_data = TensorDataset(...)`)."""
     fx = facts(index)
-    function = owner_def(fx, call)
+    function = call_function(index, call)
     if not isinstance(dataset, ast.Name) or function is None:
         return False
     params = [a.arg for a in function.args.args]

@@ -107,11 +107,15 @@ def _hand_written_backward(loop, index: ModuleIndex) -> bool:
 
 def _made_without_grad(loop, fx) -> set[str]:
     """Names every assignment of which in the loop is under no_grad/inference_mode: they hold no graph."""
+    ranges = fx.no_grad_ranges(fx.index.loop_function.get(id(loop)))
+    if not ranges:
+        return set()
     inside, outside = set(), set()
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Assign):
             names = {t.id for t in node.targets if isinstance(t, ast.Name)}
-            (inside if fx.without_grad(node) else outside).update(names)
+            under = any(start <= node.lineno <= end for start, end in ranges)
+            (inside if under else outside).update(names)
     return inside - outside
 
 
