@@ -127,7 +127,7 @@ def _scope_body(fx, node) -> list[ast.stmt]:
     return fx.index.tree.body
 
 
-_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict")
+_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
 _NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
 
 
@@ -189,7 +189,11 @@ def _grad_switch(call: ast.Call) -> bool:
 def _callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
     """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
     fx = facts(index)
-    for site in fx.callers.get(id(function), []):
+    sites = fx.callers.get(id(function), [])
+    latest = index.module_functions.get(getattr(function, "name", ""))
+    if not sites and latest is not None and latest is not function and function in index.tree.body:
+        sites = fx.callers.get(id(latest), [])  # a notebook defines it again later: calls go by the name
+    for site in sites:
         if fx.site_without_grad(site):
             return True
         if depth > 1 and site.function is not None and _callers_disable_grad(site.function, index, depth - 1):
@@ -391,8 +395,9 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
-            "validate, predict, infer), outside torch.no_grad()/inference_mode() (a `with`, a decorator on the "
-            "def, or a call of the def made under no_grad)."
+            "validate, predict, infer, accuracy), outside torch.no_grad()/inference_mode() (a `with`, a "
+            "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
+            "breaks, or runs a literal range of a few iterations, is skipped."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
@@ -419,7 +424,8 @@ def evaluate(model, loader):
         false_alarms=(
             "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
             "adversarial examples), functions called inside no_grad and `torch.set_grad_enabled(False)` are "
-            "skipped; a no_grad set up in another module is not seen."
+            "skipped (a def a notebook defines twice counts the calls of its name); a no_grad set up in another "
+            "module is not seen."
         ),
         risk="medium",
         check=check_eval_without_no_grad,
