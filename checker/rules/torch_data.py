@@ -405,9 +405,12 @@ for x, y in train_loader:
     optimizer.step()
 """,
         false_alarms=(
-            "Medium. TensorDatasets (already tensors in memory), loaders whose arguments come from `**kwargs`, "
-            "evaluation loaders and loaders returned by a helper (not iterated by name) are skipped; a dataset "
-            "whose items cost nothing to load (pre-tokenised, in memory) is still reported."
+            "Medium. TensorDatasets and module Dataset classes whose `__getitem__` only indexes arrays they hold "
+            "(also when passed in as a def's parameter), loaders whose arguments come from `**kwargs` and "
+            "evaluation loaders are skipped (a def's parameter is its own name: `test(loader)` is not "
+            "`train(loader)`; a name a notebook binds to two loaders means the one bound last before the use). "
+            "A dataset class defined in another module is not seen, so one that holds its items in memory is "
+            "still reported."
         ),
         risk="medium",
         check=check_loader_main_process,

@@ -381,7 +381,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
-            "gradient accumulation) and sums under torch.no_grad() are skipped."
+            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
+            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped."
         ),
         risk="low",
         check=check_accumulated_history,

@@ -495,8 +495,8 @@ for image in images:
 scores = model(torch.stack(images))
 """,
         false_alarms=(
-            "Low. While loops (serving) and loops whose next input depends on the output (decoding, agents, "
-            "hidden state) are skipped."
+            "Low. While loops (serving), loops whose next input depends on the output (decoding, agents, "
+            "hidden state) and loops that read a clock (measuring one request's latency) are skipped."
         ),
         risk="low",
         check=check_model_per_sample,
@@ -527,7 +527,8 @@ t = t * 2 + 1
 """,
         false_alarms=(
             "Low. Bodies that call anything but element-wise functions, or recurrences (`out[i] = out[i-1] + "
-            "...`, `h = f(h, x[i])`), are skipped; tensors must come from a torch call or `.size()`."
+            "...`, `h = f(h, x[i])`), and loops that take whole rows or columns (`p[:, i]`) are skipped; tensors "
+            "must come from a torch call or `.size()`."
         ),
         risk="low",
         check=check_python_loop_over_tensor,

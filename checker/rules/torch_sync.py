@@ -342,7 +342,9 @@ for step, (x, y) in enumerate(loader):
         false_alarms=(
             "Reads under an `if` (every N steps), in a nested loop or after the loop (once per epoch) are "
             "skipped, and so are loops whose own logic reads a device value (`if loss.item() < best`), values "
-            "used for control (`action = probs.argmax().item()`) and modules that never use a GPU."
+            "used for control (`action = probs.argmax().item()`), modules that never use a GPU and loops over a "
+            "DataLoader's batches that move nothing to a device (a notebook training on the CPU before its GPU "
+            "cells)."
         ),
         risk="medium",
         check=check_host_sync,
@@ -375,7 +377,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
-            "copy is needed. A factory with `device=` is never reported."
+            "copy is needed. A factory with `device=` is never reported, nor one in loops that run a few times "
+            "in all (a literal `range(10)` drawing samples for a plot, a loop that breaks after one pass)."
         ),
         risk="low",
         check=check_created_then_moved,
