@@ -81,11 +81,26 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             use = fx.statement_in(node, loop)
             if isinstance(use, ast.Assign):
-                if not all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets):
+                if not (
+                    all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
+                    or _running_total(use, name)
+                ):
                     return False
             elif not isinstance(use, ast.AugAssign | ast.Expr):
                 return False
     return True
+
+
+def _running_total(stmt: ast.Assign, name: str) -> bool:
+    """`total = total + x` (or `x + total`): a running total like `total += x`."""
+    value = stmt.value
+    return (
+        len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id == name
+        and isinstance(value, ast.BinOp)
+        and any(isinstance(side, ast.Name) and side.id == name for side in (value.left, value.right))
+    )
 
 
 def _logic_reads_host(loop, index: ModuleIndex) -> bool:
