@@ -259,3 +259,42 @@ def test_percent_continuation_line_in_a_notebook_is_python_not_a_magic():
     assert lines[5].strip().startswith("%(batch_idx")  # kept: the format's right operand
     assert lines[6] == "pass"  # a real magic
     ast.parse(source)
+
+
+STEP_LOOP = """
+import torch
+device = torch.device("cuda")
+
+
+def train(model, loader, optimizer, criterion, writer, pbar, logger, meter, history):
+    total = 0.0
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        loss = criterion(out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        {line}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rule", "line"),
+    [
+        ("PP501", "pbar.set_postfix(loss=loss.item())"),
+        ("PP501", "writer.add_scalar('loss', loss.item(), step)"),
+        ("PP501", "history['loss'].append(loss.cpu().detach().numpy())"),
+        ("PP501", "print(f'loss {loss:.3f}')"),
+        ("PP501", "logger.info('loss %f', loss.item())"),
+        ("PP501", "meter.update(loss.item(), x.size(0))"),
+        ("PP501", "total = total + float(loss)"),
+        ("PP501", "history.append(loss.tolist())"),
+        ("PP502", "history.append(loss)"),
+        ("PP502", "total = total + loss"),
+        ("PP510", "torch.cuda.empty_cache()"),
+        ("PP507", "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)"),
+    ],
+)
+def test_per_step_shapes_seen_in_real_training_loops_are_found(rule, line):
+    assert rule in {r for r, _ in torch_findings(STEP_LOOP.format(line=line))}
