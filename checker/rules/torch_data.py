@@ -228,17 +228,24 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
     fx = facts(index)
     steps = fx.step_loops
     sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
-    pulls = any(
-        isinstance(s.node.func, ast.Name) and s.node.func.id == "next"
+    step_ids = {id(loop) for loop in steps}
+    pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`
+        base_name(s.node.args[0])
         for loop in steps
         for s in index.loop_calls[id(loop)]
-    )
-    if pulls:
-        sources |= {
-            scopes.key(s.node.args[0], s.function, s.node.lineno)
-            for s in index.calls
-            if isinstance(s.node.func, ast.Name) and s.node.func.id == "iter" and s.node.args
-        }
+        if isinstance(s.node.func, ast.Name) and s.node.func.id == "next" and s.node.args
+    }
+    if not pulled:
+        return sources
+    bound_to: dict[int, set[str]] = {}
+    for node in index.call_assignments:
+        bound_to[id(node.value)] = {base_name(t) for t in node.targets}
+    for s in index.calls:
+        if not (isinstance(s.node.func, ast.Name) and s.node.func.id == "iter" and s.node.args):
+            continue
+        # the iterator is made in the training loop, or bound to a name that loop pulls from
+        if any(id(loop) in step_ids for loop in s.loops) or bound_to.get(id(s.node), set()) & pulled:
+            sources.add(scopes.key(s.node.args[0], s.function, s.node.lineno))
     return sources
 
 

@@ -70,3 +70,15 @@ for features, targets in train_loader:
     optimizer.zero_grad()
     loss_fn(model(features), targets).backward()
     optimizer.step()
+
+
+def train_vq_vae(model, training_data, validation_data, optimizer, num_training_updates):
+    training_loader = DataLoader(training_data, batch_size=256, shuffle=True, num_workers=2, pin_memory=True)
+    validation_loader = DataLoader(validation_data, batch_size=32, shuffle=True, pin_memory=True)
+    for _ in range(num_training_updates):
+        data, _ = next(iter(training_loader))
+        optimizer.zero_grad()
+        model(data.to(device)).mean().backward()
+        optimizer.step()
+    originals, _ = next(iter(validation_loader))  # one batch of pictures to show
+    return model(originals.to(device))
