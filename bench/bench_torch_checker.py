@@ -3,16 +3,20 @@
 ROOT holds one folder per repository, named `owner+name` (as the verdicts file names them). The script
 
   1. checks ROOT with every rule (one process, in this process) and counts the PP5xx findings per rule;
-  2. joins them with the hand verdicts (bench/data/torch_checker_verdicts.csv: repo, path, cell, line, rule,
-     verdict, note) and prints per rule: findings, read, right, precision. A finding without a verdict counts as
-     unread, so a rule change that moves findings shows up as fewer read;
+  2. joins them with the hand verdicts (bench/data/torch_checker_verdicts.csv, the reading the rules were tuned
+     on, or --verdicts bench/data/torch_checker_fresh_verdicts.csv, the fresh reading: repo, path, cell, line,
+     rule, verdict = right | debatable | wrong, note) and prints per rule: findings, read, right, debatable,
+     wrong, precision (right / read). A finding without a verdict counts as unread, so a rule change that moves
+     findings shows up as fewer read; --as-read prints the verdicts file's own counts (what was read, whatever
+     the rules find now) and stops;
   3. times whole `python -m checker` processes on ROOT and, with --baseline, on a TensorFlow repository (the
      issue's reference: tensorpack, 43k lines in at most 2.9 s), interleaved, best of --repeat, and prints
      lines/s and the ratio of the two;
   4. with --torchfix, runs TorchFix (`torchfix --select ALL`, if installed) on ROOT and prints its findings per
      code, and how many of its TOR401 (synchronous DataLoader) lines ppcheck's PP504 also reports.
 
-    python bench/bench_torch_checker.py ROOT [--baseline TF_REPO] [--repeat 3] [--torchfix]
+    python bench/bench_torch_checker.py ROOT [--verdicts CSV] [--as-read] [--baseline TF_REPO] [--repeat 3]
+        [--torchfix]
 """
 
 from __future__ import annotations
@@ -69,20 +73,49 @@ def read_verdicts(path: Path) -> dict[tuple, str]:
         }
 
 
+def count(rows, rule: str, verdict: str | None) -> None:
+    """One finding into rows[rule] = [findings, read, right, debatable, wrong]."""
+    row = rows[rule]
+    row[0] += 1
+    if verdict is not None:
+        row[1] += 1
+        row[2 + ("right", "debatable", "wrong").index(verdict)] += 1
+
+
 def precision_table(root: str, verdicts: dict[tuple, str]):
     findings, _, files = check_paths([root])
     torch_findings = [f for f in findings if f.rule.startswith("PP5")]
-    rows = collections.defaultdict(lambda: [0, 0, 0])
+    rows = collections.defaultdict(lambda: [0] * 5)
     repos = collections.defaultdict(set)
     for f in torch_findings:
         key = finding_key(root, f)
-        row = rows[f.rule]
-        row[0] += 1
         repos[f.rule].add(key[0])
-        if key in verdicts:
-            row[1] += 1
-            row[2] += verdicts[key] == "right"
+        count(rows, f.rule, verdicts.get(key))
     return rows, repos, torch_findings, files
+
+
+def as_read_table(verdicts: dict[tuple, str]):
+    """The verdicts file's own counts per rule: what was read, whether or not the rules still report it."""
+    rows = collections.defaultdict(lambda: [0] * 5)
+    repos = collections.defaultdict(set)
+    for key, verdict in verdicts.items():
+        repos[key[4]].add(key[0])
+        count(rows, key[4], verdict)
+    return rows, repos
+
+
+def print_table(rows, repos) -> None:
+    print(
+        f"{'rule':<7} {'findings':>8} {'repos':>5} {'read':>5} {'right':>5} {'debat.':>6} {'wrong':>5} {'precision':>9}"
+    )
+    for rule in sorted(rows):
+        total, read, right, debatable, wrong = rows[rule]
+        share = f"{right / read:9.0%}" if read else f"{'-':>9}"
+        print(f"{rule:<7} {total:8} {len(repos[rule]):5} {read:5} {right:5} {debatable:6} {wrong:5} {share}")
+    total, read, right, debatable, wrong = (sum(r[i] for r in rows.values()) for i in range(5))
+    print(
+        f"{'all':<7} {total:8} {'':5} {read:5} {right:5} {debatable:6} {wrong:5} {right / max(read, 1):9.0%}"
+    )
 
 
 def whole_process(path: str) -> tuple[float, float]:
@@ -120,24 +153,25 @@ def torchfix_findings(root: str) -> tuple[list[tuple[str, int, str]], float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root")
-    parser.add_argument("--verdicts", default=str(VERDICTS))
+    parser.add_argument(
+        "--verdicts", default=str(VERDICTS), help="hand verdicts (default: the tuned reading)"
+    )
+    parser.add_argument("--as-read", action="store_true", help="count the verdicts file alone and stop")
     parser.add_argument("--baseline", help="a TensorFlow repository to time beside ROOT (tensorpack)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--torchfix", action="store_true")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
 
-    rows, repos, found, files = precision_table(root, read_verdicts(Path(args.verdicts)))
+    verdicts = read_verdicts(Path(args.verdicts))
+    if args.as_read:
+        print(f"{args.verdicts}: {len(verdicts)} verdicts as read")
+        print_table(*as_read_table(verdicts))
+        return 0
+    rows, repos, found, files = precision_table(root, verdicts)
     lines = code_lines(root)
     print(f"{root}: {files} files, {lines:,} lines of code, {len(found)} PyTorch findings")
-    print(f"{'rule':<7} {'findings':>8} {'repos':>5} {'read':>5} {'right':>5} {'precision':>9}")
-    for rule in sorted(rows):
-        total, read, right = rows[rule]
-        share = f"{right / read:9.0%}" if read else f"{'-':>9}"
-        print(f"{rule:<7} {total:8} {len(repos[rule]):5} {read:5} {right:5} {share}")
-    read = sum(r[1] for r in rows.values())
-    right = sum(r[2] for r in rows.values())
-    print(f"{'all':<7} {len(found):8} {'':5} {read:5} {right:5} {right / max(read, 1):9.0%}")
+    print_table(rows, repos)
 
     targets = [("pytorch", root, lines)]
     if args.baseline:

@@ -136,7 +136,9 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
     except NotebookError as exc:
         return [], [Skipped(path, str(exc))]
     findings, skipped = check_cells(cells, path, rules, unit="cell")
-    lines = file_lines(text)
+    if not findings:
+        return findings, skipped
+    lines = file_lines(text)  # the .ipynb line of each finding (SARIF); a scan of the whole file
     placed = [
         replace(f, file_line=lines.get((f.cell, f.line)) or (1 if "\n" not in text.strip() else None))
         for f in findings
@@ -188,6 +190,13 @@ def check_cells(
     if any(file_is_silenced(source) for _, source in cells):
         return [], []
     skipped = []
+    tree = None
+    if not joined_ok:  # most notebooks parse whole: one parse instead of one per cell and one more joined
+        try:
+            tree = _parse("\n".join(source for _, source in cells), path)
+            joined_ok = True
+        except Unparsable:
+            pass
     good = []
     for number, source in cells:
         if joined_ok:
@@ -207,10 +216,11 @@ def check_cells(
         parts.append(source)
         line += source.count("\n") + 1
     joined = "\n".join(parts)
-    try:
-        tree = _parse(joined, path)
-    except Unparsable as exc:  # each piece parses alone, together too deep
-        return [], [*skipped, Skipped(path, str(exc))]
+    if tree is None:
+        try:
+            tree = _parse(joined, path)
+        except Unparsable as exc:  # each piece parses alone, together too deep
+            return [], [*skipped, Skipped(path, str(exc))]
     findings = []
     raw, errors = run_rules(tree, rules, implicit_imports=implicit_imports)
     skipped.extend(Skipped(path, e) for e in errors)

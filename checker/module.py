@@ -40,6 +40,7 @@ class ModuleIndex:
     function_loops: dict[int, tuple[ast.AST, ...]] = field(default_factory=dict)
     functions: list[ast.AST] = field(default_factory=list)  # every def, nested ones too
     function_parent: dict[int, ast.AST | None] = field(default_factory=dict)
+    loop_function: dict[int, ast.AST | None] = field(default_factory=dict)  # loop -> its def (None: module)
     imports: list[ast.AST] = field(default_factory=list)
     call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
     function_names: set[str] = field(default_factory=set)
@@ -87,6 +88,7 @@ class ModuleIndex:
                     self._walk_stmt(stmt, function, child.name, loops)
             elif isinstance(child, LOOP_TYPES):
                 self.loops.append(child)
+                self.loop_function[id(child)] = function
                 self.loop_calls[id(child)] = []
                 inner = (*loops, child)
                 if isinstance(child, ast.While):
@@ -100,6 +102,7 @@ class ModuleIndex:
                     self._walk_stmt(stmt, function, class_name, loops)
             elif isinstance(child, COMPREHENSION_TYPES):
                 self.loops.append(child)
+                self.loop_function[id(child)] = function
                 self.loop_calls[id(child)] = []
                 first, *rest = child.generators
                 self._walk_expr(first.iter, function, class_name, loops)

@@ -6,7 +6,7 @@ import json
 import re
 
 # IPython syntax that is not Python: line magics, shell escapes, help. Replaced by blank lines.
-_MAGIC_LINE = re.compile(r"^\s*(%|!|\?)|^\s*\w[\w.]*\?\??\s*$")
+_MAGIC_LINE = re.compile(r"^\s*(%[%\w]|!|\?)|^\s*\w[\w.]*\?\??\s*$")
 # Cell magics whose body is still Python.
 _PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
 

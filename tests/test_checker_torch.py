@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from checker import check_snippets, check_source
+from checker.notebook import code_cells
 from checker.rules import all_rules
 
 CASES = Path(__file__).parent / "torch_cases"
@@ -223,3 +226,75 @@ def test_clear_snippet_without_imports_is_found(rule):
     findings, skipped = check_snippets([CLEAR_SNIPPETS[rule]], "so/3")
     assert not skipped
     assert rule in {f.rule for f in findings}
+
+
+def test_retain_graph_with_a_carried_state_says_to_detach_it():
+    source = (CASES / "pp511_positive.py").read_text()
+    findings, _ = check_source(source, "pp511_positive.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP511"}
+    assert "`hidden` carries each step's graph" in messages[16]
+    assert "hidden = hidden.detach()" in messages[16]
+    assert "has no second backward" in messages[8]
+
+
+def test_percent_continuation_line_in_a_notebook_is_python_not_a_magic():
+    cell = (
+        "for batch_idx, (x, y) in enumerate(train_loader):\n"
+        "    loss = F.cross_entropy(model(x.to(device)), y.to(device))\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "    print('Batch %03d | Cost: %.4f'\n"
+        "          %(batch_idx, loss))\n"
+        "%matplotlib inline\n"
+    )
+    notebook = json.dumps(
+        {
+            "metadata": {"kernelspec": {"language": "python"}},
+            "cells": [{"cell_type": "code", "source": cell}],
+        }
+    )
+    [(number, source)] = code_cells(notebook)
+    assert number == 1
+    lines = source.splitlines()
+    assert lines[5].strip().startswith("%(batch_idx")  # kept: the format's right operand
+    assert lines[6] == "pass"  # a real magic
+    ast.parse(source)
+
+
+STEP_LOOP = """
+import torch
+device = torch.device("cuda")
+
+
+def train(model, loader, optimizer, criterion, writer, pbar, logger, meter, history):
+    total = 0.0
+    for step, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        out = model(x)
+        loss = criterion(out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        {line}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rule", "line"),
+    [
+        ("PP501", "pbar.set_postfix(loss=loss.item())"),
+        ("PP501", "writer.add_scalar('loss', loss.item(), step)"),
+        ("PP501", "history['loss'].append(loss.cpu().detach().numpy())"),
+        ("PP501", "print(f'loss {loss:.3f}')"),
+        ("PP501", "logger.info('loss %f', loss.item())"),
+        ("PP501", "meter.update(loss.item(), x.size(0))"),
+        ("PP501", "total = total + float(loss)"),
+        ("PP501", "history.append(loss.tolist())"),
+        ("PP502", "history.append(loss)"),
+        ("PP502", "total = total + loss"),
+        ("PP510", "torch.cuda.empty_cache()"),
+        ("PP507", "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)"),
+    ],
+)
+def test_per_step_shapes_seen_in_real_training_loops_are_found(rule, line):
+    assert rule in {r for r, _ in torch_findings(STEP_LOOP.format(line=line))}

@@ -174,12 +174,16 @@ class TorchFacts:
             ):
                 return True
             function = self.index.function_parent.get(id(function))
-        key = id(site.function) if site.function is not None else 0
-        if key not in self._no_grad_ids:
-            body = site.function.body if isinstance(site.function, FUNCTION_TYPES) else self.index.tree.body
-            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
         line = site.node.lineno
-        return any(start <= line <= end for start, end in self._no_grad_ids[key])
+        return any(start <= line <= end for start, end in self.no_grad_ranges(site.function))
+
+    def no_grad_ranges(self, function) -> list[tuple[int, int]]:
+        """Line ranges of the `with torch.no_grad():` bodies in a def (None: the module's own code)."""
+        key = id(function) if function is not None else 0
+        if key not in self._no_grad_ids:
+            body = function.body if isinstance(function, FUNCTION_TYPES) else self.index.tree.body
+            self._no_grad_ids[key] = self._no_grad_lines(body if isinstance(body, list) else [])
+        return self._no_grad_ids[key]
 
     def _no_grad_lines(self, body) -> list[tuple[int, int]]:
         """Line ranges of the `with torch.no_grad():` bodies in one scope, found by walking statements only
@@ -233,6 +237,70 @@ class TorchFacts:
             ):
                 return True
         return False
+
+
+FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
+
+
+def runs(loop) -> int | None:
+    """How many times a loop's body runs, when the code says so: once when the body `break`s or returns
+    outside any `if` (the take-one-batch idiom), N for `for _ in range(N)` with literal bounds; else None."""
+    if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
+        return 1
+    source = getattr(loop, "iter", None)
+    if not (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "range"
+        and 1 <= len(source.args) <= 2
+        and not source.keywords
+        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in source.args)
+    ):
+        return None
+    bounds = [a.value for a in source.args]
+    return max(bounds[-1] - (bounds[0] if len(bounds) == 2 else 0), 0)
+
+
+def few_runs(loops) -> bool:
+    """The innermost of these nested loops runs its body at most FEW_RUNS times in all."""
+    total = 1
+    for loop in loops:
+        count = runs(loop)
+        if count is None:
+            return False
+        total *= count
+    return total <= FEW_RUNS
+
+
+_CLOCKS = frozenset(
+    {
+        "time",
+        "perf_counter",
+        "monotonic",
+        "process_time",
+        "time_ns",
+        "perf_counter_ns",
+        "default_timer",
+        "timer",
+    }
+)
+
+
+def reads_clock(sites) -> bool:
+    """One of these calls reads a clock (`time.perf_counter()`, `timer()` from timeit, a CUDA event's
+    `record()`): the loop times what it runs. By the called name: the resolver follows only the frameworks."""
+    return any(
+        base_name(site.node.func) in _CLOCKS or method_name(site.node) in ("record", "elapsed_time")
+        for site in sites
+    )
+
+
+def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
+    """The def a call is in (None at module level), from a table made once per module."""
+    table = facts(index).loop_cache(
+        "call_function", None, lambda: {id(s.node): s.function for s in index.calls}
+    )
+    return table.get(id(call))
 
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:

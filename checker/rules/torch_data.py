@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import bisect
 
 from checker.findings import RawFinding
-from checker.module import LOOP_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex
 from checker.rules import Rule, register
-from checker.rules.torch_common import base_name, facts, is_device_move, loop_nodes
+from checker.rules.torch_common import base_name, call_function, facts, is_device_move, loop_nodes, runs
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _IN_MEMORY = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -40,13 +41,73 @@ def _argument(call: ast.Call, keyword: str, position: int):
     return False, None
 
 
-def loaders_of(index: ModuleIndex) -> list[tuple[ast.Call, set[str]]]:
-    """Each DataLoader(...) call with the names it goes by: those it is bound to, and the parameters of the
-    module's defs it is passed to (`train(model, train_loader)` -> `def train(model, loader)`)."""
-    found = list(_loaders(index))
+# A loader's name, as the rules match it: a plain name; (name, id(def)) for a def's parameter, so that
+# `train(loader)` and `test(loader)` are told apart; (name, k) for the k-th of several module-level bindings of
+# one name (a notebook that makes `train_loader` twice).
+Key = str | tuple[str, int]
+
+
+class _Scopes:
+    """Turns a name used at some place into its Key."""
+
+    def __init__(self, rebound: dict[str, list[int]], callers: dict):
+        self.rebound = rebound
+        self.callers = callers
+        self._params: dict[int, set[str]] = {}
+
+    def key(self, node: ast.AST, function, line: int) -> Key | None:
+        name = base_name(node)
+        if name is None or not isinstance(node, ast.Name):
+            return name  # `self.loader`: an attribute, one name across methods
+        if function is not None and isinstance(function, FUNCTION_TYPES):
+            if name in self._param_names(function):
+                # a def nothing here calls (run by mp.Process, a framework...): its parameter goes by name
+                return (name, id(function)) if self.callers.get(id(function)) else name
+            if name in self.rebound:
+                return (name, len(self.rebound[name]) - 1)  # a def runs after the module has bound it
+            return name
+        if name in self.rebound:
+            return (name, bisect.bisect_right(self.rebound[name], line) - 1)
+        return name
+
+    def _param_names(self, function) -> set[str]:
+        if id(function) not in self._params:
+            a = function.args
+            self._params[id(function)] = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+        return self._params[id(function)]
+
+
+def shown(key: Key) -> str:
+    return key if isinstance(key, str) else key[0]
+
+
+def loaders_of(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Scopes]:
+    """Each DataLoader(...) call with the keys of the names it goes by: those it is bound to, and the
+    parameters of the module's defs it is passed to (`train(model, train_loader)` -> `def train(model,
+    loader)`), counted only from calls that see this binding of the name."""
+    sites = list(_loader_sites(index))
+    module_bound: dict[str, list[int]] = {}
+    for site, names in sites:
+        if site.function is None:
+            for node in names:
+                if isinstance(node, ast.Name):
+                    module_bound.setdefault(node.id, []).append(site.node.lineno)
+    scopes = _Scopes(
+        {n: sorted(lines) for n, lines in module_bound.items() if len(lines) > 1}, facts(index).callers
+    )
+    returned = _returned_by(index, sites, scopes)
+    found = [
+        (
+            site.node,
+            {scopes.key(node, site.function, site.node.lineno) for node in names}
+            | {_inline(site.node)}
+            | returned.get(id(site.node), set()),
+        )
+        for site, names in sites
+    ]
     if not found:
-        return found
-    passed: dict[str, set[str]] = {}
+        return found, scopes
+    passed: dict[Key, set[Key]] = {}
     for site in index.calls:
         helper = index.helper_of(site.node, site.function)
         if helper is None:
@@ -54,65 +115,152 @@ def loaders_of(index: ModuleIndex) -> list[tuple[ast.Call, set[str]]]:
         params = [a.arg for a in helper.args.args]
         if params and params[0] in ("self", "cls") and isinstance(site.node.func, ast.Attribute):
             params = params[1:]
-        pairs = [(base_name(a), p) for a, p in zip(site.node.args, params, strict=False)]
-        pairs += [(base_name(k.value), k.arg) for k in site.node.keywords if k.arg]
+        pairs = list(zip(site.node.args, params, strict=False))
+        pairs += [(k.value, k.arg) for k in site.node.keywords if k.arg]
         for given, param in pairs:
-            if given is not None:
-                passed.setdefault(given, set()).add(param)
-    return [(call, names | set().union(*(passed.get(n, set()) for n in names))) for call, names in found]
+            key = scopes.key(given, site.function, site.node.lineno)
+            if key is not None:
+                passed.setdefault(key, set()).add((param, id(helper)))
+    return [(call, _closure(keys, passed)) for call, keys in found], scopes
 
 
-def module_loaders(index: ModuleIndex) -> list[tuple[ast.Call, set[str]]]:
+def _returned_by(index: ModuleIndex, sites, scopes: _Scopes) -> dict[int, set[Key]]:
+    """For a loader a module function makes and returns (`def get_loader(...): loader = DataLoader(...);
+    return loader`), the names its callers bind the result to (`train_loader = get_loader(train_set)`)."""
+    makers: dict[int, list[int]] = {}
+    for site, names in sites:
+        function = site.function
+        if (
+            not isinstance(function, FUNCTION_TYPES)
+            or index.module_functions.get(function.name) is not function
+        ):
+            continue
+        local = {n.id for n in names if isinstance(n, ast.Name)}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Return) and (
+                node.value is site.node or (isinstance(node.value, ast.Name) and node.value.id in local)
+            ):
+                makers.setdefault(id(function), []).append(id(site.node))
+                break
+    if not makers:
+        return {}
+    found: dict[int, set[Key]] = {}
+    for node in index.call_assignments:
+        func = node.value.func
+        maker = index.module_functions.get(func.id) if isinstance(func, ast.Name) else None
+        if maker is None or id(maker) not in makers:
+            continue
+        where = call_function(index, node.value)
+        for target in node.targets:
+            key = scopes.key(target, where, node.lineno)
+            if key is not None:
+                for loader in makers[id(maker)]:
+                    found.setdefault(loader, set()).add(key)
+    return found
+
+
+def _closure(keys: set[Key], passed: dict[Key, set[Key]]) -> set[Key]:
+    """The keys and every parameter they reach, through helpers that pass them on (`train(loader)` calling
+    `train_step(dataloader=loader)`)."""
+    reached = set(keys)
+    todo = list(keys)
+    while todo:
+        for param in passed.get(todo.pop(), ()):
+            if param not in reached:
+                reached.add(param)
+                todo.append(param)
+    return reached
+
+
+def module_loaders(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Scopes]:
     """:func:`loaders_of`, computed once per module for both loader rules."""
     return facts(index).loop_cache("loaders", None, lambda: loaders_of(index))
 
 
-def _loaders(index: ModuleIndex):
-    """Each DataLoader(...) call with the names it is bound to (`train_loader`, `self.loader`)."""
-    bound: dict[int, set[str]] = {}
+def _loader_sites(index: ModuleIndex):
+    """Each DataLoader(...) call site with the targets it is assigned to (`train_loader`, `self.loader`)."""
+    bound: dict[int, list[ast.AST]] = {}
     for node in index.call_assignments:
         for target in node.targets:
-            name = base_name(target)
-            if name is not None:
-                bound.setdefault(id(node.value), set()).add(name)
+            if base_name(target) is not None:
+                bound.setdefault(id(node.value), []).append(target)
     aliases = frozenset(local for local, name in index.resolver.names.items() if name in _LOADERS)
     for site in index.calls:
         if _is_loader(site.node, index, aliases):
-            yield site.node, bound.get(id(site.node), set()) | {_inline(site.node)}
+            yield site, bound.get(id(site.node), [])
 
 
 def _in_memory_names(index: ModuleIndex) -> set[str]:
-    names = set()
+    """Names bound to an in-memory dataset (a TensorDataset, or an instance of a module class whose
+    `__getitem__` only indexes what it holds), and those classes' names."""
+    classes = _indexing_classes(index)
+    names = set(classes)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
-        if (
-            index.resolver.call_name(node.value) in _IN_MEMORY
-            or base_name(node.value.func) == "TensorDataset"
-        ):
+        if _in_memory(node.value, index) or base_name(node.value.func) in classes:
             names.update(base_name(t) for t in node.targets)
     return names
 
 
-def _training_sources(index: ModuleIndex) -> set[str]:
-    """Names the training loops take their batches from: `for x, y in train_loader:` with a backward, or
-    `next(batches)` in such a loop after `batches = iter(train_loader)`."""
-    steps = facts(index).step_loops
-    sources = {_iterated(loop) for loop in steps if hasattr(loop, "target")}
-    pulls = any(
-        isinstance(s.node.func, ast.Name) and s.node.func.id == "next"
+_CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "float", "long", "int", "astype"})
+
+
+def _indexing_classes(index: ModuleIndex) -> set[str]:
+    """Dataset classes of the module whose `__getitem__` returns items of arrays it holds (`self.x[i]`),
+    converted at most (`torch.tensor(...)`, `.float()`): no file read, no transform, so workers would only
+    add the cost of sending each batch between processes."""
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is None:
+            continue
+        nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
+        calls = [n for n in nodes if isinstance(n, ast.Call)]
+        if all(base_name(c.func) in _CONVERSIONS for c in calls) and any(
+            isinstance(n, ast.Subscript) for n in nodes
+        ):
+            found.add(name)
+    return found
+
+
+def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
+    """Keys of the names the training loops take their batches from: `for x, y in train_loader:` with a
+    backward, or `next(batches)` in such a loop after `batches = iter(train_loader)`."""
+    fx = facts(index)
+    steps = fx.step_loops
+    sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
+    step_ids = {id(loop) for loop in steps}
+    pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`
+        base_name(s.node.args[0])
         for loop in steps
         for s in index.loop_calls[id(loop)]
-    )
-    if pulls:
-        sources |= {
-            base_name(s.node.args[0])
-            for s in index.calls
-            if isinstance(s.node.func, ast.Name) and s.node.func.id == "iter" and s.node.args
-        }
+        if isinstance(s.node.func, ast.Name) and s.node.func.id == "next" and s.node.args
+    }
+    if not pulled:
+        return sources
+    bound_to: dict[int, set[str]] = {}
+    for node in index.call_assignments:
+        bound_to[id(node.value)] = {base_name(t) for t in node.targets}
+    for s in index.calls:
+        if not (isinstance(s.node.func, ast.Name) and s.node.func.id == "iter" and s.node.args):
+            continue
+        # the iterator is made in the training loop, or bound to a name that loop pulls from
+        if any(id(loop) in step_ids for loop in s.loops) or bound_to.get(id(s.node), set()) & pulled:
+            sources.add(scopes.key(s.node.args[0], s.function, s.node.lineno))
     return sources
 
 
+def source_key(loop, fx, scopes: _Scopes) -> Key | None:
+    """The key of the name a for loop takes batches from (`loader`, `enumerate(loader)`, `tqdm(self.loader)`)."""
+    source = loop.iter
+    while isinstance(source, ast.Call) and source.args:
+        if base_name(source.func) == "DataLoader":
+            return _inline(source)  # for x, y in DataLoader(ds, ...):
+        source = source.args[0]
+    return scopes.key(source, fx.index.loop_function.get(id(loop)), loop.lineno)
+
+
 def check_loader_main_process(index: ModuleIndex):
-    loaders = module_loaders(index)
+    loaders, scopes = module_loaders(index)
     if not loaders:
         return
     in_memory = _in_memory_names(index)
@@ -126,12 +274,14 @@ def check_loader_main_process(index: ModuleIndex):
         )
         if dataset is None or base_name(dataset) in in_memory:
             continue
-        if isinstance(dataset, ast.Call) and (
-            index.resolver.call_name(dataset) in _IN_MEMORY or base_name(dataset.func) == "TensorDataset"
+        if (
+            _in_memory(dataset, index)
+            or (isinstance(dataset, ast.Call) and base_name(dataset.func) in in_memory)
+            or _in_memory_argument(dataset, call, index, in_memory)
         ):
             continue
         if training is None:
-            training = _training_sources(index)
+            training = _training_sources(index, scopes)
         if not names & training:
             continue
         how = "num_workers=0" if given else "no num_workers"
@@ -142,6 +292,34 @@ def check_loader_main_process(index: ModuleIndex):
             f"training DataLoader with {how} loads and transforms every batch in the training process, "
             "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel",
         )
+
+
+def _in_memory(dataset: ast.AST, index: ModuleIndex) -> bool:
+    return isinstance(dataset, ast.Call) and (
+        index.resolver.call_name(dataset) in _IN_MEMORY or base_name(dataset.func) == "TensorDataset"
+    )
+
+
+def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in_memory: set[str]) -> bool:
+    """The dataset is a parameter of the def that makes the loader, and every call of that def passes a
+    TensorDataset for it (`train_net(net, train_data, ...)` after `train_data = TensorDataset(...)`)."""
+    fx = facts(index)
+    function = call_function(index, call)
+    if not isinstance(dataset, ast.Name) or function is None:
+        return False
+    params = [a.arg for a in function.args.args]
+    if dataset.id not in params:
+        return False
+    position = params.index(dataset.id)
+    sites = fx.callers.get(id(function), [])
+    for site in sites:
+        offset = 1 if params[0] in ("self", "cls") and isinstance(site.node.func, ast.Attribute) else 0
+        given = next((k.value for k in site.node.keywords if k.arg == dataset.id), None)
+        if given is None and len(site.node.args) > position - offset >= 0:
+            given = site.node.args[position - offset]
+        if given is None or not (base_name(given) in in_memory or _in_memory(given, index)):
+            return False
+    return bool(sites)
 
 
 def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
@@ -157,14 +335,16 @@ def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
     return False
 
 
-def _iterated(loop) -> str | None:
-    """The name a for loop takes batches from: `loader`, `enumerate(loader)`, `tqdm(self.loader)`."""
-    source = loop.iter
-    while isinstance(source, ast.Call) and source.args:
-        if base_name(source.func) == "DataLoader":
-            return _inline(source)  # for x, y in DataLoader(ds, ...):
-        source = source.args[0]
-    return base_name(source)
+_BOOKKEEPING = frozenset({"print", "enumerate", "len", "range", "size", "sleep", "format", "zip", "tqdm"})
+
+
+def _only_copies(loop, index: ModuleIndex) -> bool:
+    """The loop copies batches and prints, nothing else: a template or a demonstration, not a workload."""
+    return all(
+        is_device_move(node, index) or base_name(node.func) in _BOOKKEEPING
+        for node in loop_nodes(index, loop)
+        if isinstance(node, ast.Call)
+    )
 
 
 def _inline(call: ast.Call) -> str:
@@ -173,8 +353,9 @@ def _inline(call: ast.Call) -> str:
 
 
 def check_loader_without_pinned_memory(index: ModuleIndex):
-    loaders = module_loaders(index)
-    if not loaders or not facts(index).on_device:
+    loaders, scopes = module_loaders(index)
+    fx = facts(index)
+    if not loaders or not fx.on_device:
         return
     names = set().union(*(bound for _, bound in loaders))
     moved_from = {
@@ -182,8 +363,10 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         for loop in index.loops
         if isinstance(loop, LOOP_TYPES)
         and hasattr(loop, "target")
-        and (source := _iterated(loop)) in names
+        and (source := source_key(loop, fx, scopes)) in names
+        and runs(loop) != 1
         and _moved_loop_targets(loop, index)
+        and not _only_copies(loop, index)
     }
     for call, names in loaders:
         given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
@@ -195,7 +378,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             "PP505",
             call.lineno,
             call.col_offset,
-            f"batches of `{min(names & moved_from).strip('<>')}` are copied to the GPU without pin_memory=True: each "
+            f"batches of `{min(shown(k) for k in names & moved_from).strip('<>')}` are copied to the GPU without pin_memory=True: each "
             "copy goes through pageable memory and blocks; pin it (and use .to(device, non_blocking=True))",
         )
 
@@ -229,9 +412,12 @@ for x, y in train_loader:
     optimizer.step()
 """,
         false_alarms=(
-            "Medium. TensorDatasets (already tensors in memory), loaders whose arguments come from `**kwargs`, "
-            "evaluation loaders and loaders returned by a helper (not iterated by name) are skipped; a dataset "
-            "whose items cost nothing to load (pre-tokenised, in memory) is still reported."
+            "Medium. TensorDatasets and module Dataset classes whose `__getitem__` only indexes arrays they hold "
+            "(also when passed in as a def's parameter), loaders whose arguments come from `**kwargs` and "
+            "evaluation loaders are skipped (a def's parameter is its own name: `test(loader)` is not "
+            "`train(loader)`; a name a notebook binds to two loaders means the one bound last before the use). "
+            "A dataset class defined in another module is not seen, so one that holds its items in memory is "
+            "still reported."
         ),
         risk="medium",
         check=check_loader_main_process,
@@ -255,14 +441,17 @@ register(
 loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4)
 for x, y in loader:
     x, y = x.to(device), y.to(device)
+    loss = criterion(model(x), y)
 """,
         instead="""
 loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4, pin_memory=True)
 for x, y in loader:
     x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
+    loss = criterion(model(x), y)
 """,
         false_alarms=(
-            "Low. Only loaders iterated by name in a loop that moves the batch to a device are reported; "
+            "Low. Only loaders iterated by name in a loop that moves the batch to a device and does more than "
+            "copy and print are reported (a loop that takes one batch and breaks is no workload); "
             "`pin_memory=` set from a variable or `**kwargs` is trusted."
         ),
         risk="low",

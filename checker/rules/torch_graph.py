@@ -10,6 +10,7 @@ from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
     facts,
+    few_runs,
     is_model_name,
     loop_nodes,
     method_name,
@@ -51,8 +52,8 @@ def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
 def check_accumulated_history(index: ModuleIndex):
     fx = facts(index)
     for loop in fx.step_loops:
-        tensors = graph_tensors(index, loop)
-        if not tensors:
+        tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
+        if not tensors or _hand_written_backward(loop, index):
             continue
         feeding = None
         for node in loop_nodes(index, loop):
@@ -92,6 +93,32 @@ def check_accumulated_history(index: ModuleIndex):
             )
 
 
+def _hand_written_backward(loop, index: ModuleIndex) -> bool:
+    """Every backward in the loop takes two or more arguments (`model.backward(x, a1, a2, y)`): a model
+    written from scratch that computes its own gradients, with no autograd graph to keep."""
+    calls = [
+        n
+        for n in loop_nodes(index, loop)
+        if isinstance(n, ast.Call) and (method_name(n) == "backward" or method_name(n) == "step")
+    ]
+    backwards = [c for c in calls if method_name(c) == "backward"]
+    return bool(backwards) and all(len(c.args) >= 2 for c in backwards) and len(calls) == len(backwards)
+
+
+def _made_without_grad(loop, fx) -> set[str]:
+    """Names every assignment of which in the loop is under no_grad/inference_mode: they hold no graph."""
+    ranges = fx.no_grad_ranges(fx.index.loop_function.get(id(loop)))
+    if not ranges:
+        return set()
+    inside, outside = set(), set()
+    for node in loop_nodes(fx.index, loop):
+        if isinstance(node, ast.Assign):
+            names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            under = any(start <= node.lineno <= end for start, end in ranges)
+            (inside if under else outside).update(names)
+    return inside - outside
+
+
 def _scope_body(fx, node) -> list[ast.stmt]:
     """The statements of the def (or module) the node is in."""
     for outer in fx.ancestors(node):
@@ -100,7 +127,7 @@ def _scope_body(fx, node) -> list[ast.stmt]:
     return fx.index.tree.body
 
 
-_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict")
+_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
 _NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
 
 
@@ -162,7 +189,11 @@ def _grad_switch(call: ast.Call) -> bool:
 def _callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
     """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
     fx = facts(index)
-    for site in fx.callers.get(id(function), []):
+    sites = fx.callers.get(id(function), [])
+    latest = index.module_functions.get(getattr(function, "name", ""))
+    if not sites and latest is not None and latest is not function and function in index.tree.body:
+        sites = fx.callers.get(id(latest), [])  # a notebook defines it again later: calls go by the name
+    for site in sites:
         if fx.site_without_grad(site):
             return True
         if depth > 1 and site.function is not None and _callers_disable_grad(site.function, index, depth - 1):
@@ -223,8 +254,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if mode == "train" or (mode is None and not named):
             continue
         loop = site.loops[-1]
-        if fx.site_without_grad(site) or _needs_grad(loop, fx.index):
-            continue
+        if fx.site_without_grad(site) or _needs_grad(loop, fx.index) or few_runs(site.loops):
+            continue  # (a loop that takes one batch and breaks, or runs a handful of times, costs nothing)
         reported.add(id(loop))
         yield site, receiver, mode
 
@@ -273,13 +304,44 @@ def check_retain_graph(index: ModuleIndex):
             root = root.value if not isinstance(root, ast.Call) else root.func
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
-        yield RawFinding(
-            "PP511",
-            call.lineno,
-            call.col_offset,
-            f"backward(retain_graph=True) in the loop at line {loop.lineno} has no second backward through the "
-            "same graph: every step's graph and saved activations stay in memory; drop retain_graph",
-        )
+        state = _carried_graph(index, loop)
+        if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
+            message = (
+                f"backward(retain_graph=True) in the loop at line {loop.lineno}: `{state}` carries each step's "
+                "graph into the next, so backward runs through every earlier step and keeps their "
+                f"activations; detach it every step (`{state} = {state}.detach()`) and drop retain_graph"
+            )
+        else:
+            message = (
+                f"backward(retain_graph=True) in the loop at line {loop.lineno} has no second backward through "
+                "the same graph: every step's graph and saved activations stay in memory; drop retain_graph"
+            )
+        yield RawFinding("PP511", call.lineno, call.col_offset, message)
+
+
+def _carried_graph(index: ModuleIndex, loop) -> str | None:
+    """A call in the loop takes a name it also rebinds (`out, state = model(x, state)`) and nothing detaches
+    that state (`state = state.detach()`, `h.detach_()`): each step's graph reaches back into the previous
+    one and backward needs retain_graph; the fix is detaching the state, not dropping the flag. Its name."""
+    nodes = loop_nodes(index, loop)
+    carried: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            given = [*node.value.args, *(k.value for k in node.value.keywords)]
+            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
+    if not carried:
+        return None
+    for node in nodes:
+        if isinstance(node, ast.Call) and method_name(node) == "detach_":
+            return None
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
+        ):
+            return None
+    return min(carried)
 
 
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:
@@ -319,7 +381,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
-            "gradient accumulation) and sums under torch.no_grad() are skipped."
+            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
+            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped."
         ),
         risk="low",
         check=check_accumulated_history,
@@ -333,8 +396,9 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
-            "validate, predict, infer), outside torch.no_grad()/inference_mode() (a `with`, a decorator on the "
-            "def, or a call of the def made under no_grad)."
+            "validate, predict, infer, accuracy), outside torch.no_grad()/inference_mode() (a `with`, a "
+            "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
+            "breaks, or runs a literal range of a few iterations, is skipped."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
@@ -361,7 +425,8 @@ def evaluate(model, loader):
         false_alarms=(
             "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
             "adversarial examples), functions called inside no_grad and `torch.set_grad_enabled(False)` are "
-            "skipped; a no_grad set up in another module is not seen."
+            "skipped (a def a notebook defines twice counts the calls of its name); a no_grad set up in another "
+            "module is not seen."
         ),
         risk="medium",
         check=check_eval_without_no_grad,

@@ -17,6 +17,7 @@ from checker.rules.torch_common import (
     loop_nodes,
     method_name,
     model_called,
+    reads_clock,
 )
 
 _MODEL_BUILDERS = ("build", "create", "make", "get_model", "get_net", "load_model", "new_model", "init_model")
@@ -180,6 +181,8 @@ def check_model_per_sample(index: ModuleIndex):
             continue
         if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
             continue  # decoding or an agent: the next input depends on this output
+        if reads_clock(direct_calls(index, loop)):
+            continue  # timing one prediction at a time (latency) is the point
         if id(loop) in reported:
             continue
         reported.add(id(loop))
@@ -387,11 +390,16 @@ def _scalar_expr(expr, index: ModuleIndex) -> bool:
 
 
 def _indexes_with(statements, name: str, var: str) -> bool:
-    return any(
-        isinstance(n, ast.Subscript) and base_name(n.value) == name and var in _names(n.slice)
-        for stmt in statements
-        for n in ast.walk(stmt)
-    )
+    """The body reads elements of `name` by the loop variable, and only single elements: `t[i]`, `t[i, j]`;
+    `t[:, i]` takes a whole column, already vectorised along the other axis."""
+    found = False
+    for stmt in statements:
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in _names(n.slice):
+                if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
+                    return False
+                found = True
+    return found
 
 
 def _uses(statements, name: str) -> bool:
@@ -487,8 +495,8 @@ for image in images:
 scores = model(torch.stack(images))
 """,
         false_alarms=(
-            "Low. While loops (serving) and loops whose next input depends on the output (decoding, agents, "
-            "hidden state) are skipped."
+            "Low. While loops (serving), loops whose next input depends on the output (decoding, agents, "
+            "hidden state) and loops that read a clock (measuring one request's latency) are skipped."
         ),
         risk="low",
         check=check_model_per_sample,
@@ -519,7 +527,8 @@ t = t * 2 + 1
 """,
         false_alarms=(
             "Low. Bodies that call anything but element-wise functions, or recurrences (`out[i] = out[i-1] + "
-            "...`, `h = f(h, x[i])`), are skipped; tensors must come from a torch call or `.size()`."
+            "...`, `h = f(h, x[i])`), and loops that take whole rows or columns (`p[:, i]`) are skipped; tensors "
+            "must come from a torch call or `.size()`."
         ),
         risk="low",
         check=check_python_loop_over_tensor,

@@ -15,12 +15,14 @@ from checker.rules.torch_common import (
     base_name,
     direct_calls,
     facts,
+    few_runs,
     is_device_move,
     is_model_name,
     loop_nodes,
     method_name,
     model_called,
 )
+from checker.rules.torch_data import module_loaders, source_key
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
 _LOSS_WORDS = ("loss", "criterion")
@@ -79,11 +81,26 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             use = fx.statement_in(node, loop)
             if isinstance(use, ast.Assign):
-                if not all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets):
+                if not (
+                    all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
+                    or _running_total(use, name)
+                ):
                     return False
             elif not isinstance(use, ast.AugAssign | ast.Expr):
                 return False
     return True
+
+
+def _running_total(stmt: ast.Assign, name: str) -> bool:
+    """`total = total + x` (or `x + total`): a running total like `total += x`."""
+    value = stmt.value
+    return (
+        len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id == name
+        and isinstance(value, ast.BinOp)
+        and any(isinstance(side, ast.Name) and side.id == name for side in (value.left, value.right))
+    )
 
 
 def _logic_reads_host(loop, index: ModuleIndex) -> bool:
@@ -98,12 +115,33 @@ def _logic_reads_host(loop, index: ModuleIndex) -> bool:
     return False
 
 
+def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
+    """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
+    the helpers it calls, and converts no tensor's type (`imgs.type(cuda.FloatTensor)`): its step runs on the
+    CPU, where reading a value waits for nothing."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    loaders, scopes = module_loaders(index)
+    key = source_key(loop, facts(index), scopes) if loaders else None
+    if key is None or not any(key in names for _, names in loaders):
+        return False
+    for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
+        call = site.node
+        if (
+            is_device_move(call, index)
+            or method_name(call) == "type"
+            or any(k.arg == "device" for k in call.keywords)
+        ):
+            return False
+    return True
+
+
 def check_host_sync(index: ModuleIndex):
     fx = facts(index)
     if not fx.on_device:
         return
     for loop in fx.step_loops:
-        if _logic_reads_host(loop, index):
+        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index):
             continue
         tensors = graph_tensors(index, loop)
         reads = []
@@ -223,11 +261,11 @@ def check_created_then_moved(index: ModuleIndex):
         call = site.node
         if not is_device_move(call, index):
             continue
-        if not site.loops:
+        if not site.loops or few_runs(site.loops):
             if per_step is None:
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
-                continue
+                continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         made = _created_on_host(call.func.value, index)
         if made is None:
             continue
@@ -319,7 +357,9 @@ for step, (x, y) in enumerate(loader):
         false_alarms=(
             "Reads under an `if` (every N steps), in a nested loop or after the loop (once per epoch) are "
             "skipped, and so are loops whose own logic reads a device value (`if loss.item() < best`), values "
-            "used for control (`action = probs.argmax().item()`) and modules that never use a GPU."
+            "used for control (`action = probs.argmax().item()`), modules that never use a GPU and loops over a "
+            "DataLoader's batches that move nothing to a device (a notebook training on the CPU before its GPU "
+            "cells)."
         ),
         risk="medium",
         check=check_host_sync,
@@ -352,7 +392,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
-            "copy is needed. A factory with `device=` is never reported."
+            "copy is needed. A factory with `device=` is never reported, nor one in loops that run a few times "
+            "in all (a literal `range(10)` drawing samples for a plot, a loop that breaks after one pass)."
         ),
         risk="low",
         check=check_created_then_moved,

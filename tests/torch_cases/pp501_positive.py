@@ -39,3 +39,14 @@ def fit(model, batches, opt, history):
         loss.backward()
         opt.step()
         history["loss"].append(loss.detach().cpu().numpy())  # expect: PP501
+
+
+def fit_running_total(model, batches, opt):
+    total = 0.0
+    for x, y in batches:
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total = total + float(loss)  # expect: PP501
+    return total
