@@ -117,9 +117,11 @@ def _key(node) -> str | None:
     return ".".join(reversed(parts))
 
 
-def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
+def changed_in(
+    loop, pure: frozenset[str] = frozenset(), calm_roots: frozenset[str] = frozenset()
+) -> set[str]:
     """Names and dotted attributes the loop changes (see the module docstring); `pure` names module functions
-    that change nothing they are given."""
+    that change nothing they are given, `calm_roots` modules whose functions do not (besides TensorFlow's)."""
     roots = [loop]  # a comprehension's own targets and those of comprehensions nested in it
     changed: set[str] = set()
     for root in roots:
@@ -140,7 +142,7 @@ def changed_in(loop, pure: frozenset[str] = frozenset()) -> set[str]:
                     key = _key(func.value)
                     if key:
                         changed.add(key)
-                if not _is_tf_name(func) and not (isinstance(func, ast.Name) and func.id in pure):
+                if not _is_tf_name(func, calm_roots) and not (isinstance(func, ast.Name) and func.id in pure):
                     # `train_step(model, optimizer, x)`: a callee may change what it is given, and
                     # `model(images)` may change the model (its losses, its state)
                     changed.update(k for a in node.args if (k := _key(a)))
@@ -161,11 +163,11 @@ _LEAVES_ARGUMENTS_ALONE = frozenset(
 )
 
 
-def _is_tf_name(func) -> bool:
+def _is_tf_name(func, calm_roots: frozenset[str] = frozenset()) -> bool:
     """`tf.x.y` spelled out (the callee is TensorFlow's, which does not change its arguments)."""
     while isinstance(func, ast.Attribute):
         func = func.value
-    return isinstance(func, ast.Name) and func.id in _LEAVES_ARGUMENTS_ALONE
+    return isinstance(func, ast.Name) and (func.id in _LEAVES_ARGUMENTS_ALONE or func.id in calm_roots)
 
 
 def _reads_changed(key: str, changed: set[str]) -> bool:

@@ -11,6 +11,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import ModuleIndex
 from checker.rules import Rule, register
+from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
     base_name,
     direct_calls,
@@ -203,8 +204,9 @@ _PASS_THROUGH = frozenset(
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 
-def _created_on_host(node, index: ModuleIndex) -> str | None:
-    """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any."""
+def _created_on_host(node, index: ModuleIndex, steady: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
+    `steady` names values the loop never changes (a tensor built from them is the same every step)."""
     while isinstance(node, ast.Call):
         name = index.resolver.call_name(node)
         if name in _VARIABLE and node.args:
@@ -213,8 +215,8 @@ def _created_on_host(node, index: ModuleIndex) -> str | None:
         if name in _FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
-            if name in _CONSTRUCTORS and not _constant(node):
-                return None  # data from the host: the copy is needed anyway
+            if name in _CONSTRUCTORS and not _constant(node, steady):
+                return None  # data from the host that changes: the copy is needed anyway
             return name
         if method_name(node) in _PASS_THROUGH:
             node = node.func.value
@@ -235,14 +237,24 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call) -> bool:
-    """Arguments made of literals (and CONSTANT names): the same tensor every time, made once would do."""
+def _constant(call: ast.Call, steady: frozenset[str] | set[str] = frozenset()) -> bool:
+    """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
+    made once would do."""
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
-        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and n.id.isupper())
+        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in steady))
         for part in parts
         for n in ast.walk(part)
     )
+
+
+_TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
+
+
+def _steady_names(loop, call: ast.Call) -> set[str]:
+    """The names `call` reads that `loop` never binds, mutates or hands to a call."""
+    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    return read - changed_in(loop, calm_roots=_TORCH_ROOTS)
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
@@ -266,7 +278,8 @@ def check_created_then_moved(index: ModuleIndex):
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
-        made = _created_on_host(call.func.value, index)
+        steady = _steady_names(site.loops[-1], call) if site.loops else set()
+        made = _created_on_host(call.func.value, index, steady)
         if made is None:
             continue
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
@@ -373,8 +386,8 @@ register(
         root_cause="data.inefficient_transmission",
         summary=(
             "A tensor made by a torch factory (`zeros`, `ones`, `randn`, `arange`...) or from constants "
-            "(`torch.tensor([0.5])`) and then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or "
-            "in a helper called from a loop."
+            "(`torch.tensor([0.5])`, or `torch.tensor(weights)` where the loop never changes `weights`) and "
+            "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "

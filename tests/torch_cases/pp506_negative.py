@@ -26,3 +26,15 @@ def translate(model, sentences, vocab):
 
 mask = torch.ones(10, 10).to(device)
 dtype_only = [torch.zeros(3).to(torch.float16) for _ in range(4)]
+
+
+def train_with_history(model, loader, optimizer):
+    """A tensor built from a list the loop extends: its data changes every step, so it is built per step."""
+    seen = [0.0]
+    for x, y in loader:
+        prior = torch.tensor(seen).to(device)
+        loss = nn.functional.mse_loss(model(x.to(device)).mean() + prior.mean(), y.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        seen.append(float(len(seen)))

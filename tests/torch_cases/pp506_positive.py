@@ -28,3 +28,16 @@ def train_gan(G, D, loader, optimizer_d, criterion, z_dim=100):
         loss = criterion(D(real), real_label) + criterion(D(G(z)), 1 - real_label) * weights[0]
         loss.backward()
         optimizer_d.step()
+
+
+CLASS_COUNTS = [120, 30, 50]
+class_weights = [1.0 / c for c in CLASS_COUNTS]
+
+
+def train_weighted(model, loader, optimizer):
+    for x, y in loader:
+        weights = torch.tensor(class_weights).to(device)  # expect: PP506
+        loss = nn.functional.cross_entropy(model(x.to(device)), y.to(device), weight=weights)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
