@@ -39,7 +39,8 @@ from checker.walker import check_paths, iter_files  # noqa: E402
 DATA = PROJECT / "tests" / "fixtures" / "deepperf"
 POSITIVE = ("confirmed", "fixed")
 NEGATIVE = ("rejected", "declined")
-LEVELS = ("high", "medium")
+LEVELS = ("high", "medium")  # the levels DeepPerf recall is reported at
+READ_LEVELS = ("high", "medium", "low")  # every level a hand-read finding can have
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -201,13 +202,13 @@ def _print_precision(title: str, rows: list[dict], level_of) -> None:
         if level is None:
             dropped[row["verdict"]] += 1
             continue
-        for lvl in LEVELS:
+        for lvl in READ_LEVELS:
             if at_least(level, lvl):
                 by[(lvl, "all")][row["verdict"]] += 1
         by[(level, row["rule"])][row["verdict"]] += 1
-    for lvl, label in (("high", "default (high)"), ("medium", "with medium")):
+    for lvl, label in (("high", "default (high)"), ("medium", "with medium"), ("low", "with low")):
         print(_tally_line(label, by[(lvl, "all")]))
-    for lvl in LEVELS:
+    for lvl in READ_LEVELS:
         for rule in sorted(r for (v, r) in by if v == lvl and r != "all"):
             print(_tally_line(f"{lvl} {rule}", by[(lvl, rule)]))
     if sum(dropped.values()):
@@ -221,7 +222,7 @@ def _key(row: dict) -> tuple:
 def evaluate_verdicts(path: str, root: str | None) -> None:
     rows = read_csv(Path(path))
     for number, row in enumerate(rows, start=2):
-        if row["verdict"] not in VERDICTS or row["confidence"] not in LEVELS:
+        if row["verdict"] not in VERDICTS or row["confidence"] not in READ_LEVELS:
             sys.exit(f"{path}: line {number}: verdict or confidence not known")
     readings: dict[str, list[dict]] = defaultdict(list)
     for row in rows:

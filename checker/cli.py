@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-confidence",
         choices=CONFIDENCE_LEVELS,
         default="high",
-        help="report findings at least this sure (default high; medium adds the less certain ones)",
+        help="report findings at least this sure (default high; medium adds the less certain ones, low the "
+        "ones mostly read negligible)",
     )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--explain", metavar="CODE", help="show a rule's documentation and exit")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Most to least sure. `high`: the default output (measured right >= 90% of the time); `medium`: shown with
-# --min-confidence medium.
-CONFIDENCE_LEVELS = ("high", "medium")
+# --min-confidence medium; `low`: with --min-confidence low, the evidence hand readings found mostly negligible.
+CONFIDENCE_LEVELS = ("high", "medium", "low")
 
 
 def at_least(confidence: str, minimum: str) -> bool:
@@ -23,7 +23,7 @@ class Finding:
     message: str
     root_cause: str  # the codebook code the rule stands for, e.g. "api.not_batch_api"
     cell: int | None = None  # 1-based code-cell number in a notebook, else None
-    confidence: str = "high"  # high | medium (CONFIDENCE_LEVELS)
+    confidence: str = "high"  # high | medium | low (CONFIDENCE_LEVELS)
     file_line: int | None = None  # in a notebook: the line of the .ipynb file holding the finding (SARIF)
 
     def sort_key(self):

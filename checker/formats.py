@@ -11,7 +11,7 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/ppminer/ppminer#ppcheck"
 # SARIF `rank` (0-100, how sure the tool is of a result) for each confidence level; code scanning reads the
 # rule's `properties.precision` (very-high, high, medium, low) the same way.
-RANK = {"high": 90.0, "medium": 60.0}
+RANK = {"high": 90.0, "medium": 60.0, "low": 30.0}
 
 
 def help_uri(code: str) -> str:

@@ -252,8 +252,13 @@ def test_min_confidence(tmp_path, capsys):
     src = MAP_LOOP.replace(".map(parse)", ".batch(8).shuffle(4)") + "model.fit(ds)\n"
     (tmp_path / "m.py").write_text(src)
     assert run(capsys, tmp_path, "--select", "PP204")[:2] == (0, "")
-    code, out, _ = run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "medium")
+    assert run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "medium")[:2] == (0, "")
+    code, out, _ = run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "low")
     assert code == 1 and "PP204" in out
+    sarif = json.loads(
+        run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "low", "--format", "sarif")[1]
+    )
+    assert sarif["runs"][0]["results"][0]["rank"] == 30.0
 
 
 def test_test_files_get_no_findings(tmp_path, capsys):

@@ -84,7 +84,9 @@ def train(xs, w, table):
             print(tf.reduce_sum(table))
     return [tf.reduce_max(table) for x in xs]
 """
-    assert found(src) == [(11, "medium"), (16, "medium"), (18, "medium"), (19, "medium")]
+    # medium: a for statement in a def working on its inputs (every confirmed line's shape); low: helpers,
+    # guarded ops and comprehensions (read right 4 of 55 times on fresh code)
+    assert found(src) == [(11, "medium"), (16, "low"), (18, "low"), (19, "low")]
 
 
 def test_session_loops_are_left_to_pp101():

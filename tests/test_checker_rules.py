@@ -383,7 +383,7 @@ for train_idx, val_idx in KFold(5).split(x):   # five folds: the growth does not
     model.fit(x[train_idx], y[train_idx])
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
-    assert [(f.line, f.confidence) for f in findings if f.rule == "PP302"] == [(11, "medium")]
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP302"] == [(11, "low")]
     assert "keras.backend.clear_session()" in findings[0].message and "tf.keras" not in findings[0].message
 
 
@@ -826,9 +826,9 @@ for i in range(len(xs)):
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.rule, f.line, f.confidence) for f in findings] == [
         ("PP202", 10, "medium"),
-        ("PP203", 13, "medium"),
+        ("PP203", 13, "low"),
         ("PP201", 15, "medium"),
-        ("PP301", 19, "medium"),
+        ("PP301", 19, "low"),
     ]
     files = """
 import tensorflow as tf
@@ -859,3 +859,26 @@ for epoch in range(10):
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.rule, f.line) for f in findings] == [("PP401", 12)]
+
+
+def test_few_literal_iterations_lower_pp301_and_pp401():
+    src = """
+import numpy as np
+import tensorflow as tf
+
+for i in range(10):
+    model.predict(np.array([x_test[i]]))                       # a 10-sample demo: medium
+for x in x_test:
+    model.predict(np.array([x]))                               # every sample: high
+for i, n in enumerate((10, 250)):
+    states = tf.function(run)(n)                               # one run per setting: medium
+for batch in batches:
+    states = tf.function(run)(batch)                           # every batch: high
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [
+        ("PP301", 6, "medium"),
+        ("PP301", 8, "high"),
+        ("PP401", 10, "medium"),
+        ("PP401", 12, "high"),
+    ]

@@ -26,7 +26,7 @@ class Rule:
     false_alarms: str  # the false-alarm risk, and what keeps it low
     risk: str  # low | medium | high
     check: Callable[..., Iterable[RawFinding]]
-    confidence: str = "high"  # high: default output; medium: shown with --min-confidence medium
+    confidence: str = "high"  # high: default output; medium/low: shown with --min-confidence medium/low
 
     def explain(self) -> str:
         return "\n".join(

@@ -91,6 +91,8 @@ def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
     `for i in range(1, 4)` (3); None otherwise (while loops, loops over data)."""
     it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+        it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts)
     if (

@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names
 from checker.rules import Rule, register
-from checker.rules.common import first_report
+from checker.rules.common import few_iterations, first_report
 from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
@@ -34,6 +34,12 @@ def _nested_tf_function_defs(index: ModuleIndex) -> dict[int, ast.AST]:
     return found
 
 
+def _few(loop) -> str | None:
+    """`medium` for a loop over a handful of literal values (`for n in (10, 250)`): one run per setting,
+    where each setting often builds what it traces (read wrong); else the rule's own confidence."""
+    return "medium" if few_iterations(loop) else None
+
+
 def check_tf_function_in_loop(index: ModuleIndex):
     nested = _nested_tf_function_defs(index)
     reported: set[tuple[int, int]] = set()
@@ -54,6 +60,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 function,
                 f"`@tf.function {function.name}` is defined inside the loop at line {loop.lineno}: a new "
                 "function is traced on every iteration; define it once outside the loop",
+                _few(loop),
             )
             if finding:
                 yield finding
@@ -66,6 +73,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                     f"tf.function(...) is applied on every iteration of the loop at line {loop.lineno}"
                     + ("" if via is None else f" (via this call, line {site.node.lineno})")
                     + ": each new function is traced again; wrap the function once outside the loop",
+                    _few(loop),
                 )
                 if finding:
                     yield finding
@@ -76,7 +84,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                     site.node,
                     f"`{helper.name}` defines `@tf.function {inner.name}` (line {inner.lineno}) and is called on "
                     f"every iteration of the loop at line {loop.lineno}: it is traced again each time",
-                    "medium",  # often one run per configuration or checkpoint, where retracing is the design
+                    "low",  # often one run per configuration or checkpoint, where retracing is the design
                 )
                 if finding:
                     yield finding
@@ -408,6 +416,6 @@ for step, (x, y) in enumerate(dataset):
         ),
         risk="medium",
         check=check_numpy_in_step_loop,
-        confidence="medium",
+        confidence="low",
     )
 )
