@@ -29,9 +29,8 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _with_text(row: Mapping[str, Any]) -> dict[str, Any]:
-    """Fill prose/code_blocks(/has_code) from body_html unless the caller derived them already."""
-    out = dict(row)
+def _with_text(out: dict[str, Any]) -> dict[str, Any]:
+    """Fill prose/code_blocks in ``out`` (a copy of the caller's row) from body_html unless derived already."""
     if "prose" not in out:
         split = split_html(out.get("body_html"))
         out["prose"] = split.prose
@@ -61,6 +60,7 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
         _make_storable(row)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
+    counts_batches = session.get_bind().dialect.name == "sqlite"
     for keys, batch in by_keys.items():
         stmt = dialect_insert(session, table)
         excluded = stmt.excluded
@@ -69,8 +69,10 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
             set_={k: excluded[k] for k in keys if k not in ("site", "id")},
             where=newer_when(table, excluded),
         )
-        # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
-        changed += len(session.execute(stmt.returning(table.c.id), batch).all())
+        if counts_batches:  # SQLite's executemany sums the rows each statement inserted or updated
+            changed += session.execute(stmt, batch).rowcount
+        else:  # RETURNING counts them on every backend (batched statements' rowcount is unreliable)
+            changed += len(session.execute(stmt.returning(table.c.id), batch).all())
     return changed
 
 
@@ -107,7 +109,8 @@ def _storable(value: str) -> str:
 def _make_storable(row: dict[str, Any]) -> None:
     for key, value in row.items():
         if isinstance(value, str):
-            row[key] = _storable(value)
+            if "\x00" in value or not value.isascii():  # (both in C): most values need no copy
+                row[key] = _storable(value)
         elif isinstance(value, list):
             row[key] = [_storable(v) if isinstance(v, str) else v for v in value]
 
