@@ -102,6 +102,8 @@ def _sqlite_executemany(
         for i, process in convert:
             values[i] = process(values[i])
         params.append(tuple(values))
+    if session.autoflush:  # as session.execute would: ORM objects added before (a parent) are written first
+        session.flush()
     return session.connection().exec_driver_sql(compiled.string, params).rowcount
 
 

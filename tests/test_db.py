@@ -286,3 +286,16 @@ def test_sqlite_fast_executemany_stores_what_sqlalchemy_stores(tmp_path, monkeyp
     assert fast_runs and all(written is not None for written in fast_runs)
     assert tables[0] == tables[1]
     assert tables[0]["questions"][0][14:16] == ("2020-01-01 00:00:00.000000", "2021-01-01 12:30:05.250000")
+
+
+def test_an_upsert_writes_the_sessions_pending_objects_first(store):
+    """As session.execute does on every backend (the SQLite fast path included): an answer may follow a question
+    that was only added to the session."""
+    with store.write() as s:
+        s.add(Question(site="stackoverflow", id=5, title="t", code_blocks=[], has_code=False, tags="",
+                       source="api", refreshed_at=datetime(2021, 1, 1)))  # fmt: skip
+        answer = {"site": "stackoverflow", "id": 50, "question_id": 5, "body_html": "<p>a</p>",
+                  "last_activity_date": datetime(2021, 1, 1)}  # fmt: skip
+        assert upsert_answers(s, [answer], "dump") == 1
+    with store.read() as s:
+        assert s.get(Answer, ("stackoverflow", 50)).question_id == 5
