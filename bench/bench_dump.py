@@ -4,6 +4,7 @@ Builds a larger Posts.xml in a temporary folder by replicating the real ai.stack
 matching ParentId/AcceptedAnswerId), then times:
   bare      lxml iterparse that only counts rows (the floor: nothing can stream the file faster)
   reader    mining.dump.reader feeding line by line, dropping every row (the checkpointable streaming itself)
+  split     the bare parse plus core.text.split_html of every question and answer body (the split's share of all)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
@@ -23,6 +24,7 @@ from pathlib import Path
 from lxml import etree
 
 from core.db import open_store
+from core.text import split_html
 from mining.dump.importer import DumpImport
 from mining.dump.reader import DumpReader
 from mining.dump.rows import DumpFilter
@@ -56,6 +58,19 @@ def bare_parse(path: Path) -> int:
     n = 0
     for _, el in etree.iterparse(str(path), tag="row"):
         n += 1
+        el.clear()
+        while el.getprevious() is not None:
+            del el.getparent()[0]
+    return n
+
+
+def parse_and_split(path: Path) -> int:
+    """The bare parse plus the prose/code split of every question and answer body: the split's own share."""
+    n = 0
+    for _, el in etree.iterparse(str(path), tag="row"):
+        n += 1
+        if el.get("PostTypeId") in ("1", "2"):
+            split_html(el.get("Body"))
         el.clear()
         while el.getprevious() is not None:
             del el.getparent()[0]
@@ -104,6 +119,9 @@ def main() -> None:
         seconds, cpu, n = timed(lambda: reader_only(posts), repeat=3)
         assert n == rows
         results.append(("reader (line blocks)", seconds, cpu, ""))
+        if not args.skip_all:
+            seconds, cpu, n = timed(lambda: parse_and_split(posts))
+            results.append(("bare + split bodies", seconds, cpu, "no database: what the split costs"))
 
         scenarios = [(f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag})))]
         if not args.skip_all:

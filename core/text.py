@@ -16,6 +16,7 @@ _BLOCK_TAGS = frozenset(
     ("p", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "br", "hr", "div", "table")
 )
 _NOT_TEXT = frozenset(("script", "style", "template"))  # as BeautifulSoup's get_text: not prose
+_SPLIT_TAGS = ("pre", *_BLOCK_TAGS, *_NOT_TEXT)
 # libxml2's HTML parser (the one BeautifulSoup's "lxml" builder uses), driven directly: ~7x faster per post.
 _HTML_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
 # libxml2 refuses C0 controls other than tab/newline/CR and the noncharacters U+FFFE/U+FFFF: they travel through
@@ -58,19 +59,27 @@ def split_html(html: str | None) -> SplitBody:
     root = etree.fromstring(html, _HTML_PARSER)
     if root is None:  # nothing but whitespace or comments
         return SplitBody("", [])
-    code_blocks = []
-    for pre in list(root.iter("pre")):
-        if pre.getparent() is None or any(a.tag == "pre" for a in pre.iterancestors()):
-            continue
-        code_blocks.append("".join(pre.itertext()))
+    # One walk in document order: a <pre> is met before anything inside it, so its code is taken before the walk
+    # marks block elements inside it; pres are removed and scripts' text dropped after the walk (as the removal
+    # leaves a pre's tail in its parent's text, and a script's own text must go after that).
+    code_blocks, pres, quiet = [], [], []
+    for el in root.iter(_SPLIT_TAGS):
+        tag = el.tag
+        if tag == "pre":
+            if next(el.iterancestors("pre"), None) is None:  # a nested pre is part of its parent's block
+                code_blocks.append("".join(el.itertext()))
+                pres.append(el)
+        elif tag in _NOT_TEXT:
+            quiet.append(el)
+        else:  # a block: line breaks around it (each of .text/.tail read once: lxml decodes it on every read)
+            text, tail = el.text, el.tail
+            el.text = "\n" + text if text else "\n"
+            el.tail = "\n" + tail if tail else "\n"
+    for pre in pres:
         _drop_keeping_tail(pre)
-    # Line breaks around block elements, no text from scripts/styles; then libxml2 concatenates the text in C.
-    for el in root.iter(*_BLOCK_TAGS):  # each of .text/.tail read once: lxml decodes the string on every read
-        text, tail = el.text, el.tail
-        el.text = "\n" + text if text else "\n"
-        el.tail = "\n" + tail if tail else "\n"
-    for el in root.iter(*_NOT_TEXT):
+    for el in quiet:
         el.text = None
+    # libxml2 concatenates the text in C.
     return SplitBody(normalize_prose(etree.tostring(root, method="text", encoding="unicode")), code_blocks)
 
 
@@ -128,8 +137,11 @@ def normalize_prose(text: str) -> str:
     """Lines stripped and their runs of spaces folded to one; runs of blank lines become one blank line."""
     # str methods (C) first: a regex costs per position it tries, so it runs only where it has work to do.
     text = "\n".join([line.strip() for line in text.splitlines()])
-    if "  " in text or "\t" in text or "\xa0" in text:
+    if "\t" in text or (not text.isascii() and "\xa0" in text):  # (isascii reads a flag: no scan)
         text = _SPACE_RUN.sub(" ", text)
+    else:  # runs of plain spaces only: halving them in C beats the regex
+        while "  " in text:
+            text = text.replace("  ", " ")
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 

@@ -10,8 +10,10 @@ another row, never an update. A row without a site is refused rather than guesse
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import cache
+from operator import itemgetter
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -29,9 +31,8 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _with_text(row: Mapping[str, Any]) -> dict[str, Any]:
-    """Fill prose/code_blocks(/has_code) from body_html unless the caller derived them already."""
-    out = dict(row)
+def _with_text(out: dict[str, Any]) -> dict[str, Any]:
+    """Fill prose/code_blocks in ``out`` (a copy of the caller's row) from body_html unless derived already."""
     if "prose" not in out:
         split = split_html(out.get("body_html"))
         out["prose"] = split.prose
@@ -57,10 +58,12 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
     # One statement per distinct key set keeps executemany batches uniform. Rows go in id order so concurrent
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    text_columns = _text_columns(table)
     for row in sorted(newest_per_id(rows), key=lambda r: (r["site"], r["id"])):
-        _make_storable(row)
+        _make_storable(row, text_columns)
         by_keys.setdefault(tuple(sorted(row)), []).append(row)
     changed = 0
+    counts_batches = session.get_bind().dialect.name == "sqlite"
     for keys, batch in by_keys.items():
         stmt = dialect_insert(session, table)
         excluded = stmt.excluded
@@ -69,9 +72,66 @@ def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer
             set_={k: excluded[k] for k in keys if k not in ("site", "id")},
             where=newer_when(table, excluded),
         )
-        # RETURNING counts inserted and updated rows on every backend (rowcount is unreliable for batches).
-        changed += len(session.execute(stmt.returning(table.c.id), batch).all())
+        if counts_batches:  # SQLite's executemany sums the rows each statement inserted or updated
+            written = _sqlite_executemany(session, stmt, table, keys, batch)
+            changed += session.execute(stmt, batch).rowcount if written is None else written
+        else:  # RETURNING counts them on every backend (batched statements' rowcount is unreliable)
+            changed += len(session.execute(stmt.returning(table.c.id), batch).all())
     return changed
+
+
+def _sqlite_executemany(
+    session: Session, stmt, table: sa.Table, keys: tuple[str, ...], batch: list
+) -> int | None:
+    """The batch straight to SQLite's executemany, each value converted by its column type's own bind processor;
+    returns the rows changed. SQLAlchemy would build a parameter dict per row and convert it value by value, a
+    third of the write. None (not run) when the statement needs more than the rows' own values (a default)."""
+    dialect = session.get_bind().dialect
+    if not set(keys) <= set(table.c.keys()):
+        return None  # an unknown column: the ordinary execute names it
+    compiled = stmt.compile(dialect=dialect, column_keys=list(keys))
+    names = compiled.positiontup
+    if compiled.insert_prefetch or not names or len(names) < 2 or not set(names) <= set(keys):
+        return None
+    convert = [(i, _bind_processor(table.c[name].type, dialect)) for i, name in enumerate(names)]
+    convert = [(i, process) for i, process in convert if process is not None]
+    values_of = itemgetter(*names)
+    params = []
+    for row in batch:
+        values = list(values_of(row))
+        for i, process in convert:
+            values[i] = process(values[i])
+        params.append(tuple(values))
+    if session.autoflush:  # as session.execute would: ORM objects added before (a parent) are written first
+        session.flush()
+    return session.connection().exec_driver_sql(compiled.string, params).rowcount
+
+
+@cache
+def _bind_processor(type_: sa.types.TypeEngine, dialect) -> Callable[[Any], Any] | None:
+    """The type's bind processor on ``dialect``, made cheaper for the common values: an empty JSON list converts to
+    the same text every time; SQLite's DATETIME one formats field by field in Python, so a naive datetime goes
+    through isoformat (C) instead, where that gives the same text (checked here, on extreme values)."""
+    process = type_.dialect_impl(dialect).bind_processor(dialect)
+    if process is not None and isinstance(type_, sa.JSON):  # most posts have no code: [] every time
+        empty = process([])
+
+        def json_or_empty(value, slow=process):
+            return empty if value.__class__ is list and not value else slow(value)
+
+        return json_or_empty
+    if process is None or not isinstance(type_, sa.DateTime):
+        return process
+    samples = (datetime(2019, 1, 2, 3, 4, 5), datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59, 59, 999999))
+    if any(process(d) != d.isoformat(" ", "microseconds") for d in samples):
+        return process
+
+    def naive_iso(value, slow=process):
+        if value.__class__ is datetime and value.tzinfo is None:
+            return value.isoformat(" ", "microseconds")
+        return slow(value)
+
+    return naive_iso
 
 
 def newest_per_id(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,10 +164,18 @@ def _storable(value: str) -> str:
     return replace_surrogates(value)
 
 
-def _make_storable(row: dict[str, Any]) -> None:
-    for key, value in row.items():
+@cache
+def _text_columns(table: sa.Table) -> tuple[str, ...]:
+    """The columns that can hold strings (text, and JSON lists of text): the only values _make_storable checks."""
+    return tuple(c.name for c in table.columns if isinstance(c.type, sa.String | sa.JSON))
+
+
+def _make_storable(row: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        value = row.get(key)
         if isinstance(value, str):
-            row[key] = _storable(value)
+            if "\x00" in value or not value.isascii():  # (both in C): most values need no copy
+                row[key] = _storable(value)
         elif isinstance(value, list):
             row[key] = [_storable(v) if isinstance(v, str) else v for v in value]
 

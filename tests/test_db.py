@@ -234,3 +234,68 @@ def test_question_links_for_sites_without_a_link():
     assert question_link(7, "ai") == "https://ai.stackexchange.com/questions/7"
     assert question_link(7, "superuser") == "https://superuser.com/questions/7"
     assert question_link(7, "math.stackexchange.com") == "https://math.stackexchange.com/questions/7"
+
+
+def test_sqlite_fast_executemany_stores_what_sqlalchemy_stores(tmp_path, monkeypatch):
+    """On SQLite the upsert hands converted tuples to the driver itself; every stored byte (dates as text, JSON,
+    booleans, NUL and surrogates replaced) equals what SQLAlchemy's own executemany stores."""
+    import sqlite3
+    from datetime import UTC
+
+    import mining.store as store_mod
+    from core.db import open_store
+
+    monkeypatch.setattr(store_mod, "utcnow", lambda: datetime(2026, 11, 25, 19, 0, 0, 123))
+    questions = [
+        _question(1, datetime(2021, 1, 1, 12, 30, 5, 250_000), "a\x00b\udc80", view_count=7, has_code=True),
+        _question(2, datetime(2021, 1, 1), "naïve", closed_date=datetime(2022, 2, 2, 2, 2, 2, 2)),
+        _question(3, datetime(2020, 5, 5, tzinfo=UTC), last_edit_date=None, body_html="<pre>é\x00</pre>"),
+    ]
+    answers = [
+        {"site": "stackoverflow", "id": 10, "question_id": 1, "body_html": "<p>x</p>", "score": None,
+         "creation_date": datetime(2021, 1, 1, 0, 0, 0, 1), "last_activity_date": datetime(2021, 1, 2)},
+    ]  # fmt: skip
+    comments = [
+        {"site": "stackoverflow", "id": 100, "post_id": 10, "post_type": "answer", "question_id": 1,
+         "text": "ok\x00", "score": 1, "creation_date": datetime(2021, 3, 3)},
+    ]  # fmt: skip
+    fast_runs = []
+    real = store_mod._sqlite_executemany
+
+    def counted(*args):
+        written = real(*args)
+        fast_runs.append(written)
+        return written
+
+    def stored(path):
+        with sqlite3.connect(path) as con:
+            return {t: con.execute(f"SELECT * FROM {t} ORDER BY site, id").fetchall()
+                    for t in ("questions", "answers", "comments")}  # fmt: skip
+
+    tables = []
+    for name, fast in (("fast.db", counted), ("plain.db", lambda *args: None)):
+        monkeypatch.setattr(store_mod, "_sqlite_executemany", fast)
+        db = open_store(f"sqlite:///{tmp_path / name}")
+        with db.write() as s:
+            assert upsert_questions(s, questions, "dump") == 3
+            assert upsert_answers(s, answers, "dump") == 1
+            assert upsert_comments(s, comments, "dump") == 1
+        with db.write() as s:  # nothing newer: nothing written, on either path
+            assert upsert_questions(s, questions, "dump") == 0
+        tables.append(stored(tmp_path / name))
+    assert fast_runs and all(written is not None for written in fast_runs)
+    assert tables[0] == tables[1]
+    assert tables[0]["questions"][0][14:16] == ("2020-01-01 00:00:00.000000", "2021-01-01 12:30:05.250000")
+
+
+def test_an_upsert_writes_the_sessions_pending_objects_first(store):
+    """As session.execute does on every backend (the SQLite fast path included): an answer may follow a question
+    that was only added to the session."""
+    with store.write() as s:
+        s.add(Question(site="stackoverflow", id=5, title="t", code_blocks=[], has_code=False, tags="",
+                       source="api", refreshed_at=datetime(2021, 1, 1)))  # fmt: skip
+        answer = {"site": "stackoverflow", "id": 50, "question_id": 5, "body_html": "<p>a</p>",
+                  "last_activity_date": datetime(2021, 1, 1)}  # fmt: skip
+        assert upsert_answers(s, [answer], "dump") == 1
+    with store.read() as s:
+        assert s.get(Answer, ("stackoverflow", 50)).question_id == 5

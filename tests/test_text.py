@@ -2,7 +2,7 @@
 
 import re
 
-from core.text import html_to_text, normalize_prose, split_html, terminal_safe
+from core.text import SplitBody, html_to_text, normalize_prose, split_html, terminal_safe
 
 
 def test_split_html_separates_code_blocks_and_keeps_inline_code():
@@ -121,3 +121,71 @@ def test_the_fast_xml_unsafe_check_equals_the_character_class():
     texts += [f"x{chr(c)}y" for c in _XML_UNSAFE_CODES]
     assert [has_xml_unsafe(t) for t in texts] == [_XML_UNSAFE.search(t) is not None for t in texts]
     assert sum(map(has_xml_unsafe, texts)) > 5_000
+
+
+# -- the one-walk split against the plain three-walk reading ------------------------------------------------------
+def three_walk_split(html: str) -> tuple[str, list[str]]:
+    """The plain reading of split_html: take out the outermost pres (keeping their tails), then put line breaks
+    around every block element, then drop the own text of scripts, styles and templates; normalise the text."""
+    from lxml import etree
+
+    import core.text as text
+
+    html = text.replace_surrogates(html)
+    if text.has_xml_unsafe(html):
+        to_stand_in = text._stand_ins(html)
+        back = {v: k for k, v in to_stand_in.items()}
+        prose, code = three_walk_split(html.translate(to_stand_in))
+        return prose.translate(back), [c.translate(back) for c in code]
+    root = etree.fromstring(html, etree.HTMLParser(remove_comments=True, remove_pis=True))
+    if root is None:
+        return "", []
+    code = []
+    for pre in list(root.iter("pre")):
+        if any(a.tag == "pre" for a in pre.iterancestors()):
+            continue
+        code.append("".join(pre.itertext()))
+        parent, prev = pre.getparent(), pre.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + (pre.tail or "")
+        else:
+            parent.text = (parent.text or "") + (pre.tail or "")
+        parent.remove(pre)
+    for el in root.iter(*text._BLOCK_TAGS):
+        el.text = "\n" + (el.text or "")
+        el.tail = "\n" + (el.tail or "")
+    for el in root.iter(*text._NOT_TEXT):
+        el.text = None
+    return line_by_line_normalize(etree.tostring(root, method="text", encoding="unicode")), code
+
+
+TRICKY_HTML = [
+    "<pre>a<pre>b</pre>c</pre>d",  # a nested pre is part of the outer block
+    "<div><pre>1</pre>tail<pre>2</pre>t2</div>",  # tails of removed pres stay
+    "<pre><p>a</p><br>b<script>c</script></pre>t<p>u</p>",  # blocks and scripts inside code are code
+    "<p>a<pre>b<div>c</div></pre>d</p>e",
+    "<template>a<pre>x</pre>b<pre>y</pre>c<p>d</p>e</template>",  # a pre's tail joins the template's own text
+    "<template><pre>x</pre>t<p>y</p></template>",
+    "<div><template><br>x</template>y</div>",
+    "<p>x<script>s<p>q</p></script>t</p>",
+    "<style>x</style>y<template>t<b>u</b>v</template>",
+    "<ul><li>a<pre>c</pre>b</li></ul><blockquote><pre>q</pre></blockquote>z",
+    "<PRE>X</PRE>y<svg:pre>z</svg:pre>",
+    "<table><tr><td>1</td><td>2</td></tr></table>a<br>b<hr>c",
+    "<p>  a  \xa0 b\t c    d</p>\n\n\n<p>e</p>",
+    "<pre>",
+    "</pre>x",
+    "<![CDATA[x]]>y<!-- c --><?pi x?>",
+]
+
+
+def test_split_html_equals_the_three_walk_reading_on_real_and_tricky_posts(fixtures):
+    """split_html walks the tree once; on every real body and on nested, scripted and template cases it gives
+    exactly what the plain reading (one walk per job, in the order the jobs must happen) gives."""
+    bodies = [b for b in real_bodies(fixtures) if b] + TRICKY_HTML
+    got = [split_html(body) for body in bodies]
+    assert [(s.prose, s.code_blocks) for s in got] == [three_walk_split(body) for body in bodies]
+    # the tricky cases do reach the orders that matter: a kept tail, a dropped one, code with blocks inside
+    assert split_html(TRICKY_HTML[1]) == SplitBody("tailt2", ["1", "2"])
+    assert split_html(TRICKY_HTML[4]) == SplitBody("d\ne", ["x", "y"])
+    assert split_html(TRICKY_HTML[2]) == SplitBody("t\nu", ["abc"])
