@@ -149,8 +149,57 @@ def check_predict_per_sample(index: ModuleIndex):
                 f"{loop.lineno}; stack the samples and predict once on the batch",
                 # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
                 # a demo of <= 10 literal samples predicts one at a time on purpose: read wrong
-                confidence="low" if _stateful(index) else "medium" if few_iterations(loop, 10) else None,
+                # a loop over a few samples (`ds.take(15)`, a short list of files) or one that plots each
+                # prediction shows single predictions on purpose: 15 of 17 such loops read wrong (reading 4)
+                confidence="low"
+                if _stateful(index)
+                else "medium"
+                if few_iterations(loop, 10) or _sample_loop(loop, index)
+                else None,
             )
+
+
+_PLOTTING = frozenset({"imshow", "set_title", "subplot", "add_subplot", "subplots", "title", "plot"})
+_SHORT_LIST = 20
+
+
+def _sample_loop(loop, index: ModuleIndex) -> bool:
+    """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
+    wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
+    it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
+    while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip"):
+        it = it.args[0] if it.args else None
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "take":
+        k = it.args[0] if it.args else None
+        if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _SHORT_LIST:
+            return True
+    if isinstance(it, ast.Name) and _short_list_names(index).get(it.id):
+        return True
+    body = loop.body if hasattr(loop, "body") else [loop.elt] if hasattr(loop, "elt") else []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            name = index.resolver.call_name(node) or ""
+            if name.startswith("matplotlib.") or (
+                isinstance(node.func, ast.Attribute) and node.func.attr in _PLOTTING
+            ):
+                return True
+    return False
+
+
+def _short_list_names(index: ModuleIndex) -> dict[str, bool]:
+    """Names every assignment of which in the module is a list or tuple literal of <= 20 elements."""
+    names: dict[str, bool] = {}
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    short = (
+                        isinstance(node.value, ast.List | ast.Tuple) and len(node.value.elts) <= _SHORT_LIST
+                    )
+                    names[target.id] = names.get(target.id, True) and short
+    return names
 
 
 def _stateful(index: ModuleIndex) -> bool:
