@@ -593,9 +593,11 @@ ds = tf.data.Dataset.from_tensor_slices(x).batch(101)
 a = ds.map(split_input_target)
 b = ds.map(lambda text, label: text)
 c = ds.batch(4).map(lambda xb, yb: (tf.one_hot(xb, depth=50), yb))
-d = ds.map(lambda path: tf.io.decode_jpeg(tf.io.read_file(path)))
+d = tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_jpeg(tf.io.read_file(p)))
+e = ds.map(lambda rows: tf.io.decode_csv(rows, record_defaults=[[0.0], [0.0]]))
 """
-    assert sure(src, "PP202") == [(11, "high")]
+    # e runs once per batch (after `batch`): medium, readers split on it (c is too cheap to report)
+    assert sure(src, "PP202") == [(11, "high"), (12, "medium")]
 
 
 def test_pp202_cheap_tf_function_passed_directly():
