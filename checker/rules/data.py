@@ -570,15 +570,52 @@ def check_sequential_map(index: ModuleIndex):
             # readers split on it (right 12 in readings 1 and 3: parse_example, TextVectorization on batches;
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
             per_batch = batched and step.kind == "map"
+            evaluation = step.kind == "map" and _in_memory_evaluation(chain, owner, index)
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence="medium"
-                if unsure or nested or cached or looked_at or per_batch or id(call) in untraced_ids
+                if unsure
+                or nested
+                or cached
+                or looked_at
+                or per_batch
+                or evaluation
+                or id(call) in untraced_ids
                 else None,
             )
+
+
+_EVALUATION_WORDS = ("eval", "valid", "val_", "test", "predict")
+_FILE_OP_WORDS = ("read_file", "decode_", "parse_", "TFRecord", "TextLine")
+
+
+def _in_memory_evaluation(chain, owner, index: ModuleIndex) -> bool:
+    """An evaluation or test pipeline over arrays already in memory (`from_tensor_slices((self._val_images,
+    ...))` in `eval_fn`) whose maps read, decode or parse nothing: a few dozen to a few thousand samples once
+    per evaluation (reading 6 read two of them debatable)."""
+    source = index.resolver.call_name(chain[0].node) or ""
+    if not source.endswith("from_tensor_slices"):
+        return False
+    name = (getattr(owner, "name", "") or "").lower()
+    if not any(w in name for w in _EVALUATION_WORDS):
+        return False
+    for step in chain:
+        if step.kind != "map":
+            continue
+        definition = _mapped_def(step.node, index)
+        roots = [definition] if definition is not None else list(_map_function_body(step.node, index) or [])
+        if not roots:
+            return False  # code not seen: it may read files
+        for root in roots:
+            for node in ast.walk(root):
+                if isinstance(node, ast.Call):
+                    called = index.resolver.call_name(node) or ""
+                    if any(w in called for w in _FILE_OP_WORDS):
+                        return False
+    return True
 
 
 _SMALL_RANGE = 10
