@@ -182,13 +182,11 @@ def merge_raters(session: Session, source: str, target: str) -> dict[str, int]:
             set_identification(session, dst, qid, is_pp, note=untold[qid])
         delete_identification(session, src, qid)
     for qid, pps in sorted(src_labels.items()):
-        if qid in dst_labels:  # the same labels twice: one rater's fewer on the post
-            for pp in pps:
-                delete_pp_label(session, src, qid, pp["pp_index"])
-            reopen_broken_label_agreements(session, qid, dst.name)
-            continue
         for pp in pps:
             delete_pp_label(session, src, qid, pp["pp_index"])
+        if qid in dst_labels:  # the target keeps its own labels: one rater's fewer on the post
+            reopen_broken_label_agreements(session, qid, dst.name)
+            continue
         for pp in pps:
             values = {f: pp[f] for f in LABEL_FIELDS}
             row = set_pp_label(

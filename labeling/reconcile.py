@@ -53,7 +53,13 @@ from labeling.records import (
     set_final_identification,
     set_final_label,
 )
-from labeling.vocabulary import AGREEMENT_METHOD, CODED_FIELDS, COMPARED_COLUMNS, label_is_complete
+from labeling.vocabulary import (
+    AGREEMENT_METHOD,
+    AGREEMENT_MIN_RATERS,
+    CODED_FIELDS,
+    COMPARED_COLUMNS,
+    label_is_complete,
+)
 
 AGREEMENT, ADJUDICATED = AGREEMENT_METHOD, "adjudicated"
 #: The compared dimensions of a PP's labels and the label columns each covers.
@@ -180,7 +186,9 @@ def _rater_names(session: Session) -> dict[int, str]:
     return dict(session.execute(sa.select(Rater.id, Rater.name)).all())
 
 
-def identification_items(session: Session, min_raters: int = 2) -> tuple[list[IdentificationItem], int]:
+def identification_items(
+    session: Session, min_raters: int = AGREEMENT_MIN_RATERS
+) -> tuple[list[IdentificationItem], int]:
     """Posts rated by at least ``min_raters`` raters, by post id, and how many rated posts still wait for raters.
 
     The raters' decisions come from :func:`labeling.agreement.collect_ratings`, the listing the kappas use."""
@@ -218,7 +226,7 @@ def _finals_where(is_pp: bool, post: PostKey | None):
 
 
 def label_items(
-    session: Session, min_raters: int = 2, question_id: PostKey | int | None = None
+    session: Session, min_raters: int = AGREEMENT_MIN_RATERS, question_id: PostKey | int | None = None
 ) -> tuple[list[LabelItem], int]:
     """PPs of posts finally judged PPs whose post has complete labels from ``min_raters`` raters (by PP id),
     and how many such PPs still wait for raters. ``question_id``: only that post's PPs."""
@@ -259,7 +267,7 @@ def label_items(
     return items, pending
 
 
-def finalize_agreements(session: Session, min_raters: int = 2) -> Summary:
+def finalize_agreements(session: Session, min_raters: int = AGREEMENT_MIN_RATERS) -> Summary:
     """Make every agreed, ready item final (identifications first, so newly final PP posts get their labels
     reconciled too) and count what is left for the adjudicator. Call inside one transaction."""
     if min_raters < 1:
@@ -307,7 +315,9 @@ def _withdraw_agreed_labels(
     return withdrawn
 
 
-def standing(session: Session, min_raters: int = 2, done: Summary | None = None) -> Summary:
+def standing(
+    session: Session, min_raters: int = AGREEMENT_MIN_RATERS, done: Summary | None = None
+) -> Summary:
     """What the database holds now, counted once for every report (``--auto-only`` and a session's closing lines):
     finals made on agreement, items to adjudicate, items waiting for more raters. ``done``: a run's withdrawn and
     reopened items, carried over."""
@@ -322,7 +332,7 @@ def standing(session: Session, min_raters: int = 2, done: Summary | None = None)
     return out
 
 
-def finalize(store: Store, min_raters: int = 2) -> Summary:
+def finalize(store: Store, min_raters: int = AGREEMENT_MIN_RATERS) -> Summary:
     """:func:`finalize_agreements` in one transaction of its own; reports what the database then holds."""
     with store.write() as session:
         return standing(session, min_raters, finalize_agreements(session, min_raters))
@@ -373,12 +383,14 @@ def _finalize_labels(session: Session, items: list[LabelItem]) -> list[LabelItem
     return written
 
 
-def open_identifications(session: Session, min_raters: int = 2) -> list[IdentificationItem]:
+def open_identifications(
+    session: Session, min_raters: int = AGREEMENT_MIN_RATERS
+) -> list[IdentificationItem]:
     """Posts whose raters disagree and that no human has decided yet, by post id."""
     return [item for item in identification_items(session, min_raters)[0] if item.needs_adjudication]
 
 
-def open_labels(session: Session, min_raters: int = 2) -> list[LabelItem]:
+def open_labels(session: Session, min_raters: int = AGREEMENT_MIN_RATERS) -> list[LabelItem]:
     """PPs whose raters disagree and that no human has decided yet, by PP id."""
     return [item for item in label_items(session, min_raters)[0] if item.needs_adjudication]
 
@@ -405,7 +417,11 @@ class Decision:
 
 
 def decide_identification(
-    session: Session, adjudicator: Rater, question_id: PostKey | int, is_pp: bool, min_raters: int = 2
+    session: Session,
+    adjudicator: Rater,
+    question_id: PostKey | int,
+    is_pp: bool,
+    min_raters: int = AGREEMENT_MIN_RATERS,
 ) -> Decision:
     """Record the adjudicator's final PP / not-PP decision on a post; a PP post's agreed labels become final."""
     question_id = as_post(question_id)
@@ -490,7 +506,7 @@ class ReconcileSession:
     made, in its own transaction; ``undo`` takes back the last decision or skip.
     """
 
-    def __init__(self, store: Store, adjudicator: str, min_raters: int = 2) -> None:
+    def __init__(self, store: Store, adjudicator: str, min_raters: int = AGREEMENT_MIN_RATERS) -> None:
         if not adjudicator.strip():
             raise PPMinerError("the adjudicator needs a name (--adjudicator NAME)")
         self.store, self.min_raters = store, min_raters

@@ -272,13 +272,17 @@ def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
         for root in roots:
             for node in ast.walk(root):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                    named = [f for f in index.functions if f.name == node.func.id]
-                    helper = index.module_functions.get(node.func.id) or (named[-1] if named else None)
+                    helper = index.module_functions.get(node.func.id) or _last_def_named(node.func.id, index)
                     if helper is not None and helper not in found:
                         found.append(helper)
                         new.append(helper)
         roots = new
     return found
+
+
+def _last_def_named(name: str, index: ModuleIndex) -> ast.AST | None:
+    """A nested def of that name (the last one, as a later definition shadows an earlier)."""
+    return next((f for f in reversed(index.functions) if f.name == name), None)
 
 
 def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:

@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names
 from checker.rules import Rule, register
-from checker.rules.common import few_iterations, first_report
+from checker.rules.common import first_report
 from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
@@ -34,12 +34,6 @@ def _nested_tf_function_defs(index: ModuleIndex) -> dict[int, ast.AST]:
     return found
 
 
-def _few(loop) -> str | None:
-    """`medium` for a loop over a handful of literal values (`for n in (10, 250)`): one run per setting,
-    where each setting often builds what it traces (read wrong); else the rule's own confidence."""
-    return "medium" if few_iterations(loop) else None
-
-
 def check_tf_function_in_loop(index: ModuleIndex):
     nested = _nested_tf_function_defs(index)
     reported: set[tuple[int, int]] = set()
@@ -60,7 +54,6 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 function,
                 f"`@tf.function {function.name}` is defined inside the loop at line {loop.lineno}: a new "
                 "function is traced on every iteration; define it once outside the loop",
-                _few(loop),
             )
             if finding:
                 yield finding
@@ -73,7 +66,6 @@ def check_tf_function_in_loop(index: ModuleIndex):
                     f"tf.function(...) is applied on every iteration of the loop at line {loop.lineno}"
                     + ("" if via is None else f" (via this call, line {site.node.lineno})")
                     + ": each new function is traced again; wrap the function once outside the loop",
-                    _few(loop),
                 )
                 if finding:
                     yield finding
@@ -332,7 +324,7 @@ for x, y in dataset:
             "Low. Only a tf.function created per iteration is reported, once per def (`@tf.function()` is "
             "not reported again as a call); a def that runs what its iteration built (a new layer or model "
             "bound in the loop) is skipped, since each needs its own trace. A loop that makes one per "
-            "configuration through a helper is `medium`."
+            "configuration through a helper is `low`."
         ),
         risk="low",
         # medium: readings 1-6 read 2 of 38 `high` findings right; loops that build a new model, layer or

@@ -529,7 +529,10 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
     at = via or call
     if not first_report(reported, at):
         return
-    medium = via is None and not _under_if(at, loop) and _works_on_inputs(call, site.function, loop, index)
+    # the confirmed shape keeps the rule's level (medium); any other shape is low
+    confirmed_shape = (
+        via is None and not _under_if(at, loop) and _works_on_inputs(call, site.function, loop, index)
+    )
     where = "" if via is None else f" (in the helper this calls, line {call.lineno})"
     yield RawFinding(
         "PP103",
@@ -537,7 +540,7 @@ def _report(call, site, loop, checker: _Invariance, index, reported, covered, vi
         at.col_offset,
         f"`{op}`{where} gets the same inputs on every iteration of the loop at line {loop.lineno}: it is "
         "built or computed again each time; compute it once before the loop",
-        confidence=None if medium else "low",
+        confidence=None if confirmed_shape else "low",
     )
 
 

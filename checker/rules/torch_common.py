@@ -10,6 +10,7 @@ import ast
 import bisect
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
+from checker.rules.common import literal_iterations
 
 TORCH_CODE_PREFIX = "PP5"
 # Names a snippet may use without importing them; one of them must appear for torch rules to run on it.
@@ -244,21 +245,11 @@ FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a f
 
 def runs(loop) -> int | None:
     """How many times a loop's body runs, when the code says so: once when the body `break`s or returns
-    outside any `if` (the take-one-batch idiom), N for `for _ in range(N)` with literal bounds; else None."""
+    outside any `if` (the take-one-batch idiom), else as its literal source says (``literal_iterations``)."""
     if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
         return 1
-    source = getattr(loop, "iter", None)
-    if not (
-        isinstance(source, ast.Call)
-        and isinstance(source.func, ast.Name)
-        and source.func.id == "range"
-        and 1 <= len(source.args) <= 2
-        and not source.keywords
-        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in source.args)
-    ):
-        return None
-    bounds = [a.value for a in source.args]
-    return max(bounds[-1] - (bounds[0] if len(bounds) == 2 else 0), 0)
+    count = literal_iterations(loop)
+    return None if count is None else max(count, 0)
 
 
 def few_runs(loops) -> bool:

@@ -22,6 +22,7 @@ from checker.rules.torch_common import (
     loop_nodes,
     method_name,
     model_called,
+    reads_clock,
 )
 from checker.rules.torch_data import module_loaders, source_key
 
@@ -293,7 +294,6 @@ def check_created_then_moved(index: ModuleIndex):
 
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
-_CLOCKS = frozenset({"time", "perf_counter", "monotonic", "process_time", "record", "elapsed_time"})
 
 
 def _batch_loops(index: ModuleIndex, fx) -> list:
@@ -316,7 +316,7 @@ def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
     for loop in _batch_loops(index, fx):
         direct = direct_calls(index, loop)
-        timed = any(method_name(s.node) in _CLOCKS or base_name(s.node.func) in _CLOCKS for s in direct)
+        timed = reads_clock(direct)
         for site, via in index.reached_calls(direct, depth=1):
             name = index.resolver.call_name(site.node)
             if name not in _WAITS or (timed and name.endswith("synchronize")):

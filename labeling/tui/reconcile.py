@@ -34,6 +34,7 @@ from labeling.reconcile import (
 from labeling.tui.common import CodePicker, HelpScreen, StatusLine, codebook_text
 from labeling.tui.links import open_post_link
 from labeling.tui.post_view import PostView, load_post
+from labeling.vocabulary import AGREEMENT_MIN_RATERS
 
 TITLES = {
     "symptom1": "Symptom 1",
@@ -446,7 +447,9 @@ class ReconcileApp(App[Outcome]):
         self.exit(Outcome(self.session.summary, self.session.decided, self.session.remaining))
 
 
-def run_reconcile(store, codebook_file, adjudicator: str, min_raters: int = 2) -> list[str]:
+def run_reconcile(
+    store, codebook_file, adjudicator: str, min_raters: int = AGREEMENT_MIN_RATERS
+) -> list[str]:
     """Finalise the agreed items, then let the adjudicator walk the rest; returns the lines to print."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise PPMinerError(
