@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
@@ -16,7 +16,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
 )
-from checker.rules.torch_sync import graph_tensors
+from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
 
 _GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 
@@ -91,6 +91,258 @@ def check_accumulated_history(index: ModuleIndex):
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
+    yield from _eval_accumulations(index, fx)
+
+
+def _accumulation(node) -> tuple[ast.AST, ast.AST] | None:
+    """(what keeps, the value kept) for `total += x`, `total = total + x` and `xs.append(x)`."""
+    if isinstance(node, ast.AugAssign):
+        return node.target, node.value
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.BinOp)
+        and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    ):
+        return node.targets[0], node.value
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "append"
+        and len(node.args) == 1
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+    ):
+        return node.func.value, node.args[0]
+    return None
+
+
+# Loss functions of torch.nn.functional whose names carry no "loss": they return a tensor with the graph.
+_FUNCTIONAL_LOSSES = frozenset(
+    {"cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss", "kl_div"}
+)
+# Calls whose value carries no autograd history (a host number, a detached tensor, integers, booleans).
+_DROPS_GRAPH = frozenset({"item", "detach", "numpy", "tolist", "argmax", "argmin", "eq", "ne"})
+
+
+def _is_loss_call(call: ast.Call, index: ModuleIndex) -> bool:
+    """`criterion(...)`, `loss_fn(...)`, `self.criterion(...)`, `F.cross_entropy(...)`, `F.mse_loss(...)`."""
+    qualified = index.resolver.call_name(call)
+    if qualified is not None and qualified.startswith("torch.nn.functional."):
+        return qualified.rsplit(".", 1)[1] in _FUNCTIONAL_LOSSES or "loss" in qualified
+    name = (qualified or base_name(call.func) or "").lower()
+    return any(w in name for w in LOSS_WORDS)
+
+
+def _model_call(node, models: set[str]) -> ast.Call | None:
+    """The model call an expression is (`model(x)`, `self.net(x)[0]`, `model(**batch).loss`), if it is one."""
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Call):
+        name = model_called(node)
+        if name is not None and (name in models or is_model_name(name)):
+            return node
+    return None
+
+
+def _drops_graph(expr: ast.AST) -> bool:
+    """`x.item()`, `x.detach()`, `float(x)`, `x.data`, `a == b`: a value without autograd history."""
+    if isinstance(expr, ast.Compare):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "data" or _drops_graph(expr.value)
+    if isinstance(expr, ast.Subscript):
+        return _drops_graph(expr.value)
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Name) and expr.func.id in ("float", "int", "len", "str", "bool"):
+            return True
+        return method_name(expr) in _DROPS_GRAPH or (
+            isinstance(expr.func, ast.Attribute) and _drops_graph(expr.func.value)
+        )
+    return False
+
+
+class _EvalGraph:
+    """The names of one loop that hold a loss with autograd history: model outputs (`out = model(x)`, made
+    outside no_grad), losses of them (`loss = criterion(out, y)`), sums of those, and `loss` names a model
+    call returns or a model output holds (`logits, loss = model(x, y)`, `loss = outputs.loss`)."""
+
+    def __init__(self, index: ModuleIndex, loop, fx, sites: dict[int, object]):
+        self.index, self.models = index, fx.models
+        self.fx, self.sites = fx, sites
+        self.outputs: set[str] = set()
+        self.losses: set[str] = set()
+        assigns = [
+            n for n in loop_nodes(index, loop) if isinstance(n, ast.Assign) and _accumulation(n) is None
+        ]  # (a running total is what the rule looks for, not a loss of the step)
+        for _ in range(2):  # names used before they are bound in source order (the loop's next step)
+            for node in assigns:
+                self._bind(node)
+
+    def _bind(self, node: ast.Assign) -> None:
+        value = node.value
+        names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if not names or _drops_graph(value):
+            return
+        call = _model_call(value, self.models)
+        if call is not None:
+            if not self._records(call):
+                return
+            self.outputs |= names
+            self.losses |= {n for n in names if "loss" in n.lower()}
+        elif self.kept(value) is not None:
+            self.losses |= names
+        elif self._from_outputs(value):  # `logits = out[0]`, `loss = outputs.loss`
+            self.outputs |= names
+            self.losses |= {n for n in names if "loss" in n.lower()}
+
+    def _from_outputs(self, expr: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in self.outputs for n in ast.walk(expr))
+
+    def _loss_of_model(self, call: ast.Call) -> bool:
+        if not _is_loss_call(call, self.index):
+            return False
+        args = [*call.args, *(k.value for k in call.keywords)]
+        return any(
+            self._from_outputs(a)
+            or any(
+                isinstance(c, ast.Call) and _model_call(c, self.models) is c and self._records(c)
+                for c in ast.walk(a)
+            )
+            for a in args
+        )
+
+    def _records(self, call: ast.Call) -> bool:
+        """A model call of this loop made with autograd on."""
+        site = self.sites.get(id(call))
+        return site is not None and not self.fx.site_without_grad(site)
+
+    def kept(self, expr: ast.AST) -> str | None:
+        """The loss an expression keeps as is (`loss`, `loss * n`, `criterion(model(x), y)`), or None."""
+        if isinstance(expr, ast.Name):
+            return expr.id if expr.id in self.losses else None
+        if isinstance(expr, ast.BinOp):
+            return self.kept(expr.left) or self.kept(expr.right)
+        if isinstance(expr, ast.Call) and not _drops_graph(expr) and self._loss_of_model(expr):
+            return f"{base_name(expr.func) or 'loss'}(...)"
+        return None
+
+
+def _eval_accumulations(index: ModuleIndex, fx):
+    """PP502 in loops that run no backward: the loss of a model call summed or appended outside no_grad
+    (`val_loss += criterion(model(x), y)`) keeps every batch's graph until the total goes."""
+    steps = {id(loop) for loop in fx.step_loops}
+    candidates: dict[int, ast.AST] = {}
+    for site in index.calls:
+        if not site.loops or any(id(loop) in steps for loop in site.loops):
+            continue
+        loop = site.loops[-1]
+        if id(loop) in candidates or not isinstance(loop, LOOP_TYPES):
+            continue
+        if _is_loss_call(site.node, index) or _model_call(site.node, fx.models) is not None:
+            candidates[id(loop)] = loop
+    seen: set[int] = set()
+    for loop in candidates.values():
+        if _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop) is not None:
+            continue
+        function = index.loop_function.get(id(loop))
+        if _grad_off_around(function, index):
+            continue
+        sites = {id(s.node): s for s in index.loop_calls[id(loop)]}
+        graph = _EvalGraph(index, loop, fx, sites)
+        nodes = loop_nodes(index, loop)
+        feeding = returned = None
+        for node in nodes:
+            found = _accumulation(node)
+            if found is None or id(node) in seen:
+                continue
+            target, value = found
+            kept = graph.kept(value)
+            if kept is None or fx.without_grad(node):
+                continue
+            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
+            if keeper is None or keeper in graph.losses or keeper in graph.outputs:
+                continue
+            if _reset_in(nodes, keeper, node):
+                continue  # a fresh total every step: nothing spans iterations
+            if feeding is None:
+                feeding = _backward_inputs(_scope_body(fx, loop))
+                returned = _returned_names(function)
+            if keeper in feeding or (
+                keeper in returned and not _eval_named(function) and not _over_batches(loop)
+            ):
+                continue  # the total is back-propagated here, or by the caller it is returned to
+            seen.add(id(node))
+            yield RawFinding(
+                "PP502",
+                node.lineno,
+                node.col_offset,
+                f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
+                f"{loop.lineno}, which runs no backward: memory grows each step; keep `{kept}.item()` or "
+                "run the loop under torch.no_grad()",
+            )
+
+
+def _grad_off_around(function, index: ModuleIndex) -> bool:
+    """Gradients are off for the whole def (a decorator, its callers, `set_grad_enabled(False)`) or the def
+    asks for input gradients; at module level, a `set_grad_enabled(False)` statement."""
+    if function is None:
+        return _grad_disabled_by_call(index.function_calls.get(0, []), index)
+    if not isinstance(function, FUNCTION_TYPES):
+        return True  # a lambda: nothing to sum across calls
+    fx = facts(index)
+    outer = function
+    while outer is not None:
+        if isinstance(outer, FUNCTION_TYPES) and any(fx.disables_grad(d) for d in outer.decorator_list):
+            return True
+        outer = index.function_parent.get(id(outer))
+    return (
+        _grad_disabled_by_call(index.function_calls.get(id(function), []), index)
+        or _grad_disabled_by_call(index.function_calls.get(0, []), index)
+        or _uses_input_gradients(function, index)
+        or _callers_disable_grad(function, index)
+    )
+
+
+def _reset_in(nodes, keeper: str, accumulation) -> bool:
+    """The loop binds the keeper afresh (`total = 0`, `losses = []`) besides accumulating into it."""
+    for node in nodes:
+        if (
+            node is not accumulation
+            and isinstance(node, ast.Assign)
+            and _accumulation(node) is None
+            and any(isinstance(t, ast.Name) and t.id == keeper for t in node.targets)
+        ):
+            return True
+    return False
+
+
+def _returned_names(function) -> set[str]:
+    if not isinstance(function, FUNCTION_TYPES):
+        return set()
+    return {
+        n.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Return) and node.value is not None
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Name)
+    }
+
+
+_BATCH_SOURCES = ("loader", "iterator", "batches", "dataset")
+
+
+def _over_batches(loop) -> bool:
+    """`for x, y in val_loader`, `for i, batch in enumerate(tqdm(test_iterator))`: a loop over a data set's
+    batches (not over a sequence's timesteps, a model's heads or a few scales)."""
+    source = getattr(loop, "iter", None)
+    while isinstance(source, ast.Call) and source.args:
+        source = source.args[0]
+    name = (base_name(source) or "").lower() if source is not None else ""
+    return any(w in name for w in _BATCH_SOURCES)
+
+
+def _eval_named(function) -> bool:
+    return function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
 
 
 def _hand_written_backward(loop, index: ModuleIndex) -> bool:
@@ -355,7 +607,9 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "A loss tensor (the receiver of backward(), or a value of a loss function) added to a running total "
-            "(`total += loss`) or appended to a list in a training loop, without .item() or .detach()."
+            "(`total += loss`) or appended to a list in a training loop, without .item() or .detach(); or, in "
+            "a loop that runs no backward (validation), the loss of a model call made outside no_grad "
+            "(`val_loss += criterion(model(x), y)`)."
         ),
         why=(
             "The sum is a tensor whose autograd graph links every step's loss, so each step's graph stays alive: "
@@ -382,7 +636,10 @@ for x, y in loader:
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
             "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
-            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped."
+            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
+            "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
+            "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
+            "loss), and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped."
         ),
         risk="low",
         check=check_accumulated_history,

@@ -27,7 +27,7 @@ from checker.rules.torch_common import (
 from checker.rules.torch_data import module_loaders, source_key
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
-_LOSS_WORDS = ("loss", "criterion")
+LOSS_WORDS = ("loss", "criterion")
 
 
 def graph_tensors(index: ModuleIndex, loop) -> set[str]:
@@ -45,7 +45,7 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
-            if any(w in callee.lower() for w in _LOSS_WORDS) or callee.startswith("torch.nn.functional."):
+            if any(w in callee.lower() for w in LOSS_WORDS) or callee.startswith("torch.nn.functional."):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return names
 
