@@ -152,11 +152,18 @@ class TorchFacts:
 
     def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
-        return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+        path = _path_in(loop.body, node)
+        if path is None:
+            return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+        return any(isinstance(outer, _GUARDS) for outer in path)
 
     def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
         """The statement a node of the loop's body is part of."""
-        found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        path = _path_in(loop.body, node)
+        if path is None:
+            found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        else:
+            found = next((n for n in reversed([*path, node]) if isinstance(n, ast.stmt)), None)
         return found if found is not None else self.statement(node)
 
     def statement(self, node: ast.AST) -> ast.AST:
@@ -297,6 +304,32 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
     return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))
+
+
+def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:
+    """The nodes from a statement of `body` down to `node` (not included), found by descending only into the
+    nodes whose source span holds the node's; None when the node is not there (or positions mislead, as
+    they may inside f-strings: the caller then walks the whole body)."""
+    if not hasattr(node, "end_lineno"):
+        return None
+    start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+    path: list[ast.AST] = []
+
+    def descend(children) -> bool:
+        for child in children:
+            if child is node:
+                return True
+            if hasattr(child, "end_lineno") and not (
+                (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
+            ):
+                continue
+            path.append(child)
+            if descend(ast.iter_child_nodes(child)):
+                return True
+            path.pop()
+        return False
+
+    return path if descend(body) else None
 
 
 def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:

@@ -166,14 +166,12 @@ class _EvalGraph:
     outside no_grad), losses of them (`loss = criterion(out, y)`), sums of those, and `loss` names a model
     call returns or a model output holds (`logits, loss = model(x, y)`, `loss = outputs.loss`)."""
 
-    def __init__(self, index: ModuleIndex, loop, fx, sites: dict[int, object]):
+    def __init__(self, index: ModuleIndex, statements: list[ast.stmt], fx, sites: dict[int, object]):
         self.index, self.models = index, fx.models
         self.fx, self.sites = fx, sites
         self.outputs: set[str] = set()
         self.losses: set[str] = set()
-        assigns = [
-            n for n in loop_nodes(index, loop) if isinstance(n, ast.Assign) and _accumulation(n) is None
-        ]  # (a running total is what the rule looks for, not a loss of the step)
+        assigns = [n for n in statements if isinstance(n, ast.Assign) and _accumulation(n) is None]
         for _ in range(2):  # names used before they are bound in source order (the loop's next step)
             for node in assigns:
                 self._bind(node)
@@ -238,35 +236,32 @@ def _eval_accumulations(index: ModuleIndex, fx):
         loop = site.loops[-1]
         if id(loop) in candidates or not isinstance(loop, LOOP_TYPES):
             continue
-        if _is_loss_call(site.node, index) or _model_call(site.node, fx.models) is not None:
+        if _model_call(site.node, fx.models) is not None or _is_loss_call(site.node, index):
             candidates[id(loop)] = loop
     seen: set[int] = set()
     for loop in candidates.values():
-        if _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop) is not None:
+        statements = _statements(loop.body)
+        sums = [(node, found) for node in statements if (found := _accumulation(node)) is not None]
+        if not sums:
+            continue
+        sites = {id(s.node): s for s in index.loop_calls[id(loop)]}
+        graph = _EvalGraph(index, statements, fx, sites)
+        kept_sums = []
+        for node, (target, value) in sums:
+            kept = graph.kept(value)
+            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
+            if kept is not None and keeper is not None and keeper not in graph.losses | graph.outputs:
+                kept_sums.append((node, keeper, kept))
+        if not kept_sums or _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop):
             continue
         function = index.loop_function.get(id(loop))
         if _grad_off_around(function, index):
             continue
-        sites = {id(s.node): s for s in index.loop_calls[id(loop)]}
-        graph = _EvalGraph(index, loop, fx, sites)
-        nodes = loop_nodes(index, loop)
-        feeding = returned = None
-        for node in nodes:
-            found = _accumulation(node)
-            if found is None or id(node) in seen:
-                continue
-            target, value = found
-            kept = graph.kept(value)
-            if kept is None or fx.without_grad(node):
-                continue
-            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if keeper is None or keeper in graph.losses or keeper in graph.outputs:
-                continue
-            if _reset_in(nodes, keeper, node):
-                continue  # a fresh total every step: nothing spans iterations
-            if feeding is None:
-                feeding = _backward_inputs(_scope_body(fx, loop))
-                returned = _returned_names(function)
+        feeding = _backward_inputs(_scope_body(fx, loop))
+        returned = _returned_names(function)
+        for node, keeper, kept in kept_sums:
+            if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
+                continue  # (a fresh total every step: nothing spans iterations)
             if keeper in feeding or (
                 keeper in returned and not _eval_named(function) and not _over_batches(loop)
             ):
@@ -280,6 +275,21 @@ def _eval_accumulations(index: ModuleIndex, fx):
                 f"{loop.lineno}, which runs no backward: memory grows each step; keep `{kept}.item()` or "
                 "run the loop under torch.no_grad()",
             )
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.AST]:
+    """The statements of a block and the blocks nested in it (not nested defs and classes), with the call of
+    each expression statement (`xs.append(x)`) in its place."""
+    found: list[ast.AST] = []
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        found.append(stmt.value if isinstance(stmt, ast.Expr) else stmt)
+        for field in ("handlers", "finalbody", "orelse", "body", "cases"):
+            stack.extend(reversed(getattr(stmt, field, ())))
+    return found
 
 
 def _grad_off_around(function, index: ModuleIndex) -> bool:
@@ -427,9 +437,31 @@ def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
     """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
     fx = facts(index)
     return any(
-        _grad_switch(s.node) and fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr)
+        _grad_switch(s.node) and fx.disables_grad(s.node) and id(s.node) in _statement_calls(s.function, fx)
         for s in sites
     )
+
+
+def _statement_calls(function, fx) -> set[int]:
+    """The ids of the calls that are whole statements (`f(x)` on its own line) in a def (None: the module's
+    own code), class bodies included, nested defs not: each its own scope."""
+
+    def find() -> set[int]:
+        body = function.body if isinstance(function, FUNCTION_TYPES) else []
+        if function is None:
+            body = fx.index.tree.body
+        found, stack = set(), list(body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, FUNCTION_TYPES):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                found.add(id(stmt.value))
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+        return found
+
+    return fx.loop_cache("statement_calls", function, find)
 
 
 def _grad_switch(call: ast.Call) -> bool:
