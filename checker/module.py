@@ -188,6 +188,23 @@ class ModuleIndex:
         return names
 
 
+def walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root`, itself first, in the order `ast.walk` gives them (breadth first, children in
+    field order), as a list; about twice as fast as `list(ast.walk(root))`."""
+    found = [root]
+    at = 0
+    while at < len(found):
+        node = found[at]
+        at += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                found.append(value)
+            elif value.__class__ is list:
+                found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
+
+
 def assigned_names(nodes) -> set[str]:
     """Names bound anywhere in these statements/targets (assignments, loop targets, with-as, augmented)."""
     names: set[str] = set()

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
 from checker.rules.common import literal_iterations
 
 TORCH_CODE_PREFIX = "PP5"
@@ -82,16 +83,18 @@ class TorchFacts:
         self.index = index
         self._parent: dict[int, ast.AST] = {}
         self._mapped: set[int] = set()
-        self._starts = [
-            min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in index.tree.body
-        ]
+        self._starts: list[int] | None = None
         self._models: set[str] | None = None
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
-        cpu = _cpu_device_names(index)
-        self.on_device = any(_moves_to_device(site.node, index, cpu) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
+
+    @functools.cached_property
+    def on_device(self) -> bool:
+        """Something in the module goes to a GPU (asked only by the rules that need it, and once)."""
+        cpu = _cpu_device_names(self.index)
+        return any(_moves_to_device(site.node, self.index, cpu) for site in self.index.calls)
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
         """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
@@ -100,6 +103,10 @@ class TorchFacts:
         if found is not None or not hasattr(node, "lineno"):
             return found
         body = self.index.tree.body
+        if self._starts is None:
+            self._starts = [
+                min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in body
+            ]
         at = bisect.bisect_right(self._starts, node.lineno) - 1
         if at >= 0 and id(body[at]) not in self._mapped:
             self._map(body[at])
@@ -303,7 +310,7 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
-    return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))
+    return facts(index).loop_cache("nodes", loop, lambda: walk(loop))
 
 
 def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:

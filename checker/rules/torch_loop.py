@@ -407,12 +407,20 @@ def _uses(statements, name: str) -> bool:
 
 
 def check_python_loop_over_tensor(index: ModuleIndex):
-    tensors = _tensor_names(index)
+    tensors = None  # found on the first loop over a name or a range(): most modules have none to look at
     for loop in index.loops:
         if not isinstance(loop, ast.For):
             continue
         if loop.orelse or not isinstance(loop.target, ast.Name):
             continue
+        if tensors is None:
+            if not isinstance(loop.iter, ast.Name) and not (
+                isinstance(loop.iter, ast.Call)
+                and isinstance(loop.iter.func, ast.Name)
+                and loop.iter.func.id == "range"
+            ):
+                continue
+            tensors = _tensor_names(index)
         var = loop.target.id
         if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors:  # for p in probs: ...
             owner = loop.iter.id

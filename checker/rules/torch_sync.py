@@ -142,7 +142,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
 
 def check_host_sync(index: ModuleIndex):
     fx = facts(index)
-    if not fx.on_device:
+    if not fx.step_loops or not fx.on_device:
         return
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index):
