@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
@@ -178,7 +178,7 @@ class _EvalGraph:
 
     def _bind(self, node: ast.Assign) -> None:
         value = node.value
-        names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        names = names_of(node.targets)
         if not names or _drops_graph(value):
             return
         call = _model_call(value, self.models)
@@ -242,6 +242,9 @@ def _eval_accumulations(index: ModuleIndex, fx):
     for loop in candidates.values():
         statements = _statements(loop.body)
         sums = [(node, found) for node in statements if (found := _accumulation(node)) is not None]
+        if sums:  # (a cheap test first: a kept loss is a name the loop binds, or a loss call)
+            bound = set().union(*(names_of(st.targets) for st in statements if isinstance(st, ast.Assign)))
+            sums = [(node, found) for node, found in sums if _may_keep(found[1], bound, index)]
         if not sums:
             continue
         sites = {id(s.node): s for s in index.loop_calls[id(loop)]}
@@ -275,6 +278,19 @@ def _eval_accumulations(index: ModuleIndex, fx):
                 f"{loop.lineno}, which runs no backward: memory grows each step; keep `{kept}.item()` or "
                 "run the loop under torch.no_grad()",
             )
+
+
+def _may_keep(expr: ast.AST, bound: set[str], index: ModuleIndex) -> bool:
+    """Whether `_EvalGraph.kept` can find a loss in the expression: a name the loop binds, or a loss call."""
+    if isinstance(expr, ast.Name):
+        return expr.id in bound
+    if isinstance(expr, ast.BinOp):
+        return _may_keep(expr.left, bound, index) or _may_keep(expr.right, bound, index)
+    return isinstance(expr, ast.Call) and not _drops_graph(expr) and _is_loss_call(expr, index)
+
+
+def names_of(targets) -> set[str]:
+    return {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
 
 
 def _statements(body: list[ast.stmt]) -> list[ast.AST]:
