@@ -125,16 +125,39 @@ class TorchFacts:
             for child in ast.iter_child_nodes(outer):
                 self._parent[id(child)] = outer
 
+    @functools.cached_property
+    def helper_calls(self) -> list[tuple[CallSite, ast.AST]]:
+        """Each call that runs a module function or same-class method by name, with that def: one pass over
+        the module's calls for every rule that follows helpers."""
+        found = []
+        for site in self.index.calls:
+            helper = self.index.helper_of(site.node, site.function)
+            if helper is not None:
+                found.append((site, helper))
+        return found
+
+    @functools.cached_property
+    def helpers(self) -> dict[int, ast.AST]:
+        """id(call) -> the def it runs, for the calls in ``helper_calls``."""
+        return {id(site.node): helper for site, helper in self.helper_calls}
+
     @property
     def callers(self) -> dict[int, list[CallSite]]:
         """The calls of each module function or same-class method, by the def's id."""
         if self._callers is None:
             self._callers = {}
-            for site in self.index.calls:
-                helper = self.index.helper_of(site.node, site.function)
-                if helper is not None:
-                    self._callers.setdefault(id(helper), []).append(site)
+            for site, helper in self.helper_calls:
+                self._callers.setdefault(id(helper), []).append(site)
         return self._callers
+
+    @functools.cached_property
+    def direct(self) -> dict[int, list[CallSite]]:
+        """id(loop) -> the calls in the loop's own body (not in a loop nested in it), in the module's order."""
+        found: dict[int, list[CallSite]] = {}
+        for site in self.index.calls:
+            if site.loops:
+                found.setdefault(id(site.loops[-1]), []).append(site)
+        return found
 
     def loop_cache(self, key: str, loop, make):
         """A per-loop value (graph tensors...) computed once for every rule that asks; ``loop`` None: a value
@@ -243,15 +266,23 @@ class TorchFacts:
 
     def _steps(self, loop) -> bool:
         """The loop's own body (not a nested loop) runs backward() or optimizer.step(), or a helper that does."""
-        for site in direct_calls(self.index, loop):
+        for site in self.direct.get(id(loop), ()):
             if is_step_call(site.node):
                 return True
-            helper = self.index.helper_of(site.node, site.function)
-            if helper is not None and any(
-                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
-            ):
+            helper = self.helpers.get(id(site.node))
+            if helper is not None and self._helper_steps(helper):
                 return True
         return False
+
+    def _helper_steps(self, helper) -> bool:
+        """The def runs backward() or optimizer.step() outside any loop of its own (asked once per def)."""
+        return self.loop_cache(
+            "helper_steps",
+            helper,
+            lambda: any(
+                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
+            ),
+        )
 
 
 FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
@@ -374,7 +405,7 @@ def _is_false(node) -> bool:
 
 def direct_calls(index: ModuleIndex, loop) -> list[CallSite]:
     """Calls in the loop's own body, not in a loop nested in it."""
-    return [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
+    return facts(index).direct.get(id(loop), [])
 
 
 def method_name(call: ast.Call) -> str | None:
