@@ -229,17 +229,16 @@ def _eval_accumulations(index: ModuleIndex, fx):
     """PP502 in loops that run no backward: the loss of a model call summed or appended outside no_grad
     (`val_loss += criterion(model(x), y)`) keeps every batch's graph until the total goes."""
     steps = {id(loop) for loop in fx.step_loops}
-    candidates: dict[int, ast.AST] = {}
-    for site in index.calls:
-        if not site.loops or any(id(loop) in steps for loop in site.loops):
-            continue
-        loop = site.loops[-1]
-        if id(loop) in candidates or not isinstance(loop, LOOP_TYPES):
-            continue
-        if _model_call(site.node, fx.models) is not None or _is_loss_call(site.node, index):
-            candidates[id(loop)] = loop
     seen: set[int] = set()
-    for loop in candidates.values():
+    for loop in index.loops:  # outer loops first: a sum is reported with the outermost loop that keeps it
+        direct = fx.direct.get(id(loop))
+        if not direct or not isinstance(loop, LOOP_TYPES) or any(id(lp) in steps for lp in direct[0].loops):
+            continue
+        if not any(
+            _model_call(site.node, fx.models) is not None or _is_loss_call(site.node, index)
+            for site in direct
+        ):
+            continue
         statements = _statements(loop.body)
         sums = [(node, found) for node in statements if (found := _accumulation(node)) is not None]
         if sums:  # (a cheap test first: a kept loss is a name the loop binds, or a loss call)
