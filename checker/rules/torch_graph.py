@@ -25,19 +25,25 @@ def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
     """Names a backward() in this code depends on: its receivers, what they are built from, and every name in
     a statement that calls backward (`(sum(losses) / n).backward()`)."""
     receivers: set[str] = set()
-    feeding: set[str] = set()
+    assigns = []
     for stmt in function_body:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Call) and method_name(node) == "backward":
-                feeding |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
-                receivers |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
-    for stmt in function_body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id in receivers for t in node.targets
-            ):
-                feeding |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                receivers |= {n.id for n in walk(node.func.value) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.Assign):
+                assigns.append(node)
+    feeding = set(receivers)
+    for node in assigns:
+        if any(isinstance(t, ast.Name) and t.id in receivers for t in node.targets):
+            feeding |= {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
     return feeding
+
+
+def _feeding(fx, loop) -> set[str]:
+    """`_backward_inputs` of the def (or module) a loop is in, found once per def."""
+    function = fx.index.loop_function.get(id(loop))
+    body = function.body if isinstance(function, FUNCTION_TYPES) else fx.index.tree.body
+    return fx.loop_cache("feeding", function, lambda: _backward_inputs(body))
 
 
 def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
@@ -81,7 +87,7 @@ def check_accumulated_history(index: ModuleIndex):
             if keeper is None or keeper in tensors:
                 continue
             if feeding is None:
-                feeding = _backward_inputs(_scope_body(fx, loop))
+                feeding = _feeding(fx, loop)
             if keeper in feeding:
                 continue
             yield RawFinding(
@@ -259,7 +265,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
         function = index.loop_function.get(id(loop))
         if _grad_off_around(function, index):
             continue
-        feeding = _backward_inputs(_scope_body(fx, loop))
+        feeding = _feeding(fx, loop)
         returned = _returned_names(function)
         for node, keeper, kept in kept_sums:
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
@@ -394,14 +400,6 @@ def _made_without_grad(loop, fx) -> set[str]:
             under = any(start <= node.lineno <= end for start, end in ranges)
             (inside if under else outside).update(names)
     return inside - outside
-
-
-def _scope_body(fx, node) -> list[ast.stmt]:
-    """The statements of the def (or module) the node is in."""
-    for outer in fx.ancestors(node):
-        if isinstance(outer, FUNCTION_TYPES):
-            return outer.body
-    return fx.index.tree.body
 
 
 _EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
