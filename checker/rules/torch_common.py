@@ -433,7 +433,14 @@ def is_step_call(call: ast.Call) -> bool:
 
 
 def is_model_name(name: str | None) -> bool:
-    return name is not None and any(m in name.lower() for m in MODEL_LIKE)
+    return name is not None and _model_like(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _model_like(name: str) -> bool:
+    """(Asked for every call's name by several rules: the same few names again and again.)"""
+    lowered = name.lower()
+    return any(m in lowered for m in MODEL_LIKE)
 
 
 _DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})
