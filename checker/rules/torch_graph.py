@@ -132,6 +132,11 @@ _DROPS_GRAPH = frozenset({"item", "detach", "numpy", "tolist", "argmax", "argmin
 
 def _is_loss_call(call: ast.Call, index: ModuleIndex) -> bool:
     """`criterion(...)`, `loss_fn(...)`, `self.criterion(...)`, `F.cross_entropy(...)`, `F.mse_loss(...)`."""
+    root = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in index.resolver.names:  # nothing to resolve: by name
+        return any(w in (base_name(call.func) or "").lower() for w in LOSS_WORDS)
     qualified = index.resolver.call_name(call)
     if qualified is not None and qualified.startswith("torch.nn.functional."):
         return qualified.rsplit(".", 1)[1] in _FUNCTIONAL_LOSSES or "loss" in qualified
