@@ -79,7 +79,7 @@ def check_accumulated_history(index: ModuleIndex):
                 and method_name(node) == "append"
                 and len(node.args) == 1
                 and isinstance(node.func.value, ast.Name | ast.Attribute)
-            ):
+            ) or _meter_update(node, fx):
                 target, kept = node.func.value, _holds_graph(node.args[0], tensors)
             if kept is None or fx.without_grad(node):
                 continue
@@ -100,8 +100,71 @@ def check_accumulated_history(index: ModuleIndex):
     yield from _eval_accumulations(index, fx)
 
 
-def _accumulation(node) -> tuple[ast.AST, ast.AST] | None:
-    """(what keeps, the value kept) for `total += x`, `total = total + x` and `xs.append(x)`."""
+def _meter_update(node, fx) -> bool:
+    """`losses.update(loss, n)` on an instance of a class of this module whose update() adds the value it is
+    given to an attribute as is (`self.sum += val * n`): the meter keeps the value."""
+    return (
+        isinstance(node, ast.Call)
+        and method_name(node) == "update"
+        and bool(node.args)
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+        and base_name(node.func.value) in fx.loop_cache("meters", None, lambda: _keeping_meters(fx.index))
+    )
+
+
+def _keeping_meters(index: ModuleIndex) -> set[str]:
+    """Names (`losses`, `self.meter`) bound to instances of the module's classes whose update(val, ...) keeps
+    `val`: adds it, or an attribute set from it (`self.val = val; self.sum += self.val * n`), to an attribute
+    without .item()/.detach()/float()."""
+    keeping = set()
+    for name, methods in index.class_methods.items():
+        update = methods.get("update")
+        params = [a.arg for a in update.args.args[1:]] if update is not None else []
+        if not params:
+            continue
+        held = {params[0]}
+        for node in walk(update):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in held
+                and all(isinstance(t, ast.Attribute) for t in node.targets)
+            ):
+                held |= {f"self.{t.attr}" for t in node.targets}
+        if any(
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Attribute)
+            and _adds_as_is(node.value, held)
+            for node in walk(update)
+        ):
+            keeping.add(name)
+    if not keeping:
+        return set()
+    return {
+        base_name(target)
+        for node in index.call_assignments
+        if isinstance(node.value.func, ast.Name) and node.value.func.id in keeping
+        for target in node.targets
+        if base_name(target) is not None
+    }
+
+
+def _adds_as_is(expr: ast.AST, held: set[str]) -> bool:
+    """`val`, `val * n`, `self.val * n`: the expression is the value itself or arithmetic on it."""
+    if isinstance(expr, ast.BinOp):
+        return _adds_as_is(expr.left, held) or _adds_as_is(expr.right, held)
+    if isinstance(expr, ast.Name):
+        return expr.id in held
+    return (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and f"{expr.value.id}.{expr.attr}" in held
+    )
+
+
+def _accumulation(node, fx=None) -> tuple[ast.AST, ast.AST] | None:
+    """(what keeps, the value kept) for `total += x`, `total = total + x` and `xs.append(x)`, and (given the
+    module's facts) `meter.update(x, n)` on a meter that keeps x."""
     if isinstance(node, ast.AugAssign):
         return node.target, node.value
     if (
@@ -118,6 +181,8 @@ def _accumulation(node) -> tuple[ast.AST, ast.AST] | None:
         and len(node.args) == 1
         and isinstance(node.func.value, ast.Name | ast.Attribute)
     ):
+        return node.func.value, node.args[0]
+    if fx is not None and _meter_update(node, fx):
         return node.func.value, node.args[0]
     return None
 
@@ -251,7 +316,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
         ):
             continue
         statements = _statements(loop.body)
-        sums = [(node, found) for node in statements if (found := _accumulation(node)) is not None]
+        sums = [(node, found) for node in statements if (found := _accumulation(node, fx)) is not None]
         if sums:  # (a cheap test first: a kept loss is a name the loop binds, or a loss call)
             bound = set().union(*(names_of(st.targets) for st in statements if isinstance(st, ast.Assign)))
             sums = [(node, found) for node, found in sums if _may_keep(found[1], bound, index)]
@@ -657,7 +722,8 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "A loss tensor (the receiver of backward(), or a value of a loss function) added to a running total "
-            "(`total += loss`) or appended to a list in a training loop, without .item() or .detach(); or, in "
+            "(`total += loss`), appended to a list, or handed to a meter whose class in the same module sums "
+            "what it is given (`losses.update(loss, n)`) in a training loop, without .item() or .detach(); or, in "
             "a loop that runs no backward (validation), the loss of a model call made outside no_grad "
             "(`val_loss += criterion(model(x), y)`)."
         ),
@@ -689,7 +755,8 @@ for x, y in loader:
             "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
             "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
             "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
-            "loss), and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped."
+            "loss), and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped. A meter whose "
+            "class is defined in another module is not followed (some detach what they are given)."
         ),
         risk="low",
         check=check_accumulated_history,

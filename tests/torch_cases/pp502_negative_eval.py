@@ -105,3 +105,35 @@ torch.set_grad_enabled(False)
 test_loss = 0
 for x, y in batches:
     test_loss += F.mse_loss(model(x), y)
+
+
+class AverageMeter:
+    def __init__(self):
+        self.sum = self.count = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+
+
+class Metric:
+    """Averages a value across workers; what it keeps is detached."""
+
+    def __init__(self):
+        self.sum = torch.tensor(0.0)
+
+    def update(self, val):
+        self.sum += val.detach().cpu()
+
+
+def train_epoch(model, loader, optimizer, criterion, progress):
+    losses, train_loss = AverageMeter(), Metric()
+    for images, target in loader:
+        loss = criterion(model(images), target)
+        losses.update(loss.item(), images.size(0))
+        train_loss.update(loss)
+        progress.update(loss)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return losses.sum / losses.count

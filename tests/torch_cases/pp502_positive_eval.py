@@ -61,3 +61,26 @@ for step in range(len(batches)):
     x, y = batches[step]
     test_loss += F.mse_loss(model(x), y)  # expect: PP502
 print(test_loss / len(batches))
+
+
+class AverageMeter:
+    """Computes and stores the average and current value."""
+
+    def __init__(self):
+        self.val = self.sum = self.count = 0
+
+    def update(self, val, n=1):
+        self.val = val
+        self.sum += self.val * n
+        self.count += n
+
+
+def train_epoch(model, loader, optimizer, criterion):
+    losses = AverageMeter()
+    for images, target in loader:
+        loss = criterion(model(images), target)
+        losses.update(loss, images.size(0))  # expect: PP502
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return losses.sum / losses.count
