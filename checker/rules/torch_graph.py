@@ -333,7 +333,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
         if not kept_sums or _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop):
             continue
         function = index.loop_function.get(id(loop))
-        if _grad_off_around(function, index):
+        if _makes_training_loss(function) or _grad_off_around(function, index):
             continue
         feeding = _feeding(fx, loop)
         returned = _returned_names(function)
@@ -381,6 +381,12 @@ def _statements(body: list[ast.stmt]) -> list[ast.AST]:
         for field in ("handlers", "finalbody", "orelse", "body", "cases"):
             stack.extend(reversed(getattr(stmt, field, ())))
     return found
+
+
+def _makes_training_loss(function) -> bool:
+    """`forward`, `__call__`, `training_step`: a def whose sums are the loss a caller runs backward on
+    (`self.aux_loss += criterion(decoder(z), x)` in a forward; loss helpers return theirs, see above)."""
+    return getattr(function, "name", "") in ("forward", "__call__", "training_step")
 
 
 def _grad_off_around(function, index: ModuleIndex) -> bool:
@@ -755,7 +761,7 @@ for x, y in loader:
             "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
             "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
             "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
-            "loss), and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped. A meter whose "
+            "loss), sums in `forward`/`training_step`, and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped. A meter whose "
             "class is defined in another module is not followed (some detach what they are given)."
         ),
         risk="low",

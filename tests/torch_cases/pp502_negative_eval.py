@@ -137,3 +137,18 @@ def train_epoch(model, loader, optimizer, criterion, progress):
         loss.backward()
         optimizer.step()
     return losses.sum / losses.count
+
+
+class MultiDecoder(nn.Module):
+    """Losses summed in forward are the training loss: the caller runs backward on them."""
+
+    def __init__(self, encoder, decoders):
+        super().__init__()
+        self.encoder, self.decoders = encoder, nn.ModuleList(decoders)
+        self.aux_loss = 0
+
+    def forward(self, x):
+        z = self.encoder(x)
+        for decoder in self.decoders:
+            self.aux_loss += F.mse_loss(decoder(z), x)
+        return z
