@@ -63,24 +63,10 @@ def check_accumulated_history(index: ModuleIndex):
             continue
         feeding = None
         for node in loop_nodes(index, loop):
-            target = kept = None
-            if isinstance(node, ast.AugAssign):
-                target, kept = node.target, _holds_graph(node.value, tensors)
-            elif (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.BinOp)
-                and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-            ):  # total = total + loss
-                target, kept = node.targets[0], _holds_graph(node.value, tensors)
-            elif (
-                isinstance(node, ast.Call)
-                and method_name(node) == "append"
-                and len(node.args) == 1
-                and isinstance(node.func.value, ast.Name | ast.Attribute)
-            ) or _meter_update(node, fx):
-                target, kept = node.func.value, _holds_graph(node.args[0], tensors)
+            found = _accumulation(node, fx)
+            if found is None:
+                continue
+            target, kept = found[0], _holds_graph(found[1], tensors)
             if kept is None or fx.without_grad(node):
                 continue
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
