@@ -190,11 +190,12 @@ class TorchFacts:
     def periodic(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if` of the loop whose test takes a remainder (`if step % 100 == 0:`): run every N-th step,
         for logging or samples. (`guarded`, which PP501 asks, counts these and every other `if`.)"""
-        path = _path_in(loop.body, node) or [] if hasattr(loop, "body") else []
+        if not hasattr(loop, "body"):
+            return False  # a comprehension: no statement to guard it
         return any(
             isinstance(outer, ast.If)
             and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test))
-            for outer in path
+            for outer in _path_in(loop.body, node) or ()
         )
 
     def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:

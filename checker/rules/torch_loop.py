@@ -560,7 +560,8 @@ t = t * 2 + 1
             "...`, `h = f(h, x[i])`), and loops that take whole rows or columns (`p[:, i]`) are skipped; tensors "
             "must come from a torch call or `.size()`, and a name the module also binds from NumPy (`a = "
             "np.arange(8)`) is not taken for a tensor. Confidence medium: no finding left on "
-            "the hold-outs 1+2 (tuned on hold-out 2 since) (the one there looped over NumPy arrays), too few to measure."
+            "the hold-outs 1+2 (tuned on hold-out 2 since), where the one finding looped over NumPy arrays: too few "
+            "to measure."
         ),
         risk="low",
         confidence="medium",
