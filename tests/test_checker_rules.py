@@ -595,6 +595,8 @@ b = ds.map(lambda text, label: text)
 c = ds.batch(4).map(lambda xb, yb: (tf.one_hot(xb, depth=50), yb))
 d = tf.data.Dataset.from_tensor_slices(paths).map(lambda p: tf.io.decode_jpeg(tf.io.read_file(p)))
 e = ds.map(lambda rows: tf.io.decode_csv(rows, record_defaults=[[0.0], [0.0]]))
+model.fit(d)
+model.fit(e)
 """
     # e runs once per batch (after `batch`): medium, readers split on it (c is too cheap to report)
     assert sure(src, "PP202") == [(11, "high"), (12, "medium")]
@@ -606,6 +608,7 @@ import tensorflow as tf
 a = tf.data.Dataset.from_tensor_slices(x).map(tf.square)
 b = tf.data.Dataset.from_tensor_slices(x).map(lambda v, y: (tf.expand_dims(v, -1), y))
 c = tf.data.Dataset.from_tensor_slices(x).map(tf.io.decode_png)
+model.fit(c)
 """
     assert sure(src, "PP202") == [(5, "high")]
 
@@ -749,6 +752,7 @@ cached = tf.data.TFRecordDataset(f).map(parse).cache().repeat()           # pars
 preview = tf.data.TFRecordDataset(f).map(parse, num_parallel_calls=4).take(10).batch(2)
 model.predict(preview)                                                    # ten samples: no prefetch needed
 ones = tf.data.TFRecordDataset(f).map(lambda r: tf.io.parse_single_example(r, spec)).batch(1)
+run_training(ones)                                                        # handed on: used
 
 def pad(input_tensor, input_shape):
     dims = []

@@ -175,13 +175,8 @@ def _lambda_bound_to(fn, index: ModuleIndex) -> ast.Lambda | None:
     """The lambda a name is bound to, when every assignment of the name in the module binds one lambda."""
     if not isinstance(fn, ast.Name) or fn.id in index.function_names:
         return None
-    values = [
-        node.value
-        for node in ast.walk(index.tree)
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Name) and t.id == fn.id for t in node.targets)
-    ]
-    return values[0] if len(values) == 1 and isinstance(values[0], ast.Lambda) else None
+    value = index.only_value(fn.id)
+    return value if isinstance(value, ast.Lambda) else None
 
 
 def _injected(call: ast.Call, index: ModuleIndex) -> bool:
@@ -292,6 +287,8 @@ def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
     name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
     if "parse" not in name.lower() or _mapped_def(call, index) is not None or name in index.function_names:
         return False
+    if _lambda_bound_to(fn, index) is not None:
+        return False  # `parse_fn = lambda f, l: _parse_function(f, l, size)`: its code was read (above)
     # `parse_fn = _parse_function` (or a partial of it): the def is seen, and one that reads or decodes
     # images cannot run on a batch (read wrong 5/5 in reading 5)
     return not any(_per_element_work(d, index) for d in _defs_bound_to(name, index))
@@ -300,15 +297,11 @@ def _named_like_a_parser(call: ast.Call, index: ModuleIndex) -> bool:
 def _defs_bound_to(name: str, index: ModuleIndex) -> list[ast.AST]:
     """Module functions a name is assigned, directly or through functools.partial(f, ...)."""
     found = []
-    for node in ast.walk(index.tree):
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            value = node.value
-            if isinstance(value, ast.Call) and value.args:
-                value = value.args[0]  # partial(_parse_function, size=...)
-            if isinstance(value, ast.Name) and value.id in index.module_functions:
-                found.append(index.module_functions[value.id])
+    for value in index.name_values.get(name, []):
+        if isinstance(value, ast.Call) and value.args:
+            value = value.args[0]  # partial(_parse_function, size=...)
+        if isinstance(value, ast.Name) and value.id in index.module_functions:
+            found.append(index.module_functions[value.id])
     return found
 
 
@@ -412,7 +405,11 @@ def check_map_before_batch(index: ModuleIndex):
     only_looked_at = _only_iterated(dataset_flow(index))
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
-        looked_at = id(map_call) in only_looked_at or _peeked(map_call, chains) or _peeked(batch_call, chains)
+        looked_at = (
+            id(map_call) in only_looked_at
+            or _peeked(map_call, chains, index)
+            or _peeked(batch_call, chains, index)
+        )
         how = (
             "batch first and parse the batch with tf.io.parse_example"
             if kind in ("parse_example", "parsing", "parser")
@@ -466,22 +463,30 @@ def is_trivial_lambda(fn: ast.AST | None) -> bool:
     return plain(fn.body)
 
 
-def _small_take(call: ast.Call) -> bool:
-    k = call.args[0] if call.args else None
-    return isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT
+def literal_int(node: ast.AST | None, index: ModuleIndex) -> int | None:
+    """An int written in the code, directly or through a name assigned once (`num_examples = 4`)."""
+    if isinstance(node, ast.Name):
+        node = index.only_value(node.id)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
 
 
-def _peeked(map_call: ast.Call, chains) -> bool:
-    """The map feeds only a look at a few elements (`ds.map(f).take(1)`): its speed does not matter."""
+def _small_take(call: ast.Call, index: ModuleIndex) -> bool:
+    k = literal_int(call.args[0] if call.args else None, index)
+    return k is not None and k <= _PEEK_LIMIT
+
+
+def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
+    """The map feeds only a look at a few elements (`ds.map(f).take(1)`, `take(num_examples)` with
+    `num_examples = 4`): its speed does not matter."""
     for chain in chains:
         ids = [id(s.node) for s in chain]
         if id(map_call) not in ids:
             continue
         for later in chain[ids.index(id(map_call)) + 1 :]:
-            if later.kind == "take" and later.node.args:
-                k = later.node.args[0]
-                if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _PEEK_LIMIT:
-                    return True
+            if later.kind == "take" and _small_take(later.node, index):
+                return True
     return False
 
 
@@ -535,6 +540,7 @@ def check_sequential_map(index: ModuleIndex):
         if any(later.kind == "cache" for later in chain[i + 1 :])
     }
     only_looked_at = _only_iterated(flow)
+    used = flow.used_steps()
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -556,7 +562,7 @@ def check_sequential_map(index: ModuleIndex):
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
-            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains) or _sets_shapes(call):
+            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains, index) or _sets_shapes(call):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
@@ -575,6 +581,9 @@ def check_sequential_map(index: ModuleIndex):
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
             per_batch = batched and step.kind == "map"
             evaluation = step.kind == "map" and _in_memory_evaluation(chain, owner, index)
+            # no code reads the pipeline at scale (built in a notebook cell and left, printed through an
+            # iterator), or its source is a handful of literal values: read wrong 11/11 in reading 7
+            demo = id(call) not in used or _tiny_literal_source(chain[0].node, index)
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
@@ -587,6 +596,7 @@ def check_sequential_map(index: ModuleIndex):
                 or looked_at
                 or per_batch
                 or evaluation
+                or demo
                 or id(call) in untraced_ids
                 else None,
             )
@@ -623,6 +633,69 @@ def _in_memory_evaluation(chain, owner, index: ModuleIndex) -> bool:
 
 
 _SMALL_RANGE = 10
+_TINY_LITERAL = 100  # elements: `range(10)`, `np.arange(10)`, a list written out in the code
+
+
+def _tiny_literal_source(source: ast.Call, index: ModuleIndex) -> bool:
+    """A source of a few values written in the code (`from_tensor_slices(np.arange(10))`, `Dataset.range(20)`,
+    `from_tensor_slices([1, 2, 3])`) or a file the module writes itself (`open("my_test.csv", "w")` then
+    `TextLineDataset(["my_test.csv"])`, a demo file of a few lines)."""
+    name = (index.resolver.call_name(source) or "").rsplit(".", 1)[-1]
+    first = source.args[0] if source.args else None
+    if isinstance(first, ast.Name) and index.only_value(first.id) is not None:
+        first = index.only_value(first.id)
+    if name == "range":
+        return bool(source.args) and all(
+            (v := literal_int(a, index)) is not None and v <= _TINY_LITERAL for a in source.args
+        )
+    if name in ("from_tensor_slices", "from_tensors"):
+        return first is not None and _literal_values(first, index)
+    if name in ("TextLineDataset", "CsvDataset", "TFRecordDataset") and first is not None:
+        files = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
+        written = _files_written(index)
+        return bool(files) and all(isinstance(f, ast.Constant) and f.value in written for f in files)
+    return False
+
+
+def _literal_values(node: ast.AST, index: ModuleIndex) -> bool:
+    """Constants written out (nested lists, tuples, dicts of them) or a small `range`/`np.arange(n)`."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.List | ast.Tuple):
+        return len(node.elts) <= _TINY_LITERAL and all(_literal_values(e, index) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(_literal_values(v, index) for v in node.values)
+    if isinstance(node, ast.Call):
+        name = index.resolver.call_name(node) or getattr(node.func, "id", "")
+        if name in ("range", "numpy.arange"):
+            return bool(node.args) and all(
+                (v := literal_int(a, index)) is not None and v <= _TINY_LITERAL for a in node.args
+            )
+        if name in ("numpy.array", "tensorflow.constant") and node.args:
+            return _literal_values(node.args[0], index)
+    return False
+
+
+def _files_written(index: ModuleIndex) -> set[str]:
+    """File names the module opens for writing with a literal name (`open("my_test.csv", "w")`)."""
+    written = set()
+    for site in index.calls:
+        call = site.node
+        if not (isinstance(call.func, ast.Name) and call.func.id == "open" and len(call.args) >= 1):
+            continue
+        mode = (
+            call.args[1]
+            if len(call.args) > 1
+            else next((k.value for k in call.keywords if k.arg == "mode"), None)
+        )
+        if (
+            isinstance(call.args[0], ast.Constant)
+            and isinstance(mode, ast.Constant)
+            and isinstance(mode.value, str)
+            and "w" in mode.value
+        ):
+            written.add(call.args[0].value)
+    return written
 
 
 def _only_iterated(flow) -> set[int]:
@@ -774,7 +847,7 @@ def check_missing_prefetch(index: ModuleIndex):
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
             continue
-        if any(s.kind == "take" and _small_take(s.node) for s in chain):
+        if any(s.kind == "take" and _small_take(s.node, index) for s in chain):
             continue  # a few samples (a preview, a smoke test)
         if not _costly(chain, index):
             continue
