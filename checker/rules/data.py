@@ -964,10 +964,12 @@ register(
         ),
         example="""
 ds = tf.data.TFRecordDataset(files).map(parse_example).batch(32)
+model.fit(ds, epochs=10)
 """,
         instead="""
 ds = tf.data.TFRecordDataset(files)
 ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
+model.fit(ds, epochs=10)
 """,
         false_alarms=(
             "Medium-low. Only maps on a traced tf.data pipeline are reported (never pandas or Python `map`); a "
@@ -977,7 +979,13 @@ ds = ds.map(parse_example, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
             "cheap map through a def of the module is still reported. `medium`: maps whose cost is not visible, "
             "on untraced datasets, before a cache, inside an interleaved function, or on pipelines that only "
             "loops printing or collecting records read, and maps after `batch` (or on a loader that batches), "
-            "which run once per batch on a whole tensor (threads gain less)."
+            "which run once per batch on a whole tensor (threads gain less). `high` needs evidence that "
+            "the pipeline is read at scale: it reaches fit/evaluate/predict, a training loop or a TF1 "
+            "iterator, is returned, handed to a call, stored on an object, listed in a comprehension or read "
+            "by `next` in a loop (in a notebook, in any later cell). A pipeline nothing reads (a loading demo) "
+            "and one from a few values written in the code (range or np.arange up to 100, a literal list, a "
+            "file the module writes itself) are `medium`; one read only through take(n) with n up to 100 "
+            "(a literal or a name assigned once) is not reported."
         ),
         risk="medium",
         check=check_sequential_map,
