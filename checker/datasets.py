@@ -106,13 +106,16 @@ class DatasetFlow:
     passed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
     _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
+    # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
+    # notebook's `ds` built in one cell and read by `def evaluate(): for x in ds: ...` in another)
+    _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
         flow = cls(index)
-        flow._run_body(index.tree.body, {}, None, 0, [])
+        flow._run_body(index.tree.body, flow._globals, None, 0, [])
         for node in index.functions:
             flow._plain_result(node, [])
         for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
@@ -135,7 +138,10 @@ class DatasetFlow:
             return None
         stack.append(id(function))
         returned: list = []
-        self._run_body(function.body, dict(bound), function, depth, stack, returned)
+        local = _parameters(function)
+        env = {k: v for k, v in self._globals.items() if "." not in k and k not in local}
+        env.update(bound)
+        self._run_body(function.body, env, function, depth, stack, returned)
         stack.pop()
         return returned[-1] if returned else None
 
@@ -401,6 +407,13 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
+def _parameters(function) -> set[str]:
+    args = function.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return names
+
+
 def _key(node) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
@@ -410,7 +423,22 @@ def _key(node) -> str | None:
 
 
 # Calls that only look at a pipeline (print it, count it, show a few examples): no evidence of use at scale.
-_LOOKING = frozenset({"print", "len", "repr", "str", "type", "isinstance", "iter", "next", "list", "display"})
+_LOOKING = frozenset(
+    {
+        "print",
+        "len",
+        "repr",
+        "str",
+        "type",
+        "isinstance",
+        "iter",
+        "next",
+        "list",
+        "display",
+        "enumerate",
+        "zip",
+    }
+)
 _LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
 
 

@@ -472,9 +472,13 @@ def literal_int(node: ast.AST | None, index: ModuleIndex) -> int | None:
     return None
 
 
+_NAMED_PEEK_LIMIT = 10  # `take(num_examples)`: a named count is a setting, and may be raised (100 read right)
+
+
 def _small_take(call: ast.Call, index: ModuleIndex) -> bool:
-    k = literal_int(call.args[0] if call.args else None, index)
-    return k is not None and k <= _PEEK_LIMIT
+    arg = call.args[0] if call.args else None
+    k = literal_int(arg, index)
+    return k is not None and k <= (_NAMED_PEEK_LIMIT if isinstance(arg, ast.Name) else _PEEK_LIMIT)
 
 
 def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
@@ -642,14 +646,14 @@ def _tiny_literal_source(source: ast.Call, index: ModuleIndex) -> bool:
     `TextLineDataset(["my_test.csv"])`, a demo file of a few lines)."""
     name = (index.resolver.call_name(source) or "").rsplit(".", 1)[-1]
     first = source.args[0] if source.args else None
-    if isinstance(first, ast.Name) and index.only_value(first.id) is not None:
-        first = index.only_value(first.id)
     if name == "range":
         return bool(source.args) and all(
             (v := literal_int(a, index)) is not None and v <= _TINY_LITERAL for a in source.args
         )
     if name in ("from_tensor_slices", "from_tensors"):
         return first is not None and _literal_values(first, index)
+    if isinstance(first, ast.Name) and index.only_value(first.id) is not None:
+        first = index.only_value(first.id)  # `filenames = ["my_test.csv"]`
     if name in ("TextLineDataset", "CsvDataset", "TFRecordDataset") and first is not None:
         files = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
         written = _files_written(index)
@@ -662,9 +666,9 @@ def _literal_values(node: ast.AST, index: ModuleIndex) -> bool:
     if isinstance(node, ast.Constant):
         return True
     if isinstance(node, ast.List | ast.Tuple):
-        return len(node.elts) <= _TINY_LITERAL and all(_literal_values(e, index) for e in node.elts)
+        return 0 < len(node.elts) <= _TINY_LITERAL and all(_literal_values(e, index) for e in node.elts)
     if isinstance(node, ast.Dict):
-        return all(_literal_values(v, index) for v in node.values)
+        return bool(node.values) and all(_literal_values(v, index) for v in node.values)
     if isinstance(node, ast.Call):
         name = index.resolver.call_name(node) or getattr(node.func, "id", "")
         if name in ("range", "numpy.arange"):
@@ -700,11 +704,9 @@ def _files_written(index: ModuleIndex) -> set[str]:
 
 def _only_iterated(flow) -> set[int]:
     """Steps of pipelines that only Python `for` loops running no training step read (a loop printing or
-    collecting records), never consumed by training or handed to a caller."""
-    used = {id(s.node) for chain, _ in flow.consumed.values() for s in chain}
-    used |= {id(s.node) for chain, _ in flow.handed_out() for s in chain}
+    collecting records), never consumed by training, returned or handed on (`validation_data=ds`)."""
     looked = {id(s.node) for chain, _ in flow.iterated.values() for s in chain}
-    return looked - used
+    return looked - flow.used_steps()
 
 
 def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
