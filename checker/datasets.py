@@ -374,11 +374,14 @@ class DatasetFlow:
 
     def used_steps(self) -> set[int]:
         """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
-        TF1 iterator), returned to a caller, or handed on where the flow cannot follow them."""
+        TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
+        cannot follow them."""
         used: set[int] = set()
-        for table in (self.consumed, self.returned, self.passed):
+        for table in (self.consumed, self.passed):
             for ids in table:
                 used.update(ids)
+        for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
+            used.update(id(s.node) for s in chain)
         return used
 
     def all_steps(self):
