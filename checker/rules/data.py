@@ -761,11 +761,11 @@ def map_code(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
 _COSTLY_CALL_WORDS = (*_COSTLY_NAME_WORDS, "lookup", "split", "vectoriz", "crop", "token", "encode")
 
 
-def visibly_costly(call: ast.Call, index: ModuleIndex) -> bool:
+def visibly_costly(call: ast.Call, index: ModuleIndex, by_name: bool = True) -> bool:
     """The mapped function does work that threads speed up: its code (and the module functions it calls, three
-    levels deep) decodes, parses, transforms images or strings, reads files, or calls something named for
-    such work (`table.lookup`, `vectorize_layer`, `augmenter`); when its code is elsewhere, its own name
-    says so (`parse_record`, `preprocess_fn`, `load_image`)."""
+    levels deep) decodes, parses, transforms images or strings, reads files, or (with `by_name`) calls
+    something named for such work (`table.lookup`, `vectorize_layer`, `augmenter`); when its code is
+    elsewhere, its own name says so (`parse_record`, `preprocess_fn`, `load_image`)."""
     fn = mapped_function(call)
     if fn is None:
         return False
@@ -794,7 +794,7 @@ def visibly_costly(call: ast.Call, index: ModuleIndex) -> bool:
                 if isinstance(func, ast.Attribute)
                 else ""
             )
-            if any(w in callee.lower() for w in _COSTLY_CALL_WORDS):
+            if by_name and any(w in callee.lower() for w in _COSTLY_CALL_WORDS):
                 return True
     return False
 
@@ -888,7 +888,7 @@ def check_missing_prefetch(index: ModuleIndex):
         source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
         # arrays in memory (often a toy) whose maps show no file, decode or parse work
         in_memory = source in ("from_tensor_slices", "from_tensors") and not any(
-            s.kind == "map" and visibly_costly(s.node, index) for s in chain
+            s.kind == "map" and visibly_costly(s.node, index, by_name=False) for s in chain
         )
         yield RawFinding(
             "PP203",
