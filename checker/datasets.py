@@ -242,6 +242,13 @@ class DatasetFlow:
             and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
         ):
             return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
+        if isinstance(
+            expr, ast.Lambda
+        ):  # `flat_map(lambda f: TextLineDataset(f).map(parse))`: its caller reads it
+            value = self._eval(expr.body, env, function, depth, stack)
+            if value is not None:
+                self._pass(value, expr)
+            return None
         if isinstance(expr, COMPREHENSION_TYPES):
             for generator in expr.generators:  # `[to_python(e) for e in ds]`: every element is read
                 value = self._eval(generator.iter, env, function, depth, stack)

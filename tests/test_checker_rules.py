@@ -981,6 +981,7 @@ def test_pp202_is_high_only_on_pipelines_read_at_scale():
     assert at("toy = toy.interleave") == "medium"  # ten literal numbers
     assert at("demo = tf.data.TextLineDataset") == "medium"  # a file the module writes
     assert at("reviews = ") == "high"  # fit in a later statement (cell)
+    assert at("lines = files.flat_map") == "high"  # built in a lambda flat_map runs, returned
     assert at("ds.map(img_augmentation)") == "high"  # returned to the caller
     assert at("ds.map(concat_inputs_targets)") == "low"  # its code is here: nothing costly
 
