@@ -545,6 +545,7 @@ def check_sequential_map(index: ModuleIndex):
     }
     only_looked_at = _only_iterated(flow)
     used = flow.used_steps()
+    read = flow.read_steps()
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -590,16 +591,20 @@ def check_sequential_map(index: ModuleIndex):
             plain = (
                 step.kind == "map" and map_code(call, index) is not None and not visibly_costly(call, index)
             )
-            # no code reads the pipeline at scale (built in a notebook cell and left, printed through an
-            # iterator), or its source is a handful of literal values: read wrong 11/11 in reading 7
-            demo = id(call) not in used or _tiny_literal_source(chain[0].node, index)
+            # no code reads the pipeline at scale (printed through an iterator, one element taken): medium;
+            # nothing reads it at all (a loading demo), or its source is a handful of literal values: read wrong
+            # 8/8 in reading 7, low
+            demo = id(call) not in used
+            unread = id(call) not in untraced_ids and (
+                id(call) not in read or _tiny_literal_source(chain[0].node, index)
+            )
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence="low"
-                if plain
+                if plain or unread
                 else "medium"
                 if unsure
                 or nested
@@ -1012,9 +1017,9 @@ model.fit(ds, epochs=10)
             "which run once per batch on a whole tensor (threads gain less). `high` needs evidence that "
             "the pipeline is read at scale: it reaches fit/evaluate/predict, a training loop or a TF1 "
             "iterator, is returned, handed to a call, stored on an object, listed in a comprehension or read "
-            "by `next` in a loop (in a notebook, in any later cell). A pipeline nothing reads (a loading demo) "
-            "and one from a few values written in the code (range or np.arange up to 100, a literal list, a "
-            "file the module writes itself) are `medium`; one read only through take(n) with n up to 100 "
+            "by `next` in a loop (in a notebook, in any later cell); one only printed or peeked at is `medium`. A pipeline nothing reads at all (a "
+            "loading demo) and one from a few values written in the code (range or np.arange up to 100, a "
+            "literal list, a file the module writes itself) are `low`; one read only through take(n) with n up to 100 "
             "(a literal, or a name assigned once up to 10) is not reported. `low`: a map whose code is in the module "
             "(a lambda, a def, a method) and shows no costly work, in it or in the module functions it calls "
             "(no decode, parse, image, string or file op, nothing named for a lookup, tokenizer or "
