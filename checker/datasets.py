@@ -104,7 +104,6 @@ class DatasetFlow:
     # `validation_data=val_ds`), an element of a tuple, list or dict, an attribute or item stored, an
     # iterator `next`-ed in a loop
     passed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
-    looked: set[int] = field(default_factory=set)  # steps of pipelines printed, counted or `iter`-ed
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
     _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
     # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
@@ -302,11 +301,10 @@ class DatasetFlow:
 
     def _pass_arguments(self, call: ast.Call, args, kwargs) -> None:
         """Pipelines handed to a call this flow does not run, unless it only looks at them (print, len)."""
-        looks = _only_looks(call)
+        if _only_looks(call):
+            return
         for value in [*args, *kwargs.values()]:
-            if value is not None and looks:
-                self.looked.update(id(s.node) for s in value)
-            elif value is not None:
+            if value is not None:
                 self._pass(value, call)
 
     def _iterator_of(self, expr, env, function, depth, stack):
@@ -392,11 +390,6 @@ class DatasetFlow:
         for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
             used.update(id(s.node) for s in chain)
         return used
-
-    def read_steps(self) -> set[int]:
-        """Steps of pipelines anything reads, if only to print or peek at them."""
-        iterated = {id(s.node) for chain, _ in self.iterated.values() for s in chain}
-        return self.used_steps() | self.looked | iterated
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""

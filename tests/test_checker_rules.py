@@ -833,7 +833,7 @@ for i in range(len(xs)):
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.rule, f.line, f.confidence) for f in findings] == [
-        ("PP202", 10, "medium"),
+        ("PP202", 10, "low"),  # only printed: no evidence of use at scale (4 right in 35 over readings 1-7)
         ("PP203", 13, "low"),
         ("PP201", 15, "medium"),
         ("PP301", 19, "low"),
@@ -989,7 +989,7 @@ def test_pp202_is_high_only_on_pipelines_read_at_scale():
 
 def test_pp202_evidence_of_use():
     """Handed to a method, stored on the object, returned in a tuple, read through `next` in a loop, or
-    listed in a comprehension: `high`; only printed or `next`-ed once: `medium`."""
+    listed in a comprehension: `high`; only printed or `next`-ed once: `low`."""
     src = """
 import tensorflow as tf
 
@@ -1017,9 +1017,9 @@ rows = [to_python(r) for r in tf.data.TFRecordDataset(f).map(parse_record)]
 """
     assert sure(src, "PP202") == [
         (4, "high"),
-        (6, "medium"),
+        (6, "low"),
         (8, "high"),
-        (12, "medium"),
+        (12, "low"),
         (16, "high"),
         (17, "high"),
         (22, "high"),
