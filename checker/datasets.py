@@ -242,9 +242,8 @@ class DatasetFlow:
             and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
         ):
             return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
-        if isinstance(
-            expr, ast.Lambda
-        ):  # `flat_map(lambda f: TextLineDataset(f).map(parse))`: its caller reads it
+        if isinstance(expr, ast.Lambda):
+            # `flat_map(lambda f: TextLineDataset(f).map(parse))`: what calls the lambda reads the pipeline
             value = self._eval(expr.body, env, function, depth, stack)
             if value is not None:
                 self._pass(value, expr)
@@ -317,9 +316,9 @@ class DatasetFlow:
         func = expr.func
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
             inner = func.value
-        elif (
+        elif expr.args and (
             _named_call(expr) == "iter" or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
-        ) and (expr.args):
+        ):
             inner = expr.args[0]
         else:
             return None
