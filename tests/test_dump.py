@@ -170,6 +170,33 @@ def test_real_ai_dump_posts_and_comments(store, fixtures):
     assert snapshot(store) == before
 
 
+def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtures, tmp_path, monkeypatch):
+    """Held batches have their HTML split in a worker process; every stored value equals an import that splits
+    every body in its own process, and most bodies really were split elsewhere."""
+    import mining.store
+
+    here = []
+
+    def counted(html, split=mining.store.split_html):
+        here.append(html)
+        return split(html)
+
+    monkeypatch.setattr(mining.store, "split_html", counted)
+    posts, comments = str(fixtures / AI / "Posts.xml"), str(fixtures / AI / "Comments.xml")
+    kept = DumpImport(
+        store, posts, comments, site="ai", batch_size=300, progress=False, split_worker=True
+    ).run()
+    bodies = kept.posts.questions + kept.posts.answers
+    assert bodies > 1000 and len(here) < bodies / 3  # (the last batch, and any too small to send, split here)
+    reference = open_store(f"sqlite:///{tmp_path / 'here.db'}")
+    here.clear()
+    DumpImport(
+        reference, posts, comments, site="ai", batch_size=300, progress=False, split_worker=False
+    ).run()
+    assert len(here) == bodies
+    assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
+
+
 def test_real_dump_tag_and_date_filter(sqlite_store, fixtures):
     posts = fixtures / AI / "Posts.xml"
     prows = [r.attrib for r in ET.parse(posts).getroot()]

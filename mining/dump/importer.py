@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
+from mining.dump.split_pool import SplitPool, take_splits, usable_cores
 from mining.joblock import Lock
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
 
@@ -76,6 +77,7 @@ class DumpImport:
         batch_size: int = 2000,
         restart: bool = False,
         progress: bool | None = None,
+        split_worker: bool | None = None,
     ):
         if posts == STDIN and comments == STDIN:
             raise PPMinerError("only one of POSTS and --comments can be standard input")
@@ -89,11 +91,17 @@ class DumpImport:
         self._lock: Lock | None = None
         self.moved = 0
         self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
+        # None: split HTML in a worker process whenever a second core is there to run it
+        self.split_worker = usable_cores() > 1 if split_worker is None else split_worker
 
     def run(self) -> ImportResult:
         with Lock(self.store, LOCK_NAME) as lock:
             self._lock = lock
-            return self._run()
+            self._splitter = SplitPool(self.split_worker)
+            try:
+                return self._run()
+            finally:
+                self._splitter.close()
 
     def _run(self) -> ImportResult:
         started = time.perf_counter()
@@ -192,23 +200,68 @@ class DumpImport:
             self._stream(reader, key, select, state, counts, run_id, bar)
 
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
-        """Rows of one file into the database, batch by batch, each batch with its checkpoint."""
+        """Rows of one file into the database, batch by batch, each batch with its checkpoint.
+
+        A full batch of posts is *held* rather than written at once: its HTML is split in the worker process
+        (:mod:`mining.dump.split_pool`) while the next batch is read, and it is written, in its own transaction
+        with its own checkpoint, when the next batch is full (or before anything else is written). Batches are
+        written in file order, and every way out writes the batch held first, so what is committed, and where a
+        resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
+        held: _Held | None = None
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
 
-        def flush(point: SafePoint | None, done: bool = False) -> None:
-            nonlocal batch, checkpointed_at
+        def write_held() -> None:
+            nonlocal held
+            if held is None:
+                return
+            take_splits(held.rows, held.splits)
+            held.splits = None  # the rows carry them now
+            # (held is let go only once written: an interrupt meanwhile leaves it for the way out to write)
+            counts.written += self._write(held.batch, run_id, key, held.state, state)
+            state.update(held.state)
+            held = None
+
+        def state_at(point: SafePoint | None, done: bool) -> dict[str, Any]:
             state_now = dict(state)
             if point is not None:
                 state_now["at"] = asdict(point)
                 state_now["rows"] = point.rows
             state_now["done"] = done
+            return state_now
+
+        def flush(point: SafePoint | None, done: bool = False) -> None:
+            nonlocal batch, checkpointed_at
+            write_held()
+            state_now = state_at(point, done)
             try:
                 counts.written += self._write(batch, run_id, key, state_now, state)
             finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
                 batch = _Batch(reader.name, counts, self.site)
             state.update(state_now)
+            checkpointed_at = reader.offset
+            bar.set(reader.offset)
+
+        def hold(point: SafePoint) -> None:
+            """Decide the batch's rows now, send the bodies it will write to the worker, write the batch held."""
+            nonlocal batch, held, checkpointed_at
+            with self.store.read() as s:
+                batch.resolve(s, held.batch.question_ids if held else ())
+                if batch.fault is not None:
+                    rows = []
+                else:
+                    questions, answers, _ = batch.by_kind()
+                    rows = _newer_only(s, Question, self.site, questions)
+                    rows += _newer_only(s, Answer, self.site, answers)
+            if batch.fault is not None:
+                flush(None)  # writes the rows before the bad one, then raises
+            splits = self._splitter.submit(rows)
+            write_held()
+            held, batch = (
+                _Held(batch, state_at(point, False), rows, splits),
+                _Batch(reader.name, counts, self.site),
+            )
             checkpointed_at = reader.offset
             bar.set(reader.offset)
 
@@ -225,12 +278,14 @@ class DumpImport:
                 batch.add(rows)
                 if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
                     with self.store.read() as s:
-                        batch.resolve(s)
+                        batch.resolve(s, held.batch.question_ids if held else ())
                     if batch.fault is not None:
                         flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
                     last_point = point
-                    if (
+                    if len(batch.kept) >= self.batch_size and key == "posts":
+                        hold(point)
+                    elif (
                         len(batch.kept) >= self.batch_size
                         or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
                     ):
@@ -246,6 +301,8 @@ class DumpImport:
             # the last safe point, and rows after it are simply written again on resume).
             if batch:
                 flush(last_point)
+            else:
+                write_held()
             counts.rows = reader.rows
             raise
         counts.rows = reader.rows
@@ -284,6 +341,17 @@ class DumpImport:
         return written
 
 
+@dataclass
+class _Held:
+    """A batch decided and waiting to be written: its checkpoint state, the post dicts it will write (the batch's
+    own dicts) and the worker's pending split of their bodies (None: split when written)."""
+
+    batch: _Batch
+    state: dict[str, Any]
+    rows: list[dict[str, Any]]
+    splits: Any
+
+
 class _Batch:
     """The rows read since the last write, in file order: kept questions, and answers and comments whose
     question or post is not known yet (*pending*: the row's live attributes, kept until :meth:`resolve`)."""
@@ -308,12 +376,13 @@ class _Batch:
             else:
                 self.pending.append((kind, ref, value, row.line))
 
-    def resolve(self, session) -> None:
-        """Keep the pending answers whose question, and comments whose post, is kept in this batch or stored.
-        A row with a bad value sets :attr:`fault` (the rows before it are kept)."""
+    def resolve(self, session, held_questions: Iterable[int] = ()) -> None:
+        """Keep the pending answers whose question, and comments whose post, is kept in this batch, in the batch
+        held (``held_questions``: kept, not written yet) or stored. A row with a bad value sets :attr:`fault` (the
+        rows before it are kept)."""
         if not self.pending:
             return
-        questions = set(self.question_ids)
+        questions = self.question_ids.union(held_questions)
         answers: dict[int, int] = {}
         refs = sorted({ref for _, ref, _, _ in self.pending} - questions)
         with_comments = any(kind == "c" for kind, _, _, _ in self.pending)
