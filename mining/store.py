@@ -63,10 +63,16 @@ def _upsert(
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     text_columns = () if from_xml else _text_columns(table)
-    for row in sorted(newest_per_id(rows), key=lambda r: (r["site"], r["id"])):
+    sorted_keys: dict[
+        tuple[str, ...], tuple[str, ...]
+    ] = {}  # a row's keys in its order -> sorted (rows share one)
+    for row in sorted(newest_per_id(rows), key=itemgetter("site", "id")):
         if text_columns:
             _make_storable(row, text_columns)
-        by_keys.setdefault(tuple(sorted(row)), []).append(row)
+        keys = tuple(row)
+        if keys not in sorted_keys:
+            sorted_keys[keys] = tuple(sorted(keys))
+        by_keys.setdefault(sorted_keys[keys], []).append(row)
     changed = 0
     counts_batches = session.get_bind().dialect.name == "sqlite"
     for keys, batch in by_keys.items():
@@ -205,13 +211,7 @@ def _comment_changed(table, excluded):
 def _stamp(rows: Iterable[Mapping[str, Any]], source: str, now: datetime) -> list[dict[str, Any]]:
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
-    out = []
-    for row in rows:
-        row = dict(row)
-        row["source"] = source
-        row["refreshed_at"] = now
-        out.append(row)
-    return out
+    return [{**row, "source": source, "refreshed_at": now} for row in rows]
 
 
 def upsert_questions(
