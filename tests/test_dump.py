@@ -571,11 +571,18 @@ def _fresh_import(tmp_path, posts: Path) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("through_pipe", "sig"),
-    [(False, signal.SIGKILL), (True, signal.SIGKILL), (False, signal.SIGINT)],
-    ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek"],
+    ("through_pipe", "sig", "group"),
+    [
+        (False, signal.SIGKILL, False),
+        (True, signal.SIGKILL, False),
+        (False, signal.SIGINT, False),
+        (False, signal.SIGINT, True),
+    ],
+    ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek", "ctrl-c-process-group"],
 )
-def test_stopped_import_resumes(tmp_path, through_pipe, sig):
+def test_stopped_import_resumes(tmp_path, through_pipe, sig, group):
+    """``group``: the signal goes to the whole process group, as Ctrl-C in a terminal does (the HTML split worker
+    gets it too)."""
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(3000))  # ~1.6 MB: more than the hashed head
     data = posts.read_bytes()
     db = f"sqlite:///{tmp_path / 's.db'}"
@@ -592,13 +599,13 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
         "3",
     ]
     proc = subprocess.Popen([*PPMINE, *args], stdin=subprocess.PIPE if through_pipe else None,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=group)  # fmt: skip
     if (
         through_pipe
     ):  # a writer that sends 3/4 of the file, then leaves the pipe open: the import blocks there
         threading.Thread(target=_send, args=(proc.stdin, data[: len(data) * 3 // 4]), daemon=True).start()
     point = _wait_for_checkpoint(store, proc)
-    os.kill(proc.pid, sig)
+    (os.killpg if group else os.kill)(proc.pid, sig)
     _, err = proc.communicate(timeout=30)
     with store.read() as s:  # where it really stopped: it may have committed more batches before the kill
         run = s.scalars(sa.select(AcquisitionRun)).one()

@@ -12,6 +12,7 @@ kept is asked of the database once per batch, for the batch's ids only, just bef
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -131,7 +132,8 @@ class DumpImport:
                     self._import_file(
                         comments_reader, "comments", select_comment, checkpoint, result.comments, run_id
                     )
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
+                _let_go(exc)
                 self._finish(run_id, "interrupted", "interrupted; resume by running the same command again")
                 raise
             except PPMinerError as exc:
@@ -297,17 +299,22 @@ class DumpImport:
                 if reader.offset - shown >= 1 << 20:
                     shown = reader.offset
                     bar.set(shown)
-        except (PPMinerError, KeyboardInterrupt):
-            # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
-            # the last safe point, and rows after it are simply written again on resume).
-            if batch:
-                flush(last_point)
-            else:
-                write_held()
+        except (PPMinerError, KeyboardInterrupt) as exc:
+            stopped = exc
+        else:
             counts.rows = reader.rows
-            raise
+            flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+            return
+        # A fault in the input, or Ctrl-C: every complete row before it is good, so keep them (the checkpoint stays
+        # at the last safe point, and rows after it are simply written again on resume).
+        if isinstance(stopped, KeyboardInterrupt):
+            _let_go(stopped)
+        if batch:
+            flush(last_point)
+        else:
+            write_held()
         counts.rows = reader.rows
-        flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+        raise stopped
 
     def _write(
         self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict, decided: tuple | None = None
@@ -529,6 +536,15 @@ def _not_from_api(session, site: str, comments: list[dict[str, Any]]) -> list[di
             )
         )
     return [c for c in comments if c["id"] not in from_api] if from_api else comments
+
+
+def _let_go(interrupt: KeyboardInterrupt) -> None:
+    """Drop what an interrupt holds before anything is written after it. Ctrl-C inside a database call leaves that
+    call's SQLite cursor in the traceback's frames; SQLAlchemy closes the connection, but SQLite keeps a connection
+    with a live statement open (and its transaction, with the write lock) until the statement goes, so the writes
+    that record the interrupt would wait for a lock this very process holds."""
+    interrupt.__traceback__ = interrupt.__context__ = None
+    gc.collect()
 
 
 def _summary(result: ImportResult) -> str:
