@@ -6,7 +6,9 @@ matching ParentId/AcceptedAnswerId), then times:
   reader    mining.dump.reader feeding line by line, dropping every row (the checkpointable streaming itself)
   split     the bare parse plus core.text.split_html of every question and answer body (the split's share of all)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
-  all       `import-dump --all-questions`: every question and answer is split into prose/code and written
+  all       `import-dump --all-questions`: every question and answer is split into prose/code and written, once
+            with the split in this process and once in a worker process (split_pool; the importer uses one by
+            itself only when a core is free)
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints MB/s and the ratio to the bare parse, in wall clock, in CPU seconds of this process (steady on a shared
 machine) and in CPU seconds of this process and its workers together (an import of every post splits HTML in a
@@ -130,19 +132,27 @@ def main() -> None:
             *times, n = timed(lambda: parse_and_split(posts))
             results.append(("bare + split bodies", *times, "no database: what the split costs (one process)"))
 
-        scenarios = [(f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag})))]
-        if not args.skip_all:
-            scenarios.append(("import (all)", DumpFilter()))
-        for label, filt in scenarios:
+        # (label, filter, split HTML in a worker: None as the importer decides, or forced)
+        scenarios = [(f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag})), None)]
+        if args.skip_all:
+            pass
+        elif args.db_url:  # one database: a single import of every post
+            scenarios.append(("import (all)", DumpFilter(), None))
+        else:
+            scenarios.append(("import (all), 1 process", DumpFilter(), False))
+            scenarios.append(("import (all), worker", DumpFilter(), True))
+        for n_scenario, (label, filt, worker) in enumerate(scenarios):
             repeat = 1 if args.db_url or not filt.tags else 2
             # fresh, migrated databases opened before the clock starts (a second import is a cheaper job)
             stores = [
-                open_store(args.db_url or f"sqlite:///{Path(tmp) / f'{label.split()[1]}{i}.db'}")
+                open_store(args.db_url or f"sqlite:///{Path(tmp) / f'import{n_scenario}_{i}.db'}")
                 for i in range(repeat)
             ]
             todo = iter(stores)
             *times, result = timed(
-                lambda f=filt, todo=todo: DumpImport(next(todo), str(posts), filt=f, progress=False).run(),
+                lambda f=filt, w=worker, todo=todo: DumpImport(
+                    next(todo), str(posts), filt=f, progress=False, split_worker=w
+                ).run(),
                 repeat=repeat,
             )
             kept = f"{result.posts.questions} q + {result.posts.answers} a kept"

@@ -197,6 +197,21 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
 
 
+def test_the_worker_setting_is_read_and_checked(tmp_path, fixtures, monkeypatch):
+    from mining.dump.split_pool import worker_wanted
+
+    for value, wanted in (("1", True), (" 0 ", False)):
+        monkeypatch.setenv("PPMINER_DUMP_WORKER", value)
+        assert worker_wanted() is wanted
+    monkeypatch.setenv("PPMINER_DUMP_WORKER", "yes")
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    res = ppmine("import-dump", str(fixtures / AI / "Posts.xml"), "--db", db)
+    assert res.returncode == 1, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == (
+        "ppmine: error: PPMINER_DUMP_WORKER='yes': use 1 (split HTML in a worker), 0 (never) or leave it unset"
+    )
+
+
 def test_real_dump_tag_and_date_filter(sqlite_store, fixtures):
     posts = fixtures / AI / "Posts.xml"
     prows = [r.attrib for r in ET.parse(posts).getroot()]
@@ -580,9 +595,10 @@ def _fresh_import(tmp_path, posts: Path) -> dict:
     ],
     ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek", "ctrl-c-process-group"],
 )
-def test_stopped_import_resumes(tmp_path, through_pipe, sig, group):
-    """``group``: the signal goes to the whole process group, as Ctrl-C in a terminal does (the HTML split worker
-    gets it too)."""
+def test_stopped_import_resumes(tmp_path, monkeypatch, through_pipe, sig, group):
+    """``group``: the signal goes to the whole process group, as Ctrl-C in a terminal does (the HTML split worker,
+    used whatever the machine's load, gets it too)."""
+    monkeypatch.setenv("PPMINER_DUMP_WORKER", "1")
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(3000))  # ~1.6 MB: more than the hashed head
     data = posts.read_bytes()
     db = f"sqlite:///{tmp_path / 's.db'}"

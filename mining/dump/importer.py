@@ -30,7 +30,7 @@ from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
-from mining.dump.split_pool import SplitPool, take_splits, usable_cores
+from mining.dump.split_pool import SplitPool, take_splits, worker_wanted
 from mining.joblock import Lock
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
 
@@ -95,8 +95,8 @@ class DumpImport:
         self._lock: Lock | None = None
         self.moved = 0
         self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
-        # None: split HTML in a worker process whenever a second core is there to run it
-        self.split_worker = usable_cores() > 1 if split_worker is None else split_worker
+        # None: as PPMINER_DUMP_WORKER says, or when a core is free to run it (split_pool.worker_wanted)
+        self.split_worker = worker_wanted() if split_worker is None else split_worker
 
     def run(self) -> ImportResult:
         with Lock(self.store, LOCK_NAME) as lock:
