@@ -37,9 +37,8 @@ from mining.store import chunks, upsert_answers, upsert_comments, upsert_questio
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
-WAL_CHECKPOINT_PAGES = (
-    32768  # SQLite: copy the write-ahead log into the database once it holds this many pages
-)
+# SQLite: copy the write-ahead log into the database once it holds this many pages (default 1000)
+WAL_CHECKPOINT_PAGES = 32768
 
 
 @dataclass
