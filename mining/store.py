@@ -51,17 +51,28 @@ def dialect_insert(session: Session, table: sa.Table):
     raise ValueError(f"unsupported database dialect {dialect!r}")
 
 
-def _upsert(session: Session, table: sa.Table, rows: list[dict[str, Any]], newer_when) -> int:
-    """Insert rows; on an existing id update every column, but only where ``newer_when(table, excluded)``."""
+def _upsert(
+    session: Session, table: sa.Table, rows: list[dict[str, Any]], newer_when, from_xml: bool = False
+) -> int:
+    """Insert rows; on an existing id update every column, but only where ``newer_when(table, excluded)``.
+    ``from_xml``: every text value was read by an XML parser (or derived from such text), which refuses NUL and
+    lone surrogates, so the check that makes text storable has nothing to do."""
     if not rows:
         return 0
     # One statement per distinct key set keeps executemany batches uniform. Rows go in id order so concurrent
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    text_columns = _text_columns(table)
-    for row in sorted(newest_per_id(rows), key=lambda r: (r["site"], r["id"])):
-        _make_storable(row, text_columns)
-        by_keys.setdefault(tuple(sorted(row)), []).append(row)
+    text_columns = () if from_xml else _text_columns(table)
+    sorted_keys: dict[
+        tuple[str, ...], tuple[str, ...]
+    ] = {}  # a row's keys in its order -> sorted (rows share one)
+    for row in sorted(newest_per_id(rows), key=itemgetter("site", "id")):
+        if text_columns:
+            _make_storable(row, text_columns)
+        keys = tuple(row)
+        if keys not in sorted_keys:
+            sorted_keys[keys] = tuple(sorted(keys))
+        by_keys.setdefault(sorted_keys[keys], []).append(row)
     changed = 0
     counts_batches = session.get_bind().dialect.name == "sqlite"
     for keys, batch in by_keys.items():
@@ -93,43 +104,45 @@ def _sqlite_executemany(
     names = compiled.positiontup
     if compiled.insert_prefetch or not names or len(names) < 2 or not set(names) <= set(keys):
         return None
-    convert = [(i, _bind_processor(table.c[name].type, dialect)) for i, name in enumerate(names)]
-    convert = [(i, process) for i, process in convert if process is not None]
-    values_of = itemgetter(*names)
-    params = []
-    for row in batch:
-        values = list(values_of(row))
-        for i, process in convert:
-            values[i] = process(values[i])
-        params.append(tuple(values))
+    convert = [(i, _column_converter(table.c[name].type, dialect)) for i, name in enumerate(names)]
+    # Column by column: one comprehension per column instead of a Python step per value of every row.
+    columns = list(zip(*map(itemgetter(*names), batch), strict=True))
+    for i, convert_column in convert:
+        if convert_column is not None:
+            columns[i] = convert_column(columns[i])
+    params = list(zip(*columns, strict=True))
     if session.autoflush:  # as session.execute would: ORM objects added before (a parent) are written first
         session.flush()
     return session.connection().exec_driver_sql(compiled.string, params).rowcount
 
 
 @cache
-def _bind_processor(type_: sa.types.TypeEngine, dialect) -> Callable[[Any], Any] | None:
-    """The type's bind processor on ``dialect``, made cheaper for the common values: an empty JSON list converts to
-    the same text every time; SQLite's DATETIME one formats field by field in Python, so a naive datetime goes
-    through isoformat (C) instead, where that gives the same text (checked here, on extreme values)."""
+def _column_converter(type_: sa.types.TypeEngine, dialect) -> Callable[[Sequence], Sequence] | None:
+    """A column's values -> what the type's bind processor on ``dialect`` makes of each (None: it keeps them),
+    cheaper for the common values: an empty JSON list converts to the same text every time; SQLite's DATETIME
+    processor formats field by field in Python, so a naive datetime goes through isoformat (C) instead, where that
+    gives the same text (checked here, on extreme values)."""
     process = type_.dialect_impl(dialect).bind_processor(dialect)
-    if process is not None and isinstance(type_, sa.JSON):  # most posts have no code: [] every time
+    if process is None:
+        return None
+    if isinstance(type_, sa.JSON):  # most posts have no code: [] every time
         empty = process([])
-
-        def json_or_empty(value, slow=process):
-            return empty if value.__class__ is list and not value else slow(value)
-
-        return json_or_empty
-    if process is None or not isinstance(type_, sa.DateTime):
-        return process
+        return lambda values: [empty if v.__class__ is list and not v else process(v) for v in values]
     samples = (datetime(2019, 1, 2, 3, 4, 5), datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59, 59, 999999))
-    if any(process(d) != d.isoformat(" ", "microseconds") for d in samples):
-        return process
+    if (
+        not isinstance(type_, sa.DateTime)
+        or process(None) is not None
+        or any(process(d) != d.isoformat(" ", "microseconds") for d in samples)
+    ):
+        return lambda values: [process(v) for v in values]
 
-    def naive_iso(value, slow=process):
-        if value.__class__ is datetime and value.tzinfo is None:
-            return value.isoformat(" ", "microseconds")
-        return slow(value)
+    def naive_iso(values):
+        return [
+            v.isoformat(" ", "microseconds")
+            if v.__class__ is datetime and v.tzinfo is None
+            else (None if v is None else process(v))
+            for v in values
+        ]
 
     return naive_iso
 
@@ -198,31 +211,30 @@ def _comment_changed(table, excluded):
 def _stamp(rows: Iterable[Mapping[str, Any]], source: str, now: datetime) -> list[dict[str, Any]]:
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
-    out = []
-    for row in rows:
-        row = dict(row)
-        row["source"] = source
-        row["refreshed_at"] = now
-        out.append(row)
-    return out
+    return [{**row, "source": source, "refreshed_at": now} for row in rows]
 
 
-def upsert_questions(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
-    """Insert or refresh questions (dicts with body_html; prose and code are derived here). Returns rows changed."""
+def upsert_questions(
+    session: Session, rows: Iterable[Mapping[str, Any]], source: str, from_xml: bool = False
+) -> int:
+    """Insert or refresh questions (dicts with body_html; prose and code are derived here). Returns rows changed.
+    ``from_xml``: the text was read by an XML parser (see :func:`_upsert`)."""
     now = utcnow()
     prepared = []
     for row in _stamp(rows, source, now):
         row = _with_text(row)
         row["has_code"] = bool(row["code_blocks"])
         prepared.append(row)
-    return _upsert(session, Question.__table__, prepared, _newer_activity)
+    return _upsert(session, Question.__table__, prepared, _newer_activity, from_xml)
 
 
-def upsert_answers(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
+def upsert_answers(
+    session: Session, rows: Iterable[Mapping[str, Any]], source: str, from_xml: bool = False
+) -> int:
     """Insert or refresh answers; their questions must be stored already (same transaction is fine)."""
     now = utcnow()
     prepared = [_with_text(row) for row in _stamp(rows, source, now)]
-    return _upsert(session, Answer.__table__, prepared, _newer_activity)
+    return _upsert(session, Answer.__table__, prepared, _newer_activity, from_xml)
 
 
 def upsert_comments(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:

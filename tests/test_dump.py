@@ -170,6 +170,48 @@ def test_real_ai_dump_posts_and_comments(store, fixtures):
     assert snapshot(store) == before
 
 
+def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtures, tmp_path, monkeypatch):
+    """Held batches have their HTML split in a worker process; every stored value equals an import that splits
+    every body in its own process, and most bodies really were split elsewhere."""
+    import mining.store
+
+    here = []
+
+    def counted(html, split=mining.store.split_html):
+        here.append(html)
+        return split(html)
+
+    monkeypatch.setattr(mining.store, "split_html", counted)
+    posts, comments = str(fixtures / AI / "Posts.xml"), str(fixtures / AI / "Comments.xml")
+    kept = DumpImport(
+        store, posts, comments, site="ai", batch_size=300, progress=False, split_worker=True
+    ).run()
+    bodies = kept.posts.questions + kept.posts.answers
+    assert bodies > 1000 and len(here) < bodies / 3  # (the last batch, and any too small to send, split here)
+    reference = open_store(f"sqlite:///{tmp_path / 'here.db'}")
+    here.clear()
+    DumpImport(
+        reference, posts, comments, site="ai", batch_size=300, progress=False, split_worker=False
+    ).run()
+    assert len(here) == bodies
+    assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
+
+
+def test_the_worker_setting_is_read_and_checked(tmp_path, fixtures, monkeypatch):
+    from mining.dump.split_pool import worker_wanted
+
+    for value, wanted in (("1", True), (" 0 ", False)):
+        monkeypatch.setenv("PPMINER_DUMP_WORKER", value)
+        assert worker_wanted() is wanted
+    monkeypatch.setenv("PPMINER_DUMP_WORKER", "yes")
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    res = ppmine("import-dump", str(fixtures / AI / "Posts.xml"), "--db", db)
+    assert res.returncode == 1, res.stderr
+    assert res.stderr.strip().splitlines()[-1] == (
+        "ppmine: error: PPMINER_DUMP_WORKER='yes': use 1 (split HTML in a worker), 0 (never) or leave it unset"
+    )
+
+
 def test_real_dump_tag_and_date_filter(sqlite_store, fixtures):
     posts = fixtures / AI / "Posts.xml"
     prows = [r.attrib for r in ET.parse(posts).getroot()]
@@ -544,11 +586,19 @@ def _fresh_import(tmp_path, posts: Path) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("through_pipe", "sig"),
-    [(False, signal.SIGKILL), (True, signal.SIGKILL), (False, signal.SIGINT)],
-    ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek"],
+    ("through_pipe", "sig", "group"),
+    [
+        (False, signal.SIGKILL, False),
+        (True, signal.SIGKILL, False),
+        (False, signal.SIGINT, False),
+        (False, signal.SIGINT, True),
+    ],
+    ids=["killed-file-seek", "killed-stdin-skip", "ctrl-c-file-seek", "ctrl-c-process-group"],
 )
-def test_stopped_import_resumes(tmp_path, through_pipe, sig):
+def test_stopped_import_resumes(tmp_path, monkeypatch, through_pipe, sig, group):
+    """``group``: the signal goes to the whole process group, as Ctrl-C in a terminal does (the HTML split worker,
+    used whatever the machine's load, gets it too)."""
+    monkeypatch.setenv("PPMINER_DUMP_WORKER", "1")
     posts = write_dump(tmp_path / "Posts.xml", "posts", _many(3000))  # ~1.6 MB: more than the hashed head
     data = posts.read_bytes()
     db = f"sqlite:///{tmp_path / 's.db'}"
@@ -565,13 +615,13 @@ def test_stopped_import_resumes(tmp_path, through_pipe, sig):
         "3",
     ]
     proc = subprocess.Popen([*PPMINE, *args], stdin=subprocess.PIPE if through_pipe else None,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=group)  # fmt: skip
     if (
         through_pipe
     ):  # a writer that sends 3/4 of the file, then leaves the pipe open: the import blocks there
         threading.Thread(target=_send, args=(proc.stdin, data[: len(data) * 3 // 4]), daemon=True).start()
     point = _wait_for_checkpoint(store, proc)
-    os.kill(proc.pid, sig)
+    (os.killpg if group else os.kill)(proc.pid, sig)
     _, err = proc.communicate(timeout=30)
     with store.read() as s:  # where it really stopped: it may have committed more batches before the kill
         run = s.scalars(sa.select(AcquisitionRun)).one()

@@ -12,9 +12,10 @@ kept is asked of the database once per batch, for the batch's ids only, just bef
 
 from __future__ import annotations
 
+import gc
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,12 +30,15 @@ from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
+from mining.dump.split_pool import SplitPool, take_splits, worker_wanted
 from mining.joblock import Lock
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
+# SQLite: copy the write-ahead log into the database once it holds this many pages (default 1000)
+WAL_CHECKPOINT_PAGES = 32768
 
 
 @dataclass
@@ -76,6 +80,7 @@ class DumpImport:
         batch_size: int = 2000,
         restart: bool = False,
         progress: bool | None = None,
+        split_worker: bool | None = None,
     ):
         if posts == STDIN and comments == STDIN:
             raise PPMinerError("only one of POSTS and --comments can be standard input")
@@ -89,11 +94,17 @@ class DumpImport:
         self._lock: Lock | None = None
         self.moved = 0
         self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
+        # None: as PPMINER_DUMP_WORKER says, or when a core is free to run it (split_pool.worker_wanted)
+        self.split_worker = worker_wanted() if split_worker is None else split_worker
 
     def run(self) -> ImportResult:
         with Lock(self.store, LOCK_NAME) as lock:
             self._lock = lock
-            return self._run()
+            self._splitter = SplitPool(self.split_worker)
+            try:
+                return self._run()
+            finally:
+                self._splitter.close()
 
     def _run(self) -> ImportResult:
         started = time.perf_counter()
@@ -120,7 +131,8 @@ class DumpImport:
                     self._import_file(
                         comments_reader, "comments", select_comment, checkpoint, result.comments, run_id
                     )
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
+                _let_go(exc)
                 self._finish(run_id, "interrupted", "interrupted; resume by running the same command again")
                 raise
             except PPMinerError as exc:
@@ -192,23 +204,66 @@ class DumpImport:
             self._stream(reader, key, select, state, counts, run_id, bar)
 
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
-        """Rows of one file into the database, batch by batch, each batch with its checkpoint."""
+        """Rows of one file into the database, batch by batch, each batch with its checkpoint.
+
+        A full batch of posts is *held* rather than written at once: its HTML is split in the worker process
+        (:mod:`mining.dump.split_pool`) while the next batch is read, and it is written, in its own transaction
+        with its own checkpoint, when the next batch is full (or before anything else is written). Batches are
+        written in file order, and every way out writes the batch held first, so what is committed, and where a
+        resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
+        held: _Held | None = None
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
 
-        def flush(point: SafePoint | None, done: bool = False) -> None:
-            nonlocal batch, checkpointed_at
+        def write_held() -> None:
+            nonlocal held
+            if held is None:
+                return
+            take_splits(held.posts[0] + held.posts[1], held.splits)
+            held.splits = None  # the rows carry them now
+            # (held is let go only once written: an interrupt meanwhile leaves it for the way out to write)
+            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts)
+            state.update(held.state)
+            held = None
+
+        def state_at(point: SafePoint | None, done: bool) -> dict[str, Any]:
             state_now = dict(state)
             if point is not None:
                 state_now["at"] = asdict(point)
                 state_now["rows"] = point.rows
             state_now["done"] = done
+            return state_now
+
+        def flush(point: SafePoint | None, done: bool = False) -> None:
+            nonlocal batch, checkpointed_at
+            write_held()
+            state_now = state_at(point, done)
             try:
                 counts.written += self._write(batch, run_id, key, state_now, state)
             finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
                 batch = _Batch(reader.name, counts, self.site)
             state.update(state_now)
+            checkpointed_at = reader.offset
+            bar.set(reader.offset)
+
+        def hold(point: SafePoint) -> None:
+            """Decide the batch's rows now, send the bodies it will write to the worker, write the batch held."""
+            nonlocal batch, held, checkpointed_at
+            with self.store.read() as s:
+                batch.resolve(s, held.batch.question_ids if held else ())
+                if batch.fault is None:
+                    questions, answers, _ = batch.by_kind()
+                    posts = (
+                        _newer_only(s, Question, self.site, questions),
+                        _newer_only(s, Answer, self.site, answers),
+                    )
+            if batch.fault is not None:
+                flush(None)  # writes the rows before the bad one, then raises
+            splits = self._splitter.submit(posts[0] + posts[1])
+            write_held()
+            held = _Held(batch, state_at(point, False), posts, splits)
+            batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
 
@@ -225,12 +280,14 @@ class DumpImport:
                 batch.add(rows)
                 if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
                     with self.store.read() as s:
-                        batch.resolve(s)
+                        batch.resolve(s, held.batch.question_ids if held else ())
                     if batch.fault is not None:
                         flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
                     last_point = point
-                    if (
+                    if len(batch.kept) >= self.batch_size and key == "posts":
+                        hold(point)
+                    elif (
                         len(batch.kept) >= self.batch_size
                         or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
                     ):
@@ -241,22 +298,37 @@ class DumpImport:
                 if reader.offset - shown >= 1 << 20:
                     shown = reader.offset
                     bar.set(shown)
-        except (PPMinerError, KeyboardInterrupt):
-            # A fault in the input: every complete row before it is good, so keep them (the checkpoint stays at
-            # the last safe point, and rows after it are simply written again on resume).
-            if batch:
-                flush(last_point)
+        except (PPMinerError, KeyboardInterrupt) as exc:
+            stopped = exc
+        else:
             counts.rows = reader.rows
-            raise
+            flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+            return
+        # A fault in the input, or Ctrl-C: every complete row before it is good, so keep them (the checkpoint stays
+        # at the last safe point, and rows after it are simply written again on resume).
+        if isinstance(stopped, KeyboardInterrupt):
+            _let_go(stopped)
+        if batch:
+            flush(last_point)
+        else:
+            write_held()
         counts.rows = reader.rows
-        flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+        raise stopped
 
-    def _write(self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict) -> int:
+    def _write(
+        self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict, decided: tuple | None = None
+    ) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
         building the batch's answers or comments: the rows before it are written, the checkpoint stays at
-        ``old_state``, and the error is raised after the commit."""
+        ``old_state``, and the error is raised after the commit. ``decided``: a held batch's questions and answers,
+        rows not newer than the stored ones dropped already (any stored since are refused by the upsert's own
+        test, which is the same test)."""
         written = 0
         with self.store.write() as s:
+            if self.store.is_sqlite:
+                # A batch writes megabytes: with SQLite's default (1000 pages) every commit also copies the WAL
+                # back into the database and syncs it. Fewer, larger checkpoints; each commit is as durable.
+                s.connection().exec_driver_sql(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
             batch.resolve(s)
             fault = batch.fault
             if fault is not None:
@@ -265,12 +337,16 @@ class DumpImport:
             questions, answers, comments = batch.by_kind()
             if self.other_sites:
                 self.moved += _move_misfiled(s, self.site, self.other_sites, questions)
-            questions = _newer_only(s, Question, self.site, questions)
-            answers = _newer_only(s, Answer, self.site, answers)
+            if decided:
+                questions, answers = decided
+            else:
+                questions = _newer_only(s, Question, self.site, questions)
+                answers = _newer_only(s, Answer, self.site, answers)
+            # Dump text comes from an XML parser: it holds no NUL and no lone surrogate.
             if questions:
-                written += upsert_questions(s, questions, KIND)
+                written += upsert_questions(s, questions, KIND, from_xml=True)
             if answers:
-                written += upsert_answers(s, answers, KIND)
+                written += upsert_answers(s, answers, KIND, from_xml=True)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
             if self._lock is not None:
@@ -282,6 +358,17 @@ class DumpImport:
         if fault is not None:
             raise fault
         return written
+
+
+@dataclass
+class _Held:
+    """A batch decided and waiting to be written: its checkpoint state, the questions and answers it will write
+    (the batch's own dicts) and the worker's pending split of their bodies (None: split when written)."""
+
+    batch: _Batch
+    state: dict[str, Any]
+    posts: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+    splits: Any
 
 
 class _Batch:
@@ -308,12 +395,13 @@ class _Batch:
             else:
                 self.pending.append((kind, ref, value, row.line))
 
-    def resolve(self, session) -> None:
-        """Keep the pending answers whose question, and comments whose post, is kept in this batch or stored.
-        A row with a bad value sets :attr:`fault` (the rows before it are kept)."""
+    def resolve(self, session, held_questions: Iterable[int] = ()) -> None:
+        """Keep the pending answers whose question, and comments whose post, is kept in this batch, in the batch
+        held (``held_questions``: kept, not written yet) or stored. A row with a bad value sets :attr:`fault` (the
+        rows before it are kept)."""
         if not self.pending:
             return
-        questions = set(self.question_ids)
+        questions = self.question_ids.union(held_questions)
         answers: dict[int, int] = {}
         refs = sorted({ref for _, ref, _, _ in self.pending} - questions)
         with_comments = any(kind == "c" for kind, _, _, _ in self.pending)
@@ -447,6 +535,15 @@ def _not_from_api(session, site: str, comments: list[dict[str, Any]]) -> list[di
             )
         )
     return [c for c in comments if c["id"] not in from_api] if from_api else comments
+
+
+def _let_go(interrupt: KeyboardInterrupt) -> None:
+    """Drop what an interrupt holds before anything is written after it. Ctrl-C inside a database call leaves that
+    call's SQLite cursor in the traceback's frames; SQLAlchemy closes the connection, but SQLite keeps a connection
+    with a live statement open (and its transaction, with the write lock) until the statement goes, so the writes
+    that record the interrupt would wait for a lock this very process holds."""
+    interrupt.__traceback__ = interrupt.__context__ = None
+    gc.collect()
 
 
 def _summary(result: ImportResult) -> str:

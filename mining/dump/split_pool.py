@@ -1,0 +1,124 @@
+"""Splitting post bodies into prose and code in a worker process while the importer reads and writes.
+
+The split (:func:`core.text.split_html`) is the largest single cost of importing every post, and it depends on
+nothing but the body. So the importer hands a batch's bodies to one worker process and goes on reading the next
+batch and writing the one before; when it writes the batch, the splits are ready. The worker runs the very same
+function on the very same text, so what is stored does not depend on where the split ran. Whenever the worker
+cannot answer (no spare core, too few bodies to be worth a trip, a broken worker), :meth:`SplitPool.submit` or
+:func:`take_splits` leaves the rows alone and they are split in the importer's own process, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from core.errors import PPMinerError
+from core.text import split_html
+
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): a signal for this process when its parent dies
+MIN_BODIES = 256
+ENV_WORKER = "PPMINER_DUMP_WORKER"  # fewer than this: the trip to the worker and back is not worth it
+
+
+def worker_wanted() -> bool:
+    """``PPMINER_DUMP_WORKER=1`` always splits in a worker, ``0`` never; unset, when a core is free (:func:`spare_core`)."""
+    value = os.environ.get(ENV_WORKER, "").strip()
+    if value not in ("", "0", "1"):
+        raise PPMinerError(
+            f"{ENV_WORKER}={value!r}: use 1 (split HTML in a worker), 0 (never) or leave it unset"
+        )
+    return value == "1" if value else spare_core()
+
+
+def spare_core() -> bool:
+    """Whether a worker would get a core of its own: two or more cores this process may use, and a load (the last
+    minute's average of runnable processes) leaving one of them idle. On a busy machine a worker only adds the cost
+    of the trip (some 15% more CPU in all) and shortens nothing."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # not known here: assume the machine is ours
+        load = 0.0
+    return cores > 1 and load <= cores - 1
+
+
+def split_bodies(bodies: list[str | None]) -> list[tuple[str, list[str]]]:
+    """The worker's job: each body's prose and code blocks, in order."""
+    out = []
+    for body in bodies:
+        split = split_html(body)
+        out.append((split.prose, split.code_blocks))
+    return out
+
+
+def _worker_start(parent: int) -> None:
+    """The worker lives and dies with the importer: killed with it (even by SIGKILL, which leaves no chance to
+    clean up), holding none of its standard streams (a pipe reading the importer's output must see its end), and
+    deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
+    writes the batches it holds with the splits this worker finishes)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(
+        OSError, AttributeError
+    ):  # Linux only: elsewhere the pipe's end tells the worker
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the importer died before the line above
+        os._exit(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+class SplitPool:
+    """One worker process, started on the first batch large enough to send it; ``enabled=False`` never starts it."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self._executor: ProcessPoolExecutor | None = None
+
+    def submit(self, rows: list[dict[str, Any]]) -> Future | None:
+        """Start splitting the ``body_html`` of ``rows`` (post dicts); None when they are split at write time."""
+        if not self.enabled or len(rows) < MIN_BODIES:
+            return None
+        try:
+            if self._executor is None:
+                # A fork starts at once and imports nothing. It also holds copies of this process's database
+                # connections, which it never touches (it ends with os._exit: it does not close them either).
+                self._executor = ProcessPoolExecutor(
+                    1,
+                    mp_context=multiprocessing.get_context("fork"),
+                    initializer=_worker_start,
+                    initargs=(os.getpid(),),
+                )
+            return self._executor.submit(split_bodies, [row.get("body_html") for row in rows])
+        except (OSError, RuntimeError):  # cannot start a process, or the worker broke: split here from now on
+            self.enabled = False
+            return None
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+def take_splits(rows: list[dict[str, Any]], future: Future | None) -> None:
+    """Put the worker's prose and code blocks into ``rows``; if it failed, leave them to be split at write time
+    (where a body that cannot be split raises its error just as it always did)."""
+    if future is None:
+        return
+    try:
+        splits = future.result()
+    except Exception:  # noqa: BLE001 - a broken worker or a body it could not split: the write path splits again
+        return
+    for row, (prose, code_blocks) in zip(rows, splits, strict=True):
+        row["prose"] = prose
+        row["code_blocks"] = code_blocks
