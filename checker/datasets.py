@@ -167,6 +167,8 @@ class DatasetFlow:
                     if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
                         self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
                     key = _key(target)
+                    if value is not None and _names_training(key):
+                        self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
                     if key is None:
                         continue
                     if value is None:
@@ -179,6 +181,8 @@ class DatasetFlow:
                     value = self._eval(stmt.value, env, function, depth, stack)
                     if value is not None and returned is not None:
                         returned.append(value)
+                    if value is not None and function is not None and _names_training(function.name):
+                        self._train(value)  # `def train_input_fn(): ... return ds`
                     if value is not None and function is not None:
                         self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
                 continue
@@ -304,6 +308,8 @@ class DatasetFlow:
             if bound or not helper.args.args:
                 return self._run_function(helper, bound, depth + 1, stack)
             return self._plain_result(helper, stack)
+        if isinstance(func, ast.Name) and _is_training_call(func.id) and args and args[0] is not None:
+            self._train(args[0])  # `run_training(ds)` defined elsewhere
         self._pass_arguments(call, args, kwargs)
         return None
 
@@ -395,7 +401,7 @@ class DatasetFlow:
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
         used: set[int] = set()
-        for table in (self.consumed, self.passed):
+        for table in (self.consumed, self.passed, self.trained):
             for ids in table:
                 used.update(ids)
         for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
@@ -434,6 +440,12 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
 
 _TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
 _NOT_TRAINING = ("eval", "test", "valid", "predict", "infer")
+
+
+def _names_training(name: str | None) -> bool:
+    """A name that says training (`train_ds`, `self.train_dataset`, `def train_input_fn`), not evaluation."""
+    lower = (name or "").lower()
+    return "train" in lower and not any(w in lower for w in _NOT_TRAINING)
 
 
 def _is_training_call(name: str) -> bool:

@@ -898,20 +898,14 @@ def check_missing_prefetch(index: ModuleIndex):
         if id(last) in seen:
             continue
         seen.add(id(last))
-        source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
-        # arrays in memory (often a toy) whose maps show no file, decode or parse work
-        in_memory = source in ("from_tensor_slices", "from_tensors") and not any(
-            s.kind == "map" and visibly_costly(s.node, index, by_name=False) for s in chain
-        )
         yield RawFinding(
             "PP203",
             *_at_method(last),
             f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
-            # the caller may add the prefetch (returned) or the arrays are a toy: read right 0/25 (low);
-            # the rest was right 44 times in 62 over readings 1-4 (small datasets, benchmarks, one-pass
-            # scripts where prefetch overlaps little): medium
-            confidence="low" if handed or in_memory else "medium",
+            # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
+            # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little)
+            confidence="low",
         )
 
 
