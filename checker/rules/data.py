@@ -970,10 +970,12 @@ register(
 ds = tf.data.TFRecordDataset(files)
 ds = ds.map(lambda r: tf.io.parse_single_example(r, spec))
 ds = ds.batch(2048)
+model.fit(ds, epochs=10)
 """,
         instead="""
 ds = tf.data.TFRecordDataset(files).batch(2048)
 ds = ds.map(lambda r: tf.io.parse_example(r, spec))
+model.fit(ds, epochs=10)
 """,
         false_alarms=(
             "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
