@@ -8,7 +8,7 @@ statement that holds the reported line (DeepPerf names a statement's first line,
     python bench/bench_checker_eval.py [--mirror /work/.mirror] [--fresh REPO_DIR ...]
         [--verdicts bench/data/tf_checker_verdicts.csv [--root CHECKOUTS]]
 
-prints, for the default output (high) and with --min-confidence medium:
+prints, for the default output (high) and with --min-confidence medium and low:
   recall on confirmed/fixed lines, the share of rejected/declined reports still made, the examples covered,
   and with --fresh, findings per 1,000 lines of fresh repositories. --mirror adds the reports whose code
   cannot be shipped (no licence, or GPL) from local git mirrors (<mirror>/<owner>+<name>/repo).
@@ -39,7 +39,7 @@ from checker.walker import check_paths, iter_files  # noqa: E402
 DATA = PROJECT / "tests" / "fixtures" / "deepperf"
 POSITIVE = ("confirmed", "fixed")
 NEGATIVE = ("rejected", "declined")
-LEVELS = ("high", "medium")  # the levels DeepPerf recall is reported at
+LEVELS = ("high", "medium", "low")  # the levels DeepPerf recall is reported at
 READ_LEVELS = ("high", "medium", "low")  # every level a hand-read finding can have
 
 
@@ -131,7 +131,8 @@ def evaluate_reports(mirror: str | None) -> None:
     for verdict in sorted(tally):
         counts = tally[verdict]
         print(
-            f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium {counts['medium']}"
+            f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium "
+            f"{counts['medium']}, with low {counts['low']}"
         )
 
 
@@ -150,7 +151,7 @@ def evaluate_examples() -> None:
                     covered[level] += 1
     print(
         f"DeepPerf's example programs: {covered['high']}/{len(rows)} places reported by default, "
-        f"{covered['medium']}/{len(rows)} with medium"
+        f"{covered['medium']}/{len(rows)} with medium, {covered['low']}/{len(rows)} with low"
     )
 
 

@@ -104,6 +104,9 @@ class DatasetFlow:
     # `validation_data=val_ds`), an element of a tuple, list or dict, an attribute or item stored, an
     # iterator `next`-ed in a loop
     passed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    # training data: the first argument of fit/fit_generator/a `train` call, or the iterable of a for loop
+    # that runs a training step (not evaluate/predict/validation_data, nor a loop that only runs the model)
+    trained: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
     _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
     # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
@@ -129,6 +132,8 @@ class DatasetFlow:
                 chain = flow._iterators.get(call.args[0].id)
                 if chain is not None:
                     flow._pass(chain, call)
+                    if _trains(site.loops[-1], index):
+                        flow._train(chain)
         return flow
 
     # -- interpretation ------------------------------------------------------------------------------------
@@ -162,6 +167,8 @@ class DatasetFlow:
                     if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
                         self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
                     key = _key(target)
+                    if value is not None and _names_training(key):
+                        self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
                     if key is None:
                         continue
                     if value is None:
@@ -174,6 +181,8 @@ class DatasetFlow:
                     value = self._eval(stmt.value, env, function, depth, stack)
                     if value is not None and returned is not None:
                         returned.append(value)
+                    if value is not None and function is not None and _names_training(function.name):
+                        self._train(value)  # `def train_input_fn(): ... return ds`
                     if value is not None and function is not None:
                         self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
                 continue
@@ -189,6 +198,8 @@ class DatasetFlow:
                     self.iterated.setdefault(id(stmt), (chain, stmt))
                 if chain is not None and _runs_a_step(stmt, self.index):
                     self._consume(chain, stmt)
+                    if _trains(stmt, self.index):
+                        self._train(chain)
                 self._run_body(stmt.body, env, function, depth, stack, returned)
                 self._run_body(stmt.orelse, env, function, depth, stack, returned)
                 continue
@@ -287,6 +298,8 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
+                    if _is_training_call(func.attr):
+                        self._train(first)
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
@@ -295,6 +308,8 @@ class DatasetFlow:
             if bound or not helper.args.args:
                 return self._run_function(helper, bound, depth + 1, stack)
             return self._plain_result(helper, stack)
+        if isinstance(func, ast.Name) and _is_training_call(func.id) and args and args[0] is not None:
+            self._train(args[0])  # `run_training(ds)` defined elsewhere
         self._pass_arguments(call, args, kwargs)
         return None
 
@@ -368,6 +383,9 @@ class DatasetFlow:
     def _consume(self, chain, at) -> None:
         self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
 
+    def _train(self, chain) -> None:
+        self.trained.setdefault(tuple(id(s.node) for s in chain), chain)
+
     def _pass(self, chain, at) -> None:
         self.passed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
 
@@ -383,12 +401,16 @@ class DatasetFlow:
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
         used: set[int] = set()
-        for table in (self.consumed, self.passed):
+        for table in (self.consumed, self.passed, self.trained):
             for ids in table:
                 used.update(ids)
         for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
             used.update(id(s.node) for s in chain)
         return used
+
+    def trained_steps(self) -> set[int]:
+        """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
+        return {i for ids in self.trained for i in ids}
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""
@@ -412,6 +434,44 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
             return True
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if "step" in name.lower() or "train" in name.lower() or "model" in name.lower():
+            return True
+    return False
+
+
+_TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
+_NOT_TRAINING = ("eval", "test", "valid", "predict", "infer")
+
+
+def _names_training(name: str | None) -> bool:
+    """A name that says training (`train_ds`, `self.train_dataset`, `def train_input_fn`), not evaluation."""
+    lower = (name or "").lower()
+    return "train" in lower and not any(w in lower for w in _NOT_TRAINING)
+
+
+def _is_training_call(name: str) -> bool:
+    """`fit`, `fit_generator`, `train`, `trainer.train_model`: not evaluate/predict, not `train_eval`."""
+    lower = name.lower()
+    return lower in ("fit", "fit_generator") or (
+        "train" in lower and not any(w in lower for w in _NOT_TRAINING)
+    )
+
+
+def _trains(loop: ast.AST, index: ModuleIndex) -> bool:
+    """A for loop whose body runs a training step: apply_gradients, minimize, train_on_batch, a call named
+    for training (`train_step`), or a session run of something named for training (`sess.run(train_op)`)."""
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in _TRAIN_METHODS or _is_training_call(name):
+            return True
+        if name == "run" and any(
+            isinstance(n, ast.Name | ast.Attribute)
+            and any(w in (n.id if isinstance(n, ast.Name) else n.attr).lower() for w in ("train", "opt"))
+            for a in node.args[:1]
+            for n in ast.walk(a)
+        ):
             return True
     return False
 

@@ -31,6 +31,15 @@ def test_example_fires_and_instead_does_not(code):
     assert not fired(rule.instead, code), f"{code}'s Instead still triggers it"
 
 
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_example_shows_the_rules_own_level(code):
+    """The Example shows the shape the rule's confidence stands for (PP201's parse on a training pipeline
+    is `high`), not a weaker one."""
+    rule = all_rules()[code]
+    findings, _ = check_snippets([rule.example], "doc.py", [rule])
+    assert rule.confidence in {f.confidence for f in findings if f.rule == code}
+
+
 def tf_rules() -> list[str]:
     return sorted(
         c for c, r in all_rules().items() if r.check.__module__.rsplit(".", 1)[-1] in TF_RULE_MODULES

@@ -34,7 +34,7 @@ class Decoder:
             buffer_.scatter(idx, elements)
         return outs
 """
-    assert found(src) == [(n, "medium") for n in (8, 9, 10, 11, 12, 15, 16)]
+    assert found(src) == [(n, "low") for n in (8, 9, 10, 11, 12, 15, 16)]  # PP103 is low (README)
 
 
 def test_what_the_loop_changes_keeps_it_silent():
@@ -84,9 +84,8 @@ def train(xs, w, table):
             print(tf.reduce_sum(table))
     return [tf.reduce_max(table) for x in xs]
 """
-    # medium: a for statement in a def working on its inputs (every confirmed line's shape); low: helpers,
-    # guarded ops and comprehensions (read right 4 of 55 times on fresh code)
-    assert found(src) == [(11, "medium"), (16, "low"), (18, "low"), (19, "low")]
+    # every shape is low: the confirmed one (a for statement in a def working on its inputs) read right 0-10%
+    assert found(src) == [(11, "low"), (16, "low"), (18, "low"), (19, "low")]
 
 
 def test_session_loops_are_left_to_pp101():
@@ -128,7 +127,7 @@ def time_matmul(x, base, names):
         paths.append(name)
     return time.time() - start, paths, y
 """
-    assert found(src) == [(12, "medium")]
+    assert found(src) == [(12, "low")]
 
 
 def test_values_stored_per_iteration_are_collected():
@@ -142,4 +141,4 @@ def init_cache(batch_size, heads, length, size, layers):
         cache["scale"] = layer
     return cache, scale
 """
-    assert found(src) == [(7, "medium")]
+    assert found(src) == [(7, "low")]
