@@ -54,6 +54,35 @@ def canonical(dotted: str) -> str:
     return dotted
 
 
+def _star_from_own_module(node: ast.AST) -> bool:
+    """`from x import *` (or `from .x import *`) of a module that is none of the tracked libraries."""
+    return (
+        isinstance(node, ast.ImportFrom)
+        and any(a.name == "*" for a in node.names)
+        and (not node.module or node.level > 0 or node.module.split(".")[0] not in _TRACKED_ROOTS)
+    )
+
+
+def _star_torch(tree: ast.Module) -> dict[str, str]:
+    """`torch` and `nn` as a module that imports `*` from one of its own (which imported torch) uses them:
+    the roots of `torch.zeros(...)`/`nn.Linear(...)` that the module binds nowhere itself."""
+    bound, roots = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            roots.add(node.value.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add(node.asname or node.name.split(".")[0])
+    found = {name: IMPLICIT_IMPORTS[name] for name in ("torch", "nn") if name in roots and name not in bound}
+    return found if "torch" in found else {}
+
+
 class Resolver:
     """Local names of one module -> the canonical dotted names they are bound to by imports or aliases."""
 
@@ -62,6 +91,7 @@ class Resolver:
         self.names: dict[str, str] = dict(IMPLICIT_IMPORTS) if implicit else {}
         if imports is None:
             imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        star = False
         for node in imports:
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -72,12 +102,16 @@ class Resolver:
                     else:
                         root = alias.name.split(".")[0]
                         self.names[root] = canonical(root)
+            elif _star_from_own_module(node):
+                star = True  # `from modeling.deeplab import *`: may hand over torch and nn
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.split(".")[0] not in _TRACKED_ROOTS:
                     continue
                 for alias in node.names:
                     if alias.name != "*":
                         self.names[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
+        if star and "torch" not in self.names and "nn" not in self.names:
+            self.names.update(_star_torch(tree))
         # Module-level aliases such as `tf = tf.compat.v1` or `Dataset = tf.data.Dataset`, in order.
         for stmt in tree.body:
             if (

@@ -187,6 +187,17 @@ class TorchFacts:
             return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
         return any(isinstance(outer, _GUARDS) for outer in path)
 
+    def periodic(self, node: ast.AST, loop: ast.AST) -> bool:
+        """Under an `if` of the loop whose test takes a remainder (`if step % 100 == 0:`): run every N-th step,
+        for logging or samples. (`guarded`, which PP501 asks, counts these and every other `if`.)"""
+        if not hasattr(loop, "body"):
+            return False  # a comprehension: no statement to guard it
+        return any(
+            isinstance(outer, ast.If)
+            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test))
+            for outer in _path_in(loop.body, node) or ()
+        )
+
     def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
         """The statement a node of the loop's body is part of."""
         path = _path_in(loop.body, node)

@@ -274,6 +274,31 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     return run
 
 
+def _optimises_itself(index: ModuleIndex, function) -> bool:
+    """The def has a loop of its own that runs a backward, an optimizer step or `torch.autograd.grad` (an
+    attack's or a style transfer's step loop) and no loop of the module calls it: what it makes before that
+    loop is made once per many passes."""
+    fx = facts(index)
+    if function is None or any(site.loops for site in fx.callers.get(id(function), ())):
+        return False  # a helper called from a loop of the module: its own call is what repeats
+
+    def owns() -> bool:
+        steps = {id(loop) for loop in fx.step_loops}
+        return any(
+            index.loop_function.get(id(loop)) is function
+            and (
+                id(loop) in steps
+                or any(
+                    index.resolver.call_name(s.node) == "torch.autograd.grad"
+                    for s in index.loop_calls[id(loop)]
+                )
+            )
+            for loop in index.loops
+        )
+
+    return facts(index).loop_cache("optimises", function, owns)
+
+
 def check_created_then_moved(index: ModuleIndex):
     per_step = None
     for site in index.calls:
@@ -286,6 +311,10 @@ def check_created_then_moved(index: ModuleIndex):
             if site.function is None or id(site.function) not in per_step:
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
+        if loop is not None and facts(index).periodic(call, loop):
+            continue  # every N-th step: a logging batch, samples for an image grid
+        if loop is None and _optimises_itself(index, site.function):
+            continue  # once per call of an attack whose own loop then runs many passes: amortised
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         made = _created_on_host(call.func.value, index, steady)
         if made is None:
@@ -328,6 +357,8 @@ def check_wait_every_step(index: ModuleIndex):
             name = index.resolver.call_name(site.node)
             if name not in _WAITS or (timed and name.endswith("synchronize")):
                 continue
+            if via is not None and site.loops:
+                continue  # in a loop of the helper: that loop repeats it, and is judged itself (clock and all)
             at = via or site.node
             if fx.guarded(at, loop):
                 continue
@@ -411,11 +442,18 @@ for x, y in loader:
     out = model(x.to(device), hidden)
 """,
         false_alarms=(
-            "Low. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
+            "Medium. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
             "copy is needed. A factory with `device=` is never reported, nor one in loops that run a few times "
-            "in all (a literal `range(10)` drawing samples for a plot, a loop that breaks after one pass)."
+            "in all (a literal `range(10)` drawing samples for a plot, a loop that breaks after one pass). "
+            "Also skipped: creation under an `if` whose test takes a remainder (`if step % 100 == 0:`, a logging "
+            "batch), and creation before the loop of a def that has its own optimisation loop (backward, step "
+            "or autograd.grad) and that no loop of the module calls (an attack: made once per many passes). "
+            "Confidence medium: 59 of 93 findings right (63%) on the hold-outs 1+2 (tuned on hold-out 2 since); 32 of its 33 debatable ones are "
+            "one attack library's per-call set-up, amortised over its step loop by helpers this rule cannot "
+            "tell apart (without it: 40 of 42)."
         ),
-        risk="low",
+        risk="medium",
+        confidence="medium",
         check=check_created_then_moved,
     )
 )
@@ -449,9 +487,12 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. synchronize() in a loop that reads a clock (timing a step) is skipped, and so are calls under "
-            "an `if`."
+            "an `if`. A call reached through a helper is reported only when it is not in a loop of the helper: "
+            "that loop repeats it, and is judged itself (one finding per problem, its clock check included). "
+            "Confidence medium: 2 findings left (both right) on the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
         ),
         risk="low",
+        confidence="medium",
         check=check_wait_every_step,
     )
 )
