@@ -8,7 +8,7 @@ from checker import check_source
 
 
 def found(source: str) -> list[tuple[int, str]]:
-    """(line, confidence) of PP103's findings; the rule is `medium` (README: its precision on fresh code)."""
+    """(line, confidence) of PP103's findings at every level (the rule is `low`: see its doc)."""
     findings, skipped = check_source(textwrap.dedent(source), "t.py")
     assert not skipped, skipped
     return [(f.line, f.confidence) for f in findings if f.rule == "PP103"]
