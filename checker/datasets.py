@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from checker.module import FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
 
 _SOURCE_MEMBERS = frozenset(
     [
@@ -100,15 +100,35 @@ class DatasetFlow:
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
+    # handed on where this flow cannot follow it: an argument of a call it does not run (`obj.train(ds)`,
+    # `validation_data=val_ds`), an element of a tuple, list or dict, an attribute or item stored, an
+    # iterator `next`-ed in a loop
+    passed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
+    _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
+    # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
+    # notebook's `ds` built in one cell and read by `def evaluate(): for x in ds: ...` in another)
+    _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
         flow = cls(index)
-        flow._run_body(index.tree.body, {}, None, 0, [])
+        flow._run_body(index.tree.body, flow._globals, None, 0, [])
         for node in index.functions:
             flow._plain_result(node, [])
+        for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
+            call = site.node
+            if (
+                site.loops
+                and _named_call(call) == "next"
+                and call.args
+                and isinstance(call.args[0], ast.Name)
+            ):
+                chain = flow._iterators.get(call.args[0].id)
+                if chain is not None:
+                    flow._pass(chain, call)
         return flow
 
     # -- interpretation ------------------------------------------------------------------------------------
@@ -118,7 +138,10 @@ class DatasetFlow:
             return None
         stack.append(id(function))
         returned: list = []
-        self._run_body(function.body, dict(bound), function, depth, stack, returned)
+        local = _parameters(function)
+        env = {k: v for k, v in self._globals.items() if "." not in k and k not in local}
+        env.update(bound)
+        self._run_body(function.body, env, function, depth, stack, returned)
         stack.pop()
         return returned[-1] if returned else None
 
@@ -132,7 +155,12 @@ class DatasetFlow:
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                iterator = self._iterator_of(stmt.value, env, function, depth, stack)
                 for target in targets:
+                    if iterator is not None and isinstance(target, ast.Name):
+                        self._iterators[target.id] = iterator
+                    if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
+                        self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
                     key = _key(target)
                     if key is None:
                         continue
@@ -153,6 +181,10 @@ class DatasetFlow:
                 chain = self._eval(stmt.iter, env, function, depth, stack)
                 if chain is None and _is_enumerate(stmt.iter):
                     chain = self._eval(stmt.iter.args[0], env, function, depth, stack)
+                    if chain is None:
+                        chain = self._iterator_of(stmt.iter.args[0], env, function, depth, stack)
+                if chain is None:
+                    chain = self._iterator_of(stmt.iter, env, function, depth, stack)
                 if chain is not None:
                     self.iterated.setdefault(id(stmt), (chain, stmt))
                 if chain is not None and _runs_a_step(stmt, self.index):
@@ -210,10 +242,26 @@ class DatasetFlow:
             and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
         ):
             return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
+        if isinstance(expr, ast.Lambda):
+            # `flat_map(lambda f: TextLineDataset(f).map(parse))`: what calls the lambda reads the pipeline
+            value = self._eval(expr.body, env, function, depth, stack)
+            if value is not None:
+                self._pass(value, expr)
+            return None
+        if isinstance(expr, COMPREHENSION_TYPES):
+            for generator in expr.generators:  # `[to_python(e) for e in ds]`: every element is read
+                value = self._eval(generator.iter, env, function, depth, stack)
+                value = value or self._iterator_of(generator.iter, env, function, depth, stack)
+                if value is not None:
+                    self._pass(value, expr)
+            return None
         if not isinstance(expr, ast.Call):
+            container = isinstance(expr, ast.Tuple | ast.List | ast.Set | ast.Dict | ast.Starred)
             for child in ast.iter_child_nodes(expr):
                 if isinstance(child, ast.expr) and not isinstance(child, ast.Lambda):
-                    self._eval(child, env, function, depth, stack)
+                    value = self._eval(child, env, function, depth, stack)
+                    if container and value is not None:
+                        self._pass(value, expr)  # `return train_ds, val_ds`, `zip((a, b))`
             return None
         call = expr
         func = call.func
@@ -221,10 +269,14 @@ class DatasetFlow:
         kwargs = {k.arg: self._eval(k.value, env, function, depth, stack) for k in call.keywords}
         name = self.index.resolver.call_name(call)
         if name is not None:
-            return self._eval_named(call, name, args, kwargs)
+            result = self._eval_named(call, name, args, kwargs)
+            if result is None:
+                self._pass_arguments(call, args, kwargs)  # `tfds.as_numpy(ds)`, `hvd.DistributedDataset`
+            return result
         if isinstance(func, ast.Attribute):
             receiver = self._eval(func.value, env, function, depth, stack)
             if receiver is not None:
+                self._pass_arguments(call, args, kwargs)  # `ds.concatenate(other)`
                 if func.attr in METHODS:
                     kind = _applied_kind(call, self.index) if func.attr == "apply" else func.attr
                     return self._record((*receiver, Step(kind, call)))
@@ -235,6 +287,7 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
+                self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
         if helper is not None and depth < HELPER_DEPTH:
@@ -242,7 +295,36 @@ class DatasetFlow:
             if bound or not helper.args.args:
                 return self._run_function(helper, bound, depth + 1, stack)
             return self._plain_result(helper, stack)
+        self._pass_arguments(call, args, kwargs)
         return None
+
+    def _pass_arguments(self, call: ast.Call, args, kwargs) -> None:
+        """Pipelines handed to a call this flow does not run, unless it only looks at them (print, len)."""
+        if _only_looks(call):
+            return
+        for value in [*args, *kwargs.values()]:
+            if value is not None:
+                self._pass(value, call)
+
+    def _iterator_of(self, expr, env, function, depth, stack):
+        """The pipeline behind `iter(ds)`, `ds.as_numpy_iterator()`, `tfds.as_numpy(ds)` or an iterator name
+        bound to one; None otherwise (evaluates nothing new: the expression was evaluated already)."""
+        if isinstance(expr, ast.Name):
+            return self._iterators.get(expr.id)
+        if not isinstance(expr, ast.Call):
+            return None
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
+            inner = func.value
+        elif expr.args and (
+            _named_call(expr) == "iter" or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
+        ):
+            inner = expr.args[0]
+        else:
+            return None
+        if isinstance(inner, ast.Name | ast.Attribute) and _key(inner) in env:
+            return env[_key(inner)]
+        return self._ending.get(id(inner))  # `iter(ds.batch(1).take(4))`
 
     def _plain_result(self, helper, stack):
         """What a helper called without a dataset argument returns (computed once per helper)."""
@@ -280,10 +362,14 @@ class DatasetFlow:
 
     def _record(self, chain):
         self.chains[tuple(id(s.node) for s in chain)] = chain
+        self._ending[id(chain[-1].node)] = chain
         return chain
 
     def _consume(self, chain, at) -> None:
         self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
+
+    def _pass(self, chain, at) -> None:
+        self.passed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
 
     # -- queries -------------------------------------------------------------------------------------------
 
@@ -291,6 +377,18 @@ class DatasetFlow:
         """Pipelines a function returns that no code of this module extends: the caller consumes them."""
         extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
         return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
+
+    def used_steps(self) -> set[int]:
+        """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
+        TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
+        cannot follow them."""
+        used: set[int] = set()
+        for table in (self.consumed, self.passed):
+            for ids in table:
+                used.update(ids)
+        for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
+            used.update(id(s.node) for s in chain)
+        return used
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""
@@ -318,12 +416,49 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
+def _parameters(function) -> set[str]:
+    args = function.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return names
+
+
 def _key(node) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return f"{node.value.id}.{node.attr}"
     return None
+
+
+# Calls that only look at a pipeline (print it, count it, show a few examples): no evidence of use at scale.
+_LOOKING = frozenset(
+    {
+        "print",
+        "len",
+        "repr",
+        "str",
+        "type",
+        "isinstance",
+        "iter",
+        "next",
+        "list",
+        "display",
+        "enumerate",
+        "zip",
+    }
+)
+_LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
+
+
+def _named_call(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _only_looks(call: ast.Call) -> bool:
+    name = _named_call(call)
+    return name in _LOOKING or any(w in name.lower() for w in _LOOKING_WORDS)
 
 
 def _is_enumerate(node) -> bool:

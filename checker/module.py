@@ -43,6 +43,8 @@ class ModuleIndex:
     loop_function: dict[int, ast.AST | None] = field(default_factory=dict)  # loop -> its def (None: module)
     imports: list[ast.AST] = field(default_factory=list)
     call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
+    # name -> the values `name = value` binds it to anywhere in the module, in source order
+    name_values: dict[str, list[ast.expr]] = field(default_factory=dict)
     function_names: set[str] = field(default_factory=set)
     snippet: bool = (
         False  # a post's partial code (imports implied): what a function returns has no caller here
@@ -117,8 +119,12 @@ class ModuleIndex:
             else:
                 if isinstance(child, ast.Import | ast.ImportFrom):
                     self.imports.append(child)
-                elif isinstance(child, ast.Assign) and isinstance(child.value, ast.Call):
-                    self.call_assignments.append(child)
+                elif isinstance(child, ast.Assign):
+                    if isinstance(child.value, ast.Call):
+                        self.call_assignments.append(child)
+                    for target in child.targets:
+                        if isinstance(target, ast.Name):
+                            self.name_values.setdefault(target.id, []).append(child.value)
                 elif isinstance(child, ast.Call):
                     site = CallSite(child, function, loops)
                     self.calls.append(site)
@@ -175,6 +181,11 @@ class ModuleIndex:
             if inner is not None:
                 yield from self._helper_calls(inner, via, depth - 1, seen)
         seen.discard(id(helper))
+
+    def only_value(self, name: str) -> ast.expr | None:
+        """The value a name is bound to when the module assigns it exactly once (`size = 4`), else None."""
+        values = self.name_values.get(name, [])
+        return values[0] if len(values) == 1 else None
 
     def decorators(self, function: ast.AST) -> list[str]:
         """Canonical names of a def's decorators (`tensorflow.function`), unresolved ones by their last name."""
