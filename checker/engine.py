@@ -11,7 +11,7 @@ from dataclasses import replace
 from checker.findings import Finding, RawFinding, Skipped
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.notebook import NotebookError, code_cells, file_lines, pass_for_magic
+from checker.notebook import NotebookError, code_cells, pass_for_magic
 from checker.rules import Rule, all_rules
 from checker.rules.torch_common import is_torch_rule, uses_torch
 
@@ -135,15 +135,7 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
         cells = code_cells(text)
     except NotebookError as exc:
         return [], [Skipped(path, str(exc))]
-    findings, skipped = check_cells(cells, path, rules, unit="cell")
-    if not findings:
-        return findings, skipped
-    lines = file_lines(text)  # the .ipynb line of each finding (SARIF); a scan of the whole file
-    placed = [
-        replace(f, file_line=lines.get((f.cell, f.line)) or (1 if "\n" not in text.strip() else None))
-        for f in findings
-    ]
-    return placed, skipped
+    return check_cells(cells, path, rules, unit="cell")  # (SARIF finds each finding's .ipynb line itself)
 
 
 def check_snippets(blocks: list[str], path: str, rules: Iterable[Rule] | None = None):

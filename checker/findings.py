@@ -24,7 +24,6 @@ class Finding:
     root_cause: str  # the codebook code the rule stands for, e.g. "api.not_batch_api"
     cell: int | None = None  # 1-based code-cell number in a notebook, else None
     confidence: str = "high"  # high | medium | low (CONFIDENCE_LEVELS)
-    file_line: int | None = None  # in a notebook: the line of the .ipynb file holding the finding (SARIF)
 
     def sort_key(self):
         return (self.path, self.cell or 0, self.line, self.column, self.rule)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from checker.findings import Finding, Skipped
+from checker.notebook import file_lines
 from checker.rules import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -36,13 +37,29 @@ def json_array(findings: list[Finding]) -> str:
     return json.dumps([f.as_dict() for f in findings], indent=2) + "\n"
 
 
+def _notebook_line(f: Finding, tables: dict[str, tuple[dict, bool]]) -> int | None:
+    """The line of the .ipynb file that holds a notebook finding: the file is read again (once) here, so that
+    only SARIF output pays for the scan of every notebook with findings."""
+    if f.path not in tables:
+        try:
+            with open(f.path, "rb") as handle:
+                text = handle.read().decode("utf-8-sig")
+            tables[f.path] = (file_lines(text), "\n" not in text.strip())
+        except (OSError, UnicodeDecodeError):
+            tables[f.path] = ({}, False)
+    lines, one_line = tables[f.path]
+    return lines.get((f.cell, f.line)) or (1 if one_line else None)
+
+
 def sarif(findings: list[Finding], skipped: list[Skipped], rules: list[Rule], version: str) -> str:
     rule_index = {r.code: i for i, r in enumerate(rules)}
     results = []
+    tables: dict[str, tuple[dict, bool]] = {}
     for f in findings:
         # In a notebook the region is the .ipynb file's line (its columns are JSON's); the cell's own line and
         # column are properties.
-        region = {"startLine": f.file_line} if f.file_line else {"startLine": f.line, "startColumn": f.column}
+        file_line = _notebook_line(f, tables) if f.cell is not None and f.path.endswith(".ipynb") else None
+        region = {"startLine": file_line} if file_line else {"startLine": f.line, "startColumn": f.column}
         result = {
             "ruleId": f.rule,
             "ruleIndex": rule_index[f.rule],

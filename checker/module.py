@@ -17,6 +17,14 @@ LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 HELPER_DEPTH = 3
+# Nodes _walk treats apart (scopes and loops), and nodes with no call, loop or def under them.
+_SCOPES = frozenset({*FUNCTION_TYPES, ast.Lambda, ast.ClassDef, *LOOP_TYPES, *COMPREHENSION_TYPES})
+_LEAVES = frozenset(
+    {ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue}
+    | {ast.Global, ast.Nonlocal}
+    | {*ast.operator.__subclasses__(), *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__()}
+    | {*ast.boolop.__subclasses__()}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +73,31 @@ class ModuleIndex:
 
     def _walk(self, node: ast.AST, function, class_name, loops) -> None:
         # Iterative would be faster, but recursion depth of real code is small and this stays readable.
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, FUNCTION_TYPES):
+        # The children in ast.iter_child_nodes' order, gathered inline (this runs on every node of every file).
+        children = []
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                children.append(value)
+            elif value.__class__ is list:
+                children.extend(item for item in value if isinstance(item, ast.AST))
+        for child in children:
+            kind = child.__class__
+            if kind in _LEAVES:
+                continue  # a name, a constant, a context or an operator: no call or loop inside
+            if kind not in _SCOPES:
+                if kind is ast.Call:
+                    site = CallSite(child, function, loops)
+                    self.calls.append(site)
+                    self.function_calls.setdefault(id(function) if function else 0, []).append(site)
+                    for loop in loops:
+                        self.loop_calls[id(loop)].append(site)
+                elif kind is ast.Assign and child.value.__class__ is ast.Call:
+                    self.call_assignments.append(child)
+                elif kind is ast.Import or kind is ast.ImportFrom:
+                    self.imports.append(child)
+                self._walk(child, function, class_name, loops)
+            elif isinstance(child, FUNCTION_TYPES):
                 self.functions.append(child)
                 self.function_parent[id(child)] = function
                 # Decorators and default values run where the def is; the body runs when it is called.
@@ -114,18 +145,6 @@ class ModuleIndex:
                     self._walk(gen, function, class_name, inner)
                 for part in (child.key, child.value) if isinstance(child, ast.DictComp) else (child.elt,):
                     self._walk_expr(part, function, class_name, inner)
-            else:
-                if isinstance(child, ast.Import | ast.ImportFrom):
-                    self.imports.append(child)
-                elif isinstance(child, ast.Assign) and isinstance(child.value, ast.Call):
-                    self.call_assignments.append(child)
-                elif isinstance(child, ast.Call):
-                    site = CallSite(child, function, loops)
-                    self.calls.append(site)
-                    self.function_calls.setdefault(id(function) if function else 0, []).append(site)
-                    for loop in loops:
-                        self.loop_calls[id(loop)].append(site)
-                self._walk(child, function, class_name, loops)
 
     def _walk_expr(self, node, function, class_name, loops) -> None:
         holder = ast.Expr(value=node)
@@ -186,6 +205,23 @@ class ModuleIndex:
                 name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
             names.append(name)
         return names
+
+
+def walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root`, itself first, in the order `ast.walk` gives them (breadth first, children in
+    field order), as a list; about twice as fast as `list(ast.walk(root))`."""
+    found = [root]
+    at = 0
+    while at < len(found):
+        node = found[at]
+        at += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                found.append(value)
+            elif value.__class__ is list:
+                found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
 
 
 def assigned_names(nodes) -> set[str]:

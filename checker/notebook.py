@@ -47,8 +47,8 @@ def code_cells(text: str) -> list[tuple[int, str]]:
 
 def pass_for_magic(line: str) -> str:
     """A magic line becomes `pass` at its indentation, so a block whose body it was still parses."""
-    if not _MAGIC_LINE.match(line):
-        return line
+    if not ("%" in line or "!" in line or "?" in line) or not _MAGIC_LINE.match(line):
+        return line  # (the test on characters first: most lines have none of them)
     return line[: len(line) - len(line.lstrip())] + "pass"
 
 
@@ -72,8 +72,12 @@ def file_lines(text: str) -> dict[tuple[int, int], int]:
                 where[(cell, line_in_cell)] = number
                 continue
             in_source = False
-        if _CELL_START.match(raw):
+        if '"cell_type"' in raw and _CELL_START.match(
+            raw
+        ):  # (a substring test first: outputs are most lines)
             cell += 1
+        elif '"source"' not in raw:
+            continue
         elif _SOURCE_LIST.match(raw):
             in_source, line_in_cell = True, 0
         elif _SOURCE_ONE.match(raw):

@@ -298,3 +298,44 @@ def train(model, loader, optimizer, criterion, writer, pbar, logger, meter, hist
 )
 def test_per_step_shapes_seen_in_real_training_loops_are_found(rule, line):
     assert rule in {r for r, _ in torch_findings(STEP_LOOP.format(line=line))}
+
+
+VALIDATION_LOOP = """
+import torch
+import torch.nn.functional as F
+
+
+def run_epoch(model, val_loader, criterion, history):
+    val_loss, losses = 0.0, []
+    for x, y in val_loader:
+        out = model(x)
+        loss = criterion(out, y)
+        {line}
+    return history
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("val_loss += loss", True),
+        ("val_loss += loss * x.size(0)", True),
+        ("val_loss = val_loss + criterion(out, y)", True),
+        ("losses.append(loss)", True),
+        ("history.append(F.cross_entropy(model(x), y))", True),
+        ("val_loss += loss.item()", False),
+        ("val_loss += loss.detach() * x.size(0)", False),
+        ("val_loss += float(loss)", False),
+        ("losses.append(loss.data)", False),
+        ("val_loss += (out.argmax(1) == y).sum()", False),
+    ],
+)
+def test_validation_loss_summed_with_its_graph_is_found(line, found):
+    """PP502 in a loop that runs no backward, outside no_grad: the buggy version of ppbench's
+    `torch_loss_history_kept` in the shapes met in real evaluation code, and the host values that keep none."""
+    source = VALIDATION_LOOP.format(line=line)
+    assert ("PP502" in {r for r, _ in torch_findings(source)}) is found
+    guarded = source.replace("    for x, y", "    with torch.no_grad():\n      for x, y").replace(
+        "\n        ", "\n          "
+    )
+    assert "PP502" not in {r for r, _ in torch_findings(guarded)}

@@ -77,6 +77,7 @@ def all_rules() -> dict[str, Rule]:
         keras,
         torch_data,
         torch_graph,
+        torch_history,
         torch_loop,
         torch_sync,
     )

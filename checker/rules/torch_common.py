@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
 from checker.rules.common import literal_iterations
 
 TORCH_CODE_PREFIX = "PP5"
@@ -82,16 +83,18 @@ class TorchFacts:
         self.index = index
         self._parent: dict[int, ast.AST] = {}
         self._mapped: set[int] = set()
-        self._starts = [
-            min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in index.tree.body
-        ]
+        self._starts: list[int] | None = None
         self._models: set[str] | None = None
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
-        cpu = _cpu_device_names(index)
-        self.on_device = any(_moves_to_device(site.node, index, cpu) for site in index.calls)
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
+
+    @functools.cached_property
+    def on_device(self) -> bool:
+        """Something in the module goes to a GPU (asked only by the rules that need it, and once)."""
+        cpu = _cpu_device_names(self.index)
+        return any(_moves_to_device(site.node, self.index, cpu) for site in self.index.calls)
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
         """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
@@ -100,6 +103,10 @@ class TorchFacts:
         if found is not None or not hasattr(node, "lineno"):
             return found
         body = self.index.tree.body
+        if self._starts is None:
+            self._starts = [
+                min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in body
+            ]
         at = bisect.bisect_right(self._starts, node.lineno) - 1
         if at >= 0 and id(body[at]) not in self._mapped:
             self._map(body[at])
@@ -118,16 +125,39 @@ class TorchFacts:
             for child in ast.iter_child_nodes(outer):
                 self._parent[id(child)] = outer
 
+    @functools.cached_property
+    def helper_calls(self) -> list[tuple[CallSite, ast.AST]]:
+        """Each call that runs a module function or same-class method by name, with that def: one pass over
+        the module's calls for every rule that follows helpers."""
+        found = []
+        for site in self.index.calls:
+            helper = self.index.helper_of(site.node, site.function)
+            if helper is not None:
+                found.append((site, helper))
+        return found
+
+    @functools.cached_property
+    def helpers(self) -> dict[int, ast.AST]:
+        """id(call) -> the def it runs, for the calls in ``helper_calls``."""
+        return {id(site.node): helper for site, helper in self.helper_calls}
+
     @property
     def callers(self) -> dict[int, list[CallSite]]:
         """The calls of each module function or same-class method, by the def's id."""
         if self._callers is None:
             self._callers = {}
-            for site in self.index.calls:
-                helper = self.index.helper_of(site.node, site.function)
-                if helper is not None:
-                    self._callers.setdefault(id(helper), []).append(site)
+            for site, helper in self.helper_calls:
+                self._callers.setdefault(id(helper), []).append(site)
         return self._callers
+
+    @functools.cached_property
+    def direct(self) -> dict[int, list[CallSite]]:
+        """id(loop) -> the calls in the loop's own body (not in a loop nested in it), in the module's order."""
+        found: dict[int, list[CallSite]] = {}
+        for site in self.index.calls:
+            if site.loops:
+                found.setdefault(id(site.loops[-1]), []).append(site)
+        return found
 
     def loop_cache(self, key: str, loop, make):
         """A per-loop value (graph tensors...) computed once for every rule that asks; ``loop`` None: a value
@@ -152,11 +182,18 @@ class TorchFacts:
 
     def guarded(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if`, a nested loop, a `try` or a boolean test inside the loop: not run every step."""
-        return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+        path = _path_in(loop.body, node)
+        if path is None:
+            return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
+        return any(isinstance(outer, _GUARDS) for outer in path)
 
     def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
         """The statement a node of the loop's body is part of."""
-        found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        path = _path_in(loop.body, node)
+        if path is None:
+            found = self.loop_cache("body", loop, lambda: _loop_body(loop))[1].get(id(node))
+        else:
+            found = next((n for n in reversed([*path, node]) if isinstance(n, ast.stmt)), None)
         return found if found is not None else self.statement(node)
 
     def statement(self, node: ast.AST) -> ast.AST:
@@ -229,15 +266,23 @@ class TorchFacts:
 
     def _steps(self, loop) -> bool:
         """The loop's own body (not a nested loop) runs backward() or optimizer.step(), or a helper that does."""
-        for site in direct_calls(self.index, loop):
+        for site in self.direct.get(id(loop), ()):
             if is_step_call(site.node):
                 return True
-            helper = self.index.helper_of(site.node, site.function)
-            if helper is not None and any(
-                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
-            ):
+            helper = self.helpers.get(id(site.node))
+            if helper is not None and self._helper_steps(helper):
                 return True
         return False
+
+    def _helper_steps(self, helper) -> bool:
+        """The def runs backward() or optimizer.step() outside any loop of its own (asked once per def)."""
+        return self.loop_cache(
+            "helper_steps",
+            helper,
+            lambda: any(
+                is_step_call(s.node) and not s.loops for s in self.index.function_calls.get(id(helper), [])
+            ),
+        )
 
 
 FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
@@ -296,7 +341,33 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
-    return facts(index).loop_cache("nodes", loop, lambda: list(ast.walk(loop)))
+    return facts(index).loop_cache("nodes", loop, lambda: walk(loop))
+
+
+def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:
+    """The nodes from a statement of `body` down to `node` (not included), found by descending only into the
+    nodes whose source span holds the node's; None when the node is not there (or positions mislead, as
+    they may inside f-strings: the caller then walks the whole body)."""
+    if not hasattr(node, "end_lineno"):
+        return None
+    start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+    path: list[ast.AST] = []
+
+    def descend(children) -> bool:
+        for child in children:
+            if child is node:
+                return True
+            if hasattr(child, "end_lineno") and not (
+                (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
+            ):
+                continue
+            path.append(child)
+            if descend(ast.iter_child_nodes(child)):
+                return True
+            path.pop()
+        return False
+
+    return path if descend(body) else None
 
 
 def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
@@ -334,7 +405,7 @@ def _is_false(node) -> bool:
 
 def direct_calls(index: ModuleIndex, loop) -> list[CallSite]:
     """Calls in the loop's own body, not in a loop nested in it."""
-    return [s for s in index.loop_calls[id(loop)] if s.loops and s.loops[-1] is loop]
+    return facts(index).direct.get(id(loop), [])
 
 
 def method_name(call: ast.Call) -> str | None:
@@ -362,7 +433,14 @@ def is_step_call(call: ast.Call) -> bool:
 
 
 def is_model_name(name: str | None) -> bool:
-    return name is not None and any(m in name.lower() for m in MODEL_LIKE)
+    return name is not None and _model_like(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _model_like(name: str) -> bool:
+    """(Asked for every call's name by several rules: the same few names again and again.)"""
+    lowered = name.lower()
+    return any(m in lowered for m in MODEL_LIKE)
 
 
 _DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})

@@ -108,10 +108,7 @@ def loaders_of(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Sc
     if not found:
         return found, scopes
     passed: dict[Key, set[Key]] = {}
-    for site in index.calls:
-        helper = index.helper_of(site.node, site.function)
-        if helper is None:
-            continue
+    for site, helper in facts(index).helper_calls:
         params = [a.arg for a in helper.args.args]
         if params and params[0] in ("self", "cls") and isinstance(site.node.func, ast.Attribute):
             params = params[1:]

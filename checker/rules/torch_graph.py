@@ -1,4 +1,4 @@
-"""PP502, PP503, PP511: autograd graphs kept longer, or built more often, than the program needs."""
+"""PP503, PP511: autograd graphs built when no backward needs them, or kept for a backward that never comes."""
 
 from __future__ import annotations
 
@@ -16,115 +16,8 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
 )
-from checker.rules.torch_sync import graph_tensors
 
 _GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
-
-
-def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
-    """Names a backward() in this code depends on: its receivers, what they are built from, and every name in
-    a statement that calls backward (`(sum(losses) / n).backward()`)."""
-    receivers: set[str] = set()
-    feeding: set[str] = set()
-    for stmt in function_body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and method_name(node) == "backward":
-                feeding |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
-                receivers |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
-    for stmt in function_body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id in receivers for t in node.targets
-            ):
-                feeding |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-    return feeding
-
-
-def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
-    """The graph tensor an expression keeps as is (`loss`, `loss * n`), not through .item()/.detach()."""
-    if isinstance(expr, ast.Name):
-        return expr.id if expr.id in tensors else None
-    if isinstance(expr, ast.BinOp):
-        return _holds_graph(expr.left, tensors) or _holds_graph(expr.right, tensors)
-    return None
-
-
-def check_accumulated_history(index: ModuleIndex):
-    fx = facts(index)
-    for loop in fx.step_loops:
-        tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
-        if not tensors or _hand_written_backward(loop, index):
-            continue
-        feeding = None
-        for node in loop_nodes(index, loop):
-            target = kept = None
-            if isinstance(node, ast.AugAssign):
-                target, kept = node.target, _holds_graph(node.value, tensors)
-            elif (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.BinOp)
-                and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-            ):  # total = total + loss
-                target, kept = node.targets[0], _holds_graph(node.value, tensors)
-            elif (
-                isinstance(node, ast.Call)
-                and method_name(node) == "append"
-                and len(node.args) == 1
-                and isinstance(node.func.value, ast.Name | ast.Attribute)
-            ):
-                target, kept = node.func.value, _holds_graph(node.args[0], tensors)
-            if kept is None or fx.without_grad(node):
-                continue
-            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if keeper is None or keeper in tensors:
-                continue
-            if feeding is None:
-                feeding = _backward_inputs(_scope_body(fx, loop))
-            if keeper in feeding:
-                continue
-            yield RawFinding(
-                "PP502",
-                node.lineno,
-                node.col_offset,
-                f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
-                f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
-            )
-
-
-def _hand_written_backward(loop, index: ModuleIndex) -> bool:
-    """Every backward in the loop takes two or more arguments (`model.backward(x, a1, a2, y)`): a model
-    written from scratch that computes its own gradients, with no autograd graph to keep."""
-    calls = [
-        n
-        for n in loop_nodes(index, loop)
-        if isinstance(n, ast.Call) and (method_name(n) == "backward" or method_name(n) == "step")
-    ]
-    backwards = [c for c in calls if method_name(c) == "backward"]
-    return bool(backwards) and all(len(c.args) >= 2 for c in backwards) and len(calls) == len(backwards)
-
-
-def _made_without_grad(loop, fx) -> set[str]:
-    """Names every assignment of which in the loop is under no_grad/inference_mode: they hold no graph."""
-    ranges = fx.no_grad_ranges(fx.index.loop_function.get(id(loop)))
-    if not ranges:
-        return set()
-    inside, outside = set(), set()
-    for node in loop_nodes(fx.index, loop):
-        if isinstance(node, ast.Assign):
-            names = {t.id for t in node.targets if isinstance(t, ast.Name)}
-            under = any(start <= node.lineno <= end for start, end in ranges)
-            (inside if under else outside).update(names)
-    return inside - outside
-
-
-def _scope_body(fx, node) -> list[ast.stmt]:
-    """The statements of the def (or module) the node is in."""
-    for outer in fx.ancestors(node):
-        if isinstance(outer, FUNCTION_TYPES):
-            return outer.body
-    return fx.index.tree.body
 
 
 _EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
@@ -175,9 +68,31 @@ def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
     """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
     fx = facts(index)
     return any(
-        _grad_switch(s.node) and fx.disables_grad(s.node) and isinstance(fx.parent_of(s.node), ast.Expr)
+        _grad_switch(s.node) and fx.disables_grad(s.node) and id(s.node) in _statement_calls(s.function, fx)
         for s in sites
     )
+
+
+def _statement_calls(function, fx) -> set[int]:
+    """The ids of the calls that are whole statements (`f(x)` on its own line) in a def (None: the module's
+    own code), class bodies included, nested defs not: each its own scope."""
+
+    def find() -> set[int]:
+        body = function.body if isinstance(function, FUNCTION_TYPES) else []
+        if function is None:
+            body = fx.index.tree.body
+        found, stack = set(), list(body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, FUNCTION_TYPES):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                found.add(id(stmt.value))
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+        return found
+
+    return fx.loop_cache("statement_calls", function, find)
 
 
 def _grad_switch(call: ast.Call) -> bool:
@@ -347,47 +262,6 @@ def _carried_graph(index: ModuleIndex, loop) -> str | None:
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:
     return {n.id for n in loop_nodes(index, loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
-
-register(
-    Rule(
-        code="PP502",
-        name="loss-history-accumulated",
-        root_cause="model.computation_graph_confusion",
-        summary=(
-            "A loss tensor (the receiver of backward(), or a value of a loss function) added to a running total "
-            "(`total += loss`) or appended to a list in a training loop, without .item() or .detach()."
-        ),
-        why=(
-            "The sum is a tensor whose autograd graph links every step's loss, so each step's graph stays alive: "
-            "memory grows with every iteration (the PyTorch FAQ's first item) and the loop slows as it goes."
-        ),
-        example="""
-total_loss = 0
-for x, y in loader:
-    optimizer.zero_grad()
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    total_loss += loss
-""",
-        instead="""
-total_loss = 0
-for x, y in loader:
-    optimizer.zero_grad()
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    total_loss += loss.detach()
-""",
-        false_alarms=(
-            "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
-            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
-            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped."
-        ),
-        risk="low",
-        check=check_accumulated_history,
-    )
-)
 
 register(
     Rule(

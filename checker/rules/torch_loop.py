@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex
@@ -303,7 +305,7 @@ def _tensor_names(index: ModuleIndex) -> set[str]:
     return names
 
 
-def _range_of_tensor(loop, tensors: set[str]) -> str | None:
+def _range_of_tensor(loop, tensors: Callable[[], set[str]]) -> str | None:
     """`for i in range(len(t))`, `range(t.size(0))`, `range(t.shape[0])` over a tensor: the tensor's name."""
     if not (
         isinstance(loop.iter, ast.Call)
@@ -335,7 +337,7 @@ def _range_of_tensor(loop, tensors: set[str]) -> str | None:
         owner = bound.args[0]
     else:
         return None
-    return owner.id if isinstance(owner, ast.Name) and owner.id in tensors else None
+    return owner.id if isinstance(owner, ast.Name) and owner.id in tensors() else None
 
 
 def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
@@ -407,14 +409,15 @@ def _uses(statements, name: str) -> bool:
 
 
 def check_python_loop_over_tensor(index: ModuleIndex):
-    tensors = _tensor_names(index)
+    # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
+    tensors = functools.cache(lambda: _tensor_names(index))
     for loop in index.loops:
         if not isinstance(loop, ast.For):
             continue
         if loop.orelse or not isinstance(loop.target, ast.Name):
             continue
         var = loop.target.id
-        if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors:  # for p in probs: ...
+        if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors():  # for p in probs: ...
             owner = loop.iter.id
             if not _uses(loop.body, var) or not _scalar_body(loop.body, index, {var}):
                 continue

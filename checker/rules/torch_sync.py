@@ -7,6 +7,8 @@ the device (`torch.cuda.synchronize()`) each drain PyTorch's asynchronous queue 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 
 from checker.findings import RawFinding
 from checker.module import ModuleIndex
@@ -27,7 +29,7 @@ from checker.rules.torch_common import (
 from checker.rules.torch_data import module_loaders, source_key
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
-_LOSS_WORDS = ("loss", "criterion")
+LOSS_WORDS = ("loss", "criterion")
 
 
 def graph_tensors(index: ModuleIndex, loop) -> set[str]:
@@ -45,7 +47,7 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
-            if any(w in callee.lower() for w in _LOSS_WORDS) or callee.startswith("torch.nn.functional."):
+            if any(w in callee.lower() for w in LOSS_WORDS) or callee.startswith("torch.nn.functional."):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return names
 
@@ -140,7 +142,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
 
 def check_host_sync(index: ModuleIndex):
     fx = facts(index)
-    if not fx.on_device:
+    if not fx.step_loops or not fx.on_device:
         return
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index):
@@ -205,9 +207,10 @@ _PASS_THROUGH = frozenset(
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 
-def _created_on_host(node, index: ModuleIndex, steady: frozenset[str] | set[str] = frozenset()) -> str | None:
+def _created_on_host(node, index: ModuleIndex, steady: Callable[[], set[str]] = frozenset) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
-    `steady` names values the loop never changes (a tensor built from them is the same every step)."""
+    `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
+    asked only for a constructor whose arguments are not all literals."""
     while isinstance(node, ast.Call):
         name = index.resolver.call_name(node)
         if name in _VARIABLE and node.args:
@@ -238,12 +241,12 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call, steady: frozenset[str] | set[str] = frozenset()) -> bool:
+def _constant(call: ast.Call, steady: Callable[[], set[str]] = frozenset) -> bool:
     """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
     made once would do."""
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
-        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in steady))
+        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in steady()))
         for part in parts
         for n in ast.walk(part)
     )
@@ -252,10 +255,13 @@ def _constant(call: ast.Call, steady: frozenset[str] | set[str] = frozenset()) -
 _TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
 
 
-def _steady_names(loop, call: ast.Call) -> set[str]:
-    """The names `call` reads that `loop` never binds, mutates or hands to a call."""
+def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
+    """The names `call` reads that `loop` never binds, mutates or hands to a call (what the loop changes is
+    found once per loop)."""
+    if loop is None:
+        return set()
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
-    return read - changed_in(loop, calm_roots=_TORCH_ROOTS)
+    return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
@@ -279,7 +285,8 @@ def check_created_then_moved(index: ModuleIndex):
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
-        steady = _steady_names(site.loops[-1], call) if site.loops else set()
+        loop = site.loops[-1] if site.loops else None
+        steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         made = _created_on_host(call.func.value, index, steady)
         if made is None:
             continue

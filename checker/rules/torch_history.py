@@ -1,0 +1,521 @@
+"""PP502: a loss kept with its autograd graph across the steps of a loop (`total += loss`), so each step's graph
+stays alive and memory grows: in training loops, and in loops that run no backward (validation) outside
+no_grad."""
+
+from __future__ import annotations
+
+import ast
+
+from checker.findings import RawFinding
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, walk
+from checker.rules import Rule, register
+from checker.rules.torch_common import (
+    base_name,
+    facts,
+    few_runs,
+    is_model_name,
+    loop_nodes,
+    method_name,
+    model_called,
+)
+from checker.rules.torch_graph import (
+    _EVAL_WORDS,
+    _callers_disable_grad,
+    _carried_graph,
+    _grad_disabled_by_call,
+    _needs_grad,
+    _uses_input_gradients,
+)
+from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
+
+
+def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
+    """Names a backward() in this code depends on: its receivers, what they are built from, and every name in
+    a statement that calls backward (`(sum(losses) / n).backward()`)."""
+    receivers: set[str] = set()
+    assigns = []
+    for stmt in function_body:
+        for node in walk(stmt):
+            if isinstance(node, ast.Call) and method_name(node) == "backward":
+                receivers |= {n.id for n in walk(node.func.value) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.Assign):
+                assigns.append(node)
+    feeding = set(receivers)
+    for node in assigns:
+        if any(isinstance(t, ast.Name) and t.id in receivers for t in node.targets):
+            feeding |= {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
+    return feeding
+
+
+def _feeding(fx, loop) -> set[str]:
+    """`_backward_inputs` of the def (or module) a loop is in, found once per def."""
+    function = fx.index.loop_function.get(id(loop))
+    body = function.body if isinstance(function, FUNCTION_TYPES) else fx.index.tree.body
+    return fx.loop_cache("feeding", function, lambda: _backward_inputs(body))
+
+
+def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
+    """The graph tensor an expression keeps as is (`loss`, `loss * n`), not through .item()/.detach()."""
+    if isinstance(expr, ast.Name):
+        return expr.id if expr.id in tensors else None
+    if isinstance(expr, ast.BinOp):
+        return _holds_graph(expr.left, tensors) or _holds_graph(expr.right, tensors)
+    return None
+
+
+def check_accumulated_history(index: ModuleIndex):
+    fx = facts(index)
+    for loop in fx.step_loops:
+        tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
+        if not tensors or _hand_written_backward(loop, index):
+            continue
+        feeding = None
+        for node in loop_nodes(index, loop):
+            found = _accumulation(node, fx)
+            if found is None:
+                continue
+            target, kept = found[0], _holds_graph(found[1], tensors)
+            if kept is None or fx.without_grad(node):
+                continue
+            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
+            if keeper is None or keeper in tensors:
+                continue
+            if feeding is None:
+                feeding = _feeding(fx, loop)
+            if keeper in feeding:
+                continue
+            yield RawFinding(
+                "PP502",
+                node.lineno,
+                node.col_offset,
+                f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
+                f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
+            )
+    yield from _eval_accumulations(index, fx)
+
+
+def _meter_update(node, fx) -> bool:
+    """`losses.update(loss, n)` on an instance of a class of this module whose update() adds the value it is
+    given to an attribute as is (`self.sum += val * n`): the meter keeps the value."""
+    return (
+        isinstance(node, ast.Call)
+        and method_name(node) == "update"
+        and bool(node.args)
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+        and base_name(node.func.value) in fx.loop_cache("meters", None, lambda: _keeping_meters(fx.index))
+    )
+
+
+def _keeping_meters(index: ModuleIndex) -> set[str]:
+    """Names (`losses`, `self.meter`) bound to instances of the module's classes whose update(val, ...) keeps
+    `val`: adds it, or an attribute set from it (`self.val = val; self.sum += self.val * n`), to an attribute
+    without .item()/.detach()/float()."""
+    keeping = set()
+    for name, methods in index.class_methods.items():
+        update = methods.get("update")
+        params = [a.arg for a in update.args.args[1:]] if update is not None else []
+        if not params:
+            continue
+        held = {params[0]}
+        for node in walk(update):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in held
+                and all(isinstance(t, ast.Attribute) for t in node.targets)
+            ):
+                held |= {f"self.{t.attr}" for t in node.targets}
+        if any(
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Attribute)
+            and _adds_as_is(node.value, held)
+            for node in walk(update)
+        ):
+            keeping.add(name)
+    if not keeping:
+        return set()
+    return {
+        base_name(target)
+        for node in index.call_assignments
+        if isinstance(node.value.func, ast.Name) and node.value.func.id in keeping
+        for target in node.targets
+        if base_name(target) is not None
+    }
+
+
+def _adds_as_is(expr: ast.AST, held: set[str]) -> bool:
+    """`val`, `val * n`, `self.val * n`: the expression is the value itself or arithmetic on it."""
+    if isinstance(expr, ast.BinOp):
+        return _adds_as_is(expr.left, held) or _adds_as_is(expr.right, held)
+    if isinstance(expr, ast.Name):
+        return expr.id in held
+    return (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and f"{expr.value.id}.{expr.attr}" in held
+    )
+
+
+def _accumulation(node, fx=None) -> tuple[ast.AST, ast.AST] | None:
+    """(what keeps, the value kept) for `total += x`, `total = total + x` and `xs.append(x)`, and (given the
+    module's facts) `meter.update(x, n)` on a meter that keeps x."""
+    if isinstance(node, ast.AugAssign):
+        return node.target, node.value
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.BinOp)
+        and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    ):
+        return node.targets[0], node.value
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "append"
+        and len(node.args) == 1
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+    ):
+        return node.func.value, node.args[0]
+    if fx is not None and _meter_update(node, fx):
+        return node.func.value, node.args[0]
+    return None
+
+
+# Loss functions of torch.nn.functional whose names carry no "loss": they return a tensor with the graph.
+_FUNCTIONAL_LOSSES = frozenset(
+    {"cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss", "kl_div"}
+)
+# Calls whose value carries no autograd history (a host number, a detached tensor, integers, booleans).
+_DROPS_GRAPH = frozenset({"item", "detach", "numpy", "tolist", "argmax", "argmin", "eq", "ne"})
+
+
+def _is_loss_call(call: ast.Call, index: ModuleIndex) -> bool:
+    """`criterion(...)`, `loss_fn(...)`, `self.criterion(...)`, `F.cross_entropy(...)`, `F.mse_loss(...)`."""
+    root = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in index.resolver.names:  # nothing to resolve: by name
+        return any(w in (base_name(call.func) or "").lower() for w in LOSS_WORDS)
+    qualified = index.resolver.call_name(call)
+    if qualified is not None and qualified.startswith("torch.nn.functional."):
+        return qualified.rsplit(".", 1)[1] in _FUNCTIONAL_LOSSES or "loss" in qualified
+    name = (qualified or base_name(call.func) or "").lower()
+    return any(w in name for w in LOSS_WORDS)
+
+
+def _model_call(node, models: set[str]) -> ast.Call | None:
+    """The model call an expression is (`model(x)`, `self.net(x)[0]`, `model(**batch).loss`), if it is one."""
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    if isinstance(node, ast.Call):
+        name = model_called(node)
+        if name is not None and (name in models or is_model_name(name)):
+            return node
+    return None
+
+
+def _drops_graph(expr: ast.AST) -> bool:
+    """`x.item()`, `x.detach()`, `float(x)`, `x.data`, `a == b`: a value without autograd history."""
+    if isinstance(expr, ast.Compare):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "data" or _drops_graph(expr.value)
+    if isinstance(expr, ast.Subscript):
+        return _drops_graph(expr.value)
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Name) and expr.func.id in ("float", "int", "len", "str", "bool"):
+            return True
+        return method_name(expr) in _DROPS_GRAPH or (
+            isinstance(expr.func, ast.Attribute) and _drops_graph(expr.func.value)
+        )
+    return False
+
+
+class _EvalGraph:
+    """The names of one loop that hold a loss with autograd history: model outputs (`out = model(x)`, made
+    outside no_grad), losses of them (`loss = criterion(out, y)`), sums of those, and `loss` names a model
+    call returns or a model output holds (`logits, loss = model(x, y)`, `loss = outputs.loss`)."""
+
+    def __init__(self, index: ModuleIndex, statements: list[ast.stmt], fx, sites: dict[int, object]):
+        self.index, self.models = index, fx.models
+        self.fx, self.sites = fx, sites
+        self.outputs: set[str] = set()
+        self.losses: set[str] = set()
+        assigns = [n for n in statements if isinstance(n, ast.Assign) and _accumulation(n) is None]
+        for _ in range(2):  # names used before they are bound in source order (the loop's next step)
+            for node in assigns:
+                self._bind(node)
+
+    def _bind(self, node: ast.Assign) -> None:
+        value = node.value
+        names = names_of(node.targets)
+        if not names or _drops_graph(value):
+            return
+        call = _model_call(value, self.models)
+        if call is not None:
+            if not self._records(call):
+                return
+            self.outputs |= names
+            self.losses |= {n for n in names if "loss" in n.lower()}
+        elif self.kept(value) is not None:
+            self.losses |= names
+        elif self._from_outputs(value):  # `logits = out[0]`, `loss = outputs.loss`
+            self.outputs |= names
+            self.losses |= {n for n in names if "loss" in n.lower()}
+
+    def _from_outputs(self, expr: ast.AST) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in self.outputs for n in ast.walk(expr))
+
+    def _loss_of_model(self, call: ast.Call) -> bool:
+        if not _is_loss_call(call, self.index):
+            return False
+        args = [*call.args, *(k.value for k in call.keywords)]
+        return any(
+            self._from_outputs(a)
+            or any(
+                isinstance(c, ast.Call) and _model_call(c, self.models) is c and self._records(c)
+                for c in ast.walk(a)
+            )
+            for a in args
+        )
+
+    def _records(self, call: ast.Call) -> bool:
+        """A model call of this loop made with autograd on."""
+        site = self.sites.get(id(call))
+        return site is not None and not self.fx.site_without_grad(site)
+
+    def kept(self, expr: ast.AST) -> str | None:
+        """The loss an expression keeps as is (`loss`, `loss * n`, `criterion(model(x), y)`), or None."""
+        if isinstance(expr, ast.Name):
+            return expr.id if expr.id in self.losses else None
+        if isinstance(expr, ast.BinOp):
+            return self.kept(expr.left) or self.kept(expr.right)
+        if isinstance(expr, ast.Call) and not _drops_graph(expr) and self._loss_of_model(expr):
+            return f"{base_name(expr.func) or 'loss'}(...)"
+        return None
+
+
+def _eval_accumulations(index: ModuleIndex, fx):
+    """PP502 in loops that run no backward: the loss of a model call summed or appended outside no_grad
+    (`val_loss += criterion(model(x), y)`) keeps every batch's graph until the total goes."""
+    steps = {id(loop) for loop in fx.step_loops}
+    seen: set[int] = set()
+    for loop in index.loops:  # outer loops first: a sum is reported with the outermost loop that keeps it
+        direct = fx.direct.get(id(loop))
+        if not direct or not isinstance(loop, LOOP_TYPES) or any(id(lp) in steps for lp in direct[0].loops):
+            continue
+        if not any(
+            _model_call(site.node, fx.models) is not None or _is_loss_call(site.node, index)
+            for site in direct
+        ):
+            continue
+        statements = _statements(loop.body)
+        sums = [(node, found) for node in statements if (found := _accumulation(node, fx)) is not None]
+        if sums:  # (a cheap test first: a kept loss is a name the loop binds, or a loss call)
+            bound = set().union(*(names_of(st.targets) for st in statements if isinstance(st, ast.Assign)))
+            sums = [(node, found) for node, found in sums if _may_keep(found[1], bound, index)]
+        if not sums:
+            continue
+        sites = {id(s.node): s for s in index.loop_calls[id(loop)]}
+        graph = _EvalGraph(index, statements, fx, sites)
+        kept_sums = []
+        for node, (target, value) in sums:
+            kept = graph.kept(value)
+            keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
+            if kept is not None and keeper is not None and keeper not in graph.losses | graph.outputs:
+                kept_sums.append((node, keeper, kept))
+        if not kept_sums or _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop):
+            continue
+        function = index.loop_function.get(id(loop))
+        if _makes_training_loss(function) or _grad_off_around(function, index):
+            continue
+        feeding = _feeding(fx, loop)
+        returned = _returned_names(function)
+        for node, keeper, kept in kept_sums:
+            if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
+                continue  # (a fresh total every step: nothing spans iterations)
+            if keeper in feeding or (
+                keeper in returned and not _eval_named(function) and not _over_batches(loop)
+            ):
+                continue  # the total is back-propagated here, or by the caller it is returned to
+            seen.add(id(node))
+            yield RawFinding(
+                "PP502",
+                node.lineno,
+                node.col_offset,
+                f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
+                f"{loop.lineno}, which runs no backward: memory grows each step; keep `{kept}.item()` or "
+                "run the loop under torch.no_grad()",
+            )
+
+
+def _may_keep(expr: ast.AST, bound: set[str], index: ModuleIndex) -> bool:
+    """Whether `_EvalGraph.kept` can find a loss in the expression: a name the loop binds, or a loss call."""
+    if isinstance(expr, ast.Name):
+        return expr.id in bound
+    if isinstance(expr, ast.BinOp):
+        return _may_keep(expr.left, bound, index) or _may_keep(expr.right, bound, index)
+    return isinstance(expr, ast.Call) and not _drops_graph(expr) and _is_loss_call(expr, index)
+
+
+def names_of(targets) -> set[str]:
+    return {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
+
+
+def _statements(body: list[ast.stmt]) -> list[ast.AST]:
+    """The statements of a block and the blocks nested in it (not nested defs and classes), with the call of
+    each expression statement (`xs.append(x)`) in its place."""
+    found: list[ast.AST] = []
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        found.append(stmt.value if isinstance(stmt, ast.Expr) else stmt)
+        for field in ("handlers", "finalbody", "orelse", "body", "cases"):
+            stack.extend(reversed(getattr(stmt, field, ())))
+    return found
+
+
+def _makes_training_loss(function) -> bool:
+    """`forward`, `__call__`, `training_step`: a def whose sums are the loss a caller runs backward on
+    (`self.aux_loss += criterion(decoder(z), x)` in a forward; loss helpers return theirs, see above)."""
+    return getattr(function, "name", "") in ("forward", "__call__", "training_step")
+
+
+def _grad_off_around(function, index: ModuleIndex) -> bool:
+    """Gradients are off for the whole def (a decorator, its callers, `set_grad_enabled(False)`) or the def
+    asks for input gradients; at module level, a `set_grad_enabled(False)` statement."""
+    if function is None:
+        return _grad_disabled_by_call(index.function_calls.get(0, []), index)
+    if not isinstance(function, FUNCTION_TYPES):
+        return True  # a lambda: nothing to sum across calls
+    fx = facts(index)
+    outer = function
+    while outer is not None:
+        if isinstance(outer, FUNCTION_TYPES) and any(fx.disables_grad(d) for d in outer.decorator_list):
+            return True
+        outer = index.function_parent.get(id(outer))
+    return (
+        _grad_disabled_by_call(index.function_calls.get(id(function), []), index)
+        or _grad_disabled_by_call(index.function_calls.get(0, []), index)
+        or _uses_input_gradients(function, index)
+        or _callers_disable_grad(function, index)
+    )
+
+
+def _reset_in(nodes, keeper: str, accumulation) -> bool:
+    """The loop binds the keeper afresh (`total = 0`, `losses = []`) besides accumulating into it."""
+    for node in nodes:
+        if (
+            node is not accumulation
+            and isinstance(node, ast.Assign)
+            and _accumulation(node) is None
+            and any(isinstance(t, ast.Name) and t.id == keeper for t in node.targets)
+        ):
+            return True
+    return False
+
+
+def _returned_names(function) -> set[str]:
+    if not isinstance(function, FUNCTION_TYPES):
+        return set()
+    return {
+        n.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Return) and node.value is not None
+        for n in ast.walk(node.value)
+        if isinstance(n, ast.Name)
+    }
+
+
+_BATCH_SOURCES = ("loader", "iterator", "batches", "dataset")
+
+
+def _over_batches(loop) -> bool:
+    """`for x, y in val_loader`, `for i, batch in enumerate(tqdm(test_iterator))`: a loop over a data set's
+    batches (not over a sequence's timesteps, a model's heads or a few scales)."""
+    source = getattr(loop, "iter", None)
+    while isinstance(source, ast.Call) and source.args:
+        source = source.args[0]
+    name = (base_name(source) or "").lower() if source is not None else ""
+    return any(w in name for w in _BATCH_SOURCES)
+
+
+def _eval_named(function) -> bool:
+    return function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+
+
+def _hand_written_backward(loop, index: ModuleIndex) -> bool:
+    """Every backward in the loop takes two or more arguments (`model.backward(x, a1, a2, y)`): a model
+    written from scratch that computes its own gradients, with no autograd graph to keep."""
+    calls = [
+        n
+        for n in loop_nodes(index, loop)
+        if isinstance(n, ast.Call) and (method_name(n) == "backward" or method_name(n) == "step")
+    ]
+    backwards = [c for c in calls if method_name(c) == "backward"]
+    return bool(backwards) and all(len(c.args) >= 2 for c in backwards) and len(calls) == len(backwards)
+
+
+def _made_without_grad(loop, fx) -> set[str]:
+    """Names every assignment of which in the loop is under no_grad/inference_mode: they hold no graph."""
+    ranges = fx.no_grad_ranges(fx.index.loop_function.get(id(loop)))
+    if not ranges:
+        return set()
+    inside, outside = set(), set()
+    for node in loop_nodes(fx.index, loop):
+        if isinstance(node, ast.Assign):
+            names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            under = any(start <= node.lineno <= end for start, end in ranges)
+            (inside if under else outside).update(names)
+    return inside - outside
+
+
+register(
+    Rule(
+        code="PP502",
+        name="loss-history-accumulated",
+        root_cause="model.computation_graph_confusion",
+        summary=(
+            "A loss tensor (the receiver of backward(), or a value of a loss function) added to a running total "
+            "(`total += loss`), appended to a list, or handed to a meter whose class in the same module sums "
+            "what it is given (`losses.update(loss, n)`) in a training loop, without .item() or .detach(); or, in "
+            "a loop that runs no backward (validation), the loss of a model call made outside no_grad "
+            "(`val_loss += criterion(model(x), y)`)."
+        ),
+        why=(
+            "The sum is a tensor whose autograd graph links every step's loss, so each step's graph stays alive: "
+            "memory grows with every iteration (the PyTorch FAQ's first item) and the loop slows as it goes."
+        ),
+        example="""
+total_loss = 0
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss
+""",
+        instead="""
+total_loss = 0
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss.detach()
+""",
+        false_alarms=(
+            "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
+            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
+            "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
+            "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
+            "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
+            "loss), sums in `forward`/`training_step`, and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped. A meter whose "
+            "class is defined in another module is not followed (some detach what they are given)."
+        ),
+        risk="low",
+        check=check_accumulated_history,
+    )
+)
