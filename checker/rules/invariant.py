@@ -519,7 +519,7 @@ for t in range(max_len):
         ),
         risk="medium",
         check=check_loop_invariant_op,
-        # right 0-10% in every hand reading, the confirmed shape too (README); DeepPerf's lines are found at low
+        # right 0-10% in every hand reading, the confirmed shape too (docs/ppcheck-evaluation.md); DeepPerf's lines are found at low
         confidence="low",
     )
 )
