@@ -197,6 +197,19 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
 
 
+def test_an_import_leaves_every_committed_row_in_the_database_file(tmp_path, fixtures):
+    """The process keeps its engine (and its pooled connections) after the import, as the cron job and in-process
+    CLI runs do: a copy of the database file alone, without its -wal file, still holds every imported post."""
+    db = tmp_path / "kept.db"
+    store = open_store(f"sqlite:///{db}")
+    posts = str(fixtures / AI / "Posts.xml")
+    result = DumpImport(store, posts, None, site="ai", batch_size=300, progress=False, split_worker=False).run()
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(db.read_bytes())
+    with open_store(f"sqlite:///{copy}").read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == result.posts.questions > 0
+
+
 def test_the_worker_setting_is_read_and_checked(tmp_path, fixtures, monkeypatch):
     from mining.dump.split_pool import worker_wanted
 
