@@ -203,7 +203,9 @@ def test_an_import_leaves_every_committed_row_in_the_database_file(tmp_path, fix
     db = tmp_path / "kept.db"
     store = open_store(f"sqlite:///{db}")
     posts = str(fixtures / AI / "Posts.xml")
-    result = DumpImport(store, posts, None, site="ai", batch_size=300, progress=False, split_worker=False).run()
+    result = DumpImport(
+        store, posts, None, site="ai", batch_size=300, progress=False, split_worker=False
+    ).run()
     copy = tmp_path / "copy.db"
     copy.write_bytes(db.read_bytes())
     with open_store(f"sqlite:///{copy}").read() as s:
