@@ -22,8 +22,8 @@ from core.errors import PPMinerError
 from core.text import split_html
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): a signal for this process when its parent dies
-MIN_BODIES = 256
-ENV_WORKER = "PPMINER_DUMP_WORKER"  # fewer than this: the trip to the worker and back is not worth it
+MIN_BODIES = 256  # fewer bodies than this: the trip to the worker and back is not worth it
+ENV_WORKER = "PPMINER_DUMP_WORKER"
 
 
 def worker_wanted() -> bool:
@@ -66,9 +66,8 @@ def _worker_start(parent: int) -> None:
     deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
     writes the batches it holds with the splits this worker finishes)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(
-        OSError, AttributeError
-    ):  # Linux only: elsewhere the pipe's end tells the worker
+    # Linux only: elsewhere the end of the pipe to the importer tells the worker
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the importer died before the line above
         os._exit(1)
