@@ -529,3 +529,107 @@ def model_called(call: ast.Call) -> str | None:
     if method_name(call) == "forward":
         return base_name(call.func.value)
     return base_name(call.func)
+
+
+GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
+_NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
+
+
+def needs_grad(loop, index: ModuleIndex) -> bool:
+    """A loop that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
+    for inner in loop_nodes(index, loop):
+        if isinstance(inner, ast.Attribute) and inner.attr in _NEEDS_GRAD_ATTRS:
+            return True
+        if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in GRAD_CALLS:
+            return True
+        if isinstance(inner, ast.keyword) and inner.arg == "requires_grad":
+            return True
+    return False
+
+
+def uses_input_gradients(function, index: ModuleIndex) -> bool:
+    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr in ("requires_grad", "requires_grad_"))
+        or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
+        or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
+        for n in ast.walk(function)
+    )
+
+
+def grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
+    """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
+    fx = facts(index)
+    return any(
+        _grad_switch(s.node) and fx.disables_grad(s.node) and id(s.node) in _statement_calls(s.function, fx)
+        for s in sites
+    )
+
+
+def _statement_calls(function, fx) -> set[int]:
+    """The ids of the calls that are whole statements (`f(x)` on its own line) in a def (None: the module's
+    own code), class bodies included, nested defs not: each its own scope."""
+
+    def find() -> set[int]:
+        body = function.body if isinstance(function, FUNCTION_TYPES) else []
+        if function is None:
+            body = fx.index.tree.body
+        found, stack = set(), list(body)
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, FUNCTION_TYPES):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                found.add(id(stmt.value))
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(stmt, field, ()))
+        return found
+
+    return fx.loop_cache("statement_calls", function, find)
+
+
+def _grad_switch(call: ast.Call) -> bool:
+    """Cheap test before resolving names: the call's last name is one of autograd's switches."""
+    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    return last in ("set_grad_enabled", "no_grad", "inference_mode")
+
+
+def callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
+    """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
+    fx = facts(index)
+    sites = fx.callers.get(id(function), [])
+    latest = index.module_functions.get(getattr(function, "name", ""))
+    if not sites and latest is not None and latest is not function and function in index.tree.body:
+        sites = fx.callers.get(id(latest), [])  # a notebook defines it again later: calls go by the name
+    for site in sites:
+        if fx.site_without_grad(site):
+            return True
+        if depth > 1 and site.function is not None and callers_disable_grad(site.function, index, depth - 1):
+            return True
+    return False
+
+
+def carried_graph(index: ModuleIndex, loop) -> str | None:
+    """A call in the loop takes a name it also rebinds (`out, state = model(x, state)`) and nothing detaches
+    that state (`state = state.detach()`, `h.detach_()`): each step's graph reaches back into the previous
+    one and backward needs retain_graph; the fix is detaching the state, not dropping the flag. Its name."""
+    nodes = loop_nodes(index, loop)
+    carried: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            given = [*node.value.args, *(k.value for k in node.value.keywords)]
+            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
+    if not carried:
+        return None
+    for node in nodes:
+        if isinstance(node, ast.Call) and method_name(node) == "detach_":
+            return None
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
+        ):
+            return None
+    return min(carried)

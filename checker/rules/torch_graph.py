@@ -8,42 +8,21 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    EVAL_WORDS,
+    GRAD_CALLS,
     base_name,
+    callers_disable_grad,
+    carried_graph,
     facts,
     few_runs,
+    grad_disabled_by_call,
     is_model_name,
     loop_nodes,
     method_name,
     model_called,
+    needs_grad,
+    uses_input_gradients,
 )
-
-_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
-
-
-_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
-_NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
-
-
-def _needs_grad(loop, index: ModuleIndex) -> bool:
-    """A loop that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
-    for inner in loop_nodes(index, loop):
-        if isinstance(inner, ast.Attribute) and inner.attr in _NEEDS_GRAD_ATTRS:
-            return True
-        if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in _GRAD_CALLS:
-            return True
-        if isinstance(inner, ast.keyword) and inner.arg == "requires_grad":
-            return True
-    return False
-
-
-def _uses_input_gradients(function, index: ModuleIndex) -> bool:
-    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def."""
-    return any(
-        (isinstance(n, ast.Attribute) and n.attr in ("requires_grad", "requires_grad_"))
-        or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
-        or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
-        for n in ast.walk(function)
-    )
 
 
 def _unit_test(function) -> bool:
@@ -64,61 +43,9 @@ def _mode_calls(sites) -> list[tuple[int, str, str]]:
     return found
 
 
-def _grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
-    """`torch.set_grad_enabled(False)` called as a statement (not a `with`) in this scope."""
-    fx = facts(index)
-    return any(
-        _grad_switch(s.node) and fx.disables_grad(s.node) and id(s.node) in _statement_calls(s.function, fx)
-        for s in sites
-    )
-
-
-def _statement_calls(function, fx) -> set[int]:
-    """The ids of the calls that are whole statements (`f(x)` on its own line) in a def (None: the module's
-    own code), class bodies included, nested defs not: each its own scope."""
-
-    def find() -> set[int]:
-        body = function.body if isinstance(function, FUNCTION_TYPES) else []
-        if function is None:
-            body = fx.index.tree.body
-        found, stack = set(), list(body)
-        while stack:
-            stmt = stack.pop()
-            if isinstance(stmt, FUNCTION_TYPES):
-                continue
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-                found.add(id(stmt.value))
-            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-                stack.extend(getattr(stmt, field, ()))
-        return found
-
-    return fx.loop_cache("statement_calls", function, find)
-
-
-def _grad_switch(call: ast.Call) -> bool:
-    """Cheap test before resolving names: the call's last name is one of autograd's switches."""
-    last = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-    return last in ("set_grad_enabled", "no_grad", "inference_mode")
-
-
-def _callers_disable_grad(function, index: ModuleIndex, depth: int = 3) -> bool:
-    """A call of the def runs under no_grad, directly or through the defs that call it (3 levels)."""
-    fx = facts(index)
-    sites = fx.callers.get(id(function), [])
-    latest = index.module_functions.get(getattr(function, "name", ""))
-    if not sites and latest is not None and latest is not function and function in index.tree.body:
-        sites = fx.callers.get(id(latest), [])  # a notebook defines it again later: calls go by the name
-    for site in sites:
-        if fx.site_without_grad(site):
-            return True
-        if depth > 1 and site.function is not None and _callers_disable_grad(site.function, index, depth - 1):
-            return True
-    return False
-
-
 def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
-    if _grad_disabled_by_call(index.function_calls.get(0, []), index):
+    if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
     models = facts(index).models
     scopes = [
@@ -127,7 +54,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = _mode_calls(sites)
-        named = function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+        named = function is not None and any(w in function.name.lower() for w in EVAL_WORDS)
         if named and _unit_test(function):
             continue
         if not named and not any(kind == "eval" for _, _, kind in modes):
@@ -136,9 +63,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
         if not found or (
             function is not None
             and (
-                _uses_input_gradients(function, index)
-                or _grad_disabled_by_call(sites, index)
-                or _callers_disable_grad(function, index)
+                uses_input_gradients(function, index)
+                or grad_disabled_by_call(sites, index)
+                or callers_disable_grad(function, index)
             )
         ):
             continue
@@ -172,7 +99,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if mode == "train" or (mode is None and not named):
             continue
         loop = site.loops[-1]
-        if fx.site_without_grad(site) or _needs_grad(loop, fx.index) or few_runs(site.loops):
+        if fx.site_without_grad(site) or needs_grad(loop, fx.index) or few_runs(site.loops):
             continue  # (a loop that takes one batch and breaks, or runs a handful of times, costs nothing)
         reported.add(id(loop))
         yield site, receiver, mode
@@ -195,7 +122,7 @@ def _retains(call: ast.Call) -> bool:
 
 
 def _is_backward(call: ast.Call, index: ModuleIndex) -> bool:
-    return method_name(call) == "backward" or index.resolver.call_name(call) in _GRAD_CALLS
+    return method_name(call) == "backward" or index.resolver.call_name(call) in GRAD_CALLS
 
 
 def check_retain_graph(index: ModuleIndex):
@@ -209,7 +136,7 @@ def check_retain_graph(index: ModuleIndex):
         ]
         if len(backwards) > 1:
             continue
-        if index.resolver.call_name(call) not in _GRAD_CALLS:
+        if index.resolver.call_name(call) not in GRAD_CALLS:
             graph = call.func.value
         else:
             graph = (
@@ -222,7 +149,7 @@ def check_retain_graph(index: ModuleIndex):
             root = root.value if not isinstance(root, ast.Call) else root.func
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
-        state = _carried_graph(index, loop)
+        state = carried_graph(index, loop)
         if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
             message = (
                 f"backward(retain_graph=True) in the loop at line {loop.lineno}: `{state}` carries each step's "
@@ -235,31 +162,6 @@ def check_retain_graph(index: ModuleIndex):
                 "the same graph: every step's graph and saved activations stay in memory; drop retain_graph"
             )
         yield RawFinding("PP511", call.lineno, call.col_offset, message)
-
-
-def _carried_graph(index: ModuleIndex, loop) -> str | None:
-    """A call in the loop takes a name it also rebinds (`out, state = model(x, state)`) and nothing detaches
-    that state (`state = state.detach()`, `h.detach_()`): each step's graph reaches back into the previous
-    one and backward needs retain_graph; the fix is detaching the state, not dropping the flag. Its name."""
-    nodes = loop_nodes(index, loop)
-    carried: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-            given = [*node.value.args, *(k.value for k in node.value.keywords)]
-            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
-    if not carried:
-        return None
-    for node in nodes:
-        if isinstance(node, ast.Call) and method_name(node) == "detach_":
-            return None
-        if (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
-            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
-        ):
-            return None
-    return min(carried)
 
 
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:

@@ -10,21 +10,19 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    EVAL_WORDS,
     base_name,
+    callers_disable_grad,
+    carried_graph,
     facts,
     few_runs,
+    grad_disabled_by_call,
     is_model_name,
     loop_nodes,
     method_name,
     model_called,
-)
-from checker.rules.torch_graph import (
-    _EVAL_WORDS,
-    _callers_disable_grad,
-    _carried_graph,
-    _grad_disabled_by_call,
-    _needs_grad,
-    _uses_input_gradients,
+    needs_grad,
+    uses_input_gradients,
 )
 from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
 
@@ -324,7 +322,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
             if kept is not None and keeper is not None and keeper not in graph.losses | graph.outputs:
                 kept_sums.append((node, keeper, kept))
-        if not kept_sums or _needs_grad(loop, index) or few_runs((loop,)) or _carried_graph(index, loop):
+        if not kept_sums or needs_grad(loop, index) or few_runs((loop,)) or carried_graph(index, loop):
             continue
         function = index.loop_function.get(id(loop))
         if _makes_training_loss(function) or _grad_off_around(function, index):
@@ -387,7 +385,7 @@ def _grad_off_around(function, index: ModuleIndex) -> bool:
     """Gradients are off for the whole def (a decorator, its callers, `set_grad_enabled(False)`) or the def
     asks for input gradients; at module level, a `set_grad_enabled(False)` statement."""
     if function is None:
-        return _grad_disabled_by_call(index.function_calls.get(0, []), index)
+        return grad_disabled_by_call(index.function_calls.get(0, []), index)
     if not isinstance(function, FUNCTION_TYPES):
         return True  # a lambda: nothing to sum across calls
     fx = facts(index)
@@ -397,10 +395,10 @@ def _grad_off_around(function, index: ModuleIndex) -> bool:
             return True
         outer = index.function_parent.get(id(outer))
     return (
-        _grad_disabled_by_call(index.function_calls.get(id(function), []), index)
-        or _grad_disabled_by_call(index.function_calls.get(0, []), index)
-        or _uses_input_gradients(function, index)
-        or _callers_disable_grad(function, index)
+        grad_disabled_by_call(index.function_calls.get(id(function), []), index)
+        or grad_disabled_by_call(index.function_calls.get(0, []), index)
+        or uses_input_gradients(function, index)
+        or callers_disable_grad(function, index)
     )
 
 
@@ -443,7 +441,7 @@ def _over_batches(loop) -> bool:
 
 
 def _eval_named(function) -> bool:
-    return function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+    return function is not None and any(w in function.name.lower() for w in EVAL_WORDS)
 
 
 def _hand_written_backward(loop, index: ModuleIndex) -> bool:
