@@ -245,5 +245,11 @@ def assigned_names(nodes) -> set[str]:
     return names
 
 
+def parameter_names(function) -> set[str]:
+    """The names a def's parameters bind, keyword-only included (not *args, **kwargs)."""
+    a = function.args
+    return {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+
+
 def names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names
+from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import first_report
 from checker.rules.data import dataset_flow
@@ -86,9 +86,7 @@ def _closes_over_iteration(function, loop) -> bool:
     """The def reads a name the loop binds anew each iteration (`layer = aug(...)` before `@tf.function def
     apply(x): return layer(x)`): every iteration has a different function to trace."""
     bound = assigned_names([loop])
-    own = assigned_names(function.body) | {
-        a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)
-    }
+    own = assigned_names(function.body) | parameter_names(function)
     return any(
         isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound - own
         for node in ast.walk(function)

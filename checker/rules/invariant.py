@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
 from checker.rules.graph import graph_op_name
@@ -437,7 +437,7 @@ def _iterates(call, loop) -> bool:
 def _reads_beyond(call, helper, index: ModuleIndex) -> bool:
     """An op in a helper reads something besides the helper's parameters (module or object state); one
     that only transforms what it is given is the caller's business."""
-    params = {a.arg for a in (*helper.args.posonlyargs, *helper.args.args, *helper.args.kwonlyargs)}
+    params = parameter_names(helper)
     func_parts = {id(n) for n in ast.walk(call.func)}
     return any(
         isinstance(node, ast.Name)

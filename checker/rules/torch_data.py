@@ -6,7 +6,7 @@ import ast
 import bisect
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, parameter_names
 from checker.rules import Rule, register
 from checker.rules.torch_common import base_name, call_function, facts, is_device_move, loop_nodes, runs
 
@@ -75,8 +75,7 @@ class _Scopes:
 
     def _param_names(self, function) -> set[str]:
         if id(function) not in self._params:
-            a = function.args
-            self._params[id(function)] = {x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+            self._params[id(function)] = parameter_names(function)
         return self._params[id(function)]
 
 
