@@ -532,8 +532,13 @@ def model_called(call: ast.Call) -> str | None:
 
 
 GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
-EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
+_EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
 _NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
+
+
+def eval_named(function) -> bool:
+    """A def named for evaluation (`test`, `validate`, `compute_accuracy`...); None, the module's code: no."""
+    return function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
 
 
 def needs_grad(loop, index: ModuleIndex) -> bool:

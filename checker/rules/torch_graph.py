@@ -8,11 +8,11 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
-    EVAL_WORDS,
     GRAD_CALLS,
     base_name,
     callers_disable_grad,
     carried_graph,
+    eval_named,
     facts,
     few_runs,
     grad_disabled_by_call,
@@ -54,7 +54,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = _mode_calls(sites)
-        named = function is not None and any(w in function.name.lower() for w in EVAL_WORDS)
+        named = eval_named(function)
         if named and _unit_test(function):
             continue
         if not named and not any(kind == "eval" for _, _, kind in modes):

@@ -10,10 +10,10 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
-    EVAL_WORDS,
     base_name,
     callers_disable_grad,
     carried_graph,
+    eval_named,
     facts,
     few_runs,
     grad_disabled_by_call,
@@ -333,7 +333,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
                 continue  # (a fresh total every step: nothing spans iterations)
             if keeper in feeding or (
-                keeper in returned and not _eval_named(function) and not _over_batches(loop)
+                keeper in returned and not eval_named(function) and not _over_batches(loop)
             ):
                 continue  # the total is back-propagated here, or by the caller it is returned to
             seen.add(id(node))
@@ -438,10 +438,6 @@ def _over_batches(loop) -> bool:
         source = source.args[0]
     name = (base_name(source) or "").lower() if source is not None else ""
     return any(w in name for w in _BATCH_SOURCES)
-
-
-def _eval_named(function) -> bool:
-    return function is not None and any(w in function.name.lower() for w in EVAL_WORDS)
 
 
 def _hand_written_backward(loop, index: ModuleIndex) -> bool:
