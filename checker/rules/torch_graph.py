@@ -47,7 +47,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
-    models = facts(index).models
+    models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
     ]

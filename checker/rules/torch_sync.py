@@ -296,7 +296,7 @@ def _optimises_itself(index: ModuleIndex, function) -> bool:
             for loop in index.loops
         )
 
-    return facts(index).loop_cache("optimises", function, owns)
+    return fx.loop_cache("optimises", function, owns)
 
 
 def check_created_then_moved(index: ModuleIndex):
