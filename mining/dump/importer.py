@@ -342,7 +342,7 @@ class DumpImport:
             questions, answers, comments = batch.by_kind()
             if self.other_sites:
                 self.moved += _move_misfiled(s, self.site, self.other_sites, questions)
-            if decided:
+            if decided is not None:  # a pair of lists, truthy even when both are empty
                 questions, answers = decided
             else:
                 questions = _newer_only(s, Question, self.site, questions)
