@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import csv
 import os
 import subprocess
 import sys
@@ -31,21 +30,16 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
+from bench.checker_common import checkout, code_lines, finding_key, read_rows, verdict_key  # noqa: E402
 from checker import check_source  # noqa: E402
 from checker.findings import at_least  # noqa: E402
-from checker.notebook import NotebookError, code_cells  # noqa: E402
-from checker.walker import check_paths, iter_files  # noqa: E402
+from checker.walker import check_paths  # noqa: E402
 
 DATA = PROJECT / "tests" / "fixtures" / "deepperf"
 POSITIVE = ("confirmed", "fixed")
 NEGATIVE = ("rejected", "declined")
 LEVELS = ("high", "medium", "low")  # the levels DeepPerf recall is reported at
 READ_LEVELS = ("high", "medium", "low")  # every level a hand-read finding can have
-
-
-def read_csv(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def statement_span(tree: ast.AST, line: int) -> range:
@@ -69,12 +63,12 @@ def statement_span(tree: ast.AST, line: int) -> range:
 
 
 def source_of(row: dict, mirror: str | None) -> str | None:
-    shipped = DATA / "projects" / row["repo"].replace("/", "+") / row["path"]
+    shipped = checkout(DATA / "projects", row["repo"]) / row["path"]
     if shipped.is_file():
         return shipped.read_text(encoding="utf-8")
     if mirror is None:
         return None
-    git = Path(mirror) / row["repo"].replace("/", "+") / "repo"
+    git = checkout(mirror, row["repo"]) / "repo"
     if (git / ".git").is_dir():
         git = git / ".git"
     done = subprocess.run(
@@ -99,7 +93,7 @@ def made(text: str, path: str, lines: list[int]) -> dict[int, set[str]]:
 
 
 def evaluate_reports(mirror: str | None) -> None:
-    rows = read_csv(DATA / "reports.csv")
+    rows = read_rows(DATA / "reports.csv")
     by_file: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_file[(row["repo"], row["commit"], row["path"])].append(row)
@@ -137,7 +131,7 @@ def evaluate_reports(mirror: str | None) -> None:
 
 
 def evaluate_examples() -> None:
-    rows = read_csv(DATA / "examples.csv")
+    rows = read_rows(DATA / "examples.csv")
     by_file: dict[str, list[int]] = defaultdict(list)
     for row in rows:
         by_file[row["path"]].append(int(row["line"]))
@@ -155,21 +149,10 @@ def evaluate_examples() -> None:
     )
 
 
-def code_lines(path: str) -> int:
-    with open(path, "rb") as handle:
-        text = handle.read().decode("utf-8", errors="replace")
-    if path.endswith(".ipynb"):
-        try:
-            return sum(src.count("\n") + 1 for _, src in code_cells(text))
-        except NotebookError:
-            return 0
-    return text.count("\n") + 1
-
-
 def evaluate_fresh(dirs: list[str]) -> None:
     print("Fresh repositories (findings per 1,000 lines):")
     for folder in dirs:
-        lines = sum(code_lines(p) for p in iter_files([folder]))
+        lines = code_lines(folder)
         findings, _, files = check_paths([folder])
         per = Counter(f.confidence for f in findings)
         rules = Counter((f.rule, f.confidence) for f in findings)
@@ -216,12 +199,8 @@ def _print_precision(title: str, rows: list[dict], level_of) -> None:
         print(_tally_line("no longer made", dropped))
 
 
-def _key(row: dict) -> tuple:
-    return (row["repo"], row["path"], str(row["cell"] or ""), int(row["line"]), row["rule"])
-
-
 def evaluate_verdicts(path: str, root: str | None) -> None:
-    rows = read_csv(Path(path))
+    rows = read_rows(Path(path))
     for number, row in enumerate(rows, start=2):
         if row["verdict"] not in VERDICTS or row["confidence"] not in READ_LEVELS:
             sys.exit(f"{path}: line {number}: verdict or confidence not known")
@@ -236,8 +215,10 @@ def evaluate_verdicts(path: str, root: str | None) -> None:
             "as read (each finding's confidence when it was read):", group, lambda r: r["confidence"]
         )
         if now is not None:
-            _print_precision("with today's rules (the same verdicts):", group, lambda r: now.get(_key(r)))
-            unread = {k for k in now if k[0] in repos} - {_key(r) for r in group}
+            _print_precision(
+                "with today's rules (the same verdicts):", group, lambda r: now.get(verdict_key(r))
+            )
+            unread = {k for k in now if k[0] in repos} - {verdict_key(r) for r in group}
             if unread:
                 print(f"  {len(unread)} findings made today were not read, e.g. {sorted(unread)[:3]}")
 
@@ -246,12 +227,12 @@ def _rerun(rows: list[dict], root: str) -> dict[tuple, str]:
     """(repo, path, cell, line, rule) -> confidence of every finding ppcheck makes today on the checkouts."""
     now: dict[tuple, str] = {}
     for repo in sorted({r["repo"] for r in rows}):
-        folder = Path(root) / repo.replace("/", "+")
+        folder = checkout(root, repo)
         if not folder.is_dir():
             sys.exit(f"--root: {folder}: no checkout of {repo}")
         findings, _, _ = check_paths([str(folder)])
         for f in findings:
-            now[(repo, os.path.relpath(f.path, folder), str(f.cell or ""), f.line, f.rule)] = f.confidence
+            now[finding_key(repo, os.path.relpath(f.path, folder), f)] = f.confidence
     return now
 
 

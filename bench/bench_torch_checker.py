@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
-import csv
 import os
 import re
 import resource
@@ -37,40 +35,21 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from checker.notebook import NotebookError, code_cells  # noqa: E402
-from checker.walker import check_paths, iter_files  # noqa: E402
+from bench.checker_common import code_lines, finding_key, read_rows, verdict_key  # noqa: E402
+from checker.walker import check_paths  # noqa: E402
 
 VERDICTS = PROJECT / "bench" / "data" / "torch_checker_verdicts.csv"
 _TORCHFIX_LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>TOR\d+) ")
 
 
-def code_lines(root: str) -> int:
-    """Lines of Python: every line of a .py file, every line of a notebook's code cells."""
-    total = 0
-    for path in iter_files([root]):
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if path.endswith(".ipynb"):
-            with contextlib.suppress(NotebookError, UnicodeDecodeError):
-                total += sum(src.count("\n") + 1 for _, src in code_cells(data.decode("utf-8-sig")))
-        else:
-            total += data.count(b"\n")
-    return total
-
-
-def finding_key(root: str, finding) -> tuple:
+def root_finding_key(root: str, finding) -> tuple:
+    """A finding under ROOT keyed as the verdicts file keys it (the repository is ROOT's folder holding it)."""
     repo, rel = os.path.relpath(finding.path, root).split(os.sep, 1)
-    return (repo, rel, finding.cell, finding.line, finding.rule)
+    return finding_key(repo, rel, finding)
 
 
 def read_verdicts(path: Path) -> dict[tuple, str]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return {
-            (r["repo"], r["path"], int(r["cell"]) if r["cell"] else None, int(r["line"]), r["rule"]): r[
-                "verdict"
-            ]
-            for r in csv.DictReader(handle)
-        }
+    return {verdict_key(r): r["verdict"] for r in read_rows(path)}
 
 
 def count(rows, rule: str, verdict: str | None) -> None:
@@ -88,7 +67,7 @@ def precision_table(root: str, verdicts: dict[tuple, str]):
     rows = collections.defaultdict(lambda: [0] * 5)
     repos = collections.defaultdict(set)
     for f in torch_findings:
-        key = finding_key(root, f)
+        key = root_finding_key(root, f)
         repos[f.rule].add(key[0])
         count(rows, f.rule, verdicts.get(key))
     return rows, repos, torch_findings, files

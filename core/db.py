@@ -143,6 +143,19 @@ class Store:
         with Session(self.write_engine, expire_on_commit=False) as session, session.begin():
             yield session
 
+    def settle(self) -> None:
+        """Leave everything committed in the database file itself and close the pooled connections.
+
+        SQLite in WAL mode keeps recent commits in the ``-wal`` file until a checkpoint copies them in; a process
+        that keeps its engine open (a cron job, a CLI run in-process) may leave them there, where a plain copy of
+        the database file misses them. One full checkpoint copies them in, and closing the pool drops any
+        per-connection setting a caller raised (such as ``wal_autocheckpoint``). A no-op on other databases."""
+        if not self.is_sqlite:
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.engine.dispose()
+
     def session(self) -> Session:
         """A long-lived session for interactive use (labeling): call ``begin()``/``commit()`` yourself.
 

@@ -63,9 +63,8 @@ def _upsert(
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     text_columns = () if from_xml else _text_columns(table)
-    sorted_keys: dict[
-        tuple[str, ...], tuple[str, ...]
-    ] = {}  # a row's keys in its order -> sorted (rows share one)
+    # a row's keys in its own order -> sorted (rows built alike share one: no sort per row)
+    sorted_keys: dict[tuple[str, ...], tuple[str, ...]] = {}
     for row in sorted(newest_per_id(rows), key=itemgetter("site", "id")):
         if text_columns:
             _make_storable(row, text_columns)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from datetime import datetime
@@ -148,6 +149,20 @@ def test_reacquired_post_updates_in_place_only_when_newer(store):
         assert q.tag_list == ["tensorflow", "keras"]
         assert s.get(Answer, ("stackoverflow", 10)).is_accepted
         assert s.get(Comment, ("stackoverflow", 100)).text == "which GPU?"
+
+
+def test_settle_leaves_every_commit_in_the_sqlite_file_itself(tmp_path):
+    """A plain copy of the database file (no -wal beside it) holds what was committed once the store settles."""
+    store = open_store(f"sqlite:///{tmp_path / 'study.db'}")
+    with store.write() as s:  # as the dump importer does: checkpoints held back on this connection
+        s.connection().exec_driver_sql("PRAGMA wal_autocheckpoint = 100000")
+        upsert_questions(s, [_question(i, datetime(2021, 1, 1)) for i in range(1, 51)], "dump")
+    store.settle()
+    shutil.copy(tmp_path / "study.db", tmp_path / "copy.db")
+    copy = Store(f"sqlite:///{tmp_path / 'copy.db'}")
+    with copy.read() as s:
+        assert s.scalar(sa.select(sa.func.count()).select_from(Question)) == 50
+    copy.engine.dispose()
 
 
 def test_write_is_one_transaction(store):

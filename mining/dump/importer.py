@@ -107,20 +107,9 @@ class DumpImport:
                 finally:
                     self._splitter.close()
         finally:
-            self._settle_wal()
-
-    def _settle_wal(self) -> None:
-        """SQLite: leave what was committed in the database file itself, however the import ended.
-
-        The batches raise the WAL's checkpoint size on their connections (WAL_CHECKPOINT_PAGES), and a process that
-        keeps its engine (the cron job, tests running the CLI in-process) keeps those connections open, so the last
-        batches would stay in the `-wal` file, where a plain copy of the database file misses them. One full
-        checkpoint copies them in; the pool's connections are then closed, taking the raised setting with them."""
-        if not self.store.is_sqlite:
-            return
-        with self.store.engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.store.engine.dispose()
+            # the batches raised the WAL's checkpoint size on their connections (WAL_CHECKPOINT_PAGES): fold the
+            # last ones into the file and drop those connections, however the import ended
+            self.store.settle()
 
     def _run(self) -> ImportResult:
         started = time.perf_counter()
@@ -353,7 +342,7 @@ class DumpImport:
             questions, answers, comments = batch.by_kind()
             if self.other_sites:
                 self.moved += _move_misfiled(s, self.site, self.other_sites, questions)
-            if decided:
+            if decided is not None:  # a pair of lists, truthy even when both are empty
                 questions, answers = decided
             else:
                 questions = _newer_only(s, Question, self.site, questions)
