@@ -6,7 +6,7 @@ import ast
 
 from checker.datasets import DatasetFlow, Step
 from checker.findings import RawFinding
-from checker.module import ModuleIndex
+from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
@@ -241,21 +241,25 @@ def _parses_examples(call: ast.Call, index: ModuleIndex) -> bool:
     body = _map_function_body(call, index)
     if not body:
         return False
-    names = {
-        index.resolver.call_name(node) or ""
-        for root in body
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
-    helpers = {
-        index.resolver.call_name(node) or ""
-        for root in _called_helpers(body, index)
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
+    names = _call_names(body, index)
     # a decode in a helper it calls (`decode_image(example["image"])`) dominates the parse: read wrong 38/38
-    per_element = any(word in name for name in names | helpers for word in _PER_ELEMENT_ONLY)
-    return bool(names & _PER_EXAMPLE_PARSE) and not per_element
+    helpers = _call_names(_called_helpers(body, index), index)
+    return bool(names & _PER_EXAMPLE_PARSE) and not _per_element_only(names | helpers)
+
+
+def _call_names(roots, index: ModuleIndex) -> set[str]:
+    """Canonical names of the calls anywhere under these nodes ("" for a call that does not resolve)."""
+    return {
+        index.resolver.call_name(node) or ""
+        for root in roots
+        for node in walk(root)
+        if isinstance(node, ast.Call)
+    }
+
+
+def _per_element_only(names: set[str]) -> bool:
+    """One of these calls works on a single element only (a decode, a resize, a Python function)."""
+    return any(word in name for name in names for word in _PER_ELEMENT_ONLY)
 
 
 def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
@@ -306,13 +310,7 @@ def _defs_bound_to(name: str, index: ModuleIndex) -> list[ast.AST]:
 
 
 def _per_element_work(function: ast.AST, index: ModuleIndex) -> bool:
-    names = {
-        index.resolver.call_name(node) or ""
-        for root in [function, *_called_helpers([function], index)]
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
-    return any(word in name for name in names for word in _PER_ELEMENT_ONLY)
+    return _per_element_only(_call_names([function, *_called_helpers([function], index)], index))
 
 
 _CHEAP = _ELEMENTWISE | {
