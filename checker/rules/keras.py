@@ -186,7 +186,7 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
         k = it.args[0] if it.args else None
         if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _SHORT_LIST:
             return True
-    if isinstance(it, ast.Name) and _short_list_names(index).get(it.id):
+    if isinstance(it, ast.Name) and _short_list_name(it.id, index):
         return True
     if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None:
         k = literal_int(it.slice.upper, index)  # `for x in test_images[:5]`
@@ -244,18 +244,12 @@ def _builds_gradients(loop, index: ModuleIndex) -> bool:
     return False
 
 
-def _short_list_names(index: ModuleIndex) -> dict[str, bool]:
-    """Names every assignment of which in the module is a list or tuple literal of <= 20 elements."""
-    names: dict[str, bool] = {}
-    for node in ast.walk(index.tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    short = (
-                        isinstance(node.value, ast.List | ast.Tuple) and len(node.value.elts) <= _SHORT_LIST
-                    )
-                    names[target.id] = names.get(target.id, True) and short
-    return names
+def _short_list_name(name: str, index: ModuleIndex) -> bool:
+    """Every assignment of the name in the module is a list or tuple literal of <= 20 elements."""
+    values = index.name_values.get(name)
+    return bool(values) and all(
+        isinstance(v, ast.List | ast.Tuple) and len(v.elts) <= _SHORT_LIST for v in values
+    )
 
 
 def _stateful(index: ModuleIndex) -> bool:
