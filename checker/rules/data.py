@@ -399,9 +399,10 @@ def _map_before_batch(index: ModuleIndex):
 
 
 def check_map_before_batch(index: ModuleIndex):
-    chains = list(dataset_flow(index).all_steps())
-    only_looked_at = _only_iterated(dataset_flow(index))
-    trained = dataset_flow(index).trained_steps()
+    flow = dataset_flow(index)
+    chains = list(flow.all_steps())
+    only_looked_at = _only_iterated(flow)
+    trained = flow.trained_steps()
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -419,14 +420,17 @@ def check_map_before_batch(index: ModuleIndex):
             "PP201",
             *_at_method(map_call),
             f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
-            # a per-example parse seen in the code stays high; element-wise and batch-capable maps were
-            # right 2 times in 4 on fresh code (one a peek, one a deliberate benchmark): medium
-            # high needs the pipeline seen training a model; element-wise and other batch-capable maps, and
-            # maps of pipelines not seen training, were right 1 time in 14 at medium in reading 8: low
-            confidence=(None if id(batch_call) in trained else "medium")
-            if kind in ("parse_example", "parsing") and not looked_at
-            else "low",
+            confidence=_map_before_batch_confidence(kind, looked_at, id(batch_call) in trained),
         )
+
+
+def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> str | None:
+    """A per-example parse seen in the code is high when the pipeline is seen training a model, else
+    medium; element-wise and batch-capable maps, parsers known by name only, and maps only looked at are
+    low (right 1 time in 14 at medium in reading 8)."""
+    if kind not in ("parse_example", "parsing") or looked_at:
+        return "low"
+    return None if trained else "medium"
 
 
 def _sets_map_parallelization(index: ModuleIndex) -> bool:
