@@ -434,7 +434,7 @@ def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> s
 
 
 def _sets_map_parallelization(index: ModuleIndex) -> bool:
-    for node in ast.walk(index.tree):
+    for node in walk(index.tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and target.attr == "map_parallelization":
@@ -541,7 +541,7 @@ def check_sequential_map(index: ModuleIndex):
     traced = {id(step.node) for chain in chains for step in chain}
     discarded = {
         id(node.value)
-        for node in ast.walk(index.tree)
+        for node in walk(index.tree)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
     }
     before_cache = {
