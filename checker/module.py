@@ -75,15 +75,7 @@ class ModuleIndex:
 
     def _walk(self, node: ast.AST, function, class_name, loops) -> None:
         # Iterative would be faster, but recursion depth of real code is small and this stays readable.
-        # The children in ast.iter_child_nodes' order, gathered inline (this runs on every node of every file).
-        children = []
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                children.append(value)
-            elif value.__class__ is list:
-                children.extend(item for item in value if isinstance(item, ast.AST))
-        for child in children:
+        for child in _children(node, []):
             kind = child.__class__
             if kind in _LEAVES:
                 continue  # a name, a constant, a context or an operator: no call or loop inside
@@ -224,15 +216,21 @@ def walk(root: ast.AST) -> list[ast.AST]:
     found = [root]
     at = 0
     while at < len(found):
-        node = found[at]
+        _children(found[at], found)
         at += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                found.append(value)
-            elif value.__class__ is list:
-                found.extend(item for item in value if isinstance(item, ast.AST))
     return found
+
+
+def _children(node: ast.AST, into: list) -> list:
+    """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
+    generator: _walk and walk call this on every node of every file)."""
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            into.append(value)
+        elif value.__class__ is list:
+            into.extend(item for item in value if isinstance(item, ast.AST))
+    return into
 
 
 def assigned_names(nodes) -> set[str]:

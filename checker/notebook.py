@@ -72,9 +72,8 @@ def file_lines(text: str) -> dict[tuple[int, int], int]:
                 where[(cell, line_in_cell)] = number
                 continue
             in_source = False
-        if '"cell_type"' in raw and _CELL_START.match(
-            raw
-        ):  # (a substring test first: outputs are most lines)
+        # A substring test before each pattern: outputs are most lines, and hold neither key.
+        if '"cell_type"' in raw and _CELL_START.match(raw):
             cell += 1
         elif '"source"' not in raw:
             continue

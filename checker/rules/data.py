@@ -6,7 +6,7 @@ import ast
 
 from checker.datasets import DatasetFlow, Step
 from checker.findings import RawFinding
-from checker.module import ModuleIndex
+from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
@@ -241,21 +241,25 @@ def _parses_examples(call: ast.Call, index: ModuleIndex) -> bool:
     body = _map_function_body(call, index)
     if not body:
         return False
-    names = {
-        index.resolver.call_name(node) or ""
-        for root in body
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
-    helpers = {
-        index.resolver.call_name(node) or ""
-        for root in _called_helpers(body, index)
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
+    names = _call_names(body, index)
     # a decode in a helper it calls (`decode_image(example["image"])`) dominates the parse: read wrong 38/38
-    per_element = any(word in name for name in names | helpers for word in _PER_ELEMENT_ONLY)
-    return bool(names & _PER_EXAMPLE_PARSE) and not per_element
+    helpers = _call_names(_called_helpers(body, index), index)
+    return bool(names & _PER_EXAMPLE_PARSE) and not _per_element_only(names | helpers)
+
+
+def _call_names(roots, index: ModuleIndex) -> set[str]:
+    """Canonical names of the calls anywhere under these nodes ("" for a call that does not resolve)."""
+    return {
+        index.resolver.call_name(node) or ""
+        for root in roots
+        for node in walk(root)
+        if isinstance(node, ast.Call)
+    }
+
+
+def _per_element_only(names: set[str]) -> bool:
+    """One of these calls works on a single element only (a decode, a resize, a Python function)."""
+    return any(word in name for name in names for word in _PER_ELEMENT_ONLY)
 
 
 def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
@@ -306,13 +310,7 @@ def _defs_bound_to(name: str, index: ModuleIndex) -> list[ast.AST]:
 
 
 def _per_element_work(function: ast.AST, index: ModuleIndex) -> bool:
-    names = {
-        index.resolver.call_name(node) or ""
-        for root in [function, *_called_helpers([function], index)]
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-    }
-    return any(word in name for name in names for word in _PER_ELEMENT_ONLY)
+    return _per_element_only(_call_names([function, *_called_helpers([function], index)], index))
 
 
 _CHEAP = _ELEMENTWISE | {
@@ -401,9 +399,10 @@ def _map_before_batch(index: ModuleIndex):
 
 
 def check_map_before_batch(index: ModuleIndex):
-    chains = list(dataset_flow(index).all_steps())
-    only_looked_at = _only_iterated(dataset_flow(index))
-    trained = dataset_flow(index).trained_steps()
+    flow = dataset_flow(index)
+    chains = list(flow.all_steps())
+    only_looked_at = _only_iterated(flow)
+    trained = flow.trained_steps()
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -421,18 +420,21 @@ def check_map_before_batch(index: ModuleIndex):
             "PP201",
             *_at_method(map_call),
             f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
-            # a per-example parse seen in the code stays high; element-wise and batch-capable maps were
-            # right 2 times in 4 on fresh code (one a peek, one a deliberate benchmark): medium
-            # high needs the pipeline seen training a model; element-wise and other batch-capable maps, and
-            # maps of pipelines not seen training, were right 1 time in 14 at medium in reading 8: low
-            confidence=(None if id(batch_call) in trained else "medium")
-            if kind in ("parse_example", "parsing") and not looked_at
-            else "low",
+            confidence=_map_before_batch_confidence(kind, looked_at, id(batch_call) in trained),
         )
 
 
+def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> str | None:
+    """A per-example parse seen in the code is high when the pipeline is seen training a model, else
+    medium; element-wise and batch-capable maps, parsers known by name only, and maps only looked at are
+    low (right 1 time in 14 at medium in reading 8)."""
+    if kind not in ("parse_example", "parsing") or looked_at:
+        return "low"
+    return None if trained else "medium"
+
+
 def _sets_map_parallelization(index: ModuleIndex) -> bool:
-    for node in ast.walk(index.tree):
+    for node in walk(index.tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and target.attr == "map_parallelization":
@@ -539,7 +541,7 @@ def check_sequential_map(index: ModuleIndex):
     traced = {id(step.node) for chain in chains for step in chain}
     discarded = {
         id(node.value)
-        for node in ast.walk(index.tree)
+        for node in walk(index.tree)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
     }
     before_cache = {

@@ -176,17 +176,23 @@ def _named_range(it, index: ModuleIndex) -> bool:
     return k is not None and k <= _FEW_SAMPLES
 
 
-def _sample_loop(loop, index: ModuleIndex) -> bool:
-    """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
-    wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
+def _loop_iter(loop) -> ast.AST | None:
+    """What a loop or comprehension iterates over, seen through enumerate(...) and zip(...)."""
     it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
     while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip"):
         it = it.args[0] if it.args else None
+    return it
+
+
+def _sample_loop(loop, index: ModuleIndex) -> bool:
+    """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
+    wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
+    it = _loop_iter(loop)
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "take":
         k = it.args[0] if it.args else None
         if isinstance(k, ast.Constant) and isinstance(k.value, int) and k.value <= _SHORT_LIST:
             return True
-    if isinstance(it, ast.Name) and _short_list_names(index).get(it.id):
+    if isinstance(it, ast.Name) and _short_list_name(it.id, index):
         return True
     if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None:
         k = literal_int(it.slice.upper, index)  # `for x in test_images[:5]`
@@ -216,9 +222,7 @@ _DETECTED = ("face", "detect", "letter", "char")
 def _over_detections(loop, index: ModuleIndex) -> bool:
     """A loop over what a detector found in one image or frame (`for (x, y, w, h) in faces`, the letters of
     a CAPTCHA): a handful of items each time, read debatable or wrong 5 times in 6 (reading 8)."""
-    it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
-    while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("enumerate", "zip"):
-        it = it.args[0] if it.args else None
+    it = _loop_iter(loop)
     if it is None:
         return False
     roots = [it]
@@ -244,18 +248,12 @@ def _builds_gradients(loop, index: ModuleIndex) -> bool:
     return False
 
 
-def _short_list_names(index: ModuleIndex) -> dict[str, bool]:
-    """Names every assignment of which in the module is a list or tuple literal of <= 20 elements."""
-    names: dict[str, bool] = {}
-    for node in ast.walk(index.tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    short = (
-                        isinstance(node.value, ast.List | ast.Tuple) and len(node.value.elts) <= _SHORT_LIST
-                    )
-                    names[target.id] = names.get(target.id, True) and short
-    return names
+def _short_list_name(name: str, index: ModuleIndex) -> bool:
+    """Every assignment of the name in the module is a list or tuple literal of <= 20 elements."""
+    values = index.name_values.get(name)
+    return bool(values) and all(
+        isinstance(v, ast.List | ast.Tuple) and len(v.elts) <= _SHORT_LIST for v in values
+    )
 
 
 def _stateful(index: ModuleIndex) -> bool:
