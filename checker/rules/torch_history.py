@@ -76,8 +76,8 @@ def check_accumulated_history(index: ModuleIndex):
             if kept is None or fx.without_grad(node):
                 continue
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if keeper is None or keeper in tensors:
-                continue
+            if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
+                continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
             if feeding is None:
                 feeding = _feeding(fx, loop)
             if keeper in feeding:
