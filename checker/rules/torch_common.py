@@ -280,10 +280,31 @@ class TorchFacts:
         for site in self.direct.get(id(loop), ()):
             if is_step_call(site.node):
                 return True
-            helper = self.helpers.get(id(site.node))
+            helper = self.helpers.get(id(site.node)) or self.own_method(site.node)
             if helper is not None and self._helper_steps(helper):
                 return True
         return False
+
+    def own_method(self, call: ast.Call) -> ast.AST | None:
+        """The method a call `obj.name(...)` runs when exactly one class of the module defines `name` and no
+        nn.Module or optimizer method goes by it (`model.train_model(x, y)`, a course's model class that runs
+        its own training step)."""
+        func = call.func
+        if (
+            not isinstance(func, ast.Attribute)
+            or func.attr in _FRAMEWORK_METHODS
+            or func.attr.startswith("__")
+        ):
+            return None
+        table = self.loop_cache("own_methods", None, self._unique_methods)
+        return table.get(func.attr)
+
+    def _unique_methods(self) -> dict[str, ast.AST]:
+        seen: dict[str, list[ast.AST]] = {}
+        for methods in self.index.class_methods.values():
+            for name, method in methods.items():
+                seen.setdefault(name, []).append(method)
+        return {name: defs[0] for name, defs in seen.items() if len(defs) == 1}
 
     def _helper_steps(self, helper) -> bool:
         """The def runs backward() or optimizer.step() outside any loop of its own (asked once per def)."""
@@ -296,6 +317,10 @@ class TorchFacts:
         )
 
 
+_FRAMEWORK_METHODS = frozenset(
+    {"forward", "train", "eval", "step", "backward", "zero_grad", "update", "to", "cuda", "cpu", "parameters"}
+    | {"state_dict", "load_state_dict", "add", "append", "extend", "get", "item", "run", "fit", "predict"}
+)
 FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
 
 

@@ -476,7 +476,11 @@ for x, y in train_loader:
             "of pairs or lists, or slices and sums of one (`cifar2 = [(img, label) for img, label in cifar10 if "
             "...]`). A module that moves nothing to a GPU trains on the CPU, where workers take cores from the "
             "step's own math threads: its findings are confidence medium (read right in one reading, debatable "
-            "in the later ones). Confidence high: FITTED504."
+            "in the later ones). Confidence high: "
+            "166 of 175 GPU-module findings right (95%) over all the readings together (tuning, fresh, "
+            "hold-outs 1-3), fitted on them by branch torch-fix10; the 9 wrong are in-memory datasets the "
+            "rule does not see (a class in another module, lists of names, a tensor); at medium, 36 CPU-only "
+            "findings, 14 read right and 22 debatable."
         ),
         risk="medium",
         check=check_loader_main_process,
