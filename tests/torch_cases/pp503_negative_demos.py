@@ -38,3 +38,11 @@ def compare(nets, test_x):
         net.eval()
     predictions = [net(test_x) for net in nets]
     return predictions
+
+
+def plot_predictions(model, test_data, show):
+    model.eval()
+    num_to_plot = 5
+    for i in range(num_to_plot):
+        image, label = test_data[i]
+        show(image, model(image.unsqueeze(0).to(device)).argmax().item(), label)
