@@ -138,7 +138,7 @@ def _print_recall(tally: dict[str, Counter]) -> None:
         )
 
 
-def _project_files(git: Path, commit: str, into: Path) -> bool:
+def project_files(git: Path, commit: str, into: Path) -> bool:
     """Write the project's Python files and notebooks at `commit` under `into`; False when the commit is
     missing from the mirror."""
     listed = subprocess.run(
@@ -176,7 +176,7 @@ def evaluate_full_projects(mirror: str) -> None:
             if (git / ".git").is_dir():
                 git = git / ".git"
             into = Path(scratch) / repo.replace("/", "+")
-            if not git.is_dir() or not _project_files(git, commit, into):
+            if not git.is_dir() or not project_files(git, commit, into):
                 missing += len(group)
                 continue
             findings, _, _ = check_paths([str(into)])
