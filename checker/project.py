@@ -12,17 +12,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 
+from checker.datasets import is_training_call, names_training
 from checker.findings import Finding
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 LIFTED_RULES = frozenset({"PP201", "PP202"})
-# Calls that train on what they are given (Estimator.train, Keras fit, tf.estimator.TrainSpec).
-_TRAINING_CALLS = frozenset(
-    {"train", "fit", "fit_generator", "train_and_evaluate", "TrainSpec", "train_on_batch"}
-)
-_SAYS_TRAIN = re.compile(r"train", re.IGNORECASE)
 
 
 def _parse(path: str) -> ast.Module | None:
@@ -49,20 +44,19 @@ def _callee(call: ast.Call) -> str | None:
 
 def _trains_on(call: ast.Call, parents: dict) -> bool:
     """The value of `call` goes into training: bound to a name that says train, passed (as an argument, a
-    keyword or a lambda's body) to a call that trains or is named for training, or to a keyword that says
-    train (`train_input_fn=`)."""
+    keyword or a lambda's body) to a call that trains or is named for training (fit, `estimator.train`,
+    `TrainSpec`), or to a keyword that says train (`train_input_fn=`); the names are read as the dataset flow
+    reads them (checker/datasets.py: not eval, test, valid, predict or infer)."""
     node = call
     while node in parents:
         parent = parents[node]
         if isinstance(parent, ast.Assign | ast.AnnAssign):
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            return any(_SAYS_TRAIN.search(ast.unparse(t)) for t in targets)
-        if isinstance(parent, ast.keyword) and parent.arg and _SAYS_TRAIN.search(parent.arg):
+            return any(names_training(ast.unparse(t)) for t in targets)
+        if isinstance(parent, ast.keyword) and names_training(parent.arg):
             return True
-        if isinstance(parent, ast.Call) and parent is not call:
-            name = _callee(parent) or ""
-            if name in _TRAINING_CALLS or _SAYS_TRAIN.search(name):
-                return True
+        if isinstance(parent, ast.Call) and parent is not call and is_training_call(_callee(parent) or ""):
+            return True
         if isinstance(parent, ast.stmt):
             return False
         node = parent
