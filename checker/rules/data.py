@@ -1030,7 +1030,7 @@ model.fit(ds, epochs=10)
             "named for training, or one bound to or returned by a name that says train (`train_ds`, "
             "`def train_input_fn`), or one returned by a function that a module of the same project (the files "
             "of one PATH) calls into training (`train_ds = make_dataset(...)`, `fit(make_dataset(...))`, "
-            "`TrainSpec(input_fn=...)`; read right 58 times in 63 over readings 1-9). `medium`: the same map "
+            "`TrainSpec(input_fn=...)`; read right 63 times in 68 over readings 1-9). `medium`: the same map "
             "on any other pipeline read at scale (evaluation, "
             "test and preview pipelines, returned, handed on, stored, iterated). `low`: maps whose cost is not "
             "visible or whose code shows no costly work, maps before a cache, inside an interleaved function, "
