@@ -30,9 +30,9 @@ from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
-from mining.dump.split_pool import SplitPool, take_splits, worker_wanted
+from mining.dump.split_pool import SplitPool, take_prepared, worker_wanted
 from mining.joblock import Lock
-from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
+from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow, write_upsert
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
@@ -101,7 +101,7 @@ class DumpImport:
         try:
             with Lock(self.store, LOCK_NAME) as lock:
                 self._lock = lock
-                self._splitter = SplitPool(self.split_worker)
+                self._splitter = SplitPool(self.split_worker, self.store.engine.dialect)
                 try:
                     return self._run()
                 finally:
@@ -211,9 +211,10 @@ class DumpImport:
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
         """Rows of one file into the database, batch by batch, each batch with its checkpoint.
 
-        A full batch of posts is *held* rather than written at once: its HTML is split in the worker process
-        (:mod:`mining.dump.split_pool`) while the next batch is read, and it is written, in its own transaction
-        with its own checkpoint, when the next batch is full (or before anything else is written). Batches are
+        A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
+        values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
+        it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
+        anything else is written). Batches are
         written in file order, and every way out writes the batch held first, so what is committed, and where a
         resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
@@ -225,10 +226,10 @@ class DumpImport:
             nonlocal held
             if held is None:
                 return
-            take_splits(held.posts[0] + held.posts[1], held.splits)
-            held.splits = None  # the rows carry them now
+            prepared = take_prepared(held.prepared)
+            held.prepared = None  # (a second try after an interrupt prepares the rows here)
             # (held is let go only once written: an interrupt meanwhile leaves it for the way out to write)
-            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts)
+            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts, prepared)
             state.update(held.state)
             held = None
 
@@ -265,9 +266,9 @@ class DumpImport:
                     )
             if batch.fault is not None:
                 flush(None)  # writes the rows before the bad one, then raises
-            splits = self._splitter.submit(posts[0] + posts[1])
+            prepared = self._splitter.submit(*posts, KIND)
             write_held()
-            held = _Held(batch, state_at(point, False), posts, splits)
+            held = _Held(batch, state_at(point, False), posts, prepared)
             batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
@@ -321,13 +322,20 @@ class DumpImport:
         raise stopped
 
     def _write(
-        self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict, decided: tuple | None = None
+        self,
+        batch: _Batch,
+        run_id: int,
+        key: str,
+        state: dict,
+        old_state: dict,
+        decided: tuple | None = None,
+        prepared: tuple | None = None,
     ) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
         building the batch's answers or comments: the rows before it are written, the checkpoint stays at
         ``old_state``, and the error is raised after the commit. ``decided``: a held batch's questions and answers,
         rows not newer than the stored ones dropped already (any stored since are refused by the upsert's own
-        test, which is the same test)."""
+        test, which is the same test); ``prepared``: those made ready to write by the worker (None: here)."""
         written = 0
         with self.store.write() as s:
             if self.store.is_sqlite:
@@ -348,10 +356,13 @@ class DumpImport:
                 questions = _newer_only(s, Question, self.site, questions)
                 answers = _newer_only(s, Answer, self.site, answers)
             # Dump text comes from an XML parser: it holds no NUL and no lone surrogate.
-            if questions:
-                written += upsert_questions(s, questions, KIND, from_xml=True)
-            if answers:
-                written += upsert_answers(s, answers, KIND, from_xml=True)
+            if prepared is not None:
+                written += write_upsert(s, prepared[0]) + write_upsert(s, prepared[1])
+            else:
+                if questions:
+                    written += upsert_questions(s, questions, KIND, from_xml=True)
+                if answers:
+                    written += upsert_answers(s, answers, KIND, from_xml=True)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
             if self._lock is not None:
@@ -368,12 +379,12 @@ class DumpImport:
 @dataclass
 class _Held:
     """A batch decided and waiting to be written: its checkpoint state, the questions and answers it will write
-    (the batch's own dicts) and the worker's pending split of their bodies (None: split when written)."""
+    (the batch's own dicts) and the worker's pending preparation of them (None: prepared when written)."""
 
     batch: _Batch
     state: dict[str, Any]
     posts: tuple[list[dict[str, Any]], list[dict[str, Any]]]
-    splits: Any
+    prepared: Any
 
 
 class _Batch:
