@@ -30,7 +30,7 @@ from mining.cli import cli
 from mining.dump import reader as dump_reader
 from mining.dump.importer import DumpImport
 from mining.dump.reader import DumpReader
-from mining.dump.rows import DumpFilter, parse_tags
+from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, parse_tags
 from mining.store import upsert_comments, upsert_questions
 
 AI = Path("se_dumps/ai.stackexchange.com")
@@ -303,6 +303,32 @@ def test_parse_tags_both_formats():
     assert parse_tags("<python><tensorflow-2.0>") == ["python", "tensorflow-2.0"]
     assert parse_tags("|python|c++|") == ["python", "c++"]
     assert parse_tags("") == [] and parse_tags(None) == []
+
+
+def test_row_values_in_every_form_a_dump_may_hold():
+    """Questions and answers are built in one step when their values are plain, and value by value otherwise: both
+    ways give the same values (a zoned date in UTC without its zone, an empty or missing value as None)."""
+    plain = {"Id": "7", "PostTypeId": "1", "Tags": "|a|", "Score": "3", "ViewCount": "", "AnswerCount": " 2 ",
+             "CreationDate": "2024-01-01T10:00:00.5", "LastActivityDate": "2024-01-02T00:00:00",
+             "ClosedDate": "2024-01-03T01:02:03+02:00", "Title": "t", "Body": "<p>b</p>"}  # fmt: skip
+    kind, post_id, row = PostSelector(DumpFilter(), "ai")(plain)
+    assert (kind, post_id) == ("q", 7)
+    assert row == {
+        "id": 7, "site": "ai", "title": "t", "body_html": "<p>b</p>", "tags": "|a|", "score": 3, "view_count": None,
+        "answer_count": 2, "accepted_answer_id": None, "owner_user_id": None,
+        "link": "https://ai.stackexchange.com/questions/7", "creation_date": datetime(2024, 1, 1, 10, 0, 0, 500000),
+        "last_activity_date": datetime(2024, 1, 2), "last_edit_date": None, "closed_date": datetime(2024, 1, 2, 23, 2, 3),
+    }  # fmt: skip
+    assert PostSelector(DumpFilter(), "stackoverflow")({**plain, "ClosedDate": ""})[2]["closed_date"] is None
+    answer_attrib = {"Id": "8", "Score": "-1", "CreationDate": "2024-01-01T10:00:00Z", "OwnerUserId": "5"}
+    assert answer_row(answer_attrib, "ai", 7) == {
+        "site": "ai", "id": 8, "question_id": 7, "body_html": None, "score": -1, "owner_user_id": 5,
+        "creation_date": datetime(2024, 1, 1, 10), "last_activity_date": None, "last_edit_date": None,
+    }  # fmt: skip
+    with pytest.raises(RowError, match="^missing Id$"):
+        answer_row({**answer_attrib, "Id": ""}, "ai", 7)
+    with pytest.raises(RowError, match="^LastEditDate='soon' is not an ISO date$"):
+        answer_row({**answer_attrib, "LastEditDate": "soon"}, "ai", 7)
 
 
 def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
