@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -460,10 +461,17 @@ class _Batch:
 
 
 def _among(session, column, ids):
-    """``column IN ids``; on PostgreSQL as ``= ANY(array)``, one parameter: psycopg caches the conversion of a short
-    statement, but parses one with a thousand placeholders again on every call (15% of a tag-filtered import)."""
-    if session.get_bind().dialect.name == "postgresql":
+    """``column IN ids``, with the ids as one parameter where the backend can: on PostgreSQL as ``= ANY(array)``
+    (psycopg caches the conversion of a short statement, but parses one with a thousand placeholders again on every
+    call: 15% of a tag-filtered import), on SQLite as ``IN (SELECT value FROM json_each(array))`` (SQLAlchemy
+    otherwise renders and binds a thousand placeholders one by one for every lookup: a tenth of importing every
+    post)."""
+    dialect = session.get_bind().dialect
+    if dialect.name == "postgresql":
         return column == sa.any_(sa.bindparam("ids", list(ids), type_=postgresql.ARRAY(sa.BigInteger)))
+    if dialect.name == "sqlite" and dialect.dbapi.sqlite_version_info >= (3, 38):  # JSON built in
+        values = sa.func.json_each(sa.bindparam("ids", json.dumps(list(ids)))).table_valued("value")
+        return column.in_(sa.select(values.c.value))
     return column.in_(ids)
 
 
@@ -587,8 +595,6 @@ def _summary(result: ImportResult) -> str:
 
 def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
     """The `ppmine import-dump` command: build the import from its flags, run it, print what it did."""
-    import json
-
     import click
 
     from core.cli_common import check_window, emit_rows

@@ -72,9 +72,16 @@ def _date(attrib, key: str) -> datetime | None:
 
 
 fromisoformat = datetime.fromisoformat
-# The dates a fast path reads without _date: one with a zone (never seen in a dump) takes the checked way.
-_ZONED_QUESTION = ("last_activity_date", "last_edit_date", "closed_date")
-_ZONED_ANSWER = ("creation_date", "last_activity_date", "last_edit_date")
+
+
+def _any_zoned(a: datetime | None, b: datetime | None, c: datetime | None) -> bool:
+    """Whether a date read without :func:`_date` has a zone (never seen in a dump): the row then takes the checked
+    way, which stores it in UTC."""
+    return (
+        (a is not None and a.tzinfo is not None)
+        or (b is not None and b.tzinfo is not None)
+        or (c is not None and c.tzinfo is not None)
+    )
 
 
 class PostSelector:
@@ -135,7 +142,7 @@ class PostSelector:
                 "last_edit_date": fromisoformat(v) if (v := get("LastEditDate")) else None,
                 "closed_date": fromisoformat(v) if (v := get("ClosedDate")) else None,
             }
-            if not any(row[key] is not None and row[key].tzinfo is not None for key in _ZONED_QUESTION):
+            if not _any_zoned(row["last_activity_date"], row["last_edit_date"], row["closed_date"]):
                 return row
         except (TypeError, ValueError):
             pass
@@ -173,7 +180,7 @@ def answer_row(attrib, site: str, question_id: int) -> dict[str, Any]:
             "last_activity_date": fromisoformat(v) if (v := get("LastActivityDate")) else None,
             "last_edit_date": fromisoformat(v) if (v := get("LastEditDate")) else None,
         }
-        if not any(row[key] is not None and row[key].tzinfo is not None for key in _ZONED_ANSWER):
+        if not _any_zoned(row["creation_date"], row["last_activity_date"], row["last_edit_date"]):
             return row
     except (TypeError, ValueError):
         pass
