@@ -31,7 +31,18 @@ from core.schema.labeling import AuditEntry
 from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
-from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
+from mining.dump.rows import (
+    ANSWER_DATES,
+    QUESTION_DATES,
+    DumpFilter,
+    PostSelector,
+    RowError,
+    answer_row,
+    comment_row,
+    dump_date,
+    dump_dates,
+    select_comment,
+)
 from mining.dump.split_pool import SplitPool, take_prepared, worker_wanted
 from mining.joblock import Lock
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow, write_upsert
@@ -362,9 +373,10 @@ class DumpImport:
                 written += write_upsert(s, prepared[0]) + write_upsert(s, prepared[1])
             else:
                 if questions:
+                    questions = dump_dates(questions, QUESTION_DATES)
                     written += upsert_questions(s, questions, KIND, from_xml=True)
                 if answers:
-                    written += upsert_answers(s, answers, KIND, from_xml=True)
+                    written += upsert_answers(s, dump_dates(answers, ANSWER_DATES), KIND, from_xml=True)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
             if self._lock is not None:
@@ -494,7 +506,7 @@ def _newer_only(session, model, site: str, rows: list[dict[str, Any]]) -> list[d
         for r in rows
         if r["id"] not in stored
         or stored[r["id"]] is None
-        or (r["last_activity_date"] is not None and r["last_activity_date"] > stored[r["id"]])
+        or (r["last_activity_date"] is not None and dump_date(r["last_activity_date"]) > stored[r["id"]])
     ]
 
 
@@ -528,7 +540,7 @@ def _move_misfiled(session, site: str, other_sites: list[str], questions: list[d
         )
         for old_site, qid, created, title, link in stored:
             row = wanted[qid]
-            if qid in present or (created, title) != (row["creation_date"], row["title"]):
+            if qid in present or (created, title) != (dump_date(row["creation_date"]), row["title"]):
                 continue
             new_link = question_link(qid, site)
             session.execute(

@@ -22,6 +22,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from core.errors import PPMinerError
+from mining.dump.rows import ANSWER_DATES, QUESTION_DATES, dump_dates
 from mining.store import Upsert, prepare_answers, prepare_questions
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): a signal for this process when its parent dies
@@ -60,10 +61,11 @@ _dialect = None  # the worker's: the importer's database dialect, inherited when
 def prepare_posts(
     questions: list[dict[str, Any]], answers: list[dict[str, Any]], source: str
 ) -> tuple[Upsert, Upsert]:
-    """The worker's job: a batch's questions and answers made ready to write (text read by an XML parser)."""
+    """The worker's job: a batch's questions and answers (dicts of :mod:`mining.dump.rows`, dates as text) made
+    ready to write."""
     return (
-        prepare_questions(questions, source, _dialect, from_xml=True),
-        prepare_answers(answers, source, _dialect, from_xml=True),
+        prepare_questions(dump_dates(questions, QUESTION_DATES), source, _dialect, from_xml=True),
+        prepare_answers(dump_dates(answers, ANSWER_DATES), source, _dialect, from_xml=True),
     )
 
 
