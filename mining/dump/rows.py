@@ -124,7 +124,10 @@ class PostSelector:
     def __call__(self, attrib) -> tuple[str, int, Any] | None:
         kind = attrib.get("PostTypeId")
         if kind == "2":
-            return "a", _int(attrib, "ParentId", required=True), attrib
+            try:
+                return "a", int(attrib.get("ParentId")), attrib
+            except (TypeError, ValueError):  # missing or bad: the checked way names it
+                return "a", _int(attrib, "ParentId", required=True), attrib
         if kind == "1":
             question = self._question(attrib)
             return None if question is None else ("q", question["id"], question)
