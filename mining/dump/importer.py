@@ -228,9 +228,8 @@ class DumpImport:
         A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
         values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
         it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
-        anything else is written). Batches are
-        written in file order, and every way out writes the batch held first, so what is committed, and where a
-        resumed import starts, is what it would be without holding."""
+        anything else is written). Batches are written in file order, and every way out writes the batch held
+        first, so what is committed, and where a resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
         held: _Held | None = None
         last_point: SafePoint | None = None
@@ -374,8 +373,7 @@ class DumpImport:
                 written += write_upsert(s, prepared[0]) + write_upsert(s, prepared[1])
             else:
                 if questions:
-                    questions = dump_dates(questions, QUESTION_DATES)
-                    written += upsert_questions(s, questions, KIND, from_xml=True)
+                    written += upsert_questions(s, dump_dates(questions, QUESTION_DATES), KIND, from_xml=True)
                 if answers:
                     written += upsert_answers(s, dump_dates(answers, ANSWER_DATES), KIND, from_xml=True)
             if comments:

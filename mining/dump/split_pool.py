@@ -1,9 +1,9 @@
 """Making a batch of posts ready to write (HTML split into prose and code, values converted for the database) in a
 worker process while the importer reads and writes.
 
-The split (:func:`core.text.split_html`) is the largest single cost of importing every post, and the rest of
-:func:`mining.store.prepare_questions` (stamping, one row per id, the values as the database driver takes them)
-depends on nothing but the rows either. So the importer hands a batch's decided questions and answers to one worker
+The split (:func:`core.text.split_html`) is the largest single cost of importing every post; it, and the rest of
+:func:`mining.store.prepare_questions` (stamping, one row per id, the values as the database driver takes them),
+depend on nothing but the rows. So the importer hands a batch's decided questions and answers to one worker
 process and goes on reading the next batch and writing the one before; when it writes the batch, the rows are
 ready. The worker runs the very same functions on the very same rows, so what is stored does not depend on where
 they ran. Whenever the worker cannot answer (no spare core, too few rows to be worth a trip, a broken worker),
@@ -73,7 +73,7 @@ def _worker_start(parent: int, dialect) -> None:
     """The worker lives and dies with the importer: killed with it (even by SIGKILL, which leaves no chance to
     clean up), holding none of its standard streams (a pipe reading the importer's output must see its end), and
     deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
-    writes the batches it holds with the splits this worker finishes)."""
+    writes the batches it holds with the rows this worker finishes)."""
     global _dialect
     _dialect = dialect
     signal.signal(signal.SIGINT, signal.SIG_IGN)
