@@ -7,11 +7,11 @@ matching ParentId/AcceptedAnswerId), then times:
   split     the bare parse plus core.text.split_html of every question and answer body (the split's share of all)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written, once
-            with the split in this process and once in a worker process (split_pool; the importer uses one by
-            itself only when a core is free)
+            with the split in this process and once in a worker process that splits each batch and makes its rows
+            ready to write (split_pool; the importer uses one by itself only when a core is free)
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints MB/s and the ratio to the bare parse, in wall clock, in CPU seconds of this process (steady on a shared
-machine) and in CPU seconds of this process and its workers together (an import of every post splits HTML in a
+machine) and in CPU seconds of this process and its workers together (an import of every post prepares rows in a
 worker process: the wall clock is what a user waits, the total CPU what the machine pays). Targets: a filtered
 import at most 2x the bare parse; importing every post (all) at most 4x.
 
@@ -85,7 +85,7 @@ def reader_only(path: Path) -> int:
 
 def timed(fn, repeat: int = 1) -> tuple[float, float, float, object]:
     """Best wall-clock seconds, CPU seconds of this process, and CPU seconds of this process plus the child
-    processes it waited for (the import's split worker) over ``repeat`` runs (CPU time is steadier on a busy
+    processes it waited for (the import's worker) over ``repeat`` runs (CPU time is steadier on a busy
     machine)."""
     best, best_cpu, best_all, value = float("inf"), float("inf"), float("inf"), None
     for _ in range(repeat):
@@ -123,7 +123,7 @@ def main() -> None:
             *times, n = timed(lambda: bare_parse(posts, split=True))
             results.append(("bare + split bodies", *times, "no database: what the split costs (one process)"))
 
-        # (label, filter, split HTML in a worker: None as the importer decides, or forced)
+        # (label, filter, prepare rows in a worker: None as the importer decides, or forced)
         scenarios = [(f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag})), None)]
         if args.skip_all:
             pass

@@ -11,6 +11,7 @@ another row, never an update. A row without a site is refused rather than guesse
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from operator import itemgetter
@@ -43,7 +44,10 @@ def _with_text(out: dict[str, Any]) -> dict[str, Any]:
 
 def dialect_insert(session: Session, table: sa.Table):
     """The INSERT construct of the session's backend, with its ON CONFLICT support."""
-    dialect = session.get_bind().dialect.name
+    return _insert_for(session.get_bind().dialect.name, table)
+
+
+def _insert_for(dialect: str, table: sa.Table):
     if dialect == "postgresql":
         return postgresql.insert(table)
     if dialect == "sqlite":
@@ -51,14 +55,23 @@ def dialect_insert(session: Session, table: sa.Table):
     raise ValueError(f"unsupported database dialect {dialect!r}")
 
 
-def _upsert(
-    session: Session, table: sa.Table, rows: list[dict[str, Any]], newer_when, from_xml: bool = False
-) -> int:
-    """Insert rows; on an existing id update every column, but only where ``newer_when(table, excluded)``.
-    ``from_xml``: every text value was read by an XML parser (or derived from such text), which refuses NUL and
-    lone surrogates, so the check that makes text storable has nothing to do."""
-    if not rows:
-        return 0
+@dataclass
+class Upsert:
+    """One table's rows made ready to write: stamped, prose and code derived, one row per id, in id order, grouped
+    by the columns they carry. A group is ``(columns, sql, rows)``: on SQLite, ``rows`` are already the driver's
+    parameter tuples for ``sql``; otherwise ``sql`` is None and ``rows`` are dicts for SQLAlchemy. Made by
+    :func:`prepare_upsert` without a database (the dump importer makes them in a worker process), written by
+    :func:`write_upsert`."""
+
+    table: str
+    dialect: str
+    groups: list[tuple[tuple[str, ...], str | None, list]]
+
+
+def prepare_upsert(table: sa.Table, rows: list[dict[str, Any]], dialect, from_xml: bool = False) -> Upsert:
+    """``rows`` made ready for :func:`write_upsert` on ``dialect`` (a SQLAlchemy dialect). ``from_xml``: every text
+    value was read by an XML parser (or derived from such text), which refuses NUL and lone surrogates, so the
+    check that makes text storable has nothing to do."""
     # One statement per distinct key set keeps executemany batches uniform. Rows go in id order so concurrent
     # writers (a scrape and a dump import) lock rows in the same order and cannot deadlock on PostgreSQL.
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
@@ -72,47 +85,79 @@ def _upsert(
         if keys not in sorted_keys:
             sorted_keys[keys] = tuple(sorted(keys))
         by_keys.setdefault(sorted_keys[keys], []).append(row)
-    changed = 0
-    counts_batches = session.get_bind().dialect.name == "sqlite"
+    groups = []
     for keys, batch in by_keys.items():
-        stmt = dialect_insert(session, table)
-        excluded = stmt.excluded
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[table.c.site, table.c.id],
-            set_={k: excluded[k] for k in keys if k not in ("site", "id")},
-            where=newer_when(table, excluded),
-        )
-        if counts_batches:  # SQLite's executemany sums the rows each statement inserted or updated
-            written = _sqlite_executemany(session, stmt, table, keys, batch)
-            changed += session.execute(stmt, batch).rowcount if written is None else written
+        fast = _sqlite_params(table, keys, batch, dialect) if dialect.name == "sqlite" else None
+        groups.append((keys, None, batch) if fast is None else (keys, *fast))
+    return Upsert(table.name, dialect.name, groups)
+
+
+def write_upsert(session: Session, upsert: Upsert) -> int:
+    """Insert the prepared rows; on an existing id update every column, but only where the table's test says the
+    row is newer (or changed). Returns the rows inserted or updated."""
+    dialect = session.get_bind().dialect.name
+    if upsert.dialect != dialect:
+        raise ValueError(f"rows prepared for {upsert.dialect} cannot be written to {dialect}")
+    table = _TABLES[upsert.table]
+    changed = 0
+    for keys, sql, batch in upsert.groups:
+        if (
+            sql is not None
+        ):  # SQLite's own executemany, which sums the rows each statement inserted or updated
+            if session.autoflush:  # as session.execute would: ORM objects added before (a parent) go first
+                session.flush()
+            changed += session.connection().exec_driver_sql(sql, batch).rowcount
+        elif dialect == "sqlite":
+            changed += session.execute(_statement(table, keys, dialect), batch).rowcount
         else:  # RETURNING counts them on every backend (batched statements' rowcount is unreliable)
-            changed += len(session.execute(stmt.returning(table.c.id), batch).all())
+            changed += len(
+                session.execute(_statement(table, keys, dialect).returning(table.c.id), batch).all()
+            )
     return changed
 
 
-def _sqlite_executemany(
-    session: Session, stmt, table: sa.Table, keys: tuple[str, ...], batch: list
-) -> int | None:
-    """The batch straight to SQLite's executemany, each value converted by its column type's own bind processor;
-    returns the rows changed. SQLAlchemy would build a parameter dict per row and convert it value by value, a
-    third of the write. None (not run) when the statement needs more than the rows' own values (a default)."""
-    dialect = session.get_bind().dialect
+@cache
+def _statement(table: sa.Table, keys: tuple[str, ...], dialect: str):
+    """INSERT ... ON CONFLICT (site, id) DO UPDATE of the columns ``keys``, where the table's test allows."""
+    stmt = _insert_for(dialect, table)
+    excluded = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=[table.c.site, table.c.id],
+        set_={k: excluded[k] for k in keys if k not in ("site", "id")},
+        where=_NEWER_WHEN[table.name](table, excluded),
+    )
+
+
+@cache
+def _compiled(table: sa.Table, keys: tuple[str, ...], dialect) -> tuple[str, tuple[str, ...]] | None:
+    """The statement's SQL text on ``dialect`` and the columns its parameters take, in order; None when it needs
+    more than the rows' own values (a default) or names a column the table lacks (SQLAlchemy then says so)."""
     if not set(keys) <= set(table.c.keys()):
-        return None  # an unknown column: the ordinary execute names it
-    compiled = stmt.compile(dialect=dialect, column_keys=list(keys))
+        return None
+    compiled = _statement(table, keys, dialect.name).compile(dialect=dialect, column_keys=list(keys))
     names = compiled.positiontup
     if compiled.insert_prefetch or not names or len(names) < 2 or not set(names) <= set(keys):
         return None
-    convert = [(i, _column_converter(table.c[name].type, dialect)) for i, name in enumerate(names)]
+    return compiled.string, tuple(names)
+
+
+def _sqlite_params(
+    table: sa.Table, keys: tuple[str, ...], batch: list[dict[str, Any]], dialect
+) -> tuple[str, list[tuple]] | None:
+    """The batch as the SQLite driver's executemany takes it: the statement's SQL and a tuple per row, each value
+    converted by its column type's own bind processor. SQLAlchemy would build a parameter dict per row and convert
+    it value by value, a third of the write. None when the statement cannot go to the driver directly."""
+    compiled = _compiled(table, keys, dialect)
+    if compiled is None:
+        return None
+    sql, names = compiled
     # Column by column: one comprehension per column instead of a Python step per value of every row.
     columns = list(zip(*map(itemgetter(*names), batch), strict=True))
-    for i, convert_column in convert:
+    for i, name in enumerate(names):
+        convert_column = _column_converter(table.c[name].type, dialect)
         if convert_column is not None:
             columns[i] = convert_column(columns[i])
-    params = list(zip(*columns, strict=True))
-    if session.autoflush:  # as session.execute would: ORM objects added before (a parent) are written first
-        session.flush()
-    return session.connection().exec_driver_sql(compiled.string, params).rowcount
+    return sql, list(zip(*columns, strict=True))
 
 
 @cache
@@ -213,27 +258,42 @@ def _stamp(rows: Iterable[Mapping[str, Any]], source: str, now: datetime) -> lis
     return [{**row, "source": source, "refreshed_at": now} for row in rows]
 
 
-def upsert_questions(
-    session: Session, rows: Iterable[Mapping[str, Any]], source: str, from_xml: bool = False
-) -> int:
-    """Insert or refresh questions (dicts with body_html; prose and code are derived here). Returns rows changed.
-    ``from_xml``: the text was read by an XML parser (see :func:`_upsert`)."""
+def prepare_questions(
+    rows: Iterable[Mapping[str, Any]], source: str, dialect, from_xml: bool = False
+) -> Upsert:
+    """Questions (dicts with body_html; prose and code are derived here) made ready for :func:`write_upsert`.
+    ``from_xml``: the text was read by an XML parser (see :func:`prepare_upsert`)."""
     now = utcnow()
     prepared = []
     for row in _stamp(rows, source, now):
         row = _with_text(row)
         row["has_code"] = bool(row["code_blocks"])
         prepared.append(row)
-    return _upsert(session, Question.__table__, prepared, _newer_activity, from_xml)
+    return prepare_upsert(Question.__table__, prepared, dialect, from_xml)
+
+
+def prepare_answers(
+    rows: Iterable[Mapping[str, Any]], source: str, dialect, from_xml: bool = False
+) -> Upsert:
+    """Answers made ready for :func:`write_upsert`, as :func:`prepare_questions`."""
+    now = utcnow()
+    prepared = [_with_text(row) for row in _stamp(rows, source, now)]
+    return prepare_upsert(Answer.__table__, prepared, dialect, from_xml)
+
+
+def upsert_questions(
+    session: Session, rows: Iterable[Mapping[str, Any]], source: str, from_xml: bool = False
+) -> int:
+    """Insert or refresh questions (dicts with body_html; prose and code are derived here). Returns rows changed.
+    ``from_xml``: the text was read by an XML parser (see :func:`prepare_upsert`)."""
+    return write_upsert(session, prepare_questions(rows, source, session.get_bind().dialect, from_xml))
 
 
 def upsert_answers(
     session: Session, rows: Iterable[Mapping[str, Any]], source: str, from_xml: bool = False
 ) -> int:
     """Insert or refresh answers; their questions must be stored already (same transaction is fine)."""
-    now = utcnow()
-    prepared = [_with_text(row) for row in _stamp(rows, source, now)]
-    return _upsert(session, Answer.__table__, prepared, _newer_activity, from_xml)
+    return write_upsert(session, prepare_answers(rows, source, session.get_bind().dialect, from_xml))
 
 
 def upsert_comments(session: Session, rows: Iterable[Mapping[str, Any]], source: str) -> int:
@@ -245,4 +305,9 @@ def upsert_comments(session: Session, rows: Iterable[Mapping[str, Any]], source:
             row["text"] = html_to_text(row.get("body_html"))
         row.setdefault("body_html", None)
         prepared.append(row)
-    return _upsert(session, Comment.__table__, prepared, _comment_changed)
+    return write_upsert(session, prepare_upsert(Comment.__table__, prepared, session.get_bind().dialect))
+
+
+_TABLES = {table.name: table for table in (Question.__table__, Answer.__table__, Comment.__table__)}
+# when a stored row gives way to the one written: a newer activity date (posts), any change (comments)
+_NEWER_WHEN = {"questions": _newer_activity, "answers": _newer_activity, "comments": _comment_changed}

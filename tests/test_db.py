@@ -275,12 +275,12 @@ def test_sqlite_fast_executemany_stores_what_sqlalchemy_stores(tmp_path, monkeyp
          "text": "ok\x00", "score": 1, "creation_date": datetime(2021, 3, 3)},
     ]  # fmt: skip
     fast_runs = []
-    real = store_mod._sqlite_executemany
+    real = store_mod._sqlite_params
 
     def counted(*args):
-        written = real(*args)
-        fast_runs.append(written)
-        return written
+        params = real(*args)
+        fast_runs.append(params)
+        return params
 
     def stored(path):
         with sqlite3.connect(path) as con:
@@ -289,7 +289,7 @@ def test_sqlite_fast_executemany_stores_what_sqlalchemy_stores(tmp_path, monkeyp
 
     tables = []
     for name, fast in (("fast.db", counted), ("plain.db", lambda *args: None)):
-        monkeypatch.setattr(store_mod, "_sqlite_executemany", fast)
+        monkeypatch.setattr(store_mod, "_sqlite_params", fast)
         db = open_store(f"sqlite:///{tmp_path / name}")
         with db.write() as s:
             assert upsert_questions(s, questions, "dump") == 3
@@ -298,7 +298,7 @@ def test_sqlite_fast_executemany_stores_what_sqlalchemy_stores(tmp_path, monkeyp
         with db.write() as s:  # nothing newer: nothing written, on either path
             assert upsert_questions(s, questions, "dump") == 0
         tables.append(stored(tmp_path / name))
-    assert fast_runs and all(written is not None for written in fast_runs)
+    assert fast_runs and all(params is not None for params in fast_runs)
     assert tables[0] == tables[1]
     assert tables[0]["questions"][0][14:16] == ("2020-01-01 00:00:00.000000", "2021-01-01 12:30:05.250000")
 

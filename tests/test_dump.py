@@ -30,8 +30,17 @@ from mining.cli import cli
 from mining.dump import reader as dump_reader
 from mining.dump.importer import DumpImport
 from mining.dump.reader import DumpReader
-from mining.dump.rows import DumpFilter, parse_tags
-from mining.store import upsert_comments, upsert_questions
+from mining.dump.rows import (
+    ANSWER_DATES,
+    QUESTION_DATES,
+    DumpFilter,
+    PostSelector,
+    RowError,
+    answer_row,
+    dump_dates,
+    parse_tags,
+)
+from mining.store import upsert_answers, upsert_comments, upsert_questions
 
 AI = Path("se_dumps/ai.stackexchange.com")
 PPMINE = [sys.executable, "-c", "from mining.cli import main; main()"]
@@ -197,6 +206,67 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
 
 
+def test_stored_bytes_equal_sqlalchemys_own_write_of_the_dump(fixtures, tmp_path, monkeypatch):
+    """Every stored byte of an import of the real dump (rows built in one step, dates carried as text, made ready in
+    the worker, handed to SQLite's executemany as tuples) equals what SQLAlchemy's own executemany stores for the
+    same posts read independently with the standard library (refreshed_at aside: the time of the write)."""
+    import sqlite3
+
+    import mining.store
+
+    posts = fixtures / AI / "Posts.xml"
+    imported = tmp_path / "imported.db"
+    DumpImport(open_store(f"sqlite:///{imported}"), str(posts), site="ai", batch_size=300, progress=False,
+               split_worker=True).run()  # fmt: skip
+
+    def number(value):
+        return int(value) if value else None
+
+    def date(value):
+        return datetime.fromisoformat(value) if value else None
+
+    questions, answers = [], []
+    for r in (row.attrib for row in ET.parse(posts).getroot()):
+        if r["PostTypeId"] == "1":
+            questions.append({
+                "site": "ai", "id": int(r["Id"]), "title": r.get("Title"), "body_html": r.get("Body"),
+                "tags": "|" + r["Tags"][1:-1].replace("><", "|") + "|", "score": number(r.get("Score")),
+                "view_count": number(r.get("ViewCount")), "answer_count": number(r.get("AnswerCount")),
+                "accepted_answer_id": number(r.get("AcceptedAnswerId")),
+                "owner_user_id": number(r.get("OwnerUserId")), "link": f"https://ai.stackexchange.com/questions/{r['Id']}",
+                "creation_date": date(r.get("CreationDate")), "last_activity_date": date(r.get("LastActivityDate")),
+                "last_edit_date": date(r.get("LastEditDate")), "closed_date": date(r.get("ClosedDate")),
+            })  # fmt: skip
+        elif r["PostTypeId"] == "2":
+            answers.append({
+                "site": "ai", "id": int(r["Id"]), "question_id": int(r["ParentId"]), "body_html": r.get("Body"),
+                "score": number(r.get("Score")), "owner_user_id": number(r.get("OwnerUserId")),
+                "creation_date": date(r.get("CreationDate")), "last_activity_date": date(r.get("LastActivityDate")),
+                "last_edit_date": date(r.get("LastEditDate")),
+            })  # fmt: skip
+    kept = {q["id"] for q in questions}
+    answers = [a for a in answers if a["question_id"] in kept]
+    monkeypatch.setattr(mining.store, "_sqlite_params", lambda *args: None)  # SQLAlchemy binds every value
+    reference = tmp_path / "reference.db"
+    with open_store(f"sqlite:///{reference}").write() as s:
+        upsert_questions(s, questions, "dump")
+        upsert_answers(s, answers, "dump")
+
+    def stored(path):
+        with contextlib.closing(sqlite3.connect(path)) as con:
+            out = {}
+            for table in ("questions", "answers"):
+                names = [c[1] for c in con.execute(f"PRAGMA table_info({table})") if c[1] != "refreshed_at"]
+                out[table] = con.execute(
+                    f"SELECT {', '.join(names)} FROM {table} ORDER BY site, id"
+                ).fetchall()
+            return out
+
+    got, want = stored(imported), stored(reference)
+    assert len(got["questions"]) == len(kept) > 100 and len(got["answers"]) == len(answers) > 100
+    assert got == want
+
+
 def test_an_import_leaves_every_committed_row_in_the_database_file(tmp_path, fixtures):
     """The process keeps its engine (and its pooled connections) after the import, as the cron job and in-process
     CLI runs do: a copy of the database file alone, without its -wal file, still holds every imported post."""
@@ -303,6 +373,42 @@ def test_parse_tags_both_formats():
     assert parse_tags("<python><tensorflow-2.0>") == ["python", "tensorflow-2.0"]
     assert parse_tags("|python|c++|") == ["python", "c++"]
     assert parse_tags("") == [] and parse_tags(None) == []
+
+
+def test_row_values_in_every_form_a_dump_may_hold():
+    """Questions and answers are built in one step when their values are plain, and value by value otherwise (which
+    names a bad value). Dates stay the dump's text until dump_dates converts them: a zoned date to UTC without its
+    zone, an empty or missing one to None."""
+    plain = {"Id": "7", "PostTypeId": "1", "Tags": "|a|", "Score": "3", "ViewCount": "", "AnswerCount": " 2 ",
+             "CreationDate": "2024-01-01T10:00:00.5", "LastActivityDate": "2024-01-02T00:00:00",
+             "ClosedDate": "2024-01-03T01:02:03+02:00", "Title": "t", "Body": "<p>b</p>"}  # fmt: skip
+    kind, post_id, row = PostSelector(DumpFilter(), "ai")(plain)
+    assert (kind, post_id) == ("q", 7)
+    assert row == {
+        "id": 7, "site": "ai", "title": "t", "body_html": "<p>b</p>", "tags": "|a|", "score": 3, "view_count": None,
+        "answer_count": 2, "accepted_answer_id": None, "owner_user_id": None,
+        "link": "https://ai.stackexchange.com/questions/7", "creation_date": "2024-01-01T10:00:00.5",
+        "last_activity_date": "2024-01-02T00:00:00", "last_edit_date": None, "closed_date": "2024-01-03T01:02:03+02:00",
+    }  # fmt: skip
+    dump_dates([row], QUESTION_DATES)
+    assert [row[key] for key in QUESTION_DATES] == [
+        datetime(2024, 1, 1, 10, 0, 0, 500000), datetime(2024, 1, 2), None, datetime(2024, 1, 2, 23, 2, 3)
+    ]  # fmt: skip
+    assert dump_dates([dict(row)], QUESTION_DATES) == [row]  # (datetimes stay as they are)
+    assert PostSelector(DumpFilter(), "stackoverflow")({**plain, "ClosedDate": ""})[2]["closed_date"] is None
+    answer_attrib = {"Id": "8", "Score": "-1", "CreationDate": "2024-01-01T10:00:00Z", "OwnerUserId": "5"}
+    answer = answer_row(answer_attrib, "ai", 7)
+    assert answer == {
+        "site": "ai", "id": 8, "question_id": 7, "body_html": None, "score": -1, "owner_user_id": 5,
+        "creation_date": "2024-01-01T10:00:00Z", "last_activity_date": None, "last_edit_date": None,
+    }  # fmt: skip
+    assert dump_dates([answer], ANSWER_DATES)[0]["creation_date"] == datetime(2024, 1, 1, 10)
+    with pytest.raises(RowError, match="^missing Id$"):
+        answer_row({**answer_attrib, "Id": ""}, "ai", 7)
+    with pytest.raises(RowError, match="^LastEditDate='soon' is not an ISO date$"):
+        answer_row({**answer_attrib, "LastEditDate": "soon"}, "ai", 7)
+    with pytest.raises(RowError, match="^ClosedDate='2024-13-01' is not an ISO date$"):
+        PostSelector(DumpFilter(), "ai")({**plain, "ClosedDate": "2024-13-01"})
 
 
 def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):

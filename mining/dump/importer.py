@@ -12,10 +12,12 @@ kept is asked of the database once per batch, for the batch's ids only, just bef
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,16 +31,28 @@ from core.schema.labeling import AuditEntry
 from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
-from mining.dump.rows import DumpFilter, PostSelector, RowError, answer_row, comment_row, select_comment
-from mining.dump.split_pool import SplitPool, take_splits, worker_wanted
+from mining.dump.rows import (
+    ANSWER_DATES,
+    QUESTION_DATES,
+    DumpFilter,
+    PostSelector,
+    RowError,
+    answer_row,
+    comment_row,
+    dump_date,
+    dump_dates,
+    select_comment,
+)
+from mining.dump.split_pool import SplitPool, take_prepared, worker_wanted
 from mining.joblock import Lock
-from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow
+from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow, write_upsert
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
 # SQLite: copy the write-ahead log into the database once it holds this many pages (default 1000)
 WAL_CHECKPOINT_PAGES = 32768
+YOUNG_OBJECTS = 10_000  # new objects between two passes of the cycle collector while importing
 
 
 @dataclass
@@ -99,9 +113,9 @@ class DumpImport:
 
     def run(self) -> ImportResult:
         try:
-            with Lock(self.store, LOCK_NAME) as lock:
+            with _old_objects_left_alone(), Lock(self.store, LOCK_NAME) as lock:
                 self._lock = lock
-                self._splitter = SplitPool(self.split_worker)
+                self._splitter = SplitPool(self.split_worker, self.store.engine.dialect)
                 try:
                     return self._run()
                 finally:
@@ -211,11 +225,11 @@ class DumpImport:
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
         """Rows of one file into the database, batch by batch, each batch with its checkpoint.
 
-        A full batch of posts is *held* rather than written at once: its HTML is split in the worker process
-        (:mod:`mining.dump.split_pool`) while the next batch is read, and it is written, in its own transaction
-        with its own checkpoint, when the next batch is full (or before anything else is written). Batches are
-        written in file order, and every way out writes the batch held first, so what is committed, and where a
-        resumed import starts, is what it would be without holding."""
+        A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
+        values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
+        it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
+        anything else is written). Batches are written in file order, and every way out writes the batch held
+        first, so what is committed, and where a resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
         held: _Held | None = None
         last_point: SafePoint | None = None
@@ -225,10 +239,10 @@ class DumpImport:
             nonlocal held
             if held is None:
                 return
-            take_splits(held.posts[0] + held.posts[1], held.splits)
-            held.splits = None  # the rows carry them now
+            prepared = take_prepared(held.prepared)
+            held.prepared = None  # (a second try after an interrupt prepares the rows here)
             # (held is let go only once written: an interrupt meanwhile leaves it for the way out to write)
-            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts)
+            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts, prepared)
             state.update(held.state)
             held = None
 
@@ -265,9 +279,9 @@ class DumpImport:
                     )
             if batch.fault is not None:
                 flush(None)  # writes the rows before the bad one, then raises
-            splits = self._splitter.submit(posts[0] + posts[1])
+            prepared = self._splitter.submit(*posts, KIND)
             write_held()
-            held = _Held(batch, state_at(point, False), posts, splits)
+            held = _Held(batch, state_at(point, False), posts, prepared)
             batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
@@ -321,13 +335,20 @@ class DumpImport:
         raise stopped
 
     def _write(
-        self, batch: _Batch, run_id: int, key: str, state: dict, old_state: dict, decided: tuple | None = None
+        self,
+        batch: _Batch,
+        run_id: int,
+        key: str,
+        state: dict,
+        old_state: dict,
+        decided: tuple | None = None,
+        prepared: tuple | None = None,
     ) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
         building the batch's answers or comments: the rows before it are written, the checkpoint stays at
         ``old_state``, and the error is raised after the commit. ``decided``: a held batch's questions and answers,
         rows not newer than the stored ones dropped already (any stored since are refused by the upsert's own
-        test, which is the same test)."""
+        test, which is the same test); ``prepared``: those made ready to write by the worker (None: here)."""
         written = 0
         with self.store.write() as s:
             if self.store.is_sqlite:
@@ -348,10 +369,13 @@ class DumpImport:
                 questions = _newer_only(s, Question, self.site, questions)
                 answers = _newer_only(s, Answer, self.site, answers)
             # Dump text comes from an XML parser: it holds no NUL and no lone surrogate.
-            if questions:
-                written += upsert_questions(s, questions, KIND, from_xml=True)
-            if answers:
-                written += upsert_answers(s, answers, KIND, from_xml=True)
+            if prepared is not None:
+                written += write_upsert(s, prepared[0]) + write_upsert(s, prepared[1])
+            else:
+                if questions:
+                    written += upsert_questions(s, dump_dates(questions, QUESTION_DATES), KIND, from_xml=True)
+                if answers:
+                    written += upsert_answers(s, dump_dates(answers, ANSWER_DATES), KIND, from_xml=True)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
             if self._lock is not None:
@@ -368,12 +392,12 @@ class DumpImport:
 @dataclass
 class _Held:
     """A batch decided and waiting to be written: its checkpoint state, the questions and answers it will write
-    (the batch's own dicts) and the worker's pending split of their bodies (None: split when written)."""
+    (the batch's own dicts) and the worker's pending preparation of them (None: prepared when written)."""
 
     batch: _Batch
     state: dict[str, Any]
     posts: tuple[list[dict[str, Any]], list[dict[str, Any]]]
-    splits: Any
+    prepared: Any
 
 
 class _Batch:
@@ -448,10 +472,17 @@ class _Batch:
 
 
 def _among(session, column, ids):
-    """``column IN ids``; on PostgreSQL as ``= ANY(array)``, one parameter: psycopg caches the conversion of a short
-    statement, but parses one with a thousand placeholders again on every call (15% of a tag-filtered import)."""
-    if session.get_bind().dialect.name == "postgresql":
+    """``column IN ids``, with the ids as one parameter where the backend can: on PostgreSQL as ``= ANY(array)``
+    (psycopg caches the conversion of a short statement, but parses one with a thousand placeholders again on every
+    call: 15% of a tag-filtered import), on SQLite as ``IN (SELECT value FROM json_each(array))`` (SQLAlchemy
+    otherwise renders and binds a thousand placeholders one by one for every lookup: a tenth of importing every
+    post)."""
+    dialect = session.get_bind().dialect
+    if dialect.name == "postgresql":
         return column == sa.any_(sa.bindparam("ids", list(ids), type_=postgresql.ARRAY(sa.BigInteger)))
+    if dialect.name == "sqlite" and dialect.dbapi.sqlite_version_info >= (3, 38):  # JSON built in
+        values = sa.func.json_each(sa.bindparam("ids", json.dumps(list(ids)))).table_valued("value")
+        return column.in_(sa.select(values.c.value))
     return column.in_(ids)
 
 
@@ -474,7 +505,7 @@ def _newer_only(session, model, site: str, rows: list[dict[str, Any]]) -> list[d
         for r in rows
         if r["id"] not in stored
         or stored[r["id"]] is None
-        or (r["last_activity_date"] is not None and r["last_activity_date"] > stored[r["id"]])
+        or (r["last_activity_date"] is not None and dump_date(r["last_activity_date"]) > stored[r["id"]])
     ]
 
 
@@ -508,7 +539,7 @@ def _move_misfiled(session, site: str, other_sites: list[str], questions: list[d
         )
         for old_site, qid, created, title, link in stored:
             row = wanted[qid]
-            if qid in present or (created, title) != (row["creation_date"], row["title"]):
+            if qid in present or (created, title) != (dump_date(row["creation_date"]), row["title"]):
                 continue
             new_link = question_link(qid, site)
             session.execute(
@@ -542,6 +573,23 @@ def _not_from_api(session, site: str, comments: list[dict[str, Any]]) -> list[di
     return [c for c in comments if c["id"] not in from_api] if from_api else comments
 
 
+@contextlib.contextmanager
+def _old_objects_left_alone() -> Iterator[None]:
+    """While the import runs, the objects alive when it began (modules, the engine: most of the process) are left
+    out of the cycle collector's passes, and a pass starts after 10,000 new objects rather than 700. An import makes
+    many rows that live for a batch or two; they started a full pass every few batches, and each full pass walked
+    everything (a tenth of the import's own time). The worker process forked meanwhile also shares those objects'
+    memory pages instead of copying them."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def _let_go(interrupt: KeyboardInterrupt) -> None:
     """Drop what an interrupt holds before anything is written after it. Ctrl-C inside a database call leaves that
     call's SQLite cursor in the traceback's frames; SQLAlchemy closes the connection, but SQLite keeps a connection
@@ -562,8 +610,6 @@ def _summary(result: ImportResult) -> str:
 
 def run_import_dump(study, posts, comments, tags, date_from, date_to, site, batch_size, restart, fmt) -> None:
     """The `ppmine import-dump` command: build the import from its flags, run it, print what it did."""
-    import json
-
     import click
 
     from core.cli_common import check_window, emit_rows

@@ -1,11 +1,14 @@
-"""Splitting post bodies into prose and code in a worker process while the importer reads and writes.
+"""Making a batch of posts ready to write (HTML split into prose and code, values converted for the database) in a
+worker process while the importer reads and writes.
 
-The split (:func:`core.text.split_html`) is the largest single cost of importing every post, and it depends on
-nothing but the body. So the importer hands a batch's bodies to one worker process and goes on reading the next
-batch and writing the one before; when it writes the batch, the splits are ready. The worker runs the very same
-function on the very same text, so what is stored does not depend on where the split ran. Whenever the worker
-cannot answer (no spare core, too few bodies to be worth a trip, a broken worker), :meth:`SplitPool.submit` or
-:func:`take_splits` leaves the rows alone and they are split in the importer's own process, as before.
+The split (:func:`core.text.split_html`) is the largest single cost of importing every post; it, and the rest of
+:func:`mining.store.prepare_questions` (stamping, one row per id, the values as the database driver takes them),
+depend on nothing but the rows. So the importer hands a batch's decided questions and answers to one worker
+process and goes on reading the next batch and writing the one before; when it writes the batch, the rows are
+ready. The worker runs the very same functions on the very same rows, so what is stored does not depend on where
+they ran. Whenever the worker cannot answer (no spare core, too few rows to be worth a trip, a broken worker),
+:meth:`SplitPool.submit` or :func:`take_prepared` gives None and the rows are prepared in the importer's own
+process at write time, as before.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from core.errors import PPMinerError
-from core.text import split_html
+from mining.dump.rows import ANSWER_DATES, QUESTION_DATES, dump_dates
+from mining.store import Upsert, prepare_answers, prepare_questions
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): a signal for this process when its parent dies
-MIN_BODIES = 256  # fewer bodies than this: the trip to the worker and back is not worth it
+MIN_ROWS = 256  # fewer rows than this: the trip to the worker and back is not worth it
 ENV_WORKER = "PPMINER_DUMP_WORKER"
 
 
@@ -51,20 +55,27 @@ def spare_core() -> bool:
     return cores > 1 and load <= cores - 1
 
 
-def split_bodies(bodies: list[str | None]) -> list[tuple[str, list[str]]]:
-    """The worker's job: each body's prose and code blocks, in order."""
-    out = []
-    for body in bodies:
-        split = split_html(body)
-        out.append((split.prose, split.code_blocks))
-    return out
+_dialect = None  # the worker's: the importer's database dialect, inherited when the worker starts
 
 
-def _worker_start(parent: int) -> None:
+def prepare_posts(
+    questions: list[dict[str, Any]], answers: list[dict[str, Any]], source: str
+) -> tuple[Upsert, Upsert]:
+    """The worker's job: a batch's questions and answers (dicts of :mod:`mining.dump.rows`, dates as text) made
+    ready to write."""
+    return (
+        prepare_questions(dump_dates(questions, QUESTION_DATES), source, _dialect, from_xml=True),
+        prepare_answers(dump_dates(answers, ANSWER_DATES), source, _dialect, from_xml=True),
+    )
+
+
+def _worker_start(parent: int, dialect) -> None:
     """The worker lives and dies with the importer: killed with it (even by SIGKILL, which leaves no chance to
     clean up), holding none of its standard streams (a pipe reading the importer's output must see its end), and
     deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
-    writes the batches it holds with the splits this worker finishes)."""
+    writes the batches it holds with the rows this worker finishes)."""
+    global _dialect
+    _dialect = dialect
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Linux only: elsewhere the end of the pipe to the importer tells the worker
     with contextlib.suppress(OSError, AttributeError):
@@ -78,15 +89,19 @@ def _worker_start(parent: int) -> None:
 
 
 class SplitPool:
-    """One worker process, started on the first batch large enough to send it; ``enabled=False`` never starts it."""
+    """One worker process, started on the first batch large enough to send it; ``enabled=False`` never starts it.
+    ``dialect``: the database's SQLAlchemy dialect, which the rows are prepared for."""
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool, dialect):
         self.enabled = enabled
+        self.dialect = dialect
         self._executor: ProcessPoolExecutor | None = None
 
-    def submit(self, rows: list[dict[str, Any]]) -> Future | None:
-        """Start splitting the ``body_html`` of ``rows`` (post dicts); None when they are split at write time."""
-        if not self.enabled or len(rows) < MIN_BODIES:
+    def submit(
+        self, questions: list[dict[str, Any]], answers: list[dict[str, Any]], source: str
+    ) -> Future | None:
+        """Start preparing a batch's posts (:func:`prepare_posts`); None when they are prepared at write time."""
+        if not self.enabled or len(questions) + len(answers) < MIN_ROWS:
             return None
         try:
             if self._executor is None:
@@ -96,10 +111,13 @@ class SplitPool:
                     1,
                     mp_context=multiprocessing.get_context("fork"),
                     initializer=_worker_start,
-                    initargs=(os.getpid(),),
+                    initargs=(os.getpid(), self.dialect),
                 )
-            return self._executor.submit(split_bodies, [row.get("body_html") for row in rows])
-        except (OSError, RuntimeError):  # cannot start a process, or the worker broke: split here from now on
+            return self._executor.submit(prepare_posts, questions, answers, source)
+        except (
+            OSError,
+            RuntimeError,
+        ):  # cannot start a process, or the worker broke: prepare here from now on
             self.enabled = False
             return None
 
@@ -109,15 +127,12 @@ class SplitPool:
             self._executor = None
 
 
-def take_splits(rows: list[dict[str, Any]], future: Future | None) -> None:
-    """Put the worker's prose and code blocks into ``rows``; if it failed, leave them to be split at write time
-    (where a body that cannot be split raises its error just as it always did)."""
+def take_prepared(future: Future | None) -> tuple[Upsert, Upsert] | None:
+    """The worker's prepared questions and answers; None if it failed, and they are prepared at write time (where a
+    body that cannot be split raises its error just as it always did)."""
     if future is None:
-        return
+        return None
     try:
-        splits = future.result()
-    except Exception:  # noqa: BLE001 - a broken worker or a body it could not split: the write path splits again
-        return
-    for row, (prose, code_blocks) in zip(rows, splits, strict=True):
-        row["prose"] = prose
-        row["code_blocks"] = code_blocks
+        return future.result()
+    except Exception:  # noqa: BLE001 - a broken worker or a row it could not prepare: the write path tries again
+        return None
