@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import re
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
 from checker.rules.common import literal_iterations
@@ -186,6 +187,25 @@ class TorchFacts:
         if path is None:
             return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
         return any(isinstance(outer, _GUARDS) for outer in path)
+
+    def guarded_step(self, node: ast.AST, loop: ast.AST) -> bool:
+        """`guarded` for reads on the step's path: a `try` body, an `if` on the process or the configuration
+        (`if master_process:`, `if num_gpus > 1: ... else: ...`, `if device_type == "cuda":`) and the branch
+        of a first-time test that runs on every later step (`if ema is None: ... else: <here>`) run every
+        step, so they do not guard."""
+        path = _path_in(loop.body, node)
+        if path is None:
+            return self.guarded(node, loop)
+        for i, outer in enumerate(path):
+            if isinstance(outer, ast.Try):
+                continue  # its body runs every step; an `except` is an ExceptHandler, a guard
+            if isinstance(outer, ast.If):
+                inner = path[i + 1] if i + 1 < len(path) else node
+                if _configuration_test(outer.test) or _later_branch(outer, inner):
+                    continue
+            if isinstance(outer, _GUARDS):
+                return True
+        return False
 
     def periodic(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if` of the loop whose test takes a remainder (`if step % 100 == 0:`): run every N-th step,
@@ -441,6 +461,51 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
     return facts(index).loop_cache("nodes", loop, lambda: walk(loop))
+
+
+_CONFIGURATION = re.compile(
+    r"(?i)^(is_)?(master|main)(_process|_proc|_rank)?$|^(local_|global_)?rank$|^get_rank$|^world_size$"
+    r"|^(num|n)_?gpus?$|^ngpus?$|^(is_|use_)?(distributed|cuda|ddp|multi_gpu)$|^device(_type)?$|^is_available$"
+)
+
+
+def _configuration_test(test: ast.AST) -> bool:
+    """A test on the process or the configuration only (`master_process`, `args.local_rank in [-1, 0]`,
+    `num_gpus > 1`, `device_type == "cuda"`, `dist.get_rank() == 0`): the same answer every step."""
+    inner = set()
+    ends = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.BinOp | ast.Subscript | ast.Lambda | ast.NamedExpr | ast.Starred):
+            return False
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            inner.add(id(node.func))
+            ends.append(node.func)
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
+            ends.append(node)
+    return bool(ends) and all(
+        _CONFIGURATION.search(end.id if isinstance(end, ast.Name) else end.attr)
+        for end in ends
+        if isinstance(end, ast.Name | ast.Attribute)
+    )
+
+
+def _later_branch(test_if: ast.If, inner: ast.AST) -> bool:
+    """`inner` is in the branch of `if x is None:` (the `else`) or `if x is not None:` (the body) that runs
+    on every step after the first."""
+    test = test_if.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return False
+    branch = test_if.orelse if isinstance(test.ops[0], ast.Is) else test_if.body
+    return any(inner is stmt for stmt in branch)
 
 
 def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:

@@ -82,6 +82,9 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
+    logged = call.args[1] if name == "add_scalar" and len(call.args) >= 2 else None
+    if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
+        return f"add_scalar(..., {logged.id})"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
         calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
         inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
@@ -115,20 +118,33 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
                     or _running_total(use, name)
                 ):
                     return False
-            elif not isinstance(use, ast.AugAssign | ast.Expr):
+            elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
     return True
 
 
+def _none_test(stmt, name: ast.Name) -> bool:
+    """`if ema is None:`: the first-time test of a running value."""
+    test = getattr(stmt, "test", None) if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and test.left is name
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
 def _running_total(stmt: ast.Assign, name: str) -> bool:
-    """`total = total + x` (or `x + total`): a running total like `total += x`."""
+    """`total = total + x` (or `x + total`), or a moving average (`ema = 0.9 * ema + 0.1 * x`): a running
+    total like `total += x`."""
     value = stmt.value
     return (
         len(stmt.targets) == 1
         and isinstance(stmt.targets[0], ast.Name)
         and stmt.targets[0].id == name
         and isinstance(value, ast.BinOp)
-        and any(isinstance(side, ast.Name) and side.id == name for side in (value.left, value.right))
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
     )
 
 
@@ -187,7 +203,7 @@ def check_host_sync(index: ModuleIndex):
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
-            if how is None or fx.guarded(site.node, loop):
+            if how is None or fx.guarded_step(site.node, loop):
                 continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
