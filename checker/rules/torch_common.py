@@ -194,8 +194,8 @@ class TorchFacts:
         of a first-time test that runs on every later step (`if ema is None: ... else: <here>`) run every
         step, so they do not guard."""
         path = _path_in(loop.body, node)
-        if path is None:
-            return self.guarded(node, loop)
+        if path is None:  # positions mislead (an f-string): the parents say the same
+            path = list(self.ancestors(node, loop))[::-1]
         for i, outer in enumerate(path):
             if isinstance(outer, ast.Try):
                 continue  # its body runs every step; an `except` is an ExceptHandler, a guard

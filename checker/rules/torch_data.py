@@ -272,11 +272,41 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
 def source_key(loop, fx, scopes: _Scopes) -> Key | None:
     """The key of the name a for loop takes batches from (`loader`, `enumerate(loader)`, `tqdm(self.loader)`)."""
     source = loop.iter
-    while isinstance(source, ast.Call) and source.args:
-        if base_name(source.func) == "DataLoader":
-            return _inline(source)  # for x, y in DataLoader(ds, ...):
-        source = source.args[0]
-    return scopes.key(source, fx.index.loop_function.get(id(loop)), loop.lineno)
+    function = fx.index.loop_function.get(id(loop))
+    while True:
+        while isinstance(source, ast.Call) and source.args:
+            if base_name(source.func) == "DataLoader":
+                return _inline(source)  # for x, y in DataLoader(ds, ...):
+            source = source.args[0]
+        wrapped = _progress_bar_of(source, function, loop.lineno)
+        if wrapped is None:
+            return scopes.key(source, function, loop.lineno)
+        source = wrapped
+
+
+_WRAPPERS = frozenset({"tqdm", "enumerate", "iter"})
+
+
+def _progress_bar_of(source: ast.AST, function, line: int) -> ast.AST | None:
+    """`pbar = tqdm(loader)` bound once in the def before `for x in pbar:`: the call it wraps."""
+    if not isinstance(source, ast.Name) or not isinstance(function, FUNCTION_TYPES):
+        return None
+    bound = [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For | ast.With | ast.NamedExpr)
+        and any(
+            isinstance(t, ast.Name) and t.id == source.id
+            for target in (node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)])
+            for t in ast.walk(target or ast.Pass())
+        )
+    ]
+    if len(bound) != 1 or not isinstance(bound[0], ast.Assign) or bound[0].lineno >= line:
+        return None
+    value = bound[0].value
+    if isinstance(value, ast.Call) and base_name(value.func) in _WRAPPERS and value.args:
+        return value
+    return None
 
 
 def check_loader_main_process(index: ModuleIndex):
@@ -378,6 +408,9 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
 def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
     """A batch the loop takes from the loader is copied to the GPU in the loop body."""
     targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    for stmt in loop.body:  # `mel, audio = batch` / `x = batch["image"]` before the copy
+        if isinstance(stmt, ast.Assign) and _part_of(stmt.value, targets):
+            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):
         if isinstance(node, ast.Call) and is_device_move(node, index):
             receiver = node.func.value
@@ -386,6 +419,13 @@ def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
             if isinstance(receiver, ast.Name) and receiver.id in targets:
                 return True
     return False
+
+
+def _part_of(value: ast.AST, names: set[str]) -> bool:
+    """The batch itself or an item of it (`batch`, `batch[0]`, `batch["image"]`)."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id in names
 
 
 _BOOKKEEPING = frozenset({"print", "enumerate", "len", "range", "size", "sleep", "format", "zip", "tqdm"})
