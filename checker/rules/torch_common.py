@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
 import re
 
@@ -89,6 +90,7 @@ class TorchFacts:
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
+        self._toy: bool | None = None
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     @functools.cached_property
@@ -799,3 +801,90 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
         ):
             return None
     return min(carried)
+
+
+# --- toy data: a module whose only data is a few samples written into it -------------------------------------
+
+_TINY_ROWS = 1000  # rows a literal or random data tensor may have and still be a toy
+_TINY_ELEMENTS = 100_000  # elements a random tensor may have and still be a toy
+_LITERAL_MAKERS = frozenset(
+    {"tensor", "Tensor", "FloatTensor", "LongTensor", "as_tensor", "array", "asarray"}
+)
+_RANDOM_MAKERS = frozenset({"randn", "rand", "linspace"})
+# a call that reads data from outside the script (a file, a dataset class, a download, a project helper)
+_REAL_SOURCE = re.compile(
+    r"(?i)read_|load(?!_state_dict)|genfromtxt|open|fetch|download|dataset|folder|get_data|get_batch|mnist|cifar"
+    r"|imagenet|coco|voc|corpus|tokeni[sz]|from_pretrained|glob|listdir|walk|environ|gym|make_env"
+)
+
+
+def toy_data(index: ModuleIndex) -> bool:
+    """The module trains on a handful of samples it writes itself (`x = [[1, 2], [3, 4]]`,
+    `torch.tensor([[-1.2, 3.1], ...])`, `X = torch.randn(100, 1)` outside any def) and reads no data from
+    anywhere else (no file, dataset class, download or data helper is called): a
+    lesson's toy, where a per-step read or an unpinned copy costs nothing anyone would measure."""
+    fx = facts(index)
+    if fx._toy is None:
+        fx._toy = _toy_data(index)
+    return fx._toy
+
+
+def _toy_data(index: ModuleIndex) -> bool:
+    tiny = False
+    defined = set(index.class_methods) | index.function_names
+    for site in index.calls:
+        call = site.node
+        name = base_name(call.func) or ""
+        if name in defined or name == "DataLoader":
+            continue
+        if name in _LITERAL_MAKERS:
+            tiny = tiny or bool(call.args and _tiny_literal(call.args[0], index))
+        elif name in _RANDOM_MAKERS:  # data made at the top of a script, not in a model's method
+            tiny = tiny or (site.function is None and _tiny_random(call, name))
+        elif _REAL_SOURCE.search(name):
+            return False
+    return tiny
+
+
+def _tiny_literal(value: ast.AST, index: ModuleIndex) -> bool:
+    if isinstance(value, ast.Name):
+        bound = index.name_values.get(value.id, [])
+        if len(bound) != 1:
+            return False
+        value = bound[0]
+    return (  # rows of samples (`[[1, 2], [3, 4]]`), not a list of constants (loss weights, a kernel)
+        isinstance(value, ast.List | ast.Tuple)
+        and 2 < len(value.elts) <= _TINY_ROWS
+        and all(isinstance(e, ast.List | ast.Tuple) for e in value.elts)
+    )
+
+
+def _tiny_random(call: ast.Call, name: str) -> bool:
+    sizes = call.args[2:3] if name == "linspace" else call.args
+    if len(sizes) == 1 and isinstance(sizes[0], ast.Tuple | ast.List):
+        sizes = sizes[0].elts
+    if not 0 < len(sizes) <= 2:  # samples x features; more axes are a layer's demo input
+        return False
+    if not all(isinstance(s, ast.Constant) and isinstance(s.value, int) for s in sizes):
+        return False
+    total = 1
+    for s in sizes:
+        total *= s.value
+    return 1 < sizes[0].value <= _TINY_ROWS and total <= _TINY_ELEMENTS
+
+
+def lowered_on_toys(check):
+    """A check whose high findings drop to medium in a module of toy data (`toy_data`)."""
+
+    @functools.wraps(check)
+    def checked(index: ModuleIndex):
+        toy = None
+        for raw in check(index):
+            if raw.confidence is None:
+                if toy is None:
+                    toy = toy_data(index)
+                if toy:
+                    raw = dataclasses.replace(raw, confidence="medium")
+            yield raw
+
+    return checked

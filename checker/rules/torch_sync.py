@@ -23,6 +23,7 @@ from checker.rules.torch_common import (
     is_model_name,
     is_step_call,
     loop_nodes,
+    lowered_on_toys,
     method_name,
     model_called,
     reads_clock,
@@ -603,7 +604,7 @@ for step, (x, y) in enumerate(loader):
             "is a shape). Fitted over all readings since branch torch-fix10: 248 of 254 findings right (98%)."
         ),
         risk="medium",
-        check=check_host_sync,
+        check=lowered_on_toys(check_host_sync),
     )
 )
 
@@ -649,7 +650,7 @@ for x, y in loader:
             "example input per epoch for add_graph."
         ),
         risk="medium",
-        check=check_created_then_moved,
+        check=lowered_on_toys(check_created_then_moved),
     )
 )
 
