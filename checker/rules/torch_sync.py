@@ -207,19 +207,39 @@ def check_host_sync(index: ModuleIndex):
             if how is None or fx.guarded_step(site.node, loop):
                 continue
             stmt = fx.statement_in(site.node, loop)
-            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
-                reads.append((stmt, site.node, how))
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
+                reads.append((stmt, site.node, how, ""))
+        reads.extend(_helper_reads(index, loop))
         if not reads:
             continue
-        _, call, how = reads[0]
+        _, call, how, where = reads[0]
         more = f" (and {len(reads) - 1} more reads in this loop)" if len(reads) > 1 else ""
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
-            f"`{how}` on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
+            f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _helper_reads(index: ModuleIndex, loop) -> list:
+    """`.item()` in a def of the module that the loop calls on every step, outside the def's own loops and
+    ifs: a loss function returning `.item()` metrics, a step function logging `loss.item()`."""
+    fx = facts(index)
+    own = index.loop_function.get(id(loop))
+    reads = []
+    for site in direct_calls(index, loop):
+        helper = fx.helpers.get(id(site.node))
+        if helper is None or helper is own or fx.guarded_step(site.node, loop):
+            continue
+        for inner in index.function_calls.get(id(helper), ()):
+            call = inner.node
+            if inner.loops or call.args or method_name(call) != "item" or fx.guarded_step(call, helper):
+                continue
+            where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
+            reads.append((call, call, ".item()", where))
+    return reads
 
 
 def _loss_named(expr: ast.AST) -> bool:
