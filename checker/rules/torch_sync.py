@@ -338,8 +338,20 @@ def _created_on_host(
         and index.resolver.call_name(node) in _VARIABLE
     ):
         node = bound(node.args[0].id)
-    while isinstance(node, ast.Call):
+    helpers = 0
+    while isinstance(node, ast.Call | ast.BinOp):
+        if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
+            sides = [side for side in (node.left, node.right) if isinstance(side, ast.Call | ast.BinOp)]
+            if len(sides) != 1:
+                return None
+            node = sides[0]
+            continue
         name = index.resolver.call_name(node)
+        returned = _returned_factory(index, node) if helpers == 0 else None
+        if returned is not None:  # `self.sample_timesteps(n)`, a def returning `torch.randint(...)`
+            helpers += 1
+            node = returned
+            continue
         if name in _VARIABLE and node.args:
             node = node.args[0]
             continue
@@ -355,6 +367,22 @@ def _created_on_host(
             node = node.func.value
             continue
         return None
+    return None
+
+
+def _returned_factory(index: ModuleIndex, call: ast.Call) -> ast.Call | None:
+    """The torch factory call a def of the module returns, when it has one return and that is it."""
+    fx = facts(index)
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    if helper is None:
+        return None
+    returns = [n for n in ast.walk(helper) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Call):
+        return None
+    value = returns[0].value
+    name = index.resolver.call_name(value)
+    if name in _FACTORIES and not any(k.arg == "device" for k in value.keywords):
+        return value
     return None
 
 
