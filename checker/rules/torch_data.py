@@ -230,12 +230,15 @@ def _in_memory_names(index: ModuleIndex) -> set[str]:
 
 
 _CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "float", "long", "int", "astype"})
+# a `__getitem__` that moves its items to the GPU itself (`return x.to(device)`) holds them in memory, and
+# workers as written could not run it (CUDA in a forked worker fails)
+_ITEM_MOVES = frozenset({"to", "cuda"})
 
 
 def _indexing_classes(index: ModuleIndex) -> set[str]:
     """Dataset classes of the module whose `__getitem__` returns items of arrays it holds (`self.x[i]`),
-    converted at most (`torch.tensor(...)`, `.float()`): no file read, no transform, so workers would only
-    add the cost of sending each batch between processes."""
+    converted at most (`torch.tensor(...)`, `.float()`) or moved to the device: no file read, no transform,
+    so workers would only add the cost of sending each batch between processes."""
     found = set()
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
@@ -243,7 +246,7 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
             continue
         nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
         calls = [n for n in nodes if isinstance(n, ast.Call)]
-        if all(base_name(c.func) in _CONVERSIONS for c in calls) and any(
+        if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES for c in calls) and any(
             isinstance(n, ast.Subscript) for n in nodes
         ):
             found.add(name)
