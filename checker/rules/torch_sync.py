@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
@@ -370,6 +371,21 @@ def _created_on_host(
     return None
 
 
+_RANKS = re.compile(r"(?i)world_size|size_list|num_gpus|n_?gpus|num_replicas|num_processes")
+
+
+def _over_ranks(loop) -> bool:
+    """`for _ in range(world_size)`, `for _ in size_list`: one pass per process of a distributed run (an
+    all_gather helper's receive buffers), a handful per call."""
+    iters = [g.iter for g in getattr(loop, "generators", ())] or [getattr(loop, "iter", None)]
+    return any(
+        isinstance(n, ast.Name | ast.Attribute) and _RANKS.search(n.id if isinstance(n, ast.Name) else n.attr)
+        for it in iters
+        if it is not None
+        for n in ast.walk(it)
+    )
+
+
 def _returned_factory(index: ModuleIndex, call: ast.Call) -> ast.Call | None:
     """The torch factory call a def of the module returns, when it has one return and that is it."""
     fx = facts(index)
@@ -537,7 +553,7 @@ def check_created_then_moved(index: ModuleIndex):
         call = site.node
         if not is_device_move(call, index):
             continue
-        if not site.loops or few_runs(site.loops):
+        if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
             if per_step is None:
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
