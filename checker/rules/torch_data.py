@@ -212,6 +212,10 @@ def _loader_sites(index: ModuleIndex):
         for target in node.targets:
             if base_name(target) is not None:
                 bound.setdefault(id(node.value), []).append(target)
+    for name, values in index.name_values.items():  # `loaders = {x: DataLoader(...) for x in splits}`
+        for value in values:
+            if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
+                bound.setdefault(id(value.value), []).append(ast.Name(id=name, ctx=ast.Store()))
     aliases = frozenset(local for local, name in index.resolver.names.items() if name in _LOADERS)
     for site in index.calls:
         if _is_loader(site.node, index, aliases):
@@ -289,6 +293,8 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
             if base_name(source.func) == "DataLoader":
                 return _inline(source)  # for x, y in DataLoader(ds, ...):
             source = source.args[0]
+        if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
+            source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
         wrapped = _progress_bar_of(source, function, loop.lineno)
         if wrapped is None:
             return scopes.key(source, function, loop.lineno)
