@@ -820,7 +820,8 @@ _REAL_SOURCE = re.compile(
 
 def toy_data(index: ModuleIndex) -> bool:
     """The module trains on a handful of samples it writes itself (`x = [[1, 2], [3, 4]]`,
-    `torch.tensor([[-1.2, 3.1], ...])`, `X = torch.randn(100, 1)` outside any def) and reads no data from
+    `torch.tensor([[-1.2, 3.1], ...])`, `X = torch.randn(100, 1)` outside any def, a few sentences handed to a
+    def of the module) and reads no data from
     anywhere else (no file, dataset class, download or data helper is called): a
     lesson's toy, where a per-step read or an unpinned copy costs nothing anyone would measure."""
     fx = facts(index)
@@ -836,6 +837,8 @@ def _toy_data(index: ModuleIndex) -> bool:
         call = site.node
         name = base_name(call.func) or ""
         if name in defined or name == "DataLoader":
+            if site.function is None and call.args and _sentences(call.args[0], index):
+                tiny = True  # `pairs = preprocess(raw)` with `raw = ["I feel hungry.\t...", ...]`
             continue
         if name in _LITERAL_MAKERS:
             tiny = tiny or bool(call.args and _tiny_literal(call.args[0], index))
@@ -844,6 +847,20 @@ def _toy_data(index: ModuleIndex) -> bool:
         elif _REAL_SOURCE.search(name):
             return False
     return tiny
+
+
+def _sentences(value: ast.AST, index: ModuleIndex) -> bool:
+    """A name bound once to a literal list of three or more sentences (strings with a space): a demo corpus
+    written into the script."""
+    if not isinstance(value, ast.Name):
+        return False
+    bound = index.name_values.get(value.id, [])
+    if len(bound) != 1 or not isinstance(bound[0], ast.List | ast.Tuple):
+        return False
+    items = bound[0].elts
+    return 2 < len(items) <= _TINY_ROWS and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) and " " in e.value for e in items
+    )
 
 
 def _tiny_literal(value: ast.AST, index: ModuleIndex) -> bool:

@@ -21,6 +21,7 @@ from checker.rules.torch_common import (
     is_false,
     is_model_name,
     loop_nodes,
+    lowered_on_toys,
     method_name,
     model_called,
     needs_grad,
@@ -276,7 +277,7 @@ def evaluate(model, loader):
             "volatile=True findings, 5 read right and 17 debatable."
         ),
         risk="medium",
-        check=check_eval_without_no_grad,
+        check=lowered_on_toys(check_eval_without_no_grad),
     )
 )
 
