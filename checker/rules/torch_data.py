@@ -295,7 +295,7 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
             source = source.args[0]
         if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
             source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
-        wrapped = _progress_bar_of(source, function, loop.lineno)
+        wrapped = _progress_bar_of(source, function, loop.lineno, fx.index)
         if wrapped is None:
             return scopes.key(source, function, loop.lineno)
         source = wrapped
@@ -304,23 +304,15 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
 _WRAPPERS = frozenset({"tqdm", "enumerate", "iter"})
 
 
-def _progress_bar_of(source: ast.AST, function, line: int) -> ast.AST | None:
+def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -> ast.AST | None:
     """`pbar = tqdm(loader)` bound once in the def before `for x in pbar:`: the call it wraps."""
     if not isinstance(source, ast.Name) or not isinstance(function, FUNCTION_TYPES):
         return None
-    bound = [
-        node
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For | ast.With | ast.NamedExpr)
-        and any(
-            isinstance(t, ast.Name) and t.id == source.id
-            for target in (node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)])
-            for t in ast.walk(target or ast.Pass())
-        )
-    ]
-    if len(bound) != 1 or not isinstance(bound[0], ast.Assign) or bound[0].lineno >= line:
+    start, end = function.lineno, function.end_lineno or function.lineno
+    bound = [v for v in index.name_values.get(source.id, ()) if start <= v.lineno <= end]
+    if len(bound) != 1 or bound[0].lineno >= line:
         return None
-    value = bound[0].value
+    value = bound[0]
     if isinstance(value, ast.Call) and base_name(value.func) in _WRAPPERS and value.args:
         return value
     return None
