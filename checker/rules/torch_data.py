@@ -257,12 +257,28 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
     return found
 
 
+def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
+    """`for batches in loader: for batch in batches: <step>`: a loader that yields groups of batches; the step
+    loop's batches come from the enclosing loop's source."""
+    if not isinstance(getattr(loop, "iter", None), ast.Name):
+        return None
+    for outer in fx.ancestors(loop):
+        if isinstance(outer, FUNCTION_TYPES):
+            return None
+        if isinstance(outer, ast.For) and any(
+            isinstance(n, ast.Name) and n.id == loop.iter.id for n in ast.walk(outer.target)
+        ):
+            return source_key(outer, fx, scopes)
+    return None
+
+
 def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
     """Keys of the names the training loops take their batches from: `for x, y in train_loader:` with a
     backward, or `next(batches)` in such a loop after `batches = iter(train_loader)`."""
     fx = facts(index)
     steps = fx.step_loops
     sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
+    sources |= {key for loop in steps if (key := _group_source(loop, fx, scopes)) is not None}
     step_ids = {id(loop) for loop in steps}
     pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`
         base_name(s.node.args[0])
