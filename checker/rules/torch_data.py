@@ -547,7 +547,7 @@ for x, y in train_loader:
             "rule does not see (a class in another module, lists of names, a tensor); at medium, 36 CPU-only "
             "findings, 14 read right and 22 debatable."
             " Since branch torch-fix11 a Dataset class whose `__getitem__` moves each held item to the device "
-            "itself counts as in memory (workers as written could not run it): 164 of 180 high findings right "
+            "itself counts as in memory (workers as written could not run it): 165 of 181 high findings right "
             "(91%) over all four readings, fitted. A module of toy data (three or more rows of samples written as"
             " nested literals, or a top-level randn/rand/linspace of at most 1,000 rows, and no file, dataset "
             "class, download or data helper called) reports at medium: a four-point net or a five-sample DDP demo"
