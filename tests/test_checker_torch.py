@@ -51,6 +51,36 @@ def test_case_reports_exactly_the_marked_lines(case):
     assert torch_findings(source, case) == expected(source)
 
 
+_LEVEL = re.compile(r"#\s*expect:\s*(PP\d+)(?:\s+(low|medium))?")
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.glob("pp5*.py")))
+def test_case_findings_have_the_marked_confidence(case):
+    """`# expect: PP503 low` marks a finding reported below its rule's confidence (pre-0.4 `volatile=True`
+    code, PP504 on a module that trains on the CPU); an unmarked one has the rule's own."""
+    source = (CASES / case).read_text()
+    findings, _ = check_source(source, case)
+    got = sorted((f.rule, f.line, f.confidence) for f in findings if f.rule.startswith("PP5"))
+    want = sorted(
+        (m.group(1), n, m.group(2) or TORCH_RULES[m.group(1)].confidence)
+        for n, line in enumerate(source.splitlines(), 1)
+        for m in _LEVEL.finditer(line)
+    )
+    assert got == want
+
+
+def test_loader_of_cpu_only_training_is_medium_and_of_gpu_training_high():
+    cpu = "train_loader = DataLoader(train_set, batch_size=64)\n" + LOADER_LOOP
+    gpu = cpu.replace(
+        "    optimizer.zero_grad()", "    x, y = x.to(device), y.to(device)\n    optimizer.zero_grad()"
+    )
+    levels = {}
+    for name, body in (("cpu", cpu), ("gpu", gpu)):
+        findings, _ = check_source("import torch\nfrom torch.utils.data import DataLoader\n" + body, "t.py")
+        levels[name] = {f.confidence for f in findings if f.rule == "PP504"}
+    assert levels == {"cpu": {"medium"}, "gpu": {"high"}}
+
+
 @pytest.mark.parametrize("code", sorted(TORCH_RULES))
 def test_documented_example_fires_and_instead_is_silent(code):
     rule = TORCH_RULES[code]

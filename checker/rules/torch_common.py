@@ -268,7 +268,7 @@ class TorchFacts:
         name = self.index.resolver.qualname(target)
         if name in NO_GRAD:
             return not (
-                isinstance(expr, ast.Call) and expr.args and _is_false(expr.args[0])
+                isinstance(expr, ast.Call) and expr.args and is_false(expr.args[0])
             )  # inference_mode(False) enables
         if name in _SET_GRAD and isinstance(expr, ast.Call) and expr.args:
             # set_grad_enabled(phase == "train"): the author switches gradients per phase on purpose
@@ -280,10 +280,31 @@ class TorchFacts:
         for site in self.direct.get(id(loop), ()):
             if is_step_call(site.node):
                 return True
-            helper = self.helpers.get(id(site.node))
+            helper = self.helpers.get(id(site.node)) or self.own_method(site.node)
             if helper is not None and self._helper_steps(helper):
                 return True
         return False
+
+    def own_method(self, call: ast.Call) -> ast.AST | None:
+        """The method a call `obj.name(...)` runs when exactly one class of the module defines `name` and no
+        nn.Module or optimizer method goes by it (`model.train_model(x, y)`, a course's model class that runs
+        its own training step)."""
+        func = call.func
+        if (
+            not isinstance(func, ast.Attribute)
+            or func.attr in _FRAMEWORK_METHODS
+            or func.attr.startswith("__")
+        ):
+            return None
+        table = self.loop_cache("own_methods", None, self._unique_methods)
+        return table.get(func.attr)
+
+    def _unique_methods(self) -> dict[str, ast.AST]:
+        seen: dict[str, list[ast.AST]] = {}
+        for methods in self.index.class_methods.values():
+            for name, method in methods.items():
+                seen.setdefault(name, []).append(method)
+        return {name: defs[0] for name, defs in seen.items() if len(defs) == 1}
 
     def _helper_steps(self, helper) -> bool:
         """The def runs backward() or optimizer.step() outside any loop of its own (asked once per def)."""
@@ -296,6 +317,10 @@ class TorchFacts:
         )
 
 
+_FRAMEWORK_METHODS = frozenset(
+    {"forward", "train", "eval", "step", "backward", "zero_grad", "update", "to", "cuda", "cpu", "parameters"}
+    | {"state_dict", "load_state_dict", "add", "append", "extend", "get", "item", "run", "fit", "predict"}
+)
 FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a finding
 
 
@@ -305,7 +330,70 @@ def runs(loop) -> int | None:
     if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
         return 1
     count = literal_iterations(loop)
+    if count is None:
+        count = _counted_break(loop) if isinstance(loop, ast.For) else _counted_while(loop)
     return None if count is None else max(count, 0)
+
+
+def _counted_while(loop) -> int | None:
+    """`while restarts < 1: ... restarts += 1`: a counter compared with a literal and raised by one in the body
+    runs that many times (counting from 0, as such counters do)."""
+    test = getattr(loop, "test", None)
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+        and type(test.comparators[0].value) is int
+    ):
+        return None
+    counter, bound = test.left.id, test.comparators[0].value
+    raised = any(
+        isinstance(n, ast.AugAssign)
+        and isinstance(n.op, ast.Add)
+        and isinstance(n.target, ast.Name)
+        and n.target.id == counter
+        and isinstance(n.value, ast.Constant)
+        and n.value.value == 1
+        for stmt in loop.body
+        for n in ast.walk(stmt)
+    )
+    if not raised:
+        return None
+    return bound + 1 if isinstance(test.ops[0], ast.LtE) else bound
+
+
+def _counted_break(loop) -> int | None:
+    """`for j, batch in enumerate(loader): ... if j >= 9: break`: the body runs 10 times (a few samples drawn
+    for a plot). Only a bare break under a comparison of the enumerate counter with a literal counts."""
+    it, target = getattr(loop, "iter", None), getattr(loop, "target", None)
+    if not (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "enumerate"
+        and isinstance(target, ast.Tuple)
+        and target.elts
+        and isinstance(target.elts[0], ast.Name)
+    ):
+        return None
+    counter = target.elts[0].id
+    for stmt in loop.body:
+        test = stmt.test if isinstance(stmt, ast.If) and isinstance(stmt.body[0], ast.Break) else None
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.left, ast.Name)
+            and test.left.id == counter
+            and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) is int
+        ):
+            bound, op = test.comparators[0].value, test.ops[0]
+            if isinstance(op, ast.GtE | ast.Eq):
+                return bound + 1
+            if isinstance(op, ast.Gt):
+                return bound + 2
+    return None
 
 
 def few_runs(loops) -> bool:
@@ -410,7 +498,7 @@ def facts(index: ModuleIndex) -> TorchFacts:
     return _CACHE["facts"]
 
 
-def _is_false(node) -> bool:
+def is_false(node) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
@@ -433,14 +521,15 @@ def base_name(node: ast.AST) -> str | None:
 
 
 def is_step_call(call: ast.Call) -> bool:
-    """`loss.backward()`, `optimizer.step()`, `scaler.step(opt)`, `torch.autograd.backward(...)`."""
+    """`loss.backward()`, `optimizer.step()`, `scaler.step(opt)`, `loss_scaler(loss, optimizer)`."""
     name = method_name(call)
     if name == "backward":
         return True
     if name == "step" and isinstance(call.func, ast.Attribute):
         receiver = (base_name(call.func.value) or "").lower()
         return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
-    return False
+    # timm's `loss_scaler(loss, optimizer, ...)`: a scaler object called on the loss runs backward and the step
+    return name is None and "scaler" in (base_name(call.func) or "").lower() and len(call.args) >= 2
 
 
 def is_model_name(name: str | None) -> bool:
@@ -551,6 +640,13 @@ def needs_grad(loop, index: ModuleIndex) -> bool:
         if isinstance(inner, ast.keyword) and inner.arg == "requires_grad":
             return True
     return False
+
+
+def attacks(call: ast.Call) -> bool:
+    """`adversary.perturb(x, y)`, `attack(images, labels)`: an adversarial attack, which takes gradients with
+    respect to its inputs through the model."""
+    name = (base_name(call.func) or "").lower()
+    return method_name(call) == "perturb" or "attack" in name or "adversar" in name
 
 
 def uses_input_gradients(function, index: ModuleIndex) -> bool:

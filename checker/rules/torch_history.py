@@ -76,8 +76,10 @@ def check_accumulated_history(index: ModuleIndex):
             if kept is None or fx.without_grad(node):
                 continue
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if keeper is None or keeper in tensors:
-                continue
+            if isinstance(target, ast.Subscript) and keeper in _numpy_arrays(index):
+                continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
+            if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
+                continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
             if feeding is None:
                 feeding = _feeding(fx, loop)
             if keeper in feeding:
@@ -90,6 +92,21 @@ def check_accumulated_history(index: ModuleIndex):
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
     yield from _eval_accumulations(index, fx)
+
+
+def _numpy_arrays(index: ModuleIndex) -> set[str]:
+    """Names the module binds from a NumPy call (`costs = np.zeros(n)`), found once per module."""
+    return facts(index).loop_cache(
+        "numpy_arrays",
+        None,
+        lambda: {
+            t.id
+            for node in index.call_assignments
+            if (index.resolver.call_name(node.value) or "").startswith("numpy.")
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        },
+    )
 
 
 def _meter_update(node, fx) -> bool:
