@@ -5,20 +5,23 @@ verdict (reports.csv; the code, trimmed, under projects/), and the places DeepPe
 example programs (examples.csv, examples/). A report counts as made when ppcheck has a finding in the
 statement that holds the reported line (DeepPerf names a statement's first line, ppcheck the call's).
 
-    python bench/bench_checker_eval.py [--mirror /work/.mirror] [--fresh REPO_DIR ...]
+    python bench/bench_checker_eval.py [--mirror /work/.mirror [--full]] [--fresh REPO_DIR ...]
         [--verdicts bench/data/tf_checker_verdicts.csv [--root CHECKOUTS]]
-        [--holdout tests/fixtures/deepperf/reports_holdout.csv --mirror /work/.mirror]
+        [--holdout tests/fixtures/deepperf/reports_holdout.csv --mirror /work/.mirror [--full]]
 
 prints, for the default output (high) and with --min-confidence medium and low:
   recall on confirmed/fixed lines, the share of rejected/declined reports still made, the examples covered,
   and with --fresh, findings per 1,000 lines of fresh repositories. --mirror adds the reports whose code
-  cannot be shipped (no licence, or GPL) from local git mirrors (<mirror>/<owner>+<name>/repo).
+  cannot be shipped (no licence, or GPL) from local git mirrors (<mirror>/<owner>+<name>/repo). With
+  --full it also checks each reported project whole, as it stood at the reported commit (every .py and .ipynb
+  file read from the mirror), so the confidence of a line can draw on its callers and the training code that
+  the trimmed files leave out; the shipped trimmed files stay the offline default.
   --verdicts recounts the hand reading of fresh repositories (right/debatable/wrong per finding) per rule and
   confidence as it was read; with --root (checkouts of those repositories as <root>/<owner>+<name>) it runs
   ppcheck again and counts the same verdicts under today's confidences (findings no longer made: dropped).
   --holdout prints, instead, recall per confidence level and per DeepPerf kind on reports kept out of tuning
-  (reports_holdout.csv, read from the mirrors only), the rejected/declined reports still made, and the lines
-  missed at every level.
+  (reports_holdout.csv, read from the mirrors only: each reported file alone, with --full each project whole),
+  the rejected/declined reports still made, and the lines missed at every level.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import ast
 import os
 import subprocess
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -127,6 +131,10 @@ def evaluate_reports(mirror: str | None) -> None:
     print(
         f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
     )
+    _print_recall(tally)
+
+
+def _print_recall(tally: dict[str, Counter]) -> None:
     for level in LEVELS:
         pos = sum(tally[v]["total"] for v in POSITIVE)
         pos_hit = sum(tally[v][level] for v in POSITIVE)
@@ -173,12 +181,18 @@ def _where(row: dict) -> str:
     return f"{name} {Path(row['path']).name}:{row['line']} ({row['deepperf_checker']})"
 
 
-def evaluate_holdout(path: str, mirror: str | None) -> None:
-    """Recall per level and per DeepPerf kind on reports kept out of tuning, read from the mirrors only."""
+def evaluate_holdout(path: str, mirror: str | None, full: bool = False) -> None:
+    """Recall per level and per DeepPerf kind on reports kept out of tuning, read from the mirrors only:
+    each reported file alone, or with `full` each project whole at the reported commit."""
     rows = read_rows(Path(path))
     _check_holdout(path, rows)
-    found, missing = report_hits(rows, mirror, shipped_root=None)
-    print(f"Held-out DeepPerf reports: {len(found)} of {len(rows)} lines read from --mirror")
+    if full and mirror:
+        found, missing = project_hits(rows, mirror)
+        how = "whole projects"
+    else:
+        found, missing = report_hits(rows, mirror, shipped_root=None)
+        how = "reported files"
+    print(f"Held-out DeepPerf reports, {how}: {len(found)} of {len(rows)} lines read from --mirror")
     pos = [(r, lv) for r, lv in found if r["verdict"] in POSITIVE]
     neg = [(r, lv) for r, lv in found if r["verdict"] in NEGATIVE]
     print(f"  {'level':<16}{'confirmed/fixed made':<24}rejected/declined made")
@@ -203,6 +217,74 @@ def evaluate_holdout(path: str, mirror: str | None) -> None:
             print(f"  {row['verdict']}, made from {min(lv, key=LEVELS.index)}: {_where(row)}")
     if missing:
         print(f"  {missing} lines not read: give --mirror (<mirror>/<owner>+<name>/repo)")
+
+
+def project_files(git: Path, commit: str, into: Path) -> bool:
+    """Write the project's Python files and notebooks at `commit` under `into`; False when the commit is
+    missing from the mirror."""
+    listed = subprocess.run(
+        ["git", "--git-dir", str(git), "ls-tree", "-r", "--name-only", commit],
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        return False
+    for name in listed.stdout.splitlines():
+        if not name.endswith((".py", ".ipynb")):
+            continue
+        shown = subprocess.run(
+            ["git", "--git-dir", str(git), "show", f"{commit}:{name}"], capture_output=True
+        )
+        if shown.returncode == 0:
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(shown.stdout)
+    return True
+
+
+def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[str]]], int]:
+    """As report_hits, with each project checked whole as it stood at the reported commit (read from the
+    mirror); a report whose file is not in its project is found, unmade."""
+    by_project: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_project[(row["repo"], row["commit"])].append(row)
+    found: list[tuple[dict, set[str]]] = []
+    missing = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for (repo, commit), group in sorted(by_project.items()):
+            git = checkout(mirror, repo) / "repo"
+            if (git / ".git").is_dir():
+                git = git / ".git"
+            into = Path(scratch) / repo.replace("/", "+")
+            if not git.is_dir() or not project_files(git, commit, into):
+                missing += len(group)
+                continue
+            findings, _, _ = check_paths([str(into)])
+            for row in group:
+                source = into / row["path"]
+                if not source.is_file():
+                    found.append((row, set()))
+                    continue
+                span = statement_span(ast.parse(source.read_text(encoding="utf-8")), int(row["line"]))
+                here = [f for f in findings if Path(f.path) == source and f.line in span and f.cell is None]
+                found.append((row, {lv for lv in LEVELS if any(at_least(f.confidence, lv) for f in here)}))
+    return found, missing
+
+
+def evaluate_full_projects(mirror: str) -> None:
+    """Recall on confirmed/fixed lines (and reports still made) with each project checked whole at the
+    reported commit."""
+    rows = read_rows(DATA / "reports.csv")
+    found, missing = project_hits(rows, mirror)
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for row, levels in found:
+        tally[row["verdict"]]["total"] += 1
+        for level in levels:
+            tally[row["verdict"]][level] += 1
+    print(
+        f"DeepPerf's reports, whole projects at the reported commit ({len(rows) - missing} of {len(rows)} lines)"
+    )
+    _print_recall(tally)
 
 
 def evaluate_examples() -> None:
@@ -315,6 +397,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mirror", help="folder of git mirrors for reports whose code is not shipped")
     parser.add_argument(
+        "--full", action="store_true", help="with --mirror: also check each reported project whole"
+    )
+    parser.add_argument(
         "--fresh", nargs="*", default=[], metavar="DIR", help="fresh repositories to count on"
     )
     parser.add_argument("--verdicts", help="CSV of hand verdicts on fresh repositories to recount")
@@ -323,13 +408,17 @@ def main() -> None:
         "--holdout", metavar="CSV", help="held-out reports (reports.csv's columns) to measure from --mirror"
     )
     args = parser.parse_args()
+    if args.full and not args.mirror:
+        sys.exit("--full: needs --mirror (the projects are read from the git mirrors)")
     if args.holdout:
-        evaluate_holdout(args.holdout, args.mirror)
+        evaluate_holdout(args.holdout, args.mirror, args.full)
         return
     if args.verdicts:
         evaluate_verdicts(args.verdicts, args.root)
         return
     evaluate_reports(args.mirror)
+    if args.full:
+        evaluate_full_projects(args.mirror)
     evaluate_examples()
     if args.fresh:
         evaluate_fresh(args.fresh)

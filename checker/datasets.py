@@ -167,7 +167,7 @@ class DatasetFlow:
                     if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
                         self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
                     key = _key(target)
-                    if value is not None and _names_training(key):
+                    if value is not None and names_training(key):
                         self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
                     if key is None:
                         continue
@@ -181,7 +181,7 @@ class DatasetFlow:
                     value = self._eval(stmt.value, env, function, depth, stack)
                     if value is not None and returned is not None:
                         returned.append(value)
-                    if value is not None and function is not None and _names_training(function.name):
+                    if value is not None and function is not None and names_training(function.name):
                         self._train(value)  # `def train_input_fn(): ... return ds`
                     if value is not None and function is not None:
                         self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
@@ -298,7 +298,7 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
-                    if _is_training_call(func.attr):
+                    if is_training_call(func.attr):
                         self._train(first)
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
@@ -308,7 +308,7 @@ class DatasetFlow:
             if bound or not helper.args.args:
                 return self._run_function(helper, bound, depth + 1, stack)
             return self._plain_result(helper, stack)
-        if isinstance(func, ast.Name) and _is_training_call(func.id) and args and args[0] is not None:
+        if isinstance(func, ast.Name) and is_training_call(func.id) and args and args[0] is not None:
             self._train(args[0])  # `run_training(ds)` defined elsewhere
         self._pass_arguments(call, args, kwargs)
         return None
@@ -442,13 +442,13 @@ _TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
 _NOT_TRAINING = ("eval", "test", "valid", "predict", "infer")
 
 
-def _names_training(name: str | None) -> bool:
+def names_training(name: str | None) -> bool:
     """A name that says training (`train_ds`, `self.train_dataset`, `def train_input_fn`), not evaluation."""
     lower = (name or "").lower()
     return "train" in lower and not any(w in lower for w in _NOT_TRAINING)
 
 
-def _is_training_call(name: str) -> bool:
+def is_training_call(name: str) -> bool:
     """`fit`, `fit_generator`, `train`, `trainer.train_model`: not evaluate/predict, not `train_eval`."""
     lower = name.lower()
     return lower in ("fit", "fit_generator") or (
@@ -464,7 +464,7 @@ def _trains(loop: ast.AST, index: ModuleIndex) -> bool:
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if name in _TRAIN_METHODS or _is_training_call(name):
+        if name in _TRAIN_METHODS or is_training_call(name):
             return True
         if name == "run" and any(
             isinstance(n, ast.Name | ast.Attribute)

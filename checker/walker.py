@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
+from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
 
 SUFFIXES = (".py", ".ipynb")
@@ -111,8 +112,12 @@ def _rules(codes) -> list[Rule]:
 def check_paths(
     paths: Iterable[str], rules: list[Rule] | None = None, jobs: int = 1, exclude: Iterable[str] = ()
 ):
-    """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool."""
-    files = list(iter_files(paths, exclude))
+    """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool.
+
+    The files are checked one module at a time, then read together for evidence that spans modules (a
+    pipeline one module returns and another trains on: checker/project.py)."""
+    projects = [list(iter_files([p], exclude)) for p in paths]
+    files = [f for project in projects for f in project]
     count = len(files)
     codes = None if rules is None else tuple(r.code for r in rules)
     findings: list[Finding] = []
@@ -133,4 +138,5 @@ def check_paths(
             found, skips = check_file(path, codes)
             findings.extend(found)
             skipped.extend(skips)
+    findings = lift_trained_elsewhere(findings, projects)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -515,7 +515,10 @@ for t in range(max_len):
             "(`cache[key] = tf.zeros(...)`), and tf.compat string helpers, are no findings. Every finding is `low`: read "
             "right 0-10% of the time in every hand reading, even in the shape maintainers confirmed (a for/while "
             "loop in a def whose op works on what the def was given), so DeepPerf's confirmed lines are found "
-            "with --min-confidence low."
+            "with --min-confidence low. No evidence in the code lifts it: over readings 1-9, 8 of 122 findings "
+            "read right; ops that do real work (not reshape, cast, range, zeros, shape) 4 of 18, a loop over a "
+            "Python collection 0 of 42, a loop that also builds layers or cells 0 of 5 (DeepPerf's 13 "
+            "confirmed lines are of these shapes, and readers judge such ops hoistable but negligible)."
         ),
         risk="medium",
         check=check_loop_invariant_op,

@@ -1,0 +1,50 @@
+"""Evidence across the files of one project (checker/project.py): a pipeline returned by a function that a
+training script of the same project fits on is `high`; the same pipeline only evaluated stays `medium`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from checker import check_paths
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ppcheck" / "project"
+
+
+def levels(*folders: Path) -> dict[str, str]:
+    """`folder/file:line` -> confidence of each PP202 finding."""
+    findings, skipped, _ = check_paths([str(f) for f in folders])
+    assert not skipped, skipped
+    return {
+        f"{Path(f.path).parent.name}/{Path(f.path).name}:{f.line}": f.confidence
+        for f in findings
+        if f.rule == "PP202"
+    }
+
+
+def copied(tmp_path: Path, name: str) -> Path:
+    # Files under tests/ get no findings (test code), so the projects are checked from a copy.
+    return Path(shutil.copytree(FIXTURES / name, tmp_path / name))
+
+
+def test_a_pipeline_another_module_fits_on_is_high(tmp_path):
+    assert levels(copied(tmp_path, "trained")) == {"trained/records.py:14": "high"}
+
+
+def test_the_module_alone_leaves_it_medium(tmp_path):
+    folder = copied(tmp_path, "trained")
+    findings, _, _ = check_paths([str(folder / "records.py")])
+    assert [(f.rule, f.confidence) for f in findings] == [("PP202", "medium")]
+
+
+def test_a_pipeline_only_evaluated_stays_medium(tmp_path):
+    assert levels(copied(tmp_path, "evaluated")) == {"evaluated/records.py:14": "medium"}
+
+
+def test_a_training_call_does_not_reach_another_project(tmp_path):
+    """Each PATH is a project of its own: the same function name trained on in one does not lift the other."""
+    trained, evaluated = copied(tmp_path, "trained"), copied(tmp_path, "evaluated")
+    assert levels(trained, evaluated) == {
+        "trained/records.py:14": "high",
+        "evaluated/records.py:14": "medium",
+    }
