@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT / "bench" / "bench_checker_eval.py"
 TINY = PROJECT / "tests" / "fixtures" / "deepperf" / "holdout_tiny"
@@ -58,14 +60,15 @@ def _rows(commit: str) -> list[list]:
     ]
 
 
-def test_holdout_counts_reports_from_the_mirror(tmp_path):
+@pytest.mark.parametrize(("option", "how"), [((), "reported files"), (("--full",), "whole projects")])
+def test_holdout_counts_reports_from_the_mirror(tmp_path, option, how):
     commit = _mirror(tmp_path / "mirror")
     holdout = tmp_path / "holdout.csv"
     _write(holdout, _rows(commit))
-    done = _run("--holdout", str(holdout), "--mirror", str(tmp_path / "mirror"))
+    done = _run("--holdout", str(holdout), "--mirror", str(tmp_path / "mirror"), *option)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "Held-out DeepPerf reports: 3 of 3 lines read from --mirror"
+    assert lines[0] == f"Held-out DeepPerf reports, {how}: 3 of 3 lines read from --mirror"
     low = next(line for line in lines if line.lstrip().startswith("low and up"))
     assert low.split()[3:] == ["1/2", "=", "50%", "0/1"]
     kind2 = next(line for line in lines if "map before batch" in line)
@@ -80,7 +83,8 @@ def test_holdout_without_mirror_reads_nothing(tmp_path):
     _write(holdout, _rows("0" * 40))
     done = _run("--holdout", str(holdout))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == "Held-out DeepPerf reports: 0 of 3 lines read from --mirror"
+    first = "Held-out DeepPerf reports, reported files: 0 of 3 lines read from --mirror"
+    assert done.stdout.splitlines()[0] == first
     assert "3 lines not read" in done.stdout
 
 
