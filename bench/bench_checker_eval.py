@@ -7,6 +7,7 @@ statement that holds the reported line (DeepPerf names a statement's first line,
 
     python bench/bench_checker_eval.py [--mirror /work/.mirror [--full]] [--fresh REPO_DIR ...]
         [--verdicts bench/data/tf_checker_verdicts.csv [--root CHECKOUTS]]
+        [--holdout tests/fixtures/deepperf/reports_holdout.csv --mirror /work/.mirror [--full]]
 
 prints, for the default output (high) and with --min-confidence medium and low:
   recall on confirmed/fixed lines, the share of rejected/declined reports still made, the examples covered,
@@ -18,6 +19,9 @@ prints, for the default output (high) and with --min-confidence medium and low:
   --verdicts recounts the hand reading of fresh repositories (right/debatable/wrong per finding) per rule and
   confidence as it was read; with --root (checkouts of those repositories as <root>/<owner>+<name>) it runs
   ppcheck again and counts the same verdicts under today's confidences (findings no longer made: dropped).
+  --holdout prints, instead, recall per confidence level and per DeepPerf kind on reports kept out of tuning
+  (reports_holdout.csv, read from the mirrors only: each reported file alone, with --full each project whole),
+  the rejected/declined reports still made, and the lines missed at every level.
 """
 
 from __future__ import annotations
@@ -66,9 +70,10 @@ def statement_span(tree: ast.AST, line: int) -> range:
     return best
 
 
-def source_of(row: dict, mirror: str | None) -> str | None:
-    shipped = checkout(DATA / "projects", row["repo"]) / row["path"]
-    if shipped.is_file():
+def source_of(row: dict, mirror: str | None, shipped_root: Path | None = DATA / "projects") -> str | None:
+    """The reported file at the reported commit: the shipped trimmed copy, else the mirror's git history."""
+    shipped = checkout(shipped_root, row["repo"]) / row["path"] if shipped_root else None
+    if shipped is not None and shipped.is_file():
         return shipped.read_text(encoding="utf-8")
     if mirror is None:
         return None
@@ -96,24 +101,33 @@ def made(text: str, path: str, lines: list[int]) -> dict[int, set[str]]:
     return hits
 
 
-def evaluate_reports(mirror: str | None) -> None:
-    rows = read_rows(DATA / "reports.csv")
+def report_hits(
+    rows: list[dict], mirror: str | None, shipped_root: Path | None = DATA / "projects"
+) -> tuple[list[tuple[dict, set[str]]], int]:
+    """Each report whose code could be read, with the levels at which ppcheck makes it; and how many could not."""
     by_file: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_file[(row["repo"], row["commit"], row["path"])].append(row)
-    tally: dict[str, Counter] = defaultdict(Counter)
+    found: list[tuple[dict, set[str]]] = []
     missing = 0
     for (_, _, path), group in by_file.items():
-        text = source_of(group[0], mirror)
+        text = source_of(group[0], mirror, shipped_root)
         if text is None:
             missing += len(group)
             continue
         hits = made(text, path, [int(r["line"]) for r in group])
-        for row in group:
-            verdict = row["verdict"]
-            tally[verdict]["total"] += 1
-            for level in hits[int(row["line"])]:
-                tally[verdict][level] += 1
+        found.extend((row, hits[int(row["line"])]) for row in group)
+    return found, missing
+
+
+def evaluate_reports(mirror: str | None) -> None:
+    rows = read_rows(DATA / "reports.csv")
+    found, missing = report_hits(rows, mirror)
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for row, levels in found:
+        tally[row["verdict"]]["total"] += 1
+        for level in levels:
+            tally[row["verdict"]][level] += 1
     print(
         f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
     )
@@ -136,6 +150,73 @@ def _print_recall(tally: dict[str, Counter]) -> None:
             f"    {verdict:<10} {counts['total']:>3} lines: high {counts['high']}, with medium "
             f"{counts['medium']}, with low {counts['low']}"
         )
+
+
+KINDS = {
+    "1": "1 TF op in a loop",
+    "2": "2 map before batch",
+    "3": "3 map, no parallel",
+    "session": "tf.Session in loop",
+}
+HOLDOUT_COLUMNS = ("repo", "commit", "path", "line", "deepperf_checker", "verdict", "issue")
+VERDICTS_KNOWN = (*POSITIVE, *NEGATIVE, "no reply")
+
+
+def _check_holdout(path: str, rows: list[dict]) -> None:
+    """Exit with a one-line error at the first row that cannot be read as a report."""
+    for number, row in enumerate(rows, start=2):
+        if set(HOLDOUT_COLUMNS) - set(row):
+            sys.exit(f"{path}: columns must be {','.join(HOLDOUT_COLUMNS)}")
+        if (
+            not row["line"].isdigit()
+            or row["deepperf_checker"] not in KINDS
+            or row["verdict"] not in VERDICTS_KNOWN
+        ):
+            sys.exit(f"{path}: line {number}: line, deepperf_checker or verdict not known")
+
+
+def _where(row: dict) -> str:
+    """A report in a few words: project name, file name and line, DeepPerf kind."""
+    name = row["repo"].split("/")[-1][:20]
+    return f"{name} {Path(row['path']).name}:{row['line']} ({row['deepperf_checker']})"
+
+
+def evaluate_holdout(path: str, mirror: str | None, full: bool = False) -> None:
+    """Recall per level and per DeepPerf kind on reports kept out of tuning, read from the mirrors only:
+    each reported file alone, or with `full` each project whole at the reported commit."""
+    rows = read_rows(Path(path))
+    _check_holdout(path, rows)
+    if full and mirror:
+        found, missing = project_hits(rows, mirror)
+        how = "whole projects"
+    else:
+        found, missing = report_hits(rows, mirror, shipped_root=None)
+        how = "reported files"
+    print(f"Held-out DeepPerf reports, {how}: {len(found)} of {len(rows)} lines read from --mirror")
+    pos = [(r, lv) for r, lv in found if r["verdict"] in POSITIVE]
+    neg = [(r, lv) for r, lv in found if r["verdict"] in NEGATIVE]
+    print(f"  {'level':<16}{'confirmed/fixed made':<24}rejected/declined made")
+    for level, label in zip(LEVELS, ("default (high)", "medium and up", "low and up"), strict=True):
+        hit = sum(level in lv for _, lv in pos)
+        bad = sum(level in lv for _, lv in neg)
+        share = f"{hit}/{len(pos)} = {hit / max(len(pos), 1):.0%}"
+        print(f"  {label:<16}{share:<24}{bad}/{len(neg)}")
+    print("  confirmed/fixed by DeepPerf kind (made at high, medium+, low+):")
+    for kind, name in KINDS.items():
+        group = [lv for r, lv in pos if r["deepperf_checker"] == kind]
+        if group:
+            counts = ", ".join(str(sum(level in lv for lv in group)) for level in LEVELS)
+            print(f"    {name:<20} {len(group):>3} lines: {counts}")
+    missed = [row for row, lv in pos if not lv]
+    if missed:
+        print("  confirmed/fixed missed at every level:")
+    for row in missed:
+        print(f"    {_where(row)}")
+    for row, lv in neg:
+        if lv:
+            print(f"  {row['verdict']}, made from {min(lv, key=LEVELS.index)}: {_where(row)}")
+    if missing:
+        print(f"  {missing} lines not read: give --mirror (<mirror>/<owner>+<name>/repo)")
 
 
 def project_files(git: Path, commit: str, into: Path) -> bool:
@@ -161,14 +242,13 @@ def project_files(git: Path, commit: str, into: Path) -> bool:
     return True
 
 
-def evaluate_full_projects(mirror: str) -> None:
-    """Recall on confirmed/fixed lines (and reports still made) with each project checked whole at the
-    reported commit."""
-    rows = read_rows(DATA / "reports.csv")
+def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[str]]], int]:
+    """As report_hits, with each project checked whole as it stood at the reported commit (read from the
+    mirror); a report whose file is not in its project is found, unmade."""
     by_project: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_project[(row["repo"], row["commit"])].append(row)
-    tally: dict[str, Counter] = defaultdict(Counter)
+    found: list[tuple[dict, set[str]]] = []
     missing = 0
     with tempfile.TemporaryDirectory() as scratch:
         for (repo, commit), group in sorted(by_project.items()):
@@ -181,15 +261,26 @@ def evaluate_full_projects(mirror: str) -> None:
                 continue
             findings, _, _ = check_paths([str(into)])
             for row in group:
-                tally[row["verdict"]]["total"] += 1
                 source = into / row["path"]
                 if not source.is_file():
+                    found.append((row, set()))
                     continue
                 span = statement_span(ast.parse(source.read_text(encoding="utf-8")), int(row["line"]))
                 here = [f for f in findings if Path(f.path) == source and f.line in span and f.cell is None]
-                for level in LEVELS:
-                    if any(at_least(f.confidence, level) for f in here):
-                        tally[row["verdict"]][level] += 1
+                found.append((row, {lv for lv in LEVELS if any(at_least(f.confidence, lv) for f in here)}))
+    return found, missing
+
+
+def evaluate_full_projects(mirror: str) -> None:
+    """Recall on confirmed/fixed lines (and reports still made) with each project checked whole at the
+    reported commit."""
+    rows = read_rows(DATA / "reports.csv")
+    found, missing = project_hits(rows, mirror)
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for row, levels in found:
+        tally[row["verdict"]]["total"] += 1
+        for level in levels:
+            tally[row["verdict"]][level] += 1
     print(
         f"DeepPerf's reports, whole projects at the reported commit ({len(rows) - missing} of {len(rows)} lines)"
     )
@@ -313,12 +404,18 @@ def main() -> None:
     )
     parser.add_argument("--verdicts", help="CSV of hand verdicts on fresh repositories to recount")
     parser.add_argument("--root", help="with --verdicts: folder of their checkouts, to rerun ppcheck")
+    parser.add_argument(
+        "--holdout", metavar="CSV", help="held-out reports (reports.csv's columns) to measure from --mirror"
+    )
     args = parser.parse_args()
+    if args.full and not args.mirror:
+        sys.exit("--full: needs --mirror (the projects are read from the git mirrors)")
+    if args.holdout:
+        evaluate_holdout(args.holdout, args.mirror, args.full)
+        return
     if args.verdicts:
         evaluate_verdicts(args.verdicts, args.root)
         return
-    if args.full and not args.mirror:
-        sys.exit("--full: needs --mirror (the projects are read from the git mirrors)")
     evaluate_reports(args.mirror)
     if args.full:
         evaluate_full_projects(args.mirror)
