@@ -16,7 +16,7 @@ ROOT holds one folder per repository, named `owner+name` (as the verdicts file n
      code, and how many of its TOR401 (synchronous DataLoader) lines ppcheck's PP504 also reports.
 
     python bench/bench_torch_checker.py ROOT [--verdicts CSV] [--as-read] [--baseline TF_REPO] [--repeat 3]
-        [--torchfix]
+        [--torchfix] [--recall bench/data/torch_recall_holdout4.csv]
 """
 
 from __future__ import annotations
@@ -97,6 +97,65 @@ def print_table(rows, repos) -> None:
     )
 
 
+# the rules that report each kind of hand-listed case (bench/data/torch_recall_holdout4.csv's `kind`)
+_KIND_RULES = {
+    "host-sync": {"PP501"},
+    "loader": {"PP504", "PP505"},
+    "cpu-tensor-moved": {"PP506"},
+    "eval-without-no-grad": {"PP503"},
+    "element-loop": {"PP509"},
+    "synchronize-every-step": {"PP510"},
+}
+_LOOP_LINE = re.compile(r"loop at (?:cell \d+ )?line (\d+)")
+
+
+def recall_table(root: str, found, cases_path: Path) -> None:
+    """Hand-listed clear cases found at the default (high) and at medium: a case counts when a finding of its
+    kind's rules names its line or its loop's line, or a PP501 finding on its loop counts it among its "more
+    reads" (the loop's line at most 200 lines before it). `clean-loop` rows are where every rule should stay
+    silent and are not counted."""
+    by_file = collections.defaultdict(list)
+    for f in found:
+        repo, rel = os.path.relpath(f.path, root).split(os.sep, 1)
+        by_file[(repo, rel)].append(f)
+    per_kind = collections.defaultdict(lambda: [0, 0, 0])
+    missed = []
+    for case in read_rows(cases_path):
+        if case["kind"] == "clean-loop":
+            continue
+        line, rules = int(case["line"]), _KIND_RULES.get(case["kind"], set())
+        levels = set()
+        for f in by_file[(case["repo"], case["path"])]:
+            loop = _LOOP_LINE.search(f.message)
+            loop_line = int(loop.group(1)) if loop else None
+            named = f.rule in rules and line in (f.line, loop_line)
+            counted = (
+                f.rule == "PP501"
+                and case["kind"] == "host-sync"
+                and "more reads" in f.message
+                and loop_line is not None
+                and loop_line <= line <= loop_line + 200
+            )
+            if named or counted:
+                levels.add(f.confidence)
+        row = per_kind[case["kind"]]
+        row[0] += 1
+        row[1] += "high" in levels
+        row[2] += bool(levels & {"high", "medium"})
+        if "high" not in levels:
+            missed.append(f"{case['kind']} {case['repo']}/{case['path']}:{line}")
+    print(f"{'kind':<24} {'cases':>5} {'default':>7} {'medium':>6}")
+    for kind in sorted(per_kind):
+        n, high, medium = per_kind[kind]
+        print(f"{kind:<24} {n:5} {high:7} {medium:6}")
+    n, high, medium = (sum(r[i] for r in per_kind.values()) for i in range(3))
+    print(f"{'all':<24} {n:5} {high:7} {medium:6}  default {high / max(n, 1):.0%}")
+    if missed:
+        print("missed at the default:")
+    for case in missed:
+        print(f"  {case}" if len(case) <= 77 else f"  ...{case[-74:]}")  # 80 columns
+
+
 def whole_process(path: str) -> tuple[float, float]:
     """Wall and CPU seconds of one `python -m checker PATH` process (CPU is steadier on a shared machine)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -139,6 +198,9 @@ def main() -> int:
     parser.add_argument("--baseline", help="a TensorFlow repository to time beside ROOT (tensorpack)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--torchfix", action="store_true")
+    parser.add_argument(
+        "--recall", help="hand-listed cases (bench/data/torch_recall_holdout4.csv): how many are found"
+    )
     args = parser.parse_args()
     root = os.path.abspath(args.root)
 
@@ -151,6 +213,8 @@ def main() -> int:
     lines = code_lines(root)
     print(f"{root}: {files} files, {lines:,} lines of code, {len(found)} PyTorch findings")
     print_table(rows, repos)
+    if args.recall:
+        recall_table(root, found, Path(args.recall))
 
     targets = [("pytorch", root, lines)]
     if args.baseline:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import functools
+import re
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
 from checker.rules.common import literal_iterations
@@ -88,6 +90,7 @@ class TorchFacts:
         self._callers: dict[int, list[CallSite]] | None = None
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
+        self._toy: bool | None = None
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     @functools.cached_property
@@ -186,6 +189,25 @@ class TorchFacts:
         if path is None:
             return id(node) in self.loop_cache("body", loop, lambda: _loop_body(loop))[0]
         return any(isinstance(outer, _GUARDS) for outer in path)
+
+    def guarded_step(self, node: ast.AST, loop: ast.AST) -> bool:
+        """`guarded` for reads on the step's path: a `try` body, an `if` on the process or the configuration
+        (`if master_process:`, `if num_gpus > 1: ... else: ...`, `if device_type == "cuda":`) and the branch
+        of a first-time test that runs on every later step (`if ema is None: ... else: <here>`) run every
+        step, so they do not guard."""
+        path = _path_in(loop.body, node)
+        if path is None:  # positions mislead (an f-string): the parents say the same
+            path = list(self.ancestors(node, loop))[::-1]
+        for i, outer in enumerate(path):
+            if isinstance(outer, ast.Try):
+                continue  # its body runs every step; an `except` is an ExceptHandler, a guard
+            if isinstance(outer, ast.If):
+                inner = path[i + 1] if i + 1 < len(path) else node
+                if _configuration_test(outer.test) or _later_branch(outer, inner):
+                    continue
+            if isinstance(outer, _GUARDS):
+                return True
+        return False
 
     def periodic(self, node: ast.AST, loop: ast.AST) -> bool:
         """Under an `if` of the loop whose test takes a remainder (`if step % 100 == 0:`): run every N-th step,
@@ -441,6 +463,51 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
     """Every node of a loop (as ast.walk gives them), listed once per module for all the rules that look."""
     return facts(index).loop_cache("nodes", loop, lambda: walk(loop))
+
+
+_CONFIGURATION = re.compile(
+    r"(?i)^(is_)?(master|main)(_process|_proc|_rank)?$|^(local_|global_)?rank$|^get_rank$|^world_size$"
+    r"|^(num|n)_?gpus?$|^ngpus?$|^(is_|use_)?(distributed|cuda|ddp|multi_gpu)$|^device(_type)?$|^is_available$"
+)
+
+
+def _configuration_test(test: ast.AST) -> bool:
+    """A test on the process or the configuration only (`master_process`, `args.local_rank in [-1, 0]`,
+    `num_gpus > 1`, `device_type == "cuda"`, `dist.get_rank() == 0`): the same answer every step."""
+    inner = set()
+    ends = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.BinOp | ast.Subscript | ast.Lambda | ast.NamedExpr | ast.Starred):
+            return False
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            inner.add(id(node.func))
+            ends.append(node.func)
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
+            ends.append(node)
+    return bool(ends) and all(
+        _CONFIGURATION.search(end.id if isinstance(end, ast.Name) else end.attr)
+        for end in ends
+        if isinstance(end, ast.Name | ast.Attribute)
+    )
+
+
+def _later_branch(test_if: ast.If, inner: ast.AST) -> bool:
+    """`inner` is in the branch of `if x is None:` (the `else`) or `if x is not None:` (the body) that runs
+    on every step after the first."""
+    test = test_if.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return False
+    branch = test_if.orelse if isinstance(test.ops[0], ast.Is) else test_if.body
+    return any(inner is stmt for stmt in branch)
 
 
 def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:
@@ -734,3 +801,107 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
         ):
             return None
     return min(carried)
+
+
+# --- toy data: a module whose only data is a few samples written into it -------------------------------------
+
+_TINY_ROWS = 1000  # rows a literal or random data tensor may have and still be a toy
+_TINY_ELEMENTS = 100_000  # elements a random tensor may have and still be a toy
+_LITERAL_MAKERS = frozenset(
+    {"tensor", "Tensor", "FloatTensor", "LongTensor", "as_tensor", "array", "asarray"}
+)
+_RANDOM_MAKERS = frozenset({"randn", "rand", "linspace"})
+# a call that reads data from outside the script (a file, a dataset class, a download, a project helper)
+_REAL_SOURCE = re.compile(
+    r"(?i)read_|load(?!_state_dict)|genfromtxt|open|fetch|download|dataset|folder|get_data|get_batch|mnist|cifar"
+    r"|imagenet|coco|voc|corpus|tokeni[sz]|from_pretrained|glob|listdir|walk|environ|gym|make_env"
+)
+
+
+def toy_data(index: ModuleIndex) -> bool:
+    """The module trains on a handful of samples it writes itself (`x = [[1, 2], [3, 4]]`,
+    `torch.tensor([[-1.2, 3.1], ...])`, `X = torch.randn(100, 1)` outside any def, a few sentences handed to a
+    def of the module) and reads no data from
+    anywhere else (no file, dataset class, download or data helper is called): a
+    lesson's toy, where a per-step read or an unpinned copy costs nothing anyone would measure."""
+    fx = facts(index)
+    if fx._toy is None:
+        fx._toy = _toy_data(index)
+    return fx._toy
+
+
+def _toy_data(index: ModuleIndex) -> bool:
+    tiny = False
+    defined = set(index.class_methods) | index.function_names
+    for site in index.calls:
+        call = site.node
+        name = base_name(call.func) or ""
+        if name in defined or name == "DataLoader":
+            if site.function is None and call.args and _sentences(call.args[0], index):
+                tiny = True  # `pairs = preprocess(raw)` with `raw = ["I feel hungry.\t...", ...]`
+            continue
+        if name in _LITERAL_MAKERS:
+            tiny = tiny or bool(call.args and _tiny_literal(call.args[0], index))
+        elif name in _RANDOM_MAKERS:  # data made at the top of a script, not in a model's method
+            tiny = tiny or (site.function is None and _tiny_random(call, name))
+        elif _REAL_SOURCE.search(name):
+            return False
+    return tiny
+
+
+def _sentences(value: ast.AST, index: ModuleIndex) -> bool:
+    """A name bound once to a literal list of three or more sentences (strings with a space): a demo corpus
+    written into the script."""
+    if not isinstance(value, ast.Name):
+        return False
+    bound = index.name_values.get(value.id, [])
+    if len(bound) != 1 or not isinstance(bound[0], ast.List | ast.Tuple):
+        return False
+    items = bound[0].elts
+    return 2 < len(items) <= _TINY_ROWS and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) and " " in e.value for e in items
+    )
+
+
+def _tiny_literal(value: ast.AST, index: ModuleIndex) -> bool:
+    if isinstance(value, ast.Name):
+        bound = index.name_values.get(value.id, [])
+        if len(bound) != 1:
+            return False
+        value = bound[0]
+    return (  # rows of samples (`[[1, 2], [3, 4]]`), not a list of constants (loss weights, a kernel)
+        isinstance(value, ast.List | ast.Tuple)
+        and 2 < len(value.elts) <= _TINY_ROWS
+        and all(isinstance(e, ast.List | ast.Tuple) for e in value.elts)
+    )
+
+
+def _tiny_random(call: ast.Call, name: str) -> bool:
+    sizes = call.args[2:3] if name == "linspace" else call.args
+    if len(sizes) == 1 and isinstance(sizes[0], ast.Tuple | ast.List):
+        sizes = sizes[0].elts
+    if not 0 < len(sizes) <= 2:  # samples x features; more axes are a layer's demo input
+        return False
+    if not all(isinstance(s, ast.Constant) and isinstance(s.value, int) for s in sizes):
+        return False
+    total = 1
+    for s in sizes:
+        total *= s.value
+    return 1 < sizes[0].value <= _TINY_ROWS and total <= _TINY_ELEMENTS
+
+
+def lowered_on_toys(check):
+    """A check whose high findings drop to medium in a module of toy data (`toy_data`)."""
+
+    @functools.wraps(check)
+    def checked(index: ModuleIndex):
+        toy = None
+        for raw in check(index):
+            if raw.confidence is None:
+                if toy is None:
+                    toy = toy_data(index)
+                if toy:
+                    raw = dataclasses.replace(raw, confidence="medium")
+            yield raw
+
+    return checked

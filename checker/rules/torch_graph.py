@@ -21,6 +21,7 @@ from checker.rules.torch_common import (
     is_false,
     is_model_name,
     loop_nodes,
+    lowered_on_toys,
     method_name,
     model_called,
     needs_grad,
@@ -274,9 +275,13 @@ def evaluate(model, loader):
             "fitted on them by branch torch-fix10 (hold-out 3 alone: 17 of 24; the rest are demo forwards "
             "over a few sentences or images and a script whose model is missing, debatable); at low, 22 "
             "volatile=True findings, 5 read right and 17 debatable."
+            " In a module of toy data (a few samples or sentences written into the script, nothing that reads "
+            "data from elsewhere; as PP501 --explain defines it) findings are at medium since branch torch-fix11: a four-"
+            "sentence translation lesson's evaluation runs four forwards. Fitted over all four readings: 100 of "
+            "106 high findings right (94%)."
         ),
         risk="medium",
-        check=check_eval_without_no_grad,
+        check=lowered_on_toys(check_eval_without_no_grad),
     )
 )
 

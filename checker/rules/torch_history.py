@@ -19,6 +19,7 @@ from checker.rules.torch_common import (
     grad_disabled_by_call,
     is_model_name,
     loop_nodes,
+    lowered_on_toys,
     method_name,
     model_called,
     needs_grad,
@@ -525,8 +526,12 @@ for x, y in loader:
             "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
             "loss), sums in `forward`/`training_step`, and loops that carry a recurrent state (`out, h = rnn(x, h)`) are skipped. A meter whose "
             "class is defined in another module is not followed (some detach what they are given)."
+            " A module of toy data (three or more rows of samples written as nested literals, or a top-level "
+            "randn/rand/linspace of at most 1,000 rows, and no file, dataset class, download or data helper "
+            "called) reports at medium: a four-point net or a five-sample DDP demo waits for nothing anyone would"
+            " measure (branch torch-fix11). Fitted over all four readings: 44 of 47 high findings right (94%)."
         ),
         risk="low",
-        check=check_accumulated_history,
+        check=lowered_on_toys(check_accumulated_history),
     )
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
@@ -23,6 +24,7 @@ from checker.rules.torch_common import (
     is_model_name,
     is_step_call,
     loop_nodes,
+    lowered_on_toys,
     method_name,
     model_called,
     reads_clock,
@@ -82,6 +84,9 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
+    logged = call.args[1] if name == "add_scalar" and len(call.args) >= 2 else None
+    if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
+        return f"add_scalar(..., {logged.id})"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
         calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
         inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
@@ -115,20 +120,33 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
                     or _running_total(use, name)
                 ):
                     return False
-            elif not isinstance(use, ast.AugAssign | ast.Expr):
+            elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
     return True
 
 
+def _none_test(stmt, name: ast.Name) -> bool:
+    """`if ema is None:`: the first-time test of a running value."""
+    test = getattr(stmt, "test", None) if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and test.left is name
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
 def _running_total(stmt: ast.Assign, name: str) -> bool:
-    """`total = total + x` (or `x + total`): a running total like `total += x`."""
+    """`total = total + x` (or `x + total`), or a moving average (`ema = 0.9 * ema + 0.1 * x`): a running
+    total like `total += x`."""
     value = stmt.value
     return (
         len(stmt.targets) == 1
         and isinstance(stmt.targets[0], ast.Name)
         and stmt.targets[0].id == name
         and isinstance(value, ast.BinOp)
-        and any(isinstance(side, ast.Name) and side.id == name for side in (value.left, value.right))
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
     )
 
 
@@ -187,22 +205,42 @@ def check_host_sync(index: ModuleIndex):
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
-            if how is None or fx.guarded(site.node, loop):
+            if how is None or fx.guarded_step(site.node, loop):
                 continue
             stmt = fx.statement_in(site.node, loop)
-            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _ in reads):
-                reads.append((stmt, site.node, how))
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
+                reads.append((stmt, site.node, how, ""))
+        reads.extend(_helper_reads(index, loop))
         if not reads:
             continue
-        _, call, how = reads[0]
+        _, call, how, where = reads[0]
         more = f" (and {len(reads) - 1} more reads in this loop)" if len(reads) > 1 else ""
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
-            f"`{how}` on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
+            f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _helper_reads(index: ModuleIndex, loop) -> list:
+    """`.item()` in a def of the module that the loop calls on every step, outside the def's own loops and
+    ifs: a loss function returning `.item()` metrics, a step function logging `loss.item()`."""
+    fx = facts(index)
+    own = index.loop_function.get(id(loop))
+    reads = []
+    for site in direct_calls(index, loop):
+        helper = fx.helpers.get(id(site.node))
+        if helper is None or helper is own or fx.guarded_step(site.node, loop):
+            continue
+        for inner in index.function_calls.get(id(helper), ()):
+            call = inner.node
+            if inner.loops or call.args or method_name(call) != "item" or fx.guarded_step(call, helper):
+                continue
+            where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
+            reads.append((call, call, ".item()", where))
+    return reads
 
 
 def _loss_named(expr: ast.AST) -> bool:
@@ -301,8 +339,20 @@ def _created_on_host(
         and index.resolver.call_name(node) in _VARIABLE
     ):
         node = bound(node.args[0].id)
-    while isinstance(node, ast.Call):
+    helpers = 0
+    while isinstance(node, ast.Call | ast.BinOp):
+        if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
+            sides = [side for side in (node.left, node.right) if isinstance(side, ast.Call | ast.BinOp)]
+            if len(sides) != 1:
+                return None
+            node = sides[0]
+            continue
         name = index.resolver.call_name(node)
+        returned = _returned_factory(index, node) if helpers == 0 else None
+        if returned is not None:  # `self.sample_timesteps(n)`, a def returning `torch.randint(...)`
+            helpers += 1
+            node = returned
+            continue
         if name in _VARIABLE and node.args:
             node = node.args[0]
             continue
@@ -318,6 +368,37 @@ def _created_on_host(
             node = node.func.value
             continue
         return None
+    return None
+
+
+_RANKS = re.compile(r"(?i)world_size|size_list|num_gpus|n_?gpus|num_replicas|num_processes")
+
+
+def _over_ranks(loop) -> bool:
+    """`for _ in range(world_size)`, `for _ in size_list`: one pass per process of a distributed run (an
+    all_gather helper's receive buffers), a handful per call."""
+    iters = [g.iter for g in getattr(loop, "generators", ())] or [getattr(loop, "iter", None)]
+    return any(
+        isinstance(n, ast.Name | ast.Attribute) and _RANKS.search(n.id if isinstance(n, ast.Name) else n.attr)
+        for it in iters
+        if it is not None
+        for n in ast.walk(it)
+    )
+
+
+def _returned_factory(index: ModuleIndex, call: ast.Call) -> ast.Call | None:
+    """The torch factory call a def of the module returns, when it has one return and that is it."""
+    fx = facts(index)
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    if helper is None:
+        return None
+    returns = [n for n in ast.walk(helper) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Call):
+        return None
+    value = returns[0].value
+    name = index.resolver.call_name(value)
+    if name in _FACTORIES and not any(k.arg == "device" for k in value.keywords):
+        return value
     return None
 
 
@@ -472,7 +553,7 @@ def check_created_then_moved(index: ModuleIndex):
         call = site.node
         if not is_device_move(call, index):
             continue
-        if not site.loops or few_runs(site.loops):
+        if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
             if per_step is None:
                 per_step = _per_step_functions(index)
             if site.function is None or id(site.function) not in per_step:
@@ -585,9 +666,18 @@ for step, (x, y) in enumerate(loader):
             "cells). A divergence check (`if np.isnan(loss.item()):`) is not the loop's logic: the loop's other "
             "reads are still reported. In `forward`, only reads of a loss-named value count (`int(lengths.max())` "
             "is a shape). Fitted over all readings since branch torch-fix10: 248 of 254 findings right (98%)."
+            " Since branch torch-fix11 a `try` body, an `if` on the process or the configuration only (`if "
+            "master_process:`, `if num_gpus > 1: ... else: ...`, `if device_type == 'cuda':`) and the `else` of a"
+            " first-time test (`if ema is None:`) count as every step, as do `writer.add_scalar(tag, loss)` with "
+            "the tensor and `.item()` in a def of the module the loop calls every step (outside the def's own ifs"
+            " and loops). Fitted over all four readings: 277 of 290 high findings right (96%). A module of toy "
+            "data (three or more rows of samples written as nested literals, or a top-level randn/rand/linspace "
+            "of at most 1,000 rows, and no file, dataset class, download or data helper called) reports at "
+            "medium: a four-point net or a five-sample DDP demo waits for nothing anyone would measure (branch "
+            "torch-fix11)."
         ),
         risk="medium",
-        check=check_host_sync,
+        check=lowered_on_toys(check_host_sync),
     )
 )
 
@@ -631,9 +721,18 @@ for x, y in loader:
             "fitted on them by branch torch-fix10 (hold-out 3 alone: 77 of 86); the rest: per-rank buffers of "
             "an all_gather nothing calls, a four-sentence demo, per-call set-up of a few attack wrappers, an "
             "example input per epoch for add_graph."
+            " Since branch torch-fix11 a def of the module that returns a factory "
+            "(`sampler.sample_timesteps(n).to(device)`) and a factory inside arithmetic (`(torch.ones(n) * "
+            "i).long()`) are followed, and a loop over the processes of a distributed run (`range(world_size)`, "
+            "`size_list`) counts as a few runs. Fitted over all four readings: 215 of 240 high findings right "
+            "(90%); the rest are mostly debugging and video helpers over two or three domains and k-means set-up "
+            "once per epoch. A module of toy data (three or more rows of samples written as nested literals, or a"
+            " top-level randn/rand/linspace of at most 1,000 rows, and no file, dataset class, download or data "
+            "helper called) reports at medium: a four-point net or a five-sample DDP demo waits for nothing "
+            "anyone would measure (branch torch-fix11)."
         ),
         risk="medium",
-        check=check_created_then_moved,
+        check=lowered_on_toys(check_created_then_moved),
     )
 )
 
