@@ -304,6 +304,7 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
     """The key of the name a for loop takes batches from (`loader`, `enumerate(loader)`, `tqdm(self.loader)`)."""
     source = loop.iter
     function = fx.index.loop_function.get(id(loop))
+    unwrapped: set[int] = set()  # `loader = tqdm(loader)` names itself: unwrap each binding once
     while True:
         while isinstance(source, ast.Call) and source.args:
             if base_name(source.func) == "DataLoader":
@@ -312,8 +313,9 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
         if isinstance(source, ast.Subscript) and isinstance(source.value, ast.Name):
             source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
         wrapped = _progress_bar_of(source, function, loop.lineno, fx.index)
-        if wrapped is None:
+        if wrapped is None or id(wrapped) in unwrapped:
             return scopes.key(source, function, loop.lineno)
+        unwrapped.add(id(wrapped))
         source = wrapped
 
 
