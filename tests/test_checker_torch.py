@@ -69,7 +69,7 @@ def test_case_findings_have_the_marked_confidence(case):
     assert got == want
 
 
-def test_loader_of_cpu_only_training_is_medium_and_of_gpu_training_high():
+def test_loader_of_cpu_only_training_is_a_level_below_gpu_training():
     cpu = "train_loader = DataLoader(train_set, batch_size=64)\n" + LOADER_LOOP
     gpu = cpu.replace(
         "    optimizer.zero_grad()", "    x, y = x.to(device), y.to(device)\n    optimizer.zero_grad()"
@@ -78,7 +78,7 @@ def test_loader_of_cpu_only_training_is_medium_and_of_gpu_training_high():
     for name, body in (("cpu", cpu), ("gpu", gpu)):
         findings, _ = check_source("import torch\nfrom torch.utils.data import DataLoader\n" + body, "t.py")
         levels[name] = {f.confidence for f in findings if f.rule == "PP504"}
-    assert levels == {"cpu": {"medium"}, "gpu": {"high"}}
+    assert levels == {"cpu": {"low"}, "gpu": {"medium"}}
 
 
 @pytest.mark.parametrize("code", sorted(TORCH_RULES))
