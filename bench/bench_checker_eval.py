@@ -123,15 +123,21 @@ def report_hits(
 def evaluate_reports(mirror: str | None) -> None:
     rows = read_rows(DATA / "reports.csv")
     found, missing = report_hits(rows, mirror)
+    tally = _tally_by_verdict(found)
+    print(
+        f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
+    )
+    _print_recall(tally)
+
+
+def _tally_by_verdict(found) -> dict[str, Counter]:
+    """verdict -> how many reported lines it has ("total") and how many each confidence level makes."""
     tally: dict[str, Counter] = defaultdict(Counter)
     for row, levels in found:
         tally[row["verdict"]]["total"] += 1
         for level in levels:
             tally[row["verdict"]][level] += 1
-    print(
-        f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
-    )
-    _print_recall(tally)
+    return tally
 
 
 def _print_recall(tally: dict[str, Counter]) -> None:
@@ -276,11 +282,7 @@ def evaluate_full_projects(mirror: str) -> None:
     reported commit."""
     rows = read_rows(DATA / "reports.csv")
     found, missing = project_hits(rows, mirror)
-    tally: dict[str, Counter] = defaultdict(Counter)
-    for row, levels in found:
-        tally[row["verdict"]]["total"] += 1
-        for level in levels:
-            tally[row["verdict"]][level] += 1
+    tally = _tally_by_verdict(found)
     print(
         f"DeepPerf's reports, whole projects at the reported commit ({len(rows) - missing} of {len(rows)} lines)"
     )
