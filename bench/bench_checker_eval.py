@@ -120,13 +120,20 @@ def report_hits(
     return found, missing
 
 
-def evaluate_reports(mirror: str | None) -> None:
+def evaluate_reports(mirror: str | None, full: bool = False) -> None:
+    """Recall on confirmed/fixed lines (and reports still made): each reported file as shipped or mirrored,
+    or with `full` each project checked whole at the reported commit (from the mirror)."""
     rows = read_rows(DATA / "reports.csv")
-    found, missing = report_hits(rows, mirror)
+    found, missing = project_hits(rows, mirror) if full else report_hits(rows, mirror)
     tally = _tally_by_verdict(found)
-    print(
-        f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
-    )
+    if full:
+        print(
+            f"DeepPerf's reports, whole projects at the reported commit ({len(rows) - missing} of {len(rows)} lines)"
+        )
+    else:
+        print(
+            f"DeepPerf's reports ({len(rows) - missing} of {len(rows)} lines with code; --mirror adds the rest)"
+        )
     _print_recall(tally)
 
 
@@ -277,18 +284,6 @@ def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[st
     return found, missing
 
 
-def evaluate_full_projects(mirror: str) -> None:
-    """Recall on confirmed/fixed lines (and reports still made) with each project checked whole at the
-    reported commit."""
-    rows = read_rows(DATA / "reports.csv")
-    found, missing = project_hits(rows, mirror)
-    tally = _tally_by_verdict(found)
-    print(
-        f"DeepPerf's reports, whole projects at the reported commit ({len(rows) - missing} of {len(rows)} lines)"
-    )
-    _print_recall(tally)
-
-
 def evaluate_examples() -> None:
     rows = read_rows(DATA / "examples.csv")
     by_file: dict[str, list[int]] = defaultdict(list)
@@ -420,7 +415,7 @@ def main() -> None:
         return
     evaluate_reports(args.mirror)
     if args.full:
-        evaluate_full_projects(args.mirror)
+        evaluate_reports(args.mirror, full=True)
     evaluate_examples()
     if args.fresh:
         evaluate_fresh(args.fresh)
