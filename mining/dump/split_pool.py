@@ -18,6 +18,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -52,7 +53,9 @@ def spare_core() -> bool:
         load = os.getloadavg()[0]
     except OSError:  # not known here: assume the machine is ours
         load = 0.0
-    return cores > 1 and load <= cores - 1
+    # A fork copies only the calling thread: a lock another thread holds at that moment stays held in the child
+    # for ever, so a process that runs other threads (a test runner's, a notebook kernel client's) forks no worker.
+    return cores > 1 and load <= cores - 1 and threading.active_count() == 1
 
 
 _dialect = None  # the worker's: the importer's database dialect, inherited when the worker starts
