@@ -84,6 +84,8 @@ _APPLIED = {
     "parallel_interleave": "parallel_interleave",
 }
 _CONSUMERS = frozenset({"fit", "evaluate", "predict", "fit_generator", "experimental_distribute_dataset"})
+# Consumers that read a pipeline once, in one pass: a final test score or a set of predictions.
+ONE_PASS = frozenset({"evaluate", "predict"})
 _ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
 
 
@@ -107,6 +109,8 @@ class DatasetFlow:
     # training data: the first argument of fit/fit_generator/a `train` call, or the iterable of a for loop
     # that runs a training step (not evaluate/predict/validation_data, nor a loop that only runs the model)
     trained: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
+    # every place that consumes a pipeline (`consumed` keeps the first only): a call or a loop
+    readers: dict[tuple[int, ...], list[ast.AST]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
     _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
     # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
@@ -300,6 +304,8 @@ class DatasetFlow:
                     self._consume(first, call)
                     if is_training_call(func.attr):
                         self._train(first)
+                if func.attr in ONE_PASS and args and first is args[0]:
+                    args = args[1:]  # the data evaluated is consumed, not handed on
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
@@ -381,7 +387,9 @@ class DatasetFlow:
         return chain
 
     def _consume(self, chain, at) -> None:
-        self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
+        ids = tuple(id(s.node) for s in chain)
+        self.consumed.setdefault(ids, (chain, at))
+        self.readers.setdefault(ids, []).append(at)
 
     def _train(self, chain) -> None:
         self.trained.setdefault(tuple(id(s.node) for s in chain), chain)
@@ -407,6 +415,28 @@ class DatasetFlow:
         for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
             used.update(id(s.node) for s in chain)
         return used
+
+    def one_pass_steps(self, looped: set[int]) -> set[int]:
+        """Steps of pipelines read only by one-pass consumers (`model.evaluate(test_ds)`, `predict`) outside
+        any loop (`looped`: ids of calls inside a loop): a test split scored once after training. A pipeline
+        also trained on, handed on (`validation_data=`), returned or read by a loop is not among them."""
+        once: set[int] = set()
+        other: set[int] = set()
+        for ids, readers in self.readers.items():
+            single = all(
+                isinstance(at, ast.Call)
+                and isinstance(at.func, ast.Attribute)
+                and at.func.attr in ONE_PASS
+                and id(at) not in looped
+                for at in readers
+            )
+            (once if single else other).update(ids)
+        for table in (self.passed, self.trained):
+            for ids in table:
+                other.update(ids)
+        for chain, _ in self.handed_out():
+            other.update(id(s.node) for s in chain)
+        return once - other
 
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""

@@ -403,6 +403,7 @@ def check_map_before_batch(index: ModuleIndex):
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
+    light = _read_lightly(flow, index)
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -416,21 +417,62 @@ def check_map_before_batch(index: ModuleIndex):
             else "batch first and map once per batch"
         )
         what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
+        is_trained = id(batch_call) in trained
+        # a parse already on several threads and a pipeline not seen training: vectorising saves only the
+        # per-call overhead (reading 10: debatable 5/5 at medium or lifted, one-off scans and small tutorials);
+        # a pipeline read once or element by element gains little
+        minor = (not is_trained and _on_threads(map_call)) or id(map_call) in light
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
             f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
-            confidence=_map_before_batch_confidence(kind, looked_at, id(batch_call) in trained),
+            confidence=_map_before_batch_confidence(kind, looked_at or minor, is_trained),
         )
 
 
 def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> str | None:
     """A per-example parse seen in the code is high when the pipeline is seen training a model, else
-    medium; element-wise and batch-capable maps, parsers known by name only, and maps only looked at are
-    low (right 1 time in 14 at medium in reading 8)."""
+    medium; element-wise and batch-capable maps, parsers known by name only, maps only looked at and the
+    other minor cases are low (right 1 time in 14 at medium in reading 8)."""
     if kind not in ("parse_example", "parsing") or looked_at:
         return "low"
     return None if trained else "medium"
+
+
+def _on_threads(call: ast.Call) -> bool:
+    """The map already runs on several threads: `num_parallel_calls` is given and is not the literal 1."""
+    value = next((k.value for k in call.keywords if k.arg == "num_parallel_calls"), None)
+    if value is None and len(call.args) > 1:
+        value = call.args[1]
+    if value is None:
+        return False
+    return not (isinstance(value, ast.Constant) and value.value in (1, None))
+
+
+# Steps that group elements; `apply` of a transformation not known (`batch_and_drop_remainder`) may be one.
+_BATCHING = frozenset(
+    {"batch", "padded_batch", "map_and_batch", "ragged_batch", "bucket_by_sequence_length", "window", "apply"}
+)
+
+
+def _read_lightly(flow, index: ModuleIndex) -> set[int]:
+    """Steps of pipelines whose speed hardly matters, as this module reads them: only by `evaluate` or
+    `predict` outside loops (a test split scored once after training), or element by element (no batch, or
+    `batch(1)`, each element fetched by its own `sess.run` or Python step, which costs more than the map).
+    A pipeline also trained on, handed on, returned or stored is never among them."""
+    looped = {id(site.node) for site in index.calls if site.loops}
+    light = flow.one_pass_steps(looped)
+    single: set[int] = set()
+    other: set[int] = set()
+    for ids, (chain, _) in flow.consumed.items():
+        batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in chain)
+        (other if batched else single).update(ids)
+    for table in (flow.passed, flow.trained):
+        for ids in table:
+            other.update(ids)
+    for chain, _ in flow.handed_out():
+        other.update(id(s.node) for s in chain)
+    return light | (single - other)
 
 
 def _sets_map_parallelization(index: ModuleIndex) -> bool:
@@ -553,6 +595,7 @@ def check_sequential_map(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     used = flow.used_steps()
     trained = flow.trained_steps()
+    light = _read_lightly(flow, index)
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -601,7 +644,8 @@ def check_sequential_map(index: ModuleIndex):
             # no code reads the traced pipeline at scale (built and left, printed by loops, one element taken
             # with next(iter(ds))) or its source is a handful of literal values: read right 4 times in 35 over
             # readings 1-7 (wrong 8/8 in reading 7's notebook demos): low
-            demo = id(call) not in used
+            # read once by evaluate/predict, or element by element (reading 10: debatable or wrong 11/11)
+            demo = id(call) not in used or id(call) in light
             unread = id(call) not in untraced_ids and (demo or _tiny_literal_source(chain[0].node, index))
             yield RawFinding(
                 "PP202",
