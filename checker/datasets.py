@@ -87,6 +87,7 @@ _CONSUMERS = frozenset({"fit", "evaluate", "predict", "fit_generator", "experime
 # Consumers that read a pipeline once, in one pass: a final test score or a set of predictions.
 ONE_PASS = frozenset({"evaluate", "predict"})
 _ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+_MERGERS = frozenset({"zip", "sample_from_datasets", "choose_from_datasets"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,9 @@ class DatasetFlow:
     _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
+    # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
+    # pipelines merged; what reads the merged pipeline reads them (see `expand`)
+    parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -280,6 +284,9 @@ class DatasetFlow:
             return None
         call = expr
         func = call.func
+        merged = self._merge(call, env, function, depth, stack)
+        if merged is not None:
+            return merged
         args = [self._eval(a, env, function, depth, stack) for a in call.args]
         kwargs = {k.arg: self._eval(k.value, env, function, depth, stack) for k in call.keywords}
         name = self.index.resolver.call_name(call)
@@ -318,6 +325,48 @@ class DatasetFlow:
             self._train(args[0])  # `run_training(ds)` defined elsewhere
         self._pass_arguments(call, args, kwargs)
         return None
+
+    def _merge(self, call: ast.Call, env, function, depth, stack):
+        """`Dataset.zip(a, b)`, `zip((a, b))`, `sample_from_datasets([a, b], ...)`: a new source whose
+        elements come from the pipelines given, which are then read as the merged pipeline is read."""
+        name = self.index.resolver.call_name(call) or ""
+        prefix, _, last = name.rpartition(".")
+        if last not in _MERGERS or prefix not in ("tensorflow.data.Dataset", "tensorflow.data.experimental"):
+            return None
+        parts = []
+        for arg in call.args:
+            for item in arg.elts if isinstance(arg, ast.Tuple | ast.List) else [arg]:
+                value = self._eval(item, env, function, depth, stack)
+                if value is not None:
+                    parts.append(value)
+                elif isinstance(item, ast.Starred | ast.Tuple | ast.List | ast.Dict):
+                    return self._merge_unknown(call, env, function, depth, stack)
+        for keyword in call.keywords:
+            self._eval(keyword.value, env, function, depth, stack)
+        known = self.parts.setdefault(id(call), [])  # a merge met again on another branch adds its parts
+        for part in parts:
+            if all([id(s.node) for s in part] != [id(s.node) for s in seen] for seen in known):
+                known.append(part)
+        return self._record((Step("source", call),))
+
+    def _merge_unknown(self, call, env, function, depth, stack):
+        """A merge of nested structures (`zip((a, (b, c)))`): each pipeline in it is handed on, as before."""
+        for arg in call.args:
+            self._eval(arg, env, function, depth, stack)
+        return self._record((Step("source", call),))
+
+    def expand(self, chain) -> list[tuple[Step, ...]]:
+        """`chain` and, when it starts at a merge, each merged pipeline followed by the merge's later steps
+        (a few levels deep): what reads `chain` reads them too."""
+        out = [chain]
+        todo = [(chain, 0)]
+        while todo:
+            current, level = todo.pop()
+            for part in self.parts.get(id(current[0].node), ()) if level < 4 else ():
+                joined = (*part, *current[1:])
+                out.append(joined)
+                todo.append((joined, level + 1))
+        return out
 
     def _pass_arguments(self, call: ast.Call, args, kwargs) -> None:
         """Pipelines handed to a call this flow does not run, unless it only looks at them (print, len)."""
@@ -364,7 +413,10 @@ class DatasetFlow:
             steps.append(Step("prefetch", call))  # these loaders end with prefetch(AUTOTUNE) themselves
             return self._record(tuple(steps))
         if name == "tensorflow_datasets.load":
+            # one split (`split="train"`, `split=split`) gives a dataset; a list of splits, a list of them
             split = next((k for k in call.keywords if k.arg == "split"), None)
+            if split is not None and not isinstance(split.value, ast.List | ast.Tuple | ast.Constant):
+                return self._record((Step("source", call),))
             if (
                 split is not None
                 and isinstance(split.value, ast.Constant)
@@ -400,21 +452,24 @@ class DatasetFlow:
     # -- queries -------------------------------------------------------------------------------------------
 
     def handed_out(self):
-        """Pipelines a function returns that no code of this module extends: the caller consumes them."""
+        """Pipelines a function returns that no code of this module extends (or merges): the caller consumes
+        them."""
         extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
+        extended.update(tuple(id(s.node) for s in p) for parts in self.parts.values() for p in parts)
         return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
+
+    def steps_of(self, chains) -> set[int]:
+        """The steps of `chains` and of the pipelines merged into them."""
+        return {id(s.node) for chain in chains for each in self.expand(chain) for s in each}
 
     def used_steps(self) -> set[int]:
         """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
-        used: set[int] = set()
-        for table in (self.consumed, self.passed, self.trained):
-            for ids in table:
-                used.update(ids)
-        for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
-            used.update(id(s.node) for s in chain)
-        return used
+        chains = [c for c, _ in self.consumed.values()] + [c for c, _ in self.passed.values()]
+        chains += list(self.trained.values())
+        chains += [c for c, _ in self.handed_out()]  # one this module extends: judged by the extension
+        return self.steps_of(chains)
 
     def one_pass_steps(self, looped: set[int]) -> set[int]:
         """Steps of pipelines read only by one-pass consumers (`model.evaluate(test_ds)`, `predict`) outside
@@ -423,6 +478,7 @@ class DatasetFlow:
         once: set[int] = set()
         other: set[int] = set()
         for ids, readers in self.readers.items():
+            chain = self.consumed[ids][0]
             single = all(
                 isinstance(at, ast.Call)
                 and isinstance(at.func, ast.Attribute)
@@ -430,17 +486,14 @@ class DatasetFlow:
                 and id(at) not in looped
                 for at in readers
             )
-            (once if single else other).update(ids)
-        for table in (self.passed, self.trained):
-            for ids in table:
-                other.update(ids)
-        for chain, _ in self.handed_out():
-            other.update(id(s.node) for s in chain)
+            (once if single else other).update(self.steps_of([chain]))
+        other |= self.steps_of([c for c, _ in self.passed.values()] + list(self.trained.values()))
+        other |= self.steps_of([c for c, _ in self.handed_out()])
         return once - other
 
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
-        return {i for ids in self.trained for i in ids}
+        return self.steps_of(self.trained.values())
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""

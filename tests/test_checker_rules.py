@@ -1087,3 +1087,37 @@ def graph_training(files):
         (27, "low"),  # never batched: one element per run
         (32, "medium"),  # batched by a transformation `apply` names
     ]
+
+
+def test_pp202_merged_pipelines_are_read_as_the_merge_is_read():
+    """`Dataset.zip(a, b)` reads its parts as the zip is read: parts of a mosaic drawn once with
+    `take(1)` are a peek (reading 10 read 4 of 4 such maps wrong), parts of a zip that is fitted are trained
+    on. A map whose pipeline is fitted stays reported when a loop also shows a few of its elements."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load(name, split, position):
+    ds = tfds.load(name, split=split)
+    ds = ds.map(resize_layer)
+    return ds.batch(16)
+
+tl = load("voc", split="train", position="top_left")
+br = load("voc", split="train", position="bottom_right")
+for x in tf.data.Dataset.zip(tl, br).map(mosaic).take(1):
+    save_gif(x)
+
+def read(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+images = tf.data.Dataset.from_tensor_slices(paths).map(read)
+labels = tf.data.Dataset.from_tensor_slices(targets)
+pairs = tf.data.Dataset.zip((images, labels)).batch(32)
+model.fit(pairs, epochs=10)
+
+shown = tf.data.Dataset.from_tensor_slices(paths).map(read).batch(32)
+for batch in shown.take(1):
+    plot(batch)
+model.fit(shown, epochs=10)
+"""
+    assert sure(src, "PP202") == [(18, "high"), (23, "high")]

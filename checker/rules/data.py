@@ -464,14 +464,12 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
     light = flow.one_pass_steps(looped)
     single: set[int] = set()
     other: set[int] = set()
-    for ids, (chain, _) in flow.consumed.items():
-        batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in chain)
-        (other if batched else single).update(ids)
-    for table in (flow.passed, flow.trained):
-        for ids in table:
-            other.update(ids)
-    for chain, _ in flow.handed_out():
-        other.update(id(s.node) for s in chain)
+    for chain, _ in flow.consumed.values():
+        for each in flow.expand(chain):
+            batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in each)
+            (other if batched else single).update(id(s.node) for s in each)
+    other |= flow.steps_of([c for c, _ in flow.passed.values()] + list(flow.trained.values()))
+    other |= flow.steps_of([c for c, _ in flow.handed_out()])
     return light | (single - other)
 
 
@@ -532,15 +530,34 @@ def _small_take(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
     """The map feeds only a look at a few elements (`ds.map(f).take(1)`, `take(num_examples)` with
-    `num_examples = 4`): its speed does not matter."""
-    for chain in chains:
+    `num_examples = 4`), directly or through a merge (`Dataset.zip(a, b).take(1)`), and nothing reads it
+    without such a `take` (`for x in ds.take(1): show(x)` then `model.fit(ds)` is no peek)."""
+    flow = dataset_flow(index)
+    key = id(map_call)
+    peek = False
+    for chain in [each for c in chains for each in flow.expand(c)]:
         ids = [id(s.node) for s in chain]
-        if id(map_call) not in ids:
-            continue
-        for later in chain[ids.index(id(map_call)) + 1 :]:
-            if later.kind == "take" and _small_take(later.node, index):
-                return True
-    return False
+        if key in ids and _small_take_after(chain, ids.index(key), index):
+            peek = True
+            break
+    if not peek:
+        return False
+    for chain in _read_chains(flow):
+        ids = [id(s.node) for s in chain]
+        if key in ids and not _small_take_after(chain, ids.index(key), index):
+            return False
+    return True
+
+
+def _small_take_after(chain, position: int, index: ModuleIndex) -> bool:
+    return any(s.kind == "take" and _small_take(s.node, index) for s in chain[position + 1 :])
+
+
+def _read_chains(flow) -> list:
+    """Every pipeline something reads (consumed, handed on, trained on, returned), merged ones included."""
+    chains = [c for c, _ in flow.consumed.values()] + [c for c, _ in flow.passed.values()]
+    chains += list(flow.trained.values()) + [c for c, _ in flow.handed_out()]
+    return [each for chain in chains for each in flow.expand(chain)]
 
 
 def _interleaved_functions(index: ModuleIndex) -> set[str]:
@@ -771,7 +788,7 @@ def _files_written(index: ModuleIndex) -> set[str]:
 def _only_iterated(flow) -> set[int]:
     """Steps of pipelines that only Python `for` loops running no training step read (a loop printing or
     collecting records), never consumed by training, returned or handed on (`validation_data=ds`)."""
-    looked = {id(s.node) for chain, _ in flow.iterated.values() for s in chain}
+    looked = flow.steps_of([chain for chain, _ in flow.iterated.values()])
     return looked - flow.used_steps()
 
 
