@@ -313,6 +313,8 @@ class DatasetFlow:
                         self._train(first)
                 if func.attr in ONE_PASS and args and first is args[0]:
                     args = args[1:]  # the data evaluated is consumed, not handed on
+                elif func.attr in ONE_PASS and first is not None:
+                    kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
@@ -471,21 +473,15 @@ class DatasetFlow:
         chains += [c for c, _ in self.handed_out()]  # one this module extends: judged by the extension
         return self.steps_of(chains)
 
-    def one_pass_steps(self, looped: set[int]) -> set[int]:
-        """Steps of pipelines read only by one-pass consumers (`model.evaluate(test_ds)`, `predict`) outside
-        any loop (`looped`: ids of calls inside a loop): a test split scored once after training. A pipeline
-        also trained on, handed on (`validation_data=`), returned or read by a loop is not among them."""
+    def one_pass_steps(self, one_pass) -> set[int]:
+        """Steps of pipelines whose every reader `one_pass(reader, chain)` says reads them in a single pass
+        (`model.evaluate(test_ds)` after training). A pipeline also trained on, handed on (`validation_data=`)
+        or returned is not among them."""
         once: set[int] = set()
         other: set[int] = set()
         for ids, readers in self.readers.items():
             chain = self.consumed[ids][0]
-            single = all(
-                isinstance(at, ast.Call)
-                and isinstance(at.func, ast.Attribute)
-                and at.func.attr in ONE_PASS
-                and id(at) not in looped
-                for at in readers
-            )
+            single = all(one_pass(at, chain) for at in readers)
             (once if single else other).update(self.steps_of([chain]))
         other |= self.steps_of([c for c, _ in self.passed.values()] + list(self.trained.values()))
         other |= self.steps_of([c for c, _ in self.handed_out()])

@@ -1121,3 +1121,33 @@ for batch in shown.take(1):
 model.fit(shown, epochs=10)
 """
     assert sure(src, "PP202") == [(18, "high"), (23, "high")]
+
+
+def test_pp202_one_pass_readers_and_cheap_flips():
+    """A TF1 one-shot iterator over an evaluation pipeline that does not repeat reads it once (reading 10:
+    debatable 5/5), as does `evaluate(x=test_ds)`; a repeated one is read again and again. A map that only
+    flips or converts the dtype is too cheap for threads."""
+    src = """
+import tensorflow as tf
+
+def parse(record):
+    return tf.image.resize(tf.io.decode_jpeg(record), (224, 224))
+
+def eval(files):
+    ds = tf.data.TFRecordDataset(files).map(parse).batch(64)
+    x, y = ds.make_one_shot_iterator().get_next()
+
+def evaluate_forever(files):
+    ds = tf.data.TFRecordDataset(files).map(parse).batch(64).repeat()
+    x, y = ds.make_one_shot_iterator().get_next()
+
+def score(model, files):
+    test_ds = tf.data.TFRecordDataset(files).map(parse).batch(64)
+    print(model.evaluate(x=test_ds))
+
+flipped = tf.data.Dataset.from_tensor_slices((images, labels)).map(
+    lambda x, y: (tf.image.random_flip_left_right(x), y)
+)
+model.fit(flipped.batch(32), epochs=10)
+"""
+    assert sure(src, "PP202") == [(8, "low"), (12, "medium"), (16, "low")]

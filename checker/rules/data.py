@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from checker.datasets import DatasetFlow, Step
+from checker.datasets import ONE_PASS, DatasetFlow, Step
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
@@ -327,6 +327,9 @@ _CHEAP = _ELEMENTWISE | {
         "ones_like",
     )
     + ("fill", "random.uniform", "random.normal", "strings.as_string", "strings.to_number")
+    # a flip or a dtype conversion touches each pixel once: cheaper than the hand-off to a thread
+    + ("image.flip_left_right", "image.flip_up_down", "image.random_flip_left_right")
+    + ("image.random_flip_up_down", "image.convert_image_dtype", "image.transpose")
 }
 
 
@@ -461,7 +464,22 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
     `batch(1)`, each element fetched by its own `sess.run` or Python step, which costs more than the map).
     A pipeline also trained on, handed on, returned or stored is never among them."""
     looped = {id(site.node) for site in index.calls if site.loops}
-    light = flow.one_pass_steps(looped)
+    enclosing = {id(site.node): site.function for site in index.calls}
+
+    def one_pass(at, chain) -> bool:
+        """`evaluate`/`predict` outside a loop, or a TF1 one-shot iterator over an evaluation pipeline that
+        does not repeat (`test_ds.make_one_shot_iterator()`, in `def eval(...)`)."""
+        if not isinstance(at, ast.Call) or not isinstance(at.func, ast.Attribute) or id(at) in looped:
+            return False
+        if at.func.attr in ONE_PASS:
+            return True
+        if at.func.attr != "make_one_shot_iterator" or any(s.kind == "repeat" for s in chain):
+            return False
+        owner = getattr(enclosing.get(id(at)), "name", "")
+        words = f"{ast.unparse(at.func.value)} {owner}".lower()
+        return any(w in words for w in _EVALUATION_WORDS)
+
+    light = flow.one_pass_steps(one_pass)
     single: set[int] = set()
     other: set[int] = set()
     for chain, _ in flow.consumed.values():
