@@ -1070,7 +1070,8 @@ model.fit(ds, epochs=10)
             "calls into training: `train_ds = make_dataset(...)`, `fit(make_dataset(...))`, "
             "`TrainSpec(input_fn=...)`) is `high`. The same parse on any other pipeline is `medium`. Element-wise "
             "and other batch-capable maps, maps only peeked at, and functions only named like parsers are `low` "
-            "(right 1 time in 14 on fresh code)."
+            "(right 1 time in 14 on fresh code), and so are a parse already given num_parallel_calls (other than "
+            "1) on a pipeline not seen training and pipelines read once or element by element (as PP202's)."
         ),
         risk="low",
         check=check_map_before_batch,
@@ -1115,8 +1116,14 @@ model.fit(ds, epochs=10)
             "visible or whose code shows no costly work, maps before a cache, inside an interleaved function, "
             "after `batch`, or on an in-memory evaluation set, and pipelines without evidence of use (built "
             "and left, printed by loops, next(iter(ds))) or from a few values written in the code (range or "
-            "np.arange up to 100, a literal list, a file the module writes). A pipeline read only through "
-            "take(n) (n up to 100, or a name assigned once to n up to 10) is not reported."
+            "np.arange up to 100, a literal list, a file the module writes), or read once or element by "
+            "element: only by `evaluate`/`predict` outside a loop (a test split scored after training), by a "
+            "TF1 one-shot iterator over an evaluation pipeline that does not repeat, or consumed here with no "
+            "batch (or `batch(1)`), one `sess.run` or Python step per element (reading 10: debatable or wrong "
+            "16 times in 16). A pipeline read only through take(n) (n up to 100, or a name assigned once to n "
+            "up to 10), also through a merge (`Dataset.zip(a, b).take(1)`), is not reported; one that is also "
+            "fitted is. A merge (`Dataset.zip`, `sample_from_datasets`) reads its parts as it is read. Maps "
+            "that only flip or convert the image dtype are cheap and skipped."
         ),
         risk="medium",
         check=check_sequential_map,
