@@ -389,7 +389,8 @@ class DatasetFlow:
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
             inner = func.value
         elif expr.args and (
-            _named_call(expr) == "iter" or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
+            _named_call(expr) in _ITERATING
+            or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
         ):
             inner = expr.args[0]
         else:
@@ -585,9 +586,12 @@ _LOOKING = frozenset(
         "display",
         "enumerate",
         "zip",
+        "tqdm",
     }
 )
 _LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
+# Calls that hand back an iterator over the pipeline: `iter(ds)`, a progress bar around it (`tqdm(ds)`)
+_ITERATING = frozenset({"iter", "tqdm", "trange"})
 
 
 def _named_call(call: ast.Call) -> str:

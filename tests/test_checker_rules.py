@@ -1151,3 +1151,24 @@ flipped = tf.data.Dataset.from_tensor_slices((images, labels)).map(
 model.fit(flipped.batch(32), epochs=10)
 """
     assert sure(src, "PP202") == [(8, "low"), (12, "medium"), (16, "low")]
+
+
+def test_pp202_a_progress_bar_around_a_pipeline_is_iterating_it():
+    """`for x in tqdm(ds)` iterates the pipeline as `for x in ds` does: a training step in the loop makes it
+    training data; a loop that only writes each record out (a one-off conversion, read wrong in reading 10)
+    only looks at it."""
+    src = """
+import tensorflow as tf
+from tqdm import tqdm
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)
+for x, y in tqdm(ds):
+    train_step(x, y)
+dump = tf.data.TFRecordDataset(files).map(load)
+for record in tqdm(dump):
+    out.write(record.numpy())
+"""
+    assert sure(src, "PP202") == [(8, "high"), (11, "low")]
