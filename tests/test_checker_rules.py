@@ -1172,3 +1172,40 @@ for record in tqdm(dump):
     out.write(record.numpy())
 """
     assert sure(src, "PP202") == [(8, "high"), (11, "low")]
+
+
+def test_pp202_a_serial_branch_beside_a_parallel_one_is_low():
+    """A serial interleave or map in one branch of an `if` whose other branch runs it on threads was chosen
+    (determinism with a seed, a fallback for an old TensorFlow, an evaluation branch): reading 10 read 4 of 4
+    debatable. Without a parallel sibling the serial map keeps its level."""
+    src = """
+import tensorflow as tf
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+def records(files, seed=None):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if seed is not None:
+        ds = ds.interleave(tf.data.TFRecordDataset, cycle_length=4)
+    else:
+        ds = ds.interleave(tf.data.TFRecordDataset, cycle_length=4, num_parallel_calls=tf.data.AUTOTUNE)
+    return ds
+
+def images(files, training):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if training:
+        ds = ds.map(load, num_parallel_calls=8)
+    else:
+        ds = ds.map(load)
+    return ds.batch(32)
+
+def other(files, small):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if small:
+        ds = ds.map(load)
+    else:
+        ds = ds.shuffle(100).map(load)
+    return ds.batch(32)
+"""
+    assert sure(src, "PP202") == [(10, "low"), (20, "low"), (26, "medium"), (28, "medium")]

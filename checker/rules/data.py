@@ -407,6 +407,7 @@ def check_map_before_batch(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
     light = _read_lightly(flow, index)
+    by_choice = _serial_by_choice(index)
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -424,7 +425,7 @@ def check_map_before_batch(index: ModuleIndex):
         # a parse already on several threads and a pipeline not seen training: vectorising saves only the
         # per-call overhead (reading 10: debatable 5/5 at medium or lifted, one-off scans and small tutorials);
         # a pipeline read once or element by element gains little
-        minor = (not is_trained and _on_threads(map_call)) or id(map_call) in light
+        minor = (not is_trained and _on_threads(map_call)) or id(map_call) in light | by_choice
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
@@ -442,11 +443,12 @@ def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> s
     return None if trained else "medium"
 
 
-def _on_threads(call: ast.Call) -> bool:
-    """The map already runs on several threads: `num_parallel_calls` is given and is not the literal 1."""
+def _on_threads(call: ast.Call, position: int = 1) -> bool:
+    """The stage already runs on several threads: `num_parallel_calls` (keyword, or the argument at
+    `position`: 1 for map, 3 for interleave) is given and is not the literal 1."""
     value = next((k.value for k in call.keywords if k.arg == "num_parallel_calls"), None)
-    if value is None and len(call.args) > 1:
-        value = call.args[1]
+    if value is None and len(call.args) > position:
+        value = call.args[position]
     if value is None:
         return False
     return not (isinstance(value, ast.Constant) and value.value in (1, None))
@@ -456,6 +458,49 @@ def _on_threads(call: ast.Call) -> bool:
 _BATCHING = frozenset(
     {"batch", "padded_batch", "map_and_batch", "ragged_batch", "bucket_by_sequence_length", "window", "apply"}
 )
+
+
+def _serial_by_choice(index: ModuleIndex) -> set[int]:
+    """`map`/`interleave` calls in one branch of an `if` whose other branch runs the same stage on several
+    threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
+    for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose."""
+    chosen: set[int] = set()
+    for node in walk(index.tree):
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        sides = [_stage_calls(node.body), _stage_calls(node.orelse)]
+        for mine, other in (sides, sides[::-1]):
+            if any(_parallel_stage(c) for c in other):
+                chosen.update(id(c) for c in mine if not _parallel_stage(c))
+    return chosen
+
+
+_STAGES = frozenset({"map", "interleave", "apply", "parallel_interleave", "map_and_batch"})
+
+
+def _stage_calls(body) -> list[ast.Call]:
+    calls = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _STAGES
+            ):
+                calls.append(node)
+    return calls
+
+
+def _parallel_stage(call: ast.Call) -> bool:
+    """A stage that runs on several threads: `num_parallel_calls` given (not 1), a parallel_interleave."""
+    attr = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if attr == "parallel_interleave":
+        return True
+    if attr == "apply" and call.args and isinstance(call.args[0], ast.Call):
+        return _parallel_stage(call.args[0])
+    return attr in ("map", "interleave", "map_and_batch") and _on_threads(
+        call, 3 if attr == "interleave" else 1
+    )
 
 
 def _read_lightly(flow, index: ModuleIndex) -> set[int]:
@@ -631,6 +676,7 @@ def check_sequential_map(index: ModuleIndex):
     used = flow.used_steps()
     trained = flow.trained_steps()
     light = _read_lightly(flow, index)
+    by_choice = _serial_by_choice(index)
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -679,8 +725,9 @@ def check_sequential_map(index: ModuleIndex):
             # no code reads the traced pipeline at scale (built and left, printed by loops, one element taken
             # with next(iter(ds))) or its source is a handful of literal values: read right 4 times in 35 over
             # readings 1-7 (wrong 8/8 in reading 7's notebook demos): low
-            # read once by evaluate/predict, or element by element (reading 10: debatable or wrong 11/11)
-            demo = id(call) not in used or id(call) in light
+            # read once by evaluate/predict, or element by element (reading 10: debatable or wrong 11/11),
+            # or a serial branch beside a parallel one (determinism, an old TF, evaluation: debatable 4/4)
+            demo = id(call) not in used or id(call) in light or id(call) in by_choice
             unread = id(call) not in untraced_ids and (demo or _tiny_literal_source(chain[0].node, index))
             yield RawFinding(
                 "PP202",
