@@ -331,6 +331,8 @@ class DatasetFlow:
     def _merge(self, call: ast.Call, env, function, depth, stack):
         """`Dataset.zip(a, b)`, `zip((a, b))`, `sample_from_datasets([a, b], ...)`: a new source whose
         elements come from the pipelines given, which are then read as the merged pipeline is read."""
+        if _named_call(call) not in _MERGERS:
+            return None
         name = self.index.resolver.call_name(call) or ""
         prefix, _, last = name.rpartition(".")
         if last not in _MERGERS or prefix not in ("tensorflow.data.Dataset", "tensorflow.data.experimental"):

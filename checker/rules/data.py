@@ -407,7 +407,6 @@ def check_map_before_batch(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
     light = _read_lightly(flow, index)
-    by_choice = _serial_by_choice(index)
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -425,7 +424,11 @@ def check_map_before_batch(index: ModuleIndex):
         # a parse already on several threads and a pipeline not seen training: vectorising saves only the
         # per-call overhead (reading 10: debatable 5/5 at medium or lifted, one-off scans and small tutorials);
         # a pipeline read once or element by element gains little
-        minor = (not is_trained and _on_threads(map_call)) or id(map_call) in light | by_choice
+        minor = (
+            (not is_trained and _on_threads(map_call))
+            or id(map_call) in light
+            or id(map_call) in _serial_by_choice(index)
+        )
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
@@ -463,7 +466,16 @@ _BATCHING = frozenset(
 def _serial_by_choice(index: ModuleIndex) -> set[int]:
     """`map`/`interleave` calls in one branch of an `if` whose other branch runs the same stage on several
     threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
-    for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose."""
+    for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose. Computed once per
+    module, when a finding first asks."""
+    chosen = getattr(index, "_serial_by_choice", None)
+    if chosen is None:
+        chosen = _branches_with_parallel_siblings(index)
+        index._serial_by_choice = chosen
+    return chosen
+
+
+def _branches_with_parallel_siblings(index: ModuleIndex) -> set[int]:
     chosen: set[int] = set()
     for node in walk(index.tree):
         if not isinstance(node, ast.If) or not node.orelse:
@@ -676,7 +688,6 @@ def check_sequential_map(index: ModuleIndex):
     used = flow.used_steps()
     trained = flow.trained_steps()
     light = _read_lightly(flow, index)
-    by_choice = _serial_by_choice(index)
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -727,7 +738,7 @@ def check_sequential_map(index: ModuleIndex):
             # readings 1-7 (wrong 8/8 in reading 7's notebook demos): low
             # read once by evaluate/predict, or element by element (reading 10: debatable or wrong 11/11),
             # or a serial branch beside a parallel one (determinism, an old TF, evaluation: debatable 4/4)
-            demo = id(call) not in used or id(call) in light or id(call) in by_choice
+            demo = id(call) not in used or id(call) in light or id(call) in _serial_by_choice(index)
             unread = id(call) not in untraced_ids and (demo or _tiny_literal_source(chain[0].node, index))
             yield RawFinding(
                 "PP202",
