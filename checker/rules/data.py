@@ -688,6 +688,12 @@ def check_sequential_map(index: ModuleIndex):
     used = flow.used_steps()
     trained = flow.trained_steps()
     light = _read_lightly(flow, index)
+    feeds_threads = {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if step.kind == "interleave" and any(s.kind == "map" and _on_threads(s.node) for s in chain[i + 1 :])
+    }
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -740,13 +746,16 @@ def check_sequential_map(index: ModuleIndex):
             # or a serial branch beside a parallel one (determinism, an old TF, evaluation: debatable 4/4)
             demo = id(call) not in used or id(call) in light or id(call) in _serial_by_choice(index)
             unread = id(call) not in untraced_ids and (demo or _tiny_literal_source(chain[0].node, index))
+            # an interleave that only reads records a later map parses on threads, on a pipeline not seen
+            # training: only the byte reads are serial (reading 10: debatable 4 times in 5)
+            reads_for_threads = id(call) in feeds_threads and id(call) not in trained
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence=_sequential_map_confidence(
-                    weak=plain or unread,
+                    weak=plain or unread or reads_for_threads,
                     doubtful=unsure or nested or cached or looked_at or per_batch or evaluation,
                     trained=id(call) in trained,
                     costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
@@ -1181,7 +1190,8 @@ model.fit(ds, epochs=10)
             "16 times in 16). A pipeline read only through take(n) (n up to 100, or a name assigned once to n "
             "up to 10), also through a merge (`Dataset.zip(a, b).take(1)`), is not reported; one that is also "
             "fitted is. A merge (`Dataset.zip`, `sample_from_datasets`) reads its parts as it is read. Maps "
-            "that only flip or convert the image dtype are cheap and skipped."
+            "that only flip or convert the image dtype are cheap and skipped. An interleave whose records a "
+            "later map parses on threads is `low` unless the pipeline is seen training."
         ),
         risk="medium",
         check=check_sequential_map,
