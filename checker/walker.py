@@ -15,6 +15,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
+from checker.torch_project import loaders_trained_elsewhere
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -115,7 +116,8 @@ def check_paths(
     """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool.
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
-    pipeline one module returns and another trains on: checker/project.py)."""
+    pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
+    and another copies to the GPU: checker/torch_project.py)."""
     projects = [list(iter_files([p], exclude)) for p in paths]
     files = [f for project in projects for f in project]
     count = len(files)
@@ -139,4 +141,5 @@ def check_paths(
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects)
+    findings = loaders_trained_elsewhere(findings, projects, codes)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -119,6 +119,12 @@ def loaders_of(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Sc
     ]
     if not found:
         return found, scopes
+    passed = _passed(index, scopes)
+    return [(call, _closure(keys, passed)) for call, keys in found], scopes
+
+
+def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
+    """Key -> the parameters of the module's defs it is passed to."""
     passed: dict[Key, set[Key]] = {}
     for site, helper in facts(index).helper_calls:
         params = [a.arg for a in helper.args.args]
@@ -130,7 +136,7 @@ def loaders_of(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Sc
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
-    return [(call, _closure(keys, passed)) for call, keys in found], scopes
+    return passed
 
 
 def _local_loaders(sites) -> set[tuple[str, int]]:
@@ -280,11 +286,13 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
     sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
     sources |= {key for loop in steps if (key := _group_source(loop, fx, scopes)) is not None}
     step_ids = {id(loop) for loop in steps}
-    pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`
-        base_name(s.node.args[0])
+    pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`, and the
+        # Python 2 spelling `batches.next()` many semi-supervised scripts kept
+        base_name(s.node.args[0] if isinstance(s.node.func, ast.Name) else s.node.func.value)
         for loop in steps
         for s in index.loop_calls[id(loop)]
-        if isinstance(s.node.func, ast.Name) and s.node.func.id == "next" and s.node.args
+        if (isinstance(s.node.func, ast.Name) and s.node.func.id == "next" and s.node.args)
+        or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == "next" and not s.node.args)
     }
     if not pulled:
         return sources
@@ -432,19 +440,21 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
     return bool(sites)
 
 
-def _moved_loop_targets(loop, index: ModuleIndex) -> bool:
-    """A batch the loop takes from the loader is copied to the GPU in the loop body."""
-    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None) -> bool:
+    """A batch the loop takes from the loader (its target, or `target`: what `next(...)` is bound to) is
+    copied to the GPU in the loop body."""
+    targets = {n.id for n in ast.walk(target or loop.target) if isinstance(n, ast.Name)}
     for stmt in loop.body:  # `mel, audio = batch` / `x = batch["image"]` before the copy
         if isinstance(stmt, ast.Assign) and _part_of(stmt.value, targets):
             targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):
-        if isinstance(node, ast.Call) and is_device_move(node, index):
-            receiver = node.func.value
-            while isinstance(receiver, ast.Subscript | ast.Attribute):
-                receiver = receiver.value
-            if isinstance(receiver, ast.Name) and receiver.id in targets:
-                return True
+        # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
+        if (
+            isinstance(node, ast.Call)
+            and is_device_move(node, index)
+            and any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.func.value))
+        ):
+            return True
     return False
 
 
@@ -472,35 +482,174 @@ def _inline(call: ast.Call) -> str:
     return f"<DataLoader at line {call.lineno}>"
 
 
+def _pulled(loop, index: ModuleIndex):
+    """(source, target) for each batch a loop pulls by hand: `x, y = next(batches)` or `batches.next()` after
+    `batches = iter(loader)` in the same def (or the loop), and `x, y = next(iter(loader))`; source is the
+    loader's node."""
+    function = index.loop_function.get(id(loop))
+    for node in loop_nodes(index, loop):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        call = node.value
+        if isinstance(call.func, ast.Name) and call.func.id == "next" and len(call.args) == 1:
+            pulled = call.args[0]
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "next" and not call.args:
+            pulled = call.func.value
+        else:
+            continue
+        if isinstance(pulled, ast.Call) and base_name(pulled.func) == "iter" and pulled.args:
+            yield pulled.args[0], node.targets[0]
+            continue
+        if not isinstance(pulled, ast.Name):
+            continue
+        scope = function or index.tree
+        start, end = getattr(scope, "lineno", 0), getattr(scope, "end_lineno", None) or loop.end_lineno
+        for value in index.name_values.get(pulled.id, ()):
+            in_scope = start <= value.lineno <= (end or start)
+            if in_scope and isinstance(value, ast.Call) and base_name(value.func) == "iter" and value.args:
+                yield value.args[0], node.targets[0]
+                break
+
+
+def moved_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
+    """Keys of the loaders whose batches a loop (not a one-batch look nor a copy-and-print demo) moves to
+    the device: taken by the for loop, or pulled with `next(...)` in it."""
+    fx = facts(index)
+    moved: set[Key] = set()
+    for loop in index.loops:
+        if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1 or _only_copies(loop, index):
+            continue
+        if hasattr(loop, "target") and _moved_loop_targets(loop, index):
+            moved.add(source_key(loop, fx, scopes))
+        function = index.loop_function.get(id(loop))
+        for source, target in _pulled(loop, index):
+            if _moved_loop_targets(loop, index, target):
+                moved.add(scopes.key(source, function, loop.lineno))
+    moved.discard(None)
+    return moved
+
+
+def unpinned(call: ast.Call) -> bool:
+    """The DataLoader call leaves pin_memory off: absent, or a literal false (a variable is trusted)."""
+    given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
+    return given is False or (given is True and isinstance(pinned, ast.Constant) and not pinned.value)
+
+
+def pinned_memory_message(name: str) -> str:
+    return (
+        f"batches of `{name.strip('<>')}` are copied to the GPU without pin_memory=True: each copy goes "
+        "through pageable memory and blocks; pin it (and use .to(device, non_blocking=True))"
+    )
+
+
 def check_loader_without_pinned_memory(index: ModuleIndex):
     loaders, scopes = module_loaders(index)
     fx = facts(index)
     if not loaders or not fx.on_device:
         return
-    names = set().union(*(bound for _, bound in loaders))
-    moved_from = {
-        source
-        for loop in index.loops
-        if isinstance(loop, LOOP_TYPES)
-        and hasattr(loop, "target")
-        and (source := source_key(loop, fx, scopes)) in names
-        and runs(loop) != 1
-        and _moved_loop_targets(loop, index)
-        and not _only_copies(loop, index)
-    }
+    moved_from = moved_sources(index, scopes)
     for call, names in loaders:
-        given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
-        if given is None or (given and not (isinstance(pinned, ast.Constant) and not pinned.value)):
-            continue
-        if not names & moved_from:
+        if not unpinned(call) or not names & moved_from:
             continue
         yield RawFinding(
             "PP505",
             call.lineno,
             call.col_offset,
-            f"batches of `{min(shown(k) for k in names & moved_from).strip('<>')}` are copied to the GPU without pin_memory=True: each "
-            "copy goes through pageable memory and blocks; pin it (and use .to(device, non_blocking=True))",
+            pinned_memory_message(min(shown(k) for k in names & moved_from)),
         )
+
+
+def _returned_at(function, names: set[str], value: ast.AST | None = None) -> int | None:
+    """Where a def returns `value` or one of `names`: -1 for the whole return value, k for the k-th item of
+    a returned tuple (`return data_set, data_loader`), None when it does not."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        items = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        for k, item in enumerate(items):
+            if item is value or (isinstance(item, ast.Name) and item.id in names):
+                return k if isinstance(node.value, ast.Tuple) else -1
+    return None
+
+
+def returned_loaders(index: ModuleIndex) -> dict[str, list[tuple[ast.Call, int]]]:
+    """The module's top-level defs that make a DataLoader and return it (`def get_loader(...): ... return
+    loader`, or in a tuple: `return data_set, data_loader`): name -> [(the DataLoader call, where it is
+    returned: -1 whole, k the k-th item)]. What another module of the project may train on."""
+    found: dict[str, list[tuple[ast.Call, int]]] = {}
+    for site, names in _loader_sites(index):
+        function = site.function
+        if (
+            not isinstance(function, FUNCTION_TYPES)
+            or index.module_functions.get(function.name) is not function
+        ):
+            continue
+        where = _returned_at(function, {n.id for n in names if isinstance(n, ast.Name)}, site.node)
+        if where is not None:
+            found.setdefault(function.name, []).append((site.node, where))
+    return found
+
+
+def _made_by(call: ast.Call, makers: dict[str, set[int]], index: ModuleIndex, own=()) -> set[int]:
+    """Where in the result of `call` a loader is, when it calls a maker imported from another module
+    (`get_loader(...)`, `datasets.get_loader(...)`) or a def of this module that returns one's result."""
+    name = base_name(call.func)
+    if name not in makers:
+        return set()
+    if isinstance(call.func, ast.Name) and name not in own and index.module_functions.get(name) is not None:
+        return set()  # the module's own def of that name, not the imported maker
+    return makers[name]
+
+
+def _picked(target: ast.AST, where: set[int]) -> list[ast.AST]:
+    """The targets of an assignment that receive the loader (an item of an unpacked tuple, or the whole)."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return [target.elts[k] for k in where if 0 <= k < len(target.elts)]
+    return [target] if -1 in where or not where else []
+
+
+def moves_batches_of(index: ModuleIndex, makers: dict[str, set[int]]) -> set[str]:
+    """The makers (name -> where their result holds the loader) whose loaders this module iterates and
+    copies to the device: bound by a call of the maker, directly or through a def here that returns what
+    it made (`def _get_data(self, flag): data_set, data_loader = data_provider(...); return data_set,
+    data_loader`), kept in a dict (`{split: get_loader(split) for split in splits}`), or passed to a def."""
+    if not facts(index).on_device:
+        return set()
+    makers = dict(makers)
+    wrappers: dict[str, str] = {}
+    for node in index.call_assignments:
+        where = _made_by(node.value, makers, index)
+        function = call_function(index, node.value)
+        if not where or not isinstance(function, FUNCTION_TYPES):
+            continue
+        held = {n.id for t in node.targets for n in _picked(t, where) if isinstance(n, ast.Name)}
+        at = _returned_at(function, held, node.value)
+        if at is not None and function.name not in makers:
+            wrappers[function.name] = base_name(node.value.func)
+            makers[function.name] = {at}
+    bound: dict[str, set[Key]] = {}
+    _, scopes = module_loaders(index)
+    for node in index.call_assignments:
+        where = _made_by(node.value, makers, index, wrappers)
+        if where:
+            function = call_function(index, node.value)
+            maker = base_name(node.value.func)
+            for target in node.targets:
+                for picked in _picked(target, where):
+                    key = scopes.key(picked, function, node.lineno)
+                    if key is not None:
+                        bound.setdefault(wrappers.get(maker, maker), set()).add(key)
+    for name, values in index.name_values.items():
+        for value in values:
+            if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
+                maker = base_name(value.value.func)
+                if _made_by(value.value, makers, index, wrappers):
+                    bound.setdefault(wrappers.get(maker, maker), set()).add(name)
+    if not bound:
+        return set()
+    moved = moved_sources(index, scopes)
+    passed = _passed(index, scopes)
+    return {maker for maker, keys in bound.items() if _closure(keys, passed) & moved}
 
 
 register(
