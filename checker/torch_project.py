@@ -12,6 +12,7 @@ and reports PP505 at the maker's DataLoader when a module that imports it copies
 from __future__ import annotations
 
 import ast
+import os
 import re
 
 from checker.engine import is_test_path
@@ -79,25 +80,40 @@ def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
         index = _index(text)
         if index is None:
             continue
-        where = {n: {w for p, _, w in makers[n] if p != path} for n in names}
-        trained |= moves_batches_of(index, {n: w for n, w in where.items() if w})
+        chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
+        where = {n: {w for _, _, w in entries} for n, entries in chosen.items() if entries}
+        for name in moves_batches_of(index, where):
+            trained.update((p, call.lineno, call.col_offset, name) for p, call, _ in chosen[name])
     rule = all_rules()[RULE]
     found = []
-    for name in sorted(trained):
-        for path, call, _ in makers[name]:
-            if silenced(noqa_lines(texts[path]).get(call.lineno), RULE):
-                continue
-            message = pinned_memory_message(f"{name}()")
-            found.append(
-                Finding(
-                    path,
-                    call.lineno,
-                    call.col_offset + 1,
-                    RULE,
-                    message,
-                    rule.root_cause,
-                    None,
-                    rule.confidence,
-                )
-            )
+    for path, line, col, name in sorted(trained):
+        if silenced(noqa_lines(texts[path]).get(line), RULE):
+            continue
+        message = pinned_memory_message(f"{name}()")
+        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, rule.confidence))
     return found
+
+
+def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
+    """The makers of `name` that the module at `user` imports: those whose file the import names (`from
+    data.factory import name` -> .../data/factory.py or a package .../data/factory/), and of several, the
+    nearest to `user` (a repository of lectures, each with its own helper.py)."""
+    module = None
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            module = node.module or ""
+            break
+    if module is None:  # `import helpers` ... `helpers.name(...)`: any module's maker of that name
+        named = entries
+    else:
+        tail = module.replace(".", "/").strip("/")
+        named = [
+            e
+            for e in entries
+            if not tail or e[0][: -len(".py")].endswith(tail) or e[0].rsplit("/", 1)[0].endswith(tail)
+        ]
+    if len(named) <= 1:
+        return named
+    shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
+    best = max(shared.values())
+    return [e for e in named if shared[e[0]] == best]

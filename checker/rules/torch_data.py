@@ -211,8 +211,23 @@ def module_loaders(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]],
     return facts(index).loop_cache("loaders", None, lambda: loaders_of(index))
 
 
+def _foreign_loader(index: ModuleIndex) -> bool:
+    """The module's `DataLoader` is a project's own class imported under that name (`from .utils import
+    ThreadingDataLoader as DataLoader`), not torch's."""
+    for node in index.tree.body:
+        if (
+            isinstance(node, ast.ImportFrom)
+            and not (node.module or "").startswith("torch")
+            and any((a.asname or a.name) == "DataLoader" for a in node.names)
+        ):
+            return True
+    return False
+
+
 def _loader_sites(index: ModuleIndex):
     """Each DataLoader(...) call site with the targets it is assigned to (`train_loader`, `self.loader`)."""
+    if _foreign_loader(index):
+        return
     bound: dict[int, list[ast.AST]] = {}
     for node in index.call_assignments:
         for target in node.targets:
