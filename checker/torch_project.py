@@ -20,10 +20,17 @@ from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
-from checker.rules.torch_common import uses_torch
-from checker.rules.torch_data import moves_batches_of, pinned_memory_message, returned_loaders, unpinned
+from checker.rules.torch_common import base_name, is_device_move, uses_torch
+from checker.rules.torch_data import (
+    loader_dataset,
+    moves_batches_of,
+    pinned_memory_message,
+    returned_loaders,
+    unpinned,
+)
 
 RULE = "PP505"
+_LOADER_RULES = frozenset({"PP504", "PP505"})
 
 
 def _read(path: str) -> str | None:
@@ -117,3 +124,97 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
     best = max(shared.values())
     return [e for e in named if shared[e[0]] == best]
+
+
+def without_device_datasets(findings: list[Finding], projects: list[list[str]]) -> list[Finding]:
+    """`findings` less the PP504/PP505 findings on loaders of a dataset class of the project whose
+    `__getitem__` moves each item to the device itself (`signal = signal.to(self.device)`): its batches are
+    on the GPU already, pinning CUDA tensors fails, and workers as written could not run it (CUDA in a
+    forked worker fails). Only modules whose text defines `__getitem__` are parsed for such classes, and
+    only modules with such a finding that name one for the loaders."""
+    dropped: set[tuple[str, int]] = set()
+    for files in projects:
+        py = [p for p in files if p.endswith(".py")]
+        reported = {}
+        for f in findings:
+            if f.rule in _LOADER_RULES and f.cell is None:
+                reported.setdefault(f.path, set()).add(f.line)
+        if not reported.keys() & set(py):
+            continue
+        texts = {path: text for path in py if (text := _read(path)) is not None}
+        classes = set()
+        for text in texts.values():
+            if "__getitem__" in text and (".to(" in text or ".cuda(" in text):
+                index = _index(text)
+                if index is not None:
+                    classes |= _device_item_classes(index)
+        if not classes:
+            continue
+        for path, lines in reported.items():
+            text = texts.get(path)
+            if text is None or not any(c in text for c in classes):
+                continue
+            index = _index(text)
+            if index is not None:
+                dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
+    return [f for f in findings if not (f.rule in _LOADER_RULES and (f.path, f.line) in dropped)]
+
+
+def _device_item_classes(index: ModuleIndex) -> set[str]:
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is not None and any(
+            isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) -> set[int]:
+    """The lines among `lines` whose DataLoader's dataset is an instance of one of `classes`: made inline,
+    bound to a name, or a def's parameter that a call of the def gives such a name."""
+    instances = {
+        base_name(t)
+        for node in index.call_assignments
+        if base_name(node.value.func) in classes
+        for t in node.targets
+    }
+    found = set()
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Call) and node.lineno in lines):
+            continue
+        dataset = loader_dataset(node)
+        if dataset is None:
+            continue
+        if (
+            isinstance(dataset, ast.Call)
+            and base_name(dataset.func) in classes
+            or base_name(dataset) in instances
+            or _given_instance(index, node, dataset, instances)
+        ):
+            found.add(node.lineno)
+    return found
+
+
+def _given_instance(index: ModuleIndex, call: ast.Call, dataset: ast.AST, instances: set[str]) -> bool:
+    """The dataset is a parameter of the def that makes the loader, and a call of that def passes an
+    instance (`create_data_loader(usd, BATCH_SIZE)` after `usd = UrbanSoundDataset(...)`)."""
+    if not isinstance(dataset, ast.Name):
+        return False
+    for name, function in index.module_functions.items():
+        start, end = function.lineno, function.end_lineno or function.lineno
+        if not start <= call.lineno <= end:
+            continue
+        params = [a.arg for a in function.args.args]
+        if dataset.id not in params:
+            return False
+        position = params.index(dataset.id)
+        for node in ast.walk(index.tree):
+            if isinstance(node, ast.Call) and base_name(node.func) == name:
+                given = node.args[position] if len(node.args) > position else None
+                given = next((k.value for k in node.keywords if k.arg == dataset.id), given)
+                if given is not None and base_name(given) in instances:
+                    return True
+        return False
+    return False

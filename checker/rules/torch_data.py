@@ -369,9 +369,7 @@ def check_loader_main_process(index: ModuleIndex):
         given, workers = _argument(call, "num_workers", _NUM_WORKERS_POSITION)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
             continue
-        dataset = (
-            call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dataset"), None)
-        )
+        dataset = loader_dataset(call)
         if dataset is None or base_name(dataset) in in_memory:
             continue
         if isinstance(dataset, ast.Name) and dataset.id in _listed(index):
@@ -542,6 +540,11 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
                 moved.add(scopes.key(source, function, loop.lineno))
     moved.discard(None)
     return moved
+
+
+def loader_dataset(call: ast.Call) -> ast.AST | None:
+    """The dataset a DataLoader call is given (first argument or `dataset=`)."""
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dataset"), None)
 
 
 def unpinned(call: ast.Call) -> bool:
