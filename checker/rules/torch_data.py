@@ -524,13 +524,36 @@ def _pulled(loop, index: ModuleIndex):
                 break
 
 
+def _waits_for_a_person(loop, index: ModuleIndex) -> bool:
+    """The loop stops for a person on every batch (`cv2.waitKey(0)`, `plt.show()`, `input()`): a viewer,
+    whose pace no copy sets."""
+    for node in loop_nodes(index, loop):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "input":
+            return True
+        if isinstance(func, ast.Attribute) and (
+            func.attr == "waitKey"
+            or (
+                isinstance(func.value, ast.Name)
+                and func.value.id in ("plt", "pyplot")
+                and func.attr in ("show", "pause", "waitforbuttonpress")
+            )
+        ):
+            return True
+    return False
+
+
 def moved_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
-    """Keys of the loaders whose batches a loop (not a one-batch look nor a copy-and-print demo) moves to
-    the device: taken by the for loop, or pulled with `next(...)` in it."""
+    """Keys of the loaders whose batches a loop (not a one-batch look, a copy-and-print demo nor a viewer
+    that waits for a person) moves to the device: taken by the for loop, or pulled with `next(...)` in it."""
     fx = facts(index)
     moved: set[Key] = set()
     for loop in index.loops:
         if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1 or _only_copies(loop, index):
+            continue
+        if _waits_for_a_person(loop, index):
             continue
         if hasattr(loop, "target") and _moved_loop_targets(loop, index):
             moved.add(source_key(loop, fx, scopes))
