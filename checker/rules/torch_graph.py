@@ -20,6 +20,7 @@ from checker.rules.torch_common import (
     grad_disabled_by_call,
     is_false,
     is_model_name,
+    is_step_call,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -95,9 +96,11 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
-        if receiver is None or not (receiver in models or is_model_name(receiver)):
+        helper = fx.helpers.get(id(call)) or fx.own_method(call)
+        if not (receiver in models or is_model_name(receiver)):
+            receiver = _forward_in(helper, models, fx)
+        if receiver is None:
             continue
-        helper = fx.helpers.get(id(call))
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         mode = _mode_at(modes, receiver, call.lineno)
@@ -114,6 +117,24 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _forward_in(helper, models: set[str], fx) -> str | None:
+    """The model a helper of the module runs on the batch it is given, outside loops of its own, when it
+    neither steps nor disables gradients itself (`pred, true = self._process_one_batch(data, x, y)` in
+    Informer's vali(), whose forward is in the helper): the loop's forward, one call away."""
+    if helper is None or not isinstance(helper, FUNCTION_TYPES) or fx._helper_steps(helper):
+        return None
+    if any(fx.disables_grad(d) for d in helper.decorator_list):
+        return None
+    for site in fx.index.function_calls.get(id(helper), []):
+        receiver = model_called(site.node)
+        if site.loops or not (receiver in models or is_model_name(receiver)):
+            continue
+        if fx.site_without_grad(site) or is_step_call(site.node):
+            return None
+        return receiver
+    return None
 
 
 def _few_by_name(index: ModuleIndex, site) -> bool:
