@@ -83,7 +83,7 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
             if feeding is None:
                 feeding = _feeding(fx, loop)
-            if keeper in feeding:
+            if keeper in feeding or _last_bound_on_host(loop, kept, node, fx):
                 continue
             yield RawFinding(
                 "PP502",
@@ -93,6 +93,52 @@ def check_accumulated_history(index: ModuleIndex):
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
     yield from _eval_accumulations(index, fx)
+
+
+_HOST_VALUES = frozenset({"item", "numpy", "tolist", "float", "int"})
+
+
+def _on_host(value: ast.AST, fx) -> bool:
+    """A value already read to the host: `x.item()`, `x.data.cpu().numpy()`, `float(x)`, or the result of a
+    def of the module whose every return is such a value (`def update_model(self): ... return loss.item()`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    if base_name(value.func) in _HOST_VALUES:
+        return True
+    helper = fx.helpers.get(id(value)) or fx.own_method(value)
+    name = base_name(value.func)
+    # a def the index does not follow (a method of a class nested in a block): every def of that name
+    helpers = (
+        [helper]
+        if helper is not None
+        else [f for f in fx.index.functions if getattr(f, "name", None) == name]
+    )
+    returns = [
+        n.value
+        for f in helpers
+        if isinstance(f, FUNCTION_TYPES)
+        for n in ast.walk(f)
+        if isinstance(n, ast.Return) and n.value is not None
+    ]
+    return bool(returns) and all(
+        isinstance(r, ast.Call) and base_name(r.func) in _HOST_VALUES for r in returns
+    )
+
+
+def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
+    """The kept name's last binding in the loop before the accumulation holds a host value, so the sum
+    holds numbers, not graphs (`batch_loss = batch_loss.data.cpu().numpy()` two lines above, `loss =
+    self.update_model()` returning `loss.item()`)."""
+    last = None
+    for node in loop_nodes(fx.index, loop):
+        if (
+            isinstance(node, ast.Assign)
+            and node.lineno < accumulation.lineno
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and (last is None or node.lineno > last.lineno)
+        ):
+            last = node
+    return last is not None and _on_host(last.value, fx)
 
 
 def _numpy_arrays(index: ModuleIndex) -> set[str]:
@@ -350,6 +396,8 @@ def _eval_accumulations(index: ModuleIndex, fx):
         for node, keeper, kept in kept_sums:
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
                 continue  # (a fresh total every step: nothing spans iterations)
+            if _last_bound_on_host(loop, kept, node, fx):
+                continue
             if keeper in feeding or (
                 keeper in returned and not eval_named(function) and not _over_batches(loop)
             ):
