@@ -30,7 +30,6 @@ from checker.rules.torch_data import (
 )
 
 RULE = "PP505"
-_LOADER_RULES = frozenset({"PP504", "PP505"})
 
 
 def _read(path: str) -> str | None:
@@ -127,17 +126,18 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
 
 
 def without_device_datasets(findings: list[Finding], projects: list[list[str]]) -> list[Finding]:
-    """`findings` less the PP504/PP505 findings on loaders of a dataset class of the project whose
-    `__getitem__` moves each item to the device itself (`signal = signal.to(self.device)`): its batches are
-    on the GPU already, pinning CUDA tensors fails, and workers as written could not run it (CUDA in a
-    forked worker fails). Only modules whose text defines `__getitem__` are parsed for such classes, and
-    only modules with such a finding that name one for the loaders."""
+    """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
+    moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
+    already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
+    clear case, though workers need the move taken out of the dataset first.) Only modules whose text
+    defines `__getitem__` are parsed for such classes, and only modules with a PP505 finding that name one
+    for the loaders."""
     dropped: set[tuple[str, int]] = set()
     for files in projects:
         py = [p for p in files if p.endswith(".py")]
         reported = {}
         for f in findings:
-            if f.rule in _LOADER_RULES and f.cell is None:
+            if f.rule == RULE and f.cell is None:
                 reported.setdefault(f.path, set()).add(f.line)
         if not reported.keys() & set(py):
             continue
@@ -157,7 +157,7 @@ def without_device_datasets(findings: list[Finding], projects: list[list[str]]) 
             index = _index(text)
             if index is not None:
                 dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
-    return [f for f in findings if not (f.rule in _LOADER_RULES and (f.path, f.line) in dropped)]
+    return [f for f in findings if not (f.rule == RULE and (f.path, f.line) in dropped)]
 
 
 def _device_item_classes(index: ModuleIndex) -> set[str]:

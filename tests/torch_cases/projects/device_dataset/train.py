@@ -21,7 +21,7 @@ class CachedSpectrograms(Dataset):
 
 
 def create_data_loader(train_data, batch_size):
-    return DataLoader(train_data, batch_size=batch_size)
+    return DataLoader(train_data, batch_size=batch_size)  # expect: PP504
 
 
 def train(model, data_loader, loss_fn, optimiser, device, epochs):
@@ -42,7 +42,7 @@ if __name__ == "__main__":
     cnn = CNNNetwork().to(device)
     optimiser = torch.optim.Adam(cnn.parameters(), lr=0.001)
     train(cnn, train_dataloader, nn.CrossEntropyLoss(), optimiser, device, 10)
-    cached_loader = DataLoader(CachedSpectrograms(["a.pt", "b.pt"], device), batch_size=2)
+    cached_loader = DataLoader(CachedSpectrograms(["a.pt", "b.pt"], device), batch_size=2)  # expect: PP504
     train(cnn, cached_loader, nn.CrossEntropyLoss(), optimiser, device, 10)
     mnist = datasets.MNIST(root="data", train=True, download=True, transform=ToTensor())
     mnist_loader = DataLoader(mnist, batch_size=128)  # expect: PP504 # expect: PP505
