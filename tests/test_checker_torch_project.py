@@ -41,7 +41,7 @@ def test_project_reports_exactly_the_marked_lines(tmp_path, name):
 
 def test_the_maker_is_reported_where_it_makes_the_loader(tmp_path):
     found, _ = found_and_marked(tmp_path, "factory")
-    assert found == [("data_provider/data_factory.py", 13, "PP505")]
+    assert found == [("data_provider/data_factory.py", 13, "PP505"), ("datasets.py", 7, "PP505")]
 
 
 def test_each_module_alone_says_nothing(tmp_path):

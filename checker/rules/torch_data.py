@@ -461,6 +461,9 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
     for stmt in loop.body:  # `mel, audio = batch` / `x = batch["image"]` before the copy
         if isinstance(stmt, ast.Assign) and _part_of(stmt.value, targets):
             targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
+        if isinstance(node, ast.comprehension) and _part_of(node.iter, targets):
+            targets |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
         if (
