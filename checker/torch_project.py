@@ -22,6 +22,8 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
 from checker.rules.torch_common import base_name, is_device_move, uses_torch
 from checker.rules.torch_data import (
+    consumed_params,
+    handed_over,
     loader_dataset,
     moves_batches_of,
     pinned_memory_message,
@@ -65,8 +67,9 @@ def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
     texts = {path: text for path in files if (text := _read(path)) is not None}
     reported = {(f.path, f.line) for f in findings if f.rule == RULE}
     makers: dict[str, list[tuple[str, ast.Call, int]]] = {}
+    handoffs: dict[str, list[tuple[str, ast.Call, str | int]]] = {}
     for path, text in texts.items():
-        if "DataLoader" not in text or "return" not in text or file_is_silenced(text):
+        if "DataLoader" not in text or file_is_silenced(text):
             continue
         index = _index(text)
         if index is None:
@@ -75,13 +78,29 @@ def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
             for call, where in loaders:
                 if unpinned(call) and (path, call.lineno) not in reported:
                     makers.setdefault(name, []).append((path, call, where))
+        for call, callee, param in handed_over(index):
+            if (path, call.lineno) not in reported:
+                handoffs.setdefault(callee, []).append((path, call, param))
+    trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
+    rule = all_rules()[RULE]
+    found = []
+    for path, line, col, name in sorted(trained):
+        if silenced(noqa_lines(texts[path]).get(line), RULE):
+            continue
+        message = pinned_memory_message(name)
+        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, rule.confidence))
+    return found
+
+
+def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the makers' loaders that a module importing the maker trains on."""
     if not makers:
-        return []
+        return set()
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
-    trained: set[str] = set()
+    trained = set()
     for path, text in texts.items():
         names = set(called.findall(text))
-        if not names or names <= trained:
+        if not names:
             continue
         index = _index(text)
         if index is None:
@@ -89,15 +108,37 @@ def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
         chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
         where = {n: {w for _, _, w in entries} for n, entries in chosen.items() if entries}
         for name in moves_batches_of(index, where):
-            trained.update((p, call.lineno, call.col_offset, name) for p, call, _ in chosen[name])
-    rule = all_rules()[RULE]
-    found = []
-    for path, line, col, name in sorted(trained):
-        if silenced(noqa_lines(texts[path]).get(line), RULE):
+            trained.update((p, call.lineno, call.col_offset, f"{name}()") for p, call, _ in chosen[name])
+    return trained
+
+
+def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders handed to a def or class of another module of the project
+    (`BERTTrainer(bert, train_dataloader=train_loader)`) whose loops copy that parameter's batches. Only the
+    modules whose text defines one of those names are parsed."""
+    if not handoffs:
+        return set()
+    defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, handoffs)) + r")\b", re.MULTILINE)
+    trained = set()
+    for path, text in texts.items():
+        names = set(defined.findall(text))
+        if not names:
             continue
-        message = pinned_memory_message(f"{name}()")
-        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, rule.confidence))
-    return found
+        index = _index(text)
+        if index is None:
+            continue
+        for name in names:
+            found = consumed_params(index, name)
+            if found is None:
+                continue
+            params, consumed = found
+            for loader_path, call, param in handoffs[name]:
+                if loader_path == path:
+                    continue
+                named = params[param] if isinstance(param, int) and param < len(params) else param
+                if named in consumed:
+                    trained.add((loader_path, call.lineno, call.col_offset, f"{name}(..., {named})"))
+    return trained
 
 
 def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:

@@ -462,7 +462,10 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if isinstance(stmt, ast.Assign) and _part_of(stmt.value, targets):
             targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
-        if isinstance(node, ast.comprehension) and _part_of(node.iter, targets):
+        source = node.iter if isinstance(node, ast.comprehension) else None
+        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
+            source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
+        if source is not None and _part_of(source, targets):
             targets |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
@@ -714,6 +717,69 @@ def moves_batches_of(index: ModuleIndex, makers: dict[str, set[int]]) -> set[str
     moved = moved_sources(index, scopes)
     passed = _passed(index, scopes)
     return {maker for maker, keys in bound.items() if _closure(keys, passed) & moved}
+
+
+def handed_over(index: ModuleIndex) -> list[tuple[ast.Call, str, str | int]]:
+    """(unpinned DataLoader call, callee, parameter) for each loader the module binds to a name and passes
+    to a def or class it does not define (`trainer = BERTTrainer(bert, train_dataloader=train_loader)`):
+    the parameter is the keyword, or the argument's position."""
+    sites = list(_loader_sites(index))
+    if not sites:
+        return []
+    bound: dict[str, list[ast.Call]] = {}
+    for site, names in sites:
+        if unpinned(site.node):
+            for node in names:
+                if isinstance(node, ast.Name):
+                    bound.setdefault(node.id, []).append(site.node)
+    if not bound:
+        return []
+    local = set(index.module_functions) | set(index.class_methods)
+    found = []
+    for site in index.calls:
+        callee = site.node.func
+        name = callee.id if isinstance(callee, ast.Name) else None
+        if name is None or name in local or name in ("DataLoader", "iter", "enumerate", "len", "tqdm"):
+            continue
+        given = [(a, k) for k, a in enumerate(site.node.args)] + [
+            (k.value, k.arg) for k in site.node.keywords
+        ]
+        for value, param in given:
+            if isinstance(value, ast.Name) and value.id in bound and param is not None:
+                found.extend((loader, name, param) for loader in bound[value.id])
+    return found
+
+
+def consumed_params(index: ModuleIndex, name: str) -> tuple[list[str], set[str]] | None:
+    """For a def or class `name` of the module: its parameters (a class's `__init__`, less self) and those
+    whose loader a loop of the module copies to the device, directly or kept (`self.train_data =
+    train_dataloader`, iterated in a method)."""
+    function = index.module_functions.get(name)
+    methods = index.class_methods.get(name)
+    if function is None and methods is not None:
+        function = methods.get("__init__")
+    if not isinstance(function, FUNCTION_TYPES):
+        return None
+    params = [a.arg for a in function.args.args]
+    if methods is not None and params[:1] == ["self"]:
+        params = params[1:]
+    _, scopes = module_loaders(index)
+    moved = moved_sources(index, scopes)
+    if not moved:
+        return params, set()
+    passed = _passed(index, scopes)
+    kept: dict[str, set[Key]] = {}
+    for node in ast.walk(function):  # `self.train_data = train_dataloader`
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params:
+            for target in node.targets:
+                if isinstance(target, ast.Attribute):
+                    kept.setdefault(node.value.id, set()).add(target.attr)
+    consumed = set()
+    for param in params:
+        keys = {scopes.key(ast.Name(id=param), function, function.lineno)} | kept.get(param, set())
+        if _closure(keys - {None}, passed) & moved:
+            consumed.add(param)
+    return params, consumed
 
 
 register(
