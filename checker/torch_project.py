@@ -79,8 +79,9 @@ def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
                 if unpinned(call) and (path, call.lineno) not in reported:
                     makers.setdefault(name, []).append((path, call, where))
         for call, callee, param in handed_over(index):
-            if (path, call.lineno) not in reported:
-                handoffs.setdefault(callee, []).append((path, call, param))
+            module = _import_module(index, callee)
+            if module is not None and (path, call.lineno) not in reported:
+                handoffs.setdefault(callee, []).append((path, call, param, module))
     trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
     rule = all_rules()[RULE]
     found = []
@@ -132,8 +133,8 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
             if found is None:
                 continue
             params, consumed = found
-            for loader_path, call, param in handoffs[name]:
-                if loader_path == path:
+            for loader_path, call, param, module in handoffs[name]:
+                if loader_path == path or not _names_file(module, path):
                     continue
                 named = params[param] if isinstance(param, int) and param < len(params) else param
                 if named in consumed:
@@ -141,24 +142,35 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
     return trained
 
 
-def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
-    """The makers of `name` that the module at `user` imports: those whose file the import names (`from
-    data.factory import name` -> .../data/factory.py or a package .../data/factory/), and of several, the
-    nearest to `user` (a repository of lectures, each with its own helper.py)."""
-    module = None
+def _names_file(module: str, path: str) -> bool:
+    """`from a.b import x` can mean the file: .../a/b.py, or a module of the package .../a/b/ (re-exported
+    by its __init__); a relative import (`from . import x`, module "") any file."""
+    tail = module.replace(".", "/").strip("/")
+    return not tail or path[: -len(".py")].endswith("/" + tail) or path.rsplit("/", 1)[0].endswith("/" + tail)
+
+
+def _import_module(index: ModuleIndex, name: str) -> str | None:
+    """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
+    the module reaches through `import helpers` (`helpers.name(...)`) none is known here."""
     for node in ast.walk(index.tree):
         if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
-            module = node.module or ""
-            break
-    if module is None:  # `import helpers` ... `helpers.name(...)`: any module's maker of that name
-        named = entries
+            return node.module or ""
+    return None
+
+
+def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
+    """The makers of `name` that the module at `user` imports: those whose file the import names (`from
+    data.factory import name` -> .../data/factory.py or a package .../data/factory/; `import datasets` then
+    `datasets.name(...)` -> .../datasets.py), and of several, the nearest to `user` (a repository of
+    lectures, each with its own helper.py)."""
+    module = _import_module(index, name)
+    if module is not None:
+        named = [e for e in entries if _names_file(module, e[0])]
     else:
-        tail = module.replace(".", "/").strip("/")
-        named = [
-            e
-            for e in entries
-            if not tail or e[0][: -len(".py")].endswith(tail) or e[0].rsplit("/", 1)[0].endswith(tail)
+        modules = [
+            a.name for node in ast.walk(index.tree) if isinstance(node, ast.Import) for a in node.names
         ]
+        named = [e for e in entries if any(m and _names_file(m, e[0]) for m in modules)]
     if len(named) <= 1:
         return named
     shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
