@@ -160,37 +160,32 @@ def _local_loaders(sites) -> set[tuple[str, int]]:
 
 
 def _returned_by(index: ModuleIndex, sites, scopes: _Scopes) -> dict[int, set[Key]]:
-    """For a loader a module function makes and returns (`def get_loader(...): loader = DataLoader(...);
-    return loader`), the names its callers bind the result to (`train_loader = get_loader(train_set)`)."""
-    makers: dict[int, list[int]] = {}
+    """For a loader a def of the module makes and returns (`def get_loader(...): loader = DataLoader(...);
+    return loader`, or a method returning `data_set, data_loader`), the names its callers bind the result
+    to (`train_loader = get_loader(train_set)`, `train_data, train_loader = self._get_data("train")`)."""
+    makers: dict[int, list[tuple[int, int]]] = {}
     for site, names in sites:
         function = site.function
-        if (
-            not isinstance(function, FUNCTION_TYPES)
-            or index.module_functions.get(function.name) is not function
-        ):
+        if not isinstance(function, FUNCTION_TYPES):
             continue
-        local = {n.id for n in names if isinstance(n, ast.Name)}
-        for node in ast.walk(function):
-            if isinstance(node, ast.Return) and (
-                node.value is site.node or (isinstance(node.value, ast.Name) and node.value.id in local)
-            ):
-                makers.setdefault(id(function), []).append(id(site.node))
-                break
+        where = _returned_at(function, {n.id for n in names if isinstance(n, ast.Name)}, site.node)
+        if where is not None:
+            makers.setdefault(id(function), []).append((id(site.node), where))
     if not makers:
         return {}
+    fx = facts(index)
     found: dict[int, set[Key]] = {}
     for node in index.call_assignments:
-        func = node.value.func
-        maker = index.module_functions.get(func.id) if isinstance(func, ast.Name) else None
+        maker = fx.helpers.get(id(node.value)) or fx.own_method(node.value)
         if maker is None or id(maker) not in makers:
             continue
         where = call_function(index, node.value)
-        for target in node.targets:
-            key = scopes.key(target, where, node.lineno)
-            if key is not None:
-                for loader in makers[id(maker)]:
-                    found.setdefault(loader, set()).add(key)
+        for loader, at in makers[id(maker)]:
+            for target in node.targets:
+                for picked in _picked(target, {at}):
+                    key = scopes.key(picked, where, node.lineno)
+                    if key is not None:
+                        found.setdefault(loader, set()).add(key)
     return found
 
 
@@ -467,15 +462,39 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
         if source is not None and _part_of(source, targets):
             targets |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    fx = facts(index)
     for node in loop_nodes(index, loop):
+        if not isinstance(node, ast.Call):
+            continue
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
-        if (
-            isinstance(node, ast.Call)
-            and is_device_move(node, index)
-            and any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.func.value))
+        if is_device_move(node, index) and any(
+            isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.func.value)
         ):
             return True
+        helper = fx.helpers.get(id(node)) or fx.own_method(node)
+        if helper is not None and _helper_moves(helper, node, targets, index):
+            return True
     return False
+
+
+def _helper_moves(helper, call: ast.Call, targets: set[str], index: ModuleIndex) -> bool:
+    """A def of the module the loop hands the batch to moves it to the device (`pred, true =
+    self._process_one_batch(data, batch_x, batch_y)`, whose first lines are `batch_x.float().to(...)`)."""
+    if not isinstance(helper, FUNCTION_TYPES):
+        return False
+    params = [a.arg for a in helper.args.args]
+    if params[:1] == ["self"] and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    given = {p for p, a in zip(params, call.args, strict=False) if _part_of(a, targets)}
+    given |= {k.arg for k in call.keywords if k.arg and _part_of(k.value, targets)}
+    if not given:
+        return False
+    return any(
+        isinstance(n, ast.Call)
+        and is_device_move(n, index)
+        and any(isinstance(m, ast.Name) and m.id in given for m in ast.walk(n.func.value))
+        for n in ast.walk(helper)
+    )
 
 
 def _part_of(value: ast.AST, names: set[str]) -> bool:
