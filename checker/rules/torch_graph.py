@@ -52,6 +52,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
+    yield from _flagged_off_calls(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -85,6 +86,67 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _flag_params(function, fx) -> dict[str, ast.AST]:
+    """Parameters of a def that switch its loop's training off (`def iteration(self, epoch, loader,
+    train=True): for ...: ... if train: loss.backward(); optim.step()`), with the loop, when the loop runs
+    a model: the caller decides whether the pass trains or evaluates."""
+    params = {a.arg for a in function.args.args}
+    found: dict[str, ast.AST] = {}
+    for site in fx.index.function_calls.get(id(function), []):
+        if not site.loops or not is_step_call(site.node):
+            continue
+        for up in fx.ancestors(site.node, function):
+            test = up.test if isinstance(up, ast.If) else None
+            if isinstance(test, ast.Name) and test.id in params:
+                found[test.id] = site.loops[-1]
+    if not found:
+        return {}
+    runs_model = any(
+        site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+        for site in fx.index.function_calls.get(id(function), [])
+    )
+    return found if runs_model else {}
+
+
+def _flagged_off_calls(index: ModuleIndex, fx):
+    """PP503 at a call that switches such a def's training off (`self.iteration(epoch, self.test_data,
+    train=False)`) outside no_grad: the evaluation pass records a graph of every batch."""
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES):
+            continue
+        flags = _flag_params(function, fx)
+        if not flags or uses_input_gradients(function, index):
+            continue
+        params = [a.arg for a in function.args.args]
+        for site in fx.callers.get(id(function), []):
+            offset = 1 if params[:1] == ["self"] and isinstance(site.node.func, ast.Attribute) else 0
+            for flag, loop in flags.items():
+                given = next((k.value for k in site.node.keywords if k.arg == flag), None)
+                position = params.index(flag) - offset
+                if given is None and 0 <= position < len(site.node.args):
+                    given = site.node.args[position]
+                if not (isinstance(given, ast.Constant) and given.value is False):
+                    continue
+                caller = site.function
+                if fx.site_without_grad(site) or (
+                    caller is not None
+                    and isinstance(caller, FUNCTION_TYPES)
+                    and (
+                        callers_disable_grad(caller, index)
+                        or any(fx.disables_grad(d) for d in caller.decorator_list)
+                    )
+                ):
+                    continue
+                yield RawFinding(
+                    "PP503",
+                    site.node.lineno,
+                    site.node.col_offset,
+                    f"`{function.name}(..., {flag}=False)` runs the model in the loop at line {loop.lineno} "
+                    "without torch.no_grad(): autograd records every activation; call it under "
+                    "`with torch.no_grad():` (or inference_mode)",
+                )
 
 
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):

@@ -16,7 +16,7 @@ class BERTTrainer:
         self.iteration(epoch, self.train_data)
 
     def test(self, epoch):
-        self.iteration(epoch, self.test_data, train=False)
+        self.iteration(epoch, self.test_data, train=False)  # expect: PP503
 
     def iteration(self, epoch, data_loader, train=True):
         data_iter = tqdm.tqdm(enumerate(data_loader), total=len(data_loader))
