@@ -1,12 +1,15 @@
-"""Evidence read across the checked files: a DataLoader one module makes and returns, another trains on.
+"""Evidence read across the checked files of one project for PP505 (DataLoader batches copied to the GPU
+from pageable memory).
 
-Projects often build their loaders in a module of their own (`data_factory.py`, `utils.py`:
-`def get_loader(...): return DataLoader(...)`) and the training script imports that function and copies
-each batch to the GPU. Checked one module at a time, the maker has no loop and the loop has no
-DataLoader, so PP505 says nothing in either. This pass, as checker/project.py does for TensorFlow
-pipelines, reads the files of one project together: it parses only the modules whose text makes a
-DataLoader and returns something, and then only the modules whose text calls one of those makers by name,
-and reports PP505 at the maker's DataLoader when a module that imports it copies its batches to a device.
+Projects often build their loaders in a module of their own (`data_factory.py`: `def get_loader(...):
+return DataLoader(...)`) and train in another, or hand a loader to a trainer class defined elsewhere
+(`BERTTrainer(bert, train_dataloader=loader)`). Checked one module at a time, the maker has no loop and the
+loop has no DataLoader, so PP505 says nothing. This pass, as checker/project.py does for TensorFlow
+pipelines, reads the files of one project (one PATH argument) once, and parses only the modules whose text
+makes a DataLoader, then only those whose text calls one of the makers, or defines one of the callees a
+loader is handed to; it reports PP505 at the unpinned DataLoader when the other module copies its batches.
+It also drops PP505 findings on loaders of a project dataset class whose `__getitem__` moves each item to
+the device itself (the batches are on the GPU already), parsing only modules that define `__getitem__`.
 """
 
 from __future__ import annotations
@@ -50,21 +53,22 @@ def _index(text: str) -> ModuleIndex | None:
     return index if uses_torch(index) else None
 
 
-def loaders_trained_elsewhere(
-    findings: list[Finding], projects: list[list[str]], codes=None
-) -> list[Finding]:
-    """`findings` and a PP505 finding for each unpinned DataLoader that a def returns and another module of
-    the same project (the files of one PATH argument) iterates and copies to the device."""
+def loaders_across_modules(findings: list[Finding], projects: list[list[str]], codes=None) -> list[Finding]:
+    """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
+    and another copies the batches of, and with those on loaders of datasets that move their own items to
+    the device taken out. Each project's Python files are read once."""
     if codes is not None and RULE not in codes:
         return findings
-    added: list[Finding] = []
     for files in projects:
-        added.extend(_in_project([p for p in files if p.endswith(".py") and not is_test_path(p)], findings))
-    return findings + added
+        texts = {p: t for p in files if p.endswith(".py") and (t := _read(p)) is not None}
+        if not texts:
+            continue
+        checked = {p: t for p, t in texts.items() if not is_test_path(p)}
+        findings = _without_device_datasets(findings + _in_project(checked, findings), texts)
+    return findings
 
 
-def _in_project(files: list[str], findings: list[Finding]) -> list[Finding]:
-    texts = {path: text for path in files if (text := _read(path)) is not None}
+def _in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     reported = {(f.path, f.line) for f in findings if f.rule == RULE}
     makers: dict[str, list[tuple[str, ast.Call, int]]] = {}
     handoffs: dict[str, list[tuple[str, ast.Call, str | int]]] = {}
@@ -178,38 +182,34 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     return [e for e in named if shared[e[0]] == best]
 
 
-def without_device_datasets(findings: list[Finding], projects: list[list[str]]) -> list[Finding]:
+def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
     """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
     moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
     already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
     clear case, though workers need the move taken out of the dataset first.) Only modules whose text
     defines `__getitem__` are parsed for such classes, and only modules with a PP505 finding that name one
     for the loaders."""
-    dropped: set[tuple[str, int]] = set()
-    for files in projects:
-        py = [p for p in files if p.endswith(".py")]
-        reported = {}
-        for f in findings:
-            if f.rule == RULE and f.cell is None:
-                reported.setdefault(f.path, set()).add(f.line)
-        if not reported.keys() & set(py):
-            continue
-        texts = {path: text for path in py if (text := _read(path)) is not None}
-        classes = set()
-        for text in texts.values():
-            if "__getitem__" in text and (".to(" in text or ".cuda(" in text):
-                index = _index(text)
-                if index is not None:
-                    classes |= _device_item_classes(index)
-        if not classes:
-            continue
-        for path, lines in reported.items():
-            text = texts.get(path)
-            if text is None or not any(c in text for c in classes):
-                continue
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == RULE and f.cell is None and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    if not reported:
+        return findings
+    classes = set()
+    for text in texts.values():
+        if "__getitem__" in text and (".to(" in text or ".cuda(" in text):
             index = _index(text)
             if index is not None:
-                dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
+                classes |= _device_item_classes(index)
+    if not classes:
+        return findings
+    dropped: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        if not any(c in texts[path] for c in classes):
+            continue
+        index = _index(texts[path])
+        if index is not None:
+            dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
     return [f for f in findings if not (f.rule == RULE and (f.path, f.line) in dropped)]
 
 

@@ -15,7 +15,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
-from checker.torch_project import loaders_trained_elsewhere, without_device_datasets
+from checker.torch_project import loaders_across_modules
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -141,5 +141,5 @@ def check_paths(
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects)
-    findings = without_device_datasets(loaders_trained_elsewhere(findings, projects, codes), projects)
+    findings = loaders_across_modules(findings, projects, codes)
     return sorted(findings, key=Finding.sort_key), skipped, count
