@@ -160,7 +160,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         receiver = model_called(call)
         helper = fx.helpers.get(id(call)) or fx.own_method(call)
         if not (receiver in models or is_model_name(receiver)):
-            receiver = _forward_in(helper, models, fx)
+            receiver = _forward_in(helper, models, fx) if _hands_batch(call, site.loops[-1]) else None
         if receiver is None:
             continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
@@ -179,6 +179,21 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _hands_batch(call: ast.Call, loop) -> bool:
+    """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
+    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state."""
+    target = getattr(loop, "target", None)
+    if (
+        target is None
+        or isinstance(getattr(loop, "iter", None), ast.Call)
+        and base_name(loop.iter.func) == "range"
+    ):
+        return False
+    names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return any(isinstance(n, ast.Name) and n.id in names for a in given for n in ast.walk(a))
 
 
 def _forward_in(helper, models: set[str], fx) -> str | None:

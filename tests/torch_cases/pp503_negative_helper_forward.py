@@ -36,3 +36,22 @@ class Runner:
         self.model.eval()
         for x, y in loader:
             self._fit_batch(x, y)
+
+
+class Agent:
+    """An agent's test episodes: the helper runs the actor on the environment's state, not on batches."""
+
+    def __init__(self, actor, env, device):
+        self.actor = actor
+        self.env = env
+        self.device = device
+
+    def select_action(self, state):
+        return self.actor(torch.as_tensor(state, device=self.device)).argmax().item()
+
+    def test(self, episodes):
+        self.actor.eval()
+        for _ in range(episodes):
+            state, done = self.env.reset(), False
+            while not done:
+                state, _, done, _ = self.env.step(self.select_action(state))
