@@ -80,7 +80,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]
             continue
         for name, loaders in returned_loaders(index).items():
             for call, where in loaders:
-                if unpinned(call) and (path, call.lineno) not in reported:
+                if unpinned(call, index) and (path, call.lineno) not in reported:
                     makers.setdefault(name, []).append((path, call, where))
         for call, callee, param in handed_over(index):
             module = _import_module(index, callee)

@@ -35,7 +35,49 @@ def _is_loader(call: ast.Call, index: ModuleIndex, aliases: frozenset[str]) -> b
         return func.attr == "DataLoader" and index.resolver.call_name(call) in _LOADERS
     if not isinstance(func, ast.Name):
         return False
-    return func.id in aliases or (func.id == "DataLoader" and "DataLoader" not in index.class_methods)
+    return (
+        func.id in aliases
+        or (func.id == "DataLoader" and "DataLoader" not in index.class_methods)
+        or func.id in _loader_makers(index)
+    )
+
+
+def _loader_makers(index: ModuleIndex) -> dict[str, ast.Call | None]:
+    """Names the module calls to make a DataLoader besides DataLoader itself: a `partial(DataLoader, ...)`
+    (-> that partial call, whose keywords every loader it makes shares) and a class of the module derived
+    from DataLoader that keeps its iteration (-> None; one with its own `__iter__` may never pin)."""
+
+    def make() -> dict[str, ast.Call | None]:
+        found: dict[str, ast.Call | None] = {}
+        for name, values in index.name_values.items():
+            for value in values:
+                if (
+                    isinstance(value, ast.Call)
+                    and base_name(value.func) == "partial"
+                    and value.args
+                    and base_name(value.args[0]) == "DataLoader"
+                ):
+                    found[name] = value
+        for node in index.tree.body:
+            if (
+                isinstance(node, ast.ClassDef)
+                and any(base_name(b) == "DataLoader" for b in node.bases)
+                and "__iter__" not in index.class_methods.get(node.name, {})
+            ):
+                found[node.name] = None
+        return found
+
+    return facts(index).loop_cache("loader_makers", None, make)
+
+
+def loader_argument(call: ast.Call, keyword: str, position: int, index: ModuleIndex | None = None):
+    """`_argument` of a loader call, also read from the `partial(DataLoader, ...)` that made it."""
+    given, value = _argument(call, keyword, position)
+    if given is False and index is not None and isinstance(call.func, ast.Name):
+        shared = _loader_makers(index).get(call.func.id)
+        if shared is not None:
+            return _argument(ast.Call(func=shared.func, args=[], keywords=shared.keywords), keyword, 99)
+    return given, value
 
 
 def _argument(call: ast.Call, keyword: str, position: int):
@@ -362,7 +404,7 @@ def check_loader_main_process(index: ModuleIndex):
     in_memory = _in_memory_names(index)
     training = None
     for call, names in loaders:
-        given, workers = _argument(call, "num_workers", _NUM_WORKERS_POSITION)
+        given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
             continue
         dataset = loader_dataset(call)
@@ -615,9 +657,9 @@ def loader_dataset(call: ast.Call) -> ast.AST | None:
     return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dataset"), None)
 
 
-def unpinned(call: ast.Call) -> bool:
+def unpinned(call: ast.Call, index: ModuleIndex | None = None) -> bool:
     """The DataLoader call leaves pin_memory off: absent, or a literal false (a variable is trusted)."""
-    given, pinned = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
+    given, pinned = loader_argument(call, "pin_memory", _PIN_MEMORY_POSITION, index)
     return given is False or (given is True and isinstance(pinned, ast.Constant) and not pinned.value)
 
 
@@ -635,7 +677,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         return  # (a module of toy data: a handful of samples copies in no time anyone would measure)
     moved_from = moved_sources(index, scopes)
     for call, names in loaders:
-        if not unpinned(call) or not names & moved_from:
+        if not unpinned(call, index) or not names & moved_from:
             continue
         yield RawFinding(
             "PP505",
@@ -747,7 +789,7 @@ def handed_over(index: ModuleIndex) -> list[tuple[ast.Call, str, str | int]]:
         return []
     bound: dict[str, list[ast.Call]] = {}
     for site, names in sites:
-        if unpinned(site.node):
+        if unpinned(site.node, index):
             for node in names:
                 if isinstance(node, ast.Name):
                     bound.setdefault(node.id, []).append(site.node)
