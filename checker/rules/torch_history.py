@@ -81,6 +81,8 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
+            if _reset_around(loop, keeper, fx):
+                continue  # (`loss_d_sum = 0.0` before a few discriminator steps, in each outer step)
             if feeding is None:
                 feeding = _feeding(fx, loop)
             if keeper in feeding or _last_bound_on_host(loop, kept, node, fx):
@@ -466,6 +468,31 @@ def _grad_off_around(function, index: ModuleIndex) -> bool:
         or uses_input_gradients(function, index)
         or callers_disable_grad(function, index)
     )
+
+
+def _reset_around(loop, keeper: str, fx) -> bool:
+    """An enclosing loop binds the keeper afresh (`loss_d_sum = 0.0`) before this one in each of its runs:
+    the total spans one run of this loop, whose losses have had their backward, not the whole training.
+    Only for a loop that repeats a step a set number of times (`for _ in range(hp.train.rep_discriminator)`),
+    not one over batches or steps (`range(len(loader))`, `range(num_batches)`)."""
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and base_name(it.func) == "range"):
+        return False
+    bound = ast.unparse(it).lower()
+    if any(w in bound for w in ("len(", "batch", "step", "iter", "sample", "epoch", "loader", "data")):
+        return False
+    for outer in fx.ancestors(loop):
+        if isinstance(outer, FUNCTION_TYPES):
+            return False
+        if isinstance(outer, LOOP_TYPES) and hasattr(outer, "body"):
+            return any(
+                isinstance(stmt, ast.Assign)
+                and stmt.lineno < loop.lineno
+                and _accumulation(stmt) is None
+                and any(isinstance(t, ast.Name) and t.id == keeper for t in stmt.targets)
+                for stmt in _statements(outer.body)
+            )
+    return False
 
 
 def _reset_in(nodes, keeper: str, accumulation) -> bool:
