@@ -45,37 +45,46 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _index(text: str) -> ModuleIndex | None:
-    try:
-        index = ModuleIndex.build(ast.parse(text))
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+def _index(text: str, path: str, indexes: dict[str, ModuleIndex]) -> ModuleIndex | None:
+    """The module's index: the per-module pass's, or parsed from the text."""
+    index = indexes.get(path)
+    if index is None:
+        try:
+            index = ModuleIndex.build(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError):
+            return None
     return index if uses_torch(index) else None
 
 
-def loaders_across_modules(findings: list[Finding], projects: list[list[str]], codes=None) -> list[Finding]:
+def loaders_across_modules(
+    findings: list[Finding], projects: list[list[str]], codes=None, indexes: dict | None = None
+) -> list[Finding]:
     """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
     and another copies the batches of, and with those on loaders of datasets that move their own items to
-    the device taken out. Each project's Python files are read once."""
+    the device taken out. Each project's Python files are read once; `indexes` holds the modules the
+    per-module pass indexed already (by path), which are not parsed again."""
     if codes is not None and RULE not in codes:
         return findings
+    indexes = indexes or {}
     for files in projects:
         texts = {p: t for p in files if p.endswith(".py") and (t := _read(p)) is not None}
         if not texts:
             continue
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
-        findings = _without_device_datasets(findings + _in_project(checked, findings), texts)
+        findings = _without_device_datasets(
+            findings + _in_project(checked, findings, indexes), texts, indexes
+        )
     return findings
 
 
-def _in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _in_project(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
     reported = {(f.path, f.line) for f in findings if f.rule == RULE}
     makers: dict[str, list[tuple[str, ast.Call, int]]] = {}
     handoffs: dict[str, list[tuple[str, ast.Call, str | int]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
-        index = _index(text)
+        index = _index(text, path, indexes)
         if index is None:
             continue
         for name, loaders in returned_loaders(index).items():
@@ -86,7 +95,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]
             module = _import_module(index, callee)
             if module is not None and (path, call.lineno) not in reported:
                 handoffs.setdefault(callee, []).append((path, call, param, module))
-    trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
+    trained = _made_elsewhere(texts, makers, indexes) | _used_elsewhere(texts, handoffs, indexes)
     rule = all_rules()[RULE]
     found = []
     for path, line, col, name in sorted(trained):
@@ -97,17 +106,17 @@ def _in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]
     return found
 
 
-def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, int, str]]:
+def _made_elsewhere(texts: dict[str, str], makers: dict, indexes: dict) -> set[tuple[str, int, int, str]]:
     """(path, line, column, name) of the makers' loaders that a module importing the maker trains on."""
     if not makers:
         return set()
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     trained = set()
     for path, text in texts.items():
-        names = set(called.findall(text))
+        names = set(called.findall(text)) if any(n in text for n in makers) else set()
         if not names:
             continue
-        index = _index(text)
+        index = _index(text, path, indexes)
         if index is None:
             continue
         chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
@@ -117,7 +126,7 @@ def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, 
     return trained
 
 
-def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
+def _used_elsewhere(texts: dict[str, str], handoffs: dict, indexes: dict) -> set[tuple[str, int, int, str]]:
     """(path, line, column, name) of the loaders handed to a def or class of another module of the project
     (`BERTTrainer(bert, train_dataloader=train_loader)`) whose loops copy that parameter's batches. Only the
     modules whose text defines one of those names are parsed."""
@@ -126,10 +135,14 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
     defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, handoffs)) + r")\b", re.MULTILINE)
     trained = set()
     for path, text in texts.items():
-        names = set(defined.findall(text))
+        names = {
+            n
+            for n in defined.findall(text)
+            if any(p != path and _names_file(module, path) for p, _, _, module in handoffs[n])
+        }
         if not names:
             continue
-        index = _index(text)
+        index = _index(text, path, indexes)
         if index is None:
             continue
         for name in names:
@@ -156,7 +169,7 @@ def _names_file(module: str, path: str) -> bool:
 def _import_module(index: ModuleIndex, name: str) -> str | None:
     """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
     the module reaches through `import helpers` (`helpers.name(...)`) none is known here."""
-    for node in ast.walk(index.tree):
+    for node in index.imports:
         if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
             return node.module or ""
     return None
@@ -171,9 +184,7 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     if module is not None:
         named = [e for e in entries if _names_file(module, e[0])]
     else:
-        modules = [
-            a.name for node in ast.walk(index.tree) if isinstance(node, ast.Import) for a in node.names
-        ]
+        modules = [a.name for node in index.imports if isinstance(node, ast.Import) for a in node.names]
         named = [e for e in entries if any(m and _names_file(m, e[0]) for m in modules)]
     if len(named) <= 1:
         return named
@@ -182,7 +193,7 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     return [e for e in named if shared[e[0]] == best]
 
 
-def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+def _without_device_datasets(findings: list[Finding], texts: dict[str, str], indexes: dict) -> list[Finding]:
     """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
     moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
     already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
@@ -196,9 +207,9 @@ def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> 
     if not reported:
         return findings
     classes = set()
-    for text in texts.values():
+    for path, text in texts.items():
         if "__getitem__" in text and (".to(" in text or ".cuda(" in text):
-            index = _index(text)
+            index = _index(text, path, indexes)
             if index is not None:
                 classes |= _device_item_classes(index)
     if not classes:
@@ -207,7 +218,7 @@ def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> 
     for path, lines in reported.items():
         if not any(c in texts[path] for c in classes):
             continue
-        index = _index(texts[path])
+        index = _index(texts[path], path, indexes)
         if index is not None:
             dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
     return [f for f in findings if not (f.rule == RULE and (f.path, f.line) in dropped)]

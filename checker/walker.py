@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import io
 import os
 import re
@@ -81,11 +82,13 @@ def decode_python(data: bytes) -> str:
 
 
 def check_file(
-    path: str, codes: tuple[str, ...] | None = None, data: bytes | None = None
+    path: str, codes: tuple[str, ...] | None = None, data: bytes | None = None, indexes: dict | None = None
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
 
     `data` is the file's content when it was read already (standard input, checked as a .py file).
+    `indexes`, if given, receives the index of a Python module that mentions DataLoader, by path, for the
+    project-wide pass to reuse instead of parsing the file again.
     """
     rules = _rules(codes)
     if data is None:
@@ -102,7 +105,10 @@ def check_file(
         return [], [Skipped(path, f"coding line: {exc}")]
     if path.endswith(".ipynb"):
         return check_notebook(text, path, rules)
-    return check_source(text, path, rules)
+    keep = None
+    if indexes is not None and "DataLoader" in text:
+        keep = functools.partial(indexes.__setitem__, path)
+    return check_source(text, path, rules, keep)
 
 
 def _rules(codes) -> list[Rule]:
@@ -129,6 +135,7 @@ def check_paths(
         found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
         findings.extend(found)
         skipped.extend(skips)
+    indexes: dict = {}  # modules checked in this process, for the project pass (a pool's workers keep theirs)
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
@@ -137,9 +144,9 @@ def check_paths(
                 skipped.extend(skips)
     else:
         for path in files:
-            found, skips = check_file(path, codes)
+            found, skips = check_file(path, codes, indexes=indexes)
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects)
-    findings = loaders_across_modules(findings, projects, codes)
+    findings = loaders_across_modules(findings, projects, codes, indexes)
     return sorted(findings, key=Finding.sort_key), skipped, count

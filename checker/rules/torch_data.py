@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, parameter_names
@@ -632,23 +633,28 @@ def _draws(call: ast.Call) -> bool:
     )
 
 
-def moved_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
-    """Keys of the loaders whose batches a loop (not a one-batch look, a copy-and-print demo nor a viewer
-    that waits for a person) moves to the device: taken by the for loop, or pulled with `next(...)` in it."""
+def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None = None) -> set[Key]:
+    """Keys (among `wanted`, if given) of the loaders whose batches a loop (not a one-batch look, a
+    copy-and-print demo nor a viewer that waits for a person) moves to the device: taken by the for loop,
+    or pulled with `next(...)` in it."""
     fx = facts(index)
     moved: set[Key] = set()
     for loop in index.loops:
-        if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1 or _only_copies(loop, index):
+        if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1:
             continue
-        if _waits_for_a_person(loop, index):
-            continue
-        if hasattr(loop, "target") and _moved_loop_targets(loop, index):
-            moved.add(source_key(loop, fx, scopes))
         function = index.loop_function.get(id(loop))
-        for source, target in _pulled(loop, index):
-            if _moved_loop_targets(loop, index, target):
-                moved.add(scopes.key(source, function, loop.lineno))
-    moved.discard(None)
+        sources = []
+        if hasattr(loop, "target"):
+            sources.append((source_key(loop, fx, scopes), None))
+        sources += [
+            (scopes.key(source, function, loop.lineno), target) for source, target in _pulled(loop, index)
+        ]
+        sources = [(key, target) for key, target in sources if key is not None and key not in moved]
+        if wanted is not None:
+            sources = [(key, target) for key, target in sources if key in wanted]
+        if not sources or _only_copies(loop, index) or _waits_for_a_person(loop, index):
+            continue
+        moved.update(key for key, target in sources if _moved_loop_targets(loop, index, target))
     return moved
 
 
@@ -675,7 +681,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
     fx = facts(index)
     if not loaders or not fx.on_device or toy_data(index):
         return  # (a module of toy data: a handful of samples copies in no time anyone would measure)
-    moved_from = moved_sources(index, scopes)
+    moved_from = moved_sources(index, scopes, set().union(*(bound for _, bound in loaders)))
     for call, names in loaders:
         if not unpinned(call, index) or not names & moved_from:
             continue
@@ -690,14 +696,19 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
 def _returned_at(function, names: set[str], value: ast.AST | None = None) -> int | None:
     """Where a def returns `value` or one of `names`: -1 for the whole return value, k for the k-th item of
     a returned tuple (`return data_set, data_loader`), None when it does not."""
-    for node in ast.walk(function):
-        if not isinstance(node, ast.Return) or node.value is None:
+    for node in _returns(function):
+        if node.value is None:
             continue
         items = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
         for k, item in enumerate(items):
             if item is value or (isinstance(item, ast.Name) and item.id in names):
                 return k if isinstance(node.value, ast.Tuple) else -1
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _returns(function) -> tuple[ast.Return, ...]:
+    return tuple(n for n in ast.walk(function) if isinstance(n, ast.Return))
 
 
 def returned_loaders(index: ModuleIndex) -> dict[str, list[tuple[ast.Call, int]]]:

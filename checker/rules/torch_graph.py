@@ -114,8 +114,12 @@ def _flagged_off_calls(index: ModuleIndex, fx):
     """PP503 at a call that switches such a def's training off (`self.iteration(epoch, self.test_data,
     train=False)`) outside no_grad: the evaluation pass records a graph of every batch."""
     for function in index.functions:
-        if not isinstance(function, FUNCTION_TYPES):
-            continue
+        if not isinstance(function, FUNCTION_TYPES) or not any(
+            isinstance(a, ast.Constant) and a.value is False
+            for site in fx.callers.get(id(function), ())
+            for a in (*site.node.args, *(k.value for k in site.node.keywords))
+        ):
+            continue  # (no call of the def passes False: nothing to switch off)
         flags = _flag_params(function, fx)
         if not flags or uses_input_gradients(function, index):
             continue
