@@ -47,13 +47,11 @@ def run_rules(
     tree: ast.Module, rules: Iterable[Rule], implicit_imports: bool = False, keep=None
 ) -> tuple[list, list[str]]:
     """Raw findings of every rule, and one line per rule that failed on this module (a checker bug).
-    `keep`, if given, is called with the module's index (for the project-wide pass to reuse)."""
+    `keep`, if given, is called with the module's index after the rules ran (while their caches are warm)."""
     try:
         index = ModuleIndex.build(tree, implicit_imports=implicit_imports)
     except RecursionError:
         return [], ["too deeply nested to index"]
-    if keep is not None:
-        keep(index)
     tensorflow, torch = _mentions_tensorflow(index), uses_torch(index)
     if not (tensorflow or torch):
         return [], []
@@ -67,6 +65,8 @@ def run_rules(
             errors.append(f"{rule.code}: too deeply nested to check")
         except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
             errors.append(f"internal error in {rule.code}: {type(exc).__name__}: {exc}")
+    if keep is not None and not errors:
+        keep(index)
     return raw, errors
 
 

@@ -35,6 +35,8 @@ from checker.rules.torch_data import (
 )
 
 RULE = "PP505"
+_CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
+_MOVES = re.compile(r"\.(?:to|cuda)\(")
 
 
 def _read(path: str) -> str | None:
@@ -45,57 +47,80 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _index(text: str, path: str, indexes: dict[str, ModuleIndex]) -> ModuleIndex | None:
-    """The module's index: the per-module pass's, or parsed from the text."""
-    index = indexes.get(path)
-    if index is None:
-        try:
-            index = ModuleIndex.build(ast.parse(text))
-        except (SyntaxError, ValueError, RecursionError):
-            return None
+def _index(text: str) -> ModuleIndex | None:
+    try:
+        index = ModuleIndex.build(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
     return index if uses_torch(index) else None
 
 
 def loaders_across_modules(
-    findings: list[Finding], projects: list[list[str]], codes=None, indexes: dict | None = None
+    findings: list[Finding],
+    projects: list[list[str]],
+    codes=None,
+    sources: dict | None = None,
+    known: dict | None = None,
 ) -> list[Finding]:
     """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
     and another copies the batches of, and with those on loaders of datasets that move their own items to
-    the device taken out. Each project's Python files are read once; `indexes` holds the modules the
-    per-module pass indexed already (by path), which are not parsed again."""
+    the device taken out. `sources` holds the texts the per-module pass read and `known` its
+    `module_facts` (by path); other files are read and parsed here, each once."""
     if codes is not None and RULE not in codes:
         return findings
-    indexes = indexes or {}
+    sources, known = sources or {}, known or {}
     for files in projects:
-        texts = {p: t for p in files if p.endswith(".py") and (t := _read(p)) is not None}
+        texts = {p: t for p in files if p.endswith(".py") and (t := sources.get(p) or _read(p)) is not None}
         if not texts:
             continue
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
-        findings = _without_device_datasets(
-            findings + _in_project(checked, findings, indexes), texts, indexes
-        )
+        findings = _without_device_datasets(findings + _in_project(checked, findings, known), texts)
     return findings
 
 
-def _in_project(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
+def module_facts(index: ModuleIndex) -> tuple[list, list] | None:
+    """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
+    makers [(def name, line, column, where returned)] of unpinned loaders a def returns, and handoffs
+    [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
+    or class. The per-module pass computes them from its own index (checker/walker.py) so that this pass
+    does not parse the module again; None for a module that does not use torch."""
+    if not uses_torch(index):
+        return None
+    makers = [
+        (name, call.lineno, call.col_offset, where)
+        for name, loaders in returned_loaders(index).items()
+        for call, where in loaders
+        if unpinned(call, index)
+    ]
+    handoffs = [
+        (call.lineno, call.col_offset, callee, param, module)
+        for call, callee, param in handed_over(index)
+        if (module := _import_module(index, callee)) is not None
+    ]
+    return makers, handoffs
+
+
+def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
     reported = {(f.path, f.line) for f in findings if f.rule == RULE}
-    makers: dict[str, list[tuple[str, ast.Call, int]]] = {}
-    handoffs: dict[str, list[tuple[str, ast.Call, str | int]]] = {}
+    makers: dict[str, list[tuple[str, int, int, int]]] = {}
+    handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
-        index = _index(text, path, indexes)
-        if index is None:
+        if path in known:
+            found = known[path]
+        else:
+            index = _index(text)
+            found = None if index is None else module_facts(index)
+        if found is None:
             continue
-        for name, loaders in returned_loaders(index).items():
-            for call, where in loaders:
-                if unpinned(call, index) and (path, call.lineno) not in reported:
-                    makers.setdefault(name, []).append((path, call, where))
-        for call, callee, param in handed_over(index):
-            module = _import_module(index, callee)
-            if module is not None and (path, call.lineno) not in reported:
-                handoffs.setdefault(callee, []).append((path, call, param, module))
-    trained = _made_elsewhere(texts, makers, indexes) | _used_elsewhere(texts, handoffs, indexes)
+        for name, line, col, where in found[0]:
+            if (path, line) not in reported:
+                makers.setdefault(name, []).append((path, line, col, where))
+        for line, col, callee, param, module in found[1]:
+            if (path, line) not in reported:
+                handoffs.setdefault(callee, []).append((path, line, col, param, module))
+    trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
     rule = all_rules()[RULE]
     found = []
     for path, line, col, name in sorted(trained):
@@ -106,7 +131,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], indexes: dict) -
     return found
 
 
-def _made_elsewhere(texts: dict[str, str], makers: dict, indexes: dict) -> set[tuple[str, int, int, str]]:
+def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, int, str]]:
     """(path, line, column, name) of the makers' loaders that a module importing the maker trains on."""
     if not makers:
         return set()
@@ -114,19 +139,20 @@ def _made_elsewhere(texts: dict[str, str], makers: dict, indexes: dict) -> set[t
     trained = set()
     for path, text in texts.items():
         names = set(called.findall(text)) if any(n in text for n in makers) else set()
+        names = {n for n in names if any(m[0] != path for m in makers[n]) and _reaches(text, n)}
         if not names:
             continue
-        index = _index(text, path, indexes)
+        index = _index(text)
         if index is None:
             continue
         chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
-        where = {n: {w for _, _, w in entries} for n, entries in chosen.items() if entries}
+        where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
         for name in moves_batches_of(index, where):
-            trained.update((p, call.lineno, call.col_offset, f"{name}()") for p, call, _ in chosen[name])
+            trained.update((p, line, col, f"{name}()") for p, line, col, _ in chosen[name])
     return trained
 
 
-def _used_elsewhere(texts: dict[str, str], handoffs: dict, indexes: dict) -> set[tuple[str, int, int, str]]:
+def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
     """(path, line, column, name) of the loaders handed to a def or class of another module of the project
     (`BERTTrainer(bert, train_dataloader=train_loader)`) whose loops copy that parameter's batches. Only the
     modules whose text defines one of those names are parsed."""
@@ -138,11 +164,11 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict, indexes: dict) -> set
         names = {
             n
             for n in defined.findall(text)
-            if any(p != path and _names_file(module, path) for p, _, _, module in handoffs[n])
+            if any(p != path and _names_file(module, path) for p, _, _, _, module in handoffs[n])
         }
         if not names:
             continue
-        index = _index(text, path, indexes)
+        index = _index(text)
         if index is None:
             continue
         for name in names:
@@ -150,13 +176,19 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict, indexes: dict) -> set
             if found is None:
                 continue
             params, consumed = found
-            for loader_path, call, param, module in handoffs[name]:
+            for loader_path, line, col, param, module in handoffs[name]:
                 if loader_path == path or not _names_file(module, path):
                     continue
                 named = params[param] if isinstance(param, int) and param < len(params) else param
                 if named in consumed:
-                    trained.add((loader_path, call.lineno, call.col_offset, f"{name}(..., {named})"))
+                    trained.add((loader_path, line, col, f"{name}(..., {named})"))
     return trained
+
+
+def _reaches(text: str, name: str) -> bool:
+    """The text imports `name` (`from data import get_loader`) or calls it on a module (`datasets.name(`):
+    it can reach another module's def of that name."""
+    return bool(re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(", text))
 
 
 def _names_file(module: str, path: str) -> bool:
@@ -193,7 +225,7 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     return [e for e in named if shared[e[0]] == best]
 
 
-def _without_device_datasets(findings: list[Finding], texts: dict[str, str], indexes: dict) -> list[Finding]:
+def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
     """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
     moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
     already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
@@ -206,19 +238,24 @@ def _without_device_datasets(findings: list[Finding], texts: dict[str, str], ind
             reported.setdefault(f.path, set()).add(f.line)
     if not reported:
         return findings
+    named = {p: set(_CLASS.findall(t)) for p, t in texts.items() if "__getitem__" in t and _MOVES.search(t)}
+    wanted = {
+        c
+        for names in named.values()
+        for c in names
+        if any(c in texts[p] and re.search(rf"\b{c}\s*\(", texts[p]) for p in reported)
+    }
     classes = set()
-    for path, text in texts.items():
-        if "__getitem__" in text and (".to(" in text or ".cuda(" in text):
-            index = _index(text, path, indexes)
-            if index is not None:
-                classes |= _device_item_classes(index)
+    for path, names in named.items():
+        if names & wanted and (index := _index(texts[path])) is not None:
+            classes |= _device_item_classes(index)
     if not classes:
         return findings
     dropped: set[tuple[str, int]] = set()
     for path, lines in reported.items():
         if not any(c in texts[path] for c in classes):
             continue
-        index = _index(texts[path], path, indexes)
+        index = _index(texts[path])
         if index is not None:
             dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
     return [f for f in findings if not (f.rule == RULE and (f.path, f.line) in dropped)]

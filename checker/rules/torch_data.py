@@ -16,6 +16,7 @@ from checker.rules.torch_common import (
     is_device_move,
     loop_nodes,
     lowered_on_toys,
+    method_name,
     runs,
     toy_data,
 )
@@ -29,18 +30,15 @@ _PIN_MEMORY_POSITION = 7
 
 
 def _is_loader(call: ast.Call, index: ModuleIndex, aliases: frozenset[str]) -> bool:
-    """`DataLoader(...)`, `data.DataLoader(...)`, `DL(...)` after `import DataLoader as DL`; a snippet's bare
-    `DataLoader` counts unless the module defines its own."""
+    """`DataLoader(...)`, `data.DataLoader(...)`, `DL(...)` after `import DataLoader as DL` (or a maker of
+    `_loader_makers`, among `aliases`); a snippet's bare `DataLoader` counts unless the module defines its
+    own."""
     func = call.func
     if isinstance(func, ast.Attribute):
         return func.attr == "DataLoader" and index.resolver.call_name(call) in _LOADERS
     if not isinstance(func, ast.Name):
         return False
-    return (
-        func.id in aliases
-        or (func.id == "DataLoader" and "DataLoader" not in index.class_methods)
-        or func.id in _loader_makers(index)
-    )
+    return func.id in aliases or (func.id == "DataLoader" and "DataLoader" not in index.class_methods)
 
 
 def _loader_makers(index: ModuleIndex) -> dict[str, ast.Call | None]:
@@ -277,6 +275,7 @@ def _loader_sites(index: ModuleIndex):
             if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
                 bound.setdefault(id(value.value), []).append(ast.Name(id=name, ctx=ast.Store()))
     aliases = frozenset(local for local, name in index.resolver.names.items() if name in _LOADERS)
+    aliases |= frozenset(_loader_makers(index))
     for site in index.calls:
         if _is_loader(site.node, index, aliases):
             yield site, bound.get(id(site.node), [])
@@ -646,9 +645,13 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
         sources = []
         if hasattr(loop, "target"):
             sources.append((source_key(loop, fx, scopes), None))
-        sources += [
-            (scopes.key(source, function, loop.lineno), target) for source, target in _pulled(loop, index)
-        ]
+        if any(
+            method_name(c.node) == "next" or base_name(c.node.func) == "next"
+            for c in index.loop_calls[id(loop)]
+        ):
+            sources += [
+                (scopes.key(source, function, loop.lineno), target) for source, target in _pulled(loop, index)
+            ]
         sources = [(key, target) for key, target in sources if key is not None and key not in moved]
         if wanted is not None:
             sources = [(key, target) for key, target in sources if key in wanted]
