@@ -16,7 +16,6 @@ from checker.rules.torch_common import (
     is_device_move,
     loop_nodes,
     lowered_on_toys,
-    method_name,
     runs,
     toy_data,
 )
@@ -638,6 +637,9 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
     or pulled with `next(...)` in it."""
     fx = facts(index)
     moved: set[Key] = set()
+    pulling = {  # loops with a `next(...)` or `.next()` call in them
+        id(loop) for site in index.calls if base_name(site.node.func) == "next" for loop in site.loops
+    }
     for loop in index.loops:
         if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1:
             continue
@@ -645,10 +647,7 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
         sources = []
         if hasattr(loop, "target"):
             sources.append((source_key(loop, fx, scopes), None))
-        if any(
-            method_name(c.node) == "next" or base_name(c.node.func) == "next"
-            for c in index.loop_calls[id(loop)]
-        ):
+        if id(loop) in pulling:
             sources += [
                 (scopes.key(source, function, loop.lineno), target) for source, target in _pulled(loop, index)
             ]
