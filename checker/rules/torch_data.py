@@ -260,8 +260,13 @@ def _foreign_loader(index: ModuleIndex) -> bool:
     return False
 
 
-def _loader_sites(index: ModuleIndex):
-    """Each DataLoader(...) call site with the targets it is assigned to (`train_loader`, `self.loader`)."""
+def _loader_sites(index: ModuleIndex) -> list:
+    """Each DataLoader(...) call site with the targets it is assigned to (`train_loader`, `self.loader`),
+    found once per module."""
+    return facts(index).loop_cache("loader_sites", None, lambda: list(_find_loader_sites(index)))
+
+
+def _find_loader_sites(index: ModuleIndex):
     if _foreign_loader(index):
         return
     bound: dict[int, list[ast.AST]] = {}

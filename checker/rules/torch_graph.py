@@ -162,11 +162,14 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
-        helper = fx.helpers.get(id(call)) or fx.own_method(call)
+        helper = fx.helpers.get(id(call))
         if not (receiver in models or is_model_name(receiver)):
-            receiver = _forward_in(helper, models, fx) if _hands_batch(call, site.loops[-1]) else None
-        if receiver is None:
-            continue
+            helper = helper or fx.own_method(call)
+            if helper is None or not _hands_batch(call, site.loops[-1]):
+                continue
+            receiver = _forward_in(helper, models, fx)
+            if receiver is None:
+                continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         mode = _mode_at(modes, receiver, call.lineno)
