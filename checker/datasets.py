@@ -102,6 +102,7 @@ class DatasetFlow:
     chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    returners: dict[tuple[int, ...], list] = field(default_factory=dict)  # every function returning one
     iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
     # handed on where this flow cannot follow it: an argument of a call it does not run (`obj.train(ds)`,
     # `validation_data=val_ds`), an element of a tuple, list or dict, an attribute or item stored, an
@@ -192,7 +193,9 @@ class DatasetFlow:
                     if value is not None and function is not None and names_training(function.name):
                         self._train(value)  # `def train_input_fn(): ... return ds`
                     if value is not None and function is not None:
-                        self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
+                        ids = tuple(id(s.node) for s in value)
+                        self.returned.setdefault(ids, (value, stmt))
+                        self.returners.setdefault(ids, []).append(function)
                 continue
             if isinstance(stmt, ast.For | ast.AsyncFor):
                 chain = self._eval(stmt.iter, env, function, depth, stack)
