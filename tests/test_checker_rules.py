@@ -1274,3 +1274,28 @@ to_tfrecords("train", train_set, 100)
     fitted = src.replace('to_tfrecords("train", train_set, 100)', "model.fit(train_set, epochs=10)")
     assert sure(fitted, "PP202") == [(9, "high")]
     assert sure(fitted, "PP201") == [(10, "high")]
+
+
+def test_pp202_a_set_read_every_n_steps_is_not_training_data():
+    """`next(it)` under `if step % 100 == 0:` in a training loop reads an evaluation or a picture now and
+    then: not training data (medium when batched), and low when one unbatched element is drawn (reading 11
+    read such a visualisation set wrong)."""
+    src = """
+import tensorflow as tf
+
+def main():
+    trainset = tf.data.TFRecordDataset(train_files).map(parse_augment).batch(12)
+    testset = tf.data.TFRecordDataset(test_files).map(parse_augment).repeat(-1).batch(12)
+    visset = tf.data.TFRecordDataset(test_files).map(parse_image).repeat(-1)
+    test_iter = iter(testset)
+    vis_iter = iter(visset)
+    for images, labels in trainset:
+        with tf.GradientTape() as tape:
+            loss = compute_loss(model(images), labels)
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        if optimizer.iterations % 100 == 0:
+            images, labels = next(test_iter)
+            image, boxes = next(vis_iter)
+            draw(image, model(image[None]))
+"""
+    assert sure(src, "PP202") == [(5, "high"), (6, "medium"), (7, "low")]

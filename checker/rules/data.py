@@ -619,7 +619,16 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     read = flow.steps_of(reading)
     converted = flow.steps_of(writing) - read
     unread = flow.trained_steps() - read - flow.steps_of(writing)
-    return converted | unread
+    # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
+    # reading 11 read such a visualisation set wrong
+    glimpsed = flow.steps_of(
+        [
+            c
+            for c in flow.periodic.values()
+            if not any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in c)
+        ]
+    )
+    return converted | unread | (glimpsed - flow.trained_steps())
 
 
 _PLAIN_READERS = ("TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset")
