@@ -147,6 +147,20 @@ def _mapped_def(call: ast.Call, index: ModuleIndex):
             return index.module_functions[fn.id]
         named = [f for f in index.functions if f.name == fn.id]
         return named[-1] if named else None  # a notebook may define it again in a later cell
+    if (
+        isinstance(fn, ast.Call)
+        and isinstance(fn.func, ast.Name)
+        and not fn.args
+        and not fn.keywords
+        and (target := index.module_functions.get(fn.func.id)) is not None
+        and len(target.args.args) > len(target.args.defaults)
+        and not any(
+            isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            for n in ast.walk(target)
+            if n is not target
+        )
+    ):
+        return target  # `map(preprocess())` of a `def preprocess(x, y)`: the call is a slip, the map means it
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
         for methods in index.class_methods.values():
             if fn.attr in methods:
