@@ -288,7 +288,58 @@ def _is_backward(call: ast.Call, index: ModuleIndex) -> bool:
     return method_name(call) == "backward" or index.resolver.call_name(call) in GRAD_CALLS
 
 
+def _graph_root(call: ast.Call, index: ModuleIndex):
+    """The name the backward's graph hangs from (`losses` in `losses.backward()`, `loss` in `grad(loss, w)`)."""
+    if index.resolver.call_name(call) not in GRAD_CALLS:
+        root = call.func.value
+    else:
+        root = (
+            call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "outputs"), None)
+        )
+    while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
+        root = root.value if not isinstance(root, ast.Call) else root.func
+    return root
+
+
+def _step_helper_retains(index: ModuleIndex):
+    """`backward(retain_graph=True)` in a def with no loop of its own that a loop of the module calls once
+    per iteration (`loss = self.process_batch(batch)` in fit's loop) and that steps an optimizer, over a graph
+    the def builds itself, and no other backward reached from that loop: (the backward's site, the caller loop)."""
+    retaining = {}
+    for site in index.calls:
+        call = site.node
+        if site.loops or site.function is None or not _retains(call) or not _is_backward(call, index):
+            continue
+        root = _graph_root(call, index)
+        built = {
+            n.id for n in ast.walk(site.function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        steps = any(
+            isinstance(n, ast.Call) and method_name(n) == "step" and not n.args
+            for n in ast.walk(site.function)
+        )  # a training step (`optimizer.step()`), not a saliency map or Grad-CAM drawn per image
+        if steps and isinstance(root, ast.Name) and root.id in built:
+            retaining.setdefault(id(site.function), []).append(site)
+    if not retaining:
+        return
+    for loop_id, sites in index.loop_calls.items():
+        for caller in sites:
+            helper = index.helper_of(caller.node, caller.function)
+            if helper is None or id(helper) not in retaining or id(caller.loops[-1]) != loop_id:
+                continue
+            backwards = [s for s, _ in index.reached_calls(sites) if _is_backward(s.node, index)]
+            if len(backwards) == 1:
+                yield retaining.pop(id(helper))[0], caller.loops[-1], helper
+
+
 def check_retain_graph(index: ModuleIndex):
+    for site, loop, helper in _step_helper_retains(index):
+        message = (
+            f"backward(retain_graph=True) in `{helper.name}`, called once per iteration by the loop at line "
+            f"{loop.lineno}, has no second backward through the same graph: every step's graph and saved "
+            "activations stay in memory; drop retain_graph"
+        )
+        yield RawFinding("PP511", site.node.lineno, site.node.col_offset, message)
     for site in index.calls:
         call = site.node
         if not site.loops or not _retains(call) or not _is_backward(call, index):
@@ -299,17 +350,7 @@ def check_retain_graph(index: ModuleIndex):
         ]
         if len(backwards) > 1:
             continue
-        if index.resolver.call_name(call) not in GRAD_CALLS:
-            graph = call.func.value
-        else:
-            graph = (
-                call.args[0]
-                if call.args
-                else next((k.value for k in call.keywords if k.arg == "outputs"), None)
-            )
-        root = graph
-        while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
-            root = root.value if not isinstance(root, ast.Call) else root.func
+        root = _graph_root(call, index)
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
         state = carried_graph(index, loop)
@@ -399,7 +440,9 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "`backward(retain_graph=True)` (or autograd.grad/backward with it) in a loop that builds its graph "
-            "each iteration and runs no second backward over it."
+            "each iteration and runs no second backward over it, or in a def that a loop of the module calls "
+            "once per iteration, that steps an optimizer over a graph it builds itself (a `process_batch` "
+            "training step)."
         ),
         why=(
             "retain_graph keeps the graph's saved activations after backward; with no second backward they are "
