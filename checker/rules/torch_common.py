@@ -91,6 +91,7 @@ class TorchFacts:
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
         self._toy: bool | None = None
+        self._moved_models: list | None = None
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     @functools.cached_property
@@ -169,6 +170,21 @@ class TorchFacts:
         if slot not in self._per_loop:
             self._per_loop[slot] = make()
         return self._per_loop[slot]
+
+    def models_on_device(self, function) -> set[str]:
+        """Models the module's own code or `function` moves to a GPU (`model.cuda()`, `model =
+        model.to(device)` with a device that is not only the CPU): their inputs reach the device, wherever
+        the module or its data set moves them. (A move in another def may come after a CPU chapter.)"""
+        if self._moved_models is None:
+            cpu = _cpu_device_names(self.index)
+            self._moved_models = [
+                (site.function, base_name(site.node.func.value))
+                for site in self.index.calls
+                if isinstance(site.node.func, ast.Attribute)
+                and base_name(site.node.func.value) in self.models
+                and _moves_to_device(site.node, self.index, cpu)
+            ]
+        return {name for where, name in self._moved_models if where is None or where is function}
 
     @property
     def models(self) -> set[str]:

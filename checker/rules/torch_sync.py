@@ -99,9 +99,11 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     return None
 
 
-def _reads_for_reporting(stmt, loop, fx) -> bool:
+def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
     """The host value only feeds logging or a running total (`total += loss.item()`, `print(...)`,
-    `stats["loss"] = ...`, `acc = ...` used only so), not the loop's own logic."""
+    `stats["loss"] = ...`, `acc = ...` used only so, or a value derived from it and used only so:
+    `correct = ....item()` then `accuracy = correct / n` then `accs.update(accuracy)`), not the loop's own
+    logic."""
     if isinstance(stmt, ast.AugAssign | ast.Expr):
         return True
     if not isinstance(stmt, ast.Assign):
@@ -118,11 +120,18 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
                 if not (
                     all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
                     or _running_total(use, name)
+                    or (depth > 0 and use is not stmt and _reads_for_reporting(use, loop, fx, depth - 1))
                 ):
                     return False
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
+            elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
+                return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def _in_place(expr) -> bool:
+    return isinstance(expr, ast.Call) and (method_name(expr) or "").endswith("_")
 
 
 def _none_test(stmt, name: ast.Name) -> bool:
@@ -174,20 +183,24 @@ def _divergence_check(test: ast.AST) -> bool:
 
 def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
-    the helpers it calls, and converts no tensor's type (`imgs.type(cuda.FloatTensor)`): its step runs on the
-    CPU, where reading a value waits for nothing."""
+    the helpers it calls, converts no tensor's type (`imgs.type(cuda.FloatTensor)`) and runs no model the
+    module put on a GPU (whose inputs must be there: a data set that moves its own items): its step runs on
+    the CPU, where reading a value waits for nothing."""
     if not isinstance(loop, ast.For | ast.AsyncFor):
         return False
+    fx = facts(index)
     loaders, scopes = module_loaders(index)
-    key = source_key(loop, facts(index), scopes) if loaders else None
+    key = source_key(loop, fx, scopes) if loaders else None
     if key is None or not any(key in names for _, names in loaders):
         return False
+    on_device = fx.models_on_device(index.loop_function.get(id(loop)))
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
             is_device_move(call, index)
             or method_name(call) == "type"
             or any(k.arg == "device" for k in call.keywords)
+            or (on_device and model_called(call) in on_device)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
