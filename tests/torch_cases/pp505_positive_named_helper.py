@@ -4,9 +4,7 @@ import utils
 from torch.autograd import Variable
 
 dataset = torchvision.datasets.ImageFolder("data/celeba", transform=torchvision.transforms.ToTensor())
-data_loader = torch.utils.data.DataLoader(
-    dataset, batch_size=64, shuffle=True, num_workers=4
-)  # expect: PP505
+data_loader = torch.utils.data.DataLoader(dataset, batch_size=64, num_workers=4)  # expect: PP505
 
 D, G = utils.build_models()
 utils.cuda([D, G])
