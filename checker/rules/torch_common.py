@@ -219,7 +219,11 @@ class TorchFacts:
                 continue  # its body runs every step; an `except` is an ExceptHandler, a guard
             if isinstance(outer, ast.If):
                 inner = path[i + 1] if i + 1 < len(path) else node
-                if _configuration_test(outer.test) or _later_branch(outer, inner):
+                if (
+                    _configuration_test(outer.test)
+                    or _later_branch(outer, inner)
+                    or _accumulation(outer.test)
+                ):
                     continue
             if isinstance(outer, _GUARDS):
                 return True
@@ -524,6 +528,17 @@ def _keyed_switch(node: ast.AST) -> bool:
         and isinstance(node.slice, ast.Constant)
         and isinstance(node.slice.value, str)
         and node.slice.value.startswith(("use_", "enable_"))
+    )
+
+
+def _accumulation(test: ast.AST) -> bool:
+    """`if (step + 1) % args.gradient_accumulation_steps == 0:`: the optimizer-step boundary of gradient
+    accumulation, every step by default (one step per update), not a logging interval."""
+    return any(
+        isinstance(n, ast.BinOp)
+        and isinstance(n.op, ast.Mod)
+        and any("accum" in (base_name(m) or "").lower() for m in ast.walk(n.right))
+        for n in ast.walk(test)
     )
 
 

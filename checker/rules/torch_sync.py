@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import ModuleIndex
+from checker.module import COMPREHENSION_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -226,6 +226,7 @@ def check_host_sync(index: ModuleIndex):
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
                 reads.append((stmt, site.node, how, ""))
+        reads.extend(_per_item_reads(index, loop, tensors))
         reads.extend(_helper_reads(index, loop))
         if not reads:
             continue
@@ -238,6 +239,36 @@ def check_host_sync(index: ModuleIndex):
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _over_items(loop) -> bool:
+    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses)."""
+    it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
+
+
+def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
+    """Reads in a loop or comprehension over a dict of losses, itself on the step's path:
+    `for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`, `{k: v.item() for k, v in
+    losses.items()}`: one wait per loss, every step."""
+    fx = facts(index)
+    reads = []
+    for site in index.loop_calls[id(loop)]:
+        if len(site.loops) < 2 or site.loops[-2] is not loop or not _over_items(site.loops[-1]):
+            continue
+        inner = site.loops[-1]
+        how = _sync_of(site.node, tensors)
+        if how is None or fx.guarded_step(inner, loop):
+            continue
+        if isinstance(inner, COMPREHENSION_TYPES):
+            stmt = fx.statement_in(inner, loop)
+        elif fx.guarded_step(site.node, inner):
+            continue
+        else:
+            stmt = fx.statement_in(site.node, inner)
+        if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
+            reads.append((stmt, site.node, how, ""))
+    return reads
 
 
 def _helper_reads(index: ModuleIndex, loop) -> list:
@@ -708,7 +739,11 @@ for step, (x, y) in enumerate(loader):
             "data (three or more rows of samples written as nested literals, or a top-level randn/rand/linspace "
             "of at most 1,000 rows, and no file, dataset class, download or data helper called) reports at "
             "medium: a four-point net or a five-sample DDP demo waits for nothing anyone would measure (branch "
-            "torch-fix11)."
+            "torch-fix11). Branch torch-fix13: reads in a loop or comprehension over a step's dict of losses "
+            "(`for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`), under the gradient-"
+            "accumulation boundary (`if (step + 1) % args.gradient_accumulation_steps == 0:`, every step by "
+            "default), or feeding a value derived only for reporting (`acc = correct / n`) count; a loader loop "
+            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
         ),
         risk="medium",
         check=lowered_on_toys(check_host_sync),
