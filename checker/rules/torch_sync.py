@@ -271,9 +271,16 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     return reads
 
 
+def _into_meter(stmt) -> bool:
+    """`metrics["bce"] += bce.data.cpu().numpy() * n`: a host value added to a meter, not one the code
+    needs (an action handed to an environment)."""
+    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript | ast.Attribute)
+
+
 def _helper_reads(index: ModuleIndex, loop) -> list:
-    """`.item()` in a def of the module that the loop calls on every step, outside the def's own loops and
-    ifs: a loss function returning `.item()` metrics, a step function logging `loss.item()`."""
+    """`.item()` or `.numpy()` in a def of the module that the loop calls on every step, outside the def's
+    own loops and ifs: a loss function returning `.item()` metrics or adding `bce.data.cpu().numpy()` to a
+    meter (`metrics[k] += ...`), a step function logging `loss.item()`."""
     fx = facts(index)
     own = index.loop_function.get(id(loop))
     reads = []
@@ -283,10 +290,16 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
-            if inner.loops or call.args or method_name(call) != "item" or fx.guarded_step(call, helper):
+            if (
+                inner.loops
+                or call.args
+                or method_name(call) not in ("item", "numpy")
+                or fx.guarded_step(call, helper)
+                or (method_name(call) == "numpy" and not _into_meter(fx.statement(call)))
+            ):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, ".item()", where))
+            reads.append((call, call, f".{method_name(call)}()", where))
     return reads
 
 
