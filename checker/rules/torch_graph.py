@@ -53,6 +53,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
     yield from _flagged_off_calls(index, fx)
+    yield from _frozen_teacher_calls(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -86,6 +87,65 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _frozen_teacher_calls(index: ModuleIndex, fx):
+    """A model put in eval mode in the def and run in its training loop with its output detached right
+    away (`t = teacher(x)` then `t = t.detach()`, or `teacher(x).detach()`) outside no_grad: a frozen
+    teacher, whose graph each step builds and throws away."""
+    steps = {id(loop) for loop in fx.step_loops}
+    for function in index.functions:
+        sites = index.function_calls.get(id(function), [])
+        modes = _mode_calls(sites)
+        if not any(kind == "eval" for _, _, kind in modes):
+            continue
+        for site in sites:
+            call = site.node
+            if not site.loops or id(site.loops[-1]) not in steps:
+                continue
+            receiver = model_called(call)
+            if receiver is None or _mode_at(modes, receiver, call.lineno) != "eval":
+                continue
+            if not _detached(call, site.loops[-1], fx) or fx.site_without_grad(site):
+                continue
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` on every step of the training loop at line "
+                f"{site.loops[-1].lineno} and its output is detached: autograd records a graph no backward "
+                "uses; call it under `with torch.no_grad():`",
+            )
+
+
+def _detached(call: ast.Call, loop, fx) -> bool:
+    """The call's result is detached at once: `m(x).detach()`, or `t = m(x)` then `t.detach()` in the loop
+    with no other use of `t` before it."""
+    parent = fx.parent_of(call)
+    if isinstance(parent, ast.Attribute) and parent.attr == "detach":
+        return True
+    stmt = fx.statement(call)
+    if not (
+        isinstance(stmt, ast.Assign)
+        and stmt.value is call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return False
+    name = stmt.targets[0].id
+    later = sorted(
+        (
+            n
+            for n in loop_nodes(fx.index, loop)
+            if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+        ),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    uses = [n for n in later if isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    first = fx.parent_of(uses[0])
+    return isinstance(first, ast.Attribute) and first.attr == "detach"
 
 
 def _flag_params(function, fx) -> dict[str, ast.AST]:
@@ -381,7 +441,9 @@ register(
             "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
             "validate, predict, infer, accuracy), outside torch.no_grad()/inference_mode() (a `with`, a "
             "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
-            "breaks, or runs a literal range of a few iterations, is skipped."
+            "breaks, or runs a literal range of a few iterations, is skipped. Also a model put in eval mode and "
+            "run in a training loop with its output detached at once (a frozen teacher: `t = teacher(x)` then "
+            "`t = t.detach()`)."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
