@@ -520,14 +520,14 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         helper = fx.helpers.get(id(node)) or fx.own_method(node)
         if helper is not None and _helper_moves(helper, node, targets, index):
             return True
-        if helper is None and base_name(node.func) in _MOVE_HELPERS and _hands_batch(node, targets):
+        if helper is None and base_name(node.func) in MOVE_HELPERS and _hands_batch(node, targets):
             return True
     return False
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
 # `self.to_var(x)` of a base class, `to_cuda(batch)`): defined elsewhere, known by name.
-_MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable"})
+MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable"})
 
 
 def _hands_batch(call: ast.Call, targets: set[str]) -> bool:
