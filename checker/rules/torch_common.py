@@ -171,20 +171,27 @@ class TorchFacts:
             self._per_loop[slot] = make()
         return self._per_loop[slot]
 
-    def models_on_device(self, function) -> set[str]:
+    def models_on_device(self, function, line: int) -> set[str]:
         """Models the module's own code or `function` moves to a GPU (`model.cuda()`, `model =
         model.to(device)` with a device that is not only the CPU): their inputs reach the device, wherever
-        the module or its data set moves them. (A move in another def may come after a CPU chapter.)"""
+        the module or its data set moves them. The move must come before `line` (the loop), or before a call
+        of `function` at module level: a notebook's CPU chapter may move its model only in a later cell, and a
+        move in another def may come after it."""
         if self._moved_models is None:
             cpu = _cpu_device_names(self.index)
             self._moved_models = [
-                (site.function, base_name(site.node.func.value))
+                (site.function, site.node.lineno, base_name(site.node.func.value))
                 for site in self.index.calls
                 if isinstance(site.node.func, ast.Attribute)
                 and base_name(site.node.func.value) in self.models
                 and _moves_to_device(site.node, self.index, cpu)
             ]
-        return {name for where, name in self._moved_models if where is None or where is function}
+        called = [s.node.lineno for s in self.callers.get(id(function), ())] if function is not None else []
+        return {
+            name
+            for where, at, name in self._moved_models
+            if (where is function and at < line) or (where is None and any(at < c for c in [line, *called]))
+        }
 
     @property
     def models(self) -> set[str]:

@@ -193,7 +193,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     key = source_key(loop, fx, scopes) if loaders else None
     if key is None or not any(key in names for _, names in loaders):
         return False
-    on_device = fx.models_on_device(index.loop_function.get(id(loop)))
+    on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
