@@ -228,6 +228,8 @@ def check_host_sync(index: ModuleIndex):
                 reads.append((stmt, site.node, how, ""))
         reads.extend(_per_item_reads(index, loop, tensors))
         reads.extend(_helper_reads(index, loop))
+        if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
+            reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
             continue
         _, call, how, where = reads[0]
@@ -239,6 +241,32 @@ def check_host_sync(index: ModuleIndex):
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """`train_loss += loss.data[0]`: code written for PyTorch before 0.4 read a loss's value on the host
+    by indexing its data (what `.item()` is now), in the loop's own body. Counted among a loop's other
+    reads only."""
+    fx = facts(index)
+    reads = []
+    for node in loop_nodes(index, loop):
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "data"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in tensors
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == 0
+            and isinstance(node.ctx, ast.Load)
+        ):
+            continue
+        if fx.guarded_step(node, loop):
+            continue
+        stmt = fx.statement_in(node, loop)
+        if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, node, f"{node.value.value.id}.data[0]", ""))
+    return reads
 
 
 def _over_items(loop) -> bool:
@@ -379,7 +407,7 @@ _CONSTRUCTORS = frozenset(
 _PASS_THROUGH = frozenset(
     {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
-    | {"expand_as"}
+    | {"expand_as", "scatter_"}
 )
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -767,7 +795,9 @@ for step, (x, y) in enumerate(loader):
             "torch-fix11). Branch torch-fix13: reads in a loop or comprehension over a step's dict of losses "
             "(`for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`), under the gradient-"
             "accumulation boundary (`if (step + 1) % args.gradient_accumulation_steps == 0:`, every step by "
-            "default), or feeding a value derived only for reporting (`acc = correct / n`) count; a loader loop "
+            "default), and feeding a value derived only for reporting (`acc = correct / n`) count; pre-0.4 "
+            "`train_loss += loss.data[0]` counts among a loop's other reads, never alone (such code rarely runs "
+            "unchanged on today's PyTorch); a loader loop "
             "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
         ),
         risk="medium",

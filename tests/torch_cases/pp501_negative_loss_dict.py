@@ -26,3 +26,29 @@ def train_scaled(model, loader, optimizer, device):
         optimizer.step()
         weights = {k: torch.exp(-v.detach()) for k, v in losses.items()}
         model.reweight(weights)
+
+
+def train_legacy(net, trainloader, criterion, optimizer, log_interval):
+    net.train()
+    for batch_idx, (inputs, targets) in enumerate(trainloader):
+        inputs, targets = inputs.cuda(), targets.cuda()
+        loss = criterion(net(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if batch_idx % log_interval == 0:
+            print(batch_idx, loss.data[0])
+        first = inputs.data[0]
+        net.record(first)
+
+
+def train_legacy_alone(net, trainloader, criterion, optimizer):
+    net.train()
+    train_loss = 0
+    for inputs, targets in trainloader:
+        loss = criterion(net(inputs.cuda()), targets.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        train_loss += loss.data[0]
+    return train_loss

@@ -29,3 +29,17 @@ def train_accumulating(model, loader, optimizer, meter, args):
             meter.update(loss.item() * args.gradient_accumulation_steps)  # expect: PP501
             optimizer.step()
             optimizer.zero_grad()
+
+
+def train_legacy(net, trainloader, criterion, optimizer):
+    net.train()
+    train_loss = 0
+    for inputs, targets in trainloader:
+        inputs, targets = inputs.cuda(), targets.cuda()
+        loss = criterion(net(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        train_loss += loss.data[0]
+        print(loss.item())  # expect: PP501
+    return train_loss
