@@ -206,6 +206,54 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
 
 
+def test_batches_written_by_the_writer_thread_stop_and_resume_in_order(
+    store, fixtures, tmp_path, monkeypatch
+):
+    """With the worker running, held batches are written by a thread while the next is read. Ctrl-C in the middle
+    (here: raised by the reader) still writes every batch read before it, in file order, with their checkpoints;
+    the rows stored are exactly those before the checkpoint, and resuming gives what one import gives."""
+    import mining.dump.importer as importer
+    import mining.dump.split_pool as split_pool
+
+    writers, interrupt_after = [], 60
+    real_write, real_chunks = importer.DumpImport._write, DumpReader.chunks
+
+    def recorded(self, batch, *args, **kwargs):
+        writers.append(threading.current_thread().name)
+        return real_write(self, batch, *args, **kwargs)
+
+    def interrupted(self, select):
+        for n, chunk in enumerate(real_chunks(self, select)):
+            if n == interrupt_after:
+                raise KeyboardInterrupt
+            yield chunk
+
+    monkeypatch.setattr(importer.DumpImport, "_write", recorded)
+    monkeypatch.setattr(DumpReader, "chunks", interrupted)
+    monkeypatch.setattr(dump_reader, "BLOCK", 1 << 14)  # many blocks, so the interrupt falls mid-file
+    monkeypatch.setattr(split_pool, "MIN_ROWS", 1)  # every batch goes to the worker
+    posts = str(fixtures / AI / "Posts.xml")
+    with pytest.raises(KeyboardInterrupt):
+        DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
+    assert any(name.startswith("import-dump-write") for name in writers), writers
+    with store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+        at = run.checkpoint["posts"]["rows"]
+        stored_q = set(s.scalars(sa.select(Question.id)))
+        stored_a = set(s.scalars(sa.select(Answer.id)))
+    assert run.status == "interrupted"
+    before = [r.attrib for r in list(ET.parse(posts).getroot())[:at]]
+    assert stored_q == {int(r["Id"]) for r in before if r["PostTypeId"] == "1"} and len(stored_q) > 200
+    assert stored_a == {int(r["Id"]) for r in before if r["PostTypeId"] == "2"}
+
+    monkeypatch.setattr(DumpReader, "chunks", real_chunks)
+    resumed = DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
+    assert resumed.posts.resumed.startswith("seek to byte")
+    reference = open_store(f"sqlite:///{tmp_path / 'one.db'}")
+    DumpImport(reference, posts, site="ai", batch_size=100, progress=False, split_worker=False).run()
+    assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
+
+
 def test_stored_bytes_equal_sqlalchemys_own_write_of_the_dump(fixtures, tmp_path, monkeypatch):
     """Every stored byte of an import of the real dump (rows built in one step, dates carried as text, made ready in
     the worker, handed to SQLite's executemany as tuples) equals what SQLAlchemy's own executemany stores for the

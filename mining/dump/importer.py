@@ -18,6 +18,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -110,6 +111,7 @@ class DumpImport:
         self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
         # None: as PPMINER_DUMP_WORKER says, or when a core is free to run it (split_pool.worker_wanted)
         self.split_worker = worker_wanted() if split_worker is None else split_worker
+        self._writer_thread: ThreadPoolExecutor | None = None  # writes held batches while the worker runs
 
     def run(self) -> ImportResult:
         try:
@@ -119,11 +121,22 @@ class DumpImport:
                 try:
                     return self._run()
                 finally:
+                    # a write under way ends first: it carries its own checkpoint
+                    if self._writer_thread is not None:
+                        self._writer_thread.shutdown(wait=True)
+                        self._writer_thread = None
                     self._splitter.close()
         finally:
             # the batches raised the WAL's checkpoint size on their connections (WAL_CHECKPOINT_PAGES): fold the
             # last ones into the file and drop those connections, however the import ended
             self.store.settle()
+
+    def _writer(self) -> ThreadPoolExecutor | None:
+        """The thread that writes held batches, started once the worker process runs (it is forked first: a fork
+        copies only the calling thread), never without one (on a busy machine a thread shortens nothing)."""
+        if self._writer_thread is None and self._splitter.started:
+            self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="import-dump-write")
+        return self._writer_thread
 
     def _run(self) -> ImportResult:
         started = time.perf_counter()
@@ -228,23 +241,49 @@ class DumpImport:
         A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
         values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
         it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
-        anything else is written). Batches are written in file order, and every way out writes the batch held
-        first, so what is committed, and where a resumed import starts, is what it would be without holding."""
+        anything else is written). Once the worker runs, that write happens in a thread of this process (the
+        database's own work lets go of the interpreter) while the next batch is read. Batches are written in file
+        order, one at a time, and every way out writes the batches held first, so what is committed, and where a
+        resumed import starts, is what it would be without holding."""
         batch = _Batch(reader.name, counts, self.site)
-        held: _Held | None = None
+        held: list[_Held] = []  # decided batches not written yet, in file order
+        writing: Future | None = None  # the writer thread's write of held[0]
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
 
-        def write_held() -> None:
-            nonlocal held
-            if held is None:
+        def write_one(first: _Held) -> int:
+            prepared = take_prepared(first.prepared)
+            first.prepared = None  # (a second try, after a failure or an interrupt, prepares the rows here)
+            return self._write(first.batch, run_id, key, first.state, state, first.posts, prepared)
+
+        def first_written(written: int) -> None:
+            counts.written += written
+            state.update(held.pop(0).state)
+
+        def settle_write() -> None:
+            """Wait for the writer thread's write; a failed one stays first in line (the way out tries it again).
+            Ctrl-C while waiting leaves it in hand: the way out waits again (the thread cannot be stopped)."""
+            nonlocal writing
+            if writing is None:
                 return
-            prepared = take_prepared(held.prepared)
-            held.prepared = None  # (a second try after an interrupt prepares the rows here)
-            # (held is let go only once written: an interrupt meanwhile leaves it for the way out to write)
-            counts.written += self._write(held.batch, run_id, key, held.state, state, held.posts, prepared)
-            state.update(held.state)
-            held = None
+            try:
+                written = writing.result()
+            except KeyboardInterrupt:
+                raise
+            except BaseException:
+                writing = None
+                raise
+            writing = None
+            first_written(written)
+
+        def write_held() -> None:
+            settle_write()
+            while held:  # (each batch is let go only once written: an interrupt leaves it for the way out)
+                first_written(write_one(held[0]))
+
+        def unwritten_questions() -> set[int]:
+            """Questions kept in the batches held: not stored yet, however a lookup answers."""
+            return set().union(*(h.batch.question_ids for h in held))
 
         def state_at(point: SafePoint | None, done: bool) -> dict[str, Any]:
             state_now = dict(state)
@@ -267,10 +306,11 @@ class DumpImport:
             bar.set(reader.offset)
 
         def hold(point: SafePoint) -> None:
-            """Decide the batch's rows now, send the bodies it will write to the worker, write the batch held."""
-            nonlocal batch, held, checkpointed_at
+            """Decide the batch's rows now, send the posts it will write to the worker, write the batch held before
+            (in the writer thread once the worker runs, else here)."""
+            nonlocal batch, writing, checkpointed_at
             with self.store.read() as s:
-                batch.resolve(s, held.batch.question_ids if held else ())
+                batch.resolve(s, unwritten_questions())
                 if batch.fault is None:
                     questions, answers, _ = batch.by_kind()
                     posts = (
@@ -280,8 +320,13 @@ class DumpImport:
             if batch.fault is not None:
                 flush(None)  # writes the rows before the bad one, then raises
             prepared = self._splitter.submit(*posts, KIND)
-            write_held()
-            held = _Held(batch, state_at(point, False), posts, prepared)
+            settle_write()
+            writer = self._writer()
+            if writer is None:
+                write_held()
+            elif held:
+                writing = writer.submit(write_one, held[0])
+            held.append(_Held(batch, state_at(point, False), posts, prepared))
             batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
@@ -299,7 +344,7 @@ class DumpImport:
                 batch.add(rows)
                 if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
                     with self.store.read() as s:
-                        batch.resolve(s, held.batch.question_ids if held else ())
+                        batch.resolve(s, unwritten_questions())
                     if batch.fault is not None:
                         flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
