@@ -186,9 +186,9 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
 
     here = []
 
-    def counted(html, split=mining.store.split_html):
+    def counted(html, *args, split=mining.store.split_html):
         here.append(html)
-        return split(html)
+        return split(html, *args)
 
     monkeypatch.setattr(mining.store, "split_html", counted)
     posts, comments = str(fixtures / AI / "Posts.xml"), str(fixtures / AI / "Comments.xml")
