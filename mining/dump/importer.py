@@ -17,7 +17,7 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -281,10 +281,6 @@ class DumpImport:
             while held:  # (each batch is let go only once written: an interrupt leaves it for the way out)
                 first_written(write_one(held[0]))
 
-        def unwritten_questions() -> set[int]:
-            """Questions kept in the batches held: not stored yet, however a lookup answers."""
-            return set().union(*(h.batch.question_ids for h in held))
-
         def state_at(point: SafePoint | None, done: bool) -> dict[str, Any]:
             state_now = dict(state)
             if point is not None:
@@ -310,7 +306,7 @@ class DumpImport:
             (in the writer thread once the worker runs, else here)."""
             nonlocal batch, writing, checkpointed_at
             with self.store.read() as s:
-                batch.resolve(s, unwritten_questions())
+                batch.resolve(s, *(h.batch.question_ids for h in held))
                 if batch.fault is None:
                     questions, answers, _ = batch.by_kind()
                     posts = (
@@ -344,7 +340,7 @@ class DumpImport:
                 batch.add(rows)
                 if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
                     with self.store.read() as s:
-                        batch.resolve(s, unwritten_questions())
+                        batch.resolve(s, *(h.batch.question_ids for h in held))
                     if batch.fault is not None:
                         flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
@@ -469,13 +465,13 @@ class _Batch:
             else:
                 self.pending.append((kind, ref, value, row.line))
 
-    def resolve(self, session, held_questions: Iterable[int] = ()) -> None:
-        """Keep the pending answers whose question, and comments whose post, is kept in this batch, in the batch
+    def resolve(self, session, *held_questions: set[int]) -> None:
+        """Keep the pending answers whose question, and comments whose post, is kept in this batch, in the batches
         held (``held_questions``: kept, not written yet) or stored. A row with a bad value sets :attr:`fault` (the
         rows before it are kept)."""
         if not self.pending:
             return
-        questions = self.question_ids.union(held_questions)
+        questions = self.question_ids.union(*held_questions)
         answers: dict[int, int] = {}
         refs = sorted({ref for _, ref, _, _ in self.pending} - questions)
         with_comments = any(kind == "c" for kind, _, _, _ in self.pending)
