@@ -53,6 +53,9 @@ LOCK_NAME = "import-dump"  # one dump import per database at a time
 CHECKPOINT_BYTES = 64 << 20  # checkpoint at least this often while scanning rows nobody wants
 # SQLite: copy the write-ahead log into the database once it holds this many pages (default 1000)
 WAL_CHECKPOINT_PAGES = 32768
+# ... and while the writer thread writes behind the reading: its checkpoints cost the reading nothing, and the last
+# one, which the import waits for when it ends, has less to copy (bench_dump's 100 MB: 0.05 s instead of 0.2 s)
+WAL_CHECKPOINT_PAGES_BEHIND = 8192
 YOUNG_OBJECTS = 10_000  # new objects between two passes of the cycle collector while importing
 
 
@@ -251,10 +254,10 @@ class DumpImport:
         last_point: SafePoint | None = None
         checkpointed_at = reader.offset
 
-        def write_one(first: _Held) -> int:
+        def write_one(first: _Held, behind: bool = False) -> int:
             prepared = take_prepared(first.prepared)
             first.prepared = None  # (a second try, after a failure or an interrupt, prepares the rows here)
-            return self._write(first.batch, run_id, key, first.state, state, first.posts, prepared)
+            return self._write(first.batch, run_id, key, first.state, state, first.posts, prepared, behind)
 
         def first_written(written: int) -> None:
             counts.written += written
@@ -321,7 +324,7 @@ class DumpImport:
             if writer is None:
                 write_held()
             elif held:
-                writing = writer.submit(write_one, held[0])
+                writing = writer.submit(write_one, held[0], True)
             held.append(_Held(batch, state_at(point, False), posts, prepared))
             batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
@@ -384,18 +387,21 @@ class DumpImport:
         old_state: dict,
         decided: tuple | None = None,
         prepared: tuple | None = None,
+        behind: bool = False,
     ) -> int:
         """One transaction: the batch's posts and the checkpoint that says they are done. A bad value met while
         building the batch's answers or comments: the rows before it are written, the checkpoint stays at
         ``old_state``, and the error is raised after the commit. ``decided``: a held batch's questions and answers,
         rows not newer than the stored ones dropped already (any stored since are refused by the upsert's own
-        test, which is the same test); ``prepared``: those made ready to write by the worker (None: here)."""
+        test, which is the same test); ``prepared``: those made ready to write by the worker (None: here); ``behind``:
+        written by the writer thread."""
         written = 0
         with self.store.write() as s:
             if self.store.is_sqlite:
                 # A batch writes megabytes: with SQLite's default (1000 pages) every commit also copies the WAL
                 # back into the database and syncs it. Fewer, larger checkpoints; each commit is as durable.
-                s.connection().exec_driver_sql(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+                pages = WAL_CHECKPOINT_PAGES_BEHIND if behind else WAL_CHECKPOINT_PAGES
+                s.connection().exec_driver_sql(f"PRAGMA wal_autocheckpoint = {pages}")
             batch.resolve(s)
             fault = batch.fault
             if fault is not None:
