@@ -519,7 +519,7 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
         ) == ("answer", 3)
 
 
-def test_repeated_ids_keep_the_newest_version(store, tmp_path):
+def test_repeated_ids_keep_the_newest_version(store, tmp_path, monkeypatch):
     rows = [
         question(1, "|keras|", activity="2024-05-03T00:00:00", Title="newest"),
         question(1, "|keras|", activity="2024-05-01T00:00:00", Title="older"),
@@ -528,11 +528,16 @@ def test_repeated_ids_keep_the_newest_version(store, tmp_path):
     ]
     posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
     DumpImport(store, str(posts), progress=False).run()
-    with store.read() as s:
-        assert (
-            s.get(Question, ("stackoverflow", 1)).title == "newest"
-            and s.get(Answer, ("stackoverflow", 2)).prose == "edited"
-        )
+    # one row per batch: each version of a post in a batch of its own, held and written after the one before
+    monkeypatch.setattr(dump_reader, "BLOCK", 1)  # one line per block: a safe point after every row
+    apart = open_store(f"sqlite:///{tmp_path / 'apart.db'}")
+    DumpImport(apart, str(posts), batch_size=1, progress=False).run()
+    for db in (store, apart):
+        with db.read() as s:
+            assert (
+                s.get(Question, ("stackoverflow", 1)).title == "newest"
+                and s.get(Answer, ("stackoverflow", 2)).prose == "edited"
+            )
 
 
 # -- bad input -------------------------------------------------------------------------------------------------

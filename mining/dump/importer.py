@@ -112,6 +112,7 @@ class DumpImport:
         self._lock: Lock | None = None
         self.moved = 0
         self.other_sites: list[str] = []  # sites stored when the run began: where misfiled questions can be
+        self._site_was_empty = False  # no post of the site stored when the run began
         # None: as PPMINER_DUMP_WORKER says, or when a core is free to run it (split_pool.worker_wanted)
         self.split_worker = worker_wanted() if split_worker is None else split_worker
         self._writer_thread: ThreadPoolExecutor | None = None  # writes held batches while the worker runs
@@ -154,9 +155,12 @@ class DumpImport:
             }
             run_id, checkpoint = self._start_run(params)
             with self.store.read() as s:  # once: the per-batch lookups then go by primary key (site, id)
-                self.other_sites = [
-                    site for site in s.scalars(sa.select(Question.site).distinct()) if site != self.site
-                ]
+                sites = list(s.scalars(sa.select(Question.site).distinct()))
+            self.other_sites = [site for site in sites if site != self.site]
+            # None of this site's posts stored when the run began (answers need their question): any stored since
+            # were written by this run (or a scrape meanwhile), which the upsert's own test compares, so a held
+            # batch's posts are not looked up first to drop those not newer
+            self._site_was_empty = self.site not in sites
             result = ImportResult(run_id, self.site, FileCounts(posts_reader.name))
             try:
                 selector = PostSelector(self.filt, self.site)
@@ -313,8 +317,12 @@ class DumpImport:
                 if batch.fault is None:
                     questions, answers, _ = batch.by_kind()
                     posts = (
-                        _newer_only(s, Question, self.site, questions),
-                        _newer_only(s, Answer, self.site, answers),
+                        (questions, answers)
+                        if self._site_was_empty
+                        else (
+                            _newer_only(s, Question, self.site, questions),
+                            _newer_only(s, Answer, self.site, answers),
+                        )
                     )
             if batch.fault is not None:
                 flush(None)  # writes the rows before the bad one, then raises
