@@ -308,7 +308,7 @@ class DumpImport:
             checkpointed_at = reader.offset
             bar.set(reader.offset)
 
-        def hold(point: SafePoint) -> None:
+        def hold(point: SafePoint, done: bool = False) -> None:
             """Decide the batch's rows now, send the posts it will write to the worker, write the batch held before
             (in the writer thread once the worker runs, else here)."""
             nonlocal batch, writing, checkpointed_at
@@ -333,7 +333,7 @@ class DumpImport:
                 write_held()
             elif held:
                 writing = writer.submit(write_one, held[0], True)
-            held.append(_Held(batch, state_at(point, False), posts, prepared))
+            held.append(_Held(batch, state_at(point, done), posts, prepared))
             batch = _Batch(reader.name, counts, self.site)
             checkpointed_at = reader.offset
             bar.set(reader.offset)
@@ -373,7 +373,14 @@ class DumpImport:
             stopped = exc
         else:
             counts.rows = reader.rows
-            flush(SafePoint(reader.offset, reader.line, reader.rows), done=True)
+            end = SafePoint(reader.offset, reader.line, reader.rows)
+            if key == "posts" and batch:
+                # the last posts too are made ready in the worker while the batch before them is written (not here,
+                # with the worker idle), then both are written
+                hold(end, done=True)
+                write_held()
+            else:
+                flush(end, done=True)
             return
         # A fault in the input, or Ctrl-C: every complete row before it is good, so keep them (the checkpoint stays
         # at the last safe point, and rows after it are simply written again on resume).
