@@ -378,9 +378,9 @@ class DumpImport:
         else:
             counts.rows = reader.rows
             end = SafePoint(reader.offset, reader.line, reader.rows)
-            if key == "posts" and batch:
+            if key == "posts" and batch and self._splitter.started:
                 # the last posts too are made ready in the worker while the batch before them is written (not here,
-                # with the worker idle), then both are written
+                # with the worker idle), then both are written; no worker is started for them alone
                 hold(end, done=True)
                 write_held()
             else:
