@@ -44,7 +44,7 @@ from mining.dump.rows import (
     dump_dates,
     select_comment,
 )
-from mining.dump.split_pool import MIN_ROWS, SplitPool, take_prepared, worker_wanted
+from mining.dump.split_pool import SplitPool, take_prepared, worker_wanted
 from mining.joblock import Lock
 from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow, write_upsert
 
@@ -346,9 +346,6 @@ class DumpImport:
                 raise PPMinerError(f"{reader.name}:{reader.row_line}: row Id={post}: {exc}") from None
 
         shown = reader.offset
-        # The worker has nothing to do until the first batch is held: that one is smaller, so it starts sooner (as
-        # large as the trip to the worker is worth: split_pool.MIN_ROWS)
-        hold_at = min(self.batch_size, max(self.batch_size // 8, MIN_ROWS)) if self._splitter.enabled else 0
         try:
             for rows, point in reader.chunks(wrapped):
                 batch.add(rows)
@@ -359,9 +356,8 @@ class DumpImport:
                         flush(None)  # writes the rows before the bad one, then raises
                 if point is not None:
                     last_point = point
-                    if len(batch.kept) >= (hold_at or self.batch_size) and key == "posts":
+                    if len(batch.kept) >= self.batch_size and key == "posts":
                         hold(point)
-                        hold_at = 0
                     elif (
                         len(batch.kept) >= self.batch_size
                         or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
