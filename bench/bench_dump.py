@@ -8,7 +8,8 @@ matching ParentId/AcceptedAnswerId), then times:
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written, once
             with the split in this process and once in a worker process that splits each batch and makes its rows
-            ready to write (split_pool; the importer uses one by itself only when a core is free)
+            ready to write while a thread of the importer writes the batch before (split_pool; the importer uses a
+            worker by itself only when a core is free)
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints MB/s and the ratio to the bare parse, in wall clock, in CPU seconds of this process (steady on a shared
 machine) and in CPU seconds of this process and its workers together (an import of every post prepares rows in a

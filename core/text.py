@@ -42,20 +42,23 @@ class SplitBody:
         return bool(self.code_blocks)
 
 
-def split_html(html: str | None) -> SplitBody:
+def split_html(html: str | None, from_xml: bool = False) -> SplitBody:
     """Separate a post body into prose (code blocks removed) and the list of its code blocks.
 
     Only outermost ``<pre>`` elements count (a nested one is part of its parent's block). Block elements
-    become line breaks; comments, scripts and styles are not prose.
+    become line breaks; comments, scripts and styles are not prose. ``from_xml``: ``html`` was read by an XML
+    parser (a dump's Body), which refuses lone surrogates and every character libxml2 refuses, so there is nothing
+    to stand in for or replace and the two scans that look are skipped.
     """
     if not html:
         return SplitBody("", [])
-    html = replace_surrogates(html)
-    if has_xml_unsafe(html):
-        to_stand_in = _stand_ins(html)
-        back = {v: k for k, v in to_stand_in.items()}
-        split = split_html(html.translate(to_stand_in))
-        return SplitBody(split.prose.translate(back), [c.translate(back) for c in split.code_blocks])
+    if not from_xml:
+        html = replace_surrogates(html)
+        if has_xml_unsafe(html):
+            to_stand_in = _stand_ins(html)
+            back = {v: k for k, v in to_stand_in.items()}
+            split = split_html(html.translate(to_stand_in))
+            return SplitBody(split.prose.translate(back), [c.translate(back) for c in split.code_blocks])
     root = etree.fromstring(html, _HTML_PARSER)
     if root is None:  # nothing but whitespace or comments
         return SplitBody("", [])

@@ -32,10 +32,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _with_text(out: dict[str, Any]) -> dict[str, Any]:
-    """Fill prose/code_blocks in ``out`` (a copy of the caller's row) from body_html unless derived already."""
+def _with_text(out: dict[str, Any], from_xml: bool = False) -> dict[str, Any]:
+    """Fill prose/code_blocks in ``out`` (a copy of the caller's row) from body_html unless derived already.
+    ``from_xml``: body_html was read by an XML parser (see :func:`core.text.split_html`)."""
     if "prose" not in out:
-        split = split_html(out.get("body_html"))
+        split = split_html(out.get("body_html"), from_xml)
         out["prose"] = split.prose
         out["code_blocks"] = split.code_blocks
     out.setdefault("code_blocks", [])
@@ -266,7 +267,7 @@ def prepare_questions(
     now = utcnow()
     prepared = []
     for row in _stamp(rows, source, now):
-        row = _with_text(row)
+        row = _with_text(row, from_xml)
         row["has_code"] = bool(row["code_blocks"])
         prepared.append(row)
     return prepare_upsert(Question.__table__, prepared, dialect, from_xml)
@@ -277,7 +278,7 @@ def prepare_answers(
 ) -> Upsert:
     """Answers made ready for :func:`write_upsert`, as :func:`prepare_questions`."""
     now = utcnow()
-    prepared = [_with_text(row) for row in _stamp(rows, source, now)]
+    prepared = [_with_text(row, from_xml) for row in _stamp(rows, source, now)]
     return prepare_upsert(Answer.__table__, prepared, dialect, from_xml)
 
 

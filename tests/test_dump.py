@@ -186,9 +186,9 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
 
     here = []
 
-    def counted(html, split=mining.store.split_html):
+    def counted(html, *args, split=mining.store.split_html):
         here.append(html)
-        return split(html)
+        return split(html, *args)
 
     monkeypatch.setattr(mining.store, "split_html", counted)
     posts, comments = str(fixtures / AI / "Posts.xml"), str(fixtures / AI / "Comments.xml")
@@ -203,6 +203,54 @@ def test_splitting_in_the_worker_stores_what_splitting_here_stores(store, fixtur
         reference, posts, comments, site="ai", batch_size=300, progress=False, split_worker=False
     ).run()
     assert len(here) == bodies
+    assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
+
+
+def test_batches_written_by_the_writer_thread_stop_and_resume_in_order(
+    store, fixtures, tmp_path, monkeypatch
+):
+    """With the worker running, held batches are written by a thread while the next is read. Ctrl-C in the middle
+    (here: raised by the reader) still writes every batch read before it, in file order, with their checkpoints;
+    the rows stored are exactly those before the checkpoint, and resuming gives what one import gives."""
+    import mining.dump.importer as importer
+    import mining.dump.split_pool as split_pool
+
+    writers, interrupt_after = [], 60
+    real_write, real_chunks = importer.DumpImport._write, DumpReader.chunks
+
+    def recorded(self, batch, *args, **kwargs):
+        writers.append(threading.current_thread().name)
+        return real_write(self, batch, *args, **kwargs)
+
+    def interrupted(self, select):
+        for n, chunk in enumerate(real_chunks(self, select)):
+            if n == interrupt_after:
+                raise KeyboardInterrupt
+            yield chunk
+
+    monkeypatch.setattr(importer.DumpImport, "_write", recorded)
+    monkeypatch.setattr(DumpReader, "chunks", interrupted)
+    monkeypatch.setattr(dump_reader, "BLOCK", 1 << 14)  # many blocks, so the interrupt falls mid-file
+    monkeypatch.setattr(split_pool, "MIN_ROWS", 1)  # every batch goes to the worker
+    posts = str(fixtures / AI / "Posts.xml")
+    with pytest.raises(KeyboardInterrupt):
+        DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
+    assert any(name.startswith("import-dump-write") for name in writers), writers
+    with store.read() as s:
+        run = s.scalars(sa.select(AcquisitionRun)).one()
+        at = run.checkpoint["posts"]["rows"]
+        stored_q = set(s.scalars(sa.select(Question.id)))
+        stored_a = set(s.scalars(sa.select(Answer.id)))
+    assert run.status == "interrupted"
+    before = [r.attrib for r in list(ET.parse(posts).getroot())[:at]]
+    assert stored_q == {int(r["Id"]) for r in before if r["PostTypeId"] == "1"} and len(stored_q) > 200
+    assert stored_a == {int(r["Id"]) for r in before if r["PostTypeId"] == "2"}
+
+    monkeypatch.setattr(DumpReader, "chunks", real_chunks)
+    resumed = DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
+    assert resumed.posts.resumed.startswith("seek to byte")
+    reference = open_store(f"sqlite:///{tmp_path / 'one.db'}")
+    DumpImport(reference, posts, site="ai", batch_size=100, progress=False, split_worker=False).run()
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
 
 
@@ -471,7 +519,7 @@ def test_api_post_with_newer_activity_is_not_overwritten(store, tmp_path):
         ) == ("answer", 3)
 
 
-def test_repeated_ids_keep_the_newest_version(store, tmp_path):
+def test_repeated_ids_keep_the_newest_version(store, tmp_path, monkeypatch):
     rows = [
         question(1, "|keras|", activity="2024-05-03T00:00:00", Title="newest"),
         question(1, "|keras|", activity="2024-05-01T00:00:00", Title="older"),
@@ -480,11 +528,16 @@ def test_repeated_ids_keep_the_newest_version(store, tmp_path):
     ]
     posts = write_dump(tmp_path / "Posts.xml", "posts", rows)
     DumpImport(store, str(posts), progress=False).run()
-    with store.read() as s:
-        assert (
-            s.get(Question, ("stackoverflow", 1)).title == "newest"
-            and s.get(Answer, ("stackoverflow", 2)).prose == "edited"
-        )
+    # one row per batch: each version of a post in a batch of its own, held and written after the one before
+    monkeypatch.setattr(dump_reader, "BLOCK", 1)  # one line per block: a safe point after every row
+    apart = open_store(f"sqlite:///{tmp_path / 'apart.db'}")
+    DumpImport(apart, str(posts), batch_size=1, progress=False).run()
+    for db in (store, apart):
+        with db.read() as s:
+            assert (
+                s.get(Question, ("stackoverflow", 1)).title == "newest"
+                and s.get(Answer, ("stackoverflow", 2)).prose == "edited"
+            )
 
 
 # -- bad input -------------------------------------------------------------------------------------------------

@@ -100,6 +100,11 @@ class SplitPool:
         self.dialect = dialect
         self._executor: ProcessPoolExecutor | None = None
 
+    @property
+    def started(self) -> bool:
+        """Whether the worker process has been forked (and is still in use)."""
+        return self.enabled and self._executor is not None
+
     def submit(
         self, questions: list[dict[str, Any]], answers: list[dict[str, Any]], source: str
     ) -> Future | None:
