@@ -84,7 +84,10 @@ _APPLIED = {
     "parallel_interleave": "parallel_interleave",
 }
 _CONSUMERS = frozenset({"fit", "evaluate", "predict", "fit_generator", "experimental_distribute_dataset"})
+# Consumers that read a pipeline once, in one pass: a final test score or a set of predictions.
+ONE_PASS = frozenset({"evaluate", "predict"})
 _ITERATOR_MAKERS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+_MERGERS = frozenset({"zip", "sample_from_datasets", "choose_from_datasets"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,8 @@ class DatasetFlow:
     # training data: the first argument of fit/fit_generator/a `train` call, or the iterable of a for loop
     # that runs a training step (not evaluate/predict/validation_data, nor a loop that only runs the model)
     trained: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
+    # every place that consumes a pipeline (`consumed` keeps the first only): a call or a loop
+    readers: dict[tuple[int, ...], list[ast.AST]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
     _ending: dict[int, tuple[Step, ...]] = field(default_factory=dict)  # last step's call -> its chain
     # module-level names bound to pipelines, seen by functions that do not bind the name themselves (a
@@ -114,6 +119,9 @@ class DatasetFlow:
     _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
+    # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
+    # pipelines merged; what reads the merged pipeline reads them (see `expand`)
+    parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -276,6 +284,9 @@ class DatasetFlow:
             return None
         call = expr
         func = call.func
+        merged = self._merge(call, env, function, depth, stack)
+        if merged is not None:
+            return merged
         args = [self._eval(a, env, function, depth, stack) for a in call.args]
         kwargs = {k.arg: self._eval(k.value, env, function, depth, stack) for k in call.keywords}
         name = self.index.resolver.call_name(call)
@@ -300,6 +311,10 @@ class DatasetFlow:
                     self._consume(first, call)
                     if is_training_call(func.attr):
                         self._train(first)
+                if func.attr in ONE_PASS and args and first is args[0]:
+                    args = args[1:]  # the data evaluated is consumed, not handed on
+                elif func.attr in ONE_PASS and first is not None:
+                    kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
@@ -312,6 +327,50 @@ class DatasetFlow:
             self._train(args[0])  # `run_training(ds)` defined elsewhere
         self._pass_arguments(call, args, kwargs)
         return None
+
+    def _merge(self, call: ast.Call, env, function, depth, stack):
+        """`Dataset.zip(a, b)`, `zip((a, b))`, `sample_from_datasets([a, b], ...)`: a new source whose
+        elements come from the pipelines given, which are then read as the merged pipeline is read."""
+        if _named_call(call) not in _MERGERS:
+            return None
+        name = self.index.resolver.call_name(call) or ""
+        prefix, _, last = name.rpartition(".")
+        if last not in _MERGERS or prefix not in ("tensorflow.data.Dataset", "tensorflow.data.experimental"):
+            return None
+        parts = []
+        for arg in call.args:
+            for item in arg.elts if isinstance(arg, ast.Tuple | ast.List) else [arg]:
+                value = self._eval(item, env, function, depth, stack)
+                if value is not None:
+                    parts.append(value)
+                elif isinstance(item, ast.Starred | ast.Tuple | ast.List | ast.Dict):
+                    return self._merge_unknown(call, env, function, depth, stack)
+        for keyword in call.keywords:
+            self._eval(keyword.value, env, function, depth, stack)
+        known = self.parts.setdefault(id(call), [])  # a merge met again on another branch adds its parts
+        for part in parts:
+            if all([id(s.node) for s in part] != [id(s.node) for s in seen] for seen in known):
+                known.append(part)
+        return self._record((Step("source", call),))
+
+    def _merge_unknown(self, call, env, function, depth, stack):
+        """A merge of nested structures (`zip((a, (b, c)))`): each pipeline in it is handed on, as before."""
+        for arg in call.args:
+            self._eval(arg, env, function, depth, stack)
+        return self._record((Step("source", call),))
+
+    def expand(self, chain) -> list[tuple[Step, ...]]:
+        """`chain` and, when it starts at a merge, each merged pipeline followed by the merge's later steps
+        (a few levels deep): what reads `chain` reads them too."""
+        out = [chain]
+        todo = [(chain, 0)]
+        while todo:
+            current, level = todo.pop()
+            for part in self.parts.get(id(current[0].node), ()) if level < 4 else ():
+                joined = (*part, *current[1:])
+                out.append(joined)
+                todo.append((joined, level + 1))
+        return out
 
     def _pass_arguments(self, call: ast.Call, args, kwargs) -> None:
         """Pipelines handed to a call this flow does not run, unless it only looks at them (print, len)."""
@@ -332,7 +391,8 @@ class DatasetFlow:
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
             inner = func.value
         elif expr.args and (
-            _named_call(expr) == "iter" or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
+            _named_call(expr) in _ITERATING
+            or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
         ):
             inner = expr.args[0]
         else:
@@ -358,7 +418,10 @@ class DatasetFlow:
             steps.append(Step("prefetch", call))  # these loaders end with prefetch(AUTOTUNE) themselves
             return self._record(tuple(steps))
         if name == "tensorflow_datasets.load":
+            # one split (`split="train"`, `split=split`) gives a dataset; a list of splits, a list of them
             split = next((k for k in call.keywords if k.arg == "split"), None)
+            if split is not None and not isinstance(split.value, ast.List | ast.Tuple | ast.Constant):
+                return self._record((Step("source", call),))
             if (
                 split is not None
                 and isinstance(split.value, ast.Constant)
@@ -381,7 +444,9 @@ class DatasetFlow:
         return chain
 
     def _consume(self, chain, at) -> None:
-        self.consumed.setdefault(tuple(id(s.node) for s in chain), (chain, at))
+        ids = tuple(id(s.node) for s in chain)
+        self.consumed.setdefault(ids, (chain, at))
+        self.readers.setdefault(ids, []).append(at)
 
     def _train(self, chain) -> None:
         self.trained.setdefault(tuple(id(s.node) for s in chain), chain)
@@ -392,25 +457,42 @@ class DatasetFlow:
     # -- queries -------------------------------------------------------------------------------------------
 
     def handed_out(self):
-        """Pipelines a function returns that no code of this module extends: the caller consumes them."""
+        """Pipelines a function returns that no code of this module extends (or merges): the caller consumes
+        them."""
         extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
+        extended.update(tuple(id(s.node) for s in p) for parts in self.parts.values() for p in parts)
         return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
+
+    def steps_of(self, chains) -> set[int]:
+        """The steps of `chains` and of the pipelines merged into them."""
+        return {id(s.node) for chain in chains for each in self.expand(chain) for s in each}
 
     def used_steps(self) -> set[int]:
         """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
-        used: set[int] = set()
-        for table in (self.consumed, self.passed, self.trained):
-            for ids in table:
-                used.update(ids)
-        for chain, _ in self.handed_out():  # one this module extends is judged by what reads the extension
-            used.update(id(s.node) for s in chain)
-        return used
+        chains = [c for c, _ in self.consumed.values()] + [c for c, _ in self.passed.values()]
+        chains += list(self.trained.values())
+        chains += [c for c, _ in self.handed_out()]  # one this module extends: judged by the extension
+        return self.steps_of(chains)
+
+    def one_pass_steps(self, one_pass) -> set[int]:
+        """Steps of pipelines whose every reader `one_pass(reader, chain)` says reads them in a single pass
+        (`model.evaluate(test_ds)` after training). A pipeline also trained on, handed on (`validation_data=`)
+        or returned is not among them."""
+        once: set[int] = set()
+        other: set[int] = set()
+        for ids, readers in self.readers.items():
+            chain = self.consumed[ids][0]
+            single = all(one_pass(at, chain) for at in readers)
+            (once if single else other).update(self.steps_of([chain]))
+        other |= self.steps_of([c for c, _ in self.passed.values()] + list(self.trained.values()))
+        other |= self.steps_of([c for c, _ in self.handed_out()])
+        return once - other
 
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
-        return {i for ids in self.trained for i in ids}
+        return self.steps_of(self.trained.values())
 
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""
@@ -506,9 +588,12 @@ _LOOKING = frozenset(
         "display",
         "enumerate",
         "zip",
+        "tqdm",
     }
 )
 _LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
+# Calls that hand back an iterator over the pipeline: `iter(ds)`, a progress bar around it (`tqdm(ds)`)
+_ITERATING = frozenset({"iter", "tqdm", "trange"})
 
 
 def _named_call(call: ast.Call) -> str:

@@ -63,26 +63,37 @@ def _trains_on(call: ast.Call, parents: dict) -> bool:
     return False
 
 
-def _trained_builders(names: set[str], files: list[str]) -> set[str]:
-    """The names in `names` that some checked module (their own too) calls into training."""
-    found: set[str] = set()
+def _trained_builders(wanted_at: dict[str, set[str]], files: list[str]) -> set[tuple[str, str]]:
+    """(name, path) for the builders of `wanted_at` (name -> the paths defining it) that some checked module
+    calls into training: the module defining it, or one that does not define that name itself (a module
+    calling its own `input_fn` does not train on another module's copy of it)."""
+    found: set[tuple[str, str]] = set()
+    names = set(wanted_at)
     for path in files:
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
                 text = handle.read()
         except OSError:
             continue
-        wanted = {n for n in names - found if f"{n}(" in text}
+        wanted = {n for n in names if f"{n}(" in text}
         if not wanted:
             continue
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             continue
+        own = {
+            node.name
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        }
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _callee(node) in wanted and _trains_on(node, parents):
-                found.add(_callee(node))
+                name = _callee(node)
+                for defined_in in wanted_at[name]:
+                    if defined_in == path or name not in own:
+                        found.add((name, defined_in))
     return found
 
 
@@ -115,6 +126,9 @@ def _lift_in(findings: list[Finding], files: list[str]) -> list[Finding]:
                 builder_at[(path, f.line)] = name
     if not builder_at:
         return findings
-    trained = _trained_builders(set(builder_at.values()), [p for p in files if p.endswith(".py")])
-    chosen = {id(f) for f in candidates if builder_at.get((f.path, f.line)) in trained}
+    wanted_at: dict[str, set[str]] = {}
+    for (path, _), name in builder_at.items():
+        wanted_at.setdefault(name, set()).add(path)
+    trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")])
+    chosen = {id(f) for f in candidates if (builder_at.get((f.path, f.line)), f.path) in trained}
     return [dataclasses.replace(f, confidence="high") if id(f) in chosen else f for f in findings]

@@ -808,12 +808,14 @@ seen = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch
 named = tf.data.TFRecordDataset(files).map(parse_record, num_parallel_calls=8).batch(64)
 model.fit(seen)
 model.fit(named)
-held = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch(64)
+held = tf.data.TextLineDataset(files).map(parse_csv).batch(64)
+spread = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch(64)
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
-    # high needs the pipeline seen training (`held` is never read: medium); a parser's name alone: low
+    # high needs the pipeline seen training (`held` is never read: medium); a parser's name alone: low; a
+    # parse already on several threads that is not seen training (`spread`) saves only per-call overhead: low
     got = [(f.line, f.confidence) for f in findings if f.rule == "PP201"]
-    assert got == [(9, "high"), (10, "low"), (13, "medium")]
+    assert got == [(9, "high"), (10, "low"), (13, "medium"), (14, "low")]
 
 
 def test_medium_evidence_from_the_fresh_reading():
@@ -1034,3 +1036,202 @@ rows = [to_python(r) for r in tf.data.TFRecordDataset(f).map(parse_record)]
         (22, "medium"),
         (24, "medium"),
     ]
+
+
+def test_pp202_a_pipeline_read_once_or_element_by_element_is_low():
+    """Reading 10 read 11 of 11 such maps debatable or wrong: a test split scored by one `evaluate` after
+    training, and TF1 pipelines walked one element per `sess.run` (no batch, or `batch(1)`). Validation data
+    (read at every epoch), an evaluation inside a loop, and a batched training stream keep their level."""
+    src = """
+import tensorflow as tf
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+train_ds = tf.data.Dataset.from_tensor_slices(train_files).map(load).batch(32)
+val_ds = tf.data.Dataset.from_tensor_slices(val_files).map(load).batch(32)
+test_ds = tf.data.Dataset.from_tensor_slices(test_files).map(load).batch(32)
+model.fit(train_ds, epochs=50, validation_data=val_ds)
+model.evaluate(test_ds)
+
+def score_each(models, files):
+    ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)
+    for m in models:
+        m.evaluate(ds)
+
+def scan(files):
+    ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(1)
+    it = ds.make_one_shot_iterator()
+    image = it.get_next()
+    with tf.Session() as sess:
+        for f in files:
+            sess.run(image)
+
+def walk(files):
+    ds = tf.data.TFRecordDataset(files).map(load)
+    it = ds.make_initializable_iterator()
+    image = it.get_next()
+
+def graph_training(files):
+    ds = tf.data.TFRecordDataset(files).map(load)
+    ds = ds.apply(tf.contrib.data.batch_and_drop_remainder(32))
+    it = ds.make_one_shot_iterator()
+    image = it.get_next()
+"""
+    assert sure(src, "PP202") == [
+        (7, "high"),  # trained on
+        (8, "medium"),  # validation data: read at every epoch
+        (9, "low"),  # one evaluate after training
+        (14, "medium"),  # one pass per model
+        (19, "low"),  # batch(1), a session run per element
+        (27, "low"),  # never batched: one element per run
+        (32, "medium"),  # batched by a transformation `apply` names
+    ]
+
+
+def test_pp202_merged_pipelines_are_read_as_the_merge_is_read():
+    """`Dataset.zip(a, b)` reads its parts as the zip is read: parts of a mosaic drawn once with
+    `take(1)` are a peek (reading 10 read 4 of 4 such maps wrong), parts of a zip that is fitted are trained
+    on. A map whose pipeline is fitted stays reported when a loop also shows a few of its elements."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load(name, split, position):
+    ds = tfds.load(name, split=split)
+    ds = ds.map(resize_layer)
+    return ds.batch(16)
+
+tl = load("voc", split="train", position="top_left")
+br = load("voc", split="train", position="bottom_right")
+for x in tf.data.Dataset.zip(tl, br).map(mosaic).take(1):
+    save_gif(x)
+
+def read(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+images = tf.data.Dataset.from_tensor_slices(paths).map(read)
+labels = tf.data.Dataset.from_tensor_slices(targets)
+pairs = tf.data.Dataset.zip((images, labels)).batch(32)
+model.fit(pairs, epochs=10)
+
+shown = tf.data.Dataset.from_tensor_slices(paths).map(read).batch(32)
+for batch in shown.take(1):
+    plot(batch)
+model.fit(shown, epochs=10)
+"""
+    assert sure(src, "PP202") == [(18, "high"), (23, "high")]
+
+
+def test_pp202_one_pass_readers_and_cheap_flips():
+    """A TF1 one-shot iterator over an evaluation pipeline that does not repeat reads it once (reading 10:
+    debatable 5/5), as does `evaluate(x=test_ds)`; a repeated one is read again and again. A map that only
+    flips or converts the dtype is too cheap for threads."""
+    src = """
+import tensorflow as tf
+
+def parse(record):
+    return tf.image.resize(tf.io.decode_jpeg(record), (224, 224))
+
+def eval(files):
+    ds = tf.data.TFRecordDataset(files).map(parse).batch(64)
+    x, y = ds.make_one_shot_iterator().get_next()
+
+def evaluate_forever(files):
+    ds = tf.data.TFRecordDataset(files).map(parse).batch(64).repeat()
+    x, y = ds.make_one_shot_iterator().get_next()
+
+def score(model, files):
+    test_ds = tf.data.TFRecordDataset(files).map(parse).batch(64)
+    print(model.evaluate(x=test_ds))
+
+flipped = tf.data.Dataset.from_tensor_slices((images, labels)).map(
+    lambda x, y: (tf.image.random_flip_left_right(x), y)
+)
+model.fit(flipped.batch(32), epochs=10)
+"""
+    assert sure(src, "PP202") == [(8, "low"), (12, "medium"), (16, "low")]
+
+
+def test_pp202_a_progress_bar_around_a_pipeline_is_iterating_it():
+    """`for x in tqdm(ds)` iterates the pipeline as `for x in ds` does: a training step in the loop makes it
+    training data; a loop that only writes each record out (a one-off conversion, read wrong in reading 10)
+    only looks at it."""
+    src = """
+import tensorflow as tf
+from tqdm import tqdm
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+ds = tf.data.Dataset.from_tensor_slices(files).map(load).batch(32)
+for x, y in tqdm(ds):
+    train_step(x, y)
+dump = tf.data.TFRecordDataset(files).map(load)
+for record in tqdm(dump):
+    out.write(record.numpy())
+"""
+    assert sure(src, "PP202") == [(8, "high"), (11, "low")]
+
+
+def test_pp202_a_serial_branch_beside_a_parallel_one_is_low():
+    """A serial interleave or map in one branch of an `if` whose other branch runs it on threads was chosen
+    (determinism with a seed, a fallback for an old TensorFlow, an evaluation branch): reading 10 read 4 of 4
+    debatable. Without a parallel sibling the serial map keeps its level."""
+    src = """
+import tensorflow as tf
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224))
+
+def records(files, seed=None):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if seed is not None:
+        ds = ds.interleave(tf.data.TFRecordDataset, cycle_length=4)
+    else:
+        ds = ds.interleave(tf.data.TFRecordDataset, cycle_length=4, num_parallel_calls=tf.data.AUTOTUNE)
+    return ds
+
+def images(files, training):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if training:
+        ds = ds.map(load, num_parallel_calls=8)
+    else:
+        ds = ds.map(load)
+    return ds.batch(32)
+
+def other(files, small):
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if small:
+        ds = ds.map(load)
+    else:
+        ds = ds.shuffle(100).map(load)
+    return ds.batch(32)
+"""
+    assert sure(src, "PP202") == [(10, "low"), (20, "low"), (26, "medium"), (28, "medium")]
+
+
+def test_pp202_an_interleave_feeding_a_parallel_parse_is_low_unless_trained():
+    """A serial interleave that only reads raw records which a later map parses on threads keeps only the
+    byte reads serial: low on a pipeline not seen training (reading 10: debatable 4 times in 5); on a
+    training pipeline it keeps its level."""
+    src = """
+import tensorflow as tf
+
+def parse(record):
+    return tf.io.parse_single_example(record, FEATURES)
+
+def finetune_input(files):
+    d = tf.data.Dataset.from_tensor_slices(files)
+    d = d.interleave(tf.data.TFRecordDataset, cycle_length=4)
+    return d.map(parse, num_parallel_calls=tf.data.AUTOTUNE).batch(32)
+
+def serial_input(files):
+    d = tf.data.Dataset.from_tensor_slices(files)
+    d = d.interleave(tf.data.TFRecordDataset, cycle_length=4)
+    return d.batch(32)
+
+train_ds = tf.data.Dataset.from_tensor_slices(shards).interleave(tf.data.TFRecordDataset, cycle_length=8)
+model.fit(train_ds.map(parse, num_parallel_calls=8).batch(32), epochs=90)
+"""
+    assert sure(src, "PP202") == [(9, "low"), (14, "medium"), (17, "high")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from checker.datasets import DatasetFlow, Step
+from checker.datasets import ONE_PASS, DatasetFlow, Step
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
@@ -327,6 +327,9 @@ _CHEAP = _ELEMENTWISE | {
         "ones_like",
     )
     + ("fill", "random.uniform", "random.normal", "strings.as_string", "strings.to_number")
+    # a flip or a dtype conversion touches each pixel once: cheaper than the hand-off to a thread
+    + ("image.flip_left_right", "image.flip_up_down", "image.random_flip_left_right")
+    + ("image.random_flip_up_down", "image.convert_image_dtype", "image.transpose")
 }
 
 
@@ -403,6 +406,7 @@ def check_map_before_batch(index: ModuleIndex):
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
+    light = _read_lightly(flow, index)
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -416,21 +420,132 @@ def check_map_before_batch(index: ModuleIndex):
             else "batch first and map once per batch"
         )
         what = "a parser `map` (if it parses single examples)" if kind == "parser" else f"{kind} `map`"
+        is_trained = id(batch_call) in trained
+        # a parse already on several threads and a pipeline not seen training: vectorising saves only the
+        # per-call overhead (reading 10: debatable 5/5 at medium or lifted, one-off scans and small tutorials);
+        # a pipeline read once or element by element gains little
+        minor = (
+            (not is_trained and _on_threads(map_call))
+            or id(map_call) in light
+            or id(map_call) in _serial_by_choice(index)
+        )
         yield RawFinding(
             "PP201",
             *_at_method(map_call),
             f"{what} runs once per element before `batch` (line {_at_method(batch_call)[0]}); {how}",
-            confidence=_map_before_batch_confidence(kind, looked_at, id(batch_call) in trained),
+            confidence=_map_before_batch_confidence(kind, looked_at or minor, is_trained),
         )
 
 
 def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> str | None:
     """A per-example parse seen in the code is high when the pipeline is seen training a model, else
-    medium; element-wise and batch-capable maps, parsers known by name only, and maps only looked at are
-    low (right 1 time in 14 at medium in reading 8)."""
+    medium; element-wise and batch-capable maps, parsers known by name only, maps only looked at and the
+    other minor cases are low (right 1 time in 14 at medium in reading 8)."""
     if kind not in ("parse_example", "parsing") or looked_at:
         return "low"
     return None if trained else "medium"
+
+
+def _on_threads(call: ast.Call, position: int = 1) -> bool:
+    """The stage already runs on several threads: `num_parallel_calls` (keyword, or the argument at
+    `position`: 1 for map, 3 for interleave) is given and is not the literal 1."""
+    value = next((k.value for k in call.keywords if k.arg == "num_parallel_calls"), None)
+    if value is None and len(call.args) > position:
+        value = call.args[position]
+    if value is None:
+        return False
+    return not (isinstance(value, ast.Constant) and value.value in (1, None))
+
+
+# Steps that group elements; `apply` of a transformation not known (`batch_and_drop_remainder`) may be one.
+_BATCHING = frozenset(
+    {"batch", "padded_batch", "map_and_batch", "ragged_batch", "bucket_by_sequence_length", "window", "apply"}
+)
+
+
+def _serial_by_choice(index: ModuleIndex) -> set[int]:
+    """`map`/`interleave` calls in one branch of an `if` whose other branch runs the same stage on several
+    threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
+    for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose. Computed once per
+    module, when a finding first asks."""
+    chosen = getattr(index, "_serial_by_choice", None)
+    if chosen is None:
+        chosen = _branches_with_parallel_siblings(index)
+        index._serial_by_choice = chosen
+    return chosen
+
+
+def _branches_with_parallel_siblings(index: ModuleIndex) -> set[int]:
+    chosen: set[int] = set()
+    for node in walk(index.tree):
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        sides = [_stage_calls(node.body), _stage_calls(node.orelse)]
+        for mine, other in (sides, sides[::-1]):
+            if any(_parallel_stage(c) for c in other):
+                chosen.update(id(c) for c in mine if not _parallel_stage(c))
+    return chosen
+
+
+_STAGES = frozenset({"map", "interleave", "apply", "parallel_interleave", "map_and_batch"})
+
+
+def _stage_calls(body) -> list[ast.Call]:
+    calls = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _STAGES
+            ):
+                calls.append(node)
+    return calls
+
+
+def _parallel_stage(call: ast.Call) -> bool:
+    """A stage that runs on several threads: `num_parallel_calls` given (not 1), a parallel_interleave."""
+    attr = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if attr == "parallel_interleave":
+        return True
+    if attr == "apply" and call.args and isinstance(call.args[0], ast.Call):
+        return _parallel_stage(call.args[0])
+    return attr in ("map", "interleave", "map_and_batch") and _on_threads(
+        call, 3 if attr == "interleave" else 1
+    )
+
+
+def _read_lightly(flow, index: ModuleIndex) -> set[int]:
+    """Steps of pipelines whose speed hardly matters, as this module reads them: only by `evaluate` or
+    `predict` outside loops (a test split scored once after training), or element by element (no batch, or
+    `batch(1)`, each element fetched by its own `sess.run` or Python step, which costs more than the map).
+    A pipeline also trained on, handed on, returned or stored is never among them."""
+    looped = {id(site.node) for site in index.calls if site.loops}
+    enclosing = {id(site.node): site.function for site in index.calls}
+
+    def one_pass(at, chain) -> bool:
+        """`evaluate`/`predict` outside a loop, or a TF1 one-shot iterator over an evaluation pipeline that
+        does not repeat (`test_ds.make_one_shot_iterator()`, in `def eval(...)`)."""
+        if not isinstance(at, ast.Call) or not isinstance(at.func, ast.Attribute) or id(at) in looped:
+            return False
+        if at.func.attr in ONE_PASS:
+            return True
+        if at.func.attr != "make_one_shot_iterator" or any(s.kind == "repeat" for s in chain):
+            return False
+        owner = getattr(enclosing.get(id(at)), "name", "")
+        words = f"{ast.unparse(at.func.value)} {owner}".lower()
+        return any(w in words for w in _EVALUATION_WORDS)
+
+    light = flow.one_pass_steps(one_pass)
+    single: set[int] = set()
+    other: set[int] = set()
+    for chain, _ in flow.consumed.values():
+        for each in flow.expand(chain):
+            batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in each)
+            (other if batched else single).update(id(s.node) for s in each)
+    other |= flow.steps_of([c for c, _ in flow.passed.values()] + list(flow.trained.values()))
+    other |= flow.steps_of([c for c, _ in flow.handed_out()])
+    return light | (single - other)
 
 
 def _sets_map_parallelization(index: ModuleIndex) -> bool:
@@ -490,15 +605,34 @@ def _small_take(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
     """The map feeds only a look at a few elements (`ds.map(f).take(1)`, `take(num_examples)` with
-    `num_examples = 4`): its speed does not matter."""
-    for chain in chains:
+    `num_examples = 4`), directly or through a merge (`Dataset.zip(a, b).take(1)`), and nothing reads it
+    without such a `take` (`for x in ds.take(1): show(x)` then `model.fit(ds)` is no peek)."""
+    flow = dataset_flow(index)
+    key = id(map_call)
+    peek = False
+    for chain in [each for c in chains for each in flow.expand(c)]:
         ids = [id(s.node) for s in chain]
-        if id(map_call) not in ids:
-            continue
-        for later in chain[ids.index(id(map_call)) + 1 :]:
-            if later.kind == "take" and _small_take(later.node, index):
-                return True
-    return False
+        if key in ids and _small_take_after(chain, ids.index(key), index):
+            peek = True
+            break
+    if not peek:
+        return False
+    for chain in _read_chains(flow):
+        ids = [id(s.node) for s in chain]
+        if key in ids and not _small_take_after(chain, ids.index(key), index):
+            return False
+    return True
+
+
+def _small_take_after(chain, position: int, index: ModuleIndex) -> bool:
+    return any(s.kind == "take" and _small_take(s.node, index) for s in chain[position + 1 :])
+
+
+def _read_chains(flow) -> list:
+    """Every pipeline something reads (consumed, handed on, trained on, returned), merged ones included."""
+    chains = [c for c, _ in flow.consumed.values()] + [c for c, _ in flow.passed.values()]
+    chains += list(flow.trained.values()) + [c for c, _ in flow.handed_out()]
+    return [each for chain in chains for each in flow.expand(chain)]
 
 
 def _interleaved_functions(index: ModuleIndex) -> set[str]:
@@ -553,6 +687,13 @@ def check_sequential_map(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     used = flow.used_steps()
     trained = flow.trained_steps()
+    light = _read_lightly(flow, index)
+    feeds_threads = {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if step.kind == "interleave" and any(s.kind == "map" and _on_threads(s.node) for s in chain[i + 1 :])
+    }
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
     untraced_ids = {id(chain[0].node) for chain in untraced}
     for chain in [*chains, *untraced]:
@@ -601,15 +742,20 @@ def check_sequential_map(index: ModuleIndex):
             # no code reads the traced pipeline at scale (built and left, printed by loops, one element taken
             # with next(iter(ds))) or its source is a handful of literal values: read right 4 times in 35 over
             # readings 1-7 (wrong 8/8 in reading 7's notebook demos): low
-            demo = id(call) not in used
+            # read once by evaluate/predict, or element by element (reading 10: debatable or wrong 11/11),
+            # or a serial branch beside a parallel one (determinism, an old TF, evaluation: debatable 4/4)
+            demo = id(call) not in used or id(call) in light or id(call) in _serial_by_choice(index)
             unread = id(call) not in untraced_ids and (demo or _tiny_literal_source(chain[0].node, index))
+            # an interleave that only reads records a later map parses on threads, on a pipeline not seen
+            # training: only the byte reads are serial (reading 10: debatable 4 times in 5)
+            reads_for_threads = id(call) in feeds_threads and id(call) not in trained
             yield RawFinding(
                 "PP202",
                 *_at_method(call),
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence=_sequential_map_confidence(
-                    weak=plain or unread,
+                    weak=plain or unread or reads_for_threads,
                     doubtful=unsure or nested or cached or looked_at or per_batch or evaluation,
                     trained=id(call) in trained,
                     costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
@@ -727,7 +873,7 @@ def _files_written(index: ModuleIndex) -> set[str]:
 def _only_iterated(flow) -> set[int]:
     """Steps of pipelines that only Python `for` loops running no training step read (a loop printing or
     collecting records), never consumed by training, returned or handed on (`validation_data=ds`)."""
-    looked = {id(s.node) for chain, _ in flow.iterated.values() for s in chain}
+    looked = flow.steps_of([chain for chain, _ in flow.iterated.values()])
     return looked - flow.used_steps()
 
 
@@ -991,7 +1137,8 @@ model.fit(ds, epochs=10)
             "calls into training: `train_ds = make_dataset(...)`, `fit(make_dataset(...))`, "
             "`TrainSpec(input_fn=...)`) is `high`. The same parse on any other pipeline is `medium`. Element-wise "
             "and other batch-capable maps, maps only peeked at, and functions only named like parsers are `low` "
-            "(right 1 time in 14 on fresh code)."
+            "(right 1 time in 14 on fresh code), and so are a parse already given num_parallel_calls (other than "
+            "1) on a pipeline not seen training and pipelines read once or element by element (as PP202's)."
         ),
         risk="low",
         check=check_map_before_batch,
@@ -1036,8 +1183,15 @@ model.fit(ds, epochs=10)
             "visible or whose code shows no costly work, maps before a cache, inside an interleaved function, "
             "after `batch`, or on an in-memory evaluation set, and pipelines without evidence of use (built "
             "and left, printed by loops, next(iter(ds))) or from a few values written in the code (range or "
-            "np.arange up to 100, a literal list, a file the module writes). A pipeline read only through "
-            "take(n) (n up to 100, or a name assigned once to n up to 10) is not reported."
+            "np.arange up to 100, a literal list, a file the module writes), or read once or element by "
+            "element: only by `evaluate`/`predict` outside a loop (a test split scored after training), by a "
+            "TF1 one-shot iterator over an evaluation pipeline that does not repeat, or consumed here with no "
+            "batch (or `batch(1)`), one `sess.run` or Python step per element (reading 10: debatable or wrong "
+            "16 times in 16). A pipeline read only through take(n) (n up to 100, or a name assigned once to n "
+            "up to 10), also through a merge (`Dataset.zip(a, b).take(1)`), is not reported; one that is also "
+            "fitted is. A merge (`Dataset.zip`, `sample_from_datasets`) reads its parts as it is read. Maps "
+            "that only flip or convert the image dtype are cheap and skipped. An interleave whose records a "
+            "later map parses on threads is `low` unless the pipeline is seen training."
         ),
         risk="medium",
         check=check_sequential_map,
