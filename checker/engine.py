@@ -44,9 +44,10 @@ def _syntax_reason(exc: SyntaxError, line_offset: int = 0) -> str:
 
 
 def run_rules(
-    tree: ast.Module, rules: Iterable[Rule], implicit_imports: bool = False
+    tree: ast.Module, rules: Iterable[Rule], implicit_imports: bool = False, keep=None
 ) -> tuple[list, list[str]]:
-    """Raw findings of every rule, and one line per rule that failed on this module (a checker bug)."""
+    """Raw findings of every rule, and one line per rule that failed on this module (a checker bug).
+    `keep`, if given, is called with the module's index after the rules ran (while their caches are warm)."""
     try:
         index = ModuleIndex.build(tree, implicit_imports=implicit_imports)
     except RecursionError:
@@ -64,6 +65,8 @@ def run_rules(
             errors.append(f"{rule.code}: too deeply nested to check")
         except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
             errors.append(f"internal error in {rule.code}: {type(exc).__name__}: {exc}")
+    if keep is not None and not errors:
+        keep(index)
     return raw, errors
 
 
@@ -110,8 +113,8 @@ def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None
     )
 
 
-def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None):
-    """Findings and skips for one Python source text."""
+def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None, keep=None):
+    """Findings and skips for one Python source text; `keep` as run_rules takes it."""
     rules = list(all_rules().values()) if rules is None else list(rules)
     if file_is_silenced(source) or is_test_path(path):
         return [], []
@@ -119,7 +122,7 @@ def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | No
         tree = _parse(source, path)
     except Unparsable as exc:
         return [], [Skipped(path, str(exc))]
-    raw, errors = run_rules(tree, rules)
+    raw, errors = run_rules(tree, rules, keep=keep)
     findings = [_finding(r, path, r.line, r.message) for r in _placed(raw, source)]
     return sorted(findings, key=Finding.sort_key), [Skipped(path, e) for e in errors]
 

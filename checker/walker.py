@@ -15,6 +15,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
+from checker.torch_project import loaders_across_modules, module_facts
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -80,11 +81,19 @@ def decode_python(data: bytes) -> str:
 
 
 def check_file(
-    path: str, codes: tuple[str, ...] | None = None, data: bytes | None = None
+    path: str,
+    codes: tuple[str, ...] | None = None,
+    data: bytes | None = None,
+    sources: dict | None = None,
+    known: dict | None = None,
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
 
     `data` is the file's content when it was read already (standard input, checked as a .py file).
+    `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
+    DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project.py) to use
+    without reading or parsing the file again. (Not its index: keeping every module's tree alive slows
+    the garbage collector down more than parsing again would.)
     """
     rules = _rules(codes)
     if data is None:
@@ -101,7 +110,15 @@ def check_file(
         return [], [Skipped(path, f"coding line: {exc}")]
     if path.endswith(".ipynb"):
         return check_notebook(text, path, rules)
-    return check_source(text, path, rules)
+    if sources is not None:
+        sources[path] = text
+    keep = None
+    if known is not None and "DataLoader" in text:
+
+        def keep(index):
+            known[path] = module_facts(index)
+
+    return check_source(text, path, rules, keep)
 
 
 def _rules(codes) -> list[Rule]:
@@ -115,7 +132,8 @@ def check_paths(
     """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool.
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
-    pipeline one module returns and another trains on: checker/project.py)."""
+    pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
+    and another copies to the GPU: checker/torch_project.py)."""
     projects = [list(iter_files([p], exclude)) for p in paths]
     files = [f for project in projects for f in project]
     count = len(files)
@@ -127,6 +145,9 @@ def check_paths(
         found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
         findings.extend(found)
         skipped.extend(skips)
+    # texts and DataLoader facts read in this process, for the project pass (a pool's workers keep theirs)
+    sources: dict = {}
+    known: dict = {}
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
@@ -135,8 +156,9 @@ def check_paths(
                 skipped.extend(skips)
     else:
         for path in files:
-            found, skips = check_file(path, codes)
+            found, skips = check_file(path, codes, sources=sources, known=known)
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects)
+    findings = loaders_across_modules(findings, projects, codes, sources, known)
     return sorted(findings, key=Finding.sort_key), skipped, count

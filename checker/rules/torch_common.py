@@ -468,6 +468,9 @@ def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:
 _CONFIGURATION = re.compile(
     r"(?i)^(is_)?(master|main)(_process|_proc|_rank)?$|^(local_|global_)?rank$|^get_rank$|^world_size$"
     r"|^(num|n)_?gpus?$|^ngpus?$|^(is_|use_)?(distributed|cuda|ddp|multi_gpu)$|^device(_type)?$|^is_available$"
+    # a switch of the run's configuration or a def's phase: `if args.use_amp: ... else: ...`, `if is_train:`,
+    # `if config["enable_tensorboard"]:` take the same branch every step
+    r"|^(use|enable)_[a-z0-9_]+$|^is_train(ing)?$|^(use_)?(amp|fp16|bf16|mixed_precision)$"
 )
 
 
@@ -477,6 +480,10 @@ def _configuration_test(test: ast.AST) -> bool:
     inner = set()
     ends = []
     for node in ast.walk(test):
+        if _keyed_switch(node):
+            ends.append(ast.Name(id=node.slice.value))
+            inner.add(id(node.value))
+            continue
         if isinstance(node, ast.BinOp | ast.Subscript | ast.Lambda | ast.NamedExpr | ast.Starred):
             return False
         if isinstance(node, ast.Attribute):
@@ -491,6 +498,16 @@ def _configuration_test(test: ast.AST) -> bool:
         _CONFIGURATION.search(end.id if isinstance(end, ast.Name) else end.attr)
         for end in ends
         if isinstance(end, ast.Name | ast.Attribute)
+    )
+
+
+def _keyed_switch(node: ast.AST) -> bool:
+    """`config["enable_tensorboard"]`: a configuration's entry read by a key that names a switch."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+        and node.slice.value.startswith(("use_", "enable_"))
     )
 
 

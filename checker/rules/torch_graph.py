@@ -20,6 +20,7 @@ from checker.rules.torch_common import (
     grad_disabled_by_call,
     is_false,
     is_model_name,
+    is_step_call,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -51,6 +52,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
+    yield from _flagged_off_calls(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -86,6 +88,71 @@ def check_eval_without_no_grad(index: ModuleIndex):
             )
 
 
+def _flag_params(function, fx) -> dict[str, ast.AST]:
+    """Parameters of a def that switch its loop's training off (`def iteration(self, epoch, loader,
+    train=True): for ...: ... if train: loss.backward(); optim.step()`), with the loop, when the loop runs
+    a model: the caller decides whether the pass trains or evaluates."""
+    params = {a.arg for a in function.args.args}
+    found: dict[str, ast.AST] = {}
+    for site in fx.index.function_calls.get(id(function), []):
+        if not site.loops or not is_step_call(site.node):
+            continue
+        for up in fx.ancestors(site.node, function):
+            test = up.test if isinstance(up, ast.If) else None
+            if isinstance(test, ast.Name) and test.id in params:
+                found[test.id] = site.loops[-1]
+    if not found:
+        return {}
+    runs_model = any(
+        site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
+        for site in fx.index.function_calls.get(id(function), [])
+    )
+    return found if runs_model else {}
+
+
+def _flagged_off_calls(index: ModuleIndex, fx):
+    """PP503 at a call that switches such a def's training off (`self.iteration(epoch, self.test_data,
+    train=False)`) outside no_grad: the evaluation pass records a graph of every batch."""
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or not any(
+            isinstance(a, ast.Constant) and a.value is False
+            for site in fx.callers.get(id(function), ())
+            for a in (*site.node.args, *(k.value for k in site.node.keywords))
+        ):
+            continue  # (no call of the def passes False: nothing to switch off)
+        flags = _flag_params(function, fx)
+        if not flags or uses_input_gradients(function, index):
+            continue
+        params = [a.arg for a in function.args.args]
+        for site in fx.callers.get(id(function), []):
+            offset = 1 if params[:1] == ["self"] and isinstance(site.node.func, ast.Attribute) else 0
+            for flag, loop in flags.items():
+                given = next((k.value for k in site.node.keywords if k.arg == flag), None)
+                position = params.index(flag) - offset
+                if given is None and 0 <= position < len(site.node.args):
+                    given = site.node.args[position]
+                if not (isinstance(given, ast.Constant) and given.value is False):
+                    continue
+                caller = site.function
+                if fx.site_without_grad(site) or (
+                    caller is not None
+                    and isinstance(caller, FUNCTION_TYPES)
+                    and (
+                        callers_disable_grad(caller, index)
+                        or any(fx.disables_grad(d) for d in caller.decorator_list)
+                    )
+                ):
+                    continue
+                yield RawFinding(
+                    "PP503",
+                    site.node.lineno,
+                    site.node.col_offset,
+                    f"`{function.name}(..., {flag}=False)` runs the model in the loop at line {loop.lineno} "
+                    "without torch.no_grad(): autograd records every activation; call it under "
+                    "`with torch.no_grad():` (or inference_mode)",
+                )
+
+
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
@@ -95,9 +162,14 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
-        if receiver is None or not (receiver in models or is_model_name(receiver)):
-            continue
         helper = fx.helpers.get(id(call))
+        if not (receiver in models or is_model_name(receiver)):
+            helper = helper or fx.own_method(call)
+            if helper is None or not _hands_batch(call, site.loops[-1]):
+                continue
+            receiver = _forward_in(helper, models, fx)
+            if receiver is None:
+                continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         mode = _mode_at(modes, receiver, call.lineno)
@@ -114,6 +186,39 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _hands_batch(call: ast.Call, loop) -> bool:
+    """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
+    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state."""
+    target = getattr(loop, "target", None)
+    if (
+        target is None
+        or isinstance(getattr(loop, "iter", None), ast.Call)
+        and base_name(loop.iter.func) == "range"
+    ):
+        return False
+    names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return any(isinstance(n, ast.Name) and n.id in names for a in given for n in ast.walk(a))
+
+
+def _forward_in(helper, models: set[str], fx) -> str | None:
+    """The model a helper of the module runs on the batch it is given, outside loops of its own, when it
+    neither steps nor disables gradients itself (`pred, true = self._process_one_batch(data, x, y)` in
+    Informer's vali(), whose forward is in the helper): the loop's forward, one call away."""
+    if helper is None or not isinstance(helper, FUNCTION_TYPES) or fx._helper_steps(helper):
+        return None
+    if any(fx.disables_grad(d) for d in helper.decorator_list):
+        return None
+    for site in fx.index.function_calls.get(id(helper), []):
+        receiver = model_called(site.node)
+        if site.loops or not (receiver in models or is_model_name(receiver)):
+            continue
+        if fx.site_without_grad(site) or is_step_call(site.node):
+            return None
+        return receiver
+    return None
 
 
 def _few_by_name(index: ModuleIndex, site) -> bool:

@@ -81,9 +81,11 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
+            if _reset_around(loop, keeper, fx):
+                continue  # (`loss_d_sum = 0.0` before a few discriminator steps, in each outer step)
             if feeding is None:
                 feeding = _feeding(fx, loop)
-            if keeper in feeding:
+            if keeper in feeding or _last_bound_on_host(loop, kept, node, fx):
                 continue
             yield RawFinding(
                 "PP502",
@@ -93,6 +95,52 @@ def check_accumulated_history(index: ModuleIndex):
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
     yield from _eval_accumulations(index, fx)
+
+
+_HOST_VALUES = frozenset({"item", "numpy", "tolist", "float", "int"})
+
+
+def _on_host(value: ast.AST, fx) -> bool:
+    """A value already read to the host: `x.item()`, `x.data.cpu().numpy()`, `float(x)`, or the result of a
+    def of the module whose every return is such a value (`def update_model(self): ... return loss.item()`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    if base_name(value.func) in _HOST_VALUES:
+        return True
+    helper = fx.helpers.get(id(value)) or fx.own_method(value)
+    name = base_name(value.func)
+    # a def the index does not follow (a method of a class nested in a block): every def of that name
+    helpers = (
+        [helper]
+        if helper is not None
+        else [f for f in fx.index.functions if getattr(f, "name", None) == name]
+    )
+    returns = [
+        n.value
+        for f in helpers
+        if isinstance(f, FUNCTION_TYPES)
+        for n in ast.walk(f)
+        if isinstance(n, ast.Return) and n.value is not None
+    ]
+    return bool(returns) and all(
+        isinstance(r, ast.Call) and base_name(r.func) in _HOST_VALUES for r in returns
+    )
+
+
+def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
+    """The kept name's last binding in the loop before the accumulation holds a host value, so the sum
+    holds numbers, not graphs (`batch_loss = batch_loss.data.cpu().numpy()` two lines above, `loss =
+    self.update_model()` returning `loss.item()`)."""
+    last = None
+    for node in loop_nodes(fx.index, loop):
+        if (
+            isinstance(node, ast.Assign)
+            and node.lineno < accumulation.lineno
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and (last is None or node.lineno > last.lineno)
+        ):
+            last = node
+    return last is not None and _on_host(last.value, fx)
 
 
 def _numpy_arrays(index: ModuleIndex) -> set[str]:
@@ -350,6 +398,8 @@ def _eval_accumulations(index: ModuleIndex, fx):
         for node, keeper, kept in kept_sums:
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
                 continue  # (a fresh total every step: nothing spans iterations)
+            if _last_bound_on_host(loop, kept, node, fx):
+                continue
             if keeper in feeding or (
                 keeper in returned and not eval_named(function) and not _over_batches(loop)
             ):
@@ -418,6 +468,31 @@ def _grad_off_around(function, index: ModuleIndex) -> bool:
         or uses_input_gradients(function, index)
         or callers_disable_grad(function, index)
     )
+
+
+def _reset_around(loop, keeper: str, fx) -> bool:
+    """An enclosing loop binds the keeper afresh (`loss_d_sum = 0.0`) before this one in each of its runs:
+    the total spans one run of this loop, whose losses have had their backward, not the whole training.
+    Only for a loop that repeats a step a set number of times (`for _ in range(hp.train.rep_discriminator)`),
+    not one over batches or steps (`range(len(loader))`, `range(num_batches)`)."""
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and base_name(it.func) == "range"):
+        return False
+    bound = ast.unparse(it).lower()
+    if any(w in bound for w in ("len(", "batch", "step", "iter", "sample", "epoch", "loader", "data")):
+        return False
+    for outer in fx.ancestors(loop):
+        if isinstance(outer, FUNCTION_TYPES):
+            return False
+        if isinstance(outer, LOOP_TYPES) and hasattr(outer, "body"):
+            return any(
+                isinstance(stmt, ast.Assign)
+                and stmt.lineno < loop.lineno
+                and _accumulation(stmt) is None
+                and any(isinstance(t, ast.Name) and t.id == keeper for t in stmt.targets)
+                for stmt in _statements(outer.body)
+            )
+    return False
 
 
 def _reset_in(nodes, keeper: str, accumulation) -> bool:

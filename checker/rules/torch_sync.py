@@ -190,7 +190,10 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or any(k.arg == "device" for k in call.keywords)
         ):
             return False
-    return True
+    # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
+    return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
+        isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
+    )
 
 
 def check_host_sync(index: ModuleIndex):

@@ -24,7 +24,7 @@ class PairSet(Dataset):
 
 
 net = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1)).to(device)
-loader = DataLoader(PairSet(x, y), batch_size=2, shuffle=True, num_workers=2)  # expect: PP505 medium
+loader = DataLoader(PairSet(x, y), batch_size=2, shuffle=True, num_workers=2)
 loss_fn = nn.MSELoss()
 opt = torch.optim.SGD(net.parameters(), lr=0.001)
 history = []

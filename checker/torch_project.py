@@ -1,0 +1,321 @@
+"""Evidence read across the checked files of one project for PP505 (DataLoader batches copied to the GPU
+from pageable memory).
+
+Projects often build their loaders in a module of their own (`data_factory.py`: `def get_loader(...):
+return DataLoader(...)`) and train in another, or hand a loader to a trainer class defined elsewhere
+(`BERTTrainer(bert, train_dataloader=loader)`). Checked one module at a time, the maker has no loop and the
+loop has no DataLoader, so PP505 says nothing. This pass, as checker/project.py does for TensorFlow
+pipelines, reads the files of one project (one PATH argument) once, and parses only the modules whose text
+makes a DataLoader, then only those whose text calls one of the makers, or defines one of the callees a
+loader is handed to; it reports PP505 at the unpinned DataLoader when the other module copies its batches.
+It also drops PP505 findings on loaders of a project dataset class whose `__getitem__` moves each item to
+the device itself (the batches are on the GPU already), parsing only modules that define `__getitem__`.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+
+from checker.engine import is_test_path
+from checker.findings import Finding
+from checker.module import ModuleIndex
+from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.rules import all_rules
+from checker.rules.torch_common import base_name, is_device_move, uses_torch
+from checker.rules.torch_data import (
+    consumed_params,
+    handed_over,
+    loader_dataset,
+    moves_batches_of,
+    pinned_memory_message,
+    returned_loaders,
+    unpinned,
+)
+
+RULE = "PP505"
+_CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
+_MOVES = re.compile(r"\.(?:to|cuda)\(")
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _index(text: str) -> ModuleIndex | None:
+    try:
+        index = ModuleIndex.build(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return index if uses_torch(index) else None
+
+
+def loaders_across_modules(
+    findings: list[Finding],
+    projects: list[list[str]],
+    codes=None,
+    sources: dict | None = None,
+    known: dict | None = None,
+) -> list[Finding]:
+    """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
+    and another copies the batches of, and with those on loaders of datasets that move their own items to
+    the device taken out. `sources` holds the texts the per-module pass read and `known` its
+    `module_facts` (by path); other files are read and parsed here, each once."""
+    if codes is not None and RULE not in codes:
+        return findings
+    sources, known = sources or {}, known or {}
+    for files in projects:
+        texts = {p: t for p in files if p.endswith(".py") and (t := sources.get(p) or _read(p)) is not None}
+        if not texts:
+            continue
+        checked = {p: t for p, t in texts.items() if not is_test_path(p)}
+        findings = _without_device_datasets(findings + _in_project(checked, findings, known), texts)
+    return findings
+
+
+def module_facts(index: ModuleIndex) -> tuple[list, list] | None:
+    """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
+    makers [(def name, line, column, where returned)] of unpinned loaders a def returns, and handoffs
+    [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
+    or class. The per-module pass computes them from its own index (checker/walker.py) so that this pass
+    does not parse the module again; None for a module that does not use torch."""
+    if not uses_torch(index):
+        return None
+    makers = [
+        (name, call.lineno, call.col_offset, where)
+        for name, loaders in returned_loaders(index).items()
+        for call, where in loaders
+        if unpinned(call, index)
+    ]
+    handoffs = [
+        (call.lineno, call.col_offset, callee, param, module)
+        for call, callee, param in handed_over(index)
+        if (module := _import_module(index, callee)) is not None
+    ]
+    return makers, handoffs
+
+
+def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
+    reported = {(f.path, f.line) for f in findings if f.rule == RULE}
+    makers: dict[str, list[tuple[str, int, int, int]]] = {}
+    handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
+    for path, text in texts.items():
+        if "DataLoader" not in text or file_is_silenced(text):
+            continue
+        if path in known:
+            found = known[path]
+        else:
+            index = _index(text)
+            found = None if index is None else module_facts(index)
+        if found is None:
+            continue
+        for name, line, col, where in found[0]:
+            if (path, line) not in reported:
+                makers.setdefault(name, []).append((path, line, col, where))
+        for line, col, callee, param, module in found[1]:
+            if (path, line) not in reported:
+                handoffs.setdefault(callee, []).append((path, line, col, param, module))
+    trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
+    rule = all_rules()[RULE]
+    found = []
+    for path, line, col, name in sorted(trained):
+        if silenced(noqa_lines(texts[path]).get(line), RULE):
+            continue
+        message = pinned_memory_message(name)
+        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, rule.confidence))
+    return found
+
+
+def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the makers' loaders that a module importing the maker trains on."""
+    if not makers:
+        return set()
+    called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
+    trained = set()
+    for path, text in texts.items():
+        names = set(called.findall(text)) if any(n in text for n in makers) else set()
+        names = {n for n in names if any(m[0] != path for m in makers[n]) and _reaches(text, n)}
+        if not names:
+            continue
+        index = _index(text)
+        if index is None:
+            continue
+        chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
+        where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
+        for name in moves_batches_of(index, where):
+            trained.update((p, line, col, f"{name}()") for p, line, col, _ in chosen[name])
+    return trained
+
+
+def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders handed to a def or class of another module of the project
+    (`BERTTrainer(bert, train_dataloader=train_loader)`) whose loops copy that parameter's batches. Only the
+    modules whose text defines one of those names are parsed."""
+    if not handoffs:
+        return set()
+    defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, handoffs)) + r")\b", re.MULTILINE)
+    trained = set()
+    for path, text in texts.items():
+        names = {
+            n
+            for n in defined.findall(text)
+            if any(p != path and _names_file(module, path) for p, _, _, _, module in handoffs[n])
+        }
+        if not names:
+            continue
+        index = _index(text)
+        if index is None:
+            continue
+        for name in names:
+            found = consumed_params(index, name)
+            if found is None:
+                continue
+            params, consumed = found
+            for loader_path, line, col, param, module in handoffs[name]:
+                if loader_path == path or not _names_file(module, path):
+                    continue
+                named = params[param] if isinstance(param, int) and param < len(params) else param
+                if named in consumed:
+                    trained.add((loader_path, line, col, f"{name}(..., {named})"))
+    return trained
+
+
+def _reaches(text: str, name: str) -> bool:
+    """The text imports `name` (`from data import get_loader`) or calls it on a module (`datasets.name(`):
+    it can reach another module's def of that name."""
+    return bool(re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(", text))
+
+
+def _names_file(module: str, path: str) -> bool:
+    """`from a.b import x` can mean the file: .../a/b.py, or a module of the package .../a/b/ (re-exported
+    by its __init__); a relative import (`from . import x`, module "") any file."""
+    tail = module.replace(".", "/").strip("/")
+    return not tail or path[: -len(".py")].endswith("/" + tail) or path.rsplit("/", 1)[0].endswith("/" + tail)
+
+
+def _import_module(index: ModuleIndex, name: str) -> str | None:
+    """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
+    the module reaches through `import helpers` (`helpers.name(...)`) none is known here."""
+    for node in index.imports:
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            return node.module or ""
+    return None
+
+
+def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
+    """The makers of `name` that the module at `user` imports: those whose file the import names (`from
+    data.factory import name` -> .../data/factory.py or a package .../data/factory/; `import datasets` then
+    `datasets.name(...)` -> .../datasets.py), and of several, the nearest to `user` (a repository of
+    lectures, each with its own helper.py)."""
+    module = _import_module(index, name)
+    if module is not None:
+        named = [e for e in entries if _names_file(module, e[0])]
+    else:
+        modules = [a.name for node in index.imports if isinstance(node, ast.Import) for a in node.names]
+        named = [e for e in entries if any(m and _names_file(m, e[0]) for m in modules)]
+    if len(named) <= 1:
+        return named
+    shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
+    best = max(shared.values())
+    return [e for e in named if shared[e[0]] == best]
+
+
+def _without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
+    moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
+    already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
+    clear case, though workers need the move taken out of the dataset first.) Only modules whose text
+    defines `__getitem__` are parsed for such classes, and only modules with a PP505 finding that name one
+    for the loaders."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == RULE and f.cell is None and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    if not reported:
+        return findings
+    named = {p: set(_CLASS.findall(t)) for p, t in texts.items() if "__getitem__" in t and _MOVES.search(t)}
+    wanted = {
+        c
+        for names in named.values()
+        for c in names
+        if any(c in texts[p] and re.search(rf"\b{c}\s*\(", texts[p]) for p in reported)
+    }
+    classes = set()
+    for path, names in named.items():
+        if names & wanted and (index := _index(texts[path])) is not None:
+            classes |= _device_item_classes(index)
+    if not classes:
+        return findings
+    dropped: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        if not any(c in texts[path] for c in classes):
+            continue
+        index = _index(texts[path])
+        if index is not None:
+            dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
+    return [f for f in findings if not (f.rule == RULE and (f.path, f.line) in dropped)]
+
+
+def _device_item_classes(index: ModuleIndex) -> set[str]:
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is not None and any(
+            isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) -> set[int]:
+    """The lines among `lines` whose DataLoader's dataset is an instance of one of `classes`: made inline,
+    bound to a name, or a def's parameter that a call of the def gives such a name."""
+    instances = {
+        base_name(t)
+        for node in index.call_assignments
+        if base_name(node.value.func) in classes
+        for t in node.targets
+    }
+    found = set()
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Call) and node.lineno in lines):
+            continue
+        dataset = loader_dataset(node)
+        if dataset is None:
+            continue
+        if (
+            isinstance(dataset, ast.Call)
+            and base_name(dataset.func) in classes
+            or base_name(dataset) in instances
+            or _given_instance(index, node, dataset, instances)
+        ):
+            found.add(node.lineno)
+    return found
+
+
+def _given_instance(index: ModuleIndex, call: ast.Call, dataset: ast.AST, instances: set[str]) -> bool:
+    """The dataset is a parameter of the def that makes the loader, and a call of that def passes an
+    instance (`create_data_loader(usd, BATCH_SIZE)` after `usd = UrbanSoundDataset(...)`)."""
+    if not isinstance(dataset, ast.Name):
+        return False
+    for name, function in index.module_functions.items():
+        start, end = function.lineno, function.end_lineno or function.lineno
+        if not start <= call.lineno <= end:
+            continue
+        params = [a.arg for a in function.args.args]
+        if dataset.id not in params:
+            return False
+        position = params.index(dataset.id)
+        for node in ast.walk(index.tree):
+            if isinstance(node, ast.Call) and base_name(node.func) == name:
+                given = node.args[position] if len(node.args) > position else None
+                given = next((k.value for k in node.keywords if k.arg == dataset.id), given)
+                if given is not None and base_name(given) in instances:
+                    return True
+        return False
+    return False

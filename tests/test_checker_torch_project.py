@@ -1,0 +1,56 @@
+"""A DataLoader one module returns and another copies to the GPU (checker/torch_project.py): PP505 at the
+maker's DataLoader, marked `# expect: PP505` in the projects under tests/torch_cases/projects."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checker import check_paths
+from checker.rules import all_rules
+
+PROJECTS = Path(__file__).parent / "torch_cases" / "projects"
+_EXPECT = re.compile(r"#\s*expect:\s*(PP\d+)")
+
+
+def found_and_marked(tmp_path: Path, name: str, rules=None):
+    # Files under tests/ get no findings (test code), so the projects are checked from a copy.
+    root = Path(shutil.copytree(PROJECTS / name, tmp_path / name))
+    findings, skipped, _ = check_paths([str(root)], rules)
+    assert not skipped, skipped
+    found = sorted(
+        (str(Path(f.path).relative_to(root)), f.line, f.rule) for f in findings if f.rule.startswith("PP5")
+    )
+    marked = sorted(
+        (str(path.relative_to(root)), n, m.group(1))
+        for path in root.rglob("*.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for m in _EXPECT.finditer(line)
+    )
+    return found, marked
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PROJECTS.iterdir() if p.is_dir()))
+def test_project_reports_exactly_the_marked_lines(tmp_path, name):
+    found, marked = found_and_marked(tmp_path, name)
+    assert found == marked
+
+
+def test_the_maker_is_reported_where_it_makes_the_loader(tmp_path):
+    found, _ = found_and_marked(tmp_path, "factory")
+    assert found == [("data_provider/data_factory.py", 13, "PP505"), ("datasets.py", 7, "PP505")]
+
+
+def test_each_module_alone_says_nothing(tmp_path):
+    root = Path(shutil.copytree(PROJECTS / "global_loader", tmp_path / "global_loader"))
+    for path in root.glob("*.py"):
+        findings, _, _ = check_paths([str(path)])
+        assert not [f for f in findings if f.rule == "PP505"], path
+
+
+def test_rules_not_asked_for_are_not_run_across_modules(tmp_path):
+    found, _ = found_and_marked(tmp_path, "global_loader", [all_rules()["PP504"]])
+    assert found == []
