@@ -102,6 +102,9 @@ class DatasetFlow:
     chains: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     consumed: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     returned: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
+    returners: dict[tuple[int, ...], list] = field(default_factory=dict)  # every function returning one
+    # `next(it)` only under `if step % 100 == 0:` in a training loop: an evaluation or a picture now and then
+    periodic: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
     iterated: dict[int, tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)  # for loops over one
     # handed on where this flow cannot follow it: an argument of a call it does not run (`obj.train(ds)`,
     # `validation_data=val_ds`), an element of a tuple, list or dict, an attribute or item stored, an
@@ -140,7 +143,9 @@ class DatasetFlow:
                 chain = flow._iterators.get(call.args[0].id)
                 if chain is not None:
                     flow._pass(chain, call)
-                    if _trains(site.loops[-1], index):
+                    if _every_n_steps(site.loops[-1], call):
+                        flow.periodic.setdefault(tuple(id(s.node) for s in chain), chain)
+                    elif _trains(site.loops[-1], index):
                         flow._train(chain)
         return flow
 
@@ -192,7 +197,9 @@ class DatasetFlow:
                     if value is not None and function is not None and names_training(function.name):
                         self._train(value)  # `def train_input_fn(): ... return ds`
                     if value is not None and function is not None:
-                        self.returned.setdefault(tuple(id(s.node) for s in value), (value, stmt))
+                        ids = tuple(id(s.node) for s in value)
+                        self.returned.setdefault(ids, (value, stmt))
+                        self.returners.setdefault(ids, []).append(function)
                 continue
             if isinstance(stmt, ast.For | ast.AsyncFor):
                 chain = self._eval(stmt.iter, env, function, depth, stack)
@@ -522,6 +529,19 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
 
 _TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
 _NOT_TRAINING = ("eval", "test", "valid", "predict", "infer")
+
+
+def _every_n_steps(loop: ast.AST, call: ast.Call) -> bool:
+    """`call` runs only under an `if` of the loop testing a remainder (`if step % 100 == 0:`, `if
+    tf.equal(optimizer.iterations % 100, 0):`): once every N iterations, not every step."""
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.If)
+            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(node.test))
+            and any(n is call for stmt in node.body for n in ast.walk(stmt))
+        ):
+            return True
+    return False
 
 
 def names_training(name: str | None) -> bool:
