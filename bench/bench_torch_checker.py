@@ -105,6 +105,10 @@ _KIND_RULES = {
     "eval-without-no-grad": {"PP503"},
     "element-loop": {"PP509"},
     "synchronize-every-step": {"PP510"},
+    "history-accumulated": {"PP502"},
+    "setup-in-loop": {"PP507"},
+    "per-sample-call": {"PP508"},
+    "retain-graph": {"PP511"},
 }
 _LOOP_LINE = re.compile(r"loop at (?:cell \d+ )?line (\d+)")
 
