@@ -369,3 +369,19 @@ def test_validation_loss_summed_with_its_graph_is_found(line, found):
         "\n        ", "\n          "
     )
     assert "PP502" not in {r for r, _ in torch_findings(guarded)}
+
+
+def test_legacy_data_index_read_counts_among_a_loops_other_reads_only():
+    loop = PRELUDE + (
+        "def train(net, loader, criterion, optimizer):\n"
+        "    total = 0\n"
+        "    for x, y in loader:\n"
+        "        loss = criterion(net(x.cuda()), y.cuda())\n"
+        "        loss.backward()\n"
+        "        optimizer.step()\n"
+        "        total += loss.data[0]\n"
+    )
+    assert torch_findings(loop) == []
+    findings, _ = check_source(loop + "        print(loss.item())\n", "t.py")
+    (finding,) = [f for f in findings if f.rule == "PP501"]
+    assert finding.line == 13 and "1 more reads" in finding.message

@@ -91,6 +91,7 @@ class TorchFacts:
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
         self._toy: bool | None = None
+        self._moved_models: list | None = None
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     @functools.cached_property
@@ -170,6 +171,28 @@ class TorchFacts:
             self._per_loop[slot] = make()
         return self._per_loop[slot]
 
+    def models_on_device(self, function, line: int) -> set[str]:
+        """Models the module's own code or `function` moves to a GPU (`model.cuda()`, `model =
+        model.to(device)` with a device that is not only the CPU): their inputs reach the device, wherever
+        the module or its data set moves them. The move must come before `line` (the loop), or before a call
+        of `function` at module level: a notebook's CPU chapter may move its model only in a later cell, and a
+        move in another def may come after it."""
+        if self._moved_models is None:
+            cpu = _cpu_device_names(self.index)
+            self._moved_models = [
+                (site.function, site.node.lineno, base_name(site.node.func.value))
+                for site in self.index.calls
+                if isinstance(site.node.func, ast.Attribute)
+                and base_name(site.node.func.value) in self.models
+                and _moves_to_device(site.node, self.index, cpu)
+            ]
+        called = [s.node.lineno for s in self.callers.get(id(function), ())] if function is not None else []
+        return {
+            name
+            for where, at, name in self._moved_models
+            if (where is function and at < line) or (where is None and any(at < c for c in [line, *called]))
+        }
+
     @property
     def models(self) -> set[str]:
         if self._models is None:
@@ -203,7 +226,11 @@ class TorchFacts:
                 continue  # its body runs every step; an `except` is an ExceptHandler, a guard
             if isinstance(outer, ast.If):
                 inner = path[i + 1] if i + 1 < len(path) else node
-                if _configuration_test(outer.test) or _later_branch(outer, inner):
+                if (
+                    _configuration_test(outer.test)
+                    or _later_branch(outer, inner)
+                    or _accumulation(outer.test)
+                ):
                     continue
             if isinstance(outer, _GUARDS):
                 return True
@@ -508,6 +535,17 @@ def _keyed_switch(node: ast.AST) -> bool:
         and isinstance(node.slice, ast.Constant)
         and isinstance(node.slice.value, str)
         and node.slice.value.startswith(("use_", "enable_"))
+    )
+
+
+def _accumulation(test: ast.AST) -> bool:
+    """`if (step + 1) % args.gradient_accumulation_steps == 0:`: the optimizer-step boundary of gradient
+    accumulation, every step by default (one step per update), not a logging interval."""
+    return any(
+        isinstance(n, ast.BinOp)
+        and isinstance(n.op, ast.Mod)
+        and any("accum" in (base_name(m) or "").lower() for m in ast.walk(n.right))
+        for n in ast.walk(test)
     )
 
 

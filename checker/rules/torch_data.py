@@ -520,6 +520,22 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         helper = fx.helpers.get(id(node)) or fx.own_method(node)
         if helper is not None and _helper_moves(helper, node, targets, index):
             return True
+        if helper is None and base_name(node.func) in MOVE_HELPERS and _hands_batch(node, targets):
+            return True
+    return False
+
+
+# Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
+# `self.to_var(x)` of a base class, `to_cuda(batch)`): defined elsewhere, known by name.
+MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable"})
+
+
+def _hands_batch(call: ast.Call, targets: set[str]) -> bool:
+    """The batch, an item of it, or a list/tuple holding one is an argument of the call."""
+    for arg in call.args:
+        items = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
+        if any(_part_of(item, targets) for item in items):
+            return True
     return False
 
 
@@ -969,6 +985,8 @@ for x, y in loader:
             "(its batches are on the GPU already). Loaders are followed across modules too: a def that returns"
             " an unpinned loader (also in a tuple) is reported where it makes it when another module of the "
             "project imports it and copies its batches; batches pulled with `next(it)`/`it.next()` count."
+            " Branch torch-fix13: a batch handed to an imported helper named for the copy (`utils.cuda([imgs, "
+            "z])`, `to_var(x)`, `to_device(batch, device)`, `_get_variable(x)`) counts as moved."
         ),
         risk="low",
         confidence="medium",

@@ -53,6 +53,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
     yield from _flagged_off_calls(index, fx)
+    yield from _frozen_teacher_calls(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -86,6 +87,65 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _frozen_teacher_calls(index: ModuleIndex, fx):
+    """A model put in eval mode in the def and run in its training loop with its output detached right
+    away (`t = teacher(x)` then `t = t.detach()`, or `teacher(x).detach()`) outside no_grad: a frozen
+    teacher, whose graph each step builds and throws away."""
+    steps = {id(loop) for loop in fx.step_loops}
+    for function in index.functions:
+        sites = index.function_calls.get(id(function), [])
+        modes = _mode_calls(sites)
+        if not any(kind == "eval" for _, _, kind in modes):
+            continue
+        for site in sites:
+            call = site.node
+            if not site.loops or id(site.loops[-1]) not in steps:
+                continue
+            receiver = model_called(call)
+            if receiver is None or _mode_at(modes, receiver, call.lineno) != "eval":
+                continue
+            if not _detached(call, site.loops[-1], fx) or fx.site_without_grad(site):
+                continue
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` on every step of the training loop at line "
+                f"{site.loops[-1].lineno} and its output is detached: autograd records a graph no backward "
+                "uses; call it under `with torch.no_grad():`",
+            )
+
+
+def _detached(call: ast.Call, loop, fx) -> bool:
+    """The call's result is detached at once: `m(x).detach()`, or `t = m(x)` then `t.detach()` in the loop
+    with no other use of `t` before it."""
+    parent = fx.parent_of(call)
+    if isinstance(parent, ast.Attribute) and parent.attr == "detach":
+        return True
+    stmt = fx.statement(call)
+    if not (
+        isinstance(stmt, ast.Assign)
+        and stmt.value is call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return False
+    name = stmt.targets[0].id
+    later = sorted(
+        (
+            n
+            for n in loop_nodes(fx.index, loop)
+            if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+        ),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    uses = [n for n in later if isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    first = fx.parent_of(uses[0])
+    return isinstance(first, ast.Attribute) and first.attr == "detach"
 
 
 def _flag_params(function, fx) -> dict[str, ast.AST]:
@@ -288,7 +348,58 @@ def _is_backward(call: ast.Call, index: ModuleIndex) -> bool:
     return method_name(call) == "backward" or index.resolver.call_name(call) in GRAD_CALLS
 
 
+def _graph_root(call: ast.Call, index: ModuleIndex):
+    """The name the backward's graph hangs from (`losses` in `losses.backward()`, `loss` in `grad(loss, w)`)."""
+    if index.resolver.call_name(call) not in GRAD_CALLS:
+        root = call.func.value
+    else:
+        root = (
+            call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "outputs"), None)
+        )
+    while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
+        root = root.value if not isinstance(root, ast.Call) else root.func
+    return root
+
+
+def _step_helper_retains(index: ModuleIndex):
+    """`backward(retain_graph=True)` in a def with no loop of its own that a loop of the module calls once
+    per iteration (`loss = self.process_batch(batch)` in fit's loop) and that steps an optimizer, over a graph
+    the def builds itself, and no other backward reached from that loop: (the backward's site, the caller loop)."""
+    retaining = {}
+    for site in index.calls:
+        call = site.node
+        if site.loops or site.function is None or not _retains(call) or not _is_backward(call, index):
+            continue
+        root = _graph_root(call, index)
+        built = {
+            n.id for n in ast.walk(site.function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        steps = any(
+            isinstance(n, ast.Call) and method_name(n) == "step" and not n.args
+            for n in ast.walk(site.function)
+        )  # a training step (`optimizer.step()`), not a saliency map or Grad-CAM drawn per image
+        if steps and isinstance(root, ast.Name) and root.id in built:
+            retaining.setdefault(id(site.function), []).append(site)
+    if not retaining:
+        return
+    for loop_id, sites in index.loop_calls.items():
+        for caller in sites:
+            helper = index.helper_of(caller.node, caller.function)
+            if helper is None or id(helper) not in retaining or id(caller.loops[-1]) != loop_id:
+                continue
+            backwards = [s for s, _ in index.reached_calls(sites) if _is_backward(s.node, index)]
+            if len(backwards) == 1:
+                yield retaining.pop(id(helper))[0], caller.loops[-1], helper
+
+
 def check_retain_graph(index: ModuleIndex):
+    for site, loop, helper in _step_helper_retains(index):
+        message = (
+            f"backward(retain_graph=True) in `{helper.name}`, called once per iteration by the loop at line "
+            f"{loop.lineno}, has no second backward through the same graph: every step's graph and saved "
+            "activations stay in memory; drop retain_graph"
+        )
+        yield RawFinding("PP511", site.node.lineno, site.node.col_offset, message)
     for site in index.calls:
         call = site.node
         if not site.loops or not _retains(call) or not _is_backward(call, index):
@@ -299,17 +410,7 @@ def check_retain_graph(index: ModuleIndex):
         ]
         if len(backwards) > 1:
             continue
-        if index.resolver.call_name(call) not in GRAD_CALLS:
-            graph = call.func.value
-        else:
-            graph = (
-                call.args[0]
-                if call.args
-                else next((k.value for k in call.keywords if k.arg == "outputs"), None)
-            )
-        root = graph
-        while isinstance(root, ast.Subscript | ast.Attribute | ast.Call):
-            root = root.value if not isinstance(root, ast.Call) else root.func
+        root = _graph_root(call, index)
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
         state = carried_graph(index, loop)
@@ -340,7 +441,9 @@ register(
             "A model called in a loop after `model.eval()`, or in a function named for evaluation (test, "
             "validate, predict, infer, accuracy), outside torch.no_grad()/inference_mode() (a `with`, a "
             "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
-            "breaks, or runs a literal range of a few iterations, is skipped."
+            "breaks, or runs a literal range of a few iterations, is skipped. Also a model put in eval mode and "
+            "run in a training loop with its output detached at once (a frozen teacher: `t = teacher(x)` then "
+            "`t = t.detach()`)."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
@@ -399,7 +502,9 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "`backward(retain_graph=True)` (or autograd.grad/backward with it) in a loop that builds its graph "
-            "each iteration and runs no second backward over it."
+            "each iteration and runs no second backward over it, or in a def that a loop of the module calls "
+            "once per iteration, that steps an optimizer over a graph it builds itself (a `process_batch` "
+            "training step)."
         ),
         why=(
             "retain_graph keeps the graph's saved activations after backward; with no second backward they are "

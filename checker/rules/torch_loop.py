@@ -414,20 +414,27 @@ def _device_rank(index: ModuleIndex, loop, name: str) -> int | None:
     return None
 
 
-def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
-    """Only element arithmetic: `out[i] = a[i] * b[i]`, `total += x[i]`, `if p[i] == y[i]: correct += 1`."""
+def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str], temps: bool = False) -> bool:
+    """Only element arithmetic: `out[i] = a[i] * b[i]`, `total += x[i]`, `if p[i] == y[i]: correct += 1`.
+    With `temps`, also elements read into plain names (`cate = labels[j].numpy()`) and read to the host
+    one at a time (`.numpy()`, `.cpu()`)."""
+    methods = _HOST_READS if temps else frozenset()
     for stmt in statements:
         if isinstance(stmt, ast.If):
             if not (
-                _scalar_expr(stmt.test, index) and _scalar_body(stmt.body + stmt.orelse, index, loop_vars)
+                _scalar_expr(stmt.test, index, methods)
+                and _scalar_body(stmt.body + stmt.orelse, index, loop_vars, temps)
             ):
                 return False
         elif isinstance(stmt, ast.AugAssign):
-            if not (isinstance(stmt.target, ast.Name | ast.Subscript) and _scalar_expr(stmt.value, index)):
+            if not (
+                isinstance(stmt.target, ast.Name | ast.Subscript) and _scalar_expr(stmt.value, index, methods)
+            ):
                 return False
         elif isinstance(stmt, ast.Assign):
-            if not all(isinstance(t, ast.Subscript) for t in stmt.targets) or not _scalar_expr(
-                stmt.value, index
+            kinds = (ast.Subscript, ast.Name) if temps else ast.Subscript
+            if not all(isinstance(t, kinds) for t in stmt.targets) or not _scalar_expr(
+                stmt.value, index, methods
             ):
                 return False
             if _recurrence(stmt):
@@ -439,7 +446,7 @@ def _scalar_body(statements, index: ModuleIndex, loop_vars: set[str]) -> bool:
 
 def _recurrence(stmt: ast.Assign) -> bool:
     """`out[i] = out[i - 1] + x[i]`: an element written from another element of the same tensor."""
-    written = {base_name(t.value): ast.dump(t.slice) for t in stmt.targets}
+    written = {base_name(t.value): ast.dump(t.slice) for t in stmt.targets if isinstance(t, ast.Subscript)}
     same_element = set()
     for node in ast.walk(stmt.value):
         if isinstance(node, ast.Subscript) and base_name(node.value) in written:
@@ -452,7 +459,7 @@ def _recurrence(stmt: ast.Assign) -> bool:
     )
 
 
-def _scalar_expr(expr, index: ModuleIndex) -> bool:
+def _scalar_expr(expr, index: ModuleIndex, methods: frozenset = frozenset()) -> bool:
     for node in ast.walk(expr):
         if not isinstance(node, _PLAIN):
             return False
@@ -460,9 +467,50 @@ def _scalar_expr(expr, index: ModuleIndex) -> bool:
             name = index.resolver.call_name(node)
             if name is None and isinstance(node.func, ast.Name):
                 name = node.func.id
-            if name not in _ELEMENTWISE and method_name(node) not in _ELEMENTWISE_METHODS:
+            called = method_name(node)
+            if name not in _ELEMENTWISE and called not in _ELEMENTWISE_METHODS and called not in methods:
                 return False
     return True
+
+
+_HOST_READS = frozenset({"item", "numpy", "cpu"})
+
+
+def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], set[int]]) -> str | None:
+    """`for j in range(len(labels)): conf[labels[j].numpy(), pred[j].numpy()] += 1` inside a loop over
+    batches (not a literal handful): the body reads single elements by the loop variable to the host
+    (`t[j].item()`, `t[j].numpy()`), so each is a tensor, one op and one read per element. The first such
+    tensor's name."""
+    if not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and id(loop) in in_loop()
+        and not few_runs([loop])
+    ):
+        return None
+    for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _HOST_READS
+            and not node.args
+            and isinstance(node.func.value, ast.Subscript)
+            and isinstance(node.func.value.value, ast.Name | ast.Attribute)
+            and var in _names(node.func.value.slice)
+        ):
+            return base_name(node.func.value.value)
+    return None
+
+
+def _nested_loops(index: ModuleIndex) -> set[int]:
+    """Loops written inside another loop of the same def."""
+    inner = set()
+    for loop in index.loops:
+        for node in ast.walk(loop):
+            if node is not loop and isinstance(node, ast.For | ast.While):
+                inner.add(id(node))
+    return inner
 
 
 def _indexes_with(statements, name: str, var: str) -> bool:
@@ -478,6 +526,11 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     return found
 
 
+def _writes_count(statements) -> bool:
+    """The body adds into a counter or a matrix cell (`conf[a, b] += 1`), not only reads into names."""
+    return any(isinstance(n, ast.AugAssign) for stmt in statements for n in ast.walk(stmt))
+
+
 def _uses(statements, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
 
@@ -485,6 +538,7 @@ def _uses(statements, name: str) -> bool:
 def check_python_loop_over_tensor(index: ModuleIndex):
     # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
     tensors = functools.cache(lambda: _tensor_names(index))
+    nested = functools.cache(lambda: _nested_loops(index))
     for loop in index.loops:
         if not isinstance(loop, ast.For):
             continue
@@ -502,7 +556,14 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 or not _indexes_with(loop.body, owner, var)
                 or not _scalar_body(loop.body, index, {var})
             ):
-                continue
+                owner = _read_per_element(loop, var, index, nested)
+                if (
+                    owner is None
+                    or not _indexes_with(loop.body, owner, var)
+                    or not _scalar_body(loop.body, index, {var}, temps=True)
+                    or not _writes_count(loop.body)
+                ):
+                    continue
         yield RawFinding(
             "PP509",
             loop.lineno,
@@ -594,7 +655,10 @@ register(
         root_cause="api.not_efficient_api",
         summary=(
             "A `for i in range(len(t))` / `range(t.size(0))` / `range(t.shape[0])` loop over a tensor whose body "
-            "is only element arithmetic (`out[i] = a[i] * b[i]`, `total += t[i]`, `if p[i] == y[i]: n += 1`)."
+            "is only element arithmetic (`out[i] = a[i] * b[i]`, `total += t[i]`, `if p[i] == y[i]: n += 1`); "
+            "also a range loop nested in a loop over batches that reads elements to the host one at a time into "
+            "a counter or matrix (`for j in range(len(labels)): conf[labels[j].numpy(), pred[j].numpy()] += 1`, "
+            "`hits[label] += correct[i].item()`)."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
@@ -616,7 +680,9 @@ t = t * 2 + 1
             "np.arange(8)`) is not taken for a tensor. A range loop that writes one element per pass "
             "(`labels[i] = ...`, `w[i, j] = v[i][j].item()`) is reported only into a tensor its def made on the "
             "device with as many dimensions as the write indexes (a host tensor so filled is mostly one-time "
-            "set-up or a slow loop timed on purpose). Confidence medium: 10 of 10 findings right over all the "
+            "set-up or a slow loop timed on purpose). A loop that reads elements with `.item()`/`.numpy()` is "
+            "reported only inside another loop, when it adds into a counter, not a literal few passes. "
+            "Confidence medium: 10 of 10 findings right over all the "
             "readings (tuning, fresh, hold-outs 1-3; 3 of them found since branch torch-fix10): too few to "
             "promote."
         ),

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import ModuleIndex
+from checker.module import COMPREHENSION_TYPES, ModuleIndex
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -29,7 +29,7 @@ from checker.rules.torch_common import (
     model_called,
     reads_clock,
 )
-from checker.rules.torch_data import module_loaders, source_key
+from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
 LOSS_WORDS = ("loss", "criterion")
@@ -99,9 +99,11 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     return None
 
 
-def _reads_for_reporting(stmt, loop, fx) -> bool:
+def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
     """The host value only feeds logging or a running total (`total += loss.item()`, `print(...)`,
-    `stats["loss"] = ...`, `acc = ...` used only so), not the loop's own logic."""
+    `stats["loss"] = ...`, `acc = ...` used only so, or a value derived from it and used only so:
+    `correct = ....item()` then `accuracy = correct / n` then `accs.update(accuracy)`), not the loop's own
+    logic."""
     if isinstance(stmt, ast.AugAssign | ast.Expr):
         return True
     if not isinstance(stmt, ast.Assign):
@@ -118,11 +120,18 @@ def _reads_for_reporting(stmt, loop, fx) -> bool:
                 if not (
                     all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
                     or _running_total(use, name)
+                    or (depth > 0 and use is not stmt and _reads_for_reporting(use, loop, fx, depth - 1))
                 ):
                     return False
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
+            elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
+                return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def _in_place(expr) -> bool:
+    return isinstance(expr, ast.Call) and (method_name(expr) or "").endswith("_")
 
 
 def _none_test(stmt, name: ast.Name) -> bool:
@@ -174,20 +183,24 @@ def _divergence_check(test: ast.AST) -> bool:
 
 def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
-    the helpers it calls, and converts no tensor's type (`imgs.type(cuda.FloatTensor)`): its step runs on the
-    CPU, where reading a value waits for nothing."""
+    the helpers it calls, converts no tensor's type (`imgs.type(cuda.FloatTensor)`) and runs no model the
+    module put on a GPU (whose inputs must be there: a data set that moves its own items): its step runs on
+    the CPU, where reading a value waits for nothing."""
     if not isinstance(loop, ast.For | ast.AsyncFor):
         return False
+    fx = facts(index)
     loaders, scopes = module_loaders(index)
-    key = source_key(loop, facts(index), scopes) if loaders else None
+    key = source_key(loop, fx, scopes) if loaders else None
     if key is None or not any(key in names for _, names in loaders):
         return False
+    on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
             is_device_move(call, index)
             or method_name(call) == "type"
             or any(k.arg == "device" for k in call.keywords)
+            or (on_device and model_called(call) in on_device)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
@@ -213,7 +226,10 @@ def check_host_sync(index: ModuleIndex):
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
                 reads.append((stmt, site.node, how, ""))
+        reads.extend(_per_item_reads(index, loop, tensors))
         reads.extend(_helper_reads(index, loop))
+        if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
+            reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
             continue
         _, call, how, where = reads[0]
@@ -227,9 +243,72 @@ def check_host_sync(index: ModuleIndex):
         )
 
 
+def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """`train_loss += loss.data[0]`: code written for PyTorch before 0.4 read a loss's value on the host
+    by indexing its data (what `.item()` is now), in the loop's own body. Counted among a loop's other
+    reads only."""
+    fx = facts(index)
+    reads = []
+    for node in loop_nodes(index, loop):
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "data"
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in tensors
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == 0
+            and isinstance(node.ctx, ast.Load)
+        ):
+            continue
+        if fx.guarded_step(node, loop):
+            continue
+        stmt = fx.statement_in(node, loop)
+        if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, node, f"{node.value.value.id}.data[0]", ""))
+    return reads
+
+
+def _over_items(loop) -> bool:
+    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses)."""
+    it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
+
+
+def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
+    """Reads in a loop or comprehension over a dict of losses, itself on the step's path:
+    `for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`, `{k: v.item() for k, v in
+    losses.items()}`: one wait per loss, every step."""
+    fx = facts(index)
+    reads = []
+    for site in index.loop_calls[id(loop)]:
+        if len(site.loops) < 2 or site.loops[-2] is not loop or not _over_items(site.loops[-1]):
+            continue
+        inner = site.loops[-1]
+        how = _sync_of(site.node, tensors)
+        if how is None or fx.guarded_step(inner, loop):
+            continue
+        if isinstance(inner, COMPREHENSION_TYPES):
+            stmt = fx.statement_in(inner, loop)
+        elif fx.guarded_step(site.node, inner):
+            continue
+        else:
+            stmt = fx.statement_in(site.node, inner)
+        if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
+            reads.append((stmt, site.node, how, ""))
+    return reads
+
+
+def _into_meter(stmt) -> bool:
+    """`metrics["bce"] += bce.data.cpu().numpy() * n`: a host value added to a meter, not one the code
+    needs (an action handed to an environment)."""
+    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript | ast.Attribute)
+
+
 def _helper_reads(index: ModuleIndex, loop) -> list:
-    """`.item()` in a def of the module that the loop calls on every step, outside the def's own loops and
-    ifs: a loss function returning `.item()` metrics, a step function logging `loss.item()`."""
+    """`.item()` or `.numpy()` in a def of the module that the loop calls on every step, outside the def's
+    own loops and ifs: a loss function returning `.item()` metrics or adding `bce.data.cpu().numpy()` to a
+    meter (`metrics[k] += ...`), a step function logging `loss.item()`."""
     fx = facts(index)
     own = index.loop_function.get(id(loop))
     reads = []
@@ -239,10 +318,16 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
-            if inner.loops or call.args or method_name(call) != "item" or fx.guarded_step(call, helper):
+            if (
+                inner.loops
+                or call.args
+                or method_name(call) not in ("item", "numpy")
+                or fx.guarded_step(call, helper)
+                or (method_name(call) == "numpy" and not _into_meter(fx.statement(call)))
+            ):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, ".item()", where))
+            reads.append((call, call, f".{method_name(call)}()", where))
     return reads
 
 
@@ -322,6 +407,7 @@ _CONSTRUCTORS = frozenset(
 _PASS_THROUGH = frozenset(
     {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
+    | {"expand_as", "scatter_"}
 )
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -333,19 +419,20 @@ def _created_on_host(
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(name)` is the value a name was
     given earlier in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`), followed once."""
-    if isinstance(node, ast.Name):
-        node = bound(node.id)
-    elif (
-        isinstance(node, ast.Call)
-        and node.args
-        and isinstance(node.args[0], ast.Name)
-        and index.resolver.call_name(node) in _VARIABLE
-    ):
-        node = bound(node.args[0].id)
-    helpers = 0
-    while isinstance(node, ast.Call | ast.BinOp):
+    helpers, hops = 0, 0
+    while isinstance(node, ast.Call | ast.BinOp | ast.Name):
+        if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
+            hops += 1  # `v = Variable(a)`, `v = v.cuda()`)
+            if hops > 2:
+                return None
+            node = bound(node.id)
+            continue
         if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
-            sides = [side for side in (node.left, node.right) if isinstance(side, ast.Call | ast.BinOp)]
+            sides = [
+                side
+                for side in (node.left, node.right)
+                if isinstance(side, ast.Call | ast.BinOp) and not _scalar_call(side)
+            ]
             if len(sides) != 1:
                 return None
             node = sides[0]
@@ -364,14 +451,27 @@ def _created_on_host(
                 return None
             if name in _SIZED and any(isinstance(a, ast.Constant) and a.value == 0 for a in node.args[:1]):
                 return None  # `torch.empty(0)`: no element to copy
-            if name in _CONSTRUCTORS and not _constant(node, steady):
+            if name in _CONSTRUCTORS and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
+                inner = node.args[0]
+                if isinstance(inner.func, ast.Name) and inner.func.id == "range":
+                    return name  # `torch.LongTensor(range(n))`: an arange made on the host
+                if index.resolver.call_name(inner) in _FACTORIES:
+                    node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
+                    continue
+            sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
+            if name in _CONSTRUCTORS and not sizes and not _constant(node, steady):
                 return None  # data from the host that changes: the copy is needed anyway
-            return name
+            return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
         if method_name(node) in _PASS_THROUGH:
             node = node.func.value
             continue
         return None
     return None
+
+
+def _scalar_call(node) -> bool:
+    """`float("-inf")`, `int(n)`: a Python number, not a tensor."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "int")
 
 
 _RANKS = re.compile(r"(?i)world_size|size_list|num_gpus|n_?gpus|num_replicas|num_processes")
@@ -529,7 +629,9 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
 
 
 def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | None:
-    """The value of the last `name = ...` of the loop's body before `line` (None outside a loop)."""
+    """The value of the last `name = ...` of the loop's body before `line`; outside a loop, of a `forward`'s
+    body (`r = torch.LongTensor(range(n))` then `r = r.cuda()`; a def run once per epoch, such as a sample
+    grid's, is not followed so; None at module level)."""
     if loop is None:
         return None
 
@@ -554,7 +656,10 @@ def check_created_then_moved(index: ModuleIndex):
     per_step = None
     for site in index.calls:
         call = site.node
-        if not is_device_move(call, index):
+        helped = _helper_moved(call, index)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
+        moved = [call.func.value] if is_device_move(call, index) else []
+        moved += helped or []
+        if not moved:
             continue
         if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
             if per_step is None:
@@ -565,8 +670,9 @@ def check_created_then_moved(index: ModuleIndex):
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
-        bound = functools.partial(_bound_before, index, loop, call.lineno)
-        made = _created_on_host(call.func.value, index, steady, bound)
+        scope = loop or (site.function if getattr(site.function, "name", "") == "forward" else None)
+        bound = functools.partial(_bound_before, index, scope, call.lineno)
+        made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
             continue
         if loop is not None and _first_time(facts(index), call, loop):
@@ -581,6 +687,15 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
+    """What an imported helper named for the GPU copy moves (`utils.cuda([imgs, z])`: imgs and z;
+    `to_var(x)`: x), or None for any other call."""
+    if base_name(call.func) not in MOVE_HELPERS or not call.args or facts(index).helpers.get(id(call)):
+        return None
+    first = call.args[0]
+    return list(first.elts) if isinstance(first, ast.List | ast.Tuple) else [first]
 
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
@@ -677,7 +792,13 @@ for step, (x, y) in enumerate(loader):
             "data (three or more rows of samples written as nested literals, or a top-level randn/rand/linspace "
             "of at most 1,000 rows, and no file, dataset class, download or data helper called) reports at "
             "medium: a four-point net or a five-sample DDP demo waits for nothing anyone would measure (branch "
-            "torch-fix11)."
+            "torch-fix11). Branch torch-fix13: reads in a loop or comprehension over a step's dict of losses "
+            "(`for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`), under the gradient-"
+            "accumulation boundary (`if (step + 1) % args.gradient_accumulation_steps == 0:`, every step by "
+            "default), and feeding a value derived only for reporting (`acc = correct / n`) count; pre-0.4 "
+            "`train_loss += loss.data[0]` counts among a loop's other reads, never alone (such code rarely runs "
+            "unchanged on today's PyTorch); a loader loop "
+            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
         ),
         risk="medium",
         check=lowered_on_toys(check_host_sync),
@@ -718,7 +839,11 @@ for x, y in loader:
             "(backward, an optimizer step, autograd.grad, or a helper of the module that runs one): a "
             "`train_epoch` making its state before the batch loop, or an attack before its steps, makes it once "
             "per epoch or per attack. A value made on one line and moved on a later one of the same loop "
-            "(`z = torch.randn(n, 100)` then `z = z.cuda()` or `Variable(z).cuda()`) is found. "
+            "(`z = torch.randn(n, 100)` then `z = z.cuda()` or `Variable(z).cuda()`) is found, and so in a "
+            "`forward` (`r = torch.LongTensor(range(n))` then `if self.use_gpu: r = r.cuda()`), following two "
+            "names at most; `torch.LongTensor(range(n))` counts as an arange, `torch.Tensor(1, n)` as a sized "
+            "factory and `torch.FloatTensor(torch.zeros(...))` as the factory it wraps; an imported helper named "
+            "for the copy (`utils.cuda([imgs, z])`, `to_var(x)`) moves what it is given. "
             "Confidence high: "
             "205 of 222 findings right (92%) over all the readings together (tuning, fresh, hold-outs 1-3), "
             "fitted on them by branch torch-fix10 (hold-out 3 alone: 77 of 86); the rest: per-rank buffers of "
