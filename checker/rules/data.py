@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from checker.datasets import ONE_PASS, DatasetFlow, Step
 from checker.findings import RawFinding
@@ -1070,26 +1071,29 @@ def visibly_costly(call: ast.Call, index: ModuleIndex, by_name: bool = True) -> 
             if isinstance(n, ast.Name | ast.Attribute)
         ]
         return any(word in name.lower() for name in names for word in _COSTLY_NAME_WORDS)
+    for node, name in _calls_in_map(roots, index):
+        if name.startswith("tensorflow."):
+            if any(w in name for w in _COSTLY_OP_WORDS):
+                return True
+            continue
+        if by_name and any(w in _callee(node) for w in _COSTLY_CALL_WORDS):
+            return True
+    return False
+
+
+def _calls_in_map(roots: list[ast.AST], index: ModuleIndex) -> Iterator[tuple[ast.Call, str]]:
+    """Every call in a mapped function's code and the module functions it calls, with its resolved name ("" when
+    unknown)."""
     for root in [*roots, *_called_helpers(roots, index)]:
         for node in ast.walk(root):
-            if not isinstance(node, ast.Call):
-                continue
-            name = index.resolver.call_name(node) or ""
-            if name.startswith("tensorflow."):
-                if any(w in name for w in _COSTLY_OP_WORDS):
-                    return True
-                continue
-            func = node.func
-            callee = (
-                func.id
-                if isinstance(func, ast.Name)
-                else func.attr
-                if isinstance(func, ast.Attribute)
-                else ""
-            )
-            if by_name and any(w in callee.lower() for w in _COSTLY_CALL_WORDS):
-                return True
-    return False
+            if isinstance(node, ast.Call):
+                yield node, index.resolver.call_name(node) or ""
+
+
+def _callee(call: ast.Call) -> str:
+    """The called name as written, lowercased (`table.lookup(...)` -> "lookup"); "" for anything else."""
+    func = call.func
+    return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")).lower()
 
 
 _STRING_OP_WORDS = ("strings.", "string_split", "substr", "regex")
@@ -1104,23 +1108,18 @@ def _string_work_only(call: ast.Call, index: ModuleIndex) -> bool:
     if roots is None:
         return False
     string_work = False
-    for root in [*roots, *_called_helpers(roots, index)]:
-        for node in ast.walk(root):
-            if not isinstance(node, ast.Call):
-                continue
-            name = index.resolver.call_name(node) or ""
-            if name.startswith("tensorflow."):
-                if any(w in name for w in _STRING_OP_WORDS):
-                    string_work = True
-                elif any(w in name for w in _COSTLY_OP_WORDS):
-                    return False
-                continue
-            func = node.func
-            callee = (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")).lower()
-            if "lookup" in callee:
+    for node, name in _calls_in_map(roots, index):
+        if name.startswith("tensorflow."):
+            if any(w in name for w in _STRING_OP_WORDS):
                 string_work = True
-            elif any(w in callee for w in _COSTLY_CALL_WORDS) and "split" not in callee:
+            elif any(w in name for w in _COSTLY_OP_WORDS):
                 return False
+            continue
+        callee = _callee(node)
+        if "lookup" in callee:
+            string_work = True
+        elif any(w in callee for w in _COSTLY_CALL_WORDS) and "split" not in callee:
+            return False
     return string_work
 
 
