@@ -736,10 +736,18 @@ def model_names(index: ModuleIndex) -> set[str]:
 
 
 def model_called(call: ast.Call) -> str | None:
-    """The name a call runs as a model: `model(x)` -> model, `self.net(x)` -> net, `net.forward(x)` -> net."""
+    """The name a call runs as a model: `model(x)` -> model, `self.net(x)` -> net, `net.forward(x)` -> net.
+    None for what only sounds like one: an exception class (`pb_utils.TritonModelException(...)`), a
+    getter (`trainer.get_model()`), a random-number generator (`torch.Generator(device="cuda")`)."""
     if method_name(call) == "forward":
         return base_name(call.func.value)
-    return base_name(call.func)
+    name = base_name(call.func)
+    if name is None or name.endswith(("Exception", "Error", "Warning")) or name.startswith("get_"):
+        return None
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "Generator" and base_name(func.value) == "torch":
+        return None
+    return name
 
 
 GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})

@@ -217,11 +217,14 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
     reported: set[int] = set()
+    frozen = _frozen(fx.index)
     for site in sites:
         call = site.node
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
+        if receiver in frozen:
+            continue  # `self.model.freeze()` in initialize(): its weights record no graph
         helper = fx.helpers.get(id(call))
         if not (receiver in models or is_model_name(receiver)):
             helper = helper or fx.own_method(call)
@@ -246,6 +249,24 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _frozen(index: ModuleIndex) -> set[str]:
+    """Models the module freezes: `model.freeze()` (Lightning: requires_grad off, eval mode) or
+    `model.requires_grad_(False)`."""
+    found = set()
+    for site in index.calls:
+        call = site.node
+        name = method_name(call)
+        if not isinstance(call.func, ast.Attribute):
+            continue
+        if (name == "freeze" and not call.args and not call.keywords) or (
+            name == "requires_grad_" and len(call.args) == 1 and is_false(call.args[0])
+        ):
+            receiver = base_name(call.func.value)
+            if receiver not in (None, "self"):
+                found.add(receiver)
+    return found
 
 
 def _hands_batch(call: ast.Call, loop) -> bool:
