@@ -780,13 +780,32 @@ def attacks(call: ast.Call) -> bool:
 
 
 def uses_input_gradients(function, index: ModuleIndex) -> bool:
-    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def."""
+    """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def.
+    Reading a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`, a count
+    of trainable weights) is no such use."""
+    params = _parameter_names(function)
     return any(
-        (isinstance(n, ast.Attribute) and n.attr in ("requires_grad", "requires_grad_"))
+        (
+            isinstance(n, ast.Attribute)
+            and n.attr in ("requires_grad", "requires_grad_")
+            and not (isinstance(n.ctx, ast.Load) and base_name(n.value) in params)
+        )
         or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
         or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
         for n in ast.walk(function)
     )
+
+
+def _parameter_names(function) -> set[str]:
+    """Names a loop or comprehension of the def binds to a model's parameters (`for p in
+    model.parameters()`, `for name, p in net.named_parameters()`)."""
+    found = set()
+    for n in ast.walk(function):
+        if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension) and (
+            isinstance(n.iter, ast.Call) and method_name(n.iter) in ("parameters", "named_parameters")
+        ):
+            found |= {t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+    return found
 
 
 def grad_disabled_by_call(sites, index: ModuleIndex) -> bool:
