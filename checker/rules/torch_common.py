@@ -100,6 +100,17 @@ class TorchFacts:
         cpu = _cpu_device_names(self.index)
         return any(_moves_to_device(site.node, self.index, cpu) for site in self.index.calls)
 
+    @functools.cached_property
+    def places_on_device(self) -> bool:
+        """Something in the module is put on a GPU: `on_device`, not counting the torch.cuda calls that
+        only query or tidy it (`torch.cuda.empty_cache()`, `synchronize()`, `is_available()`)."""
+        cpu = _cpu_device_names(self.index)
+        return any(
+            _moves_to_device(site.node, self.index, cpu)
+            and self.index.resolver.call_name(site.node) not in _CUDA_QUERIES
+            for site in self.index.calls
+        )
+
     def parent_of(self, node: ast.AST) -> ast.AST | None:
         """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
         module (model definitions, helpers) is never asked about."""
@@ -683,6 +694,19 @@ def _cpu_device_names(index: ModuleIndex) -> set[str]:
 
 def _is_cpu(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == "cpu"
+
+
+_CUDA_QUERIES = frozenset(
+    "torch.cuda." + n
+    for n in (
+        "empty_cache",
+        "synchronize",
+        "is_available",
+        "device_count",
+        "ipc_collect",
+        "reset_peak_memory_stats",
+    )
+)
 
 
 def _moves_to_device(call: ast.Call, index: ModuleIndex, cpu: set[str]) -> bool:

@@ -726,6 +726,8 @@ def check_wait_every_step(index: ModuleIndex):
             name = index.resolver.call_name(site.node)
             if name not in _WAITS or (timed and name.endswith("synchronize")):
                 continue
+            if name == "torch.cuda.empty_cache" and not fx.places_on_device:
+                continue  # nothing of the module is on a GPU: the cache it would empty stays empty
             if via is not None and site.loops:
                 continue  # in a loop of the helper: that loop repeats it, and is judged itself (clock and all)
             at = via or site.node

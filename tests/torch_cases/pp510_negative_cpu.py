@@ -1,0 +1,12 @@
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("distilbert-base-uncased")
+model = AutoModelForSequenceClassification.from_pretrained("distilbert-base-uncased")
+model.eval()
+scores = []
+with torch.no_grad():
+    for text in ["a", "b"] * 500:
+        inputs = tokenizer(text, return_tensors="pt")
+        scores.append(model(**inputs).logits)
+        torch.cuda.empty_cache()
