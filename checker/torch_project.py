@@ -282,8 +282,9 @@ def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) 
         for t in node.targets
     }
     found = set()
-    for node in ast.walk(index.tree):
-        if not (isinstance(node, ast.Call) and node.lineno in lines):
+    for site in index.calls:
+        node = site.node
+        if node.lineno not in lines:
             continue
         dataset = loader_dataset(node)
         if dataset is None:
@@ -311,8 +312,9 @@ def _given_instance(index: ModuleIndex, call: ast.Call, dataset: ast.AST, instan
         if dataset.id not in params:
             return False
         position = params.index(dataset.id)
-        for node in ast.walk(index.tree):
-            if isinstance(node, ast.Call) and base_name(node.func) == name:
+        for site in index.calls:
+            node = site.node
+            if base_name(node.func) == name:
                 given = node.args[position] if len(node.args) > position else None
                 given = next((k.value for k in node.keywords if k.arg == dataset.id), given)
                 if given is not None and base_name(given) in instances:
