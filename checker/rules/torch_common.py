@@ -91,7 +91,6 @@ class TorchFacts:
         self._no_grad_ids: dict[int, list[tuple[int, int]]] = {}
         self._per_loop: dict[tuple[str, int], object] = {}
         self._toy: bool | None = None
-        self._moved_models: list | None = None
         self.step_loops = [loop for loop in index.loops if isinstance(loop, LOOP_TYPES) and self._steps(loop)]
 
     @functools.cached_property
@@ -182,21 +181,24 @@ class TorchFacts:
             self._per_loop[slot] = make()
         return self._per_loop[slot]
 
+    @functools.cached_property
+    def _moved_models(self) -> list[tuple[ast.AST | None, int, str]]:
+        """(def or None, line, name) of each move of a model to a GPU, for `models_on_device`."""
+        cpu = _cpu_device_names(self.index)
+        return [
+            (site.function, site.node.lineno, base_name(site.node.func.value))
+            for site in self.index.calls
+            if isinstance(site.node.func, ast.Attribute)
+            and base_name(site.node.func.value) in self.models
+            and _moves_to_device(site.node, self.index, cpu)
+        ]
+
     def models_on_device(self, function, line: int) -> set[str]:
         """Models the module's own code or `function` moves to a GPU (`model.cuda()`, `model =
         model.to(device)` with a device that is not only the CPU): their inputs reach the device, wherever
         the module or its data set moves them. The move must come before `line` (the loop), or before a call
         of `function` at module level: a notebook's CPU chapter may move its model only in a later cell, and a
         move in another def may come after it."""
-        if self._moved_models is None:
-            cpu = _cpu_device_names(self.index)
-            self._moved_models = [
-                (site.function, site.node.lineno, base_name(site.node.func.value))
-                for site in self.index.calls
-                if isinstance(site.node.func, ast.Attribute)
-                and base_name(site.node.func.value) in self.models
-                and _moves_to_device(site.node, self.index, cpu)
-            ]
         called = [s.node.lineno for s in self.callers.get(id(function), ())] if function is not None else []
         return {
             name
