@@ -646,6 +646,12 @@ def method_name(call: ast.Call) -> str | None:
     return call.func.attr if isinstance(call.func, ast.Attribute) else None
 
 
+@functools.lru_cache(maxsize=256)
+def returns_in(function) -> tuple[ast.Return, ...]:
+    """Every `return` statement under a def (nested defs' too), in ast.walk order; cached per def."""
+    return tuple(n for n in ast.walk(function) if isinstance(n, ast.Return))
+
+
 def base_name(node: ast.AST) -> str | None:
     """`self.model.fc` -> `model` (the last name before the attribute chain's end), `loss` -> `loss`."""
     if isinstance(node, ast.Name):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import functools
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, parameter_names
@@ -16,6 +15,7 @@ from checker.rules.torch_common import (
     is_device_move,
     loop_nodes,
     lowered_on_toys,
+    returns_in,
     runs,
     toy_data,
 )
@@ -719,7 +719,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
 def _returned_at(function, names: set[str], value: ast.AST | None = None) -> int | None:
     """Where a def returns `value` or one of `names`: -1 for the whole return value, k for the k-th item of
     a returned tuple (`return data_set, data_loader`), None when it does not."""
-    for node in _returns(function):
+    for node in returns_in(function):
         if node.value is None:
             continue
         items = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
@@ -727,11 +727,6 @@ def _returned_at(function, names: set[str], value: ast.AST | None = None) -> int
             if item is value or (isinstance(item, ast.Name) and item.id in names):
                 return k if isinstance(node.value, ast.Tuple) else -1
     return None
-
-
-@functools.lru_cache(maxsize=256)
-def _returns(function) -> tuple[ast.Return, ...]:
-    return tuple(n for n in ast.walk(function) if isinstance(n, ast.Return))
 
 
 def returned_loaders(index: ModuleIndex) -> dict[str, list[tuple[ast.Call, int]]]:

@@ -28,6 +28,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     reads_clock,
+    returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
 
@@ -495,7 +496,7 @@ def _returned_factory(index: ModuleIndex, call: ast.Call) -> ast.Call | None:
     helper = fx.helpers.get(id(call)) or fx.own_method(call)
     if helper is None:
         return None
-    returns = [n for n in ast.walk(helper) if isinstance(n, ast.Return)]
+    returns = returns_in(helper)
     if len(returns) != 1 or not isinstance(returns[0].value, ast.Call):
         return None
     value = returns[0].value
