@@ -11,6 +11,7 @@ import bisect
 import dataclasses
 import functools
 import re
+from collections.abc import Iterator
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
 from checker.rules.common import literal_iterations
@@ -96,19 +97,18 @@ class TorchFacts:
     @functools.cached_property
     def on_device(self) -> bool:
         """Something in the module goes to a GPU (asked only by the rules that need it, and once)."""
-        cpu = _cpu_device_names(self.index)
-        return any(_moves_to_device(site.node, self.index, cpu) for site in self.index.calls)
+        return any(True for _ in self._device_calls())
 
     @functools.cached_property
     def places_on_device(self) -> bool:
         """Something in the module is put on a GPU: `on_device`, not counting the torch.cuda calls that
         only query or tidy it (`torch.cuda.empty_cache()`, `synchronize()`, `is_available()`)."""
+        return any(self.index.resolver.call_name(c) not in _CUDA_QUERIES for c in self._device_calls())
+
+    def _device_calls(self) -> Iterator[ast.Call]:
+        """The module's calls that go to a GPU, in index order, found lazily (callers stop at the first)."""
         cpu = _cpu_device_names(self.index)
-        return any(
-            _moves_to_device(site.node, self.index, cpu)
-            and self.index.resolver.call_name(site.node) not in _CUDA_QUERIES
-            for site in self.index.calls
-        )
+        return (site.node for site in self.index.calls if _moves_to_device(site.node, self.index, cpu))
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
         """A node's parent. Parents are mapped one top-level statement at a time, on first use: most of a
