@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, walk
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, names_in, walk
 from checker.rules.common import literal_iterations
 
 TORCH_CODE_PREFIX = "PP5"
@@ -836,7 +836,7 @@ def _parameter_names(function) -> set[str]:
         if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension) and (
             isinstance(n.iter, ast.Call) and method_name(n.iter) in ("parameters", "named_parameters")
         ):
-            found |= {t.id for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+            found |= names_in(n.target)
     return found
 
 

@@ -6,7 +6,7 @@ import ast
 import bisect
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, parameter_names
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
@@ -498,7 +498,7 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
 def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None) -> bool:
     """A batch the loop takes from the loader (its target, or `target`: what `next(...)` is bound to) is
     copied to the GPU in the loop body."""
-    targets = {n.id for n in ast.walk(target or loop.target) if isinstance(n, ast.Name)}
+    targets = names_in(target or loop.target)
     for stmt in loop.body:  # `mel, audio = batch` / `x = batch["image"]` before the copy
         if isinstance(stmt, ast.Assign) and _part_of(stmt.value, targets):
             targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
@@ -507,7 +507,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
             source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
         if source is not None and _part_of(source, targets):
-            targets |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            targets |= names_in(node.target)
     fx = facts(index)
     for node in loop_nodes(index, loop):
         if not isinstance(node, ast.Call):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     FEW_RUNS,
@@ -279,7 +279,7 @@ def _hands_batch(call: ast.Call, loop) -> bool:
         and base_name(loop.iter.func) == "range"
     ):
         return False
-    names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    names = names_in(target)
     given = [*call.args, *(k.value for k in call.keywords)]
     return any(isinstance(n, ast.Name) and n.id in names for a in given for n in ast.walk(a))
 
@@ -392,9 +392,7 @@ def _step_helper_retains(index: ModuleIndex):
         if site.loops or site.function is None or not _retains(call) or not _is_backward(call, index):
             continue
         root = _graph_root(call, index)
-        built = {
-            n.id for n in ast.walk(site.function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
+        built = assigned_names([site.function])
         steps = any(
             isinstance(n, ast.Call) and method_name(n) == "step" and not n.args
             for n in ast.walk(site.function)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, walk
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
@@ -230,7 +230,7 @@ def _accumulation(node, fx=None) -> tuple[ast.AST, ast.AST] | None:
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
         and isinstance(node.value, ast.BinOp)
-        and node.targets[0].id in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        and node.targets[0].id in names_in(node.value)
     ):
         return node.targets[0], node.value
     if (

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -66,7 +66,7 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
         return False
     if isinstance(loop.iter, ast.List | ast.Tuple | ast.Set | ast.Dict):
         return True
-    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    targets = names_in(loop.target)
     return any(
         isinstance(node, ast.Call)
         and any(
@@ -197,7 +197,7 @@ def check_model_per_sample(index: ModuleIndex):
             earlier = [value for line, value in assigned[id(loop)].get(arg.id, []) if line < call.lineno]
             arg = earlier[-1] if earlier else arg
         if not _one_sample(arg, index, targets) or not (
-            _names(arg) & targets or _names(arg) - _bound(loop_nodes(index, loop))
+            names_in(arg) & targets or names_in(arg) - _bound(loop_nodes(index, loop))
         ):
             continue
         if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
@@ -248,10 +248,6 @@ def _assignments(nodes) -> dict[str, list[tuple[int, ast.AST]]]:
     for values in found.values():
         values.sort(key=lambda pair: pair[0])
     return found
-
-
-def _names(node) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _bound(nodes) -> set[str]:
@@ -377,7 +373,7 @@ def _filled_tensor(loop, var: str, tensors: Callable[[], set[str]], index: Modul
     for node in (n for stmt in loop.body for n in ast.walk(stmt)):
         if isinstance(node, ast.Assign | ast.AugAssign):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if not (isinstance(target, ast.Subscript) and var in _names(target.slice)):
+                if not (isinstance(target, ast.Subscript) and var in names_in(target.slice)):
                     return None
                 written.add(base_name(target.value))
                 ranks.add(len(target.slice.elts) if isinstance(target.slice, ast.Tuple) else 1)
@@ -497,7 +493,7 @@ def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], 
             and not node.args
             and isinstance(node.func.value, ast.Subscript)
             and isinstance(node.func.value.value, ast.Name | ast.Attribute)
-            and var in _names(node.func.value.slice)
+            and var in names_in(node.func.value.slice)
         ):
             return base_name(node.func.value.value)
     return None
@@ -519,7 +515,7 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     found = False
     for stmt in statements:
         for n in ast.walk(stmt):
-            if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in _names(n.slice):
+            if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
                 if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
                     return False
                 found = True

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -537,7 +537,7 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     found once per loop)."""
     if loop is None:
         return set()
-    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    read = names_in(call)
     return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
 
 
