@@ -815,7 +815,7 @@ def uses_input_gradients(function, index: ModuleIndex) -> bool:
     """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def.
     Reading a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`, a count
     of trainable weights) is no such use."""
-    params = _parameter_names(function)
+    params = _parameter_loop_names(function)
     return any(
         (
             isinstance(n, ast.Attribute)
@@ -828,7 +828,7 @@ def uses_input_gradients(function, index: ModuleIndex) -> bool:
     )
 
 
-def _parameter_names(function) -> set[str]:
+def _parameter_loop_names(function) -> set[str]:
     """Names a loop or comprehension of the def binds to a model's parameters (`for p in
     model.parameters()`, `for name, p in net.named_parameters()`)."""
     found = set()

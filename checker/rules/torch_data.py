@@ -520,7 +520,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         helper = fx.helpers.get(id(node)) or fx.own_method(node)
         if helper is not None and _helper_moves(helper, node, targets, index):
             return True
-        if helper is None and base_name(node.func) in MOVE_HELPERS and _hands_batch(node, targets):
+        if helper is None and base_name(node.func) in MOVE_HELPERS and _batch_in_args(node, targets):
             return True
     return False
 
@@ -530,7 +530,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
 MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable"})
 
 
-def _hands_batch(call: ast.Call, targets: set[str]) -> bool:
+def _batch_in_args(call: ast.Call, targets: set[str]) -> bool:
     """The batch, an item of it, or a list/tuple holding one is an argument of the call."""
     for arg in call.args:
         items = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]

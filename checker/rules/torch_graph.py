@@ -228,7 +228,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         helper = fx.helpers.get(id(call))
         if not (receiver in models or is_model_name(receiver)):
             helper = helper or fx.own_method(call)
-            if helper is None or not _hands_batch(call, site.loops[-1]):
+            if helper is None or not _given_loop_batch(call, site.loops[-1]):
                 continue
             receiver = _forward_in(helper, models, fx)
             if receiver is None:
@@ -269,7 +269,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
     return found
 
 
-def _hands_batch(call: ast.Call, loop) -> bool:
+def _given_loop_batch(call: ast.Call, loop) -> bool:
     """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
     batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state."""
     target = getattr(loop, "target", None)
