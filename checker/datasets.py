@@ -478,10 +478,17 @@ class DatasetFlow:
         """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
-        chains = [c for c, _ in self.consumed.values()] + [c for c, _ in self.passed.values()]
-        chains += list(self.trained.values())
-        chains += [c for c, _ in self.handed_out()]  # one this module extends: judged by the extension
-        return self.steps_of(chains)
+        return self.steps_of(self.read_chains())
+
+    def read_chains(self) -> list[tuple[Step, ...]]:
+        """Every pipeline something reads: consumed here, or kept (`kept_chains`)."""
+        return [c for c, _ in self.consumed.values()] + self.kept_chains()
+
+    def kept_chains(self) -> list[tuple[Step, ...]]:
+        """Pipelines read beyond the calls of this module that consume them: handed on, trained on, or
+        returned to a caller this module does not extend (one it extends is judged by the extension)."""
+        chains = [c for c, _ in self.passed.values()] + list(self.trained.values())
+        return chains + [c for c, _ in self.handed_out()]
 
     def one_pass_steps(self, one_pass) -> set[int]:
         """Steps of pipelines whose every reader `one_pass(reader, chain)` says reads them in a single pass
@@ -493,9 +500,7 @@ class DatasetFlow:
             chain = self.consumed[ids][0]
             single = all(one_pass(at, chain) for at in readers)
             (once if single else other).update(self.steps_of([chain]))
-        other |= self.steps_of([c for c, _ in self.passed.values()] + list(self.trained.values()))
-        other |= self.steps_of([c for c, _ in self.handed_out()])
-        return once - other
+        return once - other - self.steps_of(self.kept_chains())
 
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""

@@ -560,9 +560,7 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
         for each in flow.expand(chain):
             batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in each)
             (other if batched else single).update(id(s.node) for s in each)
-    other |= flow.steps_of([c for c, _ in flow.passed.values()] + list(flow.trained.values()))
-    other |= flow.steps_of([c for c, _ in flow.handed_out()])
-    return light | (single - other)
+    return light | (single - other - flow.steps_of(flow.kept_chains()))
 
 
 _WRITE_CALLS = frozenset({"write", "writestr", "imwrite", "SerializeToString", "savez", "save"})
@@ -616,8 +614,7 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     replaced: wrong 4/4 in reading 11)."""
     writing = [chain for chain, loop in flow.iterated.values() if _loop_writes(loop)]
     reading = [chain for chain, loop in flow.iterated.values() if not _loop_writes(loop)]
-    reading += [c for c, at in flow.consumed.values() if not _loop_writes(at)]
-    for ids, readers in flow.readers.items():
+    for ids, readers in flow.readers.items():  # every consumer, the first (`consumed`'s) included
         if any(not _loop_writes(at) for at in readers):
             reading.append(flow.consumed[ids][0])
     reading += [c for c, _ in flow.passed.values()]
@@ -752,9 +749,7 @@ def _small_take_after(chain, position: int, index: ModuleIndex) -> bool:
 
 def _read_chains(flow) -> list:
     """Every pipeline something reads (consumed, handed on, trained on, returned), merged ones included."""
-    chains = [c for c, _ in flow.consumed.values()] + [c for c, _ in flow.passed.values()]
-    chains += list(flow.trained.values()) + [c for c, _ in flow.handed_out()]
-    return [each for chain in chains for each in flow.expand(chain)]
+    return [each for chain in flow.read_chains() for each in flow.expand(chain)]
 
 
 def _interleaved_functions(index: ModuleIndex) -> set[str]:
