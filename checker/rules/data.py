@@ -85,13 +85,18 @@ def _at_method(call: ast.Call) -> tuple[int, int]:
     return call.lineno, call.col_offset
 
 
+def _once(index: ModuleIndex, name: str, compute):
+    """`compute(index)`, worked out once per module and kept on its index for the PP2xx rules sharing it."""
+    value = getattr(index, name, None)
+    if value is None:
+        value = compute(index)
+        setattr(index, name, value)
+    return value
+
+
 def dataset_flow(index: ModuleIndex) -> DatasetFlow:
     # The flow is computed once per module and shared by the PP2xx rules.
-    flow = getattr(index, "_dataset_flow", None)
-    if flow is None:
-        flow = DatasetFlow.of(index)
-        index._dataset_flow = flow
-    return flow
+    return _once(index, "_dataset_flow", DatasetFlow.of)
 
 
 # Ops that give the same result on a batch as on each element (or have a batch form the message names).
@@ -421,8 +426,8 @@ def check_map_before_batch(index: ModuleIndex):
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
-    light = _read_lightly(flow, index)
-    idle = _converted_or_unread(flow, index)
+    light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
+    idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -485,11 +490,7 @@ def _serial_by_choice(index: ModuleIndex) -> set[int]:
     threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
     for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose. Computed once per
     module, when a finding first asks."""
-    chosen = getattr(index, "_serial_by_choice", None)
-    if chosen is None:
-        chosen = _branches_with_parallel_siblings(index)
-        index._serial_by_choice = chosen
-    return chosen
+    return _once(index, "_serial_by_choice", _branches_with_parallel_siblings)
 
 
 def _branches_with_parallel_siblings(index: ModuleIndex) -> set[int]:
@@ -804,8 +805,8 @@ def check_sequential_map(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     used = flow.used_steps()
     trained = flow.trained_steps()
-    light = _read_lightly(flow, index)
-    idle = _converted_or_unread(flow, index)
+    light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
+    idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
     feeds_threads = {
         id(step.node)
         for chain in chains
