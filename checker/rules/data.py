@@ -485,6 +485,11 @@ _BATCHING = frozenset(
 )
 
 
+def _groups(chain) -> bool:
+    """The pipeline groups its elements somewhere: a `_BATCHING` step other than `batch(1)`."""
+    return any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in chain)
+
+
 def _serial_by_choice(index: ModuleIndex) -> set[int]:
     """`map`/`interleave` calls in one branch of an `if` whose other branch runs the same stage on several
     threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
@@ -559,8 +564,7 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
     other: set[int] = set()
     for chain, _ in flow.consumed.values():
         for each in flow.expand(chain):
-            batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in each)
-            (other if batched else single).update(id(s.node) for s in each)
+            (other if _groups(each) else single).update(id(s.node) for s in each)
     return light | (single - other - flow.steps_of(flow.kept_chains()))
 
 
@@ -634,13 +638,7 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     unread = flow.trained_steps() - read - flow.steps_of(writing)
     # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
     # reading 11 read such a visualisation set wrong
-    glimpsed = flow.steps_of(
-        [
-            c
-            for c in flow.periodic.values()
-            if not any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in c)
-        ]
-    )
+    glimpsed = flow.steps_of([c for c in flow.periodic.values() if not _groups(c)])
     return converted | unread | (glimpsed - flow.trained_steps())
 
 
