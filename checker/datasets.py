@@ -134,12 +134,7 @@ class DatasetFlow:
             flow._plain_result(node, [])
         for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
             call = site.node
-            if (
-                site.loops
-                and _named_call(call) == "next"
-                and call.args
-                and isinstance(call.args[0], ast.Name)
-            ):
+            if site.loops and named_call(call) == "next" and call.args and isinstance(call.args[0], ast.Name):
                 chain = flow._iterators.get(call.args[0].id)
                 if chain is not None:
                     flow._pass(chain, call)
@@ -338,7 +333,7 @@ class DatasetFlow:
     def _merge(self, call: ast.Call, env, function, depth, stack):
         """`Dataset.zip(a, b)`, `zip((a, b))`, `sample_from_datasets([a, b], ...)`: a new source whose
         elements come from the pipelines given, which are then read as the merged pipeline is read."""
-        if _named_call(call) not in _MERGERS:
+        if named_call(call) not in _MERGERS:
             return None
         name = self.index.resolver.call_name(call) or ""
         prefix, _, last = name.rpartition(".")
@@ -398,7 +393,7 @@ class DatasetFlow:
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
             inner = func.value
         elif expr.args and (
-            _named_call(expr) in _ITERATING
+            named_call(expr) in _ITERATING
             or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
         ):
             inner = expr.args[0]
@@ -621,13 +616,14 @@ _LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
 _ITERATING = frozenset({"iter", "tqdm", "trange"})
 
 
-def _named_call(call: ast.Call) -> str:
+def named_call(call: ast.Call) -> str:
+    """The called name as written (`table.lookup(...)` -> "lookup"); "" for anything else."""
     func = call.func
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _only_looks(call: ast.Call) -> bool:
-    name = _named_call(call)
+    name = named_call(call)
     return name in _LOOKING or any(w in name.lower() for w in _LOOKING_WORDS)
 
 

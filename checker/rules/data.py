@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step
+from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
@@ -576,8 +576,7 @@ def _loop_writes(loop: ast.AST) -> bool:
     a conversion, whose per-element Python work costs more than the pipeline."""
     for node in ast.walk(loop):
         if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            name = named_call(node)
             if name in _WRITE_CALLS or "serializ" in name.lower():
                 return True
     return False
@@ -1086,8 +1085,7 @@ def _calls_in_map(roots: list[ast.AST], index: ModuleIndex) -> Iterator[tuple[as
 
 def _callee(call: ast.Call) -> str:
     """The called name as written, lowercased (`table.lookup(...)` -> "lookup"); "" for anything else."""
-    func = call.func
-    return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")).lower()
+    return named_call(call).lower()
 
 
 _STRING_OP_WORDS = ("strings.", "string_split", "substr", "regex")
