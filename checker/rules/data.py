@@ -734,7 +734,7 @@ def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
             break
     if not peek:
         return False
-    for chain in _read_chains(flow):
+    for chain in _once(index, "_read_chains", lambda _: _read_chains(flow)):  # once per module, not per map
         ids = [id(s.node) for s in chain]
         if key in ids and not _small_take_after(chain, ids.index(key), index):
             return False
