@@ -616,8 +616,10 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     them: a CSV-to-TFRecord conversion; reading 11 wrong 6/6 at high) and of pipelines trained by name only
     (`train_set = reader(...)`) that nothing reads, returns or hands on (the consumer commented out or
     replaced: wrong 4/4 in reading 11)."""
-    writing = [chain for chain, loop in flow.iterated.values() if _loop_writes(loop)]
-    reading = [chain for chain, loop in flow.iterated.values() if not _loop_writes(loop)]
+    writing: list = []
+    reading: list = []
+    for chain, loop in flow.iterated.values():
+        (writing if _loop_writes(loop) else reading).append(chain)
     for ids, readers in flow.readers.items():  # every consumer, the first (`consumed`'s) included
         if any(not _loop_writes(at) for at in readers):
             reading.append(flow.consumed[ids][0])
@@ -633,12 +635,12 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
         )
     ]
     read = flow.steps_of(reading)
-    converted = flow.steps_of(writing) - read
-    unread = flow.trained_steps() - read - flow.steps_of(writing)
+    written = flow.steps_of(writing)
+    trained = flow.trained_steps()
     # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
     # reading 11 read such a visualisation set wrong
     glimpsed = flow.steps_of([c for c in flow.periodic.values() if not _groups(c)])
-    return converted | unread | (glimpsed - flow.trained_steps())
+    return (written - read) | (trained - read - written) | (glimpsed - trained)
 
 
 _PLAIN_READERS = ("TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset")
