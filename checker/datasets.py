@@ -485,18 +485,6 @@ class DatasetFlow:
         chains = [c for c, _ in self.passed.values()] + list(self.trained.values())
         return chains + [c for c, _ in self.handed_out()]
 
-    def one_pass_steps(self, one_pass) -> set[int]:
-        """Steps of pipelines whose every reader `one_pass(reader, chain)` says reads them in a single pass
-        (`model.evaluate(test_ds)` after training). A pipeline also trained on, handed on (`validation_data=`)
-        or returned is not among them."""
-        once: set[int] = set()
-        other: set[int] = set()
-        for ids, readers in self.readers.items():
-            chain = self.consumed[ids][0]
-            single = all(one_pass(at, chain) for at in readers)
-            (once if single else other).update(self.steps_of([chain]))
-        return once - other - self.steps_of(self.kept_chains())
-
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
         return self.steps_of(self.trained.values())

@@ -559,13 +559,19 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
         words = f"{ast.unparse(at.func.value)} {owner}".lower()
         return any(w in words for w in _EVALUATION_WORDS)
 
-    light = flow.one_pass_steps(one_pass)
+    # one pass over the consumed pipelines (merged parts included) for both questions
+    once: set[int] = set()
+    many: set[int] = set()
     single: set[int] = set()
-    other: set[int] = set()
-    for chain, _ in flow.consumed.values():
+    grouped: set[int] = set()
+    for ids, readers in flow.readers.items():  # every consumer of each pipeline `consumed` holds
+        chain = flow.consumed[ids][0]
+        by_pass = once if all(one_pass(at, chain) for at in readers) else many
         for each in flow.expand(chain):
-            (other if _groups(each) else single).update(id(s.node) for s in each)
-    return light | (single - other - flow.steps_of(flow.kept_chains()))
+            steps = [id(s.node) for s in each]
+            by_pass.update(steps)
+            (grouped if _groups(each) else single).update(steps)
+    return ((once - many) | (single - grouped)) - flow.steps_of(flow.kept_chains())
 
 
 _WRITE_CALLS = frozenset({"write", "writestr", "imwrite", "SerializeToString", "savez", "save"})
