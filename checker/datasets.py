@@ -134,12 +134,7 @@ class DatasetFlow:
             flow._plain_result(node, [])
         for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
             call = site.node
-            if (
-                site.loops
-                and _named_call(call) == "next"
-                and call.args
-                and isinstance(call.args[0], ast.Name)
-            ):
+            if site.loops and named_call(call) == "next" and call.args and isinstance(call.args[0], ast.Name):
                 chain = flow._iterators.get(call.args[0].id)
                 if chain is not None:
                     flow._pass(chain, call)
@@ -338,7 +333,7 @@ class DatasetFlow:
     def _merge(self, call: ast.Call, env, function, depth, stack):
         """`Dataset.zip(a, b)`, `zip((a, b))`, `sample_from_datasets([a, b], ...)`: a new source whose
         elements come from the pipelines given, which are then read as the merged pipeline is read."""
-        if _named_call(call) not in _MERGERS:
+        if named_call(call) not in _MERGERS:
             return None
         name = self.index.resolver.call_name(call) or ""
         prefix, _, last = name.rpartition(".")
@@ -398,7 +393,7 @@ class DatasetFlow:
         if isinstance(func, ast.Attribute) and func.attr == "as_numpy_iterator":
             inner = func.value
         elif expr.args and (
-            _named_call(expr) in _ITERATING
+            named_call(expr) in _ITERATING
             or (self.index.resolver.call_name(expr) or "").endswith(".as_numpy")
         ):
             inner = expr.args[0]
@@ -478,24 +473,17 @@ class DatasetFlow:
         """Steps of pipelines something reads at scale: consumed (fit/evaluate/predict, a training loop, a
         TF1 iterator), returned to a caller that this module does not extend, or handed on where the flow
         cannot follow them."""
-        chains = [c for c, _ in self.consumed.values()] + [c for c, _ in self.passed.values()]
-        chains += list(self.trained.values())
-        chains += [c for c, _ in self.handed_out()]  # one this module extends: judged by the extension
-        return self.steps_of(chains)
+        return self.steps_of(self.read_chains())
 
-    def one_pass_steps(self, one_pass) -> set[int]:
-        """Steps of pipelines whose every reader `one_pass(reader, chain)` says reads them in a single pass
-        (`model.evaluate(test_ds)` after training). A pipeline also trained on, handed on (`validation_data=`)
-        or returned is not among them."""
-        once: set[int] = set()
-        other: set[int] = set()
-        for ids, readers in self.readers.items():
-            chain = self.consumed[ids][0]
-            single = all(one_pass(at, chain) for at in readers)
-            (once if single else other).update(self.steps_of([chain]))
-        other |= self.steps_of([c for c, _ in self.passed.values()] + list(self.trained.values()))
-        other |= self.steps_of([c for c, _ in self.handed_out()])
-        return once - other
+    def read_chains(self) -> list[tuple[Step, ...]]:
+        """Every pipeline something reads: consumed here, or kept (`kept_chains`)."""
+        return [c for c, _ in self.consumed.values()] + self.kept_chains()
+
+    def kept_chains(self) -> list[tuple[Step, ...]]:
+        """Pipelines read beyond the calls of this module that consume them: handed on, trained on, or
+        returned to a caller this module does not extend (one it extends is judged by the extension)."""
+        chains = [c for c, _ in self.passed.values()] + list(self.trained.values())
+        return chains + [c for c, _ in self.handed_out()]
 
     def trained_steps(self) -> set[int]:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
@@ -616,13 +604,14 @@ _LOOKING_WORDS = ("show", "plot", "visuali", "display", "print")
 _ITERATING = frozenset({"iter", "tqdm", "trange"})
 
 
-def _named_call(call: ast.Call) -> str:
+def named_call(call: ast.Call) -> str:
+    """The called name as written (`table.lookup(...)` -> "lookup"); "" for anything else."""
     func = call.func
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _only_looks(call: ast.Call) -> bool:
-    name = _named_call(call)
+    name = named_call(call)
     return name in _LOOKING or any(w in name.lower() for w in _LOOKING_WORDS)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from checker.datasets import is_training_call, names_training
+from checker.datasets import is_training_call, named_call, names_training
 from checker.findings import Finding
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
@@ -37,11 +37,6 @@ def _builder(tree: ast.Module, line: int) -> str | None:
     return None
 
 
-def _callee(call: ast.Call) -> str | None:
-    func = call.func
-    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-
-
 def _trains_on(call: ast.Call, parents: dict) -> bool:
     """The value of `call` goes into training: bound to a name that says train, passed (as an argument, a
     keyword or a lambda's body) to a call that trains or is named for training (fit, `estimator.train`,
@@ -55,7 +50,7 @@ def _trains_on(call: ast.Call, parents: dict) -> bool:
             return any(names_training(ast.unparse(t)) for t in targets)
         if isinstance(parent, ast.keyword) and names_training(parent.arg):
             return True
-        if isinstance(parent, ast.Call) and parent is not call and is_training_call(_callee(parent) or ""):
+        if isinstance(parent, ast.Call) and parent is not call and is_training_call(named_call(parent) or ""):
             return True
         if isinstance(parent, ast.stmt):
             return False
@@ -89,8 +84,8 @@ def _trained_builders(wanted_at: dict[str, set[str]], files: list[str]) -> set[t
         }
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _callee(node) in wanted and _trains_on(node, parents):
-                name = _callee(node)
+            if isinstance(node, ast.Call) and named_call(node) in wanted and _trains_on(node, parents):
+                name = named_call(node)
                 for defined_in in wanted_at[name]:
                     if defined_in == path or name not in own:
                         found.add((name, defined_in))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step
+from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
@@ -85,13 +85,18 @@ def _at_method(call: ast.Call) -> tuple[int, int]:
     return call.lineno, call.col_offset
 
 
+def _once(index: ModuleIndex, name: str, compute):
+    """`compute(index)`, worked out once per module and kept on its index for the PP2xx rules sharing it."""
+    value = getattr(index, name, None)
+    if value is None:
+        value = compute(index)
+        setattr(index, name, value)
+    return value
+
+
 def dataset_flow(index: ModuleIndex) -> DatasetFlow:
     # The flow is computed once per module and shared by the PP2xx rules.
-    flow = getattr(index, "_dataset_flow", None)
-    if flow is None:
-        flow = DatasetFlow.of(index)
-        index._dataset_flow = flow
-    return flow
+    return _once(index, "_dataset_flow", DatasetFlow.of)
 
 
 # Ops that give the same result on a batch as on each element (or have a batch form the message names).
@@ -421,8 +426,8 @@ def check_map_before_batch(index: ModuleIndex):
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
     trained = flow.trained_steps()
-    light = _read_lightly(flow, index)
-    idle = _converted_or_unread(flow, index)
+    light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
+    idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
     for map_call, batch_call, kind in _map_before_batch(index):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
@@ -480,16 +485,17 @@ _BATCHING = frozenset(
 )
 
 
+def _groups(chain) -> bool:
+    """The pipeline groups its elements somewhere: a `_BATCHING` step other than `batch(1)`."""
+    return any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in chain)
+
+
 def _serial_by_choice(index: ModuleIndex) -> set[int]:
     """`map`/`interleave` calls in one branch of an `if` whose other branch runs the same stage on several
     threads (`if deterministic: ds.interleave(...)` / `else: ds.apply(parallel_interleave(...))`, a fallback
     for an old TensorFlow, an evaluation branch): the serial path was chosen on purpose. Computed once per
     module, when a finding first asks."""
-    chosen = getattr(index, "_serial_by_choice", None)
-    if chosen is None:
-        chosen = _branches_with_parallel_siblings(index)
-        index._serial_by_choice = chosen
-    return chosen
+    return _once(index, "_serial_by_choice", _branches_with_parallel_siblings)
 
 
 def _branches_with_parallel_siblings(index: ModuleIndex) -> set[int]:
@@ -553,16 +559,19 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
         words = f"{ast.unparse(at.func.value)} {owner}".lower()
         return any(w in words for w in _EVALUATION_WORDS)
 
-    light = flow.one_pass_steps(one_pass)
+    # one pass over the consumed pipelines (merged parts included) for both questions
+    once: set[int] = set()
+    many: set[int] = set()
     single: set[int] = set()
-    other: set[int] = set()
-    for chain, _ in flow.consumed.values():
+    grouped: set[int] = set()
+    for ids, readers in flow.readers.items():  # every consumer of each pipeline `consumed` holds
+        chain = flow.consumed[ids][0]
+        by_pass = once if all(one_pass(at, chain) for at in readers) else many
         for each in flow.expand(chain):
-            batched = any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in each)
-            (other if batched else single).update(id(s.node) for s in each)
-    other |= flow.steps_of([c for c, _ in flow.passed.values()] + list(flow.trained.values()))
-    other |= flow.steps_of([c for c, _ in flow.handed_out()])
-    return light | (single - other)
+            steps = [id(s.node) for s in each]
+            by_pass.update(steps)
+            (grouped if _groups(each) else single).update(steps)
+    return ((once - many) | (single - grouped)) - flow.steps_of(flow.kept_chains())
 
 
 _WRITE_CALLS = frozenset({"write", "writestr", "imwrite", "SerializeToString", "savez", "save"})
@@ -573,8 +582,7 @@ def _loop_writes(loop: ast.AST) -> bool:
     a conversion, whose per-element Python work costs more than the pipeline."""
     for node in ast.walk(loop):
         if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            name = named_call(node)
             if name in _WRITE_CALLS or "serializ" in name.lower():
                 return True
     return False
@@ -614,10 +622,11 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     them: a CSV-to-TFRecord conversion; reading 11 wrong 6/6 at high) and of pipelines trained by name only
     (`train_set = reader(...)`) that nothing reads, returns or hands on (the consumer commented out or
     replaced: wrong 4/4 in reading 11)."""
-    writing = [chain for chain, loop in flow.iterated.values() if _loop_writes(loop)]
-    reading = [chain for chain, loop in flow.iterated.values() if not _loop_writes(loop)]
-    reading += [c for c, at in flow.consumed.values() if not _loop_writes(at)]
-    for ids, readers in flow.readers.items():
+    writing: list = []
+    reading: list = []
+    for chain, loop in flow.iterated.values():
+        (writing if _loop_writes(loop) else reading).append(chain)
+    for ids, readers in flow.readers.items():  # every consumer, the first (`consumed`'s) included
         if any(not _loop_writes(at) for at in readers):
             reading.append(flow.consumed[ids][0])
     reading += [c for c, _ in flow.passed.values()]
@@ -632,18 +641,12 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
         )
     ]
     read = flow.steps_of(reading)
-    converted = flow.steps_of(writing) - read
-    unread = flow.trained_steps() - read - flow.steps_of(writing)
+    written = flow.steps_of(writing)
+    trained = flow.trained_steps()
     # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
     # reading 11 read such a visualisation set wrong
-    glimpsed = flow.steps_of(
-        [
-            c
-            for c in flow.periodic.values()
-            if not any(s.kind in _BATCHING and not _batch_of_one(s.node) for s in c)
-        ]
-    )
-    return converted | unread | (glimpsed - flow.trained_steps())
+    glimpsed = flow.steps_of([c for c in flow.periodic.values() if not _groups(c)])
+    return (written - read) | (trained - read - written) | (glimpsed - trained)
 
 
 _PLAIN_READERS = ("TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset")
@@ -739,7 +742,7 @@ def _peeked(map_call: ast.Call, chains, index: ModuleIndex) -> bool:
             break
     if not peek:
         return False
-    for chain in _read_chains(flow):
+    for chain in _once(index, "_read_chains", lambda _: _read_chains(flow)):  # once per module, not per map
         ids = [id(s.node) for s in chain]
         if key in ids and not _small_take_after(chain, ids.index(key), index):
             return False
@@ -752,9 +755,7 @@ def _small_take_after(chain, position: int, index: ModuleIndex) -> bool:
 
 def _read_chains(flow) -> list:
     """Every pipeline something reads (consumed, handed on, trained on, returned), merged ones included."""
-    chains = [c for c, _ in flow.consumed.values()] + [c for c, _ in flow.passed.values()]
-    chains += list(flow.trained.values()) + [c for c, _ in flow.handed_out()]
-    return [each for chain in chains for each in flow.expand(chain)]
+    return [each for chain in flow.read_chains() for each in flow.expand(chain)]
 
 
 def _interleaved_functions(index: ModuleIndex) -> set[str]:
@@ -809,8 +810,8 @@ def check_sequential_map(index: ModuleIndex):
     only_looked_at = _only_iterated(flow)
     used = flow.used_steps()
     trained = flow.trained_steps()
-    light = _read_lightly(flow, index)
-    idle = _converted_or_unread(flow, index)
+    light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
+    idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
     feeds_threads = {
         id(step.node)
         for chain in chains
@@ -1092,8 +1093,7 @@ def _calls_in_map(roots: list[ast.AST], index: ModuleIndex) -> Iterator[tuple[as
 
 def _callee(call: ast.Call) -> str:
     """The called name as written, lowercased (`table.lookup(...)` -> "lookup"); "" for anything else."""
-    func = call.func
-    return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")).lower()
+    return named_call(call).lower()
 
 
 _STRING_OP_WORDS = ("strings.", "string_split", "substr", "regex")
