@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,7 +120,7 @@ def simulate(
     runs = []
     try:
         if jobs > 1 and "fork" in mp.get_all_start_methods():
-            with mp.get_context("fork").Pool(jobs) as pool:
+            with mp.get_context("fork").Pool(jobs, initializer=_default_sigterm) as pool:
                 results = pool.imap(_replay_seed, seeds)
                 for seed, rows in results:
                     runs.append(Run(seed, rows, screening_metrics(dataset.labels[rows])))
@@ -134,6 +135,13 @@ def simulate(
     finally:
         _SHARED = None
     return runs
+
+
+def _default_sigterm() -> None:
+    """A replay process ends on SIGTERM, which is how the pool stops it. A fork inherits the parent's handlers:
+    under `ppmine run` (or any caller that turns SIGTERM into KeyboardInterrupt) an idle replay process raised
+    instead, stayed, and the pool's exit waited on it for ever."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def mean_metrics(runs: list[Run]) -> dict:
