@@ -203,22 +203,22 @@ def scrape(
     by the API quota (rerun later to resume).
     """
     from mining.api.scrape import scrape as run_scrape
-    from mining.runjob import EXIT_QUOTA, setup_logging, stop_on_sigterm
+    from mining.runjob import EXIT_QUOTA, setup_logging, sigterm_as_interrupt
 
     study.creates_database = True
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, since_last)
     setup_logging(log_file, verbose, [key])
-    stop_on_sigterm()
     rps = study.config.max_requests_per_second
-    result = run_scrape(
-        study.store,
-        params,
-        key=key,
-        restart=restart,
-        show_progress=True,
-        max_rps=rps,
-        max_requests=max_requests,
-    )
+    with sigterm_as_interrupt():
+        result = run_scrape(
+            study.store,
+            params,
+            key=key,
+            restart=restart,
+            show_progress=True,
+            max_rps=rps,
+            max_requests=max_requests,
+        )
     say(result.summary())
     return EXIT_QUOTA if result.status == "quota" else 0
 
@@ -237,23 +237,23 @@ def run(study, tags, date_from, date_to, site, api_url, key, restart, max_reques
     resumes the scrape).
     """
     from mining.github.cli import github_token
-    from mining.runjob import run_job, setup_logging, stop_on_sigterm
+    from mining.runjob import run_job, setup_logging, sigterm_as_interrupt
 
     study.creates_database = True
     params = _scrape_params(study, tags, date_from, date_to, site, api_url, True)
     token = github_token()
     setup_logging(log_file, verbose, [key, token])
-    stop_on_sigterm()
-    job = run_job(
-        study.store,
-        study.config,
-        params,
-        key=key,
-        github_token=token,
-        restart=restart,
-        max_requests=max_requests,
-        show_progress=True,
-    )
+    with sigterm_as_interrupt():
+        job = run_job(
+            study.store,
+            study.config,
+            params,
+            key=key,
+            github_token=token,
+            restart=restart,
+            max_requests=max_requests,
+            show_progress=True,
+        )
     say(job.summary())
     return job.exit_code
 

@@ -6,8 +6,10 @@ Cron-friendly: no prompts, one summary line, a log file on request, and an exit 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,13 +73,20 @@ def setup_logging(log_file: str | None, verbose: bool, secrets: list[str]) -> No
         logger.addHandler(h)
 
 
-def stop_on_sigterm() -> None:
-    """Treat SIGTERM (cron timeouts, systemd stop) like Ctrl-C: the run is marked interrupted, the lock freed."""
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, treat SIGTERM (cron timeouts, systemd stop) like Ctrl-C: the run is marked
+    interrupted, the lock freed. The handler before is put back after, so a caller that goes on (an in-process
+    test, a notebook) and the processes it forks later keep SIGTERM's usual meaning."""
 
     def _raise(signum, frame):
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, _raise)
+    before = signal.signal(signal.SIGTERM, _raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 @dataclass

@@ -673,3 +673,16 @@ def test_scrape_exits_3_when_the_quota_runs_out(sqlite_url, fixtures, tmp_path):
     assert proc.returncode == 3, err
     assert out.startswith("scrape run 1 quota;") and "rerun the same command to resume" in out
     assert last_run(open_store(sqlite_url)).status == "quota"
+
+
+def test_sigterm_means_interrupt_only_while_a_scrape_runs():
+    """Inside the block SIGTERM raises KeyboardInterrupt (a scrape stops as on Ctrl-C); after it the handler
+    before is back, so an in-process caller, and any process it forks later, keeps SIGTERM's usual meaning (a
+    pool's replay processes kept the scrape's handler and outlived the pool's SIGTERM)."""
+    from mining.runjob import sigterm_as_interrupt
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler runs at the next bytecode boundary; the sleep is interrupted at once
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -71,7 +71,7 @@ def scrape_github_command(
     """
     from mining.github.scrape import GitHubParams, scrape_github
     from mining.github_config import load_github, repo_name
-    from mining.runjob import EXIT_QUOTA, setup_logging, stop_on_sigterm
+    from mining.runjob import EXIT_QUOTA, setup_logging, sigterm_as_interrupt
 
     token = github_token()
     name = repo_name(repo, "OWNER/REPO")
@@ -86,11 +86,11 @@ def scrape_github_command(
         since_last=since_last,
     )
     setup_logging(log_file, verbose, [token])
-    stop_on_sigterm()
     if token is None:
         say(f"scrape-github: no ${TOKEN_ENV}: GitHub allows 60 requests an hour without a token", err=True)
-    result = scrape_github(
-        study.store, params, token=token, restart=restart, show_progress=True, max_requests=max_requests
-    )
+    with sigterm_as_interrupt():
+        result = scrape_github(
+            study.store, params, token=token, restart=restart, show_progress=True, max_requests=max_requests
+        )
     say(result.summary())
     return EXIT_QUOTA if result.status == "quota" else 0
