@@ -97,7 +97,33 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             for node in ast.walk(arg):
                 if isinstance(node, ast.Name) and node.id in tensors:
                     return f"{call.func.id}({node.id})"
+    if tensors:
+        for arg in (*call.args, *(k.value for k in call.keywords)):
+            formatted = _formatted_tensor(arg, tensors)
+            if formatted is not None:
+                return formatted
     return None
+
+
+def _formatted_tensor(node, tensors: set[str]) -> str | None:
+    """A graph tensor formatted into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f"{loss:.3f}"`,
+    `"{:.3f}".format(loss)`): turning it into digits reads it on the host."""
+    values: list = []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_text(node.left):
+        values = list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
+        how = "'...' % {}"
+    elif isinstance(node, ast.JoinedStr):
+        values = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        how = 'f"{{{}}}"'
+    elif isinstance(node, ast.Call) and method_name(node) == "format" and _is_text(node.func.value):
+        values = [*node.args, *(k.value for k in node.keywords)]
+        how = "'...'.format({})"
+    name = next((v.id for v in values if isinstance(v, ast.Name) and v.id in tensors), None)
+    return None if name is None else how.format(name)
+
+
+def _is_text(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
