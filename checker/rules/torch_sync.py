@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, names_in
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -238,6 +238,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
 
 def check_host_sync(index: ModuleIndex):
     yield from _forward_reads(index)
+    yield from _step_function_reads(index)
     fx = facts(index)
     if not fx.step_loops or not fx.on_device:
         return
@@ -268,6 +269,52 @@ def check_host_sync(index: ModuleIndex):
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _step_function_reads(index: ModuleIndex):
+    """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
+    self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
+    its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
+    every step) and that reads a value on the host outside any `if`. A module that puts nothing on a GPU
+    itself (the script that calls the step does) gets it a level lower."""
+    fx = facts(index)
+    looped = None
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            continue
+        sites = index.function_calls.get(id(function), [])
+        kinds = {method_name(s.node) for s in sites if not s.loops and is_step_call(s.node)}
+        if not {"backward", "step"} <= kinds:
+            continue
+        if looped is None:  # names the module calls in a loop (a notebook may define a def again, cell by cell)
+            looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
+        if function.name in looped:
+            continue  # its caller's loop is judged as a loop
+        if any(s.loops and is_step_call(s.node) for s in sites):
+            continue  # (a def with a step loop of its own: its loop is judged as a loop)
+        reads = [
+            s.node
+            for s in sites
+            if not s.loops
+            and method_name(s.node) == "item"
+            and not s.node.args
+            and not fx.guarded_step(s.node, function)
+        ]
+        if not reads:
+            continue
+        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            reads[0].lineno,
+            reads[0].col_offset,
+            f"`.item()` in the training step `{function.name}`{more} waits for the GPU on every step its caller "
+            "runs; return the tensor detached (`loss.detach()`) and read it every N steps",
+            confidence=None if fx.on_device else "medium",
+        )
+
+
+def _eval_or_test(function) -> bool:
+    return function.name.startswith("test")
 
 
 def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
