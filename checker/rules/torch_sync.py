@@ -286,7 +286,9 @@ def _step_function_reads(index: ModuleIndex):
         kinds = {method_name(s.node) for s in sites if not s.loops and is_step_call(s.node)}
         if not {"backward", "step"} <= kinds:
             continue
-        if looped is None:  # names the module calls in a loop (a notebook may define a def again, cell by cell)
+        if (
+            looped is None
+        ):  # names the module calls in a loop (a notebook may define a def again, cell by cell)
             looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
