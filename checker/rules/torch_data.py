@@ -1043,6 +1043,11 @@ for x, y in loader:
             "project imports it and copies its batches; batches pulled with `next(it)`/`it.next()` count."
             " Branch torch-fix13: a batch handed to an imported helper named for the copy (`utils.cuda([imgs, "
             "z])`, `to_var(x)`, `to_device(batch, device)`, `_get_variable(x)`) counts as moved."
+            " Branch torch-fix15: batches drawn with `next()` from a generator that goes round the loader "
+            "(`looper = infiniteloop(loader)`, `itertools.cycle(loader)`, a def of the module that loops over "
+            "its parameter and yields) count, also when copied where drawn (`next(looper).to(device)`); a "
+            "maker reached through `from utils import *`, and a maker's loader handed on to a class or def of a "
+            "third module (`Solver(config, train_loader)`) are followed."
         ),
         risk="low",
         confidence="medium",

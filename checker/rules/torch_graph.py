@@ -495,7 +495,9 @@ register(
             "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
             "breaks, or runs a literal range of a few iterations, is skipped. Also a model put in eval mode and "
             "run in a training loop with its output detached at once (a frozen teacher: `t = teacher(x)` then "
-            "`t = t.detach()`)."
+            "`t = t.detach()`); and a model run in a loop over an evaluation split (`for x, y in test_loader:`, "
+            "`val_loader`, `ds_test`) nested in a training loop, with no backward of its own (a test pass every "
+            "N steps), with or without `model.eval()`."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
@@ -527,8 +529,8 @@ def evaluate(model, loader):
             "def of the module decorated `@torch.no_grad()`/`inference_mode()` is no model run, even when its "
             "name looks like one (`validate_network(...)`). Not model runs either: exception classes "
             "(`...Exception(...)`, `...Error(...)`), getters (`get_model()`), `torch.Generator`, and a model the "
-            "module freezes (`.freeze()`, `.requires_grad_(False)`); reading `p.requires_grad` over parameters "
-            "(a parameter count) does not count as needing gradients. Loops that run a few times in all are skipped: a "
+            "module freezes (`.freeze()`, `.requires_grad_(False)`); reading or setting `p.requires_grad` over "
+            "parameters (a parameter count, unfreezing before fine-tuning) does not count as needing gradients. Loops that run a few times in all are skipped: a "
             "literal range (or `range(n)` after `n = 5`), a loop that breaks after one batch or under `if i >= 9: "
             "break` on its enumerate counter, and a loop that binds a new model each pass (`for arch in archs: model = build(arch)`, "
             "`[net(x) for net in nets]`: one forward per model). Code written for PyTorch before 0.4 that wraps "

@@ -828,7 +828,12 @@ register(
             "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, `float(loss)` or `print(loss)` run unconditionally on "
             "every step of a loop that calls backward() or optimizer.step() (its own, or a model method's or "
             "`loss_scaler(loss, optimizer)`'s), in a module that uses a GPU; and a loss read on the host outside "
-            "any `if` in a module class's `forward` (`float(self.loss)`, `loss.cpu().item()`)."
+            "any `if` in a module class's `forward` (`float(self.loss)`, `loss.cpu().item()`). A loss formatted "
+            "into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f'{loss:.3f}'`) is a read too. So is `.item()` "
+            "outside any `if` in a training-step def (backward and an optimizer step outside its loops) that no "
+            "loop of its module calls: its loop is in another module (a train.py calling "
+            "`trainer.discriminator_trainstep(x, z)` every iteration); medium where the module puts nothing "
+            "on a GPU itself."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
