@@ -346,8 +346,11 @@ def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> 
 
 
 def _over_items(loop) -> bool:
-    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses)."""
+    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses), or over a
+    collection named for losses (`for l in avg_loss_stats:`, `for name in self.loss_names:`)."""
     it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    if isinstance(it, ast.Name | ast.Attribute):
+        return _loss_named(it)
     return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
 
 
@@ -750,6 +753,9 @@ def check_created_then_moved(index: ModuleIndex):
         bound = functools.partial(_bound_before, index, scope, call.lineno)
         made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
+            unchanged = _same_host_tensor(index, site, moved, steady)
+            if unchanged is not None:
+                yield unchanged
             continue
         if loop is not None and _first_time(facts(index), call, loop):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
@@ -763,6 +769,61 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
+    """`output = model(x.cuda())` in a training loop that never changes `x`, a tensor its scope last bound,
+    before the loop, to one made on the host (`x = init.uniform_(torch.FloatTensor(n, 1), -15, 15)`,
+    `torch.from_numpy(a)`): the same data crosses to the device on every step."""
+    call = site.node
+    if not site.loops or id(site.loops[-1]) not in {id(loop) for loop in _step_loops(index)}:
+        return None
+    loop = site.loops[0]
+    names = [v.id for v in moved if isinstance(v, ast.Name) and v.id in steady()]
+    scope = site.function if site.function is not None else index.tree
+    start = getattr(scope, "lineno", 0)
+    for name in names:
+        values = [
+            value
+            for value in index.name_values.get(name, ())
+            if start <= getattr(value, "lineno", -1) <= loop.lineno
+        ]
+        if values and _host_made(max(values, key=lambda v: v.lineno), index):  # (the last binding)
+            return RawFinding(
+                "PP506",
+                call.lineno,
+                call.col_offset,
+                f"`{name}` is copied to the device on every run of the loop at line {site.loops[-1].lineno}, "
+                "which never changes it; move it once before the loop",
+            )
+    return None
+
+
+def _host_made(value: ast.AST, index: ModuleIndex) -> bool:
+    """A value made by torch on the host: the innermost call of a chain (`torch.from_numpy(a).type_as(t)`,
+    `init.uniform_(torch.FloatTensor(n, 1))`) is a torch function, none moves it or names a device."""
+    if not isinstance(value, ast.Call):
+        return False
+    node = value
+    while True:
+        if is_device_move(node, index) or any(k.arg == "device" for k in node.keywords):
+            return False
+        inner = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if isinstance(inner, ast.Call):
+            node = inner
+            continue
+        first = node.args[0] if node.args else None
+        name = index.resolver.call_name(node) or ""
+        if isinstance(first, ast.Call) and name.startswith("torch.nn.init."):
+            node = first
+            continue
+        return name.startswith("torch.") and name.rsplit(".", 1)[-1] in _HOST_MAKERS
+
+
+_HOST_MAKERS = frozenset(
+    {"from_numpy", "tensor", "Tensor", "FloatTensor", "LongTensor", "as_tensor", "zeros", "ones", "rand"}
+    | {"randn", "randint", "linspace", "arange", "empty", "full", "eye", "stack", "cat"}
+)
 
 
 def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
@@ -896,7 +957,9 @@ register(
         summary=(
             "A tensor made by a torch factory (`zeros`, `ones`, `randn`, `arange`...) or from constants "
             "(`torch.tensor([0.5])`, or `torch.tensor(weights)` where the loop never changes `weights`) and "
-            "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop."
+            "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop. "
+            "Also a tensor made on the host before a training loop that never changes it, and moved inside it "
+            "on every step (`output = model(x.cuda())`)."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
