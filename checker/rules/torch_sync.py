@@ -748,6 +748,8 @@ def check_created_then_moved(index: ModuleIndex):
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
+        if loop is not None and _holds_step_loop(index, loop):
+            continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         scope = loop or (site.function if getattr(site.function, "name", "") == "forward" else None)
         bound = functools.partial(_bound_before, index, scope, call.lineno)
@@ -769,6 +771,14 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _holds_step_loop(index: ModuleIndex, loop) -> bool:
+    """The loop steps nothing itself and a step loop is nested in it: it runs once per epoch, not per step."""
+    steps = _step_loops(index)
+    return all(inner is not loop for inner in steps) and any(
+        loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno) for inner in steps
+    )
 
 
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
@@ -977,7 +987,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Medium. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
-            "copy is needed. A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
+            "copy is needed. A loop that steps nothing itself but holds a step loop is an epoch loop: what it "
+            "makes and moves (`fsdp_loss = torch.zeros(2).to(rank)`) is made once per epoch (torch-fix15). A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
