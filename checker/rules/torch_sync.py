@@ -275,8 +275,8 @@ def _step_function_reads(index: ModuleIndex):
     """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
     self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
-    every step) and that reads a value on the host outside any `if`. A module that puts nothing on a GPU
-    itself (the script that calls the step does) gets it a level lower."""
+    every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
+    device are out of sight (a book's step helper may serve a 100-point regression)."""
     fx = facts(index)
     looped = None
     for function in index.functions:
@@ -311,7 +311,7 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`.item()` in the training step `{function.name}`{more} waits for the GPU on every step its caller "
             "runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence=None if fx.on_device else "medium",
+            confidence="medium",
         )
 
 
@@ -903,8 +903,8 @@ register(
             "into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f'{loss:.3f}'`) is a read too. So is `.item()` "
             "outside any `if` in a training-step def (backward and an optimizer step outside its loops) that no "
             "loop of its module calls: its loop is in another module (a train.py calling "
-            "`trainer.discriminator_trainstep(x, z)` every iteration); medium where the module puts nothing "
-            "on a GPU itself."
+            "`trainer.discriminator_trainstep(x, z)` every iteration), at medium: the caller and its data are "
+            "out of sight."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "

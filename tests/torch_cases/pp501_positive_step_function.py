@@ -14,7 +14,7 @@ class Trainer:
         gloss = self.compute_loss(self.discriminator(self.generator(z, y), y), 1)
         gloss.backward()
         self.g_optimizer.step()
-        return gloss.item()  # expect: PP501
+        return gloss.item()  # expect: PP501 medium
 
     def discriminator_trainstep(self, x_real, y, z, reg_type):
         self.d_optimizer.zero_grad()
@@ -29,7 +29,7 @@ class Trainer:
         dloss_fake.backward()
         self.d_optimizer.step()
         dloss = dloss_real + dloss_fake
-        return dloss.item(), dloss_fake.item()  # expect: PP501
+        return dloss.item(), dloss_fake.item()  # expect: PP501 medium
 
     def compute_loss(self, d_out, target):
         return torch.nn.functional.binary_cross_entropy_with_logits(d_out, torch.full_like(d_out, target))
