@@ -425,7 +425,8 @@ def check_loader_main_process(index: ModuleIndex):
             continue
         if training is None:
             training = _training_sources(index, scopes)
-        if not names & training:
+        lightning = _in_train_hook(call, index)
+        if not (names & training or lightning):
             continue
         how = "num_workers=0" if given else "no num_workers"
         yield RawFinding(
@@ -436,8 +437,25 @@ def check_loader_main_process(index: ModuleIndex):
             "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel",
             # nothing in the module goes to a GPU: training on the CPU, where workers take cores from the
             # step's own math threads (read right in one reading and debatable in the later ones)
-            confidence=None if facts(index).on_device else "low",
+            confidence=None if facts(index).on_device or lightning else "low",
         )
+
+
+def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
+    """The DataLoader is returned by a `train_dataloader()` method (PyTorch Lightning's hook of a
+    LightningModule or LightningDataModule): the Trainer's fit loop steps on its batches, and moves them to
+    the accelerator itself."""
+    if not any(getattr(f, "name", None) == "train_dataloader" for f in index.functions):
+        return False
+    for site in index.calls:
+        if site.node is call:
+            function = site.function
+            return (
+                isinstance(function, FUNCTION_TYPES)
+                and function.name == "train_dataloader"
+                and _returned_at(function, set(), call) is not None
+            )
+    return False
 
 
 def _listed(index: ModuleIndex) -> set[str]:
@@ -940,7 +958,9 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "A DataLoader without num_workers, or with num_workers=0, whose batches a training loop (one that "
-            "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset."
+            "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset; and "
+            "one a `train_dataloader()` method returns (PyTorch Lightning's hook: the Trainer's fit loop steps on "
+            "its batches)."
         ),
         why=(
             "With no workers the training process itself reads, decodes and augments every batch between "
