@@ -620,13 +620,31 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
-    """Defs run on every step: `forward` methods, and helpers called from a loop (3 levels)."""
-    run = {id(f) for f in index.functions if f.name == "forward"}
+    """Defs run on every step: `forward` methods and the helpers they call, and helpers called from a loop
+    (3 levels)."""
+    run = set(_forward_functions(index))
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
             if via is not None and site.function is not None:
                 run.add(id(site.function))
     return run
+
+
+def _forward_functions(index: ModuleIndex) -> set[int]:
+    """`forward` methods and the defs of the module they call (3 levels): `_get_lstm_features(...)` of a
+    tagger's forward runs on every forward as much as the forward's own body."""
+
+    def make() -> set[int]:
+        found = set()
+        for function in index.functions:
+            if function.name == "forward":
+                found.add(id(function))
+                for site, via in index.reached_calls(index.function_calls.get(id(function), [])):
+                    if via is not None and site.function is not None:
+                        found.add(id(site.function))
+        return found
+
+    return facts(index).loop_cache("forward_functions", None, make)
 
 
 def _step_loops(index: ModuleIndex) -> list:
@@ -751,7 +769,8 @@ def check_created_then_moved(index: ModuleIndex):
         if loop is not None and _holds_step_loop(index, loop):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
-        scope = loop or (site.function if getattr(site.function, "name", "") == "forward" else None)
+        in_forward = site.function is not None and id(site.function) in _forward_functions(index)
+        scope = loop or (site.function if in_forward else None)
         bound = functools.partial(_bound_before, index, scope, call.lineno)
         made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
@@ -988,7 +1007,7 @@ for x, y in loader:
         false_alarms=(
             "Medium. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
             "copy is needed. A loop that steps nothing itself but holds a step loop is an epoch loop: what it "
-            "makes and moves (`fsdp_loss = torch.zeros(2).to(rank)`) is made once per epoch (torch-fix15). A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
+            "makes and moves (`fsdp_loss = torch.zeros(2).to(rank)`) is made once per epoch; the defs a `forward` calls (`self._get_lstm_features(...)`, `sequence_mask(...)`) are followed as the forward is, names bound earlier included (torch-fix15). A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
