@@ -34,6 +34,12 @@ _REPEATED_ON_PURPOSE = (
     "py_function",
     "numpy_function",
     "initializer",
+    # a feed per input field (`[tf.sparse_placeholder(t) for _ in fields]`) and an initializer object per
+    # weight (`add_weight(initializer=glorot_normal(seed=...))`) are one of each on purpose, not ops to hoist
+    # (reading 10s read the sparse placeholders wrong)
+    "placeholder",
+    "init_ops",
+    "initializers",
 )
 _EXCLUDED_PREFIXES = tuple(
     f"tensorflow.{p}"
