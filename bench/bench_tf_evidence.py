@@ -10,7 +10,11 @@ has each piece of evidence:
   layers or RNN cells, a def decorated as a tf.function; with --mirror, how many of DeepPerf's confirmed or
   fixed PP103 lines (their projects whole at the reported commit) have it.
   PP201/PP202: the `medium` findings a training call elsewhere in the project lifts to `high`
-  (checker/project.py).
+  (checker/project.py); the PP202 findings left `medium`, and those whose pipeline a Python loop or
+  comprehension walks whole (loaded once into memory).
+  PP103, the questions of tf-confidence13: does the loop run each training step (a def named for a loss, a
+  step or a layer's call, or a tf.function), does the loop also run the graph, is the op a cast or compare of
+  what the def is given, does the loop walk a model's outputs or layers, or the data.
 
     python bench/bench_tf_evidence.py --verdicts bench/data/tf_checker_verdicts.csv --root CHECKOUTS
         [--mirror /work/.mirror]
@@ -194,11 +198,44 @@ def _check(folder: Path):
     return alone, lift_trained_elsewhere(alone, [files])
 
 
-def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter]:
+def read_by_python(source: str, line: int) -> bool:
+    """The dataset bound by the statement at `line` is walked whole by a Python `for` or comprehension later
+    in the same def (`dataset = dataset.map(parse)` then `[f(x) for x in dataset]`): loaded once, not trained
+    on (tensorflow-coder's confirmed map has this shape)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    defs = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.lineno <= line <= (n.end_lineno or 0)
+    ]
+    scope = max(defs, key=lambda d: d.lineno) if defs else tree
+    bound = {
+        t.id
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Assign) and n.lineno <= line <= (n.end_lineno or n.lineno)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(scope):
+        walked = [node.iter] if isinstance(node, ast.For | ast.AsyncFor) else []
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            walked = [g.iter for g in node.generators]
+        if any(isinstance(it, ast.Name) and it.id in bound and it.lineno > line for it in walked):
+            return True
+    return False
+
+
+def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter, Counter]:
+    """PP103's verdicts per evidence class; the verdicts of PP201/PP202 findings a training call lifts; and
+    those of `medium` PP202 findings whose pipeline Python code walks whole."""
     rows = [r for r in read_rows(Path(verdicts)) if r["rule"] in RULES]
     verdict = {verdict_key(r): r["verdict"] for r in rows}
     pp103: dict[str, Counter] = defaultdict(Counter)
     lifted: Counter = Counter()
+    walked: Counter = Counter()
     for repo in sorted({r["repo"] for r in rows}):
         folder = checkout(root, repo)
         if not folder.is_dir():
@@ -214,7 +251,11 @@ def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter]:
                     pp103[evidence][verdict[key]] += 1
             elif before.confidence != after.confidence:
                 lifted[verdict[key]] += 1
-    return pp103, lifted
+            elif before.rule == "PP202" and before.confidence == "medium":
+                walked["all " + verdict[key]] += 1
+                if read_by_python(_source(before.path, before.cell) or "", before.line):
+                    walked[verdict[key]] += 1
+    return pp103, lifted, walked
 
 
 def confirmed_pp103(mirror: str) -> Counter:
@@ -259,7 +300,7 @@ def main() -> None:
     parser.add_argument("--root", required=True, help="folder of the read repositories' checkouts")
     parser.add_argument("--mirror", help="folder of git mirrors: count DeepPerf's confirmed PP103 lines too")
     args = parser.parse_args()
-    pp103, lifted = evaluate(args.verdicts, args.root)
+    pp103, lifted, walked = evaluate(args.verdicts, args.root)
     confirmed = confirmed_pp103(args.mirror) if args.mirror else None
     print("PP103 findings made today, by evidence (verdicts of the readings):")
     for evidence in EVIDENCE:
@@ -269,6 +310,11 @@ def main() -> None:
         print(f"  {evidence:<33} {_share(pp103[evidence])}{tail}")
     print("PP201/PP202 lifted from medium to high by a training call in the project:")
     print(f"  {'lifted':<33} {_share(lifted)}")
+    print("PP202 findings left `medium`:")
+    every = Counter({k[4:]: v for k, v in walked.items() if k.startswith("all ")})
+    print(f"  {'every one':<33} {_share(every)}")
+    mine = Counter({k: v for k, v in walked.items() if not k.startswith("all ")})
+    print(f"  {'pipeline walked whole by Python':<33} {_share(mine)}")
 
 
 if __name__ == "__main__":
