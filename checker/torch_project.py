@@ -34,18 +34,11 @@ from checker.rules.torch_data import (
     returned_loaders,
     unpinned,
 )
+from checker.source import read_python
 
 RULE = "PP505"
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
 _MOVES = re.compile(r"\.(?:to|cuda)\(")
-
-
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 def _index(text: str, torch_only: bool = True) -> ModuleIndex | None:
@@ -71,7 +64,9 @@ def loaders_across_modules(
         return findings
     sources, known = sources or {}, known or {}
     for files in projects:
-        texts = {p: t for p in files if p.endswith(".py") and (t := sources.get(p) or _read(p)) is not None}
+        texts = {
+            p: t for p in files if p.endswith(".py") and (t := sources.get(p) or read_python(p)) is not None
+        }
         if not texts:
             continue
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
