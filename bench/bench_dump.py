@@ -7,13 +7,13 @@ matching ParentId/AcceptedAnswerId), then times:
   split     the bare parse plus core.text.split_html of every question and answer body (the split's share of all)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written, once
-            with the split in this process and once in two worker processes that split a batch each and make its
-            rows ready to write while a thread of the importer writes the batch before (split_pool; the importer
-            uses the workers by itself only when a core is free)
+            with the split in this process and once in a worker process that splits each batch and makes its rows
+            ready to write while a thread of the importer writes the batch before (split_pool; the importer uses a
+            worker by itself only when a core is free)
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints MB/s and the ratio to the bare parse, in wall clock, in CPU seconds of this process (steady on a shared
 machine) and in CPU seconds of this process and its workers together (an import of every post prepares rows in a
-worker processes: the wall clock is what a user waits, the total CPU what the machine pays). Targets: a filtered
+worker process: the wall clock is what a user waits, the total CPU what the machine pays). Targets: a filtered
 import at most 2x the bare parse; importing every post (all) at most 4x.
 
 Run: python bench/bench_dump.py [--copies 40] [--tag definitions] [--skip-all] [--db-url postgresql://.../EMPTY_DB]

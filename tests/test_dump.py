@@ -40,7 +40,6 @@ from mining.dump.rows import (
     dump_dates,
     parse_tags,
 )
-from mining.dump.split_pool import prepare_posts
 from mining.store import upsert_answers, upsert_comments, upsert_questions
 
 AI = Path("se_dumps/ai.stackexchange.com")
@@ -250,58 +249,6 @@ def test_batches_written_by_the_writer_thread_stop_and_resume_in_order(
     monkeypatch.setattr(DumpReader, "chunks", real_chunks)
     resumed = DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
     assert resumed.posts.resumed.startswith("seek to byte")
-    reference = open_store(f"sqlite:///{tmp_path / 'one.db'}")
-    DumpImport(reference, posts, site="ai", batch_size=100, progress=False, split_worker=False).run()
-    assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))
-
-
-def _prepare_first_batch_last(questions, answers, source):
-    """split_pool.prepare_posts in a test's workers: the first batch sent waits (polling, with a deadline) until
-    another batch is ready, so it is ready last; every worker logs its pid and the batch's first post id when done."""
-    marks = Path(os.environ["PPMINER_TEST_MARKS"])
-    try:
-        os.close(os.open(marks / "first", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        first = True
-    except FileExistsError:
-        first = False
-    deadline = time.monotonic() + 20
-    while first and not (marks / "done.log").exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    ready = prepare_posts(questions, answers, source)
-    with open(marks / "done.log", "a") as log:
-        log.write(f"{os.getpid()} {(questions or answers)[0]['id']}\n")
-    return ready
-
-
-def test_two_workers_prepare_batches_at_once_and_batches_are_written_in_file_order(
-    store, fixtures, tmp_path, monkeypatch
-):
-    """The pool's two workers each prepare a batch; the first batch, made ready after a later one, is still written
-    first, every batch in file order with its checkpoint, and what is stored equals a one-process import."""
-    import mining.dump.importer as importer
-    import mining.dump.split_pool as split_pool
-
-    marks = tmp_path / "marks"
-    marks.mkdir()
-    monkeypatch.setenv("PPMINER_TEST_MARKS", str(marks))
-    monkeypatch.setattr(split_pool, "MIN_ROWS", 1)
-    real_write = importer.DumpImport._write
-    monkeypatch.setattr(split_pool, "prepare_posts", _prepare_first_batch_last)
-    checkpoints = []
-
-    def recorded(self, batch, run_id, key, state, *args, **kwargs):
-        checkpoints.append(state.get("rows"))
-        return real_write(self, batch, run_id, key, state, *args, **kwargs)
-
-    monkeypatch.setattr(importer.DumpImport, "_write", recorded)
-    posts = str(fixtures / AI / "Posts.xml")
-    DumpImport(store, posts, site="ai", batch_size=100, progress=False, split_worker=True).run()
-    done = [line.split() for line in (marks / "done.log").read_text().splitlines()]
-    assert len({pid for pid, _ in done}) == split_pool.WORKERS == 2
-    ids = [int(first_id) for _, first_id in done]
-    assert len(ids) > 4 and ids[0] != min(ids)  # the first batch was not the first made ready
-    assert len(checkpoints) > 4 and checkpoints == sorted(checkpoints)  # written in file order all the same
-    monkeypatch.setattr(split_pool, "prepare_posts", prepare_posts)
     reference = open_store(f"sqlite:///{tmp_path / 'one.db'}")
     DumpImport(reference, posts, site="ai", batch_size=100, progress=False, split_worker=False).run()
     assert snapshot(store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))

@@ -136,8 +136,8 @@ class DumpImport:
             self.store.settle()
 
     def _writer(self) -> ThreadPoolExecutor | None:
-        """The thread that writes held batches, started once the worker processes run (they are forked first: a
-        fork copies only the calling thread), never without them (on a busy machine a thread shortens nothing)."""
+        """The thread that writes held batches, started once the worker process runs (it is forked first: a fork
+        copies only the calling thread), never without one (on a busy machine a thread shortens nothing)."""
         if self._writer_thread is None and self._splitter.started:
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="import-dump-write")
         return self._writer_thread
@@ -246,7 +246,7 @@ class DumpImport:
         """Rows of one file into the database, batch by batch, each batch with its checkpoint.
 
         A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
-        values converted) in a worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
+        values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
         it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
         anything else is written). Once the worker runs, that write happens in a thread of this process (the
         database's own work lets go of the interpreter) while the next batch is read. Batches are written in file

@@ -3,11 +3,9 @@ worker process while the importer reads and writes.
 
 The split (:func:`core.text.split_html`) is the largest single cost of importing every post; it, and the rest of
 :func:`mining.store.prepare_questions` (stamping, one row per id, the values as the database driver takes them),
-depend on nothing but the rows. So the importer hands a batch's decided questions and answers to a pool of
-:data:`WORKERS` worker processes and goes on reading the next batch and writing the one before; when it writes the
-batch, the rows are ready. Two workers prepare two batches at once: one worker alone, splitting a batch while the
-importer reads the next, was what the importer waited for (about a third of its time). The batches still go in
-file order, since the importer waits for each batch's own result, in order, before writing it. The worker runs the very same functions on the very same rows, so what is stored does not depend on where
+depend on nothing but the rows. So the importer hands a batch's decided questions and answers to one worker
+process and goes on reading the next batch and writing the one before; when it writes the batch, the rows are
+ready. The worker runs the very same functions on the very same rows, so what is stored does not depend on where
 they ran. Whenever the worker cannot answer (no spare core, too few rows to be worth a trip, a broken worker),
 :meth:`SplitPool.submit` or :func:`take_prepared` gives None and the rows are prepared in the importer's own
 process at write time, as before.
@@ -30,7 +28,6 @@ from mining.store import Upsert, prepare_answers, prepare_questions
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): a signal for this process when its parent dies
 MIN_ROWS = 256  # fewer rows than this: the trip to the worker and back is not worth it
-WORKERS = 2  # worker processes: each prepares a batch while the importer reads the next one
 ENV_WORKER = "PPMINER_DUMP_WORKER"
 
 
@@ -95,9 +92,8 @@ def _worker_start(parent: int, dialect) -> None:
 
 
 class SplitPool:
-    """A pool of :data:`WORKERS` worker processes, forked together on the first batch large enough to send them;
-    ``enabled=False`` never starts them. ``dialect``: the database's SQLAlchemy dialect, which the rows are
-    prepared for."""
+    """One worker process, started on the first batch large enough to send it; ``enabled=False`` never starts it.
+    ``dialect``: the database's SQLAlchemy dialect, which the rows are prepared for."""
 
     def __init__(self, enabled: bool, dialect):
         self.enabled = enabled
@@ -106,7 +102,7 @@ class SplitPool:
 
     @property
     def started(self) -> bool:
-        """Whether the worker processes have been forked (and are still in use)."""
+        """Whether the worker process has been forked (and is still in use)."""
         return self.enabled and self._executor is not None
 
     def submit(
@@ -119,9 +115,8 @@ class SplitPool:
             if self._executor is None:
                 # A fork starts at once and imports nothing. It also holds copies of this process's database
                 # connections, which it never touches (it ends with os._exit: it does not close them either).
-                # With "fork" the pool forks every worker here, before it starts any thread of its own.
                 self._executor = ProcessPoolExecutor(
-                    WORKERS,
+                    1,
                     mp_context=multiprocessing.get_context("fork"),
                     initializer=_worker_start,
                     initargs=(os.getpid(), self.dialect),
