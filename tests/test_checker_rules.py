@@ -1349,3 +1349,119 @@ model.fit(train_db, epochs=5)
 """
     assert sure(src, "PP202") == []
     assert sure(src, "PP201") == [(9, "low")]
+
+
+def test_pp202_tfds_loaded_in_batches_maps_once_per_batch():
+    """`tfds.load(..., batch_size=32)` gives batches: a map after it runs once per batch, not per element
+    (reading 13 read the IMDB tutorial's `map(vectorize_text)` on such a set wrong at high); the same map on
+    an unbatched load keeps its level."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def vectorize_text(text, label):
+    return tf.io.decode_jpeg(text), label
+
+train_ds = tfds.load("imdb_reviews", split="train", batch_size=32, as_supervised=True)
+train_ds = train_ds.map(vectorize_text).prefetch(tf.data.AUTOTUNE)
+model.fit(train_ds, epochs=10)
+"""
+    assert sure(src, "PP202") == [(9, "low")]
+    plain = src.replace("batch_size=32, ", "").replace(".prefetch(", ".batch(32).prefetch(")
+    assert sure(plain, "PP202") == [(9, "high")]
+
+
+def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
+    """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
+    costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""
+    src = """
+import tensorflow as tf
+
+def load_and_preprocess(path, label):
+    image = tf.image.decode_jpeg(tf.io.read_file(path), channels=3)
+    return tf.image.resize(image, [192, 192]) / 255.0, label
+
+ds = tf.data.Dataset.from_tensor_slices((all_image_paths, all_image_labels))
+ds = ds.map(load_and_preprocess).shuffle(1000).batch(8)
+model.fit(ds, epochs=2, steps_per_epoch=4)
+"""
+    assert sure(src, "PP202") == [(9, "medium")]
+    assert sure(src.replace("steps_per_epoch=4", "steps_per_epoch=400"), "PP202") == [(9, "high")]
+    assert sure(src.replace(", steps_per_epoch=4", ""), "PP202") == [(9, "high")]
+
+
+def test_pp202_an_interleave_feeding_a_parallel_map_and_batch_is_low():
+    """handson-ml2's reader: a serial interleave of a few CSV files whose lines a parallel
+    `map_and_batch` parses (reading 13: debatable 2/2 at high); low, like a later parallel map."""
+    src = """
+import tensorflow as tf
+
+def csv_reader_dataset(filenames, batch_size=32, n_readers=5):
+    dataset = tf.data.Dataset.list_files(filenames).repeat()
+    dataset = dataset.interleave(lambda f: tf.data.TextLineDataset(f).skip(1), cycle_length=n_readers)
+    dataset = dataset.shuffle(10000)
+    dataset = dataset.apply(
+        tf.data.experimental.map_and_batch(
+            parse_csv_line, batch_size, num_parallel_calls=tf.data.experimental.AUTOTUNE
+        )
+    )
+    return dataset.prefetch(1)
+
+train_set = csv_reader_dataset(train_filenames)
+model.fit(train_set, steps_per_epoch=len(X_train) // 32, epochs=10)
+"""
+    assert sure(src, "PP202") == [(6, "low")]
+    serial = src.replace(", num_parallel_calls=tf.data.experimental.AUTOTUNE", "")
+    assert sure(serial, "PP202") == [(6, "high")]
+
+
+def test_pp202_a_function_defined_again_later_is_read_where_the_map_runs():
+    """A notebook that defines `preprocess` twice: a map between the two runs the first (a cast: silent),
+    one after the second runs the second (a resize: reported); reading 13 read the first map debatable."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def preprocess(features):
+    return tf.cast(features["image"], tf.float32) / 255.0, features["label"]
+
+dataset = tfds.load("mnist", split="train")
+dataset = dataset.map(preprocess).batch(32)
+resnet.fit(dataset, epochs=1)
+
+def preprocess(features):
+    image = tf.image.resize(features["image"], (224, 224))
+    return tf.cast(image, tf.float32) / 255.0, features["label"]
+
+dataset = tfds.load("cats_vs_dogs", split="train")
+dataset = dataset.map(preprocess).batch(32)
+model.fit(dataset, epochs=10)
+"""
+    assert sure(src, "PP202") == [(17, "high")]
+
+
+def test_pp202_padding_a_small_image_is_cheap():
+    """Padding a 28x28 digit into a 75x75 canvas and casting copies each pixel once: too cheap for threads
+    (reading 13: debatable 2/2 at high), as a flip is."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def read_image_tfds(image, label):
+    xmin = tf.random.uniform((), 0, 48, dtype=tf.int32)
+    ymin = tf.random.uniform((), 0, 48, dtype=tf.int32)
+    image = tf.reshape(image, (28, 28, 1))
+    image = tf.image.pad_to_bounding_box(image, ymin, xmin, 75, 75)
+    image = tf.cast(image, tf.float32) / 255.0
+    return image, tf.one_hot(label, 10)
+
+def get_training_dataset():
+    dataset = tfds.load("mnist", split="train", as_supervised=True)
+    return dataset.map(read_image_tfds).shuffle(5000).repeat().batch(64)
+
+model.fit(get_training_dataset(), steps_per_epoch=60000 // 64, epochs=10)
+"""
+    assert sure(src, "PP202") == []
+    assert sure(src.replace("tf.image.pad_to_bounding_box", "tf.image.resize_with_pad"), "PP202") == [
+        (15, "high")
+    ]

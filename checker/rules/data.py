@@ -149,10 +149,15 @@ def _mapped_def(call: ast.Call, index: ModuleIndex):
     unique name, or a method of the calling class (`self._parse`)."""
     fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
     if isinstance(fn, ast.Name):
+        named = [f for f in index.functions if f.name == fn.id]
+        top = [f for f in index.tree.body if isinstance(f, ast.FunctionDef) and f.name == fn.id]
+        if len(top) > 1:
+            # a notebook may define it again in a later cell: the map runs the def last run before it
+            before = [f for f in top if f.lineno < call.lineno]
+            return (before or top)[-1]
         if fn.id in index.module_functions:
             return index.module_functions[fn.id]
-        named = [f for f in index.functions if f.name == fn.id]
-        return named[-1] if named else None  # a notebook may define it again in a later cell
+        return named[-1] if named else None
     if (
         isinstance(fn, ast.Call)
         and isinstance(fn.func, ast.Name)
@@ -350,6 +355,8 @@ _CHEAP = _ELEMENTWISE | {
     # a flip or a dtype conversion touches each pixel once: cheaper than the hand-off to a thread
     + ("image.flip_left_right", "image.flip_up_down", "image.random_flip_left_right")
     + ("image.random_flip_up_down", "image.convert_image_dtype", "image.transpose")
+    # padding a small image into a larger canvas copies it once (MNIST 28x28 into 75x75: debatable 2/2)
+    + ("pad", "image.pad_to_bounding_box")
 }
 
 
@@ -468,10 +475,10 @@ def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> s
     return None if trained else "medium"
 
 
-def _on_threads(call: ast.Call, position: int = 1) -> bool:
+def _on_threads(call: ast.Call, position: int = 1, keyword: str = "num_parallel_calls") -> bool:
     """The stage already runs on several threads: `num_parallel_calls` (keyword, or the argument at
     `position`: 1 for map, 3 for interleave) is given and is not the literal 1."""
-    value = next((k.value for k in call.keywords if k.arg == "num_parallel_calls"), None)
+    value = next((k.value for k in call.keywords if k.arg == keyword), None)
     if value is None and len(call.args) > position:
         value = call.args[position]
     if value is None:
@@ -533,9 +540,9 @@ def _parallel_stage(call: ast.Call) -> bool:
         return True
     if attr == "apply" and call.args and isinstance(call.args[0], ast.Call):
         return _parallel_stage(call.args[0])
-    return attr in ("map", "interleave", "map_and_batch") and _on_threads(
-        call, 3 if attr == "interleave" else 1
-    )
+    if attr == "map_and_batch":  # (map_func, batch_size, num_parallel_batches, drop_remainder, calls)
+        return _on_threads(call, 4) or _on_threads(call, 2, "num_parallel_batches")
+    return attr in ("map", "interleave") and _on_threads(call, 3 if attr == "interleave" else 1)
 
 
 def _read_lightly(flow, index: ModuleIndex) -> set[int]:
@@ -816,7 +823,9 @@ def check_sequential_map(index: ModuleIndex):
         id(step.node)
         for chain in chains
         for i, step in enumerate(chain)
-        if step.kind == "interleave" and any(s.kind == "map" and _on_threads(s.node) for s in chain[i + 1 :])
+        # a later map, or `apply(map_and_batch(parse, ..., num_parallel_calls=...))`, on several threads
+        if step.kind == "interleave"
+        and any(_parallel_stage(s.node) for s in chain[i + 1 :] if s.kind != "interleave")
     }
     plain_readers = {i for i in feeds_threads if _reads_plain_files(_node_of(chains, i), index)}
     untraced = [(Step(kind, call),) for call, kind in _untraced_dataset_maps(index, traced)]
