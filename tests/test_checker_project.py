@@ -52,7 +52,7 @@ def test_a_training_call_does_not_reach_another_project(tmp_path):
 
 def test_a_module_training_on_its_own_copy_does_not_lift_another(tmp_path):
     """Lessons that each define `my_input_fn`: one trains on its own copy, which says nothing of the copy
-    another lesson only prints (reading 10 read such a lift wrong)."""
+    another lesson only registers (reading 10 read such a lift wrong)."""
     assert levels(copied(tmp_path, "copies")) == {
         "lesson1/model.py:14": "medium",
         "lesson2/model.py:12": "high",

@@ -1301,10 +1301,11 @@ def main():
     assert sure(src, "PP202") == [(5, "high"), (6, "medium"), (7, "low")]
 
 
-def test_pp202_string_splits_and_lookups_alone_are_medium_on_training():
+def test_pp202_string_splits_and_lookups_alone_are_low():
     """A training map whose only cost is splitting lines and looking tokens up (the Keras NER example's
-    `tf.strings.split` and `lookup_layer(tf.strings.lower(x))`) is medium, not high (readings 5, 10 and 11:
-    debatable 7 times in 9 at high); one that decodes images stays high."""
+    `tf.strings.split` and `lookup_layer(tf.strings.lower(x))`) is low (readings 5, 10 and 11: debatable 7
+    times in 9 at high; readings 11 and 13: right 0 times in 9 at medium); one that decodes images stays
+    high."""
     src = """
 import tensorflow as tf
 
@@ -1329,7 +1330,7 @@ model.fit(train_dataset, epochs=10)
 rows = tf.data.Dataset.list_files(pattern).map(load_image).batch(32)
 model.fit(rows, epochs=10)
 """
-    assert sure(src, "PP202") == [(17, "medium"), (18, "medium"), (22, "high")]
+    assert sure(src, "PP202") == [(17, "low"), (18, "low"), (22, "high")]
 
 
 def test_a_map_given_a_slipped_call_of_its_function_reads_that_function():
@@ -1465,3 +1466,33 @@ model.fit(get_training_dataset(), steps_per_epoch=60000 // 64, epochs=10)
     assert sure(src.replace("tf.image.pad_to_bounding_box", "tf.image.resize_with_pad"), "PP202") == [
         (15, "high")
     ]
+
+
+def test_pp202_a_pipeline_a_module_function_returns_is_judged_by_its_callers_here():
+    """A function this module alone calls (`tdataset = dataset(...)`) returns its pipeline to code seen
+    here: a loop that only plots each batch is a look, not a use (reading 13: a book's lessons read wrong
+    3 times at medium), even when the function's local is named like it (`dataset = dataset.map(...)`);
+    the same function fitted on, or one another module may call, keeps its level."""
+    src = """
+import matplotlib.pyplot as plt
+import tensorflow as tf
+
+def dataset(directory, batchsize):
+    def _parseone(filename, label):
+        image = tf.image.decode_image(tf.io.read_file(filename))
+        return tf.image.resize(image, [96, 96]), label
+
+    dataset = tf.data.Dataset.from_tensor_slices(load_sample(directory))
+    dataset = dataset.map(_parseone)
+    return dataset.batch(batchsize)
+
+tdataset = dataset("man_woman", 10)
+for step, value in enumerate(tdataset):
+    plt.imshow(value[0][0])
+    plt.show()
+"""
+    assert sure(src, "PP202") == [(11, "low")]
+    fitted = src.replace("for step, value in enumerate(tdataset):", "model.fit(tdataset, epochs=10)\nif 0:")
+    assert sure(fitted, "PP202") == [(11, "high")]
+    library = src.split("tdataset =")[0]
+    assert sure(library, "PP202") == [(11, "medium")]
