@@ -40,6 +40,38 @@ def _builder(tree: ast.Module, line: int) -> str | None:
     return None
 
 
+def _slot(tree: ast.Module, builder: str, line: int) -> int | None:
+    """Which element of the tuple the builder returns (`return dataset_train, dataset_val`) holds the
+    pipeline of the statement at `line` (`dataset_val = dataset_val.map(parse)`), or None when it returns
+    one value or the statement binds no element of it."""
+    function = next((n for n in tree.body if getattr(n, "name", None) == builder), None)
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)]
+    if len(returns) != 1:
+        return None
+    names = [e.id if isinstance(e, ast.Name) else None for e in returns[0].value.elts]
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            bound = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            if len(bound) == 1 and bound[0] in names:
+                return names.index(bound[0])
+    return None
+
+
+def _trained_slots(call: ast.Call, parents: dict) -> set[int] | None:
+    """`train_ds, val_ds = make_datasets(...)`: the positions of the tuple target named for training (None
+    when the value is not unpacked so)."""
+    parent = parents.get(call)
+    if (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Tuple)
+    ):
+        return {i for i, t in enumerate(parent.targets[0].elts) if names_training(ast.unparse(t))}
+    return None
+
+
 def _trains_on(call: ast.Call, parents: dict) -> bool:
     """The value of `call` goes into training: bound to a name that says train, passed (as an argument, a
     keyword or a lambda's body) to a call that trains or is named for training (fit, `estimator.train`,
@@ -61,11 +93,14 @@ def _trains_on(call: ast.Call, parents: dict) -> bool:
     return False
 
 
-def _trained_builders(wanted_at: dict[str, set[str]], files: list[str]) -> set[tuple[str, str]]:
+def _trained_builders(
+    wanted_at: dict[str, set[str]], files: list[str]
+) -> dict[tuple[str, str], set[int] | None]:
     """(name, path) for the builders of `wanted_at` (name -> the paths defining it) that some checked module
     calls into training: the module defining it, or one that does not define that name itself (a module
-    calling its own `input_fn` does not train on another module's copy of it)."""
-    found: set[tuple[str, str]] = set()
+    calling its own `input_fn` does not train on another module's copy of it). Each maps to the positions of
+    a returned tuple that training unpacks (`train_ds, val_ds = load()`: {0}), or None for the whole value."""
+    found: dict[tuple[str, str], set[int] | None] = {}
     names = set(wanted_at)
     for path in files:
         text = read_python(path)
@@ -87,9 +122,14 @@ def _trained_builders(wanted_at: dict[str, set[str]], files: list[str]) -> set[t
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and named_call(node) in wanted and _trains_on(node, parents):
                 name = named_call(node)
+                slots = _trained_slots(node, parents)
                 for defined_in in wanted_at[name]:
                     if defined_in == path or name not in own:
-                        found.add((name, defined_in))
+                        key = (name, defined_in)
+                        if slots is None or found.get(key, set()) is None:
+                            found[key] = None
+                        else:
+                            found[key] = found.get(key, set()) | slots
     return found
 
 
@@ -113,6 +153,7 @@ def _lift_in(findings: list[Finding], files: list[str]) -> list[Finding]:
     if not candidates:
         return findings
     builder_at: dict[tuple[str, int], str] = {}
+    slot_at: dict[tuple[str, int], int | None] = {}
     for path in {f.path for f in candidates}:
         tree = _parse(path)
         if tree is None:
@@ -120,11 +161,20 @@ def _lift_in(findings: list[Finding], files: list[str]) -> list[Finding]:
         for f in candidates:
             if f.path == path and (name := _builder(tree, f.line)) is not None:
                 builder_at[(path, f.line)] = name
+                slot_at[(path, f.line)] = _slot(tree, name, f.line)
     if not builder_at:
         return findings
     wanted_at: dict[str, set[str]] = {}
     for (path, _), name in builder_at.items():
         wanted_at.setdefault(name, set()).add(path)
     trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")])
-    chosen = {id(f) for f in candidates if (builder_at.get((f.path, f.line)), f.path) in trained}
+    chosen = set()
+    for f in candidates:
+        key = (builder_at.get((f.path, f.line)), f.path)
+        if key not in trained:
+            continue
+        slots, slot = trained[key], slot_at.get((f.path, f.line))
+        # the validation half of `train_ds, val_ds = load()` is not what trains (reading 13 read it wrong)
+        if slots is None or slot is None or slot in slots:
+            chosen.add(id(f))
     return [dataclasses.replace(f, confidence="high") if id(f) in chosen else f for f in findings]

@@ -57,3 +57,12 @@ def test_a_module_training_on_its_own_copy_does_not_lift_another(tmp_path):
         "lesson1/model.py:14": "medium",
         "lesson2/model.py:12": "high",
     }
+
+
+def test_only_the_half_of_a_returned_pair_that_trains_is_lifted(tmp_path):
+    """`dataset_train, dataset_val = get_ds()` then training on the first: the validation pipeline the
+    builder returns beside it is not lifted (reading 13 read it wrong: the GAN never reads it)."""
+    assert levels(copied(tmp_path, "pair")) == {
+        "pair/data_generator.py:18": "high",
+        "pair/data_generator.py:21": "medium",
+    }
