@@ -66,3 +66,12 @@ def test_only_the_half_of_a_returned_pair_that_trains_is_lifted(tmp_path):
         "pair/data_generator.py:18": "high",
         "pair/data_generator.py:21": "medium",
     }
+
+
+def test_a_builder_nothing_in_the_project_calls_is_low(tmp_path):
+    """A guide's input function copied into a project whose scripts never call it (reading 13: wrong 4 of
+    4) is low; the one a script evaluates on stays medium. A file checked alone keeps both medium."""
+    folder = copied(tmp_path, "unused")
+    assert levels(folder) == {"unused/inputs.py:12": "medium", "unused/inputs.py:17": "low"}
+    findings, _, _ = check_paths([str(folder / "inputs.py")])
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(12, "medium"), (17, "medium")]
