@@ -650,7 +650,7 @@ def _used_here(flow, index: ModuleIndex) -> set[int]:
     """`flow.used_steps()`, without pipelines only returned by functions that this module alone calls: what
     their callers do with them is seen here (`tdataset = dataset(...)` then a loop that plots each batch;
     reading 13 read such lessons wrong 3 times at medium)."""
-    internal = _only_called_here(index)
+    internal = _once(index, "_only_called_here", _only_called_here)
     returned = [
         c
         for c, _ in flow.handed_out()
@@ -677,7 +677,7 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
             reading.append(flow.consumed[ids][0])
     reading += [c for c, _ in flow.passed.values()]
     # returned by a function a caller outside this module may call (`def train_input_fn(): ... return ds`)
-    internal = _only_called_here(index)
+    internal = _once(index, "_only_called_here", _only_called_here)
     reading += [
         c
         for c, _ in flow.handed_out()
