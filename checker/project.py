@@ -168,10 +168,8 @@ def _lower_uncalled(findings: list[Finding], files: list[str]) -> list[Finding]:
                 builder_at[id(f)] = name
     uses = dict.fromkeys(builder_at.values(), 0)
     for path in files:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError:
+        text = read_python(path)
+        if text is None:
             continue
         for name in uses:
             if name in text:
