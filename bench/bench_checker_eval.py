@@ -147,12 +147,19 @@ def _tally_by_verdict(found) -> dict[str, Counter]:
     return tally
 
 
+def _made_at(tally: dict[str, Counter], level: str) -> tuple[int, int, int, int]:
+    """(confirmed/fixed made, confirmed/fixed, rejected/declined made, rejected/declined) at `level` and up."""
+    return (
+        sum(tally[v][level] for v in POSITIVE),
+        sum(tally[v]["total"] for v in POSITIVE),
+        sum(tally[v][level] for v in NEGATIVE),
+        sum(tally[v]["total"] for v in NEGATIVE),
+    )
+
+
 def _print_recall(tally: dict[str, Counter]) -> None:
     for level in LEVELS:
-        pos = sum(tally[v]["total"] for v in POSITIVE)
-        pos_hit = sum(tally[v][level] for v in POSITIVE)
-        neg = sum(tally[v]["total"] for v in NEGATIVE)
-        neg_hit = sum(tally[v][level] for v in NEGATIVE)
+        pos_hit, pos, neg_hit, neg = _made_at(tally, level)
         print(
             f"  {level + ' and up' if level != 'high' else 'default (high)':<16} recall on confirmed/fixed "
             f"{pos_hit}/{pos} = {pos_hit / max(pos, 1):.0%}   rejected/declined still made {neg_hit}/{neg}"
@@ -208,12 +215,12 @@ def evaluate_holdout(path: str, mirror: str | None, full: bool = False) -> None:
     print(f"Held-out DeepPerf reports, {how}: {len(found)} of {len(rows)} lines read from --mirror")
     pos = [(r, lv) for r, lv in found if r["verdict"] in POSITIVE]
     neg = [(r, lv) for r, lv in found if r["verdict"] in NEGATIVE]
+    tally = _tally_by_verdict(found)
     print(f"  {'level':<16}{'confirmed/fixed made':<24}rejected/declined made")
     for level, label in zip(LEVELS, ("default (high)", "medium and up", "low and up"), strict=True):
-        hit = sum(level in lv for _, lv in pos)
-        bad = sum(level in lv for _, lv in neg)
-        share = f"{hit}/{len(pos)} = {hit / max(len(pos), 1):.0%}"
-        print(f"  {label:<16}{share:<24}{bad}/{len(neg)}")
+        hit, total, bad, bad_total = _made_at(tally, level)
+        share = f"{hit}/{total} = {hit / max(total, 1):.0%}"
+        print(f"  {label:<16}{share:<24}{bad}/{bad_total}")
     print("  confirmed/fixed by DeepPerf kind (made at high, medium+, low+):")
     for kind, name in KINDS.items():
         group = [lv for r, lv in pos if r["deepperf_checker"] == kind]
