@@ -723,16 +723,34 @@ def _over_a_shape(loop) -> bool:
 
 def _amortised(index: ModuleIndex, site) -> bool:
     """The copy is made in a def, outside its loops (or in loops that run a handful of times, such as `while
-    restarts < 1`), and the def has a step loop of its own that does not hold the copy (`train_epoch` making
+    restarts < 1`), and the def has a step loop, or a model loop over a loader, of its own that does not hold the copy (`train_epoch` making
     its state before the batch loop, an attack before its steps): once per epoch or per attack, whoever calls
     it, and each copy serves many passes."""
     if site.function is None or (site.loops and not few_runs(site.loops)):
         return False
     line = site.node.lineno
+    fx = facts(index)
+    # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
+    # or a warm-up input before its batch loop runs once per evaluation, whoever calls it
+    passes = fx.loop_cache(
+        "loader_passes", None, lambda: [loop for loop in _batch_loops(index, fx) if _over_a_loader(loop)]
+    )
     return any(
         index.loop_function.get(id(loop)) is site.function and not loop.lineno <= line <= loop.end_lineno
-        for loop in _step_loops(index)
+        for loop in [*_step_loops(index), *passes]
     )
+
+
+_LOADER_NAME = re.compile(r"(?i)loader|dataset|batches")
+
+
+def _over_a_loader(loop) -> bool:
+    """`for img, target in dataloader`, `enumerate(tqdm(val_loader))`, `for path, img in dataset`: a loop over
+    a loader or data set by name (not `range(max_len)` of a decoder, not a list of ensemble sizes)."""
+    source = getattr(loop, "iter", None)
+    while isinstance(source, ast.Call) and source.args:
+        source = source.args[0]
+    return isinstance(source, ast.Name | ast.Attribute) and bool(_LOADER_NAME.search(base_name(source) or ""))
 
 
 def _first_time(fx, call: ast.Call, loop) -> bool:
@@ -1052,7 +1070,10 @@ for x, y in loader:
             "205 of 222 findings right (92%) over all the readings together (tuning, fresh, hold-outs 1-3), "
             "fitted on them by branch torch-fix10 (hold-out 3 alone: 77 of 86); the rest: per-rank buffers of "
             "an all_gather nothing calls, a four-sentence demo, per-call set-up of a few attack wrappers, an "
-            "example input per epoch for add_graph."
+            "example input per epoch for add_graph. Branch torch-fix16: a def that makes the tensor before its "
+            "own loop over a loader's batches that calls a model (`test()` making its IoU vector or a warm-up "
+            "input, timm's `validate()`) runs it once per evaluation, whoever calls it (hold-out 8: 4 findings "
+            "read wrong gone)."
             " Since branch torch-fix11 a def of the module that returns a factory "
             "(`sampler.sample_timesteps(n).to(device)`) and a factory inside arithmetic (`(torch.ones(n) * "
             "i).long()`) are followed, and a loop over the processes of a distributed run (`range(world_size)`, "
