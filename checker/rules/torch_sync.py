@@ -1142,7 +1142,7 @@ for x, y in loader:
             "z))`) counts as made by the factory it fills, and a training-step def (backward and an optimizer "
             "step outside any loop of its own, such as DeepDG's `update()`, run by a loop in another module) "
             "runs every step; storage such a def makes under `if not len(self.q):` or `if self.q is None:` is "
-            "made once (hold-out 8: 5 clear cases found; 6 new findings on hold-outs 1-7, read: 4 right, 2 "
+            "made once (hold-out 8: 5 clear cases found; 5 new findings on hold-outs 1-7, read: 3 right, 2 "
             "debatable scalars)."
             " Since branch torch-fix11 a def of the module that returns a factory "
             "(`sampler.sample_timesteps(n).to(device)`) and a factory inside arithmetic (`(torch.ones(n) * "
