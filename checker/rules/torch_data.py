@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import re
 
 from checker.findings import RawFinding
@@ -181,16 +182,16 @@ def loaders_of(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]], _Sc
     loader)`), counted only from calls that see this binding of the name."""
     sites = list(_loader_sites(index))
     module_bound: dict[str, list[int]] = {}
-    kept: dict[str, list[dict[int, bool]]] = {}
+    kept: dict[str, list[ast.Call]] = {}
+    branches = functools.cache(lambda call: _branches(call, index))  # asked only of names bound again
     for site, names in sites:
         if site.function is None:
-            branches = None
             for node in names:
                 if isinstance(node, ast.Name):
-                    branches = branches if branches is not None else _branches(site.node, index)
-                    if any(_alternatives(branches, other) for other in kept.get(node.id, ())):
+                    earlier = kept.setdefault(node.id, [])
+                    if any(_alternatives(branches(site.node), branches(other)) for other in earlier):
                         continue  # `if opt.data == 'cifar10': loader = ... elif ...: loader = ...`: one binding
-                    kept.setdefault(node.id, []).append(branches)
+                    earlier.append(site.node)
                     module_bound.setdefault(node.id, []).append(site.node.lineno)
     scopes = _Scopes(
         {n: sorted(lines) for n, lines in module_bound.items() if len(lines) > 1},
