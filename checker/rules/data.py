@@ -1358,7 +1358,6 @@ model.fit(ds, epochs=10)
             "pipelines read only to be written out (a conversion to TFRecords) and pipelines named for "
             "training that nothing reads."
         ),
-        risk="low",
         confidence="medium",
         check=check_map_before_batch,
     )
@@ -1430,7 +1429,6 @@ model.fit(ds, epochs=10)
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
             "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13)."
         ),
-        risk="medium",
         check=check_sequential_map,
     )
 )
@@ -1471,7 +1469,6 @@ model.fit(ds, epochs=10)
             "benchmarks, one-pass conversion scripts where prefetch overlaps little), and 0/25 when returned "
             "to a caller or on in-memory slices."
         ),
-        risk="medium",
         check=check_missing_prefetch,
         confidence="low",
     )
@@ -1498,7 +1495,6 @@ ds = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(10000).batch(32)
             "Low. Pipelines shuffled before batching (loaders such as image_dataset_from_directory shuffle by "
             "default) and bucketed or padded batches, where shuffling batches is the intent, are skipped."
         ),
-        risk="low",
         check=check_shuffle_after_batch,
         confidence="low",
     )

@@ -325,7 +325,6 @@ for x, y in dataset:
             "1-6 read 2 of 38 right at high, readings 1-8 2 of 8 at medium (loops that build a new model, layer or export per setting or weights file "
             "need their own trace, and the shape does not tell them apart)."
         ),
-        risk="low",
         confidence="low",
         check=check_tf_function_in_loop,
     )
@@ -362,7 +361,6 @@ for step in range(1000):
             "Low. Functions with an input_signature are skipped (they convert the argument); only plain names "
             "that are loop counters are reported, never other Python values."
         ),
-        risk="low",
         check=check_retrace_python_scalar,
         # right 1 time in 2 over readings 1-4 (a layer index that selects differently shaped weights needs
         # its own trace): too few to call high
@@ -409,7 +407,6 @@ for step, (x, y) in enumerate(dataset):
             "convergence test), where one more sync costs nothing; a per-step .numpy() on a tiny model where the "
             "sync costs little is still reported."
         ),
-        risk="medium",
         check=check_numpy_in_step_loop,
         confidence="low",
     )

@@ -231,7 +231,6 @@ for step in range(10000):
             "finding is `low`: read right 16-30% of the time in every hand reading (loops over layers, shards "
             "or splits that run the session once each)."
         ),
-        risk="low",
         check=check_graph_op_in_loop,
         # low: right 2 times in 20, then 16-30% at medium in every reading (loops over layers, shards, splits)
         confidence="low",
@@ -267,7 +266,6 @@ with tf.Session() as sess:
             "reset_default_graph, clear_session in the loop) is skipped; a deliberate sweep without that "
             "is reported (silence it with `# noqa: PP102`)."
         ),
-        risk="medium",
         check=check_session_in_loop,
         confidence="low",  # read on fresh code: 2 right of 19 (a session per shard, file or checkpoint)
     )

@@ -532,7 +532,6 @@ for t in range(max_len):
             "over data 0 of 25. Only loops that also evaluate the graph (`t.eval({x: v})`) read right, 2 of 2: "
             "graph growth, not one of DeepPerf's confirmed shapes."
         ),
-        risk="medium",
         check=check_loop_invariant_op,
         # right 0-10% in every hand reading, the confirmed shape too (docs/ppcheck-evaluation.md); DeepPerf's lines are found at low
         confidence="low",

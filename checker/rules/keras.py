@@ -431,7 +431,6 @@ probs = model.predict(np.stack(images), batch_size=64)
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
             "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state."
         ),
-        risk="low",
         check=check_predict_per_sample,
     )
 )
@@ -469,7 +468,6 @@ for units in search_space:
             "models built in comprehensions are skipped; a loop that neither trains nor predicts is skipped. A "
             "loop of two or three models where the growth does not matter is still reported."
         ),
-        risk="medium",
         check=check_model_in_loop,
         confidence="low",
     )

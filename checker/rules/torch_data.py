@@ -1148,7 +1148,6 @@ for x, y in train_loader:
             "most pads them, and its findings are confidence low (hold-out 8: 0 of 16 read right; hold-outs 4, 6 and 7: 0 of 8). An "
             "in-memory dataset split with `random_split` stays in memory."
         ),
-        risk="medium",
         confidence="medium",
         check=lowered_on_toys(check_loader_main_process),
     )
@@ -1228,7 +1227,6 @@ for x, y in loader:
             "of 27; the readings disagree (hold-out 4 read BERT loaders right, hold-out 8 the same shape "
             "debatable), and both classes sit below 70%."
         ),
-        risk="low",
         confidence="medium",
         check=check_loader_without_pinned_memory,
     )

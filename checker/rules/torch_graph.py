@@ -568,7 +568,6 @@ def evaluate(model, loader):
             "another name (`lm_model.log_prob(word_t)`); setters and the like (`set_input`, `init_hidden`, "
             "`load_*`) are not (hold-out 8: 1 clear case found, 1 more finding, read right)."
         ),
-        risk="medium",
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
     )
@@ -612,7 +611,6 @@ for x, y in loader:
             "meta-learning and ProMP losses over graphs built before the loop), and all the readings together "
             "2 of 15: nothing in the code tells a kept graph that a later backward needs from one kept in vain."
         ),
-        risk="low",
         confidence="low",
         check=check_retain_graph,
     )

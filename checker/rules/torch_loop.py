@@ -619,7 +619,6 @@ for epoch in range(epochs):
             " Branch torch-fix16: a loop that loads a pretrained model (`AutoModel.from_pretrained(...)`, a "
             "cross-validation fold) builds a new model each time (hold-out 8: 2 findings read wrong gone)."
         ),
-        risk="low",
         confidence="medium",
         check=check_setup_in_loop,
     )
@@ -650,7 +649,6 @@ scores = model(torch.stack(images))
             "hidden state) and loops that read a clock (measuring one request's latency) are skipped. "
             "Confidence medium: 2 findings (both right) on the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
         ),
-        risk="low",
         confidence="medium",
         check=check_model_per_sample,
     )
@@ -694,7 +692,6 @@ t = t * 2 + 1
             "readings (tuning, fresh, hold-outs 1-3; 3 of them found since branch torch-fix10): too few to "
             "promote."
         ),
-        risk="low",
         confidence="medium",
         check=check_python_loop_over_tensor,
     )

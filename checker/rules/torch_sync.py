@@ -1135,7 +1135,6 @@ for step, (x, y) in enumerate(loader):
             "unchanged on today's PyTorch); a loader loop "
             "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
         ),
-        risk="medium",
         check=lowered_on_toys(check_host_sync),
     )
 )
@@ -1206,7 +1205,6 @@ for x, y in loader:
             "anyone would measure (branch torch-fix11)."
             " Confidence medium since the fourth and fifth hold-outs (code no rule was tuned on, read first with the rules of the time): hold-out 4 31 of 51 and hold-out 5 19 of 22 at high: 50 of 73 (68%); helpers run once per evaluation or epoch and one-off predicts. The fitted numbers above are no measure."
         ),
-        risk="medium",
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),
     )
@@ -1248,7 +1246,6 @@ for x, y in loader:
             " Branch torch-fix16: a synchronize() reached through a helper that reads a clock itself "
             "(YOLO's `time_synchronized()`) is a timer too (hold-out 8: 2 findings read wrong gone)."
         ),
-        risk="low",
         confidence="medium",
         check=check_wait_every_step,
     )
