@@ -10,7 +10,11 @@ has each piece of evidence:
   layers or RNN cells, a def decorated as a tf.function; with --mirror, how many of DeepPerf's confirmed or
   fixed PP103 lines (their projects whole at the reported commit) have it.
   PP201/PP202: the `medium` findings a training call elsewhere in the project lifts to `high`
-  (checker/project.py).
+  (checker/project.py); the PP202 findings left `medium`, and those whose pipeline a Python loop or
+  comprehension walks whole (loaded once into memory).
+  PP103, the questions of tf-confidence13: does the loop run each training step (a def named for a loss, a
+  step or a layer's call, or a tf.function), does the loop also run the graph, is the op a cast or compare of
+  what the def is given, does the loop walk a model's outputs or layers, or the data.
 
     python bench/bench_tf_evidence.py --verdicts bench/data/tf_checker_verdicts.csv --root CHECKOUTS
         [--mirror /work/.mirror]
@@ -59,7 +63,29 @@ EVIDENCE = (
     "loop builds layers/cells",
     "real op, collection loop",
     "in a tf.function",
+    "per-step def (loss, step, call)",
+    "per-step def, real op",
+    "loop also runs the graph",
+    "cast/compare of a parameter",
+    "per-step, cast/compare of param",
+    "loop over outputs/layers/levels",
+    "per-step, outputs loop",
+    "loop over data (batches, epochs)",
 )
+# What the brief of tf-confidence13 asked to test: does the loop run each training step (a def named for a
+# loss, a step or a layer's call, or traced by tf.function), does the op work on what the def is given (a
+# cast or compare of a batch tensor, not of a scalar setting), and does the loop walk a model's outputs or
+# layers (a few trips) or the data (many)?
+_PER_STEP = re.compile(r"loss|step|train|update|^call$|^__call__$|^act$|entropy")
+_CAST_COMPARE = frozenset(
+    {
+        "cast", "to_float", "to_int32", "to_int64", "equal", "not_equal", "greater", "less", "greater_equal",
+        "less_equal", "logical_and", "logical_or", "logical_not", "where", "reduce_sum", "reduce_mean",
+        "reduce_any", "reduce_all", "abs",
+    }
+)  # fmt: skip
+_FEW_TRIPS = re.compile(r"output|layer|logit|pred|head|level|scale|side|model|arm", re.I)
+_DATA_TRIPS = re.compile(r"batch|data|epoch|step|loader|iter|sample|train|example|record", re.I)
 
 
 def _source(path: str, cell: int | None) -> str | None:
@@ -92,6 +118,7 @@ def pp103_evidence(source: str, line: int, message: str) -> set[str]:
         classes.add("op doing real work")
     if defs and any("function" in ast.unparse(d) for d in max(defs, key=lambda d: d.lineno).decorator_list):
         classes.add("in a tf.function")
+    classes |= _step_evidence(tree, defs, loop, op, line)
     if loop is None:
         return classes
     if isinstance(loop, ast.While):
@@ -108,6 +135,62 @@ def pp103_evidence(source: str, line: int, message: str) -> set[str]:
     return classes
 
 
+def _step_evidence(tree, defs, loop, op: str, line: int) -> set[str]:
+    """Evidence that the loop runs every training step, that the op works on data, and the loop's trips."""
+    classes: set[str] = set()
+    per_step = any(
+        _PER_STEP.search(d.name.lower()) or any("function" in ast.unparse(x) for x in d.decorator_list)
+        for d in defs
+    )
+    if per_step:
+        classes.add("per-step def (loss, step, call)")
+        if op not in _CHEAP_OPS:
+            classes.add("per-step def, real op")
+    inner = max(defs, key=lambda d: d.lineno) if defs else None
+    if op in _CAST_COMPARE and inner is not None and _reads_parameter(inner, line):
+        classes.add("cast/compare of a parameter")
+        if per_step:
+            classes.add("per-step, cast/compare of param")
+    if loop is None:
+        return classes
+    if any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("eval", "run")
+        for n in ast.walk(loop)
+    ):
+        classes.add("loop also runs the graph")
+    trips = ast.unparse(loop.iter if hasattr(loop, "iter") else getattr(loop, "test", loop))
+    if _FEW_TRIPS.search(trips):
+        classes.add("loop over outputs/layers/levels")
+        if per_step:
+            classes.add("per-step, outputs loop")
+    elif _DATA_TRIPS.search(trips):
+        classes.add("loop over data (batches, epochs)")
+    return classes
+
+
+def _reads_parameter(definition, line: int) -> bool:
+    """The statement at `line` reads a parameter of `definition`, or a name bound straight from one
+    (`y = label`)."""
+    args = definition.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self", "cls"}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params:
+            params |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    statement = next(
+        (
+            n
+            for n in ast.walk(definition)
+            if isinstance(n, ast.stmt)
+            and n.lineno <= line <= (n.end_lineno or n.lineno)
+            and not hasattr(n, "body")
+        ),
+        None,
+    )
+    return statement is not None and any(
+        isinstance(n, ast.Name) and n.id in params for n in ast.walk(statement)
+    )
+
+
 def _check(folder: Path):
     """(findings of each file alone, the same with the project-wide evidence) for one checkout."""
     files = list(iter_files([str(folder)]))
@@ -115,11 +198,44 @@ def _check(folder: Path):
     return alone, lift_trained_elsewhere(alone, [files])
 
 
-def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter]:
+def read_by_python(source: str, line: int) -> bool:
+    """The dataset bound by the statement at `line` is walked whole by a Python `for` or comprehension later
+    in the same def (`dataset = dataset.map(parse)` then `[f(x) for x in dataset]`): loaded once, not trained
+    on (tensorflow-coder's confirmed map has this shape)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    defs = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.lineno <= line <= (n.end_lineno or 0)
+    ]
+    scope = max(defs, key=lambda d: d.lineno) if defs else tree
+    bound = {
+        t.id
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Assign) and n.lineno <= line <= (n.end_lineno or n.lineno)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    for node in ast.walk(scope):
+        walked = [node.iter] if isinstance(node, ast.For | ast.AsyncFor) else []
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            walked = [g.iter for g in node.generators]
+        if any(isinstance(it, ast.Name) and it.id in bound and it.lineno > line for it in walked):
+            return True
+    return False
+
+
+def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter, Counter]:
+    """PP103's verdicts per evidence class; the verdicts of PP201/PP202 findings a training call lifts; and
+    those of `medium` PP202 findings whose pipeline Python code walks whole."""
     rows = [r for r in read_rows(Path(verdicts)) if r["rule"] in RULES]
     verdict = {verdict_key(r): r["verdict"] for r in rows}
     pp103: dict[str, Counter] = defaultdict(Counter)
     lifted: Counter = Counter()
+    walked: Counter = Counter()
     for repo in sorted({r["repo"] for r in rows}):
         folder = checkout(root, repo)
         if not folder.is_dir():
@@ -135,7 +251,11 @@ def evaluate(verdicts: str, root: str) -> tuple[dict[str, Counter], Counter]:
                     pp103[evidence][verdict[key]] += 1
             elif before.confidence != after.confidence:
                 lifted[verdict[key]] += 1
-    return pp103, lifted
+            elif before.rule == "PP202" and before.confidence == "medium":
+                walked["all " + verdict[key]] += 1
+                if read_by_python(_source(before.path, before.cell) or "", before.line):
+                    walked[verdict[key]] += 1
+    return pp103, lifted, walked
 
 
 def confirmed_pp103(mirror: str) -> Counter:
@@ -180,16 +300,21 @@ def main() -> None:
     parser.add_argument("--root", required=True, help="folder of the read repositories' checkouts")
     parser.add_argument("--mirror", help="folder of git mirrors: count DeepPerf's confirmed PP103 lines too")
     args = parser.parse_args()
-    pp103, lifted = evaluate(args.verdicts, args.root)
+    pp103, lifted, walked = evaluate(args.verdicts, args.root)
     confirmed = confirmed_pp103(args.mirror) if args.mirror else None
     print("PP103 findings made today, by evidence (verdicts of the readings):")
     for evidence in EVIDENCE:
         tail = (
             f"  confirmed lines {confirmed[evidence]}/{confirmed['lines']}" if confirmed is not None else ""
         )
-        print(f"  {evidence:<26} {_share(pp103[evidence])}{tail}")
+        print(f"  {evidence:<33} {_share(pp103[evidence])}{tail}")
     print("PP201/PP202 lifted from medium to high by a training call in the project:")
-    print(f"  {'lifted':<26} {_share(lifted)}")
+    print(f"  {'lifted':<33} {_share(lifted)}")
+    print("PP202 findings left `medium`:")
+    every = Counter({k[4:]: v for k, v in walked.items() if k.startswith("all ")})
+    print(f"  {'every one':<33} {_share(every)}")
+    mine = Counter({k: v for k, v in walked.items() if not k.startswith("all ")})
+    print(f"  {'pipeline walked whole by Python':<33} {_share(mine)}")
 
 
 if __name__ == "__main__":

@@ -15,16 +15,19 @@ import dataclasses
 
 from checker.datasets import is_training_call, named_call, names_training
 from checker.findings import Finding
+from checker.source import read_python
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 LIFTED_RULES = frozenset({"PP201", "PP202"})
 
 
 def _parse(path: str) -> ast.Module | None:
+    text = read_python(path)
+    if text is None:
+        return None
     try:
-        with open(path, "rb") as handle:
-            return ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError):
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
         return None
 
 
@@ -65,10 +68,8 @@ def _trained_builders(wanted_at: dict[str, set[str]], files: list[str]) -> set[t
     found: set[tuple[str, str]] = set()
     names = set(wanted_at)
     for path in files:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
-        except OSError:
+        text = read_python(path)
+        if text is None:
             continue
         wanted = {n for n in names if f"{n}(" in text}
         if not wanted:

@@ -26,6 +26,7 @@ from checker.rules import all_rules
 from checker.rules.torch_common import base_name, is_device_move, uses_torch
 from checker.rules.torch_data import (
     consumed_params,
+    handed_made,
     handed_over,
     loader_dataset,
     moves_batches_of,
@@ -33,26 +34,19 @@ from checker.rules.torch_data import (
     returned_loaders,
     unpinned,
 )
+from checker.source import read_python
 
 RULE = "PP505"
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
 _MOVES = re.compile(r"\.(?:to|cuda)\(")
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return None
-
-
-def _index(text: str) -> ModuleIndex | None:
+def _index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     try:
         index = ModuleIndex.build(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return index if uses_torch(index) else None
+    return index if not torch_only or uses_torch(index) else None
 
 
 def loaders_across_modules(
@@ -70,7 +64,9 @@ def loaders_across_modules(
         return findings
     sources, known = sources or {}, known or {}
     for files in projects:
-        texts = {p: t for p in files if p.endswith(".py") and (t := sources.get(p) or _read(p)) is not None}
+        texts = {
+            p: t for p in files if p.endswith(".py") and (t := sources.get(p) or read_python(p)) is not None
+        }
         if not texts:
             continue
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
@@ -120,10 +116,14 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         for line, col, callee, param, module in found[1]:
             if (path, line) not in reported:
                 handoffs.setdefault(callee, []).append((path, line, col, param, module))
-    trained = _made_elsewhere(texts, makers) | _used_elsewhere(texts, handoffs)
+    made, handoffs = _made_elsewhere(texts, makers, handoffs)
+    trained = made | _used_elsewhere(texts, handoffs)
     rule = all_rules()[RULE]
     found = []
+    named = {}
     for path, line, col, name in sorted(trained):
+        named.setdefault((path, line, col), name)  # one finding a loader, whatever the names it goes by
+    for (path, line, col), name in named.items():
         if silenced(noqa_lines(texts[path]).get(line), RULE):
             continue
         message = pinned_memory_message(name)
@@ -131,10 +131,13 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     return found
 
 
-def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, int, str]]:
-    """(path, line, column, name) of the makers' loaders that a module importing the maker trains on."""
+def _made_elsewhere(texts: dict[str, str], makers: dict, handoffs: dict) -> tuple[set, dict]:
+    """(path, line, column, name) of the makers' loaders that a module importing the maker trains on; and
+    `handoffs` with the makers' loaders that such a module hands on to a def or class it imports (`Solver(config,
+    train_loader)`, the loop in a third module) added."""
     if not makers:
-        return set()
+        return set(), handoffs
+    handoffs = {name: list(entries) for name, entries in handoffs.items()}
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     trained = set()
     for path, text in texts.items():
@@ -142,14 +145,21 @@ def _made_elsewhere(texts: dict[str, str], makers: dict) -> set[tuple[str, int, 
         names = {n for n in names if any(m[0] != path for m in makers[n]) and _reaches(text, n)}
         if not names:
             continue
-        index = _index(text)
+        index = _index(text, torch_only=False)  # (a main.py that only hands the loaders on imports no torch)
         if index is None:
             continue
         chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
         where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
-        for name in moves_batches_of(index, where):
+        moved = moves_batches_of(index, where)
+        for name in moved:
             trained.update((p, line, col, f"{name}()") for p, line, col, _ in chosen[name])
-    return trained
+        unmoved = {n: w for n, w in where.items() if n not in moved}
+        for maker, at, callee, param in handed_made(index, unmoved):
+            module = _import_module(index, callee)
+            if module is not None:
+                entries = handoffs.setdefault(callee, [])
+                entries.extend((p, line, col, param, module) for p, line, col, w in chosen[maker] if w == at)
+    return trained, handoffs
 
 
 def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
@@ -186,9 +196,11 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
 
 
 def _reaches(text: str, name: str) -> bool:
-    """The text imports `name` (`from data import get_loader`) or calls it on a module (`datasets.name(`):
-    it can reach another module's def of that name."""
-    return bool(re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(", text))
+    """The text imports `name` (`from data import get_loader`, or every name: `from utils import *`) or
+    calls it on a module (`datasets.name(`): it can reach another module's def of that name."""
+    return bool(
+        re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(|^from\s+[\w.]+\s+import\s+\*", text, re.M)
+    )
 
 
 def _names_file(module: str, path: str) -> bool:
@@ -217,6 +229,11 @@ def _imported(index: ModuleIndex, name: str, user: str, entries: list) -> list:
         named = [e for e in entries if _names_file(module, e[0])]
     else:
         modules = [a.name for node in index.imports if isinstance(node, ast.Import) for a in node.names]
+        modules += [  # `from utils import *`
+            node.module
+            for node in index.imports
+            if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
+        ]
         named = [e for e in entries if any(m and _names_file(m, e[0]) for m in modules)]
     if len(named) <= 1:
         return named

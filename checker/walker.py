@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import fnmatch
-import io
 import os
-import re
 import sys
-import tokenize
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,6 +12,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
+from checker.source import decode_python
 from checker.torch_project import loaders_across_modules, module_facts
 
 SUFFIXES = (".py", ".ipynb")
@@ -63,21 +61,6 @@ def iter_files(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[st
                 yield path
         else:
             raise PathError(f"{path}: no such file or directory")
-
-
-def decode_python(data: bytes) -> str:
-    """Source bytes as text, honouring a BOM and a PEP 263 coding line (`# -*- coding: latin-1 -*-`).
-
-    Raises UnicodeDecodeError or LookupError (an unknown coding) / SyntaxError (a bad coding line).
-    """
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        if not re.match(rb"\A(\xef\xbb\xbf)?([^\n]*\n)?[^\n]*coding[:=]", data):
-            encoding = "utf-8"  # no coding line, just bytes that are not UTF-8: say so below
-        else:
-            raise
-    return data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
 
 
 def check_file(

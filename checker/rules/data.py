@@ -1365,7 +1365,9 @@ model.fit(ds, epochs=10)
             "splitting, casing or conversion and vocabulary lookups (`tf.strings.split`, "
             "`lookup_layer(tf.strings.lower(x))`) is `medium` (debatable 7 times in 9 at `high`). A pipeline "
             "`next`-ed only under a remainder test in a training loop (`if step % 100 == 0:`) is read now and "
-            "then, not trained on; one unbatched element drawn so (a visualisation) is `low`."
+            "then, not trained on; one unbatched element drawn so (a visualisation) is `low`. A costly map on a "
+            "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
+            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13)."
         ),
         risk="medium",
         check=check_sequential_map,

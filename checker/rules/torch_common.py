@@ -813,14 +813,14 @@ def attacks(call: ast.Call) -> bool:
 
 def uses_input_gradients(function, index: ModuleIndex) -> bool:
     """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def.
-    Reading a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`, a count
-    of trainable weights) is no such use."""
+    Reading or setting a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`,
+    a count of trainable weights; `for p in model.parameters(): p.requires_grad = True`) is no such use."""
     params = _parameter_loop_names(function)
     return any(
         (
             isinstance(n, ast.Attribute)
             and n.attr in ("requires_grad", "requires_grad_")
-            and not (isinstance(n.ctx, ast.Load) and base_name(n.value) in params)
+            and base_name(n.value) not in params
         )
         or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
         or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, parameter_names
@@ -424,7 +425,8 @@ def check_loader_main_process(index: ModuleIndex):
             continue
         if training is None:
             training = _training_sources(index, scopes)
-        if not names & training:
+        lightning = _in_train_hook(call, index)
+        if not (names & training or lightning):
             continue
         how = "num_workers=0" if given else "no num_workers"
         yield RawFinding(
@@ -435,8 +437,25 @@ def check_loader_main_process(index: ModuleIndex):
             "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel",
             # nothing in the module goes to a GPU: training on the CPU, where workers take cores from the
             # step's own math threads (read right in one reading and debatable in the later ones)
-            confidence=None if facts(index).on_device else "low",
+            confidence=None if facts(index).on_device or lightning else "low",
         )
+
+
+def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
+    """The DataLoader is returned by a `train_dataloader()` method (PyTorch Lightning's hook of a
+    LightningModule or LightningDataModule): the Trainer's fit loop steps on its batches, and moves them to
+    the accelerator itself."""
+    if not any(getattr(f, "name", None) == "train_dataloader" for f in index.functions):
+        return False
+    for site in index.calls:
+        if site.node is call:
+            function = site.function
+            return (
+                isinstance(function, FUNCTION_TYPES)
+                and function.name == "train_dataloader"
+                and _returned_at(function, set(), call) is not None
+            )
+    return False
 
 
 def _listed(index: ModuleIndex) -> set[str]:
@@ -585,13 +604,16 @@ def _inline(call: ast.Call) -> str:
 
 def _pulled(loop, index: ModuleIndex):
     """(source, target) for each batch a loop pulls by hand: `x, y = next(batches)` or `batches.next()` after
-    `batches = iter(loader)` in the same def (or the loop), and `x, y = next(iter(loader))`; source is the
-    loader's node."""
+    `batches = iter(loader)` (or `infiniteloop(loader)`, a generator that yields the loader's batches round
+    after round) in the same def (or the loop), and `x, y = next(iter(loader))`; source is the loader's node.
+    A batch copied where it is pulled (`real = next(looper).to(device)`) has the target MOVED."""
     function = index.loop_function.get(id(loop))
     for node in loop_nodes(index, loop):
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
             continue
-        call = node.value
+        call, target = node.value, node.targets[0]
+        if is_device_move(call, index) and isinstance(call.func.value, ast.Call):
+            call, target = call.func.value, MOVED
         if isinstance(call.func, ast.Name) and call.func.id == "next" and len(call.args) == 1:
             pulled = call.args[0]
         elif isinstance(call.func, ast.Attribute) and call.func.attr == "next" and not call.args:
@@ -599,7 +621,7 @@ def _pulled(loop, index: ModuleIndex):
         else:
             continue
         if isinstance(pulled, ast.Call) and base_name(pulled.func) == "iter" and pulled.args:
-            yield pulled.args[0], node.targets[0]
+            yield pulled.args[0], target
             continue
         if not isinstance(pulled, ast.Name):
             continue
@@ -607,9 +629,32 @@ def _pulled(loop, index: ModuleIndex):
         start, end = getattr(scope, "lineno", 0), getattr(scope, "end_lineno", None) or loop.end_lineno
         for value in index.name_values.get(pulled.id, ()):
             in_scope = start <= value.lineno <= (end or start)
-            if in_scope and isinstance(value, ast.Call) and base_name(value.func) == "iter" and value.args:
-                yield value.args[0], node.targets[0]
+            if in_scope and isinstance(value, ast.Call) and value.args and _iterates(value, index):
+                yield value.args[0], target
                 break
+
+
+MOVED = ast.Name(id="<moved where pulled>")
+_CYCLING = re.compile(
+    r"(?i)^(?:iter|cycle|repeat|forever|endless\w*|inf(?:inite)?_?(?:loop|loader|iter\w*|data\w*))$"
+)
+
+
+def _iterates(call: ast.Call, index: ModuleIndex) -> bool:
+    """`iter(loader)`, `itertools.cycle(loader)`, a generator named for going round the data for ever
+    (`infiniteloop(dataloader)`, `inf_loop(loader)`), or a generator def of the module whose loop goes
+    through its first parameter and yields: what `next()` draws from it are the loader's batches."""
+    name = base_name(call.func)
+    if name is not None and _CYCLING.match(name):
+        return True
+    helper = facts(index).helpers.get(id(call))
+    if not isinstance(helper, FUNCTION_TYPES) or not helper.args.args:
+        return False
+    first = helper.args.args[0].arg
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(helper)) and any(
+        isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == first for m in ast.walk(n.iter))
+        for n in ast.walk(helper)
+    )
 
 
 def _waits_for_a_person(loop, index: ModuleIndex) -> bool:
@@ -677,7 +722,9 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
             sources = [(key, target) for key, target in sources if key in wanted]
         if not sources or _only_copies(loop, index) or _waits_for_a_person(loop, index):
             continue
-        moved.update(key for key, target in sources if _moved_loop_targets(loop, index, target))
+        moved.update(
+            key for key, target in sources if target is MOVED or _moved_loop_targets(loop, index, target)
+        )
     return moved
 
 
@@ -840,6 +887,38 @@ def handed_over(index: ModuleIndex) -> list[tuple[ast.Call, str, str | int]]:
     return found
 
 
+def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[str, int, str, str | int]]:
+    """(maker, where in its result, callee, parameter) for each loader a maker imported from another module
+    returns that this module binds to a name and passes on to a def or class it does not define
+    (`train_loader = get_loader(...)` then `Solver(config, train_loader, valid_loader)`): the loop may be in
+    a third module. Where is -1 for the whole result, k for its k-th item."""
+    bound: dict[str, tuple[str, int]] = {}
+    for node in index.call_assignments:
+        where = _made_by(node.value, makers, index)
+        if where:
+            for target in node.targets:
+                for k in where:
+                    for picked in _picked(target, {k}):
+                        if isinstance(picked, ast.Name):
+                            bound[picked.id] = (base_name(node.value.func), k)
+    if not bound:
+        return []
+    local = set(index.module_functions) | set(index.class_methods)
+    found = []
+    for site in index.calls:
+        callee = site.node.func
+        name = callee.id if isinstance(callee, ast.Name) else None
+        if name is None or name in local or name in makers or name in ("iter", "enumerate", "len", "tqdm"):
+            continue
+        given = [(a, k) for k, a in enumerate(site.node.args)] + [
+            (k.value, k.arg) for k in site.node.keywords
+        ]
+        for value, param in given:
+            if isinstance(value, ast.Name) and value.id in bound and param is not None:
+                found.append((*bound[value.id], name, param))
+    return found
+
+
 def consumed_params(index: ModuleIndex, name: str) -> tuple[list[str], set[str]] | None:
     """For a def or class `name` of the module: its parameters (a class's `__init__`, less self) and those
     whose loader a loop of the module copies to the device, directly or kept (`self.train_data =
@@ -879,7 +958,9 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "A DataLoader without num_workers, or with num_workers=0, whose batches a training loop (one that "
-            "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset."
+            "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset; and "
+            "one a `train_dataloader()` method returns (PyTorch Lightning's hook: the Trainer's fit loop steps on "
+            "its batches)."
         ),
         why=(
             "With no workers the training process itself reads, decodes and augments every batch between "
@@ -982,6 +1063,11 @@ for x, y in loader:
             "project imports it and copies its batches; batches pulled with `next(it)`/`it.next()` count."
             " Branch torch-fix13: a batch handed to an imported helper named for the copy (`utils.cuda([imgs, "
             "z])`, `to_var(x)`, `to_device(batch, device)`, `_get_variable(x)`) counts as moved."
+            " Branch torch-fix15: batches drawn with `next()` from a generator that goes round the loader "
+            "(`looper = infiniteloop(loader)`, `itertools.cycle(loader)`, a def of the module that loops over "
+            "its parameter and yields) count, also when copied where drawn (`next(looper).to(device)`); a "
+            "maker reached through `from utils import *`, and a maker's loader handed on to a class or def of a "
+            "third module (`Solver(config, train_loader)`) are followed."
         ),
         risk="low",
         confidence="medium",

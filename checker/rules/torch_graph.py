@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, names_in
@@ -64,8 +65,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
         named = eval_named(function)
         if named and _unit_test(function):
             continue
-        if not named and not any(kind == "eval" for _, _, kind in modes):
-            continue
+        if not (named or any(kind == "eval" for _, _, kind in modes) or any(len(s.loops) > 1 for s in sites)):
+            continue  # (no eval mode, no eval-named def, no loop nested in another: no evaluation pass)
         found = list(_unguarded_model_loops(sites, modes, named, models, fx))
         if not found or (
             function is not None
@@ -78,13 +79,19 @@ def check_eval_without_no_grad(index: ModuleIndex):
             continue
         for site, receiver, mode in found:
             call, loop = site.node, site.loops[-1]
-            context = f"after `{receiver}.eval()`" if mode == "eval" else f"in `{function.name}`"
+            if mode == "eval":
+                context = f"after `{receiver}.eval()` in the loop at line {loop.lineno}"
+            elif named:
+                context = f"in `{function.name}` in the loop at line {loop.lineno}"
+            else:
+                source = _eval_pass_source(site, fx)
+                context = f"in the loop at line {loop.lineno} over `{source}`, inside a training loop,"
             yield RawFinding(
                 "PP503",
                 call.lineno,
                 call.col_offset,
-                f"`{receiver}` runs {context} in the loop at line {loop.lineno} without torch.no_grad(): autograd "
-                "records every activation; wrap the loop in `with torch.no_grad():` (or inference_mode)",
+                f"`{receiver}` runs {context} without torch.no_grad(): autograd records every activation; "
+                "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
 
@@ -236,7 +243,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
         mode = _mode_at(modes, receiver, call.lineno)
-        if mode == "train" or (mode is None and not named):
+        if (mode == "train" or (mode is None and not named)) and _eval_pass_source(site, fx) is None:
             continue
         loop = site.loops[-1]
         if fx.site_without_grad(site) or needs_grad(loop, fx.index) or few_runs(site.loops):
@@ -249,6 +256,32 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+_EVAL_SPLIT = re.compile(r"^(?:test|val|valid|validation|eval|dev)(?:loader|set|data|dl|ds|iter)?s?$")
+
+
+def _eval_pass_source(site, fx) -> str | None:
+    """The evaluation split an inner loop runs over inside a training loop (`for x_test, y_test in
+    test_loader:` nested in `for step, (x, y) in enumerate(train_loader):`, a test pass every N steps): its
+    name, when the inner loop itself does not train. None otherwise."""
+    if len(site.loops) < 2:
+        return None
+    inner = site.loops[-1]
+    source = getattr(inner, "iter", None)
+    while (
+        isinstance(source, ast.Call)
+        and source.args
+        and base_name(source.func) in ("enumerate", "tqdm", "iter")
+    ):
+        source = source.args[0]
+    name = source.attr if isinstance(source, ast.Attribute) else getattr(source, "id", None)
+    if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
+        return None
+    steps = {id(loop) for loop in fx.step_loops}
+    if id(inner) in steps or not any(id(loop) in steps for loop in site.loops[:-1]):
+        return None
+    return name
 
 
 def _frozen(index: ModuleIndex) -> set[str]:
@@ -462,7 +495,9 @@ register(
             "decorator on the def, or a call of the def made under no_grad). A loop that takes one batch and "
             "breaks, or runs a literal range of a few iterations, is skipped. Also a model put in eval mode and "
             "run in a training loop with its output detached at once (a frozen teacher: `t = teacher(x)` then "
-            "`t = t.detach()`)."
+            "`t = t.detach()`); and a model run in a loop over an evaluation split (`for x, y in test_loader:`, "
+            "`val_loader`, `ds_test`) nested in a training loop, with no backward of its own (a test pass every "
+            "N steps), with or without `model.eval()`."
         ),
         why=(
             "With gradients enabled every forward pass records the autograd graph and keeps each layer's "
@@ -494,8 +529,8 @@ def evaluate(model, loader):
             "def of the module decorated `@torch.no_grad()`/`inference_mode()` is no model run, even when its "
             "name looks like one (`validate_network(...)`). Not model runs either: exception classes "
             "(`...Exception(...)`, `...Error(...)`), getters (`get_model()`), `torch.Generator`, and a model the "
-            "module freezes (`.freeze()`, `.requires_grad_(False)`); reading `p.requires_grad` over parameters "
-            "(a parameter count) does not count as needing gradients. Loops that run a few times in all are skipped: a "
+            "module freezes (`.freeze()`, `.requires_grad_(False)`); reading or setting `p.requires_grad` over "
+            "parameters (a parameter count, unfreezing before fine-tuning) does not count as needing gradients. Loops that run a few times in all are skipped: a "
             "literal range (or `range(n)` after `n = 5`), a loop that breaks after one batch or under `if i >= 9: "
             "break` on its enumerate counter, and a loop that binds a new model each pass (`for arch in archs: model = build(arch)`, "
             "`[net(x) for net in nets]`: one forward per model). Code written for PyTorch before 0.4 that wraps "

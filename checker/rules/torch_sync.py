@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, names_in
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -97,7 +97,33 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             for node in ast.walk(arg):
                 if isinstance(node, ast.Name) and node.id in tensors:
                     return f"{call.func.id}({node.id})"
+    if tensors:
+        for arg in (*call.args, *(k.value for k in call.keywords)):
+            formatted = _formatted_tensor(arg, tensors)
+            if formatted is not None:
+                return formatted
     return None
+
+
+def _formatted_tensor(node, tensors: set[str]) -> str | None:
+    """A graph tensor formatted into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f"{loss:.3f}"`,
+    `"{:.3f}".format(loss)`): turning it into digits reads it on the host."""
+    values: list = []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_text(node.left):
+        values = list(node.right.elts) if isinstance(node.right, ast.Tuple) else [node.right]
+        how = "'...' % {}"
+    elif isinstance(node, ast.JoinedStr):
+        values = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        how = 'f"{{{}}}"'
+    elif isinstance(node, ast.Call) and method_name(node) == "format" and _is_text(node.func.value):
+        values = [*node.args, *(k.value for k in node.keywords)]
+        how = "'...'.format({})"
+    name = next((v.id for v in values if isinstance(v, ast.Name) and v.id in tensors), None)
+    return None if name is None else how.format(name)
+
+
+def _is_text(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
@@ -212,6 +238,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
 
 def check_host_sync(index: ModuleIndex):
     yield from _forward_reads(index)
+    yield from _step_function_reads(index)
     fx = facts(index)
     if not fx.step_loops or not fx.on_device:
         return
@@ -244,6 +271,54 @@ def check_host_sync(index: ModuleIndex):
         )
 
 
+def _step_function_reads(index: ModuleIndex):
+    """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
+    self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
+    its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
+    every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
+    device are out of sight (a book's step helper may serve a 100-point regression)."""
+    fx = facts(index)
+    looped = None
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            continue
+        sites = index.function_calls.get(id(function), [])
+        kinds = {method_name(s.node) for s in sites if not s.loops and is_step_call(s.node)}
+        if not {"backward", "step"} <= kinds:
+            continue
+        if (
+            looped is None
+        ):  # names the module calls in a loop (a notebook may define a def again, cell by cell)
+            looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
+        if function.name in looped:
+            continue  # its caller's loop is judged as a loop
+        if any(s.loops and is_step_call(s.node) for s in sites):
+            continue  # (a def with a step loop of its own: its loop is judged as a loop)
+        reads = [
+            s.node
+            for s in sites
+            if not s.loops
+            and method_name(s.node) == "item"
+            and not s.node.args
+            and not fx.guarded_step(s.node, function)
+        ]
+        if not reads:
+            continue
+        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            reads[0].lineno,
+            reads[0].col_offset,
+            f"`.item()` in the training step `{function.name}`{more} waits for the GPU on every step its caller "
+            "runs; return the tensor detached (`loss.detach()`) and read it every N steps",
+            confidence="medium",
+        )
+
+
+def _eval_or_test(function) -> bool:
+    return function.name.startswith("test")
+
+
 def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
     """`train_loss += loss.data[0]`: code written for PyTorch before 0.4 read a loss's value on the host
     by indexing its data (what `.item()` is now), in the loop's own body. Counted among a loop's other
@@ -271,8 +346,11 @@ def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> 
 
 
 def _over_items(loop) -> bool:
-    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses)."""
+    """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses), or over a
+    collection named for losses (`for l in avg_loss_stats:`, `for name in self.loss_names:`)."""
     it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    if isinstance(it, ast.Name | ast.Attribute):
+        return _loss_named(it)
     return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
 
 
@@ -542,13 +620,31 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
-    """Defs run on every step: `forward` methods, and helpers called from a loop (3 levels)."""
-    run = {id(f) for f in index.functions if f.name == "forward"}
+    """Defs run on every step: `forward` methods and the helpers they call, and helpers called from a loop
+    (3 levels)."""
+    run = set(_forward_functions(index))
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
             if via is not None and site.function is not None:
                 run.add(id(site.function))
     return run
+
+
+def _forward_functions(index: ModuleIndex) -> set[int]:
+    """`forward` methods and the defs of the module they call (3 levels): `_get_lstm_features(...)` of a
+    tagger's forward runs on every forward as much as the forward's own body."""
+
+    def make() -> set[int]:
+        found = set()
+        for function in index.functions:
+            if function.name == "forward":
+                found.add(id(function))
+                for site, via in index.reached_calls(index.function_calls.get(id(function), [])):
+                    if via is not None and site.function is not None:
+                        found.add(id(site.function))
+        return found
+
+    return facts(index).loop_cache("forward_functions", None, make)
 
 
 def _step_loops(index: ModuleIndex) -> list:
@@ -670,11 +766,17 @@ def check_created_then_moved(index: ModuleIndex):
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
+        if loop is not None and _holds_step_loop(index, loop):
+            continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
-        scope = loop or (site.function if getattr(site.function, "name", "") == "forward" else None)
+        in_forward = site.function is not None and id(site.function) in _forward_functions(index)
+        scope = loop or (site.function if in_forward else None)
         bound = functools.partial(_bound_before, index, scope, call.lineno)
         made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
+            unchanged = _same_host_tensor(index, site, moved, steady)
+            if unchanged is not None:
+                yield unchanged
             continue
         if loop is not None and _first_time(facts(index), call, loop):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
@@ -688,6 +790,69 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _holds_step_loop(index: ModuleIndex, loop) -> bool:
+    """The loop steps nothing itself and a step loop is nested in it: it runs once per epoch, not per step."""
+    steps = _step_loops(index)
+    return all(inner is not loop for inner in steps) and any(
+        loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno) for inner in steps
+    )
+
+
+def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
+    """`output = model(x.cuda())` in a training loop that never changes `x`, a tensor its scope last bound,
+    before the loop, to one made on the host (`x = init.uniform_(torch.FloatTensor(n, 1), -15, 15)`,
+    `torch.from_numpy(a)`): the same data crosses to the device on every step."""
+    call = site.node
+    if not site.loops or id(site.loops[-1]) not in {id(loop) for loop in _step_loops(index)}:
+        return None
+    loop = site.loops[0]
+    names = [v.id for v in moved if isinstance(v, ast.Name) and v.id in steady()]
+    scope = site.function if site.function is not None else index.tree
+    start = getattr(scope, "lineno", 0)
+    for name in names:
+        values = [
+            value
+            for value in index.name_values.get(name, ())
+            if start <= getattr(value, "lineno", -1) <= loop.lineno
+        ]
+        if values and _host_made(max(values, key=lambda v: v.lineno), index):  # (the last binding)
+            return RawFinding(
+                "PP506",
+                call.lineno,
+                call.col_offset,
+                f"`{name}` is copied to the device on every run of the loop at line {site.loops[-1].lineno}, "
+                "which never changes it; move it once before the loop",
+            )
+    return None
+
+
+def _host_made(value: ast.AST, index: ModuleIndex) -> bool:
+    """A value made by torch on the host: the innermost call of a chain (`torch.from_numpy(a).type_as(t)`,
+    `init.uniform_(torch.FloatTensor(n, 1))`) is a torch function, none moves it or names a device."""
+    if not isinstance(value, ast.Call):
+        return False
+    node = value
+    while True:
+        if is_device_move(node, index) or any(k.arg == "device" for k in node.keywords):
+            return False
+        inner = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if isinstance(inner, ast.Call):
+            node = inner
+            continue
+        first = node.args[0] if node.args else None
+        name = index.resolver.call_name(node) or ""
+        if isinstance(first, ast.Call) and name.startswith("torch.nn.init."):
+            node = first
+            continue
+        return name.startswith("torch.") and name.rsplit(".", 1)[-1] in _HOST_MAKERS
+
+
+_HOST_MAKERS = frozenset(
+    {"from_numpy", "tensor", "Tensor", "FloatTensor", "LongTensor", "as_tensor", "zeros", "ones", "rand"}
+    | {"randn", "randint", "linspace", "arange", "empty", "full", "eye", "stack", "cat"}
+)
 
 
 def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
@@ -753,7 +918,12 @@ register(
             "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, `float(loss)` or `print(loss)` run unconditionally on "
             "every step of a loop that calls backward() or optimizer.step() (its own, or a model method's or "
             "`loss_scaler(loss, optimizer)`'s), in a module that uses a GPU; and a loss read on the host outside "
-            "any `if` in a module class's `forward` (`float(self.loss)`, `loss.cpu().item()`)."
+            "any `if` in a module class's `forward` (`float(self.loss)`, `loss.cpu().item()`). A loss formatted "
+            "into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f'{loss:.3f}'`) is a read too. So is `.item()` "
+            "outside any `if` in a training-step def (backward and an optimizer step outside its loops) that no "
+            "loop of its module calls: its loop is in another module (a train.py calling "
+            "`trainer.discriminator_trainstep(x, z)` every iteration), at medium: the caller and its data are "
+            "out of sight."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
@@ -816,7 +986,9 @@ register(
         summary=(
             "A tensor made by a torch factory (`zeros`, `ones`, `randn`, `arange`...) or from constants "
             "(`torch.tensor([0.5])`, or `torch.tensor(weights)` where the loop never changes `weights`) and "
-            "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop."
+            "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop. "
+            "Also a tensor made on the host before a training loop that never changes it, and moved inside it "
+            "on every step (`output = model(x.cuda())`)."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
@@ -834,7 +1006,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Medium. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
-            "copy is needed. A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
+            "copy is needed. A loop that steps nothing itself but holds a step loop is an epoch loop: what it "
+            "makes and moves (`fsdp_loss = torch.zeros(2).to(rank)`) is made once per epoch; the defs a `forward` calls (`self._get_lstm_features(...)`, `sequence_mask(...)`) are followed as the forward is, names bound earlier included (torch-fix15). A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "

@@ -75,7 +75,7 @@ def train_step(model, optimizer, frames, labels, criterion):
         loss += criterion(model(frames[:, t]), labels[:, t])
     loss.backward()
     optimizer.step()
-    return loss.item()
+    return loss.detach()
 
 
 def multi_scale_loss(model, images, target, scales, criterion):

@@ -1,0 +1,44 @@
+"""Evidence across modules reads each module as the per-module pass does: with its PEP 263 coding line.
+
+A Latin-1 module whose names are not ASCII (`train_photos_élève`) parses only when decoded as Latin-1; read as
+UTF-8 with replacement characters it is a syntax error, and the training it holds would be lost."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checker import check_paths
+
+FIXTURES = Path(__file__).parent / "fixtures" / "ppcheck" / "project"
+TORCH_PROJECTS = Path(__file__).parent / "torch_cases" / "projects"
+CODING = "# -*- coding: latin-1 -*-\n"
+
+
+def as_latin1(path: Path, old: str, new: str) -> None:
+    """Rewrite `path` in Latin-1 with a coding line, renaming `old` to the non-ASCII `new`."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_bytes((CODING + text.replace(old, new)).encode("latin-1"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_latin1_training_script_still_lifts_the_pipeline_it_fits_on(tmp_path, jobs):
+    folder = Path(shutil.copytree(FIXTURES / "trained", tmp_path / "trained"))
+    as_latin1(folder / "fit_classifier.py", "train_photos", "train_photos_élève")
+    findings, skipped, _ = check_paths([str(folder)], jobs=jobs)
+    assert not skipped, skipped
+    assert [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP202"] == [
+        ("records.py", 14, "high")
+    ]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_latin1_training_script_still_shows_the_loader_it_copies_to_the_gpu(tmp_path, jobs):
+    folder = Path(shutil.copytree(TORCH_PROJECTS / "global_loader", tmp_path / "global_loader"))
+    as_latin1(folder / "train.py", "cifar100_training_loader", "cifar100_training_loader_élève")
+    findings, skipped, _ = check_paths([str(folder)], jobs=jobs)
+    assert not skipped, skipped
+    assert [(Path(f.path).name, f.line) for f in findings if f.rule == "PP505"] == [("utils.py", 9)]
