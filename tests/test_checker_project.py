@@ -90,3 +90,14 @@ def test_a_builder_nothing_in_the_project_calls_is_low(tmp_path):
     assert levels(folder) == {"unused/inputs.py:12": "medium", "unused/inputs.py:17": "low"}
     findings, _, _ = check_paths([str(folder / "inputs.py")])
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(12, "medium"), (17, "medium")]
+
+
+def test_a_runner_nothing_calls_is_not_lowered(tmp_path):
+    """A function that trains itself (a custom loop's apply_gradients, a fit) is a runner a script could
+    start, not a copied input helper: nothing calling it does not lower its maps (reading 11 read such a
+    one right); the input helper beside it that nothing calls is low."""
+    assert levels(copied(tmp_path, "runner"), lift=False) == {
+        "runner/runners.py:11": "medium",
+        "runner/runners.py:19": "medium",
+        "runner/runners.py:24": "low",
+    }
