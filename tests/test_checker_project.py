@@ -98,6 +98,6 @@ def test_a_runner_nothing_calls_is_not_lowered(tmp_path):
     one right); the input helper beside it that nothing calls is low."""
     assert levels(copied(tmp_path, "runner"), lift=False) == {
         "runner/runners.py:11": "medium",
-        "runner/runners.py:19": "medium",
-        "runner/runners.py:24": "low",
+        "runner/runners.py:20": "medium",
+        "runner/runners.py:25": "low",
     }
