@@ -515,7 +515,7 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
-_TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
+TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
 _NOT_TRAINING = ("eval", "test", "valid", "predict", "infer")
 
 
@@ -554,7 +554,7 @@ def _trains(loop: ast.AST, index: ModuleIndex) -> bool:
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if name in _TRAIN_METHODS or is_training_call(name):
+        if name in TRAIN_METHODS or is_training_call(name):
             return True
         if name == "run" and any(
             isinstance(n, ast.Name | ast.Attribute)
