@@ -262,7 +262,7 @@ class DatasetFlow:
             and isinstance(expr.value, ast.Call)
             and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
         ):
-            return self._record((Step("source", expr.value),))  # tfds.load(name)["train"]
+            return self._record(_tfds_steps(expr.value))  # tfds.load(name)["train"]
         if isinstance(expr, ast.Lambda):
             # `flat_map(lambda f: TextLineDataset(f).map(parse))`: what calls the lambda reads the pipeline
             value = self._eval(expr.body, env, function, depth, stack)
@@ -311,7 +311,7 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
-                    if is_training_call(func.attr):
+                    if is_training_call(func.attr) and not _toy_fit(call, self.index):
                         self._train(first)
                 if func.attr in ONE_PASS and args and first is args[0]:
                     args = args[1:]  # the data evaluated is consumed, not handed on
@@ -423,13 +423,13 @@ class DatasetFlow:
             # one split (`split="train"`, `split=split`) gives a dataset; a list of splits, a list of them
             split = next((k for k in call.keywords if k.arg == "split"), None)
             if split is not None and not isinstance(split.value, ast.List | ast.Tuple | ast.Constant):
-                return self._record((Step("source", call),))
+                return self._record(_tfds_steps(call))
             if (
                 split is not None
                 and isinstance(split.value, ast.Constant)
                 and isinstance(split.value.value, str)
             ):
-                return self._record((Step("source", call),))
+                return self._record(_tfds_steps(call))
             return None
         prefix, _, last = name.rpartition(".")
         if prefix in ("tensorflow.data", "tensorflow.data.Dataset", "tensorflow.data.experimental") and (
@@ -622,6 +622,30 @@ def _is_enumerate(node) -> bool:
         and node.func.id == "enumerate"
         and len(node.args) >= 1
     )
+
+
+_TOY_STEPS = 20  # `fit(ds, epochs=2, steps_per_epoch=4)`: a smoke run of a tutorial, not a training
+
+
+def _toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
+    """A `fit` whose literal `epochs` times `steps_per_epoch` is at most `_TOY_STEPS` (reading 13 read the
+    serial decode of such a tutorial copy debatable: 8 batches of 8 images)."""
+    sizes = []
+    for name in ("epochs", "steps_per_epoch"):
+        value = next((k.value for k in call.keywords if k.arg == name), None)
+        if isinstance(value, ast.Name):
+            value = index.only_value(value.id)
+        if not (isinstance(value, ast.Constant) and type(value.value) is int):
+            return False
+        sizes.append(value.value)
+    return sizes[0] * sizes[1] <= _TOY_STEPS
+
+
+def _tfds_steps(call: ast.Call) -> tuple[Step, ...]:
+    """`tfds.load(...)`: a source, already batched when `batch_size=` is given (not None)."""
+    if any(k.arg == "batch_size" for k in call.keywords) and not _keyword_is(call, "batch_size", None):
+        return (Step("source", call), Step("batch", call))
+    return (Step("source", call),)
 
 
 def _keyword_is(call: ast.Call, name: str, value) -> bool:

@@ -52,8 +52,26 @@ def test_a_training_call_does_not_reach_another_project(tmp_path):
 
 def test_a_module_training_on_its_own_copy_does_not_lift_another(tmp_path):
     """Lessons that each define `my_input_fn`: one trains on its own copy, which says nothing of the copy
-    another lesson only prints (reading 10 read such a lift wrong)."""
+    another lesson only registers (reading 10 read such a lift wrong)."""
     assert levels(copied(tmp_path, "copies")) == {
         "lesson1/model.py:14": "medium",
         "lesson2/model.py:12": "high",
     }
+
+
+def test_only_the_half_of_a_returned_pair_that_trains_is_lifted(tmp_path):
+    """`dataset_train, dataset_val = get_ds()` then training on the first: the validation pipeline the
+    builder returns beside it is not lifted (reading 13 read it wrong: the GAN never reads it)."""
+    assert levels(copied(tmp_path, "pair")) == {
+        "pair/data_generator.py:18": "high",
+        "pair/data_generator.py:21": "medium",
+    }
+
+
+def test_a_builder_nothing_in_the_project_calls_is_low(tmp_path):
+    """A guide's input function copied into a project whose scripts never call it (reading 13: wrong 4 of
+    4) is low; the one a script evaluates on stays medium. A file checked alone keeps both medium."""
+    folder = copied(tmp_path, "unused")
+    assert levels(folder) == {"unused/inputs.py:12": "medium", "unused/inputs.py:17": "low"}
+    findings, _, _ = check_paths([str(folder / "inputs.py")])
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(12, "medium"), (17, "medium")]

@@ -795,7 +795,7 @@ def input_fn(kind, files):
     assert [(r, line) for r, line in codes(src) if r == "PP201"] == [("PP201", 9), ("PP201", 11)]
 
 
-def test_pp201_parse_in_the_code_is_high_a_parser_name_medium():
+def test_pp201_parse_in_the_code_is_medium_a_parser_name_low():
     src = """
 import tensorflow as tf
 
@@ -812,10 +812,11 @@ held = tf.data.TextLineDataset(files).map(parse_csv).batch(64)
 spread = tf.data.TextLineDataset(files).map(parse_csv, num_parallel_calls=8).batch(64)
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
-    # high needs the pipeline seen training (`held` is never read: medium); a parser's name alone: low; a
-    # parse already on several threads that is not seen training (`spread`) saves only per-call overhead: low
+    # a parse seen in the code is medium, PP201's level, trained on or not (since tf-fix13: high read 12 of
+    # 14 right over readings 10-13, under the default's 90%); a parser's name alone: low; a parse already on
+    # several threads that is not seen training (`spread`) saves only per-call overhead: low
     got = [(f.line, f.confidence) for f in findings if f.rule == "PP201"]
-    assert got == [(9, "high"), (10, "low"), (13, "medium"), (14, "low")]
+    assert got == [(9, "medium"), (10, "low"), (13, "medium"), (14, "low")]
 
 
 def test_medium_evidence_from_the_fresh_reading():
@@ -918,7 +919,7 @@ def export(weights_files):
 
 
 def test_shapes_read_wrong_in_reading_4_are_below_high():
-    """The fixtures' demo shapes stay reported, below the default output: the titanic peek (PP201), an
+    """The fixtures' demo shapes stay reported, below the rule's own level: the titanic peek (PP201), an
     injected preprocessing callable (PP202), plots of a few predictions and a short file list (PP301)."""
     fixtures = Path(__file__).parent / "fixtures" / "ppcheck"
     shapes = {
@@ -930,9 +931,10 @@ def test_shapes_read_wrong_in_reading_4_are_below_high():
         text = (fixtures / f"{code}.py").read_text(encoding="utf-8")
         lines = [n for n, line in enumerate(text.splitlines(), 1) if any(w in line for w in words)]
         findings, _ = check_source(text, f"{code}.py")
-        below = {f.line for f in findings if f.rule == code and f.confidence != "high"}
+        top = all_rules()[code].confidence
+        below = {f.line for f in findings if f.rule == code and f.confidence not in ("high", top)}
         assert lines and set(lines) <= below, code
-        assert any(f.confidence == "high" for f in findings if f.rule == code), code  # the rest stays high
+        assert any(f.confidence == top for f in findings if f.rule == code), code  # the rest keeps its level
 
 
 def test_pp202_is_medium_on_an_in_memory_evaluation_set():
@@ -1273,7 +1275,7 @@ to_tfrecords("train", train_set, 100)
     assert sure(unread, "PP201") == [(10, "low")]
     fitted = src.replace('to_tfrecords("train", train_set, 100)', "model.fit(train_set, epochs=10)")
     assert sure(fitted, "PP202") == [(9, "high")]
-    assert sure(fitted, "PP201") == [(10, "high")]
+    assert sure(fitted, "PP201") == [(10, "medium")]
 
 
 def test_pp202_a_set_read_every_n_steps_is_not_training_data():
@@ -1301,10 +1303,11 @@ def main():
     assert sure(src, "PP202") == [(5, "high"), (6, "medium"), (7, "low")]
 
 
-def test_pp202_string_splits_and_lookups_alone_are_medium_on_training():
+def test_pp202_string_splits_and_lookups_alone_are_low():
     """A training map whose only cost is splitting lines and looking tokens up (the Keras NER example's
-    `tf.strings.split` and `lookup_layer(tf.strings.lower(x))`) is medium, not high (readings 5, 10 and 11:
-    debatable 7 times in 9 at high); one that decodes images stays high."""
+    `tf.strings.split` and `lookup_layer(tf.strings.lower(x))`) is low (readings 5, 10 and 11: debatable 7
+    times in 9 at high; readings 11 and 13: right 0 times in 9 at medium); one that decodes images stays
+    high."""
     src = """
 import tensorflow as tf
 
@@ -1329,7 +1332,7 @@ model.fit(train_dataset, epochs=10)
 rows = tf.data.Dataset.list_files(pattern).map(load_image).batch(32)
 model.fit(rows, epochs=10)
 """
-    assert sure(src, "PP202") == [(17, "medium"), (18, "medium"), (22, "high")]
+    assert sure(src, "PP202") == [(17, "low"), (18, "low"), (22, "high")]
 
 
 def test_a_map_given_a_slipped_call_of_its_function_reads_that_function():
@@ -1349,3 +1352,149 @@ model.fit(train_db, epochs=5)
 """
     assert sure(src, "PP202") == []
     assert sure(src, "PP201") == [(9, "low")]
+
+
+def test_pp202_tfds_loaded_in_batches_maps_once_per_batch():
+    """`tfds.load(..., batch_size=32)` gives batches: a map after it runs once per batch, not per element
+    (reading 13 read the IMDB tutorial's `map(vectorize_text)` on such a set wrong at high); the same map on
+    an unbatched load keeps its level."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def vectorize_text(text, label):
+    return tf.io.decode_jpeg(text), label
+
+train_ds = tfds.load("imdb_reviews", split="train", batch_size=32, as_supervised=True)
+train_ds = train_ds.map(vectorize_text).prefetch(tf.data.AUTOTUNE)
+model.fit(train_ds, epochs=10)
+"""
+    assert sure(src, "PP202") == [(9, "low")]
+    plain = src.replace("batch_size=32, ", "").replace(".prefetch(", ".batch(32).prefetch(")
+    assert sure(plain, "PP202") == [(9, "high")]
+
+
+def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
+    """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
+    costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""
+    src = """
+import tensorflow as tf
+
+def load_and_preprocess(path, label):
+    image = tf.image.decode_jpeg(tf.io.read_file(path), channels=3)
+    return tf.image.resize(image, [192, 192]) / 255.0, label
+
+ds = tf.data.Dataset.from_tensor_slices((all_image_paths, all_image_labels))
+ds = ds.map(load_and_preprocess).shuffle(1000).batch(8)
+model.fit(ds, epochs=2, steps_per_epoch=4)
+"""
+    assert sure(src, "PP202") == [(9, "medium")]
+    assert sure(src.replace("steps_per_epoch=4", "steps_per_epoch=400"), "PP202") == [(9, "high")]
+    assert sure(src.replace(", steps_per_epoch=4", ""), "PP202") == [(9, "high")]
+
+
+def test_pp202_an_interleave_feeding_a_parallel_map_and_batch_is_low():
+    """handson-ml2's reader: a serial interleave of a few CSV files whose lines a parallel
+    `map_and_batch` parses (reading 13: debatable 2/2 at high); low, like a later parallel map."""
+    src = """
+import tensorflow as tf
+
+def csv_reader_dataset(filenames, batch_size=32, n_readers=5):
+    dataset = tf.data.Dataset.list_files(filenames).repeat()
+    dataset = dataset.interleave(lambda f: tf.data.TextLineDataset(f).skip(1), cycle_length=n_readers)
+    dataset = dataset.shuffle(10000)
+    dataset = dataset.apply(
+        tf.data.experimental.map_and_batch(
+            parse_csv_line, batch_size, num_parallel_calls=tf.data.experimental.AUTOTUNE
+        )
+    )
+    return dataset.prefetch(1)
+
+train_set = csv_reader_dataset(train_filenames)
+model.fit(train_set, steps_per_epoch=len(X_train) // 32, epochs=10)
+"""
+    assert sure(src, "PP202") == [(6, "low")]
+    serial = src.replace(", num_parallel_calls=tf.data.experimental.AUTOTUNE", "")
+    assert sure(serial, "PP202") == [(6, "high")]
+
+
+def test_pp202_a_function_defined_again_later_is_read_where_the_map_runs():
+    """A notebook that defines `preprocess` twice: a map between the two runs the first (a cast: silent),
+    one after the second runs the second (a resize: reported); reading 13 read the first map debatable."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def preprocess(features):
+    return tf.cast(features["image"], tf.float32) / 255.0, features["label"]
+
+dataset = tfds.load("mnist", split="train")
+dataset = dataset.map(preprocess).batch(32)
+resnet.fit(dataset, epochs=1)
+
+def preprocess(features):
+    image = tf.image.resize(features["image"], (224, 224))
+    return tf.cast(image, tf.float32) / 255.0, features["label"]
+
+dataset = tfds.load("cats_vs_dogs", split="train")
+dataset = dataset.map(preprocess).batch(32)
+model.fit(dataset, epochs=10)
+"""
+    assert sure(src, "PP202") == [(17, "high")]
+
+
+def test_pp202_padding_a_small_image_is_cheap():
+    """Padding a 28x28 digit into a 75x75 canvas and casting copies each pixel once: too cheap for threads
+    (reading 13: debatable 2/2 at high), as a flip is."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def read_image_tfds(image, label):
+    xmin = tf.random.uniform((), 0, 48, dtype=tf.int32)
+    ymin = tf.random.uniform((), 0, 48, dtype=tf.int32)
+    image = tf.reshape(image, (28, 28, 1))
+    image = tf.image.pad_to_bounding_box(image, ymin, xmin, 75, 75)
+    image = tf.cast(image, tf.float32) / 255.0
+    return image, tf.one_hot(label, 10)
+
+def get_training_dataset():
+    dataset = tfds.load("mnist", split="train", as_supervised=True)
+    return dataset.map(read_image_tfds).shuffle(5000).repeat().batch(64)
+
+model.fit(get_training_dataset(), steps_per_epoch=60000 // 64, epochs=10)
+"""
+    assert sure(src, "PP202") == []
+    assert sure(src.replace("tf.image.pad_to_bounding_box", "tf.image.resize_with_pad"), "PP202") == [
+        (15, "high")
+    ]
+
+
+def test_pp202_a_pipeline_a_module_function_returns_is_judged_by_its_callers_here():
+    """A function this module alone calls (`tdataset = dataset(...)`) returns its pipeline to code seen
+    here: a loop that only plots each batch is a look, not a use (reading 13: a book's lessons read wrong
+    3 times at medium), even when the function's local is named like it (`dataset = dataset.map(...)`);
+    the same function fitted on, or one another module may call, keeps its level."""
+    src = """
+import matplotlib.pyplot as plt
+import tensorflow as tf
+
+def dataset(directory, batchsize):
+    def _parseone(filename, label):
+        image = tf.image.decode_image(tf.io.read_file(filename))
+        return tf.image.resize(image, [96, 96]), label
+
+    dataset = tf.data.Dataset.from_tensor_slices(load_sample(directory))
+    dataset = dataset.map(_parseone)
+    return dataset.batch(batchsize)
+
+tdataset = dataset("man_woman", 10)
+for step, value in enumerate(tdataset):
+    plt.imshow(value[0][0])
+    plt.show()
+"""
+    assert sure(src, "PP202") == [(11, "low")]
+    fitted = src.replace("for step, value in enumerate(tdataset):", "model.fit(tdataset, epochs=10)\nif 0:")
+    assert sure(fitted, "PP202") == [(11, "high")]
+    library = src.split("tdataset =")[0]
+    assert sure(library, "PP202") == [(11, "medium")]
