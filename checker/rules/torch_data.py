@@ -1008,19 +1008,34 @@ def handed_over(index: ModuleIndex) -> list[tuple[ast.Call, str, str | int]]:
                     bound.setdefault(node.id, []).append(site.node)
     if not bound:
         return []
+    return [
+        (loader, callee, param)
+        for name, callee, param in _names_handed_out(index, set(bound), {"DataLoader"})
+        for loader in bound[name]
+    ]
+
+
+_NOT_HANDED = ("iter", "enumerate", "len", "tqdm")  # calls that read a loader here rather than take it
+
+
+def _names_handed_out(
+    index: ModuleIndex, names: set[str], skip: set[str]
+) -> list[tuple[str, str, str | int]]:
+    """(name, callee, parameter) for each of `names` passed to a def or class the module does not define
+    (nor one of `skip`): the parameter is the keyword, or the argument's position."""
     local = set(index.module_functions) | set(index.class_methods)
     found = []
     for site in index.calls:
         callee = site.node.func
         name = callee.id if isinstance(callee, ast.Name) else None
-        if name is None or name in local or name in ("DataLoader", "iter", "enumerate", "len", "tqdm"):
+        if name is None or name in local or name in skip or name in _NOT_HANDED:
             continue
         given = [(a, k) for k, a in enumerate(site.node.args)] + [
             (k.value, k.arg) for k in site.node.keywords
         ]
         for value, param in given:
-            if isinstance(value, ast.Name) and value.id in bound and param is not None:
-                found.extend((loader, name, param) for loader in bound[value.id])
+            if isinstance(value, ast.Name) and value.id in names and param is not None:
+                found.append((value.id, name, param))
     return found
 
 
@@ -1040,20 +1055,10 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
                             bound[picked.id] = (base_name(node.value.func), k)
     if not bound:
         return []
-    local = set(index.module_functions) | set(index.class_methods)
-    found = []
-    for site in index.calls:
-        callee = site.node.func
-        name = callee.id if isinstance(callee, ast.Name) else None
-        if name is None or name in local or name in makers or name in ("iter", "enumerate", "len", "tqdm"):
-            continue
-        given = [(a, k) for k, a in enumerate(site.node.args)] + [
-            (k.value, k.arg) for k in site.node.keywords
-        ]
-        for value, param in given:
-            if isinstance(value, ast.Name) and value.id in bound and param is not None:
-                found.append((*bound[value.id], name, param))
-    return found
+    return [
+        (*bound[name], callee, param)
+        for name, callee, param in _names_handed_out(index, set(bound), set(makers))
+    ]
 
 
 def consumed_params(index: ModuleIndex, name: str) -> tuple[list[str], set[str]] | None:
