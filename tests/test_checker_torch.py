@@ -86,7 +86,8 @@ def test_documented_example_fires_and_instead_is_silent(code):
     rule = TORCH_RULES[code]
     assert code in {r for r, _ in torch_findings(PRELUDE + rule.example)}
     assert code not in {r for r, _ in torch_findings(PRELUDE + rule.instead)}
-    assert rule.confidence in ("high", "medium")
+    # a rule lowered to low says why in its doc (PP511: hold-out 8 read none of its findings right)
+    assert rule.confidence in ("high", "medium") or "Confidence low since" in rule.false_alarms
 
 
 LOADER_LOOP = """

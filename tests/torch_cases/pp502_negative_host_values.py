@@ -38,6 +38,7 @@ def train_epoch(model, loader, optimizer):
         optimizer.zero_grad()
         batch_loss.backward()
         optimizer.step()
-        batch_loss = batch_loss.data.cpu().numpy()
+        # (the per-step read itself is PP501's, reported since torch-fix16 follows `x = x.cpu()` rebinding)
+        batch_loss = batch_loss.data.cpu().numpy()  # expect: PP501
         train_loss_sum += batch_loss
     return train_loss_sum
