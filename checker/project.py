@@ -31,14 +31,27 @@ LOWERED_RULES = frozenset({"PP201", "PP202"})
 _TRAINING_STEPS = TRAIN_METHODS | {"fit", "fit_generator"}
 
 
-def _parse(path: str) -> ast.Module | None:
-    text = read_python(path)
-    if text is None:
-        return None
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+class _Modules:
+    """The project's files as text and as trees, each read and parsed at most once: from the texts the
+    per-module pass already read (`sources`), else from disk with the module's coding line."""
+
+    def __init__(self, sources: dict[str, str] | None) -> None:
+        self._texts: dict[str, str | None] = dict(sources or {})
+        self._trees: dict[str, ast.Module | None] = {}
+
+    def text(self, path: str) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = read_python(path)
+        return self._texts[path]
+
+    def tree(self, path: str) -> ast.Module | None:
+        if path not in self._trees:
+            text = self.text(path)
+            try:
+                self._trees[path] = None if text is None else ast.parse(text)
+            except (SyntaxError, ValueError, RecursionError):
+                self._trees[path] = None
+        return self._trees[path]
 
 
 def _builder(tree: ast.Module, line: int) -> str | None:
@@ -104,7 +117,7 @@ def _trains_on(call: ast.Call, parents: dict) -> bool:
 
 
 def _trained_builders(
-    wanted_at: dict[str, set[str]], files: list[str]
+    wanted_at: dict[str, set[str]], files: list[str], modules: _Modules
 ) -> dict[tuple[str, str], set[int] | None]:
     """(name, path) for the builders of `wanted_at` (name -> the paths defining it) that some checked module
     calls into training: the module defining it, or one that does not define that name itself (a module
@@ -113,15 +126,9 @@ def _trained_builders(
     found: dict[tuple[str, str], set[int] | None] = {}
     names = set(wanted_at)
     for path in files:
-        text = read_python(path)
-        if text is None:
-            continue
-        wanted = {n for n in names if f"{n}(" in text}
-        if not wanted:
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        text = modules.text(path)
+        wanted = {n for n in names if f"{n}(" in text} if text is not None else None
+        if not wanted or (tree := modules.tree(path)) is None:
             continue
         own = {
             node.name
@@ -144,23 +151,28 @@ def _trained_builders(
 
 
 def lift_trained_elsewhere(
-    findings: list[Finding], projects: list[list[str]], rules: frozenset[str] = LIFTED_RULES
+    findings: list[Finding],
+    projects: list[list[str]],
+    rules: frozenset[str] = LIFTED_RULES,
+    sources: dict[str, str] | None = None,
 ) -> list[Finding]:
     """`findings` with the `medium` findings of `rules` on pipelines a module of the same project (the files
     of one PATH argument) trains on made `high`, and the `medium` findings in defs the project never uses
     made `low`. Only Python files are read for the training calls (a notebook is a module of its own).
-    `rules` other than LIFTED_RULES measure the evidence (bench/bench_tf_evidence.py)."""
+    `rules` other than LIFTED_RULES measure the evidence (bench/bench_tf_evidence.py); `sources` holds the
+    texts the per-module pass read (path -> text), so that they are not read again."""
     lifted = findings
+    modules = _Modules(sources)
     for files in projects:
-        lifted = _lower_uncalled(_lift_in(lifted, files, rules), files)
+        lifted = _lower_uncalled(_lift_in(lifted, files, rules, modules), files, modules)
     return lifted
 
 
-def _lower_uncalled(findings: list[Finding], files: list[str]) -> list[Finding]:
+def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
     """The `medium` PP201/PP202 findings in a top-level def or class whose name no file of the project
-    (of more than one file) uses beyond its definition, and that does not train itself, made `low`: a guide's input_fn copied and never
-    called, a dataset class nothing instantiates (reading 13: wrong 4 of 4 in such helpers; over readings
-    10, 11 and 13, 2 right of 7)."""
+    (of more than one file) uses beyond its definition, and that does not train itself, made `low`: a
+    guide's input_fn copied and never called, a dataset class nothing instantiates (reading 13: wrong 4 of
+    4 in such helpers; over readings 10, 11 and 13, 2 right of 7)."""
     inside = set(files)
     candidates = [
         f
@@ -171,7 +183,7 @@ def _lower_uncalled(findings: list[Finding], files: list[str]) -> list[Finding]:
         return findings
     builder_at: dict[int, str] = {}
     for path in {f.path for f in candidates}:
-        tree = _parse(path)
+        tree = modules.tree(path)
         for f in candidates:
             if tree is None or f.path != path or (name := _builder(tree, f.line)) is None:
                 continue
@@ -179,7 +191,7 @@ def _lower_uncalled(findings: list[Finding], files: list[str]) -> list[Finding]:
                 builder_at[id(f)] = name
     uses = dict.fromkeys(builder_at.values(), 0)
     for path in files:
-        text = read_python(path)
+        text = modules.text(path)
         if text is None:
             continue
         for name in uses:
@@ -202,7 +214,9 @@ def _trains_itself(tree: ast.Module, builder: str) -> bool:
     )
 
 
-def _lift_in(findings: list[Finding], files: list[str], rules: frozenset[str]) -> list[Finding]:
+def _lift_in(
+    findings: list[Finding], files: list[str], rules: frozenset[str], modules: _Modules
+) -> list[Finding]:
     inside = set(files)
     candidates = [
         f
@@ -214,7 +228,7 @@ def _lift_in(findings: list[Finding], files: list[str], rules: frozenset[str]) -
     builder_at: dict[tuple[str, int], str] = {}
     slot_at: dict[tuple[str, int], int | None] = {}
     for path in {f.path for f in candidates}:
-        tree = _parse(path)
+        tree = modules.tree(path)
         if tree is None:
             continue
         for f in candidates:
@@ -226,7 +240,7 @@ def _lift_in(findings: list[Finding], files: list[str], rules: frozenset[str]) -
     wanted_at: dict[str, set[str]] = {}
     for (path, _), name in builder_at.items():
         wanted_at.setdefault(name, set()).add(path)
-    trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")])
+    trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")], modules)
     chosen = set()
     for f in candidates:
         key = (builder_at.get((f.path, f.line)), f.path)

@@ -142,6 +142,6 @@ def check_paths(
             found, skips = check_file(path, codes, sources=sources, known=known)
             findings.extend(found)
             skipped.extend(skips)
-    findings = lift_trained_elsewhere(findings, projects)
+    findings = lift_trained_elsewhere(findings, projects, sources=sources)
     findings = loaders_across_modules(findings, projects, codes, sources, known)
     return sorted(findings, key=Finding.sort_key), skipped, count
