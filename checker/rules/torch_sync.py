@@ -372,16 +372,16 @@ def _step_function_reads(index: ModuleIndex):
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
     every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression)."""
+    steps = _training_step_defs(index)
+    if not steps:
+        return
     fx = facts(index)
-    looped = None
-    for function in _training_step_defs(index):
-        sites = index.function_calls.get(id(function), [])
-        if (
-            looped is None
-        ):  # names the module calls in a loop (a notebook may define a def again, cell by cell)
-            looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
+    # names the module calls in a loop (a notebook may define a def again, cell by cell)
+    looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
+    for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
+        sites = index.function_calls.get(id(function), [])
         reads = [
             s.node
             for s in sites
