@@ -351,27 +351,18 @@ def _find_loader_sites(index: ModuleIndex):
             yield site, bound.get(id(site.node), [])
 
 
-def _in_memory_names(index: ModuleIndex) -> set[str]:
-    """Names bound to an in-memory dataset (a TensorDataset, or an instance of a module class whose
-    `__getitem__` only indexes what it holds), and those classes' names."""
-    classes = _indexing_classes(index)
-    names = set(classes)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
+def _in_memory_names(index: ModuleIndex, classes: bool = True) -> set[str]:
+    """Names bound to an in-memory dataset (a TensorDataset, a `random_split` of one, or with `classes` an
+    instance of a module class whose `__getitem__` only indexes what it holds), and those classes' names.
+    PP505 asks without `classes`: the copies of such classes' batches were read right in earlier readings."""
+    indexing = _indexing_classes(index) if classes else set()
+    names = set(indexing)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
-        if _in_memory(node.value, index) or base_name(node.value.func) in classes:
+        if _in_memory(node.value, index) or base_name(node.value.func) in indexing:
             names.update(base_name(t) for t in node.targets)
         elif _split_of(node.value, names):
             names.update(n for t in node.targets for n in names_in(t))
     names.discard(None)  # a target that is no name (`self.data[k] = TensorDataset(...)`)
-    return names
-
-
-def _tensor_datasets(index: ModuleIndex) -> set[str]:
-    """Names bound to a TensorDataset or to a `random_split` of one (module Dataset classes that index held
-    arrays are not counted: their copies were read right in the earlier readings)."""
-    names: set[str] = set()
-    for node in index.call_assignments:
-        if _in_memory(node.value, index) or _split_of(node.value, names):
-            names.update(n for t in node.targets for n in names_in(t))
     return names
 
 
@@ -886,7 +877,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if not unpinned(call, index) or not names & moved_from:
             continue
         if in_memory is None:
-            in_memory = _tensor_datasets(index)
+            in_memory = _in_memory_names(index, classes=False)
         yield RawFinding(
             "PP505",
             call.lineno,
