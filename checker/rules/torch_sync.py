@@ -606,7 +606,12 @@ def _created_on_host(
     asked only for a constructor whose arguments are not all literals. `bound(name)` is the value a name was
     given earlier in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`), followed once."""
     helpers, hops = 0, 0
-    while isinstance(node, ast.Call | ast.BinOp | ast.Name):
+    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
+        if isinstance(
+            node, ast.Subscript
+        ):  # `torch.eye(n)[labels]`: rows picked from a host tensor stay there
+            node = node.value
+            continue
         if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
             hops += 1  # `v = Variable(a)`, `v = v.cuda()`)
             if hops > 2:
@@ -632,6 +637,11 @@ def _created_on_host(
         if (name in _VARIABLE or (name or "").startswith("torch.nn.init.")) and node.args:
             node = node.args[0]  # (`init.normal(torch.Tensor(batch, z))` fills the tensor it is given)
             continue
+        if name in _HOST_SHAPERS and node.args:  # `torch.tril(torch.ones(n, n))`: a host tensor reshaped
+            node = node.args[0]
+            continue
+        if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
+            return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if name in _FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
@@ -653,6 +663,31 @@ def _created_on_host(
             continue
         return None
     return None
+
+
+_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
+_FIXED_ARRAYS = frozenset({"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones"})
+
+
+def _fixed_array(node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]]) -> bool:
+    """`np.array([1, 0, 0, 1]).astype(np.float32)`, `np.eye(self.k).flatten()`: a numpy array made of literals,
+    CONSTANT names, attributes of `self` or names the loop never changes (through numpy's methods), the same
+    array on every call."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Call)
+    ):
+        node = node.func.value  # (`.astype(...)`, `.flatten()`, `.reshape(...)`)
+    if not isinstance(node, ast.Call) or index.resolver.call_name(node) not in _FIXED_ARRAYS:
+        return False
+    fixed = {"self", "np", "numpy"}
+    return all(
+        isinstance(n, _LITERAL_PARTS + (ast.Attribute,))
+        or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in fixed or n.id in steady()))
+        for part in [*node.args, *(k.value for k in node.keywords)]
+        for n in ast.walk(part)
+    )
 
 
 def _scalar_call(node) -> bool:
@@ -753,6 +788,22 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
+
+
+def _step_helpers(index: ModuleIndex) -> set[int]:
+    """Defs of the module that a step loop calls (3 levels): PointNet++'s `to_categorical(label)` runs on every
+    training step, and a name bound in it (`new_y = torch.eye(n)[y]`, then `new_y.cuda()`) is followed as a
+    forward's are."""
+
+    def make() -> set[int]:
+        found = set()
+        for loop in _step_loops(index):
+            for site, via in index.reached_calls(index.loop_calls[id(loop)]):
+                if via is not None and site.function is not None:
+                    found.add(id(site.function))
+        return found
+
+    return facts(index).loop_cache("step_helpers", None, make)
 
 
 def _step_loops(index: ModuleIndex) -> list:
@@ -893,7 +944,7 @@ def check_created_then_moved(index: ModuleIndex):
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
-        moved = [call.func.value] if is_device_move(call, index) else []
+        moved = [call.func.value] if is_device_move(call, index) or _typed_as(call, index) else []
         moved += helped or []
         if not moved:
             continue
@@ -908,8 +959,10 @@ def check_created_then_moved(index: ModuleIndex):
         if loop is not None and _holds_step_loop(index, loop):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
-        in_forward = site.function is not None and id(site.function) in _forward_functions(index)
-        scope = loop or (site.function if in_forward else None)
+        followed = site.function is not None and (
+            id(site.function) in _forward_functions(index) or id(site.function) in _step_helpers(index)
+        )
+        scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope, call.lineno)
         made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
@@ -929,6 +982,12 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
+    """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
+    to the other tensor's device, so a host-made tensor crosses every time."""
+    return method_name(call) == "type_as" and len(call.args) == 1 and facts(index).places_on_device
 
 
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
