@@ -18,6 +18,7 @@ from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
     base_name,
     direct_calls,
+    eval_named,
     facts,
     few_runs,
     is_device_move,
@@ -599,24 +600,26 @@ _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Varia
 
 
 def _created_on_host(
-    node, index: ModuleIndex, steady: Callable[[], set[str]] = frozenset, bound: Callable = lambda name: None
+    node,
+    index: ModuleIndex,
+    steady: Callable[[], set[str]] = frozenset,
+    bound: Callable = lambda line, name: None,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
-    asked only for a constructor whose arguments are not all literals. `bound(name)` is the value a name was
-    given earlier in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`), followed once."""
-    helpers, hops = 0, 0
+    asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
+    was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`)."""
+    helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
     while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
-        if isinstance(
-            node, ast.Subscript
-        ):  # `torch.eye(n)[labels]`: rows picked from a host tensor stay there
+        if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
             node = node.value
             continue
         if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
-            hops += 1  # `v = Variable(a)`, `v = v.cuda()`)
+            hops += 1  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
             if hops > 2:
                 return None
-            node = bound(node.id)
+            node = bound(line, node.id)
+            line = getattr(node, "lineno", line)
             continue
         if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
             sides = [
@@ -765,7 +768,7 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     """Defs run on every step: `forward` methods and the helpers they call, helpers called from a loop
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
-    run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)}
+    run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
             if via is not None and site.function is not None:
@@ -788,6 +791,23 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
+
+
+_LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_loss$")
+
+
+def _loss_defs(index: ModuleIndex) -> set[int]:
+    """Defs named for the training loss (`Protonet.loss(sample)`, `compute_loss`, `ewc_loss`), not for
+    evaluation: an engine or trainer of another module calls them on every step."""
+
+    def make() -> set[int]:
+        return {
+            id(f)
+            for f in index.functions
+            if isinstance(f, FUNCTION_TYPES) and _LOSS_DEF.match(f.name) and not eval_named(f)
+        }
+
+    return facts(index).loop_cache("loss_defs", None, make)
 
 
 def _step_helpers(index: ModuleIndex) -> set[int]:
@@ -960,10 +980,12 @@ def check_created_then_moved(index: ModuleIndex):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         followed = site.function is not None and (
-            id(site.function) in _forward_functions(index) or id(site.function) in _step_helpers(index)
+            id(site.function) in _forward_functions(index)
+            or id(site.function) in _step_helpers(index)
+            or id(site.function) in _loss_defs(index)
         )
         scope = loop or (site.function if followed else None)
-        bound = functools.partial(_bound_before, index, scope, call.lineno)
+        bound = functools.partial(_bound_before, index, scope)
         made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
         if made is None:
             unchanged = _same_host_tensor(index, site, moved, steady)

@@ -55,3 +55,25 @@ def train(classifier, generator, loader, optimizer, n_epochs):
             loss.backward()
             optimizer.step()
         sample_grid(generator, 10)
+
+
+class Protonet(nn.Module):
+    def __init__(self, encoder):
+        super().__init__()
+        self.encoder = encoder
+
+    def loss(self, sample):
+        xq = sample["xq"]
+        n_class, n_query = xq.size(0), xq.size(1)
+        target_inds = (
+            torch.arange(0, n_class, device=xq.device).view(n_class, 1, 1).expand(n_class, n_query, 1)
+        )
+        log_p_y = F.log_softmax(self.encoder(xq), dim=-1)
+        return -log_p_y.gather(2, target_inds).mean()
+
+    @torch.no_grad()
+    def evaluate_loss(self, loader):
+        total = torch.zeros(1).cuda()
+        for sample in loader:
+            total += self.loss(sample).detach()
+        return total

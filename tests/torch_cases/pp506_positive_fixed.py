@@ -5,6 +5,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.autograd import Variable
 
 
 class STNkd(nn.Module):
@@ -68,3 +69,27 @@ def train(classifier, loader, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class Protonet(nn.Module):
+    def __init__(self, encoder):
+        super().__init__()
+        self.encoder = encoder
+
+    def loss(self, sample):
+        xq = sample["xq"]
+        n_class, n_query = xq.size(0), xq.size(1)
+        target_inds = torch.arange(0, n_class).view(n_class, 1, 1).expand(n_class, n_query, 1).long()
+        target_inds = Variable(target_inds, requires_grad=False)
+        if xq.is_cuda:
+            target_inds = target_inds.cuda()  # expect: PP506
+        log_p_y = F.log_softmax(self.encoder(xq), dim=-1)
+        return -log_p_y.gather(2, target_inds).mean()
+
+    def ewc_loss(self, cuda=False):
+        try:
+            return sum(
+                (getattr(self, f"{n}_fisher") * (p - getattr(self, f"{n}_mean")) ** 2).sum() for n, p in []
+            )
+        except AttributeError:
+            return Variable(torch.zeros(1)).cuda() if cuda else Variable(torch.zeros(1))  # expect: PP506
