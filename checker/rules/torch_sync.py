@@ -1113,7 +1113,11 @@ def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
     for loop in _batch_loops(index, fx):
         direct = direct_calls(index, loop)
-        timed = reads_clock(direct)
+        # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
+        # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers)
+        timed = reads_clock(direct) and not any(
+            is_step_call(s.node) and method_name(s.node) != "backward" for s in direct
+        )
         for site, via in index.reached_calls(direct, depth=1):
             name = index.resolver.call_name(site.node)
             if name not in _WAITS or (timed and name.endswith("synchronize")):
@@ -1125,7 +1129,7 @@ def check_wait_every_step(index: ModuleIndex):
             if via is not None and name.endswith("synchronize") and _timing_helper(index, via, loop):
                 continue  # `t0 = time_synchronized()`: the helper waits in order to read its clock
             at = via or site.node
-            if fx.guarded(at, loop):
+            if fx.guarded_step(at, loop):  # (`if torch.cuda.is_available():` guards nothing)
                 continue
             yield RawFinding(
                 "PP510",
