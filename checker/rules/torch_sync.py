@@ -817,7 +817,12 @@ def _step_helpers(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         found = set()
-        for loop in _step_loops(index):
+        steps = facts(
+            index
+        ).step_loops  # (not an epoch loop calling `train()`: its helpers run once an epoch)
+        for loop in steps:
+            if any(inner is not loop and loop.lineno < inner.lineno <= loop.end_lineno for inner in steps):
+                continue  # it holds the step loop: an epoch loop
             for site, via in index.reached_calls(index.loop_calls[id(loop)]):
                 if via is not None and site.function is not None:
                     found.add(id(site.function))
