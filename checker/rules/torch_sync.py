@@ -999,6 +999,8 @@ def check_created_then_moved(index: ModuleIndex):
             continue
         if _first_time(facts(index), call, loop or site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
+            continue  # `t = torch.zeros(n)`, `t[c] = index_of(s[c])`: host data written in, the copy is needed
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
@@ -1009,6 +1011,18 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
+    """A name the moved value is made of gets items assigned in the scope before the move (`tensor[c] =
+    ...`): a buffer filled from Python data on the host (a char-RNN's `char_tensor`), not a constant."""
+    names = {n.id for v in moved for n in ast.walk(v) if isinstance(n, ast.Name)}
+    return bool(names) and any(
+        isinstance(node, ast.Assign)
+        and node.lineno < line
+        and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in node.targets)
+        for node in loop_nodes(index, scope)
+    )
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:

@@ -4,6 +4,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.autograd import Variable
 
 
 class STN3d(nn.Module):
@@ -77,3 +78,22 @@ class Protonet(nn.Module):
         for sample in loader:
             total += self.loss(sample).detach()
         return total
+
+
+ALL_CHARACTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def char_tensor(string):
+    tensor = torch.zeros(len(string)).long()
+    for c in range(len(string)):
+        tensor[c] = ALL_CHARACTERS.index(string[c])
+    return Variable(tensor).cuda()
+
+
+def train_char_rnn(model, optimizer, chunks):
+    for chunk in chunks:
+        total = char_tensor(chunk)
+        loss = F.cross_entropy(model(total[:-1]), total[1:])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
