@@ -144,6 +144,8 @@ def _spelled_out(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
         for v in values
     ):
         return None
+    if _touched(starred[0].id, index):
+        return None  # `train_kwargs.update(cuda_kwargs)`: the literal is not all the dict holds
     earlier = [v for v in values if v.lineno < call.lineno]
     if not earlier:
         return None
@@ -154,6 +156,29 @@ def _spelled_out(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
     keywords = [k for k in call.keywords if k.arg is not None]
     keywords += [ast.keyword(arg=k.value, value=v) for k, v in zip(spelled.keys, spelled.values, strict=True)]
     return ast.Call(func=call.func, args=call.args, keywords=keywords)
+
+
+def _touched(name: str, index: ModuleIndex) -> bool:
+    """The name is read other than as a call's `**name` (`kwargs.update(...)`, `kwargs["x"] = ...`,
+    `dict(kwargs, ...)`): what the dict holds at the call is not its literal."""
+
+    def make() -> bool:
+        spread = {
+            id(k.value)
+            for node in ast.walk(index.tree)
+            if isinstance(node, ast.Call)
+            for k in node.keywords
+            if k.arg is None
+        }
+        return any(
+            isinstance(node, ast.Name)
+            and node.id == name
+            and isinstance(node.ctx, ast.Load)
+            and id(node) not in spread
+            for node in ast.walk(index.tree)
+        )
+
+    return facts(index).loop_cache(f"touched {name}", None, make)
 
 
 def _def_of(node: ast.AST, index: ModuleIndex):

@@ -59,3 +59,15 @@ def train_dict(train_set, val_set, n_epochs):
         with torch.no_grad():
             for x, y in loaders["val"]:
                 print(model(x, y).sum())
+
+
+def train_mnist(dataset1, use_cuda):
+    train_kwargs = {"batch_size": 64}
+    if use_cuda:
+        train_kwargs.update({"num_workers": 1, "pin_memory": True, "shuffle": True})
+    train_loader = DataLoader(dataset1, **train_kwargs)
+    for data, target in train_loader:
+        loss = model(data.to(device), target.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
