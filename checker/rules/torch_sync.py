@@ -1014,15 +1014,27 @@ def check_created_then_moved(index: ModuleIndex):
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
-    """A name the moved value is made of gets items assigned in the scope before the move (`tensor[c] =
-    ...`): a buffer filled from Python data on the host (a char-RNN's `char_tensor`), not a constant."""
+    """A name the moved value is made of gets Python values written in element by element, in a loop before
+    the move (a char-RNN's `for c in ...: tensor[c] = chars.index(s[c])`): host data, whose copy is needed
+    however the buffer is made. (A mask set in one assignment, `mask[rows, cols] = 1`, or noise drawn by
+    torch per sample could be made on the device.)"""
     names = {n.id for v in moved for n in ast.walk(v) if isinstance(n, ast.Name)}
-    return bool(names) and any(
-        isinstance(node, ast.Assign)
-        and node.lineno < line
-        and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in node.targets)
-        for node in loop_nodes(index, scope)
-    )
+    if not names:
+        return False
+    for node in loop_nodes(index, scope):
+        if not isinstance(node, LOOP_TYPES) or node.lineno >= line or not hasattr(node, "body"):
+            continue
+        for inner in ast.walk(node):
+            if (
+                isinstance(inner, ast.Assign)
+                and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in inner.targets)
+                and not any(
+                    isinstance(c, ast.Call) and (index.resolver.call_name(c) or "").startswith("torch.")
+                    for c in ast.walk(inner.value)
+                )
+            ):
+                return True
+    return False
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
