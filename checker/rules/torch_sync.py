@@ -1014,15 +1014,20 @@ def check_created_then_moved(index: ModuleIndex):
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
-    """A name the moved value is made of gets Python values written in element by element, in a loop before
-    the move (a char-RNN's `for c in ...: tensor[c] = chars.index(s[c])`): host data, whose copy is needed
-    however the buffer is made. (A mask set in one assignment, `mask[rows, cols] = 1`, or noise drawn by
-    torch per sample could be made on the device.)"""
-    names = {n.id for v in moved for n in ast.walk(v) if isinstance(n, ast.Name)}
+    """The moved name (`t.cuda()`, `Variable(t).cuda()`) gets Python values written in element by element by
+    a loop that ends before the move (a char-RNN's `for c in ...: tensor[c] = chars.index(s[c])`): host data,
+    whose copy is needed however the buffer is made. (A mask set in one assignment, `mask[rows, cols] = 1`,
+    or noise drawn by torch per sample could be made on the device.)"""
+    names = set()
+    for value in moved:
+        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+            value = value.args[0]
+        if isinstance(value, ast.Name):
+            names.add(value.id)
     if not names:
         return False
     for node in loop_nodes(index, scope):
-        if not isinstance(node, LOOP_TYPES) or node.lineno >= line or not hasattr(node, "body"):
+        if node is scope or not isinstance(node, LOOP_TYPES) or (node.end_lineno or line) >= line:
             continue
         for inner in ast.walk(node):
             if (
