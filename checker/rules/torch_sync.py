@@ -1145,6 +1145,21 @@ def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:
     return helper is not None and reads_clock(index.function_calls.get(id(helper), []))
 
 
+_GUARD_NODES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
+
+
+def _under_cuda_check(fx, node: ast.AST, loop) -> bool:
+    """Every guard between the call and the loop is `if torch.cuda.is_available():`, true on every step of a
+    GPU run (hysts' training loop). A `try`, `if use_cuda:` or any other test still guards."""
+    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
+    return bool(guards) and all(
+        isinstance(up, ast.If)
+        and isinstance(up.test, ast.Call)
+        and fx.index.resolver.call_name(up.test) == "torch.cuda.is_available"
+        for up in guards
+    )
+
+
 def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
     for loop in _batch_loops(index, fx):
@@ -1165,7 +1180,7 @@ def check_wait_every_step(index: ModuleIndex):
             if via is not None and name.endswith("synchronize") and _timing_helper(index, via, loop):
                 continue  # `t0 = time_synchronized()`: the helper waits in order to read its clock
             at = via or site.node
-            if fx.guarded_step(at, loop):  # (`if torch.cuda.is_available():` guards nothing)
+            if fx.guarded(at, loop) and not _under_cuda_check(fx, at, loop):
                 continue
             yield RawFinding(
                 "PP510",
@@ -1360,8 +1375,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. synchronize() in a loop that reads a clock and steps no optimizer (a benchmark timing a pass) "
-            "is skipped, and so are calls under an `if` (but not `if torch.cuda.is_available():`, true every "
-            "step), and empty_cache() in a module that puts nothing on a GPU. A training loop that synchronizes to "
+            "is skipped, and so are calls under an `if` or a `try` (but not `if torch.cuda.is_available():`, "
+            "true every step), and empty_cache() in a module that puts nothing on a GPU. A training loop that synchronizes to "
             "time its batches for the log is reported (torch-fix17). A call reached through a helper is "
             "reported only when it is not in a loop of the helper: "
             "that loop repeats it, and is judged itself (one finding per problem, its clock check included). "
