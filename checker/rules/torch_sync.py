@@ -824,8 +824,11 @@ def _step_helpers(index: ModuleIndex) -> set[int]:
             if any(inner is not loop and loop.lineno < inner.lineno <= loop.end_lineno for inner in steps):
                 continue  # it holds the step loop: an epoch loop
             for site, via in index.reached_calls(index.loop_calls[id(loop)]):
-                if via is not None and site.function is not None:
-                    found.add(id(site.function))
+                if via is None or site.function is None or eval_named(site.function):
+                    continue
+                if facts(index).periodic(via, loop):
+                    continue  # `if step % eval_interval == 0: eval_model(...)`: not every step
+                found.add(id(site.function))
         return found
 
     return facts(index).loop_cache("step_helpers", None, make)
