@@ -97,3 +97,20 @@ def train_char_rnn(model, optimizer, chunks):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def sample_audio(model, initial_value, device):
+    initial_input = torch.zeros(1, 1, 1).fill_(initial_value)
+    initial_input = initial_input.to(device)
+    with torch.no_grad():
+        return model.incremental_forward(initial_input)
+
+
+def train_vocoder(model, optimizer, loader, device):
+    for step, (x, y) in enumerate(loader):
+        loss = F.mse_loss(model(x.to(device)), y.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 1000 == 0:
+            sample_audio(model, 0.0, device)
