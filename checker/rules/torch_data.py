@@ -943,7 +943,8 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
             sources += [
                 (_pulled_key(source, scopes, function, loop.lineno), target)
                 for source, target in _pulled(loop, index)
-            ]
+                if not (isinstance(source, ast.Call) and loop.lineno <= source.lineno <= loop.end_lineno)
+            ]  # (`next(iter(DataLoader(...)))` in the loop: one batch of a new loader each time, a look)
         sources = [(key, target) for key, target in sources if key is not None and key not in moved]
         if wanted is not None:
             sources = [(key, target) for key, target in sources if key in wanted]

@@ -71,3 +71,10 @@ def train_mnist(dataset1, use_cuda):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def check_shapes(train_tensor, build):
+    for code_size in [1, 8, 32, 128, 512, 1024]:
+        help_tensor = next(iter(DataLoader(train_tensor, batch_size=32)))
+        encoder_out = build(code_size).cuda()(help_tensor.cuda())
+        assert encoder_out.shape[1] == code_size
