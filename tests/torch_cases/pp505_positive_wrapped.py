@@ -19,7 +19,7 @@ def inf_generator(iterable):
 
 
 def train_cycled(train_dataset, iterations):
-    train_loader = cycle(DataLoader(train_dataset, batch_size=128, num_workers=2))  # expect: PP505
+    train_loader = cycle(DataLoader(train_dataset, batch_size=128, num_workers=2))  # expect: PP505 high
     for _iteration in range(iterations):
         x, y = next(train_loader)
         loss = model(x.to(device), y.to(device))
@@ -29,7 +29,7 @@ def train_cycled(train_dataset, iterations):
 
 
 def train_generated(train_set, n_iterations):
-    train_loader = DataLoader(train_set, batch_size=128, shuffle=True, num_workers=2)  # expect: PP505
+    train_loader = DataLoader(train_set, batch_size=128, shuffle=True, num_workers=2)  # expect: PP505 high
     data_gen = inf_generator(train_loader)
     for _itr in range(n_iterations):
         optimizer.zero_grad()
@@ -53,7 +53,7 @@ def train_params(pairs, n_epochs):
 
 def train_dict(train_set, val_set, n_epochs):
     loaders = {
-        "train": DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4),  # expect: PP505
+        "train": DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4),  # expect: PP505 high
         "val": DataLoader(val_set, batch_size=64),
     }
     for _epoch in range(n_epochs):
