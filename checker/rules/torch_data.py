@@ -1104,6 +1104,54 @@ def moves_batches_of(index: ModuleIndex, makers: dict[str, set[int]]) -> set[str
     return {maker for maker, keys in bound.items() if _closure(keys, passed) & moved}
 
 
+def held_loaders(index: ModuleIndex) -> list[tuple[ast.Call, str, str]]:
+    """(unpinned DataLoader call, class, attribute) for each loader a method of one of the module's classes
+    keeps on the instance (`self.train = DataLoader(...)` in `Cifar.__init__`): what a module that makes
+    the class may iterate as `dataset.train`."""
+    owners = {id(m): c for c, methods in index.class_methods.items() for m in methods.values()}
+    found = []
+    for site, targets in _loader_sites(index):
+        owner = owners.get(id(site.function))
+        if owner is None or not unpinned(site.node, index):
+            continue
+        for target in targets:
+            if isinstance(target, ast.Attribute) and base_name(target.value) == "self":
+                found.append((site.node, owner, target.attr))
+    return found
+
+
+def moves_held_batches(index: ModuleIndex, held: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(class, attribute) of the loaders that instances of classes of another module hold (`held`: class
+    -> attributes) whose batches a loop of this module takes and copies to the device: `dataset =
+    Cifar(...)`, then `for batch in dataset.train:` (or through `enumerate`, `tqdm`) moving each batch."""
+    if not facts(index).on_device:
+        return set()
+    instances: dict[str, set[str]] = {}
+    for node in index.call_assignments:
+        made = base_name(node.value.func)
+        if made in held and made not in index.class_methods:
+            for target in node.targets:
+                if isinstance(target, ast.Name | ast.Attribute):
+                    instances.setdefault(base_name(target), set()).add(made)
+    if not instances:
+        return set()
+    found = set()
+    for loop in index.loops:
+        if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
+            continue
+        source = loop.iter
+        while isinstance(source, ast.Call) and source.args:
+            source = source.args[0]
+        if not isinstance(source, ast.Attribute):
+            continue
+        owners = {c for c in instances.get(base_name(source.value), ()) if source.attr in held[c]}
+        if not owners or _only_copies(loop, index) or _waits_for_a_person(loop, index):
+            continue
+        if _moved_loop_targets(loop, index):
+            found |= {(c, source.attr) for c in owners}
+    return found
+
+
 def handed_over(index: ModuleIndex) -> list[tuple[ast.Call, str, str | int]]:
     """(unpinned DataLoader call, callee, parameter) for each loader the module binds to a name and passes
     to a def or class it does not define (`trainer = BERTTrainer(bert, train_dataloader=train_loader)`):
