@@ -206,14 +206,15 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
 def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, int, str]]:
     """(path, line, column, name) of the loaders a class keeps on its instances (`self.train =
     DataLoader(...)` in `class Cifar`) that a module importing the class iterates and copies to the device
-    (`dataset = Cifar(...)`, `for batch in dataset.train:`). Only modules whose text makes one of the
-    classes and imports it are parsed."""
+    (`dataset = Cifar(...)`, `for batch in dataset.train:`; or a class derived from it, `for data, label in
+    self.data_loader['train']:`). Only modules whose text names one of the classes and imports it are
+    parsed."""
     if not held:
         return set()
-    made = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\s*\(")
+    named = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\b")
     trained = set()
     for path, text in texts.items():
-        names = set(made.findall(text)) if any(n in text for n in held) else set()
+        names = set(named.findall(text)) if any(n in text for n in held) else set()
         names = {n for n in names if any(e[0] != path for e in held[n]) and _reaches(text, n)}
         if not names:
             continue

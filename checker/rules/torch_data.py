@@ -1106,24 +1106,61 @@ def moves_batches_of(index: ModuleIndex, makers: dict[str, set[int]]) -> set[str
 
 def held_loaders(index: ModuleIndex) -> list[tuple[ast.Call, str, str]]:
     """(unpinned DataLoader call, class, attribute) for each loader a method of one of the module's classes
-    keeps on the instance (`self.train = DataLoader(...)` in `Cifar.__init__`): what a module that makes
-    the class may iterate as `dataset.train`."""
+    keeps on the instance (`self.train = DataLoader(...)` in `Cifar.__init__` -> "train"; an entry of a
+    dict attribute, `self.data_loader['train'] = DataLoader(...)` -> "data_loader['train']"): what a module
+    that makes the class, or derives from it, may iterate."""
     owners = {id(m): c for c, methods in index.class_methods.items() for m in methods.values()}
+    if not owners:
+        return []
+    assigned = {id(node.value): node.targets for node in index.call_assignments}
     found = []
-    for site, targets in _loader_sites(index):
+    for site, _ in _loader_sites(index):
         owner = owners.get(id(site.function))
         if owner is None or not unpinned(site.node, index):
             continue
-        for target in targets:
-            if isinstance(target, ast.Attribute) and base_name(target.value) == "self":
-                found.append((site.node, owner, target.attr))
+        for target in assigned.get(id(site.node), ()):
+            held = _held_as(target)
+            if held is not None and held[0] == "self":
+                found.append((site.node, owner, held[1]))
     return found
+
+
+def _held_as(node: ast.AST) -> tuple[str, str] | None:
+    """(receiver, attribute) of `x.train` -> ("x", "train") and of `x.loaders['train']` -> ("x",
+    "loaders['train']"); None for anything else."""
+    if isinstance(node, ast.Attribute) and base_name(node.value) is not None:
+        return base_name(node.value), node.attr
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and base_name(node.value.value) is not None
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return base_name(node.value.value), f"{node.value.attr}[{node.slice.value!r}]"
+    return None
+
+
+def _only_binding(name: str, function, line: int) -> ast.AST | None:
+    """The value of the one assignment to `name` in `function` before `line` (`loader =
+    self.data_loader['train']`), or None when there is none or several."""
+    values = [
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == name
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    return values[0] if len(values) == 1 and values[0] is not None and values[0].lineno < line else None
 
 
 def moves_held_batches(index: ModuleIndex, held: dict[str, set[str]]) -> set[tuple[str, str]]:
     """(class, attribute) of the loaders that instances of classes of another module hold (`held`: class
     -> attributes) whose batches a loop of this module takes and copies to the device: `dataset =
-    Cifar(...)`, then `for batch in dataset.train:` (or through `enumerate`, `tqdm`) moving each batch."""
+    Cifar(...)`, then `for batch in dataset.train:` (or through `enumerate`, `tqdm`), or in a method of a
+    class derived from the holder, `loader = self.data_loader['train']`, `for data, label in loader:`."""
     if not facts(index).on_device:
         return set()
     instances: dict[str, set[str]] = {}
@@ -1133,22 +1170,34 @@ def moves_held_batches(index: ModuleIndex, held: dict[str, set[str]]) -> set[tup
             for target in node.targets:
                 if isinstance(target, ast.Name | ast.Attribute):
                     instances.setdefault(base_name(target), set()).add(made)
-    if not instances:
+    derived: dict[int, set[str]] = {}  # id(method) -> the holders its class derives from
+    for node in index.tree.body:
+        bases = {base_name(b) for b in node.bases} & set(held) if isinstance(node, ast.ClassDef) else set()
+        if bases and not bases & set(index.class_methods):
+            for method in index.class_methods.get(node.name, {}).values():
+                derived[id(method)] = bases
+    if not instances and not derived:
         return set()
     found = set()
     for loop in index.loops:
         if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
             continue
+        function = index.loop_function.get(id(loop))
         source = loop.iter
         while isinstance(source, ast.Call) and source.args:
             source = source.args[0]
-        if not isinstance(source, ast.Attribute):
+        if isinstance(source, ast.Name) and isinstance(function, FUNCTION_TYPES):
+            source = _only_binding(source.id, function, loop.lineno)
+        where = _held_as(source) if source is not None else None
+        if where is None:
             continue
-        owners = {c for c in instances.get(base_name(source.value), ()) if source.attr in held[c]}
+        receiver, attr = where
+        holders = derived.get(id(function), set()) if receiver == "self" else instances.get(receiver, set())
+        owners = {c for c in holders if attr in held[c]}
         if not owners or _only_copies(loop, index) or _waits_for_a_person(loop, index):
             continue
         if _moved_loop_targets(loop, index):
-            found |= {(c, source.attr) for c in owners}
+            found |= {(c, attr) for c in owners}
     return found
 
 
