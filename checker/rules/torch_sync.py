@@ -377,8 +377,14 @@ def _step_function_reads(index: ModuleIndex):
     if not steps:
         return
     fx = facts(index)
-    # names the module calls in a loop (a notebook may define a def again, cell by cell)
-    looped = {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops}
+    # names the module calls in a loop (a notebook may define a def again, cell by cell), less methods of an
+    # item of a container (`self.ema_per_domain[d].update(g)`: a moving average's, not the step's `update`)
+    looped = {
+        method_name(s.node) or base_name(s.node.func)
+        for s in index.calls
+        if s.loops
+        and not (isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript))
+    }
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
