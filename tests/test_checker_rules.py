@@ -879,6 +879,37 @@ for epoch in range(10):
     assert [(f.rule, f.line) for f in findings] == [("PP401", 12)]
 
 
+def test_pp301_loop_cut_short_or_over_a_built_short_list():
+    """Reading 14: a folder loop its author ended with `break` (one predict), and four sample files listed by
+    a comprehension over `range(1, 5)`; a folder loop without `break`, and one inside an outer loop, stay."""
+    src = """
+import os
+import numpy as np
+import tensorflow as tf
+model = tf.keras.models.load_model("m")
+for image in os.listdir(folder):
+    x = tf.expand_dims(load(image), 0)
+    predictions = model.predict(x)
+    df = df.append({"name": image, "score": predictions[0]})
+    break
+sample_images = ["image-{}.jpg".format(i) for i in range(1, 5)]
+for fn in sample_images:
+    x = np.expand_dims(load(fn), axis=0)
+    print(model.predict(x))
+for image in os.listdir(folder):
+    x = tf.expand_dims(load(image), 0)
+    print(model.predict(x))
+for sub in folders:
+    for image in os.listdir(sub):
+        print(model.predict(tf.expand_dims(load(image), 0)))
+        break
+all_images = ["image-{}.jpg".format(i) for i in range(1, 500)]
+for fn in all_images:
+    print(model.predict(np.expand_dims(load(fn), axis=0)))
+"""
+    assert sure(src, "PP301") == [(14, "low"), (17, "high"), (20, "high"), (24, "high")]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np
