@@ -167,6 +167,9 @@ class DatasetFlow:
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
+                if value is None and isinstance(stmt, ast.Assign):
+                    for name in self._split_names(stmt):
+                        env[name] = self._record(_tfds_steps(stmt.value))  # one pipeline per split
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 iterator = self._iterator_of(stmt.value, env, function, depth, stack)
                 for target in targets:
@@ -230,6 +233,23 @@ class DatasetFlow:
                 self._run_body(handler.body, env, function, depth, stack, returned)
 
     _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+
+    def _split_names(self, stmt: ast.Assign) -> list[str]:
+        """`train_ds, val_ds = tfds.load(name, split=["train", "test"], ...)` (with `with_info=True`:
+        `(train_ds, val_ds), info = ...`): the names bound to the splits, one per split listed."""
+        call = stmt.value
+        if len(stmt.targets) != 1 or not isinstance(call, ast.Call):
+            return []
+        if self.index.resolver.call_name(call) != "tensorflow_datasets.load":
+            return []
+        split = next((k.value for k in call.keywords if k.arg == "split"), None)
+        target = stmt.targets[0]
+        if _keyword_is(call, "with_info", True) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[0]
+        if not isinstance(split, ast.List | ast.Tuple) or not isinstance(target, ast.Tuple | ast.List):
+            return []
+        names = [t.id for t in target.elts if isinstance(t, ast.Name)]
+        return names if len(names) == len(target.elts) == len(split.elts) else []
 
     def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
         """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
