@@ -1431,6 +1431,47 @@ model.fit(train_ds, epochs=20, validation_data=validation_ds)
     assert sure(plain.replace(", with_info=True", ""), "PP202") == [(8, "low"), (9, "low")]
 
 
+def test_pp202_a_pipeline_read_by_a_loop_that_breaks_at_once_is_a_peek():
+    """Reading 14: a lesson names its pipeline `train_dataset`, prints one record and breaks; nothing trains
+    on it (wrong at medium). A loop without the `break`, and a loader returned to other modules that its
+    `__main__` block checks on one batch, keep their level."""
+    src = """
+import tensorflow as tf
+
+def _parse_example(example_string):
+    feature_dict = tf.io.parse_single_example(example_string, feature_description)
+    image = tf.io.decode_jpeg(feature_dict["image"])
+    return tf.image.resize(image, [256, 256]) / 255.0, feature_dict["label"]
+
+train_dataset = tf.data.TFRecordDataset("sub_train.tfrecords")
+train_dataset = train_dataset.map(_parse_example)
+for image, label in train_dataset:
+    print(image, label)
+    break
+"""
+    assert sure(src, "PP202") == [(10, "low")]
+    assert sure(src.replace("    break\n", ""), "PP202") == [(10, "medium")]
+    loader = """
+import sys
+import tensorflow as tf
+
+def parse(record):
+    x = tf.io.parse_single_example(record, features)
+    return tf.image.decode_jpeg(x["image/encoded"], channels=3), x["label"]
+
+def load_tfrecord_dataset(pattern):
+    dataset = tf.data.Dataset.list_files(pattern).flat_map(tf.data.TFRecordDataset)
+    return dataset.map(lambda x: parse(x))
+
+if __name__ == "__main__":
+    train_ds = load_tfrecord_dataset(sys.argv[1])
+    for img, label in train_ds.take(1):
+        print(img.shape, label)
+        break
+"""
+    assert sure(loader, "PP202") == [(11, "medium")]
+
+
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
     """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
     costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""

@@ -9,6 +9,7 @@ from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
+from checker.rules.common import runs_once
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
 _ELEMENTWISE = frozenset(
@@ -432,6 +433,7 @@ def check_map_before_batch(index: ModuleIndex):
     flow = dataset_flow(index)
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
+    glanced = _glanced(flow)
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
     idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
@@ -439,6 +441,7 @@ def check_map_before_batch(index: ModuleIndex):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
             id(map_call) in only_looked_at
+            or id(map_call) in glanced
             or _peeked(map_call, chains, index)
             or _peeked(batch_call, chains, index)
         )
@@ -856,6 +859,7 @@ def check_sequential_map(index: ModuleIndex):
         if any(later.kind == "cache" for later in chain[i + 1 :])
     }
     only_looked_at = _only_iterated(flow)
+    glanced = _glanced(flow)
     used = _once(index, "_used_here", lambda i: _used_here(flow, i))
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
@@ -903,7 +907,7 @@ def check_sequential_map(index: ModuleIndex):
             unsure = step.kind == "map" and (not visibly_costly(call, index) or _injected(call, index))
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
-            looked_at = id(call) in only_looked_at  # printed or collected, never trained on
+            looked_at = id(call) in only_looked_at or id(call) in glanced  # printed, never trained on
             # after `batch` the map runs once per batch on a whole tensor: threads still overlap batches, but
             # readers split on it (right 12 in readings 1 and 3: parse_example, TextVectorization on batches;
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
@@ -1063,6 +1067,20 @@ def _only_iterated(flow) -> set[int]:
     collecting records), never consumed by training, returned or handed on (`validation_data=ds`)."""
     looked = flow.steps_of([chain for chain, _ in flow.iterated.values()])
     return looked - flow.used_steps()
+
+
+def _glanced(flow) -> set[int]:
+    """Steps of pipelines read only by `for` loops that stop after one element (`for x in ds: print(x);
+    break`), whatever the pipeline is named (a lesson's `train_dataset` that prints one record: reading 14,
+    wrong at medium): no fit, loop or hand-off reads them otherwise, and no function returns them (a
+    loader's `__main__` check that takes one batch says nothing of the training script that imports it)."""
+    once = [chain for chain, loop in flow.iterated.values() if runs_once(loop)]
+    if not once:
+        return set()
+    others = [chain for chain, loop in flow.iterated.values() if not runs_once(loop)]
+    others += [chain for chain, _ in flow.consumed.values()]
+    others += [chain for chain, _ in flow.passed.values()] + [chain for chain, _ in flow.returned.values()]
+    return flow.steps_of(once) - flow.steps_of(others)
 
 
 def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:
