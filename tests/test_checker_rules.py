@@ -1472,6 +1472,27 @@ if __name__ == "__main__":
     assert sure(loader, "PP202") == [(11, "medium")]
 
 
+def test_pp202_a_pipeline_formatted_into_a_message_is_not_handed_on():
+    """Reading 13: a TFRecord tutorial prints `"parsed: {}".format(ds)` and then ten parsed records
+    (wrong at medium): the format call only shows the pipeline's repr. Handed to a function that reads it
+    (`train(ds)`), it is used."""
+    src = """
+import tensorflow as tf
+
+def _parse_function(example_proto):
+    return tf.io.parse_single_example(example_proto, feature_description)
+
+raw_dataset = tf.data.TFRecordDataset(["images.tfrecords"])
+parsed_dataset = raw_dataset.map(_parse_function)
+print("parsed_dataset: {}".format(parsed_dataset))
+for parsed_record in parsed_dataset.take(10):
+    print(repr(parsed_record))
+"""
+    assert sure(src, "PP202") == []
+    handed = src.replace('print("parsed_dataset: {}".format(parsed_dataset))', "consume(parsed_dataset)")
+    assert sure(handed, "PP202") == [(8, "medium")]
+
+
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
     """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
     costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""
