@@ -1493,6 +1493,45 @@ for parsed_record in parsed_dataset.take(10):
     assert sure(handed, "PP202") == [(8, "medium")]
 
 
+def test_pp202_a_cast_and_crop_after_a_parallel_decode_is_low():
+    """Reading 14: the decode already runs on AUTOTUNE threads and a later map only casts and random-crops
+    256x256 images (debatable at medium). Alone on one thread, pad + crop + flip of CIFAR images was read
+    right: without the parallel decode before it the map keeps its level."""
+    src = """
+import tensorflow as tf
+AUTOTUNE = tf.data.AUTOTUNE
+
+def _bytestring_to_pixels(parsed):
+    image = tf.io.decode_image(parsed["image"])
+    return tf.reshape(image, [256, 256, 3]), parsed["class"]
+
+def _augment(image, label):
+    image = tf.cast(image, tf.float32)
+    image = tf.image.random_crop(image, size=[224, 224, 3])
+    return image, label
+
+dataset = tf.data.TFRecordDataset(files).map(_parse, num_parallel_calls=AUTOTUNE)
+dataset = dataset.map(_bytestring_to_pixels, num_parallel_calls=AUTOTUNE)
+train = dataset.map(_augment)
+model.fit(train.batch(128), epochs=10)
+"""
+    assert sure(src, "PP202") == [(16, "low")]
+    cifar = """
+import tensorflow as tf
+
+def preprocess(x, y):
+    x = tf.pad(x, ((4, 4), (4, 4), (0, 0)))
+    x = tf.image.random_crop(x, [32, 32, 3])
+    x = tf.image.random_flip_left_right(x)
+    return x, y
+
+db_train = tf.data.Dataset.from_tensor_slices((train_images, train_labels))
+db_train = db_train.shuffle(10000).map(preprocess).batch(128)
+model.fit(db_train, epochs=200)
+"""
+    assert sure(cifar, "PP202") == [(11, "medium")]
+
+
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
     """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
     costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""

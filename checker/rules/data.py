@@ -361,6 +361,25 @@ _CHEAP = _ELEMENTWISE | {
 }
 
 
+# crops copy a window of an image: cheap once the image is decoded, but a chain of pad, crop and flip on
+# 32x32 CIFAR images alone on one thread was read right (reading 14), so only `_light_after_threads` uses them
+_CROPS = frozenset(
+    "tensorflow." + n for n in ("image.random_crop", "random_crop", "image.crop_to_bounding_box", "slice")
+) | {"tensorflow.image.central_crop"}
+
+
+def _light_after_threads(call: ast.Call, index: ModuleIndex) -> bool:
+    """A map that only casts, reshapes or crops (`cast` + `random_crop`): after an earlier map that decodes on
+    several threads it adds little per element (reading 14: debatable 2/2 at medium)."""
+    body = _map_function_body(call, index)
+    return bool(body) and all(
+        index.resolver.call_name(node) in _CHEAP | _CROPS
+        for root in body
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call)
+    )
+
+
 def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     """The map only selects, slices or applies element-wise ops: running it in parallel would gain nothing."""
     if call.args and index.resolver.qualname(call.args[0]) in _CHEAP:
@@ -878,8 +897,10 @@ def check_sequential_map(index: ModuleIndex):
     for chain in [*chains, *untraced]:
         if _synthetic(chain[0].node, index):
             continue  # from_tensors(x) or range(1) repeated: a stand-in input (tests, null input, noise)
-        batched = False
+        batched = threaded = False
         for step in chain:
+            if step.kind == "map" and _parallel_stage(step.node):
+                threaded = True
             if step.kind in ("batch", "padded_batch", "map_and_batch") and not _batch_of_one(step.node):
                 batched = True
             elif step.kind == "unbatch":
@@ -912,6 +933,7 @@ def check_sequential_map(index: ModuleIndex):
             # readers split on it (right 12 in readings 1 and 3: parse_example, TextVectorization on batches;
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
             per_batch = batched and step.kind == "map"
+            trimmed = threaded and step.kind == "map" and _light_after_threads(call, index)
             evaluation = step.kind == "map" and _in_memory_evaluation(chain, owner, index)
             # its code is here and shows no costly work (repacking, casts, padding, slicing): read right 29
             # times in 204 at `medium` over readings 1-7
@@ -940,7 +962,7 @@ def check_sequential_map(index: ModuleIndex):
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence=_sequential_map_confidence(
                     weak=plain or unread or reads_for_threads or id(call) in idle,
-                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation,
+                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
                     trained=id(call) in trained,
                     costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
                     strings=step.kind == "map" and _string_work_only(call, index),
