@@ -1532,6 +1532,26 @@ model.fit(db_train, epochs=200)
     assert sure(cifar, "PP202") == [(11, "medium")]
 
 
+def test_pp202_untraced_map_on_a_batched_name_runs_per_batch():
+    """Reading 14: a pipeline factory maps `batch_ops` on `batch_ds = in_ds.map(...).batch(n)` (a parameter,
+    so the flow cannot trace it): once per batch of 48, debatable at medium. On an unbatched name the map
+    keeps its level."""
+    src = """
+import tensorflow as tf
+
+def batch_ops(X, y):
+    X = tf.image.resize_images(X, out_size)
+    return X, y
+
+def _create_pipeline(in_ds):
+    batch_ds = in_ds.map(load_ops, num_parallel_calls=4).batch(batch_size)
+    return batch_ds.map(batch_ops)
+"""
+    assert sure(src, "PP202") == [(10, "low")]
+    unbatched = src.replace(".batch(batch_size)", ".shuffle(100)")
+    assert sure(unbatched, "PP202") == [(10, "medium")]
+
+
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
     """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
     costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""

@@ -856,6 +856,20 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             yield call, func.attr
 
 
+def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
+    """An untraced map on batches: `x.batch(n).map(f)`, or on a name every assignment of which ends in
+    `.batch(...)` (`batch_ds = in_ds.map(load, num_parallel_calls=4).batch(n)` in a pipeline factory)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    values = index.name_values.get(receiver.id, []) if isinstance(receiver, ast.Name) else [receiver]
+    return bool(values) and all(
+        isinstance(v, ast.Call)
+        and isinstance(v.func, ast.Attribute)
+        and v.func.attr in ("batch", "padded_batch")
+        and not _batch_of_one(v)
+        for v in values
+    )
+
+
 def check_sequential_map(index: ModuleIndex):
     flow = dataset_flow(index)
     if _sets_map_parallelization(index):
@@ -932,7 +946,9 @@ def check_sequential_map(index: ModuleIndex):
             # after `batch` the map runs once per batch on a whole tensor: threads still overlap batches, but
             # readers split on it (right 12 in readings 1 and 3: parse_example, TextVectorization on batches;
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
-            per_batch = batched and step.kind == "map"
+            per_batch = step.kind == "map" and (
+                batched or (id(call) in untraced_ids and _receiver_batched(call, index))
+            )
             trimmed = threaded and step.kind == "map" and _light_after_threads(call, index)
             evaluation = step.kind == "map" and _in_memory_evaluation(chain, owner, index)
             # its code is here and shows no costly work (repacking, casts, padding, slicing): read right 29
