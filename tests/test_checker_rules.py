@@ -476,6 +476,24 @@ for epoch in range(10):
     assert codes(src, "PP402") == [("PP402", 15), ("PP402", 16)]
 
 
+def test_pp402_a_few_literal_iterations_show_retracing_on_purpose():
+    """Reading 13: a notebook calls `square(i)` for `i in range(5)` to show that each Python int traces
+    again (wrong at medium): five traces at most, low. Over `range(150)` epochs it keeps its level."""
+    src = """
+import tensorflow as tf
+
+@tf.function
+def square(x):
+    print("Tracing")
+    return tf.square(x)
+
+for i in range(5):
+    square(i)
+"""
+    assert sure(src, "PP402") == [(10, "low")]
+    assert sure(src.replace("range(5)", "range(150)"), "PP402") == [(10, "medium")]
+
+
 # ---------------------------------------------------------------- PP403 .numpy() per training step
 
 
