@@ -1570,6 +1570,53 @@ def _create_pipeline(in_ds):
     assert sure(unbatched, "PP202") == [(10, "medium")]
 
 
+def test_pp202_tf1_iterator_run_once_to_show_a_batch_is_low():
+    """Readings 13 and 14: a book demo builds a serial decode pipeline, takes `get_next()` of a one-shot
+    iterator and runs it in `for step in np.arange(1)` to show one batch; a sketch never runs it (wrong at
+    medium). Run in a loop of many steps, or made in an input_fn another module hands to an Estimator, it
+    keeps its level."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def _parseone(filename, label):
+    image = tf.image.decode_image(tf.read_file(filename))
+    return tf.image.resize(image, [96, 96]), label
+
+def dataset(filenames, labels, batchsize):
+    ds = tf.data.Dataset.from_tensor_slices((filenames, labels))
+    ds = ds.map(_parseone)
+    return ds.batch(batchsize)
+
+def getone(ds):
+    iterator = ds.make_one_shot_iterator()
+    return iterator.get_next()
+
+one_element = getone(dataset(files, labels, 10))
+with tf.Session() as sess:
+    for step in np.arange(1):
+        value = sess.run(one_element)
+        showimg(step, value[1], value[0])
+"""
+    assert sure(src, "PP202") == [(11, "low")]
+    assert sure(src.replace("np.arange(1)", "np.arange(1000)"), "PP202") == [(11, "medium")]
+    input_fn = """
+import tensorflow as tf
+
+def tfrecords_input_fn(file_paths, batch_size=100):
+    def data_generate():
+        dataset = tf.data.TFRecordDataset(file_paths).map(parser).batch(batch_size)
+        iterator = dataset.make_one_shot_iterator()
+        features, labels = iterator.get_next()
+        return {"img_data": features}, labels
+    def parser(record):
+        x = tf.parse_single_example(record, features={"img_raw": tf.FixedLenFeature([], tf.string)})
+        return tf.decode_raw(x["img_raw"], tf.uint8), x["label"]
+    return data_generate
+"""
+    assert [level for _, level in sure(input_fn, "PP201")] == ["medium"]
+
+
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():
     """`fit(ds, epochs=2, steps_per_epoch=4)` reads 8 batches: the serial decode of such a tutorial copy
     costs little (reading 13: debatable at high); medium then, and high again for a real number of steps."""

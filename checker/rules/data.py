@@ -9,7 +9,7 @@ from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
-from checker.rules.common import runs_once
+from checker.rules.common import literal_iterations, runs_once
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
 _ELEMENTWISE = frozenset(
@@ -716,7 +716,59 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
     # reading 11 read such a visualisation set wrong
     glimpsed = flow.steps_of([c for c in flow.periodic.values() if not _groups(c)])
-    return (written - read) | (trained - read - written) | (glimpsed - trained)
+    return (written - read) | (trained - read - written) | (glimpsed - trained) | _tf1_run_once(flow, index)
+
+
+def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
+    """Steps of pipelines only TF1 iterators read (`ds.make_one_shot_iterator().get_next()`, made where the
+    result stays in this module: not an Estimator's input_fn) in a module whose session runs never repeat (no `run` in a loop, or only in `for step in np.arange(1)`) and that
+    trains nothing: one batch is pulled to be shown, or none (book demos and a sketch that never runs its
+    tensors: wrong 4/4 over readings 13 and 14)."""
+    internal = _once(index, "_only_called_here", _only_called_here)
+    enclosing = {id(site.node): site.function for site in index.calls}
+
+    def kept_here(at) -> bool:  # made at the top level or in a function whose results stay here
+        function = enclosing.get(id(at))
+        return function is None or getattr(function, "name", None) in internal
+
+    only_iterators = [
+        flow.consumed[ids][0]
+        for ids, readers in flow.readers.items()
+        if all(
+            isinstance(at, ast.Call) and named_call(at) in _TF1_ITERATORS and kept_here(at) for at in readers
+        )
+    ]
+    if not only_iterators:
+        return set()
+    for site in index.calls:
+        name = named_call(site.node)
+        if name in _TRAINING_CALLS or (name == "run" and not all(_at_most_once(lp) for lp in site.loops)):
+            return set()
+    others = [c for c, _ in flow.passed.values()]
+    others += [
+        c
+        for ids, (c, _) in flow.returned.items()
+        if any(getattr(f, "name", None) not in internal for f in flow.returners.get(ids, []))
+    ]
+    others += [c for c, _ in flow.iterated.values()] + list(flow.trained.values())
+    others += [flow.consumed[ids][0] for ids in flow.readers if flow.consumed[ids][0] not in only_iterators]
+    return flow.steps_of(only_iterators) - flow.steps_of(others)
+
+
+_TF1_ITERATORS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+_TRAINING_CALLS = frozenset(
+    {"fit", "fit_generator", "train", "train_and_evaluate", "minimize", "apply_gradients", "train_on_batch"}
+)
+
+
+def _at_most_once(loop) -> bool:
+    """`for step in range(1)` or `np.arange(1)`: the body runs once."""
+    count = literal_iterations(loop)
+    it = getattr(loop, "iter", None)
+    if count is None and isinstance(it, ast.Call) and named_call(it) == "arange" and len(it.args) == 1:
+        arg = it.args[0]
+        count = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, int) else None
+    return count is not None and count <= 1
 
 
 _PLAIN_READERS = ("TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset")
