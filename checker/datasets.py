@@ -331,11 +331,13 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
-                    if is_training_call(func.attr) and not _toy_fit(call, self.index):
+                    if is_training_call(func.attr) and not toy_fit(call, self.index):
                         self._train(first)
-                if func.attr in ONE_PASS and args and first is args[0]:
-                    args = args[1:]  # the data evaluated is consumed, not handed on
-                elif func.attr in ONE_PASS and first is not None:
+                # the data evaluated, or read for the few steps of a smoke fit, is consumed, not handed on
+                read_once = func.attr in ONE_PASS or toy_fit(call, self.index)
+                if read_once and args and first is args[0]:
+                    args = args[1:]
+                elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
@@ -649,7 +651,7 @@ def _is_enumerate(node) -> bool:
 _TOY_STEPS = 20  # `fit(ds, epochs=2, steps_per_epoch=4)`: a smoke run of a tutorial, not a training
 
 
-def _toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
+def toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
     """A `fit` whose literal `epochs` times `steps_per_epoch` is at most `_TOY_STEPS` (reading 13 read the
     serial decode of such a tutorial copy debatable: 8 batches of 8 images)."""
     sizes = []

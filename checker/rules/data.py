@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
+from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
@@ -582,8 +582,8 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
         does not repeat (`test_ds.make_one_shot_iterator()`, in `def eval(...)`)."""
         if not isinstance(at, ast.Call) or not isinstance(at.func, ast.Attribute) or id(at) in looped:
             return False
-        if at.func.attr in ONE_PASS:
-            return True
+        if at.func.attr in ONE_PASS or toy_fit(at, index):
+            return True  # a smoke `fit` of at most 20 steps reads a few batches (reading 13: debatable)
         if at.func.attr != "make_one_shot_iterator" or any(s.kind == "repeat" for s in chain):
             return False
         owner = getattr(enclosing.get(id(at)), "name", "")
