@@ -1615,6 +1615,32 @@ def tfrecords_input_fn(file_paths, batch_size=100):
     return data_generate
 """
     assert [level for _, level in sure(input_fn, "PP201")] == ["medium"]
+    # a loader module returns the iterator and checks one batch in its `main()` (a DeepPerf hold-out line,
+    # fixed upstream): the training script imports it, so the map keeps its level
+    loader = """
+import tensorflow as tf
+
+def datagenerator(image_filenames, mask_filenames, batch_size):
+    dataset = tf.data.Dataset.from_tensor_slices((image_filenames, mask_filenames))
+    dataset = dataset.shuffle(buffer_size=10000).repeat()
+    dataset = dataset.map(_parse_function)
+    dataset = dataset.batch(batch_size)
+    return dataset.make_initializable_iterator()
+
+def _parse_function(image_path, mask_path):
+    image = tf.image.decode_bmp(tf.read_file(image_path))
+    return tf.image.resize_images(image, [512, 512]), mask_path
+
+def main():
+    data_iterator = datagenerator(x, y, 1)
+    with tf.Session() as sess:
+        sess.run(data_iterator.initializer)
+        image, mask = sess.run(data_iterator.get_next())
+
+if __name__ == "__main__":
+    main()
+"""
+    assert sure(loader, "PP202") == [(7, "medium")]
 
 
 def test_pp202_a_smoke_fit_of_a_few_steps_is_not_training():

