@@ -668,7 +668,13 @@ def is_step_call(call: ast.Call) -> bool:
         return True
     if name == "step" and isinstance(call.func, ast.Attribute):
         receiver = (base_name(call.func.value) or "").lower()
-        return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
+        # (torch-fix19) MUNIT's `self.gen_opt.step()`, `self.dis_opt.step()`: a name that ends in `_opt`
+        return (
+            "optim" in receiver
+            or receiver.startswith("opt")
+            or receiver.endswith("_opt")
+            or "scaler" in receiver
+        )
     # timm's `loss_scaler(loss, optimizer, ...)`: a scaler object called on the loss runs backward and the step
     return name is None and "scaler" in (base_name(call.func) or "").lower() and len(call.args) >= 2
 
