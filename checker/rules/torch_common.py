@@ -745,6 +745,8 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     name = method_name(call)
     if name == "cuda":
         return True
+    if name == "type":
+        return len(call.args) == 1 and _cuda_type(call.args[0], index)
     if name != "to":
         return False
     if any(k.arg == "device" for k in call.keywords):
@@ -758,6 +760,26 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     if qualified is not None and qualified.startswith("torch."):
         return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def _cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    """`torch.cuda.FloatTensor`, or a name every binding of which is one or picks one by a test (`Tensor =
+    torch.cuda.FloatTensor if cuda else torch.FloatTensor`, the PyTorch-GAN idiom): `x.type(Tensor)` then
+    copies a host tensor to the GPU (torch-fix19)."""
+    if isinstance(node, ast.Name):
+        values = index.name_values.get(node.id, ())
+        return bool(values) and all(
+            any(
+                _names_cuda_type(e, index) for e in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))
+            )
+            for v in values
+        )
+    return _names_cuda_type(node, index)
+
+
+def _names_cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    qualified = index.resolver.qualname(node) if isinstance(node, ast.Attribute) else None
+    return qualified is not None and qualified.startswith("torch.cuda.") and qualified.endswith("Tensor")
 
 
 def model_names(index: ModuleIndex) -> set[str]:
