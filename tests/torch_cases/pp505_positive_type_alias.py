@@ -16,7 +16,7 @@ if cuda:
 adversarial_loss = nn.BCELoss()
 optimizer_D = torch.optim.Adam(discriminator.parameters(), lr=2e-4)
 dataset = datasets.MNIST("data", train=True, download=True, transform=transforms.ToTensor())
-dataloader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505
+dataloader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 high
 
 for _epoch in range(200):
     for _i, (imgs, _) in enumerate(dataloader):
