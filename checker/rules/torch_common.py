@@ -668,7 +668,13 @@ def is_step_call(call: ast.Call) -> bool:
         return True
     if name == "step" and isinstance(call.func, ast.Attribute):
         receiver = (base_name(call.func.value) or "").lower()
-        return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
+        # (torch-fix19) MUNIT's `self.gen_opt.step()`, `self.dis_opt.step()`: a name that ends in `_opt`
+        return (
+            "optim" in receiver
+            or receiver.startswith("opt")
+            or receiver.endswith("_opt")
+            or "scaler" in receiver
+        )
     # timm's `loss_scaler(loss, optimizer, ...)`: a scaler object called on the loss runs backward and the step
     return name is None and "scaler" in (base_name(call.func) or "").lower() and len(call.args) >= 2
 
@@ -739,6 +745,8 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     name = method_name(call)
     if name == "cuda":
         return True
+    if name == "type":
+        return len(call.args) == 1 and _cuda_type(call.args[0], index)
     if name != "to":
         return False
     if any(k.arg == "device" for k in call.keywords):
@@ -752,6 +760,26 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     if qualified is not None and qualified.startswith("torch."):
         return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def _cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    """`torch.cuda.FloatTensor`, or a name every binding of which is one or picks one by a test (`Tensor =
+    torch.cuda.FloatTensor if cuda else torch.FloatTensor`, the PyTorch-GAN idiom): `x.type(Tensor)` then
+    copies a host tensor to the GPU (torch-fix19)."""
+    if isinstance(node, ast.Name):
+        values = index.name_values.get(node.id, ())
+        return bool(values) and all(
+            any(
+                _names_cuda_type(e, index) for e in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))
+            )
+            for v in values
+        )
+    return _names_cuda_type(node, index)
+
+
+def _names_cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    qualified = index.resolver.qualname(node) if isinstance(node, ast.Attribute) else None
+    return qualified is not None and qualified.startswith("torch.cuda.") and qualified.endswith("Tensor")
 
 
 def model_names(index: ModuleIndex) -> set[str]:

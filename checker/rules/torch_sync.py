@@ -1080,8 +1080,17 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
     call = site.node
     if not site.loops or id(site.loops[-1]) not in {id(loop) for loop in _step_loops(index)}:
         return None
-    loop = site.loops[0]
     names = [v.id for v in moved if isinstance(v, ast.Name) and v.id in steady()]
+    repeated = _outer_batch(site, names)
+    if repeated is not None:
+        return RawFinding(
+            "PP506",
+            call.lineno,
+            call.col_offset,
+            f"`{repeated}` is copied to the device on every run of the loop at line {site.loops[-1].lineno}, "
+            f"which never changes it (the loop at line {site.loops[-2].lineno} does); move it once before the loop",
+        )
+    loop = site.loops[0]
     scope = site.function if site.function is not None else index.tree
     start = getattr(scope, "lineno", 0)
     for name in names:
@@ -1099,6 +1108,25 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
                 "which never changes it; move it once before the loop",
             )
     return None
+
+
+def _outer_batch(site, names: list[str]) -> str | None:
+    """WGAN-GP's critic loop, `for _ in range(n_critic):` inside `for batch, _ in loader:`, copying `batch`
+    (`batch.type(Tensor)`, `batch.cuda()`) on each of its steps: the batch of the loop around, which the inner
+    loop never changes, crosses to the device once per inner step (torch-fix19)."""
+    if len(site.loops) < 2:
+        return None
+    inner, outer = site.loops[-1], site.loops[-2]
+    if not (
+        isinstance(inner, ast.For)
+        and isinstance(inner.iter, ast.Call)
+        and base_name(inner.iter.func) == "range"
+    ):
+        return None
+    if not isinstance(outer, ast.For | ast.AsyncFor):
+        return None
+    bound = {n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name)}
+    return next((name for name in names if name in bound), None)
 
 
 def _host_made(value: ast.AST, index: ModuleIndex) -> bool:
