@@ -81,8 +81,9 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
     makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
     or class, and held [(class, attribute, line, column)] of unpinned loaders a class keeps on its
-    instances (`self.train = DataLoader(...)`). The per-module pass computes them from its own index (checker/walker.py) so that this pass
-    does not parse the module again; None for a module that does not use torch."""
+    instances (`self.train = DataLoader(...)`). The per-module pass computes them from its own index
+    (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
+    use torch."""
     if not uses_torch(index):
         return None
     makers = [
