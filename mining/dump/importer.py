@@ -275,7 +275,7 @@ class DumpImport:
         )
 
     def _stream_parts(self, reader, select, state, counts, run_id, bar) -> SafePoint | None:
-        """The posts from the reader's position on, a part of ``batch_size`` lines at a time, each parsed and made
+        """The posts from the reader's position on, a part of about ``batch_size`` lines at a time, each parsed and made
         ready to write in a worker and written here, in file order, with the checkpoint after it. Returns None
         when the file is done, else the safe point after the last part written, where the usual way goes on (a part
         the workers would not read, or a line too long to cut at)."""
@@ -283,14 +283,14 @@ class DumpImport:
         point = SafePoint(reader.offset, reader.line, reader.rows, at.get("last_id"), at.get("root_line"))
         pool = parts.PartPool(self.store.engine.dialect)
         try:
-            pieces = parts.cut(reader.path, point.offset, point.line, self.batch_size)
+            pieces = parts.cut(reader.path, point.offset, self.batch_size)
             for part, read in pool.map(reader.path, pieces, select):
                 if read is None:
                     break
                 rows = point.rows + read.rows
                 root_line = point.root_line or read.root_line
                 end = SafePoint(
-                    part.end, part.line + part.lines, rows, read.last_id or point.last_id, root_line
+                    part.end, point.line + read.lines, rows, read.last_id or point.last_id, root_line
                 )
                 state_now = {**state, "at": asdict(end), "rows": rows, "done": part.last}
                 counts.written += self._write_part(read, run_id, state_now, counts)

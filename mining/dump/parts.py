@@ -1,8 +1,8 @@
 """Importing every post of a large Posts.xml in parts: worker processes parse, select and prepare, the importer
 only writes.
 
-A dump writes one ``<row .../>`` per line, so the file can be cut at line ends into parts of ``batch_size``
-lines, and a part can be parsed on its own inside the document element, as a resumed import does after its seek.
+A dump writes one ``<row .../>`` per line, so the file can be cut at line ends into parts of about
+``batch_size`` lines, and a part can be parsed on its own inside the document element, as a resumed import does after its seek.
 Two worker processes each take a part, parse it, build its question and answer rows and make them ready to write
 (:func:`mining.dump.split_pool.prepare_posts`); the importer writes the parts in file order, each in one
 transaction with the checkpoint after it. The importer's own process then neither parses the file nor builds a
@@ -36,6 +36,7 @@ WORKERS = 2  # processes parsing and preparing parts
 AHEAD = 2 * WORKERS  # parts handed out and not written yet
 FEED = 1 << 18  # bytes fed to the parser at a time (the rows of each are dropped after it: flat memory)
 MAX_LINE = 1 << 20  # a longer line (a file without line breaks): the rest is read the usual way
+SAMPLE = 1 << 20  # bytes of the file's start that tell how long its lines are
 MIN_BYTES = 8 << 20  # a smaller file (or rest of one) is read the usual way: the workers would hardly pay off
 ROOT = "posts"
 _ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
@@ -43,22 +44,20 @@ _ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
 
 @dataclass
 class Part:
-    """A byte range of the file, whole lines: ``[start, end)``, ``lines`` line breaks in it, starting the file's
-    line ``line``; ``last``: it ends the file."""
+    """A byte range of the file, whole lines: ``[start, end)``; ``last``: it ends the file."""
 
     start: int
     end: int
-    line: int
-    lines: int
     last: bool
 
 
 @dataclass
 class ReadPart:
-    """What a worker made of a part: its ``rows`` (``<row>`` elements of the document), the Id of the last, the
-    ids of its questions and each answer's ``(id, question id)``, in file order, and those questions and answers
-    made ready to write."""
+    """What a worker made of a part: its ``lines`` (line breaks), its ``rows`` (``<row>`` elements of the
+    document), the Id of the last, the ids of its questions and each answer's ``(id, question id)``, in file order,
+    and those questions and answers made ready to write."""
 
+    lines: int
     rows: int
     last_id: str | None
     question_ids: list[int]
@@ -67,30 +66,25 @@ class ReadPart:
     root_line: int | None  # the first part's: the line of the document element's start tag
 
 
-def cut(path: str, start: int, line: int, lines_per_part: int) -> Iterator[Part | None]:
-    """The parts of the file from byte ``start`` (line ``line``) on, ``lines_per_part`` lines each; None in place
-    of the next part when a line is too long to cut at (the rest is then read the usual way)."""
+def cut(path: str, start: int, lines_per_part: int) -> Iterator[Part | None]:
+    """The parts of the file from byte ``start`` on, about ``lines_per_part`` lines each (as long as that many of
+    the file's first lines), each ended at a line break; None in place of the next part when a line is too long to
+    cut at (the rest is then read the usual way)."""
     size = os.path.getsize(path)
-    with open(path, "rb", buffering=1 << 20) as f:
-        f.seek(start)
-        readline = f.readline
+    with open(path, "rb") as f:
+        sample = f.read(SAMPLE)
+        part_bytes = max(len(sample) * lines_per_part // (sample.count(b"\n") + 1), 1)
         while start < size:
-            end, n = start, 0
-            while n < lines_per_part:
-                text = readline(MAX_LINE)
-                if not text:
-                    break
-                end += len(text)
-                if not text.endswith(b"\n"):
-                    if len(text) == MAX_LINE:
-                        yield None
-                        return
-                    break  # the file's last line, without a line break
-                n += 1
-            if end == start:
-                return
-            yield Part(start, end, line, n, end >= size)
-            start, line = end, line + n
+            f.seek(min(start + part_bytes, size))
+            end = f.tell()
+            if end < size:
+                rest = f.readline(MAX_LINE)
+                if len(rest) == MAX_LINE and not rest.endswith(b"\n"):
+                    yield None
+                    return
+                end += len(rest)
+            yield Part(start, end, end >= size)
+            start = end
 
 
 class _Refused(Exception):
@@ -125,7 +119,9 @@ def read_part(path: str, part: Part, select: PostSelector) -> ReadPart | None:
     last_id = rows.last.get("Id") if rows.last is not None else None
     prepared = prepare_posts(rows.questions, rows.answers, "dump")
     root_line = rows.root.sourceline if rows.root is not None and not part.start else None
-    return ReadPart(rows.count, last_id, rows.question_ids, rows.pairs, prepared, root_line)
+    return ReadPart(
+        data.count(b"\n"), rows.count, last_id, rows.question_ids, rows.pairs, prepared, root_line
+    )
 
 
 class _Rows:
