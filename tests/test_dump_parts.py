@@ -206,3 +206,20 @@ def test_only_a_fresh_import_of_every_post_goes_in_parts(sqlite_store, tmp_path,
     assert spied["parts"] == 0  # parts too small to be worth the trips
     DumpImport(fresh, str(posts), batch_size=BATCH, progress=False, split_worker=False).run()
     assert spied["parts"] == 0  # no workers wanted
+
+
+def test_a_part_a_worker_fails_on_is_read_the_usual_way(sqlite_store, tmp_path, spied, monkeypatch):
+    real = parts.prepare_posts
+
+    def failing(questions, answers, source):
+        if any(q["id"] == 400 for q in questions):
+            raise RuntimeError("a worker's bug")
+        return real(questions, answers, source)
+
+    monkeypatch.setattr(parts, "prepare_posts", failing)  # (the workers are forked after this)
+    posts = write_dump(tmp_path / "Posts.xml", "posts", _rows())
+    got = DumpImport(sqlite_store, str(posts), batch_size=BATCH, progress=False, split_worker=True).run()
+    assert 0 < spied["parts"] < len(list(parts.cut(str(posts), 0, BATCH))) and spied["usual"] > 0
+    reference, want, _ = usual(tmp_path, posts, batch_size=BATCH)
+    assert got.posts == want.posts
+    assert snapshot(sqlite_store, skip=("refreshed_at",)) == snapshot(reference, skip=("refreshed_at",))

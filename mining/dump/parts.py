@@ -1,8 +1,8 @@
 """Importing every post of a large Posts.xml in parts: worker processes parse, select and prepare, the importer
 only writes.
 
-A dump writes one ``<row .../>`` per line, so the file can be cut at line ends into parts of about
-``batch_size`` lines, and a part can be parsed on its own inside the document element, as a resumed import does after its seek.
+A dump writes one ``<row .../>`` per line, so the file can be cut at line ends into parts of about ``batch_size``
+lines, and a part can be parsed on its own inside the document element, as a resumed import does after its seek.
 Two worker processes each take a part, parse it, build its question and answer rows and make them ready to write
 (:func:`mining.dump.split_pool.prepare_posts`); the importer writes the parts in file order, each in one
 transaction with the checkpoint after it. The importer's own process then neither parses the file nor builds a
@@ -12,9 +12,10 @@ The parts are an optimistic reading of a well-formed dump. A worker gives up on 
 None) whenever that part is not what it seems: a parse error, a bad value, a row not ended at the part's end, the
 document element ending before the last part, anything but ``<posts>`` as the document element. The importer then
 reads the rest of the file from that part's start with :class:`mining.dump.reader.DumpReader`, which says what is
-wrong, where, exactly as an import that never used parts, and writes the rows before the fault as it does. Used
-only for a fresh import of every post (no filter, the site not stored yet, no other site stored), since only then
-does every answer belong to a question the worker could prepare it for without asking the database.
+wrong, where, exactly as an import that never used parts, and writes the rows before the fault as it does (a part
+a worker broke on is read the same way). Used only for a fresh import of every post (no filter, the site not stored
+yet, no other site stored): only then are the answers a worker prepares before anyone knows whether their question
+is kept (nearly) all kept, and no stored post could make a prepared row not newer.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from mining.dump.rows import PostSelector, RowError, answer_row
-from mining.dump.split_pool import _worker_start, prepare_posts
+from mining.dump.split_pool import prepare_posts, worker_start
 from mining.store import Upsert
 
 WORKERS = 2  # processes parsing and preparing parts
@@ -169,7 +170,7 @@ class _Rows:
         root, last = self.root, self.last
         if root is None or last is None or root[-1] is not last:
             return False
-        return data.endswith(b"\n") and data.rstrip().endswith(b">")
+        return data.endswith(b"\n") and data[-256:].rstrip().endswith(b">")
 
 
 def _plain_prolog(data: bytes) -> bool:
@@ -191,7 +192,7 @@ class PartPool:
         self._executor = ProcessPoolExecutor(
             WORKERS,
             mp_context=multiprocessing.get_context("fork"),
-            initializer=_worker_start,
+            initializer=worker_start,
             initargs=(os.getpid(), dialect),
         )
 
@@ -207,9 +208,17 @@ class PartPool:
             pending.append((part, self._executor.submit(read_part, path, part, select)))
             if len(pending) >= AHEAD:
                 part, future = pending.pop(0)
-                yield part, future.result()
+                yield part, _result(future)
         for part, future in pending:
-            yield part, future.result()
+            yield part, _result(future)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(future: Future) -> ReadPart | None:
+    """A worker's part; None (read the usual way) when the worker broke or failed on it."""
+    try:
+        return future.result()
+    except Exception:  # noqa: BLE001 - the usual way reads the part again, and says what is wrong with it, if anything
+        return None
