@@ -275,10 +275,10 @@ class DumpImport:
         )
 
     def _stream_parts(self, reader, select, state, counts, run_id, bar) -> SafePoint | None:
-        """The posts from the reader's position on, a part of about ``batch_size`` lines at a time, each parsed and made
-        ready to write in a worker and written here, in file order, with the checkpoint after it. Returns None
-        when the file is done, else the safe point after the last part written, where the usual way goes on (a part
-        the workers would not read, or a line too long to cut at)."""
+        """The posts from the reader's position on, a part of about ``batch_size`` lines at a time, each parsed
+        and made ready to write in a worker and written here, in file order, with the checkpoint after it. Returns
+        None when the file is done, else the safe point after the last part written, where the usual way goes on (a
+        part the workers would not read, or a line too long to cut at)."""
         at = state.get("at") or {}
         point = SafePoint(reader.offset, reader.line, reader.rows, at.get("last_id"), at.get("root_line"))
         pool = parts.PartPool(self.store.engine.dialect)
@@ -318,7 +318,7 @@ class DumpImport:
                 orphans = {
                     answer
                     for answer, question in read.answers
-                    if question not in stored and question in asked
+                    if question in asked and question not in stored
                 }
                 if orphans:
                     answers = without_ids(answers, orphans, s.get_bind().dialect)
