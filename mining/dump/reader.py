@@ -28,7 +28,7 @@ BLOCK = 1 << 18  # bytes read per block (then up to the end of the line)
 MAX_FEED = 1 << 20  # at most this much more to finish a line (a dump line is one row, usually a few KB)
 HEAD_BYTES = 1 << 20  # bytes hashed to recognise a file again (also through a pipe)
 STDIN = "-"
-_NAMED_LINE = re.compile(r"\bline (\d+)")  # a line libxml2 names inside its reason
+_NAMED_LINE = re.compile(r"(\S+) line (\d+)")  # a tag and its line, as libxml2 names them inside its reason
 
 
 @dataclass(frozen=True)
@@ -274,10 +274,10 @@ class DumpReader:
             return reason
 
         def file_line(match: re.Match) -> str:
-            line = int(match.group(1))
-            if line == 1:
-                return f"line {self.root_line}" if self.root_line else match.group(0)
-            return f"line {line + self._line_shift}"
+            tag, line = match.group(1), int(match.group(2))
+            if line == 1 and tag == self.root:
+                return f"{tag} line {self.root_line}" if self.root_line else match.group(0)
+            return f"{tag} line {line + self._line_shift}"
 
         return _NAMED_LINE.sub(file_line, reason)
 
