@@ -7,15 +7,15 @@ matching ParentId/AcceptedAnswerId), then times:
   split     the bare parse plus core.text.split_html of every question and answer body (the split's share of all)
   filtered  `import-dump --tag T`: a study-like import keeping a few percent of the questions
   all       `import-dump --all-questions`: every question and answer is split into prose/code and written, once
-            with the split in this process and once in a worker process that splits each batch and makes its rows
-            ready to write while a thread of the importer writes the batch before (split_pool; the importer uses a
-            worker by itself only when a core is free)
+            in this process alone and once with the workers: a fresh import of a large file goes in parts that two
+            worker processes parse, select and make ready to write while the importer writes the parts before
+            (mining/dump/parts.py; the importer uses workers by itself only when a core is free)
   again     each import repeated into the same database (nothing newer: parsed, compared, not written)
 Prints MB/s and the ratio to the bare parse, in wall clock, in CPU seconds of this process (steady on a shared
-machine) and in CPU seconds of this process and its workers together (an import of every post prepares rows in a
-worker process: the wall clock is what a user waits, the total CPU what the machine pays). For the import with
-the worker, the note under the table splits that CPU into the reading thread, the importer's other threads (the
-writes, the transfers to and from the worker) and the worker: on two cores the wall clock cannot fall below half
+machine) and in CPU seconds of this process and its workers together (an import of every post parses and prepares
+rows in worker processes: the wall clock is what a user waits, the total CPU what the machine pays). For the import
+with the workers, the note under the table splits that CPU into the importer's main thread (the writes), its other
+threads (the transfers from the workers) and the workers: on two cores the wall clock cannot fall below half of
 their sum. Targets: a filtered import at most 2x the bare parse; importing every post (all) at most 4x.
 
 Run: python bench/bench_dump.py [--copies 40] [--tag definitions] [--skip-all] [--db-url postgresql://.../EMPTY_DB]
@@ -88,7 +88,7 @@ def reader_only(path: Path) -> int:
 
 def timed(fn, repeat: int = 1) -> tuple[float, float, float, float, object]:
     """Best wall-clock seconds, CPU seconds of this process, CPU seconds of this process plus the child
-    processes it waited for (the import's worker), and CPU seconds of this (the calling, reading) thread alone
+    processes it waited for (the import's workers), and CPU seconds of this (the calling) thread alone
     over ``repeat`` runs (CPU time is steadier on a busy machine)."""
     best, best_cpu, best_all, best_main, value = (float("inf"),) * 4 + (None,)
     for _ in range(repeat):
@@ -127,7 +127,7 @@ def main() -> None:
             *times, _, n = timed(lambda: bare_parse(posts, split=True))
             results.append(("bare + split bodies", *times, "no database: what the split costs (one process)"))
 
-        # (label, filter, prepare rows in a worker: None as the importer decides, or forced)
+        # (label, filter, use workers: None as the importer decides, or forced)
         scenarios = [(f"import --tag {args.tag}", DumpFilter(tags=frozenset({args.tag})), None)]
         if args.skip_all:
             pass
@@ -135,7 +135,7 @@ def main() -> None:
             scenarios.append(("import (all)", DumpFilter(), None))
         else:
             scenarios.append(("import (all), 1 process", DumpFilter(), False))
-            scenarios.append(("import (all), worker", DumpFilter(), True))
+            scenarios.append(("import (all), workers", DumpFilter(), True))
         for n_scenario, (label, filt, worker) in enumerate(scenarios):
             repeat = 1 if args.db_url or not filt.tags else 2
             # fresh, migrated databases opened before the clock starts (a second import is a cheaper job)
@@ -151,11 +151,11 @@ def main() -> None:
                 repeat=repeat,
             )
             kept = f"{result.posts.questions} q + {result.posts.answers} a kept"
-            if worker:  # where the CPU goes: the reading thread, the writer and transfer threads, the worker
+            if worker:  # where the CPU goes: the main (writing) thread, the transfer threads, the workers
                 _, cpu, cpu_all = times
                 kept += (
-                    f"\n  cpu x bare: reading thread {main_cpu / bare_cpu:.2f}, other threads"
-                    f" {(cpu - main_cpu) / bare_cpu:.2f}, worker {(cpu_all - cpu) / bare_cpu:.2f}"
+                    f"\n  cpu x bare: main thread {main_cpu / bare_cpu:.2f}, other threads"
+                    f" {(cpu - main_cpu) / bare_cpu:.2f}, workers {(cpu_all - cpu) / bare_cpu:.2f}"
                 )
             results.append((label, *times, kept))
             # The same file again: nothing is newer, so no HTML is split and nothing is written.

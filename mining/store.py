@@ -117,6 +117,18 @@ def write_upsert(session: Session, upsert: Upsert) -> int:
     return changed
 
 
+def without_ids(upsert: Upsert, ids: set[int], dialect) -> Upsert:
+    """``upsert`` (prepared for ``dialect``) less its rows whose id is in ``ids``."""
+    table = _TABLES[upsert.table]
+    groups = []
+    for keys, sql, batch in upsert.groups:
+        at = None if sql is None else _compiled(table, keys, dialect)[1].index("id")
+        rows = [row for row in batch if (row["id"] if at is None else row[at]) not in ids]
+        if rows:
+            groups.append((keys, sql, rows))
+    return Upsert(upsert.table, upsert.dialect, groups)
+
+
 @cache
 def _statement(table: sa.Table, keys: tuple[str, ...], dialect: str):
     """INSERT ... ON CONFLICT (site, id) DO UPDATE of the columns ``keys``, where the table's test allows."""

@@ -31,6 +31,7 @@ from core.progress import progress
 from core.schema.labeling import AuditEntry
 from core.schema.mining import AcquisitionRun, Answer, Comment, Question
 from core.sites import post_ref, question_link
+from mining.dump import parts
 from mining.dump.reader import STDIN, DumpReader, Row, SafePoint
 from mining.dump.rows import (
     ANSWER_DATES,
@@ -44,9 +45,17 @@ from mining.dump.rows import (
     dump_dates,
     select_comment,
 )
-from mining.dump.split_pool import SplitPool, take_prepared, worker_wanted
+from mining.dump.split_pool import MIN_ROWS, SplitPool, take_prepared, worker_wanted
 from mining.joblock import Lock
-from mining.store import chunks, upsert_answers, upsert_comments, upsert_questions, utcnow, write_upsert
+from mining.store import (
+    chunks,
+    upsert_answers,
+    upsert_comments,
+    upsert_questions,
+    utcnow,
+    without_ids,
+    write_upsert,
+)
 
 KIND = "dump"
 LOCK_NAME = "import-dump"  # one dump import per database at a time
@@ -240,7 +249,93 @@ class DumpImport:
         label = os.path.basename(reader.name)
         with progress(label, reader.size, unit="bytes", enabled=self.show_progress) as bar:
             bar.set(reader.offset)
+            if key == "posts" and self._in_parts(reader, select):
+                rest = self._stream_parts(reader, select, state, counts, run_id, bar)
+                if rest is None:
+                    return
+                reader.resume(rest)  # (where the parts stopped: the usual way says why, or reads on)
             self._stream(reader, key, select, state, counts, run_id, bar)
+
+    def _in_parts(self, reader: DumpReader, select) -> bool:
+        """Whether the posts are imported in parts (:mod:`mining.dump.parts`): with the workers wanted, from a
+        file large enough, every post kept, and no post of the site (nor of another site) stored as the run began,
+        so that every answer's question is in the file or nowhere."""
+        filt = self.filt
+        return (
+            self.split_worker
+            and reader.path != STDIN
+            and isinstance(select, PostSelector)
+            and filt.tags is None
+            and filt.date_from is None
+            and filt.date_to is None
+            and self._site_was_empty
+            and not self.other_sites
+            and self.batch_size >= MIN_ROWS
+            and (reader.size or 0) - reader.offset >= parts.MIN_BYTES
+        )
+
+    def _stream_parts(self, reader, select, state, counts, run_id, bar) -> SafePoint | None:
+        """The posts from the reader's position on, a part of about ``batch_size`` lines at a time, each parsed
+        and made ready to write in a worker and written here, in file order, with the checkpoint after it. Returns
+        None when the file is done, else the safe point after the last part written, where the usual way goes on (a
+        part the workers would not read, or a line too long to cut at)."""
+        at = state.get("at") or {}
+        point = SafePoint(reader.offset, reader.line, reader.rows, at.get("last_id"), at.get("root_line"))
+        pool = parts.PartPool(self.store.engine.dialect)
+        try:
+            pieces = parts.cut(reader.path, point.offset, self.batch_size)
+            for part, read in pool.map(reader.path, pieces, select):
+                if read is None:
+                    break
+                rows = point.rows + read.rows
+                root_line = point.root_line or read.root_line
+                end = SafePoint(
+                    part.end, point.line + read.lines, rows, read.last_id or point.last_id, root_line
+                )
+                state_now = {**state, "at": asdict(end), "rows": rows, "done": part.last}
+                counts.written += self._write_part(read, run_id, state_now, counts)
+                state.update(state_now)
+                point = end
+                bar.set(part.end)
+                if part.last:
+                    counts.rows = rows
+                    return None
+        finally:
+            pool.close()
+        return point
+
+    def _write_part(self, read: parts.ReadPart, run_id: int, state: dict, counts: FileCounts) -> int:
+        """One transaction: a part's posts (but answers whose question is neither in the part nor stored) and the
+        checkpoint after it."""
+        with self.store.write() as s:
+            if self.store.is_sqlite:
+                s.connection().exec_driver_sql(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES_BEHIND}")
+            questions, answers = read.prepared
+            asked = {question for _, question in read.answers}.difference(read.question_ids)
+            orphans: set[int] = set()
+            if asked:
+                stored = _stored_questions(s, self.site, asked)
+                orphans = {
+                    answer
+                    for answer, question in read.answers
+                    if question in asked and question not in stored
+                }
+                if orphans:
+                    answers = without_ids(answers, orphans, s.get_bind().dialect)
+            written = write_upsert(s, questions) + write_upsert(s, answers)
+            self._record(s, run_id, "posts", state, written)
+        counts.questions += len(read.question_ids)
+        counts.answers += sum(answer not in orphans for answer, _ in read.answers)
+        return written
+
+    def _record(self, session, run_id: int, key: str, state: dict, written: int) -> None:
+        """The import's part of a batch's transaction: the lock's heartbeat and the run's checkpoint."""
+        if self._lock is not None:
+            self._lock.heartbeat(session)
+        run = session.get(AcquisitionRun, run_id)
+        run.checkpoint = {**(run.checkpoint or {}), key: state}
+        run.items = (run.items or 0) + written
+        run.updated_at = utcnow()
 
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
         """Rows of one file into the database, batch by batch, each batch with its checkpoint.
@@ -440,12 +535,7 @@ class DumpImport:
                     written += upsert_answers(s, dump_dates(answers, ANSWER_DATES), KIND, from_xml=True)
             if comments:
                 written += upsert_comments(s, _not_from_api(s, self.site, comments), KIND)
-            if self._lock is not None:
-                self._lock.heartbeat(s)
-            run = s.get(AcquisitionRun, run_id)
-            run.checkpoint = {**(run.checkpoint or {}), key: state}
-            run.items = (run.items or 0) + written
-            run.updated_at = utcnow()
+            self._record(s, run_id, key, state, written)
         if fault is not None:
             raise fault
         return written
@@ -546,6 +636,18 @@ def _among(session, column, ids):
         values = sa.func.json_each(sa.bindparam("ids", json.dumps(list(ids)))).table_valued("value")
         return column.in_(sa.select(values.c.value))
     return column.in_(ids)
+
+
+def _stored_questions(session, site: str, ids: set[int]) -> set[int]:
+    """Which of the question ids ``ids`` the site has stored."""
+    found: set[int] = set()
+    for part in chunks(sorted(ids)):
+        found.update(
+            session.scalars(
+                sa.select(Question.id).where(Question.site == site, _among(session, Question.id, part))
+            )
+        )
+    return found
 
 
 def _newer_only(session, model, site: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

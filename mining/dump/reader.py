@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,17 +28,20 @@ BLOCK = 1 << 18  # bytes read per block (then up to the end of the line)
 MAX_FEED = 1 << 20  # at most this much more to finish a line (a dump line is one row, usually a few KB)
 HEAD_BYTES = 1 << 20  # bytes hashed to recognise a file again (also through a pipe)
 STDIN = "-"
+_NAMED_LINE = re.compile(r"(\S+) line (\d+)")  # a tag and its line, as libxml2 names them inside its reason
 
 
 @dataclass(frozen=True)
 class SafePoint:
     """A position between rows: ``rows`` rows lie before byte ``offset``, which starts line ``line``; the last
-    of them has Id ``last_id`` (checked when a pipe is re-read, since a pipe's size is unknown)."""
+    of them has Id ``last_id`` (checked when a pipe is re-read, since a pipe's size is unknown). ``root_line``: the
+    line of the document element's start tag, which a resumed parser only knows from here."""
 
     offset: int
     line: int
     rows: int
     last_id: str | None = None
+    root_line: int | None = None  # where the document element began (libxml2's messages name it)
 
 
 class Row(NamedTuple):
@@ -100,6 +104,7 @@ class DumpReader:
         self._closed = False
         self._last_row = None
         self.row_line = 0  # line of the row being selected (for the caller's error messages)
+        self.root_line: int | None = None  # line of the document element's start tag, once known
 
     @classmethod
     def open(cls, path: str, root: str) -> DumpReader:
@@ -132,6 +137,7 @@ class DumpReader:
             # The parser starts afresh inside the document element; its line 1 is the file's line point.line.
             self._prefix = f"<{self.root}>".encode()
             self._line_shift = point.line - 1
+            self.root_line = point.root_line
             return f"seek to byte {point.offset}"
         self._skip_rows, self._expect_id = point.rows, point.last_id
         return f"skip {point.rows} rows"
@@ -171,7 +177,7 @@ class DumpReader:
             point = None
             if self._between_rows(data):
                 last_id = self._last_row.get("Id") if self._last_row is not None else None
-                point = SafePoint(self.offset, self.line, self.rows, last_id)
+                point = SafePoint(self.offset, self.line, self.rows, last_id, self.root_line)
             yield rows, point
             previous = block
         try:
@@ -197,6 +203,8 @@ class DumpReader:
                         continue  # a <row> deeper down is not a row of the dump
                     self._check_root(parent)
                     root = self._root = parent
+                    if not self._prefix:
+                        self.root_line = parent.sourceline
                 self.rows += 1
                 self._last_row = el
                 if self._skip_rows:
@@ -238,7 +246,7 @@ class DumpReader:
 
     def _error(self, exc: etree.XMLSyntaxError, blocks, at_end: bool = False) -> PPMinerError:
         """The one-line message: file, line, column and byte offset of the fault."""
-        reason = (exc.msg or str(exc)).split(", line ")[0]
+        reason = self._file_lines((exc.msg or str(exc)).split(", line ")[0])
         # A fault libxml2 only reports at the end (a missing quote) still names its own line: only a fault on
         # the last line is the end of the input.
         before_end = exc.position and exc.position[0] + self._line_shift < self.line
@@ -257,6 +265,21 @@ class DumpReader:
             return PPMinerError(f"{self.name}:{line}: column {column}: {reason}")
         offset = start + max(column - 1, 0) if start is not None else self.offset
         return PPMinerError(f"{self.name}:{line}: column {column}, byte offset {offset}: {reason}")
+
+    def _file_lines(self, reason: str) -> str:
+        """libxml2's reason with the lines it names (``in tag posts line 2``) as lines of the file: after a resume,
+        the parser's line 1 is the document element's start tag fed again, and its line n is the file's n + shift.
+        """
+        if not self._prefix:
+            return reason
+
+        def file_line(match: re.Match) -> str:
+            tag, line = match.group(1), int(match.group(2))
+            if line == 1 and tag == self.root:
+                return f"{tag} line {self.root_line}" if self.root_line else match.group(0)
+            return f"{tag} line {line + self._line_shift}"
+
+        return _NAMED_LINE.sub(file_line, reason)
 
     @staticmethod
     def _line_start(blocks, line: int) -> int | None:

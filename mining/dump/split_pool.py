@@ -72,7 +72,7 @@ def prepare_posts(
     )
 
 
-def _worker_start(parent: int, dialect) -> None:
+def worker_start(parent: int, dialect) -> None:
     """The worker lives and dies with the importer: killed with it (even by SIGKILL, which leaves no chance to
     clean up), holding none of its standard streams (a pipe reading the importer's output must see its end), and
     deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
@@ -118,7 +118,7 @@ class SplitPool:
                 self._executor = ProcessPoolExecutor(
                     1,
                     mp_context=multiprocessing.get_context("fork"),
-                    initializer=_worker_start,
+                    initializer=worker_start,
                     initargs=(os.getpid(), self.dialect),
                 )
             return self._executor.submit(prepare_posts, questions, answers, source)
