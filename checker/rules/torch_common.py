@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, names_in, walk
-from checker.rules.common import literal_iterations
+from checker.rules.common import literal_iterations, runs_once
 
 TORCH_CODE_PREFIX = "PP5"
 # Names a snippet may use without importing them; one of them must appear for torch rules to run on it.
@@ -389,7 +389,7 @@ FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a f
 def runs(loop) -> int | None:
     """How many times a loop's body runs, when the code says so: once when the body `break`s or returns
     outside any `if` (the take-one-batch idiom), else as its literal source says (``literal_iterations``)."""
-    if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
+    if runs_once(loop):
         return 1
     count = literal_iterations(loop)
     if count is None:
