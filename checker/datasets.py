@@ -167,6 +167,9 @@ class DatasetFlow:
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
+                if value is None and isinstance(stmt, ast.Assign):
+                    for name in self._split_names(stmt):
+                        env[name] = self._record(_tfds_steps(stmt.value))  # one pipeline per split
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 iterator = self._iterator_of(stmt.value, env, function, depth, stack)
                 for target in targets:
@@ -230,6 +233,23 @@ class DatasetFlow:
                 self._run_body(handler.body, env, function, depth, stack, returned)
 
     _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+
+    def _split_names(self, stmt: ast.Assign) -> list[str]:
+        """`train_ds, val_ds = tfds.load(name, split=["train", "test"], ...)` (with `with_info=True`:
+        `(train_ds, val_ds), info = ...`): the names bound to the splits, one per split listed."""
+        call = stmt.value
+        if len(stmt.targets) != 1 or not isinstance(call, ast.Call):
+            return []
+        if self.index.resolver.call_name(call) != "tensorflow_datasets.load":
+            return []
+        split = next((k.value for k in call.keywords if k.arg == "split"), None)
+        target = stmt.targets[0]
+        if _keyword_is(call, "with_info", True) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[0]
+        if not isinstance(split, ast.List | ast.Tuple) or not isinstance(target, ast.Tuple | ast.List):
+            return []
+        names = [t.id for t in target.elts if isinstance(t, ast.Name)]
+        return names if len(names) == len(target.elts) == len(split.elts) else []
 
     def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
         """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
@@ -311,11 +331,13 @@ class DatasetFlow:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
-                    if is_training_call(func.attr) and not _toy_fit(call, self.index):
+                    if is_training_call(func.attr) and not toy_fit(call, self.index):
                         self._train(first)
-                if func.attr in ONE_PASS and args and first is args[0]:
-                    args = args[1:]  # the data evaluated is consumed, not handed on
-                elif func.attr in ONE_PASS and first is not None:
+                # the data evaluated, or read for the few steps of a smoke fit, is consumed, not handed on
+                read_once = func.attr in ONE_PASS or toy_fit(call, self.index)
+                if read_once and args and first is args[0]:
+                    args = args[1:]
+                elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
@@ -612,6 +634,8 @@ def named_call(call: ast.Call) -> str:
 
 def _only_looks(call: ast.Call) -> bool:
     name = named_call(call)
+    if name == "format" and isinstance(call.func.value, ast.Constant):
+        return True  # `"dataset: {}".format(ds)`: the pipeline's repr, for a print
     return name in _LOOKING or any(w in name.lower() for w in _LOOKING_WORDS)
 
 
@@ -627,7 +651,7 @@ def _is_enumerate(node) -> bool:
 _TOY_STEPS = 20  # `fit(ds, epochs=2, steps_per_epoch=4)`: a smoke run of a tutorial, not a training
 
 
-def _toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
+def toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
     """A `fit` whose literal `epochs` times `steps_per_epoch` is at most `_TOY_STEPS` (reading 13 read the
     serial decode of such a tutorial copy debatable: 8 batches of 8 images)."""
     sizes = []

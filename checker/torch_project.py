@@ -28,8 +28,10 @@ from checker.rules.torch_data import (
     consumed_params,
     handed_made,
     handed_over,
+    held_loaders,
     loader_dataset,
     moves_batches_of,
+    moves_held_batches,
     pinned_memory_message,
     returned_loaders,
     unpinned,
@@ -74,11 +76,12 @@ def loaders_across_modules(
     return findings
 
 
-def module_facts(index: ModuleIndex) -> tuple[list, list] | None:
+def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
     """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
-    makers [(def name, line, column, where returned)] of unpinned loaders a def returns, and handoffs
+    makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
-    or class. The per-module pass computes them from its own index (checker/walker.py) so that this pass
+    or class, and held [(class, attribute, line, column)] of unpinned loaders a class keeps on its
+    instances (`self.train = DataLoader(...)`). The per-module pass computes them from its own index (checker/walker.py) so that this pass
     does not parse the module again; None for a module that does not use torch."""
     if not uses_torch(index):
         return None
@@ -93,13 +96,15 @@ def module_facts(index: ModuleIndex) -> tuple[list, list] | None:
         for call, callee, param in handed_over(index)
         if (module := _import_module(index, callee)) is not None
     ]
-    return makers, handoffs
+    held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in held_loaders(index)]
+    return makers, handoffs, held
 
 
 def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
     reported = {(f.path, f.line) for f in findings if f.rule == RULE}
     makers: dict[str, list[tuple[str, int, int, int]]] = {}
     handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
+    held: dict[str, list[tuple[str, int, int, str]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
@@ -116,8 +121,11 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         for line, col, callee, param, module in found[1]:
             if (path, line) not in reported:
                 handoffs.setdefault(callee, []).append((path, line, col, param, module))
+        for owner, attr, line, col in found[2]:
+            if (path, line) not in reported:
+                held.setdefault(owner, []).append((path, line, col, attr))
     made, handoffs = _made_elsewhere(texts, makers, handoffs)
-    trained = made | _used_elsewhere(texts, handoffs)
+    trained = made | _used_elsewhere(texts, handoffs) | _held_elsewhere(texts, held)
     rule = all_rules()[RULE]
     found = []
     named = {}
@@ -192,6 +200,33 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
                 named = params[param] if isinstance(param, int) and param < len(params) else param
                 if named in consumed:
                     trained.add((loader_path, line, col, f"{name}(..., {named})"))
+    return trained
+
+
+def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders a class keeps on its instances (`self.train =
+    DataLoader(...)` in `class Cifar`) that a module importing the class iterates and copies to the device
+    (`dataset = Cifar(...)`, `for batch in dataset.train:`; or a class derived from it, `for data, label in
+    self.data_loader['train']:`). Only modules whose text names one of the classes and imports it are
+    parsed."""
+    if not held:
+        return set()
+    named = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\b")
+    trained = set()
+    for path, text in texts.items():
+        names = set(named.findall(text)) if any(n in text for n in held) else set()
+        names = {n for n in names if any(e[0] != path for e in held[n]) and _reaches(text, n)}
+        if not names:
+            continue
+        index = _index(text)
+        if index is None:
+            continue
+        chosen = {n: _imported(index, n, path, [e for e in held[n] if e[0] != path]) for n in names}
+        attrs = {n: {e[3] for e in entries} for n, entries in chosen.items() if entries}
+        for owner, attr in moves_held_batches(index, attrs):
+            trained.update(
+                (p, line, col, f"{owner}(...).{attr}") for p, line, col, a in chosen[owner] if a == attr
+            )
     return trained
 
 

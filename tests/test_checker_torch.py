@@ -51,7 +51,7 @@ def test_case_reports_exactly_the_marked_lines(case):
     assert torch_findings(source, case) == expected(source)
 
 
-_LEVEL = re.compile(r"#\s*expect:\s*(PP\d+)(?:\s+(low|medium))?")
+_LEVEL = re.compile(r"#\s*expect:\s*(PP\d+)(?:\s+(low|medium|high))?")
 
 
 @pytest.mark.parametrize("case", sorted(p.name for p in CASES.glob("pp5*.py")))
@@ -386,3 +386,69 @@ def test_legacy_data_index_read_counts_among_a_loops_other_reads_only():
     findings, _ = check_source(loop + "        print(loss.item())\n", "t.py")
     (finding,) = [f for f in findings if f.rule == "PP501"]
     assert finding.line == 13 and "1 more reads" in finding.message
+
+
+PROMOTION = """import torch
+from torch.utils.data import DataLoader
+device = torch.device("cuda")
+train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4)
+plain_loader = DataLoader(train_set, batch_size=64, shuffle=True)
+zero_loader = DataLoader(train_set, batch_size=64, num_workers=0)
+test_loader = DataLoader(test_set, batch_size=64, num_workers=4)
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        h = torch.zeros(2, x.size(0), 8).to(device)
+        return self.body(x, h)
+
+
+for x, y in train_loader:
+    x, y = x.to(device), y.to(device)
+    noise = torch.randn(x.size(0), 16).to(device)
+    optimizer.zero_grad()
+    criterion(model(x + noise), y).backward()
+    optimizer.step()
+
+for x, y in plain_loader:
+    x, y = x.to(device), y.to(device)
+    criterion(model(x), y).backward()
+    optimizer.step()
+
+for x, y in zero_loader:
+    x, y = x.to(device), y.to(device)
+    criterion(model(x), y).backward()
+    optimizer.step()
+
+for x, y in test_loader:
+    x = x.to(device)
+    mask = torch.ones(x.size(0)).to(device)
+    print(model(x) * mask)
+"""
+
+
+def levels(source: str) -> dict[tuple[str, int], str]:
+    findings, skipped = check_source(source, "t.py")
+    assert not skipped, skipped
+    return {(f.rule, f.line): f.confidence for f in findings if f.rule in ("PP505", "PP506")}
+
+
+def test_calibrated_evidence_reports_pp505_and_pp506_at_high_and_the_rest_at_medium():
+    """torch-calibrate10: a training loader with workers (PP505) and a tensor made in a loop that steps
+    (PP506) read right at least 90% as first read; evaluation loaders, loaders without workers and copies
+    in a def or in a loop that steps nothing stay at medium."""
+    assert levels(PROMOTION) == {
+        ("PP505", 4): "high",
+        ("PP505", 5): "medium",
+        ("PP505", 6): "medium",
+        ("PP505", 7): "medium",
+        ("PP506", 12): "medium",
+        ("PP506", 18): "high",
+        ("PP506", 35): "medium",
+    }
+
+
+def test_calibrated_high_drops_to_medium_on_toy_data():
+    toy = PROMOTION.replace("for x, y in train_loader:", "X = torch.randn(8, 2)\nfor x, y in train_loader:")
+    got = levels(toy)
+    assert got[("PP506", 19)] == "medium"  # (a toy module reports no PP505 at all)

@@ -107,6 +107,12 @@ def literal_iterations(loop) -> int | None:
     return None
 
 
+def runs_once(loop) -> bool:
+    """The body `break`s or returns outside any `if`: the loop takes one item and stops (the take-one idiom,
+    or a loop its author cut short)."""
+    return any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ()))
+
+
 FEW_ITERATIONS = 5  # a handful of copies made on purpose (a few splits, thresholds, configurations)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call
+from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, walk
 from checker.rules import Rule, register
+from checker.rules.common import literal_iterations, runs_once
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
 _ELEMENTWISE = frozenset(
@@ -360,6 +361,25 @@ _CHEAP = _ELEMENTWISE | {
 }
 
 
+# crops copy a window of an image: cheap once the image is decoded, but a chain of pad, crop and flip on
+# 32x32 CIFAR images alone on one thread was read right (reading 14), so only `_light_after_threads` uses them
+_CROPS = frozenset(
+    "tensorflow." + n for n in ("image.random_crop", "random_crop", "image.crop_to_bounding_box", "slice")
+) | {"tensorflow.image.central_crop"}
+
+
+def _light_after_threads(call: ast.Call, index: ModuleIndex) -> bool:
+    """A map that only casts, reshapes or crops (`cast` + `random_crop`): after an earlier map that decodes on
+    several threads it adds little per element (reading 14: debatable 2/2 at medium)."""
+    body = _map_function_body(call, index)
+    return bool(body) and all(
+        index.resolver.call_name(node) in _CHEAP | _CROPS
+        for root in body
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call)
+    )
+
+
 def is_cheap_map(call: ast.Call, index: ModuleIndex) -> bool:
     """The map only selects, slices or applies element-wise ops: running it in parallel would gain nothing."""
     if call.args and index.resolver.qualname(call.args[0]) in _CHEAP:
@@ -432,6 +452,7 @@ def check_map_before_batch(index: ModuleIndex):
     flow = dataset_flow(index)
     chains = list(flow.all_steps())
     only_looked_at = _only_iterated(flow)
+    glanced = _glanced(flow)
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
     idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
@@ -439,6 +460,7 @@ def check_map_before_batch(index: ModuleIndex):
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
             id(map_call) in only_looked_at
+            or id(map_call) in glanced
             or _peeked(map_call, chains, index)
             or _peeked(batch_call, chains, index)
         )
@@ -560,8 +582,8 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
         does not repeat (`test_ds.make_one_shot_iterator()`, in `def eval(...)`)."""
         if not isinstance(at, ast.Call) or not isinstance(at.func, ast.Attribute) or id(at) in looped:
             return False
-        if at.func.attr in ONE_PASS:
-            return True
+        if at.func.attr in ONE_PASS or toy_fit(at, index):
+            return True  # a smoke `fit` of at most 20 steps reads a few batches (reading 13: debatable)
         if at.func.attr != "make_one_shot_iterator" or any(s.kind == "repeat" for s in chain):
             return False
         owner = getattr(enclosing.get(id(at)), "name", "")
@@ -694,7 +716,72 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     # one element now and then (`next(vis_iter)` every 100 steps to draw it), not trained on or batched:
     # reading 11 read such a visualisation set wrong
     glimpsed = flow.steps_of([c for c in flow.periodic.values() if not _groups(c)])
-    return (written - read) | (trained - read - written) | (glimpsed - trained)
+    return (written - read) | (trained - read - written) | (glimpsed - trained) | _tf1_run_once(flow, index)
+
+
+def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
+    """Steps of pipelines only TF1 iterators read (`ds.make_one_shot_iterator().get_next()`, made where the
+    result stays in this module: not an Estimator's input_fn) in a script (no `__main__` guard: a loader
+    module whose `main()` pulls one batch is imported by its training script; a DeepPerf hold-out line)
+    whose session runs never repeat (no `run` in a loop, or only in `for step in np.arange(1)`) and that
+    trains nothing: one batch is pulled to be shown, or none (book demos and a sketch that never runs its
+    tensors: wrong 4/4 over readings 13 and 14)."""
+    internal = _once(index, "_only_called_here", _only_called_here)
+    enclosing = {id(site.node): site.function for site in index.calls}
+
+    def kept_here(at) -> bool:  # made at the top level or in a function whose results stay here
+        function = enclosing.get(id(at))
+        return function is None or getattr(function, "name", None) in internal
+
+    only_iterators = [
+        flow.consumed[ids][0]
+        for ids, readers in flow.readers.items()
+        if all(
+            isinstance(at, ast.Call) and named_call(at) in _TF1_ITERATORS and kept_here(at) for at in readers
+        )
+    ]
+    if not only_iterators or _has_main_guard(index):
+        return set()  # a module meant to be imported: its `__main__` check says nothing of its callers
+    for site in index.calls:
+        name = named_call(site.node)
+        if name in _TRAINING_CALLS or (name == "run" and not all(_at_most_once(lp) for lp in site.loops)):
+            return set()
+    others = [c for c, _ in flow.passed.values()]
+    others += [
+        c
+        for ids, (c, _) in flow.returned.items()
+        if any(getattr(f, "name", None) not in internal for f in flow.returners.get(ids, []))
+    ]
+    others += [c for c, _ in flow.iterated.values()] + list(flow.trained.values())
+    others += [flow.consumed[ids][0] for ids in flow.readers if flow.consumed[ids][0] not in only_iterators]
+    return flow.steps_of(only_iterators) - flow.steps_of(others)
+
+
+def _has_main_guard(index: ModuleIndex) -> bool:
+    """`if __name__ == "__main__":` at the top level."""
+    return any(
+        isinstance(stmt, ast.If)
+        and isinstance(stmt.test, ast.Compare)
+        and isinstance(stmt.test.left, ast.Name)
+        and stmt.test.left.id == "__name__"
+        for stmt in index.tree.body
+    )
+
+
+_TF1_ITERATORS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
+_TRAINING_CALLS = frozenset(
+    {"fit", "fit_generator", "train", "train_and_evaluate", "minimize", "apply_gradients", "train_on_batch"}
+)
+
+
+def _at_most_once(loop) -> bool:
+    """`for step in range(1)` or `np.arange(1)`: the body runs once."""
+    count = literal_iterations(loop)
+    it = getattr(loop, "iter", None)
+    if count is None and isinstance(it, ast.Call) and named_call(it) == "arange" and len(it.args) == 1:
+        arg = it.args[0]
+        count = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, int) else None
+    return count is not None and count <= 1
 
 
 _PLAIN_READERS = ("TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset")
@@ -834,6 +921,20 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             yield call, func.attr
 
 
+def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
+    """An untraced map on batches: `x.batch(n).map(f)`, or on a name every assignment of which ends in
+    `.batch(...)` (`batch_ds = in_ds.map(load, num_parallel_calls=4).batch(n)` in a pipeline factory)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    values = index.name_values.get(receiver.id, []) if isinstance(receiver, ast.Name) else [receiver]
+    return bool(values) and all(
+        isinstance(v, ast.Call)
+        and isinstance(v.func, ast.Attribute)
+        and v.func.attr in ("batch", "padded_batch")
+        and not _batch_of_one(v)
+        for v in values
+    )
+
+
 def check_sequential_map(index: ModuleIndex):
     flow = dataset_flow(index)
     if _sets_map_parallelization(index):
@@ -856,6 +957,7 @@ def check_sequential_map(index: ModuleIndex):
         if any(later.kind == "cache" for later in chain[i + 1 :])
     }
     only_looked_at = _only_iterated(flow)
+    glanced = _glanced(flow)
     used = _once(index, "_used_here", lambda i: _used_here(flow, i))
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
@@ -874,8 +976,10 @@ def check_sequential_map(index: ModuleIndex):
     for chain in [*chains, *untraced]:
         if _synthetic(chain[0].node, index):
             continue  # from_tensors(x) or range(1) repeated: a stand-in input (tests, null input, noise)
-        batched = False
+        batched = threaded = False
         for step in chain:
+            if step.kind == "map" and _parallel_stage(step.node):
+                threaded = True
             if step.kind in ("batch", "padded_batch", "map_and_batch") and not _batch_of_one(step.node):
                 batched = True
             elif step.kind == "unbatch":
@@ -903,11 +1007,14 @@ def check_sequential_map(index: ModuleIndex):
             unsure = step.kind == "map" and (not visibly_costly(call, index) or _injected(call, index))
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
-            looked_at = id(call) in only_looked_at  # printed or collected, never trained on
+            looked_at = id(call) in only_looked_at or id(call) in glanced  # printed, never trained on
             # after `batch` the map runs once per batch on a whole tensor: threads still overlap batches, but
             # readers split on it (right 12 in readings 1 and 3: parse_example, TextVectorization on batches;
             # debatable 20/20 in reading 5: decode_csv and feature repacking once per batch)
-            per_batch = batched and step.kind == "map"
+            per_batch = step.kind == "map" and (
+                batched or (id(call) in untraced_ids and _receiver_batched(call, index))
+            )
+            trimmed = threaded and step.kind == "map" and _light_after_threads(call, index)
             evaluation = step.kind == "map" and _in_memory_evaluation(chain, owner, index)
             # its code is here and shows no costly work (repacking, casts, padding, slicing): read right 29
             # times in 204 at `medium` over readings 1-7
@@ -936,7 +1043,7 @@ def check_sequential_map(index: ModuleIndex):
                 "pass num_parallel_calls=tf.data.AUTOTUNE",
                 confidence=_sequential_map_confidence(
                     weak=plain or unread or reads_for_threads or id(call) in idle,
-                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation,
+                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
                     trained=id(call) in trained,
                     costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
                     strings=step.kind == "map" and _string_work_only(call, index),
@@ -1063,6 +1170,20 @@ def _only_iterated(flow) -> set[int]:
     collecting records), never consumed by training, returned or handed on (`validation_data=ds`)."""
     looked = flow.steps_of([chain for chain, _ in flow.iterated.values()])
     return looked - flow.used_steps()
+
+
+def _glanced(flow) -> set[int]:
+    """Steps of pipelines read only by `for` loops that stop after one element (`for x in ds: print(x);
+    break`), whatever the pipeline is named (a lesson's `train_dataset` that prints one record: reading 14,
+    wrong at medium): no fit, loop or hand-off reads them otherwise, and no function returns them (a
+    loader's `__main__` check that takes one batch says nothing of the training script that imports it)."""
+    once = [chain for chain, loop in flow.iterated.values() if runs_once(loop)]
+    if not once:
+        return set()
+    others = [chain for chain, loop in flow.iterated.values() if not runs_once(loop)]
+    others += [chain for chain, _ in flow.consumed.values()]
+    others += [chain for chain, _ in flow.passed.values()] + [chain for chain, _ in flow.returned.values()]
+    return flow.steps_of(once) - flow.steps_of(others)
 
 
 def _synthetic(source: ast.Call, index: ModuleIndex) -> bool:

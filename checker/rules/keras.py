@@ -7,7 +7,14 @@ import ast
 from checker.findings import RawFinding
 from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
 from checker.rules import Rule, register
-from checker.rules.common import few_iterations, first_report, loops_keeping_the_graph, receiver_name
+from checker.rules.common import (
+    few_iterations,
+    first_report,
+    literal_iterations,
+    loops_keeping_the_graph,
+    receiver_name,
+    runs_once,
+)
 from checker.rules.data import literal_int
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
@@ -128,6 +135,8 @@ def check_predict_per_sample(index: ModuleIndex):
         loop = site.loops[-1]
         if isinstance(loop, ast.While):
             continue  # serving loops answer one request at a time on purpose
+        if len(site.loops) == 1 and runs_once(loop):
+            continue  # the loop ends in `break`: one predict call (a folder loop cut short, reading 14)
         receiver = receiver_name(call)
         if receiver is None or receiver in sklearn_names:
             continue
@@ -249,11 +258,19 @@ def _builds_gradients(loop, index: ModuleIndex) -> bool:
 
 
 def _short_list_name(name: str, index: ModuleIndex) -> bool:
-    """Every assignment of the name in the module is a list or tuple literal of <= 20 elements."""
+    """Every assignment of the name in the module is a list or tuple literal of <= 20 elements, or a list
+    built by a comprehension over as few literal items (`[f"image-{i}.jpg" for i in range(1, 5)]`)."""
     values = index.name_values.get(name)
-    return bool(values) and all(
-        isinstance(v, ast.List | ast.Tuple) and len(v.elts) <= _SHORT_LIST for v in values
-    )
+    return bool(values) and all(_short_list(v) for v in values)
+
+
+def _short_list(value: ast.AST) -> bool:
+    if isinstance(value, ast.List | ast.Tuple):
+        return len(value.elts) <= _SHORT_LIST
+    if isinstance(value, ast.ListComp) and len(value.generators) == 1:
+        count = literal_iterations(value)
+        return count is not None and count <= _SHORT_LIST
+    return False
 
 
 def _stateful(index: ModuleIndex) -> bool:

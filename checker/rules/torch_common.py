@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, names_in, walk
-from checker.rules.common import literal_iterations
+from checker.rules.common import literal_iterations, runs_once
 
 TORCH_CODE_PREFIX = "PP5"
 # Names a snippet may use without importing them; one of them must appear for torch rules to run on it.
@@ -389,7 +389,7 @@ FEW_RUNS = 16  # a body that runs this many times in all costs nothing worth a f
 def runs(loop) -> int | None:
     """How many times a loop's body runs, when the code says so: once when the body `break`s or returns
     outside any `if` (the take-one-batch idiom), else as its literal source says (``literal_iterations``)."""
-    if any(isinstance(stmt, ast.Break | ast.Return) for stmt in getattr(loop, "body", ())):
+    if runs_once(loop):
         return 1
     count = literal_iterations(loop)
     if count is None:
@@ -668,7 +668,13 @@ def is_step_call(call: ast.Call) -> bool:
         return True
     if name == "step" and isinstance(call.func, ast.Attribute):
         receiver = (base_name(call.func.value) or "").lower()
-        return "optim" in receiver or receiver.startswith("opt") or "scaler" in receiver
+        # (torch-fix19) MUNIT's `self.gen_opt.step()`, `self.dis_opt.step()`: a name that ends in `_opt`
+        return (
+            "optim" in receiver
+            or receiver.startswith("opt")
+            or receiver.endswith("_opt")
+            or "scaler" in receiver
+        )
     # timm's `loss_scaler(loss, optimizer, ...)`: a scaler object called on the loss runs backward and the step
     return name is None and "scaler" in (base_name(call.func) or "").lower() and len(call.args) >= 2
 
@@ -739,6 +745,8 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     name = method_name(call)
     if name == "cuda":
         return True
+    if name == "type":
+        return len(call.args) == 1 and _cuda_type(call.args[0], index)
     if name != "to":
         return False
     if any(k.arg == "device" for k in call.keywords):
@@ -752,6 +760,26 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     if qualified is not None and qualified.startswith("torch."):
         return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def _cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    """`torch.cuda.FloatTensor`, or a name every binding of which is one or picks one by a test (`Tensor =
+    torch.cuda.FloatTensor if cuda else torch.FloatTensor`, the PyTorch-GAN idiom): `x.type(Tensor)` then
+    copies a host tensor to the GPU (torch-fix19)."""
+    if isinstance(node, ast.Name):
+        values = index.name_values.get(node.id, ())
+        return bool(values) and all(
+            any(
+                _names_cuda_type(e, index) for e in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))
+            )
+            for v in values
+        )
+    return _names_cuda_type(node, index)
+
+
+def _names_cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+    qualified = index.resolver.qualname(node) if isinstance(node, ast.Attribute) else None
+    return qualified is not None and qualified.startswith("torch.cuda.") and qualified.endswith("Tensor")
 
 
 def model_names(index: ModuleIndex) -> set[str]:
@@ -1005,13 +1033,14 @@ def _tiny_random(call: ast.Call, name: str) -> bool:
 
 
 def lowered_on_toys(check):
-    """A check whose high findings drop to medium in a module of toy data (`toy_data`)."""
+    """A check whose high findings (its rule's level or `high` set on the finding) drop to medium in a
+    module of toy data (`toy_data`)."""
 
     @functools.wraps(check)
     def checked(index: ModuleIndex):
         toy = None
         for raw in check(index):
-            if raw.confidence is None:
+            if raw.confidence in (None, "high"):
                 if toy is None:
                     toy = toy_data(index)
                 if toy:

@@ -55,6 +55,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         return
     yield from _flagged_off_calls(index, fx)
     yield from _frozen_teacher_calls(index, fx)
+    yield from _forward_after_step(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -94,6 +95,74 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _forward_after_step(index: ModuleIndex, fx):
+    """A training loop whose body, after its last (unconditional) step, puts the model in eval mode and runs it
+    again outside no_grad (DnCNN: `model.eval()` then `model(imgn_train)` for the PSNR of every step) with no
+    backward after it in the iteration: a graph built on every step for a number."""
+    models = fx.models
+    for loop in fx.step_loops:
+        body = getattr(loop, "body", None)
+        if not body or few_runs([loop]):
+            continue
+        stepped = [i for i, stmt in enumerate(body) if _top_level_step(stmt)]
+        if not stepped:
+            continue
+        after = body[stepped[-1] + 1 :]
+        evaluated = {
+            base_name(stmt.value.func.value): i
+            for i, stmt in enumerate(after)
+            if isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and method_name(stmt.value) == "eval"
+            and not stmt.value.args
+        }
+        found = _eval_forward(after, evaluated, models, fx, loop)
+        if found is not None:
+            call, receiver = found
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` on every step of the training loop at line "
+                f"{loop.lineno}, after the step, without torch.no_grad(): autograd records this forward's "
+                "activations for nothing; wrap it in `with torch.no_grad():`",
+            )
+
+
+def _top_level_step(stmt: ast.stmt) -> bool:
+    """A statement of the loop body that is itself `loss.backward()` or `optimizer.step()` (not under an
+    `if`: every iteration steps)."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and is_step_call(stmt.value)
+
+
+def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, loop):
+    """(call, model) of the first unguarded forward of a model put in eval mode in `after`, when nothing
+    after that steps, takes gradients or puts the model back in training mode."""
+    if not evaluated:
+        return None
+    for i, stmt in enumerate(after):
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            if is_step_call(node) or fx.index.resolver.call_name(node) == "torch.autograd.grad":
+                return None
+            receiver = model_called(node)
+            at = evaluated.get(receiver)
+            if at is None or at >= i or not (receiver in models or is_model_name(receiver)):
+                continue
+            if fx.without_grad(node) or fx.guarded(node, loop):
+                return None
+            rest = after[i:]
+            if any(
+                isinstance(n, ast.Call) and (is_step_call(n) or method_name(n) == "train" or attacks(n))
+                for later in rest
+                for n in ast.walk(later)
+            ):
+                return None
+            return node, receiver
+    return None
 
 
 def _frozen_teacher_calls(index: ModuleIndex, fx):
@@ -500,7 +569,27 @@ def check_retain_graph(index: ModuleIndex):
 
 
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:
-    return {n.id for n in loop_nodes(index, loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    """Names the loop binds, not counting a model rebound to itself in a mode (`classifier =
+    classifier.eval()`, PointNet's test loop: the same model every batch)."""
+    nodes = loop_nodes(index, loop)
+    rebound = {id(node.targets[0]) for node in nodes if _mode_rebinding(node)}
+    return {
+        n.id
+        for n in nodes
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in rebound
+    }
+
+
+def _mode_rebinding(node: ast.AST) -> bool:
+    """`classifier = classifier.eval()` (or `.train()`)."""
+    return (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and method_name(node.value) in ("eval", "train")
+        and base_name(node.value.func.value) == node.targets[0].id
+    )
 
 
 register(

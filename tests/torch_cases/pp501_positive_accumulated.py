@@ -5,7 +5,8 @@ import torch
 device = torch.device("cuda")
 model = torch.load("deeplab.pt").to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-loader_iter = iter(torch.utils.data.DataLoader(torch.load("voc.pt"), batch_size=5, num_workers=4))
+voc = torch.utils.data.DataLoader(torch.load("voc.pt"), batch_size=5, num_workers=4)  # expect: PP505 high
+loader_iter = iter(voc)
 iter_size = 2
 
 for iteration in range(20000):

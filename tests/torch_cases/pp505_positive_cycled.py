@@ -17,7 +17,7 @@ def cycle(loader):
 
 def train(net_G, net_D, optim_D, loss_fn, total_steps, batch_size, z_dim):
     dataset = datasets.CIFAR10("./data", train=True, transform=transforms.ToTensor())
-    dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=4)  # expect: PP505
+    dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=4)  # expect: PP505 high
     looper = infiniteloop(dataloader)
     for _step in range(total_steps):
         z = torch.randn(batch_size, z_dim, device=device)
@@ -29,7 +29,7 @@ def train(net_G, net_D, optim_D, loss_fn, total_steps, batch_size, z_dim):
 
 
 def train_local(net_D, optim_D, loss_fn, dataset, total_steps):
-    loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505
+    loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 high
     batches = cycle(loader)
     for _step in range(total_steps):
         real = next(batches)

@@ -8,12 +8,12 @@ from torch.utils.data import DataLoader
 data = "cifar10"
 if data == "cifar10":
     trainset = torchvision.datasets.CIFAR10(root="./data", train=True, transform=transforms.ToTensor())
-    trainloader = DataLoader(  # expect: PP505
+    trainloader = DataLoader(  # expect: PP505 high
         trainset, batch_size=128, shuffle=True, num_workers=2
     )
 elif data == "imagenet-sub":
     trainset = torchvision.datasets.ImageFolder("./sngan_dog_cat", transform=transforms.ToTensor())
-    trainloader = DataLoader(  # expect: PP505
+    trainloader = DataLoader(  # expect: PP505 high
         trainset, batch_size=128, shuffle=True, num_workers=2
     )
 else:

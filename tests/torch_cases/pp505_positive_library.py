@@ -23,7 +23,7 @@ def train_imdb(net, data, vocab, optimizer):
 
 def train_fashion_mnist(net, optimizer):
     mnist_train = torchvision.datasets.FashionMNIST(root="~/data", train=True, download=True)
-    train_iter = DataLoader(mnist_train, batch_size=256, shuffle=True, num_workers=4)  # expect: PP505
+    train_iter = DataLoader(mnist_train, batch_size=256, shuffle=True, num_workers=4)  # expect: PP505 high
     for X, y in train_iter:
         l_sum = net(X.to(device), y.to(device))
         optimizer.zero_grad()

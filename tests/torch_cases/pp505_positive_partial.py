@@ -16,8 +16,8 @@ class InfiniteDataLoader(DataLoader):
 def train(model, optimizer, device, epochs):
     make_loader = partial(DataLoader, batch_size=64, shuffle=True, num_workers=8)
     train_set = datasets.CIFAR10("data", train=True, transform=transforms.ToTensor())
-    train_loader = make_loader(train_set)  # expect: PP505
-    extra_loader = InfiniteDataLoader(train_set, batch_size=64, num_workers=4)  # expect: PP505
+    train_loader = make_loader(train_set)  # expect: PP505 high
+    extra_loader = InfiniteDataLoader(train_set, batch_size=64, num_workers=4)  # expect: PP505 high
     for _ in range(epochs):
         for images, labels in train_loader:
             step(model, optimizer, images.to(device), labels.to(device))

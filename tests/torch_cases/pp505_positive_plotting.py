@@ -8,7 +8,7 @@ from torchvision import datasets, transforms
 
 def train(model, optimizer, device, epochs):
     train_set = datasets.ImageFolder("data/train", transform=transforms.ToTensor())
-    train_loader = DataLoader(train_set, batch_size=32, shuffle=True, num_workers=4)  # expect: PP505
+    train_loader = DataLoader(train_set, batch_size=32, shuffle=True, num_workers=4)  # expect: PP505 high
     for _ in range(epochs):
         for step, (images, labels) in enumerate(train_loader):
             images, labels = images.to(device), labels.to(device)

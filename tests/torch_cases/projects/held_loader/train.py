@@ -1,0 +1,23 @@
+import torch
+import torch.nn.functional as F
+from data.cifar import Cifar
+
+
+def main(args, model):
+    device = torch.device("cuda")
+    dataset = Cifar(args.batch_size, args.threads)
+    model = model.to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(args.epochs):
+        model.train()
+        for batch in dataset.train:
+            inputs, targets = (b.to(device) for b in batch)
+            loss = F.cross_entropy(model(inputs), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            for batch in dataset.test:
+                inputs, targets = (b.to(device) for b in batch)
+                print(epoch, (model(inputs).argmax(1) == targets).float().mean())
