@@ -433,22 +433,16 @@ def levels(source: str) -> dict[tuple[str, int], str]:
     return {(f.rule, f.line): f.confidence for f in findings if f.rule in ("PP505", "PP506")}
 
 
-def test_calibrated_evidence_reports_pp505_and_pp506_at_high_and_the_rest_at_medium():
-    """torch-calibrate10: a training loader with workers (PP505) and a tensor made in a loop that steps
-    (PP506) read right at least 90% as first read; evaluation loaders, loaders without workers and copies
-    in a def or in a loop that steps nothing stay at medium."""
+def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_the_rest_at_medium():
+    """torch-calibrate10: a training loader with workers (PP505) read right at least 90% as first read;
+    evaluation loaders and loaders without workers stay at medium, and so does PP506 everywhere (its class
+    of copies in a loop that steps read 10 of 17 on the fresh hold-out 10)."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",
         ("PP505", 5): "medium",
         ("PP505", 6): "medium",
         ("PP505", 7): "medium",
         ("PP506", 12): "medium",
-        ("PP506", 18): "high",
+        ("PP506", 18): "medium",
         ("PP506", 35): "medium",
     }
-
-
-def test_calibrated_high_drops_to_medium_on_toy_data():
-    toy = PROMOTION.replace("for x, y in train_loader:", "X = torch.randn(8, 2)\nfor x, y in train_loader:")
-    got = levels(toy)
-    assert got[("PP506", 19)] == "medium"  # (a toy module reports no PP505 at all)

@@ -23,7 +23,7 @@ class Diffusion:
 def train(model, loader, optimizer, diffusion, device):
     for images, _ in loader:
         images = images.to(device)
-        t = diffusion.draw_timesteps(images.shape[0]).to(device)  # expect: PP506 high
+        t = diffusion.draw_timesteps(images.shape[0]).to(device)  # expect: PP506
         loss = (model(images, t) - images).pow(2).mean()
         optimizer.zero_grad()
         loss.backward()
