@@ -928,6 +928,32 @@ for fn in all_images:
     assert sure(src, "PP301") == [(14, "low"), (17, "high"), (20, "high"), (24, "high")]
 
 
+def test_pp301_list_grown_by_append_is_not_a_short_list():
+    """Reading 15: every image a test folder's glob lists, gathered into `[]` by append and predicted one at
+    a time, is the per-sample loop (`high`); a literal list of three files, never grown, stays a demo."""
+    src = """
+import glob
+import numpy as np
+from keras.preprocessing import image
+from keras.models import load_model
+cnn_model = load_model("model.h5")
+test_dog_images = []
+for dog_file in glob.glob(DATA_DIR + "/dogs/dog*.jpg"):
+    test_dog_images.append(image.img_to_array(image.load_img(dog_file)))
+for dog_image in test_dog_images:
+    prediction = cnn_model.predict(np.array([dog_image]), batch_size=1)
+    print(prediction[0])
+samples = ["cat.jpg", "dog.jpg", "fox.jpg"]
+for sample in samples:
+    print(cnn_model.predict(np.array([image.img_to_array(image.load_img(sample))])))
+extra = ["cat.jpg"]
+extra += glob.glob(DATA_DIR + "/*.jpg")
+for sample in extra:
+    print(cnn_model.predict(np.array([image.img_to_array(image.load_img(sample))])))
+"""
+    assert sure(src, "PP301") == [(11, "high"), (15, "low"), (19, "high")]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np

@@ -261,7 +261,28 @@ def _short_list_name(name: str, index: ModuleIndex) -> bool:
     """Every assignment of the name in the module is a list or tuple literal of <= 20 elements, or a list
     built by a comprehension over as few literal items (`[f"image-{i}.jpg" for i in range(1, 5)]`)."""
     values = index.name_values.get(name)
-    return bool(values) and all(_short_list(v) for v in values)
+    return bool(values) and all(_short_list(v) for v in values) and not _grown(name, index)
+
+
+_GROWING = frozenset({"append", "extend", "insert"})
+
+
+def _grown(name: str, index: ModuleIndex) -> bool:
+    """The list is grown after it is bound (`files = []` then `files.append(f)` in a loop over a folder,
+    or `files += ...`): its literal says nothing of its length (reading 15)."""
+    for site in index.calls:
+        func = site.node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in _GROWING
+            and isinstance(func.value, ast.Name)
+            and func.value.id == name
+        ):
+            return True
+    return any(
+        isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+        for node in ast.walk(index.tree)
+    )
 
 
 def _short_list(value: ast.AST) -> bool:
