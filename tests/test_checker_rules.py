@@ -954,6 +954,38 @@ for sample in extra:
     assert sure(src, "PP301") == [(11, "high"), (15, "low"), (19, "high")]
 
 
+def test_pp301_dqn_replay_predicting_each_transition():
+    """Reading 15: a DQN agent's replay predicts each stored transition of the minibatch (the states were
+    stored as (1, n) batches, so nothing shows the batch of one): `medium`. A loop over a few batches drawn
+    by random.sample, or over transitions predicted through a stacked array, stays silent."""
+    src = """
+import random
+import numpy as np
+from tensorflow.keras.models import Sequential
+
+class DQN:
+    def replay(self, batch_size):
+        x_batch, y_batch = [], []
+        minibatch = random.sample(self.memory, min(len(self.memory), batch_size))
+        for state, action, reward, next_state, done in minibatch:
+            y_target = self.model.predict(state)
+            y_target[0][action] = reward + self.gamma * np.max(self.model.predict(next_state)[0])
+            x_batch.append(state[0])
+            y_batch.append(y_target[0])
+        self.model.fit(np.array(x_batch), np.array(y_batch))
+
+    def check(self, batches):
+        for batch in random.sample(batches, 3):
+            print(self.model.predict(batch))
+
+    def replay_batched(self, batch_size):
+        minibatch = random.sample(self.memory, batch_size)
+        states = np.vstack([state for state, action, reward, next_state, done in minibatch])
+        return self.model.predict(states)
+"""
+    assert sure(src, "PP301") == [(11, "medium"), (12, "medium")]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np
