@@ -494,10 +494,12 @@ probs = model.predict(np.stack(images), batch_size=64)
             "model. A for loop that must answer sample by sample (online decoding that feeds one prediction into "
             "the next input) is still reported. `high` needs a loop over data of unknown or large size; these "
             "are `low` (read right 2 times in 39 below high): a literal range or list of at most 10 items; a "
-            "slice [:k] or take(k) with k up to 10 (a short list literal or take(k) up to 20); a loop whose "
+            "slice [:k] or take(k) with k up to 10 (a short list literal never grown by append or +=, or "
+            "take(k) up to 20); a loop whose "
             "body plots (plt., imshow, subplot, a helper named for plotting); a loop over what a detector "
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
-            "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state."
+            "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state. "
+            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`."
         ),
         check=check_predict_per_sample,
     )
