@@ -155,6 +155,28 @@ with tf.Session() as sess:
     assert codes(src, "PP102") == []
 
 
+def test_pp102_silent_in_a_checkpoint_polling_evaluator():
+    """Reading 15 (mnist_test.py of a TF1 course, copied widely): a session per round of a loop that sleeps
+    5 s between rounds, restoring the newest checkpoint; the same loop without the sleep is reported."""
+    src = """
+import time
+import tensorflow as tf
+
+def test(mnist):
+    with tf.Graph().as_default() as g:
+        accuracy = build(g)
+        while True:
+            with tf.Session() as sess:
+                saver.restore(sess, tf.train.get_checkpoint_state(PATH).model_checkpoint_path)
+                print(sess.run(accuracy, feed_dict={x: mnist.test.images}))
+            time.sleep(TEST_INTERVAL_SECS)
+        for image in images:
+            with tf.Session() as sess:
+                print(sess.run(accuracy, feed_dict={x: image}))
+"""
+    assert codes(src, "PP102") == [("PP102", 14)]
+
+
 # ---------------------------------------------------------------- PP201 element-wise map before batch
 
 
