@@ -281,8 +281,8 @@ with tf.Session() as sess:
 """,
         false_alarms=(
             "Medium-low. A loop over configurations that builds a fresh graph per iteration (tf.Graph(), "
-            "reset_default_graph, clear_session in the loop) is skipped; a deliberate sweep without that "
-            "is reported (silence it with `# noqa: PP102`)."
+            "reset_default_graph, clear_session in the loop) is skipped, as is a loop that sleeps between "
+            "rounds (an evaluator polling for new checkpoints); a deliberate sweep without that is reported (silence it with `# noqa: PP102`)."
         ),
         check=check_session_in_loop,
         confidence="low",  # read on fresh code: 2 right of 19 (a session per shard, file or checkpoint)
