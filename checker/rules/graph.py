@@ -171,12 +171,12 @@ def check_session_in_loop(index: ModuleIndex):
     for loop, reached in loops_keeping_the_graph(index):
         if few_iterations(loop):
             continue  # a session per split or configuration, two or three times
-        if _polls(loop):
-            continue  # an evaluator that restores the newest checkpoint every few seconds (reading 15)
         for site, via in reached:
             name = index.resolver.call_name(site.node)
             if name not in SESSION_CLASSES and name not in _WRITERS:
                 continue
+            if _polls(loop):
+                break  # an evaluator that restores the newest checkpoint every few seconds (reading 15)
             if name in _WRITERS and via is None and names_in(site.node) & _loop_bound(loop):
                 continue  # a writer per log directory the loop walks (one per metric, per run)
             at = via or site.node
