@@ -14,6 +14,7 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
 from checker.rules import Rule, all_rules
 from checker.rules.torch_common import is_torch_rule, uses_torch
+from checker.testcode import is_test_path, is_test_place, is_unit_test
 
 _LINE_REF = re.compile(r"\bline (\d+)")
 
@@ -97,15 +98,6 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     return list(kept.values())
 
 
-_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|[^/]*test_utils?\.py$|conftest\.py$)")
-
-
-def is_test_path(path: str) -> bool:
-    """Test code (tests/, test_*.py, *_test.py, *test_utils.py): speed there rarely matters and findings
-    read by hand there were wrong nearly always, so test files get no findings."""
-    return bool(_TEST_PATH.search(path.replace("\\", "/")))
-
-
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:
     rule = all_rules()[r.rule]
     return Finding(
@@ -116,12 +108,14 @@ def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None, keep=None):
     """Findings and skips for one Python source text; `keep` as run_rules takes it."""
     rules = list(all_rules().values()) if rules is None else list(rules)
-    if file_is_silenced(source) or is_test_path(path):
+    if file_is_silenced(source) or is_test_place(path):
         return [], []
     try:
         tree = _parse(source, path)
-    except Unparsable as exc:
-        return [], [Skipped(path, str(exc))]
+    except Unparsable as exc:  # a test-named file that does not parse may be unit tests: silent, as before
+        return [], [] if is_test_path(path) else [Skipped(path, str(exc))]
+    if is_test_path(path) and is_unit_test(tree):
+        return [], []
     raw, errors = run_rules(tree, rules, keep=keep)
     findings = [_finding(r, path, r.line, r.message) for r in _placed(raw, source)]
     return sorted(findings, key=Finding.sort_key), [Skipped(path, e) for e in errors]
@@ -132,7 +126,7 @@ def check_notebook(text: str, path: str, rules: Iterable[Rule] | None = None):
 
     A cell that does not parse is skipped with its reason; the others are still checked.
     """
-    if is_test_path(path):
+    if is_test_place(path):
         return [], []
     try:
         cells = code_cells(text)

@@ -18,7 +18,6 @@ import ast
 import os
 import re
 
-from checker.engine import is_test_path
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
@@ -37,6 +36,7 @@ from checker.rules.torch_data import (
     unpinned,
 )
 from checker.source import read_python
+from checker.testcode import is_test_path
 
 RULE = "PP505"
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)

@@ -267,13 +267,25 @@ def test_min_confidence(tmp_path, capsys):
     assert sarif["runs"][0]["results"][0]["rank"] == 30.0
 
 
+UNIT_TEST = "import unittest\n\nclass InputTest(unittest.TestCase):\n    def test_map(self):\n" + "".join(
+    "        " + line + "\n" for line in MAP_LOOP.splitlines()
+)
+
+
 def test_test_files_get_no_findings(tmp_path, capsys):
-    for name in ("tests/check_input.py", "model_test.py", "test_model.py", "data_test_utils.py", "train.py"):
+    """Test folders and helpers are silent whatever they hold; a file named like a test module is silent when
+    it holds unit tests, and checked when it is a script (here one that fits at module level)."""
+    for name in ("tests/check_input.py", "data_test_utils.py", "train.py", "test_set.py"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text(MAP_LOOP)
+    for name in ("model_test.py", "test_model.py"):
+        (tmp_path / name).write_text(UNIT_TEST)
     code, out, _ = run(capsys, tmp_path, "--min-confidence", "medium")
     assert code == 1
-    assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/train.py"]
+    assert [line.split(":")[0] for line in out.splitlines()] == [
+        f"{tmp_path}/test_set.py",
+        f"{tmp_path}/train.py",
+    ]
 
 
 def test_sarif_points_notebook_results_at_the_file_line(project, capsys):

@@ -155,6 +155,28 @@ with tf.Session() as sess:
     assert codes(src, "PP102") == []
 
 
+def test_pp102_silent_in_a_checkpoint_polling_evaluator():
+    """Reading 15 (mnist_test.py of a TF1 course, copied widely): a session per round of a loop that sleeps
+    5 s between rounds, restoring the newest checkpoint; the same loop without the sleep is reported."""
+    src = """
+import time
+import tensorflow as tf
+
+def test(mnist):
+    with tf.Graph().as_default() as g:
+        accuracy = build(g)
+        while True:
+            with tf.Session() as sess:
+                saver.restore(sess, tf.train.get_checkpoint_state(PATH).model_checkpoint_path)
+                print(sess.run(accuracy, feed_dict={x: mnist.test.images}))
+            time.sleep(TEST_INTERVAL_SECS)
+        for image in images:
+            with tf.Session() as sess:
+                print(sess.run(accuracy, feed_dict={x: image}))
+"""
+    assert codes(src, "PP102") == [("PP102", 14)]
+
+
 # ---------------------------------------------------------------- PP201 element-wise map before batch
 
 
@@ -926,6 +948,64 @@ for fn in all_images:
     print(model.predict(np.expand_dims(load(fn), axis=0)))
 """
     assert sure(src, "PP301") == [(14, "low"), (17, "high"), (20, "high"), (24, "high")]
+
+
+def test_pp301_list_grown_by_append_is_not_a_short_list():
+    """Reading 15: every image a test folder's glob lists, gathered into `[]` by append and predicted one at
+    a time, is the per-sample loop (`high`); a literal list of three files, never grown, stays a demo."""
+    src = """
+import glob
+import numpy as np
+from keras.preprocessing import image
+from keras.models import load_model
+cnn_model = load_model("model.h5")
+test_dog_images = []
+for dog_file in glob.glob(DATA_DIR + "/dogs/dog*.jpg"):
+    test_dog_images.append(image.img_to_array(image.load_img(dog_file)))
+for dog_image in test_dog_images:
+    prediction = cnn_model.predict(np.array([dog_image]), batch_size=1)
+    print(prediction[0])
+samples = ["cat.jpg", "dog.jpg", "fox.jpg"]
+for sample in samples:
+    print(cnn_model.predict(np.array([image.img_to_array(image.load_img(sample))])))
+extra = ["cat.jpg"]
+extra += glob.glob(DATA_DIR + "/*.jpg")
+for sample in extra:
+    print(cnn_model.predict(np.array([image.img_to_array(image.load_img(sample))])))
+"""
+    assert sure(src, "PP301") == [(11, "high"), (15, "low"), (19, "high")]
+
+
+def test_pp301_dqn_replay_predicting_each_transition():
+    """Reading 15: a DQN agent's replay predicts each stored transition of the minibatch (the states were
+    stored as (1, n) batches, so nothing shows the batch of one): `medium`. A loop over a few batches drawn
+    by random.sample, or over transitions predicted through a stacked array, stays silent."""
+    src = """
+import random
+import numpy as np
+from tensorflow.keras.models import Sequential
+
+class DQN:
+    def replay(self, batch_size):
+        x_batch, y_batch = [], []
+        minibatch = random.sample(self.memory, min(len(self.memory), batch_size))
+        for state, action, reward, next_state, done in minibatch:
+            y_target = self.model.predict(state)
+            y_target[0][action] = reward + self.gamma * np.max(self.model.predict(next_state)[0])
+            x_batch.append(state[0])
+            y_batch.append(y_target[0])
+        self.model.fit(np.array(x_batch), np.array(y_batch))
+
+    def check(self, batches):
+        for batch in random.sample(batches, 3):
+            print(self.model.predict(batch))
+
+    def replay_batched(self, batch_size):
+        minibatch = random.sample(self.memory, batch_size)
+        states = np.vstack([state for state, action, reward, next_state, done in minibatch])
+        return self.model.predict(states)
+"""
+    assert sure(src, "PP301") == [(11, "medium"), (12, "medium")]
 
 
 def test_few_literal_iterations_lower_pp301_and_pp401():

@@ -175,6 +175,8 @@ def check_session_in_loop(index: ModuleIndex):
             name = index.resolver.call_name(site.node)
             if name not in SESSION_CLASSES and name not in _WRITERS:
                 continue
+            if _polls(loop):
+                break  # an evaluator that restores the newest checkpoint every few seconds (reading 15)
             if name in _WRITERS and via is None and names_in(site.node) & _loop_bound(loop):
                 continue  # a writer per log directory the loop walks (one per metric, per run)
             at = via or site.node
@@ -188,6 +190,22 @@ def check_session_in_loop(index: ModuleIndex):
                 f"`{short(name)}` is created on every iteration of the loop at line {loop.lineno}{where}; "
                 "create one before the loop and reuse it",
             )
+
+
+def _polls(loop) -> bool:
+    """The loop sleeps (`time.sleep(TEST_INTERVAL_SECS)`): it waits between rounds, so what it builds each
+    round costs nothing next to the wait."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id == "sleep") or (
+                isinstance(func, ast.Attribute)
+                and func.attr == "sleep"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "time"
+            ):
+                return True
+    return False
 
 
 def _loop_bound(loop) -> set[str]:
@@ -263,8 +281,8 @@ with tf.Session() as sess:
 """,
         false_alarms=(
             "Medium-low. A loop over configurations that builds a fresh graph per iteration (tf.Graph(), "
-            "reset_default_graph, clear_session in the loop) is skipped; a deliberate sweep without that "
-            "is reported (silence it with `# noqa: PP102`)."
+            "reset_default_graph, clear_session in the loop) is skipped, as is a loop that sleeps between "
+            "rounds (an evaluator polling for new checkpoints); a deliberate sweep without that is reported (silence it with `# noqa: PP102`)."
         ),
         check=check_session_in_loop,
         confidence="low",  # read on fresh code: 2 right of 19 (a session per shard, file or checkpoint)

@@ -1,0 +1,78 @@
+"""Which files are test code, which ppcheck leaves silent.
+
+Speed rarely matters in unit tests, and findings read there were wrong nearly always. But in Keras projects a
+file named `test_*.py` or `*_test.py` is often a script that runs a model over the test set (reading 15: a
+Kaggle script predicting 12,500 test images one at a time), so a file that is test code by its name alone is
+silent only when it reads as a unit-test module.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+# tests/ folders and test helpers: test code whatever they hold
+_TEST_PLACE = re.compile(r"(^|/)(tests?/|[^/]*test_utils?\.py$|conftest\.py$)")
+# test_*.py and *_test.py: a unit-test module, or a script that evaluates on a test set
+_TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")
+
+_TEST_LIBRARIES = ("unittest", "pytest", "absl.testing", "nose", "hypothesis")
+_RUNS = (ast.Expr, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.If, ast.Try)
+
+
+def is_test_path(path: str) -> bool:
+    """A path test code may have: under tests/, a test helper, or named test_*.py or *_test.py."""
+    path = path.replace("\\", "/")
+    return bool(_TEST_PLACE.search(path) or _TEST_NAME.search(path))
+
+
+def is_test_place(path: str) -> bool:
+    """Test code by where it is (tests/, test_utils.py, conftest.py), whatever it holds."""
+    return bool(_TEST_PLACE.search(path.replace("\\", "/")))
+
+
+def is_unit_test(tree: ast.Module) -> bool:
+    """A module that reads as unit tests: it imports a test library, defines a TestCase class (`*Test`,
+    `*TestCase` bases), defines a `test*` function holding an `assert`, calls `tf.test.main()`, or runs no
+    code at module level (definitions only: nothing here is a script)."""
+    runs = False
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import | ast.ImportFrom) and _imports_test_library(stmt):
+            return True
+        if isinstance(stmt, _RUNS) and not _docstring(stmt):
+            runs = True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            _dotted(b).endswith(("Test", "TestCase")) for b in node.bases
+        ):
+            return True
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name.startswith("test")
+            and any(isinstance(n, ast.Assert) for n in ast.walk(node))
+        ):
+            return True
+        if isinstance(node, ast.Call) and _dotted(node.func).endswith("test.main"):
+            return True
+    return not runs
+
+
+def _imports_test_library(stmt: ast.Import | ast.ImportFrom) -> bool:
+    names = [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
+    return any(n == lib or n.startswith(lib + ".") for n in names for lib in _TEST_LIBRARIES)
+
+
+def _docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+
+
+def _dotted(node: ast.AST) -> str:
+    """`tf.test.TestCase` -> "tf.test.TestCase"; "" for anything but names and attributes."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))

@@ -1,0 +1,90 @@
+"""Test files: unit-test modules stay silent, scripts named test_*.py are checked (reading 15)."""
+
+import textwrap
+
+from checker import check_source
+
+# tools/test_dir_for_export.py of a dogs-vs-cats Kaggle project: 12,500 test images predicted one at a time
+KAGGLE_SCRIPT = """
+import argparse
+import glob
+import numpy as np
+from keras.models import load_model
+
+def main():
+    args = argparse.ArgumentParser().parse_args()
+    model = load_model(args.modelPath)
+    results = []
+    for file in sorted(glob.glob(args.datasetTestDir + "/*.jpg")):
+        image = np.expand_dims(load(file), axis=0)
+        result = model.predict_classes(x=image, batch_size=1, verbose=False)
+        results.append((file, result[0]))
+
+if __name__ == '__main__':
+    main()
+"""
+
+PYTEST_MODULE = """
+import numpy as np
+from keras.models import load_model
+
+def test_predict_shape():
+    model = load_model("m.h5")
+    for x in np.zeros((4, 8)):
+        assert model.predict(np.expand_dims(x, 0)).shape == (1, 2)
+"""
+
+TF_TEST_MODULE = """
+import numpy as np
+import tensorflow as tf
+
+class ModelTest(tf.test.TestCase):
+    def testPredict(self):
+        model = tf.keras.models.load_model("m")
+        for x in np.zeros((4, 8)):
+            self.assertEqual(model.predict(np.expand_dims(x, 0)).shape, (1, 2))
+
+if __name__ == "__main__":
+    tf.test.main()
+"""
+
+HELPERS_ONLY = """
+import numpy as np
+import tensorflow as tf
+
+def predict_all(model, xs):
+    return [model.predict(np.expand_dims(x, 0)) for x in xs]
+"""
+
+
+def rules(source: str, path: str) -> list[tuple[str, int]]:
+    findings, skipped = check_source(textwrap.dedent(source), path)
+    assert not skipped, skipped
+    return [(f.rule, f.line) for f in findings]
+
+
+def test_a_test_named_script_is_checked_like_any_script():
+    for path in ("tools/test_dir_for_export.py", "predict_test.py", "predict.py"):
+        assert rules(KAGGLE_SCRIPT, path) == [("PP301", 13)], path
+
+
+def test_unit_test_modules_stay_silent():
+    assert rules(PYTEST_MODULE, "predict.py") == [("PP301", 8)]  # the shape is there
+    assert rules(PYTEST_MODULE, "test_model.py") == []
+    assert rules(TF_TEST_MODULE, "predict.py") == [("PP301", 9)]
+    assert rules(TF_TEST_MODULE, "model_test.py") == []
+    unittest_script = "import unittest\n" + KAGGLE_SCRIPT
+    assert rules(unittest_script, "test_model.py") == []
+
+
+def test_definitions_only_or_a_test_folder_stay_silent():
+    assert rules(HELPERS_ONLY, "helpers.py") == [("PP301", 6)]
+    assert rules(HELPERS_ONLY, "test_helpers.py") == []  # runs nothing: a helper of the tests
+    assert rules(KAGGLE_SCRIPT, "tests/test_dir_for_export.py") == []
+    assert rules(KAGGLE_SCRIPT, "model_test_utils.py") == []
+
+
+def test_a_test_named_file_that_does_not_parse_stays_silent():
+    """Python 2 test modules are common in old repositories: no skip note where no finding was ever made."""
+    assert check_source('print "ok"\n', "test_old.py") == ([], [])
+    assert check_source('print "ok"\n', "old.py")[1]
