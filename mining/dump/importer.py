@@ -338,155 +338,9 @@ class DumpImport:
         run.updated_at = utcnow()
 
     def _stream(self, reader, key, select, state, counts, run_id, bar) -> None:
-        """Rows of one file into the database, batch by batch, each batch with its checkpoint.
-
-        A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
-        values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and
-        it is written, in its own transaction with its own checkpoint, when the next batch is full (or before
-        anything else is written). Once the worker runs, that write happens in a thread of this process (the
-        database's own work lets go of the interpreter) while the next batch is read. Batches are written in file
-        order, one at a time, and every way out writes the batches held first, so what is committed, and where a
-        resumed import starts, is what it would be without holding."""
-        batch = _Batch(reader.name, counts, self.site)
-        held: list[_Held] = []  # decided batches not written yet, in file order
-        writing: Future | None = None  # the writer thread's write of held[0]
-        last_point: SafePoint | None = None
-        checkpointed_at = reader.offset
-
-        def write_one(first: _Held, behind: bool = False) -> int:
-            prepared = take_prepared(first.prepared)
-            first.prepared = None  # (a second try, after a failure or an interrupt, prepares the rows here)
-            return self._write(first.batch, run_id, key, first.state, state, first.posts, prepared, behind)
-
-        def first_written(written: int) -> None:
-            counts.written += written
-            state.update(held.pop(0).state)
-
-        def settle_write() -> None:
-            """Wait for the writer thread's write; a failed one stays first in line (the way out tries it again).
-            Ctrl-C while waiting leaves it in hand: the way out waits again (the thread cannot be stopped)."""
-            nonlocal writing
-            if writing is None:
-                return
-            try:
-                written = writing.result()
-            except KeyboardInterrupt:
-                raise
-            except BaseException:
-                writing = None
-                raise
-            writing = None
-            first_written(written)
-
-        def write_held() -> None:
-            settle_write()
-            while held:  # (each batch is let go only once written: an interrupt leaves it for the way out)
-                first_written(write_one(held[0]))
-
-        def state_at(point: SafePoint | None, done: bool) -> dict[str, Any]:
-            state_now = dict(state)
-            if point is not None:
-                state_now["at"] = asdict(point)
-                state_now["rows"] = point.rows
-            state_now["done"] = done
-            return state_now
-
-        def flush(point: SafePoint | None, done: bool = False) -> None:
-            nonlocal batch, checkpointed_at
-            write_held()
-            state_now = state_at(point, done)
-            try:
-                counts.written += self._write(batch, run_id, key, state_now, state)
-            finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
-                batch = _Batch(reader.name, counts, self.site)
-            state.update(state_now)
-            checkpointed_at = reader.offset
-            bar.set(reader.offset)
-
-        def hold(point: SafePoint, done: bool = False) -> None:
-            """Decide the batch's rows now, send the posts it will write to the worker, write the batch held before
-            (in the writer thread once the worker runs, else here)."""
-            nonlocal batch, writing, checkpointed_at
-            with self.store.read() as s:
-                batch.resolve(s, *(h.batch.question_ids for h in held))
-                if batch.fault is None:
-                    questions, answers, _ = batch.by_kind()
-                    posts = (
-                        (questions, answers)
-                        if self._site_was_empty
-                        else (
-                            _newer_only(s, Question, self.site, questions),
-                            _newer_only(s, Answer, self.site, answers),
-                        )
-                    )
-            if batch.fault is not None:
-                flush(None)  # writes the rows before the bad one, then raises
-            prepared = self._splitter.submit(*posts, KIND)
-            settle_write()
-            writer = self._writer()
-            if writer is None:
-                write_held()
-            elif held:
-                writing = writer.submit(write_one, held[0], True)
-            held.append(_Held(batch, state_at(point, done), posts, prepared))
-            batch = _Batch(reader.name, counts, self.site)
-            checkpointed_at = reader.offset
-            bar.set(reader.offset)
-
-        def wrapped(attrib):
-            try:
-                return select(attrib)
-            except RowError as exc:
-                post = attrib.get("Id", "?")
-                raise PPMinerError(f"{reader.name}:{reader.row_line}: row Id={post}: {exc}") from None
-
-        shown = reader.offset
-        try:
-            for rows, point in reader.chunks(wrapped):
-                batch.add(rows)
-                if len(batch.pending) >= self.batch_size:  # hold few rows: decide on them now, write later
-                    with self.store.read() as s:
-                        batch.resolve(s, *(h.batch.question_ids for h in held))
-                    if batch.fault is not None:
-                        flush(None)  # writes the rows before the bad one, then raises
-                if point is not None:
-                    last_point = point
-                    if len(batch.kept) >= self.batch_size and key == "posts":
-                        hold(point)
-                    elif (
-                        len(batch.kept) >= self.batch_size
-                        or reader.offset - checkpointed_at >= CHECKPOINT_BYTES
-                    ):
-                        flush(point)
-                elif len(batch.kept) >= 4 * self.batch_size:
-                    # No safe point for long (no line breaks?): write anyway, the checkpoint stays behind.
-                    flush(last_point)
-                if reader.offset - shown >= 1 << 20:
-                    shown = reader.offset
-                    bar.set(shown)
-        except (PPMinerError, KeyboardInterrupt) as exc:
-            stopped = exc
-        else:
-            counts.rows = reader.rows
-            end = SafePoint(reader.offset, reader.line, reader.rows)
-            if key == "posts" and batch and self._splitter.started:
-                # the last posts too are made ready in the worker while the batch before them is written (not here,
-                # with the worker idle), then both are written; no worker is started for them alone
-                hold(end, done=True)
-                write_held()
-            else:
-                flush(end, done=True)
-            return
-        # A fault in the input, or Ctrl-C: every complete row before it is good, so keep them (the checkpoint stays
-        # at the last safe point, and rows after it are simply written again on resume).
-        if isinstance(stopped, KeyboardInterrupt):
-            _let_go(stopped)
-        if batch:
-            flush(last_point)
-        else:
-            write_held()
-        counts.rows = reader.rows
-        raise stopped
+        """Rows of one file into the database, batch by batch, each batch with its checkpoint
+        (:class:`_FileStream`)."""
+        _FileStream(self, reader, key, select, state, counts, run_id, bar).run()
 
     def _write(
         self,
@@ -539,6 +393,171 @@ class DumpImport:
         if fault is not None:
             raise fault
         return written
+
+
+class _FileStream:
+    """One file's rows into the database, batch by batch, each batch with its checkpoint.
+
+    A full batch of posts is *held* rather than written at once: its rows are made ready to write (HTML split,
+    values converted) in the worker process (:mod:`mining.dump.split_pool`) while the next batch is read, and it
+    is written, in its own transaction with its own checkpoint, when the next batch is full (or before anything
+    else is written). Once the worker runs, that write happens in a thread of this process (the database's own
+    work lets go of the interpreter) while the next batch is read. Batches are written in file order, one at a
+    time, and every way out writes the batches held first, so what is committed, and where a resumed import
+    starts, is what it would be without holding."""
+
+    def __init__(
+        self, job: DumpImport, reader, key: str, select, state: dict, counts: FileCounts, run_id, bar
+    ):
+        self.job, self.reader, self.key, self.select = job, reader, key, select
+        self.state, self.counts, self.run_id, self.bar = state, counts, run_id, bar
+        self.batch = _Batch(reader.name, counts, job.site)
+        self.held: list[_Held] = []  # decided batches not written yet, in file order
+        self.writing: Future | None = None  # the writer thread's write of held[0]
+        self.last_point: SafePoint | None = None
+        self.checkpointed_at = reader.offset
+
+    def run(self) -> None:
+        reader, job = self.reader, self.job
+        shown = reader.offset
+        try:
+            for rows, point in reader.chunks(self._select):
+                self.batch.add(rows)
+                if (
+                    len(self.batch.pending) >= job.batch_size
+                ):  # hold few rows: decide on them now, write later
+                    with job.store.read() as s:
+                        self.batch.resolve(s, *(h.batch.question_ids for h in self.held))
+                    if self.batch.fault is not None:
+                        self._flush(None)  # writes the rows before the bad one, then raises
+                if point is not None:
+                    self.last_point = point
+                    if len(self.batch.kept) >= job.batch_size and self.key == "posts":
+                        self._hold(point)
+                    elif (
+                        len(self.batch.kept) >= job.batch_size
+                        or reader.offset - self.checkpointed_at >= CHECKPOINT_BYTES
+                    ):
+                        self._flush(point)
+                elif len(self.batch.kept) >= 4 * job.batch_size:
+                    # No safe point for long (no line breaks?): write anyway, the checkpoint stays behind.
+                    self._flush(self.last_point)
+                if reader.offset - shown >= 1 << 20:
+                    shown = reader.offset
+                    self.bar.set(shown)
+        except (PPMinerError, KeyboardInterrupt) as exc:
+            stopped = exc
+        else:
+            self.counts.rows = reader.rows
+            end = SafePoint(reader.offset, reader.line, reader.rows)
+            if self.key == "posts" and self.batch and job._splitter.started:
+                # the last posts too are made ready in the worker while the batch before them is written (not here,
+                # with the worker idle), then both are written; no worker is started for them alone
+                self._hold(end, done=True)
+                self._write_held()
+            else:
+                self._flush(end, done=True)
+            return
+        # A fault in the input, or Ctrl-C: every complete row before it is good, so keep them (the checkpoint stays
+        # at the last safe point, and rows after it are simply written again on resume).
+        if isinstance(stopped, KeyboardInterrupt):
+            _let_go(stopped)
+        if self.batch:
+            self._flush(self.last_point)
+        else:
+            self._write_held()
+        self.counts.rows = reader.rows
+        raise stopped
+
+    def _select(self, attrib):
+        """The row's kept form (the import's selector), a bad value named by file, line and post Id."""
+        try:
+            return self.select(attrib)
+        except RowError as exc:
+            post = attrib.get("Id", "?")
+            raise PPMinerError(f"{self.reader.name}:{self.reader.row_line}: row Id={post}: {exc}") from None
+
+    def _write_one(self, first: _Held, behind: bool = False) -> int:
+        prepared = take_prepared(first.prepared)
+        first.prepared = None  # (a second try, after a failure or an interrupt, prepares the rows here)
+        return self.job._write(
+            first.batch, self.run_id, self.key, first.state, self.state, first.posts, prepared, behind
+        )
+
+    def _first_written(self, written: int) -> None:
+        self.counts.written += written
+        self.state.update(self.held.pop(0).state)
+
+    def _settle_write(self) -> None:
+        """Wait for the writer thread's write; a failed one stays first in line (the way out tries it again).
+        Ctrl-C while waiting leaves it in hand: the way out waits again (the thread cannot be stopped)."""
+        if self.writing is None:
+            return
+        try:
+            written = self.writing.result()
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
+            self.writing = None
+            raise
+        self.writing = None
+        self._first_written(written)
+
+    def _write_held(self) -> None:
+        self._settle_write()
+        while self.held:  # (each batch is let go only once written: an interrupt leaves it for the way out)
+            self._first_written(self._write_one(self.held[0]))
+
+    def _state_at(self, point: SafePoint | None, done: bool) -> dict[str, Any]:
+        state_now = dict(self.state)
+        if point is not None:
+            state_now["at"] = asdict(point)
+            state_now["rows"] = point.rows
+        state_now["done"] = done
+        return state_now
+
+    def _flush(self, point: SafePoint | None, done: bool = False) -> None:
+        self._write_held()
+        state_now = self._state_at(point, done)
+        try:
+            self.counts.written += self.job._write(self.batch, self.run_id, self.key, state_now, self.state)
+        finally:  # written (after a bad value, the rows before it), or rolled back: done with either way
+            self.batch = _Batch(self.reader.name, self.counts, self.job.site)
+        self.state.update(state_now)
+        self._checkpointed()
+
+    def _checkpointed(self) -> None:
+        self.checkpointed_at = self.reader.offset
+        self.bar.set(self.reader.offset)
+
+    def _hold(self, point: SafePoint, done: bool = False) -> None:
+        """Decide the batch's rows now, send the posts it will write to the worker, write the batch held before
+        (in the writer thread once the worker runs, else here)."""
+        job, batch = self.job, self.batch
+        with job.store.read() as s:
+            batch.resolve(s, *(h.batch.question_ids for h in self.held))
+            if batch.fault is None:
+                questions, answers, _ = batch.by_kind()
+                posts = (
+                    (questions, answers)
+                    if job._site_was_empty
+                    else (
+                        _newer_only(s, Question, job.site, questions),
+                        _newer_only(s, Answer, job.site, answers),
+                    )
+                )
+        if batch.fault is not None:
+            self._flush(None)  # writes the rows before the bad one, then raises
+        prepared = job._splitter.submit(*posts, KIND)
+        self._settle_write()
+        writer = job._writer()
+        if writer is None:
+            self._write_held()
+        elif self.held:
+            self.writing = writer.submit(self._write_one, self.held[0], True)
+        self.held.append(_Held(batch, self._state_at(point, done), posts, prepared))
+        self.batch = _Batch(self.reader.name, self.counts, job.site)
+        self._checkpointed()
 
 
 @dataclass
