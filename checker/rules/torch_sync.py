@@ -297,12 +297,21 @@ def _updates_in(loop, index: ModuleIndex) -> bool:
         name = method_name(site.node) or base_name(site.node.func)
         if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
             return True
-    nodes = loop_nodes(index, loop)
-    return any(
-        isinstance(n, ast.AugAssign | ast.Assign)
-        and any(isinstance(a, ast.Attribute) and a.attr == "grad" for a in ast.walk(n.value))
-        for n in nodes
-    )
+    return any(_gradient_update(n) for n in loop_nodes(index, loop))
+
+
+def _gradient_update(node) -> bool:
+    """`w -= lr * w.grad`, `p.data = p.data - lr * p.grad`, `w = w - lr * w.grad`: a value computed from a
+    gradient written back to a weight. `gradient = torch.ge(inputs.grad.data, 0)` (ODIN's per-image input
+    perturbation, hold-out 10) binds a fresh name from a gradient and updates nothing."""
+    if not isinstance(node, ast.AugAssign | ast.Assign):
+        return False
+    if not any(isinstance(a, ast.Attribute) and a.attr == "grad" for a in ast.walk(node.value)):
+        return False
+    if isinstance(node, ast.AugAssign):
+        return True
+    read = {a.id for a in ast.walk(node.value) if isinstance(a, ast.Name)}
+    return any(not isinstance(target, ast.Name) or target.id in read for target in node.targets)
 
 
 _EPOCH = re.compile(r"^(e|ep|epoch|epochs|i_epoch|epoch_idx|epoch_i|n_epoch)$", re.IGNORECASE)
