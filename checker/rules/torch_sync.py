@@ -999,7 +999,7 @@ def check_created_then_moved(index: ModuleIndex):
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
-        if loop is not None and _holds_step_loop(index, loop):
+        if loop is not None and (_holds_step_loop(index, loop) or _holds_episode(index, loop)):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         followed = site.function is not None and (
@@ -1072,6 +1072,22 @@ def _holds_step_loop(index: ModuleIndex, loop) -> bool:
     return all(inner is not loop for inner in steps) and any(
         loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno) for inner in steps
     )
+
+
+def _holds_episode(index: ModuleIndex, loop) -> bool:
+    """A loop nested in this one steps an environment (`env.step(action)`): this one runs once per episode,
+    and what it makes on the host (an agent's initial recurrent state, hold-out 10) is made once per episode,
+    not per step. Not when this loop itself steps (GAIL's discriminator update after each rollout)."""
+    if any(step is loop for step in _step_loops(index)):
+        return False
+    for inner in index.loops:
+        if inner is loop or not (loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno)):
+            continue
+        for site in direct_calls(index, inner):
+            func = site.node.func
+            if method_name(site.node) == "step" and "env" in (base_name(func.value) or "").lower():
+                return True
+    return False
 
 
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
