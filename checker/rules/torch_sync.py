@@ -673,7 +673,11 @@ def _created_on_host(
                     node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
                     continue
             sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
-            if name in _CONSTRUCTORS and not sizes and not _constant(node, steady):
+            if (
+                name in _CONSTRUCTORS
+                and not sizes
+                and not _constant(node, steady, lambda name, at=line: bound(at, name))
+            ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
         if method_name(node) in _PASS_THROUGH:
@@ -756,12 +760,17 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call, steady: Callable[[], set[str]] = frozenset) -> bool:
+def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -> bool:
     """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
-    made once would do."""
+    made once would do. A capital the loop last bound to rows of an array (`A = centroids[idx]`, `F =
+    feats[rows]`, hold-out 10) is a mathematical name for the step's data, not a constant by its case."""
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
-        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in steady()))
+        isinstance(n, _LITERAL_PARTS)
+        or (
+            isinstance(n, ast.Name)
+            and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
+        )
         for part in parts
         for n in ast.walk(part)
     )
