@@ -676,7 +676,7 @@ def _created_on_host(
             if (
                 name in _CONSTRUCTORS
                 and not sizes
-                and not _constant(node, steady, lambda name, at=line: bound(at, name))
+                and not _constant(node, steady, lambda held, at=line: bound(at, held))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
