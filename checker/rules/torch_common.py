@@ -485,9 +485,10 @@ _CLOCKS = frozenset(
 
 def reads_clock(sites) -> bool:
     """One of these calls reads a clock (`time.perf_counter()`, `timer()` from timeit, a CUDA event's
-    `record()`): the loop times what it runs. By the called name: the resolver follows only the frameworks."""
+    `record()`, a stopwatch's `toc()` as pycls and Detectron time their benchmarks): the loop times what it
+    runs. By the called name: the resolver follows only the frameworks."""
     return any(
-        base_name(site.node.func) in _CLOCKS or method_name(site.node) in ("record", "elapsed_time")
+        base_name(site.node.func) in _CLOCKS or method_name(site.node) in ("record", "elapsed_time", "toc")
         for site in sites
     )
 

@@ -537,6 +537,22 @@ def _writes_count(statements) -> bool:
     return any(isinstance(n, ast.AugAssign) for stmt in statements for n in ast.walk(stmt))
 
 
+def _string_keys(statements, var: str) -> bool:
+    """`for key in end_points: if 'loss' in key: stats[key] += end_points[key].item()` (VoteNet, hold-out
+    10): the loop variable is tested against a string, so the loop goes over a dict's keys (named losses), not
+    a tensor's elements."""
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if any(isinstance(n, ast.Name) and n.id == var for n in sides) and any(
+                isinstance(n, ast.Constant) and isinstance(n.value, str) for n in sides
+            ):
+                return True
+    return False
+
+
 def _uses(statements, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
 
@@ -553,7 +569,11 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         var = loop.target.id
         if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors():  # for p in probs: ...
             owner = loop.iter.id
-            if not _uses(loop.body, var) or not _scalar_body(loop.body, index, {var}):
+            if (
+                not _uses(loop.body, var)
+                or not _scalar_body(loop.body, index, {var})
+                or _string_keys(loop.body, var)
+            ):
                 continue
         else:
             owner = _range_of_tensor(loop, tensors) or _filled_tensor(loop, var, tensors, index)

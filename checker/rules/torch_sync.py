@@ -297,12 +297,21 @@ def _updates_in(loop, index: ModuleIndex) -> bool:
         name = method_name(site.node) or base_name(site.node.func)
         if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
             return True
-    nodes = loop_nodes(index, loop)
-    return any(
-        isinstance(n, ast.AugAssign | ast.Assign)
-        and any(isinstance(a, ast.Attribute) and a.attr == "grad" for a in ast.walk(n.value))
-        for n in nodes
-    )
+    return any(_gradient_update(n) for n in loop_nodes(index, loop))
+
+
+def _gradient_update(node) -> bool:
+    """`w -= lr * w.grad`, `p.data = p.data - lr * p.grad`, `w = w - lr * w.grad`: a value computed from a
+    gradient written back to a weight. `gradient = torch.ge(inputs.grad.data, 0)` (ODIN's per-image input
+    perturbation, hold-out 10) binds a fresh name from a gradient and updates nothing."""
+    if not isinstance(node, ast.AugAssign | ast.Assign):
+        return False
+    if not any(isinstance(a, ast.Attribute) and a.attr == "grad" for a in ast.walk(node.value)):
+        return False
+    if isinstance(node, ast.AugAssign):
+        return True
+    read = {a.id for a in ast.walk(node.value) if isinstance(a, ast.Name)}
+    return any(not isinstance(target, ast.Name) or target.id in read for target in node.targets)
 
 
 _EPOCH = re.compile(r"^(e|ep|epoch|epochs|i_epoch|epoch_idx|epoch_i|n_epoch)$", re.IGNORECASE)
@@ -664,7 +673,11 @@ def _created_on_host(
                     node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
                     continue
             sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
-            if name in _CONSTRUCTORS and not sizes and not _constant(node, steady):
+            if (
+                name in _CONSTRUCTORS
+                and not sizes
+                and not _constant(node, steady, lambda held, at=line: bound(at, held))
+            ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
         if method_name(node) in _PASS_THROUGH:
@@ -747,12 +760,17 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call, steady: Callable[[], set[str]] = frozenset) -> bool:
+def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -> bool:
     """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
-    made once would do."""
+    made once would do. A capital the loop last bound to rows of an array (`A = centroids[idx]`, `F =
+    feats[rows]`, hold-out 10) is a mathematical name for the step's data, not a constant by its case."""
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
-        isinstance(n, _LITERAL_PARTS) or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in steady()))
+        isinstance(n, _LITERAL_PARTS)
+        or (
+            isinstance(n, ast.Name)
+            and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
+        )
         for part in parts
         for n in ast.walk(part)
     )
@@ -990,7 +1008,7 @@ def check_created_then_moved(index: ModuleIndex):
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
-        if loop is not None and _holds_step_loop(index, loop):
+        if loop is not None and (_holds_step_loop(index, loop) or _holds_episode(index, loop)):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         followed = site.function is not None and (
@@ -1043,12 +1061,41 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
                 isinstance(inner, ast.Assign)
                 and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in inner.targets)
                 and not any(
-                    isinstance(c, ast.Call) and (index.resolver.call_name(c) or "").startswith("torch.")
+                    isinstance(c, ast.Call)
+                    and (index.resolver.call_name(c) or "").startswith("torch.")
+                    and not _converts_data(c, index, node)
                     for c in ast.walk(inner.value)
                 )
             ):
                 return True
     return False
+
+
+_CONVERTERS = frozenset(
+    "torch." + n for n in ("Tensor", "FloatTensor", "LongTensor", "from_numpy", "tensor", "as_tensor")
+)
+
+
+def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
+    """`torch.Tensor(F_tmp)` of a name the loop last bound to rows of an array or file (`F_tmp =
+    file_handle['all_feats'][idx]`, low-shot's matching network, hold-out 10): host data converted, not a
+    tensor torch could draw on the device (`torch.FloatTensor(size_n).normal_()` is such a tensor)."""
+    if not (
+        index.resolver.call_name(call) in _CONVERTERS
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Name)
+        and not call.keywords
+    ):
+        return False
+    name = call.args[0].id
+    values = [
+        n.value
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign)
+        and n.lineno < call.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+    ]
+    return bool(values) and isinstance(max(values, key=lambda v: v.lineno), ast.Subscript)
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1063,6 +1110,22 @@ def _holds_step_loop(index: ModuleIndex, loop) -> bool:
     return all(inner is not loop for inner in steps) and any(
         loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno) for inner in steps
     )
+
+
+def _holds_episode(index: ModuleIndex, loop) -> bool:
+    """A loop nested in this one steps an environment (`env.step(action)`): this one runs once per episode,
+    and what it makes on the host (an agent's initial recurrent state, hold-out 10) is made once per episode,
+    not per step. Not when this loop itself steps (GAIL's discriminator update after each rollout)."""
+    if any(step is loop for step in _step_loops(index)):
+        return False
+    for inner in index.loops:
+        if inner is loop or not (loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno)):
+            continue
+        for site in direct_calls(index, inner):
+            func = site.node.func
+            if method_name(site.node) == "step" and "env" in (base_name(func.value) or "").lower():
+                return True
+    return False
 
 
 def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFinding | None:
