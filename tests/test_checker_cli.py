@@ -42,7 +42,7 @@ def project(tmp_path):
                 "cell_type": "code",
                 "source": [
                     "ds = tf.data.TFRecordDataset(files)\n",
-                    "ds = ds.map(parse_fn).batch(32)\n",
+                    "ds = ds.map(tf.io.decode_jpeg).batch(32)\n",
                     "model.fit(ds)\n",
                 ],
             },
@@ -214,7 +214,7 @@ def test_snippets_of_a_post_joined_blockwise_and_skipped():
 
 # ---------------------------------------------------------------- conventions shared with ruff and code scanning
 
-MAP_LOOP = "import tensorflow as tf\nds = tf.data.TFRecordDataset(f).map(parse)\nmodel.fit(ds)\n"
+MAP_LOOP = "import tensorflow as tf\nds = tf.data.TFRecordDataset(f).map(tf.io.decode_jpeg)\nmodel.fit(ds)\n"
 
 
 def test_stdin_dash(capsys, monkeypatch):
@@ -238,7 +238,7 @@ def test_exclude_globs_and_file_noqa(tmp_path, capsys):
 
 
 def test_columns_count_characters_and_pep263(tmp_path, capsys):
-    src = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nnom = 'é'; ds = tf.data.TFRecordDataset(f).map(parse)\nmodel.fit(ds)\n"
+    src = "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nnom = 'é'; ds = tf.data.TFRecordDataset(f).map(tf.io.decode_jpeg)\nmodel.fit(ds)\n"
     (tmp_path / "latin.py").write_bytes(src.encode("latin-1"))
     code, out, err = run(capsys, tmp_path / "latin.py", "--min-confidence", "medium")
     assert not err
@@ -255,7 +255,7 @@ def test_parser_recursion_skips_only_that_file(tmp_path, capsys):
 
 
 def test_min_confidence(tmp_path, capsys):
-    src = MAP_LOOP.replace(".map(parse)", ".batch(8).shuffle(4)")
+    src = MAP_LOOP.replace(".map(tf.io.decode_jpeg)", ".batch(8).shuffle(4)")
     (tmp_path / "m.py").write_text(src)
     assert run(capsys, tmp_path, "--select", "PP204")[:2] == (0, "")
     assert run(capsys, tmp_path, "--select", "PP204", "--min-confidence", "medium")[:2] == (0, "")
@@ -295,5 +295,5 @@ def test_sarif_points_notebook_results_at_the_file_line(project, capsys):
     result = doc["runs"][0]["results"][0]
     raw = (project / "nb.ipynb").read_text().split("\n")
     line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
-    assert "ds.map(parse_fn)" in raw[line - 1]
+    assert "ds.map(tf.io.decode_jpeg)" in raw[line - 1]
     assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (4, 2)
