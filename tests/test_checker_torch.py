@@ -446,3 +446,41 @@ def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_
         ("PP506", 18): "medium",
         ("PP506", 35): "medium",
     }
+
+
+HELPER_MOVES = """import torch
+import util
+from utils import tensor2var
+
+
+def mse_loss(score, target=1):
+    label = util.var(torch.ones(score.size()), requires_grad=False)  # expect: PP506
+    return torch.mean((score - label) ** 2)
+
+
+class Trainer:
+    def train(self):
+        for step in range(self.total_step):
+            real_images = tensor2var(next(self.data_iter)[0])
+            z = tensor2var(torch.randn(real_images.size(0), self.z_dim))  # expect: PP506
+            d_loss = mse_loss(self.D(self.G(z))) + mse_loss(self.D(real_images), 0)
+            d_loss.backward()
+            self.d_optimizer.step()
+            spread = real_images.var()
+            width = torch.var(real_images)
+"""
+
+
+def test_cpu_noise_sent_through_a_project_move_helper_every_step():
+    """torch-fix21: SAGAN's `tensor2var(torch.randn(...))` and BicycleGAN's `util.var(torch.ones(...))` copy
+    noise and labels made on the host every step; a variance (`torch.var`, `.var()`) is no move, and a batch
+    the helper moves is data that must be copied."""
+    assert torch_findings(HELPER_MOVES) == expected(HELPER_MOVES)
+
+
+def test_a_project_var_helper_on_data_or_outside_a_loop_is_silent():
+    source = (
+        "import torch\nimport util\n\nfixed_z = util.var(torch.randn(64, 8))\n"
+        "for x, _ in loader:\n    x = util.var(x)\n    g.step(x, fixed_z)\n    print(torch.var(x))\n"
+    )
+    assert torch_findings(source) == []

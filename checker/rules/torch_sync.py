@@ -1214,10 +1214,23 @@ _HOST_MAKERS = frozenset(
 def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
     """What an imported helper named for the GPU copy moves (`utils.cuda([imgs, z])`: imgs and z;
     `to_var(x)`: x), or None for any other call."""
-    if base_name(call.func) not in MOVE_HELPERS or not call.args or facts(index).helpers.get(id(call)):
+    named = base_name(call.func) in MOVE_HELPERS or _project_var(call)
+    if not named or not call.args or facts(index).helpers.get(id(call)):
         return None
     first = call.args[0]
     return list(first.elts) if isinstance(first, ast.List | ast.Tuple) else [first]
+
+
+def _project_var(call: ast.Call) -> bool:
+    """`util.var(torch.randn(1, z))`: a project's `util`/`utils` module's `var`, which casts its argument to a
+    CUDA tensor (never `torch.var` or a tensor's `.var()`, which are variances)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "var"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in {"util", "utils"}
+    )
 
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
