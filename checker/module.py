@@ -48,6 +48,7 @@ class ModuleIndex:
     function_loops: dict[int, tuple[ast.AST, ...]] = field(default_factory=dict)
     functions: list[ast.AST] = field(default_factory=list)  # every def, nested ones too
     function_parent: dict[int, ast.AST | None] = field(default_factory=dict)
+    local_functions: dict[int, dict[str, ast.AST]] = field(default_factory=dict)  # defs nested in a def
     loop_function: dict[int, ast.AST | None] = field(default_factory=dict)  # loop -> its def (None: module)
     imports: list[ast.AST] = field(default_factory=list)
     call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
@@ -98,6 +99,8 @@ class ModuleIndex:
             elif isinstance(child, FUNCTION_TYPES):
                 self.functions.append(child)
                 self.function_parent[id(child)] = function
+                if function is not None:
+                    self.local_functions.setdefault(id(function), {})[child.name] = child
                 # Decorators and default values run where the def is; the body runs when it is called.
                 for outer in (*child.decorator_list, *child.args.defaults, *child.args.kw_defaults):
                     if outer is not None:
@@ -153,9 +156,16 @@ class ModuleIndex:
     # -- helpers -------------------------------------------------------------------------------------------
 
     def helper_of(self, call: ast.Call, function: ast.AST | None) -> ast.AST | None:
-        """The module function or same-class method a call runs, if it is called by name."""
+        """The module function, same-class method or def local to an enclosing def (`def sample_noise(bs, d):`
+        inside `main`) a call runs, if it is called by name."""
         func = call.func
         if isinstance(func, ast.Name):
+            scope = function
+            while scope is not None and self.local_functions:
+                local = self.local_functions.get(id(scope), {}).get(func.id)
+                if local is not None:
+                    return local
+                scope = self.function_parent.get(id(scope))
             return self.module_functions.get(func.id)
         if (
             isinstance(func, ast.Attribute)

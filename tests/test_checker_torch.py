@@ -484,3 +484,37 @@ def test_a_project_var_helper_on_data_or_outside_a_loop_is_silent():
         "for x, _ in loader:\n    x = util.var(x)\n    g.step(x, fixed_z)\n    print(torch.var(x))\n"
     )
     assert torch_findings(source) == []
+
+
+LOCAL_HELPERS = """import time
+import torch
+
+
+def train(G, D, opt, use_cuda=True):
+    def sample_noise(bs, d):
+        z = torch.randn(bs, d)
+        if use_cuda:
+            z = z.cuda()  # expect: PP506
+        return z
+
+    def _step():
+        start = time.perf_counter()
+        opt.zero_grad()
+        D(G(sample_noise(64, 2))).mean().backward()
+        opt.step()
+        return time.perf_counter() - start
+
+    total = 0.0
+    for i in range(1000):
+        delta = _step()
+        total += delta
+    fixed = sample_noise(16, 2)
+    return total, fixed
+"""
+
+
+def test_a_def_local_to_the_training_function_is_followed_from_its_step_loop():
+    """torch-fix21: mixup's GAN example and continual-learning's `scale_grad` are defs nested in the function
+    that runs the step loop; the loop runs their bodies every step. A time summed from such a def that runs the
+    backward itself holds no graph (timm's benchmark)."""
+    assert torch_findings(LOCAL_HELPERS) == expected(LOCAL_HELPERS)

@@ -72,7 +72,7 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             base_name(s.node.func.value)
             for s in index.function_calls.get(id(helper), [])
             if method_name(s.node) == "backward" and not s.node.args
-        }
+        } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
         return any(
             isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
             for node in ast.walk(helper)
