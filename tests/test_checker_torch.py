@@ -518,3 +518,24 @@ def test_a_def_local_to_the_training_function_is_followed_from_its_step_loop():
     that runs the step loop; the loop runs their bodies every step. A time summed from such a def that runs the
     backward itself holds no graph (timm's benchmark)."""
     assert torch_findings(LOCAL_HELPERS) == expected(LOCAL_HELPERS)
+
+
+SWEEP_HELPERS = """import torch
+
+for n_latent in [2, 5, 10]:
+
+    def sample_noise(bs):
+        return torch.randn(bs, n_latent).cuda()  # expect: PP506
+
+    netG = torch.nn.Linear(n_latent, 2).cuda()
+    optG = torch.optim.Adam(netG.parameters())
+    for iteration in range(10000):
+        optG.zero_grad()
+        netG(sample_noise(64)).mean().backward()
+        optG.step()
+"""
+
+
+def test_a_def_made_at_module_level_inside_a_sweep_is_followed_from_its_step_loop():
+    """mixup's GAN example defines its samplers inside `for shape in [...]:` at module level."""
+    assert torch_findings(SWEEP_HELPERS) == expected(SWEEP_HELPERS)
