@@ -539,3 +539,26 @@ for n_latent in [2, 5, 10]:
 def test_a_def_made_at_module_level_inside_a_sweep_is_followed_from_its_step_loop():
     """mixup's GAN example defines its samplers inside `for shape in [...]:` at module level."""
     assert torch_findings(SWEEP_HELPERS) == expected(SWEEP_HELPERS)
+
+
+ROTATION_LABELS = """import numpy as np
+import torch
+import torch.nn.functional as F
+
+for bx, by in train_loader:
+    n = bx.size(0)
+    by_prime = torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n), 3 * torch.ones(n)), 0).long()
+    mixed = torch.cat((by.float(), torch.zeros(n)), 0)
+    bx, by, by_prime = bx.cuda(), by.cuda(), by_prime.cuda()  # expect: PP506
+    mixed = mixed.cuda()
+    loss = F.cross_entropy(net(bx), by_prime)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_rotation_labels_joined_from_host_factories_and_moved_every_step():
+    """ss-ood's `by_prime = torch.cat((torch.zeros(n), torch.ones(n), ...))` then `.cuda()`: every part is a
+    host factory; a join holding the batch's own labels is data and its copy is needed."""
+    assert torch_findings(ROTATION_LABELS) == expected(ROTATION_LABELS)

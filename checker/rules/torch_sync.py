@@ -658,6 +658,16 @@ def _created_on_host(
         if name in _HOST_SHAPERS and node.args:  # `torch.tril(torch.ones(n, n))`: a host tensor reshaped
             node = node.args[0]
             continue
+        if (
+            name in _JOINS
+            and node.args
+            and isinstance(node.args[0], ast.List | ast.Tuple)
+            and node.args[0].elts
+        ):
+            parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
+            if all(_created_on_host(part, index, steady, bound) is not None for part in parts):
+                return name  # rotation labels joined from host factories: one host tensor
+            return None
         if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if name in _FACTORIES or name in _CONSTRUCTORS:
@@ -687,6 +697,7 @@ def _created_on_host(
     return None
 
 
+_JOINS = frozenset({"torch.cat", "torch.stack"})
 _HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
 _FIXED_ARRAYS = frozenset({"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones"})
 
