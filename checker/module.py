@@ -48,6 +48,7 @@ class ModuleIndex:
     function_loops: dict[int, tuple[ast.AST, ...]] = field(default_factory=dict)
     functions: list[ast.AST] = field(default_factory=list)  # every def, nested ones too
     function_parent: dict[int, ast.AST | None] = field(default_factory=dict)
+    local_functions: dict[int, dict[str, list[ast.AST]]] = field(default_factory=dict)  # defs nested in a def
     loop_function: dict[int, ast.AST | None] = field(default_factory=dict)  # loop -> its def (None: module)
     imports: list[ast.AST] = field(default_factory=list)
     call_assignments: list[ast.Assign] = field(default_factory=list)  # `name = some_call(...)`
@@ -98,6 +99,10 @@ class ModuleIndex:
             elif isinstance(child, FUNCTION_TYPES):
                 self.functions.append(child)
                 self.function_parent[id(child)] = function
+                if function is not None or child.name not in self.module_functions:
+                    # (key 0: a def at module level under an `if` or a `for`, `for shape in shapes: def f():`)
+                    scope_key = id(function) if function is not None else 0
+                    self.local_functions.setdefault(scope_key, {}).setdefault(child.name, []).append(child)
                 # Decorators and default values run where the def is; the body runs when it is called.
                 for outer in (*child.decorator_list, *child.args.defaults, *child.args.kw_defaults):
                     if outer is not None:
@@ -153,10 +158,19 @@ class ModuleIndex:
     # -- helpers -------------------------------------------------------------------------------------------
 
     def helper_of(self, call: ast.Call, function: ast.AST | None) -> ast.AST | None:
-        """The module function or same-class method a call runs, if it is called by name."""
+        """The module function, same-class method or def local to an enclosing def (`def sample_noise(bs, d):`
+        inside `main`) a call runs, if it is called by name."""
         func = call.func
         if isinstance(func, ast.Name):
-            return self.module_functions.get(func.id)
+            scope = function
+            while scope is not None and self.local_functions:
+                local = self.local_functions.get(id(scope), {}).get(func.id)
+                if local:
+                    return _last_before(local, call.lineno)
+                scope = self.function_parent.get(id(scope))
+            found = self.module_functions.get(func.id)
+            local = self.local_functions.get(0, {}).get(func.id) if found is None else None
+            return _last_before(local, call.lineno) if local else found
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
@@ -251,3 +265,10 @@ def parameter_names(function) -> set[str]:
 
 def names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _last_before(defs: list[ast.AST], line: int) -> ast.AST:
+    """The def of a name bound more than once in a scope (one per branch) that a call at `line` runs: the last
+    one above it, else the first."""
+    above = [d for d in defs if d.lineno < line]
+    return above[-1] if above else defs[0]

@@ -446,3 +446,119 @@ def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_
         ("PP506", 18): "medium",
         ("PP506", 35): "medium",
     }
+
+
+HELPER_MOVES = """import torch
+import util
+from utils import tensor2var
+
+
+def mse_loss(score, target=1):
+    label = util.var(torch.ones(score.size()), requires_grad=False)  # expect: PP506
+    return torch.mean((score - label) ** 2)
+
+
+class Trainer:
+    def train(self):
+        for step in range(self.total_step):
+            real_images = tensor2var(next(self.data_iter)[0])
+            z = tensor2var(torch.randn(real_images.size(0), self.z_dim))  # expect: PP506
+            d_loss = mse_loss(self.D(self.G(z))) + mse_loss(self.D(real_images), 0)
+            d_loss.backward()
+            self.d_optimizer.step()
+            spread = real_images.var()
+            width = torch.var(real_images)
+"""
+
+
+def test_cpu_noise_sent_through_a_project_move_helper_every_step():
+    """torch-fix21: SAGAN's `tensor2var(torch.randn(...))` and BicycleGAN's `util.var(torch.ones(...))` copy
+    noise and labels made on the host every step; a variance (`torch.var`, `.var()`) is no move, and a batch
+    the helper moves is data that must be copied."""
+    assert torch_findings(HELPER_MOVES) == expected(HELPER_MOVES)
+
+
+def test_a_project_var_helper_on_data_or_outside_a_loop_is_silent():
+    source = (
+        "import torch\nimport util\n\nfixed_z = util.var(torch.randn(64, 8))\n"
+        "for x, _ in loader:\n    x = util.var(x)\n    g.step(x, fixed_z)\n    print(torch.var(x))\n"
+    )
+    assert torch_findings(source) == []
+
+
+LOCAL_HELPERS = """import time
+import torch
+
+
+def train(G, D, opt, use_cuda=True):
+    def sample_noise(bs, d):
+        z = torch.randn(bs, d)
+        if use_cuda:
+            z = z.cuda()  # expect: PP506
+        return z
+
+    def _step():
+        start = time.perf_counter()
+        opt.zero_grad()
+        D(G(sample_noise(64, 2))).mean().backward()
+        opt.step()
+        return time.perf_counter() - start
+
+    total = 0.0
+    for i in range(1000):
+        delta = _step()
+        total += delta
+    fixed = sample_noise(16, 2)
+    return total, fixed
+"""
+
+
+def test_a_def_local_to_the_training_function_is_followed_from_its_step_loop():
+    """torch-fix21: mixup's GAN example and continual-learning's `scale_grad` are defs nested in the function
+    that runs the step loop; the loop runs their bodies every step. A time summed from such a def that runs the
+    backward itself holds no graph (timm's benchmark)."""
+    assert torch_findings(LOCAL_HELPERS) == expected(LOCAL_HELPERS)
+
+
+SWEEP_HELPERS = """import torch
+
+for n_latent in [2, 5, 10]:
+
+    def sample_noise(bs):
+        return torch.randn(bs, n_latent).cuda()  # expect: PP506
+
+    netG = torch.nn.Linear(n_latent, 2).cuda()
+    optG = torch.optim.Adam(netG.parameters())
+    for iteration in range(10000):
+        optG.zero_grad()
+        netG(sample_noise(64)).mean().backward()
+        optG.step()
+"""
+
+
+def test_a_def_made_at_module_level_inside_a_sweep_is_followed_from_its_step_loop():
+    """mixup's GAN example defines its samplers inside `for shape in [...]:` at module level."""
+    assert torch_findings(SWEEP_HELPERS) == expected(SWEEP_HELPERS)
+
+
+ROTATION_LABELS = """import numpy as np
+import torch
+import torch.nn.functional as F
+
+for bx, by in train_loader:
+    n = bx.size(0)
+    by_prime = torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n), 3 * torch.ones(n)), 0).long()
+    mixed = torch.cat((by.float(), torch.zeros(n)), 0)
+    bx, by, by_prime = bx.cuda(), by.cuda(), by_prime.cuda()  # expect: PP506
+    mixed = mixed.cuda()
+    loss = F.cross_entropy(net(bx), by_prime)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_rotation_labels_joined_from_host_factories_and_moved_every_step():
+    """ss-ood's `by_prime = torch.cat((torch.zeros(n), torch.ones(n), ...))` then `.cuda()`: every part is a
+    host factory; a join holding the batch's own labels is data and its copy is needed."""
+    assert torch_findings(ROTATION_LABELS) == expected(ROTATION_LABELS)

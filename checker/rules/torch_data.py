@@ -751,7 +751,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
 # `self.to_var(x)` of a base class, `to_cuda(batch)`): defined elsewhere, known by name.
-MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable"})
+MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_get_variable", "tensor2var"})
 
 
 def _batch_in_args(call: ast.Call, targets: set[str]) -> bool:

@@ -72,7 +72,7 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             base_name(s.node.func.value)
             for s in index.function_calls.get(id(helper), [])
             if method_name(s.node) == "backward" and not s.node.args
-        }
+        } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
         return any(
             isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
             for node in ast.walk(helper)
@@ -658,6 +658,16 @@ def _created_on_host(
         if name in _HOST_SHAPERS and node.args:  # `torch.tril(torch.ones(n, n))`: a host tensor reshaped
             node = node.args[0]
             continue
+        if (
+            name in _JOINS
+            and node.args
+            and isinstance(node.args[0], ast.List | ast.Tuple)
+            and node.args[0].elts
+        ):
+            parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
+            if all(_created_on_host(part, index, steady, bound) is not None for part in parts):
+                return name  # rotation labels joined from host factories: one host tensor
+            return None
         if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if name in _FACTORIES or name in _CONSTRUCTORS:
@@ -687,6 +697,7 @@ def _created_on_host(
     return None
 
 
+_JOINS = frozenset({"torch.cat", "torch.stack"})
 _HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
 _FIXED_ARRAYS = frozenset({"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones"})
 
@@ -1214,10 +1225,23 @@ _HOST_MAKERS = frozenset(
 def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
     """What an imported helper named for the GPU copy moves (`utils.cuda([imgs, z])`: imgs and z;
     `to_var(x)`: x), or None for any other call."""
-    if base_name(call.func) not in MOVE_HELPERS or not call.args or facts(index).helpers.get(id(call)):
+    named = base_name(call.func) in MOVE_HELPERS or _project_var(call)
+    if not named or not call.args or facts(index).helpers.get(id(call)):
         return None
     first = call.args[0]
     return list(first.elts) if isinstance(first, ast.List | ast.Tuple) else [first]
+
+
+def _project_var(call: ast.Call) -> bool:
+    """`util.var(torch.randn(1, z))`: a project's `util`/`utils` module's `var`, which casts its argument to a
+    CUDA tensor (never `torch.var` or a tensor's `.var()`, which are variances)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "var"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in {"util", "utils"}
+    )
 
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
