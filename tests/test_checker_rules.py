@@ -1887,3 +1887,59 @@ for ds in (images, direct, records, named, shards):
     model.fit(ds.batch(32), epochs=10)
 """
     assert sure(src, "PP202") == [(11, "medium"), (12, "medium"), (13, "low"), (14, "low"), (15, "low")]
+
+
+def test_contrib_map_with_num_threads_runs_on_threads():
+    # tf.contrib.data (TF 1.2-1.4) spelled the thread count `num_threads`; `output_buffer_size` is only a buffer
+    src = """
+import tensorflow as tf
+
+def _parse_function(filename, label):
+    image = tf.image.decode_jpeg(tf.read_file(filename), channels=3)
+    return tf.image.resize_images(image, [224, 224]), label
+
+train_dataset = tf.contrib.data.Dataset.from_tensor_slices((train_files, train_labels))
+train_dataset = train_dataset.map(_parse_function, num_threads=8, output_buffer_size=64)
+train_dataset = train_dataset.shuffle(10000).batch(32)
+val_dataset = tf.contrib.data.Dataset.from_tensor_slices((val_files, val_labels))
+val_dataset = val_dataset.map(_parse_function, output_buffer_size=64).batch(32)
+iterator = tf.contrib.data.Iterator.from_structure(train_dataset.output_types, train_dataset.output_shapes)
+images, labels = iterator.get_next()
+loss = model(images, labels)
+for epoch in range(10):
+    sess.run(iterator.make_initializer(train_dataset))
+    sess.run(train_op)
+    sess.run(iterator.make_initializer(val_dataset))
+    sess.run(loss)
+"""
+    assert [(r, line) for r, line in codes(src) if r == "PP202"] == [("PP202", 12)]
+
+
+def test_image_work_is_seen_through_functools_partial():
+    # a CycleGAN's PNG decode handed to map as `partial(_parse, channels=...)` (reading 16)
+    src = """
+import functools
+from functools import partial
+
+import tensorflow as tf
+
+
+def _parse(filename, channels):
+    return tf.cast(tf.image.decode_png(tf.io.read_file(filename), channels=channels), tf.float32)
+
+
+def _record(record, spec):
+    return tf.io.parse_single_example(record, spec)
+
+
+files = tf.data.Dataset.from_tensor_slices(tf.constant(names))
+images = files.map(partial(_parse, channels=3)).batch(8).repeat()
+model.fit(images, epochs=10)
+records = tf.data.TFRecordDataset(names).map(functools.partial(_record, spec=SPEC)).batch(8)
+model.fit(records, epochs=10)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [
+        (17, "medium"),  # decodes a PNG: image work, seen through the partial
+        (19, "low"),  # a record parse alone stays low
+    ]
