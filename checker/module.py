@@ -257,6 +257,20 @@ def assigned_names(nodes) -> set[str]:
     return names
 
 
+def bound_values(scope: ast.AST, name: str) -> list[ast.AST | None]:
+    """The values assigned to the plain name `name` anywhere in `scope` (`=`, `+=`, an annotated assignment,
+    whose value may be None), in the order `ast.walk` meets them."""
+    return [
+        node.value
+        for node in ast.walk(scope)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == name
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+
+
 def parameter_names(function) -> set[str]:
     """The names a def's parameters bind, keyword-only included (not *args, **kwargs)."""
     a = function.args

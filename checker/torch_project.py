@@ -149,15 +149,8 @@ def _made_elsewhere(texts: dict[str, str], makers: dict, handoffs: dict) -> tupl
     handoffs = {name: list(entries) for name, entries in handoffs.items()}
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     trained = set()
-    for path, text in texts.items():
-        names = set(called.findall(text)) if any(n in text for n in makers) else set()
-        names = {n for n in names if any(m[0] != path for m in makers[n]) and _reaches(text, n)}
-        if not names:
-            continue
-        index = _index(text, torch_only=False)  # (a main.py that only hands the loaders on imports no torch)
-        if index is None:
-            continue
-        chosen = {n: _imported(index, n, path, [m for m in makers[n] if m[0] != path]) for n in names}
+    # (a main.py that only hands the loaders on imports no torch)
+    for index, chosen in _importers(texts, makers, called, torch_only=False):
         where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
         moved = moves_batches_of(index, where)
         for name in moved:
@@ -214,21 +207,27 @@ def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, in
         return set()
     named = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\b")
     trained = set()
-    for path, text in texts.items():
-        names = set(named.findall(text)) if any(n in text for n in held) else set()
-        names = {n for n in names if any(e[0] != path for e in held[n]) and _reaches(text, n)}
-        if not names:
-            continue
-        index = _index(text)
-        if index is None:
-            continue
-        chosen = {n: _imported(index, n, path, [e for e in held[n] if e[0] != path]) for n in names}
+    for index, chosen in _importers(texts, held, named):
         attrs = {n: {e[3] for e in entries} for n, entries in chosen.items() if entries}
         for owner, attr in moves_held_batches(index, attrs):
             trained.update(
                 (p, line, col, f"{owner}(...).{attr}") for p, line, col, a in chosen[owner] if a == attr
             )
     return trained
+
+
+def _importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+    """(index, chosen) of each module whose text names (by `pattern`) and can reach a name of `table` that
+    another module defines; `chosen` maps each such name to the entries (path first) of the modules it
+    imports it from. Only those modules are parsed."""
+    for path, text in texts.items():
+        names = set(pattern.findall(text)) if any(n in text for n in table) else set()
+        names = {n for n in names if any(e[0] != path for e in table[n]) and _reaches(text, n)}
+        if not names:
+            continue
+        index = _index(text, torch_only=torch_only)
+        if index is not None:
+            yield index, {n: _imported(index, n, path, [e for e in table[n] if e[0] != path]) for n in names}
 
 
 def _reaches(text: str, name: str) -> bool:

@@ -8,7 +8,14 @@ import functools
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, parameter_names
+from checker.module import (
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    ModuleIndex,
+    bound_values,
+    names_in,
+    parameter_names,
+)
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     base_name,
@@ -1144,15 +1151,7 @@ def _held_as(node: ast.AST) -> tuple[str, str] | None:
 def _only_binding(name: str, function, line: int) -> ast.AST | None:
     """The value of the one assignment to `name` in `function` before `line` (`loader =
     self.data_loader['train']`), or None when there is none or several."""
-    values = [
-        node.value
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
+    values = bound_values(function, name)
     return values[0] if len(values) == 1 and values[0] is not None and values[0].lineno < line else None
 
 

@@ -6,7 +6,7 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, names_in
+from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, bound_values, names_in
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     FEW_RUNS,
@@ -438,15 +438,7 @@ def _few_by_name(index: ModuleIndex, site) -> bool:
         return False
     name = it.args[0].id
     scope = site.function if site.function is not None else index.tree
-    values = [
-        node.value
-        for node in ast.walk(scope)
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
+    values = bound_values(scope, name)
     return (
         len(values) == 1
         and isinstance(values[0], ast.Constant)
