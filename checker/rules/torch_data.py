@@ -564,10 +564,9 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
             continue
         # the iterator is made in the training loop, or bound to a name that loop pulls from (`batches =
         # iter(loader)`, `train_loader = cycle(DataLoader(...))`)
+        # (not `next(iter(val_loader))` every N steps)
         in_step = any(id(loop) in step_ids and not fx.periodic(s.node, loop) for loop in s.loops)
-        if (
-            in_step or bound_to.get(id(s.node), set()) & pulled
-        ):  # (not `next(iter(val_loader))` every N steps)
+        if in_step or bound_to.get(id(s.node), set()) & pulled:
             sources.add(_pulled_key(s.node.args[0], scopes, s.function, s.node.lineno))
     return sources
 

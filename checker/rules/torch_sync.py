@@ -852,12 +852,10 @@ def _step_helpers(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         found = set()
-        steps = facts(
-            index
-        ).step_loops  # (not an epoch loop calling `train()`: its helpers run once an epoch)
+        steps = facts(index).step_loops
         for loop in steps:
             if any(inner is not loop and loop.lineno < inner.lineno <= loop.end_lineno for inner in steps):
-                continue  # it holds the step loop: an epoch loop
+                continue  # it holds a step loop: an epoch loop calling `train()`, whose helpers run once an epoch
             for site, via in index.reached_calls(index.loop_calls[id(loop)]):
                 if via is None or site.function is None or eval_named(site.function):
                     continue
@@ -1098,15 +1096,7 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
         and not call.keywords
     ):
         return False
-    name = call.args[0].id
-    values = [
-        n.value
-        for n in ast.walk(loop)
-        if isinstance(n, ast.Assign)
-        and n.lineno < call.lineno
-        and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
-    ]
-    return bool(values) and isinstance(max(values, key=lambda v: v.lineno), ast.Subscript)
+    return isinstance(_bound_before(index, loop, call.lineno, call.args[0].id), ast.Subscript)
 
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
