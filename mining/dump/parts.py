@@ -20,17 +20,16 @@ is kept (nearly) all kept, and no stored post could make a prepared row not newe
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from lxml import etree
 
 from mining.dump.rows import PostSelector, RowError, answer_row
-from mining.dump.split_pool import prepare_posts, worker_start
+from mining.dump.split_pool import fork_workers, prepare_posts
 from mining.store import Upsert
 
 WORKERS = 2  # processes parsing and preparing parts
@@ -189,12 +188,7 @@ class PartPool:
     file order."""
 
     def __init__(self, dialect):
-        self._executor = ProcessPoolExecutor(
-            WORKERS,
-            mp_context=multiprocessing.get_context("fork"),
-            initializer=worker_start,
-            initargs=(os.getpid(), dialect),
-        )
+        self._executor = fork_workers(WORKERS, dialect)
 
     def map(
         self, path: str, parts: Iterator[Part | None], select: PostSelector

@@ -72,7 +72,19 @@ def prepare_posts(
     )
 
 
-def worker_start(parent: int, dialect) -> None:
+def fork_workers(count: int, dialect) -> ProcessPoolExecutor:
+    """``count`` worker processes for the importer, forked when the first job is submitted: a fork starts at once
+    and imports nothing. Each lives and dies with the importer (:func:`_worker_start`) and holds copies of its
+    database connections, which it never touches (it ends with os._exit: it does not close them either)."""
+    return ProcessPoolExecutor(
+        count,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_start,
+        initargs=(os.getpid(), dialect),
+    )
+
+
+def _worker_start(parent: int, dialect) -> None:
     """The worker lives and dies with the importer: killed with it (even by SIGKILL, which leaves no chance to
     clean up), holding none of its standard streams (a pipe reading the importer's output must see its end), and
     deaf to Ctrl-C (which reaches the whole process group: the importer decides what an interrupt means, and still
@@ -113,14 +125,7 @@ class SplitPool:
             return None
         try:
             if self._executor is None:
-                # A fork starts at once and imports nothing. It also holds copies of this process's database
-                # connections, which it never touches (it ends with os._exit: it does not close them either).
-                self._executor = ProcessPoolExecutor(
-                    1,
-                    mp_context=multiprocessing.get_context("fork"),
-                    initializer=worker_start,
-                    initargs=(os.getpid(), self.dialect),
-                )
+                self._executor = fork_workers(1, self.dialect)
             return self._executor.submit(prepare_posts, questions, answers, source)
         except (
             OSError,
