@@ -169,23 +169,22 @@ def _touched(name: str, index: ModuleIndex) -> bool:
     """The name is read other than as a call's `**name` (`kwargs.update(...)`, `kwargs["x"] = ...`,
     `dict(kwargs, ...)`): what the dict holds at the call is not its literal."""
 
-    def make() -> bool:
+    def make() -> set[str]:  # every name read other than as a `**name`, found in one walk of the module
+        nodes = list(ast.walk(index.tree))
         spread = {
             id(k.value)
-            for node in ast.walk(index.tree)
+            for node in nodes
             if isinstance(node, ast.Call)
             for k in node.keywords
             if k.arg is None
         }
-        return any(
-            isinstance(node, ast.Name)
-            and node.id == name
-            and isinstance(node.ctx, ast.Load)
-            and id(node) not in spread
-            for node in ast.walk(index.tree)
-        )
+        return {
+            node.id
+            for node in nodes
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in spread
+        }
 
-    return facts(index).loop_cache(f"touched {name}", None, make)
+    return name in facts(index).loop_cache("read names", None, make)
 
 
 def _def_of(node: ast.AST, index: ModuleIndex):
@@ -250,10 +249,14 @@ class _Scopes:
 
 def entry_of(node: ast.Subscript) -> str | None:
     """`loaders["train"]` -> "loaders['train']": an entry of a dict by a constant key."""
-    key = node.slice
-    if isinstance(node.value, ast.Name) and isinstance(key, ast.Constant) and isinstance(key.value, str):
-        return f"{node.value.id}[{key.value!r}]"
-    return None
+    return _entry(node.value.id, node.slice) if isinstance(node.value, ast.Name) else None
+
+
+def _entry(holder: str, key: ast.AST) -> str | None:
+    """How a dict entry of a constant string key is named (`loaders['train']`); None for any other key."""
+    return (
+        f"{holder}[{key.value!r}]" if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+    )
 
 
 def shown(key: Key) -> str:
@@ -1136,14 +1139,10 @@ def _held_as(node: ast.AST) -> tuple[str, str] | None:
     "loaders['train']"); None for anything else."""
     if isinstance(node, ast.Attribute) and base_name(node.value) is not None:
         return base_name(node.value), node.attr
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.value, ast.Attribute)
-        and base_name(node.value.value) is not None
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return base_name(node.value.value), f"{node.value.attr}[{node.slice.value!r}]"
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
+        receiver, entry = base_name(node.value.value), _entry(node.value.attr, node.slice)
+        if receiver is not None and entry is not None:
+            return receiver, entry
     return None
 
 
