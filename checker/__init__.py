@@ -1,4 +1,4 @@
-"""ppcheck: a static checker for performance problems in TensorFlow/Keras code.
+"""ppcheck: a static checker for performance problems in TensorFlow/Keras and PyTorch code.
 
 Pure: source text in, findings out. It imports nothing of ppminer and touches no database, so `mining` (and
 anyone else) can use it: `check_source(text, path)` -> (findings, skipped).

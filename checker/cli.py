@@ -1,4 +1,4 @@
-"""`ppcheck`: find performance problems in TensorFlow/Keras code (.py files and notebook code cells)."""
+"""`ppcheck`: find performance problems in TensorFlow/Keras and PyTorch code (.py files and notebook code cells)."""
 
 from __future__ import annotations
 
