@@ -1584,7 +1584,9 @@ model.fit(ds, epochs=10)
             "(right 1 time in 14 on fresh code), and so are a parse already given num_parallel_calls (other than "
             "1) on a pipeline not seen training, pipelines read once or element by element (as PP202's), "
             "pipelines read only to be written out (a conversion to TFRecords) and pipelines named for "
-            "training that nothing reads."
+            "training that nothing reads. Since tf-fix17 a parse on a serial map is PP202's finding, not this "
+            "rule's: threads are the fix that keeps the parse as written, and PP202's message names batching "
+            "and tf.io.parse_example as the other; this rule reports parses already on threads."
         ),
         confidence="medium",
         check=check_map_before_batch,
@@ -1663,7 +1665,10 @@ model.fit(ds, epochs=10)
             "`next`-ed only under a remainder test in a training loop (`if step % 100 == 0:`) is read now and "
             "then, not trained on; one unbatched element drawn so (a visualisation) is `low`. A costly map on a "
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
-            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13)."
+            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
+            "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
+            "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
+            "its message adds batching then tf.io.parse_example as the other fix."
         ),
         check=check_sequential_map,
     )

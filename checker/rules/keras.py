@@ -538,7 +538,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "body plots (plt., imshow, subplot, a helper named for plotting); a loop over what a detector "
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
             "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state. "
-            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`."
+            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`. "
+            "An image pyramid is silent: an input resized to a size or scale the iteration computes "
+            "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
+            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported."
         ),
         check=check_predict_per_sample,
     )
