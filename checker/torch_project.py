@@ -10,11 +10,17 @@ makes a DataLoader, then only those whose text calls one of the makers, or defin
 loader is handed to; it reports PP505 at the unpinned DataLoader when the other module copies its batches.
 It also drops PP505 findings on loaders of a project dataset class whose `__getitem__` moves each item to
 the device itself (the batches are on the GPU already), parsing only modules that define `__getitem__`.
+
+`factories_across_modules` does the same for PP506: a def of one module that returns a tensor made on the
+host (`def gen_rand_noise(n): return torch.randn(n, 128)`) and a loop in another module that copies what it
+returns to the device on every step (`noise = gen_rand_noise(b).to(device)`).
 """
 
 from __future__ import annotations
 
 import ast
+import collections
+import functools
 import os
 import re
 
@@ -22,7 +28,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
-from checker.rules.torch_common import base_name, is_device_move, uses_torch
+from checker.rules.torch_common import base_name, is_device_move, lowered_on_toys, uses_torch
 from checker.rules.torch_data import (
     consumed_params,
     handed_made,
@@ -35,6 +41,7 @@ from checker.rules.torch_data import (
     returned_loaders,
     unpinned,
 )
+from checker.rules.torch_sync import check_created_then_moved, host_factories
 from checker.source import read_python
 from checker.testcode import is_test_path
 
@@ -74,6 +81,76 @@ def loaders_across_modules(
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
         findings = _without_device_datasets(findings + _in_project(checked, findings, known), texts)
     return findings
+
+
+def factories_across_modules(
+    findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
+) -> list[Finding]:
+    """`findings` with a PP506 finding added where a loop copies to the device, every step, a tensor that
+    a def of another module of the project made on the host. Only modules whose text calls a torch factory
+    are parsed for such defs, and only modules that name one of them for the copies."""
+    if codes is not None and _FACTORY_RULE not in codes:
+        return findings
+    sources = sources or {}
+    for files in projects:
+        texts = {
+            p: t
+            for p in files
+            if p.endswith(".py")
+            and not is_test_path(p)
+            and (t := sources.get(p) or read_python(p)) is not None
+        }
+        findings = findings + _factories_moved(texts, findings)
+    return findings
+
+
+_FACTORY_RULE = "PP506"
+_FACTORY_CALL = re.compile(r"\btorch\.(?:rand\w*|zeros|ones|empty|full|arange|eye|tensor|Tensor|\w+Tensor)\(")
+
+
+def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    makers: dict[str, list[tuple[str, str]]] = {}
+    for path, text in texts.items():
+        if "return" not in text or not _FACTORY_CALL.search(text) or file_is_silenced(text):
+            continue
+        index = _index(text)
+        for name, factory in (host_factories(index) if index is not None else {}).items():
+            makers.setdefault(name, []).append((path, factory))
+    if not makers:
+        return []
+    defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in makers)
+    called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
+    reported = {(f.path, f.line) for f in findings if f.rule == _FACTORY_RULE}
+    rule = all_rules()[_FACTORY_RULE]
+    found = []
+    for index, chosen, path in _importers(texts, makers, called, with_path=True):
+        # a def imported from its module, or a method named by no other def of the project (`G.sample_latent`)
+        outside = {
+            n: (entries or makers[n])[0][1]
+            for n, entries in chosen.items()
+            if entries or (defined[n] == len(makers[n]) and _method_call(texts[path], n))
+        }
+        if not outside:
+            continue
+        noqa = noqa_lines(texts[path])
+        for raw in lowered_on_toys(functools.partial(check_created_then_moved, outside=outside))(index):
+            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _FACTORY_RULE):
+                continue
+            reported.add((path, raw.line))
+            confidence = raw.confidence or rule.confidence
+            found.append(
+                Finding(
+                    path, raw.line, raw.col + 1, _FACTORY_RULE, raw.message, rule.root_cause, None, confidence
+                )
+            )
+    return found
+
+
+_DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
+
+
+def _method_call(text: str, name: str) -> bool:
+    return re.search(rf"\w\.{name}\s*\(", text) is not None
 
 
 def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
@@ -216,10 +293,12 @@ def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, in
     return trained
 
 
-def _importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+def _importers(
+    texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True, with_path: bool = False
+):
     """(index, chosen) of each module whose text names (by `pattern`) and can reach a name of `table` that
     another module defines; `chosen` maps each such name to the entries (path first) of the modules it
-    imports it from. Only those modules are parsed."""
+    imports it from. Only those modules are parsed. `with_path` adds the module's path to each pair."""
     for path, text in texts.items():
         names = set(pattern.findall(text)) if any(n in text for n in table) else set()
         names = {n for n in names if any(e[0] != path for e in table[n]) and _reaches(text, n)}
@@ -227,7 +306,8 @@ def _importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_on
             continue
         index = _index(text, torch_only=torch_only)
         if index is not None:
-            yield index, {n: _imported(index, n, path, [e for e in table[n] if e[0] != path]) for n in names}
+            chosen = {n: _imported(index, n, path, [e for e in table[n] if e[0] != path]) for n in names}
+            yield (index, chosen, path) if with_path else (index, chosen)
 
 
 def _reaches(text: str, name: str) -> bool:
