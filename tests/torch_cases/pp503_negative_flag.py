@@ -81,7 +81,7 @@ def loop_dataset(graphs, classifier, idxes, optimizer=None):
             optimizer.step()
 
 
-def fit(classifier, graphs, optimizer, epochs):
+def fit_graphs(classifier, graphs, optimizer, epochs):
     for _ in range(epochs):
         loop_dataset(graphs, classifier, list(range(len(graphs))), optimizer=optimizer)
         loop_dataset(graphs, classifier, list(range(len(graphs))), optimizer)

@@ -1,6 +1,5 @@
 import torch
-
-from training_utils import *  # noqa: F403
+from training_utils import gen_noise_on, gen_rand_noise, load_batch
 
 
 def train(aG, aD, loader, optimizer_g, optimizer_d, images, device, iters):
