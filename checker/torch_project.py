@@ -41,7 +41,7 @@ from checker.rules.torch_data import (
     returned_loaders,
     unpinned,
 )
-from checker.rules.torch_sync import check_created_then_moved, host_factories
+from checker.rules.torch_sync import check_created_then_moved, host_factories, step_loop_callees
 from checker.source import read_python
 from checker.testcode import is_test_path
 
@@ -109,31 +109,25 @@ _FACTORY_CALL = re.compile(r"\btorch\.(?:rand\w*|zeros|ones|empty|full|arange|ey
 
 
 def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    makers: dict[str, list[tuple[str, str]]] = {}
-    for path, text in texts.items():
-        if "return" not in text or not _FACTORY_CALL.search(text) or file_is_silenced(text):
-            continue
-        index = _index(text)
-        for name, factory in (host_factories(index) if index is not None else {}).items():
-            makers.setdefault(name, []).append((path, factory))
-    if not makers:
-        return []
-    defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in makers)
-    called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
+    """PP506 findings that need two modules: a copy of what another module's def made on the host
+    (`_outside_factories`), and a copy made in a def that another module's training loop calls
+    (`_stepped_defs`). Each module concerned is checked once more with that knowledge, and only its
+    findings not reported before are kept."""
+    indexes: dict[str, ModuleIndex] = {}
+    outside = _outside_factories(texts, indexes)
+    stepped = _stepped_defs(texts, indexes)
     reported = {(f.path, f.line) for f in findings if f.rule == _FACTORY_RULE}
     rule = all_rules()[_FACTORY_RULE]
     found = []
-    for index, chosen, path in _importers(texts, makers, called, with_path=True):
-        # a def imported from its module, or a method named by no other def of the project (`G.sample_latent`)
-        outside = {
-            n: (entries or makers[n])[0][1]
-            for n, entries in chosen.items()
-            if entries or (defined[n] == len(makers[n]) and _method_call(texts[path], n))
-        }
-        if not outside:
+    for path in sorted(set(outside) | set(stepped)):
+        index = indexes.get(path) or _index(texts[path])
+        if index is None:
             continue
+        check = functools.partial(
+            check_created_then_moved, outside=outside.get(path, {}), stepped=frozenset(stepped.get(path, ()))
+        )
         noqa = noqa_lines(texts[path])
-        for raw in lowered_on_toys(functools.partial(check_created_then_moved, outside=outside))(index):
+        for raw in lowered_on_toys(check)(index):
             if (path, raw.line) in reported or silenced(noqa.get(raw.line), _FACTORY_RULE):
                 continue
             reported.add((path, raw.line))
@@ -146,7 +140,55 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
     return found
 
 
+def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[str, str]]:
+    """{path: {callee: factory}}: for each module, the defs of other modules it calls that return a tensor
+    made on the host, imported from their module, or methods no other def of the project is named as
+    (`G.sample_latent`). The parsed importers are kept in `indexes`."""
+    makers: dict[str, list[tuple[str, str]]] = {}
+    for path, text in texts.items():
+        if "return" not in text or not _FACTORY_CALL.search(text) or file_is_silenced(text):
+            continue
+        index = _index(text)
+        for name, factory in (host_factories(index) if index is not None else {}).items():
+            makers.setdefault(name, []).append((path, factory))
+    if not makers:
+        return {}
+    defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in makers)
+    called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
+    found = {}
+    for index, chosen, path in _importers(texts, makers, called, with_path=True):
+        named = {
+            n: (entries or makers[n])[0][1]
+            for n, entries in chosen.items()
+            if entries or (defined[n] == len(makers[n]) and _method_call(texts[path], n))
+        }
+        if named:
+            found[path], indexes[path] = named, index
+    return found
+
+
+def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
+    """{path: def names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
+    `torch.randperm(n).cuda()` runs on every step) and that a training loop of a module importing them
+    calls."""
+    defs: dict[str, list[tuple[str]]] = {}
+    for path, text in texts.items():
+        if _MOVES.search(text) and _FACTORY_CALL.search(text) and not file_is_silenced(text):
+            for name in _TOP_DEF.findall(text):
+                defs.setdefault(name, []).append((path,))
+    if not defs:
+        return {}
+    called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
+    found: dict[str, set[str]] = {}
+    for index, chosen in _importers(texts, defs, called):
+        for name in step_loop_callees(index) & set(chosen):
+            for (path,) in chosen[name]:
+                found.setdefault(path, set()).add(name)
+    return found
+
+
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
+_TOP_DEF = re.compile(r"^def\s+(\w+)", re.MULTILINE)
 
 
 def _method_call(text: str, name: str) -> bool:

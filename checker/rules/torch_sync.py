@@ -1055,8 +1055,14 @@ def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | N
     return max(earlier, key=lambda pair: pair[0])[1] if earlier else None
 
 
-def check_created_then_moved(index: ModuleIndex, outside: Mapping[str, str] = MappingProxyType({})):
-    """PP506; `outside` as `_created_on_host` takes it (the project pass gives it, the module pass does not)."""
+def check_created_then_moved(
+    index: ModuleIndex,
+    outside: Mapping[str, str] = MappingProxyType({}),
+    stepped: frozenset[str] = frozenset(),
+):
+    """PP506. The project pass (checker/torch_project.py) gives what one module cannot know: `outside` as
+    `_created_on_host` takes it, and `stepped`, the module's defs that a loop of another module calls on
+    every step (mixup's `mixup_data`, imported by the training script)."""
     per_step = None
     for site in index.calls:
         call = site.node
@@ -1068,7 +1074,9 @@ def check_created_then_moved(index: ModuleIndex, outside: Mapping[str, str] = Ma
         if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
             if per_step is None:
                 per_step = _per_step_functions(index)
-            if site.function is None or id(site.function) not in per_step:
+            if site.function is None or not (
+                id(site.function) in per_step or _stepped_elsewhere(index, site.function, stepped)
+            ):
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
@@ -1105,6 +1113,30 @@ def check_created_then_moved(index: ModuleIndex, outside: Mapping[str, str] = Ma
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
+    """A module-level def whose name the project pass found called in another module's step loop."""
+    name = getattr(function, "name", None)
+    return name in stepped and index.module_functions.get(name) is function
+
+
+def step_loop_callees(index: ModuleIndex) -> set[str]:
+    """Names the module's training loops call as plain functions or module attributes (`mixup_data(x, y)`,
+    `utils.mixup_data(x, y)`), for the project pass to find their defs in other modules."""
+    found = set()
+    for loop in _step_loops(index):
+        for site in index.loop_calls[id(loop)]:
+            func = site.node.func
+            if isinstance(func, ast.Name):
+                found.add(func.id)
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id != "self"
+            ):
+                found.add(func.attr)
+    return found
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
