@@ -564,7 +564,7 @@ def test_rotation_labels_joined_from_host_factories_and_moved_every_step():
     assert torch_findings(ROTATION_LABELS) == expected(ROTATION_LABELS)
 
 
-_EVALUATE_VARIABLES = '''
+_EVALUATE_VARIABLES = """
 from torch.autograd import Variable
 
 
@@ -576,7 +576,7 @@ def evaluate(dataset, model):
         ypred = model(adj)
         preds.append(ypred.argmax(1).cpu())
     return preds
-'''
+"""
 
 
 @pytest.mark.parametrize(("requires", "reported"), [("False", True), ("True", False)])
