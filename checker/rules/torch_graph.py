@@ -226,37 +226,46 @@ def _detached(call: ast.Call, loop, fx) -> bool:
 
 def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
     """Parameters of a def that switch its loop's training off, with the loop and the kind of value that
-    does it, when the loop runs a model: `if train:` around the step (a falsy constant switches it off),
-    `if not cross_valid:` (Conv-TasNet: a truthy one) or `if optimizer is not None:` (DGCNN's
-    `loop_dataset`: None). The caller decides whether the pass trains or evaluates."""
+    does it, when the loop runs a model: every backward and step of the def's loops lies in a branch such
+    a value skips: `if train:` (a falsy constant switches it off), `if not cross_valid:` (Conv-TasNet: a
+    truthy one), `if optimizer is not None:` (DGCNN's `loop_dataset`: None), or the `else:` of `if
+    rank_filters:` (a truthy one). A backward outside them (a pruner ranking filters by their gradients)
+    keeps the graph needed. The caller decides whether the pass trains or evaluates."""
     params = {a.arg for a in function.args.args}
-    found: dict[str, tuple[ast.AST, str]] = {}
+    common, loop = None, None
     for site in fx.index.function_calls.get(id(function), []):
         if not site.loops or not is_step_call(site.node):
             continue
-        for up in fx.ancestors(site.node, function):
-            switch = _switch(up.test, params) if isinstance(up, ast.If) else None
-            if switch is not None:
-                found[switch[0]] = (site.loops[-1], switch[1])
-    if not found:
+        guards = {
+            switch
+            for up in fx.ancestors(site.node, function)
+            if isinstance(up, ast.If) and (switch := _switch(up, site.node, params)) is not None
+        }
+        common = guards if common is None else common & guards
+        loop = loop or site.loops[-1]
+    if not common:
         return {}
     runs_model = any(
         site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
         for site in fx.index.function_calls.get(id(function), [])
     )
-    return found if runs_model else {}
+    return {param: (loop, kind) for param, kind in common} if runs_model else {}
 
 
-def _switch(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
-    """(parameter, the values that turn the guarded step off) for `if p:` ("falsy"), `if not p:`
-    ("truthy") and `if p is not None:` ("none")."""
+_OPPOSITE = {"falsy": "truthy", "truthy": "falsy"}
+
+
+def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] | None:
+    """(parameter, the values that skip `node`) for an `if` on a parameter: `if p:` ("falsy"), `if not
+    p:` ("truthy"), `if p is not None:` ("none"); in the `else:` the truthy and falsy swap."""
+    test, found = branch.test, None
     if isinstance(test, ast.Name) and test.id in params:
-        return test.id, "falsy"
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        found = test.id, "falsy"
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = test.operand
         if isinstance(inner, ast.Name) and inner.id in params:
-            return inner.id, "truthy"
-    if (
+            found = inner.id, "truthy"
+    elif (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
         and test.left.id in params
@@ -265,8 +274,11 @@ def _switch(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
-        return test.left.id, "none"
-    return None
+        found = test.left.id, "none"
+    if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):
+        return found
+    opposite = _OPPOSITE.get(found[1])
+    return None if opposite is None else (found[0], opposite)
 
 
 def _switches_off(value, kind: str) -> bool:

@@ -1124,11 +1124,13 @@ def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) ->
 def step_loop_callees(index: ModuleIndex) -> set[str]:
     """Names the module's training loops call as plain functions or module attributes (`mixup_data(x, y)`,
     `utils.mixup_data(x, y)`), for the project pass to find their defs in other modules."""
-    found = set()
+    fx, found = facts(index), set()
     for loop in _step_loops(index):
         for site in index.loop_calls[id(loop)]:
             func = site.node.func
-            if isinstance(func, ast.Name):
+            if fx.helpers.get(id(site.node)) or fx.periodic(site.node, loop):
+                continue  # a def of this module (nni's own `test(epoch)`), or every N-th step (sample images)
+            if isinstance(func, ast.Name) and func.id not in index.module_functions:
                 found.add(func.id)
             elif (
                 isinstance(func, ast.Attribute)

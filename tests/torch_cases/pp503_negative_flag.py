@@ -85,3 +85,41 @@ def fit_graphs(classifier, graphs, optimizer, epochs):
     for _ in range(epochs):
         loop_dataset(graphs, classifier, list(range(len(graphs))), optimizer=optimizer)
         loop_dataset(graphs, classifier, list(range(len(graphs))), optimizer)
+
+
+def rank_epoch(net, batches, optimizer=None):
+    """pytorch-ssd's pruner: the backward runs on every call (its gradients rank the filters); only the
+    step waits for an optimizer."""
+    for inputs, labels in batches:
+        loss = torch.nn.functional.cross_entropy(net(inputs.cuda()), labels.cuda())
+        loss.backward()
+        if optimizer:
+            optimizer.step()
+
+
+def prune(net, batches):
+    rank_epoch(net, batches)
+
+
+class Finetuner:
+    """TCP's shape: both branches of `if rank_filters:` backpropagate, so neither value evaluates."""
+
+    def __init__(self, model, prunner, loader, optimizer):
+        self.model, self.prunner, self.loader, self.optimizer = model, prunner, loader, optimizer
+
+    def train_epoch(self, rank_filters=False):
+        for data, label in self.loader:
+            if rank_filters:
+                loss = torch.nn.functional.nll_loss(self.prunner.forward(data.cuda()), label.cuda())
+                loss.backward()
+            else:
+                loss = torch.nn.functional.nll_loss(self.model(data.cuda()), label.cuda())
+                loss.backward()
+                self.optimizer.step()
+
+    def train(self, epochs):
+        for _ in range(epochs):
+            self.train_epoch()
+
+    def candidates(self):
+        self.train_epoch(rank_filters=True)

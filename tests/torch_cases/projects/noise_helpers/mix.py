@@ -14,3 +14,13 @@ def mixup_data(x, y, alpha=1.0):
 def position_grid(n):
     grid = torch.arange(n).cuda()
     return grid.float() / n
+
+
+def sample_images(generator, n):
+    z = torch.randn(n, 128).cuda()
+    return generator(z)
+
+
+def evaluate_noise(n):
+    noise = torch.randn(n, 8).cuda()
+    return noise.mean()

@@ -1,3 +1,4 @@
+import mix
 import torch
 from mix import mixup_data, position_grid
 from training_utils import gen_noise_on, gen_rand_noise, load_batch
@@ -19,8 +20,15 @@ def train(aG, aD, loader, optimizer_g, optimizer_d, images, device, iters):
         optimizer_g.zero_grad()
         loss_g.backward()
         optimizer_g.step()
+        if step % 1000 == 0:
+            mix.sample_images(aG, 64)
+        evaluate_noise(step)
     fixed = gen_rand_noise(64).to(device)
     return aG(fixed)
+
+
+def evaluate_noise(n):
+    return torch.randn(n, 8, device="cuda").mean()
 
 
 class Trainer:
