@@ -105,7 +105,10 @@ def factories_across_modules(
 
 
 _FACTORY_RULE = "PP506"
-_FACTORY_CALL = re.compile(r"\btorch\.(?:rand\w*|zeros|ones|empty|full|arange|eye|tensor|Tensor|\w+Tensor)\(")
+_FACTORY = r"torch\.(?:zeros|ones|empty|full|rand|randn|randint|randperm|arange|linspace|logspace|eye)\("
+# (a factory's call; one whose tensor is moved in the same line)
+_FACTORY_RE = re.compile(_FACTORY)
+_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
 
 
 def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -144,19 +147,32 @@ def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[s
     """{path: {callee: factory}}: for each module, the defs of other modules it calls that return a tensor
     made on the host, imported from their module, or methods no other def of the project is named as
     (`G.sample_latent`). The parsed importers are kept in `indexes`."""
+    candidates = {
+        p: names for p, t in texts.items() if (names := _factory_defs(t)) and not file_is_silenced(t)
+    }
+    if not candidates:
+        return {}
+    named = set().union(*candidates.values())
+    calling = re.compile(r"\b(" + "|".join(map(re.escape, named)) + r")\s*\(")
+    users = {
+        p: moved
+        for p, t in texts.items()
+        if any(n in t for n in named) and (moved := _moved_results(t, calling))
+    }
     makers: dict[str, list[tuple[str, str]]] = {}
-    for path, text in texts.items():
-        if "return" not in text or not _FACTORY_CALL.search(text) or file_is_silenced(text):
-            continue
-        index = _index(text)
-        for name, factory in (host_factories(index) if index is not None else {}).items():
+    for path, names in candidates.items():
+        if not any(n in moved for p, moved in users.items() if p != path for n in names):
+            continue  # (no other module moves what they return)
+        index = _index(texts[path])
+        for name, factory in (host_factories(index, names) if index is not None else {}).items():
             makers.setdefault(name, []).append((path, factory))
     if not makers:
         return {}
     defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in makers)
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     found = {}
-    for index, chosen, path in _importers(texts, makers, called, with_path=True):
+    movers = {p: texts[p] for p, moved in users.items() if any(n in makers for n in moved)}
+    for index, chosen, path in _importers(movers, makers, called, with_path=True):
         named = {
             n: (entries or makers[n])[0][1]
             for n, entries in chosen.items()
@@ -167,20 +183,47 @@ def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[s
     return found
 
 
+def _moved_results(text: str, calling: re.Pattern) -> set[str]:
+    """Names `calling` finds called on a line that moves a tensor, or whose next three lines do
+    (`gen_rand_noise(b).to(device)`; `z = Variable(G.sample_latent(n))`, then `z = z.cuda()`)."""
+    found = set()
+    if not _MOVES.search(text):
+        return found
+    for match in calling.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = start
+        for _ in range(4):
+            end = text.find("\n", end + 1)
+            if end < 0:
+                end = len(text)
+                break
+        if _MOVES.search(text, start, end):
+            found.add(match.group(1))
+    return found
+
+
 def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     """{path: def names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
     `torch.randperm(n).cuda()` runs on every step) and that a training loop of a module importing them
     calls."""
     defs: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
-        if _MOVES.search(text) and _FACTORY_CALL.search(text) and not file_is_silenced(text):
-            for name in _TOP_DEF.findall(text):
-                defs.setdefault(name, []).append((path,))
+        if "torch." not in text or file_is_silenced(text):
+            continue
+        for name in _defs_moving_factories(text):
+            defs.setdefault(name, []).append((path,))
     if not defs:
         return {}
     called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
     found: dict[str, set[str]] = {}
-    for index, chosen in _importers(texts, defs, called):
+    stems = {os.path.basename(e[0])[: -len(".py")] for entries in defs.values() for e in entries}
+    wanted = re.compile(r"\b(?:" + "|".join(map(re.escape, {*defs, *stems})) + r")\b")
+    trainers = {
+        p: t
+        for p, t in texts.items()
+        if any(n in t for n in defs) and _STEPS.search(t) and _imports_any(t, wanted)
+    }
+    for index, chosen in _importers(trainers, defs, called):
         for name in step_loop_callees(index) & set(chosen):
             for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
@@ -188,7 +231,49 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
 
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
-_TOP_DEF = re.compile(r"^def\s+(\w+)", re.MULTILINE)
+_STEPS = re.compile(r"\.backward\(|\.step\(|autograd\.grad\(")
+
+
+def _factory_defs(text: str) -> set[str]:
+    """Names of defs that may return a factory's tensor, by the text: `return torch.randn(...)`, or `noise =
+    torch.randn(...)` with a `return noise` after it, each in the nearest `def` above. (A first sieve; the
+    parse decides.) `forward` is left out: a model is called, not its `forward`."""
+    found = set()
+    for match in _FACTORY_RE.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        head = text[start : match.start()].strip()
+        name = head[:-1].strip() if head.endswith("=") else ""
+        if head == "return" or (
+            name.isidentifier()
+            and re.search(rf"^[ \t]*return[ \t]+{name}[ \t]*$", text[match.end() : match.end() + 2000], re.M)
+        ):
+            at = text.rfind("def ", 0, start)
+            if at >= 0:
+                found.add(text[at + 4 : text.find("(", at)].strip())
+    found.discard("forward")
+    return found
+
+
+def _defs_moving_factories(text: str) -> set[str]:
+    """Module-level defs with a line that makes a factory's tensor and moves it (`index =
+    torch.randperm(n).cuda()`), by the text: each such line goes to the `def` at the margin above it."""
+    found, current = set(), None
+    if not _MOVED_FACTORY.search(text):
+        return found
+    for line in text.split("\n"):
+        if line[:1].strip():  # (a def, a class or any other statement at the margin)
+            current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
+        elif current is not None and "torch." in line and _MOVED_FACTORY.search(line):
+            found.add(current)
+    found.discard("main")  # (a script's entry point, not a step's helper)
+    return found
+
+
+def _imports_any(text: str, wanted: re.Pattern) -> bool:
+    """An import line of the text names a def or module `wanted` matches (`from utils import mixup_data`,
+    `import utils`, `from utils import *`). (A method call by the same name, `model.train()`, does not
+    count: these are module-level defs.)"""
+    return bool(wanted.search("\n".join(line for line in text.split("\n") if "import" in line)))
 
 
 def _method_call(text: str, name: str) -> bool:

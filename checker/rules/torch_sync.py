@@ -791,13 +791,14 @@ def _only_binding(function, name: str) -> ast.AST | None:
     return values[0]
 
 
-def host_factories(index: ModuleIndex) -> dict[str, str]:
-    """{def name: factory} for the module's defs and methods that return a tensor made on the host
-    (`def gen_rand_noise(n): return torch.randn(n, 128)`), for the project pass to follow calls from
-    other modules (checker/torch_project.py)."""
+def host_factories(index: ModuleIndex, names: set[str]) -> dict[str, str]:
+    """{def name: factory} for the module's defs and methods of those names that return a tensor made on
+    the host (`def gen_rand_noise(n): return torch.randn(n, 128)`), for the project pass to follow calls
+    from other modules (checker/torch_project.py)."""
     found = {}
     for function in index.functions:
-        value = _factory_returned(index, function) if isinstance(function, FUNCTION_TYPES) else None
+        named = isinstance(function, FUNCTION_TYPES) and function.name in names
+        value = _factory_returned(index, function) if named else None
         if value is not None:
             found.setdefault(function.name, index.resolver.call_name(value))
     return found
