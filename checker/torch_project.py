@@ -71,16 +71,28 @@ def loaders_across_modules(
     `module_facts` (by path); other files are read and parsed here, each once."""
     if codes is not None and RULE not in codes:
         return findings
-    sources, known = sources or {}, known or {}
+    sources, known = {} if sources is None else sources, known or {}
     for files in projects:
-        texts = {
-            p: t for p in files if p.endswith(".py") and (t := sources.get(p) or read_python(p)) is not None
-        }
+        texts = project_texts(files, sources)
         if not texts:
             continue
         checked = {p: t for p, t in texts.items() if not is_test_path(p)}
         findings = _without_device_datasets(findings + _in_project(checked, findings, known), texts)
     return findings
+
+
+def project_texts(files: list[str], sources: dict) -> dict[str, str]:
+    """The texts of a project's Python files: from `sources` (what the module pass read in this process),
+    else read here and kept in `sources` for the next project pass."""
+    texts = {}
+    for path in files:
+        if path.endswith(".py"):
+            text = sources.get(path)
+            if text is None:
+                text = sources[path] = read_python(path)
+            if text is not None:
+                texts[path] = text
+    return texts
 
 
 def factories_across_modules(
@@ -91,15 +103,9 @@ def factories_across_modules(
     are parsed for such defs, and only modules that name one of them for the copies."""
     if codes is not None and _FACTORY_RULE not in codes:
         return findings
-    sources = sources or {}
+    sources = {} if sources is None else sources
     for files in projects:
-        texts = {
-            p: t
-            for p in files
-            if p.endswith(".py")
-            and not is_test_path(p)
-            and (t := sources.get(p) or read_python(p)) is not None
-        }
+        texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
         findings = findings + _factories_moved(texts, findings)
     return findings
 
