@@ -249,15 +249,23 @@ def _factory_defs(text: str) -> set[str]:
         start = text.rfind("\n", 0, match.start()) + 1
         head = text[start : match.start()].strip()
         name = head[:-1].strip() if head.endswith("=") else ""
-        if head == "return" or (
-            name.isidentifier()
-            and re.search(rf"^[ \t]*return[ \t]+{name}[ \t]*$", text[match.end() : match.end() + 2000], re.M)
-        ):
+        if head == "return" or (name.isidentifier() and _returns_name(text, name, match.end())):
             at = text.rfind("def ", 0, start)
             if at >= 0:
                 found.add(text[at + 4 : text.find("(", at)].strip())
     found.discard("forward")
     return found
+
+
+def _returns_name(text: str, name: str, start: int) -> bool:
+    """A `return name` line within 2,000 characters after `start`."""
+    at = text.find(f"return {name}", start, start + 2000)
+    while at >= 0:
+        end = text.find("\n", at)
+        if not text[at + 7 + len(name) : end if end >= 0 else len(text)].strip():
+            return True
+        at = text.find(f"return {name}", at + 1, start + 2000)
+    return False
 
 
 def _defs_moving_factories(text: str) -> set[str]:
