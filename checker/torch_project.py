@@ -159,12 +159,7 @@ def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[s
     if not candidates:
         return {}
     named = set().union(*candidates.values())
-    calling = re.compile(r"\b(" + "|".join(map(re.escape, named)) + r")\s*\(")
-    users = {
-        p: moved
-        for p, t in texts.items()
-        if any(n in t for n in named) and (moved := _moved_results(t, calling))
-    }
+    users = {p: moved for p, t in texts.items() if _MOVES.search(t) and (moved := _moved_results(t, named))}
     makers: dict[str, list[tuple[str, str]]] = {}
     for path, names in candidates.items():
         if not any(n in moved for p, moved in users.items() if p != path for n in names):
@@ -189,22 +184,24 @@ def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[s
     return found
 
 
-def _moved_results(text: str, calling: re.Pattern) -> set[str]:
-    """Names `calling` finds called on a line that moves a tensor, or whose next three lines do
+def _moved_results(text: str, names: set[str]) -> set[str]:
+    """Those of `names` called on a line that moves a tensor, or whose next three lines do
     (`gen_rand_noise(b).to(device)`; `z = Variable(G.sample_latent(n))`, then `z = z.cuda()`)."""
     found = set()
-    if not _MOVES.search(text):
-        return found
-    for match in calling.finditer(text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        end = start
-        for _ in range(4):
-            end = text.find("\n", end + 1)
-            if end < 0:
-                end = len(text)
-                break
-        if _MOVES.search(text, start, end):
-            found.add(match.group(1))
+    for name in names:
+        at = text.find(name + "(") if name in text else -1
+        while at >= 0 and name not in found:
+            if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+                start = text.rfind("\n", 0, at) + 1
+                end = start
+                for _ in range(4):
+                    end = text.find("\n", end + 1)
+                    if end < 0:
+                        end = len(text)
+                        break
+                if _MOVES.search(text, start, end):
+                    found.add(name)
+            at = text.find(name + "(", at + 1)
     return found
 
 
