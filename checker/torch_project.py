@@ -41,7 +41,7 @@ from checker.rules.torch_data import (
     returned_loaders,
     unpinned,
 )
-from checker.rules.torch_sync import check_created_then_moved, host_factories, step_loop_callees
+from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
 from checker.source import read_python
 from checker.testcode import is_test_path
 
@@ -111,7 +111,7 @@ def factories_across_modules(
 
 
 _FACTORY_RULE = "PP506"
-_FACTORY = r"torch\.(?:zeros|ones|empty|full|rand|randn|randint|randperm|arange|linspace|logspace|eye)\("
+_FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("
 # (a factory's call; one whose tensor is moved in the same line)
 _FACTORY_RE = re.compile(_FACTORY)
 _MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")

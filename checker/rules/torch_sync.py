@@ -583,7 +583,7 @@ def _forward_reads(index: ModuleIndex):
             break
 
 
-_FACTORIES = frozenset(
+FACTORIES = frozenset(
     "torch." + n
     for n in (
         "zeros",
@@ -686,7 +686,7 @@ def _created_on_host(
             return None
         if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
-        if name in _FACTORIES or name in _CONSTRUCTORS:
+        if name in FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
             if name in _SIZED and any(isinstance(a, ast.Constant) and a.value == 0 for a in node.args[:1]):
@@ -695,7 +695,7 @@ def _created_on_host(
                 inner = node.args[0]
                 if isinstance(inner.func, ast.Name) and inner.func.id == "range":
                     return name  # `torch.LongTensor(range(n))`: an arange made on the host
-                if index.resolver.call_name(inner) in _FACTORIES:
+                if index.resolver.call_name(inner) in FACTORIES:
                     node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
                     continue
             sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
@@ -776,7 +776,7 @@ def _factory_returned(index: ModuleIndex, helper) -> ast.Call | None:
     if not isinstance(value, ast.Call):
         return None
     name = index.resolver.call_name(value)
-    if name in _FACTORIES and not any(k.arg == "device" for k in value.keywords):
+    if name in FACTORIES and not any(k.arg == "device" for k in value.keywords):
         return value
     return None
 
