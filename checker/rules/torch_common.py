@@ -241,6 +241,7 @@ class TorchFacts:
                 inner = path[i + 1] if i + 1 < len(path) else node
                 if (
                     _configuration_test(outer.test)
+                    or _option_choice(outer.test)
                     or _later_branch(outer, inner)
                     or _accumulation(outer.test)
                 ):
@@ -540,6 +541,30 @@ def _configuration_test(test: ast.AST) -> bool:
         for end in ends
         if isinstance(end, ast.Name | ast.Attribute)
     )
+
+
+_OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")
+
+
+def _option_choice(test: ast.AST) -> bool:
+    """`if args.loss == 'wgan-gp':`, `elif cfg.model.type in ("a", "b"):`: an option of the run compared with
+    a name of a choice; one branch runs on every step of the run, so it does not guard a read."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+        return False
+    choice = test.comparators[0]
+    texts = choice.elts if isinstance(choice, ast.Tuple | ast.List | ast.Set) else [choice]
+    if not texts or not all(isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts):
+        return False
+    node = test.left
+    if not isinstance(node, ast.Attribute | ast.Subscript):
+        return False
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        if isinstance(node, ast.Attribute) and _OPTIONS.match(node.attr):
+            return True
+    return isinstance(node, ast.Name) and bool(_OPTIONS.match(node.id))
 
 
 def _keyed_switch(node: ast.AST) -> bool:
