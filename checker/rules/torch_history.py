@@ -65,7 +65,7 @@ def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
 def check_accumulated_history(index: ModuleIndex):
     fx = facts(index)
     for loop in fx.step_loops:
-        tensors = graph_tensors(index, loop) - _made_without_grad(loop, fx)
+        tensors = (graph_tensors(index, loop) | _backed_outputs(fx, loop)) - _made_without_grad(loop, fx)
         if not tensors or _hand_written_backward(loop, index):
             continue
         feeding = None
@@ -95,6 +95,23 @@ def check_accumulated_history(index: ModuleIndex):
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
             )
     yield from _eval_accumulations(index, fx)
+
+
+def _backed_outputs(fx, loop) -> set[str]:
+    """`output` in `output['loss'].backward()` of the loop's own step: the dict (or record) holds the loss
+    with its graph, so keeping the whole of it keeps the graph."""
+    return {
+        node.func.value.value.id
+        for node in loop_nodes(fx.index, loop)
+        if isinstance(node, ast.Expr)
+        for node in [node.value]
+        if isinstance(node, ast.Call)
+        and method_name(node) == "backward"
+        and isinstance(node.func.value, ast.Subscript)
+        and isinstance(node.func.value.value, ast.Name)
+        and isinstance(node.func.value.slice, ast.Constant)
+        and "loss" in str(node.func.value.slice.value).lower()
+    }
 
 
 _HOST_VALUES = frozenset({"item", "numpy", "tolist", "float", "int"})

@@ -82,6 +82,15 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for s in index.function_calls.get(id(helper), [])
             if method_name(s.node) == "backward" and not s.node.args
         } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
+        # a loss the backed tensor is made from (`scaled = loss / accum; scaled.backward(); return loss`)
+        backed |= {
+            n.id
+            for node in ast.walk(helper)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
+            for n in ast.walk(node.value)
+            if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
+        }
         return any(
             isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
             for node in ast.walk(helper)
