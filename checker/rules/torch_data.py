@@ -613,6 +613,8 @@ def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -
     if len(bound) != 1 or bound[0].lineno >= line:
         return None
     value = bound[0]
+    if isinstance(value, ast.IfExp):  # `tqdm(enumerate(loader)) if is_train else enumerate(loader)`
+        value = value.body if isinstance(value.body, ast.Call) else value.orelse
     if isinstance(value, ast.Call) and base_name(value.func) in _WRAPPERS and value.args:
         return value
     return None
