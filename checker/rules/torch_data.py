@@ -664,11 +664,16 @@ def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
     for site in index.calls:
         if site.node is call:
             function = site.function
-            return (
-                isinstance(function, FUNCTION_TYPES)
-                and function.name == "train_dataloader"
-                and _returned_at(function, set(), call) is not None
-            )
+            if not (isinstance(function, FUNCTION_TYPES) and function.name == "train_dataloader"):
+                return False
+            bound = {  # `dataloader = DataLoader(...); return dataloader`
+                t.id
+                for node in ast.walk(function)
+                if isinstance(node, ast.Assign) and node.value is call
+                for t in node.targets
+                if isinstance(t, ast.Name)
+            }
+            return _returned_at(function, bound, call) is not None
     return False
 
 
