@@ -827,7 +827,14 @@ def model_called(call: ast.Call) -> str | None:
     getter (`trainer.get_model()`), a random-number generator (`torch.Generator(device="cuda")`)."""
     if method_name(call) == "forward":
         return base_name(call.func.value)
-    name = base_name(call.func)
+    func = call.func
+    if (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.slice, ast.Constant)
+        and isinstance(func.slice.value, str)
+    ):
+        func = func.value  # `self.model["generator"](z, c)`: an entry of a dict of models, by its name
+    name = base_name(func)
     if name is None or name.endswith(("Exception", "Error", "Warning")) or name.startswith("get_"):
         return None
     func = call.func
