@@ -869,6 +869,12 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+    for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
+        if hook.name == "training_step":
+            run.add(id(hook))
+            for site, via in index.reached_calls(index.function_calls.get(id(hook), [])):
+                if via is not None and site.function is not None:
+                    run.add(id(site.function))
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
             if via is not None and site.function is not None:
