@@ -623,6 +623,10 @@ for x, y in loader:
             "called) reports at medium: a four-point net or a five-sample DDP demo waits for nothing anyone would"
             " measure (branch torch-fix11). Fitted over all four readings: 44 of 47 high findings right (94%)."
             " Confidence medium since the fourth and fifth hold-outs (code no rule was tuned on, read first with the rules of the time): hold-out 3 29 of 32 (all in one course), hold-out 4 1 of 8, hold-out 5 0 of 5: 30 of 45 (67%); the wrong ones sum a value that is already a float (a method returning `loss.item()` under the name loss, a `.numpy()` rebinding). The fitted numbers above are no measure."
+            " Branch torch-fix23 (tuned on the maintainer-fixed lines of branch torch-fixmine): a def of the "
+            "module that back-propagates a scaled copy of a loss and returns the loss (joeynmt's "
+            "`_train_batch`), and a step's output dict whose `'loss'` entry went backward (`output['loss']"
+            ".backward()`, then `outputs.append(output)`: packnet-sfm) hold the graph too."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

@@ -1491,7 +1491,11 @@ for step, (x, y) in enumerate(loader):
             "default), and feeding a value derived only for reporting (`acc = correct / n`) count; pre-0.4 "
             "`train_loss += loss.data[0]` counts among a loop's other reads, never alone (such code rarely runs "
             "unchanged on today's PyTorch); a loader loop "
-            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
+            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items). "
+            "Branch torch-fix23: an option of the run (`args`, `opt`, `cfg`, `config`, `hparams`...) compared "
+            "with a choice's name (`if args.loss == 'wgan-gp':`) picks one branch that runs every step, so it "
+            "guards nothing; a boolean option (`if args.debug:`) still guards (tuned on the maintainer-fixed "
+            "lines of branch torch-fixmine: style-based-gan)."
         ),
         check=lowered_on_toys(check_host_sync),
     )
