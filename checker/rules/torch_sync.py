@@ -1412,6 +1412,28 @@ def check_wait_every_step(index: ModuleIndex):
                 + ("" if via is None else f" (in the helper, line {site.node.lineno})")
                 + ": it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
             )
+    yield from _forward_empty_cache(index, fx)
+
+
+def _forward_empty_cache(index: ModuleIndex, fx):
+    """`torch.cuda.empty_cache()` outside any `if` or loop in a `forward` or a def it calls (PointNet++'s
+    `sample_and_group`): it runs on every forward pass, in training and inference alike."""
+    forward = _forward_functions(index)
+    for function in index.functions:
+        if id(function) not in forward:
+            continue
+        for site in index.function_calls.get(id(function), []):
+            if site.loops or index.resolver.call_name(site.node) != "torch.cuda.empty_cache":
+                continue
+            if fx.guarded(site.node, function):
+                continue
+            yield RawFinding(
+                "PP510",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`torch.cuda.empty_cache()` runs on every call of `{function.name}`, a step of every forward"
+                " pass: it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
+            )
 
 
 register(
