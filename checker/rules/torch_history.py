@@ -225,9 +225,24 @@ def _keeping_meters(index: ModuleIndex) -> set[str]:
 
 
 def _adds_as_is(expr: ast.AST, held: set[str]) -> bool:
-    """`val`, `val * n`, `self.val * n`: the expression is the value itself or arithmetic on it."""
+    """`val`, `val * n`, `self.val * n`: the expression is the value itself or arithmetic on it; or a call
+    that keeps its graph: a method of it (`val.cpu()`, `val.mean()`, not `.item()`/`.detach()`) or a
+    reduction across processes given it (`hvd.allreduce(val.cpu(), name=...)`, `reduce_tensor(val)`)."""
     if isinstance(expr, ast.BinOp):
         return _adds_as_is(expr.left, held) or _adds_as_is(expr.right, held)
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr not in _DROPS_GRAPH
+            and _adds_as_is(func.value, held)
+        ):
+            return True
+        return (
+            "reduce" in (base_name(func) or "").lower()
+            and bool(expr.args)
+            and _adds_as_is(expr.args[0], held)
+        )
     if isinstance(expr, ast.Name):
         return expr.id in held
     return (
