@@ -1236,10 +1236,19 @@ def _names_handed_out(
     """(name, callee, parameter) for each of `names` passed to a def or class the module does not define
     (nor one of `skip`): the parameter is the keyword, or the argument's position."""
     local = set(index.module_functions) | set(index.class_methods)
+    modules = {a.asname or a.name for n in index.imports for a in n.names if a.name != "*"}
     found = []
     for site in index.calls:
         callee = site.node.func
         name = callee.id if isinstance(callee, ast.Name) else None
+        if (
+            isinstance(callee, ast.Attribute)
+            and isinstance(callee.value, ast.Name)
+            and callee.value.id in modules
+        ):
+            name = (
+                callee.attr
+            )  # `utils.train_one_epoch(model, optimizer, loader)`: a def of an imported module
         if name is None or name in local or name in skip or name in _NOT_HANDED:
             continue
         given = [(a, k) for k, a in enumerate(site.node.args)] + [
