@@ -39,6 +39,7 @@ from checker.rules.torch_data import (
     moves_held_batches,
     pinned_memory_message,
     returned_loaders,
+    token_batches,
     unpinned,
 )
 from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
@@ -311,6 +312,7 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
         (call.lineno, call.col_offset, callee, param, module)
         for call, callee, param in handed_over(index)
         if (module := _import_module(index, callee)) is not None
+        and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
     held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in held_loaders(index)]
     return makers, handoffs, held
