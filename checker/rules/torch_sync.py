@@ -1611,7 +1611,8 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "`torch.cuda.empty_cache()` or `torch.cuda.synchronize()` called unconditionally in a loop that trains "
-            "or runs a model, directly or in a helper."
+            "or runs a model, directly or in a helper; and `empty_cache()` outside any `if` or loop in a `forward` "
+            "or a def a forward calls, which runs on every forward pass (branch torch-fix23)."
         ),
         why=(
             "synchronize() blocks the host until the GPU is idle; empty_cache() hands cached blocks back to the "
