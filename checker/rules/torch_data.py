@@ -978,7 +978,11 @@ def loader_dataset(call: ast.Call) -> ast.AST | None:
 
 
 def unpinned(call: ast.Call, index: ModuleIndex | None = None) -> bool:
-    """The DataLoader call leaves pin_memory off: absent, or a literal false (a variable is trusted)."""
+    """The DataLoader call leaves pin_memory off: absent, or a literal false (a variable is trusted); and
+    it yields more than one batch a pass (`batch_size=len(dev_dataset)` copies the whole set once)."""
+    _, size = loader_argument(call, "batch_size", 1, index)
+    if isinstance(size, ast.Call) and isinstance(size.func, ast.Name) and size.func.id == "len":
+        return False
     given, pinned = loader_argument(call, "pin_memory", _PIN_MEMORY_POSITION, index)
     return given is False or (given is True and isinstance(pinned, ast.Constant) and not pinned.value)
 

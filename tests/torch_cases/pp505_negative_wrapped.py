@@ -94,3 +94,13 @@ def run_epoch(split, train_dataset, test_dataset, config):
         model.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+# torch-fix23: a loader that holds the whole dev set in one batch (cnn-text-classification): one copy a pass
+def evaluate(dev_dataset, collate_fn):
+    dev_iter = DataLoader(dev_dataset, batch_size=len(dev_dataset), shuffle=False, collate_fn=collate_fn)
+    with torch.no_grad():
+        for feature, target in dev_iter:
+            logits = model(feature.to(device))
+            loss = torch.nn.functional.cross_entropy(logits, target.to(device))
+    return loss.item()
