@@ -39,6 +39,7 @@ from checker.rules.torch_data import (
     moves_held_batches,
     pinned_memory_message,
     returned_loaders,
+    token_batches,
     unpinned,
 )
 from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
@@ -311,6 +312,7 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
         (call.lineno, call.col_offset, callee, param, module)
         for call, callee, param in handed_over(index)
         if (module := _import_module(index, callee)) is not None
+        and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
     held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in held_loaders(index)]
     return makers, handoffs, held
@@ -465,10 +467,25 @@ def _names_file(module: str, path: str) -> bool:
 
 def _import_module(index: ModuleIndex, name: str) -> str | None:
     """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
-    the module reaches through `import helpers` (`helpers.name(...)`) none is known here."""
+    the module reaches through a module it imports (`import helpers`, `from train_utils import
+    train_eval_utils as utils`), the module it calls the name on (`helpers.name(...)`: "helpers",
+    `utils.name(...)`: "train_utils.train_eval_utils")."""
     for node in index.imports:
         if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
             return node.module or ""
+    called = {  # `from train_utils import train_eval_utils as utils`, then `utils.train_one_epoch(...)`
+        site.node.func.value.id
+        for site in index.calls
+        if isinstance(site.node.func, ast.Attribute)
+        and site.node.func.attr == name
+        and isinstance(site.node.func.value, ast.Name)
+    }
+    for node in index.imports:
+        for alias in node.names:
+            if (alias.asname or alias.name) in called and isinstance(node, ast.ImportFrom) and node.module:
+                return f"{node.module}.{alias.name}"
+            if (alias.asname or alias.name) in called and isinstance(node, ast.Import):
+                return alias.name  # `import engine` or `import tools.engine as engine`
     return None
 
 

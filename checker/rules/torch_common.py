@@ -241,6 +241,7 @@ class TorchFacts:
                 inner = path[i + 1] if i + 1 < len(path) else node
                 if (
                     _configuration_test(outer.test)
+                    or _option_choice(outer.test)
                     or _later_branch(outer, inner)
                     or _accumulation(outer.test)
                 ):
@@ -542,6 +543,30 @@ def _configuration_test(test: ast.AST) -> bool:
     )
 
 
+_OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")
+
+
+def _option_choice(test: ast.AST) -> bool:
+    """`if args.loss == 'wgan-gp':`, `elif cfg.model.type in ("a", "b"):`: an option of the run compared with
+    a name of a choice; one branch runs on every step of the run, so it does not guard a read."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+        return False
+    choice = test.comparators[0]
+    texts = choice.elts if isinstance(choice, ast.Tuple | ast.List | ast.Set) else [choice]
+    if not texts or not all(isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts):
+        return False
+    node = test.left
+    if not isinstance(node, ast.Attribute | ast.Subscript):
+        return False
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        if isinstance(node, ast.Attribute) and _OPTIONS.match(node.attr):
+            return True
+    return isinstance(node, ast.Name) and bool(_OPTIONS.match(node.id))
+
+
 def _keyed_switch(node: ast.AST) -> bool:
     """`config["enable_tensorboard"]`: a configuration's entry read by a key that names a switch."""
     return (
@@ -802,7 +827,14 @@ def model_called(call: ast.Call) -> str | None:
     getter (`trainer.get_model()`), a random-number generator (`torch.Generator(device="cuda")`)."""
     if method_name(call) == "forward":
         return base_name(call.func.value)
-    name = base_name(call.func)
+    func = call.func
+    if (
+        isinstance(func, ast.Subscript)
+        and isinstance(func.slice, ast.Constant)
+        and isinstance(func.slice.value, str)
+    ):
+        func = func.value  # `self.model["generator"](z, c)`: an entry of a dict of models, by its name
+    name = base_name(func)
     if name is None or name.endswith(("Exception", "Error", "Warning")) or name.startswith("get_"):
         return None
     func = call.func

@@ -43,7 +43,10 @@ def _mode_calls(sites) -> list[tuple[int, str, str]]:
         call = site.node
         name = method_name(call)
         if name in ("eval", "train") and not call.args and not call.keywords:
-            receiver = base_name(call.func.value)
+            owner = call.func.value
+            if isinstance(owner, ast.Subscript):  # `self.model[key].eval()`: each model of a dict
+                owner = owner.value
+            receiver = base_name(owner)
             if receiver is not None:
                 found.append((call.lineno, receiver, name))
     return found

@@ -82,6 +82,15 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for s in index.function_calls.get(id(helper), [])
             if method_name(s.node) == "backward" and not s.node.args
         } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
+        # a loss the backed tensor is made from (`scaled = loss / accum; scaled.backward(); return loss`)
+        backed |= {
+            n.id
+            for node in ast.walk(helper)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
+            for n in ast.walk(node.value)
+            if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
+        }
         return any(
             isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
             for node in ast.walk(helper)
@@ -860,6 +869,12 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+    for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
+        if hook.name == "training_step":
+            run.add(id(hook))
+            for site, via in index.reached_calls(index.function_calls.get(id(hook), [])):
+                if via is not None and site.function is not None:
+                    run.add(id(site.function))
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
             if via is not None and site.function is not None:
@@ -1397,6 +1412,28 @@ def check_wait_every_step(index: ModuleIndex):
                 + ("" if via is None else f" (in the helper, line {site.node.lineno})")
                 + ": it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
             )
+    yield from _forward_empty_cache(index, fx)
+
+
+def _forward_empty_cache(index: ModuleIndex, fx):
+    """`torch.cuda.empty_cache()` outside any `if` or loop in a `forward` or a def it calls (PointNet++'s
+    `sample_and_group`): it runs on every forward pass, in training and inference alike."""
+    forward = _forward_functions(index)
+    for function in index.functions:
+        if id(function) not in forward:
+            continue
+        for site in index.function_calls.get(id(function), []):
+            if site.loops or index.resolver.call_name(site.node) != "torch.cuda.empty_cache":
+                continue
+            if fx.guarded(site.node, function):
+                continue
+            yield RawFinding(
+                "PP510",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`torch.cuda.empty_cache()` runs on every call of `{function.name}`, a step of every forward"
+                " pass: it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
+            )
 
 
 register(
@@ -1476,7 +1513,11 @@ for step, (x, y) in enumerate(loader):
             "default), and feeding a value derived only for reporting (`acc = correct / n`) count; pre-0.4 "
             "`train_loss += loss.data[0]` counts among a loop's other reads, never alone (such code rarely runs "
             "unchanged on today's PyTorch); a loader loop "
-            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items)."
+            "that runs a model the module moved to the GPU is no CPU loop (a data set may move its items). "
+            "Branch torch-fix23: an option of the run (`args`, `opt`, `cfg`, `config`, `hparams`...) compared "
+            "with a choice's name (`if args.loss == 'wgan-gp':`) picks one branch that runs every step, so it "
+            "guards nothing; a boolean option (`if args.debug:`) still guards (tuned on the maintainer-fixed "
+            "lines of branch torch-fixmine: style-based-gan)."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -1570,7 +1611,8 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "`torch.cuda.empty_cache()` or `torch.cuda.synchronize()` called unconditionally in a loop that trains "
-            "or runs a model, directly or in a helper."
+            "or runs a model, directly or in a helper; and `empty_cache()` outside any `if` or loop in a `forward` "
+            "or a def a forward calls, which runs on every forward pass (branch torch-fix23)."
         ),
         why=(
             "synchronize() blocks the host until the GPU is idle; empty_cache() hands cached blocks back to the "

@@ -29,3 +29,22 @@ class TubDataModule(pl.LightningDataModule):
 
     def val_dataloader(self):
         return DataLoader(self.val_dataset, batch_size=self.batch_size, num_workers=0)
+
+
+class NamedLoaderModule(pl.LightningDataModule):
+    """torch-fix23: a named loader with workers, and a named loader of the prediction hook."""
+
+    def __init__(self, records, transform, batch_size):
+        super().__init__()
+        self.train_dataset = TubDataset(records, transform)
+        self.batch_size = batch_size
+
+    def train_dataloader(self):
+        dataloader = DataLoader(
+            self.train_dataset, batch_size=self.batch_size, num_workers=4, pin_memory=True
+        )
+        return dataloader
+
+    def predict_dataloader(self):
+        dataloader = DataLoader(self.train_dataset, batch_size=self.batch_size)
+        return dataloader

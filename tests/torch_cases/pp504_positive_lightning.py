@@ -26,3 +26,20 @@ class TubDataModule(pl.LightningDataModule):
 
     def train_dataloader(self):
         return DataLoader(self.train_dataset, batch_size=self.batch_size, num_workers=0)  # expect: PP504
+
+
+class NamedLoaderModule(pl.LightningDataModule):
+    """torch-fix23: the hook binds the loader to a name and returns the name (deepchem's data module)."""
+
+    def __init__(self, records, transform, batch_size):
+        super().__init__()
+        self.train_dataset = TubDataset(records, transform)
+        self.batch_size = batch_size
+
+    def train_dataloader(self):
+        dataloader = DataLoader(  # expect: PP504
+            self.train_dataset,
+            batch_size=self.batch_size,
+            shuffle=True,
+        )
+        return dataloader

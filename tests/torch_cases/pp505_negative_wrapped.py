@@ -2,6 +2,7 @@
 # `**kwargs` whose dict is not a literal, another def's dict, and a dict of loaders whose training entry pins
 import torch
 from torch.utils.data import DataLoader
+from tqdm import tqdm
 from utils import cycle, loader_options
 
 device = torch.device("cuda")
@@ -78,3 +79,28 @@ def check_shapes(train_tensor, build):
         help_tensor = next(iter(DataLoader(train_tensor, batch_size=32)))
         encoder_out = build(code_size).cuda()(help_tensor.cuda())
         assert encoder_out.shape[1] == code_size
+
+
+# torch-fix23: the same conditional progress bar over a pinned loader
+def run_epoch(split, train_dataset, test_dataset, config):
+    is_train = split == "train"
+    data = train_dataset if is_train else test_dataset
+    loader = DataLoader(data, batch_size=config.batch_size, num_workers=4, pin_memory=True)
+    pbar = tqdm(enumerate(loader), total=len(loader)) if is_train else enumerate(loader)
+    for _it, (x, y) in pbar:
+        x = x.to(device, non_blocking=True)
+        y = y.to(device, non_blocking=True)
+        logits, loss = model(x, y)
+        model.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+# torch-fix23: a loader that holds the whole dev set in one batch (cnn-text-classification): one copy a pass
+def evaluate(dev_dataset, collate_fn):
+    dev_iter = DataLoader(dev_dataset, batch_size=len(dev_dataset), shuffle=False, collate_fn=collate_fn)
+    with torch.no_grad():
+        for feature, target in dev_iter:
+            logits = model(feature.to(device))
+            loss = torch.nn.functional.cross_entropy(logits, target.to(device))
+    return loss.item()

@@ -2,6 +2,7 @@
 # inf_generator with `__next__()`), options in a `**params` dict, and a dict literal of loaders
 import torch
 from torch.utils.data import DataLoader
+from tqdm import tqdm
 from utils import cycle
 
 device = torch.device("cuda")
@@ -65,3 +66,21 @@ def train_dict(train_set, val_set, n_epochs):
         with torch.no_grad():
             for x, y in loaders["val"]:
                 print(model(x, y).sum())
+
+
+# torch-fix23: the loop's progress bar is bound to a conditional expression (minGPT's trainer)
+def run_epoch(split, train_dataset, test_dataset, config):
+    is_train = split == "train"
+    model.train(is_train)
+    data = train_dataset if is_train else test_dataset
+    loader = DataLoader(data, batch_size=config.batch_size, num_workers=4)  # expect: PP505 high
+    pbar = tqdm(enumerate(loader), total=len(loader)) if is_train else enumerate(loader)
+    for _it, (x, y) in pbar:
+        x = x.to(device)
+        y = y.to(device)
+        with torch.set_grad_enabled(is_train):
+            logits, loss = model(x, y)
+        if is_train:
+            model.zero_grad()
+            loss.backward()
+            optimizer.step()
