@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
+from checker.module import COMPREHENSION_TYPES, LOOP_TYPES, ModuleIndex, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -511,11 +511,15 @@ def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], 
 
 def _nested_loops(index: ModuleIndex) -> set[int]:
     """Loops written inside another loop of the same def."""
-    inner = set()
-    for loop in index.loops:
-        for node in ast.walk(loop):
-            if node is not loop and isinstance(node, ast.For | ast.While):
+    inner, under = set(), set()
+    for loop in index.loops:  # outer loops come first: one walk of each outermost loop meets every other
+        if id(loop) in under:
+            continue
+        for node in walk(loop)[1:]:
+            if isinstance(node, ast.For | ast.While):
                 inner.add(id(node))
+            if isinstance(node, LOOP_TYPES + COMPREHENSION_TYPES):
+                under.add(id(node))
     return inner
 
 
