@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, names_in, walk
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, _children, names_in, walk
 from checker.rules.common import literal_iterations, runs_once
 
 TORCH_CODE_PREFIX = "PP5"
@@ -135,9 +135,12 @@ class TorchFacts:
     def _map(self, stmt: ast.stmt) -> None:
         self._mapped.add(id(stmt))
         self._parent[id(stmt)] = self.index.tree
-        for outer in ast.walk(stmt):
-            for child in ast.iter_child_nodes(outer):
+        todo = [stmt]
+        while todo:
+            outer = todo.pop()
+            for child in _children(outer, []):
                 self._parent[id(child)] = outer
+                todo.append(child)
 
     @functools.cached_property
     def helper_calls(self) -> list[tuple[CallSite, ast.AST]]:
@@ -650,7 +653,7 @@ def method_name(call: ast.Call) -> str | None:
 @functools.lru_cache(maxsize=256)
 def returns_in(function) -> tuple[ast.Return, ...]:
     """Every `return` statement under a def (nested defs' too), in ast.walk order; cached per def."""
-    return tuple(n for n in ast.walk(function) if isinstance(n, ast.Return))
+    return tuple(n for n in walk(function) if isinstance(n, ast.Return))
 
 
 def base_name(node: ast.AST) -> str | None:

@@ -15,6 +15,7 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
+    walk,
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
@@ -338,17 +339,20 @@ def _local_loaders(sites) -> set[tuple[str, int]]:
     """(name, id(def)) of the loaders a def binds to a local name it neither returns nor declares global: that
     name is the def's own (`loader` in `eval_split` is not the notebook's `loader` peeked at elsewhere)."""
     local = set()
+    shared_in: dict[int, set[str]] = {}  # id(def) -> its returned and global names (one walk of each def)
     for site, names in sites:
         function = site.function
         if not isinstance(function, FUNCTION_TYPES):
             continue
-        shared = set()
-        for node in ast.walk(function):
-            if isinstance(node, ast.Return) and node.value is not None:
-                values = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
-                shared.update(v.id for v in values if isinstance(v, ast.Name))
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                shared.update(node.names)
+        shared = shared_in.get(id(function))
+        if shared is None:
+            shared = shared_in[id(function)] = set()
+            for node in walk(function):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    values = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
+                    shared.update(v.id for v in values if isinstance(v, ast.Name))
+                elif isinstance(node, ast.Global | ast.Nonlocal):
+                    shared.update(node.names)
         local.update((n.id, id(function)) for n in names if isinstance(n, ast.Name) and n.id not in shared)
     return local
 
@@ -688,7 +692,7 @@ def _listed(index: ModuleIndex) -> set[str]:
 
     def make() -> set[str]:
         found: set[str] = set()
-        assigns = [n for n in ast.walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+        assigns = [n for n in walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
         for node in sorted(assigns, key=lambda n: n.lineno):
             target = node.targets[0]
             if isinstance(target, ast.Name) and listed(node.value, found):
