@@ -123,14 +123,30 @@ class TorchFacts:
             ]
         at = bisect.bisect_right(self._starts, node.lineno) - 1
         if at >= 0 and id(body[at]) not in self._mapped:
-            self._map(body[at])
-            found = self._parent.get(id(node))
+            found = self._descend(body[at], node)
+            if found is None:
+                self._map(body[at])
+                found = self._parent.get(id(node))
         if found is None and len(self._mapped) < len(body):  # `a; b` on one line: map the rest
             for stmt in body:
                 if id(stmt) not in self._mapped:
                     self._map(stmt)
             found = self._parent.get(id(node))
         return found
+
+    def _descend(self, stmt: ast.stmt, node: ast.AST) -> ast.AST | None:
+        """The node's parent, found by going down from `stmt` through the nodes whose span holds it (the
+        parents met on the way are kept); None when positions mislead: the statement is then mapped whole."""
+        try:
+            path = _path_in([stmt], node)
+        except RecursionError:
+            return None
+        if path is None:
+            return None
+        chain = [self.index.tree, *path, node]
+        for outer, inner in zip(chain, chain[1:], strict=False):
+            self._parent[id(inner)] = outer
+        return chain[-2]
 
     def _map(self, stmt: ast.stmt) -> None:
         self._mapped.add(id(stmt))
