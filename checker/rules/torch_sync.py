@@ -434,13 +434,17 @@ def _training_step_defs(index: ModuleIndex) -> list:
     once per module."""
 
     def make() -> list:
+        steps: dict[int, list] = {}  # id(def) -> its step calls (one pass over the module's calls)
+        for s in index.calls:
+            if s.function is not None and is_step_call(s.node):
+                steps.setdefault(id(s.function), []).append(s)
         found = []
         for function in index.functions:
             if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
-            sites = index.function_calls.get(id(function), [])
-            kinds = {method_name(s.node) for s in sites if not s.loops and is_step_call(s.node)}
-            if {"backward", "step"} <= kinds and not any(s.loops and is_step_call(s.node) for s in sites):
+            sites = steps.get(id(function), [])
+            kinds = {method_name(s.node) for s in sites if not s.loops}
+            if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
                 found.append(function)
         return found
 
