@@ -889,6 +889,11 @@ def _iterates(call: ast.Call, index: ModuleIndex) -> bool:
     helper = facts(index).helpers.get(id(call))
     if not isinstance(helper, FUNCTION_TYPES) or not helper.args.args:
         return False
+    return facts(index).loop_cache("generates", helper, lambda: _generates_over_first(helper))
+
+
+def _generates_over_first(helper) -> bool:
+    """A generator def whose loop goes through its first parameter (asked once per def)."""
     first = helper.args.args[0].arg
     return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(helper)) and any(
         isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == first for m in ast.walk(n.iter))
