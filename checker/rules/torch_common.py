@@ -868,7 +868,12 @@ def attacks(call: ast.Call) -> bool:
 def uses_input_gradients(function, index: ModuleIndex) -> bool:
     """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def.
     Reading or setting a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`,
-    a count of trainable weights; `for p in model.parameters(): p.requires_grad = True`) is no such use."""
+    a count of trainable weights; `for p in model.parameters(): p.requires_grad = True`) is no such use.
+    Found once per def for the rules that ask."""
+    return facts(index).loop_cache("input_gradients", function, lambda: _input_gradients(function, index))
+
+
+def _input_gradients(function, index: ModuleIndex) -> bool:
     params = _parameter_loop_names(function)
     return any(
         (
