@@ -13,7 +13,16 @@ import functools
 import re
 from collections.abc import Iterator
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, _children, names_in, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    CallSite,
+    ModuleIndex,
+    _children,
+    names_in,
+    statements_in,
+    walk,
+)
 from checker.rules.common import literal_iterations, runs_once
 
 TORCH_CODE_PREFIX = "PP5"
@@ -669,7 +678,7 @@ def method_name(call: ast.Call) -> str | None:
 @functools.lru_cache(maxsize=256)
 def returns_in(function) -> tuple[ast.Return, ...]:
     """Every `return` statement under a def (nested defs' too), in ast.walk order; cached per def."""
-    return tuple(n for n in walk(function) if isinstance(n, ast.Return))
+    return tuple(n for n in statements_in(function) if isinstance(n, ast.Return))
 
 
 def base_name(node: ast.AST) -> str | None:

@@ -15,6 +15,7 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
+    statements_in,
     walk,
 )
 from checker.rules import Rule, register
@@ -347,7 +348,7 @@ def _local_loaders(sites) -> set[tuple[str, int]]:
         shared = shared_in.get(id(function))
         if shared is None:
             shared = shared_in[id(function)] = set()
-            for node in walk(function):
+            for node in statements_in(function):
                 if isinstance(node, ast.Return) and node.value is not None:
                     values = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
                     shared.update(v.id for v in values if isinstance(v, ast.Name))
