@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -495,7 +495,7 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
         and not few_runs([loop])
     ):
         return None
-    for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+    for node in (n for stmt in loop.body for n in walk(stmt)):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
