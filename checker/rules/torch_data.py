@@ -693,6 +693,8 @@ def _listed(index: ModuleIndex) -> set[str]:
 
     def make() -> set[str]:
         found: set[str] = set()
+        if not any(listed(v, found) for values in index.name_values.values() for v in values):
+            return found  # no name is bound to such a list itself: none can be to a slice or sum of one
         assigns = [n for n in walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
         for node in sorted(assigns, key=lambda n: n.lineno):
             target = node.targets[0]
