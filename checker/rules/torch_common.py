@@ -883,7 +883,8 @@ def uses_input_gradients(function, index: ModuleIndex) -> bool:
 
 
 def _input_gradients(function, index: ModuleIndex) -> bool:
-    params = _parameter_loop_names(function)
+    nodes = walk(function)
+    params = _parameter_loop_names(nodes)
     return any(
         (
             isinstance(n, ast.Attribute)
@@ -892,15 +893,15 @@ def _input_gradients(function, index: ModuleIndex) -> bool:
         )
         or _asks_grad(n)
         or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
-        for n in ast.walk(function)
+        for n in nodes
     )
 
 
-def _parameter_loop_names(function) -> set[str]:
-    """Names a loop or comprehension of the def binds to a model's parameters (`for p in
+def _parameter_loop_names(nodes) -> set[str]:
+    """Names a loop or comprehension among a def's nodes binds to a model's parameters (`for p in
     model.parameters()`, `for name, p in net.named_parameters()`)."""
     found = set()
-    for n in ast.walk(function):
+    for n in nodes:
         if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension) and (
             isinstance(n.iter, ast.Call) and method_name(n.iter) in ("parameters", "named_parameters")
         ):
