@@ -864,10 +864,10 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
-    for loop in index.loops:
-        for site, via in index.reached_calls(index.loop_calls[id(loop)]):
-            if via is not None and site.function is not None:
-                run.add(id(site.function))
+    # (each call in a loop once: a nested loop's calls are also its outer loop's)
+    for site, via in index.reached_calls([s for s in index.calls if s.loops]):
+        if via is not None and site.function is not None:
+            run.add(id(site.function))
     return run
 
 
