@@ -235,6 +235,23 @@ def walk(root: ast.AST) -> list[ast.AST]:
     return found
 
 
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in order
+
+
+def statements_in(root: ast.AST) -> list[ast.AST]:
+    """`root` and the statements under it (nested defs' too, with except handlers and match cases), in the
+    order `walk` gives them: a walk that skips expressions, which hold no statement."""
+    found = [root]
+    at = 0
+    while at < len(found):
+        for name in _BLOCKS:
+            block = getattr(found[at], name, None)
+            if block.__class__ is list:
+                found.extend(block)
+        at += 1
+    return found
+
+
 def _children(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: _walk and walk call this on every node of every file)."""

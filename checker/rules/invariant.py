@@ -14,7 +14,14 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex, parameter_names
+from checker.module import (
+    COMPREHENSION_TYPES,
+    FUNCTION_TYPES,
+    HELPER_DEPTH,
+    ModuleIndex,
+    parameter_names,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
 from checker.rules.graph import graph_op_name
@@ -131,7 +138,7 @@ def changed_in(
     roots = [loop]  # a comprehension's own targets and those of comprehensions nested in it
     changed: set[str] = set()
     for root in roots:
-        for node in ast.walk(root):
+        for node in walk(root):
             if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
                 key = _key(node)
                 if key:

@@ -13,7 +13,16 @@ import functools
 import re
 from collections.abc import Iterator
 
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, CallSite, ModuleIndex, names_in, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    CallSite,
+    ModuleIndex,
+    _children,
+    names_in,
+    statements_in,
+    walk,
+)
 from checker.rules.common import literal_iterations, runs_once
 
 TORCH_CODE_PREFIX = "PP5"
@@ -123,8 +132,10 @@ class TorchFacts:
             ]
         at = bisect.bisect_right(self._starts, node.lineno) - 1
         if at >= 0 and id(body[at]) not in self._mapped:
-            self._map(body[at])
-            found = self._parent.get(id(node))
+            found = self._descend(body[at], node)
+            if found is None:
+                self._map(body[at])
+                found = self._parent.get(id(node))
         if found is None and len(self._mapped) < len(body):  # `a; b` on one line: map the rest
             for stmt in body:
                 if id(stmt) not in self._mapped:
@@ -132,12 +143,29 @@ class TorchFacts:
             found = self._parent.get(id(node))
         return found
 
+    def _descend(self, stmt: ast.stmt, node: ast.AST) -> ast.AST | None:
+        """The node's parent, found by going down from `stmt` through the nodes whose span holds it (the
+        parents met on the way are kept); None when positions mislead: the statement is then mapped whole."""
+        try:
+            path = _path_in([stmt], node)
+        except RecursionError:
+            return None
+        if path is None:
+            return None
+        chain = [self.index.tree, *path, node]
+        for outer, inner in zip(chain, chain[1:], strict=False):
+            self._parent[id(inner)] = outer
+        return chain[-2]
+
     def _map(self, stmt: ast.stmt) -> None:
         self._mapped.add(id(stmt))
         self._parent[id(stmt)] = self.index.tree
-        for outer in ast.walk(stmt):
-            for child in ast.iter_child_nodes(outer):
+        todo = [stmt]
+        while todo:
+            outer = todo.pop()
+            for child in _children(outer, []):
                 self._parent[id(child)] = outer
+                todo.append(child)
 
     @functools.cached_property
     def helper_calls(self) -> list[tuple[CallSite, ast.AST]]:
@@ -675,7 +703,7 @@ def method_name(call: ast.Call) -> str | None:
 @functools.lru_cache(maxsize=256)
 def returns_in(function) -> tuple[ast.Return, ...]:
     """Every `return` statement under a def (nested defs' too), in ast.walk order; cached per def."""
-    return tuple(n for n in ast.walk(function) if isinstance(n, ast.Return))
+    return tuple(n for n in statements_in(function) if isinstance(n, ast.Return))
 
 
 def base_name(node: ast.AST) -> str | None:
@@ -881,8 +909,14 @@ def attacks(call: ast.Call) -> bool:
 def uses_input_gradients(function, index: ModuleIndex) -> bool:
     """Saliency maps, adversarial examples: gradients with respect to inputs, set up anywhere in the def.
     Reading or setting a parameter's flag (`sum(p.numel() for p in model.parameters() if p.requires_grad)`,
-    a count of trainable weights; `for p in model.parameters(): p.requires_grad = True`) is no such use."""
-    params = _parameter_loop_names(function)
+    a count of trainable weights; `for p in model.parameters(): p.requires_grad = True`) is no such use.
+    Found once per def for the rules that ask."""
+    return facts(index).loop_cache("input_gradients", function, lambda: _input_gradients(function, index))
+
+
+def _input_gradients(function, index: ModuleIndex) -> bool:
+    nodes = walk(function)
+    params = _parameter_loop_names(nodes)
     return any(
         (
             isinstance(n, ast.Attribute)
@@ -891,15 +925,15 @@ def uses_input_gradients(function, index: ModuleIndex) -> bool:
         )
         or _asks_grad(n)
         or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
-        for n in ast.walk(function)
+        for n in nodes
     )
 
 
-def _parameter_loop_names(function) -> set[str]:
-    """Names a loop or comprehension of the def binds to a model's parameters (`for p in
+def _parameter_loop_names(nodes) -> set[str]:
+    """Names a loop or comprehension among a def's nodes binds to a model's parameters (`for p in
     model.parameters()`, `for name, p in net.named_parameters()`)."""
     found = set()
-    for n in ast.walk(function):
+    for n in nodes:
         if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension) and (
             isinstance(n.iter, ast.Call) and method_name(n.iter) in ("parameters", "named_parameters")
         ):

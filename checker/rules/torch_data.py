@@ -15,6 +15,8 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
+    statements_in,
+    walk,
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
@@ -338,17 +340,20 @@ def _local_loaders(sites) -> set[tuple[str, int]]:
     """(name, id(def)) of the loaders a def binds to a local name it neither returns nor declares global: that
     name is the def's own (`loader` in `eval_split` is not the notebook's `loader` peeked at elsewhere)."""
     local = set()
+    shared_in: dict[int, set[str]] = {}  # id(def) -> its returned and global names (one walk of each def)
     for site, names in sites:
         function = site.function
         if not isinstance(function, FUNCTION_TYPES):
             continue
-        shared = set()
-        for node in ast.walk(function):
-            if isinstance(node, ast.Return) and node.value is not None:
-                values = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
-                shared.update(v.id for v in values if isinstance(v, ast.Name))
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                shared.update(node.names)
+        shared = shared_in.get(id(function))
+        if shared is None:
+            shared = shared_in[id(function)] = set()
+            for node in statements_in(function):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    values = node.value.elts if isinstance(node.value, ast.Tuple | ast.List) else [node.value]
+                    shared.update(v.id for v in values if isinstance(v, ast.Name))
+                elif isinstance(node, ast.Global | ast.Nonlocal):
+                    shared.update(node.names)
         local.update((n.id, id(function)) for n in names if isinstance(n, ast.Name) and n.id not in shared)
     return local
 
@@ -695,7 +700,9 @@ def _listed(index: ModuleIndex) -> set[str]:
 
     def make() -> set[str]:
         found: set[str] = set()
-        assigns = [n for n in ast.walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+        if not any(listed(v, found) for values in index.name_values.values() for v in values):
+            return found  # no name is bound to such a list itself: none can be to a slice or sum of one
+        assigns = [n for n in walk(index.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
         for node in sorted(assigns, key=lambda n: n.lineno):
             target = node.targets[0]
             if isinstance(target, ast.Name) and listed(node.value, found):
@@ -892,6 +899,11 @@ def _iterates(call: ast.Call, index: ModuleIndex) -> bool:
     helper = facts(index).helpers.get(id(call))
     if not isinstance(helper, FUNCTION_TYPES) or not helper.args.args:
         return False
+    return facts(index).loop_cache("generates", helper, lambda: _generates_over_first(helper))
+
+
+def _generates_over_first(helper) -> bool:
+    """A generator def whose loop goes through its first parameter (asked once per def)."""
     first = helper.args.args[0].arg
     return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(helper)) and any(
         isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == first for m in ast.walk(n.iter))

@@ -353,7 +353,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
     reported: set[int] = set()
-    frozen = _frozen(fx.index)
+    frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index))
     for site in sites:
         call = site.node
         if not site.loops or id(site.loops[-1]) in reported:

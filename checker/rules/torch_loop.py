@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -482,7 +482,7 @@ def _scalar_expr(expr, index: ModuleIndex, methods: frozenset = frozenset()) -> 
 _HOST_READS = frozenset({"item", "numpy", "cpu"})
 
 
-def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], set[int]]) -> str | None:
+def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
     """`for j in range(len(labels)): conf[labels[j].numpy(), pred[j].numpy()] += 1` inside a loop over
     batches (not a literal handful): the body reads single elements by the loop variable to the host
     (`t[j].item()`, `t[j].numpy()`), so each is a tensor, one op and one read per element. The first such
@@ -491,11 +491,11 @@ def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], 
         isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
-        and id(loop) in in_loop()
+        and _nested(loop, index)
         and not few_runs([loop])
     ):
         return None
-    for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+    for node in (n for stmt in loop.body for n in walk(stmt)):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -509,14 +509,11 @@ def _read_per_element(loop, var: str, index: ModuleIndex, in_loop: Callable[[], 
     return None
 
 
-def _nested_loops(index: ModuleIndex) -> set[int]:
-    """Loops written inside another loop of the same def."""
-    inner = set()
-    for loop in index.loops:
-        for node in ast.walk(loop):
-            if node is not loop and isinstance(node, ast.For | ast.While):
-                inner.add(id(node))
-    return inner
+def _nested(loop, index: ModuleIndex) -> bool:
+    """The loop is written inside another loop (a comprehension counts), found from its parents."""
+    fx = facts(index)
+    loops = fx.loop_cache("loop_ids", None, lambda: {id(outer) for outer in index.loops})
+    return any(id(outer) in loops for outer in fx.ancestors(loop))
 
 
 def _indexes_with(statements, name: str, var: str) -> bool:
@@ -560,7 +557,6 @@ def _uses(statements, name: str) -> bool:
 def check_python_loop_over_tensor(index: ModuleIndex):
     # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
     tensors = functools.cache(lambda: _tensor_names(index))
-    nested = functools.cache(lambda: _nested_loops(index))
     for loop in index.loops:
         if not isinstance(loop, ast.For):
             continue
@@ -582,7 +578,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 or not _indexes_with(loop.body, owner, var)
                 or not _scalar_body(loop.body, index, {var})
             ):
-                owner = _read_per_element(loop, var, index, nested)
+                owner = _read_per_element(loop, var, index)
                 if (
                     owner is None
                     or not _indexes_with(loop.body, owner, var)

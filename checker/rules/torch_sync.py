@@ -443,13 +443,17 @@ def _training_step_defs(index: ModuleIndex) -> list:
     once per module."""
 
     def make() -> list:
+        steps: dict[int, list] = {}  # id(def) -> its step calls (one pass over the module's calls)
+        for s in index.calls:
+            if s.function is not None and is_step_call(s.node):
+                steps.setdefault(id(s.function), []).append(s)
         found = []
         for function in index.functions:
             if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
-            sites = index.function_calls.get(id(function), [])
-            kinds = {method_name(s.node) for s in sites if not s.loops and is_step_call(s.node)}
-            if {"backward", "step"} <= kinds and not any(s.loops and is_step_call(s.node) for s in sites):
+            sites = steps.get(id(function), [])
+            kinds = {method_name(s.node) for s in sites if not s.loops}
+            if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
                 found.append(function)
         return found
 
@@ -875,10 +879,10 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
             for site, via in index.reached_calls(index.function_calls.get(id(hook), [])):
                 if via is not None and site.function is not None:
                     run.add(id(site.function))
-    for loop in index.loops:
-        for site, via in index.reached_calls(index.loop_calls[id(loop)]):
-            if via is not None and site.function is not None:
-                run.add(id(site.function))
+    # (each call in a loop once: a nested loop's calls are also its outer loop's)
+    for site, via in index.reached_calls([s for s in index.calls if s.loops]):
+        if via is not None and site.function is not None:
+            run.add(id(site.function))
     return run
 
 
