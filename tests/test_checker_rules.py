@@ -1023,6 +1023,57 @@ class DQN:
     assert sure(src, "PP301") == [(11, "medium"), (12, "medium")]
 
 
+def test_pp301_replay_by_drawn_index():
+    """Reading 17: DQN replays drawing indices with np.random.choice / np.random.randint and unpacking the
+    stored transition `memory[i]` (or `memory[idx][0]`) predict each one: `medium`, as the random.sample
+    form. A loop over drawn indices predicting a stored batch, or unpacking only a pair, stays silent."""
+    src = """
+import numpy as np
+from keras.models import Sequential
+
+class Agent:
+    def replay(self, batch_size):
+        batches = min(batch_size, len(self.memory))
+        batches = np.random.choice(len(self.memory), batches)
+        for i in batches:
+            state, action, reward, next_state, done = self.memory[i]
+            target_f = self.model.predict(state)
+            self.model.fit(state, target_f, epochs=1, verbose=0)
+
+    def get_batch(self, model, target_model, batch_size):
+        n = len(self.memory)
+        for i, idx in enumerate(np.random.randint(0, n, size=min(n, batch_size))):
+            current_state, action, reward, next_state = self.memory[idx][0]
+            q = target_model.predict(next_state)[0]
+
+    def check(self, n):
+        for i in np.random.choice(len(self.batches), n):
+            print(self.model.predict(self.batches[i]))
+        for i in np.random.randint(0, n, size=8):
+            x, y = self.pairs[i]
+            print(self.model.predict(x))
+"""
+    assert sure(src, "PP301") == [(11, "medium"), (18, "medium")]
+
+
+def test_pp301_one_sample_scaled_after_reshape():
+    """Reading 17: `x = img.reshape(1, -1) / 255.0` keeps the batch of one, as `x = x.reshape(1, -1)` after
+    the scaling does; a full batch scaled after reshape stays silent."""
+    src = """
+import numpy as np
+from tensorflow import keras
+
+model = keras.models.load_model("m.h5")
+for img in images:
+    x = img.reshape(1, -1) / 255.0
+    print(model.predict(x))
+for batch in batches:
+    x = batch.reshape(-1, 784) / 255.0
+    print(model.predict(x))
+"""
+    assert codes(src, "PP301") == [("PP301", 8)]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np
