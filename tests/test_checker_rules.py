@@ -1573,6 +1573,27 @@ model.fit(train_ds, epochs=10)
     assert sure(plain, "PP202") == [(9, "medium")]
 
 
+def test_pp202_tfds_dict_of_splits_is_followed():
+    """`dataset, info = tfds.load(name, with_info=True)` with no `split` gives a dict of splits:
+    `dataset["test"].map(load_image_test)` is a pipeline (reading 17 missed it at every level), read as
+    the list form is; a cheap selection map on it stays silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load_image_test(datapoint):
+    return tf.image.resize(datapoint["image"], (128, 128)), datapoint["label"]
+
+dataset, info = tfds.load("oxford_iiit_pet:3.*.*", with_info=True)
+train = dataset["train"].map(load_image_test, num_parallel_calls=tf.data.AUTOTUNE)
+test = dataset["test"].map(load_image_test)
+model.fit(train.batch(32), validation_data=test.batch(32), epochs=20)
+"""
+    assert sure(src, "PP202") == [(10, "medium")]
+    cheap = src.replace('dataset["test"].map(load_image_test)', 'dataset["test"].map(lambda d: d["image"])')
+    assert sure(cheap, "PP202") == []
+
+
 def test_pp202_tfds_splits_unpacked_are_followed_to_their_cache():
     """`train_ds, val_ds = tfds.load(..., split=[...])` gives one pipeline per name: a resize that
     `cache()` follows a statement later runs in the first epoch only (the Keras fine-tuning guide, reading
