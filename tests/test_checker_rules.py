@@ -1058,7 +1058,8 @@ class Agent:
 
 def test_pp301_one_sample_scaled_after_reshape():
     """Reading 17: `x = img.reshape(1, -1) / 255.0` keeps the batch of one, as `x = x.reshape(1, -1)` after
-    the scaling does; a full batch scaled after reshape stays silent."""
+    the scaling does, and so does a cast (`x[np.newaxis, ...].astype(np.float32)`, the shape of a line the
+    yolov4 maintainers fixed); a full batch scaled or cast stays silent."""
     src = """
 import numpy as np
 from tensorflow import keras
@@ -1070,8 +1071,14 @@ for img in images:
 for batch in batches:
     x = batch.reshape(-1, 784) / 255.0
     print(model.predict(x))
+for path in paths:
+    image_data = preprocess(cv2.imread(path))
+    image_data = image_data[np.newaxis, ...].astype(np.float32)
+    pred_bbox = model.predict(image_data)
+for batch in batches:
+    print(model.predict(batch.astype(np.float32)))
 """
-    assert codes(src, "PP301") == [("PP301", 8)]
+    assert codes(src, "PP301") == [("PP301", 8), ("PP301", 15)]
 
 
 def test_few_literal_iterations_lower_pp301_and_pp401():

@@ -102,6 +102,9 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
         return _is_one_sample(expr.left, index, loop_targets)
     if not isinstance(expr, ast.Call):
         return False
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
+        # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
+        return _is_one_sample(expr.func.value, index, loop_targets)
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
         axis = (
