@@ -283,6 +283,35 @@ model.fit(in_memory)
     assert codes(src, "PP203") == [("PP203", 5), ("PP203", 13)]
 
 
+def test_pp203_zip_costs_what_its_parts_cost():
+    """A loader returning `zip((image_ds, label_ds)).batch(n)` where the image part decodes files in a map
+    (keras' image_dataset_from_directory before its maintainers added prefetch): the merge costs what its
+    parts cost, `low` as every returned pipeline. A zip of in-memory arrays, or of a cached part, is silent."""
+    src = """
+import tensorflow as tf
+
+def image_dataset(image_paths, labels, batch_size=32):
+    dataset = paths_to_dataset(image_paths, labels)
+    dataset = dataset.shuffle(buffer_size=batch_size * 8)
+    dataset = dataset.batch(batch_size)
+    return dataset
+
+def paths_to_dataset(image_paths, labels):
+    img_ds = tf.data.Dataset.from_tensor_slices(image_paths).map(load_image)
+    label_ds = tf.data.Dataset.from_tensor_slices(labels)
+    return tf.data.Dataset.zip((img_ds, label_ds))
+
+def load_image(path):
+    img = tf.image.decode_image(tf.io.read_file(path), channels=3, expand_animations=False)
+    return tf.image.resize(img, (256, 256))
+"""
+    assert sure(src, "PP203") == [(7, "low")]
+    cached = src.replace(".map(load_image)", ".map(load_image).cache()")
+    assert sure(cached, "PP203") == []
+    arrays = src.replace(".map(load_image)", "")
+    assert sure(arrays, "PP203") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf
