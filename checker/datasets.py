@@ -113,6 +113,8 @@ class DatasetFlow:
     # training data: the first argument of fit/fit_generator/a `train` call, or the iterable of a for loop
     # that runs a training step (not evaluate/predict/validation_data, nor a loop that only runs the model)
     trained: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
+    # `fit(..., validation_data=val_ds)`: read once per epoch beside the training data
+    validated: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     # every place that consumes a pipeline (`consumed` keeps the first only): a call or a loop
     readers: dict[tuple[int, ...], list[ast.AST]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
@@ -170,6 +172,7 @@ class DatasetFlow:
                 if value is None and isinstance(stmt, ast.Assign):
                     for name in self._split_names(stmt):
                         env[name] = self._record(_tfds_steps(stmt.value))  # one pipeline per split
+                if isinstance(stmt, ast.Assign):
                     for name in self._split_dicts(stmt):
                         env[name + _SPLITS] = stmt.value  # `dataset["test"]` reads one split
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
@@ -362,6 +365,9 @@ class DatasetFlow:
                     args = args[1:]
                 elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
+                validation = kwargs.get("validation_data")
+                if validation is not None and is_training_call(func.attr):
+                    self.validated.setdefault(tuple(id(s.node) for s in validation), (validation, call))
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)

@@ -312,6 +312,27 @@ def load_image(path):
     assert sure(arrays, "PP203") == []
 
 
+def test_pp203_validation_data_read_every_epoch():
+    """`fit(train, validation_data=ds["test"].batch(32))` over `ds = tfds.load(name)` (a dict of splits):
+    the validation pipeline is read every epoch and had no prefetch (vision-transformer's maintainers added
+    it); `low` as the rule's other findings. A prefetched one, or arrays, stay silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def main(args):
+    ds = tfds.load("cifar10", as_supervised=True)
+    ds_train = ds["train"].cache().shuffle(1024).batch(64).prefetch(tf.data.AUTOTUNE)
+    ds_test = ds["test"].batch(32)
+    model.fit(ds_train, validation_data=ds_test, epochs=args.epochs)
+"""
+    assert sure(src, "PP203") == [(8, "low")]
+    fixed = src.replace('ds["test"].batch(32)', 'ds["test"].batch(32).prefetch(tf.data.AUTOTUNE)')
+    assert sure(fixed, "PP203") == []
+    arrays = src.replace("validation_data=ds_test", "validation_data=(x_val, y_val)")
+    assert sure(arrays, "PP203") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf

@@ -1470,7 +1470,7 @@ def _costly(chain, index: ModuleIndex) -> bool:
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
     flow = dataset_flow(index)
-    consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
+    consumed = [(chain, at, False) for chain, at in [*flow.consumed.values(), *flow.validated.values()]]
     for chain, at in [] if index.snippet else flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
             consumed.append((chain, at, True))
@@ -1681,8 +1681,8 @@ register(
         root_cause="data.inefficient_transmission",
         summary=(
             "A tf.data pipeline that reads files or a generator, or runs a real map/interleave, and is consumed "
-            "in the module (model.fit/evaluate/predict, a for loop that runs a training or evaluation step, a TF1 "
-            "iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost; "
+            "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
+            "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost; "
             "a zip or sample_from_datasets costs what the pipelines it merges cost)."
         ),
         why=(
