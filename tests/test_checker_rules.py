@@ -333,6 +333,34 @@ def main(args):
     assert sure(arrays, "PP203") == []
 
 
+def test_pp203_pipeline_stored_on_self():
+    """A dataset class that builds a batched pipeline of parsed TFRecords and keeps it in `self.dataset` for
+    other methods (basenji's SeqDataset before its maintainers added prefetch): `low`, as a returned one.
+    Silent when another method carries it on (`self.dataset.prefetch(...)`) or when it is not batched."""
+    src = """
+import tensorflow as tf
+
+class SeqDataset:
+    def make_dataset(self):
+        dataset = tf.data.Dataset.list_files(self.tfr_path)
+        dataset = dataset.interleave(tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE)
+        dataset = dataset.map(self.parse, num_parallel_calls=tf.data.AUTOTUNE)
+        dataset = dataset.batch(self.batch_size)
+        self.dataset = dataset
+"""
+    assert sure(src, "PP203") == [(9, "low")]
+    carried = (
+        src
+        + """
+    def ready(self):
+        return self.dataset.prefetch(2)
+"""
+    )
+    assert sure(carried, "PP203") == []
+    unbatched = src.replace("dataset = dataset.batch(self.batch_size)", "pass")
+    assert sure(unbatched, "PP203") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf
