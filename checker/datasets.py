@@ -113,6 +113,8 @@ class DatasetFlow:
     # training data: the first argument of fit/fit_generator/a `train` call, or the iterable of a for loop
     # that runs a training step (not evaluate/predict/validation_data, nor a loop that only runs the model)
     trained: dict[tuple[int, ...], tuple[Step, ...]] = field(default_factory=dict)
+    # `fit(..., validation_data=val_ds)`: read once per epoch beside the training data
+    validated: dict[tuple[int, ...], tuple[tuple[Step, ...], ast.AST]] = field(default_factory=dict)
     # every place that consumes a pipeline (`consumed` keeps the first only): a call or a loop
     readers: dict[tuple[int, ...], list[ast.AST]] = field(default_factory=dict)
     _iterators: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # `it = iter(ds)`
@@ -170,6 +172,9 @@ class DatasetFlow:
                 if value is None and isinstance(stmt, ast.Assign):
                     for name in self._split_names(stmt):
                         env[name] = self._record(_tfds_steps(stmt.value))  # one pipeline per split
+                if isinstance(stmt, ast.Assign):
+                    for name in self._split_dicts(stmt):
+                        env[name + _SPLITS] = stmt.value  # `dataset["test"]` reads one split
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 iterator = self._iterator_of(stmt.value, env, function, depth, stack)
                 for target in targets:
@@ -251,6 +256,21 @@ class DatasetFlow:
         names = [t.id for t in target.elts if isinstance(t, ast.Name)]
         return names if len(names) == len(target.elts) == len(split.elts) else []
 
+    def _split_dicts(self, stmt: ast.Assign) -> list[str]:
+        """`dataset = tfds.load(name)` or `dataset, info = tfds.load(name, with_info=True)` with no `split`:
+        a dict of splits, one pipeline per `dataset["train"]` read from it (reading 17)."""
+        call = stmt.value
+        if len(stmt.targets) != 1 or not isinstance(call, ast.Call):
+            return []
+        if self.index.resolver.call_name(call) != "tensorflow_datasets.load":
+            return []
+        if any(k.arg == "split" for k in call.keywords) or len(call.args) > 1:
+            return []
+        target = stmt.targets[0]
+        if _keyword_is(call, "with_info", True) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[0]
+        return [target.id] if isinstance(target, ast.Name) else []
+
     def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
         """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
         `else`, the state after the body). A pipeline only the `if` branch built is followed through the
@@ -283,6 +303,12 @@ class DatasetFlow:
             and self.index.resolver.call_name(expr.value) == "tensorflow_datasets.load"
         ):
             return self._record(_tfds_steps(expr.value))  # tfds.load(name)["train"]
+        if (
+            isinstance(expr, ast.Subscript)
+            and isinstance(expr.value, ast.Name)
+            and isinstance(env.get(expr.value.id + _SPLITS), ast.Call)
+        ):
+            return self._record(_tfds_steps(env[expr.value.id + _SPLITS]))  # dataset["train"]
         if isinstance(expr, ast.Lambda):
             # `flat_map(lambda f: TextLineDataset(f).map(parse))`: what calls the lambda reads the pipeline
             value = self._eval(expr.body, env, function, depth, stack)
@@ -339,6 +365,9 @@ class DatasetFlow:
                     args = args[1:]
                 elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
+                validation = kwargs.get("validation_data")
+                if validation is not None and is_training_call(func.attr):
+                    self.validated.setdefault(tuple(id(s.node) for s in validation), (validation, call))
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
         helper = self.index.helper_of(call, function)
@@ -663,6 +692,10 @@ def toy_fit(call: ast.Call, index: ModuleIndex) -> bool:
             return False
         sizes.append(value.value)
     return sizes[0] * sizes[1] <= _TOY_STEPS
+
+
+# The key suffix under which a name bound to tfds.load's dict of splits keeps the call (no Python name has it).
+_SPLITS = "[]"
 
 
 def _tfds_steps(call: ast.Call) -> tuple[Step, ...]:

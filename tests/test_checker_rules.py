@@ -283,6 +283,84 @@ model.fit(in_memory)
     assert codes(src, "PP203") == [("PP203", 5), ("PP203", 13)]
 
 
+def test_pp203_zip_costs_what_its_parts_cost():
+    """A loader returning `zip((image_ds, label_ds)).batch(n)` where the image part decodes files in a map
+    (keras' image_dataset_from_directory before its maintainers added prefetch): the merge costs what its
+    parts cost, `low` as every returned pipeline. A zip of in-memory arrays, or of a cached part, is silent."""
+    src = """
+import tensorflow as tf
+
+def image_dataset(image_paths, labels, batch_size=32):
+    dataset = paths_to_dataset(image_paths, labels)
+    dataset = dataset.shuffle(buffer_size=batch_size * 8)
+    dataset = dataset.batch(batch_size)
+    return dataset
+
+def paths_to_dataset(image_paths, labels):
+    img_ds = tf.data.Dataset.from_tensor_slices(image_paths).map(load_image)
+    label_ds = tf.data.Dataset.from_tensor_slices(labels)
+    return tf.data.Dataset.zip((img_ds, label_ds))
+
+def load_image(path):
+    img = tf.image.decode_image(tf.io.read_file(path), channels=3, expand_animations=False)
+    return tf.image.resize(img, (256, 256))
+"""
+    assert sure(src, "PP203") == [(7, "low")]
+    cached = src.replace(".map(load_image)", ".map(load_image).cache()")
+    assert sure(cached, "PP203") == []
+    arrays = src.replace(".map(load_image)", "")
+    assert sure(arrays, "PP203") == []
+
+
+def test_pp203_validation_data_read_every_epoch():
+    """`fit(train, validation_data=ds["test"].batch(32))` over `ds = tfds.load(name)` (a dict of splits):
+    the validation pipeline is read every epoch and had no prefetch (vision-transformer's maintainers added
+    it); `low` as the rule's other findings. A prefetched one, or arrays, stay silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def main(args):
+    ds = tfds.load("cifar10", as_supervised=True)
+    ds_train = ds["train"].cache().shuffle(1024).batch(64).prefetch(tf.data.AUTOTUNE)
+    ds_test = ds["test"].batch(32)
+    model.fit(ds_train, validation_data=ds_test, epochs=args.epochs)
+"""
+    assert sure(src, "PP203") == [(8, "low")]
+    fixed = src.replace('ds["test"].batch(32)', 'ds["test"].batch(32).prefetch(tf.data.AUTOTUNE)')
+    assert sure(fixed, "PP203") == []
+    arrays = src.replace("validation_data=ds_test", "validation_data=(x_val, y_val)")
+    assert sure(arrays, "PP203") == []
+
+
+def test_pp203_pipeline_stored_on_self():
+    """A dataset class that builds a batched pipeline of parsed TFRecords and keeps it in `self.dataset` for
+    other methods (basenji's SeqDataset before its maintainers added prefetch): `low`, as a returned one.
+    Silent when another method carries it on (`self.dataset.prefetch(...)`) or when it is not batched."""
+    src = """
+import tensorflow as tf
+
+class SeqDataset:
+    def make_dataset(self):
+        dataset = tf.data.Dataset.list_files(self.tfr_path)
+        dataset = dataset.interleave(tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE)
+        dataset = dataset.map(self.parse, num_parallel_calls=tf.data.AUTOTUNE)
+        dataset = dataset.batch(self.batch_size)
+        self.dataset = dataset
+"""
+    assert sure(src, "PP203") == [(9, "low")]
+    carried = (
+        src
+        + """
+    def ready(self):
+        return self.dataset.prefetch(2)
+"""
+    )
+    assert sure(carried, "PP203") == []
+    unbatched = src.replace("dataset = dataset.batch(self.batch_size)", "pass")
+    assert sure(unbatched, "PP203") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf
@@ -1023,6 +1101,64 @@ class DQN:
     assert sure(src, "PP301") == [(11, "medium"), (12, "medium")]
 
 
+def test_pp301_replay_by_drawn_index():
+    """Reading 17: DQN replays drawing indices with np.random.choice / np.random.randint and unpacking the
+    stored transition `memory[i]` (or `memory[idx][0]`) predict each one: `medium`, as the random.sample
+    form. A loop over drawn indices predicting a stored batch, or unpacking only a pair, stays silent."""
+    src = """
+import numpy as np
+from keras.models import Sequential
+
+class Agent:
+    def replay(self, batch_size):
+        batches = min(batch_size, len(self.memory))
+        batches = np.random.choice(len(self.memory), batches)
+        for i in batches:
+            state, action, reward, next_state, done = self.memory[i]
+            target_f = self.model.predict(state)
+            self.model.fit(state, target_f, epochs=1, verbose=0)
+
+    def get_batch(self, model, target_model, batch_size):
+        n = len(self.memory)
+        for i, idx in enumerate(np.random.randint(0, n, size=min(n, batch_size))):
+            current_state, action, reward, next_state = self.memory[idx][0]
+            q = target_model.predict(next_state)[0]
+
+    def check(self, n):
+        for i in np.random.choice(len(self.batches), n):
+            print(self.model.predict(self.batches[i]))
+        for i in np.random.randint(0, n, size=8):
+            x, y = self.pairs[i]
+            print(self.model.predict(x))
+"""
+    assert sure(src, "PP301") == [(11, "medium"), (18, "medium")]
+
+
+def test_pp301_one_sample_scaled_after_reshape():
+    """Reading 17: `x = img.reshape(1, -1) / 255.0` keeps the batch of one, as `x = x.reshape(1, -1)` after
+    the scaling does, and so does a cast (`x[np.newaxis, ...].astype(np.float32)`, the shape of a line the
+    yolov4 maintainers fixed); a full batch scaled or cast stays silent."""
+    src = """
+import numpy as np
+from tensorflow import keras
+
+model = keras.models.load_model("m.h5")
+for img in images:
+    x = img.reshape(1, -1) / 255.0
+    print(model.predict(x))
+for batch in batches:
+    x = batch.reshape(-1, 784) / 255.0
+    print(model.predict(x))
+for path in paths:
+    image_data = preprocess(cv2.imread(path))
+    image_data = image_data[np.newaxis, ...].astype(np.float32)
+    pred_bbox = model.predict(image_data)
+for batch in batches:
+    print(model.predict(batch.astype(np.float32)))
+"""
+    assert codes(src, "PP301") == [("PP301", 8), ("PP301", 15)]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np
@@ -1520,6 +1656,27 @@ model.fit(train_ds, epochs=10)
     assert sure(src, "PP202") == [(9, "low")]
     plain = src.replace("batch_size=32, ", "").replace(".prefetch(", ".batch(32).prefetch(")
     assert sure(plain, "PP202") == [(9, "medium")]
+
+
+def test_pp202_tfds_dict_of_splits_is_followed():
+    """`dataset, info = tfds.load(name, with_info=True)` with no `split` gives a dict of splits:
+    `dataset["test"].map(load_image_test)` is a pipeline (reading 17 missed it at every level), read as
+    the list form is; a cheap selection map on it stays silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load_image_test(datapoint):
+    return tf.image.resize(datapoint["image"], (128, 128)), datapoint["label"]
+
+dataset, info = tfds.load("oxford_iiit_pet:3.*.*", with_info=True)
+train = dataset["train"].map(load_image_test, num_parallel_calls=tf.data.AUTOTUNE)
+test = dataset["test"].map(load_image_test)
+model.fit(train.batch(32), validation_data=test.batch(32), epochs=20)
+"""
+    assert sure(src, "PP202") == [(10, "medium")]
+    cheap = src.replace('dataset["test"].map(load_image_test)', 'dataset["test"].map(lambda d: d["image"])')
+    assert sure(cheap, "PP202") == []
 
 
 def test_pp202_tfds_splits_unpacked_are_followed_to_their_cache():

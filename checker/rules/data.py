@@ -1470,18 +1470,22 @@ def _costly(chain, index: ModuleIndex) -> bool:
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
     flow = dataset_flow(index)
-    consumed = [(chain, at, False) for chain, at in flow.consumed.values()]
+    consumed = [(chain, at, "consumed") for chain, at in [*flow.consumed.values(), *flow.validated.values()]]
     for chain, at in [] if index.snippet else flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
-            consumed.append((chain, at, True))
-    for chain, at, handed in consumed:
+            consumed.append((chain, at, "returned"))
+    for chain, at in [] if index.snippet else flow.passed.values():
+        attr = _stored_on_self(at)
+        if attr and any(s.kind in ("batch", "padded_batch") for s in chain) and not _extended(attr, index):
+            consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
+    for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
             continue
         if any(s.kind == "take" and _small_take(s.node, index) for s in chain):
             continue  # a few samples (a preview, a smoke test)
-        if not _costly(chain, index):
-            continue
+        if not any(_costly(each, index) for each in flow.expand(chain)):
+            continue  # (a zip of an image-decoding map and labels costs what the map costs: keras, tf-fixmine)
         last = chain[-1].node
         if id(last) in seen:
             continue
@@ -1489,12 +1493,44 @@ def check_missing_prefetch(index: ModuleIndex):
         yield RawFinding(
             "PP203",
             *_at_method(last),
-            f"this tf.data pipeline is {'returned' if handed else 'consumed'} (line {at.lineno}) without a "
+            f"this tf.data pipeline is {how} (line {at.lineno}) without a "
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
             # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
             # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little)
             confidence="low",
         )
+
+
+def _stored_on_self(at) -> str | None:
+    """`self.dataset = dataset` in a method: the attribute a batched pipeline is kept in for other methods
+    (basenji, keras' data adapters before their maintainers added prefetch, tf-fixmine)."""
+    if not isinstance(at, ast.Assign):
+        return None
+    for target in at.targets:
+        if (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            return target.attr
+    return None
+
+
+def _extended(attr: str, index: ModuleIndex) -> bool:
+    """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module: the
+    stored pipeline is carried on where the flow does not follow it."""
+    for site in index.calls:
+        receiver = site.node.func.value if isinstance(site.node.func, ast.Attribute) else None
+        while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+            receiver = receiver.func.value
+        if (
+            isinstance(receiver, ast.Attribute)
+            and receiver.attr == attr
+            and isinstance(receiver.value, ast.Name)
+            and receiver.value.id == "self"
+        ):
+            return True
+    return False
 
 
 def check_shuffle_after_batch(index: ModuleIndex):
@@ -1681,8 +1717,10 @@ register(
         root_cause="data.inefficient_transmission",
         summary=(
             "A tf.data pipeline that reads files or a generator, or runs a real map/interleave, and is consumed "
-            "in the module (model.fit/evaluate/predict, a for loop that runs a training or evaluation step, a TF1 "
-            "iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost)."
+            "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
+            "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost; "
+            "a zip or sample_from_datasets costs what the pipelines it merges cost). A batched pipeline returned "
+            "to the caller or stored on self for other methods (none of which carries it on) is reported too."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

@@ -93,8 +93,18 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
                 and upper.right.value == 1
             )
         return False
+    if (
+        isinstance(expr, ast.BinOp)
+        and isinstance(expr.op, ast.Div | ast.Mult | ast.Sub | ast.Add)
+        and isinstance(expr.right, ast.Constant)
+    ):
+        # `img.reshape(1, -1) / 255.0`: scaling keeps the batch of one (reading 17)
+        return _is_one_sample(expr.left, index, loop_targets)
     if not isinstance(expr, ast.Call):
         return False
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
+        # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
+        return _is_one_sample(expr.func.value, index, loop_targets)
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
         axis = (
@@ -201,15 +211,48 @@ def check_predict_per_sample(index: ModuleIndex):
 def _replayed_transition(arg: ast.AST, loop, index: ModuleIndex) -> bool:
     """`for state, action, reward, next_state, done in random.sample(self.memory, batch_size):` and
     `model.predict(state)`: experience replay predicting each stored transition (stored as a one-sample batch,
-    so nothing in the loop shows the batch of one) where one predict on the stacked states does the lot."""
-    target = getattr(loop, "target", None)
-    if not (isinstance(target, ast.Tuple) and len(target.elts) >= 4):
-        return False  # a transition unpacked (state, action, reward, next state, ...), not a batch drawn
-    if not isinstance(arg, ast.Name) or arg.id not in _loop_targets(loop):
+    so nothing in the loop shows the batch of one) where one predict on the stacked states does the lot.
+    Also the indexed form: `for i in np.random.choice(len(memory), n):` with
+    `state, action, reward, next_state, done = memory[i]` in the body (reading 17)."""
+    if not isinstance(arg, ast.Name):
         return False
+    target = getattr(loop, "target", None)
     it = _loop_iter(loop)
     values = (index.name_values.get(it.id) or []) if isinstance(it, ast.Name) else [it]
-    return bool(values) and all(_random_sample(v) for v in values)
+    if isinstance(target, ast.Tuple) and len(target.elts) >= 4 and arg.id in _loop_targets(loop):
+        # a transition unpacked (state, action, reward, next state, ...), not a batch drawn
+        return bool(values) and all(_random_sample(v) for v in values)
+    if not any(index.resolver.call_name(v) in _RANDOM_INDICES for v in values if isinstance(v, ast.Call)):
+        return False
+    return _unpacks_transition(loop, arg.id, _loop_targets(loop))
+
+
+# numpy's draws of random indices: `for i in np.random.choice(len(memory), n)` picks a minibatch by index
+_RANDOM_INDICES = frozenset({"numpy.random.choice", "numpy.random.randint"})
+
+
+def _unpacks_transition(loop, name: str, indices: set[str]) -> bool:
+    """`state, action, reward, next_state, done = self.memory[i]` (or `memory[i][0]`) in the loop body,
+    binding `name`, with `i` a loop target: one stored transition per drawn index."""
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            target = node.targets[0]
+            if not (isinstance(target, ast.Tuple) and len(target.elts) >= 4):
+                continue
+            if name not in assigned_names([target]):
+                continue
+            value = node.value
+            while isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant):
+                value = value.value  # `memory[idx][0]`
+            if (
+                isinstance(value, ast.Subscript)
+                and isinstance(value.slice, ast.Name)
+                and value.slice.id in indices
+            ):
+                return True
+    return False
 
 
 def _random_sample(node) -> bool:
@@ -555,7 +598,8 @@ probs = model.predict(np.stack(images), batch_size=64)
             "body plots (plt., imshow, subplot, a helper named for plotting); a loop over what a detector "
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
             "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state. "
-            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`. "
+            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n), or from "
+            "memory[i] for indices drawn by np.random.choice or np.random.randint, is `medium`. "
             "An image pyramid is silent: an input resized to a size or scale the iteration computes "
             "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
             "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported."
