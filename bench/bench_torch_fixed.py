@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import argparse
 import ast
-import io
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -97,15 +95,42 @@ def _parsed(text: str) -> ast.Module | None:
 
 
 def _extract(git: Path, commit: str, folder: str, into: Path) -> bool:
-    """Write `folder` of the repository (all of it when empty) at `commit` under `into`; False when the mirror
+    """Write the Python files and notebooks of `folder` (the whole repository when empty) at `commit` under
+    `into`, read in one `git cat-file --batch` (a blob the mirror lacks is left out); False when the mirror
     lacks the commit."""
-    args = ["git", "--git-dir", str(git), "archive", "--format=tar", commit]
-    done = subprocess.run([*args, *([folder] if folder else [])], capture_output=True)
-    if done.returncode != 0:
+    listed = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(git),
+            "ls-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            commit,
+            *([folder] if folder else []),
+        ],
+        capture_output=True,
+    )
+    if listed.returncode != 0:
         return False
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        members = [m for m in archive.getmembers() if m.isdir() or m.name.endswith((".py", ".ipynb"))]
-        archive.extractall(into, members=members, filter="data")
+    names = [n.decode() for n in listed.stdout.split(b"\0") if n.endswith((b".py", b".ipynb"))]
+    query = "".join(f"{commit}:{name}\n" for name in names).encode()
+    blobs = subprocess.run(
+        ["git", "--git-dir", str(git), "cat-file", "--batch"], input=query, capture_output=True
+    )
+    data, at = blobs.stdout, 0
+    for name in names:
+        header_end = data.index(b"\n", at)
+        header = data[at:header_end].split()
+        at = header_end + 1
+        if header[-1] == b"missing":
+            continue
+        size = int(header[2])
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data[at : at + size])
+        at += size + 1  # the blob, then the newline cat-file ends it with
     return True
 
 
