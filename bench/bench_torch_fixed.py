@@ -190,7 +190,9 @@ def report(found: list[tuple[dict, set[str] | None]], how: str) -> None:
         for key in sorted({row[column] for row, _ in read}):
             group = [lv for row, lv in read if row[column] == key]
             print(f"    {key:<18} {len(group):>3} lines: {_counts(group)}")
-    missed = [row for row, levels in read if not levels]
+    missed = sorted(
+        (row for row, levels in read if not levels), key=lambda r: (r["repo"], r["path"], int(r["line"]))
+    )
     if missed:
         print("  missed at every level:")
     for row in missed:
