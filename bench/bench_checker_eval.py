@@ -19,9 +19,11 @@ prints, for the default output (high) and with --min-confidence medium and low:
   --verdicts recounts the hand reading of fresh repositories (right/debatable/wrong per finding) per rule and
   confidence as it was read; with --root (checkouts of those repositories as <root>/<owner>+<name>) it runs
   ppcheck again and counts the same verdicts under today's confidences (findings no longer made: dropped).
-  --holdout prints, instead, recall per confidence level and per DeepPerf kind on reports kept out of tuning
+  --holdout prints, instead, recall per confidence level and per kind on reports kept out of tuning
   (reports_holdout.csv, read from the mirrors only: each reported file alone, with --full each project whole),
-  the rejected/declined reports still made, and the lines missed at every level.
+  how many lines each rule makes, the rejected/declined reports still made, and the lines missed at every
+  level. Its kinds are DeepPerf's checkers (1, 2, 3, session) and the other problems ppcheck's TF rules
+  cover (KINDS), so a set mined from maintainers' own fixes (bench/data/tf_fixed_lines.csv) reads the same.
 """
 
 from __future__ import annotations
