@@ -456,7 +456,10 @@ def check_map_before_batch(index: ModuleIndex):
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
     idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
+    serial = {id(call) for call, _ in _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i)))}
     for map_call, batch_call, kind in _map_before_batch(index):
+        if kind in _PARSE_KINDS and id(map_call) in serial:
+            continue  # a serial parse: PP202 reports it, naming batching as the other fix
         # records only printed (`for r in ds.take(1)`) do not need speed: read wrong 3/3 (reading 4)
         looked_at = (
             id(map_call) in only_looked_at
@@ -941,11 +944,26 @@ def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
     )
 
 
+# PP201's kinds that parse single examples: on a serial map PP202 reports them (see _serial_maps)
+_PARSE_KINDS = ("parse_example", "parsing", "parser")
+
+
 def check_sequential_map(index: ModuleIndex):
+    for _, finding in _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i))):
+        yield finding
+
+
+def _serial_maps(index: ModuleIndex):
+    """(map or interleave call, PP202 finding) for each serial stage reported. A serial map that parses
+    single examples before `batch` is PP202's, not PP201's: threads are the one-keyword fix that keeps the
+    parse as written (reading 16: 23 such maps read under PP201 asked for parallel calls first); the
+    message names batching and tf.io.parse_example as the other way."""
     flow = dataset_flow(index)
     if _sets_map_parallelization(index):
         return
-    vectorisable = {id(m) for m, _, kind in _map_before_batch(index) if kind != "parser"}
+    before_batch = [(m, kind) for m, _, kind in _map_before_batch(index)]
+    vectorisable = {id(m) for m, kind in before_batch if kind not in _PARSE_KINDS}
+    parses = {id(m) for m, kind in before_batch if kind in _PARSE_KINDS}
     chains = list(flow.all_steps())
     enclosing = {id(site.node): site.function for site in index.calls}
     interleaved = _interleaved_functions(index)
@@ -1042,18 +1060,30 @@ def check_sequential_map(index: ModuleIndex):
             reads_for_threads = id(call) in feeds_threads and (
                 id(call) not in trained or id(call) in plain_readers
             )
-            yield RawFinding(
-                "PP202",
-                *_at_method(call),
-                f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
-                "pass num_parallel_calls=tf.data.AUTOTUNE",
-                confidence=_sequential_map_confidence(
-                    weak=plain or unread or reads_for_threads or id(call) in idle,
-                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
-                    trained=id(call) in trained,
-                    costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
-                    strings=step.kind == "map" and _string_work_only(call, index),
-                    image_work=step.kind == "map" and does_image_work(call, index),
+            alternative = (
+                " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
+            )
+            yield (
+                call,
+                RawFinding(
+                    "PP202",
+                    *_at_method(call),
+                    f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
+                    f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}",
+                    confidence=_sequential_map_confidence(
+                        weak=plain or unread or reads_for_threads or id(call) in idle,
+                        doubtful=unsure
+                        or nested
+                        or cached
+                        or looked_at
+                        or per_batch
+                        or evaluation
+                        or trimmed,
+                        trained=id(call) in trained,
+                        costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
+                        strings=step.kind == "map" and _string_work_only(call, index),
+                        image_work=step.kind == "map" and does_image_work(call, index),
+                    ),
                 ),
             )
 
@@ -1345,7 +1375,18 @@ def does_image_work(call: ast.Call, index: ModuleIndex) -> bool:
         names = [name] if name and name.startswith("tensorflow.") else []
     else:
         names = [name for _, name in _calls_in_map(roots, index)]
-    return any(word in name for name in names for word in _IMAGE_WORK_WORDS)
+    return any(any(word in name for word in _IMAGE_WORK_WORDS) and not _only_slices(name) for name in names)
+
+
+# tf.image ops that only slice, mirror or pad a decoded image (`random_crop`, `flip_left_right`,
+# `resize_with_crop_or_pad`): cheap next to a decode or resize, so no image work alone (tf-fix17: maps whose
+# only image op was one of these read right 1 time in 5 over readings 14-16)
+_SLICE_WORDS = ("crop", "flip", "pad_to", "transpose", "rot90")
+
+
+def _only_slices(name: str) -> bool:
+    """An image op that moves pixels without computing new ones (`crop_and_resize` interpolates: work)."""
+    return any(word in name for word in _SLICE_WORDS) and "and_resize" not in name
 
 
 def _through_partial(call: ast.Call, index: ModuleIndex) -> ast.Call:
@@ -1515,7 +1556,7 @@ register(
         ),
         example="""
 ds = tf.data.TFRecordDataset(files)
-ds = ds.map(lambda r: tf.io.parse_single_example(r, spec))
+ds = ds.map(lambda r: tf.io.parse_single_example(r, spec), num_parallel_calls=8)
 ds = ds.batch(2048)
 model.fit(ds, epochs=10)
 """,
@@ -1543,7 +1584,9 @@ model.fit(ds, epochs=10)
             "(right 1 time in 14 on fresh code), and so are a parse already given num_parallel_calls (other than "
             "1) on a pipeline not seen training, pipelines read once or element by element (as PP202's), "
             "pipelines read only to be written out (a conversion to TFRecords) and pipelines named for "
-            "training that nothing reads."
+            "training that nothing reads. Since tf-fix17 a parse on a serial map is PP202's finding, not this "
+            "rule's: threads are the fix that keeps the parse as written, and PP202's message names batching "
+            "and tf.io.parse_example as the other; this rule reports parses already on threads."
         ),
         confidence="medium",
         check=check_map_before_batch,
@@ -1622,7 +1665,10 @@ model.fit(ds, epochs=10)
             "`next`-ed only under a remainder test in a training loop (`if step % 100 == 0:`) is read now and "
             "then, not trained on; one unbatched element drawn so (a visualisation) is `low`. A costly map on a "
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
-            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13)."
+            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
+            "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
+            "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
+            "its message adds batching then tf.io.parse_example as the other fix."
         ),
         check=check_sequential_map,
     )

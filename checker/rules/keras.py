@@ -18,6 +18,8 @@ from checker.rules.common import (
 from checker.rules.data import literal_int
 
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
+# Image libraries not tracked by imports whose resize takes the image first (OpenCV, imutils, skimage, scipy).
+_IMAGE_MODULES = frozenset({"cv2", "cv", "imutils", "transform", "misc"})
 _MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
 _MODEL_BUILDERS = frozenset(
     "tensorflow.keras." + n
@@ -150,6 +152,8 @@ def check_predict_per_sample(index: ModuleIndex):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
         if _feeds_back(loop, arg, targets | _fresh_names(loop, targets)):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
+        if _resized_per_iteration(arg, loop, call.lineno, targets, index):
+            continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
         replay = _replayed_transition(arg, loop, index)
         if replay or _is_one_sample(arg, index, targets):
             yield RawFinding(
@@ -367,6 +371,41 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
     return False
 
 
+def _resized_per_iteration(arg: ast.AST, loop, line: int, loop_targets: set[str], index: ModuleIndex) -> bool:
+    """The predicted input is resized to a size the iteration computes (`cv2.resize(img, (w * s, h * s))`
+    for each `s` of a scale list, MTCNN's P-Net pyramid): every input has its own height and width, so they
+    cannot be stacked into one batch (reading 16: wrong 2/2 at `high`). A fixed size (`(24, 24)`) is no reason
+    for silence. Follows the names the input is built from back through the loop's assignments, 3 levels."""
+    varying = loop_targets | _fresh_names(loop, loop_targets)
+    pending, seen = [arg], set()
+    for _ in range(3):
+        names = set()
+        for expr in pending:
+            for node in ast.walk(expr):
+                if isinstance(node, ast.Call) and _resizes_to(node, varying, index):
+                    return True
+                if isinstance(node, ast.Name) and node.id not in seen:
+                    names.add(node.id)
+        seen |= names
+        pending = [value for name in names if (value := _assignment_in(loop, name, line)) is not None]
+    return False
+
+
+def _resizes_to(call: ast.Call, varying: set[str], index: ModuleIndex) -> bool:
+    """A resize (`cv2.resize`, `tf.image.resize`, `img.resize(...)`) whose size or scale reads a name the
+    iteration binds; the image itself (a module function's first argument) does not count."""
+    func = call.func
+    named = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if not named.lower().startswith(("resize", "rescale")):
+        return False
+    # `cv2.resize(img, size)`, `tf.image.resize(img, size)`: the first argument is the image; `img.resize(size)`
+    module_function = index.resolver.call_name(call) is not None or (
+        isinstance(func, ast.Attribute) and getattr(func.value, "id", None) in _IMAGE_MODULES
+    )
+    sizes = [*(call.args[1:] if module_function else call.args), *(k.value for k in call.keywords)]
+    return any(names_in(size) & varying for size in sizes)
+
+
 def _fresh_names(loop, loop_targets: set[str]) -> set[str]:
     """Names each iteration binds anew from its own items (`x = load(path); x = np.expand_dims(x, 0)`), in
     source order: a value computed from them is new each time, not fed back from earlier predictions."""
@@ -499,7 +538,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "body plots (plt., imshow, subplot, a helper named for plotting); a loop over what a detector "
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
             "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state. "
-            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`."
+            "A DQN replay that predicts each transition it unpacks from random.sample(memory, n) is `medium`. "
+            "An image pyramid is silent: an input resized to a size or scale the iteration computes "
+            "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
+            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported."
         ),
         check=check_predict_per_sample,
     )
