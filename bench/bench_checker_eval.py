@@ -19,9 +19,11 @@ prints, for the default output (high) and with --min-confidence medium and low:
   --verdicts recounts the hand reading of fresh repositories (right/debatable/wrong per finding) per rule and
   confidence as it was read; with --root (checkouts of those repositories as <root>/<owner>+<name>) it runs
   ppcheck again and counts the same verdicts under today's confidences (findings no longer made: dropped).
-  --holdout prints, instead, recall per confidence level and per DeepPerf kind on reports kept out of tuning
+  --holdout prints, instead, recall per confidence level and per kind on reports kept out of tuning
   (reports_holdout.csv, read from the mirrors only: each reported file alone, with --full each project whole),
-  the rejected/declined reports still made, and the lines missed at every level.
+  how many lines each rule makes, the rejected/declined reports still made, and the lines missed at every
+  level. Its kinds are DeepPerf's checkers (1, 2, 3, session) and the other problems ppcheck's TF rules
+  cover (KINDS), so a set mined from maintainers' own fixes (bench/data/tf_fixed_lines.csv) reads the same.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -88,16 +91,20 @@ def source_of(row: dict, mirror: str | None, shipped_root: Path | None = DATA / 
     return done.stdout if done.returncode == 0 else None
 
 
-def made(text: str, path: str, lines: list[int]) -> dict[int, set[str]]:
-    """Reported line -> confidence levels at which ppcheck reports in its statement."""
+def made(
+    text: str, path: str, lines: list[int], rules: dict[int, set[str]] | None = None
+) -> dict[int, set[str]]:
+    """Reported line -> confidence levels at which ppcheck reports in its statement; `rules`, when
+    given, receives the rules of those findings per line."""
     findings, _ = check_source(text, path)
     tree = ast.parse(text)
     hits: dict[int, set[str]] = {}
     for line in lines:
         span = statement_span(tree, line)
-        hits[line] = {
-            level for f in findings if f.line in span for level in LEVELS if at_least(f.confidence, level)
-        }
+        here = [f for f in findings if f.line in span]
+        hits[line] = {level for f in here for level in LEVELS if at_least(f.confidence, level)}
+        if rules is not None:
+            rules[line] = {f.rule for f in here}
     return hits
 
 
@@ -115,7 +122,10 @@ def report_hits(
         if text is None:
             missing += len(group)
             continue
-        hits = made(text, path, [int(r["line"]) for r in group])
+        rules: dict[int, set[str]] = {}
+        hits = made(text, path, [int(r["line"]) for r in group], rules)
+        for row in group:
+            row[MADE_BY] = rules[int(row["line"])]
         found.extend((row, hits[int(row["line"])]) for row in group)
     return found, missing
 
@@ -172,12 +182,20 @@ def _print_recall(tally: dict[str, Counter]) -> None:
         )
 
 
-KINDS = {
+KINDS = {  # DeepPerf's checkers (1-3, session), then the other kinds of problem ppcheck's TF rules cover
     "1": "1 TF op in a loop",
     "2": "2 map before batch",
     "3": "3 map, no parallel",
     "session": "tf.Session in loop",
+    "writer": "writer in loop",
+    "prefetch": "no prefetch",
+    "shuffle": "shuffle after batch",
+    "predict": "predict per sample",
+    "model": "model in loop",
+    "function": "tf.function retrace",
+    "numpy": "numpy in train step",
 }
+MADE_BY = "made_by"  # key a read report gets: the rules of the findings in its statement (any level)
 HOLDOUT_COLUMNS = ("repo", "commit", "path", "line", "deepperf_checker", "verdict", "issue")
 VERDICTS_KNOWN = (*POSITIVE, *NEGATIVE, "no reply")
 
@@ -227,6 +245,11 @@ def evaluate_holdout(path: str, mirror: str | None, full: bool = False) -> None:
         if group:
             counts = ", ".join(str(sum(level in lv for lv in group)) for level in LEVELS)
             print(f"    {name:<20} {len(group):>3} lines: {counts}")
+    by_rule = Counter(rule for row, lv in pos for rule in row.get(MADE_BY, ()))
+    if by_rule:
+        made_by = ", ".join(f"{rule} {count}" for rule, count in sorted(by_rule.items()))
+        print("  confirmed/fixed made, lines per rule reporting them (any level):")
+        print(textwrap.fill(made_by, width=80, initial_indent="    ", subsequent_indent="    "))
     missed = [row for row, lv in pos if not lv]
     if missed:
         print("  confirmed/fixed missed at every level:")
@@ -287,6 +310,7 @@ def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[st
                     continue
                 span = statement_span(ast.parse(source.read_text(encoding="utf-8")), int(row["line"]))
                 here = [f for f in findings if Path(f.path) == source and f.line in span and f.cell is None]
+                row[MADE_BY] = {f.rule for f in here}
                 found.append((row, {lv for lv in LEVELS if any(at_least(f.confidence, lv) for f in here)}))
     return found, missing
 

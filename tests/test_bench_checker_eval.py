@@ -96,3 +96,26 @@ def test_holdout_rejects_an_unknown_verdict(tmp_path):
     done = _run("--holdout", str(holdout), "--mirror", str(tmp_path))
     assert done.returncode != 0
     assert done.stderr.strip() == f"{holdout}: line 3: line, deepperf_checker or verdict not known"
+
+
+def test_holdout_takes_every_covered_kind_and_names_the_rules(tmp_path):
+    """Kinds beyond DeepPerf's (a set mined from maintainers' fixes) are counted under their own names,
+    and the lines made are counted per rule that reports them, as check_source reports them."""
+    from checker import check_source
+
+    commit = _mirror(tmp_path / "mirror")
+    where = ["someone/tiny", commit, "src/pipeline.py"]
+    holdout = tmp_path / "holdout.csv"
+    _write(holdout, [[*where, 14, "prefetch", "fixed", "abc"], [*where, 29, "numpy", "fixed", "def"]])
+    done = _run("--holdout", str(holdout), "--mirror", str(tmp_path / "mirror"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    prefetch = next(line for line in lines if "no prefetch" in line)
+    numpy = next(line for line in lines if "numpy in train step" in line)
+    assert prefetch.split(":")[-1].split(", ")[-1] == "1"  # line 14 is made at low and up
+    assert numpy.split(":")[-1].strip() == "0, 0, 0"
+    findings, _ = check_source((TINY / "pipeline.py").read_text(encoding="utf-8"), "src/pipeline.py")
+    expected = ", ".join(f"{rule} 1" for rule in sorted({f.rule for f in findings if f.line == 14}))
+    header = lines.index("  confirmed/fixed made, lines per rule reporting them (any level):")
+    assert lines[header + 1].strip() == expected
+    assert all(len(line) <= 80 for line in lines)
