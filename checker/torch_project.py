@@ -236,6 +236,8 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
 _STEPS = re.compile(r"\.backward\(|\.step\(|autograd\.grad\(")
+# (a def that trains: `autograd.grad` alone is a step's helper, such as a gradient penalty)
+_TRAINS = re.compile(r"\.backward\(|\.step\(")
 
 
 def _factory_defs(text: str) -> set[str]:
@@ -268,8 +270,10 @@ def _returns_name(text: str, name: str, start: int) -> bool:
 
 def _defs_moving_factories(text: str) -> set[str]:
     """Module-level defs with a line that makes a factory's tensor and moves it (`index =
-    torch.randperm(n).cuda()`), by the text: each such line goes to the `def` at the margin above it."""
-    found, current = set(), None
+    torch.randperm(n).cuda()`), by the text: each such line goes to the `def` at the margin above it. A def
+    that steps itself (backward, an optimizer step) is a training function, not a step's helper: its own
+    loop is the per-module pass's."""
+    found, trainers, current = set(), set(), None
     if not _MOVED_FACTORY.search(text):
         return found
     for line in text.split("\n"):
@@ -277,8 +281,10 @@ def _defs_moving_factories(text: str) -> set[str]:
             current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
         elif current is not None and "torch." in line and _MOVED_FACTORY.search(line):
             found.add(current)
+        elif current is not None and _TRAINS.search(line):
+            trainers.add(current)
     found.discard("main")  # (a script's entry point, not a step's helper)
-    return found
+    return found - trainers
 
 
 def _imports_any(text: str, wanted: re.Pattern) -> bool:
