@@ -13,7 +13,7 @@ from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
-from checker.torch_project import loaders_across_modules, module_facts
+from checker.torch_project import factories_across_modules, loaders_across_modules, module_facts
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -144,4 +144,5 @@ def check_paths(
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects, sources=sources)
     findings = loaders_across_modules(findings, projects, codes, sources, known)
+    findings = factories_across_modules(findings, projects, codes, sources)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -562,3 +562,26 @@ def test_rotation_labels_joined_from_host_factories_and_moved_every_step():
     """ss-ood's `by_prime = torch.cat((torch.zeros(n), torch.ones(n), ...))` then `.cuda()`: every part is a
     host factory; a join holding the batch's own labels is data and its copy is needed."""
     assert torch_findings(ROTATION_LABELS) == expected(ROTATION_LABELS)
+
+
+_EVALUATE_VARIABLES = """
+from torch.autograd import Variable
+
+
+def evaluate(dataset, model):
+    model.eval()
+    preds = []
+    for data in dataset:
+        adj = Variable(data["adj"].float(), requires_grad=REQUIRES).cuda()
+        ypred = model(adj)
+        preds.append(ypred.argmax(1).cpu())
+    return preds
+"""
+
+
+@pytest.mark.parametrize(("requires", "reported"), [("False", True), ("True", False)])
+def test_requires_grad_false_asks_for_no_gradient(requires, reported):
+    """DiffPool's evaluate(): batches wrapped in `Variable(..., requires_grad=False)` after `model.eval()`
+    still run the model with autograd on; `requires_grad=True` (a saliency map) needs it."""
+    found = torch_findings(PRELUDE + _EVALUATE_VARIABLES.replace("REQUIRES", requires))
+    assert (("PP503", 15) in found) == reported, found

@@ -828,9 +828,15 @@ def needs_grad(loop, index: ModuleIndex) -> bool:
             return True
         if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in GRAD_CALLS:
             return True
-        if isinstance(inner, ast.keyword) and inner.arg == "requires_grad":
+        if _asks_grad(inner):
             return True
     return False
+
+
+def _asks_grad(node) -> bool:
+    """A `requires_grad=` keyword that asks for gradients (`Variable(x, requires_grad=False)`, DiffPool's
+    evaluation batches, asks for none)."""
+    return isinstance(node, ast.keyword) and node.arg == "requires_grad" and not is_false(node.value)
 
 
 def attacks(call: ast.Call) -> bool:
@@ -851,7 +857,7 @@ def uses_input_gradients(function, index: ModuleIndex) -> bool:
             and n.attr in ("requires_grad", "requires_grad_")
             and base_name(n.value) not in params
         )
-        or (isinstance(n, ast.keyword) and n.arg == "requires_grad")
+        or _asks_grad(n)
         or (isinstance(n, ast.Call) and index.resolver.call_name(n) == "torch.autograd.grad")
         for n in ast.walk(function)
     )

@@ -224,50 +224,107 @@ def _detached(call: ast.Call, loop, fx) -> bool:
     return isinstance(first, ast.Attribute) and first.attr == "detach"
 
 
-def _flag_params(function, fx) -> dict[str, ast.AST]:
-    """Parameters of a def that switch its loop's training off (`def iteration(self, epoch, loader,
-    train=True): for ...: ... if train: loss.backward(); optim.step()`), with the loop, when the loop runs
-    a model: the caller decides whether the pass trains or evaluates."""
+def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
+    """Parameters of a def that switch its loop's training off, with the loop and the kind of value that
+    does it, when the loop runs a model: every backward and step of the def's loops lies in a branch such
+    a value skips: `if train:` (a falsy constant switches it off), `if not cross_valid:` (Conv-TasNet: a
+    truthy one), `if optimizer is not None:` (DGCNN's `loop_dataset`: None), or the `else:` of `if
+    rank_filters:` (a truthy one). A backward outside them (a pruner ranking filters by their gradients)
+    keeps the graph needed. The caller decides whether the pass trains or evaluates."""
     params = {a.arg for a in function.args.args}
-    found: dict[str, ast.AST] = {}
+    common, loop = None, None
     for site in fx.index.function_calls.get(id(function), []):
         if not site.loops or not is_step_call(site.node):
             continue
-        for up in fx.ancestors(site.node, function):
-            test = up.test if isinstance(up, ast.If) else None
-            if isinstance(test, ast.Name) and test.id in params:
-                found[test.id] = site.loops[-1]
-    if not found:
+        guards = {
+            switch
+            for up in fx.ancestors(site.node, function)
+            if isinstance(up, ast.If) and (switch := _switch(up, site.node, params)) is not None
+        }
+        common = guards if common is None else common & guards
+        loop = loop or site.loops[-1]
+    if not common:
         return {}
     runs_model = any(
         site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
         for site in fx.index.function_calls.get(id(function), [])
     )
-    return found if runs_model else {}
+    return {param: (loop, kind) for param, kind in common} if runs_model else {}
+
+
+_OPPOSITE = {"falsy": "truthy", "truthy": "falsy"}
+
+
+def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] | None:
+    """(parameter, the values that skip `node`) for an `if` on a parameter: `if p:` ("falsy"), `if not
+    p:` ("truthy"), `if p is not None:` ("none"); in the `else:` the truthy and falsy swap."""
+    test, found = branch.test, None
+    if isinstance(test, ast.Name) and test.id in params:
+        found = test.id, "falsy"
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = test.operand
+        if isinstance(inner, ast.Name) and inner.id in params:
+            found = inner.id, "truthy"
+    elif (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        found = test.left.id, "none"
+    if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):
+        return found
+    opposite = _OPPOSITE.get(found[1])
+    return None if opposite is None else (found[0], opposite)
+
+
+def _switches_off(value, kind: str) -> bool:
+    """A constant the call gives (or the parameter's default) that skips the step: False or None for
+    "falsy", True for "truthy", None for "none"."""
+    if not isinstance(value, ast.Constant):
+        return False
+    if kind == "falsy":
+        return value.value is False or value.value is None
+    if kind == "truthy":
+        return value.value is True
+    return value.value is None
+
+
+def _given(site, function, flag: str):
+    """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
+    neither is known (`*args`, `**kwargs`, no default)."""
+    call, params = site.node, [a.arg for a in function.args.args]
+    given = next((k.value for k in call.keywords if k.arg == flag), None)
+    if given is not None:
+        return given
+    offset = 1 if params[:1] == ["self"] and isinstance(call.func, ast.Attribute) else 0
+    position = params.index(flag) - offset
+    if 0 <= position < len(call.args):
+        return call.args[position]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    defaults = function.args.defaults
+    at = params.index(flag) - (len(params) - len(defaults))
+    return defaults[at] if 0 <= at < len(defaults) else None
 
 
 def _flagged_off_calls(index: ModuleIndex, fx):
     """PP503 at a call that switches such a def's training off (`self.iteration(epoch, self.test_data,
-    train=False)`) outside no_grad: the evaluation pass records a graph of every batch."""
+    train=False)`, `self._run_one_epoch(epoch, cross_valid=True)`) outside no_grad: the evaluation pass
+    records a graph of every batch."""
     for function in index.functions:
-        if not isinstance(function, FUNCTION_TYPES) or not any(
-            isinstance(a, ast.Constant) and a.value is False
-            for site in fx.callers.get(id(function), ())
-            for a in (*site.node.args, *(k.value for k in site.node.keywords))
-        ):
-            continue  # (no call of the def passes False: nothing to switch off)
+        if not isinstance(function, FUNCTION_TYPES) or not fx.callers.get(id(function)):
+            continue
         flags = _flag_params(function, fx)
         if not flags or uses_input_gradients(function, index):
             continue
-        params = [a.arg for a in function.args.args]
         for site in fx.callers.get(id(function), []):
-            offset = 1 if params[:1] == ["self"] and isinstance(site.node.func, ast.Attribute) else 0
-            for flag, loop in flags.items():
-                given = next((k.value for k in site.node.keywords if k.arg == flag), None)
-                position = params.index(flag) - offset
-                if given is None and 0 <= position < len(site.node.args):
-                    given = site.node.args[position]
-                if not (isinstance(given, ast.Constant) and given.value is False):
+            for flag, (loop, kind) in flags.items():
+                given = _given(site, function, flag)
+                if not _switches_off(given, kind):
                     continue
                 caller = site.function
                 if fx.site_without_grad(site) or (
@@ -283,9 +340,9 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                     "PP503",
                     site.node.lineno,
                     site.node.col_offset,
-                    f"`{function.name}(..., {flag}=False)` runs the model in the loop at line {loop.lineno} "
-                    "without torch.no_grad(): autograd records every activation; call it under "
-                    "`with torch.no_grad():` (or inference_mode)",
+                    f"`{function.name}(..., {flag}={given.value})` runs the model in the loop at line "
+                    f"{loop.lineno} without torch.no_grad(): autograd records every activation; call it "
+                    "under `with torch.no_grad():` (or inference_mode)",
                 )
 
 

@@ -9,10 +9,19 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in
+from checker.module import (
+    COMPREHENSION_TYPES,
+    FUNCTION_TYPES,
+    LOOP_TYPES,
+    ModuleIndex,
+    bound_values,
+    names_in,
+    parameter_names,
+)
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
@@ -574,7 +583,7 @@ def _forward_reads(index: ModuleIndex):
             break
 
 
-_FACTORIES = frozenset(
+FACTORIES = frozenset(
     "torch." + n
     for n in (
         "zeros",
@@ -619,11 +628,13 @@ def _created_on_host(
     index: ModuleIndex,
     steady: Callable[[], set[str]] = frozenset,
     bound: Callable = lambda line, name: None,
+    outside: Mapping[str, str] = MappingProxyType({}),
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
-    was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`)."""
+    was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
+    `outside` names the defs of other modules that return a host factory (`_outside_factory`)."""
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
     while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
         if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
@@ -652,6 +663,11 @@ def _created_on_host(
             helpers += 1
             node = returned
             continue
+        made = _outside_factory(index, node, outside) if helpers == 0 and outside else None
+        if (
+            made is not None
+        ):  # `gen_rand_noise(b)`, imported from a module whose def returns `torch.randn(...)`
+            return made
         if (name in _VARIABLE or (name or "").startswith("torch.nn.init.")) and node.args:
             node = node.args[0]  # (`init.normal(torch.Tensor(batch, z))` fills the tensor it is given)
             continue
@@ -665,12 +681,12 @@ def _created_on_host(
             and node.args[0].elts
         ):
             parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
-            if all(_created_on_host(part, index, steady, bound) is not None for part in parts):
+            if all(_created_on_host(part, index, steady, bound, outside) is not None for part in parts):
                 return name  # rotation labels joined from host factories: one host tensor
             return None
         if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
-        if name in _FACTORIES or name in _CONSTRUCTORS:
+        if name in FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
             if name in _SIZED and any(isinstance(a, ast.Constant) and a.value == 0 for a in node.args[:1]):
@@ -679,7 +695,7 @@ def _created_on_host(
                 inner = node.args[0]
                 if isinstance(inner.func, ast.Name) and inner.func.id == "range":
                     return name  # `torch.LongTensor(range(n))`: an arange made on the host
-                if index.resolver.call_name(inner) in _FACTORIES:
+                if index.resolver.call_name(inner) in FACTORIES:
                     node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
                     continue
             sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
@@ -747,16 +763,56 @@ def _returned_factory(index: ModuleIndex, call: ast.Call) -> ast.Call | None:
     """The torch factory call a def of the module returns, when it has one return and that is it."""
     fx = facts(index)
     helper = fx.helpers.get(id(call)) or fx.own_method(call)
-    if helper is None:
-        return None
+    return None if helper is None else _factory_returned(index, helper)
+
+
+def _factory_returned(index: ModuleIndex, helper) -> ast.Call | None:
+    """The def's one return, when that is a torch factory call without `device=`, directly or through a
+    name bound to it and used nowhere else (`noise = torch.randn(n, 128)`, `return noise`)."""
     returns = returns_in(helper)
-    if len(returns) != 1 or not isinstance(returns[0].value, ast.Call):
+    value = returns[0].value if len(returns) == 1 else None
+    if isinstance(value, ast.Name):
+        value = _only_binding(helper, value.id)
+    if not isinstance(value, ast.Call):
         return None
-    value = returns[0].value
     name = index.resolver.call_name(value)
-    if name in _FACTORIES and not any(k.arg == "device" for k in value.keywords):
+    if name in FACTORIES and not any(k.arg == "device" for k in value.keywords):
         return value
     return None
+
+
+def _only_binding(function, name: str) -> ast.AST | None:
+    """The value of the one assignment to `name` in the def, when the name appears nowhere else but in
+    its return (no element written in, not a parameter)."""
+    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name]
+    values = bound_values(function, name)
+    if len(uses) != 2 or len(values) != 1 or name in parameter_names(function):
+        return None
+    return values[0]
+
+
+def host_factories(index: ModuleIndex, names: set[str]) -> dict[str, str]:
+    """{def name: factory} for the module's defs and methods of those names that return a tensor made on
+    the host (`def gen_rand_noise(n): return torch.randn(n, 128)`), for the project pass to follow calls
+    from other modules (checker/torch_project.py)."""
+    found = {}
+    for function in index.functions:
+        named = isinstance(function, FUNCTION_TYPES) and function.name in names
+        value = _factory_returned(index, function) if named else None
+        if value is not None:
+            found.setdefault(function.name, index.resolver.call_name(value))
+    return found
+
+
+def _outside_factory(index: ModuleIndex, call: ast.Call, outside: Mapping[str, str]) -> str | None:
+    """The factory a def of another module returns, for a call by its name (`gen_rand_noise(b)`,
+    `self.G.sample_latent(n)`) that no def of this module answers; `outside` comes from the project pass."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if name not in outside:
+        return None
+    fx = facts(index)
+    return None if fx.helpers.get(id(call)) or fx.own_method(call) else outside[name]
 
 
 _LITERAL_PARTS = (
@@ -1000,7 +1056,14 @@ def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | N
     return max(earlier, key=lambda pair: pair[0])[1] if earlier else None
 
 
-def check_created_then_moved(index: ModuleIndex):
+def check_created_then_moved(
+    index: ModuleIndex,
+    outside: Mapping[str, str] = MappingProxyType({}),
+    stepped: frozenset[str] = frozenset(),
+):
+    """PP506. The project pass (checker/torch_project.py) gives what one module cannot know: `outside` as
+    `_created_on_host` takes it, and `stepped`, the module's defs that a loop of another module calls on
+    every step (mixup's `mixup_data`, imported by the training script)."""
     per_step = None
     for site in index.calls:
         call = site.node
@@ -1012,7 +1075,9 @@ def check_created_then_moved(index: ModuleIndex):
         if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
             if per_step is None:
                 per_step = _per_step_functions(index)
-            if site.function is None or id(site.function) not in per_step:
+            if site.function is None or not (
+                id(site.function) in per_step or _stepped_elsewhere(index, site.function, stepped)
+            ):
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
@@ -1027,7 +1092,9 @@ def check_created_then_moved(index: ModuleIndex):
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
-        made = next((m for v in moved if (m := _created_on_host(v, index, steady, bound)) is not None), None)
+        made = next(
+            (m for v in moved if (m := _created_on_host(v, index, steady, bound, outside)) is not None), None
+        )
         if made is None:
             unchanged = _same_host_tensor(index, site, moved, steady)
             if unchanged is not None:
@@ -1047,6 +1114,32 @@ def check_created_then_moved(index: ModuleIndex):
             f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
             "`device=` or create it once outside",
         )
+
+
+def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
+    """A module-level def whose name the project pass found called in another module's step loop."""
+    name = getattr(function, "name", None)
+    return name in stepped and index.module_functions.get(name) is function
+
+
+def step_loop_callees(index: ModuleIndex) -> set[str]:
+    """Names the module's training loops call as plain functions or module attributes (`mixup_data(x, y)`,
+    `utils.mixup_data(x, y)`), for the project pass to find their defs in other modules."""
+    fx, found = facts(index), set()
+    for loop in _step_loops(index):
+        for site in index.loop_calls[id(loop)]:
+            func = site.node.func
+            if fx.helpers.get(id(site.node)) or fx.periodic(site.node, loop):
+                continue  # a def of this module (nni's own `test(epoch)`), or every N-th step (sample images)
+            if isinstance(func, ast.Name) and func.id not in index.module_functions:
+                found.add(func.id)
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id != "self"
+            ):
+                found.add(func.attr)
+    return found
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
