@@ -7,43 +7,26 @@ must miss), and a lambda picking a tuple item, rejected (it must stay silent).
 
 from __future__ import annotations
 
-import csv
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from git_mirror import make_mirror, write_rows
 
 PROJECT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT / "bench" / "bench_checker_eval.py"
 TINY = PROJECT / "tests" / "fixtures" / "deepperf" / "holdout_tiny"
 COLUMNS = ["repo", "commit", "path", "line", "deepperf_checker", "verdict", "issue"]
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@example.org",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@example.org",
-}
 
 
 def _mirror(root: Path) -> str:
-    """A mirror of the tiny project as <root>/someone+tiny/repo; returns the commit."""
-    repo = root / "someone+tiny" / "repo"
-    shutil.copytree(TINY, repo / "src")
-    env = {**os.environ, **GIT_ENV}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "tiny"]):
-        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env)
-    done = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True)
-    return done.stdout.strip()
+    return make_mirror(TINY, root)
 
 
 def _write(path: Path, rows: list[list]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(COLUMNS)
-        writer.writerows(rows)
+    write_rows(path, COLUMNS, rows)
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
