@@ -585,3 +585,112 @@ def test_requires_grad_false_asks_for_no_gradient(requires, reported):
     still run the model with autograd on; `requires_grad=True` (a saliency map) needs it."""
     found = torch_findings(PRELUDE + _EVALUATE_VARIABLES.replace("REQUIRES", requires))
     assert (("PP503", 15) in found) == reported, found
+
+
+CONFIG_CONSTANTS = """import numpy as np
+import torch
+from torch.autograd import Variable
+
+
+def proposal_layer(inputs, anchors, config=None):
+    deltas = inputs[1]
+    std_dev = Variable(torch.from_numpy(np.reshape(config.RPN_BBOX_STD_DEV, [1, 4])).float(), requires_grad=False)
+    if config.GPU_COUNT:
+        std_dev = std_dev.cuda()  # expect: PP506
+    return deltas * std_dev
+
+
+def target_layer(proposals, gt_boxes, config):
+    std_dev = Variable(torch.from_numpy(config.BBOX_STD_DEV).float(), requires_grad=False)
+    if config.GPU_COUNT:
+        std_dev = std_dev.cuda()  # expect: PP506
+    means = torch.tensor(config.TRAIN.MEANS).cuda()  # expect: PP506
+    boxes = torch.from_numpy(gt_boxes.numpy_boxes).float().cuda()
+    scale = torch.tensor(config.scale).cuda()
+    return (proposals - means) / std_dev * scale + boxes
+
+
+class MaskRCNN(torch.nn.Module):
+    def forward(self, x, gt_boxes):
+        rois = proposal_layer(x, self.anchors, self.config)
+        return target_layer(rois, gt_boxes, self.config)
+"""
+
+
+def test_upper_case_settings_of_a_config_rebuilt_every_forward():
+    """Mask R-CNN's `torch.from_numpy(config.BBOX_STD_DEV)` and `torch.tensor(config.TRAIN.MEANS)`, moved in
+    defs its forward calls: the same setting crosses every pass. A lower-case attribute (`config.scale`, maybe
+    a tensor on the device) and an array of the step's boxes are not taken for constants."""
+    assert torch_findings(CONFIG_CONSTANTS) == expected(CONFIG_CONSTANTS)
+
+
+HELD_HOST_TENSOR = """import numpy as np
+import torch
+import torch.nn as nn
+
+
+class FocalLoss(nn.Module):
+    def __init__(self, num_class, alpha=None, gamma=2):
+        super().__init__()
+        self.alpha = alpha
+        if alpha is None:
+            self.alpha = torch.ones(num_class)
+        elif isinstance(alpha, (list, np.ndarray)):
+            self.alpha = torch.as_tensor(alpha)
+        self.gamma = gamma
+
+    def forward(self, logit, target):
+        alpha = self.alpha.to(logit.device)  # expect: PP506
+        return (alpha[target] * logit).mean()
+
+
+class CachedLoss(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weight = torch.ones(n)
+
+    def forward(self, logit, target):
+        if self.weight.device != logit.device:
+            self.weight = self.weight.to(logit.device)
+        return (self.weight[target] * logit).mean()
+
+
+class BufferLoss(nn.Module):
+    def __init__(self, weight):
+        super().__init__()
+        self.weight = weight
+
+    def forward(self, logit, target):
+        return (self.weight.to(logit.device)[target] * logit).mean()
+"""
+
+
+def test_host_tensor_held_by_a_loss_module_and_moved_every_forward():
+    """The loss toolbox's FocalLoss: `self.alpha`, made on the host in `__init__`, is copied in every
+    `forward` (a plain attribute does not move with the module). Moved once and stored back, or an argument
+    of unknown device, it is not reported."""
+    assert torch_findings(HELD_HOST_TENSOR) == expected(HELD_HOST_TENSOR)
+
+
+LOSS_WITHOUT_UNDERSCORE = """import torch
+
+
+def pointnetloss(outputs, labels, transform_matrix, alpha=0.001):
+    criterion = torch.nn.NLLLoss()
+    id_matrix = torch.eye(transform_matrix.size(1), requires_grad=True)[None, :, :]
+    if outputs.is_cuda:
+        id_matrix = id_matrix.cuda()  # expect: PP506
+    diff = torch.bmm(transform_matrix, transform_matrix.transpose(1, 2)) - id_matrix
+    return criterion(outputs, labels) + alpha * torch.mean(torch.norm(diff))
+
+
+def validation_loss(outputs, transform_matrix):
+    id_matrix = torch.eye(transform_matrix.size(1)).cuda()
+    return torch.norm(transform_matrix - id_matrix)
+"""
+
+
+def test_a_loss_def_named_without_an_underscore_runs_every_step():
+    """PointNet's `pointnetloss(...)`, called by the training script of another module every step, makes its
+    identity matrix on the host; a def named for validation is not a training loss."""
+    assert torch_findings(LOSS_WITHOUT_UNDERSCORE) == expected(LOSS_WITHOUT_UNDERSCORE)

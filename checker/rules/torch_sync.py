@@ -697,7 +697,11 @@ def _created_on_host(
             if all(_created_on_host(part, index, steady, bound, outside) is not None for part in parts):
                 return name  # rotation labels joined from host factories: one host tensor
             return None
-        if name == "torch.from_numpy" and len(node.args) == 1 and _fixed_array(node.args[0], index, steady):
+        if (
+            name == "torch.from_numpy"
+            and len(node.args) == 1
+            and (_config_constant(node.args[0]) or _fixed_array(node.args[0], index, steady))
+        ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if name in FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
@@ -728,7 +732,29 @@ def _created_on_host(
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
 _HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
-_FIXED_ARRAYS = frozenset({"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones"})
+_FIXED_ARRAYS = frozenset(
+    {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
+)
+
+
+def _config_constant(node: ast.AST) -> bool:
+    """`config.BBOX_STD_DEV`, `cfg.TRAIN.MEANS`, `self.config.RPN_BBOX_STD_DEV`: an upper-case setting read
+    from a configuration object, the same value on every call (Mask R-CNN's, hold-out 12)."""
+    if not (isinstance(node, ast.Attribute) and len(node.attr) > 1 and node.attr.isupper()):
+        return False
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _constant_parts(node: ast.AST):
+    """The nodes of an argument, each configuration constant as one node (its object's name not visited)."""
+    if _config_constant(node):
+        yield node
+        return
+    yield node
+    for child in ast.iter_child_nodes(node):
+        yield from _constant_parts(child)
 
 
 def _fixed_array(node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]]) -> bool:
@@ -748,7 +774,7 @@ def _fixed_array(node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str
         isinstance(n, _LITERAL_PARTS + (ast.Attribute,))
         or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in fixed or n.id in steady()))
         for part in [*node.args, *(k.value for k in node.keywords)]
-        for n in ast.walk(part)
+        for n in _constant_parts(part)
     )
 
 
@@ -847,12 +873,13 @@ def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
         isinstance(n, _LITERAL_PARTS)
+        or _config_constant(n)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
         )
         for part in parts
-        for n in ast.walk(part)
+        for n in _constant_parts(part)
     )
 
 
@@ -903,7 +930,7 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
     return facts(index).loop_cache("forward_functions", None, make)
 
 
-_LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_loss$")
+_LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
 
 
 def _loss_defs(index: ModuleIndex) -> set[int]:
@@ -1115,6 +1142,10 @@ def check_created_then_moved(
             (m for v in moved if (m := _created_on_host(v, index, steady, bound, outside)) is not None), None
         )
         if made is None:
+            held = _held_host_tensor(index, site, moved)
+            if held is not None:
+                yield held
+                continue
             unchanged = _same_host_tensor(index, site, moved, steady)
             if unchanged is not None:
                 yield unchanged
@@ -1276,6 +1307,64 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
                 "which never changes it; move it once before the loop",
             )
     return None
+
+
+def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | None:
+    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), where the class
+    binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`, `torch.as_tensor(a)`)
+    or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call."""
+    function = site.function
+    if site.loops or getattr(function, "name", None) != "forward":
+        return None
+    attrs = [v.attr for v in moved if isinstance(v, ast.Attribute) and _on_self(v)]
+    methods = index.class_methods.get(index.function_class.get(id(function)) or "", {})
+    init = methods.get("__init__")
+    if not attrs or init is None:
+        return None
+    stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    for attr in attrs:
+        values = stores.get(attr)
+        if (
+            values
+            and all(where is init for where, _ in values)
+            and any(_host_made(value, index) for _, value in values)
+            and all(_host_made(value, index) or isinstance(value, ast.Name) for _, value in values)
+        ):
+            return RawFinding(
+                "PP506",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`self.{attr}` is made on the CPU in `__init__` and copied to the device on every run "
+                "of `forward`; register it as a buffer (`self.register_buffer`) so it moves with the module",
+            )
+    return None
+
+
+def _self_stores(methods: Mapping[str, ast.AST]) -> dict[str, list]:
+    """{attribute: [(method, value)]} for every `self.x = value` (any other store of `self.x`, such as
+    `self.x += 1` or `self.x, y = ...`, as value None) in the class's methods."""
+    found: dict[str, list] = {}
+    for method in methods.values():
+        for node in ast.walk(method):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AugAssign | ast.AnnAssign)
+                else []
+            )
+            single = isinstance(node, ast.Assign) and len(node.targets) == 1
+            for target in targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and _on_self(n):
+                        value = node.value if single and n is target else None
+                        found.setdefault(n.attr, []).append((method, value))
+    return found
+
+
+def _on_self(node: ast.Attribute) -> bool:
+    """`self.x`, not `self.a.x`."""
+    return isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
 def _outer_batch(site, names: list[str]) -> str | None:
