@@ -694,3 +694,35 @@ def test_a_loss_def_named_without_an_underscore_runs_every_step():
     """PointNet's `pointnetloss(...)`, called by the training script of another module every step, makes its
     identity matrix on the host; a def named for validation is not a training loss."""
     assert torch_findings(LOSS_WITHOUT_UNDERSCORE) == expected(LOSS_WITHOUT_UNDERSCORE)
+
+
+LOSS_HELPER = """import torch
+
+
+class WganGP:
+    def _gradient_penalty(self, dis, real_samples, fake_samples):
+        batch_size = real_samples.shape[0]
+        epsilon = torch.rand((batch_size, 1, 1, 1)).to(real_samples.device)  # expect: PP506
+        merged = epsilon * real_samples + (1 - epsilon) * fake_samples
+        merged.requires_grad_(True)
+        op = dis(merged)
+        gradient = torch.autograd.grad(outputs=op, inputs=merged, grad_outputs=torch.ones_like(op))[0]
+        return ((gradient.view(batch_size, -1).norm(p=2, dim=1) - 1) ** 2).mean()
+
+    def dis_loss(self, dis, real_samples, fake_samples):
+        loss = dis(fake_samples).mean() - dis(real_samples).mean()
+        return loss + 10 * self._gradient_penalty(dis, real_samples, fake_samples)
+
+    def _validation_noise(self, real_samples):
+        return torch.rand((real_samples.shape[0], 1)).to(real_samples.device)
+
+    def plot_samples(self, gen):
+        z = torch.randn(16, 512).to("cuda")
+        return gen(z)
+"""
+
+
+def test_a_def_a_loss_def_calls_runs_every_step():
+    """ProGAN's default WGAN-GP loss: `dis_loss` calls `_gradient_penalty`, which draws its epsilon on the
+    host on every discriminator step; a def no loss calls is not followed."""
+    assert torch_findings(LOSS_HELPER) == expected(LOSS_HELPER)

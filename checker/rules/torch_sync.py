@@ -938,11 +938,14 @@ def _loss_defs(index: ModuleIndex) -> set[int]:
     evaluation: an engine or trainer of another module calls them on every step."""
 
     def make() -> set[int]:
-        return {
-            id(f)
-            for f in index.functions
-            if isinstance(f, FUNCTION_TYPES) and _LOSS_DEF.match(f.name) and not eval_named(f)
-        }
+        found = set()
+        for f in index.functions:
+            if isinstance(f, FUNCTION_TYPES) and _LOSS_DEF.match(f.name) and not eval_named(f):
+                found.add(id(f))  # (and the defs it calls: WGAN-GP's `dis_loss` runs `_gradient_penalty`)
+                for site, via in index.reached_calls(index.function_calls.get(id(f), [])):
+                    if via is not None and site.function is not None and not eval_named(site.function):
+                        found.add(id(site.function))
+        return found
 
     return facts(index).loop_cache("loss_defs", None, make)
 
