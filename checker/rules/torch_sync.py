@@ -1694,6 +1694,12 @@ for x, y in loader:
             "mask on the host is reported; a buffer filled element by element with Python values before its "
             "move is host data (hold-outs 3-9: 28 new findings, 24 right, 4 debatable: an attention map made "
             "only when an off-by-default flag is on)."
+            " Branch torch-fix24b: an upper-case setting of a config object (`torch.from_numpy(config."
+            "BBOX_STD_DEV)`, `torch.FloatTensor(cfg.TRAIN.MEANS)`) is a constant; a `forward` moving "
+            "`self.alpha`, which the class binds only in `__init__` and to host tensors, copies it on every "
+            "call; a loss def may be named without an underscore (`pointnetloss`) and the defs it calls are "
+            "followed (WGAN-GP's gradient penalty) (hold-outs 3-12: 20 new findings, 15 right, 5 debatable: "
+            "a loss that is not the default criterion and a branch taken only when no value is finite)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),
