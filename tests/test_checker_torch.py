@@ -726,3 +726,26 @@ def test_a_def_a_loss_def_calls_runs_every_step():
     """ProGAN's default WGAN-GP loss: `dis_loss` calls `_gradient_penalty`, which draws its epsilon on the
     host on every discriminator step; a def no loss calls is not followed."""
     assert torch_findings(LOSS_HELPER) == expected(LOSS_HELPER)
+
+
+PULL_AWAY_MASK = """import torch
+from torch.autograd import Variable
+
+
+for unl_images, labels in loader:
+    gen_feat = dis(gen(noise.cuda()), feat=True)
+    nsample = gen_feat.size(0)
+    cosine = torch.mm(gen_feat, gen_feat.t())
+    mask = Variable((torch.ones(cosine.size()) - torch.diag(torch.ones(nsample))).cuda())  # expect: PP506
+    shifted = (torch.ones(nsample) - labels.float()).cuda()
+    loss = torch.sum((cosine * mask) ** 2) + shifted.sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_arithmetic_of_two_host_factories_is_made_on_the_host():
+    """bad-GAN's pull-away mask, `torch.ones(...) - torch.diag(torch.ones(n))`, built and moved every step;
+    a difference with the step's own data (the loader's labels, on the host) is a copy the step needs."""
+    assert torch_findings(PULL_AWAY_MASK) == expected(PULL_AWAY_MASK)
