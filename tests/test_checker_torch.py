@@ -749,3 +749,30 @@ def test_arithmetic_of_two_host_factories_is_made_on_the_host():
     """bad-GAN's pull-away mask, `torch.ones(...) - torch.diag(torch.ones(n))`, built and moved every step;
     a difference with the step's own data (the loader's labels, on the host) is a copy the step needs."""
     assert torch_findings(PULL_AWAY_MASK) == expected(PULL_AWAY_MASK)
+
+
+UNPACKED_SETTING = """import numpy as np
+import torch
+from torch.autograd import Variable
+
+
+def proposal_layer(boxes, images, config):
+    height, width = config.IMAGE_SHAPE[:2]
+    norm = Variable(torch.from_numpy(np.array([height, width, height, width])).float(), requires_grad=False)
+    if config.GPU_COUNT:
+        norm = norm.cuda()  # expect: PP506
+    rows, cols = images.shape[2:]
+    size = torch.from_numpy(np.array([rows, cols, rows, cols])).float().cuda()
+    return boxes / norm * size
+
+
+class MaskRCNN(torch.nn.Module):
+    def forward(self, images, boxes):
+        return proposal_layer(boxes, images, self.config)
+"""
+
+
+def test_names_unpacked_from_a_config_setting_are_constant():
+    """Mask R-CNN's `height, width = config.IMAGE_SHAPE[:2]` then `np.array([height, width, ...])` moved every
+    forward; names unpacked from the batch's shape change with it."""
+    assert torch_findings(UNPACKED_SETTING) == expected(UNPACKED_SETTING)

@@ -703,7 +703,10 @@ def _created_on_host(
         if (
             name == "torch.from_numpy"
             and len(node.args) == 1
-            and (_config_constant(node.args[0]) or _fixed_array(node.args[0], index, steady))
+            and (
+                _config_constant(node.args[0])
+                or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
+            )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if name in FACTORIES or name in _CONSTRUCTORS:
@@ -750,6 +753,13 @@ def _config_constant(node: ast.AST) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _from_config(value: ast.AST | None) -> bool:
+    """`config.IMAGE_SHAPE[:2]`, `cfg.MEANS[0]`: a configuration constant or a part of one."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    return value is not None and _config_constant(value)
+
+
 def _constant_parts(node: ast.AST):
     """The nodes of an argument, each configuration constant as one node (its object's name not visited)."""
     if _config_constant(node):
@@ -760,7 +770,9 @@ def _constant_parts(node: ast.AST):
         yield from _constant_parts(child)
 
 
-def _fixed_array(node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]]) -> bool:
+def _fixed_array(
+    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable = lambda name: None
+) -> bool:
     """`np.array([1, 0, 0, 1]).astype(np.float32)`, `np.eye(self.k).flatten()`: a numpy array made of literals,
     CONSTANT names, attributes of `self` or names the loop never changes (through numpy's methods), the same
     array on every call."""
@@ -775,7 +787,10 @@ def _fixed_array(node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str
     fixed = {"self", "np", "numpy"}
     return all(
         isinstance(n, _LITERAL_PARTS + (ast.Attribute,))
-        or (isinstance(n, ast.Name) and (n.id.isupper() or n.id in fixed or n.id in steady()))
+        or (
+            isinstance(n, ast.Name)
+            and (n.id.isupper() or n.id in fixed or n.id in steady() or _from_config(bound(n.id)))
+        )
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
     )
@@ -1100,6 +1115,15 @@ def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | N
                 and isinstance(node.targets[0], ast.Name)
             ):
                 found.setdefault(node.targets[0].id, []).append((node.lineno, node.value))
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Tuple)
+                and _from_config(node.value)
+            ):  # `height, width = config.IMAGE_SHAPE[:2]`: each name a part of the setting
+                for target in node.targets[0].elts:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append((node.lineno, node.value))
         return found
 
     earlier = [
@@ -1698,11 +1722,12 @@ for x, y in loader:
             "move is host data (hold-outs 3-9: 28 new findings, 24 right, 4 debatable: an attention map made "
             "only when an off-by-default flag is on)."
             " Branch torch-fix24b: an upper-case setting of a config object (`torch.from_numpy(config."
-            "BBOX_STD_DEV)`, `torch.FloatTensor(cfg.TRAIN.MEANS)`) is a constant; a `forward` moving "
+            "BBOX_STD_DEV)`, `torch.FloatTensor(cfg.TRAIN.MEANS)`), and a name unpacked from one (`h, w = "
+            "config.IMAGE_SHAPE[:2]`), is a constant; a `forward` moving "
             "`self.alpha`, which the class binds only in `__init__` and to host tensors, copies it on every "
             "call; a loss def may be named without an underscore (`pointnetloss`) and the defs it calls are "
             "followed (WGAN-GP's gradient penalty); arithmetic of two host factories (`torch.ones(n, n) - "
-            "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 21 new findings, 16 right, 5 "
+            "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 23 new findings, 18 right, 5 "
             "debatable: "
             "a loss that is not the default criterion and a branch taken only when no value is finite)."
         ),
