@@ -1727,7 +1727,7 @@ for x, y in loader:
             "`self.alpha`, which the class binds only in `__init__` and to host tensors, copies it on every "
             "call; a loss def may be named without an underscore (`pointnetloss`) and the defs it calls are "
             "followed (WGAN-GP's gradient penalty); arithmetic of two host factories (`torch.ones(n, n) - "
-            "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 23 new findings, 18 right, 5 "
+            "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 23 new findings, 19 right, 4 "
             "debatable: "
             "a loss that is not the default criterion and a branch taken only when no value is finite)."
         ),
