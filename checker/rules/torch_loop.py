@@ -637,6 +637,13 @@ def _plain_calls(nodes, index: ModuleIndex, function) -> bool:
 _LISTS = frozenset({"split", "chunk", "unbind", "tolist"})
 
 
+def _leaves(target) -> list[ast.AST]:
+    """The targets an assignment binds, through tuples: `a, (b, c)` -> a, b, c."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return [leaf for elt in target.elts for leaf in _leaves(elt)]
+    return [target]
+
+
 def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
     """The loop goes over a tensor's first axis: `range(t.size(0))`, `range(t.shape[0])`, `range(len(t))`,
     `range(n)` after `n = t.size(0)` or `n, c = t.size()`, or `enumerate(t)` of a plain name; not over a
@@ -742,12 +749,14 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         and isinstance(stmt.value.func.value, ast.Name)
         and len(stmt.value.args) == 1
     ]
-    if len(lists) != sum(isinstance(s, ast.Expr) for s in body) or not all(
-        isinstance(s, ast.Assign | ast.Expr) for s in body
+    if (
+        not lists
+        or len(lists) != sum(isinstance(s, ast.Expr) for s in body)
+        or not all(isinstance(s, ast.Assign | ast.Expr) for s in body)
     ):
         return None  # (`y[i].backward()` between the appends: rows of a Jacobian, not element math)
     if any(
-        not all(isinstance(n, ast.Name | ast.Tuple) for n in stmt.targets)
+        not all(isinstance(n, ast.Name) for t in stmt.targets for n in _leaves(t))
         or (isinstance(stmt.targets[0], ast.Tuple) and var in names_in(stmt.value))
         for stmt in body
         if isinstance(stmt, ast.Assign)

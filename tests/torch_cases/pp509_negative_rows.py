@@ -77,3 +77,10 @@ def evaluate(agent, env, episodes, device):
             if done:
                 returns.append(episode_return[i].item())
     return returns
+
+
+def fold_accuracy(thresholds, dist, actual, calculate_accuracy):
+    acc_train = np.zeros(len(thresholds))
+    for threshold_idx, threshold in enumerate(thresholds):
+        _, _, acc_train[threshold_idx], _, _ = calculate_accuracy(threshold, dist, actual)
+    return acc_train
