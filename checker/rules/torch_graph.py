@@ -59,6 +59,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _flagged_off_calls(index, fx)
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
+    yield from _acting_forwards(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -98,6 +99,76 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+_ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$")
+_HOST_VALUES = frozenset({"item", "numpy", "tolist"})
+
+
+def _host_value(node: ast.AST, fx, stop: ast.AST) -> bool:
+    """The expression's value reaches the host in the same chain: `self.actor(s).cpu().data.numpy()`,
+    `q(s).argmax().item()`, `q(s).max(1)[1].tolist()`."""
+    for outer in fx.ancestors(node, stop):
+        if isinstance(outer, ast.Call) and method_name(outer) in _HOST_VALUES:
+            return True
+        if not isinstance(outer, ast.Attribute | ast.Call | ast.Subscript):
+            return False
+    return False
+
+
+def _acting_forwards(index: ModuleIndex, fx):
+    """DDPG's and DQN's `select_action(state)`: a def named for acting whose policy forward (`self.actor(s)`)
+    goes straight to a plain host value (`.cpu().data.numpy()`, `.item()`), in a class (or module) that
+    trains with backward elsewhere: the agent calls it on every environment step and each call records a graph nobody
+    differentiates. A def that keeps anything for a loss (`.append`, `log_prob`, a distribution) is left
+    alone, and so is one whose forward is returned or kept as a tensor."""
+    if not any(method_name(site.node) == "backward" for site in index.calls):
+        return
+    for function in index.functions:
+        if not (isinstance(function, FUNCTION_TYPES) and _ACTING.match(function.name)):
+            continue
+        owner = index.function_class.get(id(function))
+        if owner is not None and not any(
+            method_name(site.node) == "backward"
+            for method in index.class_methods.get(owner, {}).values()
+            for site in index.function_calls.get(id(method), [])
+        ):
+            continue  # an agent class that only acts (test episodes); its learner is elsewhere
+        sites = index.function_calls.get(id(function), [])
+        if any(
+            method_name(s.node) in ("append", "log_prob", "entropy", "rsample", "backward")
+            or (index.resolver.call_name(s.node) or "").startswith("torch.distributions")
+            for s in sites
+        ):
+            continue
+        forwards = [
+            s.node
+            for s in sites
+            if isinstance(s.node.func, ast.Attribute)
+            and isinstance(s.node.func.value, ast.Name)
+            and s.node.func.value.id == "self"
+            and s.node.func.attr not in index.class_methods.get(index.function_class.get(id(function)), {})
+            and s.node.args
+        ]
+        forwards = [call for call in forwards if _host_value(call, fx, function)]
+        if (
+            len(forwards) != 1
+            or fx.without_grad(forwards[0])
+            or grad_disabled_by_call(sites, index)
+            or callers_disable_grad(function, index)
+            or uses_input_gradients(function, index)
+        ):
+            continue
+        call = forwards[0]
+        receiver = call.func.attr
+        yield RawFinding(
+            "PP503",
+            call.lineno,
+            call.col_offset,
+            f"`{receiver}` runs in `{function.name}` without torch.no_grad(), and only a plain value "
+            "leaves it: autograd records the forward on every call (each environment step); decorate "
+            f"`{function.name}` with `@torch.no_grad()`",
+        )
 
 
 def _forward_after_step(index: ModuleIndex, fx):
@@ -708,6 +779,10 @@ def evaluate(model, loader):
             " Branch torch-fix16: after `x.eval()`, a method of `x` given the loop's batch is its forward by "
             "another name (`lm_model.log_prob(word_t)`); setters and the like (`set_input`, `init_hidden`, "
             "`load_*`) are not (hold-out 8: 1 clear case found, 1 more finding, read right)."
+            " Branch torch-fix24a: an agent's acting def (`select_action`, `act`, `get_action`) whose "
+            "`self.actor(state)` goes straight to `.numpy()`/`.item()`, in a class that runs backward in "
+            "another method (DDPG, DQN); a def that keeps a log-prob or a distribution for a loss, returns "
+            "the forward as a tensor, or belongs to a class that never trains is left alone."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

@@ -554,17 +554,440 @@ def _uses(statements, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
 
 
+_STACKERS = frozenset({"torch.cat", "torch.stack"})
+
+
+def _index_var(loop) -> str | None:
+    """The loop's index: `i` of `for i in range(n)` (not a literal handful) or of `for i, x in
+    enumerate(t)`."""
+    it, target = loop.iter, loop.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and len(it.args) == 1):
+        return None
+    if it.func.id == "range" and isinstance(target, ast.Name) and not few_runs([loop]):
+        return target.id
+    if (
+        it.func.id == "enumerate"
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and isinstance(target.elts[0], ast.Name)
+    ):
+        return target.elts[0].id
+    return None
+
+
+def _reads_element(nodes, var: str) -> bool:
+    """Some subscript takes one element or row by the index (`dist[i]`, `feat[tag]`), never a slice
+    along it (`x[:, c]` is a whole column, `x[i:i + 1]` a batch of one)."""
+    found = False
+    shapes = {  # `data[i].size()[0]`, `feats[i].shape`: only the shape of a list's tensors
+        id(n.func.value if isinstance(n, ast.Call) else n.value)
+        for n in nodes
+        if (isinstance(n, ast.Call) and method_name(n) == "size")
+        or (isinstance(n, ast.Attribute) and n.attr == "shape")
+    }
+    for node in nodes:
+        if id(node) in shapes:
+            continue
+        if isinstance(node, ast.Subscript) and var in names_in(node.slice):
+            if any(isinstance(part, ast.Slice) for part in ast.walk(node.slice)):
+                return False
+            found = True
+    return found
+
+
+def _plain_calls(nodes, index: ModuleIndex, function) -> bool:
+    """Every call is a torch function, a method of a tensor or list (`.max()`, `.view(1)`, `.append`) or a
+    function of this module (`log_sum_exp`), never a model, a layer or a method of `self`: a loop that runs
+    modules (layers, heads, one sample through the net) is other work."""
+    models = facts(index).models
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        name = index.resolver.call_name(node) or ""
+        func = node.func
+        if name.startswith("torch."):
+            if name.startswith(
+                ("torch.nn.", "torch.optim", "torch.utils", "torch.autograd")
+            ) and not name.startswith("torch.nn.functional."):
+                return False
+            continue
+        if isinstance(func, ast.Name):
+            if func.id in models or is_model_name(func.id) or not func.id[:1].islower():
+                return False
+            imported = func.id in _from_imports(index)  # `from utils import log_sum_exp`
+            if not (imported or index.helper_of(node, function) or func.id in _BUILTINS):
+                return False
+            continue
+        if not isinstance(func, ast.Attribute):
+            return False  # `self.heads[i](x)`
+        receiver = func.value
+        if isinstance(receiver, ast.Name) and (
+            receiver.id in ("self", "cls") or receiver.id in models or is_model_name(receiver.id)
+        ):
+            return False
+        if (
+            isinstance(receiver, ast.Attribute)
+            and isinstance(receiver.value, ast.Name)
+            and receiver.value.id in ("self", "cls")
+        ):
+            return False  # `self.gen_a.encode(x[i])`: a sub-module's method
+    return True
+
+
+_LISTS = frozenset({"split", "chunk", "unbind", "tolist"})
+
+
+def _leaves(target) -> list[ast.AST]:
+    """The targets an assignment binds, through tuples: `a, (b, c)` -> a, b, c."""
+    if isinstance(target, ast.Tuple | ast.List):
+        return [leaf for elt in target.elts for leaf in _leaves(elt)]
+    return [target]
+
+
+def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
+    """The loop goes over a tensor's first axis: `range(t.size(0))`, `range(t.shape[0])`, `range(len(t))`,
+    `range(n)` after `n = t.size(0)` or `n, c = t.size()`, or `enumerate(t)` of a plain name; not over a
+    list the def builds (`levels = [...]`, `torch.split(...)`) nor an attribute's length (feature levels,
+    heads)."""
+    function = index.loop_function.get(id(loop))
+    scope = function or index.tree
+    it = loop.iter
+    if it.func.id == "enumerate":
+        return isinstance(it.args[0], ast.Name) and not _bound_to_list(scope, it.args[0].id)
+    bound = it.args[0]
+    if isinstance(bound, ast.Name):
+        for node in ast.walk(scope):
+            if (
+                isinstance(node, ast.Assign)
+                and node.lineno < loop.lineno
+                and any(bound.id in names_in(t) for t in node.targets)
+                and _size_expr(node.value, scope)
+            ):
+                return True
+        return False
+    return _size_expr(bound, scope)
+
+
+def _size_expr(expr, scope) -> bool:
+    if isinstance(expr, ast.Subscript):
+        expr = expr.value  # `t.size()[0]`, `t.shape[0]`
+    if isinstance(expr, ast.Attribute) and expr.attr == "shape":
+        return True
+    if isinstance(expr, ast.Call) and method_name(expr) == "size":
+        return True
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+        and isinstance(expr.args[0], ast.Name)
+        and not _bound_to_list(scope, expr.args[0].id)
+    )
+
+
+def _bound_to_list(scope, name: str) -> bool:
+    """The def binds the name to a list or tuple (`[...]`, a comprehension, `torch.split(...)`)."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            value = node.value
+            if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
+                return True
+            if isinstance(value, ast.Call) and method_name(value) in _LISTS:
+                return True
+    return False
+
+
+def _from_imports(index: ModuleIndex) -> set[str]:
+    """Names the module takes with `from x import name` (its own helpers in another file)."""
+    return facts(index).loop_cache(
+        "from_imports",
+        None,
+        lambda: {
+            alias.asname or alias.name
+            for node in ast.walk(index.tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        },
+    )
+
+
+_BUILTINS = frozenset({"len", "float", "int", "abs", "min", "max", "tuple", "list", "range"})
+
+
+def _carries_state(statements, var: str) -> bool:
+    """A name the body reads before it binds it (`h = cell(x[i], h)`, `prev = out`): each pass feeds the
+    next, as a recurrent model over time steps does."""
+    bound: set[str] = set()
+    for stmt in statements:
+        if isinstance(stmt, ast.Assign):
+            reads = names_in(stmt.value)
+            stored = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(stmt, ast.Expr):
+            reads, stored = names_in(stmt.value), set()
+        else:
+            return True
+        if (reads & stored) - bound - {var}:
+            return True
+        bound |= stored
+    return False
+
+
+def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
+    """`for i in range(n): hard.append(dist[i][mask[i]].max())` and later `torch.cat(hard)`: a loop
+    whose body only binds names and appends one result per index to lists the def then stacks
+    (torch.cat/torch.stack), reading elements or rows by the index and running no module. The first
+    tensor it indexes."""
+    body = loop.body
+    lists = [
+        stmt.value.func.value.id
+        for stmt in body
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and method_name(stmt.value) == "append"
+        and isinstance(stmt.value.func.value, ast.Name)
+        and len(stmt.value.args) == 1
+    ]
+    if (
+        not lists
+        or len(lists) != sum(isinstance(s, ast.Expr) for s in body)
+        or not all(isinstance(s, ast.Assign | ast.Expr) for s in body)
+    ):
+        return None  # (`y[i].backward()` between the appends: rows of a Jacobian, not element math)
+    if any(
+        not all(isinstance(n, ast.Name) for t in stmt.targets for n in _leaves(t))
+        or (isinstance(stmt.targets[0], ast.Tuple) and var in names_in(stmt.value))
+        for stmt in body
+        if isinstance(stmt, ast.Assign)
+    ):
+        return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
+    if not _sized_by_tensor(loop, index):
+        return None
+    nodes = [n for stmt in body for n in ast.walk(stmt)]
+    function = index.loop_function.get(id(loop))
+    if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
+        return None
+    if _carries_state(body, var) or any(isinstance(n, COMPREHENSION_TYPES) for n in nodes):
+        return None
+    stacked = {
+        node.args[0].id
+        for node in ast.walk(function or index.tree)
+        if isinstance(node, ast.Call)
+        and node.lineno > loop.end_lineno
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+        and index.resolver.call_name(node) in _STACKERS
+    }
+    if not set(lists) <= stacked:
+        return None
+    return next(
+        base_name(n.value)
+        for n in nodes
+        if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
+    )
+
+
+def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
+    """`for i, feat in enumerate(feats): score = score + trans[tags[i + 1], tags[i]] + feat[tags[i + 1]]`
+    with `score = torch.zeros(1)` before: a sum of one term per index, which one indexing and `.sum()`
+    give at once. The accumulator's name."""
+    if len(loop.body) != 1 or not isinstance(loop.body[0], ast.Assign):
+        return None
+    stmt = loop.body[0]
+    value = stmt.value
+    if not (
+        len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(value, ast.BinOp)
+        and isinstance(value.op, ast.Add)
+    ):
+        return None
+    total = stmt.targets[0].id
+    left = value.left
+    while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+        left = left.left  # `score + a + b` parses as `(score + a) + b`
+    if not (isinstance(left, ast.Name) and left.id == total):
+        return None
+    nodes = list(ast.walk(value))
+    if sum(isinstance(n, ast.Name) and n.id == total for n in nodes) != 1:
+        return None
+    function = index.loop_function.get(id(loop))
+    if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
+        return None
+    started = any(
+        isinstance(node, ast.Assign)
+        and node.lineno < loop.lineno
+        and any(isinstance(t, ast.Name) and t.id == total for t in node.targets)
+        and isinstance(node.value, ast.Call)
+        and (index.resolver.call_name(node.value) or "") in _SIZED_FACTORIES
+        for node in ast.walk(function or index.tree)
+    )
+    return total if started else None
+
+
+def _consumer(comp, index: ModuleIndex) -> ast.Call | None:
+    """The torch call a comprehension is the first argument of, through `tuple(...)`/`list(...)`."""
+    fx = facts(index)
+    parent = fx.parent_of(comp)
+    if (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in ("tuple", "list")
+        and parent.args
+        and parent.args[0] is comp
+    ):
+        comp, parent = parent, fx.parent_of(parent)
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is comp:
+        return parent
+    return None
+
+
+_MADE_FROM_LIST = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor"})
+
+
+def _tensor_rows_comprehension(comp, index: ModuleIndex, tensors) -> tuple[str, ast.Call] | None:
+    """A comprehension over a batch's rows whose results are stacked straight away:
+    `torch.cat(tuple(r if done else r + gamma * q.max() for r, done, q in zip(rewards, dones, next_q)))`
+    (zip over tensors), `torch.stack([pts[n][idx] for n, idx in enumerate(torch.unbind(ids))])`, or
+    `torch.Tensor([math.log(p) for p in probs.data.view(-1)])`. The tensor it goes through, and the call."""
+    if len(comp.generators) != 1 or comp.generators[0].ifs or isinstance(comp, ast.DictComp):
+        return None
+    gen = comp.generators[0]
+    elt = comp.elt
+    if isinstance(elt, ast.Name) or not names_in(elt) & names_in(gen.target):
+        return None
+    call = _consumer(comp, index)
+    if call is None:
+        return None
+    consumer = index.resolver.call_name(call)
+    nodes = list(ast.walk(elt))
+    function = index.loop_function.get(id(comp))
+    it = gen.iter
+    if consumer in _MADE_FROM_LIST:
+        root = it
+        while isinstance(root, ast.Call | ast.Attribute | ast.Subscript):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        owner = root.id if isinstance(root, ast.Name) else None
+        ok = (
+            isinstance(elt, ast.Call)
+            and isinstance(elt.func, ast.Attribute)
+            and isinstance(elt.func.value, ast.Name)
+            and elt.func.value.id == "math"
+            and any(isinstance(n, ast.Attribute) and n.attr == "data" for n in ast.walk(it))
+        )
+        return (owner, call) if ok and owner else None
+    if consumer not in _STACKERS or not _plain_calls(nodes, index, function):
+        return None
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.args):
+        return None
+    if it.func.id == "zip":
+        owners = [a.id for a in it.args if isinstance(a, ast.Name) and a.id in tensors()]
+        return (owners[0], call) if owners else None
+    if it.func.id == "enumerate" and isinstance(gen.target, ast.Tuple) and gen.target.elts:
+        first = gen.target.elts[0]
+        inner = it.args[0]
+        if (
+            isinstance(first, ast.Name)
+            and isinstance(inner, ast.Call)
+            and index.resolver.call_name(inner) == "torch.unbind"
+            and _reads_element(nodes, first.id)
+        ):
+            return (base_name(inner.args[0]), call) if inner.args else None
+    return None
+
+
+def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
+    """`for i in range(pred.size(0)): result.append(pred[i].item())` in a loop over batches: one host
+    read (`t[i].item()`) per element collected into a list or dict, where one `t.tolist()` reads the batch.
+    The first such read."""
+    if not _nested(loop, index) or not _sized_by_tensor(loop, index):
+        return None
+    for node in (n for stmt in loop.body for n in walk(stmt)):
+        if (
+            isinstance(node, ast.Call)
+            and method_name(node) == "item"
+            and not node.args
+            and isinstance(node.func.value, ast.Subscript)
+            and isinstance(node.func.value.slice, ast.Name)
+            and node.func.value.slice.id == var
+            and isinstance(node.func.value.value, ast.Name)
+            and "loss" not in node.func.value.value.id.lower()  # a tuple of a few named losses
+            and _collected(node, index)
+            and not any(isinstance(a, ast.If) for a in facts(index).ancestors(node, loop))
+        ):  # (a read under an `if`, `if done: returns.append(r[i].item())`, is for the few that end)
+            return node
+    return None
+
+
+def _collected(node, index: ModuleIndex) -> bool:
+    """The value goes straight into a container (`out.append(t[i].item())`, `{"score": t[i].item()}`), as
+    `t.tolist()` would give it; a value read into a name for more Python work (a vocabulary lookup while
+    decoding) is left alone."""
+    parent = facts(index).parent_of(node)
+    if isinstance(parent, ast.Dict):
+        return any(value is node for value in parent.values)
+    return isinstance(parent, ast.Call) and method_name(parent) == "append" and node in parent.args
+
+
+def _wider_shapes(loop, index: ModuleIndex) -> RawFinding | None:
+    """Per-index rows stacked afterwards, or one `.item()` per element (branch torch-fix24a)."""
+    var = _index_var(loop)
+    if var is None:
+        return None
+    owner = _stacked_rows(loop, var, index) or _summed_elements(loop, var, index)
+    if owner is not None:
+        return _element_finding(loop, owner)
+    read = _host_read_per_index(loop, var, index)
+    if read is None:
+        return None
+    tensor = read.func.value.value.id
+    return RawFinding(
+        "PP509",
+        read.lineno,
+        read.col_offset,
+        f"`{tensor}[{var}].item()` reads one element to the host per pass of the loop at line "
+        f"{loop.lineno}; read the batch once (`{tensor}.tolist()`) before the loop",
+    )
+
+
+def _element_finding(loop, owner: str) -> RawFinding:
+    return RawFinding(
+        "PP509",
+        loop.lineno,
+        loop.col_offset,
+        f"this loop goes through `{owner}` one element at a time in Python; each step launches tiny "
+        "tensor ops: write it as one vectorised expression over the whole tensor",
+    )
+
+
 def check_python_loop_over_tensor(index: ModuleIndex):
     # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
     tensors = functools.cache(lambda: _tensor_names(index))
     for loop in index.loops:
+        if isinstance(loop, COMPREHENSION_TYPES):
+            found = _tensor_rows_comprehension(loop, index, tensors)
+            if found is not None:
+                owner, consumer = found
+                yield RawFinding(
+                    "PP509",
+                    consumer.lineno,
+                    consumer.col_offset,
+                    f"this call builds a tensor from a Python loop at line {loop.lineno} over `{owner}`, one "
+                    "row or element at a time; write it as one vectorised expression over the whole tensor",
+                )
+            continue
         if not isinstance(loop, ast.For):
             continue
-        if loop.orelse or not isinstance(loop.target, ast.Name):
+        if loop.orelse:
             continue
-        var = loop.target.id
+        if not isinstance(loop.target, ast.Name):
+            wider = _wider_shapes(loop, index)
+            if wider is not None:
+                yield wider
+            continue
         if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors():  # for p in probs: ...
-            owner = loop.iter.id
+            owner, var = loop.iter.id, loop.target.id
             if (
                 not _uses(loop.body, var)
                 or not _scalar_body(loop.body, index, {var})
@@ -572,6 +995,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             ):
                 continue
         else:
+            var = loop.target.id
             owner = _range_of_tensor(loop, tensors) or _filled_tensor(loop, var, tensors, index)
             if (
                 owner is None
@@ -585,14 +1009,11 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     or not _scalar_body(loop.body, index, {var}, temps=True)
                     or not _writes_count(loop.body)
                 ):
+                    wider = _wider_shapes(loop, index)
+                    if wider is not None:
+                        yield wider
                     continue
-        yield RawFinding(
-            "PP509",
-            loop.lineno,
-            loop.col_offset,
-            f"this loop goes through `{owner}` one element at a time in Python; each step launches tiny "
-            "tensor ops: write it as one vectorised expression over the whole tensor",
-        )
+        yield _element_finding(loop, owner)
 
 
 register(
@@ -680,7 +1101,12 @@ register(
             "is only element arithmetic (`out[i] = a[i] * b[i]`, `total += t[i]`, `if p[i] == y[i]: n += 1`); "
             "also a range loop nested in a loop over batches that reads elements to the host one at a time into "
             "a counter or matrix (`for j in range(len(labels)): conf[labels[j].numpy(), pred[j].numpy()] += 1`, "
-            "`hits[label] += correct[i].item()`)."
+            "`hits[label] += correct[i].item()`). Also (branch torch-fix24a) a loop over a tensor's first axis "
+            "that appends one result per index to lists stacked afterwards (`for i in range(n): "
+            "hard.append(dist[i][mask[i]].max())` then `torch.cat(hard)`) or sums one term per index into a "
+            "tensor (`score = score + trans[tags[i + 1], tags[i]]`), a comprehension stacked at once over a "
+            "batch's rows (`torch.cat(tuple(r + g * q.max() for r, q in zip(rewards, next_q)))`), and "
+            "`t[i].item()` collected into a list or dict once per element in a loop over batches."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
@@ -706,7 +1132,13 @@ t = t * 2 + 1
             "reported only inside another loop, when it adds into a counter, not a literal few passes. "
             "Confidence medium: 10 of 10 findings right over all the "
             "readings (tuning, fresh, hold-outs 1-3; 3 of them found since branch torch-fix10): too few to "
-            "promote."
+            "promote. The torch-fix24a shapes need the loop sized by a tensor (`range(t.size(0))`, `n = "
+            "t.size(0)`, `len(t)` of a name the def does not build as a list, `enumerate(t)`), a body that "
+            "binds names and appends only, runs no module (`self.layer(...)`, a model, `torch.nn`, "
+            "`torch.autograd`) and feeds no state to the next pass; loops over feature levels or heads "
+            "(`range(self.num_levels)`), over a list's shapes (`data[i].size()`), and `.item()` reads under an "
+            "`if` or of a few named losses are left alone. A CRF's loop over `range(self.tagset_size)` is "
+            "missed for the same reason."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
