@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, walk
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, statements_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -653,22 +653,32 @@ def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
     scope = function or index.tree
     it = loop.iter
     if it.func.id == "enumerate":
-        return isinstance(it.args[0], ast.Name) and not _bound_to_list(scope, it.args[0].id)
+        return isinstance(it.args[0], ast.Name) and not _bound_to_list(index, scope, it.args[0].id)
     bound = it.args[0]
     if isinstance(bound, ast.Name):
-        for node in ast.walk(scope):
+        for node in _scope_nodes(index, scope, ast.Assign):
             if (
-                isinstance(node, ast.Assign)
-                and node.lineno < loop.lineno
+                node.lineno < loop.lineno
                 and any(bound.id in names_in(t) for t in node.targets)
-                and _size_expr(node.value, scope)
+                and _size_expr(node.value, scope, index)
             ):
                 return True
         return False
-    return _size_expr(bound, scope)
+    return _size_expr(bound, scope, index)
 
 
-def _size_expr(expr, scope) -> bool:
+def _scope_nodes(index: ModuleIndex, scope, kind: type) -> list[ast.AST]:
+    """The nodes of one kind in a def (or the module), in `ast.walk` order, listed once for every loop that
+    asks (a module-level loop would otherwise walk the whole module for each question)."""
+    nodes = (
+        statements_in if issubclass(kind, ast.stmt) else walk
+    )  # (statements: no need to visit expressions)
+    return facts(index).loop_cache(
+        "nodes:" + kind.__name__, scope, lambda: [n for n in nodes(scope) if isinstance(n, kind)]
+    )
+
+
+def _size_expr(expr, scope, index: ModuleIndex) -> bool:
     if isinstance(expr, ast.Subscript):
         expr = expr.value  # `t.size()[0]`, `t.shape[0]`
     if isinstance(expr, ast.Attribute) and expr.attr == "shape":
@@ -681,16 +691,14 @@ def _size_expr(expr, scope) -> bool:
         and expr.func.id == "len"
         and len(expr.args) == 1
         and isinstance(expr.args[0], ast.Name)
-        and not _bound_to_list(scope, expr.args[0].id)
+        and not _bound_to_list(index, scope, expr.args[0].id)
     )
 
 
-def _bound_to_list(scope, name: str) -> bool:
+def _bound_to_list(index: ModuleIndex, scope, name: str) -> bool:
     """The def binds the name to a list or tuple (`[...]`, a comprehension, `torch.split(...)`)."""
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
+    for node in _scope_nodes(index, scope, ast.Assign):
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             value = node.value
             if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
                 return True
@@ -772,9 +780,8 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None
     stacked = {
         node.args[0].id
-        for node in ast.walk(function or index.tree)
-        if isinstance(node, ast.Call)
-        and node.lineno > loop.end_lineno
+        for node in _scope_nodes(index, function or index.tree, ast.Call)
+        if node.lineno > loop.end_lineno
         and node.args
         and isinstance(node.args[0], ast.Name)
         and index.resolver.call_name(node) in _STACKERS
