@@ -670,9 +670,8 @@ def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
 def _scope_nodes(index: ModuleIndex, scope, kind: type) -> list[ast.AST]:
     """The nodes of one kind in a def (or the module), in `ast.walk` order, listed once for every loop that
     asks (a module-level loop would otherwise walk the whole module for each question)."""
-    nodes = (
-        statements_in if issubclass(kind, ast.stmt) else walk
-    )  # (statements: no need to visit expressions)
+    # (statements are found by a walk that skips expressions)
+    nodes = statements_in if issubclass(kind, ast.stmt) else walk
     return facts(index).loop_cache(
         "nodes:" + kind.__name__, scope, lambda: [n for n in nodes(scope) if isinstance(n, kind)]
     )
