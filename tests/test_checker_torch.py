@@ -448,6 +448,41 @@ def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_
     }
 
 
+PRUNING = """import torch
+
+device = torch.device("cuda")
+train_loader = torch.utils.data.DataLoader(train_dst, batch_size=64, shuffle=True, num_workers=4)
+full_loader = torch.utils.data.DataLoader(train_dst, batch_size=64, shuffle=True, num_workers=4)
+
+
+def prune(model, imp, args):
+    model.zero_grad()
+    for k, (imgs, lbls) in enumerate(train_loader):
+        if k >= args.taylor_batchs: break
+        imgs, lbls = imgs.to(device), lbls.to(device)
+        loss = torch.nn.functional.cross_entropy(model(imgs), lbls)
+        loss.backward()
+    pruner.step()
+
+
+def train(model, optimizer, args):
+    for k, (imgs, lbls) in enumerate(full_loader):
+        if k % args.log_every == 0:
+            print(k)
+        imgs, lbls = imgs.to(device), lbls.to(device)
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(model(imgs), lbls).backward()
+        optimizer.step()
+"""
+
+
+def test_a_loader_read_for_a_set_number_of_batches_is_not_a_training_loader_at_high():
+    """torch-fix25: `if k >= args.taylor_batchs: break` (a pruning criterion's gradients from a few ImageNet
+    batches, hold-out 12) reads the loader for a handful of batches, not a training run: medium. A loop that
+    only logs every N batches by its counter still trains on the whole loader: high."""
+    assert levels(PRUNING) == {("PP505", 4): "medium", ("PP505", 5): "high"}
+
+
 HELPER_MOVES = """import torch
 import util
 from utils import tensor2var

@@ -544,11 +544,12 @@ def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
     return None
 
 
-def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
+def _training_sources(index: ModuleIndex, scopes: _Scopes, whole_runs: bool = False) -> set[Key]:
     """Keys of the names the training loops take their batches from: `for x, y in train_loader:` with a
-    backward, or `next(batches)` in such a loop after `batches = iter(train_loader)`."""
+    backward, or `next(batches)` in such a loop after `batches = iter(train_loader)`; with `whole_runs`, not
+    from loops that stop themselves after a few batches."""
     fx = facts(index)
-    steps = fx.step_loops
+    steps = [loop for loop in fx.step_loops if not (whole_runs and _few_batches(loop))]
     sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
     sources |= {key for loop in steps if (key := _group_source(loop, fx, scopes)) is not None}
     step_ids = {id(loop) for loop in steps}
@@ -577,6 +578,36 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
         if in_step or bound_to.get(id(s.node), set()) & pulled:
             sources.add(_pulled_key(s.node.args[0], scopes, s.function, s.node.lineno))
     return sources
+
+
+def _few_batches(loop) -> bool:
+    """`for k, (imgs, lbls) in enumerate(train_loader): if k >= args.taylor_batchs: break`: the loop stops
+    itself after a set number of batches (gradients for a pruning criterion, a few batches of calibration),
+    so its loader is not read for a whole training run (hold-out 12: three such ImageNet loaders)."""
+    if not (
+        isinstance(loop, ast.For)
+        and isinstance(loop.iter, ast.Call)
+        and base_name(loop.iter.func) == "enumerate"
+        and isinstance(loop.target, ast.Tuple)
+        and loop.target.elts
+        and isinstance(loop.target.elts[0], ast.Name)
+    ):
+        return False
+    counter = loop.target.elts[0].id
+    for stmt in loop.body:
+        if (
+            isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and len(stmt.body) == 1
+            and isinstance(stmt.body[0], ast.Break)
+            and isinstance(stmt.test, ast.Compare)
+            and isinstance(stmt.test.left, ast.Name)
+            and stmt.test.left.id == counter
+            and len(stmt.test.ops) == 1
+            and isinstance(stmt.test.ops[0], ast.GtE | ast.Gt | ast.Eq)
+        ):
+            return True
+    return False
 
 
 def source_key(loop, fx, scopes: _Scopes) -> Key | None:
@@ -1018,7 +1049,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             continue
         if in_memory is None:
             in_memory = _in_memory_names(index, classes=False)
-            training = _training_sources(index, scopes)
+            training = _training_sources(index, scopes, whole_runs=True)
         # batches of token ids, or of tensors already held in memory: little to copy, or a pinned copy
         # that costs its own host copy first (hold-outs 4-8: 20 of 87 such findings read right)
         if token_batches(index, call) or _held_when_made(call, index, in_memory):
