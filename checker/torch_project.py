@@ -174,7 +174,7 @@ def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[s
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     found = {}
     movers = {p: texts[p] for p, moved in users.items() if any(n in makers for n in moved)}
-    for index, chosen, path in _importers(movers, makers, called, with_path=True):
+    for index, chosen, path in _importers(movers, makers, called):
         named = {
             n: (entries or makers[n])[0][1]
             for n, entries in chosen.items()
@@ -227,7 +227,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         for p, t in texts.items()
         if any(n in t for n in defs) and _STEPS.search(t) and _imports_any(t, wanted)
     }
-    for index, chosen in _importers(trainers, defs, called):
+    for index, chosen, _ in _importers(trainers, defs, called):
         for name in step_loop_callees(index) & set(chosen):
             for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
@@ -373,7 +373,7 @@ def _made_elsewhere(texts: dict[str, str], makers: dict, handoffs: dict) -> tupl
     called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
     trained = set()
     # (a main.py that only hands the loaders on imports no torch)
-    for index, chosen in _importers(texts, makers, called, torch_only=False):
+    for index, chosen, _ in _importers(texts, makers, called, torch_only=False):
         where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
         moved = moves_batches_of(index, where)
         for name in moved:
@@ -430,7 +430,7 @@ def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, in
         return set()
     named = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\b")
     trained = set()
-    for index, chosen in _importers(texts, held, named):
+    for index, chosen, _ in _importers(texts, held, named):
         attrs = {n: {e[3] for e in entries} for n, entries in chosen.items() if entries}
         for owner, attr in moves_held_batches(index, attrs):
             trained.update(
@@ -439,12 +439,10 @@ def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, in
     return trained
 
 
-def _importers(
-    texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True, with_path: bool = False
-):
-    """(index, chosen) of each module whose text names (by `pattern`) and can reach a name of `table` that
-    another module defines; `chosen` maps each such name to the entries (path first) of the modules it
-    imports it from. Only those modules are parsed. `with_path` adds the module's path to each pair."""
+def _importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+    """(index, chosen, path) of each module whose text names (by `pattern`) and can reach a name of `table`
+    that another module defines; `chosen` maps each such name to the entries (path first) of the modules it
+    imports it from. Only those modules are parsed."""
     for path, text in texts.items():
         names = set(pattern.findall(text)) if any(n in text for n in table) else set()
         names = {n for n in names if any(e[0] != path for e in table[n]) and _reaches(text, n)}
@@ -453,7 +451,7 @@ def _importers(
         index = _index(text, torch_only=torch_only)
         if index is not None:
             chosen = {n: _imported(index, n, path, [e for e in table[n] if e[0] != path]) for n in names}
-            yield (index, chosen, path) if with_path else (index, chosen)
+            yield index, chosen, path
 
 
 def _reaches(text: str, name: str) -> bool:
@@ -488,10 +486,12 @@ def _import_module(index: ModuleIndex, name: str) -> str | None:
     }
     for node in index.imports:
         for alias in node.names:
-            if (alias.asname or alias.name) in called and isinstance(node, ast.ImportFrom) and node.module:
-                return f"{node.module}.{alias.name}"
-            if (alias.asname or alias.name) in called and isinstance(node, ast.Import):
+            if (alias.asname or alias.name) not in called:
+                continue
+            if isinstance(node, ast.Import):
                 return alias.name  # `import engine` or `import tools.engine as engine`
+            if node.module:
+                return f"{node.module}.{alias.name}"
     return None
 
 

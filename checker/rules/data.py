@@ -456,7 +456,7 @@ def check_map_before_batch(index: ModuleIndex):
     trained = flow.trained_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
     idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
-    serial = {id(call) for call, _ in _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i)))}
+    serial = {id(call) for call, _ in _serial_map_findings(index)}
     for map_call, batch_call, kind in _map_before_batch(index):
         if kind in _PARSE_KINDS and id(map_call) in serial:
             continue  # a serial parse: PP202 reports it, naming batching as the other fix
@@ -949,8 +949,13 @@ _PARSE_KINDS = ("parse_example", "parsing", "parser")
 
 
 def check_sequential_map(index: ModuleIndex):
-    for _, finding in _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i))):
+    for _, finding in _serial_map_findings(index):
         yield finding
+
+
+def _serial_map_findings(index: ModuleIndex) -> list:
+    """`_serial_maps` once per module: PP201 asks which maps PP202 reports, and PP202 reports them."""
+    return _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i)))
 
 
 def _serial_maps(index: ModuleIndex):
@@ -1063,29 +1068,19 @@ def _serial_maps(index: ModuleIndex):
             alternative = (
                 " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
             )
-            yield (
-                call,
-                RawFinding(
-                    "PP202",
-                    *_at_method(call),
-                    f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
-                    f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}",
-                    confidence=_sequential_map_confidence(
-                        weak=plain or unread or reads_for_threads or id(call) in idle,
-                        doubtful=unsure
-                        or nested
-                        or cached
-                        or looked_at
-                        or per_batch
-                        or evaluation
-                        or trimmed,
-                        trained=id(call) in trained,
-                        costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
-                        strings=step.kind == "map" and _string_work_only(call, index),
-                        image_work=step.kind == "map" and does_image_work(call, index),
-                    ),
-                ),
+            confidence = _sequential_map_confidence(
+                weak=plain or unread or reads_for_threads or id(call) in idle,
+                doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                trained=id(call) in trained,
+                costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
+                strings=step.kind == "map" and _string_work_only(call, index),
+                image_work=step.kind == "map" and does_image_work(call, index),
             )
+            message = (
+                f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
+                f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
+            )
+            yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
 
 
 def _sequential_map_confidence(
@@ -1718,9 +1713,10 @@ register(
         summary=(
             "A tf.data pipeline that reads files or a generator, or runs a real map/interleave, and is consumed "
             "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
-            "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them (a cache resets the cost; "
-            "a zip or sample_from_datasets costs what the pipelines it merges cost). A batched pipeline returned "
-            "to the caller or stored on self for other methods (none of which carries it on) is reported too."
+            "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them "
+            "(a cache resets the cost; a zip or sample_from_datasets costs what the pipelines it merges "
+            "cost). A batched pipeline returned to the caller or stored on self for other methods (none of "
+            "which carries it on) is reported too."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

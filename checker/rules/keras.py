@@ -589,9 +589,10 @@ probs = model.predict(np.stack(images), batch_size=64)
 """,
         false_alarms=(
             "Low-medium. `while` loops (serving one request, one video frame at a time) are skipped, as are "
-            "receivers bound from scikit-learn or from an unpickler (`pickle.load`, `joblib.load`); the receiver must be bound from a Keras call or be named like a "
-            "model. A for loop that must answer sample by sample (online decoding that feeds one prediction into "
-            "the next input) is still reported. `high` needs a loop over data of unknown or large size; these "
+            "receivers bound from scikit-learn or from an unpickler (`pickle.load`, `joblib.load`); the "
+            "receiver must be bound from a Keras call or be named like a model. A for loop that must answer "
+            "sample by sample (online decoding that feeds one prediction into the next input) is still "
+            "reported. `high` needs a loop over data of unknown or large size; these "
             "are `low` (read right 2 times in 39 below high): a literal range or list of at most 10 items; a "
             "slice [:k] or take(k) with k up to 10 (a short list literal never grown by append or +=, or "
             "take(k) up to 20); a loop whose "

@@ -713,7 +713,7 @@ def _from_imports(index: ModuleIndex) -> set[str]:
         None,
         lambda: {
             alias.asname or alias.name
-            for node in ast.walk(index.tree)
+            for node in index.imports
             if isinstance(node, ast.ImportFrom)
             for alias in node.names
         },
@@ -730,7 +730,7 @@ def _carries_state(statements, var: str) -> bool:
     for stmt in statements:
         if isinstance(stmt, ast.Assign):
             reads = names_in(stmt.value)
-            stored = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            stored = set().union(*(names_in(t) for t in stmt.targets))
         elif isinstance(stmt, ast.Expr):
             reads, stored = names_in(stmt.value), set()
         else:
@@ -822,12 +822,11 @@ def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
     if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
         return None
     started = any(
-        isinstance(node, ast.Assign)
-        and node.lineno < loop.lineno
+        node.lineno < loop.lineno
         and any(isinstance(t, ast.Name) and t.id == total for t in node.targets)
         and isinstance(node.value, ast.Call)
         and (index.resolver.call_name(node.value) or "") in _SIZED_FACTORIES
-        for node in ast.walk(function or index.tree)
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
     )
     return total if started else None
 

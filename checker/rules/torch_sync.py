@@ -679,10 +679,9 @@ def _created_on_host(
             helpers += 1
             node = returned
             continue
+        # `gen_rand_noise(b)`, imported from a module whose def returns `torch.randn(...)`
         made = _outside_factory(index, node, outside) if helpers == 0 and outside else None
-        if (
-            made is not None
-        ):  # `gen_rand_noise(b)`, imported from a module whose def returns `torch.randn(...)`
+        if made is not None:
             return made
         if (name in _VARIABLE or (name or "").startswith("torch.nn.init.")) and node.args:
             node = node.args[0]  # (`init.normal(torch.Tensor(batch, z))` fills the tensor it is given)
@@ -921,14 +920,19 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
         if hook.name == "training_step":
             run.add(id(hook))
-            for site, via in index.reached_calls(index.function_calls.get(id(hook), [])):
-                if via is not None and site.function is not None:
-                    run.add(id(site.function))
+            run.update(id(f) for f in _defs_called_by(index, hook))
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
-    for site, via in index.reached_calls([s for s in index.calls if s.loops]):
-        if via is not None and site.function is not None:
-            run.add(id(site.function))
+    run.update(id(f) for f in _defs_reached(index, [s for s in index.calls if s.loops]))
     return run
+
+
+def _defs_reached(index: ModuleIndex, sites) -> list:
+    """The module's defs these calls run, directly or through helpers (3 levels)."""
+    return [site.function for site, via in index.reached_calls(sites) if via is not None and site.function]
+
+
+def _defs_called_by(index: ModuleIndex, function) -> list:
+    return _defs_reached(index, index.function_calls.get(id(function), []))
 
 
 def _forward_functions(index: ModuleIndex) -> set[int]:
@@ -940,9 +944,7 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         for function in index.functions:
             if function.name == "forward":
                 found.add(id(function))
-                for site, via in index.reached_calls(index.function_calls.get(id(function), [])):
-                    if via is not None and site.function is not None:
-                        found.add(id(site.function))
+                found.update(id(f) for f in _defs_called_by(index, function))
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
@@ -960,9 +962,7 @@ def _loss_defs(index: ModuleIndex) -> set[int]:
         for f in index.functions:
             if isinstance(f, FUNCTION_TYPES) and _LOSS_DEF.match(f.name) and not eval_named(f):
                 found.add(id(f))  # (and the defs it calls: WGAN-GP's `dis_loss` runs `_gradient_penalty`)
-                for site, via in index.reached_calls(index.function_calls.get(id(f), [])):
-                    if via is not None and site.function is not None and not eval_named(site.function):
-                        found.add(id(site.function))
+                found.update(id(g) for g in _defs_called_by(index, f) if not eval_named(g))
         return found
 
     return facts(index).loop_cache("loss_defs", None, make)
