@@ -1,4 +1,4 @@
-"""Throwaway git mirrors and row files for the benches that read code from mirrors (`--mirror DIR`)."""
+"""Throwaway git mirrors, row files and runs for the benches that read code from mirrors (`--mirror DIR`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import csv
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
 
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -32,3 +35,9 @@ def write_rows(path: Path, columns: list[str], rows: list[list]) -> None:
         writer = csv.writer(handle)
         writer.writerow(columns)
         writer.writerows(rows)
+
+
+def run_bench(bench: Path, *args: str) -> subprocess.CompletedProcess:
+    """The bench script run as its users run it, in a fresh interpreter, with this checkout's packages."""
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    return subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, env=env)

@@ -7,13 +7,11 @@ must miss), and a lambda picking a tuple item, rejected (it must stay silent).
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from git_mirror import make_mirror, write_rows
+from git_mirror import make_mirror, run_bench, write_rows
 
 PROJECT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT / "bench" / "bench_checker_eval.py"
@@ -30,8 +28,7 @@ def _write(path: Path, rows: list[list]) -> None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
-    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, env=env)
+    return run_bench(BENCH, *args)
 
 
 def _rows(commit: str) -> list[list]:

@@ -8,13 +8,11 @@ of a meter class (missed).
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from git_mirror import make_mirror, write_rows
+from git_mirror import make_mirror, run_bench, write_rows
 
 PROJECT = Path(__file__).resolve().parent.parent
 BENCH = PROJECT / "bench" / "bench_torch_fixed.py"
@@ -42,8 +40,7 @@ def _rows(commit: str) -> list[list]:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
-    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, env=env)
+    return run_bench(BENCH, *args)
 
 
 def _level(lines: list[str], label: str) -> list[str]:
