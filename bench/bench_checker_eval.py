@@ -41,7 +41,15 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from bench.checker_common import checkout, code_lines, finding_key, read_rows, verdict_key  # noqa: E402
+from bench.checker_common import (  # noqa: E402
+    checkout,
+    code_lines,
+    extract_project,
+    finding_key,
+    mirror_git,
+    read_rows,
+    verdict_key,
+)
 from checker import check_source  # noqa: E402
 from checker.findings import at_least  # noqa: E402
 from checker.walker import check_paths  # noqa: E402
@@ -80,9 +88,7 @@ def source_of(row: dict, mirror: str | None, shipped_root: Path | None = DATA / 
         return shipped.read_text(encoding="utf-8")
     if mirror is None:
         return None
-    git = checkout(mirror, row["repo"]) / "repo"
-    if (git / ".git").is_dir():
-        git = git / ".git"
+    git = mirror_git(mirror, row["repo"])
     done = subprocess.run(
         ["git", "--git-dir", str(git), "show", f"{row['commit']}:{row['path']}"],
         capture_output=True,
@@ -262,29 +268,6 @@ def evaluate_holdout(path: str, mirror: str | None, full: bool = False) -> None:
         print(f"  {missing} lines not read: give --mirror (<mirror>/<owner>+<name>/repo)")
 
 
-def project_files(git: Path, commit: str, into: Path) -> bool:
-    """Write the project's Python files and notebooks at `commit` under `into`; False when the commit is
-    missing from the mirror."""
-    listed = subprocess.run(
-        ["git", "--git-dir", str(git), "ls-tree", "-r", "--name-only", commit],
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:
-        return False
-    for name in listed.stdout.splitlines():
-        if not name.endswith((".py", ".ipynb")):
-            continue
-        shown = subprocess.run(
-            ["git", "--git-dir", str(git), "show", f"{commit}:{name}"], capture_output=True
-        )
-        if shown.returncode == 0:
-            target = into / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(shown.stdout)
-    return True
-
-
 def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[str]]], int]:
     """As report_hits, with each project checked whole as it stood at the reported commit (read from the
     mirror); a report whose file is not in its project is found, unmade."""
@@ -295,11 +278,9 @@ def project_hits(rows: list[dict], mirror: str) -> tuple[list[tuple[dict, set[st
     missing = 0
     with tempfile.TemporaryDirectory() as scratch:
         for (repo, commit), group in sorted(by_project.items()):
-            git = checkout(mirror, repo) / "repo"
-            if (git / ".git").is_dir():
-                git = git / ".git"
+            git = mirror_git(mirror, repo)
             into = Path(scratch) / repo.replace("/", "+")
-            if not git.is_dir() or not project_files(git, commit, into):
+            if not git.is_dir() or not extract_project(git, commit, into):
                 missing += len(group)
                 continue
             findings, _, _ = check_paths([str(into)])

@@ -34,8 +34,15 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from bench.bench_checker_eval import DATA, POSITIVE, project_files, statement_span  # noqa: E402
-from bench.checker_common import checkout, finding_key, read_rows, verdict_key  # noqa: E402
+from bench.bench_checker_eval import DATA, POSITIVE, statement_span  # noqa: E402
+from bench.checker_common import (  # noqa: E402
+    checkout,
+    extract_project,
+    finding_key,
+    mirror_git,
+    read_rows,
+    verdict_key,
+)
 from checker.notebook import code_cells  # noqa: E402
 from checker.project import lift_trained_elsewhere  # noqa: E402
 from checker.walker import check_file, iter_files  # noqa: E402
@@ -267,10 +274,9 @@ def confirmed_pp103(mirror: str) -> Counter:
     have: Counter = Counter()
     with tempfile.TemporaryDirectory() as scratch:
         for repo, commit in sorted({(r["repo"], r["commit"]) for r in rows}):
-            git = checkout(mirror, repo) / "repo"
-            git = git / ".git" if (git / ".git").is_dir() else git
+            git = mirror_git(mirror, repo)
             into = Path(scratch) / repo.replace("/", "+")
-            if not git.is_dir() or not project_files(git, commit, into):
+            if not git.is_dir() or not extract_project(git, commit, into):
                 continue
             for row in (r for r in rows if r["repo"] == repo):
                 source_path = into / row["path"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import subprocess
 import sys
 import tempfile
 from collections import defaultdict
@@ -29,7 +28,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from bench.bench_checker_eval import LEVELS, source_of, statement_span  # noqa: E402
-from bench.checker_common import checkout, read_rows  # noqa: E402
+from bench.checker_common import extract_project, mirror_git, read_rows  # noqa: E402
 from checker import check_source  # noqa: E402
 from checker.engine import all_rules  # noqa: E402
 from checker.findings import at_least  # noqa: E402
@@ -94,46 +93,6 @@ def _parsed(text: str) -> ast.Module | None:
         return None
 
 
-def _extract(git: Path, commit: str, folder: str, into: Path) -> bool:
-    """Write the Python files and notebooks of `folder` (the whole repository when empty) at `commit` under
-    `into`, read in one `git cat-file --batch` (a blob the mirror lacks is left out); False when the mirror
-    lacks the commit."""
-    listed = subprocess.run(
-        [
-            "git",
-            "--git-dir",
-            str(git),
-            "ls-tree",
-            "-r",
-            "-z",
-            "--name-only",
-            commit,
-            *([folder] if folder else []),
-        ],
-        capture_output=True,
-    )
-    if listed.returncode != 0:
-        return False
-    names = [n.decode() for n in listed.stdout.split(b"\0") if n.endswith((b".py", b".ipynb"))]
-    query = "".join(f"{commit}:{name}\n" for name in names).encode()
-    blobs = subprocess.run(
-        ["git", "--git-dir", str(git), "cat-file", "--batch"], input=query, capture_output=True
-    )
-    data, at = blobs.stdout, 0
-    for name in names:
-        header_end = data.index(b"\n", at)
-        header = data[at:header_end].split()
-        at = header_end + 1
-        if header[-1] == b"missing":
-            continue
-        size = int(header[2])
-        target = into / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data[at : at + size])
-        at += size + 1  # the blob, then the newline cat-file ends it with
-    return True
-
-
 def project_hits(rows: list[dict], mirror: str) -> list[tuple[dict, set[str] | None]]:
     """As file_hits, with the project checked whole at the parent commit (once per repository, commit and
     project folder)."""
@@ -143,12 +102,10 @@ def project_hits(rows: list[dict], mirror: str) -> list[tuple[dict, set[str] | N
         by_project[(row["repo"], row["commit"], row["project"])].append(row)
     out: list[tuple[dict, set[str] | None]] = []
     for (repo, commit, folder), group in sorted(by_project.items()):
-        git = checkout(mirror, repo) / "repo"
-        if (git / ".git").is_dir():
-            git = git / ".git"
+        git = mirror_git(mirror, repo)
         with tempfile.TemporaryDirectory() as scratch:
             into = Path(scratch)
-            if not git.is_dir() or not _extract(git, commit, folder, into):
+            if not git.is_dir() or not extract_project(git, commit, into, folder):
                 out.extend((row, None) for row in group)
                 continue
             findings, _, _ = check_paths([str(into / folder) if folder else str(into)], rules)
