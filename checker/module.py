@@ -76,7 +76,7 @@ class ModuleIndex:
 
     def _walk(self, node: ast.AST, function, class_name, loops) -> None:
         # Iterative would be faster, but recursion depth of real code is small and this stays readable.
-        for child in _children(node, []):
+        for child in child_nodes(node, []):
             kind = child.__class__
             if kind in _LEAVES:
                 continue  # a name, a constant, a context or an operator: no call or loop inside
@@ -230,7 +230,7 @@ def walk(root: ast.AST) -> list[ast.AST]:
     found = [root]
     at = 0
     while at < len(found):
-        _children(found[at], found)
+        child_nodes(found[at], found)
         at += 1
     return found
 
@@ -252,7 +252,7 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _children(node: ast.AST, into: list) -> list:
+def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: _walk and walk call this on every node of every file)."""
     for name in node._fields:

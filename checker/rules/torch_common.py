@@ -18,7 +18,7 @@ from checker.module import (
     LOOP_TYPES,
     CallSite,
     ModuleIndex,
-    _children,
+    child_nodes,
     names_in,
     statements_in,
     walk,
@@ -163,7 +163,7 @@ class TorchFacts:
         todo = [stmt]
         while todo:
             outer = todo.pop()
-            for child in _children(outer, []):
+            for child in child_nodes(outer, []):
                 self._parent[id(child)] = outer
                 todo.append(child)
 

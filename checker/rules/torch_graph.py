@@ -147,7 +147,7 @@ def _acting_forwards(index: ModuleIndex, fx):
             if isinstance(s.node.func, ast.Attribute)
             and isinstance(s.node.func.value, ast.Name)
             and s.node.func.value.id == "self"
-            and s.node.func.attr not in index.class_methods.get(index.function_class.get(id(function)), {})
+            and s.node.func.attr not in index.class_methods.get(owner, {})
             and s.node.args
         ]
         forwards = [call for call in forwards if _host_value(call, fx, function)]
