@@ -678,6 +678,35 @@ for xi in grid:                                     # rebuilt from the loop vari
     assert codes(src, "PP301") == [("PP301", 14)]
 
 
+def test_pp301_an_input_rebuilt_each_iteration_is_not_feedback():
+    """tf-fixmine's yolov4 benchmark: the image is read, resized and expanded anew in every iteration, so the
+    rebinding of `image_data` carries nothing from one prediction to the next (reported); a history the
+    loop grows, or a name bound only in a branch, still counts as fed back (silent)."""
+    src = """
+import cv2
+import numpy as np
+import tensorflow as tf
+model = tf.keras.models.load_model("yolov4.h5")
+for i in range(1000):
+    original_image = cv2.imread(FLAGS.image)
+    image_data = preprocess(np.copy(original_image), [416, 416])
+    image_data = image_data[np.newaxis, ...].astype(np.float32)
+    pred_bbox = model.predict(image_data)
+history = [seed]
+for step in range(100):
+    window = np.array(history[-10:])
+    nxt = model.predict(window[np.newaxis, ...])
+    history.append(nxt[0])
+frame = first_frame
+for step in range(100):
+    if step % 10 == 0:
+        frame = camera.read()
+    frame = frame[np.newaxis, ...]
+    out = model.predict(frame)
+"""
+    assert codes(src, "PP301") == [("PP301", 10)]
+
+
 def test_pp204_batch_as_windowing_and_cached_batches():
     src = """
 import tensorflow as tf

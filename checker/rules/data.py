@@ -1076,11 +1076,122 @@ def _serial_maps(index: ModuleIndex):
                 strings=step.kind == "map" and _string_work_only(call, index),
                 image_work=step.kind == "map" and does_image_work(call, index),
             )
+            if (
+                confidence == "low"
+                and step.kind == "map"
+                and (source := _imported_callable(call, index)) is not None
+                and _sequential_map_confidence(
+                    weak=plain or unread or reads_for_threads or id(call) in idle,
+                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                    trained=id(call) in trained,
+                    costly=visibly_costly(call, index, by_name=False),
+                    image_work=True,
+                )
+                == "medium"
+            ):
+                # its code is in another module of the project: the project pass reads it (checker/project.py)
+                _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
             message = (
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
+
+
+def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
+    """The PP202 findings (line, column) that are `low` only because the map runs a def or class imported
+    from another module, which would be `medium` if that code does image or file work, each with where the
+    code is: (import level, module, name), as `from .utils import load_images` gives (1, "utils",
+    "load_images")."""
+    _serial_map_findings(index)
+    return _once(index, "_imported_maps", lambda i: {})
+
+
+def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, str] | None:
+    """Where the function a map runs comes from, when this module imports it: `map(load_images)` after `from
+    tfrecord_utils import load_images`, or an instance of an imported class (`parser =
+    yolact_parser.Parser(...)` after `from data import yolact_parser`, or `Parser` imported by name); None for
+    anything else (code held here, a TensorFlow op, a callable handed in)."""
+    if map_code(call, index) is not None:
+        return None
+    fn = mapped_function(call)
+    if not isinstance(fn, ast.Name):
+        return None
+    if (found := _import_of(fn.id, index)) is not None:
+        return found if found[1] != "" else None
+    made = index.only_value(fn.id)
+    if not isinstance(made, ast.Call):
+        return None
+    if isinstance(made.func, ast.Name):
+        found = _import_of(made.func.id, index)
+        return found if found is not None and found[1] != "" else None
+    if isinstance(made.func, ast.Attribute) and isinstance(made.func.value, ast.Name):
+        module = _import_of(made.func.value.id, index, whole_module=True)
+        if module is not None:
+            level, parent, name = module
+            return level, f"{parent}.{name}" if parent else name, made.func.attr
+    return None
+
+
+def _import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:
+    """(level, module, original name) of `from module import original as name`; with `whole_module`, also
+    `import a.b as name` as (0, "a", "b"). Modules of TensorFlow and other libraries are not the project's,
+    but the caller cannot tell: the project pass finds no file for them."""
+    for node in index.imports:
+        for alias in node.names:
+            if (alias.asname or alias.name.split(".")[0]) != name:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                return node.level, node.module or "", alias.name
+            if whole_module and (alias.asname or alias.name == name):
+                parent, _, last = alias.name.rpartition(".")
+                return 0, parent, last
+    return None
+
+
+def _self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
+    """The top-level def `name` of this module, or the `__call__` of its class `name` with the methods it
+    calls on `self` (3 levels), does image or file work as does_image_work counts it."""
+    roots: list[ast.AST] = []
+    if name in index.module_functions:
+        roots = [index.module_functions[name]]
+    elif "__call__" in (methods := index.class_methods.get(name, {})):
+        roots = [methods["__call__"]]
+        # `self._parse_fn = self._parse_train_data` in __init__: a call of `self._parse_fn` runs that method
+        aliases: dict[str, set[str]] = {}
+        for method in methods.values():
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and _self_attribute(node.targets[0])
+                ):
+                    values = (
+                        [node.value.body, node.value.orelse]
+                        if isinstance(node.value, ast.IfExp)
+                        else [node.value]
+                    )
+                    aliases.setdefault(node.targets[0].attr, set()).update(
+                        v.attr for v in values if _self_attribute(v)
+                    )
+        for _ in range(3):
+            called = {
+                node.func.attr
+                for root in roots
+                for node in ast.walk(root)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+            }
+            called |= {m for attr in called for m in aliases.get(attr, ())}
+            roots += [methods[m] for m in sorted(called) if m in methods and methods[m] not in roots]
+    names = [name for _, name in _calls_in_map(roots, index)]
+    return any(any(word in name for word in _IMAGE_WORK_WORDS) and not _only_slices(name) for name in names)
 
 
 def _sequential_map_confidence(
