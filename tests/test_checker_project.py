@@ -107,14 +107,20 @@ def test_a_map_of_imported_image_code_is_read_in_its_module(tmp_path):
     """tf-fix19: `ds.map(load_images)` with `load_images` imported from a module of the project that decodes
     PNGs, and a map of an imported parser class whose `__call__` reaches a JPEG decode through
     `self._parse_fn`, are `medium`, as the same maps with their code in the module (maintainer-fixed lines of
-    images-to-tfrecords and Tensorflow-YOLACT); the module checked alone cannot see the code: `low`."""
+    images-to-tfrecords and Tensorflow-YOLACT); the module checked alone cannot see the code: `low`. A
+    pipeline named for testing stays `low` (reading 13: two pix2pix test sets read wrong)."""
     folder = copied(tmp_path, "imported")
     assert levels(folder, lift=False) == {
         "imported/write_records.py:8": "medium",
-        "imported/write_records.py:15": "medium",
+        "imported/write_records.py:10": "low",
+        "imported/write_records.py:17": "medium",
     }
     alone, _, _ = check_paths([str(folder / "write_records.py")])
-    assert {(f.line, f.confidence) for f in alone if f.rule == "PP202"} == {(8, "low"), (15, "low")}
+    assert {(f.line, f.confidence) for f in alone if f.rule == "PP202"} == {
+        (8, "low"),
+        (10, "low"),
+        (17, "low"),
+    }
 
 
 def test_a_map_of_imported_record_parsing_or_of_an_unknown_module_stays_low(tmp_path):

@@ -1080,6 +1080,7 @@ def _serial_maps(index: ModuleIndex):
                 confidence == "low"
                 and step.kind == "map"
                 and (source := _imported_callable(call, index)) is not None
+                and not _bound_for_evaluation(call, index)
                 and _sequential_map_confidence(
                     weak=plain or unread or reads_for_threads or id(call) in idle,
                     doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
@@ -1131,6 +1132,18 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
             level, parent, name = module
             return level, f"{parent}.{name}" if parent else name, made.func.attr
     return None
+
+
+def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
+    """`test_dataset = test_dataset.map(load_image_test)`: the map's pipeline is named for testing or
+    validation (reading 13 read two such maps of imported image code wrong: a pix2pix test set drawn from
+    once per epoch)."""
+    return any(
+        any(word in ast.unparse(target).lower() for word in _EVALUATION_WORDS)
+        for node in index.call_assignments
+        if node.lineno <= call.lineno and any(n is call for n in walk(node.value))
+        for target in node.targets
+    )
 
 
 def _import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:

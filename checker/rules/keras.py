@@ -179,6 +179,8 @@ def check_predict_per_sample(index: ModuleIndex):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
         if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
+        if _asks_user(loop):
+            continue  # each iteration waits for a person to type the sample (`input(...)`): one at a time
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
         replay = _replayed_transition(arg, loop, index)
@@ -433,6 +435,15 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = N
                 ):
                     return True
     return False
+
+
+def _asks_user(loop) -> bool:
+    """The loop body calls the builtin `input()`: a prompt per prediction (reading 14's course scripts)."""
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "input"
+        for stmt in getattr(loop, "body", [])
+        for node in ast.walk(stmt)
+    )
 
 
 def _through_fresh_bindings(loop, names: set[str], line: int) -> set[str]:
