@@ -176,7 +176,7 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
     """The `low` PP202 findings on a map that runs a def or class imported from another module of the
     project (`from tfrecord_utils import load_images; ds.map(load_images)`), made `medium` when that code
     does image or file work and the map would be `medium` were the code in its own module (tf-fix19: the
-    per-module pass cannot see the code, so the map stayed `low`)."""
+    per-module pass cannot see the code)."""
     inside = set(files)
     at_path: dict[str, list[Finding]] = {}
     for f in findings:
@@ -189,10 +189,10 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
             continue
         sources = imported_map_code(index)
         for f in found:
-            source = sources.get((f.line, f.column - 1))
-            if source is None or (defined_in := _module_file(path, source[0], source[1], inside)) is None:
+            if (source := sources.get((f.line, f.column - 1))) is None:
                 continue
-            target = _index(defined_in, modules, indexes)
+            defined_in = _module_file(path, source[0], source[1], inside)
+            target = None if defined_in is None else _index(defined_in, modules, indexes)
             if target is not None and imported_code_does_image_work(target, source[2]):
                 raised.add(id(f))
     if not raised:

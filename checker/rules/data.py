@@ -1068,30 +1068,17 @@ def _serial_maps(index: ModuleIndex):
             alternative = (
                 " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
             )
-            confidence = _sequential_map_confidence(
-                weak=plain or unread or reads_for_threads or id(call) in idle,
-                doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
-                trained=id(call) in trained,
-                costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
-                strings=step.kind == "map" and _string_work_only(call, index),
-                image_work=step.kind == "map" and does_image_work(call, index),
-            )
-            if (
-                confidence == "low"
-                and step.kind == "map"
-                and (source := _imported_callable(call, index)) is not None
-                and not _bound_for_evaluation(call, index)
-                and _sequential_map_confidence(
-                    weak=plain or unread or reads_for_threads or id(call) in idle,
-                    doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
-                    trained=id(call) in trained,
-                    costly=visibly_costly(call, index, by_name=False),
-                    image_work=True,
-                )
-                == "medium"
-            ):
-                # its code is in another module of the project: the project pass reads it (checker/project.py)
-                _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
+            evidence = {
+                "weak": plain or unread or reads_for_threads or id(call) in idle,
+                "doubtful": unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                "trained": id(call) in trained,
+                "costly": step.kind == "interleave" or visibly_costly(call, index, by_name=False),
+                "strings": step.kind == "map" and _string_work_only(call, index),
+                "image_work": step.kind == "map" and does_image_work(call, index),
+            }
+            confidence = _sequential_map_confidence(**evidence)
+            if confidence == "low" and step.kind == "map":
+                _note_imported_code(call, evidence, index)  # read by the project pass
             message = (
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
@@ -1100,12 +1087,23 @@ def _serial_maps(index: ModuleIndex):
 
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
-    """The PP202 findings (line, column) that are `low` only because the map runs a def or class imported
-    from another module, which would be `medium` if that code does image or file work, each with where the
-    code is: (import level, module, name), as `from .utils import load_images` gives (1, "utils",
-    "load_images")."""
+    """The `low` PP202 findings (line, column) that would be `medium` if the def or class the map runs,
+    imported from another module, does image or file work, each with where that code is: (import level,
+    module, name), as `from .utils import load_images` gives (1, "utils", "load_images"). The project pass
+    (checker/project.py) reads the code."""
     _serial_map_findings(index)
     return _once(index, "_imported_maps", lambda i: {})
+
+
+def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
+    """Records a `low` map for imported_map_code when image work in the code it imports would make it
+    `medium`; a pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test
+    set drawn from once per epoch)."""
+    if evidence["image_work"] or (source := _imported_callable(call, index)) is None:
+        return
+    would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
+    if would_be == "medium" and not _bound_for_evaluation(call, index):
+        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
 
 
 def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, str] | None:
@@ -1136,8 +1134,7 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
 
 def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
     """`test_dataset = test_dataset.map(load_image_test)`: the map's pipeline is named for testing or
-    validation (reading 13 read two such maps of imported image code wrong: a pix2pix test set drawn from
-    once per epoch)."""
+    validation."""
     return any(
         any(word in ast.unparse(target).lower() for word in _EVALUATION_WORDS)
         for node in index.call_assignments
