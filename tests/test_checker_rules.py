@@ -712,6 +712,40 @@ for i in range(int(input("how many letters: "))):
     assert codes(src, "PP301") == [("PP301", 10)]
 
 
+def test_pp202_wrapper_class_keeping_its_pipeline_on_self():
+    """tf-fixmine's Computer-Vision `Dataset`: a class whose methods rebind `self.core` to its own tf.data
+    steps (`unbatch`, `prefetch`) forwards `map(func)` to `self.core.map(func)`, serial (reported `low`: the
+    function is handed in); a class keeping a list on `self.items` and mapping it is silent."""
+    src = """
+import tensorflow as tf
+
+class Dataset:
+    def __init__(self):
+        self.core = None
+
+    def map(self, func):
+        self.core = self.core.map(func)
+        return self
+
+    def unbatch(self):
+        self.core = self.core.unbatch()
+        return self
+
+class Records:
+    def __init__(self, items):
+        self.items = items
+
+    def map(self, func):
+        self.items = self.items.map(func)
+        return self
+
+    def batch(self, n):
+        self.items = self.items.batch(n)
+        return self
+"""
+    assert sure(src, "PP202") == [(9, "low")]
+
+
 def test_pp204_batch_as_windowing_and_cached_batches():
     src = """
 import tensorflow as tf

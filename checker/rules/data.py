@@ -918,6 +918,7 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
     """`.map`/`.interleave` calls on datasets the flow could not trace (a parameter, an attribute set
     elsewhere) that only tf.data spells so: `map(map_func=...)`, or a receiver named like a dataset (`ds`,
     `train_ds`, `self.dataset`; `utils.interleave(x, n)` is no dataset)."""
+    stepped = None
     for site in index.calls:
         call = site.node
         func = call.func
@@ -926,8 +927,37 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
+        if not looks_like_dataset and _self_attribute(func.value):
+            stepped = _tf_data_attributes(index) if stepped is None else stepped
+            looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
+
+
+# Steps only a tf.data pipeline takes (a list or an array has none of them)
+_TF_DATA_ONLY_STEPS = frozenset(
+    {"unbatch", "padded_batch", "prefetch", "flat_map", "interleave", "with_options"}
+)
+
+
+def _tf_data_attributes(index: ModuleIndex) -> set[str]:
+    """Attributes the module rebinds to a tf.data-only step of themselves (`self.core =
+    self.core.unbatch()`): a wrapper class keeping its pipeline on `self` (tf-fixmine's Computer-Vision
+    `Dataset`, whose `map(self, func)` forwards to `self.core.map(func)`)."""
+    found = set()
+    for node in walk(index.tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and _self_attribute(node.targets[0])
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in _TF_DATA_ONLY_STEPS
+            and _self_attribute(node.value.func.value)
+            and node.value.func.value.attr == node.targets[0].attr
+        ):
+            found.add(node.targets[0].attr)
+    return found
 
 
 def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
