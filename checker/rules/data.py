@@ -1850,7 +1850,12 @@ model.fit(ds, epochs=10)
             "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
             "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
-            "its message adds batching then tf.io.parse_example as the other fix."
+            "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
+            "class imported from another module of the project (`from utils import load_images`) is judged "
+            "by that code when the files are checked together: image or file work there makes it `medium` "
+            "as if the code were here, unless the pipeline is named for testing or validation (tf-fix19). A "
+            "wrapper class that rebinds `self.core` to tf.data-only steps of itself (`unbatch`, `prefetch`) "
+            "keeps a pipeline there, and its forwarded `self.core.map(func)` is read as one."
         ),
         check=check_sequential_map,
     )

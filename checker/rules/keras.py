@@ -661,7 +661,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "memory[i] for indices drawn by np.random.choice or np.random.randint, is `medium`. "
             "An image pyramid is silent: an input resized to a size or scale the iteration computes "
             "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
-            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported."
+            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported. "
+            "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
+            "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19); a loop "
+            "that asks the user for each sample (`input()`) is silent."
         ),
         check=check_predict_per_sample,
     )
