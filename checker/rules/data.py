@@ -1144,6 +1144,8 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
     if map_code(call, index) is not None:
         return None
     fn = mapped_function(call)
+    if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name):
+        return _in_imported_module(fn.value.id, fn.attr, index)  # `map(preprocessing.load_image)`
     if not isinstance(fn, ast.Name):
         return None
     if (found := _import_of(fn.id, index)) is not None:
@@ -1155,11 +1157,18 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
         found = _import_of(made.func.id, index)
         return found if found is not None and found[1] != "" else None
     if isinstance(made.func, ast.Attribute) and isinstance(made.func.value, ast.Name):
-        module = _import_of(made.func.value.id, index, whole_module=True)
-        if module is not None:
-            level, parent, name = module
-            return level, f"{parent}.{name}" if parent else name, made.func.attr
+        return _in_imported_module(made.func.value.id, made.func.attr, index)
     return None
+
+
+def _in_imported_module(module: str, name: str, index: ModuleIndex) -> tuple[int, str, str] | None:
+    """(level, module, name) of `module.name` where `module` is a module this one imports (`from data
+    import parser`, `import utils.image as image_utils`)."""
+    found = _import_of(module, index, whole_module=True)
+    if found is None:
+        return None
+    level, parent, last = found
+    return level, f"{parent}.{last}" if parent else last, name
 
 
 def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
