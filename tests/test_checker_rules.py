@@ -681,8 +681,9 @@ for xi in grid:                                     # rebuilt from the loop vari
 def test_pp301_an_input_rebuilt_each_iteration_is_not_feedback():
     """tf-fixmine's yolov4 benchmark: the image is read, resized and expanded anew in every iteration, so the
     rebinding of `image_data` carries nothing from one prediction to the next (reported); a history the
-    loop grows, or a name bound only in a branch, still counts as fed back (silent); a loop that asks the
-    user for each sample with `input()` predicts one at a time by design (silent, reading 14)."""
+    loop grows, a name bound only in a branch, or a screen read from a game the loop steps after predicting
+    still counts as fed back (silent); a loop that asks the user for each sample with `input()` predicts one
+    at a time by design (silent, reading 14)."""
     src = """
 import cv2
 import numpy as np
@@ -704,6 +705,11 @@ for step in range(100):
         frame = camera.read()
     frame = frame[np.newaxis, ...]
     out = model.predict(frame)
+env = Game()
+for step in range(500):
+    screen = env.get_screen()
+    action = model.predict(screen[np.newaxis, ...])
+    env.step(action)
 for i in range(int(input("how many letters: "))):
     letter = input("letter: ")
     x = np.reshape([char_to_id[letter]], (1, 1))

@@ -177,7 +177,7 @@ def check_predict_per_sample(index: ModuleIndex):
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         if isinstance(arg, ast.Name):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
-        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno):
+        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno, index):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
         if _asks_user(loop):
             continue  # each iteration waits for a person to type the sample (`input(...)`): one at a time
@@ -403,13 +403,17 @@ def _stateful(index: ModuleIndex) -> bool:
     return False
 
 
-def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = None) -> bool:
+def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = None, index=None) -> bool:
     """The predicted input is built from a value the loop body itself changes (`tokens[i] = ...`, `obs = ...`).
-    A name each iteration binds afresh before `line` is read through its value (`image_data = prep(img);
-    image_data = image_data[np.newaxis]`: not carried from one iteration to the next)."""
+    With `line` (the predict call's) and `index`, a name each iteration binds afresh before `line` is read
+    through its value (`image_data = prep(img); image_data = image_data[np.newaxis]`: not carried from one
+    iteration to the next), unless that value comes from an object the loop steps after the call (`state =
+    env.get_state()` ... `env.step(action)`: the next state answers this prediction)."""
     read = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} - loop_targets
-    if line is not None:
+    if line is not None and index is not None:
         read = _through_fresh_bindings(loop, read, line)
+        if read & _stepped_after(loop, line, index):
+            return True
     if not read:
         return False
     for stmt in getattr(loop, "body", []):
@@ -444,6 +448,20 @@ def _asks_user(loop) -> bool:
         for stmt in getattr(loop, "body", [])
         for node in ast.walk(stmt)
     )
+
+
+def _stepped_after(loop, line: int, index: ModuleIndex) -> set[str]:
+    """Names the module binds (not imports) whose methods the loop body calls after `line` (`env.step(a)`)."""
+    return {
+        node.func.value.id
+        for stmt in getattr(loop, "body", [])
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Call)
+        and node.lineno > line
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in index.name_values
+    }
 
 
 def _through_fresh_bindings(loop, names: set[str], line: int) -> set[str]:
