@@ -681,8 +681,9 @@ probs = model.predict(np.stack(images), batch_size=64)
             "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
             "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported. "
             "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
-            "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19); a loop "
-            "that asks the user for each sample (`input()`) is silent."
+            "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
+            "it is read from an object the loop steps after predicting (`env.get_screen()`, then "
+            "`env.step(a)`); a loop that asks the user for each sample (`input()`) is silent."
         ),
         check=check_predict_per_sample,
     )
