@@ -400,7 +400,7 @@ def _step_function_reads(index: ModuleIndex):
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
     every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression)."""
-    steps = _training_step_defs(index)
+    steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
         return
     fx = facts(index)
@@ -416,12 +416,12 @@ def _step_function_reads(index: ModuleIndex):
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
         sites = index.function_calls.get(id(function), [])
+        backed = _backward_names(sites)
         reads = [
             s.node
             for s in sites
             if not s.loops
-            and method_name(s.node) == "item"
-            and not s.node.args
+            and _step_read(s.node, backed) is not None
             and not fx.guarded_step(s.node, function)
         ]
         if not reads:
@@ -431,10 +431,62 @@ def _step_function_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`.item()` in the training step `{function.name}`{more} waits for the GPU on every step its caller "
-            "runs; return the tensor detached (`loss.detach()`) and read it every N steps",
+            f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
+            "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence="medium",
         )
+
+
+def _backward_names(sites) -> set[str]:
+    """The names a def's backward calls run on (`loss.backward()`, `scaler.scale(loss).backward()`)."""
+    return {
+        n
+        for s in sites
+        if method_name(s.node) == "backward" and isinstance(s.node.func, ast.Attribute)
+        for n in names_in(s.node.func.value)
+    }
+
+
+def _step_read(call: ast.Call, backed: set[str]) -> str | None:
+    """How a step def reads a value on the host: `x.item()`, or `float(loss)` of the tensor its backward ran
+    on or of one named for a loss (I-JEPA's and MSN's `return (float(loss), ...)`)."""
+    if method_name(call) == "item" and not call.args:
+        return ".item()"
+    if (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "float"
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], ast.Name)
+        and (call.args[0].id in backed or _loss_named(call.args[0]))
+    ):
+        return "float(...)"
+    return None
+
+
+def _update_defs(index: ModuleIndex) -> list:
+    """Defs that zero an optimizer's gradients and step it outside any loop of their own, with no backward
+    in sight (FUNIT's `gen_update`: the backward runs in the model's `forward`, in another module) and no
+    step loop of their own: a training step all the same, since the step has gradients to apply only after
+    a backward. Not named for evaluation or tests."""
+
+    def make() -> list:
+        found = []
+        for function in index.functions:
+            if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+                continue
+            sites = index.function_calls.get(id(function), [])
+            if any(s.loops and is_step_call(s.node) for s in sites):
+                continue
+            names = {method_name(s.node) for s in sites if not s.loops}
+            stepped = any(
+                not s.loops and is_step_call(s.node) and method_name(s.node) == "step" for s in sites
+            )
+            if stepped and "zero_grad" in names and "backward" not in names:
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("update_defs", None, make)
 
 
 def _training_step_defs(index: ModuleIndex) -> list:
@@ -642,12 +694,14 @@ def _created_on_host(
     steady: Callable[[], set[str]] = frozenset,
     bound: Callable = lambda line, name: None,
     outside: Mapping[str, str] = MappingProxyType({}),
+    settled: Callable[[ast.AST, int], bool] = lambda node, line: False,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
-    `outside` names the defs of other modules that return a host factory (`_outside_factory`)."""
+    `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
+    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`)."""
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
     while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
         if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
@@ -667,7 +721,7 @@ def _created_on_host(
                 if isinstance(side, ast.Call | ast.BinOp) and not _scalar_call(side)
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
-                made = [_created_on_host(side, index, steady, bound, outside) for side in sides]
+                made = [_created_on_host(side, index, steady, bound, outside, settled) for side in sides]
                 return made[0] if None not in made else None
             if len(sides) != 1:
                 return None
@@ -696,7 +750,9 @@ def _created_on_host(
             and node.args[0].elts
         ):
             parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
-            if all(_created_on_host(part, index, steady, bound, outside) is not None for part in parts):
+            if all(
+                _created_on_host(part, index, steady, bound, outside, settled) is not None for part in parts
+            ):
                 return name  # rotation labels joined from host factories: one host tensor
             return None
         if (
@@ -705,6 +761,7 @@ def _created_on_host(
             and (
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
+                or settled(node.args[0], line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -793,6 +850,94 @@ def _fixed_array(
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
     )
+
+
+_ARRAY_METHODS = frozenset({"astype", "copy", "reshape", "flatten", "ravel", "squeeze"})
+_CONFIG_NAME = re.compile(r"(?i)^(?:\w+_)?(?:config|cfg|conf)$")
+
+
+def _setting(node: ast.AST) -> bool:
+    """`config.mean_size_arr`, `self.cfg.anchors`, `DC.mean_size_arr`: an attribute of an object named for
+    the configuration (or of a module-level CONSTANT object), of any case; or an upper-case setting."""
+    if _config_constant(node):
+        return True
+    if not isinstance(node, ast.Attribute):
+        return False
+    holder = node.value
+    name = (
+        holder.id
+        if isinstance(holder, ast.Name)
+        else holder.attr
+        if isinstance(holder, ast.Attribute)
+        else ""
+    )
+    return bool(_CONFIG_NAME.match(name)) or (
+        isinstance(holder, ast.Name) and len(name) > 1 and name.isupper()
+    )
+
+
+def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
+    """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
+    on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
+    `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
+    it fills with one or with an attribute of `self` that only `__init__` sets (VoteNet's `decode_scores(...,
+    self.mean_size_arr)` from `forward`): the whole array crosses to the device again on every call."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _ARRAY_METHODS
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+    ):
+        node = node.func.value
+    if _setting(node):
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    value = bound(line, node.id)
+    if value is not None:
+        return _setting(value)
+    if function is None or node.id not in parameter_names(function):
+        return False
+    return _filled_with_settings(index, function, node.id)
+
+
+def _filled_with_settings(index: ModuleIndex, function, name: str) -> bool:
+    """Every call of the def in the module (one at least) passes a setting, or a `self.x` that only its class's
+    `__init__` sets, as the parameter `name`."""
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    position = params.index(name) if name in params else None
+    if position is not None and params[:1] == ["self"]:
+        position -= 1  # (called as `self.method(...)`)
+    calls = facts(index).callers.get(id(function), [])
+    if not calls:
+        return False
+    for site in calls:
+        call = site.node
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is None and position is not None and position < len(call.args):
+            given = call.args[position]
+        if given is None or isinstance(given, ast.Starred):
+            return False
+        if _setting(given):
+            continue
+        if not (
+            isinstance(given, ast.Attribute)
+            and _on_self(given)
+            and _set_in_init(index, site.function, given.attr)
+        ):
+            return False
+    return True
+
+
+def _set_in_init(index: ModuleIndex, method, attr: str) -> bool:
+    """Only `__init__` of the method's class binds `self.attr`."""
+    methods = index.class_methods.get(index.function_class.get(id(method)) or "", {})
+    init = methods.get("__init__")
+    if init is None:
+        return False
+    stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    values = stores.get(attr)
+    return bool(values) and all(where is init for where, _ in values)
 
 
 def _scalar_call(node) -> bool:
@@ -1168,8 +1313,14 @@ def check_created_then_moved(
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
+        settled = functools.partial(_settled_array, index, site.function, bound)
         made = next(
-            (m for v in moved if (m := _created_on_host(v, index, steady, bound, outside)) is not None), None
+            (
+                m
+                for v in moved
+                if (m := _created_on_host(v, index, steady, bound, outside, settled)) is not None
+            ),
+            None,
         )
         if made is None:
             held = _held_host_tensor(index, site, moved)
