@@ -360,6 +360,7 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 def check_host_sync(index: ModuleIndex):
     yield from _forward_reads(index)
     yield from _step_function_reads(index)
+    yield from _loss_def_reads(index)
     fx = facts(index)
     if not fx.step_loops or not fx.on_device:
         return
@@ -437,6 +438,84 @@ def _step_function_reads(index: ModuleIndex):
         )
 
 
+def _loss_def_reads(index: ModuleIndex):
+    """A def named for the training loss (`Protonet.loss(sample)`, a BERT pretraining script's `get_loss`)
+    that returns the loss tensor for its caller's backward and reads values on the host for a log
+    (`return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}`), outside any `if`: a trainer or
+    engine (often of another module) calls it on every step. In a module that uses a GPU; not when a loop
+    of the module calls it (that loop is judged). Medium: the caller is out of sight."""
+    fx = None
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
+            continue
+        if eval_named(function) or not _returns_a_tensor(function):
+            continue
+        fx = fx or facts(index)
+        if not fx.on_device or function.name in _looped_names(index):
+            continue
+        reads = [
+            s.node
+            for s in index.function_calls.get(id(function), [])
+            if method_name(s.node) == "item" and not s.node.args and not fx.guarded_step(s.node, function)
+        ]
+        if not reads:
+            continue
+        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            reads[0].lineno,
+            reads[0].col_offset,
+            f"`.item()` in the loss `{function.name}`{more} waits for the GPU on every training step that "
+            "computes it; return the tensors detached and read them every N steps",
+            confidence="medium",
+        )
+
+
+def _returns_a_tensor(function) -> bool:
+    """Every return gives a value that is not itself a host read (`return loss, {...}`, `return a + b`: the
+    loss goes on to a backward), and there is one."""
+    values = [r.value for r in returns_in(function)]
+    if not values:
+        return False
+    for value in values:
+        first = value.elts[0] if isinstance(value, ast.Tuple) and value.elts else value
+        if first is None or isinstance(first, ast.Constant | ast.Dict | ast.List | ast.JoinedStr):
+            return False
+        if isinstance(first, ast.Call) and (
+            method_name(first) in _SYNC_METHODS
+            or (isinstance(first.func, ast.Name) and first.func.id in ("float", "int"))
+        ):
+            return False
+    return True
+
+
+def _looped_names(index: ModuleIndex) -> set[str]:
+    """Names the module calls in a loop (a def or method of that name is judged with its loop)."""
+    return facts(index).loop_cache(
+        "looped_names",
+        None,
+        lambda: {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops},
+    )
+
+
+_ACCUMULATE = re.compile(r"(?i)accum")
+
+
+def _accumulating(loops) -> bool:
+    """The loop around a backward goes over gradient-accumulation rounds (`range(self.accumulate_every)`,
+    `gradient_accumulate_contexts(...)`): a few backwards for the one step after it."""
+    it = getattr(loops[-1], "iter", None)
+    return (
+        len(loops) == 1
+        and it is not None
+        and any(
+            _ACCUMULATE.search(n.id if isinstance(n, ast.Name) else n.attr)
+            for n in ast.walk(it)
+            if isinstance(n, ast.Name | ast.Attribute)
+        )
+    )
+
+
 def _backward_names(sites) -> set[str]:
     """The names a def's backward calls run on (`loss.backward()`, `scaler.scale(loss).backward()`)."""
     return {
@@ -465,10 +544,11 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
 
 
 def _update_defs(index: ModuleIndex) -> list:
-    """Defs that zero an optimizer's gradients and step it outside any loop of their own, with no backward
-    in sight (FUNIT's `gen_update`: the backward runs in the model's `forward`, in another module) and no
-    step loop of their own: a training step all the same, since the step has gradients to apply only after
-    a backward. Not named for evaluation or tests."""
+    """Defs that step an optimizer once outside any loop of their own and whose backward is out of sight
+    or runs only in a loop that accumulates gradients: ones that zero the gradients with no backward in
+    sight (FUNIT's `gen_update`: the backward runs in the model's `forward`, in another module), and ones
+    whose backward runs in `for i in gradient_accumulate_contexts(...)` (lightweight-gan's `train`). A
+    training step all the same, run once per call. Not named for evaluation or tests."""
 
     def make() -> list:
         found = []
@@ -476,13 +556,14 @@ def _update_defs(index: ModuleIndex) -> list:
             if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
             sites = index.function_calls.get(id(function), [])
-            if any(s.loops and is_step_call(s.node) for s in sites):
+            looped = [s for s in sites if s.loops and is_step_call(s.node)]
+            if any(method_name(s.node) != "backward" or not _accumulating(s.loops) for s in looped):
                 continue
             names = {method_name(s.node) for s in sites if not s.loops}
             stepped = any(
                 not s.loops and is_step_call(s.node) and method_name(s.node) == "step" for s in sites
             )
-            if stepped and "zero_grad" in names and "backward" not in names:
+            if stepped and "backward" not in names and (looped or "zero_grad" in names):
                 found.append(function)
         return found
 

@@ -38,3 +38,26 @@ def train(encoder, predictor, optimizer, scaler, loader, gpu_timer, use_bfloat16
                 return float(loss), optimizer.param_groups[0]["lr"]  # expect: PP501 medium
 
             (loss, lr), elapsed = gpu_timer(train_step)
+
+
+class GANTrainer:
+    """lightweight-gan's `train`: one step per call, its backward run in gradient-accumulation rounds."""
+
+    def __init__(self, G, D, G_opt, D_opt, accumulate_every=4):
+        self.G, self.D = G.cuda(), D.cuda()
+        self.G_opt, self.D_opt = G_opt, D_opt
+        self.accumulate_every = accumulate_every
+
+    def train(self, loader):
+        self.D_opt.zero_grad()
+        total_disc_loss = torch.zeros((), device="cuda")
+        for _ in range(self.accumulate_every):
+            images = next(loader).cuda()
+            noise = torch.randn(images.shape[0], 256, device="cuda")
+            disc_loss = (
+                torch.relu(1 + self.D(self.G(noise).detach())).mean() + torch.relu(1 - self.D(images)).mean()
+            )
+            (disc_loss / self.accumulate_every).backward()
+            total_disc_loss += disc_loss.detach()
+        self.D_opt.step()
+        self.d_loss = total_disc_loss.item() / self.accumulate_every  # expect: PP501 medium
