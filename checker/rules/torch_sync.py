@@ -869,8 +869,35 @@ def _created_on_host(
         if method_name(node) in _PASS_THROUGH:
             node = node.func.value
             continue
+        if method_name(node) in ("sample", "rsample") and _host_distribution(
+            node.func.value, index, bound, line
+        ):
+            return "Normal(...).sample"
         return None
     return None
+
+
+_DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
+
+
+def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line: int) -> bool:
+    """`Normal(0, 1)`, or a name bound to one just before (`normal = Normal(0, 1)`, `z =
+    normal.sample(mean.shape)`): a torch distribution whose parameters are Python numbers lives on the
+    CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
+    if isinstance(node, ast.Name):
+        node = bound(line, node.id)
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    name = index.resolver.call_name(node) or ""
+    return (
+        name.startswith("torch.distributions.")
+        and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
+        and all(
+            isinstance(n, _LITERAL_PARTS)
+            for a in [*node.args, *(k.value for k in node.keywords)]
+            for n in ast.walk(a)
+        )
+    )
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -1143,6 +1170,7 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+    run |= _step_def_callees(index)
     for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
         if hook.name == "training_step":
             run.add(id(hook))
@@ -1174,6 +1202,25 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
+
+
+def _step_def_callees(index: ModuleIndex) -> set[int]:
+    """Methods a training-step def calls on another object of the module's classes (`self.policy_net.
+    evaluate(state)` in a SAC `update`: a method name only one class of the module defines), outside any
+    `if`: they run on every step the def runs, whatever their name says."""
+
+    def make() -> set[int]:
+        fx, found = facts(index), set()
+        for step in _training_step_defs(index):
+            for site in index.function_calls.get(id(step), []):
+                if site.loops or fx.helpers.get(id(site.node)):
+                    continue  # (the module's own defs and same-class methods are followed already)
+                method = fx.own_method(site.node)
+                if method is not None and method is not step and not fx.guarded_step(site.node, step):
+                    found.add(id(method))
+        return found
+
+    return facts(index).loop_cache("step_def_callees", None, make)
 
 
 _LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
@@ -1391,6 +1438,7 @@ def check_created_then_moved(
             id(site.function) in _forward_functions(index)
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
+            or id(site.function) in _step_def_callees(index)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
