@@ -156,9 +156,17 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
         return False
     if all(isinstance(t, ast.Subscript | ast.Attribute) for t in stmt.targets):
         return True
-    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+    if len(stmt.targets) != 1:
         return False
-    name = stmt.targets[0].id
+    target = stmt.targets[0]
+    if isinstance(target, ast.Tuple) and target.elts and all(isinstance(t, ast.Name) for t in target.elts):
+        # `loss, top1_err, top5_err = loss.item(), top1_err.item(), top5_err.item()` (pycls): each for a meter
+        return all(_only_reported(t.id, stmt, loop, fx, depth) for t in target.elts)
+    return isinstance(target, ast.Name) and _only_reported(target.id, stmt, loop, fx, depth)
+
+
+def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
+    """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             if node.lineno < stmt.lineno and _rebinds(stmt, name):
@@ -173,8 +181,8 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
                     or (depth > 0 and use is not stmt and _reads_for_reporting(use, loop, fx, depth - 1))
                 ):
                     return False
-            elif isinstance(use, ast.If) and _divergence_check(use.test):
-                continue  # `if not math.isfinite(loss_value): sys.exit(1)`: a stop on divergence, no logic
+            elif isinstance(use, ast.If | ast.Assert) and _divergence_check(use.test):
+                continue  # `if not math.isfinite(loss_value): sys.exit(1)`, `assert math.isfinite(loss_value)`
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
