@@ -773,6 +773,7 @@ _PASS_THROUGH = frozenset(
     {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
+    | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
 )
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -1327,6 +1328,8 @@ def _amortised(index: ModuleIndex, site) -> bool:
     it, and each copy serves many passes."""
     if site.function is None or (site.loops and not few_runs(site.loops)):
         return False
+    if id(site.function) in _loss_defs(index) or _loss_forward(index, site.function):
+        return False  # (an attack inside a loss, TRADES's `trades_loss`, `VATLoss.forward`: run every step)
     line = site.node.lineno
     fx = facts(index)
     # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
@@ -1338,6 +1341,13 @@ def _amortised(index: ModuleIndex, site) -> bool:
         index.loop_function.get(id(loop)) is site.function and not loop.lineno <= line <= loop.end_lineno
         for loop in [*_step_loops(index), *passes]
     )
+
+
+def _loss_forward(index: ModuleIndex, function) -> bool:
+    """The `forward` of a class named for a loss (`VATLoss`): a criterion, called on every training step
+    (an attack module's own `forward`, `CW`, runs once per attacked batch, and its copy serves its steps)."""
+    owner = index.function_class.get(id(function)) or ""
+    return function.name == "forward" and "loss" in owner.lower()
 
 
 _LOADER_NAME = re.compile(r"(?i)loader|dataset")
