@@ -798,10 +798,11 @@ def _created_on_host(
             node = node.value
             continue
         if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
-            hops += 1  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
+            name = node.id  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
+            node = bound(line, name)
+            hops += not _reshaped_self(node, name)  # (`alpha = alpha.expand(...).contiguous()`: no hop)
             if hops > 2:
                 return None
-            node = bound(line, node.id)
             line = getattr(node, "lineno", line)
             continue
         if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
@@ -907,6 +908,14 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
             for n in ast.walk(a)
         )
     )
+
+
+def _reshaped_self(value: ast.AST | None, name: str) -> bool:
+    """`alpha = alpha.expand(b, n).contiguous()`, `alpha = alpha.view(b, 3, d, d)`: the name bound again to
+    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own."""
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
+        value = value.func.value
+    return isinstance(value, ast.Name) and value.id == name
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -1457,6 +1466,7 @@ def check_created_then_moved(
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
             or id(site.function) in _step_def_callees(index)
+            or _stepped_elsewhere(index, site.function, stepped)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
