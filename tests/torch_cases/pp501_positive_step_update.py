@@ -21,10 +21,10 @@ class Trainer:
 
 def train(encoder, predictor, optimizer, scaler, loader, gpu_timer, use_bfloat16, device="cuda"):
     encoder.to(device)
-    for epoch in range(100):
+    for _epoch in range(100):
         for images, masks in loader:
 
-            def train_step():
+            def train_step(images=images, masks=masks):
                 z = predictor(encoder(images.to(device, non_blocking=True), masks))
                 loss = torch.nn.functional.smooth_l1_loss(z, masks)
                 if use_bfloat16:

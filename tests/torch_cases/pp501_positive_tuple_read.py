@@ -26,7 +26,7 @@ def finetune_one_epoch(model, criterion, data_loader, optimizer, device, metric_
         loss = criterion(model(samples), targets)
         loss_value = loss.item()  # expect: PP501
         if not math.isfinite(loss_value):
-            print("Loss is {}, stopping training".format(loss_value))
+            print(f"Loss is {loss_value}, stopping training")
             assert math.isfinite(loss_value)
         optimizer.zero_grad()
         loss.backward()

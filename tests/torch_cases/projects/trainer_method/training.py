@@ -20,9 +20,9 @@ class Trainer:
         self.D_opt.step()
 
     def _train_epoch(self, data_loader):
-        for i, data in enumerate(data_loader):
+        for _i, data in enumerate(data_loader):
             self._critic_train_iteration(data[0])
 
     def train(self, data_loader, epochs):
-        for epoch in range(epochs):
+        for _epoch in range(epochs):
             self._train_epoch(data_loader)

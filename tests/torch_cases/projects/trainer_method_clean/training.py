@@ -3,7 +3,7 @@ class Trainer:
         self.model, self.optimizer = model, optimizer
 
     def train(self, data_loader, epochs):
-        for epoch in range(epochs):
+        for _epoch in range(epochs):
             for x, y in data_loader:
                 loss = self.model(x, y)
                 self.optimizer.zero_grad()
