@@ -323,7 +323,20 @@ def _updates_in(loop, index: ModuleIndex) -> bool:
         name = method_name(site.node) or base_name(site.node.func)
         if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
             return True
+        if _optimizer_phase(site.node, name):
+            return True
     return any(_gradient_update(n) for n in loop_nodes(index, loop))
+
+
+def _optimizer_phase(call: ast.Call, name: str | None) -> bool:
+    """`optimizer.first_step(zero_grad=True)`, `optimizer.second_step(...)`: SAM's two-phase update, a
+    `*_step` method of a receiver named for an optimizer."""
+    return (
+        name is not None
+        and name.endswith("_step")
+        and isinstance(call.func, ast.Attribute)
+        and "optim" in (base_name(call.func.value) or "").lower()
+    )
 
 
 def _gradient_update(node) -> bool:
