@@ -1542,6 +1542,10 @@ for x, y in loader:
             "copy a pass) is skipped (hold-outs 3-11: 5 such findings, none read right, gone), and the "
             "project pass follows a loader into a def called on an imported module (`utils.validate(loader, "
             "...)`; hold-outs 3-11: 32 new, 31 read right) but not one of token batches."
+            " Branch torch-fix27: the project pass also follows a loader handed to a method of an instance of "
+            "a class the module imports (`trainer = Trainer(...)`, `trainer.train(data_loader, epochs)`, the "
+            "loop in the class's module). A dataset class of another module that holds its items in memory "
+            "is not seen there either."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

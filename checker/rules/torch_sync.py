@@ -1962,6 +1962,16 @@ for step, (x, y) in enumerate(loader):
             "with a choice's name (`if args.loss == 'wgan-gp':`) picks one branch that runs every step, so it "
             "guards nothing; a boolean option (`if args.debug:`) still guards (tuned on the maintainer-fixed "
             "lines of branch torch-fixmine: style-based-gan)."
+            " Branch torch-fix27 (tuned on hold-outs 4-12: no fresh measure). At medium: a step def whose "
+            "backward is out of sight, as it only zeroes and steps an optimizer (FUNIT's `gen_update`, whose "
+            "backward runs in the model's `forward`), or runs only in gradient-accumulation rounds (`for i in "
+            "gradient_accumulate_contexts(...)`, lightweight-gan's `train`); `float(loss)` of the tensor a step "
+            "def's backward ran on (I-JEPA's nested `train_step` returns `(float(loss), ...)`); and `.item()` "
+            "outside any `if` in a def named for the loss that returns the loss tensor (`Protonet.loss`: "
+            "`return loss_val, {'loss': loss_val.item()}`), in a module that uses a GPU and no loop of which "
+            "calls it. At high: a read into a tuple of names each used only for logging (pycls's `loss, "
+            "top1_err, top5_err = loss.item(), ...`), a read whose other use is `assert math.isfinite(...)`, "
+            "and a loop updating weights through SAM's `optimizer.first_step()`/`second_step()`."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -2051,6 +2061,18 @@ for x, y in loader:
             "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 23 new findings, 19 right, 4 "
             "debatable: "
             "a loss that is not the default criterion and a branch taken only when no value is finite)."
+            " Branch torch-fix27 (tuned on hold-outs 4-12): `torch.from_numpy` of a NumPy setting, of any "
+            "case, of an object named for the configuration (`config.mean_size_arr`), a name bound to one, or "
+            "a parameter that every call of the def in the module fills with one or with a `self` attribute "
+            "only `__init__` sets (VoteNet's `decode_scores(..., self.mean_size_arr)` from `forward`); samples "
+            "of a distribution of Python numbers (`Normal(0, 1).sample(shape)`); the methods a training-step "
+            "def calls on another object of the module's classes, outside any `if` (SAC's `self.policy_net."
+            "evaluate(state)`), whatever their name; noise a loss def or a loss class's `forward` draws before "
+            "its own short attack (TRADES's `trades_loss`, `VATLoss.forward`: no longer amortised, the loss "
+            "runs every step; an attack module's `forward` still is); `torch.rand(...).sub(0.5)` and the like "
+            "stay on the host; a name bound again to itself reshaped (`alpha = alpha.view(...)`) is no hop; "
+            "and a def another module's training loop calls is followed like a step helper (WGAN-GP's "
+            "`calc_gradient_penalty`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),
