@@ -573,22 +573,39 @@ def _update_defs(index: ModuleIndex) -> list:
 
     def make() -> list:
         found = []
+        steps, zeroed = _step_sites(index)
         for function in index.functions:
-            if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            sites = steps.get(id(function))
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
-            sites = index.function_calls.get(id(function), [])
-            looped = [s for s in sites if s.loops and is_step_call(s.node)]
+            looped = [s for s in sites if s.loops]
             if any(method_name(s.node) != "backward" or not _accumulating(s.loops) for s in looped):
                 continue
             names = {method_name(s.node) for s in sites if not s.loops}
-            stepped = any(
-                not s.loops and is_step_call(s.node) and method_name(s.node) == "step" for s in sites
-            )
-            if stepped and "backward" not in names and (looped or "zero_grad" in names):
+            if "step" in names and "backward" not in names and (looped or id(function) in zeroed):
                 found.append(function)
         return found
 
     return facts(index).loop_cache("update_defs", None, make)
+
+
+def _step_sites(index: ModuleIndex) -> tuple[dict[int, list], set[int]]:
+    """{id(def): its step calls} (`is_step_call`), and the ids of the defs that call `zero_grad()` outside
+    their loops: one pass over the module's calls for the step-def finders."""
+
+    def make() -> tuple[dict[int, list], set[int]]:
+        steps: dict[int, list] = {}
+        zeroed: set[int] = set()
+        for s in index.calls:
+            if s.function is None:
+                continue
+            if is_step_call(s.node):
+                steps.setdefault(id(s.function), []).append(s)
+            elif not s.loops and method_name(s.node) == "zero_grad":
+                zeroed.add(id(s.function))
+        return steps, zeroed
+
+    return facts(index).loop_cache("step_sites", None, make)
 
 
 def _training_step_defs(index: ModuleIndex) -> list:
@@ -597,15 +614,12 @@ def _training_step_defs(index: ModuleIndex) -> list:
     once per module."""
 
     def make() -> list:
-        steps: dict[int, list] = {}  # id(def) -> its step calls (one pass over the module's calls)
-        for s in index.calls:
-            if s.function is not None and is_step_call(s.node):
-                steps.setdefault(id(s.function), []).append(s)
+        steps, _ = _step_sites(index)  # id(def) -> its step calls (one pass over the module's calls)
         found = []
         for function in index.functions:
-            if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            sites = steps.get(id(function))
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
-            sites = steps.get(id(function), [])
             kinds = {method_name(s.node) for s in sites if not s.loops}
             if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
                 found.append(function)
