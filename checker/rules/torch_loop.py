@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, statements_in, walk
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, names_in, statements_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -22,6 +22,7 @@ from checker.rules.torch_common import (
     model_called,
     reads_clock,
 )
+from checker.rules.torch_sync import _forward_functions, _loss_defs, _step_helpers, _training_step_defs
 
 _MODEL_BUILDERS = (
     "build",
@@ -60,7 +61,12 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
         last = name.rsplit(".", 1)[-1]
         if name.startswith(("torchvision.models.", "torch.hub.", "torch.load")):
             return True
-        if name.startswith("torch.nn.") and last[:1].isupper() and not last.endswith("Loss"):
+        if (
+            name.startswith("torch.nn.")
+            and last[:1].isupper()
+            and not last.endswith("Loss")
+            and last not in _STATELESS_MODULES
+        ):
             return True
         callee = (base_name(call.func) or "").lower()
         if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
@@ -109,6 +115,16 @@ def _optimises_new_tensors(call: ast.Call, loop, index: ModuleIndex) -> bool:
 
 
 def check_setup_in_loop(index: ModuleIndex):
+    reported = set()
+    for finding in _setup_in_loops(index):
+        reported.add(finding.line)
+        yield finding
+    for finding in check_setup_per_step_def(index):
+        if finding.line not in reported:
+            yield finding
+
+
+def _setup_in_loops(index: ModuleIndex):
     fx = facts(index)
     models = facts(index).models
     step_ids = {id(loop) for loop in fx.step_loops}
@@ -119,12 +135,20 @@ def check_setup_in_loop(index: ModuleIndex):
         if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
             continue
         direct = direct_calls(index, loop)
-        setups = [(s, what) for s in direct if (what := _setup_kind(s.node, index, models)) is not None]
+        setups = [
+            (s, what)
+            for s in direct
+            if (what := _setup_kind(s.node, index, models) or _stateless_called(s.node, index)) is not None
+        ]
         if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
             continue
         for site, what in setups:
-            if fx.guarded(site.node, loop) or _optimises_new_tensors(site.node, loop, index):
+            if _optimises_new_tensors(site.node, loop, index):
                 continue
+            if fx.guarded(site.node, loop) and not (
+                what.startswith(("the loss", "the module")) and not fx.guarded_step(site.node, loop)
+            ):
+                continue  # (a loss under `if args.loss == "bce":` is built on every step of the run)
             yield RawFinding(
                 "PP507",
                 site.node.lineno,
@@ -132,6 +156,88 @@ def check_setup_in_loop(index: ModuleIndex):
                 f"{what} on every iteration of the training loop at line {loop.lineno}; do it once before "
                 "the loop",
             )
+
+
+# parameter-free modules of torch.nn that a forward builds and calls at once (`nn.Softmax(dim=1)(x)`)
+_STATELESS_MODULES = frozenset(
+    {"Softmax", "LogSoftmax", "Sigmoid", "Tanh", "ReLU", "LeakyReLU", "Softplus", "Upsample", "Dropout"}
+)
+
+
+def _stateless_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """`nn.Softmax(dim=1)(outputs)`: a parameter-free torch.nn module built and called in one expression."""
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if name != f"torch.nn.{last}" or last not in _STATELESS_MODULES:
+        return None
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        return None
+    return f"the module `{last}(...)` is built"
+
+
+def _per_step_defs(index: ModuleIndex) -> set[int]:
+    """Defs that run on every training step: forwards, defs named for the loss, training-step defs (backward
+    and a step, no loop of their own) and the defs an innermost step loop calls (3 levels)."""
+    return (
+        set(_forward_functions(index))
+        | _loss_defs(index)
+        | _step_helpers(index)
+        | {id(f) for f in _training_step_defs(index)}
+    )
+
+
+def _built_per_call(site, index: ModuleIndex) -> str | None:
+    """A torch.nn loss (or a parameter-free module such as Softmax) built in a def's own body, outside its
+    loops and `if`s, and used there: called at once (`nn.BCELoss()(p, t)`) or bound to a local name
+    (`criterion = nn.MSELoss()` then `criterion(score, label)`). What is built, for the message."""
+    call = site.node
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if site.loops or not name.startswith("torch.nn.") or "." in name[len("torch.nn.") :]:
+        return None
+    if not (last.endswith("Loss") or last in _STATELESS_MODULES):
+        return None
+    parent = facts(index).parent_of(call)
+    if isinstance(parent, ast.Call) and parent.func is call:
+        pass  # built and called in one expression
+    elif not (
+        last.endswith("Loss")
+        and isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return None
+    if any(
+        isinstance(up, ast.If | ast.IfExp | ast.Try | ast.BoolOp)
+        for up in facts(index).ancestors(call, site.function)
+    ):
+        return None
+    return f"the {'loss' if last.endswith('Loss') else 'module'} `{last}(...)` is built"
+
+
+def check_setup_per_step_def(index: ModuleIndex):
+    """PP507 in a def run on every step (a forward, a loss def, a helper of a step loop) that builds a loss
+    or a parameter-free module on each call."""
+    run = None
+    for site in index.calls:
+        function = site.function
+        if not isinstance(function, FUNCTION_TYPES) or site.loops or function.name == "__init__":
+            continue
+        what = _built_per_call(site, index)
+        if what is None:
+            continue
+        if run is None:
+            run = _per_step_defs(index)
+        if id(function) not in run:
+            continue
+        yield RawFinding(
+            "PP507",
+            site.node.lineno,
+            site.node.col_offset,
+            f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
+            "(in `__init__` or before the loop) or use the torch.nn.functional form",
+        )
 
 
 _WRAPPERS = frozenset(
