@@ -60,6 +60,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
+    yield from _looped_eval_defs(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -99,6 +100,82 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _returns_forward(function, call: ast.Call, fx) -> bool:
+    """The def hands the forward's output back as a tensor (`return out`, `return self.model(x)`): the
+    caller may differentiate it. A returned value read to the host (`out.numpy().argmax(1)`) is not."""
+    stmt = fx.statement(call)
+    kept = {id(call)}
+    names = set()
+    if isinstance(stmt, ast.Assign) and stmt.value is call:
+        names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        inside = list(ast.walk(node.value))
+        if not any(id(n) in kept or (isinstance(n, ast.Name) and n.id in names) for n in inside):
+            continue
+        if not any(
+            isinstance(n, ast.Call) and base_name(n.func) in _HOST_VALUES | {"float", "int"} for n in inside
+        ):
+            return True
+    return False
+
+
+def _looped_eval_defs(index: ModuleIndex, fx):
+    """A def without a loop of its own that puts a model in eval mode and runs it once, outside no_grad
+    (`score()`: `self.model.eval()` then `self.model(features)`, the full-graph accuracy of a GCN;
+    `predict(model, x)`), that a loop of the module calls (after every epoch): each call records a graph
+    nobody differentiates. A def that steps, takes gradients, or returns the forward's output as a tensor
+    is left alone."""
+    models = fx.models
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__" or _unit_test(function):
+            continue
+        if _ACTING.match(function.name):
+            continue  # (`select_action`: `_acting_forwards` asks it)
+        callers = fx.callers.get(id(function), [])
+        looped = [c for c in callers if c.loops]
+        if not looped:
+            continue
+        sites = index.function_calls.get(id(function), [])
+        modes = _mode_calls(sites)
+        if not any(kind == "eval" for _, _, kind in modes):
+            continue
+        if any(
+            s.loops or is_step_call(s.node) or index.resolver.call_name(s.node) in GRAD_CALLS for s in sites
+        ):
+            continue
+        found = None
+        for site in sites:
+            receiver = model_called(site.node)
+            if receiver is None or _mode_at(modes, receiver, site.node.lineno) != "eval":
+                continue
+            if receiver in models or is_model_name(receiver) or receiver in {r for _, r, _ in modes}:
+                found = site, receiver
+                break
+        if found is None:
+            continue
+        site, receiver = found
+        if (
+            fx.site_without_grad(site)
+            or _returns_forward(function, site.node, fx)
+            or any(fx.site_without_grad(c) for c in callers)
+            or grad_disabled_by_call(sites, index)
+            or callers_disable_grad(function, index)
+            or uses_input_gradients(function, index)
+        ):
+            continue
+        loop = looped[0].loops[-1]
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{receiver}` runs after `{receiver}.eval()` in `{function.name}`, which the loop at line "
+            f"{loop.lineno} calls, without torch.no_grad(): autograd records the forward on every call; "
+            f"decorate `{function.name}` with `@torch.no_grad()`",
+        )
 
 
 _ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$")
