@@ -773,6 +773,55 @@ def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
     return _size_expr(bound, scope, index)
 
 
+def _sized_by_own_tensor(loop, var: str, index: ModuleIndex) -> bool:
+    """`for next_tag in range(self.tagset_size):` reading `self.transitions[next_tag]`, where the class makes
+    `self.transitions` with a torch factory whose first size is that same attribute (`nn.Parameter(
+    torch.randn(self.tagset_size, self.tagset_size))`, a CRF's): the loop goes over that tensor's first
+    axis."""
+    bound = loop.iter.args[0]
+    if not (
+        loop.iter.func.id == "range"
+        and isinstance(bound, ast.Attribute)
+        and isinstance(bound.value, ast.Name)
+        and bound.value.id == "self"
+    ):
+        return False
+    read = {
+        node.value.attr
+        for stmt in loop.body
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == var
+        and isinstance(node.value, ast.Attribute)
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id == "self"
+    }
+    owner = index.function_class.get(id(index.loop_function.get(id(loop))))
+    if not read or owner is None:
+        return False
+    for method in index.class_methods.get(owner, {}).values():
+        for node in _scope_nodes(index, method, ast.Assign):
+            if not any(
+                isinstance(t, ast.Attribute) and t.attr in read and base_name(t.value) == "self"
+                for t in node.targets
+            ):
+                continue
+            for call in ast.walk(node.value):
+                if not (isinstance(call, ast.Call) and call.args):
+                    continue
+                first = call.args[0]
+                first = first.elts[0] if isinstance(first, ast.Tuple | ast.List) and first.elts else first
+                if (
+                    (index.resolver.call_name(call) or "").startswith("torch.")
+                    and isinstance(first, ast.Attribute)
+                    and first.attr == bound.attr
+                    and base_name(first.value) == "self"
+                ):
+                    return True
+    return False
+
+
 def _scope_nodes(index: ModuleIndex, scope, kind: type) -> list[ast.AST]:
     """The nodes of one kind in a def (or the module), in `ast.walk` order, listed once for every loop that
     asks (a module-level loop would otherwise walk the whole module for each question)."""
@@ -875,7 +924,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         if isinstance(stmt, ast.Assign)
     ):
         return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
-    if not _sized_by_tensor(loop, index):
+    if not (_sized_by_tensor(loop, index) or _sized_by_own_tensor(loop, var, index)):
         return None
     nodes = [n for stmt in body for n in ast.walk(stmt)]
     function = index.loop_function.get(id(loop))
