@@ -188,32 +188,35 @@ def _per_step_defs(index: ModuleIndex) -> set[int]:
 
 
 def _built_per_call(site, index: ModuleIndex) -> str | None:
-    """A torch.nn loss (or a parameter-free module such as Softmax) built in a def's own body, outside its
-    loops and `if`s, and used there: called at once (`nn.BCELoss()(p, t)`) or bound to a local name
-    (`criterion = nn.MSELoss()` then `criterion(score, label)`). What is built, for the message."""
+    """A torch.nn loss built in a def's own body, outside its loops and `if`s, and used there: called at
+    once (`nn.BCELoss()(p, t)`) or bound to a local name the def then calls (`criterion = nn.MSELoss()`
+    then `criterion(score, label)`). What is built, for the message. (A parameter-free module built in a
+    forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.)"""
     call = site.node
     name = index.resolver.call_name(call) or ""
     last = name.rsplit(".", 1)[-1]
-    if site.loops or not name.startswith("torch.nn.") or "." in name[len("torch.nn.") :]:
-        return None
-    if not (last.endswith("Loss") or last in _STATELESS_MODULES):
+    if site.loops or name != f"torch.nn.{last}" or not last.endswith("Loss"):
         return None
     parent = facts(index).parent_of(call)
-    if isinstance(parent, ast.Call) and parent.func is call:
-        pass  # built and called in one expression
-    elif not (
-        last.endswith("Loss")
-        and isinstance(parent, ast.Assign)
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Name)
-    ):
-        return None
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        if not (
+            isinstance(parent, ast.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)
+        ):
+            return None
+        bound = parent.targets[0].id
+        if not any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == bound
+            for n in _scope_nodes(index, site.function, ast.Call)
+        ):
+            return None  # `val_loss = nn.CrossEntropyLoss()` returned by a factory: built once
     if any(
         isinstance(up, ast.If | ast.IfExp | ast.Try | ast.BoolOp)
         for up in facts(index).ancestors(call, site.function)
     ):
         return None
-    return f"the {'loss' if last.endswith('Loss') else 'module'} `{last}(...)` is built"
+    return f"the loss `{last}(...)` is built"
 
 
 def check_setup_per_step_def(index: ModuleIndex):
