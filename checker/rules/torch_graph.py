@@ -68,6 +68,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = _mode_calls(sites)
+        if function is not None and not any(kind == "eval" for _, _, kind in modes):
+            modes = _modes_from_callers(function, fx) + modes
         named = eval_named(function)
         if named and _unit_test(function):
             continue
@@ -176,6 +178,35 @@ def _looped_eval_defs(index: ModuleIndex, fx):
             f"{loop.lineno} calls, without torch.no_grad(): autograd records the forward on every call; "
             f"decorate `{function.name}` with `@torch.no_grad()`",
         )
+
+
+def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
+    """("eval" at line 0, parameter) for each parameter of a def whose every caller in the module passes it a
+    model the caller put in eval mode just before (`model.eval()` then `extract(env, loader, model,
+    device)`): the def runs that model in eval mode. Empty when a caller is not known so."""
+    callers = fx.callers.get(id(function), [])
+    if not callers:
+        return []
+    params = [a.arg for a in function.args.args]
+    found: set[str] | None = None
+    for site in callers:
+        call = site.node
+        offset = 1 if params[:1] == ["self"] and isinstance(call.func, ast.Attribute) else 0
+        given = {
+            params[i + offset]: arg.id
+            for i, arg in enumerate(call.args)
+            if isinstance(arg, ast.Name) and i + offset < len(params)
+        }
+        given.update((k.arg, k.value.id) for k in call.keywords if k.arg and isinstance(k.value, ast.Name))
+        scope = id(site.function) if site.function is not None else 0
+        caller_modes = fx.loop_cache(
+            "modes", site.function, lambda scope=scope: _mode_calls(fx.index.function_calls.get(scope, []))
+        )
+        evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
+        found = evaluated if found is None else found & evaluated
+        if not found:
+            return []
+    return [(0, p, "eval") for p in sorted(found or ())]
 
 
 _ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$")
@@ -559,9 +590,17 @@ def _eval_pass_source(site, fx) -> str | None:
     if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
         return None
     steps = {id(loop) for loop in fx.step_loops}
-    if id(inner) in steps or not any(id(loop) in steps for loop in site.loops[:-1]):
+    if id(inner) in steps or not any(
+        id(loop) in steps or _holds_step_loop(loop, inner, fx) for loop in site.loops[:-1]
+    ):
         return None
     return name
+
+
+def _holds_step_loop(outer, inner, fx) -> bool:
+    """The outer loop holds a training loop beside `inner` (an epoch loop: `for x, y in train_loader:` with
+    its step, then `for x, y in test_loader:`), so the evaluation pass runs every epoch."""
+    return any(loop is not inner and outer.lineno < loop.lineno <= outer.end_lineno for loop in fx.step_loops)
 
 
 def _frozen(index: ModuleIndex) -> set[str]:
