@@ -125,6 +125,54 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
     return False
 
 
+def _parameters_frozen(index: ModuleIndex) -> set[str]:
+    """Models whose every parameter the module freezes in a loop (`for p in model.parameters():
+    p.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
+    graph."""
+    found = set()
+    for loop in index.loops:
+        it = getattr(loop, "iter", None)
+        if not (
+            isinstance(it, ast.Call) and method_name(it) == "parameters" and isinstance(loop.target, ast.Name)
+        ):
+            continue
+        if any(
+            isinstance(stmt, ast.Assign)
+            and any(
+                isinstance(t, ast.Attribute)
+                and t.attr == "requires_grad"
+                and base_name(t.value) == loop.target.id
+                for t in stmt.targets
+            )
+            and is_false(stmt.value)
+            for stmt in loop.body
+        ):
+            found.add(base_name(it.func.value))
+    return found - {None, "self"}
+
+
+def _output_handed_on(function, call: ast.Call, fx) -> bool:
+    """The forward's output, as it is, goes to a call that is no torch function (`cam_extractor(cls,
+    logits)`: Grad-CAM differentiates it) or to a def of the module."""
+    stmt = fx.statement(call)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is call):
+        return False
+    names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call) or node.lineno < call.lineno:
+            continue
+        given = [*node.args, *(k.value for k in node.keywords)]
+        if not any(isinstance(a, ast.Name) and a.id in names for a in given):
+            continue
+        name = fx.index.resolver.call_name(node) or ""
+        if not (name.startswith("torch.") or base_name(node.func) in _PLAIN_BUILTINS):
+            return True
+    return False
+
+
+_PLAIN_BUILTINS = frozenset({"print", "len", "float", "int", "str", "list", "tuple", "zip", "enumerate"})
+
+
 def _looped_eval_defs(index: ModuleIndex, fx):
     """A def without a loop of its own that puts a model in eval mode and runs it once, outside no_grad
     (`score()`: `self.model.eval()` then `self.model(features)`, the full-graph accuracy of a GCN;
@@ -160,9 +208,12 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         if found is None:
             continue
         site, receiver = found
+        if all(few_runs(c.loops) for c in looped) or receiver in _frozen(index) | _parameters_frozen(index):
+            continue  # (`for image in [original, *modified]:`, a few; a frozen model records no graph)
         if (
             fx.site_without_grad(site)
             or _returns_forward(function, site.node, fx)
+            or _output_handed_on(function, site.node, fx)
             or any(fx.site_without_grad(c) for c in callers)
             or grad_disabled_by_call(sites, index)
             or callers_disable_grad(function, index)

@@ -216,6 +216,9 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
         for up in facts(index).ancestors(call, site.function)
     ):
         return None
+    given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    if given & _bound(_scope_nodes(index, site.function, ast.Name)):
+        return None  # `nn.BCELoss(mask)` with this call's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
 
 

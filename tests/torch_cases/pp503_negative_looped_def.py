@@ -49,3 +49,30 @@ def report(model, batches, x, y):
     with torch.no_grad():
         for _ in range(3):
             print(accuracy(model, x, y))
+
+
+def gradcam_overlay(model, image, cam_extractor, target_class):
+    # the output goes to an extractor that differentiates it (Grad-CAM)
+    model.eval()
+    logits = model(image)
+    return cam_extractor(target_class, logits)
+
+
+def predict_on_image(model, image):
+    model.eval()
+    pred = model(image)
+    print(pred.softmax(-1).max().item())
+
+
+def overlays(model, images, cam_extractor, original, modified):
+    for image in images:
+        print(gradcam_overlay(model, image, cam_extractor, 3))
+    for image in [original, *modified]:  # a literal few
+        predict_on_image(model, image)
+
+
+def attack_demo(model, images):
+    for p in model.parameters():  # frozen: its forward on plain images records no graph
+        p.requires_grad = False
+    for image in images:
+        predict_on_image(model, image)

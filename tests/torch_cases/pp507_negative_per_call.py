@@ -40,3 +40,9 @@ def summarize(model, batch):
     # run once after training: nothing per step
     scores = nn.Softmax(dim=1)(model(batch))
     return F.one_hot(scores.argmax(1))
+
+
+def weighted_bce_loss(inputs, label):
+    # the weights come from this call's labels: the loss must be built for them
+    mask = (label > 0.5).float() * 1.1
+    return nn.BCELoss(mask, reduction="sum")(torch.sigmoid(inputs), label)
