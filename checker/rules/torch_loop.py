@@ -618,6 +618,49 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
             and var in names_in(node.func.value.slice)
         ):
             return base_name(node.func.value.value)
+    return _implicit_read_per_element(loop, var, index)
+
+
+def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
+    """`label = labels[i]` then `n_class_correct[label] += 1` or `if label == pred:`: an element of a tensor
+    (bound from a torch call or moved to the device in the def) used as a Python list's index or an `if`
+    test, which reads it to the host as `.item()` would. The tensor's name."""
+    owners = {}
+    for stmt in loop.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Subscript)
+            and isinstance(stmt.value.value, ast.Name)
+            and isinstance(stmt.value.slice, ast.Name)
+            and stmt.value.slice.id == var
+        ):
+            owners[stmt.targets[0].id] = stmt.value.value.id
+    if not owners:
+        return None
+    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+    function = index.loop_function.get(id(loop)) or index.tree
+    moved = facts(index).loop_cache(
+        "moved_names",
+        function,
+        lambda: {
+            t.id
+            for node in _scope_nodes(index, function, ast.Assign)
+            if isinstance(node.value, ast.Call) and is_device_move(node.value, index)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        },
+    )
+    used = set()
+    for stmt in (n for s in loop.body for n in walk(s)):
+        if isinstance(stmt, ast.If):
+            used |= names_in(stmt.test)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
+            used |= names_in(stmt.target.slice)
+    for name, owner in owners.items():
+        if name in used and (owner in tensors or owner in moved):
+            return owner
     return None
 
 
