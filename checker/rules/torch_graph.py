@@ -29,6 +29,7 @@ from checker.rules.torch_common import (
     needs_grad,
     uses_input_gradients,
 )
+from checker.rules.torch_sync import _training_step_defs
 
 
 def _unit_test(function) -> bool:
@@ -61,6 +62,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
     yield from _looped_eval_defs(index, fx)
+    yield from _forward_after_step_def(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -362,6 +364,47 @@ def _forward_after_step(index: ModuleIndex, fx):
                 f"{loop.lineno}, after the step, without torch.no_grad(): autograd records this forward's "
                 "activations for nothing; wrap it in `with torch.no_grad():`",
             )
+
+
+def _forward_after_step_def(index: ModuleIndex, fx):
+    """A training-step def (backward and a step, no loop of its own: pyGAT's `train(epoch)`) that, after its
+    last step, puts the model in eval mode and runs it again outside no_grad for a validation number, with
+    nothing after that steps, takes gradients or puts the model back in training mode."""
+    models = fx.models
+    for function in _training_step_defs(index):
+        stepped = [i for i, stmt in enumerate(function.body) if _top_level_step(stmt)]
+        if not stepped or uses_input_gradients(function, index) or callers_disable_grad(function, index):
+            continue
+        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
+        calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+        if any(
+            is_step_call(n)
+            or method_name(n) == "train"
+            or attacks(n)
+            or index.resolver.call_name(n) in GRAD_CALLS
+            for n in calls
+        ):
+            continue
+        evaluated: dict[str, int] = {}
+        for call in calls:
+            if method_name(call) == "eval" and not call.args and isinstance(call.func, ast.Attribute):
+                evaluated.setdefault(base_name(call.func.value), call.lineno)
+                continue
+            receiver = model_called(call)
+            at = evaluated.get(receiver)
+            if at is None or at > call.lineno or not (receiver in models or is_model_name(receiver)):
+                continue
+            if fx.without_grad(call):
+                break
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` in `{function.name}`, after its optimizer "
+                "step, without torch.no_grad(): autograd records this forward's activations for nothing; "
+                "wrap it in `with torch.no_grad():`",
+            )
+            break
 
 
 def _top_level_step(stmt: ast.stmt) -> bool:
