@@ -993,6 +993,16 @@ def evaluate(model, loader):
             "`self.actor(state)` goes straight to `.numpy()`/`.item()`, in a class that runs backward in "
             "another method (DDPG, DQN); a def that keeps a log-prob or a distribution for a loss, returns "
             "the forward as a tensor, or belongs to a class that never trains is left alone."
+            " Branch torch-fix26: (1) a def without a loop that puts a model in eval mode and runs it once "
+            "(`score()`: a GCN's full-graph accuracy; `predict(model, x)`) that a loop of the module calls; "
+            "skipped when it steps or takes gradients, returns the forward as a tensor, hands it as it is to "
+            "a call that is no torch function (Grad-CAM's `cam_extractor(cls, logits)`), when every calling "
+            "loop is a literal few, or when the module freezes the model's parameters; (2) a pass over a "
+            "test/val split beside the training loop in an epoch loop (not only nested in the training loop); "
+            "(3) a def whose every caller in the module passes it a model put in eval mode just before "
+            "(`model.eval()` then `extract(loader, model)`) is in eval mode; (4) a training-step def (backward "
+            "and a step, no loop) that after its last step puts the model in eval mode and runs it for a "
+            "validation number (pyGAT's `train(epoch)`). Callers in another module are not seen."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

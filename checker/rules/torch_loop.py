@@ -1264,6 +1264,17 @@ for epoch in range(epochs):
             "the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
             " Branch torch-fix16: a loop that loads a pretrained model (`AutoModel.from_pretrained(...)`, a "
             "cross-validation fold) builds a new model each time (hold-out 8: 2 findings read wrong gone)."
+            " Branch torch-fix26: also a torch.nn loss built in a def that runs on every step (a `forward`, a "
+            "def named for the loss such as `compute_loss`/`mse_loss`, a training-step def, a def a step loop "
+            "calls), outside the def's loops and `if`s, called at once (`nn.BCELoss()(p, t)`) or bound to a "
+            "name the def calls; a loss built with weights the def computes (`nn.BCELoss(mask)`) must be "
+            "rebuilt and is left alone, and so is a factory that only returns the loss "
+            "(`val_loss = nn.CrossEntropyLoss()`; `return train_loss, val_loss`). In the loop itself a "
+            "parameter-free module built and called at once (`nn.Softmax(dim=1)(outputs)`) counts, and a loss "
+            "under an `if` on the run's options (`if args.loss == 'bce':`) is built every step of that run. "
+            "Such a module no longer marks the loop as one that builds a new model. A parameter-free module "
+            "built in a forward (`nn.ReLU()(x)`) costs as little as a loss but is no kind the rule names: left "
+            "alone."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1346,8 +1357,13 @@ t = t * 2 + 1
             "binds names and appends only, runs no module (`self.layer(...)`, a model, `torch.nn`, "
             "`torch.autograd`) and feeds no state to the next pass; loops over feature levels or heads "
             "(`range(self.num_levels)`), over a list's shapes (`data[i].size()`), and `.item()` reads under an "
-            "`if` or of a few named losses are left alone. A CRF's loop over `range(self.tagset_size)` is "
-            "missed for the same reason."
+            "`if` or of a few named losses are left alone. Branch torch-fix26: a loop over "
+            "`range(self.n)` that reads `self.t[i]` of a tensor the class makes with first size `self.n` "
+            "(a CRF's `nn.Parameter(torch.randn(self.tagset_size, self.tagset_size))`) goes over that "
+            "tensor's first axis, so the CRF's `_forward_alg` is found; and in a range loop nested in a loop "
+            "over batches, an element bound to a name (`label = labels[i]`) of a tensor the def makes or moves "
+            "to the device, then used as a Python list's index (`n_class_correct[label] += 1`) or in an `if` "
+            "test, is a host read as `.item()` is."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
