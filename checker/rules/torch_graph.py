@@ -70,7 +70,11 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = _mode_calls(sites)
-        if function is not None and not any(kind == "eval" for _, _, kind in modes):
+        if (
+            function is not None
+            and any(s.loops for s in sites)
+            and not any(kind == "eval" for _, _, kind in modes)
+        ):
             modes = _modes_from_callers(function, fx) + modes
         named = eval_named(function)
         if named and _unit_test(function):

@@ -164,8 +164,15 @@ _STATELESS_MODULES = frozenset(
 )
 
 
+def _last_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 def _stateless_called(call: ast.Call, index: ModuleIndex) -> str | None:
     """`nn.Softmax(dim=1)(outputs)`: a parameter-free torch.nn module built and called in one expression."""
+    if _last_name(call) not in _STATELESS_MODULES:
+        return None
     name = index.resolver.call_name(call) or ""
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or last not in _STATELESS_MODULES:
@@ -193,9 +200,11 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     then `criterion(score, label)`). What is built, for the message. (A parameter-free module built in a
     forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.)"""
     call = site.node
+    if site.loops or not _last_name(call).endswith("Loss"):
+        return None  # (a cheap test first: a module has many calls and few losses)
     name = index.resolver.call_name(call) or ""
     last = name.rsplit(".", 1)[-1]
-    if site.loops or name != f"torch.nn.{last}" or not last.endswith("Loss"):
+    if name != f"torch.nn.{last}" or not last.endswith("Loss"):
         return None
     parent = facts(index).parent_of(call)
     if not (isinstance(parent, ast.Call) and parent.func is call):
@@ -227,6 +236,10 @@ def check_setup_per_step_def(index: ModuleIndex):
     or a parameter-free module on each call."""
     run = None
     for site in index.calls:
+        func = site.node.func
+        last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if not last.endswith("Loss"):
+            continue  # (most calls: one string test before anything else)
         function = site.function
         if not isinstance(function, FUNCTION_TYPES) or site.loops or function.name == "__init__":
             continue
