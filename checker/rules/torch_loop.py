@@ -11,6 +11,7 @@ from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, nam
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
+    _OPTIONS,
     base_name,
     direct_calls,
     facts,
@@ -146,7 +147,8 @@ def _setup_in_loops(index: ModuleIndex):
             if _optimises_new_tensors(site.node, loop, index):
                 continue
             if fx.guarded(site.node, loop) and not (
-                what.startswith(("the loss", "the module")) and not fx.guarded_step(site.node, loop)
+                what.startswith(("the loss", "the module"))
+                and (not fx.guarded_step(site.node, loop) or _option_guards_only(site.node, loop, index))
             ):
                 continue  # (a loss under `if args.loss == "bce":` is built on every step of the run)
             yield RawFinding(
@@ -162,6 +164,49 @@ def _setup_in_loops(index: ModuleIndex):
 _STATELESS_MODULES = frozenset(
     {"Softmax", "LogSoftmax", "Sigmoid", "Tanh", "ReLU", "LeakyReLU", "Softplus", "Upsample", "Dropout"}
 )
+
+
+def _options_only(test: ast.AST) -> bool:
+    """`if args.cls_par > 0:`, `if self.opt.predictive_mask:`, `if not args.fastmode:`: a test that reads only
+    the run's options (and constants), so it takes the same branch on every step."""
+    roots = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call | ast.Subscript | ast.Lambda | ast.NamedExpr):
+            return False
+        if isinstance(node, ast.Attribute | ast.Name) and not isinstance(
+            getattr(node, "ctx", None), ast.Store
+        ):
+            roots.append(node)
+    chains = [n for n in roots if not any(isinstance(o, ast.Attribute) and o.value is n for o in roots)]
+    if not chains:
+        return False
+    for end in chains:
+        parts = []
+        while isinstance(end, ast.Attribute):
+            parts.append(end.attr)
+            end = end.value
+        if not isinstance(end, ast.Name):
+            return False
+        parts.append(end.id)
+        # (the last part is the option itself: `args.loss`, `self.opt.predictive_mask`)
+        if not any(_OPTIONS.match(part) for part in parts[1:]):
+            return False
+    return True
+
+
+def _option_guards_only(node: ast.AST, stop: ast.AST, index: ModuleIndex, loops: bool = False) -> bool:
+    """Every `if` between the node and `stop` tests only the run's options, and nothing else guards it
+    (no `try`, boolean test or, unless `loops`, loop in between: a loop over scales runs every time)."""
+    for up in facts(index).ancestors(node, stop):
+        if isinstance(up, ast.If):
+            if not _options_only(up.test):
+                return False
+        elif isinstance(up, ast.For | ast.While):
+            if not loops or up.orelse:
+                return False
+        elif isinstance(up, ast.IfExp | ast.Try | ast.BoolOp | ast.ExceptHandler):
+            return False
+    return True
 
 
 def _last_name(call: ast.Call) -> str:
@@ -200,7 +245,7 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     then `criterion(score, label)`). What is built, for the message. (A parameter-free module built in a
     forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.)"""
     call = site.node
-    if site.loops or not _last_name(call).endswith("Loss"):
+    if not _last_name(call).endswith("Loss"):
         return None  # (a cheap test first: a module has many calls and few losses)
     name = index.resolver.call_name(call) or ""
     last = name.rsplit(".", 1)[-1]
@@ -220,11 +265,8 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
             for n in _scope_nodes(index, site.function, ast.Call)
         ):
             return None  # `val_loss = nn.CrossEntropyLoss()` returned by a factory: built once
-    if any(
-        isinstance(up, ast.If | ast.IfExp | ast.Try | ast.BoolOp)
-        for up in facts(index).ancestors(call, site.function)
-    ):
-        return None
+    if not _option_guards_only(call, site.function, index, loops=True):
+        return None  # (under `if self.opt.predictive_mask:` it is built on every step of that run)
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
     if given & _bound(_scope_nodes(index, site.function, ast.Name)):
         return None  # `nn.BCELoss(mask)` with this call's weights: it must be built for them
@@ -235,14 +277,20 @@ def check_setup_per_step_def(index: ModuleIndex):
     """PP507 in a def run on every step (a forward, a loss def, a helper of a step loop) that builds a loss
     or a parameter-free module on each call."""
     run = None
+    steps = None
     for site in index.calls:
         func = site.node.func
         last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
         if not last.endswith("Loss"):
             continue  # (most calls: one string test before anything else)
         function = site.function
-        if not isinstance(function, FUNCTION_TYPES) or site.loops or function.name == "__init__":
+        if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__":
             continue
+        if site.loops:
+            if steps is None:
+                steps = {id(loop) for loop in facts(index).step_loops}
+            if any(id(loop) in steps for loop in site.loops):
+                continue  # (the step loop's own check reports it)
         what = _built_per_call(site, index)
         if what is None:
             continue
