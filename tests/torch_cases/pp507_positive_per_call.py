@@ -36,5 +36,16 @@ def train(model, loader, optimizer, args):
         else:
             loss = F.cross_entropy(out, y)
         loss = loss + mse_loss(probs.max(1)[0], 1)
+        if args.cls_par > 0:
+            loss = loss + args.cls_par * nn.CrossEntropyLoss()(out, y)  # expect: PP507
         loss.backward()
         optimizer.step()
+
+
+def compute_losses(outputs, targets, scales, opt):
+    total = 0
+    for scale in scales:
+        pred = outputs[scale]
+        if opt.predictive_mask:
+            total = total + nn.BCELoss()(pred, targets[scale])  # expect: PP507
+    return total
