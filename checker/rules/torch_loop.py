@@ -292,8 +292,8 @@ def check_setup_per_step_def(index: ModuleIndex):
             if any(id(loop) in steps for loop in site.loops):
                 continue  # (the step loop's own check reports it)
         what = _built_per_call(site, index)
-        if what is None:
-            continue
+        if what is None or facts(index).without_grad(site.node):
+            continue  # (a loss under no_grad is a validation number, not a training step's)
         if run is None:
             run = _per_step_defs(index)
         if id(function) not in run:
