@@ -61,8 +61,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
-    yield from _looped_eval_defs(index, fx)
-    yield from _forward_after_step_def(index, fx)
+    if fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls)):
+        yield from _looped_eval_defs(index, fx)
+        yield from _forward_after_step_def(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -368,6 +369,10 @@ def _forward_after_step(index: ModuleIndex, fx):
                 f"{loop.lineno}, after the step, without torch.no_grad(): autograd records this forward's "
                 "activations for nothing; wrap it in `with torch.no_grad():`",
             )
+
+
+def _is_eval_call(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args
 
 
 def _forward_after_step_def(index: ModuleIndex, fx):
