@@ -234,7 +234,8 @@ def test_exclude_globs_and_file_noqa(tmp_path, capsys):
     (tmp_path / "loud.py").write_text(MAP_LOOP)
     code, out, _ = run(capsys, tmp_path, "--exclude", "tests,*_pb2.py", "--min-confidence", "medium")
     assert code == 1
-    assert [line.split(":")[0] for line in out.splitlines()] == [f"{tmp_path}/loud.py"]
+    # one file reported (its map is PP202 and, fitted and decoding, PP203 `medium` too)
+    assert {line.split(":")[0] for line in out.splitlines()} == {f"{tmp_path}/loud.py"}
 
 
 def test_columns_count_characters_and_pep263(tmp_path, capsys):
@@ -282,7 +283,8 @@ def test_test_files_get_no_findings(tmp_path, capsys):
         (tmp_path / name).write_text(UNIT_TEST)
     code, out, _ = run(capsys, tmp_path, "--min-confidence", "medium")
     assert code == 1
-    assert [line.split(":")[0] for line in out.splitlines()] == [
+    # each file's fitted JPEG map is PP202 and PP203 (both `medium`); what matters is which files speak
+    assert sorted({line.split(":")[0] for line in out.splitlines()}) == [
         f"{tmp_path}/test_set.py",
         f"{tmp_path}/train.py",
     ]
