@@ -1811,12 +1811,21 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
     for loop in index.loops:
         if id(loop) in steps or not hasattr(loop, "body"):
             continue
-        for site in direct_calls(index, loop):
+        direct = direct_calls(index, loop)
+        if _over_a_loader(loop) and (fx.places_on_device or any(_trains_model(s.node) for s in direct)):
+            loops.append(loop)  # `for images in zip(loader_a, loader_b)`: `trainer.dis_update(...)` (UNIT)
+            continue
+        for site in direct:
             name = model_called(site.node)
             if name is not None and (name in models or is_model_name(name)):
                 loops.append(loop)
                 break
     return loops
+
+
+def _trains_model(call: ast.Call) -> bool:
+    """`model.optimize_parameters()`: the training step of CycleGAN-style model classes (CUT)."""
+    return method_name(call) == "optimize_parameters"
 
 
 def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:
@@ -1832,11 +1841,28 @@ def _under_cuda_check(fx, node: ast.AST, loop) -> bool:
     """Every guard between the call and the loop is `if torch.cuda.is_available():`, true on every step of a
     GPU run (hysts' training loop). A `try`, `if use_cuda:` or any other test still guards."""
     guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
-    return bool(guards) and all(
-        isinstance(up, ast.If)
-        and isinstance(up.test, ast.Call)
-        and fx.index.resolver.call_name(up.test) == "torch.cuda.is_available"
-        for up in guards
+    return bool(guards) and all(isinstance(up, ast.If) and _gpu_run_test(fx, up.test) for up in guards)
+
+
+def _gpu_run_test(fx, test: ast.AST) -> bool:
+    """A test true on every step of a GPU run: `torch.cuda.is_available()`, `device_type == "cuda"`
+    (build-nanogpt), `len(opt.gpu_ids) > 0` (CycleGAN's and CUT's options)."""
+    if isinstance(test, ast.Call):
+        return fx.index.resolver.call_name(test) == "torch.cuda.is_available"
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, ast.Eq) and isinstance(right, ast.Constant) and right.value == "cuda":
+        return "device" in (base_name(left) or "") or "device" in ast.unparse(left)
+    return (
+        isinstance(op, ast.Gt)
+        and isinstance(right, ast.Constant)
+        and right.value == 0
+        and isinstance(left, ast.Call)
+        and isinstance(left.func, ast.Name)
+        and left.func.id == "len"
+        and len(left.args) == 1
+        and (base_name(left.args[0]) or "").endswith("gpu_ids")
     )
 
 
@@ -1847,7 +1873,7 @@ def check_wait_every_step(index: ModuleIndex):
         # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
         # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers)
         timed = reads_clock(direct) and not any(
-            is_step_call(s.node) and method_name(s.node) != "backward" for s in direct
+            (is_step_call(s.node) and method_name(s.node) != "backward") or _trains_model(s.node) for s in direct
         )
         for site, via in index.reached_calls(direct, depth=1):
             name = index.resolver.call_name(site.node)
