@@ -39,7 +39,7 @@ _MODEL_BUILDERS = (
 
 
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
-    name = index.resolver.call_name(call) or ""
+    name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper():
         return f"the optimizer `{last}(...)` is built"
@@ -70,11 +70,20 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
         ):
             return True
         callee = (base_name(call.func) or "").lower()
-        if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
+        if (
+            isinstance(call.func, ast.Name)
+            and base_name(call.func) in index.class_methods
+            and _loss_class(call) is None  # (the module's own loss class is no model)
+        ):
             return True
-        if callee.startswith(_MODEL_BUILDERS) or callee == "deepcopy":
+        if callee.startswith(_MODEL_BUILDERS) or (callee == "deepcopy" and not _copies_weights(call)):
             return True
     return False
+
+
+def _copies_weights(call: ast.Call) -> bool:
+    """`copy.deepcopy(netF.state_dict())`: the best weights kept, no new model (SHOT)."""
+    return bool(call.args) and isinstance(call.args[0], ast.Call) and method_name(call.args[0]) == "state_dict"
 
 
 def _is_sweep(loop, index: ModuleIndex) -> bool:
@@ -139,7 +148,12 @@ def _setup_in_loops(index: ModuleIndex):
         setups = [
             (s, what)
             for s in direct
-            if (what := _setup_kind(s.node, index, models) or _stateless_called(s.node, index)) is not None
+            if (
+                what := _setup_kind(s.node, index, models)
+                or _stateless_called(s.node, index)
+                or _own_loss_called(s.node, index)
+            )
+            is not None
         ]
         if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
             continue
@@ -228,6 +242,41 @@ def _stateless_called(call: ast.Call, index: ModuleIndex) -> str | None:
     return f"the module `{last}(...)` is built"
 
 
+def _loss_class(call: ast.Call) -> str | None:
+    """The class name of a call that builds a loss by its name (`CrossEntropyLabelSmooth(...)`,
+    `loss.FocalLoss(...)`), whoever defines it; None for calls of other names."""
+    last = _last_name(call)
+    if last[:1].isupper() and (last.endswith("Loss") or "LabelSmooth" in last):
+        return last
+    return None
+
+
+def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """A loss class of the project (or of a module the checker cannot resolve) built and called in one
+    expression (SHOT's `CrossEntropyLabelSmooth(num_classes=..., epsilon=...)(outputs, labels)`)."""
+    last = _loss_class(call)
+    if last is None or (index.resolver.call_name(call) or "").startswith("torch."):
+        return None  # (torch.nn's losses are `_setup_kind`'s)
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        return None
+    return f"the loss `{last}(...)` is built"
+
+
+def _star_nn_name(call: ast.Call, index: ModuleIndex) -> str:
+    """`nn.BCELoss` where `nn` comes from a star import of the project's own module (monodepth2's
+    `from utils import *` next to `import torch`): `torch.nn.BCELoss`; "" otherwise."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "nn"):
+        return ""
+    if "nn" in index.resolver.names or not any(
+        isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names)
+        for stmt in index.tree.body
+    ):
+        return ""
+    return f"torch.nn.{func.attr}"
+
+
 def _per_step_defs(index: ModuleIndex) -> set[int]:
     """Defs that run on every training step: forwards, defs named for the loss, training-step defs (backward
     and a step, no loop of their own) and the defs an innermost step loop calls (3 levels)."""
@@ -247,7 +296,7 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     call = site.node
     if not _last_name(call).endswith("Loss"):
         return None  # (a cheap test first: a module has many calls and few losses)
-    name = index.resolver.call_name(call) or ""
+    name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or not last.endswith("Loss"):
         return None
