@@ -83,7 +83,9 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
 
 def _copies_weights(call: ast.Call) -> bool:
     """`copy.deepcopy(netF.state_dict())`: the best weights kept, no new model (SHOT)."""
-    return bool(call.args) and isinstance(call.args[0], ast.Call) and method_name(call.args[0]) == "state_dict"
+    return (
+        bool(call.args) and isinstance(call.args[0], ast.Call) and method_name(call.args[0]) == "state_dict"
+    )
 
 
 def _is_sweep(loop, index: ModuleIndex) -> bool:
@@ -1328,11 +1330,159 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     or not _scalar_body(loop.body, index, {var}, temps=True)
                     or not _writes_count(loop.body)
                 ):
+                    pair = _read_per_pair(loop, var, index) if isinstance(loop.iter, ast.Name) else None
+                    if pair is not None:
+                        yield pair
+                        continue
+                    tested = _tested_per_element(loop, var, index, tensors)
+                    if tested is not None:
+                        if not _tested_in_parent(loop, index, tensors):
+                            yield _element_finding(loop, tested)
+                        continue
                     wider = _wider_shapes(loop, index)
                     if wider is not None:
                         yield wider
                     continue
         yield _element_finding(loop, owner)
+
+
+def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
+    """`for e in edges_pos: preds.append(sigmoid(adj_rec[e[0], e[1]].item()))` (VGAE's `get_scores`): one
+    element of a tensor, picked by the parts of each item of a list of index pairs, read to the host per
+    pass, outside any `if`; one gather (`adj_rec[edges[:, 0], edges[:, 1]]`) reads them all at once."""
+    for node in (n for stmt in loop.body for n in walk(stmt)):
+        if not (
+            isinstance(node, ast.Call)
+            and method_name(node) == "item"
+            and not node.args
+            and isinstance(node.func.value, ast.Subscript)
+            and isinstance(node.func.value.value, ast.Name)
+            and isinstance(node.func.value.slice, ast.Tuple)
+            and len(node.func.value.slice.elts) > 1
+            and all(
+                isinstance(part, ast.Subscript)
+                and isinstance(part.value, ast.Name)
+                and part.value.id == var
+                and isinstance(part.slice, ast.Constant)
+                for part in node.func.value.slice.elts
+            )
+        ):
+            continue
+        if any(isinstance(a, ast.If | ast.IfExp) for a in facts(index).ancestors(node, loop)):
+            return None
+        tensor = node.func.value.value.id
+        return RawFinding(
+            "PP509",
+            node.lineno,
+            node.col_offset,
+            f"`{tensor}[...].item()` reads one element to the host for each `{var}` of the loop at line "
+            f"{loop.lineno}; gather them with one indexing of `{tensor}` before the loop",
+        )
+    return None
+
+
+def _element_of(node: ast.AST, loop_vars: set[str]) -> str | None:
+    """`target[n, c, 0]`, `tbox[t][1]`: a single element of a named tensor picked by loop variables and
+    integer constants only (no slice, no other name). The tensor's name."""
+    picked = set()
+    while isinstance(node, ast.Subscript):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Name) and part.id in loop_vars:
+                picked.add(part.id)
+            elif not (isinstance(part, ast.Constant) and type(part.value) is int):
+                return None
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and picked else None
+
+
+def _tensor_bound(index: ModuleIndex, loop, name: str, tensors: Callable[[], set[str]]) -> bool:
+    """The name is a tensor: bound from a torch call, a model or a tensor method (`_tensor_names`), or in
+    the loop's def from a chain of tensor methods ending in a move (`tbox = target[b].view(-1, 5).to("cpu")`)."""
+    if name in tensors():
+        return True
+    function = index.loop_function.get(id(loop)) or index.tree
+    for node in _scope_nodes(index, function, ast.Assign):
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        value = node.value
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            if value.func.attr in _TENSOR_METHODS:
+                return True
+            value = value.func.value
+    return False
+
+
+def _range_vars(loop, index: ModuleIndex) -> set[str]:
+    """The variables of the range loops around, at and in the loop, in its def."""
+    found = {
+        inner.target.id
+        for stmt in loop.body
+        for inner in walk(stmt)
+        if isinstance(inner, ast.For)
+        and isinstance(inner.target, ast.Name)
+        and isinstance(inner.iter, ast.Call)
+        and isinstance(inner.iter.func, ast.Name)
+        and inner.iter.func.id == "range"
+    }
+    for outer in [loop, *facts(index).ancestors(loop)]:
+        if isinstance(outer, FUNCTION_TYPES):
+            break
+        if (
+            isinstance(outer, ast.For)
+            and isinstance(outer.target, ast.Name)
+            and isinstance(outer.iter, ast.Call)
+            and isinstance(outer.iter.func, ast.Name)
+            and outer.iter.func.id == "range"
+        ):
+            found.add(outer.target.id)
+    return found
+
+
+def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[], set[str]]) -> str | None:
+    """`for n in range(preds.size(0)): for c in range(preds.size(1)): if target[n, c, 0] > 1: ...` (pose
+    accuracy's `calc_dists`), `for t in range(50): if tbox[t][1] == 0: break` (YOLOv3's `build_targets`):
+    a range loop whose `if` compares one element of a tensor, picked by the loop variables, with a number:
+    a tensor op and a host read for each element. The tensor's name."""
+    if not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ):
+        return None
+    loop_vars = None
+    for node in (n for stmt in loop.body for n in walk(stmt)):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare | ast.BoolOp)):
+            continue
+        compares = [node.test] if isinstance(node.test, ast.Compare) else node.test.values
+        for test in compares:
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+                break
+            if not (
+                isinstance(test.comparators[0], ast.Constant)
+                and type(test.comparators[0].value) in (int, float)
+            ):
+                break
+            if loop_vars is None:
+                loop_vars = _range_vars(loop, index)
+            owner = _element_of(test.left, loop_vars)
+            if owner is None or not any(
+                var in names_in(n.slice) for n in ast.walk(test.left) if isinstance(n, ast.Subscript)
+            ):
+                break
+            if _tensor_bound(index, loop, owner, tensors):
+                return owner
+    return None
+
+
+def _tested_in_parent(loop, index: ModuleIndex, tensors: Callable[[], set[str]]) -> bool:
+    """The loop is the body of a range loop that tests the same elements: that loop reports the nest."""
+    parent = facts(index).parent_of(loop)
+    return (
+        isinstance(parent, ast.For)
+        and isinstance(parent.target, ast.Name)
+        and _tested_per_element(parent, parent.target.id, index, tensors) is not None
+    )
 
 
 register(

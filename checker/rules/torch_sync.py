@@ -1873,7 +1873,8 @@ def check_wait_every_step(index: ModuleIndex):
         # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
         # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers)
         timed = reads_clock(direct) and not any(
-            (is_step_call(s.node) and method_name(s.node) != "backward") or _trains_model(s.node) for s in direct
+            (is_step_call(s.node) and method_name(s.node) != "backward") or _trains_model(s.node)
+            for s in direct
         )
         for site, via in index.reached_calls(direct, depth=1):
             name = index.resolver.call_name(site.node)
