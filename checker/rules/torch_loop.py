@@ -262,6 +262,10 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
     parent = facts(index).parent_of(call)
     if not (isinstance(parent, ast.Call) and parent.func is call):
         return None
+    given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
+    if given and loop is not None and given & _bound([n for s in loop.body for n in walk(s)]):
+        return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
 
 

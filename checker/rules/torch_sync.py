@@ -1812,7 +1812,9 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
         if id(loop) in steps or not hasattr(loop, "body"):
             continue
         direct = direct_calls(index, loop)
-        if _over_a_loader(loop) and (fx.places_on_device or any(_trains_model(s.node) for s in direct)):
+        if _over_a_loader(loop) and any(
+            _trains_model(s.node) or is_device_move(s.node, index) for s in direct
+        ):
             loops.append(loop)  # `for images in zip(loader_a, loader_b)`: `trainer.dis_update(...)` (UNIT)
             continue
         for site in direct:
@@ -1824,8 +1826,13 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
 
 
 def _trains_model(call: ast.Call) -> bool:
-    """`model.optimize_parameters()`: the training step of CycleGAN-style model classes (CUT)."""
-    return method_name(call) == "optimize_parameters"
+    """`model.optimize_parameters()`, the training step of CycleGAN-style model classes (CUT), and
+    `trainer.dis_update(...)`/`gen_update(...)` (UNIT, FUNIT, MUNIT): a model object trains itself."""
+    name = method_name(call)
+    if name == "optimize_parameters":
+        return True
+    receiver = base_name(call.func.value) if isinstance(call.func, ast.Attribute) else None
+    return bool(name and name.endswith("_update") and receiver in ("trainer", "model", "solver"))
 
 
 def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:

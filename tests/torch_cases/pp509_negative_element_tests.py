@@ -1,0 +1,29 @@
+"""PP509 left alone: an element test on a Python list, a pair read under an `if`, and a loop over a
+NumPy array's pairs."""
+
+import numpy as np
+import torch
+
+
+def count_boxes(boxes, n_batch):
+    n = 0
+    for b in range(n_batch):
+        rows = boxes[b]
+        for t in range(50):
+            if rows[t][1] == 0:  # (a list of lists read from a label file)
+                break
+            n += 1
+    return n
+
+
+def pick_scores(edges, adj_rec, wanted):
+    preds = []
+    for e in edges:
+        if e[0] in wanted:
+            preds.append(adj_rec[e[0], e[1]].item())
+    return preds
+
+
+def from_numpy(edges):
+    table = np.zeros((10, 10))
+    return torch.tensor([table[e[0], e[1]] for e in edges])
