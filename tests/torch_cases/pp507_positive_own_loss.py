@@ -32,9 +32,9 @@ def train_source(args, netF, netC, optimizer, loader):
 def train_digit(args, net, optimizer, loader):
     for inputs, labels in loader:
         inputs, labels = inputs.cuda(), labels.cuda()
-        smoothed = loss.CrossEntropyLabelSmooth(num_classes=10, epsilon=0.1)(
+        smoothed = loss.CrossEntropyLabelSmooth(num_classes=10, epsilon=0.1)(  # expect: PP507
             net(inputs), labels
-        )  # expect: PP507
+        )
         optimizer.zero_grad()
         smoothed.backward()
         optimizer.step()
@@ -46,7 +46,7 @@ class Trainer:
         total = 0
         for scale in self.opt.scales:
             mask = outputs[("predictive_mask", scale)]
-            weighting = nn.BCELoss()(mask, torch.ones(mask.shape, device=mask.device))  # expect: PP507
+            weighting = nn.BCELoss()(mask, torch.ones(mask.shape, device=mask.device))  # noqa: F405  # expect: PP507
             total += weighting.mean()
         losses["loss"] = total
         return losses

@@ -27,7 +27,7 @@ def build_targets(target, n_batch, n_w, n_h):
             if tbox[t][1] == 0:
                 break
             n_gt += 1
-            gx, gy = tbox[t][1] * n_w, tbox[t][2] * n_h
+            n_gt += int(tbox[t][1] * n_w > 0) + int(tbox[t][2] * n_h > 0)
     return n_gt
 
 

@@ -7,7 +7,7 @@ import torch
 
 
 def train(model, optimizer, train_loader, args, max_steps):
-    for step in range(max_steps):
+    for _ in range(max_steps):
         x, y = train_loader.next_batch()
         x, y = x.to(args.device), y.to(args.device)
         logits, loss = model(x, y)
@@ -19,7 +19,7 @@ def train(model, optimizer, train_loader, args, max_steps):
 
 def time_loading(dataset):
     # a benchmark of the data pipeline: the clock is the point, nothing trains
-    for batch in dataset:
+    for _batch in dataset:
         start = time.time()
         torch.cuda.synchronize()
         print(time.time() - start)

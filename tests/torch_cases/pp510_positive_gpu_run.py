@@ -26,8 +26,8 @@ def train_tokens(model, optimizer, train_loader, max_steps):
 
 def train_translation(opt, model, dataset):
     # CUT and CycleGAN: the model class trains itself in `optimize_parameters`
-    for epoch in range(opt.n_epochs):
-        for i, data in enumerate(dataset):
+    for _epoch in range(opt.n_epochs):
+        for data in dataset:
             if len(opt.gpu_ids) > 0:
                 torch.cuda.synchronize()  # expect: PP510
             start = time.time()
@@ -42,7 +42,7 @@ def train_unit(trainer, config):
     # UNIT and FUNIT: the trainer's update methods run the models of another module
     train_loader_a, train_loader_b = get_loaders(config)
     while True:
-        for it, (images_a, images_b) in enumerate(zip(train_loader_a, train_loader_b)):
+        for images_a, images_b in zip(train_loader_a, train_loader_b, strict=False):
             images_a, images_b = images_a.cuda().detach(), images_b.cuda().detach()
             with Timer("Elapsed time in update: %f"):
                 trainer.dis_update(images_a, images_b, config)
