@@ -1540,7 +1540,12 @@ for epoch in range(epochs):
             "counts, one under no_grad (a validation helper) does not. "
             "Such a module no longer marks the loop as one that builds a new model. A parameter-free module "
             "built in a forward (`nn.ReLU()(x)`) costs as little as a loss but is no kind the rule names: left "
-            "alone."
+            "alone. Branch torch-fix29: a loss class of the project or of a module the checker cannot read "
+            "(a capitalised name ending in `Loss`, or `CrossEntropyLabelSmooth`) built and called at once in "
+            "the step loop counts, unless it is given a name the loop binds (this step's weights); `nn` handed "
+            "over by a star import of the project's module (`from utils import *`) is torch.nn; and "
+            "`copy.deepcopy(net.state_dict())` (the best weights kept) no longer makes the loop one that "
+            "builds a new model."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1592,7 +1597,11 @@ register(
             "hard.append(dist[i][mask[i]].max())` then `torch.cat(hard)`) or sums one term per index into a "
             "tensor (`score = score + trans[tags[i + 1], tags[i]]`), a comprehension stacked at once over a "
             "batch's rows (`torch.cat(tuple(r + g * q.max() for r, q in zip(rewards, next_q)))`), and "
-            "`t[i].item()` collected into a list or dict once per element in a loop over batches."
+            "`t[i].item()` collected into a list or dict once per element in a loop over batches. Branch "
+            "torch-fix29: a range loop (nest) whose `if` compares one element of a tensor, picked by loop "
+            "variables and integer constants, with a number (`if target[n, c, 0] > 1:`, `if tbox[t][1] == 0: "
+            "break`), reported at the outermost loop of the nest that tests it; and `t[e[0], e[1]].item()` "
+            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores)."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
@@ -1629,7 +1638,10 @@ t = t * 2 + 1
             "tensor's first axis, so the CRF's `_forward_alg` is found; and in a range loop nested in a loop "
             "over batches, an element bound to a name (`label = labels[i]`) of a tensor the def makes or moves "
             "to the device, then used as a Python list's index (`n_class_correct[label] += 1`) or in an `if` "
-            "test, is a host read as `.item()` is."
+            "test, is a host read as `.item()` is. Branch torch-fix29: the element test needs the name bound "
+            "as a tensor (from a torch call, a model or a tensor method, or in the def from a chain of tensor "
+            "methods such as `target[b].view(-1, 5).to('cpu')`): a list of lists read from a label file is "
+            "left alone; a per-pair `.item()` under an `if` is left alone."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

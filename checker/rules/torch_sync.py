@@ -2165,6 +2165,12 @@ for x, y in loader:
             "Confidence medium: 2 findings left (both right) on the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
             " Branch torch-fix16: a synchronize() reached through a helper that reads a clock itself "
             "(YOLO's `time_synchronized()`) is a timer too (hold-out 8: 2 findings read wrong gone)."
+            " Branch torch-fix29: `if device_type == 'cuda':` (a name or attribute with `device` in it) and "
+            "`if len(opt.gpu_ids) > 0:` are true on every step of a GPU run, as `torch.cuda.is_available()` "
+            "is; a loop over a loader (`for data in dataset`, `zip(loader_a, loader_b)`) that moves its batch "
+            "to the device or trains a model object (`model.optimize_parameters()`, `trainer.dis_update(...)`) "
+            "counts as a loop that runs a model, and such a model call is a step for the timer test (CUT's "
+            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`)."
         ),
         confidence="medium",
         check=check_wait_every_step,
