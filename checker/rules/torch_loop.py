@@ -1409,12 +1409,16 @@ def _tensor_bound(index: ModuleIndex, loop, name: str, tensors: Callable[[], set
     for node in _scope_nodes(index, function, ast.Assign):
         if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             continue
-        value = node.value
+        value, methods = node.value, set()
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            if value.func.attr in _TENSOR_METHODS:
-                return True
+            methods.add(value.func.attr)
             value = value.func.value
+        if methods & _TENSOR_METHODS and not methods & _OFF_TENSOR:
+            return True  # (`dets.detach().cpu().numpy().copy()` is a NumPy array)
     return False
+
+
+_OFF_TENSOR = frozenset({"numpy", "tolist", "item"})
 
 
 def _range_vars(loop, index: ModuleIndex) -> set[str]:
@@ -1452,8 +1456,8 @@ def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[]
         isinstance(loop.iter, ast.Call)
         and isinstance(loop.iter.func, ast.Name)
         and loop.iter.func.id == "range"
-    ):
-        return None
+    ) or few_runs([loop]):
+        return None  # (`for i in range(1):` of a debug picture is no loop over elements)
     loop_vars = None
     for node in (n for stmt in loop.body for n in walk(stmt)):
         if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare | ast.BoolOp)):
