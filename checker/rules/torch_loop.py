@@ -1406,6 +1406,15 @@ def _tensor_bound(index: ModuleIndex, loop, name: str, tensors: Callable[[], set
     if name in tensors():
         return True
     function = index.loop_function.get(id(loop)) or index.tree
+    if any(
+        isinstance(t, ast.Name)
+        and t.id == name
+        and (index.resolver.call_name(node.value) or "").startswith("numpy.")
+        for node in _scope_nodes(index, function, ast.Assign)
+        if isinstance(node.value, ast.Call)
+        for t in node.targets
+    ):
+        return False  # `rows_good = np.argwhere(mask)` then `rows_good = rows_good.flatten()`
     for node in _scope_nodes(index, function, ast.Assign):
         if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             continue
@@ -1413,11 +1422,13 @@ def _tensor_bound(index: ModuleIndex, loop, name: str, tensors: Callable[[], set
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
             methods.add(value.func.attr)
             value = value.func.value
-        if methods & _TENSOR_METHODS and not methods & _OFF_TENSOR:
+        if methods & _TORCH_ONLY and not methods & _OFF_TENSOR:
             return True  # (`dets.detach().cpu().numpy().copy()` is a NumPy array)
     return False
 
 
+# tensor methods NumPy arrays lack (an array has `flatten`, `round`, `squeeze`: `np.argwhere(m).flatten()`)
+_TORCH_ONLY = frozenset({"view", "cuda", "cpu", "detach", "float", "long", "to", "unsqueeze"})
 _OFF_TENSOR = frozenset({"numpy", "tolist", "item"})
 
 
@@ -1459,7 +1470,10 @@ def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[]
     ) or few_runs([loop]):
         return None  # (`for i in range(1):` of a debug picture is no loop over elements)
     loop_vars = None
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    nodes = [n for stmt in loop.body for n in walk(stmt)]
+    if var in _bound(nodes):
+        return None  # (`i = vec[0]` in an inner loop: the test's `i` is no longer this loop's)
+    for node in nodes:
         if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare | ast.BoolOp)):
             continue
         compares = [node.test] if isinstance(node.test, ast.Compare) else node.test.values

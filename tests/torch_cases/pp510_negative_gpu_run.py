@@ -31,3 +31,15 @@ def count_batches(val_loader):
         n += len(batch)
         torch.cuda.empty_cache()  # (nothing of this module is on a GPU: no cache to give back)
     return n
+
+
+def fold_maps(checkpoints, build, inputs, device):
+    # one model per fold, freed before the next: an empty_cache() so guarded is a clean-up between folds
+    maps = []
+    for checkpoint in checkpoints:
+        model = build(checkpoint).to(device)
+        maps.append(model(inputs).cpu())
+        del model
+        if device.type == "cuda":
+            torch.cuda.empty_cache()
+    return maps
