@@ -1471,11 +1471,10 @@ def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[]
         return None  # (`for i in range(1):` of a debug picture is no loop over elements)
     loop_vars = None
     nodes = [n for stmt in loop.body for n in walk(stmt)]
-    if var in _bound(nodes):
+    tests = [n for n in nodes if isinstance(n, ast.If) and isinstance(n.test, ast.Compare | ast.BoolOp)]
+    if not tests or var in _bound(nodes):
         return None  # (`i = vec[0]` in an inner loop: the test's `i` is no longer this loop's)
-    for node in nodes:
-        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare | ast.BoolOp)):
-            continue
+    for node in tests:
         compares = [node.test] if isinstance(node.test, ast.Compare) else node.test.values
         for test in compares:
             if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
