@@ -1470,9 +1470,9 @@ def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[]
     ) or few_runs([loop]):
         return None  # (`for i in range(1):` of a debug picture is no loop over elements)
     loop_vars = None
-    nodes = [n for stmt in loop.body for n in walk(stmt)]
-    tests = [n for n in nodes if isinstance(n, ast.If) and isinstance(n.test, ast.Compare | ast.BoolOp)]
-    if not tests or var in _bound(nodes):
+    statements = [s for stmt in loop.body for s in statements_in(stmt)]  # (no expressions: cheaper)
+    tests = [s for s in statements if isinstance(s, ast.If) and isinstance(s.test, ast.Compare | ast.BoolOp)]
+    if not tests or any(var in _targets_of(s) for s in statements):
         return None  # (`i = vec[0]` in an inner loop: the test's `i` is no longer this loop's)
     for node in tests:
         compares = [node.test] if isinstance(node.test, ast.Compare) else node.test.values
@@ -1494,6 +1494,20 @@ def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[]
             if _tensor_bound(index, loop, owner, tensors):
                 return owner
     return None
+
+
+def _targets_of(stmt: ast.AST) -> set[str]:
+    """The names a statement binds (`i = vec[0]`, `for i in ...`, `i += 1`)."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For):
+        targets = [stmt.target]
+    else:
+        return set()
+    # (only names stored: `dists[c, n] = ...` binds no `n`)
+    return {
+        n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
 
 
 def _tested_in_parent(loop, index: ModuleIndex, tensors: Callable[[], set[str]]) -> bool:
