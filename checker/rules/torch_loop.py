@@ -39,7 +39,7 @@ _MODEL_BUILDERS = (
 
 
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
-    name = index.resolver.call_name(call) or ""
+    name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper():
         return f"the optimizer `{last}(...)` is built"
@@ -70,11 +70,22 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
         ):
             return True
         callee = (base_name(call.func) or "").lower()
-        if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
+        if (
+            isinstance(call.func, ast.Name)
+            and base_name(call.func) in index.class_methods
+            and _loss_class(call) is None  # (the module's own loss class is no model)
+        ):
             return True
-        if callee.startswith(_MODEL_BUILDERS) or callee == "deepcopy":
+        if callee.startswith(_MODEL_BUILDERS) or (callee == "deepcopy" and not _copies_weights(call)):
             return True
     return False
+
+
+def _copies_weights(call: ast.Call) -> bool:
+    """`copy.deepcopy(netF.state_dict())`: the best weights kept, no new model (SHOT)."""
+    return (
+        bool(call.args) and isinstance(call.args[0], ast.Call) and method_name(call.args[0]) == "state_dict"
+    )
 
 
 def _is_sweep(loop, index: ModuleIndex) -> bool:
@@ -139,7 +150,12 @@ def _setup_in_loops(index: ModuleIndex):
         setups = [
             (s, what)
             for s in direct
-            if (what := _setup_kind(s.node, index, models) or _stateless_called(s.node, index)) is not None
+            if (
+                what := _setup_kind(s.node, index, models)
+                or _stateless_called(s.node, index)
+                or _own_loss_called(s.node, index)
+            )
+            is not None
         ]
         if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
             continue
@@ -228,6 +244,45 @@ def _stateless_called(call: ast.Call, index: ModuleIndex) -> str | None:
     return f"the module `{last}(...)` is built"
 
 
+def _loss_class(call: ast.Call) -> str | None:
+    """The class name of a call that builds a loss by its name (`CrossEntropyLabelSmooth(...)`,
+    `loss.FocalLoss(...)`), whoever defines it; None for calls of other names."""
+    last = _last_name(call)
+    if last[:1].isupper() and (last.endswith("Loss") or "LabelSmooth" in last):
+        return last
+    return None
+
+
+def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """A loss class of the project (or of a module the checker cannot resolve) built and called in one
+    expression (SHOT's `CrossEntropyLabelSmooth(num_classes=..., epsilon=...)(outputs, labels)`)."""
+    last = _loss_class(call)
+    if last is None or (index.resolver.call_name(call) or "").startswith("torch."):
+        return None  # (torch.nn's losses are `_setup_kind`'s)
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        return None
+    given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
+    if given and loop is not None and given & _bound([n for s in loop.body for n in walk(s)]):
+        return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
+    return f"the loss `{last}(...)` is built"
+
+
+def _star_nn_name(call: ast.Call, index: ModuleIndex) -> str:
+    """`nn.BCELoss` where `nn` comes from a star import of the project's own module (monodepth2's
+    `from utils import *` next to `import torch`): `torch.nn.BCELoss`; "" otherwise."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "nn"):
+        return ""
+    if "nn" in index.resolver.names or not any(
+        isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names)
+        for stmt in index.tree.body
+    ):
+        return ""
+    return f"torch.nn.{func.attr}"
+
+
 def _per_step_defs(index: ModuleIndex) -> set[int]:
     """Defs that run on every training step: forwards, defs named for the loss, training-step defs (backward
     and a step, no loop of their own) and the defs an innermost step loop calls (3 levels)."""
@@ -247,7 +302,7 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     call = site.node
     if not _last_name(call).endswith("Loss"):
         return None  # (a cheap test first: a module has many calls and few losses)
-    name = index.resolver.call_name(call) or ""
+    name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or not last.endswith("Loss"):
         return None
@@ -1279,11 +1334,190 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     or not _scalar_body(loop.body, index, {var}, temps=True)
                     or not _writes_count(loop.body)
                 ):
+                    pair = _read_per_pair(loop, var, index) if isinstance(loop.iter, ast.Name) else None
+                    if pair is not None:
+                        yield pair
+                        continue
+                    tested = _tested_per_element(loop, var, index, tensors)
+                    if tested is not None:
+                        if not _tested_in_parent(loop, index, tensors):
+                            yield _element_finding(loop, tested)
+                        continue
                     wider = _wider_shapes(loop, index)
                     if wider is not None:
                         yield wider
                     continue
         yield _element_finding(loop, owner)
+
+
+def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
+    """`for e in edges_pos: preds.append(sigmoid(adj_rec[e[0], e[1]].item()))` (VGAE's `get_scores`): one
+    element of a tensor, picked by the parts of each item of a list of index pairs, read to the host per
+    pass, outside any `if`; one gather (`adj_rec[edges[:, 0], edges[:, 1]]`) reads them all at once."""
+    for node in (n for stmt in loop.body for n in walk(stmt)):
+        if not (
+            isinstance(node, ast.Call)
+            and method_name(node) == "item"
+            and not node.args
+            and isinstance(node.func.value, ast.Subscript)
+            and isinstance(node.func.value.value, ast.Name)
+            and isinstance(node.func.value.slice, ast.Tuple)
+            and len(node.func.value.slice.elts) > 1
+            and all(
+                isinstance(part, ast.Subscript)
+                and isinstance(part.value, ast.Name)
+                and part.value.id == var
+                and isinstance(part.slice, ast.Constant)
+                for part in node.func.value.slice.elts
+            )
+        ):
+            continue
+        if any(isinstance(a, ast.If | ast.IfExp) for a in facts(index).ancestors(node, loop)):
+            return None
+        tensor = node.func.value.value.id
+        return RawFinding(
+            "PP509",
+            node.lineno,
+            node.col_offset,
+            f"`{tensor}[...].item()` reads one element to the host for each `{var}` of the loop at line "
+            f"{loop.lineno}; gather them with one indexing of `{tensor}` before the loop",
+        )
+    return None
+
+
+def _element_of(node: ast.AST, loop_vars: set[str]) -> str | None:
+    """`target[n, c, 0]`, `tbox[t][1]`: a single element of a named tensor picked by loop variables and
+    integer constants only (no slice, no other name). The tensor's name."""
+    picked = set()
+    while isinstance(node, ast.Subscript):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Name) and part.id in loop_vars:
+                picked.add(part.id)
+            elif not (isinstance(part, ast.Constant) and type(part.value) is int):
+                return None
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and picked else None
+
+
+def _tensor_bound(index: ModuleIndex, loop, name: str, tensors: Callable[[], set[str]]) -> bool:
+    """The name is a tensor: bound from a torch call, a model or a tensor method (`_tensor_names`), or in
+    the loop's def from a chain of tensor methods ending in a move (`tbox = target[b].view(-1, 5).to("cpu")`)."""
+    if name in tensors():
+        return True
+    function = index.loop_function.get(id(loop)) or index.tree
+    if any(
+        isinstance(t, ast.Name)
+        and t.id == name
+        and (index.resolver.call_name(node.value) or "").startswith("numpy.")
+        for node in _scope_nodes(index, function, ast.Assign)
+        if isinstance(node.value, ast.Call)
+        for t in node.targets
+    ):
+        return False  # `rows_good = np.argwhere(mask)` then `rows_good = rows_good.flatten()`
+    for node in _scope_nodes(index, function, ast.Assign):
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        value, methods = node.value, set()
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            methods.add(value.func.attr)
+            value = value.func.value
+        if methods & _TORCH_ONLY and not methods & _OFF_TENSOR:
+            return True  # (`dets.detach().cpu().numpy().copy()` is a NumPy array)
+    return False
+
+
+# tensor methods NumPy arrays lack (an array has `flatten`, `round`, `squeeze`: `np.argwhere(m).flatten()`)
+_TORCH_ONLY = frozenset({"view", "cuda", "cpu", "detach", "float", "long", "to", "unsqueeze"})
+_OFF_TENSOR = frozenset({"numpy", "tolist", "item"})
+
+
+def _range_vars(loop, index: ModuleIndex) -> set[str]:
+    """The variables of the range loops around, at and in the loop, in its def."""
+    found = {
+        inner.target.id
+        for stmt in loop.body
+        for inner in walk(stmt)
+        if isinstance(inner, ast.For)
+        and isinstance(inner.target, ast.Name)
+        and isinstance(inner.iter, ast.Call)
+        and isinstance(inner.iter.func, ast.Name)
+        and inner.iter.func.id == "range"
+    }
+    for outer in [loop, *facts(index).ancestors(loop)]:
+        if isinstance(outer, FUNCTION_TYPES):
+            break
+        if (
+            isinstance(outer, ast.For)
+            and isinstance(outer.target, ast.Name)
+            and isinstance(outer.iter, ast.Call)
+            and isinstance(outer.iter.func, ast.Name)
+            and outer.iter.func.id == "range"
+        ):
+            found.add(outer.target.id)
+    return found
+
+
+def _tested_per_element(loop, var: str, index: ModuleIndex, tensors: Callable[[], set[str]]) -> str | None:
+    """`for n in range(preds.size(0)): for c in range(preds.size(1)): if target[n, c, 0] > 1: ...` (pose
+    accuracy's `calc_dists`), `for t in range(50): if tbox[t][1] == 0: break` (YOLOv3's `build_targets`):
+    a range loop whose `if` compares one element of a tensor, picked by the loop variables, with a number:
+    a tensor op and a host read for each element. The tensor's name."""
+    if not (
+        isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+    ) or few_runs([loop]):
+        return None  # (`for i in range(1):` of a debug picture is no loop over elements)
+    loop_vars = None
+    statements = [s for stmt in loop.body for s in statements_in(stmt)]  # (no expressions: cheaper)
+    tests = [s for s in statements if isinstance(s, ast.If) and isinstance(s.test, ast.Compare | ast.BoolOp)]
+    if not tests or any(var in _targets_of(s) for s in statements):
+        return None  # (`i = vec[0]` in an inner loop: the test's `i` is no longer this loop's)
+    for node in tests:
+        compares = [node.test] if isinstance(node.test, ast.Compare) else node.test.values
+        for test in compares:
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+                break
+            if not (
+                isinstance(test.comparators[0], ast.Constant)
+                and type(test.comparators[0].value) in (int, float)
+            ):
+                break
+            if loop_vars is None:
+                loop_vars = _range_vars(loop, index)
+            owner = _element_of(test.left, loop_vars)
+            if owner is None or not any(
+                var in names_in(n.slice) for n in ast.walk(test.left) if isinstance(n, ast.Subscript)
+            ):
+                break
+            if _tensor_bound(index, loop, owner, tensors):
+                return owner
+    return None
+
+
+def _targets_of(stmt: ast.AST) -> set[str]:
+    """The names a statement binds (`i = vec[0]`, `for i in ...`, `i += 1`)."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, ast.AugAssign | ast.AnnAssign | ast.For):
+        targets = [stmt.target]
+    else:
+        return set()
+    # (only names stored: `dists[c, n] = ...` binds no `n`)
+    return {
+        n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+
+
+def _tested_in_parent(loop, index: ModuleIndex, tensors: Callable[[], set[str]]) -> bool:
+    """The loop is the body of a range loop that tests the same elements: that loop reports the nest."""
+    parent = facts(index).parent_of(loop)
+    return (
+        isinstance(parent, ast.For)
+        and isinstance(parent.target, ast.Name)
+        and _tested_per_element(parent, parent.target.id, index, tensors) is not None
+    )
 
 
 register(
@@ -1337,7 +1571,12 @@ for epoch in range(epochs):
             "counts, one under no_grad (a validation helper) does not. "
             "Such a module no longer marks the loop as one that builds a new model. A parameter-free module "
             "built in a forward (`nn.ReLU()(x)`) costs as little as a loss but is no kind the rule names: left "
-            "alone."
+            "alone. Branch torch-fix29: a loss class of the project or of a module the checker cannot read "
+            "(a capitalised name ending in `Loss`, or `CrossEntropyLabelSmooth`) built and called at once in "
+            "the step loop counts, unless it is given a name the loop binds (this step's weights); `nn` handed "
+            "over by a star import of the project's module (`from utils import *`) is torch.nn; and "
+            "`copy.deepcopy(net.state_dict())` (the best weights kept) no longer makes the loop one that "
+            "builds a new model."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1389,7 +1628,11 @@ register(
             "hard.append(dist[i][mask[i]].max())` then `torch.cat(hard)`) or sums one term per index into a "
             "tensor (`score = score + trans[tags[i + 1], tags[i]]`), a comprehension stacked at once over a "
             "batch's rows (`torch.cat(tuple(r + g * q.max() for r, q in zip(rewards, next_q)))`), and "
-            "`t[i].item()` collected into a list or dict once per element in a loop over batches."
+            "`t[i].item()` collected into a list or dict once per element in a loop over batches. Branch "
+            "torch-fix29: a range loop (nest) whose `if` compares one element of a tensor, picked by loop "
+            "variables and integer constants, with a number (`if target[n, c, 0] > 1:`, `if tbox[t][1] == 0: "
+            "break`), reported at the outermost loop of the nest that tests it; and `t[e[0], e[1]].item()` "
+            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores)."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
@@ -1426,7 +1669,10 @@ t = t * 2 + 1
             "tensor's first axis, so the CRF's `_forward_alg` is found; and in a range loop nested in a loop "
             "over batches, an element bound to a name (`label = labels[i]`) of a tensor the def makes or moves "
             "to the device, then used as a Python list's index (`n_class_correct[label] += 1`) or in an `if` "
-            "test, is a host read as `.item()` is."
+            "test, is a host read as `.item()` is. Branch torch-fix29: the element test needs the name bound "
+            "as a tensor (from a torch call, a model or a tensor method, or in the def from a chain of tensor "
+            "methods such as `target[b].view(-1, 5).to('cpu')`): a list of lists read from a label file is "
+            "left alone; a per-pair `.item()` under an `if` is left alone."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

@@ -1811,12 +1811,28 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
     for loop in index.loops:
         if id(loop) in steps or not hasattr(loop, "body"):
             continue
-        for site in direct_calls(index, loop):
+        direct = direct_calls(index, loop)
+        if _over_a_loader(loop) and any(
+            _trains_model(s.node) or is_device_move(s.node, index) for s in direct
+        ):
+            loops.append(loop)  # `for images in zip(loader_a, loader_b)`: `trainer.dis_update(...)` (UNIT)
+            continue
+        for site in direct:
             name = model_called(site.node)
             if name is not None and (name in models or is_model_name(name)):
                 loops.append(loop)
                 break
     return loops
+
+
+def _trains_model(call: ast.Call) -> bool:
+    """`model.optimize_parameters()`, the training step of CycleGAN-style model classes (CUT), and
+    `trainer.dis_update(...)`/`gen_update(...)` (UNIT, FUNIT, MUNIT): a model object trains itself."""
+    name = method_name(call)
+    if name == "optimize_parameters":
+        return True
+    receiver = base_name(call.func.value) if isinstance(call.func, ast.Attribute) else None
+    return bool(name and name.endswith("_update") and receiver in ("trainer", "model", "solver"))
 
 
 def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:
@@ -1828,15 +1844,35 @@ def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:
 _GUARD_NODES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
 
 
-def _under_cuda_check(fx, node: ast.AST, loop) -> bool:
+def _under_cuda_check(fx, node: ast.AST, loop, run_tests: bool = False) -> bool:
     """Every guard between the call and the loop is `if torch.cuda.is_available():`, true on every step of a
     GPU run (hysts' training loop). A `try`, `if use_cuda:` or any other test still guards."""
     guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
     return bool(guards) and all(
-        isinstance(up, ast.If)
-        and isinstance(up.test, ast.Call)
-        and fx.index.resolver.call_name(up.test) == "torch.cuda.is_available"
-        for up in guards
+        isinstance(up, ast.If) and _gpu_run_test(fx, up.test, run_tests) for up in guards
+    )
+
+
+def _gpu_run_test(fx, test: ast.AST, run_tests: bool) -> bool:
+    """A test true on every step of a GPU run: `torch.cuda.is_available()`; with `run_tests` (a
+    synchronize(): an empty_cache() so guarded is mostly a per-fold clean-up) also `device_type == "cuda"`
+    (build-nanogpt) and `len(opt.gpu_ids) > 0` (CycleGAN's and CUT's options)."""
+    if isinstance(test, ast.Call):
+        return fx.index.resolver.call_name(test) == "torch.cuda.is_available"
+    if not (run_tests and isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, ast.Eq) and isinstance(right, ast.Constant) and right.value == "cuda":
+        return "device" in (base_name(left) or "") or "device" in ast.unparse(left)
+    return (
+        isinstance(op, ast.Gt)
+        and isinstance(right, ast.Constant)
+        and right.value == 0
+        and isinstance(left, ast.Call)
+        and isinstance(left.func, ast.Name)
+        and left.func.id == "len"
+        and len(left.args) == 1
+        and (base_name(left.args[0]) or "").endswith("gpu_ids")
     )
 
 
@@ -1847,7 +1883,8 @@ def check_wait_every_step(index: ModuleIndex):
         # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
         # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers)
         timed = reads_clock(direct) and not any(
-            is_step_call(s.node) and method_name(s.node) != "backward" for s in direct
+            (is_step_call(s.node) and method_name(s.node) != "backward") or _trains_model(s.node)
+            for s in direct
         )
         for site, via in index.reached_calls(direct, depth=1):
             name = index.resolver.call_name(site.node)
@@ -1860,7 +1897,7 @@ def check_wait_every_step(index: ModuleIndex):
             if via is not None and name.endswith("synchronize") and _timing_helper(index, via, loop):
                 continue  # `t0 = time_synchronized()`: the helper waits in order to read its clock
             at = via or site.node
-            if fx.guarded(at, loop) and not _under_cuda_check(fx, at, loop):
+            if fx.guarded(at, loop) and not _under_cuda_check(fx, at, loop, name.endswith("synchronize")):
                 continue
             yield RawFinding(
                 "PP510",
@@ -2131,6 +2168,12 @@ for x, y in loader:
             "Confidence medium: 2 findings left (both right) on the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
             " Branch torch-fix16: a synchronize() reached through a helper that reads a clock itself "
             "(YOLO's `time_synchronized()`) is a timer too (hold-out 8: 2 findings read wrong gone)."
+            " Branch torch-fix29: `if device_type == 'cuda':` (a name or attribute with `device` in it) and "
+            "`if len(opt.gpu_ids) > 0:` are true on every step of a GPU run, as `torch.cuda.is_available()` "
+            "is; a loop over a loader (`for data in dataset`, `zip(loader_a, loader_b)`) that moves its batch "
+            "to the device or trains a model object (`model.optimize_parameters()`, `trainer.dis_update(...)`) "
+            "counts as a loop that runs a model, and such a model call is a step for the timer test (CUT's "
+            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`)."
         ),
         confidence="medium",
         check=check_wait_every_step,
