@@ -257,10 +257,12 @@ def child_nodes(node: ast.AST, into: list) -> list:
     generator: _walk and walk call this on every node of every file)."""
     for name in node._fields:
         value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
+        if value.__class__ is list:  # (a plain loop: extend with a generator costs more on short lists)
+            for item in value:
+                if isinstance(item, ast.AST):
+                    into.append(item)
+        elif isinstance(value, ast.AST):
             into.append(value)
-        elif value.__class__ is list:
-            into.extend(item for item in value if isinstance(item, ast.AST))
     return into
 
 
