@@ -266,6 +266,19 @@ def child_nodes(node: ast.AST, into: list) -> list:
     return into
 
 
+def dotted_parts(node: ast.AST) -> list[str] | None:
+    """`self.opt.lr` -> ["self", "opt", "lr"]; None for anything but a name and attributes of it."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    parts.reverse()
+    return parts
+
+
 def assigned_names(nodes) -> set[str]:
     """Names bound anywhere in these statements/targets (assignments, loop targets, with-as, augmented)."""
     names: set[str] = set()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import re
 
+from checker.module import dotted_parts
+
 # tests/ folders and test helpers: test code whatever they hold
 _TEST_PLACE = re.compile(r"(^|/)(tests?/|[^/]*test_utils?\.py$|conftest\.py$)")
 # test_*.py and *_test.py: a unit-test module, or a script that evaluates on a test set
@@ -68,11 +70,5 @@ def _docstring(stmt: ast.stmt) -> bool:
 
 def _dotted(node: ast.AST) -> str:
     """`tf.test.TestCase` -> "tf.test.TestCase"; "" for anything but names and attributes."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    parts = dotted_parts(node)
+    return "" if parts is None else ".".join(parts)

@@ -19,6 +19,7 @@ from checker.module import (
     FUNCTION_TYPES,
     HELPER_DEPTH,
     ModuleIndex,
+    dotted_parts,
     parameter_names,
     walk,
 )
@@ -120,14 +121,8 @@ def invariant_op(call: ast.Call, index: ModuleIndex) -> str | None:
 
 def _key(node) -> str | None:
     """`x` -> "x", `self.h` -> "self.h", `a.b.c` -> "a.b.c"; None for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    parts = dotted_parts(node)
+    return None if parts is None else ".".join(parts)
 
 
 def changed_in(

@@ -7,7 +7,15 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, names_in, statements_in, walk
+from checker.module import (
+    COMPREHENSION_TYPES,
+    FUNCTION_TYPES,
+    ModuleIndex,
+    dotted_parts,
+    names_in,
+    statements_in,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
@@ -197,15 +205,9 @@ def _options_only(test: ast.AST) -> bool:
     if not chains:
         return False
     for end in chains:
-        parts = []
-        while isinstance(end, ast.Attribute):
-            parts.append(end.attr)
-            end = end.value
-        if not isinstance(end, ast.Name):
-            return False
-        parts.append(end.id)
+        parts = dotted_parts(end)
         # (the last part is the option itself: `args.loss`, `self.opt.predictive_mask`)
-        if not any(_OPTIONS.match(part) for part in parts[1:]):
+        if parts is None or not any(_OPTIONS.match(part) for part in parts[:-1]):
             return False
     return True
 

@@ -406,7 +406,7 @@ def check_host_sync(index: ModuleIndex):
         if not reads:
             continue
         _, call, how, where = reads[0]
-        more = f" (and {len(reads) - 1} more reads in this loop)" if len(reads) > 1 else ""
+        more = _more_reads(reads, " in this loop")
         yield RawFinding(
             "PP501",
             call.lineno,
@@ -414,6 +414,11 @@ def check_host_sync(index: ModuleIndex):
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
         )
+
+
+def _more_reads(reads: list, where: str = "") -> str:
+    """` (and 2 more reads)`: the reads a finding counts beside the one it points at."""
+    return f" (and {len(reads) - 1} more reads{where})" if len(reads) > 1 else ""
 
 
 def _step_function_reads(index: ModuleIndex):
@@ -448,7 +453,7 @@ def _step_function_reads(index: ModuleIndex):
         ]
         if not reads:
             continue
-        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        more = _more_reads(reads)
         yield RawFinding(
             "PP501",
             reads[0].lineno,
@@ -481,7 +486,7 @@ def _loss_def_reads(index: ModuleIndex):
         ]
         if not reads:
             continue
-        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        more = _more_reads(reads)
         yield RawFinding(
             "PP501",
             reads[0].lineno,
