@@ -15,9 +15,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+from pathlib import Path
 
 from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
 from checker.findings import Finding
+from checker.module import ModuleIndex
+from checker.rules.data import imported_code_does_image_work, imported_map_code
 from checker.source import read_python
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
@@ -164,8 +167,64 @@ def lift_trained_elsewhere(
     lifted = findings
     modules = _Modules(sources)
     for files in projects:
-        lifted = _lower_uncalled(_lift_in(lifted, files, rules, modules), files, modules)
+        lifted = _lift_in(_read_imported_maps(lifted, files, modules), files, rules, modules)
+        lifted = _lower_uncalled(lifted, files, modules)
     return lifted
+
+
+def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
+    """The `low` PP202 findings on a map that runs a def or class imported from another module of the
+    project (`from tfrecord_utils import load_images; ds.map(load_images)`), made `medium` when that code
+    does image or file work and the map would be `medium` were the code in its own module (tf-fix19: the
+    per-module pass cannot see the code)."""
+    inside = set(files)
+    at_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule == "PP202" and f.confidence == "low" and f.cell is None and f.path in inside:
+            at_path.setdefault(f.path, []).append(f)
+    raised: set[int] = set()
+    indexes: dict[str, ModuleIndex | None] = {}
+    for path, found in at_path.items():
+        if "import" not in (modules.text(path) or "") or (index := _index(path, modules, indexes)) is None:
+            continue
+        sources = imported_map_code(index)
+        for f in found:
+            if (source := sources.get((f.line, f.column - 1))) is None:
+                continue
+            defined_in = _module_file(path, source[0], source[1], inside)
+            target = None if defined_in is None else _index(defined_in, modules, indexes)
+            if target is not None and imported_code_does_image_work(target, source[2]):
+                raised.add(id(f))
+    if not raised:
+        return findings
+    return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
+
+
+def _index(path: str, modules: _Modules, indexes: dict) -> ModuleIndex | None:
+    if path not in indexes:
+        tree = modules.tree(path)
+        try:
+            indexes[path] = None if tree is None else ModuleIndex.build(tree)
+        except RecursionError:
+            indexes[path] = None
+    return indexes[path]
+
+
+def _module_file(importer: str, level: int, module: str, files: set[str]) -> str | None:
+    """The project file a module name refers to from `importer`: `from .utils import f` (level 1) is
+    utils.py beside it; `from data import parser` is data/parser.py under the nearest folder above the
+    importer that holds it (the project's import root); None when no checked file is that module."""
+    parts = [p for p in module.split(".") if p]
+    if not parts:
+        return None
+    folders = list(Path(importer).parents)
+    if level:
+        folders = folders[level - 1 : level]
+    for folder in folders:
+        for candidate in (folder.joinpath(*parts).with_suffix(".py"), folder.joinpath(*parts, "__init__.py")):
+            if str(candidate) in files:
+                return str(candidate)
+    return None
 
 
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:

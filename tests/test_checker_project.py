@@ -101,3 +101,36 @@ def test_a_runner_nothing_calls_is_not_lowered(tmp_path):
         "runner/runners.py:20": "medium",
         "runner/runners.py:25": "low",
     }
+
+
+def test_a_map_of_imported_image_code_is_read_in_its_module(tmp_path):
+    """tf-fix19: `ds.map(load_images)` with `load_images` imported from a module of the project that decodes
+    PNGs (also as `image_utils.load_images`), and a map of an imported parser class whose `__call__` reaches
+    a JPEG decode through `self._parse_fn`, are `medium`, as the same maps with their code in the module
+    (maintainer-fixed lines of images-to-tfrecords and Tensorflow-YOLACT); the module checked alone cannot
+    see the code: `low`. A
+    pipeline named for testing stays `low` (reading 13: two pix2pix test sets read wrong)."""
+    folder = copied(tmp_path, "imported")
+    assert levels(folder, lift=False) == {
+        "imported/write_records.py:9": "medium",
+        "imported/write_records.py:11": "low",
+        "imported/write_records.py:13": "medium",
+        "imported/write_records.py:20": "medium",
+    }
+    alone, _, _ = check_paths([str(folder / "write_records.py")])
+    assert {(f.line, f.confidence) for f in alone if f.rule == "PP202"} == {
+        (9, "low"),
+        (11, "low"),
+        (13, "low"),
+        (20, "low"),
+    }
+
+
+def test_a_map_of_imported_record_parsing_or_of_an_unknown_module_stays_low(tmp_path):
+    """The imported def only parses records (the class tf-calibrate15 keeps `low`); `vendored_utils`, imported
+    at the top, is not the `lib/vendored_utils.py` of a subfolder (not on the import path of `train.py`),
+    whose `load_images` decodes PNGs: both stay `low`."""
+    assert levels(copied(tmp_path, "imported_cheap"), lift=False) == {
+        "imported_cheap/train.py:6": "low",
+        "imported_cheap/train.py:8": "low",
+    }

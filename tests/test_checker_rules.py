@@ -678,6 +678,80 @@ for xi in grid:                                     # rebuilt from the loop vari
     assert codes(src, "PP301") == [("PP301", 14)]
 
 
+def test_pp301_an_input_rebuilt_each_iteration_is_not_feedback():
+    """tf-fixmine's yolov4 benchmark: the image is read, resized and expanded anew in every iteration, so the
+    rebinding of `image_data` carries nothing from one prediction to the next (reported); a history the
+    loop grows, a name bound only in a branch, or a screen read from a game the loop steps after predicting
+    still counts as fed back (silent); a loop that asks the user for each sample with `input()` predicts one
+    at a time by design (silent, reading 14)."""
+    src = """
+import cv2
+import numpy as np
+import tensorflow as tf
+model = tf.keras.models.load_model("yolov4.h5")
+for i in range(1000):
+    original_image = cv2.imread(FLAGS.image)
+    image_data = preprocess(np.copy(original_image), [416, 416])
+    image_data = image_data[np.newaxis, ...].astype(np.float32)
+    pred_bbox = model.predict(image_data)
+history = [seed]
+for step in range(100):
+    window = np.array(history[-10:])
+    nxt = model.predict(window[np.newaxis, ...])
+    history.append(nxt[0])
+frame = first_frame
+for step in range(100):
+    if step % 10 == 0:
+        frame = camera.read()
+    frame = frame[np.newaxis, ...]
+    out = model.predict(frame)
+env = Game()
+for step in range(500):
+    screen = env.get_screen()
+    action = model.predict(screen[np.newaxis, ...])
+    env.step(action)
+for i in range(int(input("how many letters: "))):
+    letter = input("letter: ")
+    x = np.reshape([char_to_id[letter]], (1, 1))
+    result = model.predict(x)
+"""
+    assert codes(src, "PP301") == [("PP301", 10)]
+
+
+def test_pp202_wrapper_class_keeping_its_pipeline_on_self():
+    """tf-fixmine's Computer-Vision `Dataset`: a class whose methods rebind `self.core` to its own tf.data
+    steps (`unbatch`, `prefetch`) forwards `map(func)` to `self.core.map(func)`, serial (reported `low`: the
+    function is handed in); a class keeping a list on `self.items` and mapping it is silent."""
+    src = """
+import tensorflow as tf
+
+class Dataset:
+    def __init__(self):
+        self.core = None
+
+    def map(self, func):
+        self.core = self.core.map(func)
+        return self
+
+    def unbatch(self):
+        self.core = self.core.unbatch()
+        return self
+
+class Records:
+    def __init__(self, items):
+        self.items = items
+
+    def map(self, func):
+        self.items = self.items.map(func)
+        return self
+
+    def batch(self, n):
+        self.items = self.items.batch(n)
+        return self
+"""
+    assert sure(src, "PP202") == [(9, "low")]
+
+
 def test_pp204_batch_as_windowing_and_cached_batches():
     src = """
 import tensorflow as tf

@@ -918,6 +918,7 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
     """`.map`/`.interleave` calls on datasets the flow could not trace (a parameter, an attribute set
     elsewhere) that only tf.data spells so: `map(map_func=...)`, or a receiver named like a dataset (`ds`,
     `train_ds`, `self.dataset`; `utils.interleave(x, n)` is no dataset)."""
+    stepped = None
     for site in index.calls:
         call = site.node
         func = call.func
@@ -926,8 +927,37 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
+        if not looks_like_dataset and _self_attribute(func.value):
+            stepped = _tf_data_attributes(index) if stepped is None else stepped
+            looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
+
+
+# Steps only a tf.data pipeline takes (a list or an array has none of them)
+_TF_DATA_ONLY_STEPS = frozenset(
+    {"unbatch", "padded_batch", "prefetch", "flat_map", "interleave", "with_options"}
+)
+
+
+def _tf_data_attributes(index: ModuleIndex) -> set[str]:
+    """Attributes the module rebinds to a tf.data-only step of themselves (`self.core =
+    self.core.unbatch()`): a wrapper class keeping its pipeline on `self` (tf-fixmine's Computer-Vision
+    `Dataset`, whose `map(self, func)` forwards to `self.core.map(func)`)."""
+    found = set()
+    for node in walk(index.tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and _self_attribute(node.targets[0])
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in _TF_DATA_ONLY_STEPS
+            and _self_attribute(node.value.func.value)
+            and node.value.func.value.attr == node.targets[0].attr
+        ):
+            found.add(node.targets[0].attr)
+    return found
 
 
 def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1068,19 +1098,149 @@ def _serial_maps(index: ModuleIndex):
             alternative = (
                 " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
             )
-            confidence = _sequential_map_confidence(
-                weak=plain or unread or reads_for_threads or id(call) in idle,
-                doubtful=unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
-                trained=id(call) in trained,
-                costly=step.kind == "interleave" or visibly_costly(call, index, by_name=False),
-                strings=step.kind == "map" and _string_work_only(call, index),
-                image_work=step.kind == "map" and does_image_work(call, index),
-            )
+            evidence = {
+                "weak": plain or unread or reads_for_threads or id(call) in idle,
+                "doubtful": unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                "trained": id(call) in trained,
+                "costly": step.kind == "interleave" or visibly_costly(call, index, by_name=False),
+                "strings": step.kind == "map" and _string_work_only(call, index),
+                "image_work": step.kind == "map" and does_image_work(call, index),
+            }
+            confidence = _sequential_map_confidence(**evidence)
+            if confidence == "low" and step.kind == "map":
+                _note_imported_code(call, evidence, index)  # read by the project pass
             message = (
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
+
+
+def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
+    """The `low` PP202 findings (line, column) that would be `medium` if the def or class the map runs,
+    imported from another module, does image or file work, each with where that code is: (import level,
+    module, name), as `from .utils import load_images` gives (1, "utils", "load_images"). The project pass
+    (checker/project.py) reads the code."""
+    _serial_map_findings(index)
+    return _once(index, "_imported_maps", lambda i: {})
+
+
+def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
+    """Records a `low` map for imported_map_code when image work in the code it imports would make it
+    `medium`; a pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test
+    set drawn from once per epoch)."""
+    if evidence["image_work"] or (source := _imported_callable(call, index)) is None:
+        return
+    would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
+    if would_be == "medium" and not _bound_for_evaluation(call, index):
+        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
+
+
+def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, str] | None:
+    """Where the function a map runs comes from, when this module imports it: `map(load_images)` after `from
+    tfrecord_utils import load_images`, or an instance of an imported class (`parser =
+    yolact_parser.Parser(...)` after `from data import yolact_parser`, or `Parser` imported by name); None for
+    anything else (code held here, a TensorFlow op, a callable handed in)."""
+    if map_code(call, index) is not None:
+        return None
+    fn = mapped_function(call)
+    if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name):
+        return _in_imported_module(fn.value.id, fn.attr, index)  # `map(preprocessing.load_image)`
+    if not isinstance(fn, ast.Name):
+        return None
+    if (found := _import_of(fn.id, index)) is not None:
+        return found if found[1] != "" else None
+    made = index.only_value(fn.id)
+    if not isinstance(made, ast.Call):
+        return None
+    if isinstance(made.func, ast.Name):
+        found = _import_of(made.func.id, index)
+        return found if found is not None and found[1] != "" else None
+    if isinstance(made.func, ast.Attribute) and isinstance(made.func.value, ast.Name):
+        return _in_imported_module(made.func.value.id, made.func.attr, index)
+    return None
+
+
+def _in_imported_module(module: str, name: str, index: ModuleIndex) -> tuple[int, str, str] | None:
+    """(level, module, name) of `module.name` where `module` is a module this one imports (`from data
+    import parser`, `import utils.image as image_utils`)."""
+    found = _import_of(module, index, whole_module=True)
+    if found is None:
+        return None
+    level, parent, last = found
+    return level, f"{parent}.{last}" if parent else last, name
+
+
+def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
+    """`test_dataset = test_dataset.map(load_image_test)`: the map's pipeline is named for testing or
+    validation."""
+    return any(
+        any(word in ast.unparse(target).lower() for word in _EVALUATION_WORDS)
+        for node in index.call_assignments
+        if node.lineno <= call.lineno and any(n is call for n in walk(node.value))
+        for target in node.targets
+    )
+
+
+def _import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:
+    """(level, module, original name) of `from module import original as name`; with `whole_module`, also
+    `import a.b as name` as (0, "a", "b"). Modules of TensorFlow and other libraries are not the project's,
+    but the caller cannot tell: the project pass finds no file for them."""
+    for node in index.imports:
+        for alias in node.names:
+            if (alias.asname or alias.name.split(".")[0]) != name:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                return node.level, node.module or "", alias.name
+            if whole_module and (alias.asname or alias.name == name):
+                parent, _, last = alias.name.rpartition(".")
+                return 0, parent, last
+    return None
+
+
+def _self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
+    """The top-level def `name` of this module, or the `__call__` of its class `name` with the methods it
+    calls on `self` (3 levels), does image or file work as does_image_work counts it."""
+    roots: list[ast.AST] = []
+    if name in index.module_functions:
+        roots = [index.module_functions[name]]
+    elif "__call__" in (methods := index.class_methods.get(name, {})):
+        roots = [methods["__call__"]]
+        # `self._parse_fn = self._parse_train_data` in __init__: a call of `self._parse_fn` runs that method
+        aliases: dict[str, set[str]] = {}
+        for method in methods.values():
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and _self_attribute(node.targets[0])
+                ):
+                    values = (
+                        [node.value.body, node.value.orelse]
+                        if isinstance(node.value, ast.IfExp)
+                        else [node.value]
+                    )
+                    aliases.setdefault(node.targets[0].attr, set()).update(
+                        v.attr for v in values if _self_attribute(v)
+                    )
+        for _ in range(3):
+            called = {
+                node.func.attr
+                for root in roots
+                for node in ast.walk(root)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self"
+            }
+            called |= {m for attr in called for m in aliases.get(attr, ())}
+            roots += [methods[m] for m in sorted(called) if m in methods and methods[m] not in roots]
+    names = [name for _, name in _calls_in_map(roots, index)]
+    return any(any(word in name for word in _IMAGE_WORK_WORDS) and not _only_slices(name) for name in names)
 
 
 def _sequential_map_confidence(
@@ -1699,7 +1859,12 @@ model.fit(ds, epochs=10)
             "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
             "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
-            "its message adds batching then tf.io.parse_example as the other fix."
+            "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
+            "class imported from another module of the project (`from utils import load_images`) is judged "
+            "by that code when the files are checked together: image or file work there makes it `medium` "
+            "as if the code were here, unless the pipeline is named for testing or validation (tf-fix19). A "
+            "wrapper class that rebinds `self.core` to tf.data-only steps of itself (`unbatch`, `prefetch`) "
+            "keeps a pipeline there, and its forwarded `self.core.map(func)` is read as one."
         ),
         check=check_sequential_map,
     )

@@ -177,8 +177,10 @@ def check_predict_per_sample(index: ModuleIndex):
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         if isinstance(arg, ast.Name):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
-        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets)):
+        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno, index):
             continue  # the input depends on earlier predictions (decoding, an agent's next state)
+        if _asks_user(loop):
+            continue  # each iteration waits for a person to type the sample (`input(...)`): one at a time
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
         replay = _replayed_transition(arg, loop, index)
@@ -401,9 +403,17 @@ def _stateful(index: ModuleIndex) -> bool:
     return False
 
 
-def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
-    """The predicted input is built from a value the loop body itself changes (`tokens[i] = ...`, `obs = ...`)."""
+def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = None, index=None) -> bool:
+    """The predicted input is built from a value the loop body itself changes (`tokens[i] = ...`, `obs = ...`).
+    With `line` (the predict call's) and `index`, a name each iteration binds afresh before `line` is read
+    through its value (`image_data = prep(img); image_data = image_data[np.newaxis]`: not carried from one
+    iteration to the next), unless that value comes from an object the loop steps after the call (`state =
+    env.get_state()` ... `env.step(action)`: the next state answers this prediction)."""
     read = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} - loop_targets
+    if line is not None and index is not None:
+        read = _through_fresh_bindings(loop, read, line)
+        if read & _stepped_after(loop, line, index):
+            return True
     if not read:
         return False
     for stmt in getattr(loop, "body", []):
@@ -429,6 +439,72 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str]) -> bool:
                 ):
                     return True
     return False
+
+
+def _asks_user(loop) -> bool:
+    """The loop body calls the builtin `input()`: a prompt per prediction (reading 14's course scripts)."""
+    return any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "input"
+        for stmt in getattr(loop, "body", [])
+        for node in ast.walk(stmt)
+    )
+
+
+def _stepped_after(loop, line: int, index: ModuleIndex) -> set[str]:
+    """Names the module binds (not imports) whose methods the loop body calls after `line` (`env.step(a)`)."""
+    return {
+        node.func.value.id
+        for stmt in getattr(loop, "body", [])
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Call)
+        and node.lineno > line
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in index.name_values
+    }
+
+
+def _through_fresh_bindings(loop, names: set[str], line: int) -> set[str]:
+    """`names` with each one the loop binds afresh before `line` replaced by the names its values read, up to
+    3 levels: a name is bound afresh when an unconditional statement of the body (`x = ...`, not in a branch)
+    assigns it before the body reads it, so its value is made anew in each iteration rather than carried
+    over from the last one (tf-fixmine's yolov4 benchmark: an image read, resized and expanded per step)."""
+    body = getattr(loop, "body", [])
+    for _ in range(3):
+        resolved: set[str] = set()
+        for name in names:
+            values = _fresh_values(body, name, line)
+            resolved |= {name} if values is None else set().union(*(names_in(v) for v in values)) - {name}
+        if resolved == names:
+            break
+        names = resolved
+    return names
+
+
+def _fresh_values(body: list[ast.stmt], name: str, line: int) -> list[ast.AST] | None:
+    """The values bound to `name` by the body's statements before `line`, when the first of them is an
+    unconditional `name = value` that nothing before it in the body reads or binds `name`; else None."""
+    values: list[ast.AST] = []
+    for stmt in body:
+        if stmt.lineno >= line:
+            break
+        binds = isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+        )
+        touched = any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt))
+        if not values:
+            if binds and len(stmt.targets) == 1 and name not in names_in(stmt.value):
+                values.append(stmt.value)
+            elif touched:
+                return None
+        elif binds and len(stmt.targets) == 1:
+            values.append(stmt.value)
+        elif touched and any(
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+            for n in ast.walk(stmt)
+        ):
+            return None  # bound again in a branch or by a loop: not one plain chain
+    return values or None
 
 
 def _resized_per_iteration(arg: ast.AST, loop, line: int, loop_targets: set[str], index: ModuleIndex) -> bool:
@@ -603,7 +679,11 @@ probs = model.predict(np.stack(images), batch_size=64)
             "memory[i] for indices drawn by np.random.choice or np.random.randint, is `medium`. "
             "An image pyramid is silent: an input resized to a size or scale the iteration computes "
             "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
-            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported."
+            "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported. "
+            "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
+            "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
+            "it is read from an object the loop steps after predicting (`env.get_screen()`, then "
+            "`env.step(a)`); a loop that asks the user for each sample (`input()`) is silent."
         ),
         check=check_predict_per_sample,
     )
