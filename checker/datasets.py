@@ -663,7 +663,11 @@ def named_call(call: ast.Call) -> str:
 
 def _only_looks(call: ast.Call) -> bool:
     name = named_call(call)
-    if name == "format" and isinstance(call.func.value, ast.Constant):
+    if (
+        name == "format"
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Constant)
+    ):
         return True  # `"dataset: {}".format(ds)`: the pipeline's repr, for a print
     return name in _LOOKING or any(w in name.lower() for w in _LOOKING_WORDS)
 

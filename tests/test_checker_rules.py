@@ -757,7 +757,8 @@ def test_pp301_an_input_rebuilt_each_iteration_is_not_feedback():
     rebinding of `image_data` carries nothing from one prediction to the next (reported); a history the
     loop grows, a name bound only in a branch, or a screen read from a game the loop steps after predicting
     still counts as fed back (silent); a loop that asks the user for each sample with `input()` predicts one
-    at a time by design (silent, reading 14)."""
+    at a time by design (silent, reading 14), and so does a slideshow that sleeps after each image (silent,
+    reading 18)."""
     src = """
 import cv2
 import numpy as np
@@ -788,6 +789,12 @@ for i in range(int(input("how many letters: "))):
     letter = input("letter: ")
     x = np.reshape([char_to_id[letter]], (1, 1))
     result = model.predict(x)
+for _ in range(1000):
+    image = random.choice(cats + dogs)
+    image = np.expand_dims(image, axis=0)
+    pred = model.predict(image)
+    show(image)
+    time.sleep(0.5)
 """
     assert codes(src, "PP301") == [("PP301", 10)]
 
@@ -2309,3 +2316,15 @@ for path in paths:
     print(model.predict(image[None]))
 """
     assert codes(src, "PP301") == [("PP301", 25), ("PP301", 33)]
+
+
+def test_a_bare_builtin_format_call_does_not_stop_the_pipeline_rules():
+    """Reading 18: `format(part_num, digits)`, the builtin called by name, once made the tf.data flow raise
+    (it took every `format` call for `"...".format(x)`), and PP201-PP204 skipped the whole file."""
+    src = """
+import tensorflow as tf
+ds = tf.data.TFRecordDataset(files).map(decode_jpeg_and_resize).batch(32)
+name = "{:s}.tfrecords".format(format(part_num, digits))
+model.fit(ds, epochs=10)
+"""
+    assert [rule for rule, _ in codes(src) if rule.startswith("PP2")] == ["PP202", "PP203"]

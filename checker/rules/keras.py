@@ -442,12 +442,21 @@ def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = N
 
 
 def _asks_user(loop) -> bool:
-    """The loop body calls the builtin `input()`: a prompt per prediction (reading 14's course scripts)."""
-    return any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "input"
-        for stmt in getattr(loop, "body", [])
-        for node in ast.walk(stmt)
-    )
+    """The loop body waits for a person: it calls the builtin `input()` (a prompt per prediction, reading
+    14's course scripts) or sleeps (`time.sleep(.5)` after showing each image, reading 18's slideshow), so
+    one prediction per iteration is its pace by design."""
+    for stmt in getattr(loop, "body", []):
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id in ("input", "sleep")) or (
+                isinstance(func, ast.Attribute)
+                and func.attr == "sleep"
+                and getattr(func.value, "id", "") == "time"
+            ):
+                return True
+    return False
 
 
 def _stepped_after(loop, line: int, index: ModuleIndex) -> set[str]:
