@@ -711,7 +711,7 @@ LOSS_WITHOUT_UNDERSCORE = """import torch
 
 
 def pointnetloss(outputs, labels, transform_matrix, alpha=0.001):
-    criterion = torch.nn.NLLLoss()
+    criterion = torch.nn.NLLLoss()  # expect: PP507
     id_matrix = torch.eye(transform_matrix.size(1), requires_grad=True)[None, :, :]
     if outputs.is_cuda:
         id_matrix = id_matrix.cuda()  # expect: PP506

@@ -29,6 +29,7 @@ from checker.rules.torch_common import (
     needs_grad,
     uses_input_gradients,
 )
+from checker.rules.torch_sync import _training_step_defs
 
 
 def _unit_test(function) -> bool:
@@ -60,6 +61,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
+    if fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls)):
+        yield from _looped_eval_defs(index, fx)
+        yield from _forward_after_step_def(index, fx)
     models = fx.models
     scopes = [
         (f, index.function_calls.get(id(f), [])) for f in index.functions if isinstance(f, FUNCTION_TYPES)
@@ -67,6 +71,12 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = _mode_calls(sites)
+        if (
+            function is not None
+            and any(s.loops for s in sites)
+            and not any(kind == "eval" for _, _, kind in modes)
+        ):
+            modes = _modes_from_callers(function, fx) + modes
         named = eval_named(function)
         if named and _unit_test(function):
             continue
@@ -99,6 +109,162 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="low" if _volatile(site, index) else None,
             )
+
+
+def _returns_forward(function, call: ast.Call, fx) -> bool:
+    """The def hands the forward's output back as a tensor (`return out`, `return self.model(x)`): the
+    caller may differentiate it. A returned value read to the host (`out.numpy().argmax(1)`) is not."""
+    stmt = fx.statement(call)
+    kept = {id(call)}
+    names = set()
+    if isinstance(stmt, ast.Assign) and stmt.value is call:
+        names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        inside = list(ast.walk(node.value))
+        if not any(id(n) in kept or (isinstance(n, ast.Name) and n.id in names) for n in inside):
+            continue
+        if not any(
+            isinstance(n, ast.Call) and base_name(n.func) in _HOST_VALUES | {"float", "int"} for n in inside
+        ):
+            return True
+    return False
+
+
+def _parameters_frozen(index: ModuleIndex) -> set[str]:
+    """Models whose every parameter the module freezes in a loop (`for p in model.parameters():
+    p.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
+    graph."""
+    found = set()
+    for loop in index.loops:
+        it = getattr(loop, "iter", None)
+        if not (
+            isinstance(it, ast.Call) and method_name(it) == "parameters" and isinstance(loop.target, ast.Name)
+        ):
+            continue
+        if any(
+            isinstance(stmt, ast.Assign)
+            and any(
+                isinstance(t, ast.Attribute)
+                and t.attr == "requires_grad"
+                and base_name(t.value) == loop.target.id
+                for t in stmt.targets
+            )
+            and is_false(stmt.value)
+            for stmt in loop.body
+        ):
+            found.add(base_name(it.func.value))
+    return found - {None, "self"}
+
+
+def _output_handed_on(function, call: ast.Call, fx) -> bool:
+    """The forward's output, as it is, goes to a call that is no torch function (`cam_extractor(cls,
+    logits)`: Grad-CAM differentiates it) or to a def of the module."""
+    stmt = fx.statement(call)
+    if not (isinstance(stmt, ast.Assign) and stmt.value is call):
+        return False
+    names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call) or node.lineno < call.lineno:
+            continue
+        given = [*node.args, *(k.value for k in node.keywords)]
+        if not any(isinstance(a, ast.Name) and a.id in names for a in given):
+            continue
+        name = fx.index.resolver.call_name(node) or ""
+        if not (name.startswith("torch.") or base_name(node.func) in _PLAIN_BUILTINS):
+            return True
+    return False
+
+
+_PLAIN_BUILTINS = frozenset({"print", "len", "float", "int", "str", "list", "tuple", "zip", "enumerate"})
+
+
+def _looped_eval_defs(index: ModuleIndex, fx):
+    """A def without a loop of its own that puts a model in eval mode and runs it once, outside no_grad
+    (`score()`: `self.model.eval()` then `self.model(features)`, the full-graph accuracy of a GCN;
+    `predict(model, x)`), that a loop of the module calls (after every epoch): each call records a graph
+    nobody differentiates. A def that steps, takes gradients, or returns the forward's output as a tensor
+    is left alone."""
+    models = fx.models
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__" or _unit_test(function):
+            continue
+        if _ACTING.match(function.name):
+            continue  # (`select_action`: `_acting_forwards` asks it)
+        callers = fx.callers.get(id(function), [])
+        looped = [c for c in callers if c.loops]
+        if not looped:
+            continue
+        sites = index.function_calls.get(id(function), [])
+        modes = _mode_calls(sites)
+        if not any(kind == "eval" for _, _, kind in modes):
+            continue
+        if any(
+            s.loops or is_step_call(s.node) or index.resolver.call_name(s.node) in GRAD_CALLS for s in sites
+        ):
+            continue
+        found = None
+        for site in sites:
+            receiver = model_called(site.node)
+            if receiver is None or _mode_at(modes, receiver, site.node.lineno) != "eval":
+                continue
+            if receiver in models or is_model_name(receiver) or receiver in {r for _, r, _ in modes}:
+                found = site, receiver
+                break
+        if found is None:
+            continue
+        site, receiver = found
+        if all(few_runs(c.loops) for c in looped) or receiver in _frozen(index) | _parameters_frozen(index):
+            continue  # (`for image in [original, *modified]:`, a few; a frozen model records no graph)
+        if (
+            fx.site_without_grad(site)
+            or _returns_forward(function, site.node, fx)
+            or _output_handed_on(function, site.node, fx)
+            or any(fx.site_without_grad(c) for c in callers)
+            or grad_disabled_by_call(sites, index)
+            or callers_disable_grad(function, index)
+            or uses_input_gradients(function, index)
+        ):
+            continue
+        loop = looped[0].loops[-1]
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{receiver}` runs after `{receiver}.eval()` in `{function.name}`, which the loop at line "
+            f"{loop.lineno} calls, without torch.no_grad(): autograd records the forward on every call; "
+            f"decorate `{function.name}` with `@torch.no_grad()`",
+        )
+
+
+def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
+    """("eval" at line 0, parameter) for each parameter of a def whose every caller in the module passes it a
+    model the caller put in eval mode just before (`model.eval()` then `extract(env, loader, model,
+    device)`): the def runs that model in eval mode. Empty when a caller is not known so."""
+    callers = fx.callers.get(id(function), [])
+    if not callers:
+        return []
+    params = [a.arg for a in function.args.args]
+    found: set[str] | None = None
+    for site in callers:
+        call = site.node
+        offset = 1 if params[:1] == ["self"] and isinstance(call.func, ast.Attribute) else 0
+        given = {
+            params[i + offset]: arg.id
+            for i, arg in enumerate(call.args)
+            if isinstance(arg, ast.Name) and i + offset < len(params)
+        }
+        given.update((k.arg, k.value.id) for k in call.keywords if k.arg and isinstance(k.value, ast.Name))
+        scope = id(site.function) if site.function is not None else 0
+        caller_modes = fx.loop_cache(
+            "modes", site.function, lambda scope=scope: _mode_calls(fx.index.function_calls.get(scope, []))
+        )
+        evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
+        found = evaluated if found is None else found & evaluated
+        if not found:
+            return []
+    return [(0, p, "eval") for p in sorted(found or ())]
 
 
 _ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$")
@@ -203,6 +369,51 @@ def _forward_after_step(index: ModuleIndex, fx):
                 f"{loop.lineno}, after the step, without torch.no_grad(): autograd records this forward's "
                 "activations for nothing; wrap it in `with torch.no_grad():`",
             )
+
+
+def _is_eval_call(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args
+
+
+def _forward_after_step_def(index: ModuleIndex, fx):
+    """A training-step def (backward and a step, no loop of its own: pyGAT's `train(epoch)`) that, after its
+    last step, puts the model in eval mode and runs it again outside no_grad for a validation number, with
+    nothing after that steps, takes gradients or puts the model back in training mode."""
+    models = fx.models
+    for function in _training_step_defs(index):
+        stepped = [i for i, stmt in enumerate(function.body) if _top_level_step(stmt)]
+        if not stepped or uses_input_gradients(function, index) or callers_disable_grad(function, index):
+            continue
+        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
+        calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+        if any(
+            is_step_call(n)
+            or method_name(n) == "train"
+            or attacks(n)
+            or index.resolver.call_name(n) in GRAD_CALLS
+            for n in calls
+        ):
+            continue
+        evaluated: dict[str, int] = {}
+        for call in calls:
+            if method_name(call) == "eval" and not call.args and isinstance(call.func, ast.Attribute):
+                evaluated.setdefault(base_name(call.func.value), call.lineno)
+                continue
+            receiver = model_called(call)
+            at = evaluated.get(receiver)
+            if at is None or at > call.lineno or not (receiver in models or is_model_name(receiver)):
+                continue
+            if fx.without_grad(call):
+                break
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` in `{function.name}`, after its optimizer "
+                "step, without torch.no_grad(): autograd records this forward's activations for nothing; "
+                "wrap it in `with torch.no_grad():`",
+            )
+            break
 
 
 def _top_level_step(stmt: ast.stmt) -> bool:
@@ -482,9 +693,17 @@ def _eval_pass_source(site, fx) -> str | None:
     if name is None or not any(_EVAL_SPLIT.match(word) for word in name.lower().split("_")):
         return None
     steps = {id(loop) for loop in fx.step_loops}
-    if id(inner) in steps or not any(id(loop) in steps for loop in site.loops[:-1]):
+    if id(inner) in steps or not any(
+        id(loop) in steps or _holds_step_loop(loop, inner, fx) for loop in site.loops[:-1]
+    ):
         return None
     return name
+
+
+def _holds_step_loop(outer, inner, fx) -> bool:
+    """The outer loop holds a training loop beside `inner` (an epoch loop: `for x, y in train_loader:` with
+    its step, then `for x, y in test_loader:`), so the evaluation pass runs every epoch."""
+    return any(loop is not inner and outer.lineno < loop.lineno <= outer.end_lineno for loop in fx.step_loops)
 
 
 def _frozen(index: ModuleIndex) -> set[str]:
@@ -783,6 +1002,16 @@ def evaluate(model, loader):
             "`self.actor(state)` goes straight to `.numpy()`/`.item()`, in a class that runs backward in "
             "another method (DDPG, DQN); a def that keeps a log-prob or a distribution for a loss, returns "
             "the forward as a tensor, or belongs to a class that never trains is left alone."
+            " Branch torch-fix26: (1) a def without a loop that puts a model in eval mode and runs it once "
+            "(`score()`: a GCN's full-graph accuracy; `predict(model, x)`) that a loop of the module calls; "
+            "skipped when it steps or takes gradients, returns the forward as a tensor, hands it as it is to "
+            "a call that is no torch function (Grad-CAM's `cam_extractor(cls, logits)`), when every calling "
+            "loop is a literal few, or when the module freezes the model's parameters; (2) a pass over a "
+            "test/val split beside the training loop in an epoch loop (not only nested in the training loop); "
+            "(3) a def whose every caller in the module passes it a model put in eval mode just before "
+            "(`model.eval()` then `extract(loader, model)`) is in eval mode; (4) a training-step def (backward "
+            "and a step, no loop) that after its last step puts the model in eval mode and runs it for a "
+            "validation number (pyGAT's `train(epoch)`). Callers in another module are not seen."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

@@ -7,10 +7,11 @@ import functools
 from collections.abc import Callable
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, names_in, statements_in, walk
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, ModuleIndex, names_in, statements_in, walk
 from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
+    _OPTIONS,
     base_name,
     direct_calls,
     facts,
@@ -22,6 +23,7 @@ from checker.rules.torch_common import (
     model_called,
     reads_clock,
 )
+from checker.rules.torch_sync import _forward_functions, _loss_defs, _step_helpers, _training_step_defs
 
 _MODEL_BUILDERS = (
     "build",
@@ -60,7 +62,12 @@ def _builds_model(sites, index: ModuleIndex) -> bool:
         last = name.rsplit(".", 1)[-1]
         if name.startswith(("torchvision.models.", "torch.hub.", "torch.load")):
             return True
-        if name.startswith("torch.nn.") and last[:1].isupper() and not last.endswith("Loss"):
+        if (
+            name.startswith("torch.nn.")
+            and last[:1].isupper()
+            and not last.endswith("Loss")
+            and last not in _STATELESS_MODULES
+        ):
             return True
         callee = (base_name(call.func) or "").lower()
         if isinstance(call.func, ast.Name) and base_name(call.func) in index.class_methods:
@@ -109,6 +116,16 @@ def _optimises_new_tensors(call: ast.Call, loop, index: ModuleIndex) -> bool:
 
 
 def check_setup_in_loop(index: ModuleIndex):
+    reported = set()
+    for finding in _setup_in_loops(index):
+        reported.add(finding.line)
+        yield finding
+    for finding in check_setup_per_step_def(index):
+        if finding.line not in reported:
+            yield finding
+
+
+def _setup_in_loops(index: ModuleIndex):
     fx = facts(index)
     models = facts(index).models
     step_ids = {id(loop) for loop in fx.step_loops}
@@ -119,12 +136,21 @@ def check_setup_in_loop(index: ModuleIndex):
         if id(loop) not in step_ids and not any(s.loops and id(s.loops[-1]) in step_ids for s in inner):
             continue
         direct = direct_calls(index, loop)
-        setups = [(s, what) for s in direct if (what := _setup_kind(s.node, index, models)) is not None]
+        setups = [
+            (s, what)
+            for s in direct
+            if (what := _setup_kind(s.node, index, models) or _stateless_called(s.node, index)) is not None
+        ]
         if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
             continue
         for site, what in setups:
-            if fx.guarded(site.node, loop) or _optimises_new_tensors(site.node, loop, index):
+            if _optimises_new_tensors(site.node, loop, index):
                 continue
+            if fx.guarded(site.node, loop) and not (
+                what.startswith(("the loss", "the module"))
+                and (not fx.guarded_step(site.node, loop) or _option_guards_only(site.node, loop, index))
+            ):
+                continue  # (a loss under `if args.loss == "bce":` is built on every step of the run)
             yield RawFinding(
                 "PP507",
                 site.node.lineno,
@@ -132,6 +158,153 @@ def check_setup_in_loop(index: ModuleIndex):
                 f"{what} on every iteration of the training loop at line {loop.lineno}; do it once before "
                 "the loop",
             )
+
+
+# parameter-free modules of torch.nn that a forward builds and calls at once (`nn.Softmax(dim=1)(x)`)
+_STATELESS_MODULES = frozenset(
+    {"Softmax", "LogSoftmax", "Sigmoid", "Tanh", "ReLU", "LeakyReLU", "Softplus", "Upsample", "Dropout"}
+)
+
+
+def _options_only(test: ast.AST) -> bool:
+    """`if args.cls_par > 0:`, `if self.opt.predictive_mask:`, `if not args.fastmode:`: a test that reads only
+    the run's options (and constants), so it takes the same branch on every step."""
+    roots = []
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call | ast.Subscript | ast.Lambda | ast.NamedExpr):
+            return False
+        if isinstance(node, ast.Attribute | ast.Name) and not isinstance(
+            getattr(node, "ctx", None), ast.Store
+        ):
+            roots.append(node)
+    chains = [n for n in roots if not any(isinstance(o, ast.Attribute) and o.value is n for o in roots)]
+    if not chains:
+        return False
+    for end in chains:
+        parts = []
+        while isinstance(end, ast.Attribute):
+            parts.append(end.attr)
+            end = end.value
+        if not isinstance(end, ast.Name):
+            return False
+        parts.append(end.id)
+        # (the last part is the option itself: `args.loss`, `self.opt.predictive_mask`)
+        if not any(_OPTIONS.match(part) for part in parts[1:]):
+            return False
+    return True
+
+
+def _option_guards_only(node: ast.AST, stop: ast.AST, index: ModuleIndex, loops: bool = False) -> bool:
+    """Every `if` between the node and `stop` tests only the run's options, and nothing else guards it
+    (no `try`, boolean test or, unless `loops`, loop in between: a loop over scales runs every time)."""
+    for up in facts(index).ancestors(node, stop):
+        if isinstance(up, ast.If):
+            if not _options_only(up.test):
+                return False
+        elif isinstance(up, ast.For | ast.While):
+            if not loops or up.orelse:
+                return False
+        elif isinstance(up, ast.IfExp | ast.Try | ast.BoolOp | ast.ExceptHandler):
+            return False
+    return True
+
+
+def _last_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _stateless_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """`nn.Softmax(dim=1)(outputs)`: a parameter-free torch.nn module built and called in one expression."""
+    if _last_name(call) not in _STATELESS_MODULES:
+        return None
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if name != f"torch.nn.{last}" or last not in _STATELESS_MODULES:
+        return None
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        return None
+    return f"the module `{last}(...)` is built"
+
+
+def _per_step_defs(index: ModuleIndex) -> set[int]:
+    """Defs that run on every training step: forwards, defs named for the loss, training-step defs (backward
+    and a step, no loop of their own) and the defs an innermost step loop calls (3 levels)."""
+    return (
+        set(_forward_functions(index))
+        | _loss_defs(index)
+        | _step_helpers(index)
+        | {id(f) for f in _training_step_defs(index)}
+    )
+
+
+def _built_per_call(site, index: ModuleIndex) -> str | None:
+    """A torch.nn loss built in a def's own body, outside its loops and `if`s, and used there: called at
+    once (`nn.BCELoss()(p, t)`) or bound to a local name the def then calls (`criterion = nn.MSELoss()`
+    then `criterion(score, label)`). What is built, for the message. (A parameter-free module built in a
+    forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.)"""
+    call = site.node
+    if not _last_name(call).endswith("Loss"):
+        return None  # (a cheap test first: a module has many calls and few losses)
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    if name != f"torch.nn.{last}" or not last.endswith("Loss"):
+        return None
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call):
+        if not (
+            isinstance(parent, ast.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)
+        ):
+            return None
+        bound = parent.targets[0].id
+        if not any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == bound
+            for n in _scope_nodes(index, site.function, ast.Call)
+        ):
+            return None  # `val_loss = nn.CrossEntropyLoss()` returned by a factory: built once
+    if not _option_guards_only(call, site.function, index, loops=True):
+        return None  # (under `if self.opt.predictive_mask:` it is built on every step of that run)
+    given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    if given & _bound(_scope_nodes(index, site.function, ast.Name)):
+        return None  # `nn.BCELoss(mask)` with this call's weights: it must be built for them
+    return f"the loss `{last}(...)` is built"
+
+
+def check_setup_per_step_def(index: ModuleIndex):
+    """PP507 in a def run on every step (a forward, a loss def, a helper of a step loop) that builds a loss
+    or a parameter-free module on each call."""
+    run = None
+    steps = None
+    for site in index.calls:
+        func = site.node.func
+        last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if not last.endswith("Loss"):
+            continue  # (most calls: one string test before anything else)
+        function = site.function
+        if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__":
+            continue
+        if site.loops:
+            if steps is None:
+                steps = {id(loop) for loop in facts(index).step_loops}
+            if any(id(loop) in steps for loop in site.loops):
+                continue  # (the step loop's own check reports it)
+        what = _built_per_call(site, index)
+        if what is None or facts(index).without_grad(site.node):
+            continue  # (a loss under no_grad is a validation number, not a training step's)
+        if run is None:
+            run = _per_step_defs(index)
+        if id(function) not in run:
+            continue
+        yield RawFinding(
+            "PP507",
+            site.node.lineno,
+            site.node.col_offset,
+            f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
+            "(in `__init__` or before the loop) or use the torch.nn.functional form",
+        )
 
 
 _WRAPPERS = frozenset(
@@ -506,6 +679,49 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
             and var in names_in(node.func.value.slice)
         ):
             return base_name(node.func.value.value)
+    return _implicit_read_per_element(loop, var, index)
+
+
+def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
+    """`label = labels[i]` then `n_class_correct[label] += 1` or `if label == pred:`: an element of a tensor
+    (bound from a torch call or moved to the device in the def) used as a Python list's index or an `if`
+    test, which reads it to the host as `.item()` would. The tensor's name."""
+    owners = {}
+    for stmt in loop.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Subscript)
+            and isinstance(stmt.value.value, ast.Name)
+            and isinstance(stmt.value.slice, ast.Name)
+            and stmt.value.slice.id == var
+        ):
+            owners[stmt.targets[0].id] = stmt.value.value.id
+    if not owners:
+        return None
+    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+    function = index.loop_function.get(id(loop)) or index.tree
+    moved = facts(index).loop_cache(
+        "moved_names",
+        function,
+        lambda: {
+            t.id
+            for node in _scope_nodes(index, function, ast.Assign)
+            if isinstance(node.value, ast.Call) and is_device_move(node.value, index)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        },
+    )
+    used = set()
+    for stmt in (n for s in loop.body for n in walk(s)):
+        if isinstance(stmt, ast.If):
+            used |= names_in(stmt.test)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
+            used |= names_in(stmt.target.slice)
+    for name, owner in owners.items():
+        if name in used and (owner in tensors or owner in moved):
+            return owner
     return None
 
 
@@ -667,6 +883,55 @@ def _sized_by_tensor(loop, index: ModuleIndex) -> bool:
     return _size_expr(bound, scope, index)
 
 
+def _sized_by_own_tensor(loop, var: str, index: ModuleIndex) -> bool:
+    """`for next_tag in range(self.tagset_size):` reading `self.transitions[next_tag]`, where the class makes
+    `self.transitions` with a torch factory whose first size is that same attribute (`nn.Parameter(
+    torch.randn(self.tagset_size, self.tagset_size))`, a CRF's): the loop goes over that tensor's first
+    axis."""
+    bound = loop.iter.args[0]
+    if not (
+        loop.iter.func.id == "range"
+        and isinstance(bound, ast.Attribute)
+        and isinstance(bound.value, ast.Name)
+        and bound.value.id == "self"
+    ):
+        return False
+    read = {
+        node.value.attr
+        for stmt in loop.body
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == var
+        and isinstance(node.value, ast.Attribute)
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id == "self"
+    }
+    owner = index.function_class.get(id(index.loop_function.get(id(loop))))
+    if not read or owner is None:
+        return False
+    for method in index.class_methods.get(owner, {}).values():
+        for node in _scope_nodes(index, method, ast.Assign):
+            if not any(
+                isinstance(t, ast.Attribute) and t.attr in read and base_name(t.value) == "self"
+                for t in node.targets
+            ):
+                continue
+            for call in ast.walk(node.value):
+                if not (isinstance(call, ast.Call) and call.args):
+                    continue
+                first = call.args[0]
+                first = first.elts[0] if isinstance(first, ast.Tuple | ast.List) and first.elts else first
+                if (
+                    (index.resolver.call_name(call) or "").startswith("torch.")
+                    and isinstance(first, ast.Attribute)
+                    and first.attr == bound.attr
+                    and base_name(first.value) == "self"
+                ):
+                    return True
+    return False
+
+
 def _scope_nodes(index: ModuleIndex, scope, kind: type) -> list[ast.AST]:
     """The nodes of one kind in a def (or the module), in `ast.walk` order, listed once for every loop that
     asks (a module-level loop would otherwise walk the whole module for each question)."""
@@ -769,7 +1034,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         if isinstance(stmt, ast.Assign)
     ):
         return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
-    if not _sized_by_tensor(loop, index):
+    if not (_sized_by_tensor(loop, index) or _sized_by_own_tensor(loop, var, index)):
         return None
     nodes = [n for stmt in body for n in ast.walk(stmt)]
     function = index.loop_function.get(id(loop))
@@ -1060,6 +1325,19 @@ for epoch in range(epochs):
             "the hold-outs 1+2 (tuned on hold-out 2 since), too few to measure."
             " Branch torch-fix16: a loop that loads a pretrained model (`AutoModel.from_pretrained(...)`, a "
             "cross-validation fold) builds a new model each time (hold-out 8: 2 findings read wrong gone)."
+            " Branch torch-fix26: also a torch.nn loss built in a def that runs on every step (a `forward`, a "
+            "def named for the loss such as `compute_loss`/`mse_loss`, a training-step def, a def a step loop "
+            "calls), outside the def's loops and `if`s, called at once (`nn.BCELoss()(p, t)`) or bound to a "
+            "name the def calls; a loss built with weights the def computes (`nn.BCELoss(mask)`) must be "
+            "rebuilt and is left alone, and so is a factory that only returns the loss "
+            "(`val_loss = nn.CrossEntropyLoss()`; `return train_loss, val_loss`). In the loop itself a "
+            "parameter-free module built and called at once (`nn.Softmax(dim=1)(outputs)`) counts, and a loss "
+            "under `if`s that read only the run's options (`if args.loss == 'bce':`, `if args.cls_par > 0:`) "
+            "is built every step of that run; in a per-step def a loss in the def's own loop (over scales) "
+            "counts, one under no_grad (a validation helper) does not. "
+            "Such a module no longer marks the loop as one that builds a new model. A parameter-free module "
+            "built in a forward (`nn.ReLU()(x)`) costs as little as a loss but is no kind the rule names: left "
+            "alone."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1142,8 +1420,13 @@ t = t * 2 + 1
             "binds names and appends only, runs no module (`self.layer(...)`, a model, `torch.nn`, "
             "`torch.autograd`) and feeds no state to the next pass; loops over feature levels or heads "
             "(`range(self.num_levels)`), over a list's shapes (`data[i].size()`), and `.item()` reads under an "
-            "`if` or of a few named losses are left alone. A CRF's loop over `range(self.tagset_size)` is "
-            "missed for the same reason."
+            "`if` or of a few named losses are left alone. Branch torch-fix26: a loop over "
+            "`range(self.n)` that reads `self.t[i]` of a tensor the class makes with first size `self.n` "
+            "(a CRF's `nn.Parameter(torch.randn(self.tagset_size, self.tagset_size))`) goes over that "
+            "tensor's first axis, so the CRF's `_forward_alg` is found; and in a range loop nested in a loop "
+            "over batches, an element bound to a name (`label = labels[i]`) of a tensor the def makes or moves "
+            "to the device, then used as a Python list's index (`n_class_correct[label] += 1`) or in an `if` "
+            "test, is a host read as `.item()` is."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

@@ -50,7 +50,7 @@ def fit(model, train_loader, val_loader, optimizer, epochs):
             optimizer.step()
         val_loss = 0
         for x, y in val_loader:
-            val_loss += F.cross_entropy(model(x), y)  # expect: PP502
+            val_loss += F.cross_entropy(model(x), y)  # expect: PP502  # expect: PP503
         print(f"epoch {epoch}: validation loss {val_loss.item() / len(val_loader):.4f}")
 
 
