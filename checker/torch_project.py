@@ -317,7 +317,7 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
     handoffs = [
         (call.lineno, call.col_offset, callee, param, module)
         for call, callee, param in handed_over(index)
-        if (module := _import_module(index, callee)) is not None
+        if (module := _import_module(index, _owner(callee))) is not None
         and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
     held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in held_loaders(index)]
@@ -380,7 +380,7 @@ def _made_elsewhere(texts: dict[str, str], makers: dict, handoffs: dict) -> tupl
             trained.update((p, line, col, f"{name}()") for p, line, col, _ in chosen[name])
         unmoved = {n: w for n, w in where.items() if n not in moved}
         for maker, at, callee, param in handed_made(index, unmoved):
-            module = _import_module(index, callee)
+            module = _import_module(index, _owner(callee))
             if module is not None:
                 entries = handoffs.setdefault(callee, [])
                 entries.extend((p, line, col, param, module) for p, line, col, w in chosen[maker] if w == at)
@@ -393,12 +393,16 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
     modules whose text defines one of those names are parsed."""
     if not handoffs:
         return set()
-    defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, handoffs)) + r")\b", re.MULTILINE)
+    owners: dict[str, list[str]] = {}  # (`Trainer.train`, a method of an imported class: its class's def)
+    for callee in handoffs:
+        owners.setdefault(_owner(callee), []).append(callee)
+    defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, owners)) + r")\b", re.MULTILINE)
     trained = set()
     for path, text in texts.items():
         names = {
             n
-            for n in defined.findall(text)
+            for owner in defined.findall(text)
+            for n in owners[owner]
             if any(p != path and _names_file(module, path) for p, _, _, _, module in handoffs[n])
         }
         if not names:
@@ -452,6 +456,11 @@ def _importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_on
         if index is not None:
             chosen = {n: _imported(index, n, path, [e for e in table[n] if e[0] != path]) for n in names}
             yield index, chosen, path
+
+
+def _owner(callee: str) -> str:
+    """The def or class a handoff's callee names (`Trainer` of `Trainer.train`)."""
+    return callee.partition(".")[0]
 
 
 def _reaches(text: str, name: str) -> bool:

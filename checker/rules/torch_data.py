@@ -1284,6 +1284,7 @@ def _names_handed_out(
     (nor one of `skip`): the parameter is the keyword, or the argument's position."""
     local = set(index.module_functions) | set(index.class_methods)
     modules = {a.asname or a.name for n in index.imports for a in n.names if a.name != "*"}
+    instances = _instances_of_imported(index, local) if names else {}
     found = []
     for site in index.calls:
         callee = site.node.func
@@ -1296,6 +1297,12 @@ def _names_handed_out(
             name = (
                 callee.attr
             )  # `utils.train_one_epoch(model, optimizer, loader)`: a def of an imported module
+        elif (
+            isinstance(callee, ast.Attribute)
+            and isinstance(callee.value, ast.Name)
+            and callee.value.id in instances
+        ):
+            name = f"{instances[callee.value.id]}.{callee.attr}"  # `trainer.train(data_loader, epochs)`
         if name is None or name in local or name in skip or name in _NOT_HANDED:
             continue
         given = [(a, k) for k, a in enumerate(site.node.args)] + [
@@ -1304,6 +1311,33 @@ def _names_handed_out(
         for value, param in given:
             if isinstance(value, ast.Name) and value.id in names and param is not None:
                 found.append((value.id, name, param))
+    return found
+
+
+def _instances_of_imported(index: ModuleIndex, local: set[str]) -> dict[str, str]:
+    """{name: class} for names bound once at the module's top level to an instance of a class it imports
+    (`trainer = Trainer(generator, discriminator, ...)`, `from training import Trainer`): a loader handed to
+    a method of it (`trainer.train(data_loader, epochs)`) goes to `Trainer.train`, for the project pass."""
+    imported = {
+        a.asname or a.name
+        for n in index.imports
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+        if a.name != "*"
+    }
+    found: dict[str, str] = {}
+    for node in index.call_assignments:
+        func = node.value.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id[:1].isupper()
+            and func.id in imported
+            and func.id not in local
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and len(index.name_values.get(node.targets[0].id, ())) == 1
+        ):
+            found[node.targets[0].id] = func.id
     return found
 
 
@@ -1330,13 +1364,14 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
 
 
 def consumed_params(index: ModuleIndex, name: str) -> tuple[list[str], set[str]] | None:
-    """For a def or class `name` of the module: its parameters (a class's `__init__`, less self) and those
-    whose loader a loop of the module copies to the device, directly or kept (`self.train_data =
-    train_dataloader`, iterated in a method)."""
-    function = index.module_functions.get(name)
-    methods = index.class_methods.get(name)
+    """For a def or class `name` of the module, or a method `Class.method`: its parameters (a class's
+    `__init__`, a method's, less self) and those whose loader a loop of the module copies to the device,
+    directly or kept (`self.train_data = train_dataloader`, iterated in a method)."""
+    owner, _, method = name.partition(".")
+    function = index.module_functions.get(name) if not method else None
+    methods = index.class_methods.get(owner)
     if function is None and methods is not None:
-        function = methods.get("__init__")
+        function = methods.get(method or "__init__")
     if not isinstance(function, FUNCTION_TYPES):
         return None
     params = [a.arg for a in function.args.args]
@@ -1507,6 +1542,10 @@ for x, y in loader:
             "copy a pass) is skipped (hold-outs 3-11: 5 such findings, none read right, gone), and the "
             "project pass follows a loader into a def called on an imported module (`utils.validate(loader, "
             "...)`; hold-outs 3-11: 32 new, 31 read right) but not one of token batches."
+            " Branch torch-fix27: the project pass also follows a loader handed to a method of an instance of "
+            "a class the module imports (`trainer = Trainer(...)`, `trainer.train(data_loader, epochs)`, the "
+            "loop in the class's module). A dataset class of another module that holds its items in memory "
+            "is not seen there either."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

@@ -156,9 +156,17 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
         return False
     if all(isinstance(t, ast.Subscript | ast.Attribute) for t in stmt.targets):
         return True
-    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+    if len(stmt.targets) != 1:
         return False
-    name = stmt.targets[0].id
+    target = stmt.targets[0]
+    if isinstance(target, ast.Tuple) and target.elts and all(isinstance(t, ast.Name) for t in target.elts):
+        # `loss, top1_err, top5_err = loss.item(), top1_err.item(), top5_err.item()` (pycls): each for a meter
+        return all(_only_reported(t.id, stmt, loop, fx, depth) for t in target.elts)
+    return isinstance(target, ast.Name) and _only_reported(target.id, stmt, loop, fx, depth)
+
+
+def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
+    """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             if node.lineno < stmt.lineno and _rebinds(stmt, name):
@@ -173,8 +181,8 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
                     or (depth > 0 and use is not stmt and _reads_for_reporting(use, loop, fx, depth - 1))
                 ):
                     return False
-            elif isinstance(use, ast.If) and _divergence_check(use.test):
-                continue  # `if not math.isfinite(loss_value): sys.exit(1)`: a stop on divergence, no logic
+            elif isinstance(use, ast.If | ast.Assert) and _divergence_check(use.test):
+                continue  # `if not math.isfinite(loss_value): sys.exit(1)`, `assert math.isfinite(loss_value)`
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
@@ -315,7 +323,20 @@ def _updates_in(loop, index: ModuleIndex) -> bool:
         name = method_name(site.node) or base_name(site.node.func)
         if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
             return True
+        if _optimizer_phase(site.node, name):
+            return True
     return any(_gradient_update(n) for n in loop_nodes(index, loop))
+
+
+def _optimizer_phase(call: ast.Call, name: str | None) -> bool:
+    """`optimizer.first_step(zero_grad=True)`, `optimizer.second_step(...)`: SAM's two-phase update, a
+    `*_step` method of a receiver named for an optimizer."""
+    return (
+        name is not None
+        and name.endswith("_step")
+        and isinstance(call.func, ast.Attribute)
+        and "optim" in (base_name(call.func.value) or "").lower()
+    )
 
 
 def _gradient_update(node) -> bool:
@@ -360,6 +381,7 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 def check_host_sync(index: ModuleIndex):
     yield from _forward_reads(index)
     yield from _step_function_reads(index)
+    yield from _loss_def_reads(index)
     fx = facts(index)
     if not fx.step_loops or not fx.on_device:
         return
@@ -400,7 +422,7 @@ def _step_function_reads(index: ModuleIndex):
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
     every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression)."""
-    steps = _training_step_defs(index)
+    steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
         return
     fx = facts(index)
@@ -416,12 +438,12 @@ def _step_function_reads(index: ModuleIndex):
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
         sites = index.function_calls.get(id(function), [])
+        backed = _backward_names(sites)
         reads = [
             s.node
             for s in sites
             if not s.loops
-            and method_name(s.node) == "item"
-            and not s.node.args
+            and _step_read(s.node, backed) is not None
             and not fx.guarded_step(s.node, function)
         ]
         if not reads:
@@ -431,10 +453,159 @@ def _step_function_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`.item()` in the training step `{function.name}`{more} waits for the GPU on every step its caller "
-            "runs; return the tensor detached (`loss.detach()`) and read it every N steps",
+            f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
+            "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence="medium",
         )
+
+
+def _loss_def_reads(index: ModuleIndex):
+    """A def named for the training loss (`Protonet.loss(sample)`, a BERT pretraining script's `get_loss`)
+    that returns the loss tensor for its caller's backward and reads values on the host for a log
+    (`return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}`), outside any `if`: a trainer or
+    engine (often of another module) calls it on every step. In a module that uses a GPU; not when a loop
+    of the module calls it (that loop is judged). Medium: the caller is out of sight."""
+    fx = None
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
+            continue
+        if eval_named(function) or not _returns_a_tensor(function):
+            continue
+        fx = fx or facts(index)
+        if not fx.on_device or function.name in _looped_names(index):
+            continue
+        reads = [
+            s.node
+            for s in index.function_calls.get(id(function), [])
+            if method_name(s.node) == "item" and not s.node.args and not fx.guarded_step(s.node, function)
+        ]
+        if not reads:
+            continue
+        more = f" (and {len(reads) - 1} more reads)" if len(reads) > 1 else ""
+        yield RawFinding(
+            "PP501",
+            reads[0].lineno,
+            reads[0].col_offset,
+            f"`.item()` in the loss `{function.name}`{more} waits for the GPU on every training step that "
+            "computes it; return the tensors detached and read them every N steps",
+            confidence="medium",
+        )
+
+
+def _returns_a_tensor(function) -> bool:
+    """Every return gives a value that is not itself a host read (`return loss, {...}`, `return a + b`: the
+    loss goes on to a backward), and there is one."""
+    values = [r.value for r in returns_in(function)]
+    if not values:
+        return False
+    for value in values:
+        first = value.elts[0] if isinstance(value, ast.Tuple) and value.elts else value
+        if first is None or isinstance(first, ast.Constant | ast.Dict | ast.List | ast.JoinedStr):
+            return False
+        if isinstance(first, ast.Call) and (
+            method_name(first) in _SYNC_METHODS
+            or (isinstance(first.func, ast.Name) and first.func.id in ("float", "int"))
+        ):
+            return False
+    return True
+
+
+def _looped_names(index: ModuleIndex) -> set[str]:
+    """Names the module calls in a loop (a def or method of that name is judged with its loop)."""
+    return facts(index).loop_cache(
+        "looped_names",
+        None,
+        lambda: {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops},
+    )
+
+
+_ACCUMULATE = re.compile(r"(?i)accum")
+
+
+def _accumulating(loops) -> bool:
+    """The loop around a backward goes over gradient-accumulation rounds (`range(self.accumulate_every)`,
+    `gradient_accumulate_contexts(...)`): a few backwards for the one step after it."""
+    it = getattr(loops[-1], "iter", None)
+    return (
+        len(loops) == 1
+        and it is not None
+        and any(
+            _ACCUMULATE.search(n.id if isinstance(n, ast.Name) else n.attr)
+            for n in ast.walk(it)
+            if isinstance(n, ast.Name | ast.Attribute)
+        )
+    )
+
+
+def _backward_names(sites) -> set[str]:
+    """The names a def's backward calls run on (`loss.backward()`, `scaler.scale(loss).backward()`)."""
+    return {
+        n
+        for s in sites
+        if method_name(s.node) == "backward" and isinstance(s.node.func, ast.Attribute)
+        for n in names_in(s.node.func.value)
+    }
+
+
+def _step_read(call: ast.Call, backed: set[str]) -> str | None:
+    """How a step def reads a value on the host: `x.item()`, or `float(loss)` of the tensor its backward ran
+    on or of one named for a loss (I-JEPA's and MSN's `return (float(loss), ...)`)."""
+    if method_name(call) == "item" and not call.args:
+        return ".item()"
+    if (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "float"
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], ast.Name)
+        and (call.args[0].id in backed or _loss_named(call.args[0]))
+    ):
+        return "float(...)"
+    return None
+
+
+def _update_defs(index: ModuleIndex) -> list:
+    """Defs that step an optimizer once outside any loop of their own and whose backward is out of sight
+    or runs only in a loop that accumulates gradients: ones that zero the gradients with no backward in
+    sight (FUNIT's `gen_update`: the backward runs in the model's `forward`, in another module), and ones
+    whose backward runs in `for i in gradient_accumulate_contexts(...)` (lightweight-gan's `train`). A
+    training step all the same, run once per call. Not named for evaluation or tests."""
+
+    def make() -> list:
+        found = []
+        steps, zeroed = _step_sites(index)
+        for function in index.functions:
+            sites = steps.get(id(function))
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+                continue
+            looped = [s for s in sites if s.loops]
+            if any(method_name(s.node) != "backward" or not _accumulating(s.loops) for s in looped):
+                continue
+            names = {method_name(s.node) for s in sites if not s.loops}
+            if "step" in names and "backward" not in names and (looped or id(function) in zeroed):
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("update_defs", None, make)
+
+
+def _step_sites(index: ModuleIndex) -> tuple[dict[int, list], set[int]]:
+    """{id(def): its step calls} (`is_step_call`), and the ids of the defs that call `zero_grad()` outside
+    their loops: one pass over the module's calls for the step-def finders."""
+
+    def make() -> tuple[dict[int, list], set[int]]:
+        steps: dict[int, list] = {}
+        zeroed: set[int] = set()
+        for s in index.calls:
+            if s.function is None:
+                continue
+            if is_step_call(s.node):
+                steps.setdefault(id(s.function), []).append(s)
+            elif not s.loops and method_name(s.node) == "zero_grad":
+                zeroed.add(id(s.function))
+        return steps, zeroed
+
+    return facts(index).loop_cache("step_sites", None, make)
 
 
 def _training_step_defs(index: ModuleIndex) -> list:
@@ -443,15 +614,12 @@ def _training_step_defs(index: ModuleIndex) -> list:
     once per module."""
 
     def make() -> list:
-        steps: dict[int, list] = {}  # id(def) -> its step calls (one pass over the module's calls)
-        for s in index.calls:
-            if s.function is not None and is_step_call(s.node):
-                steps.setdefault(id(s.function), []).append(s)
+        steps, _ = _step_sites(index)  # id(def) -> its step calls (one pass over the module's calls)
         found = []
         for function in index.functions:
-            if not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            sites = steps.get(id(function))
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
                 continue
-            sites = steps.get(id(function), [])
             kinds = {method_name(s.node) for s in sites if not s.loops}
             if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
                 found.append(function)
@@ -632,6 +800,7 @@ _PASS_THROUGH = frozenset(
     {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
+    | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
 )
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -642,22 +811,25 @@ def _created_on_host(
     steady: Callable[[], set[str]] = frozenset,
     bound: Callable = lambda line, name: None,
     outside: Mapping[str, str] = MappingProxyType({}),
+    settled: Callable[[ast.AST, int], bool] = lambda node, line: False,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
-    `outside` names the defs of other modules that return a host factory (`_outside_factory`)."""
+    `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
+    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`)."""
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
     while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
         if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
             node = node.value
             continue
         if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
-            hops += 1  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
+            name = node.id  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
+            node = bound(line, name)
+            hops += not _reshaped_self(node, name)  # (`alpha = alpha.expand(...).contiguous()`: no hop)
             if hops > 2:
                 return None
-            node = bound(line, node.id)
             line = getattr(node, "lineno", line)
             continue
         if isinstance(node, ast.BinOp):  # `(torch.ones(n) * i).long()`: the factory's tensor, scaled
@@ -667,7 +839,7 @@ def _created_on_host(
                 if isinstance(side, ast.Call | ast.BinOp) and not _scalar_call(side)
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
-                made = [_created_on_host(side, index, steady, bound, outside) for side in sides]
+                made = [_created_on_host(side, index, steady, bound, outside, settled) for side in sides]
                 return made[0] if None not in made else None
             if len(sides) != 1:
                 return None
@@ -696,7 +868,9 @@ def _created_on_host(
             and node.args[0].elts
         ):
             parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
-            if all(_created_on_host(part, index, steady, bound, outside) is not None for part in parts):
+            if all(
+                _created_on_host(part, index, steady, bound, outside, settled) is not None for part in parts
+            ):
                 return name  # rotation labels joined from host factories: one host tensor
             return None
         if (
@@ -705,6 +879,7 @@ def _created_on_host(
             and (
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
+                or settled(node.args[0], line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -731,8 +906,43 @@ def _created_on_host(
         if method_name(node) in _PASS_THROUGH:
             node = node.func.value
             continue
+        if method_name(node) in ("sample", "rsample") and _host_distribution(
+            node.func.value, index, bound, line
+        ):
+            return "Normal(...).sample"
         return None
     return None
+
+
+_DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
+
+
+def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line: int) -> bool:
+    """`Normal(0, 1)`, or a name bound to one just before (`normal = Normal(0, 1)`, `z =
+    normal.sample(mean.shape)`): a torch distribution whose parameters are Python numbers lives on the
+    CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
+    if isinstance(node, ast.Name):
+        node = bound(line, node.id)
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    name = index.resolver.call_name(node) or ""
+    return (
+        name.startswith("torch.distributions.")
+        and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
+        and all(
+            isinstance(n, _LITERAL_PARTS)
+            for a in [*node.args, *(k.value for k in node.keywords)]
+            for n in ast.walk(a)
+        )
+    )
+
+
+def _reshaped_self(value: ast.AST | None, name: str) -> bool:
+    """`alpha = alpha.expand(b, n).contiguous()`, `alpha = alpha.view(b, 3, d, d)`: the name bound again to
+    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own."""
+    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
+        value = value.func.value
+    return isinstance(value, ast.Name) and value.id == name
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -793,6 +1003,94 @@ def _fixed_array(
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
     )
+
+
+_ARRAY_METHODS = frozenset({"astype", "copy", "reshape", "flatten", "ravel", "squeeze"})
+_CONFIG_NAME = re.compile(r"(?i)^(?:\w+_)?(?:config|cfg|conf)$")
+
+
+def _setting(node: ast.AST) -> bool:
+    """`config.mean_size_arr`, `self.cfg.anchors`, `DC.mean_size_arr`: an attribute of an object named for
+    the configuration (or of a module-level CONSTANT object), of any case; or an upper-case setting."""
+    if _config_constant(node):
+        return True
+    if not isinstance(node, ast.Attribute):
+        return False
+    holder = node.value
+    name = (
+        holder.id
+        if isinstance(holder, ast.Name)
+        else holder.attr
+        if isinstance(holder, ast.Attribute)
+        else ""
+    )
+    return bool(_CONFIG_NAME.match(name)) or (
+        isinstance(holder, ast.Name) and len(name) > 1 and name.isupper()
+    )
+
+
+def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
+    """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
+    on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
+    `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
+    it fills with one or with an attribute of `self` that only `__init__` sets (VoteNet's `decode_scores(...,
+    self.mean_size_arr)` from `forward`): the whole array crosses to the device again on every call."""
+    while (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _ARRAY_METHODS
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+    ):
+        node = node.func.value
+    if _setting(node):
+        return True
+    if not isinstance(node, ast.Name):
+        return False
+    value = bound(line, node.id)
+    if value is not None:
+        return _setting(value)
+    if function is None or node.id not in parameter_names(function):
+        return False
+    return _filled_with_settings(index, function, node.id)
+
+
+def _filled_with_settings(index: ModuleIndex, function, name: str) -> bool:
+    """Every call of the def in the module (one at least) passes a setting, or a `self.x` that only its class's
+    `__init__` sets, as the parameter `name`."""
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    position = params.index(name) if name in params else None
+    if position is not None and params[:1] == ["self"]:
+        position -= 1  # (called as `self.method(...)`)
+    calls = facts(index).callers.get(id(function), [])
+    if not calls:
+        return False
+    for site in calls:
+        call = site.node
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is None and position is not None and position < len(call.args):
+            given = call.args[position]
+        if given is None or isinstance(given, ast.Starred):
+            return False
+        if _setting(given):
+            continue
+        if not (
+            isinstance(given, ast.Attribute)
+            and _on_self(given)
+            and _set_in_init(index, site.function, given.attr)
+        ):
+            return False
+    return True
+
+
+def _set_in_init(index: ModuleIndex, method, attr: str) -> bool:
+    """Only `__init__` of the method's class binds `self.attr`."""
+    methods = index.class_methods.get(index.function_class.get(id(method)) or "", {})
+    init = methods.get("__init__")
+    if init is None:
+        return False
+    stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    values = stores.get(attr)
+    return bool(values) and all(where is init for where, _ in values)
 
 
 def _scalar_call(node) -> bool:
@@ -917,6 +1215,7 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+    run |= _step_def_callees(index)
     for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
         if hook.name == "training_step":
             run.add(id(hook))
@@ -948,6 +1247,25 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
+
+
+def _step_def_callees(index: ModuleIndex) -> set[int]:
+    """Methods a training-step def calls on another object of the module's classes (`self.policy_net.
+    evaluate(state)` in a SAC `update`: a method name only one class of the module defines), outside any
+    `if`: they run on every step the def runs, whatever their name says."""
+
+    def make() -> set[int]:
+        fx, found = facts(index), set()
+        for step in _training_step_defs(index):
+            for site in index.function_calls.get(id(step), []):
+                if site.loops or fx.helpers.get(id(site.node)):
+                    continue  # (the module's own defs and same-class methods are followed already)
+                method = fx.own_method(site.node)
+                if method is not None and method is not step and not fx.guarded_step(site.node, step):
+                    found.add(id(method))
+        return found
+
+    return facts(index).loop_cache("step_def_callees", None, make)
 
 
 _LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
@@ -1046,6 +1364,8 @@ def _amortised(index: ModuleIndex, site) -> bool:
     it, and each copy serves many passes."""
     if site.function is None or (site.loops and not few_runs(site.loops)):
         return False
+    if id(site.function) in _loss_defs(index) or _loss_forward(index, site.function):
+        return False  # (an attack inside a loss, TRADES's `trades_loss`, `VATLoss.forward`: run every step)
     line = site.node.lineno
     fx = facts(index)
     # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
@@ -1057,6 +1377,13 @@ def _amortised(index: ModuleIndex, site) -> bool:
         index.loop_function.get(id(loop)) is site.function and not loop.lineno <= line <= loop.end_lineno
         for loop in [*_step_loops(index), *passes]
     )
+
+
+def _loss_forward(index: ModuleIndex, function) -> bool:
+    """The `forward` of a class named for a loss (`VATLoss`): a criterion, called on every training step
+    (an attack module's own `forward`, `CW`, runs once per attacked batch, and its copy serves its steps)."""
+    owner = index.function_class.get(id(function)) or ""
+    return function.name == "forward" and "loss" in owner.lower()
 
 
 _LOADER_NAME = re.compile(r"(?i)loader|dataset")
@@ -1165,11 +1492,19 @@ def check_created_then_moved(
             id(site.function) in _forward_functions(index)
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
+            or id(site.function) in _step_def_callees(index)
+            or _stepped_elsewhere(index, site.function, stepped)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
+        settled = functools.partial(_settled_array, index, site.function, bound)
         made = next(
-            (m for v in moved if (m := _created_on_host(v, index, steady, bound, outside)) is not None), None
+            (
+                m
+                for v in moved
+                if (m := _created_on_host(v, index, steady, bound, outside, settled)) is not None
+            ),
+            None,
         )
         if made is None:
             held = _held_host_tensor(index, site, moved)
@@ -1641,6 +1976,16 @@ for step, (x, y) in enumerate(loader):
             "with a choice's name (`if args.loss == 'wgan-gp':`) picks one branch that runs every step, so it "
             "guards nothing; a boolean option (`if args.debug:`) still guards (tuned on the maintainer-fixed "
             "lines of branch torch-fixmine: style-based-gan)."
+            " Branch torch-fix27 (tuned on hold-outs 4-12: no fresh measure). At medium: a step def whose "
+            "backward is out of sight, as it only zeroes and steps an optimizer (FUNIT's `gen_update`, whose "
+            "backward runs in the model's `forward`), or runs only in gradient-accumulation rounds (`for i in "
+            "gradient_accumulate_contexts(...)`, lightweight-gan's `train`); `float(loss)` of the tensor a step "
+            "def's backward ran on (I-JEPA's nested `train_step` returns `(float(loss), ...)`); and `.item()` "
+            "outside any `if` in a def named for the loss that returns the loss tensor (`Protonet.loss`: "
+            "`return loss_val, {'loss': loss_val.item()}`), in a module that uses a GPU and no loop of which "
+            "calls it. At high: a read into a tuple of names each used only for logging (pycls's `loss, "
+            "top1_err, top5_err = loss.item(), ...`), a read whose other use is `assert math.isfinite(...)`, "
+            "and a loop updating weights through SAM's `optimizer.first_step()`/`second_step()`."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -1730,6 +2075,18 @@ for x, y in loader:
             "torch.diag(torch.ones(n))`) is made on the host (hold-outs 3-12: 23 new findings, 19 right, 4 "
             "debatable: "
             "a loss that is not the default criterion and a branch taken only when no value is finite)."
+            " Branch torch-fix27 (tuned on hold-outs 4-12): `torch.from_numpy` of a NumPy setting, of any "
+            "case, of an object named for the configuration (`config.mean_size_arr`), a name bound to one, or "
+            "a parameter that every call of the def in the module fills with one or with a `self` attribute "
+            "only `__init__` sets (VoteNet's `decode_scores(..., self.mean_size_arr)` from `forward`); samples "
+            "of a distribution of Python numbers (`Normal(0, 1).sample(shape)`); the methods a training-step "
+            "def calls on another object of the module's classes, outside any `if` (SAC's `self.policy_net."
+            "evaluate(state)`), whatever their name; noise a loss def or a loss class's `forward` draws before "
+            "its own short attack (TRADES's `trades_loss`, `VATLoss.forward`: no longer amortised, the loss "
+            "runs every step; an attack module's `forward` still is); `torch.rand(...).sub(0.5)` and the like "
+            "stay on the host; a name bound again to itself reshaped (`alpha = alpha.view(...)`) is no hop; "
+            "and a def another module's training loop calls is followed like a step helper (WGAN-GP's "
+            "`calc_gradient_penalty`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),

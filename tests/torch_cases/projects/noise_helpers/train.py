@@ -1,7 +1,7 @@
 import mix
 import torch
 from mix import mixup_data, position_grid
-from training_utils import gen_noise_on, gen_rand_noise, load_batch
+from training_utils import calc_gradient_penalty, gen_noise_on, gen_rand_noise, load_batch
 
 
 def train(aG, aD, loader, optimizer_g, optimizer_d, images, device, iters):
@@ -11,6 +11,7 @@ def train(aG, aD, loader, optimizer_g, optimizer_d, images, device, iters):
         noise = gen_rand_noise(real.size(0)).to(device)  # expect: PP506
         fake = aG(noise)
         loss_d = aD(fake.detach()).mean() - aD(real).mean()
+        loss_d = loss_d + calc_gradient_penalty(aD, real, fake.detach(), device)
         optimizer_d.zero_grad()
         loss_d.backward()
         optimizer_d.step()
