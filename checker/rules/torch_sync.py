@@ -1412,7 +1412,18 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
 
 
 def _unset_test(test: ast.AST, kinds: tuple) -> bool:
-    """`x is None` anywhere in the test, or `not len(x)`, where x is one of `kinds` of node."""
+    """`x is None` anywhere in the test, `not len(x)` or `len(x) == 0` (an optimizer's `if len(state) == 0:`,
+    its state made once per parameter), where x is one of `kinds` of node."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.left, ast.Call)
+        and base_name(test.left.func) == "len"
+        and test.left.args
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        return isinstance(test.left.args[0], kinds)
     if (
         isinstance(test, ast.UnaryOp)
         and isinstance(test.op, ast.Not)
@@ -2066,7 +2077,8 @@ for x, y in loader:
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
-            "on the first batch), and creation outside the loops of a def that has a step loop of its own "
+            "on the first batch) or `len(state) == 0` (an optimizer's state, made once per parameter, "
+            "torch-fix30), and creation outside the loops of a def that has a step loop of its own "
             "(backward, an optimizer step, autograd.grad, or a helper of the module that runs one): a "
             "`train_epoch` making its state before the batch loop, or an attack before its steps, makes it once "
             "per epoch or per attack. A value made on one line and moved on a later one of the same loop "
