@@ -1835,9 +1835,12 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
             continue
         for site in direct:
             name = model_called(site.node)
-            if name is not None and (name in models or is_model_name(name)):
-                loops.append(loop)
-                break
+            if name is None or not (name in models or is_model_name(name)):
+                continue
+            if name not in models and isinstance(fx.helpers.get(id(site.node)), FUNCTION_TYPES):
+                continue  # `model_runner(ma)`: a def of the module named for models, run once per model
+            loops.append(loop)
+            break
     return loops
 
 
@@ -2190,7 +2193,9 @@ for x, y in loader:
             "is; a loop over a loader (`for data in dataset`, `zip(loader_a, loader_b)`) that moves its batch "
             "to the device or trains a model object (`model.optimize_parameters()`, `trainer.dis_update(...)`) "
             "counts as a loop that runs a model, and such a model call is a step for the timer test (CUT's "
-            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`)."
+            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`). Branch torch-fix30: a call of "
+            "a def of the module is no model call for its name alone (timm's notebook `model_runner(ma)`, "
+            "which validates one whole model and then empties the cache, once per model of a list)."
         ),
         confidence="medium",
         check=check_wait_every_step,
