@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -1411,6 +1412,26 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
     return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
 
 
+def _cached_by_callers(index: ModuleIndex, function) -> bool:
+    """Every call of the def in the module is under an `if` of its caller that tests an attribute unset
+    (`if self.rel_indices is None or ...: self.rel_indices = self.get_rel_indices(N)`, ConViT's GPSA): the
+    caller keeps the result, so the def runs once (again only when the test asks for it), not per step."""
+    fx = facts(index)
+    calls = [
+        c.node
+        for c in index.calls
+        if fx.helpers.get(id(c.node)) is function
+        or (isinstance(c.node.func, ast.Attribute) and c.node.func.attr == function.name)
+    ]
+    return bool(calls) and all(
+        any(
+            isinstance(up, ast.If) and _unset_test(up.test, (ast.Attribute,))
+            for up in itertools.takewhile(lambda n: not isinstance(n, FUNCTION_TYPES), fx.ancestors(call))
+        )
+        for call in calls
+    )
+
+
 def _unset_test(test: ast.AST, kinds: tuple) -> bool:
     """`x is None` anywhere in the test, `not len(x)` or `len(x) == 0` (an optimizer's `if len(state) == 0:`,
     its state made once per parameter), where x is one of `kinds` of node."""
@@ -1533,6 +1554,8 @@ def check_created_then_moved(
             continue
         if _first_time(facts(index), call, loop or site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if loop is None and site.function is not None and _cached_by_callers(index, site.function):
+            continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
         if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
             continue  # `t = torch.zeros(n)`, `t[c] = index_of(s[c])`: host data written in, the copy is needed
         if _amortised(index, site):
@@ -2081,7 +2104,8 @@ for x, y in loader:
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
             "on the first batch) or `len(state) == 0` (an optimizer's state, made once per parameter, "
-            "torch-fix30), and creation outside the loops of a def that has a step loop of its own "
+            "torch-fix30), and a def every caller of which runs it under `if self.x is None ...:` and keeps "
+            "the result (ConViT's `self.rel_indices = self.get_rel_indices(N)`, torch-fix30), and creation outside the loops of a def that has a step loop of its own "
             "(backward, an optimizer step, autograd.grad, or a helper of the module that runs one): a "
             "`train_epoch` making its state before the batch loop, or an attack before its steps, makes it once "
             "per epoch or per attack. A value made on one line and moved on a later one of the same loop "
