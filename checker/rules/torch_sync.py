@@ -1423,13 +1423,40 @@ def _cached_by_callers(index: ModuleIndex, function) -> bool:
         if fx.helpers.get(id(c.node)) is function
         or (isinstance(c.node.func, ast.Attribute) and c.node.func.attr == function.name)
     ]
-    return bool(calls) and all(
-        any(
-            isinstance(up, ast.If) and _unset_test(up.test, (ast.Attribute,))
-            for up in itertools.takewhile(lambda n: not isinstance(n, FUNCTION_TYPES), fx.ancestors(call))
+    guards = []
+    for call in calls:
+        ups = itertools.takewhile(lambda n: not isinstance(n, FUNCTION_TYPES), fx.ancestors(call))
+        guard = next(
+            (up for up in ups if isinstance(up, ast.If) and _unset_test(up.test, (ast.Attribute,))), None
         )
-        for call in calls
-    )
+        if guard is None:
+            return False
+        guards.append(guard)
+    return bool(guards) and not _reset_elsewhere(index, guards)
+
+
+def _reset_elsewhere(index: ModuleIndex, guards: list[ast.If]) -> bool:
+    """An attribute the guards test unset is also assigned outside `__init__` and outside the guards'
+    own bodies (ffjord's `before_odeint` sets `self._e = e`, None, before every solve): the cache is
+    emptied per step, so what fills it runs per step."""
+    tested = {
+        n.left.attr
+        for g in guards
+        for n in ast.walk(g.test)
+        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Attribute)
+    }
+    inside = {id(n) for g in guards for stmt in g.body for n in ast.walk(stmt)}
+    for function in index.functions:
+        if function.name == "__init__":
+            continue
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and id(node) not in inside
+                and any(isinstance(t, ast.Attribute) and t.attr in tested for t in node.targets)
+            ):
+                return True
+    return False
 
 
 def _unset_test(test: ast.AST, kinds: tuple) -> bool:
