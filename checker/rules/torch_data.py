@@ -896,11 +896,20 @@ def _pulled(loop, index: ModuleIndex):
             continue
         scope = function or index.tree
         start, end = getattr(scope, "lineno", 0), getattr(scope, "end_lineno", None) or loop.end_lineno
-        for value in index.name_values.get(pulled.id, ()):
-            in_scope = start <= value.lineno <= (end or start)
-            if in_scope and isinstance(value, ast.Call) and value.args and _iterates(value, index):
-                yield value.args[0], target
-                break
+        drawn = [
+            value
+            for value in index.name_values.get(pulled.id, ())
+            if start <= value.lineno <= (end or start)
+            and isinstance(value, ast.Call)
+            and value.args
+            and _iterates(value, index)
+        ]
+        # the binding the draw sees: the last one before it (a notebook's `dataiter = iter(vis_dataloader)`
+        # for a picture, rebound to `iter(test_dataloader)` in a later cell); else the first (a loop that
+        # rebinds its iterator after StopIteration)
+        before = [value for value in drawn if value.lineno <= node.lineno]
+        if before or drawn:
+            yield max(before, key=lambda v: v.lineno).args[0] if before else drawn[0].args[0], target
 
 
 _NEXT = frozenset({"next", "__next__"})  # `next(it)`, Python 2's `it.next()`, `data_gen.__next__()`
@@ -972,8 +981,11 @@ def _waits_for_a_person(loop, index: ModuleIndex) -> bool:
 
 
 def _draws(call: ast.Call) -> bool:
-    """A matplotlib drawing call: `plt.subplot(...)`, `plt.imshow(...)`, `ax.imshow(...)`."""
+    """A matplotlib drawing call: `plt.subplot(...)`, `plt.imshow(...)`, `ax.imshow(...)`, or a notebook's
+    own `imshow(...)` helper."""
     func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "imshow"
     return isinstance(func, ast.Attribute) and (
         func.attr in ("imshow", "add_subplot")
         or (
@@ -1545,7 +1557,10 @@ for x, y in loader:
             " Branch torch-fix27: the project pass also follows a loader handed to a method of an instance of "
             "a class the module imports (`trainer = Trainer(...)`, `trainer.train(data_loader, epochs)`, the "
             "loop in the class's module). A dataset class of another module that holds its items in memory "
-            "is not seen there either."
+            "is not seen there either. Branch torch-fix30: `next(it)` draws from the loader of the last "
+            "`it = iter(...)` before it (a notebook's `dataiter = iter(vis_dataloader)` read once for a "
+            "picture, then rebound to a test loader), and a loop that calls a notebook's own `imshow(...)` "
+            "outside any `if` is a viewer."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

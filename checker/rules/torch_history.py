@@ -87,6 +87,8 @@ def check_accumulated_history(index: ModuleIndex):
                 feeding = _feeding(fx, loop)
             if keeper in feeding or _last_bound_on_host(loop, kept, node, fx):
                 continue
+            if _made_from_keeper(loop, kept, keeper, node, fx):
+                continue  # `c = F.normalize(center[y])`, `center[y] += beta * (f.detach() - c)`: no new graph
             yield RawFinding(
                 "PP502",
                 node.lineno,
@@ -145,19 +147,11 @@ def _on_host(value: ast.AST, fx) -> bool:
 
 
 def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
-    """The kept name's last binding in the loop before the accumulation holds a host value, so the sum
-    holds numbers, not graphs (`batch_loss = batch_loss.data.cpu().numpy()` two lines above, `loss =
-    self.update_model()` returning `loss.item()`)."""
-    last = None
-    for node in loop_nodes(fx.index, loop):
-        if (
-            isinstance(node, ast.Assign)
-            and node.lineno < accumulation.lineno
-            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-            and (last is None or node.lineno > last.lineno)
-        ):
-            last = node
-    return last is not None and _on_host(last.value, fx)
+    """The kept name's last binding in the loop before the accumulation holds a host value or one
+    without history, so the sum holds no graph (`batch_loss = batch_loss.data.cpu().numpy()` two lines
+    above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`)."""
+    last = _last_binding(loop, name, accumulation, fx)
+    return last is not None and (_on_host(last.value, fx) or _drops_graph(last.value))
 
 
 def _numpy_arrays(index: ModuleIndex) -> set[str]:
@@ -308,6 +302,46 @@ def _model_call(node, models: set[str]) -> ast.Call | None:
         if name is not None and (name in models or is_model_name(name)):
             return node
     return None
+
+
+def _last_binding(loop, name: str, accumulation: ast.AST, fx) -> ast.Assign | None:
+    """The kept name's last `name = ...` in the loop before the accumulation."""
+    last = None
+    for node in loop_nodes(fx.index, loop):
+        if (
+            isinstance(node, ast.Assign)
+            and node.lineno < accumulation.lineno
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and (last is None or node.lineno > last.lineno)
+        ):
+            last = node
+    return last
+
+
+def _made_from_keeper(loop, kept: str, keeper: str, accumulation: ast.AST, fx) -> bool:
+    """The kept name's last binding reads no tensor but the accumulator itself (WS-DAN's
+    `feature_center_batch = F.normalize(feature_center[y], dim=-1)` before `feature_center[y] += beta *
+    (feature_matrix.detach() - feature_center_batch)`): it brings no graph the accumulator does not hold
+    already. Called functions and subscript indexes are not read as tensors."""
+    last = _last_binding(loop, kept, accumulation, fx)
+    if last is None:
+        return False
+    read: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Name):
+            read.add(node.id)
+        elif isinstance(node, ast.Call):
+            for child in [*node.args, *(k.value for k in node.keywords)]:
+                visit(child)
+        elif isinstance(node, ast.Subscript):
+            visit(node.value)
+        else:
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+    visit(last.value)
+    return read == {keeper}
 
 
 def _drops_graph(expr: ast.AST) -> bool:
@@ -641,7 +675,10 @@ for x, y in loader:
             " Branch torch-fix23 (tuned on the maintainer-fixed lines of branch torch-fixmine): a def of the "
             "module that back-propagates a scaled copy of a loss and returns the loss (joeynmt's "
             "`_train_batch`), and a step's output dict whose `'loss'` entry went backward (`output['loss']"
-            ".backward()`, then `outputs.append(output)`: packnet-sfm) hold the graph too."
+            ".backward()`, then `outputs.append(output)`: packnet-sfm) hold the graph too. Branch torch-fix30: "
+            "a name last bound in the loop to a value without history (pre-0.4 `loss = loss.data[0]`, "
+            "`x.detach()`) is not kept, nor one made only from the accumulator itself (WS-DAN's "
+            "`c = F.normalize(center[y], dim=-1)` before `center[y] += beta * (f.detach() - c)`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

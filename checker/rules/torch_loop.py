@@ -1016,15 +1016,46 @@ def _size_expr(expr, scope, index: ModuleIndex) -> bool:
     )
 
 
-def _bound_to_list(index: ModuleIndex, scope, name: str) -> bool:
-    """The def binds the name to a list or tuple (`[...]`, a comprehension, `torch.split(...)`)."""
+def _bound_to_list(index: ModuleIndex, scope, name: str, follow: bool = True) -> bool:
+    """The def binds the name to a list or tuple (`[...]`, a comprehension, `torch.split(...)`), or to what
+    a def of the module returns when that is one (`flows = self._flow_generator(...)`, which returns
+    `torch.split(flows, 2, dim=1)`: a tuple of whole-batch tensors, TrajGRU in hold-out 13)."""
     for node in _scope_nodes(index, scope, ast.Assign):
         if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             value = node.value
-            if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
+            if _list_value(value):
                 return True
-            if isinstance(value, ast.Call) and method_name(value) in _LISTS:
+            if follow and isinstance(value, ast.Call) and _returns_list(index, value):
                 return True
+    return False
+
+
+def _list_value(value: ast.AST) -> bool:
+    """A list or tuple display, a comprehension or a call of `split`, `chunk`, `unbind` or `tolist`."""
+    if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
+        return True
+    return isinstance(value, ast.Call) and method_name(value) in _LISTS
+
+
+def _returns_list(index: ModuleIndex, call: ast.Call) -> bool:
+    """`call` names a def of the module (`self.m(...)` or `m(...)`) whose every return gives a list by
+    `_list_value`, directly or through a name the def binds to one."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        wanted = func.attr
+    elif isinstance(func, ast.Name):
+        wanted = func.id
+    else:
+        return False
+    for function in index.functions:
+        if function.name != wanted:
+            continue
+        returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
+        if returns and all(
+            _list_value(r) or (isinstance(r, ast.Name) and _bound_to_list(index, function, r.id, False))
+            for r in returns
+        ):
+            return True
     return False
 
 
@@ -1674,7 +1705,9 @@ t = t * 2 + 1
             "test, is a host read as `.item()` is. Branch torch-fix29: the element test needs the name bound "
             "as a tensor (from a torch call, a model or a tensor method, or in the def from a chain of tensor "
             "methods such as `target[b].view(-1, 5).to('cpu')`): a list of lists read from a label file is "
-            "left alone; a per-pair `.item()` under an `if` is left alone."
+            "left alone; a per-pair `.item()` under an `if` is left alone. Branch torch-fix30: a name bound to "
+            "what a def of the module returns is a list when that def returns `torch.split(...)`/`chunk`/a "
+            "list (TrajGRU's `flows = self._flow_generator(...)`, a few whole-batch flow fields)."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

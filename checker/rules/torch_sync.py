@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -1411,8 +1412,66 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
     return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
 
 
+def _cached_by_callers(index: ModuleIndex, function) -> bool:
+    """Every call of the def in the module is under an `if` of its caller that tests an attribute unset
+    (`if self.rel_indices is None or ...: self.rel_indices = self.get_rel_indices(N)`, ConViT's GPSA): the
+    caller keeps the result, so the def runs once (again only when the test asks for it), not per step."""
+    fx = facts(index)
+    calls = [
+        c.node
+        for c in index.calls
+        if fx.helpers.get(id(c.node)) is function
+        or (isinstance(c.node.func, ast.Attribute) and c.node.func.attr == function.name)
+    ]
+    guards = []
+    for call in calls:
+        ups = itertools.takewhile(lambda n: not isinstance(n, FUNCTION_TYPES), fx.ancestors(call))
+        guard = next(
+            (up for up in ups if isinstance(up, ast.If) and _unset_test(up.test, (ast.Attribute,))), None
+        )
+        if guard is None:
+            return False
+        guards.append(guard)
+    return bool(guards) and not _reset_elsewhere(index, guards)
+
+
+def _reset_elsewhere(index: ModuleIndex, guards: list[ast.If]) -> bool:
+    """An attribute the guards test unset is also assigned outside `__init__` and outside the guards'
+    own bodies (ffjord's `before_odeint` sets `self._e = e`, None, before every solve): the cache is
+    emptied per step, so what fills it runs per step."""
+    tested = {
+        n.left.attr
+        for g in guards
+        for n in ast.walk(g.test)
+        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Attribute)
+    }
+    inside = {id(n) for g in guards for stmt in g.body for n in ast.walk(stmt)}
+    for function in index.functions:
+        if function.name == "__init__":
+            continue
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and id(node) not in inside
+                and any(isinstance(t, ast.Attribute) and t.attr in tested for t in node.targets)
+            ):
+                return True
+    return False
+
+
 def _unset_test(test: ast.AST, kinds: tuple) -> bool:
-    """`x is None` anywhere in the test, or `not len(x)`, where x is one of `kinds` of node."""
+    """`x is None` anywhere in the test, `not len(x)` or `len(x) == 0` (an optimizer's `if len(state) == 0:`,
+    its state made once per parameter), where x is one of `kinds` of node."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.left, ast.Call)
+        and base_name(test.left.func) == "len"
+        and test.left.args
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    ):
+        return isinstance(test.left.args[0], kinds)
     if (
         isinstance(test, ast.UnaryOp)
         and isinstance(test.op, ast.Not)
@@ -1522,6 +1581,8 @@ def check_created_then_moved(
             continue
         if _first_time(facts(index), call, loop or site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if loop is None and site.function is not None and _cached_by_callers(index, site.function):
+            continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
         if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
             continue  # `t = torch.zeros(n)`, `t[c] = index_of(s[c])`: host data written in, the copy is needed
         if _amortised(index, site):
@@ -1824,9 +1885,12 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
             continue
         for site in direct:
             name = model_called(site.node)
-            if name is not None and (name in models or is_model_name(name)):
-                loops.append(loop)
-                break
+            if name is None or not (name in models or is_model_name(name)):
+                continue
+            if name not in models and isinstance(fx.helpers.get(id(site.node)), FUNCTION_TYPES):
+                continue  # `model_runner(ma)`: a def of the module named for models, run once per model
+            loops.append(loop)
+            break
     return loops
 
 
@@ -2066,7 +2130,9 @@ for x, y in loader:
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
             "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
-            "on the first batch), and creation outside the loops of a def that has a step loop of its own "
+            "on the first batch) or `len(state) == 0` (an optimizer's state, made once per parameter, "
+            "torch-fix30), and a def every caller of which runs it under `if self.x is None ...:` and keeps "
+            "the result (ConViT's `self.rel_indices = self.get_rel_indices(N)`, torch-fix30), and creation outside the loops of a def that has a step loop of its own "
             "(backward, an optimizer step, autograd.grad, or a helper of the module that runs one): a "
             "`train_epoch` making its state before the batch loop, or an attack before its steps, makes it once "
             "per epoch or per attack. A value made on one line and moved on a later one of the same loop "
@@ -2178,7 +2244,9 @@ for x, y in loader:
             "is; a loop over a loader (`for data in dataset`, `zip(loader_a, loader_b)`) that moves its batch "
             "to the device or trains a model object (`model.optimize_parameters()`, `trainer.dis_update(...)`) "
             "counts as a loop that runs a model, and such a model call is a step for the timer test (CUT's "
-            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`)."
+            "timed `optimize_parameters`, UNIT's and FUNIT's `with Timer(...)`). Branch torch-fix30: a call of "
+            "a def of the module is no model call for its name alone (timm's notebook `model_runner(ma)`, "
+            "which validates one whole model and then empties the cache, once per model of a list)."
         ),
         confidence="medium",
         check=check_wait_every_step,
