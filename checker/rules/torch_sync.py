@@ -432,14 +432,9 @@ def _step_function_reads(index: ModuleIndex):
     if not steps:
         return
     fx = facts(index)
-    # names the module calls in a loop (a notebook may define a def again, cell by cell), less methods of an
-    # item of a container (`self.ema_per_domain[d].update(g)`: a moving average's, not the step's `update`)
-    looped = {
-        method_name(s.node) or base_name(s.node.func)
-        for s in index.calls
-        if s.loops
-        and not (isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript))
-    }
+    # (a notebook may define a def again, cell by cell; `self.ema_per_domain[d].update(g)` is a moving
+    # average's `update`, not the step's)
+    looped = _looped_names(index, of_items=False)
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a loop
@@ -516,13 +511,24 @@ def _returns_a_tensor(function) -> bool:
     return True
 
 
-def _looped_names(index: ModuleIndex) -> set[str]:
-    """Names the module calls in a loop (a def or method of that name is judged with its loop)."""
-    return facts(index).loop_cache(
-        "looped_names",
-        None,
-        lambda: {method_name(s.node) or base_name(s.node.func) for s in index.calls if s.loops},
-    )
+def _looped_names(index: ModuleIndex, of_items: bool = True) -> set[str]:
+    """Names the module calls in a loop (a def or method of that name is judged with its loop); without
+    `of_items`, less methods called on an item of a container (`models[i].update(...)`)."""
+
+    def names() -> set[str]:
+        return {
+            method_name(s.node) or base_name(s.node.func)
+            for s in index.calls
+            if s.loops
+            and (
+                of_items
+                or not (
+                    isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript)
+                )
+            )
+        }
+
+    return facts(index).loop_cache("looped_names" if of_items else "looped_names_not_items", None, names)
 
 
 _ACCUMULATE = re.compile(r"(?i)accum")
