@@ -41,6 +41,7 @@ class _Modules:
     def __init__(self, sources: dict[str, str] | None) -> None:
         self._texts: dict[str, str | None] = dict(sources or {})
         self._trees: dict[str, ast.Module | None] = {}
+        self._indexes: dict[str, ModuleIndex | None] = {}
 
     def text(self, path: str) -> str | None:
         if path not in self._texts:
@@ -55,6 +56,16 @@ class _Modules:
             except (SyntaxError, ValueError, RecursionError):
                 self._trees[path] = None
         return self._trees[path]
+
+    def index(self, path: str) -> ModuleIndex | None:
+        """The module's index, built at most once (None when it does not parse or nests too deep)."""
+        if path not in self._indexes:
+            tree = self.tree(path)
+            try:
+                self._indexes[path] = None if tree is None else ModuleIndex.build(tree)
+            except RecursionError:
+                self._indexes[path] = None
+        return self._indexes[path]
 
 
 def _builder(tree: ast.Module, line: int) -> str | None:
@@ -183,31 +194,20 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
         if f.rule == "PP202" and f.confidence == "low" and f.cell is None and f.path in inside:
             at_path.setdefault(f.path, []).append(f)
     raised: set[int] = set()
-    indexes: dict[str, ModuleIndex | None] = {}
     for path, found in at_path.items():
-        if "import" not in (modules.text(path) or "") or (index := _index(path, modules, indexes)) is None:
+        if "import" not in (modules.text(path) or "") or (index := modules.index(path)) is None:
             continue
         sources = imported_map_code(index)
         for f in found:
             if (source := sources.get((f.line, f.column - 1))) is None:
                 continue
             defined_in = _module_file(path, source[0], source[1], inside)
-            target = None if defined_in is None else _index(defined_in, modules, indexes)
+            target = None if defined_in is None else modules.index(defined_in)
             if target is not None and imported_code_does_image_work(target, source[2]):
                 raised.add(id(f))
     if not raised:
         return findings
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
-
-
-def _index(path: str, modules: _Modules, indexes: dict) -> ModuleIndex | None:
-    if path not in indexes:
-        tree = modules.tree(path)
-        try:
-            indexes[path] = None if tree is None else ModuleIndex.build(tree)
-        except RecursionError:
-            indexes[path] = None
-    return indexes[path]
 
 
 def _module_file(importer: str, level: int, module: str, files: set[str]) -> str | None:
