@@ -266,6 +266,22 @@ def child_nodes(node: ast.AST, into: list) -> list:
     return into
 
 
+def import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:
+    """(level, module, original name) of `from module import original as name`; with `whole_module`, also
+    `import a.b as name` as (0, "a", "b"). Modules of TensorFlow and other libraries are not the project's,
+    but the caller cannot tell: the project pass finds no file for them."""
+    for node in index.imports:
+        for alias in node.names:
+            if (alias.asname or alias.name.split(".")[0]) != name:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                return node.level, node.module or "", alias.name
+            if whole_module and (alias.asname or alias.name == name):
+                parent, _, last = alias.name.rpartition(".")
+                return 0, parent, last
+    return None
+
+
 def dotted_parts(node: ast.AST) -> list[str] | None:
     """`self.opt.lr` -> ["self", "opt", "lr"]; None for anything but a name and attributes of it."""
     parts = []

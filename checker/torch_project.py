@@ -25,7 +25,7 @@ import os
 import re
 
 from checker.findings import Finding
-from checker.module import ModuleIndex
+from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
 from checker.rules.torch_common import base_name, is_device_move, lowered_on_toys, uses_torch
@@ -483,9 +483,8 @@ def _import_module(index: ModuleIndex, name: str) -> str | None:
     the module reaches through a module it imports (`import helpers`, `from train_utils import
     train_eval_utils as utils`), the module it calls the name on (`helpers.name(...)`: "helpers",
     `utils.name(...)`: "train_utils.train_eval_utils")."""
-    for node in index.imports:
-        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
-            return node.module or ""
+    if (found := import_of(name, index)) is not None:
+        return found[1]
     called = {  # `from train_utils import train_eval_utils as utils`, then `utils.train_one_epoch(...)`
         site.node.func.value.id
         for site in index.calls

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, walk
+from checker.module import ModuleIndex, import_of, walk
 from checker.rules import Rule, register
 from checker.rules.common import literal_iterations, runs_once
 
@@ -1148,13 +1148,13 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
         return _in_imported_module(fn.value.id, fn.attr, index)  # `map(preprocessing.load_image)`
     if not isinstance(fn, ast.Name):
         return None
-    if (found := _import_of(fn.id, index)) is not None:
+    if (found := import_of(fn.id, index)) is not None:
         return found if found[1] != "" else None
     made = index.only_value(fn.id)
     if not isinstance(made, ast.Call):
         return None
     if isinstance(made.func, ast.Name):
-        found = _import_of(made.func.id, index)
+        found = import_of(made.func.id, index)
         return found if found is not None and found[1] != "" else None
     if isinstance(made.func, ast.Attribute) and isinstance(made.func.value, ast.Name):
         return _in_imported_module(made.func.value.id, made.func.attr, index)
@@ -1164,7 +1164,7 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
 def _in_imported_module(module: str, name: str, index: ModuleIndex) -> tuple[int, str, str] | None:
     """(level, module, name) of `module.name` where `module` is a module this one imports (`from data
     import parser`, `import utils.image as image_utils`)."""
-    found = _import_of(module, index, whole_module=True)
+    found = import_of(module, index, whole_module=True)
     if found is None:
         return None
     level, parent, last = found
@@ -1180,22 +1180,6 @@ def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
         if node.lineno <= call.lineno and any(n is call for n in walk(node.value))
         for target in node.targets
     )
-
-
-def _import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:
-    """(level, module, original name) of `from module import original as name`; with `whole_module`, also
-    `import a.b as name` as (0, "a", "b"). Modules of TensorFlow and other libraries are not the project's,
-    but the caller cannot tell: the project pass finds no file for them."""
-    for node in index.imports:
-        for alias in node.names:
-            if (alias.asname or alias.name.split(".")[0]) != name:
-                continue
-            if isinstance(node, ast.ImportFrom):
-                return node.level, node.module or "", alias.name
-            if whole_module and (alias.asname or alias.name == name):
-                parent, _, last = alias.name.rpartition(".")
-                return 0, parent, last
-    return None
 
 
 def _self_attribute(node: ast.AST) -> bool:
