@@ -359,7 +359,8 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         if silenced(noqa_lines(texts[path]).get(line), RULE):
             continue
         message = pinned_memory_message(name)
-        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, rule.confidence))
+        # high: 67 of 69 right as first read over hold-outs 4-13 (torch-calibrate31)
+        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, "high"))
     return found
 
 

@@ -435,17 +435,49 @@ def levels(source: str) -> dict[tuple[str, int], str]:
 
 def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_the_rest_at_medium():
     """torch-calibrate10: a training loader with workers (PP505) read right at least 90% as first read;
-    evaluation loaders and loaders without workers stay at medium, and so does PP506 everywhere (its class
-    of copies in a loop that steps read 10 of 17 on the fresh hold-out 10)."""
+    evaluation loaders and loaders without workers stay at medium. torch-calibrate31 (first-read verdicts of
+    hold-outs 4-13): PP506 in a step loop is high (77 of 78 right), in a loop that steps nothing low (58 of
+    109), in a forward medium."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",
         ("PP505", 5): "medium",
         ("PP505", 6): "medium",
         ("PP505", 7): "medium",
         ("PP506", 12): "medium",
-        ("PP506", 18): "medium",
-        ("PP506", 35): "medium",
+        ("PP506", 18): "high",
+        ("PP506", 35): "low",
     }
+
+
+LOOPED_DEF = """import torch
+
+device = torch.device("cuda")
+model = torch.load("vae.pt").to(device)
+
+
+def generate_samples(n):
+    z = torch.randn(n, 64).to(device)
+    return model.decode(z)
+
+
+class Module(torch.nn.Module):
+    def training_step(self, batch, batch_idx):
+        return self.loss(batch, self.draw(batch))
+
+    def draw(self, batch):
+        return torch.randint(10, size=(batch.size(0),)).to(batch.device)
+
+
+for epoch in range(100):
+    generate_samples(16)
+"""
+
+
+def test_calibrated_pp506_in_a_def_some_loop_calls_is_low_but_a_lightning_step_stays_medium():
+    """torch-calibrate31: a copy in a def run from a loop, where the def is no forward, loss, training-step
+    def or step loop's helper, read right 9 of 25 as first read (samples for a grid, a beam search, an
+    export): low. A def Lightning's `training_step` calls runs every step: medium, as before."""
+    assert levels(LOOPED_DEF) == {("PP506", 8): "low", ("PP506", 17): "medium"}
 
 
 PRUNING = """import torch
