@@ -34,6 +34,7 @@ from checker.rules.torch_data import (
     handed_made,
     handed_over,
     held_loaders,
+    little_to_pin,
     loader_dataset,
     moves_batches_of,
     moves_held_batches,
@@ -298,30 +299,39 @@ def _method_call(text: str, name: str) -> bool:
     return re.search(rf"\w\.{name}\s*\(", text) is not None
 
 
-def module_facts(index: ModuleIndex) -> tuple[list, list, list] | None:
+def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
     makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
     or class, and held [(class, attribute, line, column)] of unpinned loaders a class keeps on its
-    instances (`self.train = DataLoader(...)`). The per-module pass computes them from its own index
+    instances (`self.train = DataLoader(...)`); and little, the (line, column) of those loaders whose batches
+    are token ids or data held in memory (`little_to_pin`: reported at medium, the others at high). The
+    per-module pass computes them from its own index
     (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
     use torch."""
     if not uses_torch(index):
         return None
-    makers = [
-        (name, call.lineno, call.col_offset, where)
+    made = [
+        (name, call, where)
         for name, loaders in returned_loaders(index).items()
         for call, where in loaders
         if unpinned(call, index)
     ]
-    handoffs = [
-        (call.lineno, call.col_offset, callee, param, module)
+    makers = [(name, call.lineno, call.col_offset, where) for name, call, where in made]
+    handed = [
+        (call, callee, param, module)
         for call, callee, param in handed_over(index)
         if (module := _import_module(index, _owner(callee))) is not None
         and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
-    held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in held_loaders(index)]
-    return makers, handoffs, held
+    handoffs = [
+        (call.lineno, call.col_offset, callee, param, module) for call, callee, param, module in handed
+    ]
+    kept = held_loaders(index)
+    held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in kept]
+    calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
+    little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
+    return makers, handoffs, held, little
 
 
 def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
@@ -329,6 +339,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     makers: dict[str, list[tuple[str, int, int, int]]] = {}
     handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
     held: dict[str, list[tuple[str, int, int, str]]] = {}
+    little: dict[str, set[tuple[int, int]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
@@ -339,6 +350,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
             found = None if index is None else module_facts(index)
         if found is None:
             continue
+        little[path] = found[3]  # (loaders of token ids or of data held in memory: not at high)
         for name, line, col, where in found[0]:
             if (path, line) not in reported:
                 makers.setdefault(name, []).append((path, line, col, where))
@@ -359,8 +371,8 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         if silenced(noqa_lines(texts[path]).get(line), RULE):
             continue
         message = pinned_memory_message(name)
-        # high: 67 of 69 right as first read over hold-outs 4-13 (torch-calibrate31)
-        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, "high"))
+        level = "medium" if (line, col) in little.get(path, ()) else "high"  # (torch-calibrate31)
+        found.append(Finding(path, line, col + 1, RULE, message, rule.root_cause, None, level))
     return found
 
 

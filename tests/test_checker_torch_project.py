@@ -65,3 +65,15 @@ def test_a_loader_found_across_modules_reports_at_high(tmp_path):
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("data_provider/data_factory.py", 13): "high", ("datasets.py", 7): "high"}
+
+
+def test_a_loader_of_token_ids_or_data_in_memory_found_across_modules_stays_at_medium(tmp_path):
+    """torch-calibrate31: loaders of the kinds PP505 itself reports at low (token ids, from a tokenizer made
+    in the def that makes the loader; a TensorDataset held in memory, NRI's `load_data`) were most of what
+    this pass's loaders read not right: they stay at medium, off the default output."""
+    root = Path(shutil.copytree(PROJECTS / "token_factory", tmp_path / "token_factory"))
+    findings, _, _ = check_paths([str(root)])
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("previous_chapters.py", 26): "medium", ("previous_chapters.py", 36): "medium"}

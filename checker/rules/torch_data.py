@@ -493,6 +493,12 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
     return _held_in_memory(call, index, names)
 
 
+def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
+    """The loader's batches are token ids or a dataset held in memory: the evidence on which PP505 reports
+    at `low` (the project pass keeps such loaders off the default output, torch-calibrate31)."""
+    return token_batches(index, call) or _held_when_made(call, index, _in_memory_names(index, classes=False))
+
+
 def _held_in_memory(call: ast.Call, index: ModuleIndex, in_memory: set[str]) -> bool:
     """The loader's dataset is in memory (`_in_memory_names`): made inline, bound to a name, or passed in
     as a def's parameter by every call of the def."""
