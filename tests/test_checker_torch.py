@@ -843,3 +843,26 @@ def test_names_unpacked_from_a_config_setting_are_constant():
     """Mask R-CNN's `height, width = config.IMAGE_SHAPE[:2]` then `np.array([height, width, ...])` moved every
     forward; names unpacked from the batch's shape change with it."""
     assert torch_findings(UNPACKED_SETTING) == expected(UNPACKED_SETTING)
+
+
+TOY_STEP = """import torch
+
+device = torch.device("cuda")
+x_train = torch.tensor([[1.0, 2.0], [2.0, 3.0], [3.0, 1.0], [4.0, 3.0]])
+y_train = torch.tensor([[0.0], [0.0], [1.0], [1.0]])
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+for epoch in range(1000):
+    noise = torch.randn(4, 2).to(device)
+    optimizer.zero_grad()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(model(x_train.to(device) + noise), y_train.to(device))
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_calibrated_pp506_in_a_step_loop_of_a_toy_module_stays_medium():
+    """torch-calibrate31: `lowered_on_toys` also lowers a `high` set on the finding, so a step loop's copy in
+    a lesson's four-sample toy reports at medium, as its host reads do."""
+    assert levels(TOY_STEP) == {("PP506", 10): "medium", ("PP506", 12): "medium"}

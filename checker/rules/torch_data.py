@@ -1567,6 +1567,9 @@ for x, y in loader:
             "`it = iter(...)` before it (a notebook's `dataiter = iter(vis_dataloader)` read once for a "
             "picture, then rebound to a test loader), and a loop that calls a notebook's own `imshow(...)` "
             "outside any `if` is a viewer."
+            " Branch torch-calibrate31: a loader the project pass finds (made in one module, its batches "
+            "copied in another) reports at high, 64 of 66 right as first read over hold-outs 4-13 (lowest "
+            "hold-out 9 of 10); one whose batches are token ids or data held in memory stays medium."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

@@ -2221,6 +2221,12 @@ for x, y in loader:
             "stay on the host; a name bound again to itself reshaped (`alpha = alpha.view(...)`) is no hop; "
             "and a def another module's training loop calls is followed like a step helper (WGAN-GP's "
             "`calc_gradient_penalty`)."
+            " Branch torch-calibrate31 sets the level by where the copy runs (first-read verdicts of hold-outs "
+            "4-13): high when its innermost loop is a step loop (77 of 78 right; lowest hold-out 7 of 8; a "
+            "module of toy data keeps it at medium); low in a loop that steps nothing, such as an evaluation, "
+            "sampling or beam-search loop (58 of 109), and in a def that some loop calls but that is no "
+            "`forward`, loss def, training-step def, Lightning `training_step` or step loop's helper (9 of "
+            "25); medium otherwise (a `forward` and the defs it calls: 185 of 207)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),
