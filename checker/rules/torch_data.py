@@ -433,19 +433,24 @@ def _find_loader_sites(index: ModuleIndex):
         for target in node.targets:
             if base_name(target) is not None:
                 bound.setdefault(id(node.value), []).append(target)
+    gathered: dict[str, list[str]] = {}  # loader name -> the dicts of loaders holding it
     for name, values in index.name_values.items():  # `loaders = {x: DataLoader(...) for x in splits}`
         for value in values:
             if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
                 bound.setdefault(id(value.value), []).append(ast.Name(id=name, ctx=ast.Store()))
             elif isinstance(value, ast.Dict):  # `loaders = {"train": DataLoader(...), "val": ...}`
                 for key, item in zip(value.keys, value.values, strict=True):
-                    if (
-                        isinstance(item, ast.Call)
-                        and isinstance(key, ast.Constant)
-                        and isinstance(key.value, str)
-                    ):
+                    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                        continue
+                    if isinstance(item, ast.Call):
                         entry = ast.Subscript(value=ast.Name(id=name), slice=key, ctx=ast.Store())
                         bound.setdefault(id(item), []).append(entry)
+                    elif isinstance(item, ast.Name) and item.id != name:
+                        gathered.setdefault(item.id, []).append(name)
+    if gathered:  # `loaders = {"train": train_loader, "val": val_loader}`, read as `loaders[phase]`
+        for targets in bound.values():
+            held = [n for t in targets if isinstance(t, ast.Name) for n in gathered.get(t.id, ())]
+            targets.extend(ast.Name(id=n, ctx=ast.Store()) for n in dict.fromkeys(held))
     aliases = frozenset(local for local, name in index.resolver.names.items() if name in _LOADERS)
     aliases |= frozenset(_loader_makers(index))
     for site in index.calls:
