@@ -880,7 +880,8 @@ def _pulled(loop, index: ModuleIndex):
     """(source, target) for each batch a loop pulls by hand: `x, y = next(batches)` or `batches.next()` after
     `batches = iter(loader)` (or `infiniteloop(loader)`, a generator that yields the loader's batches round
     after round) in the same def (or the loop), and `x, y = next(iter(loader))`; source is the loader's node.
-    A batch copied where it is pulled (`real = next(looper).to(device)`) has the target MOVED."""
+    A batch copied where it is pulled (`real = next(looper).to(device)`) has the target MOVED. The third
+    value says whether the loader is drawn from where it is made (`next(iter(loader))`)."""
     function = index.loop_function.get(id(loop))
     for node in loop_nodes(index, loop):
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
@@ -895,7 +896,7 @@ def _pulled(loop, index: ModuleIndex):
         else:
             continue
         if isinstance(pulled, ast.Call) and base_name(pulled.func) == "iter" and pulled.args:
-            yield pulled.args[0], target
+            yield pulled.args[0], target, True
             continue
         if not isinstance(pulled, ast.Name):
             continue
@@ -914,7 +915,7 @@ def _pulled(loop, index: ModuleIndex):
         # rebinds its iterator after StopIteration)
         before = [value for value in drawn if value.lineno <= node.lineno]
         if before or drawn:
-            yield max(before, key=lambda v: v.lineno).args[0] if before else drawn[0].args[0], target
+            yield max(before, key=lambda v: v.lineno).args[0] if before else drawn[0].args[0], target, False
 
 
 _NEXT = frozenset({"next", "__next__"})  # `next(it)`, Python 2's `it.next()`, `data_gen.__next__()`
@@ -1018,9 +1019,15 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
         if id(loop) in pulling:
             sources += [
                 (_pulled_key(source, scopes, function, loop.lineno), target)
-                for source, target in _pulled(loop, index)
-                if not (isinstance(source, ast.Call) and loop.lineno <= source.lineno <= loop.end_lineno)
-            ]  # (`next(iter(DataLoader(...)))` in the loop: one batch of a new loader each time, a look)
+                for source, target, inline in _pulled(loop, index)
+                if not (
+                    isinstance(source, ast.Call)
+                    and loop.lineno <= source.lineno <= loop.end_lineno
+                    and (inline or not fx.guarded(source, loop))
+                )
+            ]  # (`next(iter(DataLoader(...)))` in the loop: one batch of a new loader each time, a look;
+            # `batches = iter(DataLoader(...))` under `if iteration % epoch_size == 0:`, drawn from on every
+            # iteration, is one loader an epoch)
         sources = [(key, target) for key, target in sources if key is not None and key not in moved]
         if wanted is not None:
             sources = [(key, target) for key, target in sources if key in wanted]
