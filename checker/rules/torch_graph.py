@@ -19,6 +19,7 @@ from checker.rules.torch_common import (
     facts,
     few_runs,
     grad_disabled_by_call,
+    is_device_move,
     is_false,
     is_model_name,
     is_step_call,
@@ -275,15 +276,70 @@ _ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
 
 
-def _host_value(node: ast.AST, fx, stop: ast.AST) -> bool:
-    """The expression's value reaches the host in the same chain: `self.actor(s).cpu().data.numpy()`,
-    `q(s).argmax().item()`, `q(s).max(1)[1].tolist()`."""
+def _on_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _policy_forward(call: ast.Call, own: dict, index: ModuleIndex) -> bool:
+    """`self.actor(s)`, or a forward method of a held network: `self.actor.forward(s)`, or a def of the
+    module called on it (`self.actor_local.get_action(s)`, soft actor-critic's sampling head)."""
+    func = call.func
+    if _on_self(func):
+        return func.attr not in own
+    return (
+        isinstance(func, ast.Attribute)
+        and _on_self(func.value)
+        and func.value.attr not in own
+        and (func.attr == "forward" or func.attr in _module_def_names(index))
+    )
+
+
+def _module_def_names(index: ModuleIndex) -> frozenset[str]:
+    return frozenset(f.name for f in index.functions if isinstance(f, FUNCTION_TYPES)) - {"__init__"}
+
+
+def _detaches(node: ast.AST, fx, stop: ast.AST, ends: frozenset[str] = _HOST_VALUES | {"detach"}) -> bool:
+    """The expression's graph is dropped in the same chain: a host value (`.cpu().data.numpy()`, `.item()`)
+    or `.detach()` (`self.actor_local.get_action(s).detach()`); with `ends`, only those calls."""
     for outer in fx.ancestors(node, stop):
-        if isinstance(outer, ast.Call) and method_name(outer) in _HOST_VALUES:
+        if isinstance(outer, ast.Call) and method_name(outer) in ends:
             return True
         if not isinstance(outer, ast.Attribute | ast.Call | ast.Subscript):
             return False
     return False
+
+
+def _on_device(function, index: ModuleIndex) -> bool:
+    """The def moves something to or from the device (`.to(device)`, `.cuda()`, `.cpu()`): the agent acts on
+    the GPU when there is one. A CPU-only agent (a CartPole DQN on `torch.FloatTensor(state)`) records a tiny
+    graph per step next to the environment's own work."""
+    return any(
+        is_device_move(s.node, index) or method_name(s.node) == "cpu"
+        for s in index.function_calls.get(id(function), [])
+    )
+
+
+def _graph_dropped(call: ast.Call, function, fx) -> bool:
+    """Only a value without the forward's graph leaves the def: the forward's chain drops it, or the forward
+    is bound to a name every later read of which drops it (`action = self.actor.forward(s)` then `action =
+    action.squeeze(0).cpu().detach().numpy()`)."""
+    if _detaches(call, fx, function):
+        return True
+    stmt = fx.statement(call)
+    if not (
+        isinstance(stmt, ast.Assign)
+        and stmt.value is call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return False
+    name = stmt.targets[0].id
+    names = [
+        n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+    ]
+    rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
+    reads = [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
+    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
 
 
 def _acting_forwards(index: ModuleIndex, fx):
@@ -311,16 +367,14 @@ def _acting_forwards(index: ModuleIndex, fx):
             for s in sites
         ):
             continue
+        own = index.class_methods.get(owner, {})
+        forwards = [s.node for s in sites if s.node.args and _policy_forward(s.node, own, index)]
         forwards = [
-            s.node
-            for s in sites
-            if isinstance(s.node.func, ast.Attribute)
-            and isinstance(s.node.func.value, ast.Name)
-            and s.node.func.value.id == "self"
-            and s.node.func.attr not in index.class_methods.get(owner, {})
-            and s.node.args
+            call
+            for call in forwards
+            if (_on_self(call.func) and _detaches(call, fx, function, _HOST_VALUES))
+            or (_graph_dropped(call, function, fx) and _on_device(function, index))
         ]
-        forwards = [call for call in forwards if _host_value(call, fx, function)]
         if (
             len(forwards) != 1
             or fx.without_grad(forwards[0])
@@ -330,13 +384,13 @@ def _acting_forwards(index: ModuleIndex, fx):
         ):
             continue
         call = forwards[0]
-        receiver = call.func.attr
+        receiver = call.func.attr if _on_self(call.func) else call.func.value.attr
         yield RawFinding(
             "PP503",
             call.lineno,
             call.col_offset,
-            f"`{receiver}` runs in `{function.name}` without torch.no_grad(), and only a plain value "
-            "leaves it: autograd records the forward on every call (each environment step); decorate "
+            f"`{receiver}` runs in `{function.name}` without torch.no_grad(), and only a value without "
+            "its graph leaves it: autograd records the forward on every call (each environment step); decorate "
             f"`{function.name}` with `@torch.no_grad()`",
         )
 
