@@ -1573,6 +1573,11 @@ for x, y in loader:
             "`it = iter(...)` before it (a notebook's `dataiter = iter(vis_dataloader)` read once for a "
             "picture, then rebound to a test loader), and a loop that calls a notebook's own `imshow(...)` "
             "outside any `if` is a viewer."
+            " Branch torch-fix32 (PP504 too): loaders gathered in a dict of names (`{'train': train_loader, "
+            "'val': val_loader}`) are followed when the loop reads `loaders[phase]`, and a loader made under "
+            "an `if` inside the training loop (`batch_iterator = iter(DataLoader(...))` once an epoch, "
+            "ssd.pytorch's and RetinaFace's shape) and drawn with `next()` on every iteration is a training "
+            "source; one made and drawn once per iteration outside any `if` stays a look at one batch."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

@@ -100,7 +100,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode in found:
             call, loop = site.node, site.loops[-1]
             if mode == "eval":
-                context = f"after `{receiver}.eval()` in the loop at line {loop.lineno}"
+                context = (
+                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {loop.lineno}"
+                )
             elif named:
                 context = f"in `{function.name}` in the loop at line {loop.lineno}"
             else:
@@ -433,6 +435,19 @@ def _is_eval_call(call: ast.Call) -> bool:
     if not isinstance(call.func, ast.Attribute):
         return False
     return (call.func.attr == "eval" and not call.args) or (call.func.attr == "train" and _train_false(call))
+
+
+def _eval_spelled(sites, receiver: str) -> str:
+    """How the def puts `receiver` in eval mode, for the message: `eval()`, or `train(False)` when only
+    that is written."""
+    spelled = {
+        "eval()" if method_name(s.node) == "eval" else "train(False)"
+        for s in sites
+        if (method_name(s.node) == "eval" and not s.node.args)
+        or (method_name(s.node) == "train" and _train_false(s.node))
+        if isinstance(s.node.func, ast.Attribute) and base_name(s.node.func.value) == receiver
+    }
+    return "train(False)" if spelled == {"train(False)"} else "eval()"
 
 
 def _train_false(call: ast.Call) -> bool:
@@ -1078,6 +1093,11 @@ def evaluate(model, loader):
             "(`model.eval()` then `extract(loader, model)`) is in eval mode; (4) a training-step def (backward "
             "and a step, no loop) that after its last step puts the model in eval mode and runs it for a "
             "validation number (pyGAT's `train(epoch)`). Callers in another module are not seen."
+            " Branch torch-fix32: `x.train(False)` (or `mode=False`) counts as `x.eval()`; an acting def's "
+            "forward may also be a method of the held network (`self.actor.forward(s)`, "
+            "`self.actor_local.get_action(s)`), dropped by `.detach()` in its chain or bound to a name every "
+            "later read of which detaches it or reads it to the host, when the def moves its state to the "
+            "device or reads `.cpu()` (a CPU-only CartPole agent is left alone)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

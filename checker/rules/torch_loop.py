@@ -1717,6 +1717,8 @@ t = t * 2 + 1
             "left alone; a per-pair `.item()` under an `if` is left alone. Branch torch-fix30: a name bound to "
             "what a def of the module returns is a list when that def returns `torch.split(...)`/`chunk`/a "
             "list (TrajGRU's `flows = self._flow_generator(...)`, a few whole-batch flow fields)."
+            " Branch torch-fix32: the per-element read may name a row's column (`z[i, 0].item()`) and may be "
+            "stored straight into a container entry (`tracker[id]['x'] = z[i, 0].item()`)."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
