@@ -229,10 +229,10 @@ def _module_file(importer: str, level: int, module: str, files: set[str]) -> str
 
 
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
-    """The `medium` PP201/PP202 findings (and PP202's `high`, tf-calibrate20) in a top-level def or class whose name no file of the project
-    (of more than one file) uses beyond its definition, and that does not train itself, made `low`: a
-    guide's input_fn copied and never called, a dataset class nothing instantiates (reading 13: wrong 4 of
-    4 in such helpers; over readings 10, 11 and 13, 2 right of 7)."""
+    """The `medium` PP201/PP202 findings (and PP202's `high`, tf-calibrate20) in a top-level def or class
+    whose name no file of the project (of more than one file) uses beyond its definition, and that does not
+    train itself, made `low`: a guide's input_fn copied and never called, a dataset class nothing
+    instantiates (reading 13: wrong 4 of 4 in such helpers; over readings 10, 11 and 13, 2 right of 7)."""
     inside = set(files)
     candidates = [
         f

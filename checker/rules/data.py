@@ -1127,8 +1127,9 @@ def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, st
 
 def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
     """Records a `low` map for imported_map_code when image work in the code it imports would raise it
-    (the project pass makes it `medium`, not `high`: imported code's lift is unmeasured on fresh code); a pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test
-    set drawn from once per epoch)."""
+    (the project pass makes it `medium`, not `high`: imported code's lift is unmeasured on fresh code); a
+    pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test set drawn
+    from once per epoch)."""
     if evidence["image_work"] or (source := _imported_callable(call, index)) is None:
         return
     would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
