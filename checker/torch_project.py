@@ -11,6 +11,11 @@ loader is handed to; it reports PP505 at the unpinned DataLoader when the other 
 It also drops PP505 findings on loaders of a project dataset class whose `__getitem__` moves each item to
 the device itself (the batches are on the GPU already), parsing only modules that define `__getitem__`.
 
+`reads_across_modules` does it for PP501: a training loop that reads values on the host every step, in a
+module that moves nothing to a GPU itself (a trainer or agent module) while a module of the project that it
+imports, or that imports it, does (the script that places the model and batches), is judged as if on the
+GPU, at medium.
+
 `factories_across_modules` does the same for PP506: a def of one module that returns a tensor made on the
 host (`def gen_rand_noise(n): return torch.randn(n, 128)`) and a loop in another module that copies what it
 returns to the device on every step (`noise = gen_rand_noise(b).to(device)`).
@@ -28,7 +33,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
-from checker.rules.torch_common import base_name, is_device_move, lowered_on_toys, uses_torch
+from checker.rules.torch_common import base_name, facts, is_device_move, lowered_on_toys, uses_torch
 from checker.rules.torch_data import (
     consumed_params,
     handed_made,
@@ -42,7 +47,13 @@ from checker.rules.torch_data import (
     token_batches,
     unpinned,
 )
-from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
+from checker.rules.torch_sync import (
+    FACTORIES,
+    check_created_then_moved,
+    check_host_sync,
+    host_factories,
+    step_loop_callees,
+)
 from checker.source import read_python
 from checker.testcode import is_test_path
 
@@ -109,6 +120,85 @@ def factories_across_modules(
         texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
         findings = findings + _factories_moved(texts, findings)
     return findings
+
+
+_READ_RULE = "PP501"
+_READS = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)")
+_PLACES = re.compile(r"\.cuda\(|\.to\(\s*(?:self\.|args\.|opt\.|config\.)?device\b|torch\.device\(")
+
+
+def reads_across_modules(
+    findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
+) -> list[Finding]:
+    """`findings` with PP501 findings added for the training loops of modules that put nothing on a GPU
+    themselves while a module of the project linked to them by an import does. Only modules whose text
+    trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates; they and the modules placing
+    tensors on a GPU are parsed only when an import links them."""
+    if codes is not None and _READ_RULE not in codes:
+        return findings
+    sources = {} if sources is None else sources
+    for files in projects:
+        texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
+        findings = findings + _reads_off_device(texts, findings)
+    return findings
+
+
+def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    candidates = [
+        p
+        for p, t in texts.items()
+        if _TRAINS.search(t) and _READS.search(t) and not _PLACES.search(t) and not file_is_silenced(t)
+    ]
+    if not candidates:
+        return []
+    placing = [p for p, t in texts.items() if _PLACES.search(t)]
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    rule, check = (
+        all_rules()[_READ_RULE],
+        lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True)),
+    )
+    on_device: dict[str, bool] = {}
+    found = []
+    for path in sorted(candidates):
+        linked = [q for q in placing if q != path and _linked(texts, path, q)]
+        if not linked:
+            continue
+        index = _index(texts[path])
+        if index is None or not any(_on_device(texts, q, on_device) for q in linked):
+            continue
+        noqa = noqa_lines(texts[path])
+        for raw in check(index):
+            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
+                continue
+            reported.add((path, raw.line))
+            confidence = raw.confidence or rule.confidence
+            found.append(
+                Finding(
+                    path, raw.line, raw.col + 1, _READ_RULE, raw.message, rule.root_cause, None, confidence
+                )
+            )
+    return found
+
+
+def _stem(path: str) -> str:
+    """The name other modules import a file by: its own, or its folder's for an `__init__.py`."""
+    name = os.path.basename(path)[: -len(".py")]
+    return os.path.basename(os.path.dirname(path)) if name == "__init__" else name
+
+
+def _linked(texts: dict[str, str], a: str, b: str) -> bool:
+    """One of the two modules names the other in an import line."""
+    return _imports_any(texts[b], re.compile(rf"\b{re.escape(_stem(a))}\b")) or _imports_any(
+        texts[a], re.compile(rf"\b{re.escape(_stem(b))}\b")
+    )
+
+
+def _on_device(texts: dict[str, str], path: str, known: dict[str, bool]) -> bool:
+    """The module puts something on a GPU, by its parse (asked once per module)."""
+    if path not in known:
+        index = _index(texts[path])
+        known[path] = index is not None and facts(index).places_on_device
+    return known[path]
 
 
 _FACTORY_RULE = "PP506"

@@ -811,3 +811,15 @@ def test_names_unpacked_from_a_config_setting_are_constant():
     """Mask R-CNN's `height, width = config.IMAGE_SHAPE[:2]` then `np.array([height, width, ...])` moved every
     forward; names unpacked from the batch's shape change with it."""
     assert torch_findings(UNPACKED_SETTING) == expected(UNPACKED_SETTING)
+
+
+def test_a_copy_names_the_line_that_made_its_host_tensor():
+    """RetinaFace's MultiBoxLoss makes `loc_t` on the host at one line, fills it and copies it at another:
+    the finding sits on the copy and names the line to change. A tensor made and copied in one expression
+    names no other line."""
+    source = (CASES / "pp506_positive_range_grid.py").read_text()
+    findings, _ = check_source(source, "loss.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP506"}
+    assert "made on the CPU (line 20) and copied" in messages[23]
+    assert "made on the CPU (line 21) and copied" in messages[24]
+    assert "made on the CPU and copied" in messages[31]

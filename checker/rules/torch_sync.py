@@ -379,13 +379,21 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
     return True
 
 
-def check_host_sync(index: ModuleIndex):
-    yield from _forward_reads(index)
-    yield from _step_function_reads(index)
-    yield from _loss_def_reads(index)
+def check_host_sync(index: ModuleIndex, device_elsewhere: bool = False):
+    """PP501. With `device_elsewhere` (the project pass, checker/torch_project.py: a module of the project
+    that this one imports or is imported by puts tensors on a GPU), only the training loops of a module that
+    moves nothing to a GPU itself are judged, at medium: a trainer or agent module whose model and batches
+    are placed by the script that runs it (the device is out of sight)."""
     fx = facts(index)
-    if not fx.step_loops or not fx.on_device:
-        return
+    if device_elsewhere:
+        if not fx.step_loops or fx.on_device:
+            return
+    else:
+        yield from _forward_reads(index)
+        yield from _step_function_reads(index)
+        yield from _loss_def_reads(index)
+        if not fx.step_loops or not fx.on_device:
+            return
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -414,6 +422,7 @@ def check_host_sync(index: ModuleIndex):
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
+            confidence="medium" if device_elsewhere else None,
         )
 
 
@@ -791,6 +800,7 @@ FACTORIES = frozenset(
         "linspace",
         "logspace",
         "eye",
+        "range",  # (deprecated `arange` with the end included: YOLOv2's grids, a one-hot's class ids)
     )
 )
 _SIZED = frozenset("torch." + n for n in ("zeros", "ones", "empty", "full", "rand", "randn"))  # size first
@@ -1594,13 +1604,29 @@ def check_created_then_moved(
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
+        at = _made_line(moved, bound, call.lineno)
         yield RawFinding(
             "PP506",
             call.lineno,
             call.col_offset,
-            f"`{made}(...)` is made on the CPU and copied to the device on every run of {where}; pass "
-            "`device=` or create it once outside",
+            f"`{made}(...)` is made on the CPU{'' if at is None else f' (line {at})'} and copied to the device "
+            f"on every run of {where}; pass `device=` or create it once outside",
         )
+
+
+def _made_line(moved: list, bound: Callable, line: int) -> int | None:
+    """The line where the moved name was last bound, when not the move's own (`loc_t = torch.Tensor(n, 4)`
+    at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
+    for value in moved:
+        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+            value = value.args[0]  # (`Variable(t).cuda()`)
+        at, hops = None, 0
+        while isinstance(value, ast.Name) and hops < 3:
+            value, hops = bound(line if at is None else at, value.id), hops + 1
+            at = getattr(value, "lineno", at)
+        if at is not None and at != line:
+            return at
+    return None
 
 
 def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
