@@ -158,9 +158,10 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
         lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True)),
     )
     on_device: dict[str, bool] = {}
+    imports: dict[str, set[str]] = {}
     found = []
     for path in sorted(candidates):
-        linked = [q for q in placing if q != path and _linked(texts, path, q)]
+        linked = [q for q in placing if q != path and _linked(texts, path, q, imports)]
         if not linked:
             continue
         index = _index(texts[path])
@@ -180,17 +181,46 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     return found
 
 
-def _stem(path: str) -> str:
-    """The name other modules import a file by: its own, or its folder's for an `__init__.py`."""
-    name = os.path.basename(path)[: -len(".py")]
-    return os.path.basename(os.path.dirname(path)) if name == "__init__" else name
+_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,*]+)", re.MULTILINE)
+_IMPORT = re.compile(r"^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)", re.MULTILINE)
 
 
-def _linked(texts: dict[str, str], a: str, b: str) -> bool:
-    """One of the two modules names the other in an import line."""
-    return _imports_any(texts[b], re.compile(rf"\b{re.escape(_stem(a))}\b")) or _imports_any(
-        texts[a], re.compile(rf"\b{re.escape(_stem(b))}\b")
-    )
+def _imported_paths(text: str, path: str) -> set[str]:
+    """The files the module's import lines may load, as Python finds them for a script run from its own
+    folder or any folder above it (`from agents.PPO import PPO` -> `<folder>/agents/PPO.py`), or relative
+    to its package (`from .ppo import PPO`). A checkout of several projects links no two of them."""
+    dotted: list[tuple[int, str]] = []
+    for match in _FROM.finditer(text):
+        level, module = len(match.group(1)), match.group(2)
+        names = [n.split()[0] for n in match.group(3).split(",") if n.strip() and n.strip() != "*"]
+        dotted.append((level, module))
+        dotted.extend((level, f"{module}.{n}" if module else n) for n in names)
+    for match in _IMPORT.finditer(text):
+        dotted.extend((0, part.split()[0]) for part in match.group(1).split(","))
+    folder, found = os.path.dirname(path), set()
+    for level, module in dotted:
+        rel = module.replace(".", os.sep)
+        if level:
+            bases = [os.path.normpath(os.path.join(folder, *[".."] * (level - 1)))]
+        else:
+            bases, at = [], folder
+            while at and at not in bases:
+                bases.append(at)
+                at = os.path.dirname(at)
+        for base in bases:
+            found.add(os.path.join(base, rel + ".py"))
+            found.add(os.path.join(base, rel, "__init__.py"))
+    return found
+
+
+def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
+    """One of the two modules imports the other."""
+    for importer, imported in ((a, b), (b, a)):
+        if importer not in imports:
+            imports[importer] = _imported_paths(texts[importer], importer)
+        if imported in imports[importer]:
+            return True
+    return False
 
 
 def _on_device(texts: dict[str, str], path: str, known: dict[str, bool]) -> bool:
