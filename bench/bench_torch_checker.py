@@ -111,7 +111,9 @@ _KIND_RULES = {
     "retain-graph": {"PP511"},
 }
 _LOOP_LINE = re.compile(r"loop at (?:cell \d+ )?line (\d+)")
-_MADE_LINE = re.compile(r"made on the CPU \(line (\d+)\)")  # PP506: where the copied tensor was made
+_MADE_LINE = re.compile(
+    r"made on the CPU \((?:cell \d+ )?line (\d+)\)"
+)  # PP506: where the copied tensor was made
 
 
 def recall_table(root: str, found, cases_path: Path) -> None:

@@ -12,9 +12,8 @@ It also drops PP505 findings on loaders of a project dataset class whose `__geti
 the device itself (the batches are on the GPU already), parsing only modules that define `__getitem__`.
 
 `reads_across_modules` does it for PP501: a training loop that reads values on the host every step, in a
-module that moves nothing to a GPU itself (a trainer or agent module) while a module of the project that it
-imports, or that imports it, does (the script that places the model and batches), is judged as if on the
-GPU, at medium.
+module that moves nothing to a GPU itself (a trainer or agent module) while a module of the project that
+imports it does (the script that places the model and batches), is judged as if on the GPU, at medium.
 
 `factories_across_modules` does the same for PP506: a def of one module that returns a tensor made on the
 host (`def gen_rand_noise(n): return torch.randn(n, 128)`) and a loop in another module that copies what it
@@ -52,6 +51,7 @@ from checker.rules.torch_sync import (
     check_created_then_moved,
     check_host_sync,
     host_factories,
+    host_readers,
     step_loop_callees,
 )
 from checker.source import read_python
@@ -131,7 +131,7 @@ def reads_across_modules(
     findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
 ) -> list[Finding]:
     """`findings` with PP501 findings added for the training loops of modules that put nothing on a GPU
-    themselves while a module of the project linked to them by an import does. Only modules whose text
+    themselves while a module of the project that imports them does. Only modules whose text
     trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates; they and the modules placing
     tensors on a GPU are parsed only when an import links them."""
     if codes is not None and _READ_RULE not in codes:
@@ -140,7 +140,57 @@ def reads_across_modules(
     for files in projects:
         texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
         findings = findings + _reads_off_device(texts, findings)
+        findings = findings + _reader_loops(texts, findings)
     return findings
+
+
+_READER = re.compile(r"^\s+return\s+\w+[\w.()\-\[\], ]*\.(?:item|tolist|numpy)\(\)", re.MULTILINE)
+_LOOP_LINE = re.compile(r"training loop at line (\d+)")
+
+
+def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """PP501 findings for training loops that call, on a loss, a def of another module returning a host
+    read of its argument (`epoch_loss += utils.to_scalar(loss)`), where the module's own pass found no
+    read in that loop. Only modules whose text returns such a read are parsed for the defs, and only
+    modules that name one of them and reach it by an import for the loops."""
+    table: dict[str, list[tuple[str]]] = {}
+    for path, text in texts.items():
+        if "def " in text and _READER.search(text) and not file_is_silenced(text):
+            index = _index(text, torch_only=False)
+            for name in host_readers(index) if index is not None else ():
+                table.setdefault(name, []).append((path,))
+    if not table:
+        return []
+    loops = {
+        (f.path, int(m.group(1)))
+        for f in findings
+        if f.rule == _READ_RULE and (m := _LOOP_LINE.search(f.message))
+    }
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    rule = all_rules()[_READ_RULE]
+    called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
+    users = {p: t for p, t in texts.items() if _TRAINS.search(t) and not file_is_silenced(t)}
+    found = []
+    for index, chosen, path in _importers(users, table, called):
+        readers = frozenset(n for n, entries in chosen.items() if entries)
+        if not readers:
+            continue
+        check = lowered_on_toys(functools.partial(check_host_sync, readers=readers))
+        noqa = noqa_lines(texts[path])
+        for raw in check(index):
+            loop = _LOOP_LINE.search(raw.message)
+            if loop is None or (path, int(loop.group(1))) in loops or (path, raw.line) in reported:
+                continue
+            if silenced(noqa.get(raw.line), _READ_RULE):
+                continue
+            reported.add((path, raw.line))
+            confidence = raw.confidence or rule.confidence
+            found.append(
+                Finding(
+                    path, raw.line, raw.col + 1, _READ_RULE, raw.message, rule.root_cause, None, confidence
+                )
+            )
+    return found
 
 
 def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -214,13 +264,11 @@ def _imported_paths(text: str, path: str) -> set[str]:
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
-    """One of the two modules imports the other."""
-    for importer, imported in ((a, b), (b, a)):
-        if importer not in imports:
-            imports[importer] = _imported_paths(texts[importer], importer)
-        if imported in imports[importer]:
-            return True
-    return False
+    """Module b imports module a (the script that places the model imports the trainer or agent; a module
+    that only imports a helper with GPU code may well train on the CPU)."""
+    if b not in imports:
+        imports[b] = _imported_paths(texts[b], b)
+    return a in imports[b]
 
 
 def _on_device(texts: dict[str, str], path: str, known: dict[str, bool]) -> bool:

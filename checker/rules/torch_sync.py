@@ -379,14 +379,22 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
     return True
 
 
-def check_host_sync(index: ModuleIndex, device_elsewhere: bool = False):
+def check_host_sync(
+    index: ModuleIndex, device_elsewhere: bool = False, readers: frozenset[str] = frozenset()
+):
     """PP501. With `device_elsewhere` (the project pass, checker/torch_project.py: a module of the project
-    that this one imports or is imported by puts tensors on a GPU), only the training loops of a module that
-    moves nothing to a GPU itself are judged, at medium: a trainer or agent module whose model and batches
-    are placed by the script that runs it (the device is out of sight)."""
+    that imports this one puts tensors on a GPU), only the training loops of a module that moves nothing to a
+    GPU itself are judged, at medium: a trainer or agent module whose model and batches are placed by the
+    script that runs it (the device is out of sight). With `readers` (the project pass again: defs of other
+    modules, imported here, that return a host read of their argument, `host_readers`), only the module's
+    training loops are judged, and a call of one on a loss (`epoch_loss += utils.to_scalar(loss)`) is a
+    read."""
     fx = facts(index)
     if device_elsewhere:
         if not fx.step_loops or fx.on_device:
+            return
+    elif readers:
+        if not fx.step_loops or not fx.on_device:
             return
     else:
         yield from _forward_reads(index)
@@ -410,6 +418,8 @@ def check_host_sync(index: ModuleIndex, device_elsewhere: bool = False):
                 reads.append((stmt, site.node, how, ""))
         reads.extend(_per_item_reads(index, loop, tensors))
         reads.extend(_helper_reads(index, loop))
+        if readers:
+            reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
             reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
@@ -424,6 +434,63 @@ def check_host_sync(index: ModuleIndex, device_elsewhere: bool = False):
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence="medium" if device_elsewhere else None,
         )
+
+
+def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozenset[str], found: list) -> list:
+    """Calls in the loop's own body, outside any `if`, of a def of another module that reads its argument
+    on the host (`utils.to_scalar(loss)`: `return var.view(-1).data.tolist()[0]`), given a loss."""
+    fx = facts(index)
+    reads = []
+    for site in direct_calls(index, loop):
+        call = site.node
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
+            name = func.attr
+        if name not in readers or not call.args or fx.guarded_step(call, loop):
+            continue
+        arg = call.args[0]
+        if not (_loss_named(arg) or (isinstance(arg, ast.Name) and arg.id in tensors)):
+            continue
+        stmt = fx.statement_in(call, loop)
+        if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, call, f"{name}(...)", ""))
+    return reads
+
+
+def host_readers(index: ModuleIndex) -> set[str]:
+    """Module-level defs with no loop of their own that return a host read of their first argument
+    (`def to_scalar(var): return var.view(-1).data.tolist()[0]`, `def to_np(x): return
+    x.data.cpu().numpy()`): a call of one is a read wherever it is made."""
+    found = set()
+    for name, function in index.module_functions.items():
+        if not isinstance(function, FUNCTION_TYPES) or not function.args.args:
+            continue
+        if any(isinstance(n, LOOP_TYPES) for n in ast.walk(function)):
+            continue
+        param = function.args.args[0].arg
+        values = [r.value for r in returns_in(function)]
+        if values and all(v is not None and _reads_param(v, param) for v in values):
+            found.add(name)
+    return found
+
+
+def _reads_param(value: ast.AST, param: str) -> bool:
+    """`var.view(-1).data.tolist()[0]`, `x.cpu().numpy()`, `t.item()`: a host read of `param`."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    if not (
+        isinstance(value, ast.Call) and method_name(value) in ("item", "tolist", "numpy") and not value.args
+    ):
+        return False
+    node = value.func
+    while isinstance(node, ast.Attribute | ast.Call):
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Attribute):
+                return False
+            node = node.func
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == param
 
 
 def _more_reads(reads: list, where: str = "") -> str:
@@ -2046,7 +2113,9 @@ register(
             "outside any `if` in a training-step def (backward and an optimizer step outside its loops) that no "
             "loop of its module calls: its loop is in another module (a train.py calling "
             "`trainer.discriminator_trainstep(x, z)` every iteration), at medium: the caller and its data are "
-            "out of sight."
+            "out of sight. The project pass (branch torch-fix31) judges, at medium, the training loops of a "
+            "module that puts nothing on a GPU itself when a module of the project that imports it "
+            "does (an agent's `update()` whose model the script moves)."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
@@ -2139,7 +2208,9 @@ register(
             "(`torch.tensor([0.5])`, or `torch.tensor(weights)` where the loop never changes `weights`) and "
             "then moved with `.to(device)`/`.cuda()`, in a loop, in `forward` or in a helper called from a loop. "
             "Also a tensor made on the host before a training loop that never changes it, and moved inside it "
-            "on every step (`output = model(x.cuda())`)."
+            "on every step (`output = model(x.cuda())`). `torch.range` (the deprecated `arange`) counts as a "
+            "factory (branch torch-fix31), and a copy on a later line than the tensor was made names that line "
+            "(`made on the CPU (line 63)`)."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
