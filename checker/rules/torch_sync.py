@@ -1304,7 +1304,7 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
     their own), whose loop is often in another module."""
     run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
-    run |= _step_def_callees(index)
+    run |= _step_def_callees(index) | _step_def_helpers(index)
     for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
         if hook.name == "training_step":
             run.add(id(hook))
@@ -1312,6 +1312,24 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
     run.update(id(f) for f in _defs_reached(index, [s for s in index.calls if s.loops]))
     return run
+
+
+def _step_def_helpers(index: ModuleIndex) -> set[int]:
+    """The module's defs and same-class methods a training-step def calls outside its loops and ifs (3
+    levels): GAN Zoo's `optimizeParameters` runs `self.buildNoiseData(n)` on every step it runs."""
+
+    def make() -> set[int]:
+        fx, found = facts(index), set()
+        for step in _training_step_defs(index):
+            sites = [
+                s
+                for s in index.function_calls.get(id(step), [])
+                if not s.loops and not fx.guarded_step(s.node, step)
+            ]
+            found.update(id(f) for f in _defs_reached(index, sites) if f is not step and not eval_named(f))
+        return found
+
+    return facts(index).loop_cache("step_def_helpers", None, make)
 
 
 def _defs_reached(index: ModuleIndex, sites) -> list:
@@ -1640,6 +1658,7 @@ def check_created_then_moved(
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
             or id(site.function) in _step_def_callees(index)
+            or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
         )
         scope = loop or (site.function if followed else None)
