@@ -438,18 +438,25 @@ def _returns_name(text: str, name: str, start: int) -> bool:
 
 def _defs_moving_factories(text: str) -> set[str]:
     """Module-level defs with a line that makes a factory's tensor and moves it (`index =
-    torch.randperm(n).cuda()`), by the text: each such line goes to the `def` at the margin above it. A def
-    that steps itself (backward, an optimizer step) is a training function, not a step's helper: its own
-    loop is the per-module pass's."""
-    found, trainers, current = set(), set(), None
-    if not _MOVED_FACTORY.search(text):
+    torch.randperm(n).cuda()`), or with a factory's line and a later line that moves (`c_t_1 =
+    Variable(torch.zeros((b, h)))`, then under `if use_cuda:` `c_t_1 = c_t_1.cuda()`), by the text: each
+    such line goes to the `def` at the margin above it. A def that steps itself (backward, an optimizer
+    step) is a training function, not a step's helper: its own loop is the per-module pass's."""
+    found, trainers, made, current = set(), set(), set(), None
+    if not _FACTORY_RE.search(text):
         return found
     for line in text.split("\n"):
         if line[:1].strip():  # (a def, a class or any other statement at the margin)
             current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
-        elif current is not None and "torch." in line and _MOVED_FACTORY.search(line):
+        elif current is None:
+            continue
+        elif "torch." in line and _MOVED_FACTORY.search(line):
             found.add(current)
-        elif current is not None and _TRAINS.search(line):
+        elif "torch." in line and _FACTORY_RE.search(line):
+            made.add(current)
+        elif current in made and _MOVES.search(line):
+            found.add(current)
+        elif _TRAINS.search(line):
             trainers.add(current)
     found.discard("main")  # (a script's entry point, not a step's helper)
     return found - trainers

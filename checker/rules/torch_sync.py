@@ -1723,21 +1723,23 @@ def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) ->
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:
     """Names the module's training loops call as plain functions or module attributes (`mixup_data(x, y)`,
-    `utils.mixup_data(x, y)`), for the project pass to find their defs in other modules."""
+    `utils.mixup_data(x, y)`), and those its training-step defs call outside their loops and ifs (a
+    summariser's `train_one_batch` running `get_input_from_batch(batch, use_cuda)`), for the project pass to
+    find their defs in other modules."""
     fx, found = facts(index), set()
-    for loop in _step_loops(index):
-        for site in index.loop_calls[id(loop)]:
-            func = site.node.func
-            if fx.helpers.get(id(site.node)) or fx.periodic(site.node, loop):
-                continue  # a def of this module (nni's own `test(epoch)`), or every N-th step (sample images)
-            if isinstance(func, ast.Name) and func.id not in index.module_functions:
-                found.add(func.id)
-            elif (
-                isinstance(func, ast.Attribute)
-                and isinstance(func.value, ast.Name)
-                and func.value.id != "self"
-            ):
-                found.add(func.attr)
+    sites = [(site, loop) for loop in _step_loops(index) for site in index.loop_calls[id(loop)]]
+    for step in _training_step_defs(index):
+        sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
+    for site, scope in sites:
+        func = site.node.func
+        if fx.helpers.get(id(site.node)) or fx.periodic(site.node, scope):
+            continue  # a def of this module (nni's own `test(epoch)`), or every N-th step (sample images)
+        if scope in index.functions and fx.guarded_step(site.node, scope):
+            continue  # (in a step def: under an `if`)
+        if isinstance(func, ast.Name) and func.id not in index.module_functions:
+            found.add(func.id)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
+            found.add(func.attr)
     return found
 
 
