@@ -32,7 +32,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules import all_rules
-from checker.rules.torch_common import base_name, facts, is_device_move, lowered_on_toys, uses_torch
+from checker.rules.torch_common import base_name, is_device_move, lowered_on_toys, uses_torch
 from checker.rules.torch_data import (
     consumed_params,
     handed_made,
@@ -124,16 +124,28 @@ def factories_across_modules(
 
 _READ_RULE = "PP501"
 _READS = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)")
-_PLACES = re.compile(r"\.cuda\(|\.to\(\s*(?:self\.|args\.|opt\.|config\.)?device\b|torch\.device\(")
+_TO_DEVICE = re.compile(r"\.to\(\s*(?:self\.|args\.|opt\.|config\.)?device\b")
+
+
+def _places(text: str) -> bool:
+    """The text puts tensors on a GPU: `.cuda(`, `torch.device("cuda"`, `.to(device)` (literal searches first:
+    one regular expression over every module costs more)."""
+    return (
+        ".cuda(" in text
+        or 'torch.device("cuda' in text
+        or "torch.device('cuda" in text
+        or (".to(" in text and _TO_DEVICE.search(text) is not None)
+    )
 
 
 def reads_across_modules(
     findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
 ) -> list[Finding]:
     """`findings` with PP501 findings added for the training loops of modules that put nothing on a GPU
-    themselves while a module of the project that imports them does. Only modules whose text
-    trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates; they and the modules placing
-    tensors on a GPU are parsed only when an import links them."""
+    themselves while a module of the project that imports them does (by its text: `.cuda(`, `.to(device`,
+    `torch.device("cuda"`), and for loops that read a loss through another module's def (`_reader_loops`).
+    Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
+    one is parsed only when such a module imports it."""
     if codes is not None and _READ_RULE not in codes:
         return findings
     sources = {} if sources is None else sources
@@ -144,8 +156,30 @@ def reads_across_modules(
     return findings
 
 
-_READER = re.compile(r"^\s+return\s+\w+[\w.()\-\[\], ]*\.(?:item|tolist|numpy)\(\)", re.MULTILINE)
+_WORD = re.compile(r"\w+")
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+_READER = re.compile(r"^(?: {4}|\t)return\s+\w+[\w.()\-\[\], ]*\.(?:item|tolist|numpy)\(\)", re.MULTILINE)
 _LOOP_LINE = re.compile(r"training loop at line (\d+)")
+
+
+def _reader_defs(text: str) -> set[str]:
+    """`host_readers` of the module-level defs holding a `_READER` line, each parsed alone (a def runs from
+    its `def` at the margin to the next line at the margin)."""
+    found, seen = set(), set()
+    for match in _READER.finditer(text):
+        start = text.rfind("\ndef ", 0, match.start()) + 1
+        if start == 0 and not text.startswith("def "):
+            continue
+        if start in seen:
+            continue
+        seen.add(start)
+        end = _MARGIN.search(text, match.end())
+        index = _index(text[start : end.start() if end else len(text)], torch_only=False)
+        found |= host_readers(index) if index is not None else set()
+    return found
+
+
+_MARGIN = re.compile(r"^\S", re.MULTILINE)
 
 
 def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -155,9 +189,8 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     modules that name one of them and reach it by an import for the loops."""
     table: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
-        if "def " in text and _READER.search(text) and not file_is_silenced(text):
-            index = _index(text, torch_only=False)
-            for name in host_readers(index) if index is not None else ():
+        if (".item()" in text or ".tolist()" in text or ".numpy()" in text) and not file_is_silenced(text):
+            for name in _reader_defs(text):
                 table.setdefault(name, []).append((path,))
     if not table:
         return []
@@ -169,7 +202,11 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     rule = all_rules()[_READ_RULE]
     called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
-    users = {p: t for p, t in texts.items() if _TRAINS.search(t) and not file_is_silenced(t)}
+    users = {
+        p: t
+        for p, t in texts.items()
+        if _TRAINS.search(t) and ("cuda" in t or "device" in t) and not file_is_silenced(t)
+    }
     found = []
     for index, chosen, path in _importers(users, table, called):
         readers = frozenset(n for n, entries in chosen.items() if entries)
@@ -194,28 +231,34 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
 
 
 def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    candidates = [
-        p
-        for p, t in texts.items()
-        if _TRAINS.search(t) and _READS.search(t) and not _PLACES.search(t) and not file_is_silenced(t)
-    ]
-    if not candidates:
+    """PP501 findings of `check_host_sync(device_elsewhere=True)` in the candidates a placing module imports
+    (its text names the candidate's file before its imports are resolved)."""
+    placing, candidates = [], []
+    for p, t in texts.items():
+        if _places(t):
+            placing.append(p)
+        elif _TRAINS.search(t) and _READS.search(t) and not file_is_silenced(t):
+            candidates.append(p)
+    stems = {_stem(p) for p in candidates}
+    by_import = collections.defaultdict(list)  # (the placing modules by the words of their import lines)
+    for p in placing if candidates else ():
+        for word in stems.intersection(_WORD.findall("\n".join(_IMPORT_LINE.findall(texts[p])))):
+            by_import[word].append(p)
+    if not by_import:
         return []
-    placing = [p for p, t in texts.items() if _PLACES.search(t)]
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     rule, check = (
         all_rules()[_READ_RULE],
         lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True)),
     )
-    on_device: dict[str, bool] = {}
     imports: dict[str, set[str]] = {}
     found = []
     for path in sorted(candidates):
-        linked = [q for q in placing if q != path and _linked(texts, path, q, imports)]
+        linked = [q for q in by_import.get(_stem(path), ()) if q != path and _linked(texts, path, q, imports)]
         if not linked:
             continue
         index = _index(texts[path])
-        if index is None or not any(_on_device(texts, q, on_device) for q in linked):
+        if index is None:
             continue
         noqa = noqa_lines(texts[path])
         for raw in check(index):
@@ -263,20 +306,18 @@ def _imported_paths(text: str, path: str) -> set[str]:
     return found
 
 
+def _stem(path: str) -> str:
+    """The last name an import of the file ends with: its own, or its folder's for an `__init__.py`."""
+    name = os.path.basename(path)[: -len(".py")]
+    return os.path.basename(os.path.dirname(path)) if name == "__init__" else name
+
+
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
     """Module b imports module a (the script that places the model imports the trainer or agent; a module
     that only imports a helper with GPU code may well train on the CPU)."""
     if b not in imports:
         imports[b] = _imported_paths(texts[b], b)
     return a in imports[b]
-
-
-def _on_device(texts: dict[str, str], path: str, known: dict[str, bool]) -> bool:
-    """The module puts something on a GPU, by its parse (asked once per module)."""
-    if path not in known:
-        index = _index(texts[path])
-        known[path] = index is not None and facts(index).places_on_device
-    return known[path]
 
 
 _FACTORY_RULE = "PP506"
@@ -438,28 +479,33 @@ def _returns_name(text: str, name: str, start: int) -> bool:
 
 def _defs_moving_factories(text: str) -> set[str]:
     """Module-level defs with a line that makes a factory's tensor and moves it (`index =
-    torch.randperm(n).cuda()`), or with a factory's line and a later line that moves (`c_t_1 =
-    Variable(torch.zeros((b, h)))`, then under `if use_cuda:` `c_t_1 = c_t_1.cuda()`), by the text: each
+    torch.randperm(n).cuda()`), or that binds a factory's tensor to a name a later line moves (`c_t_1 =
+    Variable(torch.zeros((b, h)))`, then `c_t_1 = c_t_1.cuda()` under `if use_cuda:`), by the text: each
     such line goes to the `def` at the margin above it. A def that steps itself (backward, an optimizer
     step) is a training function, not a step's helper: its own loop is the per-module pass's."""
-    found, trainers, made, current = set(), set(), set(), None
+    found, trainers, current = set(), set(), None
+    made: list[str] = []
     if not _FACTORY_RE.search(text):
         return found
     for line in text.split("\n"):
         if line[:1].strip():  # (a def, a class or any other statement at the margin)
             current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
+            made = []
         elif current is None:
             continue
         elif "torch." in line and _MOVED_FACTORY.search(line):
             found.add(current)
-        elif "torch." in line and _FACTORY_RE.search(line):
-            made.add(current)
-        elif current in made and _MOVES.search(line):
+        elif "torch." in line and (bound := _BOUND_FACTORY.match(line)):
+            made.append(bound.group(1))
+        elif made and any(f"{name}.cuda(" in line or f"{name}.to(" in line for name in made):
             found.add(current)
         elif _TRAINS.search(line):
             trainers.add(current)
     found.discard("main")  # (a script's entry point, not a step's helper)
     return found - trainers
+
+
+_BOUND_FACTORY = re.compile(rf"\s+(\w+)\s*=.*{_FACTORY}")
 
 
 def _imports_any(text: str, wanted: re.Pattern) -> bool:
