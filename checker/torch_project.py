@@ -417,8 +417,8 @@ def _moved_results(text: str, names: set[str]) -> set[str]:
 
 def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     """{path: def names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
-    `torch.randperm(n).cuda()` runs on every step) and that a training loop of a module importing them
-    calls."""
+    `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def of a
+    module importing them calls (`step_loop_callees`)."""
     defs: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
