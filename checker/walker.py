@@ -13,7 +13,12 @@ from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
-from checker.torch_project import factories_across_modules, loaders_across_modules, module_facts
+from checker.torch_project import (
+    factories_across_modules,
+    loaders_across_modules,
+    module_facts,
+    reads_across_modules,
+)
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -145,4 +150,5 @@ def check_paths(
     findings = lift_trained_elsewhere(findings, projects, sources=sources)
     findings = loaders_across_modules(findings, projects, codes, sources, known)
     findings = factories_across_modules(findings, projects, codes, sources)
+    findings = reads_across_modules(findings, projects, codes, sources)
     return sorted(findings, key=Finding.sort_key), skipped, count

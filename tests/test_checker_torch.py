@@ -866,3 +866,15 @@ def test_calibrated_pp506_in_a_step_loop_of_a_toy_module_stays_medium():
     """torch-calibrate31: `lowered_on_toys` also lowers a `high` set on the finding, so a step loop's copy in
     a lesson's four-sample toy reports at medium, as its host reads do."""
     assert levels(TOY_STEP) == {("PP506", 10): "medium", ("PP506", 12): "medium"}
+
+
+def test_a_copy_names_the_line_that_made_its_host_tensor():
+    """RetinaFace's MultiBoxLoss makes `loc_t` on the host at one line, fills it and copies it at another:
+    the finding sits on the copy and names the line to change. A tensor made and copied in one expression
+    names no other line."""
+    source = (CASES / "pp506_positive_range_grid.py").read_text()
+    findings, _ = check_source(source, "loss.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP506"}
+    assert "made on the CPU (line 20) and copied" in messages[23]
+    assert "made on the CPU (line 21) and copied" in messages[24]
+    assert "made on the CPU and copied" in messages[31]
