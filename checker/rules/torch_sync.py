@@ -836,20 +836,82 @@ def _forward_reads(index: ModuleIndex):
                 read, how = call.args[0], f"{call.func.id}(...)"
             else:
                 continue
-            if not _loss_named(read) or site.loops:
+            if not _loss_named(read):
                 continue
             fx = fx or facts(index)
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
-            if fx.guarded(call, function) or not (through_cpu or fx.on_device):
+            if not (through_cpu or fx.on_device):
                 continue
-            yield RawFinding(
-                "PP501",
-                call.lineno,
-                call.col_offset,
-                f"`{how}` of a loss in `forward`, which runs on every training step, waits for the GPU each "
-                "time; return the tensor (or keep it on the device) and read it every N steps outside",
-            )
-            break
+            if not site.loops and not fx.guarded(call, function):
+                yield RawFinding(
+                    "PP501",
+                    call.lineno,
+                    call.col_offset,
+                    f"`{how}` of a loss in `forward`, which runs on every training step, waits for the GPU each "
+                    "time; return the tensor (or keep it on the device) and read it every N steps outside",
+                )
+                break
+            if _over_loss_terms(index, fx, call, function):
+                yield RawFinding(
+                    "PP501",
+                    call.lineno,
+                    call.col_offset,
+                    f"`{how}` of a loss term in `forward`, which runs on every training step, waits for the "
+                    "GPU once per term each time; keep the terms on the device and read them every N steps",
+                    confidence="medium",
+                )
+                break
+
+
+_NOT_EVERY_STEP = re.compile(r"(?i)step|iter|epoch|batch|count|log|print|verbose|debug|display|freq|interval")
+
+
+def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
+    """A loss module's `forward` summing its configured terms (EDSR's and RCAN's `Loss.forward`: `for i, l in
+    enumerate(self.loss): if l['function'] is not None: ... self.log[-1, i] += effective_loss.item()`): a read
+    inside loops over the module's own attributes and under `if`s that test only those terms or attributes
+    (never a step count or a logging switch) runs on every step, once per term."""
+    if not _loss_forward(index, function):
+        return False
+    terms: set[str] = set()
+    for outer in reversed(list(fx.ancestors(call, function))):
+        if isinstance(outer, (ast.For, ast.AsyncFor)):
+            if not _of_self(outer.iter):
+                return False
+            terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
+        elif isinstance(outer, ast.If):
+            if not _term_test(outer.test, terms):
+                return False
+        elif isinstance(
+            outer, (ast.While, ast.Try, ast.With, ast.BoolOp, ast.IfExp, *FUNCTION_TYPES, ast.Lambda)
+        ):
+            return False
+    return True
+
+
+def _of_self(node: ast.AST) -> bool:
+    """`self.loss`, `enumerate(self.loss)`, `zip(self.loss, self.weights)`: the module's own list."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("enumerate", "zip")
+    ):
+        return bool(node.args) and all(_of_self(a) for a in node.args)
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _term_test(test: ast.AST, terms: set[str]) -> bool:
+    """An `if` on a loss term or on the module's settings: no step count, no remainder, no logging switch."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod):
+            return False
+        if isinstance(n, ast.Name) and n.id not in terms and n.id not in ("self", "len", "None"):
+            return False
+        if isinstance(n, ast.Attribute) and _NOT_EVERY_STEP.search(n.attr):
+            return False
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and _NOT_EVERY_STEP.search(n.value):
+            return False
+    return True
 
 
 FACTORIES = frozenset(
