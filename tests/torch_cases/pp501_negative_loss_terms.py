@@ -16,8 +16,8 @@ class Loss(nn.modules.loss._Loss):
     def forward(self, sr, hr):
         losses = []
         self.calls += 1
-        for i, l in enumerate(self.loss):
-            effective_loss = l["weight"] * l["function"](sr, hr)
+        for i, term in enumerate(self.loss):
+            effective_loss = term["weight"] * term["function"](sr, hr)
             losses.append(effective_loss)
             if self.calls % 100 == 0:
                 self.log[-1, i] += effective_loss.item()
@@ -30,7 +30,7 @@ class Loss(nn.modules.loss._Loss):
 class PairLoss(nn.Module):
     def forward(self, scores, labels):
         total = 0
-        for row, label in zip(scores, labels):
+        for row, label in zip(scores, labels, strict=True):
             loss = nn.functional.cross_entropy(row[None], label[None])
             if loss.item() > 0:
                 total = total + loss

@@ -14,18 +14,18 @@ class Loss(nn.modules.loss._Loss):
             self.loss.append({"type": name, "weight": weight, "function": function})
         self.log = torch.Tensor()
         device = torch.device("cpu" if args.cpu else "cuda")
-        self.loss_module = nn.ModuleList([l["function"] for l in self.loss if l["function"]])
+        self.loss_module = nn.ModuleList([term["function"] for term in self.loss if term["function"]])
         self.loss_module.to(device)
 
     def forward(self, sr, hr):
         losses = []
-        for i, l in enumerate(self.loss):
-            if l["function"] is not None:
-                loss = l["function"](sr, hr)
-                effective_loss = l["weight"] * loss
+        for i, term in enumerate(self.loss):
+            if term["function"] is not None:
+                loss = term["function"](sr, hr)
+                effective_loss = term["weight"] * loss
                 losses.append(effective_loss)
                 self.log[-1, i] += effective_loss.item()  # expect: PP501 medium
-            elif l["type"] == "DIS":
+            elif term["type"] == "DIS":
                 self.log[-1, i] += self.loss[i - 1]["function"].loss
 
         loss_sum = sum(losses)
