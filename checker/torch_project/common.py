@@ -8,8 +8,10 @@ import ast
 import os
 import re
 
+from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.project_files import names_file
+from checker.rules import all_rules
 from checker.rules.torch_common import uses_torch
 from checker.source import read_python
 
@@ -18,6 +20,14 @@ LOADER_RULE = "PP505"
 MOVES = re.compile(r"\.(?:to|cuda)\(")
 # (a def that trains: `autograd.grad` alone is a step's helper, such as a gradient penalty)
 TRAINS = re.compile(r"\.backward\(|\.step\(")
+
+
+def project_finding(path: str, raw, code: str) -> Finding:
+    """A rule's raw finding (its line, 0-based column, message, confidence) as a finding of `code` at
+    `path`, at the rule's own confidence when the raw one names none."""
+    rule = all_rules()[code]
+    confidence = raw.confidence or rule.confidence
+    return Finding(path, raw.line, raw.col + 1, code, raw.message, rule.root_cause, None, confidence)
 
 
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:

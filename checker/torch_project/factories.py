@@ -13,7 +13,6 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.rules import all_rules
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import (
     FACTORIES,
@@ -27,8 +26,15 @@ from checker.torch_project.common import (
     TRAINS,
     importers,
     parse_index,
+    project_finding,
     project_texts,
 )
+
+_FACTORY_RULE = "PP506"
+_FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("
+# (a factory's call; one whose tensor is moved in the same line)
+_FACTORY_RE = re.compile(_FACTORY)
+_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
 
 
 def factories_across_modules(
@@ -46,13 +52,6 @@ def factories_across_modules(
     return findings
 
 
-_FACTORY_RULE = "PP506"
-_FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("
-# (a factory's call; one whose tensor is moved in the same line)
-_FACTORY_RE = re.compile(_FACTORY)
-_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
-
-
 def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     """PP506 findings that need two modules: a copy of what another module's def made on the host
     (`_outside_factories`), and a copy made in a def that another module's training loop calls
@@ -62,7 +61,6 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
     outside = _outside_factories(texts, indexes)
     stepped = _stepped_defs(texts, indexes)
     reported = {(f.path, f.line) for f in findings if f.rule == _FACTORY_RULE}
-    rule = all_rules()[_FACTORY_RULE]
     found = []
     for path in sorted(set(outside) | set(stepped)):
         index = indexes.get(path) or parse_index(texts[path])
@@ -76,12 +74,7 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
             if (path, raw.line) in reported or silenced(noqa.get(raw.line), _FACTORY_RULE):
                 continue
             reported.add((path, raw.line))
-            confidence = raw.confidence or rule.confidence
-            found.append(
-                Finding(
-                    path, raw.line, raw.col + 1, _FACTORY_RULE, raw.message, rule.root_cause, None, confidence
-                )
-            )
+            found.append(project_finding(path, raw, _FACTORY_RULE))
     return found
 
 

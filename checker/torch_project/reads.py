@@ -13,7 +13,6 @@ import re
 from checker.findings import Finding
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import module_paths
-from checker.rules import all_rules
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import (
     check_host_sync,
@@ -24,6 +23,7 @@ from checker.torch_project.common import (
     TRAINS,
     importers,
     parse_index,
+    project_finding,
     project_texts,
 )
 
@@ -105,7 +105,6 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         if f.rule == _READ_RULE and (m := _LOOP_LINE.search(f.message))
     }
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
-    rule = all_rules()[_READ_RULE]
     called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
     users = {
         p: t
@@ -126,12 +125,7 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
             if silenced(noqa.get(raw.line), _READ_RULE):
                 continue
             reported.add((path, raw.line))
-            confidence = raw.confidence or rule.confidence
-            found.append(
-                Finding(
-                    path, raw.line, raw.col + 1, _READ_RULE, raw.message, rule.root_cause, None, confidence
-                )
-            )
+            found.append(project_finding(path, raw, _READ_RULE))
     return found
 
 
@@ -152,10 +146,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     if not by_import:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
-    rule, check = (
-        all_rules()[_READ_RULE],
-        lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True)),
-    )
+    check = lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True))
     imports: dict[str, set[str]] = {}
     found = []
     for path in sorted(candidates):
@@ -170,12 +161,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
             if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
                 continue
             reported.add((path, raw.line))
-            confidence = raw.confidence or rule.confidence
-            found.append(
-                Finding(
-                    path, raw.line, raw.col + 1, _READ_RULE, raw.message, rule.root_cause, None, confidence
-                )
-            )
+            found.append(project_finding(path, raw, _READ_RULE))
     return found
 
 
