@@ -49,10 +49,13 @@ def module_file(module: str, importer: str, level: int, files: set[str]) -> str 
 
 
 def names_file(module: str, path: str) -> bool:
-    """The import of `module`, from an importer the caller no longer knows (it kept only the dotted name),
-    may load the file at `path`: `a.b` names .../a/b.py under any folder, and any module of the package
-    .../a/b/ (a name its __init__.py re-exports is defined in one of them); a relative import of the
-    package itself (module "") any file. Looser than `module_paths` on purpose: the DataLoader pass
-    matches handoffs and makers by it (PP505, PP501, PP506 across modules)."""
+    """The import of `module`, from an importer the caller no longer knows (it kept only the dotted
+    name), may load the file at `path`: `a.b` names .../a/b.py under any folder, and any module of the
+    package .../a/b/ (a name its __init__.py re-exports is defined in one of them); a relative import of
+    the package itself (module "") any file. Looser than `module_paths` on purpose: the torch passes
+    match makers, handoffs and factories by it. Asked from the importer with `module_paths` instead
+    (measured by torch-split33 over hold-outs 3-13 and readings 13-18), 15 PP505 findings at high went
+    and 10 named another loader: a package installed from a folder that is not above the importer (a
+    `pkg/` or `src/` layout), a name a package re-exports."""
     tail = module.replace(".", "/").strip("/")
     return not tail or path[: -len(".py")].endswith("/" + tail) or path.rsplit("/", 1)[0].endswith("/" + tail)
