@@ -55,7 +55,7 @@ def names_file(module: str, path: str) -> bool:
     the package itself (module "") any file. Looser than `module_paths` on purpose: the torch passes
     match makers, handoffs and factories by it. Asked from the importer with `module_paths` instead
     (measured by torch-split33 over hold-outs 3-13 and readings 13-18), 15 PP505 findings at high went
-    and 10 named another loader: a package installed from a folder that is not above the importer (a
-    `pkg/` or `src/` layout), a name a package re-exports."""
+    and 10 named another loader: modules found through a folder that is not above the importer
+    (`sys.path.append('core')`, a package installed from `pkg/`), names a package re-exports."""
     tail = module.replace(".", "/").strip("/")
     return not tail or path[: -len(".py")].endswith("/" + tail) or path.rsplit("/", 1)[0].endswith("/" + tail)
