@@ -10,14 +10,8 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.rules.torch_common import base_name, is_device_move
-from checker.rules.torch_data import (
-    loader_dataset,
-)
-from checker.torch_project.common import (
-    LOADER_RULE,
-    MOVES,
-    parse_index,
-)
+from checker.rules.torch_data import loader_dataset
+from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
 

@@ -14,21 +14,9 @@ from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import (
-    FACTORIES,
-    check_created_then_moved,
-    host_factories,
-    step_loop_callees,
-)
+from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
 from checker.testcode import is_test_path
-from checker.torch_project.common import (
-    MOVES,
-    TRAINS,
-    importers,
-    parse_index,
-    project_finding,
-    project_texts,
-)
+from checker.torch_project.common import MOVES, TRAINS, importers, parse_index, project_finding, project_texts
 
 _FACTORY_RULE = "PP506"
 _FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("

@@ -14,18 +14,9 @@ from checker.findings import Finding
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import module_paths
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import (
-    check_host_sync,
-    host_readers,
-)
+from checker.rules.torch_sync import check_host_sync, host_readers
 from checker.testcode import is_test_path
-from checker.torch_project.common import (
-    TRAINS,
-    importers,
-    parse_index,
-    project_finding,
-    project_texts,
-)
+from checker.torch_project.common import TRAINS, importers, parse_index, project_finding, project_texts
 
 _READ_RULE = "PP501"
 _READS = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)")
