@@ -15,11 +15,11 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from pathlib import Path
 
 from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
 from checker.findings import Finding
 from checker.module import ModuleIndex
+from checker.project_files import module_file
 from checker.rules.data import imported_code_does_image_work, imported_map_code
 from checker.source import read_python
 
@@ -202,30 +202,13 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
         for f in found:
             if (source := sources.get((f.line, f.column - 1))) is None:
                 continue
-            defined_in = _module_file(path, source[0], source[1], inside)
+            defined_in = module_file(source[1], path, source[0], inside)
             target = None if defined_in is None else modules.index(defined_in)
             if target is not None and imported_code_does_image_work(target, source[2]):
                 raised.add(id(f))
     if not raised:
         return findings
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
-
-
-def _module_file(importer: str, level: int, module: str, files: set[str]) -> str | None:
-    """The project file a module name refers to from `importer`: `from .utils import f` (level 1) is
-    utils.py beside it; `from data import parser` is data/parser.py under the nearest folder above the
-    importer that holds it (the project's import root); None when no checked file is that module."""
-    parts = [p for p in module.split(".") if p]
-    if not parts:
-        return None
-    folders = list(Path(importer).parents)
-    if level:
-        folders = folders[level - 1 : level]
-    for folder in folders:
-        for candidate in (folder.joinpath(*parts).with_suffix(".py"), folder.joinpath(*parts, "__init__.py")):
-            if str(candidate) in files:
-                return str(candidate)
-    return None
 
 
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:

@@ -1,4 +1,4 @@
-"""A DataLoader one module returns and another copies to the GPU (checker/torch_project.py): PP505 at the
+"""A DataLoader one module returns and another copies to the GPU (checker/torch_project/): PP505 at the
 maker's DataLoader, marked `# expect: PP505` in the projects under tests/torch_cases/projects."""
 
 from __future__ import annotations
