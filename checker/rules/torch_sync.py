@@ -382,7 +382,7 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 def check_host_sync(
     index: ModuleIndex, device_elsewhere: bool = False, readers: frozenset[str] = frozenset()
 ):
-    """PP501. With `device_elsewhere` (the project pass, checker/torch_project.py: a module of the project
+    """PP501. With `device_elsewhere` (the project pass, checker/torch_project/: a module of the project
     that imports this one puts tensors on a GPU), only the training loops of a module that moves nothing to a
     GPU itself are judged, at medium: a trainer or agent module whose model and batches are placed by the
     script that runs it (the device is out of sight). With `readers` (the project pass again: defs of other
@@ -1325,7 +1325,7 @@ def _only_binding(function, name: str) -> ast.AST | None:
 def host_factories(index: ModuleIndex, names: set[str]) -> dict[str, str]:
     """{def name: factory} for the module's defs and methods of those names that return a tensor made on
     the host (`def gen_rand_noise(n): return torch.randn(n, 128)`), for the project pass to follow calls
-    from other modules (checker/torch_project.py)."""
+    from other modules (checker/torch_project/)."""
     found = {}
     for function in index.functions:
         named = isinstance(function, FUNCTION_TYPES) and function.name in names
@@ -1717,7 +1717,7 @@ def check_created_then_moved(
     outside: Mapping[str, str] = MappingProxyType({}),
     stepped: frozenset[str] = frozenset(),
 ):
-    """PP506. The project pass (checker/torch_project.py) gives what one module cannot know: `outside` as
+    """PP506. The project pass (checker/torch_project/) gives what one module cannot know: `outside` as
     `_created_on_host` takes it, and `stepped`, the module's defs that a loop of another module calls on
     every step (mixup's `mixup_data`, imported by the training script)."""
     per_step = None
