@@ -6,7 +6,14 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, bound_values, names_in
+from checker.module import (
+    FUNCTION_TYPES,
+    ModuleIndex,
+    assigned_names,
+    bound_values,
+    names_in,
+    sole_name_target,
+)
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     FEW_RUNS,
@@ -328,14 +335,9 @@ def _graph_dropped(call: ast.Call, function, fx) -> bool:
     if _detaches(call, fx, function):
         return True
     stmt = fx.statement(call)
-    if not (
-        isinstance(stmt, ast.Assign)
-        and stmt.value is call
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-    ):
+    name = sole_name_target(stmt)
+    if name is None or stmt.value is not call:
         return False
-    name = stmt.targets[0].id
     names = [
         n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
@@ -567,14 +569,9 @@ def _detached(call: ast.Call, loop, fx) -> bool:
     if isinstance(parent, ast.Attribute) and parent.attr == "detach":
         return True
     stmt = fx.statement(call)
-    if not (
-        isinstance(stmt, ast.Assign)
-        and stmt.value is call
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-    ):
+    name = sole_name_target(stmt)
+    if name is None or stmt.value is not call:
         return False
-    name = stmt.targets[0].id
     later = sorted(
         (
             n

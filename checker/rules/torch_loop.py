@@ -13,6 +13,7 @@ from checker.module import (
     ModuleIndex,
     dotted_parts,
     names_in,
+    sole_name_target,
     statements_in,
     walk,
 )
@@ -746,9 +747,7 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
     owners = {}
     for stmt in loop.body:
         if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
+            sole_name_target(stmt) is not None
             and isinstance(stmt.value, ast.Subscript)
             and isinstance(stmt.value.value, ast.Name)
             and isinstance(stmt.value.slice, ast.Name)
@@ -1156,10 +1155,7 @@ def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
     stmt = loop.body[0]
     value = stmt.value
     if not (
-        len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and isinstance(value, ast.BinOp)
-        and isinstance(value.op, ast.Add)
+        sole_name_target(stmt) is not None and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
     ):
         return None
     total = stmt.targets[0].id

@@ -22,6 +22,7 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
+    sole_name_target,
 )
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
@@ -242,9 +243,7 @@ def _running_total(stmt: ast.Assign, name: str) -> bool:
     total like `total += x`."""
     value = stmt.value
     return (
-        len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id == name
+        sole_name_target(stmt) == name
         and isinstance(value, ast.BinOp)
         and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
     )
