@@ -137,6 +137,27 @@ def train(sess, loss, w, grads, batches, n):
     assert sure(src, "PP101") == [(6, "medium"), (8, "medium"), (10, "low"), (12, "low"), (14, "low")]
 
 
+def test_pp101_low_in_a_checkpoint_polling_loop():
+    """A `while True` evaluator that restores the newest checkpoint, builds its initializer and sleeps until the
+    next one (the object detection API's `repeated_checkpoint_run`): `low`, though a `while` loop is `medium`
+    otherwise; reading 19 read six such findings wrong (three vendored copies of one file)."""
+    src = """
+import time
+
+import tensorflow.compat.v1 as tf
+
+def evaluate_forever(sess, saver, checkpoint_dir, interval):
+    while True:
+        start = time.time()
+        saver.restore(sess, tf.train.latest_checkpoint(checkpoint_dir))
+        sess.run(tf.local_variables_initializer())
+        wait = start + interval - time.time()
+        if wait > 0:
+            time.sleep(wait)
+"""
+    assert sure(src, "PP101") == [(10, "low")]
+
+
 def test_pp101_not_tensorflow():
     src = """
 import numpy as np
