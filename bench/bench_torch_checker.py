@@ -111,12 +111,15 @@ _KIND_RULES = {
     "retain-graph": {"PP511"},
 }
 _LOOP_LINE = re.compile(r"loop at (?:cell \d+ )?line (\d+)")
+_MADE_LINE = re.compile(
+    r"made on the CPU \((?:cell \d+ )?line (\d+)\)"
+)  # PP506: where the copied tensor was made
 
 
 def recall_table(root: str, found, cases_path: Path) -> None:
     """Hand-listed clear cases found at the default (high) and at medium: a case counts when a finding of its
-    kind's rules names its line or its loop's line, or a PP501 finding on its loop counts it among its "more
-    reads" (the loop's line at most 200 lines before it). `clean-loop` rows are where every rule should stay
+    kind's rules names its line, its loop's line or (PP506) the line that made the copied tensor, or a PP501
+    finding on its loop counts it among its "more reads" (the loop's line at most 200 lines before it). `clean-loop` rows are where every rule should stay
     silent and are not counted."""
     by_file = collections.defaultdict(list)
     for f in found:
@@ -132,7 +135,9 @@ def recall_table(root: str, found, cases_path: Path) -> None:
         for f in by_file[(case["repo"], case["path"])]:
             loop = _LOOP_LINE.search(f.message)
             loop_line = int(loop.group(1)) if loop else None
-            named = f.rule in rules and line in (f.line, loop_line)
+            made = _MADE_LINE.search(f.message)
+            made_line = int(made.group(1)) if made else None
+            named = f.rule in rules and line in (f.line, loop_line, made_line)
             counted = (
                 f.rule == "PP501"
                 and case["kind"] == "host-sync"

@@ -295,6 +295,14 @@ def dotted_parts(node: ast.AST) -> list[str] | None:
     return parts
 
 
+def sole_name_target(stmt: ast.AST) -> str | None:
+    """The name an `x = ...` statement binds when its one target is a plain name; None for any other
+    statement (tuple or attribute targets, chained `a = b = ...`, augmented or annotated assignments)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    return None
+
+
 def assigned_names(nodes) -> set[str]:
     """Names bound anywhere in these statements/targets (assignments, loop targets, with-as, augmented)."""
     names: set[str] = set()

@@ -15,18 +15,19 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from pathlib import Path
 
 from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
 from checker.findings import Finding
 from checker.module import ModuleIndex
+from checker.project_files import module_file
 from checker.rules.data import imported_code_does_image_work, imported_map_code
 from checker.source import read_python
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 # None since tf-calibrate14: PP201's top level is `medium` (tf-fix13), and PP202's lifted findings, as first
 # read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too few (under 20) to keep
-# in the default output; PP202 has no `high` level left to lift to.
+# in the default output. Since tf-calibrate20 PP202 is `high` when its own module trains the pipeline; a
+# lift by training elsewhere stays unmeasured and off.
 LIFTED_RULES: frozenset[str] = frozenset()
 # The rules whose `medium` findings in a def or class that the project never uses are lowered.
 LOWERED_RULES = frozenset({"PP201", "PP202"})
@@ -186,7 +187,7 @@ def lift_trained_elsewhere(
 def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
     """The `low` PP202 findings on a map that runs a def or class imported from another module of the
     project (`from tfrecord_utils import load_images; ds.map(load_images)`), made `medium` when that code
-    does image or file work and the map would be `medium` were the code in its own module (tf-fix19: the
+    does image or file work and the map would be raised were the code in its own module (tf-fix19: the
     per-module pass cannot see the code)."""
     inside = set(files)
     at_path: dict[str, list[Finding]] = {}
@@ -201,7 +202,7 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
         for f in found:
             if (source := sources.get((f.line, f.column - 1))) is None:
                 continue
-            defined_in = _module_file(path, source[0], source[1], inside)
+            defined_in = module_file(source[1], path, source[0], inside)
             target = None if defined_in is None else modules.index(defined_in)
             if target is not None and imported_code_does_image_work(target, source[2]):
                 raised.add(id(f))
@@ -210,33 +211,16 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
 
 
-def _module_file(importer: str, level: int, module: str, files: set[str]) -> str | None:
-    """The project file a module name refers to from `importer`: `from .utils import f` (level 1) is
-    utils.py beside it; `from data import parser` is data/parser.py under the nearest folder above the
-    importer that holds it (the project's import root); None when no checked file is that module."""
-    parts = [p for p in module.split(".") if p]
-    if not parts:
-        return None
-    folders = list(Path(importer).parents)
-    if level:
-        folders = folders[level - 1 : level]
-    for folder in folders:
-        for candidate in (folder.joinpath(*parts).with_suffix(".py"), folder.joinpath(*parts, "__init__.py")):
-            if str(candidate) in files:
-                return str(candidate)
-    return None
-
-
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
-    """The `medium` PP201/PP202 findings in a top-level def or class whose name no file of the project
-    (of more than one file) uses beyond its definition, and that does not train itself, made `low`: a
-    guide's input_fn copied and never called, a dataset class nothing instantiates (reading 13: wrong 4 of
-    4 in such helpers; over readings 10, 11 and 13, 2 right of 7)."""
+    """The `medium` PP201/PP202 findings (and PP202's `high`, tf-calibrate20) in a top-level def or class
+    whose name no file of the project (of more than one file) uses beyond its definition, and that does not
+    train itself, made `low`: a guide's input_fn copied and never called, a dataset class nothing
+    instantiates (reading 13: wrong 4 of 4 in such helpers; over readings 10, 11 and 13, 2 right of 7)."""
     inside = set(files)
     candidates = [
         f
         for f in findings
-        if f.rule in LOWERED_RULES and f.confidence == "medium" and f.cell is None and f.path in inside
+        if f.rule in LOWERED_RULES and f.confidence != "low" and f.cell is None and f.path in inside
     ]
     if not candidates or len(files) < 2:
         return findings

@@ -13,7 +13,7 @@ from checker.findings import Finding, Skipped
 from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
-from checker.torch_project import factories_across_modules, loaders_across_modules, module_facts
+from checker.torch_project import across_modules, module_facts
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -74,7 +74,7 @@ def check_file(
 
     `data` is the file's content when it was read already (standard input, checked as a .py file).
     `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
-    DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project.py) to use
+    DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
     without reading or parsing the file again. (Not its index: keeping every module's tree alive slows
     the garbage collector down more than parsing again would.)
     """
@@ -116,7 +116,7 @@ def check_paths(
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
     pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
-    and another copies to the GPU: checker/torch_project.py)."""
+    and another copies to the GPU: checker/torch_project/)."""
     projects = [list(iter_files([p], exclude)) for p in paths]
     files = [f for project in projects for f in project]
     count = len(files)
@@ -143,6 +143,5 @@ def check_paths(
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects, sources=sources)
-    findings = loaders_across_modules(findings, projects, codes, sources, known)
-    findings = factories_across_modules(findings, projects, codes, sources)
+    findings = across_modules(findings, projects, codes, sources, known)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -435,17 +435,49 @@ def levels(source: str) -> dict[tuple[str, int], str]:
 
 def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_the_rest_at_medium():
     """torch-calibrate10: a training loader with workers (PP505) read right at least 90% as first read;
-    evaluation loaders and loaders without workers stay at medium, and so does PP506 everywhere (its class
-    of copies in a loop that steps read 10 of 17 on the fresh hold-out 10)."""
+    evaluation loaders and loaders without workers stay at medium. torch-calibrate31 (first-read verdicts of
+    hold-outs 4-13): PP506 in a step loop is high (77 of 78 right), in a loop that steps nothing low (58 of
+    109), in a forward medium."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",
         ("PP505", 5): "medium",
         ("PP505", 6): "medium",
         ("PP505", 7): "medium",
         ("PP506", 12): "medium",
-        ("PP506", 18): "medium",
-        ("PP506", 35): "medium",
+        ("PP506", 18): "high",
+        ("PP506", 35): "low",
     }
+
+
+LOOPED_DEF = """import torch
+
+device = torch.device("cuda")
+model = torch.load("vae.pt").to(device)
+
+
+def generate_samples(n):
+    z = torch.randn(n, 64).to(device)
+    return model.decode(z)
+
+
+class Module(torch.nn.Module):
+    def training_step(self, batch, batch_idx):
+        return self.loss(batch, self.draw(batch))
+
+    def draw(self, batch):
+        return torch.randint(10, size=(batch.size(0),)).to(batch.device)
+
+
+for epoch in range(100):
+    generate_samples(16)
+"""
+
+
+def test_calibrated_pp506_in_a_def_some_loop_calls_is_low_but_a_lightning_step_stays_medium():
+    """torch-calibrate31: a copy in a def run from a loop, where the def is no forward, loss, training-step
+    def or step loop's helper, read right 9 of 25 as first read (samples for a grid, a beam search, an
+    export): low. A def Lightning's `training_step` calls runs every step: medium, as before."""
+    assert levels(LOOPED_DEF) == {("PP506", 8): "low", ("PP506", 17): "medium"}
 
 
 PRUNING = """import torch
@@ -811,3 +843,38 @@ def test_names_unpacked_from_a_config_setting_are_constant():
     """Mask R-CNN's `height, width = config.IMAGE_SHAPE[:2]` then `np.array([height, width, ...])` moved every
     forward; names unpacked from the batch's shape change with it."""
     assert torch_findings(UNPACKED_SETTING) == expected(UNPACKED_SETTING)
+
+
+TOY_STEP = """import torch
+
+device = torch.device("cuda")
+x_train = torch.tensor([[1.0, 2.0], [2.0, 3.0], [3.0, 1.0], [4.0, 3.0]])
+y_train = torch.tensor([[0.0], [0.0], [1.0], [1.0]])
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+for epoch in range(1000):
+    noise = torch.randn(4, 2).to(device)
+    optimizer.zero_grad()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(model(x_train.to(device) + noise), y_train.to(device))
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_calibrated_pp506_in_a_step_loop_of_a_toy_module_stays_medium():
+    """torch-calibrate31: `lowered_on_toys` also lowers a `high` set on the finding, so a step loop's copy in
+    a lesson's four-sample toy reports at medium, as its host reads do."""
+    assert levels(TOY_STEP) == {("PP506", 10): "medium", ("PP506", 12): "medium"}
+
+
+def test_a_copy_names_the_line_that_made_its_host_tensor():
+    """RetinaFace's MultiBoxLoss makes `loc_t` on the host at one line, fills it and copies it at another:
+    the finding sits on the copy and names the line to change. A tensor made and copied in one expression
+    names no other line."""
+    source = (CASES / "pp506_positive_range_grid.py").read_text()
+    findings, _ = check_source(source, "loss.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP506"}
+    assert "made on the CPU (line 20) and copied" in messages[23]
+    assert "made on the CPU (line 21) and copied" in messages[24]
+    assert "made on the CPU and copied" in messages[31]

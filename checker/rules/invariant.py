@@ -21,6 +21,7 @@ from checker.module import (
     ModuleIndex,
     dotted_parts,
     parameter_names,
+    sole_name_target,
     walk,
 )
 from checker.rules import Rule, register
@@ -305,11 +306,7 @@ def _settle_invariant_names(loop, checker: _Invariance) -> None:
     single = [
         stmt
         for stmt in body
-        if isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and counts.get(stmt.targets[0].id) == 1
-        and stmt.targets[0].id not in targets
+        if (name := sole_name_target(stmt)) is not None and counts.get(name) == 1 and name not in targets
     ]
     progress = True
     while progress:

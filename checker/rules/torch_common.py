@@ -1106,13 +1106,14 @@ def _tiny_random(call: ast.Call, name: str) -> bool:
 
 
 def lowered_on_toys(check):
-    """A check whose high findings drop to medium in a module of toy data (`toy_data`)."""
+    """A check whose high findings (its rule's level, or `high` set on the finding) drop to medium in a
+    module of toy data (`toy_data`)."""
 
     @functools.wraps(check)
     def checked(index: ModuleIndex):
         toy = None
         for raw in check(index):
-            if raw.confidence is None:
+            if raw.confidence in (None, "high"):
                 if toy is None:
                     toy = toy_data(index)
                 if toy:

@@ -6,7 +6,14 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, bound_values, names_in
+from checker.module import (
+    FUNCTION_TYPES,
+    ModuleIndex,
+    assigned_names,
+    bound_values,
+    names_in,
+    sole_name_target,
+)
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     FEW_RUNS,
@@ -19,6 +26,7 @@ from checker.rules.torch_common import (
     facts,
     few_runs,
     grad_disabled_by_call,
+    is_device_move,
     is_false,
     is_model_name,
     is_step_call,
@@ -38,18 +46,22 @@ def _unit_test(function) -> bool:
 
 
 def _mode_calls(sites) -> list[tuple[int, str, str]]:
-    """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments."""
+    """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments; `x.train(False)`
+    counts as `x.eval()`."""
     found = []
     for site in sites:
         call = site.node
         name = method_name(call)
-        if name in ("eval", "train") and not call.args and not call.keywords:
-            owner = call.func.value
-            if isinstance(owner, ast.Subscript):  # `self.model[key].eval()`: each model of a dict
-                owner = owner.value
-            receiver = base_name(owner)
-            if receiver is not None:
-                found.append((call.lineno, receiver, name))
+        if name == "train" and _train_false(call):
+            name = "eval"  # (`model.train(False)` is what `eval()` does)
+        elif not (name in ("eval", "train") and not call.args and not call.keywords):
+            continue
+        owner = call.func.value
+        if isinstance(owner, ast.Subscript):  # `self.model[key].eval()`: each model of a dict
+            owner = owner.value
+        receiver = base_name(owner)
+        if receiver is not None:
+            found.append((call.lineno, receiver, name))
     return found
 
 
@@ -95,7 +107,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode in found:
             call, loop = site.node, site.loops[-1]
             if mode == "eval":
-                context = f"after `{receiver}.eval()` in the loop at line {loop.lineno}"
+                context = (
+                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {loop.lineno}"
+                )
             elif named:
                 context = f"in `{function.name}` in the loop at line {loop.lineno}"
             else:
@@ -271,15 +285,65 @@ _ACTING = re.compile(r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act)$
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
 
 
-def _host_value(node: ast.AST, fx, stop: ast.AST) -> bool:
-    """The expression's value reaches the host in the same chain: `self.actor(s).cpu().data.numpy()`,
-    `q(s).argmax().item()`, `q(s).max(1)[1].tolist()`."""
+def _on_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _policy_forward(call: ast.Call, own: dict, index: ModuleIndex) -> bool:
+    """`self.actor(s)`, or a forward method of a held network: `self.actor.forward(s)`, or a def of the
+    module called on it (`self.actor_local.get_action(s)`, soft actor-critic's sampling head)."""
+    func = call.func
+    if _on_self(func):
+        return func.attr not in own
+    return (
+        isinstance(func, ast.Attribute)
+        and _on_self(func.value)
+        and func.value.attr not in own
+        and (func.attr == "forward" or func.attr in _module_def_names(index))
+    )
+
+
+def _module_def_names(index: ModuleIndex) -> frozenset[str]:
+    return frozenset(f.name for f in index.functions if isinstance(f, FUNCTION_TYPES)) - {"__init__"}
+
+
+def _detaches(node: ast.AST, fx, stop: ast.AST, ends: frozenset[str] = _HOST_VALUES | {"detach"}) -> bool:
+    """The expression's graph is dropped in the same chain: a host value (`.cpu().data.numpy()`, `.item()`)
+    or `.detach()` (`self.actor_local.get_action(s).detach()`); with `ends`, only those calls."""
     for outer in fx.ancestors(node, stop):
-        if isinstance(outer, ast.Call) and method_name(outer) in _HOST_VALUES:
+        if isinstance(outer, ast.Call) and method_name(outer) in ends:
             return True
         if not isinstance(outer, ast.Attribute | ast.Call | ast.Subscript):
             return False
     return False
+
+
+def _on_device(function, index: ModuleIndex) -> bool:
+    """The def moves something to or from the device (`.to(device)`, `.cuda()`, `.cpu()`): the agent acts on
+    the GPU when there is one. A CPU-only agent (a CartPole DQN on `torch.FloatTensor(state)`) records a tiny
+    graph per step next to the environment's own work."""
+    return any(
+        is_device_move(s.node, index) or method_name(s.node) == "cpu"
+        for s in index.function_calls.get(id(function), [])
+    )
+
+
+def _graph_dropped(call: ast.Call, function, fx) -> bool:
+    """Only a value without the forward's graph leaves the def: the forward's chain drops it, or the forward
+    is bound to a name every later read of which drops it (`action = self.actor.forward(s)` then `action =
+    action.squeeze(0).cpu().detach().numpy()`)."""
+    if _detaches(call, fx, function):
+        return True
+    stmt = fx.statement(call)
+    name = sole_name_target(stmt)
+    if name is None or stmt.value is not call:
+        return False
+    names = [
+        n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+    ]
+    rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
+    reads = [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
+    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
 
 
 def _acting_forwards(index: ModuleIndex, fx):
@@ -307,16 +371,14 @@ def _acting_forwards(index: ModuleIndex, fx):
             for s in sites
         ):
             continue
+        own = index.class_methods.get(owner, {})
+        forwards = [s.node for s in sites if s.node.args and _policy_forward(s.node, own, index)]
         forwards = [
-            s.node
-            for s in sites
-            if isinstance(s.node.func, ast.Attribute)
-            and isinstance(s.node.func.value, ast.Name)
-            and s.node.func.value.id == "self"
-            and s.node.func.attr not in index.class_methods.get(owner, {})
-            and s.node.args
+            call
+            for call in forwards
+            if (_on_self(call.func) and _detaches(call, fx, function, _HOST_VALUES))
+            or (_graph_dropped(call, function, fx) and _on_device(function, index))
         ]
-        forwards = [call for call in forwards if _host_value(call, fx, function)]
         if (
             len(forwards) != 1
             or fx.without_grad(forwards[0])
@@ -326,13 +388,13 @@ def _acting_forwards(index: ModuleIndex, fx):
         ):
             continue
         call = forwards[0]
-        receiver = call.func.attr
+        receiver = call.func.attr if _on_self(call.func) else call.func.value.attr
         yield RawFinding(
             "PP503",
             call.lineno,
             call.col_offset,
-            f"`{receiver}` runs in `{function.name}` without torch.no_grad(), and only a plain value "
-            "leaves it: autograd records the forward on every call (each environment step); decorate "
+            f"`{receiver}` runs in `{function.name}` without torch.no_grad(), and only a value without "
+            "its graph leaves it: autograd records the forward on every call (each environment step); decorate "
             f"`{function.name}` with `@torch.no_grad()`",
         )
 
@@ -372,7 +434,28 @@ def _forward_after_step(index: ModuleIndex, fx):
 
 
 def _is_eval_call(call: ast.Call) -> bool:
-    return isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    return (call.func.attr == "eval" and not call.args) or (call.func.attr == "train" and _train_false(call))
+
+
+def _eval_spelled(sites, receiver: str) -> str:
+    """How the def puts `receiver` in eval mode, for the message: `eval()`, or `train(False)` when only
+    that is written."""
+    spelled = {
+        "eval()" if method_name(s.node) == "eval" else "train(False)"
+        for s in sites
+        if (method_name(s.node) == "eval" and not s.node.args)
+        or (method_name(s.node) == "train" and _train_false(s.node))
+        if isinstance(s.node.func, ast.Attribute) and base_name(s.node.func.value) == receiver
+    }
+    return "train(False)" if spelled == {"train(False)"} else "eval()"
+
+
+def _train_false(call: ast.Call) -> bool:
+    """`model.train(False)` / `model.train(mode=False)`: eval mode spelled through `train`."""
+    given = [*call.args, *(k.value for k in call.keywords if k.arg == "mode")]
+    return len(given) == 1 and len(call.args) + len(call.keywords) == 1 and is_false(given[0])
 
 
 def _forward_after_step_def(index: ModuleIndex, fx):
@@ -486,14 +569,9 @@ def _detached(call: ast.Call, loop, fx) -> bool:
     if isinstance(parent, ast.Attribute) and parent.attr == "detach":
         return True
     stmt = fx.statement(call)
-    if not (
-        isinstance(stmt, ast.Assign)
-        and stmt.value is call
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-    ):
+    name = sole_name_target(stmt)
+    if name is None or stmt.value is not call:
         return False
-    name = stmt.targets[0].id
     later = sorted(
         (
             n
@@ -1012,6 +1090,11 @@ def evaluate(model, loader):
             "(`model.eval()` then `extract(loader, model)`) is in eval mode; (4) a training-step def (backward "
             "and a step, no loop) that after its last step puts the model in eval mode and runs it for a "
             "validation number (pyGAT's `train(epoch)`). Callers in another module are not seen."
+            " Branch torch-fix32: `x.train(False)` (or `mode=False`) counts as `x.eval()`; an acting def's "
+            "forward may also be a method of the held network (`self.actor.forward(s)`, "
+            "`self.actor_local.get_action(s)`), dropped by `.detach()` in its chain or bound to a name every "
+            "later read of which detaches it or reads it to the host, when the def moves its state to the "
+            "device or reads `.cpu()` (a CPU-only CartPole agent is left alone)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

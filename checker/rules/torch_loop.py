@@ -13,6 +13,7 @@ from checker.module import (
     ModuleIndex,
     dotted_parts,
     names_in,
+    sole_name_target,
     statements_in,
     walk,
 )
@@ -746,9 +747,7 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
     owners = {}
     for stmt in loop.body:
         if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
+            sole_name_target(stmt) is not None
             and isinstance(stmt.value, ast.Subscript)
             and isinstance(stmt.value.value, ast.Name)
             and isinstance(stmt.value.slice, ast.Name)
@@ -1156,10 +1155,7 @@ def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
     stmt = loop.body[0]
     value = stmt.value
     if not (
-        len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and isinstance(value, ast.BinOp)
-        and isinstance(value.op, ast.Add)
+        sole_name_target(stmt) is not None and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
     ):
         return None
     total = stmt.targets[0].id
@@ -1267,8 +1263,7 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
             and method_name(node) == "item"
             and not node.args
             and isinstance(node.func.value, ast.Subscript)
-            and isinstance(node.func.value.slice, ast.Name)
-            and node.func.value.slice.id == var
+            and _first_index(node.func.value.slice) == var
             and isinstance(node.func.value.value, ast.Name)
             and "loss" not in node.func.value.value.id.lower()  # a tuple of a few named losses
             and _collected(node, index)
@@ -1278,13 +1273,23 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     return None
 
 
+def _first_index(key: ast.AST) -> str | None:
+    """`t[i]` and `t[i, 0]` (a row's column, as VAE-CVAE's `z[i, 0].item()`): the name indexing the first
+    axis."""
+    if isinstance(key, ast.Tuple) and key.elts and all(isinstance(e, ast.Constant) for e in key.elts[1:]):
+        key = key.elts[0]
+    return key.id if isinstance(key, ast.Name) else None
+
+
 def _collected(node, index: ModuleIndex) -> bool:
-    """The value goes straight into a container (`out.append(t[i].item())`, `{"score": t[i].item()}`), as
-    `t.tolist()` would give it; a value read into a name for more Python work (a vocabulary lookup while
-    decoding) is left alone."""
+    """The value goes straight into a container (`out.append(t[i].item())`, `{"score": t[i].item()}`,
+    `tracker[id]["x"] = z[i, 0].item()`), as `t.tolist()` would give it; a value read into a name for more
+    Python work (a vocabulary lookup while decoding) is left alone."""
     parent = facts(index).parent_of(node)
     if isinstance(parent, ast.Dict):
         return any(value is node for value in parent.values)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        return len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Subscript)
     return isinstance(parent, ast.Call) and method_name(parent) == "append" and node in parent.args
 
 
@@ -1304,7 +1309,7 @@ def _wider_shapes(loop, index: ModuleIndex) -> RawFinding | None:
         "PP509",
         read.lineno,
         read.col_offset,
-        f"`{tensor}[{var}].item()` reads one element to the host per pass of the loop at line "
+        f"`{ast.unparse(read.func.value)}.item()` reads one element to the host per pass of the loop at line "
         f"{loop.lineno}; read the batch once (`{tensor}.tolist()`) before the loop",
     )
 
@@ -1708,6 +1713,8 @@ t = t * 2 + 1
             "left alone; a per-pair `.item()` under an `if` is left alone. Branch torch-fix30: a name bound to "
             "what a def of the module returns is a list when that def returns `torch.split(...)`/`chunk`/a "
             "list (TrajGRU's `flows = self._flow_generator(...)`, a few whole-batch flow fields)."
+            " Branch torch-fix32: the per-element read may name a row's column (`z[i, 0].item()`) and may be "
+            "stored straight into a container entry (`tracker[id]['x'] = z[i, 0].item()`)."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

@@ -15,7 +15,7 @@ for _epoch in range(50):
         G.train()
         imgs = Variable(imgs)
         z = Variable(torch.randn(imgs.size(0), 100))
-        imgs, z = utils.cuda([imgs, z])  # expect: PP506
+        imgs, z = utils.cuda([imgs, z])  # expect: PP506 high
         d_loss = D(G(z)).mean() - D(imgs).mean()
         d_opt.zero_grad()
         d_loss.backward()

@@ -21,6 +21,6 @@ for _update in range(10000):
         states.append(state)
     fake = discriminator(torch.cat(states))
     optimizer_discrim.zero_grad()
-    loss = criterion(fake, torch.ones((fake.shape[0], 1)).to(device))  # expect: PP506
+    loss = criterion(fake, torch.ones((fake.shape[0], 1)).to(device))  # expect: PP506 high
     loss.backward()
     optimizer_discrim.step()

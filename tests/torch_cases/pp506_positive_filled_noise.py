@@ -13,7 +13,7 @@ for img_train in loader:
         size_n = noise[0, :, :, :].size()
         noise[n, :, :, :] = torch.FloatTensor(size_n).normal_(mean=0, std=std_n[n] / 255.0)
     noisy = (img_train + noise).cuda(non_blocking=True)
-    noise = noise.cuda()  # expect: PP506
+    noise = noise.cuda()  # expect: PP506 high
     loss = ((model(noisy) - noise) ** 2).sum()
     optimizer.zero_grad()
     loss.backward()

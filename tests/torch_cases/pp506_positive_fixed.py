@@ -45,7 +45,7 @@ class Decoder(nn.Module):
                 scores = F.log_softmax(self.proj(encoder_outputs), dim=-1)
                 best, ids = torch.topk(scores[0, -1], beam)
                 for j in range(beam):
-                    yseq = torch.ones(1, 1 + ys.size(1)).type_as(encoder_outputs)  # expect: PP506
+                    yseq = torch.ones(1, 1 + ys.size(1)).type_as(encoder_outputs)  # expect: PP506 low
                     new = {"yseq": yseq.long()}
                     new["yseq"][:, : ys.size(1)] = ys
                     new["yseq"][:, ys.size(1)] = int(ids[j])

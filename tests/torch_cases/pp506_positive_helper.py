@@ -15,7 +15,7 @@ class Diffusion:
     def generate(self, model, n):
         x = torch.randn((n, 3, 32, 32), device=self.device)
         for i in reversed(range(1, self.steps)):
-            t = (torch.ones(n) * i).long().to(self.device)  # expect: PP506
+            t = (torch.ones(n) * i).long().to(self.device)  # expect: PP506 low
             x = x - model(x, t)
         return x
 
@@ -23,7 +23,7 @@ class Diffusion:
 def train(model, loader, optimizer, diffusion, device):
     for images, _ in loader:
         images = images.to(device)
-        t = diffusion.draw_timesteps(images.shape[0]).to(device)  # expect: PP506
+        t = diffusion.draw_timesteps(images.shape[0]).to(device)  # expect: PP506 high
         loss = (model(images, t) - images).pow(2).mean()
         optimizer.zero_grad()
         loss.backward()

@@ -7,7 +7,7 @@ device = torch.device("cuda")
 def train(model, loader, optimizer, criterion, use_cuda):
     for x, y in loader:
         if use_cuda:  # not a thinning guard: runs on every step
-            hidden = torch.zeros(2, x.size(0), 256).to(device)  # expect: PP506
+            hidden = torch.zeros(2, x.size(0), 256).to(device)  # expect: PP506 high
         out = model(x.to(device, non_blocking=True), hidden)
         loss = criterion(out, y.to(device, non_blocking=True))
         optimizer.zero_grad()

@@ -19,7 +19,7 @@ train_loader = torch.utils.data.DataLoader(
 for _i in range(100):
     for _image, _label in train_loader:
         gen_optim.zero_grad()
-        z = Variable(init.normal(torch.Tensor(batch_size, z_size), 0, 0.1)).cuda()  # expect: PP506
+        z = Variable(init.normal(torch.Tensor(batch_size, z_size), 0, 0.1)).cuda()  # expect: PP506 high
         gen_loss = -discriminator(generator(z)).mean()
         gen_loss.backward()
         gen_optim.step()

@@ -1,0 +1,132 @@
+"""What the PyTorch project passes share: the texts of a project's files, parsing a module, and which
+module of the project a module imports a name from (`importers`, `imported_entries`: of several files
+the import may name, the nearest; the file test is checker/project_files.py's `names_file`)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+
+from checker.findings import Finding
+from checker.module import ModuleIndex, import_of
+from checker.project_files import names_file
+from checker.rules import all_rules
+from checker.rules.torch_common import uses_torch
+from checker.source import read_python
+
+LOADER_RULE = "PP505"
+# (a line that moves a tensor)
+MOVES = re.compile(r"\.(?:to|cuda)\(")
+# (a def that trains: `autograd.grad` alone is a step's helper, such as a gradient penalty)
+TRAINS = re.compile(r"\.backward\(|\.step\(")
+
+
+def project_finding(path: str, raw, code: str) -> Finding:
+    """A rule's raw finding (its line, 0-based column, message, confidence) as a finding of `code` at
+    `path`, at the rule's own confidence when the raw one names none."""
+    rule = all_rules()[code]
+    confidence = raw.confidence or rule.confidence
+    return Finding(path, raw.line, raw.col + 1, code, raw.message, rule.root_cause, None, confidence)
+
+
+def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
+    """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
+    use torch."""
+    try:
+        index = ModuleIndex.build(ast.parse(text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return index if not torch_only or uses_torch(index) else None
+
+
+def project_texts(files: list[str], sources: dict) -> dict[str, str]:
+    """The texts of a project's Python files: from `sources` (what the module pass read in this process),
+    else read here and kept in `sources` for the next project pass."""
+    texts = {}
+    for path in files:
+        if path.endswith(".py"):
+            text = sources.get(path)
+            if text is None:
+                text = sources[path] = read_python(path)
+            if text is not None:
+                texts[path] = text
+    return texts
+
+
+def importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+    """(index, chosen, path) of each module whose text names (by `pattern`) and can reach a name of `table`
+    that another module defines; `chosen` maps each such name to the entries (path first) of the modules it
+    imports it from. Only those modules are parsed."""
+    for path, text in texts.items():
+        names = set(pattern.findall(text)) if any(n in text for n in table) else set()
+        names = {n for n in names if any(e[0] != path for e in table[n]) and reaches(text, n)}
+        if not names:
+            continue
+        index = parse_index(text, torch_only=torch_only)
+        if index is not None:
+            chosen = {
+                n: imported_entries(index, n, path, [e for e in table[n] if e[0] != path]) for n in names
+            }
+            yield index, chosen, path
+
+
+def callee_owner(callee: str) -> str:
+    """The def or class a handoff's callee names (`Trainer` of `Trainer.train`)."""
+    return callee.partition(".")[0]
+
+
+def reaches(text: str, name: str) -> bool:
+    """The text imports `name` (`from data import get_loader`, or every name: `from utils import *`) or
+    calls it on a module (`datasets.name(`): it can reach another module's def of that name."""
+    return bool(
+        re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(|^from\s+[\w.]+\s+import\s+\*", text, re.M)
+    )
+
+
+def imported_from(index: ModuleIndex, name: str) -> str | None:
+    """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
+    the module reaches through a module it imports (`import helpers`, `from train_utils import
+    train_eval_utils as utils`), the module it calls the name on (`helpers.name(...)`: "helpers",
+    `utils.name(...)`: "train_utils.train_eval_utils")."""
+    if (found := import_of(name, index)) is not None:
+        return found[1]
+    called = {  # `from train_utils import train_eval_utils as utils`, then `utils.train_one_epoch(...)`
+        site.node.func.value.id
+        for site in index.calls
+        if isinstance(site.node.func, ast.Attribute)
+        and site.node.func.attr == name
+        and isinstance(site.node.func.value, ast.Name)
+    }
+    for node in index.imports:
+        for alias in node.names:
+            if (alias.asname or alias.name) not in called:
+                continue
+            if isinstance(node, ast.Import):
+                return alias.name  # `import engine` or `import tools.engine as engine`
+            if node.module:
+                return f"{node.module}.{alias.name}"
+    return None
+
+
+def imported_entries(index: ModuleIndex, name: str, user: str, entries: list) -> list:
+    """The makers of `name` that the module at `user` imports: those whose file the import names (`from
+    data.factory import name` -> .../data/factory.py or a package .../data/factory/; `import datasets` then
+    `datasets.name(...)` -> .../datasets.py), and of several, the nearest to `user` (a repository of
+    lectures, each with its own helper.py)."""
+    module = imported_from(index, name)
+    if module is not None:
+        named = [e for e in entries if names_file(module, e[0])]
+    else:
+        modules = [a.name for node in index.imports if isinstance(node, ast.Import) for a in node.names]
+        modules += [  # `from utils import *`
+            node.module
+            for node in index.imports
+            if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
+        ]
+        named = [e for e in entries if any(m and names_file(m, e[0]) for m in modules)]
+    if len(named) <= 1:
+        return named
+    shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
+    best = max(shared.values())
+    return [e for e in named if shared[e[0]] == best]

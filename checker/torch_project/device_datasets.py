@@ -1,0 +1,114 @@
+"""PP505's exception across modules: a DataLoader of a project dataset class whose `__getitem__`
+moves each item to the device itself has its batches on the GPU already (pinning CUDA tensors fails), so
+its PP505 findings are taken out. Only modules that define `__getitem__` are parsed for such classes."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from checker.findings import Finding
+from checker.module import ModuleIndex
+from checker.rules.torch_common import base_name, is_device_move
+from checker.rules.torch_data import loader_dataset
+from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
+
+_CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
+
+
+def without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` less the PP505 findings on loaders of a dataset class of the project whose `__getitem__`
+    moves each item to the device itself (`signal = signal.to(self.device)`): its batches are on the GPU
+    already, and pinning CUDA tensors fails. (PP504 stays: decoding in the main process is still read a
+    clear case, though workers need the move taken out of the dataset first.) Only modules whose text
+    defines `__getitem__` are parsed for such classes, and only modules with a PP505 finding that name one
+    for the loaders."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    if not reported:
+        return findings
+    named = {p: set(_CLASS.findall(t)) for p, t in texts.items() if "__getitem__" in t and MOVES.search(t)}
+    wanted = {
+        c
+        for names in named.values()
+        for c in names
+        if any(c in texts[p] and re.search(rf"\b{c}\s*\(", texts[p]) for p in reported)
+    }
+    classes = set()
+    for path, names in named.items():
+        if names & wanted and (index := parse_index(texts[path])) is not None:
+            classes |= _device_item_classes(index)
+    if not classes:
+        return findings
+    dropped: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        if not any(c in texts[path] for c in classes):
+            continue
+        index = parse_index(texts[path])
+        if index is not None:
+            dropped |= {(path, line) for line in _loaders_of_classes(index, classes, lines)}
+    return [f for f in findings if not (f.rule == LOADER_RULE and (f.path, f.line) in dropped)]
+
+
+def _device_item_classes(index: ModuleIndex) -> set[str]:
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is not None and any(
+            isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) -> set[int]:
+    """The lines among `lines` whose DataLoader's dataset is an instance of one of `classes`: made inline,
+    bound to a name, or a def's parameter that a call of the def gives such a name."""
+    instances = {
+        base_name(t)
+        for node in index.call_assignments
+        if base_name(node.value.func) in classes
+        for t in node.targets
+    }
+    found = set()
+    for site in index.calls:
+        node = site.node
+        if node.lineno not in lines:
+            continue
+        dataset = loader_dataset(node)
+        if dataset is None:
+            continue
+        if (
+            isinstance(dataset, ast.Call)
+            and base_name(dataset.func) in classes
+            or base_name(dataset) in instances
+            or _given_instance(index, node, dataset, instances)
+        ):
+            found.add(node.lineno)
+    return found
+
+
+def _given_instance(index: ModuleIndex, call: ast.Call, dataset: ast.AST, instances: set[str]) -> bool:
+    """The dataset is a parameter of the def that makes the loader, and a call of that def passes an
+    instance (`create_data_loader(usd, BATCH_SIZE)` after `usd = UrbanSoundDataset(...)`)."""
+    if not isinstance(dataset, ast.Name):
+        return False
+    for name, function in index.module_functions.items():
+        start, end = function.lineno, function.end_lineno or function.lineno
+        if not start <= call.lineno <= end:
+            continue
+        params = [a.arg for a in function.args.args]
+        if dataset.id not in params:
+            return False
+        position = params.index(dataset.id)
+        for site in index.calls:
+            node = site.node
+            if base_name(node.func) == name:
+                given = node.args[position] if len(node.args) > position else None
+                given = next((k.value for k in node.keywords if k.arg == dataset.id), given)
+                if given is not None and base_name(given) in instances:
+                    return True
+        return False
+    return False

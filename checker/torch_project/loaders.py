@@ -1,0 +1,224 @@
+"""PP505 across modules: DataLoader batches copied to the GPU from pageable memory, where one module
+makes the loader and another copies its batches.
+
+Projects often build their loaders in a module of their own (`data_factory.py`: `def get_loader(...):
+return DataLoader(...)`) and train in another, or hand a loader to a trainer class defined elsewhere
+(`BERTTrainer(bert, train_dataloader=loader)`). This pass parses only the modules whose text makes a
+DataLoader (or takes their `module_facts` from the per-module pass), then only those whose text calls one
+of the makers, names a class keeping one, or defines one of the callees a loader is handed to; it reports
+PP505 at the unpinned DataLoader when the other module copies its batches. The findings on loaders of a
+dataset that moves its own items to the device are then dropped (device_datasets.py)."""
+
+from __future__ import annotations
+
+import re
+
+from checker.findings import Finding
+from checker.module import ModuleIndex
+from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.project_files import names_file
+from checker.rules import all_rules
+from checker.rules.torch_common import uses_torch
+from checker.rules.torch_data import (
+    consumed_params,
+    handed_made,
+    handed_over,
+    held_loaders,
+    little_to_pin,
+    moves_batches_of,
+    moves_held_batches,
+    pinned_memory_message,
+    returned_loaders,
+    token_batches,
+    unpinned,
+)
+from checker.testcode import is_test_path
+from checker.torch_project.common import (
+    LOADER_RULE,
+    callee_owner,
+    imported_from,
+    importers,
+    parse_index,
+    project_texts,
+)
+from checker.torch_project.device_datasets import without_device_datasets
+
+
+def loaders_across_modules(
+    findings: list[Finding],
+    projects: list[list[str]],
+    codes=None,
+    sources: dict | None = None,
+    known: dict | None = None,
+) -> list[Finding]:
+    """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
+    and another copies the batches of, and with those on loaders of datasets that move their own items to
+    the device taken out. `sources` holds the texts the per-module pass read and `known` its
+    `module_facts` (by path); other files are read and parsed here, each once."""
+    if codes is not None and LOADER_RULE not in codes:
+        return findings
+    sources, known = {} if sources is None else sources, known or {}
+    for files in projects:
+        texts = project_texts(files, sources)
+        if not texts:
+            continue
+        checked = {p: t for p, t in texts.items() if not is_test_path(p)}
+        findings = without_device_datasets(findings + _in_project(checked, findings, known), texts)
+    return findings
+
+
+def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
+    """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
+    makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
+    [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
+    or class, and held [(class, attribute, line, column)] of unpinned loaders a class keeps on its
+    instances (`self.train = DataLoader(...)`); and little, the (line, column) of those loaders whose batches
+    are token ids or data held in memory (`little_to_pin`: reported at medium, the others at high). The
+    per-module pass computes them from its own index
+    (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
+    use torch."""
+    if not uses_torch(index):
+        return None
+    made = [
+        (name, call, where)
+        for name, loaders in returned_loaders(index).items()
+        for call, where in loaders
+        if unpinned(call, index)
+    ]
+    makers = [(name, call.lineno, call.col_offset, where) for name, call, where in made]
+    handed = [
+        (call, callee, param, module)
+        for call, callee, param in handed_over(index)
+        if (module := imported_from(index, callee_owner(callee))) is not None
+        and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
+    ]
+    handoffs = [
+        (call.lineno, call.col_offset, callee, param, module) for call, callee, param, module in handed
+    ]
+    kept = held_loaders(index)
+    held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in kept]
+    calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
+    little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
+    return makers, handoffs, held, little
+
+
+def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
+    reported = {(f.path, f.line) for f in findings if f.rule == LOADER_RULE}
+    makers: dict[str, list[tuple[str, int, int, int]]] = {}
+    handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
+    held: dict[str, list[tuple[str, int, int, str]]] = {}
+    little: dict[str, set[tuple[int, int]]] = {}
+    for path, text in texts.items():
+        if "DataLoader" not in text or file_is_silenced(text):
+            continue
+        if path in known:
+            found = known[path]
+        else:
+            index = parse_index(text)
+            found = None if index is None else module_facts(index)
+        if found is None:
+            continue
+        little[path] = found[3]  # (loaders of token ids or of data held in memory: not at high)
+        for name, line, col, where in found[0]:
+            if (path, line) not in reported:
+                makers.setdefault(name, []).append((path, line, col, where))
+        for line, col, callee, param, module in found[1]:
+            if (path, line) not in reported:
+                handoffs.setdefault(callee, []).append((path, line, col, param, module))
+        for owner, attr, line, col in found[2]:
+            if (path, line) not in reported:
+                held.setdefault(owner, []).append((path, line, col, attr))
+    made, handoffs = _made_elsewhere(texts, makers, handoffs)
+    trained = made | _used_elsewhere(texts, handoffs) | _held_elsewhere(texts, held)
+    rule = all_rules()[LOADER_RULE]
+    found = []
+    named = {}
+    for path, line, col, name in sorted(trained):
+        named.setdefault((path, line, col), name)  # one finding a loader, whatever the names it goes by
+    for (path, line, col), name in named.items():
+        if silenced(noqa_lines(texts[path]).get(line), LOADER_RULE):
+            continue
+        message = pinned_memory_message(name)
+        level = "medium" if (line, col) in little.get(path, ()) else "high"  # (torch-calibrate31)
+        found.append(Finding(path, line, col + 1, LOADER_RULE, message, rule.root_cause, None, level))
+    return found
+
+
+def _made_elsewhere(texts: dict[str, str], makers: dict, handoffs: dict) -> tuple[set, dict]:
+    """(path, line, column, name) of the makers' loaders that a module importing the maker trains on; and
+    `handoffs` with the makers' loaders that such a module hands on to a def or class it imports (`Solver(config,
+    train_loader)`, the loop in a third module) added."""
+    if not makers:
+        return set(), handoffs
+    handoffs = {name: list(entries) for name, entries in handoffs.items()}
+    called = re.compile(r"\b(" + "|".join(map(re.escape, makers)) + r")\s*\(")
+    trained = set()
+    # (a main.py that only hands the loaders on imports no torch)
+    for index, chosen, _ in importers(texts, makers, called, torch_only=False):
+        where = {n: {m[3] for m in entries} for n, entries in chosen.items() if entries}
+        moved = moves_batches_of(index, where)
+        for name in moved:
+            trained.update((p, line, col, f"{name}()") for p, line, col, _ in chosen[name])
+        unmoved = {n: w for n, w in where.items() if n not in moved}
+        for maker, at, callee, param in handed_made(index, unmoved):
+            module = imported_from(index, callee_owner(callee))
+            if module is not None:
+                entries = handoffs.setdefault(callee, [])
+                entries.extend((p, line, col, param, module) for p, line, col, w in chosen[maker] if w == at)
+    return trained, handoffs
+
+
+def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders handed to a def or class of another module of the project
+    (`BERTTrainer(bert, train_dataloader=train_loader)`) whose loops copy that parameter's batches. Only the
+    modules whose text defines one of those names are parsed."""
+    if not handoffs:
+        return set()
+    owners: dict[str, list[str]] = {}  # (`Trainer.train`, a method of an imported class: its class's def)
+    for callee in handoffs:
+        owners.setdefault(callee_owner(callee), []).append(callee)
+    defined = re.compile(r"^\s*(?:class|def)\s+(" + "|".join(map(re.escape, owners)) + r")\b", re.MULTILINE)
+    trained = set()
+    for path, text in texts.items():
+        names = {
+            n
+            for owner in defined.findall(text)
+            for n in owners[owner]
+            if any(p != path and names_file(module, path) for p, _, _, _, module in handoffs[n])
+        }
+        if not names:
+            continue
+        index = parse_index(text)
+        if index is None:
+            continue
+        for name in names:
+            found = consumed_params(index, name)
+            if found is None:
+                continue
+            params, consumed = found
+            for loader_path, line, col, param, module in handoffs[name]:
+                if loader_path == path or not names_file(module, path):
+                    continue
+                named = params[param] if isinstance(param, int) and param < len(params) else param
+                if named in consumed:
+                    trained.add((loader_path, line, col, f"{name}(..., {named})"))
+    return trained
+
+
+def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders a class keeps on its instances (`self.train =
+    DataLoader(...)` in `class Cifar`) that a module importing the class iterates and copies to the device
+    (`dataset = Cifar(...)`, `for batch in dataset.train:`; or a class derived from it, `for data, label in
+    self.data_loader['train']:`). Only modules whose text names one of the classes and imports it are
+    parsed."""
+    if not held:
+        return set()
+    named = re.compile(r"\b(" + "|".join(map(re.escape, held)) + r")\b")
+    trained = set()
+    for index, chosen, _ in importers(texts, held, named):
+        attrs = {n: {e[3] for e in entries} for n, entries in chosen.items() if entries}
+        for owner, attr in moves_held_batches(index, attrs):
+            trained.update(
+                (p, line, col, f"{owner}(...).{attr}") for p, line, col, a in chosen[owner] if a == attr
+            )
+    return trained

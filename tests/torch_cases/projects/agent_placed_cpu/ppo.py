@@ -1,0 +1,33 @@
+"""The same agent module in a project that trains on the CPU: nothing of the project goes to a GPU, so
+the host reads cost no wait."""
+
+import torch
+
+
+class PPO:
+    def __init__(self, model, optimizer, ppo_epoch=4, num_mini_batch=8):
+        self.model = model
+        self.optimizer = optimizer
+        self.ppo_epoch = ppo_epoch
+        self.num_mini_batch = num_mini_batch
+
+    def compute_loss(self, sample):
+        states, actions, returns = sample
+        values, log_probs, entropy = self.model.evaluate(states, actions)
+        value_loss = (returns - values).pow(2).mean()
+        action_loss = -log_probs.mean()
+        return value_loss + action_loss - 0.01 * entropy, action_loss, value_loss, entropy
+
+    def update(self, rollout):
+        value_loss_epoch = 0
+        action_loss_epoch = 0
+        for _ in range(self.ppo_epoch):
+            for sample in rollout.feed_forward_generator(self.num_mini_batch):
+                loss, action_loss, value_loss, entropy = self.compute_loss(sample)
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.model.parameters(), 0.5)
+                self.optimizer.step()
+                value_loss_epoch += value_loss.item()
+                action_loss_epoch += action_loss.item()
+        return value_loss_epoch, action_loss_epoch
