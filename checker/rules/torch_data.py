@@ -501,7 +501,53 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
 def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     """The loader's batches are token ids or a dataset held in memory: the evidence on which PP505 reports
     at `low` (the project pass keeps such loaders off the default output, torch-calibrate31)."""
-    return token_batches(index, call) or _held_when_made(call, index, _in_memory_names(index, classes=False))
+    return (
+        token_batches(index, call)
+        or _held_when_made(call, index, _in_memory_names(index, classes=False))
+        or _made_from_memory(call, index)
+    )
+
+
+_FEATURES = re.compile(r"features", re.IGNORECASE)
+_WHOLE_LOADS = frozenset({"pickle", "pkl", "cPickle", "torch"})
+
+
+def _made_from_memory(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's dataset is made, in the loader's def, from data loaded whole (`NLIDataset(pickle.load(f))`,
+    `Dataset(torch.load(path))`) or from BERT-style features (`features = convert_examples_to_features(...)`,
+    `processor.create_dataset(features)`): token ids or tensors held in memory, whatever class or module
+    makes the dataset (torch-fix34: ESIM's and a multi-label BERT's loaders of hold-out 14)."""
+    dataset = loader_dataset(call)
+    if not isinstance(dataset, ast.Name):
+        return False
+    function = call_function(index, call)
+    bound: dict[str, ast.Call] = {}  # the last value bound to each name in the def, before the loader
+    for node in index.call_assignments:
+        if node.lineno <= call.lineno and call_function(index, node.value) is function:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = node.value
+    made = bound.get(dataset.id)
+    if made is None:
+        return False
+    for arg in [*made.args, *(k.value for k in made.keywords)]:
+        if isinstance(arg, ast.Call) and _loads_whole(arg):
+            return True
+        source = bound.get(arg.id) if isinstance(arg, ast.Name) else None
+        if source is not None and _FEATURES.search(base_name(source.func) or ""):
+            return True
+    return False
+
+
+def _loads_whole(call: ast.Call) -> bool:
+    """`pickle.load(f)`, `torch.load(path)`: a whole file read into memory."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "load"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in _WHOLE_LOADS
+    )
 
 
 def _held_in_memory(call: ast.Call, index: ModuleIndex, in_memory: set[str]) -> bool:
