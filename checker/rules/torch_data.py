@@ -1675,6 +1675,10 @@ for x, y in loader:
             "an `if` inside the training loop (`batch_iterator = iter(DataLoader(...))` once an epoch, "
             "ssd.pytorch's and RetinaFace's shape) and drawn with `next()` on every iteration is a training "
             "source; one made and drawn once per iteration outside any `if` stays a look at one batch."
+            " Branch torch-fix34: the project pass also keeps at medium a loader whose dataset its def makes "
+            "from a whole-file load (`NLIDataset(pickle.load(f))`, `torch.load`) or from BERT-style features "
+            "(`processor.create_dataset(train_features)`), whatever module defines the dataset; and a module "
+            "whose only device is the literal 'cpu' (`device = 'cpu'`, no cuda named anywhere) is silent."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,
