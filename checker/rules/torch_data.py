@@ -501,7 +501,53 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
 def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     """The loader's batches are token ids or a dataset held in memory: the evidence on which PP505 reports
     at `low` (the project pass keeps such loaders off the default output, torch-calibrate31)."""
-    return token_batches(index, call) or _held_when_made(call, index, _in_memory_names(index, classes=False))
+    return (
+        token_batches(index, call)
+        or _held_when_made(call, index, _in_memory_names(index, classes=False))
+        or _made_from_memory(call, index)
+    )
+
+
+_FEATURES = re.compile(r"features", re.IGNORECASE)
+_WHOLE_LOADS = frozenset({"pickle", "pkl", "cPickle", "torch"})
+
+
+def _made_from_memory(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's dataset is made, in the loader's def, from data loaded whole (`NLIDataset(pickle.load(f))`,
+    `Dataset(torch.load(path))`) or from BERT-style features (`features = convert_examples_to_features(...)`,
+    `processor.create_dataset(features)`): token ids or tensors held in memory, whatever class or module
+    makes the dataset (torch-fix34: ESIM's and a multi-label BERT's loaders of hold-out 14)."""
+    dataset = loader_dataset(call)
+    if not isinstance(dataset, ast.Name):
+        return False
+    function = call_function(index, call)
+    bound: dict[str, ast.Call] = {}  # the last value bound to each name in the def, before the loader
+    for node in index.call_assignments:
+        if node.lineno <= call.lineno and call_function(index, node.value) is function:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = node.value
+    made = bound.get(dataset.id)
+    if made is None:
+        return False
+    for arg in [*made.args, *(k.value for k in made.keywords)]:
+        if isinstance(arg, ast.Call) and _loads_whole(arg):
+            return True
+        source = bound.get(arg.id) if isinstance(arg, ast.Name) else None
+        if source is not None and _FEATURES.search(base_name(source.func) or ""):
+            return True
+    return False
+
+
+def _loads_whole(call: ast.Call) -> bool:
+    """`pickle.load(f)`, `torch.load(path)`: a whole file read into memory."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "load"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in _WHOLE_LOADS
+    )
 
 
 def _held_in_memory(call: ast.Call, index: ModuleIndex, in_memory: set[str]) -> bool:
@@ -1070,7 +1116,7 @@ def pinned_memory_message(name: str) -> str:
 def check_loader_without_pinned_memory(index: ModuleIndex):
     loaders, scopes = module_loaders(index)
     fx = facts(index)
-    if not loaders or not fx.on_device or toy_data(index):
+    if not loaders or not fx.on_device or toy_data(index) or cpu_only(index):
         return  # (a module of toy data: a handful of samples copies in no time anyone would measure)
     moved_from = moved_sources(index, scopes, set().union(*(bound for _, bound in loaders)))
     in_memory = training = None
@@ -1093,6 +1139,48 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             pinned_memory_message(min(shown(k) for k in names & moved_from)),
             confidence=confidence,
         )
+
+
+def cpu_only(index: ModuleIndex) -> bool:
+    """The module's only device is the literal CPU: a name bound only to `'cpu'` (or `torch.device('cpu')`),
+    every `.to(name)` moves to such a name (or follows a tensor's `.device`), and nothing names CUDA (no
+    `.cuda`, no `torch.cuda`, no string saying cuda). Its batches stay on the host: pinning them copies
+    them once more for nothing (hold-out 14: BYOL's linear-evaluation notebook, `device = 'cpu'`)."""
+    cpu = {
+        name
+        for name, values in index.name_values.items()
+        if values and all(_cpu_literal(v, index) for v in values)
+    }
+    if not cpu:
+        return False
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Attribute) and node.attr == "cuda":
+            return False
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "cuda" in node.value.lower():
+            return False
+    for site in index.calls:
+        call = site.node
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "to" and call.args):
+            continue
+        first = call.args[0]
+        if isinstance(first, ast.Name) and first.id not in cpu:
+            return False
+        if isinstance(first, ast.Attribute) and first.attr != "device" and base_name(first.value) != "torch":
+            return False
+    return True
+
+
+def _cpu_literal(value: ast.expr, index: ModuleIndex) -> bool:
+    """`'cpu'` or `torch.device('cpu')`."""
+    if isinstance(value, ast.Constant):
+        return value.value == "cpu"
+    return (
+        isinstance(value, ast.Call)
+        and index.resolver.call_name(value) == "torch.device"
+        and len(value.args) == 1
+        and isinstance(value.args[0], ast.Constant)
+        and value.args[0].value == "cpu"
+    )
 
 
 def _has_workers(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1587,6 +1675,10 @@ for x, y in loader:
             "an `if` inside the training loop (`batch_iterator = iter(DataLoader(...))` once an epoch, "
             "ssd.pytorch's and RetinaFace's shape) and drawn with `next()` on every iteration is a training "
             "source; one made and drawn once per iteration outside any `if` stays a look at one batch."
+            " Branch torch-fix34: the project pass also keeps at medium a loader whose dataset its def makes "
+            "from a whole-file load (`NLIDataset(pickle.load(f))`, `torch.load`) or from BERT-style features "
+            "(`processor.create_dataset(train_features)`), whatever module defines the dataset; and a module "
+            "whose only device is the literal 'cpu' (`device = 'cpu'`, no cuda named anywhere) is silent."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,
