@@ -148,21 +148,24 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
 
 def _parameters_frozen(index: ModuleIndex) -> set[str]:
     """Models whose every parameter the module freezes in a loop (`for p in model.parameters():
-    p.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
+    p.requires_grad = False`, or `for k, v in model.named_parameters(): v.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
     graph."""
     found = set()
     for loop in index.loops:
         it = getattr(loop, "iter", None)
-        if not (
-            isinstance(it, ast.Call) and method_name(it) == "parameters" and isinstance(loop.target, ast.Name)
-        ):
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)):
+            continue
+        target = loop.target
+        if method_name(it) == "named_parameters" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[1]  # `for k, v in model.named_parameters(): v.requires_grad = False`
+        elif method_name(it) != "parameters":
+            continue
+        if not isinstance(target, ast.Name):
             continue
         if any(
             isinstance(stmt, ast.Assign)
             and any(
-                isinstance(t, ast.Attribute)
-                and t.attr == "requires_grad"
-                and base_name(t.value) == loop.target.id
+                isinstance(t, ast.Attribute) and t.attr == "requires_grad" and base_name(t.value) == target.id
                 for t in stmt.targets
             )
             and is_false(stmt.value)
@@ -713,14 +716,14 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
     reported: set[int] = set()
-    frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index))
+    frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index) | _parameters_frozen(fx.index))
     for site in sites:
         call = site.node
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
         if receiver in frozen:
-            continue  # `self.model.freeze()` in initialize(): its weights record no graph
+            continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
         helper = fx.helpers.get(id(call))
         owner = _evaluated_owner(call, modes, site.loops[-1])
         if owner is not None and not (receiver in models or is_model_name(receiver)):
