@@ -666,7 +666,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
-            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
+            "gradient accumulation, also through later assignments: a sum over Monte Carlo samples with "
+            "`nll = nll_cum / samples`, `loss = kl + nll`, `loss.backward()` after the loop), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
             "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
             "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
             "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
