@@ -789,7 +789,7 @@ def _holds_step_loop(outer, inner, fx) -> bool:
 
 def _frozen(index: ModuleIndex) -> set[str]:
     """Models the module freezes: `model.freeze()` (Lightning: requires_grad off, eval mode) or
-    `model.requires_grad_(False)`."""
+    `model.requires_grad_(False)`, and names bound to an attribute of one (`encoder = model.encoder`)."""
     found = set()
     for site in index.calls:
         call = site.node
@@ -802,6 +802,17 @@ def _frozen(index: ModuleIndex) -> set[str]:
             receiver = base_name(call.func.value)
             if receiver not in (None, "self"):
                 found.add(receiver)
+    if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
+        for node in ast.walk(index.tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in found
+            ):
+                found.add(node.targets[0].id)
     return found
 
 
