@@ -148,21 +148,24 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
 
 def _parameters_frozen(index: ModuleIndex) -> set[str]:
     """Models whose every parameter the module freezes in a loop (`for p in model.parameters():
-    p.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
+    p.requires_grad = False`, or `for k, v in model.named_parameters(): v.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
     graph."""
     found = set()
     for loop in index.loops:
         it = getattr(loop, "iter", None)
-        if not (
-            isinstance(it, ast.Call) and method_name(it) == "parameters" and isinstance(loop.target, ast.Name)
-        ):
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)):
+            continue
+        target = loop.target
+        if method_name(it) == "named_parameters" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+            target = target.elts[1]  # `for k, v in model.named_parameters(): v.requires_grad = False`
+        elif method_name(it) != "parameters":
+            continue
+        if not isinstance(target, ast.Name):
             continue
         if any(
             isinstance(stmt, ast.Assign)
             and any(
-                isinstance(t, ast.Attribute)
-                and t.attr == "requires_grad"
-                and base_name(t.value) == loop.target.id
+                isinstance(t, ast.Attribute) and t.attr == "requires_grad" and base_name(t.value) == target.id
                 for t in stmt.targets
             )
             and is_false(stmt.value)
@@ -713,14 +716,14 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
     reported: set[int] = set()
-    frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index))
+    frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index) | _parameters_frozen(fx.index))
     for site in sites:
         call = site.node
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
         if receiver in frozen:
-            continue  # `self.model.freeze()` in initialize(): its weights record no graph
+            continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
         helper = fx.helpers.get(id(call))
         owner = _evaluated_owner(call, modes, site.loops[-1])
         if owner is not None and not (receiver in models or is_model_name(receiver)):
@@ -786,7 +789,7 @@ def _holds_step_loop(outer, inner, fx) -> bool:
 
 def _frozen(index: ModuleIndex) -> set[str]:
     """Models the module freezes: `model.freeze()` (Lightning: requires_grad off, eval mode) or
-    `model.requires_grad_(False)`."""
+    `model.requires_grad_(False)`, and names bound to an attribute of one (`encoder = model.encoder`)."""
     found = set()
     for site in index.calls:
         call = site.node
@@ -799,6 +802,17 @@ def _frozen(index: ModuleIndex) -> set[str]:
             receiver = base_name(call.func.value)
             if receiver not in (None, "self"):
                 found.add(receiver)
+    if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
+        for node in ast.walk(index.tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id in found
+            ):
+                found.add(node.targets[0].id)
     return found
 
 
@@ -1057,7 +1071,8 @@ def evaluate(model, loader):
             "def of the module decorated `@torch.no_grad()`/`inference_mode()` is no model run, even when its "
             "name looks like one (`validate_network(...)`). Not model runs either: exception classes "
             "(`...Exception(...)`, `...Error(...)`), getters (`get_model()`), `torch.Generator`, and a model the "
-            "module freezes (`.freeze()`, `.requires_grad_(False)`); reading or setting `p.requires_grad` over "
+            "module freezes (`.freeze()`, `.requires_grad_(False)`, or `v.requires_grad = False` for each `k, v` of "
+            "`model.named_parameters()` or `p` of `model.parameters()`); reading or setting `p.requires_grad` over "
             "parameters (a parameter count, unfreezing before fine-tuning) does not count as needing gradients. Loops that run a few times in all are skipped: a "
             "literal range (or `range(n)` after `n = 5`), a loop that breaks after one batch or under `if i >= 9: "
             "break` on its enumerate counter, and a loop that binds a new model each pass (`for arch in archs: model = build(arch)`, "

@@ -29,8 +29,8 @@ from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
 
 
 def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
-    """Names a backward() in this code depends on: its receivers, what they are built from, and every name in
-    a statement that calls backward (`(sum(losses) / n).backward()`)."""
+    """Names a backward() in this code depends on: its receivers, what they are built from (through any
+    number of assignments), and every name in a statement that calls backward (`(sum(losses) / n).backward()`)."""
     receivers: set[str] = set()
     assigns = []
     for stmt in function_body:
@@ -40,9 +40,14 @@ def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
             elif isinstance(node, ast.Assign):
                 assigns.append(node)
     feeding = set(receivers)
-    for node in assigns:
-        if any(isinstance(t, ast.Name) and t.id in receivers for t in node.targets):
-            feeding |= {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
+    grown = True
+    while grown:  # `loss = kl + nll`, then `nll = nll_cum / samples`, then `nll_cum = nll_cum + nll_i`
+        grown = False
+        for node in assigns:
+            if any(isinstance(t, ast.Name) and t.id in feeding for t in node.targets):
+                names = {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
+                grown = grown or not names <= feeding
+                feeding |= names
     return feeding
 
 
@@ -661,7 +666,8 @@ for x, y in loader:
 """,
         false_alarms=(
             "Low. A total that is itself back-propagated (`loss_sum += loss` then `loss_sum.backward()`, "
-            "gradient accumulation), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
+            "gradient accumulation, also through later assignments: a sum over Monte Carlo samples with "
+            "`nll = nll_cum / samples`, `loss = kl + nll`, `loss.backward()` after the loop), sums under torch.no_grad(), tensors computed under no_grad/inference_mode "
             "and models written from scratch (a `backward(x, a1, a2, y)` of their own) are skipped. In loops "
             "without backward: loops under no_grad (a `with`, a decorator, the def's callers), a total reset "
             "every step, back-propagated later, or returned by a def not named for evaluation (a per-sequence "
