@@ -148,8 +148,8 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
 
 def _parameters_frozen(index: ModuleIndex) -> set[str]:
     """Models whose every parameter the module freezes in a loop (`for p in model.parameters():
-    p.requires_grad = False`, or `for k, v in model.named_parameters(): v.requires_grad = False`), besides `_frozen`'s: a forward of such a model on plain inputs records no
-    graph."""
+    p.requires_grad = False`, or `for k, v in model.named_parameters(): v.requires_grad = False`), besides
+    `_frozen`'s: a forward of such a model on plain inputs records no graph."""
     found = set()
     for loop in index.loops:
         it = getattr(loop, "iter", None)
@@ -804,15 +804,14 @@ def _frozen(index: ModuleIndex) -> set[str]:
                 found.add(receiver)
     if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
         for node in ast.walk(index.tree):
+            name = sole_name_target(node)
             if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
+                name is not None
                 and isinstance(node.value, ast.Attribute)
                 and isinstance(node.value.value, ast.Name)
                 and node.value.value.id in found
             ):
-                found.add(node.targets[0].id)
+                found.add(name)
     return found
 
 

@@ -30,7 +30,8 @@ from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
 
 def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
     """Names a backward() in this code depends on: its receivers, what they are built from (through any
-    number of assignments), and every name in a statement that calls backward (`(sum(losses) / n).backward()`)."""
+    number of assignments), and every name in a statement that calls backward
+    (`(sum(losses) / n).backward()`)."""
     receivers: set[str] = set()
     assigns = []
     for stmt in function_body:
