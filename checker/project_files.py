@@ -59,3 +59,10 @@ def names_file(module: str, path: str) -> bool:
     (`sys.path.append('core')`, a package installed from `pkg/`), names a package re-exports."""
     tail = module.replace(".", "/").strip("/")
     return not tail or path[: -len(".py")].endswith("/" + tail) or path.rsplit("/", 1)[0].endswith("/" + tail)
+
+
+def import_word(path: str) -> str:
+    """The last name an import of the file ends with: its own, or its folder's for an `__init__.py`
+    (`from models import resnet` loads `models/resnet.py`; `import models` loads `models/__init__.py`)."""
+    name = os.path.basename(path)[: -len(".py")]
+    return os.path.basename(os.path.dirname(path)) if name == "__init__" else name

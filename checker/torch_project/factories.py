@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import collections
 import functools
-import os
 import re
 
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.project_files import import_word
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
 from checker.testcode import is_test_path
@@ -136,7 +136,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         return {}
     called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
     found: dict[str, set[str]] = {}
-    stems = {os.path.basename(e[0])[: -len(".py")] for entries in defs.values() for e in entries}
+    stems = {import_word(e[0]) for entries in defs.values() for e in entries}
     wanted = re.compile(r"\b(?:" + "|".join(map(re.escape, {*defs, *stems})) + r")\b")
     trainers = {
         p: t

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import collections
 import functools
-import os
 import re
 
 from checker.findings import Finding
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import module_paths
+from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import check_host_sync, host_readers
 from checker.testcode import is_test_path
@@ -129,7 +128,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
             placing.append(p)
         elif TRAINS.search(t) and _READS.search(t) and not file_is_silenced(t):
             candidates.append(p)
-    stems = {_stem(p) for p in candidates}
+    stems = {import_word(p) for p in candidates}
     by_import = collections.defaultdict(list)  # (the placing modules by the words of their import lines)
     for p in placing if candidates else ():
         for word in stems.intersection(_WORD.findall("\n".join(_IMPORT_LINE.findall(texts[p])))):
@@ -141,7 +140,9 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     imports: dict[str, set[str]] = {}
     found = []
     for path in sorted(candidates):
-        linked = [q for q in by_import.get(_stem(path), ()) if q != path and _linked(texts, path, q, imports)]
+        linked = [
+            q for q in by_import.get(import_word(path), ()) if q != path and _linked(texts, path, q, imports)
+        ]
         if not linked:
             continue
         index = parse_index(texts[path])
@@ -174,12 +175,6 @@ def _imported_paths(text: str, path: str) -> set[str]:
     for match in _IMPORT.finditer(text):
         dotted.extend((0, part.split()[0]) for part in match.group(1).split(","))
     return {found for level, module in dotted for found in module_paths(module, path, level)}
-
-
-def _stem(path: str) -> str:
-    """The last name an import of the file ends with: its own, or its folder's for an `__init__.py`."""
-    name = os.path.basename(path)[: -len(".py")]
-    return os.path.basename(os.path.dirname(path)) if name == "__init__" else name
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
