@@ -748,16 +748,23 @@ _DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bflo
 
 
 def _cpu_device_names(index: ModuleIndex) -> set[str]:
-    """Names bound only to the CPU (`device = torch.device("cpu")`, never to anything else): moves to them stay
-    on the host."""
-    cpu, other = set(), set()
-    for node in index.call_assignments:
-        value = node.value
-        on_cpu = index.resolver.call_name(value) == "torch.device" and value.args and _is_cpu(value.args[0])
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                (cpu if on_cpu else other).add(target.id)
-    return cpu - other
+    """Names bound only to the CPU (`device = torch.device("cpu")` or `device = "cpu"`, never to anything
+    else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook)."""
+    return {
+        name
+        for name, values in index.name_values.items()
+        if values and all(_on_cpu(v, index, frozenset()) for v in values)
+    }
+
+
+def _on_cpu(node: ast.expr, index: ModuleIndex, cpu) -> bool:
+    """`"cpu"`, a name of `cpu` (`_cpu_device_names`), or `torch.device(...)` of one (BYOL's
+    `torch.device(torch.device(device))` after `device = 'cpu'`)."""
+    if isinstance(node, ast.Name):
+        return node.id in cpu
+    if isinstance(node, ast.Call) and index.resolver.call_name(node) == "torch.device":
+        return bool(node.args) and _on_cpu(node.args[0], index, cpu)
+    return _is_cpu(node)
 
 
 def _is_cpu(node) -> bool:
@@ -785,12 +792,12 @@ def _moves_to_device(call: ast.Call, index: ModuleIndex, cpu: set[str]) -> bool:
         first = (
             call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
         )
-        if isinstance(first, ast.Name) and first.id in cpu:
+        if first is not None and _on_cpu(first, index, cpu):
             return False
         return is_device_move(call, index)
     qualified = index.resolver.call_name(call) or ""
     if qualified == "torch.device":
-        return not (call.args and _is_cpu(call.args[0]))
+        return not _on_cpu(call, index, cpu)
     return qualified.startswith("torch.cuda.")
 
 

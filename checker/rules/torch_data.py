@@ -1116,7 +1116,7 @@ def pinned_memory_message(name: str) -> str:
 def check_loader_without_pinned_memory(index: ModuleIndex):
     loaders, scopes = module_loaders(index)
     fx = facts(index)
-    if not loaders or not fx.on_device or toy_data(index) or cpu_only(index):
+    if not loaders or not fx.on_device or toy_data(index):
         return  # (a module of toy data: a handful of samples copies in no time anyone would measure)
     moved_from = moved_sources(index, scopes, set().union(*(bound for _, bound in loaders)))
     in_memory = training = None
@@ -1139,48 +1139,6 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             pinned_memory_message(min(shown(k) for k in names & moved_from)),
             confidence=confidence,
         )
-
-
-def cpu_only(index: ModuleIndex) -> bool:
-    """The module's only device is the literal CPU: a name bound only to `'cpu'` (or `torch.device('cpu')`),
-    every `.to(name)` moves to such a name (or follows a tensor's `.device`), and nothing names CUDA (no
-    `.cuda`, no `torch.cuda`, no string saying cuda). Its batches stay on the host: pinning them copies
-    them once more for nothing (hold-out 14: BYOL's linear-evaluation notebook, `device = 'cpu'`)."""
-    cpu = {
-        name
-        for name, values in index.name_values.items()
-        if values and all(_cpu_literal(v, index) for v in values)
-    }
-    if not cpu:
-        return False
-    for node in ast.walk(index.tree):
-        if isinstance(node, ast.Attribute) and node.attr == "cuda":
-            return False
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "cuda" in node.value.lower():
-            return False
-    for site in index.calls:
-        call = site.node
-        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "to" and call.args):
-            continue
-        first = call.args[0]
-        if isinstance(first, ast.Name) and first.id not in cpu:
-            return False
-        if isinstance(first, ast.Attribute) and first.attr != "device" and base_name(first.value) != "torch":
-            return False
-    return True
-
-
-def _cpu_literal(value: ast.expr, index: ModuleIndex) -> bool:
-    """`'cpu'` or `torch.device('cpu')`."""
-    if isinstance(value, ast.Constant):
-        return value.value == "cpu"
-    return (
-        isinstance(value, ast.Call)
-        and index.resolver.call_name(value) == "torch.device"
-        and len(value.args) == 1
-        and isinstance(value.args[0], ast.Constant)
-        and value.args[0].value == "cpu"
-    )
 
 
 def _has_workers(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1678,7 +1636,8 @@ for x, y in loader:
             " Branch torch-fix34: the project pass also keeps at medium a loader whose dataset its def makes "
             "from a whole-file load (`NLIDataset(pickle.load(f))`, `torch.load`) or from BERT-style features "
             "(`processor.create_dataset(train_features)`), whatever module defines the dataset; and a module "
-            "whose only device is the literal 'cpu' (`device = 'cpu'`, no cuda named anywhere) is silent."
+            "whose only device is the CPU (`device = 'cpu'`, `torch.device(device)` of it) moves nothing to a "
+            "GPU and is silent, as every PyTorch rule that asks whether the module uses a GPU now reads it."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,
