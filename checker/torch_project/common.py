@@ -76,6 +76,15 @@ def callee_owner(callee: str) -> str:
     return callee.partition(".")[0]
 
 
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+
+
+def import_lines(text: str) -> str:
+    """The text's import statements (`from utils import mixup_data`, `import models.resnet as r`), one per
+    line: what a text sieve reads before any module is parsed."""
+    return "\n".join(_IMPORT_LINE.findall(text))
+
+
 def reaches(text: str, name: str) -> bool:
     """The text imports `name` (`from data import get_loader`, or every name: `from utils import *`) or
     calls it on a module (`datasets.name(`): it can reach another module's def of that name."""

@@ -16,7 +16,15 @@ from checker.project_files import import_word
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
 from checker.testcode import is_test_path
-from checker.torch_project.common import MOVES, TRAINS, importers, parse_index, project_finding, project_texts
+from checker.torch_project.common import (
+    MOVES,
+    TRAINS,
+    import_lines,
+    importers,
+    parse_index,
+    project_finding,
+    project_texts,
+)
 
 _FACTORY_RULE = "PP506"
 _FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("
@@ -141,7 +149,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     trainers = {
         p: t
         for p, t in texts.items()
-        if any(n in t for n in defs) and _STEPS.search(t) and _imports_any(t, wanted)
+        if any(n in t for n in defs) and _STEPS.search(t) and wanted.search(import_lines(t))
     }
     for index, chosen, _ in importers(trainers, defs, called):
         for name in step_loop_callees(index) & set(chosen):
@@ -211,13 +219,6 @@ def _defs_moving_factories(text: str) -> set[str]:
 
 
 _BOUND_FACTORY = re.compile(rf"\s+(\w+)\s*=.*{_FACTORY}")
-
-
-def _imports_any(text: str, wanted: re.Pattern) -> bool:
-    """An import line of the text names a def or module `wanted` matches (`from utils import mixup_data`,
-    `import utils`, `from utils import *`). (A method call by the same name, `model.train()`, does not
-    count: these are module-level defs.)"""
-    return bool(wanted.search("\n".join(line for line in text.split("\n") if "import" in line)))
 
 
 def _method_call(text: str, name: str) -> bool:

@@ -15,7 +15,14 @@ from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import check_host_sync, host_readers
 from checker.testcode import is_test_path
-from checker.torch_project.common import TRAINS, importers, parse_index, project_finding, project_texts
+from checker.torch_project.common import (
+    TRAINS,
+    import_lines,
+    importers,
+    parse_index,
+    project_finding,
+    project_texts,
+)
 
 _READ_RULE = "PP501"
 _READS = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)")
@@ -52,7 +59,6 @@ def reads_across_modules(
 
 
 _WORD = re.compile(r"\w+")
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
 _READER = re.compile(r"^(?: {4}|\t)return\s+\w+[\w.()\-\[\], ]*\.(?:item|tolist|numpy)\(\)", re.MULTILINE)
 _LOOP_LINE = re.compile(r"training loop at line (\d+)")
 
@@ -131,7 +137,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     stems = {import_word(p) for p in candidates}
     by_import = collections.defaultdict(list)  # (the placing modules by the words of their import lines)
     for p in placing if candidates else ():
-        for word in stems.intersection(_WORD.findall("\n".join(_IMPORT_LINE.findall(texts[p])))):
+        for word in stems.intersection(_WORD.findall(import_lines(texts[p]))):
             by_import[word].append(p)
     if not by_import:
         return []
