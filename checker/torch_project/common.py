@@ -14,6 +14,7 @@ from checker.project_files import names_file
 from checker.rules import all_rules
 from checker.rules.torch_common import uses_torch
 from checker.source import read_python
+from checker.testcode import is_test_path
 
 LOADER_RULE = "PP505"
 # (a line that moves a tensor)
@@ -52,6 +53,11 @@ def project_texts(files: list[str], sources: dict) -> dict[str, str]:
             if text is not None:
                 texts[path] = text
     return texts
+
+
+def checked_texts(texts: dict[str, str]) -> dict[str, str]:
+    """The project texts a pass judges: not test code (`is_test_path`), whose loops measure nothing."""
+    return {p: t for p, t in texts.items() if not is_test_path(p)}
 
 
 def importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):

@@ -15,10 +15,10 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
-from checker.testcode import is_test_path
 from checker.torch_project.common import (
     MOVES,
     TRAINS,
+    checked_texts,
     import_lines,
     importers,
     parse_index,
@@ -43,7 +43,7 @@ def factories_across_modules(
         return findings
     sources = {} if sources is None else sources
     for files in projects:
-        texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
+        texts = checked_texts(project_texts(files, sources))
         findings = findings + _factories_moved(texts, findings)
     return findings
 

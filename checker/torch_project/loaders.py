@@ -32,10 +32,10 @@ from checker.rules.torch_data import (
     token_batches,
     unpinned,
 )
-from checker.testcode import is_test_path
 from checker.torch_project.common import (
     LOADER_RULE,
     callee_owner,
+    checked_texts,
     imported_from,
     importers,
     parse_index,
@@ -62,7 +62,7 @@ def loaders_across_modules(
         texts = project_texts(files, sources)
         if not texts:
             continue
-        checked = {p: t for p, t in texts.items() if not is_test_path(p)}
+        checked = checked_texts(texts)
         findings = without_device_datasets(findings + _in_project(checked, findings, known), texts)
     return findings
 

@@ -14,9 +14,9 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
 from checker.rules.torch_sync import check_host_sync, host_readers
-from checker.testcode import is_test_path
 from checker.torch_project.common import (
     TRAINS,
+    checked_texts,
     import_lines,
     importers,
     parse_index,
@@ -52,7 +52,7 @@ def reads_across_modules(
         return findings
     sources = {} if sources is None else sources
     for files in projects:
-        texts = {p: t for p, t in project_texts(files, sources).items() if not is_test_path(p)}
+        texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
         findings = findings + _reader_loops(texts, findings)
     return findings
