@@ -1387,18 +1387,28 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
-    """Defs run on every step: `forward` methods and the helpers they call, helpers called from a loop
-    (3 levels), and training-step defs (`gen_update`: backward and an optimizer step outside any loop of
-    their own), whose loop is often in another module."""
-    run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
-    run |= _step_def_callees(index) | _step_def_helpers(index)
-    for hook in index.functions:  # Lightning's `training_step` and the defs it calls run on every step
-        if hook.name == "training_step":
-            run.add(id(hook))
-            run.update(id(f) for f in _defs_called_by(index, hook))
+    """Defs run on every step: those a training step runs wherever its loop is (`_step_run_defs`) and the
+    helpers called from any loop of the module (3 levels)."""
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
-    run.update(id(f) for f in _defs_reached(index, [s for s in index.calls if s.loops]))
-    return run
+    return _step_run_defs(index) | {id(f) for f in _defs_reached(index, [s for s in index.calls if s.loops])}
+
+
+def _step_run_defs(index: ModuleIndex) -> set[int]:
+    """Defs a training step runs, whose loop is often in another module: `forward` methods and the helpers
+    they call, loss defs, training-step defs (`gen_update`: backward and an optimizer step outside any loop
+    of their own) with what they call outside their loops and ifs, and Lightning's `training_step` with the
+    defs it calls."""
+
+    def make() -> set[int]:
+        run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+        run |= _step_def_callees(index) | _step_def_helpers(index)
+        for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
+            if hook.name == "training_step":
+                run.add(id(hook))
+                run.update(id(f) for f in _defs_called_by(index, hook))
+        return run
+
+    return facts(index).loop_cache("step_run_defs", None, make)
 
 
 def _step_def_helpers(index: ModuleIndex) -> set[int]:
@@ -1799,13 +1809,8 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str]) -> str |
             return "high"
         return None if few_runs(site.loops) or _over_ranks(site.loops[-1]) else "low"
     function = site.function
-    per_step = _forward_functions(index) | _loss_defs(index) | _step_def_callees(index) | _step_helpers(index)
-    per_step |= _step_def_helpers(index)
-    if id(function) in per_step or any(function is f for f in _training_step_defs(index)):
+    if id(function) in _step_run_defs(index) or id(function) in _step_helpers(index):
         return None
-    for hook in index.functions:  # (Lightning's fit loop runs `training_step` and what it calls every step)
-        if hook.name == "training_step" and (hook is function or function in _defs_called_by(index, hook)):
-            return None
     return None if _stepped_elsewhere(index, function, stepped) else "low"
 
 
