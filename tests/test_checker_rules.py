@@ -1336,6 +1336,47 @@ for batch in batches:
     assert codes(src, "PP301") == [("PP301", 8), ("PP301", 15)]
 
 
+def test_pp301_one_sample_stacked_list_and_input_lists():
+    """Reading 19: an evaluation loop that starts a list, appends the one image it loads, stacks and scales
+    it (XiaoyuHuang96's COCO evaluation) predicts a batch of one; so does a model with several inputs fed a
+    list of inputs each made a batch of one (a DDPG critic's `predict([s, a])`, a YOLO model's `[image,
+    size]`). A list filled by an inner loop, appended twice, or an input list with a full batch in it
+    stays silent."""
+    src = """
+import numpy as np
+from tensorflow import keras
+
+model = keras.models.load_model("m.h5")
+for path in paths:
+    imgs = []
+    imgs.append(load(path))
+    imgs = np.array(imgs, dtype=np.float32)
+    imgs = imgs * (2.0 / 255.0) - 1.0
+    print(model.predict(imgs))
+for state, action, reward in minibatch:
+    s, a = np.reshape(state, (1, len(state))), np.reshape(action, (1, len(action)))
+    print(model.predict([s, a]))
+for path in paths:
+    image_data = np.expand_dims(letterbox(load(path)), 0)
+    print(model.predict([image_data, np.array([[416, 416]])]))
+for chunk in chunks:
+    imgs = []
+    for path in chunk:
+        imgs.append(load(path))
+    imgs = np.array(imgs)
+    print(model.predict(imgs))
+for path in paths:
+    imgs = []
+    imgs.append(load(path))
+    imgs.append(flip(load(path)))
+    print(model.predict(np.array(imgs)))
+for states, action in batches:
+    a = np.reshape(action, (1, -1))
+    print(model.predict([states, a]))
+"""
+    assert sure(src, "PP301") == [(11, "high"), (14, "high"), (17, "high")]
+
+
 def test_few_literal_iterations_lower_pp301_and_pp401():
     src = """
 import numpy as np
