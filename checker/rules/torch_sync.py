@@ -63,7 +63,10 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     fx = facts(index)
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
-            callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
+            func = stmt.value.func
+            if isinstance(func, ast.Subscript):  # `criterion["cce"](out, y)`: a loss picked from a dict
+                func = func.value
+            callee = index.resolver.call_name(stmt.value) or base_name(func) or ""
             helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
             if (
                 any(w in callee.lower() for w in LOSS_WORDS)
@@ -71,6 +74,13 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
                 or (helper is not None and _returns_backed_loss(index, helper))
             ):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    for stmt in loop_nodes(index, loop):  # `loss = cce_loss` then `loss.backward()`: the same tensor
+        if (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Name)
+            and sole_name_target(stmt) in names
+        ):
+            names.add(stmt.value.id)
     return names
 
 
@@ -787,9 +797,11 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     fx = facts(index)
     reads = []
     for site in index.loop_calls[id(loop)]:
-        if len(site.loops) < 2 or site.loops[-2] is not loop or not _over_items(site.loops[-1]):
+        if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
+        if not (_over_items(inner) or _loss_term_read(site.node)):
+            continue
         how = _sync_of(site.node, tensors)
         if how is None or fx.guarded_step(inner, loop):
             continue
@@ -802,6 +814,18 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
             reads.append((stmt, site.node, how, ""))
     return reads
+
+
+def _loss_term_read(call: ast.Call) -> bool:
+    """`losses[-2].item()` in a loop over a model's stages: the value of one of a step's losses, whatever
+    the inner loop runs over."""
+    func = call.func
+    return (
+        method_name(call) == "item"
+        and isinstance(func.value, ast.Subscript)
+        and isinstance(func.value.value, ast.Name)
+        and _loss_named(func.value.value)
+    )
 
 
 def _into_meter(stmt) -> bool:
@@ -867,7 +891,7 @@ def _forward_reads(index: ModuleIndex):
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
             if not (through_cpu or fx.on_device):
                 continue
-            if not site.loops and not fx.guarded(call, function):
+            if not site.loops and _on_training_path(fx, call, function):
                 yield RawFinding(
                     "PP501",
                     call.lineno,
@@ -889,6 +913,36 @@ def _forward_reads(index: ModuleIndex):
 
 
 _NOT_EVERY_STEP = re.compile(r"(?i)step|iter|epoch|batch|count|log|print|verbose|debug|display|freq|interval")
+
+
+_TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
+
+
+def _on_training_path(fx, node: ast.AST, function) -> bool:
+    """The node runs on every training call of a forward: under no `if`, loop, `try` or boolean test of
+    it but the body of a test for the training call (`if targets is not None:` with `targets` a parameter,
+    `if self.training:`), where YOLO-style layers compute and read their losses."""
+    params = set(parameter_names(function))
+    child = node
+    for outer in fx.ancestors(node, function):
+        if isinstance(outer, ast.If):
+            test = outer.test
+            training = (isinstance(test, ast.Attribute) and test.attr == "training" and _of_self(test)) or (
+                isinstance(test, ast.Compare)
+                and isinstance(test.left, ast.Name)
+                and test.left.id in params
+                and _TARGET_PARAM.match(test.left.id) is not None
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.IsNot)
+                and isinstance(test.comparators[0], ast.Constant)
+                and test.comparators[0].value is None
+            )
+            if not (training and any(child is s for s in outer.body)):
+                return False
+        elif isinstance(outer, (ast.IfExp, ast.ExceptHandler, ast.Try, ast.BoolOp, ast.Lambda, *LOOP_TYPES)):
+            return False
+        child = outer
+    return True
 
 
 def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
