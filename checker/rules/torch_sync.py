@@ -409,8 +409,9 @@ def check_host_sync(
         yield from _forward_reads(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
-        if not fx.step_loops or not fx.on_device:
+        if not fx.step_loops:
             return
+    copied_only = not device_elsewhere and not readers and not fx.on_device
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -422,11 +423,14 @@ def check_host_sync(
             how = _sync_of(site.node, tensors)
             if how is None or fx.guarded_step(site.node, loop) or _host_batch_read(site.node, loop):
                 continue
+            if copied_only and not _copied_from(site.node, tensors):
+                continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
                 reads.append((stmt, site.node, how, ""))
-        reads.extend(_per_item_reads(index, loop, tensors))
-        reads.extend(_helper_reads(index, loop))
+        if not copied_only:
+            reads.extend(_per_item_reads(index, loop, tensors))
+            reads.extend(_helper_reads(index, loop))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -441,8 +445,28 @@ def check_host_sync(
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if device_elsewhere else None,
+            confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
+    """`float(loss.cpu().data.numpy())` in a module that moves nothing to a GPU itself: the code copies the
+    loss back from a device, so its batches arrive there from elsewhere (a trainer handed device-made
+    batches)."""
+    return any(
+        isinstance(node, ast.Call)
+        and method_name(node) == "cpu"
+        and not node.args
+        and base_name(_receiver_root(node.func.value)) in tensors
+        for node in ast.walk(call)
+    )
+
+
+def _receiver_root(node: ast.AST) -> ast.AST:
+    """`loss.data` -> `loss`: the name an attribute chain starts from."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node
 
 
 def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozenset[str], found: list) -> list:
