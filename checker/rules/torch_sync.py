@@ -2333,7 +2333,13 @@ register(
             "`trainer.discriminator_trainstep(x, z)` every iteration), at medium: the caller and its data are "
             "out of sight. The project pass (branch torch-fix31) judges, at medium, the training loops of a "
             "module that puts nothing on a GPU itself when a module of the project that imports it "
-            "does (an agent's `update()` whose model the script moves)."
+            "does (an agent's `update()` whose model the script moves). Branch torch-fix36: a loss picked "
+            "from a dict of criteria (`criterion['cce'](out, y)`) or named again for backward (`loss = "
+            "cce_loss`) is a loss; `.item()` of an element of a loss list (`losses[-2].item()`) in a loop "
+            "nested in the step (once per model stage) is a read; in a `forward`, the body of a test for the "
+            "training call (`if targets is not None:` on a parameter, `if self.training:`) runs every step; "
+            "and in a module that moves nothing to a GPU, a training loop's read of a loss copied back with "
+            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
