@@ -294,6 +294,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     if key is None or not any(key in names for _, names in loaders):
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
+    parallel = fx.loop_cache("data_parallel", None, lambda: _data_parallel_models(index))
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
@@ -301,12 +302,24 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or method_name(call) == "type"
             or any(k.arg == "device" for k in call.keywords)
             or (on_device and model_called(call) in on_device)
+            or (parallel and model_called(call) in parallel)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _data_parallel_models(index: ModuleIndex) -> set[str]:
+    """Names bound to a model wrapped for data parallelism (`generator_full = DataParallelWithCallback(
+    generator_full, device_ids=device_ids)`, `nn.DataParallel(net)`): the wrapper scatters its inputs to the
+    GPUs, so a loop that runs it is no CPU loop."""
+    return {
+        name
+        for name, values in index.name_values.items()
+        if any(isinstance(v, ast.Call) and "DataParallel" in (base_name(v.func) or "") for v in values)
+    }
 
 
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
