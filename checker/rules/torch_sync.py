@@ -1216,6 +1216,7 @@ _JOINS = frozenset({"torch.cat", "torch.stack"})
 _HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
+    | {"numpy.arange", "numpy.linspace"}
 )
 
 
@@ -1256,8 +1257,9 @@ def _fixed_array(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Call)
-    ):
-        node = node.func.value  # (`.astype(...)`, `.flatten()`, `.reshape(...)`)
+    ) or (isinstance(node, ast.Subscript) and _fixed_index(node.slice)):
+        # (`.astype(...)`, `.flatten()`, `.reshape(...)`; `[np.newaxis, :, np.newaxis]`)
+        node = node.value if isinstance(node, ast.Subscript) else node.func.value
     if not isinstance(node, ast.Call) or index.resolver.call_name(node) not in _FIXED_ARRAYS:
         return False
     fixed = {"self", "np", "numpy"}
@@ -1269,6 +1271,17 @@ def _fixed_array(
         )
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
+    )
+
+
+def _fixed_index(index_node: ast.AST) -> bool:
+    """An index of literals, `None`, `np.newaxis` and slices of literals: the same part of an array every
+    time."""
+    return all(
+        isinstance(n, ast.Tuple | ast.Slice | ast.Constant | ast.UnaryOp | ast.USub | ast.Load)
+        or (isinstance(n, ast.Attribute) and n.attr == "newaxis" and isinstance(n.value, ast.Name))
+        or (isinstance(n, ast.Name) and n.id in ("np", "numpy"))
+        for n in ast.walk(index_node)
     )
 
 
@@ -2447,7 +2460,9 @@ register(
             "Also a tensor made on the host before a training loop that never changes it, and moved inside it "
             "on every step (`output = model(x.cuda())`). `torch.range` (the deprecated `arange`) counts as a "
             "factory (branch torch-fix31), and a copy on a later line than the tensor was made names that line "
-            "(`made on the CPU (line 63)`)."
+            "(`made on the CPU (line 63)`). Since branch torch-fix36 `torch.from_numpy` of `np.arange`/`np.linspace` "
+            "of a fixed size, or of a fixed array indexed with literals and `np.newaxis` "
+            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
