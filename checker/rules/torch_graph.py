@@ -338,9 +338,28 @@ def _graph_dropped(call: ast.Call, function, fx) -> bool:
     if _detaches(call, fx, function):
         return True
     stmt = fx.statement(call)
-    name = sole_name_target(stmt)
-    if name is None or stmt.value is not call:
+    targets = _bound_names(stmt)
+    if not targets or stmt.value is not call:
         return False
+    return all(_reads_dropped(name, stmt, function, fx) for name in targets)
+
+
+def _bound_names(stmt: ast.AST) -> list[str]:
+    """The names `x = ...` or `a, b = ...` binds (an actor-critic's `policy, value = self.model(s)`);
+    empty for any other target."""
+    name = sole_name_target(stmt)
+    if name is not None:
+        return [name]
+    if not (
+        isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+    ):
+        return []
+    elts = stmt.targets[0].elts
+    return [e.id for e in elts] if all(isinstance(e, ast.Name) for e in elts) else []
+
+
+def _reads_dropped(name: str, stmt: ast.stmt, function, fx) -> bool:
+    """`name` is read after `stmt`, and every read (up to its rebinding) drops the graph."""
     names = [
         n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
