@@ -339,6 +339,9 @@ def check_setup_per_step_def(index: ModuleIndex):
     for site in index.calls:
         func = site.node.func
         last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if last in _STATELESS_MODULES:
+            yield from _module_in_loss_def(site, index)
+            continue
         if not last.endswith("Loss"):
             continue  # (most calls: one string test before anything else)
         function = site.function
@@ -363,6 +366,28 @@ def check_setup_per_step_def(index: ModuleIndex):
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
         )
+
+
+def _module_in_loss_def(site, index: ModuleIndex):
+    """A parameter-free module built and called at once in a def named for the training loss, outside its
+    loops (StyleGAN's `dis_loss`: `torch.mean(nn.Softplus()(f_preds))`): built again on every step, where
+    the torch.nn.functional form needs no object. Reported `low`: the object costs little."""
+    function = site.function
+    if site.loops or not isinstance(function, FUNCTION_TYPES) or id(function) not in _loss_defs(index):
+        return
+    what = _stateless_called(site.node, index)
+    if what is None or facts(index).without_grad(site.node):
+        return
+    if not _option_guards_only(site.node, function, index):
+        return
+    yield RawFinding(
+        "PP507",
+        site.node.lineno,
+        site.node.col_offset,
+        f"{what} on every call of `{function.name}`, which runs on every training step; use the "
+        "torch.nn.functional form (or build it once in `__init__`)",
+        confidence="low",
+    )
 
 
 _WRAPPERS = frozenset(
