@@ -1217,12 +1217,50 @@ def _consumer(comp, index: ModuleIndex) -> ast.Call | None:
         and parent.args[0] is comp
     ):
         comp, parent = parent, fx.parent_of(parent)
+    while isinstance(parent, ast.List) and len(parent.elts) == 1:
+        comp, parent = parent, fx.parent_of(parent)  # `torch.LongTensor([[t[i][0] for i in range(n)]])`
     if isinstance(parent, ast.Call) and parent.args and parent.args[0] is comp:
         return parent
     return None
 
 
 _MADE_FROM_LIST = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor"})
+_FROM_ELEMENTS = _MADE_FROM_LIST | {"torch.LongTensor"}
+# tensor methods that hand back values and indices (`_, topi = out.topk(1)`)
+_PICKS = frozenset({"topk", "max", "min", "sort"})
+
+
+def _element_per_index(comp, index: ModuleIndex, tensors) -> str | None:
+    """`torch.LongTensor([[topi[i][0] for i in range(batch_size)]])` (greedy decoding in the chatbot
+    tutorial): a comprehension over `range(n)` that picks one element of a tensor per index, read one by
+    one into a new tensor. The tensor's name; None for any other comprehension."""
+    gen, elt = comp.generators[0], comp.elt
+    it = gen.iter
+    if not (
+        isinstance(gen.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and isinstance(elt, ast.Subscript)
+    ):
+        return None
+    node, indexed = elt, False
+    while isinstance(node, ast.Subscript):
+        indexed = indexed or gen.target.id in names_in(node.slice)
+        node = node.value
+    if not (indexed and isinstance(node, ast.Name)):
+        return None
+    name = node.id
+    if name in tensors():
+        return name
+    scope = index.loop_function.get(id(comp)) or index.tree
+    picked = any(
+        isinstance(a.value, ast.Call)
+        and method_name(a.value) in _PICKS
+        and any(isinstance(n, ast.Name) and n.id == name for t in a.targets for n in ast.walk(t))
+        for a in _scope_nodes(index, scope, ast.Assign)
+    )
+    return name if picked else None
 
 
 def _tensor_rows_comprehension(comp, index: ModuleIndex, tensors) -> tuple[str, ast.Call] | None:
@@ -1243,6 +1281,8 @@ def _tensor_rows_comprehension(comp, index: ModuleIndex, tensors) -> tuple[str, 
     nodes = list(ast.walk(elt))
     function = index.loop_function.get(id(comp))
     it = gen.iter
+    if consumer in _FROM_ELEMENTS and (owner := _element_per_index(comp, index, tensors)) is not None:
+        return owner, call
     if consumer in _MADE_FROM_LIST:
         root = it
         while isinstance(root, ast.Call | ast.Attribute | ast.Subscript):
