@@ -1679,7 +1679,10 @@ for epoch in range(epochs):
             "the step loop counts, unless it is given a name the loop binds (this step's weights); `nn` handed "
             "over by a star import of the project's module (`from utils import *`) is torch.nn; and "
             "`copy.deepcopy(net.state_dict())` (the best weights kept) no longer makes the loop one that "
-            "builds a new model."
+            "builds a new model. Branch torch-fix37: a parameter-free module built and called at once in "
+            "a def named for the training loss, outside its loops (StyleGAN's `nn.Softplus()(f_preds)` in "
+            "`dis_loss`), is reported at confidence low (it costs little; the functional form needs no "
+            "object)."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1780,6 +1783,9 @@ t = t * 2 + 1
             "list (TrajGRU's `flows = self._flow_generator(...)`, a few whole-batch flow fields)."
             " Branch torch-fix32: the per-element read may name a row's column (`z[i, 0].item()`) and may be "
             "stored straight into a container entry (`tracker[id]['x'] = z[i, 0].item()`)."
+            " Branch torch-fix37: a comprehension over `range(n)` that picks one element of a tensor per "
+            "index into a new tensor (the chatbot tutorial's `torch.LongTensor([[topi[i][0] for i in "
+            "range(batch_size)]])`, `topi` from `.topk`/`.max`/`.sort` or a torch call) counts."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
