@@ -333,15 +333,17 @@ def _on_device(function, index: ModuleIndex) -> bool:
 
 def _graph_dropped(call: ast.Call, function, fx) -> bool:
     """Only a value without the forward's graph leaves the def: the forward's chain drops it, or the forward
-    is bound to a name every later read of which drops it (`action = self.actor.forward(s)` then `action =
-    action.squeeze(0).cpu().detach().numpy()`)."""
+    is bound to names every later read of which drops it (`action = self.actor.forward(s)` then `action =
+    action.squeeze(0).cpu().detach().numpy()`; `policy, value, _ = self.model(s)`, outputs never read
+    keep nothing)."""
     if _detaches(call, fx, function):
         return True
     stmt = fx.statement(call)
     targets = _bound_names(stmt)
     if not targets or stmt.value is not call:
         return False
-    return all(_reads_dropped(name, stmt, function, fx) for name in targets)
+    reads = [n for name in targets for n in _later_reads(name, stmt, function)]
+    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
 
 
 def _bound_names(stmt: ast.AST) -> list[str]:
@@ -358,14 +360,13 @@ def _bound_names(stmt: ast.AST) -> list[str]:
     return [e.id for e in elts] if all(isinstance(e, ast.Name) for e in elts) else []
 
 
-def _reads_dropped(name: str, stmt: ast.stmt, function, fx) -> bool:
-    """`name` is read after `stmt`, and every read (up to its rebinding) drops the graph."""
+def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
+    """The reads of `name` after `stmt`, up to its rebinding (an output never read, `_`, has none)."""
     names = [
         n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
     rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
-    reads = [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
-    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
+    return [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
 
 
 def _acting_forwards(index: ModuleIndex, fx):

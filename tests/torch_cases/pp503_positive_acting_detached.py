@@ -74,6 +74,11 @@ class RNDAgent:
         action = (action_prob.cumsum(axis=1) > np.random.rand(len(action_prob), 1)).argmax(axis=1)
         return action, value.data.cpu().numpy().squeeze(), policy.detach()
 
+    def act(self, state):
+        state = torch.Tensor(state).to(device)
+        policy, _ = self.model(state)  # expect: PP503
+        return F.softmax(policy, dim=-1).data.cpu().numpy()
+
     def train_model(self, states, targets):
         policy, value = self.model(states)
         loss = F.mse_loss(value.squeeze(-1), targets)
