@@ -1661,6 +1661,9 @@ for x, y in loader:
             "(`processor.create_dataset(train_features)`), whatever module defines the dataset; and a module "
             "whose only device is the CPU (`device = 'cpu'`, `torch.device(device)` of it) moves nothing to a "
             "GPU and is silent, as every PyTorch rule that asks whether the module uses a GPU now reads it."
+            " Branch torch-fix37: a batch handed to a model bound to a `...DataParallel...(...)` call "
+            "(`DataParallelWithCallback(generator_full, device_ids=...)`) is copied to the GPU: DataParallel "
+            "scatters it."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

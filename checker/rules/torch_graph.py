@@ -1130,8 +1130,9 @@ def evaluate(model, loader):
             "later read of which detaches it or reads it to the host, when the def moves its state to the "
             "device or reads `.cpu()` (a CPU-only CartPole agent is left alone)."
             " Branch torch-fix37: the acting forward may be unpacked (`policy, value = self.model(s)`, an "
-            "actor-critic's rollout) when every output is read only through `.detach()` or a host read; "
-            "one output returned or kept as it is leaves the def alone."
+            "actor-critic's rollout) when every output that is read is read only through `.detach()` or a "
+            "host read (an output never read, `_`, keeps nothing); one output returned or kept as it is "
+            "leaves the def alone."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
