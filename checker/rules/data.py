@@ -1899,8 +1899,8 @@ register(
             "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
             "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them "
             "(a cache resets the cost; a zip or sample_from_datasets costs what the pipelines it merges "
-            "cost). A batched pipeline returned to the caller or stored on self for other methods (none of "
-            "which carries it on) is reported too."
+            "cost). A batched pipeline returned to the caller (alone or in a tuple, `return train_ds, val_ds`) "
+            "or stored on self for other methods (none of which carries it on) is reported too."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

@@ -373,7 +373,8 @@ register(
             "A @tf.function (module function or method of the same class, without input_signature) called in a "
             "loop with a Python counter as argument: the range() variable, the enumerate() index, or a name "
             "incremented by a constant in the loop; or called in a loop over a padded/bucketed tf.data pipeline "
-            "(batches of changing shape) without input_signature or reduce_retracing."
+            "(batches of changing shape; not a padded_batch whose padded_shapes are all literal sizes) without "
+            "input_signature or reduce_retracing."
         ),
         why=(
             "tf.function traces a new graph for every distinct Python value of an argument; a step counter "
