@@ -127,6 +127,8 @@ class DatasetFlow:
     # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
     # pipelines merged; what reads the merged pipeline reads them (see `expand`)
     parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
+    # the one-name assignments a parallel assignment is read as, kept alive: steps and places are keyed by id
+    _kept_nodes: list[ast.Assign] = field(default_factory=list)
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -166,6 +168,11 @@ class DatasetFlow:
                 continue
             if isinstance(stmt, ast.If):
                 self._run_if(stmt, body[position + 1 :], env, function, depth, stack, returned)
+                continue
+            pairs = _parallel_pairs(stmt)
+            if pairs:  # `train_ds, test_ds = ds["train"], ds["test"]`: one assignment per name (tf-fix21)
+                self._kept_nodes.extend(pairs)
+                self._run_body(pairs, env, function, depth, stack, returned)
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
@@ -548,6 +555,28 @@ class DatasetFlow:
 _STEP_METHODS = frozenset(
     {"apply_gradients", "train_on_batch", "test_on_batch", "predict_on_batch", "run", "minimize", "gradient"}
 )
+
+
+def _parallel_pairs(stmt: ast.stmt) -> list[ast.Assign]:
+    """`a, b = x, y` as `a = x` and `b = y`, when every target is a plain name that no value reads (so the
+    order does not matter: not a swap); otherwise []."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return []
+    target, value = stmt.targets[0], stmt.value
+    if not (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts) > 1
+        and all(isinstance(t, ast.Name) for t in target.elts)
+    ):
+        return []
+    names = {t.id for t in target.elts}
+    if any(isinstance(n, ast.Name) and n.id in names for v in value.elts for n in ast.walk(v)):
+        return []
+    return [
+        ast.copy_location(ast.Assign(targets=[t], value=v), stmt)
+        for t, v in zip(target.elts, value.elts, strict=True)
+    ]
 
 
 def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:

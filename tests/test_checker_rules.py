@@ -2415,3 +2415,51 @@ name = "{:s}.tfrecords".format(format(part_num, digits))
 model.fit(ds, epochs=10)
 """
     assert [rule for rule, _ in codes(src) if rule.startswith("PP2")] == ["PP202", "PP203"]
+
+
+def test_pp203_parallel_assignment_and_tuple_return():
+    """tf-fix21: `train_ds, test_ds = ds["train"], ds["test"]` binds each split (before, the tuple was handed
+    on and the flow lost both), and a batched pipeline returned in a tuple is returned to the caller as one
+    returned alone: `low`. A prefetched pair, and a pair whose names the values read (a swap), stay silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load(prep, bs):
+    ds = tfds.load("cifar10", as_supervised=True)
+    train_ds, test_ds = ds["train"], ds["test"]
+    train_ds = train_ds.map(prep).batch(bs)
+    test_ds = test_ds.map(prep).batch(bs).prefetch(1)
+    return train_ds, test_ds
+
+def swap(a, b):
+    a, b = b, a
+    return a.batch(2), b
+"""
+    assert sure(src, "PP203") == [(8, "low")]
+    assert sure(src, "PP202") == [(8, "low"), (9, "low")]
+
+
+def test_pp402_padding_to_literal_lengths_keeps_one_shape():
+    """tf-fix22: `padded_batch(64, padded_shapes=([40], [40]))` pads every batch to one shape, so a
+    tf.function looping over it traces once (and once more for a smaller last batch); padding to the
+    longest element (`[None]`, `[-1]`, no shapes) still changes the shape."""
+    src = """
+import tensorflow as tf
+
+@tf.function
+def step(inp, tar):
+    return inp
+
+def train(files):
+    ds = tf.data.TFRecordDataset(files)
+    for inp, tar in ds.padded_batch(64, padded_shapes=([40], [40])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64, padded_shapes=([None], [-1])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64, ([40], [])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64):
+        step(inp, tar)
+"""
+    assert [line for rule, line in codes(src) if rule == "PP402"] == [13, 17]

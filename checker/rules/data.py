@@ -1619,10 +1619,14 @@ def check_missing_prefetch(index: ModuleIndex):
     for chain, at in [] if index.snippet else flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
             consumed.append((chain, at, "returned"))
+    returned_tuples = _returned_tuples(index) if flow.passed and not index.snippet else set()
     for chain, at in [] if index.snippet else flow.passed.values():
         attr = _stored_on_self(at)
-        if attr and any(s.kind in ("batch", "padded_batch") for s in chain) and not _extended(attr, index):
+        batched = any(s.kind in ("batch", "padded_batch") for s in chain)
+        if attr and batched and not _extended(attr, index):
             consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
+        elif batched and id(at) in returned_tuples:
+            consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
     trained = flow.trained_steps() if consumed else set()
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
@@ -1658,6 +1662,16 @@ def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) 
     return any(
         s.kind == "map" and does_image_work(s.node, index) for each in flow.expand(chain) for s in each
     )
+
+
+def _returned_tuples(index: ModuleIndex) -> set[int]:
+    """The tuples a function returns (`return train_ds, test_ds`): the caller reads each pipeline in them, as
+    it reads one returned alone."""
+    return {
+        id(node.value)
+        for node in ast.walk(index.tree)
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)
+    }
 
 
 def _stored_on_self(at) -> str | None:
@@ -1885,8 +1899,8 @@ register(
             "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
             "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them "
             "(a cache resets the cost; a zip or sample_from_datasets costs what the pipelines it merges "
-            "cost). A batched pipeline returned to the caller or stored on self for other methods (none of "
-            "which carries it on) is reported too."
+            "cost). A batched pipeline returned to the caller (alone or in a tuple, `return train_ds, val_ds`) "
+            "or stored on self for other methods (none of which carries it on) is reported too."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

@@ -133,8 +133,39 @@ def _variable_length_loops(index: ModuleIndex) -> dict[int, ast.AST]:
     return {
         id(loop): loop
         for chain, loop in dataset_flow(index).iterated.values()
-        if any(step.kind in _VARIABLE_SHAPES for step in chain)
+        if any(step.kind in _VARIABLE_SHAPES and not _fixed_padding(step) for step in chain)
     }
+
+
+def _fixed_padding(step) -> bool:
+    """`padded_batch(64, padded_shapes=([40], [40]))`: every dimension padded to a literal size, so the
+    batches keep one shape (the last, smaller batch traces once more; tf-fix22, a transformer tutorial)."""
+    if step.kind != "padded_batch":
+        return False
+    call = step.node
+    shapes = next((k.value for k in call.keywords if k.arg == "padded_shapes"), None)
+    if shapes is None and len(call.args) > 1:
+        shapes = call.args[1]
+    sizes = _padded_sizes(shapes)
+    return bool(sizes) and all(
+        isinstance(n, ast.Constant) and type(n.value) is int and n.value > 0 for n in sizes
+    )
+
+
+def _padded_sizes(shapes) -> list[ast.expr]:
+    """The leaves of a padded_shapes structure (tuples, lists and dict values of sizes); [] when it is not
+    written out (a name, a call)."""
+    if isinstance(shapes, ast.Tuple | ast.List):
+        if not shapes.elts:
+            return [ast.Constant(1)]  # `[]`: a scalar component, one shape
+        leaves = [_padded_sizes(e) for e in shapes.elts]
+        return [] if not all(leaves) else [n for each in leaves for n in each]
+    if isinstance(shapes, ast.Dict):
+        leaves = [_padded_sizes(v) for v in shapes.values]
+        return [] if not leaves or not all(leaves) else [n for each in leaves for n in each]
+    if isinstance(shapes, ast.Constant):
+        return [shapes]
+    return []
 
 
 def check_retrace_python_scalar(index: ModuleIndex):
@@ -342,7 +373,8 @@ register(
             "A @tf.function (module function or method of the same class, without input_signature) called in a "
             "loop with a Python counter as argument: the range() variable, the enumerate() index, or a name "
             "incremented by a constant in the loop; or called in a loop over a padded/bucketed tf.data pipeline "
-            "(batches of changing shape) without input_signature or reduce_retracing."
+            "(batches of changing shape; not a padded_batch whose padded_shapes are all literal sizes) without "
+            "input_signature or reduce_retracing."
         ),
         why=(
             "tf.function traces a new graph for every distinct Python value of an argument; a step counter "
