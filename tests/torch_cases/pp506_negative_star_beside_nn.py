@@ -1,5 +1,4 @@
 import torch.nn as nn
-
 from utils.utils import *  # noqa: F403  (utils.utils imports torch: it hands `torch` over)
 
 
