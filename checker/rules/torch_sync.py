@@ -1064,7 +1064,8 @@ _CONSTRUCTORS = frozenset(
     )
 )
 _PASS_THROUGH = frozenset(
-    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
+    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "type"}
+    | {"detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)

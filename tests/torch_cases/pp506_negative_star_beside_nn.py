@@ -13,7 +13,7 @@ class YOLOLayer(nn.Module):
     def forward(self, p_emb, targets=None):
         if targets is not None:
             tids = targets[:, 1].long()
-            lid = self.zero.clone()
+            lid = self.zero.clone().squeeze()
             if len(p_emb) > 1:
                 lid = self.IDLoss(self.classifier(p_emb), tids)
             return lid
