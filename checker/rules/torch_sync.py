@@ -2014,21 +2014,8 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 
 def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
     """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
-    to the other tensor's device, so a host-made tensor crosses every time; so does `.type(value.type())`
-    (first-order-model's `torch.eye(2).view(1, 1, 2, 2).type(value.type())`), the type naming the device."""
-    if len(call.args) != 1 or not facts(index).places_on_device:
-        return False
-    if method_name(call) == "type_as":
-        return True
-    other = call.args[0]
-    return (
-        method_name(call) == "type"
-        and not call.keywords
-        and isinstance(other, ast.Call)
-        and method_name(other) == "type"
-        and not other.args
-        and not other.keywords
-    )
+    to the other tensor's device, so a host-made tensor crosses every time."""
+    return method_name(call) == "type_as" and len(call.args) == 1 and facts(index).places_on_device
 
 
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
@@ -2476,11 +2463,7 @@ register(
             "factory (branch torch-fix31), and a copy on a later line than the tensor was made names that line "
             "(`made on the CPU (line 63)`). Since branch torch-fix36 `torch.from_numpy` of `np.arange`/`np.linspace` "
             "of a fixed size, or of a fixed array indexed with literals and `np.newaxis` "
-            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call. "
-            "Since branch torch-fix38 `.squeeze()` passes a host tensor on to its move "
-            "(`torch.Tensor(1).fill_(0).squeeze().cuda()`), and `.type(value.type())` in a module that puts "
-            "tensors on a GPU is a move, like `.type_as(value)` (`torch.eye(2).view(1, 1, 2, 2).type(value."
-            "type())`)."
+            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
