@@ -1064,7 +1064,8 @@ _CONSTRUCTORS = frozenset(
     )
 )
 _PASS_THROUGH = frozenset(
-    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
+    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "type"}
+    | {"detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
@@ -2462,7 +2463,9 @@ register(
             "factory (branch torch-fix31), and a copy on a later line than the tensor was made names that line "
             "(`made on the CPU (line 63)`). Since branch torch-fix36 `torch.from_numpy` of `np.arange`/`np.linspace` "
             "of a fixed size, or of a fixed array indexed with literals and `np.newaxis` "
-            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call."
+            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call. "
+            "Since branch torch-fix38 `.squeeze()` passes a host tensor on to its move "
+            "(`torch.Tensor(1).fill_(0).squeeze().cuda()`)."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
