@@ -781,7 +781,8 @@ _DATASET_ONLY_KINDS = frozenset(
 def untraced_pipelines(index: ModuleIndex, traced: set[int]):
     """Pipelines whose source the flow cannot see (a parameter no call of this module binds, the result
     of a helper defined elsewhere: `dataset = make_petastorm_dataset(reader)`, `d = dataset.read(mode)`)
-    that a function then consumes or returns: yields (steps, place, how) with the steps in order.
+    that a function then consumes or returns: yields (steps, place, how, source, def) with the steps in
+    order.
 
     A TF1 iterator (`d.make_one_shot_iterator()`) is read as consumption; a returned chain counts when a
     step or a name says tf.data (`padded_batch`, `apply`, `dataset = ...`). Chains the flow traced (any of
@@ -804,7 +805,7 @@ def untraced_pipelines(index: ModuleIndex, traced: set[int]):
                 continue
             if how == "returned" and not _says_dataset(steps, source, target):
                 continue
-            yield steps, node, how
+            yield steps, node, how, source, function
 
 
 def _own_nodes(function) -> list[ast.AST]:

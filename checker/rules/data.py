@@ -1665,10 +1665,15 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
     consumed by a TF1 iterator or returned (tf-fix23: spotify-tensorflow, magenta, horovod,
     TensorflowFramework fixed these by adding prefetch); always low, as their source is unseen."""
     traced = {id(s.node) for chain in flow.chains.values() for s in chain}
-    for steps, at, how in untraced_pipelines(index, traced):
+    inner = _interleaved_functions(index)
+    for steps, at, how, source, function in untraced_pipelines(index, traced):
         kinds = [s.kind for s in steps]
         if "prefetch" in kinds or not ({"batch", "padded_batch"} & set(kinds)):
             continue
+        if function.name in inner:
+            continue  # `flat_map(batch_window)`: batches inside another pipeline's step
+        if _in_memory_source(source) and not _costly((Step("source", source), *steps), index):
+            continue  # `from_tensor_slices(arrays)` shuffled and batched: nothing for prefetch to overlap
         if kinds[-1] == "take" and not _open_take(steps[-1].node, index):
             continue
         if any(s.kind == "take" and _small_take(s.node, index) for s in steps):
@@ -1684,6 +1689,15 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
             confidence="low",
         )
+
+
+def _in_memory_source(source) -> bool:
+    """`Dataset.from_tensor_slices(...)`, `from_tensors`, `range` however the module imported Dataset."""
+    return isinstance(source, ast.Call) and named_call(source) in (
+        "from_tensor_slices",
+        "from_tensors",
+        "range",
+    )
 
 
 def _open_take(call: ast.Call, index: ModuleIndex) -> bool:
