@@ -1953,7 +1953,12 @@ register(
             "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them "
             "(a cache resets the cost; a zip or sample_from_datasets costs what the pipelines it merges "
             "cost). A batched pipeline returned to the caller (alone or in a tuple, `return train_ds, val_ds`) "
-            "or stored on self for other methods (none of which carries it on) is reported too."
+            "or stored on self for other methods (none of which carries it on) is reported too, and so is "
+            "one an estimator's `input_fn = lambda: ...` returns. A pipeline ending in `take(n)` counts "
+            "when n is no literal (`take(FLAGS.take_count)`, `take(num_batches)`: a bound, not a peek). "
+            "Pipelines the flow cannot start (a parameter no call of the module binds, the result of a "
+            "helper defined elsewhere) are reported at `low` when they are batched and a TF1 iterator reads "
+            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

@@ -432,7 +432,11 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "tf.function applied inside a loop, a @tf.function def written in a loop body, or a helper that "
-            "defines a @tf.function called from a loop."
+            "defines a @tf.function called from a loop; and (since tf-fix23) a tf.function made by a method "
+            "its caller runs again and again (`Run`, `predict...`, `run_...`, `__call__`): a nested "
+            "@tf.function def, a `tf.function(...)` call or a call of a helper defining one, unless made under "
+            "an `if` that tests for a missing value (`if self._fn is None:`). A compat module's `tf.function` "
+            "(`import lingvo.compat as tf`) counts as TensorFlow's."
         ),
         why=(
             "Tracing turns Python into a graph and costs far more than running it. A tf.function object made "

@@ -306,7 +306,8 @@ register(
             "A TensorFlow op (tf.reshape, tf.nn.conv2d, tf.assign, var.assign(), optimizer.minimize(), ...) "
             "created inside a loop that also runs the session each iteration (sess.run / tensor.eval), "
             "directly or in a helper called from the loop (3 levels), in any loop form (for, while, "
-            "comprehension, nested)."
+            "comprehension, nested); and (since tf-fix23, `low`) an op built by a def of the module passed "
+            "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself."
         ),
         why=(
             "In graph mode every op call adds a node to the default graph. Created inside the training or "
