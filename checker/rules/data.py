@@ -1702,8 +1702,25 @@ def _in_memory_source(source) -> bool:
 
 def _open_take(call: ast.Call, index: ModuleIndex) -> bool:
     """`take(n)` with a count that is no literal (`take(FLAGS.take_count)`, `take(num_batches)`): a setting
-    that bounds a training or evaluation run, not a look at a few elements (tf-fix23)."""
-    return bool(call.args) and literal_int(call.args[0], index) is None
+    that bounds a training or evaluation run, not a look at a few elements (tf-fix23). A take whose
+    receiver is also `skip`-ped is a split (`test = ds.take(k)`, `rest = ds.skip(k)`), judged as before."""
+    if not call.args or literal_int(call.args[0], index) is not None:
+        return False
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return not (isinstance(receiver, ast.Name) and receiver.id in _skipped_names(index))
+
+
+def _skipped_names(index: ModuleIndex) -> set[str]:
+    def compute(_):
+        return {
+            site.node.func.value.id
+            for site in index.calls
+            if isinstance(site.node.func, ast.Attribute)
+            and site.node.func.attr == "skip"
+            and isinstance(site.node.func.value, ast.Name)
+        }
+
+    return _once(index, "_skipped_names", compute)
 
 
 def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) -> bool:
