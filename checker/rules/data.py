@@ -1665,13 +1665,13 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
     consumed by a TF1 iterator or returned (tf-fix23: spotify-tensorflow, magenta, horovod,
     TensorflowFramework fixed these by adding prefetch); always low, as their source is unseen."""
     traced = {id(s.node) for chain in flow.chains.values() for s in chain}
-    inner = _interleaved_functions(index)
+    inner = _step_functions(index)
     for steps, at, how, source, function in untraced_pipelines(index, traced):
         kinds = [s.kind for s in steps]
         if "prefetch" in kinds or not ({"batch", "padded_batch"} & set(kinds)):
             continue
         if function.name in inner:
-            continue  # `flat_map(batch_window)`: batches inside another pipeline's step
+            continue  # `flat_map(batch_window)`, `group_by_window(key, reduce_fn, n)`: batches inside a step
         if _in_memory_source(source) and not _costly((Step("source", source), *steps), index):
             continue  # `from_tensor_slices(arrays)` shuffled and batched: nothing for prefetch to overlap
         if kinds[-1] == "take" and not _open_take(steps[-1].node, index):
@@ -1689,6 +1689,23 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
             "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
             confidence="low",
         )
+
+
+# Steps whose function argument builds a pipeline of its own (one window, one group) inside the outer one
+_NESTING_STEPS = frozenset({"flat_map", "interleave", "parallel_interleave", "group_by_window", "scan"})
+
+
+def _step_functions(index: ModuleIndex) -> set[str]:
+    """Names of the defs handed to a nesting step (`flat_map(batch_window)`, `group_by_window(key_func,
+    reduce_func, window_size=n)`): what they return is read by the outer pipeline, not by a caller."""
+    names = set()
+    for site in index.calls:
+        if named_call(site.node) not in _NESTING_STEPS:
+            continue
+        for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
+            if isinstance(arg, ast.Name | ast.Attribute):
+                names.add(arg.id if isinstance(arg, ast.Name) else arg.attr)
+    return names
 
 
 def _in_memory_source(source) -> bool:
