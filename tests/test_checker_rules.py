@@ -456,6 +456,44 @@ def load_jpeg(path):
     assert sure(records, "PP203") == [(8, "low"), (13, "low")]
 
 
+def test_pp203_untraced_pipelines_are_low():
+    """A pipeline handed in by a caller elsewhere, batched, bounded by `take(FLAGS.n)` and read by a TF1
+    iterator (spotify-tensorflow, magenta before their maintainers added prefetch): `low`, as its source is
+    unseen. A literal take is a peek, a prefetched chain is fine, and a take/skip split is left alone."""
+    src = """
+import tensorflow as tf
+
+def mk_iterator(dataset, flags):
+    dataset = dataset.shuffle(flags.buffer).batch(flags.batch_size)
+    dataset = dataset.take(flags.take_count)
+    return dataset.make_one_shot_iterator()
+"""
+    assert sure(src, "PP203") == [(6, "low")]
+    assert sure(src.replace("take(flags.take_count)", "take(3)"), "PP203") == []
+    assert sure(src.replace("take(flags.take_count)", "take(flags.take_count).prefetch(1)"), "PP203") == []
+    split = src.replace("    return dataset", "    rest = dataset.skip(flags.take_count)\n    return dataset")
+    assert sure(split, "PP203") == []
+
+
+def test_pp401_per_call_method_is_low():
+    """A `Run` method wrapping its eval function in tf.function on every call (lingvo's programs, written
+    with `import lingvo.compat as tf`): `low`. Cached behind `if self._fn is None:` it is silent."""
+    src = """
+import lingvo.compat as tf
+from tensorflow.python.eager import context
+
+class EvalProgram:
+    def Run(self, sess=None):
+        self.outs = tf.function(autograph=False)(self.EvalFunc)
+        return self.outs()
+"""
+    assert sure(src, "PP401") == [(7, "low")]
+    cached = src.replace(
+        "        self.outs = tf", "        if self.outs is None:\n            self.outs = tf"
+    )
+    assert sure(cached, "PP401") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf
