@@ -847,6 +847,21 @@ def _string_keys(statements, var: str) -> bool:
     return False
 
 
+def _keys_of(statements, owner: str, var: str) -> bool:
+    """`for key in agent_output: buffers[key][index][t + 1, ...] = agent_output[key]` (torchbeast's actor,
+    hold-out 15): the loop indexes what it iterates by the loop variable itself, so it goes over a dict's
+    keys (a model's named outputs), not a tensor's elements."""
+    return any(
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == owner
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == var
+        for stmt in statements
+        for node in ast.walk(stmt)
+    )
+
+
 def _uses(statements, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
 
@@ -1154,6 +1169,8 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None
     if _carries_state(body, var) or any(isinstance(n, COMPREHENSION_TYPES) for n in nodes):
         return None
+    if _whole_items_of_list(nodes, var, index):
+        return None
     stacked = {
         node.args[0].id
         for node in _scope_nodes(index, function or index.tree, ast.Call)
@@ -1168,6 +1185,18 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         base_name(n.value)
         for n in nodes
         if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
+    )
+
+
+def _whole_items_of_list(nodes, var: str, index: ModuleIndex) -> bool:
+    """Every read by the index takes a whole item (`pred = tmp_dic[i]`) of a name no torch call or model
+    binds: a Python list of per-sample tensors, which may differ in shape (CFBI's predictions, one channel
+    per object of each video, hold-out 15), so the loop may be the only way to resize them."""
+    reads = [n for n in nodes if isinstance(n, ast.Subscript) and var in names_in(n.slice)]
+    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+    return bool(reads) and all(
+        isinstance(n.slice, ast.Name) and isinstance(n.value, ast.Name) and n.value.id not in tensors
+        for n in reads
     )
 
 
@@ -1420,6 +1449,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 not _uses(loop.body, var)
                 or not _scalar_body(loop.body, index, {var})
                 or _string_keys(loop.body, var)
+                or _keys_of(loop.body, owner, var)
             ):
                 continue
         else:
