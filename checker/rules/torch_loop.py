@@ -1367,6 +1367,55 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     return None
 
 
+def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
+    """`for batch_idx in range(outputs.shape[0]): num_gt = int(nlabel[batch_idx])` (YOLOX's `get_losses`,
+    hold-out 15): a statement of the loop's own body binds a name to `int()`/`float()` of one element of a
+    tensor the module computes, picked by the index over a tensor's first axis: one host read per pass, where
+    `nlabel.tolist()` before the loop reads them all. Reported at `low`: a new shape, shown right on one
+    repository."""
+    if not _sized_by_tensor(loop, index):
+        return None
+    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+    for stmt in loop.body:
+        value = stmt.value if isinstance(stmt, ast.Assign) else None
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in ("int", "float")
+            and len(value.args) == 1
+            and isinstance(value.args[0], ast.Subscript)
+            and isinstance(value.args[0].value, ast.Name)
+            and isinstance(value.args[0].slice, ast.Name)
+            and value.args[0].slice.id == var
+        ):
+            continue
+        tensor = value.args[0].value.id
+        if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)) or "loss" in tensor.lower():
+            continue
+        return RawFinding(
+            "PP509",
+            value.lineno,
+            value.col_offset,
+            f"`{ast.unparse(value)}` reads one element to the host per pass of the loop at line "
+            f"{loop.lineno}; read the batch once (`{tensor}.tolist()`) before the loop",
+            confidence="low",
+        )
+    return None
+
+
+def _reduced_along_dim(name: str, loop, index: ModuleIndex) -> bool:
+    """The def binds `name` before the loop to a call with a `dim=` keyword (`nlabel = (labels.sum(dim=2) >
+    0).sum(dim=1)`): torch's spelling of a reduction (NumPy's is `axis=`)."""
+    function = index.loop_function.get(id(loop))
+    return any(
+        node.lineno < loop.lineno
+        and isinstance(node.value, ast.Call)
+        and any(k.arg == "dim" for k in node.value.keywords)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+    )
+
+
 def _first_index(key: ast.AST) -> str | None:
     """`t[i]` and `t[i, 0]` (a row's column, as VAE-CVAE's `z[i, 0].item()`): the name indexing the first
     axis."""
@@ -1397,7 +1446,7 @@ def _wider_shapes(loop, index: ModuleIndex) -> RawFinding | None:
         return _element_finding(loop, owner)
     read = _host_read_per_index(loop, var, index)
     if read is None:
-        return None
+        return _count_per_index(loop, var, index)
     tensor = read.func.value.value.id
     return RawFinding(
         "PP509",

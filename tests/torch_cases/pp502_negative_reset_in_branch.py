@@ -7,7 +7,7 @@ from torch import nn
 
 def fit_one_epoch(model_train, gen, optimizer, focal_loss, reg_l1_loss, backbone):
     total_c_loss = 0
-    for iteration, (batch_images, batch_hms, batch_whs, batch_regs, masks) in enumerate(gen):
+    for batch_images, batch_hms, batch_whs, batch_regs, masks in gen:
         optimizer.zero_grad()
         if backbone == "resnet50":
             hm, wh, offset = model_train(batch_images)
@@ -52,4 +52,3 @@ class Engine:
             loss = self.train_single_batch(users, items, ratings.float())
             total_loss += loss
         return total_loss
-

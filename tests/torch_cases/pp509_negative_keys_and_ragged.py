@@ -26,7 +26,7 @@ def act(model, env, buffers, free_queue, unroll_length):
 
 class Matcher:
     def before_seghead_process(self, embeddings, masks):
-        return [e * m for e, m in zip(embeddings, masks)], None
+        return [e * m for e, m in zip(embeddings, masks, strict=True)], None
 
     def forward(self, embeddings, masks, pred_size):
         bs = embeddings.size(0)
