@@ -780,10 +780,12 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
     15): the call's name only sounds like a model; the forward runs inside that def, and a def of another
     module (not seen) or one that opens no_grad around its forward (`with th.no_grad(): out = model(x)`)
     records no graph."""
-    if not isinstance(call.func, ast.Name):
-        return False
-    if not any(isinstance(a, ast.Name) and (a.id in models or is_model_name(a.id)) for a in call.args):
-        return False
+    if not isinstance(call.func, ast.Name) or call.func.id in models:
+        return False  # (`encoder(x, encoder_hidden)`: the model itself, given its state)
+    if not any(
+        isinstance(a, ast.Name) and (a.id in models or call.func.id.endswith(f"_{a.id}")) for a in call.args
+    ):
+        return False  # (a model the module knows, or the one the def's name says it applies: `apply_model`)
     if not isinstance(helper, FUNCTION_TYPES):
         return True
     return any(

@@ -1169,7 +1169,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None
     if _carries_state(body, var) or any(isinstance(n, COMPREHENSION_TYPES) for n in nodes):
         return None
-    if _whole_items_of_list(nodes, var, index):
+    if _whole_items_of_list(loop, nodes, var, index):
         return None
     stacked = {
         node.args[0].id
@@ -1188,16 +1188,27 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
     )
 
 
-def _whole_items_of_list(nodes, var: str, index: ModuleIndex) -> bool:
-    """Every read by the index takes a whole item (`pred = tmp_dic[i]`) of a name no torch call or model
-    binds: a Python list of per-sample tensors, which may differ in shape (CFBI's predictions, one channel
+def _whole_items_of_list(loop, nodes, var: str, index: ModuleIndex) -> bool:
+    """Every read by the index takes a whole item (`pred = tmp_dic[i]`) of a name the def unpacks, before
+    the loop, from a call no torch function or model makes (`tmp_dic, _ = self.before_seghead_process(...)`):
+    a helper's Python list of per-sample tensors, which may differ in shape (CFBI's predictions, one channel
     per object of each video, hold-out 15), so the loop may be the only way to resize them."""
     reads = [n for n in nodes if isinstance(n, ast.Subscript) and var in names_in(n.slice)]
+    if not reads or not all(isinstance(n.slice, ast.Name) and isinstance(n.value, ast.Name) for n in reads):
+        return False
     tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
-    return bool(reads) and all(
-        isinstance(n.slice, ast.Name) and isinstance(n.value, ast.Name) and n.value.id not in tensors
-        for n in reads
-    )
+    function = index.loop_function.get(id(loop))
+    unpacked = {
+        elt.id
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+        if node.lineno < loop.lineno
+        and isinstance(node.value, ast.Call)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Tuple)
+        for elt in node.targets[0].elts
+        if isinstance(elt, ast.Name)
+    }
+    return all(n.value.id in unpacked and n.value.id not in tensors for n in reads)
 
 
 def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
