@@ -1403,6 +1403,8 @@ def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
         tensor = value.args[0].value.id
         if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)) or "loss" in tensor.lower():
             continue
+        if tensor in _host_copies(loop, index):
+            continue  # (`labels = labels.cpu().data` above: reading an element of a host tensor waits for nothing)
         return RawFinding(
             "PP509",
             value.lineno,
@@ -1412,6 +1414,29 @@ def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
             confidence="low",
         )
     return None
+
+
+def _host_copies(loop, index: ModuleIndex) -> set[str]:
+    """Names the loop's def binds before the loop to a `.cpu()`/`.numpy()` copy, or to a value computed from
+    such a name (`labels = labels.cpu().data`, then `nlabel = (labels.sum(dim=2) > 0).sum(dim=1)`)."""
+    function = index.loop_function.get(id(loop))
+    assigns = [
+        node for node in _scope_nodes(index, function or index.tree, ast.Assign) if node.lineno < loop.lineno
+    ]
+    host: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            copied = any(
+                isinstance(n, ast.Call) and method_name(n) in ("cpu", "numpy") for n in ast.walk(node.value)
+            )
+            if copied or names_in(node.value) & host:
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id not in host:
+                        host.add(target.id)
+                        grown = True
+    return host
 
 
 def _reduced_along_dim(name: str, loop, index: ModuleIndex) -> bool:
@@ -1881,7 +1906,8 @@ t = t * 2 + 1
             "keys; per-index rows that are whole items of a list a helper returned (`tmp_dic, _ = "
             "self.before_seghead_process(...)`, `pred = tmp_dic[i]`) may differ in shape and are left alone. "
             "New at `low`: `n = int(t[i])` / `float(t[i])` in a loop over a tensor's first axis, `t` a "
-            "tensor of the module (a torch call, or a call with `dim=`): YOLOX's `int(nlabel[batch_idx])`."
+            "tensor of the module (a torch call, or a call with `dim=`), not computed from a `.cpu()` copy: "
+            "YOLOX's `int(nlabel[batch_idx])`."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
