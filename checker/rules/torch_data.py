@@ -783,22 +783,23 @@ def _fit_or_train_maker(call: ast.Call, index: ModuleIndex) -> bool:
     function = call_function(index, call)
     if not isinstance(function, FUNCTION_TYPES):
         return False
-    bound = {
-        t.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Assign) and node.value is call
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
-    if _TRAIN_MAKER.match(function.name) and _returned_at(function, bound, call) is not None:
+    named = _TRAIN_MAKER.match(function.name)
+    fits = [
+        site.node
+        for site in index.function_calls.get(id(function), [])
+        if method_name(site.node) == "fit" and "trainer" in (base_name(site.node.func.value) or "").lower()
+    ]
+    if not (named or fits):
+        return False
+    parent = facts(index).parent_of(call)
+    bound = (
+        {t.id for t in parent.targets if isinstance(t, ast.Name)}
+        if isinstance(parent, ast.Assign) and parent.value is call
+        else set()
+    )
+    if named and _returned_at(function, bound, call) is not None:
         return True
-    for node in ast.walk(function):
-        if not (
-            isinstance(node, ast.Call)
-            and method_name(node) == "fit"
-            and "trainer" in (base_name(node.func.value) or "").lower()
-        ):
-            continue
+    for node in fits:
         given = [*node.args[1:2], *(k.value for k in node.keywords if k.arg in _FIT_TRAIN)]
         if any(isinstance(g, ast.Name) and g.id in bound for g in given):
             return True

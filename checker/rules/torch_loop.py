@@ -1384,9 +1384,6 @@ def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
     tensor the module computes, picked by the index over a tensor's first axis: one host read per pass, where
     `nlabel.tolist()` before the loop reads them all. Reported at `low`: a new shape, shown right on one
     repository."""
-    if not _sized_by_tensor(loop, index):
-        return None
-    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
     for stmt in loop.body:
         value = stmt.value if isinstance(stmt, ast.Assign) else None
         if not (
@@ -1401,7 +1398,10 @@ def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
         ):
             continue
         tensor = value.args[0].value.id
-        if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)) or "loss" in tensor.lower():
+        if "loss" in tensor.lower() or not _sized_by_tensor(loop, index):
+            continue
+        tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+        if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)):
             continue
         if tensor in _host_copies(loop, index):
             continue  # (`labels = labels.cpu().data` above: reading an element of a host tensor waits for nothing)
