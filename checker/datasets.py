@@ -127,6 +127,10 @@ class DatasetFlow:
     # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
     # pipelines merged; what reads the merged pipeline reads them (see `expand`)
     parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
+    # the one-name assignments a parallel assignment is read as, kept alive: steps and places are keyed by id
+    _kept_nodes: list[ast.Assign] = field(default_factory=list)
+    # merges with a part this flow cannot see (`zip(loaders)` of a tuple built in a loop, a parameter)
+    unseen_parts: set[int] = field(default_factory=set)
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -166,6 +170,11 @@ class DatasetFlow:
                 continue
             if isinstance(stmt, ast.If):
                 self._run_if(stmt, body[position + 1 :], env, function, depth, stack, returned)
+                continue
+            pairs = _parallel_pairs(stmt)
+            if pairs:  # `train_ds, test_ds = ds["train"], ds["test"]`: one assignment per name (tf-fix21)
+                self._kept_nodes.extend(pairs)
+                self._run_body(pairs, env, function, depth, stack, returned)
                 continue
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 value = self._eval(stmt.value, env, function, depth, stack)
@@ -398,6 +407,8 @@ class DatasetFlow:
                     parts.append(value)
                 elif isinstance(item, ast.Starred | ast.Tuple | ast.List | ast.Dict):
                     return self._merge_unknown(call, env, function, depth, stack)
+                elif isinstance(item, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+                    self.unseen_parts.add(id(call))
         for keyword in call.keywords:
             self._eval(keyword.value, env, function, depth, stack)
         known = self.parts.setdefault(id(call), [])  # a merge met again on another branch adds its parts
@@ -548,6 +559,28 @@ class DatasetFlow:
 _STEP_METHODS = frozenset(
     {"apply_gradients", "train_on_batch", "test_on_batch", "predict_on_batch", "run", "minimize", "gradient"}
 )
+
+
+def _parallel_pairs(stmt: ast.stmt) -> list[ast.Assign]:
+    """`a, b = x, y` as `a = x` and `b = y`, when every target is a plain name that no value reads (so the
+    order does not matter: not a swap); otherwise []."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return []
+    target, value = stmt.targets[0], stmt.value
+    if not (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts) > 1
+        and all(isinstance(t, ast.Name) for t in target.elts)
+    ):
+        return []
+    names = {t.id for t in target.elts}
+    if any(isinstance(n, ast.Name) and n.id in names for v in value.elts for n in ast.walk(v)):
+        return []
+    return [
+        ast.copy_location(ast.Assign(targets=[t], value=v), stmt)
+        for t, v in zip(target.elts, value.elts, strict=True)
+    ]
 
 
 def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
@@ -734,3 +767,113 @@ def _bind(helper, call: ast.Call, args, kwargs) -> dict:
         if name is not None and value is not None:
             bound[name] = value
     return bound
+
+
+# -- pipelines the flow cannot start --------------------------------------------------------------------------
+
+_UNTRACED_DEPTH = 6  # names followed back (`eval_ds = ds.batch(n)` ... `ds` a parameter)
+# Steps only a tf.data pipeline takes: a chain with one of them is a pipeline whatever its source
+_DATASET_ONLY_KINDS = frozenset(
+    {"padded_batch", "unbatch", "interleave", "flat_map", "parallel_interleave", "with_options", "apply"}
+)
+
+
+def untraced_pipelines(index: ModuleIndex, traced: set[int]):
+    """Pipelines whose source the flow cannot see (a parameter no call of this module binds, the result
+    of a helper defined elsewhere: `dataset = make_petastorm_dataset(reader)`, `d = dataset.read(mode)`)
+    that a function then consumes or returns: yields (steps, place, how, source, def) with the steps in
+    order.
+
+    A TF1 iterator (`d.make_one_shot_iterator()`) is read as consumption; a returned chain counts when a
+    step or a name says tf.data (`padded_batch`, `apply`, `dataset = ...`). Chains the flow traced (any of
+    their step calls in `traced`) are left to it."""
+    extended = _extended_results(index)  # `make(x).prefetch(1)`: the caller ends the chain
+    for function in index.functions:
+        if isinstance(function, ast.Lambda):
+            continue
+        for node in _own_nodes(function):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr not in _ITERATOR_MAKERS:
+                    continue
+                target, how = node.func.value, "consumed"
+            elif isinstance(node, ast.Return) and node.value is not None and function.name not in extended:
+                target, how = node.value, "returned"
+            else:
+                continue
+            steps, source = _steps_back(target, function, node.lineno, index, 0)
+            if not steps or source is None or any(id(s.node) in traced for s in steps):
+                continue
+            if how == "returned" and not _says_dataset(steps, source, target):
+                continue
+            yield steps, node, how, source, function
+
+
+def _own_nodes(function) -> list[ast.AST]:
+    """The nodes of a def's body, without those of the defs and classes nested in it."""
+    found, todo = [], list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            continue
+        found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _chain_steps(expr, index: ModuleIndex) -> tuple[list[Step], ast.AST]:
+    """`a.shuffle(n).batch(b)` -> ([shuffle, batch], a)."""
+    steps: list[Step] = []
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in METHODS:
+        kind = _applied_kind(expr, index) if expr.func.attr == "apply" else expr.func.attr
+        steps.insert(0, Step(kind, expr))
+        expr = expr.func.value
+    return steps, expr
+
+
+def _steps_back(expr, function, before: int, index: ModuleIndex, depth: int):
+    """The steps `expr` applies, following the local names it is built from back to a parameter or a call
+    that is no step (its source); (steps, None) when the source is neither."""
+    steps, root = _chain_steps(expr, index)
+    if not isinstance(root, ast.Name):
+        return steps, (root if isinstance(root, ast.Call) else None)
+    earlier = [a for a in _assignments(function, root.id) if a.lineno < before]
+    for assign in reversed(earlier):
+        more, inner = _chain_steps(assign.value, index)
+        if isinstance(inner, ast.Name) and inner.id == root.id:
+            steps = more + steps  # `d = d.batch(n)`, under an `if` or not
+            continue
+        if depth >= _UNTRACED_DEPTH:
+            return steps, None
+        more, source = _steps_back(assign.value, function, assign.lineno, index, depth + 1)
+        return more + steps, source
+    return steps, (root if root.id in _parameters(function) and root.id not in ("self", "cls") else None)
+
+
+def _assignments(function, name: str) -> list[ast.Assign]:
+    found = [
+        node
+        for node in _own_nodes(function)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == name
+    ]
+    return sorted(found, key=lambda a: a.lineno)
+
+
+def _says_dataset(steps, source, target) -> bool:
+    if any(s.kind in _DATASET_ONLY_KINDS for s in steps):
+        return True
+    names = [target, source, source.func if isinstance(source, ast.Call) else None]
+    words = [n.id if isinstance(n, ast.Name) else getattr(n, "attr", "") for n in names if n is not None]
+    return any("dataset" in w.lower() or "ds" in w.lower().split("_") for w in words)
+
+
+def _extended_results(index: ModuleIndex) -> set[str]:
+    """Names of functions whose result a step is applied to here (`make_dataset(files).prefetch(2)`)."""
+    names = set()
+    for site in index.calls:
+        steps, root = _chain_steps(site.node, index)
+        if steps and isinstance(root, ast.Call):
+            names.add(named_call(root))
+    return names

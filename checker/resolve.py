@@ -110,8 +110,10 @@ class Resolver:
                 for alias in node.names:
                     if alias.name != "*":
                         self.names[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
-        if star and "torch" not in self.names and "nn" not in self.names:
-            self.names.update(_star_torch(tree))
+        if star and "torch" not in self.names:
+            # `import torch.nn as nn` beside `from utils.utils import *` still leaves `torch` to the star
+            for name, target in _star_torch(tree).items():
+                self.names.setdefault(name, target)
         # Module-level aliases such as `tf = tf.compat.v1` or `Dataset = tf.data.Dataset`, in order.
         for stmt in tree.body:
             if (

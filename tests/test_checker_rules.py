@@ -456,6 +456,44 @@ def load_jpeg(path):
     assert sure(records, "PP203") == [(8, "low"), (13, "low")]
 
 
+def test_pp203_untraced_pipelines_are_low():
+    """A pipeline handed in by a caller elsewhere, batched, bounded by `take(FLAGS.n)` and read by a TF1
+    iterator (spotify-tensorflow, magenta before their maintainers added prefetch): `low`, as its source is
+    unseen. A literal take is a peek, a prefetched chain is fine, and a take/skip split is left alone."""
+    src = """
+import tensorflow as tf
+
+def mk_iterator(dataset, flags):
+    dataset = dataset.shuffle(flags.buffer).batch(flags.batch_size)
+    dataset = dataset.take(flags.take_count)
+    return dataset.make_one_shot_iterator()
+"""
+    assert sure(src, "PP203") == [(6, "low")]
+    assert sure(src.replace("take(flags.take_count)", "take(3)"), "PP203") == []
+    assert sure(src.replace("take(flags.take_count)", "take(flags.take_count).prefetch(1)"), "PP203") == []
+    split = src.replace("    return dataset", "    rest = dataset.skip(flags.take_count)\n    return dataset")
+    assert sure(split, "PP203") == []
+
+
+def test_pp401_per_call_method_is_low():
+    """A `Run` method wrapping its eval function in tf.function on every call (lingvo's programs, written
+    with `import lingvo.compat as tf`): `low`. Cached behind `if self._fn is None:` it is silent."""
+    src = """
+import lingvo.compat as tf
+from tensorflow.python.eager import context
+
+class EvalProgram:
+    def Run(self, sess=None):
+        self.outs = tf.function(autograph=False)(self.EvalFunc)
+        return self.outs()
+"""
+    assert sure(src, "PP401") == [(7, "low")]
+    cached = src.replace(
+        "        self.outs = tf", "        if self.outs is None:\n            self.outs = tf"
+    )
+    assert sure(cached, "PP401") == []
+
+
 def test_pp203_near_misses():
     src = """
 import tensorflow as tf
@@ -1334,6 +1372,47 @@ for batch in batches:
     print(model.predict(batch.astype(np.float32)))
 """
     assert codes(src, "PP301") == [("PP301", 8), ("PP301", 15)]
+
+
+def test_pp301_one_sample_stacked_list_and_input_lists():
+    """Reading 19: an evaluation loop that starts a list, appends the one image it loads, stacks and scales
+    it (XiaoyuHuang96's COCO evaluation) predicts a batch of one; so does a model with several inputs fed a
+    list of inputs each made a batch of one (a DDPG critic's `predict([s, a])`, a YOLO model's `[image,
+    size]`). A list filled by an inner loop, appended twice, or an input list with a full batch in it
+    stays silent."""
+    src = """
+import numpy as np
+from tensorflow import keras
+
+model = keras.models.load_model("m.h5")
+for path in paths:
+    imgs = []
+    imgs.append(load(path))
+    imgs = np.array(imgs, dtype=np.float32)
+    imgs = imgs * (2.0 / 255.0) - 1.0
+    print(model.predict(imgs))
+for state, action, reward in minibatch:
+    s, a = np.reshape(state, (1, len(state))), np.reshape(action, (1, len(action)))
+    print(model.predict([s, a]))
+for path in paths:
+    image_data = np.expand_dims(letterbox(load(path)), 0)
+    print(model.predict([image_data, np.array([[416, 416]])]))
+for chunk in chunks:
+    imgs = []
+    for path in chunk:
+        imgs.append(load(path))
+    imgs = np.array(imgs)
+    print(model.predict(imgs))
+for path in paths:
+    imgs = []
+    imgs.append(load(path))
+    imgs.append(flip(load(path)))
+    print(model.predict(np.array(imgs)))
+for states, action in batches:
+    a = np.reshape(action, (1, -1))
+    print(model.predict([states, a]))
+"""
+    assert sure(src, "PP301") == [(11, "high"), (14, "high"), (17, "high")]
 
 
 def test_few_literal_iterations_lower_pp301_and_pp401():
@@ -2374,3 +2453,51 @@ name = "{:s}.tfrecords".format(format(part_num, digits))
 model.fit(ds, epochs=10)
 """
     assert [rule for rule, _ in codes(src) if rule.startswith("PP2")] == ["PP202", "PP203"]
+
+
+def test_pp203_parallel_assignment_and_tuple_return():
+    """tf-fix21: `train_ds, test_ds = ds["train"], ds["test"]` binds each split (before, the tuple was handed
+    on and the flow lost both), and a batched pipeline returned in a tuple is returned to the caller as one
+    returned alone: `low`. A prefetched pair, and a pair whose names the values read (a swap), stay silent."""
+    src = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def load(prep, bs):
+    ds = tfds.load("cifar10", as_supervised=True)
+    train_ds, test_ds = ds["train"], ds["test"]
+    train_ds = train_ds.map(prep).batch(bs)
+    test_ds = test_ds.map(prep).batch(bs).prefetch(1)
+    return train_ds, test_ds
+
+def swap(a, b):
+    a, b = b, a
+    return a.batch(2), b
+"""
+    assert sure(src, "PP203") == [(8, "low")]
+    assert sure(src, "PP202") == [(8, "low"), (9, "low")]
+
+
+def test_pp402_padding_to_literal_lengths_keeps_one_shape():
+    """tf-fix22: `padded_batch(64, padded_shapes=([40], [40]))` pads every batch to one shape, so a
+    tf.function looping over it traces once (and once more for a smaller last batch); padding to the
+    longest element (`[None]`, `[-1]`, no shapes) still changes the shape."""
+    src = """
+import tensorflow as tf
+
+@tf.function
+def step(inp, tar):
+    return inp
+
+def train(files):
+    ds = tf.data.TFRecordDataset(files)
+    for inp, tar in ds.padded_batch(64, padded_shapes=([40], [40])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64, padded_shapes=([None], [-1])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64, ([40], [])):
+        step(inp, tar)
+    for inp, tar in ds.padded_batch(64):
+        step(inp, tar)
+"""
+    assert [line for rule, line in codes(src) if rule == "PP402"] == [13, 17]

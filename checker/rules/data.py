@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit
+from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit, untraced_pipelines
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, import_of, walk
 from checker.rules import Rule, register
@@ -1594,14 +1594,15 @@ _COSTLY_SOURCES = frozenset(
 )
 
 
-def _costly(chain, index: ModuleIndex) -> bool:
-    """Producing the elements costs something: files or a generator are read, or a real map/interleave runs.
+def _costly(chain, index: ModuleIndex, unseen: set[int] = frozenset()) -> bool:
+    """Producing the elements costs something: files or a generator are read, or a real map/interleave runs,
+    or the pipeline merges parts the flow cannot see (`unseen`: `Dataset.zip(loaders)`, tf-fix23).
 
     A pipeline that only slices, shuffles and batches arrays already in memory gains little from prefetch, and
     neither does one whose costly steps all sit before a `cache`.
     """
     source = (index.resolver.call_name(chain[0].node) or "").rsplit(".", 1)[-1]
-    costly = source in _COSTLY_SOURCES
+    costly = source in _COSTLY_SOURCES or id(chain[0].node) in unseen
     for s in chain:
         if s.kind == "cache":
             costly = False
@@ -1619,18 +1620,26 @@ def check_missing_prefetch(index: ModuleIndex):
     for chain, at in [] if index.snippet else flow.handed_out():
         if any(s.kind in ("batch", "padded_batch") for s in chain):
             consumed.append((chain, at, "returned"))
+    returned_tuples = _returned_tuples(index) if flow.passed and not index.snippet else set()
     for chain, at in [] if index.snippet else flow.passed.values():
         attr = _stored_on_self(at)
-        if attr and any(s.kind in ("batch", "padded_batch") for s in chain) and not _extended(attr, index):
+        batched = any(s.kind in ("batch", "padded_batch") for s in chain)
+        if attr and batched and not _extended(attr, index):
             consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
+        elif batched and id(at) in returned_tuples:
+            consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
+        elif batched and isinstance(at, ast.Lambda):
+            consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
     trained = flow.trained_steps() if consumed else set()
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if "prefetch" in kinds or kinds[-1] in ("take", "source") or not ({"map", "batch"} & set(kinds)):
+        if "prefetch" in kinds or kinds[-1] == "source" or not ({"map", "batch"} & set(kinds)):
             continue
+        if kinds[-1] == "take" and not _open_take(chain[-1].node, index):
+            continue  # `take(5)` last: a look at a few elements
         if any(s.kind == "take" and _small_take(s.node, index) for s in chain):
             continue  # a few samples (a preview, a smoke test)
-        if not any(_costly(each, index) for each in flow.expand(chain)):
+        if not any(_costly(each, index, flow.unseen_parts) for each in flow.expand(chain)):
             continue  # (a zip of an image-decoding map and labels costs what the map costs: keras, tf-fixmine)
         last = chain[-1].node
         if id(last) in seen:
@@ -1647,6 +1656,88 @@ def check_missing_prefetch(index: ModuleIndex):
             # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18)
             confidence="medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
         )
+    if not index.snippet:
+        yield from _untraced_without_prefetch(index, flow, seen)
+
+
+def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
+    """PP203 on batched pipelines the flow cannot start (a parameter, a helper's result from elsewhere)
+    consumed by a TF1 iterator or returned (tf-fix23: spotify-tensorflow, magenta, horovod,
+    TensorflowFramework fixed these by adding prefetch); always low, as their source is unseen."""
+    traced = {id(s.node) for chain in flow.chains.values() for s in chain}
+    inner = _step_functions(index)
+    for steps, at, how, source, function in untraced_pipelines(index, traced):
+        kinds = [s.kind for s in steps]
+        if "prefetch" in kinds or not ({"batch", "padded_batch"} & set(kinds)):
+            continue
+        if function.name in inner:
+            continue  # `flat_map(batch_window)`, `group_by_window(key, reduce_fn, n)`: batches inside a step
+        if _in_memory_source(source) and not _costly((Step("source", source), *steps), index):
+            continue  # `from_tensor_slices(arrays)` shuffled and batched: nothing for prefetch to overlap
+        if kinds[-1] == "take" and not _open_take(steps[-1].node, index):
+            continue
+        if any(s.kind == "take" and _small_take(s.node, index) for s in steps):
+            continue
+        last = steps[-1].node
+        if id(last) in seen:
+            continue
+        seen.add(id(last))
+        yield RawFinding(
+            "PP203",
+            *_at_method(last),
+            f"this tf.data pipeline is {how} (line {at.lineno}) without a "
+            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            confidence="low",
+        )
+
+
+# Steps whose function argument builds a pipeline of its own (one window, one group) inside the outer one
+_NESTING_STEPS = frozenset({"flat_map", "interleave", "parallel_interleave", "group_by_window", "scan"})
+
+
+def _step_functions(index: ModuleIndex) -> set[str]:
+    """Names of the defs handed to a nesting step (`flat_map(batch_window)`, `group_by_window(key_func,
+    reduce_func, window_size=n)`): what they return is read by the outer pipeline, not by a caller."""
+    names = set()
+    for site in index.calls:
+        if named_call(site.node) not in _NESTING_STEPS:
+            continue
+        for arg in [*site.node.args, *(k.value for k in site.node.keywords)]:
+            if isinstance(arg, ast.Name | ast.Attribute):
+                names.add(arg.id if isinstance(arg, ast.Name) else arg.attr)
+    return names
+
+
+def _in_memory_source(source) -> bool:
+    """`Dataset.from_tensor_slices(...)`, `from_tensors`, `range` however the module imported Dataset."""
+    return isinstance(source, ast.Call) and named_call(source) in (
+        "from_tensor_slices",
+        "from_tensors",
+        "range",
+    )
+
+
+def _open_take(call: ast.Call, index: ModuleIndex) -> bool:
+    """`take(n)` with a count that is no literal (`take(FLAGS.take_count)`, `take(num_batches)`): a setting
+    that bounds a training or evaluation run, not a look at a few elements (tf-fix23). A take whose
+    receiver is also `skip`-ped is a split (`test = ds.take(k)`, `rest = ds.skip(k)`), judged as before."""
+    if not call.args or literal_int(call.args[0], index) is not None:
+        return False
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return not (isinstance(receiver, ast.Name) and receiver.id in _skipped_names(index))
+
+
+def _skipped_names(index: ModuleIndex) -> set[str]:
+    def compute(_):
+        return {
+            site.node.func.value.id
+            for site in index.calls
+            if isinstance(site.node.func, ast.Attribute)
+            and site.node.func.attr == "skip"
+            and isinstance(site.node.func.value, ast.Name)
+        }
+
+    return _once(index, "_skipped_names", compute)
 
 
 def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) -> bool:
@@ -1658,6 +1749,16 @@ def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) 
     return any(
         s.kind == "map" and does_image_work(s.node, index) for each in flow.expand(chain) for s in each
     )
+
+
+def _returned_tuples(index: ModuleIndex) -> set[int]:
+    """The tuples a function returns (`return train_ds, test_ds`): the caller reads each pipeline in them, as
+    it reads one returned alone."""
+    return {
+        id(node.value)
+        for node in ast.walk(index.tree)
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)
+    }
 
 
 def _stored_on_self(at) -> str | None:
@@ -1885,8 +1986,13 @@ register(
             "in the module (model.fit/evaluate/predict, fit's validation_data, a for loop that runs a training "
             "or evaluation step, a TF1 iterator, a distribution strategy) without a prefetch step after them "
             "(a cache resets the cost; a zip or sample_from_datasets costs what the pipelines it merges "
-            "cost). A batched pipeline returned to the caller or stored on self for other methods (none of "
-            "which carries it on) is reported too."
+            "cost). A batched pipeline returned to the caller (alone or in a tuple, `return train_ds, val_ds`) "
+            "or stored on self for other methods (none of which carries it on) is reported too, and so is "
+            "one an estimator's `input_fn = lambda: ...` returns. A pipeline ending in `take(n)` counts "
+            "when n is no literal (`take(FLAGS.take_count)`, `take(num_batches)`: a bound, not a peek). "
+            "Pipelines the flow cannot start (a parameter no call of the module binds, the result of a "
+            "helper defined elsewhere) are reported at `low` when they are batched and a TF1 iterator reads "
+            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

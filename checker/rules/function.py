@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, parameter_names
+from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, import_of, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import few_iterations, first_report
 from checker.rules.data import dataset_flow
@@ -13,8 +13,28 @@ from checker.rules.data import dataset_flow
 TF_FUNCTION = "tensorflow.function"
 
 
+def _compat_function(target, index: ModuleIndex) -> bool:
+    """`tf.function` where `tf` is a compat module re-exporting TensorFlow (`import lingvo.compat as tf`,
+    whose names the resolver does not know: tf-fix23)."""
+    if not (isinstance(target, ast.Attribute) and target.attr == "function"):
+        return False
+    if not isinstance(target.value, ast.Name):
+        return False
+    imported = import_of(target.value.id, index, whole_module=True)
+    return imported is not None and imported[2] == "compat"
+
+
+def _makes_tf_function(call: ast.Call, index: ModuleIndex) -> bool:
+    """`tf.function(f)` or `tf.function(autograph=False)`."""
+    return index.resolver.call_name(call) == TF_FUNCTION or _compat_function(call.func, index)
+
+
 def _is_tf_function_def(function, index: ModuleIndex) -> bool:
-    return TF_FUNCTION in index.decorators(function)
+    if TF_FUNCTION in index.decorators(function):
+        return True
+    return any(
+        _compat_function(d.func if isinstance(d, ast.Call) else d, index) for d in function.decorator_list
+    )
 
 
 def _has_input_signature(function) -> bool:
@@ -59,7 +79,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 yield finding
     for loop in index.loops:
         for site, via in index.reached_calls(index.loop_calls[id(loop)]):
-            if index.resolver.call_name(site.node) == TF_FUNCTION and id(site.node) not in decorators:
+            if _makes_tf_function(site.node, index) and id(site.node) not in decorators:
                 at = via or site.node  # `@tf.function()` is the def's finding
                 finding = report(
                     at,
@@ -80,6 +100,83 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 )
                 if finding:
                     yield finding
+    for at, message in _made_per_call(index, nested, decorators):
+        finding = report(at, message, "low")
+        if finding:
+            yield finding
+
+
+# Methods a caller runs again and again (a program's `Run`, a model's `predict`, `__call__`): a tf.function
+# they make is made, and traced, on every call (tf-fix23: lingvo's programs, epitome's predictions)
+_PER_CALL_METHODS = ("run", "predict", "__call__")
+
+
+def _runs_per_call(function) -> bool:
+    params = function.args.args
+    name = function.name.lower().lstrip("_") if function.name != "__call__" else "__call__"
+    return bool(params) and params[0].arg == "self" and name.startswith(_PER_CALL_METHODS)
+
+
+def _cache_guarded(function) -> set[int]:
+    """Nodes under an `if` that tests for a missing value (`if self._step is None:`, `if not hasattr(...)`,
+    `if key not in cache:`): made once and kept, not per call."""
+    guarded: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.If) and _tests_missing(node.test):
+            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return guarded
+
+
+def _tests_missing(test) -> bool:
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and any(isinstance(o, ast.Is | ast.NotIn) for o in node.ops):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
+            return True
+    return False
+
+
+def _made_per_call(index: ModuleIndex, nested: dict[int, ast.AST], decorators: set[int]):
+    """(node, message) for each tf.function a per-call method makes: a nested @tf.function def, a
+    `tf.function(...)` call, or a call of a helper of this module that defines one."""
+    for function in index.functions:
+        if isinstance(function, ast.Lambda) or not _runs_per_call(function):
+            continue
+        guarded = _cache_guarded(function)
+        inner = nested.get(id(function))
+        if inner is not None and id(inner) not in guarded:
+            yield (
+                inner,
+                (
+                    f"`@tf.function {inner.name}` is defined inside `{function.name}`: every call of "
+                    f"`{function.name}` makes and traces a new function; define it once (a method or an attribute)"
+                ),
+            )
+        for site in index.function_calls.get(id(function), []):
+            call = site.node
+            if id(call) in guarded or id(call) in decorators:
+                continue
+            if _makes_tf_function(call, index):
+                yield (
+                    call,
+                    (
+                        f"tf.function(...) is applied on every call of `{function.name}`: each new function is "
+                        "traced again; wrap it once and keep it"
+                    ),
+                )
+                continue
+            helper = index.helper_of(call, function)
+            if helper is not None and helper is not function and id(helper) in nested:
+                yield (
+                    call,
+                    (
+                        f"`{helper.name}` defines `@tf.function {nested[id(helper)].name}` (line "
+                        f"{nested[id(helper)].lineno}) and runs on every call of `{function.name}`: it is traced "
+                        "again each time"
+                    ),
+                )
 
 
 def _closes_over_iteration(function, loop) -> bool:
@@ -133,8 +230,39 @@ def _variable_length_loops(index: ModuleIndex) -> dict[int, ast.AST]:
     return {
         id(loop): loop
         for chain, loop in dataset_flow(index).iterated.values()
-        if any(step.kind in _VARIABLE_SHAPES for step in chain)
+        if any(step.kind in _VARIABLE_SHAPES and not _fixed_padding(step) for step in chain)
     }
+
+
+def _fixed_padding(step) -> bool:
+    """`padded_batch(64, padded_shapes=([40], [40]))`: every dimension padded to a literal size, so the
+    batches keep one shape (the last, smaller batch traces once more; tf-fix22, a transformer tutorial)."""
+    if step.kind != "padded_batch":
+        return False
+    call = step.node
+    shapes = next((k.value for k in call.keywords if k.arg == "padded_shapes"), None)
+    if shapes is None and len(call.args) > 1:
+        shapes = call.args[1]
+    sizes = _padded_sizes(shapes)
+    return bool(sizes) and all(
+        isinstance(n, ast.Constant) and type(n.value) is int and n.value > 0 for n in sizes
+    )
+
+
+def _padded_sizes(shapes) -> list[ast.expr]:
+    """The leaves of a padded_shapes structure (tuples, lists and dict values of sizes); [] when it is not
+    written out (a name, a call)."""
+    if isinstance(shapes, ast.Tuple | ast.List):
+        if not shapes.elts:
+            return [ast.Constant(1)]  # `[]`: a scalar component, one shape
+        leaves = [_padded_sizes(e) for e in shapes.elts]
+        return [] if not all(leaves) else [n for each in leaves for n in each]
+    if isinstance(shapes, ast.Dict):
+        leaves = [_padded_sizes(v) for v in shapes.values]
+        return [] if not leaves or not all(leaves) else [n for each in leaves for n in each]
+    if isinstance(shapes, ast.Constant):
+        return [shapes]
+    return []
 
 
 def check_retrace_python_scalar(index: ModuleIndex):
@@ -304,7 +432,11 @@ register(
         root_cause="model.computation_graph_confusion",
         summary=(
             "tf.function applied inside a loop, a @tf.function def written in a loop body, or a helper that "
-            "defines a @tf.function called from a loop."
+            "defines a @tf.function called from a loop; and (since tf-fix23) a tf.function made by a method "
+            "its caller runs again and again (`Run`, `predict...`, `run_...`, `__call__`): a nested "
+            "@tf.function def, a `tf.function(...)` call or a call of a helper defining one, unless made under "
+            "an `if` that tests for a missing value (`if self._fn is None:`). A compat module's `tf.function` "
+            "(`import lingvo.compat as tf`) counts as TensorFlow's."
         ),
         why=(
             "Tracing turns Python into a graph and costs far more than running it. A tf.function object made "
@@ -342,7 +474,8 @@ register(
             "A @tf.function (module function or method of the same class, without input_signature) called in a "
             "loop with a Python counter as argument: the range() variable, the enumerate() index, or a name "
             "incremented by a constant in the loop; or called in a loop over a padded/bucketed tf.data pipeline "
-            "(batches of changing shape) without input_signature or reduce_retracing."
+            "(batches of changing shape; not a padded_batch whose padded_shapes are all literal sizes) without "
+            "input_signature or reduce_retracing."
         ),
         why=(
             "tf.function traces a new graph for every distinct Python value of an argument; a step counter "

@@ -171,6 +171,61 @@ def check_graph_op_in_loop(index: ModuleIndex):
                 confidence="medium" if _long_loop(loop) and not _polls(loop) else "low",
             )
 
+    yield from _ops_in_step_callbacks(index, reported)
+
+
+def _ops_in_step_callbacks(index: ModuleIndex, reported: set[tuple[int, int]]):
+    """PP101 (low) in a def handed to an optimizer as its per-step callback (`minimize(...,
+    step_callback=self._scipy_callback)`) that runs the session: the optimizer calls it every step, so an op
+    it builds grows the graph as a loop would (gpflow-monitor's scipy callback, tf-fix23)."""
+    for callback, keyword in _step_callbacks(index):
+        reached = list(index.reached_calls(index.function_calls.get(id(callback), [])))
+        if not any(is_session_run(site.node, index) for site, _ in reached):
+            continue
+        for site, via in reached:
+            op = graph_op_name(site.node, index)
+            if op is None or in_tf_function(site, index):
+                continue
+            at = via or site.node
+            if not first_report(reported, at):
+                continue
+            yield RawFinding(
+                "PP101",
+                at.lineno,
+                at.col_offset,
+                f"`{op}` adds a node to the graph on every call of `{callback.name}`, which runs the session "
+                f"and is called every step (`{keyword.arg}=`, line {keyword.value.lineno}); create it once",
+                confidence="low",
+            )
+
+
+def _step_callbacks(index: ModuleIndex):
+    """(def, keyword) for each def of this module passed as a `*callback` keyword (`step_callback=f`,
+    `callback=self._on_step`)."""
+    methods = {}
+    for function in index.functions:
+        params = function.args.args if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) else []
+        if params and params[0].arg == "self":
+            methods.setdefault(function.name, function)
+    seen: set[int] = set()
+    for site in index.calls:
+        for keyword in site.node.keywords:
+            if not keyword.arg or not keyword.arg.lower().endswith("callback"):
+                continue
+            value = keyword.value
+            target = None
+            if isinstance(value, ast.Name):
+                target = index.module_functions.get(value.id)
+            elif (
+                isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name)
+                and value.value.id == "self"
+            ):
+                target = methods.get(value.attr)
+            if target is not None and id(target) not in seen:
+                seen.add(id(target))
+                yield target, keyword
+
 
 # PP101 at `medium` (tf-calibrate19): as first read over readings 13-18, loops that say they run long were
 # right 27 times in 38 (`while` 13/18, `for` over `range` with a literal bound of 100 or more 14/20), the
@@ -251,7 +306,8 @@ register(
             "A TensorFlow op (tf.reshape, tf.nn.conv2d, tf.assign, var.assign(), optimizer.minimize(), ...) "
             "created inside a loop that also runs the session each iteration (sess.run / tensor.eval), "
             "directly or in a helper called from the loop (3 levels), in any loop form (for, while, "
-            "comprehension, nested)."
+            "comprehension, nested); and (since tf-fix23, `low`) an op built by a def of the module passed "
+            "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself."
         ),
         why=(
             "In graph mode every op call adds a node to the default graph. Created inside the training or "

@@ -139,18 +139,113 @@ def _loop_targets(loop) -> set[str]:
 
 
 def _assignment_in(loop, name: str, before_line: int):
-    """The last `name = <expr>` inside the loop before a line, or None."""
+    """The last `name = <expr>` inside the loop before a line, or None; also the matching item of a
+    tuple assignment (`a, b = np.reshape(s, (1, n)), np.reshape(t, (1, m))`)."""
     found = None
     body = loop.body if hasattr(loop, "body") else []
     for stmt in body:
         for node in ast.walk(stmt):
-            if (
-                isinstance(node, ast.Assign)
-                and node.lineno < before_line
-                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
-            ):
-                found = node.value
+            if not isinstance(node, ast.Assign) or node.lineno >= before_line:
+                continue
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    found = node.value
+                elif (
+                    isinstance(target, ast.Tuple)
+                    and isinstance(node.value, ast.Tuple)
+                    and len(target.elts) == len(node.value.elts)
+                ):
+                    for item, value in zip(target.elts, node.value.elts, strict=True):
+                        if isinstance(item, ast.Name) and item.id == name:
+                            found = value
     return found
+
+
+def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets: set[str]) -> bool:
+    """The predicted input is a batch of one: directly (`np.expand_dims(x, 0)`), as a list of such inputs
+    for a model with several (`predict([state_1, action_1])`, each made a batch of one in the loop), or as
+    a list the iteration starts empty, appends one sample to and stacks (`xs = []`, `xs.append(img)`,
+    `xs = np.array(xs)`: a batch of one under a plural name)."""
+    if isinstance(arg, ast.List | ast.Tuple) and len(arg.elts) > 1:
+        return all(_one_sample_input(e, loop, line, index, targets) for e in arg.elts)
+    for _ in range(3):  # `xs = np.array(xs)`, then `xs = xs * (2.0 / 255.0) - 1.0`
+        if isinstance(arg, ast.Name):
+            value = _assignment_in(loop, arg.id, line)
+            if value is None:
+                return False
+            arg, line = value, value.lineno
+        while isinstance(arg, ast.BinOp) and _constant(arg.right):
+            arg = arg.left
+        if not isinstance(arg, ast.Name):
+            break
+    return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _constant(node: ast.AST) -> bool:
+    """A number or arithmetic on numbers (`2.0 / 255.0`)."""
+    if isinstance(node, ast.BinOp):
+        return _constant(node.left) and _constant(node.right)
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+
+
+_STACKERS = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "numpy.concatenate", "numpy.vstack"})
+
+
+def _stacked_single_append(value: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
+    """`np.array(xs)` where the loop body (not a loop nested in it) binds `xs = []` and appends to it once
+    before `line`: one sample per iteration (XiaoyuHuang96's COCO evaluation)."""
+    if not (
+        isinstance(value, ast.Call)
+        and index.resolver.call_name(value) in _STACKERS
+        and value.args
+        and isinstance(value.args[0], ast.Name)
+    ):
+        return False
+    name = value.args[0].id
+    emptied = appends = 0
+    for node in _own_nodes(getattr(loop, "body", [])):
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and isinstance(node.value, ast.List)
+            and not node.value.elts
+        ):
+            emptied += 1
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == name
+            and node.func.attr in ("append", "extend", "insert")
+        ):
+            appends += 1 if node.func.attr == "append" else 2
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            appends += 2
+    return emptied == 1 and appends == 1
+
+
+_NESTED = (
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    *COMPREHENSION_TYPES,
+)
+
+
+def _own_nodes(body: list[ast.stmt]):
+    """The nodes of a loop body, not descending into loops, comprehensions or functions nested in it."""
+    stack = [stmt for stmt in body if not isinstance(stmt, _NESTED)]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, _NESTED):
+                stack.append(child)
 
 
 def check_predict_per_sample(index: ModuleIndex):
@@ -175,6 +270,7 @@ def check_predict_per_sample(index: ModuleIndex):
         if arg is None:
             continue
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+        whole = arg
         if isinstance(arg, ast.Name):
             arg = _assignment_in(loop, arg.id, call.lineno) or arg
         if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno, index):
@@ -184,7 +280,11 @@ def check_predict_per_sample(index: ModuleIndex):
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
         replay = _replayed_transition(arg, loop, index)
-        if replay or _is_one_sample(arg, index, targets):
+        if (
+            replay
+            or _is_one_sample(arg, index, targets)
+            or _one_sample_input(whole, loop, call.lineno, index, targets)
+        ):
             yield RawFinding(
                 "PP301",
                 call.lineno,
@@ -658,7 +758,9 @@ register(
         root_cause="api.not_batch_api",
         summary=(
             "`model.predict(...)` inside a for loop or comprehension on one sample made into a batch of one "
-            "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i:i+1])."
+            "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i:i+1]; a list the "
+            "iteration starts empty, appends one sample to and stacks; a list of such inputs for a model "
+            "with several)."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
@@ -692,7 +794,8 @@ probs = model.predict(np.stack(images), batch_size=64)
             "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
             "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
             "it is read from an object the loop steps after predicting (`env.get_screen()`, then "
-            "`env.step(a)`); a loop that asks the user for each sample (`input()`) is silent."
+            "`env.step(a)`); a loop that asks the user for each sample (`input()`) is silent. A list filled by a loop "
+            "nested in the iteration, or appended to more than once, is a batch and stays silent (tf-fix21)."
         ),
         check=check_predict_per_sample,
     )

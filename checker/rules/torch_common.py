@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import collections
 import dataclasses
 import functools
 import re
@@ -285,9 +286,35 @@ class TorchFacts:
             return False  # a comprehension: no statement to guard it
         return any(
             isinstance(outer, ast.If)
-            and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test))
+            and any(
+                isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and not self._every_one(n.right)
+                for n in ast.walk(outer.test)
+            )
             for outer in _path_in(loop.body, node) or ()
         )
+
+    @functools.cached_property
+    def _bindings(self) -> collections.Counter:
+        """How many times the module binds each name: assignments, loop targets, parameters."""
+        found = collections.Counter()
+        for node in ast.walk(self.index.tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                found[node.id] += 1
+            elif isinstance(node, ast.arg):
+                found[node.arg] += 1
+        return found
+
+    def _every_one(self, period: ast.AST) -> bool:
+        """`step % 1`, or `step % n_critic` with `n_critic = 1` the name's only binding in the module: the
+        test holds on every step (a GAN tutorial's generator step, `if step % n_critic == 0:`)."""
+        if isinstance(period, ast.Name):
+            values = self.index.name_values.get(period.id, [])
+            return (
+                bool(values)
+                and all(isinstance(v, ast.Constant) and v.value == 1 for v in values)
+                and self._bindings[period.id] == len(values)  # (no parameter, loop or tuple binds it too)
+            )
+        return isinstance(period, ast.Constant) and period.value == 1
 
     def statement_in(self, node: ast.AST, loop: ast.AST) -> ast.AST:
         """The statement a node of the loop's body is part of."""

@@ -15,6 +15,7 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
+    sole_name_target,
     statements_in,
     walk,
 )
@@ -844,6 +845,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
     fx = facts(index)
+    scattering = _scattering(index)
     for node in loop_nodes(index, loop):
         if not isinstance(node, ast.Call):
             continue
@@ -857,7 +859,28 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             return True
         if helper is None and base_name(node.func) in MOVE_HELPERS and _batch_in_args(node, targets):
             return True
+        if isinstance(node.func, ast.Name) and node.func.id in scattering and _batch_in_args(node, targets):
+            return True
     return False
+
+
+def _scattering(index: ModuleIndex) -> set[str]:
+    """Names bound to a model wrapped in DataParallel (`generator_full = DataParallelWithCallback(
+    generator_full, device_ids=device_ids)`): calling one with the batch scatters it to the GPUs."""
+
+    def make() -> set[str]:
+        return {
+            name
+            for node in index.call_assignments
+            if "DataParallel" in _last_called(node.value) and (name := sole_name_target(node)) is not None
+        }
+
+    return facts(index).loop_cache("scattering", None, make)
+
+
+def _last_called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
@@ -1638,6 +1661,9 @@ for x, y in loader:
             "(`processor.create_dataset(train_features)`), whatever module defines the dataset; and a module "
             "whose only device is the CPU (`device = 'cpu'`, `torch.device(device)` of it) moves nothing to a "
             "GPU and is silent, as every PyTorch rule that asks whether the module uses a GPU now reads it."
+            " Branch torch-fix37: a batch handed to a model bound to a `...DataParallel...(...)` call "
+            "(`DataParallelWithCallback(generator_full, device_ids=...)`) is copied to the GPU: DataParallel "
+            "scatters it."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

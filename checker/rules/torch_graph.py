@@ -333,20 +333,40 @@ def _on_device(function, index: ModuleIndex) -> bool:
 
 def _graph_dropped(call: ast.Call, function, fx) -> bool:
     """Only a value without the forward's graph leaves the def: the forward's chain drops it, or the forward
-    is bound to a name every later read of which drops it (`action = self.actor.forward(s)` then `action =
-    action.squeeze(0).cpu().detach().numpy()`)."""
+    is bound to names every later read of which drops it (`action = self.actor.forward(s)` then `action =
+    action.squeeze(0).cpu().detach().numpy()`; `policy, value, _ = self.model(s)`, outputs never read
+    keep nothing)."""
     if _detaches(call, fx, function):
         return True
     stmt = fx.statement(call)
-    name = sole_name_target(stmt)
-    if name is None or stmt.value is not call:
+    targets = _bound_names(stmt)
+    if not targets or stmt.value is not call:
         return False
+    reads = [n for name in targets for n in _later_reads(name, stmt, function)]
+    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
+
+
+def _bound_names(stmt: ast.AST) -> list[str]:
+    """The names `x = ...` or `a, b = ...` binds (an actor-critic's `policy, value = self.model(s)`);
+    empty for any other target."""
+    name = sole_name_target(stmt)
+    if name is not None:
+        return [name]
+    if not (
+        isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple)
+    ):
+        return []
+    elts = stmt.targets[0].elts
+    return [e.id for e in elts] if all(isinstance(e, ast.Name) for e in elts) else []
+
+
+def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
+    """The reads of `name` after `stmt`, up to its rebinding (an output never read, `_`, has none)."""
     names = [
         n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
     rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
-    reads = [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
-    return bool(reads) and all(_detaches(n, fx, function) for n in reads)
+    return [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
 
 
 def _acting_forwards(index: ModuleIndex, fx):
@@ -1109,6 +1129,10 @@ def evaluate(model, loader):
             "`self.actor_local.get_action(s)`), dropped by `.detach()` in its chain or bound to a name every "
             "later read of which detaches it or reads it to the host, when the def moves its state to the "
             "device or reads `.cpu()` (a CPU-only CartPole agent is left alone)."
+            " Branch torch-fix37: the acting forward may be unpacked (`policy, value = self.model(s)`, an "
+            "actor-critic's rollout) when every output that is read is read only through `.detach()` or a "
+            "host read (an output never read, `_`, keeps nothing); one output returned or kept as it is "
+            "leaves the def alone."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),

@@ -339,6 +339,9 @@ def check_setup_per_step_def(index: ModuleIndex):
     for site in index.calls:
         func = site.node.func
         last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if last in _STATELESS_MODULES:
+            yield from _module_in_loss_def(site, index)
+            continue
         if not last.endswith("Loss"):
             continue  # (most calls: one string test before anything else)
         function = site.function
@@ -363,6 +366,28 @@ def check_setup_per_step_def(index: ModuleIndex):
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
         )
+
+
+def _module_in_loss_def(site, index: ModuleIndex):
+    """A parameter-free module built and called at once in a def named for the training loss, outside its
+    loops (StyleGAN's `dis_loss`: `torch.mean(nn.Softplus()(f_preds))`): built again on every step, where
+    the torch.nn.functional form needs no object. Reported `low`: the object costs little."""
+    function = site.function
+    if site.loops or not isinstance(function, FUNCTION_TYPES) or id(function) not in _loss_defs(index):
+        return
+    what = _stateless_called(site.node, index)
+    if what is None or facts(index).without_grad(site.node):
+        return
+    if not _option_guards_only(site.node, function, index):
+        return
+    yield RawFinding(
+        "PP507",
+        site.node.lineno,
+        site.node.col_offset,
+        f"{what} on every call of `{function.name}`, which runs on every training step; use the "
+        "torch.nn.functional form (or build it once in `__init__`)",
+        confidence="low",
+    )
 
 
 _WRAPPERS = frozenset(
@@ -1192,12 +1217,50 @@ def _consumer(comp, index: ModuleIndex) -> ast.Call | None:
         and parent.args[0] is comp
     ):
         comp, parent = parent, fx.parent_of(parent)
+    while isinstance(parent, ast.List) and len(parent.elts) == 1:
+        comp, parent = parent, fx.parent_of(parent)  # `torch.LongTensor([[t[i][0] for i in range(n)]])`
     if isinstance(parent, ast.Call) and parent.args and parent.args[0] is comp:
         return parent
     return None
 
 
 _MADE_FROM_LIST = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor"})
+_FROM_ELEMENTS = _MADE_FROM_LIST | {"torch.LongTensor"}
+# tensor methods that hand back values and indices (`_, topi = out.topk(1)`)
+_PICKS = frozenset({"topk", "max", "min", "sort"})
+
+
+def _element_per_index(comp, index: ModuleIndex, tensors) -> str | None:
+    """`torch.LongTensor([[topi[i][0] for i in range(batch_size)]])` (greedy decoding in the chatbot
+    tutorial): a comprehension over `range(n)` that picks one element of a tensor per index, read one by
+    one into a new tensor. The tensor's name; None for any other comprehension."""
+    gen, elt = comp.generators[0], comp.elt
+    it = gen.iter
+    if not (
+        isinstance(gen.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and isinstance(elt, ast.Subscript)
+    ):
+        return None
+    node, indexed = elt, False
+    while isinstance(node, ast.Subscript):
+        indexed = indexed or gen.target.id in names_in(node.slice)
+        node = node.value
+    if not (indexed and isinstance(node, ast.Name)):
+        return None
+    name = node.id
+    if name in tensors():
+        return name
+    scope = index.loop_function.get(id(comp)) or index.tree
+    picked = any(
+        isinstance(a.value, ast.Call)
+        and method_name(a.value) in _PICKS
+        and any(isinstance(n, ast.Name) and n.id == name for t in a.targets for n in ast.walk(t))
+        for a in _scope_nodes(index, scope, ast.Assign)
+    )
+    return name if picked else None
 
 
 def _tensor_rows_comprehension(comp, index: ModuleIndex, tensors) -> tuple[str, ast.Call] | None:
@@ -1218,6 +1281,8 @@ def _tensor_rows_comprehension(comp, index: ModuleIndex, tensors) -> tuple[str, 
     nodes = list(ast.walk(elt))
     function = index.loop_function.get(id(comp))
     it = gen.iter
+    if consumer in _FROM_ELEMENTS and (owner := _element_per_index(comp, index, tensors)) is not None:
+        return owner, call
     if consumer in _MADE_FROM_LIST:
         root = it
         while isinstance(root, ast.Call | ast.Attribute | ast.Subscript):
@@ -1614,7 +1679,10 @@ for epoch in range(epochs):
             "the step loop counts, unless it is given a name the loop binds (this step's weights); `nn` handed "
             "over by a star import of the project's module (`from utils import *`) is torch.nn; and "
             "`copy.deepcopy(net.state_dict())` (the best weights kept) no longer makes the loop one that "
-            "builds a new model."
+            "builds a new model. Branch torch-fix37: a parameter-free module built and called at once in "
+            "a def named for the training loss, outside its loops (StyleGAN's `nn.Softplus()(f_preds)` in "
+            "`dis_loss`), is reported at confidence low (it costs little; the functional form needs no "
+            "object)."
         ),
         confidence="medium",
         check=check_setup_in_loop,
@@ -1715,6 +1783,9 @@ t = t * 2 + 1
             "list (TrajGRU's `flows = self._flow_generator(...)`, a few whole-batch flow fields)."
             " Branch torch-fix32: the per-element read may name a row's column (`z[i, 0].item()`) and may be "
             "stored straight into a container entry (`tracker[id]['x'] = z[i, 0].item()`)."
+            " Branch torch-fix37: a comprehension over `range(n)` that picks one element of a tensor per "
+            "index into a new tensor (the chatbot tutorial's `torch.LongTensor([[topi[i][0] for i in "
+            "range(batch_size)]])`, `topi` from `.topk`/`.max`/`.sort` or a torch call) counts."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

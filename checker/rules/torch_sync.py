@@ -63,7 +63,10 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     fx = facts(index)
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
-            callee = index.resolver.call_name(stmt.value) or base_name(stmt.value.func) or ""
+            func = stmt.value.func
+            if isinstance(func, ast.Subscript):  # `criterion["cce"](out, y)`: a loss picked from a dict
+                func = func.value
+            callee = index.resolver.call_name(stmt.value) or base_name(func) or ""
             helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
             if (
                 any(w in callee.lower() for w in LOSS_WORDS)
@@ -71,6 +74,13 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
                 or (helper is not None and _returns_backed_loss(index, helper))
             ):
                 names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    for stmt in loop_nodes(index, loop):  # `loss = cce_loss` then `loss.backward()`: the same tensor
+        if (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Name)
+            and sole_name_target(stmt) in names
+        ):
+            names.add(stmt.value.id)
     return names
 
 
@@ -284,6 +294,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     if key is None or not any(key in names for _, names in loaders):
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
+    parallel = fx.loop_cache("data_parallel", None, lambda: _data_parallel_models(index))
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
@@ -291,12 +302,24 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or method_name(call) == "type"
             or any(k.arg == "device" for k in call.keywords)
             or (on_device and model_called(call) in on_device)
+            or (parallel and model_called(call) in parallel)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _data_parallel_models(index: ModuleIndex) -> set[str]:
+    """Names bound to a model wrapped for data parallelism (`generator_full = DataParallelWithCallback(
+    generator_full, device_ids=device_ids)`, `nn.DataParallel(net)`): the wrapper scatters its inputs to the
+    GPUs, so a loop that runs it is no CPU loop."""
+    return {
+        name
+        for name, values in index.name_values.items()
+        if any(isinstance(v, ast.Call) and "DataParallel" in (base_name(v.func) or "") for v in values)
+    }
 
 
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
@@ -399,8 +422,9 @@ def check_host_sync(
         yield from _forward_reads(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
-        if not fx.step_loops or not fx.on_device:
+        if not fx.step_loops:
             return
+    copied_only = not device_elsewhere and not readers and not fx.on_device
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -412,11 +436,14 @@ def check_host_sync(
             how = _sync_of(site.node, tensors)
             if how is None or fx.guarded_step(site.node, loop) or _host_batch_read(site.node, loop):
                 continue
+            if copied_only and not _copied_from(site.node, tensors):
+                continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
                 reads.append((stmt, site.node, how, ""))
-        reads.extend(_per_item_reads(index, loop, tensors))
-        reads.extend(_helper_reads(index, loop))
+        if not copied_only:
+            reads.extend(_per_item_reads(index, loop, tensors))
+            reads.extend(_helper_reads(index, loop))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -431,8 +458,28 @@ def check_host_sync(
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if device_elsewhere else None,
+            confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
+    """`float(loss.cpu().data.numpy())` in a module that moves nothing to a GPU itself: the code copies the
+    loss back from a device, so its batches arrive there from elsewhere (a trainer handed device-made
+    batches)."""
+    return any(
+        isinstance(node, ast.Call)
+        and method_name(node) == "cpu"
+        and not node.args
+        and base_name(_receiver_root(node.func.value)) in tensors
+        for node in ast.walk(call)
+    )
+
+
+def _receiver_root(node: ast.AST) -> ast.AST:
+    """`loss.data` -> `loss`: the name an attribute chain starts from."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node
 
 
 def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozenset[str], found: list) -> list:
@@ -787,9 +834,11 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     fx = facts(index)
     reads = []
     for site in index.loop_calls[id(loop)]:
-        if len(site.loops) < 2 or site.loops[-2] is not loop or not _over_items(site.loops[-1]):
+        if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
+        if not (_over_items(inner) or _loss_term_read(site.node)):
+            continue
         how = _sync_of(site.node, tensors)
         if how is None or fx.guarded_step(inner, loop):
             continue
@@ -802,6 +851,18 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
             reads.append((stmt, site.node, how, ""))
     return reads
+
+
+def _loss_term_read(call: ast.Call) -> bool:
+    """`losses[-2].item()` in a loop over a model's stages: the value of one of a step's losses, whatever
+    the inner loop runs over."""
+    func = call.func
+    return (
+        method_name(call) == "item"
+        and isinstance(func.value, ast.Subscript)
+        and isinstance(func.value.value, ast.Name)
+        and _loss_named(func.value.value)
+    )
 
 
 def _into_meter(stmt) -> bool:
@@ -867,7 +928,7 @@ def _forward_reads(index: ModuleIndex):
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
             if not (through_cpu or fx.on_device):
                 continue
-            if not site.loops and not fx.guarded(call, function):
+            if not site.loops and _on_training_path(fx, call, function):
                 yield RawFinding(
                     "PP501",
                     call.lineno,
@@ -889,6 +950,36 @@ def _forward_reads(index: ModuleIndex):
 
 
 _NOT_EVERY_STEP = re.compile(r"(?i)step|iter|epoch|batch|count|log|print|verbose|debug|display|freq|interval")
+
+
+_TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
+
+
+def _on_training_path(fx, node: ast.AST, function) -> bool:
+    """The node runs on every training call of a forward: under no `if`, loop, `try` or boolean test of
+    it but the body of a test for the training call (`if targets is not None:` with `targets` a parameter,
+    `if self.training:`), where YOLO-style layers compute and read their losses."""
+    params = set(parameter_names(function))
+    child = node
+    for outer in fx.ancestors(node, function):
+        if isinstance(outer, ast.If):
+            test = outer.test
+            training = (isinstance(test, ast.Attribute) and test.attr == "training" and _of_self(test)) or (
+                isinstance(test, ast.Compare)
+                and isinstance(test.left, ast.Name)
+                and test.left.id in params
+                and _TARGET_PARAM.match(test.left.id) is not None
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.IsNot)
+                and isinstance(test.comparators[0], ast.Constant)
+                and test.comparators[0].value is None
+            )
+            if not (training and any(child is s for s in outer.body)):
+                return False
+        elif isinstance(outer, (ast.IfExp, ast.ExceptHandler, ast.Try, ast.BoolOp, ast.Lambda, *LOOP_TYPES)):
+            return False
+        child = outer
+    return True
 
 
 def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
@@ -973,7 +1064,8 @@ _CONSTRUCTORS = frozenset(
     )
 )
 _PASS_THROUGH = frozenset(
-    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "type", "detach"}
+    {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "type"}
+    | {"detach"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
@@ -1125,6 +1217,7 @@ _JOINS = frozenset({"torch.cat", "torch.stack"})
 _HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
+    | {"numpy.arange", "numpy.linspace"}
 )
 
 
@@ -1165,8 +1258,9 @@ def _fixed_array(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and isinstance(node.func.value, ast.Call)
-    ):
-        node = node.func.value  # (`.astype(...)`, `.flatten()`, `.reshape(...)`)
+    ) or (isinstance(node, ast.Subscript) and _fixed_index(node.slice)):
+        # (`.astype(...)`, `.flatten()`, `.reshape(...)`; `[np.newaxis, :, np.newaxis]`)
+        node = node.value if isinstance(node, ast.Subscript) else node.func.value
     if not isinstance(node, ast.Call) or index.resolver.call_name(node) not in _FIXED_ARRAYS:
         return False
     fixed = {"self", "np", "numpy"}
@@ -1178,6 +1272,17 @@ def _fixed_array(
         )
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
+    )
+
+
+def _fixed_index(index_node: ast.AST) -> bool:
+    """An index of literals, `None`, `np.newaxis` and slices of literals: the same part of an array every
+    time."""
+    return all(
+        isinstance(n, ast.Tuple | ast.Slice | ast.Constant | ast.UnaryOp | ast.USub | ast.Load)
+        or (isinstance(n, ast.Attribute) and n.attr == "newaxis" and isinstance(n.value, ast.Name))
+        or (isinstance(n, ast.Name) and n.id in ("np", "numpy"))
+        for n in ast.walk(index_node)
     )
 
 
@@ -2255,7 +2360,13 @@ register(
             "`trainer.discriminator_trainstep(x, z)` every iteration), at medium: the caller and its data are "
             "out of sight. The project pass (branch torch-fix31) judges, at medium, the training loops of a "
             "module that puts nothing on a GPU itself when a module of the project that imports it "
-            "does (an agent's `update()` whose model the script moves)."
+            "does (an agent's `update()` whose model the script moves). Branch torch-fix36: a loss picked "
+            "from a dict of criteria (`criterion['cce'](out, y)`) or named again for backward (`loss = "
+            "cce_loss`) is a loss; `.item()` of an element of a loss list (`losses[-2].item()`) in a loop "
+            "nested in the step (once per model stage) is a read; in a `forward`, the body of a test for the "
+            "training call (`if targets is not None:` on a parameter, `if self.training:`) runs every step; "
+            "and in a module that moves nothing to a GPU, a training loop's read of a loss copied back with "
+            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "
@@ -2350,7 +2461,11 @@ register(
             "Also a tensor made on the host before a training loop that never changes it, and moved inside it "
             "on every step (`output = model(x.cuda())`). `torch.range` (the deprecated `arange`) counts as a "
             "factory (branch torch-fix31), and a copy on a later line than the tensor was made names that line "
-            "(`made on the CPU (line 63)`)."
+            "(`made on the CPU (line 63)`). Since branch torch-fix36 `torch.from_numpy` of `np.arange`/`np.linspace` "
+            "of a fixed size, or of a fixed array indexed with literals and `np.newaxis` "
+            "(`np.arange(self.num_layers)[np.newaxis, :, np.newaxis]`), is the same array every call. "
+            "Since branch torch-fix38 `.squeeze()` passes a host tensor on to its move "
+            "(`torch.Tensor(1).fill_(0).squeeze().cuda()`)."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
@@ -2374,7 +2489,9 @@ class Encoder(nn.Module):
             "makes and moves (`fsdp_loss = torch.zeros(2).to(rank)`) is made once per epoch; the defs a `forward` calls (`self._get_lstm_features(...)`, `sequence_mask(...)`) are followed as the forward is, names bound earlier included (torch-fix15). A factory with `device=` is never reported, nor an empty one (`torch.empty(0)`), nor "
             "one in loops that run a few times in all (a literal `range(10)` drawing samples for a plot, a loop "
             "that breaks after one pass, `while restarts < 1`). Also skipped: creation under an `if` whose test "
-            "takes a remainder (`if step % 100 == 0:`, a logging batch) or tests a name `is None` (storage made "
+            "takes a remainder (`if step % 100 == 0:`, a logging batch; since branch torch-fix36 not a remainder by 1 "
+            "or by a name the module binds only to 1, `if step % n_critic == 0:` with `n_critic = 1`, which "
+            "holds every step) or tests a name `is None` (storage made "
             "on the first batch) or `len(state) == 0` (an optimizer's state, made once per parameter, "
             "torch-fix30), and a def every caller of which runs it under `if self.x is None ...:` and keeps "
             "the result (ConViT's `self.rel_indices = self.get_rel_indices(N)`, torch-fix30), and creation outside the loops of a def that has a step loop of its own "

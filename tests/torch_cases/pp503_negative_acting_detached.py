@@ -68,3 +68,23 @@ class CartPoleDQN:
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
+
+
+class A2CAgent:
+    """One output of the unpacked forward leaves with its graph: the update backpropagates the value."""
+
+    def __init__(self, model):
+        self.model = model.to(device)
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+
+    def get_action(self, state):
+        state = torch.Tensor(state).to(device)
+        policy, value = self.model(state)
+        action = F.softmax(policy, dim=-1).data.cpu().numpy().argmax(-1)
+        return action, value
+
+    def update(self, values, returns):
+        loss = F.mse_loss(torch.stack(values), returns)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()

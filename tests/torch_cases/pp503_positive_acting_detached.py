@@ -60,6 +60,33 @@ class DDPGAgent:
         self.actor_optimizer.step()
 
 
+class RNDAgent:
+    """Actor-critic rollout: the forward's outputs are unpacked and each read only without its graph."""
+
+    def __init__(self, model, learning_rate=1e-4):
+        self.model = model.to(device)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=learning_rate)
+
+    def get_action(self, state):
+        state = torch.Tensor(state).to(device)
+        policy, value = self.model(state)  # expect: PP503
+        action_prob = F.softmax(policy, dim=-1).data.cpu().numpy()
+        action = (action_prob.cumsum(axis=1) > np.random.rand(len(action_prob), 1)).argmax(axis=1)
+        return action, value.data.cpu().numpy().squeeze(), policy.detach()
+
+    def act(self, state):
+        state = torch.Tensor(state).to(device)
+        policy, _ = self.model(state)  # expect: PP503
+        return F.softmax(policy, dim=-1).data.cpu().numpy()
+
+    def train_model(self, states, targets):
+        policy, value = self.model(states)
+        loss = F.mse_loss(value.squeeze(-1), targets)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
 def run(agent, env, episodes):
     for _ in range(episodes):
         state, done = env.reset(), False

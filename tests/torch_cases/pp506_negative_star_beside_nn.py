@@ -1,0 +1,21 @@
+import torch.nn as nn
+from utils.utils import *  # noqa: F403  (utils.utils imports torch: it hands `torch` over)
+
+
+class YOLOLayer(nn.Module):
+    def __init__(self, nC, nID):
+        super().__init__()
+        self.nC = nC
+        self.classifier = nn.Linear(512, nID)
+        self.IDLoss = nn.CrossEntropyLoss(ignore_index=-1)
+        self.register_buffer("zero", torch.zeros(1))  # noqa: F405  (made once, moved with the module)
+
+    def forward(self, p_emb, targets=None):
+        if targets is not None:
+            tids = targets[:, 1].long()
+            lid = self.zero.clone().squeeze()
+            if len(p_emb) > 1:
+                lid = self.IDLoss(self.classifier(p_emb), tids)
+            return lid
+        p_cls = torch.zeros(p_emb.size(0), 1, device=p_emb.device)  # noqa: F405
+        return torch.cat([p_cls, p_emb], dim=-1)  # noqa: F405
