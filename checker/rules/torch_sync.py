@@ -20,6 +20,7 @@ from checker.module import (
     LOOP_TYPES,
     ModuleIndex,
     bound_values,
+    dotted_parts,
     names_in,
     parameter_names,
     sole_name_target,
@@ -1238,14 +1239,15 @@ def _from_config(value: ast.AST | None) -> bool:
     return value is not None and _config_constant(value)
 
 
-def _constant_parts(node: ast.AST):
-    """The nodes of an argument, each configuration constant as one node (its object's name not visited)."""
-    if _config_constant(node):
+def _constant_parts(node: ast.AST, leaf: Callable[[ast.AST], bool] = _config_constant):
+    """The nodes of an argument, each configuration constant (each node `leaf` accepts) as one node (its
+    object's name not visited)."""
+    if leaf(node):
         yield node
         return
     yield node
     for child in ast.iter_child_nodes(node):
-        yield from _constant_parts(child)
+        yield from _constant_parts(child, leaf)
 
 
 def _fixed_array(
@@ -1470,13 +1472,30 @@ def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -
     return bool(parts) and all(
         isinstance(n, _LITERAL_PARTS)
         or _config_constant(n)
+        or _setting_attribute(n, steady)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
         )
         for part in parts
-        for n in _constant_parts(part)
+        for n in _constant_parts(part, lambda n: _config_constant(n) or _setting_attribute(n, steady))
     )
+
+
+_SETTINGS_OBJECT = re.compile(r"^(?:self\.)?(?:args|opt|opts|cfg|config|hparams|hp)$")
+
+
+def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
+    """`args.weights`, `self.args.weights`: a value read from the run's parsed options, which the loop
+    neither sets nor hands, or hands the options object, to a call (`steady()` holds such dotted reads;
+    demucs' `torch.tensor(args.weights).to(sources)`, torch-fix40)."""
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return False
+    parts = dotted_parts(node)
+    if parts is None or not _SETTINGS_OBJECT.match(".".join(parts[:-1])):
+        return False
+    held = steady()
+    return ".".join(parts) in held and ".".join(parts[:-1]) in held | {"self.args", "self.opt", "self.cfg"}
 
 
 _TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
@@ -1487,7 +1506,8 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     found once per loop)."""
     if loop is None:
         return set()
-    read = names_in(call)
+    read = names_in(call)  # (and dotted reads, `args.weights`, for `_setting_attribute`)
+    read |= {".".join(p) for n in ast.walk(call) if isinstance(n, ast.Attribute) and (p := dotted_parts(n))}
     return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
 
 
@@ -1838,7 +1858,7 @@ def check_created_then_moved(
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
-        moved = [call.func.value] if is_device_move(call, index) or _typed_as(call, index) else []
+        moved = [call.func.value] if is_device_move(call, index) or _typed_as(call, index, site) else []
         moved += helped or []
         if not moved:
             continue
@@ -2012,10 +2032,20 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
     return isinstance(_bound_before(index, loop, call.lineno, call.args[0].id), ast.Subscript)
 
 
-def _typed_as(call: ast.Call, index: ModuleIndex) -> bool:
+def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
     """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
-    to the other tensor's device, so a host-made tensor crosses every time."""
-    return method_name(call) == "type_as" and len(call.args) == 1 and facts(index).places_on_device
+    to the other tensor's device, so a host-made tensor crosses every time. In a `forward`, or a def it or a
+    loss def runs, the other tensor is the step's data wherever the module that moves it is (torch-fix40:
+    the bubbliiiing YOLO losses' `torch.linspace(...).repeat(...).type_as(x)` grids, in a module that moves
+    nothing itself)."""
+    if method_name(call) != "type_as" or len(call.args) != 1:
+        return False
+    if facts(index).places_on_device:
+        return True
+    function = site.function
+    return function is not None and (
+        id(function) in _forward_functions(index) or id(function) in _loss_defs(index)
+    )
 
 
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
