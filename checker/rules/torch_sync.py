@@ -1105,7 +1105,9 @@ def _created_on_host(
             sides = [
                 side
                 for side in (node.left, node.right)
-                if isinstance(side, ast.Call | ast.BinOp) and not _scalar_call(side)
+                if isinstance(side, ast.Call | ast.BinOp)
+                and not _scalar_call(side)
+                and any(isinstance(n, ast.Call) for n in ast.walk(side))  # (`(1 - self.p) * torch.ones(n)`)
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
                 made = [_created_on_host(side, index, steady, bound, outside, settled) for side in sides]
@@ -1215,7 +1217,8 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
-_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed"})
+# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are; torch-fix40)
+_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli"})
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
     | {"numpy.arange", "numpy.linspace"}
@@ -2063,12 +2066,15 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
     """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
-    to the other tensor's device, so a host-made tensor crosses every time. In a `forward`, or a def it or a
-    loss def runs, the other tensor is the step's data wherever the module that moves it is (torch-fix40:
-    the bubbliiiing YOLO losses' `torch.linspace(...).repeat(...).type_as(x)` grids, in a module that moves
-    nothing itself)."""
-    if method_name(call) != "type_as" or len(call.args) != 1:
-        return False
+    to the other tensor's device, so a host-made tensor crosses every time."""
+    return method_name(call) == "type_as" and len(call.args) == 1 and _on_step_device(index, site)
+
+
+def _on_step_device(index: ModuleIndex, site) -> bool:
+    """The tensor `type_as(x)` copies to is on the GPU: the module puts tensors there, or the call is in a
+    `forward`, or a def it or a loss def runs, where `x` is the step's data wherever the module that moves
+    it is (torch-fix40: the bubbliiiing YOLO losses' `torch.linspace(...).repeat(...).type_as(x)` grids, in
+    a module that moves nothing itself)."""
     if facts(index).places_on_device:
         return True
     function = site.function
