@@ -1151,6 +1151,7 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or settled(node.args[0], line)
+                or _from_sizes(node.args[0], index, bound, line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -1171,6 +1172,7 @@ def _created_on_host(
                 name in _CONSTRUCTORS
                 and not sizes
                 and not _constant(node, steady, lambda held, at=line: bound(at, held))
+                and not (len(node.args) == 1 and _from_sizes(node.args[0], index, bound, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -1278,6 +1280,72 @@ def _fixed_array(
         for part in [*node.args, *(k.value for k in node.keywords)]
         for n in _constant_parts(part)
     )
+
+
+def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
+    """A numpy array (or number) made only from sizes: `np.repeat(np.arange(n), m)` with `n = z.shape[0]`
+    and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
+    (none augmented or written into anywhere in the module, so no step data is mixed in) and numpy's
+    non-random functions: a grid torch could make on the device (torch-fix40)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Attribute):
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return (
+            node.attr == "shape"
+            or _on_self(node)
+            or (isinstance(root, ast.Name) and root.id in ("np", "numpy"))
+        )
+    if isinstance(node, ast.Name):
+        if node.id in ("np", "numpy"):
+            return True
+        if depth >= 3 or node.id in _written_into(index):
+            return False
+        value = bound(line, node.id)
+        return value is not None and _from_sizes(
+            value, index, bound, getattr(value, "lineno", line), depth + 1
+        )
+    if isinstance(node, ast.Subscript | ast.Slice | ast.Tuple | ast.List | ast.BinOp | ast.UnaryOp):
+        return all(
+            _from_sizes(child, index, bound, line, depth)
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.expr_context | ast.operator | ast.unaryop)
+        )
+    if not isinstance(node, ast.Call):
+        return False
+    name = index.resolver.call_name(node) or ""
+    if method_name(node) == "size" or name == "len":
+        return True  # (`x.size(0)`, `len(batch)`: a size)
+    numpy_call = name.startswith("numpy.") and not name.startswith("numpy.random.")
+    own_method = method_name(node) in _ARRAY_METHODS and isinstance(node.func, ast.Attribute)
+    if not (numpy_call or own_method or name == "int"):
+        return False
+    parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
+    return all(_from_sizes(part, index, bound, line, depth) for part in parts)
+
+
+def _written_into(index: ModuleIndex) -> set[str]:
+    """Names the module augments (`poss *= mask`) or writes into (`labels[i] = y`) anywhere."""
+
+    def make() -> set[str]:
+        found = set()
+        for node in ast.walk(index.tree):
+            if isinstance(node, ast.AugAssign):
+                targets = [node.target]
+            elif isinstance(node, ast.Assign):
+                targets = [t for t in node.targets if isinstance(t, ast.Subscript)]
+            else:
+                continue
+            for target in targets:
+                while isinstance(target, ast.Subscript):
+                    target = target.value
+                if isinstance(target, ast.Name):
+                    found.add(target.id)
+        return found
+
+    return facts(index).loop_cache("written_into", None, make)
 
 
 def _fixed_index(index_node: ast.AST) -> bool:
