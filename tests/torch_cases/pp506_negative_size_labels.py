@@ -1,5 +1,6 @@
 """Arrays with the step's data in them: positions masked by the (host) batch (`poss *= log_seqs != 0`,
-SASRec), timesteps drawn by numpy's generator with weights, and labels read from the batch."""
+SASRec), timesteps drawn by numpy's generator with weights, labels read from the batch, and a replay
+memory kept on `self` that every step appends to."""
 
 import numpy as np
 import torch
@@ -10,6 +11,7 @@ class SASRec(nn.Module):
     def __init__(self, item_num, hidden, maxlen, dev):
         super().__init__()
         self.dev = dev
+        self.memory = []
         self.item_emb = nn.Embedding(item_num + 1, hidden, padding_idx=0)
         self.pos_emb = nn.Embedding(maxlen + 1, hidden, padding_idx=0)
 
@@ -22,4 +24,6 @@ class SASRec(nn.Module):
         t = torch.from_numpy(picked).long().to(self.dev)
         labels = np.asarray(batch_labels).reshape(-1)
         y = torch.LongTensor(labels).to(self.dev)
-        return seqs, t, y
+        self.memory.append(log_seqs.shape[0])
+        seen = torch.LongTensor(np.array(self.memory)).to(self.dev)
+        return seqs, t, y, seen

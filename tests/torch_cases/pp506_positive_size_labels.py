@@ -11,7 +11,8 @@ import torch.nn.functional as F
 class NTXent(nn.Module):
     def __init__(self, tau=1.0, multiplier=2):
         super().__init__()
-        self.tau, self.multiplier = tau, multiplier
+        self.tau = tau
+        self.multiplier = multiplier
 
     def forward(self, z):
         n = z.shape[0]
