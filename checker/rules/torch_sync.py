@@ -1343,13 +1343,7 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
                 (kept if init is not None and settings else dropped).add(attr)
         for node in ast.walk(index.tree):
             held = None
-            if isinstance(node, ast.Call) and method_name(node) in (
-                "append",
-                "extend",
-                "insert",
-                "add",
-                "update",
-            ):
+            if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
                 held = node.func.value  # (`self.memory.append(x)`)
             elif isinstance(node, ast.Assign | ast.AugAssign):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
@@ -1364,12 +1358,22 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
     return facts(index).loop_cache("hyperparameters", None, make)
 
 
+_FILLERS = frozenset(
+    {"append", "extend", "insert", "reverse", "sort", "update", "add", "fill", "put", "setdefault"}
+)
+
+
 def _written_into(index: ModuleIndex) -> set[str]:
-    """Names the module augments (`poss *= mask`) or writes into (`labels[i] = y`) anywhere."""
+    """Names the module augments (`poss *= mask`), writes into (`labels[i] = y`) or fills through a method
+    (`losses.append(loss)`, `rewards_.insert(0, r)`) anywhere."""
 
     def make() -> set[str]:
         found = set()
         for node in ast.walk(index.tree):
+            if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
+                if isinstance(node.func.value, ast.Name):
+                    found.add(node.func.value.id)
+                continue
             if isinstance(node, ast.AugAssign):
                 targets = [node.target]
             elif isinstance(node, ast.Assign):

@@ -1,6 +1,6 @@
 """Arrays with the step's data in them: positions masked by the (host) batch (`poss *= log_seqs != 0`,
 SASRec), timesteps drawn by numpy's generator with weights, labels read from the batch, and a replay
-memory kept on `self` that every step appends to."""
+memory kept on `self` that every step appends to, and a list of the step's losses."""
 
 import numpy as np
 import torch
@@ -26,4 +26,8 @@ class SASRec(nn.Module):
         y = torch.LongTensor(labels).to(self.dev)
         self.memory.append(log_seqs.shape[0])
         seen = torch.LongTensor(np.array(self.memory)).to(self.dev)
-        return seqs, t, y, seen
+        losses = []
+        for k in range(log_seqs.shape[0]):
+            losses.append(seqs[k].sum())
+        total = torch.Tensor([losses]).to(self.dev)
+        return seqs, t, y, seen, total
