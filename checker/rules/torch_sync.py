@@ -1151,7 +1151,7 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or settled(node.args[0], line)
-                or _from_sizes(node.args[0], index, bound, line)
+                or _sized_grid(node.args[0], index, bound, line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -1172,7 +1172,7 @@ def _created_on_host(
                 name in _CONSTRUCTORS
                 and not sizes
                 and not _constant(node, steady, lambda held, at=line: bound(at, held))
-                and not (len(node.args) == 1 and _from_sizes(node.args[0], index, bound, line))
+                and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -1324,6 +1324,38 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
         return False
     parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
     return all(_from_sizes(part, index, bound, line, depth) for part in parts)
+
+
+_GRID_ARRAYS = frozenset(
+    "numpy." + n
+    for n in ("arange", "linspace", "tile", "repeat", "meshgrid", "broadcast_to", "eye", "indices")
+) | frozenset("numpy." + n for n in ("ones", "zeros", "full"))
+
+
+def _sized_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int) -> bool:
+    """`_from_sizes`, and a grid or a fill comes of it (`np.arange`, `np.tile`, `[0] * n`): torch makes that
+    on the device. A list or a number of sizes alone (`[w, h, w, h]`, `np.prod(x.size())`) is host data
+    whatever makes it: its copy stays."""
+    return _from_sizes(node, index, bound, line) and _makes_grid(node, index, bound, line)
+
+
+def _makes_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and index.resolver.call_name(n) in _GRID_ARRAYS:
+            return True
+        if (
+            isinstance(n, ast.BinOp)
+            and isinstance(n.op, ast.Mult)
+            and any(isinstance(side, ast.List) and len(side.elts) == 1 for side in (n.left, n.right))
+        ):
+            return True  # (`[0] * bsize`, `bsize * [0]`)
+        if isinstance(n, ast.Name) and depth < 3:
+            value = bound(line, n.id)
+            if value is not None and _makes_grid(
+                value, index, bound, getattr(value, "lineno", line), depth + 1
+            ):
+                return True
+    return False
 
 
 def _hyperparameters(index: ModuleIndex) -> set[str]:

@@ -1,6 +1,7 @@
 """Arrays with the step's data in them: positions masked by the (host) batch (`poss *= log_seqs != 0`,
 SASRec), timesteps drawn by numpy's generator with weights, labels read from the batch, and a replay
-memory kept on `self` that every step appends to, and a list of the step's losses."""
+memory kept on `self` that every step appends to, a list of the step's losses, and a list of sizes alone
+(`[w, h, w, h]`: host data however it is made)."""
 
 import numpy as np
 import torch
@@ -30,4 +31,6 @@ class SASRec(nn.Module):
         for k in range(log_seqs.shape[0]):
             losses.append(seqs[k].sum())
         total = torch.Tensor([losses]).to(self.dev)
-        return seqs, t, y, seen, total
+        h, w = log_seqs.shape
+        scale = torch.Tensor([w, h, w, h]).to(self.dev)
+        return seqs, t, y, seen, total, scale
