@@ -1167,7 +1167,11 @@ def _created_on_host(
                 if index.resolver.call_name(inner) in FACTORIES:
                     node = inner  # `torch.FloatTensor(torch.zeros((n, d)))`
                     continue
-            sizes = name in _CONSTRUCTORS and len(node.args) >= 2 and not node.keywords
+            sizes = (
+                name in _CONSTRUCTORS
+                and not node.keywords
+                and (len(node.args) >= 2 or (name not in _DATA_ONLY and _a_shape(node.args)))
+            )
             if (
                 name in _CONSTRUCTORS
                 and not sizes
@@ -1330,6 +1334,20 @@ _GRID_ARRAYS = frozenset(
     "numpy." + n
     for n in ("arange", "linspace", "tile", "repeat", "meshgrid", "broadcast_to", "eye", "indices")
 ) | frozenset("numpy." + n for n in ("ones", "zeros", "full"))
+
+
+_DATA_ONLY = frozenset({"torch.tensor", "torch.as_tensor"})  # (`torch.tensor(x.shape)` holds the sizes)
+
+
+def _a_shape(args: list) -> bool:
+    """One argument that is a tensor's shape (`torch.FloatTensor(std.size())`, a VAE's `eps` before
+    `.normal_()`): sizes, an uninitialised tensor like `torch.empty` (torch-fix40)."""
+    if len(args) != 1:
+        return False
+    arg = args[0]
+    if isinstance(arg, ast.Attribute):
+        return arg.attr == "shape"
+    return isinstance(arg, ast.Call) and method_name(arg) == "size" and not arg.args and not arg.keywords
 
 
 def _sized_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int) -> bool:
