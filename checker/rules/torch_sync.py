@@ -28,6 +28,7 @@ from checker.module import (
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
+    _cuda_type,
     base_name,
     direct_calls,
     eval_named,
@@ -1155,6 +1156,9 @@ def _created_on_host(
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
+        if _cuda_constructor(node, index):
+            # a CUDA tensor type given a host array: made on the host, copied by the constructor
+            return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
         if name in FACTORIES or name in _CONSTRUCTORS:
             if any(k.arg == "device" for k in node.keywords):
                 return None
@@ -1337,6 +1341,18 @@ _GRID_ARRAYS = frozenset(
 
 
 _DATA_ONLY = frozenset({"torch.tensor", "torch.as_tensor"})  # (`torch.tensor(x.shape)` holds the sizes)
+
+
+def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
+    """`torch.cuda.FloatTensor(a)`, or `dtype(a)` with `dtype = torch.cuda.FloatTensor if xin.is_cuda else
+    torch.FloatTensor` (DeNA's YOLO layer, hold-out 15): one array handed to a CUDA tensor type, which copies
+    it to the GPU (torch-fix40)."""
+    return (
+        isinstance(call.func, ast.Name | ast.Attribute)
+        and len(call.args) == 1
+        and not call.keywords
+        and _cuda_type(call.func, index)
+    )
 
 
 def _a_shape(args: list) -> bool:
@@ -2024,6 +2040,8 @@ def check_created_then_moved(
         device_move = is_device_move(call, index) and not _sized_dtype_cast(call, index)
         moved = [call.func.value] if device_move or _typed_as(call, index, site) else []
         moved += helped or []
+        if not moved and _cuda_constructor(call, index):
+            moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
         if not moved:
             continue
         if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
