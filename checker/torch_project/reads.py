@@ -5,15 +5,17 @@ reads a loss through a def of another module (`epoch_loss += utils.to_scalar(los
 
 from __future__ import annotations
 
+import ast
 import collections
 import functools
 import re
 
 from checker.findings import Finding
+from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import check_host_sync, host_readers
+from checker.rules.torch_sync import check_host_sync, host_readers, parameter_reads, reading_methods
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
@@ -64,19 +66,28 @@ _LOOP_LINE = re.compile(r"training loop at line (\d+)")
 
 
 def _reader_defs(text: str) -> set[str]:
-    """`host_readers` of the module-level defs holding a `_READER` line, each parsed alone (a def runs from
-    its `def` at the margin to the next line at the margin)."""
+    """The module-level defs holding a host read that read their argument (`host_readers`: `return
+    x.data.cpu().numpy()`) or a parameter anywhere (`parameter_reads`: `logger.logkv_mean(key,
+    values.mean().item())` over a dict of losses), each parsed alone (a def runs from its `def` at the
+    margin to the next line at the margin)."""
     found, seen = set(), set()
-    for match in _READER.finditer(text):
+    for match in _HOST_TEXT.finditer(text):
         start = text.rfind("\ndef ", 0, match.start()) + 1
         if start == 0 and not text.startswith("def "):
             continue
-        if start in seen:
-            continue
+        if start in seen or _MARGIN.search(text, start + 1, match.start()):
+            continue  # (a read at the margin or in a class after the def)
         seen.add(start)
         end = _MARGIN.search(text, match.end())
         index = parse_index(text[start : end.start() if end else len(text)], torch_only=False)
-        found |= host_readers(index) if index is not None else set()
+        if index is None:
+            continue
+        found |= host_readers(index)
+        found |= {
+            n
+            for n, f in index.module_functions.items()
+            if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and parameter_reads(f)
+        }
     return found
 
 
@@ -84,16 +95,51 @@ _MARGIN = re.compile(r"^\S", re.MULTILINE)
 
 
 def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    """PP501 findings for training loops that call, on a loss, a def of another module returning a host
-    read of its argument (`epoch_loss += utils.to_scalar(loss)`), where the module's own pass found no
-    read in that loop. Only modules whose text returns such a read are parsed for the defs, and only
-    modules that name one of them and reach it by an import for the loops."""
+    """PP501 findings for training loops that hand a loss or a step's tensor to code of another module that
+    reads it on the host: a def returning a host read of its argument (`epoch_loss +=
+    utils.to_scalar(loss)`), or a method of a project class that the loop's module makes an instance of
+    (`meters = MetricLogger()`, then `meters.update(**loss_dict)`; `result = Result()`, then
+    `result.evaluate(pred.data, target.data)`), where the module's own pass found no read in that loop.
+    Only modules whose text reads on the host are parsed for the defs and classes, and only modules that
+    name one of them and reach it by an import for the loops."""
     table: dict[str, list[tuple[str]]] = {}
+    classes: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
-        if (".item()" in text or ".tolist()" in text or ".numpy()" in text) and not file_is_silenced(text):
-            for name in _reader_defs(text):
-                table.setdefault(name, []).append((path,))
-    if not table:
+        if not _HOST_TEXT.search(text) or file_is_silenced(text):
+            continue
+        for name in _reader_defs(text):
+            table.setdefault(name, []).append((path,))
+        for name in _reading_class_names(text):
+            classes.setdefault(name, []).append((path,))
+    if not table and not classes:
+        return []
+    users = {
+        p: t
+        for p, t in texts.items()
+        if TRAINS.search(t) and ("cuda" in t or "device" in t) and not file_is_silenced(t)
+    }
+    chosen_readers: dict[str, tuple] = {}
+    if table:
+        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
+        for index, chosen, path in importers(users, table, called):
+            names = {n for n, entries in chosen.items() if entries}
+            if names:
+                chosen_readers[path] = (index, names)
+    for path, text in users.items():  # (a def of the loop's own module: `log_loss_dict(...)`)
+        own = {n for n, entries in table.items() if (path,) in entries and text.count(f"{n}(") > 1}
+        if own:
+            index = chosen_readers[path][0] if path in chosen_readers else parse_index(text)
+            if index is not None:
+                chosen_readers[path] = (index, chosen_readers.get(path, (index, set()))[1] | own)
+    if classes:
+        made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
+        parsed: dict[str, ModuleIndex | None] = {}
+        for index, chosen, path in importers(users, classes, made):
+            names = _instance_readers(index, chosen, texts, parsed)
+            if names:
+                old = chosen_readers.get(path, (index, set()))
+                chosen_readers[path] = (old[0], old[1] | names)
+    if not chosen_readers:
         return []
     loops = {
         (f.path, int(m.group(1)))
@@ -101,18 +147,9 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         if f.rule == _READ_RULE and (m := _LOOP_LINE.search(f.message))
     }
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
-    users = {
-        p: t
-        for p, t in texts.items()
-        if TRAINS.search(t) and ("cuda" in t or "device" in t) and not file_is_silenced(t)
-    }
     found = []
-    for index, chosen, path in importers(users, table, called):
-        readers = frozenset(n for n, entries in chosen.items() if entries)
-        if not readers:
-            continue
-        check = lowered_on_toys(functools.partial(check_host_sync, readers=readers))
+    for path, (index, names) in chosen_readers.items():
+        check = lowered_on_toys(functools.partial(check_host_sync, readers=frozenset(names)))
         noqa = noqa_lines(texts[path])
         for raw in check(index):
             loop = _LOOP_LINE.search(raw.message)
@@ -122,6 +159,53 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
                 continue
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _READ_RULE))
+    return found
+
+
+_HOST_TEXT = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)|\bfloat\(")
+_CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
+
+
+def _reading_class_names(text: str) -> set[str]:
+    """The module-level classes whose text (from `class` at the margin to the next line at the margin)
+    holds a host read: the candidates `reading_methods` parses."""
+    found = set()
+    for match in _CLASS_LINE.finditer(text):
+        end = _MARGIN.search(text, match.end())
+        if _HOST_TEXT.search(text, match.end(), end.start() if end else len(text)):
+            found.add(match.group(1))
+    return found
+
+
+def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], parsed: dict) -> set[str]:
+    """`meters.update`, `self.integrator.add_dict`: the reading methods (`reading_methods`) of the
+    receivers the module binds to an instance of a project class it imports (`meters = MetricLogger(...)`,
+    `self.integrator = Integrator(...)`)."""
+    methods: dict[str, set[str]] = {}
+    for name, entries in chosen.items():
+        for (path,) in entries:
+            if path not in parsed:
+                parsed[path] = parse_index(texts[path], torch_only=False)
+            definer = parsed[path]
+            for node in definer.tree.body if definer is not None else ():
+                if isinstance(node, ast.ClassDef) and node.name == name:
+                    methods.setdefault(name, set()).update(reading_methods(node))
+    if not any(methods.values()):
+        return set()
+    found = set()
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if methods.get(cls) else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                receiver = ast.unparse(target)
+                found |= {f"{receiver}.{m}" for m in methods[cls]}
     return found
 
 
