@@ -26,6 +26,6 @@ class TrainLoop:
 def log_loss_dict(diffusion, ts, losses):
     for key, values in losses.items():
         print(key, values.mean().item())
-        for sub_t, sub_loss in zip(ts.cpu().numpy(), values.detach().cpu().numpy()):
+        for sub_t, sub_loss in zip(ts.cpu().numpy(), values.detach().cpu().numpy(), strict=True):
             quartile = int(4 * sub_t / diffusion.num_timesteps)
             print(f"{key}_q{quartile}", sub_loss)

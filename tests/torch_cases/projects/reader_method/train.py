@@ -4,6 +4,7 @@ from lib.utils.metric_logger import MetricLogger, Result
 
 
 def train(model, data_loader, optimizer, max_iter):
+    torch.backends.cudnn.benchmark = True
     meters = MetricLogger(delimiter="  ")
     model.train()
     for iteration, (images, targets) in enumerate(data_loader):
@@ -21,7 +22,7 @@ def train(model, data_loader, optimizer, max_iter):
 
 def train_depth(train_loader, model, criterion, optimizer):
     model.train()
-    for i, (input, target) in enumerate(train_loader):
+    for input, target in train_loader:
         input, target = input.cuda(), target.cuda()
         pred = model(input)
         loss = criterion(pred, target)

@@ -3,6 +3,7 @@ from lib.utils.meters import AverageMeter, DeviceLogger, Result
 
 
 def train(model, data_loader, optimizer, print_freq):
+    torch.backends.cudnn.benchmark = True
     meters = DeviceLogger()
     loss_meter = AverageMeter()
     model.train()

@@ -1,8 +1,6 @@
 """Meters that keep the step's tensors on the device, or read them only when asked to (the clean
 counterparts of reader_method's loggers)."""
 
-import torch
-
 
 class AverageMeter:
     def __init__(self):
