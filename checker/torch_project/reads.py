@@ -122,7 +122,7 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     if table:
         called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
         for index, chosen, path in importers(users, table, called):
-            names = {n for n, entries in chosen.items() if entries}
+            names = {n for n, entries in _loaded(chosen, texts, path).items() if entries}
             if names:
                 chosen_readers[path] = (index, names)
     for path, text in users.items():  # (a def of the loop's own module: `log_loss_dict(...)`)
@@ -135,7 +135,7 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
         parsed: dict[str, ModuleIndex | None] = {}
         for index, chosen, path in importers(users, classes, made):
-            names = _instance_readers(index, chosen, texts, parsed)
+            names = _instance_readers(index, _loaded(chosen, texts, path), texts, parsed)
             if names:
                 old = chosen_readers.get(path, (index, set()))
                 chosen_readers[path] = (old[0], old[1] | names)
@@ -160,6 +160,13 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _READ_RULE))
     return found
+
+
+def _loaded(chosen: dict, texts: dict[str, str], path: str) -> dict:
+    """`chosen` without the entries of files the module's imports cannot load as Python would (`import
+    utils` beside a utils.py of its own does not load another example's utils.py)."""
+    loadable = _imported_paths(texts[path], path)
+    return {n: [e for e in entries if e[0] in loadable] for n, entries in chosen.items()}
 
 
 _HOST_TEXT = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)|\bfloat\(")
