@@ -623,16 +623,20 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     from one, outside an `if` that times it: `self.values[key] += tensor.mean().item()` (a log
     integrator), `float((output - target).abs().mean())` (a metrics record), `gt.detach().cpu().numpy()`,
     `v.item()` over `kwargs.items()` (a metric logger), or hands one to a method of its own class that does
-    (`self.add_tensor(k, v)`, given in `readers`). A def that trains (`backward`) is a step, not a reader."""
+    (`self.add_tensor(k, v)`, given in `readers`). A def that trains (`backward`) is a step, and one with a
+    loop over anything but a parameter (a loader, a range) an evaluation, not a reader."""
     args = function.args
-    tainted = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
-    tainted |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    if not tainted:
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
+    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    if not params:
         return False
+    tainted = set(params)
     bindings = []
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and method_name(node) == "backward":
             return False
+        if isinstance(node, ast.While) or (isinstance(node, ast.For) and not names_in(node.iter) & params):
+            return False  # (a loop of its own over data or a range: an evaluation, not a reader)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
             bindings.append(
                 (node.value, _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target])
