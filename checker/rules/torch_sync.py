@@ -638,20 +638,16 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
         if isinstance(node, ast.While) or (isinstance(node, ast.For) and not names_in(node.iter) & params):
             return False  # (a loop of its own over data or a range: an evaluation, not a reader)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
-            bindings.append(
-                (node.value, _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target])
-            )
+            targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
+            bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
         elif isinstance(node, ast.For | ast.comprehension):
-            bindings.append((node.iter, [node.target]))
+            bindings.append((names_in(node.iter), names_in(node.target)))
     for _ in range(3):  # (values made from values made from a parameter)
         grown = False
-        for value, targets in bindings:
-            if names_in(value) & tainted:
-                for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name) and name.id not in tainted:
-                            tainted.add(name.id)
-                            grown = True
+        for used, bound in bindings:
+            if used & tainted and not bound <= tainted:
+                tainted |= bound
+                grown = True
         if not grown:
             break
     return _untimed_read(function.body, tainted, readers)
