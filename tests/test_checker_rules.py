@@ -327,6 +327,32 @@ model.fit(in_memory)
     assert codes(src, "PP203") == [("PP203", 5), ("PP203", 13)]
 
 
+def test_pp203_prefetch_statement_whose_result_is_dropped():
+    # reading 20 (NguyenThanhAI, nihil21): `ds.prefetch(n)` as a statement leaves `ds` unprefetched
+    src = """
+import tensorflow as tf
+
+def get_batch(path, parse_fn, n):
+    dataset = tf.data.TFRecordDataset([path]).map(parse_fn, num_parallel_calls=4)
+    dataset = dataset.batch(n)
+    dataset.prefetch(tf.data.experimental.AUTOTUNE)
+    return dataset
+
+class Loader:
+    def __init__(self, path, n):
+        self.dataset = tf.data.TFRecordDataset([path]).batch(n)
+        self.dataset.shuffle(10).prefetch(2)
+"""
+    found = sure(src, "PP203")
+    assert found == [(6, "low"), (12, "low")]
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert "statement on line 7 discards its result" in [f for f in findings if f.line == 6][0].message
+    assigned = src.replace("    dataset.prefetch(", "    dataset = dataset.prefetch(").replace(
+        "        self.dataset.shuffle", "        self.dataset = self.dataset.shuffle"
+    )
+    assert sure(assigned, "PP203") == []
+
+
 def test_pp203_zip_costs_what_its_parts_cost():
     """A loader returning `zip((image_ds, label_ds)).batch(n)` where the image part decodes files in a map
     (keras' image_dataset_from_directory before its maintainers added prefetch): the merge costs what its
