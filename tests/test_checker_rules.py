@@ -566,6 +566,54 @@ d = tf.data.Dataset.from_tensor_slices(x).batch(32).unbatch().shuffle(100).batch
 # ---------------------------------------------------------------- PP301 predict one sample in a loop
 
 
+def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_medium():
+    # reading 20: a CLI over the images typed on its command line, and a per-tile predict_single beside
+    # the batched predict_batch that the entry point runs; both read debatable at high
+    cli = """
+import argparse
+import numpy as np
+import tensorflow as tf
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("images", nargs="+")
+    args = parser.parse_args()
+    model = tf.keras.models.load_model("m.keras")
+    for path in args.images:
+        img = tf.keras.utils.img_to_array(tf.keras.utils.load_img(path))
+        print(model.predict(np.expand_dims(img, axis=0)))
+
+if __name__ == "__main__":
+    main()
+"""
+    assert sure(cli, "PP301") == [(13, "medium")]
+    folder = cli.replace('parser.add_argument("images", nargs="+")', 'parser.add_argument("folder")')
+    folder = folder.replace("for path in args.images:", "for path in os.listdir(args.folder):")
+    assert sure("import os\n" + folder, "PP301") == [(14, "high")]
+    tiles = """
+import os
+import cv2
+import numpy as np
+from tensorflow.keras.models import load_model
+
+def predict_single(input_path, model):
+    for image in os.listdir(input_path):
+        img = cv2.imread(os.path.join(input_path, image))
+        pr = model.predict(np.expand_dims(img, axis=0))[0]
+
+def predict_batch(batches, model):
+    for x in batches:
+        out = model.predict(x)
+
+if __name__ == "__main__":
+    model = load_model("w.h5")
+    predict_batch(make_batches("tiles"), model)
+"""
+    assert sure(tiles, "PP301") == [(10, "medium")]
+    called = tiles.replace("predict_batch(make_batches", 'predict_single("tiles", model)\n    (make_batches')
+    assert sure(called, "PP301") == [(10, "high")]
+
+
 @pytest.mark.parametrize(
     "arg",
     [
