@@ -2017,7 +2017,9 @@ register(
             "when n is no literal (`take(FLAGS.take_count)`, `take(num_batches)`: a bound, not a peek). "
             "Pipelines the flow cannot start (a parameter no call of the module binds, the result of a "
             "helper defined elsewhere) are reported at `low` when they are batched and a TF1 iterator reads "
-            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23)."
+            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23). A step written "
+            "as a statement (`ds.prefetch(n)` on a line of its own) returns a new dataset and throws it away: "
+            "it does not count as a prefetch, and the message names it (since tf-fix24)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

@@ -865,7 +865,12 @@ probs = model.predict(np.stack(images), batch_size=64)
             "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
             "it is read from an object the loop steps after predicting (`env.get_screen()`, then "
             "`env.step(a)`); a loop that asks the user for each sample (`input()`) is silent. A list filled by a loop "
-            "nested in the iteration, or appended to more than once, is a batch and stays silent (tf-fix21)."
+            "nested in the iteration, or appended to more than once, is a batch and stays silent (tf-fix21). "
+            "`medium`, not `high` (tf-fix24): a loop over the images typed on the command line (an "
+            "argparse list with nargs '+' or '*', `sys.argv`), where batching pays only when many are "
+            "passed; and a top-level def that nothing in a module with an `if __name__ == '__main__':` "
+            "block names while another def it names predicts too (a per-tile `predict_single` beside the "
+            "batched `predict_batch` that the entry point runs)."
         ),
         check=check_predict_per_sample,
     )
