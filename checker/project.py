@@ -19,7 +19,7 @@ import re
 from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
 from checker.findings import Finding
 from checker.module import ModuleIndex
-from checker.project_files import import_word, module_file, names_file
+from checker.project_files import module_file, names_file
 from checker.rules.data import imported_code_does_image_work, imported_map_code
 from checker.source import read_python
 
@@ -255,12 +255,9 @@ def _reaches(path: str, home: str, inside: set[str], modules: _Modules) -> bool:
     (`module_file`); one that names no checked file that way is matched by its dotted name alone
     (`names_file`: a folder put on sys.path, a package installed from its folder); the package holding the
     module counts too (its __init__.py may re-export the def)."""
-    if not path.endswith(".py"):  # a notebook's JSON text: an import line naming the module's file
-        word = re.escape(import_word(home))
-        return re.search(rf"\b(from|import)\s+[\w.]*\b{word}\b", modules.text(path) or "") is not None
     tree = modules.tree(path)
     if tree is None:
-        return True  # unparsed: counted, as before
+        return True  # unread (a notebook's text): counted, as before
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             wanted = [(alias.name, 0) for alias in node.names]

@@ -140,10 +140,8 @@ def test_a_map_of_imported_record_parsing_or_of_an_unknown_module_stays_low(tmp_
 def test_a_use_counts_only_where_the_module_is_imported(tmp_path):
     """A folder of many repositories (reading 20): beta's own `create_dataset` says nothing of alpha's,
     which nothing that imports alpha's module calls, so alpha's is low; the input function a script in a
-    subfolder imports (`from inputs import ...`, found in the folder above) stays medium, and so does the
-    loader a notebook imports (its import line is read from the notebook's text)."""
+    subfolder imports (`from inputs import ...`, found in the folder above) stays medium."""
     assert levels(copied(tmp_path, "neighbours"), lift=False) == {
         "alpha/inputs.py:12": "medium",
         "alpha/inputs.py:17": "low",
-        "gamma/loaders.py:12": "medium",
     }
