@@ -19,7 +19,7 @@ import re
 from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
 from checker.findings import Finding
 from checker.module import ModuleIndex
-from checker.project_files import module_file, names_file
+from checker.project_files import module_file
 from checker.rules.data import imported_code_does_image_work, imported_map_code
 from checker.source import read_python
 
@@ -232,52 +232,18 @@ def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules
                 continue
             if not _trains_itself(tree, name):
                 builder_at[id(f)] = name
-    defined = {(f.path, name) for f in candidates if (name := builder_at.get(id(f))) is not None}
-    uses = dict.fromkeys(defined, 0)
+    uses = dict.fromkeys(builder_at.values(), 0)
     for path in files:
         text = modules.text(path)
         if text is None:
             continue
-        for home, name in uses:
-            if name in text and (path == home or _reaches(path, home, inside, modules)):
-                uses[(home, name)] += len(re.findall(rf"\b{re.escape(name)}\b", text))
-    unused = {key for key, n in uses.items() if n <= 1}
+        for name in uses:
+            if name in text:
+                uses[name] += len(re.findall(rf"\b{re.escape(name)}\b", text))
+    unused = {name for name, n in uses.items() if n <= 1}
     return [
-        dataclasses.replace(f, confidence="low") if (f.path, builder_at.get(id(f))) in unused else f
-        for f in findings
+        dataclasses.replace(f, confidence="low") if builder_at.get(id(f)) in unused else f for f in findings
     ]
-
-
-def _reaches(path: str, home: str, inside: set[str], modules: _Modules) -> bool:
-    """The file at `path` imports the module at `home` (tf-fix24): a use of a def's name counts only where
-    its module can be reached, so that a folder of many repositories does not lend one repository's
-    `create_dataset` calls to another's (reading 20, jiri-kula). An import is looked up as Python would
-    (`module_file`); one that names no checked file that way is matched by its dotted name alone
-    (`names_file`: a folder put on sys.path, a package installed from its folder); the package holding the
-    module counts too (its __init__.py may re-export the def)."""
-    tree = modules.tree(path)
-    if tree is None:
-        return True  # unread (a notebook's text): counted, as before
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            wanted = [(alias.name, 0) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            wanted = [(base, node.level)]
-            wanted += [(f"{base}.{a.name}" if base else a.name, node.level) for a in node.names]
-        else:
-            continue
-        for module, level in wanted:
-            found = module_file(module, path, level, inside)
-            if found == home or (found is None and not level and module and names_file(module, home)):
-                return True
-            if (
-                found is not None
-                and found.endswith("__init__.py")
-                and home.startswith(found[: -len("__init__.py")])
-            ):
-                return True  # a package that may re-export the def from one of its modules
-    return False
 
 
 def _trains_itself(tree: ast.Module, builder: str) -> bool:

@@ -135,13 +135,3 @@ def test_a_map_of_imported_record_parsing_or_of_an_unknown_module_stays_low(tmp_
         "imported_cheap/train.py:6": "low",
         "imported_cheap/train.py:8": "low",
     }
-
-
-def test_a_use_counts_only_where_the_module_is_imported(tmp_path):
-    """A folder of many repositories (reading 20): beta's own `create_dataset` says nothing of alpha's,
-    which nothing that imports alpha's module calls, so alpha's is low; the input function a script in a
-    subfolder imports (`from inputs import ...`, found in the folder above) stays medium."""
-    assert levels(copied(tmp_path, "neighbours"), lift=False) == {
-        "alpha/inputs.py:12": "medium",
-        "alpha/inputs.py:17": "low",
-    }
