@@ -523,7 +523,8 @@ class DatasetFlow:
     def handed_out(self):
         """Pipelines a function returns that no code of this module extends (or merges): the caller consumes
         them."""
-        extended = {ids[:n] for ids in self.chains for n in range(1, len(ids))}
+        dropped = dropped_steps(self.index)  # `ds.prefetch(1)` as a statement extends nothing (tf-fix24)
+        extended = {ids[:n] for ids in self.chains if ids[-1] not in dropped for n in range(1, len(ids))}
         extended.update(tuple(id(s.node) for s in p) for parts in self.parts.values() for p in parts)
         return [(chain, at) for ids, (chain, at) in self.returned.items() if ids not in extended]
 
@@ -869,10 +870,34 @@ def _says_dataset(steps, source, target) -> bool:
     return any("dataset" in w.lower() or "ds" in w.lower().split("_") for w in words)
 
 
+def dropped_steps(index: ModuleIndex) -> set[int]:
+    """Ids of tf.data step calls whose result a statement throws away (`dataset.prefetch(n)` or
+    `ds.shuffle(k).batch(n)` on a line of its own). Datasets are immutable: such a statement leaves the
+    pipeline as it was, so it extends nothing (reading 20: NguyenThanhAI's and nihil21's discarded
+    prefetch on returned training pipelines)."""
+    cached = getattr(index, "_dropped_steps", None)
+    if cached is None:
+        cached = set()
+        for node in ast.walk(index.tree):
+            call = node.value if isinstance(node, ast.Expr) else None
+            while (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in METHODS
+            ):
+                cached.add(id(call))
+                call = call.func.value
+        index._dropped_steps = cached
+    return cached
+
+
 def _extended_results(index: ModuleIndex) -> set[str]:
     """Names of functions whose result a step is applied to here (`make_dataset(files).prefetch(2)`)."""
     names = set()
+    dropped = dropped_steps(index)
     for site in index.calls:
+        if id(site.node) in dropped:
+            continue  # `make_dataset(files).prefetch(2)` as a statement: its result is thrown away
         steps, root = _chain_steps(site.node, index)
         if steps and isinstance(root, ast.Call):
             names.add(named_call(root))

@@ -327,6 +327,32 @@ model.fit(in_memory)
     assert codes(src, "PP203") == [("PP203", 5), ("PP203", 13)]
 
 
+def test_pp203_prefetch_statement_whose_result_is_dropped():
+    # reading 20 (NguyenThanhAI, nihil21): `ds.prefetch(n)` as a statement leaves `ds` unprefetched
+    src = """
+import tensorflow as tf
+
+def get_batch(path, parse_fn, n):
+    dataset = tf.data.TFRecordDataset([path]).map(parse_fn, num_parallel_calls=4)
+    dataset = dataset.batch(n)
+    dataset.prefetch(tf.data.experimental.AUTOTUNE)
+    return dataset
+
+class Loader:
+    def __init__(self, path, n):
+        self.dataset = tf.data.TFRecordDataset([path]).batch(n)
+        self.dataset.shuffle(10).prefetch(2)
+"""
+    found = sure(src, "PP203")
+    assert found == [(6, "low"), (12, "low")]
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert "statement on line 7 discards its result" in [f for f in findings if f.line == 6][0].message
+    assigned = src.replace("    dataset.prefetch(", "    dataset = dataset.prefetch(").replace(
+        "        self.dataset.shuffle", "        self.dataset = self.dataset.shuffle"
+    )
+    assert sure(assigned, "PP203") == []
+
+
 def test_pp203_zip_costs_what_its_parts_cost():
     """A loader returning `zip((image_ds, label_ds)).batch(n)` where the image part decodes files in a map
     (keras' image_dataset_from_directory before its maintainers added prefetch): the merge costs what its
@@ -538,6 +564,54 @@ d = tf.data.Dataset.from_tensor_slices(x).batch(32).unbatch().shuffle(100).batch
 
 
 # ---------------------------------------------------------------- PP301 predict one sample in a loop
+
+
+def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_medium():
+    # reading 20: a CLI over the images typed on its command line, and a per-tile predict_single beside
+    # the batched predict_batch that the entry point runs; both read debatable at high
+    cli = """
+import argparse
+import numpy as np
+import tensorflow as tf
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("images", nargs="+")
+    args = parser.parse_args()
+    model = tf.keras.models.load_model("m.keras")
+    for path in args.images:
+        img = tf.keras.utils.img_to_array(tf.keras.utils.load_img(path))
+        print(model.predict(np.expand_dims(img, axis=0)))
+
+if __name__ == "__main__":
+    main()
+"""
+    assert sure(cli, "PP301") == [(13, "medium")]
+    folder = cli.replace('parser.add_argument("images", nargs="+")', 'parser.add_argument("folder")')
+    folder = folder.replace("for path in args.images:", "for path in os.listdir(args.folder):")
+    assert sure("import os\n" + folder, "PP301") == [(14, "high")]
+    tiles = """
+import os
+import cv2
+import numpy as np
+from tensorflow.keras.models import load_model
+
+def predict_single(input_path, model):
+    for image in os.listdir(input_path):
+        img = cv2.imread(os.path.join(input_path, image))
+        pr = model.predict(np.expand_dims(img, axis=0))[0]
+
+def predict_batch(batches, model):
+    for x in batches:
+        out = model.predict(x)
+
+if __name__ == "__main__":
+    model = load_model("w.h5")
+    predict_batch(make_batches("tiles"), model)
+"""
+    assert sure(tiles, "PP301") == [(10, "medium")]
+    called = tiles.replace("predict_batch(make_batches", 'predict_single("tiles", model)\n    (make_batches')
+    assert sure(called, "PP301") == [(10, "high")]
 
 
 @pytest.mark.parametrize(

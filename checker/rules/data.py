@@ -5,7 +5,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from checker.datasets import ONE_PASS, DatasetFlow, Step, named_call, toy_fit, untraced_pipelines
+from checker.datasets import (
+    ONE_PASS,
+    DatasetFlow,
+    Step,
+    dropped_steps,
+    named_call,
+    toy_fit,
+    untraced_pipelines,
+)
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, import_of, walk
 from checker.rules import Rule, register
@@ -1649,7 +1657,8 @@ def check_missing_prefetch(index: ModuleIndex):
             "PP203",
             *_at_method(last),
             f"this tf.data pipeline is {how} (line {at.lineno}) without a "
-            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
+            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training"
+            + _dropped_prefetch_note(chain, flow),
             # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
             # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little);
             # medium when the pipeline is seen training and a map decodes images or reads files
@@ -1658,6 +1667,18 @@ def check_missing_prefetch(index: ModuleIndex):
         )
     if not index.snippet:
         yield from _untraced_without_prefetch(index, flow, seen)
+
+
+def _dropped_prefetch_note(chain, flow) -> str:
+    """Names the `ds.prefetch(n)` statement that was meant to end this pipeline: its result is thrown
+    away, as datasets are immutable (tf-fix24)."""
+    ids = tuple(id(s.node) for s in chain)
+    dropped = dropped_steps(flow.index)
+    for key, other in flow.chains.items():
+        if key[:-1] == ids and key[-1] in dropped and other[-1].kind == "prefetch":
+            line = other[-1].node.lineno
+            return f" (the `prefetch` statement on line {line} discards its result; assign it)"
+    return ""
 
 
 def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
@@ -1778,8 +1799,12 @@ def _stored_on_self(at) -> str | None:
 
 def _extended(attr: str, index: ModuleIndex) -> bool:
     """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module: the
-    stored pipeline is carried on where the flow does not follow it."""
+    stored pipeline is carried on where the flow does not follow it. `self.dataset.cache()` as a statement
+    is not: its result is thrown away (tf-fix24)."""
+    dropped = dropped_steps(index)
     for site in index.calls:
+        if id(site.node) in dropped:
+            continue
         receiver = site.node.func.value if isinstance(site.node.func, ast.Attribute) else None
         while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
             receiver = receiver.func.value
@@ -1992,7 +2017,9 @@ register(
             "when n is no literal (`take(FLAGS.take_count)`, `take(num_batches)`: a bound, not a peek). "
             "Pipelines the flow cannot start (a parameter no call of the module binds, the result of a "
             "helper defined elsewhere) are reported at `low` when they are batched and a TF1 iterator reads "
-            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23)."
+            "them, or returned with a tf.data-only step or a dataset name (since tf-fix23). A step written "
+            "as a statement (`ds.prefetch(n)` on a line of its own) returns a new dataset and throws it away: "
+            "it does not count as a prefetch, and the message names it (since tf-fix24)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "
