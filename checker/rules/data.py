@@ -1643,27 +1643,23 @@ def check_missing_prefetch(index: ModuleIndex):
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] == "source" or not ({"map", "batch"} & set(kinds)):
             continue
-        if kinds[-1] == "take" and not _open_take(chain[-1].node, index):
-            continue  # `take(5)` last: a look at a few elements
-        if any(s.kind == "take" and _small_take(s.node, index) for s in chain):
-            continue  # a few samples (a preview, a smoke test)
+        if _only_looked_at(chain, index):
+            continue
         if not any(_costly(each, index, flow.unseen_parts) for each in flow.expand(chain)):
             continue  # (a zip of an image-decoding map and labels costs what the map costs: keras, tf-fixmine)
-        last = chain[-1].node
-        if id(last) in seen:
+        if id(chain[-1].node) in seen:
             continue
-        seen.add(id(last))
-        yield RawFinding(
-            "PP203",
-            *_at_method(last),
-            f"this tf.data pipeline is {how} (line {at.lineno}) without a "
-            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training"
-            + _dropped_prefetch_note(chain, flow),
-            # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
-            # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little);
-            # medium when the pipeline is seen training and a map decodes images or reads files
-            # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18)
-            confidence="medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
+        seen.add(id(chain[-1].node))
+        # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
+        # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little);
+        # medium when the pipeline is seen training and a map decodes images or reads files
+        # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18)
+        yield _no_prefetch_finding(
+            chain[-1].node,
+            how,
+            at,
+            "medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
+            _dropped_prefetch_note(chain, flow),
         )
     if not index.snippet:
         yield from _untraced_without_prefetch(index, flow, seen)
@@ -1695,21 +1691,30 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
             continue  # `flat_map(batch_window)`, `group_by_window(key, reduce_fn, n)`: batches inside a step
         if _in_memory_source(source) and not _costly((Step("source", source), *steps), index):
             continue  # `from_tensor_slices(arrays)` shuffled and batched: nothing for prefetch to overlap
-        if kinds[-1] == "take" and not _open_take(steps[-1].node, index):
+        if _only_looked_at(steps, index) or id(steps[-1].node) in seen:
             continue
-        if any(s.kind == "take" and _small_take(s.node, index) for s in steps):
-            continue
-        last = steps[-1].node
-        if id(last) in seen:
-            continue
-        seen.add(id(last))
-        yield RawFinding(
-            "PP203",
-            *_at_method(last),
-            f"this tf.data pipeline is {how} (line {at.lineno}) without a "
-            "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training",
-            confidence="low",
-        )
+        seen.add(id(steps[-1].node))
+        yield _no_prefetch_finding(steps[-1].node, how, at, "low")
+
+
+def _only_looked_at(steps, index: ModuleIndex) -> bool:
+    """The pipeline is only looked at: a `take(5)` last (a few elements), or any `take` of a few samples
+    (a preview, a smoke test)."""
+    if steps[-1].kind == "take" and not _open_take(steps[-1].node, index):
+        return True
+    return any(s.kind == "take" and _small_take(s.node, index) for s in steps)
+
+
+def _no_prefetch_finding(last: ast.AST, how: str, at: ast.AST, confidence: str, note: str = "") -> RawFinding:
+    """PP203 at the pipeline's last step: it is consumed, returned or stored (`how`, at `at`) unprefetched."""
+    return RawFinding(
+        "PP203",
+        *_at_method(last),
+        f"this tf.data pipeline is {how} (line {at.lineno}) without a "
+        "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training"
+        + note,
+        confidence=confidence,
+    )
 
 
 # Steps whose function argument builds a pipeline of its own (one window, one group) inside the outer one
