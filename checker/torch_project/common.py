@@ -60,16 +60,28 @@ def checked_texts(texts: dict[str, str]) -> dict[str, str]:
     return {p: t for p, t in texts.items() if not is_test_path(p)}
 
 
-def importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+def importers(
+    texts: dict[str, str],
+    table: dict,
+    pattern: re.Pattern,
+    torch_only: bool = True,
+    parsed: dict | None = None,
+):
     """(index, chosen, path) of each module whose text names (by `pattern`) and can reach a name of `table`
     that another module defines; `chosen` maps each such name to the entries (path first) of the modules it
-    imports it from. Only those modules are parsed."""
+    imports it from. Only those modules are parsed; `parsed` (path -> index), if given, keeps each index for
+    the caller's next question of the same module (one pass, one parse)."""
     for path, text in texts.items():
         names = set(pattern.findall(text)) if any(n in text for n in table) else set()
         names = {n for n in names if any(e[0] != path for e in table[n]) and reaches(text, n)}
         if not names:
             continue
-        index = parse_index(text, torch_only=torch_only)
+        if parsed is None:
+            index = parse_index(text, torch_only=torch_only)
+        else:
+            if path not in parsed:
+                parsed[path] = parse_index(text, torch_only=torch_only)
+            index = parsed[path]
         if index is not None:
             chosen = {
                 n: imported_entries(index, n, path, [e for e in table[n] if e[0] != path]) for n in names
