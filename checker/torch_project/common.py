@@ -5,6 +5,7 @@ the import may name, the nearest; the file test is checker/project_files.py's `n
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 
@@ -34,10 +35,15 @@ def project_finding(path: str, raw, code: str) -> Finding:
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
     use torch."""
+    collecting = gc.isenabled()
+    gc.disable()  # (a new tree and its index hold no garbage to collect while they grow: checker/engine.py)
     try:
         index = ModuleIndex.build(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
     return index if not torch_only or uses_torch(index) else None
 
 
