@@ -296,9 +296,7 @@ def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], p
     if not any(methods.values()):
         return set()
     found = set()
-    for node in ast.walk(index.tree):
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-            continue
+    for node in index.call_assignments:  # (every `x = f(...)` of the module: the index holds them)
         func = node.value.func
         cls = (
             func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
