@@ -866,7 +866,9 @@ def _cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
 
 
 def _names_cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
-    qualified = index.resolver.qualname(node) if isinstance(node, ast.Attribute) else None
+    if not (isinstance(node, ast.Attribute) and node.attr.endswith("Tensor")):
+        return False  # (the last part names the type: no resolving for the other calls of a module)
+    qualified = index.resolver.qualname(node)
     return qualified is not None and qualified.startswith("torch.cuda.") and qualified.endswith("Tensor")
 
 

@@ -24,6 +24,7 @@ from checker.module import (
     names_in,
     parameter_names,
     sole_name_target,
+    walk,
 )
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
@@ -1612,7 +1613,7 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
                     for where, value in values
                 )
                 (kept if init is not None and settings else dropped).add(attr)
-        for node in ast.walk(index.tree):
+        for node in walk(index.tree):  # (module.walk: ast.walk's order, at half its cost)
             held = None
             if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
                 held = node.func.value  # (`self.memory.append(x)`)
@@ -1640,7 +1641,7 @@ def _written_into(index: ModuleIndex) -> set[str]:
 
     def make() -> set[str]:
         found = set()
-        for node in ast.walk(index.tree):
+        for node in walk(index.tree):  # (module.walk: ast.walk's order, at half its cost)
             if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
                 if isinstance(node.func.value, ast.Name):
                     found.add(node.func.value.id)

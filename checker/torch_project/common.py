@@ -5,6 +5,7 @@ the import may name, the nearest; the file test is checker/project_files.py's `n
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 
@@ -34,10 +35,15 @@ def project_finding(path: str, raw, code: str) -> Finding:
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
     use torch."""
+    collecting = gc.isenabled()
+    gc.disable()  # (a new tree and its index hold no garbage to collect while they grow: checker/engine.py)
     try:
         index = ModuleIndex.build(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
     return index if not torch_only or uses_torch(index) else None
 
 
@@ -60,16 +66,28 @@ def checked_texts(texts: dict[str, str]) -> dict[str, str]:
     return {p: t for p, t in texts.items() if not is_test_path(p)}
 
 
-def importers(texts: dict[str, str], table: dict, pattern: re.Pattern, torch_only: bool = True):
+def importers(
+    texts: dict[str, str],
+    table: dict,
+    pattern: re.Pattern,
+    torch_only: bool = True,
+    parsed: dict | None = None,
+):
     """(index, chosen, path) of each module whose text names (by `pattern`) and can reach a name of `table`
     that another module defines; `chosen` maps each such name to the entries (path first) of the modules it
-    imports it from. Only those modules are parsed."""
+    imports it from. Only those modules are parsed; `parsed` (path -> index), if given, keeps each index for
+    the caller's next question of the same module (one pass, one parse)."""
     for path, text in texts.items():
         names = set(pattern.findall(text)) if any(n in text for n in table) else set()
         names = {n for n in names if any(e[0] != path for e in table[n]) and reaches(text, n)}
         if not names:
             continue
-        index = parse_index(text, torch_only=torch_only)
+        if parsed is None:
+            index = parse_index(text, torch_only=torch_only)
+        else:
+            if path not in parsed:
+                parsed[path] = parse_index(text, torch_only=torch_only)
+            index = parsed[path]
         if index is not None:
             chosen = {
                 n: imported_entries(index, n, path, [e for e in table[n] if e[0] != path]) for n in names

@@ -113,7 +113,7 @@ _MARGIN = re.compile(r"^\S", re.MULTILINE)
 _TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
 # (a def that steps, or loops over a range or while: a step or an evaluation, not a reader; `parameter_reads`)
 _NOT_READER = re.compile(r"\.backward\(|\brange\(|^\s+while\b", re.MULTILINE)
-_CALLED = re.compile(r"(\w+)\s*\(")
+_CALLED = re.compile(r"\b(\w+)\s*\(")  # (`\b`: no retry at each letter inside a word)
 
 
 @functools.lru_cache(maxsize=512)
@@ -157,22 +157,25 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     if not table and not classes:
         return []
     chosen_readers: dict[str, tuple] = {}
+    indexes: dict = {}  # (path -> index: a user is parsed once for its readers, own defs and classes)
     if table:
         called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
-        for index, chosen, path in importers(_loading(users, table, texts), table, called):
+        for index, chosen, path in importers(_loading(users, table, texts), table, called, parsed=indexes):
             names = {n for n, entries in _loaded(chosen, texts, path).items() if entries}
             if names:
                 chosen_readers[path] = (index, names)
     for path, text in users.items():  # (a def of the loop's own module: `log_loss_dict(...)`)
         own = {n for n, entries in table.items() if (path,) in entries and text.count(f"{n}(") > 1}
         if own:
-            index = chosen_readers[path][0] if path in chosen_readers else parse_index(text)
+            if path not in indexes:
+                indexes[path] = parse_index(text)
+            index = indexes[path]
             if index is not None:
                 chosen_readers[path] = (index, chosen_readers.get(path, (index, set()))[1] | own)
     if classes:
         made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
         parsed: dict[tuple[str, str], set[str]] = {}
-        for index, chosen, path in importers(_loading(users, classes, texts), classes, made):
+        for index, chosen, path in importers(_loading(users, classes, texts), classes, made, parsed=indexes):
             names = _instance_readers(index, _loaded(chosen, texts, path), texts, parsed)
             if names:
                 old = chosen_readers.get(path, (index, set()))
@@ -293,9 +296,7 @@ def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], p
     if not any(methods.values()):
         return set()
     found = set()
-    for node in ast.walk(index.tree):
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-            continue
+    for node in index.call_assignments:  # (every `x = f(...)` of the module: the index holds them)
         func = node.value.func
         cls = (
             func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
@@ -366,7 +367,7 @@ def _imported_paths(text: str, path: str) -> set[str]:
         dotted.extend((level, f"{module}.{n}" if module else n) for n in names)
     for match in _IMPORT.finditer(text):
         dotted.extend((0, part.split()[0]) for part in match.group(1).split(","))
-    return {found for level, module in dotted for found in module_paths(module, path, level)}
+    return {found for level, module in set(dotted) for found in module_paths(module, path, level)}
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
