@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ast
-import gc
 import re
 import warnings
 from collections.abc import Iterable
 from dataclasses import replace
 
 from checker.findings import Finding, RawFinding, Skipped
+from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
@@ -27,11 +27,9 @@ class Unparsable(ValueError):
 def _parse(source: str, label: str, line_offset: int = 0) -> ast.Module:
     """The module's tree. Raises Unparsable with a reason (a syntax error, or nesting too deep for the
     parser: a 20,000-term expression raises RecursionError inside ast)."""
-    collecting = gc.isenabled()
     try:
-        with warnings.catch_warnings():
+        with collection_paused(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences in old code are not our findings
-            gc.disable()  # (a new tree holds no cycle to free: collections while it grows are a fifth of a parse)
             return ast.parse(source, filename=label)
     except SyntaxError as exc:
         raise Unparsable(_syntax_reason(exc, line_offset)) from None
@@ -39,9 +37,6 @@ def _parse(source: str, label: str, line_offset: int = 0) -> ast.Module:
         raise Unparsable("too deeply nested for the Python parser") from None
     except ValueError as exc:  # null bytes
         raise Unparsable(str(exc)) from None
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _syntax_reason(exc: SyntaxError, line_offset: int = 0) -> str:
@@ -55,13 +50,8 @@ def run_rules(
 ) -> tuple[list, list[str]]:
     """Raw findings of every rule, and one line per rule that failed on this module (a checker bug).
     `keep`, if given, is called with the module's index after the rules ran (while their caches are warm)."""
-    collecting = gc.isenabled()
-    gc.disable()  # (the index and the rules' caches are cycles of one module's life: collected after it)
-    try:
+    with collection_paused():  # (the index and the rules' caches are cycles of one module's life)
         return _run_rules(tree, rules, implicit_imports, keep)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _run_rules(

@@ -19,9 +19,8 @@ Which project file an import names is checker/project_files.py's answer, shared 
 
 from __future__ import annotations
 
-import gc
-
 from checker.findings import Finding
+from checker.gc_pause import collection_paused
 from checker.torch_project.common import project_texts
 from checker.torch_project.factories import factories_across_modules
 from checker.torch_project.loaders import loaders_across_modules, module_facts
@@ -48,12 +47,7 @@ def across_modules(
     then factories (PP506), then host reads (PP501). `sources` (path -> text) and `known` (path ->
     `module_facts`) hold what the per-module pass read and computed in this process, reused here."""
     sources = {} if sources is None else sources
-    collecting = gc.isenabled()
-    gc.disable()  # (the passes' trees and indexes are freed by reference counts: no collection while they run)
-    try:
+    with collection_paused():  # (the passes' trees and indexes are freed by reference counts)
         findings = loaders_across_modules(findings, projects, codes, sources, known)
         findings = factories_across_modules(findings, projects, codes, sources)
         return reads_across_modules(findings, projects, codes, sources)
-    finally:
-        if collecting:
-            gc.enable()

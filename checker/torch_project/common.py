@@ -5,11 +5,11 @@ the import may name, the nearest; the file test is checker/project_files.py's `n
 from __future__ import annotations
 
 import ast
-import gc
 import os
 import re
 
 from checker.findings import Finding
+from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex, import_of
 from checker.project_files import names_file
 from checker.rules import all_rules
@@ -35,15 +35,11 @@ def project_finding(path: str, raw, code: str) -> Finding:
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
     use torch."""
-    collecting = gc.isenabled()
-    gc.disable()  # (a new tree and its index hold no garbage to collect while they grow: checker/engine.py)
     try:
-        index = ModuleIndex.build(ast.parse(text))
+        with collection_paused():
+            index = ModuleIndex.build(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError):
         return None
-    finally:
-        if collecting:
-            gc.enable()
     return index if not torch_only or uses_torch(index) else None
 
 
