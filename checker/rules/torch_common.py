@@ -772,6 +772,15 @@ def _model_like(name: str) -> bool:
 
 
 _DTYPE_ONLY = frozenset({"float", "double", "half", "long", "int", "bool", "bfloat16", "float32", "float16"})
+# torch's dtypes named by their size (`.to(torch.int64)` changes the type, not the device; torch-fix40)
+_SIZED_DTYPE = re.compile(
+    r"^(?:u?int(?:8|16|32|64)|float(?:16|32|64)|complex(?:64|128)|short|cfloat|cdouble)$"
+)
+
+
+def _is_dtype_name(name: str) -> bool:
+    """The last name of a torch dtype (`float`, `int64`, `bfloat16`): `.to(torch.<name>)` is a cast."""
+    return name in _DTYPE_ONLY or bool(_SIZED_DTYPE.match(name))
 
 
 def _cpu_device_names(index: ModuleIndex) -> set[str]:
@@ -846,7 +855,7 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
         return isinstance(first.value, str) and first.value.startswith(("cuda", "mps", "xpu"))
     qualified = index.resolver.qualname(first)
     if qualified is not None and qualified.startswith("torch."):
-        return qualified.rsplit(".", 1)[1] not in _DTYPE_ONLY
+        return not _is_dtype_name(qualified.rsplit(".", 1)[1])
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
 
 

@@ -2243,7 +2243,7 @@ def check_created_then_moved(
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
-        device_move = is_device_move(call, index) and not _sized_dtype_cast(call, index)
+        device_move = is_device_move(call, index)
         moved = [call.func.value] if device_move or _typed_as(call, index, site) else []
         moved += helped or []
         if not moved and _cuda_constructor(call, index):
@@ -2309,25 +2309,6 @@ def check_created_then_moved(
             f"on every run of {where}; pass `device=` or create it once outside",
             confidence=_copy_confidence(index, site, stepped, made),
         )
-
-
-# (torch-fix40) torch's dtypes named by their size: `.to(torch.int64)` changes the type, not the device;
-# torch_common's `_DTYPE_ONLY` (owned by PP501's work this session) names the short ones only
-_SIZED_DTYPE = re.compile(
-    r"^(?:u?int(?:8|16|32|64)|float(?:16|32|64)|complex(?:64|128)|short|cfloat|cdouble)$"
-)
-
-
-def _sized_dtype_cast(call: ast.Call, index: ModuleIndex) -> bool:
-    """`torch.arange(n).to(torch.int64)` (ffjord's diagnostics, hold-out 11): a cast on the host."""
-    if method_name(call) != "to" or len(call.args) != 1 or call.keywords:
-        return False
-    qualified = index.resolver.qualname(call.args[0])
-    return (
-        qualified is not None
-        and qualified.startswith("torch.")
-        and bool(_SIZED_DTYPE.match(qualified.rsplit(".", 1)[1]))
-    )
 
 
 # (torch-fix40) grids: at `low` (a loop that steps nothing, a def some loop runs) 28 of 30 first-read
