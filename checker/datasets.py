@@ -185,6 +185,8 @@ class DatasetFlow:
                     for name in self._split_dicts(stmt):
                         env[name + _SPLITS] = stmt.value  # `dataset["test"]` reads one split
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if value is not None and isinstance(stmt, ast.Assign):
+                    targets = self._with_info_targets(stmt) or targets  # `ds, info = tfds.load(...)`
                 iterator = self._iterator_of(stmt.value, env, function, depth, stack)
                 for target in targets:
                     if iterator is not None and isinstance(target, ast.Name):
@@ -264,6 +266,19 @@ class DatasetFlow:
             return []
         names = [t.id for t in target.elts if isinstance(t, ast.Name)]
         return names if len(names) == len(target.elts) == len(split.elts) else []
+
+    def _with_info_targets(self, stmt: ast.Assign) -> list[ast.expr]:
+        """`ds, info = tfds.load(name, split="train", with_info=True)`: the dataset is the pair's first
+        element (tf-fix25); the info object is no pipeline."""
+        call = stmt.value
+        if len(stmt.targets) != 1 or not isinstance(call, ast.Call):
+            return []
+        if self.index.resolver.call_name(call) != "tensorflow_datasets.load":
+            return []
+        target = stmt.targets[0]
+        if not _keyword_is(call, "with_info", True) or not isinstance(target, ast.Tuple | ast.List):
+            return []
+        return [target.elts[0]] if len(target.elts) == 2 else []
 
     def _split_dicts(self, stmt: ast.Assign) -> list[str]:
         """`dataset = tfds.load(name)` or `dataset, info = tfds.load(name, with_info=True)` with no `split`:
