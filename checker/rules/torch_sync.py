@@ -627,7 +627,9 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     integrator), `float((output - target).abs().mean())` (a metrics record), `gt.detach().cpu().numpy()`,
     `v.item()` over `kwargs.items()` (a metric logger), or hands one to a method of its own class that does
     (`self.add_tensor(k, v)`, given in `readers`). A def that trains (`backward`) is a step, and one with a
-    loop over anything but a parameter (a loader, a range) an evaluation, not a reader."""
+    loop over anything but a parameter or a value made from one (a loader, a configured range) an
+    evaluation, not a reader; `for r in range(nb_classes)` with `nb_classes` the classes of its
+    argument's confusion matrix is still a reader (benchmarking-gnns' `accuracy_SBM`)."""
     args = function.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
     params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
@@ -635,11 +637,14 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
         return False
     tainted = set(params)
     bindings = []
+    loops = []  # (what the def's own loops run over)
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and method_name(node) == "backward":
             return False
-        if isinstance(node, ast.While) or (isinstance(node, ast.For) and not names_in(node.iter) & params):
-            return False  # (a loop of its own over data or a range: an evaluation, not a reader)
+        if isinstance(node, ast.While):
+            return False
+        if isinstance(node, ast.For):
+            loops.append(names_in(node.iter))
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
             targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
             bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
@@ -653,6 +658,8 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
                 grown = True
         if not grown:
             break
+    if any(not used & tainted for used in loops):
+        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
     return _untimed_read(function.body, tainted, readers)
 
 
@@ -2805,7 +2812,10 @@ register(
             "method of the class (`add_dict` -> `add_tensor`), or a def of this or an imported module that "
             "reads a parameter anywhere outside an `if` on a step or log switch (`tonp(v)` in a comprehension, "
             "`log_loss_dict(...)`). A module that moves tensors with `.to(**self.tpdv)` (a dict naming "
-            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU."
+            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU. Branch torch-fix42: "
+            "such a def imported under another name is found too (`from train.metrics import accuracy_SBM as "
+            "accuracy`, then `accuracy(scores, labels)`), and a def whose loop runs over a value made from its "
+            "argument (`for r in range(nb_classes)` of the confusion matrix of its targets) still reads it."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "

@@ -21,6 +21,7 @@ from checker.rules.torch_sync import check_host_sync, host_readers, parameter_re
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
+    import_aliases,
     import_lines,
     importers,
     parse_index,
@@ -111,15 +112,18 @@ def _reader_defs(text: str, spans: dict[str, tuple[int, int]], names: set[str]) 
 
 _MARGIN = re.compile(r"^\S", re.MULTILINE)
 _TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
-# (a def that steps, or loops over a range or while: a step or an evaluation, not a reader; `parameter_reads`)
-_NOT_READER = re.compile(r"\.backward\(|\brange\(|^\s+while\b", re.MULTILINE)
+# (a def that steps, or loops while: a step or an evaluation, not a reader; its loops: `parameter_reads`)
+_NOT_READER = re.compile(r"\.backward\(|^\s+while\b", re.MULTILINE)
 _CALLED = re.compile(r"\b(\w+)\s*\(")  # (`\b`: no retry at each letter inside a word)
 
 
 @functools.lru_cache(maxsize=512)
 def _called_words(text: str) -> frozenset[str]:
-    """The words the text calls (`name(`)."""
-    return frozenset(_CALLED.findall(text))
+    """The words the text calls (`name(`), and the imported names it calls under another
+    (`from train.metrics import accuracy_SBM as accuracy`, then `accuracy(...)`: accuracy_SBM)."""
+    called = frozenset(_CALLED.findall(text))
+    aliases = import_aliases(text)
+    return called | {name for name, alias in aliases.items() if alias & called}
 
 
 def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -158,8 +162,8 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         return []
     chosen_readers: dict[str, tuple] = {}
     indexes: dict = {}  # (path -> index: a user is parsed once for its readers, own defs and classes)
-    if table:
-        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
+    if table:  # (a reader is called by its name or imported under another: `import accuracy_SBM as accuracy`)
+        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")(?:\s*\(|\s+as\s+\w)")
         for index, chosen, path in importers(_loading(users, table, texts), table, called, parsed=indexes):
             names = {n for n, entries in _loaded(chosen, texts, path).items() if entries}
             if names:
@@ -190,6 +194,8 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     found = []
     for path, (index, names) in chosen_readers.items():
+        aliases = import_aliases(texts[path])
+        names = names | {a for n in names for a in aliases.get(n, ())}
         check = lowered_on_toys(functools.partial(check_host_sync, readers=frozenset(names)))
         noqa = noqa_lines(texts[path])
         for raw in check(index):
