@@ -282,8 +282,38 @@ _CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
 
 def _reading_class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes whose text holds a host read and no backward (a trainer's own steps are
-    another pass's), by name, with where each runs: the candidates `reading_methods` parses."""
-    return {n: (a, b) for n, (a, b) in _reading_spans(text)[1].items() if ".backward(" not in text[a:b]}
+    another pass's), by name, with where each runs: the candidates `reading_methods` parses; in a module
+    with a class whose `__iadd__` reads what it is given (`_reads_when_added`), also the classes adding
+    into what they hold (ALAE's `LossTracker.update`: `self.tracks[k] += v`)."""
+    found = {n: (a, b) for n, (a, b) in _reading_spans(text)[1].items() if ".backward(" not in text[a:b]}
+    if _reads_when_added(text):
+        found.update(_adding_class_spans(text))
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _reads_when_added(text: str) -> bool:
+    """A class of the module reads what its `__iadd__` is given (`value.detach().cpu()`)."""
+    if "def __iadd__" not in text:
+        return False
+    for a, b in _reading_spans(text)[1].values():
+        if "def __iadd__" in text[a:b] and (index := parse_index(text[a:b], torch_only=False)) is not None:
+            classes = [n for n in index.tree.body if isinstance(n, ast.ClassDef)]
+            if classes and "__iadd__" in reading_methods(classes[0]):
+                return True
+    return False
+
+
+def _adding_class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes whose text adds into something (`+=`) and holds no backward."""
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    found = {}
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        body = text[start:stop]
+        if head is not None and head.group(1) == "class" and "+=" in body and ".backward(" not in body:
+            found[head.group(2)] = (start, stop)
+    return found
 
 
 def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], parsed: dict) -> set[str]:
@@ -297,7 +327,8 @@ def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], p
                 start, end = _reading_class_spans(texts[path])[name]
                 definer = parse_index(texts[path][start:end], torch_only=False)
                 classes = [n for n in definer.tree.body if isinstance(n, ast.ClassDef)] if definer else []
-                parsed[path, name] = reading_methods(classes[0]) if classes else set()
+                adds = _reads_when_added(texts[path])
+                parsed[path, name] = reading_methods(classes[0], adds) if classes else set()
             methods.setdefault(name, set()).update(parsed[path, name])
     if not any(methods.values()):
         return set()
