@@ -627,7 +627,9 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     integrator), `float((output - target).abs().mean())` (a metrics record), `gt.detach().cpu().numpy()`,
     `v.item()` over `kwargs.items()` (a metric logger), or hands one to a method of its own class that does
     (`self.add_tensor(k, v)`, given in `readers`). A def that trains (`backward`) is a step, and one with a
-    loop over anything but a parameter (a loader, a range) an evaluation, not a reader."""
+    loop over anything but a parameter or a value made from one (a loader, a configured range) an
+    evaluation, not a reader; `for r in range(nb_classes)` with `nb_classes` the classes of its
+    argument's confusion matrix is still a reader (benchmarking-gnns' `accuracy_SBM`)."""
     args = function.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
     params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
@@ -635,11 +637,14 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
         return False
     tainted = set(params)
     bindings = []
+    loops = []  # (what the def's own loops run over)
     for node in ast.walk(function):
         if isinstance(node, ast.Call) and method_name(node) == "backward":
             return False
-        if isinstance(node, ast.While) or (isinstance(node, ast.For) and not names_in(node.iter) & params):
-            return False  # (a loop of its own over data or a range: an evaluation, not a reader)
+        if isinstance(node, ast.While):
+            return False
+        if isinstance(node, ast.For):
+            loops.append(names_in(node.iter))
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
             targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
             bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
@@ -653,6 +658,8 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
                 grown = True
         if not grown:
             break
+    if any(not used & tainted for used in loops):
+        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
     return _untimed_read(function.body, tainted, readers)
 
 
@@ -675,12 +682,23 @@ def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> boo
         ]
         for handler in getattr(stmt, "handlers", ()):
             inner.append(handler.body)
+        if "__iadd__" in readers and _added_into_held(stmt, tainted):
+            return True
         heads = [v for f, v in ast.iter_fields(stmt) if f not in ("body", "orelse", "finalbody", "handlers")]
         if any(_parameter_read(node, tainted, readers) for head in heads for node in _nodes(head)):
             return True
         if any(_untimed_read(block, tainted, readers) for block in inner):
             return True
     return False
+
+
+def _added_into_held(stmt: ast.stmt, tainted: set[str]) -> bool:
+    """`self.tracks[k] += v`: a tainted value added into a tracker the instance holds, where a class of the
+    module reads what its `__iadd__` is given (ALAE's `RunningMeanTorch`)."""
+    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)):
+        return False
+    parts = dotted_parts(stmt.target.value if isinstance(stmt.target, ast.Subscript) else stmt.target)
+    return bool(parts and parts[0] == "self" and len(parts) > 1 and names_in(stmt.value) & tainted)
 
 
 def _nodes(value):
@@ -716,13 +734,17 @@ def _parameter_read(node: ast.AST, tainted: set[str], readers: frozenset[str]) -
     return False
 
 
-def reading_methods(cls: ast.ClassDef) -> set[str]:
+def reading_methods(cls: ast.ClassDef, adds: bool = False) -> set[str]:
     """The methods of a class that read a parameter on the host (`parameter_reads`), also through another
-    reading method of the class (`add_dict` handing each value to `add_tensor`)."""
+    reading method of the class (`add_dict` handing each value to `add_tensor`); with `adds` (a class of
+    the module reads what its `__iadd__` is given), through `self.tracks[k] += v`."""
     methods = [m for m in cls.body if isinstance(m, FUNCTION_TYPES) and m.name != "__init__"]
     found: set[str] = set()
+    extra = {"__iadd__"} if adds else set()
     for _ in range(3):
-        more = {m.name for m in methods if m.name not in found and parameter_reads(m, frozenset(found))}
+        more = {
+            m.name for m in methods if m.name not in found and parameter_reads(m, frozenset(found | extra))
+        }
         if not more:
             break
         found |= more
@@ -2805,7 +2827,12 @@ register(
             "method of the class (`add_dict` -> `add_tensor`), or a def of this or an imported module that "
             "reads a parameter anywhere outside an `if` on a step or log switch (`tonp(v)` in a comprehension, "
             "`log_loss_dict(...)`). A module that moves tensors with `.to(**self.tpdv)` (a dict naming "
-            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU."
+            "`device=`) or through `gpu(tensor, self._use_cuda)` counts as using a GPU. Branch torch-fix42: "
+            "such a def imported under another name is found too (`from train.metrics import accuracy_SBM as "
+            "accuracy`, then `accuracy(scores, labels)`), and a def whose loop runs over a value made from its "
+            "argument (`for r in range(nb_classes)` of the confusion matrix of its targets) still reads it; a "
+            "method adding its argument into a tracker it holds (`self.tracks[k] += v`) reads it where a class "
+            "of its module reads what its `__iadd__` is given (`value.detach().cpu()`)."
         ),
         why=(
             "CUDA kernels run asynchronously: Python queues the next step while the GPU works. Reading a value "

@@ -5,6 +5,7 @@ the import may name, the nearest; the file test is checker/project_files.py's `n
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 
@@ -105,6 +106,23 @@ def import_lines(text: str) -> str:
     return "\n".join(_IMPORT_LINE.findall(text))
 
 
+_FROM_ALIAS = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*\(?([^)\n]*\bas\b[^)\n]*)", re.MULTILINE)
+_AS = re.compile(r"\b(\w+)\s+as\s+(\w+)")
+
+
+@functools.lru_cache(maxsize=512)
+def import_aliases(text: str) -> dict[str, frozenset[str]]:
+    """The names the text imports from a module under another, with the names it uses for them (`from
+    train.metrics import accuracy_SBM as accuracy` -> {"accuracy_SBM": {"accuracy"}}), from the text."""
+    if " as " not in text:
+        return {}
+    found: dict[str, set[str]] = {}
+    for line in _FROM_ALIAS.findall(text):
+        for name, alias in _AS.findall(line):
+            found.setdefault(name, set()).add(alias)
+    return {n: frozenset(a) for n, a in found.items()}
+
+
 def reaches(text: str, name: str) -> bool:
     """The text imports `name` (`from data import get_loader`, or every name: `from utils import *`) or
     calls it on a module (`datasets.name(`): it can reach another module's def of that name."""
@@ -117,7 +135,8 @@ def imported_from(index: ModuleIndex, name: str) -> str | None:
     """The module a name is imported from (`from data.factory import name` -> "data.factory"); for a name
     the module reaches through a module it imports (`import helpers`, `from train_utils import
     train_eval_utils as utils`), the module it calls the name on (`helpers.name(...)`: "helpers",
-    `utils.name(...)`: "train_utils.train_eval_utils")."""
+    `utils.name(...)`: "train_utils.train_eval_utils"); for a name it imports under another (`from
+    train.metrics import accuracy_SBM as accuracy`), the module it is imported from."""
     if (found := import_of(name, index)) is not None:
         return found[1]
     called = {  # `from train_utils import train_eval_utils as utils`, then `utils.train_one_epoch(...)`
@@ -135,6 +154,15 @@ def imported_from(index: ModuleIndex, name: str) -> str | None:
                 return alias.name  # `import engine` or `import tools.engine as engine`
             if node.module:
                 return f"{node.module}.{alias.name}"
+    for (
+        node
+    ) in index.imports:  # (imported under another name: `from train.metrics import accuracy_SBM as acc`)
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and any(alias.name == name and alias.asname for alias in node.names)
+        ):
+            return node.module
     return None
 
 

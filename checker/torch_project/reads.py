@@ -21,6 +21,7 @@ from checker.rules.torch_sync import check_host_sync, host_readers, parameter_re
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
+    import_aliases,
     import_lines,
     importers,
     parse_index,
@@ -111,15 +112,18 @@ def _reader_defs(text: str, spans: dict[str, tuple[int, int]], names: set[str]) 
 
 _MARGIN = re.compile(r"^\S", re.MULTILINE)
 _TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
-# (a def that steps, or loops over a range or while: a step or an evaluation, not a reader; `parameter_reads`)
-_NOT_READER = re.compile(r"\.backward\(|\brange\(|^\s+while\b", re.MULTILINE)
+# (a def that steps, or loops while: a step or an evaluation, not a reader; its loops: `parameter_reads`)
+_NOT_READER = re.compile(r"\.backward\(|^\s+while\b", re.MULTILINE)
 _CALLED = re.compile(r"\b(\w+)\s*\(")  # (`\b`: no retry at each letter inside a word)
 
 
 @functools.lru_cache(maxsize=512)
 def _called_words(text: str) -> frozenset[str]:
-    """The words the text calls (`name(`)."""
-    return frozenset(_CALLED.findall(text))
+    """The words the text calls (`name(`), and the imported names it calls under another
+    (`from train.metrics import accuracy_SBM as accuracy`, then `accuracy(...)`: accuracy_SBM)."""
+    called = frozenset(_CALLED.findall(text))
+    aliases = import_aliases(text)
+    return called | {name for name, alias in aliases.items() if alias & called}
 
 
 def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -158,8 +162,8 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
         return []
     chosen_readers: dict[str, tuple] = {}
     indexes: dict = {}  # (path -> index: a user is parsed once for its readers, own defs and classes)
-    if table:
-        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")\s*\(")
+    if table:  # (a reader is called by its name or imported under another: `import accuracy_SBM as accuracy`)
+        called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")(?:\s*\(|\s+as\s+\w)")
         for index, chosen, path in importers(_loading(users, table, texts), table, called, parsed=indexes):
             names = {n for n, entries in _loaded(chosen, texts, path).items() if entries}
             if names:
@@ -190,6 +194,8 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     found = []
     for path, (index, names) in chosen_readers.items():
+        aliases = import_aliases(texts[path])
+        names = names | {a for n in names for a in aliases.get(n, ())}
         check = lowered_on_toys(functools.partial(check_host_sync, readers=frozenset(names)))
         noqa = noqa_lines(texts[path])
         for raw in check(index):
@@ -276,8 +282,38 @@ _CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
 
 def _reading_class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes whose text holds a host read and no backward (a trainer's own steps are
-    another pass's), by name, with where each runs: the candidates `reading_methods` parses."""
-    return {n: (a, b) for n, (a, b) in _reading_spans(text)[1].items() if ".backward(" not in text[a:b]}
+    another pass's), by name, with where each runs: the candidates `reading_methods` parses; in a module
+    with a class whose `__iadd__` reads what it is given (`_reads_when_added`), also the classes adding
+    into what they hold (ALAE's `LossTracker.update`: `self.tracks[k] += v`)."""
+    found = {n: (a, b) for n, (a, b) in _reading_spans(text)[1].items() if ".backward(" not in text[a:b]}
+    if _reads_when_added(text):
+        found.update(_adding_class_spans(text))
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _reads_when_added(text: str) -> bool:
+    """A class of the module reads what its `__iadd__` is given (`value.detach().cpu()`)."""
+    if "def __iadd__" not in text:
+        return False
+    for a, b in _reading_spans(text)[1].values():
+        if "def __iadd__" in text[a:b] and (index := parse_index(text[a:b], torch_only=False)) is not None:
+            classes = [n for n in index.tree.body if isinstance(n, ast.ClassDef)]
+            if classes and "__iadd__" in reading_methods(classes[0]):
+                return True
+    return False
+
+
+def _adding_class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes whose text adds into something (`+=`) and holds no backward."""
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    found = {}
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        body = text[start:stop]
+        if head is not None and head.group(1) == "class" and "+=" in body and ".backward(" not in body:
+            found[head.group(2)] = (start, stop)
+    return found
 
 
 def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], parsed: dict) -> set[str]:
@@ -291,7 +327,8 @@ def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], p
                 start, end = _reading_class_spans(texts[path])[name]
                 definer = parse_index(texts[path][start:end], torch_only=False)
                 classes = [n for n in definer.tree.body if isinstance(n, ast.ClassDef)] if definer else []
-                parsed[path, name] = reading_methods(classes[0]) if classes else set()
+                adds = _reads_when_added(texts[path])
+                parsed[path, name] = reading_methods(classes[0], adds) if classes else set()
             methods.setdefault(name, set()).update(parsed[path, name])
     if not any(methods.values()):
         return set()
