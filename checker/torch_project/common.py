@@ -154,9 +154,8 @@ def imported_from(index: ModuleIndex, name: str) -> str | None:
                 return alias.name  # `import engine` or `import tools.engine as engine`
             if node.module:
                 return f"{node.module}.{alias.name}"
-    for (
-        node
-    ) in index.imports:  # (imported under another name: `from train.metrics import accuracy_SBM as acc`)
+    # (imported under another name: `from train.metrics import accuracy_SBM as acc`)
+    for node in index.imports:
         if (
             isinstance(node, ast.ImportFrom)
             and node.module
