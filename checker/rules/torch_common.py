@@ -294,6 +294,18 @@ class TorchFacts:
         )
 
     @functools.cached_property
+    def data_parallel_models(self) -> set[str]:
+        """Names bound to a model wrapped for data parallelism (`generator_full = DataParallelWithCallback(
+        generator_full, device_ids=device_ids)`, `nn.DataParallel(net)`): the wrapper scatters its inputs
+        to the GPUs, so a batch it is given is copied there (PP505) and a loop running it is no CPU loop
+        (PP501)."""
+        return {
+            name
+            for name, values in self.index.name_values.items()
+            if any(isinstance(v, ast.Call) and "DataParallel" in (base_name(v.func) or "") for v in values)
+        }
+
+    @functools.cached_property
     def _bindings(self) -> collections.Counter:
         """How many times the module binds each name: assignments, loop targets, parameters."""
         found = collections.Counter()

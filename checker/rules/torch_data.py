@@ -15,7 +15,6 @@ from checker.module import (
     bound_values,
     names_in,
     parameter_names,
-    sole_name_target,
     statements_in,
     walk,
 )
@@ -887,7 +886,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
     fx = facts(index)
-    scattering = _scattering(index)
+    scattering = facts(index).data_parallel_models
     for node in loop_nodes(index, loop):
         if not isinstance(node, ast.Call):
             continue
@@ -904,25 +903,6 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if isinstance(node.func, ast.Name) and node.func.id in scattering and _batch_in_args(node, targets):
             return True
     return False
-
-
-def _scattering(index: ModuleIndex) -> set[str]:
-    """Names bound to a model wrapped in DataParallel (`generator_full = DataParallelWithCallback(
-    generator_full, device_ids=device_ids)`): calling one with the batch scatters it to the GPUs."""
-
-    def make() -> set[str]:
-        return {
-            name
-            for node in index.call_assignments
-            if "DataParallel" in _last_called(node.value) and (name := sole_name_target(node)) is not None
-        }
-
-    return facts(index).loop_cache("scattering", None, make)
-
-
-def _last_called(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,

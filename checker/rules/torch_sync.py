@@ -297,7 +297,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     if key is None or not any(key in names for _, names in loaders):
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
-    parallel = fx.loop_cache("data_parallel", None, lambda: _data_parallel_models(index))
+    parallel = fx.data_parallel_models
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
@@ -312,17 +312,6 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
-
-
-def _data_parallel_models(index: ModuleIndex) -> set[str]:
-    """Names bound to a model wrapped for data parallelism (`generator_full = DataParallelWithCallback(
-    generator_full, device_ids=device_ids)`, `nn.DataParallel(net)`): the wrapper scatters its inputs to the
-    GPUs, so a loop that runs it is no CPU loop."""
-    return {
-        name
-        for name, values in index.name_values.items()
-        if any(isinstance(v, ast.Call) and "DataParallel" in (base_name(v.func) or "") for v in values)
-    }
 
 
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
@@ -542,7 +531,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
         name = func.id if isinstance(func, ast.Name) else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             name = func.attr
-        if name not in readers and isinstance(func, ast.Attribute) and "." in readers_text(readers):
+        if name not in readers and isinstance(func, ast.Attribute) and any("." in r for r in readers):
             name = ast.unparse(func)  # (`meters.update`: a method of the receiver's class)
         if name not in readers or fx.guarded_step(site.node, loop):
             continue
@@ -580,12 +569,6 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
         if isinstance(node.target, ast.Tuple) and names_in(node.iter) & found:
             found |= {n.id for n in ast.walk(node.target.elts[-1]) if isinstance(n, ast.Name)}
     return found
-
-
-@functools.lru_cache(maxsize=64)
-def readers_text(readers: frozenset[str]) -> str:
-    """The readers' names, joined (a quick test for dotted receivers)."""
-    return " ".join(readers)
 
 
 def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
