@@ -1509,9 +1509,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int | float) and not isinstance(node.value, bool)
     if isinstance(node, ast.Attribute):
-        root = node
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        root = _receiver_root(node)
         return (
             node.attr == "shape"
             or (_on_self(node) and node.attr in _hyperparameters(index))
@@ -1618,17 +1616,8 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
                     for where, value in values
                 )
                 (kept if init is not None and settings else dropped).add(attr)
-        for node in walk(index.tree):  # (module.walk: ast.walk's order, at half its cost)
-            held = None
-            if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
-                held = node.func.value  # (`self.memory.append(x)`)
-            elif isinstance(node, ast.Assign | ast.AugAssign):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    if isinstance(target, ast.Subscript):
-                        while isinstance(target, ast.Subscript):
-                            target = target.value
-                        held = target  # (`self.states[i] = s`)
-            if isinstance(held, ast.Attribute) and _on_self(held):
+        for held, whole in _stored_into(index):  # (`self.memory.append(x)`, `self.states[i] = s`)
+            if not whole and isinstance(held, ast.Attribute) and _on_self(held):
                 dropped.add(held.attr)
         return kept - dropped
 
@@ -1643,28 +1632,34 @@ _FILLERS = frozenset(
 def _written_into(index: ModuleIndex) -> set[str]:
     """Names the module augments (`poss *= mask`), writes into (`labels[i] = y`) or fills through a method
     (`losses.append(loss)`, `rewards_.insert(0, r)`) anywhere."""
+    return facts(index).loop_cache(
+        "written_into",
+        None,
+        lambda: {held.id for held, _ in _stored_into(index) if isinstance(held, ast.Name)},
+    )
 
-    def make() -> set[str]:
-        found = set()
+
+def _stored_into(index: ModuleIndex) -> list[tuple[ast.AST, bool]]:
+    """What the module changes in place, once for `_written_into` and `_hyperparameters`: the receiver of a
+    filling method (`losses.append(x)`), the root of a subscripted store (`labels[i] = y`, `self.states[i]
+    += s`), and (flagged `whole`) the target of an augmented assignment without a subscript (`poss *= m`)."""
+
+    def make() -> list[tuple[ast.AST, bool]]:
+        found = []
         for node in walk(index.tree):  # (module.walk: ast.walk's order, at half its cost)
             if isinstance(node, ast.Call) and method_name(node) in _FILLERS:
-                if isinstance(node.func.value, ast.Name):
-                    found.add(node.func.value.id)
-                continue
-            if isinstance(node, ast.AugAssign):
-                targets = [node.target]
-            elif isinstance(node, ast.Assign):
-                targets = [t for t in node.targets if isinstance(t, ast.Subscript)]
-            else:
-                continue
-            for target in targets:
-                while isinstance(target, ast.Subscript):
-                    target = target.value
-                if isinstance(target, ast.Name):
-                    found.add(target.id)
+                found.append((node.func.value, False))
+            elif isinstance(node, ast.Assign | ast.AugAssign):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    whole = not isinstance(target, ast.Subscript)
+                    if whole and isinstance(node, ast.Assign):
+                        continue
+                    while isinstance(target, ast.Subscript):
+                        target = target.value
+                    found.append((target, whole))
         return found
 
-    return facts(index).loop_cache("written_into", None, make)
+    return facts(index).loop_cache("stored_into", None, make)
 
 
 def _fixed_index(index_node: ast.AST) -> bool:
