@@ -24,6 +24,7 @@ from checker.rules.torch_common import (
     call_function,
     facts,
     is_device_move,
+    is_false,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -719,7 +720,7 @@ def check_loader_main_process(index: ModuleIndex):
     if not loaders:
         return
     in_memory = _in_memory_names(index)
-    training = None
+    training = handed = None
     for call, names in loaders:
         given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
@@ -731,8 +732,11 @@ def check_loader_main_process(index: ModuleIndex):
             continue
         if training is None:
             training = _training_sources(index, scopes)
-        lightning = _in_train_hook(call, index) or _fit_or_train_maker(call, index)
-        if not (names & training or lightning):
+            handed = _handed_with_optimizer(index, scopes)
+        lightning = (
+            _in_train_hook(call, index) or _fit_or_train_maker(call, index) or _decoding_maker(call, index)
+        )
+        if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         how = "num_workers=0" if given else "no num_workers"
         yield RawFinding(
@@ -747,6 +751,130 @@ def check_loader_main_process(index: ModuleIndex):
             if (facts(index).on_device or lightning) and not token_batches(index, call)
             else "low",
         )
+
+
+def _handed_with_optimizer(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
+    """Keys of the loaders handed, as they are or as an iterator bound to a name (`loadern_iter =
+    iter(train_nloader)`), to a def or class the module does not define that is handed an optimizer too
+    (`train(loadern_iter, loadera_iter, model, args.batch_size, optimizer, viz, device)`, RTFM's step loop
+    calling train.py's `train`; `train_epoch(model, train_loader, optimizer)` of a utils module): the
+    callee trains on its batches."""
+    optimizers = {
+        name
+        for name, values in index.name_values.items()
+        if any(isinstance(v, ast.Call) and _makes_optimizer(v, index) for v in values)
+    }
+    if not optimizers:
+        return set()
+    iterated = {  # `loadern_iter = iter(train_nloader)`
+        name: values[0].args[0]
+        for name, values in index.name_values.items()
+        if values
+        and all(isinstance(v, ast.Call) and base_name(v.func) == "iter" and v.args for v in values)
+        and len({ast.dump(v.args[0]) for v in values}) == 1
+    }
+    fx = facts(index)
+    found: set[Key] = set()
+    for site in index.calls:
+        call = site.node
+        if fx.helpers.get(id(call)) is not None or fx.own_method(call) is not None:
+            continue  # (a def of the module: its own loops say whether it trains)
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if not any(isinstance(g, ast.Name) and g.id in optimizers for g in given):
+            continue
+        for value in given:
+            if isinstance(value, ast.Name) and value.id not in optimizers:
+                source = iterated.get(value.id, value)
+                key = scopes.key(source, site.function, call.lineno)
+                if key is not None:
+                    found.add(key)
+    return found
+
+
+# what opens and decodes a file: an image, an array, a clip
+_DECODERS = re.compile(
+    r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|io\.imread|"
+    r"torchaudio\.load|librosa\.load|(?:sf|soundfile)\.read|read_image|pil_loader|default_loader)$"
+)
+
+
+def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader is made and returned by a def (`get_images_dataloader(folder, ...)`: `ds =
+    Dataset(folder, image_size)`, `return DataLoader(ds, ...)`) over an instance of a Dataset class of the
+    module whose `__getitem__` opens and decodes a file per item (`Image.open(path)`, `np.load(...)`): what
+    the helper's caller iterates is decoded in its own process, batch by batch."""
+    function = call_function(index, call)
+    if not isinstance(function, FUNCTION_TYPES):
+        return False
+    decoding = facts(index).loop_cache("decoding classes", None, lambda: _decoding_classes(index))
+    if not decoding:
+        return False
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        made = [
+            node.value
+            for node in index.call_assignments
+            if node.lineno <= call.lineno
+            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+            and call_function(index, node.value) is function
+        ]
+        dataset = made[-1] if made else None
+    if not (isinstance(dataset, ast.Call) and base_name(dataset.func) in decoding):
+        return False
+    _, shuffle = loader_argument(call, "shuffle", 2, index)
+    _, size = loader_argument(call, "batch_size", 1, index)
+    if is_false(shuffle) or (isinstance(size, ast.Constant) and size.value == 1):
+        return False  # (`shuffle=False, batch_size=1`: a test loader, one clip at a time)
+    parent = facts(index).parent_of(call)
+    bound = (
+        {t.id for t in parent.targets if isinstance(t, ast.Name)}
+        if isinstance(parent, ast.Assign) and parent.value is call
+        else set()
+    )
+    return _returned_at(function, bound, call) is not None
+
+
+def _decoding_classes(index: ModuleIndex) -> set[str]:
+    """Dataset classes of the module whose `__getitem__` decodes a file (`_DECODERS`)."""
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is not None and any(
+            isinstance(n, ast.Call) and _DECODERS.match(ast.unparse(n.func)) for n in walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _made_here(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's dataset is an instance the module makes (`DataLoader(Dataset(args, test_mode=False),
+    ...)`, or a name the def binds to a class's call), not data held in memory (`little_to_pin`) nor an
+    attribute of a container loaded elsewhere (`trainset = dataset.train`: a list of graphs unpickled
+    whole) or items of one (`DGLFormDataset(trainset[:n][0], trainset[:n][1])`)."""
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        function = call_function(index, call)
+        made = [
+            node.value
+            for node in index.call_assignments
+            if node.lineno <= call.lineno
+            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+            and call_function(index, node.value) is function
+        ]
+        dataset = made[-1] if made else None
+    return (
+        isinstance(dataset, ast.Call)
+        and (base_name(dataset.func) or "")[:1].isupper()
+        and not any(isinstance(a, ast.Subscript) for a in dataset.args)  # (`Form(data[:n][0], ...)`)
+        and not little_to_pin(index, call)
+    )
+
+
+def _makes_optimizer(call: ast.Call, index: ModuleIndex) -> bool:
+    """`optim.Adam(...)`, `torch.optim.SGD(...)`: an optimizer (not a learning-rate scheduler)."""
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    return name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper()
 
 
 def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:

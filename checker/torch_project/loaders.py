@@ -11,6 +11,7 @@ dataset that moves its own items to the device are then dropped (device_datasets
 
 from __future__ import annotations
 
+import ast
 import re
 
 from checker.findings import Finding
@@ -89,8 +90,8 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     handed = [
         (call, callee, param, module)
         for call, callee, param in handed_over(index)
-        if (module := imported_from(index, callee_owner(callee))) is not None
-        and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
+        for module in _callee_modules(index, callee_owner(callee))
+        if not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
     handoffs = [
         (call.lineno, call.col_offset, callee, param, module) for call, callee, param, module in handed
@@ -100,6 +101,21 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
     little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
     return makers, handoffs, held, little
+
+
+def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
+    """The modules a def or class the module calls may come from: the one it is imported from, else each
+    module the module star-imports (`from trainer import *`, then `train_model(model=model,
+    db_gen=devset_gen, ...)`: RawNet2's loop is in trainer.py); the project pass keeps the one that defines
+    it."""
+    module = imported_from(index, name)
+    if module is not None:
+        return [module]
+    return [
+        node.module
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
+    ]
 
 
 def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
