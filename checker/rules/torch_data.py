@@ -25,6 +25,7 @@ from checker.rules.torch_common import (
     facts,
     is_device_move,
     is_false,
+    is_model_name,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -1001,18 +1002,7 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
 def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None) -> bool:
     """A batch the loop takes from the loader (its target, or `target`: what `next(...)` is bound to) is
     copied to the GPU in the loop body."""
-    targets = names_in(target or loop.target)
-    for (
-        stmt
-    ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
-        if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
-            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
-        source = node.iter if isinstance(node, ast.comprehension) else None
-        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
-            source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
-        if source is not None and _part_of(source, targets):
-            targets |= names_in(node.target)
+    targets = _batch_names(loop, index, target)
     fx = facts(index)
     scattering = facts(index).data_parallel_models
     for node in loop_nodes(index, loop):
@@ -1031,6 +1021,93 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if isinstance(node.func, ast.Name) and node.func.id in scattering and _batch_in_args(node, targets):
             return True
     return False
+
+
+def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set[str]:
+    """The names a loop's batch goes by in its body: its target (or `target`), and what the body unpacks
+    or picks from it."""
+    targets = names_in(target or loop.target)
+    for (
+        stmt
+    ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
+        if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
+            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
+        source = node.iter if isinstance(node, ast.comprehension) else None
+        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
+            source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
+        if source is not None and _part_of(source, targets):
+            targets |= names_in(node.target)
+    return targets
+
+
+def batches_handed_out(index: ModuleIndex) -> list[tuple[ast.Call, str, int]]:
+    """(unpinned DataLoader call, method, position) for each loader of the module whose batches a loop here
+    takes and hands, without copying them itself, to a method or def the module does not define (`x, y =
+    model.parse_batch(batch)`, Tacotron 2's and mellotron's train.py; the copy is in model.py): what
+    another module's def may copy to the device."""
+    loaders, scopes = module_loaders(index)
+    fx = facts(index)
+    candidates = [(call, names) for call, names in loaders if unpinned(call, index)]
+    if not candidates or not fx.on_device:
+        return []
+    found = []
+    for loop in index.loops:
+        if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
+            continue
+        key = source_key(loop, fx, scopes)
+        made = [call for call, names in candidates if key in names]
+        if not made or _only_copies(loop, index) or _waits_for_a_person(loop, index):
+            continue
+        if _moved_loop_targets(loop, index):
+            continue  # (copied here: the module's own finding)
+        targets = _batch_names(loop, index)
+        for node in loop_nodes(index, loop):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute | ast.Name):
+                continue
+            name = base_name(node.func)
+            if name in _NOT_HANDED or name in fx.models or is_model_name(name):
+                continue  # (a forward: `model(batch)`)
+            if fx.helpers.get(id(node)) is not None or fx.own_method(node) is not None:
+                continue
+            position = next((k for k, a in enumerate(node.args) if _part_of(a, targets)), None)
+            if position is not None and not is_device_move(node, index):
+                found.extend((call, name, position) for call in made)
+    return found
+
+
+def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | None:
+    """Whether every def of the module named `name` (a function, or a method past its `self`) copies the
+    argument at `position` to the device, also after unpacking it (`text_padded, input_lengths, ... =
+    batch`, then `to_gpu(text_padded)`); None when the module defines none."""
+    defs = [f for f in index.functions if isinstance(f, FUNCTION_TYPES) and f.name == name]
+    if not defs:
+        return None
+    for function in defs:
+        params = [a.arg for a in function.args.args]
+        if index.function_class.get(id(function)) is not None and params[:1] == ["self"]:
+            params = params[1:]
+        if position >= len(params):
+            return False
+        held = {params[position]}
+        for stmt in sorted(
+            (n for n in walk(function) if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
+        ):
+            if _batch_alias(stmt.value, held):
+                held |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if not any(
+            isinstance(n, ast.Call)
+            and (
+                (
+                    is_device_move(n, index)
+                    and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
+                )
+                or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
+            )
+            for n in walk(function)
+        ):
+            return False
+    return True
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
@@ -1351,7 +1428,31 @@ def returned_loaders(index: ModuleIndex) -> dict[str, list[tuple[ast.Call, int]]
         where = _returned_at(function, {n.id for n in names if isinstance(n, ast.Name)}, site.node)
         if where is not None:
             found.setdefault(function.name, []).append((site.node, where))
-    return found
+    return _through_wrappers(index, found) if found else found
+
+
+def _through_wrappers(index: ModuleIndex, found: dict) -> dict[str, list[tuple[ast.Call, int]]]:
+    """`found` with the module's top-level defs that return what one of its makers returns whole, as it is
+    or in a tuple (`get_all_data_loaders(conf)`: `train_loader_a = get_data_loader_folder(...)`, ...,
+    `return train_loader_a, train_loader_b, test_loader_a, test_loader_b`): each such loader at the
+    wrapper's position."""
+    wrapped: dict[str, list[tuple[ast.Call, int]]] = {}
+    for node in index.call_assignments:
+        maker = node.value.func.id if isinstance(node.value.func, ast.Name) else None
+        entries = found.get(maker, ())
+        function = call_function(index, node.value)
+        if (
+            not entries
+            or not isinstance(function, FUNCTION_TYPES)
+            or index.module_functions.get(function.name) is not function
+            or function.name in found
+        ):
+            continue
+        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        where = _returned_at(function, names, node.value)
+        if where is not None:
+            wrapped.setdefault(function.name, []).extend((call, where) for call, at in entries if at == -1)
+    return {**found, **{name: entries for name, entries in wrapped.items() if entries}}
 
 
 def _made_by(call: ast.Call, makers: dict[str, set[int]], index: ModuleIndex, own=()) -> set[int]:

@@ -105,6 +105,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 uses_input_gradients(function, index)
                 or grad_disabled_by_call(sites, index)
                 or callers_disable_grad(function, index)
+                or _callers_switch_grad_off(function, fx)
             )
         ):
             continue
@@ -681,6 +682,7 @@ def _graph_free_evaluations(index: ModuleIndex, fx):
             any(fx.site_without_grad(s) for s, _ in forwards)
             or grad_disabled_by_call(sites, index)
             or callers_disable_grad(function, index)
+            or _callers_switch_grad_off(function, fx)
             or uses_input_gradients(function, index)
             or not _graph_free(function, [s.node for s, _ in forwards], fx)
         ):
@@ -1026,7 +1028,12 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if _model_handed_in(call, helper, models, fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         owner = _evaluated_owner(call, modes, site.loops[-1])
-        if owner is not None and not (receiver in models or is_model_name(receiver)):
+        handed = _evaluated_argument(call, modes, fx)
+        if handed is not None:
+            receiver = (
+                handed  # `self.apply_model(ner_model, batch)` after `ner_model.eval()`: the def runs it
+            )
+        elif owner is not None and not (receiver in models or is_model_name(receiver)):
             receiver = owner  # `lm_model.log_prob(word_t)` after `lm_model.eval()`: a forward by another name
         elif not (receiver in models or is_model_name(receiver)):
             helper = helper or fx.own_method(call)
@@ -1070,6 +1077,80 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
         isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
         for node in ast.walk(helper)
     )
+
+
+def _callers_switch_grad_off(function, fx, depth: int = 3) -> bool:
+    """Every call of the def comes after `torch.set_grad_enabled(False)` written as a statement in the
+    caller (`runTest`: `torch.set_grad_enabled(False)`, then `evaluateRandomly(encoder, decoder, ...)`),
+    directly or through the defs that call it (3 levels)."""
+    sites = fx.callers.get(id(function), [])
+    if not sites:
+        return False
+    for site in sites:
+        scope = fx.index.function_calls.get(id(site.function) if site.function is not None else 0, [])
+        switched = [s for s in scope if s.node.lineno < site.node.lineno]
+        if grad_disabled_by_call(switched, fx.index):
+            continue
+        if depth > 1 and site.function is not None and _callers_switch_grad_off(site.function, fx, depth - 1):
+            continue
+        return False
+    return True
+
+
+def _evaluated_argument(call: ast.Call, modes, fx) -> str | None:
+    """A model the scope put in eval mode, handed to a def or method of the module that runs it
+    (`labels = self.apply_model(ner_model, features[i:j])` after `ner_model.eval()`, where every
+    `apply_model` of the module that does anything calls its `ner_model` outside no_grad and steps
+    nothing): that model's name, the call being its forward one def away."""
+    evaluated = [
+        (k, a.id)
+        for k, a in enumerate(call.args)
+        if isinstance(a, ast.Name) and _mode_at(modes, a.id, call.lineno) == "eval"
+    ]
+    name = base_name(call.func)
+    if not evaluated or name is None or name in ("eval", "train"):
+        return None
+    defs = [
+        f
+        for f in fx.index.functions
+        if isinstance(f, FUNCTION_TYPES) and f.name == name and not _does_nothing(f)
+    ]
+    if not defs:
+        return None
+    for position, arg in evaluated:
+        if all(_runs_parameter(f, position, isinstance(call.func, ast.Attribute), fx) for f in defs):
+            return arg
+    return None
+
+
+def _does_nothing(function) -> bool:
+    """A template's body: a docstring, then `pass`, `return`/`return None` or `raise NotImplementedError`."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return all(
+        isinstance(stmt, ast.Pass)
+        or (isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)))
+        or isinstance(stmt, ast.Raise)
+        for stmt in body
+    )
+
+
+def _runs_parameter(function, position: int, method: bool, fx) -> bool:
+    """The def calls the parameter at `position` of the call (past `self` for a method) outside no_grad,
+    and neither steps, takes gradients nor turns them off."""
+    params = [a.arg for a in function.args.args]
+    if method and params[:1] == ["self"]:
+        position += 1
+    if position >= len(params) or any(fx.disables_grad(d) for d in function.decorator_list):
+        return False
+    sites = fx.index.function_calls.get(id(function), [])
+    if any(is_step_call(s.node) or fx.index.resolver.call_name(s.node) in GRAD_CALLS for s in sites):
+        return False
+    if grad_disabled_by_call(sites, fx.index) or uses_input_gradients(function, fx.index):
+        return False
+    runs = [s for s in sites if model_called(s.node) == params[position]]
+    return bool(runs) and not any(fx.site_without_grad(s) for s in runs)
 
 
 _EVAL_SPLIT = re.compile(r"^(?:test|val|valid|validation|eval|dev)(?:loader|set|data|dl|ds|iter)?s?$")

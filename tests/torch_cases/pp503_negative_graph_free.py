@@ -109,7 +109,6 @@ class Segmenter:
         return model(image).exp()
 
     def multi_scale_inference(self, model, image, scales=(1.0,)):
-        model.eval()
         total = 0
         for scale in scales:
             resized = F.interpolate(image, scale_factor=scale)
