@@ -587,47 +587,48 @@ def _holder_modes(function, fx) -> list[tuple[int, str, str]]:
     no `_model.train()` anywhere (an inference module's loaded model)."""
     index = fx.index
     owner = index.function_class.get(id(function))
-    if owner is not None:
-        key, scopes = owner, list(index.class_methods.get(owner, {}).values())
-    else:
-        key, scopes = None, None
-    return fx.loop_cache("holder_modes", key, lambda: _held_in_eval(index, owner, scopes))
+    if owner is None:
+        return fx.loop_cache("holder_modes", None, lambda: _module_holds(index))
+    methods = index.class_methods.get(owner)
+    if methods is None:
+        return []  # (a class nested in a def)
+    return fx.loop_cache("holder_modes", methods, lambda: _class_holds(index, owner))
 
 
-def _held_in_eval(index: ModuleIndex, owner, scopes) -> list[tuple[int, str, str]]:
-    if scopes is None:  # a module's own code and the defs that declare a name global
-        declared = {
-            name
-            for f in index.functions
-            if index.function_class.get(id(f)) is None
-            for stmt in _own_statements(f)
-            if isinstance(stmt, ast.Global)
-            for name in stmt.names
-        }
-        sites = list(index.function_calls.get(0, []))
-        sites += [
-            s
-            for f in index.functions
-            if index.function_class.get(id(f)) is None
-            for s in index.function_calls.get(id(f), [])
-        ]
-        if any(is_step_call(s.node) for s in index.calls) or grad_disabled_by_call(sites, index):
-            return []
-        evaluated = {
-            r
-            for s in sites
-            for line, r, kind in _mode_calls([s])
-            if kind == "eval" and (s.function is None or r in declared)
-        }
-        trained = {r for _, r, kind in _mode_calls(index.calls) if kind == "train"}
-        return [(0, r, "eval") for r in sorted(evaluated - trained)]
-    if "forward" in index.class_methods.get(owner, {}) or any(
+def _module_holds(index: ModuleIndex) -> list[tuple[int, str, str]]:
+    """`_holder_modes` of the module's own code and its top-level defs."""
+    top = [f for f in index.functions if index.function_class.get(id(f)) is None]
+    declared = {
+        name
+        for f in top
+        for stmt in _own_statements(f)
+        if isinstance(stmt, ast.Global)
+        for name in stmt.names
+    }
+    sites = [*index.function_calls.get(0, []), *(s for f in top for s in index.function_calls.get(id(f), []))]
+    if any(is_step_call(s.node) for s in index.calls) or grad_disabled_by_call(sites, index):
+        return []
+    evaluated = {
+        r
+        for s in sites
+        for _, r, kind in _mode_calls([s])
+        if kind == "eval" and (s.function is None or r in declared)
+    }
+    trained = {r for _, r, kind in _mode_calls(index.calls) if kind == "train"}
+    return [(0, r, "eval") for r in sorted(evaluated - trained)]
+
+
+def _class_holds(index: ModuleIndex, owner: str) -> list[tuple[int, str, str]]:
+    """`_holder_modes` of a class's methods: none for a network's own (its caller decides about gradients:
+    a decoder's beam search), one that trains, or one that turns autograd off in its `__init__`."""
+    methods = index.class_methods.get(owner, {})
+    if "forward" in methods or any(
         (base_name(b) or "").endswith("Module") for b in _class_bases(index, owner)
     ):
-        return []  # a network's own methods: its caller decides about gradients (a decoder's beam search)
-    sites = [s for method in scopes for s in index.function_calls.get(id(method), [])]
+        return []
+    sites = [s for method in methods.values() for s in index.function_calls.get(id(method), [])]
     if any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
-        return []  # (trains; or `torch.set_grad_enabled(False)` in its `__init__`)
+        return []
     held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and _on_self(s.node.func.value)]
     evaluated = {r for _, r, kind in _mode_calls(held) if kind == "eval"}
     trained = {r for _, r, kind in _mode_calls(sites) if kind == "train"}
