@@ -1178,3 +1178,26 @@ def lowered_on_toys(check):
             yield raw
 
     return checked
+
+
+# (calls whose value is on the host: a read of a tensor, or a Python number made from one)
+HOST_READS = frozenset({"item", "numpy", "tolist", "float", "int"})
+
+
+def returns_host_value(ret: ast.Return, function) -> bool:
+    """A return of a host value: `return loss.item()`, or `return loss` whose last binding above it in the
+    def's own statements is one (`loss = loss.item()` two lines up: NCF's `train_single_batch`)."""
+    value = ret.value
+    if isinstance(value, ast.Call):
+        return base_name(value.func) in HOST_READS
+    if not isinstance(value, ast.Name):
+        return False
+    bound = [
+        stmt
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign)
+        and stmt.lineno < ret.lineno
+        and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
+    ]
+    last = bound[-1].value if bound else None
+    return isinstance(last, ast.Call) and base_name(last.func) in HOST_READS

@@ -43,6 +43,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     reads_clock,
+    returns_host_value,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
@@ -106,8 +107,11 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for n in ast.walk(node.value)
             if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
         }
-        return any(
-            isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
+        return any(  # (not `loss = loss.item(); return loss`: a float)
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and base_name(node.value) in backed
+            and not returns_host_value(node, helper)
             for node in ast.walk(helper)
         )
 
