@@ -765,7 +765,8 @@ def _step_function_reads(index: ModuleIndex):
     """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
     self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
-    every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
+    every step) and that reads a value on the host outside any `if` (and outside any loop but one summing the
+    loss it backpropagates, `_in_summing_loop`). Medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression)."""
     steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
@@ -782,9 +783,9 @@ def _step_function_reads(index: ModuleIndex):
         reads = [
             s.node
             for s in sites
-            if not s.loops
-            and _step_read(s.node, backed) is not None
-            and not fx.guarded_step(s.node, function)
+            if _step_read(s.node, backed) is not None
+            and (not s.loops or _in_summing_loop(fx, s, function, backed))
+            and not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
         ]
         if not reads:
             continue
@@ -938,6 +939,17 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     return None
 
 
+def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
+    """The site is in one loop of the step def, on its path (`guarded_step`), that sums the loss the def
+    backpropagates (`for i in range(self.recurrence): ... update_loss += loss`: torch-ac's A2C): the loop
+    runs on every call."""
+    return (
+        len(site.loops) == 1
+        and _sums_into(site.loops[0], backed)
+        and not fx.guarded_step(site.loops[0], function)
+    )
+
+
 def _update_defs(index: ModuleIndex) -> list:
     """Defs that step an optimizer once outside any loop of their own and whose backward is out of sight
     or runs only in a loop that accumulates gradients: ones that zero the gradients with no backward in
@@ -1047,15 +1059,22 @@ def _over_items(loop) -> bool:
 def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     """Reads in a loop or comprehension over a dict of losses, itself on the step's path:
     `for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`, `{k: v.item() for k, v in
-    losses.items()}`: one wait per loss, every step."""
+    losses.items()}`: one wait per loss, every step; of each parameter's gradient (`_gradient_norm_read`);
+    in a loop that sums the loss the step backpropagates
+    (`for i in range(self.recurrence): ... batch_loss += loss`, `for p in predictions: ... total_loss =
+    total_loss + loss`): one wait per sub-batch or head, every step."""
     fx = facts(index)
     reads = []
+    summed = None
     for site in index.loop_calls[id(loop)]:
         if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
-        if not (_over_items(inner) or _loss_term_read(site.node)):
-            continue
+        if not (_over_items(inner) or _loss_term_read(site.node) or _gradient_norm_read(inner, site.node)):
+            if summed is None:
+                summed = _backward_names(direct_calls(index, loop))
+            if not _sums_into(inner, summed):
+                continue
         how = _sync_of(site.node, tensors)
         if how is None or fx.guarded_step(inner, loop):
             continue
@@ -1068,6 +1087,28 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
             reads.append((stmt, site.node, how, ""))
     return reads
+
+
+def _gradient_norm_read(inner, call: ast.Call) -> bool:
+    """`sum(p.grad.data.norm(2).item() ** 2 for p in model.parameters())`: a read of each parameter's
+    gradient, one wait per parameter (torch-ac's logged gradient norm; `clip_grad_norm_` returns the norm)."""
+    it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
+    return (
+        isinstance(it, ast.Call)
+        and method_name(it) in ("parameters", "named_parameters")
+        and any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func))
+    )
+
+
+def _sums_into(inner, names: set[str]) -> bool:
+    """The loop (not a comprehension) binds or adds into a name the step's backward runs on (`batch_loss +=
+    loss`, `total_loss = total_loss + loss`): it computes the step's loss, one term per pass."""
+    return isinstance(inner, ast.For) and any(
+        isinstance(node, ast.Assign | ast.AugAssign)
+        and any(isinstance(t, ast.Name) and t.id in names for t in _targets(node))
+        for stmt in inner.body
+        for node in ast.walk(stmt)
+    )
 
 
 def _loss_term_read(call: ast.Call) -> bool:

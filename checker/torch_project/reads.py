@@ -361,7 +361,8 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     for p in placing if candidates else ():
         for word in stems.intersection(_WORD.findall(import_lines(texts[p]))):
             by_import[word].append(p)
-    if not by_import:
+    inheriting = _inheriting(candidates, set(placing), texts)
+    if not by_import and not inheriting:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     check = lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True))
@@ -371,10 +372,10 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
         linked = [
             q for q in by_import.get(import_word(path), ()) if q != path and _linked(texts, path, q, imports)
         ]
-        if not linked:
+        if not linked and path not in inheriting:
             continue
         index = parse_index(texts[path])
-        if index is None:
+        if index is None or (not linked and not _subclasses_from(index, path, inheriting[path])):
             continue
         noqa = noqa_lines(texts[path])
         for raw in check(index):
@@ -405,6 +406,41 @@ def _imported_paths(text: str, path: str) -> set[str]:
     for match in _IMPORT.finditer(text):
         dotted.extend((0, part.split()[0]) for part in match.group(1).split(","))
     return {found for level, module in set(dotted) for found in module_paths(module, path, level)}
+
+
+_CLASS_WITH_BASE = re.compile(r"^class\s+\w+\s*\(\s*\w", re.MULTILINE)
+
+
+def _inheriting(candidates: list[str], placing: set[str], texts: dict[str, str]) -> dict[str, set[str]]:
+    """The candidates that define a class with a base and import a placing module (by their text; the
+    base is checked once parsed, `_subclasses_from`), with the placing modules they import."""
+    found = {}
+    for path in candidates:
+        if placing and _CLASS_WITH_BASE.search(texts[path]):
+            loaded = _imported_paths(texts[path], path) & placing
+            if loaded:
+                found[path] = loaded
+    return found
+
+
+def _subclasses_from(index: ModuleIndex, path: str, placing: set[str]) -> bool:
+    """A class of the module subclasses a class it imports from a module that puts tensors on a GPU
+    (torch-ac's `class PPOAlgo(BaseAlgo)`, whose `BaseAlgo.__init__` runs `self.acmodel.to(self.device)`):
+    the subclass trains the model its base placed."""
+    bases = {
+        base.id if isinstance(base, ast.Name) else base.attr
+        for node in index.tree.body
+        if isinstance(node, ast.ClassDef)
+        for base in node.bases
+        if isinstance(base, ast.Name | ast.Attribute)
+    }
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module
+        and any((alias.asname or alias.name) in bases for alias in node.names)
+        and placing.intersection(module_paths(node.module, path, node.level))
+        for node in index.imports
+    )
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
