@@ -20,6 +20,7 @@ from checker.module import (
     CallSite,
     ModuleIndex,
     child_nodes,
+    dotted_parts,
     names_in,
     statements_in,
     walk,
@@ -1201,3 +1202,21 @@ def returns_host_value(ret: ast.Return, function) -> bool:
     ]
     last = bound[-1].value if bound else None
     return isinstance(last, ast.Call) and base_name(last.func) in HOST_READS
+
+
+def numpy_array_names(index: ModuleIndex) -> set[str]:
+    """Names the module binds from a NumPy call (`err_train = np.zeros(nb_epochs)`; `np.` also when the
+    module has it only from a star import), found once per module. (torch_history's `_numpy_arrays` is the
+    same question, asked for PP502.)"""
+    return facts(index).loop_cache(
+        "numpy_array_names",
+        None,
+        lambda: {
+            t.id
+            for node in index.call_assignments
+            if (index.resolver.call_name(node.value) or "").startswith("numpy.")
+            or (dotted_parts(node.value.func) or [""])[0] == "np"
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        },
+    )

@@ -42,6 +42,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    numpy_array_names,
     reads_clock,
     returns_host_value,
     returns_in,
@@ -398,7 +399,10 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 
 
 def check_host_sync(
-    index: ModuleIndex, device_elsewhere: bool = False, readers: frozenset[str] = frozenset()
+    index: ModuleIndex,
+    device_elsewhere: bool = False,
+    readers: frozenset[str] = frozenset(),
+    steppers: Mapping[str, tuple[bool, ...]] | None = None,
 ):
     """PP501. With `device_elsewhere` (the project pass, checker/torch_project/: a module of the project
     that imports this one puts tensors on a GPU), only the training loops of a module that moves nothing to a
@@ -406,8 +410,13 @@ def check_host_sync(
     script that runs it (the device is out of sight). With `readers` (the project pass again: defs of other
     modules, imported here, that return a host read of their argument, `host_readers`), only the module's
     training loops are judged, and a call of one on a loss (`epoch_loss += utils.to_scalar(loss)`) is a
-    read."""
+    read. With `steppers` (the project pass: training-step methods of another module's class, by receiver,
+    with the places of their returned device values, `stepping_returns`), only the loops that call one
+    (`_stepper_reads`)."""
     fx = facts(index)
+    if steppers is not None:
+        yield from _stepper_reads(index, steppers)
+        return
     if device_elsewhere:
         if not fx.step_loops or fx.on_device:
             return
@@ -418,6 +427,8 @@ def check_host_sync(
         yield from _forward_reads(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
+        if fx.places_on_device:
+            yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
     copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
@@ -456,6 +467,185 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """The module's training-step methods (`_training_step_defs`: backward and an optimizer step outside
+    any loop or `if` of their own) by name, with, for each place of what they return, whether every return
+    gives a device value there (`_device_value`: `return loss.data, err` with `err = pred.ne(y.data).sum()`,
+    the Bayesian-Neural-Networks models' `fit`); methods returning no device value are left out."""
+    found = {}
+    for function in _training_step_defs(index):
+        if id(function) not in index.function_class:
+            continue
+        values = [r.value for r in returns_in(function)]
+        if not values or any(v is None for v in values):
+            continue
+        rows = [v.elts if isinstance(v, ast.Tuple) else [v] for v in values]
+        if len({len(r) for r in rows}) != 1:
+            continue
+        backed = _backward_names(index.function_calls.get(id(function), []))
+        places = tuple(all(_device_value(r[k], function, backed) for r in rows) for k in range(len(rows[0])))
+        if any(places):
+            found[function.name] = places
+    return found
+
+
+def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> bool:
+    """A value a training-step def returns that is still a tensor: `x.data`, `x.detach()`, a reduction of
+    a tensor method chain (`pred.ne(y.data).sum()`, not `np.sum(...)`), arithmetic on one (`loss.data *
+    n / N`), the tensor its backward ran on, or a name last bound to one of these in the def's own
+    statements."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "data":
+        return True
+    if isinstance(expr, ast.Call) and method_name(expr) in _TENSOR_ENDS and not expr.args:  # (no `max(1)`)
+        return base_name(_receiver_root(expr.func.value)) not in ("np", "numpy", "math")
+    if isinstance(expr, ast.BinOp):
+        return _device_value(expr.left, function, backed, depth) or _device_value(
+            expr.right, function, backed, depth
+        )
+    if not isinstance(expr, ast.Name) or depth == 0:
+        return False
+    bound = [
+        stmt.value
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign) and sole_name_target(stmt) == expr.id and stmt.lineno < expr.lineno
+    ]
+    if bound:
+        return _device_value(bound[-1], function, backed, depth - 1)
+    return expr.id in backed
+
+
+def _own_steppers(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """`net.fit` -> the places of its device values: training-step methods of the module's own classes
+    (`stepping_returns`) called on a name the module binds to an instance (`net = Net(...)`), found once."""
+
+    def make() -> dict[str, tuple[bool, ...]]:
+        methods = stepping_returns(index)
+        if not methods:
+            return {}
+        by_class = {
+            cls: {m: methods[m] for m in defs if m in methods and id(defs[m]) in _stepping_ids(index)}
+            for cls, defs in index.class_methods.items()
+        }
+        return instance_methods(index, {c: m for c, m in by_class.items() if m})
+
+    return facts(index).loop_cache("own_steppers", None, make)
+
+
+def _stepping_ids(index: ModuleIndex) -> set[int]:
+    return {id(f) for f in _training_step_defs(index)}
+
+
+def instance_methods(index: ModuleIndex, methods: Mapping[str, Mapping]) -> dict:
+    """`receiver.method` -> what `methods[cls][method]` says, for each name or `self.x` the module binds to
+    an instance of a class of `methods` (`net = MC_drop_net(...)`, `self.integrator = Integrator(...)`)."""
+    found = {}
+    for node in index.call_assignments:
+        func = node.value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if methods.get(cls) else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                receiver = ast.unparse(target)
+                found.update({f"{receiver}.{m}": v for m, v in methods[cls].items()})
+    return found
+
+
+def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]]):
+    """A loop (none that steps itself: those are judged as training loops) that calls a training-step
+    method on every pass (`cost_pred, err = net.fit(x, y)`) and reads a device value it returns on the
+    host there: stored into a NumPy array (`err_train[i] += err`, `_numpy_store`), or `float(err)`,
+    `print(err)`, `err.item()`."""
+    if not steppers:
+        return
+    fx = facts(index)
+    stepping = {id(loop) for loop in fx.step_loops}
+    for loop in index.loops:
+        if id(loop) in stepping or not isinstance(loop, ast.For | ast.While):
+            continue
+        returned = _stepped_values(index, loop, steppers)
+        if not returned or _logic_reads_host(loop, index):
+            continue
+        reads = []
+        for node in loop_nodes(index, loop):
+            how = None
+            if isinstance(node, ast.AugAssign | ast.Assign):
+                how = _numpy_store(index, node, returned)
+            elif isinstance(node, ast.Call) and names_in(node) & returned.keys():
+                how = _sync_of(node, set(returned))
+            if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
+                continue
+            stmt = node if isinstance(node, ast.stmt) else fx.statement_in(node, loop)
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
+                reads.append((stmt, how))
+        if not reads:
+            continue
+        stmt, how = reads[0]
+        name = next(n for n in names_in(stmt) if n in returned)
+        more = _more_reads(reads, " in this loop")
+        yield RawFinding(
+            "PP501",
+            stmt.lineno,
+            stmt.col_offset,
+            f"`{how}` reads a device value that `{returned[name]}` returns on every step of the training loop at "
+            f"line {loop.lineno} and waits for the GPU{more}; keep the sums on the device (`total += err`) and "
+            "read them every N steps",
+        )
+
+
+def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
+    """The node is in a loop nested in `loop` (its own body is judged, not what runs per inner pass)."""
+    return any(
+        other is not loop
+        and isinstance(other, LOOP_TYPES)
+        and loop.lineno < other.lineno <= node.lineno <= other.end_lineno <= loop.end_lineno
+        for other in index.loops
+    )
+
+
+def _stepped_values(index: ModuleIndex, loop, steppers: Mapping[str, tuple[bool, ...]]) -> dict[str, str]:
+    """Names the loop's own body binds to a device value of a training-step call it makes on every pass
+    (`cost_pred, err = net.fit(x, y)` -> {"cost_pred": "net.fit", "err": "net.fit"}), with the call."""
+    fx = facts(index)
+    found = {}
+    for site in direct_calls(index, loop):
+        func = site.node.func
+        callee = ast.unparse(func) if isinstance(func, ast.Attribute) else None
+        places = steppers.get(callee)
+        if places is None or fx.guarded_step(site.node, loop):
+            continue
+        stmt = fx.statement_in(site.node, loop)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        elts = target.elts if isinstance(target, ast.Tuple) else [target]
+        if len(elts) != len(places):
+            continue
+        found.update(
+            {e.id: callee for e, on in zip(elts, places, strict=True) if on and isinstance(e, ast.Name)}
+        )
+    return found
+
+
+def _numpy_store(
+    index: ModuleIndex, node: ast.Assign | ast.AugAssign, values: Mapping[str, str]
+) -> str | None:
+    """`err_train[i] += err`, `costs[i] = cost`: a device value stored into an element of a NumPy array of
+    the module (`err_train = np.zeros(nb_epochs)`), which converts it to a Python number on the host."""
+    targets = _targets(node)
+    if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+        return None
+    root = _receiver_root(targets[0].value)
+    if not (isinstance(root, ast.Name) and root.id in numpy_array_names(index)):
+        return None
+    value = node.value
+    if not (isinstance(value, ast.Name | ast.BinOp) and names_in(value) & values.keys()):
+        return None
+    return ast.unparse(node)
 
 
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
@@ -604,6 +794,7 @@ def host_readers(index: ModuleIndex) -> set[str]:
 
 
 _REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
+_TENSOR_ENDS = frozenset({"detach", "clone"}) | _REDUCTIONS  # (calls that leave a tensor a tensor)
 # (an `if` test that times the read: `if self.step % self.log_every == 0:`)
 _TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
 
@@ -766,8 +957,9 @@ def _step_function_reads(index: ModuleIndex):
     self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
     every step) and that reads a value on the host outside any `if` (and outside any loop but one summing the
-    loss it backpropagates, `_in_summing_loop`). Medium: the caller, its data and its
-    device are out of sight (a book's step helper may serve a 100-point regression)."""
+    loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
+    (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
+    device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
     steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
         return
@@ -796,7 +988,7 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence="medium",
+            confidence=None if fx.places_on_device else "medium",
         )
 
 

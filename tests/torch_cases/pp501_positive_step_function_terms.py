@@ -1,13 +1,14 @@
 """An A2C update def (backward and an optimizer step once per call, no loop around them) whose recurrent
 sub-batch loop sums the loss it backpropagates and reads each term's value on the host (hold-out 14's
-torch-ac): the loop runs on every call, so its reads do too. Its caller is in another module: medium."""
+torch-ac): the loop runs on every call, so its reads do too. The module places nothing on a device (its
+caller does, in another module): medium."""
 
 import torch
 
 
 class A2CAlgo:
     def __init__(self, acmodel, lr=0.01, recurrence=4):
-        self.acmodel = acmodel.cuda()
+        self.acmodel = acmodel
         self.recurrence = recurrence
         self.optimizer = torch.optim.RMSprop(acmodel.parameters(), lr)
 
