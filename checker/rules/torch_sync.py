@@ -144,6 +144,17 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     return None
 
 
+def _inner_read(call: ast.Call) -> ast.Call:
+    """The call that reads, for where a finding points: `loss_l.item()` in a `print(...)` of several lines
+    (Retinaface's log line), not the `print`."""
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
+        return next(
+            (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call) and _sync_of(c, set())),
+            call,
+        )
+    return call
+
+
 def _formatted_tensor(node, tensors: set[str]) -> str | None:
     """A graph tensor formatted into text (`pbar.set_postfix(loss='%.4f' % loss)`, `f"{loss:.3f}"`,
     `"{:.3f}".format(loss)`): turning it into digits reads it on the host."""
@@ -447,7 +458,7 @@ def check_host_sync(
                 continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
-                reads.append((stmt, site.node, how, ""))
+                reads.append((stmt, _inner_read(site.node), how, ""))
         if not copied_only:
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
