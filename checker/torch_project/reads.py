@@ -425,7 +425,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
         if not linked and path not in inheriting:
             continue
         index = parse_index(texts[path])
-        if index is None or (not linked and not _subclasses_from(index, path, inheriting[path])):
+        if index is None or (not linked and not _uses_placing_class(index, path, inheriting[path], texts)):
             continue
         noqa = noqa_lines(texts[path])
         for raw in check(index):
@@ -458,39 +458,55 @@ def _imported_paths(text: str, path: str) -> set[str]:
     return {found for level, module in set(dotted) for found in module_paths(module, path, level)}
 
 
-_CLASS_WITH_BASE = re.compile(r"^class\s+\w+\s*\(\s*\w", re.MULTILINE)
-
-
 def _inheriting(candidates: list[str], placing: set[str], texts: dict[str, str]) -> dict[str, set[str]]:
-    """The candidates that define a class with a base and import a placing module (by their text; the
-    base is checked once parsed, `_subclasses_from`), with the placing modules they import."""
+    """The candidates that import a placing module (by their text; what they take from it is checked once
+    parsed, `_uses_placing_class`), with the placing modules they import."""
     found = {}
-    for path in candidates:
-        if placing and _CLASS_WITH_BASE.search(texts[path]):
-            loaded = _imported_paths(texts[path], path) & placing
-            if loaded:
-                found[path] = loaded
+    for path in candidates if placing else ():
+        loaded = _imported_paths(texts[path], path) & placing
+        if loaded:
+            found[path] = loaded
     return found
 
 
-def _subclasses_from(index: ModuleIndex, path: str, placing: set[str]) -> bool:
-    """A class of the module subclasses a class it imports from a module that puts tensors on a GPU
-    (torch-ac's `class PPOAlgo(BaseAlgo)`, whose `BaseAlgo.__init__` runs `self.acmodel.to(self.device)`):
-    the subclass trains the model its base placed."""
-    bases = {
+def _uses_placing_class(index: ModuleIndex, path: str, placing: set[str], texts: dict[str, str]) -> bool:
+    """A class of a placing module, whose own text puts tensors on a GPU, that the module subclasses
+    (torch-ac's `class PPOAlgo(BaseAlgo)`, whose `BaseAlgo.__init__` runs `self.acmodel.to(self.device)`)
+    or makes an instance of (lstm-crf's `model = rnn_crf(...)`, whose `__init__` runs `self = self.cuda()`
+    when CUDA is there): the module trains a model its class placed."""
+    used = {
         base.id if isinstance(base, ast.Name) else base.attr
         for node in index.tree.body
         if isinstance(node, ast.ClassDef)
         for base in node.bases
         if isinstance(base, ast.Name | ast.Attribute)
     }
-    return any(
-        isinstance(node, ast.ImportFrom)
-        and node.module
-        and any((alias.asname or alias.name) in bases for alias in node.names)
-        and placing.intersection(module_paths(node.module, path, node.level))
-        for node in index.imports
-    )
+    used |= {site.node.func.id for site in index.calls if isinstance(site.node.func, ast.Name)}
+    for node in index.imports:
+        if not (isinstance(node, ast.ImportFrom) and node.module):
+            continue
+        for alias in node.names:
+            # (`from rnn_crf import *`: any class of the module it names)
+            names = (
+                used if alias.name == "*" else {alias.name} if (alias.asname or alias.name) in used else ()
+            )
+            for maker in placing.intersection(module_paths(node.module, path, node.level)) if names else ():
+                spans = _class_spans(texts[maker])
+                if any(n in spans and _places(texts[maker][spans[n][0] : spans[n][1]]) for n in names):
+                    return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes of a text, by name, with where each runs."""
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    found = {}
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        if head is not None and head.group(1) == "class":
+            found[head.group(2)] = (start, stop)
+    return found
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:
