@@ -977,10 +977,10 @@ def _step_function_reads(index: ModuleIndex):
     fx = facts(index)
     # (a notebook may define a def again, cell by cell; `self.ema_per_domain[d].update(g)` is a moving
     # average's `update`, not the step's)
-    looped = _looped_names(index, of_items=False)
+    looped = _step_looped_names(index)
     for function in steps:
         if function.name in looped:
-            continue  # its caller's loop is judged as a loop
+            continue  # its caller's loop is judged as a training loop
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites)
         reads = [
@@ -1072,6 +1072,24 @@ def _looped_names(index: ModuleIndex, of_items: bool = True) -> set[str]:
         }
 
     return facts(index).loop_cache("looped_names" if of_items else "looped_names_not_items", None, names)
+
+
+def _step_looped_names(index: ModuleIndex) -> set[str]:
+    """`_looped_names` (without items' methods) of the calls in the module's training loops (`step_loops`):
+    a step def called there is judged with that loop. One called only in a loop that is no training loop
+    of its own sight (`model.update(...)` per frame of a DQN notebook: `update` and `fit` are no methods
+    the loop finder follows) is judged as a step def."""
+
+    def names() -> set[str]:
+        stepping = {id(loop) for loop in facts(index).step_loops}
+        return {
+            method_name(s.node) or base_name(s.node.func)
+            for s in index.calls
+            if any(id(loop) in stepping for loop in s.loops)
+            and not (isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript))
+        }
+
+    return facts(index).loop_cache("step_looped_names", None, names)
 
 
 _ACCUMULATE = re.compile(r"(?i)accum")
