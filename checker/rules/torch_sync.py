@@ -71,6 +71,8 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
             func = stmt.value.func
             if isinstance(func, ast.Subscript):  # `criterion["cce"](out, y)`: a loss picked from a dict
                 func = func.value
+            elif isinstance(func, ast.Call):  # `nn.L1Loss()(mel_pred, mel)`: a loss made and applied at once
+                func = func.func
             callee = index.resolver.call_name(stmt.value) or base_name(func) or ""
             helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
             if (
@@ -124,9 +126,13 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
-    logged = call.args[1] if name == "add_scalar" and len(call.args) >= 2 else None
+    logged = call.args[1] if name in ("add_scalar", "add_scalars") and len(call.args) >= 2 else None
     if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
         return f"add_scalar(..., {logged.id})"
+    if isinstance(logged, ast.Dict):  # `writer.add_scalars("loss", {"mel": mel_loss, ...}, step)`: each one
+        logged = next((v for v in logged.values if isinstance(v, ast.Name) and v.id in tensors), None)
+        if logged is not None:
+            return f"add_scalars(..., {{...: {logged.id}}})"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
         calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
         inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
