@@ -468,6 +468,7 @@ def check_host_sync(
         if not copied_only:
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
+            reads.extend(_numpy_stores(index, loop, tensors, reads))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -614,6 +615,23 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
         )
 
 
+def _numpy_stores(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """`train_loss[epoch] += loss` in the loop's own body: a graph tensor stored into a NumPy array
+    (`_numpy_store`), outside any `if`."""
+    fx = facts(index)
+    reads = []
+    named = dict.fromkeys(tensors, "")
+    for stmt in loop_nodes(index, loop):
+        if not isinstance(stmt, ast.Assign | ast.AugAssign):
+            continue
+        how = _numpy_store(index, stmt, named)
+        if how is None or fx.guarded_step(stmt, loop) or _nested(index, stmt, loop):
+            continue
+        if all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, stmt, how, ""))
+    return reads
+
+
 def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
     """The node is in a loop nested in `loop` (its own body is judged, not what runs per inner pass)."""
     return any(
@@ -659,10 +677,21 @@ def _numpy_store(
     root = _receiver_root(targets[0].value)
     if not (isinstance(root, ast.Name) and root.id in numpy_array_names(index)):
         return None
-    value = node.value
-    if not (isinstance(value, ast.Name | ast.BinOp) and names_in(value) & values.keys()):
-        return None
-    return ast.unparse(node)
+    return ast.unparse(node) if _still_tensor(node.value, values) else None
+
+
+def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
+    """`err`, `loss.detach()`, `loss.data`, `loss.sum()`, `err * 2` of a name in `names`: a tensor still (not
+    `loss.item()`, a number)."""
+    if isinstance(value, ast.Name):
+        return value.id in names
+    if isinstance(value, ast.Attribute) and value.attr == "data":
+        return _still_tensor(value.value, names)
+    if isinstance(value, ast.Call) and method_name(value) in _TENSOR_ENDS and not value.args:
+        return _still_tensor(value.func.value, names)
+    if isinstance(value, ast.BinOp):
+        return _still_tensor(value.left, names) or _still_tensor(value.right, names)
+    return False
 
 
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}

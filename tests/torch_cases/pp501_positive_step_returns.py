@@ -41,3 +41,16 @@ def train(model, trainloader, nb_epochs):
             nb_samples += len(x)
         err_train[i] /= nb_samples
     return cost_train, err_train
+
+
+def train_direct(model, loader, optimizer, nb_epochs):
+    model.cuda()
+    train_loss = np.zeros(nb_epochs)
+    for epoch in range(nb_epochs):
+        for x, y in loader:
+            loss = F.cross_entropy(model(x.cuda()), y.cuda())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            train_loss[epoch] += loss.detach()  # expect: PP501
+    return train_loss
