@@ -3189,6 +3189,14 @@ for step, (x, y) in enumerate(loader):
             "calls it. At high: a read into a tuple of names each used only for logging (pycls's `loss, "
             "top1_err, top5_err = loss.item(), ...`), a read whose other use is `assert math.isfinite(...)`, "
             "and a loop updating weights through SAM's `optimizer.first_step()`/`second_step()`."
+            " Branch torch-fix43 (tuned on hold-outs 13-15): a training-step def's reads are high in a module "
+            "that places tensors on a GPU itself (10 of 10 such findings read right there; medium elsewhere: "
+            "DDPG's CPU agents), and such a def called only from loops the module does not see as training "
+            "loops (`model.update(...)` per frame) is judged as a step def; reads in a loop nested in the step "
+            "that sums its loss (a head or recurrent sub-batch per pass) and per-parameter gradient norms "
+            "count; `writer.add_scalars(tag, {k: loss})`; device values a training-step method returns "
+            "(`cost, err = net.fit(x, y)`) or a graph tensor stored into a NumPy array (`err_train[i] += "
+            "err`)."
         ),
         check=lowered_on_toys(check_host_sync),
     )
