@@ -29,7 +29,9 @@ from checker.module import (
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
+    _configuration_test,
     _cuda_type,
+    _option_choice,
     base_name,
     direct_calls,
     eval_named,
@@ -2283,7 +2285,7 @@ def check_created_then_moved(
             None,
         )
         if made is None:
-            held = _held_host_tensor(index, site, moved)
+            held = _held_host_tensor(index, site, moved, followed)
             if held is not None:
                 yield held
                 continue
@@ -2352,9 +2354,19 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
 
 
 def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
-    """A module-level def whose name the project pass found called in another module's step loop."""
+    """A module-level def whose name the project pass found called in another module's step loop or
+    forward, or a method it found so as `Class.method` (`model.gradient_penalty(x, g)` in a critic loop)."""
     name = getattr(function, "name", None)
-    return name in stepped and index.module_functions.get(name) is function
+    if name is None or not stepped:
+        return False
+    if index.module_functions.get(name) is function:
+        return name in stepped
+    owner = index.function_class.get(id(function))
+    return (
+        owner is not None
+        and f"{owner}.{name}" in stepped
+        and index.class_methods.get(owner, {}).get(name) is function
+    )
 
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:
@@ -2377,6 +2389,96 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             found.add(func.attr)
     return found
+
+
+def forward_callees(index: ModuleIndex) -> set[str]:
+    """Names the module's `forward` methods and loss defs (and the defs of the module they call) call as plain
+    functions or module attributes, not defined in the module (a YOLO layer's `build_targets_thres(...)`
+    from `from utils.utils import *`): for the project pass to find their defs in other modules. They run
+    on every forward, as the module's own helpers of a forward do (`_forward_functions`)."""
+    fx, found = facts(index), set()
+    for function in index.functions:
+        if id(function) not in _forward_functions(index) and id(function) not in _loss_defs(index):
+            continue
+        for site in index.function_calls.get(id(function), []):
+            func = site.node.func
+            if fx.helpers.get(id(site.node)) or not _forward_runs(fx, site.node, function):
+                continue
+            if isinstance(func, ast.Name) and func.id not in index.module_functions:
+                found.add(func.id)
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in _imported_names(index)
+            ):  # (`commons.generate_path(...)`; not a tensor's method, `x.squeeze(1)`)
+                found.add(func.attr)
+    return found
+
+
+def _imported_names(index: ModuleIndex) -> set[str]:
+    """The names the module's imports bind (`import commons`, `from utils import box_utils as bu`)."""
+    return facts(index).loop_cache(
+        "imported_names",
+        None,
+        lambda: {
+            alias.asname or alias.name.split(".")[0]
+            for node in index.imports
+            for alias in node.names
+            if alias.name != "*"
+        },
+    )
+
+
+def _forward_runs(fx, node: ast.AST, function) -> bool:
+    """The node runs on every training call of the def: each `if` on its way tests the training call (its
+    body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
+    (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
+    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
+    or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
+    None:`, may never run in training.)"""
+    params = set(parameter_names(function))
+    off = _flags_off(function)
+    child = node
+    for outer in fx.ancestors(node, function):
+        if isinstance(outer, ast.If):
+            test = outer.test
+            in_body = any(child is s for s in outer.body)
+            if not (
+                (in_body and _training_test(test, params))
+                or (not in_body and isinstance(test, ast.Name) and test.id in off)
+                or _option_choice(test)
+                or _configuration_test(test)
+            ):
+                return False
+        elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
+            return False
+        child = outer
+    return True
+
+
+def _training_test(test: ast.AST, params: set[str]) -> bool:
+    """`if self.training:`, or `if targets is not None:` with `targets` a parameter (`_TARGET_PARAM`)."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "training" and _of_self(test)
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and _TARGET_PARAM.match(test.left.id) is not None
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _flags_off(function) -> set[str]:
+    """The def's parameters that default to `False` (`test_emb=False`): flags a training call leaves off."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
@@ -2509,12 +2611,16 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
     return None
 
 
-def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | None:
-    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), where the class
-    binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`, `torch.as_tensor(a)`)
+def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = False) -> RawFinding | None:
+    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), or in another def
+    run on every step (`followed`: a loss def, a forward's helper, a method another module's training step
+    calls, such as a DDPM scheduler's `add_noise` copying `self.sqrt_alpha_cum_prod.to(x.device)`), where
+    the class binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`,
+    `torch.as_tensor(a)`, or torch's arithmetic on such attributes, `torch.sqrt(1 - self.alpha_cum_prod)`)
     or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call."""
     function = site.function
-    if site.loops or getattr(function, "name", None) != "forward":
+    name = getattr(function, "name", None)
+    if site.loops or not (name == "forward" or followed):
         return None
     attrs = [v.attr for v in moved if isinstance(v, ast.Attribute) and _on_self(v)]
     methods = index.class_methods.get(index.function_class.get(id(function)) or "", {})
@@ -2522,22 +2628,74 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | Non
     if not attrs or init is None:
         return None
     stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    made = functools.partial(_made_in_init, index, stores, init)
     for attr in attrs:
         values = stores.get(attr)
         if (
             values
             and all(where is init for where, _ in values)
-            and any(_host_made(value, index) for _, value in values)
-            and all(_host_made(value, index) or isinstance(value, ast.Name) for _, value in values)
+            and any(made(value) for _, value in values)
+            and all(made(value) or isinstance(value, ast.Name) for _, value in values)
         ):
+            advice = (
+                "register it as a buffer (`self.register_buffer`) so it moves with the module"
+                if name == "forward"
+                else "move it to the device once (or register it as a buffer of a module)"
+            )
             return RawFinding(
                 "PP506",
                 site.node.lineno,
                 site.node.col_offset,
                 f"`self.{attr}` is made on the CPU in `__init__` and copied to the device on every run "
-                "of `forward`; register it as a buffer (`self.register_buffer`) so it moves with the module",
+                f"of `{name}`; {advice}",
             )
     return None
+
+
+def _made_in_init(index: ModuleIndex, stores: Mapping, init, value: ast.AST | None, depth: int = 0) -> bool:
+    """A value `__init__` makes on the host: `_host_made`, or torch's arithmetic on literals and on
+    attributes of `self` that only `__init__` binds, each to such a value, one at least (a DDPM
+    scheduler's `self.alphas = 1. - self.betas`, `torch.cumprod(self.alphas, dim=0)`, `torch.sqrt(1 -
+    self.alpha_cum_prod)` after `self.betas = torch.linspace(...)`)."""
+    if value is None or depth > 4:
+        return False
+    if _host_made(value, index):
+        return True
+    parts: list[ast.AST]
+    if isinstance(value, ast.BinOp):
+        parts = [value.left, value.right]
+    elif isinstance(value, ast.UnaryOp):
+        parts = [value.operand]
+    elif isinstance(value, ast.Call) and _torch_math(index.resolver.call_name(value) or ""):
+        if is_device_move(value, index) or any(k.arg == "device" for k in value.keywords):
+            return False
+        parts = [*value.args, *(k.value for k in value.keywords)]
+    else:
+        return False
+    held = False
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            continue
+        if isinstance(part, ast.Attribute) and _on_self(part):
+            values = stores.get(part.attr)
+            if not values or not all(
+                where is init and _made_in_init(index, stores, init, v, depth + 1) for where, v in values
+            ):
+                return False
+            held = True
+        elif isinstance(part, ast.BinOp | ast.UnaryOp | ast.Call) and _made_in_init(
+            index, stores, init, part, depth + 1
+        ):
+            held = True
+        elif not (isinstance(part, ast.Attribute) and part.attr == "dtype"):
+            return False  # (an argument, a name: not known to be made here)
+    return held
+
+
+def _torch_math(name: str) -> bool:
+    """A torch function computing a tensor (`torch.sqrt`, `torch.cumprod`), not a module's part
+    (`nn.Parameter(torch.empty(n))` moves with its module)."""
+    return name.startswith("torch.") and not name.startswith("torch.nn.")
 
 
 def _self_stores(methods: Mapping[str, ast.AST]) -> dict[str, list]:

@@ -1,7 +1,10 @@
 """PP506 across modules: a def of one module that returns a tensor made on the host (`def
 gen_rand_noise(n): return torch.randn(n, 128)`) and a loop in another module that copies what it
-returns to the device on every step (`noise = gen_rand_noise(b).to(device)`); and a def that makes and
-moves a tensor (`torch.randperm(n).cuda()`) called by another module's training step."""
+returns to the device on every step (`noise = gen_rand_noise(b).to(device)`); a def that makes and
+moves a tensor (`torch.randperm(n).cuda()`) called by another module's training step or `forward`; and
+a method doing so (or copying a tensor its `__init__` made on the host, a DDPM scheduler's
+`self.betas.to(x.device)`) that another module's training step calls on an object
+(`scheduler.add_noise(x, noise, t)`)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,13 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
+from checker.rules.torch_sync import (
+    FACTORIES,
+    check_created_then_moved,
+    forward_callees,
+    host_factories,
+    step_loop_callees,
+)
 from checker.torch_project.common import (
     MOVES,
     TRAINS,
@@ -131,35 +140,74 @@ def _moved_results(text: str, names: set[str]) -> set[str]:
 
 
 def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
-    """{path: def names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
-    `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def of a
-    module importing them calls (`step_loop_callees`)."""
+    """{path: names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
+    `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def
+    (`step_loop_callees`), or a `forward` or loss def (`forward_callees`: a YOLO layer's
+    `build_targets(...)`), of a module importing them calls; and methods, as `Class.method`, that do so
+    or copy a tensor held on `self` (`_moving_defs`), named by no other def of the project, that a training
+    loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`)."""
     defs: dict[str, list[tuple[str]]] = {}
+    methods: dict[str, tuple[str, str]] = {}
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
             continue
-        for name in _defs_moving_factories(text):
+        moving, moving_methods = _moving_defs(text)
+        for name in moving:
             defs.setdefault(name, []).append((path,))
-    if not defs:
-        return {}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
+        for owner, name in moving_methods:
+            methods[name] = (path, owner)
     found: dict[str, set[str]] = {}
+    if defs:
+        _stepped_module_defs(texts, defs, found)
+    if methods:
+        defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in methods)
+        _stepped_methods(texts, {n: e for n, e in methods.items() if defined[n] == 1}, indexes, found)
+    return found
+
+
+def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]], found: dict) -> None:
+    """Into `found`, the defs of `defs` that a training loop, training-step def, `forward` or loss def of a
+    module importing them calls."""
+    called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
     stems = {import_word(e[0]) for entries in defs.values() for e in entries}
     wanted = re.compile(r"\b(?:" + "|".join(map(re.escape, {*defs, *stems})) + r")\b")
     trainers = {
         p: t
         for p, t in texts.items()
-        if any(n in t for n in defs) and _STEPS.search(t) and wanted.search(import_lines(t))
+        if any(n in t for n in defs)
+        and (_STEPS.search(t) or _FORWARD.search(t))
+        and wanted.search(import_lines(t))
     }
     for index, chosen, _ in importers(trainers, defs, called):
-        for name in step_loop_callees(index) & set(chosen):
+        for name in (step_loop_callees(index) | forward_callees(index)) & set(chosen):
             for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
-    return found
+
+
+def _stepped_methods(texts: dict[str, str], methods: dict[str, tuple[str, str]], indexes: dict, found: dict):
+    """Into `found`, `Class.method` for the methods of `methods` (name -> (path, class)) that a training
+    loop or training-step def of another module calls on an object. The method's name is the project's
+    only def of it, so `model.sample_noise(n)` runs it whatever `model` is (the object often comes in as
+    a parameter, its class imported by the module that makes it, not by the one stepping)."""
+    if not methods:
+        return
+    called = re.compile(r"\w\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    for path, text in texts.items():
+        names = {n for n in called.findall(text) if methods[n][0] != path} if _STEPS.search(text) else ()
+        if not names or file_is_silenced(text):
+            continue
+        index = indexes.get(path) or parse_index(text)
+        if index is None:
+            continue
+        indexes[path] = index
+        for name in step_loop_callees(index) & names:
+            where, owner = methods[name]
+            found.setdefault(where, set()).add(f"{owner}.{name}")
 
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
 _STEPS = re.compile(r"\.backward\(|\.step\(|autograd\.grad\(")
+_FORWARD = re.compile(r"^\s+def\s+forward\s*\(|^def\s+\w*loss\w*\s*\(", re.MULTILINE)
 
 
 def _factory_defs(text: str) -> set[str]:
@@ -190,35 +238,55 @@ def _returns_name(text: str, name: str, start: int) -> bool:
     return False
 
 
-def _defs_moving_factories(text: str) -> set[str]:
-    """Module-level defs with a line that makes a factory's tensor and moves it (`index =
-    torch.randperm(n).cuda()`), or that binds a factory's tensor to a name a later line moves (`c_t_1 =
-    Variable(torch.zeros((b, h)))`, then `c_t_1 = c_t_1.cuda()` under `if use_cuda:`), by the text: each
-    such line goes to the `def` at the margin above it. A def that steps itself (backward, an optimizer
-    step) is a training function, not a step's helper: its own loop is the per-module pass's."""
-    found, trainers, current = set(), set(), None
+def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
+    """Module-level defs, and (class, method) pairs of methods one level into a class at the margin, with a
+    line that makes a factory's tensor and moves it (`index = torch.randperm(n).cuda()`), or that binds a
+    factory's tensor to a name a later line moves (`c_t_1 = Variable(torch.zeros((b, h)))`, then `c_t_1 =
+    c_t_1.cuda()` under `if use_cuda:`), by the text; a method also with a line that moves a tensor held
+    on `self` (`self.betas.to(x.device)`, checked against `__init__` by the module pass). A def that steps
+    itself (backward, an optimizer step) is a training function, not a step's helper: its own loop is the
+    per-module pass's; `main`, `__init__` and `forward` are left out (an entry point, set-up, and a
+    forward the module pass follows itself)."""
+    found: set[tuple[str | None, str]] = set()
+    trainers: set[tuple[str | None, str]] = set()
+    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
+        return set(), set()
+    owner, current, indent = None, None, None
     made: list[str] = []
-    if not _FACTORY_RE.search(text):
-        return found
     for line in text.split("\n"):
         if line[:1].strip():  # (a def, a class or any other statement at the margin)
-            current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
-            made = []
-        elif current is None:
+            owner = line[6:].split("(", 1)[0].split(":", 1)[0].strip() if line.startswith("class ") else None
+            current = (None, line[4:].split("(", 1)[0].strip()) if line.startswith("def ") else None
+            indent, made = None, []
             continue
-        elif "torch." in line and _MOVED_FACTORY.search(line):
+        if owner is not None and (method := _METHOD.match(line)) is not None:
+            if indent is None:
+                indent = len(method.group(1))
+            if len(method.group(1)) == indent:
+                current, made = (owner, method.group(2)), []
+                continue
+        if current is None:
+            continue
+        if "torch." in line and _MOVED_FACTORY.search(line):
             found.add(current)
         elif "torch." in line and (bound := _BOUND_FACTORY.match(line)):
             made.append(bound.group(1))
-        elif made and any(f"{name}.cuda(" in line or f"{name}.to(" in line for name in made):
+        elif (made and any(f"{name}.cuda(" in line or f"{name}.to(" in line for name in made)) or (
+            current[0] is not None and _HELD_MOVE.search(line)
+        ):
             found.add(current)
         elif TRAINS.search(line):
             trainers.add(current)
-    found.discard("main")  # (a script's entry point, not a step's helper)
-    return found - trainers
+    found -= trainers
+    defs = {name for where, name in found if where is None and name != "main"}  # (a script's entry point)
+    methods = {(where, name) for where, name in found if where is not None and name not in _SKIPPED_METHODS}
+    return defs, methods
 
 
 _BOUND_FACTORY = re.compile(rf"\s+(\w+)\s*=.*{_FACTORY}")
+_METHOD = re.compile(r"([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)")
+_HELD_MOVE = re.compile(r"\bself\.\w+\.(?:to|cuda)\(")
+_SKIPPED_METHODS = frozenset({"__init__", "forward"})
 
 
 def _method_call(text: str, name: str) -> bool:
