@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import os
 import re
 
 from checker.findings import Finding
@@ -147,7 +148,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     or copy a tensor held on `self` (`_moving_defs`), named by no other def of the project, that a training
     loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`)."""
     defs: dict[str, list[tuple[str]]] = {}
-    methods: dict[str, tuple[str, str]] = {}
+    methods: dict[str, dict[str, str]] = {}
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
             continue
@@ -155,13 +156,12 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         for name in moving:
             defs.setdefault(name, []).append((path,))
         for owner, name in moving_methods:
-            methods[name] = (path, owner)
+            methods.setdefault(name, {})[path] = owner
     found: dict[str, set[str]] = {}
     if defs:
         _stepped_module_defs(texts, defs, found)
     if methods:
-        defined = collections.Counter(n for t in texts.values() for n in _DEF.findall(t) if n in methods)
-        _stepped_methods(texts, {n: e for n, e in methods.items() if defined[n] == 1}, indexes, found)
+        _stepped_methods(texts, methods, indexes, found)
     return found
 
 
@@ -184,16 +184,19 @@ def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]
                 found.setdefault(path, set()).add(name)
 
 
-def _stepped_methods(texts: dict[str, str], methods: dict[str, tuple[str, str]], indexes: dict, found: dict):
-    """Into `found`, `Class.method` for the methods of `methods` (name -> (path, class)) that a training
-    loop or training-step def of another module calls on an object. The method's name is the project's
-    only def of it, so `model.sample_noise(n)` runs it whatever `model` is (the object often comes in as
-    a parameter, its class imported by the module that makes it, not by the one stepping)."""
-    if not methods:
-        return
+def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict):
+    """Into `found`, `Class.method` for the methods of `methods` (name -> {path: class}) that a training
+    loop or training-step def of another module calls on an object (`_named_def`: the one def of that name
+    nearest the caller), so `model.sample_noise(n)` runs it whatever `model` is (the object often comes in
+    as a parameter, its class imported by the module that makes it, not by the one stepping)."""
     called = re.compile(r"\w\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    defined: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for path, text in texts.items():
-        names = {n for n in called.findall(text) if methods[n][0] != path} if _STEPS.search(text) else ()
+        for name in _DEF.findall(text):
+            if name in methods:
+                defined[name][path] += 1
+    for path, text in texts.items():
+        names = {n for n in called.findall(text) if path not in methods[n]} if _STEPS.search(text) else ()
         if not names or file_is_silenced(text):
             continue
         index = indexes.get(path) or parse_index(text)
@@ -201,8 +204,21 @@ def _stepped_methods(texts: dict[str, str], methods: dict[str, tuple[str, str]],
             continue
         indexes[path] = index
         for name in step_loop_callees(index) & names:
-            where, owner = methods[name]
-            found.setdefault(where, set()).add(f"{owner}.{name}")
+            where = _named_def(path, defined[name])
+            if where in methods[name]:
+                found.setdefault(where, set()).add(f"{methods[name][where]}.{name}")
+
+
+def _named_def(user: str, defined: collections.Counter) -> str | None:
+    """The file of the one def of a name nearest the module at `user` (by their common path: a checked
+    folder of many repositories holds other projects' defs of it too); None when the nearest files define
+    it more than once (two classes' `sample`: the call may be either)."""
+    if not defined:
+        return None
+    shared = {p: len(os.path.commonpath([p, user])) for p in defined}
+    best = max(shared.values())
+    nearest = [p for p in defined if shared[p] == best]
+    return nearest[0] if len(nearest) == 1 and defined[nearest[0]] == 1 else None
 
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)

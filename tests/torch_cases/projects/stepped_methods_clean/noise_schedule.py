@@ -27,3 +27,13 @@ class Latents:
 
     def grid_latents(self, size):
         return torch.randn(size, self.z_size).cuda()
+
+
+class UniformNoise:
+    def draw_noise(self, n):
+        return torch.rand(n, 16).cuda()
+
+
+class GaussianNoise:
+    def draw_noise(self, n):
+        return torch.randn(n, 16).cuda()
