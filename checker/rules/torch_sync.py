@@ -2140,7 +2140,11 @@ def _a_size(node: ast.AST) -> bool:
     """`x.size(1)`, `x.shape[1]`, `len(x)`."""
     if isinstance(node, ast.Call):
         return method_name(node) == "size" or (isinstance(node.func, ast.Name) and node.func.id == "len")
-    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    )
 
 
 def _cached_by_callers(index: ModuleIndex, function) -> bool:
