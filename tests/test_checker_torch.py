@@ -773,6 +773,15 @@ def test_host_tensor_held_by_a_class_and_moved_in_a_loss_def():
     assert torch_findings(HELD_IN_A_LOSS_DEF) == expected(HELD_IN_A_LOSS_DEF)
 
 
+def test_a_factory_on_another_line_of_the_moved_expression_is_named_in_the_message():
+    """torch-fix44: `Variable(` on one line, `torch.multinomial(torch.ones(n), b)` on the next and `.cuda()`
+    after it: the message names the factory's line, the statement to change."""
+    source = (CASES / "pp506_positive_drawn_labels.py").read_text()
+    findings, _ = check_source(source, "pp506_positive_drawn_labels.py")
+    made = next(n for n, line in enumerate(source.splitlines(), 1) if "torch.multinomial(" in line)
+    assert [f.message for f in findings if f.rule == "PP506"][0].count(f"made on the CPU (line {made})") == 1
+
+
 LOSS_WITHOUT_UNDERSCORE = """import torch
 
 

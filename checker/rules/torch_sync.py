@@ -1440,8 +1440,11 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
-# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are; torch-fix40)
-_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli"})
+# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are, torch-fix40;
+# `torch.multinomial(torch.ones(n), b)`, class labels drawn likewise, torch-fix44)
+_HOST_SHAPERS = frozenset(
+    {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
+)
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
     | {"numpy.arange", "numpy.linspace"}
@@ -2329,7 +2332,7 @@ def check_created_then_moved(
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
-        at = _made_line(moved, bound, call.lineno)
+        at = _made_line(moved, bound, call.lineno) or _factory_line(moved, index, made, call.lineno)
         yield RawFinding(
             "PP506",
             call.lineno,
@@ -2377,6 +2380,16 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             at = getattr(value, "lineno", at)
         if at is not None and at != line:
             return at
+    return None
+
+
+def _factory_line(moved: list, index: ModuleIndex, made: str, line: int) -> int | None:
+    """The line of the factory call inside a moved expression that spans lines (`Variable(` on one line,
+    `torch.multinomial(torch.ones(n_label), b)` on the next, `.cuda()` after it), when not the move's own."""
+    for value in moved:
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call) and node.lineno != line and index.resolver.call_name(node) == made:
+                return node.lineno
     return None
 
 
