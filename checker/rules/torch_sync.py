@@ -1607,19 +1607,18 @@ def _makes_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
 
 
 def _hyperparameters(index: ModuleIndex) -> set[str]:
-    """Attributes of `self` that every class of the module binds only in `__init__`, to a number or an
-    argument (`self.multiplier = multiplier`), and that nothing appends to or writes into: settings, not a
-    replay memory or a list of states that changes."""
+    """Attributes of `self` that every class of the module binds only in `__init__`, to a number, an
+    argument (`self.multiplier = multiplier`) or Python's arithmetic, indexing and lists of such
+    (`_plain_setting`: DeNA's `self.masked_anchors = [self.all_anchors_grid[i] for i in self.anch_mask]`),
+    and that nothing appends to or writes into: settings, not a replay memory or a list of states that
+    changes."""
 
     def make() -> set[str]:
         kept, dropped = set(), set()
         for methods in index.class_methods.values():
             init = methods.get("__init__")
             for attr, values in _self_stores(methods).items():
-                settings = all(
-                    where is init and isinstance(value, ast.Name | ast.Constant | ast.UnaryOp)
-                    for where, value in values
-                )
+                settings = all(where is init and _plain_setting(value) for where, value in values)
                 (kept if init is not None and settings else dropped).add(attr)
         for held, whole in _stored_into(index):  # (`self.memory.append(x)`, `self.states[i] = s`)
             if not whole and isinstance(held, ast.Attribute) and _on_self(held):
@@ -1627,6 +1626,19 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
         return kept - dropped
 
     return facts(index).loop_cache("hyperparameters", None, make)
+
+
+_PLAIN_CALLS = frozenset({"len", "int", "float", "tuple", "list", "range", "enumerate", "zip", "min", "max"})
+
+
+def _plain_setting(value: ast.AST | None) -> bool:
+    """A value made of names, literals and Python's arithmetic, indexing, lists and comprehensions, calling
+    nothing but a few builtins (`len`, `int`, `range`, ...): no array, tensor or file is loaded or made."""
+    return value is not None and all(
+        not isinstance(n, ast.Call | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom | ast.NamedExpr)
+        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _PLAIN_CALLS)
+        for n in ast.walk(value)
+    )
 
 
 _FILLERS = frozenset(
