@@ -13,7 +13,7 @@ def recalls_and_ndcgs_for_ks(scores, labels, ks):
         hits = labels_float.gather(1, rank[:, :k])
         weights = 1 / torch.log2(torch.arange(2, 2 + k).float())
         dcg = (hits * weights.to(hits.device)).sum(1)
-        idcg = torch.Tensor([weights[: min(int(n), k)].sum() for n in answer_count])  # expect: PP509 low
+        idcg = torch.Tensor([weights[: min(int(n), k)].sum() for n in answer_count])  # expect: PP509
         metrics[f"NDCG@{k}"] = (dcg / idcg.to(dcg.device)).mean().item()
     return metrics
 
@@ -21,4 +21,4 @@ def recalls_and_ndcgs_for_ks(scores, labels, ks):
 def kept_lengths(logits, lengths):
     best = torch.argmax(logits, dim=-1)
     kept = [row[: int(n)] for row, n in zip(best, lengths, strict=True)]
-    return kept, [float(s) for i, s in enumerate(best)]  # expect: PP509 low
+    return kept, [float(s) for i, s in enumerate(best)]  # expect: PP509
