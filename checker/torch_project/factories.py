@@ -189,24 +189,32 @@ def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], 
     loop or training-step def of another module calls on an object (`_named_def`: the one def of that name
     nearest the caller), so `model.sample_noise(n)` runs it whatever `model` is (the object often comes in
     as a parameter, its class imported by the module that makes it, not by the one stepping)."""
-    called = re.compile(r"\w\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    called = re.compile(r"\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    calls = {
+        path: names
+        for path, text in texts.items()
+        if _STEPS.search(text) and (names := set(called.findall(text))) and not file_is_silenced(text)
+    }
+    if not calls:
+        return
+    wanted = set().union(*calls.values())
+    defining = re.compile(r"def[ \t]+(" + "|".join(map(re.escape, wanted)) + r")\s*\(")
     defined: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for path, text in texts.items():
-        for name in _DEF.findall(text):
-            if name in methods:
-                defined[name][path] += 1
-    for path, text in texts.items():
-        names = {n for n in called.findall(text) if path not in methods[n]} if _STEPS.search(text) else ()
-        if not names or file_is_silenced(text):
+        for name in defining.findall(text):
+            defined[name][path] += 1
+    for path, names in calls.items():
+        named = {
+            n: where for n in names if (where := _named_def(path, defined[n])) in methods[n] and where != path
+        }
+        if not named:
             continue
-        index = indexes.get(path) or parse_index(text)
+        index = indexes.get(path) or parse_index(texts[path])
         if index is None:
             continue
         indexes[path] = index
-        for name in step_loop_callees(index) & names:
-            where = _named_def(path, defined[name])
-            if where in methods[name]:
-                found.setdefault(where, set()).add(f"{methods[name][where]}.{name}")
+        for name in step_loop_callees(index) & set(named):
+            found.setdefault(named[name], set()).add(f"{methods[name][named[name]]}.{name}")
 
 
 def _named_def(user: str, defined: collections.Counter) -> str | None:
@@ -263,46 +271,67 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     itself (backward, an optimizer step) is a training function, not a step's helper: its own loop is the
     per-module pass's; `main`, `__init__` and `forward` are left out (an entry point, set-up, and a
     forward the module pass follows itself)."""
-    found: set[tuple[str | None, str]] = set()
-    trainers: set[tuple[str | None, str]] = set()
+    defs: set[str] = set()
+    methods: set[tuple[str, str]] = set()
     if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
-        return set(), set()
-    owner, current, indent = None, None, None
-    made: list[str] = []
-    for line in text.split("\n"):
-        if line[:1].strip():  # (a def, a class or any other statement at the margin)
-            owner = line[6:].split("(", 1)[0].split(":", 1)[0].strip() if line.startswith("class ") else None
-            current = (None, line[4:].split("(", 1)[0].strip()) if line.startswith("def ") else None
-            indent, made = None, []
+        return defs, methods
+    for owner, name, body in _def_bodies(text):
+        if ".cuda(" not in body and ".to(" not in body:
+            continue  # (nothing moves: most methods)
+        made = _FACTORY_RE.search(body) is not None
+        moving = (
+            (made and _MOVED_FACTORY.search(body) is not None)
+            or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
+            or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
+        )
+        if not moving or TRAINS.search(body):
             continue
-        if owner is not None and (method := _METHOD.match(line)) is not None:
-            if indent is None:
-                indent = len(method.group(1))
-            if len(method.group(1)) == indent:
-                current, made = (owner, method.group(2)), []
-                continue
-        if current is None:
-            continue
-        if "torch." in line and _MOVED_FACTORY.search(line):
-            found.add(current)
-        elif "torch." in line and (bound := _BOUND_FACTORY.match(line)):
-            made.append(bound.group(1))
-        elif (made and any(f"{name}.cuda(" in line or f"{name}.to(" in line for name in made)) or (
-            current[0] is not None and _HELD_MOVE.search(line)
-        ):
-            found.add(current)
-        elif TRAINS.search(line):
-            trainers.add(current)
-    found -= trainers
-    defs = {name for where, name in found if where is None and name != "main"}  # (a script's entry point)
-    methods = {(where, name) for where, name in found if where is not None and name not in _SKIPPED_METHODS}
+        if owner is None and name != "main":  # (a script's entry point)
+            defs.add(name)
+        elif owner is not None and name not in _SKIPPED_METHODS and not name.startswith("__"):
+            methods.add((owner, name))
     return defs, methods
 
 
-_BOUND_FACTORY = re.compile(rf"\s+(\w+)\s*=.*{_FACTORY}")
-_METHOD = re.compile(r"([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)")
-_HELD_MOVE = re.compile(r"\bself\.\w+\.(?:to|cuda)\(")
-_SKIPPED_METHODS = frozenset({"__init__", "forward"})
+def _moved_later(body: str, bound: re.Match) -> bool:
+    """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`)."""
+    name = bound.group(1)
+    return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
+
+
+def _def_bodies(text: str):
+    """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
+    class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
+    method); only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
+    margins = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    for start, stop in zip(margins, margins[1:], strict=False):
+        if text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
+            continue
+        if text.startswith("def ", start):
+            yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]
+        elif text.startswith("class ", start):
+            owner = re.split(r"[(:]", text[start + 6 : _line_end(text, start)], maxsplit=1)[0].strip()
+            heads = list(_METHOD.finditer(text, start, stop))
+            if not heads:
+                continue
+            heads = [h for h in heads if len(h.group(1)) == len(heads[0].group(1))]
+            ends = [h.start() for h in heads[1:]] + [stop]
+            for head, end in zip(heads, ends, strict=True):
+                yield owner, head.group(2), text[head.end() : end]
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+_MARGIN = re.compile(r"^\S", re.MULTILINE)
+_BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILINE)
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
+# (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
+# `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)
+_SKIPPED_METHODS = frozenset({"forward", "to", "cuda", "cpu", "step", "update", "train", "eval", "backward"})
 
 
 def _method_call(text: str, name: str) -> bool:

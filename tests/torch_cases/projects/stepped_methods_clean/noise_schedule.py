@@ -4,6 +4,10 @@ copies host tensors runs only where nothing steps (an image grid after training)
 import torch
 
 
+class Settings:  # (a class without methods)
+    steps = 1000
+
+
 class DiffusionSchedule:
     def __init__(self, steps, beta_start, beta_end, device):
         self.betas = torch.linspace(beta_start, beta_end, steps).to(device)
