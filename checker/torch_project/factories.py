@@ -269,8 +269,8 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     c_t_1.cuda()` under `if use_cuda:`), by the text; a method also with a line that moves a tensor held
     on `self` (`self.betas.to(x.device)`, checked against `__init__` by the module pass). A def that steps
     itself (backward, an optimizer step) is a training function, not a step's helper: its own loop is the
-    per-module pass's; `main`, `__init__` and `forward` are left out (an entry point, set-up, and a
-    forward the module pass follows itself)."""
+    per-module pass's; `main` (an entry point), dunder methods such as `__init__` and the methods of
+    `_SKIPPED_METHODS` are left out."""
     defs: set[str] = set()
     methods: set[tuple[str, str]] = set()
     if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
