@@ -3150,6 +3150,15 @@ register(
             "`.to(torch.int64)` and the other sized dtypes are casts, not moves; and a grid "
             "(`torch.arange`, `torch.linspace`) is reported at `medium` where the place of the copy alone "
             "would give `low` (28 of 30 such first-read findings of hold-outs 10-15 right, once `.to(torch.int64)` is no move)."
+            " Since branch torch-fix44: across modules, a method of a project class (the one def of its name "
+            "nearest the caller) that another module's training loop or step def calls on an object "
+            "(`model.gradient_penalty(x, g)`, `scheduler.add_noise(x, noise, t)`), and a def another module's "
+            "forward calls on its training path (`build_targets(...)` under `if targets is not None:`); in any "
+            "def run every step, a tensor only `__init__` made on the host, also by torch's arithmetic on such "
+            "attributes (a DDPM schedule), copied with `.to(x.device)`; `.type(value.type())` copies as "
+            "`.type_as(value)` does; `torch.multinomial` of host-made weights is host-made; lists `__init__` "
+            "computes with Python alone are settings for a grid (DeNA's anchors); a copy under an `if` "
+            "comparing two sizes (a padding fix-up) is not per step."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
