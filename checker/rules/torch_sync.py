@@ -29,7 +29,9 @@ from checker.module import (
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
+    _configuration_test,
     _cuda_type,
+    _option_choice,
     base_name,
     direct_calls,
     eval_named,
@@ -1739,8 +1741,11 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
-# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are; torch-fix40)
-_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli"})
+# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are, torch-fix40;
+# `torch.multinomial(torch.ones(n), b)`, class labels drawn likewise, torch-fix44)
+_HOST_SHAPERS = frozenset(
+    {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
+)
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
     | {"numpy.arange", "numpy.linspace"}
@@ -1903,19 +1908,18 @@ def _makes_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
 
 
 def _hyperparameters(index: ModuleIndex) -> set[str]:
-    """Attributes of `self` that every class of the module binds only in `__init__`, to a number or an
-    argument (`self.multiplier = multiplier`), and that nothing appends to or writes into: settings, not a
-    replay memory or a list of states that changes."""
+    """Attributes of `self` that every class of the module binds only in `__init__`, to a number, an
+    argument (`self.multiplier = multiplier`) or Python's arithmetic, indexing and lists of such
+    (`_plain_setting`: DeNA's `self.masked_anchors = [self.all_anchors_grid[i] for i in self.anch_mask]`),
+    and that nothing appends to or writes into: settings, not a replay memory or a list of states that
+    changes."""
 
     def make() -> set[str]:
         kept, dropped = set(), set()
         for methods in index.class_methods.values():
             init = methods.get("__init__")
             for attr, values in _self_stores(methods).items():
-                settings = all(
-                    where is init and isinstance(value, ast.Name | ast.Constant | ast.UnaryOp)
-                    for where, value in values
-                )
+                settings = all(where is init and _plain_setting(value) for where, value in values)
                 (kept if init is not None and settings else dropped).add(attr)
         for held, whole in _stored_into(index):  # (`self.memory.append(x)`, `self.states[i] = s`)
             if not whole and isinstance(held, ast.Attribute) and _on_self(held):
@@ -1923,6 +1927,19 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
         return kept - dropped
 
     return facts(index).loop_cache("hyperparameters", None, make)
+
+
+_PLAIN_CALLS = frozenset({"len", "int", "float", "tuple", "list", "range", "enumerate", "zip", "min", "max"})
+
+
+def _plain_setting(value: ast.AST | None) -> bool:
+    """A value made of names, literals and Python's arithmetic, indexing, lists and comprehensions, calling
+    nothing but a few builtins (`len`, `int`, `range`, ...): no array, tensor or file is loaded or made."""
+    return value is not None and all(
+        not isinstance(n, ast.Call | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom | ast.NamedExpr)
+        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _PLAIN_CALLS)
+        for n in ast.walk(value)
+    )
 
 
 _FILLERS = frozenset(
@@ -2421,6 +2438,31 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
     return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
 
 
+def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
+    """The copy is under an `if` (of the loop or def) that compares two sizes, `if output.size(1) !=
+    x_mask.size(1):` (DrQA's padding back to the mask's length, hold-out 13): a fix-up for the batches whose
+    shapes differ, which a batch padded to its own longest row never is; not run every step."""
+    return any(
+        isinstance(up, ast.If)
+        and isinstance(up.test, ast.Compare)
+        and len(up.test.ops) == 1
+        and isinstance(up.test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
+        and all(_a_size(side) for side in (up.test.left, up.test.comparators[0]))
+        for up in fx.ancestors(call, scope)
+    )
+
+
+def _a_size(node: ast.AST) -> bool:
+    """`x.size(1)`, `x.shape[1]`, `len(x)`."""
+    if isinstance(node, ast.Call):
+        return method_name(node) == "size" or (isinstance(node.func, ast.Name) and node.func.id == "len")
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    )
+
+
 def _cached_by_callers(index: ModuleIndex, function) -> bool:
     """Every call of the def in the module is under an `if` of its caller that tests an attribute unset
     (`if self.rel_indices is None or ...: self.rel_indices = self.get_rel_indices(N)`, ConViT's GPSA): the
@@ -2584,7 +2626,7 @@ def check_created_then_moved(
             None,
         )
         if made is None:
-            held = _held_host_tensor(index, site, moved)
+            held = _held_host_tensor(index, site, moved, followed)
             if held is not None:
                 yield held
                 continue
@@ -2594,6 +2636,8 @@ def check_created_then_moved(
             continue
         if _first_time(facts(index), call, loop or site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if _shape_fix_up(facts(index), call, loop or site.function):
+            continue  # `if output.size(1) != x_mask.size(1): padding = torch.zeros(...)`: only when they differ
         if loop is None and site.function is not None and _cached_by_callers(index, site.function):
             continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
         if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
@@ -2601,7 +2645,7 @@ def check_created_then_moved(
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
-        at = _made_line(moved, bound, call.lineno)
+        at = _made_line(moved, bound, call.lineno) or _factory_line(moved, index, made, call.lineno)
         yield RawFinding(
             "PP506",
             call.lineno,
@@ -2652,10 +2696,30 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     return None
 
 
+def _factory_line(moved: list, index: ModuleIndex, made: str, line: int) -> int | None:
+    """The line of the factory call inside a moved expression that spans lines (`Variable(` on one line,
+    `torch.multinomial(torch.ones(n_label), b)` on the next, `.cuda()` after it), when not the move's own."""
+    for value in moved:
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call) and node.lineno != line and index.resolver.call_name(node) == made:
+                return node.lineno
+    return None
+
+
 def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
-    """A module-level def whose name the project pass found called in another module's step loop."""
+    """A module-level def whose name the project pass found called in another module's step loop or
+    forward, or a method it found so as `Class.method` (`model.gradient_penalty(x, g)` in a critic loop)."""
     name = getattr(function, "name", None)
-    return name in stepped and index.module_functions.get(name) is function
+    if name is None or not stepped:
+        return False
+    if index.module_functions.get(name) is function:
+        return name in stepped
+    owner = index.function_class.get(id(function))
+    return (
+        owner is not None
+        and f"{owner}.{name}" in stepped
+        and index.class_methods.get(owner, {}).get(name) is function
+    )
 
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:
@@ -2678,6 +2742,96 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             found.add(func.attr)
     return found
+
+
+def forward_callees(index: ModuleIndex) -> set[str]:
+    """Names the module's `forward` methods and loss defs (and the defs of the module they call) call as plain
+    functions or module attributes, not defined in the module (a YOLO layer's `build_targets_thres(...)`
+    from `from utils.utils import *`): for the project pass to find their defs in other modules. They run
+    on every forward, as the module's own helpers of a forward do (`_forward_functions`)."""
+    fx, found = facts(index), set()
+    for function in index.functions:
+        if id(function) not in _forward_functions(index) and id(function) not in _loss_defs(index):
+            continue
+        for site in index.function_calls.get(id(function), []):
+            func = site.node.func
+            if fx.helpers.get(id(site.node)) or not _forward_runs(fx, site.node, function):
+                continue
+            if isinstance(func, ast.Name) and func.id not in index.module_functions:
+                found.add(func.id)
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in _imported_names(index)
+            ):  # (`commons.generate_path(...)`; not a tensor's method, `x.squeeze(1)`)
+                found.add(func.attr)
+    return found
+
+
+def _imported_names(index: ModuleIndex) -> set[str]:
+    """The names the module's imports bind (`import commons`, `from utils import box_utils as bu`)."""
+    return facts(index).loop_cache(
+        "imported_names",
+        None,
+        lambda: {
+            alias.asname or alias.name.split(".")[0]
+            for node in index.imports
+            for alias in node.names
+            if alias.name != "*"
+        },
+    )
+
+
+def _forward_runs(fx, node: ast.AST, function) -> bool:
+    """The node runs on every training call of the def: each `if` on its way tests the training call (its
+    body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
+    (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
+    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
+    or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
+    None:`, may never run in training.)"""
+    params = set(parameter_names(function))
+    off = _flags_off(function)
+    child = node
+    for outer in fx.ancestors(node, function):
+        if isinstance(outer, ast.If):
+            test = outer.test
+            in_body = any(child is s for s in outer.body)
+            if not (
+                (in_body and _training_test(test, params))
+                or (not in_body and isinstance(test, ast.Name) and test.id in off)
+                or _option_choice(test)
+                or _configuration_test(test)
+            ):
+                return False
+        elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
+            return False
+        child = outer
+    return True
+
+
+def _training_test(test: ast.AST, params: set[str]) -> bool:
+    """`if self.training:`, or `if targets is not None:` with `targets` a parameter (`_TARGET_PARAM`)."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "training" and _of_self(test)
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and _TARGET_PARAM.match(test.left.id) is not None
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _flags_off(function) -> set[str]:
+    """The def's parameters that default to `False` (`test_emb=False`): flags a training call leaves off."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
@@ -2733,7 +2887,25 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
     """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
     to the other tensor's device, so a host-made tensor crosses every time."""
-    return method_name(call) == "type_as" and len(call.args) == 1 and _on_step_device(index, site)
+    return (
+        (method_name(call) == "type_as" or _typed_like(call))
+        and len(call.args) == 1
+        and _on_step_device(index, site)
+    )
+
+
+def _typed_like(call: ast.Call) -> bool:
+    """`t.type(value.type())`: the type of another tensor, named by its string (`torch.cuda.FloatTensor`
+    for one on the GPU), which copies `t` to that tensor's device as `t.type_as(value)` does
+    (first-order-model's `torch.eye(2).view(1, 1, 2, 2).type(value.type())`)."""
+    return (
+        method_name(call) == "type"
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+        and method_name(call.args[0]) == "type"
+        and not call.args[0].args
+        and not call.args[0].keywords
+    )
 
 
 def _on_step_device(index: ModuleIndex, site) -> bool:
@@ -2810,12 +2982,16 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
     return None
 
 
-def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | None:
-    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), where the class
-    binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`, `torch.as_tensor(a)`)
+def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = False) -> RawFinding | None:
+    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), or in another def
+    run on every step (`followed`: a loss def, a forward's helper, a method another module's training step
+    calls, such as a DDPM scheduler's `add_noise` copying `self.sqrt_alpha_cum_prod.to(x.device)`), where
+    the class binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`,
+    `torch.as_tensor(a)`, or torch's arithmetic on such attributes, `torch.sqrt(1 - self.alpha_cum_prod)`)
     or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call."""
     function = site.function
-    if site.loops or getattr(function, "name", None) != "forward":
+    name = getattr(function, "name", None)
+    if site.loops or not (name == "forward" or followed):
         return None
     attrs = [v.attr for v in moved if isinstance(v, ast.Attribute) and _on_self(v)]
     methods = index.class_methods.get(index.function_class.get(id(function)) or "", {})
@@ -2823,22 +2999,74 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | Non
     if not attrs or init is None:
         return None
     stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    made = functools.partial(_made_in_init, index, stores, init)
     for attr in attrs:
         values = stores.get(attr)
         if (
             values
             and all(where is init for where, _ in values)
-            and any(_host_made(value, index) for _, value in values)
-            and all(_host_made(value, index) or isinstance(value, ast.Name) for _, value in values)
+            and any(made(value) for _, value in values)
+            and all(made(value) or isinstance(value, ast.Name) for _, value in values)
         ):
+            advice = (
+                "register it as a buffer (`self.register_buffer`) so it moves with the module"
+                if name == "forward"
+                else "move it to the device once (or register it as a buffer of a module)"
+            )
             return RawFinding(
                 "PP506",
                 site.node.lineno,
                 site.node.col_offset,
                 f"`self.{attr}` is made on the CPU in `__init__` and copied to the device on every run "
-                "of `forward`; register it as a buffer (`self.register_buffer`) so it moves with the module",
+                f"of `{name}`; {advice}",
             )
     return None
+
+
+def _made_in_init(index: ModuleIndex, stores: Mapping, init, value: ast.AST | None, depth: int = 0) -> bool:
+    """A value `__init__` makes on the host: `_host_made`, or torch's arithmetic on literals and on
+    attributes of `self` that only `__init__` binds, each to such a value, one at least (a DDPM
+    scheduler's `self.alphas = 1. - self.betas`, `torch.cumprod(self.alphas, dim=0)`, `torch.sqrt(1 -
+    self.alpha_cum_prod)` after `self.betas = torch.linspace(...)`)."""
+    if value is None or depth > 4:
+        return False
+    if _host_made(value, index):
+        return True
+    parts: list[ast.AST]
+    if isinstance(value, ast.BinOp):
+        parts = [value.left, value.right]
+    elif isinstance(value, ast.UnaryOp):
+        parts = [value.operand]
+    elif isinstance(value, ast.Call) and _torch_math(index.resolver.call_name(value) or ""):
+        if is_device_move(value, index) or any(k.arg == "device" for k in value.keywords):
+            return False
+        parts = [*value.args, *(k.value for k in value.keywords)]
+    else:
+        return False
+    held = False
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            continue
+        if isinstance(part, ast.Attribute) and _on_self(part):
+            values = stores.get(part.attr)
+            if not values or not all(
+                where is init and _made_in_init(index, stores, init, v, depth + 1) for where, v in values
+            ):
+                return False
+            held = True
+        elif isinstance(part, ast.BinOp | ast.UnaryOp | ast.Call) and _made_in_init(
+            index, stores, init, part, depth + 1
+        ):
+            held = True
+        elif not (isinstance(part, ast.Attribute) and part.attr == "dtype"):
+            return False  # (an argument, a name: not known to be made here)
+    return held
+
+
+def _torch_math(name: str) -> bool:
+    """A torch function computing a tensor (`torch.sqrt`, `torch.cumprod`), not a module's part
+    (`nn.Parameter(torch.empty(n))` moves with its module)."""
+    return name.startswith("torch.") and not name.startswith("torch.nn.")
 
 
 def _self_stores(methods: Mapping[str, ast.AST]) -> dict[str, list]:
@@ -3231,6 +3459,15 @@ register(
             "`.to(torch.int64)` and the other sized dtypes are casts, not moves; and a grid "
             "(`torch.arange`, `torch.linspace`) is reported at `medium` where the place of the copy alone "
             "would give `low` (28 of 30 such first-read findings of hold-outs 10-15 right, once `.to(torch.int64)` is no move)."
+            " Since branch torch-fix44: across modules, a method of a project class (the one def of its name "
+            "nearest the caller) that another module's training loop or step def calls on an object "
+            "(`model.gradient_penalty(x, g)`, `scheduler.add_noise(x, noise, t)`), and a def another module's "
+            "forward calls on its training path (`build_targets(...)` under `if targets is not None:`); in any "
+            "def run every step, a tensor only `__init__` made on the host, also by torch's arithmetic on such "
+            "attributes (a DDPM schedule), copied with `.to(x.device)`; `.type(value.type())` copies as "
+            "`.type_as(value)` does; `torch.multinomial` of host-made weights is host-made; lists `__init__` "
+            "computes with Python alone are settings for a grid (DeNA's anchors); a copy under an `if` "
+            "comparing two sizes (a padding fix-up) is not per step."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "
