@@ -210,12 +210,16 @@ def _ops_run_per_call(index: ModuleIndex, reported: set[tuple[int, int]]):
     per batch from another module's training loop: tf-fix26). An op built beside the run (a def that builds
     a graph and then evaluates it, once) is not reported, nor a def that a loop of this module calls (the
     loop's finding names it), nor an op built once under an `if` testing for a missing value."""
-    in_loops = _called_from_loops(index)
+    in_loops = None
     for function in index.functions:
-        if isinstance(function, ast.Lambda) or id(function) in in_loops:
+        if isinstance(function, ast.Lambda):
             continue
         sessions = {p for p in parameter_names(function) if "sess" in p.lower()}
         if not sessions:
+            continue
+        if in_loops is None:
+            in_loops = _called_from_loops(index)
+        if id(function) in in_loops:
             continue
         sites = index.function_calls.get(id(function), [])
         runs = [s.node for s in sites if is_session_run(s.node, index) and receiver_name(s.node) in sessions]

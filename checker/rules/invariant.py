@@ -198,13 +198,20 @@ def _reads_changed(key: str, changed: set[str]) -> bool:
 
 
 class _Invariance:
-    """Whether expressions depend only on values a loop does not change (`files_kept`: the loop writes no
-    file, so a file it reads whole holds the same bytes every time)."""
+    """Whether expressions depend only on values a loop does not change."""
 
-    def __init__(self, index: ModuleIndex, changed: set[str], files_kept: bool = False):
+    def __init__(self, index: ModuleIndex, changed: set[str], loop=None):
         self.index = index
         self.changed = changed
-        self.files_kept = files_kept
+        self.loop = loop
+        self._files_kept: bool | None = None
+
+    @property
+    def files_kept(self) -> bool:
+        """The loop writes no file, so a file it reads whole holds the same bytes every time."""
+        if self._files_kept is None:
+            self._files_kept = self.loop is not None and not loop_writes(self.loop)
+        return self._files_kept
 
     def expr(self, node) -> bool:
         if isinstance(node, ast.Constant):
@@ -241,7 +248,7 @@ class _Invariance:
             return True
         if isinstance(func, ast.Attribute) and func.attr in _PURE_READS:
             return self.expr(func.value)
-        if self.files_kept and (opened := _whole_file_read(call, self.index)) is not None:
+        if (opened := _whole_file_read(call, self.index)) is not None and self.files_kept:
             # `open(FLAGS.image, "rb").read()`: the same file read again each iteration (tf-fix26: the
             # yolov4 benchmark decoding it 1000 times, which its maintainers moved before the loop)
             return all(self.expr(a) for a in opened.args) and all(self.expr(k.value) for k in opened.keywords)
@@ -382,7 +389,7 @@ def check_loop_invariant_op(index: ModuleIndex):
         if any(is_session_run(site.node, index) for site, _ in reached):
             continue  # ops in a loop that runs the session grow the graph: PP101 reports them
         changed = changed_in(loop, pure)
-        checker = _Invariance(index, changed, files_kept=not loop_writes(loop))
+        checker = _Invariance(index, changed, loop)
         _settle_invariant_names(loop, checker)
         for site in direct:
             yield from _report(site.node, site, loop, checker, index, reported, covered, via=None)
@@ -412,7 +419,7 @@ def _in_helper(helper, site, loop, outer: _Invariance, index, reported, covered,
     changed = _helper_params(helper, site.node, outer) | outer.changed
     for stmt in helper.body:
         changed |= changed_in_statement(stmt)
-    checker = _Invariance(index, changed, outer.files_kept)
+    checker = _Invariance(index, changed, outer.loop)
     for inner in index.function_calls.get(id(helper), []):
         if inner.loops:
             continue  # the helper's own loops are checked on their own
