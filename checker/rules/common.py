@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from checker.findings import RawFinding
 from checker.module import CallSite, ModuleIndex
 
 GRAPH_RESETS = frozenset(
@@ -77,10 +78,10 @@ def loop_resets_graph(reached: list[tuple[CallSite, ast.Call | None]], index: Mo
     return any(index.resolver.call_name(site.node) in GRAPH_RESETS for site, _ in reached)
 
 
-def first_report(reported: set[tuple[int, int]], at: ast.AST) -> bool:
-    """Whether ``at`` (the call to report) is reported for the first time; records it. A helper reached from two
-    loops, or a call seen via two paths, is reported once."""
-    key = (at.lineno, at.col_offset)
+def first_report(reported: set[tuple[int, int]], at) -> bool:
+    """Whether ``at`` (the call to report, or a finding already placed) is reported for the first time; records
+    it. A helper reached from two loops, or a call seen via two paths, is reported once."""
+    key = (at.line, at.col) if isinstance(at, RawFinding) else (at.lineno, at.col_offset)
     if key in reported:
         return False
     reported.add(key)

@@ -17,7 +17,7 @@ from checker.datasets import (
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, import_of, walk
 from checker.rules import Rule, register
-from checker.rules.common import literal_iterations, runs_once
+from checker.rules.common import first_report, literal_iterations, runs_once
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
 _ELEMENTWISE = frozenset(
@@ -1701,21 +1701,12 @@ def check_missing_prefetch(index: ModuleIndex):
             index,
             _dropped_prefetch_note(chain, flow),
         )
-        if _first_at(reported, finding):
+        if first_report(reported, finding):
             yield finding
     if not index.snippet:
         for finding in _untraced_without_prefetch(index, flow, seen):
-            if _first_at(reported, finding):
+            if first_report(reported, finding):
                 yield finding
-
-
-def _first_at(reported: set[tuple[int, int]], finding: RawFinding) -> bool:
-    """Whether no finding was made at this position yet; records it."""
-    key = (finding.line, finding.col)
-    if key in reported:
-        return False
-    reported.add(key)
-    return True
 
 
 def _dropped_prefetch_note(chain, flow) -> str:
@@ -1982,7 +1973,8 @@ model.fit(ds, epochs=10)
             "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
             "resize, random op or Python function could not move behind batch, so such maps are never "
             "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard, or maps that run on "
-            "batches as well, lie between map and batch (a cache would be lost). Maps of functions defined in other modules are not read; a name bound to a lambda "
+            "batches as well, lie between map and batch (a cache would be lost). Maps of functions defined in "
+            "other modules are not read; a name bound to a lambda "
             "(`parse_fn = lambda f, l: _parse_function(f, l, size)`) is read through the lambda. A "
             "per-example parse seen in the code (parse_single_example, decode_csv) on a "
             "pipeline seen training a model (fit's training data, a loop that runs a training step, a call or "
