@@ -1206,8 +1206,7 @@ def returns_host_value(ret: ast.Return, function) -> bool:
 
 def numpy_array_names(index: ModuleIndex) -> set[str]:
     """Names the module binds from a NumPy call (`err_train = np.zeros(nb_epochs)`; `np.` also when the
-    module has it only from a star import), found once per module. (torch_history's `_numpy_arrays` is the
-    same question, asked for PP502.)"""
+    module has it only from a star import), found once per module; PP501 and PP502 ask it."""
     return facts(index).loop_cache(
         "numpy_array_names",
         None,

@@ -10,6 +10,7 @@ from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    HOST_READS,
     base_name,
     callers_disable_grad,
     carried_graph,
@@ -23,6 +24,8 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     needs_grad,
+    numpy_array_names,
+    returns_host_value,
     uses_input_gradients,
 )
 from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
@@ -83,7 +86,7 @@ def check_accumulated_history(index: ModuleIndex):
             if kept is None or fx.without_grad(node):
                 continue
             keeper = base_name(target.value if isinstance(target, ast.Subscript) else target)
-            if isinstance(target, ast.Subscript) and keeper in _numpy_arrays(index):
+            if isinstance(target, ast.Subscript) and keeper in numpy_array_names(index):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
@@ -124,15 +127,12 @@ def _backed_outputs(fx, loop) -> set[str]:
     }
 
 
-_HOST_VALUES = frozenset({"item", "numpy", "tolist", "float", "int"})
-
-
 def _on_host(value: ast.AST, fx) -> bool:
     """A value already read to the host: `x.item()`, `x.data.cpu().numpy()`, `float(x)`, or the result of a
     def of the module whose every return is such a value (`def update_model(self): ... return loss.item()`)."""
     if not isinstance(value, ast.Call):
         return False
-    if base_name(value.func) in _HOST_VALUES:
+    if base_name(value.func) in HOST_READS:
         return True
     helper = fx.helpers.get(id(value)) or fx.own_method(value)
     name = base_name(value.func)
@@ -143,7 +143,7 @@ def _on_host(value: ast.AST, fx) -> bool:
         else [f for f in fx.index.functions if getattr(f, "name", None) == name]
     )
     returns = [r for f in helpers for r in _returns(f)]
-    return bool(returns) and all(_host_return(r, f) for f in helpers for r in _returns(f))
+    return bool(returns) and all(returns_host_value(r, f) for f in helpers for r in _returns(f))
 
 
 def _returns(function) -> list[ast.Return]:
@@ -152,46 +152,12 @@ def _returns(function) -> list[ast.Return]:
     return [n for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
 
 
-def _host_return(ret: ast.Return, function) -> bool:
-    """A return of a host value: `return loss.item()`, or `return loss` whose last binding above it in the
-    def's own statements is one (`loss = loss.item()` two lines up)."""
-    value = ret.value
-    if isinstance(value, ast.Call):
-        return base_name(value.func) in _HOST_VALUES
-    if not isinstance(value, ast.Name):
-        return False
-    bound = [
-        stmt
-        for stmt in function.body
-        if isinstance(stmt, ast.Assign)
-        and stmt.lineno < ret.lineno
-        and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
-    ]
-    last = bound[-1].value if bound else None
-    return isinstance(last, ast.Call) and base_name(last.func) in _HOST_VALUES
-
-
 def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     """The kept name's last binding in the loop before the accumulation holds a host value or one
     without history, so the sum holds no graph (`batch_loss = batch_loss.data.cpu().numpy()` two lines
     above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`)."""
     last = _last_binding(loop, name, accumulation, fx)
     return last is not None and (_on_host(last.value, fx) or _drops_graph(last.value))
-
-
-def _numpy_arrays(index: ModuleIndex) -> set[str]:
-    """Names the module binds from a NumPy call (`costs = np.zeros(n)`), found once per module."""
-    return facts(index).loop_cache(
-        "numpy_arrays",
-        None,
-        lambda: {
-            t.id
-            for node in index.call_assignments
-            if (index.resolver.call_name(node.value) or "").startswith("numpy.")
-            for t in node.targets
-            if isinstance(t, ast.Name)
-        },
-    )
 
 
 def _meter_update(node, fx) -> bool:

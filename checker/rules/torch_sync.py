@@ -1479,17 +1479,7 @@ def _on_training_path(fx, node: ast.AST, function) -> bool:
     child = node
     for outer in fx.ancestors(node, function):
         if isinstance(outer, ast.If):
-            test = outer.test
-            training = (isinstance(test, ast.Attribute) and test.attr == "training" and _of_self(test)) or (
-                isinstance(test, ast.Compare)
-                and isinstance(test.left, ast.Name)
-                and test.left.id in params
-                and _TARGET_PARAM.match(test.left.id) is not None
-                and len(test.ops) == 1
-                and isinstance(test.ops[0], ast.IsNot)
-                and isinstance(test.comparators[0], ast.Constant)
-                and test.comparators[0].value is None
-            )
+            training = _training_test(outer.test, params)
             if not (training and any(child is s for s in outer.body)):
                 return False
         elif isinstance(outer, (ast.IfExp, ast.ExceptHandler, ast.Try, ast.BoolOp, ast.Lambda, *LOOP_TYPES)):
