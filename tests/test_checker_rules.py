@@ -2575,3 +2575,72 @@ def train(files):
         step(inp, tar)
 """
     assert [line for rule, line in codes(src) if rule == "PP402"] == [13, 17]
+
+
+# ---------------------------------------------------------------- tf-fix26: the maintainer-fixed set's misses
+
+
+def test_pp301_predicts_repeated_without_a_loop_are_low():
+    """tf-fix26: a batch of one predicted by a per-call method (a vehicle part's `inference`) or by a def
+    mapped over a collection (Spark's `rdd.map`) repeats per input where no loop shows it: `low`, a shape no
+    reading has measured; the same predict in a method run once, or on a stacked batch, is silent."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+class Pilot:
+    def inference(self, img):
+        return self.model.predict(img.reshape((1,) + img.shape))
+    def summary(self, img):
+        return self.model.predict(img.reshape((1,) + img.shape))
+    def predict_batch(self, imgs):
+        return self.model.predict(np.stack(imgs))
+
+def spark_predict(rdd, model):
+    return rdd.map(lambda row: model.predict(np.expand_dims(row, 0))).collect()
+"""
+    assert sure(src, "PP301") == [(7, "low"), (14, "low")]
+
+
+def test_pp301_first_row_kept_is_low_evidence():
+    """A loop keeping only the first row of each prediction (`predict(img)[0]`) shows a batch of one made
+    elsewhere: `low` even over data of unknown size, where a visible batch of one is `high`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("m.h5")
+
+def embed(images):
+    return [model.predict(img)[0] for img in images]
+
+def embed_visible(images):
+    return [model.predict(img[None])[0] for img in images]
+"""
+    assert sure(src, "PP301") == [(8, "low"), (11, "high")]
+
+
+def test_pp203_conditional_last_step_is_reported_where_paths_meet():
+    """tf-fix26 (keras-cv's ImageNet loader): a `batch` made only under an `if` the `return` is outside of
+    is reported at the `return`; one in the same branch as its `return` stays at the `batch`."""
+    src = """
+import tensorflow as tf
+
+def load(files, parse, batch_size=None):
+    ds = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=8)
+    if batch_size is not None:
+        ds = ds.batch(batch_size)
+    return ds
+
+def load_train(files, parse, training):
+    ds = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=8)
+    if training:
+        ds = ds.shuffle(100)
+        ds = ds.batch(64)
+        return ds
+    return ds
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    found = [(f.line, f.column, f.confidence) for f in findings if f.rule == "PP203"]
+    assert found == [(8, 12, "low"), (14, 17, "low")]
+    assert "runs only under the `if` at line 6" in next(f.message for f in findings if f.line == 8)

@@ -739,6 +739,49 @@ def test_host_tensor_held_by_a_loss_module_and_moved_every_forward():
     assert torch_findings(HELD_HOST_TENSOR) == expected(HELD_HOST_TENSOR)
 
 
+HELD_IN_A_LOSS_DEF = """import torch
+import torch.nn as nn
+
+
+class WeightedCriterion:
+    def __init__(self, weights, steps):
+        self.weights = torch.tensor(weights)
+        self.betas = torch.linspace(1e-4, 0.02, steps)
+        self.keep = torch.sqrt(torch.cumprod(1.0 - self.betas, dim=0))
+
+    def compute_loss(self, logit, target, t):
+        w = self.weights.to(logit.device)  # expect: PP506
+        k = self.keep.to(logit.device)[t]  # expect: PP506
+        return (w[target] * k * logit).mean()
+
+
+class Linear(nn.Module):
+    def __init__(self, n, m):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(n, m))
+        self.scale = nn.Parameter(torch.ones(m) * 2)
+
+    def forward(self, x):
+        return x @ self.weight.type_as(x) * self.scale.to(x.device)
+"""
+
+
+def test_host_tensor_held_by_a_class_and_moved_in_a_loss_def():
+    """torch-fix44: a def run on every step other than `forward` (here a loss def) copying what `__init__`
+    made on the host also counts, and so does torch's arithmetic on such attributes (a DDPM schedule's
+    `torch.sqrt(torch.cumprod(1 - self.betas))`). A parameter moves with its module."""
+    assert torch_findings(HELD_IN_A_LOSS_DEF) == expected(HELD_IN_A_LOSS_DEF)
+
+
+def test_a_factory_on_another_line_of_the_moved_expression_is_named_in_the_message():
+    """torch-fix44: `Variable(` on one line, `torch.multinomial(torch.ones(n), b)` on the next and `.cuda()`
+    after it: the message names the factory's line, the statement to change."""
+    source = (CASES / "pp506_positive_drawn_labels.py").read_text()
+    findings, _ = check_source(source, "pp506_positive_drawn_labels.py")
+    made = next(n for n, line in enumerate(source.splitlines(), 1) if "torch.multinomial(" in line)
+    assert [f.message for f in findings if f.rule == "PP506"][0].count(f"made on the CPU (line {made})") == 1
+
+
 LOSS_WITHOUT_UNDERSCORE = """import torch
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from checker.findings import RawFinding
 from checker.module import CallSite, ModuleIndex
 
 GRAPH_RESETS = frozenset(
@@ -77,10 +78,10 @@ def loop_resets_graph(reached: list[tuple[CallSite, ast.Call | None]], index: Mo
     return any(index.resolver.call_name(site.node) in GRAPH_RESETS for site, _ in reached)
 
 
-def first_report(reported: set[tuple[int, int]], at: ast.AST) -> bool:
-    """Whether ``at`` (the call to report) is reported for the first time; records it. A helper reached from two
-    loops, or a call seen via two paths, is reported once."""
-    key = (at.lineno, at.col_offset)
+def first_report(reported: set[tuple[int, int]], at) -> bool:
+    """Whether ``at`` (the call to report, or a finding already placed) is reported for the first time; records
+    it. A helper reached from two loops, or a call seen via two paths, is reported once."""
+    key = (at.line, at.col) if isinstance(at, RawFinding) else (at.lineno, at.col_offset)
     if key in reported:
         return False
     reported.add(key)
@@ -119,3 +120,40 @@ FEW_ITERATIONS = 5  # a handful of copies made on purpose (a few splits, thresho
 def few_iterations(loop, limit: int = FEW_ITERATIONS) -> bool:
     count = literal_iterations(loop)
     return count is not None and count <= limit
+
+
+# Methods a caller runs again and again, once per input (a program's `Run`, a model's `predict`,
+# `__call__`, an `inference` or `infer` step): what they build or run is paid on every call (tf-fix23:
+# lingvo's programs and epitome's predictions for PP401; tf-fix26: donkeycar's per-frame `inference` for
+# PP301)
+PER_CALL_METHODS = ("run", "predict", "__call__", "infer")
+
+
+def runs_per_call(function) -> bool:
+    """A method (first parameter `self`) named for per-call work: `run`, `Run`, `predict...`, `run_...`,
+    `_infer`, `inference`, `__call__`."""
+    params = getattr(function, "args", None)
+    params = params.args if params is not None else []
+    name = function.name.lower().lstrip("_") if function.name != "__call__" else "__call__"
+    return bool(params) and params[0].arg == "self" and name.startswith(PER_CALL_METHODS)
+
+
+def cache_guarded(function) -> set[int]:
+    """Nodes under an `if` that tests for a missing value (`if self._step is None:`, `if not hasattr(...)`,
+    `if key not in cache:`): made once and kept, not per call."""
+    guarded: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.If) and tests_missing(node.test):
+            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return guarded
+
+
+def tests_missing(test) -> bool:
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and any(isinstance(o, ast.Is | ast.NotIn) for o in node.ops):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
+            return True
+    return False

@@ -17,7 +17,7 @@ from checker.datasets import (
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, import_of, walk
 from checker.rules import Rule, register
-from checker.rules.common import literal_iterations, runs_once
+from checker.rules.common import first_report, literal_iterations, runs_once
 
 # Element-wise ops: a map made only of these gives the same result on a batch as on each element.
 _ELEMENTWISE = frozenset(
@@ -270,15 +270,17 @@ _PER_ELEMENT_ONLY += ("resize", "random", "crop", "py_function", "py_func", "num
 
 
 def _parses_examples(call: ast.Call, index: ModuleIndex) -> bool:
-    """The mapped function parses one example or CSV line (with more around it): the parse, usually the
-    costly part, has a batched form even when the rest needs a small change."""
-    body = _map_function_body(call, index)
-    if not body:
+    """The mapped function, or a module function it calls (three levels, as PP202 reads its cost), parses one
+    example or CSV line (with more around it): the parse, usually the costly part, has a batched form even
+    when the rest needs a small change. `tf.io.parse_example` in a helper counts too: before `batch` it
+    parses one record per call (tf-fix26: cloudml-samples' `map(lambda r: parse_tf_example(r))`, which its
+    maintainers moved behind `batch`)."""
+    roots = map_code(call, index)
+    if not roots:
         return False
-    names = _call_names(body, index)
+    names = {name for _, name in _calls_in_map(roots, index)}
     # a decode in a helper it calls (`decode_image(example["image"])`) dominates the parse: read wrong 38/38
-    helpers = _call_names(_called_helpers(body, index), index)
-    return bool(names & _PER_EXAMPLE_PARSE) and not _per_element_only(names | helpers)
+    return bool(names & (_PER_EXAMPLE_PARSE | _BATCH_PARSERS)) and not _per_element_only(names)
 
 
 def _call_names(roots, index: ModuleIndex) -> set[str]:
@@ -450,10 +452,45 @@ def _map_before_batch(index: ModuleIndex):
                         seen.add(id(step.node))
                         yield step.node, later.node, kind
                     break
-                if later.kind == "map" and vectorisable_map(later.node, index) is not None:
-                    continue  # two vectorisable maps in a row: both can move behind the batch
+                if later.kind == "map" and (
+                    vectorisable_map(later.node, index) is not None or _repacks_only(later.node, index)
+                ):
+                    continue  # two maps that run on batches too: both can move behind the batch
                 if later.kind not in _BETWEEN_MAP_AND_BATCH:
                     break
+
+
+# Python calls that only take apart or rebuild an element's structure (a dict of features, a tuple)
+_STRUCTURE_CALLS = _BUILDERS | {
+    "pop",
+    "get",
+    "items",
+    "keys",
+    "values",
+    "set",
+    "len",
+    "zip",
+    "update",
+    "copy",
+}
+
+
+def _repacks_only(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map only rearranges the element's structure, in its own code and the module functions it calls
+    (`lambda f: get_features_target_tuple(f)` popping the label out of a feature dict, `lambda d: (d["x"],
+    d["y"])`): it gives the same on a batch, so a parse before it can still move behind the batch (tf-fix26:
+    cloudml-samples' template, whose maintainers batched before all three maps)."""
+    roots = map_code(call, index)
+    if not roots:
+        return False
+    helpers = {f.name for f in _called_helpers(roots, index)}
+    for node, name in _calls_in_map(roots, index):
+        if name in _NEUTRAL or named_call(node) in _STRUCTURE_CALLS:
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id in helpers:
+            continue
+        return False
+    return True
 
 
 def check_map_before_batch(index: ModuleIndex):
@@ -625,9 +662,10 @@ def _read_lightly(flow, index: ModuleIndex) -> set[int]:
 _WRITE_CALLS = frozenset({"write", "writestr", "imwrite", "SerializeToString", "savez", "save"})
 
 
-def _loop_writes(loop: ast.AST) -> bool:
-    """A for loop whose body writes what it reads (`writer.write(serialize_example(x, y))`, `cv2.imwrite`):
-    a conversion, whose per-element Python work costs more than the pipeline."""
+def loop_writes(loop: ast.AST) -> bool:
+    """A loop whose body writes (`writer.write(serialize_example(x, y))`, `cv2.imwrite`, `np.save`): over a
+    pipeline, a conversion whose per-element Python work costs more than the pipeline; for PP103, a loop that
+    may change the files it reads."""
     for node in ast.walk(loop):
         if isinstance(node, ast.Call):
             name = named_call(node)
@@ -712,9 +750,9 @@ def _converted_or_unread(flow, index: ModuleIndex) -> set[int]:
     writing: list = []
     reading: list = []
     for chain, loop in flow.iterated.values():
-        (writing if _loop_writes(loop) else reading).append(chain)
+        (writing if loop_writes(loop) else reading).append(chain)
     for ids, readers in flow.readers.items():  # every consumer, the first (`consumed`'s) included
-        if any(not _loop_writes(at) for at in readers):
+        if any(not loop_writes(at) for at in readers):
             reading.append(flow.consumed[ids][0])
     reading += [c for c, _ in flow.passed.values()]
     # returned by a function a caller outside this module may call (`def train_input_fn(): ... return ds`)
@@ -1639,6 +1677,7 @@ def check_missing_prefetch(index: ModuleIndex):
         elif batched and isinstance(at, ast.Lambda):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
     trained = flow.trained_steps() if consumed else set()
+    reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
         if "prefetch" in kinds or kinds[-1] == "source" or not ({"map", "batch"} & set(kinds)):
@@ -1654,15 +1693,20 @@ def check_missing_prefetch(index: ModuleIndex):
         # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little);
         # medium when the pipeline is seen training and a map decodes images or reads files
         # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18)
-        yield _no_prefetch_finding(
+        finding = _no_prefetch_finding(
             chain[-1].node,
             how,
             at,
             "medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
+            index,
             _dropped_prefetch_note(chain, flow),
         )
+        if first_report(reported, finding):
+            yield finding
     if not index.snippet:
-        yield from _untraced_without_prefetch(index, flow, seen)
+        for finding in _untraced_without_prefetch(index, flow, seen):
+            if first_report(reported, finding):
+                yield finding
 
 
 def _dropped_prefetch_note(chain, flow) -> str:
@@ -1694,7 +1738,7 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
         if _only_looked_at(steps, index) or id(steps[-1].node) in seen:
             continue
         seen.add(id(steps[-1].node))
-        yield _no_prefetch_finding(steps[-1].node, how, at, "low")
+        yield _no_prefetch_finding(steps[-1].node, how, at, "low", index)
 
 
 def _only_looked_at(steps, index: ModuleIndex) -> bool:
@@ -1705,16 +1749,46 @@ def _only_looked_at(steps, index: ModuleIndex) -> bool:
     return any(s.kind == "take" and _small_take(s.node, index) for s in steps)
 
 
-def _no_prefetch_finding(last: ast.AST, how: str, at: ast.AST, confidence: str, note: str = "") -> RawFinding:
-    """PP203 at the pipeline's last step: it is consumed, returned or stored (`how`, at `at`) unprefetched."""
+def _no_prefetch_finding(
+    last: ast.AST, how: str, at: ast.AST, confidence: str, index: ModuleIndex, note: str = ""
+) -> RawFinding:
+    """PP203 at the pipeline's last step: it is consumed, returned or stored (`how`, at `at`) unprefetched.
+    When that step runs only under an `if` that the consuming statement is outside of (`if batch_size: ds =
+    ds.batch(batch_size)` then `return ds`), a prefetch appended to it would be skipped on the other path:
+    the finding is at the consuming statement, where the paths meet (tf-fix26: keras-cv's ImageNet loader,
+    whose maintainers prefetched in its `return`)."""
+    branch = _branch_apart(last, at, index)
+    if branch is None:
+        where = _at_method(last)
+        fix = "end it with .prefetch(tf.data.AUTOTUNE)"
+    else:
+        point = at.value if isinstance(at, ast.Return) and at.value is not None else at
+        where = (point.lineno, point.col_offset)
+        fix = (
+            f"its last step (`{named_call(last)}`, line {_at_method(last)[0]}) runs only under the `if` at "
+            f"line {branch.lineno}: add .prefetch(tf.data.AUTOTUNE) here, after the paths meet,"
+        )
     return RawFinding(
         "PP203",
-        *_at_method(last),
-        f"this tf.data pipeline is {how} (line {at.lineno}) without a "
-        "final `prefetch`; end it with .prefetch(tf.data.AUTOTUNE) so input preparation overlaps training"
-        + note,
+        *where,
+        f"this tf.data pipeline is {how} (line {at.lineno}) without a final `prefetch`; {fix} so input "
+        "preparation overlaps training" + note,
         confidence=confidence,
     )
+
+
+def _branch_apart(last: ast.AST, at: ast.AST, index: ModuleIndex) -> ast.If | None:
+    """The innermost `if` holding the pipeline's last step but not the statement consuming it."""
+    found = None
+    for node in walk(index.tree):
+        if (
+            isinstance(node, ast.If)
+            and node.lineno < last.lineno <= (node.end_lineno or node.lineno)
+            and not node.lineno <= at.lineno <= (node.end_lineno or node.lineno)
+            and (found is None or node.lineno > found.lineno)
+        ):
+            found = node
+    return found
 
 
 # Steps whose function argument builds a pipeline of its own (one window, one group) inside the outer one
@@ -1873,7 +1947,11 @@ register(
             "A tf.data `map` followed by `batch` whose function works on whole batches: element-wise ops "
             "(casts, scaling, one-hot, activations), tf.io.parse_single_example (tf.io.parse_example after "
             "batching), decode_raw, and the tf.image ops that accept a batch; the pipeline is followed through "
-            "variables, attributes and helpers of the module (DeepPerf's rule 2)."
+            "variables, attributes and helpers of the module (DeepPerf's rule 2). Since tf-fix26 a per-example "
+            "parse is also found in the module functions the map's code calls (3 levels, as PP202 reads a "
+            "map's cost; `tf.io.parse_example` there parses one record per call before `batch`), and maps "
+            "that only take apart or rebuild the element's structure (popping the label out of a feature "
+            "dict, `lambda d: (d['x'], d['y'])`) may stand between the map and `batch`."
         ),
         why=(
             "The map's function is called once per element, with tf.data's per-call overhead each time; after "
@@ -1894,8 +1972,9 @@ model.fit(ds, epochs=10)
         false_alarms=(
             "Low. It fires only when every call in the mapped function is batch-capable (a decode_jpeg, "
             "resize, random op or Python function could not move behind batch, so such maps are never "
-            "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard lie between map and batch "
-            "(a cache would be lost). Maps of functions defined in other modules are not read; a name bound to a lambda "
+            "reported) and only when at most shuffle/repeat/prefetch/take/skip/shard, or maps that run on "
+            "batches as well, lie between map and batch (a cache would be lost). Maps of functions defined in "
+            "other modules are not read; a name bound to a lambda "
             "(`parse_fn = lambda f, l: _parse_function(f, l, size)`) is read through the lambda. A "
             "per-example parse seen in the code (parse_single_example, decode_csv) on a "
             "pipeline seen training a model (fit's training data, a loop that runs a training step, a call or "
@@ -2024,7 +2103,11 @@ register(
             "helper defined elsewhere) are reported at `low` when they are batched and a TF1 iterator reads "
             "them, or returned with a tf.data-only step or a dataset name (since tf-fix23). A step written "
             "as a statement (`ds.prefetch(n)` on a line of its own) returns a new dataset and throws it away: "
-            "it does not count as a prefetch, and the message names it (since tf-fix24)."
+            "it does not count as a prefetch, and the message names it (since tf-fix24). When the last step "
+            "runs only under an `if` that the consuming statement is outside of (`if batch_size: ds = "
+            "ds.batch(batch_size)`, then `return ds`), the finding is at the consuming statement, where the "
+            "paths meet, since a prefetch appended to that step would be skipped on the other path (since "
+            "tf-fix26)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "

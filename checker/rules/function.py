@@ -7,7 +7,7 @@ import ast
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, import_of, parameter_names
 from checker.rules import Rule, register
-from checker.rules.common import few_iterations, first_report
+from checker.rules.common import cache_guarded, few_iterations, first_report, runs_per_call
 from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
@@ -106,45 +106,13 @@ def check_tf_function_in_loop(index: ModuleIndex):
             yield finding
 
 
-# Methods a caller runs again and again (a program's `Run`, a model's `predict`, `__call__`): a tf.function
-# they make is made, and traced, on every call (tf-fix23: lingvo's programs, epitome's predictions)
-_PER_CALL_METHODS = ("run", "predict", "__call__")
-
-
-def _runs_per_call(function) -> bool:
-    params = function.args.args
-    name = function.name.lower().lstrip("_") if function.name != "__call__" else "__call__"
-    return bool(params) and params[0].arg == "self" and name.startswith(_PER_CALL_METHODS)
-
-
-def _cache_guarded(function) -> set[int]:
-    """Nodes under an `if` that tests for a missing value (`if self._step is None:`, `if not hasattr(...)`,
-    `if key not in cache:`): made once and kept, not per call."""
-    guarded: set[int] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.If) and _tests_missing(node.test):
-            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    return guarded
-
-
-def _tests_missing(test) -> bool:
-    for node in ast.walk(test):
-        if isinstance(node, ast.Compare) and any(isinstance(o, ast.Is | ast.NotIn) for o in node.ops):
-            return True
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
-            return True
-    return False
-
-
 def _made_per_call(index: ModuleIndex, nested: dict[int, ast.AST], decorators: set[int]):
     """(node, message) for each tf.function a per-call method makes: a nested @tf.function def, a
     `tf.function(...)` call, or a call of a helper of this module that defines one."""
     for function in index.functions:
-        if isinstance(function, ast.Lambda) or not _runs_per_call(function):
+        if isinstance(function, ast.Lambda) or not runs_per_call(function):
             continue
-        guarded = _cache_guarded(function)
+        guarded = cache_guarded(function)
         inner = nested.get(id(function))
         if inner is not None and id(inner) not in guarded:
             yield (
@@ -433,7 +401,8 @@ register(
         summary=(
             "tf.function applied inside a loop, a @tf.function def written in a loop body, or a helper that "
             "defines a @tf.function called from a loop; and (since tf-fix23) a tf.function made by a method "
-            "its caller runs again and again (`Run`, `predict...`, `run_...`, `__call__`): a nested "
+            "its caller runs again and again (`Run`, `predict...`, `run_...`, `__call__`, and since tf-fix26 "
+            "`infer...`/`inference`): a nested "
             "@tf.function def, a `tf.function(...)` call or a call of a helper defining one, unless made under "
             "an `if` that tests for a missing value (`if self._fn is None:`). A compat module's `tf.function` "
             "(`import lingvo.compat as tf`) counts as TensorFlow's."

@@ -5,15 +5,17 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, assigned_names, names_in
+from checker.module import ModuleIndex, assigned_names, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
     SESSION_CLASSES,
+    cache_guarded,
     few_iterations,
     first_report,
     in_tf_function,
     is_session_run,
     loops_keeping_the_graph,
+    receiver_name,
     short,
 )
 
@@ -172,6 +174,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
             )
 
     yield from _ops_in_step_callbacks(index, reported)
+    yield from _ops_run_per_call(index, reported)
 
 
 def _ops_in_step_callbacks(index: ModuleIndex, reported: set[tuple[int, int]]):
@@ -197,6 +200,61 @@ def _ops_in_step_callbacks(index: ModuleIndex, reported: set[tuple[int, int]]):
                 f"and is called every step (`{keyword.arg}=`, line {keyword.value.lineno}); create it once",
                 confidence="low",
             )
+
+
+def _ops_run_per_call(index: ModuleIndex, reported: set[tuple[int, int]]):
+    """PP101 (low) in a def that is handed a session and, on every call, builds an op on what it is given
+    inside the very `run` that evaluates it (`def add_noise(data, sigma, sess): noise =
+    sess.run(tf.truncated_normal(data.shape))`): the graph used as a calculator by a helper made to be
+    called per batch, so each call adds a node, wherever the loop calling it is (DnCNN's `add_noise`, called
+    per batch from another module's training loop: tf-fix26). An op built beside the run (a def that builds
+    a graph and then evaluates it, once) is not reported, nor a def that a loop of this module calls (the
+    loop's finding names it), nor an op built once under an `if` testing for a missing value."""
+    in_loops = None
+    for function in index.functions:
+        if isinstance(function, ast.Lambda):
+            continue
+        sessions = {p for p in parameter_names(function) if "sess" in p.lower()}
+        if not sessions:
+            continue
+        if in_loops is None:
+            in_loops = _called_from_loops(index)
+        if id(function) in in_loops:
+            continue
+        sites = index.function_calls.get(id(function), [])
+        runs = [s.node for s in sites if is_session_run(s.node, index) and receiver_name(s.node) in sessions]
+        if not runs:
+            continue
+        given = parameter_names(function) - sessions - {"self", "cls"}
+        guarded = cache_guarded(function)
+        evaluated = {id(n) for run in runs for a in (*run.args, *run.keywords) for n in ast.walk(a)}
+        for site in sites:
+            op = graph_op_name(site.node, index)
+            if op is None or id(site.node) not in evaluated or id(site.node) in guarded:
+                continue
+            if "initializer" in op or not names_in(site.node) & given:
+                continue  # an initializer run once, or an op on nothing the caller passes
+            if not first_report(reported, site.node):
+                continue
+            yield RawFinding(
+                "PP101",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`{op}` adds a node to the graph on every call of `{function.name}`, which builds it on "
+                "what it is given and runs it at once with the session it is handed; build it once and "
+                "feed the values through a placeholder",
+                confidence="low",
+            )
+
+
+def _called_from_loops(index: ModuleIndex) -> set[int]:
+    """The defs of this module a loop calls (their ops are reported at the loop's call)."""
+    return {
+        id(helper)
+        for loop in index.loops
+        for site in index.loop_calls[id(loop)]
+        if (helper := index.helper_of(site.node, site.function)) is not None
+    }
 
 
 def _step_callbacks(index: ModuleIndex):
@@ -307,7 +365,10 @@ register(
             "created inside a loop that also runs the session each iteration (sess.run / tensor.eval), "
             "directly or in a helper called from the loop (3 levels), in any loop form (for, while, "
             "comprehension, nested); and (since tf-fix23, `low`) an op built by a def of the module passed "
-            "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself."
+            "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself; "
+            "and (since tf-fix26, `low`) an op built, on what a def is given, inside the `run` of the session "
+            "the def is handed (`def add_noise(data, sigma, sess): sess.run(tf.truncated_normal(data.shape))`): "
+            "a helper made to be called per batch, wherever its loop is."
         ),
         why=(
             "In graph mode every op call adds a node to the default graph. Created inside the training or "

@@ -26,6 +26,7 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
+from checker.rules.data import loop_writes
 from checker.rules.graph import graph_op_name
 
 # Ops that must run every iteration, or that build something per step on purpose.
@@ -151,7 +152,11 @@ def changed_in(
                     key = _key(func.value)
                     if key:
                         changed.add(key)
-                if not _is_tf_name(func, calm_roots) and not (isinstance(func, ast.Name) and func.id in pure):
+                if (
+                    not _is_tf_name(func, calm_roots)
+                    and not (isinstance(func, ast.Name) and func.id in pure)
+                    and _last_name(func) not in _PATH_READERS
+                ):
                     # `train_step(model, optimizer, x)`: a callee may change what it is given, and
                     # `model(images)` may change the model (its losses, its state)
                     changed.update(k for a in node.args if (k := _key(a)))
@@ -172,6 +177,14 @@ _LEAVES_ARGUMENTS_ALONE = frozenset(
 )
 
 
+# Calls that read the file a path names and leave the path alone (`open(path)`, `cv2.imread(path)`)
+_PATH_READERS = frozenset({"open", "imread", "read_file", "GFile", "FastGFile"})
+
+
+def _last_name(func) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 def _is_tf_name(func, calm_roots: frozenset[str] = frozenset()) -> bool:
     """`tf.x.y` spelled out (the callee is TensorFlow's, which does not change its arguments)."""
     while isinstance(func, ast.Attribute):
@@ -187,9 +200,18 @@ def _reads_changed(key: str, changed: set[str]) -> bool:
 class _Invariance:
     """Whether expressions depend only on values a loop does not change."""
 
-    def __init__(self, index: ModuleIndex, changed: set[str]):
+    def __init__(self, index: ModuleIndex, changed: set[str], loop=None):
         self.index = index
         self.changed = changed
+        self.loop = loop
+        self._files_kept: bool | None = None
+
+    @property
+    def files_kept(self) -> bool:
+        """The loop writes no file, so a file it reads whole holds the same bytes every time."""
+        if self._files_kept is None:
+            self._files_kept = self.loop is not None and not loop_writes(self.loop)
+        return self._files_kept
 
     def expr(self, node) -> bool:
         if isinstance(node, ast.Constant):
@@ -226,7 +248,38 @@ class _Invariance:
             return True
         if isinstance(func, ast.Attribute) and func.attr in _PURE_READS:
             return self.expr(func.value)
+        if (opened := _whole_file_read(call, self.index)) is not None and self.files_kept:
+            # `open(FLAGS.image, "rb").read()`: the same file read again each iteration (tf-fix26: the
+            # yolov4 benchmark decoding it 1000 times, which its maintainers moved before the loop)
+            return all(self.expr(a) for a in opened.args) and all(self.expr(k.value) for k in opened.keywords)
         return name in _VALUE_CLASSES
+
+
+# Calls that open a file for reading: `open(path, "rb")`, `tf.io.gfile.GFile(path, "rb")`
+_OPENERS = frozenset(
+    {"open", "io.open", "tensorflow.io.gfile.GFile", "tensorflow.gfile.GFile", "tensorflow.gfile.FastGFile"}
+)
+
+
+def _whole_file_read(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
+    """The opening call of `open(path, mode).read()` when it reads the whole file (no size, a read mode)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "read" and not call.args and not call.keywords):
+        return None
+    opened = func.value
+    if not isinstance(opened, ast.Call):
+        return None
+    name = index.resolver.call_name(opened) or (opened.func.id if isinstance(opened.func, ast.Name) else "")
+    if name not in _OPENERS:
+        return None
+    mode = (
+        opened.args[1]
+        if len(opened.args) > 1
+        else next((k.value for k in opened.keywords if k.arg == "mode"), None)
+    )
+    if mode is not None and not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)):
+        return None
+    return opened if mode is None or not set(mode.value) & set("wax+") else None
 
 
 def _all_literal(call: ast.Call) -> bool:
@@ -336,7 +389,7 @@ def check_loop_invariant_op(index: ModuleIndex):
         if any(is_session_run(site.node, index) for site, _ in reached):
             continue  # ops in a loop that runs the session grow the graph: PP101 reports them
         changed = changed_in(loop, pure)
-        checker = _Invariance(index, changed)
+        checker = _Invariance(index, changed, loop)
         _settle_invariant_names(loop, checker)
         for site in direct:
             yield from _report(site.node, site, loop, checker, index, reported, covered, via=None)
@@ -366,7 +419,7 @@ def _in_helper(helper, site, loop, outer: _Invariance, index, reported, covered,
     changed = _helper_params(helper, site.node, outer) | outer.changed
     for stmt in helper.body:
         changed |= changed_in_statement(stmt)
-    checker = _Invariance(index, changed)
+    checker = _Invariance(index, changed, outer.loop)
     for inner in index.function_calls.get(id(helper), []):
         if inner.loops:
             continue  # the helper's own loops are checked on their own
@@ -489,7 +542,10 @@ register(
         summary=(
             "A TensorFlow op called inside a loop (for, while, comprehension, nested, or in a helper the loop "
             "calls, 3 levels) whose arguments depend on nothing the loop changes: not its targets, names "
-            "assigned in it, attributes or subscripts stored in it, nor values returned by calls in it."
+            "assigned in it, attributes or subscripts stored in it, nor values returned by calls in it. Since "
+            "tf-fix26 a whole file read through a path the loop does not change (`open(FLAGS.image, "
+            "'rb').read()`, a `GFile`) counts as unchanged when the loop writes nothing, and a path handed to "
+            "a reader (`open`, `imread`, `read_file`) is not changed by it."
         ),
         why=(
             "The op does the same work every iteration. In graph mode (TF1) each call adds the same node to "

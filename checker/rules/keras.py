@@ -14,6 +14,7 @@ from checker.rules.common import (
     loops_keeping_the_graph,
     receiver_name,
     runs_once,
+    runs_per_call,
 )
 from checker.rules.data import literal_int
 
@@ -125,6 +126,9 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
 
 
 def _leading_one(shape) -> bool:
+    """`(1, h, w)`, `[1, -1]`, or `(1,) + x.shape` (a batch axis put in front of a sample's shape)."""
+    if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
+        return _leading_one(shape.left)
     return isinstance(shape, ast.Tuple | ast.List) and bool(shape.elts) and _is_one(shape.elts[0])
 
 
@@ -166,7 +170,8 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
     for a model with several (`predict([state_1, action_1])`, each made a batch of one in the loop), or as
     a list the iteration starts empty, appends one sample to and stacks (`xs = []`, `xs.append(img)`,
     `xs = np.array(xs)`: a batch of one under a plural name)."""
-    if isinstance(arg, ast.List | ast.Tuple) and len(arg.elts) > 1:
+    if isinstance(arg, ast.List | ast.Tuple) and arg.elts:
+        # `predict([x])` of a one-input model given as a list: the list adds no batch axis (tf-fix26)
         return all(_one_sample_input(e, loop, line, index, targets) for e in arg.elts)
     for _ in range(3):  # `xs = np.array(xs)`, then `xs = xs * (2.0 / 255.0) - 1.0`
         if isinstance(arg, ast.Name):
@@ -251,24 +256,24 @@ def _own_nodes(body: list[ast.stmt]):
 def check_predict_per_sample(index: ModuleIndex):
     if not index.resolver.uses_tensorflow:
         return
-    keras_names, sklearn_names = _model_receivers(index)
+    receivers = _model_receivers(index)
+    repeated = []  # predicts outside any loop of their def, which may run once per input
     for site in index.calls:
         call = site.node
-        if not site.loops or not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
+        if not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
+            continue
+        receiver = _model_receiver(call, *receivers)
+        arg = _predicted(call)
+        if receiver is None or arg is None:
+            continue
+        if not site.loops:
+            repeated.append((site, receiver, arg))
             continue
         loop = site.loops[-1]
         if isinstance(loop, ast.While):
             continue  # serving loops answer one request at a time on purpose
         if len(site.loops) == 1 and runs_once(loop):
             continue  # the loop ends in `break`: one predict call (a folder loop cut short, reading 14)
-        receiver = receiver_name(call)
-        if receiver is None or receiver in sklearn_names:
-            continue
-        if receiver not in keras_names and not any(m in receiver.lower() for m in _MODEL_LIKE):
-            continue
-        arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
-        if arg is None:
-            continue
         targets = set().union(*(_loop_targets(lp) for lp in site.loops))
         whole = arg
         if isinstance(arg, ast.Name):
@@ -280,17 +285,19 @@ def check_predict_per_sample(index: ModuleIndex):
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
         replay = _replayed_transition(arg, loop, index)
-        if (
+        shown = (
             replay
             or _is_one_sample(arg, index, targets)
             or _one_sample_input(whole, loop, call.lineno, index, targets)
-        ):
+        )
+        if shown or _first_row_kept(call, loop, arg, targets):
             yield RawFinding(
                 "PP301",
                 call.lineno,
                 call.col_offset,
                 f"`{receiver}.{call.func.attr}` is called on one sample per iteration of the loop at line "
-                f"{loop.lineno}; stack the samples and predict once on the batch",
+                f"{loop.lineno}{'' if shown else ' (only the first row of each prediction is kept)'}; stack "
+                "the samples and predict once on the batch",
                 # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
                 # a demo of <= 10 literal samples predicts one at a time on purpose: read wrong
                 # a loop over a few samples (`ds.take(15)`, a short list of files) or one that plots each
@@ -301,7 +308,8 @@ def check_predict_per_sample(index: ModuleIndex):
                 confidence="medium"
                 if replay
                 else "low"
-                if _stateful(index)
+                if not shown
+                or _stateful(index)
                 or few_iterations(loop, 10)
                 or _sample_loop(loop, index)
                 or _over_detections(loop, index)
@@ -310,6 +318,123 @@ def check_predict_per_sample(index: ModuleIndex):
                 if _command_line_list(loop, index) or _bypassed_by_entry_point(site.function, index)
                 else None,
             )
+    yield from _predicts_per_call(repeated, index)
+
+
+def _first_row_kept(call: ast.Call, loop, arg: ast.AST, targets: set[str]) -> bool:
+    """Only the first row of the prediction is kept (`model.predict(img)[0]`, `[0, :]`) on an input the
+    iteration gives (its target, or a name rebound from it): the input was one sample made a batch where the
+    code does not show it (deepface's faces, expanded by a helper of another module, tf-fix26). A model with
+    several outputs also returns a list indexed so, so this evidence alone is `low`."""
+    given = names_in(arg) & (targets | _fresh_names(loop, targets))
+    if not given or any("batch" in name.lower() for name in given):
+        return False  # `model.predict(x_batch)[0]`: the first output of a model with several
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Subscript) and node.value is call:
+            index = node.slice
+            first = index.elts[0] if isinstance(index, ast.Tuple) and index.elts else index
+            return _is_zero(first) and (
+                not isinstance(index, ast.Tuple) or all(isinstance(e, ast.Slice) for e in index.elts[1:])
+            )
+    return False
+
+
+def _is_zero(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and not isinstance(node.value, bool)
+
+
+def _model_receiver(call: ast.Call, keras_names: set[str], sklearn_names: set[str]) -> str | None:
+    """The name of the model `call` predicts with (bound from a Keras call or named like a model), or None
+    for anything else (a scikit-learn estimator, an unpickled object)."""
+    receiver = receiver_name(call)
+    if receiver is None or receiver in sklearn_names:
+        return None
+    if receiver not in keras_names and not any(m in receiver.lower() for m in _MODEL_LIKE):
+        return None
+    return receiver
+
+
+def _predicted(call: ast.Call) -> ast.AST | None:
+    """What a predict call is given: its first argument or `x=`."""
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "x"), None)
+
+
+def _predicts_per_call(repeated, index: ModuleIndex):
+    """PP301 (low) on a predict outside any loop, on a batch of one, in a def that runs once per input: a
+    method its caller runs again and again (a vehicle's per-frame `inference`, a `predict_one`, `__call__`:
+    donkeycar replaced such predicts by `model(x)`), or a def handed to a per-element map over a collection
+    (`rdd.map(partial(_predict, ...))`, `df.apply(...)`, `pool.map(...)`: elephas moved to one predict per
+    partition). `predict` is built for many samples: on one, its fixed cost dominates (tf-fix26)."""
+    mapped = _mapped_defs(index) if repeated else {}
+    for site, receiver, arg in repeated:
+        function = site.function
+        if function is None:
+            continue
+        if id(function) in mapped:
+            mapper = mapped[id(function)]
+            how = (
+                f"for every element that `{_callee_name(mapper)}` (line {mapper.lineno}) maps it over; "
+                "predict once on each partition or on the stacked elements"
+            )
+        elif runs_per_call(function):
+            how = (
+                f"on every call of `{function.name}`, which its caller runs once per input; on one sample "
+                f"call the model directly (`{receiver}(x, training=False)`) or predict on a batch of inputs"
+            )
+        else:
+            continue
+        if not _one_sample_in(arg, function, site.node.lineno, index):
+            continue
+        yield RawFinding(
+            "PP301",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{receiver}.{site.node.func.attr}` is called on one sample {how}",
+            # a shape no reading has measured yet (the maintainer-fixed set's donkeycar and elephas): low
+            confidence="low",
+        )
+
+
+def _one_sample_in(arg: ast.AST, function, line: int, index: ModuleIndex) -> bool:
+    """The predicted input is a batch of one, as written or as bound earlier in the def's body."""
+    if _is_one_sample(arg, index, set()):
+        return True
+    return isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and _one_sample_input(
+        arg, function, line, index, set()
+    )
+
+
+# Calls that run their function argument once per element of a collection: Python's `map`, a pool's
+# `map`/`imap`/`starmap`, Spark's `rdd.map`/`foreach`, pandas' `apply`/`applymap`
+_PER_ELEMENT_MAPS = frozenset(
+    {"map", "imap", "imap_unordered", "starmap", "foreach", "flatMap", "mapValues", "apply", "applymap"}
+)
+
+
+def _callee_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _mapped_defs(index: ModuleIndex) -> dict[int, ast.Call]:
+    """id(def or lambda) -> the call that maps it over a collection element by element (the def given by
+    name, through `functools.partial`, or a lambda written in the call)."""
+    found: dict[int, ast.Call] = {}
+    for site in index.calls:
+        call = site.node
+        if _callee_name(call) not in _PER_ELEMENT_MAPS:
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, ast.Call) and _callee_name(arg) == "partial" and arg.args:
+                arg = arg.args[0]  # `partial(_predict, yaml_model)`
+            if isinstance(arg, ast.Lambda):
+                found.setdefault(id(arg), call)
+            elif isinstance(arg, ast.Name):
+                named = ast.Call(func=arg, args=[], keywords=[], lineno=call.lineno)
+                function = index.helper_of(named, site.function)
+                if function is not None:
+                    found.setdefault(id(function), call)
+    return found
 
 
 def _command_line_list(loop, index: ModuleIndex) -> bool:
@@ -830,7 +955,12 @@ register(
             "`model.predict(...)` inside a for loop or comprehension on one sample made into a batch of one "
             "(np.expand_dims(x, 0), x[None], np.array([x]), x.reshape(1, ...), xs[i:i+1]; a list the "
             "iteration starts empty, appends one sample to and stacks; a list of such inputs for a model "
-            "with several)."
+            "with several). Since tf-fix26, at `low`: the same predict outside any loop in a method its caller "
+            "runs once per input (`inference`, `infer...`, `predict...`, `run`, `__call__`: a vehicle's "
+            "per-frame part) or in a def mapped over a collection element by element (`rdd.map(f)`, "
+            "`map(f, xs)`, `df.apply(f)`, also through `functools.partial`), and a loop that keeps only the "
+            "first row of each prediction (`model.predict(img)[0]`) on what the iteration gives, a batch of "
+            "one made where the code does not show it."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
@@ -870,7 +1000,8 @@ probs = model.predict(np.stack(images), batch_size=64)
             "argparse list with nargs '+' or '*', `sys.argv`), where batching pays only when many are "
             "passed; and a top-level def that nothing in a module with an `if __name__ == '__main__':` "
             "block names while another def it names predicts too (a per-tile `predict_single` beside the "
-            "batched `predict_batch` that the entry point runs)."
+            "batched `predict_batch` that the entry point runs). The first-row evidence skips inputs named for "
+            "batches (`model.predict(x_batch)[0]` is the first output of a model with several)."
         ),
         check=check_predict_per_sample,
     )

@@ -20,6 +20,7 @@ from checker.module import (
     CallSite,
     ModuleIndex,
     child_nodes,
+    dotted_parts,
     names_in,
     statements_in,
     walk,
@@ -1178,3 +1179,44 @@ def lowered_on_toys(check):
             yield raw
 
     return checked
+
+
+# (calls whose value is on the host: a read of a tensor, or a Python number made from one)
+HOST_READS = frozenset({"item", "numpy", "tolist", "float", "int"})
+
+
+def returns_host_value(ret: ast.Return, function) -> bool:
+    """A return of a host value: `return loss.item()`, or `return loss` whose last binding above it in the
+    def's own statements is one (`loss = loss.item()` two lines up: NCF's `train_single_batch`)."""
+    value = ret.value
+    if isinstance(value, ast.Call):
+        return base_name(value.func) in HOST_READS
+    if not isinstance(value, ast.Name):
+        return False
+    bound = [
+        stmt
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign)
+        and stmt.lineno < ret.lineno
+        and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
+    ]
+    last = bound[-1].value if bound else None
+    return isinstance(last, ast.Call) and base_name(last.func) in HOST_READS
+
+
+def numpy_array_names(index: ModuleIndex) -> set[str]:
+    """Names the module binds from a NumPy call (`err_train = np.zeros(nb_epochs)`; `np.` also when the
+    module has it only from a star import), found once per module. (torch_history's `_numpy_arrays` is the
+    same question, asked for PP502.)"""
+    return facts(index).loop_cache(
+        "numpy_array_names",
+        None,
+        lambda: {
+            t.id
+            for node in index.call_assignments
+            if (index.resolver.call_name(node.value) or "").startswith("numpy.")
+            or (dotted_parts(node.value.func) or [""])[0] == "np"
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        },
+    )

@@ -24,6 +24,8 @@ from checker.rules.torch_common import (
     call_function,
     facts,
     is_device_move,
+    is_false,
+    is_model_name,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -719,7 +721,7 @@ def check_loader_main_process(index: ModuleIndex):
     if not loaders:
         return
     in_memory = _in_memory_names(index)
-    training = None
+    training = handed = None
     for call, names in loaders:
         given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
@@ -731,8 +733,11 @@ def check_loader_main_process(index: ModuleIndex):
             continue
         if training is None:
             training = _training_sources(index, scopes)
-        lightning = _in_train_hook(call, index) or _fit_or_train_maker(call, index)
-        if not (names & training or lightning):
+            handed = _handed_with_optimizer(index, scopes)
+        lightning = (
+            _in_train_hook(call, index) or _fit_or_train_maker(call, index) or _decoding_maker(call, index)
+        )
+        if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         how = "num_workers=0" if given else "no num_workers"
         yield RawFinding(
@@ -747,6 +752,130 @@ def check_loader_main_process(index: ModuleIndex):
             if (facts(index).on_device or lightning) and not token_batches(index, call)
             else "low",
         )
+
+
+def _handed_with_optimizer(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
+    """Keys of the loaders handed, as they are or as an iterator bound to a name (`loadern_iter =
+    iter(train_nloader)`), to a def or class the module does not define that is handed an optimizer too
+    (`train(loadern_iter, loadera_iter, model, args.batch_size, optimizer, viz, device)`, RTFM's step loop
+    calling train.py's `train`; `train_epoch(model, train_loader, optimizer)` of a utils module): the
+    callee trains on its batches."""
+    optimizers = {
+        name
+        for name, values in index.name_values.items()
+        if any(isinstance(v, ast.Call) and _makes_optimizer(v, index) for v in values)
+    }
+    if not optimizers:
+        return set()
+    iterated = {  # `loadern_iter = iter(train_nloader)`
+        name: values[0].args[0]
+        for name, values in index.name_values.items()
+        if values
+        and all(isinstance(v, ast.Call) and base_name(v.func) == "iter" and v.args for v in values)
+        and len({ast.dump(v.args[0]) for v in values}) == 1
+    }
+    fx = facts(index)
+    found: set[Key] = set()
+    for site in index.calls:
+        call = site.node
+        if fx.helpers.get(id(call)) is not None or fx.own_method(call) is not None:
+            continue  # (a def of the module: its own loops say whether it trains)
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if not any(isinstance(g, ast.Name) and g.id in optimizers for g in given):
+            continue
+        for value in given:
+            if isinstance(value, ast.Name) and value.id not in optimizers:
+                source = iterated.get(value.id, value)
+                key = scopes.key(source, site.function, call.lineno)
+                if key is not None:
+                    found.add(key)
+    return found
+
+
+# what opens and decodes a file: an image, an array, a clip
+_DECODERS = re.compile(
+    r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|io\.imread|"
+    r"torchaudio\.load|librosa\.load|(?:sf|soundfile)\.read|read_image|pil_loader|default_loader)$"
+)
+
+
+def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader is made and returned by a def (`get_images_dataloader(folder, ...)`: `ds =
+    Dataset(folder, image_size)`, `return DataLoader(ds, ...)`) over an instance of a Dataset class of the
+    module whose `__getitem__` opens and decodes a file per item (`Image.open(path)`, `np.load(...)`): what
+    the helper's caller iterates is decoded in its own process, batch by batch."""
+    function = call_function(index, call)
+    if not isinstance(function, FUNCTION_TYPES):
+        return False
+    decoding = facts(index).loop_cache("decoding classes", None, lambda: _decoding_classes(index))
+    if not decoding:
+        return False
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        made = [
+            node.value
+            for node in index.call_assignments
+            if node.lineno <= call.lineno
+            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+            and call_function(index, node.value) is function
+        ]
+        dataset = made[-1] if made else None
+    if not (isinstance(dataset, ast.Call) and base_name(dataset.func) in decoding):
+        return False
+    _, shuffle = loader_argument(call, "shuffle", 2, index)
+    _, size = loader_argument(call, "batch_size", 1, index)
+    if is_false(shuffle) or (isinstance(size, ast.Constant) and size.value == 1):
+        return False  # (`shuffle=False, batch_size=1`: a test loader, one clip at a time)
+    parent = facts(index).parent_of(call)
+    bound = (
+        {t.id for t in parent.targets if isinstance(t, ast.Name)}
+        if isinstance(parent, ast.Assign) and parent.value is call
+        else set()
+    )
+    return _returned_at(function, bound, call) is not None
+
+
+def _decoding_classes(index: ModuleIndex) -> set[str]:
+    """Dataset classes of the module whose `__getitem__` decodes a file (`_DECODERS`)."""
+    found = set()
+    for name, methods in index.class_methods.items():
+        getitem = methods.get("__getitem__")
+        if getitem is not None and any(
+            isinstance(n, ast.Call) and _DECODERS.match(ast.unparse(n.func)) for n in walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _made_here(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's dataset is an instance the module makes (`DataLoader(Dataset(args, test_mode=False),
+    ...)`, or a name the def binds to a class's call), not data held in memory (`little_to_pin`) nor an
+    attribute of a container loaded elsewhere (`trainset = dataset.train`: a list of graphs unpickled
+    whole) or items of one (`DGLFormDataset(trainset[:n][0], trainset[:n][1])`)."""
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        function = call_function(index, call)
+        made = [
+            node.value
+            for node in index.call_assignments
+            if node.lineno <= call.lineno
+            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+            and call_function(index, node.value) is function
+        ]
+        dataset = made[-1] if made else None
+    return (
+        isinstance(dataset, ast.Call)
+        and (base_name(dataset.func) or "")[:1].isupper()
+        and not any(isinstance(a, ast.Subscript) for a in dataset.args)  # (`Form(data[:n][0], ...)`)
+        and not little_to_pin(index, call)
+    )
+
+
+def _makes_optimizer(call: ast.Call, index: ModuleIndex) -> bool:
+    """`optim.Adam(...)`, `torch.optim.SGD(...)`: an optimizer (not a learning-rate scheduler)."""
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    return name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper()
 
 
 def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
@@ -873,18 +1002,7 @@ def _in_memory_argument(dataset: ast.AST, call: ast.Call, index: ModuleIndex, in
 def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None) -> bool:
     """A batch the loop takes from the loader (its target, or `target`: what `next(...)` is bound to) is
     copied to the GPU in the loop body."""
-    targets = names_in(target or loop.target)
-    for (
-        stmt
-    ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
-        if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
-            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
-        source = node.iter if isinstance(node, ast.comprehension) else None
-        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
-            source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
-        if source is not None and _part_of(source, targets):
-            targets |= names_in(node.target)
+    targets = _batch_names(loop, index, target)
     fx = facts(index)
     scattering = facts(index).data_parallel_models
     for node in loop_nodes(index, loop):
@@ -903,6 +1021,93 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         if isinstance(node.func, ast.Name) and node.func.id in scattering and _batch_in_args(node, targets):
             return True
     return False
+
+
+def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set[str]:
+    """The names a loop's batch goes by in its body: its target (or `target`), and what the body unpacks
+    or picks from it."""
+    targets = names_in(target or loop.target)
+    for (
+        stmt
+    ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
+        if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
+            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
+        source = node.iter if isinstance(node, ast.comprehension) else None
+        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
+            source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
+        if source is not None and _part_of(source, targets):
+            targets |= names_in(node.target)
+    return targets
+
+
+def batches_handed_out(index: ModuleIndex) -> list[tuple[ast.Call, str, int]]:
+    """(unpinned DataLoader call, method, position) for each loader of the module whose batches a loop here
+    takes and hands, without copying them itself, to a method or def the module does not define (`x, y =
+    model.parse_batch(batch)`, Tacotron 2's and mellotron's train.py; the copy is in model.py): what
+    another module's def may copy to the device."""
+    loaders, scopes = module_loaders(index)
+    fx = facts(index)
+    candidates = [(call, names) for call, names in loaders if unpinned(call, index)]
+    if not candidates or not fx.on_device:
+        return []
+    found = []
+    for loop in index.loops:
+        if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
+            continue
+        key = source_key(loop, fx, scopes)
+        made = [call for call, names in candidates if key in names]
+        if not made or _only_copies(loop, index) or _waits_for_a_person(loop, index):
+            continue
+        if _moved_loop_targets(loop, index):
+            continue  # (copied here: the module's own finding)
+        targets = _batch_names(loop, index)
+        for node in loop_nodes(index, loop):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute | ast.Name):
+                continue
+            name = base_name(node.func)
+            if name in _NOT_HANDED or name in fx.models or is_model_name(name):
+                continue  # (a forward: `model(batch)`)
+            if fx.helpers.get(id(node)) is not None or fx.own_method(node) is not None:
+                continue
+            position = next((k for k, a in enumerate(node.args) if _part_of(a, targets)), None)
+            if position is not None and not is_device_move(node, index):
+                found.extend((call, name, position) for call in made)
+    return found
+
+
+def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | None:
+    """Whether every def of the module named `name` (a function, or a method past its `self`) copies the
+    argument at `position` to the device, also after unpacking it (`text_padded, input_lengths, ... =
+    batch`, then `to_gpu(text_padded)`); None when the module defines none."""
+    defs = [f for f in index.functions if isinstance(f, FUNCTION_TYPES) and f.name == name]
+    if not defs:
+        return None
+    for function in defs:
+        params = [a.arg for a in function.args.args]
+        if index.function_class.get(id(function)) is not None and params[:1] == ["self"]:
+            params = params[1:]
+        if position >= len(params):
+            return False
+        held = {params[position]}
+        for stmt in sorted(
+            (n for n in walk(function) if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
+        ):
+            if _batch_alias(stmt.value, held):
+                held |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if not any(
+            isinstance(n, ast.Call)
+            and (
+                (
+                    is_device_move(n, index)
+                    and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
+                )
+                or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
+            )
+            for n in walk(function)
+        ):
+            return False
+    return True
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
@@ -1223,7 +1428,31 @@ def returned_loaders(index: ModuleIndex) -> dict[str, list[tuple[ast.Call, int]]
         where = _returned_at(function, {n.id for n in names if isinstance(n, ast.Name)}, site.node)
         if where is not None:
             found.setdefault(function.name, []).append((site.node, where))
-    return found
+    return _through_wrappers(index, found) if found else found
+
+
+def _through_wrappers(index: ModuleIndex, found: dict) -> dict[str, list[tuple[ast.Call, int]]]:
+    """`found` with the module's top-level defs that return what one of its makers returns whole, as it is
+    or in a tuple (`get_all_data_loaders(conf)`: `train_loader_a = get_data_loader_folder(...)`, ...,
+    `return train_loader_a, train_loader_b, test_loader_a, test_loader_b`): each such loader at the
+    wrapper's position."""
+    wrapped: dict[str, list[tuple[ast.Call, int]]] = {}
+    for node in index.call_assignments:
+        maker = node.value.func.id if isinstance(node.value.func, ast.Name) else None
+        entries = found.get(maker, ())
+        function = call_function(index, node.value)
+        if (
+            not entries
+            or not isinstance(function, FUNCTION_TYPES)
+            or index.module_functions.get(function.name) is not function
+            or function.name in found
+        ):
+            continue
+        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        where = _returned_at(function, names, node.value)
+        if where is not None:
+            wrapped.setdefault(function.name, []).extend((call, where) for call, at in entries if at == -1)
+    return {**found, **{name: entries for name, entries in wrapped.items() if entries}}
 
 
 def _made_by(call: ast.Call, makers: dict[str, set[int]], index: ModuleIndex, own=()) -> set[int]:
@@ -1580,6 +1809,13 @@ for x, y in train_loader:
             "it hands it to a Lightning trainer's fit (`trainer.fit(model, train_loader, val_loader)`, the second "
             "argument or `train_dataloaders=`) or returns it from a def named for it (`_get_train_loader`, "
             "`get_train_dataloader`); a loader over `range(n)` only batches indices and is left alone."
+            " Branch torch-fix45 (tuned on hold-outs 13-15): a loader is a training one also when its iterator "
+            "(`loader_iter = iter(train_loader)`) or itself goes, with an optimizer, to a def or class the "
+            "module does not define (`train(loader_iter, ..., optimizer, ...)`), over a dataset the module "
+            "makes by a class's call (not an attribute of a loaded container, not items of one, not data loaded "
+            "whole or token ids); and when a def returns it over a dataset class of the module whose "
+            "`__getitem__` decodes a file (`Image.open`, `np.load`, `cv2.imread`, `librosa.load`, ...), unless "
+            "it reads one item at a time in order (`shuffle=False`, `batch_size=1`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_loader_main_process),
@@ -1690,6 +1926,11 @@ for x, y in loader:
             " Branch torch-fix37: a batch handed to a model bound to a `...DataParallel...(...)` call "
             "(`DataParallelWithCallback(generator_full, device_ids=...)`) is copied to the GPU: DataParallel "
             "scatters it."
+            " Branch torch-fix45: the project pass also follows a maker's loaders through a def of its module "
+            "that returns them in a tuple (`get_all_data_loaders`), a loader handed to a def of a module the "
+            "script star-imports (`from trainer import *`), and batches a loop hands unmoved to a method or def "
+            "its module does not define when every other module of the project defining that name copies the "
+            "argument to the device (`x, y = model.parse_batch(batch)`, Tacotron 2's `to_gpu`)."
         ),
         confidence="medium",
         check=check_loader_without_pinned_memory,

@@ -29,7 +29,9 @@ from checker.module import (
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
+    _configuration_test,
     _cuda_type,
+    _option_choice,
     base_name,
     direct_calls,
     eval_named,
@@ -42,7 +44,9 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    numpy_array_names,
     reads_clock,
+    returns_host_value,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
@@ -69,6 +73,8 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
             func = stmt.value.func
             if isinstance(func, ast.Subscript):  # `criterion["cce"](out, y)`: a loss picked from a dict
                 func = func.value
+            elif isinstance(func, ast.Call):  # `nn.L1Loss()(mel_pred, mel)`: a loss made and applied at once
+                func = func.func
             callee = index.resolver.call_name(stmt.value) or base_name(func) or ""
             helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
             if (
@@ -106,8 +112,11 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for n in ast.walk(node.value)
             if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
         }
-        return any(
-            isinstance(node, ast.Return) and node.value is not None and base_name(node.value) in backed
+        return any(  # (not `loss = loss.item(); return loss`: a float)
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and base_name(node.value) in backed
+            and not returns_host_value(node, helper)
             for node in ast.walk(helper)
         )
 
@@ -119,9 +128,13 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
-    logged = call.args[1] if name == "add_scalar" and len(call.args) >= 2 else None
+    logged = call.args[1] if name in ("add_scalar", "add_scalars") and len(call.args) >= 2 else None
     if isinstance(logged, ast.Name) and logged.id in tensors:  # the writer makes it a number on the host
         return f"add_scalar(..., {logged.id})"
+    if isinstance(logged, ast.Dict):  # `writer.add_scalars("loss", {"mel": mel_loss, ...}, step)`: each one
+        logged = next((v for v in logged.values if isinstance(v, ast.Name) and v.id in tensors), None)
+        if logged is not None:
+            return f"add_scalars(..., {{...: {logged.id}}})"
     if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
         calls = (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call))
         inner = next((how for c in calls if (how := _sync_of(c, set())) is not None), None)
@@ -137,6 +150,17 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             if formatted is not None:
                 return formatted
     return None
+
+
+def _inner_read(call: ast.Call) -> ast.Call:
+    """The call that reads, for where a finding points: `loss_l.item()` in a `print(...)` of several lines
+    (Retinaface's log line), not the `print`."""
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "print"):
+        return next(
+            (c for a in call.args for c in ast.walk(a) if isinstance(c, ast.Call) and _sync_of(c, set())),
+            call,
+        )
+    return call
 
 
 def _formatted_tensor(node, tensors: set[str]) -> str | None:
@@ -394,7 +418,10 @@ def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
 
 
 def check_host_sync(
-    index: ModuleIndex, device_elsewhere: bool = False, readers: frozenset[str] = frozenset()
+    index: ModuleIndex,
+    device_elsewhere: bool = False,
+    readers: frozenset[str] = frozenset(),
+    steppers: Mapping[str, tuple[bool, ...]] | None = None,
 ):
     """PP501. With `device_elsewhere` (the project pass, checker/torch_project/: a module of the project
     that imports this one puts tensors on a GPU), only the training loops of a module that moves nothing to a
@@ -402,8 +429,13 @@ def check_host_sync(
     script that runs it (the device is out of sight). With `readers` (the project pass again: defs of other
     modules, imported here, that return a host read of their argument, `host_readers`), only the module's
     training loops are judged, and a call of one on a loss (`epoch_loss += utils.to_scalar(loss)`) is a
-    read."""
+    read. With `steppers` (the project pass: training-step methods of another module's class, by receiver,
+    with the places of their returned device values, `stepping_returns`), only the loops that call one
+    (`_stepper_reads`)."""
     fx = facts(index)
+    if steppers is not None:
+        yield from _stepper_reads(index, steppers)
+        return
     if device_elsewhere:
         if not fx.step_loops or fx.on_device:
             return
@@ -414,6 +446,8 @@ def check_host_sync(
         yield from _forward_reads(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
+        if fx.places_on_device:
+            yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
     copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
@@ -432,10 +466,11 @@ def check_host_sync(
                 continue
             stmt = fx.statement_in(site.node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
-                reads.append((stmt, site.node, how, ""))
+                reads.append((stmt, _inner_read(site.node), how, ""))
         if not copied_only:
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
+            reads.extend(_numpy_stores(index, loop, tensors, reads))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -452,6 +487,213 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence="medium" if device_elsewhere or copied_only else None,
         )
+
+
+def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """The module's training-step methods (`_training_step_defs`: backward and an optimizer step outside
+    any loop or `if` of their own) by name, with, for each place of what they return, whether every return
+    gives a device value there (`_device_value`: `return loss.data, err` with `err = pred.ne(y.data).sum()`,
+    the Bayesian-Neural-Networks models' `fit`); methods returning no device value are left out."""
+    found = {}
+    for function in _training_step_defs(index):
+        if id(function) not in index.function_class:
+            continue
+        values = [r.value for r in returns_in(function)]
+        if not values or any(v is None for v in values):
+            continue
+        rows = [v.elts if isinstance(v, ast.Tuple) else [v] for v in values]
+        if len({len(r) for r in rows}) != 1:
+            continue
+        backed = _backward_names(index.function_calls.get(id(function), []))
+        places = tuple(all(_device_value(r[k], function, backed) for r in rows) for k in range(len(rows[0])))
+        if any(places):
+            found[function.name] = places
+    return found
+
+
+def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> bool:
+    """A value a training-step def returns that is still a tensor: `x.data`, `x.detach()`, a reduction of
+    a tensor method chain (`pred.ne(y.data).sum()`, not `np.sum(...)`), arithmetic on one (`loss.data *
+    n / N`), the tensor its backward ran on, or a name last bound to one of these in the def's own
+    statements."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "data":
+        return True
+    if isinstance(expr, ast.Call) and method_name(expr) in _TENSOR_ENDS and not expr.args:  # (no `max(1)`)
+        return base_name(_receiver_root(expr.func.value)) not in ("np", "numpy", "math")
+    if isinstance(expr, ast.BinOp):
+        return _device_value(expr.left, function, backed, depth) or _device_value(
+            expr.right, function, backed, depth
+        )
+    if not isinstance(expr, ast.Name) or depth == 0:
+        return False
+    bound = [
+        stmt.value
+        for stmt in function.body
+        if isinstance(stmt, ast.Assign) and sole_name_target(stmt) == expr.id and stmt.lineno < expr.lineno
+    ]
+    if bound:
+        return _device_value(bound[-1], function, backed, depth - 1)
+    return expr.id in backed
+
+
+def _own_steppers(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
+    """`net.fit` -> the places of its device values: training-step methods of the module's own classes
+    (`stepping_returns`) called on a name the module binds to an instance (`net = Net(...)`), found once."""
+
+    def make() -> dict[str, tuple[bool, ...]]:
+        methods = stepping_returns(index)
+        if not methods:
+            return {}
+        by_class = {
+            cls: {m: methods[m] for m in defs if m in methods and id(defs[m]) in _stepping_ids(index)}
+            for cls, defs in index.class_methods.items()
+        }
+        return instance_methods(index, {c: m for c, m in by_class.items() if m})
+
+    return facts(index).loop_cache("own_steppers", None, make)
+
+
+def _stepping_ids(index: ModuleIndex) -> set[int]:
+    return {id(f) for f in _training_step_defs(index)}
+
+
+def instance_methods(index: ModuleIndex, methods: Mapping[str, Mapping]) -> dict:
+    """`receiver.method` -> what `methods[cls][method]` says, for each name or `self.x` the module binds to
+    an instance of a class of `methods` (`net = MC_drop_net(...)`, `self.integrator = Integrator(...)`)."""
+    found = {}
+    for node in index.call_assignments:
+        func = node.value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if methods.get(cls) else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                receiver = ast.unparse(target)
+                found.update({f"{receiver}.{m}": v for m, v in methods[cls].items()})
+    return found
+
+
+def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]]):
+    """A loop (none that steps itself: those are judged as training loops) that calls a training-step
+    method on every pass (`cost_pred, err = net.fit(x, y)`) and reads a device value it returns on the
+    host there: stored into a NumPy array (`err_train[i] += err`, `_numpy_store`), or `float(err)`,
+    `print(err)`, `err.item()`."""
+    if not steppers:
+        return
+    fx = facts(index)
+    stepping = {id(loop) for loop in fx.step_loops}
+    for loop in index.loops:
+        if id(loop) in stepping or not isinstance(loop, ast.For | ast.While):
+            continue
+        returned = _stepped_values(index, loop, steppers)
+        if not returned or _logic_reads_host(loop, index):
+            continue
+        reads = []
+        for node in loop_nodes(index, loop):
+            how = None
+            if isinstance(node, ast.AugAssign | ast.Assign):
+                how = _numpy_store(index, node, returned)
+            elif isinstance(node, ast.Call) and names_in(node) & returned.keys():
+                how = _sync_of(node, set(returned))
+            if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
+                continue
+            stmt = node if isinstance(node, ast.stmt) else fx.statement_in(node, loop)
+            if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
+                reads.append((stmt, how))
+        if not reads:
+            continue
+        stmt, how = reads[0]
+        name = next(n for n in names_in(stmt) if n in returned)
+        more = _more_reads(reads, " in this loop")
+        yield RawFinding(
+            "PP501",
+            stmt.lineno,
+            stmt.col_offset,
+            f"`{how}` reads a device value that `{returned[name]}` returns on every step of the training loop at "
+            f"line {loop.lineno} and waits for the GPU{more}; keep the sums on the device (`total += err`) and "
+            "read them every N steps",
+        )
+
+
+def _numpy_stores(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """`train_loss[epoch] += loss` in the loop's own body: a graph tensor stored into a NumPy array
+    (`_numpy_store`), outside any `if`."""
+    fx = facts(index)
+    reads = []
+    named = dict.fromkeys(tensors, "")
+    for stmt in loop_nodes(index, loop):
+        if not isinstance(stmt, ast.Assign | ast.AugAssign):
+            continue
+        how = _numpy_store(index, stmt, named)
+        if how is None or fx.guarded_step(stmt, loop) or _nested(index, stmt, loop):
+            continue
+        if all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, stmt, how, ""))
+    return reads
+
+
+def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
+    """The node is in a loop nested in `loop` (its own body is judged, not what runs per inner pass)."""
+    return any(
+        other is not loop
+        and isinstance(other, LOOP_TYPES)
+        and loop.lineno < other.lineno <= node.lineno <= other.end_lineno <= loop.end_lineno
+        for other in index.loops
+    )
+
+
+def _stepped_values(index: ModuleIndex, loop, steppers: Mapping[str, tuple[bool, ...]]) -> dict[str, str]:
+    """Names the loop's own body binds to a device value of a training-step call it makes on every pass
+    (`cost_pred, err = net.fit(x, y)` -> {"cost_pred": "net.fit", "err": "net.fit"}), with the call."""
+    fx = facts(index)
+    found = {}
+    for site in direct_calls(index, loop):
+        func = site.node.func
+        callee = ast.unparse(func) if isinstance(func, ast.Attribute) else None
+        places = steppers.get(callee)
+        if places is None or fx.guarded_step(site.node, loop):
+            continue
+        stmt = fx.statement_in(site.node, loop)
+        if not (isinstance(stmt, ast.Assign) and stmt.value is site.node and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        elts = target.elts if isinstance(target, ast.Tuple) else [target]
+        if len(elts) != len(places):
+            continue
+        found.update(
+            {e.id: callee for e, on in zip(elts, places, strict=True) if on and isinstance(e, ast.Name)}
+        )
+    return found
+
+
+def _numpy_store(
+    index: ModuleIndex, node: ast.Assign | ast.AugAssign, values: Mapping[str, str]
+) -> str | None:
+    """`err_train[i] += err`, `costs[i] = cost`: a device value stored into an element of a NumPy array of
+    the module (`err_train = np.zeros(nb_epochs)`), which converts it to a Python number on the host."""
+    targets = _targets(node)
+    if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+        return None
+    root = _receiver_root(targets[0].value)
+    if not (isinstance(root, ast.Name) and root.id in numpy_array_names(index)):
+        return None
+    return ast.unparse(node) if _still_tensor(node.value, values) else None
+
+
+def _still_tensor(value: ast.AST, names: Mapping[str, str]) -> bool:
+    """`err`, `loss.detach()`, `loss.data`, `loss.sum()`, `err * 2` of a name in `names`: a tensor still (not
+    `loss.item()`, a number)."""
+    if isinstance(value, ast.Name):
+        return value.id in names
+    if isinstance(value, ast.Attribute) and value.attr == "data":
+        return _still_tensor(value.value, names)
+    if isinstance(value, ast.Call) and method_name(value) in _TENSOR_ENDS and not value.args:
+        return _still_tensor(value.func.value, names)
+    if isinstance(value, ast.BinOp):
+        return _still_tensor(value.left, names) or _still_tensor(value.right, names)
+    return False
 
 
 _CUDA_MOVERS = MOVE_HELPERS | {"gpu"}
@@ -600,6 +842,7 @@ def host_readers(index: ModuleIndex) -> set[str]:
 
 
 _REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
+_TENSOR_ENDS = frozenset({"detach", "clone"}) | _REDUCTIONS  # (calls that leave a tensor a tensor)
 # (an `if` test that times the read: `if self.step % self.log_every == 0:`)
 _TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
 
@@ -761,26 +1004,28 @@ def _step_function_reads(index: ModuleIndex):
     """A training-step def (`def discriminator_trainstep(self, x, z): ... loss.backward();
     self.d_optimizer.step(); return loss.item()`: backward and an optimizer step outside any loop or `if` of
     its own) that no loop of the module calls (its loop is in another module, such as a train.py, and runs it
-    every step) and that reads a value on the host outside any `if`. Medium: the caller, its data and its
-    device are out of sight (a book's step helper may serve a 100-point regression)."""
+    every step) and that reads a value on the host outside any `if` (and outside any loop but one summing the
+    loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
+    (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
+    device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
     steps = _training_step_defs(index) + _update_defs(index)
     if not steps:
         return
     fx = facts(index)
     # (a notebook may define a def again, cell by cell; `self.ema_per_domain[d].update(g)` is a moving
     # average's `update`, not the step's)
-    looped = _looped_names(index, of_items=False)
+    looped = _step_looped_names(index)
     for function in steps:
         if function.name in looped:
-            continue  # its caller's loop is judged as a loop
+            continue  # its caller's loop is judged as a training loop
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites)
         reads = [
             s.node
             for s in sites
-            if not s.loops
-            and _step_read(s.node, backed) is not None
-            and not fx.guarded_step(s.node, function)
+            if _step_read(s.node, backed) is not None
+            and (not s.loops or _in_summing_loop(fx, s, function, backed))
+            and not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
         ]
         if not reads:
             continue
@@ -791,7 +1036,7 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence="medium",
+            confidence=None if fx.places_on_device else "medium",
         )
 
 
@@ -866,6 +1111,24 @@ def _looped_names(index: ModuleIndex, of_items: bool = True) -> set[str]:
     return facts(index).loop_cache("looped_names" if of_items else "looped_names_not_items", None, names)
 
 
+def _step_looped_names(index: ModuleIndex) -> set[str]:
+    """`_looped_names` (without items' methods) of the calls in the module's training loops (`step_loops`):
+    a step def called there is judged with that loop. One called only in a loop that is no training loop
+    of its own sight (`model.update(...)` per frame of a DQN notebook: `update` and `fit` are no methods
+    the loop finder follows) is judged as a step def."""
+
+    def names() -> set[str]:
+        stepping = {id(loop) for loop in facts(index).step_loops}
+        return {
+            method_name(s.node) or base_name(s.node.func)
+            for s in index.calls
+            if any(id(loop) in stepping for loop in s.loops)
+            and not (isinstance(s.node.func, ast.Attribute) and isinstance(s.node.func.value, ast.Subscript))
+        }
+
+    return facts(index).loop_cache("step_looped_names", None, names)
+
+
 _ACCUMULATE = re.compile(r"(?i)accum")
 
 
@@ -932,6 +1195,17 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     ):
         return "float(...)"
     return None
+
+
+def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
+    """The site is in one loop of the step def, on its path (`guarded_step`), that sums the loss the def
+    backpropagates (`for i in range(self.recurrence): ... update_loss += loss`: torch-ac's A2C): the loop
+    runs on every call."""
+    return (
+        len(site.loops) == 1
+        and _sums_into(site.loops[0], backed)
+        and not fx.guarded_step(site.loops[0], function)
+    )
 
 
 def _update_defs(index: ModuleIndex) -> list:
@@ -1043,15 +1317,22 @@ def _over_items(loop) -> bool:
 def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     """Reads in a loop or comprehension over a dict of losses, itself on the step's path:
     `for k, v in losses.items(): writer.add_scalar(k, v.cpu().numpy())`, `{k: v.item() for k, v in
-    losses.items()}`: one wait per loss, every step."""
+    losses.items()}`: one wait per loss, every step; of each parameter's gradient (`_gradient_norm_read`);
+    in a loop that sums the loss the step backpropagates
+    (`for i in range(self.recurrence): ... batch_loss += loss`, `for p in predictions: ... total_loss =
+    total_loss + loss`): one wait per sub-batch or head, every step."""
     fx = facts(index)
     reads = []
+    summed = None
     for site in index.loop_calls[id(loop)]:
         if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
-        if not (_over_items(inner) or _loss_term_read(site.node)):
-            continue
+        if not (_over_items(inner) or _loss_term_read(site.node) or _gradient_norm_read(inner, site.node)):
+            if summed is None:
+                summed = _backward_names(direct_calls(index, loop))
+            if not _sums_into(inner, summed):
+                continue
         how = _sync_of(site.node, tensors)
         if how is None or fx.guarded_step(inner, loop):
             continue
@@ -1064,6 +1345,28 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in reads):
             reads.append((stmt, site.node, how, ""))
     return reads
+
+
+def _gradient_norm_read(inner, call: ast.Call) -> bool:
+    """`sum(p.grad.data.norm(2).item() ** 2 for p in model.parameters())`: a read of each parameter's
+    gradient, one wait per parameter (torch-ac's logged gradient norm; `clip_grad_norm_` returns the norm)."""
+    it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
+    return (
+        isinstance(it, ast.Call)
+        and method_name(it) in ("parameters", "named_parameters")
+        and any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func))
+    )
+
+
+def _sums_into(inner, names: set[str]) -> bool:
+    """The loop (not a comprehension) binds or adds into a name the step's backward runs on (`batch_loss +=
+    loss`, `total_loss = total_loss + loss`): it computes the step's loss, one term per pass."""
+    return isinstance(inner, ast.For) and any(
+        isinstance(node, ast.Assign | ast.AugAssign)
+        and any(isinstance(t, ast.Name) and t.id in names for t in _targets(node))
+        for stmt in inner.body
+        for node in ast.walk(stmt)
+    )
 
 
 def _loss_term_read(call: ast.Call) -> bool:
@@ -1438,8 +1741,11 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
-# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are; torch-fix40)
-_HOST_SHAPERS = frozenset({"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli"})
+# (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are, torch-fix40;
+# `torch.multinomial(torch.ones(n), b)`, class labels drawn likewise, torch-fix44)
+_HOST_SHAPERS = frozenset(
+    {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
+)
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
     | {"numpy.arange", "numpy.linspace"}
@@ -1602,19 +1908,18 @@ def _makes_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
 
 
 def _hyperparameters(index: ModuleIndex) -> set[str]:
-    """Attributes of `self` that every class of the module binds only in `__init__`, to a number or an
-    argument (`self.multiplier = multiplier`), and that nothing appends to or writes into: settings, not a
-    replay memory or a list of states that changes."""
+    """Attributes of `self` that every class of the module binds only in `__init__`, to a number, an
+    argument (`self.multiplier = multiplier`) or Python's arithmetic, indexing and lists of such
+    (`_plain_setting`: DeNA's `self.masked_anchors = [self.all_anchors_grid[i] for i in self.anch_mask]`),
+    and that nothing appends to or writes into: settings, not a replay memory or a list of states that
+    changes."""
 
     def make() -> set[str]:
         kept, dropped = set(), set()
         for methods in index.class_methods.values():
             init = methods.get("__init__")
             for attr, values in _self_stores(methods).items():
-                settings = all(
-                    where is init and isinstance(value, ast.Name | ast.Constant | ast.UnaryOp)
-                    for where, value in values
-                )
+                settings = all(where is init and _plain_setting(value) for where, value in values)
                 (kept if init is not None and settings else dropped).add(attr)
         for held, whole in _stored_into(index):  # (`self.memory.append(x)`, `self.states[i] = s`)
             if not whole and isinstance(held, ast.Attribute) and _on_self(held):
@@ -1622,6 +1927,19 @@ def _hyperparameters(index: ModuleIndex) -> set[str]:
         return kept - dropped
 
     return facts(index).loop_cache("hyperparameters", None, make)
+
+
+_PLAIN_CALLS = frozenset({"len", "int", "float", "tuple", "list", "range", "enumerate", "zip", "min", "max"})
+
+
+def _plain_setting(value: ast.AST | None) -> bool:
+    """A value made of names, literals and Python's arithmetic, indexing, lists and comprehensions, calling
+    nothing but a few builtins (`len`, `int`, `range`, ...): no array, tensor or file is loaded or made."""
+    return value is not None and all(
+        not isinstance(n, ast.Call | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom | ast.NamedExpr)
+        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _PLAIN_CALLS)
+        for n in ast.walk(value)
+    )
 
 
 _FILLERS = frozenset(
@@ -2120,6 +2438,31 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
     return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
 
 
+def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
+    """The copy is under an `if` (of the loop or def) that compares two sizes, `if output.size(1) !=
+    x_mask.size(1):` (DrQA's padding back to the mask's length, hold-out 13): a fix-up for the batches whose
+    shapes differ, which a batch padded to its own longest row never is; not run every step."""
+    return any(
+        isinstance(up, ast.If)
+        and isinstance(up.test, ast.Compare)
+        and len(up.test.ops) == 1
+        and isinstance(up.test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
+        and all(_a_size(side) for side in (up.test.left, up.test.comparators[0]))
+        for up in fx.ancestors(call, scope)
+    )
+
+
+def _a_size(node: ast.AST) -> bool:
+    """`x.size(1)`, `x.shape[1]`, `len(x)`."""
+    if isinstance(node, ast.Call):
+        return method_name(node) == "size" or (isinstance(node.func, ast.Name) and node.func.id == "len")
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    )
+
+
 def _cached_by_callers(index: ModuleIndex, function) -> bool:
     """Every call of the def in the module is under an `if` of its caller that tests an attribute unset
     (`if self.rel_indices is None or ...: self.rel_indices = self.get_rel_indices(N)`, ConViT's GPSA): the
@@ -2283,7 +2626,7 @@ def check_created_then_moved(
             None,
         )
         if made is None:
-            held = _held_host_tensor(index, site, moved)
+            held = _held_host_tensor(index, site, moved, followed)
             if held is not None:
                 yield held
                 continue
@@ -2293,6 +2636,8 @@ def check_created_then_moved(
             continue
         if _first_time(facts(index), call, loop or site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if _shape_fix_up(facts(index), call, loop or site.function):
+            continue  # `if output.size(1) != x_mask.size(1): padding = torch.zeros(...)`: only when they differ
         if loop is None and site.function is not None and _cached_by_callers(index, site.function):
             continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
         if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
@@ -2300,7 +2645,7 @@ def check_created_then_moved(
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
         where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
-        at = _made_line(moved, bound, call.lineno)
+        at = _made_line(moved, bound, call.lineno) or _factory_line(moved, index, made, call.lineno)
         yield RawFinding(
             "PP506",
             call.lineno,
@@ -2351,10 +2696,30 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     return None
 
 
+def _factory_line(moved: list, index: ModuleIndex, made: str, line: int) -> int | None:
+    """The line of the factory call inside a moved expression that spans lines (`Variable(` on one line,
+    `torch.multinomial(torch.ones(n_label), b)` on the next, `.cuda()` after it), when not the move's own."""
+    for value in moved:
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call) and node.lineno != line and index.resolver.call_name(node) == made:
+                return node.lineno
+    return None
+
+
 def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
-    """A module-level def whose name the project pass found called in another module's step loop."""
+    """A module-level def whose name the project pass found called in another module's step loop or
+    forward, or a method it found so as `Class.method` (`model.gradient_penalty(x, g)` in a critic loop)."""
     name = getattr(function, "name", None)
-    return name in stepped and index.module_functions.get(name) is function
+    if name is None or not stepped:
+        return False
+    if index.module_functions.get(name) is function:
+        return name in stepped
+    owner = index.function_class.get(id(function))
+    return (
+        owner is not None
+        and f"{owner}.{name}" in stepped
+        and index.class_methods.get(owner, {}).get(name) is function
+    )
 
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:
@@ -2377,6 +2742,96 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             found.add(func.attr)
     return found
+
+
+def forward_callees(index: ModuleIndex) -> set[str]:
+    """Names the module's `forward` methods and loss defs (and the defs of the module they call) call as plain
+    functions or module attributes, not defined in the module (a YOLO layer's `build_targets_thres(...)`
+    from `from utils.utils import *`): for the project pass to find their defs in other modules. They run
+    on every forward, as the module's own helpers of a forward do (`_forward_functions`)."""
+    fx, found = facts(index), set()
+    for function in index.functions:
+        if id(function) not in _forward_functions(index) and id(function) not in _loss_defs(index):
+            continue
+        for site in index.function_calls.get(id(function), []):
+            func = site.node.func
+            if fx.helpers.get(id(site.node)) or not _forward_runs(fx, site.node, function):
+                continue
+            if isinstance(func, ast.Name) and func.id not in index.module_functions:
+                found.add(func.id)
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in _imported_names(index)
+            ):  # (`commons.generate_path(...)`; not a tensor's method, `x.squeeze(1)`)
+                found.add(func.attr)
+    return found
+
+
+def _imported_names(index: ModuleIndex) -> set[str]:
+    """The names the module's imports bind (`import commons`, `from utils import box_utils as bu`)."""
+    return facts(index).loop_cache(
+        "imported_names",
+        None,
+        lambda: {
+            alias.asname or alias.name.split(".")[0]
+            for node in index.imports
+            for alias in node.names
+            if alias.name != "*"
+        },
+    )
+
+
+def _forward_runs(fx, node: ast.AST, function) -> bool:
+    """The node runs on every training call of the def: each `if` on its way tests the training call (its
+    body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
+    (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
+    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
+    or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
+    None:`, may never run in training.)"""
+    params = set(parameter_names(function))
+    off = _flags_off(function)
+    child = node
+    for outer in fx.ancestors(node, function):
+        if isinstance(outer, ast.If):
+            test = outer.test
+            in_body = any(child is s for s in outer.body)
+            if not (
+                (in_body and _training_test(test, params))
+                or (not in_body and isinstance(test, ast.Name) and test.id in off)
+                or _option_choice(test)
+                or _configuration_test(test)
+            ):
+                return False
+        elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
+            return False
+        child = outer
+    return True
+
+
+def _training_test(test: ast.AST, params: set[str]) -> bool:
+    """`if self.training:`, or `if targets is not None:` with `targets` a parameter (`_TARGET_PARAM`)."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "training" and _of_self(test)
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and _TARGET_PARAM.match(test.left.id) is not None
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _flags_off(function) -> set[str]:
+    """The def's parameters that default to `False` (`test_emb=False`): flags a training call leaves off."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
@@ -2432,7 +2887,25 @@ def _converts_data(call: ast.Call, index: ModuleIndex, loop) -> bool:
 def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
     """`torch.ones(1, n).type_as(encoder_outputs)` in a module that puts tensors on a GPU: type_as also copies
     to the other tensor's device, so a host-made tensor crosses every time."""
-    return method_name(call) == "type_as" and len(call.args) == 1 and _on_step_device(index, site)
+    return (
+        (method_name(call) == "type_as" or _typed_like(call))
+        and len(call.args) == 1
+        and _on_step_device(index, site)
+    )
+
+
+def _typed_like(call: ast.Call) -> bool:
+    """`t.type(value.type())`: the type of another tensor, named by its string (`torch.cuda.FloatTensor`
+    for one on the GPU), which copies `t` to that tensor's device as `t.type_as(value)` does
+    (first-order-model's `torch.eye(2).view(1, 1, 2, 2).type(value.type())`)."""
+    return (
+        method_name(call) == "type"
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+        and method_name(call.args[0]) == "type"
+        and not call.args[0].args
+        and not call.args[0].keywords
+    )
 
 
 def _on_step_device(index: ModuleIndex, site) -> bool:
@@ -2509,12 +2982,16 @@ def _same_host_tensor(index: ModuleIndex, site, moved: list, steady) -> RawFindi
     return None
 
 
-def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | None:
-    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), where the class
-    binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`, `torch.as_tensor(a)`)
+def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = False) -> RawFinding | None:
+    """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), or in another def
+    run on every step (`followed`: a loss def, a forward's helper, a method another module's training step
+    calls, such as a DDPM scheduler's `add_noise` copying `self.sqrt_alpha_cum_prod.to(x.device)`), where
+    the class binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`,
+    `torch.as_tensor(a)`, or torch's arithmetic on such attributes, `torch.sqrt(1 - self.alpha_cum_prod)`)
     or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call."""
     function = site.function
-    if site.loops or getattr(function, "name", None) != "forward":
+    name = getattr(function, "name", None)
+    if site.loops or not (name == "forward" or followed):
         return None
     attrs = [v.attr for v in moved if isinstance(v, ast.Attribute) and _on_self(v)]
     methods = index.class_methods.get(index.function_class.get(id(function)) or "", {})
@@ -2522,22 +2999,74 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list) -> RawFinding | Non
     if not attrs or init is None:
         return None
     stores = facts(index).loop_cache("self_stores", init, lambda: _self_stores(methods))
+    made = functools.partial(_made_in_init, index, stores, init)
     for attr in attrs:
         values = stores.get(attr)
         if (
             values
             and all(where is init for where, _ in values)
-            and any(_host_made(value, index) for _, value in values)
-            and all(_host_made(value, index) or isinstance(value, ast.Name) for _, value in values)
+            and any(made(value) for _, value in values)
+            and all(made(value) or isinstance(value, ast.Name) for _, value in values)
         ):
+            advice = (
+                "register it as a buffer (`self.register_buffer`) so it moves with the module"
+                if name == "forward"
+                else "move it to the device once (or register it as a buffer of a module)"
+            )
             return RawFinding(
                 "PP506",
                 site.node.lineno,
                 site.node.col_offset,
                 f"`self.{attr}` is made on the CPU in `__init__` and copied to the device on every run "
-                "of `forward`; register it as a buffer (`self.register_buffer`) so it moves with the module",
+                f"of `{name}`; {advice}",
             )
     return None
+
+
+def _made_in_init(index: ModuleIndex, stores: Mapping, init, value: ast.AST | None, depth: int = 0) -> bool:
+    """A value `__init__` makes on the host: `_host_made`, or torch's arithmetic on literals and on
+    attributes of `self` that only `__init__` binds, each to such a value, one at least (a DDPM
+    scheduler's `self.alphas = 1. - self.betas`, `torch.cumprod(self.alphas, dim=0)`, `torch.sqrt(1 -
+    self.alpha_cum_prod)` after `self.betas = torch.linspace(...)`)."""
+    if value is None or depth > 4:
+        return False
+    if _host_made(value, index):
+        return True
+    parts: list[ast.AST]
+    if isinstance(value, ast.BinOp):
+        parts = [value.left, value.right]
+    elif isinstance(value, ast.UnaryOp):
+        parts = [value.operand]
+    elif isinstance(value, ast.Call) and _torch_math(index.resolver.call_name(value) or ""):
+        if is_device_move(value, index) or any(k.arg == "device" for k in value.keywords):
+            return False
+        parts = [*value.args, *(k.value for k in value.keywords)]
+    else:
+        return False
+    held = False
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            continue
+        if isinstance(part, ast.Attribute) and _on_self(part):
+            values = stores.get(part.attr)
+            if not values or not all(
+                where is init and _made_in_init(index, stores, init, v, depth + 1) for where, v in values
+            ):
+                return False
+            held = True
+        elif isinstance(part, ast.BinOp | ast.UnaryOp | ast.Call) and _made_in_init(
+            index, stores, init, part, depth + 1
+        ):
+            held = True
+        elif not (isinstance(part, ast.Attribute) and part.attr == "dtype"):
+            return False  # (an argument, a name: not known to be made here)
+    return held
+
+
+def _torch_math(name: str) -> bool:
+    """A torch function computing a tensor (`torch.sqrt`, `torch.cumprod`), not a module's part
+    (`nn.Parameter(torch.empty(n))` moves with its module)."""
+    return name.startswith("torch.") and not name.startswith("torch.nn.")
 
 
 def _self_stores(methods: Mapping[str, ast.AST]) -> dict[str, list]:
@@ -2888,6 +3417,14 @@ for step, (x, y) in enumerate(loader):
             "calls it. At high: a read into a tuple of names each used only for logging (pycls's `loss, "
             "top1_err, top5_err = loss.item(), ...`), a read whose other use is `assert math.isfinite(...)`, "
             "and a loop updating weights through SAM's `optimizer.first_step()`/`second_step()`."
+            " Branch torch-fix43 (tuned on hold-outs 13-15): a training-step def's reads are high in a module "
+            "that places tensors on a GPU itself (10 of 10 such findings read right there; medium elsewhere: "
+            "DDPG's CPU agents), and such a def called only from loops the module does not see as training "
+            "loops (`model.update(...)` per frame) is judged as a step def; reads in a loop nested in the step "
+            "that sums its loss (a head or recurrent sub-batch per pass) and per-parameter gradient norms "
+            "count; `writer.add_scalars(tag, {k: loss})`; device values a training-step method returns "
+            "(`cost, err = net.fit(x, y)`) or a graph tensor stored into a NumPy array (`err_train[i] += "
+            "err`)."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -2922,6 +3459,15 @@ register(
             "`.to(torch.int64)` and the other sized dtypes are casts, not moves; and a grid "
             "(`torch.arange`, `torch.linspace`) is reported at `medium` where the place of the copy alone "
             "would give `low` (28 of 30 such first-read findings of hold-outs 10-15 right, once `.to(torch.int64)` is no move)."
+            " Since branch torch-fix44: across modules, a method of a project class (the one def of its name "
+            "nearest the caller) that another module's training loop or step def calls on an object "
+            "(`model.gradient_penalty(x, g)`, `scheduler.add_noise(x, noise, t)`), and a def another module's "
+            "forward calls on its training path (`build_targets(...)` under `if targets is not None:`); in any "
+            "def run every step, a tensor only `__init__` made on the host, also by torch's arithmetic on such "
+            "attributes (a DDPM schedule), copied with `.to(x.device)`; `.type(value.type())` copies as "
+            "`.type_as(value)` does; `torch.multinomial` of host-made weights is host-made; lists `__init__` "
+            "computes with Python alone are settings for a grid (DeNA's anchors); a copy under an `if` "
+            "comparing two sizes (a padding fix-up) is not per step."
         ),
         why=(
             "The tensor is allocated and filled in host memory, then copied over the PCIe bus on every step; "

@@ -1,12 +1,16 @@
 """PP506 across modules: a def of one module that returns a tensor made on the host (`def
 gen_rand_noise(n): return torch.randn(n, 128)`) and a loop in another module that copies what it
-returns to the device on every step (`noise = gen_rand_noise(b).to(device)`); and a def that makes and
-moves a tensor (`torch.randperm(n).cuda()`) called by another module's training step."""
+returns to the device on every step (`noise = gen_rand_noise(b).to(device)`); a def that makes and
+moves a tensor (`torch.randperm(n).cuda()`) called by another module's training step or `forward`; and
+a method doing so (or copying a tensor its `__init__` made on the host, a DDPM scheduler's
+`self.betas.to(x.device)`) that another module's training step calls on an object
+(`scheduler.add_noise(x, noise, t)`)."""
 
 from __future__ import annotations
 
 import collections
 import functools
+import os
 import re
 
 from checker.findings import Finding
@@ -14,7 +18,13 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import FACTORIES, check_created_then_moved, host_factories, step_loop_callees
+from checker.rules.torch_sync import (
+    FACTORIES,
+    check_created_then_moved,
+    forward_callees,
+    host_factories,
+    step_loop_callees,
+)
 from checker.torch_project.common import (
     MOVES,
     TRAINS,
@@ -131,35 +141,97 @@ def _moved_results(text: str, names: set[str]) -> set[str]:
 
 
 def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
-    """{path: def names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
-    `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def of a
-    module importing them calls (`step_loop_callees`)."""
+    """{path: names}: module-level defs that make a torch tensor and move one (`mixup_data`, whose
+    `torch.randperm(n).cuda()` runs on every step) and that a training loop or training-step def
+    (`step_loop_callees`), or a `forward` or loss def (`forward_callees`: a YOLO layer's
+    `build_targets(...)`), of a module importing them calls; and methods, as `Class.method`, that do so
+    or copy a tensor held on `self` (`_moving_defs`), named by no other def of the project, that a training
+    loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`)."""
     defs: dict[str, list[tuple[str]]] = {}
+    methods: dict[str, dict[str, str]] = {}
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
             continue
-        for name in _defs_moving_factories(text):
+        moving, moving_methods = _moving_defs(text)
+        for name in moving:
             defs.setdefault(name, []).append((path,))
-    if not defs:
-        return {}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
+        for owner, name in moving_methods:
+            methods.setdefault(name, {})[path] = owner
     found: dict[str, set[str]] = {}
+    if defs:
+        _stepped_module_defs(texts, defs, found)
+    if methods:
+        _stepped_methods(texts, methods, indexes, found)
+    return found
+
+
+def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]], found: dict) -> None:
+    """Into `found`, the defs of `defs` that a training loop, training-step def, `forward` or loss def of a
+    module importing them calls."""
+    called = re.compile(r"\b(" + "|".join(map(re.escape, defs)) + r")\s*\(")
     stems = {import_word(e[0]) for entries in defs.values() for e in entries}
     wanted = re.compile(r"\b(?:" + "|".join(map(re.escape, {*defs, *stems})) + r")\b")
     trainers = {
         p: t
         for p, t in texts.items()
-        if any(n in t for n in defs) and _STEPS.search(t) and wanted.search(import_lines(t))
+        if any(n in t for n in defs)
+        and (_STEPS.search(t) or _FORWARD.search(t))
+        and wanted.search(import_lines(t))
     }
     for index, chosen, _ in importers(trainers, defs, called):
-        for name in step_loop_callees(index) & set(chosen):
+        for name in (step_loop_callees(index) | forward_callees(index)) & set(chosen):
             for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
-    return found
+
+
+def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict):
+    """Into `found`, `Class.method` for the methods of `methods` (name -> {path: class}) that a training
+    loop or training-step def of another module calls on an object (`_named_def`: the one def of that name
+    nearest the caller), so `model.sample_noise(n)` runs it whatever `model` is (the object often comes in
+    as a parameter, its class imported by the module that makes it, not by the one stepping)."""
+    called = re.compile(r"\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    calls = {
+        path: names
+        for path, text in texts.items()
+        if _STEPS.search(text) and (names := set(called.findall(text))) and not file_is_silenced(text)
+    }
+    if not calls:
+        return
+    wanted = set().union(*calls.values())
+    defining = re.compile(r"def[ \t]+(" + "|".join(map(re.escape, wanted)) + r")\s*\(")
+    defined: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for path, text in texts.items():
+        for name in defining.findall(text):
+            defined[name][path] += 1
+    for path, names in calls.items():
+        named = {
+            n: where for n in names if (where := _named_def(path, defined[n])) in methods[n] and where != path
+        }
+        if not named:
+            continue
+        index = indexes.get(path) or parse_index(texts[path])
+        if index is None:
+            continue
+        indexes[path] = index
+        for name in step_loop_callees(index) & set(named):
+            found.setdefault(named[name], set()).add(f"{methods[name][named[name]]}.{name}")
+
+
+def _named_def(user: str, defined: collections.Counter) -> str | None:
+    """The file of the one def of a name nearest the module at `user` (by their common path: a checked
+    folder of many repositories holds other projects' defs of it too); None when the nearest files define
+    it more than once (two classes' `sample`: the call may be either)."""
+    if not defined:
+        return None
+    shared = {p: len(os.path.commonpath([p, user])) for p in defined}
+    best = max(shared.values())
+    nearest = [p for p in defined if shared[p] == best]
+    return nearest[0] if len(nearest) == 1 and defined[nearest[0]] == 1 else None
 
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
 _STEPS = re.compile(r"\.backward\(|\.step\(|autograd\.grad\(")
+_FORWARD = re.compile(r"^\s+def\s+forward\s*\(|^def\s+\w*loss\w*\s*\(", re.MULTILINE)
 
 
 def _factory_defs(text: str) -> set[str]:
@@ -190,35 +262,76 @@ def _returns_name(text: str, name: str, start: int) -> bool:
     return False
 
 
-def _defs_moving_factories(text: str) -> set[str]:
-    """Module-level defs with a line that makes a factory's tensor and moves it (`index =
-    torch.randperm(n).cuda()`), or that binds a factory's tensor to a name a later line moves (`c_t_1 =
-    Variable(torch.zeros((b, h)))`, then `c_t_1 = c_t_1.cuda()` under `if use_cuda:`), by the text: each
-    such line goes to the `def` at the margin above it. A def that steps itself (backward, an optimizer
-    step) is a training function, not a step's helper: its own loop is the per-module pass's."""
-    found, trainers, current = set(), set(), None
-    made: list[str] = []
-    if not _FACTORY_RE.search(text):
-        return found
-    for line in text.split("\n"):
-        if line[:1].strip():  # (a def, a class or any other statement at the margin)
-            current = line[4:].split("(", 1)[0].strip() if line.startswith("def ") else None
-            made = []
-        elif current is None:
+def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
+    """Module-level defs, and (class, method) pairs of methods one level into a class at the margin, with a
+    line that makes a factory's tensor and moves it (`index = torch.randperm(n).cuda()`), or that binds a
+    factory's tensor to a name a later line moves (`c_t_1 = Variable(torch.zeros((b, h)))`, then `c_t_1 =
+    c_t_1.cuda()` under `if use_cuda:`), by the text; a method also with a line that moves a tensor held
+    on `self` (`self.betas.to(x.device)`, checked against `__init__` by the module pass). A def that steps
+    itself (backward, an optimizer step) is a training function, not a step's helper: its own loop is the
+    per-module pass's; `main` (an entry point), dunder methods such as `__init__` and the methods of
+    `_SKIPPED_METHODS` are left out."""
+    defs: set[str] = set()
+    methods: set[tuple[str, str]] = set()
+    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
+        return defs, methods
+    for owner, name, body in _def_bodies(text):
+        if ".cuda(" not in body and ".to(" not in body:
+            continue  # (nothing moves: most methods)
+        made = _FACTORY_RE.search(body) is not None
+        moving = (
+            (made and _MOVED_FACTORY.search(body) is not None)
+            or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
+            or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
+        )
+        if not moving or TRAINS.search(body):
             continue
-        elif "torch." in line and _MOVED_FACTORY.search(line):
-            found.add(current)
-        elif "torch." in line and (bound := _BOUND_FACTORY.match(line)):
-            made.append(bound.group(1))
-        elif made and any(f"{name}.cuda(" in line or f"{name}.to(" in line for name in made):
-            found.add(current)
-        elif TRAINS.search(line):
-            trainers.add(current)
-    found.discard("main")  # (a script's entry point, not a step's helper)
-    return found - trainers
+        if owner is None and name != "main":  # (a script's entry point)
+            defs.add(name)
+        elif owner is not None and name not in _SKIPPED_METHODS and not name.startswith("__"):
+            methods.add((owner, name))
+    return defs, methods
 
 
-_BOUND_FACTORY = re.compile(rf"\s+(\w+)\s*=.*{_FACTORY}")
+def _moved_later(body: str, bound: re.Match) -> bool:
+    """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`)."""
+    name = bound.group(1)
+    return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
+
+
+def _def_bodies(text: str):
+    """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
+    class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
+    method); only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
+    margins = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    for start, stop in zip(margins, margins[1:], strict=False):
+        if text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
+            continue
+        if text.startswith("def ", start):
+            yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]
+        elif text.startswith("class ", start):
+            owner = re.split(r"[(:]", text[start + 6 : _line_end(text, start)], maxsplit=1)[0].strip()
+            heads = list(_METHOD.finditer(text, start, stop))
+            if not heads:
+                continue
+            heads = [h for h in heads if len(h.group(1)) == len(heads[0].group(1))]
+            ends = [h.start() for h in heads[1:]] + [stop]
+            for head, end in zip(heads, ends, strict=True):
+                yield owner, head.group(2), text[head.end() : end]
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+_MARGIN = re.compile(r"^\S", re.MULTILINE)
+_BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILINE)
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
+# (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
+# `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)
+_SKIPPED_METHODS = frozenset({"forward", "to", "cuda", "cpu", "step", "update", "train", "eval", "backward"})
 
 
 def _method_call(text: str, name: str) -> bool:

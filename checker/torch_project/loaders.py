@@ -11,6 +11,7 @@ dataset that moves its own items to the device are then dropped (device_datasets
 
 from __future__ import annotations
 
+import ast
 import re
 
 from checker.findings import Finding
@@ -20,7 +21,9 @@ from checker.project_files import names_file
 from checker.rules import all_rules
 from checker.rules.torch_common import uses_torch
 from checker.rules.torch_data import (
+    batches_handed_out,
     consumed_params,
+    copies_parameter,
     handed_made,
     handed_over,
     held_loaders,
@@ -89,17 +92,35 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     handed = [
         (call, callee, param, module)
         for call, callee, param in handed_over(index)
-        if (module := imported_from(index, callee_owner(callee))) is not None
-        and not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
+        for module in _callee_modules(index, callee_owner(callee))
+        if not token_batches(index, call)  # (a few KB of token ids a step, as the module's own pass says)
     ]
     handoffs = [
         (call.lineno, call.col_offset, callee, param, module) for call, callee, param, module in handed
     ]
     kept = held_loaders(index)
     held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in kept]
+    given = batches_handed_out(index)
+    batches = [(call.lineno, call.col_offset, name, position) for call, name, position in given]
     calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
+    calls += [c for c, _, _ in given]
     little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
-    return makers, handoffs, held, little
+    return makers, handoffs, held, little, batches
+
+
+def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
+    """The modules a def or class the module calls may come from: the one it is imported from, else each
+    module the module star-imports (`from trainer import *`, then `train_model(model=model,
+    db_gen=devset_gen, ...)`: RawNet2's loop is in trainer.py); the project pass keeps the one that defines
+    it."""
+    module = imported_from(index, name)
+    if module is not None:
+        return [module]
+    return [
+        node.module
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
+    ]
 
 
 def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
@@ -107,6 +128,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     makers: dict[str, list[tuple[str, int, int, int]]] = {}
     handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
     held: dict[str, list[tuple[str, int, int, str]]] = {}
+    batches: dict[str, list[tuple[str, int, int, int]]] = {}
     little: dict[str, set[tuple[int, int]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
@@ -128,8 +150,12 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         for owner, attr, line, col in found[2]:
             if (path, line) not in reported:
                 held.setdefault(owner, []).append((path, line, col, attr))
+        for line, col, name, position in found[4]:
+            if (path, line) not in reported:
+                batches.setdefault(name, []).append((path, line, col, position))
     made, handoffs = _made_elsewhere(texts, makers, handoffs)
     trained = made | _used_elsewhere(texts, handoffs) | _held_elsewhere(texts, held)
+    trained |= _copied_elsewhere(texts, batches)
     rule = all_rules()[LOADER_RULE]
     found = []
     named = {}
@@ -202,6 +228,33 @@ def _used_elsewhere(texts: dict[str, str], handoffs: dict) -> set[tuple[str, int
                 named = params[param] if isinstance(param, int) and param < len(params) else param
                 if named in consumed:
                     trained.add((loader_path, line, col, f"{name}(..., {named})"))
+    return trained
+
+
+def _copied_elsewhere(texts: dict[str, str], batches: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders whose batches a loop hands to a method or def its module
+    does not define (`x, y = model.parse_batch(batch)`) that every other module of the project defining
+    that name copies to the device (model.py's `parse_batch`: `to_gpu(text_padded).long()`, ...). Only the
+    modules whose text defines one of the names are parsed."""
+    if not batches:
+        return set()
+    defined = re.compile(r"^\s*def\s+(" + "|".join(map(re.escape, batches)) + r")\s*\(", re.MULTILINE)
+    verdicts: dict[tuple[str, int], list[tuple[str, bool]]] = {}
+    for path, text in texts.items():
+        names = set(defined.findall(text))
+        if not names:
+            continue
+        index = parse_index(text)
+        for name in names:
+            for position in {e[3] for e in batches[name]}:
+                copies = index is not None and copies_parameter(index, name, position)
+                verdicts.setdefault((name, position), []).append((path, bool(copies)))
+    trained = set()
+    for name, entries in batches.items():
+        for loader_path, line, col, position in entries:
+            found = [copies for path, copies in verdicts.get((name, position), ()) if path != loader_path]
+            if found and all(found):
+                trained.add((loader_path, line, col, f"{name}(...)"))
     return trained
 
 

@@ -17,7 +17,14 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import lowered_on_toys
-from checker.rules.torch_sync import check_host_sync, host_readers, parameter_reads, reading_methods
+from checker.rules.torch_sync import (
+    check_host_sync,
+    host_readers,
+    instance_methods,
+    parameter_reads,
+    reading_methods,
+    stepping_returns,
+)
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
@@ -60,6 +67,7 @@ def reads_across_modules(
         texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
         findings = findings + _reader_loops(texts, findings)
+        findings = findings + _stepper_loops(texts, findings)
     return findings
 
 
@@ -332,18 +340,60 @@ def _instance_readers(index: ModuleIndex, chosen: dict, texts: dict[str, str], p
             methods.setdefault(name, set()).update(parsed[path, name])
     if not any(methods.values()):
         return set()
-    found = set()
-    for node in index.call_assignments:  # (every `x = f(...)` of the module: the index holds them)
-        func = node.value.func
-        cls = (
-            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        )
-        for target in node.targets if methods.get(cls) else ():
-            if isinstance(target, ast.Name) or (
-                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-            ):
-                receiver = ast.unparse(target)
-                found |= {f"{receiver}.{m}" for m in methods[cls]}
+    return set(instance_methods(index, {cls: dict.fromkeys(names) for cls, names in methods.items()}))
+
+
+def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """PP501 findings for loops that call a training-step method of a class of another module that puts
+    tensors on a GPU, on an instance they make (`net = MC_drop_net(..., cuda=use_cuda)`, then `cost_pred, err
+    = net.fit(x, y)` per batch), and read a device value it returns on the host (`err_train[i] += err`, a
+    NumPy array): `check_host_sync(steppers=...)`. Only classes whose text runs a backward, in a module
+    whose text places tensors (`_places`), are parsed, and only modules that name one and reach it by an
+    import."""
+    classes: dict[str, list[tuple[str]]] = {}
+    for path, text in texts.items():
+        if ".backward(" in text and _places(text) and not file_is_silenced(text):
+            for name in _stepping_class_spans(text):
+                classes.setdefault(name, []).append((path,))
+    if not classes:
+        return []
+    made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
+    users = {p: t for p, t in texts.items() if not file_is_silenced(t)}
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    summaries: dict[tuple[str, str], dict] = {}
+    found = []
+    for index, chosen, path in importers(_loading(users, classes, texts), classes, made, torch_only=False):
+        methods = {}
+        for name, entries in _loaded(chosen, texts, path).items():
+            for (maker,) in entries:
+                if (maker, name) not in summaries:
+                    start, end = _stepping_class_spans(texts[maker])[name]
+                    definer = parse_index(texts[maker][start:end], torch_only=False)
+                    summaries[maker, name] = stepping_returns(definer) if definer is not None else {}
+                methods.setdefault(name, {}).update(summaries[maker, name])
+        steppers = instance_methods(index, {c: m for c, m in methods.items() if m})
+        if not steppers:
+            continue
+        check = lowered_on_toys(functools.partial(check_host_sync, steppers=steppers))
+        noqa = noqa_lines(texts[path])
+        for raw in check(index):
+            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
+                continue
+            reported.add((path, raw.line))
+            found.append(project_finding(path, raw, _READ_RULE))
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _stepping_class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes whose text runs a backward (a model class with its own training step), by
+    name, with where each runs."""
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    found = {}
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        if head is not None and head.group(1) == "class" and ".backward(" in text[start:stop]:
+            found[head.group(2)] = (start, stop)
     return found
 
 
@@ -361,7 +411,8 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     for p in placing if candidates else ():
         for word in stems.intersection(_WORD.findall(import_lines(texts[p]))):
             by_import[word].append(p)
-    if not by_import:
+    inheriting = _inheriting(candidates, set(placing), texts)
+    if not by_import and not inheriting:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     check = lowered_on_toys(functools.partial(check_host_sync, device_elsewhere=True))
@@ -371,10 +422,10 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
         linked = [
             q for q in by_import.get(import_word(path), ()) if q != path and _linked(texts, path, q, imports)
         ]
-        if not linked:
+        if not linked and path not in inheriting:
             continue
         index = parse_index(texts[path])
-        if index is None:
+        if index is None or (not linked and not _uses_placing_class(index, path, inheriting[path], texts)):
             continue
         noqa = noqa_lines(texts[path])
         for raw in check(index):
@@ -405,6 +456,57 @@ def _imported_paths(text: str, path: str) -> set[str]:
     for match in _IMPORT.finditer(text):
         dotted.extend((0, part.split()[0]) for part in match.group(1).split(","))
     return {found for level, module in set(dotted) for found in module_paths(module, path, level)}
+
+
+def _inheriting(candidates: list[str], placing: set[str], texts: dict[str, str]) -> dict[str, set[str]]:
+    """The candidates that import a placing module (by their text; what they take from it is checked once
+    parsed, `_uses_placing_class`), with the placing modules they import."""
+    found = {}
+    for path in candidates if placing else ():
+        loaded = _imported_paths(texts[path], path) & placing
+        if loaded:
+            found[path] = loaded
+    return found
+
+
+def _uses_placing_class(index: ModuleIndex, path: str, placing: set[str], texts: dict[str, str]) -> bool:
+    """A class of a placing module, whose own text puts tensors on a GPU, that the module subclasses
+    (torch-ac's `class PPOAlgo(BaseAlgo)`, whose `BaseAlgo.__init__` runs `self.acmodel.to(self.device)`)
+    or makes an instance of (lstm-crf's `model = rnn_crf(...)`, whose `__init__` runs `self = self.cuda()`
+    when CUDA is there): the module trains a model its class placed."""
+    used = {
+        base.id if isinstance(base, ast.Name) else base.attr
+        for node in index.tree.body
+        if isinstance(node, ast.ClassDef)
+        for base in node.bases
+        if isinstance(base, ast.Name | ast.Attribute)
+    }
+    used |= {site.node.func.id for site in index.calls if isinstance(site.node.func, ast.Name)}
+    for node in index.imports:
+        if not (isinstance(node, ast.ImportFrom) and node.module):
+            continue
+        for alias in node.names:
+            # (`from rnn_crf import *`: any class of the module it names)
+            names = (
+                used if alias.name == "*" else {alias.name} if (alias.asname or alias.name) in used else ()
+            )
+            for maker in placing.intersection(module_paths(node.module, path, node.level)) if names else ():
+                spans = _class_spans(texts[maker])
+                if any(n in spans and _places(texts[maker][spans[n][0] : spans[n][1]]) for n in names):
+                    return True
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _class_spans(text: str) -> dict[str, tuple[int, int]]:
+    """The module-level classes of a text, by name, with where each runs."""
+    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    found = {}
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _TOP_NAME.match(text, start)
+        if head is not None and head.group(1) == "class":
+            found[head.group(2)] = (start, stop)
+    return found
 
 
 def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]]) -> bool:

@@ -31,7 +31,7 @@ def GAN_training_function(G, D, GD, z_, config):
         G.optim.step()
 
         out = {
-            "G_loss": float(G_loss.item()),  # expect: PP501 medium
+            "G_loss": float(G_loss.item()),  # expect: PP501
             "D_loss_real": float(D_loss_real.item()),
             "D_loss_fake": float(D_loss_fake.item()),
         }

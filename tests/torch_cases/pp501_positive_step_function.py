@@ -1,4 +1,6 @@
-"""A GAN trainer class whose step methods a train.py of another module calls every iteration."""
+"""A GAN trainer class whose step methods a train.py of another module calls every iteration. The module
+places the models on the GPU itself, so the reads are reported at high (torch-fix43; medium where the
+module places nothing: pp501_positive_step_function_averaged.py)."""
 
 import torch
 
@@ -14,7 +16,7 @@ class Trainer:
         gloss = self.compute_loss(self.discriminator(self.generator(z, y), y), 1)
         gloss.backward()
         self.g_optimizer.step()
-        return gloss.item()  # expect: PP501 medium
+        return gloss.item()  # expect: PP501
 
     def discriminator_trainstep(self, x_real, y, z, reg_type):
         self.d_optimizer.zero_grad()
@@ -29,7 +31,7 @@ class Trainer:
         dloss_fake.backward()
         self.d_optimizer.step()
         dloss = dloss_real + dloss_fake
-        return dloss.item(), dloss_fake.item()  # expect: PP501 medium
+        return dloss.item(), dloss_fake.item()  # expect: PP501
 
     def compute_loss(self, d_out, target):
         return torch.nn.functional.binary_cross_entropy_with_logits(d_out, torch.full_like(d_out, target))

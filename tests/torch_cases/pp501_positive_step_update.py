@@ -16,7 +16,7 @@ class Trainer:
         self.loss_gen_total = torch.mean(total)
         self.accuracy_gen_adv = torch.mean(acc)
         self.gen_opt.step()
-        return self.accuracy_gen_adv.item()  # expect: PP501 medium
+        return self.accuracy_gen_adv.item()  # expect: PP501
 
 
 def train(encoder, predictor, optimizer, scaler, loader, gpu_timer, use_bfloat16, device="cuda"):
@@ -35,7 +35,7 @@ def train(encoder, predictor, optimizer, scaler, loader, gpu_timer, use_bfloat16
                     loss.backward()
                     optimizer.step()
                 optimizer.zero_grad()
-                return float(loss), optimizer.param_groups[0]["lr"]  # expect: PP501 medium
+                return float(loss), optimizer.param_groups[0]["lr"]  # expect: PP501
 
             (loss, lr), elapsed = gpu_timer(train_step)
 
@@ -60,4 +60,4 @@ class GANTrainer:
             (disc_loss / self.accumulate_every).backward()
             total_disc_loss += disc_loss.detach()
         self.D_opt.step()
-        self.d_loss = total_disc_loss.item() / self.accumulate_every  # expect: PP501 medium
+        self.d_loss = total_disc_loss.item() / self.accumulate_every  # expect: PP501
