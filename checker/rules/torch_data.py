@@ -1003,6 +1003,8 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
     """A batch the loop takes from the loader (its target, or `target`: what `next(...)` is bound to) is
     copied to the GPU in the loop body."""
     targets = _batch_names(loop, index, target)
+    if _graph_batch(loop, index, targets):
+        return False  # (a DGLGraph: pin_memory=True leaves it pageable)
     fx = facts(index)
     scattering = facts(index).data_parallel_models
     for node in loop_nodes(index, loop):
@@ -1041,6 +1043,26 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
     return targets
 
 
+# what a DGLGraph keeps its node and edge features in (`g.ndata['feat']`)
+_GRAPH_FEATURES = frozenset({"ndata", "edata", "srcdata", "dstdata"})
+
+
+def _graph_batch(loop, index: ModuleIndex, targets: set[str]) -> bool:
+    """The loop's batch holds a DGL graph: the body reads its features (`batch_graphs.ndata['feat']`,
+    `g.edata['w']`). A collate that returns `dgl.batch(graphs)` gives a DGLGraph, which the DataLoader's
+    pin_memory=True leaves as it is (torch pins tensors, containers of them and objects with a
+    `pin_memory()` method; a DGLGraph has only its in-place `pin_memory_()`), so the copy the rule asks to
+    pin stays pageable whatever the loader says (hold-out 16: GraphCL's copy of benchmarking-gnns, 10
+    findings read debatable). PyG's `Batch` has `pin_memory()` and is not one of these."""
+    return any(
+        isinstance(node, ast.Attribute)
+        and node.attr in _GRAPH_FEATURES
+        and isinstance(node.value, ast.Name)
+        and node.value.id in targets
+        for node in loop_nodes(index, loop)
+    )
+
+
 def batches_handed_out(index: ModuleIndex) -> list[tuple[ast.Call, str, int]]:
     """(unpinned DataLoader call, method, position) for each loader of the module whose batches a loop here
     takes and hands, without copying them itself, to a method or def the module does not define (`x, y =
@@ -1062,6 +1084,8 @@ def batches_handed_out(index: ModuleIndex) -> list[tuple[ast.Call, str, int]]:
         if _moved_loop_targets(loop, index):
             continue  # (copied here: the module's own finding)
         targets = _batch_names(loop, index)
+        if _graph_batch(loop, index, targets):
+            continue
         for node in loop_nodes(index, loop):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute | ast.Name):
                 continue
@@ -1093,6 +1117,7 @@ def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | Non
         for stmt in sorted(
             (n for n in walk(function) if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
         ):
+            held -= _made_host(stmt, held)
             if _batch_alias(stmt.value, held):
                 held |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         if not any(
@@ -1108,6 +1133,32 @@ def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | Non
         ):
             return False
     return True
+
+
+_TO_HOST = frozenset({"numpy", "tolist"})  # a tensor's values as a NumPy array or a Python list
+
+
+def _made_host(stmt: ast.Assign, held: set[str]) -> set[str]:
+    """Names of `held` the assignment rebinds to a NumPy array or list made of one of them (`image, label =
+    image.squeeze(0).cpu().detach().numpy(), label.squeeze(0).cpu().detach().numpy()`, TransUNet's
+    `test_single_volume`): what is copied to the device from them later is a new tensor made of the
+    array, not the loader's batch, whose pinning would save nothing."""
+    pairs = [(t, stmt.value) for t in stmt.targets]
+    if (
+        len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Tuple)
+        and isinstance(stmt.value, ast.Tuple)
+    ):
+        pairs = list(zip(stmt.targets[0].elts, stmt.value.elts, strict=False))
+    return {
+        target.id
+        for target, value in pairs
+        if isinstance(target, ast.Name)
+        and target.id in held
+        and isinstance(value, ast.Call)
+        and method_name(value) in _TO_HOST
+        and any(isinstance(n, ast.Name) and n.id in held for n in ast.walk(value.func))
+    }
 
 
 # Project helpers named for the copy to the GPU that the module imports (`utils.cuda([imgs, z])`,
