@@ -10,7 +10,7 @@ device = torch.device("cuda")
 
 
 def collate(samples):
-    graphs, labels = map(list, zip(*samples))
+    graphs, labels = map(list, zip(*samples, strict=True))
     return dgl.batch(graphs), torch.tensor(labels)
 
 
@@ -18,7 +18,7 @@ def train(model, trainset, epochs):
     model = model.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loader = DataLoader(trainset, batch_size=50, shuffle=True, collate_fn=collate, num_workers=4)
-    for epoch in range(epochs):
+    for _ in range(epochs):
         for batch_graphs, batch_labels in loader:
             batch_graphs = batch_graphs.to(device)
             batch_x = batch_graphs.ndata["feat"]

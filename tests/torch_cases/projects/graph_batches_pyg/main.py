@@ -15,5 +15,5 @@ def main(args, model):
     )
     model = model.to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
-    for epoch in range(1, args.epochs + 1):
+    for _ in range(args.epochs):
         train(model, optimizer, train_loader, device)

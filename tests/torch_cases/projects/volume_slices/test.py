@@ -2,7 +2,6 @@
 turns them into NumPy before copying per-slice tensors, so pinning the batch would save nothing."""
 
 import numpy as np
-import torch
 from datasets import SynapseDataset
 from torch.utils.data import DataLoader
 from utils import test_single_volume
@@ -14,7 +13,7 @@ def inference(args, model):
     model = model.cuda()
     model.eval()
     metric_list = 0.0
-    for i_batch, sampled_batch in enumerate(testloader):
+    for sampled_batch in testloader:
         image, label = sampled_batch["image"], sampled_batch["label"]
         metric_i = test_single_volume(image, label, model, classes=args.num_classes)
         metric_list += np.array(metric_i)

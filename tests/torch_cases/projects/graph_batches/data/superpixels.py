@@ -13,7 +13,7 @@ class SuperPixDataset:
             self.train, self.val, self.test = pickle.load(f)
 
     def collate(self, samples):
-        graphs, labels = map(list, zip(*samples))
+        graphs, labels = map(list, zip(*samples, strict=True))
         labels = torch.tensor(labels)
         snorm_n = torch.cat([torch.full((g.number_of_nodes(), 1), 1.0 / g.number_of_nodes()) for g in graphs])
         batched_graph = dgl.batch(graphs)

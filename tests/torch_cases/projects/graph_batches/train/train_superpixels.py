@@ -5,7 +5,7 @@ import torch
 
 def train_epoch(model, optimizer, device, data_loader, epoch):
     model.train()
-    for it, (batch_graphs, batch_labels, batch_snorm_n) in enumerate(data_loader):
+    for batch_graphs, batch_labels, batch_snorm_n in data_loader:
         batch_x = batch_graphs.ndata["feat"].to(device)
         batch_e = batch_graphs.edata["feat"].to(device)
         batch_labels = batch_labels.to(device)
@@ -15,7 +15,7 @@ def train_epoch(model, optimizer, device, data_loader, epoch):
         loss = model.loss(batch_scores, batch_labels)
         loss.backward()
         optimizer.step()
-    return it + 1, optimizer
+    return optimizer
 
 
 def evaluate_network(model, device, data_loader, epoch):
