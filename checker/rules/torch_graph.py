@@ -106,6 +106,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 or grad_disabled_by_call(sites, index)
                 or callers_disable_grad(function, index)
                 or _callers_switch_grad_off(function, fx)
+                or _related_callers_disable_grad(function, fx)
             )
         ):
             continue
@@ -1025,6 +1026,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         receiver = model_called(call)
         if receiver in frozen:
             continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
+        if _builds_model(call, fx) or _own_layer(receiver, site, fx):
+            continue
         helper = fx.helpers.get(id(call))
         if _model_handed_in(call, helper, models, fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
@@ -1059,6 +1062,58 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _builds_model(call: ast.Call, fx) -> bool:
+    """The call's result goes straight to the device (`model = model_func(dataset).to(device)`, a factory
+    handed in as a parameter, GraphCL's cross-validation): it builds a model, it runs none."""
+    parent = fx.parent_of(call)
+    above = fx.parent_of(parent) if isinstance(parent, ast.Attribute) and parent.value is call else None
+    return isinstance(above, ast.Call) and above.func is parent and is_device_move(above, fx.index)
+
+
+def _own_layer(receiver: str | None, site, fx) -> bool:
+    """The model is a layer of the network's own, taken by a loop over one of its attributes (`for
+    decoder_layer in self.decoder: tgt = decoder_layer(tgt, memory)`, NRTR's greedy decoding in its
+    `forward_test`): a network running its own parts leaves no_grad to whoever calls it (the trainer's
+    evaluation, or a caller's `with torch.no_grad()`), as its `forward` does."""
+    if receiver is None or not isinstance(site.function, FUNCTION_TYPES):
+        return False
+    return any(
+        isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and loop.target.id == receiver
+        and isinstance(loop.iter, ast.Attribute)
+        and base_name(loop.iter.value) == "self"
+        for loop in site.loops
+    )
+
+
+def _related_callers_disable_grad(function, fx) -> bool:
+    """A method called as `self.<name>(...)` from a method of another class of the module (a base class
+    calling what a derived one defines: XLM's `Evaluator.run_all_evals` calls `self.evaluate_mt(...)`,
+    defined in `EncDecEvaluator`) under no_grad, or from a def whose callers hold it (3 levels). Same-class
+    callers are `callers_disable_grad`'s."""
+    index = fx.index
+    owner = index.function_class.get(id(function))
+    if owner is None:
+        return False
+    name = function.name
+    for site in index.calls:
+        func = site.node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == name
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+        ):
+            continue
+        caller = site.function
+        if caller is None or index.function_class.get(id(caller)) in (None, owner):
+            continue
+        if fx.site_without_grad(site) or callers_disable_grad(caller, index):
+            return True
+    return False
 
 
 def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
