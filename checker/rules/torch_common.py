@@ -1219,3 +1219,16 @@ def numpy_array_names(index: ModuleIndex) -> set[str]:
             if isinstance(t, ast.Name)
         },
     )
+
+
+def does_nothing(function) -> bool:
+    """A template's body: a docstring, then `pass`, `return`/`return None` or `raise NotImplementedError`."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return all(
+        isinstance(stmt, ast.Pass)
+        or (isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)))
+        or isinstance(stmt, ast.Raise)
+        for stmt in body
+    )

@@ -23,6 +23,7 @@ from checker.rules.torch_common import (
     base_name,
     callers_disable_grad,
     carried_graph,
+    does_nothing,
     eval_named,
     facts,
     few_runs,
@@ -1169,7 +1170,7 @@ def _evaluated_argument(call: ast.Call, modes, fx) -> str | None:
     defs = [
         f
         for f in fx.index.functions
-        if isinstance(f, FUNCTION_TYPES) and f.name == name and not _does_nothing(f)
+        if isinstance(f, FUNCTION_TYPES) and f.name == name and not does_nothing(f)
     ]
     if not defs:
         return None
@@ -1177,19 +1178,6 @@ def _evaluated_argument(call: ast.Call, modes, fx) -> str | None:
         if all(_runs_parameter(f, position, isinstance(call.func, ast.Attribute), fx) for f in defs):
             return arg
     return None
-
-
-def _does_nothing(function) -> bool:
-    """A template's body: a docstring, then `pass`, `return`/`return None` or `raise NotImplementedError`."""
-    body = function.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    return all(
-        isinstance(stmt, ast.Pass)
-        or (isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)))
-        or isinstance(stmt, ast.Raise)
-        for stmt in body
-    )
 
 
 def _runs_parameter(function, position: int, method: bool, fx) -> bool:

@@ -19,7 +19,7 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import names_file
 from checker.rules import all_rules
-from checker.rules.torch_common import uses_torch
+from checker.rules.torch_common import does_nothing, uses_torch
 from checker.rules.torch_data import (
     batches_handed_out,
     consumed_params,
@@ -31,6 +31,7 @@ from checker.rules.torch_data import (
     moves_batches_of,
     moves_held_batches,
     pinned_memory_message,
+    returned_by_methods,
     returned_loaders,
     token_batches,
     unpinned,
@@ -75,9 +76,11 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
     or class, and held [(class, attribute, line, column)] of unpinned loaders a class keeps on its
-    instances (`self.train = DataLoader(...)`); and little, the (line, column) of those loaders whose batches
-    are token ids or data held in memory (`little_to_pin`: reported at medium, the others at high). The
-    per-module pass computes them from its own index
+    instances (`self.train = DataLoader(...)`); little, the (line, column) of those loaders whose batches
+    are token ids or data held in memory (`little_to_pin`: reported at medium, the others at high);
+    batches [(line, column, callee, position)] handed unmoved to a def another module defines; and
+    methods [(method name, line, column, where returned)] of unpinned loaders a class's method returns
+    (`dataset.loaders(...)`). The per-module pass computes them from its own index
     (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
     use torch."""
     if not uses_torch(index):
@@ -102,10 +105,14 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     held = [(owner, attr, call.lineno, call.col_offset) for call, owner, attr in kept]
     given = batches_handed_out(index)
     batches = [(call.lineno, call.col_offset, name, position) for call, name, position in given]
+    owned = [
+        (name, call, where) for name, loaders in returned_by_methods(index).items() for call, where in loaders
+    ]
+    methods = [(name, call.lineno, call.col_offset, where) for name, call, where in owned]
     calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
-    calls += [c for c, _, _ in given]
+    calls += [c for c, _, _ in given] + [c for _, c, _ in owned]
     little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
-    return makers, handoffs, held, little, batches
+    return makers, handoffs, held, little, batches, methods
 
 
 def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
@@ -129,6 +136,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     handoffs: dict[str, list[tuple[str, int, int, str | int, str]]] = {}
     held: dict[str, list[tuple[str, int, int, str]]] = {}
     batches: dict[str, list[tuple[str, int, int, int]]] = {}
+    methods: dict[str, list[tuple[str, int, int, int]]] = {}
     little: dict[str, set[tuple[int, int]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
@@ -153,9 +161,12 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         for line, col, name, position in found[4]:
             if (path, line) not in reported:
                 batches.setdefault(name, []).append((path, line, col, position))
+        for name, line, col, where in found[5]:
+            if (path, line) not in reported:
+                methods.setdefault(name, []).append((path, line, col, where))
     made, handoffs = _made_elsewhere(texts, makers, handoffs)
     trained = made | _used_elsewhere(texts, handoffs) | _held_elsewhere(texts, held)
-    trained |= _copied_elsewhere(texts, batches)
+    trained |= _copied_elsewhere(texts, batches) | _method_made_elsewhere(texts, methods)
     rule = all_rules()[LOADER_RULE]
     found = []
     named = {}
@@ -256,6 +267,51 @@ def _copied_elsewhere(texts: dict[str, str], batches: dict) -> set[tuple[str, in
             if found and all(found):
                 trained.add((loader_path, line, col, f"{name}(...)"))
     return trained
+
+
+def _method_made_elsewhere(texts: dict[str, str], methods: dict) -> set[tuple[str, int, int, str]]:
+    """(path, line, column, name) of the loaders a class's method makes and returns (`methods`: name ->
+    entries) that a module where no class defines that method calls on an object it is handed and copies
+    the batches of (Deep-SVDD's trainers: `train_loader, _ = dataset.loaders(batch_size=...)`, then
+    `inputs = inputs.to(self.device)` for each batch; `loaders` is `TorchvisionDataset`'s). A method name
+    that some other def of the project defines with a body of its own (not a template: `pass`, `raise
+    NotImplementedError`) is not followed: the object could be of that class."""
+    if not methods:
+        return set()
+    defined = re.compile(r"^\s*def\s+(" + "|".join(map(re.escape, methods)) + r")\s*\(", re.MULTILINE)
+    called = re.compile(r"\.(" + "|".join(map(re.escape, methods)) + r")\s*\(")
+    makers = {name: {e[0] for e in entries} for name, entries in methods.items()}
+    ambiguous: set[str] = set()
+    callers: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        for name in set(defined.findall(text)):
+            if path not in makers[name] and not _only_templates(text, name):
+                ambiguous.add(name)
+        for name in set(called.findall(text)):
+            if makers[name] - {path}:
+                callers.setdefault(path, set()).add(name)
+    trained = set()
+    for path, names in callers.items():
+        names -= ambiguous
+        index = parse_index(texts[path]) if names else None
+        if index is None:
+            continue
+        names -= {n for methods_of in index.class_methods.values() for n in methods_of}  # (its own pass)
+        for name in names:
+            entries = [e for e in methods[name] if e[0] != path]
+            for where in {e[3] for e in entries}:
+                if moves_batches_of(index, {name: {where}}):
+                    trained.update((p, line, col, f"{name}()") for p, line, col, w in entries if w == where)
+    return trained
+
+
+def _only_templates(text: str, name: str) -> bool:
+    """Every def named `name` in the module's text is a template (`@abstractmethod def loaders(...): pass`)."""
+    index = parse_index(text, torch_only=False)
+    if index is None:
+        return False
+    defs = [f for f in index.functions if getattr(f, "name", None) == name]
+    return all(does_nothing(f) for f in defs)
 
 
 def _held_elsewhere(texts: dict[str, str], held: dict) -> set[tuple[str, int, int, str]]:

@@ -43,7 +43,7 @@ def train_generated(train_set, n_iterations):
 
 def train_params(pairs, n_epochs):
     params = {"batch_size": 16, "shuffle": True}
-    pair_loader = DataLoader(pairs, **params)  # expect: PP504  # expect: PP505
+    pair_loader = DataLoader(pairs, **params)  # expect: PP504  # expect: PP505 high
     for _epoch in range(n_epochs):
         for a, b in pair_loader:
             loss = model(a.to(device), b.to(device))
