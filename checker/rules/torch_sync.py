@@ -28,9 +28,14 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
+from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
+    _REAL_SOURCE,
+    STEP_OR_LOG,
     _configuration_test,
+    _cpu_device_names,
     _cuda_type,
+    _on_cpu,
     _option_choice,
     base_name,
     direct_calls,
@@ -48,6 +53,7 @@ from checker.rules.torch_common import (
     reads_clock,
     returns_host_value,
     returns_in,
+    under_log_switch,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
 
@@ -227,6 +233,99 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
                 return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
+    """A method read (`x.item()`, `.tolist()`) of a tensor that stays on the host: an attribute of an outer
+    object that the module never moves (`dataset.train_idx.tolist()`, an OGB split index), or a value the
+    loop computes from tensors it moved to a CPU device (`embeds.to(loss_device)` with `loss_device =
+    torch.device("cpu")`, then `loss, eer = model.loss(embeds_loss)`: Real-Time-Voice-Cloning's encoder)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in _SYNC_METHODS):
+        return False
+    receiver = call.func.value
+    while isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    bound = _loop_bindings(index, loop)
+    if isinstance(receiver, ast.Attribute):
+        return _unmoved_outer_attribute(index, receiver, bound)
+    if isinstance(receiver, ast.Name) and receiver.id in bound:
+        return _computed_on_host(index, loop, receiver.id, bound)
+    return False
+
+
+def _loop_bindings(index: ModuleIndex, loop) -> dict[str, list[ast.AST]]:
+    """The values each name is bound to in the loop (its targets with None)."""
+
+    def make() -> dict[str, list[ast.AST]]:
+        found: dict[str, list[ast.AST]] = {}
+        for node in loop_nodes(index, loop):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    # (`loss, eer = model.loss(embeds)`: each name is a part of what the call returns)
+                    whole = isinstance(target, ast.Name) or isinstance(node.value, ast.Call)
+                    value = node.value if whole else None
+                    for name in names_in(target):
+                        found.setdefault(name, []).append(value)
+            elif isinstance(
+                node, ast.AugAssign | ast.AnnAssign | ast.For | ast.comprehension | ast.NamedExpr
+            ):
+                for name in names_in(node.target):
+                    found.setdefault(name, []).append(None)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                for name in names_in(node.optional_vars):
+                    found.setdefault(name, []).append(None)
+        return found
+
+    return facts(index).loop_cache("bindings", loop, make)
+
+
+def _unmoved_outer_attribute(index: ModuleIndex, receiver: ast.Attribute, bound) -> bool:
+    """`dataset.train_idx`: an attribute chain of a name the loop does not bind (not `self`, not a model),
+    which no device move of the module names (`dataset.train_idx.to(device)`, `dataset = dataset.to(...)`)."""
+    parts = dotted_parts(receiver)
+    if not parts or parts[0] in bound or parts[0] in ("self", "cls") or is_model_name(parts[0]):
+        return False
+    if parts[0] in facts(index).models:
+        return False
+    chain = ".".join(parts)
+    for site in index.calls:
+        node = site.node
+        if is_device_move(node, index) and isinstance(node.func, ast.Attribute):
+            moved = dotted_parts(node.func.value) or []
+            if moved and (moved[0] == parts[0] or ".".join(moved) == chain):
+                return False
+    return True
+
+
+def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
+    """Every binding of `name` in the loop is a call whose tensor arguments the loop moved to a CPU device
+    (`loss, eer = model.loss(embeds_loss)` with `embeds_loss = embeds.view(...).to(loss_device)`)."""
+    cpu = _cpu_device_names(index)
+    values = bound.get(name, [])
+    if not cpu or not values:
+        return False
+    for value in values:
+        if not isinstance(value, ast.Call):
+            return False
+        args = [
+            a for a in [*value.args, *(k.value for k in value.keywords)] if isinstance(a, ast.Name | ast.Call)
+        ]
+        if not args or not all(_moved_to_host(a, index, bound, cpu) for a in args):
+            return False
+    return True
+
+
+def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
+    """`x.to(loss_device)` with a CPU device name, or a name the loop binds only to one."""
+    if isinstance(arg, ast.Name):
+        values = bound.get(arg.id, [])
+        return bool(values) and all(v is not None and _moved_to_host(v, index, {}, cpu) for v in values)
+    return (
+        isinstance(arg, ast.Call)
+        and method_name(arg) == "to"
+        and bool(arg.args)
+        and _on_cpu(arg.args[0], index, cpu)
+    )
 
 
 def _host_batch_read(call: ast.Call, loop) -> bool:
@@ -462,6 +561,8 @@ def check_host_sync(
             how = _sync_of(site.node, tensors)
             if how is None or fx.guarded_step(site.node, loop) or _host_batch_read(site.node, loop):
                 continue
+            if _host_value_read(index, site.node, loop):
+                continue
             if copied_only and not _copied_from(site.node, tensors):
                 continue
             stmt = fx.statement_in(site.node, loop)
@@ -479,14 +580,37 @@ def check_host_sync(
             continue
         _, call, how, where = reads[0]
         more = _more_reads(reads, " in this loop")
+        logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
+        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if device_elsewhere or copied_only else None,
+            confidence="medium" if lowered else None,
         )
+
+
+_RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like", "randperm"})
+
+
+def _self_test_loop(index: ModuleIndex, loop) -> bool:
+    """A loop under the module's `if __name__ == "__main__":` that draws its inputs at random
+    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `_REAL_SOURCE`): a
+    self-test of the module's own classes on random tensors (DEQ's `splitcross.py` checks its
+    `SplitCrossEntropyLoss`), not a training run."""
+    top = next((s for s in index.tree.body if s.lineno <= loop.lineno <= s.end_lineno), None)
+    if not (isinstance(top, ast.If) and _is_main_guard(top)):
+        return False
+    if not any(
+        isinstance(n, ast.Call)
+        and base_name(n.func) in _RANDOM_INPUTS
+        and (index.resolver.call_name(n) or "").startswith("torch.")
+        for n in loop_nodes(index, loop)
+    ):
+        return False
+    return not any(_REAL_SOURCE.search(base_name(s.node.func) or "") for s in index.calls)
 
 
 def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
@@ -761,6 +885,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     fx = facts(index)
     reads = []
     tensors = tensors | _step_device_names(index, loop)
+    cpu = _cpu_device_names(index)
     sites = direct_calls(index, loop)
     direct = {id(site.node) for site in sites}
     for site, call in (
@@ -778,6 +903,8 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
         if name not in readers or fx.guarded_step(site.node, loop):
             continue
         args = [*call.args, *(k.value for k in call.keywords)]
+        if cpu and any(_moved_to_host(a, index, _loop_bindings(index, loop), cpu) for a in args):
+            continue  # (a loss computed on a CPU device: `model.loss(embeds.to(loss_device))`)
         if not any(_device_argument(a, tensors) for a in args):
             continue
         stmt = fx.statement_in(site.node, loop)
@@ -791,11 +918,14 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     `input, target = input.cuda(), target.cuda()`)."""
     found = set()
     iterated = []
+    cpu = _cpu_device_names(index)
     for node in ast.walk(loop):
         if isinstance(node, ast.comprehension | ast.For):
             iterated.append(node)
         if not isinstance(node, ast.Assign):
             continue
+        if cpu and _moved_to_host(node.value, index, {}, cpu):
+            continue  # (`embeds_loss = embeds.to(loss_device)`, a CPU device: the loss is computed there)
         if any(
             isinstance(n, ast.Call) and (is_model_name(model_called(n)) or is_device_move(n, index))
             for n in ast.walk(node.value)
@@ -843,8 +973,6 @@ def host_readers(index: ModuleIndex) -> set[str]:
 
 _REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
 _TENSOR_ENDS = frozenset({"detach", "clone"}) | _REDUCTIONS  # (calls that leave a tensor a tensor)
-# (an `if` test that times the read: `if self.step % self.log_every == 0:`)
-_TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
 
 
 def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
@@ -896,7 +1024,7 @@ def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> boo
         if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
             continue
         if isinstance(stmt, ast.If):
-            if _TIMED.search(ast.unparse(stmt.test)):
+            if STEP_OR_LOG.search(ast.unparse(stmt.test)):  # (`if self.step % self.log_every == 0:`)
                 continue
             if _untimed_read(stmt.body, tainted, readers) or _untimed_read(stmt.orelse, tainted, readers):
                 return True
@@ -1030,13 +1158,14 @@ def _step_function_reads(index: ModuleIndex):
         if not reads:
             continue
         more = _more_reads(reads)
+        logged_only = all(under_log_switch(fx, read) for read in reads)
         yield RawFinding(
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence=None if fx.places_on_device else "medium",
+            confidence=None if fx.places_on_device and not logged_only else "medium",
         )
 
 
@@ -1465,9 +1594,6 @@ def _forward_reads(index: ModuleIndex):
                 break
 
 
-_NOT_EVERY_STEP = re.compile(r"(?i)step|iter|epoch|batch|count|log|print|verbose|debug|display|freq|interval")
-
-
 _TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
 
 
@@ -1529,9 +1655,9 @@ def _term_test(test: ast.AST, terms: set[str]) -> bool:
             return False
         if isinstance(n, ast.Name) and n.id not in terms and n.id not in ("self", "len", "None"):
             return False
-        if isinstance(n, ast.Attribute) and _NOT_EVERY_STEP.search(n.attr):
+        if isinstance(n, ast.Attribute) and STEP_OR_LOG.search(n.attr):
             return False
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and _NOT_EVERY_STEP.search(n.value):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and STEP_OR_LOG.search(n.value):
             return False
     return True
 
