@@ -580,7 +580,7 @@ _CONFIGURATION = re.compile(
     r"|^(num|n)_?gpus?$|^ngpus?$|^(is_|use_)?(distributed|cuda|ddp|multi_gpu)$|^device(_type)?$|^is_available$"
     # a switch of the run's configuration or a def's phase: `if args.use_amp: ... else: ...`, `if is_train:`,
     # `if config["enable_tensorboard"]:` take the same branch every step
-    r"|^(use|enable)_[a-z0-9_]+$|^is_train(ing)?$|^(use_)?(amp|fp16|bf16|mixed_precision)$"
+    r"|^(use|enable)_[a-z0-9_]+$|^is_train(ing)?$|^(use_)?(amp|fp16|bf16|mixed_precision)(_run|_enabled)?$"
 )
 
 

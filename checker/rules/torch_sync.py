@@ -943,12 +943,18 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     return found
 
 
+_PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
+
+
 def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
     """A loss (`loss`, `loss_dict_reduced`) or a tensor of the step's graph, or its `.data` / `.detach()`
-    (`pred.data`), handed to a reader."""
+    (`pred.data`), handed to a reader; or a model's parameters (`clip_grad_value_(net_g.parameters(), None)`,
+    VITS' helper summing `p.grad.data.norm(2).item() ** 2` over them: one wait per parameter)."""
     if isinstance(arg, ast.Starred):
         arg = arg.value
-    if _loss_named(arg):
+    if _loss_named(arg) or (
+        isinstance(arg, ast.Call) and method_name(arg) in _PARAMETER_LISTS and not arg.args
+    ):
         return True
     root = _receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
     return isinstance(root, ast.Name) and root.id in tensors
@@ -984,27 +990,37 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     loop over anything but a parameter or a value made from one (a loader, a configured range) an
     evaluation, not a reader; `for r in range(nb_classes)` with `nb_classes` the classes of its
     argument's confusion matrix is still a reader (benchmarking-gnns' `accuracy_SBM`)."""
+    if any(
+        (isinstance(node, ast.Call) and method_name(node) == "backward") or isinstance(node, ast.While)
+        for node in ast.walk(function)
+    ):
+        return False
+    tainted = _from_parameters(function)
+    if not tainted:
+        return False
+    loops = [names_in(node.iter) for node in ast.walk(function) if isinstance(node, ast.For)]
+    if any(not used & tainted for used in loops):
+        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
+    return _untimed_read(function.body, tainted, readers)
+
+
+def _from_parameters(function) -> set[str]:
+    """The def's parameters (not `self`) and the names it binds from them, or from names bound so (three
+    rounds: values made from values made from a parameter)."""
     args = function.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
     params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
     if not params:
-        return False
+        return set()
     tainted = set(params)
     bindings = []
-    loops = []  # (what the def's own loops run over)
     for node in ast.walk(function):
-        if isinstance(node, ast.Call) and method_name(node) == "backward":
-            return False
-        if isinstance(node, ast.While):
-            return False
-        if isinstance(node, ast.For):
-            loops.append(names_in(node.iter))
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
             targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
             bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
         elif isinstance(node, ast.For | ast.comprehension):
             bindings.append((names_in(node.iter), names_in(node.target)))
-    for _ in range(3):  # (values made from values made from a parameter)
+    for _ in range(3):
         grown = False
         for used, bound in bindings:
             if used & tainted and not bound <= tainted:
@@ -1012,9 +1028,7 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
                 grown = True
         if not grown:
             break
-    if any(not used & tainted for used in loops):
-        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
-    return _untimed_read(function.body, tainted, readers)
+    return tainted
 
 
 def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> bool:
@@ -1554,11 +1568,16 @@ def _forward_reads(index: ModuleIndex):
     """A model's or loss module's `forward` that reads a loss on the host outside any `if` (`loss_data =
     float(self.loss)`, `self.d = self.d + global_loss.cpu().item()`): forward runs on every training step,
     so the read waits for the GPU every step wherever the training loop is. In a module that uses a GPU,
-    or through `.cpu()`; one finding per forward."""
+    or through `.cpu()`; one finding per forward. In the `forward` of a class named for a loss or a
+    criterion (`_criterion_forward`), any read on the training path, at medium: a count of positive pixels
+    for the weights (`pos.sum().item()`, UCTransNet's `WeightedBCE`), DETR's `num_boxes ... .item()`, a
+    per-class dice term read for a list (TransUNet's `DiceLoss`), where the caller and its device may be
+    out of sight."""
     fx = None
     for function in index.functions:
         if getattr(function, "name", None) != "forward" or id(function) not in index.function_class:
             continue
+        criterion = _criterion_forward(index, function)
         for site in index.function_calls.get(id(function), []):
             call = site.node
             if method_name(call) in _SYNC_METHODS and not call.args:
@@ -1567,19 +1586,28 @@ def _forward_reads(index: ModuleIndex):
                 read, how = call.args[0], f"{call.func.id}(...)"
             else:
                 continue
-            if not _loss_named(read):
+            loss_read = _loss_named(read)
+            input_read = criterion and _input_read(call, function)
+            if not (loss_read or input_read):
                 continue
             fx = fx or facts(index)
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
-            if not (through_cpu or fx.on_device):
+            placed = through_cpu or fx.on_device
+            if not (placed or input_read):
                 continue
+            what = (
+                "of a loss in `forward`"
+                if loss_read
+                else f"in the `forward` of the loss `{_class_of(index, function)}`"
+            )
             if not site.loops and _on_training_path(fx, call, function):
                 yield RawFinding(
                     "PP501",
                     call.lineno,
                     call.col_offset,
-                    f"`{how}` of a loss in `forward`, which runs on every training step, waits for the GPU each "
+                    f"`{how}` {what}, which runs on every training step, waits for the GPU each "
                     "time; return the tensor (or keep it on the device) and read it every N steps outside",
+                    confidence=None if placed and loss_read else "medium",
                 )
                 break
             if _over_loss_terms(index, fx, call, function):
@@ -1592,6 +1620,47 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _input_read(call: ast.Call, function) -> bool:
+    """`pos.sum().item()` with `pos` made from the forward's inputs: a method read of a tensor the call is
+    given, not of a setting (`rainfall_to_pixel(self._thresholds).tolist()`) or a number (`float(self.n)`)."""
+    if not (method_name(call) in _SYNC_METHODS and not call.args):
+        return False
+    return bool(names_in(call.func.value) & _from_parameters(function))
+
+
+def _criterion_forward(index: ModuleIndex, function) -> bool:
+    """The `forward` of a class named for a loss or a criterion (`DiceLoss`, `SetCriterion`), or of a class
+    with no layers of its own whose `forward` calls a loss of `torch.nn.functional` (UCTransNet's
+    `WeightedBCE`: `F.binary_cross_entropy(logit, truth, reduction='none')`, then weights)."""
+    if function.name != "forward":
+        return False
+    owner = index.function_class.get(id(function)) or ""
+    if any(w in owner.lower() for w in LOSS_WORDS):
+        return True
+    calls = index.function_calls.get(id(function), [])
+    if not any(_FUNCTIONAL_LOSS.search(index.resolver.call_name(s.node) or "") for s in calls):
+        return False
+    init = index.class_methods.get(owner, {}).get("__init__")
+    return init is not None and not any(
+        _layer_name(index.resolver.call_name(s.node) or "") for s in index.function_calls.get(id(init), [])
+    )
+
+
+_FUNCTIONAL_LOSS = re.compile(r"^torch\.nn\.functional\.(?:\w*_loss|\w*cross_entropy|nll_loss|kl_div)$")
+
+
+def _layer_name(name: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.Conv2d`: a layer of torch.nn (not a loss)."""
+    parts = name.split(".")
+    return (
+        len(parts) == 3 and parts[:2] == ["torch", "nn"] and parts[2][:1].isupper() and "Loss" not in parts[2]
+    )
+
+
+def _class_of(index: ModuleIndex, function) -> str:
+    return index.function_class.get(id(function)) or "module"
 
 
 _TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
@@ -1624,7 +1693,7 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
     terms: set[str] = set()
     for outer in reversed(list(fx.ancestors(call, function))):
         if isinstance(outer, (ast.For, ast.AsyncFor)):
-            if not _of_self(outer.iter):
+            if not (_of_self(outer.iter) or _range_of_self(outer.iter)):
                 return False
             terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
         elif isinstance(outer, ast.If):
@@ -1646,6 +1715,23 @@ def _of_self(node: ast.AST) -> bool:
     ):
         return bool(node.args) and all(_of_self(a) for a in node.args)
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _range_of_self(node: ast.AST) -> bool:
+    """`range(0, self.n_classes)`, `range(len(self.weights))`: a count of the module's own terms."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"):
+        return False
+    counts = [a for a in node.args if not isinstance(a, ast.Constant)]
+    return bool(counts) and all(
+        _of_self(a)
+        or (
+            isinstance(a, ast.Call)
+            and isinstance(a.func, ast.Name)
+            and a.func.id == "len"
+            and _of_self(a.args[0])
+        )
+        for a in counts
+    )
 
 
 def _term_test(test: ast.AST, terms: set[str]) -> bool:
