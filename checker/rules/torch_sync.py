@@ -572,6 +572,8 @@ def check_host_sync(
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
             reads.extend(_numpy_stores(index, loop, tensors, reads))
+        else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
+            reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -872,6 +874,14 @@ def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
     )
 
 
+def _through_cpu(call: ast.Call) -> bool:
+    """`loss.detach().cpu().item()`: a read of a value copied back with `.cpu()` on the way."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and any(
+        isinstance(n, ast.Call) and method_name(n) == "cpu" and not n.args for n in ast.walk(func.value)
+    )
+
+
 def _receiver_root(node: ast.AST) -> ast.AST:
     """`loss.data` -> `loss`: the name an attribute chain starts from."""
     while isinstance(node, ast.Attribute):
@@ -1150,7 +1160,7 @@ def _step_function_reads(index: ModuleIndex):
     loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
-    steps = _training_step_defs(index) + _update_defs(index)
+    steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
     if not steps:
         return
     fx = facts(index)
@@ -1161,13 +1171,14 @@ def _step_function_reads(index: ModuleIndex):
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
         sites = index.function_calls.get(id(function), [])
-        backed = _backward_names(sites)
+        backed = _backward_names(sites) | _handed_to_backward(index, function)
         reads = [
             s.node
             for s in sites
             if _step_read(s.node, backed) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
+            and not _moved_later(index, function, s.node)
         ]
         if not reads:
             continue
@@ -1181,6 +1192,97 @@ def _step_function_reads(index: ModuleIndex):
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence=None if fx.places_on_device and not logged_only else "medium",
         )
+
+
+def _helper_step_defs(index: ModuleIndex) -> list:
+    """Defs that hand a value to a def of the module (or a method of their class) that backpropagates once
+    per call, outside their own loops and ifs, and run no backward themselves (XLM's `clm_step`, `mlm_step`,
+    `mt_step`: `self.optimize(loss)`, whose body runs `loss.backward()` and each optimizer's `step()`): a
+    training step all the same, whose loop is elsewhere. Not named for tests; found once per module."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        backprop = {
+            key
+            for key, sites in steps.items()
+            if any(method_name(s.node) == "backward" and not s.loops for s in sites)
+        }
+        if not backprop:
+            return []
+        fx = facts(index)
+        known = {id(f) for f in _training_step_defs(index) + _update_defs(index)}
+        found = []
+        for site, helper in _self_helper_calls(index):
+            function = site.function
+            if (
+                function is None
+                or site.loops
+                or id(helper) not in backprop
+                or id(function) in backprop | known
+                or not isinstance(function, FUNCTION_TYPES)
+                or _eval_or_test(function)
+                or any(function is f for f in found)
+                or fx.guarded_step(site.node, function)
+            ):
+                continue
+            found.append(function)
+        return found
+
+    return facts(index).loop_cache("helper_step_defs", None, make)
+
+
+def _self_helper_calls(index: ModuleIndex) -> list:
+    """`helper_calls`, and `self.optimize(loss)` in a subclass whose base class of the module defines the
+    method (the only class of the module that does: `own_method`)."""
+
+    def make() -> list:
+        fx = facts(index)
+        found = list(fx.helper_calls)
+        for site in index.calls:
+            func = site.node.func
+            if (
+                id(site.node) not in fx.helpers
+                and isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+                and (method := fx.own_method(site.node)) is not None
+            ):
+                found.append((site, method))
+        return found
+
+    return facts(index).loop_cache("self_helper_calls", None, make)
+
+
+def _handed_to_backward(index: ModuleIndex, function) -> set[str]:
+    """The names a def hands to a helper that backpropagates (`self.optimize(loss)`: `loss`)."""
+    return {
+        n
+        for site, helper in _self_helper_calls(index)
+        if site.function is function
+        and any(method_name(s.node) == "backward" for s in _step_sites(index)[0].get(id(helper), ()))
+        for a in site.node.args
+        for n in names_in(a)
+    }
+
+
+def _moved_later(index: ModuleIndex, function, call: ast.Call) -> bool:
+    """`assert pred_mask.sum().item() == y.size(0)` before `x, y, pred_mask = to_cuda(x, y, pred_mask)`: a
+    read of names the def moves to the device only on a later line, so still host tensors when read."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    read = names_in(call.func.value) - {"self"}
+    if not read:
+        return False
+    moved: set[str] = set()
+    for node in ast.walk(function):
+        if not (
+            isinstance(node, ast.Assign) and node.lineno > call.lineno and isinstance(node.value, ast.Call)
+        ):
+            continue
+        value = node.value
+        if is_device_move(value, index) or base_name(value.func) in MOVE_HELPERS:
+            moved |= {n for t in node.targets for n in names_in(t)}
+    return read <= moved
 
 
 def _loss_def_reads(index: ModuleIndex):
