@@ -235,6 +235,59 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     return True
 
 
+def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
+    """The read is in one branch of an `if ... else` of the step whose other branch reads too (DEQ's `if
+    args.batch_chunk > 1:` summing `loss.float().item()` per chunk, `else:` once): whichever runs, the step
+    reads; the `if` itself must run every step."""
+    child = node
+    for outer in fx.ancestors(node, loop):
+        if isinstance(outer, ast.If):
+            if not outer.orelse or _first_time_test(outer.test):
+                return False
+            other = outer.orelse if any(child is s for s in outer.body) else outer.body
+            if not any(isinstance(c, ast.Call) and _sync_of(c, tensors) for s in other for c in ast.walk(s)):
+                return False
+            return not fx.guarded_step(outer, loop)
+        if isinstance(outer, _GUARD_NODES):
+            return False
+        child = outer
+    return False
+
+
+def _first_time_test(test: ast.AST) -> bool:
+    """`if ema is None:`: one branch runs on the first step only (`guarded_step` judges the other)."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _read_with_step(fx, node: ast.AST, loop) -> bool:
+    """The read is in the branch of an `if` (not a remainder test) that also runs the step's backward or
+    optimizer step (the OGB examples' `if batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ...
+    loss.backward(); optimizer.step(); loss_list.append(loss.item())`): it runs on every step the loop
+    trains; the `if` itself must run every step."""
+    child = node
+    for outer in fx.ancestors(node, loop):
+        if isinstance(outer, ast.If):
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)):
+                return False
+            branch = outer.body if any(child is s for s in outer.body) else outer.orelse
+            steps = any(
+                isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
+                and any(isinstance(c, ast.Call) and is_step_call(c) for c in ast.walk(stmt))
+                for stmt in branch
+            )
+            return steps and not fx.guarded_step(outer, loop)
+        if isinstance(outer, _GUARD_NODES):
+            return False
+        child = outer
+    return False
+
+
 def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
     """A method read (`x.item()`, `.tolist()`) of a tensor that stays on the host: an attribute of an outer
     object that the module never moves (`dataset.train_idx.tolist()`, an OGB split index), or a value the
@@ -421,6 +474,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models
+    placed = _built_on_device(index)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
@@ -429,12 +483,42 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or any(k.arg == "device" for k in call.keywords)
             or (on_device and model_called(call) in on_device)
             or (parallel and model_called(call) in parallel)
+            or (placed and model_called(call) in placed)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _built_on_device(index: ModuleIndex) -> set[str]:
+    """Names (or `self.` attributes) bound to an instance made with a device that is not the CPU
+    (`self.model = PTuneForLAMA(args, self.device, template)` with `self.device = 'cuda:0'`, `Agent(...,
+    device=device)`): a class that places itself, and then its inputs."""
+
+    def make() -> set[str]:
+        cpu = _cpu_device_names(index)
+        found = set()
+        for node in index.call_assignments:
+            value = node.value
+            name = base_name(value.func) or ""
+            if not name[:1].isupper():
+                continue  # (a class, by the convention: not `x.to(device)` or a helper)
+            given = [*value.args, *(k.value for k in value.keywords)]
+            if any(_names_device(a) and not _on_cpu(a, index, cpu) for a in given):
+                found |= {base_name(t) for t in node.targets} - {None}
+        return found
+
+    return facts(index).loop_cache("built_on_device", None, make)
+
+
+def _names_device(node: ast.AST) -> bool:
+    """`device`, `self.device`, `args.device`, `"cuda:0"`: a device handed on."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.startswith("cuda")
+    word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return word == "device" or word.endswith("_device")
 
 
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
@@ -549,7 +633,13 @@ def check_host_sync(
             yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
-    copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
+    copied_only = (
+        not device_elsewhere
+        and not readers
+        and not fx.on_device
+        and not _moves_by_kwargs(index)
+        and not _built_on_device(index)
+    )
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -559,7 +649,13 @@ def check_host_sync(
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
-            if how is None or fx.guarded_step(site.node, loop) or _host_batch_read(site.node, loop):
+            if how is None or _host_batch_read(site.node, loop):
+                continue
+            if (
+                fx.guarded_step(site.node, loop)
+                and not _read_either_way(fx, site.node, loop, tensors)
+                and not _read_with_step(fx, site.node, loop)
+            ):
                 continue
             if _host_value_read(index, site.node, loop):
                 continue
@@ -1275,13 +1371,22 @@ def _moved_later(index: ModuleIndex, function, call: ast.Call) -> bool:
         return False
     moved: set[str] = set()
     for node in ast.walk(function):
-        if not (
-            isinstance(node, ast.Assign) and node.lineno > call.lineno and isinstance(node.value, ast.Call)
-        ):
+        if not (isinstance(node, ast.Assign) and node.lineno > call.lineno):
             continue
-        value = node.value
-        if is_device_move(value, index) or base_name(value.func) in MOVE_HELPERS:
-            moved |= {n for t in node.targets for n in names_in(t)}
+        pairs = [(t, node.value) for t in node.targets]
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+        ):
+            pairs = list(
+                zip(node.targets[0].elts, node.value.elts, strict=False)
+            )  # `x, y = x.cuda(), y.cuda()`
+        for target, value in pairs:
+            if isinstance(value, ast.Call) and (
+                is_device_move(value, index) or base_name(value.func) in MOVE_HELPERS
+            ):
+                moved |= names_in(target)
     return read <= moved
 
 
