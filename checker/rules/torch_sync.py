@@ -269,23 +269,33 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
     """The read is in the branch of an `if` (not a remainder test) that also runs the step's backward or
     optimizer step (the OGB examples' `if batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ...
     loss.backward(); optimizer.step(); loss_list.append(loss.item())`): it runs on every step the loop
-    trains; the `if` itself must run every step."""
+    trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
+    the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
     child = node
     for outer in fx.ancestors(node, loop):
         if isinstance(outer, ast.If):
             if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)):
                 return False
-            branch = outer.body if any(child is s for s in outer.body) else outer.orelse
-            steps = any(
-                isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
-                and any(isinstance(c, ast.Call) and is_step_call(c) for c in ast.walk(stmt))
-                for stmt in branch
+            inside = any(child is s for s in outer.body)
+            branch, other = (outer.body, outer.orelse) if inside else (outer.orelse, outer.body)
+            return (
+                _runs_step(branch)
+                and not any(isinstance(c, ast.Call) and is_step_call(c) for s in other for c in ast.walk(s))
+                and not fx.guarded_step(outer, loop)
             )
-            return steps and not fx.guarded_step(outer, loop)
         if isinstance(outer, _GUARD_NODES):
             return False
         child = outer
     return False
+
+
+def _runs_step(branch: list[ast.stmt]) -> bool:
+    """A statement of the branch (not one nested in another `if` or loop) runs backward or a step."""
+    return any(
+        isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
+        and any(isinstance(c, ast.Call) and is_step_call(c) for c in ast.walk(stmt))
+        for stmt in branch
+    )
 
 
 def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:

@@ -19,3 +19,18 @@ def train(model, device, loader, optimizer, criterion, args):
         else:
             pass
     return total
+
+
+def train_with_extra(model, loader, optimizer, args):
+    extra_losses = []
+    for data, target in loader:
+        data, target = data.cuda(), target.cuda()
+        optimizer.zero_grad()
+        loss, extra = model(data, target)
+        if torch.rand(()) < args.extra_freq:
+            (loss + extra * args.extra_weight).backward()
+            extra_losses.append(extra.item())
+        else:
+            loss.backward()
+        optimizer.step()
+    return extra_losses
