@@ -648,6 +648,18 @@ def log_switch(test: ast.AST) -> bool:
     )
 
 
+def under_log_switch(fx: TorchFacts, node: ast.AST, stop: ast.AST | None = None) -> bool:
+    """The node is in the body of an `if` that tests a logging switch (`log_switch`), inside its own def."""
+    child = node
+    for outer in fx.ancestors(node, stop):
+        if isinstance(outer, FUNCTION_TYPES):
+            return False
+        if isinstance(outer, ast.If) and any(child is s for s in outer.body) and log_switch(outer.test):
+            return True
+        child = outer
+    return False
+
+
 _OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")
 
 
@@ -1256,15 +1268,3 @@ def numpy_array_names(index: ModuleIndex) -> set[str]:
             if isinstance(t, ast.Name)
         },
     )
-
-
-def under_log_switch(fx: TorchFacts, node: ast.AST, stop: ast.AST | None = None) -> bool:
-    """The node is in the body of an `if` that tests a logging switch (`log_switch`), inside its own def."""
-    child = node
-    for outer in fx.ancestors(node, stop):
-        if isinstance(outer, FUNCTION_TYPES):
-            return False
-        if isinstance(outer, ast.If) and any(child is s for s in outer.body) and log_switch(outer.test):
-            return True
-        child = outer
-    return False
