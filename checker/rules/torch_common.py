@@ -580,8 +580,20 @@ _CONFIGURATION = re.compile(
     r"|^(num|n)_?gpus?$|^ngpus?$|^(is_|use_)?(distributed|cuda|ddp|multi_gpu)$|^device(_type)?$|^is_available$"
     # a switch of the run's configuration or a def's phase: `if args.use_amp: ... else: ...`, `if is_train:`,
     # `if config["enable_tensorboard"]:` take the same branch every step
-    r"|^(use|enable)_[a-z0-9_]+$|^is_train(ing)?$|^(use_)?(amp|fp16|bf16|mixed_precision)$"
+    r"|^(use|enable)_[a-z0-9_]+$|^is_train(ing)?$|^(use_)?(amp|fp16|bf16|mixed_precision)(_run|_enabled)?$"
 )
+
+
+# Words of an `if` test that runs what it holds only on some steps (a step count, an interval) or only for a
+# log (a print, verbose or debug switch; a TensorBoard, wandb or visdom writer): one vocabulary for every
+# PyTorch rule that asks whether a test times or switches a read (PP501's readers, loss terms, log switches).
+_STEP_WORDS = r"step|iter|epoch|batch|count|freq|interval|every"
+_LOG_WORDS = (
+    r"log|print|verbose|debug|display|summar|writer|tensorboard|wandb|visdom|mlflow|neptune"
+    r"|(?<![a-z])(?:tb|vis|viz)(?![a-z])"
+)
+STEP_OR_LOG = re.compile(rf"(?i){_STEP_WORDS}|{_LOG_WORDS}")
+LOG_WORDS = re.compile(rf"(?i){_LOG_WORDS}")
 
 
 def _configuration_test(test: ast.AST) -> bool:
@@ -609,6 +621,43 @@ def _configuration_test(test: ast.AST) -> bool:
         for end in ends
         if isinstance(end, ast.Name | ast.Attribute)
     )
+
+
+def log_switch(test: ast.AST) -> bool:
+    """`if self.use_tb:`, `if args.use_wandb and is_main_process:`, `if config["enable_tensorboard"]:`, `if
+    writer is not None:`: a test of whether the run logs (a name, attribute or string key of `LOG_WORDS`,
+    with at most the process or the configuration beside it, `_CONFIGURATION`). It takes the same branch
+    on every step, but what it holds runs only when the run turns its log on (DrQ-v2's metrics, `use_tb`
+    off by default)."""
+    inner, ends = set(), []
+    for node in ast.walk(test):
+        if isinstance(node, ast.BinOp | ast.Call | ast.Lambda | ast.NamedExpr | ast.Starred):
+            return False
+        if isinstance(node, ast.Subscript):
+            if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+                return False
+            ends.append(node.slice.value)
+            inner.update((id(node.value), id(node.slice)))
+        elif isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
+            ends.append(node.id if isinstance(node, ast.Name) else node.attr)
+    return any(LOG_WORDS.search(e) for e in ends) and all(
+        LOG_WORDS.search(e) or _CONFIGURATION.search(e) for e in ends
+    )
+
+
+def under_log_switch(fx: TorchFacts, node: ast.AST, stop: ast.AST | None = None) -> bool:
+    """The node is in the body of an `if` that tests a logging switch (`log_switch`), inside its own def."""
+    child = node
+    for outer in fx.ancestors(node, stop):
+        if isinstance(outer, FUNCTION_TYPES):
+            return False
+        if isinstance(outer, ast.If) and any(child is s for s in outer.body) and log_switch(outer.test):
+            return True
+        child = outer
+    return False
 
 
 _OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")

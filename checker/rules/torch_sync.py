@@ -28,9 +28,14 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
+from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
+    _REAL_SOURCE,
+    STEP_OR_LOG,
     _configuration_test,
+    _cpu_device_names,
     _cuda_type,
+    _on_cpu,
     _option_choice,
     base_name,
     direct_calls,
@@ -48,6 +53,7 @@ from checker.rules.torch_common import (
     reads_clock,
     returns_host_value,
     returns_in,
+    under_log_switch,
 )
 from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
 
@@ -229,6 +235,170 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     return True
 
 
+def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
+    """The read is in one branch of an `if ... else` of the step whose other branch reads too (DEQ's `if
+    args.batch_chunk > 1:` summing `loss.float().item()` per chunk, `else:` once): whichever runs, the step
+    reads; the `if` itself must run every step."""
+    child = node
+    for outer in fx.ancestors(node, loop):
+        if isinstance(outer, ast.If):
+            if not outer.orelse or _first_time_test(outer.test):
+                return False
+            other = outer.orelse if any(child is s for s in outer.body) else outer.body
+            if not any(isinstance(c, ast.Call) and _sync_of(c, tensors) for s in other for c in ast.walk(s)):
+                return False
+            return not fx.guarded_step(outer, loop)
+        if isinstance(outer, _GUARD_NODES):
+            return False
+        child = outer
+    return False
+
+
+def _first_time_test(test: ast.AST) -> bool:
+    """`if ema is None:`: one branch runs on the first step only (`guarded_step` judges the other)."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _read_with_step(fx, node: ast.AST, loop) -> bool:
+    """The read is in the branch of an `if` (not a remainder test) that also runs the step's backward or
+    optimizer step (the OGB examples' `if batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ...
+    loss.backward(); optimizer.step(); loss_list.append(loss.item())`): it runs on every step the loop
+    trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
+    the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
+    child = node
+    for outer in fx.ancestors(node, loop):
+        if isinstance(outer, ast.If):
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)):
+                return False
+            inside = any(child is s for s in outer.body)
+            branch, other = (outer.body, outer.orelse) if inside else (outer.orelse, outer.body)
+            return (
+                _runs_step(branch)
+                and not any(isinstance(c, ast.Call) and is_step_call(c) for s in other for c in ast.walk(s))
+                and not fx.guarded_step(outer, loop)
+            )
+        if isinstance(outer, _GUARD_NODES):
+            return False
+        child = outer
+    return False
+
+
+def _runs_step(branch: list[ast.stmt]) -> bool:
+    """A statement of the branch (not one nested in another `if` or loop) runs backward or a step."""
+    return any(
+        isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
+        and any(isinstance(c, ast.Call) and is_step_call(c) for c in ast.walk(stmt))
+        for stmt in branch
+    )
+
+
+def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
+    """A method read (`x.item()`, `.tolist()`) of a tensor that stays on the host: an attribute of an outer
+    object that the module never moves (`dataset.train_idx.tolist()`, an OGB split index), or a value the
+    loop computes from tensors it moved to a CPU device (`embeds.to(loss_device)` with `loss_device =
+    torch.device("cpu")`, then `loss, eer = model.loss(embeds_loss)`: Real-Time-Voice-Cloning's encoder)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in _SYNC_METHODS):
+        return False
+    receiver = call.func.value
+    while isinstance(receiver, ast.Attribute) and receiver.attr == "data":
+        receiver = receiver.value
+    bound = _loop_bindings(index, loop)
+    if isinstance(receiver, ast.Attribute):
+        return _unmoved_outer_attribute(index, receiver, bound)
+    if isinstance(receiver, ast.Name) and receiver.id in bound:
+        return _computed_on_host(index, loop, receiver.id, bound)
+    return False
+
+
+def _loop_bindings(index: ModuleIndex, loop) -> dict[str, list[ast.AST]]:
+    """The values each name is bound to in the loop (its targets with None)."""
+
+    def make() -> dict[str, list[ast.AST]]:
+        found: dict[str, list[ast.AST]] = {}
+        for node in loop_nodes(index, loop):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    # (`loss, eer = model.loss(embeds)`: each name is a part of what the call returns)
+                    whole = isinstance(target, ast.Name) or isinstance(node.value, ast.Call)
+                    value = node.value if whole else None
+                    for name in names_in(target):
+                        found.setdefault(name, []).append(value)
+            elif isinstance(
+                node, ast.AugAssign | ast.AnnAssign | ast.For | ast.comprehension | ast.NamedExpr
+            ):
+                for name in names_in(node.target):
+                    found.setdefault(name, []).append(None)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                for name in names_in(node.optional_vars):
+                    found.setdefault(name, []).append(None)
+        return found
+
+    return facts(index).loop_cache("bindings", loop, make)
+
+
+def _unmoved_outer_attribute(index: ModuleIndex, receiver: ast.Attribute, bound) -> bool:
+    """`dataset.train_idx`: an attribute chain of a name the loop does not bind (not `self`, not a model),
+    which no device move of the module names (`dataset.train_idx.to(device)`, `dataset = dataset.to(...)`)."""
+    parts = dotted_parts(receiver)
+    if not parts or parts[0] in bound or parts[0] in ("self", "cls") or is_model_name(parts[0]):
+        return False
+    if parts[0] in facts(index).models:
+        return False
+    return not any(moved[0] == parts[0] for moved in _moved_receivers(index))
+
+
+def _moved_receivers(index: ModuleIndex) -> list[list[str]]:
+    """The dotted receivers of the module's device moves (`dataset.x` of `dataset.x.to(device)`), once."""
+
+    def make() -> list[list[str]]:
+        return [
+            moved
+            for site in index.calls
+            if isinstance(site.node.func, ast.Attribute)
+            and is_device_move(site.node, index)
+            and (moved := dotted_parts(site.node.func.value))
+        ]
+
+    return facts(index).loop_cache("moved_receivers", None, make)
+
+
+def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
+    """Every binding of `name` in the loop is a call whose tensor arguments the loop moved to a CPU device
+    (`loss, eer = model.loss(embeds_loss)` with `embeds_loss = embeds.view(...).to(loss_device)`)."""
+    cpu = _cpu_names(index)
+    values = bound.get(name, [])
+    if not cpu or not values:
+        return False
+    for value in values:
+        if not isinstance(value, ast.Call):
+            return False
+        args = [
+            a for a in [*value.args, *(k.value for k in value.keywords)] if isinstance(a, ast.Name | ast.Call)
+        ]
+        if not args or not all(_moved_to_host(a, index, bound, cpu) for a in args):
+            return False
+    return True
+
+
+def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
+    """`x.to(loss_device)` with a CPU device name, or a name the loop binds only to one."""
+    if isinstance(arg, ast.Name):
+        values = bound.get(arg.id, [])
+        return bool(values) and all(v is not None and _moved_to_host(v, index, {}, cpu) for v in values)
+    return (
+        isinstance(arg, ast.Call)
+        and method_name(arg) == "to"
+        and bool(arg.args)
+        and _on_cpu(arg.args[0], index, cpu)
+    )
+
+
 def _host_batch_read(call: ast.Call, loop) -> bool:
     """`label.numpy()` on a batch the loop takes from its loader before anything in the body binds it again
     (`label = Variable(label).cuda()` comes later): a host tensor, the read waits for nothing."""
@@ -322,6 +492,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models
+    placed = _built_on_device(index)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
         if (
@@ -330,12 +501,42 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or any(k.arg == "device" for k in call.keywords)
             or (on_device and model_called(call) in on_device)
             or (parallel and model_called(call) in parallel)
+            or (placed and model_called(call) in placed)
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _built_on_device(index: ModuleIndex) -> set[str]:
+    """Names (or `self.` attributes) bound to an instance made with a device that is not the CPU
+    (`self.model = PTuneForLAMA(args, self.device, template)` with `self.device = 'cuda:0'`, `Agent(...,
+    device=device)`): a class that places itself, and then its inputs."""
+
+    def make() -> set[str]:
+        cpu = _cpu_names(index)
+        found = set()
+        for node in index.call_assignments:
+            value = node.value
+            name = base_name(value.func) or ""
+            if not name[:1].isupper():
+                continue  # (a class, by the convention: not `x.to(device)` or a helper)
+            given = [*value.args, *(k.value for k in value.keywords)]
+            if any(_names_device(a) and not _on_cpu(a, index, cpu) for a in given):
+                found |= {base_name(t) for t in node.targets} - {None}
+        return found
+
+    return facts(index).loop_cache("built_on_device", None, make)
+
+
+def _names_device(node: ast.AST) -> bool:
+    """`device`, `self.device`, `args.device`, `"cuda:0"`: a device handed on."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value.startswith("cuda")
+    word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return word == "device" or word.endswith("_device")
 
 
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
@@ -450,7 +651,13 @@ def check_host_sync(
             yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
-    copied_only = not device_elsewhere and not readers and not fx.on_device and not _moves_by_kwargs(index)
+    copied_only = (
+        not device_elsewhere
+        and not readers
+        and not fx.on_device
+        and not _moves_by_kwargs(index)
+        and not _built_on_device(index)
+    )
     for loop in fx.step_loops:
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -460,7 +667,15 @@ def check_host_sync(
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
-            if how is None or fx.guarded_step(site.node, loop) or _host_batch_read(site.node, loop):
+            if how is None or _host_batch_read(site.node, loop):
+                continue
+            if (
+                fx.guarded_step(site.node, loop)
+                and not _read_either_way(fx, site.node, loop, tensors)
+                and not _read_with_step(fx, site.node, loop)
+            ):
+                continue
+            if _host_value_read(index, site.node, loop):
                 continue
             if copied_only and not _copied_from(site.node, tensors):
                 continue
@@ -471,6 +686,8 @@ def check_host_sync(
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
             reads.extend(_numpy_stores(index, loop, tensors, reads))
+        else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
+            reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
         if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
@@ -479,14 +696,37 @@ def check_host_sync(
             continue
         _, call, how, where = reads[0]
         more = _more_reads(reads, " in this loop")
+        logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
+        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if device_elsewhere or copied_only else None,
+            confidence="medium" if lowered else None,
         )
+
+
+_RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like", "randperm"})
+
+
+def _self_test_loop(index: ModuleIndex, loop) -> bool:
+    """A loop under the module's `if __name__ == "__main__":` that draws its inputs at random
+    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `_REAL_SOURCE`): a
+    self-test of the module's own classes on random tensors (DEQ's `splitcross.py` checks its
+    `SplitCrossEntropyLoss`), not a training run."""
+    top = next((s for s in index.tree.body if s.lineno <= loop.lineno <= s.end_lineno), None)
+    if not (isinstance(top, ast.If) and _is_main_guard(top)):
+        return False
+    if not any(
+        isinstance(n, ast.Call)
+        and base_name(n.func) in _RANDOM_INPUTS
+        and (index.resolver.call_name(n) or "").startswith("torch.")
+        for n in loop_nodes(index, loop)
+    ):
+        return False
+    return not any(_REAL_SOURCE.search(base_name(s.node.func) or "") for s in index.calls)
 
 
 def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
@@ -748,6 +988,14 @@ def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
     )
 
 
+def _through_cpu(call: ast.Call) -> bool:
+    """`loss.detach().cpu().item()`: a read of a value copied back with `.cpu()` on the way."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and any(
+        isinstance(n, ast.Call) and method_name(n) == "cpu" and not n.args for n in ast.walk(func.value)
+    )
+
+
 def _receiver_root(node: ast.AST) -> ast.AST:
     """`loss.data` -> `loss`: the name an attribute chain starts from."""
     while isinstance(node, ast.Attribute):
@@ -761,6 +1009,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     fx = facts(index)
     reads = []
     tensors = tensors | _step_device_names(index, loop)
+    cpu = _cpu_names(index)
     sites = direct_calls(index, loop)
     direct = {id(site.node) for site in sites}
     for site, call in (
@@ -778,6 +1027,8 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
         if name not in readers or fx.guarded_step(site.node, loop):
             continue
         args = [*call.args, *(k.value for k in call.keywords)]
+        if cpu and any(_moved_to_host(a, index, _loop_bindings(index, loop), cpu) for a in args):
+            continue  # (a loss computed on a CPU device: `model.loss(embeds.to(loss_device))`)
         if not any(_device_argument(a, tensors) for a in args):
             continue
         stmt = fx.statement_in(site.node, loop)
@@ -786,16 +1037,24 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     return reads
 
 
+def _cpu_names(index: ModuleIndex) -> set[str]:
+    """`_cpu_device_names`, once per module."""
+    return facts(index).loop_cache("cpu_names", None, lambda: _cpu_device_names(index))
+
+
 def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     """Names the loop binds to a model's output or a tensor it moves to the device (`pred = model(input)`,
     `input, target = input.cuda(), target.cuda()`)."""
     found = set()
     iterated = []
+    cpu = _cpu_names(index)
     for node in ast.walk(loop):
         if isinstance(node, ast.comprehension | ast.For):
             iterated.append(node)
         if not isinstance(node, ast.Assign):
             continue
+        if cpu and _moved_to_host(node.value, index, {}, cpu):
+            continue  # (`embeds_loss = embeds.to(loss_device)`, a CPU device: the loss is computed there)
         if any(
             isinstance(n, ast.Call) and (is_model_name(model_called(n)) or is_device_move(n, index))
             for n in ast.walk(node.value)
@@ -813,12 +1072,18 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     return found
 
 
+_PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
+
+
 def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
     """A loss (`loss`, `loss_dict_reduced`) or a tensor of the step's graph, or its `.data` / `.detach()`
-    (`pred.data`), handed to a reader."""
+    (`pred.data`), handed to a reader; or a model's parameters (`clip_grad_value_(net_g.parameters(), None)`,
+    VITS' helper summing `p.grad.data.norm(2).item() ** 2` over them: one wait per parameter)."""
     if isinstance(arg, ast.Starred):
         arg = arg.value
-    if _loss_named(arg):
+    if _loss_named(arg) or (
+        isinstance(arg, ast.Call) and method_name(arg) in _PARAMETER_LISTS and not arg.args
+    ):
         return True
     root = _receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
     return isinstance(root, ast.Name) and root.id in tensors
@@ -843,8 +1108,6 @@ def host_readers(index: ModuleIndex) -> set[str]:
 
 _REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod"})
 _TENSOR_ENDS = frozenset({"detach", "clone"}) | _REDUCTIONS  # (calls that leave a tensor a tensor)
-# (an `if` test that times the read: `if self.step % self.log_every == 0:`)
-_TIMED = re.compile(r"step|iter|freq|interval|every|verbose|debug|print|log", re.I)
 
 
 def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
@@ -856,27 +1119,48 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     loop over anything but a parameter or a value made from one (a loader, a configured range) an
     evaluation, not a reader; `for r in range(nb_classes)` with `nb_classes` the classes of its
     argument's confusion matrix is still a reader (benchmarking-gnns' `accuracy_SBM`)."""
+    bindings: list = []
+    loops = []  # (what the def's own loops run over)
+    for node in ast.walk(function):
+        if isinstance(node, ast.While) or (isinstance(node, ast.Call) and method_name(node) == "backward"):
+            return False
+        if isinstance(node, ast.For):
+            loops.append(names_in(node.iter))
+        _binding(node, bindings)
+    tainted = _tainted(function, bindings)
+    if not tainted:
+        return False
+    if any(not used & tainted for used in loops):
+        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
+    return _untimed_read(function.body, tainted, readers)
+
+
+def _from_parameters(function) -> set[str]:
+    """The def's parameters (not `self`) and the names it binds from them, or from names bound so (three
+    rounds: values made from values made from a parameter)."""
+    bindings: list = []
+    for node in ast.walk(function):
+        _binding(node, bindings)
+    return _tainted(function, bindings)
+
+
+def _binding(node: ast.AST, bindings: list) -> None:
+    """(names used, names bound) of an assignment or a loop's target, into `bindings`."""
+    if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
+        targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
+        bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
+    elif isinstance(node, ast.For | ast.comprehension):
+        bindings.append((names_in(node.iter), names_in(node.target)))
+
+
+def _tainted(function, bindings: list) -> set[str]:
     args = function.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
     params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
     if not params:
-        return False
+        return set()
     tainted = set(params)
-    bindings = []
-    loops = []  # (what the def's own loops run over)
-    for node in ast.walk(function):
-        if isinstance(node, ast.Call) and method_name(node) == "backward":
-            return False
-        if isinstance(node, ast.While):
-            return False
-        if isinstance(node, ast.For):
-            loops.append(names_in(node.iter))
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
-            targets = _targets(node) if not isinstance(node, ast.AnnAssign) else [node.target]
-            bindings.append((names_in(node.value), set().union(*map(names_in, targets))))
-        elif isinstance(node, ast.For | ast.comprehension):
-            bindings.append((names_in(node.iter), names_in(node.target)))
-    for _ in range(3):  # (values made from values made from a parameter)
+    for _ in range(3):
         grown = False
         for used, bound in bindings:
             if used & tainted and not bound <= tainted:
@@ -884,9 +1168,7 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
                 grown = True
         if not grown:
             break
-    if any(not used & tainted for used in loops):
-        return False  # (a loop of its own over data or a range: an evaluation, not a reader)
-    return _untimed_read(function.body, tainted, readers)
+    return tainted
 
 
 def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> bool:
@@ -896,7 +1178,7 @@ def _untimed_read(body: list, tainted: set[str], readers: frozenset[str]) -> boo
         if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
             continue
         if isinstance(stmt, ast.If):
-            if _TIMED.search(ast.unparse(stmt.test)):
+            if STEP_OR_LOG.search(ast.unparse(stmt.test)):  # (`if self.step % self.log_every == 0:`)
                 continue
             if _untimed_read(stmt.body, tainted, readers) or _untimed_read(stmt.orelse, tainted, readers):
                 return True
@@ -1008,7 +1290,7 @@ def _step_function_reads(index: ModuleIndex):
     loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
-    steps = _training_step_defs(index) + _update_defs(index)
+    steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
     if not steps:
         return
     fx = facts(index)
@@ -1019,25 +1301,127 @@ def _step_function_reads(index: ModuleIndex):
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
         sites = index.function_calls.get(id(function), [])
-        backed = _backward_names(sites)
+        backed = _backward_names(sites) | _handed_to_backward(index, function)
         reads = [
             s.node
             for s in sites
             if _step_read(s.node, backed) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
+            and not _moved_later(index, function, s.node)
         ]
         if not reads:
             continue
         more = _more_reads(reads)
+        logged_only = all(under_log_switch(fx, read) for read in reads)
         yield RawFinding(
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence=None if fx.places_on_device else "medium",
+            confidence=None if fx.places_on_device and not logged_only else "medium",
         )
+
+
+def _helper_step_defs(index: ModuleIndex) -> list:
+    """Defs that hand a value to a def of the module (or a method of their class) that backpropagates once
+    per call, outside their own loops and ifs, and run no backward themselves (XLM's `clm_step`, `mlm_step`,
+    `mt_step`: `self.optimize(loss)`, whose body runs `loss.backward()` and each optimizer's `step()`): a
+    training step all the same, whose loop is elsewhere. Not named for tests; found once per module."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        backprop = {
+            key
+            for key, sites in steps.items()
+            if any(method_name(s.node) == "backward" and not s.loops for s in sites)
+        }
+        if not backprop:
+            return []
+        fx = facts(index)
+        known = {id(f) for f in _training_step_defs(index) + _update_defs(index)}
+        found = []
+        for site, helper in _self_helper_calls(index):
+            function = site.function
+            if (
+                function is None
+                or site.loops
+                or id(helper) not in backprop
+                or id(function) in backprop | known
+                or not isinstance(function, FUNCTION_TYPES)
+                or _eval_or_test(function)
+                or any(function is f for f in found)
+                or fx.guarded_step(site.node, function)
+            ):
+                continue
+            found.append(function)
+        return found
+
+    return facts(index).loop_cache("helper_step_defs", None, make)
+
+
+def _self_helper_calls(index: ModuleIndex) -> list:
+    """`helper_calls`, and `self.optimize(loss)` in a subclass whose base class of the module defines the
+    method (the only class of the module that does: `own_method`)."""
+
+    def make() -> list:
+        fx = facts(index)
+        found = list(fx.helper_calls)
+        for site in index.calls:
+            func = site.node.func
+            if (
+                id(site.node) not in fx.helpers
+                and isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "self"
+                and (method := fx.own_method(site.node)) is not None
+            ):
+                found.append((site, method))
+        return found
+
+    return facts(index).loop_cache("self_helper_calls", None, make)
+
+
+def _handed_to_backward(index: ModuleIndex, function) -> set[str]:
+    """The names a def hands to a helper that backpropagates (`self.optimize(loss)`: `loss`)."""
+    return {
+        n
+        for site, helper in _self_helper_calls(index)
+        if site.function is function
+        and any(method_name(s.node) == "backward" for s in _step_sites(index)[0].get(id(helper), ()))
+        for a in site.node.args
+        for n in names_in(a)
+    }
+
+
+def _moved_later(index: ModuleIndex, function, call: ast.Call) -> bool:
+    """`assert pred_mask.sum().item() == y.size(0)` before `x, y, pred_mask = to_cuda(x, y, pred_mask)`: a
+    read of names the def moves to the device only on a later line, so still host tensors when read."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    read = names_in(call.func.value) - {"self"}
+    if not read:
+        return False
+    moved: set[str] = set()
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Assign) and node.lineno > call.lineno):
+            continue
+        pairs = [(t, node.value) for t in node.targets]
+        if (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Tuple)
+            and isinstance(node.value, ast.Tuple)
+        ):
+            pairs = list(
+                zip(node.targets[0].elts, node.value.elts, strict=False)
+            )  # `x, y = x.cuda(), y.cuda()`
+        for target, value in pairs:
+            if isinstance(value, ast.Call) and (
+                is_device_move(value, index) or base_name(value.func) in MOVE_HELPERS
+            ):
+                moved |= names_in(target)
+    return read <= moved
 
 
 def _loss_def_reads(index: ModuleIndex):
@@ -1425,11 +1809,16 @@ def _forward_reads(index: ModuleIndex):
     """A model's or loss module's `forward` that reads a loss on the host outside any `if` (`loss_data =
     float(self.loss)`, `self.d = self.d + global_loss.cpu().item()`): forward runs on every training step,
     so the read waits for the GPU every step wherever the training loop is. In a module that uses a GPU,
-    or through `.cpu()`; one finding per forward."""
+    or through `.cpu()`; one finding per forward. In the `forward` of a class named for a loss or a
+    criterion (`_criterion_forward`), any read on the training path, at medium: a count of positive pixels
+    for the weights (`pos.sum().item()`, UCTransNet's `WeightedBCE`), DETR's `num_boxes ... .item()`, a
+    per-class dice term read for a list (TransUNet's `DiceLoss`), where the caller and its device may be
+    out of sight."""
     fx = None
     for function in index.functions:
         if getattr(function, "name", None) != "forward" or id(function) not in index.function_class:
             continue
+        criterion = _criterion_forward(index, function)
         for site in index.function_calls.get(id(function), []):
             call = site.node
             if method_name(call) in _SYNC_METHODS and not call.args:
@@ -1438,19 +1827,28 @@ def _forward_reads(index: ModuleIndex):
                 read, how = call.args[0], f"{call.func.id}(...)"
             else:
                 continue
-            if not _loss_named(read):
+            loss_read = _loss_named(read)
+            input_read = criterion and _input_read(call, function)
+            if not (loss_read or input_read):
                 continue
             fx = fx or facts(index)
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
-            if not (through_cpu or fx.on_device):
+            placed = through_cpu or fx.on_device
+            if not (placed or input_read):
                 continue
+            what = (
+                "of a loss in `forward`"
+                if loss_read
+                else f"in the `forward` of the loss `{_class_of(index, function)}`"
+            )
             if not site.loops and _on_training_path(fx, call, function):
                 yield RawFinding(
                     "PP501",
                     call.lineno,
                     call.col_offset,
-                    f"`{how}` of a loss in `forward`, which runs on every training step, waits for the GPU each "
+                    f"`{how}` {what}, which runs on every training step, waits for the GPU each "
                     "time; return the tensor (or keep it on the device) and read it every N steps outside",
+                    confidence=None if placed and loss_read else "medium",
                 )
                 break
             if _over_loss_terms(index, fx, call, function):
@@ -1465,7 +1863,45 @@ def _forward_reads(index: ModuleIndex):
                 break
 
 
-_NOT_EVERY_STEP = re.compile(r"(?i)step|iter|epoch|batch|count|log|print|verbose|debug|display|freq|interval")
+def _input_read(call: ast.Call, function) -> bool:
+    """`pos.sum().item()` with `pos` made from the forward's inputs: a method read of a tensor the call is
+    given, not of a setting (`rainfall_to_pixel(self._thresholds).tolist()`) or a number (`float(self.n)`)."""
+    if not (method_name(call) in _SYNC_METHODS and not call.args):
+        return False
+    return bool(names_in(call.func.value) & _from_parameters(function))
+
+
+def _criterion_forward(index: ModuleIndex, function) -> bool:
+    """The `forward` of a class named for a loss or a criterion (`DiceLoss`, `SetCriterion`), or of a class
+    with no layers of its own whose `forward` calls a loss of `torch.nn.functional` (UCTransNet's
+    `WeightedBCE`: `F.binary_cross_entropy(logit, truth, reduction='none')`, then weights)."""
+    if function.name != "forward":
+        return False
+    owner = index.function_class.get(id(function)) or ""
+    if any(w in owner.lower() for w in LOSS_WORDS):
+        return True
+    calls = index.function_calls.get(id(function), [])
+    if not any(_FUNCTIONAL_LOSS.search(index.resolver.call_name(s.node) or "") for s in calls):
+        return False
+    init = index.class_methods.get(owner, {}).get("__init__")
+    return init is not None and not any(
+        _layer_name(index.resolver.call_name(s.node) or "") for s in index.function_calls.get(id(init), [])
+    )
+
+
+_FUNCTIONAL_LOSS = re.compile(r"^torch\.nn\.functional\.(?:\w*_loss|\w*cross_entropy|nll_loss|kl_div)$")
+
+
+def _layer_name(name: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.Conv2d`: a layer of torch.nn (not a loss)."""
+    parts = name.split(".")
+    return (
+        len(parts) == 3 and parts[:2] == ["torch", "nn"] and parts[2][:1].isupper() and "Loss" not in parts[2]
+    )
+
+
+def _class_of(index: ModuleIndex, function) -> str:
+    return index.function_class.get(id(function)) or "module"
 
 
 _TARGET_PARAM = re.compile(r"(?i)^(targets?|labels?|gts?|y)$")
@@ -1498,7 +1934,7 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
     terms: set[str] = set()
     for outer in reversed(list(fx.ancestors(call, function))):
         if isinstance(outer, (ast.For, ast.AsyncFor)):
-            if not _of_self(outer.iter):
+            if not (_of_self(outer.iter) or _range_of_self(outer.iter)):
                 return False
             terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
         elif isinstance(outer, ast.If):
@@ -1522,6 +1958,23 @@ def _of_self(node: ast.AST) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
+def _range_of_self(node: ast.AST) -> bool:
+    """`range(0, self.n_classes)`, `range(len(self.weights))`: a count of the module's own terms."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"):
+        return False
+    counts = [a for a in node.args if not isinstance(a, ast.Constant)]
+    return bool(counts) and all(
+        _of_self(a)
+        or (
+            isinstance(a, ast.Call)
+            and isinstance(a.func, ast.Name)
+            and a.func.id == "len"
+            and _of_self(a.args[0])
+        )
+        for a in counts
+    )
+
+
 def _term_test(test: ast.AST, terms: set[str]) -> bool:
     """An `if` on a loss term or on the module's settings: no step count, no remainder, no logging switch."""
     for n in ast.walk(test):
@@ -1529,9 +1982,9 @@ def _term_test(test: ast.AST, terms: set[str]) -> bool:
             return False
         if isinstance(n, ast.Name) and n.id not in terms and n.id not in ("self", "len", "None"):
             return False
-        if isinstance(n, ast.Attribute) and _NOT_EVERY_STEP.search(n.attr):
+        if isinstance(n, ast.Attribute) and STEP_OR_LOG.search(n.attr):
             return False
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and _NOT_EVERY_STEP.search(n.value):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and STEP_OR_LOG.search(n.value):
             return False
     return True
 
@@ -3415,6 +3868,20 @@ for step, (x, y) in enumerate(loader):
             "count; `writer.add_scalars(tag, {k: loss})`; device values a training-step method returns "
             "(`cost, err = net.fit(x, y)`) or a graph tensor stored into a NumPy array (`err_train[i] += "
             "err`)."
+            " Branch torch-fix46 (tuned on hold-out 16): reads that run only under a logging switch (`if "
+            "self.use_tb:`, `if args.use_wandb:`, `if writer is not None:`; one step/log vocabulary in "
+            "torch_common) are medium, as is a `__main__` self-test on random tensors in a module that reads "
+            "no data; a read of a tensor that stays on the host is none (an outer object's attribute the module "
+            "never moves, `dataset.train_idx.tolist()`; a loss computed from tensors moved to a CPU "
+            "`loss_device`). Counted too: a def handing its loss to a def of its class that backpropagates "
+            "(XLM's `clm_step` -> `self.optimize(loss)`) is a step def, whose reads of batch tensors moved only "
+            "later (`to_cuda(...)`) are host reads; the branch that holds the step when the other only skips "
+            "(`if batch.x.shape[0] == 1: pass else: ...`) and either branch of an `if ... else` that both read "
+            "run every step; a model built with a device (`PTune(args, self.device)`) places its inputs; "
+            "`model.parameters()` handed to a reading helper (VITS' `clip_grad_value_`); at medium, a read of "
+            "a tensor made from the inputs in the `forward` of a loss or criterion (`pos.sum().item()`, DETR's "
+            "`num_boxes ... .item()`, a per-class dice `.item()` in `range(self.n_classes)`), and a step "
+            "helper's read copied back with `.cpu()` in a module that moves nothing itself."
         ),
         check=lowered_on_toys(check_host_sync),
     )

@@ -1,4 +1,5 @@
-"""Reads every step under a branch of the run's configuration (LTSF-Linear, the original transformer)."""
+"""Reads every step under a branch of the run's configuration (LTSF-Linear, the original transformer); under a
+logging switch (`enable_tensorboard`) only when the run logs, so medium (torch-fix46)."""
 
 import torch
 
@@ -41,7 +42,7 @@ def run_epoch(model, token_loader, optimizer, criterion, writer, training_config
         if is_train:
             step += 1
             if training_config["enable_tensorboard"]:
-                writer.add_scalar("training_loss", loss.item(), step)  # expect: PP501
+                writer.add_scalar("training_loss", loss.item(), step)  # expect: PP501 medium
             if batch_idx % training_config["console_log_freq"] == 0:
                 print(f"step {step}: loss {loss.item():.3f}")
     return step

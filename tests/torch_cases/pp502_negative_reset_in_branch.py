@@ -13,7 +13,7 @@ def fit_one_epoch(model_train, gen, optimizer, focal_loss, reg_l1_loss, backbone
             hm, wh, offset = model_train(batch_images)
             c_loss = focal_loss(hm, batch_hms)
             loss = c_loss + reg_l1_loss(wh, batch_whs, masks) + reg_l1_loss(offset, batch_regs, masks)
-            total_c_loss += c_loss.item()
+            total_c_loss += c_loss.item()  # expect: PP501
         else:
             outputs = model_train(batch_images)
             loss = 0
