@@ -124,6 +124,7 @@ class DatasetFlow:
     _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
+    _alternatives: int = 0  # alternatives still to follow in the current top-level run (`_ALTERNATIVES`)
     # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
     # pipelines merged; what reads the merged pipeline reads them (see `expand`)
     parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
@@ -139,8 +140,10 @@ class DatasetFlow:
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
         flow = cls(index)
+        flow._alternatives = cls._ALTERNATIVES
         flow._run_body(index.tree.body, flow._globals, None, 0, [])
         for node in _run_order(index):
+            flow._alternatives = cls._ALTERNATIVES
             flow._plain_result(node, [])
         for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
             call = site.node
@@ -255,6 +258,9 @@ class DatasetFlow:
                 self._run_body(handler.body, env, function, depth, stack, returned)
 
     _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+    # alternatives followed per top-level run (the module's body, each def): each reruns the statements after
+    # its `if`, helpers included, so a def of many optional steps would otherwise take exponential time
+    _ALTERNATIVES = 32
 
     def _split_names(self, stmt: ast.Assign) -> list[str]:
         """`train_ds, val_ds = tfds.load(name, split=["train", "test"], ...)` (with `with_info=True`:
@@ -322,7 +328,10 @@ class DatasetFlow:
         else:
             other = after_body
         changed = _pipelines_apart(env, other)
-        if changed and self._branches < self._BRANCH_LIMIT:
+        if not stmt.orelse:  # `if augment: ds = ds.map(f)` changes little: followed for batch and prefetch
+            changed = [k for k in changed if _adds_a_stage(before.get(k), env.get(k))]
+        if changed and self._branches < self._BRANCH_LIMIT and self._alternatives > 0:
+            self._alternatives -= 1
             self._branches += 1
             alternative = {k: v for k, v in env.items() if k not in changed}
             alternative.update((k, other[k]) for k in changed if k in other)
@@ -624,6 +633,18 @@ def _stores_on_self(function) -> bool:
         )
         for stmt in statements_in(function)
     )
+
+
+# Steps whose presence on one path only PP203 judges: the batching a prefetch belongs after, and the prefetch
+_STAGES = frozenset({"batch", "padded_batch", "prefetch"})
+
+
+def _adds_a_stage(prior, after) -> bool:
+    """`after` is `prior` carried on by a batch or a prefetch (`if workers == 1: ds = ds.prefetch(1)`)."""
+    if not isinstance(prior, tuple) or not isinstance(after, tuple):
+        return False
+    old = {id(s.node) for s in prior}
+    return any(s.kind in _STAGES and id(s.node) not in old for s in after)
 
 
 def _pipelines_apart(one: dict, other: dict) -> list[str]:

@@ -1781,10 +1781,13 @@ def _no_prefetch_finding(
     else:
         point = at.value if isinstance(at, ast.Return) and at.value is not None else at
         where = (point.lineno, point.col_offset)
-        what = "its last step" if step is last else "the last step of another path here"
+        if named_call(step) == "prefetch":  # a prefetch made on one path only
+            what = f"its `prefetch` (line {_at_method(step)[0]})"
+        else:  # (as seen from this path or another: a last step made under the `if`)
+            what = f"its last step (`{named_call(step)}`, line {_at_method(step)[0]})"
         fix = (
-            f"{what} (`{named_call(step)}`, line {_at_method(step)[0]}) runs only under the `if` at "
-            f"line {branch.lineno}: add .prefetch(tf.data.AUTOTUNE) here, after the paths meet,"
+            f"{what} runs only under the `if` at line {branch.lineno}: add .prefetch(tf.data.AUTOTUNE) "
+            "here, after the paths meet,"
         )
     return RawFinding(
         "PP203",
