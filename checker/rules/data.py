@@ -1686,13 +1686,11 @@ def check_missing_prefetch(index: ModuleIndex):
             continue
         if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
-        if _prefetch_turned_off(paths.get(id(at), []), at, index):
-            continue
         if _only_looked_at(chain, index):
             continue
         if not any(_costly(each, index, flow.unseen_parts) for each in flow.expand(chain)):
             continue  # (a zip of an image-decoding map and labels costs what the map costs: keras, tf-fixmine)
-        if id(chain[-1].node) in seen:
+        if id(chain[-1].node) in seen or _prefetch_turned_off(paths.get(id(at), []), at, index):
             continue
         seen.add(id(chain[-1].node))
         # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
