@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex
+from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex, statements_in
 
 _SOURCE_MEMBERS = frozenset(
     [
@@ -124,6 +124,7 @@ class DatasetFlow:
     _globals: dict = field(default_factory=dict)
     _plain: dict[int, object] = field(default_factory=dict)
     _branches: int = 0
+    _alternatives: int = 0  # alternatives still to follow in the current top-level run (`_ALTERNATIVES`)
     # `Dataset.zip((images, labels))`, `sample_from_datasets([a, b])`: the merged source's call -> the
     # pipelines merged; what reads the merged pipeline reads them (see `expand`)
     parts: dict[int, list[tuple[Step, ...]]] = field(default_factory=dict)
@@ -131,12 +132,18 @@ class DatasetFlow:
     _kept_nodes: list[ast.Assign] = field(default_factory=list)
     # merges with a part this flow cannot see (`zip(loaders)` of a tuple built in a loop, a parameter)
     unseen_parts: set[int] = field(default_factory=set)
+    # class name -> {"self.dataset": the pipeline a method of the class last stored there}: what the class's
+    # other methods read (`def get_dataset(self): return self._dataset`, tf-fix27)
+    _attributes: dict[str, dict[str, tuple[Step, ...]]] = field(default_factory=dict)
+    stored_in: dict[int, str] = field(default_factory=dict)  # `self.x = ds` statement (its id) -> its class
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
         flow = cls(index)
+        flow._alternatives = cls._ALTERNATIVES
         flow._run_body(index.tree.body, flow._globals, None, 0, [])
-        for node in index.functions:
+        for node in _run_order(index):
+            flow._alternatives = cls._ALTERNATIVES
             flow._plain_result(node, [])
         for site in index.calls:  # `it = iter(ds)` ... `next(it)` in a loop: the iterator feeds the loop
             call = site.node
@@ -159,6 +166,7 @@ class DatasetFlow:
         returned: list = []
         local = _parameters(function)
         env = {k: v for k, v in self._globals.items() if "." not in k and k not in local}
+        env.update(self._attributes.get(self.index.function_class.get(id(function)), {}))
         env.update(bound)
         self._run_body(function.body, env, function, depth, stack, returned)
         stack.pop()
@@ -193,6 +201,7 @@ class DatasetFlow:
                         self._iterators[target.id] = iterator
                     if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
                         self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
+                        self._store(target, value, function, stmt)
                     key = _key(target)
                     if value is not None and names_training(key):
                         self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
@@ -249,6 +258,9 @@ class DatasetFlow:
                 self._run_body(handler.body, env, function, depth, stack, returned)
 
     _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
+    # alternatives followed per top-level run (the module's body, each def): each reruns the statements after
+    # its `if`, helpers included, so a def of many optional steps would otherwise take exponential time
+    _ALTERNATIVES = 32
 
     def _split_names(self, stmt: ast.Assign) -> list[str]:
         """`train_ds, val_ds = tfds.load(name, split=["train", "test"], ...)` (with `with_info=True`:
@@ -297,8 +309,11 @@ class DatasetFlow:
 
     def _run_if(self, stmt, rest, env, function, depth, stack, returned) -> None:
         """Both branches of an `if` run from the same state and the `else` branch's state goes on (without an
-        `else`, the state after the body). A pipeline only the `if` branch built is followed through the
-        statements after the `if` as well: `if csv: ds = ds.map(parse_csv)` / `else: ...` / `ds.batch(n)`."""
+        `else`, the state after the body). The other branch's pipelines are followed through the statements
+        after the `if` as well: the `if` branch's (`if csv: ds = ds.map(parse_csv)` / `else: ...` /
+        `ds.batch(n)`), the names it leaves as they were when only the `else` binds them (a parameter, or
+        `else: words = Dataset.from_tensors(pad)`, tf-fix27), and without an `else` the state before the
+        body (`if workers == 1: ds = ds.prefetch(1)`: the pipeline may go on unprefetched)."""
         self._eval(stmt.test, env, function, depth, stack)
         before = dict(env)
         self._run_body(stmt.body, env, function, depth, stack, returned)
@@ -309,11 +324,17 @@ class DatasetFlow:
         if not stmt.orelse:
             env.clear()
             env.update(after_body)
-            return
-        others = [k for k, v in after_body.items() if env.get(k) is not v and isinstance(v, tuple)]
-        if others and self._branches < self._BRANCH_LIMIT:
+            other = before
+        else:
+            other = after_body
+        changed = _pipelines_apart(env, other)
+        if not stmt.orelse:  # `if augment: ds = ds.map(f)` changes little: followed for batch and prefetch
+            changed = [k for k in changed if _adds_a_stage(before.get(k), env.get(k))]
+        if changed and self._branches < self._BRANCH_LIMIT and self._alternatives > 0:
+            self._alternatives -= 1
             self._branches += 1
-            alternative = {**env, **{k: after_body[k] for k in others}}
+            alternative = {k: v for k, v in env.items() if k not in changed}
+            alternative.update((k, other[k]) for k in changed if k in other)
             self._run_body(rest, alternative, function, depth, stack, returned)
             self._branches -= 1
 
@@ -527,6 +548,14 @@ class DatasetFlow:
         self.consumed.setdefault(ids, (chain, at))
         self.readers.setdefault(ids, []).append(at)
 
+    def _store(self, target, chain, function, stmt) -> None:
+        """`self.dataset = ds` in a method: the class's other methods read `self.dataset` as this pipeline."""
+        owner = self.index.function_class.get(id(function)) if function is not None else None
+        key = _key(target)
+        if owner is not None and key is not None and key.startswith("self."):
+            self._attributes.setdefault(owner, {})[key] = chain
+            self.stored_in[id(stmt)] = owner
+
     def _train(self, chain) -> None:
         self.trained.setdefault(tuple(id(s.node) for s in chain), chain)
 
@@ -575,6 +604,57 @@ class DatasetFlow:
 _STEP_METHODS = frozenset(
     {"apply_gradients", "train_on_batch", "test_on_batch", "predict_on_batch", "run", "minimize", "gradient"}
 )
+
+
+def _run_order(index: ModuleIndex) -> list[ast.AST]:
+    """The module's defs in source order, except that a method storing something on `self` runs at the place
+    of its class's first method: the other methods then read what it stored (`def train(self): for x in
+    self.dataset` above `def build(self): self.dataset = ...`)."""
+    first: dict[str, int] = {}
+    ranked = []
+    for position, function in enumerate(index.functions):
+        owner = index.function_class.get(id(function))
+        if owner is not None:
+            first.setdefault(owner, position)
+            if _stores_on_self(function):
+                ranked.append((first[owner], 0, position, function))
+                continue
+        ranked.append((position, 1, position, function))
+    return [function for *_, function in sorted(ranked, key=lambda r: r[:3])]
+
+
+def _stores_on_self(function) -> bool:
+    """The def assigns an attribute of `self` (`self.dataset = ...`)."""
+    return any(
+        isinstance(stmt, ast.Assign)
+        and any(
+            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            for t in stmt.targets
+        )
+        for stmt in statements_in(function)
+    )
+
+
+# Steps whose presence on one path only PP203 judges: the batching a prefetch belongs after, and the prefetch
+_STAGES = frozenset({"batch", "padded_batch", "prefetch"})
+
+
+def _adds_a_stage(prior, after) -> bool:
+    """`after` is `prior` carried on by a batch or a prefetch (`if workers == 1: ds = ds.prefetch(1)`)."""
+    if not isinstance(prior, tuple) or not isinstance(after, tuple):
+        return False
+    old = {id(s.node) for s in prior}
+    return any(s.kind in _STAGES and id(s.node) not in old for s in after)
+
+
+def _pipelines_apart(one: dict, other: dict) -> list[str]:
+    """The names two branches' states bind to different pipelines, or to a pipeline in one state only."""
+    return [
+        k
+        for k in {**one, **other}
+        if one.get(k) is not other.get(k)
+        and (isinstance(one.get(k), tuple) or isinstance(other.get(k), tuple))
+    ]
 
 
 def _parallel_pairs(stmt: ast.stmt) -> list[ast.Assign]:

@@ -43,3 +43,66 @@ def test_split_list_and_dict_with_info_are_sources():
     assert iterated_sources(splits) == [("source", "map", "batch")]
     whole = 'ds, info = tfds.load("mnist", with_info=True)\n    ds = ds["train"]'
     assert iterated_sources(whole) == [("source", "map", "batch")]
+
+
+def flow_of(src: str) -> DatasetFlow:
+    return DatasetFlow.of(ModuleIndex.build(ast.parse(textwrap.dedent(src))))
+
+
+def kinds(chain) -> tuple[str, ...]:
+    return tuple(step.kind for step in chain)
+
+
+def test_a_step_under_an_if_without_else_is_followed_both_ways():
+    # keras' generator adapter: `prefetch(1)` on one configuration only; the store sees both pipelines
+    flow = flow_of("""
+import tensorflow as tf
+
+def adapter(self, wrapped, workers):
+    dataset = tf.data.Dataset.from_generator(wrapped)
+    if workers == 1:
+        dataset = dataset.prefetch(1)
+    self._dataset = dataset
+""")
+    assert sorted(kinds(chain) for chain, _ in flow.passed.values()) == [("source",), ("source", "prefetch")]
+
+
+def test_a_pipeline_bound_in_an_else_only_leaves_the_parameter_on_the_other_path():
+    # reading_comprehension_tf: a feature's dataset is the caller's, or a placeholder bound in `else`
+    flow = flow_of("""
+import tensorflow as tf
+
+def create_pipeline(word_dataset, word_enable, pad, size):
+    if word_enable:
+        pad_id = 1
+    else:
+        word_dataset = tf.data.Dataset.from_tensors(pad).repeat()
+    dataset = tf.data.Dataset.zip((word_dataset, tf.data.Dataset.range(size)))
+    return dataset.batch(32).make_initializable_iterator()
+""")
+    (zip_call,) = {chain[0].node for chain in flow.chains.values() if chain[0].node.func.attr == "zip"}
+    assert id(zip_call) in flow.unseen_parts  # the caller's `word_dataset`, on the `if` path
+    assert sorted(kinds(part) for part in flow.parts[id(zip_call)]) == [("source",), ("source", "repeat")]
+
+
+def test_methods_read_what_another_method_of_the_class_stored_on_self():
+    # the method training on `self.ds` is written above the one storing it; another class's `self.ds` is
+    # another object
+    flow = flow_of("""
+import tensorflow as tf
+
+class Trainer:
+    def train(self, model):
+        for batch in self.ds:
+            model.train_on_batch(batch)
+
+    def build(self, files, parse):
+        self.ds = tf.data.TFRecordDataset(files).map(parse).batch(32)
+
+class Evaluator:
+    def evaluate(self, model):
+        for batch in self.ds:
+            model.train_on_batch(batch)
+""")
+    assert [kinds(chain) for chain in flow.trained.values()] == [("source", "map", "batch")]
+    assert [at.lineno for chain, at in flow.consumed.values()] == [6]

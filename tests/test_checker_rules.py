@@ -2644,3 +2644,31 @@ def load_train(files, parse, training):
     found = [(f.line, f.column, f.confidence) for f in findings if f.rule == "PP203"]
     assert found == [(8, 12, "low"), (14, 17, "low")]
     assert "runs only under the `if` at line 6" in next(f.message for f in findings if f.line == 8)
+
+
+def test_a_pipeline_stored_on_self_is_seen_training_in_another_method():
+    # the flow reads `self.ds` in the class's other methods as the pipeline stored there (tf-fix27): the
+    # training loop over it makes the serial decode PP202's `high` and the missing prefetch PP203's `medium`,
+    # as when the loop is in the storing method
+    src = """
+import tensorflow as tf
+
+def parse(record):
+    features = tf.io.parse_single_example(record, {"image": tf.io.FixedLenFeature([], tf.string)})
+    return tf.image.resize(tf.io.decode_jpeg(features["image"]), [224, 224])
+
+class Trainer:
+    def __init__(self, files, batch_size):
+        ds = tf.data.TFRecordDataset(files)
+        ds = ds.map(parse)
+        self.ds = ds.batch(batch_size)
+
+    def train(self, model):
+        for batch in self.ds:
+            model.train_on_batch(batch)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings] == [
+        ("PP202", 11, "high"),
+        ("PP203", 12, "medium"),
+    ]

@@ -153,10 +153,11 @@ _PER_EXAMPLE_PARSE = frozenset(
 )
 
 
-def _mapped_def(call: ast.Call, index: ModuleIndex):
-    """The def a map runs, when it is named in this module: a module function, a def nested anywhere with a
-    unique name, or a method of the calling class (`self._parse`)."""
-    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "map_func"), None)
+def _mapped_def(call: ast.Call, index: ModuleIndex, keyword: str = "map_func"):
+    """The def a map runs (a `from_generator` its generator, `keyword="generator"`), when it is named in this
+    module: a module function, a def nested anywhere with a unique name, or a method of the calling class
+    (`self._parse`)."""
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == keyword), None)
     if isinstance(fn, ast.Name):
         named = [f for f in index.functions if f.name == fn.id]
         top = [f for f in index.tree.body if isinstance(f, ast.FunctionDef) and f.name == fn.id]
@@ -1664,13 +1665,13 @@ def check_missing_prefetch(index: ModuleIndex):
     flow = dataset_flow(index)
     consumed = [(chain, at, "consumed") for chain, at in [*flow.consumed.values(), *flow.validated.values()]]
     for chain, at in [] if index.snippet else flow.handed_out():
-        if any(s.kind in ("batch", "padded_batch") for s in chain):
+        if _batched(chain, index) and not _returns_attribute(at):
             consumed.append((chain, at, "returned"))
     returned_tuples = _returned_tuples(index) if flow.passed and not index.snippet else set()
     for chain, at in [] if index.snippet else flow.passed.values():
         attr = _stored_on_self(at)
-        batched = any(s.kind in ("batch", "padded_batch") for s in chain)
-        if attr and batched and not _extended(attr, index):
+        batched = _batched(chain, index)
+        if attr and batched and not _extended(attr, index, flow.stored_in.get(id(at))):
             consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
         elif batched and id(at) in returned_tuples:
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
@@ -1678,15 +1679,18 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
     trained = flow.trained_steps() if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
+    paths = _paths_to(consumed)
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if "prefetch" in kinds or kinds[-1] == "source" or not ({"map", "batch"} & set(kinds)):
+        if "prefetch" in kinds:
+            continue
+        if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
         if _only_looked_at(chain, index):
             continue
         if not any(_costly(each, index, flow.unseen_parts) for each in flow.expand(chain)):
             continue  # (a zip of an image-decoding map and labels costs what the map costs: keras, tf-fixmine)
-        if id(chain[-1].node) in seen:
+        if id(chain[-1].node) in seen or _prefetch_turned_off(paths.get(id(at), []), at, index):
             continue
         seen.add(id(chain[-1].node))
         # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
@@ -1700,6 +1704,7 @@ def check_missing_prefetch(index: ModuleIndex):
             "medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
             index,
             _dropped_prefetch_note(chain, flow),
+            paths.get(id(at), []),
         )
         if first_report(reported, finding):
             yield finding
@@ -1750,23 +1755,37 @@ def _only_looked_at(steps, index: ModuleIndex) -> bool:
 
 
 def _no_prefetch_finding(
-    last: ast.AST, how: str, at: ast.AST, confidence: str, index: ModuleIndex, note: str = ""
+    last: ast.AST,
+    how: str,
+    at: ast.AST,
+    confidence: str,
+    index: ModuleIndex,
+    note: str = "",
+    paths: list = (),
 ) -> RawFinding:
     """PP203 at the pipeline's last step: it is consumed, returned or stored (`how`, at `at`) unprefetched.
     When that step runs only under an `if` that the consuming statement is outside of (`if batch_size: ds =
     ds.batch(batch_size)` then `return ds`), a prefetch appended to it would be skipped on the other path:
     the finding is at the consuming statement, where the paths meet (tf-fix26: keras-cv's ImageNet loader,
-    whose maintainers prefetched in its `return`)."""
-    branch = _branch_apart(last, at, index)
+    whose maintainers prefetched in its `return`). So it is when another path to that statement prefetches
+    under an `if` (`paths`: the chains reaching it; `if workers == 1: ds = ds.prefetch(1)` then `self._dataset
+    = ds`, keras' generator adapter, tf-fix27)."""
+    branch, step = _branch_apart(last, at, index), last
+    if branch is None:
+        step, branch = _other_path_apart(last, at, paths, index)
     if branch is None:
         where = _at_method(last)
         fix = "end it with .prefetch(tf.data.AUTOTUNE)"
     else:
         point = at.value if isinstance(at, ast.Return) and at.value is not None else at
         where = (point.lineno, point.col_offset)
+        if named_call(step) == "prefetch":  # a prefetch made on one path only
+            what = f"its `prefetch` (line {_at_method(step)[0]})"
+        else:  # (as seen from this path or another: a last step made under the `if`)
+            what = f"its last step (`{named_call(step)}`, line {_at_method(step)[0]})"
         fix = (
-            f"its last step (`{named_call(last)}`, line {_at_method(last)[0]}) runs only under the `if` at "
-            f"line {branch.lineno}: add .prefetch(tf.data.AUTOTUNE) here, after the paths meet,"
+            f"{what} runs only under the `if` at line {branch.lineno}: add .prefetch(tf.data.AUTOTUNE) "
+            "here, after the paths meet,"
         )
     return RawFinding(
         "PP203",
@@ -1775,6 +1794,41 @@ def _no_prefetch_finding(
         "preparation overlaps training" + note,
         confidence=confidence,
     )
+
+
+def _paths_to(consumed) -> dict[int, list[tuple[Step, ...]]]:
+    """The statement consuming, returning or storing pipelines (its id) -> the pipelines reaching it, one per
+    path the flow followed there (both sides of an `if`)."""
+    paths: dict[int, list[tuple[Step, ...]]] = {}
+    for chain, at, _ in consumed:
+        paths.setdefault(id(at), []).append(chain)
+    return paths
+
+
+def _other_path_apart(last: ast.AST, at: ast.AST, paths, index: ModuleIndex):
+    """(step, `if`) when another path to `at` ends with a step run only under an `if` that `at` is outside of:
+    `if workers == 1: ds = ds.prefetch(1)` then `self._dataset = ds` reaches `at` with and without the
+    prefetch, and a prefetch at this path's last step would run on one path only; (None, None) otherwise."""
+    for other in paths:
+        step = other[-1].node
+        if step is not last and (branch := _branch_apart(step, at, index)) is not None:
+            return step, branch
+    return None, None
+
+
+def _prefetch_turned_off(paths, at: ast.AST, index: ModuleIndex) -> bool:
+    """Another path to `at` prefetches under an `if` testing a setting named for it (`if prefetch_mb > 0:
+    dset = dset.prefetch(n)`, StyleGAN2's dataset): this path is the one a user chose without prefetch."""
+    for other in paths:
+        for step in other:
+            branch = _branch_apart(step.node, at, index) if step.kind == "prefetch" else None
+            if branch is not None and any(
+                "prefetch" in (n.id if isinstance(n, ast.Name) else n.attr).lower()
+                for n in ast.walk(branch.test)
+                if isinstance(n, ast.Name | ast.Attribute)
+            ):
+                return True
+    return False
 
 
 def _branch_apart(last: ast.AST, at: ast.AST, index: ModuleIndex) -> ast.If | None:
@@ -1851,6 +1905,45 @@ def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) 
     )
 
 
+def _batched(chain, index: ModuleIndex) -> bool:
+    """The pipeline's elements are batches: a `batch` step, or a step made for batches (`_makes_batches`)."""
+    return any(s.kind in ("batch", "padded_batch") or _makes_batches(s, index) for s in chain)
+
+
+def _makes_batches(step: Step, index: ModuleIndex) -> bool:
+    """A `from_generator` whose generator is named for batches or yields them (`yield
+    self._standardize_batch(data)`), or a map running a def named for batches (`map(grab_batch)` gathering
+    rows by batched indices): keras' data adapters batch so, with no `batch` step (tf-fix27)."""
+    if step.kind == "map":
+        mapped = _mapped_def(step.node, index)
+        return mapped is not None and "batch" in mapped.name.lower()
+    if step.kind != "source" or named_call(step.node) != "from_generator":
+        return False
+    call = step.node
+    fn = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "generator"), None)
+    if isinstance(fn, ast.Lambda):
+        return _says_batch(fn.body)
+    generator = _mapped_def(call, index, "generator")
+    if generator is None:
+        return fn is not None and _says_batch(fn)
+    yields = [n.value for n in ast.walk(generator) if isinstance(n, ast.Yield | ast.YieldFrom) and n.value]
+    return "batch" in generator.name.lower() or any(_says_batch(v) for v in yields)
+
+
+def _says_batch(node: ast.AST) -> bool:
+    """A name, attribute or called name in `node` mentions batches (`batch_x`, `next_batch(...)`)."""
+    return any(
+        "batch" in (n.id if isinstance(n, ast.Name) else n.attr).lower()
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name | ast.Attribute)
+    )
+
+
+def _returns_attribute(at: ast.AST) -> bool:
+    """`return self._dataset` in a getter: the pipeline stored there is judged where it is stored."""
+    return isinstance(at, ast.Return) and _self_attribute(at.value)
+
+
 def _returned_tuples(index: ModuleIndex) -> set[int]:
     """The tuples a function returns (`return train_ds, test_ds`): the caller reads each pipeline in them, as
     it reads one returned alone."""
@@ -1876,13 +1969,16 @@ def _stored_on_self(at) -> str | None:
     return None
 
 
-def _extended(attr: str, index: ModuleIndex) -> bool:
-    """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module: the
-    stored pipeline is carried on where the flow does not follow it. `self.dataset.cache()` as a statement
-    is not: its result is thrown away (tf-fix24)."""
+def _extended(attr: str, index: ModuleIndex, owner: str | None = None) -> bool:
+    """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module (in
+    the storing class `owner`'s methods when known: another class's `self.dataset` is another object,
+    tf-fix27): the stored pipeline is carried on where the flow does not follow it. `self.dataset.cache()`
+    as a statement is not: its result is thrown away (tf-fix24)."""
     dropped = dropped_steps(index)
     for site in index.calls:
         if id(site.node) in dropped:
+            continue
+        if owner is not None and index.function_class.get(id(site.function)) != owner:
             continue
         receiver = site.node.func.value if isinstance(site.node.func, ast.Attribute) else None
         while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
@@ -2107,7 +2203,13 @@ register(
             "runs only under an `if` that the consuming statement is outside of (`if batch_size: ds = "
             "ds.batch(batch_size)`, then `return ds`), the finding is at the consuming statement, where the "
             "paths meet, since a prefetch appended to that step would be skipped on the other path (since "
-            "tf-fix26)."
+            "tf-fix26). Since tf-fix27 the flow follows a pipeline down both sides of an `if` (an `if` with no "
+            "`else` may leave it as it was; a name only the `else` binds keeps its earlier value on the other "
+            "side) and reads `self.x` in a class's methods as the pipeline another of its methods stored "
+            "there; a step run on one path only (`if workers == 1: ds = ds.prefetch(1)`) puts the finding "
+            "where the paths meet, unless the `if` tests a prefetch setting (`if prefetch_mb > 0:`). A "
+            "pipeline counts as batched without a `batch` step when a `from_generator`'s generator is named "
+            "for batches or yields them, or a map runs a def named for batches (`grab_batch`)."
         ),
         why=(
             "Without prefetch the producer and the consumer take turns: the accelerator idles while the next "
