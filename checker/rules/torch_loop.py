@@ -33,7 +33,13 @@ from checker.rules.torch_common import (
     model_called,
     reads_clock,
 )
-from checker.rules.torch_sync import _forward_functions, _loss_defs, _step_helpers, _training_step_defs
+from checker.rules.torch_sync import (
+    _defs_called_by,
+    _forward_functions,
+    _loss_defs,
+    _step_helpers,
+    _training_step_defs,
+)
 
 _MODEL_BUILDERS = (
     "build",
@@ -1821,12 +1827,30 @@ def _on_device_at(index: ModuleIndex, function, name: str, line: int) -> bool:
     return last is True
 
 
+_STEP_NAMED = re.compile(
+    r"(?i)(?:train|training|eval|evaluation|valid|validation|test|predict|inference)_step"
+)
+
+
+def _step_named_defs(index: ModuleIndex) -> set[int]:
+    """Defs named for one step (`training_step`, `mlm_train_step`, `eval_step`: a trainer of another module
+    calls them once per batch) and the module's defs they call."""
+    found = set()
+    for function in index.functions:
+        if isinstance(function, FUNCTION_TYPES) and _STEP_NAMED.search(function.name):
+            found.add(id(function))
+            found.update(id(f) for f in _defs_called_by(index, function))
+    return found
+
+
 def _runs_every_step(loop, index: ModuleIndex) -> bool:
     """The loop is inside another loop, or in a def that runs on every step (a forward, a loss, a step
-    def, what a step loop calls), or in a def nested in one."""
+    def, what a step loop calls, a def named for a step), or in a def nested in one."""
     if _nested(loop, index):
         return True
-    steps = facts(index).loop_cache("per_step_defs", None, lambda: _per_step_defs(index))
+    steps = facts(index).loop_cache(
+        "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
+    )
     function = index.loop_function.get(id(loop))
     while function is not None:
         if id(function) in steps:
@@ -2011,6 +2035,113 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
     return None
 
 
+def _range_loop(loop) -> bool:
+    """`for i in range(n)` (one bound, a name target), not a literal handful."""
+    it = loop.iter
+    return (
+        isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and len(it.args) == 1
+        and not few_runs([loop])
+    )
+
+
+def _row_writes(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for bidx in range(bz): for i in range(n): raw_embeds[bidx, blocked[bidx, i], :] = prompt[i, :]`
+    (prompt embeddings written one token at a time), `for ti in range(best_n.shape[0]): ... obj_mask[b, a,
+    j, i] = 1` (YOLO target assignment), `y_cut[i, :, :n] = y_[:, lo:hi]` (per-sample crops): a loop (nest)
+    over a batch's rows, on every step, whose body only writes elements or rows of tensors the def put on
+    the device, picked by the loop variables (or by elements they pick), with element arithmetic: one small
+    kernel per write, where one indexed assignment writes them all. The first write, naming the loop."""
+    function = index.loop_function.get(id(loop))
+    rows = _row_names(loop, index, function)
+    if rows is None or not _runs_every_step(loop, index):
+        return None
+    parent = facts(index).parent_of(loop)
+    if isinstance(parent, ast.For) and len(parent.body) == 1 and _row_names(parent, index, function):
+        return None  # (the outer loop of the nest reports it)
+    writes: list[tuple[ast.AST, str]] = []
+    if not _writes_only(loop.body, rows[0] | rows[1], index, function, loop, writes) or not writes:
+        return None
+    node, owner = writes[0]
+    return RawFinding(
+        "PP509",
+        node.lineno,
+        node.col_offset,
+        f"the loop at line {loop.lineno} writes `{owner}` on the device one element or row per pass, a small "
+        "kernel each; build the indices once and write them all with one indexed assignment",
+    )
+
+
+def _torch_made(index: ModuleIndex, function, name: str, line: int) -> bool:
+    """The def's last binding of `name` above `line` is a torch function's result (`outer =
+    torch.matmul(p1, p2)`), a tensor for sure, not a list a model or helper may return."""
+    bound = [
+        node
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+        if node.lineno < line and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
+    value = max(bound, key=lambda n: n.lineno).value if bound else None
+    return isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("torch.")
+
+
+def _numpy_call(node: ast.AST, index: ModuleIndex) -> bool:
+    return any(
+        isinstance(n, ast.Call) and (index.resolver.call_name(n) or "").startswith("numpy.")
+        for n in walk(node)
+    )
+
+
+def _writes_only(statements, picks: set[str], index: ModuleIndex, function, loop, writes: list) -> bool:
+    """Every statement writes a device tensor by the picks, binds names from element picks, appends, or is
+    an `if`/inner range loop of the same; each call is plain (torch, tensor methods, no module). Writes found
+    go into `writes` as (node, tensor name)."""
+    for stmt in statements:
+        if isinstance(stmt, ast.Pass | ast.Continue | ast.Break):
+            continue
+        if isinstance(stmt, ast.If):
+            if not _plain_calls(walk(stmt.test), index, function) or not _writes_only(
+                stmt.body + stmt.orelse, picks, index, function, loop, writes
+            ):
+                return False
+            continue
+        if isinstance(stmt, ast.For):
+            if not _range_loop(stmt) or not _writes_only(
+                stmt.body, picks | {stmt.target.id}, index, function, loop, writes
+            ):
+                return False
+            continue
+        if isinstance(stmt, ast.Expr):
+            if not (isinstance(stmt.value, ast.Call) and method_name(stmt.value) == "append"):
+                return False
+            if not _plain_calls(walk(stmt.value), index, function):
+                return False
+            continue
+        if not isinstance(stmt, ast.Assign | ast.AugAssign):
+            return False
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if not _plain_calls(walk(stmt.value), index, function) or _numpy_call(stmt.value, index):
+            return False  # (`mask = np.where(m[j])[0]`: each pass works on the host)
+        leaves = [leaf for t in targets for leaf in _leaves(t)]
+        if all(isinstance(leaf, ast.Name) for leaf in leaves):
+            if names_in(stmt.value) & picks:
+                picks |= {leaf.id for leaf in leaves}
+            continue
+        for leaf in leaves:
+            owner = base_name(leaf.value) if isinstance(leaf, ast.Subscript) else None
+            if owner is None or not isinstance(leaf.value, ast.Name):
+                return False
+            if not (names_in(leaf.slice) & picks) or not _on_device_at(index, function, owner, loop.lineno):
+                return False
+            if not isinstance(leaf.slice, ast.Tuple) and not _torch_made(index, function, owner, loop.lineno):
+                return False  # (`feats[i] = feats[i].view(...)` into what a model returned: maybe a list)
+            writes.append((stmt, owner))
+    return True
+
+
 def _headers(stmt: ast.stmt) -> list[ast.AST]:
     """The expressions a compound statement evaluates itself (a test, an iterable, a context manager)."""
     if isinstance(stmt, ast.If | ast.While):
@@ -2049,6 +2180,8 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if found is None or found.line == loop.lineno:
             # a read in the body names the sync better than the loop's head (torch-fix48)
             found = _row_host_read(loop, index) or found
+        if found is None:
+            found = _row_writes(loop, index)
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
