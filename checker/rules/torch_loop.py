@@ -22,6 +22,7 @@ from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
     _OPTIONS,
+    FEW_RUNS,
     base_name,
     direct_calls,
     facts,
@@ -1862,14 +1863,47 @@ def _runs_every_step(loop, index: ModuleIndex) -> bool:
 _ROW_READS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 
 
+def _loops_around(loop, index: ModuleIndex) -> list:
+    """The loops around this one in its def, innermost first."""
+    found = []
+    for outer in facts(index).ancestors(loop):
+        if isinstance(outer, (*FUNCTION_TYPES, ast.Lambda, ast.ClassDef)):
+            break
+        if isinstance(outer, ast.For | ast.AsyncFor | ast.While):
+            found.append(outer)
+    return found
+
+
+def _breaks_early(loop) -> bool:
+    """`for bib in range(len(asr)): ... if bib >= 5: break`: a range loop whose own body breaks once its
+    variable passes a literal of a few (a handful of examples written out at an epoch's end)."""
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)):
+        return False
+    for stmt in loop.body:
+        test = stmt.test if isinstance(stmt, ast.If) and isinstance(stmt.body[0], ast.Break) else None
+        if (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == loop.target.id
+            and isinstance(test.ops[0], ast.Gt | ast.GtE | ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) is int
+            and test.comparators[0].value < FEW_RUNS
+        ):
+            return True
+    return False
+
+
 def _row_names(loop, index: ModuleIndex, function) -> tuple[set[str], set[str]] | None:
     """(index variables, item variables on the device) of a loop over a batch's rows: `for i in range(n)`
     sized by a tensor (`range(x.size(0))`, `n = x.shape[0]`), or `for row in t` / `enumerate(t)` /
     `zip(a, b)` over tensors the def put on the device (`for vid in output.view(n, -1, k)`). None for any
     other loop (over a list, a dict, a literal handful, a layer count)."""
     it = loop.iter
-    if few_runs([loop]):
+    if few_runs([loop]) or _breaks_early(loop):
         return None
+    if any(isinstance(outer, ast.For) and _breaks_early(outer) for outer in _loops_around(loop, index)):
+        return None  # (a few examples at an epoch's end)
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
         if not isinstance(loop.target, ast.Name) or len(it.args) != 1 or not _sized_by_batch(loop, index):
             return None

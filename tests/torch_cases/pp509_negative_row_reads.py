@@ -68,3 +68,12 @@ def to_images(model, loader):
         for i in range(output.shape[0]):
             images.append(output[i, ...].clamp_(0, 1).numpy())
     return images
+
+
+def log_lengths(loader, writer):
+    for mels, lengths in loader:
+        mels, lengths = mels.cuda(), lengths.cuda()
+        for k in range(len(lengths)):
+            writer.add_scalar(f"length/{k}", int(lengths[k].item()), mels.size(-1))
+            if k >= 5:
+                break
