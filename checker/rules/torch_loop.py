@@ -22,8 +22,8 @@ from checker.rules import Rule, register
 from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
     _OPTIONS,
-    FEW_RUNS,
     base_name,
+    breaks_early,
     direct_calls,
     facts,
     few_runs,
@@ -32,6 +32,7 @@ from checker.rules.torch_common import (
     loop_nodes,
     method_name,
     model_called,
+    model_output,
     reads_clock,
 )
 from checker.rules.torch_sync import (
@@ -1681,7 +1682,7 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _MAKERS:
         device = next((k.value for k in call.keywords if k.arg == "device"), None)
         return device is not None and not _names_cpu(device)
-    if _model_output(call, index) or _layer_call(call, index, function):
+    if model_output(call, index) or _layer_call(call, index, function):
         return True
     last = name.rsplit(".", 1)[-1]
     if (
@@ -1702,25 +1703,6 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return _device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
-
-
-def _model_output(call: ast.Call, index: ModuleIndex) -> bool:
-    """`model(x)`, `net.forward(x)`, `self.encoder(x)`: a call of a model instance (a lower-case name the
-    module uses as a model, or an attribute of `self` or of a model so named); not `Net()` (a class, the
-    model's constructor), `ShapeNetPart(...)` (a data set), nor `rollout.feed_forward_generator(...)` (a
-    method only named like one)."""
-    called = model_called(call)
-    if called is None or not called[:1].islower():
-        return False
-    if not (is_model_name(called) or called in facts(index).models):
-        return False
-    func = call.func
-    if isinstance(func, ast.Attribute) and func.attr != "forward":
-        root = dotted_parts(func.value) or []
-        if root == ["self"] and any(func.attr in methods for methods in index.class_methods.values()):
-            return False  # (`self.apply_model(...)`: a method of the class, which may return anything)
-        return bool(root) and (root[0] == "self" or any(is_model_name(p) for p in root))
-    return True
 
 
 def _names_cpu(node: ast.AST) -> bool:
@@ -1874,35 +1856,15 @@ def _loops_around(loop, index: ModuleIndex) -> list:
     return found
 
 
-def _breaks_early(loop) -> bool:
-    """`for bib in range(len(asr)): ... if bib >= 5: break`: a range loop whose own body breaks once its
-    variable passes a literal of a few (a handful of examples written out at an epoch's end)."""
-    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)):
-        return False
-    for stmt in loop.body:
-        test = stmt.test if isinstance(stmt, ast.If) and isinstance(stmt.body[0], ast.Break) else None
-        if (
-            isinstance(test, ast.Compare)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == loop.target.id
-            and isinstance(test.ops[0], ast.Gt | ast.GtE | ast.Eq)
-            and isinstance(test.comparators[0], ast.Constant)
-            and type(test.comparators[0].value) is int
-            and test.comparators[0].value < FEW_RUNS
-        ):
-            return True
-    return False
-
-
 def _row_names(loop, index: ModuleIndex, function) -> tuple[set[str], set[str]] | None:
     """(index variables, item variables on the device) of a loop over a batch's rows: `for i in range(n)`
     sized by a tensor (`range(x.size(0))`, `n = x.shape[0]`), or `for row in t` / `enumerate(t)` /
     `zip(a, b)` over tensors the def put on the device (`for vid in output.view(n, -1, k)`). None for any
     other loop (over a list, a dict, a literal handful, a layer count)."""
     it = loop.iter
-    if few_runs([loop]) or _breaks_early(loop):
+    if few_runs([loop]) or breaks_early(loop):
         return None
-    if any(isinstance(outer, ast.For) and _breaks_early(outer) for outer in _loops_around(loop, index)):
+    if any(isinstance(outer, ast.For) and breaks_early(outer) for outer in _loops_around(loop, index)):
         return None  # (a few examples at an epoch's end)
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
         if not isinstance(loop.target, ast.Name) or len(it.args) != 1 or not _sized_by_batch(loop, index):
