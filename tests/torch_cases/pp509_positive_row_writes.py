@@ -44,7 +44,7 @@ def compute_loss(decoder, y, offsets, lengths, out_size):
     offsets = offsets.to(y.device)
     y_cut = torch.zeros(y.shape[0], y.shape[1], out_size, dtype=y.dtype, device=y.device)
     cut_lengths = []
-    for i, (y_, offset_) in enumerate(zip(y, offsets)):
+    for i, (y_, offset_) in enumerate(zip(y, offsets, strict=False)):
         cut_length = out_size + (lengths[i] - out_size).clamp(None, 0)
         cut_lengths.append(cut_length)
         y_cut[i, :, :cut_length] = y_[:, offset_ : offset_ + cut_length]  # expect: PP509
