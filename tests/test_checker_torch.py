@@ -438,7 +438,7 @@ def test_calibrated_evidence_reports_a_training_loader_with_workers_at_high_and_
     evaluation loaders and loaders without workers stay at medium. torch-calibrate31 (first-read verdicts of
     hold-outs 4-13): PP506 in a step loop is high (77 of 78 right), in a loop that steps nothing low (58 of
     109), in a forward medium. torch-fix48: a loop that steps nothing but runs a model every pass (an
-    evaluation, a sampler) is medium (18 of 23 right at `low` on hold-outs 13-16, 17 of 18 once a handful of
+    evaluation, a sampler) is medium (18 of 23 right at `low` on hold-outs 13-16, 18 of 19 once a handful of
     examples at an epoch's end is left out)."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",

@@ -2704,7 +2704,7 @@ def _model_pass(index: ModuleIndex, loops) -> bool:
     """(torch-fix48) The innermost loop runs a model on every pass (a sampler's denoising steps, an
     evaluation or reranking loop) and none of the loops breaks after a literal few: a copy there is one per
     forward. At `low` on hold-outs 13-16 such copies were 18 of 23 right, 4 of the 5 others a handful of
-    examples at an epoch's end (`if bib >= 5: break`)."""
+    examples at an epoch's end (`if bib >= 5: break`, left at `low`): 18 of the 19 raised are right."""
     if any(isinstance(loop, ast.For) and breaks_early(loop) for loop in loops):
         return False
     return any(isinstance(n, ast.Call) and model_output(n, index) for n in loop_nodes(index, loops[-1]))
