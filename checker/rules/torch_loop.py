@@ -1864,11 +1864,16 @@ def _row_names(loop, index: ModuleIndex, function) -> tuple[set[str], set[str]] 
     it = loop.iter
     if few_runs([loop]) or breaks_early(loop):
         return None
+    ranged = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+    if ranged and (
+        not isinstance(loop.target, ast.Name) or len(it.args) != 1 or not _sized_by_batch(loop, index)
+    ):
+        return None
+    if not ranged and not names_in(it) - {"self"}:
+        return None
     if any(isinstance(outer, ast.For) and breaks_early(outer) for outer in _loops_around(loop, index)):
         return None  # (a few examples at an epoch's end)
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
-        if not isinstance(loop.target, ast.Name) or len(it.args) != 1 or not _sized_by_batch(loop, index):
-            return None
+    if ranged:
         return {loop.target.id}, set()
     placed = {
         name: _on_device_at(index, function, name, loop.lineno) for name in names_in(it) if name != "self"
@@ -1912,10 +1917,7 @@ def _writes_files(loop, index: ModuleIndex) -> bool:
     """The loop writes each row to a file (`Image.fromarray(x).save(path)`, `np.save`, `torchaudio.save`) or
     draws it (`cv2.rectangle`, `plt.subplot`, `cv2.imshow`): its passes wait on the disk or the screen, not
     on the copies."""
-    return any(
-        isinstance(n, ast.Call) and _SHOWS_ROWS.search(base_name(n.func) or "")
-        for n in loop_nodes(index, loop)
-    )
+    return any(_SHOWS_ROWS.search(base_name(site.node.func) or "") for site in index.loop_calls[id(loop)])
 
 
 def _masked(value: ast.AST) -> bool:
@@ -1978,6 +1980,17 @@ def _host_read(node: ast.AST) -> ast.AST | None:
     return None
 
 
+def _reading_loops(index: ModuleIndex) -> set[int]:
+    """The loops holding a host read (`_host_read`), found in one pass over the module's calls."""
+    return facts(index).loop_cache(
+        "reading_loops",
+        None,
+        lambda: {
+            id(loop) for site in index.calls if site.loops and _host_read(site.node) for loop in site.loops
+        },
+    )
+
+
 def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
     """`for i in range(batch_size): ranking = (argsort[i, :] == positive_arg[i]).nonzero()` then
     `ranking.item()` (knowledge-graph ranking), `neg_idx = torch.multinomial(weights[b], 1).item()` (hard
@@ -1985,9 +1998,13 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
     vid.argmax(1).to("cpu")`: a loop over a batch's rows, on every step, that reads a row or element of a
     tensor the def put on the device to the host in each pass: one sync per row, where one read of the
     batch before the loop (`t.tolist()`, `t.cpu()`) or one vectorised op does them all. The first read."""
+    if id(loop) not in _reading_loops(index):
+        return None  # (most loops read nothing to the host: asked first, it is the cheap question)
+    if not _runs_every_step(loop, index):
+        return None
     function = index.loop_function.get(id(loop))
     found = _row_names(loop, index, function)
-    if found is None or not _runs_every_step(loop, index):
+    if found is None:
         return None
     indices, rows = found
     rows = set(rows)
@@ -2052,9 +2069,19 @@ def _row_writes(loop, index: ModuleIndex) -> RawFinding | None:
     over a batch's rows, on every step, whose body only writes elements or rows of tensors the def put on
     the device, picked by the loop variables (or by elements they pick), with element arithmetic: one small
     kernel per write, where one indexed assignment writes them all. The first write, naming the loop."""
+    if not any(
+        isinstance(n, ast.Assign | ast.AugAssign)
+        and any(
+            isinstance(t, ast.Subscript) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        )
+        for n in statements_in(loop)
+    ):
+        return None  # (no element written: the cheap question first)
+    if not _runs_every_step(loop, index):
+        return None
     function = index.loop_function.get(id(loop))
     rows = _row_names(loop, index, function)
-    if rows is None or not _runs_every_step(loop, index):
+    if rows is None:
         return None
     parent = facts(index).parent_of(loop)
     if isinstance(parent, ast.For) and len(parent.body) == 1 and _row_names(parent, index, function):
