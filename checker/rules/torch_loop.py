@@ -2591,6 +2591,17 @@ t = t * 2 + 1
             "comprehension straight over such a tensor (`for n in t`, `enumerate(t)`; or `t` a reduction "
             "such as `labels.sum(1)` of a name the def uses as a tensor): BERT4Rec's NDCG; these reads, 3 of 3 "
             "right in three repositories, are reported at `medium`."
+            " Branch torch-fix48 (tuned on hold-outs 13-16): a loop over a batch's rows (`range` sized by a "
+            "tensor, or the rows of a tensor its def put on the device, by a def-local placement of names: "
+            "moved, a model's or sub-module's output, torch ops on those; a parameter is unknown) run on "
+            "every step (in another loop, a forward, a loss, a step def or one named `*_step`) that reads a "
+            "row or element of such a tensor to the host (`.item()`, `.tolist()`, `.cpu()`, `.to('cpu')`, "
+            "`.nonzero()`, `int()`/`float()`; `.numpy()` only after a `.cpu()`), reported at the read (it "
+            "replaces a finding at the same loop's head), or whose body only writes elements or rows of such "
+            "a tensor by the loop variables; loops that save or draw each row, entries of per-image result "
+            "dicts (`outputs[i]['boxes']`), rows picked by a mask, rows through a model call, a handful of "
+            "examples before a `break` and single-index writes into what a model returned (a list) are "
+            "left alone."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

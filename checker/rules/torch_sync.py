@@ -3727,6 +3727,15 @@ class Encoder(nn.Module):
             "sampling or beam-search loop (58 of 109), and in a def that some loop calls but that is no "
             "`forward`, loss def, training-step def, Lightning `training_step` or step loop's helper (9 of "
             "25); medium otherwise (a `forward` and the defs it calls: 185 of 207)."
+            " Branch torch-fix48 (tuned on hold-outs 13-16): a loop that steps nothing but runs a model on "
+            "every pass (a sampler, an evaluation or reranking loop) is medium (18 of 19 raised read right; a "
+            "handful of examples before a `break` stays low); an attribute made on the host by the `__init__` "
+            "of the class, of a base class of the module or of a class nested in another is followed, also "
+            "when moved by rows (`self.logvar[t].to(...)`; a `nn.Parameter(self.logvar)` under an option does "
+            "not stop it); `torch.from_numpy(w)` of a parameter or earlier name the loop never changes is the "
+            "same array every pass; and `labels[idx].to(device)` in a training-step def is reported when the "
+            "scope that loaded `labels` with other names (`adj, features, labels, ... = load(...)`) moves "
+            "those once and never `labels`."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),
