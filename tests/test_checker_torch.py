@@ -438,7 +438,9 @@ def test_calibrated_evidence_reports_a_training_loader_at_high_and_an_evaluation
     evaluation loaders stay at medium. torch-fix47: a training loader without workers too (192 of 201 first
     reads right over the fresh reading and hold-outs 1-9 and 13-16). torch-calibrate31 (first-read verdicts of
     hold-outs 4-13): PP506 in a step loop is high (77 of 78 right), in a loop that steps nothing low (58 of
-    109), in a forward medium."""
+    109), in a forward medium. torch-fix48: a loop that steps nothing but runs a model every pass (an
+    evaluation, a sampler) is medium (18 of 23 right at `low` on hold-outs 13-16, 18 of 19 once a handful of
+    examples at an epoch's end is left out)."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",
         ("PP505", 5): "high",
@@ -446,7 +448,7 @@ def test_calibrated_evidence_reports_a_training_loader_at_high_and_an_evaluation
         ("PP505", 7): "medium",
         ("PP506", 12): "medium",
         ("PP506", 18): "high",
-        ("PP506", 35): "low",
+        ("PP506", 35): "medium",
     }
 
 

@@ -1281,3 +1281,42 @@ def does_nothing(function) -> bool:
         or isinstance(stmt, ast.Raise)
         for stmt in body
     )
+
+
+def model_output(call: ast.Call, index: ModuleIndex) -> bool:
+    """`model(x)`, `net.forward(x)`, `self.encoder(x)`: a call of a model instance (a lower-case name the
+    module uses as a model, or an attribute of `self` or of a model so named); not `Net()` (a class, the
+    model's constructor), `ShapeNetPart(...)` (a data set), nor `rollout.feed_forward_generator(...)` (a
+    method only named like one)."""
+    called = model_called(call)
+    if called is None or not called[:1].islower():
+        return False
+    if not (is_model_name(called) or called in facts(index).models):
+        return False
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr != "forward":
+        root = dotted_parts(func.value) or []
+        if root == ["self"] and any(func.attr in methods for methods in index.class_methods.values()):
+            return False  # (`self.apply_model(...)`: a method of the class, which may return anything)
+        return bool(root) and (root[0] == "self" or any(is_model_name(p) for p in root))
+    return True
+
+
+def breaks_early(loop) -> bool:
+    """`for bib in range(len(asr)): ... if bib >= 5: break`: a range loop whose own body breaks once its
+    variable passes a literal of a few (a handful of examples written out at an epoch's end)."""
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)):
+        return False
+    for stmt in loop.body:
+        test = stmt.test if isinstance(stmt, ast.If) and isinstance(stmt.body[0], ast.Break) else None
+        if (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == loop.target.id
+            and isinstance(test.ops[0], ast.Gt | ast.GtE | ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) is int
+            and test.comparators[0].value < FEW_RUNS
+        ):
+            return True
+    return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Callable
 
 from checker.findings import RawFinding
@@ -22,6 +23,7 @@ from checker.rules.keras import _feeds_back, _loop_targets
 from checker.rules.torch_common import (
     _OPTIONS,
     base_name,
+    breaks_early,
     direct_calls,
     facts,
     few_runs,
@@ -30,9 +32,16 @@ from checker.rules.torch_common import (
     loop_nodes,
     method_name,
     model_called,
+    model_output,
     reads_clock,
 )
-from checker.rules.torch_sync import _forward_functions, _loss_defs, _step_helpers, _training_step_defs
+from checker.rules.torch_sync import (
+    _defs_called_by,
+    _forward_functions,
+    _loss_defs,
+    _step_helpers,
+    _training_step_defs,
+)
 
 _MODEL_BUILDERS = (
     "build",
@@ -1596,9 +1605,581 @@ def _element_finding(loop, owner: str) -> RawFinding:
     )
 
 
+# ---------------------------------------------------------------- PP509 per-row host reads (torch-fix48)
+
+# torch functions that make a tensor on the host unless told a device (`device=`): the same list PP506 asks
+_MAKERS = frozenset(
+    {"from_numpy", "tensor", "Tensor", "FloatTensor", "LongTensor", "as_tensor", "zeros", "ones", "rand"}
+    | {
+        "randn",
+        "randint",
+        "linspace",
+        "arange",
+        "empty",
+        "full",
+        "eye",
+        "randperm",
+        "BoolTensor",
+        "ByteTensor",
+    }
+)
+# methods and builtins whose result is a host value (a number, a list, a NumPy array)
+_TO_HOST = frozenset({"cpu", "numpy", "tolist", "item"})
+_HOST_BUILTINS = frozenset(
+    {"int", "float", "bool", "len", "str", "round", "list", "tuple", "range", "sorted"}
+)
+# attributes of a tensor that are no tensor (`x.shape`, `x.device`)
+_META = frozenset({"shape", "device", "dtype", "ndim", "is_cuda", "requires_grad", "size"})
+# a model's methods that give no tensor of the batch (its parameters, its mode, its state)
+_MODEL_CHORES = frozenset(
+    {"eval", "train", "zero_grad", "load_state_dict", "apply", "register_buffer", "register_forward_hook"}
+    | {"half", "float", "double", "requires_grad_", "get_config", "save_pretrained", "config"}
+)
+_NOT_TENSORS = frozenset(
+    {"dim", "numel", "get_device", "data_ptr", "element_size", "is_contiguous", "items", "keys", "values"}
+    | {"parameters", "named_parameters", "children", "modules", "buffers", "state_dict"}
+)
+
+
+def _device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> bool | None:
+    """Where a value lives, from how the def made it: True on the device (a `.cuda()`/`.to(device)` move, a
+    model's or a sub-module's output, a torch op or tensor method on a device value), False on the host (a
+    `.cpu()`/`.numpy()`/`.tolist()`/`.item()` read, NumPy, a torch factory given no device), None when the
+    def does not say (a parameter, a call of unknown code). `placed` holds the names bound so far."""
+    if isinstance(expr, ast.Name):
+        return placed.get(expr.id)
+    if isinstance(expr, ast.Attribute):
+        if expr.attr in _META or base_name(expr.value) == "self" and isinstance(expr.value, ast.Name):
+            return None
+        return _device_placed(expr.value, index, function, placed)  # `pred.data`, `output.logits`
+    if isinstance(expr, ast.Subscript | ast.Starred):
+        return _device_placed(expr.value, index, function, placed)
+    if isinstance(
+        expr, ast.BinOp | ast.Compare | ast.BoolOp | ast.UnaryOp | ast.IfExp | ast.List | ast.Tuple
+    ):
+        parts = [n for n in ast.iter_child_nodes(expr) if isinstance(n, ast.expr)]
+        if isinstance(expr, ast.IfExp):
+            parts = [expr.body, expr.orelse]
+        kinds = [_device_placed(n, index, function, placed) for n in parts]
+        return True if True in kinds else None
+    if isinstance(expr, ast.ListComp | ast.GeneratorExp):
+        moved = any(isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(expr.elt))
+        return True if moved else None  # `[b.to(device) for b in batch]`
+    if not isinstance(expr, ast.Call):
+        return None
+    return _call_placed(expr, index, function, placed)
+
+
+def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> bool | None:
+    method = method_name(call)
+    if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
+        return False
+    if is_device_move(call, index):
+        return True
+    name = index.resolver.call_name(call) or ""
+    if name.startswith("numpy.") or (isinstance(call.func, ast.Name) and call.func.id in _HOST_BUILTINS):
+        return False
+    if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _MAKERS:
+        device = next((k.value for k in call.keywords if k.arg == "device"), None)
+        return device is not None and not _names_cpu(device)
+    if model_output(call, index) or _layer_call(call, index, function):
+        return True
+    last = name.rsplit(".", 1)[-1]
+    if (
+        name.startswith("torch.")
+        and last[:1].islower()
+        and not name.startswith(("torch.utils.", "torch.optim"))
+    ):
+        # `torch.argsort(score)`, `F.softmax(sim, dim=1)`: where its inputs are
+        kinds = [_device_placed(a, index, function, placed) for a in call.args]
+        return True if True in kinds else None
+    if method is None or method in _META or method in _NOT_TENSORS:
+        return None
+    receiver = base_name(call.func.value)
+    chain = dotted_parts(call.func.value) or []
+    if any(is_model_name(part) or part in facts(index).models for part in chain if part != "self"):
+        # `model.module.recognize(inputs)`: a model's own method gives tensors on its device
+        return True if method not in _MODEL_CHORES else None
+    if receiver in ("self", "np", "numpy", "math"):
+        return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
+    return _device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+def _names_cpu(node: ast.AST) -> bool:
+    """`"cpu"`, `torch.device("cpu")`."""
+    if isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Constant) and node.value == "cpu"
+
+
+def _layer_call(call: ast.Call, index: ModuleIndex, function) -> bool:
+    """`self.visual_encoder(image)`, `self.bert.embeddings(ids)`: a call of an attribute of `self` that no
+    method of the class names, in a class with a `forward` (an nn.Module calling its sub-modules)."""
+    func = call.func
+    root = func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not (isinstance(func, ast.Attribute) and isinstance(root, ast.Name) and root.id == "self"):
+        return False
+    owner = index.function_class.get(id(function)) if function is not None else None
+    methods = index.class_methods.get(owner or "", {})
+    if "forward" not in methods:
+        return False
+    return not (isinstance(func.value, ast.Name) and func.attr in methods)
+
+
+def _own_statements(scope) -> list[ast.stmt]:
+    """The statements of a def (or module) in source order, not those of defs or classes inside it."""
+    found: list[ast.stmt] = []
+    todo = list(reversed(scope.body))
+    while todo:
+        stmt = todo.pop()
+        found.append(stmt)
+        if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        inner = [
+            s
+            for block in ("body", "handlers", "orelse", "finalbody")
+            for s in getattr(stmt, block, None) or []
+        ]
+        todo.extend(reversed(inner))
+    return found
+
+
+def _bound_places(targets, kinds) -> list[tuple[str, bool | None]]:
+    """(name, place) for each name an assignment or a loop binds; a tuple of places pairs with a tuple."""
+    found = []
+    for target, kind in zip(targets, kinds, strict=False):
+        if isinstance(target, ast.Tuple | ast.List):
+            inner = kind if isinstance(kind, tuple) else (kind,) * len(target.elts)
+            found.extend(_bound_places(target.elts, inner))
+        elif isinstance(target, ast.Name):
+            found.append((target.id, kind if not isinstance(kind, tuple) else None))
+    return found
+
+
+def _iterated_places(it: ast.AST, index: ModuleIndex, function, placed: dict):
+    """The place of a loop's items: a row of a device tensor is on the device; `enumerate(t)` pairs a
+    number with it, `zip(a, b)` gives one place per argument."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip":
+        return tuple(_device_placed(a, index, function, placed) for a in it.args)
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+        return (None, _iterated_places(it.args[0], index, function, placed))
+    if isinstance(it, ast.Call) and method_name(it) in ("items", "keys", "values"):
+        return None
+    return _device_placed(it, index, function, placed)
+
+
+def _device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, bool | None]]]:
+    """name -> [(line, place)] for every binding of the def's own statements, in source order (cached)."""
+
+    def make():
+        scope = function or index.tree
+        placed: dict[str, bool | None] = {}
+        history: dict[str, list[tuple[int, bool | None]]] = {}
+        for stmt in _own_statements(scope):
+            if isinstance(stmt, ast.Assign):
+                value = stmt.value
+                if isinstance(value, ast.Tuple) and all(isinstance(t, ast.Tuple) for t in stmt.targets):
+                    kind = tuple(_device_placed(v, index, function, placed) for v in value.elts)
+                else:
+                    kind = _device_placed(value, index, function, placed)
+                bound = _bound_places(stmt.targets, [kind] * len(stmt.targets))
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                kind = _device_placed(stmt.value, index, function, placed)
+                bound = [(stmt.target.id, True)] if kind else []
+            elif isinstance(stmt, ast.For):
+                bound = _bound_places([stmt.target], [_iterated_places(stmt.iter, index, function, placed)])
+            else:
+                continue
+            for name, kind in bound:
+                placed[name] = kind
+                history.setdefault(name, []).append((stmt.lineno, kind))
+        return history
+
+    return facts(index).loop_cache("device_history", function, make)
+
+
+def _on_device_at(index: ModuleIndex, function, name: str, line: int) -> bool:
+    """The name's last binding in the def above `line` puts it on the device."""
+    last = None
+    for at, kind in _device_history(index, function).get(name, ()):
+        if at >= line:
+            break
+        last = kind
+    return last is True
+
+
+_STEP_NAMED = re.compile(
+    r"(?i)(?:train|training|eval|evaluation|valid|validation|test|predict|inference)_step"
+)
+
+
+def _step_named_defs(index: ModuleIndex) -> set[int]:
+    """Defs named for one step (`training_step`, `mlm_train_step`, `eval_step`: a trainer of another module
+    calls them once per batch) and the module's defs they call."""
+    found = set()
+    for function in index.functions:
+        if isinstance(function, FUNCTION_TYPES) and _STEP_NAMED.search(function.name):
+            found.add(id(function))
+            found.update(id(f) for f in _defs_called_by(index, function))
+    return found
+
+
+def _runs_every_step(loop, index: ModuleIndex) -> bool:
+    """The loop is inside another loop, or in a def that runs on every step (a forward, a loss, a step
+    def, what a step loop calls, a def named for a step), or in a def nested in one."""
+    if _nested(loop, index):
+        return True
+    steps = facts(index).loop_cache(
+        "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
+    )
+    function = index.loop_function.get(id(loop))
+    while function is not None:
+        if id(function) in steps:
+            return True
+        function = index.function_parent.get(id(function))
+    return False
+
+
+_ROW_READS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
+
+
+def _loops_around(loop, index: ModuleIndex) -> list:
+    """The loops around this one in its def, innermost first."""
+    found = []
+    for outer in facts(index).ancestors(loop):
+        if isinstance(outer, (*FUNCTION_TYPES, ast.Lambda, ast.ClassDef)):
+            break
+        if isinstance(outer, ast.For | ast.AsyncFor | ast.While):
+            found.append(outer)
+    return found
+
+
+def _row_names(loop, index: ModuleIndex, function) -> tuple[set[str], set[str]] | None:
+    """(index variables, item variables on the device) of a loop over a batch's rows: `for i in range(n)`
+    sized by a tensor (`range(x.size(0))`, `n = x.shape[0]`), or `for row in t` / `enumerate(t)` /
+    `zip(a, b)` over tensors the def put on the device (`for vid in output.view(n, -1, k)`). None for any
+    other loop (over a list, a dict, a literal handful, a layer count)."""
+    it = loop.iter
+    if few_runs([loop]) or breaks_early(loop):
+        return None
+    ranged = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+    if ranged and (
+        not isinstance(loop.target, ast.Name) or len(it.args) != 1 or not _sized_by_batch(loop, index)
+    ):
+        return None
+    if not ranged and not names_in(it) - {"self"}:
+        return None
+    if any(isinstance(outer, ast.For) and breaks_early(outer) for outer in _loops_around(loop, index)):
+        return None  # (a few examples at an epoch's end)
+    if ranged:
+        return {loop.target.id}, set()
+    placed = {
+        name: _on_device_at(index, function, name, loop.lineno) for name in names_in(it) if name != "self"
+    }
+    kind = _iterated_places(it, index, function, placed)
+    numbers = set()
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "enumerate"
+        and isinstance(loop.target, ast.Tuple)
+        and isinstance(loop.target.elts[0], ast.Name)
+    ):
+        numbers.add(loop.target.elts[0].id)
+    items = {name for name, place in _bound_places([loop.target], [kind]) if place is True}
+    return (numbers, items) if items else None
+
+
+def _sized_by_batch(loop, index: ModuleIndex) -> bool:
+    """`_sized_by_tensor`, or `range(bz)` in a def nested in the one that binds `bz = queries.shape[0]`."""
+    if _sized_by_tensor(loop, index):
+        return True
+    bound = loop.iter.args[0]
+    if not isinstance(bound, ast.Name):
+        return False
+    function = index.function_parent.get(id(index.loop_function.get(id(loop))))
+    while function is not None:
+        for node in _scope_nodes(index, function, ast.Assign):
+            if any(bound.id in names_in(t) for t in node.targets) and _size_expr(node.value, function, index):
+                return True
+        function = index.function_parent.get(id(function))
+    return False
+
+
+_SHOWS_ROWS = re.compile(
+    r"(?i)(?:^|_)(?:save|imsave|imwrite|savefig)|^(?:imshow|show|subplot|rectangle|puttext|waitkey|plot|text)$"
+)
+
+
+def _writes_files(loop, index: ModuleIndex) -> bool:
+    """The loop writes each row to a file (`Image.fromarray(x).save(path)`, `np.save`, `torchaudio.save`) or
+    draws it (`cv2.rectangle`, `plt.subplot`, `cv2.imshow`): its passes wait on the disk or the screen, not
+    on the copies."""
+    return any(_SHOWS_ROWS.search(base_name(site.node.func) or "") for site in index.loop_calls[id(loop)])
+
+
+def _masked(value: ast.AST) -> bool:
+    """`detections[detections[:, -1] == c]`: the rows a mask picks (as many as match, a new shape each pass)."""
+    return isinstance(value, ast.Subscript) and any(isinstance(n, ast.Compare) for n in ast.walk(value.slice))
+
+
+def _row_expression(
+    expr: ast.AST, rows: set[str], device: Callable[[str], bool], indices: set[str]
+) -> str | None:
+    """The device tensor whose row or element `expr` picks: a row variable (`vid`, `ranking` bound from a row
+    in the body), or `t[i]`, `t[i, k]`, `t[j, idx[j]]` of a device tensor `t` by an index variable. The
+    tensor's name. None for an entry of a per-image dict (`outputs[i]["boxes"]`: a list of ragged results)."""
+    nodes = list(ast.walk(expr))
+    if any(
+        isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)
+        for n in nodes
+    ):
+        return None
+    for node in nodes:
+        if isinstance(node, ast.Name) and node.id in rows:
+            return node.id
+        if isinstance(node, ast.Subscript) and names_in(node.slice) & indices:
+            owner = node.value
+            while isinstance(owner, ast.Subscript):
+                owner = owner.value
+            if isinstance(owner, ast.Name) and device(owner.id):
+                return owner.id
+    return None
+
+
+def _names_cpu_move(call: ast.Call) -> bool:
+    """`t.to("cpu")`, `t.to(torch.device("cpu"))`."""
+    return method_name(call) == "to" and len(call.args) == 1 and _names_cpu(call.args[0])
+
+
+def _host_read(node: ast.AST) -> ast.AST | None:
+    """The expression a host read takes: `e` of `e.item()`, `e.tolist()`, `e.cpu()`, `e.numpy()`,
+    `e.to("cpu")`, `e.nonzero()` (its size is read) and of `int(e)`/`float(e)` (not of `int(e.item())`,
+    whose read is the `.item()`)."""
+    if not isinstance(node, ast.Call):
+        return None
+    method = method_name(node)
+    if method == "numpy" and not any(
+        isinstance(n, ast.Call) and (method_name(n) == "cpu" or _names_cpu_move(n))
+        for n in ast.walk(node.func.value)
+    ):
+        return None  # (`t[i].numpy()` with no `.cpu()`: `t` is on the host already, or this would fail)
+    if method in _ROW_READS and not node.args:
+        return node.func.value
+    if _names_cpu_move(node):
+        return node.func.value
+    if (
+        isinstance(node.func, ast.Name)
+        and node.func.id in ("int", "float")
+        and len(node.args) == 1
+        and not (isinstance(node.args[0], ast.Call) and method_name(node.args[0]) in _ROW_READS)
+    ):
+        return node.args[0]
+    return None
+
+
+def _reading_loops(index: ModuleIndex) -> set[int]:
+    """The loops holding a host read (`_host_read`), found in one pass over the module's calls."""
+    return facts(index).loop_cache(
+        "reading_loops",
+        None,
+        lambda: {
+            id(loop) for site in index.calls if site.loops and _host_read(site.node) for loop in site.loops
+        },
+    )
+
+
+def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for i in range(batch_size): ranking = (argsort[i, :] == positive_arg[i]).nonzero()` then
+    `ranking.item()` (knowledge-graph ranking), `neg_idx = torch.multinomial(weights[b], 1).item()` (hard
+    negatives), `mel_length = int(lengths[bib].item())`, `for vid in output.view(n, -1, k):
+    vid.argmax(1).to("cpu")`: a loop over a batch's rows, on every step, that reads a row or element of a
+    tensor the def put on the device to the host in each pass: one sync per row, where one read of the
+    batch before the loop (`t.tolist()`, `t.cpu()`) or one vectorised op does them all. The first read."""
+    if id(loop) not in _reading_loops(index):
+        return None  # (most loops read nothing to the host: asked first, it is the cheap question)
+    if not _runs_every_step(loop, index):
+        return None
+    function = index.loop_function.get(id(loop))
+    found = _row_names(loop, index, function)
+    if found is None:
+        return None
+    indices, rows = found
+    rows = set(rows)
+    if _writes_files(loop, index):
+        return None
+
+    def device(name: str) -> bool:
+        return name in rows or _on_device_at(index, function, name, loop.lineno)
+
+    for stmt in sorted(
+        (s for s in _own_statements(loop) if s is not loop), key=lambda s: (s.lineno, s.col_offset)
+    ):
+        calls = (
+            [n for n in walk(stmt) if isinstance(n, ast.Call)]
+            if not isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try)
+            else [n for part in _headers(stmt) for n in walk(part) if isinstance(n, ast.Call)]
+        )
+        for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            read = _host_read(call)
+            if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
+                continue
+            owner = _row_expression(read, rows, device, indices)
+            if owner is None or "loss" in owner.lower():
+                continue
+            return RawFinding(
+                "PP509",
+                call.lineno,
+                call.col_offset,
+                f"`{ast.unparse(call)}` reads a row or element of the device tensor `{owner}` to the host in "
+                f"every pass of the loop at line {loop.lineno}, one sync per row; read the batch once before "
+                "the loop (`.tolist()`, `.cpu()`) or do the rows in one vectorised op",
+            )
+        if (  # `ranking = (argsort[i, :] == pos[i]).nonzero()`: a row in a name
+            isinstance(stmt, ast.Assign)
+            and _row_expression(stmt.value, rows, device, indices) is not None
+            and _device_placed(stmt.value, index, function, {r: True for r in rows}) is not False
+            and _plain_calls(walk(stmt.value), index, function)  # (not a model's output for the row)
+            and not _masked(stmt.value)
+        ):
+            rows |= {n.id for t in stmt.targets for n in _leaves(t) if isinstance(n, ast.Name)}
+    return None
+
+
+def _range_loop(loop) -> bool:
+    """`for i in range(n)` (one bound, a name target), not a literal handful."""
+    it = loop.iter
+    return (
+        isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and len(it.args) == 1
+        and not few_runs([loop])
+    )
+
+
+def _row_writes(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for bidx in range(bz): for i in range(n): raw_embeds[bidx, blocked[bidx, i], :] = prompt[i, :]`
+    (prompt embeddings written one token at a time), `for ti in range(best_n.shape[0]): ... obj_mask[b, a,
+    j, i] = 1` (YOLO target assignment), `y_cut[i, :, :n] = y_[:, lo:hi]` (per-sample crops): a loop (nest)
+    over a batch's rows, on every step, whose body only writes elements or rows of tensors the def put on
+    the device, picked by the loop variables (or by elements they pick), with element arithmetic: one small
+    kernel per write, where one indexed assignment writes them all. The first write, naming the loop."""
+    if not any(
+        isinstance(n, ast.Assign | ast.AugAssign)
+        and any(
+            isinstance(t, ast.Subscript) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        )
+        for n in statements_in(loop)
+    ):
+        return None  # (no element written: the cheap question first)
+    if not _runs_every_step(loop, index):
+        return None
+    function = index.loop_function.get(id(loop))
+    rows = _row_names(loop, index, function)
+    if rows is None:
+        return None
+    parent = facts(index).parent_of(loop)
+    if isinstance(parent, ast.For) and len(parent.body) == 1 and _row_names(parent, index, function):
+        return None  # (the outer loop of the nest reports it)
+    writes: list[tuple[ast.AST, str]] = []
+    if not _writes_only(loop.body, rows[0] | rows[1], index, function, loop, writes) or not writes:
+        return None
+    node, owner = writes[0]
+    return RawFinding(
+        "PP509",
+        node.lineno,
+        node.col_offset,
+        f"the loop at line {loop.lineno} writes `{owner}` on the device one element or row per pass, a small "
+        "kernel each; build the indices once and write them all with one indexed assignment",
+    )
+
+
+def _torch_made(index: ModuleIndex, function, name: str, line: int) -> bool:
+    """The def's last binding of `name` above `line` is a torch function's result (`outer =
+    torch.matmul(p1, p2)`), a tensor for sure, not a list a model or helper may return."""
+    bound = [
+        node
+        for node in _scope_nodes(index, function or index.tree, ast.Assign)
+        if node.lineno < line and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
+    value = max(bound, key=lambda n: n.lineno).value if bound else None
+    return isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("torch.")
+
+
+def _numpy_call(node: ast.AST, index: ModuleIndex) -> bool:
+    return any(
+        isinstance(n, ast.Call) and (index.resolver.call_name(n) or "").startswith("numpy.")
+        for n in walk(node)
+    )
+
+
+def _writes_only(statements, picks: set[str], index: ModuleIndex, function, loop, writes: list) -> bool:
+    """Every statement writes a device tensor by the picks, binds names from element picks, appends, or is
+    an `if`/inner range loop of the same; each call is plain (torch, tensor methods, no module). Writes found
+    go into `writes` as (node, tensor name)."""
+    for stmt in statements:
+        if isinstance(stmt, ast.Pass | ast.Continue | ast.Break):
+            continue
+        if isinstance(stmt, ast.If):
+            if not _plain_calls(walk(stmt.test), index, function) or not _writes_only(
+                stmt.body + stmt.orelse, picks, index, function, loop, writes
+            ):
+                return False
+            continue
+        if isinstance(stmt, ast.For):
+            if not _range_loop(stmt) or not _writes_only(
+                stmt.body, picks | {stmt.target.id}, index, function, loop, writes
+            ):
+                return False
+            continue
+        if isinstance(stmt, ast.Expr):
+            if not (isinstance(stmt.value, ast.Call) and method_name(stmt.value) == "append"):
+                return False
+            if not _plain_calls(walk(stmt.value), index, function):
+                return False
+            continue
+        if not isinstance(stmt, ast.Assign | ast.AugAssign):
+            return False
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if not _plain_calls(walk(stmt.value), index, function) or _numpy_call(stmt.value, index):
+            return False  # (`mask = np.where(m[j])[0]`: each pass works on the host)
+        leaves = [leaf for t in targets for leaf in _leaves(t)]
+        if all(isinstance(leaf, ast.Name) for leaf in leaves):
+            if names_in(stmt.value) & picks:
+                picks |= {leaf.id for leaf in leaves}
+            continue
+        for leaf in leaves:
+            owner = base_name(leaf.value) if isinstance(leaf, ast.Subscript) else None
+            if owner is None or not isinstance(leaf.value, ast.Name):
+                return False
+            if not (names_in(leaf.slice) & picks) or not _on_device_at(index, function, owner, loop.lineno):
+                return False
+            if not isinstance(leaf.slice, ast.Tuple) and not _torch_made(index, function, owner, loop.lineno):
+                return False  # (`feats[i] = feats[i].view(...)` into what a model returned: maybe a list)
+            writes.append((stmt, owner))
+    return True
+
+
+def _headers(stmt: ast.stmt) -> list[ast.AST]:
+    """The expressions a compound statement evaluates itself (a test, an iterable, a context manager)."""
+    if isinstance(stmt, ast.If | ast.While):
+        return [stmt.test]
+    if isinstance(stmt, ast.For):
+        return [stmt.iter]
+    if isinstance(stmt, ast.With):
+        return [item.context_expr for item in stmt.items]
+    return []
+
+
 def check_python_loop_over_tensor(index: ModuleIndex):
     # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
     tensors = functools.cache(lambda: _tensor_names(index))
+    read_lines = set()
     for loop in index.loops:
         if isinstance(loop, COMPREHENSION_TYPES):
             found = _tensor_rows_comprehension(loop, index, tensors)
@@ -1618,51 +2199,53 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             continue
         if not isinstance(loop, ast.For):
             continue
-        if loop.orelse:
-            continue
-        if not isinstance(loop.target, ast.Name):
-            wider = _wider_shapes(loop, index)
-            if wider is not None:
-                yield wider
-            continue
-        if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors():  # for p in probs: ...
-            owner, var = loop.iter.id, loop.target.id
-            if (
-                not _uses(loop.body, var)
-                or not _scalar_body(loop.body, index, {var})
-                or _string_keys(loop.body, var)
-                or _keys_of(loop.body, owner, var)
-            ):
-                continue
-        else:
-            var = loop.target.id
-            owner = _range_of_tensor(loop, tensors) or _filled_tensor(loop, var, tensors, index)
-            if (
-                owner is None
-                or not _indexes_with(loop.body, owner, var)
-                or not _scalar_body(loop.body, index, {var})
-            ):
-                owner = _read_per_element(loop, var, index)
-                if (
-                    owner is None
-                    or not _indexes_with(loop.body, owner, var)
-                    or not _scalar_body(loop.body, index, {var}, temps=True)
-                    or not _writes_count(loop.body)
-                ):
-                    pair = _read_per_pair(loop, var, index) if isinstance(loop.iter, ast.Name) else None
-                    if pair is not None:
-                        yield pair
-                        continue
-                    tested = _tested_per_element(loop, var, index, tensors)
-                    if tested is not None:
-                        if not _tested_in_parent(loop, index, tensors):
-                            yield _element_finding(loop, tested)
-                        continue
-                    wider = _wider_shapes(loop, index)
-                    if wider is not None:
-                        yield wider
-                    continue
-        yield _element_finding(loop, owner)
+        found = _element_loop(loop, index, tensors)
+        if found is None or found.line == loop.lineno:
+            # a read in the body names the sync better than the loop's head (torch-fix48)
+            found = _row_host_read(loop, index) or found
+        if found is None:
+            found = _row_writes(loop, index)
+        if found is not None and (found.line, found.col) not in read_lines:
+            read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
+            yield found
+
+
+def _element_loop(loop, index: ModuleIndex, tensors) -> RawFinding | None:
+    """The finding of a `for` loop by the shapes before torch-fix48 (element arithmetic, reads into a
+    counter, rows stacked, elements tested), or None."""
+    if loop.orelse:
+        return None
+    if not isinstance(loop.target, ast.Name):
+        return _wider_shapes(loop, index)
+    if isinstance(loop.iter, ast.Name) and loop.iter.id in tensors():  # for p in probs: ...
+        owner, var = loop.iter.id, loop.target.id
+        if (
+            not _uses(loop.body, var)
+            or not _scalar_body(loop.body, index, {var})
+            or _string_keys(loop.body, var)
+            or _keys_of(loop.body, owner, var)
+        ):
+            return None
+        return _element_finding(loop, owner)
+    var = loop.target.id
+    owner = _range_of_tensor(loop, tensors) or _filled_tensor(loop, var, tensors, index)
+    if owner is not None and _indexes_with(loop.body, owner, var) and _scalar_body(loop.body, index, {var}):
+        return _element_finding(loop, owner)
+    owner = _read_per_element(loop, var, index)
+    if (
+        owner is not None
+        and _indexes_with(loop.body, owner, var)
+        and _scalar_body(loop.body, index, {var}, temps=True)
+        and _writes_count(loop.body)
+    ):
+        return _element_finding(loop, owner)
+    pair = _read_per_pair(loop, var, index) if isinstance(loop.iter, ast.Name) else None
+    if pair is not None:
+        return pair
+    tested = _tested_per_element(loop, var, index, tensors)
+    if tested is not None:
+        return None if _tested_in_parent(loop, index, tensors) else _element_finding(loop, tested)
+    return _wider_shapes(loop, index)
 
 
 def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
@@ -2008,6 +2591,17 @@ t = t * 2 + 1
             "comprehension straight over such a tensor (`for n in t`, `enumerate(t)`; or `t` a reduction "
             "such as `labels.sum(1)` of a name the def uses as a tensor): BERT4Rec's NDCG; these reads, 3 of 3 "
             "right in three repositories, are reported at `medium`."
+            " Branch torch-fix48 (tuned on hold-outs 13-16): a loop over a batch's rows (`range` sized by a "
+            "tensor, or the rows of a tensor its def put on the device, by a def-local placement of names: "
+            "moved, a model's or sub-module's output, torch ops on those; a parameter is unknown) run on "
+            "every step (in another loop, a forward, a loss, a step def or one named `*_step`) that reads a "
+            "row or element of such a tensor to the host (`.item()`, `.tolist()`, `.cpu()`, `.to('cpu')`, "
+            "`.nonzero()`, `int()`/`float()`; `.numpy()` only after a `.cpu()`), reported at the read (it "
+            "replaces a finding at the same loop's head), or whose body only writes elements or rows of such "
+            "a tensor by the loop variables; loops that save or draw each row, entries of per-image result "
+            "dicts (`outputs[i]['boxes']`), rows picked by a mask, rows through a model call, a handful of "
+            "examples before a `break` and single-index writes into what a model returned (a list) are "
+            "left alone."
         ),
         confidence="medium",
         check=check_python_loop_over_tensor,

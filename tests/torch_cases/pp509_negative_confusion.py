@@ -18,16 +18,6 @@ def report(conf_mat, names):
         print(names[i], conf_mat[i, i] / max(total, 1))
 
 
-def decode_batches(model, loader, vocab):
-    words = []
-    for x in loader:
-        ids = model(x).argmax(-1)
-        for j in range(len(ids)):
-            token = ids[j].item()
-            words.append(vocab[token])
-    return words
-
-
 def show_grid(samples):
     for i in range(len(samples)):
         image = samples[i].cpu()
