@@ -862,16 +862,7 @@ def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
     decoding = facts(index).loop_cache("decoding classes", None, lambda: _decoding_classes(index))
     if not decoding:
         return False
-    dataset = loader_dataset(call)
-    if isinstance(dataset, ast.Name):
-        made = [
-            node.value
-            for node in index.call_assignments
-            if node.lineno <= call.lineno
-            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
-            and call_function(index, node.value) is function
-        ]
-        dataset = made[-1] if made else None
+    dataset = _dataset_value(call, index)
     if not (isinstance(dataset, ast.Call) and base_name(dataset.func) in decoding):
         return False
     _, shuffle = loader_argument(call, "shuffle", 2, index)
@@ -885,6 +876,23 @@ def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
         else set()
     )
     return _returned_at(function, bound, call) is not None
+
+
+def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+    """The loader's dataset argument, or for a name the value the loader's def last bound it to before the
+    loader (`ds = Dataset(folder)`; None when the def binds it to no call)."""
+    dataset = loader_dataset(call)
+    if not isinstance(dataset, ast.Name):
+        return dataset
+    function = call_function(index, call)
+    made = [
+        node.value
+        for node in index.call_assignments
+        if node.lineno <= call.lineno
+        and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+        and call_function(index, node.value) is function
+    ]
+    return made[-1] if made else None
 
 
 def _decoding_classes(index: ModuleIndex) -> set[str]:
@@ -904,17 +912,7 @@ def _made_here(call: ast.Call, index: ModuleIndex) -> bool:
     ...)`, or a name the def binds to a class's call), not data held in memory (`little_to_pin`) nor an
     attribute of a container loaded elsewhere (`trainset = dataset.train`: a list of graphs unpickled
     whole) or items of one (`DGLFormDataset(trainset[:n][0], trainset[:n][1])`)."""
-    dataset = loader_dataset(call)
-    if isinstance(dataset, ast.Name):
-        function = call_function(index, call)
-        made = [
-            node.value
-            for node in index.call_assignments
-            if node.lineno <= call.lineno
-            and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
-            and call_function(index, node.value) is function
-        ]
-        dataset = made[-1] if made else None
+    dataset = _dataset_value(call, index)
     return (
         isinstance(dataset, ast.Call)
         and (base_name(dataset.func) or "")[:1].isupper()
