@@ -2460,12 +2460,8 @@ def _setting(node: ast.AST) -> bool:
     )
 
 
-def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
-    """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
-    on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
-    `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
-    it fills with one or with an attribute of `self` that only `__init__` sets (VoteNet's `decode_scores(...,
-    self.mean_size_arr)` from `forward`): the whole array crosses to the device again on every call."""
+def _array_root(node: ast.AST) -> ast.AST:
+    """The array under conversions (`arr.astype(np.float32)`, `_ARRAY_METHODS`): what `from_numpy` copies."""
     while (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -2473,6 +2469,16 @@ def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST,
         and isinstance(node.func.value, ast.Name | ast.Attribute)
     ):
         node = node.func.value
+    return node
+
+
+def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
+    """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
+    on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
+    `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
+    it fills with one or with an attribute of `self` that only `__init__` sets (VoteNet's `decode_scores(...,
+    self.mean_size_arr)` from `forward`): the whole array crosses to the device again on every call."""
+    node = _array_root(node)
     if _setting(node):
         return True
     if not isinstance(node, ast.Name):
@@ -2491,13 +2497,7 @@ def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: 
     pass of `fit_one_epoch`'s batch loop): the same array crosses to the device on every pass."""
     if _settled_array(index, function, bound, node, line):
         return True
-    while (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _ARRAY_METHODS
-        and isinstance(node.func.value, ast.Name | ast.Attribute)
-    ):
-        node = node.func.value
+    node = _array_root(node)
     if loop is None or function is None or not isinstance(node, ast.Name) or bound(line, node.id) is not None:
         return False
     if node.id not in parameter_names(function) and not any(

@@ -375,12 +375,20 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
         if not steppers:
             continue
         check = lowered_on_toys(functools.partial(check_host_sync, steppers=steppers))
-        noqa = noqa_lines(texts[path])
-        for raw in check(index):
-            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
-                continue
-            reported.add((path, raw.line))
-            found.append(project_finding(path, raw, _READ_RULE))
+        found += _new_reads(check, index, path, texts[path], reported)
+    return found
+
+
+def _new_reads(check, index, path: str, text: str, reported: set) -> list[Finding]:
+    """`check`'s PP501 findings in one module, as project findings: not a line already reported (which it
+    adds to `reported`) nor one a `noqa` silences."""
+    noqa = noqa_lines(text)
+    found = []
+    for raw in check(index):
+        if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
+            continue
+        reported.add((path, raw.line))
+        found.append(project_finding(path, raw, _READ_RULE))
     return found
 
 
@@ -427,12 +435,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
         index = parse_index(texts[path])
         if index is None or (not linked and not _uses_placing_class(index, path, inheriting[path], texts)):
             continue
-        noqa = noqa_lines(texts[path])
-        for raw in check(index):
-            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _READ_RULE):
-                continue
-            reported.add((path, raw.line))
-            found.append(project_finding(path, raw, _READ_RULE))
+        found += _new_reads(check, index, path, texts[path], reported)
     return found
 
 
