@@ -11,7 +11,7 @@ def train(model, loader, optimizer, criterion):
         loss = criterion(model(x.cuda()), y.cuda())
         loss.backward()
         optimizer.step()
-        torch.cuda.synchronize()  # expect: PP510
+        torch.cuda.synchronize()  # expect: PP510 high
         free_memory()  # expect: PP510
 
 

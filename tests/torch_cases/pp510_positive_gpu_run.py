@@ -20,7 +20,7 @@ def train_tokens(model, optimizer, train_loader, max_steps):
         optimizer.step()
         optimizer.zero_grad()
         if device_type == "cuda":
-            torch.cuda.synchronize()  # expect: PP510
+            torch.cuda.synchronize()  # expect: PP510 high
         print(f"step {step} dt {time.time() - t0:.3f}")
 
 
@@ -29,12 +29,12 @@ def train_translation(opt, model, dataset):
     for _epoch in range(opt.n_epochs):
         for data in dataset:
             if len(opt.gpu_ids) > 0:
-                torch.cuda.synchronize()  # expect: PP510
+                torch.cuda.synchronize()  # expect: PP510 high
             start = time.time()
             model.set_input(data)
             model.optimize_parameters()
             if len(opt.gpu_ids) > 0:
-                torch.cuda.synchronize()  # expect: PP510
+                torch.cuda.synchronize()  # expect: PP510 high
             print((time.time() - start) / opt.batch_size)
 
 
@@ -47,7 +47,7 @@ def train_unit(trainer, config):
             with Timer("Elapsed time in update: %f"):
                 trainer.dis_update(images_a, images_b, config)
                 trainer.gen_update(images_a, images_b, config)
-                torch.cuda.synchronize()  # expect: PP510
+                torch.cuda.synchronize()  # expect: PP510 high
 
 
 if __name__ == "__main__":

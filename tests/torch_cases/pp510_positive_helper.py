@@ -9,7 +9,7 @@ def train_one_epoch(model, optimizer, criterion, loader, log):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        torch.cuda.synchronize()  # expect: PP510
+        torch.cuda.synchronize()  # expect: PP510 high
         log.append(loss.detach())
 
 

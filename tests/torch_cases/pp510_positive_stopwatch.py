@@ -17,6 +17,6 @@ def train_epoch(epoch):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        torch.cuda.synchronize()  # expect: PP510
+        torch.cuda.synchronize()  # expect: PP510 high
         timer.toc()
     print(epoch, timer.average_time)

@@ -21,7 +21,7 @@ def train_moco(epoch, batch_time, loss_meter):
         loss.backward()
         optimizer.step()
         loss_meter.update(loss.detach())
-        torch.cuda.synchronize()  # expect: PP510
+        torch.cuda.synchronize()  # expect: PP510 high
         batch_time.update(time.time() - end)
         end = time.time()
         if idx % 100 == 0:
@@ -36,4 +36,4 @@ def train(epoch):
         loss.backward()
         optimizer.step()
         if torch.cuda.is_available():
-            torch.cuda.synchronize()  # expect: PP510
+            torch.cuda.synchronize()  # expect: PP510 high
