@@ -562,7 +562,7 @@ def _reset_before(loop, keeper: str, accumulation, fx) -> bool:
             block = getattr(parent, field, None)
             if not isinstance(block, list) or child not in block:
                 continue
-            before = block[: block.index(child)]
+            before = _always_run(block[: block.index(child)])
             if any(
                 isinstance(stmt, ast.Assign)
                 and _accumulation(stmt) is None
@@ -574,6 +574,18 @@ def _reset_before(loop, keeper: str, accumulation, fx) -> bool:
             return False
         child = parent
     return False
+
+
+def _always_run(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements, with the bodies of the `with` blocks among them in their place (a `with` body runs
+    whenever the `with` does: open_clip's `with autocast(): ... total_loss = sum(...)`, then `total_loss =
+    total_loss * loss_scale` after the block, binds the total afresh each step)."""
+    found: list[ast.stmt] = []
+    for stmt in statements:
+        found.append(stmt)
+        if isinstance(stmt, ast.With | ast.AsyncWith):
+            found.extend(_always_run(stmt.body))
+    return found
 
 
 def _reset_in(nodes, keeper: str, accumulation) -> bool:
@@ -699,6 +711,9 @@ for x, y in loader:
             "block on the way from the step down to the sum (`else: c_loss_all = 0`, then `for output in "
             "outputs: c_loss_all += c_loss`: CenterNet's per-head sums of one step) holds no history; a "
             "helper's `return loss` whose last binding above is `loss = loss.item()` returns a float (NCF)."
+            " Branch torch-fix49: such an earlier statement may sit in a `with` block, whose body always runs "
+            "(open_clip's `with autocast(): ... total_loss = sum(...)`, then `total_loss = total_loss * "
+            "loss_scale` and its backward in the same step)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),
