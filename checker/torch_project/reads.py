@@ -16,7 +16,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
-from checker.rules.torch_common import lowered_on_toys
+from checker.rules.torch_common import lowered_on_toys, uses_torch
 from checker.rules.torch_sync import (
     check_host_sync,
     host_readers,
@@ -68,7 +68,40 @@ def reads_across_modules(
         findings = findings + _reads_off_device(texts, findings)
         findings = findings + _reader_loops(texts, findings)
         findings = findings + _stepper_loops(texts, findings)
+        findings = findings + _untorched_modules(texts, findings)
     return findings
+
+
+_IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", re.MULTILINE)
+
+
+def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """PP501 findings of the module pass (`check_host_sync`) for modules it skipped because they name no
+    torch (`uses_torch`: no import of it, no `torch.` name), while their text backpropagates, steps and
+    reads on the host and they import a module of the project that does import torch: a trainer whose
+    tensors all come from the project's own code (deep-person-reid's `ImageSoftmaxEngine(Engine)` in
+    `torchreid/engine/image/softmax.py` runs `loss.backward()`, `self.optimizer.step()` and returns
+    `loss.item()` every step, importing only `torchreid` and `..engine`)."""
+    candidates = [
+        p
+        for p, t in texts.items()
+        if ".backward(" in t and ".step(" in t and _READS.search(t) and not _IMPORTS_TORCH.search(t)
+    ]
+    if not candidates:
+        return []
+    torch_modules = {p for p, t in texts.items() if _IMPORTS_TORCH.search(t)}
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    check = lowered_on_toys(check_host_sync)
+    found = []
+    for path in candidates:
+        text = texts[path]
+        if file_is_silenced(text) or not _imported_paths(text, path) & torch_modules:
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is None or uses_torch(index):
+            continue  # (the module pass judged it)
+        found += _new_reads(check, index, path, text, reported)
+    return found
 
 
 _WORD = re.compile(r"\w+")

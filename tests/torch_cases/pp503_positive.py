@@ -7,7 +7,7 @@ def validate(model, val_loader, criterion, device):
     for images, target in val_loader:
         images, target = images.to(device), target.to(device)
         output = model(images)  # expect: PP503
-        correct += (output.argmax(1) == target).sum().item()
+        correct += (output.argmax(1) == target).sum().item()  # expect: PP501 medium
         total += target.size(0)
     return correct / total
 
