@@ -154,3 +154,15 @@ def test_a_map_of_imported_record_parsing_or_of_an_unknown_module_stays_low(tmp_
         "imported_cheap/train.py:6": "low",
         "imported_cheap/train.py:8": "low",
     }
+
+
+def test_a_loader_another_module_fits_is_medium_and_one_only_scored_is_low(tmp_path):
+    """tf-cal28, a deblurring project: the loader whose pipeline train.py fits (`train_pairs =
+    load_pairs(...)`) is `medium` (`_trained_elsewhere`); the loader evaluate.py scores once is `low` (a costly
+    map neither trained nor validated); each file alone is `low` (before tf-cal28 all three were `medium`). The
+    same project with threaded maps has no PP202."""
+    folder = copied(tmp_path, "loaders")
+    assert levels(folder, lift=False) == {"loaders/dataset.py:15": "medium", "loaders/dataset.py:21": "low"}
+    alone, _, _ = check_paths([str(folder / "dataset.py")])
+    assert [(f.line, f.confidence) for f in alone if f.rule == "PP202"] == [(15, "low"), (21, "low")]
+    assert levels(copied(tmp_path, "loaders_ok"), lift=False) == {}

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from checker import check_source
+from checker import check_paths, check_source
 from checker.rules import all_rules
 
 
@@ -1613,6 +1614,23 @@ model.fit(train, epochs=10, validation_data=val)
         "for images, labels in train:\n    train_step(images, labels)\nsave(val)",
     )
     assert sure(looped, "PP202") == [(8, "high"), (9, "low")]
+
+
+def test_pp202_is_high_on_validation_data_in_a_real_script(tmp_path):
+    """tf-cal28, a transfer-learning script: the serial decode map of the pipeline `fit` validates on every
+    epoch is `high` beside the training one (22 of 22 right as first read over readings 15-21, `medium`
+    before); the test split scored once is `low`. The same script with threaded maps has no PP202."""
+    fixtures = Path(__file__).parent / "fixtures" / "ppcheck" / "levels"
+    for name in ("flowers", "flowers_ok"):
+        shutil.copytree(fixtures / name, tmp_path / name)  # files under tests/ get no findings
+    found, _, _ = check_paths([str(tmp_path / "flowers")])
+    assert [(f.line, f.confidence) for f in found if f.rule == "PP202"] == [
+        (22, "high"),
+        (23, "high"),
+        (24, "low"),
+    ]
+    clean, _, _ = check_paths([str(tmp_path / "flowers_ok")])
+    assert clean == []
 
 
 def test_pp202_is_medium_only_on_pipelines_read_at_scale():
