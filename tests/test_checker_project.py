@@ -166,3 +166,20 @@ def test_a_loader_another_module_fits_is_medium_and_one_only_scored_is_low(tmp_p
     alone, _, _ = check_paths([str(folder / "dataset.py")])
     assert [(f.line, f.confidence) for f in alone if f.rule == "PP202"] == [(15, "low"), (21, "low")]
     assert levels(copied(tmp_path, "loaders_ok"), lift=False) == {}
+
+
+def test_a_per_sample_predict_in_a_method_nothing_calls_is_medium(tmp_path):
+    """tf-cal28: PP301 in a synthesiser's `evaluate` method that nothing in the project calls (the training
+    loop's `train_model.evaluate(...)` is Keras' own) is `medium` (the two such findings read over readings
+    15-21 were debatable); once a script calls it, it is `high` again, and so is the file checked alone."""
+    folder = copied(tmp_path, "uncalled_predict")
+
+    def pp301(*paths):
+        found, _, _ = check_paths([str(p) for p in paths])
+        return [(Path(f.path).name, f.line, f.confidence) for f in found if f.rule == "PP301"]
+
+    assert pp301(folder) == [("synth.py", 23, "medium")]
+    assert pp301(folder / "synth.py") == [("synth.py", 23, "high")]
+    main = folder / "main.py"
+    main.write_text(main.read_text(encoding="utf-8") + 'print(synth.evaluate(load_rows("test.csv")))\n')
+    assert pp301(folder) == [("synth.py", 23, "high")]
