@@ -92,4 +92,4 @@ class Protonet(nn.Module):
                 (getattr(self, f"{n}_fisher") * (p - getattr(self, f"{n}_mean")) ** 2).sum() for n, p in []
             )
         except AttributeError:
-            return Variable(torch.zeros(1)).cuda() if cuda else Variable(torch.zeros(1))  # expect: PP506
+            return Variable(torch.zeros(1)).cuda() if cuda else Variable(torch.zeros(1))  # expect: PP506 high
