@@ -16,6 +16,7 @@ def sample_grid(n_noise=100):
     for label in range(10):
         z = torch.randn(1, n_noise).to(device)  # expect: PP506 low
         c = torch.zeros(1, 10).to(device)  # expect: PP506 low
+        c[0, label] = 1
         images.append(generator(z, c))
     return images
 
