@@ -37,8 +37,10 @@ from checker.rules.torch_common import (
 )
 from checker.rules.torch_sync import (
     _defs_called_by,
+    _defs_reached,
     _forward_functions,
     _loss_defs,
+    _model_pass,
     _step_helpers,
     _training_step_defs,
 )
@@ -1739,6 +1741,8 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
         # `torch.argsort(score)`, `F.softmax(sim, dim=1)`: where its inputs are
         kinds = [_device_placed(a, index, function, placed) for a in call.args]
         return True if True in kinds else None
+    if method in _SIZES:
+        return False  # (`bsz, heads, n, d = item.size()`: Python numbers, torch-fix50)
     if method is None or method in _META or method in _NOT_TENSORS:
         return None
     receiver = base_name(call.func.value)
@@ -1749,6 +1753,10 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return _device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+# tensor methods whose result is a Python number or a torch.Size on the host
+_SIZES = frozenset({"size", "dim", "numel", "element_size", "get_device", "data_ptr"})
 
 
 def _names_cpu(node: ast.AST) -> bool:
@@ -1821,8 +1829,10 @@ def _device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, b
 
     def make():
         scope = function or index.tree
-        placed: dict[str, bool | None] = {}
-        history: dict[str, list[tuple[int, bool | None]]] = {}
+        placed: dict[str, bool | None] = dict(_parameter_places(index, function))
+        history: dict[str, list[tuple[int, bool | None]]] = {
+            name: [(function.lineno, kind)] for name, kind in placed.items()
+        }
         for stmt in _own_statements(scope):
             if isinstance(stmt, ast.Assign):
                 value = stmt.value
@@ -1844,6 +1854,48 @@ def _device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, b
         return history
 
     return facts(index).loop_cache("device_history", function, make)
+
+
+def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
+    """(torch-fix50) The def's parameters that its calls in the module hand a device value (a model's or a
+    sub-module's output, a moved tensor, torch ops on those), none of them a host value: `scores` of
+    UNITER's `self.sample_neg_ix(scores, targets, num_bbs)`, called from a forward with the re-scoring
+    head's output. Each caller's places are its own `_device_history` (a def being worked out gives none:
+    recursion stops there)."""
+    if not isinstance(function, FUNCTION_TYPES):
+        return {}
+    sites = facts(index).callers.get(id(function), [])
+    if not sites:
+        return {}
+    busy = facts(index).loop_cache("placing", None, set)
+    if id(function) in busy:
+        return {}
+    busy.add(id(function))
+    try:
+        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+        skip = 1 if params[:1] in (["self"], ["cls"]) else 0
+        places: dict[str, set] = {}
+        for site in sites:
+            call = site.node
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                continue
+            given = {params[skip + i]: a for i, a in enumerate(call.args) if skip + i < len(params)}
+            given.update({k.arg: k.value for k in call.keywords if k.arg in params})
+            if not given:
+                continue
+            before = {}
+            for name, bindings in _device_history(index, site.function).items():
+                for at, kind in bindings:
+                    if at >= call.lineno:
+                        break
+                    before[name] = kind
+            for name, arg in given.items():
+                places.setdefault(name, set()).add(_device_placed(arg, index, site.function, before))
+        return {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
+    finally:
+        busy.discard(id(function))
 
 
 def _on_device_at(index: ModuleIndex, function, name: str, line: int) -> bool:
@@ -1882,10 +1934,22 @@ def _runs_every_step(loop, index: ModuleIndex) -> bool:
     )
     function = index.loop_function.get(id(loop))
     while function is not None:
-        if id(function) in steps:
+        if id(function) in steps or id(function) in _model_pass_defs(index):
             return True
         function = index.function_parent.get(id(function))
     return False
+
+
+def _model_pass_defs(index: ModuleIndex) -> set[int]:
+    """(torch-fix50) The module's defs that a loop running a model on every pass calls (3 levels): a beam
+    search's `_calc_banned_ngram_tokens(prev_input_ids, ...)`, run once per decoding step through
+    `_postprocess_next_token_scores`. (`_model_pass`: not a loop that breaks after a literal few.)"""
+
+    def make() -> set[int]:
+        sites = [site for site in index.calls if site.loops and _model_pass(index, site.loops)]
+        return {id(f) for f in _defs_reached(index, sites)}
+
+    return facts(index).loop_cache("model_pass_defs", None, make)
 
 
 _ROW_READS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
@@ -1939,8 +2003,10 @@ def _row_names(loop, index: ModuleIndex, function) -> tuple[set[str], set[str]] 
 
 
 def _sized_by_batch(loop, index: ModuleIndex) -> bool:
-    """`_sized_by_tensor`, or `range(bz)` in a def nested in the one that binds `bz = queries.shape[0]`."""
-    if _sized_by_tensor(loop, index):
+    """`_sized_by_tensor`, or `range(bz)` in a def nested in the one that binds `bz = queries.shape[0]`,
+    or (torch-fix50) a count the def is handed: `range(num_hypos)`, `range(len(num_bbs))` of a parameter
+    (a helper given the batch's size or its per-sample list)."""
+    if _sized_by_tensor(loop, index) or _counted_by_parameter(loop, index):
         return True
     bound = loop.iter.args[0]
     if not isinstance(bound, ast.Name):
@@ -1954,16 +2020,39 @@ def _sized_by_batch(loop, index: ModuleIndex) -> bool:
     return False
 
 
+def _counted_by_parameter(loop, index: ModuleIndex) -> bool:
+    """`range(n)` or `range(len(n))` where `n` is a parameter of the loop's def that the def never binds."""
+    bound = loop.iter.args[0]
+    if (
+        isinstance(bound, ast.Call)
+        and isinstance(bound.func, ast.Name)
+        and bound.func.id == "len"
+        and bound.args
+    ):
+        bound = bound.args[0]
+    function = index.loop_function.get(id(loop))
+    if not (isinstance(bound, ast.Name) and isinstance(function, FUNCTION_TYPES)):
+        return False
+    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    return bound.id in params and not any(
+        bound.id in names_in(t) for node in _scope_nodes(index, function, ast.Assign) for t in node.targets
+    )
+
+
 _SHOWS_ROWS = re.compile(
     r"(?i)(?:^|_)(?:save|imsave|imwrite|savefig)|^(?:imshow|show|subplot|rectangle|puttext|waitkey|plot|text)$"
 )
 
 
 def _writes_files(loop, index: ModuleIndex) -> bool:
-    """The loop writes each row to a file (`Image.fromarray(x).save(path)`, `np.save`, `torchaudio.save`) or
-    draws it (`cv2.rectangle`, `plt.subplot`, `cv2.imshow`): its passes wait on the disk or the screen, not
+    """The loop writes each row to a file (`Image.fromarray(x).save(path)`, `np.save`, `torchaudio.save`,
+    `wavfile.write(path, sr, wav)` of an imported module: torch-fix50) or draws it (`cv2.rectangle`, `plt.subplot`, `cv2.imshow`): its passes wait on the disk or the screen, not
     on the copies."""
-    return any(_SHOWS_ROWS.search(base_name(site.node.func) or "") for site in index.loop_calls[id(loop)])
+    return any(
+        _SHOWS_ROWS.search(base_name(site.node.func) or "")
+        or (index.resolver.call_name(site.node) or "").endswith(".write")  # (a module's, not `f.write(line)`)
+        for site in index.loop_calls[id(loop)]
+    )
 
 
 def _masked(value: ast.AST) -> bool:

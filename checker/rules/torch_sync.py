@@ -2112,6 +2112,7 @@ def _created_on_host(
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
+                or _host_random_draw(node.args[0], index, bound, line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -2138,8 +2139,11 @@ def _created_on_host(
             if (
                 name in _CONSTRUCTORS
                 and not sizes
-                and not _constant(node, steady, lambda held, at=line: bound(at, held))
+                and not _constant(
+                    node, steady, lambda held, at=line: bound(at, held), _imported_values(index)
+                )
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
+                and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -2152,6 +2156,32 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+# (NumPy's random functions that set or keep the generator's state, or permute in place: no draw)
+_NOT_DRAWS = frozenset({"seed", "RandomState", "default_rng", "get_state", "set_state", "shuffle"})
+
+
+def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
+    """(torch-fix50) A draw of NumPy's random generator, scaled or shifted, or a name the scope last bound to
+    one: `torch.Tensor(t * np.random.gumbel(size=probs.shape)).cuda()` (MAGE's masking noise, every
+    decoding step) or `indices_np = np.random.choice(n, size=(b,), p=p)` then
+    `th.from_numpy(indices_np).long().to(device)` (a diffusion schedule sampler, every micro-batch): random
+    numbers made on the host, as `torch.randn(...)` without `device=` makes them, where torch's generator
+    could draw them on the device."""
+    while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
+        node = node.func.value
+    if isinstance(node, ast.BinOp):
+        return any(_host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right))
+    if isinstance(node, ast.Name) and depth < 2:
+        value = bound(line, node.id)
+        return value is not None and _host_random_draw(
+            value, index, bound, getattr(value, "lineno", line), depth + 1
+        )
+    if not isinstance(node, ast.Call):
+        return False
+    name = index.resolver.call_name(node) or ""
+    return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
 
 
 _DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
@@ -2639,7 +2669,9 @@ _LITERAL_PARTS = (
 )
 
 
-def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -> bool:
+def _constant(
+    call: ast.Call, steady: Callable[[], set[str]], bound: Callable, imported: frozenset[str] = frozenset()
+) -> bool:
     """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
     made once would do. A capital the loop last bound to rows of an array (`A = centroids[idx]`, `F =
     feats[rows]`, hold-out 10) is a mathematical name for the step's data, not a constant by its case."""
@@ -2648,13 +2680,56 @@ def _constant(call: ast.Call, steady: Callable[[], set[str]], bound: Callable) -
         isinstance(n, _LITERAL_PARTS)
         or _config_constant(n)
         or _setting_attribute(n, steady)
+        or _constant_fill(n, imported)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
         )
         for part in parts
-        for n in _constant_parts(part, lambda n: _config_constant(n) or _setting_attribute(n, steady))
+        for n in _constant_parts(
+            part,
+            lambda n: _config_constant(n) or _setting_attribute(n, steady) or _constant_fill(n, imported),
+        )
     )
+
+
+def _constant_fill(node: ast.AST, imported: frozenset[str] = frozenset()) -> bool:
+    """(torch-fix50) `[SOS_token for _ in range(batch_size)]`: a list comprehension of one literal, CONSTANT
+    name or value imported from a module of the project (`from load import SOS_token`; `imported`), or a
+    fill of those, over `range(...)` alone, the spelling of `[SOS_token] * batch_size`: a tensor made of it
+    is a constant fill however many rows it has (a chatbot's decoder start tokens, built on the host and
+    moved every training step, hold-out 14)."""
+    if not isinstance(node, ast.ListComp) or any(
+        g.ifs
+        or not (
+            isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Name) and g.iter.func.id == "range"
+        )
+        for g in node.generators
+    ):
+        return False
+    elt = node.elt
+    return (
+        isinstance(elt, ast.Constant)
+        or (isinstance(elt, ast.Name) and (elt.id.isupper() or elt.id in imported))
+        or _config_constant(elt)
+        or _constant_fill(elt, imported)
+    )
+
+
+def _imported_values(index: ModuleIndex) -> frozenset[str]:
+    """Names a `from module import name` of a module outside torch and NumPy binds (`from load import
+    SOS_token`) and the module never binds again: values fixed for this module."""
+
+    def make() -> frozenset[str]:
+        return frozenset(
+            alias.asname or alias.name
+            for node in index.imports
+            if isinstance(node, ast.ImportFrom) and not (node.module or "").startswith(("torch", "numpy"))
+            for alias in node.names
+            if alias.name != "*" and (alias.asname or alias.name) not in index.name_values
+        )
+
+    return facts(index).loop_cache("imported_values", None, make)
 
 
 _SETTINGS_OBJECT = re.compile(r"^(?:self\.)?(?:args|opt|opts|cfg|config|hparams|hp)$")
