@@ -2049,10 +2049,36 @@ def _writes_files(loop, index: ModuleIndex) -> bool:
     `wavfile.write(path, sr, wav)` of an imported module: torch-fix50) or draws it (`cv2.rectangle`, `plt.subplot`, `cv2.imshow`): its passes wait on the disk or the screen, not
     on the copies."""
     return any(
-        _SHOWS_ROWS.search(base_name(site.node.func) or "")
-        or (index.resolver.call_name(site.node) or "").endswith(".write")  # (a module's, not `f.write(line)`)
+        _SHOWS_ROWS.search(base_name(site.node.func) or "") or _module_write(site.node, index)
         for site in index.loop_calls[id(loop)]
     )
+
+
+def _module_write(call: ast.Call, index: ModuleIndex) -> bool:
+    """`wavfile.write(path, sr, wav)`: the `write` of a module (resolved, or a name the module never binds,
+    imported or handed over by a star import), which saves a file; not `f.write(line)` of a file it
+    opened."""
+    if method_name(call) != "write":
+        return False
+    if (index.resolver.call_name(call) or "").endswith(".write"):
+        return True
+    receiver = call.func.value
+    return isinstance(receiver, ast.Name) and receiver.id not in _bound_anywhere(index)
+
+
+def _bound_anywhere(index: ModuleIndex) -> set[str]:
+    """Every name the module stores to (assignments, loop and `with` targets, parameters; not imports)."""
+
+    def make() -> set[str]:
+        found = {
+            n.id for n in ast.walk(index.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        found |= {
+            a.arg for n in ast.walk(index.tree) if isinstance(n, ast.arguments) for a in n.args + n.kwonlyargs
+        }
+        return found
+
+    return facts(index).loop_cache("bound_anywhere", None, make)
 
 
 def _masked(value: ast.AST) -> bool:
