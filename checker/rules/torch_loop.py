@@ -1866,7 +1866,7 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
         return {}
     sites = facts(index).callers.get(id(function), [])
     if not sites:
-        return {}
+        return dict(outside_parameter_places(index).get(id(function), {}))
     busy = facts(index).loop_cache("placing", None, set)
     if id(function) in busy:
         return {}
@@ -1893,9 +1893,17 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
                     before[name] = kind
             for name, arg in given.items():
                 places.setdefault(name, set()).add(_device_placed(arg, index, site.function, before))
-        return {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
+        found = {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
+        return found | outside_parameter_places(index).get(id(function), {})
     finally:
         busy.discard(id(function))
+
+
+def outside_parameter_places(index: ModuleIndex, given: dict | None = None) -> dict[int, dict[str, bool]]:
+    """(torch-fix50) id(def) -> {parameter: True} that the project pass found another module's training
+    loop hands this module's def on every step (`iou_on_batch(masks, preds)` with `preds = model(images)`);
+    such a def also runs every step. `given` sets them (on a fresh index the pass parsed)."""
+    return facts(index).loop_cache("outside_places", None, lambda: dict(given or {}))
 
 
 def _on_device_at(index: ModuleIndex, function, name: str, line: int) -> bool:
@@ -1935,6 +1943,8 @@ def _runs_every_step(loop, index: ModuleIndex) -> bool:
     function = index.loop_function.get(id(loop))
     while function is not None:
         if id(function) in steps or id(function) in _model_pass_defs(index):
+            return True
+        if id(function) in outside_parameter_places(index):
             return True
         function = index.function_parent.get(id(function))
     return False
