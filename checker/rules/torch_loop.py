@@ -1881,6 +1881,8 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
                 k.arg is None for k in call.keywords
             ):
                 continue
+            if site.function is not None and not isinstance(site.function, FUNCTION_TYPES):
+                continue  # (a call in a lambda: no statements to place its names)
             given = {params[skip + i]: a for i, a in enumerate(call.args) if skip + i < len(params)}
             given.update({k.arg: k.value for k in call.keywords if k.arg in params})
             if not given:
@@ -1956,7 +1958,16 @@ def _model_pass_defs(index: ModuleIndex) -> set[int]:
     `_postprocess_next_token_scores`. (`_model_pass`: not a loop that breaks after a literal few.)"""
 
     def make() -> set[int]:
-        sites = [site for site in index.calls if site.loops and _model_pass(index, site.loops)]
+        passes: dict[tuple[int, ...], bool] = {}  # (one answer per nest of loops: many calls share one)
+        sites = []
+        for site in index.calls:
+            if not site.loops:
+                continue
+            nest = tuple(id(loop) for loop in site.loops)
+            if nest not in passes:
+                passes[nest] = _model_pass(index, site.loops)
+            if passes[nest]:
+                sites.append(site)
         return {id(f) for f in _defs_reached(index, sites)}
 
     return facts(index).loop_cache("model_pass_defs", None, make)
@@ -2509,6 +2520,8 @@ def _last_binding(index: ModuleIndex, loop, name: str) -> ast.AST | None:
     target binds it (an outer loop's item); None when the def does not bind it there (a parameter, a
     global, a name unpacked from a tuple)."""
     function = index.loop_function.get(id(loop)) or index.tree
+    if not isinstance(function, (*FUNCTION_TYPES, ast.Module)):
+        return None  # (a lambda's comprehension: no statements)
     last = None
     for stmt in _own_statements(function):
         if stmt.lineno >= loop.lineno:

@@ -15,7 +15,7 @@ import os
 import re
 
 from checker.findings import Finding
-from checker.module import ModuleIndex
+from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word
 from checker.rules.torch_common import facts, lowered_on_toys
@@ -73,8 +73,9 @@ def factories_across_modules(
 
 
 _ROWS_RULE = "PP509"
-# (a read to the host, and a Python loop over a range: a def whose text has both may read rows one by one)
-_ROW_READ = re.compile(r"\.(?:cpu|item|tolist)\(\)")
+# (a row or element read to the host, `pred[i][0].cpu()`, and a Python loop over a range: a def whose text
+# has both may read rows one by one)
+_ROW_READ = re.compile(r"\w\[[^\]\n]*\][\w.\[\]]*\.(?:cpu|item|tolist)\(\)")
 _RANGE_LOOP = re.compile(r"\bfor\b[^\n]*\bin\s+range\(")
 
 
@@ -90,7 +91,9 @@ def _rows_read_across_modules(texts: dict[str, str], findings: list[Finding]) ->
         if "torch" not in text or not _ROW_READ.search(text) or file_is_silenced(text):
             continue
         for owner, name, body in _def_bodies(text, moving=False):
-            if owner is None and _RANGE_LOOP.search(body) and _ROW_READ.search(body):
+            if owner is not None or name == "main" or TRAINS.search(body):
+                continue  # (a training function or entry point: its own loops are the module pass's)
+            if _RANGE_LOOP.search(body) and _ROW_READ.search(body):
                 helpers.setdefault(name, []).append((path,))
     if not helpers:
         return []
@@ -143,7 +146,13 @@ def _step_loop_calls(index: ModuleIndex, name: str) -> list:
                 if isinstance(func, ast.Attribute)
                 else None
             )
-            if callee == name and site.loops and site.loops[-1] is loop and not fx.periodic(site.node, loop):
+            if (
+                callee == name
+                and site.loops
+                and site.loops[-1] is loop
+                and isinstance(site.function, (*FUNCTION_TYPES, type(None)))
+                and not fx.periodic(site.node, loop)
+            ):
                 found.append(site)
     return found
 
