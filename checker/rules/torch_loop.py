@@ -2341,10 +2341,19 @@ def _writes_only(statements, picks: set[str], index: ModuleIndex, function, loop
                 return False
             if not (names_in(leaf.slice) & picks) or not _on_device_at(index, function, owner, loop.lineno):
                 return False
+            if _whole_column(leaf.slice):
+                return False  # (torch-fix50: `estimates[:, k] /= totals[k]`, a loop over sources, not rows)
             if not isinstance(leaf.slice, ast.Tuple) and not _torch_made(index, function, owner, loop.lineno):
                 return False  # (`feats[i] = feats[i].view(...)` into what a model returned: maybe a list)
             writes.append((stmt, owner))
     return True
+
+
+def _whole_column(key: ast.AST) -> bool:
+    """`[:, k]`, `[:, k, :, :]`: every row at once, by a later axis (the loop goes over columns, sources or
+    channels, as the rule's whole-column loops `p[:, i]` do), not one row per pass."""
+    first = key.elts[0] if isinstance(key, ast.Tuple) and key.elts else None
+    return isinstance(first, ast.Slice) and first.lower is None and first.upper is None and first.step is None
 
 
 def _headers(stmt: ast.stmt) -> list[ast.AST]:

@@ -75,7 +75,7 @@ def factories_across_modules(
 _ROWS_RULE = "PP509"
 # (a row or element read to the host, `pred[i][0].cpu()`, and a Python loop over a range: a def whose text
 # has both may read rows one by one)
-_ROW_READ = re.compile(r"\w\[[^\]\n]*\][\w.\[\]]*\.(?:cpu|item|tolist)\(\)")
+_ROW_READ = re.compile(r"\w\[[^\]\n]*\][\w.\[\]()]*?\.(?:cpu|item|tolist)\(\)")
 _RANGE_LOOP = re.compile(r"\bfor\b[^\n]*\bin\s+range\(")
 
 

@@ -1,6 +1,7 @@
 """Loops over a batch's rows PP509 leaves alone now that a helper's parameters take their callers' places
-(torch-fix50): each enhanced sample written to a wav file by `wavfile.write` (the wait is the disk's), and
-the sizes of each cached key or value unpacked from `.size()` (Python numbers, no row of the tensor)."""
+(torch-fix50): each enhanced sample written to a wav file by `wavfile.write` (the wait is the disk's),
+the sizes of each cached key or value unpacked from `.size()` (Python numbers, no row of the tensor), and
+each source of a separated batch rescaled as a whole column (`estimates[:, k] /= totals[k]`)."""
 
 import os
 
@@ -38,3 +39,16 @@ def decode_step(model, input_ids, past_key_values, beam_width):
     output = model(input_ids, past_key_values=past_key_values)
     selected_idx = output.logits[:, -1].argmax(-1)
     return select_past(output.past_key_values, beam_width, selected_idx)
+
+
+def rescale_sources(estimates, totals):
+    for k in range(estimates.shape[1]):
+        estimates[:, k, :, :] /= totals[k]
+    return estimates
+
+
+def separate(model, loader, totals):
+    with torch.no_grad():
+        for mix in loader:
+            estimates = model(mix.cuda())
+            yield rescale_sources(estimates, totals)
