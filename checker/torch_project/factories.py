@@ -8,16 +8,23 @@ a method doing so (or copying a tensor its `__init__` made on the host, a DDPM s
 
 from __future__ import annotations
 
+import ast
 import collections
 import functools
 import os
 import re
 
 from checker.findings import Finding
-from checker.module import ModuleIndex
+from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word
-from checker.rules.torch_common import lowered_on_toys
+from checker.rules.torch_common import facts, lowered_on_toys
+from checker.rules.torch_loop import (
+    _device_history,
+    _device_placed,
+    check_python_loop_over_tensor,
+    outside_parameter_places,
+)
 from checker.rules.torch_sync import (
     FACTORIES,
     check_created_then_moved,
@@ -48,14 +55,137 @@ def factories_across_modules(
 ) -> list[Finding]:
     """`findings` with a PP506 finding added where a loop copies to the device, every step, a tensor that
     a def of another module of the project made on the host. Only modules whose text calls a torch factory
-    are parsed for such defs, and only modules that name one of them for the copies."""
-    if codes is not None and _FACTORY_RULE not in codes:
+    are parsed for such defs, and only modules that name one of them for the copies. (torch-fix50) Also
+    PP509 where a def reads the rows of device tensors that another module's training loop hands it
+    (`_rows_read_across_modules`)."""
+    factories = codes is None or _FACTORY_RULE in codes
+    rows = codes is None or _ROWS_RULE in codes
+    if not (factories or rows):
         return findings
     sources = {} if sources is None else sources
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
-        findings = findings + _factories_moved(texts, findings)
+        if factories:
+            findings = findings + _factories_moved(texts, findings)
+        if rows:
+            findings = findings + _rows_read_across_modules(texts, findings)
     return findings
+
+
+_ROWS_RULE = "PP509"
+# (a row or element read to the host, `pred[i][0].cpu()`, and a Python loop over a range: a def whose text
+# has both may read rows one by one)
+_ROW_READ = re.compile(r"\w\[[^\]\n]*\][\w.\[\]()]*?\.(?:cpu|item|tolist)\(\)")
+_RANGE_LOOP = re.compile(r"\bfor\b[^\n]*\bin\s+range\(")
+
+
+def _rows_read_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """(torch-fix50) PP509 findings that need two modules: a module-level def (`iou_on_batch(masks, pred)`,
+    UCTransNet's metric helper) whose loop over the batch reads each row of a parameter to the host
+    (`pred[i][0].cpu()`), called on every step of another module's training loop with device tensors
+    (`preds = model(images)`, `masks = masks.cuda()`). The helper's module is checked once more knowing
+    which of its parameters hold device tensors (`outside_parameter_places`); only its new findings are
+    kept."""
+    helpers: dict[str, list[tuple[str]]] = {}
+    for path, text in texts.items():
+        if "torch" not in text or not _ROW_READ.search(text) or file_is_silenced(text):
+            continue
+        for owner, name, body in _def_bodies(text, moving=False):
+            if owner is not None or name == "main" or TRAINS.search(body):
+                continue  # (a training function or entry point: its own loops are the module pass's)
+            if _RANGE_LOOP.search(body) and _ROW_READ.search(body):
+                helpers.setdefault(name, []).append((path,))
+    if not helpers:
+        return []
+    called = re.compile(r"\b(" + "|".join(map(re.escape, helpers)) + r")\s*\(")
+    trainers = {p: t for p, t in texts.items() if _STEPS.search(t) and MOVES.search(t)}
+    given: dict[str, dict[str, list]] = {}
+    for index, chosen, _ in importers(trainers, helpers, called):
+        for name, entries in chosen.items():
+            for site in _step_loop_calls(index, name):
+                for (path,) in entries[:1]:
+                    given.setdefault(path, {}).setdefault(name, []).append(_handed_places(index, site))
+    found = []
+    reported = {(f.path, f.line) for f in findings if f.rule == _ROWS_RULE}
+    for path, by_name in sorted(given.items()):
+        index = parse_index(texts[path])
+        if index is None:
+            continue
+        seeds = {}
+        for name, calls in by_name.items():
+            function = index.module_functions.get(name)
+            if function is not None and (placed := _parameters_placed(function, calls)):
+                seeds[id(function)] = placed
+        if not seeds:
+            continue
+        outside_parameter_places(index, seeds)
+        spans = [(f.lineno, f.end_lineno or f.lineno) for f in index.functions if id(f) in seeds]
+        noqa = noqa_lines(texts[path])
+        for raw in check_python_loop_over_tensor(index):
+            if (path, raw.line) in reported or not any(a <= raw.line <= b for a, b in spans):
+                continue
+            if silenced(noqa.get(raw.line), _ROWS_RULE):
+                continue
+            reported.add((path, raw.line))
+            found.append(project_finding(path, raw, _ROWS_RULE))
+    return found
+
+
+def _step_loop_calls(index: ModuleIndex, name: str) -> list:
+    """The calls of `name` (plain or on a module, `utils.name(...)`) on every step of a training loop of the
+    module (the innermost step loop's own body, outside `if step % N`)."""
+    fx = facts(index)
+    found = []
+    for loop in fx.step_loops:
+        for site in index.loop_calls[id(loop)]:
+            func = site.node.func
+            callee = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else None
+            )
+            if (
+                callee == name
+                and site.loops
+                and site.loops[-1] is loop
+                and isinstance(site.function, (*FUNCTION_TYPES, type(None)))
+                and not fx.periodic(site.node, loop)
+            ):
+                found.append(site)
+    return found
+
+
+def _handed_places(index: ModuleIndex, site) -> tuple[list, dict]:
+    """Where each argument of the call lives (True on the device, False on the host, None unknown), by
+    position and by keyword, from the caller's own bindings."""
+    call = site.node
+    history = _device_history(index, site.function)
+    before = {}
+    for name, bindings in history.items():
+        for at, kind in bindings:
+            if at >= call.lineno:
+                break
+            before[name] = kind
+    places = [
+        None if isinstance(a, ast.Starred) else _device_placed(a, index, site.function, before)
+        for a in call.args
+    ]
+    return places, {
+        k.arg: _device_placed(k.value, index, site.function, before) for k in call.keywords if k.arg
+    }
+
+
+def _parameters_placed(function, calls: list[tuple[list, dict]]) -> dict[str, bool]:
+    """The def's parameters every call hands a device value."""
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    placed = None
+    for positional, keywords in calls:
+        here = {params[i] for i, kind in enumerate(positional) if i < len(params) and kind is True}
+        here |= {name for name, kind in keywords.items() if name in params and kind is True}
+        placed = here if placed is None else placed & here
+    return dict.fromkeys(placed or (), True)
 
 
 def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -299,13 +429,13 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
 
 
-def _def_bodies(text: str):
+def _def_bodies(text: str, moving: bool = True):
     """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
     class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
-    method); only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
+    method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
     margins = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
     for start, stop in zip(margins, margins[1:], strict=False):
-        if text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
+        if moving and text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
             continue
         if text.startswith("def ", start):
             yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]

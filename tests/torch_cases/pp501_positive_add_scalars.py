@@ -15,8 +15,8 @@ def train(m, loader, optimizer, epochs):
             global_step += 1
             mel_pred, postnet_pred = m.forward(character.cuda(), mel_input.cuda())
             mel = mel.cuda()
-            mel_loss = nn.L1Loss()(mel_pred, mel)  # expect: PP507
-            post_mel_loss = nn.L1Loss()(postnet_pred, mel)  # expect: PP507
+            mel_loss = nn.L1Loss()(mel_pred, mel)  # expect: PP507 high
+            post_mel_loss = nn.L1Loss()(postnet_pred, mel)  # expect: PP507 high
             loss = mel_loss + post_mel_loss
             writer.add_scalars(  # expect: PP501
                 "training_loss", {"mel_loss": mel_loss, "post_mel_loss": post_mel_loss}, global_step

@@ -1,7 +1,8 @@
 """Arrays with the step's data in them: positions masked by the (host) batch (`poss *= log_seqs != 0`,
-SASRec), timesteps drawn by numpy's generator with weights, labels read from the batch, and a replay
-memory kept on `self` that every step appends to, a list of the step's losses, and a list of sizes alone
-(`[w, h, w, h]`: host data however it is made)."""
+SASRec), labels read from the batch, and a replay memory kept on `self` that every step appends to, a
+list of the step's losses, and a list of sizes alone (`[w, h, w, h]`: host data however it is made).
+(Timesteps drawn by numpy's generator were here until torch-fix50: random numbers made on the host,
+`pp506_positive_numpy_draws.py`.)"""
 
 import numpy as np
 import torch
@@ -21,8 +22,6 @@ class SASRec(nn.Module):
         poss = np.tile(np.arange(1, log_seqs.shape[1] + 1), [log_seqs.shape[0], 1])
         poss *= log_seqs != 0
         seqs = seqs + self.pos_emb(torch.LongTensor(poss).to(self.dev))
-        picked = np.random.choice(len(weights), size=(log_seqs.shape[0],), p=weights)
-        t = torch.from_numpy(picked).long().to(self.dev)
         labels = np.asarray(batch_labels).reshape(-1)
         y = torch.LongTensor(labels).to(self.dev)
         self.memory.append(log_seqs.shape[0])
@@ -33,4 +32,4 @@ class SASRec(nn.Module):
         total = torch.Tensor([losses]).to(self.dev)
         h, w = log_seqs.shape
         scale = torch.Tensor([w, h, w, h]).to(self.dev)
-        return seqs, t, y, seen, total, scale
+        return seqs, y, seen, total, scale

@@ -8,9 +8,9 @@ import torch.nn.functional as F
 
 
 def trades_loss(model, x_natural, y, optimizer, step_size=0.003, epsilon=0.031, perturb_steps=10, beta=1.0):
-    criterion_kl = nn.KLDivLoss(reduction="sum")  # expect: PP507
+    criterion_kl = nn.KLDivLoss(reduction="sum")  # expect: PP507 high
     model.eval()
-    x_adv = x_natural.detach() + 0.001 * torch.randn(x_natural.shape).cuda().detach()  # expect: PP506
+    x_adv = x_natural.detach() + 0.001 * torch.randn(x_natural.shape).cuda().detach()  # expect: PP506 high
     for _ in range(perturb_steps):
         x_adv.requires_grad_()
         with torch.enable_grad():

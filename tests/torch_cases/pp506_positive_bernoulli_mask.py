@@ -15,5 +15,5 @@ class MCDropoutLayer(nn.Module):
 
     def forward(self, x):
         p = self.dropout_prob
-        mask = torch.bernoulli((1 - p) * torch.ones(self.weights.shape)).cuda()  # expect: PP506
+        mask = torch.bernoulli((1 - p) * torch.ones(self.weights.shape)).cuda()  # expect: PP506 high
         return torch.mm(x, self.weights * mask) + self.biases

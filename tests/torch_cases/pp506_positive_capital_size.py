@@ -12,5 +12,5 @@ def evaluate(trg_idx):
     for x_src in loader:
         N = x_src.size(0)
         x_src = x_src.to(device)
-        y_trg = torch.tensor([trg_idx] * N).to(device)  # expect: PP506 medium
+        y_trg = torch.tensor([trg_idx] * N).to(device)  # expect: PP506 high
         generator(x_src, y_trg)

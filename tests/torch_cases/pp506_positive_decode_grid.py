@@ -18,7 +18,7 @@ class DecodeBox:
             x = torch.sigmoid(prediction[..., 0])
             y = torch.sigmoid(prediction[..., 1])
             FloatTensor = torch.cuda.FloatTensor if x.is_cuda else torch.FloatTensor
-            grid_x = torch.linspace(0, w - 1, w).repeat(h, 1).type(FloatTensor)  # expect: PP506
-            grid_y = torch.linspace(0, h - 1, h).repeat(w, 1).t().type(FloatTensor)  # expect: PP506
+            grid_x = torch.linspace(0, w - 1, w).repeat(h, 1).type(FloatTensor)  # expect: PP506 high
+            grid_y = torch.linspace(0, h - 1, h).repeat(w, 1).t().type(FloatTensor)  # expect: PP506 high
             outputs.append(torch.stack([x + grid_x, y + grid_y], -1))
         return outputs

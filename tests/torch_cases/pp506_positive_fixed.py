@@ -48,7 +48,7 @@ class Decoder(nn.Module):
                     yseq = torch.ones(1, 1 + ys.size(1)).type_as(encoder_outputs)  # expect: PP506 low
                     new = {"yseq": yseq.long()}
                     new["yseq"][:, : ys.size(1)] = ys
-                    new["yseq"][:, ys.size(1)] = int(ids[j])
+                    new["yseq"][:, ys.size(1)] = int(ids[j])  # expect: PP509
                     kept.append(new)
             hyps = kept[:beam]
         return hyps
@@ -92,4 +92,4 @@ class Protonet(nn.Module):
                 (getattr(self, f"{n}_fisher") * (p - getattr(self, f"{n}_mean")) ** 2).sum() for n, p in []
             )
         except AttributeError:
-            return Variable(torch.zeros(1)).cuda() if cuda else Variable(torch.zeros(1))  # expect: PP506
+            return Variable(torch.zeros(1)).cuda() if cuda else Variable(torch.zeros(1))  # expect: PP506 high

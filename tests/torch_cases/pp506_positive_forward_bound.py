@@ -36,6 +36,6 @@ def evaluate(model, dev_iter, device):
         for batch in dev_iter:
             p1, p2 = model(batch)
             batch_size, c_len = p1.size()
-            mask = (torch.ones(c_len, c_len) * float("-inf")).to(device).tril(-1)  # expect: PP506 medium
+            mask = (torch.ones(c_len, c_len) * float("-inf")).to(device).tril(-1)  # expect: PP506 high
             score = p1.unsqueeze(2) + p2.unsqueeze(1) + mask
             yield score.max(dim=1)

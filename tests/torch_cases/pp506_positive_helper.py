@@ -15,7 +15,7 @@ class Diffusion:
     def generate(self, model, n):
         x = torch.randn((n, 3, 32, 32), device=self.device)
         for i in reversed(range(1, self.steps)):
-            t = (torch.ones(n) * i).long().to(self.device)  # expect: PP506 medium
+            t = (torch.ones(n) * i).long().to(self.device)  # expect: PP506 high
             x = x - model(x, t)
         return x
 

@@ -28,7 +28,7 @@ class YoloLoss(nn.Module):
 
 
 def get_one_hot(labels, num_classes):
-    ids = torch.range(0, num_classes - 1).view(1, -1).cuda()  # expect: PP506
+    ids = torch.range(0, num_classes - 1).view(1, -1).cuda()  # expect: PP506 high
     return (labels.view(-1, 1).float() == ids).float()
 
 

@@ -12,13 +12,13 @@ def compute_box_loss(end_points, config):
     mean_size_arr = config.mean_size_arr
     size_label = end_points["size_class_label"]
     one_hot = torch.cuda.FloatTensor(size_label.shape[0], size_label.shape[1], num_size_cluster).zero_()
-    mean_sizes = torch.from_numpy(mean_size_arr.astype(np.float32)).cuda()  # expect: PP506
+    mean_sizes = torch.from_numpy(mean_size_arr.astype(np.float32)).cuda()  # expect: PP506 high
     return torch.sum(one_hot.unsqueeze(-1) * mean_sizes, 2).mean()
 
 
 def decode_scores(net, end_points, num_size_cluster, mean_size_arr):
     residuals = net[:, :, :num_size_cluster]
-    sizes = torch.from_numpy(mean_size_arr.astype(np.float32)).cuda()  # expect: PP506
+    sizes = torch.from_numpy(mean_size_arr.astype(np.float32)).cuda()  # expect: PP506 high
     end_points["size_residuals"] = residuals * sizes.unsqueeze(0).unsqueeze(0)
     return end_points
 

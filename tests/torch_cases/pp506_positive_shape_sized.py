@@ -19,7 +19,7 @@ class VAE(nn.Module):
     def reparametrize(self, mu, logvar):
         std = logvar.mul(0.5).exp_()
         eps = torch.FloatTensor(std.size()).normal_()
-        eps = Variable(eps).cuda()  # expect: PP506
+        eps = Variable(eps).cuda()  # expect: PP506 high
         return eps.mul(std).add_(mu)
 
     def forward(self, x):

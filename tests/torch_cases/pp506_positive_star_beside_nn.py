@@ -16,5 +16,5 @@ class YOLOLayer(nn.Module):
             if len(p_emb) > 1:
                 lid = self.IDLoss(self.classifier(p_emb), tids)
             return lid
-        p_cls = torch.zeros(p_emb.size(0), 1).cuda()  # noqa: F405  # expect: PP506
+        p_cls = torch.zeros(p_emb.size(0), 1).cuda()  # noqa: F405  # expect: PP506 high
         return torch.cat([p_cls, p_emb], dim=-1)  # noqa: F405

@@ -34,7 +34,7 @@ class GroupDRO(nn.Module):
     def update(self, minibatches, optimizer):
         if not len(self.q):
             self.q = torch.ones(len(minibatches)).cuda()
-        domain = torch.zeros(len(minibatches)).cuda()  # expect: PP506
+        domain = torch.zeros(len(minibatches)).cuda()  # expect: PP506 high
         for m, (x, y) in enumerate(minibatches):
             domain[m] = F.cross_entropy(self.network(x.cuda()), y.cuda())
         loss = torch.dot(domain, self.q)

@@ -17,7 +17,7 @@ class MUNITTrainer(nn.Module):
 
     def gen_update(self, x_a, x_b):
         self.gen_opt.zero_grad()
-        s_a = Variable(torch.randn(x_a.size(0), self.style_dim, 1, 1).cuda())  # expect: PP506 medium
+        s_a = Variable(torch.randn(x_a.size(0), self.style_dim, 1, 1).cuda())  # expect: PP506 high
         c_b, _ = self.gen_b.encode(x_b)
         x_ba = self.gen_a.decode(c_b, s_a)
         loss = self.dis_a.calc_gen_loss(x_ba)
@@ -26,7 +26,7 @@ class MUNITTrainer(nn.Module):
 
     def dis_update(self, x_a, x_b):
         self.dis_opt.zero_grad()
-        s_b = Variable(torch.randn(x_b.size(0), self.style_dim, 1, 1).cuda())  # expect: PP506 medium
+        s_b = Variable(torch.randn(x_b.size(0), self.style_dim, 1, 1).cuda())  # expect: PP506 high
         c_a, _ = self.gen_a.encode(x_a)
         x_ab = self.gen_b.decode(c_a, s_b)
         loss = self.dis_b.calc_dis_loss(x_ab.detach(), x_b)

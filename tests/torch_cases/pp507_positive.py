@@ -8,7 +8,7 @@ def train(model, loader, device, epochs=10, lr=0.01):
         optimizer = optim.SGD(model.parameters(), lr=lr, momentum=0.9)  # expect: PP507
         model.train()
         for x, y in loader:
-            criterion = nn.CrossEntropyLoss()  # expect: PP507
+            criterion = nn.CrossEntropyLoss()  # expect: PP507 high
             model.to(device)  # expect: PP507
             optimizer.zero_grad()
             criterion(model(x.to(device)), y.to(device)).backward()

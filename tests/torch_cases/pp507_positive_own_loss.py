@@ -46,7 +46,7 @@ class Trainer:
         total = 0
         for scale in self.opt.scales:
             mask = outputs[("predictive_mask", scale)]
-            weighting = nn.BCELoss()(mask, torch.ones(mask.shape, device=mask.device))  # noqa: F405  # expect: PP507
+            weighting = nn.BCELoss()(mask, torch.ones(mask.shape, device=mask.device))  # noqa: F405  # expect: PP507 high
             total += weighting.mean()
         losses["loss"] = total
         return losses

@@ -10,19 +10,19 @@ class YoloLayer(nn.Module):
 
     def forward(self, output, target):
         coord, conf = output[..., :4], output[..., 4]
-        loss_coord = nn.MSELoss(reduction="sum")(coord, target[..., :4])  # expect: PP507
-        loss_conf = nn.BCELoss(reduction="sum")(torch.sigmoid(conf), target[..., 4])  # expect: PP507
+        loss_coord = nn.MSELoss(reduction="sum")(coord, target[..., :4])  # expect: PP507 high
+        loss_conf = nn.BCELoss(reduction="sum")(torch.sigmoid(conf), target[..., 4])  # expect: PP507 high
         return loss_coord + loss_conf
 
 
 def compute_objectness_loss(scores, labels, weights):
-    criterion = nn.CrossEntropyLoss(weights, reduction="none")  # expect: PP507
+    criterion = nn.CrossEntropyLoss(weights, reduction="none")  # expect: PP507 high
     return criterion(scores.transpose(2, 1), labels).mean()
 
 
 def mse_loss(score, target):
     label = torch.full_like(score, float(target))
-    criterion = nn.MSELoss()  # expect: PP507
+    criterion = nn.MSELoss()  # expect: PP507 high
     return criterion(score, label)
 
 
@@ -32,12 +32,12 @@ def train(model, loader, optimizer, args):
         out = model(x)
         probs = nn.Softmax(dim=1)(out)  # expect: PP507
         if args.loss == "bce":
-            loss = nn.BCEWithLogitsLoss()(out, F.one_hot(y).float())  # expect: PP507
+            loss = nn.BCEWithLogitsLoss()(out, F.one_hot(y).float())  # expect: PP507 high
         else:
             loss = F.cross_entropy(out, y)
         loss = loss + mse_loss(probs.max(1)[0], 1)
         if args.cls_par > 0:
-            loss = loss + args.cls_par * nn.CrossEntropyLoss()(out, y)  # expect: PP507
+            loss = loss + args.cls_par * nn.CrossEntropyLoss()(out, y)  # expect: PP507 high
         loss.backward()
         optimizer.step()
 
@@ -47,5 +47,5 @@ def compute_losses(outputs, targets, scales, opt):
     for scale in scales:
         pred = outputs[scale]
         if opt.predictive_mask:
-            total = total + nn.BCELoss()(pred, targets[scale])  # expect: PP507
+            total = total + nn.BCELoss()(pred, targets[scale])  # expect: PP507 high
     return total

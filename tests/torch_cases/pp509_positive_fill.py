@@ -4,7 +4,7 @@ import torch
 
 
 def rotation_loss(critic_rot_logits, batch_size, criterion):
-    labels = torch.zeros(4 * batch_size).cuda()  # expect: PP506
+    labels = torch.zeros(4 * batch_size).cuda()  # expect: PP506 high
     for i in range(4 * batch_size):  # expect: PP509
         if i < batch_size:
             labels[i] = 0
