@@ -27,3 +27,13 @@ class OldSincFilters(nn.Module):
         t_right = torch.linspace(1, self.filt_dim, steps=self.filt_dim).cuda()  # expect: PP506
         filters = filters + self.band[:, None] * t_right
         return nn.functional.conv1d(x, filters[:, None, :])
+
+
+class BeamScorer(nn.Module):
+    def __init__(self, vocab):
+        super().__init__()
+        self.vocab = vocab
+
+    def forward(self, scores):
+        prior = torch.ones(scores.size(0), self.vocab).cuda()  # expect: PP506
+        return scores + prior.log()
