@@ -15,9 +15,7 @@ def train(model, optimizer, config):
     dataset = datasets.CIFAR10("data", transform=transforms.ToTensor(), download=True)
     test_dataset = datasets.CIFAR10("data", train=False, transform=transforms.ToTensor(), download=True)
     dataloader = DataLoader(dataset, batch_size=128, shuffle=True, num_workers=4)  # expect: PP505 high
-    test_loader = DataLoader(
-        test_dataset, batch_size=128, shuffle=True, num_workers=4
-    )  # expect: PP505 medium
+    test_loader = DataLoader(test_dataset, batch_size=128, num_workers=4)  # expect: PP505 medium
     test_iter = iter(test_loader)
     step = 0
     for _epoch in range(config.epochs):
