@@ -49,14 +49,14 @@ def _unit_test(function) -> bool:
 
 def _mode_calls(sites) -> list[tuple[int, str, str]]:
     """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments; `x.train(False)`
-    counts as `x.eval()`."""
+    counts as `x.eval()`, `x.train(True)` as `x.train()`."""
     found = []
     for site in sites:
         call = site.node
         name = method_name(call)
         if name == "train" and _train_false(call):
             name = "eval"  # (`model.train(False)` is what `eval()` does)
-        elif not (name in ("eval", "train") and not call.args and not call.keywords):
+        elif not (name in ("eval", "train") and (not call.args and not call.keywords or _train_true(call))):
             continue
         owner = call.func.value
         if isinstance(owner, ast.Subscript):  # `self.model[key].eval()`: each model of a dict
@@ -814,6 +814,19 @@ def _train_false(call: ast.Call) -> bool:
     """`model.train(False)` / `model.train(mode=False)`: eval mode spelled through `train`."""
     given = [*call.args, *(k.value for k in call.keywords if k.arg == "mode")]
     return len(given) == 1 and len(call.args) + len(call.keywords) == 1 and is_false(given[0])
+
+
+def _train_true(call: ast.Call) -> bool:
+    """`model.train(True)` / `model.train(mode=True)`: train mode written out (cifar10-fast's batch-norm
+    recalibration cell, `model.train(True)` before a pass over training batches)."""
+    given = [*call.args, *(k.value for k in call.keywords if k.arg == "mode")]
+    return (
+        method_name(call) == "train"
+        and len(given) == 1
+        and len(call.args) + len(call.keywords) == 1
+        and isinstance(given[0], ast.Constant)
+        and given[0].value is True
+    )
 
 
 def _forward_after_step_def(index: ModuleIndex, fx):
