@@ -146,12 +146,14 @@ def _evaluation_pass(site, fx) -> bool:
 
     torch-fix51 reports these at high: a test, validation or inference pass after `eval()`, the shape
     PP503 was written for. First reads joined to the findings main reported at medium on hold-outs 13-16:
-    27 of 30 right in 19 repositories (not right: UnivNet's `validate`, which its caller in another module
-    runs under no_grad, dropped by the project pass; cifar10-fast's batch-norm recalibration cell and
-    torchbeast's test on a model kept on the CPU, debatable); hold-outs 8-12 (no checkout left; counted by
-    their notes among findings after `eval()`) about 57 of 59 once the shapes above (FROMP, MAML,
-    `evaluation=True` language models: 13 findings not right) are left at medium, the other two
-    Torch-Pruning's evaluation defs that nothing calls."""
+    27 of 28 right in 18 repositories (torchbeast's test on a model kept on the CPU debatable; UnivNet's
+    `validate`, which its caller in another module runs under no_grad, is dropped by the project pass, and
+    cifar10-fast's batch-norm recalibration runs after `train(True)`); all its findings there 31 of 33
+    (open_clip's FLOP profiler, found since, debatable too). Hold-outs 8-12 (no checkout left; counted by
+    their notes among the findings after `eval()`): about 58 of 62 once the shapes above (FROMP, MAML,
+    `evaluation=True` language models, UGATIT's samples inside its training loop: 14 findings, 12 not
+    right) are left at medium; the others an evaluation run through a `run_epoch(train=False)` that opens
+    no_grad itself, an energy model, and two Torch-Pruning evaluation defs that nothing calls."""
     outer = site.loops[0]
     scope = site.function if site.function is not None else outer
     return fx.loop_cache("evaluation pass", outer, lambda: not _trains_or_flags(scope, outer, fx.index))
