@@ -4,7 +4,7 @@ import numpy as np
 import torch
 import torchvision.datasets as dset
 from PIL import Image
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader, Dataset, random_split
 from torchvision import datasets, transforms
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -55,3 +55,17 @@ def main(model, optimizer, paths):
     sprites = Sprites("dsprites.npz", torch.from_numpy)
     sprite_loader = DataLoader(sprites, batch_size=64, shuffle=True, num_workers=4, pin_memory=True)
     fit(model, optimizer, sprite_loader, 10)
+
+
+class Trainer:
+    """muse's VQGAN trainer: the data set kept on the instance, split for validation, then loaded."""
+
+    def __init__(self, model, optimizer, paths, valid_frac=0.05):
+        self.model, self.optimizer = model, optimizer
+        self.ds = Crops(paths, transforms.ToTensor())
+        train_size = int((1 - valid_frac) * len(self.ds))
+        self.ds, self.valid_ds = random_split(self.ds, [train_size, len(self.ds) - train_size])
+        self.dl = DataLoader(self.ds, batch_size=16, shuffle=True, num_workers=4, pin_memory=True)
+
+    def train(self, epochs):
+        fit(self.model, self.optimizer, self.dl, epochs)
