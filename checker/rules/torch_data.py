@@ -1570,7 +1570,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             # copies whole (torch-fix51, `_passed_whole`)
             confidence = "high"
         else:
-            confidence = None
+            confidence = "medium"  # (batches drawn one at a time with `next()`, or of data loaded whole)
         yield RawFinding(
             "PP505",
             call.lineno,
@@ -2174,7 +2174,7 @@ for x, y in loader:
             "method on an object it is handed (`train_loader, _ = dataset.loaders(...)`) and copies its batches, "
             "when no other def of that name in the project has a body of its own."
         ),
-        confidence="medium",
+        confidence="high",
         check=check_loader_without_pinned_memory,
     )
 )

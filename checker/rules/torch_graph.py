@@ -1572,21 +1572,29 @@ register(
             "times) and runs slower. model.eval() only switches dropout and batch norm; it does not stop autograd."
         ),
         example="""
-def evaluate(model, loader):
+for epoch in range(epochs):
+    model.train()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
     model.eval()
     correct = 0
-    for x, y in loader:
+    for x, y in val_loader:
         correct += (model(x).argmax(1) == y).sum().item()
-    return correct
 """,
         instead="""
-@torch.no_grad()
-def evaluate(model, loader):
+for epoch in range(epochs):
+    model.train()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
     model.eval()
     correct = 0
-    for x, y in loader:
-        correct += (model(x).argmax(1) == y).sum().item()
-    return correct
+    with torch.no_grad():
+        for x, y in val_loader:
+            correct += (model(x).argmax(1) == y).sum().item()
 """,
         false_alarms=(
             "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
