@@ -146,7 +146,7 @@ def _evaluation_pass(site, fx) -> bool:
 
     torch-fix51 reports these at high: a test, validation or inference pass after `eval()`, the shape
     PP503 was written for. First reads joined to the findings main reported at medium on hold-outs 13-16:
-    27 of 28 right in 18 repositories (torchbeast's test on a model kept on the CPU debatable; UnivNet's
+    27 of 28 right in 19 repositories (torchbeast's test on a model kept on the CPU debatable; UnivNet's
     `validate`, which its caller in another module runs under no_grad, is dropped by the project pass, and
     cifar10-fast's batch-norm recalibration runs after `train(True)`); all its findings there 31 of 33
     (open_clip's FLOP profiler, found since, debatable too). Hold-outs 8-12 (no checkout left; counted by
@@ -1675,7 +1675,7 @@ for epoch in range(epochs):
             "trains nothing, and after which its def trains nothing (no backward, optimizer step, `zero_grad` or "
             "`autograd.grad`; training before it, `def train_test(...)`, does not count), and whose batches no "
             "helper is told are for evaluation (`get_batch(..., evaluation=True)`), reports at high: as first "
-            "read 27 of 28 right on hold-outs 13-16 (18 repositories), about 58 of 62 on hold-outs 8-12 by their "
+            "read 27 of 28 right on hold-outs 13-16 (19 repositories), about 58 of 62 on hold-outs 8-12 by their "
             "notes. `x.train(True)` (or `mode=True`) counts as `x.train()`. Loops over `volatile=True` inputs "
             "are no longer reported (6 of 83 first reads right over hold-outs 8-16, 0 of 20 on hold-outs "
             "13-16). Across the modules of a project, a finding in a def that another module calls under no_grad "
