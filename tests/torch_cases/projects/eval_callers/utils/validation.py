@@ -11,7 +11,8 @@ def validate(generator, valloader, stft, device):
     for mel, audio in valloader:
         mel, audio = mel.to(device), audio.to(device)
         fake_audio = generator(mel)[:, :, : audio.size(2)]
-        mel_loss += F.l1_loss(stft(fake_audio.squeeze(1)), stft(audio.squeeze(1))).item()  # expect: PP501 medium
+        loss = F.l1_loss(stft(fake_audio.squeeze(1)), stft(audio.squeeze(1)))
+        mel_loss += loss.item()  # expect: PP501 medium
     return mel_loss / len(valloader.dataset)
 
 
