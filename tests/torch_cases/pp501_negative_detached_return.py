@@ -1,3 +1,4 @@
+# ruff: noqa: UP031
 """Step defs returning a detached loss, silent: the loop sums the returned tensor on the device and formats
 only the epoch's total after the loop, and a def returning its loss read as a Python number (`loss.item()`)
 hands back no tensor at all."""

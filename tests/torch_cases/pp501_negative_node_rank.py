@@ -1,3 +1,4 @@
+# ruff: noqa: UP032
 """A remainder test that times the log as well as picking the process (`args.rank % ngpus_per_node == 0 and
 step % args.log_freq == 0`), silent: the print runs every log_freq steps."""
 

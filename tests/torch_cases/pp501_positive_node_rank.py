@@ -1,3 +1,4 @@
+# ruff: noqa: UP032
 """A depth-estimation worker prints its loss every step on the first process of each node, under the
 ImageNet example's test `if not args.multiprocessing_distributed or (args.multiprocessing_distributed and
 args.rank % ngpus_per_node == 0):` (hold-out 17's BTS `main_worker`): that process reads the loss every step."""
