@@ -613,16 +613,7 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
 def _divergence_check(test: ast.AST) -> bool:
     """`if np.isnan(loss.item()):` stops a diverged run: it reads the loss every step too, but only to stop,
     so the loop's other reads (a meter, a print) are still there to report."""
-    return any(
-        isinstance(c, ast.Call)
-        and (base_name(c.func) in _NON_FINITE or _VALIDITY.match(base_name(c.func) or ""))
-        for c in ast.walk(test)
-    )
-
-
-# (a project's own divergence check by its name: pysot's `if is_valid_number(loss.data.item()):`, which
-# returns False for a NaN, an infinity or a loss above 1e4, and skips the update)
-_VALIDITY = re.compile(r"(?i)^is_?(?:valid|finite)(?:_number|_loss|_value)?$")
+    return any(isinstance(c, ast.Call) and base_name(c.func) in _NON_FINITE for c in ast.walk(test))
 
 
 def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
@@ -2041,15 +2032,13 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
 
 
 def _key_filtered(fx, node: ast.AST, inner) -> bool:
-    """Every guard between the read and the loop over a dict's items is an `if` (no `else`) that tests only
-    the item's key (`for k, v in results.items(): if k in epoch_results: epoch_results[k] += v.item()`,
-    hold-out 17's VL-T5 trainers; `if k != "lr":`, `if "loss" in k:`): it picks which entries to read, the
-    same ones every step, so the read runs every step."""
+    """Every guard between the read and the inner loop is an `if` that tests only the loop's own names: an
+    item's key or type (`for k, v in results.items(): if k in epoch_results: ... elif isinstance(v,
+    torch.Tensor): epoch_results[k] += v.item()`, hold-out 17's VL-T5 trainers; `if k != "lr":`, `if "loss"
+    in k:`). It picks which entries to read, the same ones every step, so the read runs every step."""
     keys = names_in(inner.target) if isinstance(inner, ast.For) else set()
     guards = [up for up in fx.ancestors(node, inner) if isinstance(up, _GUARD_NODES)]
-    return bool(keys and guards) and all(
-        isinstance(up, ast.If) and not up.orelse and _key_test(up.test, keys) for up in guards
-    )
+    return bool(keys and guards) and all(isinstance(up, ast.If) and _key_test(up.test, keys) for up in guards)
 
 
 def _key_test(test: ast.AST, keys: set[str]) -> bool:
@@ -2060,6 +2049,8 @@ def _key_test(test: ast.AST, keys: set[str]) -> bool:
         return all(_key_test(v, keys) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _key_test(test.operand, keys)
+    if isinstance(test, ast.Call) and base_name(test.func) == "isinstance" and test.args:
+        return isinstance(test.args[0], ast.Name) and test.args[0].id in keys  # (`isinstance(v, Tensor)`)
     if isinstance(test, ast.Call):
         func = test.func
         return (

@@ -1,14 +1,10 @@
 """Reads in a loop over the step's dict of outputs that pick entries by key (`if k in epoch_results:`,
 hold-out 17's VL-T5 trainers) or go through `sorted(...)` (pysot's `for k, v in sorted(outputs.items()):`,
-after a validity check that decides whether to step): the same entries every step, one wait each."""
+after a finiteness check that decides whether to step): the same entries every step, one wait each."""
 
 import math
 
 import torch
-
-
-def is_valid_number(x):
-    return not (math.isnan(x) or math.isinf(x) or x > 1e4)
 
 
 class Trainer:
@@ -38,7 +34,7 @@ def train_tracker(model, loader, optimizer, meter):
     for data in loader:
         outputs = model(data)
         loss = outputs["total_loss"]
-        if is_valid_number(loss.data.item()):
+        if math.isfinite(loss.data.item()):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -46,3 +42,17 @@ def train_tracker(model, loader, optimizer, meter):
         for k, v in sorted(outputs.items()):
             batch_info[k] = v.data.item()  # expect: PP501
         meter.update(**batch_info)
+
+
+def pretrain(model, optim, loader, epoch_results):
+    model.cuda()
+    for batch in loader:
+        results = model.train_step(batch)
+        results["loss"].backward()
+        optim.step()
+        for k, v in results.items():
+            if k in epoch_results:
+                if isinstance(v, int):
+                    epoch_results[k] += v
+                elif isinstance(v, torch.Tensor):
+                    epoch_results[k] += v.item()  # expect: PP501
