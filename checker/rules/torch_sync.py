@@ -1548,6 +1548,8 @@ def _step_function_reads(index: ModuleIndex):
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
     steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
+    backward_only = {id(f) for f in _backward_defs(index)}
+    steps += [f for f in index.functions if id(f) in backward_only]
     if not steps:
         return
     fx = facts(index)
@@ -1569,6 +1571,7 @@ def _step_function_reads(index: ModuleIndex):
                 or (not s.loops and _in_term_branch(fx, s.node, function, backed))
             )
             and not _moved_later(index, function, s.node)
+            and not _factory_read(index, s.node)
         ]
         if not reads:
             continue
@@ -1580,8 +1583,47 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence=None if fx.places_on_device and not logged_only else "medium",
+            confidence=None
+            if fx.places_on_device and not logged_only and id(function) not in backward_only
+            else "medium",
         )
+
+
+def _factory_read(index: ModuleIndex, call: ast.Call) -> bool:
+    """`torch.randint(0, len(nviews), ()).item()`: a read of a tensor a torch factory just made on the host
+    (no `device=`), which waits for nothing (pixelNeRF's number of views drawn per step)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return (
+        isinstance(receiver, ast.Call)
+        and index.resolver.call_name(receiver) in FACTORIES
+        and not any(k.arg == "device" for k in receiver.keywords)
+    )
+
+
+def _backward_defs(index: ModuleIndex) -> list:
+    """Defs that run a backward once per call (outside their loops, on their path: `guarded_step`, so under
+    `if is_train:` too) and step no optimizer, not named for tests, and not already a step def of another
+    kind: the gradient half of a training step whose optimizer step is elsewhere (hold-out 17's pixelNeRF
+    `calc_losses(data, is_train=True)`, which `train_step` returns to the base trainer's loop in another
+    module, where `self.optim.step()` runs). Their reads are reported at medium: the step, and whether each
+    call is a training one, are out of sight."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        fx = facts(index)
+        known = {id(f) for f in _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)}
+        found = []
+        for function in index.functions:
+            sites = steps.get(id(function))
+            if sites is None or id(function) in known or not isinstance(function, FUNCTION_TYPES):
+                continue
+            if _eval_or_test(function) or any(method_name(s.node) != "backward" for s in sites):
+                continue
+            if any(not s.loops and not fx.guarded_step(s.node, function) for s in sites):
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("backward_defs", None, make)
 
 
 def _in_term_branch(fx, node: ast.AST, function, backed: set[str]) -> bool:
@@ -1719,10 +1761,15 @@ def _loss_def_reads(index: ModuleIndex):
         fx = fx or facts(index)
         if not fx.on_device or function.name in _looped_names(index):
             continue
+        if any(function is f for f in _backward_defs(index)):
+            continue  # (its reads are a training step's, `_step_function_reads`)
         reads = [
             s.node
             for s in index.function_calls.get(id(function), [])
-            if method_name(s.node) == "item" and not s.node.args and not fx.guarded_step(s.node, function)
+            if method_name(s.node) == "item"
+            and not s.node.args
+            and not fx.guarded_step(s.node, function)
+            and not _factory_read(index, s.node)
         ]
         if not reads:
             continue
