@@ -4328,9 +4328,12 @@ def _gpu_run_test(fx, test: ast.AST, run_tests: bool) -> bool:
 
 def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
-    for loop in _batch_loops(index, fx):
+    batch_loops = _batch_loops(index, fx)
+    for loop in batch_loops:
         direct = direct_calls(index, loop)
         stepping = _steps_optimizer(direct)
+        if not stepping and _runs_an_epoch(fx, loop, direct, batch_loops):
+            continue
         # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
         # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers); so
         # is a loop that steps nothing between two clock reads around it (a `__main__` speed benchmark)
@@ -4362,6 +4365,21 @@ def check_wait_every_step(index: ModuleIndex):
                 else None,
             )
     yield from _forward_empty_cache(index, fx)
+
+
+def _runs_an_epoch(fx, loop, direct, batch_loops: list) -> bool:
+    """The loop steps nothing itself and calls a def of the module that holds a loop of its own over
+    batches (`loss = self.fit(data, epoch=epoch + 1)` with `fit`'s batch loop): it is an epoch loop, and a
+    wait in its body runs once per epoch (hold-out 17's ReChorus `BaseRunner.train`, whose
+    `torch.cuda.empty_cache()` before each `fit` was read wrong; a `save_model` call had made it look like a
+    loop that runs a model)."""
+    if any(loop is step for step in fx.step_loops):
+        return False
+    held = {id(fx.index.loop_function.get(id(other))) for other in batch_loops if other is not loop}
+    return any(
+        (helper := fx.helpers.get(id(s.node))) is not None and id(helper) in held and helper is not s.function
+        for s in direct
+    )
 
 
 def _steps_optimizer(direct) -> bool:
