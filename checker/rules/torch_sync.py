@@ -1589,6 +1589,12 @@ def _step_function_reads(index: ModuleIndex):
         )
 
 
+def _module_call(index: ModuleIndex, call: ast.Call) -> bool:
+    """`cubic_feature_sampling.backward(...)`: a function of an imported module, not a tensor's method."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return isinstance(receiver, ast.Name) and receiver.id in _imported_names(index)
+
+
 def _factory_read(index: ModuleIndex, call: ast.Call) -> bool:
     """`torch.randint(0, len(nviews), ()).item()`: a read of a tensor a torch factory just made on the host
     (no `device=`), which waits for nothing (pixelNeRF's number of views drawn per step)."""
@@ -1617,7 +1623,9 @@ def _backward_defs(index: ModuleIndex) -> list:
             sites = steps.get(id(function))
             if sites is None or id(function) in known or not isinstance(function, FUNCTION_TYPES):
                 continue
-            if _eval_or_test(function) or any(method_name(s.node) != "backward" for s in sites):
+            if _eval_or_test(function) or function.name == "backward":
+                continue  # (an autograd Function's own `backward`, calling an extension's)
+            if any(method_name(s.node) != "backward" or _module_call(index, s.node) for s in sites):
                 continue
             if any(not s.loops and not fx.guarded_step(s.node, function) for s in sites):
                 found.append(function)

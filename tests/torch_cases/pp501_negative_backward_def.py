@@ -1,8 +1,28 @@
 """Defs that backpropagate without stepping, silent: a saliency map's input gradient under a test name, a
-gradient-penalty helper that reads nothing, and a backward def whose only read is under a logging switch
-behind a step count."""
+gradient-penalty helper that reads nothing, a backward def whose only read is under a logging switch
+behind a step count, and an autograd Function's `backward` calling a compiled extension's."""
 
+import sampling_ext
 import torch
+
+
+class SamplingFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, points, features):
+        ctx.save_for_backward(torch.Tensor([features.size(2)]), points)
+        return sampling_ext.forward(points, features)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        scale, points = ctx.saved_tensors
+        scale = int(scale.item())
+        return sampling_ext.backward(scale, grad_out.contiguous(), points), None
+
+
+def resample(points, features):
+    out = SamplingFunction.apply(points, features)
+    sampling_ext.backward(int(out.sum().item()), out, points)
+    return out
 
 
 def test_saliency(model, x, y):
