@@ -926,10 +926,33 @@ def _copies_out(fx, loop) -> bool:
     logits.detach().cpu().numpy()`, `for idxs in word_idxs.tolist():`): it collects outputs for metrics
     computed on the host, so it waits for each batch anyway and an `.item()` beside the copy adds little."""
     return any(
-        (method_name(s.node) in ("cpu", "numpy", "tolist") or _to_host(s.node, fx.index))
-        and not any(isinstance(up, ast.If | ast.IfExp) for up in fx.ancestors(s.node, loop))
+        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop)
         for s in fx.index.loop_calls[id(loop)]
     )
+
+
+def _host_copy(call: ast.Call, index: ModuleIndex) -> bool:
+    return method_name(call) in ("cpu", "numpy", "tolist") or _to_host(call, index)
+
+
+def _copied_either_way(fx, node: ast.AST, loop) -> bool:
+    """No `if` or conditional expression holds the copy, or each `if` that does has an `else` that copies
+    too (NIID-Bench's `if device == "cpu": ... pred_label.numpy() else: ... pred_label.cpu().numpy()`,
+    torch-fix52): whichever branch runs, the batch's outputs go to the host."""
+    child = node
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.IfExp):
+            return False
+        if isinstance(up, ast.If):
+            if not up.orelse:
+                return False
+            other = up.orelse if any(child is s for s in up.body) else up.body
+            if not any(
+                isinstance(c, ast.Call) and _host_copy(c, fx.index) for s in other for c in ast.walk(s)
+            ):
+                return False
+        child = up
+    return True
 
 
 def _to_host(call: ast.Call, index: ModuleIndex) -> bool:
