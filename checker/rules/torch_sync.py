@@ -1612,10 +1612,16 @@ def _step_function_reads(index: ModuleIndex):
         )
 
 
-def _module_call(index: ModuleIndex, call: ast.Call) -> bool:
-    """`cubic_feature_sampling.backward(...)`: a function of an imported module, not a tensor's method."""
+def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
+    """`cubic_feature_sampling.backward(...)`: a function of an imported module, not a tensor's method (a
+    name the def binds itself is its own: pixelNeRF's `loss = rgb_loss` beside `from model import loss`)."""
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
-    return isinstance(receiver, ast.Name) and receiver.id in _imported_names(index)
+    return (
+        isinstance(receiver, ast.Name)
+        and receiver.id in _imported_names(index)
+        and receiver.id not in parameter_names(function)
+        and not bound_values(function, receiver.id)
+    )
 
 
 def _factory_read(index: ModuleIndex, call: ast.Call) -> bool:
@@ -1648,7 +1654,7 @@ def _backward_defs(index: ModuleIndex) -> list:
                 continue
             if _eval_or_test(function) or function.name == "backward":
                 continue  # (an autograd Function's own `backward`, calling an extension's)
-            if any(method_name(s.node) != "backward" or _module_call(index, s.node) for s in sites):
+            if any(method_name(s.node) != "backward" or _module_call(index, s.node, function) for s in sites):
                 continue
             if any(not s.loops and not fx.guarded_step(s.node, function) for s in sites):
                 found.append(function)

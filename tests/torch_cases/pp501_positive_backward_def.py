@@ -1,11 +1,13 @@
 """A NeRF trainer subclass computes its losses and runs the backward in `calc_losses(data, is_train=True)`,
 reading each term with `.item()` for the log dict; the base trainer's loop in another module calls
 `train_step` and steps the optimizer (hold-out 17's pixelNeRF `PixelNeRFTrainer.calc_losses`). At medium:
-the optimizer step and the loop are out of sight. The number of views drawn with `torch.randint(...)` on the
+the optimizer step and the loop are out of sight. Its `loss` is its own (a module of that name is
+imported too). The number of views drawn with `torch.randint(...)` on the
 host and read is no wait."""
 
 import torch
 import trainlib
+from model import loss
 
 
 class PixelNeRFTrainer(trainlib.Trainer):
@@ -15,6 +17,7 @@ class PixelNeRFTrainer(trainlib.Trainer):
         self.rgb_crit = torch.nn.MSELoss()
         self.device = torch.device("cuda:0")
         self.nviews = [1, 2, 3]
+        self.lambda_coarse = loss.COARSE_WEIGHT
 
     def calc_losses(self, data, is_train=True, global_step=0):
         views = self.nviews[torch.randint(0, len(self.nviews), ()).item()]
@@ -24,10 +27,17 @@ class PixelNeRFTrainer(trainlib.Trainer):
         loss_dict = {}
         rgb_loss = self.rgb_crit(render.rgb, rgb_gt)
         loss_dict["rc"] = rgb_loss.item()  # expect: PP501 medium
+        loss = rgb_loss * self.lambda_coarse
         if is_train:
-            rgb_loss.backward()
-        loss_dict["t"] = rgb_loss.item()
+            loss.backward()
+        loss_dict["t"] = loss.item()
         return loss_dict
+
+    def forward_backward(self, data):
+        render = self.renderer(data["rays"].to(device=self.device))
+        loss = self.rgb_crit(render.rgb, data["rgb"].to(device=self.device))
+        loss.backward()
+        return {"t": loss.item()}  # expect: PP501 medium
 
     def train_step(self, data, global_step):
         return self.calc_losses(data, is_train=True, global_step=global_step)
