@@ -4697,6 +4697,18 @@ for step, (x, y) in enumerate(loader):
             "that copies outputs to the host every batch, whose metrics wait anyway, nor a predicted class "
             "index: `model(x).argmax().item()`). Full-batch epoch loops stay skipped: their 8 findings on "
             "hold-out 16 read debatable, each epoch reading a validation value for early stopping anyway."
+            " Branch torch-fix52 (tuned on hold-out 17): a step def's loss returned detached (`return "
+            "loss.data`) and printed by the loop is a read; so is `float(loss)` in a def the loop calls, reads "
+            "in a loop over the step's outputs that picks entries by key or type (`if k in epoch_results:`), "
+            "gradient norms over a list of the parameters (`range(len(named_params))`, with `if p.grad is not "
+            "None`), and reads in the body of the per-node process test `args.rank % ngpus_per_node == 0`; an "
+            "optimizer kept in a dict steps (`self.optim['d'].step()`); the project pass also judges a module "
+            "naming no torch that a torch module imports (a trainer's mixin). At medium: pre-0.4 `loss.data[0]` "
+            "reads alone (the code fails on today's PyTorch), a def that backpropagates but steps no optimizer "
+            "(pixelNeRF's `calc_losses`; not an autograd Function's `backward`), and a loss printed in a loss "
+            "module's `forward`. A read of a tensor a torch factory just made on the host "
+            "(`torch.randint(...).item()`) is none; an evaluation loop copying outputs to the host in both "
+            "branches of an `if` waits anyway."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -4905,6 +4917,8 @@ for x, y in loader:
             "two clock reads around it (`st = time.time()`, the loop, `print(time.time() - st)`: a speed "
             "benchmark), a helper's wait after a `return` of its own body, and a helper's wait under an `if` "
             "on a parameter the call fills with a name bound only to the CPU (`sync(loss_device)`)."
+            " Branch torch-fix52: an epoch loop that steps nothing itself and calls a def of its module "
+            "holding the batch loop (`loss = self.fit(...)`, ReChorus' runner) waits once per epoch: skipped."
         ),
         confidence="medium",
         check=check_wait_every_step,
