@@ -596,6 +596,11 @@ class DatasetFlow:
         """Steps of pipelines seen training a model: fit's training data or a training loop's iterable."""
         return self.steps_of(self.trained.values())
 
+    def validated_steps(self) -> set[int]:
+        """Steps of pipelines a training call validates on (`fit(train_ds, validation_data=val_ds)`): read
+        once per epoch for as long as the model trains."""
+        return self.steps_of(chain for chain, _ in self.validated.values())
+
     def all_steps(self):
         """Each chain once per (step, chain-so-far); rules dedupe by step node."""
         return self.chains.values()

@@ -20,7 +20,7 @@ from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.project_files import module_file
-from checker.rules.data import imported_code_does_image_work, imported_map_code
+from checker.rules.data import imported_code_does_image_work, imported_map_code, untrained_image_maps
 from checker.source import read_python
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
@@ -179,9 +179,37 @@ def lift_trained_elsewhere(
     lifted = findings
     modules = _Modules(sources)
     for files in projects:
-        lifted = _lift_in(_read_imported_maps(lifted, files, modules), files, rules, modules)
+        lifted = _read_imported_maps(lifted, files, modules)
+        lifted = _trained_elsewhere(lifted, files, modules)
+        lifted = _lift_in(lifted, files, rules, modules)
         lifted = _lower_uncalled(lifted, files, modules)
+        lifted = _lower_uncalled_predicts(lifted, files, modules)
     return lifted
+
+
+def _trained_elsewhere(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
+    """PP202's `low` maps that do image or file work in their own code on a pipeline their module neither
+    trains nor validates (`untrained_image_maps`), made `medium` when another module of the project calls the
+    def or class building the pipeline into training (`train_ds = make_dataset(...)`, `fit(load(...))`; the
+    evidence `_lift_in` reads). tf-cal28: the rest of such maps (returned loaders, evaluation and test sets,
+    one-pass tools) read right about 18 times in 38 over readings 15-21 and went `low`; these read right
+    15 times in 16 as first read over readings 10-14 (tf-calibrate14's lifted class, then at `high`) and
+    every time (5) in readings 15-21 where a reason names the training module (Guillem96's VOC loader,
+    tfwcn's ViTGAN files, jowinjohnchemban's YOLO records, naufalso's NeRF images)."""
+    inside = set(files)
+    at_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule == "PP202" and f.confidence == "low" and f.cell is None and f.path in inside:
+            at_path.setdefault(f.path, []).append(f)
+    wanted: set[int] = set()
+    for path, found in at_path.items():
+        if (index := modules.index(path)) is None:
+            continue
+        untrained = untrained_image_maps(index)
+        wanted.update(id(f) for f in found if (f.line, f.column - 1) in untrained)
+    if not wanted:
+        return findings
+    return _lift_in(findings, files, frozenset({"PP202"}), modules, wanted, "medium")
 
 
 def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
@@ -246,6 +274,72 @@ def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules
     ]
 
 
+# Methods a framework runs without naming them in the project: Keras callbacks and layers, threads, dunders.
+_RUN_IMPLICITLY = ("__", "on_", "call", "build", "run", "forward")
+# Keras model methods: `train_model.evaluate(x, y)` calls the model's, not a def of the project so named.
+_MODEL_METHODS = frozenset({"evaluate", "predict", "fit", "predict_on_batch", "test_on_batch"})
+
+
+def _lower_uncalled_predicts(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
+    """PP301's `high` findings in a def (a function or a method, at any depth) whose name no file of the
+    project (of more than one file) uses beyond its definition, made `medium`: a per-sample helper nothing
+    runs. A call of a Keras model's own method of that name on a receiver named for a model
+    (`train_model.evaluate(x, y)` beside a class's uncalled `def evaluate(self, data)`) is no use of the
+    def. tf-cal28: the two such findings first read over readings 15-21 were both debatable (reading 21: Ananas120's Tacotron `evaluate`, which nothing calls
+    and which cannot run; reading 20: TachibanaYoshino's per-tile `predict_single`, `medium` already by
+    tf-fix24's narrower test of one module), so the group falls under `high`'s 90%."""
+    inside = set(files)
+    candidates = [
+        f
+        for f in findings
+        if f.rule == "PP301" and f.confidence == "high" and f.cell is None and f.path in inside
+    ]
+    if not candidates or len(files) < 2:
+        return findings
+    holder_at: dict[int, str] = {}
+    for f in candidates:
+        tree = modules.tree(f.path)
+        holder = None if tree is None else _innermost_def(tree, f.line)
+        if holder is not None and not holder.startswith(_RUN_IMPLICITLY):
+            holder_at[id(f)] = holder
+    wanted = set(holder_at.values())
+    used: set[str] = set()
+    for path in files:
+        text = modules.text(path)
+        if text is not None and any(name in text for name in wanted - used):
+            tree = modules.tree(path)
+            used |= {n for n in wanted if n in text} if tree is None else _names_used(tree, wanted)
+    unused = wanted - used
+    return [
+        dataclasses.replace(f, confidence="medium") if holder_at.get(id(f)) in unused else f for f in findings
+    ]
+
+
+def _names_used(tree: ast.Module, wanted: set[str]) -> set[str]:
+    """The names of `wanted` that `tree` reads or calls (a name, an attribute), not counting a Keras model
+    method called on a receiver named for a model (`train_model.evaluate(...)`)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in wanted:
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in wanted:
+            receiver = node.value.id if isinstance(node.value, ast.Name) else getattr(node.value, "attr", "")
+            if not (node.attr in _MODEL_METHODS and "model" in receiver.lower()):
+                found.add(node.attr)
+    return found
+
+
+def _innermost_def(tree: ast.Module, line: int) -> str | None:
+    """The name of the innermost def (function or method) whose code holds `line`."""
+    holders = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.lineno <= line <= (node.end_lineno or node.lineno)
+    ]
+    return max(holders, key=lambda node: node.lineno).name if holders else None
+
+
 def _trains_itself(tree: ast.Module, builder: str) -> bool:
     """The function `builder` runs training steps itself (fit, fit_generator, apply_gradients, minimize,
     train_on_batch): a runner nothing calls (a script's alternative entry point), not an input helper; its
@@ -258,13 +352,23 @@ def _trains_itself(tree: ast.Module, builder: str) -> bool:
 
 
 def _lift_in(
-    findings: list[Finding], files: list[str], rules: frozenset[str], modules: _Modules
+    findings: list[Finding],
+    files: list[str],
+    rules: frozenset[str],
+    modules: _Modules,
+    wanted: set[int] | None = None,
+    to: str = "high",
 ) -> list[Finding]:
+    """The `medium` findings of `rules` (or the findings whose ids are `wanted`) on pipelines built by a
+    top-level def or class that a module of the project calls into training, made `to`."""
     inside = set(files)
     candidates = [
         f
         for f in findings
-        if f.rule in rules and f.confidence == "medium" and f.cell is None and f.path in inside
+        if f.rule in rules
+        and (f.confidence == "medium" if wanted is None else id(f) in wanted)
+        and f.cell is None
+        and f.path in inside
     ]
     if not candidates:
         return findings
@@ -293,4 +397,4 @@ def _lift_in(
         # the validation half of `train_ds, val_ds = load()` is not what trains (reading 13 read it wrong)
         if slots is None or slot is None or slot in slots:
             chosen.add(id(f))
-    return [dataclasses.replace(f, confidence="high") if id(f) in chosen else f for f in findings]
+    return [dataclasses.replace(f, confidence=to) if id(f) in chosen else f for f in findings]

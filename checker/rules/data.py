@@ -1066,6 +1066,7 @@ def _serial_maps(index: ModuleIndex):
     glanced = _glanced(flow)
     used = _once(index, "_used_here", lambda i: _used_here(flow, i))
     trained = flow.trained_steps()
+    validated = flow.validated_steps()
     light = _once(index, "_read_lightly", lambda i: _read_lightly(flow, i))  # shared by PP201 and PP202
     idle = _once(index, "_converted_or_unread", lambda i: _converted_or_unread(flow, i))
     feeds_threads = {
@@ -1149,13 +1150,14 @@ def _serial_maps(index: ModuleIndex):
                 "weak": plain or unread or reads_for_threads or id(call) in idle,
                 "doubtful": unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
                 "trained": id(call) in trained,
-                "costly": step.kind == "interleave" or visibly_costly(call, index, by_name=False),
+                "validated": _read_every_epoch(call, validated),
                 "strings": step.kind == "map" and _string_work_only(call, index),
                 "image_work": step.kind == "map" and does_image_work(call, index),
             }
             confidence = _sequential_map_confidence(**evidence)
             if confidence == "low" and step.kind == "map":
                 _note_imported_code(call, evidence, index)  # read by the project pass
+                _note_untrained_image_map(call, evidence, index)  # read by the project pass
             message = (
                 f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
@@ -1164,7 +1166,7 @@ def _serial_maps(index: ModuleIndex):
 
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
-    """The `low` PP202 findings (line, column) that would be `medium` if the def or class the map runs,
+    """The `low` PP202 findings (line, column) that would be raised if the def or class the map runs,
     imported from another module, does image or file work, each with where that code is: (import level,
     module, name), as `from .utils import load_images` gives (1, "utils", "load_images"). The project pass
     (checker/project.py) reads the code."""
@@ -1182,6 +1184,20 @@ def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: Module
     would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
     if would_be != "low" and not _bound_for_evaluation(call, index):
         _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
+
+
+def untrained_image_maps(index: ModuleIndex) -> set[tuple[int, int]]:
+    """The `low` PP202 findings (line, column) that are `low` only because their module neither trains nor
+    validates on the pipeline: a map doing image or file work in its own code, nothing weak or doubtful.
+    The project pass (checker/project.py) makes them `medium` when another module of the project calls the
+    def or class that builds the pipeline into training (`_trained_elsewhere`)."""
+    _serial_map_findings(index)
+    return _once(index, "_untrained_maps", lambda i: set())
+
+
+def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
+    if _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
+        _once(index, "_untrained_maps", lambda i: set()).add(_at_method(call))
 
 
 def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, str] | None:
@@ -1279,34 +1295,48 @@ def _sequential_map_confidence(
     weak: bool,
     doubtful: bool,
     trained: bool,
-    costly: bool,
     strings: bool = False,
     image_work: bool = False,
+    validated: bool = False,
 ) -> str:
     """high: a map whose own code does image or file work (`image_work`: decodes an image, calls a
-    tf.image op, reads a file or calls back into Python) on a pipeline seen training a model; medium: such a
-    map visibly costly on another pipeline something reads at scale; low: the rest.
+    tf.image op, reads a file or calls back into Python) on a pipeline seen training a model or validating
+    one every epoch (`_read_every_epoch`); low: the rest.
+
+    tf-cal28, as first read over readings 15-21 (bar: `high` needs 20 first-read findings or more in 5
+    repositories or more, right at least 90% of the time; `medium` 70%; debatable counts against):
+
+    - `_read_every_epoch` (image work on the `validation_data` of a training call): right 22 times in 22,
+      9 repositories (the validation sets of the dragen1860 book's ch15 in three copies, the Udacity TF Hub
+      notebooks, DogFaceNet, Geron's ch14, andreiqv's factories, seungtaek94's loaders, int2-group-37), all
+      read at `medium`: `high`, beside the class seen training.
+    - the rest of `medium` (visibly costly image work on a pipeline read at scale but neither trained nor
+      validated here: returned loaders, evaluation and test sets, one-pass tools): about 18 right in 38 over
+      readings 15-21 (readings 19-21 alone 4 in 16: andreiqv's one-label subsets, previews, uncalled
+      loaders, one evaluate per typed model name), far under 70%: `low`. tf-calibrate20 had counted the
+      whole of it, validation sets included, at 41 in 59 over readings 13-18.
 
     tf-calibrate20, as first read over readings 13-18 (bar: right at least 90% of the time in 25 findings or
     more over 3 readings or more, no reading of 5 or more under 80%): the `medium` class seen training read
-    right 48 times in 52 (worst reading 13, 17 of 19), so it is `high`; the rest of `medium` (not seen
-    training, costly) 41 in 59.
+    right 48 times in 52 (worst reading 13, 17 of 19), so it is `high`.
 
     tf-calibrate15, as first read over readings 10, 11, 13, 14 and 15 (bar: right at least 70% of the time
     in 15 findings or more, no reading of 5 or more under 60%): image or file work read right 169 times in
     201 (worst: reading 13, 22 of 32); record parsing alone (parse_*, decode_raw, decode_csv) 34 in 57 (0 of 9
     in reading 15), a cost seen only in the function's name 42 in 64, interleaves 2 in 6: all `low`.
     Before: maps whose only cost is string splitting and lookups (`strings`) read right 0 times in 9 at
-    medium over readings 11 and 13; the rest about 1 time in 3 at medium over readings 1-8.
-
-    Nothing is `high` since tf-calibrate14: as first read over readings 10, 11, 13 and 14, no class of the
-    findings that were `high` (interleave; map whose cost is in its code or only in a name; training by fit,
-    by a loop, by a name, or lifted from another module) was right 90% of the time in 20 findings or more
-    without falling under 80% in one reading (the largest, a costly map fitted in its module: 30 of 32, but 2
-    of 4 in reading 14)."""
+    medium over readings 11 and 13; the rest about 1 time in 3 at medium over readings 1-8."""
     if weak or strings or not image_work or doubtful:
         return "low"
-    return "high" if trained else "medium" if costly else "low"
+    return "high" if trained or validated else "low"
+
+
+def _read_every_epoch(call: ast.Call, validated: set[int]) -> bool:
+    """The map's pipeline is the `validation_data` of a training call in its module (`model.fit(train_ds,
+    validation_data=val_ds)`, `validated`: DatasetFlow.validated_steps): its work runs again at every epoch
+    for as long as the model trains. tf-cal28: with image work, right 22 times in 22 as first read over
+    readings 15-21 (9 repositories), all read at `medium`."""
+    return id(call) in validated
 
 
 _EVALUATION_WORDS = ("eval", "valid", "val_", "test", "predict")
@@ -2136,9 +2166,11 @@ model.fit(ds, epochs=10)
             "record parsing alone (34 of 57), a cost seen only in a name (42 of 64) and interleaves (2 of 6) are "
             "`low`. `high` (tf-calibrate20, first read over readings 13-18: right 48 times in 52, no reading "
             "under 83%): such a map on a pipeline seen training a model (fit's training data, "
-            "a loop that runs a training step, a call or name that says train); `medium`: a map with cost in its "
-            "code on any other pipeline read at scale (41 of 59 right) (evaluation, "
-            "test and preview pipelines, returned, handed on, stored, iterated). `low`: maps whose cost is not "
+            "a loop that runs a training step, a call or name that says train); since tf-cal28 also on the "
+            "`validation_data` of a training call in its module (read every epoch: first read over readings "
+            "15-21 right 22 times in 22, 9 repositories). Such a map on any other pipeline read at scale "
+            "(evaluation, test and preview pipelines, returned, handed on, stored, iterated) is `low` since "
+            "tf-cal28 (`medium` before: about 18 right in 38 over readings 15-21). `low`: maps whose cost is not "
             "visible or whose code shows no costly work, maps before a cache, inside an interleaved function, "
             "after `batch`, or on an in-memory evaluation set, and pipelines without evidence of use (built "
             "and left, printed by loops, next(iter(ds))) or from a few values written in the code (range or "
@@ -2167,13 +2199,14 @@ model.fit(ds, epochs=10)
             "`next`-ed only under a remainder test in a training loop (`if step % 100 == 0:`) is read now and "
             "then, not trained on; one unbatched element drawn so (a visualisation) is `low`. A costly map on a "
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
-            "memory) stays `medium`: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
+            "memory) is not trained on: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
             "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
             "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
             "class imported from another module of the project (`from utils import load_images`) is judged "
             "by that code when the files are checked together: image or file work there makes it `medium` "
-            "(not `high`: that lift is unmeasured on fresh code), as if the code were here, unless the pipeline is named for testing or validation (tf-fix19). A "
+            "where the same code here would make it `high` (not `high`: that lift is unmeasured on fresh code), "
+            "unless the pipeline is named for testing or validation (tf-fix19). A "
             "wrapper class that rebinds `self.core` to tf.data-only steps of itself (`unbatch`, `prefetch`) "
             "keeps a pipeline there, and its forwarded `self.core.map(func)` is read as one."
         ),

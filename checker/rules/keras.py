@@ -1000,7 +1000,9 @@ probs = model.predict(np.stack(images), batch_size=64)
             "argparse list with nargs '+' or '*', `sys.argv`), where batching pays only when many are "
             "passed; and a top-level def that nothing in a module with an `if __name__ == '__main__':` "
             "block names while another def it names predicts too (a per-tile `predict_single` beside the "
-            "batched `predict_batch` that the entry point runs). The first-row evidence skips inputs named for "
+            "batched `predict_batch` that the entry point runs); and (tf-cal28) a def or method that no file of a "
+            "project of several files names beyond its definition (a Keras model's own `evaluate` or `predict` "
+            "called on a receiver named for a model is no use of it). The first-row evidence skips inputs named for "
             "batches (`model.predict(x_batch)[0]` is the first output of a model with several)."
         ),
         check=check_predict_per_sample,
