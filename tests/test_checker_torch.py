@@ -372,7 +372,7 @@ def test_validation_loss_summed_with_its_graph_is_found(line, found):
     assert "PP502" not in {r for r, _ in torch_findings(guarded)}
 
 
-def test_legacy_data_index_read_counts_among_a_loops_other_reads_only():
+def test_legacy_data_index_read_counts_among_a_loops_other_reads_and_alone_on_a_gpu():
     loop = PRELUDE + (
         "def train(net, loader, criterion, optimizer):\n"
         "    total = 0\n"
@@ -382,10 +382,19 @@ def test_legacy_data_index_read_counts_among_a_loops_other_reads_only():
         "        optimizer.step()\n"
         "        total += loss.data[0]\n"
     )
-    assert torch_findings(loop) == []
+    alone, _ = check_source(
+        loop, "t.py"
+    )  # (torch-fix52: VampPrior's `train_loss += loss.data[0]`, at medium)
+    assert [(f.rule, f.line, f.confidence) for f in alone if f.rule.startswith("PP5")] == [
+        ("PP501", 12, "medium")
+    ]
     findings, _ = check_source(loop + "        print(loss.item())\n", "t.py")
     (finding,) = [f for f in findings if f.rule == "PP501"]
     assert finding.line == 13 and "1 more reads" in finding.message
+    on_cpu = (
+        loop.replace("x.cuda()", "x").replace("y.cuda()", "y").replace("device = torch.device('cuda')", "")
+    )
+    assert torch_findings(on_cpu) == []
 
 
 PROMOTION = """import torch
