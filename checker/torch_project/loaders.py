@@ -46,7 +46,6 @@ from checker.torch_project.common import (
     project_texts,
 )
 from checker.torch_project.device_datasets import without_device_datasets
-from checker.torch_project.graph_callers import graph_callers_across_modules
 
 
 def loaders_across_modules(
@@ -58,13 +57,10 @@ def loaders_across_modules(
 ) -> list[Finding]:
     """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
     and another copies the batches of, and with those on loaders of datasets that move their own items to
-    the device taken out; then without the PP503 findings in evaluation defs that another module calls
-    under no_grad (graph_callers.py, run from here until checker/torch_project/__init__.py names it). `sources`
-    holds the texts the per-module pass read and `known` its `module_facts` (by path); other files are read
-    and parsed here, each once."""
+    the device taken out. `sources` holds the texts the per-module pass read and `known` its `module_facts`
+    (by path); other files are read and parsed here, each once."""
     sources = {} if sources is None else sources
-    findings = _pinned_across_modules(findings, projects, codes, sources, known)
-    return graph_callers_across_modules(findings, projects, codes, sources)
+    return _pinned_across_modules(findings, projects, codes, sources, known)
 
 
 def _pinned_across_modules(
