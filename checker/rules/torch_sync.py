@@ -31,6 +31,7 @@ from checker.rules.invariant import changed_in
 from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
     _REAL_SOURCE,
+    HOST_READS,
     STEP_OR_LOG,
     _configuration_test,
     _cpu_device_names,
@@ -101,9 +102,11 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
     return names
 
 
-def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
+def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> bool:
     """A def of the module that runs backward on a tensor and returns it (`self.cost.backward(); ...; return
-    self.cost`): what a caller gets still holds the step's graph."""
+    self.cost`): what a caller gets still holds the step's graph. With `detached`, a def that returns it
+    detached instead (`loss.backward(); optimizer.step(); return loss.data`, PSMNet's `train()`, or `return
+    loss.detach()`): no graph, but still a tensor on the device, which a caller's read waits for."""
 
     def find() -> bool:
         backed = {
@@ -120,6 +123,9 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for n in ast.walk(node.value)
             if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
         }
+        if detached:  # (`return loss.data`, `return loss.detach()`: only these)
+            returned = [r.value for r in returns_in(helper) if r.value is not None]
+            return any(_detached(v) is not v and base_name(_detached(v)) in backed for v in returned)
         return any(  # (not `loss = loss.item(); return loss`: a float)
             isinstance(node, ast.Return)
             and node.value is not None
@@ -128,7 +134,44 @@ def _returns_backed_loss(index: ModuleIndex, helper) -> bool:
             for node in ast.walk(helper)
         )
 
-    return facts(index).loop_cache("returns_backed_loss", helper, find)
+    key = "returns_detached_loss" if detached else "returns_backed_loss"
+    return facts(index).loop_cache(key, helper, find)
+
+
+def _detached(node: ast.AST) -> ast.AST:
+    """`loss.data`, `loss.detach()`, `loss.data.detach()` -> `loss`: the tensor under a detaching chain (the
+    node itself when there is none)."""
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "data":
+            node = node.value
+        elif isinstance(node, ast.Call) and method_name(node) == "detach" and not node.args:
+            node = node.func.value
+        else:
+            return node
+
+
+def _detached_losses(index: ModuleIndex, loop) -> set[str]:
+    """Names the loop binds to what a def of the module returns detached from the loss its backward ran on
+    (`loss = train(imgL, imgR, disp)` with `train` ending `loss.backward(); optimizer.step(); return
+    loss.data`: PSMNet's loop then prints `'%.3f' % loss`): device tensors without a graph, read for a log."""
+
+    def make() -> set[str]:
+        fx = facts(index)
+        found = set()
+        for stmt in loop_nodes(index, loop):
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)):
+                continue
+            target = sole_name_target(stmt)
+            helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
+            if (
+                target is not None
+                and helper is not None
+                and _returns_backed_loss(index, helper, detached=True)
+            ):
+                found.add(target)
+        return found
+
+    return facts(index).loop_cache("detached_losses", loop, make)
 
 
 def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
@@ -254,6 +297,55 @@ def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
             return False
         child = outer
     return False
+
+
+def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
+    """`guarded_step`, where the body of an `if` that picks one process of a distributed run counts as run
+    every step (`_process_test`: the ImageNet example's `if not args.multiprocessing_distributed or
+    (args.multiprocessing_distributed and args.rank % ngpus_per_node == 0):`, hold-out 17's BTS printing its
+    loss every step on the first process of each node)."""
+    if not fx.guarded_step(node, loop):
+        return False
+    child = node
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.If) and any(child is s for s in up.body) and _process_test(up.test):
+            return fx.guarded_step(node, up) or _guarded_past_process(fx, up, loop)
+        child = up
+    return True
+
+
+_PROCESS_WORDS = re.compile(
+    r"(?i)distributed|(?:^|_)rank$|^gpu$|gpus?_per_node|^world_size$|^n_?gpus?$|^num_gpus$|^(?:is_)?main_process$"
+)
+
+
+def _process_test(test: ast.AST) -> bool:
+    """A test of which process of a distributed run this is, with a remainder of the rank by the GPUs of a
+    node (`args.rank % ngpus_per_node == 0`) or a switch for distributed runs (`not
+    args.multiprocessing_distributed or ...`): every name or attribute it ends in names a rank, a count of
+    GPUs or processes, or distribution; it compares them with numbers and calls nothing. It holds on the same
+    process every step."""
+    ends = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(test)
+        if isinstance(n, ast.Name | ast.Attribute) and not _holder(n, test)
+    ]
+    return (
+        bool(ends)
+        and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test))
+        and all(_PROCESS_WORDS.search(end) for end in ends)
+        and all(
+            not isinstance(n, ast.Call | ast.Subscript | ast.Lambda)
+            and (not isinstance(n, ast.BinOp) or isinstance(n.op, ast.Mod))
+            and (not isinstance(n, ast.Constant) or isinstance(n.value, int))
+            for n in ast.walk(test)
+        )
+    )
+
+
+def _holder(node: ast.AST, test: ast.AST) -> bool:
+    """The node is the object of an attribute in the test (`args` of `args.rank`), not an end."""
+    return any(isinstance(a, ast.Attribute) and a.value is node for a in ast.walk(test))
 
 
 def _first_time_test(test: ast.AST) -> bool:
@@ -714,14 +806,14 @@ def check_host_sync(
             continue
         if not _updates_weights(loop, index):
             continue
-        tensors = graph_tensors(index, loop)
+        tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
             if how is None or _host_batch_read(site.node, loop):
                 continue
             if (
-                fx.guarded_step(site.node, loop)
+                _guarded_past_process(fx, site.node, loop)
                 and not _read_either_way(fx, site.node, loop, tensors)
                 and not _read_with_step(fx, site.node, loop)
             ):
@@ -742,14 +834,17 @@ def check_host_sync(
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
-        if reads:  # (alone they report nothing: such code rarely runs unchanged on today's PyTorch)
+        if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
             reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
             continue
         _, call, how, where = reads[0]
         more = _more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
-        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
+        legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
+        lowered = (
+            device_elsewhere or copied_only or logged_only or legacy_only or _self_test_loop(index, loop)
+        )
         yield RawFinding(
             "PP501",
             call.lineno,
@@ -831,10 +926,33 @@ def _copies_out(fx, loop) -> bool:
     logits.detach().cpu().numpy()`, `for idxs in word_idxs.tolist():`): it collects outputs for metrics
     computed on the host, so it waits for each batch anyway and an `.item()` beside the copy adds little."""
     return any(
-        (method_name(s.node) in ("cpu", "numpy", "tolist") or _to_host(s.node, fx.index))
-        and not any(isinstance(up, ast.If | ast.IfExp) for up in fx.ancestors(s.node, loop))
+        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop)
         for s in fx.index.loop_calls[id(loop)]
     )
+
+
+def _host_copy(call: ast.Call, index: ModuleIndex) -> bool:
+    return method_name(call) in ("cpu", "numpy", "tolist") or _to_host(call, index)
+
+
+def _copied_either_way(fx, node: ast.AST, loop) -> bool:
+    """No `if` or conditional expression holds the copy, or each `if` that does has an `else` that copies
+    too (NIID-Bench's `if device == "cpu": ... pred_label.numpy() else: ... pred_label.cpu().numpy()`,
+    torch-fix52): whichever branch runs, the batch's outputs go to the host."""
+    child = node
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.IfExp):
+            return False
+        if isinstance(up, ast.If):
+            if not up.orelse:
+                return False
+            other = up.orelse if any(child is s for s in up.body) else up.body
+            if not any(
+                isinstance(c, ast.Call) and _host_copy(c, fx.index) for s in other for c in ast.walk(s)
+            ):
+                return False
+        child = up
+    return True
 
 
 def _to_host(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1453,6 +1571,8 @@ def _step_function_reads(index: ModuleIndex):
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right); else medium: the caller, its data and its
     device are out of sight (a book's step helper may serve a 100-point regression; DDPG's CPU agents)."""
     steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
+    backward_only = {id(f) for f in _backward_defs(index)}
+    steps += [f for f in index.functions if id(f) in backward_only]
     if not steps:
         return
     fx = facts(index)
@@ -1474,6 +1594,7 @@ def _step_function_reads(index: ModuleIndex):
                 or (not s.loops and _in_term_branch(fx, s.node, function, backed))
             )
             and not _moved_later(index, function, s.node)
+            and not _factory_read(index, s.node)
         ]
         if not reads:
             continue
@@ -1485,8 +1606,61 @@ def _step_function_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
-            confidence=None if fx.places_on_device and not logged_only else "medium",
+            confidence=None
+            if fx.places_on_device and not logged_only and id(function) not in backward_only
+            else "medium",
         )
+
+
+def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
+    """`cubic_feature_sampling.backward(...)`: a function of an imported module, not a tensor's method (a
+    name the def binds itself is its own: pixelNeRF's `loss = rgb_loss` beside `from model import loss`)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return (
+        isinstance(receiver, ast.Name)
+        and receiver.id in _imported_names(index)
+        and receiver.id not in parameter_names(function)
+        and not bound_values(function, receiver.id)
+    )
+
+
+def _factory_read(index: ModuleIndex, call: ast.Call) -> bool:
+    """`torch.randint(0, len(nviews), ()).item()`: a read of a tensor a torch factory just made on the host
+    (no `device=`), which waits for nothing (pixelNeRF's number of views drawn per step)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return (
+        isinstance(receiver, ast.Call)
+        and index.resolver.call_name(receiver) in FACTORIES
+        and not any(k.arg == "device" for k in receiver.keywords)
+    )
+
+
+def _backward_defs(index: ModuleIndex) -> list:
+    """Defs that run a backward once per call (outside their loops, on their path: `guarded_step`, so under
+    `if is_train:` too) and step no optimizer, not named for tests, and not already a step def of another
+    kind: the gradient half of a training step whose optimizer step is elsewhere (hold-out 17's pixelNeRF
+    `calc_losses(data, is_train=True)`, which `train_step` returns to the base trainer's loop in another
+    module, where `self.optim.step()` runs). Their reads are reported at medium: the step, and whether each
+    call is a training one, are out of sight."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        fx = facts(index)
+        known = {id(f) for f in _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)}
+        found = []
+        for function in index.functions:
+            sites = steps.get(id(function))
+            if sites is None or id(function) in known or not isinstance(function, FUNCTION_TYPES):
+                continue
+            if _eval_or_test(function) or function.name == "backward":
+                continue  # (an autograd Function's own `backward`, calling an extension's)
+            if any(method_name(s.node) != "backward" or _module_call(index, s.node, function) for s in sites):
+                continue
+            if any(not s.loops and not fx.guarded_step(s.node, function) for s in sites):
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("backward_defs", None, make)
 
 
 def _in_term_branch(fx, node: ast.AST, function, backed: set[str]) -> bool:
@@ -1624,10 +1798,15 @@ def _loss_def_reads(index: ModuleIndex):
         fx = fx or facts(index)
         if not fx.on_device or function.name in _looped_names(index):
             continue
+        if any(function is f for f in _backward_defs(index)):
+            continue  # (its reads are a training step's, `_step_function_reads`)
         reads = [
             s.node
             for s in index.function_calls.get(id(function), [])
-            if method_name(s.node) == "item" and not s.node.args and not fx.guarded_step(s.node, function)
+            if method_name(s.node) == "item"
+            and not s.node.args
+            and not fx.guarded_step(s.node, function)
+            and not _factory_read(index, s.node)
         ]
         if not reads:
             continue
@@ -1815,13 +1994,23 @@ def _step_sites(index: ModuleIndex) -> tuple[dict[int, list], set[int]]:
         for s in index.calls:
             if s.function is None:
                 continue
-            if is_step_call(s.node):
+            if is_step_call(s.node) or _optimizer_entry_step(s.node):
                 steps.setdefault(id(s.function), []).append(s)
             elif not s.loops and method_name(s.node) == "zero_grad":
                 zeroed.add(id(s.function))
         return steps, zeroed
 
     return facts(index).loop_cache("step_sites", None, make)
+
+
+def _optimizer_entry_step(call: ast.Call) -> bool:
+    """`self.optim['d'].step()`, `optimizers[i].step()`: the step of an optimizer kept in a dict or list named
+    for optimizers (a GAN's generator and discriminator optimizers, hold-out 17's Manifold Mixup `MUGAN`)."""
+    func = call.func
+    if not (method_name(call) == "step" and not call.args and isinstance(func.value, ast.Subscript)):
+        return False
+    holder = (base_name(func.value.value) or "").lower()
+    return "optim" in holder or holder.startswith("opt")
 
 
 def _training_step_defs(index: ModuleIndex) -> list:
@@ -1850,8 +2039,11 @@ def _eval_or_test(function) -> bool:
 
 def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
     """`train_loss += loss.data[0]`: code written for PyTorch before 0.4 read a loss's value on the host
-    by indexing its data (what `.item()` is now), in the loop's own body. Counted among a loop's other
-    reads only."""
+    by indexing its data (what `.item()` is now), in the loop's own body. Since torch-fix52 also alone, in a
+    module that uses a GPU (hold-out 17's VampPrior `train_loss += loss.data[0]`), at medium: the readings
+    judged such reads right wherever they were reported ("the copy happens on any version"), but the code
+    fails on today's PyTorch as written (hold-out 13 listed no case in pre-0.4 code); in a module that moves
+    nothing, only among other reads."""
     fx = facts(index)
     reads = []
     for node in loop_nodes(index, loop):
@@ -1878,6 +2070,8 @@ def _over_items(loop) -> bool:
     """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses), or over a
     collection named for losses (`for l in avg_loss_stats:`, `for name in self.loss_names:`)."""
     it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
+    while isinstance(it, ast.Call) and base_name(it.func) in ("sorted", "list") and len(it.args) == 1:
+        it = it.args[0]  # (`for k, v in sorted(outputs.items()):`, pysot's loop over the step's outputs)
     if isinstance(it, ast.Name | ast.Attribute):
         return _loss_named(it)
     return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
@@ -1897,7 +2091,8 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
         if len(site.loops) < 2 or site.loops[-2] is not loop:
             continue
         inner = site.loops[-1]
-        if not (_over_items(inner) or _loss_term_read(site.node) or _gradient_norm_read(inner, site.node)):
+        gradients = _gradient_norm_read(inner, site.node, index)
+        if not (_over_items(inner) or _loss_term_read(site.node) or gradients):
             if summed is None:
                 summed = _backward_names(direct_calls(index, loop))
             if not _sums_into(inner, summed):
@@ -1907,7 +2102,11 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
             continue
         if isinstance(inner, COMPREHENSION_TYPES):
             stmt = fx.statement_in(inner, loop)
-        elif fx.guarded_step(site.node, inner):
+        elif (
+            fx.guarded_step(site.node, inner)
+            and not _key_filtered(fx, site.node, inner)
+            and not (gradients and _where_gradient(fx, site.node, inner))
+        ):
             continue
         else:
             stmt = fx.statement_in(site.node, inner)
@@ -1916,14 +2115,96 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
     return reads
 
 
-def _gradient_norm_read(inner, call: ast.Call) -> bool:
+def _key_filtered(fx, node: ast.AST, inner) -> bool:
+    """Every guard between the read and the inner loop is an `if` that tests only the loop's own names: an
+    item's key or type (`for k, v in results.items(): if k in epoch_results: ... elif isinstance(v,
+    torch.Tensor): epoch_results[k] += v.item()`, hold-out 17's VL-T5 trainers; `if k != "lr":`, `if "loss"
+    in k:`). It picks which entries to read, the same ones every step, so the read runs every step."""
+    keys = names_in(inner.target) if isinstance(inner, ast.For) else set()
+    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, _GUARD_NODES)]
+    return bool(keys and guards) and all(isinstance(up, ast.If) and _key_test(up.test, keys) for up in guards)
+
+
+def _key_test(test: ast.AST, keys: set[str]) -> bool:
+    """`k in d`, `k not in skip`, `k == "loss"`, `"loss" in k`, `k.startswith("loss")`, and `and`/`or`/`not`
+    of such: a test of an item's key against names, constants or containers, with no call but the key's own
+    string methods."""
+    if isinstance(test, ast.BoolOp):
+        return all(_key_test(v, keys) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _key_test(test.operand, keys)
+    if isinstance(test, ast.Call) and base_name(test.func) == "isinstance" and test.args:
+        return isinstance(test.args[0], ast.Name) and test.args[0].id in keys  # (`isinstance(v, Tensor)`)
+    if isinstance(test, ast.Call):
+        func = test.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("startswith", "endswith")
+            and isinstance(func.value, ast.Name)
+            and func.value.id in keys
+            and all(isinstance(a, ast.Constant) for a in test.args)
+        )
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.In | ast.NotIn | ast.Eq | ast.NotEq):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(side, ast.Name) and side.id in keys for side in sides) and not any(
+        isinstance(n, ast.Call | ast.BinOp) for side in sides for n in ast.walk(side)
+    )
+
+
+def _gradient_norm_read(inner, call: ast.Call, index: ModuleIndex) -> bool:
     """`sum(p.grad.data.norm(2).item() ** 2 for p in model.parameters())`: a read of each parameter's
-    gradient, one wait per parameter (torch-ac's logged gradient norm; `clip_grad_norm_` returns the norm)."""
+    gradient, one wait per parameter (torch-ac's logged gradient norm; `clip_grad_norm_` returns the norm).
+    Since torch-fix52 also over a list of the parameters bound before (`named_params =
+    list(net.named_parameters())`, then `for name in range(len(named_params)):
+    torch.norm(named_params[name][1].grad).cpu().data.numpy()`: hold-out 17's MCAN)."""
+    if not any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func)):
+        return False
     it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
+    if _parameter_list(it):
+        return True
+    if isinstance(it, ast.Call) and base_name(it.func) == "range" and len(it.args) == 1:
+        it = it.args[0]  # (`range(len(named_params))`)
+        it = it.args[0] if isinstance(it, ast.Call) and base_name(it.func) == "len" and it.args else None
+    if not isinstance(it, ast.Name):
+        return False
+    scope = index.loop_function.get(id(inner)) or index.tree
+    values = bound_values(scope, it.id)
+    return bool(values) and all(_parameter_list(v) for v in values)
+
+
+def _parameter_list(node: ast.AST | None) -> bool:
+    """`model.parameters()`, `net.named_parameters()`, or `list(...)` of one."""
+    if isinstance(node, ast.Call) and base_name(node.func) == "list" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, ast.Call) and method_name(node) in ("parameters", "named_parameters")
+
+
+def _where_gradient(fx, node: ast.AST, inner) -> bool:
+    """Every guard between the read and the loop over parameters is a test that the parameter has a
+    gradient (`torch.norm(p.grad).cpu() if p.grad is not None else 0`): after the backward every trained
+    parameter has one, so the read runs for each, every step."""
+    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, _GUARD_NODES)]
+    return bool(guards) and all(
+        isinstance(up, ast.If | ast.IfExp)
+        and not (isinstance(up, ast.If) and up.orelse)
+        and _has_gradient(up.test)
+        for up in guards
+    )
+
+
+def _has_gradient(test: ast.AST) -> bool:
+    """`p.grad is not None`."""
     return (
-        isinstance(it, ast.Call)
-        and method_name(it) in ("parameters", "named_parameters")
-        and any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func))
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.left, ast.Attribute)
+        and test.left.attr == "grad"
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
     )
 
 
@@ -1969,17 +2250,38 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
-            if (
-                inner.loops
-                or call.args
-                or method_name(call) not in ("item", "numpy")
-                or fx.guarded_step(call, helper)
-                or (method_name(call) == "numpy" and not _into_meter(fx.statement(call)))
-            ):
+            if inner.loops:
+                continue
+            if not call.args and method_name(call) in ("item", "numpy"):
+                how = f".{method_name(call)}()"
+                if how == ".numpy()" and not _into_meter(fx.statement(call)):
+                    continue
+            elif (how := _float_of_loss(call, helper)) is None:
+                continue
+            if fx.guarded_step(call, helper):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, f".{method_name(call)}()", where))
+            reads.append((call, call, how, where))
     return reads
+
+
+def _float_of_loss(call: ast.Call, helper) -> str | None:
+    """`float(loss)` of a name the helper binds to a tensor named for a loss and never to a host read
+    (pixel2style2pixel's `calc_loss`, which the training loop calls every step: `loss_dict['loss'] =
+    float(loss)`): the loss read on the host."""
+    if not (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "float"
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], ast.Name)
+        and _loss_named(call.args[0])
+    ):
+        return None
+    values = bound_values(helper, call.args[0].id)
+    if any(isinstance(v, ast.Call) and base_name(v.func) in HOST_READS for v in values):
+        return None  # (`loss = loss.item()` somewhere in the helper: a number)
+    return "float(...)"
 
 
 def _loss_named(expr: ast.AST) -> bool:
@@ -2010,10 +2312,12 @@ def _forward_reads(index: ModuleIndex):
                 read, how = call.func.value, f".{method_name(call)}()"
             elif isinstance(call.func, ast.Name) and call.func.id in ("float", "int") and len(call.args) == 1:
                 read, how = call.args[0], f"{call.func.id}(...)"
+            elif criterion and (read := _printed_loss(call, function)) is not None:
+                how = f"print({read.id})"
             else:
                 continue
             loss_read = _loss_named(read)
-            input_read = criterion and _input_read(call, function)
+            input_read = criterion and (_input_read(call, function) or how.startswith("print("))
             if not (loss_read or input_read):
                 continue
             fx = fx or facts(index)
@@ -2046,6 +2350,24 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _printed_loss(call: ast.Call, function) -> ast.Name | None:
+    """`print('... {:.8f}'.format(classify_loss, ...))`, `print(loss)`: a name the forward binds to a tensor
+    named for a loss (never to a host read), printed or formatted into the printed text (hold-out 17's EAST
+    `Loss.forward`, which prints three loss terms on every training step)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "print"):
+        return None
+    for node in (n for a in call.args for n in ast.walk(a)):
+        if not (isinstance(node, ast.Name) and _loss_named(node)):
+            continue
+        values = bound_values(function, node.id)
+        if values and not any(
+            isinstance(v, ast.Call) and (base_name(v.func) in HOST_READS or method_name(v) in _SYNC_METHODS)
+            for v in values
+        ):
+            return node
+    return None
 
 
 def _input_read(call: ast.Call, function) -> bool:
@@ -4253,9 +4575,12 @@ def _gpu_run_test(fx, test: ast.AST, run_tests: bool) -> bool:
 
 def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
-    for loop in _batch_loops(index, fx):
+    batch_loops = _batch_loops(index, fx)
+    for loop in batch_loops:
         direct = direct_calls(index, loop)
         stepping = _steps_optimizer(direct)
+        if not stepping and _runs_an_epoch(fx, loop, direct, batch_loops):
+            continue
         # a loop that reads a clock is a timer, unless it steps an optimizer: a training loop that syncs to
         # time its batches for the log pays the stall on every step (CMC's and FixMatch's batch timers); so
         # is a loop that steps nothing between two clock reads around it (a `__main__` speed benchmark)
@@ -4287,6 +4612,21 @@ def check_wait_every_step(index: ModuleIndex):
                 else None,
             )
     yield from _forward_empty_cache(index, fx)
+
+
+def _runs_an_epoch(fx, loop, direct, batch_loops: list) -> bool:
+    """The loop steps nothing itself and calls a def of the module that holds a loop of its own over
+    batches (`loss = self.fit(data, epoch=epoch + 1)` with `fit`'s batch loop): it is an epoch loop, and a
+    wait in its body runs once per epoch (hold-out 17's ReChorus `BaseRunner.train`, whose
+    `torch.cuda.empty_cache()` before each `fit` was read wrong; a `save_model` call had made it look like a
+    loop that runs a model)."""
+    if any(loop is step for step in fx.step_loops):
+        return False
+    held = {id(fx.index.loop_function.get(id(other))) for other in batch_loops if other is not loop}
+    return any(
+        (helper := fx.helpers.get(id(s.node))) is not None and id(helper) in held and helper is not s.function
+        for s in direct
+    )
 
 
 def _steps_optimizer(direct) -> bool:
@@ -4567,6 +4907,18 @@ for step, (x, y) in enumerate(loader):
             "that copies outputs to the host every batch, whose metrics wait anyway, nor a predicted class "
             "index: `model(x).argmax().item()`). Full-batch epoch loops stay skipped: their 8 findings on "
             "hold-out 16 read debatable, each epoch reading a validation value for early stopping anyway."
+            " Branch torch-fix52 (tuned on hold-out 17): a step def's loss returned detached (`return "
+            "loss.data`) and printed by the loop is a read; so is `float(loss)` in a def the loop calls, reads "
+            "in a loop over the step's outputs that picks entries by key or type (`if k in epoch_results:`), "
+            "gradient norms over a list of the parameters (`range(len(named_params))`, with `if p.grad is not "
+            "None`), and reads in the body of the per-node process test `args.rank % ngpus_per_node == 0`; an "
+            "optimizer kept in a dict steps (`self.optim['d'].step()`); the project pass also judges a module "
+            "naming no torch that a torch module imports (a trainer's mixin). At medium: pre-0.4 `loss.data[0]` "
+            "reads alone (the code fails on today's PyTorch), a def that backpropagates but steps no optimizer "
+            "(pixelNeRF's `calc_losses`; not an autograd Function's `backward`), and a loss printed in a loss "
+            "module's `forward`. A read of a tensor a torch factory just made on the host "
+            "(`torch.randint(...).item()`) is none; an evaluation loop copying outputs to the host in both "
+            "branches of an `if` waits anyway."
         ),
         check=lowered_on_toys(check_host_sync),
     )
@@ -4775,6 +5127,8 @@ for x, y in loader:
             "two clock reads around it (`st = time.time()`, the loop, `print(time.time() - st)`: a speed "
             "benchmark), a helper's wait after a `return` of its own body, and a helper's wait under an `if` "
             "on a parameter the call fills with a name bound only to the CPU (`sync(loss_device)`)."
+            " Branch torch-fix52: an epoch loop that steps nothing itself and calls a def of its module "
+            "holding the batch loop (`loss = self.fit(...)`, ReChorus' runner) waits once per epoch: skipped."
         ),
         confidence="medium",
         check=check_wait_every_step,

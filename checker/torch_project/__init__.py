@@ -10,6 +10,8 @@ project's files once and parse only the modules whose text may hold the other ha
 - reads.py (PP501): a training loop that reads values on the host every step, in a module that places
   nothing on a GPU itself while a module importing it does; and loops reading a loss through another
   module's def.
+- graph_callers.py (PP503): drops the findings in evaluation defs that another module of the project calls
+  under no_grad.
 - factories.py (PP506): a def of one module returns a tensor made on the host and a loop of another
   copies it to the device every step; or a def that makes and moves one runs in another module's step.
 - common.py: what they share (the project's texts, parsing, which module imports a name).
@@ -23,6 +25,7 @@ from checker.findings import Finding
 from checker.gc_pause import collection_paused
 from checker.torch_project.common import project_texts
 from checker.torch_project.factories import factories_across_modules
+from checker.torch_project.graph_callers import graph_callers_across_modules
 from checker.torch_project.loaders import loaders_across_modules, module_facts
 from checker.torch_project.reads import reads_across_modules
 
@@ -44,10 +47,11 @@ def across_modules(
     known: dict | None = None,
 ) -> list[Finding]:
     """`findings` with the PyTorch project passes run over each project in turn: DataLoaders (PP505),
-    then factories (PP506), then host reads (PP501). `sources` (path -> text) and `known` (path ->
+    evaluation defs run under no_grad elsewhere (PP503), then factories (PP506), then host reads (PP501). `sources` (path -> text) and `known` (path ->
     `module_facts`) hold what the per-module pass read and computed in this process, reused here."""
     sources = {} if sources is None else sources
     with collection_paused():  # (the passes' trees and indexes are freed by reference counts)
         findings = loaders_across_modules(findings, projects, codes, sources, known)
+        findings = graph_callers_across_modules(findings, projects, codes, sources)
         findings = factories_across_modules(findings, projects, codes, sources)
         return reads_across_modules(findings, projects, codes, sources)

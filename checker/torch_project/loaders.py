@@ -57,8 +57,15 @@ def loaders_across_modules(
 ) -> list[Finding]:
     """`findings` with a PP505 finding added for each unpinned DataLoader that one module of a project makes
     and another copies the batches of, and with those on loaders of datasets that move their own items to
-    the device taken out. `sources` holds the texts the per-module pass read and `known` its
-    `module_facts` (by path); other files are read and parsed here, each once."""
+    the device taken out. `sources` holds the texts the per-module pass read and `known` its `module_facts`
+    (by path); other files are read and parsed here, each once."""
+    sources = {} if sources is None else sources
+    return _pinned_across_modules(findings, projects, codes, sources, known)
+
+
+def _pinned_across_modules(
+    findings: list[Finding], projects: list[list[str]], codes, sources: dict, known: dict | None
+) -> list[Finding]:
     if codes is not None and LOADER_RULE not in codes:
         return findings
     sources, known = {} if sources is None else sources, known or {}

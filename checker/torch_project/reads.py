@@ -81,7 +81,8 @@ def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[F
     reads on the host and they import a module of the project that does import torch: a trainer whose
     tensors all come from the project's own code (deep-person-reid's `ImageSoftmaxEngine(Engine)` in
     `torchreid/engine/image/softmax.py` runs `loss.backward()`, `self.optimizer.step()` and returns
-    `loss.item()` every step, importing only `torchreid` and `..engine`)."""
+    `loss.item()` every step, importing only `torchreid` and `..engine`); or that such a module imports (a
+    mixin of the trainer class it builds, `_imported_by`)."""
     candidates = [
         p
         for p, t in texts.items()
@@ -95,13 +96,28 @@ def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[F
     found = []
     for path in candidates:
         text = texts[path]
-        if file_is_silenced(text) or not _imported_paths(text, path) & torch_modules:
+        if file_is_silenced(text):
+            continue
+        if not (_imported_paths(text, path) & torch_modules or _imported_by(path, torch_modules, texts)):
             continue
         index = parse_index(text, torch_only=False)
         if index is None or uses_torch(index):
             continue  # (the module pass judged it)
         found += _new_reads(check, index, path, text, reported)
     return found
+
+
+def _imported_by(path: str, modules: set[str], texts: dict[str, str]) -> bool:
+    """A module of `modules` imports the one at `path` (torch-fix52: AtlasNet's `training/trainer.py`, which
+    imports torch, builds `class Trainer(..., TrainerIteration, ...)` from `training/trainer_iteration.py`, a
+    mixin that names no torch but runs the step: `self.data.loss.item()`, `backward()`,
+    `self.optimizer.step()`). Their import lines are searched for the file's word before any is resolved."""
+    word = import_word(path)
+    return any(
+        word in _WORD.findall(import_lines(texts[p])) and path in _imported_paths(texts[p], p)
+        for p in modules
+        if p != path and word in texts[p]
+    )
 
 
 _WORD = re.compile(r"\w+")

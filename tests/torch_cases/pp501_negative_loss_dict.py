@@ -40,15 +40,3 @@ def train_legacy(net, trainloader, criterion, optimizer, log_interval):
             print(batch_idx, loss.data[0])
         first = inputs.data[0]
         net.record(first)
-
-
-def train_legacy_alone(net, trainloader, criterion, optimizer):
-    net.train()
-    train_loss = 0
-    for inputs, targets in trainloader:
-        loss = criterion(net(inputs.cuda()), targets.cuda())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        train_loss += loss.data[0]
-    return train_loss

@@ -10,7 +10,7 @@ def validate(model, val_loader, criterion, device):
     total_loss, seen = 0.0, 0
     for data, target in val_loader:
         data, target = data.to(device), target.to(device)
-        output = model(data)  # expect: PP503
+        output = model(data)  # expect: PP503 high
         loss = criterion(output, target)
         total_loss += loss * data.size(0)  # expect: PP502
         seen += data.size(0)
@@ -21,7 +21,7 @@ def evaluate(model, loader):
     model.eval()
     losses = []
     for batch in loader:
-        outputs = model(**batch)  # expect: PP503
+        outputs = model(**batch)  # expect: PP503 high
         loss = outputs.loss
         losses.append(loss)  # expect: PP502
     return torch.stack(losses).mean()

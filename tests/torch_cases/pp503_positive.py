@@ -6,7 +6,7 @@ def validate(model, val_loader, criterion, device):
     total, correct = 0, 0
     for images, target in val_loader:
         images, target = images.to(device), target.to(device)
-        output = model(images)  # expect: PP503
+        output = model(images)  # expect: PP503 high
         correct += (output.argmax(1) == target).sum().item()  # expect: PP501 medium
         total += target.size(0)
     return correct / total
@@ -33,5 +33,5 @@ def train_and_check(model, train_loader, val_loader, optimizer, criterion):
     model.eval()
     val_loss = 0.0
     for x, y in val_loader:
-        val_loss += criterion(model(x), y).item()  # expect: PP503
+        val_loss += criterion(model(x), y).item()  # expect: PP503 high
     return val_loss

@@ -9,7 +9,7 @@ def compute_accuracy(model, data_loader):
     for features, targets in data_loader:
         features = features.to(device)
         targets = targets.to(device)
-        logits, probas = model(features)  # expect: PP503
+        logits, probas = model(features)  # expect: PP503 high
         _, predicted_labels = torch.max(probas, 1)
         num_examples += targets.size(0)
         correct_pred += (predicted_labels == targets).sum()

@@ -31,6 +31,6 @@ total_correct = 0
 for _i, (points, target) in enumerate(test_loader):
     points, target = points.cuda(non_blocking=True), target.cuda(non_blocking=True)
     classifier = classifier.eval()
-    pred, _, _ = classifier(points)  # expect: PP503
+    pred, _, _ = classifier(points)  # expect: PP503 high
     total_correct += pred.argmax(1).eq(target).sum()
 print(total_correct)

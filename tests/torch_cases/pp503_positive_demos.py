@@ -1,4 +1,5 @@
-"""Evaluation loops that stay reported next to the demo shapes; pre-0.4 `volatile=True` code is low."""
+"""Evaluation loops that stay reported next to the demo shapes; pre-0.4 `volatile=True` code is not reported
+(torch-fix51: 6 of 83 such findings read right as first read over hold-outs 8-16)."""
 
 import torch
 from torch.autograd import Variable
@@ -10,7 +11,7 @@ def evaluate(model, loader):
     model.eval()
     correct = 0
     for k, (x, y) in enumerate(loader):
-        out = model(x.to(device))  # expect: PP503
+        out = model(x.to(device))  # expect: PP503 high
         correct += (out.argmax(1).cpu() == y).sum().item()
         if k >= 500:  # five hundred batches: a workload
             break
@@ -35,7 +36,7 @@ def old_test(model, test_loader):
     total = 0
     for data, target in test_loader:
         data = Variable(data.cuda(), volatile=True)
-        output = model(data)  # expect: PP503 low
+        output = model(data)
         total += output.max(1)[1].eq(target.cuda()).sum()
     return total
 
@@ -46,5 +47,5 @@ def sample_predictions(model, test_data):
     found = []
     for i in range(num_samples):
         image, _ = test_data[i]
-        found.append(model(image.unsqueeze(0).to(device)).argmax().item())  # expect: PP503
+        found.append(model(image.unsqueeze(0).to(device)).argmax().item())  # expect: PP503 high
     return found

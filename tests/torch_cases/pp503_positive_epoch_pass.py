@@ -21,7 +21,7 @@ def train(net, train_loader, test_loader, optimizer, epochs, device):
 def extract(loader, model, device):
     codes = []
     for img, _ in tqdm(loader):
-        _, _, ids = model.encode(img.to(device))  # expect: PP503
+        _, _, ids = model.encode(img.to(device))  # expect: PP503 high
         codes.append(ids.detach().cpu().numpy())
     return codes
 

@@ -72,7 +72,7 @@ class Predictor:
         loader = DataLoader(dataset, batch_size=batch_size, shuffle=False, num_workers=1, pin_memory=True)
         predictions = []
         for batch in loader:
-            scores, ids = self.model.decode(  # expect: PP503
+            scores, ids = self.model.decode(  # expect: PP503 high
                 words=batch.input_ids.to(self.device), mask=batch.attention_mask.to(self.device)
             )
             predictions.extend(ids.tolist())
@@ -101,7 +101,7 @@ class Synthesizer:
             chars = np.stack([np.pad(t, (0, longest - len(t))) for t in batch])
             chars = torch.tensor(chars).long().to(self.device)
             embeds = torch.tensor(np.stack(embeddings[i])).float().to(self.device)
-            _, mels, _ = self._model.generate(chars, embeds)  # expect: PP503
+            _, mels, _ = self._model.generate(chars, embeds)  # expect: PP503 high
             specs.extend(mels.detach().cpu().numpy())
         return specs
 

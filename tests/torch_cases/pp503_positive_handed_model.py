@@ -13,7 +13,8 @@ class Predictor:
         ner_model.eval()
         for features in documents:
             for ind in range(0, len(features), self.batch_size):
-                labels = self.apply_model(ner_model, features[ind : ind + self.batch_size])  # expect: PP503
+                batch = features[ind : ind + self.batch_size]
+                labels = self.apply_model(ner_model, batch)  # expect: PP503 high
                 for label in torch.unbind(labels, 1):
                     fout.write(" ".join(map(str, label.tolist())) + "\n")
 

@@ -22,7 +22,7 @@ class Exp_Informer:
         self.model.eval()
         total_loss = []
         for batch_x, batch_y in vali_loader:
-            pred, true = self._process_one_batch(vali_data, batch_x, batch_y)  # expect: PP503
+            pred, true = self._process_one_batch(vali_data, batch_x, batch_y)  # expect: PP503 high
             loss = criterion(pred.detach().cpu(), true.detach().cpu())
             total_loss.append(loss)
         self.model.train()

@@ -12,7 +12,7 @@ def evaluate(data_loader, lm_model, criterion, limited=76800):
     total_loss, total_len = 0.0, 0
     for word_t, label_t in data_loader:
         label_t = label_t.view(-1)
-        output = lm_model.log_prob(word_t)  # expect: PP503
+        output = lm_model.log_prob(word_t)  # expect: PP503 high
         total_loss += label_t.size(0) * criterion(output, label_t).item()
         total_len += label_t.size(0)
         if total_len > limited:

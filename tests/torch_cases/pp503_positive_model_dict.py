@@ -23,12 +23,12 @@ class Trainer:
         for key in self.model:
             self.model[key].eval()
         for batch in self.data_loader["dev"]:
-            self._eval_step(batch)  # expect: PP503
+            self._eval_step(batch)  # expect: PP503 high
 
 
 def sample_grid(models, test_loader):
     models["G"].eval()
     images = []
     for z, _ in test_loader:
-        images.append(models["G"](z.cuda()).cpu())  # expect: PP503
+        images.append(models["G"](z.cuda()).cpu())  # expect: PP503 high
     return torch.cat(images)

@@ -9,6 +9,6 @@ def evaluate(model, test_set, device):
     scores = []
     for track in test_set:
         mix = th.from_numpy(track.audio).t().float().to(device)
-        estimates = model(mix[None])[0]  # expect: PP503
+        estimates = model(mix[None])[0]  # expect: PP503 high
         scores.append(((estimates - mix) ** 2).mean().item())  # expect: PP501 medium
     return scores

@@ -10,5 +10,5 @@ def main(model, paths):
     model = model.to("cuda")
     for idx, path in enumerate(paths):
         img_L = torch.from_numpy(load_image(path)).to("cuda")
-        img_E = model(img_L)  # expect: PP503
+        img_E = model(img_L)  # expect: PP503 high
         save_image(img_E.data.squeeze().float().cpu().numpy(), f"{idx}.png")

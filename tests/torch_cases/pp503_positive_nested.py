@@ -36,6 +36,6 @@ def finetune(model, loader, val_loader, params):
     model.eval()
     correct = 0
     for x, y in val_loader:
-        out = model(x.cuda())  # expect: PP503
+        out = model(x.cuda())  # expect: PP503 high
         correct += (out.argmax(1) == y.cuda()).sum()
     return correct

@@ -12,18 +12,18 @@ class InpaintHandler:
         out = []
         self.model.eval()
         for batch in data:
-            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP503
+            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP503 high
         return out
 
 
 def inference(generator, data):
     generator.eval()
     for request in data:
-        yield generator(torch.as_tensor(request["z"]).cuda())  # expect: PP503
+        yield generator(torch.as_tensor(request["z"]).cuda())  # expect: PP503 high
 
 
 def validate(trainer, loader):
     model = trainer.get_model()
     model.eval()
     for sample in loader:
-        trainer.record(model(sample))  # expect: PP503
+        trainer.record(model(sample))  # expect: PP503 high

@@ -7,6 +7,6 @@ def evaluate(model, loader, log):
     model.eval()
     correct = 0
     for x, y in loader:
-        out = model(x.cuda())  # expect: PP503
+        out = model(x.cuda())  # expect: PP503 high
         correct += (torch.argmax(out, 1) == y.cuda()).sum()
     return correct

@@ -30,7 +30,7 @@ class EncDecEvaluator(Evaluator):
         n_words = 0
         for x1, len1, x2, len2 in self.data[data_set][(lang1, lang2)]:
             x1, x2 = x1.cuda(), x2.cuda()
-            enc1 = self.encoder("fwd", x=x1, lengths=len1)  # expect: PP503
+            enc1 = self.encoder("fwd", x=x1, lengths=len1)  # expect: PP503 high
             dec2 = self.decoder("fwd", x=x2, lengths=len2, src_enc=enc1)
             n_words += dec2.size(0)
         scores[f"{data_set}_{lang1}-{lang2}_mt_words"] = n_words

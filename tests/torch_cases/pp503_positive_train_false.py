@@ -22,6 +22,6 @@ def train(model, train_loader, eval_loader, num_epochs):
 def vqa_score(model, dataloader):
     score = 0
     for v, q, a in dataloader:
-        pred = model(v.cuda(), q.cuda())  # expect: PP503
+        pred = model(v.cuda(), q.cuda())  # expect: PP503 high
         score += (pred.argmax(1) == a.cuda().argmax(1)).sum().item()
     return score / len(dataloader.dataset)

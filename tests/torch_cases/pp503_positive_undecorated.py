@@ -7,6 +7,6 @@ def validate_network(val_loader, model, classifier):  # not decorated with @torc
     classifier.eval()
     correct = 0
     for inp, target in val_loader:
-        output = classifier(model(inp.to(device, non_blocking=True)))  # expect: PP503
+        output = classifier(model(inp.to(device, non_blocking=True)))  # expect: PP503 high
         correct += (output.argmax(1) == target.to(device, non_blocking=True)).sum()
     return correct

@@ -12,7 +12,7 @@ from torchvision.datasets import MNIST
 def cli_main(model, batch_size):
     dataset = MNIST("", train=True, download=True, transform=transforms.ToTensor())
     mnist_train, mnist_val = random_split(dataset, [55000, 5000])
-    train_loader = DataLoader(mnist_train, batch_size=batch_size)  # expect: PP504
+    train_loader = DataLoader(mnist_train, batch_size=batch_size)  # expect: PP504 high
     val_loader = DataLoader(mnist_val, batch_size=batch_size)
     trainer = pl.Trainer(max_epochs=5)
     trainer.fit(model, train_loader, val_loader)

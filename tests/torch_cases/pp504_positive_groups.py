@@ -23,7 +23,9 @@ class FeatureFiles(Dataset):
 
 def train(names, model, optimizer, device, epochs):
     dataset = FeatureFiles(names)
-    loader = DataLoader(dataset, batch_size=64, shuffle=True, collate_fn=dataset.collate)  # expect: PP504
+    loader = DataLoader(  # expect: PP504 high
+        dataset, batch_size=64, shuffle=True, collate_fn=dataset.collate
+    )
     for _ in range(epochs):
         for groups in loader:
             for batch in groups:

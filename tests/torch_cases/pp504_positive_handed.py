@@ -57,5 +57,5 @@ class ImageFolder(Dataset):
 
 def get_images_dataloader(folder, *, batch_size, image_size, shuffle=True, pin_memory=True):
     ds = ImageFolder(folder, image_size)
-    dl = DataLoader(ds, batch_size=batch_size, shuffle=shuffle, pin_memory=pin_memory)  # expect: PP504
+    dl = DataLoader(ds, batch_size=batch_size, shuffle=shuffle, pin_memory=pin_memory)  # expect: PP504 high
     return dl

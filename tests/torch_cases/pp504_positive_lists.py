@@ -7,7 +7,7 @@ augment = transforms.Compose([transforms.RandomCrop(32, padding=4), transforms.T
 cifar10 = torchvision.datasets.CIFAR10("data", train=True, download=True, transform=augment)
 # a list of file names is no list of examples: each item is still read and decoded when the batch is made
 names = [f"img_{i}.png" for i in range(50000)]
-train_loader = torch.utils.data.DataLoader(cifar10, 64, shuffle=True, pin_memory=True)  # expect: PP504
+train_loader = torch.utils.data.DataLoader(cifar10, 64, shuffle=True, pin_memory=True)  # expect: PP504 high
 name_loader = torch.utils.data.DataLoader(names, batch_size=64, pin_memory=True)  # expect: PP504
 
 

@@ -1,6 +1,6 @@
 # out-of-distribution scores over several sets (hold-out 8's outlier-exposure test.py): a loader over a
 # TensorDataset held in memory is reported a level below the rule's own; the name bound again to an image
-# folder for the next loader is a dataset read from files, reported at the rule's own level
+# folder for the next loader is a dataset read from files, which the scoring loop copies whole: high
 import numpy as np
 import torch
 import torchvision.datasets as dset
@@ -24,7 +24,7 @@ ood_loader = DataLoader(ood_data, batch_size=200, shuffle=True)  # expect: PP505
 get_ood_scores(net, ood_loader)
 
 ood_data = dset.ImageFolder("icons-50", transform=trn.ToTensor())
-ood_loader = DataLoader(ood_data, batch_size=200, shuffle=True)  # expect: PP505
+ood_loader = DataLoader(ood_data, batch_size=200, shuffle=True)  # expect: PP505 high
 get_ood_scores(net, ood_loader)
 
 features = TensorDataset(torch.randn(5000, 64), torch.ones(5000, 1))

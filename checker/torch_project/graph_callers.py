@@ -1,0 +1,205 @@
+"""PP503 across modules: an evaluation def whose caller, in another module of the project, already runs it
+under no_grad.
+
+Checked one module at a time, `def validate(...)` in `utils/validation.py` (UnivNet) runs its model over the
+validation loader with autograd on as far as its own module shows; the training loop in `utils/train.py`
+calls it inside `with torch.no_grad():`. The module pass asks a def's callers in the same module
+(`callers_disable_grad`), not those of other modules, so such findings were read wrong (hold-out 16: UnivNet's
+`validate`, and P-tuning's `eval_step` methods, which `wrapper.eval()` calls through `self.task_helper` inside
+its `with torch.no_grad():`). This pass drops a PP503 finding in a def when a module of the project calls
+that def under no_grad (a `with`, a decorated def, or a def whose own callers there hold it), as the module
+pass does for callers of the same module. Only modules whose text names the def's name followed by `(` are
+parsed."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+
+from checker.findings import Finding
+from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.project_files import import_word
+from checker.rules.torch_common import callers_disable_grad, facts
+from checker.torch_project.common import imported_entries, parse_index, project_texts
+
+_GRAPH_RULE = "PP503"
+# method names too common to tell one class's from another's by the name alone
+_GENERIC = frozenset({"forward", "__call__", "eval", "train", "step", "run", "main"})
+# what a module's text holds when it turns gradients off (`torch.no_grad()`, `inference_mode`, a switch)
+_NO_GRAD_WORDS = ("no_grad", "inference_mode", "set_grad_enabled")
+
+
+def graph_callers_across_modules(
+    findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
+) -> list[Finding]:
+    """`findings` less the PP503 findings in defs that another module of the project calls under no_grad."""
+    if codes is not None and _GRAPH_RULE not in codes:
+        return findings
+    sources = {} if sources is None else sources
+    dropped: set[tuple[str, int]] = set()
+    for files in projects:
+        paths = set(files)
+        reported: dict[str, set[int]] = {}
+        for f in findings:
+            if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
+                reported.setdefault(f.path, set()).add(f.line)
+        if reported and len(files) > 1:
+            dropped |= _called_without_grad(project_texts(files, sources), reported)
+    if not dropped:
+        return findings
+    return [f for f in findings if not (f.rule == _GRAPH_RULE and (f.path, f.line) in dropped)]
+
+
+def _called_without_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
+    """(path, line) of the reported findings whose def another module calls under no_grad."""
+    defs: dict[str, list[tuple[str, bool, set[int]]]] = {}  # name -> (path, is a method, finding lines)
+    guessed = {path: _guessed_defs(texts.get(path, ""), lines) for path, lines in reported.items()}
+    named = {name for names in guessed.values() for name in names}
+    if not named:
+        return set()
+    callers = {  # (literal searches first: most texts name none of the defs, or never turn gradients off)
+        path
+        for path, text in texts.items()
+        if any(word in text for word in _NO_GRAD_WORDS) and any(f"{name}(" in text for name in named)
+    }
+    for path, lines in reported.items():
+        if not any(any(f"{name}(" in texts[c] for name in guessed[path]) for c in callers if c != path):
+            continue  # (no other module that turns gradients off names a def holding these findings)
+        index = parse_index(texts.get(path, ""))
+        if index is None:
+            continue
+        for function, at in _enclosing_defs(index, lines).items():
+            method = index.function_class.get(id(function)) is not None
+            if method and function.name in _GENERIC:
+                continue
+            defs.setdefault(function.name, []).append((path, method, at))
+    defs = _named_once(defs, texts)
+    if not defs:
+        return set()
+    dropped = set()
+    for path in callers:
+        text = texts[path]
+        first = min((at for word in _NO_GRAD_WORDS if (at := text.find(word)) >= 0), default=-1)
+        names = {  # (a call written before any no_grad is under none)
+            name
+            for name in defs
+            if text.find(f"{name}(", first) >= 0
+            and _may_call(text, name, [e for e in defs[name] if e[0] != path])
+        }
+        if not names:
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is None:
+            continue
+        for name in names:
+            for def_path, method, lines in defs[name]:
+                if def_path == path:
+                    continue
+                if not method and not imported_entries(index, name, path, [(def_path,)]):
+                    continue  # (a def of that name the module does not import from the def's file)
+                if _runs_under_no_grad(index, name, method):
+                    dropped |= {(def_path, line) for line in lines}
+    return dropped
+
+
+def _may_call(text: str, name: str, entries: list) -> bool:
+    """The text can call a def of `entries` by its name: a method as `obj.name(`; a def when the text names
+    the def's module too (`from .validation import validate`, `from .utils import (evaluate_pipe, ...)`,
+    `validation.validate(`), which the parsed imports then settle."""
+    if any(method for _, method, _ in entries) and (
+        f".{name}(" in text or re.search(rf"\.{name}\s+\(", text) is not None
+    ):
+        return True
+    return any(not method and _imports_module(text, import_word(path), name) for path, method, _ in entries)
+
+
+@functools.lru_cache(maxsize=256)
+def _import_patterns(word: str, name: str) -> tuple[re.Pattern, re.Pattern]:
+    w, n = re.escape(word), re.escape(name)
+    return (
+        re.compile(rf"^[ \t]*from[ \t]+[\w.]*\b{w}[ \t]+import[ \t]+(?:\(|\*|[^\n]*\b{n}\b)", re.M),
+        re.compile(rf"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[^\n]*\b{w}\b", re.M),
+    )
+
+
+def _imports_module(text: str, word: str, name: str) -> bool:
+    """The text imports `name` from a module called `word` (`from utils.validation import validate`, `from
+    .utils import (` over several lines, `from utils import *`) or imports that module (`import
+    validation`, `from utils import validation`)."""
+    if word not in text:
+        return False
+    names, module = _import_patterns(word, name)
+    return names.search(text) is not None or module.search(text) is not None
+
+
+_DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)")
+
+
+def _guessed_defs(text: str, lines: set[int]) -> set[str]:
+    """The names of the defs the lines seem to sit in, by the text alone: for each line, the nearest `def`
+    above it indented less (a sieve; `_enclosing_defs` settles it on the parsed module)."""
+    rows = text.splitlines()
+    found = set()
+    for line in lines:
+        if not 0 < line <= len(rows):
+            continue
+        indent = len(rows[line - 1]) - len(rows[line - 1].lstrip())
+        for row in reversed(rows[: line - 1]):
+            m = _DEF_LINE.match(row)
+            if m and len(m.group(1)) < indent:
+                found.add(m.group(2))
+                break
+    return found
+
+
+def _enclosing_defs(index: ModuleIndex, lines: set[int]) -> dict:
+    """The innermost def holding each line, with the lines it holds (module-level lines have none)."""
+    found: dict = {}
+    for line in lines:
+        holding = [
+            f
+            for f in index.functions
+            if isinstance(f, FUNCTION_TYPES) and f.lineno <= line <= (f.end_lineno or f.lineno)
+        ]
+        if holding:
+            innermost = max(holding, key=lambda f: f.lineno)
+            found.setdefault(innermost, set()).add(line)
+    return found
+
+
+def _named_once(defs: dict, texts: dict[str, str]) -> dict:
+    """`defs` less the method names another module of the project also defines (`def name(`): a call by
+    that name may be another class's."""
+    methods = {name for name, entries in defs.items() if any(method for _, method, _ in entries)}
+    if not methods:
+        return defs
+    pattern = re.compile(
+        r"^[ \t]*(?:async[ \t]+)?def[ \t]+(" + "|".join(map(re.escape, methods)) + r")[ \t]*\(", re.M
+    )
+    shared = set()
+    for path, text in texts.items():
+        if any(
+            f"def {n}(" in text for n in methods
+        ):  # (literal searches first: a regex over every text costs more)
+            shared |= {n for n in pattern.findall(text) if all(path != p for p, _, _ in defs[n])}
+    return {name: entries for name, entries in defs.items() if name not in shared}
+
+
+def _runs_under_no_grad(index: ModuleIndex, name: str, method: bool) -> bool:
+    """A call of `name` in the module (`obj.name(...)` for a method; `name(...)` or `module.name(...)` for a
+    def) runs under no_grad: in a `with torch.no_grad():` body, in a def decorated with it, or in a def the
+    module's own callers run under it (3 levels)."""
+    fx = facts(index)
+    for site in index.calls:
+        func = site.node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr != name:
+                continue
+        elif method or not (isinstance(func, ast.Name) and func.id == name):
+            continue
+        if fx.site_without_grad(site) or (
+            site.function is not None and callers_disable_grad(site.function, index)
+        ):
+            return True
+    return False
