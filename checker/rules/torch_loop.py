@@ -2226,7 +2226,7 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
         return None
     indices, rows = found
     rows = set(rows)
-    if _writes_files(loop, index) or _model_per_row(loop, indices | rows, index):
+    if _writes_files(loop, index):
         return None
 
     def device(name: str) -> bool:
@@ -2281,29 +2281,6 @@ def _module_moved(call: ast.Call, index: ModuleIndex) -> bool:
     `.cpu()` moves a model, not a row of a tensor."""
     parent = facts(index).parent_of(call)
     return isinstance(parent, ast.Attribute) and parent.attr in _MODULE_ONLY
-
-
-def _model_per_row(loop, names: set[str], index: ModuleIndex) -> bool:
-    """(torch-fix53) The loop hands a row (an index or item variable) to a model, or to a method of the
-    module that runs one (MAML++'s `for task_id, (x_task, y_task, ...) in enumerate(zip(...)):` adapting
-    the classifier with `self.net_forward(x=x_task, ...)` per task of the meta-batch): each pass is a
-    model's work on one sample, and a read of its result waits for that work, not for a small kernel an
-    element loop could batch (hold-out 17: MAML++'s per-task accuracy read)."""
-    fx = facts(index)
-    for node in loop_nodes(index, loop):
-        if not isinstance(node, ast.Call):
-            continue
-        given = [*node.args, *(k.value for k in node.keywords)]
-        if not given or not any(names_in(a) & names for a in given):
-            continue
-        if model_output(node, index):
-            return True
-        helper = fx.helpers.get(id(node)) or fx.own_method(node)
-        if helper is not None and any(
-            isinstance(n, ast.Call) and model_output(n, index) for n in walk(helper)
-        ):
-            return True
-    return False
 
 
 def _range_loop(loop) -> bool:
