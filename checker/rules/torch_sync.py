@@ -4428,15 +4428,17 @@ def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
     """What an imported helper named for the GPU copy moves (`utils.cuda([imgs, z])`: imgs and z;
     `to_var(x)`: x), or (torch-fix53) a def of the module that moves its first argument and returns it
     (`_moves_its_argument`), or None for any other call."""
-    named = base_name(call.func) in MOVE_HELPERS or _project_var(call)
     if not call.args:
         return None
-    helper = facts(index).helpers.get(id(call))
-    if helper is not None and isinstance(helper, FUNCTION_TYPES) and _moves_its_argument(index, helper):
-        return [call.args[0]]
-    if not named or helper:
-        return None
     first = call.args[0]
+    if not (base_name(call.func) in MOVE_HELPERS or _project_var(call)):
+        if not isinstance(first, ast.Call | ast.BinOp):
+            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first)
+        helper = facts(index).helpers.get(id(call))
+        moves = isinstance(helper, FUNCTION_TYPES) and _moves_its_argument(index, helper)
+        return [first] if moves else None
+    if facts(index).helpers.get(id(call)):
+        return None
     return list(first.elts) if isinstance(first, ast.List | ast.Tuple) else [first]
 
 
