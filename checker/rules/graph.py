@@ -314,13 +314,8 @@ def _long_loop(loop) -> bool:
     )
 
 
-# PP101 at `medium` (tf-fix29) also in a loop that runs a training step (`runs_training_step`: an
-# optimizer's step, a call named for training, `sess.run(train_op)`), unless the op is a `Saver` or the loop
-# builds a model per iteration and trains it in a loop nested in it (`_model_per_iteration`). By reason over
-# readings 15-22 (first reads), such findings read right 92 times in 110 (84%) in 33 repositories, 25 in 31 on
-# readings 19-22, where all were `low`; the two kinds left out read right 1 time in 44 (per-setting model
-# loops 0/29: learning-rate sweeps, cross-validation folds, ensembles, two-job demos; `Saver`s 1/15: built
-# per checkpoint, or under a modulo test that never holds). bench/data/tf-fix29_class_reads.csv.
+# Calls that build a model (an optimizer step, an initializer of its variables, a session): a loop making
+# them outside the nested loop that trains builds one model per iteration (`_model_per_iteration`).
 _MODEL_BUILDING = frozenset(
     {
         "global_variables_initializer",
@@ -334,8 +329,15 @@ _MODEL_BUILDING = frozenset(
 
 
 def _grows_while_training(loop, at: ast.AST, op: str, index: ModuleIndex) -> bool:
-    """The loop runs a training step, the op is no `Saver` and the loop does not build a model per
-    iteration (`_model_per_iteration`): the graph grows as the model trains."""
+    """PP101's `medium` class of tf-fix29: the loop runs a training step (`runs_training_step`: an
+    optimizer's step, a call named for training, `sess.run(train_op)`), the op is no `Saver` and the loop
+    does not build a model per iteration (`_model_per_iteration`), so the graph grows as the model trains.
+    As first read over readings 15-22 (by reason where no checkout is left, by code on reading 22), such
+    findings read right 92 times in 110 (84%) in 33 repositories, 25 in 30 in the readings 19-22 that read
+    them all at `low`. Left out: a model per setting (learning-rate sweeps, cross-validation folds,
+    ensembles, two-job demos) 0 right of 29, and `Saver`s (built per checkpoint, or under a modulo test that
+    never holds) 1 of 15 (bench/data/tf-fix29_class_reads.csv). Not `high`: under 90%, the misses being a
+    learning-rate `assign` per epoch or every few thousand steps and loops that end after a few steps."""
     if "Saver" in op or _polls(loop) or not runs_training_step(loop, index):
         return False
     return not _model_per_iteration(loop, at, index)
@@ -451,10 +453,15 @@ for step in range(10000):
             "(since tf-calibrate19) in a `while` loop or a `for` over `range` with a literal bound of 100 or "
             "more (`for step in range(2000):`): as first read over readings 13-18 right 27 times in 38 (the "
             "Morvan-style `compute_accuracy` helper called every 50 steps, accuracy and summary ops built per "
-            "evaluation batch, a learning-rate `tf.assign` per epoch). Every other finding is `low`: loops "
-            "over a Python collection read right 15 times in 58, over `range` of a name 56 in 100 (loops over "
-            "layers, shards or splits that run the session once each), and so is a loop that sleeps between "
-            "rounds (a checkpoint-polling evaluator: reading 19 read six such findings wrong)."
+            "evaluation batch, a learning-rate `tf.assign` per epoch). `medium` too (since tf-fix29) in any loop "
+            "that runs a training step (an optimizer step, a call named for training, `sess.run(train_op)`), "
+            "unless the op is a `Saver` or the loop builds a model per iteration (an optimizer, an "
+            "initializer, a session) and trains it in a loop nested in it: as first read over readings "
+            "15-22 right 92 times in 110 (sweeps and folds 0 of 29, Savers 1 of 15). Every other finding is "
+            "`low`: loops over a Python collection read right 15 times in 58, over `range` of a name 56 in "
+            "100 (loops over layers, shards or splits that run the session once each), and so is a loop that "
+            "sleeps between rounds (a checkpoint-polling evaluator: reading 19 read six such findings wrong). "
+            "`tf.contrib.crf.viterbi_decode` is NumPy code and no op (since tf-fix29)."
         ),
         check=check_graph_op_in_loop,
         # low but for long loops: right 2 times in 20, then 16-30% at medium in every reading (loops over
