@@ -10,7 +10,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from checker.module import COMPREHENSION_TYPES, FUNCTION_TYPES, HELPER_DEPTH, ModuleIndex, statements_in
+from checker.module import (
+    COMPREHENSION_TYPES,
+    FUNCTION_TYPES,
+    HELPER_DEPTH,
+    ModuleIndex,
+    child_nodes,
+    statements_in,
+)
 
 _SOURCE_MEMBERS = frozenset(
     [
@@ -732,7 +739,7 @@ def is_training_call(name: str) -> bool:
     )
 
 
-def runs_training_step(loop: ast.AST, index: ModuleIndex) -> bool:
+def runs_training_step(loop: ast.AST, index: ModuleIndex | None = None) -> bool:
     """A for loop whose body runs a training step: apply_gradients, minimize, train_on_batch, a call named
     for training (`train_step`), or a session run of something named for training (`sess.run(train_op)`)."""
     for node in ast.walk(loop):
@@ -1040,33 +1047,53 @@ def parents_of(index: ModuleIndex) -> dict:
     """Each node of the module -> the node holding it (worked out once per module)."""
     cached = getattr(index, "_parents", None)
     if cached is None:
-        cached = {child: node for node in ast.walk(index.tree) for child in ast.iter_child_nodes(node)}
-        index._parents = cached
+        cached = index._parents = parent_map(index.tree)
     return cached
 
 
-def training_scopes(index: ModuleIndex) -> set[int]:
-    """The defs (their ids; 0 for the module's top level) whose own code holds a `for` or `while` loop that
-    runs a training step (`runs_training_step`: `while not sess.should_stop(): sess.run(model.train_op)`, `for x, y in
-    batches: train_step(x, y)`)."""
-    cached = getattr(index, "_training_scopes", None)
-    if cached is None:
-        cached = set()
-        for loop in index.loops:
-            if isinstance(loop, ast.For | ast.AsyncFor | ast.While) and runs_training_step(loop, index):
-                function = index.loop_function.get(id(loop))
-                cached.add(0 if function is None else id(function))
-        index._training_scopes = cached
-    return cached
+def parent_map(tree: ast.AST) -> dict:
+    """Each node under `tree` -> the node holding it (a walk in `checker.module.walk`'s fast style)."""
+    parents = {}
+    found = [tree]
+    at = 0
+    while at < len(found):
+        node = found[at]
+        start = len(found)
+        child_nodes(node, found)
+        for position in range(start, len(found)):
+            parents[found[position]] = node
+        at += 1
+    return parents
 
 
-def _holder(node: ast.AST, parents: dict) -> ast.AST | None:
-    """The innermost def or lambda holding `node`; None at the module's top level."""
+def _scope(node: ast.AST, parents: dict) -> ast.AST:
+    """The innermost def or lambda holding `node`, or the module (the root of `parents`) at the top level."""
     while node in parents:
         node = parents[node]
         if isinstance(node, (*FUNCTION_TYPES, ast.Lambda)):
             return node
-    return None
+    return node
+
+
+def scope_trains(scope: ast.AST, cache: dict) -> bool:
+    """The def (or the module's top level) holds, in its own code, a `for` or `while` loop that runs a
+    training step (`runs_training_step`: `while not sess.should_stop(): sess.run(model.train_op)`, `for x, y
+    in batches: train_step(x, y)`); `cache` keeps the answer per scope."""
+    key = id(scope)
+    if key not in cache:
+        nodes = [] if isinstance(scope, ast.Lambda) else _own_nodes(scope)
+        cache[key] = any(
+            isinstance(n, ast.For | ast.AsyncFor | ast.While) and runs_training_step(n) for n in nodes
+        )
+    return cache[key]
+
+
+def _training_scopes(index: ModuleIndex) -> dict:
+    """The module's cache for `scope_trains`."""
+    cached = getattr(index, "_training_scopes", None)
+    if cached is None:
+        cached = index._training_scopes = {}
+    return cached
 
 
 def _statement_targets(node: ast.AST, parents: dict) -> list[str]:
@@ -1150,7 +1177,7 @@ def _called_into_training(function, index: ModuleIndex, parents: dict, depth: in
     for reference in _references(function, index, parents):
         call = parents.get(reference)
         if isinstance(call, ast.Call) and call.func is reference:
-            if feeds_training(call, index, parents):
+            if feeds_training(call, parents, _training_scopes(index)):
                 return True
         elif into_training(reference, parents):
             return True
@@ -1165,14 +1192,14 @@ def _called_into_training(function, index: ModuleIndex, parents: dict, depth: in
     return False
 
 
-def feeds_training(call: ast.Call, index: ModuleIndex, parents: dict) -> bool:
+def feeds_training(call: ast.Call, parents: dict, scopes: dict) -> bool:
     """The value of `call` goes into training (`into_training`), or the call sits in a def (or at the top
-    level) whose own loop runs a training step and is bound to no name for evaluation (`images, labels =
-    input_fn(True, ...)` in a `def train()` that runs `sess.run(model.train_op)` until told to stop)."""
+    level) whose own loop runs a training step (`scope_trains`, answers kept in `scopes`) and is bound to no
+    name for evaluation (`images, labels = input_fn(True, ...)` in a `def train()` that runs
+    `sess.run(model.train_op)` until told to stop)."""
     if into_training(call, parents):
         return True
-    holder = _holder(call, parents)
-    if (0 if holder is None else id(holder)) not in training_scopes(index):
+    if not scope_trains(_scope(call, parents), scopes):
         return False
     return not any(says_evaluation(t) for t in _statement_targets(call, parents))
 
@@ -1183,7 +1210,7 @@ def _fed_at(chain, at: ast.AST, index: ModuleIndex, parents: dict) -> bool:
     (`self.train_iterator = ...`) or made where a loop trains, or the def holding it returns it (or the
     tensors of its iterator) and is called into training (`_called_into_training`); nothing on the way
     is named for evaluation."""
-    holder = _holder(at, parents)
+    holder = _scope(at, parents)
     if _for_evaluation(chain, at, holder, parents):
         return False
     if isinstance(at, ast.Lambda):
@@ -1191,7 +1218,7 @@ def _fed_at(chain, at: ast.AST, index: ModuleIndex, parents: dict) -> bool:
     iterator = isinstance(at, ast.Call) and named_call(at) in _ITERATOR_MAKERS
     if iterator and any(names_training(t) for t in _statement_targets(at, parents)):
         return True
-    if iterator and (0 if holder is None else id(holder)) in training_scopes(index):
+    if iterator and scope_trains(holder, _training_scopes(index)):
         return True
     if not isinstance(holder, FUNCTION_TYPES) or not _returns_from(at, holder, parents):
         return False

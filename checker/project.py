@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import re
 
 from checker.datasets import (
@@ -23,7 +22,7 @@ from checker.datasets import (
     into_training,
     named_call,
     names_training,
-    parents_of,
+    parent_map,
 )
 from checker.findings import Finding
 from checker.module import ModuleIndex
@@ -31,6 +30,7 @@ from checker.project_files import module_file
 from checker.rules.data import (
     imported_code_does_image_work,
     imported_map_code,
+    names_image_work,
     unfed_image_pipelines,
     untrained_image_maps,
 )
@@ -144,15 +144,11 @@ def _trained_builders(
             for node in tree.body
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
         }
-        index = modules.index(path) if in_loops else None
-        if index is not None:
-            parents = parents_of(index)
-            trains = functools.partial(feeds_training, index=index, parents=parents)
-        else:
-            parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-            trains = functools.partial(into_training, parents=parents)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and named_call(node) in wanted and trains(node):
+        parents = parent_map(tree)
+        calls = [n for n in parents if isinstance(n, ast.Call) and named_call(n) in wanted]
+        scopes: dict = {}
+        for node in calls:
+            if feeds_training(node, parents, scopes) if in_loops else into_training(node, parents):
                 name = named_call(node)
                 slots = _trained_slots(node, parents)
                 for defined_in in wanted_at[name]:
@@ -228,13 +224,27 @@ def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules)
             at_path.setdefault(f.path, []).append(f)
     wanted: set[int] = set()
     for path, found in at_path.items():
-        if (index := modules.index(path)) is None:
-            continue
-        unfed = unfed_image_pipelines(index)
-        wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
+        if not names_image_work(modules.text(path) or "") or not _called_elsewhere(
+            path, found, files, modules
+        ):
+            continue  # (text tests that spare the dataset flow of the modules that cannot be lifted)
+        if (index := modules.index(path)) is not None:
+            unfed = unfed_image_pipelines(index)
+            wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
     if not wanted:
         return findings
     return _lift_in(findings, files, frozenset({"PP203"}), modules, wanted, "medium", in_loops=True)
+
+
+def _called_elsewhere(path: str, found: list[Finding], files: list[str], modules: _Modules) -> bool:
+    """Another Python file of the project writes a call of the top-level def or class holding one of the
+    findings (`frame_triplets(`): a test on the texts only."""
+    tree = modules.tree(path)
+    names = {name for f in found if tree is not None and (name := _builder(tree, f.line)) is not None}
+    return any(
+        other != path and other.endswith(".py") and any(f"{n}(" in (modules.text(other) or "") for n in names)
+        for other in files
+    )
 
 
 def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:

@@ -1586,6 +1586,12 @@ _IMAGE_WORK_WORDS = ("image.", "decode_jpeg", "decode_png", "decode_image", "dec
 _IMAGE_WORK_WORDS += ("read_file", "py_function", "numpy_function", "py_func")
 
 
+def names_image_work(text: str) -> bool:
+    """The module's text names an image decoder, a `tf.image` op, a file read or a Python callback: a map of
+    it may do image or file work (a test that spares the dataset flow of the other modules)."""
+    return any(word in text for word in _IMAGE_WORK_WORDS)
+
+
 def does_image_work(call: ast.Call, index: ModuleIndex) -> bool:
     """The map's code, held in this module (with the module functions it calls), decodes an image, calls an
     image op, reads a file or calls back into Python, or the map is such a TensorFlow op itself
