@@ -935,3 +935,13 @@ def test_a_copy_names_the_line_that_made_its_host_tensor():
     assert "made on the CPU (line 20) and copied" in messages[23]
     assert "made on the CPU (line 21) and copied" in messages[24]
     assert "made on the CPU and copied" in messages[31]
+
+
+def test_a_copy_names_the_factory_line_above_a_reshape_of_the_same_name():
+    """torch-fix53: FEAT's DeepSets mask is made at one line (`torch.ones(n, n) - torch.eye(n, n)`), reshaped
+    into the same name (`mask_one = mask_one.view(...)`) and copied under `if torch.cuda.is_available():`;
+    the finding names the factory's line, the statement to change, not the reshape's."""
+    source = (CASES / "pp506_positive_held_repeated.py").read_text()
+    findings, _ = check_source(source, "set_function.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP506"}
+    assert "made on the CPU (line 54) and copied" in messages[57]

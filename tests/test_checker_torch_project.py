@@ -90,3 +90,19 @@ def test_a_loader_of_a_dataset_made_from_a_whole_load_or_from_features_stays_at_
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("train.py", 15): "medium", ("train.py", 26): "medium", ("train.py", 34): "high"}
+
+
+def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
+    """torch-fix53: SincNet's old `sinc_conv` layer, which no module of the project names any more, made
+    three of the `high` `.cuda()` copies hold-out 17 read debatable (code nothing runs): a class named
+    nowhere outside itself reports its copies at medium; the layer the model builds, and the scorer only a
+    test script builds (End-to-end-ASR's `CTCBeamDecoder`, built by `bin/test_asr.py`), stay at high."""
+    root = Path(shutil.copytree(PROJECTS / "unnamed_layer", tmp_path / "unnamed_layer"))
+    findings, _, _ = check_paths([str(root)])
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {
+        ("layers.py", 15): "high",
+        ("layers.py", 26): "medium",
+        ("layers.py", 27): "medium",
+        ("layers.py", 38): "high",
+    }

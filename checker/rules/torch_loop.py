@@ -1750,9 +1750,45 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if any(is_model_name(part) or part in facts(index).models for part in chain if part != "self"):
         # `model.module.recognize(inputs)`: a model's own method gives tensors on its device
         return True if method not in _MODEL_CHORES else None
+    if receiver == "self" and isinstance(call.func.value, ast.Name) and _returns_layer_output(index, call):
+        return True  # (torch-fix53) `self.extract_feats(y_hat)`, a method returning `self.facenet(x)`
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return _device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
+    """(torch-fix53) `self.extract_feats(y_hat)` calls a method of the module's classes every return of which
+    its own statements put on the device (`x_feats = self.facenet(x)`, a sub-module's output, then
+    `x_feats.squeeze()`: pixel2style2pixel's ID and MoCo losses, whose per-sample `float(diff)` reads then
+    sync once per sample): a tensor on the model's device, as the sub-module call itself is (`_layer_call`)."""
+    method = facts(index).own_method(call)
+    if method is None or not isinstance(method, FUNCTION_TYPES):
+        return False
+    busy = facts(index).loop_cache("returning", None, set)
+    if id(method) in busy:
+        return False
+
+    def make() -> bool:
+        returns = [r for r in ast.walk(method) if isinstance(r, ast.Return)]
+        if not returns or any(r.value is None for r in returns):
+            return False
+        busy.add(id(method))
+        try:
+            history = _device_history(index, method)
+            for ret in returns:
+                placed = {
+                    name: next((kind for at, kind in reversed(kinds) if at < ret.lineno), None)
+                    for name, kinds in history.items()
+                }
+                parts = ret.value.elts if isinstance(ret.value, ast.Tuple | ast.List) else [ret.value]
+                if any(_device_placed(part, index, method, placed) is not True for part in parts):
+                    return False  # (a tuple is no tensor unless each part is: `return names, x.to(device)`)
+            return True
+        finally:
+            busy.discard(id(method))
+
+    return facts(index).loop_cache("returns_layer_output", method, make)
 
 
 # tensor methods whose result is a Python number or a torch.Size on the host
@@ -2208,6 +2244,8 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
             read = _host_read(call)
             if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
                 continue
+            if _module_moved(call, index):
+                continue  # `nets[selected[idx]].cpu().state_dict()`: a model moved for averaging, no row
             owner = _row_expression(read, rows, device, indices)
             if owner is None or "loss" in owner.lower():
                 continue
@@ -2228,6 +2266,21 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
         ):
             rows |= {n.id for t in stmt.targets for n in _leaves(t) if isinstance(n, ast.Name)}
     return None
+
+
+# a module's methods: a `.cpu()` whose result is asked for one of these moved a model, not a tensor
+_MODULE_ONLY = frozenset(
+    {"state_dict", "load_state_dict", "parameters", "named_parameters", "modules", "named_modules"}
+    | {"children", "buffers", "eval", "train", "apply", "zero_grad"}
+)
+
+
+def _module_moved(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix53) The read's result is used as a module (`nets[selected[idx]].cpu().state_dict()`,
+    NIID-Bench's federated averaging over a dict of models, read wrong four times on hold-out 17): the
+    `.cpu()` moves a model, not a row of a tensor."""
+    parent = facts(index).parent_of(call)
+    return isinstance(parent, ast.Attribute) and parent.attr in _MODULE_ONLY
 
 
 def _range_loop(loop) -> bool:

@@ -2554,9 +2554,12 @@ def _created_on_host(
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
     line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`)."""
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
-    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript):
+    while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp):
         if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
             node = node.value
+            continue
+        if isinstance(node, ast.Compare | ast.UnaryOp):  # (torch-fix53) `(torch.arange(n) < k).to(device)`
+            node = _compared_tensor(node)
             continue
         if isinstance(node, ast.Name):  # a name bound earlier: followed twice (`a = torch.Tensor(1, n)`,
             name = node.id  # `v = Variable(a)`, `v = v.cuda()`; `t = Variable(t)` looks further up)
@@ -2661,6 +2664,17 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+def _compared_tensor(node: ast.Compare | ast.UnaryOp) -> ast.AST | None:
+    """(torch-fix53) The tensor side of a whole expression moved at once: `(torch.arange(n).repeat(b, 1) <
+    k).to(device)` (ReChorus' position masks, every step), `(-torch.ones(n)).cuda()`: the comparison of a
+    host tensor with numbers (a tensor on the device there would not compare with a host one) gives a host
+    tensor. The left side, or the one call or arithmetic among the sides; None when two are."""
+    if isinstance(node, ast.UnaryOp):
+        return node.operand
+    sides = [side for side in (node.left, *node.comparators) if isinstance(side, ast.Call | ast.BinOp)]
+    return sides[0] if len(sides) == 1 else None
 
 
 # (NumPy's random functions that set or keep the generator's state, or permute in place: no draw)
@@ -3455,7 +3469,7 @@ def _amortised(index: ModuleIndex, site) -> bool:
     # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
     # or a warm-up input before its batch loop runs once per evaluation, whoever calls it
     passes = fx.loop_cache(
-        "loader_passes", None, lambda: [loop for loop in _batch_loops(index, fx) if _over_a_loader(loop)]
+        "loader_passes", None, lambda: [loop for loop in _batch_loops(index, fx) if _over_loader_parts(loop)]
     )
     return any(
         index.loop_function.get(id(loop)) is site.function and not loop.lineno <= line <= loop.end_lineno
@@ -3480,6 +3494,18 @@ def _over_a_loader(loop) -> bool:
     while isinstance(source, ast.Call) and source.args:
         source = source.args[0]
     return isinstance(source, ast.Name | ast.Attribute) and bool(_LOADER_NAME.search(base_name(source) or ""))
+
+
+def _over_loader_parts(loop) -> bool:
+    """`_over_a_loader`, or a loop over an attribute of a loader (`enumerate(tqdm(dataloader_eval.data))`,
+    BTS's evaluation loop, torch-fix53): a part of the dotted name is named for a loader or data set."""
+    if _over_a_loader(loop):
+        return True
+    source = getattr(loop, "iter", None)
+    while isinstance(source, ast.Call) and source.args:
+        source = source.args[0]
+    parts = dotted_parts(source) if isinstance(source, ast.Attribute) else None
+    return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
 
 
 def _first_time(fx, call: ast.Call, loop) -> bool:
@@ -3745,10 +3771,16 @@ def _run_by_model_pass(index: ModuleIndex, function) -> bool:
     """(torch-fix50) A call of the def sits in a loop that runs a model on every pass (`_model_pass`: an
     evaluation loop calling `compute_recall_with_logits(logits, labels)`): the def runs once per pass, as
     that loop's own body does, so a copy in it (or in a handful of passes of a loop in it) is no `low`
-    one-off."""
+    one-off. (torch-fix53) Not a call under the loop's `if step % N == 0:` (BTS's `online_eval(...)` every
+    `eval_freq` steps of its training loop: the copy before the def's own batch loop runs once per
+    evaluation, read wrong at `high` on hold-out 17)."""
+    fx = facts(index)
     return any(
-        site.loops and not few_runs(site.loops) and _model_pass(index, site.loops)
-        for site in facts(index).callers.get(id(function), [])
+        site.loops
+        and not few_runs(site.loops)
+        and not fx.periodic(site.node, site.loops[-1])
+        and _model_pass(index, site.loops)
+        for site in fx.callers.get(id(function), [])
     )
 
 
@@ -3785,8 +3817,11 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             value = value.args[0]  # (`Variable(t).cuda()`)
         at, hops = None, 0
         while isinstance(value, ast.Name) and hops < 3:
-            value, hops = bound(line if at is None else at, value.id), hops + 1
+            name = value.id
+            value, hops = bound(line if at is None else at, name), hops + 1
             at = getattr(value, "lineno", at)
+            if _reshaped_self(value, name):
+                value = ast.Name(id=name)  # (torch-fix53) `m = m.view(...)`: the line that made `m` is above
         if at is not None and at != line:
             return at
     return None
@@ -4176,7 +4211,7 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = Fa
     name = getattr(function, "name", None)
     if site.loops or not (name == "forward" or followed):
         return None
-    held = [v.value if isinstance(v, ast.Subscript) else v for v in moved]  # (`self.logvar[t]`: rows of it)
+    held = [_held_root(v, index) for v in moved]
     attrs = [v.attr for v in held if isinstance(v, ast.Attribute) and _on_self(v)]
     chain = _class_chain(index, index.function_class.get(id(function)) or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
@@ -4210,6 +4245,24 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = Fa
                 f"of `{name}`; {advice}",
             )
     return None
+
+
+def _held_root(value: ast.AST, index: ModuleIndex) -> ast.AST:
+    """What a moved expression copies of a held tensor: `self.logvar` of `self.logvar[t]` (rows of it), and
+    (torch-fix53) of `self.u.repeat(b, h, w)` (BTS' local planar guidance, every forward: the attribute
+    repeated on the host, then the whole batch-sized tensor copied) through the methods that keep a tensor
+    where it is (`_PASS_THROUGH`)."""
+    while True:
+        if isinstance(value, ast.Subscript):
+            value = value.value
+        elif (
+            isinstance(value, ast.Call)
+            and method_name(value) in _PASS_THROUGH
+            and not is_device_move(value, index)
+        ):
+            value = value.func.value
+        else:
+            return value
 
 
 def _is_init(where: ast.AST, init) -> bool:
@@ -4373,12 +4426,62 @@ _HOST_MAKERS = frozenset(
 
 def _helper_moved(call: ast.Call, index: ModuleIndex) -> list | None:
     """What an imported helper named for the GPU copy moves (`utils.cuda([imgs, z])`: imgs and z;
-    `to_var(x)`: x), or None for any other call."""
-    named = base_name(call.func) in MOVE_HELPERS or _project_var(call)
-    if not named or not call.args or facts(index).helpers.get(id(call)):
+    `to_var(x)`: x), or (torch-fix53) a def of the module that moves its first argument and returns it
+    (`_moves_its_argument`), or None for any other call."""
+    if not call.args:
         return None
     first = call.args[0]
+    if not (base_name(call.func) in MOVE_HELPERS or _project_var(call)):
+        if not isinstance(first, ast.Call | ast.BinOp):
+            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first)
+        helper = facts(index).helpers.get(id(call))
+        moves = isinstance(helper, FUNCTION_TYPES) and _moves_its_argument(index, helper)
+        return [first] if moves else None
+    if facts(index).helpers.get(id(call)):
+        return None
     return list(first.elts) if isinstance(first, ast.List | ast.Tuple) else [first]
+
+
+def _moves_its_argument(index: ModuleIndex, helper) -> bool:
+    """(torch-fix53) The def returns its first argument moved to the device: HigherHRNet's `def
+    make_input(t, requires_grad=False, need_cuda=True): inp = Variable(t, ...); inp = inp.sum(); if
+    need_cuda: inp = inp.cuda(); return inp`, called as `make_input(torch.zeros(1).float())` for every
+    image of every step: a helper named for nothing, doing what `to_var(x)` (`MOVE_HELPERS`) does. The
+    returned name is bound only from the argument (or from itself) and moved outside any `if` or under
+    an `if` on a flag parameter that defaults to True."""
+
+    def make() -> bool:
+        params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+        params = params[1:] if params[:1] in (["self"], ["cls"]) else params
+        returns = returns_in(helper)
+        if not params or len(returns) != 1 or not isinstance(returns[0].value, ast.Name):
+            return False
+        result, derived, moved = returns[0].value.id, {params[0]}, False
+        on = _flags_on(helper)
+        for stmt in _assignments_of(helper):
+            target = sole_name_target(stmt) and stmt.targets[0]
+            if not target:
+                continue
+            if not names_in(stmt.value) & derived:
+                if target.id == result:
+                    return False  # (bound to something else too)
+                continue
+            derived.add(target.id)
+            if target.id == result and isinstance(stmt.value, ast.Call) and is_device_move(stmt.value, index):
+                ifs = [up for up in facts(index).ancestors(stmt, helper) if isinstance(up, ast.If)]
+                moved = moved or all(isinstance(up.test, ast.Name) and up.test.id in on for up in ifs)
+        return moved and result in derived
+
+    return facts(index).loop_cache("moves_its_argument", helper, make)
+
+
+def _flags_on(function) -> set[str]:
+    """The def's parameters that default to `True` (`need_cuda=True`): flags a plain call leaves on."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is True}
 
 
 def _project_var(call: ast.Call) -> bool:
