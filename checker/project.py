@@ -16,11 +16,24 @@ import ast
 import dataclasses
 import re
 
-from checker.datasets import TRAIN_METHODS, is_training_call, named_call, names_training
+from checker.datasets import (
+    TRAIN_METHODS,
+    feeds_training,
+    into_training,
+    named_call,
+    names_training,
+    parent_map,
+)
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.project_files import module_file
-from checker.rules.data import imported_code_does_image_work, imported_map_code, untrained_image_maps
+from checker.rules.data import (
+    imported_code_does_image_work,
+    imported_map_code,
+    names_image_work,
+    unfed_image_pipelines,
+    untrained_image_maps,
+)
 from checker.source import read_python
 
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
@@ -110,34 +123,15 @@ def _trained_slots(call: ast.Call, parents: dict) -> set[int] | None:
     return None
 
 
-def _trains_on(call: ast.Call, parents: dict) -> bool:
-    """The value of `call` goes into training: bound to a name that says train, passed (as an argument, a
-    keyword or a lambda's body) to a call that trains or is named for training (fit, `estimator.train`,
-    `TrainSpec`), or to a keyword that says train (`train_input_fn=`); the names are read as the dataset flow
-    reads them (checker/datasets.py: not eval, test, valid, predict or infer)."""
-    node = call
-    while node in parents:
-        parent = parents[node]
-        if isinstance(parent, ast.Assign | ast.AnnAssign):
-            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            return any(names_training(ast.unparse(t)) for t in targets)
-        if isinstance(parent, ast.keyword) and names_training(parent.arg):
-            return True
-        if isinstance(parent, ast.Call) and parent is not call and is_training_call(named_call(parent) or ""):
-            return True
-        if isinstance(parent, ast.stmt):
-            return False
-        node = parent
-    return False
-
-
 def _trained_builders(
-    wanted_at: dict[str, set[str]], files: list[str], modules: _Modules
+    wanted_at: dict[str, set[str]], files: list[str], modules: _Modules, in_loops: bool = False
 ) -> dict[tuple[str, str], set[int] | None]:
     """(name, path) for the builders of `wanted_at` (name -> the paths defining it) that some checked module
     calls into training: the module defining it, or one that does not define that name itself (a module
     calling its own `input_fn` does not train on another module's copy of it). Each maps to the positions of
-    a returned tuple that training unpacks (`train_ds, val_ds = load()`: {0}), or None for the whole value."""
+    a returned tuple that training unpacks (`train_ds, val_ds = load()`: {0}), or None for the whole value.
+    With `in_loops`, a call made where a loop runs a training step counts too (`feeds_training`: TF1 code
+    that trains on the tensors an input function returns, tf-fix29)."""
     found: dict[tuple[str, str], set[int] | None] = {}
     names = set(wanted_at)
     for path in files:
@@ -150,9 +144,11 @@ def _trained_builders(
             for node in tree.body
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
         }
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and named_call(node) in wanted and _trains_on(node, parents):
+        parents = parent_map(tree)
+        calls = [n for n in parents if isinstance(n, ast.Call) and named_call(n) in wanted]
+        scopes: dict = {}
+        for node in calls:
+            if feeds_training(node, parents, scopes) if in_loops else into_training(node, parents):
                 name = named_call(node)
                 slots = _trained_slots(node, parents)
                 for defined_in in wanted_at[name]:
@@ -181,6 +177,7 @@ def lift_trained_elsewhere(
     for files in projects:
         lifted = _read_imported_maps(lifted, files, modules)
         lifted = _trained_elsewhere(lifted, files, modules)
+        lifted = _fed_elsewhere(lifted, files, modules)
         lifted = _lift_in(lifted, files, rules, modules)
         lifted = _lower_uncalled(lifted, files, modules)
         lifted = _lower_uncalled_predicts(lifted, files, modules)
@@ -210,6 +207,44 @@ def _trained_elsewhere(findings: list[Finding], files: list[str], modules: _Modu
     if not wanted:
         return findings
     return _lift_in(findings, files, frozenset({"PP202"}), modules, wanted, "medium")
+
+
+def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
+    """PP203's `low` findings on pipelines whose maps do image or file work and that their module is not seen
+    training on (`unfed_image_pipelines`), made `medium` when another module of the project calls the def or
+    class building the pipeline into training, a call in a def whose loop runs a training step included
+    (`_trained_builders` with `in_loops`: `images, labels = data.inputs(...)` in a GAN's `def train()`).
+    tf-fix29: the class of PP203's `medium` (a pipeline seen training whose maps do image or file work)
+    with the training seen through TF1 iterators, input functions and other modules; see
+    checker/rules/data.py, `check_missing_prefetch`."""
+    inside = set(files)
+    at_path: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule == "PP203" and f.confidence == "low" and f.cell is None and f.path in inside:
+            at_path.setdefault(f.path, []).append(f)
+    wanted: set[int] = set()
+    for path, found in at_path.items():
+        if not names_image_work(modules.text(path) or "") or not _called_elsewhere(
+            path, found, files, modules
+        ):
+            continue  # (text tests that spare the dataset flow of the modules that cannot be lifted)
+        if (index := modules.index(path)) is not None:
+            unfed = unfed_image_pipelines(index)
+            wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
+    if not wanted:
+        return findings
+    return _lift_in(findings, files, frozenset({"PP203"}), modules, wanted, "medium", in_loops=True)
+
+
+def _called_elsewhere(path: str, found: list[Finding], files: list[str], modules: _Modules) -> bool:
+    """Another Python file of the project writes a call of the top-level def or class holding one of the
+    findings (`frame_triplets(`): a test on the texts only."""
+    tree = modules.tree(path)
+    names = {name for f in found if tree is not None and (name := _builder(tree, f.line)) is not None}
+    return any(
+        other != path and other.endswith(".py") and any(f"{n}(" in (modules.text(other) or "") for n in names)
+        for other in files
+    )
 
 
 def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
@@ -358,9 +393,11 @@ def _lift_in(
     modules: _Modules,
     wanted: set[int] | None = None,
     to: str = "high",
+    in_loops: bool = False,
 ) -> list[Finding]:
     """The `medium` findings of `rules` (or the findings whose ids are `wanted`) on pipelines built by a
-    top-level def or class that a module of the project calls into training, made `to`."""
+    top-level def or class that a module of the project calls into training (`in_loops`: as
+    `_trained_builders` reads it), made `to`."""
     inside = set(files)
     candidates = [
         f
@@ -387,7 +424,7 @@ def _lift_in(
     wanted_at: dict[str, set[str]] = {}
     for (path, _), name in builder_at.items():
         wanted_at.setdefault(name, set()).add(path)
-    trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")], modules)
+    trained = _trained_builders(wanted_at, [p for p in files if p.endswith(".py")], modules, in_loops)
     chosen = set()
     for f in candidates:
         key = (builder_at.get((f.path, f.line)), f.path)

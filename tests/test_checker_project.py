@@ -168,6 +168,22 @@ def test_a_loader_another_module_fits_is_medium_and_one_only_scored_is_low(tmp_p
     assert levels(copied(tmp_path, "loaders_ok"), lift=False) == {}
 
 
+def test_a_tf1_loader_another_module_trains_on_is_medium(tmp_path):
+    """tf-fix29, a slow-motion GAN: `frame_triplets` returns its iterator's tensors and train.py's `def
+    train()` trains on them in a session loop, so its image pipeline without prefetch is `medium`; the clip
+    loader interpolate.py renders once stays `low`, and so do both when frames.py is checked alone. With
+    prefetch there is no finding."""
+    folder = copied(tmp_path, "frames")
+
+    def pp203(*paths):
+        found, _, _ = check_paths([str(p) for p in paths])
+        return [(f.line, f.confidence) for f in found if f.rule == "PP203"]
+
+    assert pp203(folder) == [(15, "medium"), (22, "low")]
+    assert pp203(folder / "frames.py") == [(15, "low"), (22, "low")]
+    assert pp203(copied(tmp_path, "frames_ok")) == []
+
+
 def test_a_per_sample_predict_in_a_method_nothing_calls_is_medium(tmp_path):
     """tf-cal28: PP301 in a synthesiser's `evaluate` method that nothing in the project calls (the training
     loop's `train_model.evaluate(...)` is Keras' own) is `medium` (the two such findings read over readings

@@ -159,6 +159,52 @@ def evaluate_forever(sess, saver, checkpoint_dir, interval):
     assert sure(src, "PP101") == [(10, "low")]
 
 
+def test_pp101_medium_in_a_loop_that_trains(tmp_path):
+    """tf-fix29, a TF1 MNIST script: the accuracy ops built every `log_every` steps of a loop that runs the
+    optimizer are `medium` though the loop is over `range` of a name (a loop running a training step read
+    right 92 times in 110 by reason over readings 15-22); in the same loop a `Saver` built per checkpoint
+    stays `low` (1/15), and so do the optimizer and initializer a sweep builds once per learning rate before
+    its nested training loop (a model per setting, 0/29), and the argmax of the test loop, which trains
+    nothing. The same script with the ops built once has no PP101."""
+    fixtures = Path(__file__).parent / "fixtures" / "ppcheck" / "levels"
+    for name in ("mnist_tf1", "mnist_tf1_ok"):
+        shutil.copytree(fixtures / name, tmp_path / name)  # files under tests/ get no findings
+    found, _, _ = check_paths([str(tmp_path / "mnist_tf1")])
+    assert [(f.line, f.confidence) for f in found if f.rule == "PP101"] == [
+        (20, "low"),
+        (21, "low"),
+        (36, "medium"),
+        (37, "medium"),
+        (41, "low"),
+        (48, "low"),
+    ]
+    clean, _, _ = check_paths([str(tmp_path / "mnist_tf1_ok")])
+    assert clean == []
+
+
+def test_pp101_viterbi_decode_is_numpy():
+    """`tf.contrib.crf.viterbi_decode` decodes scores already fetched, in NumPy: no node (reading 21 read a
+    finding on it wrong); `crf_decode`, the graph op, is still reported."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def train(sess, model, batches, valid, num_epochs):
+    for epoch in range(num_epochs):
+        for batch in batches:
+            sess.run(model.train, feed_dict=model.feed(batch))
+        logits, trans_params = sess.run([model.logits, model.trans_params], feed_dict=model.feed(valid))
+        preds = [tf.contrib.crf.viterbi_decode(logits[i], trans_params)[0] for i in range(logits.shape[0])]
+        print(epoch, np.mean(preds))
+"""
+    assert sure(src, "PP101") == []
+    graph = src.replace(
+        "[tf.contrib.crf.viterbi_decode(logits[i], trans_params)[0] for i in range(logits.shape[0])]",
+        "sess.run(tf.contrib.crf.crf_decode(logits, trans_params, model.lengths))",
+    )
+    assert sure(graph, "PP101") == [(10, "medium")]
+
+
 def test_pp101_not_tensorflow():
     src = """
 import numpy as np
@@ -481,6 +527,25 @@ def load_jpeg(path):
     return tf.image.decode_jpeg(tf.io.read_file(path))
 """
     assert sure(records, "PP203") == [(8, "low"), (13, "low")]
+
+
+def test_pp203_medium_when_a_tf1_iterator_or_an_estimator_trains_on_it(tmp_path):
+    """tf-fix29, a TF1 ResNet trainer and an Estimator script: the input function's image pipeline, read
+    through a one-shot iterator whose tensors `def train()` trains on in its session loop, and the one
+    `estimator.train(input_fn=lambda: ...)` reads, are `medium` (the class of a pipeline seen training
+    with image work; so seen, 18 right of 21 by reason and code over readings 15-22); the evaluation input
+    function stays `low`. With prefetch there is no PP203."""
+    fixtures = Path(__file__).parent / "fixtures" / "ppcheck" / "levels"
+    for name in ("resnet_tf1", "resnet_tf1_ok"):
+        shutil.copytree(fixtures / name, tmp_path / name)  # files under tests/ get no findings
+    found, _, _ = check_paths([str(tmp_path / "resnet_tf1")])
+    assert [(Path(f.path).name, f.line, f.confidence) for f in found if f.rule == "PP203"] == [
+        ("estimator_train.py", 19, "medium"),
+        ("resnet_train.py", 33, "medium"),
+        ("resnet_train.py", 42, "low"),
+    ]
+    clean, _, _ = check_paths([str(tmp_path / "resnet_tf1_ok")])
+    assert clean == []
 
 
 def test_pp203_untraced_pipelines_are_low():

@@ -10,6 +10,7 @@ from checker.datasets import (
     DatasetFlow,
     Step,
     dropped_steps,
+    fed_steps,
     named_call,
     toy_fit,
     untraced_pipelines,
@@ -1585,6 +1586,12 @@ _IMAGE_WORK_WORDS = ("image.", "decode_jpeg", "decode_png", "decode_image", "dec
 _IMAGE_WORK_WORDS += ("read_file", "py_function", "numpy_function", "py_func")
 
 
+def names_image_work(text: str) -> bool:
+    """The module's text names an image decoder, a `tf.image` op, a file read or a Python callback: a map of
+    it may do image or file work (a test that spares the dataset flow of the other modules)."""
+    return any(word in text for word in _IMAGE_WORK_WORDS)
+
+
 def does_image_work(call: ast.Call, index: ModuleIndex) -> bool:
     """The map's code, held in this module (with the module functions it calls), decodes an image, calls an
     image op, reads a file or calls back into Python, or the map is such a TensorFlow op itself
@@ -1693,6 +1700,7 @@ def _costly(chain, index: ModuleIndex, unseen: set[int] = frozenset()) -> bool:
 def check_missing_prefetch(index: ModuleIndex):
     seen: set[int] = set()
     flow = dataset_flow(index)
+    index._unfed_image_pipelines = set()  # filled below, read by the project pass (unfed_image_pipelines)
     consumed = [(chain, at, "consumed") for chain, at in [*flow.consumed.values(), *flow.validated.values()]]
     for chain, at in [] if index.snippet else flow.handed_out():
         if _batched(chain, index) and not _returns_attribute(at):
@@ -1707,7 +1715,7 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
         elif batched and isinstance(at, ast.Lambda):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
-    trained = flow.trained_steps() if consumed else set()
+    trained = flow.trained_steps() | fed_steps(flow) if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
     paths = _paths_to(consumed)
     for chain, at, how in consumed:
@@ -1726,17 +1734,21 @@ def check_missing_prefetch(index: ModuleIndex):
         # low: right 0/25 when returned or on in-memory toys, and 13 times in 45 at medium on the fresh
         # reading 8 (small datasets, benchmarks, one-pass scripts where prefetch overlaps little);
         # medium when the pipeline is seen training and a map decodes images or reads files
-        # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18)
+        # (tf-calibrate19: right 15 times in 17 as first read over readings 14-18), also through a TF1
+        # iterator or an input function (`fed_steps`, tf-fix29)
+        image_work = _does_image_work(chain, flow, index)
         finding = _no_prefetch_finding(
             chain[-1].node,
             how,
             at,
-            "medium" if _trains_with_image_work(chain, flow, trained, index) else "low",
+            "medium" if image_work and id(chain[-1].node) in trained else "low",
             index,
             _dropped_prefetch_note(chain, flow),
             paths.get(id(at), []),
         )
         if first_report(reported, finding):
+            if image_work and finding.confidence == "low":
+                index._unfed_image_pipelines.add((finding.line, finding.col))
             yield finding
     if not index.snippet:
         for finding in _untraced_without_prefetch(index, flow, seen):
@@ -1924,15 +1936,23 @@ def _skipped_names(index: ModuleIndex) -> set[str]:
     return _once(index, "_skipped_names", compute)
 
 
-def _trains_with_image_work(chain, flow, trained: set[int], index: ModuleIndex) -> bool:
-    """The pipeline trains a model here (fit's data, a training loop's iterable) and one of its maps, or of
-    the pipelines merged into it, decodes images, calls an image op, reads files or calls back into Python:
-    the input work prefetch would overlap with the step is real."""
-    if id(chain[-1].node) not in trained:
-        return False
+def _does_image_work(chain, flow, index: ModuleIndex) -> bool:
+    """One of the pipeline's maps, or of the pipelines merged into it, decodes images, calls an image op, reads
+    files or calls back into Python: the input work prefetch would overlap with a training step is real."""
     return any(
         s.kind == "map" and does_image_work(s.node, index) for each in flow.expand(chain) for s in each
     )
+
+
+def unfed_image_pipelines(index: ModuleIndex) -> set[tuple[int, int]]:
+    """The `low` PP203 findings (line, column) on pipelines whose maps do image or file work that their module
+    is not seen training on (neither `trained` nor `fed_steps`): the project pass (checker/project.py)
+    makes them `medium` when another module of the project calls the def or class building the pipeline
+    into training (tf-fix29)."""
+    if getattr(index, "_unfed_image_pipelines", None) is None:
+        for _ in check_missing_prefetch(index):
+            pass
+    return index._unfed_image_pipelines
 
 
 def _batched(chain, index: ModuleIndex) -> bool:
@@ -2277,6 +2297,11 @@ model.fit(ds, epochs=10)
             "tf-calibrate19) when the pipeline is seen training a model in its module (fit's training data, "
             "the iterable of a training loop) and one of its maps decodes images, calls a `tf.image` op, "
             "reads files or calls back into Python: as first read over readings 13-18 right 15 times in 17. "
+            "Since tf-fix29 a pipeline counts as training too when a TF1 iterator made of it is bound to a "
+            "train name or made where a loop trains, when the def returning it (or its iterator's tensors) "
+            "is called into training (bound to a train name, handed to `estimator.train`/`TrainSpec`, or "
+            "called in a def whose loop runs a training step), in its module or another of the project: "
+            "with such a map, right 18 times in 21 as first read over readings 15-22. "
             "Every other finding is `low`: the rest of the trained pipelines read right 3 times in 26, "
             "pipelines not seen training (evaluation, test, returned, stored on self) 23 times in 102; on "
             "fresh code (reading 8) the rule was right 13 times in 45 at medium (small datasets, benchmarks, "
