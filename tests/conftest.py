@@ -23,6 +23,10 @@ FIXTURES = PROJECT / "tests" / "fixtures"
 PUBLISHED = PROJECT / "data" / "published"
 PG_ENV = "PPMINER_TEST_PG_URL"
 
+# Checker fixtures are code to read, never to run: a project fixture may hold a `test_*.py` script (the
+# checker counts names in test scripts), which pytest must not collect and import.
+collect_ignore_glob = ["torch_cases/*", "fixtures/*"]
+
 
 @pytest.fixture(scope="session")
 def fixtures() -> Path:
