@@ -3921,7 +3921,7 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
     or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
     None:`, may never run in training.)"""
     params = set(parameter_names(function))
-    off = _flags_off(function)
+    off = _flags_defaulting(function, False)
     child = node
     for outer in fx.ancestors(node, function):
         if isinstance(outer, ast.If):
@@ -3956,13 +3956,14 @@ def _training_test(test: ast.AST, params: set[str]) -> bool:
     )
 
 
-def _flags_off(function) -> set[str]:
-    """The def's parameters that default to `False` (`test_emb=False`): flags a training call leaves off."""
+def _flags_defaulting(function, value: bool) -> set[str]:
+    """The def's parameters whose default is `value`: `test_emb=False` is a flag a training call leaves off,
+    `need_cuda=True` one a plain call leaves on."""
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is False}
+    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is value}
 
 
 def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
@@ -4457,7 +4458,7 @@ def _moves_its_argument(index: ModuleIndex, helper) -> bool:
         if not params or len(returns) != 1 or not isinstance(returns[0].value, ast.Name):
             return False
         result, derived, moved = returns[0].value.id, {params[0]}, False
-        on = _flags_on(helper)
+        on = _flags_defaulting(helper, True)
         for stmt in _assignments_of(helper):
             target = sole_name_target(stmt) and stmt.targets[0]
             if not target:
@@ -4473,15 +4474,6 @@ def _moves_its_argument(index: ModuleIndex, helper) -> bool:
         return moved and result in derived
 
     return facts(index).loop_cache("moves_its_argument", helper, make)
-
-
-def _flags_on(function) -> set[str]:
-    """The def's parameters that default to `True` (`need_cuda=True`): flags a plain call leaves on."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=False)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None]
-    return {a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is True}
 
 
 def _project_var(call: ast.Call) -> bool:
