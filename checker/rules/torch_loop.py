@@ -2160,8 +2160,10 @@ def _row_expression(
             return node.id
         if isinstance(node, ast.Subscript) and names_in(node.slice) & indices:
             owner = node.value
-            while isinstance(owner, ast.Subscript):
-                owner = owner.value
+            while (
+                isinstance(owner, ast.Subscript) or isinstance(owner, ast.Attribute) and owner.attr == "data"
+            ):
+                owner = owner.value  # (torch-fix55: `output.data[i]`, the pre-0.4 spelling of a row)
             if isinstance(owner, ast.Name) and device(owner.id):
                 return owner.id
     return None
@@ -2209,14 +2211,15 @@ def _reading_loops(index: ModuleIndex) -> set[int]:
     )
 
 
-def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
+def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFinding | None:
     """`for i in range(batch_size): ranking = (argsort[i, :] == positive_arg[i]).nonzero()` then
     `ranking.item()` (knowledge-graph ranking), `neg_idx = torch.multinomial(weights[b], 1).item()` (hard
     negatives), `mel_length = int(lengths[bib].item())`, `for vid in output.view(n, -1, k):
     vid.argmax(1).to("cpu")`: a loop over a batch's rows, on every step, that reads a row or element of a
     tensor the def put on the device to the host in each pass: one sync per row, where one read of the
     batch before the loop (`t.tolist()`, `t.cpu()`) or one vectorised op does them all. The first read."""
-    if id(loop) not in _reading_loops(index):
+    reads = id(loop) in _reading_loops(index)
+    if not reads and not lookups:
         return None  # (most loops read nothing to the host: asked first, it is the cheap question)
     if not _runs_every_step(loop, index):
         return None
@@ -2240,6 +2243,19 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
             if not isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try)
             else [n for part in _headers(stmt) for n in walk(part) if isinstance(n, ast.Call)]
         )
+        for lookup in _host_lookups(stmt, index, loop) if lookups else ():
+            owner = _row_expression(lookup.slice, rows, device, indices)
+            if owner is not None and "loss" not in owner.lower():
+                return RawFinding(
+                    "PP509",
+                    lookup.lineno,
+                    lookup.col_offset,
+                    f"`{ast.unparse(lookup)}` indexes a host list or array with an element of the device "
+                    f"tensor `{owner}`, which reads it to the host (a sync) in every pass of the loop at line "
+                    f"{loop.lineno}; read the indices once before the loop (`.tolist()`)",
+                )
+        if not reads:
+            calls = []
         for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
             read = _host_read(call)
             if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
@@ -2266,6 +2282,47 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
         ):
             rows |= {n.id for t in stmt.targets for n in _leaves(t) if isinstance(n, ast.Name)}
     return None
+
+
+def _host_lookups(stmt: ast.stmt, index: ModuleIndex, loop) -> list[ast.Subscript]:
+    """(torch-fix55) `per_cat_iou[label[k]] += iou[k]` (a NumPy array), `dataset.answer_list[topk_id[pred]]`
+    (a Python list): subscripts of a statement (a compound statement's own header only) that index a host
+    sequence (`_host_sequence`) by one name or one subscript, in source order. Such an index calls the
+    tensor's `__index__`, an `.item()`: when it is an element of a device tensor, one sync per pass."""
+    parts = _headers(stmt) if isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try) else [stmt]
+    found = [
+        node
+        for part in parts
+        for node in walk(part)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name | ast.Subscript)
+        and _host_sequence(node.value, index, loop)
+    ]
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _host_sequence(node: ast.AST, index: ModuleIndex, loop) -> bool:
+    """A NumPy array or Python list for sure: a name the loop's def last bound before the loop to a list
+    literal or comprehension, to NumPy (`np.zeros(16).astype(np.float32)`) or to a `.tolist()`/`.numpy()`
+    result; or an attribute of a dataset (`data_loader.dataset.answer_list`: a dataset's tables are host
+    data). Not a dict (a tensor key hashes by identity: no read) and not a name of unknown origin."""
+    if isinstance(node, ast.Attribute):
+        parts = dotted_parts(node) or []
+        return "dataset" in parts[:-1]
+    if not isinstance(node, ast.Name):
+        return False
+    value = _last_binding(index, loop, node.id)
+    if isinstance(value, ast.List | ast.ListComp):
+        return True
+    methods = set()
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        if (index.resolver.call_name(value) or "").startswith("numpy."):
+            return True
+        methods.add(value.func.attr)
+        value = value.func.value
+    if methods & {"tolist", "numpy"}:
+        return True
+    return isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("numpy.")
 
 
 # a module's methods: a `.cpu()` whose result is asked for one of these moved a model, not a tensor
@@ -2428,7 +2485,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if isinstance(loop, COMPREHENSION_TYPES):
             found = _tensor_rows_comprehension(loop, index, tensors)
             if found is None:
-                counted = _count_per_element(loop, index, tensors)
+                counted = _count_per_element(loop, index, tensors) or _masked_row_select(loop, index, tensors)
                 if counted is not None:
                     yield counted
             else:
@@ -2446,12 +2503,148 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         found = _element_loop(loop, index, tensors)
         if found is None or found.line == loop.lineno:
             # a read in the body names the sync better than the loop's head (torch-fix48)
-            found = _row_host_read(loop, index) or found
+            lookups = found is None  # (a host list indexed per row: only where no other shape speaks)
+            found = _row_host_read(loop, index, lookups) or _masked_row_select(loop, index, tensors) or found
         if found is None:
             found = _row_writes(loop, index)
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
+
+
+# ---------------------------------------------------------------- PP509 per-row mask selects (torch-fix55)
+
+# comparisons whose result is a boolean mask (`targets.eq(targets.t())`, `points.ge(1e-3)`)
+_MASK_METHODS = frozenset({"eq", "ne", "gt", "ge", "lt", "le", "bool", "logical_not", "logical_and"})
+
+
+def _mask_names(index: ModuleIndex, function) -> set[str]:
+    """Names the def (or module) binds to a boolean mask: a comparison (`m = t > 0`) or a comparison method
+    or torch function (`mask = targets.expand(n, n).eq(targets.expand(n, n).t())`, `torch.gt(x, 0)`)."""
+
+    def make() -> set[str]:
+        found = set()
+        for node in _scope_nodes(index, function or index.tree, ast.Assign):
+            value = node.value
+            name = index.resolver.call_name(value) or "" if isinstance(value, ast.Call) else ""
+            if (
+                isinstance(value, ast.Compare)
+                or (isinstance(value, ast.Call) and method_name(value) in _MASK_METHODS)
+                or name.rsplit(".", 1)[-1] in _MASK_METHODS
+                and name.startswith("torch.")
+            ):
+                found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return found
+
+    return facts(index).loop_cache("mask_names", function, make)
+
+
+def _row_vars(loop, index: ModuleIndex, tensors, masks: set[str]) -> tuple[set[str], dict[str, str]] | None:
+    """(index variables, {row variable: tensor name}) of a `for` loop or one-generator comprehension over a
+    batch's rows: `range(n)` sized by a tensor, or `zip(a, m)` / `t` over names bound to tensors or masks."""
+    gen = loop.generators[0] if isinstance(loop, COMPREHENSION_TYPES) else loop
+    if isinstance(loop, COMPREHENSION_TYPES) and (len(loop.generators) != 1 or gen.ifs):
+        return None
+    it, target = gen.iter, gen.target
+    if not isinstance(it, ast.Call) or not isinstance(it.func, ast.Name):
+        if isinstance(it, ast.Name) and isinstance(target, ast.Name) and it.id in tensors() | masks:
+            return set(), {target.id: it.id}
+        return None
+    if (
+        it.func.id == "range"
+        and isinstance(loop, ast.For)
+        and isinstance(target, ast.Name)
+        and len(it.args) == 1
+    ):
+        if few_runs([loop]) or breaks_early(loop) or not _sized_by_batch(loop, index):
+            return None
+        return {target.id}, {}
+    if it.func.id == "zip" and isinstance(target, ast.Tuple) and len(target.elts) == len(it.args):
+        if not all(isinstance(a, ast.Name) and a.id in tensors() | masks for a in it.args):
+            return None
+        return set(), {
+            t.id: a.id for t, a in zip(target.elts, it.args, strict=True) if isinstance(t, ast.Name)
+        }
+    return None
+
+
+def _masked_row_select(loop, index: ModuleIndex, tensors) -> RawFinding | None:
+    """`for i in range(n): dist_ap.append(dist[i][mask[i]].max())` (hard-example mining), `[p[m] for p, m in
+    zip(points, mask)]` with `mask = points.ge(1e-3)` (valid depth per image): a loop over a batch's rows, in a
+    def run on every step, that selects each row of a tensor by the same row of a boolean mask. A boolean
+    select sizes its result from the mask's count, which the host must read: one sync per row, where one
+    masked op over the batch (`dist.masked_fill(~mask, -inf).max(1)`, padding with the mask) does them all.
+    The first select."""
+    function = index.loop_function.get(id(loop))
+    masks = _mask_names(index, function)
+    if not masks or not _runs_every_step(loop, index):
+        return None  # (most defs bind no mask: the cheap question first)
+    found = _row_vars(loop, index, tensors, masks)
+    if found is None:
+        return None
+    indices, rows = found
+    mask_rows = {row for row, owner in rows.items() if owner in masks}
+    tensor_rows = {row: owner for row, owner in rows.items() if owner not in masks}
+    parts = [loop.elt] if isinstance(loop, COMPREHENSION_TYPES) else loop.body
+    for node in (n for part in parts for n in walk(part)):
+        if not isinstance(node, ast.Subscript) or not _mask_row(node.slice, masks, mask_rows, indices):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in tensor_rows:
+            owner = tensor_rows[value.id]
+        elif (
+            isinstance(value, ast.Subscript)
+            and isinstance(value.value, ast.Name)
+            and names_in(value.slice) & indices
+            and _torch_chain_bound(index, function, value.value.id, tensors)
+        ):
+            owner = value.value.id
+        else:
+            continue
+        return RawFinding(
+            "PP509",
+            node.lineno,
+            node.col_offset,
+            f"`{ast.unparse(node)}` selects a row of `{owner}` by a boolean mask in every pass of the loop at "
+            f"line {loop.lineno}: each select reads the mask's count to the host, one sync per row; do the "
+            "rows in one masked op over the batch (`masked_fill`, `torch.where`)",
+        )
+    return None
+
+
+def _torch_chain_bound(index: ModuleIndex, function, name: str, tensors) -> bool:
+    """A tensor name (`_tensor_names`), or one the def binds to a chain of methods on a torch function's
+    result (`dist = torch.pow(x, 2).sum(dim=1, keepdim=True).expand(n, n)`)."""
+    if name in tensors():
+        return True
+    for node in _scope_nodes(index, function or index.tree, ast.Assign):
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        value = node.value
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            if (index.resolver.call_name(value) or "").startswith("torch."):
+                break
+            value = value.func.value
+        if isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("torch."):
+            return True
+    return False
+
+
+def _mask_row(key: ast.AST, masks: set[str], mask_rows: set[str], indices: set[str]) -> bool:
+    """`m` (a row of a mask), `mask[i]` by an index variable, or a comparison of either (`mask[i] == 0`)."""
+    if isinstance(key, ast.Compare):
+        key = key.left
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert):
+        key = key.operand
+    if isinstance(key, ast.Name):
+        return key.id in mask_rows
+    return (
+        isinstance(key, ast.Subscript)
+        and isinstance(key.value, ast.Name)
+        and key.value.id in masks
+        and isinstance(key.slice, ast.Name)
+        and key.slice.id in indices
+    )
 
 
 def _element_loop(loop, index: ModuleIndex, tensors) -> RawFinding | None:
