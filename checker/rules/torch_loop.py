@@ -2233,8 +2233,13 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
         return None
 
     def device(name: str) -> bool:
-        return name in rows or _on_device_at(index, function, name, loop.lineno)
+        return (
+            name in rows
+            or _on_device_at(index, function, name, loop.lineno)
+            or _torch_made_unplaced(index, function, name, loop)
+        )
 
+    implicit = None  # (torch-fix55: a host-list index or an `if` on a row; an explicit read speaks first)
     for stmt in sorted(
         (s for s in _own_statements(loop) if s is not loop), key=lambda s: (s.lineno, s.col_offset)
     ):
@@ -2243,10 +2248,10 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
             if not isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try)
             else [n for part in _headers(stmt) for n in walk(part) if isinstance(n, ast.Call)]
         )
-        for lookup in _host_lookups(stmt, index, loop) if lookups else ():
+        for lookup in _host_lookups(stmt, index, loop) if lookups and implicit is None else ():
             owner = _row_expression(lookup.slice, rows, device, indices)
             if owner is not None and "loss" not in owner.lower():
-                return RawFinding(
+                implicit = RawFinding(
                     "PP509",
                     lookup.lineno,
                     lookup.col_offset,
@@ -2254,6 +2259,18 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
                     f"tensor `{owner}`, which reads it to the host (a sync) in every pass of the loop at line "
                     f"{loop.lineno}; read the indices once before the loop (`.tolist()`)",
                 )
+                break
+        tested = _tested_row(stmt, rows, device, indices) if lookups and implicit is None else None
+        if tested is not None:
+            node, owner = tested
+            implicit = RawFinding(
+                "PP509",
+                node.lineno,
+                node.col_offset,
+                f"`{ast.unparse(node)}` tests an element of the device tensor `{owner}` in every pass of the "
+                f"loop at line {loop.lineno}: the `{type(stmt).__name__.lower()}` reads it to the host, one "
+                "sync per row; compute the test for the whole batch at once (a mask, `torch.where`)",
+            )
         if not reads:
             calls = []
         for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
@@ -2281,6 +2298,41 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
             and not _masked(stmt.value)
         ):
             rows |= {n.id for t in stmt.targets for n in _leaves(t) if isinstance(n, ast.Name)}
+    return implicit
+
+
+def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
+    """(torch-fix55) A name the loop's def binds from a chain on a torch function's result (`H =
+    torch.matmul(src, tgt.transpose(2, 1))`, `dynamic_ks = torch.clamp(top_k.sum(1).int(), min=1)`) whose
+    place the def does not say (made from a forward's or a loss's inputs): on the device those inputs are,
+    in a loop that runs on every step. Not when a binding before the loop puts it on the host."""
+    history = _device_history(index, function).get(name, ())
+    if any(kind is False for at, kind in history if at < loop.lineno):
+        return False
+    return _torch_chain_bound(index, function, name, frozenset)
+
+
+def _tested_row(stmt: ast.stmt, rows: set[str], device, indices: set[str]) -> tuple[ast.AST, str] | None:
+    """(torch-fix55) `if r_det < 0:` (a name the body bound from a row's torch ops), `if labels[i] == -1:`:
+    an `if` or `while` whose test compares a row or element of a device tensor, which Python turns into a
+    bool on the host: (the comparison, the tensor's name)."""
+    if not isinstance(stmt, ast.If | ast.While):
+        return None
+    for node in walk(stmt.test):
+        if isinstance(node, ast.Call | ast.Lambda):
+            return None  # (`if x.item() > 0`: the explicit read speaks; unknown calls may give numbers)
+    for node in walk(stmt.test):
+        if not isinstance(node, ast.Compare) or isinstance(
+            node.ops[0], ast.Is | ast.IsNot | ast.In | ast.NotIn
+        ):
+            continue
+        for operand in (node.left, *node.comparators):
+            if isinstance(operand, ast.Name | ast.Subscript) and not any(
+                isinstance(n, ast.Attribute) and n.attr in _META for n in walk(operand)
+            ):  # (`reference.shape[-1] == 4`: a size, on the host)
+                owner = _row_expression(operand, rows, device, indices)
+                if owner is not None and "loss" not in owner.lower():
+                    return node, owner
     return None
 
 
