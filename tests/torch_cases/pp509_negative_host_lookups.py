@@ -32,7 +32,7 @@ def weights_by_label(model, loader, device):
 def names_by_position(model, loader, device, class_names):
     names = list(class_names)
     shown = []
-    for images, label in loader:
+    for images, _label in loader:
         images = images.to(device)
         scores = model(images)
         for k in range(scores.size(0)):

@@ -34,9 +34,9 @@ def answer_questions(model, data_loader, device):
 
 
 def dump_scores(model, loader, device, lines):
-    for videos, target, ids in loader:
+    for videos, _target, ids in loader:
         videos = videos.to(device)
         output = model(videos)
         for i in range(output.size(0)):
-            lines.append("{} {}".format(ids[i], output.data[i].cpu().numpy().tolist()))  # expect: PP509
+            lines.append(f"{ids[i]} {output.data[i].cpu().numpy().tolist()}")  # expect: PP509
     return lines
