@@ -3107,7 +3107,12 @@ register(
             "torch-fix29: a range loop (nest) whose `if` compares one element of a tensor, picked by loop "
             "variables and integer constants, with a number (`if target[n, c, 0] > 1:`, `if tbox[t][1] == 0: "
             "break`), reported at the outermost loop of the nest that tests it; and `t[e[0], e[1]].item()` "
-            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores)."
+            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores). Branch torch-fix55: "
+            "in a loop over a batch's rows run on every step, a host list or NumPy array indexed by a row's "
+            "element (`iou[label[k]] += ...`), an `if` comparing a row's value (`if r_det < 0`), rows read "
+            "through `.data`, reads of tensors a forward makes with torch ops from its inputs "
+            "(`dynamic_ks[k].item()`), and a row selected by the same row of a boolean mask "
+            "(`dist[i][mask[i]]`, `[p[m] for p, m in zip(points, mask)]`)."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "
