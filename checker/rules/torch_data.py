@@ -411,7 +411,23 @@ def module_loaders(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]],
 
 def _foreign_loader(index: ModuleIndex) -> bool:
     """The module's `DataLoader` is a project's own class imported under that name (`from .utils import
-    ThreadingDataLoader as DataLoader`), not torch's."""
+    ThreadingDataLoader as DataLoader`), not torch's; unless the project pass found that the module it is
+    imported from hands on torch's (`take_loader_for_torch`)."""
+    return facts(index).loop_cache(_FOREIGN_LOADER, None, lambda: _imports_other_loader(index))
+
+
+_FOREIGN_LOADER = "foreign loader"
+
+
+def take_loader_for_torch(index: ModuleIndex) -> None:
+    """Tell the module's loader rules that the `DataLoader` it imports from a module of its project is
+    torch's (re-exported, or a subclass that keeps torch's iteration): the project pass
+    (checker/torch_project/loaders.py) asks it on a fresh index, before any rule reads the module."""
+    facts(index).loop_cache(_FOREIGN_LOADER, None, lambda: False)
+
+
+def _imports_other_loader(index: ModuleIndex) -> bool:
+    """The module imports `DataLoader` from a module that is not torch's."""
     for node in index.tree.body:
         if (
             isinstance(node, ast.ImportFrom)
