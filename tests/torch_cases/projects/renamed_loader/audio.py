@@ -12,3 +12,6 @@ class Clips(Dataset):
 
     def __getitem__(self, i):
         return torch.from_numpy(np.load(self.files[i]))
+
+
+__all__ = ["Clips", "DataLoader"]

@@ -17,5 +17,7 @@ def main(paths, model, optimizer):
     device = torch.device("cuda")
     model.to(device)
     for _ in range(10):
-        loader = DataLoader(FeatureDataset(paths), batch_size=32, shuffle=True, num_workers=4)  # expect: PP505
+        loader = DataLoader(
+            FeatureDataset(paths), batch_size=32, shuffle=True, num_workers=4
+        )  # expect: PP505
         train_epoch(model, loader, optimizer, device)

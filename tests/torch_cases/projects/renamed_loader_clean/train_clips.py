@@ -1,5 +1,4 @@
 import torch
-
 from audio import Clips, DataLoader
 
 
