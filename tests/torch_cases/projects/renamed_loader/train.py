@@ -17,7 +17,6 @@ def main(paths, model, optimizer):
     device = torch.device("cuda")
     model.to(device)
     for _ in range(10):
-        loader = DataLoader(
-            FeatureDataset(paths), batch_size=32, shuffle=True, num_workers=4
-        )  # expect: PP505
+        dataset = FeatureDataset(paths)
+        loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4)  # expect: PP505
         train_epoch(model, loader, optimizer, device)
