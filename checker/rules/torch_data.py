@@ -1157,7 +1157,8 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             continue
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
         if is_device_move(node, index) and any(
-            isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.func.value)
+            (isinstance(n, ast.Name) and n.id in targets) or _self_attribute(n) in targets
+            for n in ast.walk(node.func.value)
         ):
             return True
         helper = fx.helpers.get(id(node)) or fx.own_method(node)
@@ -1178,7 +1179,9 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
         stmt
     ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
         if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
-            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            for t in stmt.targets:  # (`self.data = EasyDict(data)`: "self.data", not every attribute of self)
+                held = _self_attribute(t)
+                targets |= {held} if held else {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
         source = node.iter if isinstance(node, ast.comprehension) else None
         if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
@@ -1186,6 +1189,14 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
     return targets
+
+
+def _self_attribute(node: ast.AST) -> str | None:
+    """ "self.data" for `self.data` (AtlasNet keeps each batch as `self.data = EasyDict(data)`); None for
+    anything else. A batch name with a dot, which no plain name matches."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
 
 
 # what a DGLGraph keeps its node and edge features in (`g.ndata['feat']`)
@@ -1340,12 +1351,16 @@ def _helper_moves(helper, call: ast.Call, targets: set[str], index: ModuleIndex)
     )
 
 
+# (what hands its argument's tensors on unchanged: a pre-0.4 Variable, attribute-access dicts)
+_BATCH_WRAPPERS = frozenset({"Variable", "EasyDict", "edict", "AttrDict"})
+
+
 def _batch_alias(value: ast.AST, names: set[str]) -> bool:
-    """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`) or in a tuple of such
-    (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
+    """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`, AtlasNet's
+    `EasyDict(data)`) or in a tuple of such (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
     if isinstance(value, ast.Tuple | ast.List):
         return any(_batch_alias(item, names) for item in value.elts)
-    if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+    if isinstance(value, ast.Call) and base_name(value.func) in _BATCH_WRAPPERS and value.args:
         value = value.args[0]
     return _part_of(value, names)
 
@@ -1807,9 +1822,30 @@ def held_loaders(index: ModuleIndex) -> list[tuple[ast.Call, str, str]]:
     return found
 
 
+def _iterated(source: ast.AST) -> ast.AST:
+    """What a loop's iterable iterates: the loader in `enumerate(loader)`, `tqdm(loader)`, `iter(loader)` and
+    `loader.__iter__()` (AtlasNet's `iterator = self.datasets.dataloader_train.__iter__()`)."""
+    while isinstance(source, ast.Call):
+        if source.args:
+            source = source.args[0]
+        elif isinstance(source.func, ast.Attribute) and source.func.attr == "__iter__":
+            source = source.func.value
+        else:
+            break
+    return source
+
+
 def _held_as(node: ast.AST) -> tuple[str, str] | None:
     """(receiver, attribute) of `x.train` -> ("x", "train") and of `x.loaders['train']` -> ("x",
-    "loaders['train']"); None for anything else."""
+    "loaders['train']"), and of `self.datasets.train` -> ("self", "datasets.train") (AtlasNet's mixin keeps its
+    loaders on an EasyDict attribute, torch-fix56); None for anything else."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id == "self"
+    ):
+        return "self", f"{node.value.attr}.{node.attr}"
     if isinstance(node, ast.Attribute) and base_name(node.value) is not None:
         return base_name(node.value), node.attr
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
@@ -1853,11 +1889,10 @@ def moves_held_batches(index: ModuleIndex, held: dict[str, set[str]]) -> set[tup
         if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
             continue
         function = index.loop_function.get(id(loop))
-        source = loop.iter
-        while isinstance(source, ast.Call) and source.args:
-            source = source.args[0]
+        source = _iterated(loop.iter)
         if isinstance(source, ast.Name) and isinstance(function, FUNCTION_TYPES):
             source = _only_binding(source.id, function, loop.lineno)
+            source = _iterated(source) if source is not None else None
         where = _held_as(source) if source is not None else None
         if where is None:
             continue
