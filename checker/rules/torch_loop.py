@@ -2309,7 +2309,9 @@ def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
     history = _device_history(index, function).get(name, ())
     if any(kind is False for at, kind in history if at < loop.lineno):
         return False
-    return _torch_chain_bound(index, function, name, frozenset)
+    return facts(index).loop_cache(
+        "torch_chain:" + name, function, lambda: _torch_chain_bound(index, function, name, frozenset)
+    )
 
 
 def _tested_row(stmt: ast.stmt, rows: set[str], device, indices: set[str]) -> tuple[ast.AST, str] | None:
