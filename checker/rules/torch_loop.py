@@ -2310,7 +2310,18 @@ def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
     if any(kind is False for at, kind in history if at < loop.lineno):
         return False
     return facts(index).loop_cache(
-        "torch_chain:" + name, function, lambda: _torch_chain_bound(index, function, name, frozenset)
+        "torch_chain:" + name, function, lambda: _made_from_inputs(index, function, name)
+    )
+
+
+def _made_from_inputs(index: ModuleIndex, function, name: str) -> bool:
+    """Every binding of `name` in the def is a chain on a torch op, none on a factory that makes it on the
+    host (`torch.rand(b, n, 2).long()`, `torch.zeros(n).type(torch.LongTensor)`: no `device=`)."""
+    roots = _torch_chain_roots(index, function, name)
+    return bool(roots) and not any(
+        (index.resolver.call_name(root) or "").rsplit(".", 1)[-1] in _MAKERS
+        and not any(k.arg == "device" for k in root.keywords)
+        for root in roots
     )
 
 
@@ -2669,8 +2680,13 @@ def _masked_row_select(loop, index: ModuleIndex, tensors) -> RawFinding | None:
 def _torch_chain_bound(index: ModuleIndex, function, name: str, tensors) -> bool:
     """A tensor name (`_tensor_names`), or one the def binds to a chain of methods on a torch function's
     result (`dist = torch.pow(x, 2).sum(dim=1, keepdim=True).expand(n, n)`)."""
-    if name in tensors():
-        return True
+    return name in tensors() or bool(_torch_chain_roots(index, function, name))
+
+
+def _torch_chain_roots(index: ModuleIndex, function, name: str) -> list[ast.Call]:
+    """The torch calls at the root of each binding of `name` in the def that is a chain of methods on one
+    (`torch.pow(x, 2)` of `torch.pow(x, 2).sum(dim=1).expand(n, n)`)."""
+    roots = []
     for node in _scope_nodes(index, function or index.tree, ast.Assign):
         if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             continue
@@ -2680,8 +2696,8 @@ def _torch_chain_bound(index: ModuleIndex, function, name: str, tensors) -> bool
                 break
             value = value.func.value
         if isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("torch."):
-            return True
-    return False
+            roots.append(value)
+    return roots
 
 
 def _mask_row(key: ast.AST, masks: set[str], mask_rows: set[str], indices: set[str]) -> bool:
