@@ -32,7 +32,8 @@ class HostCounts(nn.Module):
 
 class SpanCombiner(nn.Module):
     def forward(self, masks):
-        batch_size, length = masks.size(0), masks.size(1)
+        batch_size = masks.size(0)
+        length = masks.size(1)
         spans = torch.rand(batch_size, length, 2).long()
         covers = []
         for b in range(batch_size):
