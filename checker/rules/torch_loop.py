@@ -2349,6 +2349,55 @@ def _tested_row(stmt: ast.stmt, rows: set[str], device, indices: set[str]) -> tu
     return None
 
 
+def _may_read_implicitly(loop, index: ModuleIndex) -> bool:
+    """A cheap first question for `_host_lookups` and `_tested_row`: the loop holds a subscript by one name or
+    subscript of a name its def binds to a list or NumPy (or of a dataset's attribute), or an `if`/`while`
+    comparing a name or subscript with a number."""
+    sequences = _sequence_names(index, index.loop_function.get(id(loop)))
+    for node in loop_nodes(index, loop):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name | ast.Subscript):
+            value = node.value
+            if isinstance(value, ast.Name) and value.id in sequences:
+                return True
+            if isinstance(value, ast.Attribute) and "dataset" in (dotted_parts(value) or [])[:-1]:
+                return True
+        elif isinstance(node, ast.If | ast.While) and isinstance(node.test, ast.Compare):
+            operands = (node.test.left, *node.test.comparators)
+            if any(isinstance(o, ast.Name | ast.Subscript) for o in operands) and any(
+                _is_number(o) for o in operands
+            ):
+                return True
+    return False
+
+
+def _is_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _sequence_names(index: ModuleIndex, function) -> set[str]:
+    """Names the def (or module) binds anywhere to a list literal or comprehension or a call chain holding
+    NumPy or `.tolist()`/`.numpy()`: the candidates `_host_sequence` then checks at the loop."""
+
+    def make() -> set[str]:
+        found = set()
+        for node in _scope_nodes(index, function or index.tree, ast.Assign):
+            value = node.value
+            if isinstance(value, ast.List | ast.ListComp) or (
+                isinstance(value, ast.Call)
+                and any(
+                    (isinstance(n, ast.Attribute) and n.attr in ("tolist", "numpy"))
+                    or (isinstance(n, ast.Name) and n.id in ("np", "numpy"))
+                    for n in ast.walk(value.func)
+                )
+            ):
+                found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return found
+
+    return facts(index).loop_cache("sequence_names", function, make)
+
+
 def _host_lookups(stmt: ast.stmt, index: ModuleIndex, loop) -> list[ast.Subscript]:
     """(torch-fix55) `per_cat_iou[label[k]] += iou[k]` (a NumPy array), `dataset.answer_list[topk_id[pred]]`
     (a Python list): subscripts of a statement (a compound statement's own header only) that index a host
@@ -2568,7 +2617,8 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         found = _element_loop(loop, index, tensors)
         if found is None or found.line == loop.lineno:
             # a read in the body names the sync better than the loop's head (torch-fix48)
-            lookups = found is None  # (a host list indexed per row: only where no other shape speaks)
+            # (a host list indexed per row, an `if` on a row: only where no other shape speaks)
+            lookups = found is None and _may_read_implicitly(loop, index)
             found = _row_host_read(loop, index, lookups) or _masked_row_select(loop, index, tensors) or found
         if found is None:
             found = _row_writes(loop, index)
@@ -2650,7 +2700,10 @@ def _masked_row_select(loop, index: ModuleIndex, tensors) -> RawFinding | None:
     indices, rows = found
     mask_rows = {row for row, owner in rows.items() if owner in masks}
     tensor_rows = {row: owner for row, owner in rows.items() if owner not in masks}
-    parts = [loop.elt] if isinstance(loop, COMPREHENSION_TYPES) else loop.body
+    if isinstance(loop, ast.DictComp):
+        parts = [loop.key, loop.value]
+    else:
+        parts = [loop.elt] if isinstance(loop, COMPREHENSION_TYPES) else loop.body
     for node in (n for part in parts for n in walk(part)):
         if not isinstance(node, ast.Subscript) or not _mask_row(node.slice, masks, mask_rows, indices):
             continue
