@@ -1,0 +1,42 @@
+"""(torch-fix54) Where PP506 would say `medium`, a copy to the device of a tensor at hand (`.to(x.device)`,
+`.to(proposal.boxes.device)`) outside any `if` is `high`, and so is a `.cuda()` whose only `if` asks whether a
+GPU is in use (`torch.cuda.is_available()`, `x.is_cuda`); `.to(self.device)`, `.to(args.device)`, a
+`.to(x.device)` under an option and a `.cuda()` under a user's flag stay `medium`. A cast on the way
+(`.to(torch.float32)`) keeps the tensor on the host."""
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class RelationHead(nn.Module):
+    def __init__(self, dim, args, use_gpu=True, use_prior=False):
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+        self.args = args
+        self.use_gpu = use_gpu
+        self.use_prior = use_prior
+        self.device = torch.device("cuda")
+
+    def forward(self, feats, proposals):
+        n = feats.size(0)
+        eye = torch.eye(n).to(feats.device)  # expect: PP506 high
+        for proposal in proposals:
+            idx = torch.arange(len(proposal)).to(proposal.boxes.device)  # expect: PP506 high
+            feats = feats + idx.sum()
+        pos = torch.arange(n).to(self.device)  # expect: PP506
+        mask = torch.ones(n, n).to(self.args.device)  # expect: PP506
+        if self.use_prior:
+            prior = torch.zeros(n).to(feats.device)  # expect: PP506
+            feats = feats + prior.sum()
+        offsets = torch.rand(n, 2)
+        if torch.cuda.is_available():
+            offsets = offsets.cuda()  # expect: PP506 high
+        labels = torch.zeros(n)
+        if feats.is_cuda:
+            labels = labels.cuda()  # expect: PP506 high
+        weights = torch.ones(n)
+        if self.use_gpu:
+            weights = weights.cuda()  # expect: PP506
+        grid = torch.from_numpy(np.eye(4)).to(torch.float32).to(feats.device)  # expect: PP506 high
+        return self.fc(feats * eye + pos + mask.sum() + offsets.sum() + labels.sum() + weights.sum() + grid.sum())
