@@ -1213,10 +1213,7 @@ def check_created_then_moved(
             continue  # `if output.size(1) != x_mask.size(1): padding = torch.zeros(...)`: only when they differ
         if loop is None and site.function is not None and _cached_by_callers(index, site.function):
             continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
-        if scope is not None and (
-            _filled_by_item(index, scope, moved, call.lineno)
-            or _data_written(index, scope, moved, bound, call.lineno)
-        ):
+        if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
             continue  # `t = torch.zeros(n)`, `t[c] = index_of(s[c])`: host data written in, the copy is needed
         if _amortised(index, site):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
@@ -1491,26 +1488,6 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
                 )
             ):
                 return True
-    return False
-
-
-def _data_written(index: ModuleIndex, scope, moved: list, bound: Callable, line: int) -> bool:
-    """(torch-fix54) The moved name gets, before the move, rows of a name the scope computed (modded-nanogpt's
-    `_cum_lengths = torch.full(...)`, `_cum_lengths[1:k] = cum_lengths`, then a cast and the move): the
-    buffer carries the step's data, so the copy is needed however it is made. (`t[0] = 0`, a literal, a
-    name set outside the scope, such as a hyperparameter, or one made by a torch factory does not count.)"""
-    names = {value.id for value in moved if isinstance(value, ast.Name)}
-    for node in loop_nodes(index, scope) if names else ():
-        if (
-            isinstance(node, ast.Assign)
-            and node.lineno < line
-            and isinstance(node.value, ast.Name)
-            and any(isinstance(t, ast.Subscript) and base_name(t.value) in names for t in node.targets)
-            and isinstance(value := bound(node.lineno, node.value.id), ast.Call | ast.Subscript | ast.BinOp)
-            and _created_on_host(value, index)
-            is None  # (`z[:, :k] = eps`, `eps = torch.randn(b, k)`: no data)
-        ):
-            return True
     return False
 
 
@@ -2051,13 +2028,13 @@ register(
         example="""
 class Encoder(nn.Module):
     def forward(self, x):
-        hidden = torch.zeros(2, x.size(0), 256).to(x.device)
+        hidden = torch.zeros(2, x.size(0), 256).to(self.device)
         return self.rnn(x, hidden)
 """,
         instead="""
 class Encoder(nn.Module):
     def forward(self, x):
-        hidden = torch.zeros(2, x.size(0), 256, device=x.device)
+        hidden = torch.zeros(2, x.size(0), 256, device=self.device)
         return self.rnn(x, hidden)
 """,
         false_alarms=(

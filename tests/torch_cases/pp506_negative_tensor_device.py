@@ -20,17 +20,3 @@ class RelationHead(nn.Module):
         half = feats.to(torch.float16)
         return self.fc(feats * eye) * valid + scale.sum() + half.sum()
 
-
-def packed_batches(tokens, num_docs, device="cuda"):
-    """A loader's generator: a host buffer filled with the step's document lengths, cast, then moved; the
-    copy carries the batch, however the buffer is made."""
-    pos = 0
-    while True:
-        window = tokens[pos : pos + 1024]
-        lengths = (window == 0).nonzero()[:, 0]
-        cum_lengths = torch.full((num_docs,), 1024)
-        cum_lengths[0] = 0
-        cum_lengths[1 : len(lengths) + 1] = lengths
-        cum_lengths = cum_lengths.to(dtype=torch.int32)
-        pos += 1024
-        yield window.to(device), cum_lengths.to(device)
