@@ -83,7 +83,7 @@ _CONSTRUCTORS = frozenset(
 )
 _PASS_THROUGH = frozenset(
     {"float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "type"}
-    | {"detach"}
+    | {"detach", "flatten"}
     | {"requires_grad_", "fill_", "zero_", "normal_", "uniform_", "t", "contiguous", "expand", "repeat"}
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
@@ -149,6 +149,10 @@ def _created_on_host(
         if (name in _VARIABLE or (name or "").startswith("torch.nn.init.")) and node.args:
             node = node.args[0]  # (`init.normal(torch.Tensor(batch, z))` fills the tensor it is given)
             continue
+        if _grid_parts(
+            node, index
+        ):  # (torch-fix54) `yy, xx = torch.meshgrid(torch.arange(h), torch.arange(w))`
+            return name
         if name in _HOST_SHAPERS and node.args:  # `torch.tril(torch.ones(n, n))`: a host tensor reshaped
             node = node.args[0]
             continue
@@ -216,6 +220,25 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+def _grid_parts(node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix54) `torch.meshgrid(torch.arange(h), torch.arange(w))` (or of a list of them): every grid it
+    gives is on the host when every axis is a host factory (Towards-Realtime-MOT's anchor mesh, unpacked to
+    `yy, xx` and moved with `xx.cuda()` for every YOLO layer of every step; centernet's decoder)."""
+    if not (isinstance(node, ast.Call) and index.resolver.call_name(node) == "torch.meshgrid" and node.args):
+        return False
+    axes = (
+        node.args[0].elts
+        if len(node.args) == 1 and isinstance(node.args[0], ast.List | ast.Tuple)
+        else node.args
+    )
+    return bool(axes) and all(
+        isinstance(axis, ast.Call)
+        and index.resolver.call_name(axis) in FACTORIES
+        and _created_on_host(axis, index) is not None  # (not `torch.arange(h, device=x.device)`)
+        for axis in axes
+    )
 
 
 def _dtype_cast(node: ast.Call, index: ModuleIndex) -> bool:
@@ -1134,11 +1157,21 @@ def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | N
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Tuple)
-                and _from_config(node.value)
+                and (_from_config(node.value) or _grid_parts(node.value, index))
             ):  # `height, width = config.IMAGE_SHAPE[:2]`: each name a part of the setting
                 for target in node.targets[0].elts:
                     if isinstance(target, ast.Name):
                         found.setdefault(target.id, []).append((node.lineno, node.value))
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Tuple)
+                and isinstance(node.value, ast.Tuple)
+                and len(node.value.elts) == len(node.targets[0].elts)
+            ):  # (torch-fix54) `xv, yv = xv.flatten().float(), yv.flatten().float()`: each name its own part
+                for target, value in zip(node.targets[0].elts, node.value.elts, strict=True):
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append((node.lineno, value))
         return found
 
     earlier = [

@@ -20,3 +20,17 @@ class RelationHead(nn.Module):
         half = feats.to(torch.float16)
         return self.fc(feats * eye) * valid + scale.sum() + half.sum()
 
+
+
+class AnchorHead(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.conv = nn.Conv2d(dim, 2, 1)
+
+    def forward(self, x, coords_x, coords_y):
+        h, w = x.shape[-2:]
+        yv, xv = torch.meshgrid(torch.arange(h, device=x.device), torch.arange(w, device=x.device))
+        xv, yv = xv.flatten().float(), yv.flatten().float()
+        gy, gx = torch.meshgrid(coords_y, coords_x)
+        gx, gy = gx.to(x.device), gy.to(x.device)
+        return self.conv(x).flatten(2) + xv.cuda() + yv.to(x.device) + gx.flatten() + gy.flatten()

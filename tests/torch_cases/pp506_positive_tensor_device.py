@@ -50,3 +50,20 @@ def noisy_targets(targets, k, device="cuda"):
         padded[:, :k] = noise
         padded = padded.to(torch.float16)
         yield padded.to(device)  # expect: PP506 low
+
+
+class AnchorHead(nn.Module):
+    """(torch-fix54) Grids `torch.meshgrid` gives from host aranges are on the host, also when unpacked and
+    rebound pairwise (`xv, yv = xv.flatten().float(), yv.flatten().float()`)."""
+
+    def __init__(self, dim):
+        super().__init__()
+        self.conv = nn.Conv2d(dim, 2, 1)
+
+    def forward(self, x):
+        h, w = x.shape[-2:]
+        yv, xv = torch.meshgrid(torch.arange(h), torch.arange(w))
+        xv, yv = xv.flatten().float(), yv.flatten().float()
+        xv = xv.cuda()  # expect: PP506 high
+        yv = yv.to(x.device)  # expect: PP506 high
+        return self.conv(x).flatten(2) + xv + yv
