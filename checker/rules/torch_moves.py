@@ -1170,8 +1170,9 @@ def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | N
                 and len(node.value.elts) == len(node.targets[0].elts)
             ):  # (torch-fix54) `xv, yv = xv.flatten().float(), yv.flatten().float()`: each name its own part
                 for target, value in zip(node.targets[0].elts, node.value.elts, strict=True):
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, []).append((node.lineno, value))
+                    if isinstance(target, ast.Name):  # (at its last line: not before a move it holds itself,
+                        # `x_, z_ = Variable(x_.cuda()), \` then `Variable(z_.cuda())` on the next)
+                        found.setdefault(target.id, []).append((node.end_lineno or node.lineno, value))
         return found
 
     earlier = [

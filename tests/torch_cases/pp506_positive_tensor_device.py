@@ -67,3 +67,17 @@ class AnchorHead(nn.Module):
         xv = xv.cuda()  # expect: PP506 high
         yv = yv.to(x.device)  # expect: PP506 high
         return self.conv(x).flatten(2) + xv + yv
+
+
+def train_gan(G, D, loader, opt):
+    """A pairwise rebinding that holds the move itself still looks above it for the noise's factory."""
+    from torch.autograd import Variable
+
+    for x, _ in loader:
+        z = torch.rand((x.size(0), 64))
+        x, z = Variable(x.cuda()), \
+            Variable(z.cuda())  # expect: PP506 high
+        loss = -D(G(z)).mean() + D(x).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
