@@ -21,7 +21,6 @@ class RelationHead(nn.Module):
         return self.fc(feats * eye) * valid + scale.sum() + half.sum()
 
 
-
 class AnchorHead(nn.Module):
     def __init__(self, dim):
         super().__init__()

@@ -39,7 +39,9 @@ class RelationHead(nn.Module):
         if self.use_gpu:
             weights = weights.cuda()  # expect: PP506
         grid = torch.from_numpy(np.eye(4)).to(torch.float32).to(feats.device)  # expect: PP506 high
-        return self.fc(feats * eye + pos + mask.sum() + offsets.sum() + labels.sum() + weights.sum() + grid.sum())
+        return self.fc(
+            feats * eye + pos + mask.sum() + offsets.sum() + labels.sum() + weights.sum() + grid.sum()
+        )
 
 
 def noisy_targets(targets, k, device="cuda"):
@@ -75,8 +77,10 @@ def train_gan(G, D, loader, opt):
 
     for x, _ in loader:
         z = torch.rand((x.size(0), 64))
-        x, z = Variable(x.cuda()), \
-            Variable(z.cuda())  # expect: PP506 high
+        x, z = (
+            Variable(x.cuda()),
+            Variable(z.cuda()),  # expect: PP506 high
+        )
         loss = -D(G(z)).mean() + D(x).mean()
         opt.zero_grad()
         loss.backward()
