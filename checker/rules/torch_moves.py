@@ -1337,7 +1337,7 @@ def _on_a_gpu_run(index: ModuleIndex, test: ast.If, call: ast.Call) -> bool:
     call of a GPU run, so the `.cuda()` under it copies whenever its def runs (`_hard_gpu_copy`). As first read
     on hold-outs 13-17 these were 13 of 14 right (9 repositories; awni's unused seq2seq the other; 14 of 15
     with every verdict since), against 9 of 19 for `.cuda()` under other tests (`self.use_gpu`, a vendored
-    loss's `GPU`, `z is None`); with the unconditional `.cuda()` copies (39 of 41), 52 of 55."""
+    loss's `GPU`, `z is None`); with the unconditional `.cuda()` copies (46 of 48), 59 of 62."""
     node = test.test
     gpu = (
         (isinstance(node, ast.Call) and index.resolver.call_name(node) == "torch.cuda.is_available")
