@@ -28,6 +28,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.project_files import module_file
 from checker.rules.data import (
+    PipelineFacts,
     imported_code_does_image_work,
     imported_map_code,
     names_image_work,
@@ -50,12 +51,38 @@ _TRAINING_STEPS = TRAIN_METHODS | {"fit", "fit_generator"}
 
 class _Modules:
     """The project's files as text and as trees, each read and parsed at most once: from the texts the
-    per-module pass already read (`sources`), else from disk with the module's coding line."""
+    per-module pass already read (`sources`), else from disk with the module's coding line; and what that
+    pass worked out of a module's pipelines (`pipelines`: path -> PipelineFacts), else worked out again
+    from a new index."""
 
-    def __init__(self, sources: dict[str, str] | None) -> None:
+    def __init__(
+        self, sources: dict[str, str] | None, pipelines: dict[str, PipelineFacts] | None = None
+    ) -> None:
         self._texts: dict[str, str | None] = dict(sources or {})
         self._trees: dict[str, ast.Module | None] = {}
         self._indexes: dict[str, ModuleIndex | None] = {}
+        self._pipelines: dict[str, PipelineFacts] = dict(pipelines or {})
+
+    def untrained_maps(self, path: str) -> set | frozenset:
+        """untrained_image_maps of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines.get(path)
+        if facts is not None and facts.untrained is not None:
+            return facts.untrained
+        return set() if (index := self.index(path)) is None else untrained_image_maps(index)
+
+    def imported_maps(self, path: str) -> dict:
+        """imported_map_code of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines.get(path)
+        if facts is not None and facts.imported is not None:
+            return facts.imported
+        return {} if (index := self.index(path)) is None else imported_map_code(index)
+
+    def unfed_pipelines(self, path: str) -> set | frozenset:
+        """unfed_image_pipelines of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines.get(path)
+        if facts is not None and facts.unfed is not None:
+            return facts.unfed
+        return set() if (index := self.index(path)) is None else unfed_image_pipelines(index)
 
     def text(self, path: str) -> str | None:
         if path not in self._texts:
@@ -166,14 +193,16 @@ def lift_trained_elsewhere(
     projects: list[list[str]],
     rules: frozenset[str] = LIFTED_RULES,
     sources: dict[str, str] | None = None,
+    pipelines: dict[str, PipelineFacts] | None = None,
 ) -> list[Finding]:
     """`findings` with the `medium` findings of `rules` on pipelines a module of the same project (the files
     of one PATH argument) trains on made `high`, and the `medium` findings in defs the project never uses
     made `low`. Only Python files are read for the training calls (a notebook is a module of its own).
     `rules` other than LIFTED_RULES measure the evidence (bench/bench_tf_evidence.py); `sources` holds the
-    texts the per-module pass read (path -> text), so that they are not read again."""
+    texts the per-module pass read (path -> text), so that they are not read again, and `pipelines` what
+    it worked out of their pipelines (path -> PipelineFacts), so that the dataset flow does not run again."""
     lifted = findings
-    modules = _Modules(sources)
+    modules = _Modules(sources, pipelines)
     for files in projects:
         lifted = _read_imported_maps(lifted, files, modules)
         lifted = _trained_elsewhere(lifted, files, modules)
@@ -200,9 +229,7 @@ def _trained_elsewhere(findings: list[Finding], files: list[str], modules: _Modu
             at_path.setdefault(f.path, []).append(f)
     wanted: set[int] = set()
     for path, found in at_path.items():
-        if (index := modules.index(path)) is None:
-            continue
-        untrained = untrained_image_maps(index)
+        untrained = modules.untrained_maps(path)
         wanted.update(id(f) for f in found if (f.line, f.column - 1) in untrained)
     if not wanted:
         return findings
@@ -228,9 +255,8 @@ def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules)
             path, found, files, modules
         ):
             continue  # (text tests that spare the dataset flow of the modules that cannot be lifted)
-        if (index := modules.index(path)) is not None:
-            unfed = unfed_image_pipelines(index)
-            wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
+        unfed = modules.unfed_pipelines(path)
+        wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
     if not wanted:
         return findings
     return _lift_in(findings, files, frozenset({"PP203"}), modules, wanted, "medium", in_loops=True)
@@ -259,9 +285,9 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
             at_path.setdefault(f.path, []).append(f)
     raised: set[int] = set()
     for path, found in at_path.items():
-        if "import" not in (modules.text(path) or "") or (index := modules.index(path)) is None:
+        if "import" not in (modules.text(path) or ""):
             continue
-        sources = imported_map_code(index)
+        sources = modules.imported_maps(path)
         for f in found:
             if (source := sources.get((f.line, f.column - 1))) is None:
                 continue

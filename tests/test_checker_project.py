@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from checker import check_paths
+from checker import check_paths, project
 from checker.project import LIFTED_RULES, lift_trained_elsewhere
 from checker.walker import iter_files
 
@@ -199,3 +199,24 @@ def test_a_per_sample_predict_in_a_method_nothing_calls_is_medium(tmp_path):
     main = folder / "main.py"
     main.write_text(main.read_text(encoding="utf-8") + 'print(synth.evaluate(load_rows("test.csv")))\n')
     assert pp301(folder) == [("synth.py", 23, "high")]
+
+
+def test_the_project_pass_reuses_what_the_module_pass_worked_out(tmp_path, monkeypatch):
+    """tf-fix30: checked in one process, the project pass reads what the per-module pass worked out of each
+    module's pipelines (`pipeline_facts`: the maps and pipelines another module's training may raise) and
+    runs no dataset flow again; its findings are those of a run in a pool, whose workers keep nothing, so
+    that the pass works them out again."""
+    folders = [str(copied(tmp_path, name)) for name in ("frames", "loaders", "imported")]
+    pooled, _, _ = check_paths(folders, jobs=2)
+
+    def again(index):
+        raise AssertionError("the dataset flow ran again in the project pass")
+
+    for name in ("untrained_image_maps", "unfed_image_pipelines", "imported_map_code"):
+        monkeypatch.setattr(project, name, again)
+    alone, _, _ = check_paths(folders)
+    assert alone == pooled
+    assert {(Path(f.path).name, f.rule, f.confidence) for f in alone} >= {
+        ("frames.py", "PP203", "medium"),
+        ("dataset.py", "PP202", "medium"),
+    }

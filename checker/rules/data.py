@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from checker.datasets import (
     ONE_PASS,
@@ -1194,6 +1195,32 @@ def untrained_image_maps(index: ModuleIndex) -> set[tuple[int, int]]:
     def or class that builds the pipeline into training (`_trained_elsewhere`)."""
     _serial_map_findings(index)
     return _once(index, "_untrained_maps", lambda i: set())
+
+
+@dataclass(frozen=True)
+class PipelineFacts:
+    """What the project pass (checker/project.py) reads of a module's PP202 and PP203 findings, kept from
+    the per-module pass so that the dataset flow does not run again (tf-fix30): `untrained` as
+    untrained_image_maps gives it, `imported` as imported_map_code, `unfed` as unfed_image_pipelines; None
+    for a part that pass did not work out (its rule was not run)."""
+
+    untrained: frozenset | None
+    imported: dict | None
+    unfed: frozenset | None
+
+
+def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
+    """The module's PipelineFacts as the rules that ran on `index` left them, or None when neither PP202
+    nor PP203 ran on it. Computes nothing: a part no rule worked out is None."""
+    mapped = getattr(index, "_serial_map_findings", None) is not None
+    unfed = getattr(index, "_unfed_image_pipelines", None)
+    if not mapped and unfed is None:
+        return None
+    return PipelineFacts(
+        frozenset(getattr(index, "_untrained_maps", ())) if mapped else None,
+        dict(getattr(index, "_imported_maps", {})) if mapped else None,
+        None if unfed is None else frozenset(unfed),
+    )
 
 
 def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
