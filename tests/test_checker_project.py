@@ -241,7 +241,7 @@ def test_a_wrapper_given_one_window_per_iteration_is_low(tmp_path):
     """tf-fix30, reading 21's solar forecaster: run.py reshapes each test window to a batch of one and hands
     it to `model.predict_point_by_point`, which predicts what it is given; run.py imports no Keras. PP301 at
     the call, `low`. Forecasting the whole test set in one call has none."""
-    assert _found(copied(tmp_path, "forecast"), "PP301") == [("run.py", 19, "low")]
+    assert _found(copied(tmp_path, "forecast"), "PP301") == [("run.py", 20, "low")]
     assert _found(copied(tmp_path, "forecast_ok"), "PP301") == []
 
 
