@@ -31,6 +31,7 @@ from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import module_file
 from checker.rules import all_rules
+from checker.rules.common import few_iterations, runs_once
 from checker.rules.data import (
     PipelineFacts,
     imported_code_does_image_work,
@@ -41,6 +42,7 @@ from checker.rules.data import (
     untrained_image_maps,
 )
 from checker.rules.function import Factory, per_call_factories
+from checker.rules.graph import OpBuilder, per_call_op_builders
 from checker.rules.keras import (
     Predictor,
     instance_class,
@@ -67,12 +69,14 @@ _TRAINING_STEPS = TRAIN_METHODS | {"fit", "fit_generator"}
 class ModuleFacts:
     """What the project pass reads of a module that the per-module pass worked out already (tf-fix30), so
     that it neither parses the module nor runs the dataset flow again: its pipelines' PipelineFacts, its
-    defs that predict one sample per call (`predictors`) and those that make a tf.function per call
-    (`factories`); None for what that pass did not work out."""
+    defs that predict one sample per call (`predictors`), those that make a tf.function per call
+    (`factories`) and those that build graph ops and run the session per call (`op_builders`); None for
+    what that pass did not work out."""
 
     pipelines: PipelineFacts | None
     predictors: tuple[Predictor, ...] | None
     factories: tuple[Factory, ...] | None
+    op_builders: tuple[OpBuilder, ...] | None
 
 
 def tf_module_facts(index: ModuleIndex, text: str) -> ModuleFacts:
@@ -84,6 +88,7 @@ def tf_module_facts(index: ModuleIndex, text: str) -> ModuleFacts:
         pipeline_facts(index),
         tuple(predictors.values()) if predictors is not None else None if tensorflow else (),
         tuple(per_call_factories(index).values()) if tensorflow and "function" in text else (),
+        tuple(per_call_op_builders(index).values()) if tensorflow and ".run(" in text else (),
     )
 
 
@@ -136,6 +141,13 @@ class _Modules:
         if facts is not None and facts.factories is not None:
             return facts.factories
         return self._worked_out(path, per_call_factories)
+
+    def op_builders(self, path: str) -> tuple[OpBuilder, ...]:
+        """per_call_op_builders of the module at `path`."""
+        facts = self._facts.get(path)
+        if facts is not None and facts.op_builders is not None:
+            return facts.op_builders
+        return self._worked_out(path, per_call_op_builders)
 
     def _worked_out(self, path: str, defs) -> tuple:
         """The values of `defs(index)` for the module at `path`; none when it does not parse, or when the
@@ -533,15 +545,19 @@ def calls_across_modules(
     sources: dict[str, str] | None = None,
     facts: dict[str, ModuleFacts] | None = None,
 ) -> list[Finding]:
-    """`findings` with PP301 and PP401 added where a loop of one module runs, once per iteration, a def that
-    another module of the project imports it from (tf-fix30): a def that predicts one sample per call
+    """`findings` with PP301, PP401 and PP101 added where a loop of one module runs, once per iteration, a def
+    that it imports from another module of the project (tf-fix30): a def that predicts one sample per call
     (PP301 at the call, as `predictor_call_finding` judges it: reading 22's `features = model.extract(image)`
     over every frame, reading 21's `model.predict_point_by_point(x_split)` over every test window, both in
-    scripts that import no TensorFlow), or one that makes a tf.function per call (PP401 where the def makes
+    scripts that import no TensorFlow); one that makes a tf.function per call (PP401 where the def makes
     it: reading 22's `fit_one_epoch`, which builds a new `@tf.function` train step for every epoch train.py
-    runs). Both `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources`
-    and `facts` as lift_trained_elsewhere takes them."""
-    wanted = {rule for rule in ("PP301", "PP401") if codes is None or rule in codes}
+    runs); one that runs the session and builds graph ops per call (PP101 at each op: reading 18's policy
+    whose `calc_action` a rollout loop of another module runs every environment step). Loops that run once
+    or a few literal times are left alone for PP101 and PP401. Also PP301 in a module that imports no
+    TensorFlow but gets its model from a module of the project that does (`_predicts_without_tensorflow`).
+    All `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources` and
+    `facts` as lift_trained_elsewhere takes them."""
+    wanted = {rule for rule in ("PP101", "PP301", "PP401") if codes is None or rule in codes}
     if not wanted:
         return findings
     modules = _Modules(sources, facts)
@@ -568,6 +584,9 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
         if "PP401" in wanted and "function" in text and "def " in text:
             for factory in modules.factories(path):
                 defs.setdefault(factory.name, []).append((path, "PP401", factory))
+        if "PP101" in wanted and ".run(" in text and "def " in text:
+            for builder in modules.op_builders(path):
+                defs.setdefault(builder.name, []).append((path, "PP101", builder))
     if not defs:
         return
     inside = set(files)
@@ -589,13 +608,28 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                     if raw is not None and _kept(modules.text(path), raw.line, rule):
                         yield _project_finding(path, raw.line, raw.col, rule, raw.message, raw.confidence)
                     continue
-                if any(isinstance(loop, ast.For | ast.AsyncFor | ast.While) for loop in site.loops):
-                    loop = site.loops[-1]
-                    suffix = f", which {os.path.basename(path)} calls in the loop at line {loop.lineno}"
+                loop = site.loops[-1]
+                if not isinstance(loop, ast.For | ast.AsyncFor | ast.While) or _runs_few_times(site.loops):
+                    continue
+                caller = f"{os.path.basename(path)} calls in the loop at line {loop.lineno}"
+                if rule == "PP401":
                     for maker in found.makers:
                         if _kept(modules.text(defined_in), maker.line, rule):
-                            message = maker.message(found.name, suffix)
+                            message = maker.message(found.name, f", which {caller}")
                             yield _project_finding(defined_in, maker.line, maker.col, rule, message, "low")
+                    continue
+                for line, col, op in found.ops:
+                    if _kept(modules.text(defined_in), line, rule):
+                        message = (
+                            f"`{op}` adds a node to the graph on every call of `{found.name}`, which runs the "
+                            f"session and which {caller}; create it once"
+                        )
+                        yield _project_finding(defined_in, line, col, rule, message, "low")
+
+
+def _runs_few_times(loops) -> bool:
+    """The innermost loop ends in `break` (it runs once) or runs at most a few literal times."""
+    return (len(loops) == 1 and runs_once(loops[-1])) or few_iterations(loops[-1])
 
 
 _TF_WORDS = ("tensorflow", "keras")

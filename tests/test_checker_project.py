@@ -280,3 +280,15 @@ def test_a_noqa_silences_a_finding_of_the_project_pass(tmp_path):
 def test_the_project_pass_follows_the_chosen_rules(tmp_path):
     findings, _, _ = check_paths([str(copied(tmp_path, "epochs"))], [all_rules()["PP301"]])
     assert findings == []
+
+
+def test_ops_a_def_builds_per_call_for_another_modules_loop_are_low(tmp_path):
+    """tf-fix30, reading 18's policy-gradient agents: `calc_action` runs the session and builds `tf.exp`,
+    `tf.multinomial` and `tf.reshape` on every call, and rollout.py calls it for every environment step:
+    PP101 at each op, `low`. Ops built once in `__init__` and only run per call are none."""
+    assert _found(copied(tmp_path, "rollout"), "PP101") == [
+        ("binary_mlp.py", 15, "low"),
+        ("binary_mlp.py", 16, "low"),
+        ("binary_mlp.py", 17, "low"),
+    ]
+    assert _found(copied(tmp_path, "rollout_ok"), "PP101") == []
