@@ -292,3 +292,17 @@ def test_ops_a_def_builds_per_call_for_another_modules_loop_are_low(tmp_path):
         ("binary_mlp.py", 17, "low"),
     ]
     assert _found(copied(tmp_path, "rollout_ok"), "PP101") == []
+
+
+def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):
+    """A def that builds its ops in a new graph (`with tf.Graph().as_default():`) starts afresh on every
+    call, so another module's loop calling it grows nothing (th13's GAN evaluation per checkpoint)."""
+    folder = copied(tmp_path, "rollout")
+    policy = folder / "policies" / "binary_mlp.py"
+    text = policy.read_text(encoding="utf-8").replace(
+        "        logits = self.sess.run(self.logits, feed_dict={self.obs: [observation]})\n",
+        "        logits = self.sess.run(self.logits, feed_dict={self.obs: [observation]})\n"
+        "        tf.reset_default_graph()\n",
+    )
+    policy.write_text(text, encoding="utf-8")
+    assert _found(folder, "PP101") == []

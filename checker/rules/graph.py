@@ -10,6 +10,7 @@ from checker.findings import RawFinding
 from checker.module import ModuleIndex, assigned_names, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
+    GRAPH_RESETS,
     SESSION_CLASSES,
     cache_guarded,
     few_iterations,
@@ -258,7 +259,8 @@ def _ops_run_per_call(index: ModuleIndex, reported: set[tuple[int, int]]):
 class OpBuilder:
     """A module function or a method of a module class (`owner`) that runs the session and builds graph ops
     on every call (`ops`: (line, column, op) of each, outside a cache guard; initializers, savers and
-    optimizer steps, which build a model once, left out). tf-fix30: the project pass (checker/project.py)
+    optimizer steps, which build a model once, left out; none for a def that makes a graph of its own or
+    resets the default one, whose ops do not pile up). tf-fix30: the project pass (checker/project.py)
     reports them where another module calls the def in a loop (reading 18's policy, whose `calc_action`
     builds `tf.exp`, `tf.multinomial` and `tf.reshape` for every environment step of a rollout loop in
     another module)."""
@@ -287,6 +289,8 @@ def per_call_op_builders(index: ModuleIndex) -> dict[int, OpBuilder]:
         sites = index.function_calls.get(id(function), [])
         if not any(is_session_run(site.node, index) for site in sites):
             continue
+        if any(index.resolver.call_name(site.node) in GRAPH_RESETS for site in sites):
+            continue  # (`with tf.Graph().as_default():`, `tf.reset_default_graph()`: each call starts afresh)
         guarded = cache_guarded(function)
         ops = tuple(
             (site.node.lineno, site.node.col_offset, op)
