@@ -31,7 +31,7 @@ from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import module_file
 from checker.rules import all_rules
-from checker.rules.common import few_iterations, runs_once
+from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
     PipelineFacts,
     imported_code_does_image_work,
@@ -611,6 +611,8 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 loop = site.loops[-1]
                 if not isinstance(loop, ast.For | ast.AsyncFor | ast.While) or _runs_few_times(site.loops):
                     continue
+                if per_device_loop(loop, index):
+                    continue  # (one copy per replica, built once)
                 caller = f"{os.path.basename(path)} calls in the loop at line {loop.lineno}"
                 if rule == "PP401":
                     for maker in found.makers:

@@ -2880,7 +2880,8 @@ print(score(np.zeros(10)))
 def test_pp401_a_factory_run_by_a_def_the_loop_calls():
     """tf-fix30: the epoch loop calls `fit_one_epoch`, which gets its train step from a factory defining a
     new `@tf.function` on every call: PP401 `low` at the factory call (bubbliiiing's trainers). A loop in a
-    `@tf.function`'s body runs once, while tracing: none there."""
+    `@tf.function`'s body runs once, while tracing, and a loop placing each iteration on a device of its own
+    builds one copy per device: none there."""
     src = """
 import tensorflow as tf
 
@@ -2912,6 +2913,11 @@ def train(net, optimizer, gen, epochs):
         "@tf.function\ndef train(net, optimizer, gen, epochs):\n    for epoch",
     )
     assert sure(traced, "PP401") == []
+    towers = src.replace(
+        "    for epoch in range(epochs):\n        fit_one_epoch(net, optimizer, gen)",
+        "    for i in range(epochs):\n        with tf.device(f'/gpu:{i}'):\n            fit_one_epoch(net, optimizer, gen)",
+    )
+    assert towers != src and sure(towers, "PP401") == []  # one per device, built once (lingvo's replicas)
 
 
 def test_pp403_a_training_helper_not_named_for_a_step():

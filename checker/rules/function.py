@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, import_of, parameter_names
 from checker.rules import Rule, register
-from checker.rules.common import cache_guarded, few_iterations, first_report, runs_per_call
+from checker.rules.common import cache_guarded, few_iterations, first_report, per_device_loop, runs_per_call
 from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
@@ -107,6 +107,7 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 and id(helper) in nested
                 and site.function is not None
                 and not _traced_once(loop, index)
+                and not per_device_loop(loop, index)
             ):
                 # `fit_one_epoch(...)` in the epoch loop runs `train_step = get_train_step_fn(strategy)`
                 # (tf-fix30: bubbliiiing's trainers, `low` as the helper called in the loop is)

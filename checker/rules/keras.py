@@ -333,6 +333,9 @@ def _predicts_in_loops(index: ModuleIndex):
                 # every such shape was right 2 times in 39 at medium over readings 1-8: low
                 # a DQN replay predicting each stored transition of a minibatch of 32-64: right 6 of 6 in
                 # one book's agents (reading 15), a shape not read elsewhere yet: medium
+                # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
+                # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
+                # 171 of 180 for the shapes still reported so
                 confidence="medium"
                 if replay
                 else "low"
