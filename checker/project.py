@@ -44,6 +44,7 @@ from checker.rules.data import (
 from checker.rules.function import Factory, per_call_factories
 from checker.rules.graph import OpBuilder, per_call_op_builders
 from checker.rules.keras import (
+    MODEL_LIKE,
     Predictor,
     instance_class,
     per_sample_predictors,
@@ -53,6 +54,10 @@ from checker.rules.keras import (
 from checker.source import read_python
 from checker.testcode import is_test_path
 
+# A module whose text names neither cannot import TensorFlow (the resolver tracks these roots only), and one
+# that imports it has an import line naming it.
+_TF_WORDS = ("tensorflow", "keras")
+_IMPORTS_TF = re.compile(r"^[ \t]*(?:import|from)[ \t][^\n]*\b(?:tensorflow|keras)\b", re.MULTILINE)
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 # None since tf-calibrate14: PP201's top level is `medium` (tf-fix13), and PP202's lifted findings, as first
 # read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too few (under 20) to keep
@@ -150,8 +155,12 @@ class _Modules:
         return self._worked_out(path, per_call_op_builders)
 
     def _worked_out(self, path: str, defs) -> tuple:
-        """The values of `defs(index)` for the module at `path`; none when it does not parse, or when the
+        """The values of `defs(index)` for the module at `path`; none when it does not parse, when no import
+        line of its text names TensorFlow or Keras (`defs` reads only modules that import them), or when the
         rule code raises on it (the per-module pass then skipped the rule there with an internal error)."""
+        text = self.text(path) or ""
+        if not any(word in text for word in _TF_WORDS) or not _IMPORTS_TF.search(text):
+            return ()
         if (index := self.index(path)) is None:
             return ()
         try:
@@ -634,7 +643,8 @@ def _runs_few_times(loops) -> bool:
     return (len(loops) == 1 and runs_once(loops[-1])) or few_iterations(loops[-1])
 
 
-_TF_WORDS = ("tensorflow", "keras")
+# `model.predict(`, `self.generator.predict(`: a predict on a receiver PP301 takes for a model (MODEL_LIKE)
+_PREDICTS_ON_A_MODEL = re.compile(rf"(?i)(?:{'|'.join(MODEL_LIKE)})\w*\s*\.\s*predict")
 
 
 def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: set[str]):
@@ -647,6 +657,8 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
         text = modules.text(path) or ""
         if ".predict" not in text or any(word in text for word in _TF_WORDS) or "import" not in text:
             continue
+        if not _PREDICTS_ON_A_MODEL.search(text):
+            continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)
         if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
             continue
         if not _imports_tf_module(index, path, modules, inside):

@@ -147,20 +147,22 @@ def per_call_makers(function, index: ModuleIndex, nested: dict[int, ast.AST], de
     """(node, kind, def) for each tf.function a call of `function` makes anew, outside a cache guard: a
     nested @tf.function def ("nested", that def), a `tf.function(...)` call ("call", None), or a call of a
     helper of this module that defines one ("helper", the helper)."""
-    guarded = cache_guarded(function)
+    found = []
     inner = nested.get(id(function))
-    if inner is not None and id(inner) not in guarded:
-        yield inner, "nested", inner
+    if inner is not None:
+        found.append((inner, "nested", inner))
     for site in index.function_calls.get(id(function), []):
         call = site.node
-        if id(call) in guarded or id(call) in decorators:
+        if id(call) in decorators:
             continue
         if _makes_tf_function(call, index):
-            yield call, "call", None
+            found.append((call, "call", None))
             continue
         helper = index.helper_of(call, function)
         if helper is not None and helper is not function and id(helper) in nested:
-            yield call, "helper", helper
+            found.append((call, "helper", helper))
+    guarded = cache_guarded(function) if found else set()
+    yield from (each for each in found if id(each[0]) not in guarded)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from checker.rules.data import literal_int
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 # Image libraries not tracked by imports whose resize takes the image first (OpenCV, imutils, skimage, scipy).
 _IMAGE_MODULES = frozenset({"cv2", "cv", "imutils", "transform", "misc"})
-_MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
+MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
 _MODEL_BUILDERS = frozenset(
     "tensorflow.keras." + n
     for n in [
@@ -550,7 +550,7 @@ def _model_receiver(call: ast.Call, keras_names: set[str], sklearn_names: set[st
     receiver = receiver_name(call)
     if receiver is None or receiver in sklearn_names:
         return None
-    if receiver not in keras_names and not any(m in receiver.lower() for m in _MODEL_LIKE):
+    if receiver not in keras_names and not any(m in receiver.lower() for m in MODEL_LIKE):
         return None
     return receiver
 
