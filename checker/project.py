@@ -29,7 +29,7 @@ from checker.datasets import (
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import module_file
+from checker.project_files import import_word, module_file
 from checker.rules import all_rules
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
@@ -602,6 +602,11 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     for path in python:
         text = modules.text(path) or ""
         names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
+        if names:
+            imported = "\n".join(_IMPORT_LINES.findall(text))
+            names = {
+                n for n in names if any(_may_import(imported, e[0], e[2]) for e in defs[n] if e[0] != path)
+            }
         if not names or (index := modules.index(path)) is None:
             continue
         for site in index.calls:
@@ -638,6 +643,21 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                         yield _project_finding(defined_in, line, col, rule, message, "low")
 
 
+_IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+
+
+def _may_import(imported: str, defined_in: str, found) -> bool:
+    """A text sieve before a module is parsed: its import lines (`imported`) name the module defining
+    `found` (`from utils import utils_fit`, `import extractor`) or the def or its class (`from extractor
+    import Extractor`), as any call `_runs_def_of` accepts needs."""
+    return _may_import_any(imported, (import_word(defined_in), found.owner or found.name))
+
+
+def _may_import_any(imported: str, words) -> bool:
+    """One of `words` is a word of the import lines `imported`."""
+    return any(word in imported and re.search(rf"\b{re.escape(word)}\b", imported) for word in words)
+
+
 def _runs_few_times(loops) -> bool:
     """The innermost loop ends in `break` (it runs once) or runs at most a few literal times."""
     return (len(loops) == 1 and runs_once(loops[-1])) or few_iterations(loops[-1])
@@ -653,12 +673,17 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
     segmentation and test-WAV loops, whose model arrives as a parameter; reading 18's driving log predicted
     row by row with a model of a local module): PP301 as in a TF module, `low` since no reading has measured
     it."""
+    words = None
     for path in python:
         text = modules.text(path) or ""
         if ".predict" not in text or any(word in text for word in _TF_WORDS) or "import" not in text:
             continue
         if not _PREDICTS_ON_A_MODEL.search(text):
             continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)
+        if words is None:  # (what an import of a TF module of the project ends with)
+            words = {import_word(p) for p in python if any(w in (modules.text(p) or "") for w in _TF_WORDS)}
+        if not _may_import_any("\n".join(_IMPORT_LINES.findall(text)), words):
+            continue
         if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
             continue
         if not _imports_tf_module(index, path, modules, inside):

@@ -285,21 +285,22 @@ def per_call_op_builders(index: ModuleIndex) -> dict[int, OpBuilder]:
     defs += [
         (name, owner, f) for owner, methods in index.class_methods.items() for name, f in methods.items()
     ]
+    running = {id(site.function) for site in index.calls if is_session_run(site.node, index)}
     for name, owner, function in defs:
-        sites = index.function_calls.get(id(function), [])
-        if not any(is_session_run(site.node, index) for site in sites):
+        if id(function) not in running:
             continue
+        sites = index.function_calls.get(id(function), [])
         if any(index.resolver.call_name(site.node) in GRAPH_RESETS for site in sites):
             continue  # (`with tf.Graph().as_default():`, `tf.reset_default_graph()`: each call starts afresh)
-        guarded = cache_guarded(function)
-        ops = tuple(
-            (site.node.lineno, site.node.col_offset, op)
+        built = [
+            (site.node, op)
             for site in sites
             if (op := graph_op_name(site.node, index)) is not None
-            and id(site.node) not in guarded
             and not in_tf_function(site, index)
             and not any(word in op for word in _ONCE_OPS)
-        )
+        ]
+        guarded = cache_guarded(function) if built else set()
+        ops = tuple((node.lineno, node.col_offset, op) for node, op in built if id(node) not in guarded)
         if ops:
             index._op_builders[id(function)] = OpBuilder(name, owner, ops)
     return index._op_builders
