@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
-from checker.project import lift_trained_elsewhere
+from checker.project import calls_across_modules, lift_trained_elsewhere, tf_module_facts
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
@@ -69,13 +69,15 @@ def check_file(
     data: bytes | None = None,
     sources: dict | None = None,
     known: dict | None = None,
+    facts: dict | None = None,
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
 
     `data` is the file's content when it was read already (standard input, checked as a .py file).
     `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
-    without reading or parsing the file again. (Not its index: keeping every module's tree alive slows
+    without reading or parsing the file again; `facts`, if given, receives what the TF rules worked out of
+    it (`tf_module_facts`) for checker/project.py. (Not its index: keeping every module's tree alive slows
     the garbage collector down more than parsing again would.)
     """
     rules = _rules(codes)
@@ -96,10 +98,13 @@ def check_file(
     if sources is not None:
         sources[path] = text
     keep = None
-    if known is not None and "DataLoader" in text:
+    if (known is not None and "DataLoader" in text) or facts is not None:
 
         def keep(index):
-            known[path] = module_facts(index)
+            if known is not None and "DataLoader" in text:
+                known[path] = module_facts(index)
+            if facts is not None:
+                facts[path] = tf_module_facts(index, text)
 
     return check_source(text, path, rules, keep)
 
@@ -131,6 +136,7 @@ def check_paths(
     # texts and DataLoader facts read in this process, for the project pass (a pool's workers keep theirs)
     sources: dict = {}
     known: dict = {}
+    facts: dict = {}
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
@@ -139,9 +145,10 @@ def check_paths(
                 skipped.extend(skips)
     else:
         for path in files:
-            found, skips = check_file(path, codes, sources=sources, known=known)
+            found, skips = check_file(path, codes, sources=sources, known=known, facts=facts)
             findings.extend(found)
             skipped.extend(skips)
-    findings = lift_trained_elsewhere(findings, projects, sources=sources)
+    findings = lift_trained_elsewhere(findings, projects, sources=sources, facts=facts)
+    findings = calls_across_modules(findings, projects, codes, sources, facts)
     findings = across_modules(findings, projects, codes, sources, known)
     return sorted(findings, key=Finding.sort_key), skipped, count
