@@ -18,7 +18,13 @@ from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
 from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
 from checker.rules.torch_sync import (
+    _cpu_loader_loop,
+    _cpu_names,
     _factory_read,
+    _full_batch_epochs,
+    _logic_reads_host,
+    _loop_bindings,
+    _moved_to_host,
     _term_test,
     _updates_weights,
     check_host_sync,
@@ -637,7 +643,7 @@ def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[F
                     continue
                 line, col, how, name = reads[0]
                 more = _more_reads_text(len(reads))
-                where = os.path.basename(path) if maker != path else "this module"
+                where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
                 raw_message = (
                     f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
                     "on every step, waits for the GPU each time; return the tensors detached and read them "
@@ -682,21 +688,36 @@ def _step_calls(index: ModuleIndex):
     """(call, loop) for each call a training loop of the module makes on every step: in its own body outside
     any `if` that skips steps, and in the module's defs it so calls, outside their loops and ifs (one call
     deep). A training loop is a step loop that updates weights (`_updates_weights`) or hands its losses to
-    a model object's own `backward` (`self.edge_model.backward(gen_loss, dis_loss)`)."""
+    a model object's own `backward` (`self.edge_model.backward(gen_loss, dis_loss)`), and none the module
+    pass leaves alone: a loop whose logic reads on the host, a CPU loader's loop, a full-batch epoch loop
+    (`_full_batch_epochs`: GCNII's and GRAND's `train()` per epoch, read debatable by torch-fix49)."""
     fx = facts(index)
     for loop in fx.step_loops:
         sites = direct_calls(index, loop)
         if not (_updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
             continue
+        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
+            continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
         bound = _bound_in(loop)
+        cpu = _cpu_names(index)
         for site in sites:
             if fx.guarded_step(site.node, loop) and not _mode_branch(fx, site.node, loop, bound):
+                continue
+            if cpu and _on_host_device(site.node, index, loop, cpu):
                 continue
             yield site.node, loop
             helper = fx.helpers.get(id(site.node))
             for inner in index.function_calls.get(id(helper), ()) if helper is not None else ():
                 if not inner.loops and not fx.guarded_step(inner.node, helper):
                     yield inner.node, loop
+
+
+def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> bool:
+    """A call handed a tensor the loop moved to a CPU device (`loss, eer = model.loss(embeds_loss)` with
+    `embeds_loss = embeds.view(...).to(loss_device)`, `loss_device = torch.device("cpu")`: GE2E's loss on
+    the host, hold-outs 15 and 16)."""
+    bound = _loop_bindings(index, loop)
+    return any(_moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
 def _bound_in(loop) -> frozenset[str]:
