@@ -855,8 +855,16 @@ _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_CO
 
 def _every_call(fx, call: ast.Call, function) -> bool:
     """The read runs on every call of the def: under no loop, comprehension, `try` or boolean test, and no `if`
-    but a settings switch (`_term_test`: `if self._nca_config:`, no step count, remainder or logging switch)."""
+    but a settings switch (`_term_test`: `if self._nca_config:`, no step count, remainder or logging switch),
+    and not in an `if`'s test (`_within`)."""
     return not any(
-        isinstance(up, _SKIPPING) or (isinstance(up, ast.If) and not _term_test(up.test, set()))
+        isinstance(up, _SKIPPING)
+        or (isinstance(up, ast.If) and (not _term_test(up.test, set()) or _within(call, up.test)))
         for up in fx.ancestors(call, function)
     )
+
+
+def _within(node: ast.AST, tree: ast.AST) -> bool:
+    """The node is part of the tree (a read in an `if`'s test decides the step's logic: GANomaly's
+    `if self.err_d.item() < 1e-5: self.reinit_d()`, which the module pass leaves alone too)."""
+    return any(n is node for n in ast.walk(tree))
