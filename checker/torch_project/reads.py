@@ -24,6 +24,7 @@ from checker.rules.torch_sync import (
     _full_batch_epochs,
     _logic_reads_host,
     _loop_bindings,
+    _more_reads,
     _moved_to_host,
     _term_test,
     _updates_weights,
@@ -631,18 +632,18 @@ def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[F
         if index is None:
             continue
         for call, loop in _step_calls(index):
-            for maker, cls, span in _resolved(call, index, path, table, texts):
+            for maker, _, span in _resolved(call, index, path, table, texts):
                 start_line = texts[maker].count("\n", 0, span[0]) + 1
                 stop_line = texts[maker].count("\n", 0, span[1]) + 1
                 if any(start_line <= line < stop_line for line in spans_found[maker]):
                     continue  # (the def's reads are reported already)
                 if (maker, span[0]) not in parsed:
-                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, cls, start_line)
+                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line)
                 reads = parsed[maker, span[0]]
                 if not reads or (maker, reads[0][0]) in reported:
                     continue
                 line, col, how, name = reads[0]
-                more = _more_reads_text(len(reads))
+                more = _more_reads(reads)
                 where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
                 raw_message = (
                     f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
@@ -653,10 +654,6 @@ def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[F
                 spans_found[maker].append(line)
                 found.append(_finding_at(maker, line, col, raw_message, texts[maker]))
     return [f for f in found if f is not None]
-
-
-def _more_reads_text(n: int) -> str:
-    return f" (and {n - 1} more reads)" if n > 1 else ""
 
 
 def _finding_at(path: str, line: int, col: int, message: str, text: str) -> Finding | None:
@@ -822,7 +819,7 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
     return found
 
 
-def _callee_reads(text: str, span: tuple[int, int], cls: str | None, first_line: int) -> list:
+def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
     """(line, column, how, def name) of each host read (`.item()`, `.cpu()`, `.tolist()`, no arguments) in the
     def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if self._nca_config:`),
     not of a tensor a torch factory just made on the host; lines of the whole file."""
