@@ -44,6 +44,7 @@ from checker.torch_project.common import (
     parse_index,
     project_finding,
     project_texts,
+    reaches,
 )
 
 _READ_RULE = "PP501"
@@ -76,10 +77,11 @@ def reads_across_modules(
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
-        findings = findings + _reader_loops(texts, findings)
+        indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
+        findings = findings + _reader_loops(texts, findings, indexes)
         findings = findings + _stepper_loops(texts, findings)
         findings = findings + _untorched_modules(texts, findings)
-        findings = findings + _step_called_reads(texts, findings)
+        findings = findings + _step_called_reads(texts, findings, indexes)
     return findings
 
 
@@ -194,7 +196,9 @@ def _called_words(text: str) -> frozenset[str]:
     return called | {name for name, alias in aliases.items() if alias & called}
 
 
-def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _reader_loops(
+    texts: dict[str, str], findings: list[Finding], indexes: dict | None = None
+) -> list[Finding]:
     """PP501 findings for training loops that hand a loss or a step's tensor to code of another module that
     reads it on the host: a def returning a host read of its argument (`epoch_loss +=
     utils.to_scalar(loss)`), or a method of a project class that the loop's module makes an instance of
@@ -229,7 +233,7 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     if not table and not classes:
         return []
     chosen_readers: dict[str, tuple] = {}
-    indexes: dict = {}  # (path -> index: a user is parsed once for its readers, own defs and classes)
+    indexes = {} if indexes is None else indexes  # (path -> index: a user is parsed once, kept for later)
     if table:  # (a reader is called by its name or imported under another: `import accuracy_SBM as accuracy`)
         called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")(?:\s*\(|\s+as\s+\w)")
         for index, chosen, path in importers(_loading(users, table, texts), table, called, parsed=indexes):
@@ -589,7 +593,9 @@ _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorE
 _SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
 
 
-def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _step_called_reads(
+    texts: dict[str, str], findings: list[Finding], indexes: dict | None = None
+) -> list[Finding]:
     """PP501 findings, at medium, in a def that reads a device value on the host and that a training loop
     of the project runs once per step from elsewhere: another class of its module, another module, or a
     method reached through an instance (`outputs, gen_loss, dis_loss, logs = self.edge_model.process(...)`,
@@ -597,8 +603,9 @@ def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[F
     own helpers (`self._collect_running_batch_states()` then `self._update_metric()`, BIT's; a nested `train(it)`
     then DiffAb's `log_losses(loss_dict, ...)` from `diffab.utils.train`), and a subclass's override of a method
     the loop's class calls (PODNet's `_compute_loss` under ICarl's loop). The finding points at the def's first
-    read (`_callee_reads`) and names the loop. Only modules whose text backpropagates or steps are parsed for
-    the loops, and only the defs and classes that read and whose names a loop module calls for the reads."""
+    read (`_callee_reads`) and names the loop. Only modules whose text backpropagates or steps and may reach a
+    reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
+    the defs and classes that read and whose names a loop module calls for the reads."""
     users = {p: t for p, t in texts.items() if TRAINS.search(t) and not file_is_silenced(t)}
     if not users or not any(_places(t) for t in texts.values()):
         return []  # (no module of the project puts a tensor on a GPU)
@@ -626,12 +633,17 @@ def _step_called_reads(texts: dict[str, str], findings: list[Finding]) -> list[F
     parsed: dict[tuple[str, int], list] = {}
     found = []
     for path, text in sorted(users.items()):
-        if not (_called_words(text) | set(_CALLED_METHOD.findall(text))) & table.keys():
+        names = {n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text))) & table.keys()}
+        names = {n for n in names if any(_may_reach(text, path, n, e, texts) for e in table[n])}
+        if not names:
             continue
-        index = parse_index(text)
+        indexes = {} if indexes is None else indexes
+        if path not in indexes:  # (`_reader_loops` may have parsed it)
+            indexes[path] = parse_index(text)
+        index = indexes[path]
         if index is None:
             continue
-        for call, loop in _step_calls(index):
+        for call, loop in _step_calls(index, names):
             for maker, _, span in _resolved(call, index, path, table, texts):
                 start_line = texts[maker].count("\n", 0, span[0]) + 1
                 stop_line = texts[maker].count("\n", 0, span[1]) + 1
@@ -681,7 +693,28 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
     return found
 
 
-def _step_calls(index: ModuleIndex):
+_reaches = functools.lru_cache(maxsize=4096)(reaches)  # (one search per module and name)
+
+
+def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
+    """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
+    imports or reaches through a module (`reaches`); a method of a class it makes an instance of (`Cls(`),
+    of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
+    module)."""
+    maker, cls, _ = entry
+    if maker == path:  # (called here, not only defined: `self.name(`, or `name(` past its `def`)
+        return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
+    if cls is None:
+        return _reaches(text, name)
+    if f"{cls}(" in text:
+        return True
+    own = set(_class_spans(text))
+    return any(
+        m.group(1) == cls and own & set(_WORD.findall(m.group(2))) for m in _SUBCLASS.finditer(texts[maker])
+    )
+
+
+def _step_calls(index: ModuleIndex, names: set[str]):
     """(call, loop) for each call a training loop of the module makes on every step: in its own body outside
     any `if` that skips steps, and in the module's defs it so calls, outside their loops and ifs (one call
     deep). A training loop is a step loop that updates weights (`_updates_weights`) or hands its losses to
@@ -691,22 +724,37 @@ def _step_calls(index: ModuleIndex):
     fx = facts(index)
     for loop in fx.step_loops:
         sites = direct_calls(index, loop)
+        wanted = []  # (each call with the calls of the module's def it runs that may run a reading def)
+        for site in sites:
+            helper = fx.helpers.get(id(site.node))
+            inner = [
+                s
+                for s in (index.function_calls.get(id(helper), ()) if helper is not None else ())
+                if not s.loops and _call_word(s.node) in names
+            ]
+            if _call_word(site.node) in names or inner:
+                wanted.append((site, helper, inner))
+        if not wanted:
+            continue  # (no guard or step to ask about: checked from the names first)
         if not (_updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
             continue
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
         bound = _bound_in(loop)
         cpu = _cpu_names(index)
-        for site in sites:
+        for site, helper, inner in wanted:
             if fx.guarded_step(site.node, loop) and not _mode_branch(fx, site.node, loop, bound):
                 continue
             if cpu and _on_host_device(site.node, index, loop, cpu):
                 continue
             yield site.node, loop
-            helper = fx.helpers.get(id(site.node))
-            for inner in index.function_calls.get(id(helper), ()) if helper is not None else ():
-                if not inner.loops and not fx.guarded_step(inner.node, helper):
-                    yield inner.node, loop
+            yield from ((s.node, loop) for s in inner if not fx.guarded_step(s.node, helper))
+
+
+def _call_word(call: ast.Call) -> str | None:
+    """The name a call runs by: `f` of `f(...)`, `m` of `x.m(...)`."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
 
 
 def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> bool:
