@@ -44,7 +44,6 @@ from checker.torch_project.common import (
     parse_index,
     project_finding,
     project_texts,
-    reaches,
 )
 
 _READ_RULE = "PP501"
@@ -693,19 +692,16 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
     return found
 
 
-_reaches = functools.lru_cache(maxsize=4096)(reaches)  # (one search per module and name)
-
-
 def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
     """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
-    imports or reaches through a module (`reaches`); a method of a class it makes an instance of (`Cls(`),
+    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`),
     of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
     module)."""
     maker, cls, _ = entry
     if maker == path:  # (called here, not only defined: `self.name(`, or `name(` past its `def`)
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
-    if cls is None:
-        return _reaches(text, name)
+    if cls is None:  # (as `_resolved` will: a file the module's imports load)
+        return bool(_loaded({name: [entry]}, texts, path)[name])
     if f"{cls}(" in text:
         return True
     own = set(_class_spans(text))
