@@ -673,17 +673,16 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
     segmentation and test-WAV loops, whose model arrives as a parameter; reading 18's driving log predicted
     row by row with a model of a local module): PP301 as in a TF module, `low` since no reading has measured
     it."""
-    words = None
-    for path in python:
+    # (what an import of a module of the project that names TensorFlow or Keras ends with)
+    words = {import_word(p) for p in python if any(w in (modules.text(p) or "") for w in _TF_WORDS)}
+    for path in python if words else ():
         text = modules.text(path) or ""
         if ".predict" not in text or any(word in text for word in _TF_WORDS) or "import" not in text:
             continue
-        if not _PREDICTS_ON_A_MODEL.search(text):
-            continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)
-        if words is None:  # (what an import of a TF module of the project ends with)
-            words = {import_word(p) for p in python if any(w in (modules.text(p) or "") for w in _TF_WORDS)}
         if not _may_import_any("\n".join(_IMPORT_LINES.findall(text)), words):
             continue
+        if not _PREDICTS_ON_A_MODEL.search(text):
+            continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)
         if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
             continue
         if not _imports_tf_module(index, path, modules, inside):

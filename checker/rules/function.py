@@ -503,7 +503,12 @@ register(
             "`infer...`/`inference`): a nested "
             "@tf.function def, a `tf.function(...)` call or a call of a helper defining one, unless made under "
             "an `if` that tests for a missing value (`if self._fn is None:`). A compat module's `tf.function` "
-            "(`import lingvo.compat as tf`) counts as TensorFlow's."
+            "(`import lingvo.compat as tf`) counts as TensorFlow's. Since tf-fix30, at `low`: such a maker in a "
+            "def that a loop runs two calls down (`fit_one_epoch(...)` in the epoch loop, making its step with "
+            "a factory that defines a new @tf.function) or that a loop of another module of the project "
+            "calls; not for a loop in a @tf.function body (run once, while tracing), a loop placing each "
+            "iteration under `tf.device` (one copy per replica) or, across modules, a loop of a few literal "
+            "iterations."
         ),
         why=(
             "Tracing turns Python into a graph and costs far more than running it. A tf.function object made "

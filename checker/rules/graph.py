@@ -479,7 +479,10 @@ register(
             "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself; "
             "and (since tf-fix26, `low`) an op built, on what a def is given, inside the `run` of the session "
             "the def is handed (`def add_noise(data, sigma, sess): sess.run(tf.truncated_normal(data.shape))`): "
-            "a helper made to be called per batch, wherever its loop is."
+            "a helper made to be called per batch, wherever its loop is; and (since tf-fix30, `low`) an op a "
+            "def builds on every call while running the session, when a loop of another module of the "
+            "project calls that def (a policy's `calc_action` per environment step), unless the def makes a "
+            "new graph or resets the default one."
         ),
         why=(
             "In graph mode every op call adds a node to the default graph. Created inside the training or "

@@ -1161,7 +1161,12 @@ register(
             "per-frame part) or in a def mapped over a collection element by element (`rdd.map(f)`, "
             "`map(f, xs)`, `df.apply(f)`, also through `functools.partial`), and a loop that keeps only the "
             "first row of each prediction (`model.predict(img)[0]`) on what the iteration gives, a batch of "
-            "one made where the code does not show it."
+            "one made where the code does not show it. Since tf-fix30, at `low`: a call, in a loop of the "
+            "module or of another module of the project, of a def that predicts one sample on every call "
+            "(it makes the batch of one from what it is given, or predicts what it is given and the loop "
+            "gives one sample; not a def that also predicts in a loop of its own, a decoder), and PP301 in a "
+            "module that imports no TensorFlow but gets its model from a module of the project that does. "
+            "`x = preprocess_input(x)` keeps a batch of one."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
