@@ -14,7 +14,7 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
 from checker.rules import Rule, all_rules
-from checker.rules.torch_common import is_torch_rule, uses_torch
+from checker.rules.torch_common import forget_facts, is_torch_rule, uses_torch
 from checker.testcode import is_test_path, is_test_place, is_unit_test
 
 _LINE_REF = re.compile(r"\bline (\d+)")
@@ -51,7 +51,10 @@ def run_rules(
     """Raw findings of every rule, and one line per rule that failed on this module (a checker bug).
     `keep`, if given, is called with the module's index after the rules ran (while their caches are warm)."""
     with collection_paused():  # (the index and the rules' caches are cycles of one module's life)
-        return _run_rules(tree, rules, implicit_imports, keep)
+        try:
+            return _run_rules(tree, rules, implicit_imports, keep)
+        finally:
+            forget_facts()  # (the module's facts die with its tree)
 
 
 def _run_rules(

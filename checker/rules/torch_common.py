@@ -727,24 +727,28 @@ def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:
     they may inside f-strings: the caller then walks the whole body)."""
     if not hasattr(node, "end_lineno"):
         return None
-    start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+    span = ((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))
     path: list[ast.AST] = []
+    return path if _descend_to(body, node, span, path) else None
 
-    def descend(children) -> bool:
-        for child in children:
-            if child is node:
-                return True
-            if hasattr(child, "end_lineno") and not (
-                (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
-            ):
-                continue
-            path.append(child)
-            if descend(ast.iter_child_nodes(child)):
-                return True
-            path.pop()
-        return False
 
-    return path if descend(body) else None
+def _descend_to(children, node: ast.AST, span, path: list[ast.AST]) -> bool:
+    """`_path_in`'s search below `children`, extending `path`. (A function of its own, not a closure: a
+    closure calling itself is a reference cycle, which would keep the statement alive until the cyclic
+    collector runs.)"""
+    start, end = span
+    for child in children:
+        if child is node:
+            return True
+        if hasattr(child, "end_lineno") and not (
+            (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
+        ):
+            continue
+        path.append(child)
+        if _descend_to(child_nodes(child, []), node, span, path):
+            return True
+        path.pop()
+    return False
 
 
 def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
@@ -774,6 +778,13 @@ def facts(index: ModuleIndex) -> TorchFacts:
         _CACHE["facts"] = TorchFacts(index)
         _CACHE["index"] = index
     return _CACHE["facts"]
+
+
+def forget_facts() -> None:
+    """Drop the cached TorchFacts (and with them the last module's tree and index): the engine calls this
+    once a module's rules ran, so the module is freed at once by reference counts, not kept alive until the
+    next module is checked."""
+    _CACHE["index"] = _CACHE["facts"] = None
 
 
 def is_false(node) -> bool:
