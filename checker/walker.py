@@ -15,6 +15,7 @@ from checker.project import lift_trained_elsewhere
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
+from checker.torch_project.common import parsed_again
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -70,24 +71,26 @@ def check_file(
     data: bytes | None = None,
     sources: dict | None = None,
     known: dict | None = None,
+    indexes: dict | None = None,
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
 
     `data` is the file's content when it was read already (standard input, checked as a .py file).
     `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
-    without reading or parsing the file again. (Not its index: keeping every module's tree alive slows
-    the garbage collector down more than parsing again would.)
+    without reading or parsing the file again. `indexes`, if given, receives the index of a module the
+    project passes are likely to parse again (`parsed_again`: one that trains), by its text. (Not every
+    module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
 
     The cyclic garbage collector is paused for the whole file: its tree and index are freed by reference
     counts before the collector is back on, so no collection ever walks them (torch-speed3: a pause around
     the parse alone left each tree to the first collection after it, a fifth of the run's time).
     """
     with collection_paused():
-        return _read_and_check(path, codes, data, sources, known)
+        return _read_and_check(path, codes, data, sources, known, indexes)
 
 
-def _read_and_check(path, codes, data, sources, known) -> tuple[list[Finding], list[Skipped]]:
+def _read_and_check(path, codes, data, sources, known, indexes) -> tuple[list[Finding], list[Skipped]]:
     """`check_file`'s work, with the collector paused."""
     rules = _rules(codes)
     if data is None:
@@ -106,13 +109,16 @@ def _read_and_check(path, codes, data, sources, known) -> tuple[list[Finding], l
         return check_notebook(text, path, rules)
     if sources is not None:
         sources[path] = text
-    keep = None
-    if known is not None and "DataLoader" in text:
+    facts = known is not None and "DataLoader" in text
+    kept = indexes is not None and parsed_again(text)
 
-        def keep(index):
+    def keep(index):
+        if facts:
             known[path] = module_facts(index)
+        if kept:
+            indexes[text] = index
 
-    return check_source(text, path, rules, keep)
+    return check_source(text, path, rules, keep if facts or kept else None)
 
 
 def _rules(codes) -> list[Rule]:
@@ -127,8 +133,18 @@ def check_paths(
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
     pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
-    and another copies to the GPU: checker/torch_project/)."""
+    and another copies to the GPU: checker/torch_project/).
+
+    The cyclic garbage collector stays paused for the whole run: the indexes kept for the project passes
+    would otherwise be walked by collection after collection (as costly as parsing them again), and a run
+    makes next to no cyclic garbage (tests/test_checker_speed.py), so nothing piles up meanwhile."""
     projects = [list(iter_files([p], exclude)) for p in paths]
+    with collection_paused():
+        return _checked_paths(projects, rules, jobs)
+
+
+def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: int):
+    """`check_paths`'s work, with the collector paused."""
     files = [f for project in projects for f in project]
     count = len(files)
     codes = None if rules is None else tuple(r.code for r in rules)
@@ -142,6 +158,7 @@ def check_paths(
     # texts and DataLoader facts read in this process, for the project pass (a pool's workers keep theirs)
     sources: dict = {}
     known: dict = {}
+    indexes: dict = {}
     if jobs > 1 and len(files) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
@@ -150,9 +167,9 @@ def check_paths(
                 skipped.extend(skips)
     else:
         for path in files:
-            found, skips = check_file(path, codes, sources=sources, known=known)
+            found, skips = check_file(path, codes, sources=sources, known=known, indexes=indexes)
             findings.extend(found)
             skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects, sources=sources)
-    findings = across_modules(findings, projects, codes, sources, known)
+    findings = across_modules(findings, projects, codes, sources, known, indexes)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import ast
 import gc
+import shutil
 from pathlib import Path
 
-from checker import check_source
+from checker import check_paths, check_source
 from checker.rules import torch_common
+from checker.torch_project.common import parse_index, reusing_indexes
 from checker.walker import check_file
 
 CASES = Path(__file__).parent / "torch_cases"
@@ -56,3 +58,54 @@ def test_checking_leaves_no_cycle_holding_a_tree(tmp_path):
         gc.garbage.clear()
     assert held == []
     assert gc.isenabled() == collecting  # (the pause around each file is lifted)
+
+
+PROJECTS = CASES / "projects"
+
+
+def _project_findings(root: Path) -> list[tuple[str, int, str]]:
+    findings, skipped, _ = check_paths([str(root)])
+    assert not skipped, skipped
+    return sorted((str(Path(f.path).relative_to(root)), f.line, f.rule) for f in findings)
+
+
+def test_a_project_checked_again_after_its_files_change_gives_the_new_findings(tmp_path):
+    """The indexes kept for the project passes live for one run: the same paths with other texts (a
+    project whose loop reads a loss through a helper, then the same files without that read) give each
+    text's own findings, in either order."""
+    root = tmp_path / "project"
+    runs = []
+    for name in ("reader_helper", "reader_helper_clean", "reader_helper"):
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(PROJECTS / name, root)
+        runs.append(_project_findings(root))
+    assert ("train.py", 25, "PP501") in runs[0]
+    assert runs[1] != runs[0] and runs[2] == runs[0]
+
+
+def test_parse_index_answers_from_the_kept_indexes_only_inside_the_block():
+    text = (CASES / "pp501_positive.py").read_text()
+    kept = {}
+    with reusing_indexes(kept):
+        first = parse_index(text)
+        assert kept == {text: first}
+        torch_common.facts(first)  # (a pass's rules ran on it)
+        assert parse_index(text) is first
+        assert torch_common._CACHE["index"] is None  # (the next caller starts from fresh facts)
+        assert parse_index("def broken(:\n") is None and "def broken(:\n" in kept
+    assert parse_index(text) is not first  # (outside the block: parsed again)
+    assert parse_index(text).tree.body[0].lineno == first.tree.body[0].lineno
+
+
+def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_only(tmp_path):
+    trains = tmp_path / "train.py"
+    trains.write_text(
+        "import torch\n\ndef step(model, x, opt):\n    model(x).sum().backward()\n    opt.step()\n"
+    )
+    plain = tmp_path / "layers.py"
+    plain.write_text("import torch\n\nclass Net(torch.nn.Module):\n    pass\n")
+    sources, indexes = {}, {}
+    for path in (trains, plain):
+        check_file(str(path), sources=sources, indexes=indexes)
+    assert list(indexes) == [sources[str(trains)]]
+    assert indexes[sources[str(trains)]].module_functions.keys() == {"step"}

@@ -780,11 +780,12 @@ def facts(index: ModuleIndex) -> TorchFacts:
     return _CACHE["facts"]
 
 
-def forget_facts() -> None:
-    """Drop the cached TorchFacts (and with them the last module's tree and index): the engine calls this
-    once a module's rules ran, so the module is freed at once by reference counts, not kept alive until the
-    next module is checked."""
-    _CACHE["index"] = _CACHE["facts"] = None
+def forget_facts(index: ModuleIndex | None = None) -> None:
+    """Drop the cached TorchFacts (of `index` only, when given): the engine calls this once a module's rules
+    ran, so the module is freed at once by reference counts, not kept alive until the next module is
+    checked; the project passes when they take up an index again (checker/torch_project/common.py)."""
+    if index is None or _CACHE["index"] is index:
+        _CACHE["index"] = _CACHE["facts"] = None
 
 
 def is_false(node) -> bool:

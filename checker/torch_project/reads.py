@@ -295,6 +295,8 @@ def _loading(users: dict[str, str], table: dict, texts: dict[str, str]) -> dict:
     from their text before any is parsed."""
     kept = {}
     for path, text in users.items():
+        if not any(n in text for n in table):  # (a called word is in the text: a substring search first)
+            continue
         names = _called_words(text) & table.keys()
         if not names:
             continue
