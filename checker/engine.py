@@ -91,15 +91,18 @@ def _mentions_tensorflow(index: ModuleIndex) -> bool:
 def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     """Raw findings with `# noqa` lines dropped, one per (rule, line), columns in characters.
 
-    ast gives UTF-8 byte offsets; editors, ruff and SARIF count characters.
+    ast gives UTF-8 byte offsets; editors, ruff and SARIF count characters. The source is tokenized for its
+    `# noqa` comments only when a line with a finding says `noqa` (a comment holds its word on its line).
     """
-    noqa = noqa_lines(source)
+    if not raw:
+        return []
     lines = source.split("\n")
+    noqa = noqa_lines(source) if any("noqa" in _line(lines, r.line).lower() for r in raw) else {}
     kept: dict[tuple[str, int], RawFinding] = {}
     for r in sorted(raw, key=lambda r: (r.line, r.col)):
         if silenced(noqa.get(r.line), r.rule) or (r.rule, r.line) in kept:
             continue
-        text = lines[r.line - 1] if 0 < r.line <= len(lines) else ""
+        text = _line(lines, r.line)
         col = (
             len(text.encode("utf-8")[: r.col].decode("utf-8", errors="ignore"))
             if not text.isascii()
@@ -107,6 +110,11 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
         )
         kept[(r.rule, r.line)] = replace(r, col=col)
     return list(kept.values())
+
+
+def _line(lines: list[str], number: int) -> str:
+    """Line `number` (1-based) of the source split at newlines; "" past its end."""
+    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:

@@ -17,6 +17,8 @@ LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSION_TYPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 HELPER_DEPTH = 3
+_FUNCTION_KINDS = frozenset(FUNCTION_TYPES)
+_LOOP_KINDS = frozenset(LOOP_TYPES)
 # Nodes _walk treats apart (scopes and loops), and nodes with no call, loop or def under them.
 _SCOPES = frozenset({*FUNCTION_TYPES, ast.Lambda, ast.ClassDef, *LOOP_TYPES, *COMPREHENSION_TYPES})
 _LEAVES = frozenset(
@@ -75,8 +77,14 @@ class ModuleIndex:
         return index
 
     def _walk(self, node: ast.AST, function, class_name, loops) -> None:
+        """Index what is under `node` (not the node itself)."""
+        self._walk_nodes(_children(node), function, class_name, loops)
+
+    def _walk_nodes(self, nodes, function, class_name, loops) -> None:
+        """Index these nodes and what is under them, in order, inside `function` (None: the module's code),
+        `class_name`'s body and `loops`."""
         # Iterative would be faster, but recursion depth of real code is small and this stays readable.
-        for child in child_nodes(node, []):
+        for child in nodes:
             kind = child.__class__
             if kind in _LEAVES:
                 continue  # a name, a constant, a context or an operator: no call or loop inside
@@ -95,8 +103,8 @@ class ModuleIndex:
                             self.name_values.setdefault(target.id, []).append(child.value)
                 elif kind is ast.Import or kind is ast.ImportFrom:
                     self.imports.append(child)
-                self._walk(child, function, class_name, loops)
-            elif isinstance(child, FUNCTION_TYPES):
+                self._walk_nodes(_children(child), function, class_name, loops)
+            elif kind in _FUNCTION_KINDS:
                 self.functions.append(child)
                 self.function_parent[id(child)] = function
                 if function is not None or child.name not in self.module_functions:
@@ -104,56 +112,43 @@ class ModuleIndex:
                     scope_key = id(function) if function is not None else 0
                     self.local_functions.setdefault(scope_key, {}).setdefault(child.name, []).append(child)
                 # Decorators and default values run where the def is; the body runs when it is called.
-                for outer in (*child.decorator_list, *child.args.defaults, *child.args.kw_defaults):
-                    if outer is not None:
-                        self._walk_expr(outer, function, class_name, loops)
+                outer = [*child.decorator_list, *child.args.defaults, *child.args.kw_defaults]
+                self._walk_nodes([n for n in outer if n is not None], function, class_name, loops)
                 self.function_class[id(child)] = class_name
                 self.function_loops[id(child)] = loops
                 self.function_calls.setdefault(id(child), [])
-                for stmt in child.body:
-                    self._walk_stmt(stmt, child, class_name, ())
-            elif isinstance(child, ast.Lambda):
+                self._walk_nodes(child.body, child, class_name, ())
+            elif kind is ast.Lambda:
                 self.function_calls.setdefault(id(child), [])
-                self._walk_expr(child.body, child, class_name, ())
-            elif isinstance(child, ast.ClassDef):
-                for outer in (*child.decorator_list, *child.bases, *(k.value for k in child.keywords)):
-                    self._walk_expr(outer, function, class_name, loops)
-                for stmt in child.body:
-                    self._walk_stmt(stmt, function, child.name, loops)
-            elif isinstance(child, LOOP_TYPES):
+                self._walk_nodes((child.body,), child, class_name, ())
+            elif kind is ast.ClassDef:
+                outer = [*child.decorator_list, *child.bases, *(k.value for k in child.keywords)]
+                self._walk_nodes(outer, function, class_name, loops)
+                self._walk_nodes(child.body, function, child.name, loops)
+            elif kind in _LOOP_KINDS:
                 self.loops.append(child)
                 self.loop_function[id(child)] = function
                 self.loop_calls[id(child)] = []
                 inner = (*loops, child)
-                if isinstance(child, ast.While):
-                    self._walk_expr(child.test, function, class_name, inner)
+                if kind is ast.While:
+                    self._walk_nodes((child.test,), function, class_name, inner)
                 else:
-                    self._walk_expr(child.iter, function, class_name, loops)
-                    self._walk_expr(child.target, function, class_name, inner)
-                for stmt in child.body:
-                    self._walk_stmt(stmt, function, class_name, inner)
-                for stmt in child.orelse:
-                    self._walk_stmt(stmt, function, class_name, loops)
-            elif isinstance(child, COMPREHENSION_TYPES):
+                    self._walk_nodes((child.iter,), function, class_name, loops)
+                    self._walk_nodes((child.target,), function, class_name, inner)
+                self._walk_nodes(child.body, function, class_name, inner)
+                self._walk_nodes(child.orelse, function, class_name, loops)
+            else:  # a comprehension
                 self.loops.append(child)
                 self.loop_function[id(child)] = function
                 self.loop_calls[id(child)] = []
                 first, *rest = child.generators
-                self._walk_expr(first.iter, function, class_name, loops)
+                self._walk_nodes((first.iter,), function, class_name, loops)
                 inner = (*loops, child)
-                self._walk_expr(first.target, function, class_name, inner)
-                for cond in first.ifs:
-                    self._walk_expr(cond, function, class_name, inner)
+                self._walk_nodes((first.target, *first.ifs), function, class_name, inner)
                 for gen in rest:
                     self._walk(gen, function, class_name, inner)
-                for part in (child.key, child.value) if isinstance(child, ast.DictComp) else (child.elt,):
-                    self._walk_expr(part, function, class_name, inner)
-
-    def _walk_expr(self, node, function, class_name, loops) -> None:
-        holder = ast.Expr(value=node)
-        self._walk(holder, function, class_name, loops)
-
-    _walk_stmt = _walk_expr
+                parts = (child.key, child.value) if kind is ast.DictComp else (child.elt,)
+                self._walk_nodes(parts, function, class_name, inner)
 
     # -- helpers -------------------------------------------------------------------------------------------
 
@@ -249,6 +244,33 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
             if block.__class__ is list:
                 found.extend(block)
         at += 1
+    return found
+
+
+# Fields that hold no node, or only a context (a leaf): `_children` does not look at them.
+_NO_CHILD_FIELDS = frozenset(
+    {"id", "attr", "name", "arg", "asname", "module", "level", "type_comment", "kind", "conversion", "ctx"}
+    | {"is_async"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list:
+    """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
+    the contexts (`Load`, `Store`), whose fields and those of names and numbers are not read."""
+    kind = node.__class__
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _NO_CHILD_FIELDS)
+    found = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            for item in value:
+                if isinstance(item, ast.AST):
+                    found.append(item)
+        elif isinstance(value, ast.AST):
+            found.append(value)
     return found
 
 

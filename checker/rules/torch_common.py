@@ -116,9 +116,14 @@ class TorchFacts:
         only query or tidy it (`torch.cuda.empty_cache()`, `synchronize()`, `is_available()`)."""
         return any(self.index.resolver.call_name(c) not in _CUDA_QUERIES for c in self._device_calls())
 
+    @property
+    def cpu_names(self) -> set[str]:
+        """`_cpu_device_names`, found once per module (the key is shared with the rules that ask)."""
+        return self.loop_cache("cpu_names", None, lambda: _bound_to_cpu_only(self.index))
+
     def _device_calls(self) -> Iterator[ast.Call]:
         """The module's calls that go to a GPU, in index order, found lazily (callers stop at the first)."""
-        cpu = _cpu_device_names(self.index)
+        cpu = self.cpu_names
         return (site.node for site in self.index.calls if _moves_to_device(site.node, self.index, cpu))
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
@@ -181,6 +186,22 @@ class TorchFacts:
         return found
 
     @functools.cached_property
+    def _method_calls_on(self) -> dict[int, ast.Call]:
+        """id(call) -> the call of a method on its result, for `method_call_on`."""
+        found = {}
+        for site in self.index.calls:
+            func = site.node.func
+            if func.__class__ is ast.Attribute and func.value.__class__ is ast.Call:
+                found[id(func.value)] = site.node
+        return found
+
+    def method_call_on(self, call: ast.Call) -> ast.Call | None:
+        """The call of a method on the call's result (`model_func(dataset).to(device)`: the `.to(...)` call,
+        for `model_func(dataset)`), from one pass over the module's calls: what `parent_of` twice would say
+        (the result's attribute, then the call of it) without a search for parents."""
+        return self._method_calls_on.get(id(call))
+
+    @functools.cached_property
     def helpers(self) -> dict[int, ast.AST]:
         """id(call) -> the def it runs, for the calls in ``helper_calls``."""
         return {id(site.node): helper for site, helper in self.helper_calls}
@@ -214,7 +235,7 @@ class TorchFacts:
     @functools.cached_property
     def _moved_models(self) -> list[tuple[ast.AST | None, int, str]]:
         """(def or None, line, name) of each move of a model to a GPU, for `models_on_device`."""
-        cpu = _cpu_device_names(self.index)
+        cpu = self.cpu_names
         return [
             (site.function, site.node.lineno, base_name(site.node.func.value))
             for site in self.index.calls
@@ -737,13 +758,18 @@ def _descend_to(children, node: ast.AST, span, path: list[ast.AST]) -> bool:
     closure calling itself is a reference cycle, which would keep the statement alive until the cyclic
     collector runs.)"""
     start, end = span
+    line, end_line = start[0], end[0]
     for child in children:
         if child is node:
             return True
-        if hasattr(child, "end_lineno") and not (
-            (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
-        ):
-            continue
+        if hasattr(child, "end_lineno"):
+            first, last = child.lineno, child.end_lineno
+            if first > line or last < end_line:
+                continue  # (the lines alone say the child's span does not hold the node's: most siblings)
+            if (first == line or last == end_line) and not (
+                (first, child.col_offset) <= start and end <= (last, child.end_col_offset)
+            ):
+                continue
         path.append(child)
         if _descend_to(child_nodes(child, []), node, span, path):
             return True
@@ -859,7 +885,12 @@ def _is_dtype_name(name: str) -> bool:
 
 def _cpu_device_names(index: ModuleIndex) -> set[str]:
     """Names bound only to the CPU (`device = torch.device("cpu")` or `device = "cpu"`, never to anything
-    else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook)."""
+    else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook). Found once per
+    module (`TorchFacts.cpu_names`)."""
+    return facts(index).cpu_names
+
+
+def _bound_to_cpu_only(index: ModuleIndex) -> set[str]:
     return {
         name
         for name, values in index.name_values.items()
