@@ -329,7 +329,7 @@ def assigned_names(nodes) -> set[str]:
     """Names bound anywhere in these statements/targets (assignments, loop targets, with-as, augmented)."""
     names: set[str] = set()
     for root in nodes:
-        for node in ast.walk(root):
+        for node in walk(root):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
     return names
@@ -340,7 +340,7 @@ def bound_values(scope: ast.AST, name: str) -> list[ast.AST | None]:
     whose value may be None), in the order `ast.walk` meets them."""
     return [
         node.value
-        for node in ast.walk(scope)
+        for node in walk(scope)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
         and any(
             isinstance(t, ast.Name) and t.id == name
@@ -356,7 +356,17 @@ def parameter_names(function) -> set[str]:
 
 
 def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    """The names used anywhere under `node` (itself included): the ids of its `ast.Name` nodes. (A stack, not
+    `ast.walk`: asked of every value and target the rules look at.)"""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Name):
+            found.add(current.id)  # (under a name there is only its context)
+        else:
+            child_nodes(current, stack)
+    return found
 
 
 def _last_before(defs: list[ast.AST], line: int) -> ast.AST:

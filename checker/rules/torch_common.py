@@ -331,7 +331,7 @@ class TorchFacts:
     def _bindings(self) -> collections.Counter:
         """How many times the module binds each name: assignments, loop targets, parameters."""
         found = collections.Counter()
-        for node in ast.walk(self.index.tree):
+        for node in walk(self.index.tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 found[node.id] += 1
             elif isinstance(node, ast.arg):
