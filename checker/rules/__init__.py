@@ -87,7 +87,9 @@ def all_rules() -> dict[str, Rule]:
         torch_graph,
         torch_history,
         torch_loop,
+        torch_moves,
         torch_sync,
+        torch_wait,
     )
 
     return dict(sorted(RULES.items()))

@@ -411,7 +411,23 @@ def module_loaders(index: ModuleIndex) -> tuple[list[tuple[ast.Call, set[Key]]],
 
 def _foreign_loader(index: ModuleIndex) -> bool:
     """The module's `DataLoader` is a project's own class imported under that name (`from .utils import
-    ThreadingDataLoader as DataLoader`), not torch's."""
+    ThreadingDataLoader as DataLoader`), not torch's; unless the project pass found that the module it is
+    imported from hands on torch's (`take_loader_for_torch`)."""
+    return facts(index).loop_cache(_FOREIGN_LOADER, None, lambda: _imports_other_loader(index))
+
+
+_FOREIGN_LOADER = "foreign loader"
+
+
+def take_loader_for_torch(index: ModuleIndex) -> None:
+    """Tell the module's loader rules that the `DataLoader` it imports from a module of its project is
+    torch's (re-exported, or a subclass that keeps torch's iteration): the project pass
+    (checker/torch_project/loaders.py) asks it on a fresh index, before any rule reads the module."""
+    facts(index).loop_cache(_FOREIGN_LOADER, None, lambda: False)
+
+
+def _imports_other_loader(index: ModuleIndex) -> bool:
+    """The module imports `DataLoader` from a module that is not torch's."""
     for node in index.tree.body:
         if (
             isinstance(node, ast.ImportFrom)
@@ -1141,7 +1157,8 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             continue
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
         if is_device_move(node, index) and any(
-            isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.func.value)
+            (isinstance(n, ast.Name) and n.id in targets) or _self_attribute(n) in targets
+            for n in ast.walk(node.func.value)
         ):
             return True
         helper = fx.helpers.get(id(node)) or fx.own_method(node)
@@ -1162,7 +1179,9 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
         stmt
     ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
         if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
-            targets |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            for t in stmt.targets:  # (`self.data = EasyDict(data)`: "self.data", not every attribute of self)
+                held = _self_attribute(t)
+                targets |= {held} if held else {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
         source = node.iter if isinstance(node, ast.comprehension) else None
         if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
@@ -1170,6 +1189,14 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
     return targets
+
+
+def _self_attribute(node: ast.AST) -> str | None:
+    """ "self.data" for `self.data` (AtlasNet keeps each batch as `self.data = EasyDict(data)`); None for
+    anything else. A batch name with a dot, which no plain name matches."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
 
 
 # what a DGLGraph keeps its node and edge features in (`g.ndata['feat']`)
@@ -1324,12 +1351,16 @@ def _helper_moves(helper, call: ast.Call, targets: set[str], index: ModuleIndex)
     )
 
 
+# (what hands its argument's tensors on unchanged: a pre-0.4 Variable, attribute-access dicts)
+_BATCH_WRAPPERS = frozenset({"Variable", "EasyDict", "edict", "AttrDict"})
+
+
 def _batch_alias(value: ast.AST, names: set[str]) -> bool:
-    """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`) or in a tuple of such
-    (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
+    """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`, AtlasNet's
+    `EasyDict(data)`) or in a tuple of such (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
     if isinstance(value, ast.Tuple | ast.List):
         return any(_batch_alias(item, names) for item in value.elts)
-    if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+    if isinstance(value, ast.Call) and base_name(value.func) in _BATCH_WRAPPERS and value.args:
         value = value.args[0]
     return _part_of(value, names)
 
@@ -1533,7 +1564,34 @@ def unpinned(call: ast.Call, index: ModuleIndex | None = None) -> bool:
     if isinstance(size, ast.Call) and isinstance(size.func, ast.Name) and size.func.id == "len":
         return False
     given, pinned = loader_argument(call, "pin_memory", _PIN_MEMORY_POSITION, index)
-    return given is False or (given is True and isinstance(pinned, ast.Constant) and not pinned.value)
+    off = given is False or (given is True and isinstance(pinned, ast.Constant) and not pinned.value)
+    return off and (index is None or not _batches_without_tensors(call, index))
+
+
+# (what makes or converts to a tensor, named in a collate or `__getitem__`: `torch.stack`, `ToTensor()`,
+# `self.transform(img)`, `default_collate`, `from_numpy`)
+_TENSOR_WORDS = re.compile(r"tensor|transform|collate|stack|from_numpy|torch", re.IGNORECASE)
+
+
+def _batches_without_tensors(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader's batches hold no tensor, so pin_memory would pin nothing: its `collate_fn` is a def of the
+    module that only gathers the items into lists or dicts, and its dataset is a class of the module whose
+    `__getitem__` makes no tensor (neither names torch, a transform nor a collate). Hold-out 17's VL-T5
+    feature extraction (`collate_fn` returns `{'imgs': [...], 'boxes': [...]}` of cv2 images and NumPy boxes;
+    `extract()` in another module turns each into a tensor itself): 4 PP505 findings read wrong at `high`."""
+    collate = next((k.value for k in call.keywords if k.arg == "collate_fn"), None)
+    dataset = _dataset_value(call, index)
+    if not (
+        isinstance(collate, ast.Name) and isinstance(dataset, ast.Call) and isinstance(dataset.func, ast.Name)
+    ):
+        return False
+    gather = index.module_functions.get(collate.id)
+    getitem = index.class_methods.get(dataset.func.id, {}).get("__getitem__")
+    return all(
+        f is not None
+        and not any(isinstance(n, ast.Call) and _TENSOR_WORDS.search(ast.unparse(n.func)) for n in walk(f))
+        for f in (gather, getitem)
+    )
 
 
 def pinned_memory_message(name: str) -> str:
@@ -1764,9 +1822,30 @@ def held_loaders(index: ModuleIndex) -> list[tuple[ast.Call, str, str]]:
     return found
 
 
+def _iterated(source: ast.AST) -> ast.AST:
+    """What a loop's iterable iterates: the loader in `enumerate(loader)`, `tqdm(loader)`, `iter(loader)` and
+    `loader.__iter__()` (AtlasNet's `iterator = self.datasets.dataloader_train.__iter__()`)."""
+    while isinstance(source, ast.Call):
+        if source.args:
+            source = source.args[0]
+        elif isinstance(source.func, ast.Attribute) and source.func.attr == "__iter__":
+            source = source.func.value
+        else:
+            break
+    return source
+
+
 def _held_as(node: ast.AST) -> tuple[str, str] | None:
     """(receiver, attribute) of `x.train` -> ("x", "train") and of `x.loaders['train']` -> ("x",
-    "loaders['train']"); None for anything else."""
+    "loaders['train']"), and of `self.datasets.train` -> ("self", "datasets.train") (AtlasNet's mixin keeps its
+    loaders on an EasyDict attribute, torch-fix56); None for anything else."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Attribute)
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id == "self"
+    ):
+        return "self", f"{node.value.attr}.{node.attr}"
     if isinstance(node, ast.Attribute) and base_name(node.value) is not None:
         return base_name(node.value), node.attr
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
@@ -1810,11 +1889,10 @@ def moves_held_batches(index: ModuleIndex, held: dict[str, set[str]]) -> set[tup
         if not isinstance(loop, ast.For | ast.AsyncFor) or runs(loop) == 1:
             continue
         function = index.loop_function.get(id(loop))
-        source = loop.iter
-        while isinstance(source, ast.Call) and source.args:
-            source = source.args[0]
+        source = _iterated(loop.iter)
         if isinstance(source, ast.Name) and isinstance(function, FUNCTION_TYPES):
             source = _only_binding(source.id, function, loop.lineno)
+            source = _iterated(source) if source is not None else None
         where = _held_as(source) if source is not None else None
         if where is None:
             continue
@@ -1911,10 +1989,20 @@ def _instances_of_imported(index: ModuleIndex, local: set[str]) -> dict[str, str
             and func.id not in local
             and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
-            and len(index.name_values.get(node.targets[0].id, ())) == 1
+            and _bound_only_to(index, node.targets[0].id, func.id)
         ):
             found[node.targets[0].id] = func.id
     return found
+
+
+def _bound_only_to(index: ModuleIndex, name: str, cls: str) -> bool:
+    """Every value the module binds `name` to is an instance of `cls`: once, or once in each branch (ECAPA-TDNN's
+    `s = ECAPAModel(**vars(args))` under `if args.initial_model`, `elif` and `else`, then
+    `s.train_network(epoch=epoch, loader=trainLoader)`: hold-out 17, torch-fix56)."""
+    values = index.name_values.get(name, ())
+    return bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == cls for v in values
+    )
 
 
 def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[str, int, str, str | int]]:
@@ -2121,6 +2209,10 @@ for x, y in loader:
             "each reported (hold-out 8: 2 clear cases found, 26 PP505 and 5 PP504 findings new in "
             "BayesianDefense's scripts, read right: the CIFAR-10 and STL-10 branches' loaders beside the "
             "ImageFolder ones read right before)."
+            " Branch torch-fix56: a `DataLoader` imported from a project module that re-exports torch's, or"
+            " derives from it keeping its iteration, is torch's (the project pass re-runs the module's check);"
+            " a loader whose `collate_fn` only gathers items into lists over a dataset whose `__getitem__` makes"
+            " no tensor is not reported (pin_memory would pin nothing: VL-T5's feature extraction, 4 read wrong)."
             " Branch torch-fix16: two evidence classes read under 70% right report at confidence low: loaders "
             "whose batches are token ids (a tokenizer is called at the module's top level, in the def that "
             "makes the loader, in another method of its class or in its `collate_fn`: `AutoTokenizer."

@@ -39,7 +39,7 @@ from checker.rules.torch_common import (
     needs_grad,
     uses_input_gradients,
 )
-from checker.rules.torch_sync import _training_step_defs
+from checker.rules.torch_steps import _training_step_defs
 
 
 def _unit_test(function) -> bool:

@@ -35,7 +35,7 @@ from checker.rules.torch_common import (
     model_output,
     reads_clock,
 )
-from checker.rules.torch_sync import (
+from checker.rules.torch_steps import (
     _defs_called_by,
     _defs_reached,
     _forward_functions,

@@ -225,3 +225,15 @@ def imported_entries(index: ModuleIndex, name: str, user: str, entries: list) ->
     shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
     best = max(shared.values())
     return [e for e in named if shared[e[0]] == best]
+
+
+_IMPORT_WORD = re.compile(r"\w+")
+
+
+@functools.lru_cache(maxsize=512)
+def import_words(text: str) -> frozenset[str]:
+    """The words of the text's import statements (`import_lines`): a module whose file is `utils/validation.py`
+    can be imported only by a text whose import lines name `validation` (`from utils.validation import f`,
+    `from utils import validation`, `import validation`, or the first line of `from .validation import (`);
+    a sieve before any module is parsed (the parsed imports settle it)."""
+    return frozenset(_IMPORT_WORD.findall(import_lines(text)))

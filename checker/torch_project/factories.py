@@ -26,13 +26,13 @@ from checker.rules.torch_loop import (
     check_python_loop_over_tensor,
     outside_parameter_places,
 )
-from checker.rules.torch_sync import (
-    FACTORIES,
+from checker.rules.torch_moves import (
     check_created_then_moved,
     forward_callees,
     host_factories,
     step_loop_callees,
 )
+from checker.rules.torch_steps import FACTORIES
 from checker.torch_project.common import (
     MOVES,
     TRAINS,

@@ -14,14 +14,13 @@ parsed."""
 from __future__ import annotations
 
 import ast
-import functools
 import re
 
 from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.project_files import import_word
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.torch_project.common import imported_entries, parse_index, project_texts
+from checker.torch_project.common import import_words, imported_entries, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
 # method names too common to tell one class's from another's by the name alone
@@ -105,32 +104,14 @@ def _called_without_grad(texts: dict[str, str], reported: dict[str, set[int]]) -
 
 def _may_call(text: str, name: str, entries: list) -> bool:
     """The text can call a def of `entries` by its name: a method as `obj.name(`; a def when the text names
-    the def's module too (`from .validation import validate`, `from .utils import (evaluate_pipe, ...)`,
-    `validation.validate(`), which the parsed imports then settle."""
+    the def's module's name in its import lines (`from .validation import validate`, `from .utils import
+    (evaluate_pipe, ...)`, `import validation` then `validation.validate(`: `import_words`), which the parsed
+    imports then settle."""
     if any(method for _, method, _ in entries) and (
         f".{name}(" in text or re.search(rf"\.{name}\s+\(", text) is not None
     ):
         return True
-    return any(not method and _imports_module(text, import_word(path), name) for path, method, _ in entries)
-
-
-@functools.lru_cache(maxsize=256)
-def _import_patterns(word: str, name: str) -> tuple[re.Pattern, re.Pattern]:
-    w, n = re.escape(word), re.escape(name)
-    return (
-        re.compile(rf"^[ \t]*from[ \t]+[\w.]*\b{w}[ \t]+import[ \t]+(?:\(|\*|[^\n]*\b{n}\b)", re.M),
-        re.compile(rf"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[^\n]*\b{w}\b", re.M),
-    )
-
-
-def _imports_module(text: str, word: str, name: str) -> bool:
-    """The text imports `name` from a module called `word` (`from utils.validation import validate`, `from
-    .utils import (` over several lines, `from utils import *`) or imports that module (`import
-    validation`, `from utils import validation`)."""
-    if word not in text:
-        return False
-    names, module = _import_patterns(word, name)
-    return names.search(text) is not None or module.search(text) is not None
+    return any(not method and import_word(path) in import_words(text) for path, method, _ in entries)
 
 
 _DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)")
