@@ -121,6 +121,53 @@ def _read_and_check(path, codes, data, sources, known, indexes) -> tuple[list[Fi
     return check_source(text, path, rules, keep if facts or kept else None)
 
 
+def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, indexes: dict) -> list:
+    """`check_file`'s results for `files`, in their order, from a pool of `jobs` processes and this one: this
+    process reads every Python file (its text goes to `sources`) and checks the modules the project passes
+    will parse again (`parsed_again`) itself, keeping their indexes, while the pool checks the others and
+    sends their `module_facts` back. No module is then parsed twice for the project passes (once in a
+    worker, again here), as with one process."""
+    mine: dict[int, bytes] = {}
+    for at, path in enumerate(files):
+        text = _python_text(path)
+        if text is not None:
+            sources[path], data = text
+            if parsed_again(sources[path]):
+                mine[at] = data
+    rest = [path for at, path in enumerate(files) if at not in mine]
+    results: list = [None] * len(files)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pooled = pool.map(_pooled_check, rest, [codes] * len(rest), chunksize=16)  # (submitted at once)
+        for at, data in mine.items():
+            results[at] = check_file(files[at], codes, data, sources, known, indexes)
+        pooled_at = (at for at in range(len(files)) if at not in mine)
+        for at, (found, skips, facts) in zip(pooled_at, pooled, strict=True):
+            results[at] = (found, skips)
+            known.update(facts)
+    return results
+
+
+def _python_text(path: str) -> tuple[str, bytes] | None:
+    """A .py file's text and bytes, as `check_file` reads them; None for a notebook, or a file that cannot be
+    read or decoded (its worker reports it)."""
+    if not path.endswith(".py"):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return decode_python(data), data
+    except (OSError, UnicodeDecodeError, LookupError, SyntaxError):
+        return None
+
+
+def _pooled_check(path: str, codes: tuple[str, ...] | None):
+    """`check_file` in a pool's worker, with the module's `module_facts` ({} or {path: facts}) for the project
+    pass in the main process, which then does not parse a DataLoader module again for them."""
+    known: dict = {}
+    found, skips = check_file(path, codes, known=known)
+    return found, skips, known
+
+
 def _rules(codes) -> list[Rule]:
     rules = all_rules()
     return list(rules.values()) if codes is None else [rules[c] for c in codes]
@@ -155,21 +202,17 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
         found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
         findings.extend(found)
         skipped.extend(skips)
-    # texts and DataLoader facts read in this process, for the project pass (a pool's workers keep theirs)
+    # texts, DataLoader facts and kept indexes, for the project passes
     sources: dict = {}
     known: dict = {}
     indexes: dict = {}
     if jobs > 1 and len(files) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
-            for found, skips in results:
-                findings.extend(found)
-                skipped.extend(skips)
+        results = _pooled(files, codes, jobs, sources, known, indexes)
     else:
-        for path in files:
-            found, skips = check_file(path, codes, sources=sources, known=known, indexes=indexes)
-            findings.extend(found)
-            skipped.extend(skips)
+        results = [check_file(path, codes, sources=sources, known=known, indexes=indexes) for path in files]
+    for found, skips in results:
+        findings.extend(found)
+        skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects, sources=sources)
     findings = across_modules(findings, projects, codes, sources, known, indexes)
     return sorted(findings, key=Finding.sort_key), skipped, count

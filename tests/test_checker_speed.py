@@ -109,3 +109,17 @@ def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_only(tmp_pa
         check_file(str(path), sources=sources, indexes=indexes)
     assert list(indexes) == [sources[str(trains)]]
     assert indexes[sources[str(trains)]].module_functions.keys() == {"step"}
+
+
+def test_a_pool_gives_what_one_process_gives(tmp_path):
+    """With --jobs 2 this process checks the modules that train (and keeps their indexes) while the pool
+    checks the others and sends their DataLoader facts back: the same findings and skipped files, in the
+    same order, as one process. (Projects whose modules train and make loaders, one file that does not
+    parse.)"""
+    for name in ("reader_helper", "held_loader", "stepped_methods", "factory"):
+        shutil.copytree(PROJECTS / name, tmp_path / name)
+    (tmp_path / "broken.py").write_text("import torch\ndef f(:\n")
+    one = check_paths([str(tmp_path)])
+    two = check_paths([str(tmp_path)], jobs=2)
+    assert one == two
+    assert one[1] and {f.rule for f in one[0]} >= {"PP501", "PP505", "PP506"}
