@@ -8,6 +8,7 @@ and methods of the same class called by name (`helper(x)`, `self.helper(x)`), fo
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -221,13 +222,51 @@ class ModuleIndex:
 
 def walk(root: ast.AST) -> list[ast.AST]:
     """Every node under `root`, itself first, in the order `ast.walk` gives them (breadth first, children in
-    field order), as a list; about twice as fast as `list(ast.walk(root))`."""
+    field order), as a list; about three times as fast as `list(ast.walk(root))` (the fields that hold no
+    node, `node_fields`, are not looked at)."""
     found = [root]
     at = 0
+    fields_of = _NODE_FIELDS
+    node_type = ast.AST
     while at < len(found):
-        child_nodes(found[at], found)
+        node = found[at]
         at += 1
+        fields = fields_of.get(node.__class__)
+        if fields is None:
+            fields = node_fields(node.__class__)
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_type):
+                        found.append(item)
+            elif isinstance(value, node_type):
+                found.append(value)
     return found
+
+
+def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk`, at about a third of its cost: the same nodes in the same order, one at a time (for a
+    search that may stop at its first match; `walk` lists them all)."""
+    todo = [root]
+    at = 0
+    fields_of = _NODE_FIELDS
+    node_type = ast.AST
+    while at < len(todo):
+        node = todo[at]
+        at += 1
+        fields = fields_of.get(node.__class__)
+        if fields is None:
+            fields = node_fields(node.__class__)
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_type):
+                        todo.append(item)
+            elif isinstance(value, node_type):
+                todo.append(value)
+        yield node
 
 
 _BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in order
@@ -247,21 +286,41 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
     return found
 
 
-# Fields that hold no node, or only a context (a leaf): `_children` does not look at them.
-_NO_CHILD_FIELDS = frozenset(
-    {"id", "attr", "name", "arg", "asname", "module", "level", "type_comment", "kind", "conversion", "ctx"}
-    | {"is_async"}
-)
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# The types of ASDL fields that hold no node (`Name(identifier id, expr_context ctx)`: id).
+_SCALAR_TYPES = frozenset({"identifier", "string", "constant", "int"})
+_SIGNATURE = re.compile(r"(\w+)\((.*)\)")
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> `node_fields`, filled as classes are met
+_WALKED_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> its node fields but the context
+
+
+def node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an AST class that may hold nodes, in field order: those its ASDL signature (the class's
+    docstring, `Attribute(expr value, identifier attr, expr_context ctx)`) does not declare a name, string,
+    constant or number; every field when the signature cannot be read. Worked out once per class."""
+    fields = _NODE_FIELDS.get(kind)
+    if fields is None:
+        fields = _NODE_FIELDS[kind] = _declared_node_fields(kind)
+    return fields
+
+
+def _declared_node_fields(kind: type) -> tuple[str, ...]:
+    fields = tuple(getattr(kind, "_fields", ()))
+    match = _SIGNATURE.fullmatch((kind.__doc__ or "").strip().split("\n")[0].strip())
+    if match is None or match.group(1) != kind.__name__:
+        return fields
+    declared = [part.split() for part in match.group(2).split(",") if part.strip()]
+    if any(len(d) != 2 for d in declared) or tuple(d[1] for d in declared) != fields:
+        return fields
+    return tuple(name for type_, name in declared if type_.rstrip("?*") not in _SCALAR_TYPES)
 
 
 def _children(node: ast.AST) -> list:
     """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
-    the contexts (`Load`, `Store`), whose fields and those of names and numbers are not read."""
+    the contexts (`Load`, `Store`)."""
     kind = node.__class__
-    fields = _CHILD_FIELDS.get(kind)
+    fields = _WALKED_FIELDS.get(kind)
     if fields is None:
-        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _NO_CHILD_FIELDS)
+        fields = _WALKED_FIELDS[kind] = tuple(f for f in node_fields(kind) if f != "ctx")
     found = []
     for name in fields:
         value = getattr(node, name, None)
@@ -276,8 +335,11 @@ def _children(node: ast.AST) -> list:
 
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
-    generator: _walk and walk call this on every node of every file)."""
-    for name in node._fields:
+    generator: the parent and name searches call this on node after node)."""
+    fields = _NODE_FIELDS.get(node.__class__)
+    if fields is None:
+        fields = node_fields(node.__class__)
+    for name in fields:
         value = getattr(node, name, None)
         if value.__class__ is list:  # (a plain loop: extend with a generator costs more on short lists)
             for item in value:

@@ -21,6 +21,7 @@ from checker.module import (
     ModuleIndex,
     child_nodes,
     dotted_parts,
+    iter_walk,
     names_in,
     statements_in,
     walk,
@@ -68,7 +69,7 @@ def uses_torch(index: ModuleIndex) -> bool:
         return True
     if any(_torch_only_call(site.node) for site in index.calls):
         return True
-    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in ast.walk(index.tree))
+    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in iter_walk(index.tree))
 
 
 _TORCH_ONLY_METHODS = frozenset(
@@ -310,7 +311,7 @@ class TorchFacts:
             isinstance(outer, ast.If)
             and any(
                 isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and not self._every_one(n.right)
-                for n in ast.walk(outer.test)
+                for n in iter_walk(outer.test)
             )
             for outer in _path_in(loop.body, node) or ()
         )
@@ -509,7 +510,7 @@ def _counted_while(loop) -> int | None:
         and isinstance(n.value, ast.Constant)
         and n.value.value == 1
         for stmt in loop.body
-        for n in ast.walk(stmt)
+        for n in iter_walk(stmt)
     )
     if not raised:
         return None
@@ -622,7 +623,7 @@ def _configuration_test(test: ast.AST) -> bool:
     `num_gpus > 1`, `device_type == "cuda"`, `dist.get_rank() == 0`): the same answer every step."""
     inner = set()
     ends = []
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if _keyed_switch(node):
             ends.append(ast.Name(id=node.slice.value))
             inner.add(id(node.value))
@@ -634,7 +635,7 @@ def _configuration_test(test: ast.AST) -> bool:
         elif isinstance(node, ast.Call):
             inner.add(id(node.func))
             ends.append(node.func)
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
             ends.append(node)
     return bool(ends) and all(
@@ -651,7 +652,7 @@ def log_switch(test: ast.AST) -> bool:
     on every step, but what it holds runs only when the run turns its log on (DrQ-v2's metrics, `use_tb`
     off by default)."""
     inner, ends = set(), []
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.BinOp | ast.Call | ast.Lambda | ast.NamedExpr | ast.Starred):
             return False
         if isinstance(node, ast.Subscript):
@@ -661,7 +662,7 @@ def log_switch(test: ast.AST) -> bool:
             inner.update((id(node.value), id(node.slice)))
         elif isinstance(node, ast.Attribute):
             inner.add(id(node.value))
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
             ends.append(node.id if isinstance(node, ast.Name) else node.attr)
     return any(LOG_WORDS.search(e) for e in ends) and all(
@@ -721,8 +722,8 @@ def _accumulation(test: ast.AST) -> bool:
     return any(
         isinstance(n, ast.BinOp)
         and isinstance(n.op, ast.Mod)
-        and any("accum" in (base_name(m) or "").lower() for m in ast.walk(n.right))
-        for n in ast.walk(test)
+        and any("accum" in (base_name(m) or "").lower() for m in iter_walk(n.right))
+        for n in iter_walk(test)
     )
 
 
@@ -1151,9 +1152,9 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
     carried: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            targets = {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
             given = [*node.value.args, *(k.value for k in node.value.keywords)]
-            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
+            carried |= targets & {n.id for a in given for n in iter_walk(a) if isinstance(n, ast.Name)}
     if not carried:
         return None
     for node in nodes:
@@ -1162,7 +1163,7 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
         if (
             isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
-            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in iter_walk(node.value))
         ):
             return None
     return min(carried)
