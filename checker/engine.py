@@ -14,7 +14,7 @@ from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
 from checker.rules import Rule, all_rules
-from checker.rules.torch_common import is_torch_rule, uses_torch
+from checker.rules.torch_common import forget_facts, is_torch_rule, uses_torch
 from checker.testcode import is_test_path, is_test_place, is_unit_test
 
 _LINE_REF = re.compile(r"\bline (\d+)")
@@ -51,7 +51,10 @@ def run_rules(
     """Raw findings of every rule, and one line per rule that failed on this module (a checker bug).
     `keep`, if given, is called with the module's index after the rules ran (while their caches are warm)."""
     with collection_paused():  # (the index and the rules' caches are cycles of one module's life)
-        return _run_rules(tree, rules, implicit_imports, keep)
+        try:
+            return _run_rules(tree, rules, implicit_imports, keep)
+        finally:
+            forget_facts()  # (the module's facts die with its tree)
 
 
 def _run_rules(
@@ -88,15 +91,18 @@ def _mentions_tensorflow(index: ModuleIndex) -> bool:
 def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
     """Raw findings with `# noqa` lines dropped, one per (rule, line), columns in characters.
 
-    ast gives UTF-8 byte offsets; editors, ruff and SARIF count characters.
+    ast gives UTF-8 byte offsets; editors, ruff and SARIF count characters. The source is tokenized for its
+    `# noqa` comments only when a line with a finding says `noqa` (a comment holds its word on its line).
     """
-    noqa = noqa_lines(source)
+    if not raw:
+        return []
     lines = source.split("\n")
+    noqa = noqa_lines(source) if any("noqa" in _line(lines, r.line).lower() for r in raw) else {}
     kept: dict[tuple[str, int], RawFinding] = {}
     for r in sorted(raw, key=lambda r: (r.line, r.col)):
         if silenced(noqa.get(r.line), r.rule) or (r.rule, r.line) in kept:
             continue
-        text = lines[r.line - 1] if 0 < r.line <= len(lines) else ""
+        text = _line(lines, r.line)
         col = (
             len(text.encode("utf-8")[: r.col].decode("utf-8", errors="ignore"))
             if not text.isascii()
@@ -104,6 +110,11 @@ def _placed(raw: list[RawFinding], source: str) -> list[RawFinding]:
         )
         kept[(r.rule, r.line)] = replace(r, col=col)
     return list(kept.values())
+
+
+def _line(lines: list[str], number: int) -> str:
+    """Line `number` (1-based) of the source split at newlines; "" past its end."""
+    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:

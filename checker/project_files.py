@@ -12,6 +12,7 @@ re-exports is defined in one of its modules).
 
 from __future__ import annotations
 
+import functools
 import os
 
 
@@ -20,24 +21,37 @@ def module_paths(module: str, importer: str, level: int = 0) -> list[str]:
     (`level` dots) under the package folder `level - 1` above the importer's, else under the importer's
     folder and each folder above it; `a.b` is `a/b.py` or the package `a/b/__init__.py`. The package's
     own `__init__.py` for `from . import x` (module "")."""
-    folder = os.path.dirname(importer)
-    if level:
-        for _ in range(level - 1):
-            folder = os.path.dirname(folder)
-        roots = [folder]
-    else:
-        roots = []
-        while folder and folder not in roots:
-            roots.append(folder)
-            folder = os.path.dirname(folder)
+    roots = _roots(os.path.dirname(importer), level)
     rel = module.replace(".", os.sep)
     if not rel:
-        return [os.path.join(root, "__init__.py") for root in roots] if level else []
+        return [_joined(root, "__init__.py") for root in roots] if level else []
     return [
         path
         for root in roots
-        for path in (os.path.join(root, rel + ".py"), os.path.join(root, rel, "__init__.py"))
+        for path in (_joined(root, rel + ".py"), _joined(_joined(root, rel), "__init__.py"))
     ]
+
+
+@functools.lru_cache(maxsize=1024)
+def _roots(folder: str, level: int) -> tuple[str, ...]:
+    """The folders `module_paths` looks under, nearest first, for an importer in `folder` (the same for
+    every import of every module there: worked out once per folder)."""
+    if level:
+        for _ in range(level - 1):
+            folder = os.path.dirname(folder)
+        return (folder,)
+    roots: list[str] = []
+    while folder and folder not in roots:
+        roots.append(folder)
+        folder = os.path.dirname(folder)
+    return tuple(roots)
+
+
+def _joined(root: str, tail: str) -> str:
+    """`os.path.join(root, tail)`, without its checks for the usual case (a relative tail)."""
+    if tail.startswith(os.sep) or not root:
+        return os.path.join(root, tail)
+    return root + tail if root.endswith(os.sep) else root + os.sep + tail
 
 
 def module_file(module: str, importer: str, level: int, files: set[str]) -> str | None:

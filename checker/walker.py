@@ -10,10 +10,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
+from checker.gc_pause import collection_paused
 from checker.project import calls_across_modules, lift_trained_elsewhere, tf_module_facts
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
+from checker.torch_project.common import parsed_again
 
 SUFFIXES = (".py", ".ipynb")
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".ipynb_checkpoints", ".venv", "venv", ".tox"})
@@ -70,6 +72,7 @@ def check_file(
     sources: dict | None = None,
     known: dict | None = None,
     facts: dict | None = None,
+    indexes: dict | None = None,
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
 
@@ -77,9 +80,20 @@ def check_file(
     `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
     without reading or parsing the file again; `facts`, if given, receives what the TF rules worked out of
-    it (`tf_module_facts`) for checker/project.py. (Not its index: keeping every module's tree alive slows
-    the garbage collector down more than parsing again would.)
+    it (`tf_module_facts`) for checker/project.py. `indexes`, if given, receives the index of a module the
+    project passes are likely to parse again (`parsed_again`: one that trains), by its text. (Not every
+    module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
+
+    The cyclic garbage collector is paused for the whole file: its tree and index are freed by reference
+    counts before the collector is back on, so no collection ever walks them (torch-speed3: a pause around
+    the parse alone left each tree to the first collection after it, a fifth of the run's time).
     """
+    with collection_paused():
+        return _read_and_check(path, codes, data, sources, known, facts, indexes)
+
+
+def _read_and_check(path, codes, data, sources, known, facts, indexes) -> tuple[list[Finding], list[Skipped]]:
+    """`check_file`'s work, with the collector paused."""
     rules = _rules(codes)
     if data is None:
         try:
@@ -97,16 +111,65 @@ def check_file(
         return check_notebook(text, path, rules)
     if sources is not None:
         sources[path] = text
-    keep = None
-    if (known is not None and "DataLoader" in text) or facts is not None:
+    wants_facts = known is not None and "DataLoader" in text
+    kept = indexes is not None and parsed_again(text)
 
-        def keep(index):
-            if known is not None and "DataLoader" in text:
-                known[path] = module_facts(index)
-            if facts is not None:
-                facts[path] = tf_module_facts(index, text)
+    def keep(index):
+        if wants_facts:
+            known[path] = module_facts(index)
+        if facts is not None:
+            facts[path] = tf_module_facts(index, text)
+        if kept:
+            indexes[text] = index
 
-    return check_source(text, path, rules, keep)
+    return check_source(text, path, rules, keep if wants_facts or kept or facts is not None else None)
+
+
+def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, indexes: dict) -> list:
+    """`check_file`'s results for `files`, in their order, from a pool of `jobs` processes and this one: this
+    process reads every Python file (its text goes to `sources`) and checks the modules the project passes
+    will parse again (`parsed_again`) itself, keeping their indexes, while the pool checks the others and
+    sends their `module_facts` back. No module is then parsed twice for the project passes (once in a
+    worker, again here), as with one process."""
+    mine: dict[int, bytes] = {}
+    for at, path in enumerate(files):
+        text = _python_text(path)
+        if text is not None:
+            sources[path], data = text
+            if parsed_again(sources[path]):
+                mine[at] = data
+    rest = [path for at, path in enumerate(files) if at not in mine]
+    results: list = [None] * len(files)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pooled = pool.map(_pooled_check, rest, [codes] * len(rest), chunksize=16)  # (submitted at once)
+        for at, data in mine.items():
+            results[at] = check_file(files[at], codes, data, sources=sources, known=known, indexes=indexes)
+        pooled_at = (at for at in range(len(files)) if at not in mine)
+        for at, (found, skips, facts) in zip(pooled_at, pooled, strict=True):
+            results[at] = (found, skips)
+            known.update(facts)
+    return results
+
+
+def _python_text(path: str) -> tuple[str, bytes] | None:
+    """A .py file's text and bytes, as `check_file` reads them; None for a notebook, or a file that cannot be
+    read or decoded (its worker reports it)."""
+    if not path.endswith(".py"):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return decode_python(data), data
+    except (OSError, UnicodeDecodeError, LookupError, SyntaxError):
+        return None
+
+
+def _pooled_check(path: str, codes: tuple[str, ...] | None):
+    """`check_file` in a pool's worker, with the module's `module_facts` ({} or {path: facts}) for the project
+    pass in the main process, which then does not parse a DataLoader module again for them."""
+    known: dict = {}
+    found, skips = check_file(path, codes, known=known)
+    return found, skips, known
 
 
 def _rules(codes) -> list[Rule]:
@@ -121,8 +184,18 @@ def check_paths(
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
     pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
-    and another copies to the GPU: checker/torch_project/)."""
+    and another copies to the GPU: checker/torch_project/).
+
+    The cyclic garbage collector stays paused for the whole run: the indexes kept for the project passes
+    would otherwise be walked by collection after collection (as costly as parsing them again), and a run
+    makes next to no cyclic garbage (tests/test_checker_speed.py), so nothing piles up meanwhile."""
     projects = [list(iter_files([p], exclude)) for p in paths]
+    with collection_paused():
+        return _checked_paths(projects, rules, jobs)
+
+
+def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: int):
+    """`check_paths`'s work, with the collector paused."""
     files = [f for project in projects for f in project]
     count = len(files)
     codes = None if rules is None else tuple(r.code for r in rules)
@@ -133,22 +206,22 @@ def check_paths(
         found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
         findings.extend(found)
         skipped.extend(skips)
-    # texts and DataLoader facts read in this process, for the project pass (a pool's workers keep theirs)
+    # texts, DataLoader facts and kept indexes, for the project passes
     sources: dict = {}
     known: dict = {}
     facts: dict = {}
+    indexes: dict = {}
     if jobs > 1 and len(files) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(check_file, files, [codes] * len(files), chunksize=16)
-            for found, skips in results:
-                findings.extend(found)
-                skipped.extend(skips)
+        results = _pooled(files, codes, jobs, sources, known, indexes)
     else:
-        for path in files:
-            found, skips = check_file(path, codes, sources=sources, known=known, facts=facts)
-            findings.extend(found)
-            skipped.extend(skips)
+        results = [
+            check_file(path, codes, sources=sources, known=known, facts=facts, indexes=indexes)
+            for path in files
+        ]
+    for found, skips in results:
+        findings.extend(found)
+        skipped.extend(skips)
     findings = lift_trained_elsewhere(findings, projects, sources=sources, facts=facts)
     findings = calls_across_modules(findings, projects, codes, sources, facts)
-    findings = across_modules(findings, projects, codes, sources, known)
+    findings = across_modules(findings, projects, codes, sources, known, indexes)
     return sorted(findings, key=Finding.sort_key), skipped, count

@@ -1,8 +1,9 @@
 """checker/module.py: the walks the rules share."""
 
 import ast
+import inspect
 
-from checker.module import statements_in, walk
+from checker.module import child_nodes, iter_walk, names_in, node_fields, statements_in, walk
 
 _SOURCE = """
 def outer(x):
@@ -48,3 +49,52 @@ def test_statements_in_gives_walks_statements_in_walks_order():
 def test_walk_is_ast_walk_as_a_list():
     tree = ast.parse(_SOURCE)
     assert walk(tree) == list(ast.walk(tree))
+
+
+_EVERY_KIND = """
+import a.b as c
+from .x import (y as z, w)
+async def f(p, /, q: int = 1, *r, s, t=2, **u) -> "T":
+    global g
+    nonlocal_ = lambda v=3: v
+    async with h() as (i, j), k:
+        async for l in m:
+            yield from n
+    x = f"{p!r:>{q}} {s=}"
+    del x[1:2, ::3]
+    assert p, "q"
+    try:
+        raise ValueError from None
+    except* (TypeError, KeyError) as e:
+        pass
+    match p:
+        case {"k": 1, **rest} | [1, *others] if rest:
+            pass
+        case Point(x=0, y=b) | None | True:
+            pass
+        case str() as text:
+            print(text)
+    return {a: b for a, b in c if a} | {*d} or (e := not -f) @ g[h, ...] if i else j
+class K(B, metaclass=M):
+    @d.e(f)
+    def m(self): ...
+"""
+
+
+def test_the_walks_give_ast_walks_nodes_in_its_order():
+    """`walk`, `iter_walk` and `child_nodes` skip the fields an AST class declares as names, strings and
+    constants (`node_fields`): on every kind of node they give what `ast.walk` and `ast.iter_child_nodes`
+    give, in the same order."""
+    trees = [ast.parse(_SOURCE), ast.parse(_EVERY_KIND), ast.parse(inspect.getsource(ast))]
+    for tree in trees:
+        assert walk(tree) == list(ast.walk(tree)) == list(iter_walk(tree))
+        for node in walk(tree):
+            assert child_nodes(node, []) == list(ast.iter_child_nodes(node))
+    assert node_fields(ast.Name) == ("ctx",) and node_fields(ast.Constant) == ()
+    assert node_fields(ast.Call) == ("func", "args", "keywords")
+
+
+def test_names_in_is_every_name_under_a_node():
+    tree = ast.parse(_EVERY_KIND)
+    for node in walk(tree):
+        assert names_in(node) == {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -21,6 +21,7 @@ from checker.module import (
     ModuleIndex,
     child_nodes,
     dotted_parts,
+    iter_walk,
     names_in,
     statements_in,
     walk,
@@ -68,7 +69,7 @@ def uses_torch(index: ModuleIndex) -> bool:
         return True
     if any(_torch_only_call(site.node) for site in index.calls):
         return True
-    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in ast.walk(index.tree))
+    return any(isinstance(n, ast.Name) and n.id in _SNIPPET_NAMES for n in iter_walk(index.tree))
 
 
 _TORCH_ONLY_METHODS = frozenset(
@@ -116,9 +117,14 @@ class TorchFacts:
         only query or tidy it (`torch.cuda.empty_cache()`, `synchronize()`, `is_available()`)."""
         return any(self.index.resolver.call_name(c) not in _CUDA_QUERIES for c in self._device_calls())
 
+    @property
+    def cpu_names(self) -> set[str]:
+        """`_cpu_device_names`, found once per module (the key is shared with the rules that ask)."""
+        return self.loop_cache("cpu_names", None, lambda: _bound_to_cpu_only(self.index))
+
     def _device_calls(self) -> Iterator[ast.Call]:
         """The module's calls that go to a GPU, in index order, found lazily (callers stop at the first)."""
-        cpu = _cpu_device_names(self.index)
+        cpu = self.cpu_names
         return (site.node for site in self.index.calls if _moves_to_device(site.node, self.index, cpu))
 
     def parent_of(self, node: ast.AST) -> ast.AST | None:
@@ -181,6 +187,22 @@ class TorchFacts:
         return found
 
     @functools.cached_property
+    def _method_calls_on(self) -> dict[int, ast.Call]:
+        """id(call) -> the call of a method on its result, for `method_call_on`."""
+        found = {}
+        for site in self.index.calls:
+            func = site.node.func
+            if func.__class__ is ast.Attribute and func.value.__class__ is ast.Call:
+                found[id(func.value)] = site.node
+        return found
+
+    def method_call_on(self, call: ast.Call) -> ast.Call | None:
+        """The call of a method on the call's result (`model_func(dataset).to(device)`: the `.to(...)` call,
+        for `model_func(dataset)`), from one pass over the module's calls: what `parent_of` twice would say
+        (the result's attribute, then the call of it) without a search for parents."""
+        return self._method_calls_on.get(id(call))
+
+    @functools.cached_property
     def helpers(self) -> dict[int, ast.AST]:
         """id(call) -> the def it runs, for the calls in ``helper_calls``."""
         return {id(site.node): helper for site, helper in self.helper_calls}
@@ -214,7 +236,7 @@ class TorchFacts:
     @functools.cached_property
     def _moved_models(self) -> list[tuple[ast.AST | None, int, str]]:
         """(def or None, line, name) of each move of a model to a GPU, for `models_on_device`."""
-        cpu = _cpu_device_names(self.index)
+        cpu = self.cpu_names
         return [
             (site.function, site.node.lineno, base_name(site.node.func.value))
             for site in self.index.calls
@@ -289,7 +311,7 @@ class TorchFacts:
             isinstance(outer, ast.If)
             and any(
                 isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) and not self._every_one(n.right)
-                for n in ast.walk(outer.test)
+                for n in iter_walk(outer.test)
             )
             for outer in _path_in(loop.body, node) or ()
         )
@@ -310,7 +332,7 @@ class TorchFacts:
     def _bindings(self) -> collections.Counter:
         """How many times the module binds each name: assignments, loop targets, parameters."""
         found = collections.Counter()
-        for node in ast.walk(self.index.tree):
+        for node in walk(self.index.tree):
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 found[node.id] += 1
             elif isinstance(node, ast.arg):
@@ -488,7 +510,7 @@ def _counted_while(loop) -> int | None:
         and isinstance(n.value, ast.Constant)
         and n.value.value == 1
         for stmt in loop.body
-        for n in ast.walk(stmt)
+        for n in iter_walk(stmt)
     )
     if not raised:
         return None
@@ -601,7 +623,7 @@ def _configuration_test(test: ast.AST) -> bool:
     `num_gpus > 1`, `device_type == "cuda"`, `dist.get_rank() == 0`): the same answer every step."""
     inner = set()
     ends = []
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if _keyed_switch(node):
             ends.append(ast.Name(id=node.slice.value))
             inner.add(id(node.value))
@@ -613,7 +635,7 @@ def _configuration_test(test: ast.AST) -> bool:
         elif isinstance(node, ast.Call):
             inner.add(id(node.func))
             ends.append(node.func)
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
             ends.append(node)
     return bool(ends) and all(
@@ -630,7 +652,7 @@ def log_switch(test: ast.AST) -> bool:
     on every step, but what it holds runs only when the run turns its log on (DrQ-v2's metrics, `use_tb`
     off by default)."""
     inner, ends = set(), []
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.BinOp | ast.Call | ast.Lambda | ast.NamedExpr | ast.Starred):
             return False
         if isinstance(node, ast.Subscript):
@@ -640,7 +662,7 @@ def log_switch(test: ast.AST) -> bool:
             inner.update((id(node.value), id(node.slice)))
         elif isinstance(node, ast.Attribute):
             inner.add(id(node.value))
-    for node in ast.walk(test):
+    for node in iter_walk(test):
         if isinstance(node, ast.Name | ast.Attribute) and id(node) not in inner:
             ends.append(node.id if isinstance(node, ast.Name) else node.attr)
     return any(LOG_WORDS.search(e) for e in ends) and all(
@@ -700,8 +722,8 @@ def _accumulation(test: ast.AST) -> bool:
     return any(
         isinstance(n, ast.BinOp)
         and isinstance(n.op, ast.Mod)
-        and any("accum" in (base_name(m) or "").lower() for m in ast.walk(n.right))
-        for n in ast.walk(test)
+        and any("accum" in (base_name(m) or "").lower() for m in iter_walk(n.right))
+        for n in iter_walk(test)
     )
 
 
@@ -727,24 +749,33 @@ def _path_in(body: list[ast.stmt], node: ast.AST) -> list[ast.AST] | None:
     they may inside f-strings: the caller then walks the whole body)."""
     if not hasattr(node, "end_lineno"):
         return None
-    start, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+    span = ((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))
     path: list[ast.AST] = []
+    return path if _descend_to(body, node, span, path) else None
 
-    def descend(children) -> bool:
-        for child in children:
-            if child is node:
-                return True
-            if hasattr(child, "end_lineno") and not (
-                (child.lineno, child.col_offset) <= start and end <= (child.end_lineno, child.end_col_offset)
+
+def _descend_to(children, node: ast.AST, span, path: list[ast.AST]) -> bool:
+    """`_path_in`'s search below `children`, extending `path`. (A function of its own, not a closure: a
+    closure calling itself is a reference cycle, which would keep the statement alive until the cyclic
+    collector runs.)"""
+    start, end = span
+    line, end_line = start[0], end[0]
+    for child in children:
+        if child is node:
+            return True
+        if hasattr(child, "end_lineno"):
+            first, last = child.lineno, child.end_lineno
+            if first > line or last < end_line:
+                continue  # (the lines alone say the child's span does not hold the node's: most siblings)
+            if (first == line or last == end_line) and not (
+                (first, child.col_offset) <= start and end <= (last, child.end_col_offset)
             ):
                 continue
-            path.append(child)
-            if descend(ast.iter_child_nodes(child)):
-                return True
-            path.pop()
-        return False
-
-    return path if descend(body) else None
+        path.append(child)
+        if _descend_to(child_nodes(child, []), node, span, path):
+            return True
+        path.pop()
+    return False
 
 
 def _loop_body(loop) -> tuple[set[int], dict[int, ast.AST]]:
@@ -774,6 +805,14 @@ def facts(index: ModuleIndex) -> TorchFacts:
         _CACHE["facts"] = TorchFacts(index)
         _CACHE["index"] = index
     return _CACHE["facts"]
+
+
+def forget_facts(index: ModuleIndex | None = None) -> None:
+    """Drop the cached TorchFacts (of `index` only, when given): the engine calls this once a module's rules
+    ran, so the module is freed at once by reference counts, not kept alive until the next module is
+    checked; the project passes when they take up an index again (checker/torch_project/common.py)."""
+    if index is None or _CACHE["index"] is index:
+        _CACHE["index"] = _CACHE["facts"] = None
 
 
 def is_false(node) -> bool:
@@ -847,7 +886,12 @@ def _is_dtype_name(name: str) -> bool:
 
 def _cpu_device_names(index: ModuleIndex) -> set[str]:
     """Names bound only to the CPU (`device = torch.device("cpu")` or `device = "cpu"`, never to anything
-    else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook)."""
+    else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook). Found once per
+    module (`TorchFacts.cpu_names`)."""
+    return facts(index).cpu_names
+
+
+def _bound_to_cpu_only(index: ModuleIndex) -> set[str]:
     return {
         name
         for name, values in index.name_values.items()
@@ -1108,9 +1152,9 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
     carried: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            targets = {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
             given = [*node.value.args, *(k.value for k in node.value.keywords)]
-            carried |= targets & {n.id for a in given for n in ast.walk(a) if isinstance(n, ast.Name)}
+            carried |= targets & {n.id for a in given for n in iter_walk(a) if isinstance(n, ast.Name)}
     if not carried:
         return None
     for node in nodes:
@@ -1119,7 +1163,7 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
         if (
             isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
-            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in ast.walk(node.value))
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in iter_walk(node.value))
         ):
             return None
     return min(carried)

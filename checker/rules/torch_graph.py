@@ -1135,9 +1135,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
 def _builds_model(call: ast.Call, fx) -> bool:
     """The call's result goes straight to the device (`model = model_func(dataset).to(device)`, a factory
     handed in as a parameter, GraphCL's cross-validation): it builds a model, it runs none."""
-    parent = fx.parent_of(call)
-    above = fx.parent_of(parent) if isinstance(parent, ast.Attribute) and parent.value is call else None
-    return isinstance(above, ast.Call) and above.func is parent and is_device_move(above, fx.index)
+    above = fx.method_call_on(call)
+    return above is not None and is_device_move(above, fx.index)
 
 
 def _own_layer(receiver: str | None, site, fx) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, names_in, walk
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     HOST_READS,
@@ -385,7 +385,7 @@ class _EvalGraph:
             self.losses |= {n for n in names if "loss" in n.lower()}
 
     def _from_outputs(self, expr: ast.AST) -> bool:
-        return any(isinstance(n, ast.Name) and n.id in self.outputs for n in ast.walk(expr))
+        return any(isinstance(n, ast.Name) and n.id in self.outputs for n in iter_walk(expr))
 
     def _loss_of_model(self, call: ast.Call) -> bool:
         if not _is_loss_call(call, self.index):

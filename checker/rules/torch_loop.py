@@ -13,6 +13,7 @@ from checker.module import (
     FUNCTION_TYPES,
     ModuleIndex,
     dotted_parts,
+    iter_walk,
     names_in,
     sole_name_target,
     statements_in,
@@ -632,7 +633,7 @@ def _tensor_names(index: ModuleIndex) -> set[str]:
             or method_name(node.value) in _TENSOR_METHODS
         ):
             for target in node.targets:
-                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                names.update(n.id for n in iter_walk(target) if isinstance(n, ast.Name))
     return names - arrays
 
 
@@ -684,7 +685,7 @@ def _filled_tensor(loop, var: str, tensors: Callable[[], set[str]], index: Modul
     ):
         return None
     written, ranks = set(), set()
-    for node in (n for stmt in loop.body for n in ast.walk(stmt)):
+    for node in (n for stmt in loop.body for n in iter_walk(stmt)):
         if isinstance(node, ast.Assign | ast.AugAssign):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if not (isinstance(target, ast.Subscript) and var in names_in(target.slice)):
@@ -1770,7 +1771,7 @@ def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
         return False
 
     def make() -> bool:
-        returns = [r for r in ast.walk(method) if isinstance(r, ast.Return)]
+        returns = [r for r in iter_walk(method) if isinstance(r, ast.Return)]
         if not returns or any(r.value is None for r in returns):
             return False
         busy.add(id(method))
@@ -3046,7 +3047,7 @@ def _targets_of(stmt: ast.AST) -> set[str]:
         return set()
     # (only names stored: `dists[c, n] = ...` binds no `n`)
     return {
-        n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for t in targets for n in walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
 
 

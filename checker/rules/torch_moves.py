@@ -20,6 +20,7 @@ from checker.module import (
     ModuleIndex,
     bound_values,
     dotted_parts,
+    iter_walk,
     names_in,
     parameter_names,
     sole_name_target,
@@ -1885,7 +1886,7 @@ def _self_stores(methods: Mapping[str, ast.AST]) -> dict[str, list]:
     `self.x += 1` or `self.x, y = ...`, as value None) in the class's methods."""
     found: dict[str, list] = {}
     for method in methods.values():
-        for node in ast.walk(method):
+        for node in iter_walk(method):
             targets = (
                 node.targets
                 if isinstance(node, ast.Assign)

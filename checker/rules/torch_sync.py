@@ -18,6 +18,7 @@ from checker.module import (
     ModuleIndex,
     bound_values,
     dotted_parts,
+    iter_walk,
     names_in,
     parameter_names,
     sole_name_target,
@@ -115,10 +116,10 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
         # a loss the backed tensor is made from (`scaled = loss / accum; scaled.backward(); return loss`)
         backed |= {
             n.id
-            for node in ast.walk(helper)
+            for node in iter_walk(helper)
             if isinstance(node, ast.Assign)
             and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
-            for n in ast.walk(node.value)
+            for n in iter_walk(node.value)
             if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
         }
         if detached:  # (`return loss.data`, `return loss.detach()`: only these)
@@ -129,7 +130,7 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
             and node.value is not None
             and base_name(node.value) in backed
             and not returns_host_value(node, helper)
-            for node in ast.walk(helper)
+            for node in iter_walk(helper)
         )
 
     key = "returns_detached_loss" if detached else "returns_backed_loss"
@@ -554,7 +555,7 @@ def _logic_reads_host(loop, index: ModuleIndex) -> bool:
         if (
             isinstance(node, ast.If | ast.While)
             and node is not loop
-            and any(isinstance(c, ast.Call) and _sync_of(c, set()) for c in ast.walk(node.test))
+            and any(isinstance(c, ast.Call) and _sync_of(c, set()) for c in iter_walk(node.test))
             and not _divergence_check(node.test)
         ):
             return True
@@ -1286,7 +1287,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     for site, call in (
         (s, call)
         for s in sites
-        for call in ast.walk(s.node)  # (and calls in a comprehension: `{k: tonp(v) for ...}`)
+        for call in iter_walk(s.node)  # (and calls in a comprehension: `{k: tonp(v) for ...}`)
         if isinstance(call, ast.Call) and (call is s.node or id(call) not in direct)
     ):
         func = call.func
@@ -1319,7 +1320,7 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     found = set()
     iterated = []
     cpu = _cpu_names(index)
-    for node in ast.walk(loop):
+    for node in iter_walk(loop):
         if isinstance(node, ast.comprehension | ast.For):
             iterated.append(node)
         if not isinstance(node, ast.Assign):
@@ -1328,9 +1329,9 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
             continue  # (`embeds_loss = embeds.to(loss_device)`, a CPU device: the loss is computed there)
         if any(
             isinstance(n, ast.Call) and (is_model_name(model_called(n)) or is_device_move(n, index))
-            for n in ast.walk(node.value)
+            for n in iter_walk(node.value)
         ):
-            found |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            found |= {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
         if (  # (`loss = logs["loss"]`: the dict the loss is taken from holds the step's tensors)
             _loss_named(node.targets[0])
             and isinstance(node.value, ast.Subscript)
@@ -1392,7 +1393,7 @@ def parameter_reads(function, readers: frozenset[str] = frozenset()) -> bool:
     argument's confusion matrix is still a reader (benchmarking-gnns' `accuracy_SBM`)."""
     bindings: list = []
     loops = []  # (what the def's own loops run over)
-    for node in ast.walk(function):
+    for node in iter_walk(function):
         if isinstance(node, ast.While) or (isinstance(node, ast.Call) and method_name(node) == "backward"):
             return False
         if isinstance(node, ast.For):
@@ -1410,7 +1411,7 @@ def _from_parameters(function) -> set[str]:
     """The def's parameters (not `self`) and the names it binds from them, or from names bound so (three
     rounds: values made from values made from a parameter)."""
     bindings: list = []
-    for node in ast.walk(function):
+    for node in iter_walk(function):
         _binding(node, bindings)
     return _tainted(function, bindings)
 
@@ -1484,7 +1485,7 @@ def _nodes(value):
     """Every node under a statement's field (a node or a list of them)."""
     for item in value if isinstance(value, list) else [value]:
         if isinstance(item, ast.AST):
-            yield from ast.walk(item)
+            yield from iter_walk(item)
 
 
 def _parameter_read(node: ast.AST, tainted: set[str], readers: frozenset[str]) -> bool:
@@ -2153,7 +2154,7 @@ def _sums_into(inner, names: set[str]) -> bool:
         isinstance(node, ast.Assign | ast.AugAssign)
         and any(isinstance(t, ast.Name) and t.id in names for t in _targets(node))
         for stmt in inner.body
-        for node in ast.walk(stmt)
+        for node in iter_walk(stmt)
     )
 
 

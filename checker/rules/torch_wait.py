@@ -12,6 +12,7 @@ from checker.findings import RawFinding
 from checker.module import (
     FUNCTION_TYPES,
     ModuleIndex,
+    iter_walk,
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
@@ -186,7 +187,7 @@ def _clock_read(stmt: ast.stmt) -> bool:
     """The statement reads a clock (`reads_clock`'s calls), not in a def or class it defines."""
     if isinstance(stmt, (*FUNCTION_TYPES, ast.ClassDef)):
         return False
-    calls = [SimpleNamespace(node=n) for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    calls = [SimpleNamespace(node=n) for n in iter_walk(stmt) if isinstance(n, ast.Call)]
     return reads_clock(calls)
 
 

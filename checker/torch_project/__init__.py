@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from checker.findings import Finding
 from checker.gc_pause import collection_paused
-from checker.torch_project.common import project_texts
+from checker.torch_project.common import project_texts, reusing_indexes
 from checker.torch_project.factories import factories_across_modules
 from checker.torch_project.graph_callers import graph_callers_across_modules
 from checker.torch_project.loaders import loaders_across_modules, module_facts
@@ -45,12 +45,16 @@ def across_modules(
     codes=None,
     sources: dict | None = None,
     known: dict | None = None,
+    indexes: dict | None = None,
 ) -> list[Finding]:
     """`findings` with the PyTorch project passes run over each project in turn: DataLoaders (PP505),
     evaluation defs run under no_grad elsewhere (PP503), then factories (PP506), then host reads (PP501). `sources` (path -> text) and `known` (path ->
-    `module_facts`) hold what the per-module pass read and computed in this process, reused here."""
+    `module_facts`) hold what the per-module pass read and computed in this process, reused here, and
+    `indexes` (text -> index) the indexes it kept; the passes add the modules they parse to it, so that
+    each is parsed once (`reusing_indexes`)."""
     sources = {} if sources is None else sources
-    with collection_paused():  # (the passes' trees and indexes are freed by reference counts)
+    indexes = {} if indexes is None else indexes
+    with collection_paused(), reusing_indexes(indexes):  # (the trees are freed by reference counts)
         findings = loaders_across_modules(findings, projects, codes, sources, known)
         findings = graph_callers_across_modules(findings, projects, codes, sources)
         findings = factories_across_modules(findings, projects, codes, sources)

@@ -5,6 +5,8 @@ the import may name, the nearest; the file test is checker/project_files.py's `n
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import functools
 import os
 import re
@@ -14,7 +16,7 @@ from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex, import_of
 from checker.project_files import names_file
 from checker.rules import all_rules
-from checker.rules.torch_common import uses_torch
+from checker.rules.torch_common import forget_facts, uses_torch
 from checker.source import read_python
 from checker.testcode import is_test_path
 
@@ -35,13 +37,50 @@ def project_finding(path: str, raw, code: str) -> Finding:
 
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
-    use torch."""
+    use torch. Inside `reusing_indexes`, a text indexed before (by the per-module pass, or by an earlier
+    project pass) is not parsed again."""
+    known = _REUSED.get()
+    if known is not None and text in known:
+        index = known[text]
+        forget_facts(index)  # (each caller's rules start from fresh TorchFacts, as on a module just parsed)
+    else:
+        index = _parsed(text)
+        if known is not None:
+            known[text] = index
+    return index if index is not None and (not torch_only or uses_torch(index)) else None
+
+
+def _parsed(text: str) -> ModuleIndex | None:
     try:
         with collection_paused():
-            index = ModuleIndex.build(ast.parse(text))
+            return ModuleIndex.build(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return index if not torch_only or uses_torch(index) else None
+
+
+# The indexes `parse_index` answers from while the project passes run (module text -> its index, None for
+# a text that does not parse); set by `reusing_indexes`, for one `across_modules` call.
+_REUSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("reused_indexes", default=None)
+
+
+@contextlib.contextmanager
+def reusing_indexes(indexes: dict):
+    """Within the block, `parse_index` answers from `indexes` (module text -> index) and adds each text it
+    parses to it: the project passes parse a module once in all, and not at all when the per-module pass
+    kept its index (`parsed_again`). A text is its own key: a module's index is the parse of that text, so
+    an entry cannot go stale; the dict lives as long as the caller keeps it (one run)."""
+    token = _REUSED.set(indexes)
+    try:
+        yield
+    finally:
+        _REUSED.reset(token)
+
+
+def parsed_again(text: str) -> bool:
+    """The project passes are likely to parse this module again: its text trains (`TRAINS`), as the
+    modules whose loops the PP501 and PP506 passes check once more do. The per-module pass keeps the
+    index of such a module for them (checker/walker.py)."""
+    return TRAINS.search(text) is not None
 
 
 def project_texts(files: list[str], sources: dict) -> dict[str, str]:

@@ -158,6 +158,11 @@ _ROW_READ = re.compile(r"\w\[[^\]\n]*\][\w.\[\]()]*?\.(?:cpu|item|tolist)\(\)")
 _RANGE_LOOP = re.compile(r"\bfor\b[^\n]*\bin\s+range\(")
 
 
+def _reads_rows(text: str) -> bool:
+    """`_ROW_READ` finds a row read in the text (which then says `.cpu()`, `.item()` or `.tolist()`)."""
+    return any(w in text for w in (".cpu()", ".item()", ".tolist()")) and _ROW_READ.search(text) is not None
+
+
 def _rows_read_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     """(torch-fix50) PP509 findings that need two modules: a module-level def (`iou_on_batch(masks, pred)`,
     UCTransNet's metric helper) whose loop over the batch reads each row of a parameter to the host
@@ -167,7 +172,7 @@ def _rows_read_across_modules(texts: dict[str, str], findings: list[Finding]) ->
     kept."""
     helpers: dict[str, list[tuple[str]]] = {}
     for path, text in texts.items():
-        if "torch" not in text or not _ROW_READ.search(text) or file_is_silenced(text):
+        if "torch" not in text or not _reads_rows(text) or file_is_silenced(text):
             continue
         for owner, name, body in _def_bodies(text, moving=False):
             if owner is not None or name == "main" or TRAINS.search(body):

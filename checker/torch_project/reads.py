@@ -183,7 +183,7 @@ _MARGIN = re.compile(r"^\S", re.MULTILINE)
 _TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
 # (a def that steps, or loops while: a step or an evaluation, not a reader; its loops: `parameter_reads`)
 _NOT_READER = re.compile(r"\.backward\(|^\s+while\b", re.MULTILINE)
-_CALLED = re.compile(r"\b(\w+)\s*\(")  # (`\b`: no retry at each letter inside a word)
+_CALLED = re.compile(r"\b(\w++)\s*+\(")  # (`\b`, `++`: no retry inside a word, no backtracking)
 
 
 @functools.lru_cache(maxsize=512)
@@ -309,6 +309,8 @@ def _loading(users: dict[str, str], table: dict, texts: dict[str, str]) -> dict:
     from their text before any is parsed."""
     kept = {}
     for path, text in users.items():
+        if not any(n in text for n in table):  # (a called word is in the text: a substring search first)
+            continue
         names = _called_words(text) & table.keys()
         if not names:
             continue

@@ -1,0 +1,125 @@
+"""What ppcheck's speed-ups keep to: caches that never carry one module's answers into another, and a module's
+tree freed by reference counts once it is checked (no cycle holds it for the garbage collector)."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import shutil
+from pathlib import Path
+
+from checker import check_paths, check_source
+from checker.rules import torch_common
+from checker.torch_project.common import parse_index, reusing_indexes
+from checker.walker import check_file
+
+CASES = Path(__file__).parent / "torch_cases"
+# (a training loop whose reads, moves and guards send the rules through the parent and path searches)
+_POSITIVES = sorted(CASES.glob("pp5*_positive*.py"))
+
+
+def _found(source: str, path: str) -> list[tuple[str, int]]:
+    findings, skipped = check_source(source, path)
+    assert not skipped, skipped
+    return sorted((f.rule, f.line) for f in findings)
+
+
+def test_the_torch_facts_are_dropped_once_a_module_is_checked():
+    check_source(_POSITIVES[0].read_text(), "train.py")
+    assert torch_common._CACHE["index"] is None and torch_common._CACHE["facts"] is None
+
+
+def test_two_sources_at_one_path_give_their_own_findings():
+    first, second = _POSITIVES[0].read_text(), _POSITIVES[1].read_text()
+    alone = [_found(first, "a.py"), _found(second, "b.py")]
+    assert alone[0] != alone[1]
+    assert [_found(first, "train.py"), _found(second, "train.py")] == alone
+    assert [_found(second, "train.py"), _found(first, "train.py")] == alone[::-1]
+
+
+def test_checking_leaves_no_cycle_holding_a_tree(tmp_path):
+    """Every node of a checked module is freed by reference counts: a cycle reaching one (a closure that calls
+    itself and holds the nodes it searched) would keep it for the collector, whose walks over such trees were
+    a fifth of a run's time."""
+    paths = []
+    for n, case in enumerate(_POSITIVES[:40]):
+        paths.append(tmp_path / f"train_{n}.py")
+        paths[-1].write_text(case.read_text())
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for path in paths:
+            check_file(str(path))
+        gc.collect()
+        held = [o for o in gc.garbage if isinstance(o, ast.AST)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert held == []
+    assert gc.isenabled() == collecting  # (the pause around each file is lifted)
+
+
+PROJECTS = CASES / "projects"
+
+
+def _project_findings(root: Path) -> list[tuple[str, int, str]]:
+    findings, skipped, _ = check_paths([str(root)])
+    assert not skipped, skipped
+    return sorted((str(Path(f.path).relative_to(root)), f.line, f.rule) for f in findings)
+
+
+def test_a_project_checked_again_after_its_files_change_gives_the_new_findings(tmp_path):
+    """The indexes kept for the project passes live for one run: the same paths with other texts (a
+    project whose loop reads a loss through a helper, then the same files without that read) give each
+    text's own findings, in either order."""
+    root = tmp_path / "project"
+    runs = []
+    for name in ("reader_helper", "reader_helper_clean", "reader_helper"):
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(PROJECTS / name, root)
+        runs.append(_project_findings(root))
+    assert ("train.py", 25, "PP501") in runs[0]
+    assert runs[1] != runs[0] and runs[2] == runs[0]
+
+
+def test_parse_index_answers_from_the_kept_indexes_only_inside_the_block():
+    text = (CASES / "pp501_positive.py").read_text()
+    kept = {}
+    with reusing_indexes(kept):
+        first = parse_index(text)
+        assert kept == {text: first}
+        torch_common.facts(first)  # (a pass's rules ran on it)
+        assert parse_index(text) is first
+        assert torch_common._CACHE["index"] is None  # (the next caller starts from fresh facts)
+        assert parse_index("def broken(:\n") is None and "def broken(:\n" in kept
+    assert parse_index(text) is not first  # (outside the block: parsed again)
+    assert parse_index(text).tree.body[0].lineno == first.tree.body[0].lineno
+
+
+def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_only(tmp_path):
+    trains = tmp_path / "train.py"
+    trains.write_text(
+        "import torch\n\ndef step(model, x, opt):\n    model(x).sum().backward()\n    opt.step()\n"
+    )
+    plain = tmp_path / "layers.py"
+    plain.write_text("import torch\n\nclass Net(torch.nn.Module):\n    pass\n")
+    sources, indexes = {}, {}
+    for path in (trains, plain):
+        check_file(str(path), sources=sources, indexes=indexes)
+    assert list(indexes) == [sources[str(trains)]]
+    assert indexes[sources[str(trains)]].module_functions.keys() == {"step"}
+
+
+def test_a_pool_gives_what_one_process_gives(tmp_path):
+    """With --jobs 2 this process checks the modules that train (and keeps their indexes) while the pool
+    checks the others and sends their DataLoader facts back: the same findings and skipped files, in the
+    same order, as one process. (Projects whose modules train and make loaders, one file that does not
+    parse.)"""
+    for name in ("reader_helper", "held_loader", "stepped_methods", "factory"):
+        shutil.copytree(PROJECTS / name, tmp_path / name)
+    (tmp_path / "broken.py").write_text("import torch\ndef f(:\n")
+    one = check_paths([str(tmp_path)])
+    two = check_paths([str(tmp_path)], jobs=2)
+    assert one == two
+    assert one[1] and {f.rule for f in one[0]} >= {"PP501", "PP505", "PP506"}
