@@ -85,8 +85,8 @@ def check_file(
     module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
 
     The cyclic garbage collector is paused for the whole file: its tree and index are freed by reference
-    counts before the collector is back on, so no collection ever walks them (torch-speed3: a pause around
-    the parse alone left each tree to the first collection after it, a fifth of the run's time).
+    counts before the collector is back on, so no collection ever walks them (session 15's torch-speed: a
+    pause around the parse alone left each tree to the first collection after it, a fifth of the run's time).
     """
     with collection_paused():
         return _read_and_check(path, codes, data, sources, known, facts, indexes)

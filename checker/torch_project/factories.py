@@ -130,8 +130,9 @@ def _in_notebooks(files: list[str], name: str) -> bool:
         if path.endswith(".ipynb"):
             try:
                 with open(path, encoding="utf-8", errors="replace") as handle:
-                    if word.search(handle.read()):
-                        return True
+                    text = handle.read()
+                if name in text and word.search(text):  # (a substring search first: outputs run to MBs)
+                    return True
             except OSError:
                 continue
     return False
