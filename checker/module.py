@@ -231,22 +231,10 @@ def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
     search that may stop at its first match; `walk` lists them all)."""
     todo = [root]
     at = 0
-    fields_of = _NODE_FIELDS
-    node_type = ast.AST
     while at < len(todo):
         node = todo[at]
         at += 1
-        fields = fields_of.get(node.__class__)
-        if fields is None:
-            fields = node_fields(node.__class__)
-        for name in fields:
-            value = getattr(node, name, None)
-            if value.__class__ is list:
-                for item in value:
-                    if isinstance(item, node_type):
-                        todo.append(item)
-            elif isinstance(value, node_type):
-                todo.append(value)
+        child_nodes(node, todo)
         yield node
 
 
@@ -302,16 +290,7 @@ def _children(node: ast.AST) -> list:
     fields = _WALKED_FIELDS.get(kind)
     if fields is None:
         fields = _WALKED_FIELDS[kind] = tuple(f for f in node_fields(kind) if f != "ctx")
-    found = []
-    for name in fields:
-        value = getattr(node, name, None)
-        if value.__class__ is list:
-            for item in value:
-                if isinstance(item, ast.AST):
-                    found.append(item)
-        elif isinstance(value, ast.AST):
-            found.append(value)
-    return found
+    return _append_children(node, fields, [])
 
 
 def child_nodes(node: ast.AST, into: list) -> list:
@@ -320,6 +299,11 @@ def child_nodes(node: ast.AST, into: list) -> list:
     fields = _NODE_FIELDS.get(node.__class__)
     if fields is None:
         fields = node_fields(node.__class__)
+    return _append_children(node, fields, into)
+
+
+def _append_children(node: ast.AST, fields: tuple[str, ...], into: list) -> list:
+    """Append the nodes that `node`'s `fields` hold to `into`, in field order, and return it."""
     for name in fields:
         value = getattr(node, name, None)
         if value.__class__ is list:  # (a plain loop: extend with a generator costs more on short lists)
