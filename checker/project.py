@@ -29,7 +29,7 @@ from checker.datasets import (
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import import_word, module_file
+from checker.project_files import import_word, import_words, module_file
 from checker.rules import all_rules
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
@@ -57,7 +57,6 @@ from checker.testcode import is_test_path
 # A module whose text names neither cannot import TensorFlow (the resolver tracks these roots only), and one
 # that imports it has an import line naming it.
 _TF_WORDS = ("tensorflow", "keras")
-_IMPORTS_TF = re.compile(r"^[ \t]*(?:import|from)[ \t][^\n]*\b(?:tensorflow|keras)\b", re.MULTILINE)
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 # None since tf-calibrate14: PP201's top level is `medium` (tf-fix13), and PP202's lifted findings, as first
 # read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too few (under 20) to keep
@@ -159,7 +158,7 @@ class _Modules:
         line of its text names TensorFlow or Keras (`defs` reads only modules that import them), or when the
         rule code raises on it (the per-module pass then skipped the rule there with an internal error)."""
         text = self.text(path) or ""
-        if not any(word in text for word in _TF_WORDS) or not _IMPORTS_TF.search(text):
+        if not any(word in text for word in _TF_WORDS) or import_words(text).isdisjoint(_TF_WORDS):
             return ()
         if (index := self.index(path)) is None:
             return ()
@@ -603,10 +602,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
         text = modules.text(path) or ""
         names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
         if names:
-            imported = "\n".join(_IMPORT_LINES.findall(text))
-            names = {
-                n for n in names if any(_may_import(imported, e[0], e[2]) for e in defs[n] if e[0] != path)
-            }
+            names = {n for n in names if any(_may_import(text, e[0], e[2]) for e in defs[n] if e[0] != path)}
         if not names or (index := modules.index(path)) is None:
             continue
         for site in index.calls:
@@ -643,19 +639,11 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                         yield _project_finding(defined_in, line, col, rule, message, "low")
 
 
-_IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
-
-
-def _may_import(imported: str, defined_in: str, found) -> bool:
-    """A text sieve before a module is parsed: its import lines (`imported`) name the module defining
+def _may_import(text: str, defined_in: str, found) -> bool:
+    """A text sieve before a module is parsed: its import lines (`import_words`) name the module defining
     `found` (`from utils import utils_fit`, `import extractor`) or the def or its class (`from extractor
     import Extractor`), as any call `_runs_def_of` accepts needs."""
-    return _may_import_any(imported, (import_word(defined_in), found.owner or found.name))
-
-
-def _may_import_any(imported: str, words) -> bool:
-    """One of `words` is a word of the import lines `imported`."""
-    return any(word in imported and re.search(rf"\b{re.escape(word)}\b", imported) for word in words)
+    return not import_words(text).isdisjoint((import_word(defined_in), found.owner or found.name))
 
 
 def _runs_few_times(loops) -> bool:
@@ -679,7 +667,7 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
         text = modules.text(path) or ""
         if ".predict" not in text or any(word in text for word in _TF_WORDS) or "import" not in text:
             continue
-        if not _may_import_any("\n".join(_IMPORT_LINES.findall(text)), words):
+        if import_words(text).isdisjoint(words):
             continue
         if not _PREDICTS_ON_A_MODEL.search(text):
             continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)

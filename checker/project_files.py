@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
 
 def module_paths(module: str, importer: str, level: int = 0) -> list[str]:
@@ -80,3 +81,24 @@ def import_word(path: str) -> str:
     (`from models import resnet` loads `models/resnet.py`; `import models` loads `models/__init__.py`)."""
     name = os.path.basename(path)[: -len(".py")]
     return os.path.basename(os.path.dirname(path)) if name == "__init__" else name
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+
+
+def import_lines(text: str) -> str:
+    """The text's import statements (`from utils import mixup_data`, `import models.resnet as r`), one per
+    line: what a text sieve reads before any module is parsed."""
+    return "\n".join(_IMPORT_LINE.findall(text))
+
+
+_IMPORT_WORD = re.compile(r"\w+")
+
+
+@functools.lru_cache(maxsize=512)
+def import_words(text: str) -> frozenset[str]:
+    """The words of the text's import statements (`import_lines`): a module whose file is `utils/validation.py`
+    can be imported only by a text whose import lines name `validation` (`from utils.validation import f`,
+    `from utils import validation`, `import validation`, or the first line of `from .validation import (`);
+    a sieve before any module is parsed (the parsed imports settle it)."""
+    return frozenset(_IMPORT_WORD.findall(import_lines(text)))

@@ -136,15 +136,6 @@ def callee_owner(callee: str) -> str:
     return callee.partition(".")[0]
 
 
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
-
-
-def import_lines(text: str) -> str:
-    """The text's import statements (`from utils import mixup_data`, `import models.resnet as r`), one per
-    line: what a text sieve reads before any module is parsed."""
-    return "\n".join(_IMPORT_LINE.findall(text))
-
-
 _FROM_ALIAS = re.compile(r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*\(?([^)\n]*\bas\b[^)\n]*)", re.MULTILINE)
 _AS = re.compile(r"\b(\w+)\s+as\s+(\w+)")
 
@@ -225,15 +216,3 @@ def imported_entries(index: ModuleIndex, name: str, user: str, entries: list) ->
     shared = {e[0]: len(os.path.commonpath([e[0], user])) for e in named}
     best = max(shared.values())
     return [e for e in named if shared[e[0]] == best]
-
-
-_IMPORT_WORD = re.compile(r"\w+")
-
-
-@functools.lru_cache(maxsize=512)
-def import_words(text: str) -> frozenset[str]:
-    """The words of the text's import statements (`import_lines`): a module whose file is `utils/validation.py`
-    can be imported only by a text whose import lines name `validation` (`from utils.validation import f`,
-    `from utils import validation`, `import validation`, or the first line of `from .validation import (`);
-    a sieve before any module is parsed (the parsed imports settle it)."""
-    return frozenset(_IMPORT_WORD.findall(import_lines(text)))

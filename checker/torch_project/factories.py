@@ -18,7 +18,7 @@ import re
 from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import import_word
+from checker.project_files import import_lines, import_word
 from checker.rules.torch_common import facts, lowered_on_toys
 from checker.rules.torch_loop import (
     _device_history,
@@ -37,7 +37,6 @@ from checker.torch_project.common import (
     MOVES,
     TRAINS,
     checked_texts,
-    import_lines,
     importers,
     parse_index,
     project_finding,

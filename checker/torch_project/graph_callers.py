@@ -18,9 +18,9 @@ import re
 
 from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
-from checker.project_files import import_word
+from checker.project_files import import_word, import_words
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.torch_project.common import import_words, imported_entries, parse_index, project_texts
+from checker.torch_project.common import imported_entries, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
 # method names too common to tell one class's from another's by the name alone

@@ -15,7 +15,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
-from checker.project_files import import_word, module_paths
+from checker.project_files import import_word, import_words, module_paths
 from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
 from checker.rules.torch_sync import (
     _cpu_loader_loop,
@@ -39,7 +39,6 @@ from checker.torch_project.common import (
     TRAINS,
     checked_texts,
     import_aliases,
-    import_lines,
     importers,
     parse_index,
     project_finding,
@@ -126,7 +125,7 @@ def _imported_by(path: str, modules: set[str], texts: dict[str, str]) -> bool:
     `self.optimizer.step()`). Their import lines are searched for the file's word before any is resolved."""
     word = import_word(path)
     return any(
-        word in _WORD.findall(import_lines(texts[p])) and path in _imported_paths(texts[p], p)
+        word in import_words(texts[p]) and path in _imported_paths(texts[p], p)
         for p in modules
         if p != path and word in texts[p]
     )
@@ -482,7 +481,7 @@ def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Fi
     stems = {import_word(p) for p in candidates}
     by_import = collections.defaultdict(list)  # (the placing modules by the words of their import lines)
     for p in placing if candidates else ():
-        for word in stems.intersection(_WORD.findall(import_lines(texts[p]))):
+        for word in stems.intersection(import_words(texts[p])):
             by_import[word].append(p)
     inheriting = _inheriting(candidates, set(placing), texts)
     if not by_import and not inheriting:
