@@ -13,7 +13,7 @@ from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
-from checker.rules import Rule, all_rules
+from checker.rules import Rule, all_rules, finding
 from checker.rules.torch_common import forget_facts, is_torch_rule, uses_torch
 from checker.testcode import is_test_path, is_test_place, is_unit_test
 
@@ -118,10 +118,7 @@ def _line(lines: list[str], number: int) -> str:
 
 
 def _finding(r: RawFinding, path: str, line: int, message: str, cell: int | None = None) -> Finding:
-    rule = all_rules()[r.rule]
-    return Finding(
-        path, line, r.col + 1, r.rule, message, rule.root_cause, cell, r.confidence or rule.confidence
-    )
+    return finding(path, line, r.col, r.rule, message, r.confidence, cell)
 
 
 def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | None = None, keep=None):

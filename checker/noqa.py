@@ -38,3 +38,8 @@ def noqa_lines(source: str) -> dict[int, frozenset[str]]:
 
 def silenced(codes: frozenset[str] | None, rule: str) -> bool:
     return codes is not None and (codes is ALL or rule in codes)
+
+
+def silenced_at(source: str, line: int, rule: str) -> bool:
+    """A `# noqa` on `line` of the source silences `rule` (for one finding; `noqa_lines` once for many)."""
+    return silenced(noqa_lines(source).get(line), rule)

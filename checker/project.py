@@ -28,9 +28,9 @@ from checker.datasets import (
 )
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
-from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
-from checker.rules import all_rules
+from checker.rules import finding
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
     PipelineFacts,
@@ -572,10 +572,10 @@ def calls_across_modules(
     made = {(f.path, f.line, f.rule) for f in findings}
     added: list[Finding] = []
     for files in projects:
-        for finding in _loop_calls_across(files, modules, wanted):
-            if (finding.path, finding.line, finding.rule) not in made:
-                made.add((finding.path, finding.line, finding.rule))
-                added.append(finding)
+        for found in _loop_calls_across(files, modules, wanted):
+            if (found.path, found.line, found.rule) not in made:
+                made.add((found.path, found.line, found.rule))
+                added.append(found)
     return findings + added
 
 
@@ -616,7 +616,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 if rule == "PP301":
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
                     if raw is not None and _kept(modules.text(path), raw.line, rule):
-                        yield _project_finding(path, raw.line, raw.col, rule, raw.message, raw.confidence)
+                        yield finding(path, raw.line, raw.col, rule, raw.message, raw.confidence)
                     continue
                 loop = site.loops[-1]
                 if not isinstance(loop, ast.For | ast.AsyncFor | ast.While) or _runs_few_times(site.loops):
@@ -628,7 +628,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                     for maker in found.makers:
                         if _kept(modules.text(defined_in), maker.line, rule):
                             message = maker.message(found.name, f", which {caller}")
-                            yield _project_finding(defined_in, maker.line, maker.col, rule, message, "low")
+                            yield finding(defined_in, maker.line, maker.col, rule, message, "low")
                     continue
                 for line, col, op in found.ops:
                     if _kept(modules.text(defined_in), line, rule):
@@ -636,7 +636,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                             f"`{op}` adds a node to the graph on every call of `{found.name}`, which runs the "
                             f"session and which {caller}; create it once"
                         )
-                        yield _project_finding(defined_in, line, col, rule, message, "low")
+                        yield finding(defined_in, line, col, rule, message, "low")
 
 
 def _may_import(text: str, defined_in: str, found) -> bool:
@@ -681,7 +681,7 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
             continue
         for raw in raws:
             if _kept(text, raw.line, "PP301"):
-                yield _project_finding(path, raw.line, raw.col, "PP301", raw.message, "low")
+                yield finding(path, raw.line, raw.col, "PP301", raw.message, "low")
 
 
 def _imports_tf_module(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> bool:
@@ -750,11 +750,4 @@ def _module_is(name: str, index: ModuleIndex, path: str, defined_in: str, inside
 
 def _kept(text: str | None, line: int, rule: str) -> bool:
     """A finding of `rule` at `line` of the text is not silenced by a `# noqa` there or in the file."""
-    if text is None or file_is_silenced(text):
-        return False
-    return not silenced(noqa_lines(text).get(line), rule)
-
-
-def _project_finding(path: str, line: int, col: int, rule: str, message: str, confidence) -> Finding:
-    code = all_rules()[rule]
-    return Finding(path, line, col + 1, rule, message, code.root_cause, None, confidence or code.confidence)
+    return text is not None and not file_is_silenced(text) and not silenced_at(text, line, rule)

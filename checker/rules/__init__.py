@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from checker.findings import RawFinding
+from checker.findings import Finding, RawFinding
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,21 @@ def all_rules() -> dict[str, Rule]:
     )
 
     return dict(sorted(RULES.items()))
+
+
+def finding(
+    path: str,
+    line: int,
+    col: int,
+    code: str,
+    message: str,
+    confidence: str | None = None,
+    cell: int | None = None,
+) -> Finding:
+    """A finding of rule `code`: `col` 0-based as rules report it, the rule's root cause, and the rule's own
+    confidence when the finding names none."""
+    rule = all_rules()[code]
+    return Finding(path, line, col + 1, code, message, rule.root_cause, cell, confidence or rule.confidence)
 
 
 def select_rules(select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[Rule]:

@@ -15,7 +15,7 @@ from checker.findings import Finding
 from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex, import_of
 from checker.project_files import names_file
-from checker.rules import all_rules
+from checker.rules import finding
 from checker.rules.torch_common import forget_facts, uses_torch
 from checker.source import read_python
 from checker.testcode import is_test_path
@@ -30,9 +30,7 @@ TRAINS = re.compile(r"\.backward\(|\.step\(")
 def project_finding(path: str, raw, code: str) -> Finding:
     """A rule's raw finding (its line, 0-based column, message, confidence) as a finding of `code` at
     `path`, at the rule's own confidence when the raw one names none."""
-    rule = all_rules()[code]
-    confidence = raw.confidence or rule.confidence
-    return Finding(path, raw.line, raw.col + 1, code, raw.message, rule.root_cause, None, confidence)
+    return finding(path, raw.line, raw.col, code, raw.message, raw.confidence)
 
 
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:

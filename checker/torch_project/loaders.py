@@ -16,9 +16,9 @@ import re
 
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
-from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import module_file, names_file
-from checker.rules import all_rules
+from checker.rules import finding
 from checker.rules.torch_common import does_nothing, uses_torch
 from checker.rules.torch_data import (
     batches_handed_out,
@@ -178,17 +178,16 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     made, handoffs = _made_elsewhere(texts, makers, handoffs)
     trained = made | _used_elsewhere(texts, handoffs) | _held_elsewhere(texts, held)
     trained |= _copied_elsewhere(texts, batches) | _method_made_elsewhere(texts, methods)
-    rule = all_rules()[LOADER_RULE]
     found = []
     named = {}
     for path, line, col, name in sorted(trained):
         named.setdefault((path, line, col), name)  # one finding a loader, whatever the names it goes by
     for (path, line, col), name in named.items():
-        if silenced(noqa_lines(texts[path]).get(line), LOADER_RULE):
+        if silenced_at(texts[path], line, LOADER_RULE):
             continue
         message = pinned_memory_message(name)
         level = "medium" if (line, col) in little.get(path, ()) else "high"  # (torch-calibrate31)
-        found.append(Finding(path, line, col + 1, LOADER_RULE, message, rule.root_cause, None, level))
+        found.append(finding(path, line, col, LOADER_RULE, message, level))
     return found
 
 

@@ -14,7 +14,7 @@ import re
 
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex
-from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
 from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
 from checker.rules.torch_sync import (
@@ -670,7 +670,7 @@ def _step_called_reads(
 
 def _finding_at(path: str, line: int, col: int, message: str, text: str) -> Finding | None:
     """A medium PP501 finding at the line unless a `noqa` there silences it."""
-    if silenced(noqa_lines(text).get(line), _READ_RULE):
+    if silenced_at(text, line, _READ_RULE):
         return None
     return project_finding(path, RawFinding(_READ_RULE, line, col, message, confidence="medium"), _READ_RULE)
 
