@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import re
+from dataclasses import dataclass
 
 from checker.datasets import (
     TRAIN_METHODS,
@@ -25,17 +27,37 @@ from checker.datasets import (
     parent_map,
 )
 from checker.findings import Finding
-from checker.module import ModuleIndex
-from checker.project_files import module_file
+from checker.module import ModuleIndex, import_of
+from checker.noqa import file_is_silenced, noqa_lines, silenced
+from checker.project_files import import_word, module_file
+from checker.rules import all_rules
+from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
+    PipelineFacts,
     imported_code_does_image_work,
     imported_map_code,
     names_image_work,
+    pipeline_facts,
     unfed_image_pipelines,
     untrained_image_maps,
 )
+from checker.rules.function import Factory, per_call_factories
+from checker.rules.graph import OpBuilder, per_call_op_builders
+from checker.rules.keras import (
+    MODEL_LIKE,
+    Predictor,
+    instance_class,
+    per_sample_predictors,
+    predictor_call_finding,
+    predicts_per_sample,
+)
 from checker.source import read_python
+from checker.testcode import is_test_path
 
+# A module whose text names neither cannot import TensorFlow (the resolver tracks these roots only), and one
+# that imports it has an import line naming it.
+_TF_WORDS = ("tensorflow", "keras")
+_IMPORTS_TF = re.compile(r"^[ \t]*(?:import|from)[ \t][^\n]*\b(?:tensorflow|keras)\b", re.MULTILINE)
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
 # None since tf-calibrate14: PP201's top level is `medium` (tf-fix13), and PP202's lifted findings, as first
 # read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too few (under 20) to keep
@@ -48,14 +70,103 @@ LOWERED_RULES = frozenset({"PP201", "PP202"})
 _TRAINING_STEPS = TRAIN_METHODS | {"fit", "fit_generator"}
 
 
+@dataclass(frozen=True)
+class ModuleFacts:
+    """What the project pass reads of a module that the per-module pass worked out already (tf-fix30), so
+    that it neither parses the module nor runs the dataset flow again: its pipelines' PipelineFacts, its
+    defs that predict one sample per call (`predictors`), those that make a tf.function per call
+    (`factories`) and those that build graph ops and run the session per call (`op_builders`); None for
+    what that pass did not work out."""
+
+    pipelines: PipelineFacts | None
+    predictors: tuple[Predictor, ...] | None
+    factories: tuple[Factory, ...] | None
+    op_builders: tuple[OpBuilder, ...] | None
+
+
+def tf_module_facts(index: ModuleIndex, text: str) -> ModuleFacts:
+    """The module's ModuleFacts, from what the rules that ran on `index` left on it (the factories are
+    worked out here, for a module whose text names tf.function)."""
+    predictors = getattr(index, "_predictors", None)
+    tensorflow = index.resolver.uses_tensorflow
+    return ModuleFacts(
+        pipeline_facts(index),
+        tuple(predictors.values()) if predictors is not None else None if tensorflow else (),
+        tuple(per_call_factories(index).values()) if tensorflow and "function" in text else (),
+        tuple(per_call_op_builders(index).values()) if tensorflow and ".run(" in text else (),
+    )
+
+
 class _Modules:
     """The project's files as text and as trees, each read and parsed at most once: from the texts the
-    per-module pass already read (`sources`), else from disk with the module's coding line."""
+    per-module pass already read (`sources`), else from disk with the module's coding line; and what that
+    pass worked out of a module (`facts`: path -> ModuleFacts), else worked out again from a new index."""
 
-    def __init__(self, sources: dict[str, str] | None) -> None:
+    def __init__(self, sources: dict[str, str] | None, facts: dict[str, ModuleFacts] | None = None) -> None:
         self._texts: dict[str, str | None] = dict(sources or {})
         self._trees: dict[str, ast.Module | None] = {}
         self._indexes: dict[str, ModuleIndex | None] = {}
+        self._facts: dict[str, ModuleFacts] = dict(facts or {})
+
+    def _pipelines(self, path: str) -> PipelineFacts | None:
+        facts = self._facts.get(path)
+        return None if facts is None else facts.pipelines
+
+    def untrained_maps(self, path: str) -> set | frozenset:
+        """untrained_image_maps of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines(path)
+        if facts is not None and facts.untrained is not None:
+            return facts.untrained
+        return set() if (index := self.index(path)) is None else untrained_image_maps(index)
+
+    def imported_maps(self, path: str) -> dict:
+        """imported_map_code of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines(path)
+        if facts is not None and facts.imported is not None:
+            return facts.imported
+        return {} if (index := self.index(path)) is None else imported_map_code(index)
+
+    def unfed_pipelines(self, path: str) -> set | frozenset:
+        """unfed_image_pipelines of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines(path)
+        if facts is not None and facts.unfed is not None:
+            return facts.unfed
+        return set() if (index := self.index(path)) is None else unfed_image_pipelines(index)
+
+    def predictors(self, path: str) -> tuple[Predictor, ...]:
+        """per_sample_predictors of the module at `path`."""
+        facts = self._facts.get(path)
+        if facts is not None and facts.predictors is not None:
+            return facts.predictors
+        return self._worked_out(path, per_sample_predictors)
+
+    def factories(self, path: str) -> tuple[Factory, ...]:
+        """per_call_factories of the module at `path`."""
+        facts = self._facts.get(path)
+        if facts is not None and facts.factories is not None:
+            return facts.factories
+        return self._worked_out(path, per_call_factories)
+
+    def op_builders(self, path: str) -> tuple[OpBuilder, ...]:
+        """per_call_op_builders of the module at `path`."""
+        facts = self._facts.get(path)
+        if facts is not None and facts.op_builders is not None:
+            return facts.op_builders
+        return self._worked_out(path, per_call_op_builders)
+
+    def _worked_out(self, path: str, defs) -> tuple:
+        """The values of `defs(index)` for the module at `path`; none when it does not parse, when no import
+        line of its text names TensorFlow or Keras (`defs` reads only modules that import them), or when the
+        rule code raises on it (the per-module pass then skipped the rule there with an internal error)."""
+        text = self.text(path) or ""
+        if not any(word in text for word in _TF_WORDS) or not _IMPORTS_TF.search(text):
+            return ()
+        if (index := self.index(path)) is None:
+            return ()
+        try:
+            return tuple(defs(index).values())
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+            return ()
 
     def text(self, path: str) -> str | None:
         if path not in self._texts:
@@ -166,14 +277,16 @@ def lift_trained_elsewhere(
     projects: list[list[str]],
     rules: frozenset[str] = LIFTED_RULES,
     sources: dict[str, str] | None = None,
+    facts: dict[str, ModuleFacts] | None = None,
 ) -> list[Finding]:
     """`findings` with the `medium` findings of `rules` on pipelines a module of the same project (the files
     of one PATH argument) trains on made `high`, and the `medium` findings in defs the project never uses
     made `low`. Only Python files are read for the training calls (a notebook is a module of its own).
     `rules` other than LIFTED_RULES measure the evidence (bench/bench_tf_evidence.py); `sources` holds the
-    texts the per-module pass read (path -> text), so that they are not read again."""
+    texts the per-module pass read (path -> text), so that they are not read again, and `facts` what it
+    worked out of them (path -> ModuleFacts), so that the dataset flow does not run again."""
     lifted = findings
-    modules = _Modules(sources)
+    modules = _Modules(sources, facts)
     for files in projects:
         lifted = _read_imported_maps(lifted, files, modules)
         lifted = _trained_elsewhere(lifted, files, modules)
@@ -200,9 +313,7 @@ def _trained_elsewhere(findings: list[Finding], files: list[str], modules: _Modu
             at_path.setdefault(f.path, []).append(f)
     wanted: set[int] = set()
     for path, found in at_path.items():
-        if (index := modules.index(path)) is None:
-            continue
-        untrained = untrained_image_maps(index)
+        untrained = modules.untrained_maps(path)
         wanted.update(id(f) for f in found if (f.line, f.column - 1) in untrained)
     if not wanted:
         return findings
@@ -228,9 +339,8 @@ def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules)
             path, found, files, modules
         ):
             continue  # (text tests that spare the dataset flow of the modules that cannot be lifted)
-        if (index := modules.index(path)) is not None:
-            unfed = unfed_image_pipelines(index)
-            wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
+        unfed = modules.unfed_pipelines(path)
+        wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
     if not wanted:
         return findings
     return _lift_in(findings, files, frozenset({"PP203"}), modules, wanted, "medium", in_loops=True)
@@ -259,9 +369,9 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
             at_path.setdefault(f.path, []).append(f)
     raised: set[int] = set()
     for path, found in at_path.items():
-        if "import" not in (modules.text(path) or "") or (index := modules.index(path)) is None:
+        if "import" not in (modules.text(path) or ""):
             continue
-        sources = imported_map_code(index)
+        sources = modules.imported_maps(path)
         for f in found:
             if (source := sources.get((f.line, f.column - 1))) is None:
                 continue
@@ -435,3 +545,228 @@ def _lift_in(
         if slots is None or slot is None or slot in slots:
             chosen.add(id(f))
     return [dataclasses.replace(f, confidence=to) if id(f) in chosen else f for f in findings]
+
+
+def calls_across_modules(
+    findings: list[Finding],
+    projects: list[list[str]],
+    codes: tuple[str, ...] | None = None,
+    sources: dict[str, str] | None = None,
+    facts: dict[str, ModuleFacts] | None = None,
+) -> list[Finding]:
+    """`findings` with PP301, PP401 and PP101 added where a loop of one module runs, once per iteration, a def
+    that it imports from another module of the project (tf-fix30): a def that predicts one sample per call
+    (PP301 at the call, as `predictor_call_finding` judges it: reading 22's `features = model.extract(image)`
+    over every frame, reading 21's `model.predict_point_by_point(x_split)` over every test window, both in
+    scripts that import no TensorFlow); one that makes a tf.function per call (PP401 where the def makes
+    it: reading 22's `fit_one_epoch`, which builds a new `@tf.function` train step for every epoch train.py
+    runs); one that runs the session and builds graph ops per call (PP101 at each op: reading 18's policy
+    whose `calc_action` a rollout loop of another module runs every environment step). Loops that run once
+    or a few literal times are left alone for PP101 and PP401. Also PP301 in a module that imports no
+    TensorFlow but gets its model from a module of the project that does (`_predicts_without_tensorflow`).
+    All `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources` and
+    `facts` as lift_trained_elsewhere takes them."""
+    wanted = {rule for rule in ("PP101", "PP301", "PP401") if codes is None or rule in codes}
+    if not wanted:
+        return findings
+    modules = _Modules(sources, facts)
+    made = {(f.path, f.line, f.rule) for f in findings}
+    added: list[Finding] = []
+    for files in projects:
+        for finding in _loop_calls_across(files, modules, wanted):
+            if (finding.path, finding.line, finding.rule) not in made:
+                made.add((finding.path, finding.line, finding.rule))
+                added.append(finding)
+    return findings + added
+
+
+def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
+    python = [p for p in files if p.endswith(".py") and not is_test_path(p)]
+    if "PP301" in wanted:
+        yield from _predicts_without_tensorflow(python, modules, set(files))
+    defs: dict[str, list[tuple[str, str, Predictor | Factory]]] = {}
+    for path in python:
+        text = modules.text(path) or ""
+        if "PP301" in wanted and ".predict" in text and "def " in text:
+            for predictor in modules.predictors(path):
+                defs.setdefault(predictor.name, []).append((path, "PP301", predictor))
+        if "PP401" in wanted and "function" in text and "def " in text:
+            for factory in modules.factories(path):
+                defs.setdefault(factory.name, []).append((path, "PP401", factory))
+        if "PP101" in wanted and ".run(" in text and "def " in text:
+            for builder in modules.op_builders(path):
+                defs.setdefault(builder.name, []).append((path, "PP101", builder))
+    if not defs:
+        return
+    inside = set(files)
+    for path in python:
+        text = modules.text(path) or ""
+        names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
+        if names:
+            imported = "\n".join(_IMPORT_LINES.findall(text))
+            names = {
+                n for n in names if any(_may_import(imported, e[0], e[2]) for e in defs[n] if e[0] != path)
+            }
+        if not names or (index := modules.index(path)) is None:
+            continue
+        for site in index.calls:
+            func = site.node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if not site.loops or name not in names:
+                continue
+            for defined_in, rule, found in defs[name]:
+                if defined_in == path or not _runs_def_of(site.node, index, path, defined_in, found, inside):
+                    continue
+                if rule == "PP301":
+                    raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
+                    if raw is not None and _kept(modules.text(path), raw.line, rule):
+                        yield _project_finding(path, raw.line, raw.col, rule, raw.message, raw.confidence)
+                    continue
+                loop = site.loops[-1]
+                if not isinstance(loop, ast.For | ast.AsyncFor | ast.While) or _runs_few_times(site.loops):
+                    continue
+                if per_device_loop(loop, index):
+                    continue  # (one copy per replica, built once)
+                caller = f"{os.path.basename(path)} calls in the loop at line {loop.lineno}"
+                if rule == "PP401":
+                    for maker in found.makers:
+                        if _kept(modules.text(defined_in), maker.line, rule):
+                            message = maker.message(found.name, f", which {caller}")
+                            yield _project_finding(defined_in, maker.line, maker.col, rule, message, "low")
+                    continue
+                for line, col, op in found.ops:
+                    if _kept(modules.text(defined_in), line, rule):
+                        message = (
+                            f"`{op}` adds a node to the graph on every call of `{found.name}`, which runs the "
+                            f"session and which {caller}; create it once"
+                        )
+                        yield _project_finding(defined_in, line, col, rule, message, "low")
+
+
+_IMPORT_LINES = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+
+
+def _may_import(imported: str, defined_in: str, found) -> bool:
+    """A text sieve before a module is parsed: its import lines (`imported`) name the module defining
+    `found` (`from utils import utils_fit`, `import extractor`) or the def or its class (`from extractor
+    import Extractor`), as any call `_runs_def_of` accepts needs."""
+    return _may_import_any(imported, (import_word(defined_in), found.owner or found.name))
+
+
+def _may_import_any(imported: str, words) -> bool:
+    """One of `words` is a word of the import lines `imported`."""
+    return any(word in imported and re.search(rf"\b{re.escape(word)}\b", imported) for word in words)
+
+
+def _runs_few_times(loops) -> bool:
+    """The innermost loop ends in `break` (it runs once) or runs at most a few literal times."""
+    return (len(loops) == 1 and runs_once(loops[-1])) or few_iterations(loops[-1])
+
+
+# `model.predict(`, `self.generator.predict(`: a predict on a receiver PP301 takes for a model (MODEL_LIKE)
+_PREDICTS_ON_A_MODEL = re.compile(rf"(?i)(?:{'|'.join(MODEL_LIKE)})\w*\s*\.\s*predict")
+
+
+def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: set[str]):
+    """PP301 (low) in a module that imports neither TensorFlow nor Keras, so that no TF rule ran on it, but
+    imports a module of the project that does, where its model comes from (reading 19's sliding-window
+    segmentation and test-WAV loops, whose model arrives as a parameter; reading 18's driving log predicted
+    row by row with a model of a local module): PP301 as in a TF module, `low` since no reading has measured
+    it."""
+    # (what an import of a module of the project that names TensorFlow or Keras ends with)
+    words = {import_word(p) for p in python if any(w in (modules.text(p) or "") for w in _TF_WORDS)}
+    for path in python if words else ():
+        text = modules.text(path) or ""
+        if ".predict" not in text or any(word in text for word in _TF_WORDS) or "import" not in text:
+            continue
+        if not _may_import_any("\n".join(_IMPORT_LINES.findall(text)), words):
+            continue
+        if not _PREDICTS_ON_A_MODEL.search(text):
+            continue  # (PP301 asks for a receiver named like a model when the module binds no Keras model)
+        if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
+            continue
+        if not _imports_tf_module(index, path, modules, inside):
+            continue
+        try:
+            raws = list(predicts_per_sample(index))
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+            continue
+        for raw in raws:
+            if _kept(text, raw.line, "PP301"):
+                yield _project_finding(path, raw.line, raw.col, "PP301", raw.message, "low")
+
+
+def _imports_tf_module(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> bool:
+    """The module imports a module of the project whose text names TensorFlow or Keras."""
+    for node in index.imports:
+        level = getattr(node, "level", 0) or 0
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [
+                f"{node.module}.{a.name}" if node.module else a.name for a in node.names
+            ]
+        else:
+            names = [a.name for a in node.names]
+        for name in names:
+            found = module_file(name, path, level, inside)
+            if (
+                found is not None
+                and found != path
+                and any(w in (modules.text(found) or "") for w in _TF_WORDS)
+            ):
+                return True
+    return False
+
+
+def _runs_def_of(
+    call: ast.Call, index: ModuleIndex, path: str, defined_in: str, found, inside: set[str]
+) -> bool:
+    """The call, in the module at `path`, runs the def `found` of the module at `defined_in`: a function
+    imported from it by name (`from utils.utils_fit import fit_one_epoch`) or called on it as a module
+    (`utils_fit.fit_one_epoch(...)`), or a method called on an object the module binds only to instances of
+    its class imported from there (`model = Extractor()` after `from extractor import Extractor`)."""
+    func = call.func
+    if found.owner is None:
+        if isinstance(func, ast.Name):
+            return _imported_from(func.id, found.name, index, path, defined_in, inside)
+        return isinstance(func.value, ast.Name) and _module_is(func.value.id, index, path, defined_in, inside)
+    cls = instance_class(func.value, index) if isinstance(func, ast.Attribute) else None
+    if cls is None:
+        return False
+    module, _, name = cls.rpartition(".")
+    if name != found.owner:
+        return False
+    if not module:
+        return _imported_from(name, found.owner, index, path, defined_in, inside)
+    return "." not in module and _module_is(module, index, path, defined_in, inside)
+
+
+def _imported_from(name: str, original: str, index: ModuleIndex, path: str, defined_in: str, inside) -> bool:
+    """`from module import original as name`, where the module is the file at `defined_in`."""
+    found = import_of(name, index)
+    return (
+        found is not None
+        and found[2] == original
+        and module_file(found[1], path, found[0], inside) == defined_in
+    )
+
+
+def _module_is(name: str, index: ModuleIndex, path: str, defined_in: str, inside) -> bool:
+    """The name is the module at `defined_in` as the module at `path` imports it (`import utils_fit`, `from
+    utils import utils_fit`, `import utils.utils_fit as fit`)."""
+    found = import_of(name, index, whole_module=True)
+    if found is None:
+        return False
+    level, parent, last = found
+    return module_file(f"{parent}.{last}" if parent else last, path, level, inside) == defined_in
+
+
+def _kept(text: str | None, line: int, rule: str) -> bool:
+    """A finding of `rule` at `line` of the text is not silenced by a `# noqa` there or in the file."""
+    if text is None or file_is_silenced(text):
+        return False
+    return not silenced(noqa_lines(text).get(line), rule)
+
+
+def _project_finding(path: str, line: int, col: int, rule: str, message: str, confidence) -> Finding:
+    code = all_rules()[rule]
+    return Finding(path, line, col + 1, rule, message, code.root_cause, None, confidence or code.confidence)

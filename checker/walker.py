@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.gc_pause import collection_paused
-from checker.project import lift_trained_elsewhere
+from checker.project import calls_across_modules, lift_trained_elsewhere, tf_module_facts
 from checker.rules import Rule, all_rules
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
@@ -71,6 +71,7 @@ def check_file(
     data: bytes | None = None,
     sources: dict | None = None,
     known: dict | None = None,
+    facts: dict | None = None,
     indexes: dict | None = None,
 ) -> tuple[list[Finding], list[Skipped]]:
     """Read one file (bytes, never opened for writing) and check it with the rules named by `codes`.
@@ -78,7 +79,8 @@ def check_file(
     `data` is the file's content when it was read already (standard input, checked as a .py file).
     `sources` and `known`, if given, receive a Python file's text and (for a module that mentions
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
-    without reading or parsing the file again. `indexes`, if given, receives the index of a module the
+    without reading or parsing the file again; `facts`, if given, receives what the TF rules worked out of
+    it (`tf_module_facts`) for checker/project.py. `indexes`, if given, receives the index of a module the
     project passes are likely to parse again (`parsed_again`: one that trains), by its text. (Not every
     module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
 
@@ -87,10 +89,10 @@ def check_file(
     pause around the parse alone left each tree to the first collection after it, a fifth of the run's time).
     """
     with collection_paused():
-        return _read_and_check(path, codes, data, sources, known, indexes)
+        return _read_and_check(path, codes, data, sources, known, facts, indexes)
 
 
-def _read_and_check(path, codes, data, sources, known, indexes) -> tuple[list[Finding], list[Skipped]]:
+def _read_and_check(path, codes, data, sources, known, facts, indexes) -> tuple[list[Finding], list[Skipped]]:
     """`check_file`'s work, with the collector paused."""
     rules = _rules(codes)
     if data is None:
@@ -109,16 +111,18 @@ def _read_and_check(path, codes, data, sources, known, indexes) -> tuple[list[Fi
         return check_notebook(text, path, rules)
     if sources is not None:
         sources[path] = text
-    facts = known is not None and "DataLoader" in text
+    wants_facts = known is not None and "DataLoader" in text
     kept = indexes is not None and parsed_again(text)
 
     def keep(index):
-        if facts:
+        if wants_facts:
             known[path] = module_facts(index)
+        if facts is not None:
+            facts[path] = tf_module_facts(index, text)
         if kept:
             indexes[text] = index
 
-    return check_source(text, path, rules, keep if facts or kept else None)
+    return check_source(text, path, rules, keep if wants_facts or kept or facts is not None else None)
 
 
 def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, indexes: dict) -> list:
@@ -139,7 +143,7 @@ def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, inde
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pooled = pool.map(_pooled_check, rest, [codes] * len(rest), chunksize=16)  # (submitted at once)
         for at, data in mine.items():
-            results[at] = check_file(files[at], codes, data, sources, known, indexes)
+            results[at] = check_file(files[at], codes, data, sources=sources, known=known, indexes=indexes)
         pooled_at = (at for at in range(len(files)) if at not in mine)
         for at, (found, skips, facts) in zip(pooled_at, pooled, strict=True):
             results[at] = (found, skips)
@@ -205,14 +209,19 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
     # texts, DataLoader facts and kept indexes, for the project passes
     sources: dict = {}
     known: dict = {}
+    facts: dict = {}
     indexes: dict = {}
     if jobs > 1 and len(files) > 1:
         results = _pooled(files, codes, jobs, sources, known, indexes)
     else:
-        results = [check_file(path, codes, sources=sources, known=known, indexes=indexes) for path in files]
+        results = [
+            check_file(path, codes, sources=sources, known=known, facts=facts, indexes=indexes)
+            for path in files
+        ]
     for found, skips in results:
         findings.extend(found)
         skipped.extend(skips)
-    findings = lift_trained_elsewhere(findings, projects, sources=sources)
+    findings = lift_trained_elsewhere(findings, projects, sources=sources, facts=facts)
+    findings = calls_across_modules(findings, projects, codes, sources, facts)
     findings = across_modules(findings, projects, codes, sources, known, indexes)
     return sorted(findings, key=Finding.sort_key), skipped, count

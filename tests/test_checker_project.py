@@ -10,8 +10,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from checker import check_paths
+from checker import check_paths, project
 from checker.project import LIFTED_RULES, lift_trained_elsewhere
+from checker.rules import all_rules
 from checker.walker import iter_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ppcheck" / "project"
@@ -199,3 +200,109 @@ def test_a_per_sample_predict_in_a_method_nothing_calls_is_medium(tmp_path):
     main = folder / "main.py"
     main.write_text(main.read_text(encoding="utf-8") + 'print(synth.evaluate(load_rows("test.csv")))\n')
     assert pp301(folder) == [("synth.py", 23, "high")]
+
+
+def test_the_project_pass_reuses_what_the_module_pass_worked_out(tmp_path, monkeypatch):
+    """tf-fix30: checked in one process, the project pass reads what the per-module pass worked out of each
+    module's pipelines (`pipeline_facts`: the maps and pipelines another module's training may raise) and
+    runs no dataset flow again; its findings are those of a run in a pool, whose workers keep nothing, so
+    that the pass works them out again."""
+    folders = [str(copied(tmp_path, name)) for name in ("frames", "loaders", "imported")]
+    pooled, _, _ = check_paths(folders, jobs=2)
+
+    def again(index):
+        raise AssertionError("the dataset flow ran again in the project pass")
+
+    for name in ("untrained_image_maps", "unfed_image_pipelines", "imported_map_code"):
+        monkeypatch.setattr(project, name, again)
+    alone, _, _ = check_paths(folders)
+    assert alone == pooled
+    assert {(Path(f.path).name, f.rule, f.confidence) for f in alone} >= {
+        ("frames.py", "PP203", "medium"),
+        ("dataset.py", "PP202", "medium"),
+    }
+
+
+def _found(folder: Path, rule: str) -> list[tuple[str, int, str]]:
+    findings, _, _ = check_paths([str(folder)])
+    return [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == rule]
+
+
+def test_a_per_sample_method_another_module_loops_over_is_low(tmp_path):
+    """tf-fix30, reading 22's video classifier: `Extractor.extract` loads one frame, makes it a batch of one
+    (`np.expand_dims`, then `preprocess_input`) and predicts it; extract_features.py, which imports no
+    TensorFlow, calls it for every frame of every clip. PP301 at the call, `low` (a shape no reading has
+    measured). Extracting a clip's frames in one predict has none."""
+    assert _found(copied(tmp_path, "extractor"), "PP301") == [("extract_features.py", 18, "low")]
+    assert _found(copied(tmp_path, "extractor_ok"), "PP301") == []
+
+
+def test_a_wrapper_given_one_window_per_iteration_is_low(tmp_path):
+    """tf-fix30, reading 21's solar forecaster: run.py reshapes each test window to a batch of one and hands
+    it to `model.predict_point_by_point`, which predicts what it is given; run.py imports no Keras. PP301 at
+    the call, `low`. Forecasting the whole test set in one call has none."""
+    assert _found(copied(tmp_path, "forecast"), "PP301") == [("run.py", 20, "low")]
+    assert _found(copied(tmp_path, "forecast_ok"), "PP301") == []
+
+
+def test_a_tf_function_made_per_epoch_by_another_modules_loop_is_low(tmp_path):
+    """tf-fix30, reading 22's Siamese trainer: `fit_one_epoch`, which train.py calls for every epoch, makes
+    its train step with a factory that defines a new `@tf.function` on every call, so the step is traced
+    every epoch. PP401 at the factory call, `low` (as a factory called in a loop of its own module is).
+    Made once in train.py and handed in, there is none."""
+    assert _found(copied(tmp_path, "epochs"), "PP401") == [("utils_fit.py", 21, "low")]
+    assert _found(copied(tmp_path, "epochs_ok"), "PP401") == []
+
+
+def test_a_module_without_tensorflow_whose_model_comes_from_the_project_is_checked_for_pp301(tmp_path):
+    """tf-fix30, reading 19's sliding-window segmentation: predicting.py imports neither TensorFlow nor
+    Keras (its model comes from the project's model.py), so no TF rule ran on it; its window-by-window
+    predict is PP301 at `low`. Alone, without the model's module, it is not TF code; windows stacked into
+    one predict have none."""
+    folder = copied(tmp_path, "windows")
+    assert _found(folder, "PP301") == [("predicting.py", 16, "low")]
+    assert _found(folder / "predicting.py", "PP301") == []
+    assert _found(copied(tmp_path, "windows_ok"), "PP301") == []
+
+
+def test_a_noqa_silences_a_finding_of_the_project_pass(tmp_path):
+    folder = copied(tmp_path, "forecast")
+    run = folder / "run.py"
+    run.write_text(
+        run.read_text(encoding="utf-8").replace(
+            "model.predict_point_by_point(window)", "model.predict_point_by_point(window)  # noqa: PP301"
+        ),
+        encoding="utf-8",
+    )
+    assert _found(folder, "PP301") == []
+
+
+def test_the_project_pass_follows_the_chosen_rules(tmp_path):
+    findings, _, _ = check_paths([str(copied(tmp_path, "epochs"))], [all_rules()["PP301"]])
+    assert findings == []
+
+
+def test_ops_a_def_builds_per_call_for_another_modules_loop_are_low(tmp_path):
+    """tf-fix30, reading 18's policy-gradient agents: `calc_action` runs the session and builds `tf.exp`,
+    `tf.multinomial` and `tf.reshape` on every call, and rollout.py calls it for every environment step:
+    PP101 at each op, `low`. Ops built once in `__init__` and only run per call are none."""
+    assert _found(copied(tmp_path, "rollout"), "PP101") == [
+        ("binary_mlp.py", 15, "low"),
+        ("binary_mlp.py", 16, "low"),
+        ("binary_mlp.py", 17, "low"),
+    ]
+    assert _found(copied(tmp_path, "rollout_ok"), "PP101") == []
+
+
+def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):
+    """A def that builds its ops in a new graph (`with tf.Graph().as_default():`) starts afresh on every
+    call, so another module's loop calling it grows nothing (th13's GAN evaluation per checkpoint)."""
+    folder = copied(tmp_path, "rollout")
+    policy = folder / "policies" / "binary_mlp.py"
+    text = policy.read_text(encoding="utf-8").replace(
+        "        logits = self.sess.run(self.logits, feed_dict={self.obs: [observation]})\n",
+        "        logits = self.sess.run(self.logits, feed_dict={self.obs: [observation]})\n"
+        "        tf.reset_default_graph()\n",
+    )
+    policy.write_text(text, encoding="utf-8")
+    assert _found(folder, "PP101") == []

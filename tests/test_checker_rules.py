@@ -2770,3 +2770,177 @@ class Trainer:
         ("PP202", 11, "high"),
         ("PP203", 12, "medium"),
     ]
+
+
+# ---------------------------------------------------------------- tf-fix30: recall of readings 21 and 22
+
+
+def test_pp301_a_one_sample_batch_kept_by_preprocess_input():
+    """`x = np.expand_dims(x, axis=0)` then `x = preprocess_input(x)` (the keras.applications idiom) is
+    still a batch of one: the loop over a folder's images is PP301 at the rule's level (tf-fix30). The
+    stacked folder is not."""
+    src = """
+import os
+import numpy as np
+from tensorflow.keras.applications.resnet50 import ResNet50, preprocess_input
+from tensorflow.keras.preprocessing import image
+
+model = ResNet50(weights="imagenet")
+rows = []
+for name in sorted(os.listdir("test_images")):
+    img = image.load_img(os.path.join("test_images", name), target_size=(224, 224))
+    x = image.img_to_array(img)
+    x = np.expand_dims(x, axis=0)
+    x = preprocess_input(x)
+    rows.append((name, model.predict(x)[0].argmax()))
+"""
+    assert sure(src, "PP301") == [(14, "high")]
+    batched = """
+import os
+import numpy as np
+from tensorflow.keras.applications.resnet50 import ResNet50, preprocess_input
+from tensorflow.keras.preprocessing import image
+
+model = ResNet50(weights="imagenet")
+names = sorted(os.listdir("test_images"))
+x = np.stack([image.img_to_array(image.load_img(os.path.join("test_images", n), target_size=(224, 224))) for n in names])
+x = preprocess_input(x)
+rows = list(zip(names, model.predict(x, batch_size=32).argmax(axis=1)))
+"""
+    assert sure(batched, "PP301") == []
+
+
+def test_pp301_a_method_predicting_one_sample_called_in_a_loop_of_its_module():
+    """tf-fix30: a loop of the module calls a method that makes one sample a batch and predicts it (a
+    handwriting web view predicting each segmented character): PP301 at the call, `low`. A method that
+    predicts a batch is no such def; one that also decodes step by step (Tacotron's `_predict`, reading
+    21: one encoder call, then a decoder loop) is none either."""
+    src = """
+import numpy as np
+from tensorflow.keras.models import load_model
+
+
+class Reader:
+    def __init__(self, path):
+        self.model = load_model(path)
+
+    def read_char(self, crop):
+        x = crop.reshape(1, 28, 28, 1) / 255.0
+        return int(np.argmax(self.model.predict(x)))
+
+    def read_line(self, crops):
+        return "".join(chr(65 + self.read_char(c)) for c in crops)
+
+    def read_page(self, lines):
+        text = []
+        for crops in lines:
+            for crop in crops:
+                text.append(self.read_char(crop))
+        return text
+"""
+    assert sure(src, "PP301") == [(15, "low"), (21, "low")]
+    decoding = """
+import numpy as np
+from tensorflow.keras.models import load_model
+
+
+class Synthesizer:
+    def __init__(self, encoder_path, decoder_path):
+        self.encoder = load_model(encoder_path)
+        self.decoder = load_model(decoder_path)
+
+    def synthesize(self, phrase, max_iter=1000):
+        encoded = self.encoder.predict(np.array([phrase]))
+        frames = np.zeros((1, 1, 80))
+        for _ in range(max_iter):
+            frame = self.decoder.predict([encoded, frames])
+            frames = np.concatenate([frames, frame[:, -1:]], axis=1)
+        return frames[0]
+
+    def speak(self, phrases):
+        return [self.synthesize(p) for p in phrases]
+"""
+    assert sure(decoding, "PP301") == []
+
+
+def test_pp301_a_predict_in_a_lambda_is_no_internal_error():
+    """A predict on one sample in a lambda bound to a name (not mapped over anything) stopped PP301 with an
+    internal error (`runs_per_call` read the lambda's name); it is no finding (tf-fix30)."""
+    src = """
+import numpy as np
+from tensorflow import keras
+
+model = keras.models.load_model("model.h5")
+score = lambda x: model.predict(np.expand_dims(x, 0))[0]
+print(score(np.zeros(10)))
+"""
+    assert sure(src, "PP301") == []
+
+
+def test_pp401_a_factory_run_by_a_def_the_loop_calls():
+    """tf-fix30: the epoch loop calls `fit_one_epoch`, which gets its train step from a factory defining a
+    new `@tf.function` on every call: PP401 `low` at the factory call (bubbliiiing's trainers). A loop in a
+    `@tf.function`'s body runs once, while tracing, and a loop placing each iteration on a device of its own
+    builds one copy per device: none there."""
+    src = """
+import tensorflow as tf
+
+
+def get_train_step_fn():
+    @tf.function
+    def train_step(x, y, net, optimizer):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(net(x, training=True) - y))
+        optimizer.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+        return loss
+
+    return train_step
+
+
+def fit_one_epoch(net, optimizer, gen):
+    train_step = get_train_step_fn()
+    for x, y in gen:
+        train_step(x, y, net, optimizer)
+
+
+def train(net, optimizer, gen, epochs):
+    for epoch in range(epochs):
+        fit_one_epoch(net, optimizer, gen)
+"""
+    assert sure(src, "PP401") == [(17, "low")]
+    traced = src.replace(
+        "def train(net, optimizer, gen, epochs):\n    for epoch",
+        "@tf.function\ndef train(net, optimizer, gen, epochs):\n    for epoch",
+    )
+    assert sure(traced, "PP401") == []
+    towers = src.replace(
+        "    for epoch in range(epochs):\n        fit_one_epoch(net, optimizer, gen)",
+        "    for i in range(epochs):\n        with tf.device(f'/gpu:{i}'):\n            fit_one_epoch(net, optimizer, gen)",
+    )
+    assert towers != src and sure(towers, "PP401") == []  # one per device, built once (lingvo's replicas)
+
+
+def test_pp403_a_training_helper_not_named_for_a_step():
+    """tf-fix30, reading 21's seq2seq trainer: the loop calls `train(model, data, optimizer)`, which runs
+    the step and returns `.numpy()` values the loop only prints every 100 steps: PP403 (the rule's `low`).
+    Returning the tensors is none."""
+    src = """
+import tensorflow as tf
+
+
+def train(model, data, optimizer):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(model(data["posts"]) - data["responses"])
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss.numpy()
+
+
+def main(model, batches, optimizer):
+    for step, data in enumerate(batches):
+        loss = train(model, data, optimizer)
+        if step % 100 == 0:
+            print(step, loss)
+"""
+    assert sure(src, "PP403") == [(10, "low")]
+    assert sure(src.replace("return loss.numpy()", "return loss"), "PP403") == []

@@ -479,7 +479,7 @@ class Module(torch.nn.Module):
         return self.loss(batch, self.draw(batch))
 
     def draw(self, batch):
-        return torch.randint(10, size=(batch.size(0),)).to(batch.device)
+        return torch.randint(10, size=(batch.size(0),)).to(self.device)
 
 
 for epoch in range(100):

@@ -106,3 +106,15 @@ def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
         ("layers.py", 27): "medium",
         ("layers.py", 38): "high",
     }
+
+
+def test_reads_in_defs_a_training_loop_runs_from_elsewhere_are_medium(tmp_path):
+    """torch-fix57: a def reading on the host that a training loop of another class or module runs every
+    step (an instance's `process`, a subclass's `_compute_loss`, a helper's helper) is reported in the def,
+    at medium, naming the loop; the clean twin (called every N steps, read under a logging switch, a loop
+    with no training step) stays silent."""
+    root = Path(shutil.copytree(PROJECTS / "step_called", tmp_path / "step_called"))
+    findings, _, _ = check_paths([str(root)])
+    reads = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501")
+    assert reads == [("base.py", 33, "medium"), ("models.py", 17, "medium"), ("pod.py", 15, "medium")]
+    assert all("runs on every step" in f.message for f in findings if f.rule == "PP501")

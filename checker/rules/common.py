@@ -157,3 +157,23 @@ def tests_missing(test) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr":
             return True
     return False
+
+
+def per_device_loop(loop, index: ModuleIndex) -> bool:
+    """The loop places each iteration on a device of its own (`with tf.device(replica_device):` in its
+    body): one copy of a graph or input per replica or tower, built once, on purpose (tf-fix30: lingvo's
+    input built once per replica, read wrong twice as a tf.function made per iteration)."""
+    return any(
+        isinstance(node, ast.With) and any(_places_on_device(item.context_expr, index) for item in node.items)
+        for node in ast.walk(loop)
+    )
+
+
+def _places_on_device(expr: ast.AST, index: ModuleIndex) -> bool:
+    """`tf.device(...)`, also through a module re-exporting TensorFlow (`import lingvo.compat as tf`)."""
+    if not isinstance(expr, ast.Call):
+        return False
+    func = expr.func
+    return index.resolver.call_name(expr) == "tensorflow.device" or (
+        isinstance(func, ast.Attribute) and func.attr == "device" and isinstance(func.value, ast.Name)
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from checker.datasets import (
     ONE_PASS,
@@ -543,7 +544,10 @@ def _map_before_batch_confidence(kind: str, looked_at: bool, trained: bool) -> s
     (tf-calibrate15, as first read over readings 10-15: right 14 times in 16; the same parse on other
     pipelines 15 in 26, 2 in 5 in reading 15, so `low`); element-wise and batch-capable maps, parsers known
     by name only, maps only looked at and the other minor cases are low (right 1 time in 14 at medium in
-    reading 8)."""
+    reading 8). tf-fix30, with reading 22: today's `medium` shape (a parse on a pipeline seen training;
+    serial ones are PP202's since tf-fix17, so in practice a parse already on threads) read right 3 times
+    in 6 over readings 16-22 (moono's StyleGAN reader and Géron's CSV reader twice; nex3z's housing CSV twice
+    and dmmagdal's LSUN parse debatable), too few (under 20 findings in 5 repositories) to move either way."""
     if kind not in ("parse_example", "parsing") or looked_at or not trained:
         return "low"
     return None
@@ -1196,6 +1200,32 @@ def untrained_image_maps(index: ModuleIndex) -> set[tuple[int, int]]:
     return _once(index, "_untrained_maps", lambda i: set())
 
 
+@dataclass(frozen=True)
+class PipelineFacts:
+    """What the project pass (checker/project.py) reads of a module's PP202 and PP203 findings, kept from
+    the per-module pass so that the dataset flow does not run again (tf-fix30): `untrained` as
+    untrained_image_maps gives it, `imported` as imported_map_code, `unfed` as unfed_image_pipelines; None
+    for a part that pass did not work out (its rule was not run)."""
+
+    untrained: frozenset | None
+    imported: dict | None
+    unfed: frozenset | None
+
+
+def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
+    """The module's PipelineFacts as the rules that ran on `index` left them, or None when neither PP202
+    nor PP203 ran on it. Computes nothing: a part no rule worked out is None."""
+    mapped = getattr(index, "_serial_map_findings", None) is not None
+    unfed = getattr(index, "_unfed_image_pipelines", None)
+    if not mapped and unfed is None:
+        return None
+    return PipelineFacts(
+        frozenset(getattr(index, "_untrained_maps", ())) if mapped else None,
+        dict(getattr(index, "_imported_maps", {})) if mapped else None,
+        None if unfed is None else frozenset(unfed),
+    )
+
+
 def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
     if _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
         _once(index, "_untrained_maps", lambda i: set()).add(_at_method(call))
@@ -1326,7 +1356,16 @@ def _sequential_map_confidence(
     201 (worst: reading 13, 22 of 32); record parsing alone (parse_*, decode_raw, decode_csv) 34 in 57 (0 of 9
     in reading 15), a cost seen only in the function's name 42 in 64, interleaves 2 in 6: all `low`.
     Before: maps whose only cost is string splitting and lookups (`strings`) read right 0 times in 9 at
-    medium over readings 11 and 13; the rest about 1 time in 3 at medium over readings 1-8."""
+    medium over readings 11 and 13; the rest about 1 time in 3 at medium over readings 1-8.
+
+    tf-fix30, with reading 22 (first reads over readings 15-22, same bar as tf-cal28): reading 22 adds no
+    map to the validation class or to the class seen training; the rest (`low`) gains three right ones
+    (michaelwfc's two CIFAR-10 augmentation maps, first read at `medium`, trained through a one-shot
+    iterator; breadbread1984's ImageNet crops, fitted by train.py but previewed in their own module): 21 in
+    41 (51%), still `low`. Maps doing image work on a pipeline trained through a TF1 iterator, an input
+    function or another module's loop (`fed_steps`, which this rule does not read) read right 13 times in
+    15 by reason over readings 15-22 (8 repositories: juanabascal, bruce1408, DarkGeekMS, cyprienruffino,
+    zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved."""
     if weak or strings or not image_work or doubtful:
         return "low"
     return "high" if trained or validated else "low"

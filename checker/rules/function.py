@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, assigned_names, import_of, parameter_names
 from checker.rules import Rule, register
-from checker.rules.common import cache_guarded, few_iterations, first_report, runs_per_call
+from checker.rules.common import cache_guarded, few_iterations, first_report, per_device_loop, runs_per_call
 from checker.rules.data import dataset_flow
 
 TF_FUNCTION = "tensorflow.function"
@@ -100,10 +101,36 @@ def check_tf_function_in_loop(index: ModuleIndex):
                 )
                 if finding:
                     yield finding
+            elif (
+                via is not None
+                and helper is not None
+                and id(helper) in nested
+                and site.function is not None
+                and not _traced_once(loop, index)
+                and not per_device_loop(loop, index)
+            ):
+                # `fit_one_epoch(...)` in the epoch loop runs `train_step = get_train_step_fn(strategy)`
+                # (tf-fix30: bubbliiiing's trainers, `low` as the helper called in the loop is)
+                suffix = f", which the loop at line {loop.lineno} runs (line {via.lineno})"
+                message = Maker.of(site.node, "helper", helper, nested).message(site.function.name, suffix)
+                finding = report(site.node, message, "low")
+                if finding:
+                    yield finding
     for at, message in _made_per_call(index, nested, decorators):
         finding = report(at, message, "low")
         if finding:
             yield finding
+
+
+def _traced_once(loop, index: ModuleIndex) -> bool:
+    """The loop is in the body of a @tf.function def: Python runs it while tracing, not per call."""
+    return any(
+        not isinstance(f, ast.Lambda)
+        and f.lineno <= loop.lineno <= (f.end_lineno or f.lineno)
+        and _is_tf_function_def(f, index)
+        and any(n is loop for n in ast.walk(f))
+        for f in index.functions
+    )
 
 
 def _made_per_call(index: ModuleIndex, nested: dict[int, ast.AST], decorators: set[int]):
@@ -112,39 +139,105 @@ def _made_per_call(index: ModuleIndex, nested: dict[int, ast.AST], decorators: s
     for function in index.functions:
         if isinstance(function, ast.Lambda) or not runs_per_call(function):
             continue
-        guarded = cache_guarded(function)
-        inner = nested.get(id(function))
-        if inner is not None and id(inner) not in guarded:
-            yield (
-                inner,
-                (
-                    f"`@tf.function {inner.name}` is defined inside `{function.name}`: every call of "
-                    f"`{function.name}` makes and traces a new function; define it once (a method or an attribute)"
-                ),
+        for at, kind, maker in per_call_makers(function, index, nested, decorators):
+            yield at, Maker.of(at, kind, maker, nested).message(function.name)
+
+
+def per_call_makers(function, index: ModuleIndex, nested: dict[int, ast.AST], decorators: set[int]):
+    """(node, kind, def) for each tf.function a call of `function` makes anew, outside a cache guard: a
+    nested @tf.function def ("nested", that def), a `tf.function(...)` call ("call", None), or a call of a
+    helper of this module that defines one ("helper", the helper)."""
+    found = []
+    inner = nested.get(id(function))
+    if inner is not None:
+        found.append((inner, "nested", inner))
+    for site in index.function_calls.get(id(function), []):
+        call = site.node
+        if id(call) in decorators:
+            continue
+        if _makes_tf_function(call, index):
+            found.append((call, "call", None))
+            continue
+        helper = index.helper_of(call, function)
+        if helper is not None and helper is not function and id(helper) in nested:
+            found.append((call, "helper", helper))
+    guarded = cache_guarded(function) if found else set()
+    yield from (each for each in found if id(each[0]) not in guarded)
+
+
+@dataclass(frozen=True)
+class Maker:
+    """A tf.function that every call of a def makes anew (per_call_makers): where (`line`, `col`), and
+    what: a nested @tf.function def ("nested", `name`), a `tf.function(...)` call ("call"), or a call of a
+    helper of the module that defines one ("helper", `name`, whose def is `inner` at `inner_line`)."""
+
+    line: int
+    col: int
+    kind: str
+    name: str = ""
+    inner: str = ""
+    inner_line: int = 0
+
+    @classmethod
+    def of(cls, at, kind: str, maker, nested: dict[int, ast.AST]) -> Maker:
+        if kind == "helper":
+            inner = nested[id(maker)]
+            return cls(at.lineno, at.col_offset, kind, maker.name, inner.name, inner.lineno)
+        return cls(at.lineno, at.col_offset, kind, getattr(maker, "name", ""))
+
+    def message(self, name: str, suffix: str = "") -> str:
+        """PP401's message on it, in the def `name`; `suffix` says who calls the def (", which train.py calls
+        in the loop at line 244"), empty for a method its caller runs once per input."""
+        if self.kind == "call":
+            return (
+                f"tf.function(...) is applied on every call of `{name}`{suffix}: each new function is traced "
+                "again; wrap it once and keep it"
             )
-        for site in index.function_calls.get(id(function), []):
-            call = site.node
-            if id(call) in guarded or id(call) in decorators:
-                continue
-            if _makes_tf_function(call, index):
-                yield (
-                    call,
-                    (
-                        f"tf.function(...) is applied on every call of `{function.name}`: each new function is "
-                        "traced again; wrap it once and keep it"
-                    ),
-                )
-                continue
-            helper = index.helper_of(call, function)
-            if helper is not None and helper is not function and id(helper) in nested:
-                yield (
-                    call,
-                    (
-                        f"`{helper.name}` defines `@tf.function {nested[id(helper)].name}` (line "
-                        f"{nested[id(helper)].lineno}) and runs on every call of `{function.name}`: it is traced "
-                        "again each time"
-                    ),
-                )
+        if self.kind == "nested":
+            return (
+                f"`@tf.function {self.name}` is defined inside `{name}`{suffix}: every call of `{name}` makes "
+                "and traces a new function; define it once (a method or an attribute)"
+            )
+        return (
+            f"`{self.name}` defines `@tf.function {self.inner}` (line {self.inner_line}) and runs on every call "
+            f"of `{name}`{suffix}: it is traced again each time"
+        )
+
+
+@dataclass(frozen=True)
+class Factory:
+    """A module function or a method of a module class (`owner`) that makes a tf.function on every call
+    (tf-fix30: the project pass, checker/project.py, reports its `makers` where another module calls it in
+    a loop)."""
+
+    name: str
+    owner: str | None
+    makers: tuple[Maker, ...]
+
+
+def per_call_factories(index: ModuleIndex) -> dict[int, Factory]:
+    """id(def) -> Factory for the module's functions and class methods that make a tf.function on every
+    call."""
+    if getattr(index, "_factories", None) is None:
+        index._factories = {}
+        if not index.resolver.uses_tensorflow:
+            return index._factories
+        nested = _nested_tf_function_defs(index)
+        decorators = {id(d) for f in index.functions for d in f.decorator_list}
+        found = {}
+        for name, function in index.module_functions.items():
+            found[id(function)] = (name, None, function)
+        for owner, methods in index.class_methods.items():
+            for name, function in methods.items():
+                found[id(function)] = (name, owner, function)
+        for key, (name, owner, function) in found.items():
+            makers = tuple(
+                Maker.of(at, kind, maker, nested)
+                for at, kind, maker in per_call_makers(function, index, nested, decorators)
+            )
+            if makers:
+                index._factories[key] = Factory(name, owner, makers)
+    return index._factories
 
 
 def _closes_over_iteration(function, loop) -> bool:
@@ -351,6 +444,11 @@ def _numpy_calls(body_owner, sites):
             yield call
 
 
+# Helpers the training loop calls that may run its step: `train_step(...)`, and (tf-fix30, reading 21's seq2seq
+# trainer) `train(model, data, optimizer)`; the helper must run a training step itself to count.
+_STEP_HELPER_WORDS = ("step", "train")
+
+
 def check_numpy_in_step_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop in index.loops:
@@ -363,7 +461,7 @@ def check_numpy_in_step_loop(index: ModuleIndex):
             for s in direct
             if (h := index.helper_of(s.node, s.function)) is not None
             and not _is_tf_function_def(h, index)
-            and "step" in h.name.lower()
+            and any(word in h.name.lower() for word in _STEP_HELPER_WORDS)
         ]
         if not steps and not helpers:
             continue
@@ -405,7 +503,12 @@ register(
             "`infer...`/`inference`): a nested "
             "@tf.function def, a `tf.function(...)` call or a call of a helper defining one, unless made under "
             "an `if` that tests for a missing value (`if self._fn is None:`). A compat module's `tf.function` "
-            "(`import lingvo.compat as tf`) counts as TensorFlow's."
+            "(`import lingvo.compat as tf`) counts as TensorFlow's. Since tf-fix30, at `low`: such a maker in a "
+            "def that a loop runs two calls down (`fit_one_epoch(...)` in the epoch loop, making its step with "
+            "a factory that defines a new @tf.function) or that a loop of another module of the project "
+            "calls; not for a loop in a @tf.function body (run once, while tracing), a loop placing each "
+            "iteration under `tf.device` (one copy per replica) or, across modules, a loop of a few literal "
+            "iterations."
         ),
         why=(
             "Tracing turns Python into a graph and costs far more than running it. A tf.function object made "
@@ -480,7 +583,9 @@ register(
         root_cause="data.inefficient_transmission",
         summary=(
             "`.numpy()` called unconditionally in the body of a loop that runs a training step (a GradientTape, "
-            "apply_gradients, train_on_batch, minimize, or a @tf.function whose name has 'train')."
+            "apply_gradients, train_on_batch, minimize, or a @tf.function whose name has 'train'), or in a "
+            "helper named for a step or for training (`train_step`, `train`) that the loop calls and that runs "
+            "the step itself."
         ),
         why=(
             "`.numpy()` blocks until the device has finished the step and copies the value to host memory; "

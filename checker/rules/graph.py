@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from checker.datasets import named_call, runs_training_step
 from checker.findings import RawFinding
 from checker.module import ModuleIndex, assigned_names, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
+    GRAPH_RESETS,
     SESSION_CLASSES,
     cache_guarded,
     few_iterations,
@@ -253,6 +255,57 @@ def _ops_run_per_call(index: ModuleIndex, reported: set[tuple[int, int]]):
             )
 
 
+@dataclass(frozen=True)
+class OpBuilder:
+    """A module function or a method of a module class (`owner`) that runs the session and builds graph ops
+    on every call (`ops`: (line, column, op) of each, outside a cache guard; initializers, savers and
+    optimizer steps, which build a model once, left out; none for a def that makes a graph of its own or
+    resets the default one, whose ops do not pile up). tf-fix30: the project pass (checker/project.py)
+    reports them where another module calls the def in a loop (reading 18's policy, whose `calc_action`
+    builds `tf.exp`, `tf.multinomial` and `tf.reshape` for every environment step of a rollout loop in
+    another module)."""
+
+    name: str
+    owner: str | None
+    ops: tuple[tuple[int, int, str], ...]
+
+
+# Ops that build a model once (reported, when a loop builds them, by the loop's own finding)
+_ONCE_OPS = ("initializer", "initialize", "Saver", "Variable", "minimize", "apply_gradients", "gradients")
+
+
+def per_call_op_builders(index: ModuleIndex) -> dict[int, OpBuilder]:
+    """id(def) -> OpBuilder for the module's defs that run the session and build ops on every call."""
+    if getattr(index, "_op_builders", None) is not None:
+        return index._op_builders
+    index._op_builders = {}
+    if not index.resolver.uses_tensorflow:
+        return index._op_builders
+    defs = [(name, None, f) for name, f in index.module_functions.items()]
+    defs += [
+        (name, owner, f) for owner, methods in index.class_methods.items() for name, f in methods.items()
+    ]
+    running = {id(site.function) for site in index.calls if is_session_run(site.node, index)}
+    for name, owner, function in defs:
+        if id(function) not in running:
+            continue
+        sites = index.function_calls.get(id(function), [])
+        if any(index.resolver.call_name(site.node) in GRAPH_RESETS for site in sites):
+            continue  # (`with tf.Graph().as_default():`, `tf.reset_default_graph()`: each call starts afresh)
+        built = [
+            (site.node, op)
+            for site in sites
+            if (op := graph_op_name(site.node, index)) is not None
+            and not in_tf_function(site, index)
+            and not any(word in op for word in _ONCE_OPS)
+        ]
+        guarded = cache_guarded(function) if built else set()
+        ops = tuple((node.lineno, node.col_offset, op) for node, op in built if id(node) not in guarded)
+        if ops:
+            index._op_builders[id(function)] = OpBuilder(name, owner, ops)
+    return index._op_builders
+
+
 def _called_from_loops(index: ModuleIndex) -> set[int]:
     """The defs of this module a loop calls (their ops are reported at the loop's call)."""
     return {
@@ -426,7 +479,10 @@ register(
             "as a `*callback` keyword (`step_callback=self._scipy_callback`) that runs the session itself; "
             "and (since tf-fix26, `low`) an op built, on what a def is given, inside the `run` of the session "
             "the def is handed (`def add_noise(data, sigma, sess): sess.run(tf.truncated_normal(data.shape))`): "
-            "a helper made to be called per batch, wherever its loop is."
+            "a helper made to be called per batch, wherever its loop is; and (since tf-fix30, `low`) an op a "
+            "def builds on every call while running the session, when a loop of another module of the "
+            "project calls that def (a policy's `calc_action` per environment step), unless the def makes a "
+            "new graph or resets the default one."
         ),
         why=(
             "In graph mode every op call adds a node to the default graph. Created inside the training or "

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, names_in
+from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, dotted_parts, names_in
 from checker.rules import Rule, register
 from checker.rules.common import (
     few_iterations,
@@ -21,7 +22,7 @@ from checker.rules.data import literal_int
 _PREDICT = frozenset({"predict", "predict_classes", "predict_proba"})
 # Image libraries not tracked by imports whose resize takes the image first (OpenCV, imutils, skimage, scipy).
 _IMAGE_MODULES = frozenset({"cv2", "cv", "imutils", "transform", "misc"})
-_MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
+MODEL_LIKE = ("model", "net", "classifier", "encoder", "decoder", "generator", "discriminator", "predictor")
 _MODEL_BUILDERS = frozenset(
     "tensorflow.keras." + n
     for n in [
@@ -165,11 +166,25 @@ def _assignment_in(loop, name: str, before_line: int):
     return found
 
 
+# Calls that give back their input's batch axis as it was: Keras' per-model input scaling (`x =
+# np.expand_dims(x, axis=0)`, then `x = preprocess_input(x)`: the keras.applications idiom; tf-fix30, reading
+# 22's video feature extractor).
+_KEEPS_BATCH = frozenset({"preprocess_input"})
+
+
+def _batch_kept(node: ast.AST) -> ast.AST | None:
+    """The input of a call that keeps its batch axis (`preprocess_input(x)` -> `x`), else None."""
+    if isinstance(node, ast.Call) and _callee_name(node) in _KEEPS_BATCH and node.args:
+        return node.args[0]
+    return None
+
+
 def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets: set[str]) -> bool:
     """The predicted input is a batch of one: directly (`np.expand_dims(x, 0)`), as a list of such inputs
     for a model with several (`predict([state_1, action_1])`, each made a batch of one in the loop), or as
     a list the iteration starts empty, appends one sample to and stacks (`xs = []`, `xs.append(img)`,
-    `xs = np.array(xs)`: a batch of one under a plural name)."""
+    `xs = np.array(xs)`: a batch of one under a plural name). Scaling (`xs * (2.0 / 255.0)`) and
+    `preprocess_input(x)` keep a batch of one."""
     if isinstance(arg, ast.List | ast.Tuple) and arg.elts:
         # `predict([x])` of a one-input model given as a list: the list adds no batch axis (tf-fix26)
         return all(_one_sample_input(e, loop, line, index, targets) for e in arg.elts)
@@ -181,6 +196,8 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
             arg, line = value, value.lineno
         while isinstance(arg, ast.BinOp) and _constant(arg.right):
             arg = arg.left
+        if (kept := _batch_kept(arg)) is not None:
+            arg = kept
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
@@ -256,6 +273,17 @@ def _own_nodes(body: list[ast.stmt]):
 def check_predict_per_sample(index: ModuleIndex):
     if not index.resolver.uses_tensorflow:
         return
+    yield from predicts_per_sample(index)
+
+
+def predicts_per_sample(index: ModuleIndex):
+    """PP301's findings in the module, whatever it imports (the project pass, checker/project.py, asks it of
+    a module that imports no TensorFlow but gets its model from one that does)."""
+    yield from _predicts_in_loops(index)
+    yield from _predictors_called_in_loops(index)
+
+
+def _predicts_in_loops(index: ModuleIndex):
     receivers = _model_receivers(index)
     repeated = []  # predicts outside any loop of their def, which may run once per input
     for site in index.calls:
@@ -305,6 +333,9 @@ def check_predict_per_sample(index: ModuleIndex):
                 # every such shape was right 2 times in 39 at medium over readings 1-8: low
                 # a DQN replay predicting each stored transition of a minibatch of 32-64: right 6 of 6 in
                 # one book's agents (reading 15), a shape not read elsewhere yet: medium
+                # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
+                # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
+                # 171 of 180 for the shapes still reported so
                 confidence="medium"
                 if replay
                 else "low"
@@ -318,7 +349,177 @@ def check_predict_per_sample(index: ModuleIndex):
                 if _command_line_list(loop, index) or _bypassed_by_entry_point(site.function, index)
                 else None,
             )
+    index._predictors = _predictors(repeated, index)  # (read by per_sample_predictors)
     yield from _predicts_per_call(repeated, index)
+
+
+@dataclass(frozen=True)
+class Predictor:
+    """A def (a module function or a method of a module class) that predicts one sample on every call,
+    outside any loop of its own: it `makes` the batch of one itself from what it is given (`x =
+    np.expand_dims(load(path), 0)`), or predicts its parameter at `position` (after `self`) as given, a
+    batch of one when the caller makes it so. `line` is the predict's, `call` how the code writes it."""
+
+    name: str
+    owner: str | None
+    line: int
+    call: str
+    makes: bool
+    position: int
+
+
+def per_sample_predictors(index: ModuleIndex) -> dict[int, Predictor]:
+    """id(def) -> Predictor for the module's defs that predict one sample per call (tf-fix30: the project
+    pass, checker/project.py, finds their calls in other modules' loops)."""
+    if getattr(index, "_predictors", None) is None:
+        index._predictors = {}
+        if index.resolver.uses_tensorflow:
+            for _ in _predicts_in_loops(index):
+                pass
+    return index._predictors
+
+
+def _predictors(repeated, index: ModuleIndex) -> dict[int, Predictor]:
+    """A def that also predicts in a loop of its own is none: the one-sample call starts a decoder run
+    step by step (Tacotron's `_predict` encodes one phrase, then decodes it frame by frame), which batching
+    the calls of the def would not remove."""
+    found: dict[int, Predictor] = {}
+    decoding = {
+        id(site.function)
+        for site in index.calls
+        if site.loops and isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _PREDICT
+    }
+    for site, receiver, arg in repeated:
+        function = site.function
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or id(function) in found:
+            continue
+        if id(function) in decoding:
+            continue
+        owner = index.function_class.get(id(function))
+        if index.module_functions.get(function.name) is not function and (
+            owner is None or index.class_methods.get(owner, {}).get(function.name) is not function
+        ):
+            continue  # a def nested in another: no other module can call it
+        line, call = site.node.lineno, f"{receiver}.{site.node.func.attr}"
+        if _one_sample_in(arg, function, line, index):
+            found[id(function)] = Predictor(function.name, owner, line, call, True, -1)
+        elif (position := _predicted_parameter(arg, function, line, owner is not None)) is not None:
+            found[id(function)] = Predictor(function.name, owner, line, call, False, position)
+    return found
+
+
+def _predicted_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
+    """The position (after `self` for a method) of the positional parameter a predict gets as it was given,
+    or through calls and scaling that keep its batch axis (`x = preprocess_input(data)`); None otherwise."""
+    for _ in range(3):
+        while isinstance(arg, ast.BinOp) and _constant(arg.right):
+            arg = arg.left
+        if (kept := _batch_kept(arg)) is not None:
+            arg = kept
+        if not isinstance(arg, ast.Name):
+            return None
+        value = _assignment_in(function, arg.id, line)
+        if value is None:
+            break
+        arg, line = value, value.lineno
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][1 if method else 0 :]
+    return params.index(arg.id) if isinstance(arg, ast.Name) and arg.id in params else None
+
+
+def _predictors_called_in_loops(index: ModuleIndex):
+    """PP301 (low) where a loop calls, once per iteration, a def of this module that predicts one sample per
+    call (`features = model.extract(image)` with `def extract(self, path): x = np.expand_dims(...);
+    return self.model.predict(x)`). Calls of another module's such defs are the project pass's
+    (checker/project.py)."""
+    predictors = per_sample_predictors(index)
+    if not predictors:
+        return
+    for site in index.calls:
+        if not site.loops:
+            continue
+        function = index.helper_of(site.node, site.function) or _instance_method(site.node, index)
+        predictor = predictors.get(id(function)) if function is not None else None
+        if predictor is not None and function is not site.function:
+            finding = predictor_call_finding(site, predictor, index)
+            if finding is not None:
+                yield finding
+
+
+def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+    """The method of a class of this module that `obj.method(...)` runs, when the module binds `obj` (or
+    `self.obj`) only to instances of that class (`extractor = Extractor()`)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    owner = instance_class(func.value, index)
+    return None if owner is None else index.class_methods.get(owner, {}).get(func.attr)
+
+
+def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
+    """The name of the class (as the module calls it: `Extractor`, `extractor.Extractor`) whose instances
+    are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`); None when the
+    module binds it to anything else, or to nothing."""
+    if isinstance(receiver, ast.Name):
+        key = receiver.id
+    elif isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self":
+        key = receiver.attr
+    else:
+        return None
+    made = set()
+    for node in index.call_assignments:
+        for target in node.targets:
+            named = target.id if isinstance(target, ast.Name) else None
+            if isinstance(receiver, ast.Attribute) and isinstance(target, ast.Attribute):
+                named = target.attr if getattr(target.value, "id", None) == "self" else None
+            if named == key:
+                parts = dotted_parts(node.value.func)
+                made.add(".".join(parts) if parts else None)
+    return made.pop() if len(made) == 1 else None
+
+
+def predictor_call_finding(
+    site, predictor: Predictor, index: ModuleIndex, where: str = ""
+) -> RawFinding | None:
+    """PP301 (low: a shape no reading has measured) on a call, in a loop, of a def that predicts one sample
+    per call: when the def makes the batch of one, the call must give it something new each iteration; when
+    it predicts its parameter as given, the loop must make that argument a batch of one, as a predict in the
+    loop would (reading 21's `model.predict_point_by_point(x_split)` after `x_split = np.reshape(x_split,
+    (1, n, d))`). The loops PP301 leaves alone (`while` loops, one that runs once, a prediction fed back,
+    a user asked, an image pyramid) are left alone. `where` names the def's file when it is another."""
+    call = site.node
+    loop = site.loops[-1]
+    if isinstance(loop, ast.While) or (len(site.loops) == 1 and runs_once(loop)) or _asks_user(loop):
+        return None
+    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    fresh = targets | _fresh_names(loop, targets)
+    if predictor.makes:
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if not given or not any(names_in(a) & fresh for a in given):
+            return None  # the same input every iteration
+        arg = ast.Tuple(elts=given, ctx=ast.Load())
+    else:
+        if predictor.position >= len(call.args) or isinstance(call.args[predictor.position], ast.Starred):
+            return None
+        whole = arg = call.args[predictor.position]
+        if isinstance(arg, ast.Name):
+            arg = _assignment_in(loop, arg.id, call.lineno) or arg
+        if _resized_per_iteration(arg, loop, call.lineno, targets, index):
+            return None
+        if not (
+            _is_one_sample(arg, index, targets) or _one_sample_input(whole, loop, call.lineno, index, targets)
+        ):
+            return None
+    if _feeds_back(loop, arg, fresh, call.lineno, index):
+        return None
+    at = f"{where} line {predictor.line}" if where else f"line {predictor.line}"
+    return RawFinding(
+        "PP301",
+        call.lineno,
+        call.col_offset,
+        f"`{ast.unparse(call.func)}` predicts one sample on every call (`{predictor.call}`, {at}) and runs once "
+        f"per iteration of the loop at line {loop.lineno}; stack the samples and predict once on the batch",
+        confidence="low",
+    )
 
 
 def _first_row_kept(call: ast.Call, loop, arg: ast.AST, targets: set[str]) -> bool:
@@ -349,7 +550,7 @@ def _model_receiver(call: ast.Call, keras_names: set[str], sklearn_names: set[st
     receiver = receiver_name(call)
     if receiver is None or receiver in sklearn_names:
         return None
-    if receiver not in keras_names and not any(m in receiver.lower() for m in _MODEL_LIKE):
+    if receiver not in keras_names and not any(m in receiver.lower() for m in MODEL_LIKE):
         return None
     return receiver
 
@@ -376,7 +577,7 @@ def _predicts_per_call(repeated, index: ModuleIndex):
                 f"for every element that `{_callee_name(mapper)}` (line {mapper.lineno}) maps it over; "
                 "predict once on each partition or on the stacked elements"
             )
-        elif runs_per_call(function):
+        elif not isinstance(function, ast.Lambda) and runs_per_call(function):
             how = (
                 f"on every call of `{function.name}`, which its caller runs once per input; on one sample "
                 f"call the model directly (`{receiver}(x, training=False)`) or predict on a batch of inputs"
@@ -960,7 +1161,12 @@ register(
             "per-frame part) or in a def mapped over a collection element by element (`rdd.map(f)`, "
             "`map(f, xs)`, `df.apply(f)`, also through `functools.partial`), and a loop that keeps only the "
             "first row of each prediction (`model.predict(img)[0]`) on what the iteration gives, a batch of "
-            "one made where the code does not show it."
+            "one made where the code does not show it. Since tf-fix30, at `low`: a call, in a loop of the "
+            "module or of another module of the project, of a def that predicts one sample on every call "
+            "(it makes the batch of one from what it is given, or predicts what it is given and the loop "
+            "gives one sample; not a def that also predicts in a loop of its own, a decoder), and PP301 in a "
+            "module that imports no TensorFlow but gets its model from a module of the project that does. "
+            "`x = preprocess_input(x)` keeps a batch of one."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "

@@ -2161,8 +2161,10 @@ def _row_expression(
             return node.id
         if isinstance(node, ast.Subscript) and names_in(node.slice) & indices:
             owner = node.value
-            while isinstance(owner, ast.Subscript):
-                owner = owner.value
+            while (
+                isinstance(owner, ast.Subscript) or isinstance(owner, ast.Attribute) and owner.attr == "data"
+            ):
+                owner = owner.value  # (torch-fix55: `output.data[i]`, the pre-0.4 spelling of a row)
             if isinstance(owner, ast.Name) and device(owner.id):
                 return owner.id
     return None
@@ -2210,14 +2212,15 @@ def _reading_loops(index: ModuleIndex) -> set[int]:
     )
 
 
-def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
+def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFinding | None:
     """`for i in range(batch_size): ranking = (argsort[i, :] == positive_arg[i]).nonzero()` then
     `ranking.item()` (knowledge-graph ranking), `neg_idx = torch.multinomial(weights[b], 1).item()` (hard
     negatives), `mel_length = int(lengths[bib].item())`, `for vid in output.view(n, -1, k):
     vid.argmax(1).to("cpu")`: a loop over a batch's rows, on every step, that reads a row or element of a
     tensor the def put on the device to the host in each pass: one sync per row, where one read of the
     batch before the loop (`t.tolist()`, `t.cpu()`) or one vectorised op does them all. The first read."""
-    if id(loop) not in _reading_loops(index):
+    reads = id(loop) in _reading_loops(index)
+    if not reads and not lookups:
         return None  # (most loops read nothing to the host: asked first, it is the cheap question)
     if not _runs_every_step(loop, index):
         return None
@@ -2231,8 +2234,13 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
         return None
 
     def device(name: str) -> bool:
-        return name in rows or _on_device_at(index, function, name, loop.lineno)
+        return (
+            name in rows
+            or _on_device_at(index, function, name, loop.lineno)
+            or _torch_made_unplaced(index, function, name, loop)
+        )
 
+    implicit = None  # (torch-fix55: a host-list index or an `if` on a row; an explicit read speaks first)
     for stmt in sorted(
         (s for s in _own_statements(loop) if s is not loop), key=lambda s: (s.lineno, s.col_offset)
     ):
@@ -2241,6 +2249,31 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
             if not isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try)
             else [n for part in _headers(stmt) for n in walk(part) if isinstance(n, ast.Call)]
         )
+        for lookup in _host_lookups(stmt, index, loop) if lookups and implicit is None else ():
+            owner = _row_expression(lookup.slice, rows, device, indices)
+            if owner is not None and "loss" not in owner.lower():
+                implicit = RawFinding(
+                    "PP509",
+                    lookup.lineno,
+                    lookup.col_offset,
+                    f"`{ast.unparse(lookup)}` indexes a host list or array with an element of the device "
+                    f"tensor `{owner}`, which reads it to the host (a sync) in every pass of the loop at line "
+                    f"{loop.lineno}; read the indices once before the loop (`.tolist()`)",
+                )
+                break
+        tested = _tested_row(stmt, rows, device, indices) if lookups and implicit is None else None
+        if tested is not None:
+            node, owner = tested
+            implicit = RawFinding(
+                "PP509",
+                node.lineno,
+                node.col_offset,
+                f"`{ast.unparse(node)}` tests an element of the device tensor `{owner}` in every pass of the "
+                f"loop at line {loop.lineno}: the `{type(stmt).__name__.lower()}` reads it to the host, one "
+                "sync per row; compute the test for the whole batch at once (a mask, `torch.where`)",
+            )
+        if not reads:
+            calls = []
         for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
             read = _host_read(call)
             if read is None or any(isinstance(n, ast.Lambda) for n in facts(index).ancestors(call, stmt)):
@@ -2266,7 +2299,145 @@ def _row_host_read(loop, index: ModuleIndex) -> RawFinding | None:
             and not _masked(stmt.value)
         ):
             rows |= {n.id for t in stmt.targets for n in _leaves(t) if isinstance(n, ast.Name)}
+    return implicit
+
+
+def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
+    """(torch-fix55) A name the loop's def binds from a chain on a torch function's result (`H =
+    torch.matmul(src, tgt.transpose(2, 1))`, `dynamic_ks = torch.clamp(top_k.sum(1).int(), min=1)`) whose
+    place the def does not say (made from a forward's or a loss's inputs): on the device those inputs are,
+    in a loop that runs on every step. Not when a binding before the loop puts it on the host."""
+    history = _device_history(index, function).get(name, ())
+    if any(kind is False for at, kind in history if at < loop.lineno):
+        return False
+    return facts(index).loop_cache(
+        "torch_chain:" + name, function, lambda: _made_from_inputs(index, function, name)
+    )
+
+
+def _made_from_inputs(index: ModuleIndex, function, name: str) -> bool:
+    """Every binding of `name` in the def is a chain on a torch op, none on a factory that makes it on the
+    host (`torch.rand(b, n, 2).long()`, `torch.zeros(n).type(torch.LongTensor)`: no `device=`)."""
+    roots = _torch_chain_roots(index, function, name)
+    return bool(roots) and not any(
+        (index.resolver.call_name(root) or "").rsplit(".", 1)[-1] in _MAKERS
+        and not any(k.arg == "device" for k in root.keywords)
+        for root in roots
+    )
+
+
+def _tested_row(stmt: ast.stmt, rows: set[str], device, indices: set[str]) -> tuple[ast.AST, str] | None:
+    """(torch-fix55) `if r_det < 0:` (a name the body bound from a row's torch ops), `if labels[i] == -1:`:
+    an `if` or `while` whose test compares a row or element of a device tensor, which Python turns into a
+    bool on the host: (the comparison, the tensor's name)."""
+    if not isinstance(stmt, ast.If | ast.While):
+        return None
+    for node in walk(stmt.test):
+        if isinstance(node, ast.Call | ast.Lambda):
+            return None  # (`if x.item() > 0`: the explicit read speaks; unknown calls may give numbers)
+    for node in walk(stmt.test):
+        if not isinstance(node, ast.Compare) or isinstance(
+            node.ops[0], ast.Is | ast.IsNot | ast.In | ast.NotIn
+        ):
+            continue
+        for operand in (node.left, *node.comparators):
+            if isinstance(operand, ast.Name | ast.Subscript) and not any(
+                isinstance(n, ast.Attribute) and n.attr in _META for n in walk(operand)
+            ):  # (`reference.shape[-1] == 4`: a size, on the host)
+                owner = _row_expression(operand, rows, device, indices)
+                if owner is not None and "loss" not in owner.lower():
+                    return node, owner
     return None
+
+
+def _may_read_implicitly(loop, index: ModuleIndex) -> bool:
+    """A cheap first question for `_host_lookups` and `_tested_row`: the loop holds a subscript by one name or
+    subscript of a name its def binds to a list or NumPy (or of a dataset's attribute), or an `if`/`while`
+    comparing a name or subscript with a number."""
+    sequences = _sequence_names(index, index.loop_function.get(id(loop)))
+    for node in loop_nodes(index, loop):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name | ast.Subscript):
+            value = node.value
+            if isinstance(value, ast.Name) and value.id in sequences:
+                return True
+            if isinstance(value, ast.Attribute) and "dataset" in (dotted_parts(value) or [])[:-1]:
+                return True
+        elif isinstance(node, ast.If | ast.While) and isinstance(node.test, ast.Compare):
+            operands = (node.test.left, *node.test.comparators)
+            if any(isinstance(o, ast.Name | ast.Subscript) for o in operands) and any(
+                _is_number(o) for o in operands
+            ):
+                return True
+    return False
+
+
+def _is_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _sequence_names(index: ModuleIndex, function) -> set[str]:
+    """Names the def (or module) binds anywhere to a list literal or comprehension or a call chain holding
+    NumPy or `.tolist()`/`.numpy()`: the candidates `_host_sequence` then checks at the loop."""
+
+    def make() -> set[str]:
+        found = set()
+        for node in _scope_nodes(index, function or index.tree, ast.Assign):
+            value = node.value
+            if isinstance(value, ast.List | ast.ListComp) or (
+                isinstance(value, ast.Call)
+                and any(
+                    (isinstance(n, ast.Attribute) and n.attr in ("tolist", "numpy"))
+                    or (isinstance(n, ast.Name) and n.id in ("np", "numpy"))
+                    for n in ast.walk(value.func)
+                )
+            ):
+                found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return found
+
+    return facts(index).loop_cache("sequence_names", function, make)
+
+
+def _host_lookups(stmt: ast.stmt, index: ModuleIndex, loop) -> list[ast.Subscript]:
+    """(torch-fix55) `per_cat_iou[label[k]] += iou[k]` (a NumPy array), `dataset.answer_list[topk_id[pred]]`
+    (a Python list): subscripts of a statement (a compound statement's own header only) that index a host
+    sequence (`_host_sequence`) by one name or one subscript, in source order. Such an index calls the
+    tensor's `__index__`, an `.item()`: when it is an element of a device tensor, one sync per pass."""
+    parts = _headers(stmt) if isinstance(stmt, ast.For | ast.If | ast.While | ast.With | ast.Try) else [stmt]
+    found = [
+        node
+        for part in parts
+        for node in walk(part)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name | ast.Subscript)
+        and _host_sequence(node.value, index, loop)
+    ]
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _host_sequence(node: ast.AST, index: ModuleIndex, loop) -> bool:
+    """A NumPy array or Python list for sure: a name the loop's def last bound before the loop to a list
+    literal or comprehension, to NumPy (`np.zeros(16).astype(np.float32)`) or to a `.tolist()`/`.numpy()`
+    result; or an attribute of a dataset (`data_loader.dataset.answer_list`: a dataset's tables are host
+    data). Not a dict (a tensor key hashes by identity: no read) and not a name of unknown origin."""
+    if isinstance(node, ast.Attribute):
+        parts = dotted_parts(node) or []
+        return "dataset" in parts[:-1]
+    if not isinstance(node, ast.Name):
+        return False
+    value = _last_binding(index, loop, node.id)
+    if isinstance(value, ast.List | ast.ListComp):
+        return True
+    methods = set()
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        if (index.resolver.call_name(value) or "").startswith("numpy."):
+            return True
+        methods.add(value.func.attr)
+        value = value.func.value
+    if methods & {"tolist", "numpy"}:
+        return True
+    return isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("numpy.")
 
 
 # a module's methods: a `.cpu()` whose result is asked for one of these moved a model, not a tensor
@@ -2429,7 +2600,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if isinstance(loop, COMPREHENSION_TYPES):
             found = _tensor_rows_comprehension(loop, index, tensors)
             if found is None:
-                counted = _count_per_element(loop, index, tensors)
+                counted = _count_per_element(loop, index, tensors) or _masked_row_select(loop, index, tensors)
                 if counted is not None:
                     yield counted
             else:
@@ -2447,12 +2618,157 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         found = _element_loop(loop, index, tensors)
         if found is None or found.line == loop.lineno:
             # a read in the body names the sync better than the loop's head (torch-fix48)
-            found = _row_host_read(loop, index) or found
+            # (a host list indexed per row, an `if` on a row: only where no other shape speaks)
+            lookups = found is None and _may_read_implicitly(loop, index)
+            found = _row_host_read(loop, index, lookups) or _masked_row_select(loop, index, tensors) or found
         if found is None:
             found = _row_writes(loop, index)
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
+
+
+# ---------------------------------------------------------------- PP509 per-row mask selects (torch-fix55)
+
+# comparisons whose result is a boolean mask (`targets.eq(targets.t())`, `points.ge(1e-3)`)
+_MASK_METHODS = frozenset({"eq", "ne", "gt", "ge", "lt", "le", "bool", "logical_not", "logical_and"})
+
+
+def _mask_names(index: ModuleIndex, function) -> set[str]:
+    """Names the def (or module) binds to a boolean mask: a comparison (`m = t > 0`) or a comparison method
+    or torch function (`mask = targets.expand(n, n).eq(targets.expand(n, n).t())`, `torch.gt(x, 0)`)."""
+
+    def make() -> set[str]:
+        found = set()
+        for node in _scope_nodes(index, function or index.tree, ast.Assign):
+            value = node.value
+            name = index.resolver.call_name(value) or "" if isinstance(value, ast.Call) else ""
+            if (
+                isinstance(value, ast.Compare)
+                or (isinstance(value, ast.Call) and method_name(value) in _MASK_METHODS)
+                or name.rsplit(".", 1)[-1] in _MASK_METHODS
+                and name.startswith("torch.")
+            ):
+                found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        return found
+
+    return facts(index).loop_cache("mask_names", function, make)
+
+
+def _row_vars(loop, index: ModuleIndex, tensors, masks: set[str]) -> tuple[set[str], dict[str, str]] | None:
+    """(index variables, {row variable: tensor name}) of a `for` loop or one-generator comprehension over a
+    batch's rows: `range(n)` sized by a tensor, or `zip(a, m)` / `t` over names bound to tensors or masks."""
+    gen = loop.generators[0] if isinstance(loop, COMPREHENSION_TYPES) else loop
+    if isinstance(loop, COMPREHENSION_TYPES) and (len(loop.generators) != 1 or gen.ifs):
+        return None
+    it, target = gen.iter, gen.target
+    if not isinstance(it, ast.Call) or not isinstance(it.func, ast.Name):
+        if isinstance(it, ast.Name) and isinstance(target, ast.Name) and it.id in tensors() | masks:
+            return set(), {target.id: it.id}
+        return None
+    if (
+        it.func.id == "range"
+        and isinstance(loop, ast.For)
+        and isinstance(target, ast.Name)
+        and len(it.args) == 1
+    ):
+        if few_runs([loop]) or breaks_early(loop) or not _sized_by_batch(loop, index):
+            return None
+        return {target.id}, {}
+    if it.func.id == "zip" and isinstance(target, ast.Tuple) and len(target.elts) == len(it.args):
+        if not all(isinstance(a, ast.Name) and a.id in tensors() | masks for a in it.args):
+            return None
+        return set(), {
+            t.id: a.id for t, a in zip(target.elts, it.args, strict=True) if isinstance(t, ast.Name)
+        }
+    return None
+
+
+def _masked_row_select(loop, index: ModuleIndex, tensors) -> RawFinding | None:
+    """`for i in range(n): dist_ap.append(dist[i][mask[i]].max())` (hard-example mining), `[p[m] for p, m in
+    zip(points, mask)]` with `mask = points.ge(1e-3)` (valid depth per image): a loop over a batch's rows, in a
+    def run on every step, that selects each row of a tensor by the same row of a boolean mask. A boolean
+    select sizes its result from the mask's count, which the host must read: one sync per row, where one
+    masked op over the batch (`dist.masked_fill(~mask, -inf).max(1)`, padding with the mask) does them all.
+    The first select."""
+    function = index.loop_function.get(id(loop))
+    masks = _mask_names(index, function)
+    if not masks or not _runs_every_step(loop, index):
+        return None  # (most defs bind no mask: the cheap question first)
+    found = _row_vars(loop, index, tensors, masks)
+    if found is None:
+        return None
+    indices, rows = found
+    mask_rows = {row for row, owner in rows.items() if owner in masks}
+    tensor_rows = {row: owner for row, owner in rows.items() if owner not in masks}
+    if isinstance(loop, ast.DictComp):
+        parts = [loop.key, loop.value]
+    else:
+        parts = [loop.elt] if isinstance(loop, COMPREHENSION_TYPES) else loop.body
+    for node in (n for part in parts for n in walk(part)):
+        if not isinstance(node, ast.Subscript) or not _mask_row(node.slice, masks, mask_rows, indices):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in tensor_rows:
+            owner = tensor_rows[value.id]
+        elif (
+            isinstance(value, ast.Subscript)
+            and isinstance(value.value, ast.Name)
+            and names_in(value.slice) & indices
+            and _torch_chain_bound(index, function, value.value.id, tensors)
+        ):
+            owner = value.value.id
+        else:
+            continue
+        return RawFinding(
+            "PP509",
+            node.lineno,
+            node.col_offset,
+            f"`{ast.unparse(node)}` selects a row of `{owner}` by a boolean mask in every pass of the loop at "
+            f"line {loop.lineno}: each select reads the mask's count to the host, one sync per row; do the "
+            "rows in one masked op over the batch (`masked_fill`, `torch.where`)",
+        )
+    return None
+
+
+def _torch_chain_bound(index: ModuleIndex, function, name: str, tensors) -> bool:
+    """A tensor name (`_tensor_names`), or one the def binds to a chain of methods on a torch function's
+    result (`dist = torch.pow(x, 2).sum(dim=1, keepdim=True).expand(n, n)`)."""
+    return name in tensors() or bool(_torch_chain_roots(index, function, name))
+
+
+def _torch_chain_roots(index: ModuleIndex, function, name: str) -> list[ast.Call]:
+    """The torch calls at the root of each binding of `name` in the def that is a chain of methods on one
+    (`torch.pow(x, 2)` of `torch.pow(x, 2).sum(dim=1).expand(n, n)`)."""
+    roots = []
+    for node in _scope_nodes(index, function or index.tree, ast.Assign):
+        if not any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            continue
+        value = node.value
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            if (index.resolver.call_name(value) or "").startswith("torch."):
+                break
+            value = value.func.value
+        if isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith("torch."):
+            roots.append(value)
+    return roots
+
+
+def _mask_row(key: ast.AST, masks: set[str], mask_rows: set[str], indices: set[str]) -> bool:
+    """`m` (a row of a mask), `mask[i]` by an index variable, or a comparison of either (`mask[i] == 0`)."""
+    if isinstance(key, ast.Compare):
+        key = key.left
+    if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert):
+        key = key.operand
+    if isinstance(key, ast.Name):
+        return key.id in mask_rows
+    return (
+        isinstance(key, ast.Subscript)
+        and isinstance(key.value, ast.Name)
+        and key.value.id in masks
+        and isinstance(key.slice, ast.Name)
+        and key.slice.id in indices
+    )
 
 
 def _element_loop(loop, index: ModuleIndex, tensors) -> RawFinding | None:
@@ -2863,7 +3179,12 @@ register(
             "torch-fix29: a range loop (nest) whose `if` compares one element of a tensor, picked by loop "
             "variables and integer constants, with a number (`if target[n, c, 0] > 1:`, `if tbox[t][1] == 0: "
             "break`), reported at the outermost loop of the nest that tests it; and `t[e[0], e[1]].item()` "
-            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores)."
+            "once per index pair of a loop over a list of pairs (VGAE's per-edge scores). Branch torch-fix55: "
+            "in a loop over a batch's rows run on every step, a host list or NumPy array indexed by a row's "
+            "element (`iou[label[k]] += ...`), an `if` comparing a row's value (`if r_det < 0`), rows read "
+            "through `.data`, reads of tensors a forward makes with torch ops from its inputs "
+            "(`dynamic_ks[k].item()`), and a row selected by the same row of a boolean mask "
+            "(`dist[i][mask[i]]`, `[p[m] for p, m in zip(points, mask)]`)."
         ),
         why=(
             "Every element operation is a separate tensor op (a kernel launch on a GPU, and a sync when it is "

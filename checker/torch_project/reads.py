@@ -12,12 +12,22 @@ import functools
 import os
 import re
 
-from checker.findings import Finding
-from checker.module import ModuleIndex
+from checker.findings import Finding, RawFinding
+from checker.module import LOOP_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_word, module_paths
-from checker.rules.torch_common import lowered_on_toys, uses_torch
+from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
 from checker.rules.torch_sync import (
+    _cpu_loader_loop,
+    _cpu_names,
+    _factory_read,
+    _full_batch_epochs,
+    _logic_reads_host,
+    _loop_bindings,
+    _more_reads,
+    _moved_to_host,
+    _term_test,
+    _updates_weights,
     check_host_sync,
     host_readers,
     instance_methods,
@@ -66,9 +76,11 @@ def reads_across_modules(
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
-        findings = findings + _reader_loops(texts, findings)
+        indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
+        findings = findings + _reader_loops(texts, findings, indexes)
         findings = findings + _stepper_loops(texts, findings)
         findings = findings + _untorched_modules(texts, findings)
+        findings = findings + _step_called_reads(texts, findings, indexes)
     return findings
 
 
@@ -183,7 +195,9 @@ def _called_words(text: str) -> frozenset[str]:
     return called | {name for name, alias in aliases.items() if alias & called}
 
 
-def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _reader_loops(
+    texts: dict[str, str], findings: list[Finding], indexes: dict | None = None
+) -> list[Finding]:
     """PP501 findings for training loops that hand a loss or a step's tensor to code of another module that
     reads it on the host: a def returning a host read of its argument (`epoch_loss +=
     utils.to_scalar(loss)`), or a method of a project class that the loop's module makes an instance of
@@ -218,7 +232,7 @@ def _reader_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findin
     if not table and not classes:
         return []
     chosen_readers: dict[str, tuple] = {}
-    indexes: dict = {}  # (path -> index: a user is parsed once for its readers, own defs and classes)
+    indexes = {} if indexes is None else indexes  # (path -> index: a user is parsed once, kept for later)
     if table:  # (a reader is called by its name or imported under another: `import accuracy_SBM as accuracy`)
         called = re.compile(r"\b(" + "|".join(map(re.escape, table)) + r")(?:\s*\(|\s+as\s+\w)")
         for index, chosen, path in importers(_loading(users, table, texts), table, called, parsed=indexes):
@@ -569,3 +583,331 @@ def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]])
     if b not in imports:
         imports[b] = _imported_paths(texts[b], b)
     return a in imports[b]
+
+
+# (defs a training loop runs every step whose host reads are judged where they are: `_step_called_reads`)
+_CALLEE_READS = frozenset({"item", "cpu", "tolist"})
+_NOT_STEP_CALLEE = re.compile(r"(?i)eval|test|valid|save|checkpoint|visual|plot|sample|summar|__init__")
+_METHOD_LINE = re.compile(r"^([ \t]+)def\s+(\w+)\s*\(", re.MULTILINE)
+_CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
+_COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)
+_SUBCLASS = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+
+
+def _step_called_reads(
+    texts: dict[str, str], findings: list[Finding], indexes: dict | None = None
+) -> list[Finding]:
+    """PP501 findings, at medium, in a def that reads a device value on the host and that a training loop
+    of the project runs once per step from elsewhere: another class of its module, another module, or a
+    method reached through an instance (`outputs, gen_loss, dis_loss, logs = self.edge_model.process(...)`,
+    EdgeConnect's `EdgeModel.process` building its log list with `.item()`), one call deep into the loop's
+    own helpers (`self._collect_running_batch_states()` then `self._update_metric()`, BIT's; a nested `train(it)`
+    then DiffAb's `log_losses(loss_dict, ...)` from `diffab.utils.train`), and a subclass's override of a method
+    the loop's class calls (PODNet's `_compute_loss` under ICarl's loop). The finding points at the def's first
+    read (`_callee_reads`) and names the loop. Only modules whose text backpropagates or steps and may reach a
+    reading def (`_may_reach`) are parsed for the loops (once with `_reader_loops`, through `indexes`), and only
+    the defs and classes that read and whose names a loop module calls for the reads."""
+    users = {p: t for p, t in texts.items() if TRAINS.search(t) and not file_is_silenced(t)}
+    if not users or not any(_places(t) for t in texts.values()):
+        return []  # (no module of the project puts a tensor on a GPU)
+    wanted = set().union(*(_called_words(t) for t in users.values()))
+    wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
+    table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
+    for path, text in texts.items():
+        if file_is_silenced(text) or not any(w in text for w in _READ_WORDS):
+            continue
+        defs, classes = _reading_spans(text)
+        for name, span in defs.items():
+            if name in wanted and not _NOT_STEP_CALLEE.search(name):
+                table.setdefault(name, []).append((path, None, span))
+        for cls, (start, stop) in classes.items():
+            for name, span in _reading_method_spans(text, start, stop):
+                if name in wanted and not _NOT_STEP_CALLEE.search(name):
+                    table.setdefault(name, []).append((path, cls, span))
+    if not table:
+        return []
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    spans_found = collections.defaultdict(list)  # (path -> the lines of earlier PP501 findings)
+    for f in findings:
+        if f.rule == _READ_RULE:
+            spans_found[f.path].append(f.line)
+    parsed: dict[tuple[str, int], list] = {}
+    found = []
+    for path, text in sorted(users.items()):
+        names = {n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text))) & table.keys()}
+        names = {n for n in names if any(_may_reach(text, path, n, e, texts) for e in table[n])}
+        if not names:
+            continue
+        indexes = {} if indexes is None else indexes
+        if path not in indexes:  # (`_reader_loops` may have parsed it)
+            indexes[path] = parse_index(text)
+        index = indexes[path]
+        if index is None:
+            continue
+        for call, loop in _step_calls(index, names):
+            for maker, _, span in _resolved(call, index, path, table, texts):
+                start_line = texts[maker].count("\n", 0, span[0]) + 1
+                stop_line = texts[maker].count("\n", 0, span[1]) + 1
+                if any(start_line <= line < stop_line for line in spans_found[maker]):
+                    continue  # (the def's reads are reported already)
+                if (maker, span[0]) not in parsed:
+                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line)
+                reads = parsed[maker, span[0]]
+                if not reads or (maker, reads[0][0]) in reported:
+                    continue
+                line, col, how, name = reads[0]
+                more = _more_reads(reads)
+                where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
+                raw_message = (
+                    f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
+                    "on every step, waits for the GPU each time; return the tensors detached and read them "
+                    "every N steps"
+                )
+                reported.add((maker, line))
+                spans_found[maker].append(line)
+                found.append(_finding_at(maker, line, col, raw_message, texts[maker]))
+    return [f for f in found if f is not None]
+
+
+def _finding_at(path: str, line: int, col: int, message: str, text: str) -> Finding | None:
+    """A medium PP501 finding at the line unless a `noqa` there silences it."""
+    if silenced(noqa_lines(text).get(line), _READ_RULE):
+        return None
+    return project_finding(path, RawFinding(_READ_RULE, line, col, message, confidence="medium"), _READ_RULE)
+
+
+def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, tuple[int, int]]]:
+    """The methods of the class text[start:stop] whose text holds a host read, with where each runs (from
+    its `def` to the next `def` at its indentation or the class's end)."""
+    heads = list(_METHOD_LINE.finditer(text, start, stop))
+    found = []
+    for i, head in enumerate(heads):
+        indent = head.group(1)
+        end = stop
+        for later in heads[i + 1 :]:
+            if later.group(1) == indent:
+                end = later.start()
+                break
+        body = text[head.start() : end]
+        if any(w in body for w in (".item()", ".cpu()", ".tolist()")):
+            found.append((head.group(2), (head.start(), end)))
+    return found
+
+
+def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
+    """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
+    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`),
+    of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
+    module)."""
+    maker, cls, _ = entry
+    if maker == path:  # (called here, not only defined: `self.name(`, or `name(` past its `def`)
+        return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
+    if cls is None:  # (as `_resolved` will: a file the module's imports load)
+        return bool(_loaded({name: [entry]}, texts, path)[name])
+    if f"{cls}(" in text:
+        return True
+    own = set(_class_spans(text))
+    return any(
+        m.group(1) == cls and own & set(_WORD.findall(m.group(2))) for m in _SUBCLASS.finditer(texts[maker])
+    )
+
+
+def _step_calls(index: ModuleIndex, names: set[str]):
+    """(call, loop) for each call a training loop of the module makes on every step: in its own body outside
+    any `if` that skips steps, and in the module's defs it so calls, outside their loops and ifs (one call
+    deep). A training loop is a step loop that updates weights (`_updates_weights`) or hands its losses to
+    a model object's own `backward` (`self.edge_model.backward(gen_loss, dis_loss)`), and none the module
+    pass leaves alone: a loop whose logic reads on the host, a CPU loader's loop, a full-batch epoch loop
+    (`_full_batch_epochs`: GCNII's and GRAND's `train()` per epoch, read debatable by torch-fix49)."""
+    fx = facts(index)
+    for loop in fx.step_loops:
+        sites = direct_calls(index, loop)
+        wanted = []  # (each call with the calls of the module's def it runs that may run a reading def)
+        for site in sites:
+            helper = fx.helpers.get(id(site.node))
+            inner = [
+                s
+                for s in (index.function_calls.get(id(helper), ()) if helper is not None else ())
+                if not s.loops and _call_word(s.node) in names
+            ]
+            if _call_word(site.node) in names or inner:
+                wanted.append((site, helper, inner))
+        if not wanted:
+            continue  # (no guard or step to ask about: checked from the names first)
+        if not (_updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
+            continue
+        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
+            continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
+        bound = _bound_in(loop)
+        cpu = _cpu_names(index)
+        for site, helper, inner in wanted:
+            if fx.guarded_step(site.node, loop) and not _mode_branch(fx, site.node, loop, bound):
+                continue
+            if cpu and _on_host_device(site.node, index, loop, cpu):
+                continue
+            yield site.node, loop
+            yield from ((s.node, loop) for s in inner if not fx.guarded_step(s.node, helper))
+
+
+def _call_word(call: ast.Call) -> str | None:
+    """The name a call runs by: `f` of `f(...)`, `m` of `x.m(...)`."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> bool:
+    """A call handed a tensor the loop moved to a CPU device (`loss, eer = model.loss(embeds_loss)` with
+    `embeds_loss = embeds.view(...).to(loss_device)`, `loss_device = torch.device("cpu")`: GE2E's loss on
+    the host, hold-outs 15 and 16)."""
+    bound = _loop_bindings(index, loop)
+    return any(_moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _bound_in(loop) -> frozenset[str]:
+    """The names the loop binds (its target and every assignment in its body)."""
+    return frozenset(
+        n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    )
+
+
+def _mode_branch(fx, node: ast.AST, loop, bound: frozenset[str]) -> bool:
+    """Every guard between the node and the loop is an `if` on names the loop never binds (`if model == 1:`
+    with `model = self.config.MODEL` before it, EdgeConnect's): a mode chosen once, whose branch runs on
+    every step; not a step count, remainder or logging switch (`_term_test`)."""
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.If):
+            names = {n.id for n in ast.walk(up.test) if isinstance(n, ast.Name)}
+            if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(up.test)):
+                return False
+            if not _term_test(up.test, names):
+                return False
+        elif isinstance(up, (*_SKIPPING, *LOOP_TYPES)):
+            return False
+    return True
+
+
+def _model_backward(call: ast.Call) -> bool:
+    """`self.edge_model.backward(gen_loss, dis_loss)`: a model object's method named backward, given the
+    losses (a tensor's `loss.backward()` takes none, or a gradient on a name)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "backward"
+        and isinstance(func.value, ast.Attribute)
+        and isinstance(func.value.value, ast.Name)
+        and func.value.value.id == "self"
+        and len(call.args) >= 1
+    )
+
+
+def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts: dict[str, str]) -> list:
+    """The reading defs of `table` a call may run: `f(...)`, a def of the module or one its imports load;
+    `self.m(...)`, a method of the loop's class (of the module) or of a class of the project that subclasses
+    it by name; `self.x.m(...)` or `x.m(...)`, a method of the class the module binds `x` to an instance of
+    (`_instances`)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        entries = [e for e in table.get(func.id, ()) if e[1] is None]
+        return [e for e in entries if e[0] == path] or _loaded({func.id: entries}, texts, path)[func.id]
+    if not isinstance(func, ast.Attribute) or func.attr not in table:
+        return []
+    entries = [e for e in table[func.attr] if e[1] is not None]
+    receiver = func.value
+    if isinstance(receiver, ast.Name) and receiver.id == "self":
+        owner = _owner_class(index, call)
+        return [
+            e
+            for e in entries
+            if (e[0] == path and e[1] == owner) or (owner and _subclasses(texts[e[0]], e[1], owner))
+        ]
+    bound = _instances(index).get(ast.unparse(receiver), set())
+    entries = [e for e in entries if e[1] in bound]
+    return [e for e in entries if e[0] == path] or _loaded({func.attr: entries}, texts, path)[func.attr]
+
+
+def _owner_class(index: ModuleIndex, call: ast.Call) -> str | None:
+    """The class whose method holds the call."""
+    for site in index.calls:
+        if site.node is call:
+            return index.function_class.get(id(site.function)) if site.function is not None else None
+    return None
+
+
+def _subclasses(text: str, cls: str, base: str) -> bool:
+    """`class PODNet(ICarl):` in the text: `cls` names `base` among its bases."""
+    return any(m.group(1) == cls and base in _WORD.findall(m.group(2)) for m in _SUBCLASS.finditer(text))
+
+
+def _instances(index: ModuleIndex) -> dict[str, set[str]]:
+    """Receiver (`self.edge_model`, `meters`) -> the classes the module binds it to an instance of."""
+    return facts(index).loop_cache("step_called_instances", None, lambda: _bound_instances(index))
+
+
+def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for node in index.call_assignments:
+        value = node.value
+        while (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Call)
+        ):
+            value = value.func.value  # (`EdgeModel(config).to(config.DEVICE)`: the class made first)
+        func = value.func
+        cls = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        for target in node.targets if cls else ():
+            if isinstance(target, ast.Name) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            ):
+                found.setdefault(ast.unparse(target), set()).add(cls)
+    return found
+
+
+def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
+    """(line, column, how, def name) of each host read (`.item()`, `.cpu()`, `.tolist()`, no arguments) in the
+    def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if self._nca_config:`),
+    not of a tensor a torch factory just made on the host; lines of the whole file."""
+    body = text[span[0] : span[1]]
+    indent = len(body) - len(body.lstrip(" \t"))
+    source = "\n".join(line[indent:] for line in body.splitlines())
+    index = parse_index(source, torch_only=False)
+    if index is None:
+        return []
+    functions = [n for n in index.tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    if not functions:
+        return []
+    function = functions[0]
+    fx = facts(index)
+    reads = []
+    for site in index.function_calls.get(id(function), ()):
+        call = site.node
+        if site.loops or method_name(call) not in _CALLEE_READS or call.args or call.keywords:
+            continue
+        if _factory_read(index, call) or not _every_call(fx, call, function):
+            continue
+        reads.append(
+            (call.lineno + first_line - 1, call.col_offset + indent, f".{method_name(call)}()", function.name)
+        )
+    return sorted(reads)
+
+
+_SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
+
+
+def _every_call(fx, call: ast.Call, function) -> bool:
+    """The read runs on every call of the def: under no loop, comprehension, `try` or boolean test, and no `if`
+    but a settings switch (`_term_test`: `if self._nca_config:`, no step count, remainder or logging switch),
+    and not in an `if`'s test (`_within`)."""
+    return not any(
+        isinstance(up, _SKIPPING)
+        or (isinstance(up, ast.If) and (not _term_test(up.test, set()) or _within(call, up.test)))
+        for up in fx.ancestors(call, function)
+    )
+
+
+def _within(node: ast.AST, tree: ast.AST) -> bool:
+    """The node is part of the tree (a read in an `if`'s test decides the step's logic: GANomaly's
+    `if self.err_d.item() < 1e-5: self.reinit_d()`, which the module pass leaves alone too)."""
+    return any(n is node for n in ast.walk(tree))

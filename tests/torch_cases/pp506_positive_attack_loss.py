@@ -34,7 +34,7 @@ class VATLoss(nn.Module):
     def forward(self, model, x):
         with torch.no_grad():
             pred = F.softmax(model(x), dim=1)
-        d = torch.rand(x.shape).sub(0.5).to(x.device)  # expect: PP506
+        d = torch.rand(x.shape).sub(0.5).to(x.device)  # expect: PP506 high
         d = d / d.flatten(1).norm(dim=1).view(-1, *([1] * (x.dim() - 1)))
         for _ in range(self.ip):
             d.requires_grad_()

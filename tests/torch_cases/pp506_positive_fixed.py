@@ -19,7 +19,7 @@ class STNkd(nn.Module):
         x = self.fc3(x)
         iden = torch.from_numpy(np.eye(self.k).flatten().astype(np.float32)).view(1, -1).repeat(batchsize, 1)
         if x.is_cuda:
-            iden = iden.cuda()  # expect: PP506
+            iden = iden.cuda()  # expect: PP506 high
         return (x + iden).view(-1, self.k, self.k)
 
 
@@ -57,7 +57,7 @@ class Decoder(nn.Module):
 def to_categorical(y, num_classes):
     new_y = torch.eye(num_classes)[y.cpu().data.numpy(),]
     if y.is_cuda:
-        return new_y.cuda()  # expect: PP506
+        return new_y.cuda()  # expect: PP506 high
     return new_y
 
 
@@ -82,7 +82,7 @@ class Protonet(nn.Module):
         target_inds = torch.arange(0, n_class).view(n_class, 1, 1).expand(n_class, n_query, 1).long()
         target_inds = Variable(target_inds, requires_grad=False)
         if xq.is_cuda:
-            target_inds = target_inds.cuda()  # expect: PP506
+            target_inds = target_inds.cuda()  # expect: PP506 high
         log_p_y = F.log_softmax(self.encoder(xq), dim=-1)
         return -log_p_y.gather(2, target_inds).mean()
 

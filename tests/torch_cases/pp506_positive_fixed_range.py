@@ -14,7 +14,7 @@ class Generator(nn.Module):
     def forward(self, z, depth):
         dz = self.g_mapping(z)
         dlatents2 = self.g_mapping(torch.randn(z.shape, device=z.device))
-        idx = torch.from_numpy(np.arange(self.num_layers)[None, :, np.newaxis]).to(z.device)  # expect: PP506
+        idx = torch.from_numpy(np.arange(self.num_layers)[None, :, np.newaxis]).to(z.device)  # expect: PP506 high  # fmt: skip
         cur_layers = 2 * (depth + 1)
         dz = torch.where(idx < cur_layers, dz, dlatents2)
         return self.g_synthesis(dz, depth)

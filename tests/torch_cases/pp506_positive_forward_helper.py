@@ -8,7 +8,7 @@ def sequence_mask(lengths, max_len):
     seq_range = torch.arange(0, max_len).long()
     seq_range_expand = seq_range.unsqueeze(0).expand(lengths.size(0), max_len)
     if lengths.is_cuda:
-        seq_range_expand = seq_range_expand.cuda()  # expect: PP506
+        seq_range_expand = seq_range_expand.cuda()  # expect: PP506 high
     return seq_range_expand < lengths.unsqueeze(1)
 
 

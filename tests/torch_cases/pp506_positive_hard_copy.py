@@ -1,7 +1,7 @@
 """Where PP506 would say `medium` (a forward, a loss def, a training-step def), a copy made with `.cuda()`
 (or `.type(torch.cuda.FloatTensor)`) outside any `if` is `high` (torch-fix50: a real copy to the GPU
-wherever the code runs); `.to(x.device)`, which may name the CPU, and a copy under an option's `if` stay
-`medium`."""
+wherever the code runs); a copy under an option's `if` stays `medium`. (torch-fix54: `.to(features.device)`,
+the device of a tensor at hand, is `high` too.)"""
 
 import torch
 import torch.nn as nn
@@ -17,7 +17,7 @@ class CaptionDecoder(nn.Module):
     def forward(self, features, captions):
         batch, steps = captions.size(0), captions.size(1)
         prev_words = torch.zeros(batch, 1).long().cuda()  # expect: PP506 high
-        preds = torch.zeros(batch, steps, self.out.out_features).to(features.device)  # expect: PP506
+        preds = torch.zeros(batch, steps, self.out.out_features).to(features.device)  # expect: PP506 high
         if self.use_coverage:
             coverage = torch.zeros(batch, steps).cuda()  # expect: PP506
             features = features + coverage.sum()

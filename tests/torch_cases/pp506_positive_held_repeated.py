@@ -54,7 +54,7 @@ class SetFunction(nn.Module):
         mask_one = torch.ones(size, size) - torch.eye(size, size)
         mask_one = mask_one.view(1, size, size, 1)
         if torch.cuda.is_available():
-            mask_one = mask_one.cuda()  # expect: PP506
+            mask_one = mask_one.cuda()  # expect: PP506 high
         return self.proj((set_input.unsqueeze(1) * mask_one).sum(2))
 
 

@@ -13,7 +13,7 @@ class FlowMatchingModule(pl.LightningModule):
 
     def preprocess_batch(self, X, training=False):
         batch_size = X.shape[0]
-        t_select = torch.randint(self.times - 1, size=(batch_size,)).to(X.device)  # expect: PP506 medium
+        t_select = torch.randint(self.times - 1, size=(batch_size,)).to(X.device)  # expect: PP506 high
         return X[:, 0], X[:, 1], t_select
 
     def step(self, batch, training=False):

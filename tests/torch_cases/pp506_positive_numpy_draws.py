@@ -17,7 +17,7 @@ class Denoiser(nn.Module):
     def forward(self, x):
         p = self.weights / np.sum(self.weights)
         picked = np.random.choice(len(p), size=(x.size(0),), p=p)
-        t = torch.from_numpy(picked).long().to(x.device)  # expect: PP506
+        t = torch.from_numpy(picked).long().to(x.device)  # expect: PP506 high
         np.random.seed(0)
         return self.net(x, t)
 

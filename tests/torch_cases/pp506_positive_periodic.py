@@ -23,7 +23,7 @@ class FAB(nn.Module):
     def logit_grads(self, images):
         im = images.clone().requires_grad_()
         y = self.model(im)
-        g2 = torch.zeros([y.shape[-1], *images.size()]).to(images.device)  # expect: PP506
+        g2 = torch.zeros([y.shape[-1], *images.size()]).to(images.device)  # expect: PP506 high
         for counter in range(y.shape[-1]):
             y[:, counter].sum().backward(retain_graph=True)
             g2[counter] = im.grad.data

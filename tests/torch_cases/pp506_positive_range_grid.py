@@ -20,8 +20,8 @@ class YoloLoss(nn.Module):
         lin_x = torch.range(0, width - 1).repeat(height, 1).view(height * width)
         lin_y = torch.range(0, height - 1).repeat(width, 1).t().contiguous().view(height * width)
         if torch.cuda.is_available():
-            lin_x = lin_x.cuda()  # expect: PP506
-            lin_y = lin_y.cuda()  # expect: PP506
+            lin_x = lin_x.cuda()  # expect: PP506 high
+            lin_y = lin_y.cuda()  # expect: PP506 high
         boxes_x = coord[:, :, 0] + lin_x
         boxes_y = coord[:, :, 1] + lin_y
         return ((boxes_x - target[..., 0]) ** 2 + (boxes_y - target[..., 1]) ** 2).mean()

@@ -22,6 +22,6 @@ class NTXent(nn.Module):
         labels = (np.repeat(np.arange(n), m) + np.tile(np.arange(m) * n // m, n)) % n
         labels = labels.reshape(n, m)[:, 1:].reshape(-1)
         loss = -logprob[np.repeat(np.arange(n), m - 1), labels].sum() / n
-        target = torch.LongTensor(labels.reshape(n, m - 1)).to(logprob.device)  # expect: PP506
+        target = torch.LongTensor(labels.reshape(n, m - 1)).to(logprob.device)  # expect: PP506 high
         acc = (logprob.argmax(1, keepdim=True) == target).float().mean()
         return loss, acc

@@ -12,8 +12,8 @@ class TripletLoss(nn.Module):
         dist = torch.cdist(inputs, inputs)
         mask = targets.expand(n, n).eq(targets.expand(n, n).t())
         dist_ap, dist_an = [], []
-        for i in range(n):  # expect: PP509
-            dist_ap.append(dist[i][mask[i]].max().unsqueeze(0))
+        for i in range(n):
+            dist_ap.append(dist[i][mask[i]].max().unsqueeze(0))  # expect: PP509
             dist_an.append(dist[i][mask[i] == 0].min().unsqueeze(0))
         dist_ap = torch.cat(dist_ap)
         dist_an = torch.cat(dist_an)
