@@ -50,8 +50,8 @@ def across_modules(
     """`findings` with the PyTorch project passes run over each project in turn: DataLoaders (PP505),
     evaluation defs run under no_grad elsewhere (PP503), then factories (PP506), then host reads (PP501). `sources` (path -> text) and `known` (path ->
     `module_facts`) hold what the per-module pass read and computed in this process, reused here, and
-    `indexes` (text -> index) the indexes it kept; the passes add the modules they parse to it, so that
-    each is parsed once (`reusing_indexes`)."""
+    `indexes` (text -> index) the indexes it kept of the modules the passes are likely to parse again
+    (`reusing_indexes`)."""
     sources = {} if sources is None else sources
     indexes = {} if indexes is None else indexes
     with collection_paused(), reusing_indexes(indexes):  # (the trees are freed by reference counts)

@@ -35,16 +35,15 @@ def project_finding(path: str, raw, code: str) -> Finding:
 
 def parse_index(text: str, torch_only: bool = True) -> ModuleIndex | None:
     """The module's index; None when it does not parse, nests too deep, or (with `torch_only`) does not
-    use torch. Inside `reusing_indexes`, a text indexed before (by the per-module pass, or by an earlier
-    project pass) is not parsed again."""
+    use torch. Inside `reusing_indexes`, a module the per-module pass kept the index of is not parsed
+    again. (Other texts are: keeping what the passes parse would save a few hundredths of a second on the
+    hold-outs, where a module parsed twice is nearly always one that trains, for tens of MB.)"""
     known = _REUSED.get()
     if known is not None and text in known:
         index = known[text]
         forget_facts(index)  # (each caller's rules start from fresh TorchFacts, as on a module just parsed)
     else:
         index = _parsed(text)
-        if known is not None:
-            known[text] = index
     return index if index is not None and (not torch_only or uses_torch(index)) else None
 
 
@@ -56,17 +55,17 @@ def _parsed(text: str) -> ModuleIndex | None:
         return None
 
 
-# The indexes `parse_index` answers from while the project passes run (module text -> its index, None for
-# a text that does not parse); set by `reusing_indexes`, for one `across_modules` call.
+# The indexes `parse_index` answers from while the project passes run (module text -> its index); set by
+# `reusing_indexes`, for one `across_modules` call.
 _REUSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("reused_indexes", default=None)
 
 
 @contextlib.contextmanager
 def reusing_indexes(indexes: dict):
-    """Within the block, `parse_index` answers from `indexes` (module text -> index) and adds each text it
-    parses to it: the project passes parse a module once in all, and not at all when the per-module pass
-    kept its index (`parsed_again`). A text is its own key: a module's index is the parse of that text, so
-    an entry cannot go stale; the dict lives as long as the caller keeps it (one run)."""
+    """Within the block, `parse_index` answers from `indexes` (module text -> index, the modules the
+    per-module pass kept: `parsed_again`) instead of parsing them again. A text is its own key: a module's
+    index is the parse of that text, so an entry cannot go stale; the dict lives as long as the caller keeps
+    it (one run)."""
     token = _REUSED.set(indexes)
     try:
         yield

@@ -705,10 +705,18 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
         return bool(_loaded({name: [entry]}, texts, path)[name])
     if f"{cls}(" in text:
         return True
+    bases = [words for subclass, words in _subclass_bases(texts[maker]) if subclass == cls]
+    if not bases:
+        return False
     own = set(_class_spans(text))
-    return any(
-        m.group(1) == cls and own & set(_WORD.findall(m.group(2))) for m in _SUBCLASS.finditer(texts[maker])
-    )
+    return any(own & words for words in bases)
+
+
+@functools.lru_cache(maxsize=512)
+def _subclass_bases(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(class, the words of its bases) of each `class X(...)` line at the margin (`_SUBCLASS`), found once
+    per text: `_may_reach` asks it of a maker's text for user after user."""
+    return tuple((m.group(1), frozenset(_WORD.findall(m.group(2)))) for m in _SUBCLASS.finditer(text))
 
 
 def _step_calls(index: ModuleIndex, names: set[str]):
