@@ -66,6 +66,8 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
         return f"the optimizer `{last}(...)` is built"
     if name.startswith("torch.nn.") and last.endswith("Loss"):
         return f"the loss `{last}()` is built"
+    if (loader := _fresh_loader_iterator(call, index)) is not None:
+        return f"`next(iter({loader}))` starts a new pass over the loader (its workers start again)"
     if is_device_move(call, index) and not call.keywords:
         receiver = base_name(call.func.value)
         if receiver in models or (
@@ -73,6 +75,30 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
         ):
             return f"`{receiver}.{method_name(call)}(...)` moves the model"
     return None
+
+
+def _fresh_loader_iterator(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix60) `next(iter(source_loader))`: a new iterator of a loader for one batch. A DataLoader's
+    iterator starts its worker processes (and shuffles the whole index list) when it is made, so one made on
+    every step pays that start for each batch (Deep CORAL's two loaders, 4 workers each, listed on hold-out
+    18). The loader is named for one (`train_loader`, `dset_loaders["source"]`); its source for the message."""
+    if not (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "next"
+        and len(call.args) == 1
+        and isinstance(inner := call.args[0], ast.Call)
+        and isinstance(inner.func, ast.Name)
+        and inner.func.id == "iter"
+        and len(inner.args) == 1
+        and "next" not in index.resolver.names
+        and "iter" not in index.resolver.names
+    ):
+        return None
+    source = inner.args[0]
+    root = source.value if isinstance(source, ast.Subscript) else source
+    if not isinstance(root, ast.Name | ast.Attribute) or "loader" not in (base_name(root) or "").lower():
+        return None
+    return ast.unparse(source)
 
 
 def _builds_model(sites, index: ModuleIndex) -> bool:
@@ -142,15 +168,22 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
     targets = names_in(loop.target)
     return any(
         isinstance(node, ast.Call)
-        and any(
-            isinstance(n, ast.Name) and n.id in targets
-            for a in (*node.args, *(k.value for k in node.keywords))
-            for n in ast.walk(a)
-        )
+        and any(_given_directly(a, targets) for a in (*node.args, *(k.value for k in node.keywords)))
         and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
         and index.resolver.call_name(node) not in _WRAPPERS  # `Variable(image)` wraps the batch: no set-up
         for stmt in loop.body
         for node in ast.walk(stmt)
+    )
+
+
+def _given_directly(argument: ast.AST, targets: set[str]) -> bool:
+    """The loop's variable is in the argument outside any call of its own (`SGD(params, lr=lr)`,
+    `Net(width=widths[i])`): the object is made for that value. (torch-fix60) A value a call derives from the
+    step counter (CDAN's `loss.CDAN(..., network.calc_coeff(i))`, a schedule's coefficient) makes no sweep."""
+    inner = [n for n in ast.walk(argument) if isinstance(n, ast.Call)]
+    shielded = {id(n) for call in inner for n in ast.walk(call)}
+    return any(
+        isinstance(n, ast.Name) and n.id in targets and id(n) not in shielded for n in ast.walk(argument)
     )
 
 
@@ -202,7 +235,13 @@ def _setup_in_loops(index: ModuleIndex):
             )
             is not None
         ]
-        if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
+        if (
+            not setups
+            # (a model wrapped every N-th step for a snapshot, CDAN's `if i % test_interval == ...:
+            # temp_model = nn.Sequential(base_network)`, is no new model per run: torch-fix60)
+            or _builds_model([s for s in direct if not fx.periodic(s.node, loop)], index)
+            or _is_sweep(loop, index)
+        ):
             continue
         for site, what in setups:
             if _optimises_new_tensors(site.node, loop, index):
@@ -356,7 +395,9 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or not last.endswith("Loss"):
-        return None
+        last = _own_loss_class(call, index)
+        if last is None:
+            return None
     parent = facts(index).parent_of(call)
     if not (isinstance(parent, ast.Call) and parent.func is call):
         if not (
@@ -413,8 +454,19 @@ def check_setup_per_step_def(index: ModuleIndex):
             site.node.col_offset,
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
-            confidence="high",  # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
+            confidence="high" if _torch_loss(site.node, index) else None,  # (`_own_loss_class`: medium)
         )
+
+
+def _own_loss_class(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix60) A loss class of the project or of a module ppcheck cannot resolve (`_loss_class`), for
+    `_built_per_call`: Siam-NestedUNet's `focal = FocalLoss(gamma=0, alpha=None)` then `focal(prediction,
+    target)` in `hybrid_loss`, listed on hold-out 18, built in a def run on every step. Its `__init__` is
+    unknown code, so it is reported at the rule's `medium`, as the same class built in the step loop itself
+    (`_own_loss_called`) is."""
+    if (index.resolver.call_name(call) or "").startswith("torch."):
+        return None
+    return _loss_class(call)
 
 
 def _module_in_loss_def(site, index: ModuleIndex):
