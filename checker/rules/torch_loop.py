@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from checker.findings import RawFinding
 from checker.module import (
@@ -171,9 +171,14 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
         and any(_given_directly(a, targets) for a in (*node.args, *(k.value for k in node.keywords)))
         and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
         and index.resolver.call_name(node) not in _WRAPPERS  # `Variable(image)` wraps the batch: no set-up
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
     )
+
+
+def _nodes_of(statements) -> Iterator[ast.AST]:
+    """Every node of these statements (a loop's body, not its head), one statement after another, each in
+    `ast.walk`'s order: the one walk of a body the loop rules below share."""
+    return (node for stmt in statements for node in iter_walk(stmt))
 
 
 def _given_directly(argument: ast.AST, targets: set[str]) -> bool:
@@ -196,8 +201,7 @@ def _optimises_new_tensors(call: ast.Call, loop, index: ModuleIndex) -> bool:
     given = {base_name(n) for n in ast.walk(call.args[0]) if isinstance(n, ast.Name | ast.Attribute)}
     bound = {
         base_name(target)
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
         if isinstance(node, ast.Assign)
         for target in node.targets
     }
@@ -343,7 +347,7 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
         return None
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
     loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
-    if given and loop is not None and given & _bound([n for s in loop.body for n in walk(s)]):
+    if given and loop is not None and given & _bound(list(_nodes_of(loop.body))):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
 
@@ -737,7 +741,7 @@ def _filled_tensor(loop, var: str, tensors: Callable[[], set[str]], index: Modul
     ):
         return None
     written, ranks = set(), set()
-    for node in (n for stmt in loop.body for n in iter_walk(stmt)):
+    for node in _nodes_of(loop.body):
         if isinstance(node, ast.Assign | ast.AugAssign):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if not (isinstance(target, ast.Subscript) and var in names_in(target.slice)):
@@ -852,7 +856,7 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
         and not few_runs([loop])
     ):
         return None
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -896,7 +900,7 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
         },
     )
     used = set()
-    for stmt in (n for s in loop.body for n in walk(s)):
+    for stmt in _nodes_of(loop.body):
         if isinstance(stmt, ast.If):
             used |= names_in(stmt.test)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
@@ -918,33 +922,31 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     """The body reads elements of `name` by the loop variable, and only single elements: `t[i]`, `t[i, j]`;
     `t[:, i]` takes a whole column, already vectorised along the other axis."""
     found = False
-    for stmt in statements:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
-                if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
-                    return False
-                found = True
+    for n in _nodes_of(statements):
+        if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
+            if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
+                return False
+            found = True
     return found
 
 
 def _writes_count(statements) -> bool:
     """The body adds into a counter or a matrix cell (`conf[a, b] += 1`), not only reads into names."""
-    return any(isinstance(n, ast.AugAssign) for stmt in statements for n in ast.walk(stmt))
+    return any(isinstance(n, ast.AugAssign) for n in _nodes_of(statements))
 
 
 def _string_keys(statements, var: str) -> bool:
     """`for key in end_points: if 'loss' in key: stats[key] += end_points[key].item()` (VoteNet, hold-out
     10): the loop variable is tested against a string, so the loop goes over a dict's keys (named losses), not
     a tensor's elements."""
-    for stmt in statements:
-        for node in ast.walk(stmt):
-            if not isinstance(node, ast.Compare):
-                continue
-            sides = [node.left, *node.comparators]
-            if any(isinstance(n, ast.Name) and n.id == var for n in sides) and any(
-                isinstance(n, ast.Constant) and isinstance(n.value, str) for n in sides
-            ):
-                return True
+    for node in _nodes_of(statements):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        if any(isinstance(n, ast.Name) and n.id == var for n in sides) and any(
+            isinstance(n, ast.Constant) and isinstance(n.value, str) for n in sides
+        ):
+            return True
     return False
 
 
@@ -958,13 +960,12 @@ def _keys_of(statements, owner: str, var: str) -> bool:
         and node.value.id == owner
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
-        for stmt in statements
-        for node in ast.walk(stmt)
+        for node in _nodes_of(statements)
     )
 
 
 def _uses(statements, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Name) and n.id == name for n in _nodes_of(statements))
 
 
 _STACKERS = frozenset({"torch.cat", "torch.stack"})
@@ -1095,8 +1096,7 @@ def _sized_by_own_tensor(loop, var: str, index: ModuleIndex) -> bool:
         return False
     read = {
         node.value.attr
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
         if isinstance(node, ast.Subscript)
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
@@ -1264,7 +1264,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
     if not (_sized_by_tensor(loop, index) or _sized_by_own_tensor(loop, var, index)):
         return None
-    nodes = [n for stmt in body for n in ast.walk(stmt)]
+    nodes = list(_nodes_of(body))
     function = index.loop_function.get(id(loop))
     if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
         return None
@@ -1472,7 +1472,7 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     The first such read."""
     if not _nested(loop, index) or not _sized_by_tensor(loop, index):
         return None
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -2871,7 +2871,7 @@ def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
     """`for e in edges_pos: preds.append(sigmoid(adj_rec[e[0], e[1]].item()))` (VGAE's `get_scores`): one
     element of a tensor, picked by the parts of each item of a list of index pairs, read to the host per
     pass, outside any `if`; one gather (`adj_rec[edges[:, 0], edges[:, 1]]`) reads them all at once."""
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if not (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -3029,8 +3029,7 @@ def _range_vars(loop, index: ModuleIndex) -> set[str]:
     """The variables of the range loops around, at and in the loop, in its def."""
     found = {
         inner.target.id
-        for stmt in loop.body
-        for inner in walk(stmt)
+        for inner in _nodes_of(loop.body)
         if isinstance(inner, ast.For)
         and isinstance(inner.target, ast.Name)
         and isinstance(inner.iter, ast.Call)
