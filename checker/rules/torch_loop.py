@@ -399,9 +399,7 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or not last.endswith("Loss"):
-        last = _own_loss_class(call, index)
-        if last is None:
-            return None
+        return None
     parent = facts(index).parent_of(call)
     if not (isinstance(parent, ast.Call) and parent.func is call):
         if not (
@@ -458,19 +456,8 @@ def check_setup_per_step_def(index: ModuleIndex):
             site.node.col_offset,
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
-            confidence="high" if _torch_loss(site.node, index) else None,  # (`_own_loss_class`: medium)
+            confidence="high",  # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
         )
-
-
-def _own_loss_class(call: ast.Call, index: ModuleIndex) -> str | None:
-    """(torch-fix60) A loss class of the project or of a module ppcheck cannot resolve (`_loss_class`), for
-    `_built_per_call`: Siam-NestedUNet's `focal = FocalLoss(gamma=0, alpha=None)` then `focal(prediction,
-    target)` in `hybrid_loss`, listed on hold-out 18, built in a def run on every step. Its `__init__` is
-    unknown code, so it is reported at the rule's `medium`, as the same class built in the step loop itself
-    (`_own_loss_called`) is."""
-    if (index.resolver.call_name(call) or "").startswith("torch."):
-        return None
-    return _loss_class(call)
 
 
 def _module_in_loss_def(site, index: ModuleIndex):

@@ -1,13 +1,6 @@
 import torch
 import torch.nn as nn
-from losses import FocalLoss
 from models import Net
-
-
-def weighted_loss(predictions, target, mask):
-    weights = mask.float().mean(0)
-    focal = FocalLoss(gamma=2, alpha=weights)
-    return sum(focal(p, target) for p in predictions)
 
 
 def sweep(loader, rates, device):

@@ -1,15 +1,6 @@
 import losses
 import torch
 import torch.nn as nn
-from losses import FocalLoss
-
-
-def hybrid_loss(predictions, target):
-    total = 0
-    focal = FocalLoss(gamma=0, alpha=None)  # expect: PP507 medium
-    for prediction in predictions:
-        total = total + focal(prediction, target)
-    return total
 
 
 def train(config, base_network, ad_net, loaders, optimizer):
