@@ -67,7 +67,7 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
     if name.startswith("torch.nn.") and last.endswith("Loss"):
         return f"the loss `{last}()` is built"
     if (loader := _fresh_loader_iterator(call, index)) is not None:
-        return f"`next(iter({loader}))` starts a new pass over the loader (its workers start again)"
+        return f"`next(iter({loader}))` starts a new pass over the loader (its workers, if any, start again)"
     if is_device_move(call, index) and not call.keywords:
         receiver = base_name(call.func.value)
         if receiver in models or (
@@ -3106,7 +3106,8 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "An optimizer (torch.optim.*) or loss module (torch.nn.*Loss) built, or the model moved with "
-            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one)."
+            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one); "
+            "a loader's iterator made there for one batch (`next(iter(loader))`)."
         ),
         why=(
             "Building an optimizer walks every parameter and resets its state (Adam's moments, momentum); "
