@@ -1328,7 +1328,9 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         return "low"
     return (
         "high"
-        if _hard_gpu_copy(index, site) or _tensor_device_copy(index, site) or _loss_attribute_copy(index, site)
+        if _hard_gpu_copy(index, site)
+        or _tensor_device_copy(index, site)
+        or _loss_attribute_copy(index, site)
         else None
     )
 
