@@ -1274,8 +1274,10 @@ def check_created_then_moved(
             if unchanged is not None:
                 yield unchanged
             continue
-        if _first_time(facts(index), call, loop or site.function):
+        if _first_time(facts(index), call, loop or site.function) or _cache_miss(facts(index), call, site.function):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
+        if made == "torch.from_numpy" and _filled_by_call(index, site.function, moved, call.lineno):
+            continue  # `path = np.zeros(shape)`, `maximum_path_c(path, ...)`: host results, the copy is needed
         if _shape_fix_up(facts(index), call, loop or site.function):
             continue  # `if output.size(1) != x_mask.size(1): padding = torch.zeros(...)`: only when they differ
         if loop is None and site.function is not None and _cached_by_callers(index, site.function):
@@ -2271,4 +2273,48 @@ def _imported_mover(call: ast.Call, index: ModuleIndex, movers: frozenset[str]) 
         and call.func.id in movers
         and call.func.id not in index.module_functions
         and facts(index).helpers.get(id(call)) is None
+    )
+
+
+def _cache_miss(fx, call: ast.Call, function) -> bool:
+    """(torch-fix58) The copy is in the body of `if key not in self.cache:` in a def (so-vits-svc's `if keyshift_key
+    not in self.hann_window: self.hann_window[keyshift_key] = torch.hann_window(n).to(audio.device)`): made once
+    per key, then looked up."""
+    if function is None:
+        return False
+    return any(
+        isinstance(up, ast.If)
+        and isinstance(up.test, ast.Compare)
+        and len(up.test.ops) == 1
+        and isinstance(up.test.ops[0], ast.NotIn)
+        and isinstance(up.test.comparators[0], ast.Attribute)
+        and any(s.lineno <= call.lineno <= s.end_lineno for s in up.body)
+        for up in fx.ancestors(call, function)
+    )
+
+
+_READING_BUILTINS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "int", "float", "id"})
+
+
+def _filled_by_call(index: ModuleIndex, function, moved: list, line: int) -> bool:
+    """(torch-fix58) `torch.from_numpy(name)` of an array the def handed to a call of something other than
+    NumPy before the copy (StyleTTS2's `path = np.zeros(neg_cent.shape)`, `maximum_path_c(path, neg_cent, ...)`,
+    a Cython search that fills it in place): the array holds results computed on the host, not a setting."""
+    if function is None:
+        return False
+    names = {
+        n.args[0].id
+        for value in moved
+        for n in ast.walk(value)
+        if isinstance(n, ast.Call)
+        and index.resolver.call_name(n) == "torch.from_numpy"
+        and n.args
+        and isinstance(n.args[0], ast.Name)
+    }
+    return bool(names) and any(
+        site.node.lineno < line
+        and not (index.resolver.call_name(site.node) or "").startswith(("numpy.", "torch."))
+        and base_name(site.node.func) not in _READING_BUILTINS
+        and any(isinstance(a, ast.Name) and a.id in names for a in site.node.args)
+        for site in index.function_calls.get(id(function), [])
     )

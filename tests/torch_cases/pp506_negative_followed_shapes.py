@@ -2,6 +2,7 @@
 rows made on the device, the per-image target made with `device=`, the window made once in `__init__`, and an
 attack whose copy before its steps is amortised: the training loop runs the attack only every 100 steps."""
 
+import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -73,3 +74,33 @@ def train(model, train_batches, opt, epochs):
             opt.zero_grad()
             loss.backward()
             opt.step()
+
+
+class Spectrogram(nn.Module):
+    def __init__(self, n_fft):
+        super().__init__()
+        self.n_fft = n_fft
+        self.windows = {}
+
+    def forward(self, audio, keyshift=0):
+        key = str(keyshift) + "_" + str(audio.device)
+        if key not in self.windows:
+            self.windows[key] = torch.hann_window(self.n_fft).to(audio.device)
+        return torch.stft(audio, self.n_fft, window=self.windows[key], return_complex=True).abs()
+
+
+def monotonic_path(scores, search):
+    """A Cython search fills `path` in place: host results, whose copy is needed."""
+    path = np.ascontiguousarray(np.zeros(scores.shape, dtype=np.int32))
+    search(path, scores.shape[1])
+    return torch.from_numpy(path).to(device=scores.device)
+
+
+def fit_durations(model, loader, opt, search):
+    for scores, mask in loader:
+        scores, mask = scores.cuda(), mask.cuda()
+        path = monotonic_path(scores, search)
+        loss = (model(scores) * path).mean() + Spectrogram(400)(scores[:, 0]).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
