@@ -1274,7 +1274,9 @@ def check_created_then_moved(
             if unchanged is not None:
                 yield unchanged
             continue
-        if _first_time(facts(index), call, loop or site.function) or _cache_miss(facts(index), call, site.function):
+        if _first_time(facts(index), call, loop or site.function) or _cache_miss(
+            facts(index), call, site.function
+        ):
             continue  # `if features is None: features = torch.zeros(...).cuda()`: made on the first step only
         if made == "torch.from_numpy" and _filled_by_call(index, site.function, moved, call.lineno):
             continue  # `path = np.zeros(shape)`, `maximum_path_c(path, ...)`: host results, the copy is needed
