@@ -1354,7 +1354,7 @@ def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
     if (
         function is None
         or method_name(call) != "to"
-        or call.keywords
+        or any(k.arg != "non_blocking" for k in call.keywords)
         or len(call.args) != 1
         or (site.loops and not few_runs(site.loops))
         or id(function) not in _loss_defs(index)
