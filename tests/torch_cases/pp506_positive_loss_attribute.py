@@ -33,6 +33,5 @@ class NodeClassifier(nn.Module):
         return F.cross_entropy(pred, label, weight=weight) * scale + self._proto_loss(pred)
 
     def _proto_loss(self, pred):
-        protos = np.array(self._protos)
-        protos = torch.from_numpy(protos).float().to(self.device, non_blocking=True)  # expect: PP506 high
+        protos = torch.from_numpy(np.array(self._protos)).to(self.device, non_blocking=True)  # expect: PP506 high
         return (pred.mean(0) - protos.mean(0)).pow(2).sum()
