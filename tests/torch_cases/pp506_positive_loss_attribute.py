@@ -33,5 +33,6 @@ class NodeClassifier(nn.Module):
         return F.cross_entropy(pred, label, weight=weight) * scale + self._proto_loss(pred)
 
     def _proto_loss(self, pred):
-        protos = torch.from_numpy(np.array(self._protos)).to(self.device, non_blocking=True)  # expect: PP506 high
+        p = torch.from_numpy(np.array(self._protos)).to(self.device, non_blocking=True)  # expect: PP506 high
+        protos = p
         return (pred.mean(0) - protos.mean(0)).pow(2).sum()
