@@ -104,3 +104,25 @@ def fit_durations(model, loader, opt, search):
         opt.zero_grad()
         loss.backward()
         opt.step()
+
+
+def perturb(model, x, step_size, steps, distance="l_inf"):
+    if distance == "l_inf":
+        x_adv = x.detach() + 0.001 * torch.randn(x.shape).cuda()
+    else:
+        x_adv = x.detach().clone()
+    for _ in range(steps):
+        x_adv.requires_grad_()
+        grad = torch.autograd.grad(model(x_adv).sum(), [x_adv])[0]
+        x_adv = x_adv.detach() + step_size * torch.sign(grad)
+    return x_adv
+
+
+def train_trades(model, loader, opt, norm):
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        x_adv = perturb(model, x, 0.003, 10, distance=norm)
+        loss = F.cross_entropy(model(x_adv), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
