@@ -107,10 +107,9 @@ def fit_durations(model, loader, opt, search):
 
 
 def perturb(model, x, step_size, steps, distance="l_inf"):
+    x_adv = x.detach().clone()
     if distance == "l_inf":
-        x_adv = x.detach() + 0.001 * torch.randn(x.shape).cuda()
-    else:
-        x_adv = x.detach().clone()
+        x_adv = x_adv + 0.001 * torch.randn(x.shape).cuda()
     for _ in range(steps):
         x_adv.requires_grad_()
         grad = torch.autograd.grad(model(x_adv).sum(), [x_adv])[0]
