@@ -306,3 +306,11 @@ def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):
     )
     policy.write_text(text, encoding="utf-8")
     assert _found(folder, "PP101") == []
+
+
+def test_a_map_of_an_imported_factory_is_read_in_its_module(tmp_path):
+    """tf-fix31, reading 23's breadbread1984 YOLOv4: `map(make_parser(80))` with `make_parser` imported from a
+    module of the project runs the def the factory returns; it decodes and resizes JPEGs and its pipeline is
+    fitted: `medium`, as a map of an imported def. A factory whose def only parses records stays `low`."""
+    assert levels(copied(tmp_path, "factory"), lift=False) == {"factory/train.py:7": "medium"}
+    assert levels(copied(tmp_path, "factory_ok"), lift=False) == {"factory_ok/train.py:7": "low"}

@@ -2944,3 +2944,35 @@ def main(model, batches, optimizer):
 """
     assert sure(src, "PP403") == [(10, "low")]
     assert sure(src.replace("return loss.numpy()", "return loss"), "PP403") == []
+
+
+def test_image_work_is_seen_in_the_def_a_factory_returns():
+    # tf-fix31, reading 23's breadbread1984 YOLOv4: `map(parse_function_generator(80))` runs the def the
+    # factory returns, which decodes and resizes each JPEG; a factory returning a record parse stays `low`
+    src = """
+import tensorflow as tf
+
+
+def parser_for(num_classes, size=(608, 608)):
+    def parse(serialized):
+        features = tf.io.parse_single_example(serialized, SPEC)
+        image = tf.image.resize(tf.io.decode_jpeg(features["image"]), size)
+        return image, tf.one_hot(features["label"], num_classes)
+
+    return parse
+
+
+def record_reader(spec):
+    def parse(serialized):
+        return tf.io.parse_single_example(serialized, spec)
+
+    return parse
+
+
+trainset = tf.data.TFRecordDataset(files).map(parser_for(80)).shuffle(64).batch(8)
+model.fit(trainset, epochs=100)
+records = tf.data.TFRecordDataset(files).map(record_reader(SPEC)).shuffle(64).batch(8)
+model.fit(records, epochs=100)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(21, "high"), (23, "low")]

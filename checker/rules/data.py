@@ -17,7 +17,7 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, import_of, walk
+from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, walk
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -184,11 +184,32 @@ def _mapped_def(call: ast.Call, index: ModuleIndex, keyword: str = "map_func"):
         )
     ):
         return target  # `map(preprocess())` of a `def preprocess(x, y)`: the call is a slip, the map means it
+    if (made := _factory_made(fn, index)) is not None:
+        return made  # `map(parse_function_generator(80))`: the def the factory returns
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
         for methods in index.class_methods.values():
             if fn.attr in methods:
                 return methods[fn.attr]
     return None
+
+
+def _factory_made(fn: ast.AST | None, index: ModuleIndex) -> ast.AST | None:
+    """`make_parser(cfg)` of a module function whose last statement returns a def nested in it (`def
+    make_parser(cfg): def parse(record): ...; return parse`): that nested def, the code a map given the call
+    runs (tf-fix31: reading 23's breadbread1984 maps `parse_function_generator(80)`); None otherwise."""
+    if not (isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name)):
+        return None
+    factory = index.module_functions.get(fn.func.id)
+    return None if factory is None else returned_inner_def(factory)
+
+
+def returned_inner_def(factory: ast.AST) -> ast.AST | None:
+    """The def nested in `factory` that its last statement returns by name, or None."""
+    last = factory.body[-1] if factory.body else None
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
+        return None
+    inner = [s for s in factory.body if isinstance(s, FUNCTION_TYPES) and s.name == last.value.id]
+    return inner[-1] if inner else None
 
 
 def _map_function_body(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
@@ -1241,6 +1262,9 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
     fn = mapped_function(call)
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name):
         return _in_imported_module(fn.value.id, fn.attr, index)  # `map(preprocessing.load_image)`
+    if isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name):
+        found = import_of(fn.func.id, index)  # `map(parse_function_generator(80))`: a factory, or a class
+        return found if found is not None and found[1] != "" else None
     if not isinstance(fn, ast.Name):
         return None
     if (found := import_of(fn.id, index)) is not None:
