@@ -2976,3 +2976,44 @@ model.fit(records, epochs=100)
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(21, "high"), (23, "low")]
+
+
+def test_pipelines_bound_by_tuple_unpacking_are_followed():
+    # tf-fix31, reading 23's tonywu71: both subsets of one loader bound by `a, b = ...(subset="both")`, and a
+    # def returning a training and a validation pipeline side by side: the maps on them are judged as if
+    # each had been bound alone (the decode-and-resize map of the fitted one is `high`)
+    src = """
+import tensorflow as tf
+
+
+def decode(path, label):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224)), label
+
+
+def make_datasets(train_files, val_files):
+    train_ds = tf.data.Dataset.from_tensor_slices(train_files)
+    val_ds = tf.data.Dataset.from_tensor_slices(val_files)
+    return train_ds, val_ds
+
+
+class Data:
+    def __init__(self, folder):
+        self.train_raw, self.val_raw = tf.keras.utils.image_dataset_from_directory(
+            folder, batch_size=None, validation_split=0.2, subset="both", seed=0
+        )
+        self.train = self.train_raw.map(lambda x, y: (tf.image.resize(x, (96, 96)), y)).batch(32)
+
+
+train_ds, val_ds = make_datasets(train_files, val_files)
+train_ds = train_ds.map(decode).batch(32).prefetch(1)
+model.fit(train_ds, epochs=10)
+model.fit(Data("faces").train, epochs=10)
+val_ds = val_ds.map(decode).batch(32)
+model.evaluate(val_ds)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [
+        (20, "high"),
+        (24, "high"),
+        (27, "low"),  # the other half, only evaluated once
+    ]
