@@ -696,11 +696,12 @@ def _stores_on_self(function) -> bool:
 
 
 # Steps whose presence on one path only PP203 judges: the batching a prefetch belongs after, and the prefetch
-_STAGES = frozenset({"batch", "padded_batch", "prefetch"})
+_STAGES = frozenset({"batch", "padded_batch", "prefetch", "cache"})
 
 
 def _adds_a_stage(prior, after) -> bool:
-    """`after` is `prior` carried on by a batch or a prefetch (`if workers == 1: ds = ds.prefetch(1)`)."""
+    """`after` is `prior` carried on by a batch, a prefetch or a cache (`if workers == 1: ds = ds.prefetch(1)`,
+    `if cache: ds = ds.cache()`: the pipeline may go on without it; tf-fix31 added the cache)."""
     if not isinstance(prior, tuple) or not isinstance(after, tuple):
         return False
     old = {id(s.node) for s in prior}

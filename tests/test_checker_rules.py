@@ -3017,3 +3017,32 @@ model.evaluate(val_ds)
         (24, "high"),
         (27, "low"),  # the other half, only evaluated once
     ]
+
+
+def test_a_map_cached_on_one_path_only_is_not_read_as_cached():
+    # tf-fix31, reading 23's carlesoctav: `if cache: dataset = dataset.cache()` under a command-line flag,
+    # then fit: the decode map runs every epoch on the path without the cache (`high`); a map that every
+    # fitted path caches, also when a training name is bound before the cache, stays `low`
+    src = """
+import tensorflow as tf
+
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (160, 160))
+
+
+def train(model, files, cache):
+    dataset = tf.data.Dataset.from_tensor_slices(files).shuffle(1024).map(load)
+    dataset = dataset.batch(32).prefetch(tf.data.AUTOTUNE)
+    if cache:
+        dataset = dataset.cache()
+    model.fit(dataset, epochs=20)
+
+
+def train_cached(model, files):
+    train_ds = tf.data.Dataset.from_tensor_slices(files).map(load)
+    train_ds = train_ds.cache().batch(32).prefetch(tf.data.AUTOTUNE)
+    model.fit(train_ds, epochs=20)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(10, "high"), (18, "low")]

@@ -1082,12 +1082,8 @@ def _serial_maps(index: ModuleIndex):
         for node in walk(index.tree)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
     }
-    before_cache = {
-        id(step.node)
-        for chain in chains
-        for i, step in enumerate(chain)
-        if any(later.kind == "cache" for later in chain[i + 1 :])
-    }
+    fitted = [chain for ids, chain in flow.trained.items() if ids in flow.consumed]
+    before_cache = _cached_steps(chains) - _cached_steps(fitted, uncached=True)
     only_looked_at = _only_iterated(flow)
     glanced = _glanced(flow)
     used = _once(index, "_used_here", lambda i: _used_here(flow, i))
@@ -1189,6 +1185,19 @@ def _serial_maps(index: ModuleIndex):
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
+
+
+def _cached_steps(chains, uncached: bool = False) -> set[int]:
+    """The steps of `chains` that a later `cache` follows (with `uncached`, that none follows). A map cached
+    on one path only (`if cache: ds = ds.cache()`, a flag) and consumed by training on the other is not read
+    as cached (tf-fix31: reading 23's carlesoctav); a training name bound before the cache
+    (`train_ds = ds.map(f)`, then `train_ds = train_ds.cache()`) is no such path."""
+    return {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if any(later.kind == "cache" for later in chain[i + 1 :]) != uncached
+    }
 
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
