@@ -1781,7 +1781,8 @@ def check_missing_prefetch(index: ModuleIndex):
     for chain, at in [] if index.snippet else flow.passed.values():
         attr = _stored_on_self(at)
         batched = _batched(chain, index)
-        if attr and batched and not _extended(attr, index, flow.stored_in.get(id(at))):
+        own = {id(step.node) for step in chain}  # `self.dataset = self.dataset.batch(n)`: its own chain
+        if attr and batched and not _extended(attr, index, flow.stored_in.get(id(at)), own):
             consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
         elif batched and id(at) in returned_tuples:
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
@@ -2091,14 +2092,18 @@ def _stored_on_self(at) -> str | None:
     return None
 
 
-def _extended(attr: str, index: ModuleIndex, owner: str | None = None) -> bool:
+def _extended(
+    attr: str, index: ModuleIndex, owner: str | None = None, own: frozenset | set = frozenset()
+) -> bool:
     """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module (in
     the storing class `owner`'s methods when known: another class's `self.dataset` is another object,
     tf-fix27): the stored pipeline is carried on where the flow does not follow it. `self.dataset.cache()`
-    as a statement is not: its result is thrown away (tf-fix24)."""
+    as a statement is not: its result is thrown away (tf-fix24). Nor are the steps of the stored chain
+    itself (`own`): `self.dataset = self.dataset.shuffle(n)`, then `.batch(b)`, builds the pipeline in the
+    attribute, which the flow follows (tf-fix31: reading 23's artist-duan MVSNet-TF2)."""
     dropped = dropped_steps(index)
     for site in index.calls:
-        if id(site.node) in dropped:
+        if id(site.node) in dropped or id(site.node) in own:
             continue
         if owner is not None and index.function_class.get(id(site.function)) != owner:
             continue
