@@ -314,3 +314,13 @@ def test_a_map_of_an_imported_factory_is_read_in_its_module(tmp_path):
     fitted: `medium`, as a map of an imported def. A factory whose def only parses records stays `low`."""
     assert levels(copied(tmp_path, "factory"), lift=False) == {"factory/train.py:7": "medium"}
     assert levels(copied(tmp_path, "factory_ok"), lift=False) == {"factory_ok/train.py:7": "low"}
+
+
+def test_a_test_split_beside_the_pipeline_another_module_fits_is_not_lifted(tmp_path):
+    """tf-fix31, reading 23's tonywu71: a class builds its training images and a test split, another module
+    fits the images; the lift to `medium` reaches the training map, not the map of the pipeline named for
+    testing."""
+    assert levels(copied(tmp_path, "split_test"), lift=False) == {
+        "split_test/loader.py:12": "medium",
+        "split_test/loader.py:14": "low",
+    }

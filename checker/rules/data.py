@@ -1257,6 +1257,11 @@ def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
 
 
 def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
+    """A pipeline bound to a name for testing (`self.test_unbatched = ...map(f)`) is not lifted: the class
+    another module trains builds it beside the training set (tf-fix31: reading 23's tonywu71 builds a test
+    split nothing reads)."""
+    if _bound_for_evaluation(call, index, ("test",)):
+        return
     if _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
         _once(index, "_untrained_maps", lambda i: set()).add(_at_method(call))
 
@@ -1299,11 +1304,12 @@ def _in_imported_module(module: str, name: str, index: ModuleIndex) -> tuple[int
     return level, f"{parent}.{last}" if parent else last, name
 
 
-def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
+def _bound_for_evaluation(call: ast.Call, index: ModuleIndex, words: tuple[str, ...] | None = None) -> bool:
     """`test_dataset = test_dataset.map(load_image_test)`: the map's pipeline is named for testing or
-    validation."""
+    validation (for one of `words`, by default _EVALUATION_WORDS)."""
+    words = _EVALUATION_WORDS if words is None else words
     return any(
-        any(word in ast.unparse(target).lower() for word in _EVALUATION_WORDS)
+        any(word in ast.unparse(target).lower() for word in words)
         for node in index.call_assignments
         if node.lineno <= call.lineno and any(n is call for n in walk(node.value))
         for target in node.targets
