@@ -3081,3 +3081,34 @@ class PrefetchedDataset:
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(10, "low")]
+
+
+def test_a_python_callback_map_that_also_augments_images_is_low():
+    # tf-fix31, reading 23's simonChoi034 YOLOv4: the map builds labels in `tf.numpy_function` and resizes
+    # and colour-jitters the image with tf.image in a method it calls: threads overlap the TF ops (`low`,
+    # a class without first reads); a map whose only work is the Python callback stays silent
+    src = """
+import tensorflow as tf
+
+
+class Coco:
+    def map_func(self, feature):
+        boxes = tf.numpy_function(self.encode_boxes, inp=[feature["bbox"]], Tout=tf.float32)
+        image = self.augment(feature["image"])
+        return image, boxes
+
+    def augment(self, image):
+        image = tf.image.resize(image, (416, 416), preserve_aspect_ratio=True)
+        return tf.image.random_hue(image, max_delta=0.2)
+
+    def read_func(self, path):
+        image = tf.numpy_function(self.read_with_cv2, inp=[path], Tout=tf.uint8)
+        return image
+
+    def train(self, model, ds, paths):
+        model.fit(ds.map(self.map_func).batch(8).prefetch(2), epochs=50)
+        files = tf.data.Dataset.from_tensor_slices(paths)
+        model.fit(files.map(self.read_func).batch(8).prefetch(2), epochs=50)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(20, "low")]

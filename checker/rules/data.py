@@ -1127,8 +1127,11 @@ def _serial_maps(index: ModuleIndex):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
+            python = step.kind == "map" and _runs_python(call, index)
             if step.kind == "map" and (
-                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+                is_cheap_map(call, index)
+                or maps_a_model(call)
+                or (python and not _image_ops_besides_python(call, index))
             ):
                 continue  # too cheap for threads, a network, or Python under the GIL: read wrong nearly always
             owner = enclosing.get(id(call))
@@ -1170,7 +1173,14 @@ def _serial_maps(index: ModuleIndex):
             )
             evidence = {
                 "weak": plain or unread or reads_for_threads or id(call) in idle,
-                "doubtful": unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                "doubtful": unsure
+                or nested
+                or cached
+                or looked_at
+                or per_batch
+                or evaluation
+                or trimmed
+                or python,
                 "trained": id(call) in trained,
                 "validated": _read_every_epoch(call, validated),
                 "strings": step.kind == "map" and _string_work_only(call, index),
@@ -1726,6 +1736,34 @@ def _runs_python(call: ast.Call, index: ModuleIndex) -> bool:
         for root in body
         for node in ast.walk(root)
     )
+
+
+def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
+    """A map that calls back into Python also resizes, decodes or colour-jitters images with TensorFlow ops,
+    in its own code or in a method of its class it calls on `self` (simonChoi034's YOLOv4 map builds labels
+    in two `tf.numpy_function`s and augments the image with `tf.image`, reading 23): threads overlap those
+    ops. tf-fix31's class, `low` (no first reads)."""
+    roots = map_code(call, index)
+    if roots is None:
+        return False
+    called = [
+        methods[node.func.attr]
+        for root in roots
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call) and _self_attribute(node.func)
+        for methods in index.class_methods.values()
+        if node.func.attr in methods
+    ]
+    names = [name for _, name in _calls_in_map([*roots, *called], index)]
+    return any(
+        name.startswith("tensorflow.")
+        and any(word in name for word in _COSTLY_IMAGE_OPS)
+        and not _only_slices(name)
+        for name in names
+    )
+
+
+_COSTLY_IMAGE_OPS = ("image.", "decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif")
 
 
 def _sets_shapes(call: ast.Call) -> bool:
