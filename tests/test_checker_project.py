@@ -324,3 +324,12 @@ def test_a_test_split_beside_the_pipeline_another_module_fits_is_not_lifted(tmp_
         "split_test/loader.py:12": "medium",
         "split_test/loader.py:14": "low",
     }
+
+
+def test_a_per_sample_method_of_a_module_without_tensorflow_is_found_at_its_loop(tmp_path):
+    """tf-fix31, reading 23's bubbliiiing pspnet-keras: segmenter.py imports neither TensorFlow nor Keras
+    (its net comes from nets/unet.py) and predicts one letterboxed image per `get_miou_png` call, which
+    get_miou.py calls for every validation image: PP301 at the call, `low` as tf-fix30's class. One call
+    outside a loop has none."""
+    assert _found(copied(tmp_path, "segmenter"), "PP301") == [("get_miou.py", 12, "low")]
+    assert _found(copied(tmp_path, "segmenter_ok"), "PP301") == []

@@ -368,12 +368,13 @@ class Predictor:
     position: int
 
 
-def per_sample_predictors(index: ModuleIndex) -> dict[int, Predictor]:
+def per_sample_predictors(index: ModuleIndex, any_module: bool = False) -> dict[int, Predictor]:
     """id(def) -> Predictor for the module's defs that predict one sample per call (tf-fix30: the project
-    pass, checker/project.py, finds their calls in other modules' loops)."""
+    pass, checker/project.py, finds their calls in other modules' loops). With `any_module`, also in a module
+    that imports no TensorFlow (its model comes from a module of the project that does, tf-fix31)."""
     if getattr(index, "_predictors", None) is None:
         index._predictors = {}
-        if index.resolver.uses_tensorflow:
+        if index.resolver.uses_tensorflow or any_module:
             for _ in _predicts_in_loops(index):
                 pass
     return index._predictors
