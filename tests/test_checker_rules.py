@@ -3112,3 +3112,32 @@ class Coco:
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(20, "low")]
+
+
+def test_pp101_get_next_of_a_tf1_iterator_in_a_session_loop():
+    # tf-fix31, reading 23's hrnet-tf1: `sess.run(ite.get_next())` in the training loop adds a new
+    # IteratorGetNext op every step; `next_batch = ite.get_next()` built once before the loop has none,
+    # nor has a Python loader's own `get_next()`
+    src = """
+import tensorflow as tf
+
+dataset = tf.data.TFRecordDataset(files).map(parse).batch(32)
+ite = dataset.make_initializable_iterator()
+next_batch = ite.get_next()
+with tf.Session() as sess:
+    for epoch in range(epochs):
+        sess.run(ite.initializer)
+        while True:
+            try:
+                batch = sess.run(ite.get_next())
+            except tf.errors.OutOfRangeError:
+                break
+            sess.run(train_op, feed_dict={images: batch[0]})
+    for epoch in range(epochs):
+        sess.run(ite.initializer)
+        for step in range(steps):
+            sess.run([train_op, next_batch])
+            batch = loader.get_next()
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.rule) for f in findings if f.rule == "PP101"] == [(12, "PP101")]
