@@ -312,8 +312,8 @@ def test_a_map_of_an_imported_factory_is_read_in_its_module(tmp_path):
     """tf-fix31, reading 23's breadbread1984 YOLOv4: `map(make_parser(80))` with `make_parser` imported from a
     module of the project runs the def the factory returns; it decodes and resizes JPEGs and its pipeline is
     fitted: `medium`, as a map of an imported def. A factory whose def only parses records stays `low`."""
-    assert levels(copied(tmp_path, "factory"), lift=False) == {"factory/train.py:7": "medium"}
-    assert levels(copied(tmp_path, "factory_ok"), lift=False) == {"factory_ok/train.py:7": "low"}
+    assert levels(copied(tmp_path, "factory"), lift=False) == {"factory/train.py:6": "medium"}
+    assert levels(copied(tmp_path, "factory_ok"), lift=False) == {"factory_ok/train.py:6": "low"}
 
 
 def test_a_test_split_beside_the_pipeline_another_module_fits_is_not_lifted(tmp_path):
