@@ -1414,7 +1414,13 @@ def _sequential_map_confidence(
     41 (51%), still `low`. Maps doing image work on a pipeline trained through a TF1 iterator, an input
     function or another module's loop (`fed_steps`, which this rule does not read) read right 13 times in
     15 by reason over readings 15-22 (8 repositories: juanabascal, bruce1408, DarkGeekMS, cyprienruffino,
-    zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved."""
+    zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved.
+
+    tf-fix31, with reading 23 (first reads over readings 15-23): PP202 `low` as read 38 right of 289 in 100
+    repositories (reading 23: 7 of 16); no first read of reading 23 was at `high` or `medium`. The fed
+    class gains WesleyCh3n's py_function JPEG reader fitted by three scripts (right): 14 of 16 in 9
+    repositories, still under 20 findings: not moved. The maps that tf-fix31 makes `high` or `medium`
+    (a factory's def, tuple-unpacked splits, a cache under a flag) are reading 23's tuning rows."""
     if weak or strings or not image_work or doubtful:
         return "low"
     return "high" if trained or validated else "low"

@@ -335,7 +335,8 @@ def _predicts_in_loops(index: ModuleIndex):
                 # one book's agents (reading 15), a shape not read elsewhere yet: medium
                 # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
                 # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
-                # 171 of 180 for the shapes still reported so
+                # 171 of 180 for the shapes still reported so; tf-fix31, with reading 23: 172 of 188 as
+                # read, 172 of 181 (95%) for the shapes reported so (carlesoctav's face database, right)
                 confidence="medium"
                 if replay
                 else "low"
