@@ -258,58 +258,88 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
 # The types of ASDL fields that hold no node (`Name(identifier id, expr_context ctx)`: id).
 _SCALAR_TYPES = frozenset({"identifier", "string", "constant", "int"})
 _SIGNATURE = re.compile(r"(\w+)\((.*)\)")
+# How `_append_children` reads a field: one node or None (`expr value`, `expr? returns`), a list of nodes
+# (`expr* args`), a list of nodes and None (`_SPARSE_LISTS`), or either (a class whose signature cannot be
+# read).
+_ONE, _MANY, _SPARSE, _EITHER = 0, 1, 2, 3
+# The list fields the ast documentation lets hold None: `{**extra}`'s key, a keyword-only parameter's
+# missing default.
+_SPARSE_LISTS = frozenset({("Dict", "keys"), ("arguments", "kw_defaults")})
 _NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> `node_fields`, filled as classes are met
-_WALKED_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> its node fields but the context
+# AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`), for
+# `child_nodes`; and the same less the context (`ctx`), for the index's walk (`_children`). Filled as
+# classes are met; an AST class's fields never change, so an entry cannot go stale.
+_CHILD_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
+_WALKED_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
 
 
 def node_fields(kind: type) -> tuple[str, ...]:
     """The fields of an AST class that may hold nodes, in field order: those its ASDL signature (the class's
     docstring, `Attribute(expr value, identifier attr, expr_context ctx)`) does not declare a name, string,
     constant or number; every field when the signature cannot be read. Worked out once per class."""
-    fields = _NODE_FIELDS.get(kind)
-    if fields is None:
-        fields = _NODE_FIELDS[kind] = _declared_node_fields(kind)
-    return fields
+    return tuple(name for name, _ in _plan(kind))
 
 
-def _declared_node_fields(kind: type) -> tuple[str, ...]:
+def _plan(kind: type) -> tuple[tuple[str, int], ...]:
+    plan = _CHILD_PLANS.get(kind)
+    if plan is None:
+        plan = _CHILD_PLANS[kind] = _field_plan(kind)
+    return plan
+
+
+def _field_plan(kind: type) -> tuple[tuple[str, int], ...]:
+    """(field, how) of each field of `kind` that may hold nodes (`node_fields`), in field order."""
     fields = tuple(getattr(kind, "_fields", ()))
     match = _SIGNATURE.fullmatch((kind.__doc__ or "").strip().split("\n")[0].strip())
     if match is None or match.group(1) != kind.__name__:
-        return fields
+        return tuple((name, _EITHER) for name in fields)
     declared = [part.split() for part in match.group(2).split(",") if part.strip()]
     if any(len(d) != 2 for d in declared) or tuple(d[1] for d in declared) != fields:
-        return fields
-    return tuple(name for type_, name in declared if type_.rstrip("?*") not in _SCALAR_TYPES)
+        return tuple((name, _EITHER) for name in fields)
+    return tuple(
+        (
+            name,
+            _ONE if not type_.endswith("*") else _SPARSE if (kind.__name__, name) in _SPARSE_LISTS else _MANY,
+        )
+        for type_, name in declared
+        if type_.rstrip("?*") not in _SCALAR_TYPES
+    )
 
 
 def _children(node: ast.AST) -> list:
     """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
     the contexts (`Load`, `Store`)."""
     kind = node.__class__
-    fields = _WALKED_FIELDS.get(kind)
-    if fields is None:
-        fields = _WALKED_FIELDS[kind] = tuple(f for f in node_fields(kind) if f != "ctx")
-    return _append_children(node, fields, [])
+    plan = _WALKED_PLANS.get(kind)
+    if plan is None:
+        plan = _WALKED_PLANS[kind] = tuple(f for f in _plan(kind) if f[0] != "ctx")
+    return _append_children(node, plan, [])
 
 
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: the parent and name searches call this on node after node)."""
-    fields = _NODE_FIELDS.get(node.__class__)
-    if fields is None:
-        fields = node_fields(node.__class__)
-    return _append_children(node, fields, into)
+    plan = _CHILD_PLANS.get(node.__class__)
+    if plan is None:
+        plan = _plan(node.__class__)
+    return _append_children(node, plan, into)
 
 
-def _append_children(node: ast.AST, fields: tuple[str, ...], into: list) -> list:
-    """Append the nodes that `node`'s `fields` hold to `into`, in field order, and return it."""
-    for name in fields:
+def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: list) -> list:
+    """Append the nodes that `node`'s fields hold (`plan`: `_field_plan`) to `into`, in field order, and
+    return it. A list field but `_SPARSE_LISTS` holds only nodes, so it is added whole (at C speed)."""
+    for name, how in plan:
         value = getattr(node, name, None)
-        if value.__class__ is list:  # (a plain loop: extend with a generator costs more on short lists)
-            for item in value:
-                if isinstance(item, ast.AST):
-                    into.append(item)
+        if value is None:
+            continue
+        if how is _ONE:
+            into.append(value)
+        elif how is _MANY:
+            into += value
+        elif how is _SPARSE:
+            into += [item for item in value if item is not None]
+        elif value.__class__ is list:
+            into += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             into.append(value)
     return into
