@@ -222,19 +222,20 @@ class ModuleIndex:
 
 def walk(root: ast.AST) -> list[ast.AST]:
     """Every node under `root`, itself first, in the order `ast.walk` gives them (breadth first, children in
-    field order), as a list; `iter_walk`'s nodes."""
-    return list(iter_walk(root))
+    field order), as a list; `iter_walk`'s nodes. (Its own loop, not `list(iter_walk(root))`: the rules walk
+    loop bodies and defs again and again, and resuming a generator at every node costs a third more.)"""
+    found = [root]
+    for node in found:  # (a list's iterator sees the items appended while it runs)
+        _append_children(node, _CHILD_PLANS[node.__class__], found)
+    return found
 
 
 def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
     """`ast.walk`, at about a third of its cost: the same nodes in the same order, one at a time (for a
     search that may stop at its first match; `walk` lists them all)."""
     todo = [root]
-    at = 0
-    while at < len(todo):
-        node = todo[at]
-        at += 1
-        child_nodes(node, todo)
+    for node in todo:
+        _append_children(node, _CHILD_PLANS[node.__class__], todo)
         yield node
 
 
@@ -245,13 +246,11 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
     """`root` and the statements under it (nested defs' too, with except handlers and match cases), in the
     order `walk` gives them: a walk that skips expressions, which hold no statement."""
     found = [root]
-    at = 0
-    while at < len(found):
+    for node in found:  # (a list's iterator sees the items appended while it runs)
         for name in _BLOCKS:
-            block = getattr(found[at], name, None)
+            block = getattr(node, name, None)
             if block.__class__ is list:
-                found.extend(block)
-        at += 1
+                found += block
     return found
 
 
@@ -265,26 +264,34 @@ _ONE, _MANY, _SPARSE, _EITHER = 0, 1, 2, 3
 # The list fields the ast documentation lets hold None: `{**extra}`'s key, a keyword-only parameter's
 # missing default.
 _SPARSE_LISTS = frozenset({("Dict", "keys"), ("arguments", "kw_defaults")})
-_NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> `node_fields`, filled as classes are met
-# AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`), for
-# `child_nodes`; and the same less the context (`ctx`), for the index's walk (`_children`). Filled as
-# classes are met; an AST class's fields never change, so an entry cannot go stale.
-_CHILD_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
-_WALKED_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
+
+
+class _Plans(dict):
+    """AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`), worked out
+    the first time a class is looked up. An AST class's fields never change, so an entry cannot go stale."""
+
+    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
+        plan = self[kind] = _field_plan(kind)
+        return plan
+
+
+class _WalkedPlans(dict):
+    """`_Plans` less the context field (`ctx`), for the index's walk (`_children`)."""
+
+    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
+        plan = self[kind] = tuple(f for f in _CHILD_PLANS[kind] if f[0] != "ctx")
+        return plan
+
+
+_CHILD_PLANS = _Plans()
+_WALKED_PLANS = _WalkedPlans()
 
 
 def node_fields(kind: type) -> tuple[str, ...]:
     """The fields of an AST class that may hold nodes, in field order: those its ASDL signature (the class's
     docstring, `Attribute(expr value, identifier attr, expr_context ctx)`) does not declare a name, string,
     constant or number; every field when the signature cannot be read. Worked out once per class."""
-    return tuple(name for name, _ in _plan(kind))
-
-
-def _plan(kind: type) -> tuple[tuple[str, int], ...]:
-    plan = _CHILD_PLANS.get(kind)
-    if plan is None:
-        plan = _CHILD_PLANS[kind] = _field_plan(kind)
-    return plan
+    return tuple(name for name, _ in _CHILD_PLANS[kind])
 
 
 def _field_plan(kind: type) -> tuple[tuple[str, int], ...]:
@@ -309,20 +316,13 @@ def _field_plan(kind: type) -> tuple[tuple[str, int], ...]:
 def _children(node: ast.AST) -> list:
     """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
     the contexts (`Load`, `Store`)."""
-    kind = node.__class__
-    plan = _WALKED_PLANS.get(kind)
-    if plan is None:
-        plan = _WALKED_PLANS[kind] = tuple(f for f in _plan(kind) if f[0] != "ctx")
-    return _append_children(node, plan, [])
+    return _append_children(node, _WALKED_PLANS[node.__class__], [])
 
 
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: the parent and name searches call this on node after node)."""
-    plan = _CHILD_PLANS.get(node.__class__)
-    if plan is None:
-        plan = _plan(node.__class__)
-    return _append_children(node, plan, into)
+    return _append_children(node, _CHILD_PLANS[node.__class__], into)
 
 
 def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: list) -> list:
@@ -332,11 +332,11 @@ def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: lis
         value = getattr(node, name, None)
         if value is None:
             continue
-        if how is _ONE:
+        if how == _ONE:
             into.append(value)
-        elif how is _MANY:
+        elif how == _MANY:
             into += value
-        elif how is _SPARSE:
+        elif how == _SPARSE:
             into += [item for item in value if item is not None]
         elif value.__class__ is list:
             into += [item for item in value if isinstance(item, ast.AST)]
