@@ -1274,24 +1274,7 @@ def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | Non
             params = params[1:]
         if position >= len(params):
             return False
-        held = {params[position]}
-        for stmt in sorted(
-            (n for n in walk(function) if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
-        ):
-            held -= _made_host(stmt, held)
-            if _batch_alias(stmt.value, held):
-                held |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        if not any(
-            isinstance(n, ast.Call)
-            and (
-                (
-                    is_device_move(n, index)
-                    and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
-                )
-                or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
-            )
-            for n in walk(function)
-        ):
+        if not moves_parameters(function, {params[position]}, index):
             return False
     return True
 
@@ -1375,33 +1358,39 @@ def moves_parameters(helper, given: set[str], index: ModuleIndex) -> bool:
     """The def copies one of the parameters `given` to the device: the parameter itself (`batch_x.to(d)`),
     an item of it, or a name bound from its items by an assignment, a loop or a comprehension over it
     (CompGCN's `triple, label = [_.to(self.device) for _ in batch]`, EdgeConnect's `def cuda(self, *args):
-    return (item.to(DEVICE) for item in args)`, a `{k: v.cuda() for k, v in batch.items()}`)."""
+    return (item.to(DEVICE) for item in args)`, a `{k: v.cuda() for k, v in batch.items()}`), also handed to
+    a def named for the copy (`to_gpu(text_padded)`). A name rebound to a NumPy array or list of its values
+    first (`_made_host`) is no longer the argument: what the def copies is a new tensor made of it."""
     held = set(given)
-    bindings = [n for n in ast.walk(helper) if isinstance(n, ast.Assign | ast.For | ast.comprehension)]
-    grown = True
-    while grown:  # (an item of an item: `for k, v in batch.items()`, then `v[0]`)
-        before = len(held)
-        for node in bindings:
-            if isinstance(node, ast.Assign):
-                if _batch_alias(node.value, held):
-                    held |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-                continue
-            source = node.iter
-            if (
-                isinstance(source, ast.Call)
-                and base_name(source.func) in ("items", "values")
-                and not source.args
-            ):
-                source = source.func.value
-            if _part_of(source, held):
-                held |= names_in(node.target)
-        grown = len(held) > before
+    bindings = [n for n in walk(helper) if isinstance(n, ast.Assign | ast.For | ast.comprehension)]
+    for node in sorted(bindings, key=_written_at):
+        if isinstance(node, ast.Assign):
+            held -= _made_host(node, held)
+            if _batch_alias(node.value, held):
+                held |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            continue
+        source = node.iter  # (`for k, v in batch.items()`: the items of the batch)
+        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
+            source = source.func.value
+        if _part_of(source, held):
+            held |= names_in(node.target)
     return any(
         isinstance(n, ast.Call)
-        and is_device_move(n, index)
-        and any(isinstance(m, ast.Name) and m.id in held for m in ast.walk(n.func.value))
-        for n in ast.walk(helper)
+        and (
+            (
+                is_device_move(n, index)
+                and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
+            )
+            or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
+        )
+        for n in walk(helper)
     )
+
+
+def _written_at(node: ast.AST) -> tuple[int, int]:
+    """Where a binding is written (a comprehension's `for`, which has no position, by its source)."""
+    at = node.iter if isinstance(node, ast.comprehension) else node
+    return at.lineno, at.col_offset
 
 
 def moves_first_parameter(helper, index: ModuleIndex) -> bool:
