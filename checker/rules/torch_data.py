@@ -1656,7 +1656,8 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
 
 def _pulling_steps(index: ModuleIndex) -> list:
     """Defs run once per iteration of a loop that pull a batch themselves: a def with a `next(...)` call and
-    no loop of its own, every call of which is in a loop of the module (DiffAb's `def train(it): batch =
+    no loop of its own, every call of which is in a loop of the module and under no `if` that skips steps
+    (`guarded_step`; DiffAb's `def train(it): batch =
     recursive_to(next(train_iterator), args.device)`, nested in `main` and called as `for it in range(...):
     train(it)`). Each is a loop body for `moved_sources`."""
     fx = facts(index)
@@ -1673,8 +1674,8 @@ def _pulling_steps(index: ModuleIndex) -> list:
             ):
                 continue
             calls = fx.callers.get(id(function), [])
-            if calls and all(call.loops for call in calls):
-                found.append(function)
+            if calls and all(call.loops and not fx.guarded_step(call.node, call.loops[-1]) for call in calls):
+                found.append(function)  # (not `if self.step == 0: self.render_reference(10)`: one look)
         return found
 
     return fx.loop_cache("pulling steps", None, make)

@@ -39,3 +39,22 @@ def run(dataset, model, optimizer, device, iterations):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def fit(dataset, model, optimizer, device, iterations):
+    model.to(device)
+    batches = iter(DataLoader(dataset, batch_size=6, shuffle=True, num_workers=8, pin_memory=True))
+    previews = iter(DataLoader(dataset, batch_size=10, shuffle=True, num_workers=2))
+
+    def render_reference():
+        preview = next(previews).to(device)
+        return model.render(preview)
+
+    for step in range(iterations):
+        image, mask = [x.to(device, non_blocking=True) for x in next(batches)]
+        loss = model(image, mask).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step == 0:
+            render_reference()
