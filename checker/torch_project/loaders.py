@@ -17,7 +17,7 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import module_file, names_file
+from checker.project_files import import_lines, import_word, import_words, module_file, names_file
 from checker.rules import finding
 from checker.rules.torch_common import does_nothing, uses_torch
 from checker.rules.torch_data import (
@@ -51,6 +51,7 @@ from checker.torch_project.common import (
     project_texts,
 )
 from checker.torch_project.device_datasets import without_device_datasets
+from checker.torch_project.factories import _def_bodies
 
 
 def loaders_across_modules(
@@ -418,14 +419,20 @@ def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -
     of its imported names move (`take_movers`); only modules that make a DataLoader and import from the
     project are looked at, and only the defs they import are read."""
     reported = {(f.path, f.line) for f in findings if f.rule == LOADER_RULE}
-    files = set(texts)
-    movers: dict[str, dict[str, bool]] = {}  # module path -> its module-level defs -> moves its argument
+    candidates = {path: names for path, text in texts.items() if (names := _moving_candidates(text))}
+    modules = {import_word(path) for path in candidates}
+    defs = set().union(*candidates.values())
+    movers: dict[str, dict[str, bool]] = {}  # module path -> its candidate defs -> moves its argument
     found = []
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
+        words = import_words(text)  # (the text imports a module with a def that moves something, and
+        # that def by name or everything: `from diffab.utils.train import *`)
+        if not (words & modules and (words & defs or "*" in import_lines(text))):
+            continue
         index = parse_index(text)
-        names = frozenset() if index is None else _imported_movers(index, path, texts, files, movers)
+        names = frozenset() if index is None else _imported_movers(index, path, texts, candidates, movers)
         if not names:
             continue
         index = parse_index(text)  # (fresh facts: the movers must be known before any rule reads it)
@@ -437,18 +444,21 @@ def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -
     return found
 
 
-def _imported_movers(index: ModuleIndex, path: str, texts: dict, files: set, movers: dict) -> frozenset[str]:
+def _imported_movers(
+    index: ModuleIndex, path: str, texts: dict, candidates: dict, movers: dict
+) -> frozenset[str]:
     """The names under which the module imports (`from m import f`, `from m import *`) a def of another
     module of the project that copies its first argument to the device."""
+    files = set(texts)
     found = set()
     for node in index.imports:
         if not isinstance(node, ast.ImportFrom) or not node.module:
             continue
         source = module_file(node.module, path, node.level, files)
-        if source is None or source == path:
+        if source is None or source == path or source not in candidates:
             continue
         if source not in movers:
-            movers[source] = _moving_defs(texts[source])
+            movers[source] = _moving_defs(texts[source], candidates[source])
         for alias in node.names:
             if alias.name == "*":
                 found |= {name for name, moves in movers[source].items() if moves}
@@ -457,16 +467,21 @@ def _imported_movers(index: ModuleIndex, path: str, texts: dict, files: set, mov
     return frozenset(found)
 
 
-def _moving_defs(text: str) -> dict[str, bool]:
-    """Each module-level def of the module's text -> whether it copies its first argument to the device
-    (only a text that writes a copy, `.cuda(` or `.to(`, is parsed)."""
+def _moving_candidates(text: str) -> set[str]:
+    """The module-level defs whose text copies something to the device (`.cuda(`, `.to(`), by the text
+    alone (factories.py's `_def_bodies`): the only defs `_moving_defs` parses the module for."""
     if ".cuda(" not in text and ".to(" not in text:
-        return {}
+        return set()
+    return {name for owner, name, _ in _def_bodies(text) if owner is None}
+
+
+def _moving_defs(text: str, names: set[str]) -> dict[str, bool]:
+    """Each of the module-level defs `names` -> whether it copies its first argument to the device."""
     index = parse_index(text, torch_only=False)
     if index is None:
         return {}
     return {
-        name: moves_first_parameter(function, index)
-        for name, function in index.module_functions.items()
-        if function in index.tree.body
+        name: function in index.tree.body and moves_first_parameter(function, index)
+        for name in names
+        if (function := index.module_functions.get(name)) is not None
     }
