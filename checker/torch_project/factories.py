@@ -27,6 +27,8 @@ from checker.rules.torch_loop import (
     outside_parameter_places,
 )
 from checker.rules.torch_moves import (
+    WINDOWS,
+    argument_movers,
     check_created_then_moved,
     forward_callees,
     host_factories,
@@ -44,7 +46,14 @@ from checker.torch_project.common import (
 )
 
 _FACTORY_RULE = "PP506"
-_FACTORY = r"torch\.(?:" + "|".join(sorted(n[len("torch.") :] for n in FACTORIES)) + r")\("
+# (torch-fix58) with `torch.from_numpy` (CDAN's `torch.from_numpy(np.array([[1]] * b + [[0]] * b)).cuda()` in a
+# loss another module's loop calls; the module pass decides whether the array is the same every call) and the
+# signal windows (`torch.hamming_window(n)`)
+_FACTORY = (
+    r"torch\.(?:"
+    + "|".join(sorted(n[len("torch.") :] for n in {*FACTORIES, *WINDOWS, "torch.from_numpy"}))
+    + r")\("
+)
 # (a factory's call; one whose tensor is moved in the same line)
 _FACTORY_RE = re.compile(_FACTORY)
 _MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
@@ -280,14 +289,18 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
     indexes: dict[str, ModuleIndex] = {}
     outside = _outside_factories(texts, indexes)
     stepped = _stepped_defs(texts, indexes)
+    movers = _movers_imported(texts, indexes)
     reported = {(f.path, f.line) for f in findings if f.rule == _FACTORY_RULE}
     found = []
-    for path in sorted(set(outside) | set(stepped)):
+    for path in sorted(set(outside) | set(stepped) | set(movers)):
         index = indexes.get(path) or parse_index(texts[path])
         if index is None:
             continue
         check = functools.partial(
-            check_created_then_moved, outside=outside.get(path, {}), stepped=frozenset(stepped.get(path, ()))
+            check_created_then_moved,
+            outside=outside.get(path, {}),
+            stepped=frozenset(stepped.get(path, ())),
+            movers=frozenset(movers.get(path, ())),
         )
         noqa = noqa_lines(texts[path])
         for raw in lowered_on_toys(check)(index):
@@ -296,6 +309,45 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _FACTORY_RULE))
     return found
+
+
+def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
+    """(torch-fix58) {path: names}: the defs of other modules that move their first argument to the device and
+    return it (`argument_movers`: ADDA's `utils.make_variable`, whose `.cuda()` sits under `if
+    torch.cuda.is_available():`), for each module that imports and calls one with a torch factory's tensor
+    (`make_variable(torch.ones(feat_src.size(0)).long())` in the adaptation loop). By the text first: a short
+    def at the margin that moves something and returns, called so by another module; only then its module is
+    parsed."""
+    candidates: dict[str, list[str]] = {}
+    for path, text in texts.items():
+        if "return" not in text or file_is_silenced(text):
+            continue
+        for owner, name, body in _def_bodies(text):
+            if (
+                owner is None
+                and "return" in body
+                and body.count("\n") <= _SHORT_HELPER
+                and MOVES.search(body)
+            ):
+                candidates.setdefault(name, []).append(path)
+    if not candidates:
+        return {}
+    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*" + _FACTORY)
+    wanted = {n for path, text in texts.items() for n in called.findall(text) if set(candidates[n]) - {path}}
+    table: dict[str, list[tuple[str]]] = {}
+    for path in sorted({p for n in wanted for p in candidates[n]}):
+        index = parse_index(texts[path])
+        for name in argument_movers(index) & wanted if index is not None else ():
+            table.setdefault(name, []).append((path,))
+    found: dict[str, set[str]] = {}
+    for index, chosen, path in importers(texts, table, called) if table else ():
+        names = {n for n, entries in chosen.items() if entries}
+        if names:
+            found[path], indexes[path] = names, index
+    return found
+
+
+_SHORT_HELPER = 12  # (lines: a helper that casts and moves its argument is a few lines long)
 
 
 def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[str, str]]:
