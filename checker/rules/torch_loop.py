@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from checker.findings import RawFinding
 from checker.module import (
@@ -66,6 +66,8 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
         return f"the optimizer `{last}(...)` is built"
     if name.startswith("torch.nn.") and last.endswith("Loss"):
         return f"the loss `{last}()` is built"
+    if (loader := _fresh_loader_iterator(call, index)) is not None:
+        return f"`next(iter({loader}))` starts a new pass over the loader (its workers, if any, start again)"
     if is_device_move(call, index) and not call.keywords:
         receiver = base_name(call.func.value)
         if receiver in models or (
@@ -73,6 +75,30 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
         ):
             return f"`{receiver}.{method_name(call)}(...)` moves the model"
     return None
+
+
+def _fresh_loader_iterator(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix60) `next(iter(source_loader))`: a new iterator of a loader for one batch. A DataLoader's
+    iterator starts its worker processes (and shuffles the whole index list) when it is made, so one made on
+    every step pays that start for each batch (Deep CORAL's two loaders, 4 workers each, listed on hold-out
+    18). The loader is named for one (`train_loader`, `dset_loaders["source"]`); its source for the message."""
+    if not (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "next"
+        and len(call.args) == 1
+        and isinstance(inner := call.args[0], ast.Call)
+        and isinstance(inner.func, ast.Name)
+        and inner.func.id == "iter"
+        and len(inner.args) == 1
+        and "next" not in index.resolver.names
+        and "iter" not in index.resolver.names
+    ):
+        return None
+    source = inner.args[0]
+    root = source.value if isinstance(source, ast.Subscript) else source
+    if not isinstance(root, ast.Name | ast.Attribute) or "loader" not in (base_name(root) or "").lower():
+        return None
+    return ast.unparse(source)
 
 
 def _builds_model(sites, index: ModuleIndex) -> bool:
@@ -142,15 +168,27 @@ def _is_sweep(loop, index: ModuleIndex) -> bool:
     targets = names_in(loop.target)
     return any(
         isinstance(node, ast.Call)
-        and any(
-            isinstance(n, ast.Name) and n.id in targets
-            for a in (*node.args, *(k.value for k in node.keywords))
-            for n in ast.walk(a)
-        )
+        and any(_given_directly(a, targets) for a in (*node.args, *(k.value for k in node.keywords)))
         and (method_name(node) == "to" or (base_name(node.func) or "")[:1].isupper())
         and index.resolver.call_name(node) not in _WRAPPERS  # `Variable(image)` wraps the batch: no set-up
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
+    )
+
+
+def _nodes_of(statements) -> Iterator[ast.AST]:
+    """Every node of these statements (a loop's body, not its head), one statement after another, each in
+    `ast.walk`'s order: the one walk of a body the loop rules below share."""
+    return (node for stmt in statements for node in iter_walk(stmt))
+
+
+def _given_directly(argument: ast.AST, targets: set[str]) -> bool:
+    """The loop's variable is in the argument outside any call of its own (`SGD(params, lr=lr)`,
+    `Net(width=widths[i])`): the object is made for that value. (torch-fix60) A value a call derives from the
+    step counter (CDAN's `loss.CDAN(..., network.calc_coeff(i))`, a schedule's coefficient) makes no sweep."""
+    inner = [n for n in ast.walk(argument) if isinstance(n, ast.Call)]
+    shielded = {id(n) for call in inner for n in ast.walk(call)}
+    return any(
+        isinstance(n, ast.Name) and n.id in targets and id(n) not in shielded for n in ast.walk(argument)
     )
 
 
@@ -163,8 +201,7 @@ def _optimises_new_tensors(call: ast.Call, loop, index: ModuleIndex) -> bool:
     given = {base_name(n) for n in ast.walk(call.args[0]) if isinstance(n, ast.Name | ast.Attribute)}
     bound = {
         base_name(target)
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
         if isinstance(node, ast.Assign)
         for target in node.targets
     }
@@ -202,7 +239,13 @@ def _setup_in_loops(index: ModuleIndex):
             )
             is not None
         ]
-        if not setups or _builds_model(direct, index) or _is_sweep(loop, index):
+        if (
+            not setups
+            # (a model wrapped every N-th step for a snapshot, CDAN's `if i % test_interval == ...:
+            # temp_model = nn.Sequential(base_network)`, is no new model per run: torch-fix60)
+            or _builds_model([s for s in direct if not fx.periodic(s.node, loop)], index)
+            or _is_sweep(loop, index)
+        ):
             continue
         for site, what in setups:
             if _optimises_new_tensors(site.node, loop, index):
@@ -304,7 +347,7 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
         return None
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
     loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
-    if given and loop is not None and given & _bound([n for s in loop.body for n in walk(s)]):
+    if given and loop is not None and given & _bound(list(_nodes_of(loop.body))):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
 
@@ -685,7 +728,7 @@ def _filled_tensor(loop, var: str, tensors: Callable[[], set[str]], index: Modul
     ):
         return None
     written, ranks = set(), set()
-    for node in (n for stmt in loop.body for n in iter_walk(stmt)):
+    for node in _nodes_of(loop.body):
         if isinstance(node, ast.Assign | ast.AugAssign):
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 if not (isinstance(target, ast.Subscript) and var in names_in(target.slice)):
@@ -800,7 +843,7 @@ def _read_per_element(loop, var: str, index: ModuleIndex) -> str | None:
         and not few_runs([loop])
     ):
         return None
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -844,7 +887,7 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
         },
     )
     used = set()
-    for stmt in (n for s in loop.body for n in walk(s)):
+    for stmt in _nodes_of(loop.body):
         if isinstance(stmt, ast.If):
             used |= names_in(stmt.test)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Subscript):
@@ -866,33 +909,31 @@ def _indexes_with(statements, name: str, var: str) -> bool:
     """The body reads elements of `name` by the loop variable, and only single elements: `t[i]`, `t[i, j]`;
     `t[:, i]` takes a whole column, already vectorised along the other axis."""
     found = False
-    for stmt in statements:
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
-                if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
-                    return False
-                found = True
+    for n in _nodes_of(statements):
+        if isinstance(n, ast.Subscript) and base_name(n.value) == name and var in names_in(n.slice):
+            if any(isinstance(part, ast.Slice) for part in ast.walk(n.slice)):
+                return False
+            found = True
     return found
 
 
 def _writes_count(statements) -> bool:
     """The body adds into a counter or a matrix cell (`conf[a, b] += 1`), not only reads into names."""
-    return any(isinstance(n, ast.AugAssign) for stmt in statements for n in ast.walk(stmt))
+    return any(isinstance(n, ast.AugAssign) for n in _nodes_of(statements))
 
 
 def _string_keys(statements, var: str) -> bool:
     """`for key in end_points: if 'loss' in key: stats[key] += end_points[key].item()` (VoteNet, hold-out
     10): the loop variable is tested against a string, so the loop goes over a dict's keys (named losses), not
     a tensor's elements."""
-    for stmt in statements:
-        for node in ast.walk(stmt):
-            if not isinstance(node, ast.Compare):
-                continue
-            sides = [node.left, *node.comparators]
-            if any(isinstance(n, ast.Name) and n.id == var for n in sides) and any(
-                isinstance(n, ast.Constant) and isinstance(n.value, str) for n in sides
-            ):
-                return True
+    for node in _nodes_of(statements):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        if any(isinstance(n, ast.Name) and n.id == var for n in sides) and any(
+            isinstance(n, ast.Constant) and isinstance(n.value, str) for n in sides
+        ):
+            return True
     return False
 
 
@@ -906,13 +947,12 @@ def _keys_of(statements, owner: str, var: str) -> bool:
         and node.value.id == owner
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
-        for stmt in statements
-        for node in ast.walk(stmt)
+        for node in _nodes_of(statements)
     )
 
 
 def _uses(statements, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for stmt in statements for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Name) and n.id == name for n in _nodes_of(statements))
 
 
 _STACKERS = frozenset({"torch.cat", "torch.stack"})
@@ -1043,8 +1083,7 @@ def _sized_by_own_tensor(loop, var: str, index: ModuleIndex) -> bool:
         return False
     read = {
         node.value.attr
-        for stmt in loop.body
-        for node in ast.walk(stmt)
+        for node in _nodes_of(loop.body)
         if isinstance(node, ast.Subscript)
         and isinstance(node.slice, ast.Name)
         and node.slice.id == var
@@ -1212,7 +1251,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None  # an element written, or unpacked (`b, a, gj, gi = indices[i]`: a list of tuples)
     if not (_sized_by_tensor(loop, index) or _sized_by_own_tensor(loop, var, index)):
         return None
-    nodes = [n for stmt in body for n in ast.walk(stmt)]
+    nodes = list(_nodes_of(body))
     function = index.loop_function.get(id(loop))
     if not _reads_element(nodes, var) or not _plain_calls(nodes, index, function):
         return None
@@ -1420,7 +1459,7 @@ def _host_read_per_index(loop, var: str, index: ModuleIndex) -> ast.Call | None:
     The first such read."""
     if not _nested(loop, index) or not _sized_by_tensor(loop, index):
         return None
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -2819,7 +2858,7 @@ def _read_per_pair(loop, var: str, index: ModuleIndex) -> RawFinding | None:
     """`for e in edges_pos: preds.append(sigmoid(adj_rec[e[0], e[1]].item()))` (VGAE's `get_scores`): one
     element of a tensor, picked by the parts of each item of a list of index pairs, read to the host per
     pass, outside any `if`; one gather (`adj_rec[edges[:, 0], edges[:, 1]]`) reads them all at once."""
-    for node in (n for stmt in loop.body for n in walk(stmt)):
+    for node in _nodes_of(loop.body):
         if not (
             isinstance(node, ast.Call)
             and method_name(node) == "item"
@@ -2977,8 +3016,7 @@ def _range_vars(loop, index: ModuleIndex) -> set[str]:
     """The variables of the range loops around, at and in the loop, in its def."""
     found = {
         inner.target.id
-        for stmt in loop.body
-        for inner in walk(stmt)
+        for inner in _nodes_of(loop.body)
         if isinstance(inner, ast.For)
         and isinstance(inner.target, ast.Name)
         and isinstance(inner.iter, ast.Call)
@@ -3068,7 +3106,8 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "An optimizer (torch.optim.*) or loss module (torch.nn.*Loss) built, or the model moved with "
-            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one)."
+            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one); "
+            "a loader's iterator made there for one batch (`next(iter(loader))`)."
         ),
         why=(
             "Building an optimizer walks every parameter and resets its state (Adam's moments, momentum); "

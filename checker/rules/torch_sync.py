@@ -16,6 +16,7 @@ from checker.module import (
     FUNCTION_TYPES,
     LOOP_TYPES,
     ModuleIndex,
+    assigned_names,
     bound_values,
     dotted_parts,
     iter_walk,
@@ -245,6 +246,8 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
         return False
     if all(isinstance(t, ast.Subscript | ast.Attribute) for t in stmt.targets):
         return True
+    if _metric_score(stmt.value, fx.index):
+        return True
     if len(stmt.targets) != 1:
         return False
     target = stmt.targets[0]
@@ -252,6 +255,15 @@ def _reads_for_reporting(stmt, loop, fx, depth: int = 2) -> bool:
         # `loss, top1_err, top5_err = loss.item(), top1_err.item(), top5_err.item()` (pycls): each for a meter
         return all(_only_reported(t.id, stmt, loop, fx, depth) for t in target.elts)
     return isinstance(target, ast.Name) and _only_reported(target.id, stmt, loop, fx, depth)
+
+
+def _metric_score(value: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix60) `report = prfs(labels.cpu().numpy(), preds.cpu().numpy(), average='binary')`: the copies
+    feed a scikit-learn metric (`sklearn.metrics.*`), a score for the log whatever is done with it next
+    (Siam-NestedUNet's per-step precision/recall/F1 through its metrics dict, listed on hold-out 18)."""
+    return isinstance(value, ast.Call) and (index.resolver.call_name(value) or "").startswith(
+        "sklearn.metrics."
+    )
 
 
 def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
@@ -1800,17 +1812,39 @@ def _loss_def_reads(index: ModuleIndex):
             and not fx.guarded_step(s.node, function)
             and not _factory_read(index, s.node)
         ]
+        reads += [node for node in _legacy_reads(function) if not fx.guarded_step(node, function)]
         if not reads:
             continue
+        reads.sort(key=lambda node: (node.lineno, node.col_offset))
         more = _more_reads(reads)
+        how = ".item()" if isinstance(reads[0], ast.Call) else f"{reads[0].value.value.id}.data[0]"
         yield RawFinding(
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`.item()` in the loss `{function.name}`{more} waits for the GPU on every training step that "
+            f"`{how}` in the loss `{function.name}`{more} waits for the GPU on every training step that "
             "computes it; return the tensors detached and read them every N steps",
             confidence="medium",
         )
+
+
+def _legacy_reads(function) -> list[ast.Subscript]:
+    """(torch-fix60) `loss.data[0]` of a name the def binds: the pre-0.4 `.item()` (`_indexed_reads`), for
+    `_loss_def_reads` (VSE++'s `forward_loss`, `self.logger.update('Le', loss.data[0], n)` on every step,
+    listed on hold-out 18)."""
+    bound = assigned_names(function.body)
+    return [
+        node
+        for node in iter_walk(function)
+        if isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "data"
+        and isinstance(node.value.value, ast.Name)
+        and node.value.value.id in bound
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == 0
+    ]
 
 
 def _returns_a_tensor(function) -> bool:

@@ -76,7 +76,7 @@ def train_vq_vae(model, training_data, validation_data, optimizer, num_training_
     training_loader = DataLoader(training_data, batch_size=256, shuffle=True, num_workers=2, pin_memory=True)
     validation_loader = DataLoader(validation_data, batch_size=32, shuffle=True, pin_memory=True)
     for _ in range(num_training_updates):
-        data, _ = next(iter(training_loader))
+        data, _ = next(iter(training_loader))  # expect: PP507 medium
         optimizer.zero_grad()
         model(data.to(device)).mean().backward()
         optimizer.step()
