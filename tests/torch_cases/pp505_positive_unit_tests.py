@@ -3,10 +3,9 @@
 import unittest
 
 import torch
-from torch.utils.data import DataLoader
-
 from datasets import TOY
 from flows import Glow
+from torch.utils.data import DataLoader
 
 
 class TestGlowTrained(unittest.TestCase):

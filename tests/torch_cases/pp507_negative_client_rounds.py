@@ -1,14 +1,13 @@
 # federated rounds (hold-out 19's FedMA, Trajectron++'s epochs): set-up in a loop that only encloses the step
 # loop -- a loss built and a model moved once per client after loading its weights, a registrar moved once per
 # epoch -- runs once per local training run, not on every step
+import language_model
 import torch
 from torch import nn
 
-import language_model
-
 
 def local_training(weights, client_batches, device, rounds):
-    for round_index in range(rounds):
+    for _round in range(rounds):
         for client_index, batches in enumerate(client_batches):
             model = language_model.RNNModel("LSTM", 80, 8, 256, 1)
             criterion = nn.CrossEntropyLoss()
@@ -27,7 +26,7 @@ def local_training(weights, client_batches, device, rounds):
 
 def train_epochs(model_registrar, trajectron, batches, device, epochs):
     optimizer = torch.optim.Adam(model_registrar.parameters(), lr=1e-3)
-    for epoch in range(epochs):
+    for _epoch in range(epochs):
         model_registrar.to(device)
         for batch in batches:
             optimizer.zero_grad()
