@@ -520,13 +520,15 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
 
 
 def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
-    """The loader's batches are token ids or a dataset held in memory: the evidence on which PP505 reports
-    at `low` (the project pass keeps such loaders off the default output, torch-calibrate31)."""
+    """The loader's batches are token ids or a dataset held in memory, or its module is unit tests: the
+    evidence on which PP505 reports at `low` or `medium` (the project pass keeps such loaders off the default
+    output, torch-calibrate31; client shards and unit tests, torch-fix63)."""
     return (
         token_batches(index, call)
         or _held_when_made(call, index, _in_memory_names(index, classes=False))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
+        or _unit_tests(index)
     )
 
 
