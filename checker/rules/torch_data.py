@@ -2468,6 +2468,12 @@ for x, y in loader:
             "one whose batches are only drawn with `next()` outside a training loop. A batch drawn every N-th "
             "training step (`if step % 100 == 0: test_X, _ = next(test_iter)`, ncsn's runners, read wrong on "
             "hold-out 9) no longer makes its loader a training one."
+            " Branch torch-fix63 (tuned on hold-out 19): a loader over a client's shard held in memory -- a "
+            "slice (`DataLoader(self.train_data[i:i + n])`, or a name its def bound to `train_data[:k]`) or a "
+            "call handed a dict it reads string-keyed entries of (`DatasetSplit(dataset, "
+            "np.ones(len(dataset['x'])))`, LEAF data) -- reports at medium (PFLlib's and FedRep's client "
+            "loaders, 10 read debatable at high), and PP504 leaves it alone (8 read wrong); a loader in a "
+            "module that imports a test library (`unittest`, `pytest`) reports at medium too."
         ),
         confidence="high",
         check=check_loader_without_pinned_memory,

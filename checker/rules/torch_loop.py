@@ -3172,6 +3172,11 @@ for epoch in range(epochs):
             "a def named for the training loss, outside its loops (StyleGAN's `nn.Softplus()(f_preds)` in "
             "`dis_loss`), is reported at confidence low (it costs little; the functional form needs no "
             "object)."
+            " Branch torch-fix63 (tuned on hold-out 19): in a loop that only encloses the step loop (over "
+            "clients, rounds, epochs, folds) only an optimizer is reported; a loss, a stateless module, a "
+            "batch drawn or a model moved there runs once per training run (FedMA's per-client "
+            "`CrossEntropyLoss()` and `model.to(device)` after reloading weights, Trajectron++'s per-epoch "
+            "move: 12 findings read wrong on hold-out 19)."
         ),
         confidence="medium",
         check=check_setup_in_loop,
