@@ -271,9 +271,11 @@ def _once_per_run(what: str) -> bool:
     rounds, epochs, folds): it runs once per training run, not on every step, and costs nothing measurable
     there (a loss module, a stateless module, one batch drawn, `model.to(device)` after reloading weights).
     Torch-fix63: FedMA's per-client `CrossEntropyLoss()` and moves, Trajectron++'s per-epoch
-    `model_registrar.to(device)`, DeepDA's per-epoch loss and accelerate's per-fold move -- 15 such findings
-    read wrong on hold-outs 17-19, none right. An optimizer rebuilt per epoch stays reported: it resets its
-    state (Adam's moments), which changes the training, as the rule's example shows."""
+    `model_registrar.to(device)` (12 findings read wrong on hold-out 19, 2 of them at high), and by their
+    notes accelerate's per-fold move (hold-out 8) and DeepDA's per-epoch loss (the first hold-out), also read
+    wrong; no PP507 finding read right on hold-outs 8-19 is of this shape by its note. An optimizer rebuilt
+    per epoch stays reported: it resets its state (Adam's moments), which changes the training, as the
+    rule's example shows."""
     return not what.startswith("the optimizer")
 
 
