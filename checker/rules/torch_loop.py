@@ -3120,7 +3120,8 @@ register(
         root_cause="api.inefficient_usage",
         summary=(
             "An optimizer (torch.optim.*) or loss module (torch.nn.*Loss) built, or the model moved with "
-            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step, or encloses one); "
+            "`.to(device)`/`.cuda()`, in a training loop (one that runs backward/step; an optimizer also in one "
+            "that encloses it); "
             "a loader's iterator made there for one batch (`next(iter(loader))`)."
         ),
         why=(
