@@ -182,6 +182,39 @@ def test_pp101_medium_in_a_loop_that_trains(tmp_path):
     assert clean == []
 
 
+def test_pp101_medium_needs_a_train_op_fetched():
+    """tf-fix32, reading 24: a TF1 AlexNet fine-tuner loads pretrained weights once, one
+    `session.run(var.assign(pre_trained_weights))` per variable; the word `train` in the assign's argument
+    made the loop a training loop and the assign `medium` (read wrong twice). Only what `run` fetches counts
+    now (`model.train_op` in a fetch list): the training loop's accuracy ops stay `medium`, the load is `low`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+
+def load_initial_weights(session, skip_layers):
+    weights_dict = np.load("bvlc_alexnet.npy", encoding="bytes").item()
+    for op_name in weights_dict:
+        if op_name in skip_layers:
+            continue
+        with tf.variable_scope(op_name, reuse=True):
+            for pre_trained_weights in weights_dict[op_name]:
+                name = "biases" if len(pre_trained_weights.shape) == 1 else "weights"
+                var = tf.get_variable(name, trainable=False)
+                session.run(var.assign(pre_trained_weights))
+
+
+def train(session, model, batches, num_epochs):
+    for epoch in range(num_epochs):
+        for images, labels in batches:
+            feed = {model.x: images, model.y: labels}
+            _, logits = session.run([model.train_op, model.logits], feed_dict=feed)
+            correct = tf.equal(tf.argmax(logits, 1), tf.argmax(labels, 1))
+            print(epoch, session.run(tf.reduce_mean(tf.cast(correct, tf.float32))))
+"""
+    assert sure(src, "PP101") == [(15, "low"), (23, "medium"), (24, "medium")]
+
+
 def test_pp101_viterbi_decode_is_numpy():
     """`tf.contrib.crf.viterbi_decode` decodes scores already fetched, in NumPy: no node (reading 21 read a
     finding on it wrong); `crf_decode`, the graph op, is still reported."""
