@@ -372,6 +372,54 @@ options = tf.data.Options()
     assert codes(src, "PP202") == []
 
 
+_NUMPY_FUNCTION_READER = """
+import cv2
+import numpy as np
+import tensorflow as tf
+
+
+def read_image(path):
+    image = cv2.imread(path.decode(), cv2.IMREAD_COLOR)
+    image = cv2.resize(image, (256, 256))
+    return (image / 255.0).astype(np.float32)
+
+
+def parse(x, y):
+    x = tf.numpy_function(read_image, [x], tf.float32)
+    x.set_shape([256, 256, 3])
+    return x, y
+
+
+def tf_dataset(images, labels, batch=8):
+    ds = tf.data.Dataset.from_tensor_slices((images, labels))
+    ds = ds.map(parse).batch(batch).prefetch(10)
+    return ds
+
+
+if __name__ == "__main__":
+    train_ds = tf_dataset(["a.jpg"] * 100, [0] * 100)
+    model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+    model.compile(loss="mse")
+    model.fit(train_ds, epochs=10)
+"""
+
+
+def test_pp202_numpy_function_on_a_module_level_reader():
+    """tf-fix32, reading 24: a map whose `tf.numpy_function` runs a module-level def that `cv2`-reads and
+    resizes each image is image/file work threads overlap (the reads release the GIL), as the same reader
+    nested in the map function already was: `high` when trained. A callback doing only NumPy stays a
+    Python callback under the GIL, silent as before."""
+    assert sure(_NUMPY_FUNCTION_READER, "PP202") == [(21, "high")]
+    clean = _NUMPY_FUNCTION_READER.replace(
+        """    image = cv2.imread(path.decode(), cv2.IMREAD_COLOR)
+    image = cv2.resize(image, (256, 256))
+    return (image / 255.0).astype(np.float32)""",
+        """    return np.frombuffer(path, dtype=np.uint8).astype(np.float32)""",
+    )
+    assert clean != _NUMPY_FUNCTION_READER
+    assert sure(clean, "PP202") == []
+
+
 def test_pp202_module_turns_on_map_parallelization():
     src = """
 import tensorflow as tf
