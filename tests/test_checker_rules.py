@@ -215,6 +215,56 @@ def train(session, model, batches, num_epochs):
     assert sure(src, "PP101") == [(15, "low"), (23, "medium"), (24, "medium")]
 
 
+_KERAS_BACKEND_PGD = """
+import numpy as np
+import tensorflow as tf
+from keras import backend as K
+
+
+def PGD(model, x, y, eps, steps=10):
+    sess = K.get_session()
+    loss = K.sum(K.categorical_crossentropy(y, model.output))
+    grads = K.gradients(loss, model.input)[0]
+    adv = x
+    for _ in range(steps):
+        g = sess.run(grads, feed_dict={model.input: adv})
+        adv = np.clip(adv + eps * np.sign(g), 0, 1)
+    return adv
+
+
+def save_all_adv_samples(model, batches, eps):
+    out = []
+    for x, y in batches:
+        out.append(PGD(model, x, y, eps))
+    return out
+"""
+
+
+def test_pp101_keras_backend_ops_are_graph_ops():
+    """tf-fix32, reading 24: a PGD attack builds its loss and gradients with `keras.backend` (`K.sum`,
+    `K.gradients`) on every call, and a loop over test batches calls it; `K.*` tensor functions add graph
+    nodes as `tf.*` ops do (`low` at the loop's call, as the `tf.*` spelling is). Built once before the loop,
+    or only the backend's state (`K.get_session`, `K.int_shape`) in the loop: silent."""
+    assert sure(_KERAS_BACKEND_PGD, "PP101") == [(21, "low")]
+    once = """
+import numpy as np
+from keras import backend as K
+
+
+def save_all_adv_samples(model, batches, eps):
+    loss = K.sum(K.categorical_crossentropy(model.targets[0], model.output))
+    grads = K.gradients(loss, model.input)[0]
+    out = []
+    for x, y in batches:
+        sess = K.get_session()
+        print(K.int_shape(model.input))
+        g = sess.run(grads, feed_dict={model.input: x, model.targets[0]: y})
+        out.append(np.clip(x + eps * np.sign(g), 0, 1))
+    return out
+"""
+    assert sure(once, "PP101") == []
+
+
 def test_pp101_viterbi_decode_is_numpy():
     """`tf.contrib.crf.viterbi_decode` decodes scores already fetched, in NumPy: no node (reading 21 read a
     finding on it wrong); `crf_decode`, the graph op, is still reported."""
