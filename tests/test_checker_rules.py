@@ -763,6 +763,52 @@ d = tf.data.Dataset.from_tensor_slices(x).batch(32).unbatch().shuffle(100).batch
 # ---------------------------------------------------------------- PP301 predict one sample in a loop
 
 
+_PREDICT_HELPER_BATCH_AXIS = """
+import numpy as np
+from imageio import imread
+from tensorflow.keras.models import load_model
+
+
+def preprocess_image(image, size):
+    image = np.resize(image, size)
+    image = image.astype("float32") / 255.0
+    image = np.expand_dims(image, axis=0)
+    return image
+
+
+def perturbed_image(eps, record):
+    image = imread("./adv/{}/{}".format(eps, record["file"]))
+    image = preprocess_image(image, (64, 64, 3))
+    return image, record["race_id"]
+
+
+def count_predictions(model, records, test_idx):
+    race = [0, 0, 0, 0]
+    for idx in test_idx:
+        image, label = perturbed_image(0.2, records[idx])
+        out = model.predict(image)
+        race[np.argmax(out[0])] += 1
+    return race
+
+
+if __name__ == "__main__":
+    model = load_model("model.h5")
+    print(count_predictions(model, [], range(1000)))
+"""
+
+
+def test_pp301_batch_axis_added_by_helpers():
+    """tf-fix32, reading 24: the loop predicts what `perturbed_image` returns, whose batch axis
+    `preprocess_image` adds one call further down (`np.expand_dims(image, axis=0)`): one sample per
+    iteration, as if the loop added the axis itself. A helper that returns a stacked batch is not one."""
+    assert sure(_PREDICT_HELPER_BATCH_AXIS, "PP301") == [(24, "high")]
+    batched = _PREDICT_HELPER_BATCH_AXIS.replace(
+        "image = np.expand_dims(image, axis=0)", "image = np.stack([image, image[:, ::-1]])"
+    )
+    assert batched != _PREDICT_HELPER_BATCH_AXIS
+    assert sure(batched, "PP301") == []
+
+
 def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_medium():
     # reading 20: a CLI over the images typed on its command line, and a per-tile predict_single beside
     # the batched predict_batch that the entry point runs; both read debatable at high
