@@ -797,14 +797,46 @@ def runs_training_step(loop: ast.AST, index: ModuleIndex | None = None) -> bool:
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if name in TRAIN_METHODS or is_training_call(name):
             return True
-        if name == "run" and any(
-            isinstance(n, ast.Name | ast.Attribute)
-            and any(w in (n.id if isinstance(n, ast.Name) else n.attr).lower() for w in ("train", "opt"))
-            for a in node.args[:1]
-            for n in ast.walk(a)
-        ):
+        if name == "run" and any(_names_a_train_op(f) for f in _fetched(node)):
             return True
     return False
+
+
+def _fetched(run: ast.Call) -> list[ast.AST]:
+    """What a session `run` fetches: its first argument or `fetches=`, with lists, tuples and dict values
+    opened (`sess.run([train_op, loss])`, `sess.run({"step": model.train_op})`); a call stays one fetch, its
+    arguments are not what is run (`sess.run(var.assign(pre_trained_weights))` runs an assign)."""
+    fetches = [*run.args[:1], *(k.value for k in run.keywords if k.arg == "fetches")]
+    out: list[ast.AST] = []
+    while fetches:
+        node = fetches.pop()
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            fetches.extend(node.elts)
+        elif isinstance(node, ast.Dict):
+            fetches.extend(node.values)
+        else:
+            out.append(node)
+    return out
+
+
+def _names_a_train_op(fetch: ast.AST) -> bool:
+    """A fetch named for a training op or an optimizer step (`train_op`, `model.train_op`, `self.optimizer`,
+    `ops["train"]`, `train_ops[i]`) or a step made in place (`opt.minimize(loss)`); tf-fix32: only the fetch
+    itself, never words in its arguments."""
+    if isinstance(fetch, ast.Subscript):
+        key = fetch.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and _train_word(key.value):
+            return True
+        return _names_a_train_op(fetch.value)
+    if isinstance(fetch, ast.Call):
+        return named_call(fetch) in TRAIN_METHODS
+    name = fetch.id if isinstance(fetch, ast.Name) else fetch.attr if isinstance(fetch, ast.Attribute) else ""
+    return _train_word(name)
+
+
+def _train_word(name: str) -> bool:
+    lower = name.lower()
+    return "train" in lower or "opt" in lower
 
 
 def _parameters(function) -> set[str]:

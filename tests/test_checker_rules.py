@@ -182,6 +182,89 @@ def test_pp101_medium_in_a_loop_that_trains(tmp_path):
     assert clean == []
 
 
+def test_pp101_medium_needs_a_train_op_fetched():
+    """tf-fix32, reading 24: a TF1 AlexNet fine-tuner loads pretrained weights once, one
+    `session.run(var.assign(pre_trained_weights))` per variable; the word `train` in the assign's argument
+    made the loop a training loop and the assign `medium` (read wrong twice). Only what `run` fetches counts
+    now (`model.train_op` in a fetch list): the training loop's accuracy ops stay `medium`, the load is `low`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+
+def load_initial_weights(session, skip_layers):
+    weights_dict = np.load("bvlc_alexnet.npy", encoding="bytes").item()
+    for op_name in weights_dict:
+        if op_name in skip_layers:
+            continue
+        with tf.variable_scope(op_name, reuse=True):
+            for pre_trained_weights in weights_dict[op_name]:
+                name = "biases" if len(pre_trained_weights.shape) == 1 else "weights"
+                var = tf.get_variable(name, trainable=False)
+                session.run(var.assign(pre_trained_weights))
+
+
+def train(session, model, batches, num_epochs):
+    for epoch in range(num_epochs):
+        for images, labels in batches:
+            feed = {model.x: images, model.y: labels}
+            _, logits = session.run([model.train_op, model.logits], feed_dict=feed)
+            correct = tf.equal(tf.argmax(logits, 1), tf.argmax(labels, 1))
+            print(epoch, session.run(tf.reduce_mean(tf.cast(correct, tf.float32))))
+"""
+    assert sure(src, "PP101") == [(15, "low"), (23, "medium"), (24, "medium")]
+
+
+_KERAS_BACKEND_PGD = """
+import numpy as np
+import tensorflow as tf
+from keras import backend as K
+
+
+def PGD(model, x, y, eps, steps=10):
+    sess = K.get_session()
+    loss = K.sum(K.categorical_crossentropy(y, model.output))
+    grads = K.gradients(loss, model.input)[0]
+    adv = x
+    for _ in range(steps):
+        g = sess.run(grads, feed_dict={model.input: adv})
+        adv = np.clip(adv + eps * np.sign(g), 0, 1)
+    return adv
+
+
+def save_all_adv_samples(model, batches, eps):
+    out = []
+    for x, y in batches:
+        out.append(PGD(model, x, y, eps))
+    return out
+"""
+
+
+def test_pp101_keras_backend_ops_are_graph_ops():
+    """tf-fix32, reading 24: a PGD attack builds its loss and gradients with `keras.backend` (`K.sum`,
+    `K.gradients`) on every call, and a loop over test batches calls it; `K.*` tensor functions add graph
+    nodes as `tf.*` ops do (`low` at the loop's call, as the `tf.*` spelling is). Built once before the loop,
+    or only the backend's state (`K.get_session`, `K.int_shape`) in the loop: silent."""
+    assert sure(_KERAS_BACKEND_PGD, "PP101") == [(21, "low")]
+    once = """
+import numpy as np
+from keras import backend as K
+
+
+def save_all_adv_samples(model, batches, eps):
+    loss = K.sum(K.categorical_crossentropy(model.targets[0], model.output))
+    grads = K.gradients(loss, model.input)[0]
+    out = []
+    for x, y in batches:
+        sess = K.get_session()
+        print(K.int_shape(model.input))
+        g = sess.run(grads, feed_dict={model.input: x, model.targets[0]: y})
+        out.append(np.clip(x + eps * np.sign(g), 0, 1))
+    return out
+"""
+    assert sure(once, "PP101") == []
+
+
 def test_pp101_viterbi_decode_is_numpy():
     """`tf.contrib.crf.viterbi_decode` decodes scores already fetched, in NumPy: no node (reading 21 read a
     finding on it wrong); `crf_decode`, the graph op, is still reported."""
@@ -337,6 +420,54 @@ one = tf.data.Dataset.from_tensors([1]).map(pull)     # a single element
 options = tf.data.Options()
 """
     assert codes(src, "PP202") == []
+
+
+_NUMPY_FUNCTION_READER = """
+import cv2
+import numpy as np
+import tensorflow as tf
+
+
+def read_image(path):
+    image = cv2.imread(path.decode(), cv2.IMREAD_COLOR)
+    image = cv2.resize(image, (256, 256))
+    return (image / 255.0).astype(np.float32)
+
+
+def parse(x, y):
+    x = tf.numpy_function(read_image, [x], tf.float32)
+    x.set_shape([256, 256, 3])
+    return x, y
+
+
+def tf_dataset(images, labels, batch=8):
+    ds = tf.data.Dataset.from_tensor_slices((images, labels))
+    ds = ds.map(parse).batch(batch).prefetch(10)
+    return ds
+
+
+if __name__ == "__main__":
+    train_ds = tf_dataset(["a.jpg"] * 100, [0] * 100)
+    model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+    model.compile(loss="mse")
+    model.fit(train_ds, epochs=10)
+"""
+
+
+def test_pp202_numpy_function_on_a_module_level_reader():
+    """tf-fix32, reading 24: a map whose `tf.numpy_function` runs a module-level def that `cv2`-reads and
+    resizes each image is image/file work threads overlap (the reads release the GIL), as the same reader
+    nested in the map function already was: `high` when trained. A callback doing only NumPy stays a
+    Python callback under the GIL, silent as before."""
+    assert sure(_NUMPY_FUNCTION_READER, "PP202") == [(21, "high")]
+    clean = _NUMPY_FUNCTION_READER.replace(
+        """    image = cv2.imread(path.decode(), cv2.IMREAD_COLOR)
+    image = cv2.resize(image, (256, 256))
+    return (image / 255.0).astype(np.float32)""",
+        """    return np.frombuffer(path, dtype=np.uint8).astype(np.float32)""",
+    )
+    assert clean != _NUMPY_FUNCTION_READER
+    assert sure(clean, "PP202") == []
 
 
 def test_pp202_module_turns_on_map_parallelization():
@@ -630,6 +761,52 @@ d = tf.data.Dataset.from_tensor_slices(x).batch(32).unbatch().shuffle(100).batch
 
 
 # ---------------------------------------------------------------- PP301 predict one sample in a loop
+
+
+_PREDICT_HELPER_BATCH_AXIS = """
+import numpy as np
+from imageio import imread
+from tensorflow.keras.models import load_model
+
+
+def preprocess_image(image, size):
+    image = np.resize(image, size)
+    image = image.astype("float32") / 255.0
+    image = np.expand_dims(image, axis=0)
+    return image
+
+
+def perturbed_image(eps, record):
+    image = imread("./adv/{}/{}".format(eps, record["file"]))
+    image = preprocess_image(image, (64, 64, 3))
+    return image, record["race_id"]
+
+
+def count_predictions(model, records, test_idx):
+    race = [0, 0, 0, 0]
+    for idx in test_idx:
+        image, label = perturbed_image(0.2, records[idx])
+        out = model.predict(image)
+        race[np.argmax(out[0])] += 1
+    return race
+
+
+if __name__ == "__main__":
+    model = load_model("model.h5")
+    print(count_predictions(model, [], range(1000)))
+"""
+
+
+def test_pp301_batch_axis_added_by_helpers():
+    """tf-fix32, reading 24: the loop predicts what `perturbed_image` returns, whose batch axis
+    `preprocess_image` adds one call further down (`np.expand_dims(image, axis=0)`): one sample per
+    iteration, as if the loop added the axis itself. A helper that returns a stacked batch is not one."""
+    assert sure(_PREDICT_HELPER_BATCH_AXIS, "PP301") == [(24, "high")]
+    batched = _PREDICT_HELPER_BATCH_AXIS.replace(
+        "image = np.expand_dims(image, axis=0)", "image = np.stack([image, image[:, ::-1]])"
+    )
+    assert batched != _PREDICT_HELPER_BATCH_AXIS
+    assert sure(batched, "PP301") == []
 
 
 def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_medium():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -323,20 +324,34 @@ def _per_element_only(names: set[str]) -> bool:
 
 
 def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
-    """The module functions the code calls by name, and the ones they call, up to `depth` levels."""
+    """The module functions the code calls by name, and the ones they call, up to `depth` levels; a def
+    handed to `tf.numpy_function`/`py_function` counts as called (tf-fix32: `tf.numpy_function(read_image,
+    ...)` runs `read_image` as `f(x)` would)."""
     found: list[ast.AST] = []
     roots = list(body)
     for _ in range(depth):
         new = []
         for root in roots:
             for node in ast.walk(root):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                    helper = index.module_functions.get(node.func.id) or _last_def_named(node.func.id, index)
+                name = _called_by_name(node, index)
+                if name is not None:
+                    helper = index.module_functions.get(name) or _last_def_named(name, index)
                     if helper is not None and helper not in found:
                         found.append(helper)
                         new.append(helper)
         roots = new
     return found
+
+
+def _called_by_name(node: ast.AST, index: ModuleIndex) -> str | None:
+    """The name a call runs: `f(x)` -> "f", `tf.numpy_function(f, [x], tf.float32)` -> "f"."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if node.args and isinstance(node.args[0], ast.Name) and index.resolver.call_name(node) in _PYTHON_OPS:
+        return node.args[0].id
+    return None
 
 
 def _last_def_named(name: str, index: ModuleIndex) -> ast.AST | None:
@@ -1127,7 +1142,7 @@ def _serial_maps(index: ModuleIndex):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
-            python = step.kind == "map" and _runs_python(call, index)
+            python = step.kind == "map" and _runs_python(call, index) and not _python_reads_files(call, index)
             if step.kind == "map" and (
                 is_cheap_map(call, index)
                 or maps_a_model(call)
@@ -1741,6 +1756,28 @@ def _runs_python(call: ast.Call, index: ModuleIndex) -> bool:
         isinstance(node, ast.Call) and index.resolver.call_name(node) in _PYTHON_OPS
         for root in body
         for node in ast.walk(root)
+    )
+
+
+# Python calls that open and decode a file (the TF side of torch_data's `_DECODERS`, with medical-image
+# readers): they spend their time in C code or I/O that releases the GIL, so threads overlap them
+_PYTHON_FILE_READERS = re.compile(
+    r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|cv2\.imdecode|imageio\.v?\d?\.?imread|io\.imread|"
+    r"librosa\.load|(?:sf|soundfile)\.read|(?:nib|nibabel)\.load|(?:sitk|SimpleITK)\.ReadImage|"
+    r"(?:pydicom|dicom)\.(?:dcmread|read_file))$"
+)
+
+
+def _python_reads_files(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map's code, with the defs it hands to `tf.numpy_function`/`py_function` (a module-level def or one
+    nested in the map function) and the module functions they call, opens and decodes a file
+    (`cv2.imread`, `Image.open`, `np.load`): the reads release the GIL, so the map is the image/file work
+    PP202's evidence reads, not a Python callback threads cannot help (tf-fix32: nikhilroxtomar's
+    `tf.numpy_function(read_image_bbox, ...)` on a module-level reader was silent, the same reader nested in
+    the map function was `high`, reading 24)."""
+    roots = map_code(call, index)
+    return roots is not None and any(
+        _PYTHON_FILE_READERS.match(ast.unparse(node.func)) for node, _ in _calls_in_map(roots, index)
     )
 
 

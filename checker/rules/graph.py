@@ -139,6 +139,8 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
         if isinstance(func, ast.Attribute) and func.attr == "get_next" and _tf1_iterator(func.value, index):
             return ".get_next()"
         return None
+    if name.startswith(_KERAS_BACKEND):
+        return _keras_backend_op(name)
     if not name.startswith("tensorflow.") or name in _NON_OP_NAMES or name.startswith(_NON_OP_PREFIXES):
         return None
     last = name.rsplit(".", 1)[1]
@@ -147,6 +149,51 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     if name in _OP_CLASSES or (last[:1].islower() and not last.startswith("_")):
         return short(name)
     return None
+
+
+# `keras.backend` (`from keras import backend as K`, resolved as `tensorflow.keras.backend`): in graph mode its
+# tensor functions (`K.sum`, `K.gradients`, `K.sign`, `K.clip`, `K.variable`) add nodes as `tf.*` ops do
+_KERAS_BACKEND = ("tensorflow.keras.backend.", "tensorflow.python.keras.backend.")
+# ... but these read or set the backend's state, build a callable, or compute in Python
+_KERAS_BACKEND_NON_OPS = frozenset(
+    {
+        "backend",
+        "clear_session",
+        "count_params",
+        "dtype",
+        "epsilon",
+        "eval",
+        "floatx",
+        "function",
+        "image_data_format",
+        "int_shape",
+        "is_keras_tensor",
+        "is_sparse",
+        "learning_phase",
+        "manual_variable_initialization",
+        "name_scope",
+        "ndim",
+        "reset_uids",
+        "batch_get_value",
+        "batch_set_value",
+        "set_epsilon",
+        "set_floatx",
+        "set_image_data_format",
+        "set_learning_phase",
+        "set_session",
+        "set_value",
+    }
+)
+
+
+def _keras_backend_op(name: str) -> str | None:
+    """`tensorflow.keras.backend.sum` -> `K.sum`; None for the backend's state and Python helpers
+    (`K.get_session`, `K.set_learning_phase`, `K.int_shape`). tf-fix32: reading 24's tremblerz builds a PGD
+    attack's loss, gradients, sign and clip with `K.*` on every call, per test batch."""
+    last = name.rsplit(".", 1)[1]
+    if last in _KERAS_BACKEND_NON_OPS or last.startswith((*_NON_OP_STARTS, "_")) or not last[:1].islower():
+        return None
+    return f"K.{last}"
 
 
 _ITERATOR_MAKERS = ("make_one_shot_iterator", "make_initializable_iterator")

@@ -203,6 +203,69 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
 
 
+def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
+    """The predicted input is what a def of the module returns, bound in the loop (`image, label =
+    perturbed_image(eps, idx)`, or the call itself), and that def returns a batch of one, made in its own
+    body or by a def it calls in turn (`image = preprocess_image(image, shape)` whose body ends `image =
+    np.expand_dims(image, axis=0); return image`): two calls deep. tf-fix32: reading 24's tremblerz
+    predicts, for every test index, an image whose batch axis `preprocess_image` adds two calls down."""
+    if isinstance(arg, ast.Call):
+        return _returns_one_sample(arg, None, index, 2)
+    if not isinstance(arg, ast.Name):
+        return False
+    bound = _bound_call_in(loop, arg.id, line)
+    return bound is not None and _returns_one_sample(*bound, index, 2)
+
+
+def _bound_call_in(loop, name: str, before_line: int) -> tuple[ast.Call, int | None] | None:
+    """The call the loop's last assignment of `name` before `line` binds it to, with the name's place in a
+    tuple target (`a, b = f(x)` -> (f(x), 1) for `b`); None when that assignment binds no call."""
+    found, at = None, 0
+    for node in _own_nodes(getattr(loop, "body", [])):
+        if not isinstance(node, ast.Assign) or not at < node.lineno < before_line or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == name:
+            found, at = (node.value, None), node.lineno
+        elif isinstance(target, ast.Tuple):
+            places = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name]
+            if places:
+                found, at = (node.value, places[0]), node.lineno
+    if found is None or not isinstance(found[0], ast.Call):
+        return None
+    return found
+
+
+def _returns_one_sample(call: ast.Call, place: int | None, index: ModuleIndex, depth: int) -> bool:
+    """The module def `call` runs returns a batch of one (at `place` of a returned tuple) on every
+    `return` of its own body, as written, as bound earlier in its body, or as the result of another module
+    def it calls (`depth` levels)."""
+    if depth <= 0 or not isinstance(call.func, ast.Name):
+        return False
+    function = index.module_functions.get(call.func.id)
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    returns = [n for n in _own_nodes(function.body) if isinstance(n, ast.Return) and n.value is not None]
+    if not returns:
+        return False
+    for ret in returns:
+        value = ret.value
+        if place is not None:
+            if not (isinstance(value, ast.Tuple) and len(value.elts) > place):
+                return False
+            value = value.elts[place]
+        if _one_sample_in(value, function, ret.lineno, index):
+            continue
+        if isinstance(value, ast.Name):
+            bound = _bound_call_in(function, value.id, ret.lineno)
+            if bound is not None and _returns_one_sample(*bound, index, depth - 1):
+                continue
+        elif isinstance(value, ast.Call) and _returns_one_sample(value, None, index, depth - 1):
+            continue
+        return False
+    return True
+
+
 def _constant(node: ast.AST) -> bool:
     """A number or arithmetic on numbers (`2.0 / 255.0`)."""
     if isinstance(node, ast.BinOp):
@@ -317,6 +380,7 @@ def _predicts_in_loops(index: ModuleIndex):
             replay
             or _is_one_sample(arg, index, targets)
             or _one_sample_input(whole, loop, call.lineno, index, targets)
+            or _made_by_helper(whole, loop, call.lineno, index)
         )
         if shown or _first_row_kept(call, loop, arg, targets):
             yield RawFinding(
