@@ -586,7 +586,18 @@ def _only_divergence(test: ast.AST) -> bool:
         return all(_only_divergence(v) for v in test.values)
     if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
         return _only_divergence(test.func.value)
-    return isinstance(test, ast.Call) and base_name(test.func) in _NON_FINITE
+    return isinstance(test, ast.Call) and _non_finite_call(test)
+
+
+def _non_finite_call(call: ast.Call) -> bool:
+    """`torch.isnan(x)`, `math.isfinite(x)`, or a project's own check that a number is usable, named so
+    (`is_valid_number(loss.item())`: SiamMask, TracKit and pysot guard each optimizer step with it; also
+    `is_finite(...)`, `is_nan_value(...)`): it tests the value for NaN or infinity and nothing else."""
+    name = base_name(call.func) or ""
+    return name in _NON_FINITE or bool(_NUMBER_CHECK.match(name))
+
+
+_NUMBER_CHECK = re.compile(r"(?i)^_?is_?(?:valid|finite|nan|inf)(?:_?(?:number|num|value|loss))?$")
 
 
 def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
@@ -624,7 +635,7 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
 def _divergence_check(test: ast.AST) -> bool:
     """`if np.isnan(loss.item()):` stops a diverged run: it reads the loss every step too, but only to stop,
     so the loop's other reads (a meter, a print) are still there to report."""
-    return any(isinstance(c, ast.Call) and base_name(c.func) in _NON_FINITE for c in ast.walk(test))
+    return any(isinstance(c, ast.Call) and _non_finite_call(c) for c in ast.walk(test))
 
 
 def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
