@@ -33,6 +33,7 @@ from checker.rules.torch_common import (
     runs,
     toy_data,
 )
+from checker.testcode import _imports_test_library
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _IN_MEMORY = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -519,12 +520,70 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
 
 
 def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
-    """The loader's batches are token ids or a dataset held in memory: the evidence on which PP505 reports
-    at `low` (the project pass keeps such loaders off the default output, torch-calibrate31)."""
+    """The loader's batches are token ids or a dataset held in memory, or its module is unit tests: the
+    evidence on which PP505 reports at `low` or `medium` (the project pass keeps such loaders off the default
+    output, torch-calibrate31; client shards and unit tests, torch-fix63)."""
     return (
         token_batches(index, call)
         or _held_when_made(call, index, _in_memory_names(index, classes=False))
         or _made_from_memory(call, index)
+        or items_in_memory(call, index)
+        or _unit_tests(index)
+    )
+
+
+def items_in_memory(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader batches items a Python sequence or a dict of arrays already holds, as federated clients'
+    shards are: its dataset is a slice (`DataLoader(self.train_data[i:i + n])`, or a name the loader's def
+    last bound to `train_data[:val_idx]`: only a list, array or tensor slices so), or a call handed a name it
+    also reads string-keyed entries of (`DatasetSplit(dataset, np.ones(len(dataset['x'])))`, a LEAF dict of
+    arrays). Hold-out 19 (torch-fix63): PFLlib's sliced client data and FedRep's LEAF loaders, 10 PP505 findings
+    read debatable at `high` and 8 PP504 ones wrong at `medium`; torchvision splits of the same clients
+    (`DatasetSplit(dataset_train, idxs)`) read right and do not match."""
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        dataset = _last_bound_in_def(dataset.id, call, index)
+    if isinstance(dataset, ast.Subscript):
+        return isinstance(dataset.slice, ast.Slice)
+    return isinstance(dataset, ast.Call) and _reads_entries_of_argument(dataset)
+
+
+def _unit_tests(index: ModuleIndex) -> bool:
+    """The module imports a test library (`unittest`, `pytest`): its loaders feed toy checks, not training
+    (hold-out 19: normalizing_flows' test.py, a `DataLoader(TOY())` in a TestCase's setUp, read debatable at
+    `high`; a file named test.py is not test code by its name, so ppcheck still reads it)."""
+    return any(isinstance(n, ast.Import | ast.ImportFrom) and _imports_test_library(n) for n in index.imports)
+
+
+def _last_bound_in_def(name: str, call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+    """The value the loader's def last assigns to `name` (one plain name target) before the loader."""
+    function = call_function(index, call)
+    if function is None:
+        return None
+    found = None
+    for node in walk(function):
+        if (
+            isinstance(node, ast.Assign)
+            and node.lineno < call.lineno
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == name
+            and (found is None or node.lineno > found.lineno)
+        ):
+            found = node
+    return None if found is None else found.value
+
+
+def _reads_entries_of_argument(made: ast.Call) -> bool:
+    """`C(d, ..., len(d['x']))`: a name passed whole that the same call also subscripts with a string."""
+    whole = {a.id for a in [*made.args, *(k.value for k in made.keywords)] if isinstance(a, ast.Name)}
+    return any(
+        isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Name)
+        and n.value.id in whole
+        and isinstance(n.slice, ast.Constant)
+        and isinstance(n.slice.value, str)
+        for n in ast.walk(made)
     )
 
 
@@ -756,7 +815,7 @@ def check_loader_main_process(index: ModuleIndex):
         if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
             continue
         dataset = loader_dataset(call)
-        if dataset is None or _held_in_memory(call, index, in_memory):
+        if dataset is None or _held_in_memory(call, index, in_memory) or items_in_memory(call, index):
             continue
         if isinstance(dataset, ast.Name) and dataset.id in _listed(index):
             continue
@@ -1755,7 +1814,8 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             # torch-fix47 adds hold-outs 13-16's first reads, without workers 27 of 27 in 9 repositories:
             # 192 of 201 (96%), no reading of five or more under 87%); and an evaluation loader a loop
             # copies whole (torch-fix51, `_passed_whole`)
-            confidence = "high"
+            # (a client's shard held in a list or a dict of arrays: torch-fix63, `items_in_memory`)
+            confidence = "medium" if items_in_memory(call, index) or _unit_tests(index) else "high"
         else:
             confidence = "medium"  # (batches drawn one at a time with `next()`, or of data loaded whole)
         yield RawFinding(
@@ -2408,6 +2468,12 @@ for x, y in loader:
             "one whose batches are only drawn with `next()` outside a training loop. A batch drawn every N-th "
             "training step (`if step % 100 == 0: test_X, _ = next(test_iter)`, ncsn's runners, read wrong on "
             "hold-out 9) no longer makes its loader a training one."
+            " Branch torch-fix63 (tuned on hold-out 19): a loader over a client's shard held in memory -- a "
+            "slice (`DataLoader(self.train_data[i:i + n])`, or a name its def bound to `train_data[:k]`) or a "
+            "call handed a dict it reads string-keyed entries of (`DatasetSplit(dataset, "
+            "np.ones(len(dataset['x'])))`, LEAF data) -- reports at medium (PFLlib's and FedRep's client "
+            "loaders, 10 read debatable at high), and PP504 leaves it alone (8 read wrong); a loader in a "
+            "module that imports a test library (`unittest`, `pytest`) reports at medium too."
         ),
         confidence="high",
         check=check_loader_without_pinned_memory,
