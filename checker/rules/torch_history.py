@@ -5,6 +5,7 @@ no_grad."""
 from __future__ import annotations
 
 import ast
+import re
 
 from checker.findings import RawFinding
 from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, walk
@@ -41,14 +42,22 @@ def _backward_inputs(function_body: list[ast.stmt]) -> set[str]:
         for node in walk(stmt):
             if isinstance(node, ast.Call) and method_name(node) == "backward":
                 receivers |= {n.id for n in walk(node.func.value) if isinstance(n, ast.Name)}
-            elif isinstance(node, ast.Assign):
+            elif isinstance(node, ast.Assign | ast.AugAssign):
                 assigns.append(node)
-    feeding = set(receivers)
+    return _built_from(receivers, assigns)
+
+
+def _built_from(roots: set[str], assigns: list) -> set[str]:
+    """The roots and every name they are built from through the assignments, in any number of steps
+    (`loss = kl + nll`, then `nll = nll_cum / samples`, then `nll_cum = nll_cum + nll_i`), an augmented one
+    adding to its target (`loss += l2_sum`, then `l2_sum += part`: Social GAN's best-of-k term, torch-fix62)."""
+    feeding = set(roots)
     grown = True
-    while grown:  # `loss = kl + nll`, then `nll = nll_cum / samples`, then `nll_cum = nll_cum + nll_i`
+    while grown:
         grown = False
         for node in assigns:
-            if any(isinstance(t, ast.Name) and t.id in feeding for t in node.targets):
+            targets = [node.target] if isinstance(node, ast.AugAssign) else node.targets
+            if any(isinstance(t, ast.Name) and t.id in feeding for t in targets):
                 names = {n.id for n in walk(node.value) if isinstance(n, ast.Name)}
                 grown = grown or not names <= feeding
                 feeding |= names
@@ -155,9 +164,28 @@ def _returns(function) -> list[ast.Return]:
 def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     """The kept name's last binding in the loop before the accumulation holds a host value or one
     without history, so the sum holds no graph (`batch_loss = batch_loss.data.cpu().numpy()` two lines
-    above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`)."""
+    above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`, and its
+    place in a tuple of such: `loss, l1_loss = loss.item(), l1_loss.item()`, dc-tts, torch-fix62)."""
     last = _last_binding(loop, name, accumulation, fx)
-    return last is not None and (_on_host(last.value, fx) or _drops_graph(last.value))
+    value = _bound_value(last, name) if last is not None else None
+    return value is not None and (_on_host(value, fx) or _drops_graph(value))
+
+
+def _bound_value(assign: ast.Assign, name: str) -> ast.AST | None:
+    """The value an assignment gives the name: the whole value for `name = ...`, the matching element for
+    `a, name = x.item(), y.item()`; None when the name is unpacked from one value (`a, name = f()`)."""
+    for target in assign.targets:
+        if isinstance(target, ast.Name) and target.id == name:
+            return assign.value
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(assign.value, ast.Tuple)
+            and len(target.elts) == len(assign.value.elts)
+        ):
+            for element, value in zip(target.elts, assign.value.elts, strict=True):
+                if isinstance(element, ast.Name) and element.id == name:
+                    return value
+    return None
 
 
 def _meter_update(node, fx) -> bool:
@@ -302,11 +330,21 @@ def _last_binding(loop, name: str, accumulation: ast.AST, fx) -> ast.Assign | No
         if (
             isinstance(node, ast.Assign)
             and node.lineno < accumulation.lineno
-            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and name in _plain_targets(node)
             and (last is None or node.lineno > last.lineno)
         ):
             last = node
     return last
+
+
+def _plain_targets(assign: ast.Assign) -> set[str]:
+    """Names an assignment binds as a whole or as an element of a tuple target (`loss, acc = ...`)."""
+    return {
+        n.id
+        for t in assign.targets
+        for n in (t.elts if isinstance(t, ast.Tuple) else [t])
+        if isinstance(n, ast.Name)
+    }
 
 
 def _made_from_keeper(loop, kept: str, keeper: str, accumulation: ast.AST, fx) -> bool:
@@ -315,7 +353,8 @@ def _made_from_keeper(loop, kept: str, keeper: str, accumulation: ast.AST, fx) -
     (feature_matrix.detach() - feature_center_batch)`): it brings no graph the accumulator does not hold
     already. Called functions and subscript indexes are not read as tensors."""
     last = _last_binding(loop, kept, accumulation, fx)
-    if last is None:
+    value = _bound_value(last, kept) if last is not None else None
+    if value is None:
         return False
     read: set[str] = set()
 
@@ -331,7 +370,7 @@ def _made_from_keeper(loop, kept: str, keeper: str, accumulation: ast.AST, fx) -
             for child in ast.iter_child_nodes(node):
                 visit(child)
 
-    visit(last.value)
+    visit(value)
     return read == {keeper}
 
 
@@ -527,15 +566,20 @@ def _grad_off_around(function, index: ModuleIndex) -> bool:
     )
 
 
+_BATCH_SIZE = re.compile(r"batch_?size")
+
+
 def _reset_around(loop, keeper: str, fx) -> bool:
     """An enclosing loop binds the keeper afresh (`loss_d_sum = 0.0`) before this one in each of its runs:
     the total spans one run of this loop, whose losses have had their backward, not the whole training.
     Only for a loop that repeats a step a set number of times (`for _ in range(hp.train.rep_discriminator)`),
-    not one over batches or steps (`range(len(loader))`, `range(num_batches)`)."""
+    not one over batches or steps (`range(len(loader))`, `range(num_batches)`); a batch size in the bound
+    counts samples or subnets (once-for-all's `range(args.dynamic_batch_size)` of subnets, each loss
+    backpropagated, listed afresh each step: torch-fix62)."""
     it = getattr(loop, "iter", None)
     if not (isinstance(it, ast.Call) and base_name(it.func) == "range"):
         return False
-    bound = ast.unparse(it).lower()
+    bound = _BATCH_SIZE.sub("", ast.unparse(it).lower())  # (a count of samples or subnets, not of batches)
     if any(w in bound for w in ("len(", "batch", "step", "iter", "sample", "epoch", "loader", "data")):
         return False
     for outer in fx.ancestors(loop):
@@ -602,15 +646,19 @@ def _reset_in(nodes, keeper: str, accumulation) -> bool:
 
 
 def _returned_names(function) -> set[str]:
+    """Names the def returns and (torch-fix62) the names those are built from in it: `losses =
+    T.sum(T.stack(step_losses, 1), 1)`, ..., `return mle_loss` returns the per-time-step losses too (the
+    summariser's decoder loop)."""
     if not isinstance(function, FUNCTION_TYPES):
         return set()
-    return {
+    returned = {
         n.id
         for node in ast.walk(function)
         if isinstance(node, ast.Return) and node.value is not None
         for n in ast.walk(node.value)
         if isinstance(n, ast.Name)
     }
+    return _built_from(returned, [n for n in walk(function) if isinstance(n, ast.Assign | ast.AugAssign)])
 
 
 _BATCH_SOURCES = ("loader", "iterator", "batches", "dataset")
@@ -714,6 +762,12 @@ for x, y in loader:
             " Branch torch-fix49: such an earlier statement may sit in a `with` block, whose body always runs "
             "(open_clip's `with autocast(): ... total_loss = sum(...)`, then `total_loss = total_loss * "
             "loss_scale` and its backward in the same step)."
+            " Branch torch-fix62 (tuned on hold-out 19, whose five `medium` PP502 findings read wrong): a list "
+            "summed into the backpropagated loss through augmented assignments (Social GAN's best-of-k terms: "
+            "`l2_sum += part`, `loss += l2_sum`), one built into the value a def returns (a decoder's per-time-step "
+            "losses stacked into the returned loss), one made afresh every step around a `range(batch_size)` loop "
+            "(once-for-all's per-subnet losses) and a total of names a tuple assignment rebound to `.item()` "
+            "floats (`loss, l1 = loss.item(), l1.item()`: DC-TTS) hold no history."
         ),
         confidence="medium",
         check=lowered_on_toys(check_accumulated_history),

@@ -15,7 +15,7 @@ def validate(model, val_loader, criterion, losses, top1):
             output = model(images)
             loss = criterion(output, target)
             acc1 = (output.argmax(1) == target).float().mean() * 100
-            losses.update(loss.item(), images.size(0))  # expect: PP501 medium
+            losses.update(loss.item(), images.size(0))  # expect: PP501
             top1.update(acc1.item(), images.size(0))
 
 
@@ -25,7 +25,7 @@ def test_img(net, data_loader):
     for data, target in data_loader:
         data, target = data.cuda(), target.cuda()
         log_probs = net(data)  # expect: PP503
-        test_loss += F.cross_entropy(log_probs, target, reduction="sum").item()  # expect: PP501 medium
+        test_loss += F.cross_entropy(log_probs, target, reduction="sum").item()  # expect: PP501
         correct += log_probs.argmax(1).eq(target).sum().item()
     return correct / len(data_loader.dataset), test_loss
 
@@ -43,7 +43,7 @@ class Evaluator:
             x, y = to_cuda(*batch)
             word_scores, loss = self.model("predict", x=x, y=y)  # expect: PP503
             n_words += len(y)
-            xe_loss += loss.item() * len(y)  # expect: PP501 medium
+            xe_loss += loss.item() * len(y)  # expect: PP501
         scores[f"{data_set}_mlm_ppl"] = xe_loss / n_words
 
     def get_iterator(self, data_set):

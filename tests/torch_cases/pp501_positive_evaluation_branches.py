@@ -14,7 +14,7 @@ def compute_accuracy(model, dataloader, device="cuda", save_predictions=False):
             x, target = x.to(device), target.to(device)
             _, pred_label = torch.max(model(x).data, 1)
             total += x.size(0)
-            correct += (pred_label == target).sum().item()  # expect: PP501 medium
+            correct += (pred_label == target).sum().item()  # expect: PP501
             if save_predictions:
                 pred_labels = np.append(pred_labels, pred_label.cpu().numpy())
     return correct / total, pred_labels

@@ -12,7 +12,7 @@ def test_inference(model, test_loader, device):
         for images, labels in test_loader:
             images, labels = images.to(device), labels.to(device)
             outputs = model(images)
-            correct += (outputs.argmax(1) == labels).sum().item()  # expect: PP501 medium
+            correct += (outputs.argmax(1) == labels).sum().item()  # expect: PP501
     return correct / len(test_loader.dataset)
 
 

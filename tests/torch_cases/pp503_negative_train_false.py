@@ -24,7 +24,7 @@ def vqa_score(model, dataloader):
     score = 0
     for v, q, a in dataloader:
         pred = model(v.cuda(), q.cuda())
-        score += (pred.argmax(1) == a.cuda().argmax(1)).sum().item()  # expect: PP501 medium
+        score += (pred.argmax(1) == a.cuda().argmax(1)).sum().item()  # expect: PP501
     return score / len(dataloader.dataset)
 
 

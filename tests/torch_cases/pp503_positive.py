@@ -7,7 +7,7 @@ def validate(model, val_loader, criterion, device):
     for images, target in val_loader:
         images, target = images.to(device), target.to(device)
         output = model(images)  # expect: PP503 high
-        correct += (output.argmax(1) == target).sum().item()  # expect: PP501 medium
+        correct += (output.argmax(1) == target).sum().item()  # expect: PP501
         total += target.size(0)
     return correct / total
 

@@ -13,7 +13,7 @@ def test_inference(model, test_loader, device):
     for images, labels in test_loader:
         images, labels = images.to(device), labels.to(device)
         outputs = model(images)  # expect: PP503 high
-        correct += (outputs.argmax(1) == labels).sum().item()  # expect: PP501 medium
+        correct += (outputs.argmax(1) == labels).sum().item()  # expect: PP501
     return correct / len(test_loader.dataset)
 
 

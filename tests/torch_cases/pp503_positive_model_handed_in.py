@@ -10,5 +10,5 @@ def evaluate(model, test_set, device):
     for track in test_set:
         mix = th.from_numpy(track.audio).t().float().to(device)
         estimates = model(mix[None])[0]  # expect: PP503 high
-        scores.append(((estimates - mix) ** 2).mean().item())  # expect: PP501 medium
+        scores.append(((estimates - mix) ** 2).mean().item())  # expect: PP501
     return scores
