@@ -147,6 +147,9 @@ def _created_on_host(
             helpers += 1
             node = returned
             continue
+        made = _host_returned(index, node) if helpers == 0 and returned is None else None
+        if made is not None:  # (torch-fix61) `mesh_grid(B, H, W)`, a def whose return is built on the host
+            return made
         # `gen_rand_noise(b)`, imported from a module whose def returns `torch.randn(...)`
         made = _outside_factory(index, node, outside) if helpers == 0 and outside else None
         if made is not None:
@@ -753,6 +756,41 @@ def _factory_returned(index: ModuleIndex, helper) -> ast.Call | None:
     return None
 
 
+def _host_returned(index: ModuleIndex, call: ast.Call) -> str | None:
+    """(torch-fix61) The factory behind what a def of the module returns, for a call of it (`_host_return`)."""
+    fx = facts(index)
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    return None if helper is None else _host_return(index, helper)
+
+
+def _host_return(index: ModuleIndex, helper) -> str | None:
+    """(torch-fix61) The torch factory behind the def's one return when that is a tensor built on the host
+    through the def's own bindings, as `_created_on_host` follows a loop's (`label = torch.arange(n)
+    .unsqueeze(1).expand(n, k).reshape(-1)`, `label = label.repeat(e)`, `return label`: Meta-Baseline's
+    `make_nk_label`; `x_base = torch.arange(0, W).repeat(B, H, 1)`, ..., `return torch.stack([x_base,
+    y_base], 1)`: ARFlow's `mesh_grid`). A caller that moves the result copies a host tensor on every
+    call. A def with a `device` parameter, or that moves or places anything itself, is left out (it may
+    hand back a tensor already on the device)."""
+    returns = returns_in(helper)
+    if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
+        return None
+    if any(isinstance(n, ast.Call) and is_device_move(n, index) for n in walk(helper)):
+        return None
+    if any(k.arg == "device" for n in walk(helper) if isinstance(n, ast.Call) for k in n.keywords):
+        return None
+    if id(helper) in _TRACED:
+        return None  # (a def that calls itself)
+    _TRACED.add(id(helper))
+    try:
+        bound = functools.partial(_bound_before, index, helper)
+        return _created_on_host(returns[0].value, index, bound=bound)
+    finally:
+        _TRACED.discard(id(helper))
+
+
+_TRACED: set[int] = set()  # (the defs `_host_return` is following now)
+
+
 def _only_binding(function, name: str) -> ast.AST | None:
     """The value of the one assignment to `name` in the def, when the name appears nowhere else but in
     its return (no element written in, not a parameter)."""
@@ -773,6 +811,8 @@ def host_factories(index: ModuleIndex, names: set[str]) -> dict[str, str]:
         value = _factory_returned(index, function) if named else None
         if value is not None:
             found.setdefault(function.name, index.resolver.call_name(value))
+        elif named and (made := _host_return(index, function)) is not None:
+            found.setdefault(function.name, made)  # (torch-fix61) `make_nk_label`, built through names
     return found
 
 
@@ -1232,7 +1272,8 @@ def check_created_then_moved(
         call = site.node
         helped = _helper_moved(call, index, movers)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
         device_move = is_device_move(call, index)
-        moved = [call.func.value] if device_move or _typed_as(call, index, site) else []
+        typed = _typed_as(call, index, site) or _typed_elsewhere(index, site, stepped)
+        moved = [call.func.value] if device_move or typed else []
         moved += helped or []
         if not moved and _cuda_constructor(call, index):
             moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
@@ -1627,6 +1668,20 @@ def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
         (method_name(call) == "type_as" or _typed_like(call))
         and len(call.args) == 1
         and _on_step_device(index, site)
+    )
+
+
+def _typed_elsewhere(index: ModuleIndex, site, stepped: frozenset[str]) -> bool:
+    """(torch-fix61) `mesh_grid(B, H, W).type_as(x)` in a def that another module's forward, loss or training
+    step runs on every step (`stepped`: ARFlow's `flow_warp`, called by its loss and model forwards): `x` is
+    the step's data, on the GPU, whatever the helper's own module places."""
+    call = site.node
+    return (
+        bool(stepped)
+        and method_name(call) == "type_as"
+        and len(call.args) == 1
+        and site.function is not None
+        and _stepped_elsewhere(index, site.function, stepped)
     )
 
 
