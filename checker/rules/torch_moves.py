@@ -475,10 +475,13 @@ def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _a_shape(args: list) -> bool:
     """One argument that is a tensor's shape (`torch.FloatTensor(std.size())`, a VAE's `eps` before
-    `.normal_()`): sizes, an uninitialised tensor like `torch.empty` (torch-fix40)."""
+    `.normal_()`): sizes, an uninitialised tensor like `torch.empty` (torch-fix40); (torch-fix61) or a length,
+    `torch.LongTensor(len(enc_out)).fill_(start_id)` (the summariser's decoder start tokens)."""
     if len(args) != 1:
         return False
     arg = args[0]
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "len":
+        return len(arg.args) == 1 and not arg.keywords
     if isinstance(arg, ast.Attribute):
         return arg.attr == "shape"
     return isinstance(arg, ast.Call) and method_name(arg) == "size" and not arg.args and not arg.keywords
@@ -2093,8 +2096,9 @@ def _helper_moved(call: ast.Call, index: ModuleIndex, movers: frozenset[str] = f
         return None
     first = call.args[0]
     if not (base_name(call.func) in MOVE_HELPERS or _project_var(call)):
-        if not isinstance(first, ast.Call | ast.BinOp):
-            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first)
+        if not isinstance(first, ast.Call | ast.BinOp | ast.Compare):
+            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first;
+            # (torch-fix61) or a mask of one, `get_cuda((T.rand(n) > 0.25))`)
         if movers and _imported_mover(call, index, movers):
             return [first]
         helper = facts(index).helpers.get(id(call))

@@ -56,6 +56,9 @@ _FACTORY = (
 )
 # (a factory's call; one whose tensor is moved in the same line)
 _FACTORY_RE = re.compile(_FACTORY)
+# (torch-fix61) a factory's call under any name for torch (`import torch as T`: the summariser's `get_cuda((T.rand(
+# n) > 0.25))`)
+_ALIASED_FACTORY = r"\w+\." + _FACTORY[len(r"torch\.") :]
 _MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
 
 
@@ -332,7 +335,7 @@ def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]
                 candidates.setdefault(name, []).append(path)
     if not candidates:
         return {}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*" + _FACTORY)
+    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*\(?" + _ALIASED_FACTORY)
     wanted = {n for path, text in texts.items() for n in called.findall(text) if set(candidates[n]) - {path}}
     table: dict[str, list[tuple[str]]] = {}
     for path in sorted({p for n in wanted for p in candidates[n]}):
