@@ -1,6 +1,5 @@
 import torch
 import torch.nn as nn
-
 import utils.episodes as ep
 from losses.photometric import PhotometricLoss
 

@@ -1,5 +1,4 @@
 import torch.nn as nn
-
 from utils.warping import warp, warp_flow_only
 
 
