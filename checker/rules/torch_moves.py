@@ -773,9 +773,12 @@ def _host_return(index: ModuleIndex, helper) -> str | None:
     `make_nk_label`; `x_base = torch.arange(0, W).repeat(B, H, 1)`, ..., `return torch.stack([x_base,
     y_base], 1)`: ARFlow's `mesh_grid`). A caller that moves the result copies a host tensor on every
     call. A def with a `device` parameter, or that moves or places anything itself, is left out (it may
-    hand back a tensor already on the device)."""
+    hand back a tensor already on the device), and so is one that writes into a tensor (`batch[i] = images[j]`
+    in a loop: host data, the copy is needed) or loops at all."""
     returns = returns_in(helper)
     if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
+        return None
+    if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in walk(helper)):
         return None
     if any(isinstance(n, ast.Call) and is_device_move(n, index) for n in walk(helper)):
         return None
@@ -792,6 +795,11 @@ def _host_return(index: ModuleIndex, helper) -> str | None:
 
 
 _TRACED: set[int] = set()  # (the defs `_host_return` is following now)
+
+
+def _item_store(node: ast.AST) -> bool:
+    """`t[i] = ...`: an assignment into an element or slice."""
+    return isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets)
 
 
 def _only_binding(function, name: str) -> ast.AST | None:
