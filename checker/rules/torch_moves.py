@@ -774,22 +774,27 @@ def _host_return(index: ModuleIndex, helper) -> str | None:
     y_base], 1)`: ARFlow's `mesh_grid`). A caller that moves the result copies a host tensor on every
     call. A def with a `device` parameter, or that moves or places anything itself, is left out (it may
     hand back a tensor already on the device), and so is one that writes into a tensor (`batch[i] = images[j]`
-    in a loop: host data, the copy is needed) or loops at all."""
+    in a loop: host data, the copy is needed) or loops at all. Once per def and module."""
+    if id(helper) in _TRACED:
+        return None  # (a def that calls itself)
+    return facts(index).loop_cache("host_return", helper, lambda: _trace_host_return(index, helper))
+
+
+def _trace_host_return(index: ModuleIndex, helper) -> str | None:
     returns = returns_in(helper)
     if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
         return None
-    if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in walk(helper)):
+    nodes = walk(helper)
+    if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in nodes):
         return None
-    if any(isinstance(n, ast.Call) and is_device_move(n, index) for n in walk(helper)):
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    if any(is_device_move(n, index) or any(k.arg == "device" for k in n.keywords) for n in calls):
         return None
-    if any(k.arg == "device" for n in walk(helper) if isinstance(n, ast.Call) for k in n.keywords):
-        return None
-    if id(helper) in _TRACED:
-        return None  # (a def that calls itself)
     _TRACED.add(id(helper))
     try:
-        bound = functools.partial(_bound_before, index, helper)
-        return _created_on_host(returns[0].value, index, bound=bound)
+        return _created_on_host(
+            returns[0].value, index, bound=functools.partial(_bound_before, index, helper)
+        )
     finally:
         _TRACED.discard(id(helper))
 
