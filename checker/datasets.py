@@ -144,6 +144,9 @@ class DatasetFlow:
     _attributes: dict[str, dict[str, tuple[Step, ...]]] = field(default_factory=dict)
     stored_in: dict[int, str] = field(default_factory=dict)  # `self.x = ds` statement (its id) -> its class
     _fed: set[int] | None = None  # `fed_steps`, worked out once
+    # def (its id) -> the pipelines it last returned side by side (`return train_ds, val_ds`), None for an
+    # element that is none
+    _packs: dict[int, list] = field(default_factory=dict)
 
     @classmethod
     def of(cls, index: ModuleIndex) -> DatasetFlow:
@@ -204,21 +207,11 @@ class DatasetFlow:
                 if value is not None and isinstance(stmt, ast.Assign):
                     targets = self._with_info_targets(stmt) or targets  # `ds, info = tfds.load(...)`
                 iterator = self._iterator_of(stmt.value, env, function, depth, stack)
-                for target in targets:
-                    if iterator is not None and isinstance(target, ast.Name):
-                        self._iterators[target.id] = iterator
-                    if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
-                        self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
-                        self._store(target, value, function, stmt)
-                    key = _key(target)
-                    if value is not None and names_training(key):
-                        self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
-                    if key is None:
-                        continue
-                    if value is None:
-                        env.pop(key, None)
-                    else:
-                        env[key] = value
+                unpacked = self._unpacked(stmt, value, function) if isinstance(stmt, ast.Assign) else []
+                for target, part in unpacked:  # `train_ds, val_ds = make_datasets(...)` (tf-fix31)
+                    self._bind(target, part, None, env, function, stmt)
+                for target in [] if unpacked else targets:
+                    self._bind(target, value, iterator, env, function, stmt)
                 continue
             if isinstance(stmt, ast.Return):
                 if stmt.value is not None:
@@ -227,6 +220,8 @@ class DatasetFlow:
                         returned.append(value)
                     if value is not None and function is not None and names_training(function.name):
                         self._train(value)  # `def train_input_fn(): ... return ds`
+                    if function is not None and isinstance(stmt.value, ast.Tuple | ast.List):
+                        self._note_pack(function, stmt.value, env)
                     if value is not None and function is not None:
                         ids = tuple(id(s.node) for s in value)
                         self.returned.setdefault(ids, (value, stmt))
@@ -264,6 +259,58 @@ class DatasetFlow:
                     self._run_body(inner, env, function, depth, stack, returned)
             for handler in getattr(stmt, "handlers", []):
                 self._run_body(handler.body, env, function, depth, stack, returned)
+
+    def _bind(self, target, value, iterator, env, function, stmt) -> None:
+        """Binds one assignment target to the pipeline `value` (or to nothing, when None)."""
+        if iterator is not None and isinstance(target, ast.Name):
+            self._iterators[target.id] = iterator
+        if value is not None and isinstance(target, ast.Attribute | ast.Subscript):
+            self._pass(value, stmt)  # `self.train_ds = ds`: read by other methods
+            self._store(target, value, function, stmt)
+        key = _key(target)
+        if value is not None and names_training(key):
+            self._train(value)  # `train_ds = ...`, `self.train_dataset = ...`
+        if key is None:
+            return
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+
+    def _note_pack(self, function, value: ast.Tuple | ast.List, env) -> None:
+        """`return train_ds, val_ds`: the pipelines a def returns side by side, kept for the statements that
+        unpack its result (`_unpacked`); the elements were evaluated already."""
+        parts = [self._element_chain(element, env) for element in value.elts]
+        if any(part is not None for part in parts):
+            self._packs[id(function)] = parts
+
+    def _element_chain(self, element, env):
+        if isinstance(element, ast.Name | ast.Attribute):
+            return env.get(_key(element))
+        return self._ending.get(id(element)) if isinstance(element, ast.Call) else None
+
+    def _unpacked(self, stmt: ast.Assign, value, function) -> list[tuple[ast.expr, tuple[Step, ...]]]:
+        """`train_ds, val_ds = make_datasets(cfg)` of a def that returns pipelines side by side, and
+        `train, val = image_dataset_from_directory(..., subset="both")`: each name, or attribute, with the
+        pipeline it gets; [] for any other statement (tf-fix31: reading 23's tonywu71 bound both splits of
+        one loader this way, and the maps on them went unseen)."""
+        target = stmt.targets[0] if len(stmt.targets) == 1 else None
+        call = stmt.value
+        if not isinstance(target, ast.Tuple | ast.List) or not isinstance(call, ast.Call):
+            return []
+        if not all(isinstance(t, ast.Name | ast.Attribute) for t in target.elts):
+            return []
+        if value is not None:  # a loader read as one pipeline: its pair of subsets
+            name = self.index.resolver.call_name(call)
+            subset = next((k.value for k in call.keywords if k.arg == "subset"), None)
+            both = isinstance(subset, ast.Constant) and subset.value == "both" and len(target.elts) == 2
+            both = both and name in _BATCHED_SOURCES
+            return [(t, value) for t in target.elts] if both else []
+        helper = self.index.helper_of(call, function)
+        parts = self._packs.get(id(helper)) if helper is not None else None
+        if parts is None or len(parts) != len(target.elts):
+            return []
+        return [(t, part) for t, part in zip(target.elts, parts, strict=True) if part is not None]
 
     _BRANCH_LIMIT = 3  # alternatives followed past one `if` (each runs the statements after it once more)
     # alternatives followed per top-level run (the module's body, each def): each reruns the statements after
@@ -649,11 +696,12 @@ def _stores_on_self(function) -> bool:
 
 
 # Steps whose presence on one path only PP203 judges: the batching a prefetch belongs after, and the prefetch
-_STAGES = frozenset({"batch", "padded_batch", "prefetch"})
+_STAGES = frozenset({"batch", "padded_batch", "prefetch", "cache"})
 
 
 def _adds_a_stage(prior, after) -> bool:
-    """`after` is `prior` carried on by a batch or a prefetch (`if workers == 1: ds = ds.prefetch(1)`)."""
+    """`after` is `prior` carried on by a batch, a prefetch or a cache (`if workers == 1: ds = ds.prefetch(1)`,
+    `if cache: ds = ds.cache()`: the pipeline may go on without it; tf-fix31 added the cache)."""
     if not isinstance(prior, tuple) or not isinstance(after, tuple):
         return False
     old = {id(s.node) for s in prior}

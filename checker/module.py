@@ -222,19 +222,20 @@ class ModuleIndex:
 
 def walk(root: ast.AST) -> list[ast.AST]:
     """Every node under `root`, itself first, in the order `ast.walk` gives them (breadth first, children in
-    field order), as a list; `iter_walk`'s nodes."""
-    return list(iter_walk(root))
+    field order), as a list; `iter_walk`'s nodes. (Its own loop, not `list(iter_walk(root))`: the rules walk
+    loop bodies and defs again and again, and resuming a generator at every node costs a third more.)"""
+    found = [root]
+    for node in found:  # (a list's iterator sees the items appended while it runs)
+        _append_children(node, _CHILD_PLANS[node.__class__], found)
+    return found
 
 
 def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
     """`ast.walk`, at about a third of its cost: the same nodes in the same order, one at a time (for a
     search that may stop at its first match; `walk` lists them all)."""
     todo = [root]
-    at = 0
-    while at < len(todo):
-        node = todo[at]
-        at += 1
-        child_nodes(node, todo)
+    for node in todo:
+        _append_children(node, _CHILD_PLANS[node.__class__], todo)
         yield node
 
 
@@ -245,71 +246,100 @@ def statements_in(root: ast.AST) -> list[ast.AST]:
     """`root` and the statements under it (nested defs' too, with except handlers and match cases), in the
     order `walk` gives them: a walk that skips expressions, which hold no statement."""
     found = [root]
-    at = 0
-    while at < len(found):
+    for node in found:  # (a list's iterator sees the items appended while it runs)
         for name in _BLOCKS:
-            block = getattr(found[at], name, None)
+            block = getattr(node, name, None)
             if block.__class__ is list:
-                found.extend(block)
-        at += 1
+                found += block
     return found
 
 
 # The types of ASDL fields that hold no node (`Name(identifier id, expr_context ctx)`: id).
 _SCALAR_TYPES = frozenset({"identifier", "string", "constant", "int"})
 _SIGNATURE = re.compile(r"(\w+)\((.*)\)")
-_NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> `node_fields`, filled as classes are met
-_WALKED_FIELDS: dict[type, tuple[str, ...]] = {}  # AST class -> its node fields but the context
+# How `_append_children` reads a field: one node or None (`expr value`, `expr? returns`), a list of nodes
+# (`expr* args`), a list of nodes and None (`_SPARSE_LISTS`), or either (a class whose signature cannot be
+# read).
+_ONE, _MANY, _SPARSE, _EITHER = 0, 1, 2, 3
+# The list fields the ast documentation lets hold None: `{**extra}`'s key, a keyword-only parameter's
+# missing default.
+_SPARSE_LISTS = frozenset({("Dict", "keys"), ("arguments", "kw_defaults")})
+
+
+class _Plans(dict):
+    """AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`), worked out
+    the first time a class is looked up. An AST class's fields never change, so an entry cannot go stale."""
+
+    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
+        plan = self[kind] = _field_plan(kind)
+        return plan
+
+
+class _WalkedPlans(dict):
+    """`_Plans` less the context field (`ctx`), for the index's walk (`_children`)."""
+
+    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
+        plan = self[kind] = tuple(f for f in _CHILD_PLANS[kind] if f[0] != "ctx")
+        return plan
+
+
+_CHILD_PLANS = _Plans()
+_WALKED_PLANS = _WalkedPlans()
 
 
 def node_fields(kind: type) -> tuple[str, ...]:
     """The fields of an AST class that may hold nodes, in field order: those its ASDL signature (the class's
     docstring, `Attribute(expr value, identifier attr, expr_context ctx)`) does not declare a name, string,
     constant or number; every field when the signature cannot be read. Worked out once per class."""
-    fields = _NODE_FIELDS.get(kind)
-    if fields is None:
-        fields = _NODE_FIELDS[kind] = _declared_node_fields(kind)
-    return fields
+    return tuple(name for name, _ in _CHILD_PLANS[kind])
 
 
-def _declared_node_fields(kind: type) -> tuple[str, ...]:
+def _field_plan(kind: type) -> tuple[tuple[str, int], ...]:
+    """(field, how) of each field of `kind` that may hold nodes (`node_fields`), in field order."""
     fields = tuple(getattr(kind, "_fields", ()))
     match = _SIGNATURE.fullmatch((kind.__doc__ or "").strip().split("\n")[0].strip())
     if match is None or match.group(1) != kind.__name__:
-        return fields
+        return tuple((name, _EITHER) for name in fields)
     declared = [part.split() for part in match.group(2).split(",") if part.strip()]
     if any(len(d) != 2 for d in declared) or tuple(d[1] for d in declared) != fields:
-        return fields
-    return tuple(name for type_, name in declared if type_.rstrip("?*") not in _SCALAR_TYPES)
+        return tuple((name, _EITHER) for name in fields)
+    return tuple(
+        (
+            name,
+            _ONE if not type_.endswith("*") else _SPARSE if (kind.__name__, name) in _SPARSE_LISTS else _MANY,
+        )
+        for type_, name in declared
+        if type_.rstrip("?*") not in _SCALAR_TYPES
+    )
 
 
 def _children(node: ast.AST) -> list:
     """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
     the contexts (`Load`, `Store`)."""
-    kind = node.__class__
-    fields = _WALKED_FIELDS.get(kind)
-    if fields is None:
-        fields = _WALKED_FIELDS[kind] = tuple(f for f in node_fields(kind) if f != "ctx")
-    return _append_children(node, fields, [])
+    return _append_children(node, _WALKED_PLANS[node.__class__], [])
 
 
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: the parent and name searches call this on node after node)."""
-    fields = _NODE_FIELDS.get(node.__class__)
-    if fields is None:
-        fields = node_fields(node.__class__)
-    return _append_children(node, fields, into)
+    return _append_children(node, _CHILD_PLANS[node.__class__], into)
 
 
-def _append_children(node: ast.AST, fields: tuple[str, ...], into: list) -> list:
-    """Append the nodes that `node`'s `fields` hold to `into`, in field order, and return it."""
-    for name in fields:
+def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: list) -> list:
+    """Append the nodes that `node`'s fields hold (`plan`: `_field_plan`) to `into`, in field order, and
+    return it. A list field but `_SPARSE_LISTS` holds only nodes, so it is added whole (at C speed)."""
+    for name, how in plan:
         value = getattr(node, name, None)
-        if value.__class__ is list:  # (a plain loop: extend with a generator costs more on short lists)
-            for item in value:
-                if isinstance(item, ast.AST):
-                    into.append(item)
+        if value is None:
+            continue
+        if how == _ONE:
+            into.append(value)
+        elif how == _MANY:
+            into += value
+        elif how == _SPARSE:
+            into += [item for item in value if item is not None]
+        elif value.__class__ is list:
+            into += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             into.append(value)
     return into

@@ -584,10 +584,14 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     if "PP301" in wanted:
         yield from _predicts_without_tensorflow(python, modules, set(files))
     defs: dict[str, list[tuple[str, str, Predictor | Factory]]] = {}
+    inside = set(files)
     for path in python:
         text = modules.text(path) or ""
         if "PP301" in wanted and ".predict" in text and "def " in text:
-            for predictor in modules.predictors(path):
+            predictors = modules.predictors(path) or _predictors_without_tensorflow(
+                path, text, modules, inside
+            )
+            for predictor in predictors:
                 defs.setdefault(predictor.name, []).append((path, "PP301", predictor))
         if "PP401" in wanted and "function" in text and "def " in text:
             for factory in modules.factories(path):
@@ -597,7 +601,6 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                 defs.setdefault(builder.name, []).append((path, "PP101", builder))
     if not defs:
         return
-    inside = set(files)
     for path in python:
         text = modules.text(path) or ""
         names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
@@ -682,6 +685,21 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
         for raw in raws:
             if _kept(text, raw.line, "PP301"):
                 yield finding(path, raw.line, raw.col, "PP301", raw.message, "low")
+
+
+def _predictors_without_tensorflow(path: str, text: str, modules: _Modules, inside: set[str]) -> tuple:
+    """per_sample_predictors of a module that imports neither TensorFlow nor Keras but gets its model from a
+    module of the project that does (bubbliiiing's `pspnet.py` wraps the Keras net of `nets/pspnet.py` and
+    predicts one letterboxed image per `get_miou_png` call, which `get_miou.py` loops over; reading 23), as
+    `_predicts_without_tensorflow` reads such modules; () for any other module."""
+    if any(word in text for word in _TF_WORDS) or not _PREDICTS_ON_A_MODEL.search(text):
+        return ()
+    if (index := modules.index(path)) is None or not _imports_tf_module(index, path, modules, inside):
+        return ()
+    try:
+        return tuple(per_sample_predictors(index, any_module=True).values())
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+        return ()
 
 
 def _imports_tf_module(index: ModuleIndex, path: str, modules: _Modules, inside: set[str]) -> bool:

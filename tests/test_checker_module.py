@@ -61,6 +61,7 @@ async def f(p, /, q: int = 1, *r, s, t=2, **u) -> "T":
         async for l in m:
             yield from n
     x = f"{p!r:>{q}} {s=}"
+    merged = {**u, "k": 1, **u}
     del x[1:2, ::3]
     assert p, "q"
     try:
@@ -92,6 +93,8 @@ def test_the_walks_give_ast_walks_nodes_in_its_order():
             assert child_nodes(node, []) == list(ast.iter_child_nodes(node))
     assert node_fields(ast.Name) == ("ctx",) and node_fields(ast.Constant) == ()
     assert node_fields(ast.Call) == ("func", "args", "keywords")
+    # (the list fields that may hold None, `{**u}`'s key and `s`'s missing default, give no None)
+    assert all(n is not None for n in walk(ast.parse(_EVERY_KIND)))
 
 
 def test_names_in_is_every_name_under_a_node():

@@ -306,3 +306,30 @@ def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):
     )
     policy.write_text(text, encoding="utf-8")
     assert _found(folder, "PP101") == []
+
+
+def test_a_map_of_an_imported_factory_is_read_in_its_module(tmp_path):
+    """tf-fix31, reading 23's breadbread1984 YOLOv4: `map(make_parser(80))` with `make_parser` imported from a
+    module of the project runs the def the factory returns; it decodes and resizes JPEGs and its pipeline is
+    fitted: `medium`, as a map of an imported def. A factory whose def only parses records stays `low`."""
+    assert levels(copied(tmp_path, "factory"), lift=False) == {"factory/train.py:6": "medium"}
+    assert levels(copied(tmp_path, "factory_ok"), lift=False) == {"factory_ok/train.py:6": "low"}
+
+
+def test_a_test_split_beside_the_pipeline_another_module_fits_is_not_lifted(tmp_path):
+    """tf-fix31, reading 23's tonywu71: a class builds its training images and a test split, another module
+    fits the images; the lift to `medium` reaches the training map, not the map of the pipeline named for
+    testing."""
+    assert levels(copied(tmp_path, "split_test"), lift=False) == {
+        "split_test/loader.py:12": "medium",
+        "split_test/loader.py:14": "low",
+    }
+
+
+def test_a_per_sample_method_of_a_module_without_tensorflow_is_found_at_its_loop(tmp_path):
+    """tf-fix31, reading 23's bubbliiiing pspnet-keras: segmenter.py imports neither TensorFlow nor Keras
+    (its net comes from nets/unet.py) and predicts one letterboxed image per `get_miou_png` call, which
+    get_miou.py calls for every validation image: PP301 at the call, `low` as tf-fix30's class. One call
+    outside a loop has none."""
+    assert _found(copied(tmp_path, "segmenter"), "PP301") == [("get_miou.py", 12, "low")]
+    assert _found(copied(tmp_path, "segmenter_ok"), "PP301") == []

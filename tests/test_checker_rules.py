@@ -2944,3 +2944,200 @@ def main(model, batches, optimizer):
 """
     assert sure(src, "PP403") == [(10, "low")]
     assert sure(src.replace("return loss.numpy()", "return loss"), "PP403") == []
+
+
+def test_image_work_is_seen_in_the_def_a_factory_returns():
+    # tf-fix31, reading 23's breadbread1984 YOLOv4: `map(parse_function_generator(80))` runs the def the
+    # factory returns, which decodes and resizes each JPEG; a factory returning a record parse stays `low`
+    src = """
+import tensorflow as tf
+
+
+def parser_for(num_classes, size=(608, 608)):
+    def parse(serialized):
+        features = tf.io.parse_single_example(serialized, SPEC)
+        image = tf.image.resize(tf.io.decode_jpeg(features["image"]), size)
+        return image, tf.one_hot(features["label"], num_classes)
+
+    return parse
+
+
+def record_reader(spec):
+    def parse(serialized):
+        return tf.io.parse_single_example(serialized, spec)
+
+    return parse
+
+
+trainset = tf.data.TFRecordDataset(files).map(parser_for(80)).shuffle(64).batch(8)
+model.fit(trainset, epochs=100)
+records = tf.data.TFRecordDataset(files).map(record_reader(SPEC)).shuffle(64).batch(8)
+model.fit(records, epochs=100)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(21, "high"), (23, "low")]
+
+
+def test_pipelines_bound_by_tuple_unpacking_are_followed():
+    # tf-fix31, reading 23's tonywu71: both subsets of one loader bound by `a, b = ...(subset="both")`, and a
+    # def returning a training and a validation pipeline side by side: the maps on them are judged as if
+    # each had been bound alone (the decode-and-resize map of the fitted one is `high`)
+    src = """
+import tensorflow as tf
+
+
+def decode(path, label):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (224, 224)), label
+
+
+def make_datasets(train_files, val_files):
+    train_ds = tf.data.Dataset.from_tensor_slices(train_files)
+    val_ds = tf.data.Dataset.from_tensor_slices(val_files)
+    return train_ds, val_ds
+
+
+class Data:
+    def __init__(self, folder):
+        self.train_raw, self.val_raw = tf.keras.utils.image_dataset_from_directory(
+            folder, batch_size=None, validation_split=0.2, subset="both", seed=0
+        )
+        self.train = self.train_raw.map(lambda x, y: (tf.image.resize(x, (96, 96)), y)).batch(32)
+
+
+train_ds, val_ds = make_datasets(train_files, val_files)
+train_ds = train_ds.map(decode).batch(32).prefetch(1)
+model.fit(train_ds, epochs=10)
+model.fit(Data("faces").train, epochs=10)
+val_ds = val_ds.map(decode).batch(32)
+model.evaluate(val_ds)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [
+        (20, "high"),
+        (24, "high"),
+        (27, "low"),  # the other half, only evaluated once
+    ]
+
+
+def test_a_map_cached_on_one_path_only_is_not_read_as_cached():
+    # tf-fix31, reading 23's carlesoctav: `if cache: dataset = dataset.cache()` under a command-line flag,
+    # then fit: the decode map runs every epoch on the path without the cache (`high`); a map that every
+    # fitted path caches, also when a training name is bound before the cache, stays `low`
+    src = """
+import tensorflow as tf
+
+
+def load(path):
+    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (160, 160))
+
+
+def train(model, files, cache):
+    dataset = tf.data.Dataset.from_tensor_slices(files).shuffle(1024).map(load)
+    dataset = dataset.batch(32).prefetch(tf.data.AUTOTUNE)
+    if cache:
+        dataset = dataset.cache()
+    model.fit(dataset, epochs=20)
+
+
+def train_cached(model, files):
+    train_ds = tf.data.Dataset.from_tensor_slices(files).map(load)
+    train_ds = train_ds.cache().batch(32).prefetch(tf.data.AUTOTUNE)
+    model.fit(train_ds, epochs=20)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(10, "high"), (18, "low")]
+
+
+def test_a_pipeline_built_step_by_step_in_an_attribute_is_judged():
+    # tf-fix31, reading 23's artist-duan MVSNet-TF2: `self.dataset = self.dataset.shuffle(...)`, then
+    # `.batch(...)`, and no prefetch: the stores build the pipeline that other modules iterate, they do not
+    # extend one the flow cannot see (reported, `low`); the same class ending in `.prefetch` is silent
+    src = """
+import tensorflow as tf
+
+
+class DepthDataset:
+    def __init__(self, batch_size, metas):
+        self.metas = metas
+        self.dataset = tf.data.Dataset.from_generator(self.generator, output_types=(tf.float32, tf.float32))
+        self.dataset = self.dataset.shuffle(10 * batch_size)
+        self.dataset = self.dataset.batch(batch_size)
+
+    def generator(self):
+        for meta in self.metas:
+            yield read_views(meta), read_depth(meta)
+
+
+class PrefetchedDataset:
+    def __init__(self, batch_size, metas):
+        self.metas = metas
+        self.dataset = tf.data.Dataset.from_generator(self.generator, output_types=(tf.float32, tf.float32))
+        self.dataset = self.dataset.batch(batch_size)
+        self.dataset = self.dataset.prefetch(tf.data.AUTOTUNE)
+
+    def generator(self):
+        for meta in self.metas:
+            yield read_views(meta), read_depth(meta)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(10, "low")]
+
+
+def test_a_python_callback_map_that_also_augments_images_is_low():
+    # tf-fix31, reading 23's simonChoi034 YOLOv4: the map builds labels in `tf.numpy_function` and resizes
+    # and colour-jitters the image with tf.image in a method it calls: threads overlap the TF ops (`low`,
+    # a class without first reads); a map whose only work is the Python callback stays silent
+    src = """
+import tensorflow as tf
+
+
+class Coco:
+    def map_func(self, feature):
+        boxes = tf.numpy_function(self.encode_boxes, inp=[feature["bbox"]], Tout=tf.float32)
+        image = self.augment(feature["image"])
+        return image, boxes
+
+    def augment(self, image):
+        image = tf.image.resize(image, (416, 416), preserve_aspect_ratio=True)
+        return tf.image.random_hue(image, max_delta=0.2)
+
+    def read_func(self, path):
+        image = tf.numpy_function(self.read_with_cv2, inp=[path], Tout=tf.uint8)
+        return image
+
+    def train(self, model, ds, paths):
+        model.fit(ds.map(self.map_func).batch(8).prefetch(2), epochs=50)
+        files = tf.data.Dataset.from_tensor_slices(paths)
+        model.fit(files.map(self.read_func).batch(8).prefetch(2), epochs=50)
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP202"] == [(20, "low")]
+
+
+def test_pp101_get_next_of_a_tf1_iterator_in_a_session_loop():
+    # tf-fix31, reading 23's hrnet-tf1: `sess.run(ite.get_next())` in the training loop adds a new
+    # IteratorGetNext op every step; `next_batch = ite.get_next()` built once before the loop has none,
+    # nor has a Python loader's own `get_next()`
+    src = """
+import tensorflow as tf
+
+dataset = tf.data.TFRecordDataset(files).map(parse).batch(32)
+ite = dataset.make_initializable_iterator()
+next_batch = ite.get_next()
+with tf.Session() as sess:
+    for epoch in range(epochs):
+        sess.run(ite.initializer)
+        while True:
+            try:
+                batch = sess.run(ite.get_next())
+            except tf.errors.OutOfRangeError:
+                break
+            sess.run(train_op, feed_dict={images: batch[0]})
+    for epoch in range(epochs):
+        sess.run(ite.initializer)
+        for step in range(steps):
+            sess.run([train_op, next_batch])
+            batch = loader.get_next()
+"""
+    findings, _ = check_source(textwrap.dedent(src), "t.py")
+    assert [(f.line, f.rule) for f in findings if f.rule == "PP101"] == [(12, "PP101")]

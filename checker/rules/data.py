@@ -17,7 +17,7 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, import_of, walk
+from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, walk
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -184,11 +184,32 @@ def _mapped_def(call: ast.Call, index: ModuleIndex, keyword: str = "map_func"):
         )
     ):
         return target  # `map(preprocess())` of a `def preprocess(x, y)`: the call is a slip, the map means it
+    if (made := _factory_made(fn, index)) is not None:
+        return made  # `map(parse_function_generator(80))`: the def the factory returns
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in ("self", "cls"):
         for methods in index.class_methods.values():
             if fn.attr in methods:
                 return methods[fn.attr]
     return None
+
+
+def _factory_made(fn: ast.AST | None, index: ModuleIndex) -> ast.AST | None:
+    """`make_parser(cfg)` of a module function whose last statement returns a def nested in it (`def
+    make_parser(cfg): def parse(record): ...; return parse`): that nested def, the code a map given the call
+    runs (tf-fix31: reading 23's breadbread1984 maps `parse_function_generator(80)`); None otherwise."""
+    if not (isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name)):
+        return None
+    factory = index.module_functions.get(fn.func.id)
+    return None if factory is None else returned_inner_def(factory)
+
+
+def returned_inner_def(factory: ast.AST) -> ast.AST | None:
+    """The def nested in `factory` that its last statement returns by name, or None."""
+    last = factory.body[-1] if factory.body else None
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
+        return None
+    inner = [s for s in factory.body if isinstance(s, FUNCTION_TYPES) and s.name == last.value.id]
+    return inner[-1] if inner else None
 
 
 def _map_function_body(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
@@ -1061,12 +1082,8 @@ def _serial_maps(index: ModuleIndex):
         for node in walk(index.tree)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
     }
-    before_cache = {
-        id(step.node)
-        for chain in chains
-        for i, step in enumerate(chain)
-        if any(later.kind == "cache" for later in chain[i + 1 :])
-    }
+    fitted = [chain for ids, chain in flow.trained.items() if ids in flow.consumed]
+    before_cache = _cached_steps(chains) - _cached_steps(fitted, uncached=True)
     only_looked_at = _only_iterated(flow)
     glanced = _glanced(flow)
     used = _once(index, "_used_here", lambda i: _used_here(flow, i))
@@ -1110,8 +1127,11 @@ def _serial_maps(index: ModuleIndex):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
+            python = step.kind == "map" and _runs_python(call, index)
             if step.kind == "map" and (
-                is_cheap_map(call, index) or maps_a_model(call) or _runs_python(call, index)
+                is_cheap_map(call, index)
+                or maps_a_model(call)
+                or (python and not _image_ops_besides_python(call, index))
             ):
                 continue  # too cheap for threads, a network, or Python under the GIL: read wrong nearly always
             owner = enclosing.get(id(call))
@@ -1153,7 +1173,14 @@ def _serial_maps(index: ModuleIndex):
             )
             evidence = {
                 "weak": plain or unread or reads_for_threads or id(call) in idle,
-                "doubtful": unsure or nested or cached or looked_at or per_batch or evaluation or trimmed,
+                "doubtful": unsure
+                or nested
+                or cached
+                or looked_at
+                or per_batch
+                or evaluation
+                or trimmed
+                or python,
                 "trained": id(call) in trained,
                 "validated": _read_every_epoch(call, validated),
                 "strings": step.kind == "map" and _string_work_only(call, index),
@@ -1168,6 +1195,19 @@ def _serial_maps(index: ModuleIndex):
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
+
+
+def _cached_steps(chains, uncached: bool = False) -> set[int]:
+    """The steps of `chains` that a later `cache` follows (with `uncached`, that none follows). A map cached
+    on one path only (`if cache: ds = ds.cache()`, a flag) and consumed by training on the other is not read
+    as cached (tf-fix31: reading 23's carlesoctav); a training name bound before the cache
+    (`train_ds = ds.map(f)`, then `train_ds = train_ds.cache()`) is no such path."""
+    return {
+        id(step.node)
+        for chain in chains
+        for i, step in enumerate(chain)
+        if any(later.kind == "cache" for later in chain[i + 1 :]) != uncached
+    }
 
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
@@ -1227,6 +1267,11 @@ def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
 
 
 def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: ModuleIndex) -> None:
+    """A pipeline bound to a name for testing (`self.test_unbatched = ...map(f)`) is not lifted: the class
+    another module trains builds it beside the training set (tf-fix31: reading 23's tonywu71 builds a test
+    split nothing reads)."""
+    if _bound_for_evaluation(call, index, ("test",)):
+        return
     if _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
         _once(index, "_untrained_maps", lambda i: set()).add(_at_method(call))
 
@@ -1241,6 +1286,9 @@ def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, st
     fn = mapped_function(call)
     if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name):
         return _in_imported_module(fn.value.id, fn.attr, index)  # `map(preprocessing.load_image)`
+    if isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name):
+        found = import_of(fn.func.id, index)  # `map(parse_function_generator(80))`: a factory, or a class
+        return found if found is not None and found[1] != "" else None
     if not isinstance(fn, ast.Name):
         return None
     if (found := import_of(fn.id, index)) is not None:
@@ -1266,11 +1314,12 @@ def _in_imported_module(module: str, name: str, index: ModuleIndex) -> tuple[int
     return level, f"{parent}.{last}" if parent else last, name
 
 
-def _bound_for_evaluation(call: ast.Call, index: ModuleIndex) -> bool:
+def _bound_for_evaluation(call: ast.Call, index: ModuleIndex, words: tuple[str, ...] | None = None) -> bool:
     """`test_dataset = test_dataset.map(load_image_test)`: the map's pipeline is named for testing or
-    validation."""
+    validation (for one of `words`, by default _EVALUATION_WORDS)."""
+    words = _EVALUATION_WORDS if words is None else words
     return any(
-        any(word in ast.unparse(target).lower() for word in _EVALUATION_WORDS)
+        any(word in ast.unparse(target).lower() for word in words)
         for node in index.call_assignments
         if node.lineno <= call.lineno and any(n is call for n in walk(node.value))
         for target in node.targets
@@ -1365,7 +1414,13 @@ def _sequential_map_confidence(
     41 (51%), still `low`. Maps doing image work on a pipeline trained through a TF1 iterator, an input
     function or another module's loop (`fed_steps`, which this rule does not read) read right 13 times in
     15 by reason over readings 15-22 (8 repositories: juanabascal, bruce1408, DarkGeekMS, cyprienruffino,
-    zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved."""
+    zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved.
+
+    tf-fix31, with reading 23 (first reads over readings 15-23): PP202 `low` as read 38 right of 289 in 100
+    repositories (reading 23: 7 of 16); no first read of reading 23 was at `high` or `medium`. The fed
+    class gains WesleyCh3n's py_function JPEG reader fitted by three scripts (right): 14 of 16 in 9
+    repositories, still under 20 findings: not moved. The maps that tf-fix31 makes `high` or `medium`
+    (a factory's def, tuple-unpacked splits, a cache under a flag) are reading 23's tuning rows."""
     if weak or strings or not image_work or doubtful:
         return "low"
     return "high" if trained or validated else "low"
@@ -1689,6 +1744,34 @@ def _runs_python(call: ast.Call, index: ModuleIndex) -> bool:
     )
 
 
+def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
+    """A map that calls back into Python also resizes, decodes or colour-jitters images with TensorFlow ops,
+    in its own code or in a method of its class it calls on `self` (simonChoi034's YOLOv4 map builds labels
+    in two `tf.numpy_function`s and augments the image with `tf.image`, reading 23): threads overlap those
+    ops. tf-fix31's class, `low` (no first reads)."""
+    roots = map_code(call, index)
+    if roots is None:
+        return False
+    called = [
+        methods[node.func.attr]
+        for root in roots
+        for node in ast.walk(root)
+        if isinstance(node, ast.Call) and _self_attribute(node.func)
+        for methods in index.class_methods.values()
+        if node.func.attr in methods
+    ]
+    names = [name for _, name in _calls_in_map([*roots, *called], index)]
+    return any(
+        name.startswith("tensorflow.")
+        and any(word in name for word in _COSTLY_IMAGE_OPS)
+        and not _only_slices(name)
+        for name in names
+    )
+
+
+_COSTLY_IMAGE_OPS = ("image.", "decode_jpeg", "decode_png", "decode_image", "decode_bmp", "decode_gif")
+
+
 def _sets_shapes(call: ast.Call) -> bool:
     """`map(functools.partial(self.set_shapes, batch_size))`: fixes static shapes, computes nothing."""
     return any(
@@ -1748,7 +1831,8 @@ def check_missing_prefetch(index: ModuleIndex):
     for chain, at in [] if index.snippet else flow.passed.values():
         attr = _stored_on_self(at)
         batched = _batched(chain, index)
-        if attr and batched and not _extended(attr, index, flow.stored_in.get(id(at))):
+        own = {id(step.node) for step in chain}  # `self.dataset = self.dataset.batch(n)`: its own chain
+        if attr and batched and not _extended(attr, index, flow.stored_in.get(id(at)), own):
             consumed.append((chain, at, f"stored on self.{attr}"))  # other methods read it
         elif batched and id(at) in returned_tuples:
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
@@ -2058,14 +2142,18 @@ def _stored_on_self(at) -> str | None:
     return None
 
 
-def _extended(attr: str, index: ModuleIndex, owner: str | None = None) -> bool:
+def _extended(
+    attr: str, index: ModuleIndex, owner: str | None = None, own: frozenset | set = frozenset()
+) -> bool:
     """`self.dataset.prefetch(...)` or `self.dataset = self.dataset.<step>(...)` somewhere in the module (in
     the storing class `owner`'s methods when known: another class's `self.dataset` is another object,
     tf-fix27): the stored pipeline is carried on where the flow does not follow it. `self.dataset.cache()`
-    as a statement is not: its result is thrown away (tf-fix24)."""
+    as a statement is not: its result is thrown away (tf-fix24). Nor are the steps of the stored chain
+    itself (`own`): `self.dataset = self.dataset.shuffle(n)`, then `.batch(b)`, builds the pipeline in the
+    attribute, which the flow follows (tf-fix31: reading 23's artist-duan MVSNet-TF2)."""
     dropped = dropped_steps(index)
     for site in index.calls:
-        if id(site.node) in dropped:
+        if id(site.node) in dropped or id(site.node) in own:
             continue
         if owner is not None and index.function_class.get(id(site.function)) != owner:
             continue

@@ -136,6 +136,8 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in _OP_METHODS:
             return f".{func.attr}()"
+        if isinstance(func, ast.Attribute) and func.attr == "get_next" and _tf1_iterator(func.value, index):
+            return ".get_next()"
         return None
     if not name.startswith("tensorflow.") or name in _NON_OP_NAMES or name.startswith(_NON_OP_PREFIXES):
         return None
@@ -145,6 +147,22 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     if name in _OP_CLASSES or (last[:1].islower() and not last.startswith("_")):
         return short(name)
     return None
+
+
+_ITERATOR_MAKERS = ("make_one_shot_iterator", "make_initializable_iterator")
+
+
+def _tf1_iterator(receiver: ast.AST, index: ModuleIndex) -> bool:
+    """`ds.make_one_shot_iterator()`, `tf.compat.v1.data.make_one_shot_iterator(ds)`, or a name the module
+    binds only to one: its `get_next()` adds an op to the graph on every call (tf-fix31: reading 23's
+    hrnet-tf1 runs `sess.run(ite.get_next())` every training step)."""
+    if isinstance(receiver, ast.Name):
+        receiver = index.only_value(receiver.id)
+    if not isinstance(receiver, ast.Call):
+        return False
+    func = receiver.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in _ITERATOR_MAKERS
 
 
 def check_graph_op_in_loop(index: ModuleIndex):

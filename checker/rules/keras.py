@@ -335,7 +335,8 @@ def _predicts_in_loops(index: ModuleIndex):
                 # one book's agents (reading 15), a shape not read elsewhere yet: medium
                 # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
                 # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
-                # 171 of 180 for the shapes still reported so
+                # 171 of 180 for the shapes still reported so; tf-fix31, with reading 23: 172 of 188 as
+                # read, 172 of 181 (95%) for the shapes reported so (carlesoctav's face database, right)
                 confidence="medium"
                 if replay
                 else "low"
@@ -368,12 +369,13 @@ class Predictor:
     position: int
 
 
-def per_sample_predictors(index: ModuleIndex) -> dict[int, Predictor]:
+def per_sample_predictors(index: ModuleIndex, any_module: bool = False) -> dict[int, Predictor]:
     """id(def) -> Predictor for the module's defs that predict one sample per call (tf-fix30: the project
-    pass, checker/project.py, finds their calls in other modules' loops)."""
+    pass, checker/project.py, finds their calls in other modules' loops). With `any_module`, also in a module
+    that imports no TensorFlow (its model comes from a module of the project that does, tf-fix31)."""
     if getattr(index, "_predictors", None) is None:
         index._predictors = {}
-        if index.resolver.uses_tensorflow:
+        if index.resolver.uses_tensorflow or any_module:
             for _ in _predicts_in_loops(index):
                 pass
     return index._predictors

@@ -450,7 +450,8 @@ def _find_loader_sites(index: ModuleIndex):
     bound: dict[int, list[ast.AST]] = {}
     for node in index.call_assignments:
         for target in node.targets:
-            if base_name(target) is not None:
+            # (`dset_loaders["source"] = DataLoader(...)`, CDAN: an entry of a dict filled key by key)
+            if base_name(target) is not None or (isinstance(target, ast.Subscript) and entry_of(target)):
                 bound.setdefault(id(node.value), []).append(target)
     gathered: dict[str, list[str]] = {}  # loader name -> the dicts of loaders holding it
     for name, values in index.name_values.items():  # `loaders = {x: DataLoader(...) for x in splits}`
@@ -629,12 +630,18 @@ def _training_sources(index: ModuleIndex, scopes: _Scopes, whole_runs: bool = Fa
     sources = {source_key(loop, fx, scopes) for loop in steps if hasattr(loop, "target")}
     sources |= {key for loop in steps if (key := _group_source(loop, fx, scopes)) is not None}
     step_ids = {id(loop) for loop in steps}
+    bodies = [(loop, index.loop_calls[id(loop)]) for loop in steps]
+    bodies += [  # (a def that pulls its own batch, called only from training loops: DiffAb's `train(it)`)
+        (f, index.function_calls.get(id(f), []))
+        for f in _pulling_steps(index)
+        if all(any(id(up) in step_ids for up in site.loops) for site in fx.callers.get(id(f), []))
+    ]
     pulled = {  # what `next(...)` reads in a training loop: `next(batches)`, `next(iter(loader))`, and the
         # Python 2 spelling `batches.next()` many semi-supervised scripts kept; not a draw every N-th step
         # (`if step % 100 == 0: test_X, test_y = next(test_iter)`: one test batch now and then)
         base_name(s.node.args[0] if isinstance(s.node.func, ast.Name) else s.node.func.value)
-        for loop in steps
-        for s in index.loop_calls[id(loop)]
+        for loop, calls in bodies
+        for s in calls
         if (
             (isinstance(s.node.func, ast.Name) and s.node.func.id == "next" and s.node.args)
             or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr in _NEXT and not s.node.args)
@@ -704,6 +711,8 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
             if entry_of(source) in scopes.entries:
                 return entry_of(source)  # `for x, y in loaders["train"]:`, an entry of a dict literal
             source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
+        elif isinstance(source, ast.Subscript) and _self_attribute(source.value):
+            source = source.value  # `self.dataloaders['train']`: a dict of loaders kept on the instance (BIT)
         wrapped = _progress_bar_of(source, function, loop.lineno, fx.index)
         if wrapped is None or id(wrapped) in unwrapped:
             return scopes.key(source, function, loop.lineno)
@@ -1150,7 +1159,6 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
     targets = _batch_names(loop, index, target)
     if _graph_batch(loop, index, targets):
         return False  # (a DGLGraph: pin_memory=True leaves it pageable)
-    fx = facts(index)
     scattering = facts(index).data_parallel_models
     for node in loop_nodes(index, loop):
         if not isinstance(node, ast.Call):
@@ -1161,10 +1169,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             for n in ast.walk(node.func.value)
         ):
             return True
-        helper = fx.helpers.get(id(node)) or fx.own_method(node)
-        if helper is not None and _helper_moves(helper, node, targets, index):
-            return True
-        if helper is None and base_name(node.func) in MOVE_HELPERS and _batch_in_args(node, targets):
+        if _hands_to_mover(node, targets, index):
             return True
         if isinstance(node.func, ast.Name) and node.func.id in scattering and _batch_in_args(node, targets):
             return True
@@ -1269,24 +1274,7 @@ def copies_parameter(index: ModuleIndex, name: str, position: int) -> bool | Non
             params = params[1:]
         if position >= len(params):
             return False
-        held = {params[position]}
-        for stmt in sorted(
-            (n for n in walk(function) if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)
-        ):
-            held -= _made_host(stmt, held)
-            if _batch_alias(stmt.value, held):
-                held |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        if not any(
-            isinstance(n, ast.Call)
-            and (
-                (
-                    is_device_move(n, index)
-                    and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
-                )
-                or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
-            )
-            for n in walk(function)
-        ):
+        if not moves_parameters(function, {params[position]}, index):
             return False
     return True
 
@@ -1323,8 +1311,10 @@ MOVE_HELPERS = frozenset({"cuda", "to_cuda", "to_var", "to_device", "to_gpu", "_
 
 
 def _batch_in_args(call: ast.Call, targets: set[str]) -> bool:
-    """The batch, an item of it, or a list/tuple holding one is an argument of the call."""
+    """The batch, an item of it, or a list/tuple holding one is an argument of the call (also unpacked:
+    `self.cuda(*items)`)."""
     for arg in call.args:
+        arg = arg.value if isinstance(arg, ast.Starred) else arg
         items = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
         if any(_part_of(item, targets) for item in items):
             return True
@@ -1341,14 +1331,92 @@ def _helper_moves(helper, call: ast.Call, targets: set[str], index: ModuleIndex)
         params = params[1:]
     given = {p for p, a in zip(params, call.args, strict=False) if _part_of(a, targets)}
     given |= {k.arg for k in call.keywords if k.arg and _part_of(k.value, targets)}
-    if not given:
-        return False
+    rest = helper.args.vararg  # `def cuda(self, *args)` called as `self.cuda(*items)`
+    if rest is not None and any(
+        _part_of(a.value if isinstance(a, ast.Starred) else a, targets) for a in call.args[len(params) :]
+    ):
+        given.add(rest.arg)
+    return bool(given) and moves_parameters(helper, given, index)
+
+
+def _hands_to_mover(call: ast.Call, targets: set[str], index: ModuleIndex) -> bool:
+    """The call hands the batch (or an item of it) to a def that copies it to the device: a def of the
+    module that moves that parameter (`_helper_moves`), or a def it imports that the project pass found to
+    move its argument (`take_movers`), or one named for the copy (`MOVE_HELPERS`)."""
+    fx = facts(index)
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    if helper is not None:
+        return _helper_moves(helper, call, targets, index)
+    name = base_name(call.func)
+    if name in imported_movers(index):  # (what it moves is its first argument)
+        first = call.args[0] if call.args else None
+        return _part_of(first.value if isinstance(first, ast.Starred) else first, targets)
+    return name in MOVE_HELPERS and _batch_in_args(call, targets)
+
+
+def moves_parameters(helper, given: set[str], index: ModuleIndex) -> bool:
+    """The def copies one of the parameters `given` to the device: the parameter itself (`batch_x.to(d)`),
+    an item of it, or a name bound from its items by an assignment, a loop or a comprehension over it
+    (CompGCN's `triple, label = [_.to(self.device) for _ in batch]`, EdgeConnect's `def cuda(self, *args):
+    return (item.to(DEVICE) for item in args)`, a `{k: v.cuda() for k, v in batch.items()}`), also handed to
+    a def named for the copy (`to_gpu(text_padded)`). A name rebound to a NumPy array or list of its values
+    first (`_made_host`) is no longer the argument: what the def copies is a new tensor made of it."""
+    held = set(given)
+    bindings = [n for n in walk(helper) if isinstance(n, ast.Assign | ast.For | ast.comprehension)]
+    for node in sorted(bindings, key=_written_at):
+        if isinstance(node, ast.Assign):
+            held -= _made_host(node, held)
+            if _batch_alias(node.value, held):
+                held |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            continue
+        source = node.iter  # (`for k, v in batch.items()`: the items of the batch)
+        if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
+            source = source.func.value
+        if _part_of(source, held):
+            held |= names_in(node.target)
     return any(
         isinstance(n, ast.Call)
-        and is_device_move(n, index)
-        and any(isinstance(m, ast.Name) and m.id in given for m in ast.walk(n.func.value))
-        for n in ast.walk(helper)
+        and (
+            (
+                is_device_move(n, index)
+                and any(isinstance(m, ast.Name) and m.id in held for m in walk(n.func.value))
+            )
+            or (base_name(n.func) in MOVE_HELPERS and _batch_in_args(n, held))
+        )
+        for n in walk(helper)
     )
+
+
+def _written_at(node: ast.AST) -> tuple[int, int]:
+    """Where a binding is written (a comprehension's `for`, which has no position, by its source)."""
+    at = node.iter if isinstance(node, ast.comprehension) else node
+    return at.lineno, at.col_offset
+
+
+def moves_first_parameter(helper, index: ModuleIndex) -> bool:
+    """A def of the module that copies its first parameter (past `self`) to the device, however it is
+    named: ADDA's `make_variable(tensor)` (`tensor.cuda()` under `torch.cuda.is_available()`), DiffAb's
+    `recursive_to(obj, device)`. What the project pass hands the importers' loader rules (`take_movers`)."""
+    if not isinstance(helper, FUNCTION_TYPES):
+        return False
+    params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+    params = params[1:] if params[:1] in (["self"], ["cls"]) else params
+    return bool(params) and moves_parameters(helper, {params[0]}, index)
+
+
+_MOVERS = "imported movers"
+
+
+def imported_movers(index: ModuleIndex) -> frozenset[str]:
+    """Names of defs the module imports from its project that copy their first argument to the device, as
+    the project pass (checker/torch_project/loaders.py) found them; empty in the per-module pass."""
+    return facts(index).loop_cache(_MOVERS, None, frozenset)
+
+
+def take_movers(index: ModuleIndex, names: frozenset[str]) -> None:
+    """Tell the module's loader rules which defs it imports copy their first argument to the device (asked
+    by the project pass on a fresh index, before any rule reads the module)."""
+    facts(index).loop_cache(_MOVERS, None, lambda: frozenset(names))
 
 
 # (what hands its argument's tensors on unchanged: a pre-0.4 Variable, attribute-access dicts)
@@ -1397,11 +1465,13 @@ def _pulled(loop, index: ModuleIndex):
     value says whether the loader is drawn from where it is made (`next(iter(loader))`)."""
     function = index.loop_function.get(id(loop))
     for node in loop_nodes(index, loop):
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+        if not isinstance(node, ast.Assign):
             continue
-        call, target = node.value, node.targets[0]
-        if is_device_move(call, index) and isinstance(call.func.value, ast.Call):
-            call, target = call.func.value, MOVED
+        call, target = _copied_where_pulled(node.value, index), MOVED
+        if call is None:
+            call, target = node.value, node.targets[0]
+        if not isinstance(call, ast.Call):
+            continue
         if isinstance(call.func, ast.Name) and call.func.id == "next" and len(call.args) == 1:
             pulled = call.args[0]
         elif isinstance(call.func, ast.Attribute) and call.func.attr in _NEXT and not call.args:
@@ -1432,6 +1502,36 @@ def _pulled(loop, index: ModuleIndex):
 
 
 _NEXT = frozenset({"next", "__next__"})  # `next(it)`, Python 2's `it.next()`, `data_gen.__next__()`
+
+
+def _copied_where_pulled(value: ast.AST, index: ModuleIndex) -> ast.Call | None:
+    """The draw (`next(...)`) whose batch the value copies to the device where it is pulled, else None:
+    `next(looper).to(device)`; a comprehension over the draw that copies each item (partial convolutions'
+    `image, mask, gt = [x.to(device) for x in next(iterator_train)]`); or the draw handed straight to a def
+    that copies its argument (DiffAb's `recursive_to(next(train_iterator), args.device)`)."""
+    if isinstance(value, ast.ListComp | ast.GeneratorExp) and len(value.generators) == 1:
+        source = value.generators[0].iter
+        moved = names_in(value.generators[0].target)
+        if isinstance(source, ast.Call) and any(
+            isinstance(n, ast.Call)
+            and is_device_move(n, index)
+            and any(isinstance(m, ast.Name) and m.id in moved for m in ast.walk(n.func.value))
+            for n in ast.walk(value.elt)
+        ):
+            return source
+        return None
+    if not isinstance(value, ast.Call):
+        return None
+    if is_device_move(value, index) and isinstance(value.func.value, ast.Call):
+        return value.func.value
+    first = value.args[0] if value.args else None
+    if not (isinstance(first, ast.Call) and base_name(first.func) in _NEXT):
+        return None
+    helper = facts(index).helpers.get(id(value))
+    if helper is not None:
+        return first if moves_first_parameter(helper, index) else None
+    name = base_name(value.func)
+    return first if name in MOVE_HELPERS or name in imported_movers(index) else None
 
 
 def _pulled_key(source: ast.AST, scopes: _Scopes, function, line: int) -> Key | None:
@@ -1522,8 +1622,10 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
     pulling = {  # loops with a `next(...)` or `.next()` call in them
         id(loop) for site in index.calls if base_name(site.node.func) in _NEXT for loop in site.loops
     }
-    for loop in index.loops:
-        if not isinstance(loop, LOOP_TYPES) or runs(loop) == 1:
+    steps = _pulling_steps(index)
+    pulling |= {id(function) for function in steps}
+    for loop in [*index.loops, *steps]:
+        if isinstance(loop, LOOP_TYPES) and runs(loop) == 1:
             continue
         function = index.loop_function.get(id(loop))
         sources = []
@@ -1550,6 +1652,33 @@ def moved_sources(index: ModuleIndex, scopes: _Scopes, wanted: set[Key] | None =
             key for key, target in sources if target is MOVED or _moved_loop_targets(loop, index, target)
         )
     return moved
+
+
+def _pulling_steps(index: ModuleIndex) -> list:
+    """Defs run once per iteration of a loop that pull a batch themselves: a def with a `next(...)` call and
+    no loop of its own, every call of which is in a loop of the module and under no `if` that skips steps
+    (`guarded_step`; DiffAb's `def train(it): batch =
+    recursive_to(next(train_iterator), args.device)`, nested in `main` and called as `for it in range(...):
+    train(it)`). Each is a loop body for `moved_sources`."""
+    fx = facts(index)
+
+    def make() -> list:
+        found = []
+        for site in index.calls:
+            function = site.function
+            if (
+                base_name(site.node.func) not in _NEXT
+                or not isinstance(function, FUNCTION_TYPES)
+                or site.loops
+                or function in found
+            ):
+                continue
+            calls = fx.callers.get(id(function), [])
+            if calls and all(call.loops and not fx.guarded_step(call.node, call.loops[-1]) for call in calls):
+                found.append(function)  # (not `if self.step == 0: self.render_reference(10)`: one look)
+        return found
+
+    return fx.loop_cache("pulling steps", None, make)
 
 
 def loader_dataset(call: ast.Call) -> ast.AST | None:
@@ -1604,7 +1733,7 @@ def pinned_memory_message(name: str) -> str:
 def check_loader_without_pinned_memory(index: ModuleIndex):
     loaders, scopes = module_loaders(index)
     fx = facts(index)
-    if not loaders or not fx.on_device or toy_data(index):
+    if not loaders or not (fx.on_device or imported_movers(index)) or toy_data(index):
         return  # (a module of toy data: a handful of samples copies in no time anyone would measure)
     moved_from = moved_sources(index, scopes, set().union(*(bound for _, bound in loaders)))
     in_memory = training = walked = None

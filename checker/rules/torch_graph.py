@@ -11,6 +11,7 @@ from checker.module import (
     ModuleIndex,
     assigned_names,
     bound_values,
+    iter_walk,
     names_in,
     sole_name_target,
     walk,
@@ -1198,7 +1199,7 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
         return True
     return any(
         isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
-        for node in ast.walk(helper)
+        for node in iter_walk(helper)
     )
 
 
@@ -1355,7 +1356,7 @@ def _given_loop_batch(call: ast.Call, loop, prepared: bool = False) -> bool:
     if prepared:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
         names = _made_from_batch(loop, names, call.lineno)
     given = [*call.args, *(k.value for k in call.keywords)]
-    return any(isinstance(n, ast.Name) and n.id in names for a in given for n in ast.walk(a))
+    return any(isinstance(n, ast.Name) and n.id in names for a in given for n in iter_walk(a))
 
 
 def _made_from_batch(loop, names: set[str], line: int) -> set[str]:
@@ -1364,10 +1365,10 @@ def _made_from_batch(loop, names: set[str], line: int) -> set[str]:
     batch, prepared."""
     names = set(names)
     for stmt in sorted(
-        (n for n in ast.walk(loop) if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
+        (n for n in iter_walk(loop) if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
     ):
-        if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(stmt.value)):
-            names |= {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        if any(isinstance(n, ast.Name) and n.id in names for n in iter_walk(stmt.value)):
+            names |= {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
     return names
 
 

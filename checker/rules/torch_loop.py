@@ -2429,7 +2429,7 @@ def _sequence_names(index: ModuleIndex, function) -> set[str]:
                 and any(
                     (isinstance(n, ast.Attribute) and n.attr in ("tolist", "numpy"))
                     or (isinstance(n, ast.Name) and n.id in ("np", "numpy"))
-                    for n in ast.walk(value.func)
+                    for n in iter_walk(value.func)
                 )
             ):
                 found.update(t.id for t in node.targets if isinstance(t, ast.Name))

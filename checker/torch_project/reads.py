@@ -13,7 +13,7 @@ import os
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import LOOP_TYPES, ModuleIndex
+from checker.module import LOOP_TYPES, ModuleIndex, iter_walk
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
 from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
@@ -773,7 +773,7 @@ def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> 
 def _bound_in(loop) -> frozenset[str]:
     """The names the loop binds (its target and every assignment in its body)."""
     return frozenset(
-        n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
     )
 
 
