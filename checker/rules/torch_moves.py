@@ -147,6 +147,9 @@ def _created_on_host(
             helpers += 1
             node = returned
             continue
+        made = _host_returned(index, node) if helpers == 0 and returned is None else None
+        if made is not None:  # (torch-fix61) `mesh_grid(B, H, W)`, a def whose return is built on the host
+            return made
         # `gen_rand_noise(b)`, imported from a module whose def returns `torch.randn(...)`
         made = _outside_factory(index, node, outside) if helpers == 0 and outside else None
         if made is not None:
@@ -472,10 +475,13 @@ def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _a_shape(args: list) -> bool:
     """One argument that is a tensor's shape (`torch.FloatTensor(std.size())`, a VAE's `eps` before
-    `.normal_()`): sizes, an uninitialised tensor like `torch.empty` (torch-fix40)."""
+    `.normal_()`): sizes, an uninitialised tensor like `torch.empty` (torch-fix40); (torch-fix61) or a length,
+    `torch.LongTensor(len(enc_out)).fill_(start_id)` (the summariser's decoder start tokens)."""
     if len(args) != 1:
         return False
     arg = args[0]
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "len":
+        return len(arg.args) == 1 and not arg.keywords
     if isinstance(arg, ast.Attribute):
         return arg.attr == "shape"
     return isinstance(arg, ast.Call) and method_name(arg) == "size" and not arg.args and not arg.keywords
@@ -753,6 +759,54 @@ def _factory_returned(index: ModuleIndex, helper) -> ast.Call | None:
     return None
 
 
+def _host_returned(index: ModuleIndex, call: ast.Call) -> str | None:
+    """(torch-fix61) The factory behind what a def of the module returns, for a call of it (`_host_return`)."""
+    fx = facts(index)
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    return None if helper is None else _host_return(index, helper)
+
+
+def _host_return(index: ModuleIndex, helper) -> str | None:
+    """(torch-fix61) The torch factory behind the def's one return when that is a tensor built on the host
+    through the def's own bindings, as `_created_on_host` follows a loop's (`label = torch.arange(n)
+    .unsqueeze(1).expand(n, k).reshape(-1)`, `label = label.repeat(e)`, `return label`: Meta-Baseline's
+    `make_nk_label`; `x_base = torch.arange(0, W).repeat(B, H, 1)`, ..., `return torch.stack([x_base,
+    y_base], 1)`: ARFlow's `mesh_grid`). A caller that moves the result copies a host tensor on every
+    call. A def with a `device` parameter, or that moves or places anything itself, is left out (it may
+    hand back a tensor already on the device), and so is one that writes into a tensor (`batch[i] = images[j]`
+    in a loop: host data, the copy is needed) or loops at all. Once per def and module."""
+    if id(helper) in _TRACED:
+        return None  # (a def that calls itself)
+    return facts(index).loop_cache("host_return", helper, lambda: _trace_host_return(index, helper))
+
+
+def _trace_host_return(index: ModuleIndex, helper) -> str | None:
+    returns = returns_in(helper)
+    if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
+        return None
+    nodes = walk(helper)
+    if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in nodes):
+        return None
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    if any(is_device_move(n, index) or any(k.arg == "device" for k in n.keywords) for n in calls):
+        return None
+    _TRACED.add(id(helper))
+    try:
+        return _created_on_host(
+            returns[0].value, index, bound=functools.partial(_bound_before, index, helper)
+        )
+    finally:
+        _TRACED.discard(id(helper))
+
+
+_TRACED: set[int] = set()  # (the defs `_host_return` is following now)
+
+
+def _item_store(node: ast.AST) -> bool:
+    """`t[i] = ...`: an assignment into an element or slice."""
+    return isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets)
+
+
 def _only_binding(function, name: str) -> ast.AST | None:
     """The value of the one assignment to `name` in the def, when the name appears nowhere else but in
     its return (no element written in, not a parameter)."""
@@ -773,6 +827,8 @@ def host_factories(index: ModuleIndex, names: set[str]) -> dict[str, str]:
         value = _factory_returned(index, function) if named else None
         if value is not None:
             found.setdefault(function.name, index.resolver.call_name(value))
+        elif named and (made := _host_return(index, function)) is not None:
+            found.setdefault(function.name, made)  # (torch-fix61) `make_nk_label`, built through names
     return found
 
 
@@ -1232,7 +1288,8 @@ def check_created_then_moved(
         call = site.node
         helped = _helper_moved(call, index, movers)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
         device_move = is_device_move(call, index)
-        moved = [call.func.value] if device_move or _typed_as(call, index, site) else []
+        typed = _typed_as(call, index, site) or _typed_elsewhere(index, site, stepped)
+        moved = [call.func.value] if device_move or typed else []
         moved += helped or []
         if not moved and _cuda_constructor(call, index):
             moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
@@ -1627,6 +1684,20 @@ def _typed_as(call: ast.Call, index: ModuleIndex, site) -> bool:
         (method_name(call) == "type_as" or _typed_like(call))
         and len(call.args) == 1
         and _on_step_device(index, site)
+    )
+
+
+def _typed_elsewhere(index: ModuleIndex, site, stepped: frozenset[str]) -> bool:
+    """(torch-fix61) `mesh_grid(B, H, W).type_as(x)` in a def that another module's forward, loss or training
+    step runs on every step (`stepped`: ARFlow's `flow_warp`, called by its loss and model forwards): `x` is
+    the step's data, on the GPU, whatever the helper's own module places."""
+    call = site.node
+    return (
+        bool(stepped)
+        and method_name(call) == "type_as"
+        and len(call.args) == 1
+        and site.function is not None
+        and _stepped_elsewhere(index, site.function, stepped)
     )
 
 
@@ -2038,8 +2109,9 @@ def _helper_moved(call: ast.Call, index: ModuleIndex, movers: frozenset[str] = f
         return None
     first = call.args[0]
     if not (base_name(call.func) in MOVE_HELPERS or _project_var(call)):
-        if not isinstance(first, ast.Call | ast.BinOp):
-            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first)
+        if not isinstance(first, ast.Call | ast.BinOp | ast.Compare):
+            return None  # (a factory handed straight in, `make_input(torch.zeros(1))`: the cheap test first;
+            # (torch-fix61) or a mask of one, `get_cuda((T.rand(n) > 0.25))`)
         if movers and _imported_mover(call, index, movers):
             return [first]
         helper = facts(index).helpers.get(id(call))

@@ -56,6 +56,9 @@ _FACTORY = (
 )
 # (a factory's call; one whose tensor is moved in the same line)
 _FACTORY_RE = re.compile(_FACTORY)
+# (torch-fix61) a factory's call under any name for torch (`import torch as T`: the summariser's `get_cuda((T.rand(
+# n) > 0.25))`)
+_ALIASED_FACTORY = r"\w+\." + _FACTORY[len(r"torch\.") :]
 _MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
 
 
@@ -332,7 +335,7 @@ def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]
                 candidates.setdefault(name, []).append(path)
     if not candidates:
         return {}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*" + _FACTORY)
+    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*\(?" + _ALIASED_FACTORY)
     wanted = {n for path, text in texts.items() for n in called.findall(text) if set(candidates[n]) - {path}}
     table: dict[str, list[tuple[str]]] = {}
     for path in sorted({p for n in wanted for p in candidates[n]}):
@@ -556,7 +559,30 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
             defs.add(name)
         elif owner is not None and name not in _SKIPPED_METHODS and not name.startswith("__"):
             methods.add((owner, name))
-    return defs, methods
+    return defs | _host_result_movers(text), methods
+
+
+def _host_result_movers(text: str) -> set[str]:
+    """(torch-fix61) Module-level defs with a line that calls a def of the same module returning a tensor
+    made on the host (one at the margin that calls a torch factory and returns) and moves what it returns: ARFlow's `flow_warp`, whose
+    `mesh_grid(B, H, W).type_as(x)` copies a host `torch.arange` grid at every pyramid level of every loss
+    and model forward another module runs. By the text; the module pass decides."""
+    if ".type_as(" not in text and ".to(" not in text and ".cuda(" not in text:
+        return set()
+    bodies = list(_def_bodies(text, moving=False))
+    hosts = {n for o, n, body in bodies if o is None and "return" in body and _FACTORY_RE.search(body)}
+    if not hosts:
+        return set()
+    moved = re.compile(r"\b(?:" + "|".join(map(re.escape, hosts)) + r")\([^\n]*\)\.(?:cuda|to|type_as)\(")
+    return {
+        name
+        for owner, name, body in _def_bodies(text, moving=False)
+        if owner is None
+        and name != "main"
+        and name not in hosts
+        and moved.search(body)
+        and not TRAINS.search(body)
+    }
 
 
 def _moved_later(body: str, bound: re.Match) -> bool:
