@@ -1853,18 +1853,21 @@ def _legacy_reads(function) -> list[ast.Subscript]:
     `_loss_def_reads` (VSE++'s `forward_loss`, `self.logger.update('Le', loss.data[0], n)` on every step,
     listed on hold-out 18)."""
     bound = assigned_names(function.body)
-    return [
-        node
-        for node in iter_walk(function)
-        if isinstance(node, ast.Subscript)
+    return [node for node in iter_walk(function) if _legacy_read_of(node, bound)]
+
+
+def _legacy_read_of(node, names) -> bool:
+    """`t.data[0]` read, with `t` one of `names`: how code before PyTorch 0.4 copied a scalar to the host."""
+    return (
+        isinstance(node, ast.Subscript)
         and isinstance(node.ctx, ast.Load)
         and isinstance(node.value, ast.Attribute)
         and node.value.attr == "data"
         and isinstance(node.value.value, ast.Name)
-        and node.value.value.id in bound
+        and node.value.value.id in names
         and isinstance(node.slice, ast.Constant)
         and node.slice.value == 0
-    ]
+    )
 
 
 def _returns_a_tensor(function) -> bool:
@@ -2040,16 +2043,7 @@ def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> 
     fx = facts(index)
     reads = []
     for node in loop_nodes(index, loop):
-        if not (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.value, ast.Attribute)
-            and node.value.attr == "data"
-            and isinstance(node.value.value, ast.Name)
-            and node.value.value.id in tensors
-            and isinstance(node.slice, ast.Constant)
-            and node.slice.value == 0
-            and isinstance(node.ctx, ast.Load)
-        ):
+        if not _legacy_read_of(node, tensors):
             continue
         if fx.guarded_step(node, loop):
             continue
