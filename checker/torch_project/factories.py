@@ -186,7 +186,7 @@ def _rows_read_across_modules(texts: dict[str, str], findings: list[Finding]) ->
     for path, text in texts.items():
         if "torch" not in text or not _reads_rows(text) or file_is_silenced(text):
             continue
-        for owner, name, body in _def_bodies(text, moving=False):
+        for owner, name, body in def_bodies(text, moving=False):
             if owner is not None or name == "main" or TRAINS.search(body):
                 continue  # (a training function or entry point: its own loops are the module pass's)
             if _RANGE_LOOP.search(body) and _ROW_READ.search(body):
@@ -325,7 +325,7 @@ def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]
     for path, text in texts.items():
         if "return" not in text or file_is_silenced(text):
             continue
-        for owner, name, body in _def_bodies(text):
+        for owner, name, body in def_bodies(text):
             if (
                 owner is None
                 and "return" in body
@@ -544,7 +544,7 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     methods: set[tuple[str, str]] = set()
     if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
         return defs, methods
-    for owner, name, body in _def_bodies(text):
+    for owner, name, body in def_bodies(text):
         if ".cuda(" not in body and ".to(" not in body:
             continue  # (nothing moves: most methods)
         made = _FACTORY_RE.search(body) is not None
@@ -569,14 +569,14 @@ def _host_result_movers(text: str) -> set[str]:
     and model forward another module runs. By the text; the module pass decides."""
     if ".type_as(" not in text and ".to(" not in text and ".cuda(" not in text:
         return set()
-    bodies = list(_def_bodies(text, moving=False))
+    bodies = list(def_bodies(text, moving=False))
     hosts = {n for o, n, body in bodies if o is None and "return" in body and _FACTORY_RE.search(body)}
     if not hosts:
         return set()
     moved = re.compile(r"\b(?:" + "|".join(map(re.escape, hosts)) + r")\([^\n]*\)\.(?:cuda|to|type_as)\(")
     return {
         name
-        for owner, name, body in _def_bodies(text, moving=False)
+        for owner, name, body in def_bodies(text, moving=False)
         if owner is None
         and name != "main"
         and name not in hosts
@@ -591,7 +591,7 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
 
 
-def _def_bodies(text: str, moving: bool = True):
+def def_bodies(text: str, moving: bool = True):
     """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
     class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
     method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""

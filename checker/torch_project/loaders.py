@@ -51,7 +51,7 @@ from checker.torch_project.common import (
     project_texts,
 )
 from checker.torch_project.device_datasets import without_device_datasets
-from checker.torch_project.factories import _def_bodies
+from checker.torch_project.factories import def_bodies
 
 
 def loaders_across_modules(
@@ -469,10 +469,10 @@ def _imported_movers(
 
 def _moving_candidates(text: str) -> set[str]:
     """The module-level defs whose text copies something to the device (`.cuda(`, `.to(`), by the text
-    alone (factories.py's `_def_bodies`): the only defs `_moving_defs` parses the module for."""
+    alone (factories.py's `def_bodies`): the only defs `_moving_defs` parses the module for."""
     if ".cuda(" not in text and ".to(" not in text:
         return set()
-    return {name for owner, name, _ in _def_bodies(text) if owner is None}
+    return {name for owner, name, _ in def_bodies(text) if owner is None}
 
 
 def _moving_defs(text: str, names: set[str]) -> dict[str, bool]:
