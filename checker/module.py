@@ -392,6 +392,24 @@ def assigned_names(nodes) -> set[str]:
     return names
 
 
+def value_bound_to(assign: ast.Assign, name: str) -> ast.AST | None:
+    """The value an assignment gives `name`: the whole value for `name = ...`, the matching element for
+    `a, name = x.item(), y.item()`; None when the name is not a target or is unpacked from one value
+    (`a, name = f()`)."""
+    for target in assign.targets:
+        if isinstance(target, ast.Name) and target.id == name:
+            return assign.value
+        if (
+            isinstance(target, ast.Tuple)
+            and isinstance(assign.value, ast.Tuple)
+            and len(target.elts) == len(assign.value.elts)
+        ):
+            for element, value in zip(target.elts, assign.value.elts, strict=True):
+                if isinstance(element, ast.Name) and element.id == name:
+                    return value
+    return None
+
+
 def bound_values(scope: ast.AST, name: str) -> list[ast.AST | None]:
     """The values assigned to the plain name `name` anywhere in `scope` (`=`, `+=`, an annotated assignment,
     whose value may be None), in the order `ast.walk` meets them."""

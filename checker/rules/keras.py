@@ -6,7 +6,14 @@ import ast
 from dataclasses import dataclass
 
 from checker.findings import RawFinding
-from checker.module import COMPREHENSION_TYPES, ModuleIndex, assigned_names, dotted_parts, names_in
+from checker.module import (
+    COMPREHENSION_TYPES,
+    ModuleIndex,
+    assigned_names,
+    dotted_parts,
+    names_in,
+    value_bound_to,
+)
 from checker.rules import Rule, register
 from checker.rules.common import (
     few_iterations,
@@ -152,17 +159,9 @@ def _assignment_in(loop, name: str, before_line: int):
         for node in ast.walk(stmt):
             if not isinstance(node, ast.Assign) or node.lineno >= before_line:
                 continue
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    found = node.value
-                elif (
-                    isinstance(target, ast.Tuple)
-                    and isinstance(node.value, ast.Tuple)
-                    and len(target.elts) == len(node.value.elts)
-                ):
-                    for item, value in zip(target.elts, node.value.elts, strict=True):
-                        if isinstance(item, ast.Name) and item.id == name:
-                            found = value
+            value = value_bound_to(node, name)
+            if value is not None:
+                found = value
     return found
 
 

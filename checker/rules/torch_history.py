@@ -8,7 +8,7 @@ import ast
 import re
 
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, walk
+from checker.module import FUNCTION_TYPES, LOOP_TYPES, ModuleIndex, iter_walk, names_in, value_bound_to, walk
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
     HOST_READS,
@@ -167,25 +167,8 @@ def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`, and its
     place in a tuple of such: `loss, l1_loss = loss.item(), l1_loss.item()`, dc-tts, torch-fix62)."""
     last = _last_binding(loop, name, accumulation, fx)
-    value = _bound_value(last, name) if last is not None else None
+    value = value_bound_to(last, name) if last is not None else None
     return value is not None and (_on_host(value, fx) or _drops_graph(value))
-
-
-def _bound_value(assign: ast.Assign, name: str) -> ast.AST | None:
-    """The value an assignment gives the name: the whole value for `name = ...`, the matching element for
-    `a, name = x.item(), y.item()`; None when the name is unpacked from one value (`a, name = f()`)."""
-    for target in assign.targets:
-        if isinstance(target, ast.Name) and target.id == name:
-            return assign.value
-        if (
-            isinstance(target, ast.Tuple)
-            and isinstance(assign.value, ast.Tuple)
-            and len(target.elts) == len(assign.value.elts)
-        ):
-            for element, value in zip(target.elts, assign.value.elts, strict=True):
-                if isinstance(element, ast.Name) and element.id == name:
-                    return value
-    return None
 
 
 def _meter_update(node, fx) -> bool:
@@ -353,7 +336,7 @@ def _made_from_keeper(loop, kept: str, keeper: str, accumulation: ast.AST, fx) -
     (feature_matrix.detach() - feature_center_batch)`): it brings no graph the accumulator does not hold
     already. Called functions and subscript indexes are not read as tensors."""
     last = _last_binding(loop, kept, accumulation, fx)
-    value = _bound_value(last, kept) if last is not None else None
+    value = value_bound_to(last, kept) if last is not None else None
     if value is None:
         return False
     read: set[str] = set()
