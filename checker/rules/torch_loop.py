@@ -62,7 +62,7 @@ _MODEL_BUILDERS = (
 def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | None:
     name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
-    if name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper():
+    if _builds_optimizer(call, index):
         return f"the optimizer `{last}(...)` is built"
     if name.startswith("torch.nn.") and last.endswith("Loss"):
         return f"the loss `{last}()` is built"
@@ -75,6 +75,13 @@ def _setup_kind(call: ast.Call, index: ModuleIndex, models: set[str]) -> str | N
         ):
             return f"`{receiver}.{method_name(call)}(...)` moves the model"
     return None
+
+
+def _builds_optimizer(call: ast.Call, index: ModuleIndex) -> bool:
+    """`torch.optim.Adam(...)` and the other optimizer classes (not the `lr_scheduler` ones)."""
+    name = index.resolver.call_name(call) or ""
+    last = name.rsplit(".", 1)[-1]
+    return name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper()
 
 
 def _fresh_loader_iterator(call: ast.Call, index: ModuleIndex) -> str | None:
@@ -249,7 +256,9 @@ def _setup_in_loops(index: ModuleIndex):
         ):
             continue
         for site, what in setups:
-            if _optimises_new_tensors(site.node, loop, index) or (enclosing and _once_per_run(what)):
+            if _optimises_new_tensors(site.node, loop, index) or (
+                enclosing and _once_per_run(site.node, index)
+            ):
                 continue
             if fx.guarded(site.node, loop) and not (
                 what.startswith(("the loss", "the module"))
@@ -266,7 +275,7 @@ def _setup_in_loops(index: ModuleIndex):
             )
 
 
-def _once_per_run(what: str) -> bool:
+def _once_per_run(call: ast.Call, index: ModuleIndex) -> bool:
     """Set-up other than an optimizer, found in a loop that only encloses the step loop (over clients,
     rounds, epochs, folds): it runs once per training run, not on every step, and costs nothing measurable
     there (a loss module, a stateless module, one batch drawn, `model.to(device)` after reloading weights).
@@ -276,7 +285,7 @@ def _once_per_run(what: str) -> bool:
     wrong; no PP507 finding read right on hold-outs 8-19 is of this shape by its note. An optimizer rebuilt
     per epoch stays reported: it resets its state (Adam's moments), which changes the training, as the
     rule's example shows."""
-    return not what.startswith("the optimizer")
+    return not _builds_optimizer(call, index)
 
 
 # parameter-free modules of torch.nn that a forward builds and calls at once (`nn.Softmax(dim=1)(x)`)
