@@ -19,7 +19,7 @@ from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_lines, import_word, import_words, module_file, names_file
 from checker.rules import finding
-from checker.rules.torch_common import does_nothing, uses_torch
+from checker.rules.torch_common import does_nothing, forget_facts, uses_torch
 from checker.rules.torch_data import (
     batches_handed_out,
     check_loader_without_pinned_memory,
@@ -435,7 +435,7 @@ def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -
         names = frozenset() if index is None else _imported_movers(index, path, texts, candidates, movers)
         if not names:
             continue
-        index = parse_index(text)  # (fresh facts: the movers must be known before any rule reads it)
+        forget_facts(index)  # (fresh facts: the movers must be known before any rule reads the module)
         take_movers(index, names)
         noqa = noqa_lines(text)
         for raw in check_loader_without_pinned_memory(index):
@@ -458,7 +458,7 @@ def _imported_movers(
         if source is None or source == path or source not in candidates:
             continue
         if source not in movers:
-            movers[source] = _moving_defs(texts[source], candidates[source])
+            movers[source] = _first_argument_movers(texts[source], candidates[source])
         for alias in node.names:
             if alias.name == "*":
                 found |= {name for name, moves in movers[source].items() if moves}
@@ -469,13 +469,13 @@ def _imported_movers(
 
 def _moving_candidates(text: str) -> set[str]:
     """The module-level defs whose text copies something to the device (`.cuda(`, `.to(`), by the text
-    alone (factories.py's `def_bodies`): the only defs `_moving_defs` parses the module for."""
+    alone (factories.py's `def_bodies`): the only defs `_first_argument_movers` parses the module for."""
     if ".cuda(" not in text and ".to(" not in text:
         return set()
     return {name for owner, name, _ in def_bodies(text) if owner is None}
 
 
-def _moving_defs(text: str, names: set[str]) -> dict[str, bool]:
+def _first_argument_movers(text: str, names: set[str]) -> dict[str, bool]:
     """Each of the module-level defs `names` -> whether it copies its first argument to the device."""
     index = parse_index(text, torch_only=False)
     if index is None:
