@@ -462,9 +462,10 @@ def _unmoved_outer_attribute(index: ModuleIndex, receiver: ast.Attribute, bound)
 
 def _fed_graph_tensors(index: ModuleIndex, loop, receiver: ast.Attribute) -> bool:
     """The loop hands the receiver's object a tensor of its graph (`train_loss.update(loss)`, or a list the
-    loop appends losses to: `losses.update(list_mean(loss_of_subnets))`): a meter that keeps a device
-    average, so `train_loss.avg.item()` reads the device (ProxylessNAS' and once-for-all's
-    `DistributedMetric` behind their tqdm postfixes), not a host attribute."""
+    loop appends losses to: `losses.update(list_mean(loss_of_subnets))`): a meter that either keeps a device
+    sum, so `train_loss.avg.item()` waits for the GPU, or copies each value to the host as it takes it
+    (ProxylessNAS' and once-for-all's `DistributedMetric.update`: `val.detach().cpu()`), so the step waits
+    there; either way reading its average every step (their tqdm postfixes) marks a step that waits."""
     root = dotted_parts(receiver)[0]
     tensors = graph_tensors(index, loop)
     lists = {

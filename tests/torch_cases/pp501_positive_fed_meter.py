@@ -1,6 +1,7 @@
 """PP501 (torch-fix65): a meter the loop hands its loss tensor (`train_loss.update(loss)`, or a list of
-per-subnet losses) keeps a device average: `train_loss.avg.item()` in the tqdm postfix reads the device on
-every step (ProxylessNAS' and once-for-all's distributed metric)."""
+per-subnet losses) keeps a device sum or copies each value to the host as it takes it: reading
+`train_loss.avg.item()` in the tqdm postfix every step marks a step that waits for the GPU (ProxylessNAS' and
+once-for-all's distributed metric)."""
 
 import torch  # noqa: F401
 from tqdm import tqdm
