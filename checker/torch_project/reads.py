@@ -644,6 +644,8 @@ def _step_called_reads(
         if index is None:
             continue
         for call, loop in _step_calls(index, names):
+            if (path, call.lineno) in reported:
+                continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
             for maker, _, span in _resolved(call, index, path, table, texts):
                 start_line = texts[maker].count("\n", 0, span[0]) + 1
                 stop_line = texts[maker].count("\n", 0, span[1]) + 1
