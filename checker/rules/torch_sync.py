@@ -2322,8 +2322,11 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             if fx.guarded_step(call, helper):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, how, where))
-    return reads
+            reads.append((call, call, how, where, helper))
+    # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
+    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch)
+    reads.sort(key=lambda r: any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])))
+    return [r[:4] for r in reads]
 
 
 def _taking_turns(fx, node: ast.AST, loop) -> bool:
