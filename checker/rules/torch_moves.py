@@ -46,7 +46,7 @@ from checker.rules.torch_common import (
     method_name,
     returns_in,
 )
-from checker.rules.torch_data import MOVE_HELPERS
+from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
 from checker.rules.torch_steps import (
     _LOADER_NAME,
     FACTORIES,
@@ -2123,13 +2123,19 @@ def _helper_moved(call: ast.Call, index: ModuleIndex, movers: frozenset[str] = f
 
 
 def _moves_its_argument(index: ModuleIndex, helper) -> bool:
-    """(torch-fix53) The def returns its first argument moved to the device: HigherHRNet's `def
-    make_input(t, requires_grad=False, need_cuda=True): inp = Variable(t, ...); inp = inp.sum(); if
-    need_cuda: inp = inp.cuda(); return inp`, called as `make_input(torch.zeros(1).float())` for every
-    image of every step: a helper named for nothing, doing what `to_var(x)` (`MOVE_HELPERS`) does. The
-    returned name is bound only from the argument (or from itself) and moved outside any `if` or under
-    an `if` on a flag parameter that defaults to True, or (torch-fix58) under `if torch.cuda.is_available():`
-    (ADDA's `make_variable`, true on every call of a GPU run, as `_on_a_gpu_run` says)."""
+    """(torch-fix53) The def copies its first argument to the device (`moves_first_parameter`, the one test PP505
+    asks too) and returns what it moved (`_returns_moved_argument`): HigherHRNet's `def make_input(t,
+    requires_grad=False, need_cuda=True): inp = Variable(t, ...); inp = inp.sum(); if need_cuda: inp =
+    inp.cuda(); return inp`, called as `make_input(torch.zeros(1).float())` for every image of every step: a
+    helper named for nothing, doing what `to_var(x)` (`MOVE_HELPERS`) does."""
+    return _returns_moved_argument(index, helper) and moves_first_parameter(helper, index)
+
+
+def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
+    """What PP506 asks of a def that moves its first argument: it returns the moved value. The returned name
+    is bound only from the argument (or from itself) and moved outside any `if` or under an `if` on a flag
+    parameter that defaults to True, or (torch-fix58) under `if torch.cuda.is_available():` (ADDA's
+    `make_variable`, true on every call of a GPU run, as `_on_a_gpu_run` says)."""
 
     def make() -> bool:
         params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
@@ -2332,15 +2338,16 @@ class Encoder(nn.Module):
 )
 
 
-def argument_movers(index: ModuleIndex) -> set[str]:
-    """(torch-fix58) The module's module-level defs that move their first argument to the device and return it
-    (`_moves_its_argument`: ADDA's `def make_variable(tensor, volatile=False): if torch.cuda.is_available():
-    tensor = tensor.cuda(); return Variable(tensor, volatile=volatile)`), for the project pass to follow
-    calls from the modules that import them."""
+def argument_movers(index: ModuleIndex) -> dict[str, bool]:
+    """The module's table of movers: {name: returns} for each module-level def that copies its first argument to
+    the device (`moves_first_parameter`: ADDA's `def make_variable(tensor, volatile=False): if
+    torch.cuda.is_available(): tensor = tensor.cuda(); return Variable(tensor, volatile=volatile)`, DiffAb's
+    `recursive_to(obj, device)`), with whether it also returns what it moved (`_returns_moved_argument`, what
+    PP506 asks). The project's table of imported movers (checker/torch_project/movers.py) is made of these."""
     return {
-        name
+        name: _returns_moved_argument(index, function)
         for name, function in index.module_functions.items()
-        if isinstance(function, FUNCTION_TYPES) and _moves_its_argument(index, function)
+        if moves_first_parameter(function, index)
     }
 
 
