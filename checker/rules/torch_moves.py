@@ -962,6 +962,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+        run |= _loss_named_defs(index)
         run |= _step_def_callees(index) | _step_def_helpers(index)
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
@@ -1312,6 +1313,7 @@ def check_created_then_moved(
             id(site.function) in _forward_functions(index)
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
+            or id(site.function) in _loss_named_defs(index)
             or id(site.function) in _step_def_callees(index)
             or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
@@ -1724,8 +1726,31 @@ def _on_step_device(index: ModuleIndex, site) -> bool:
         return True
     function = site.function
     return function is not None and (
-        id(function) in _forward_functions(index) or id(function) in _loss_defs(index)
+        id(function) in _forward_functions(index)
+        or id(function) in _loss_defs(index)
+        or id(function) in _loss_named_defs(index)
     )
+
+
+def _loss_named_defs(index: ModuleIndex) -> set[int]:
+    """(torch-fix64) Defs named for a loss in capitals, which `_loss_defs` (lower case, `compute_loss`) leaves out,
+    and the defs they call (nested ones too): ARFlow's `def TernaryLoss(im, im_warp)`, whose inner `_valid_mask(t)`
+    and `_ternary_transform(image)` make `torch.ones(...)` and `torch.eye(...)` on the host and `.type_as(t)` them
+    on every call of the loss, that is on every step."""
+
+    def make() -> set[int]:
+        found = set()
+        for f in index.functions:
+            name = getattr(f, "name", "")
+            if name != name.lower() and _LOSS_NAME.match(name.lower()) and not eval_named(f):
+                found.add(id(f))
+                found.update(id(g) for g in _defs_called_by(index, f) if not eval_named(g))
+        return found
+
+    return facts(index).loop_cache("loss_named_defs", None, make)
+
+
+_LOSS_NAME = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
 
 
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
