@@ -118,3 +118,17 @@ def test_reads_in_defs_a_training_loop_runs_from_elsewhere_are_medium(tmp_path):
     reads = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501")
     assert reads == [("base.py", 33, "medium"), ("models.py", 17, "medium"), ("pod.py", 15, "medium")]
     assert all("runs on every step" in f.message for f in findings if f.rule == "PP501")
+
+
+def test_one_movers_table_per_project_run():
+    """(torch-fix64) The loader pass (PP505) and the factory pass (PP506) each build the project's texts and get
+    the same table of imported movers, each module parsed for its movers once; a changed text makes a new one."""
+    from checker.torch_project.movers import project_movers
+
+    helper = "def as_gpu(tensor):\n    tensor = tensor.cuda()\n    return tensor\n"
+    user = "import torch\nfrom gpu import as_gpu\n"
+    texts = {"/p/gpu.py": helper, "/p/train.py": user}
+    table = project_movers(texts)
+    assert project_movers(dict(texts)) is table
+    assert table.names == {"as_gpu"}
+    assert project_movers({**texts, "/p/gpu.py": helper + "\n"}) is not table

@@ -1453,9 +1453,11 @@ def _written_at(node: ast.AST) -> tuple[int, int]:
 
 
 def moves_first_parameter(helper, index: ModuleIndex) -> bool:
-    """A def of the module that copies its first parameter (past `self`) to the device, however it is
-    named: ADDA's `make_variable(tensor)` (`tensor.cuda()` under `torch.cuda.is_available()`), DiffAb's
-    `recursive_to(obj, device)`. What the project pass hands the importers' loader rules (`take_movers`)."""
+    """A def that copies its first parameter (past `self`) to the device, however it is named: ADDA's
+    `make_variable(tensor)` (`tensor.cuda()` under `torch.cuda.is_available()`), DiffAb's `recursive_to(obj,
+    device)`. The one test of a mover, for PP505 (a loader's batch handed to it is copied) and PP506 (which
+    also asks that the def return what it moved, torch_moves.py's `_moves_its_argument`); the project's
+    movers table (checker/torch_project/movers.py) hands the importers' rules the names (`take_movers`)."""
     if not isinstance(helper, FUNCTION_TYPES):
         return False
     params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
@@ -1468,7 +1470,7 @@ _MOVERS = "imported movers"
 
 def imported_movers(index: ModuleIndex) -> frozenset[str]:
     """Names of defs the module imports from its project that copy their first argument to the device, as
-    the project pass (checker/torch_project/loaders.py) found them; empty in the per-module pass."""
+    the project's movers table (checker/torch_project/movers.py) found them; empty in the per-module pass."""
     return facts(index).loop_cache(_MOVERS, None, frozenset)
 
 

@@ -46,7 +46,7 @@ from checker.rules.torch_common import (
     method_name,
     returns_in,
 )
-from checker.rules.torch_data import MOVE_HELPERS
+from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
 from checker.rules.torch_steps import (
     _LOADER_NAME,
     FACTORIES,
@@ -962,6 +962,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+        run |= _loss_named_defs(index)
         run |= _step_def_callees(index) | _step_def_helpers(index)
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
@@ -1312,6 +1313,7 @@ def check_created_then_moved(
             id(site.function) in _forward_functions(index)
             or id(site.function) in _step_helpers(index)
             or id(site.function) in _loss_defs(index)
+            or id(site.function) in _loss_named_defs(index)
             or id(site.function) in _step_def_callees(index)
             or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
@@ -1724,8 +1726,31 @@ def _on_step_device(index: ModuleIndex, site) -> bool:
         return True
     function = site.function
     return function is not None and (
-        id(function) in _forward_functions(index) or id(function) in _loss_defs(index)
+        id(function) in _forward_functions(index)
+        or id(function) in _loss_defs(index)
+        or id(function) in _loss_named_defs(index)
     )
+
+
+def _loss_named_defs(index: ModuleIndex) -> set[int]:
+    """(torch-fix64) Defs named for a loss in capitals, which `_loss_defs` (lower case, `compute_loss`) leaves out,
+    and the defs they call (nested ones too): ARFlow's `def TernaryLoss(im, im_warp)`, whose inner `_valid_mask(t)`
+    and `_ternary_transform(image)` make `torch.ones(...)` and `torch.eye(...)` on the host and `.type_as(t)` them
+    on every call of the loss, that is on every step."""
+
+    def make() -> set[int]:
+        found = set()
+        for f in index.functions:
+            name = getattr(f, "name", "")
+            if name != name.lower() and _LOSS_NAME.match(name.lower()) and not eval_named(f):
+                found.add(id(f))
+                found.update(id(g) for g in _defs_called_by(index, f) if not eval_named(g))
+        return found
+
+    return facts(index).loop_cache("loss_named_defs", None, make)
+
+
+_LOSS_NAME = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
 
 
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
@@ -2123,13 +2148,19 @@ def _helper_moved(call: ast.Call, index: ModuleIndex, movers: frozenset[str] = f
 
 
 def _moves_its_argument(index: ModuleIndex, helper) -> bool:
-    """(torch-fix53) The def returns its first argument moved to the device: HigherHRNet's `def
-    make_input(t, requires_grad=False, need_cuda=True): inp = Variable(t, ...); inp = inp.sum(); if
-    need_cuda: inp = inp.cuda(); return inp`, called as `make_input(torch.zeros(1).float())` for every
-    image of every step: a helper named for nothing, doing what `to_var(x)` (`MOVE_HELPERS`) does. The
-    returned name is bound only from the argument (or from itself) and moved outside any `if` or under
-    an `if` on a flag parameter that defaults to True, or (torch-fix58) under `if torch.cuda.is_available():`
-    (ADDA's `make_variable`, true on every call of a GPU run, as `_on_a_gpu_run` says)."""
+    """(torch-fix53) The def copies its first argument to the device (`moves_first_parameter`, the one test PP505
+    asks too) and returns what it moved (`_returns_moved_argument`): HigherHRNet's `def make_input(t,
+    requires_grad=False, need_cuda=True): inp = Variable(t, ...); inp = inp.sum(); if need_cuda: inp =
+    inp.cuda(); return inp`, called as `make_input(torch.zeros(1).float())` for every image of every step: a
+    helper named for nothing, doing what `to_var(x)` (`MOVE_HELPERS`) does."""
+    return _returns_moved_argument(index, helper) and moves_first_parameter(helper, index)
+
+
+def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
+    """What PP506 asks of a def that moves its first argument: it returns the moved value. The returned name
+    is bound only from the argument (or from itself) and moved outside any `if` or under an `if` on a flag
+    parameter that defaults to True, or (torch-fix58) under `if torch.cuda.is_available():` (ADDA's
+    `make_variable`, true on every call of a GPU run, as `_on_a_gpu_run` says)."""
 
     def make() -> bool:
         params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
@@ -2332,15 +2363,16 @@ class Encoder(nn.Module):
 )
 
 
-def argument_movers(index: ModuleIndex) -> set[str]:
-    """(torch-fix58) The module's module-level defs that move their first argument to the device and return it
-    (`_moves_its_argument`: ADDA's `def make_variable(tensor, volatile=False): if torch.cuda.is_available():
-    tensor = tensor.cuda(); return Variable(tensor, volatile=volatile)`), for the project pass to follow
-    calls from the modules that import them."""
+def argument_movers(index: ModuleIndex) -> dict[str, bool]:
+    """The module's table of movers: {name: returns} for each module-level def that copies its first argument to
+    the device (`moves_first_parameter`: ADDA's `def make_variable(tensor, volatile=False): if
+    torch.cuda.is_available(): tensor = tensor.cuda(); return Variable(tensor, volatile=volatile)`, DiffAb's
+    `recursive_to(obj, device)`), with whether it also returns what it moved (`_returns_moved_argument`, what
+    PP506 asks). The project's table of imported movers (checker/torch_project/movers.py) is made of these."""
     return {
-        name
+        name: _returns_moved_argument(index, function)
         for name, function in index.module_functions.items()
-        if isinstance(function, FUNCTION_TYPES) and _moves_its_argument(index, function)
+        if moves_first_parameter(function, index)
     }
 
 

@@ -28,7 +28,6 @@ from checker.rules.torch_loop import (
 )
 from checker.rules.torch_moves import (
     WINDOWS,
-    argument_movers,
     check_created_then_moved,
     forward_callees,
     host_factories,
@@ -39,11 +38,13 @@ from checker.torch_project.common import (
     MOVES,
     TRAINS,
     checked_texts,
+    import_aliases,
     importers,
     parse_index,
     project_finding,
     project_texts,
 )
+from checker.torch_project.movers import def_bodies, project_movers
 
 _FACTORY_RULE = "PP506"
 # (torch-fix58) with `torch.from_numpy` (CDAN's `torch.from_numpy(np.array([[1]] * b + [[0]] * b)).cuda()` in a
@@ -316,41 +317,32 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
 
 def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     """(torch-fix58) {path: names}: the defs of other modules that move their first argument to the device and
-    return it (`argument_movers`: ADDA's `utils.make_variable`, whose `.cuda()` sits under `if
-    torch.cuda.is_available():`), for each module that imports and calls one with a torch factory's tensor
-    (`make_variable(torch.ones(feat_src.size(0)).long())` in the adaptation loop). By the text first: a short
-    def at the margin that moves something and returns, called so by another module; only then its module is
+    return it (the project's movers table, checker/torch_project/movers.py: ADDA's `utils.make_variable`, whose
+    `.cuda()` sits under `if torch.cuda.is_available():`), for each module that imports and calls one with a
+    torch factory's tensor (`make_variable(torch.ones(feat_src.size(0)).long())` in the adaptation loop). By
+    the text first: only a module that calls a mover's name so and whose import lines may name it is
     parsed."""
-    candidates: dict[str, list[str]] = {}
-    for path, text in texts.items():
-        if "return" not in text or file_is_silenced(text):
-            continue
-        for owner, name, body in def_bodies(text):
-            if (
-                owner is None
-                and "return" in body
-                and body.count("\n") <= _SHORT_HELPER
-                and MOVES.search(body)
-            ):
-                candidates.setdefault(name, []).append(path)
-    if not candidates:
+    movers = project_movers(texts)
+    if not movers.names:
         return {}
-    called = re.compile(r"\b(" + "|".join(map(re.escape, candidates)) + r")\(\s*\(?" + _ALIASED_FACTORY)
-    wanted = {n for path, text in texts.items() for n in called.findall(text) if set(candidates[n]) - {path}}
-    table: dict[str, list[tuple[str]]] = {}
-    for path in sorted({p for n in wanted for p in candidates[n]}):
-        index = parse_index(texts[path])
-        for name in argument_movers(index) & wanted if index is not None else ():
-            table.setdefault(name, []).append((path,))
     found: dict[str, set[str]] = {}
-    for index, chosen, path in importers(texts, table, called) if table else ():
-        names = {n for n, entries in chosen.items() if entries}
+    for path, text in texts.items():
+        if not movers.may_import(text):
+            continue
+        aliases = import_aliases(text)  # (`from utils import make_variable as var`: `var(torch.ones(b))`)
+        words = movers.names.union(*(aliases[n] for n in movers.names & aliases.keys()))
+        names = {name for name in _CALLED_WITH_FACTORY.findall(text) if name in words}
+        index = (indexes.get(path) or parse_index(text)) if names else None
+        if index is None:
+            continue
+        names &= {name for name, returns in movers.imported(path, index).items() if returns}
         if names:
             found[path], indexes[path] = names, index
     return found
 
 
-_SHORT_HELPER = 12  # (lines: a helper that casts and moves its argument is a few lines long)
+# (a call whose first argument is a torch factory's tensor, `make_variable(torch.ones(b).long())`: the name called)
+_CALLED_WITH_FACTORY = re.compile(r"\b(\w+)\(\s*\(?" + _ALIASED_FACTORY)
 
 
 def _outside_factories(texts: dict[str, str], indexes: dict) -> dict[str, dict[str, str]]:
@@ -591,35 +583,7 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
 
 
-def def_bodies(text: str, moving: bool = True):
-    """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
-    class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
-    method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
-    margins = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
-    for start, stop in zip(margins, margins[1:], strict=False):
-        if moving and text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
-            continue
-        if text.startswith("def ", start):
-            yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]
-        elif text.startswith("class ", start):
-            owner = re.split(r"[(:]", text[start + 6 : _line_end(text, start)], maxsplit=1)[0].strip()
-            heads = list(_METHOD.finditer(text, start, stop))
-            if not heads:
-                continue
-            heads = [h for h in heads if len(h.group(1)) == len(heads[0].group(1))]
-            ends = [h.start() for h in heads[1:]] + [stop]
-            for head, end in zip(heads, ends, strict=True):
-                yield owner, head.group(2), text[head.end() : end]
-
-
-def _line_end(text: str, at: int) -> int:
-    end = text.find("\n", at)
-    return len(text) if end < 0 else end
-
-
-_MARGIN = re.compile(r"^\S", re.MULTILINE)
 _BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILINE)
-_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
 # (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
 # `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)

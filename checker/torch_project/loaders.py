@@ -17,7 +17,7 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import import_lines, import_word, import_words, module_file, names_file
+from checker.project_files import module_file, names_file
 from checker.rules import finding
 from checker.rules.torch_common import does_nothing, forget_facts, uses_torch
 from checker.rules.torch_data import (
@@ -30,7 +30,6 @@ from checker.rules.torch_data import (
     held_loaders,
     little_to_pin,
     moves_batches_of,
-    moves_first_parameter,
     moves_held_batches,
     pinned_memory_message,
     returned_by_methods,
@@ -51,7 +50,7 @@ from checker.torch_project.common import (
     project_texts,
 )
 from checker.torch_project.device_datasets import without_device_datasets
-from checker.torch_project.factories import def_bodies
+from checker.torch_project.movers import project_movers
 
 
 def loaders_across_modules(
@@ -413,26 +412,19 @@ def _torch_name(index: ModuleIndex, name: str) -> bool:
 def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     """PP505 findings of the module pass in modules whose loops copy their loaders' batches through a def
     imported from another module of the project that copies its first argument to the device, whatever
-    its name (`moves_first_parameter`): hold-out 18's DiffAb (`from diffab.utils.train import *`, then
-    `batch = recursive_to(next(train_iterator), args.device)`) and ADDA (`make_variable(images)`, which
-    `.cuda()`s its argument under `torch.cuda.is_available()`). The module is parsed again and told which
-    of its imported names move (`take_movers`); only modules that make a DataLoader and import from the
-    project are looked at, and only the defs they import are read."""
+    its name (the project's movers table, checker/torch_project/movers.py): hold-out 18's DiffAb (`from
+    diffab.utils.train import *`, then `batch = recursive_to(next(train_iterator), args.device)`) and ADDA
+    (`make_variable(images)`, which `.cuda()`s its argument under `torch.cuda.is_available()`). The module is
+    parsed again and told which of its imported names move (`take_movers`); only modules that make a
+    DataLoader and may import a mover are looked at, and only the modules they import from are read."""
     reported = {(f.path, f.line) for f in findings if f.rule == LOADER_RULE}
-    candidates = {path: names for path, text in texts.items() if (names := _moving_candidates(text))}
-    modules = {import_word(path) for path in candidates}
-    defs = set().union(*candidates.values())
-    movers: dict[str, dict[str, bool]] = {}  # module path -> its candidate defs -> moves its argument
+    movers = project_movers(texts)
     found = []
-    for path, text in texts.items():
-        if "DataLoader" not in text or file_is_silenced(text):
-            continue
-        words = import_words(text)  # (the text imports a module with a def that moves something, and
-        # that def by name or everything: `from diffab.utils.train import *`)
-        if not (words & modules and (words & defs or "*" in import_lines(text))):
+    for path, text in texts.items() if movers.names else ():
+        if "DataLoader" not in text or file_is_silenced(text) or not movers.may_import(text):
             continue
         index = parse_index(text)
-        names = frozenset() if index is None else _imported_movers(index, path, texts, candidates, movers)
+        names = frozenset() if index is None else frozenset(movers.imported(path, index))
         if not names:
             continue
         forget_facts(index)  # (fresh facts: the movers must be known before any rule reads the module)
@@ -442,46 +434,3 @@ def _moved_by_imported_helpers(texts: dict[str, str], findings: list[Finding]) -
             if (path, raw.line) not in reported and not silenced(noqa.get(raw.line), LOADER_RULE):
                 found.append(project_finding(path, raw, LOADER_RULE))
     return found
-
-
-def _imported_movers(
-    index: ModuleIndex, path: str, texts: dict, candidates: dict, movers: dict
-) -> frozenset[str]:
-    """The names under which the module imports (`from m import f`, `from m import *`) a def of another
-    module of the project that copies its first argument to the device."""
-    files = set(texts)
-    found = set()
-    for node in index.imports:
-        if not isinstance(node, ast.ImportFrom) or not node.module:
-            continue
-        source = module_file(node.module, path, node.level, files)
-        if source is None or source == path or source not in candidates:
-            continue
-        if source not in movers:
-            movers[source] = _first_argument_movers(texts[source], candidates[source])
-        for alias in node.names:
-            if alias.name == "*":
-                found |= {name for name, moves in movers[source].items() if moves}
-            elif movers[source].get(alias.name):
-                found.add(alias.asname or alias.name)
-    return frozenset(found)
-
-
-def _moving_candidates(text: str) -> set[str]:
-    """The module-level defs whose text copies something to the device (`.cuda(`, `.to(`), by the text
-    alone (factories.py's `def_bodies`): the only defs `_first_argument_movers` parses the module for."""
-    if ".cuda(" not in text and ".to(" not in text:
-        return set()
-    return {name for owner, name, _ in def_bodies(text) if owner is None}
-
-
-def _first_argument_movers(text: str, names: set[str]) -> dict[str, bool]:
-    """Each of the module-level defs `names` -> whether it copies its first argument to the device."""
-    index = parse_index(text, torch_only=False)
-    if index is None:
-        return {}
-    return {
-        name: function in index.tree.body and moves_first_parameter(function, index)
-        for name in names
-        if (function := index.module_functions.get(name)) is not None
-    }
