@@ -84,6 +84,8 @@ def test_a_project_checked_again_after_its_files_change_gives_the_new_findings(t
 
 
 def test_parse_index_answers_from_the_kept_indexes_only_inside_the_block():
+    """Inside the block each text is parsed once, its index (or None) kept under the text itself, and each
+    taker starts from fresh TorchFacts; outside it nothing is kept."""
     text = (CASES / "pp501_positive.py").read_text()
     first = parse_index(text)
     kept = {text: first}
@@ -92,23 +94,31 @@ def test_parse_index_answers_from_the_kept_indexes_only_inside_the_block():
         assert parse_index(text) is first
         assert torch_common._CACHE["index"] is None  # (the next caller starts from fresh facts)
         other = text.replace("import torch", "import torch  # a comment", 1)
-        assert parse_index(other) is not None and other not in kept  # (parsed, not kept)
+        parsed = parse_index(other)
+        assert parsed is not None and kept[other] is parsed  # (parsed once, kept for the next pass)
+        torch_common.facts(parsed)
+        assert parse_index(other) is parsed and torch_common._CACHE["index"] is None
+        assert parse_index("def broken(:\n") is None and kept["def broken(:\n"] is None
         assert parse_index("def broken(:\n") is None
+        plain = "import os\n"  # (kept whole; `torch_only` is each caller's question)
+        assert parse_index(plain) is None and parse_index(plain, torch_only=False) is kept[plain]
     assert parse_index(text) is not first  # (outside the block: parsed again)
     assert parse_index(text).tree.body[0].lineno == first.tree.body[0].lineno
 
 
-def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_only(tmp_path):
+def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_or_move_only(tmp_path):
     trains = tmp_path / "train.py"
     trains.write_text(
         "import torch\n\ndef step(model, x, opt):\n    model(x).sum().backward()\n    opt.step()\n"
     )
+    moves = tmp_path / "utils.py"
+    moves.write_text("import torch\n\ndef to_gpu(x):\n    return x.to('cuda')\n")
     plain = tmp_path / "layers.py"
     plain.write_text("import torch\n\nclass Net(torch.nn.Module):\n    pass\n")
     sources, indexes = {}, {}
-    for path in (trains, plain):
+    for path in (trains, moves, plain):
         check_file(str(path), sources=sources, indexes=indexes)
-    assert list(indexes) == [sources[str(trains)]]
+    assert list(indexes) == [sources[str(trains)], sources[str(moves)]]
     assert indexes[sources[str(trains)]].module_functions.keys() == {"step"}
 
 
