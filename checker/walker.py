@@ -81,8 +81,8 @@ def check_file(
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
     without reading or parsing the file again; `facts`, if given, receives what the TF rules worked out of
     it (`tf_module_facts`) for checker/project.py. `indexes`, if given, receives the index of a module the
-    project passes are likely to parse again (`parsed_again`: one that trains, makes a DataLoader or moves
-    a tensor), by its text. (Not every module's: every tree kept alive is memory held to the run's end.)
+    project passes are likely to parse again (`parsed_again`: one that trains), by its text. (Not every
+    module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
 
     The cyclic garbage collector is paused for the whole file: its tree and index are freed by reference
     counts before the collector is back on, so no collection ever walks them (session 15's torch-speed: a

@@ -106,19 +106,17 @@ def test_parse_index_answers_from_the_kept_indexes_only_inside_the_block():
     assert parse_index(text).tree.body[0].lineno == first.tree.body[0].lineno
 
 
-def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_or_move_only(tmp_path):
+def test_the_per_module_pass_keeps_the_indexes_of_modules_that_train_only(tmp_path):
     trains = tmp_path / "train.py"
     trains.write_text(
         "import torch\n\ndef step(model, x, opt):\n    model(x).sum().backward()\n    opt.step()\n"
     )
-    moves = tmp_path / "utils.py"
-    moves.write_text("import torch\n\ndef to_gpu(x):\n    return x.to('cuda')\n")
     plain = tmp_path / "layers.py"
     plain.write_text("import torch\n\nclass Net(torch.nn.Module):\n    pass\n")
     sources, indexes = {}, {}
-    for path in (trains, moves, plain):
+    for path in (trains, plain):
         check_file(str(path), sources=sources, indexes=indexes)
-    assert list(indexes) == [sources[str(trains)], sources[str(moves)]]
+    assert list(indexes) == [sources[str(trains)]]
     assert indexes[sources[str(trains)]].module_functions.keys() == {"step"}
 
 

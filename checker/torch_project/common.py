@@ -80,14 +80,9 @@ def reusing_indexes(indexes: dict):
 
 def parsed_again(text: str) -> bool:
     """The project passes are likely to parse this module again: its text trains (`TRAINS`), as the
-    modules whose loops the PP501 and PP506 passes check once more do, or names torch and makes a
-    DataLoader or moves a tensor (`MOVES`), as the modules the PP505 and PP506 passes read for makers and movers do. The
-    per-module pass keeps the index of such a module for them (checker/walker.py). (On hold-out 18 the
-    second test covers 63 of the 87 other modules the passes parsed, 16k of their 18k lines, for 38k lines
-    of kept indexes.)"""
-    if TRAINS.search(text) is not None:
-        return True
-    return "torch" in text and ("DataLoader" in text or MOVES.search(text) is not None)
+    modules whose loops the PP501 and PP506 passes check once more do. The per-module pass keeps the
+    index of such a module for them (checker/walker.py)."""
+    return TRAINS.search(text) is not None
 
 
 def project_texts(files: list[str], sources: dict) -> dict[str, str]:
