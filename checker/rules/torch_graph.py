@@ -73,6 +73,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
     yield from _flagged_off_calls(index, fx)
+    yield from _phase_loops(index, fx)
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
@@ -1081,6 +1082,144 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                     f"{loop.lineno} without torch.no_grad(): autograd records every activation; call it "
                     "under `with torch.no_grad():` (or inference_mode)",
                 )
+
+
+# the nodes a list of phases may be written with (`["train", "valid"] + (["test"] if args.test else [])`)
+_PHASE_LIST_NODES = (
+    ast.List,
+    ast.Tuple,
+    ast.BinOp,
+    ast.IfExp,
+    ast.Constant,
+    ast.Attribute,
+    ast.Name,
+    ast.expr_context,
+    ast.operator,
+)
+
+
+def _phase_names(loop, index: ModuleIndex) -> list[str]:
+    """The strings a loop over the run's phases goes through: `for split in ["train", "valid"]:`, or over a
+    name the def binds to such a list (`splits = ["train", "valid"] + (["test"] if args.test else [])`).
+    Empty for any other loop."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return []
+    source = loop.iter
+    if isinstance(source, ast.Name):
+        function = index.loop_function.get(id(loop))
+        values = [
+            node.value
+            for node in iter_walk(function or index.tree)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == source.id for t in node.targets)
+        ]
+        if len(values) != 1:
+            return []
+        source = values[0]
+    lists = [n for n in ast.walk(source) if isinstance(n, ast.List | ast.Tuple)]
+    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in ast.walk(source)):
+        return []
+    strings = [
+        e.value for n in lists for e in n.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+    ]
+    return strings if len(strings) == sum(len(n.elts) for n in lists) else []
+
+
+def _phase_runs(branch: ast.If, node: ast.AST, var: str, phase: str) -> bool | None:
+    """Whether the `if` lets `node` run in this phase: `if split == "train":` (True for "train" in its
+    body), `if phase != "val":`, `if split in ("train", "trainval"):`, with the `else:` the other way;
+    None for a test on anything else."""
+    test = branch.test
+    if not (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == var
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn)
+    ):
+        return None
+    right = test.comparators[0]
+    elements = right.elts if isinstance(right, ast.List | ast.Tuple | ast.Set) else [right]
+    if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in elements):
+        return None
+    holds = phase in {e.value for e in elements}
+    if isinstance(test.ops[0], ast.NotEq | ast.NotIn):
+        holds = not holds
+    in_else = bool(branch.orelse) and node.lineno >= branch.orelse[0].lineno
+    return holds != in_else
+
+
+def _phase_loops(index: ModuleIndex, fx):
+    """(torch-fix66) PP503 at the forward of a loop body shared by training and evaluation through a loop
+    over the phases: `for split in ["train", "valid"]:` around the batch loop, the backward and the
+    optimizer step under `if split == "train":`, the forward outside it and outside no_grad (Sentence-VAE on
+    hold-out 19). In the phases that skip the step, autograd records every batch's activations for nothing.
+    Silent when the phase loop switches grad itself (`with torch.set_grad_enabled(phase == "train"):`, the
+    PyTorch tutorial's shape, or any no_grad inside it) or when no phase skips the step."""
+    for outer in index.loops:
+        phases = _phase_names(outer, index)
+        if len(phases) < 2:
+            continue
+        var = outer.target.id
+        nodes = list(loop_nodes(index, outer))
+        if any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in nodes) or any(
+            isinstance(n, ast.Call) and (index.resolver.call_name(n) or "").endswith("set_grad_enabled")
+            for n in nodes
+        ):
+            continue
+        steps = [n for n in nodes if isinstance(n, ast.Call) and is_step_call(n)]
+        if not steps:
+            continue
+        skipping = [
+            phase
+            for phase in phases
+            if all(
+                any(
+                    _phase_runs(up, step, var, phase) is False
+                    for up in fx.ancestors(step, outer)
+                    if isinstance(up, ast.If)
+                )
+                for step in steps
+            )
+        ]
+        if not skipping or len(skipping) == len(phases):
+            continue
+        inner = [n for stmt in outer.body for n in ast.walk(stmt) if isinstance(n, ast.For | ast.While)]
+        inner = [loop for loop in inner if any(_inside(step, loop, fx) for step in steps)]
+        if not inner:
+            continue
+        loop = inner[0]
+        site = next(
+            (
+                s
+                for s in index.loop_calls.get(id(loop), [])
+                if s.loops
+                and s.loops[-1] is loop
+                and (is_model_name(model_called(s.node)) or model_called(s.node) in fx.models)
+                and not fx.without_grad(s.node)
+                and not any(
+                    _phase_runs(up, s.node, var, skipping[0]) is False
+                    for up in fx.ancestors(s.node, outer)
+                    if isinstance(up, ast.If)
+                )
+            ),
+            None,
+        )
+        if site is None or uses_input_gradients(index.loop_function.get(id(outer)), index):
+            continue
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{model_called(site.node)}` runs in the loop at line {loop.lineno} for the `{skipping[0]}` "
+            f"pass of the loop over `{ast.unparse(outer.iter)}` at line {outer.lineno}, which skips the "
+            "backward, without torch.no_grad(): autograd records every activation; wrap the body in "
+            f"`with torch.set_grad_enabled({var} == {phases[0]!r}):`",
+        )
+
+
+def _inside(node: ast.AST, loop, fx) -> bool:
+    return any(up is loop for up in fx.ancestors(node))
 
 
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):

@@ -261,7 +261,7 @@ def _setup_in_loops(index: ModuleIndex):
             ):
                 continue
             if fx.guarded(site.node, loop) and not (
-                what.startswith(("the loss", "the module"))
+                _builds_loss_or_module(site.node, index)
                 and (not fx.guarded_step(site.node, loop) or _option_guards_only(site.node, loop, index))
             ):
                 continue  # (a loss under `if args.loss == "bce":` is built on every step of the run)
@@ -273,6 +273,18 @@ def _setup_in_loops(index: ModuleIndex):
                 "the loop",
                 confidence="high" if _torch_loss(site.node, index) else None,
             )
+
+
+def _builds_loss_or_module(call: ast.Call, index: ModuleIndex) -> bool:
+    """The set-up builds a loss (torch.nn's, or the project's built and called at once) or a parameter-free
+    torch.nn module built and called at once: an object made the same way on every step, so an option's `if`
+    around it does not make it occasional. (An optimizer, a fresh loader iterator or a model move under an
+    `if` is taken as occasional.) Torch-fix66: this was told by the message's first words."""
+    return (
+        _torch_loss(call, index)
+        or _stateless_called(call, index) is not None
+        or _own_loss_called(call, index) is not None
+    )
 
 
 def _once_per_run(call: ast.Call, index: ModuleIndex) -> bool:
