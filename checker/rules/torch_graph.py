@@ -74,6 +74,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         return
     yield from _flagged_off_calls(index, fx)
     yield from _phase_loops(index, fx)
+    yield from _epoch_evaluations(index, fx)
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
@@ -1216,6 +1217,83 @@ def _phase_loops(index: ModuleIndex, fx):
             "backward, without torch.no_grad(): autograd records every activation; wrap the body in "
             f"`with torch.set_grad_enabled({var} == {phases[0]!r}):`",
         )
+
+
+def _epoch_evaluations(index: ModuleIndex, fx):
+    """(torch-fix66) PP503 at a forward that an outer loop (over epochs) runs once per pass after its
+    training loop, on a model it put in eval mode, outside no_grad and outside any batch loop of its own:
+    EEG-Conformer's `self.model.eval()` then `Tok, Cls = self.model(test_data)` over the whole test set every
+    epoch (hold-out 19, three trainers). Autograd keeps the activations of the whole held-out set. Not when
+    anything after it steps, takes gradients or puts the model back in training mode before the next pass."""
+    step_ids = {id(loop) for loop in fx.step_loops}
+    models = fx.models
+    for outer in index.loops:
+        if not isinstance(outer, ast.For | ast.While) or id(outer) in step_ids:
+            continue
+        holding = [
+            i
+            for i, stmt in enumerate(outer.body)
+            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in ast.walk(stmt))
+        ]
+        if not holding:
+            continue
+        after = outer.body[holding[-1] + 1 :]
+        later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        if any(
+            is_step_call(n)
+            or method_name(n) == "train"
+            or attacks(n)
+            or index.resolver.call_name(n) in GRAD_CALLS
+            for n in later
+        ):
+            continue
+        evaluated: set[str] = set()
+        for call in sorted(_calls_outside_loops(after), key=lambda n: (n.lineno, n.col_offset)):
+            if _is_eval_call(call) and not call.args:
+                evaluated.add(base_name(call.func.value))
+                continue
+            receiver = model_called(call)
+            if receiver not in evaluated or not (receiver in models or is_model_name(receiver)):
+                continue
+            if fx.without_grad(call) or uses_input_gradients(index.loop_function.get(id(outer)), index):
+                break
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` once per pass of the loop at line {outer.lineno}, "
+                "after its training loop, without torch.no_grad(): autograd records the activations of "
+                "everything it is given; wrap it in `with torch.no_grad():`",
+            )
+            break
+
+
+# statements and expressions that run their body a number of times or in a scope of their own
+_OWN_SCOPES = (
+    ast.For,
+    ast.While,
+    ast.AsyncFor,
+    *FUNCTION_TYPES,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def _calls_outside_loops(statements) -> list[ast.Call]:
+    """The calls of these statements that no loop, comprehension or def among them holds."""
+    found, todo = [], list(statements)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _OWN_SCOPES):
+            continue
+        if isinstance(node, ast.Call):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _inside(node: ast.AST, loop, fx) -> bool:
