@@ -1014,36 +1014,10 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
         and test.comparators[0].value is None
     ):
         found = test.left.id, "none"
-    elif (phase := _phase_test(test, params)) is not None:
-        found = phase
     if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):
         return found
-    opposite = _OPPOSITE.get(found[1]) or _opposite_phase(found[1])
+    opposite = _OPPOSITE.get(found[1])
     return None if opposite is None else (found[0], opposite)
-
-
-def _phase_test(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
-    """(torch-fix66) `if phase == "train":` ("only:train": any other string given skips the branch) and
-    `if phase != "valid":` ("not:valid": that string skips it), on a parameter: DC-TTS' `train(epoch,
-    phase="valid")`, a def whose one loop body trains or evaluates by a phase name."""
-    if not (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.comparators[0].value, str)
-    ):
-        return None
-    kind = "only" if isinstance(test.ops[0], ast.Eq) else "not"
-    return test.left.id, f"{kind}:{test.comparators[0].value}"
-
-
-def _opposite_phase(kind: str) -> str | None:
-    """The `else:` of a phase test: "only:train" becomes "not:train" and the other way."""
-    head, _, phase = kind.partition(":")
-    return {"only": f"not:{phase}", "not": f"only:{phase}"}.get(head) if phase else None
 
 
 def _switches_off(value, kind: str) -> bool:
@@ -1051,11 +1025,6 @@ def _switches_off(value, kind: str) -> bool:
     "falsy", True for "truthy", None for "none"."""
     if not isinstance(value, ast.Constant):
         return False
-    head, _, phase = kind.partition(":")
-    if phase:  # (a phase name: any other one skips an `only:` branch, that one skips a `not:` branch)
-        return isinstance(value.value, str) and (
-            value.value != phase if head == "only" else value.value == phase
-        )
     if kind == "falsy":
         return value.value is False or value.value is None
     if kind == "truthy":
@@ -1089,7 +1058,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
         if not isinstance(function, FUNCTION_TYPES) or not fx.callers.get(id(function)):
             continue
         flags = _flag_params(function, fx)
-        if not flags or uses_input_gradients(function, index) or _switches_grad(function, index):
+        if not flags or uses_input_gradients(function, index):
             continue
         for site in fx.callers.get(id(function), []):
             for flag, (loop, kind) in flags.items():
@@ -1110,7 +1079,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                     "PP503",
                     site.node.lineno,
                     site.node.col_offset,
-                    f"`{function.name}(..., {flag}={given.value!r})` runs the model in the loop at line "
+                    f"`{function.name}(..., {flag}={given.value})` runs the model in the loop at line "
                     f"{loop.lineno} without torch.no_grad(): autograd records every activation; call it "
                     "under `with torch.no_grad():` (or inference_mode)",
                 )
@@ -1329,15 +1298,6 @@ def _calls_outside_loops(statements) -> list[ast.Call]:
 
 def _inside(node: ast.AST, loop, fx) -> bool:
     return any(up is loop for up in fx.ancestors(node))
-
-
-def _switches_grad(function, index: ModuleIndex) -> bool:
-    """(torch-fix66) The def sets grad mode itself (`torch.set_grad_enabled(True) if phase == "train" else
-    torch.set_grad_enabled(False)`, DC-TTS' two trainers): its evaluation pass records nothing."""
-    return any(
-        (index.resolver.call_name(s.node) or "").endswith("set_grad_enabled")
-        for s in index.function_calls.get(id(function), [])
-    )
 
 
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
