@@ -1085,6 +1085,21 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                 )
 
 
+def _loops_around_steps(fx) -> list:
+    """The `for`/`while` loops that hold a training-step loop (or are one), each once, outer first: the only
+    loops the phase and epoch passes below look at (most loops of a module hold no step)."""
+
+    def make() -> list:
+        found: dict[int, ast.AST] = {}
+        for loop in fx.step_loops:
+            for up in [loop, *fx.ancestors(loop)]:
+                if isinstance(up, ast.For | ast.While):
+                    found.setdefault(id(up), up)
+        return sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))
+
+    return fx.loop_cache("loops_around_steps", None, make)
+
+
 # the nodes a list of phases may be written with (`["train", "valid"] + (["test"] if args.test else [])`)
 _PHASE_LIST_NODES = (
     ast.List,
@@ -1157,7 +1172,7 @@ def _phase_loops(index: ModuleIndex, fx):
     hold-out 19). In the phases that skip the step, autograd records every batch's activations for nothing.
     Silent when the phase loop switches grad itself (`with torch.set_grad_enabled(phase == "train"):`, the
     PyTorch tutorial's shape, or any no_grad inside it) or when no phase skips the step."""
-    for outer in index.loops:
+    for outer in _loops_around_steps(fx):
         phases = _phase_names(outer, index)
         if len(phases) < 2:
             continue
@@ -1227,8 +1242,8 @@ def _epoch_evaluations(index: ModuleIndex, fx):
     anything after it steps, takes gradients or puts the model back in training mode before the next pass."""
     step_ids = {id(loop) for loop in fx.step_loops}
     models = fx.models
-    for outer in index.loops:
-        if not isinstance(outer, ast.For | ast.While) or id(outer) in step_ids:
+    for outer in _loops_around_steps(fx):
+        if id(outer) in step_ids:
             continue
         holding = [
             i
