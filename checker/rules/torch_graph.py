@@ -1141,6 +1141,20 @@ def _phase_names(loop, index: ModuleIndex) -> list[str]:
     return strings if len(strings) == sum(len(n.elts) for n in lists) else []
 
 
+def _tests_own_variable(loop, index: ModuleIndex) -> bool:
+    """A `for name in ...:` loop with an `if` inside that compares `name` (`if split == "train":`)."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return False
+    var = loop.target.id
+    return any(
+        isinstance(n, ast.If)
+        and isinstance(n.test, ast.Compare)
+        and isinstance(n.test.left, ast.Name)
+        and n.test.left.id == var
+        for n in loop_nodes(index, loop)
+    )
+
+
 def _phase_runs(branch: ast.If, node: ast.AST, var: str, phase: str) -> bool | None:
     """Whether the `if` lets `node` run in this phase: `if split == "train":` (True for "train" in its
     body), `if phase != "val":`, `if split in ("train", "trainval"):`, with the `else:` the other way;
@@ -1173,6 +1187,8 @@ def _phase_loops(index: ModuleIndex, fx):
     Silent when the phase loop switches grad itself (`with torch.set_grad_enabled(phase == "train"):`, the
     PyTorch tutorial's shape, or any no_grad inside it) or when no phase skips the step."""
     for outer in _loops_around_steps(fx):
+        if not _tests_own_variable(outer, index):
+            continue  # (asked first: naming the phases may read the whole def)
         phases = _phase_names(outer, index)
         if len(phases) < 2:
             continue
