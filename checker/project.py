@@ -58,9 +58,9 @@ from checker.testcode import is_test_path
 # that imports it has an import line naming it.
 _TF_WORDS = ("tensorflow", "keras")
 # The rules whose `medium` findings on a pipeline "returned to a caller" a training call elsewhere lifts.
-# None since tf-calibrate14: PP201's top level is `medium` (tf-fix13), and PP202's lifted findings, as first
-# read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too few (under 20) to keep
-# in the default output. Since tf-calibrate20 PP202 is `high` when its own module trains the pipeline; a
+# None since tf-calibrate14: PP201 had no `high` (`low` throughout since tf-fix33), and PP202's lifted
+# findings, as first read over readings 10-14, were right 15 times in 16 but 0 in 1 in reading 14, too
+# few (under 20) to keep in the default output. Since tf-calibrate20 PP202 is `high` when its own module trains the pipeline; a
 # lift by training elsewhere stays unmeasured and off.
 LIFTED_RULES: frozenset[str] = frozenset()
 # The rules whose `medium` findings in a def or class that the project never uses are lowered.
@@ -426,12 +426,14 @@ _MODEL_METHODS = frozenset({"evaluate", "predict", "fit", "predict_on_batch", "t
 
 def _lower_uncalled_predicts(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
     """PP301's `high` findings in a def (a function or a method, at any depth) whose name no file of the
-    project (of more than one file) uses beyond its definition, made `medium`: a per-sample helper nothing
-    runs. A call of a Keras model's own method of that name on a receiver named for a model
+    project (of more than one file) uses beyond its definition, made `low` (`medium` until tf-fix33): a
+    per-sample helper nothing runs. A call of a Keras model's own method of that name on a receiver named for a model
     (`train_model.evaluate(x, y)` beside a class's uncalled `def evaluate(self, data)`) is no use of the
     def. tf-cal28: the two such findings first read over readings 15-21 were both debatable (reading 21: Ananas120's Tacotron `evaluate`, which nothing calls
     and which cannot run; reading 20: TachibanaYoshino's per-tile `predict_single`, `medium` already by
-    tf-fix24's narrower test of one module), so the group falls under `high`'s 90%."""
+    tf-fix24's narrower test of one module), so the group falls under `high`'s 90%. tf-fix33: with tf-fix24's
+    `medium` classes of one module (`keras._demoted_from_high`) 0 right of 3 first reads over readings 15-24,
+    under `medium`'s 70%: `low`."""
     inside = set(files)
     candidates = [
         f
@@ -455,7 +457,7 @@ def _lower_uncalled_predicts(findings: list[Finding], files: list[str], modules:
             used |= {n for n in wanted if n in text} if tree is None else _names_used(tree, wanted)
     unused = wanted - used
     return [
-        dataclasses.replace(f, confidence="medium") if holder_at.get(id(f)) in unused else f for f in findings
+        dataclasses.replace(f, confidence="low") if holder_at.get(id(f)) in unused else f for f in findings
     ]
 
 

@@ -415,7 +415,9 @@ def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
         receiver = receiver.value
     bound = _loop_bindings(index, loop)
     if isinstance(receiver, ast.Attribute):
-        return _unmoved_outer_attribute(index, receiver, bound)
+        return _unmoved_outer_attribute(index, receiver, bound) and not _fed_graph_tensors(
+            index, loop, receiver
+        )
     if isinstance(receiver, ast.Name) and receiver.id in bound:
         return _computed_on_host(index, loop, receiver.id, bound)
     return False
@@ -456,6 +458,30 @@ def _unmoved_outer_attribute(index: ModuleIndex, receiver: ast.Attribute, bound)
     if parts[0] in facts(index).models:
         return False
     return not any(moved[0] == parts[0] for moved in _moved_receivers(index))
+
+
+def _fed_graph_tensors(index: ModuleIndex, loop, receiver: ast.Attribute) -> bool:
+    """The loop hands the receiver's object a tensor of its graph (`train_loss.update(loss)`, or a list the
+    loop appends losses to: `losses.update(list_mean(loss_of_subnets))`): a meter that either keeps a device
+    sum, so `train_loss.avg.item()` waits for the GPU, or copies each value to the host as it takes it
+    (ProxylessNAS' and once-for-all's `DistributedMetric.update`: `val.detach().cpu()`), so the step waits
+    there; either way reading its average every step (their tqdm postfixes) marks a step that waits."""
+    root = dotted_parts(receiver)[0]
+    tensors = graph_tensors(index, loop)
+    lists = {
+        s.node.func.value.id
+        for s in index.loop_calls.get(id(loop), ())
+        if method_name(s.node) == "append"
+        and isinstance(s.node.func.value, ast.Name)
+        and any(n in tensors for a in s.node.args for n in names_in(a))
+    }
+    return any(
+        isinstance(s.node.func, ast.Attribute)
+        and isinstance(s.node.func.value, ast.Name)
+        and s.node.func.value.id == root
+        and any(n in tensors | lists for a in s.node.args for n in names_in(a))
+        for s in direct_calls(index, loop)
+    )
 
 
 def _moved_receivers(index: ModuleIndex) -> list[list[str]]:
@@ -851,6 +877,7 @@ def check_host_sync(
             reads.extend(_per_item_reads(index, loop, tensors))
             reads.extend(_helper_reads(index, loop))
             reads.extend(_numpy_stores(index, loop, tensors, reads))
+            reads.extend(_text_reads(index, loop, tensors, reads))
             reads.extend(_divergence_reads(fx, loop, tensors, reads))
         else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
@@ -1183,6 +1210,51 @@ def _numpy_stores(index: ModuleIndex, loop, tensors: set[str], found: list) -> l
         if all(stmt is not s for s, _, _, _ in [*found, *reads]):
             reads.append((stmt, stmt, how, ""))
     return reads
+
+
+def _text_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> list:
+    """A graph tensor formatted into text in the loop's own body outside a call's arguments (a list of log
+    pieces, `screen = [..., '%s: %.4f' % ('loss', loss.detach())]`, joined and logged later: 3DMPPE's
+    trainer), outside any `if`: making the digits reads the tensor on the host, wherever the text goes.
+    `_formatted_tensor` judges text handed to a call directly; a detached or `.data` tensor is the same."""
+    fx = facts(index)
+    named = tensors | {f"{n}.detach()" for n in tensors} | {f"{n}.data" for n in tensors}
+    reads = []
+    for node in loop_nodes(index, loop):
+        if not isinstance(node, ast.BinOp | ast.JoinedStr):
+            continue
+        how = _formatted_tensor(_plain_values(node), named)
+        if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
+            continue
+        stmt = fx.statement_in(node, loop)
+        if isinstance(stmt, ast.Assign) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
+            reads.append((stmt, node, how, ""))
+    return reads
+
+
+def _plain_values(node: ast.BinOp | ast.JoinedStr) -> ast.AST:
+    """The formatting with `loss.detach()` and `loss.data` written as names (`loss.detach()` as a Name of
+    that text), for `_formatted_tensor`'s test of a formatted value."""
+
+    def plain(value: ast.AST) -> ast.AST:
+        text = ast.unparse(value) if isinstance(value, ast.Call | ast.Attribute) else None
+        return ast.Name(id=text, ctx=ast.Load()) if text else value
+
+    if isinstance(node, ast.BinOp):
+        right = node.right
+        right = (
+            ast.Tuple(elts=[plain(e) for e in right.elts], ctx=ast.Load())
+            if isinstance(right, ast.Tuple)
+            else plain(right)
+        )
+        return ast.BinOp(left=node.left, op=node.op, right=right)
+    values = [
+        ast.FormattedValue(value=plain(v.value), conversion=v.conversion, format_spec=v.format_spec)
+        if isinstance(v, ast.FormattedValue)
+        else v
+        for v in node.values
+    ]
+    return ast.JoinedStr(values=values)
 
 
 def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
@@ -2233,7 +2305,9 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     reads = []
     for site in direct_calls(index, loop):
         helper = fx.helpers.get(id(site.node))
-        if helper is None or helper is own or fx.guarded_step(site.node, loop):
+        if helper is None or helper is own:
+            continue
+        if fx.guarded_step(site.node, loop) and not _taking_turns(fx, site.node, loop):
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
@@ -2248,8 +2322,36 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             if fx.guarded_step(call, helper):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, how, where))
-    return reads
+            reads.append((call, call, how, where, helper))
+    # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
+    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch)
+    reads.sort(key=lambda r: any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])))
+    return [r[:4] for r in reads]
+
+
+def _taking_turns(fx, node: ast.AST, loop) -> bool:
+    """Every `if` between the call and the loop is a branch of a chain whose branches take turns by
+    counters (`_counted_turn`: `if d_steps_left > 0: ... d_steps_left -= 1 elif g_steps_left > 0: ...
+    g_steps_left -= 1`, Social GAN's D/G alternation): one branch runs on every step of the loop, so the
+    step def it calls (`discriminator_step`, `generator_step`) runs every step or every other step."""
+    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
+    return bool(guards) and all(isinstance(up, ast.If) and _counted_turn(up) for up in guards)
+
+
+def _counted_turn(branch: ast.If) -> bool:
+    """The `if` decrements, in its body, a counter its test reads, and its `else` is empty or one `elif`
+    that does so too: a turn of an alternation, not a periodic or optional branch."""
+    counters = {n.id for n in ast.walk(branch.test) if isinstance(n, ast.Name)}
+    if not any(
+        isinstance(s, ast.AugAssign)
+        and isinstance(s.op, ast.Sub)
+        and isinstance(s.target, ast.Name)
+        and s.target.id in counters
+        for s in branch.body
+    ):
+        return False
+    orelse = branch.orelse
+    return not orelse or (len(orelse) == 1 and isinstance(orelse[0], ast.If) and _counted_turn(orelse[0]))
 
 
 def _float_of_loss(call: ast.Call, helper) -> str | None:

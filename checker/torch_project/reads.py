@@ -644,6 +644,8 @@ def _step_called_reads(
         if index is None:
             continue
         for call, loop in _step_calls(index, names):
+            if (path, call.lineno) in reported:
+                continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
             for maker, _, span in _resolved(call, index, path, table, texts):
                 start_line = texts[maker].count("\n", 0, span[0]) + 1
                 stop_line = texts[maker].count("\n", 0, span[1]) + 1
@@ -651,7 +653,7 @@ def _step_called_reads(
                     continue  # (the def's reads are reported already)
                 if (maker, span[0]) not in parsed:
                     parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line)
-                reads = parsed[maker, span[0]]
+                reads = [r[:4] for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
                 if not reads or (maker, reads[0][0]) in reported:
                     continue
                 line, col, how, name = reads[0]
@@ -818,8 +820,10 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
         return [e for e in entries if e[0] == path] or _loaded({func.id: entries}, texts, path)[func.id]
     if not isinstance(func, ast.Attribute) or func.attr not in table:
         return []
-    entries = [e for e in table[func.attr] if e[1] is not None]
     receiver = func.value
+    if isinstance(receiver, ast.Name) and receiver.id in _module_imports(index):
+        return _module_defs(func.attr, _module_imports(index)[receiver.id], table, texts, path)
+    entries = [e for e in table[func.attr] if e[1] is not None]
     if isinstance(receiver, ast.Name) and receiver.id == "self":
         owner = _owner_class(index, call)
         return [
@@ -830,6 +834,39 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
     bound = _instances(index).get(ast.unparse(receiver), set())
     entries = [e for e in entries if e[1] in bound]
     return [e for e in entries if e[0] == path] or _loaded({func.attr: entries}, texts, path)[func.attr]
+
+
+def _module_imports(index: ModuleIndex) -> dict[str, str]:
+    """Names the module binds to an imported module, with the module (`import utils`, `import a.b as c`,
+    `from . import utils`), not to a def or class it imports."""
+    found = {}
+    for node in index.imports:
+        if isinstance(node, ast.Import):
+            found |= {
+                a.asname or a.name.split(".")[0]: a.name if a.asname else a.name.split(".")[0]
+                for a in node.names
+            }
+        elif isinstance(node, ast.ImportFrom) and node.level and not node.module:
+            found |= {a.asname or a.name: a.name for a in node.names}
+    return found
+
+
+def _module_defs(name: str, module: str, table: dict, texts: dict[str, str], path: str) -> list:
+    """The module-level reading defs `name` of `table` that `module.name(...)` runs (`utils.compute_acc`
+    after `import utils`: Meta-Baseline's trainers): in a file the module's imports load whose module
+    path ends with the imported one (`utils.py` or `utils/__init__.py`)."""
+    tail = module.lstrip(".").replace(".", os.sep)
+    entries = [
+        e
+        for e in table.get(name, ())
+        if e[1] is None
+        and tail
+        and (
+            os.path.splitext(e[0])[0].endswith(os.sep + tail)
+            or (e[0].endswith("__init__.py") and os.path.dirname(e[0]).endswith(os.sep + tail))
+        )
+    ]
+    return _loaded({name: entries}, texts, path)[name]
 
 
 def _owner_class(index: ModuleIndex, call: ast.Call) -> str | None:
@@ -873,9 +910,10 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
 
 
 def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
-    """(line, column, how, def name) of each host read (`.item()`, `.cpu()`, `.tolist()`, no arguments) in the
-    def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if self._nca_config:`),
-    not of a tensor a torch factory just made on the host; lines of the whole file."""
+    """(line, column, how, def name, parameters) of each host read (`.item()`, `.cpu()`, `.tolist()`, no
+    arguments) in the def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if
+    self._nca_config:`) or the branch its defaults take (`_default_branch`, when the call passes none of the
+    `parameters` it tests), not of a tensor a torch factory just made on the host; lines of the whole file."""
     body = text[span[0] : span[1]]
     indent = len(body) - len(body.lstrip(" \t"))
     source = "\n".join(line[indent:] for line in body.splitlines())
@@ -892,10 +930,19 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
         call = site.node
         if site.loops or method_name(call) not in _CALLEE_READS or call.args or call.keywords:
             continue
-        if _factory_read(index, call) or not _every_call(fx, call, function):
+        if _factory_read(index, call):
+            continue
+        tested = _defaults_tested(fx, call, function)
+        if tested is None:
             continue
         reads.append(
-            (call.lineno + first_line - 1, call.col_offset + indent, f".{method_name(call)}()", function.name)
+            (
+                call.lineno + first_line - 1,
+                call.col_offset + indent,
+                f".{method_name(call)}()",
+                function.name,
+                tested,
+            )
         )
     return sorted(reads)
 
@@ -903,14 +950,83 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
 
-def _every_call(fx, call: ast.Call, function) -> bool:
-    """The read runs on every call of the def: under no loop, comprehension, `try` or boolean test, and no `if`
-    but a settings switch (`_term_test`: `if self._nca_config:`, no step count, remainder or logging switch),
-    and not in an `if`'s test (`_within`)."""
-    return not any(
+def _defaults_tested(fx, call: ast.Call, function) -> tuple[tuple[str, int], ...] | None:
+    """The read runs on every call of the def that passes none of the returned parameters (name, position
+    among the arguments a caller writes): under no loop, comprehension, `try` or boolean test, not in an
+    `if`'s test (`_within`), and under no `if` but a settings switch (`_term_test`: `if self._nca_config:`,
+    no step count, remainder or logging switch) or one its defaults decide (`_default_branch`: `elif reduction == 'mean': return ret.mean().item()` in Meta-Baseline's
+    `compute_acc(logits, label, reduction='mean')`, which both trainers call with two arguments). None when
+    it does not run on every call."""
+    tested = []
+    skipped = set()
+    for up in fx.ancestors(call, function):
+        if isinstance(up, ast.If) and not _within(call, up.test):
+            parameter = _default_branch(up, call, function)
+            if parameter is not None:
+                tested.append(parameter)
+                skipped.add(id(up))
+    if any(
         isinstance(up, _SKIPPING)
-        or (isinstance(up, ast.If) and (not _term_test(up.test, set()) or _within(call, up.test)))
+        or (
+            isinstance(up, ast.If)
+            and id(up) not in skipped
+            and (not _term_test(up.test, set()) or _within(call, up.test))
+        )
         for up in fx.ancestors(call, function)
+    ):
+        return None
+    return tuple(tested)
+
+
+def _default_branch(branch: ast.If, node: ast.AST, function) -> tuple[str, int] | None:
+    """The `if` compares a parameter with a constant (`reduction == 'mean'`, `max_len is None`) and `node`
+    is in the branch the parameter's default value takes: (the parameter, its position among the arguments
+    a caller writes), or None."""
+    test = branch.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.Is | ast.IsNot)
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return None
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = dict(
+        zip(
+            [a.arg for a in positional][len(positional) - len(arguments.defaults) :],
+            arguments.defaults,
+            strict=True,
+        )
+    )
+    defaults |= {
+        a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None
+    }
+    default = defaults.get(test.left.id)
+    if not isinstance(default, ast.Constant):
+        return None
+    same = default.value == test.comparators[0].value
+    if isinstance(test.ops[0], ast.Is | ast.IsNot):
+        same = default.value is test.comparators[0].value
+    taken = branch.body if same == isinstance(test.ops[0], ast.Eq | ast.Is) else branch.orelse
+    if not any(n is node for stmt in taken for n in ast.walk(stmt)):
+        return None
+    names = [a.arg for a in positional]
+    position = names.index(test.left.id) if test.left.id in names else len(names)
+    if names and names[0] in ("self", "cls"):
+        position -= 1
+    return test.left.id, position
+
+
+def _passes_any(call: ast.Call, parameters) -> bool:
+    """The call passes one of the (name, position) parameters, by keyword, by position or through `*`/`**`."""
+    if not parameters:
+        return False
+    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return True
+    return any(k.arg == name for k in call.keywords for name, _ in parameters) or any(
+        len(call.args) > position for _, position in parameters
     )
 
 
