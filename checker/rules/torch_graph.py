@@ -73,6 +73,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
         return
     yield from _flagged_off_calls(index, fx)
+    yield from _phase_loops(index, fx)
+    yield from _epoch_evaluations(index, fx)
     yield from _frozen_teacher_calls(index, fx)
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
@@ -1083,6 +1085,252 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                 )
 
 
+def _loops_around_steps(fx) -> list:
+    """The `for`/`while` loops that hold a training-step loop (or are one), each once, outer first: the only
+    loops the phase and epoch passes below look at (most loops of a module hold no step)."""
+
+    def make() -> list:
+        found: dict[int, ast.AST] = {}
+        for loop in fx.step_loops:
+            for up in [loop, *fx.ancestors(loop)]:
+                if isinstance(up, ast.For | ast.While):
+                    found.setdefault(id(up), up)
+        return sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))
+
+    return fx.loop_cache("loops_around_steps", None, make)
+
+
+# the nodes a list of phases may be written with (`["train", "valid"] + (["test"] if args.test else [])`)
+_PHASE_LIST_NODES = (
+    ast.List,
+    ast.Tuple,
+    ast.BinOp,
+    ast.IfExp,
+    ast.Constant,
+    ast.Attribute,
+    ast.Name,
+    ast.expr_context,
+    ast.operator,
+)
+
+
+def _phase_names(loop, index: ModuleIndex) -> list[str]:
+    """The strings a loop over the run's phases goes through: `for split in ["train", "valid"]:`, or over a
+    name the def binds to such a list (`splits = ["train", "valid"] + (["test"] if args.test else [])`).
+    Empty for any other loop."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return []
+    source = loop.iter
+    if isinstance(source, ast.Name):
+        function = index.loop_function.get(id(loop))
+        values = [
+            node.value
+            for node in iter_walk(function or index.tree)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == source.id for t in node.targets)
+        ]
+        if len(values) != 1:
+            return []
+        source = values[0]
+    lists = [n for n in ast.walk(source) if isinstance(n, ast.List | ast.Tuple)]
+    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in ast.walk(source)):
+        return []
+    strings = [
+        e.value for n in lists for e in n.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+    ]
+    return strings if len(strings) == sum(len(n.elts) for n in lists) else []
+
+
+def _tests_own_variable(loop, index: ModuleIndex) -> bool:
+    """A `for name in ...:` loop with an `if` inside that compares `name` (`if split == "train":`)."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return False
+    var = loop.target.id
+    return any(
+        isinstance(n, ast.If)
+        and isinstance(n.test, ast.Compare)
+        and isinstance(n.test.left, ast.Name)
+        and n.test.left.id == var
+        for n in loop_nodes(index, loop)
+    )
+
+
+def _phase_runs(branch: ast.If, node: ast.AST, var: str, phase: str) -> bool | None:
+    """Whether the `if` lets `node` run in this phase: `if split == "train":` (True for "train" in its
+    body), `if phase != "val":`, `if split in ("train", "trainval"):`, with the `else:` the other way;
+    None for a test on anything else."""
+    test = branch.test
+    if not (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == var
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn)
+    ):
+        return None
+    right = test.comparators[0]
+    elements = right.elts if isinstance(right, ast.List | ast.Tuple | ast.Set) else [right]
+    if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in elements):
+        return None
+    holds = phase in {e.value for e in elements}
+    if isinstance(test.ops[0], ast.NotEq | ast.NotIn):
+        holds = not holds
+    in_else = bool(branch.orelse) and node.lineno >= branch.orelse[0].lineno
+    return holds != in_else
+
+
+def _phase_loops(index: ModuleIndex, fx):
+    """(torch-fix66) PP503 at the forward of a loop body shared by training and evaluation through a loop
+    over the phases: `for split in ["train", "valid"]:` around the batch loop, the backward and the
+    optimizer step under `if split == "train":`, the forward outside it and outside no_grad (Sentence-VAE on
+    hold-out 19). In the phases that skip the step, autograd records every batch's activations for nothing.
+    Silent when the phase loop switches grad itself (`with torch.set_grad_enabled(phase == "train"):`, the
+    PyTorch tutorial's shape, or any no_grad inside it) or when no phase skips the step."""
+    for outer in _loops_around_steps(fx):
+        if not _tests_own_variable(outer, index):
+            continue  # (asked first: naming the phases may read the whole def)
+        phases = _phase_names(outer, index)
+        if len(phases) < 2:
+            continue
+        var = outer.target.id
+        nodes = list(loop_nodes(index, outer))
+        if any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in nodes) or any(
+            isinstance(n, ast.Call) and (index.resolver.call_name(n) or "").endswith("set_grad_enabled")
+            for n in nodes
+        ):
+            continue
+        steps = [n for n in nodes if isinstance(n, ast.Call) and is_step_call(n)]
+        if not steps:
+            continue
+        skipping = [
+            phase
+            for phase in phases
+            if all(
+                any(
+                    _phase_runs(up, step, var, phase) is False
+                    for up in fx.ancestors(step, outer)
+                    if isinstance(up, ast.If)
+                )
+                for step in steps
+            )
+        ]
+        if not skipping or len(skipping) == len(phases):
+            continue
+        inner = [n for stmt in outer.body for n in ast.walk(stmt) if isinstance(n, ast.For | ast.While)]
+        inner = [loop for loop in inner if any(_inside(step, loop, fx) for step in steps)]
+        if not inner:
+            continue
+        loop = inner[0]
+        site = next(
+            (
+                s
+                for s in index.loop_calls.get(id(loop), [])
+                if s.loops
+                and s.loops[-1] is loop
+                and (is_model_name(model_called(s.node)) or model_called(s.node) in fx.models)
+                and not fx.without_grad(s.node)
+                and not any(
+                    _phase_runs(up, s.node, var, skipping[0]) is False
+                    for up in fx.ancestors(s.node, outer)
+                    if isinstance(up, ast.If)
+                )
+            ),
+            None,
+        )
+        if site is None or uses_input_gradients(index.loop_function.get(id(outer)), index):
+            continue
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{model_called(site.node)}` runs in the loop at line {loop.lineno} for the `{skipping[0]}` "
+            f"pass of the loop over `{ast.unparse(outer.iter)}` at line {outer.lineno}, which skips the "
+            "backward, without torch.no_grad(): autograd records every activation; wrap the body in "
+            f"`with torch.set_grad_enabled({var} == {phases[0]!r}):`",
+        )
+
+
+def _epoch_evaluations(index: ModuleIndex, fx):
+    """(torch-fix66) PP503 at a forward that an outer loop (over epochs) runs once per pass after its
+    training loop, on a model it put in eval mode, outside no_grad and outside any batch loop of its own:
+    EEG-Conformer's `self.model.eval()` then `Tok, Cls = self.model(test_data)` over the whole test set every
+    epoch (hold-out 19, three trainers). Autograd keeps the activations of the whole held-out set. Not when
+    anything after it steps, takes gradients or puts the model back in training mode before the next pass."""
+    step_ids = {id(loop) for loop in fx.step_loops}
+    models = fx.models
+    for outer in _loops_around_steps(fx):
+        if id(outer) in step_ids:
+            continue
+        holding = [
+            i
+            for i, stmt in enumerate(outer.body)
+            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in ast.walk(stmt))
+        ]
+        if not holding:
+            continue
+        after = outer.body[holding[-1] + 1 :]
+        later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        if any(
+            is_step_call(n)
+            or method_name(n) == "train"
+            or attacks(n)
+            or index.resolver.call_name(n) in GRAD_CALLS
+            for n in later
+        ):
+            continue
+        evaluated: set[str] = set()
+        for call in sorted(_calls_outside_loops(after), key=lambda n: (n.lineno, n.col_offset)):
+            if _is_eval_call(call) and not call.args:
+                evaluated.add(base_name(call.func.value))
+                continue
+            receiver = model_called(call)
+            if receiver not in evaluated or not (receiver in models or is_model_name(receiver)):
+                continue
+            if fx.without_grad(call) or uses_input_gradients(index.loop_function.get(id(outer)), index):
+                break
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` once per pass of the loop at line {outer.lineno}, "
+                "after its training loop, without torch.no_grad(): autograd records the activations of "
+                "everything it is given; wrap it in `with torch.no_grad():`",
+            )
+            break
+
+
+# statements and expressions that run their body a number of times or in a scope of their own
+_OWN_SCOPES = (
+    ast.For,
+    ast.While,
+    ast.AsyncFor,
+    *FUNCTION_TYPES,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def _calls_outside_loops(statements) -> list[ast.Call]:
+    """The calls of these statements that no loop, comprehension or def among them holds."""
+    found, todo = [], list(statements)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _OWN_SCOPES):
+            continue
+        if isinstance(node, ast.Call):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _inside(node: ast.AST, loop, fx) -> bool:
+    return any(up is loop for up in fx.ancestors(node))
+
+
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
     """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
     no_grad, in a loop that needs no gradients."""
@@ -1512,6 +1760,20 @@ def check_retain_graph(index: ModuleIndex):
         root = _graph_root(call, index)
         if not isinstance(root, ast.Name) or root.id not in _assigned_in(index, loop):
             continue  # the graph comes from before the loop: each iteration needs it again
+        if _runs_once(loop):
+            continue
+        if root.id in names_in(loop.target):
+            if _gradients_read_per_pass(index, loop):
+                continue  # per-sample gradients through one forward's graph: it must be kept
+            yield RawFinding(
+                "PP511",
+                call.lineno,
+                call.col_offset,
+                f"backward(retain_graph=True) for each element of `{ast.unparse(loop.iter)}` in the loop at line "
+                f"{loop.lineno}: the gradients only add up, and the last backward keeps the graph too; "
+                f"backpropagate their sum once (`sum({ast.unparse(loop.iter)}).backward()`)",
+            )
+            continue
         state = carried_graph(index, loop)
         if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
             message = (
@@ -1525,6 +1787,25 @@ def check_retain_graph(index: ModuleIndex):
                 "the same graph: every step's graph and saved activations stay in memory; drop retain_graph"
             )
         yield RawFinding("PP511", call.lineno, call.col_offset, message)
+
+
+def _gradients_read_per_pass(index: ModuleIndex, loop) -> bool:
+    """(torch-fix66) The loop reads or clears the gradients in each pass (`p.grad`, `zero_grad()`): each
+    backward's gradients are used on their own (per-sample importance scores through one forward's graph,
+    Torch-Pruning on hold-out 12, 2 read wrong), so the graph must be kept for the next element. Without
+    that, the elements' gradients only add up (DurIAN's `for loss in losses: loss.backward(retain_graph=True)`,
+    hold-out 19, read right): one backward of their sum does it."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "grad")
+        or (isinstance(n, ast.Call) and method_name(n) == "zero_grad")
+        for n in loop_nodes(index, loop)
+    )
+
+
+def _runs_once(loop) -> bool:
+    """(torch-fix66) A loop whose body ends in an unconditional `break` (one batch for a Grad-CAM map,
+    hold-out 8, read wrong): no step's graph is kept into a next one."""
+    return bool(loop.body) and isinstance(loop.body[-1], ast.Break)
 
 
 def _assigned_in(index: ModuleIndex, loop) -> set[str]:

@@ -20,7 +20,7 @@ def train_model(model, dataset_cls, num_epochs=100, lr=1e-3):
                 inputs = inputs.to(device, non_blocking=True)
                 labels = labels.to(device, non_blocking=True)
                 optimizer.zero_grad()
-                loss = criterion(model(inputs), labels)
+                loss = criterion(model(inputs), labels)  # expect: PP503
                 if phase == "train":
                     loss.backward()
                     optimizer.step()
