@@ -48,7 +48,7 @@ class Decoder(nn.Module):
                     yseq = torch.ones(1, 1 + ys.size(1)).type_as(encoder_outputs)  # expect: PP506 low
                     new = {"yseq": yseq.long()}
                     new["yseq"][:, : ys.size(1)] = ys
-                    new["yseq"][:, ys.size(1)] = int(ids[j])  # expect: PP509 high
+                    new["yseq"][:, ys.size(1)] = int(ids[j])  # expect: PP509 medium
                     kept.append(new)
             hyps = kept[:beam]
         return hyps

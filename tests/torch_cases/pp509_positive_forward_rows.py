@@ -32,7 +32,7 @@ class SimOTALoss(nn.Module):
         dynamic_ks = torch.clamp(top_k.sum(1).int(), min=1)
         matching = torch.zeros_like(costs)
         for gt_idx in range(num_gt):
-            k = dynamic_ks[gt_idx].item()  # expect: PP509 high
+            k = dynamic_ks[gt_idx].item()  # expect: PP509 medium
             _, pos_idx = torch.topk(costs[gt_idx], k=k, largest=False)
             matching[gt_idx][pos_idx] = 1.0
         return matching

@@ -29,7 +29,7 @@ class Referring(nn.Module):
         cand_ixs = torch.argsort(scores, dim=-1, descending=True)
         for i in range(len(num_bbs)):
             if np.random.uniform(0, 1, 1) < self.hard_ratio:
-                for ix in cand_ixs[i].tolist():  # expect: PP509 high
+                for ix in cand_ixs[i].tolist():  # expect: PP509 medium
                     if ix != targets[i]:
                         neg_ix.append(ix)
                         break

@@ -38,5 +38,5 @@ def dump_scores(model, loader, device, lines):
         videos = videos.to(device)
         output = model(videos)
         for i in range(output.size(0)):
-            lines.append(f"{ids[i]} {output.data[i].cpu().numpy().tolist()}")  # expect: PP509 high
+            lines.append(f"{ids[i]} {output.data[i].cpu().numpy().tolist()}")  # expect: PP509 medium
     return lines

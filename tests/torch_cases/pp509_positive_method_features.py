@@ -25,6 +25,6 @@ class IDLoss(nn.Module):
         loss, logs = 0, []
         for i in range(n_samples):
             diff_target = y_hat_feats[i].dot(y_feats[i])
-            logs.append({"diff_target": float(diff_target)})  # expect: PP509 high
+            logs.append({"diff_target": float(diff_target)})  # expect: PP509 medium
             loss += 1 - diff_target
         return loss / n_samples, logs

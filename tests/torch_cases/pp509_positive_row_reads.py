@@ -18,7 +18,7 @@ def rank_triples(model, test_batches, device):
             target = positive[:, 2]
             batch_size = positive.size(0)
             for i in range(batch_size):
-                ranking = (argsort[i, :] == target[i]).nonzero()  # expect: PP509 high
+                ranking = (argsort[i, :] == target[i]).nonzero()  # expect: PP509 medium
                 ranking = 1 + ranking.item()
                 logs.append({"MRR": 1.0 / ranking, "HITS@10": 1.0 if ranking <= 10 else 0.0})
     return logs
@@ -32,7 +32,7 @@ def filtered_scores(model, batches, known, use_cuda):
             e1, e2 = e1.cuda(), e2.cuda()
         predictions = model.forward(e1)
         for j in range(batch.shape[0]):
-            value = predictions[j, e2[j]].item()  # expect: PP509 high
+            value = predictions[j, e2[j]].item()  # expect: PP509 medium
             predictions[j, known[j]] = 0.0
             predictions[j, e2[j]] = value
 
@@ -49,7 +49,7 @@ class Matcher(nn.Module):
         weights = F.softmax(text_feat @ image_feat.t(), dim=1)
         negatives = []
         for b in range(image_embeds.size(0)):
-            neg_idx = torch.multinomial(weights[b], 1).item()  # expect: PP509 high
+            neg_idx = torch.multinomial(weights[b], 1).item()  # expect: PP509 medium
             negatives.append(image_embeds[neg_idx])
         return torch.stack(negatives, dim=0)
 
@@ -60,7 +60,7 @@ def train(model, loader, optimizer, device, segment):
         mels, mel_lengths = batch
         pieces = []
         for k in range(len(mel_lengths)):
-            length = int(mel_lengths[k].item())  # expect: PP509 high
+            length = int(mel_lengths[k].item())  # expect: PP509 medium
             start = np.random.randint(0, length - segment)
             pieces.append(mels[k, :, start : start + segment])
         loss = model(torch.stack(pieces)).mean()
@@ -76,7 +76,7 @@ def video_ranks(net, loader, num_classes):
             num_vids = data.size(0)
             output = net(data.view(-1, 3, 32, 32).cuda())
             for vid in output.view(num_vids, -1, num_classes):
-                predictions.append(vid.argmax(1).to("cpu").numpy())  # expect: PP509 high
+                predictions.append(vid.argmax(1).to("cpu").numpy())  # expect: PP509 medium
     return predictions
 
 
@@ -85,7 +85,7 @@ def decode_batches(model, loader, vocab):
     for x in loader:
         ids = model(x).argmax(-1)
         for j in range(len(ids)):
-            token = ids[j].item()  # expect: PP509 high
+            token = ids[j].item()  # expect: PP509 medium
             words.append(vocab[token])
     return words
 
@@ -104,7 +104,7 @@ class Prompted(nn.Module):
             pred_ids = torch.argsort(logits, dim=2, descending=True)
             hits = 0
             for i in range(bz):
-                pred_seq = pred_ids[i, labels[i, 0]].tolist()  # expect: PP509 high
+                pred_seq = pred_ids[i, labels[i, 0]].tolist()  # expect: PP509 medium
                 first = next(p for p in pred_seq if p in self.vocab_ids)
                 hits += int(first == labels[i, 1])
             return hits
