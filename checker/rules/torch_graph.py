@@ -1365,6 +1365,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
                 continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
+        if receiver in fx.loop_cache("no_grad_wrappers", None, lambda: _no_grad_wrappers(fx)):
+            continue  # `model = TorchModel(model)`, whose `__call__` opens no_grad itself
         mode = _mode_at(modes, receiver, call.lineno)
         if (mode == "train" or (mode is None and not named)) and _eval_pass_source(site, fx) is None:
             continue
@@ -1379,6 +1381,31 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         reported.add(id(loop))
         yield site, receiver, mode
+
+
+def _no_grad_wrappers(fx) -> set[str]:
+    """(torch-fix69) Names the module binds to an instance of a class of its own (`model = TorchModel(model,
+    use_cuda)`) whose `__call__` runs its work under no_grad (a `with torch.no_grad():` in it, or the
+    decorator): calling the instance records no graph, whatever loop calls it. protein-sequence-embedding's
+    `TorchModel` scorer, hold-out 20: 2 read wrong."""
+    index = fx.index
+    classes = {
+        index.function_class[id(f)]
+        for f in index.functions
+        if isinstance(f, FUNCTION_TYPES)
+        and f.name == "__call__"
+        and id(f) in index.function_class
+        and (any(fx.disables_grad(d) for d in f.decorator_list) or fx.no_grad_ranges(f))
+    }
+    if not classes:
+        return set()
+    return {
+        target.id
+        for node in index.call_assignments
+        if isinstance(node.value.func, ast.Name) and node.value.func.id in classes
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def _builds_model(call: ast.Call, fx) -> bool:
