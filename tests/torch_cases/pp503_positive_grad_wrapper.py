@@ -20,7 +20,7 @@ class PairScorer:
 def score_pairs(model, x0, x1, batch_size=100):
     scores = []
     for i in range(0, len(x0), batch_size):
-        scores.append(model(x0[i : i + batch_size], x1[i : i + batch_size]))  # expect: PP503
+        scores.append(model(x0[i : i + batch_size], x1[i : i + batch_size]))  # expect: PP503 high
     return np.concatenate(scores, 0)
 
 
@@ -31,4 +31,4 @@ def main(path, pairs, use_cuda):
         model.cuda()
     model = PairScorer(model, use_cuda)
     for x0, x1 in pairs:
-        print(score_pairs(model, x0, x1).mean())  # expect: PP503
+        print(score_pairs(model, x0, x1).mean())  # expect: PP503 high
