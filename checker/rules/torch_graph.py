@@ -1501,7 +1501,8 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
     if not isinstance(call.func, ast.Name) or call.func.id in models:
         return False  # (`encoder(x, encoder_hidden)`: the model itself, given its state)
     if not any(
-        isinstance(a, ast.Name) and (a.id in models or call.func.id.endswith(f"_{a.id}")) for a in call.args
+        (arg := _argument_name(a)) is not None and (arg in models or call.func.id.endswith(f"_{arg}"))
+        for a in call.args
     ):
         return False  # (a model the module knows, or the one the def's name says it applies: `apply_model`)
     if not isinstance(helper, FUNCTION_TYPES):
@@ -1510,6 +1511,17 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
         isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
         for node in iter_walk(helper)
     )
+
+
+def _argument_name(arg: ast.AST) -> str | None:
+    """`model` for `model`, and (torch-fix69) `biencoder` for `self.biencoder`: DPR's validation hands its
+    model to `_do_biencoder_fwd_pass(self.biencoder, ...)`, which runs it under no_grad when not training
+    (hold-out 14)."""
+    if isinstance(arg, ast.Name):
+        return arg.id
+    if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self":
+        return arg.attr
+    return None
 
 
 def _callers_switch_grad_off(function, fx, depth: int = 3) -> bool:
