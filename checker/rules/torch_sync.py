@@ -1229,9 +1229,18 @@ def _text_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> lis
         if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
             continue
         stmt = fx.statement_in(node, loop)
-        if isinstance(stmt, ast.Assign) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
+        if (isinstance(stmt, ast.Assign) or _appended_text(stmt, node)) and all(
+            stmt is not s for s, _, _, _ in [*found, *reads]
+        ):
             reads.append((stmt, node, how, ""))
     return reads
+
+
+def _appended_text(stmt, node) -> bool:
+    """`D_logs += 'errD%d: %.2f ' % (i, errD)`: the formatted text itself appended to a log string that is
+    printed later (hold-out 20: ControlGAN's trainer, every discriminator's loss and the KL term on every
+    step), the same read as a text bound by `=`."""
+    return isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and stmt.value is node
 
 
 def _plain_values(node: ast.BinOp | ast.JoinedStr) -> ast.AST:
