@@ -33,7 +33,7 @@ class Trainer:
 
     def _update_losses(self, cur_losses):
         if "loss_sup" in cur_losses.keys():  # noqa: SIM118
-            self.loss_sup.update(cur_losses["loss_sup"].mean().item())
+            self.loss_sup.update(cur_losses["loss_sup"].mean().item())  # expect: PP501
         if "loss_unsup" in cur_losses:
             self.loss_unsup.update(cur_losses["loss_unsup"].mean().item())
 
