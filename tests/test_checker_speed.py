@@ -132,3 +132,39 @@ def test_a_pool_gives_what_one_process_gives(tmp_path):
     two = check_paths([str(tmp_path)], jobs=2)
     assert one == two
     assert one[1] and {f.rule for f in one[0]} >= {"PP501", "PP505", "PP506"}
+
+
+_TWO_LOOPS = """
+import torch
+from utils import to_scalar
+
+
+def train(model, loader, optimizer, epochs):
+    model = model.cuda()
+    for epoch in range(epochs):
+        for x, y in loader:
+            loss = model(x.cuda(), y.cuda())
+            loss.backward()
+            optimizer.step()
+            total = to_scalar(loss)
+    for x, y in loader:
+        loss = model(x.cuda(), y.cuda())
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_the_reader_pass_judges_only_the_loops_that_call_a_reader(monkeypatch):
+    """torch-fix67: `check_host_sync(readers=...)` (reads' `_reader_loops`) skips the training loops that call
+    none of the readers, which only the module's own pass can report, and still reports the one that does."""
+    from checker.rules import torch_sync
+
+    judged = []
+    logic = torch_sync._logic_reads_host
+    monkeypatch.setattr(
+        torch_sync, "_logic_reads_host", lambda loop, index: judged.append(loop.lineno) or logic(loop, index)
+    )
+    index = parse_index(_TWO_LOOPS)
+    found = list(torch_sync.check_host_sync(index, readers=frozenset({"to_scalar"})))
+    assert [f.line for f in found] == [13]
+    assert 14 not in judged and 9 in judged

@@ -132,3 +132,17 @@ def test_one_movers_table_per_project_run():
     assert project_movers(dict(texts)) is table
     assert table.names == {"as_gpu"}
     assert project_movers({**texts, "/p/gpu.py": helper + "\n"}) is not table
+
+
+def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
+    """(torch-fix67) A method the training loop calls every step reads each loss of the step's dict under a
+    test that the dict holds that key (`if "loss_sup" in cur_losses.keys():`, CCT's `_update_losses`): reported
+    in the method at medium; the clean twin (a test of another key, or of another container) stays silent."""
+    root = Path(shutil.copytree(PROJECTS / "key_tested", tmp_path / "key_tested"))
+    findings, _, _ = check_paths([str(root)])
+    reads = [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501"]
+    assert reads == [("trainer.py", 36, "medium")]
+    assert "(and 1 more reads)" in next(f.message for f in findings if f.rule == "PP501")
+    clean = Path(shutil.copytree(PROJECTS / "key_tested_clean", tmp_path / "key_tested_clean"))
+    findings, _, _ = check_paths([str(clean)])
+    assert [f for f in findings if f.rule == "PP501"] == []

