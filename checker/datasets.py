@@ -84,6 +84,8 @@ _APPLIED = {
     "prefetch_to_device": "prefetch",
     "copy_to_device": "prefetch",
     "map_and_batch": "map_and_batch",
+    "batch_and_drop_remainder": "batch",  # tf.contrib.data (TF 1.x; CycleGAN, tf-fix34)
+    "padded_batch_and_drop_remainder": "padded_batch",
     "shuffle_and_repeat": "shuffle",
     "unbatch": "unbatch",
     "bucket_by_sequence_length": "bucket_by_sequence_length",

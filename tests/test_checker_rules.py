@@ -3320,3 +3320,29 @@ with tf.Session() as sess:
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.rule) for f in findings if f.rule == "PP101"] == [(12, "PP101")]
+
+
+def test_pp203_a_prefetch_on_the_file_names_and_an_applied_batch():
+    """tf-fix34, reading 25's CycleGAN: the only prefetch sits on the file names, before the shuffle and
+    the decode map, and the batch is `apply(batch_and_drop_remainder(n))` (tf.contrib.data). A prefetch
+    counts only after the pipeline's last map, batch or interleave, and the applied batch is a batch: the
+    decoded batches the training step waits for are not prefetched. A prefetch at the end has none."""
+    src = """
+import tensorflow as tf
+from tensorflow.contrib.data import batch_and_drop_remainder
+
+def image_processing(filename):
+    image = tf.image.decode_jpeg(tf.read_file(filename), channels=3)
+    return tf.image.resize_images(image, [256, 256]) / 127.5 - 1
+
+class CycleGAN:
+    def build_model(self):
+        train_a = tf.data.Dataset.from_tensor_slices(self.train_a_files)
+        train_a = train_a.prefetch(self.batch_size).shuffle(1000).map(image_processing, num_parallel_calls=8).apply(batch_and_drop_remainder(self.batch_size)).repeat()
+        self.domain_a = train_a.make_one_shot_iterator().get_next()
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [12]
+    fixed = src.replace(".repeat()", ".repeat().prefetch(1)")
+    assert sure(fixed, "PP203") == []
+    batched = src.replace(".apply(batch_and_drop_remainder(self.batch_size))", ".batch(self.batch_size)")
+    assert [line for line, _ in sure(batched, "PP203")] == [12]

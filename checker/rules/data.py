@@ -1852,7 +1852,7 @@ def check_missing_prefetch(index: ModuleIndex):
     paths = _paths_to(consumed)
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if "prefetch" in kinds:
+        if _prefetched_at_end(kinds):
             continue
         if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
@@ -1888,6 +1888,20 @@ def check_missing_prefetch(index: ModuleIndex):
                 yield finding
 
 
+# Steps that make the elements a training step waits for: a prefetch before them does not overlap them.
+_PRODUCING_KINDS = frozenset(
+    {"map", "batch", "padded_batch", "ragged_batch", "map_and_batch", "interleave", "parallel_interleave", "flat_map"}
+)
+
+
+def _prefetched_at_end(kinds: list[str]) -> bool:
+    """A prefetch follows the pipeline's last map, batch or interleave. One before them (`files.prefetch(n)
+    .shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers names, not the decoded
+    batches the training step waits for."""
+    last = max((at for at, kind in enumerate(kinds) if kind == "prefetch"), default=-1)
+    return last >= 0 and not any(kind in _PRODUCING_KINDS for kind in kinds[last + 1 :])
+
+
 def _dropped_prefetch_note(chain, flow) -> str:
     """Names the `ds.prefetch(n)` statement that was meant to end this pipeline: its result is thrown
     away, as datasets are immutable (tf-fix24)."""
@@ -1908,7 +1922,7 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
     inner = _step_functions(index)
     for steps, at, how, source, function in untraced_pipelines(index, traced):
         kinds = [s.kind for s in steps]
-        if "prefetch" in kinds or not ({"batch", "padded_batch"} & set(kinds)):
+        if _prefetched_at_end(kinds) or not ({"batch", "padded_batch"} & set(kinds)):
             continue
         if function.name in inner:
             continue  # `flat_map(batch_window)`, `group_by_window(key, reduce_fn, n)`: batches inside a step
