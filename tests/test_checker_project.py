@@ -342,5 +342,5 @@ def test_tensorflow_known_only_through_a_star_import_is_checked(tmp_path):
     the star's TensorFlow (the guess resolve.py makes for torch and nn): the serial decode map and the
     missing prefetch of the fitted pipeline are found. With a parallel map and a prefetch, nothing."""
     found = {(f.rule, f.line) for f in check_paths([str(copied(tmp_path, "starred"))])[0]}
-    assert found == {("PP202", 19), ("PP203", 19)}
+    assert found == {("PP202", 20), ("PP203", 20)}
     assert check_paths([str(copied(tmp_path, "starred_ok"))])[0] == []

@@ -1890,7 +1890,16 @@ def check_missing_prefetch(index: ModuleIndex):
 
 # Steps that make the elements a training step waits for: a prefetch before them does not overlap them.
 _PRODUCING_KINDS = frozenset(
-    {"map", "batch", "padded_batch", "ragged_batch", "map_and_batch", "interleave", "parallel_interleave", "flat_map"}
+    {
+        "map",
+        "batch",
+        "padded_batch",
+        "ragged_batch",
+        "map_and_batch",
+        "interleave",
+        "parallel_interleave",
+        "flat_map",
+    }
 )
 
 
