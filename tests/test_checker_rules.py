@@ -3346,3 +3346,26 @@ class CycleGAN:
     assert sure(fixed, "PP203") == []
     batched = src.replace(".apply(batch_and_drop_remainder(self.batch_size))", ".batch(self.batch_size)")
     assert [line for line, _ in sure(batched, "PP203")] == [12]
+
+
+def test_pp101_a_summary_op_built_once_per_tag_in_a_loop():
+    """tf-fix34, reading 25's summary logger: in the loop over the tags, the placeholder and the summary op
+    are built only when the tag is not yet in `self.summary_ops`, and stored under it: once per tag, then
+    reused. Read wrong four times at `low`; silent now. The same ops built on every pass are reported."""
+    src = """
+import tensorflow as tf
+
+class Logger:
+    def summarize(self, step, summaries_dict):
+        summary_list = []
+        for tag, value in summaries_dict.items():
+            if tag not in self.summary_ops:
+                self.summary_placeholders[tag] = tf.placeholder("float32", value.shape, name=tag)
+                self.summary_ops[tag] = tf.summary.scalar(tag, self.summary_placeholders[tag])
+            summary_list.append(self.sess.run(self.summary_ops[tag], {self.summary_placeholders[tag]: value}))
+        for summary in summary_list:
+            self.writer.add_summary(summary, step)
+"""
+    assert sure(src, "PP101") == []
+    uncached = src.replace("if tag not in self.summary_ops:", "if True:")
+    assert [line for line, _ in sure(uncached, "PP101")] == [9, 10]
