@@ -3369,3 +3369,20 @@ class Logger:
     assert sure(src, "PP101") == []
     uncached = src.replace("if tag not in self.summary_ops:", "if True:")
     assert [line for line, _ in sure(uncached, "PP101")] == [9, 10]
+
+
+def test_pp203_a_validation_set_read_one_batch_per_epoch():
+    """tf-fix34, reading 25's BERT fine-tuning: the validation pipeline goes to fit with `validation_steps=1`,
+    one batch per epoch next to hundreds of training steps; PP203 on it was read wrong twice. It is no
+    longer a consumed pipeline; read for 50 steps per epoch it still is."""
+    src = """
+import tensorflow as tf
+
+def train(model, parse, batch_size, steps):
+    trainset = tf.data.TFRecordDataset("train.tfrecord").map(parse).repeat().batch(batch_size)
+    validateset = tf.data.TFRecordDataset("dev.tfrecord").map(parse).repeat().batch(batch_size)
+    model.fit(trainset, validation_data=validateset, validation_steps=1, epochs=100, steps_per_epoch=steps)
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [5]
+    longer = src.replace("validation_steps=1", "validation_steps=50")
+    assert [line for line, _ in sure(longer, "PP203")] == [5, 6]
