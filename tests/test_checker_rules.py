@@ -3386,3 +3386,63 @@ def train(model, parse, batch_size, steps):
     assert [line for line, _ in sure(src, "PP203")] == [5]
     longer = src.replace("validation_steps=1", "validation_steps=50")
     assert [line for line, _ in sure(longer, "PP203")] == [5, 6]
+
+
+def test_pp301_per_call_predictors_one_helper_or_one_wrapper_away():
+    """tf-fix34, reading 25's caption feature extractor and patch classifier. `encode_image` predicts what
+    `preprocess_image` returns, and that helper adds the batch axis; a loop over the images calls
+    `encode_image`. And a one-line wrapper of a per-patch predictor is submitted to a thread pool and
+    awaited at once, once per patch. Both are per-call predictors run once per iteration: PP301 `low` at
+    the loop's call. A helper that returns the whole folder as one batch, or submissions collected before
+    any is awaited, have none."""
+    helper = """
+import os
+import numpy as np
+from keras.applications.inception_v3 import InceptionV3, preprocess_input
+from keras.preprocessing import image
+
+model = InceptionV3(weights="imagenet")
+
+def preprocess_image(path):
+    img = image.img_to_array(image.load_img(path, target_size=(299, 299)))
+    img = np.expand_dims(img, axis=0)
+    return preprocess_input(img)
+
+def encode_image(path):
+    img = preprocess_image(path)
+    return model.predict(img)
+
+features = {}
+for name in os.listdir("images"):
+    features[name] = encode_image(os.path.join("images", name))
+"""
+    assert sure(helper, "PP301") == [(20, "low")]
+    whole = helper.replace("img = np.expand_dims(img, axis=0)", "img = np.stack([img] * 8)")
+    assert sure(whole, "PP301") == []
+    wrapped = """
+from concurrent.futures import ThreadPoolExecutor
+import cv2
+from keras.models import load_model
+
+model = load_model("model.h5")
+executor = ThreadPoolExecutor(max_workers=4)
+
+def predict_single_patch(patch, label):
+    x = cv2.resize(patch, (224, 224)).reshape(1, 224, 224, 3)
+    return model.predict(x), label
+
+def threaded_prediction(patch, label):
+    return predict_single_patch(patch, label)
+
+def predict_single_img(patches, label):
+    results = []
+    for patch in patches:
+        results.append(executor.submit(threaded_prediction, patch, label).result())
+    return results
+"""
+    assert sure(wrapped, "PP301") == [(19, "low")]
+    collected = wrapped.replace(
+        "results.append(executor.submit(threaded_prediction, patch, label).result())",
+        "results.append(executor.submit(threaded_prediction, patch, label))",
+    )
+    assert sure(collected, "PP301") == []
