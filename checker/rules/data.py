@@ -1894,12 +1894,16 @@ _COSTLY_KINDS = frozenset({"map", "map_and_batch", "interleave", "parallel_inter
 
 
 def _prefetched_at_end(kinds: list[str]) -> bool:
-    """A prefetch follows the pipeline's last map or interleave. One before them (`files.prefetch(n)
-    .shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers names, not the decoded
-    elements the training step waits for. (A prefetch after each map with only a `padded_batch` after the
-    last, as the NMT tutorial's iterator has, still counts: the costly work is overlapped.)"""
-    last = max((at for at, kind in enumerate(kinds) if kind == "prefetch"), default=-1)
-    return last >= 0 and not any(kind in _COSTLY_KINDS for kind in kinds[last + 1 :])
+    """The pipeline prefetches after some of its costly work: a prefetch before every map and interleave
+    (`files.prefetch(n).shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers raw
+    inputs, not the decoded elements the training step waits for. A prefetch after the decoding map
+    still counts when a light map follows it (MoCo's per-batch `map(shuffle_BN)` after its prefetch), and
+    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator)."""
+    prefetches = [at for at, kind in enumerate(kinds) if kind == "prefetch"]
+    if not prefetches:
+        return False
+    costly = [at for at, kind in enumerate(kinds) if kind in _COSTLY_KINDS]
+    return not costly or costly[0] < prefetches[-1] or costly[-1] < prefetches[-1]
 
 
 def _dropped_prefetch_note(chain, flow) -> str:
