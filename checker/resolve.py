@@ -63,10 +63,15 @@ def _star_from_own_module(node: ast.AST) -> bool:
     )
 
 
-def _star_torch(tree: ast.Module) -> dict[str, str]:
-    """`torch` and `nn` as a module that imports `*` from one of its own (which imported torch) uses them:
-    the roots of `torch.zeros(...)`/`nn.Linear(...)` that the module binds nowhere itself. (One walk by a
-    stack of nodes, names and contexts not opened: ast.walk's generators cost three times as much.)"""
+def _star_frameworks(tree: ast.Module, known: dict[str, str]) -> dict[str, str]:
+    """The framework aliases a module that imports `*` from one of its own modules (which imported the
+    framework) uses without binding them: `torch` and `nn` (`torch.zeros(...)`/`nn.Linear(...)`, with
+    `torch` itself among them), and `tf` (`tf.data.Dataset...` after `from model.net import *` whose module
+    did `import tensorflow as tf`, tf-fix34). Names the module's own imports (`known`) bind are kept: `import
+    torch.nn as nn` beside `from utils.utils import *` still leaves `torch` to the star. A guess, as the
+    star's module is not read: a root used and bound nowhere in the module can only come from the star.
+    (One walk by a stack of nodes, names and contexts not opened: ast.walk's generators cost three times
+    as much.)"""
     bound, roots = set(), set()
     stack: list = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -93,8 +98,18 @@ def _star_torch(tree: ast.Module) -> dict[str, str]:
                 extend(v for v in value if isinstance(v, ast.AST))
             elif isinstance(value, ast.AST) and not isinstance(value, _NO_NAMES):
                 push(value)
-    found = {name: IMPLICIT_IMPORTS[name] for name in ("torch", "nn") if name in roots and name not in bound}
-    return found if "torch" in found else {}
+    unbound = roots - bound
+    found = {}
+    if "torch" not in known:
+        torch = {name: IMPLICIT_IMPORTS[name] for name in _STAR_TORCH if name in unbound}
+        found.update(torch if "torch" in torch else {})
+    found.update({name: IMPLICIT_IMPORTS[name] for name in _STAR_TF if name in unbound and name not in known})
+    return found
+
+
+# The aliases a star import of a project module may hand over, by framework.
+_STAR_TORCH = ("torch", "nn")
+_STAR_TF = ("tf",)
 
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
@@ -122,16 +137,15 @@ class Resolver:
                         root = alias.name.split(".")[0]
                         self.names[root] = canonical(root)
             elif _star_from_own_module(node):
-                star = True  # `from modeling.deeplab import *`: may hand over torch and nn
+                star = True  # `from modeling.deeplab import *`: may hand over torch and nn, or tf
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.split(".")[0] not in _TRACKED_ROOTS:
                     continue
                 for alias in node.names:
                     if alias.name != "*":
                         self.names[alias.asname or alias.name] = canonical(f"{node.module}.{alias.name}")
-        if star and "torch" not in self.names:
-            # `import torch.nn as nn` beside `from utils.utils import *` still leaves `torch` to the star
-            for name, target in _star_torch(tree).items():
+        if star and ("torch" not in self.names or "tf" not in self.names):
+            for name, target in _star_frameworks(tree, self.names).items():
                 self.names.setdefault(name, target)
         # Module-level aliases such as `tf = tf.compat.v1` or `Dataset = tf.data.Dataset`, in order.
         for stmt in tree.body:

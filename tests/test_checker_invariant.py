@@ -142,3 +142,24 @@ def init_cache(batch_size, heads, length, size, layers):
     return cache, scale
 """
     assert found(src) == [(7, "low")]
+
+
+def test_a_keras_optimizers_get_updates_is_built_once():
+    """tf-fix34, reading 25's AdamW: `get_updates` builds one update op per parameter when Keras makes the
+    training function, once; `K.sqrt` of the optimizer's constants in its loop is no op run per step. The
+    same op in a method a training loop calls over epochs is still reported."""
+    src = """
+from keras import backend as K
+from keras.optimizers import Optimizer
+
+class AdamW(Optimizer):
+    def get_updates(self, loss, params):
+        grads = self.get_gradients(loss, params)
+        self.updates = [K.update_add(self.iterations, 1)]
+        for p, g in zip(params, grads):
+            w_d = self.weight_decay * K.sqrt(self.batch_size / (self.samples_per_epoch * self.epochs))
+            self.updates.append(K.update(p, p - self.lr * g - w_d * p))
+        return self.updates
+"""
+    assert found(src) == []
+    assert found(src.replace("def get_updates", "def step")) != []

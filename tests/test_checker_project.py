@@ -334,3 +334,13 @@ def test_a_per_sample_method_of_a_module_without_tensorflow_is_found_at_its_loop
     outside a loop has none."""
     assert _found(copied(tmp_path, "segmenter"), "PP301") == [("get_miou.py", 12, "low")]
     assert _found(copied(tmp_path, "segmenter_ok"), "PP301") == []
+
+
+def test_tensorflow_known_only_through_a_star_import_is_checked(tmp_path):
+    """tf-fix34, reading 25's face trainer: train.py gets `tf` only from `from model.facenet import *`, whose
+    module imports TensorFlow, so no TensorFlow rule looked at it. The unbound `tf` root is now read as
+    the star's TensorFlow (the guess resolve.py makes for torch and nn): the serial decode map and the
+    missing prefetch of the fitted pipeline are found. With a parallel map and a prefetch, nothing."""
+    found = {(f.rule, f.line) for f in check_paths([str(copied(tmp_path, "starred"))])[0]}
+    assert found == {("PP202", 20), ("PP203", 20)}
+    assert check_paths([str(copied(tmp_path, "starred_ok"))])[0] == []

@@ -3320,3 +3320,129 @@ with tf.Session() as sess:
 """
     findings, _ = check_source(textwrap.dedent(src), "t.py")
     assert [(f.line, f.rule) for f in findings if f.rule == "PP101"] == [(12, "PP101")]
+
+
+def test_pp203_a_prefetch_on_the_file_names_and_an_applied_batch():
+    """tf-fix34, reading 25's CycleGAN: the only prefetch sits on the file names, before the shuffle and
+    the decode map, and the batch is `apply(batch_and_drop_remainder(n))` (tf.contrib.data). A prefetch
+    counts only after the pipeline's last map, batch or interleave, and the applied batch is a batch: the
+    decoded batches the training step waits for are not prefetched. A prefetch at the end has none."""
+    src = """
+import tensorflow as tf
+from tensorflow.contrib.data import batch_and_drop_remainder
+
+def image_processing(filename):
+    image = tf.image.decode_jpeg(tf.read_file(filename), channels=3)
+    return tf.image.resize_images(image, [256, 256]) / 127.5 - 1
+
+class CycleGAN:
+    def build_model(self):
+        train_a = tf.data.Dataset.from_tensor_slices(self.train_a_files)
+        train_a = train_a.prefetch(self.batch_size).shuffle(1000).map(image_processing, num_parallel_calls=8).apply(batch_and_drop_remainder(self.batch_size)).repeat()
+        self.domain_a = train_a.make_one_shot_iterator().get_next()
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [12]
+    fixed = src.replace(".repeat()", ".repeat().prefetch(1)")
+    assert sure(fixed, "PP203") == []
+    batched = src.replace(".apply(batch_and_drop_remainder(self.batch_size))", ".batch(self.batch_size)")
+    assert [line for line, _ in sure(batched, "PP203")] == [12]
+
+
+def test_pp101_a_summary_op_built_once_per_tag_in_a_loop():
+    """tf-fix34, reading 25's summary logger: in the loop over the tags, the placeholder and the summary op
+    are built only when the tag is not yet in `self.summary_ops`, and stored under it: once per tag, then
+    reused. Read wrong four times at `low`; silent now. The same ops built on every pass are reported."""
+    src = """
+import tensorflow as tf
+
+class Logger:
+    def summarize(self, step, summaries_dict):
+        summary_list = []
+        for tag, value in summaries_dict.items():
+            if tag not in self.summary_ops:
+                self.summary_placeholders[tag] = tf.placeholder("float32", value.shape, name=tag)
+                self.summary_ops[tag] = tf.summary.scalar(tag, self.summary_placeholders[tag])
+            summary_list.append(self.sess.run(self.summary_ops[tag], {self.summary_placeholders[tag]: value}))
+        for summary in summary_list:
+            self.writer.add_summary(summary, step)
+"""
+    assert sure(src, "PP101") == []
+    uncached = src.replace("if tag not in self.summary_ops:", "if True:")
+    assert [line for line, _ in sure(uncached, "PP101")] == [9, 10]
+
+
+def test_pp203_a_validation_set_read_one_batch_per_epoch():
+    """tf-fix34, reading 25's BERT fine-tuning: the validation pipeline goes to fit with `validation_steps=1`,
+    one batch per epoch next to hundreds of training steps; PP203 on it was read wrong twice. It is no
+    longer a consumed pipeline; read for 50 steps per epoch it still is."""
+    src = """
+import tensorflow as tf
+
+def train(model, parse, batch_size, steps):
+    trainset = tf.data.TFRecordDataset("train.tfrecord").map(parse).repeat().batch(batch_size)
+    validateset = tf.data.TFRecordDataset("dev.tfrecord").map(parse).repeat().batch(batch_size)
+    model.fit(trainset, validation_data=validateset, validation_steps=1, epochs=100, steps_per_epoch=steps)
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [5]
+    longer = src.replace("validation_steps=1", "validation_steps=50")
+    assert [line for line, _ in sure(longer, "PP203")] == [5, 6]
+
+
+def test_pp301_per_call_predictors_one_helper_or_one_wrapper_away():
+    """tf-fix34, reading 25's caption feature extractor and patch classifier. `encode_image` predicts what
+    `preprocess_image` returns, and that helper adds the batch axis; a loop over the images calls
+    `encode_image`. And a one-line wrapper of a per-patch predictor is submitted to a thread pool and
+    awaited at once, once per patch. Both are per-call predictors run once per iteration: PP301 `low` at
+    the loop's call. A helper that returns the whole folder as one batch, or submissions collected before
+    any is awaited, have none."""
+    helper = """
+import os
+import numpy as np
+from keras.applications.inception_v3 import InceptionV3, preprocess_input
+from keras.preprocessing import image
+
+model = InceptionV3(weights="imagenet")
+
+def preprocess_image(path):
+    img = image.img_to_array(image.load_img(path, target_size=(299, 299)))
+    img = np.expand_dims(img, axis=0)
+    return preprocess_input(img)
+
+def encode_image(path):
+    img = preprocess_image(path)
+    return model.predict(img)
+
+features = {}
+for name in os.listdir("images"):
+    features[name] = encode_image(os.path.join("images", name))
+"""
+    assert sure(helper, "PP301") == [(20, "low")]
+    whole = helper.replace("img = np.expand_dims(img, axis=0)", "img = np.stack([img] * 8)")
+    assert sure(whole, "PP301") == []
+    wrapped = """
+from concurrent.futures import ThreadPoolExecutor
+import cv2
+from keras.models import load_model
+
+model = load_model("model.h5")
+executor = ThreadPoolExecutor(max_workers=4)
+
+def predict_single_patch(patch, label):
+    x = cv2.resize(patch, (224, 224)).reshape(1, 224, 224, 3)
+    return model.predict(x), label
+
+def threaded_prediction(patch, label):
+    return predict_single_patch(patch, label)
+
+def predict_single_img(patches, label):
+    results = []
+    for patch in patches:
+        results.append(executor.submit(threaded_prediction, patch, label).result())
+    return results
+"""
+    assert sure(wrapped, "PP301") == [(19, "low")]
+    collected = wrapped.replace(
+        "results.append(executor.submit(threaded_prediction, patch, label).result())",
+        "results.append(executor.submit(threaded_prediction, patch, label))",
+    )
+    assert sure(collected, "PP301") == []

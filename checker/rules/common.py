@@ -148,6 +148,29 @@ def cache_guarded(function) -> set[int]:
     return guarded
 
 
+def per_key_cached(scope) -> set[int]:
+    """Nodes under an `if key not in cache:` whose body stores into a subscript (`self.ops[tag] =
+    tf.summary.scalar(...)`): built once per key and kept, though the `if` sits in a loop (tf-fix34:
+    reading 25's summary logger, four PP101 findings read wrong). Narrower than `cache_guarded`: a loop's
+    `if not training:` or `if x is None:` does not say the op is kept."""
+    cached: set[int] = set()
+    for node in ast.walk(scope):
+        if not (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Compare)
+            and [type(o) for o in node.test.ops] == [ast.NotIn]
+        ):
+            continue
+        stores = any(
+            isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets)
+            for stmt in node.body
+            for n in ast.walk(stmt)
+        )
+        if stores:
+            cached.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return cached
+
+
 def tests_missing(test) -> bool:
     for node in ast.walk(test):
         if isinstance(node, ast.Compare) and any(isinstance(o, ast.Is | ast.NotIn) for o in node.ops):

@@ -1852,7 +1852,7 @@ def check_missing_prefetch(index: ModuleIndex):
     paths = _paths_to(consumed)
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if "prefetch" in kinds:
+        if _prefetched_at_end(kinds):
             continue
         if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
@@ -1888,6 +1888,24 @@ def check_missing_prefetch(index: ModuleIndex):
                 yield finding
 
 
+# Steps that do the costly work on the elements (decode, parse, read): a prefetch before them does not
+# overlap that work with training.
+_COSTLY_KINDS = frozenset({"map", "map_and_batch", "interleave", "parallel_interleave", "flat_map"})
+
+
+def _prefetched_at_end(kinds: list[str]) -> bool:
+    """The pipeline prefetches after some of its costly work: a prefetch before every map and interleave
+    (`files.prefetch(n).shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers raw
+    inputs, not the decoded elements the training step waits for. A prefetch after the decoding map
+    still counts when a light map follows it (MoCo's per-batch `map(shuffle_BN)` after its prefetch), and
+    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator)."""
+    prefetches = [at for at, kind in enumerate(kinds) if kind == "prefetch"]
+    if not prefetches:
+        return False
+    costly = [at for at, kind in enumerate(kinds) if kind in _COSTLY_KINDS]
+    return not costly or costly[0] < prefetches[-1] or costly[-1] < prefetches[-1]
+
+
 def _dropped_prefetch_note(chain, flow) -> str:
     """Names the `ds.prefetch(n)` statement that was meant to end this pipeline: its result is thrown
     away, as datasets are immutable (tf-fix24)."""
@@ -1908,7 +1926,7 @@ def _untraced_without_prefetch(index: ModuleIndex, flow, seen: set[int]):
     inner = _step_functions(index)
     for steps, at, how, source, function in untraced_pipelines(index, traced):
         kinds = [s.kind for s in steps]
-        if "prefetch" in kinds or not ({"batch", "padded_batch"} & set(kinds)):
+        if _prefetched_at_end(kinds) or not ({"batch", "padded_batch"} & set(kinds)):
             continue
         if function.name in inner:
             continue  # `flat_map(batch_window)`, `group_by_window(key, reduce_fn, n)`: batches inside a step

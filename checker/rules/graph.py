@@ -18,6 +18,7 @@ from checker.rules.common import (
     in_tf_function,
     is_session_run,
     loops_keeping_the_graph,
+    per_key_cached,
     receiver_name,
     short,
 )
@@ -217,8 +218,9 @@ def check_graph_op_in_loop(index: ModuleIndex):
     for loop, reached in loops_keeping_the_graph(index):
         if few_iterations(loop) or not any(is_session_run(site.node, index) for site, _ in reached):
             continue
+        cached = per_key_cached(loop)
         for site, via in reached:
-            if in_tf_function(site, index):
+            if in_tf_function(site, index) or id(site.node) in cached:
                 continue
             op = graph_op_name(site.node, index)
             if op is None:

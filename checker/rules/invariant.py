@@ -317,6 +317,17 @@ def _few_literal_iterations(loop) -> bool:
     )
 
 
+# Keras optimizer methods that build the update ops once, when the training function is made.
+_ONE_TIME_BUILDS = frozenset({"get_updates"})
+
+
+def _builds_optimizer_updates(loop, index: ModuleIndex) -> bool:
+    """The loop is in a Keras optimizer's `get_updates`, run once to build one update op per parameter
+    (tf-fix34: reading 25's AdamW, whose `K.sqrt` of constants in its loop over parameters runs once)."""
+    function = index.loop_function.get(id(loop))
+    return function is not None and getattr(function, "name", None) in _ONE_TIME_BUILDS
+
+
 def _replicates_graph(loop, index: ModuleIndex) -> bool:
     """The loop builds one copy of a graph per iteration on purpose (a tower per device, a scope each)."""
     for node in ast.walk(loop):
@@ -384,6 +395,7 @@ def check_loop_invariant_op(index: ModuleIndex):
             or _few_literal_iterations(loop)
             or loop_resets_graph(reached, index)
             or _replicates_graph(loop, index)
+            or _builds_optimizer_updates(loop, index)
         ):
             continue
         if any(is_session_run(site.node, index) for site, _ in reached):

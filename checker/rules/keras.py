@@ -466,7 +466,7 @@ def _predictors(repeated, index: ModuleIndex) -> dict[int, Predictor]:
         ):
             continue  # a def nested in another: no other module can call it
         line, call = site.node.lineno, f"{receiver}.{site.node.func.attr}"
-        if _one_sample_in(arg, function, line, index):
+        if _one_sample_in(arg, function, line, index) or _made_by_helper(arg, function, line, index):
             found[id(function)] = Predictor(function.name, owner, line, call, True, -1)
         elif (position := _predicted_parameter(arg, function, line, owner is not None)) is not None:
             found[id(function)] = Predictor(function.name, owner, line, call, False, position)
@@ -503,11 +503,49 @@ def _predictors_called_in_loops(index: ModuleIndex):
         if not site.loops:
             continue
         function = index.helper_of(site.node, site.function) or _instance_method(site.node, index)
-        predictor = predictors.get(id(function)) if function is not None else None
+        if function is None:
+            function = _submitted_and_awaited(site.node, site.loops[-1], index)
+        predictor = _predictor_through_wrapper(function, predictors, index) if function is not None else None
         if predictor is not None and function is not site.function:
             finding = predictor_call_finding(site, predictor, index)
             if finding is not None:
                 yield finding
+
+
+def _submitted_and_awaited(call: ast.Call, loop, index: ModuleIndex) -> ast.AST | None:
+    """The module def an executor runs for `pool.submit(f, x).result()` in the loop: submitted and awaited at
+    once, so it runs once per iteration as a plain call would (tf-fix34: reading 25's patch predictor)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "submit" and call.args):
+        return None
+    if not isinstance(call.args[0], ast.Name):
+        return None
+    awaited = any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "result"
+        and n.func.value is call
+        for n in ast.walk(loop)
+    )
+    return index.module_functions.get(call.args[0].id) if awaited else None
+
+
+def _predictor_through_wrapper(
+    function, predictors: dict[int, Predictor], index: ModuleIndex
+) -> Predictor | None:
+    """The Predictor of `function`, or of the module def a one-line wrapper returns the call of (`def
+    threaded_prediction(patch, label): return predict_single_patch(patch, label)`), when that def makes the
+    batch of one itself (a predicted parameter's position would not carry through the wrapper)."""
+    if (found := predictors.get(id(function))) is not None:
+        return found
+    body = getattr(function, "body", None)
+    if not (isinstance(body, list) and len(body) == 1 and isinstance(body[0], ast.Return)):
+        return None
+    value = body[0].value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return None
+    inner = predictors.get(id(index.module_functions.get(value.func.id)))
+    return inner if inner is not None and inner.makes else None
 
 
 def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
