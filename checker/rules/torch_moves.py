@@ -481,6 +481,8 @@ def _a_shape(args: list) -> bool:
     if len(args) != 1:
         return False
     arg = args[0]
+    if isinstance(arg, ast.Starred):  # (torch-fix68) `torch.FloatTensor(*X.shape)`, MART's PGD start noise
+        arg = arg.value
     if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "len":
         return len(arg.args) == 1 and not arg.keywords
     if isinstance(arg, ast.Attribute):
@@ -1092,7 +1094,9 @@ def _called_every_step(index: ModuleIndex, function) -> bool:
     under `if step % N == 0:`): Bag of Tricks' and AWP's `attack_pgd(model, X, y, ...)` in the training loop.
     Its own loop (the attack's steps) then does not amortise a copy made before it: the copy is made once per
     training step, which `_amortised` must not take for once per attack. A def whose loop is over a loader
-    (`train_epoch`) still makes its state once per pass over the data. (`_amortised` asks this only for a copy
+    (`train_epoch`) still makes its state once per pass over the data. (torch-fix68) Likewise a caller's loop over
+    a loader's batches (MART's `_pgd_whitebox(model, X, y)` per test batch, hold-out 20) and a module's
+    `forward` (`_called_by_forward`). (`_amortised` asks this only for a copy
     outside any `if` of the def, the attack's own set-up: TRADES' `perturb_input` in AWP draws its start under
     `if distance == 'l_inf':`, `elif distance == 'l_2':` and an `else` no choice of `--norm` reaches, 1 of 3
     right on hold-out 18.)"""
@@ -1100,11 +1104,18 @@ def _called_every_step(index: ModuleIndex, function) -> bool:
     steps = {id(loop) for loop in fx.step_loops}
     return any(
         site.loops
-        and id(site.loops[-1]) in steps
+        and (id(site.loops[-1]) in steps or _over_loader_parts(site.loops[-1]))
         and not few_runs(site.loops)
         and not fx.periodic(site.node, site.loops[-1])
+        or _called_by_forward(site)
         for site in fx.callers.get(id(function), [])
     )
+
+
+def _called_by_forward(site) -> bool:
+    """(torch-fix68) The call sits in a module's `forward`, outside loops and `if`s of its own: the def runs on
+    every forward (CCT's VAT decoder calling `get_r_adv(x, ...)`, hold-out 20)."""
+    return not site.loops and getattr(site.function, "name", None) == "forward"
 
 
 def _over_loader_parts(loop) -> bool:
@@ -1444,14 +1455,24 @@ def _run_by_model_pass(index: ModuleIndex, function) -> bool:
     that loop's own body does, so a copy in it (or in a handful of passes of a loop in it) is no `low`
     one-off. (torch-fix53) Not a call under the loop's `if step % N == 0:` (BTS's `online_eval(...)` every
     `eval_freq` steps of its training loop: the copy before the def's own batch loop runs once per
-    evaluation, read wrong at `high` on hold-out 17)."""
+    evaluation, read wrong at `high` on hold-out 17). (torch-fix68) Or a loader loop calling a def that runs a
+    model (`_model_def_per_batch`)."""
     fx = facts(index)
     return any(
         site.loops
         and not few_runs(site.loops)
         and not fx.periodic(site.node, site.loops[-1])
-        and _model_pass(index, site.loops)
+        and (_model_pass(index, site.loops) or _model_def_per_batch(index, site.loops[-1], function))
         for site in fx.callers.get(id(function), [])
+    )
+
+
+def _model_def_per_batch(index: ModuleIndex, loop, function) -> bool:
+    """(torch-fix68) The caller's loop walks a loader's batches and the def runs a model itself: the model pass
+    is one call down (MART's evaluation loop calling `_pgd_whitebox(model, X, y)`, which runs `model(X)` and
+    an attack per test batch, hold-out 20)."""
+    return _over_loader_parts(loop) and any(
+        isinstance(n, ast.Call) and model_output(n, index) for n in walk(function)
     )
 
 
