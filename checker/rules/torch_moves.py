@@ -158,6 +158,10 @@ def _created_on_host(
         if (name in _VARIABLE or (name or "").startswith("torch.nn.init.")) and node.args:
             node = node.args[0]  # (`init.normal(torch.Tensor(batch, z))` fills the tensor it is given)
             continue
+        wrapped = _parameter_data(node, name)
+        if wrapped is not None:
+            node = wrapped
+            continue
         if _grid_parts(
             node, index
         ):  # (torch-fix54) `yy, xx = torch.meshgrid(torch.arange(h), torch.arange(w))`
@@ -2542,3 +2546,17 @@ def _builds_model(index: ModuleIndex, call: ast.Call) -> bool:
         and n.func.value.id == name
         for n in walk(scope)
     )
+
+
+_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _parameter_data(node: ast.Call, name: str | None) -> ast.AST | None:
+    """(torch-fix68) The tensor an `nn.Parameter(...)` wraps (its first argument or `data=`): a wrapper like
+    `Variable(...)`, so `nn.Parameter(data=torch.ones((1,)) * 1e-9, requires_grad=False).to(x.device)` in a
+    loss def is still a host tensor copied on every call (ooshyun's PSA loss, hold-out 20)."""
+    if name not in _PARAMETERS:
+        return None
+    if node.args:
+        return node.args[0]
+    return next((k.value for k in node.keywords if k.arg == "data"), None)
