@@ -2487,14 +2487,7 @@ def _sets_its_key(test: ast.If) -> bool:
     """The `if` tests `self.k is None` (or `self.k != v`, one comparison of an `or`/`and` or the whole test)
     and its body assigns `self.k` (for `!=`, to the same `v`): a key checked, then remembered."""
     parts = test.test.values if isinstance(test.test, ast.BoolOp) else [test.test]
-    stores = [
-        (target.attr, node.value)
-        for stmt in test.body
-        for node in ast.walk(stmt)
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Attribute) and base_name(target.value) == "self"
-    ]
+    keys = {}  # attribute -> the value it must be set to (None: any)
     for part in parts:
         if not (
             isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.left, ast.Attribute)
@@ -2502,15 +2495,25 @@ def _sets_its_key(test: ast.If) -> bool:
             continue
         if base_name(part.left.value) != "self":
             continue
-        key, other = part.left.attr, part.comparators[0]
-        unset = isinstance(part.ops[0], ast.Is) and isinstance(other, ast.Constant) and other.value is None
-        if unset and any(attr == key for attr, _ in stores):
-            return True
-        if isinstance(part.ops[0], ast.NotEq) and any(
-            attr == key and ast.dump(value) == ast.dump(other) for attr, value in stores
-        ):
-            return True
-    return False
+        other = part.comparators[0]
+        if isinstance(part.ops[0], ast.Is) and isinstance(other, ast.Constant) and other.value is None:
+            keys[part.left.attr] = None
+        elif isinstance(part.ops[0], ast.NotEq):
+            keys.setdefault(part.left.attr, ast.dump(other))
+    if not keys:
+        return False
+    return any(
+        isinstance(node, ast.Assign)
+        and any(
+            isinstance(t, ast.Attribute)
+            and t.attr in keys
+            and base_name(t.value) == "self"
+            and keys[t.attr] in (None, ast.dump(node.value))
+            for t in node.targets
+        )
+        for stmt in test.body
+        for node in ast.walk(stmt)
+    )
 
 
 _MODULE_ONLY = frozenset(
