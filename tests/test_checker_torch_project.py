@@ -146,3 +146,15 @@ def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
     clean = Path(shutil.copytree(PROJECTS / "key_tested_clean", tmp_path / "key_tested_clean"))
     findings, _, _ = check_paths([str(clean)])
     assert [f for f in findings if f.rule == "PP501"] == []
+
+
+def test_a_factory_loader_without_workers_reports_at_the_module_level(tmp_path):
+    """(torch-fix70) A DataLoader without workers that a factory def returns to a module copying its batches
+    to the GPU gets PP504 at the level the module's own pass gives the shape: high over a data set that
+    decodes each item (ImageFolder here)."""
+    root = Path(shutil.copytree(PROJECTS / "workerless_factory", tmp_path / "workerless_factory"))
+    findings, _, _ = check_paths([str(root)])
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP504"
+    }
+    assert levels == {("data/loaders.py", 11): "high", ("data/loaders.py", 22): "high"}

