@@ -151,7 +151,7 @@ def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
 def test_a_read_in_the_forward_of_a_module_the_training_loop_calls_is_medium(tmp_path):
     """(torch-fix71) A torch module's `forward` reads a device value on the host (not a loss by name, so the
     module pass leaves it), and a training loop of another module calls an instance of the class every step
-    (`loss = dice_loss(outputs, labels)` with `dice_loss = DiceLoss(4)`): reported in the forward at medium; the
+    (`loss = overlap(outputs, labels)` with `overlap = Overlap(4)`): reported in the forward at medium; the
     clean twin (the read in a method called every 100 steps, and the `forward` of a plain class whose instance
     call runs `__call__`) stays silent."""
     root = Path(shutil.copytree(PROJECTS / "forward_read", tmp_path / "forward_read"))

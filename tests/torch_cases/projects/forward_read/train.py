@@ -6,13 +6,13 @@ from losses import Overlap
 
 def train(model, loader, epochs):
     model = model.cuda()
-    dice_loss = Overlap(4)
+    overlap = Overlap(4)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     for _ in range(epochs):
         for images, labels in loader:
             images, labels = images.cuda(), labels.cuda()
             outputs = model(images)
-            loss = dice_loss(outputs, labels)
+            loss = overlap(outputs, labels)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
