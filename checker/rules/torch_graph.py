@@ -797,6 +797,18 @@ def _forward_after_step(index: ModuleIndex, fx):
             )
 
 
+def _trains_again(calls, index: ModuleIndex) -> bool:
+    """Any of these calls (what runs after an evaluation forward) steps, takes gradients, attacks or puts a model
+    back in training mode: the forward may feed them, so no_grad around it could break the code."""
+    return any(
+        is_step_call(n)
+        or method_name(n) == "train"
+        or attacks(n)
+        or index.resolver.call_name(n) in GRAD_CALLS
+        for n in calls
+    )
+
+
 def _is_eval_call(call: ast.Call) -> bool:
     if not isinstance(call.func, ast.Attribute):
         return False
@@ -846,13 +858,7 @@ def _forward_after_step_def(index: ModuleIndex, fx):
             continue
         after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
         calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
-        if any(
-            is_step_call(n)
-            or method_name(n) == "train"
-            or attacks(n)
-            or index.resolver.call_name(n) in GRAD_CALLS
-            for n in calls
-        ):
+        if _trains_again(calls, index):
             continue
         evaluated: dict[str, int] = {}
         for call in calls:
@@ -1271,13 +1277,7 @@ def _epoch_evaluations(index: ModuleIndex, fx):
             continue
         after = outer.body[holding[-1] + 1 :]
         later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
-        if any(
-            is_step_call(n)
-            or method_name(n) == "train"
-            or attacks(n)
-            or index.resolver.call_name(n) in GRAD_CALLS
-            for n in later
-        ):
+        if _trains_again(later, index):
             continue
         evaluated: set[str] = set()
         for call in sorted(_calls_outside_loops(after), key=lambda n: (n.lineno, n.col_offset)):
