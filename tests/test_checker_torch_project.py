@@ -148,6 +148,22 @@ def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
     assert [f for f in findings if f.rule == "PP501"] == []
 
 
+def test_a_read_in_the_forward_of_a_module_the_training_loop_calls_is_medium(tmp_path):
+    """(torch-fix71) A torch module's `forward` reads a device value on the host (not a loss by name, so the
+    module pass leaves it), and a training loop of another module calls an instance of the class every step
+    (`loss = overlap(outputs, labels)` with `overlap = Overlap(4)`): reported in the forward at medium; the
+    clean twin (the read in a method called every 100 steps, and the `forward` of a plain class whose instance
+    call runs `__call__`) stays silent."""
+    root = Path(shutil.copytree(PROJECTS / "forward_read", tmp_path / "forward_read"))
+    findings, _, _ = check_paths([str(root)])
+    reads = [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501"]
+    assert reads == [("losses.py", 16, "medium")]
+    assert "runs on every step" in next(f.message for f in findings if f.rule == "PP501")
+    clean = Path(shutil.copytree(PROJECTS / "forward_read_clean", tmp_path / "forward_read_clean"))
+    findings, _, _ = check_paths([str(clean)])
+    assert [f for f in findings if f.rule == "PP501"] == []
+
+
 def test_a_factory_loader_without_workers_reports_at_the_module_level(tmp_path):
     """(torch-fix70) A DataLoader without workers that a factory def returns to a module copying its batches
     to the GPU gets PP504 at the level the module's own pass gives the shape: high over a data set that

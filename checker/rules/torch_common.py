@@ -23,6 +23,7 @@ from checker.module import (
     dotted_parts,
     iter_walk,
     names_in,
+    sole_name_target,
     statements_in,
     walk,
 )
@@ -1364,3 +1365,56 @@ def breaks_early(loop) -> bool:
         ):
             return True
     return False
+
+
+def constructs_model(call: ast.Call, index: ModuleIndex) -> bool:
+    """A call shaped like a model's forward that makes, stores or restores a model instead: the one test PP503
+    (a forward outside no_grad) and PP506 (a loop that runs a model every pass) ask. Its result goes straight
+    to the device (`model = model_func(dataset).to(device)`, GraphCL's cross-validation); it is given only size
+    keywords (`tg_model = self.network(num_classes=n)`, mnemonics' eval driver, hold-out 20); a method named
+    for saving, loading or building one (`agent.save_model(env, step)`, MARL-code-pytorch, hold-out 20); or the
+    name it is bound to is then used as a module (`net.children()`, `net.state_dict()`: the LUCIR family's
+    phase loops, hold-out 20)."""
+    fx = facts(index)
+    above = fx.method_call_on(call)
+    if above is not None and is_device_move(above, index):
+        return True
+    if method_name(call) is not None and call.func.attr.startswith(_MODEL_VERBS):
+        return True
+    if not call.args and call.keywords and all(_size_keyword(k.arg) for k in call.keywords):
+        return True
+    return _bound_as_module(call, fx)
+
+
+# method-name prefixes of calls that store, restore or make a model rather than run it
+_MODEL_VERBS = ("save_", "load_", "build_", "create_", "make_", "init_", "restore_", "export_")
+# methods only a module answers to, not a forward's output
+_MODULE_ONLY = frozenset(
+    {"children", "modules", "parameters", "named_parameters", "state_dict", "load_state_dict", "apply"}
+)
+
+
+def _size_keyword(name: str | None) -> bool:
+    """`num_classes=`, `n_layers=`, `hidden_dim=`, `input_size=`, `pretrained=`: a constructor's argument."""
+    return name is not None and (
+        name.startswith(("num_", "n_"))
+        or name.endswith(("_classes", "_dim", "_size", "_channels"))
+        or name in ("pretrained", "depth", "width")
+    )
+
+
+def _bound_as_module(call: ast.Call, fx: TorchFacts) -> bool:
+    """`net = self.network(...)` whose name the same scope then treats as a module (`net.children()`)."""
+    parent = next(iter(fx.ancestors(call)), None)
+    name = sole_name_target(parent) if isinstance(parent, ast.Assign) and parent.value is call else None
+    if name is None:
+        return False
+    scope = next((up for up in fx.ancestors(call) if isinstance(up, FUNCTION_TYPES)), fx.index.tree)
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _MODULE_ONLY
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == name
+        for n in walk(scope)
+    )

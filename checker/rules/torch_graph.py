@@ -24,6 +24,7 @@ from checker.rules.torch_common import (
     base_name,
     callers_disable_grad,
     carried_graph,
+    constructs_model,
     does_nothing,
     eval_named,
     facts,
@@ -796,6 +797,18 @@ def _forward_after_step(index: ModuleIndex, fx):
             )
 
 
+def _trains_again(calls, index: ModuleIndex) -> bool:
+    """Any of these calls (what runs after an evaluation forward) steps, takes gradients, attacks or puts a model
+    back in training mode: the forward may feed them, so no_grad around it could break the code."""
+    return any(
+        is_step_call(n)
+        or method_name(n) == "train"
+        or attacks(n)
+        or index.resolver.call_name(n) in GRAD_CALLS
+        for n in calls
+    )
+
+
 def _is_eval_call(call: ast.Call) -> bool:
     if not isinstance(call.func, ast.Attribute):
         return False
@@ -845,13 +858,7 @@ def _forward_after_step_def(index: ModuleIndex, fx):
             continue
         after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
         calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
-        if any(
-            is_step_call(n)
-            or method_name(n) == "train"
-            or attacks(n)
-            or index.resolver.call_name(n) in GRAD_CALLS
-            for n in calls
-        ):
+        if _trains_again(calls, index):
             continue
         evaluated: dict[str, int] = {}
         for call in calls:
@@ -1270,13 +1277,7 @@ def _epoch_evaluations(index: ModuleIndex, fx):
             continue
         after = outer.body[holding[-1] + 1 :]
         later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
-        if any(
-            is_step_call(n)
-            or method_name(n) == "train"
-            or attacks(n)
-            or index.resolver.call_name(n) in GRAD_CALLS
-            for n in later
-        ):
+        if _trains_again(later, index):
             continue
         evaluated: set[str] = set()
         for call in sorted(_calls_outside_loops(after), key=lambda n: (n.lineno, n.col_offset)):
@@ -1343,7 +1344,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         receiver = model_called(call)
         if receiver in frozen:
             continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
-        if _builds_model(call, fx) or _own_layer(receiver, site, fx):
+        if constructs_model(call, fx.index) or _own_layer(receiver, site, fx):
             continue
         helper = fx.helpers.get(id(call))
         if _model_handed_in(call, helper, models, fx):
@@ -1420,33 +1421,6 @@ def _no_grad_wrappers(fx) -> set[str]:
         for target in node.targets
         if isinstance(target, ast.Name)
     }
-
-
-def _builds_model(call: ast.Call, fx) -> bool:
-    """The call's result goes straight to the device (`model = model_func(dataset).to(device)`, a factory
-    handed in as a parameter, GraphCL's cross-validation): it builds a model, it runs none. (torch-fix69) So
-    does a call given only size keywords (`tg_model = self.network(num_classes=n)`, mnemonics' eval
-    driver, hold-out 20, read wrong), and a method named for saving, loading or building one
-    (`agent.save_model(env, step)`, MARL-code-pytorch's evaluation, hold-out 20, read wrong)."""
-    above = fx.method_call_on(call)
-    if above is not None and is_device_move(above, fx.index):
-        return True
-    if method_name(call) is not None and call.func.attr.startswith(_MODEL_VERBS):
-        return True
-    return not call.args and bool(call.keywords) and all(_size_keyword(k.arg) for k in call.keywords)
-
-
-# method-name prefixes of calls that store, restore or make a model rather than run it
-_MODEL_VERBS = ("save_", "load_", "build_", "create_", "make_", "init_", "restore_", "export_")
-
-
-def _size_keyword(name: str | None) -> bool:
-    """`num_classes=`, `n_layers=`, `hidden_dim=`, `input_size=`, `pretrained=`: a constructor's argument."""
-    return name is not None and (
-        name.startswith(("num_", "n_"))
-        or name.endswith(("_classes", "_dim", "_size", "_channels"))
-        or name in ("pretrained", "depth", "width")
-    )
 
 
 def _own_layer(receiver: str | None, site, fx) -> bool:

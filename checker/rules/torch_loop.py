@@ -108,7 +108,7 @@ def _fresh_loader_iterator(call: ast.Call, index: ModuleIndex) -> str | None:
     return ast.unparse(source)
 
 
-def _builds_model(sites, index: ModuleIndex) -> bool:
+def _makes_a_model_per_pass(sites, index: ModuleIndex) -> bool:
     """The loop makes a new model each time (k-fold, a sweep): per-run set-up is what it is for."""
     for site in sites:
         call = site.node
@@ -251,7 +251,7 @@ def _setup_in_loops(index: ModuleIndex):
             not setups
             # (a model wrapped every N-th step for a snapshot, CDAN's `if i % test_interval == ...:
             # temp_model = nn.Sequential(base_network)`, is no new model per run: torch-fix60)
-            or _builds_model([s for s in direct if not fx.periodic(s.node, loop)], index)
+            or _makes_a_model_per_pass([s for s in direct if not fx.periodic(s.node, loop)], index)
             or _is_sweep(loop, index)
         ):
             continue

@@ -35,6 +35,7 @@ from checker.rules.torch_common import (
     _is_dtype_name,
     _option_choice,
     base_name,
+    constructs_model,
     direct_calls,
     eval_named,
     facts,
@@ -2516,39 +2517,15 @@ def _sets_its_key(test: ast.If) -> bool:
     )
 
 
-_MODULE_ONLY = frozenset(
-    {"children", "modules", "parameters", "named_parameters", "state_dict", "load_state_dict", "apply"}
-)
-
-
 def _forward_pass_loop(index: ModuleIndex, loops) -> bool:
-    """(torch-fix68) `_model_pass`, unless every model call the loop makes builds a model (`_builds_model`):
+    """(torch-fix68) `_model_pass`, unless every model call the loop makes builds a model (`constructs_model`):
     a class-incremental driver's phase loop makes `tg_model = resnet32(num_classes=n)` once per phase, runs
     no forward itself (its training runs in an imported def), and its `novel_embedding.to(device)` is
     one copy per phase (hold-out 20: 4 wrong at `high`, the LUCIR family)."""
     if not _model_pass(index, loops):
         return False
     calls = [n for n in loop_nodes(index, loops[-1]) if isinstance(n, ast.Call) and model_output(n, index)]
-    return not all(_builds_model(index, c) for c in calls)
-
-
-def _builds_model(index: ModuleIndex, call: ast.Call) -> bool:
-    """`net = self.network(num_classes=k)` whose name the same scope then treats as a module
-    (`net.children()`, `net.state_dict()`, `net.parameters()`): a constructor, not a forward pass."""
-    fx = facts(index)
-    parent = next(iter(fx.ancestors(call)), None)
-    name = sole_name_target(parent) if isinstance(parent, ast.Assign) and parent.value is call else None
-    if name is None:
-        return False
-    scope = next((up for up in fx.ancestors(call) if isinstance(up, FUNCTION_TYPES)), index.tree)
-    return any(
-        isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Attribute)
-        and n.func.attr in _MODULE_ONLY
-        and isinstance(n.func.value, ast.Name)
-        and n.func.value.id == name
-        for n in walk(scope)
-    )
+    return not all(constructs_model(c, index) for c in calls)
 
 
 _PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})

@@ -611,6 +611,7 @@ def _step_called_reads(
         return []  # (no module of the project puts a tensor on a GPU)
     wanted = set().union(*(_called_words(t) for t in users.values()))
     wanted |= {m for t in users.values() for m in _CALLED_METHOD.findall(t)}
+    wanted.add(_FORWARD)  # (`loss = criterion(out, y)`: an instance called runs its class's `forward`)
     table: dict[str, list[tuple[str, str | None, tuple[int, int]]]] = {}  # name -> (path, class, span)
     for path, text in texts.items():
         if file_is_silenced(text) or not any(w in text for w in _READ_WORDS):
@@ -633,7 +634,9 @@ def _step_called_reads(
     parsed: dict[tuple[str, int], list] = {}
     found = []
     for path, text in sorted(users.items()):
-        names = {n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text))) & table.keys()}
+        names = {
+            n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | {_FORWARD}) & table.keys()
+        }
         names = {n for n in names if any(_may_reach(text, path, n, e, texts) for e in table[n])}
         if not names:
             continue
@@ -701,6 +704,8 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
     of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
     module)."""
     maker, cls, _ = entry
+    if name == _FORWARD:  # (an instance of the class, called: `_forwards`)
+        return cls is not None and f"{cls}(" in text
     if maker == path:  # (called here, not only defined: `self.name(`, or `name(` past its `def`)
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
     if cls is None:  # (as `_resolved` will: a file the module's imports load)
@@ -737,9 +742,9 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             inner = [
                 s
                 for s in (index.function_calls.get(id(helper), ()) if helper is not None else ())
-                if not s.loops and _call_word(s.node) in names
+                if not s.loops and _step_word(index, s.node) in names
             ]
-            if _call_word(site.node) in names or inner:
+            if _step_word(index, site.node) in names or inner:
                 wanted.append((site, helper, inner))
         if not wanted:
             continue  # (no guard or step to ask about: checked from the names first)
@@ -815,6 +820,8 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
     it by name; `self.x.m(...)` or `x.m(...)`, a method of the class the module binds `x` to an instance of
     (`_instances`)."""
     func = call.func
+    if _instance_call(index, call):
+        return _forwards(call, index, path, table, texts)
     if isinstance(func, ast.Name):
         entries = [e for e in table.get(func.id, ()) if e[1] is None]
         return [e for e in entries if e[0] == path] or _loaded({func.id: entries}, texts, path)[func.id]
@@ -1061,3 +1068,43 @@ def _within(node: ast.AST, tree: ast.AST) -> bool:
     """The node is part of the tree (a read in an `if`'s test decides the step's logic: GANomaly's
     `if self.err_d.item() < 1e-5: self.reinit_d()`, which the module pass leaves alone too)."""
     return any(n is node for n in ast.walk(tree))
+
+
+_FORWARD = "forward"
+
+
+def _instance_call(index: ModuleIndex, call: ast.Call) -> bool:
+    """`criterion(outputs, targets)`, `self.ot_loss(outputs, points)`: a call of a name (or `self.x`) the module
+    binds to an instance of a class (`_instances`), which runs that class's `forward` when it is a torch module."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name))
+    ):
+        return False
+    return ast.unparse(func) in _instances(index)
+
+
+def _step_word(index: ModuleIndex, call: ast.Call) -> str | None:
+    """The name of the reading def a call may run (`_call_word`), `forward` for an instance called."""
+    return _FORWARD if _instance_call(index, call) else _call_word(call)
+
+
+def _forwards(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts: dict[str, str]) -> list:
+    """The reading `forward` methods (of `table`) an instance call runs (torch-fix71): of the classes the
+    module binds the callee to (`criterion = Loss()`, `self.ot_loss = OT_Loss(...)`), defined in the module or
+    in a file its imports load, and subclassing a torch module by a base named `nn.Module` or `Module`. A loss
+    module's or model's `forward` runs on every call: EAST's `Loss.forward` formatting three device losses,
+    DM-Count's `OT_Loss.forward` summing `.item()` per image, TransUNet's `DiceLoss.forward` per class."""
+    bound = _instances(index).get(ast.unparse(call.func), set())
+    entries = [
+        e
+        for e in table.get(_FORWARD, ())
+        if e[1] in bound
+        and any(_is_torch_module_base(b) for c, b in _subclass_bases(texts[e[0]]) if c == e[1])
+    ]
+    return [e for e in entries if e[0] == path] or _loaded({_FORWARD: entries}, texts, path)[_FORWARD]
+
+
+def _is_torch_module_base(words: frozenset[str]) -> bool:
+    """The words of a class's bases name a torch module (`nn.Module`, `torch.nn.Module`, `Module`)."""
+    return "Module" in words
