@@ -1405,16 +1405,29 @@ def _size_keyword(name: str | None) -> bool:
 
 def _bound_as_module(call: ast.Call, fx: TorchFacts) -> bool:
     """`net = self.network(...)` whose name the same scope then treats as a module (`net.children()`)."""
-    parent = next(iter(fx.ancestors(call)), None)
-    name = sole_name_target(parent) if isinstance(parent, ast.Assign) and parent.value is call else None
-    if name is None:
-        return False
-    scope = next((up for up in fx.ancestors(call) if isinstance(up, FUNCTION_TYPES)), fx.index.tree)
-    return any(
-        isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Attribute)
-        and n.func.attr in _MODULE_ONLY
-        and isinstance(n.func.value, ast.Name)
-        and n.func.value.id == name
-        for n in walk(scope)
+    return id(call) in fx.loop_cache(
+        "calls bound as modules", None, lambda: _calls_bound_as_modules(fx.index)
     )
+
+
+def _calls_bound_as_modules(index: ModuleIndex) -> frozenset[int]:
+    """id() of each call whose value `name = call(...)` binds to a name its innermost def (or the module) then
+    calls a module-only method on (`name.children()`). Once per module, scopes outer first so that an inner
+    def's answer wins: PP503 asks about every model-shaped call, and finding each call's scope by its
+    ancestors cost more than the rule."""
+    found: dict[int, bool] = {}
+    for scope in [index.tree, *(n for n in walk(index.tree) if isinstance(n, FUNCTION_TYPES))]:
+        nodes = list(walk(scope))
+        used = {
+            n.func.value.id
+            for n in nodes
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in _MODULE_ONLY
+            and isinstance(n.func.value, ast.Name)
+        }
+        for n in nodes:
+            name = sole_name_target(n)
+            if name is not None and isinstance(n.value, ast.Call):
+                found[id(n.value)] = name in used
+    return frozenset(key for key, bound in found.items() if bound)
