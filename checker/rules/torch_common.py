@@ -1411,23 +1411,28 @@ def _bound_as_module(call: ast.Call, fx: TorchFacts) -> bool:
 
 
 def _calls_bound_as_modules(index: ModuleIndex) -> frozenset[int]:
-    """id() of each call whose value `name = call(...)` binds to a name its innermost def (or the module) then
-    calls a module-only method on (`name.children()`). Once per module, scopes outer first so that an inner
-    def's answer wins: PP503 asks about every model-shaped call, and finding each call's scope by its
-    ancestors cost more than the rule."""
-    found: dict[int, bool] = {}
-    for scope in [index.tree, *(n for n in walk(index.tree) if isinstance(n, FUNCTION_TYPES))]:
-        nodes = list(walk(scope))
-        used = {
-            n.func.value.id
-            for n in nodes
-            if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Attribute)
-            and n.func.attr in _MODULE_ONLY
-            and isinstance(n.func.value, ast.Name)
-        }
-        for n in nodes:
-            name = sole_name_target(n)
-            if name is not None and isinstance(n.value, ast.Call):
-                found[id(n.value)] = name in used
-    return frozenset(key for key, bound in found.items() if bound)
+    """id() of each call whose value `name = call(...)` binds to a name that its innermost def (or the module)
+    calls a module-only method on anywhere inside it (`name.children()`). One descent per module, each node
+    carrying its chain of enclosing defs: PP503 asks about every model-shaped call, and finding each call's
+    scope by its ancestors cost more than the rule."""
+    used: dict[int, set[str]] = collections.defaultdict(set)  # id(scope) -> names used as modules in it
+    bound: list[tuple[int, str, int]] = []  # (id(innermost scope), name, id(call))
+    stack: list[tuple[ast.AST, tuple[int, ...]]] = [(index.tree, (id(index.tree),))]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, FUNCTION_TYPES):
+            chain = (*chain, id(node))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _MODULE_ONLY
+            and isinstance(node.func.value, ast.Name)
+        ):
+            for scope in chain:
+                used[scope].add(node.func.value.id)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            name = sole_name_target(node)
+            if name is not None:
+                bound.append((chain[-1], name, id(node.value)))
+        stack.extend((child, chain) for child in child_nodes(node, []))
+    return frozenset(call for scope, name, call in bound if name in used.get(scope, ()))
