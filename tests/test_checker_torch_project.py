@@ -16,10 +16,16 @@ PROJECTS = Path(__file__).parent / "torch_cases" / "projects"
 _EXPECT = re.compile(r"#\s*expect:\s*(PP\d+)")
 
 
-def found_and_marked(tmp_path: Path, name: str, rules=None):
-    # Files under tests/ get no findings (test code), so the projects are checked from a copy.
+def checked_copy(tmp_path: Path, name: str, rules=None):
+    """(root, findings, skipped) of a copy of project `name`: files under tests/ get no findings (test code),
+    so the projects are checked from a copy."""
     root = Path(shutil.copytree(PROJECTS / name, tmp_path / name))
     findings, skipped, _ = check_paths([str(root)], rules)
+    return root, findings, skipped
+
+
+def found_and_marked(tmp_path: Path, name: str, rules=None):
+    root, findings, skipped = checked_copy(tmp_path, name, rules)
     assert not skipped, skipped
     found = sorted(
         (str(Path(f.path).relative_to(root)), f.line, f.rule) for f in findings if f.rule.startswith("PP5")
@@ -59,8 +65,7 @@ def test_rules_not_asked_for_are_not_run_across_modules(tmp_path):
 def test_a_loader_found_across_modules_reports_at_high(tmp_path):
     """torch-calibrate31: the loaders this pass finds read right 67 of 69 as first read over hold-outs 4-13
     (no hold-out with five or more under 83%), so they report at the default level."""
-    root = Path(shutil.copytree(PROJECTS / "factory", tmp_path / "factory"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "factory")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
@@ -71,8 +76,7 @@ def test_a_loader_of_token_ids_or_data_in_memory_found_across_modules_stays_at_m
     """torch-calibrate31: loaders of the kinds PP505 itself reports at low (token ids, from a tokenizer made
     in the def that makes the loader; a TensorDataset held in memory, NRI's `load_data`) were most of what
     this pass's loaders read not right: they stay at medium, off the default output."""
-    root = Path(shutil.copytree(PROJECTS / "token_factory", tmp_path / "token_factory"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "token_factory")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
@@ -84,8 +88,7 @@ def test_a_loader_of_a_dataset_made_from_a_whole_load_or_from_features_stays_at_
     BERT-style features (`processor.create_dataset(features)`, a TensorDataset of token ids made in another
     module) is held in memory: medium, as in hold-outs 11-14 these read debatable. An ImageFolder loader of
     the same project stays at high."""
-    root = Path(shutil.copytree(PROJECTS / "loaded_factory", tmp_path / "loaded_factory"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "loaded_factory")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
@@ -97,8 +100,7 @@ def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
     three of the `high` `.cuda()` copies hold-out 17 read debatable (code nothing runs): a class named
     nowhere outside itself reports its copies at medium; the layer the model builds, and the scorer only a
     test script builds (End-to-end-ASR's `CTCBeamDecoder`, built by `bin/test_asr.py`), stay at high."""
-    root = Path(shutil.copytree(PROJECTS / "unnamed_layer", tmp_path / "unnamed_layer"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "unnamed_layer")
     levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
     assert levels == {
         ("layers.py", 15): "high",
@@ -113,8 +115,7 @@ def test_reads_in_defs_a_training_loop_runs_from_elsewhere_are_medium(tmp_path):
     step (an instance's `process`, a subclass's `_compute_loss`, a helper's helper) is reported in the def,
     at medium, naming the loop; the clean twin (called every N steps, read under a logging switch, a loop
     with no training step) stays silent."""
-    root = Path(shutil.copytree(PROJECTS / "step_called", tmp_path / "step_called"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "step_called")
     reads = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501")
     assert reads == [("base.py", 33, "medium"), ("models.py", 17, "medium"), ("pod.py", 15, "medium")]
     assert all("runs on every step" in f.message for f in findings if f.rule == "PP501")
@@ -138,13 +139,11 @@ def test_a_read_under_a_test_of_its_own_key_runs_on_every_step(tmp_path):
     """(torch-fix67) A method the training loop calls every step reads each loss of the step's dict under a
     test that the dict holds that key (`if "loss_sup" in cur_losses.keys():`, CCT's `_update_losses`): reported
     in the method at medium; the clean twin (a test of another key, or of another container) stays silent."""
-    root = Path(shutil.copytree(PROJECTS / "key_tested", tmp_path / "key_tested"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "key_tested")
     reads = [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501"]
     assert reads == [("trainer.py", 36, "medium")]
     assert "(and 1 more reads)" in next(f.message for f in findings if f.rule == "PP501")
-    clean = Path(shutil.copytree(PROJECTS / "key_tested_clean", tmp_path / "key_tested_clean"))
-    findings, _, _ = check_paths([str(clean)])
+    clean, findings, _ = checked_copy(tmp_path, "key_tested_clean")
     assert [f for f in findings if f.rule == "PP501"] == []
 
 
@@ -154,13 +153,11 @@ def test_a_read_in_the_forward_of_a_module_the_training_loop_calls_is_medium(tmp
     (`loss = overlap(outputs, labels)` with `overlap = Overlap(4)`): reported in the forward at medium; the
     clean twin (the read in a method called every 100 steps, and the `forward` of a plain class whose instance
     call runs `__call__`) stays silent."""
-    root = Path(shutil.copytree(PROJECTS / "forward_read", tmp_path / "forward_read"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "forward_read")
     reads = [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501"]
     assert reads == [("losses.py", 16, "medium")]
     assert "runs on every step" in next(f.message for f in findings if f.rule == "PP501")
-    clean = Path(shutil.copytree(PROJECTS / "forward_read_clean", tmp_path / "forward_read_clean"))
-    findings, _, _ = check_paths([str(clean)])
+    clean, findings, _ = checked_copy(tmp_path, "forward_read_clean")
     assert [f for f in findings if f.rule == "PP501"] == []
 
 
@@ -168,8 +165,7 @@ def test_a_factory_loader_without_workers_reports_at_the_module_level(tmp_path):
     """(torch-fix70) A DataLoader without workers that a factory def returns to a module copying its batches
     to the GPU gets PP504 at the level the module's own pass gives the shape: high over a data set that
     decodes each item (ImageFolder here)."""
-    root = Path(shutil.copytree(PROJECTS / "workerless_factory", tmp_path / "workerless_factory"))
-    findings, _, _ = check_paths([str(root)])
+    root, findings, _ = checked_copy(tmp_path, "workerless_factory")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP504"
     }
