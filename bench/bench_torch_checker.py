@@ -2,7 +2,8 @@
 
 ROOT holds one folder per repository, named `owner+name` (as the verdicts file names them). The script
 
-  1. checks ROOT with every rule (one process, in this process) and counts the PP5xx findings per rule;
+  1. checks ROOT with every rule (in this process, each repository folder its own project) and counts the
+     PP5xx findings per rule;
   2. joins them with the hand verdicts (bench/data/torch_checker_verdicts.csv, the reading the rules were tuned
      on, or --verdicts bench/data/torch_checker_fresh_verdicts.csv, the fresh reading: repo, path, cell, line,
      rule, verdict = right | debatable | wrong, note) and prints per rule: findings, read, right, debatable,
@@ -61,8 +62,14 @@ def count(rows, rule: str, verdict: str | None) -> None:
         row[2 + ("right", "debatable", "wrong").index(verdict)] += 1
 
 
+def repository_folders(root: str) -> list[str]:
+    """ROOT's repository folders, each checked as its own project (as a user checks one repository): run over
+    ROOT as one project, a def name in one repository would count as called from another."""
+    return sorted(e.path for e in os.scandir(root) if e.is_dir() and not e.name.startswith("."))
+
+
 def precision_table(root: str, verdicts: dict[tuple, str]):
-    findings, _, files = check_paths([root])
+    findings, _, files = check_paths(repository_folders(root))
     torch_findings = [f for f in findings if f.rule.startswith("PP5")]
     rows = collections.defaultdict(lambda: [0] * 5)
     repos = collections.defaultdict(set)
