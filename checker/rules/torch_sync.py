@@ -912,7 +912,8 @@ def _evaluation_reads(index: ModuleIndex):
     `avg_lm_loss.update(loss.item())`, XLM's, LoRA's and UniVNet's validation; `_reads_for_reporting`), not
     of a tensor that stays on the host. The wait is a training step's (the GPU idles while the host reads),
     once per batch of every evaluation; summing on the device and reading once after the loop avoids it.
-    Reported at `EVALUATION_READ_LEVEL`."""
+    A host copy made only to count matches (`_counted_copies`: `correct += (predicts.cpu() ==
+    labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
         reads = []
@@ -925,16 +926,28 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
-        if not reads:
+        counts = {id(stmt): (stmt, call) for stmt, call in reversed(_counted_copies(fx, loop))}
+        counted = [r for r in counts.values() if all(r[0] is not s for s, _ in reads)]
+        if not reads and not counted:
             continue
-        call = reads[0][1]
-        yield RawFinding(
-            "PP501",
+        if counted:
+            reads = sorted([*reads, *counted], key=lambda r: (r[0].lineno, r[0].col_offset))
+        stmt, call = counts.get(id(reads[0][0]), reads[0])
+        line, col, what, fix = (
             call.lineno,
             call.col_offset,
-            f"`.item()` on every batch of the evaluation loop at line {loop.lineno} waits for the GPU"
-            f"{_more_reads(reads, ' in this loop')}; sum on the device (`total += loss.detach()`) and read it "
-            "once after the loop",
+            "`.item()` on every batch",
+            "total += loss.detach()",
+        )
+        if method_name(call) != "item":  # (a copy counted on the host: at the count, where the loop reads it)
+            line, col = stmt.lineno, stmt.col_offset
+            what, fix = "Copying to the host to count matches on every batch", "correct += (pred == y).sum()"
+        yield RawFinding(
+            "PP501",
+            line,
+            col,
+            f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
+            f"{_more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
             confidence=EVALUATION_READ_LEVEL,
         )
 
@@ -985,10 +998,65 @@ def _copies_out(fx, loop) -> bool:
     """The loop copies a value to the host on every batch, outside any `if` (`preds =
     logits.detach().cpu().numpy()`, `for idxs in word_idxs.tolist():`): it collects outputs for metrics
     computed on the host, so it waits for each batch anyway and an `.item()` beside the copy adds little."""
+    counted = {id(call) for _, call in _counted_copies(fx, loop)}
     return any(
-        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop)
+        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop) and id(s.node) not in counted
         for s in fx.index.loop_calls[id(loop)]
     )
+
+
+def _counted_copies(fx, loop) -> list[tuple[ast.stmt, ast.Call]]:
+    """(count, copy) for each host copy in the loop, outside any `if`, made only to count matches there: the
+    copy is part of a running count of a comparison (`correct += (predicts.cpu() == labels.cpu()).sum()`,
+    iCaRL's test loop; `correct += pred.eq(target).cpu().sum()`), or binds a name that the loop uses only in
+    such counts (`pred_y = pred_y.to(torch.device('cpu'))`, then `n_err += (pred_y != tgt_y).sum().item()`:
+    the domain-adaptation classifier's test loop). Such a copy collects no outputs for a host metric
+    (`_copies_out`): the count can stay on the device and be read once after the loop, so each batch's wait
+    is the loop's to avoid, as an `.item()` into a total is."""
+    found = []
+    for site in fx.index.loop_calls[id(loop)]:
+        call = site.node
+        if not _host_copy(call, fx.index) or fx.guarded(call, loop):
+            continue
+        stmt = fx.statement_in(call, loop)
+        if _counts_matches(stmt):
+            found.append((stmt, call))
+            continue
+        name = sole_name_target(stmt)
+        if name is None or not _copy_chain(stmt.value, call):
+            continue
+        uses = [
+            fx.statement_in(n, loop)
+            for n in iter_walk(loop)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+        uses = [u for u in uses if u is not stmt]
+        if uses and all(_counts_matches(u) for u in uses):
+            found.append((min(uses, key=lambda u: u.lineno), call))
+    return found
+
+
+def _counts_matches(stmt: ast.AST) -> bool:
+    """`correct += <...>` whose value compares (`==`, `!=`, `.eq(...)`, `.ne(...)`): a running count of
+    matches."""
+    return (
+        isinstance(stmt, ast.AugAssign)
+        and isinstance(stmt.op, ast.Add)
+        and any(
+            isinstance(n, ast.Compare) or (isinstance(n, ast.Call) and method_name(n) in ("eq", "ne"))
+            for n in ast.walk(stmt.value)
+        )
+    )
+
+
+def _copy_chain(value: ast.AST, call: ast.Call) -> bool:
+    """The value is the copy, or the copy followed by calls on it (`x.cpu().long()`)."""
+    while isinstance(value, ast.Call) and value is not call:
+        func = value.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call)):
+            return False
+        value = func.value
+    return value is call
 
 
 def _host_copy(call: ast.Call, index: ModuleIndex) -> bool:
