@@ -988,7 +988,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(index, loop, steps) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
+        if _steps_around(index, loop, steps, fx) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
             continue
         found.append(loop)
     return found
@@ -1101,9 +1101,10 @@ def _runs_a_model(fx, call: ast.Call) -> bool:
     return name in fx.models or not isinstance(fx.helpers.get(id(call)), FUNCTION_TYPES)
 
 
-def _steps_around(index: ModuleIndex, loop, steps: set[int]) -> bool:
+def _steps_around(index: ModuleIndex, loop, steps: set[int], fx=None) -> bool:
     """The loop, or a loop of its def that holds it, runs a backward or an optimizer step (a training
-    epoch's inner loops; gradients through an attack)."""
+    epoch's inner loops; gradients through an attack); not an epoch loop whose steps all run in its other
+    inner loops, around a loop under no_grad (`_steps_beside`)."""
     function = index.loop_function.get(id(loop))
     for other in index.loops:
         if (
@@ -1111,9 +1112,34 @@ def _steps_around(index: ModuleIndex, loop, steps: set[int]) -> bool:
             and loop.end_lineno <= other.end_lineno
             and index.loop_function.get(id(other)) is function
             and (id(other) in steps or any(is_step_call(s.node) for s in index.loop_calls[id(other)]))
+            and not (fx is not None and other is not loop and _steps_beside(fx, loop, other))
         ):
             return True
     return False
+
+
+def _steps_beside(fx, loop, epochs) -> bool:
+    """`for epoch in ...: for x, y in train_loader: ...step...` then `with torch.no_grad(): for x, y in
+    test_loader: ...`: the loop runs under no_grad inside the epoch loop, and every step call of the epoch
+    loop is in another of its inner loops, one that does not hold this loop (the domain-adaptation
+    classifier's `train_classifier.py`, hold-out 20): an evaluation between training epochs, not a training
+    epoch's inner loop nor an attack's."""
+    index = fx.index
+    if not fx.without_grad(loop):
+        return False
+    inner = [
+        other
+        for other in index.loops
+        if other is not epochs
+        and other is not loop
+        and epochs.lineno <= other.lineno
+        and other.end_lineno <= epochs.end_lineno
+        and not (other.lineno <= loop.lineno and loop.end_lineno <= other.end_lineno)
+    ]
+    step_sites = [s.node for s in index.loop_calls[id(epochs)] if is_step_call(s.node)]
+    return bool(step_sites) and all(
+        any(o.lineno <= c.lineno and c.end_lineno <= o.end_lineno for o in inner) for c in step_sites
+    )
 
 
 _RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like", "randperm"})

@@ -42,3 +42,21 @@ def validate(net, loader):
             pred = net(data).argmax(1)
             correct += pred.eq(target).cpu().sum()  # expect: PP501
     return correct
+
+
+def train(model, train_loader, test_loader, optimizer, epochs):
+    # an evaluation under no_grad between training epochs, beside the loop that steps
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            loss = F.cross_entropy(model(x.to(device)), y.to(device))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        if epoch % 5 == 0:
+            model.eval()
+            test_loss = 0
+            with torch.no_grad():
+                for x, y in test_loader:
+                    test_loss += F.cross_entropy(model(x.to(device)), y.to(device)).item()  # expect: PP501
+            print(epoch, test_loss)
