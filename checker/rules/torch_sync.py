@@ -1094,11 +1094,35 @@ def _to_host(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _runs_a_model(fx, call: ast.Call) -> bool:
     """`model(x)`, `self.net(x)`, `generator.infer(x)`: a model of the module or one named so (not a def of
-    the module named for models, `model_runner(ma)`)."""
+    the module named for models, `model_runner(ma)`); or a def of the module handed a model that it runs
+    (`_runs_handed_model`)."""
+    if _runs_handed_model(fx, call):
+        return True
     name = model_called(call)
     if name is None or not (name in fx.models or is_model_name(name)):
         return False
     return name in fx.models or not isinstance(fx.helpers.get(id(call)), FUNCTION_TYPES)
+
+
+def _runs_handed_model(fx, call: ast.Call) -> bool:
+    """`loss = self._step(model, xis, xjs, counter)`: a def or method of the module, handed a model (a model
+    of the module or a name for one) that it calls outside any loop of its own (`ris, zis = model(xis)`,
+    DSMIL's SimCLR trainer): one forward pass per call, so a loop making the call runs the model on every
+    pass. A def that loops over a loader itself (`validate(model, loader)`) is not one."""
+    helper = fx.helpers.get(id(call))
+    if not isinstance(helper, FUNCTION_TYPES) or not call.args:
+        return False
+    params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    handed = {
+        params[i]
+        for i, arg in enumerate(call.args[: len(params)])
+        if isinstance(arg, ast.Name) and (arg.id in fx.models or is_model_name(arg.id))
+    }
+    return bool(handed) and any(
+        not s.loops and model_called(s.node) in handed for s in fx.index.function_calls.get(id(helper), ())
+    )
 
 
 def _steps_around(index: ModuleIndex, loop, steps: set[int], fx=None) -> bool:

@@ -54,3 +54,18 @@ def train_with_probe(model, loader, optimizer, n_probe):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def evaluate(model, loader):
+    # runs the model in a loop of its own: one call is a whole evaluation, not one batch
+    total = 0
+    for x, _ in loader:
+        total += model(x.to(device)).sum()
+    return total
+
+
+def report(model, loaders):
+    with torch.no_grad():
+        for loader in loaders:
+            score = evaluate(model, loader)
+            print(score.item())

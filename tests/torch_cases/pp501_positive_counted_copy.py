@@ -60,3 +60,26 @@ def train(model, train_loader, test_loader, optimizer, epochs):
                 for x, y in test_loader:
                     test_loss += F.cross_entropy(model(x.to(device)), y.to(device)).item()  # expect: PP501
             print(epoch, test_loss)
+
+
+class ContrastiveTrainer:
+    # the validation loop runs the model through a method it hands the model to
+    def __init__(self, criterion, device):
+        self.criterion = criterion
+        self.device = device
+
+    def _step(self, model, xis, xjs):
+        zis = model(xis)
+        zjs = model(xjs)
+        return self.criterion(zis, zjs)
+
+    def _validate(self, model, valid_loader):
+        with torch.no_grad():
+            model.eval()
+            valid_loss, counter = 0.0, 0
+            for xis, xjs in valid_loader:
+                xis, xjs = xis.to(self.device), xjs.to(self.device)
+                loss = self._step(model, xis, xjs)
+                valid_loss += loss.item()  # expect: PP501
+                counter += 1
+        return valid_loss / counter
