@@ -1037,15 +1037,18 @@ def _counted_copies(fx, loop) -> list[tuple[ast.stmt, ast.Call]]:
 
 
 def _counts_matches(stmt: ast.AST) -> bool:
-    """`correct += <...>` whose value compares (`==`, `!=`, `.eq(...)`, `.ne(...)`): a running count of
-    matches."""
+    """`correct += <...>.sum()` whose value compares (`==`, `!=`, `.eq(...)`, `.ne(...)`) and calls no def
+    but `int`/`float`: a running count of matches, which torch can keep on the device; not a host metric
+    (`micro_f1 += f1_score(y.cpu().numpy(), (out > 0).cpu().numpy())`, whose copies the metric needs)."""
+    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)):
+        return False
+    nodes = list(ast.walk(stmt.value))
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
     return (
-        isinstance(stmt, ast.AugAssign)
-        and isinstance(stmt.op, ast.Add)
-        and any(
-            isinstance(n, ast.Compare) or (isinstance(n, ast.Call) and method_name(n) in ("eq", "ne"))
-            for n in ast.walk(stmt.value)
-        )
+        any(isinstance(n, ast.Compare) for n in nodes) or any(method_name(c) in ("eq", "ne") for c in calls)
+    ) and (
+        any(method_name(c) == "sum" for c in calls)
+        and not any(isinstance(c.func, ast.Name) and c.func.id not in ("int", "float") for c in calls)
     )
 
 
