@@ -1530,14 +1530,33 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     )
 
 
+def _option_holders(index: ModuleIndex) -> set[str]:
+    """(torch-fix73) The names the module binds to parsed options (`args = parser.parse_args()`, `args, _ =
+    parser.parse_known_args()`); a def's parameter of the same name (`def train(model, args)`) is taken to
+    hold them too."""
+    found = set()
+    for node in walk(index.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        if method_name(node.value) not in ("parse_args", "parse_known_args"):
+            continue
+        for target in node.targets:
+            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+            if isinstance(first, ast.Name):
+                found.add(first.id)
+    return found
+
+
 def _option_defaults(index: ModuleIndex) -> dict[str, object]:
     """(torch-fix73) {dest: default} of the module's command-line options, `parser.add_argument('--onlyrot',
     action='store_true')` (False), `add_argument('--w_chamfer', '--w-chamfer', default=0.1)`: a constant
-    `default=`, else False for `store_true` and True for `store_false`. Once per module."""
+    `default=`, else False for `store_true` and True for `store_false`; empty when the module binds no
+    parsed options (`_option_holders`). Once per module."""
 
     def make() -> dict[str, object]:
         found: dict[str, object] = {}
-        for site in index.calls:
+        holders = _option_holders(index)
+        for site in index.calls if holders else ():
             call = site.node
             if method_name(call) != "add_argument":
                 continue
@@ -1557,7 +1576,7 @@ def _option_defaults(index: ModuleIndex) -> dict[str, object]:
                 continue
             if name:
                 found.setdefault(name, value)
-        return found
+        return {f"{holder}.{name}": value for holder in holders for name, value in found.items()}
 
     return facts(index).loop_cache("option_defaults", None, make)
 
@@ -1572,18 +1591,24 @@ _ORDER = {
 }
 
 
+_UNKNOWN = object()
+
+
 def _test_by_default(test: ast.AST, defaults: Mapping[str, object]) -> bool | None:
-    """(torch-fix73) The value an `if` test takes with the options' defaults, for `args.x`, `not args.x` and
-    `args.x > 0` (one comparison with a constant); None for any other test or an unknown option."""
+    """(torch-fix73) The value an `if` test takes with the options' defaults (keyed `holder.dest`), for
+    `args.x`, `not args.x` and `args.x > 0` (one comparison with a constant); None for any other test or an
+    unknown option."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         value = _test_by_default(test.operand, defaults)
         return None if value is None else not value
     compared = None
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
         compared, test = (type(test.ops[0]), test.comparators[0].value), test.left
-    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.attr in defaults):
+    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
         return None
-    value = defaults[test.attr]
+    value = defaults.get(f"{test.value.id}.{test.attr}", _UNKNOWN)
+    if value is _UNKNOWN:
+        return None
     if compared is None:
         return bool(value)
     order = _ORDER.get(compared[0])
