@@ -509,7 +509,7 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
         last = None
         for node in index.call_assignments:
             if (
-                node.lineno <= call.lineno
+                _bound_before(node, call)
                 and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
                 and call_function(index, node.value) is function
             ):
@@ -602,7 +602,7 @@ def _made_from_memory(call: ast.Call, index: ModuleIndex) -> bool:
     function = call_function(index, call)
     bound: dict[str, ast.Call] = {}  # the last value bound to each name in the def, before the loader
     for node in index.call_assignments:
-        if node.lineno <= call.lineno and call_function(index, node.value) is function:
+        if _bound_before(node, call) and call_function(index, node.value) is function:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     bound[target.id] = node.value
@@ -1030,11 +1030,18 @@ def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     made = [
         node.value
         for node in index.call_assignments
-        if node.lineno <= call.lineno
+        if _bound_before(node, call)
         and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
         and call_function(index, node.value) is function
     ]
     return made[-1] if made else None
+
+
+def _bound_before(node: ast.Assign, call: ast.Call) -> bool:
+    """The assignment is written out before the loader call starts: `ds = Dataset(...)` on an earlier line,
+    not the loader's own binding (`ds = DataLoader(ds, ...)` reads the `ds` bound before it) nor one whose
+    value holds the call."""
+    return (node.end_lineno or node.lineno, node.end_col_offset or 0) <= (call.lineno, call.col_offset)
 
 
 def _decoding_classes(index: ModuleIndex) -> set[str]:
@@ -2490,7 +2497,7 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
     module that imports it, which PP504's own pass cannot see. Left out as that pass leaves them out: data
     held in memory, token ids, PyG's stored graphs, a loader the module's own pass judges (its training
     loop, a Lightning hook, a `train_loader` maker); and a data set the def does not make itself from a
-    class (`_builds_its_data_set`: `tr_set, dv_set = create_textset(...)`, End-to-end-ASR's text corpus kept in RAM
+    class (`_made_here`: `tr_set, dv_set = create_textset(...)`, End-to-end-ASR's text corpus kept in RAM
     and read as token ids, 2 findings read wrong on hold-out 14 without this); and a loader that reads
     its data set in a fixed order (`_in_fixed_order`: voicefilter's `batch_size=1, shuffle=False` test
     loader, which the project's validation reads, not its training steps). The level is the one the same-module shape gets on
@@ -2514,7 +2521,7 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
                 or _in_train_hook(call, index)
                 or _fit_or_train_maker(call, index)
                 or _decoding_maker(call, index)
-                or not _builds_its_data_set(call, index)
+                or not _made_here(call, index)
                 or _in_fixed_order(call, index)
             ):
                 continue
@@ -2540,9 +2547,3 @@ def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
         return is_false(shuffle)
     return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)
 
-
-def _builds_its_data_set(call: ast.Call, index: ModuleIndex) -> bool:
-    """`_made_here`, where the name the loader reads is not the one the loader itself is bound to (`tr_set =
-    DataLoader(tr_set, ...)` after `tr_set, dv_set = create_textset(...)`: `_dataset_value` would read the
-    DataLoader call as the data set's)."""
-    return _dataset_value(call, index) is not call and _made_here(call, index)
