@@ -2546,4 +2546,3 @@ def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
     if given and shuffle is not None:
         return is_false(shuffle)
     return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)
-
