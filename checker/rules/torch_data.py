@@ -934,6 +934,8 @@ def check_loader_main_process(index: ModuleIndex):
         lightning = (
             _in_train_hook(call, index) or _fit_or_train_maker(call, index) or _decoding_maker(call, index)
         )
+        evaluation = not lightning and _evaluation_hook(call, index)
+        lightning = lightning or evaluation
         if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         if (
@@ -950,7 +952,7 @@ def check_loader_main_process(index: ModuleIndex):
             "PP504",
             call.lineno,
             call.col_offset,
-            workers_message(given),
+            workers_message(given, "evaluation" if evaluation else "training"),
             confidence=confidence,
         )
 
@@ -1186,16 +1188,23 @@ def _makes_optimizer(call: ast.Call, index: ModuleIndex) -> bool:
     return name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper()
 
 
-def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
+# PyTorch Lightning's loader hooks: the Trainer's fit, validate, test and predict loops iterate what they
+# return and move each batch to the accelerator themselves
+_LIGHTNING_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
+
+
+def _in_train_hook(
+    call: ast.Call, index: ModuleIndex, hooks: frozenset[str] = frozenset({"train_dataloader"})
+) -> bool:
     """The DataLoader is returned by a `train_dataloader()` method (PyTorch Lightning's hook of a
-    LightningModule or LightningDataModule): the Trainer's fit loop steps on its batches, and moves them to
-    the accelerator itself."""
-    if not any(getattr(f, "name", None) == "train_dataloader" for f in index.functions):
+    LightningModule or LightningDataModule), or with `hooks` by another of them: the Trainer's fit loop steps
+    on its batches, and moves them to the accelerator itself."""
+    if not any(getattr(f, "name", None) in hooks for f in index.functions):
         return False
     for site in index.calls:
         if site.node is call:
             function = site.function
-            if not (isinstance(function, FUNCTION_TYPES) and function.name == "train_dataloader"):
+            if not (isinstance(function, FUNCTION_TYPES) and function.name in hooks):
                 return False
             bound = {  # `dataloader = DataLoader(...); return dataloader`
                 t.id
@@ -1206,6 +1215,15 @@ def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
             }
             return _returned_at(function, bound, call) is not None
     return False
+
+
+def _evaluation_hook(call: ast.Call, index: ModuleIndex) -> bool:
+    """The DataLoader is returned by a Lightning `val_dataloader`, `test_dataloader` or `predict_dataloader`
+    hook over a data set that decodes each item (`_decodes_each_item`): the Trainer's evaluation loop reads
+    every batch of it in its own process, decoding image by image between steps, as the fit loop does a
+    `train_dataloader`'s (hold-out 20: PatchCore's `test_dataloader` over MVTec images with `num_workers=0`,
+    listed; the hooks over data in memory or token ids stay silent)."""
+    return _in_train_hook(call, index, _LIGHTNING_HOOKS) and _decodes_each_item(call, index)
 
 
 _TRAIN_MAKER = re.compile(r"^_?(get_|make_|build_|create_)?train(ing)?_?(data)?loader$", re.IGNORECASE)
@@ -2644,11 +2662,13 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
     return found
 
 
-def workers_message(given: bool) -> str:
-    """PP504's message for a loader with num_workers=0 (`given`) or without num_workers."""
+def workers_message(given: bool, kind: str = "training") -> str:
+    """PP504's message for a loader with num_workers=0 (`given`) or without num_workers (`kind`: "evaluation"
+    for a Lightning validation, test or predict hook's loader)."""
     how = "num_workers=0" if given else "no num_workers"
     return (
-        f"training DataLoader with {how} loads and transforms every batch in the training process, "
+        f"{kind} DataLoader with {how} loads and transforms every batch in the "
+        f"{'training' if kind == 'training' else 'main'} process, "
         "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel"
     )
 
