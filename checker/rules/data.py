@@ -1410,7 +1410,7 @@ def _sequential_map_confidence(
     (michaelwfc's two CIFAR-10 augmentation maps, first read at `medium`, trained through a one-shot
     iterator; breadbread1984's ImageNet crops, fitted by train.py but previewed in their own module): 21 in
     41 (51%), still `low`. Maps doing image work on a pipeline trained through a TF1 iterator, an input
-    function or another module's loop (`fed_steps`, which this rule does not read) read right 13 times in
+    function or another module's loop (`fed_steps`, which this rule read only from tf-fix35) read right 13 times in
     15 by reason over readings 15-22 (8 repositories: juanabascal, bruce1408, DarkGeekMS, cyprienruffino,
     zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved.
 
