@@ -1158,6 +1158,7 @@ def _serial_maps(index: ModuleIndex):
             alternative = (
                 " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
             )
+            image_work = step.kind == "map" and does_image_work(call, index)
             evidence = {
                 "weak": plain or unread or reads_for_threads or id(call) in idle,
                 "doubtful": unsure
@@ -1171,7 +1172,8 @@ def _serial_maps(index: ModuleIndex):
                 "trained": id(call) in trained,
                 "validated": _read_every_epoch(call, validated),
                 "strings": step.kind == "map" and _string_work_only(call, index),
-                "image_work": step.kind == "map" and does_image_work(call, index),
+                "image_work": image_work,
+                "fed": image_work and id(call) in fed_steps(flow),
             }
             confidence = _sequential_map_confidence(**evidence)
             if confidence == "low" and step.kind == "map":
@@ -1365,10 +1367,19 @@ def _sequential_map_confidence(
     strings: bool = False,
     image_work: bool = False,
     validated: bool = False,
+    fed: bool = False,
 ) -> str:
     """high: a map whose own code does image or file work (`image_work`: decodes an image, calls a
     tf.image op, reads a file or calls back into Python) on a pipeline seen training a model or validating
-    one every epoch (`_read_every_epoch`); low: the rest.
+    one every epoch (`_read_every_epoch`); medium: the same on a pipeline a training step reads through
+    code the flow does not follow (`fed`: a TF1 iterator, an input function or a def returning it into
+    training, `fed_steps`); low: the rest.
+
+    tf-fix35 (first reads over readings 15-25; bar: `medium` needs 10 first reads or more in 4
+    repositories or more, right at least 70% of the time): the `fed` class read right 13 times in 15 in 8
+    repositories (readings 15-22 by reason, tf-fix30's count; reading 22's michaelwfc CIFAR-10
+    augmentation maps by code, the only members in readings 21-25 when main runs on their checkouts, both
+    right): `medium`. Under the 20 findings `high` asks.
 
     tf-cal28, as first read over readings 15-21 (bar: `high` needs 20 first-read findings or more in 5
     repositories or more, right at least 90% of the time; `medium` 70%; debatable counts against):
@@ -1399,7 +1410,7 @@ def _sequential_map_confidence(
     (michaelwfc's two CIFAR-10 augmentation maps, first read at `medium`, trained through a one-shot
     iterator; breadbread1984's ImageNet crops, fitted by train.py but previewed in their own module): 21 in
     41 (51%), still `low`. Maps doing image work on a pipeline trained through a TF1 iterator, an input
-    function or another module's loop (`fed_steps`, which this rule does not read) read right 13 times in
+    function or another module's loop (`fed_steps`, which this rule read only from tf-fix35) read right 13 times in
     15 by reason over readings 15-22 (8 repositories: juanabascal, bruce1408, DarkGeekMS, cyprienruffino,
     zyqgmzyq, ladangol, NguyenThanhAI, michaelwfc), under the 20 findings either level asks: not moved.
 
@@ -1410,7 +1421,9 @@ def _sequential_map_confidence(
     (a factory's def, tuple-unpacked splits, a cache under a flag) are reading 23's tuning rows."""
     if weak or strings or not image_work or doubtful:
         return "low"
-    return "high" if trained or validated else "low"
+    if trained or validated:
+        return "high"
+    return "medium" if fed else "low"
 
 
 def _read_every_epoch(call: ast.Call, validated: set[int]) -> bool:
@@ -2346,7 +2359,10 @@ model.fit(ds, epochs=10)
             "`validation_data` of a training call in its module (read every epoch: first read over readings "
             "15-21 right 22 times in 22, 9 repositories). Such a map on any other pipeline read at scale "
             "(evaluation, test and preview pipelines, returned, handed on, stored, iterated) is `low` since "
-            "tf-cal28 (`medium` before: about 18 right in 38 over readings 15-21). `low`: maps whose cost is not "
+            "tf-cal28 (`medium` before: about 18 right in 38 over readings 15-21), except on a pipeline a "
+            "training step reads through a TF1 iterator, an input function or a def returning it into "
+            "training (as PP203 reads it since tf-fix29): `medium` since tf-fix35 (first read over readings "
+            "15-25 right 13 times in 15, 8 repositories). `low`: maps whose cost is not "
             "visible or whose code shows no costly work, maps before a cache, inside an interleaved function, "
             "after `batch`, or on an in-memory evaluation set, and pipelines without evidence of use (built "
             "and left, printed by loops, next(iter(ds))) or from a few values written in the code (range or "

@@ -509,7 +509,7 @@ def _held_when_made(call: ast.Call, index: ModuleIndex, names: set[str]) -> bool
         last = None
         for node in index.call_assignments:
             if (
-                node.lineno <= call.lineno
+                _written_before(node, call)
                 and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
                 and call_function(index, node.value) is function
             ):
@@ -528,6 +528,8 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
         or _held_when_made(call, index, _in_memory_names(index, classes=False))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
+        or sequence_in_memory(call, index)
+        or torchio_patches(call, index)
         or _unit_tests(index)
     )
 
@@ -546,6 +548,140 @@ def items_in_memory(call: ast.Call, index: ModuleIndex) -> bool:
     if isinstance(dataset, ast.Subscript):
         return isinstance(dataset.slice, ast.Slice)
     return isinstance(dataset, ast.Call) and _reads_entries_of_argument(dataset)
+
+
+# whole arrays made in memory: `np.array(seqs)`, `np.stack(...)`, `torch.stack(...)`, `torch.cat(...)`
+_ARRAY_MAKERS = frozenset({"array", "asarray", "stack", "vstack", "concatenate", "cat"})
+
+
+def sequence_in_memory(call: ast.Call, index: ModuleIndex) -> bool:
+    """The loader batches a plain sequence the program already holds, not a Dataset that reads its items: its
+    data set is a name the loader's scope last bound, before the loader, to
+    - a list display or a repeated one (`[data_cropped] * n`: diffab's sampling loaders, hold-out 18),
+    - an array made whole (`np.array(...)`, `torch.stack(...)`), or one a def of the module returns
+      (`group, seqs = load_pfam(path)` where the def ends `seqs = np.array(seqs)`, `return group, seqs`:
+      protein-sequence-embedding's language-model loaders, hold-out 20),
+    - or a data set made from a sequence whose items the scope moved to the device (`x_train = [x.cuda() for
+      x in x_train]`, then `AllPairsDataset(x_train, ...)`; protein-sequence-embedding, hold-out 20): its
+      batches are on the GPU already, so pin_memory has nothing to pin (pinning CUDA tensors fails) and
+      workers could not touch them.
+    Hold-outs 18 and 20: 8 PP505 findings read debatable at `high` and 3 PP504 ones wrong at `medium`."""
+    dataset = loader_dataset(call)
+    if not isinstance(dataset, ast.Name):
+        return False
+    value, position = _last_binding(dataset.id, call, index)
+    if position is not None:  # (`group, seqs = load_pfam(...)`: what the def returns there)
+        return isinstance(value, ast.Call) and _returns_array(value, position, index)
+    return _whole_in_memory(value, index) or (
+        isinstance(value, ast.Call)
+        and any(
+            isinstance(a, ast.Name) and _device_items(_last_binding(a.id, call, index)[0], index)
+            for a in [*value.args, *(k.value for k in value.keywords)]
+        )
+    )
+
+
+def torchio_patches(call: ast.Call, index: ModuleIndex, queue: bool = False) -> bool:
+    """The loader batches TorchIO patches: a `GridSampler` over one subject already loaded (inference by
+    patches: the patches are cut from a volume in memory), or with `queue` a `Queue`, which loads and samples
+    subjects with its own workers, so TorchIO's documentation asks for `num_workers=0` on its DataLoader (the
+    data set a name or an attribute named for the queue, `train_dataset.queue_dataset`, in a module that
+    imports torchio). Hold-out 20 (Pytorch-Medical-Segmentation): the grid loader's PP505 read debatable at
+    `high`, the queue loader's PP504 wrong at `medium`."""
+    wanted = ("GridSampler", "Queue") if queue else ("GridSampler",)
+    dataset = (
+        _dataset_value(call, index) if isinstance(loader_dataset(call), ast.Name) else loader_dataset(call)
+    )
+    if isinstance(dataset, ast.Call):
+        made = base_name(dataset.func) in wanted
+    else:
+        made = queue and isinstance(dataset, ast.Attribute) and "queue" in dataset.attr.lower()
+    return made and _imports_torchio(index)
+
+
+def _imports_torchio(index: ModuleIndex) -> bool:
+    """`import torchio`, `import torchio as tio`, `from torchio.data import Queue`."""
+    return any(
+        (n.module or "").split(".")[0] == "torchio"
+        if isinstance(n, ast.ImportFrom)
+        else any(a.name.split(".")[0] == "torchio" for a in n.names)
+        for n in index.imports
+    )
+
+
+def _last_binding(name: str, call: ast.Call, index: ModuleIndex) -> tuple[ast.AST | None, int | None]:
+    """The value the loader's def (or the module, for a loader outside defs) last assigns to `name` before the
+    loader, with the name's place in a tuple target (`a, b = f()`: 1 for `b`) or None for a plain target."""
+    function = call_function(index, call)
+    found, at, where = None, None, (0, 0)
+    for node in statements_in(function) if function is not None else _module_statements(index.tree):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not _written_before(node, call):
+            continue
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == name:
+            place = None
+        elif isinstance(target, ast.Tuple | ast.List) and name in [
+            getattr(e, "id", None) for e in target.elts
+        ]:
+            place = [getattr(e, "id", None) for e in target.elts].index(name)
+        else:
+            continue
+        if (node.lineno, node.col_offset) >= where:
+            found, at, where = node.value, place, (node.lineno, node.col_offset)
+    return found, at
+
+
+def _module_statements(tree: ast.Module) -> list[ast.AST]:
+    """The statements of a module outside its defs and classes."""
+    found: list[ast.AST] = []
+    todo = list(tree.body)
+    for node in todo:
+        found.append(node)
+        if not isinstance(node, (*FUNCTION_TYPES, ast.ClassDef)):
+            todo += [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.stmt)]
+    return found
+
+
+def _whole_in_memory(value: ast.AST | None, index: ModuleIndex) -> bool:
+    """A list display (`[a, b]`), a repeated one (`[item] * n`), or an array made whole (`_ARRAY_MAKERS`)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return isinstance(value.left, ast.List) or isinstance(value.right, ast.List)
+    if isinstance(value, ast.List):
+        return bool(value.elts)
+    return isinstance(value, ast.Call) and base_name(value.func) in _ARRAY_MAKERS
+
+
+def _returns_array(made: ast.Call, position: int, index: ModuleIndex) -> bool:
+    """A def of the module whose every `return` hands back, at `position` of a tuple, a name it last bound to
+    an array made whole (`return group, seqs` after `seqs = np.array(seqs)`)."""
+    helper = index.module_functions.get(made.func.id) if isinstance(made.func, ast.Name) else None
+    returns = returns_in(helper) if helper is not None else ()
+    for ret in returns:
+        value = ret.value
+        if not (isinstance(value, ast.Tuple) and len(value.elts) > position):
+            return False
+        item = value.elts[position]
+        bound = [
+            n
+            for n in statements_in(helper)
+            if isinstance(n, ast.Assign)
+            and n.lineno < ret.lineno
+            and any(
+                isinstance(t, ast.Name) and isinstance(item, ast.Name) and t.id == item.id for t in n.targets
+            )
+        ]
+        if not (bound and _whole_in_memory(max(bound, key=lambda n: n.lineno).value, index)):
+            return False
+    return bool(returns)
+
+
+def _device_items(value: ast.AST | None, index: ModuleIndex) -> bool:
+    """A list comprehension whose items are moved to the device (`[x.cuda() for x in xs]`)."""
+    return (
+        isinstance(value, ast.ListComp)
+        and isinstance(value.elt, ast.Call)
+        and is_device_move(value.elt, index)
+    )
 
 
 def _unit_tests(index: ModuleIndex) -> bool:
@@ -602,7 +738,7 @@ def _made_from_memory(call: ast.Call, index: ModuleIndex) -> bool:
     function = call_function(index, call)
     bound: dict[str, ast.Call] = {}  # the last value bound to each name in the def, before the loader
     for node in index.call_assignments:
-        if node.lineno <= call.lineno and call_function(index, node.value) is function:
+        if _written_before(node, call) and call_function(index, node.value) is function:
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     bound[target.id] = node.value
@@ -817,6 +953,8 @@ def check_loader_main_process(index: ModuleIndex):
         dataset = loader_dataset(call)
         if dataset is None or _held_in_memory(call, index, in_memory) or items_in_memory(call, index):
             continue
+        if sequence_in_memory(call, index) or torchio_patches(call, index, queue=True):
+            continue
         if isinstance(dataset, ast.Name) and dataset.id in _listed(index):
             continue
         if training is None:
@@ -825,6 +963,8 @@ def check_loader_main_process(index: ModuleIndex):
         lightning = (
             _in_train_hook(call, index) or _fit_or_train_maker(call, index) or _decoding_maker(call, index)
         )
+        evaluation = not lightning and _evaluation_hook(call, index)
+        lightning = lightning or evaluation
         if not (names & training or lightning or (names & handed and _made_here(call, index))):
             continue
         if (
@@ -841,7 +981,7 @@ def check_loader_main_process(index: ModuleIndex):
             "PP504",
             call.lineno,
             call.col_offset,
-            workers_message(given),
+            workers_message(given, "evaluation" if evaluation else "training"),
             confidence=confidence,
         )
 
@@ -1030,11 +1170,18 @@ def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     made = [
         node.value
         for node in index.call_assignments
-        if node.lineno <= call.lineno
+        if _written_before(node, call)
         and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
         and call_function(index, node.value) is function
     ]
     return made[-1] if made else None
+
+
+def _written_before(node: ast.Assign, call: ast.Call) -> bool:
+    """The assignment is written out before the loader call starts: `ds = Dataset(...)` on an earlier line,
+    not the loader's own binding (`ds = DataLoader(ds, ...)` reads the `ds` bound before it) nor one whose
+    value holds the call."""
+    return (node.end_lineno or node.lineno, node.end_col_offset or 0) <= (call.lineno, call.col_offset)
 
 
 def _decoding_classes(index: ModuleIndex) -> set[str]:
@@ -1070,16 +1217,23 @@ def _makes_optimizer(call: ast.Call, index: ModuleIndex) -> bool:
     return name.startswith("torch.optim.") and "lr_scheduler" not in name and last[:1].isupper()
 
 
-def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
+# PyTorch Lightning's loader hooks: the Trainer's fit, validate, test and predict loops iterate what they
+# return and move each batch to the accelerator themselves
+_LIGHTNING_HOOKS = frozenset({"train_dataloader", "val_dataloader", "test_dataloader", "predict_dataloader"})
+
+
+def _in_train_hook(
+    call: ast.Call, index: ModuleIndex, hooks: frozenset[str] = frozenset({"train_dataloader"})
+) -> bool:
     """The DataLoader is returned by a `train_dataloader()` method (PyTorch Lightning's hook of a
-    LightningModule or LightningDataModule): the Trainer's fit loop steps on its batches, and moves them to
-    the accelerator itself."""
-    if not any(getattr(f, "name", None) == "train_dataloader" for f in index.functions):
+    LightningModule or LightningDataModule), or with `hooks` by another of them: the Trainer's fit loop steps
+    on its batches, and moves them to the accelerator itself."""
+    if not any(getattr(f, "name", None) in hooks for f in index.functions):
         return False
     for site in index.calls:
         if site.node is call:
             function = site.function
-            if not (isinstance(function, FUNCTION_TYPES) and function.name == "train_dataloader"):
+            if not (isinstance(function, FUNCTION_TYPES) and function.name in hooks):
                 return False
             bound = {  # `dataloader = DataLoader(...); return dataloader`
                 t.id
@@ -1090,6 +1244,15 @@ def _in_train_hook(call: ast.Call, index: ModuleIndex) -> bool:
             }
             return _returned_at(function, bound, call) is not None
     return False
+
+
+def _evaluation_hook(call: ast.Call, index: ModuleIndex) -> bool:
+    """The DataLoader is returned by a Lightning `val_dataloader`, `test_dataloader` or `predict_dataloader`
+    hook over a data set that decodes each item (`_decodes_each_item`): the Trainer's evaluation loop reads
+    every batch of it in its own process, decoding image by image between steps, as the fit loop does a
+    `train_dataloader`'s (hold-out 20: PatchCore's `test_dataloader` over MVTec images with `num_workers=0`,
+    listed; the hooks over data in memory or token ids stay silent)."""
+    return _in_train_hook(call, index, _LIGHTNING_HOOKS) and _decodes_each_item(call, index)
 
 
 _TRAIN_MAKER = re.compile(r"^_?(get_|make_|build_|create_)?train(ing)?_?(data)?loader$", re.IGNORECASE)
@@ -1805,7 +1968,12 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
             walked = _walked_sources(index, scopes) & moved_from
         # batches of token ids, or of tensors already held in memory: little to copy, or a pinned copy
         # that costs its own host copy first (hold-outs 4-8: 20 of 87 such findings read right)
-        if token_batches(index, call) or _held_when_made(call, index, in_memory):
+        if (
+            token_batches(index, call)
+            or _held_when_made(call, index, in_memory)
+            or sequence_in_memory(call, index)
+            or torchio_patches(call, index)
+        ):
             confidence = "low"
         elif names & training or _passed_whole(call, names, walked, index):
             # batches feeding a loop of the module that backpropagates: high, with workers or without
@@ -2490,7 +2658,7 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
     module that imports it, which PP504's own pass cannot see. Left out as that pass leaves them out: data
     held in memory, token ids, PyG's stored graphs, a loader the module's own pass judges (its training
     loop, a Lightning hook, a `train_loader` maker); and a data set the def does not make itself from a
-    class (`_builds_its_data_set`: `tr_set, dv_set = create_textset(...)`, End-to-end-ASR's text corpus kept in RAM
+    class (`_made_here`: `tr_set, dv_set = create_textset(...)`, End-to-end-ASR's text corpus kept in RAM
     and read as token ids, 2 findings read wrong on hold-out 14 without this); and a loader that reads
     its data set in a fixed order (`_in_fixed_order`: voicefilter's `batch_size=1, shuffle=False` test
     loader, which the project's validation reads, not its training steps). The level is the one the same-module shape gets on
@@ -2509,12 +2677,14 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
                 or (isinstance(dataset, ast.Name) and dataset.id in listed)
                 or _held_in_memory(call, index, in_memory)
                 or items_in_memory(call, index)
+                or sequence_in_memory(call, index)
+                or torchio_patches(call, index, queue=True)
                 or token_batches(index, call)
                 or _stored_graphs(call, index)
                 or _in_train_hook(call, index)
                 or _fit_or_train_maker(call, index)
                 or _decoding_maker(call, index)
-                or not _builds_its_data_set(call, index)
+                or not _made_here(call, index)
                 or _in_fixed_order(call, index)
             ):
                 continue
@@ -2523,11 +2693,13 @@ def workerless_makers(index: ModuleIndex) -> list[tuple[str, ast.Call, int, str]
     return found
 
 
-def workers_message(given: bool) -> str:
-    """PP504's message for a loader with num_workers=0 (`given`) or without num_workers."""
+def workers_message(given: bool, kind: str = "training") -> str:
+    """PP504's message for a loader with num_workers=0 (`given`) or without num_workers (`kind`: "evaluation"
+    for a Lightning validation, test or predict hook's loader)."""
     how = "num_workers=0" if given else "no num_workers"
     return (
-        f"training DataLoader with {how} loads and transforms every batch in the training process, "
+        f"{kind} DataLoader with {how} loads and transforms every batch in the "
+        f"{'training' if kind == 'training' else 'main'} process, "
         "between steps; set num_workers (e.g. 4) so workers prepare batches in parallel"
     )
 
@@ -2539,10 +2711,3 @@ def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
     if given and shuffle is not None:
         return is_false(shuffle)
     return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)
-
-
-def _builds_its_data_set(call: ast.Call, index: ModuleIndex) -> bool:
-    """`_made_here`, where the name the loader reads is not the one the loader itself is bound to (`tr_set =
-    DataLoader(tr_set, ...)` after `tr_set, dv_set = create_textset(...)`: `_dataset_value` would read the
-    DataLoader call as the data set's)."""
-    return _dataset_value(call, index) is not call and _made_here(call, index)

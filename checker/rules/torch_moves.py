@@ -66,6 +66,7 @@ from checker.rules.torch_steps import (
 )
 from checker.rules.torch_sync import (
     _imported_names,
+    _self_test_loop,
     _training_test,
 )
 
@@ -170,13 +171,9 @@ def _created_on_host(
         if name in _HOST_SHAPERS and node.args:  # `torch.tril(torch.ones(n, n))`: a host tensor reshaped
             node = node.args[0]
             continue
-        if (
-            name in _JOINS
-            and node.args
-            and isinstance(node.args[0], ast.List | ast.Tuple)
-            and node.args[0].elts
-        ):
-            parts = node.args[0].elts  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
+        joined = _joined_parts(node, name, bound, line)
+        if joined:
+            parts = joined  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
             if all(
                 _created_on_host(part, index, steady, bound, outside, settled) is not None for part in parts
             ):
@@ -234,6 +231,18 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+def _joined_parts(node: ast.Call, name: str | None, bound: Callable, line: int) -> list[ast.AST]:
+    """The tensors `torch.cat` or `torch.stack` joins, written in the call (`torch.stack([x, y], 1)`) or
+    (torch-fix73) through a name bound to the list just before (`stacks = [x, y]`, `torch.stack(stacks)`:
+    gmflow's `coords_grid`); empty for any other call."""
+    if name not in _JOINS or not node.args:
+        return []
+    parts = node.args[0]
+    if isinstance(parts, ast.Name):
+        parts = bound(line, parts.id)
+    return list(parts.elts) if isinstance(parts, ast.List | ast.Tuple) else []
 
 
 def _grid_parts(node: ast.AST, index: ModuleIndex) -> bool:
@@ -768,10 +777,100 @@ def _factory_returned(index: ModuleIndex, helper) -> ast.Call | None:
 
 
 def _host_returned(index: ModuleIndex, call: ast.Call) -> str | None:
-    """(torch-fix61) The factory behind what a def of the module returns, for a call of it (`_host_return`)."""
+    """(torch-fix61) The factory behind what a def of the module returns, for a call of it (`_host_return`);
+    (torch-fix73) for a call that leaves off the def's `device=None` parameter, also what the def returns
+    when its `if device is not None:` moves are skipped (`_deviceless_return`)."""
     fx = facts(index)
     helper = fx.helpers.get(id(call)) or fx.own_method(call)
-    return None if helper is None else _host_return(index, helper)
+    if helper is None:
+        return None
+    made = _host_return(index, helper)
+    if made is None and _leaves_device_off(helper, call):
+        made = _deviceless_return(index, helper)
+    return made
+
+
+def _leaves_device_off(helper, call: ast.Call) -> bool:
+    """(torch-fix73) The def has a `device` parameter whose default is None and the call passes no value
+    for it (not by keyword, position, `*` or `**`): `coords_grid(b, h, w)` for `def coords_grid(b, h, w,
+    homogeneous=False, device=None)`."""
+    arguments = helper.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = dict(
+        zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True)
+    )
+    defaults |= {
+        a: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None
+    }
+    default = next((d for a, d in defaults.items() if a.arg == "device"), None)
+    if not (isinstance(default, ast.Constant) and default.value is None):
+        return False
+    if any(k.arg in ("device", None) for k in call.keywords) or any(
+        isinstance(a, ast.Starred) for a in call.args
+    ):
+        return False
+    names = [a.arg for a in positional]
+    if "device" not in names:
+        return True  # keyword-only
+    position = names.index("device") - (names[0] in ("self", "cls") and isinstance(call.func, ast.Attribute))
+    return len(call.args) <= position
+
+
+def _device_guards(helper) -> list[ast.If]:
+    """(torch-fix73) The def's `if device is not None:` (or `if device:`) statements without an `else`:
+    the moves a call without a device skips."""
+    found = []
+    for node in walk(helper):
+        test = getattr(node, "test", None)
+        if not isinstance(node, ast.If) or node.orelse:
+            continue
+        if (isinstance(test, ast.Name) and test.id == "device") or (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == "device"
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            found.append(node)
+    return found
+
+
+def _deviceless_return(index: ModuleIndex, helper) -> str | None:
+    """(torch-fix73) `_host_return` for a call that passes no device to a def whose only moves and
+    placements are under `if device is not None:` (`_device_guards`): gmflow's `coords_grid` builds its grid
+    with `torch.meshgrid(torch.arange(h), torch.arange(w))` and moves it only when given a device, and its
+    three callers in the model's forward pass none and move the result themselves, on every forward. Once
+    per def and module."""
+    if id(helper) in _TRACED:
+        return None
+    return facts(index).loop_cache("deviceless_return", helper, lambda: _trace_deviceless(index, helper))
+
+
+def _trace_deviceless(index: ModuleIndex, helper) -> str | None:
+    guards = _device_guards(helper)
+    returns = returns_in(helper)
+    if not guards or len(returns) != 1 or returns[0].value is None:
+        return None
+    skipped = {id(n) for guard in guards for n in walk(guard)}
+    nodes = [n for n in walk(helper) if id(n) not in skipped]
+    if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in nodes):
+        return None
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    if any(is_device_move(n, index) or any(k.arg == "device" for k in n.keywords) for n in calls):
+        return None
+
+    def bound(line: int, name: str) -> ast.AST | None:
+        value = _bound_before(index, helper, line, name)
+        guard = next((g for g in guards if value is not None and id(value) in skipped), None)
+        return value if guard is None else bound(guard.lineno, name)
+
+    _TRACED.add(id(helper))
+    try:
+        return _created_on_host(returns[0].value, index, bound=bound)
+    finally:
+        _TRACED.discard(id(helper))
 
 
 def _host_return(index: ModuleIndex, helper) -> str | None:
@@ -1400,12 +1499,17 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     level would be `medium`, for an unconditional hard copy to the GPU (`_hard_gpu_copy`); a loop of a
     literal handful of passes takes its def's level, as straight-line code there does (a sample grid of
     ten classes drawn by a def the training loop calls every 1,000 steps: 0 of 8 read right at `medium`),
-    and a def a model-running loop calls (`_run_by_model_pass`) is `medium`."""
+    and a def a model-running loop calls (`_run_by_model_pass`) is `medium`. (torch-fix73) Not `high` in a
+    self-test loop (`_self_test_loop`, PP501's: under the module's `if __name__ == "__main__":`, random
+    inputs, a module that reads no data), whose fresh random host tensors are what it times or checks
+    (ARFlow's correlation benchmark: 2 debatable of the 10 not right among the 168 first-read `high` of
+    hold-outs 13-20); it takes the level of a loop that steps nothing."""
     if site.loops and not few_runs(site.loops):
-        if any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(
-            index, site.loops
-        ):
-            return "high"
+        if (
+            any(site.loops[-1] is loop for loop in _step_loops(index))
+            or _forward_pass_loop(index, site.loops)
+        ) and not _self_test_loop(index, site.loops[-1]):
+            return None if _off_default_option(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
@@ -1424,6 +1528,115 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         or _loss_attribute_copy(index, site)
         else None
     )
+
+
+def _option_holders(index: ModuleIndex) -> set[str]:
+    """(torch-fix73) The names the module binds to parsed options (`args = parser.parse_args()`, `args, _ =
+    parser.parse_known_args()`); a def's parameter of the same name (`def train(model, args)`) is taken to
+    hold them too."""
+    found = set()
+    for node in walk(index.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        if method_name(node.value) not in ("parse_args", "parse_known_args"):
+            continue
+        for target in node.targets:
+            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+            if isinstance(first, ast.Name):
+                found.add(first.id)
+    return found
+
+
+def _option_defaults(index: ModuleIndex) -> dict[str, object]:
+    """(torch-fix73) {dest: default} of the module's command-line options, `parser.add_argument('--onlyrot',
+    action='store_true')` (False), `add_argument('--w_chamfer', '--w-chamfer', default=0.1)`: a constant
+    `default=`, else False for `store_true` and True for `store_false`; empty when the module binds no
+    parsed options (`_option_holders`). Once per module."""
+
+    def make() -> dict[str, object]:
+        found: dict[str, object] = {}
+        holders = _option_holders(index)
+        for site in index.calls if holders else ():
+            call = site.node
+            if method_name(call) != "add_argument":
+                continue
+            keywords = {k.arg: k.value for k in call.keywords if k.arg}
+            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            dest = keywords.get("dest")
+            name = dest.value if isinstance(dest, ast.Constant) else None
+            name = name or next((f[2:].replace("-", "_") for f in flags if f.startswith("--")), None)
+            action = keywords.get("action")
+            action = action.value if isinstance(action, ast.Constant) else None
+            default = keywords.get("default")
+            if isinstance(default, ast.Constant):
+                value = default.value
+            elif action in ("store_true", "store_false"):
+                value = action == "store_false"
+            else:
+                continue
+            if name:
+                found.setdefault(name, value)
+        return {f"{holder}.{name}": value for holder in holders for name, value in found.items()}
+
+    return facts(index).loop_cache("option_defaults", None, make)
+
+
+_ORDER = {
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+}
+
+
+_UNKNOWN = object()
+
+
+def _test_by_default(test: ast.AST, defaults: Mapping[str, object]) -> bool | None:
+    """(torch-fix73) The value an `if` test takes with the options' defaults (keyed `holder.dest`), for
+    `args.x`, `not args.x` and `args.x > 0` (one comparison with a constant); None for any other test or an
+    unknown option."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        value = _test_by_default(test.operand, defaults)
+        return None if value is None else not value
+    compared = None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
+        compared, test = (type(test.ops[0]), test.comparators[0].value), test.left
+    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
+        return None
+    value = defaults.get(f"{test.value.id}.{test.attr}", _UNKNOWN)
+    if value is _UNKNOWN:
+        return None
+    if compared is None:
+        return bool(value)
+    order = _ORDER.get(compared[0])
+    try:
+        return None if order is None else bool(order(value, compared[1]))
+    except TypeError:
+        return None
+
+
+def _off_default_option(index: ModuleIndex, site) -> bool:
+    """(torch-fix73) An `if` between the copy and its loop tests a command-line option of the module
+    (`_option_defaults`) and the copy is in the branch the option's default does not take: `if args.onlyrot:
+    loss = torch.Tensor([0]).to(dev)` with `--onlyrot` off by default (self-label), `else: l_chamfer =
+    torch.Tensor([0]).to(device)` of `if args.w_chamfer > 0:` with the default 0.1 (AdaBins). The shipped
+    run makes no such copy; first read, these were 2 debatable of the 10 not right among the 168 `high` of
+    hold-outs 13-20, so they are `medium`."""
+    defaults = _option_defaults(index)
+    if not defaults or not site.loops:
+        return False
+    call, child = site.node, site.node
+    for up in facts(index).ancestors(call, site.loops[-1]):
+        if isinstance(up, ast.If) and child is not up.test:
+            value = _test_by_default(up.test, defaults)
+            in_body = any(child is stmt for stmt in up.body)
+            if value is not None and value != in_body:
+                return True
+        child = up
+    return False
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:

@@ -912,7 +912,8 @@ def _evaluation_reads(index: ModuleIndex):
     `avg_lm_loss.update(loss.item())`, XLM's, LoRA's and UniVNet's validation; `_reads_for_reporting`), not
     of a tensor that stays on the host. The wait is a training step's (the GPU idles while the host reads),
     once per batch of every evaluation; summing on the device and reading once after the loop avoids it.
-    Reported at `EVALUATION_READ_LEVEL`."""
+    A host copy made only to count matches (`_counted_copies`: `correct += (predicts.cpu() ==
+    labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
         reads = []
@@ -925,16 +926,28 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
-        if not reads:
+        counts = {id(stmt): (stmt, call) for stmt, call in reversed(_counted_copies(fx, loop))}
+        counted = [r for r in counts.values() if all(r[0] is not s for s, _ in reads)]
+        if not reads and not counted:
             continue
-        call = reads[0][1]
-        yield RawFinding(
-            "PP501",
+        if counted:
+            reads = sorted([*reads, *counted], key=lambda r: (r[0].lineno, r[0].col_offset))
+        stmt, call = counts.get(id(reads[0][0]), reads[0])
+        line, col, what, fix = (
             call.lineno,
             call.col_offset,
-            f"`.item()` on every batch of the evaluation loop at line {loop.lineno} waits for the GPU"
-            f"{_more_reads(reads, ' in this loop')}; sum on the device (`total += loss.detach()`) and read it "
-            "once after the loop",
+            "`.item()` on every batch",
+            "total += loss.detach()",
+        )
+        if method_name(call) != "item":  # (a copy counted on the host: at the count, where the loop reads it)
+            line, col = stmt.lineno, stmt.col_offset
+            what, fix = "Copying to the host to count matches on every batch", "correct += (pred == y).sum()"
+        yield RawFinding(
+            "PP501",
+            line,
+            col,
+            f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
+            f"{_more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
             confidence=EVALUATION_READ_LEVEL,
         )
 
@@ -975,7 +988,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(index, loop, steps) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
+        if _steps_around(index, loop, steps, fx) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
             continue
         found.append(loop)
     return found
@@ -985,10 +998,68 @@ def _copies_out(fx, loop) -> bool:
     """The loop copies a value to the host on every batch, outside any `if` (`preds =
     logits.detach().cpu().numpy()`, `for idxs in word_idxs.tolist():`): it collects outputs for metrics
     computed on the host, so it waits for each batch anyway and an `.item()` beside the copy adds little."""
+    counted = {id(call) for _, call in _counted_copies(fx, loop)}
     return any(
-        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop)
+        _host_copy(s.node, fx.index) and _copied_either_way(fx, s.node, loop) and id(s.node) not in counted
         for s in fx.index.loop_calls[id(loop)]
     )
+
+
+def _counted_copies(fx, loop) -> list[tuple[ast.stmt, ast.Call]]:
+    """(count, copy) for each host copy in the loop, outside any `if`, made only to count matches there: the
+    copy is part of a running count of a comparison (`correct += (predicts.cpu() == labels.cpu()).sum()`,
+    iCaRL's test loop; `correct += pred.eq(target).cpu().sum()`), or binds a name that the loop uses only in
+    such counts (`pred_y = pred_y.to(torch.device('cpu'))`, then `n_err += (pred_y != tgt_y).sum().item()`:
+    the domain-adaptation classifier's test loop). Such a copy collects no outputs for a host metric
+    (`_copies_out`): the count can stay on the device and be read once after the loop, so each batch's wait
+    is the loop's to avoid, as an `.item()` into a total is."""
+    found = []
+    for site in fx.index.loop_calls[id(loop)]:
+        call = site.node
+        if not _host_copy(call, fx.index) or fx.guarded(call, loop):
+            continue
+        stmt = fx.statement_in(call, loop)
+        if _counts_matches(stmt):
+            found.append((stmt, call))
+            continue
+        name = sole_name_target(stmt)
+        if name is None or not _copy_chain(stmt.value, call):
+            continue
+        uses = [
+            fx.statement_in(n, loop)
+            for n in iter_walk(loop)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+        uses = [u for u in uses if u is not stmt]
+        if uses and all(_counts_matches(u) for u in uses):
+            found.append((min(uses, key=lambda u: u.lineno), call))
+    return found
+
+
+def _counts_matches(stmt: ast.AST) -> bool:
+    """`correct += <...>.sum()` whose value compares (`==`, `!=`, `.eq(...)`, `.ne(...)`) and calls no def
+    but `int`/`float`: a running count of matches, which torch can keep on the device; not a host metric
+    (`micro_f1 += f1_score(y.cpu().numpy(), (out > 0).cpu().numpy())`, whose copies the metric needs)."""
+    if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)):
+        return False
+    nodes = list(ast.walk(stmt.value))
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    return (
+        any(isinstance(n, ast.Compare) for n in nodes) or any(method_name(c) in ("eq", "ne") for c in calls)
+    ) and (
+        any(method_name(c) == "sum" for c in calls)
+        and not any(isinstance(c.func, ast.Name) and c.func.id not in ("int", "float") for c in calls)
+    )
+
+
+def _copy_chain(value: ast.AST, call: ast.Call) -> bool:
+    """The value is the copy, or the copy followed by calls on it (`x.cpu().long()`)."""
+    while isinstance(value, ast.Call) and value is not call:
+        func = value.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call)):
+            return False
+        value = func.value
+    return value is call
 
 
 def _host_copy(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1026,16 +1097,41 @@ def _to_host(call: ast.Call, index: ModuleIndex) -> bool:
 
 def _runs_a_model(fx, call: ast.Call) -> bool:
     """`model(x)`, `self.net(x)`, `generator.infer(x)`: a model of the module or one named so (not a def of
-    the module named for models, `model_runner(ma)`)."""
+    the module named for models, `model_runner(ma)`); or a def of the module handed a model that it runs
+    (`_runs_handed_model`)."""
+    if _runs_handed_model(fx, call):
+        return True
     name = model_called(call)
     if name is None or not (name in fx.models or is_model_name(name)):
         return False
     return name in fx.models or not isinstance(fx.helpers.get(id(call)), FUNCTION_TYPES)
 
 
-def _steps_around(index: ModuleIndex, loop, steps: set[int]) -> bool:
+def _runs_handed_model(fx, call: ast.Call) -> bool:
+    """`loss = self._step(model, xis, xjs, counter)`: a def or method of the module, handed a model (a model
+    of the module or a name for one) that it calls outside any loop of its own (`ris, zis = model(xis)`,
+    DSMIL's SimCLR trainer): one forward pass per call, so a loop making the call runs the model on every
+    pass. A def that loops over a loader itself (`validate(model, loader)`) is not one."""
+    helper = fx.helpers.get(id(call))
+    if not isinstance(helper, FUNCTION_TYPES) or not call.args:
+        return False
+    params = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    handed = {
+        params[i]
+        for i, arg in enumerate(call.args[: len(params)])
+        if isinstance(arg, ast.Name) and (arg.id in fx.models or is_model_name(arg.id))
+    }
+    return bool(handed) and any(
+        not s.loops and model_called(s.node) in handed for s in fx.index.function_calls.get(id(helper), ())
+    )
+
+
+def _steps_around(index: ModuleIndex, loop, steps: set[int], fx=None) -> bool:
     """The loop, or a loop of its def that holds it, runs a backward or an optimizer step (a training
-    epoch's inner loops; gradients through an attack)."""
+    epoch's inner loops; gradients through an attack); not an epoch loop whose steps all run in its other
+    inner loops, around a loop under no_grad (`_steps_beside`)."""
     function = index.loop_function.get(id(loop))
     for other in index.loops:
         if (
@@ -1043,9 +1139,34 @@ def _steps_around(index: ModuleIndex, loop, steps: set[int]) -> bool:
             and loop.end_lineno <= other.end_lineno
             and index.loop_function.get(id(other)) is function
             and (id(other) in steps or any(is_step_call(s.node) for s in index.loop_calls[id(other)]))
+            and not (fx is not None and other is not loop and _steps_beside(fx, loop, other))
         ):
             return True
     return False
+
+
+def _steps_beside(fx, loop, epochs) -> bool:
+    """`for epoch in ...: for x, y in train_loader: ...step...` then `with torch.no_grad(): for x, y in
+    test_loader: ...`: the loop runs under no_grad inside the epoch loop, and every step call of the epoch
+    loop is in another of its inner loops, one that does not hold this loop (the domain-adaptation
+    classifier's `train_classifier.py`, hold-out 20): an evaluation between training epochs, not a training
+    epoch's inner loop nor an attack's."""
+    index = fx.index
+    if not fx.without_grad(loop):
+        return False
+    inner = [
+        other
+        for other in index.loops
+        if other is not epochs
+        and other is not loop
+        and epochs.lineno <= other.lineno
+        and other.end_lineno <= epochs.end_lineno
+        and not (other.lineno <= loop.lineno and loop.end_lineno <= other.end_lineno)
+    ]
+    step_sites = [s.node for s in index.loop_calls[id(epochs)] if is_step_call(s.node)]
+    return bool(step_sites) and all(
+        any(o.lineno <= c.lineno and c.end_lineno <= o.end_lineno for o in inner) for c in step_sites
+    )
 
 
 _RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like", "randperm"})

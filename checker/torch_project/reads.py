@@ -845,7 +845,14 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
 
 def _module_imports(index: ModuleIndex) -> dict[str, str]:
     """Names the module binds to an imported module, with the module (`import utils`, `import a.b as c`,
-    `from . import utils`), not to a def or class it imports."""
+    `from . import utils`), not to a def or class it imports. Not one with the project's other import readers,
+    which answer other questions: `import_aliases` (torch_project/common.py) reads from the text, before any
+    parse, which imported defs a module calls under another name (`from m import f as g`: f -> {g}), keyed by
+    the def's own name; `imported_from` gives, for a def name, the one module it comes from (taking `from pkg
+    import mod as m` too, which this leaves out: `_resolved` asks it only of `x.name(...)` after `import x`
+    or a relative package import); checker/resolve.py's `Resolver` maps names to canonical dotted names of the
+    tracked libraries (torch, tensorflow) alone. Served by `imported_from`, `_resolved` would also follow an
+    absolute `from pkg import mod` and so change which defs `_module_defs` matches: the two are left apart."""
     found = {}
     for node in index.imports:
         if isinstance(node, ast.Import):

@@ -14,7 +14,7 @@ def train(net, train_loader, test_loader, optimizer, epochs, device):
         with torch.no_grad():
             for data, target in test_loader:
                 logits = net(data.to(device))
-                correct += logits.argmax(dim=1).eq(target.to(device)).sum().item()
+                correct += logits.argmax(dim=1).eq(target.to(device)).sum().item()  # expect: PP501
         print(epoch, correct)
 
 

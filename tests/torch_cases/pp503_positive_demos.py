@@ -12,7 +12,7 @@ def evaluate(model, loader):
     correct = 0
     for k, (x, y) in enumerate(loader):
         out = model(x.to(device))  # expect: PP503 high
-        correct += (out.argmax(1).cpu() == y).sum().item()
+        correct += (out.argmax(1).cpu() == y).sum().item()  # expect: PP501 (copied only to count)
         if k >= 500:  # five hundred batches: a workload
             break
     return correct

@@ -18,6 +18,6 @@ def get_accuracy(model, data_loader):
     with torch.no_grad():
         for images, labels in data_loader:
             outputs = model(images.to(device))
-            correct += (outputs.argmax(1).cpu() == labels).sum()
+            correct += (outputs.argmax(1).cpu() == labels).sum()  # expect: PP501 (counted copy)
             total += labels.size(0)
     return correct / total
