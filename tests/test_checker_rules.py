@@ -243,7 +243,8 @@ def test_pp101_a_restore_over_a_weights_file_assigns_each_variable_once():
     graph as the model trains and stays reported."""
     assert sure(_PRETRAINED_RESTORE, "PP101") == []
     per_step = _PRETRAINED_RESTORE.replace(
-        "        sess.run(train_op)\n", "        sess.run(train_op)\n        load_weights(sess, 'resnet18.npy')\n"
+        "        sess.run(train_op)\n",
+        "        sess.run(train_op)\n        load_weights(sess, 'resnet18.npy')\n",
     )
     assert per_step != _PRETRAINED_RESTORE
     assert sure(per_step, "PP101") == [(18, "medium")]
@@ -843,6 +844,53 @@ def test_pp301_batch_axis_added_by_helpers():
     )
     assert batched != _PREDICT_HELPER_BATCH_AXIS
     assert sure(batched, "PP301") == []
+
+
+_SESSION_PER_PATCH = """
+import os
+
+import cv2
+import numpy as np
+import tensorflow as tf
+
+
+def evaluate(sess, x, prob, folder):
+    votes = []
+    for name in os.listdir(folder):
+        positive = 0
+        for fname in os.listdir(os.path.join(folder, name)):
+            img = cv2.imread(os.path.join(folder, name, fname))
+            img = cv2.resize(img, (224, 224)) / 255.0
+            img = np.expand_dims(img, axis=0)
+            p = sess.run(prob, feed_dict={x: img, "is_train:0": False})
+            positive += int(p[0] >= 0.5)
+        votes.append(positive)
+    return votes
+"""
+
+
+def test_pp301_a_session_run_fed_one_sample_per_iteration():
+    """tf-fix36, reading 26's patch-by-patch evaluation scripts: a TF1 `sess.run` fed one patch image (a batch
+    of one) per iteration over a folder is the per-sample prediction of a Keras `predict`, at its level. Not
+    when the loop trains, when the feed is a batch, or when a fed value carries the run's own output (a
+    recurrent state from frame to frame)."""
+    assert sure(_SESSION_PER_PATCH, "PP301") == [(17, "high")]
+    trains = _SESSION_PER_PATCH.replace(
+        "            positive += int(p[0] >= 0.5)\n",
+        "            positive += int(p[0] >= 0.5)\n            sess.run(train_op, feed_dict={x: img})\n",
+    )
+    assert trains != _SESSION_PER_PATCH
+    assert sure(trains, "PP301") == []
+    batch = _SESSION_PER_PATCH.replace(
+        "img = np.expand_dims(img, axis=0)", "img = np.stack([img, img[:, ::-1]])"
+    )
+    assert sure(batch, "PP301") == []
+    recurrent = _SESSION_PER_PATCH.replace("positive = 0", "state = np.zeros((1, 64))").replace(
+        'p = sess.run(prob, feed_dict={x: img, "is_train:0": False})',
+        "p, state = sess.run([prob, out_state], feed_dict={x: img, in_state: state})",
+    )
+    assert recurrent != _SESSION_PER_PATCH
+    assert sure(recurrent, "PP301") == []
 
 
 def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_low():

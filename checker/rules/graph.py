@@ -640,7 +640,11 @@ for step in range(10000):
             "`low`: loops over a Python collection read right 15 times in 58, over `range` of a name 56 in "
             "100 (loops over layers, shards or splits that run the session once each), and so is a loop that "
             "sleeps between rounds (a checkpoint-polling evaluator: reading 19 read six such findings wrong). "
-            "`tf.contrib.crf.viterbi_decode` is NumPy code and no op (since tf-fix29)."
+            "`tf.contrib.crf.viterbi_decode` is NumPy code and no op (since tf-fix29). Since tf-fix36 an "
+            "assign in a loop over the graph's variables (`tf.trainable_variables()`, `model.weights`) or over "
+            "a weights file's entries (`np.load(path).item()`, a checkpoint reader's variable map) is a "
+            "restore that assigns each variable once and is silent; a training loop around it, or calling the "
+            "def that holds it, still reports it."
         ),
         check=check_graph_op_in_loop,
         # low but for long loops: right 2 times in 20, then 16-30% at medium in every reading (loops over

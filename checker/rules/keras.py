@@ -1436,7 +1436,11 @@ register(
             "(it makes the batch of one from what it is given, or predicts what it is given and the loop "
             "gives one sample; not a def that also predicts in a loop of its own, a decoder), and PP301 in a "
             "module that imports no TensorFlow but gets its model from a module of the project that does. "
-            "`x = preprocess_input(x)` keeps a batch of one."
+            "`x = preprocess_input(x)` keeps a batch of one. Since tf-fix36 a TF1 session run fed one sample "
+            "per iteration (`sess.run(prob, feed_dict={x: np.expand_dims(img, 0)})`, also `t.eval(feed_dict=...)`) "
+            "is judged as a predict on that sample; and a loop in a module without a TensorFlow import that "
+            "predicts on a model it binds from a def or class of the project that builds a Keras model "
+            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
@@ -1480,7 +1484,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "batched `predict_batch` that the entry point runs); and (tf-cal28) a def or method that no file of a "
             "project of several files names beyond its definition (a Keras model's own `evaluate` or `predict` "
             "called on a receiver named for a model is no use of it). The first-row evidence skips inputs named for "
-            "batches (`model.predict(x_batch)[0]` is the first output of a model with several)."
+            "batches (`model.predict(x_batch)[0]` is the first output of a model with several). A session run "
+            "is silent when a session run of the loop fetches a training step (`train_op`, `opt.minimize(loss)`) "
+            "or when a fed value reads what the run itself returned in an earlier iteration (a recurrent "
+            "state carried from frame to frame)."
         ),
         check=check_predict_per_sample,
     )
