@@ -893,6 +893,30 @@ def test_pp301_a_session_run_fed_one_sample_per_iteration():
     assert sure(recurrent, "PP301") == []
 
 
+def test_pp301_nested_loops_that_all_break_predict_once():
+    """tf-fix36: uptownfunkmars' heat-map script breaks out of both its loops after the first patch, so its
+    predict runs once in all; a single loop ending in `break` was already silent, nested ones were not."""
+    src = """
+import os
+
+import numpy as np
+from tensorflow.keras.models import load_model
+
+
+def heat_map(folder):
+    model = load_model("resnet.h5")
+    for name in os.listdir(folder):
+        for fname in os.listdir(os.path.join(folder, name)):
+            img = np.load(os.path.join(folder, name, fname))
+            p = model.predict(np.expand_dims(img, axis=0))
+            print(p)
+            break
+        break
+"""
+    assert sure(src, "PP301") == []
+    assert sure(src.replace("            break\n", ""), "PP301") == [(13, "high")]
+
+
 def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_low():
     # reading 20: a CLI over the images typed on its command line, and a per-tile predict_single beside
     # the batched predict_batch that the entry point runs; both read debatable at high (tf-fix24: medium),
