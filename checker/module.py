@@ -157,7 +157,8 @@ class ModuleIndex:
         """The module function, same-class method or def local to an enclosing def (`def sample_noise(bs, d):`
         inside `main`) a call runs, if it is called by name."""
         func = call.func
-        if isinstance(func, ast.Name):
+        kind = func.__class__  # (class tests: asked of every call of a module, and again for helpers)
+        if kind is ast.Name:
             scope = function
             while scope is not None and self.local_functions:
                 local = self.local_functions.get(id(scope), {}).get(func.id)
@@ -168,8 +169,8 @@ class ModuleIndex:
             local = self.local_functions.get(0, {}).get(func.id) if found is None else None
             return _last_before(local, call.lineno) if local else found
         if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
+            kind is ast.Attribute
+            and func.value.__class__ is ast.Name
             and func.value.id in ("self", "cls")
             and function is not None
         ):
