@@ -482,7 +482,9 @@ def _find_loader_sites(index: ModuleIndex):
 def _in_memory_names(index: ModuleIndex, classes: bool = True) -> set[str]:
     """Names bound to an in-memory dataset (a TensorDataset, a `random_split` of one, or with `classes` an
     instance of a module class whose `__getitem__` only indexes what it holds), and those classes' names.
-    PP505 asks without `classes`: the copies of such classes' batches were read right in earlier readings."""
+    PP505 asked without `classes` until torch-fix79 (the copies of such classes' batches were read right in
+    earlier readings); hold-out 21's reads of them (TabNet's predict loaders, the emotion CRNN's features) were
+    debatable, and PP505 now asks with them (`little_to_pin`)."""
     indexing = _indexing_classes(index) if classes else set()
     names = set(indexing)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
@@ -525,7 +527,7 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     output, torch-calibrate31; client shards and unit tests, torch-fix63)."""
     return (
         token_batches(index, call)
-        or _held_when_made(call, index, _in_memory_names(index, classes=False))
+        or _held_when_made(call, index, _in_memory_names(index))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
         or sequence_in_memory(call, index)
@@ -781,12 +783,15 @@ _CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "float", "long", 
 # a `__getitem__` that moves its items to the GPU itself (`return x.to(device)`) holds them in memory, and
 # workers as written could not run it (CUDA in a forked worker fails)
 _ITEM_MOVES = frozenset({"to", "cuda"})
+# a row of a sparse matrix made dense (`self.x[i].toarray()`): still an item of a matrix held in memory
+_DENSE = frozenset({"toarray", "todense"})
 
 
 def _indexing_classes(index: ModuleIndex) -> set[str]:
     """Dataset classes of the module whose `__getitem__` returns items of arrays it holds (`self.x[i]`),
-    converted at most (`torch.tensor(...)`, `.float()`) or moved to the device: no file read, no transform,
-    so workers would only add the cost of sending each batch between processes."""
+    converted at most (`torch.tensor(...)`, `.float()`, a sparse row's `.toarray()`) or moved to the device:
+    no file read, no transform, so workers would only add the cost of sending each batch between processes,
+    and pinning copies small batches of data already in memory (PP505 `low`)."""
     found = set()
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
@@ -794,11 +799,16 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
             continue
         nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
         calls = [n for n in nodes if isinstance(n, ast.Call)]
-        if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES for c in calls) and any(
+        if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES | _DENSE for c in calls) and any(
             isinstance(n, ast.Subscript) for n in nodes
         ):
             found.add(name)
     return found
+
+
+def indexing_classes(index: ModuleIndex) -> set[str]:
+    """`_indexing_classes`, for the project pass (checker/torch_project/device_datasets.py)."""
+    return _indexing_classes(index)
 
 
 def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
@@ -1963,7 +1973,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if not unpinned(call, index) or not names & moved_from:
             continue
         if in_memory is None:
-            in_memory = _in_memory_names(index, classes=False)
+            in_memory = _in_memory_names(index)  # (with the indexing classes: torch-fix79)
             training = _training_sources(index, scopes, whole_runs=True)
             walked = _walked_sources(index, scopes) & moved_from
         # batches of token ids, or of tensors already held in memory: little to copy, or a pinned copy
