@@ -1,7 +1,5 @@
-import numpy as np
 import torch
 from torch.utils.data import DataLoader
-
 from utils import ImageListDataset, PredictDataset
 
 
