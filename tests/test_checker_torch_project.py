@@ -181,4 +181,4 @@ def test_a_loader_of_another_modules_indexing_dataset_class_reports_at_low(tmp_p
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
-    assert levels == {("model.py", 16): "low", ("model.py", 25): "high"}
+    assert levels == {("model.py", 14): "low", ("model.py", 23): "high"}
