@@ -496,9 +496,9 @@ def _find_loader_sites(index: ModuleIndex):
 def _in_memory_names(index: ModuleIndex, classes: bool = True) -> set[str]:
     """Names bound to an in-memory dataset (a TensorDataset, a `random_split` of one, or with `classes` an
     instance of a module class whose `__getitem__` only indexes what it holds), and those classes' names.
-    PP505 asked without `classes` until torch-fix79 (the copies of such classes' batches were read right in
-    earlier readings); hold-out 21's reads of them (TabNet's predict loaders, the emotion CRNN's features) were
-    debatable, and PP505 now asks with them (`little_to_pin`)."""
+    PP505 asks without `classes`: the copies of such classes' batches were read right in earlier readings
+    (hold-out 13's ban-vqa image features, read into memory in `__init__`); it lowers only such classes made
+    from the loader's def's own parameters (`arrays_handed_in`, torch-fix79)."""
     indexing = _indexing_classes(index) if classes else set()
     names = set(indexing)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
@@ -541,7 +541,8 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     output, torch-calibrate31; client shards and unit tests, torch-fix63)."""
     return (
         token_batches(index, call)
-        or _held_when_made(call, index, _in_memory_names(index))
+        or _held_when_made(call, index, _in_memory_names(index, classes=False))
+        or arrays_handed_in(call, index, _indexing_classes(index))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
         or sequence_in_memory(call, index)
@@ -823,6 +824,28 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
 def indexing_classes(index: ModuleIndex) -> set[str]:
     """`_indexing_classes`, for the project pass (checker/torch_project/device_datasets.py)."""
     return _indexing_classes(index)
+
+
+def arrays_handed_in(call: ast.Call, index: ModuleIndex, classes: set[str]) -> bool:
+    """The loader's data set is an instance of one of `classes` (Dataset classes whose `__getitem__` only
+    indexes arrays they hold, `_indexing_classes`) that the loader's def makes from its own parameters alone
+    (`def predict(self, X): DataLoader(PredictDataset(X), ...)`, inline or bound last before the loader): the
+    def batches whatever arrays its caller already holds in memory, as a library's `predict`/`explain` does,
+    and reads no file. PP505 reports these at `low`. Hold-out 21 (torch-fix79): TabNet's 12 predict, explain
+    and predict_proba loaders, read debatable at `high`. Such classes built from a file's contents, or from
+    names the def binds itself (ban-vqa's image features read into memory in `__init__`, hold-out 13; JEM's
+    `DataSubset` of a CIFAR set, hold-out 21), were read right and stay."""
+    function = call_function(index, call)
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        dataset, position = _last_binding(dataset.id, call, index)
+        if position is not None:
+            return False
+    if function is None or not isinstance(dataset, ast.Call) or base_name(dataset.func) not in classes:
+        return False
+    given = [*dataset.args, *(k.value for k in dataset.keywords)]
+    params = parameter_names(function)
+    return bool(given) and all(isinstance(a, ast.Name) and a.id in params for a in given)
 
 
 def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
@@ -1987,7 +2010,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if not unpinned(call, index) or not names & moved_from:
             continue
         if in_memory is None:
-            in_memory = _in_memory_names(index)  # (with the indexing classes: torch-fix79)
+            in_memory = _in_memory_names(index, classes=False)
             training = _training_sources(index, scopes, whole_runs=True)
             walked = _walked_sources(index, scopes) & moved_from
         # batches of token ids, or of tensors already held in memory: little to copy, or a pinned copy
@@ -1995,6 +2018,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if (
             token_batches(index, call)
             or _held_when_made(call, index, in_memory)
+            or arrays_handed_in(call, index, _indexing_classes(index))
             or sequence_in_memory(call, index)
             or torchio_patches(call, index)
         ):

@@ -11,7 +11,7 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex
 from checker.rules.torch_common import base_name, is_device_move
-from checker.rules.torch_data import indexing_classes, loader_dataset
+from checker.rules.torch_data import arrays_handed_in, indexing_classes, loader_dataset
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
@@ -118,8 +118,9 @@ def _given_instance(index: ModuleIndex, call: ast.Call, dataset: ast.AST, instan
 def in_memory_classes_lowered(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
     """`findings` with the PP505 findings above `low` on loaders of a dataset class that another module of the
     project defines and whose `__getitem__` only indexes arrays it holds (`indexing_classes`: `return
-    self.x[index]`, converted at most) lowered to `low`, as the module's own pass does for such classes of
-    its own: the batches are slices of data already in memory, and pinning them saves little. Hold-out 21
+    self.x[index]`, converted at most), made from the loader's def's own parameters (`arrays_handed_in`),
+    lowered to `low`, as the module's own pass does for such classes of its own: the batches are slices of
+    arrays the caller already holds, and pinning them saves little. Hold-out 21
     (torch-fix79): TabNet's `predict`/`predict_proba`/`explain` loaders over `PredictDataset(X)` and
     `SparsePredictDataset(X)` of utils.py, 12 findings in four modules read debatable at `high`."""
     reported: dict[str, set[int]] = {}
@@ -142,7 +143,11 @@ def in_memory_classes_lowered(findings: list[Finding], texts: dict[str, str]) ->
         foreign = {c for c, where in classes.items() if path not in where and c in texts[path]}
         index = parse_index(texts[path]) if foreign else None
         if index is not None:
-            lowered |= {(path, line) for line in _loaders_of_classes(index, foreign, lines)}
+            lowered |= {
+                (path, site.node.lineno)
+                for site in index.calls
+                if site.node.lineno in lines and arrays_handed_in(site.node, index, foreign)
+            }
     return [
         dataclasses.replace(f, confidence="low")
         if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in lowered

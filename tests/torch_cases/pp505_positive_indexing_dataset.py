@@ -1,6 +1,7 @@
 # tabular prediction and a feature classifier (hold-out 21's TabNet `predict`, the emotion CRNN): a loader over
-# a Dataset class whose `__getitem__` only indexes arrays it holds (a sparse row made dense at most) batches
-# data already in memory, so PP505 reports it at low; the twin class that opens a file per item stays high
+# a Dataset class whose `__getitem__` only indexes arrays it holds (a sparse row made dense at most), made from
+# the def's own parameters, batches arrays the caller already holds, so PP505 reports it at low; the twin class
+# that opens a file per item, and the indexing class over features the def loads itself, stay high
 import numpy as np
 import scipy.sparse
 import torch
@@ -58,6 +59,17 @@ def predict(network, X, batch_size=1024):
 def predict_images(network, paths, batch_size=64):
     network.eval()
     dataloader = DataLoader(ImageListDataset(paths), batch_size=batch_size)  # expect: PP505
+    results = []
+    for data in dataloader:
+        results.append(network(data.to("cuda")).detach())
+    return torch.cat(results)
+
+
+@torch.no_grad()
+def embed_features(network, path, batch_size=256):
+    network.eval()
+    features = np.load(path)
+    dataloader = DataLoader(PredictDataset(features), batch_size=batch_size)  # expect: PP505
     results = []
     for data in dataloader:
         results.append(network(data.to("cuda")).detach())
