@@ -542,7 +542,7 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     return (
         token_batches(index, call)
         or _held_when_made(call, index, _in_memory_names(index, classes=False))
-        or arrays_handed_in(call, index, _indexing_classes(index))
+        or arrays_handed_in(call, index, indexing_classes(index))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
         or sequence_in_memory(call, index)
@@ -822,8 +822,17 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
 
 
 def indexing_classes(index: ModuleIndex) -> set[str]:
-    """`_indexing_classes`, for the project pass (checker/torch_project/device_datasets.py)."""
-    return _indexing_classes(index)
+    """`_indexing_classes` whose `__init__` only keeps what it is handed (calls nothing but `super().__init__`
+    and conversions: no file opened, nothing loaded), for `arrays_handed_in` here and in the project pass
+    (checker/torch_project/device_datasets.py). QANet's `SQuAD(examples_file)`, which loads its examples in
+    `__init__` from the path it is handed, is not one."""
+    found = set()
+    for name in _indexing_classes(index):
+        init = index.class_methods[name].get("__init__")
+        calls = [n for n in walk(init) if isinstance(n, ast.Call)] if init is not None else []
+        if all(base_name(c.func) in _CONVERSIONS | {"__init__", "super"} for c in calls):
+            found.add(name)
+    return found
 
 
 def arrays_handed_in(call: ast.Call, index: ModuleIndex, classes: set[str]) -> bool:
@@ -2018,7 +2027,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if (
             token_batches(index, call)
             or _held_when_made(call, index, in_memory)
-            or arrays_handed_in(call, index, _indexing_classes(index))
+            or arrays_handed_in(call, index, indexing_classes(index))
             or sequence_in_memory(call, index)
             or torchio_patches(call, index)
         ):
