@@ -542,7 +542,6 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     return (
         token_batches(index, call)
         or _held_when_made(call, index, _in_memory_names(index, classes=False))
-        or arrays_handed_in(call, index, indexing_classes(index))
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
         or sequence_in_memory(call, index)
@@ -838,9 +837,11 @@ def indexing_classes(index: ModuleIndex) -> set[str]:
 def arrays_handed_in(call: ast.Call, index: ModuleIndex, classes: set[str]) -> bool:
     """The loader's data set is an instance of one of `classes` (Dataset classes whose `__getitem__` only
     indexes arrays they hold, `_indexing_classes`) that the loader's def makes from its own parameters alone
-    (`def predict(self, X): DataLoader(PredictDataset(X), ...)`, inline or bound last before the loader): the
-    def batches whatever arrays its caller already holds in memory, as a library's `predict`/`explain` does,
-    and reads no file. PP505 reports these at `low`. Hold-out 21 (torch-fix79): TabNet's 12 predict, explain
+    (`def predict(self, X): DataLoader(PredictDataset(X), ...)`, inline or bound last before the loader), and
+    no loop of the module that backpropagates takes its batches: the def predicts over whatever arrays its
+    caller already holds in memory, as a library's `predict`/`explain` does, and reads no file. PP505 reports
+    these at `low`. (A training loop over such a class, protein-sequence-embedding's `train(x_train, y_train)`
+    of hold-out 20, was read right and stays.) Hold-out 21 (torch-fix79): TabNet's 12 predict, explain
     and predict_proba loaders, read debatable at `high`. Such classes built from a file's contents, or from
     names the def binds itself (ban-vqa's image features read into memory in `__init__`, hold-out 13; JEM's
     `DataSubset` of a CIFAR set, hold-out 21), were read right and stay."""
@@ -854,7 +855,18 @@ def arrays_handed_in(call: ast.Call, index: ModuleIndex, classes: set[str]) -> b
         return False
     given = [*dataset.args, *(k.value for k in dataset.keywords)]
     params = parameter_names(function)
-    return bool(given) and all(isinstance(a, ast.Name) and a.id in params for a in given)
+    return (
+        bool(given)
+        and all(isinstance(a, ast.Name) and a.id in params for a in given)
+        and not _feeds_training(call, index)
+    )
+
+
+def _feeds_training(call: ast.Call, index: ModuleIndex) -> bool:
+    """A loop of the module that backpropagates takes its batches from this loader (`_training_sources`)."""
+    loaders, scopes = module_loaders(index)
+    names = next((names for made, names in loaders if made is call), set())
+    return bool(names & _training_sources(index, scopes, whole_runs=True))
 
 
 def _group_source(loop, fx, scopes: _Scopes) -> Key | None:

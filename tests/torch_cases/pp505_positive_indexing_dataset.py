@@ -2,7 +2,8 @@
 # a Dataset class whose `__getitem__` only indexes arrays it holds (a sparse row made dense at most), made from
 # the def's own parameters, batches arrays the caller already holds, so PP505 reports it at low; the twin class
 # that opens a file per item, the indexing class over features the def loads itself, and one that loads its
-# examples in `__init__` from the path it is handed (hold-out 13's QANet), stay high
+# examples in `__init__` from the path it is handed (hold-out 13's QANet), stay high, as does a training loop
+# over the caller's arrays (hold-out 20's protein-sequence-embedding)
 import pickle
 
 import numpy as np
@@ -99,3 +100,26 @@ def predict_file(network, examples_file, batch_size=32):
     for data in dataloader:
         results.append(network(data.to("cuda")).detach())
     return torch.cat(results)
+
+
+def train(model, optimizer, x_train, y_train, epochs=10):
+    dataset = PairDataset(x_train, y_train)
+    iterator = DataLoader(dataset, shuffle=True, batch_size=1)  # expect: PP505
+    for _epoch in range(epochs):
+        for x, y in iterator:
+            loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+class PairDataset(Dataset):
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
