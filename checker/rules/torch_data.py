@@ -825,6 +825,10 @@ def indexing_classes(index: ModuleIndex) -> set[str]:
     and conversions: no file opened, nothing loaded), for `arrays_handed_in` here and in the project pass
     (checker/torch_project/device_datasets.py). QANet's `SQuAD(examples_file)`, which loads its examples in
     `__init__` from the path it is handed, is not one."""
+    return facts(index).loop_cache("indexing classes", None, lambda: _keeping_classes(index))
+
+
+def _keeping_classes(index: ModuleIndex) -> set[str]:
     found = set()
     for name in _indexing_classes(index):
         init = index.class_methods[name].get("__init__")

@@ -15,6 +15,7 @@ from checker.rules.torch_data import arrays_handed_in, indexing_classes, loader_
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
+_CALLED = re.compile(r"\b(\w+)\s*\(")
 
 
 def without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
@@ -129,10 +130,11 @@ def in_memory_classes_lowered(findings: list[Finding], texts: dict[str, str]) ->
             reported.setdefault(f.path, set()).add(f.line)
     if not reported:
         return findings
+    called = {p: set(_CALLED.findall(texts[p])) for p in reported}  # the names each such module calls
     named = {p: set(_CLASS.findall(t)) for p, t in texts.items() if "__getitem__" in t}
     classes: dict[str, set[str]] = {}  # class -> the modules that define it as an indexing class
     for path, names in named.items():
-        if any(re.search(rf"\b{c}\s*\(", texts[p]) for c in names for p in reported if p != path):
+        if any(names & called[p] for p in reported if p != path):
             index = parse_index(texts[path], torch_only=False)
             for name in indexing_classes(index) if index is not None else ():
                 classes.setdefault(name, set()).add(path)
