@@ -746,12 +746,27 @@ def _updates_weights(loop, index: ModuleIndex) -> bool:
 
 def _updates_in(loop, index: ModuleIndex) -> bool:
     for site, _ in index.reached_calls(index.loop_calls[id(loop)]):
-        name = method_name(site.node) or base_name(site.node.func)
-        if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
+        if _update_call(site.node):
             return True
-        if _optimizer_phase(site.node, name):
+    return any(_gradient_update(n) for n in loop_nodes(index, loop)) or _updates_through_method(loop, index)
+
+
+def _update_call(call: ast.Call) -> bool:
+    """An optimizer's or a scaler's `step()`, an `sgd(...)` or `update(...)` helper, SAM's phases."""
+    name = method_name(call) or base_name(call.func)
+    if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
+        return True
+    return _optimizer_phase(call, name)
+
+
+def _updates_through_method(loop, index: ModuleIndex) -> bool:
+    """The loop calls a method of another class of the module that steps an optimizer (`_stepping_method`:
+    `self._pipeline.train_step()`), which `reached_calls` does not follow."""
+    for site in index.loop_calls[id(loop)]:
+        method = _stepping_method(index, site.node)
+        if method is not None and any(_update_call(s.node) for s in index.function_calls.get(id(method), ())):
             return True
-    return any(_gradient_update(n) for n in loop_nodes(index, loop))
+    return False
 
 
 def _optimizer_phase(call: ast.Call, name: str | None) -> bool:
@@ -1827,6 +1842,8 @@ def _step_function_reads(index: ModuleIndex):
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
+        if _run_by_script_only(fx, function):
+            continue
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites) | _handed_to_backward(index, function)
         reads = [
@@ -1855,6 +1872,16 @@ def _step_function_reads(index: ModuleIndex):
             if fx.places_on_device and not logged_only and id(function) not in backward_only
             else "medium",
         )
+
+
+def _run_by_script_only(fx, function) -> bool:
+    """The module calls the def, and only from its own top-level statements outside any loop (a notebook's
+    `vertical_diff, horizontal_diff = plot_test(image, speed=100)`, twice): each call runs it once, so its
+    reads are no per-step reads, whatever backward it reaches (hold-out 21's PPUU `plot_test`, a plotting
+    helper over a def that backpropagates a cost to look at its input gradients). A step def the module does
+    not call, or calls from a def or a loop, is judged as before."""
+    sites = fx.callers.get(id(function), ())
+    return bool(sites) and all(s.function is None and not s.loops for s in sites)
 
 
 def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
@@ -2453,7 +2480,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     own = index.loop_function.get(id(loop))
     reads = []
     for site in direct_calls(index, loop):
-        helper = fx.helpers.get(id(site.node))
+        helper = fx.helpers.get(id(site.node)) or _stepping_method(index, site.node)
         if helper is None or helper is own:
             continue
         if fx.guarded_step(site.node, loop) and not _taking_turns(fx, site.node, loop):
@@ -2476,6 +2503,18 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch)
     reads.sort(key=lambda r: any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])))
     return [r[:4] for r in reads]
+
+
+def _stepping_method(index: ModuleIndex, call: ast.Call):
+    """The method `obj.train_step()` runs when it is the only method of that name among the module's classes
+    (`own_method`) and runs backward or an optimizer step outside its own loops: what made the loop a
+    training loop (fast_abs_rl's `log_dict = self._pipeline.train_step()`, whose pipeline class is in the
+    same module), so its reads run on every step as a self method's would."""
+    method = facts(index).own_method(call)
+    if method is None:
+        return None
+    sites = index.function_calls.get(id(method), ())
+    return method if any(is_step_call(s.node) and not s.loops for s in sites) else None
 
 
 def _taking_turns(fx, node: ast.AST, loop) -> bool:
