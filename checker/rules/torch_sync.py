@@ -1849,7 +1849,7 @@ def _step_function_reads(index: ModuleIndex):
         reads = [
             s.node
             for s in sites
-            if _step_read(s.node, backed) is not None
+            if _step_read_or_copy(fx, s.node, backed) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and (
                 not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
@@ -1866,7 +1866,7 @@ def _step_function_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
+            f"`{_step_read_or_copy(fx, reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence=None
             if fx.places_on_device and not logged_only and id(function) not in backward_only
@@ -2242,6 +2242,29 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     return None
 
 
+def _step_read_or_copy(fx, call: ast.Call, backed: set[str]) -> str | None:
+    """`_step_read`, or `.cpu().numpy()` in the step def's `return` (`_returned_copy`)."""
+    return _step_read(call, backed) or (".cpu().numpy()" if _returned_copy(fx, call) else None)
+
+
+def _returned_copy(fx, call: ast.Call) -> bool:
+    """`return loss.detach().cpu().numpy()`, `return mse.data.cpu().numpy() / n, ...`: a training step hands
+    its caller a host copy of a device value it just computed, so every call waits for the GPU to finish
+    the step (hold-out 21: PredRNN's `Model.train`, SVG's `train`)."""
+    return (
+        method_name(call) == "numpy"
+        and not call.args
+        and _through_cpu(call)
+        and isinstance(fx.statement(call), ast.Return)
+    )
+
+
+def _step_copy_out(index: ModuleIndex, helper, call: ast.Call) -> bool:
+    """A `_returned_copy` in a training-step def of the module (backward and an optimizer step outside its
+    loops and ifs: `_training_step_defs`) that a loop calls."""
+    return _returned_copy(facts(index), call) and any(helper is f for f in _training_step_defs(index))
+
+
 def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
     """The site is in one loop of the step def, on its path (`guarded_step`), that sums the loss the def
     backpropagates (`for i in range(self.recurrence): ... update_loss += loss`: torch-ac's A2C): the loop
@@ -2491,7 +2514,9 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                 continue
             if not call.args and method_name(call) in ("item", "numpy"):
                 how = f".{method_name(call)}()"
-                if how == ".numpy()" and not _into_meter(fx.statement(call)):
+                if how == ".numpy()" and not (
+                    _into_meter(fx.statement(call)) or _step_copy_out(index, helper, call)
+                ):
                     continue
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
