@@ -1849,7 +1849,7 @@ def _step_function_reads(index: ModuleIndex):
         reads = [
             s.node
             for s in sites
-            if _step_read_or_copy(fx, s.node, backed) is not None
+            if _step_read_or_copy(fx, s.node, backed, function) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and (
                 not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
@@ -1866,7 +1866,7 @@ def _step_function_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`{_step_read_or_copy(fx, reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
+            f"`{_step_read_or_copy(fx, reads[0], backed, function)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence=None
             if fx.places_on_device and not logged_only and id(function) not in backward_only
@@ -2242,9 +2242,14 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     return None
 
 
-def _step_read_or_copy(fx, call: ast.Call, backed: set[str]) -> str | None:
-    """`_step_read`, or `.cpu().numpy()` in the step def's `return` (`_returned_copy`)."""
-    return _step_read(call, backed) or (".cpu().numpy()" if _returned_copy(fx, call) else None)
+def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> str | None:
+    """`_step_read`, or `.cpu().numpy()` in the `return` (`_returned_copy`) of a def that runs backward and
+    an optimizer step (`_training_step_defs`; not a saliency map's backward-only def, whose returned copies
+    are actions for an environment: train-procgen's `predict_w_value_saliency`)."""
+    if (how := _step_read(call, backed)) is not None:
+        return how
+    stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
+    return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
 
 
 def _returned_copy(fx, call: ast.Call) -> bool:
