@@ -2530,8 +2530,14 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
     # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
-    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch)
-    reads.sort(key=lambda r: any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])))
+    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch; a returned host copy
+    # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
+    reads.sort(
+        key=lambda r: (
+            any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])),
+            r[2] == ".numpy()" and _returned_copy(fx, r[1]),
+        )
+    )
     return [r[:4] for r in reads]
 
 

@@ -1,6 +1,5 @@
-"""Clean twins of pp501_positive_pipeline_step.py: the pipeline's step method reads its loss only on the
-steps that log, and a second pipeline class defines a `train_step` of its own, so a loop's call of
-`other.train_step()` names no one method of the module."""
+"""Clean twin of pp501_positive_pipeline_step.py: the pipeline's step method reads its loss only on the steps
+that log, and returns it detached for the trainer's loop to sum on the device."""
 
 import torch
 

@@ -40,3 +40,23 @@ def fit(batches, epochs):
         for x in batches:
             total += train(x.to(device))
         print(total)
+
+
+def rollout_step(model, optim, obs):
+    # (the next observations go back to the host for the rollout; the finding points at the loss read)
+    next_obs = model(obs.to(device))
+    loss = next_obs.pow(2).mean()
+    optim.zero_grad()
+    loss.backward()
+    optim.step()
+    return next_obs.detach().cpu().numpy(), {
+        "loss": loss.item(),  # expect: PP501
+    }
+
+
+def rollout(model, optim, obs, steps):
+    losses = []
+    for _ in range(steps):
+        obs, info = rollout_step(model, optim, torch.as_tensor(obs))
+        losses.append(info["loss"])
+    return losses
