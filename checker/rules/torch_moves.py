@@ -437,6 +437,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
         return (
             node.attr == "shape"
             or (_on_self(node) and node.attr in _hyperparameters(index))
+            or (_on_self(node) and node.attr in _size_attributes(index))
             or (isinstance(root, ast.Name) and root.id in ("np", "numpy"))
         )
     if isinstance(node, ast.Name):
@@ -461,7 +462,8 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
         return True  # (`x.size(0)`, `len(batch)`: a size)
     numpy_call = name.startswith("numpy.") and not name.startswith("numpy.random.")
     own_method = method_name(node) in _ARRAY_METHODS and isinstance(node.func, ast.Attribute)
-    if not (numpy_call or own_method or name == "int"):
+    ranged = isinstance(node.func, ast.Name) and node.func.id == "range"  # (torch-fix77) `range(self.n_way)`
+    if not (numpy_call or own_method or name == "int" or ranged):
         return False
     parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
     return all(_from_sizes(part, index, bound, line, depth) for part in parts)
@@ -2753,3 +2755,68 @@ def _parameter_data(node: ast.Call, name: str | None) -> ast.AST | None:
     if node.args:
         return node.args[0]
     return next((k.value for k in node.keywords if k.arg == "data"), None)
+
+
+_SHAPING = frozenset({"view", "reshape"})
+
+
+def _size_attributes(index: ModuleIndex) -> set[str]:
+    """(torch-fix77) Attributes of `self` the module uses as sizes: given to `range(...)` or to a tensor's
+    `.view(...)`/`.reshape(...)`, alone or in arithmetic (`z.view(self.n_way * self.n_query, -1)`), and
+    stored in the module, if at all, only as a size (`_size_value`: `self.n_query = x.size(1) -
+    self.n_support`), never written into. A few-shot method's `self.n_way`, set by its base class in
+    another module: `torch.from_numpy(np.repeat(range(self.n_way), self.n_query))`, the episode labels, is a
+    grid of sizes made on the host on every episode (hold-out 21, the few-shot hypernetwork methods)."""
+
+    def make() -> set[str]:
+        used = set()
+        for node in walk(index.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            sizing = (isinstance(node.func, ast.Name) and node.func.id == "range") or (
+                method_name(node) in _SHAPING and isinstance(node.func, ast.Attribute)
+            )
+            if sizing:
+                used.update(attr for arg in node.args for attr in _arithmetic_attributes(arg))
+        stores = {}
+        for methods in index.class_methods.values():
+            for attr, values in _self_stores(methods).items():
+                stores.setdefault(attr, []).extend(value for _, value in values)
+        dropped = {held.attr for held, _ in _stored_into(index) if isinstance(held, ast.Attribute) and _on_self(held)}
+        return {
+            attr
+            for attr in used - dropped
+            if all(value is not None and _size_value(value) for value in stores.get(attr, []))
+        }
+
+    return facts(index).loop_cache("size_attributes", None, make)
+
+
+def _arithmetic_attributes(node: ast.AST) -> list[str]:
+    """The `self.x` attributes an argument is made of, if it is only such attributes, numbers and arithmetic
+    (`self.n_way * self.n_query`, `-1`); none otherwise."""
+    attrs = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and _on_self(n):
+            attrs.append(n.attr)
+        elif not isinstance(
+            n, ast.BinOp | ast.UnaryOp | ast.Constant | ast.operator | ast.unaryop | ast.Load | ast.Name
+        ):
+            return []
+    return attrs
+
+
+def _size_value(value: ast.AST) -> bool:
+    """A value made of names, numbers, arithmetic, indexing, `.shape`/`.size(...)` and `len`/`int`: a size,
+    not an array of data (`x.size(1) - self.n_support`, `n_way`)."""
+    return all(
+        not isinstance(n, ast.Call | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom | ast.NamedExpr)
+        or (
+            isinstance(n, ast.Call)
+            and (
+                (isinstance(n.func, ast.Name) and n.func.id in ("len", "int"))
+                or (method_name(n) == "size" and isinstance(n.func, ast.Attribute))
+            )
+        )
+        for n in ast.walk(value)
+    )
