@@ -1505,12 +1505,14 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     self-test loop (`_self_test_loop`, PP501's: under the module's `if __name__ == "__main__":`, random
     inputs, a module that reads no data), whose fresh random host tensors are what it times or checks
     (ARFlow's correlation benchmark: 2 debatable of the 10 not right among the 168 first-read `high` of
-    hold-outs 13-20); it takes the level of a loop that steps nothing."""
-    if site.loops and not few_runs(site.loops):
-        if (
-            any(site.loops[-1] is loop for loop in _step_loops(index))
-            or _forward_pass_loop(index, site.loops)
-        ) and not _self_test_loop(index, site.loops[-1]):
+    hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
+    layers (`_layer_loops`: `for i in range(self.num_layers):` making each layer's zero state) runs a fixed
+    count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does."""
+    stepping = site.loops and (
+        any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(index, site.loops)
+    )
+    if site.loops and not few_runs(site.loops) and (stepping or not _layer_loops(index, site.loops)):
+        if stepping and not _self_test_loop(index, site.loops[-1]):
             return None if _off_default_option(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
@@ -2782,7 +2784,9 @@ def _size_attributes(index: ModuleIndex) -> set[str]:
         for methods in index.class_methods.values():
             for attr, values in _self_stores(methods).items():
                 stores.setdefault(attr, []).extend(value for _, value in values)
-        dropped = {held.attr for held, _ in _stored_into(index) if isinstance(held, ast.Attribute) and _on_self(held)}
+        dropped = {
+            held.attr for held, _ in _stored_into(index) if isinstance(held, ast.Attribute) and _on_self(held)
+        }
         return {
             attr
             for attr in used - dropped
@@ -2820,3 +2824,43 @@ def _size_value(value: ast.AST) -> bool:
         )
         for n in ast.walk(value)
     )
+
+
+def _layer_loops(index: ModuleIndex, loops) -> bool:
+    """(torch-fix77) Every one of these nested loops is `for ... in range(...)` over a count the model holds:
+    numbers, CONSTANT names, attributes of `self` that are settings (`_hyperparameters`) or sizes
+    (`_size_attributes`), and `len(...)` of such, in arithmetic (`range(self.num_layers)`, `range(len(
+    self.num_hidden))`): the same count on every call of the def, as PredRNN's per-layer zero states in its
+    `forward` (hold-out 21)."""
+    settings = None
+    for loop in loops:
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and not loop.iter.keywords):
+            return False
+        if not (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range" and loop.iter.args):
+            return False
+        if settings is None:
+            settings = _hyperparameters(index) | _size_attributes(index)
+        if not all(_held_count(arg, settings) for arg in loop.iter.args):
+            return False
+    return True
+
+
+def _held_count(node: ast.AST, settings: set[str]) -> bool:
+    """A count made of numbers, CONSTANT names, `self.x` settings and `len(...)` of them, in arithmetic."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return len(node.id) > 1 and node.id.isupper()
+    if isinstance(node, ast.Attribute):
+        return _on_self(node) and node.attr in settings
+    if isinstance(node, ast.BinOp):
+        return _held_count(node.left, settings) and _held_count(node.right, settings)
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "len"
+            and len(node.args) == 1
+            and not node.keywords
+            and _held_count(node.args[0], settings)
+        )
+    return False
