@@ -1247,14 +1247,31 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
 def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
     """The copy is under an `if` (of the loop or def) that compares two sizes, `if output.size(1) !=
     x_mask.size(1):` (DrQA's padding back to the mask's length, hold-out 13): a fix-up for the batches whose
-    shapes differ, which a batch padded to its own longest row never is; not run every step."""
+    shapes differ, which a batch padded to its own longest row never is; not run every step. (torch-fix77)
+    Also an `or` of such a comparison and flags (`if self.grid[i].shape[2:4] != x[i].shape[2:4] or
+    self.onnx_dynamic:`, YOLOv5's grid rebuilt when the feature map's size changes or for an export)."""
     return any(
         isinstance(up, ast.If)
-        and isinstance(up.test, ast.Compare)
-        and len(up.test.ops) == 1
-        and isinstance(up.test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
-        and all(_a_size(side) for side in (up.test.left, up.test.comparators[0]))
+        and (
+            _sizes_compared(up.test)
+            or (
+                isinstance(up.test, ast.BoolOp)
+                and isinstance(up.test.op, ast.Or)
+                and any(_sizes_compared(value) for value in up.test.values)
+                and all(_sizes_compared(v) or isinstance(v, ast.Name | ast.Attribute) for v in up.test.values)
+            )
+        )
         for up in fx.ancestors(call, scope)
+    )
+
+
+def _sizes_compared(test: ast.AST) -> bool:
+    """`output.size(1) != x_mask.size(1)`: two sizes compared by one (in)equality."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
+        and all(_a_size(side) for side in (test.left, test.comparators[0]))
     )
 
 

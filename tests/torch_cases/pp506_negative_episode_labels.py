@@ -5,7 +5,6 @@ may come from the data). Both stay host data moved as it must be (pp506_positive
 import numpy as np
 import torch
 import torch.nn as nn
-
 from methods.meta_template import MetaTemplate
 
 

@@ -7,7 +7,6 @@ and stores `n_query` only from the batch's size: the labels are a grid torch cou
 import numpy as np
 import torch
 import torch.nn as nn
-
 from methods.meta_template import MetaTemplate
 
 
