@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checker.datasets import (
+    METHODS,
     ONE_PASS,
     DatasetFlow,
     Step,
@@ -578,6 +579,14 @@ def _on_threads(call: ast.Call, position: int = 1, keyword: str = "num_parallel_
     return not (isinstance(value, ast.Constant) and value.value in (1, None))
 
 
+def _threads_unset(value: ast.AST, index: ModuleIndex) -> bool:
+    """A thread count that leaves the stage serial all the same: `None` (the default), written or through a
+    name the module binds once to it (`autotune = None` ... `num_parallel_calls=autotune`)."""
+    if isinstance(value, ast.Name):
+        value = index.only_value(value.id)
+    return isinstance(value, ast.Constant) and value.value is None
+
+
 # Steps that group elements; `apply` of a transformation not known (`batch_and_drop_remainder`) may be one.
 _BATCHING = frozenset(
     {"batch", "padded_batch", "map_and_batch", "ragged_batch", "bucket_by_sequence_length", "window", "apply"}
@@ -984,7 +993,8 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         func = call.func
         if id(call) in traced or not isinstance(func, ast.Attribute) or func.attr not in _PARALLEL_POSITION:
             continue
-        receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
+        root = _chain_root(func.value)
+        receiver = root.attr if isinstance(root, ast.Attribute) else getattr(root, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
         if not looks_like_dataset and _self_attribute(func.value):
@@ -992,6 +1002,14 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
+
+
+def _chain_root(expr: ast.AST) -> ast.AST:
+    """What a chain of tf.data steps starts from: `ds` in `ds.map(decode).batch(n)`, `expr` itself when it
+    is no such chain (a later map of an untraced pipeline is named by its pipeline, not by the call)."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in METHODS:
+        expr = expr.func.value
+    return expr
 
 
 # Steps only a tf.data pipeline takes (a list or an array has none of them)
@@ -1104,7 +1122,10 @@ def _serial_maps(index: ModuleIndex):
                 continue
             seen.add(id(step.node))
             call = step.node
-            if any(k.arg in _THREAD_KEYWORDS or k.arg is None for k in call.keywords):
+            if any(
+                k.arg is None or (k.arg in _THREAD_KEYWORDS and not _threads_unset(k.value, index))
+                for k in call.keywords
+            ):
                 continue
             if len(call.args) > _PARALLEL_POSITION[step.kind] or any(
                 isinstance(a, ast.Starred) for a in call.args
@@ -1179,8 +1200,10 @@ def _serial_maps(index: ModuleIndex):
             if confidence == "low" and step.kind == "map":
                 _note_imported_code(call, evidence, index)  # read by the project pass
                 _note_untrained_image_map(call, evidence, index)  # read by the project pass
+            unset = next((k.arg for k in call.keywords if k.arg in _THREAD_KEYWORDS), None)
             message = (
-                f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
+                f"`{step.kind}` {f'with {unset}=None' if unset else 'without num_parallel_calls'} runs on one "
+                "element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
