@@ -372,15 +372,24 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
             continue
         sources = modules.imported_maps(path)
         for f in found:
-            if (source := sources.get((f.line, f.column - 1))) is None:
-                continue
-            defined_in = module_file(source[1], path, source[0], inside)
-            target = None if defined_in is None else modules.index(defined_in)
-            if target is not None and imported_code_does_image_work(target, source[2]):
+            if any(
+                _imported_image_work(s, path, inside, modules)
+                for s in sources.get((f.line, f.column - 1), ())
+            ):
                 raised.add(id(f))
     if not raised:
         return findings
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
+
+
+def _imported_image_work(
+    source: tuple[int, str, str], path: str, inside: set[str], modules: _Modules
+) -> bool:
+    """The def or class `source` (import level, module, name) names, imported by the module at `path` from
+    another module of the project, does image or file work."""
+    defined_in = module_file(source[1], path, source[0], inside)
+    target = None if defined_in is None else modules.index(defined_in)
+    return target is not None and imported_code_does_image_work(target, source[2])
 
 
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:

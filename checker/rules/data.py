@@ -1224,9 +1224,10 @@ def _cached_steps(chains, uncached: bool = False) -> set[int]:
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
     """The `low` PP202 findings (line, column) that would be raised if the def or class the map runs,
-    imported from another module, does image or file work, each with where that code is: (import level,
-    module, name), as `from .utils import load_images` gives (1, "utils", "load_images"). The project pass
-    (checker/project.py) reads the code."""
+    imported from another module, does image or file work, each with where that code is: a tuple of (import
+    level, module, name), as `from .utils import load_images` gives ((1, "utils", "load_images"),); several
+    when the map's own code calls imported helpers (tf-fix37). The project pass (checker/project.py) reads
+    the code."""
     _serial_map_findings(index)
     return _once(index, "_imported_maps", lambda i: {})
 
@@ -1236,11 +1237,37 @@ def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: Module
     (the project pass makes it `medium`, not `high`: imported code's lift is unmeasured on fresh code); a
     pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test set drawn
     from once per epoch)."""
-    if evidence["image_work"] or (source := _imported_callable(call, index)) is None:
+    if evidence["image_work"]:
         return
-    would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
+    source = _imported_callable(call, index)
+    sources = (source,) if source is not None else _imported_helpers(call, index)
+    if not sources:
+        return
+    fed = id(call) in fed_steps(dataset_flow(index))  # (the evidence asks it only of maps doing image work)
+    would_be = _sequential_map_confidence(**{**evidence, "image_work": True, "fed": fed})
     if would_be != "low" and not _bound_for_evaluation(call, index):
-        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
+        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = sources
+
+
+def _imported_helpers(call: ast.Call, index: ModuleIndex) -> tuple[tuple[int, str, str], ...]:
+    """Where the helpers come from that the map's own code (held here) calls from a module this one imports
+    (`preprocessing.random_rescale_image_and_label(image, label, ...)` in a local `preprocess_image`, reading
+    26: LeslieZhoa's DeepLab input function), as _imported_callable gives one; () when there are none."""
+    roots = map_code(call, index)
+    if roots is None:
+        return ()
+    found = []
+    for node, _ in _calls_in_map(roots, index):
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            where = _in_imported_module(func.value.id, func.attr, index)
+        elif isinstance(func, ast.Name) and (where := import_of(func.id, index)) is not None:
+            where = where if where[1] != "" else None
+        else:
+            where = None
+        if where is not None and where not in found:
+            found.append(where)
+    return tuple(found)
 
 
 def untrained_image_maps(index: ModuleIndex) -> set[tuple[int, int]]:
