@@ -3481,3 +3481,56 @@ def train():
         "sess.run(train_op)", "print(sess.run(acc))"
     )
     assert sure(evaluated, "PP202") == [(11, "low")]
+
+
+def test_pp202_reads_num_parallel_calls_bound_to_none_as_serial():
+    """tf-fix37: `num_parallel_calls=None` is the default, a serial map, whether written or through a name
+    the module binds once to None (reading 26: xcenternet's `autotune = None`). A later map of a pipeline
+    the flow cannot trace (a loader's result) is named by the chain's root (`eval_dataset`), not by the
+    call before it. The twin binds the name to AUTOTUNE: silent."""
+    src = """
+import tensorflow as tf
+
+def evaluate(model, loader, batch_size):
+    eval_dataset = loader.load_validation_datasets()
+    autotune = None
+    ds = (
+        eval_dataset.map(decode, num_parallel_calls=tf.data.AUTOTUNE)
+        .map(resize_and_pad, num_parallel_calls=autotune)
+        .batch(batch_size)
+    )
+    for images, labels in ds:
+        model.predict_on_batch(images)
+
+def resize_and_pad(image, labels):
+    image = tf.image.resize(image, (512, 512))
+    return tf.image.pad_to_bounding_box(image, 0, 0, 544, 544), labels
+"""
+    assert [line for line, _ in sure(src, "PP202")] == [9]
+    assert sure(src.replace("autotune = None", "autotune = tf.data.AUTOTUNE"), "PP202") == []
+
+
+def test_datasets_carried_in_a_dict_literal_are_followed_by_key():
+    """tf-fix37: `dataset = {"train": train_set, "test": test_set}` then `dataset["test"].map(...)` (reading
+    26: JeffOnGithub's U-Net script): the validation pipeline fit reads every epoch is the one built from
+    `test_set`, so its serial read/decode map is trained evidence (`high`, was `low`) and the chain's
+    missing prefetch is reported. The twin reads the sets by their own names: the same findings."""
+    src = """
+import tensorflow as tf
+
+def parse_image(path):
+    image = tf.image.decode_jpeg(tf.io.read_file(path), channels=3)
+    return tf.image.resize(image, (256, 256))
+
+train_set = tf.data.Dataset.list_files("train/*.jpg").map(parse_image, num_parallel_calls=tf.data.AUTOTUNE)
+test_set = tf.data.Dataset.list_files("val/*.jpg").map(parse_image)
+dataset = {"train": train_set, "test": test_set}
+
+train = dataset["train"].shuffle(100).batch(4).repeat().prefetch(tf.data.AUTOTUNE)
+test = dataset["test"].batch(4)
+model.fit(train, epochs=20, steps_per_epoch=100, validation_data=test)
+"""
+    direct = src.replace('dataset["train"]', "train_set").replace('dataset["test"]', "test_set")
+    assert sure(direct, "PP202") == [(9, "high")]
+    assert sure(src, "PP202") == sure(direct, "PP202")
+    assert [line for line, _ in sure(src, "PP203")] == [line for line, _ in sure(direct, "PP203")] != []
