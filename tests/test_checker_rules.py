@@ -3534,3 +3534,36 @@ model.fit(train, epochs=20, steps_per_epoch=100, validation_data=test)
     assert sure(direct, "PP202") == [(9, "high")]
     assert sure(src, "PP202") == sure(direct, "PP202")
     assert [line for line, _ in sure(src, "PP203")] == [line for line, _ in sure(direct, "PP203")] != []
+
+
+def test_pp203_a_light_map_after_a_keras_loader_that_prefetches_is_silent():
+    """tf-fix37 (reading 26: trystan-geoffre's Hurricane validation set): `image_dataset_from_directory`
+    reads, decodes and resizes the files and ends with its own prefetch, so a light map after it leaves only
+    the handoff unprefetched, the shape tf-fix34 keeps silent for a prefetch after the costly work (a
+    debatable `low` before). The twin builds the same pipeline from file names with its decode in the map,
+    after a prefetch of the names: still reported."""
+    src = """
+import tensorflow as tf
+
+def normalise(image, label):
+    return image / 255.0, label
+
+train = tf.keras.utils.image_dataset_from_directory("data/train", image_size=(128, 128), batch_size=32)
+val = tf.keras.utils.image_dataset_from_directory("data/val", image_size=(128, 128), batch_size=32)
+train = train.map(normalise, num_parallel_calls=tf.data.AUTOTUNE).prefetch(tf.data.AUTOTUNE)
+val = val.map(normalise, num_parallel_calls=tf.data.AUTOTUNE)
+model.fit(train, epochs=30, validation_data=val)
+"""
+    assert sure(src, "PP203") == []
+    files = src.replace(
+        'val = tf.keras.utils.image_dataset_from_directory("data/val", image_size=(128, 128), batch_size=32)',
+        'val = tf.data.Dataset.list_files("data/val/*.jpg").prefetch(64)',
+    ).replace(
+        "val = val.map(normalise, num_parallel_calls=tf.data.AUTOTUNE)",
+        "val = val.map(load, num_parallel_calls=tf.data.AUTOTUNE).batch(32)",
+    )
+    files = files.replace(
+        "def normalise",
+        "def load(path):\n    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (128, 128)), 0\n\ndef normalise",
+    )
+    assert [line for line, _ in sure(files, "PP203")] == [13]

@@ -1915,7 +1915,7 @@ def check_missing_prefetch(index: ModuleIndex):
     paths = _paths_to(consumed)
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if _prefetched_at_end(kinds):
+        if _prefetched_at_end(kinds, _loader_prefetches(chain)):
             continue
         if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
@@ -1956,17 +1956,30 @@ def check_missing_prefetch(index: ModuleIndex):
 _COSTLY_KINDS = frozenset({"map", "map_and_batch", "interleave", "parallel_interleave", "flat_map"})
 
 
-def _prefetched_at_end(kinds: list[str]) -> bool:
+def _prefetched_at_end(kinds: list[str], loader: int | None = None) -> bool:
     """The pipeline prefetches after some of its costly work: a prefetch before every map and interleave
     (`files.prefetch(n).shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers raw
     inputs, not the decoded elements the training step waits for. A prefetch after the decoding map
     still counts when a light map follows it (MoCo's per-batch `map(shuffle_BN)` after its prefetch), and
-    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator)."""
+    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator).
+    `loader`: the position of the prefetch a Keras loader ends with (`image_dataset_from_directory`), which
+    reads and decodes the files before it: costly work comes first (tf-fix37)."""
     prefetches = [at for at, kind in enumerate(kinds) if kind == "prefetch"]
     if not prefetches:
         return False
     costly = [at for at, kind in enumerate(kinds) if kind in _COSTLY_KINDS]
+    if loader is not None:
+        costly = sorted([loader - 1, *costly])
     return not costly or costly[0] < prefetches[-1] or costly[-1] < prefetches[-1]
+
+
+def _loader_prefetches(chain) -> int | None:
+    """The position of the prefetch step the chain's source adds itself (a `_BATCHED_SOURCES` loader, whose
+    steps all share its call), or None."""
+    return next(
+        (at for at, step in enumerate(chain) if step.kind == "prefetch" and step.node is chain[0].node),
+        None,
+    )
 
 
 def _dropped_prefetch_note(chain, flow) -> str:
