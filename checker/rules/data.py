@@ -994,6 +994,8 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         if id(call) in traced or not isinstance(func, ast.Attribute) or func.attr not in _PARALLEL_POSITION:
             continue
         root = _chain_root(func.value)
+        if _takes_a_few(func.value, index):
+            continue  # `ds.take(10).map(decode)...`: a look at a few elements
         receiver = root.attr if isinstance(root, ast.Attribute) else getattr(root, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
@@ -1002,6 +1004,15 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
+
+
+def _takes_a_few(expr: ast.AST, index: ModuleIndex) -> bool:
+    """The chain of steps `expr` ends takes a few elements somewhere (`take(k)`, as `_small_take` counts k)."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in METHODS:
+        if expr.func.attr == "take" and _small_take(expr, index):
+            return True
+        expr = expr.func.value
+    return False
 
 
 def _chain_root(expr: ast.AST) -> ast.AST:
