@@ -157,7 +157,8 @@ class ModuleIndex:
         """The module function, same-class method or def local to an enclosing def (`def sample_noise(bs, d):`
         inside `main`) a call runs, if it is called by name."""
         func = call.func
-        if isinstance(func, ast.Name):
+        kind = func.__class__  # (class tests: asked of every call of a module, and again for helpers)
+        if kind is ast.Name:
             scope = function
             while scope is not None and self.local_functions:
                 local = self.local_functions.get(id(scope), {}).get(func.id)
@@ -168,8 +169,8 @@ class ModuleIndex:
             local = self.local_functions.get(0, {}).get(func.id) if found is None else None
             return _last_before(local, call.lineno) if local else found
         if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
+            kind is ast.Attribute
+            and func.value.__class__ is ast.Name
             and func.value.id in ("self", "cls")
             and function is not None
         ):
@@ -237,6 +238,25 @@ def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
     for node in todo:
         _append_children(node, _CHILD_PLANS[node.__class__], todo)
         yield node
+
+
+def def_scopes(tree: ast.Module) -> list[tuple[ast.AST, tuple[int, ...], list[ast.AST]]]:
+    """The module and each def in it (nested ones too, async ones too): (the module or def, the ids of it and
+    of the defs around it, the module's first; its own nodes). A def's own nodes are the nodes under it (its
+    decorators, arguments and body) that are under no def nested in it (a nested def itself is one), less
+    the contexts and what is under a leaf (`_LEAVES`: a name, a constant, an operator), which holds no call,
+    statement or def. One descent for a question asked of each node's innermost def and the defs around it
+    (what a walk carrying its chain of enclosing defs would say, at a fraction of its cost)."""
+    scopes: list[tuple[ast.AST, tuple[int, ...], list[ast.AST]]] = [(tree, (id(tree),), [])]
+    for scope, chain, own in scopes:  # (a list's iterator sees the scopes appended while it runs)
+        own += _children(scope)
+        for node in own:
+            kind = node.__class__
+            if kind in _FUNCTION_KINDS:
+                scopes.append((node, (*chain, id(node)), []))
+            elif kind not in _LEAVES:
+                _append_children(node, _WALKED_PLANS[kind], own)
+    return scopes
 
 
 _BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in order

@@ -639,6 +639,7 @@ def calls_across_modules(
 def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     python = [p for p in files if p.endswith(".py") and not is_test_path(p)]
     if "PP301" in wanted:
+        yield from _predicts_on_project_models(python, modules, set(files))
         yield from _predicts_without_tensorflow(python, modules, set(files))
     defs: dict[str, list[tuple[str, str, Predictor | Factory]]] = {}
     inside = set(files)
@@ -826,3 +827,53 @@ def _module_is(name: str, index: ModuleIndex, path: str, defined_in: str, inside
 def _kept(text: str | None, line: int, rule: str) -> bool:
     """A finding of `rule` at `line` of the text is not silenced by a `# noqa` there or in the file."""
     return text is not None and not file_is_silenced(text) and not silenced_at(text, line, rule)
+
+
+def _predicts_on_project_models(python: list[str], modules: _Modules, inside: set[str]):
+    """PP301 at the level PP301 gives in a TensorFlow module, in a module that imports neither TensorFlow nor
+    Keras but predicts in a loop on a model it binds from a def or class of the project that builds a Keras
+    model (`keras_model_builders`): reading 26's see-- scripts bind `model = HourglassNetwork(...)`, then
+    `model = CtDetDecode(model)`, both defs of the project returning a Keras `Model`, and predict one
+    letterboxed image per file of a glob. The model is as plainly a Keras model as one built in the module
+    (tf-fix36; `_predicts_without_tensorflow` keeps `low` for a model known only by its name). `high` at most
+    `medium`: on its tuning set (reading 26) the class read 2 right and 2 debatable, the debatable ones two
+    COCO evaluations whose project letterbox pads each image to its own size by default."""
+    from checker.rules.keras import keras_model_builders, predicts_on_models
+
+    for path in python:
+        text = modules.text(path) or ""
+        if ".predict" not in text or "import" not in text:
+            continue
+        if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
+            continue
+        builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
+        if not builders:
+            continue
+        try:
+            raws = list(predicts_on_models(index, builders))
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+            continue
+        for raw in raws:
+            if _kept(text, raw.line, "PP301"):
+                yield finding(path, raw.line, raw.col, "PP301", raw.message, raw.confidence or "medium")
+
+
+def _project_model_builders(
+    index: ModuleIndex, path: str, modules: _Modules, inside: set[str], builders
+) -> set:
+    """The names the module imports (`from package.nets import HourglassNetwork as Net`) of defs and classes
+    that another module of the project, one that imports TensorFlow or Keras, builds Keras models with
+    (`builders` of that module's index)."""
+    found = set()
+    for node in index.imports:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = module_file(node.module or "", path, node.level or 0, inside)
+        if source is None or source == path:
+            continue
+        other = modules.index(source)
+        if other is None or not other.resolver.uses_tensorflow:
+            continue
+        made = builders(other)
+        found |= {alias.asname or alias.name for alias in node.names if alias.name in made}
+    return found

@@ -166,10 +166,10 @@ class Resolver:
     def qualname(self, node: ast.AST) -> str | None:
         """`tf.data.Dataset` -> `tensorflow.data.Dataset`; None when the root is not an imported module."""
         parts = []
-        while isinstance(node, ast.Attribute):
+        while node.__class__ is ast.Attribute:  # (class tests: asked of every call by several rules)
             parts.append(node.attr)
             node = node.value
-        if not isinstance(node, ast.Name) or node.id not in self.names:
+        if node.__class__ is not ast.Name or node.id not in self.names:
             return None
         parts.append(self.names[node.id])
         return canonical(".".join(reversed(parts)))

@@ -3,7 +3,7 @@
 import ast
 import inspect
 
-from checker.module import child_nodes, iter_walk, names_in, node_fields, statements_in, walk
+from checker.module import child_nodes, def_scopes, iter_walk, names_in, node_fields, statements_in, walk
 
 _SOURCE = """
 def outer(x):
@@ -101,3 +101,38 @@ def test_names_in_is_every_name_under_a_node():
     tree = ast.parse(_EVERY_KIND)
     for node in walk(tree):
         assert names_in(node) == {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _scopes_by_walk(tree: ast.Module) -> dict[int, tuple[tuple[int, ...], set[int]]]:
+    """id(scope) -> (its chain of enclosing defs, the ids of the call, statement and def nodes whose innermost
+    def it is): a stack walk carrying each node's chain, as `_calls_bound_as_modules` was written."""
+    found: dict[int, tuple[tuple[int, ...], set[int]]] = {id(tree): ((id(tree),), set())}
+    stack = [(tree, (id(tree),))]
+    while stack:
+        node, chain = stack.pop()
+        if node is not tree and isinstance(node, ast.Call | ast.stmt):
+            found[chain[-1]][1].add(id(node))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            chain = (*chain, id(node))
+            found[id(node)] = (chain, set())
+        stack.extend((child, chain) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def test_def_scopes_gives_each_nodes_innermost_def_and_the_defs_around_it():
+    """`def_scopes` lists the module and every def with its chain of enclosing defs, and under each the calls,
+    statements and defs (decorators and defaults included) whose innermost def it is, as a walk carrying the
+    chain says; a def's own nodes are listed under the def around it."""
+    for source in (_SOURCE, _EVERY_KIND, inspect.getsource(ast)):
+        tree = ast.parse(source)
+        expected = _scopes_by_walk(tree)
+        scopes = def_scopes(tree)
+        assert len(scopes) == len(expected)
+        for scope, chain, nodes in scopes:
+            assert chain[-1] == id(scope)
+            want_chain, want_nodes = expected[id(scope)]
+            assert chain == want_chain
+            kept = [n for n in nodes if isinstance(n, ast.Call | ast.stmt)]
+            assert len(kept) == len({id(n) for n in kept})  # (no node twice)
+            assert {id(n) for n in kept} == want_nodes
+            assert not any(isinstance(n, ast.expr_context) for n in nodes)

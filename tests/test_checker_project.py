@@ -266,6 +266,16 @@ def test_a_module_without_tensorflow_whose_model_comes_from_the_project_is_check
     assert _found(copied(tmp_path, "windows_ok"), "PP301") == []
 
 
+def test_a_loop_predicting_on_a_model_the_project_builds_with_keras_is_pp301(tmp_path):
+    """tf-fix36, reading 26's see-- scripts: demo.py imports neither TensorFlow nor Keras (its text names
+    only the project module `keras_nets`), binds its model from `DetectorNetwork`, a def of the project that
+    builds and returns a Keras `Model`, and predicts one image of a glob per iteration: PP301 as in a TF
+    module, at most `medium`. A def of the same name returning a client of a remote model builds no Keras
+    model."""
+    assert _found(copied(tmp_path, "keras_built"), "PP301") == [("demo.py", 18, "medium")]
+    assert _found(copied(tmp_path, "keras_built_ok"), "PP301") == []
+
+
 def test_a_noqa_silences_a_finding_of_the_project_pass(tmp_path):
     folder = copied(tmp_path, "forecast")
     run = folder / "run.py"

@@ -186,7 +186,8 @@ def test_pp101_medium_needs_a_train_op_fetched():
     """tf-fix32, reading 24: a TF1 AlexNet fine-tuner loads pretrained weights once, one
     `session.run(var.assign(pre_trained_weights))` per variable; the word `train` in the assign's argument
     made the loop a training loop and the assign `medium` (read wrong twice). Only what `run` fetches counts
-    now (`model.train_op` in a fetch list): the training loop's accuracy ops stay `medium`, the load is `low`."""
+    now (`model.train_op` in a fetch list): the training loop's accuracy ops stay `medium`; the load was
+    `low` until tf-fix36 silenced assigns in a loop over a weights file's entries (`_over_weights`)."""
     src = """
 import numpy as np
 import tensorflow as tf
@@ -212,7 +213,43 @@ def train(session, model, batches, num_epochs):
             correct = tf.equal(tf.argmax(logits, 1), tf.argmax(labels, 1))
             print(epoch, session.run(tf.reduce_mean(tf.cast(correct, tf.float32))))
 """
-    assert sure(src, "PP101") == [(15, "low"), (23, "medium"), (24, "medium")]
+    assert sure(src, "PP101") == [(23, "medium"), (24, "medium")]
+
+
+_PRETRAINED_RESTORE = """
+import numpy as np
+import tensorflow as tf
+
+
+def load_weights(sess, path):
+    pretrained = np.load(path, allow_pickle=True).item()
+    for variable in tf.trainable_variables():
+        for key in pretrained.keys():
+            if key == variable.name.rstrip(":0"):
+                sess.run(tf.assign(variable, pretrained[key]))
+
+
+def train(sess, train_op, steps):
+    load_weights(sess, "resnet18.npy")
+    for step in range(steps):
+        sess.run(train_op)
+"""
+
+
+def test_pp101_a_restore_over_a_weights_file_assigns_each_variable_once():
+    """tf-fix36, reading 26's FishBigOcean (`medium`, wrong) and hellochick (`low`, wrong): a loop over the
+    graph's variables and a pretrained file's keys assigns each variable once, before training; the assign
+    ops are built once in all. The same assign inside the training loop (a reload every step) grows the
+    graph as the model trains and stays reported."""
+    assert sure(_PRETRAINED_RESTORE, "PP101") == []
+    per_step = _PRETRAINED_RESTORE.replace(
+        "        sess.run(train_op)\n",
+        "        sess.run(train_op)\n        load_weights(sess, 'resnet18.npy')\n",
+    )
+    assert per_step != _PRETRAINED_RESTORE
+    assert sure(per_step, "PP101") == [(18, "medium")]
+    over_batches = _PRETRAINED_RESTORE.replace("for key in pretrained.keys():", "for key in batches(path):")
+    assert sure(over_batches, "PP101") == [(11, "low")]
 
 
 _KERAS_BACKEND_PGD = """
@@ -807,6 +844,77 @@ def test_pp301_batch_axis_added_by_helpers():
     )
     assert batched != _PREDICT_HELPER_BATCH_AXIS
     assert sure(batched, "PP301") == []
+
+
+_SESSION_PER_PATCH = """
+import os
+
+import cv2
+import numpy as np
+import tensorflow as tf
+
+
+def evaluate(sess, x, prob, folder):
+    votes = []
+    for name in os.listdir(folder):
+        positive = 0
+        for fname in os.listdir(os.path.join(folder, name)):
+            img = cv2.imread(os.path.join(folder, name, fname))
+            img = cv2.resize(img, (224, 224)) / 255.0
+            img = np.expand_dims(img, axis=0)
+            p = sess.run(prob, feed_dict={x: img, "is_train:0": False})
+            positive += int(p[0] >= 0.5)
+        votes.append(positive)
+    return votes
+"""
+
+
+def test_pp301_a_session_run_fed_one_sample_per_iteration():
+    """tf-fix36, reading 26's patch-by-patch evaluation scripts: a TF1 `sess.run` fed one patch image (a batch
+    of one) per iteration over a folder is the per-sample prediction of a Keras `predict`, at its level. Not
+    when the loop trains, when the feed is a batch, or when a fed value carries the run's own output (a
+    recurrent state from frame to frame)."""
+    assert sure(_SESSION_PER_PATCH, "PP301") == [(17, "high")]
+    trains = _SESSION_PER_PATCH.replace(
+        "            positive += int(p[0] >= 0.5)\n",
+        "            positive += int(p[0] >= 0.5)\n            sess.run(train_op, feed_dict={x: img})\n",
+    )
+    assert trains != _SESSION_PER_PATCH
+    assert sure(trains, "PP301") == []
+    batch = _SESSION_PER_PATCH.replace(
+        "img = np.expand_dims(img, axis=0)", "img = np.stack([img, img[:, ::-1]])"
+    )
+    assert sure(batch, "PP301") == []
+    recurrent = _SESSION_PER_PATCH.replace("positive = 0", "state = np.zeros((1, 64))").replace(
+        'p = sess.run(prob, feed_dict={x: img, "is_train:0": False})',
+        "p, state = sess.run([prob, out_state], feed_dict={x: img, in_state: state})",
+    )
+    assert recurrent != _SESSION_PER_PATCH
+    assert sure(recurrent, "PP301") == []
+
+
+def test_pp301_nested_loops_that_all_break_predict_once():
+    """tf-fix36: uptownfunkmars' heat-map script breaks out of both its loops after the first patch, so its
+    predict runs once in all; a single loop ending in `break` was already silent, nested ones were not."""
+    src = """
+import os
+
+import numpy as np
+from tensorflow.keras.models import load_model
+
+
+def heat_map(folder):
+    model = load_model("resnet.h5")
+    for name in os.listdir(folder):
+        for fname in os.listdir(os.path.join(folder, name)):
+            img = np.load(os.path.join(folder, name, fname))
+            p = model.predict(np.expand_dims(img, axis=0))
+            print(p)
+            break
+        break
+"""
+    assert sure(src, "PP301") == []
+    assert sure(src.replace("            break\n", ""), "PP301") == [(13, "high")]
 
 
 def test_pp301_command_line_images_and_an_alternative_main_does_not_run_are_low():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from checker.datasets import runs_training_step
 from checker.findings import RawFinding
 from checker.module import (
     COMPREHENSION_TYPES,
@@ -18,6 +19,7 @@ from checker.rules import Rule, register
 from checker.rules.common import (
     few_iterations,
     first_report,
+    is_session_run,
     literal_iterations,
     loops_keeping_the_graph,
     receiver_name,
@@ -343,6 +345,7 @@ def predicts_per_sample(index: ModuleIndex):
     a module that imports no TensorFlow but gets its model from one that does)."""
     yield from _predicts_in_loops(index)
     yield from _predictors_called_in_loops(index)
+    yield from _session_runs_in_loops(index)
 
 
 def _predicts_in_loops(index: ModuleIndex):
@@ -359,62 +362,216 @@ def _predicts_in_loops(index: ModuleIndex):
         if not site.loops:
             repeated.append((site, receiver, arg))
             continue
-        loop = site.loops[-1]
-        if isinstance(loop, ast.While):
-            continue  # serving loops answer one request at a time on purpose
-        if len(site.loops) == 1 and runs_once(loop):
-            continue  # the loop ends in `break`: one predict call (a folder loop cut short, reading 14)
-        targets = set().union(*(_loop_targets(lp) for lp in site.loops))
-        whole = arg
-        if isinstance(arg, ast.Name):
-            arg = _assignment_in(loop, arg.id, call.lineno) or arg
-        if _feeds_back(loop, arg, targets | _fresh_names(loop, targets), call.lineno, index):
-            continue  # the input depends on earlier predictions (decoding, an agent's next state)
-        if _asks_user(loop):
-            continue  # each iteration waits for a person to type the sample (`input(...)`): one at a time
-        if _resized_per_iteration(arg, loop, call.lineno, targets, index):
-            continue  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
-        replay = _replayed_transition(arg, loop, index)
-        shown = (
-            replay
-            or _is_one_sample(arg, index, targets)
-            or _one_sample_input(whole, loop, call.lineno, index, targets)
-            or _made_by_helper(whole, loop, call.lineno, index)
+        judged = _one_sample_per_iteration(site, arg, index, first_row=True)
+        if judged is not None:
+            yield _loop_predict_finding(call, receiver, *judged)
+    index._predictors = _predictors(repeated, index)  # (read by per_sample_predictors)
+    yield from _predicts_per_call(repeated, index)
+
+
+def _loop_predict_finding(
+    call: ast.Call, receiver: str, loop, shown: bool, confidence: str | None
+) -> RawFinding:
+    return RawFinding(
+        "PP301",
+        call.lineno,
+        call.col_offset,
+        f"`{receiver}.{call.func.attr}` is called on one sample per iteration of the loop at line "
+        f"{loop.lineno}{'' if shown else ' (only the first row of each prediction is kept)'}; stack "
+        "the samples and predict once on the batch",
+        confidence=confidence,
+    )
+
+
+def keras_model_builders(index: ModuleIndex) -> frozenset[str]:
+    """Names of the module's top-level defs that build a Keras model and return it (`model =
+    Model(inputs, outputs)` ... `return model`, on every `return`) and of its classes that subclass Keras'
+    `Model`: what another module of the project binds a Keras model from (tf-fix36)."""
+    if getattr(index, "_model_builders", None) is None:
+        found = set()
+        for name, function in index.module_functions.items():
+            returns = [
+                n for n in _own_nodes(function.body) if isinstance(n, ast.Return) and n.value is not None
+            ]
+            if returns and all(_returns_built_model(ret, function, index) for ret in returns):
+                found.add(name)
+        for stmt in index.tree.body:
+            if isinstance(stmt, ast.ClassDef) and any(
+                index.resolver.qualname(base) in _MODEL_BUILDERS for base in stmt.bases
+            ):
+                found.add(stmt.name)
+        index._model_builders = frozenset(found)
+    return index._model_builders
+
+
+def _returns_built_model(ret: ast.Return, function, index: ModuleIndex) -> bool:
+    value = ret.value
+    if isinstance(value, ast.Name):
+        bound = _bound_call_in(function, value.id, ret.lineno)
+        value = bound[0] if bound is not None and bound[1] is None else value
+    return isinstance(value, ast.Call) and index.resolver.call_name(value) in _MODEL_BUILDERS
+
+
+def predicts_on_models(index: ModuleIndex, builders: set[str]):
+    """PP301's loop findings, at the level PP301 gives them in a TensorFlow module, on a model the module
+    binds only from calls of `builders` (defs and classes of other modules of the project that build a Keras
+    model, imported by these names): the project pass asks it of a module that imports neither TensorFlow
+    nor Keras (tf-fix36: see--'s `model = HourglassNetwork(...)` in scripts that import only the project)."""
+    models = {
+        name
+        for name, values in index.name_values.items()
+        if values
+        and all(
+            isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in builders for v in values
         )
-        if shown or _first_row_kept(call, loop, arg, targets):
+    }
+    for site in index.calls:
+        call = site.node
+        if not site.loops or not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
+            continue
+        receiver, arg = receiver_name(call), _predicted(call)
+        if receiver in models and arg is not None:
+            judged = _one_sample_per_iteration(site, arg, index, first_row=True)
+            if judged is not None:
+                yield _loop_predict_finding(call, receiver, *judged)
+
+
+def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row: bool = False):
+    """(loop, shown, confidence) when the call at `site` is given one sample (`arg`) per iteration of its
+    innermost loop, else None. `shown`: the batch of one is in the code (else only the first row of each
+    prediction is kept, with `first_row`). Silent for serving loops (`while`), loops cut short by `break`, an
+    input fed back from earlier results, a person typing each sample, or inputs resized per iteration."""
+    call = site.node
+    loop = site.loops[-1]
+    if isinstance(loop, ast.While):
+        return None  # serving loops answer one request at a time on purpose
+    if all(runs_once(lp) for lp in site.loops):
+        return None  # the loops end in `break`: one predict call (a folder loop cut short, reading 14)
+    if _fed_back(site, arg, index):
+        return None  # the input depends on earlier predictions (decoding, an agent's next state)
+    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    whole = arg
+    if isinstance(arg, ast.Name):
+        arg = _assignment_in(loop, arg.id, call.lineno) or arg
+    if _asks_user(loop):
+        return None  # each iteration waits for a person to type the sample (`input(...)`): one at a time
+    if _resized_per_iteration(arg, loop, call.lineno, targets, index):
+        return None  # an image pyramid: each scale has its own shape, so the inputs cannot be stacked
+    replay = _replayed_transition(arg, loop, index)
+    shown = (
+        replay
+        or _is_one_sample(arg, index, targets)
+        or _one_sample_input(whole, loop, call.lineno, index, targets)
+        or _made_by_helper(whole, loop, call.lineno, index)
+    )
+    if not shown and not (first_row and _first_row_kept(call, loop, arg, targets)):
+        return None
+    # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
+    # a demo of <= 10 literal samples predicts one at a time on purpose: read wrong
+    # a loop over a few samples (`ds.take(15)`, a short list of files) or one that plots each
+    # prediction shows single predictions on purpose: 15 of 17 such loops read wrong (reading 4)
+    # every such shape was right 2 times in 39 at medium over readings 1-8: low
+    # a DQN replay predicting each stored transition of a minibatch of 32-64: right 6 of 6 in
+    # one book's agents (reading 15), a shape not read elsewhere yet: medium
+    # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
+    # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
+    # 171 of 180 for the shapes still reported so; tf-fix31, with reading 23: 172 of 188 as
+    # read, 172 of 181 (95%) for the shapes reported so (carlesoctav's face database, right)
+    confidence = (
+        "medium"
+        if replay
+        else "low"
+        if not shown
+        or _stateful(index)
+        or few_iterations(loop, 10)
+        or _sample_loop(loop, index)
+        or _over_detections(loop, index)
+        or _builds_gradients(loop, index)
+        else "low"
+        if _demoted_from_high(loop, site.function, index)
+        else None
+    )
+    return loop, shown, confidence
+
+
+def _fed_back(site, arg: ast.AST, index: ModuleIndex) -> bool:
+    """The input given at `site` depends on what earlier iterations of its innermost loop computed
+    (`_feeds_back`), read through the loop's last binding of a name."""
+    loop = site.loops[-1]
+    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    if isinstance(arg, ast.Name):
+        arg = _assignment_in(loop, arg.id, site.node.lineno) or arg
+    return _feeds_back(loop, arg, targets | _fresh_names(loop, targets), site.node.lineno, index)
+
+
+def _feeds_own_output(site, values: list[ast.AST]) -> bool:
+    """A fed value reads what this very run returned in an earlier iteration, as written or through one
+    binding in the loop (`prev_state = last_state` ... `last_out, last_state = sess.run(..., {s: prev_state})`:
+    a recurrent state carried from frame to frame)."""
+    loop = site.loops[-1]
+    outputs: set[str] = set()
+    for node in _own_nodes(getattr(loop, "body", [])):
+        if isinstance(node, ast.Assign) and node.value is site.node:
+            outputs |= assigned_names(node.targets)
+    if not outputs:
+        return False
+    for value in values:
+        read = names_in(value)
+        for name in list(read):
+            bound = _assignment_in(loop, name, site.node.lineno)
+            if bound is not None:
+                read |= names_in(bound)
+        if read & outputs:
+            return True
+    return False
+
+
+def _session_runs_in_loops(index: ModuleIndex):
+    """PP301 on a TF1 session run fed one sample per iteration of a loop over known samples
+    (`sess.run(prob, feed_dict={x: np.expand_dims(img, 0)})` for every patch image of a folder): the same
+    per-sample prediction as a Keras `predict` on a batch of one, judged as that one is. Silent when the
+    loop trains (some session run in it fetches a train op: per-sample SGD is another matter) and when no
+    fed value is a batch of one (a batch slice, a whole array). tf-fix36, reading 26's patch-by-patch
+    evaluation scripts."""
+    for site in index.calls:
+        call = site.node
+        if not site.loops or not is_session_run(call, index):
+            continue
+        feed = _fed(call)
+        if feed is None or runs_training_step(site.loops[0], index):
+            continue
+        values = [v for v in feed.values if v is not None and not isinstance(v, ast.Constant)]
+        if _feeds_own_output(site, values) or any(_fed_back(site, value, index) for value in values):
+            continue  # a recurrent state or the last output fed in again (video inpainting, decoding)
+        for value in values:
+            judged = _one_sample_per_iteration(site, value, index)
+            if judged is None:
+                continue
+            loop, _, confidence = judged
             yield RawFinding(
                 "PP301",
                 call.lineno,
                 call.col_offset,
-                f"`{receiver}.{call.func.attr}` is called on one sample per iteration of the loop at line "
-                f"{loop.lineno}{'' if shown else ' (only the first row of each prediction is kept)'}; stack "
-                "the samples and predict once on the batch",
-                # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
-                # a demo of <= 10 literal samples predicts one at a time on purpose: read wrong
-                # a loop over a few samples (`ds.take(15)`, a short list of files) or one that plots each
-                # prediction shows single predictions on purpose: 15 of 17 such loops read wrong (reading 4)
-                # every such shape was right 2 times in 39 at medium over readings 1-8: low
-                # a DQN replay predicting each stored transition of a minibatch of 32-64: right 6 of 6 in
-                # one book's agents (reading 15), a shape not read elsewhere yet: medium
-                # the rest (`high`): as first read over readings 15-22, 171 right of 187 (tf-fix30: reading
-                # 22 adds one wrong, five spot-check images over `range(nb_images)` whose default is 5);
-                # 171 of 180 for the shapes still reported so; tf-fix31, with reading 23: 172 of 188 as
-                # read, 172 of 181 (95%) for the shapes reported so (carlesoctav's face database, right)
-                confidence="medium"
-                if replay
-                else "low"
-                if not shown
-                or _stateful(index)
-                or few_iterations(loop, 10)
-                or _sample_loop(loop, index)
-                or _over_detections(loop, index)
-                or _builds_gradients(loop, index)
-                else "low"
-                if _demoted_from_high(loop, site.function, index)
-                else None,
+                f"`{receiver_name(call) or call.func.attr}.{call.func.attr}` is fed one sample per "
+                f"iteration of the loop at line {loop.lineno}; stack the samples and run the graph once on "
+                "the batch (or in a few large batches)",
+                confidence=confidence,
             )
-    index._predictors = _predictors(repeated, index)  # (read by per_sample_predictors)
-    yield from _predicts_per_call(repeated, index)
+            break
+
+
+def _fed(call: ast.Call) -> ast.Dict | None:
+    """The feed dict literal of `sess.run(fetches, feed_dict={...})` (or its second argument, or
+    `tensor.eval(feed_dict={...})`), else None."""
+    feed = next((k.value for k in call.keywords if k.arg == "feed_dict"), None)
+    if (
+        feed is None
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "run"
+        and len(call.args) > 1
+    ):
+        feed = call.args[1]
+    return feed if isinstance(feed, ast.Dict) else None
 
 
 @dataclass(frozen=True)
@@ -1279,7 +1436,11 @@ register(
             "(it makes the batch of one from what it is given, or predicts what it is given and the loop "
             "gives one sample; not a def that also predicts in a loop of its own, a decoder), and PP301 in a "
             "module that imports no TensorFlow but gets its model from a module of the project that does. "
-            "`x = preprocess_input(x)` keeps a batch of one."
+            "`x = preprocess_input(x)` keeps a batch of one. Since tf-fix36 a TF1 session run fed one sample "
+            "per iteration (`sess.run(prob, feed_dict={x: np.expand_dims(img, 0)})`, also `t.eval(feed_dict=...)`) "
+            "is judged as a predict on that sample; and a loop in a module without a TensorFlow import that "
+            "predicts on a model it binds from a def or class of the project that builds a Keras model "
+            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
@@ -1323,7 +1484,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "batched `predict_batch` that the entry point runs); and (tf-cal28) a def or method that no file of a "
             "project of several files names beyond its definition (a Keras model's own `evaluate` or `predict` "
             "called on a receiver named for a model is no use of it). The first-row evidence skips inputs named for "
-            "batches (`model.predict(x_batch)[0]` is the first output of a model with several)."
+            "batches (`model.predict(x_batch)[0]` is the first output of a model with several). A session run "
+            "is silent when a session run of the loop fetches a training step (`train_op`, `opt.minimize(loss)`) "
+            "or when a fed value reads what the run itself returned in an earlier iteration (a recurrent "
+            "state carried from frame to frame)."
         ),
         check=check_predict_per_sample,
     )

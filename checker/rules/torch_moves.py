@@ -1509,7 +1509,7 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
             any(site.loops[-1] is loop for loop in _step_loops(index))
             or _forward_pass_loop(index, site.loops)
         ) and not _self_test_loop(index, site.loops[-1]):
-            return None if _off_default_option(index, site) else "high"
+            return "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
@@ -1528,115 +1528,6 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         or _loss_attribute_copy(index, site)
         else None
     )
-
-
-def _option_holders(index: ModuleIndex) -> set[str]:
-    """(torch-fix73) The names the module binds to parsed options (`args = parser.parse_args()`, `args, _ =
-    parser.parse_known_args()`); a def's parameter of the same name (`def train(model, args)`) is taken to
-    hold them too."""
-    found = set()
-    for node in walk(index.tree):
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-            continue
-        if method_name(node.value) not in ("parse_args", "parse_known_args"):
-            continue
-        for target in node.targets:
-            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-            if isinstance(first, ast.Name):
-                found.add(first.id)
-    return found
-
-
-def _option_defaults(index: ModuleIndex) -> dict[str, object]:
-    """(torch-fix73) {dest: default} of the module's command-line options, `parser.add_argument('--onlyrot',
-    action='store_true')` (False), `add_argument('--w_chamfer', '--w-chamfer', default=0.1)`: a constant
-    `default=`, else False for `store_true` and True for `store_false`; empty when the module binds no
-    parsed options (`_option_holders`). Once per module."""
-
-    def make() -> dict[str, object]:
-        found: dict[str, object] = {}
-        holders = _option_holders(index)
-        for site in index.calls if holders else ():
-            call = site.node
-            if method_name(call) != "add_argument":
-                continue
-            keywords = {k.arg: k.value for k in call.keywords if k.arg}
-            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            dest = keywords.get("dest")
-            name = dest.value if isinstance(dest, ast.Constant) else None
-            name = name or next((f[2:].replace("-", "_") for f in flags if f.startswith("--")), None)
-            action = keywords.get("action")
-            action = action.value if isinstance(action, ast.Constant) else None
-            default = keywords.get("default")
-            if isinstance(default, ast.Constant):
-                value = default.value
-            elif action in ("store_true", "store_false"):
-                value = action == "store_false"
-            else:
-                continue
-            if name:
-                found.setdefault(name, value)
-        return {f"{holder}.{name}": value for holder in holders for name, value in found.items()}
-
-    return facts(index).loop_cache("option_defaults", None, make)
-
-
-_ORDER = {
-    ast.Gt: lambda a, b: a > b,
-    ast.GtE: lambda a, b: a >= b,
-    ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b,
-    ast.Eq: lambda a, b: a == b,
-    ast.NotEq: lambda a, b: a != b,
-}
-
-
-_UNKNOWN = object()
-
-
-def _test_by_default(test: ast.AST, defaults: Mapping[str, object]) -> bool | None:
-    """(torch-fix73) The value an `if` test takes with the options' defaults (keyed `holder.dest`), for
-    `args.x`, `not args.x` and `args.x > 0` (one comparison with a constant); None for any other test or an
-    unknown option."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        value = _test_by_default(test.operand, defaults)
-        return None if value is None else not value
-    compared = None
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant):
-        compared, test = (type(test.ops[0]), test.comparators[0].value), test.left
-    if not (isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name)):
-        return None
-    value = defaults.get(f"{test.value.id}.{test.attr}", _UNKNOWN)
-    if value is _UNKNOWN:
-        return None
-    if compared is None:
-        return bool(value)
-    order = _ORDER.get(compared[0])
-    try:
-        return None if order is None else bool(order(value, compared[1]))
-    except TypeError:
-        return None
-
-
-def _off_default_option(index: ModuleIndex, site) -> bool:
-    """(torch-fix73) An `if` between the copy and its loop tests a command-line option of the module
-    (`_option_defaults`) and the copy is in the branch the option's default does not take: `if args.onlyrot:
-    loss = torch.Tensor([0]).to(dev)` with `--onlyrot` off by default (self-label), `else: l_chamfer =
-    torch.Tensor([0]).to(device)` of `if args.w_chamfer > 0:` with the default 0.1 (AdaBins). The shipped
-    run makes no such copy; first read, these were 2 debatable of the 10 not right among the 168 `high` of
-    hold-outs 13-20, so they are `medium`."""
-    defaults = _option_defaults(index)
-    if not defaults or not site.loops:
-        return False
-    call, child = site.node, site.node
-    for up in facts(index).ancestors(call, site.loops[-1]):
-        if isinstance(up, ast.If) and child is not up.test:
-            value = _test_by_default(up.test, defaults)
-            in_body = any(child is stmt for stmt in up.body)
-            if value is not None and value != in_body:
-                return True
-        child = up
-    return False
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
