@@ -2333,6 +2333,15 @@ def _reading_loops(index: ModuleIndex) -> set[int]:
     )
 
 
+def _steps_per_pass(loop, index: ModuleIndex) -> bool:
+    """(torch-fix78) The loop is a training step loop itself (`facts(index).step_loops`: a backward or an
+    optimizer step in its body): each pass is one minibatch update (`for sample in generator:` in a PPO
+    agent's optimise loop), not a row of one batch, so a read in it (`corr.item()`, `atn_ents[0].item()`
+    appended to a log list) is one sync per step, PP501's kind, and not a per-row loop to vectorise.
+    Hold-out 21: train-procgen's three per-minibatch scalar reads, `medium`, read debatable."""
+    return any(step is loop for step in facts(index).step_loops)
+
+
 def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFinding | None:
     """`for i in range(batch_size): ranking = (argsort[i, :] == positive_arg[i]).nonzero()` then
     `ranking.item()` (knowledge-graph ranking), `neg_idx = torch.multinomial(weights[b], 1).item()` (hard
@@ -2343,7 +2352,7 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
     reads = id(loop) in _reading_loops(index)
     if not reads and not lookups:
         return None  # (most loops read nothing to the host: asked first, it is the cheap question)
-    if not _runs_every_step(loop, index):
+    if not _runs_every_step(loop, index) or _steps_per_pass(loop, index):
         return None
     function = index.loop_function.get(id(loop))
     found = _row_names(loop, index, function)
