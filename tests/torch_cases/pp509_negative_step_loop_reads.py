@@ -14,7 +14,9 @@ class PPO:
         for _ in range(epochs):
             obs = self.storage.obs.to(self.device)
             ret = self.storage.ret.to(self.device)
-            for obs_batch, ret_batch in zip(obs.split(mini_batch_size), ret.split(mini_batch_size), strict=True):
+            for obs_batch, ret_batch in zip(
+                obs.split(mini_batch_size), ret.split(mini_batch_size), strict=True
+            ):
                 dist, value, ents = self.policy(obs_batch)
                 loss = ((value - ret_batch) ** 2).mean() - dist.entropy().mean()
                 corr = torch.corrcoef(torch.stack([value, ret_batch]))[0, 1]

@@ -1,3 +1,5 @@
+import torch
+
 
 class PPO:
     def __init__(self, policy, storage, optimizer, device):
@@ -12,9 +14,11 @@ class PPO:
         for _ in range(epochs):
             obs = self.storage.obs.to(self.device)
             ret = self.storage.ret.to(self.device)
-            for obs_batch, ret_batch in zip(obs.split(mini_batch_size), ret.split(mini_batch_size), strict=True):
+            for obs_batch, ret_batch in zip(
+                obs.split(mini_batch_size), ret.split(mini_batch_size), strict=True
+            ):
                 dist, value, ents = self.policy(obs_batch)
-                loss = ((value - ret_batch) ** 2).mean() - dist.entropy().mean()
+                loss = torch.square(value - ret_batch).mean() - dist.entropy().mean()
                 loss.backward()
                 self.optimizer.step()
                 self.optimizer.zero_grad()
