@@ -1375,7 +1375,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         helper = fx.helpers.get(id(call))
         if _model_handed_in(call, helper, models, fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
-        if _runs_another_model(call, receiver, models):
+        if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
             continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
         owner = _evaluated_owner(call, modes, site.loops[-1])
         handed = _evaluated_argument(call, modes, fx)
@@ -1522,9 +1522,10 @@ def _runs_another_model(call: ast.Call, receiver: str | None, models: set[str]) 
     method(x_s=support, x_q=query, y_s=ys, y_q=yq, model=model)` in a few-shot test loop, `method.eval()`
     and `model.eval()` above it): it is a procedure that runs that model, defined elsewhere, and whether it
     may run without gradients is its own business (few-shot histology's TIM and fine-tuning methods adapt
-    the model with `backward` inside every test episode). Hold-out 21: its three test and validation loops,
-    `high`, read debatable."""
-    return any(
+    the model with `backward` inside every test episode). Only for a model object the module does not
+    define a def for (`self.apply_model(ner_model, batch)`, a method of its own, runs the model it is handed
+    and stays reported). Hold-out 21: its three test and validation loops, `high`, read debatable."""
+    return receiver in models and any(
         (arg := _argument_name(a)) is not None and arg != receiver and arg in models
         for a in [*call.args, *(k.value for k in call.keywords)]
     )
