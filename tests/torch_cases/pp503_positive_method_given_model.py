@@ -12,6 +12,6 @@ def run_test(args, test_loader, device):
     for support, query, support_labels, query_labels in test_loader:
         support, query = support.to(device), query.to(device)
         support_labels, query_labels = support_labels.to(device), query_labels.to(device)
-        loss, preds_q = method(x_s=support, x_q=query, y_s=support_labels, y_q=query_labels)  # expect: PP503 high
+        loss, preds_q = method(x_s=support, x_q=query, y_s=support_labels)  # expect: PP503 high
         test_acc += (preds_q == query_labels).float().mean()
     return test_acc / len(test_loader)
