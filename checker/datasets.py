@@ -205,6 +205,7 @@ class DatasetFlow:
                 if isinstance(stmt, ast.Assign):
                     for name in self._split_dicts(stmt):
                         env[name + _SPLITS] = stmt.value  # `dataset["test"]` reads one split
+                    env.update(_pipelines_by_key(stmt, env))  # `sets = {"train": train_ds, ...}`
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 if value is not None and isinstance(stmt, ast.Assign):
                     targets = self._with_info_targets(stmt) or targets  # `ds, info = tfds.load(...)`
@@ -411,6 +412,8 @@ class DatasetFlow:
             and isinstance(env.get(expr.value.id + _SPLITS), ast.Call)
         ):
             return self._record(_tfds_steps(env[expr.value.id + _SPLITS]))  # dataset["train"]
+        if isinstance(expr, ast.Subscript) and _item_key(expr) in env:
+            return env[_item_key(expr)]  # `sets["test"]`, bound by a dict literal of pipelines
         if isinstance(expr, ast.Lambda):
             # `flat_map(lambda f: TextLineDataset(f).map(parse))`: what calls the lambda reads the pipeline
             value = self._eval(expr.body, env, function, depth, stack)
@@ -846,6 +849,28 @@ def _parameters(function) -> set[str]:
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
     return names
+
+
+def _item_key(node: ast.Subscript) -> str | None:
+    """The env key of `name["key"]` (a constant string key of a name), else None."""
+    key = _key(node.value)
+    item = node.slice
+    if key is None or not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+        return None
+    return f"{key}[{item.value!r}]"
+
+
+def _pipelines_by_key(stmt: ast.Assign, env) -> dict:
+    """`datasets = {"train": train_ds, "test": test_ds}`: the pipelines a dict literal of names holds, by
+    the keys `datasets["test"]` reads them under (reading 26: JeffOnGithub's validation pipeline)."""
+    if len(stmt.targets) != 1 or not isinstance(stmt.value, ast.Dict) or _key(stmt.targets[0]) is None:
+        return {}
+    found = {}
+    for key, value in zip(stmt.value.keys, stmt.value.values, strict=True):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and _key(value) in env:
+            item = ast.Subscript(value=stmt.targets[0], slice=key)
+            found[_item_key(item)] = env[_key(value)]
+    return found
 
 
 def _key(node) -> str | None:

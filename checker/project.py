@@ -22,6 +22,7 @@ from checker.datasets import (
     TRAIN_METHODS,
     feeds_training,
     into_training,
+    is_training_call,
     named_call,
     names_training,
     parent_map,
@@ -255,11 +256,14 @@ def _trained_builders(
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
         }
         parents = parent_map(tree)
-        calls = [n for n in parents if isinstance(n, ast.Call) and named_call(n) in wanted]
+        instances = _instances_of(wanted, parents)
+        fitted = _fitted_names(parents)
+        calls = [n for n in parents if isinstance(n, ast.Call) and _built_by(n, instances) in wanted]
         scopes: dict = {}
         for node in calls:
-            if feeds_training(node, parents, scopes) if in_loops else into_training(node, parents):
-                name = named_call(node)
+            trains = feeds_training(node, parents, scopes) if in_loops else into_training(node, parents)
+            if trains or _fitted_through_name(node, parents, fitted):
+                name = _built_by(node, instances)
                 slots = _trained_slots(node, parents)
                 for defined_in in wanted_at[name]:
                     if defined_in == path or name not in own:
@@ -269,6 +273,48 @@ def _trained_builders(
                         else:
                             found[key] = found.get(key, set()) | slots
     return found
+
+
+def _instances_of(wanted: set[str], parents: dict) -> dict[str, str]:
+    """Names bound once to an instance of a wanted class (`pipe = Datapipe()`) -> the class: calling the
+    instance (`g = pipe(csv_files, ...)`) runs its `__call__`, which builds the pipeline (reading 26: cmb87's
+    CenterNet `Datapipe`, fitted by every main_*.py script)."""
+    bound: dict[str, list[str]] = {}
+    for node in parents:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            made = named_call(value) if isinstance(value, ast.Call) else ""
+            bound.setdefault(node.targets[0].id, []).append(made if made in wanted else "")
+    return {name: made[0] for name, made in bound.items() if len(made) == 1 and made[0]}
+
+
+def _fitted_names(parents: dict) -> set[str]:
+    """Names the module passes as the data of a training call (`model.fit(g, ...)`, `fit(x=g)`)."""
+    names = set()
+    for node in parents:
+        if isinstance(node, ast.Call) and is_training_call(named_call(node) or ""):
+            data = node.args[:1] + [k.value for k in node.keywords if k.arg == "x"]
+            names.update(d.id for d in data if isinstance(d, ast.Name))
+    return names
+
+
+def _fitted_through_name(call: ast.Call, parents: dict, fitted: set[str]) -> bool:
+    """`g = pipe(csv_files, ...)` ... `model.fit(g, ...)`: the call's value, bound to a name the name of which
+    says nothing, is fitted by the same module."""
+    parent = parents.get(call)
+    return (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and parent.targets[0].id in fitted
+    )
+
+
+def _built_by(call: ast.Call, instances: dict[str, str]) -> str:
+    """The builder a call runs: its own name, or the class of the instance it calls (`pipe(...)`)."""
+    if isinstance(call.func, ast.Name) and call.func.id in instances:
+        return instances[call.func.id]
+    return named_call(call)
 
 
 def lift_trained_elsewhere(
@@ -372,15 +418,24 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
             continue
         sources = modules.imported_maps(path)
         for f in found:
-            if (source := sources.get((f.line, f.column - 1))) is None:
-                continue
-            defined_in = module_file(source[1], path, source[0], inside)
-            target = None if defined_in is None else modules.index(defined_in)
-            if target is not None and imported_code_does_image_work(target, source[2]):
+            if any(
+                _imported_image_work(s, path, inside, modules)
+                for s in sources.get((f.line, f.column - 1), ())
+            ):
                 raised.add(id(f))
     if not raised:
         return findings
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
+
+
+def _imported_image_work(
+    source: tuple[int, str, str], path: str, inside: set[str], modules: _Modules
+) -> bool:
+    """The def or class `source` (import level, module, name) names, imported by the module at `path` from
+    another module of the project, does image or file work."""
+    defined_in = module_file(source[1], path, source[0], inside)
+    target = None if defined_in is None else modules.index(defined_in)
+    return target is not None and imported_code_does_image_work(target, source[2])
 
 
 def _lower_uncalled(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:

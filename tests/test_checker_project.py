@@ -354,3 +354,30 @@ def test_tensorflow_known_only_through_a_star_import_is_checked(tmp_path):
     found = {(f.rule, f.line) for f in check_paths([str(copied(tmp_path, "starred"))])[0]}
     assert found == {("PP202", 20), ("PP203", 20)}
     assert check_paths([str(copied(tmp_path, "starred_ok"))])[0] == []
+
+
+def test_a_map_whose_own_code_calls_imported_image_helpers_is_read_in_their_module(tmp_path):
+    """tf-fix37 (reading 26: LeslieZhoa's DeepLab input function): the map's code is here (a lambda calling a
+    local `preprocess`), but its image work is in helpers imported from `utils.augment` (a random rescale by
+    `tf.image.resize`); on a pipeline its module fits it is `medium`, as a map of an imported def is. The
+    module checked alone cannot see the helpers: `low`. With helpers that only cast, it stays `low`."""
+    folder = copied(tmp_path, "wrapped")
+    assert levels(folder, lift=False) == {"wrapped/train.py:16": "medium"}
+    alone, _, _ = check_paths([str(folder / "train.py")])
+    assert [(f.line, f.confidence) for f in alone if f.rule == "PP202"] == [(16, "low")]
+    assert levels(copied(tmp_path, "wrapped_cheap"), lift=False) == {"wrapped_cheap/train.py:16": "low"}
+
+
+def test_a_builder_class_called_through_an_instance_and_fitted_by_a_plain_name_is_medium(tmp_path):
+    """tf-fix37 (reading 26: cmb87's CenterNet `Datapipe`): main.py makes an instance of the builder class
+    (`pipe = Pipe()`), calls it (`g = pipe(...)`, its `__call__` builds the pipeline) and fits `g`: the serial
+    decode map is `medium`, as for a builder called by name into training, and so is the pipeline's missing
+    prefetch. The twin only evaluates `g`: both stay `low`."""
+    folder = copied(tmp_path, "instance")
+    assert levels(folder, lift=False) == {"data/pipe.py:12": "medium"}
+    findings, _, _ = check_paths([str(folder)])
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "medium")]
+    twin = copied(tmp_path, "instance_eval")
+    assert levels(twin, lift=False) == {"data/pipe.py:12": "low"}
+    findings, _, _ = check_paths([str(twin)])
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "low")]

@@ -3589,3 +3589,112 @@ def train():
         "sess.run(train_op)", "print(sess.run(acc))"
     )
     assert sure(evaluated, "PP202") == [(11, "low")]
+
+
+def test_pp202_reads_num_parallel_calls_bound_to_none_as_serial():
+    """tf-fix37: `num_parallel_calls=None` is the default, a serial map, whether written or through a name
+    the module binds once to None (reading 26: xcenternet's `autotune = None`). A later map of a pipeline
+    the flow cannot trace (a loader's result) is named by the chain's root (`eval_dataset`), not by the
+    call before it. The twin binds the name to AUTOTUNE: silent."""
+    src = """
+import tensorflow as tf
+
+def evaluate(model, loader, batch_size):
+    eval_dataset = loader.load_validation_datasets()
+    autotune = None
+    ds = (
+        eval_dataset.map(decode, num_parallel_calls=tf.data.AUTOTUNE)
+        .map(resize_and_pad, num_parallel_calls=autotune)
+        .batch(batch_size)
+    )
+    for images, labels in ds:
+        model.predict_on_batch(images)
+
+def resize_and_pad(image, labels):
+    image = tf.image.resize(image, (512, 512))
+    return tf.image.pad_to_bounding_box(image, 0, 0, 544, 544), labels
+"""
+    assert [line for line, _ in sure(src, "PP202")] == [9]
+    assert sure(src.replace("autotune = None", "autotune = tf.data.AUTOTUNE"), "PP202") == []
+
+
+def test_datasets_carried_in_a_dict_literal_are_followed_by_key():
+    """tf-fix37: `dataset = {"train": train_set, "test": test_set}` then `dataset["test"].map(...)` (reading
+    26: JeffOnGithub's U-Net script): the validation pipeline fit reads every epoch is the one built from
+    `test_set`, so its serial read/decode map is trained evidence (`high`, was `low`) and the chain's
+    missing prefetch is reported. The twin reads the sets by their own names: the same findings."""
+    src = """
+import tensorflow as tf
+
+def parse_image(path):
+    image = tf.image.decode_jpeg(tf.io.read_file(path), channels=3)
+    return tf.image.resize(image, (256, 256))
+
+train_set = tf.data.Dataset.list_files("train/*.jpg").map(parse_image, num_parallel_calls=tf.data.AUTOTUNE)
+test_set = tf.data.Dataset.list_files("val/*.jpg").map(parse_image)
+dataset = {"train": train_set, "test": test_set}
+
+train = dataset["train"].shuffle(100).batch(4).repeat().prefetch(tf.data.AUTOTUNE)
+test = dataset["test"].batch(4)
+model.fit(train, epochs=20, steps_per_epoch=100, validation_data=test)
+"""
+    direct = src.replace('dataset["train"]', "train_set").replace('dataset["test"]', "test_set")
+    assert sure(direct, "PP202") == [(9, "high")]
+    assert sure(src, "PP202") == sure(direct, "PP202")
+    assert [line for line, _ in sure(src, "PP203")] == [line for line, _ in sure(direct, "PP203")] != []
+
+
+def test_pp203_a_light_map_after_a_keras_loader_that_prefetches_is_silent():
+    """tf-fix37 (reading 26: trystan-geoffre's Hurricane validation set): `image_dataset_from_directory`
+    reads, decodes and resizes the files and ends with its own prefetch, so a light map after it leaves only
+    the handoff unprefetched, the shape tf-fix34 keeps silent for a prefetch after the costly work (a
+    debatable `low` before). The twin builds the same pipeline from file names with its decode in the map,
+    after a prefetch of the names: still reported."""
+    src = """
+import tensorflow as tf
+
+def normalise(image, label):
+    return image / 255.0, label
+
+train = tf.keras.utils.image_dataset_from_directory("data/train", image_size=(128, 128), batch_size=32)
+val = tf.keras.utils.image_dataset_from_directory("data/val", image_size=(128, 128), batch_size=32)
+train = train.map(normalise, num_parallel_calls=tf.data.AUTOTUNE).prefetch(tf.data.AUTOTUNE)
+val = val.map(normalise, num_parallel_calls=tf.data.AUTOTUNE)
+model.fit(train, epochs=30, validation_data=val)
+"""
+    assert sure(src, "PP203") == []
+    files = src.replace(
+        'val = tf.keras.utils.image_dataset_from_directory("data/val", image_size=(128, 128), batch_size=32)',
+        'val = tf.data.Dataset.list_files("data/val/*.jpg").prefetch(64)',
+    ).replace(
+        "val = val.map(normalise, num_parallel_calls=tf.data.AUTOTUNE)",
+        "val = val.map(load, num_parallel_calls=tf.data.AUTOTUNE).batch(32)",
+    )
+    files = files.replace(
+        "def normalise",
+        "def load(path):\n    return tf.image.resize(tf.io.decode_jpeg(tf.io.read_file(path)), (128, 128)), 0\n\ndef normalise",
+    )
+    assert [line for line, _ in sure(files, "PP203")] == [13]
+
+
+def test_pp202_later_maps_of_an_untraced_pipeline_that_takes_a_few_are_a_look():
+    """tf-fix37: the chain-root naming of untraced maps skips a chain that takes a few elements first
+    (xcenternet's `preprocess_and_show.py`: `train_dataset.take(10).map(decode).map(prepare)...`, one batch
+    shown): read wrong. Without the `take` the maps are reported."""
+    src = """
+import tensorflow as tf
+
+SHOW = 10
+train_dataset = loader.load_train_datasets()
+batch = (
+    train_dataset.take(SHOW)
+    .map(decode)
+    .map(resize_and_pad)
+    .batch(SHOW)
+)
+
+def resize_and_pad(image, labels):
+    return tf.image.resize(image, (512, 512)), labels
+"""
+    assert sure(src, "PP202") == []
+    assert [line for line, _ in sure(src.replace(".take(SHOW)", ".skip(1)"), "PP202")] == [8, 9]

@@ -170,3 +170,15 @@ def test_a_factory_loader_without_workers_reports_at_the_module_level(tmp_path):
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP504"
     }
     assert levels == {("data/loaders.py", 11): "high", ("data/loaders.py", 22): "high"}
+
+
+def test_a_loader_of_another_modules_indexing_dataset_class_reports_at_low(tmp_path):
+    """torch-fix79: a Dataset class of another module whose `__getitem__` only indexes arrays it holds
+    (TabNet's `PredictDataset` of utils.py, hold-out 21) batches data already in memory: its loaders' PP505
+    findings go to `low`, as for such a class of the loader's own module; a class that opens a file per
+    item stays at the default."""
+    root, findings, _ = checked_copy(tmp_path, "indexing_dataset")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("model.py", 14): "low", ("model.py", 23): "high"}

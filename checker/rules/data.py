@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checker.datasets import (
+    METHODS,
     ONE_PASS,
     DatasetFlow,
     Step,
@@ -578,6 +579,14 @@ def _on_threads(call: ast.Call, position: int = 1, keyword: str = "num_parallel_
     return not (isinstance(value, ast.Constant) and value.value in (1, None))
 
 
+def _threads_unset(value: ast.AST, index: ModuleIndex) -> bool:
+    """A thread count that leaves the stage serial all the same: `None` (the default), written or through a
+    name the module binds once to it (`autotune = None` ... `num_parallel_calls=autotune`)."""
+    if isinstance(value, ast.Name):
+        value = index.only_value(value.id)
+    return isinstance(value, ast.Constant) and value.value is None
+
+
 # Steps that group elements; `apply` of a transformation not known (`batch_and_drop_remainder`) may be one.
 _BATCHING = frozenset(
     {"batch", "padded_batch", "map_and_batch", "ragged_batch", "bucket_by_sequence_length", "window", "apply"}
@@ -984,7 +993,10 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         func = call.func
         if id(call) in traced or not isinstance(func, ast.Attribute) or func.attr not in _PARALLEL_POSITION:
             continue
-        receiver = func.value.attr if isinstance(func.value, ast.Attribute) else getattr(func.value, "id", "")
+        root = _chain_root(func.value)
+        if _takes_a_few(func.value, index):
+            continue  # `ds.take(10).map(decode)...`: a look at a few elements
+        receiver = root.attr if isinstance(root, ast.Attribute) else getattr(root, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
         if not looks_like_dataset and _self_attribute(func.value):
@@ -992,6 +1004,23 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
             looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
             yield call, func.attr
+
+
+def _takes_a_few(expr: ast.AST, index: ModuleIndex) -> bool:
+    """The chain of steps `expr` ends takes a few elements somewhere (`take(k)`, as `_small_take` counts k)."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in METHODS:
+        if expr.func.attr == "take" and _small_take(expr, index):
+            return True
+        expr = expr.func.value
+    return False
+
+
+def _chain_root(expr: ast.AST) -> ast.AST:
+    """What a chain of tf.data steps starts from: `ds` in `ds.map(decode).batch(n)`, `expr` itself when it
+    is no such chain (a later map of an untraced pipeline is named by its pipeline, not by the call)."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in METHODS:
+        expr = expr.func.value
+    return expr
 
 
 # Steps only a tf.data pipeline takes (a list or an array has none of them)
@@ -1104,7 +1133,10 @@ def _serial_maps(index: ModuleIndex):
                 continue
             seen.add(id(step.node))
             call = step.node
-            if any(k.arg in _THREAD_KEYWORDS or k.arg is None for k in call.keywords):
+            if any(
+                k.arg is None or (k.arg in _THREAD_KEYWORDS and not _threads_unset(k.value, index))
+                for k in call.keywords
+            ):
                 continue
             if len(call.args) > _PARALLEL_POSITION[step.kind] or any(
                 isinstance(a, ast.Starred) for a in call.args
@@ -1179,8 +1211,10 @@ def _serial_maps(index: ModuleIndex):
             if confidence == "low" and step.kind == "map":
                 _note_imported_code(call, evidence, index)  # read by the project pass
                 _note_untrained_image_map(call, evidence, index)  # read by the project pass
+            unset = next((k.arg for k in call.keywords if k.arg in _THREAD_KEYWORDS), None)
             message = (
-                f"`{step.kind}` without num_parallel_calls runs on one element at a time; "
+                f"`{step.kind}` {f'with {unset}=None' if unset else 'without num_parallel_calls'} runs on one "
+                "element at a time; "
                 f"pass num_parallel_calls=tf.data.AUTOTUNE{alternative}"
             )
             yield call, RawFinding("PP202", *_at_method(call), message, confidence=confidence)
@@ -1201,9 +1235,10 @@ def _cached_steps(chains, uncached: bool = False) -> set[int]:
 
 def imported_map_code(index: ModuleIndex) -> dict[tuple[int, int], tuple[int, str, str]]:
     """The `low` PP202 findings (line, column) that would be raised if the def or class the map runs,
-    imported from another module, does image or file work, each with where that code is: (import level,
-    module, name), as `from .utils import load_images` gives (1, "utils", "load_images"). The project pass
-    (checker/project.py) reads the code."""
+    imported from another module, does image or file work, each with where that code is: a tuple of (import
+    level, module, name), as `from .utils import load_images` gives ((1, "utils", "load_images"),); several
+    when the map's own code calls imported helpers (tf-fix37). The project pass (checker/project.py) reads
+    the code."""
     _serial_map_findings(index)
     return _once(index, "_imported_maps", lambda i: {})
 
@@ -1213,11 +1248,37 @@ def _note_imported_code(call: ast.Call, evidence: dict[str, bool], index: Module
     (the project pass makes it `medium`, not `high`: imported code's lift is unmeasured on fresh code); a
     pipeline named for testing never rises (reading 13 read two such maps wrong: a pix2pix test set drawn
     from once per epoch)."""
-    if evidence["image_work"] or (source := _imported_callable(call, index)) is None:
+    if evidence["image_work"]:
         return
-    would_be = _sequential_map_confidence(**{**evidence, "image_work": True})
+    source = _imported_callable(call, index)
+    sources = (source,) if source is not None else _imported_helpers(call, index)
+    if not sources:
+        return
+    fed = id(call) in fed_steps(dataset_flow(index))  # (the evidence asks it only of maps doing image work)
+    would_be = _sequential_map_confidence(**{**evidence, "image_work": True, "fed": fed})
     if would_be != "low" and not _bound_for_evaluation(call, index):
-        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = source
+        _once(index, "_imported_maps", lambda i: {})[_at_method(call)] = sources
+
+
+def _imported_helpers(call: ast.Call, index: ModuleIndex) -> tuple[tuple[int, str, str], ...]:
+    """Where the helpers come from that the map's own code (held here) calls from a module this one imports
+    (`preprocessing.random_rescale_image_and_label(image, label, ...)` in a local `preprocess_image`, reading
+    26: LeslieZhoa's DeepLab input function), as _imported_callable gives one; () when there are none."""
+    roots = map_code(call, index)
+    if roots is None:
+        return ()
+    found = []
+    for node, _ in _calls_in_map(roots, index):
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            where = _in_imported_module(func.value.id, func.attr, index)
+        elif isinstance(func, ast.Name) and (where := import_of(func.id, index)) is not None:
+            where = where if where[1] != "" else None
+        else:
+            where = None
+        if where is not None and where not in found:
+            found.append(where)
+    return tuple(found)
 
 
 def untrained_image_maps(index: ModuleIndex) -> set[tuple[int, int]]:
@@ -1865,7 +1926,7 @@ def check_missing_prefetch(index: ModuleIndex):
     paths = _paths_to(consumed)
     for chain, at, how in consumed:
         kinds = [s.kind for s in chain]
-        if _prefetched_at_end(kinds):
+        if _prefetched_at_end(kinds, _loader_prefetches(chain)):
             continue
         if (kinds[-1] == "source" or not ({"map", "batch"} & set(kinds))) and not _batched(chain, index):
             continue
@@ -1906,17 +1967,30 @@ def check_missing_prefetch(index: ModuleIndex):
 _COSTLY_KINDS = frozenset({"map", "map_and_batch", "interleave", "parallel_interleave", "flat_map"})
 
 
-def _prefetched_at_end(kinds: list[str]) -> bool:
+def _prefetched_at_end(kinds: list[str], loader: int | None = None) -> bool:
     """The pipeline prefetches after some of its costly work: a prefetch before every map and interleave
     (`files.prefetch(n).shuffle(k).map(decode).batch(n)`, CycleGAN's file names, tf-fix34) buffers raw
     inputs, not the decoded elements the training step waits for. A prefetch after the decoding map
     still counts when a light map follows it (MoCo's per-batch `map(shuffle_BN)` after its prefetch), and
-    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator)."""
+    so does one after each map with only a `padded_batch` after the last (the NMT tutorial's iterator).
+    `loader`: the position of the prefetch a Keras loader ends with (`image_dataset_from_directory`), which
+    reads and decodes the files before it: costly work comes first (tf-fix37)."""
     prefetches = [at for at, kind in enumerate(kinds) if kind == "prefetch"]
     if not prefetches:
         return False
     costly = [at for at, kind in enumerate(kinds) if kind in _COSTLY_KINDS]
+    if loader is not None:
+        costly = sorted([loader - 1, *costly])
     return not costly or costly[0] < prefetches[-1] or costly[-1] < prefetches[-1]
+
+
+def _loader_prefetches(chain) -> int | None:
+    """The position of the prefetch step the chain's source adds itself (a `_BATCHED_SOURCES` loader, whose
+    steps all share its call), or None."""
+    return next(
+        (at for at, step in enumerate(chain) if step.kind == "prefetch" and step.node is chain[0].node),
+        None,
+    )
 
 
 def _dropped_prefetch_note(chain, flow) -> str:

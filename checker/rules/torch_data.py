@@ -150,7 +150,7 @@ def _spelled_out(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
         or any(isinstance(a, ast.Starred) for a in call.args)
     ):
         return None
-    values = index.name_values.get(starred[0].id, ())
+    values = [_configured_dict(v) for v in index.name_values.get(starred[0].id, ())]
     if not values or not all(
         isinstance(v, ast.Dict)
         and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in v.keys)
@@ -169,6 +169,20 @@ def _spelled_out(call: ast.Call, index: ModuleIndex) -> ast.Call | None:
     keywords = [k for k in call.keywords if k.arg is not None]
     keywords += [ast.keyword(arg=k.value, value=v) for k, v in zip(spelled.keys, spelled.values, strict=True)]
     return ast.Call(func=call.func, args=call.args, keywords=keywords)
+
+
+def _configured_dict(value: ast.expr) -> ast.expr | None:
+    """The dict literal a `**` name is bound to: the literal itself, or of `{...} if cuda else {}` (either
+    order) the non-empty one, the settings for the GPU run that PP504 and PP505 are about; the empty one
+    leaves the DataLoader's defaults, no workers and no pinning, which a CPU run does not mind. Hold-out 21:
+    DeepSpeaker's `kwargs = {'num_workers': 0, 'pin_memory': True} if args.cuda else {}` (torch-fix79)."""
+    if not isinstance(value, ast.IfExp):
+        return value
+    branches = [value.body, value.orelse]
+    if not all(isinstance(b, ast.Dict) for b in branches):
+        return None
+    filled = [b for b in branches if b.keys]
+    return filled[0] if len(filled) == 1 else None
 
 
 def _touched(name: str, index: ModuleIndex) -> bool:
@@ -482,7 +496,9 @@ def _find_loader_sites(index: ModuleIndex):
 def _in_memory_names(index: ModuleIndex, classes: bool = True) -> set[str]:
     """Names bound to an in-memory dataset (a TensorDataset, a `random_split` of one, or with `classes` an
     instance of a module class whose `__getitem__` only indexes what it holds), and those classes' names.
-    PP505 asks without `classes`: the copies of such classes' batches were read right in earlier readings."""
+    PP505 asks without `classes`: the copies of such classes' batches were read right in earlier readings
+    (hold-out 13's ban-vqa image features, read into memory in `__init__`); it lowers only such classes made
+    from the loader's def's own parameters (`arrays_handed_in`, torch-fix79)."""
     indexing = _indexing_classes(index) if classes else set()
     names = set(indexing)  # the classes too, for a dataset made inline: DataLoader(TableDataset(x, y))
     for node in index.call_assignments:
@@ -781,12 +797,15 @@ _CONVERSIONS = frozenset({"tensor", "as_tensor", "from_numpy", "float", "long", 
 # a `__getitem__` that moves its items to the GPU itself (`return x.to(device)`) holds them in memory, and
 # workers as written could not run it (CUDA in a forked worker fails)
 _ITEM_MOVES = frozenset({"to", "cuda"})
+# a row of a sparse matrix made dense (`self.x[i].toarray()`): still an item of a matrix held in memory
+_DENSE = frozenset({"toarray", "todense"})
 
 
 def _indexing_classes(index: ModuleIndex) -> set[str]:
     """Dataset classes of the module whose `__getitem__` returns items of arrays it holds (`self.x[i]`),
-    converted at most (`torch.tensor(...)`, `.float()`) or moved to the device: no file read, no transform,
-    so workers would only add the cost of sending each batch between processes."""
+    converted at most (`torch.tensor(...)`, `.float()`, a sparse row's `.toarray()`) or moved to the device:
+    no file read, no transform, so workers would only add the cost of sending each batch between processes,
+    and pinning copies small batches of data already in memory (PP505 `low`)."""
     found = set()
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
@@ -794,11 +813,64 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
             continue
         nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
         calls = [n for n in nodes if isinstance(n, ast.Call)]
-        if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES for c in calls) and any(
+        if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES | _DENSE for c in calls) and any(
             isinstance(n, ast.Subscript) for n in nodes
         ):
             found.add(name)
     return found
+
+
+def indexing_classes(index: ModuleIndex) -> set[str]:
+    """`_indexing_classes` whose `__init__` only keeps what it is handed (calls nothing but `super().__init__`
+    and conversions: no file opened, nothing loaded), for `arrays_handed_in` here and in the project pass
+    (checker/torch_project/device_datasets.py). QANet's `SQuAD(examples_file)`, which loads its examples in
+    `__init__` from the path it is handed, is not one."""
+    return facts(index).loop_cache("indexing classes", None, lambda: _keeping_classes(index))
+
+
+def _keeping_classes(index: ModuleIndex) -> set[str]:
+    found = set()
+    for name in _indexing_classes(index):
+        init = index.class_methods[name].get("__init__")
+        calls = [n for n in walk(init) if isinstance(n, ast.Call)] if init is not None else []
+        if all(base_name(c.func) in _CONVERSIONS | {"__init__", "super"} for c in calls):
+            found.add(name)
+    return found
+
+
+def arrays_handed_in(call: ast.Call, index: ModuleIndex, classes: set[str]) -> bool:
+    """The loader's data set is an instance of one of `classes` (Dataset classes whose `__getitem__` only
+    indexes arrays they hold, `_indexing_classes`) that the loader's def makes from its own parameters alone
+    (`def predict(self, X): DataLoader(PredictDataset(X), ...)`, inline or bound last before the loader), and
+    no loop of the module that backpropagates takes its batches: the def predicts over whatever arrays its
+    caller already holds in memory, as a library's `predict`/`explain` does, and reads no file. PP505 reports
+    these at `low`. (A training loop over such a class, protein-sequence-embedding's `train(x_train, y_train)`
+    of hold-out 20, was read right and stays.) Hold-out 21 (torch-fix79): TabNet's 12 predict, explain
+    and predict_proba loaders, read debatable at `high`. Such classes built from a file's contents, or from
+    names the def binds itself (ban-vqa's image features read into memory in `__init__`, hold-out 13; JEM's
+    `DataSubset` of a CIFAR set, hold-out 21), were read right and stay."""
+    function = call_function(index, call)
+    dataset = loader_dataset(call)
+    if isinstance(dataset, ast.Name):
+        dataset, position = _last_binding(dataset.id, call, index)
+        if position is not None:
+            return False
+    if function is None or not isinstance(dataset, ast.Call) or base_name(dataset.func) not in classes:
+        return False
+    given = [*dataset.args, *(k.value for k in dataset.keywords)]
+    params = parameter_names(function)
+    return (
+        bool(given)
+        and all(isinstance(a, ast.Name) and a.id in params for a in given)
+        and not _feeds_training(call, index)
+    )
+
+
+def _feeds_training(call: ast.Call, index: ModuleIndex) -> bool:
+    """A loop of the module that backpropagates takes its batches from this loader (`_training_sources`)."""
+    loaders, scopes = module_loaders(index)
+    names = next((names for made, names in loaders if made is call), set())
+    return bool(names & _training_sources(index, scopes, whole_runs=True))
 
 
 def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
@@ -1971,6 +2043,7 @@ def check_loader_without_pinned_memory(index: ModuleIndex):
         if (
             token_batches(index, call)
             or _held_when_made(call, index, in_memory)
+            or arrays_handed_in(call, index, indexing_classes(index))
             or sequence_in_memory(call, index)
             or torchio_patches(call, index)
         ):

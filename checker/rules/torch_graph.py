@@ -1366,6 +1366,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if not site.loops or id(site.loops[-1]) in reported:
             continue
         receiver = model_called(call)
+        if _accessor_name(receiver):
+            continue  # `self._model_ckpt_path(name, it)`, `unwrap_model(m)`: a path, a flag, a module
         if receiver in frozen:
             continue  # `self.model.freeze()`, or `v.requires_grad = False` for each parameter: no graph
         if _own_layer(receiver, site, fx):
@@ -1373,6 +1375,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         helper = fx.helpers.get(id(call))
         if _model_handed_in(call, helper, models, fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
+        if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
+            continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
         owner = _evaluated_owner(call, modes, site.loops[-1])
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
@@ -1510,6 +1514,20 @@ def _model_handed_in(call: ast.Call, helper, models: set[str], fx) -> bool:
     return any(
         isinstance(node, ast.With) and any(fx.disables_grad(item.context_expr) for item in node.items)
         for node in iter_walk(helper)
+    )
+
+
+def _runs_another_model(call: ast.Call, receiver: str | None, models: set[str]) -> bool:
+    """(torch-fix78) The called object is handed another of the module's models (`loss, preds =
+    method(x_s=support, x_q=query, y_s=ys, y_q=yq, model=model)` in a few-shot test loop, `method.eval()`
+    and `model.eval()` above it): it is a procedure that runs that model, defined elsewhere, and whether it
+    may run without gradients is its own business (few-shot histology's TIM and fine-tuning methods adapt
+    the model with `backward` inside every test episode). Only for a model object the module does not
+    define a def for (`self.apply_model(ner_model, batch)`, a method of its own, runs the model it is handed
+    and stays reported). Hold-out 21: its three test and validation loops, `high`, read debatable."""
+    return receiver in models and any(
+        (arg := _argument_name(a)) is not None and arg != receiver and arg in models
+        for a in [*call.args, *(k.value for k in call.keywords)]
     )
 
 
@@ -1703,12 +1721,30 @@ def _forward_in(helper, models: set[str], fx) -> str | None:
         return None
     for site in fx.index.function_calls.get(id(helper), []):
         receiver = model_called(site.node)
-        if site.loops or not (receiver in models or is_model_name(receiver)):
+        if site.loops or not (receiver in models or is_model_name(receiver)) or _accessor_name(receiver):
             continue
         if fx.site_without_grad(site) or is_step_call(site.node):
             return None
         return receiver
     return None
+
+
+# (torch-fix78) words that make a call's name an accessor, not a forward: a predicate's first word, a wrapper
+# taken off, or a last word naming a path, a file or a setting
+_ACCESSOR_FIRST = frozenset({"is", "has", "should", "can", "unwrap"})
+_ACCESSOR_LAST = frozenset({"path", "dir", "file", "filename", "mode", "config", "cfg"})
+
+
+def _accessor_name(name: str | None) -> bool:
+    """(torch-fix78) The called name reads as an accessor that returns a flag, a path, a setting or the
+    module inside a wrapper (`is_on_policy_mode()`, `self._model_ckpt_path(name, it)`, `self._unwrap(model)`,
+    `accelerator.unwrap_model(model)`), not a forward's output, though it holds a model word (`model`,
+    `policy`): running it records no graph. Hold-out 21: the NNUE trainer's `_model_ckpt_path` and
+    `unwrap_model` and pytorch-rl-il's `is_on_policy_mode`, 3 `medium` read wrong."""
+    if not name:
+        return False
+    words = [w for w in name.lower().split("_") if w]
+    return bool(words) and (words[0] in _ACCESSOR_FIRST or words[-1] in _ACCESSOR_LAST)
 
 
 def _few_by_name(index: ModuleIndex, site) -> bool:

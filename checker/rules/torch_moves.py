@@ -437,6 +437,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
         return (
             node.attr == "shape"
             or (_on_self(node) and node.attr in _hyperparameters(index))
+            or (_on_self(node) and node.attr in _size_attributes(index))
             or (isinstance(root, ast.Name) and root.id in ("np", "numpy"))
         )
     if isinstance(node, ast.Name):
@@ -461,7 +462,8 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
         return True  # (`x.size(0)`, `len(batch)`: a size)
     numpy_call = name.startswith("numpy.") and not name.startswith("numpy.random.")
     own_method = method_name(node) in _ARRAY_METHODS and isinstance(node.func, ast.Attribute)
-    if not (numpy_call or own_method or name == "int"):
+    ranged = isinstance(node.func, ast.Name) and node.func.id == "range"  # (torch-fix77) `range(self.n_way)`
+    if not (numpy_call or own_method or name == "int" or ranged):
         return False
     parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
     return all(_from_sizes(part, index, bound, line, depth) for part in parts)
@@ -1245,14 +1247,31 @@ def _first_time(fx, call: ast.Call, loop) -> bool:
 def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
     """The copy is under an `if` (of the loop or def) that compares two sizes, `if output.size(1) !=
     x_mask.size(1):` (DrQA's padding back to the mask's length, hold-out 13): a fix-up for the batches whose
-    shapes differ, which a batch padded to its own longest row never is; not run every step."""
+    shapes differ, which a batch padded to its own longest row never is; not run every step. (torch-fix77)
+    Also an `or` of such a comparison and flags (`if self.grid[i].shape[2:4] != x[i].shape[2:4] or
+    self.onnx_dynamic:`, YOLOv5's grid rebuilt when the feature map's size changes or for an export)."""
     return any(
         isinstance(up, ast.If)
-        and isinstance(up.test, ast.Compare)
-        and len(up.test.ops) == 1
-        and isinstance(up.test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
-        and all(_a_size(side) for side in (up.test.left, up.test.comparators[0]))
+        and (
+            _sizes_compared(up.test)
+            or (
+                isinstance(up.test, ast.BoolOp)
+                and isinstance(up.test.op, ast.Or)
+                and any(_sizes_compared(value) for value in up.test.values)
+                and all(_sizes_compared(v) or isinstance(v, ast.Name | ast.Attribute) for v in up.test.values)
+            )
+        )
         for up in fx.ancestors(call, scope)
+    )
+
+
+def _sizes_compared(test: ast.AST) -> bool:
+    """`output.size(1) != x_mask.size(1)`: two sizes compared by one (in)equality."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.NotEq | ast.Lt | ast.Gt | ast.LtE | ast.GtE)
+        and all(_a_size(side) for side in (test.left, test.comparators[0]))
     )
 
 
@@ -1503,12 +1522,14 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     self-test loop (`_self_test_loop`, PP501's: under the module's `if __name__ == "__main__":`, random
     inputs, a module that reads no data), whose fresh random host tensors are what it times or checks
     (ARFlow's correlation benchmark: 2 debatable of the 10 not right among the 168 first-read `high` of
-    hold-outs 13-20); it takes the level of a loop that steps nothing."""
-    if site.loops and not few_runs(site.loops):
-        if (
-            any(site.loops[-1] is loop for loop in _step_loops(index))
-            or _forward_pass_loop(index, site.loops)
-        ) and not _self_test_loop(index, site.loops[-1]):
+    hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
+    layers (`_layer_loops`: `for i in range(self.num_layers):` making each layer's zero state) runs a fixed
+    count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does."""
+    stepping = site.loops and (
+        any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(index, site.loops)
+    )
+    if site.loops and not few_runs(site.loops) and (stepping or not _layer_loops(index, site.loops)):
+        if stepping and not _self_test_loop(index, site.loops[-1]):
             return "high"
         low = not _over_ranks(site.loops[-1])
     else:
@@ -2644,3 +2665,110 @@ def _parameter_data(node: ast.Call, name: str | None) -> ast.AST | None:
     if node.args:
         return node.args[0]
     return next((k.value for k in node.keywords if k.arg == "data"), None)
+
+
+_SHAPING = frozenset({"view", "reshape"})
+
+
+def _size_attributes(index: ModuleIndex) -> set[str]:
+    """(torch-fix77) Attributes of `self` the module uses as sizes: given to `range(...)` or to a tensor's
+    `.view(...)`/`.reshape(...)`, alone or in arithmetic (`z.view(self.n_way * self.n_query, -1)`), and
+    stored in the module, if at all, only as a size (`_size_value`: `self.n_query = x.size(1) -
+    self.n_support`), never written into. A few-shot method's `self.n_way`, set by its base class in
+    another module: `torch.from_numpy(np.repeat(range(self.n_way), self.n_query))`, the episode labels, is a
+    grid of sizes made on the host on every episode (hold-out 21, the few-shot hypernetwork methods)."""
+
+    def make() -> set[str]:
+        used = set()
+        for node in walk(index.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            sizing = (isinstance(node.func, ast.Name) and node.func.id == "range") or (
+                method_name(node) in _SHAPING and isinstance(node.func, ast.Attribute)
+            )
+            if sizing:
+                used.update(attr for arg in node.args for attr in _arithmetic_attributes(arg))
+        stores = {}
+        for methods in index.class_methods.values():
+            for attr, values in _self_stores(methods).items():
+                stores.setdefault(attr, []).extend(value for _, value in values)
+        dropped = {
+            held.attr for held, _ in _stored_into(index) if isinstance(held, ast.Attribute) and _on_self(held)
+        }
+        return {
+            attr
+            for attr in used - dropped
+            if all(value is not None and _size_value(value) for value in stores.get(attr, []))
+        }
+
+    return facts(index).loop_cache("size_attributes", None, make)
+
+
+def _arithmetic_attributes(node: ast.AST) -> list[str]:
+    """The `self.x` attributes an argument is made of, if it is only such attributes, numbers and arithmetic
+    (`self.n_way * self.n_query`, `-1`); none otherwise."""
+    attrs = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and _on_self(n):
+            attrs.append(n.attr)
+        elif not isinstance(
+            n, ast.BinOp | ast.UnaryOp | ast.Constant | ast.operator | ast.unaryop | ast.Load | ast.Name
+        ):
+            return []
+    return attrs
+
+
+def _size_value(value: ast.AST) -> bool:
+    """A value made of names, numbers, arithmetic, indexing, `.shape`/`.size(...)` and `len`/`int`: a size,
+    not an array of data (`x.size(1) - self.n_support`, `n_way`)."""
+    return all(
+        not isinstance(n, ast.Call | ast.Lambda | ast.Await | ast.Yield | ast.YieldFrom | ast.NamedExpr)
+        or (
+            isinstance(n, ast.Call)
+            and (
+                (isinstance(n.func, ast.Name) and n.func.id in ("len", "int"))
+                or (method_name(n) == "size" and isinstance(n.func, ast.Attribute))
+            )
+        )
+        for n in ast.walk(value)
+    )
+
+
+def _layer_loops(index: ModuleIndex, loops) -> bool:
+    """(torch-fix77) Every one of these nested loops is `for ... in range(...)` over a count the model holds:
+    numbers, CONSTANT names, attributes of `self` that are settings (`_hyperparameters`) or sizes
+    (`_size_attributes`), and `len(...)` of such, in arithmetic (`range(self.num_layers)`, `range(len(
+    self.num_hidden))`): the same count on every call of the def, as PredRNN's per-layer zero states in its
+    `forward` (hold-out 21)."""
+    settings = None
+    for loop in loops:
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and not loop.iter.keywords):
+            return False
+        if not (isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range" and loop.iter.args):
+            return False
+        if settings is None:
+            settings = _hyperparameters(index) | _size_attributes(index)
+        if not all(_held_count(arg, settings) for arg in loop.iter.args):
+            return False
+    return True
+
+
+def _held_count(node: ast.AST, settings: set[str]) -> bool:
+    """A count made of numbers, CONSTANT names, `self.x` settings and `len(...)` of them, in arithmetic."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return len(node.id) > 1 and node.id.isupper()
+    if isinstance(node, ast.Attribute):
+        return _on_self(node) and node.attr in settings
+    if isinstance(node, ast.BinOp):
+        return _held_count(node.left, settings) and _held_count(node.right, settings)
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "len"
+            and len(node.args) == 1
+            and not node.keywords
+            and _held_count(node.args[0], settings)
+        )
+    return False

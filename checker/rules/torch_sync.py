@@ -746,12 +746,27 @@ def _updates_weights(loop, index: ModuleIndex) -> bool:
 
 def _updates_in(loop, index: ModuleIndex) -> bool:
     for site, _ in index.reached_calls(index.loop_calls[id(loop)]):
-        name = method_name(site.node) or base_name(site.node.func)
-        if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
+        if _update_call(site.node):
             return True
-        if _optimizer_phase(site.node, name):
+    return any(_gradient_update(n) for n in loop_nodes(index, loop)) or _updates_through_method(loop, index)
+
+
+def _update_call(call: ast.Call) -> bool:
+    """An optimizer's or a scaler's `step()`, an `sgd(...)` or `update(...)` helper, SAM's phases."""
+    name = method_name(call) or base_name(call.func)
+    if name in _UPDATE_NAMES or (name and ("optim" in name.lower() or "update" in name.lower())):
+        return True
+    return _optimizer_phase(call, name)
+
+
+def _updates_through_method(loop, index: ModuleIndex) -> bool:
+    """The loop calls a method of another class of the module that steps an optimizer (`_stepping_method`:
+    `self._pipeline.train_step()`), which `reached_calls` does not follow."""
+    for site in index.loop_calls[id(loop)]:
+        method = _stepping_method(index, site.node)
+        if method is not None and any(_update_call(s.node) for s in index.function_calls.get(id(method), ())):
             return True
-    return any(_gradient_update(n) for n in loop_nodes(index, loop))
+    return False
 
 
 def _optimizer_phase(call: ast.Call, name: str | None) -> bool:
@@ -1827,12 +1842,14 @@ def _step_function_reads(index: ModuleIndex):
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
+        if _run_by_script_only(fx, function):
+            continue
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites) | _handed_to_backward(index, function)
         reads = [
             s.node
             for s in sites
-            if _step_read(s.node, backed) is not None
+            if _step_read_or_copy(fx, s.node, backed, function) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and (
                 not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
@@ -1849,12 +1866,22 @@ def _step_function_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`{_step_read(reads[0], backed)}` in the training step `{function.name}`{more} waits for the GPU on "
+            f"`{_step_read_or_copy(fx, reads[0], backed, function)}` in the training step `{function.name}`{more} waits for the GPU on "
             "every step its caller runs; return the tensor detached (`loss.detach()`) and read it every N steps",
             confidence=None
             if fx.places_on_device and not logged_only and id(function) not in backward_only
             else "medium",
         )
+
+
+def _run_by_script_only(fx, function) -> bool:
+    """The module calls the def, and only from its own top-level statements outside any loop (a notebook's
+    `vertical_diff, horizontal_diff = plot_test(image, speed=100)`, twice): each call runs it once, so its
+    reads are no per-step reads, whatever backward it reaches (hold-out 21's PPUU `plot_test`, a plotting
+    helper over a def that backpropagates a cost to look at its input gradients). A step def the module does
+    not call, or calls from a def or a loop, is judged as before."""
+    sites = fx.callers.get(id(function), ())
+    return bool(sites) and all(s.function is None and not s.loops for s in sites)
 
 
 def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
@@ -2215,6 +2242,34 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     return None
 
 
+def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> str | None:
+    """`_step_read`, or `.cpu().numpy()` in the `return` (`_returned_copy`) of a def that runs backward and
+    an optimizer step (`_training_step_defs`; not a saliency map's backward-only def, whose returned copies
+    are actions for an environment: train-procgen's `predict_w_value_saliency`)."""
+    if (how := _step_read(call, backed)) is not None:
+        return how
+    stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
+    return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
+
+
+def _returned_copy(fx, call: ast.Call) -> bool:
+    """`return loss.detach().cpu().numpy()`, `return mse.data.cpu().numpy() / n, ...`: a training step hands
+    its caller a host copy of a device value it just computed, so every call waits for the GPU to finish
+    the step (hold-out 21: PredRNN's `Model.train`, SVG's `train`)."""
+    return (
+        method_name(call) == "numpy"
+        and not call.args
+        and _through_cpu(call)
+        and isinstance(fx.statement(call), ast.Return)
+    )
+
+
+def _step_copy_out(index: ModuleIndex, helper, call: ast.Call) -> bool:
+    """A `_returned_copy` in a training-step def of the module (backward and an optimizer step outside its
+    loops and ifs: `_training_step_defs`) that a loop calls."""
+    return _returned_copy(facts(index), call) and any(helper is f for f in _training_step_defs(index))
+
+
 def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
     """The site is in one loop of the step def, on its path (`guarded_step`), that sums the loss the def
     backpropagates (`for i in range(self.recurrence): ... update_loss += loss`: torch-ac's A2C): the loop
@@ -2453,7 +2508,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     own = index.loop_function.get(id(loop))
     reads = []
     for site in direct_calls(index, loop):
-        helper = fx.helpers.get(id(site.node))
+        helper = fx.helpers.get(id(site.node)) or _stepping_method(index, site.node)
         if helper is None or helper is own:
             continue
         if fx.guarded_step(site.node, loop) and not _taking_turns(fx, site.node, loop):
@@ -2464,7 +2519,9 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                 continue
             if not call.args and method_name(call) in ("item", "numpy"):
                 how = f".{method_name(call)}()"
-                if how == ".numpy()" and not _into_meter(fx.statement(call)):
+                if how == ".numpy()" and not (
+                    _into_meter(fx.statement(call)) or _step_copy_out(index, helper, call)
+                ):
                     continue
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
@@ -2473,9 +2530,27 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
     # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
-    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch)
-    reads.sort(key=lambda r: any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])))
+    # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch; a returned host copy
+    # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
+    reads.sort(
+        key=lambda r: (
+            any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])),
+            r[2] == ".numpy()" and _returned_copy(fx, r[1]),
+        )
+    )
     return [r[:4] for r in reads]
+
+
+def _stepping_method(index: ModuleIndex, call: ast.Call):
+    """The method `obj.train_step()` runs when it is the only method of that name among the module's classes
+    (`own_method`) and runs backward or an optimizer step outside its own loops: what made the loop a
+    training loop (fast_abs_rl's `log_dict = self._pipeline.train_step()`, whose pipeline class is in the
+    same module), so its reads run on every step as a self method's would."""
+    method = facts(index).own_method(call)
+    if method is None:
+        return None
+    sites = index.function_calls.get(id(method), ())
+    return method if any(is_step_call(s.node) and not s.loops for s in sites) else None
 
 
 def _taking_turns(fx, node: ast.AST, loop) -> bool:

@@ -51,7 +51,7 @@ from checker.torch_project.common import (
     project_finding,
     project_texts,
 )
-from checker.torch_project.device_datasets import without_device_datasets
+from checker.torch_project.device_datasets import in_memory_classes_lowered, without_device_datasets
 from checker.torch_project.movers import project_movers
 
 
@@ -89,7 +89,7 @@ def _pinned_across_modules(
             continue
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
-        findings = without_device_datasets(findings + found, texts)
+        findings = in_memory_classes_lowered(without_device_datasets(findings + found, texts), texts)
     return findings
 
 

@@ -1,0 +1,33 @@
+"""Loops in a `forward` whose count comes from the data (`range(frames.size(0))`, one pass per sample) or
+from an attribute the model changes as it runs (`self.depth`, raised by `grow`) stay loops that step
+nothing: their copies stay at `low` (pp506_positive_layer_states.py: a loop over the model's layers)."""
+
+import torch
+import torch.nn as nn
+
+
+class RNN(nn.Module):
+    def __init__(self, num_hidden, configs):
+        super().__init__()
+        self.configs = configs
+        self.num_hidden = num_hidden
+        self.depth = 1
+        self.cell = nn.Conv2d(num_hidden, num_hidden, 3, padding=1)
+
+    def grow(self):
+        self.depth += 1
+
+    def forward(self, frames):
+        batch, height, width = frames.shape[0], frames.shape[3], frames.shape[4]
+        device = self.configs.device
+        states = []
+        for b in range(frames.size(0)):
+            zero = torch.zeros([self.num_hidden, height, width]).to(device)  # expect: PP506 low
+            states.append(zero + b)
+        for i in range(self.depth):
+            zero = torch.zeros([batch, self.num_hidden, height, width]).to(device)  # expect: PP506 low
+            states.append(zero * i)
+        h = frames[:, 0]
+        for s in states:
+            h = self.cell(h) + s
+        return h
