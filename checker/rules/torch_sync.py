@@ -1003,7 +1003,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(index, loop, steps, fx) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
+        if _steps_around(fx, loop, steps) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
             continue
         found.append(loop)
     return found
@@ -1143,10 +1143,11 @@ def _runs_handed_model(fx, call: ast.Call) -> bool:
     )
 
 
-def _steps_around(index: ModuleIndex, loop, steps: set[int], fx=None) -> bool:
+def _steps_around(fx, loop, steps: set[int]) -> bool:
     """The loop, or a loop of its def that holds it, runs a backward or an optimizer step (a training
     epoch's inner loops; gradients through an attack); not an epoch loop whose steps all run in its other
     inner loops, around a loop under no_grad (`_steps_beside`)."""
+    index = fx.index
     function = index.loop_function.get(id(loop))
     for other in index.loops:
         if (
@@ -1154,7 +1155,7 @@ def _steps_around(index: ModuleIndex, loop, steps: set[int], fx=None) -> bool:
             and loop.end_lineno <= other.end_lineno
             and index.loop_function.get(id(other)) is function
             and (id(other) in steps or any(is_step_call(s.node) for s in index.loop_calls[id(other)]))
-            and not (fx is not None and other is not loop and _steps_beside(fx, loop, other))
+            and not (other is not loop and _steps_beside(fx, loop, other))
         ):
             return True
     return False
