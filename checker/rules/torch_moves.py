@@ -99,6 +99,9 @@ WINDOWS = frozenset(f"torch.{kind}_window" for kind in ("hamming", "hann", "blac
 _VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
 
+_MAX_PARTS_DEPTH = 4  # operands and joined parts followed within one another (`_created_on_host`)
+
+
 def _created_on_host(
     node,
     index: ModuleIndex,
@@ -106,13 +109,19 @@ def _created_on_host(
     bound: Callable = lambda line, name: None,
     outside: Mapping[str, str] = MappingProxyType({}),
     settled: Callable[[ast.AST, int], bool] = lambda node, line: False,
+    depth: int = 0,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
-    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`)."""
+    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`).
+    `depth` counts the operands and joined parts followed on the way here: a tensor grown in its loop
+    (`t = torch.cat((t, row), 0)`) names itself among its parts, so past `_MAX_PARTS_DEPTH` the trace gives up
+    (it raised RecursionError on three files of hold-out 21, reported as "too deeply nested")."""
+    if depth > _MAX_PARTS_DEPTH:
+        return None
     helpers, hops, line = 0, 0, getattr(node, "lineno", 0)
     while isinstance(node, ast.Call | ast.BinOp | ast.Name | ast.Subscript | ast.Compare | ast.UnaryOp):
         if isinstance(node, ast.Subscript):  # `torch.eye(n)[labels]`: rows of a host tensor stay there
@@ -138,7 +147,10 @@ def _created_on_host(
                 and any(isinstance(n, ast.Call) for n in ast.walk(side))  # (`(1 - self.p) * torch.ones(n)`)
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
-                made = [_created_on_host(side, index, steady, bound, outside, settled) for side in sides]
+                made = [
+                    _created_on_host(side, index, steady, bound, outside, settled, depth + 1)
+                    for side in sides
+                ]
                 return made[0] if None not in made else None
             if len(sides) != 1:
                 return None
@@ -175,7 +187,8 @@ def _created_on_host(
         if joined:
             parts = joined  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
             if all(
-                _created_on_host(part, index, steady, bound, outside, settled) is not None for part in parts
+                _created_on_host(part, index, steady, bound, outside, settled, depth + 1) is not None
+                for part in parts
             ):
                 return name  # rotation labels joined from host factories: one host tensor
             return None
