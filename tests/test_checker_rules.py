@@ -3698,3 +3698,52 @@ def resize_and_pad(image, labels):
 """
     assert sure(src, "PP202") == []
     assert [line for line, _ in sure(src.replace(".take(SHOW)", ".skip(1)"), "PP202")] == [8, 9]
+
+
+def test_pp301_a_multi_input_model_fed_a_dict_of_batches_of_one():
+    """tf-fix38, reading 27's SASRec evaluation: for every user, a dict of named inputs each made a batch of
+    one (`np.array([seq])`, `np.expand_dims(np.array([u]), axis=-1)`) is predicted alone; the dict literal
+    form too. An optional input set under a flag need not show its batch axis. The twin feeds the dict
+    whole arrays of all users (one predict), or a dict whose entry is not a batch of one."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def evaluate(model, users, seqs, candidates, use_cat):
+    scores = []
+    for u in users:
+        inputs = {}
+        inputs["user"] = np.expand_dims(np.array([u]), axis=-1)
+        inputs["input_seq"] = np.array([seqs[u]])
+        inputs["candidate"] = np.array([candidates[u]])
+        if use_cat:
+            inputs["input_seq_c"] = np.array(cats[u])
+        scores.append(model.predict(inputs)[0])
+    for u in users:
+        scores.append(model.predict({"user": np.array([[u]]), "input_seq": np.array([seqs[u]])})[0])
+    return scores
+
+model = tf.keras.models.load_model("sasrec")
+evaluate(model, range(10000), seqs, candidates, False)
+"""
+    assert sure(src, "PP301") == [(14, "high"), (16, "high")]
+    clean = """
+import numpy as np
+import tensorflow as tf
+
+def evaluate(model, users, seqs, candidates):
+    inputs = {}
+    inputs["user"] = np.array(list(users))[:, None]
+    inputs["input_seq"] = np.stack([seqs[u] for u in users])
+    scores = model.predict(inputs, batch_size=256)
+    for u in users:
+        inputs = {}
+        inputs["user"] = np.array([u])
+        inputs["input_seq"] = seqs
+        print(model.predict(inputs))
+    return scores
+
+model = tf.keras.models.load_model("sasrec")
+evaluate(model, range(10000), seqs, candidates)
+"""
+    assert sure(clean, "PP301") == []

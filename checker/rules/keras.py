@@ -123,7 +123,10 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
             if len(expr.args) > 1
             else next((k.value for k in expr.keywords if k.arg == "axis"), None)
         )
-        return isinstance(axis, ast.Constant) and axis.value == 0
+        if isinstance(axis, ast.Constant) and axis.value == 0:
+            return True
+        # `np.expand_dims(np.array([u]), axis=-1)`: an axis added behind keeps the batch of one (tf-fix38)
+        return bool(expr.args) and _is_one_sample(expr.args[0], index, loop_targets)
     if name in ("numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"):
         return (
             bool(expr.args) and isinstance(expr.args[0], ast.List | ast.Tuple) and len(expr.args[0].elts) == 1
@@ -189,6 +192,9 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
     if isinstance(arg, ast.List | ast.Tuple) and arg.elts:
         # `predict([x])` of a one-input model given as a list: the list adds no batch axis (tf-fix26)
         return all(_one_sample_input(e, loop, line, index, targets) for e in arg.elts)
+    if (entries := _named_inputs(arg, loop, line)) is not None:
+        # a multi-input model fed a dict of batches of one, by input name (tf-fix38: SASRec's per-user loop)
+        return bool(entries) and all(_one_sample_input(e, loop, line, index, targets) for e in entries)
     for _ in range(3):  # `xs = np.array(xs)`, then `xs = xs * (2.0 / 255.0) - 1.0`
         if isinstance(arg, ast.Name):
             value = _assignment_in(loop, arg.id, line)
@@ -202,6 +208,50 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _named_inputs(arg: ast.AST, loop, line: int) -> list[ast.AST] | None:
+    """The values of a dict of named model inputs, else None: a dict literal (`{"seq": np.array([seq])}`),
+    or a name the loop body (not a loop nested in it) binds to an empty dict and fills before `line` by
+    constant key (`inputs = {}`, `inputs["user"] = ...`); entries set under an `if` are left out (an optional
+    input, `inputs["seq_c"] = ...` under a flag, need not show its batch axis)."""
+    if isinstance(arg, ast.Dict):
+        return None if None in arg.keys else list(arg.values)
+    if not isinstance(arg, ast.Name) or not _emptied_dict(loop, arg.id, line):
+        return None
+    entries = []
+    for node in _unconditional_nodes(getattr(loop, "body", [])):
+        if not (isinstance(node, ast.Assign) and node.lineno < line and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == arg.id
+            and isinstance(target.slice, ast.Constant)
+        ):
+            entries.append(node.value)
+    return entries
+
+
+def _emptied_dict(loop, name: str, line: int) -> bool:
+    """The loop body's last binding of `name` before `line` is an empty dict (`{}` or `dict()`)."""
+    value = _assignment_in(loop, name, line)
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and not value.keywords
+    )
+
+
+def _unconditional_nodes(body: list[ast.stmt]):
+    """The statements a loop body runs on every iteration: its own, not those under an `if`, a `try`, a
+    `with` or a nested loop or def."""
+    return [stmt for stmt in body if not isinstance(stmt, (*_NESTED, ast.If, ast.Try, ast.With))]
 
 
 def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
