@@ -3747,3 +3747,43 @@ model = tf.keras.models.load_model("sasrec")
 evaluate(model, range(10000), seqs, candidates)
 """
     assert sure(clean, "PP301") == []
+
+
+def test_pp301_a_batching_helper_given_a_list_of_one():
+    """tf-fix38, reading 27's BERT-NER evaluation: `ids, segments = encode([text])` (a project helper, or
+    `pad_sequences([seq])`) returns a batch of one, as `np.array([x])` does; predicting it for every test
+    sentence is PP301. The sentences of one example paragraph written in the module are a demo (`low`); the
+    twin encodes the whole list at once."""
+    src = """
+import re
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+from train import encode
+
+model = tf.keras.models.load_model("ner.h5")
+tags = []
+for sentence in test_sentences:
+    ids, segments = encode([sentence])
+    tags.append(np.argmax(model.predict([ids, segments])[0], axis=1))
+for seq in test_sequences:
+    tags.append(model.predict(pad_sequences([seq], maxlen=128))[0])
+text = "First finding. Second finding. Third finding."
+for part in re.split("[.]", text):
+    ids, segments = encode([part])
+    print(model.predict([ids, segments]))
+"""
+    assert sure(src, "PP301") == [(12, "high"), (14, "high"), (18, "low")]
+    clean = """
+import numpy as np
+import tensorflow as tf
+from train import encode
+
+model = tf.keras.models.load_model("ner.h5")
+ids, segments = encode(test_sentences)
+tags = np.argmax(model.predict([ids, segments], batch_size=64), axis=-1)
+for sentence in test_sentences:
+    ids, segments = encode(sentence)
+    print(model.predict([ids, segments]))
+"""
+    assert sure(clean, "PP301") == []

@@ -116,6 +116,8 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
         # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
         return _is_one_sample(expr.func.value, index, loop_targets)
+    if _given_a_list_of_one(expr):
+        return True
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
         axis = (
@@ -136,6 +138,21 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if name in ("numpy.reshape", "tensorflow.reshape") and len(expr.args) > 1:
         return _leading_one(expr.args[1])
     return False
+
+
+def _given_a_list_of_one(call: ast.Call) -> bool:
+    """A batching helper given one sample in a list of one (`pad_sequences([seq], maxlen=n)`,
+    `tokenizer.texts_to_sequences([text])`, a project's `PreProcessInputData([text])`): what it returns is a
+    batch of one, as `np.array([x])` is (tf-fix38: reading 27's BERT-NER evaluation). `np.array` and the
+    like keep their own test above; a list of lists or a starred item is not one sample."""
+    if not isinstance(call, ast.Call) or len(call.args) != 1:
+        return False
+    listed = call.args[0]
+    return (
+        isinstance(listed, ast.List)
+        and len(listed.elts) == 1
+        and not isinstance(listed.elts[0], ast.List | ast.Tuple | ast.Starred)
+    )
 
 
 def _leading_one(shape) -> bool:
@@ -199,7 +216,9 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if isinstance(arg, ast.Name):
             value = _assignment_in(loop, arg.id, line)
             if value is None:
-                return False
+                # `ids, segments = encode([text])`: each output of a helper given a list of one
+                bound = _bound_call_in(loop, arg.id, line)
+                return bound is not None and _given_a_list_of_one(bound[0])
             arg, line = value, value.lineno
         while isinstance(arg, ast.BinOp) and _constant(arg.right):
             arg = arg.left
@@ -1105,6 +1124,22 @@ def _loop_iter(loop) -> ast.AST | None:
     return it
 
 
+def _split_of_literal_text(it, index: ModuleIndex) -> bool:
+    """`re.split("[.!?]", text)` or `text.split(".")` where `text` is a string written in the module: the
+    sentences of one example paragraph, a demo (tf-fix38: reading 27's NER prediction script)."""
+    if not isinstance(it, ast.Call):
+        return False
+    if not (isinstance(it.func, ast.Attribute) and it.func.attr in ("split", "splitlines")):
+        return False
+    text = it.func.value
+    if isinstance(text, ast.Name) and text.id == "re":
+        text = it.args[1] if len(it.args) > 1 else None
+    if isinstance(text, ast.Name):
+        values = index.name_values.get(text.id, [])
+        return bool(values) and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values)
+    return isinstance(text, ast.Constant) and isinstance(text.value, str)
+
+
 def _sample_loop(loop, index: ModuleIndex) -> bool:
     """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
     wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
@@ -1119,7 +1154,7 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
         k = literal_int(it.slice.upper, index)  # `for x in test_images[:5]`
         if k is not None and k <= _FEW_SAMPLES:
             return True
-    if _named_range(it, index):
+    if _named_range(it, index) or _split_of_literal_text(it, index):
         return True
     body = loop.body if hasattr(loop, "body") else [loop.elt] if hasattr(loop, "elt") else []
     for stmt in body:
