@@ -3787,3 +3787,40 @@ for sentence in test_sentences:
     print(model.predict([ids, segments]))
 """
     assert sure(clean, "PP301") == []
+
+
+def test_pp202_a_dataset_subclass_built_in_new_is_a_source():
+    """tf-fix38, reading 27's VQ-VAE: `class ImageLabelFilelist(tf.data.Dataset)` whose `__new__` returns
+    `from_generator(...)` is a dataset source; its serial read/decode map is PP202 as on any pipeline. The twin's
+    class is no dataset (a plain list of paths), so its `map` is Python's."""
+    src = """
+import tensorflow as tf
+
+class ImageLabelFilelist(tf.data.Dataset):
+    def _generator(root, files):
+        for f in files:
+            yield root + f
+    def __new__(cls, root, files):
+        return tf.data.Dataset.from_generator(cls._generator, output_types=tf.string, args=(root, files))
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+def get_dataset(root, files):
+    return ImageLabelFilelist(root, files).shuffle(1000).map(load)
+"""
+    assert [line for line, _ in sure(src, "PP202")] == [15]
+    clean = """
+import tensorflow as tf
+
+class ImageLabelFilelist(list):
+    def __new__(cls, root, files):
+        return list.__new__(cls)
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+def get_dataset(root, files):
+    return ImageLabelFilelist(root, files).shuffle(1000).map(load)
+"""
+    assert sure(clean, "PP202") == []
