@@ -1525,7 +1525,11 @@ register(
             "per iteration (`sess.run(prob, feed_dict={x: np.expand_dims(img, 0)})`, also `t.eval(feed_dict=...)`) "
             "is judged as a predict on that sample; and a loop in a module without a TensorFlow import that "
             "predicts on a model it binds from a def or class of the project that builds a Keras model "
-            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`."
+            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`. Since "
+            "tf-fix38 a dict of named inputs each a batch of one (a dict literal, or one the loop sets to `{}` "
+            "and fills by key) is read as the list form is, and what a call given one sample in a list of one "
+            "returns (`encode([text])`, `pad_sequences([seq])`) is a batch of one; a loop over the split of a "
+            "string written in the module is a demo (`low`)."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
