@@ -3824,3 +3824,43 @@ def get_dataset(root, files):
     return ImageLabelFilelist(root, files).shuffle(1000).map(load)
 """
     assert sure(clean, "PP202") == []
+
+
+def test_pp301_the_candidates_of_a_beam_search_are_fed_back():
+    """tf-fix38: a beam search predicts each candidate of the beam, and the outer decoding loop rebuilds the
+    beam from those predictions (`sequences = sorted(all_candidates)[:k]`): fed back, silent, as decoding
+    loops are. The twin's outer loop walks fixed groups of captions, so the inner per-caption loop stays."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+
+def beam_search(model, feature, tokenizer, max_length, k=3):
+    sequences = [[["<start>"], 0.0]]
+    for _ in range(max_length):
+        all_candidates = []
+        for seq, score in sequences:
+            sequence = np.array([tokenizer(seq)])
+            yhat = model.predict([np.expand_dims(feature, 0), sequence])
+            for idx in np.argsort(yhat[0])[-k:]:
+                all_candidates.append([seq + [idx], score + np.log(yhat[0][idx])])
+        ordered = sorted(all_candidates, key=lambda t: t[1], reverse=True)
+        sequences = ordered[:k]
+    return sequences[0]
+"""
+    assert sure(src, "PP301") == []
+    twin = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+
+def score_all(model, feature, tokenizer, groups, max_length):
+    scores = []
+    for group in groups:
+        captions = group.captions
+        for seq in captions:
+            sequence = np.array([tokenizer(seq)])
+            scores.append(model.predict([np.expand_dims(feature, 0), sequence]))
+    return scores
+"""
+    assert sure(twin, "PP301") == [(12, "high")]

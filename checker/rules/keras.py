@@ -516,7 +516,7 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         return None  # serving loops answer one request at a time on purpose
     if all(runs_once(lp) for lp in site.loops):
         return None  # the loops end in `break`: one predict call (a folder loop cut short, reading 14)
-    if _fed_back(site, arg, index):
+    if _fed_back(site, arg, index) or _beams_of_an_outer_loop(site):
         return None  # the input depends on earlier predictions (decoding, an agent's next state)
     targets = set().union(*(_loop_targets(lp) for lp in site.loops))
     whole = arg
@@ -561,6 +561,36 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         else None
     )
     return loop, shown, confidence
+
+
+def _beams_of_an_outer_loop(site) -> bool:
+    """The innermost loop walks a collection its enclosing loop rebuilds from what this loop made (`for seq,
+    score in sequences:` ... `all_candidates.append(...)`, then `sequences = sorted(all_candidates)[:k]`):
+    the candidates of a beam search, each step fed by the last one's predictions (tf-fix38: reading 25's
+    captioning notebook)."""
+    if len(site.loops) < 2:
+        return False
+    inner, outer = site.loops[-1], site.loops[-2]
+    iterable = getattr(inner, "iter", None)
+    if not isinstance(iterable, ast.Name):
+        return False
+    made = set()  # names the inner loop binds or grows
+    for node in ast.walk(inner):
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            made |= assigned_names(node.targets if isinstance(node, ast.Assign) else [node.target])
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            made.add(node.func.value.id)
+    for stmt in getattr(outer, "body", []):
+        if stmt is inner or not isinstance(stmt, ast.Assign):
+            continue
+        if names_in(stmt.value) & made:
+            made |= assigned_names(stmt.targets)
+    return iterable.id in made
 
 
 def _fed_back(site, arg: ast.AST, index: ModuleIndex) -> bool:
