@@ -306,6 +306,11 @@ for x, y in loader:
             "on a parameter the call fills with a name bound only to the CPU (`sync(loss_device)`)."
             " Branch torch-fix52: an epoch loop that steps nothing itself and calls a def of its module "
             "holding the batch loop (`loss = self.fit(...)`, ReChorus' runner) waits once per epoch: skipped."
+            " Branch torch-fix84: so is a wait in the own body of a loop that holds a training loop nested in it "
+            "and steps no optimizer itself (a scheduler's `step()` is none: classifier-balancing's and OLTR's "
+            "per-epoch `empty_cache()`, 4 `medium` first reads, all wrong); an `empty_cache()` in a loop that is "
+            "no training loop (no optimizer step in its body, no backward or step reached from it: a test "
+            "script's loop over images of different sizes) is `low` (5 first reads: 4 debatable, 1 right)."
         ),
         confidence="medium",
         check=check_wait_every_step,
