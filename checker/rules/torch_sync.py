@@ -2094,7 +2094,7 @@ def _loss_def_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{how}` in the loss `{function.name}`{more} waits for the GPU on every training step that "
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
-            confidence=LOSS_DEF_READ_LEVEL,
+            confidence="medium" if all(isinstance(r, ast.Subscript) for r in reads) else LOSS_DEF_READ_LEVEL,
         )
 
 
@@ -3023,7 +3023,8 @@ for step, (x, y) in enumerate(loader):
 # the loss `get_rpn_loss` waits for the GPU on every training step that computes it`) are 20 of 20 right in 6
 # repositories (the largest, incremental_learning.pytorch, gives 7), and 23 of all 24 current findings on
 # th13-22 were read right (one debatable: QANet's `get_loss`). A def named for the loss that returns the loss
-# tensor is run by the training step that backpropagates it; its `.item()` reads wait every step.
+# tensor is run by the training step that backpropagates it; its `.item()` reads wait every step. Pre-0.4
+# `loss.data[0]` reads alone stay medium, as they do in a training loop (`legacy_only`).
 LOSS_DEF_READ_LEVEL = None
 
 
