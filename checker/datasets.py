@@ -475,6 +475,9 @@ class DatasetFlow:
                     self.validated.setdefault(tuple(id(s.node) for s in validation), (validation, call))
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
+        if isinstance(func, ast.Name) and dataset_subclass(func.id, self.index):
+            self._pass_arguments(call, args, kwargs)
+            return self._record((Step("source", call),))  # `ImageLabelFilelist(root, files)` (tf-fix38)
         helper = self.index.helper_of(call, function)
         if helper is not None and depth < HELPER_DEPTH:
             bound = _bind(helper, call, args, kwargs)
@@ -871,6 +874,21 @@ def _pipelines_by_key(stmt: ast.Assign, env) -> dict:
             item = ast.Subscript(value=stmt.targets[0], slice=key)
             found[_item_key(item)] = env[_key(value)]
     return found
+
+
+def dataset_subclass(name: str, index: ModuleIndex) -> bool:
+    """`name` is a class of the module that subclasses `tf.data.Dataset` and builds itself in `__new__`
+    (`class ImageLabelFilelist(tf.data.Dataset): def __new__(cls, ...): return
+    tf.data.Dataset.from_generator(...)`, the tf.data guide's idiom): calling it makes a dataset source
+    (tf-fix38: reading 27's VQ-VAE image list)."""
+    if "__new__" not in index.class_methods.get(name, {}):
+        return False
+    return any(
+        isinstance(stmt, ast.ClassDef)
+        and stmt.name == name
+        and any(index.resolver.qualname(base) == "tensorflow.data.Dataset" for base in stmt.bases)
+        for stmt in index.tree.body
+    )
 
 
 def _key(node) -> str | None:

@@ -3698,3 +3698,169 @@ def resize_and_pad(image, labels):
 """
     assert sure(src, "PP202") == []
     assert [line for line, _ in sure(src.replace(".take(SHOW)", ".skip(1)"), "PP202")] == [8, 9]
+
+
+def test_pp301_a_multi_input_model_fed_a_dict_of_batches_of_one():
+    """tf-fix38, reading 27's SASRec evaluation: for every user, a dict of named inputs each made a batch of
+    one (`np.array([seq])`, `np.expand_dims(np.array([u]), axis=-1)`) is predicted alone; the dict literal
+    form too. An optional input set under a flag need not show its batch axis. The twin feeds the dict
+    whole arrays of all users (one predict), or a dict whose entry is not a batch of one."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def evaluate(model, users, seqs, candidates, use_cat):
+    scores = []
+    for u in users:
+        inputs = {}
+        inputs["user"] = np.expand_dims(np.array([u]), axis=-1)
+        inputs["input_seq"] = np.array([seqs[u]])
+        inputs["candidate"] = np.array([candidates[u]])
+        if use_cat:
+            inputs["input_seq_c"] = np.array(cats[u])
+        scores.append(model.predict(inputs)[0])
+    for u in users:
+        scores.append(model.predict({"user": np.array([[u]]), "input_seq": np.array([seqs[u]])})[0])
+    return scores
+
+model = tf.keras.models.load_model("sasrec")
+evaluate(model, range(10000), seqs, candidates, False)
+"""
+    assert sure(src, "PP301") == [(14, "high"), (16, "high")]
+    clean = """
+import numpy as np
+import tensorflow as tf
+
+def evaluate(model, users, seqs, candidates):
+    inputs = {}
+    inputs["user"] = np.array(list(users))[:, None]
+    inputs["input_seq"] = np.stack([seqs[u] for u in users])
+    scores = model.predict(inputs, batch_size=256)
+    for u in users:
+        inputs = {}
+        inputs["user"] = np.array([u])
+        inputs["input_seq"] = seqs
+        print(model.predict(inputs))
+    return scores
+
+model = tf.keras.models.load_model("sasrec")
+evaluate(model, range(10000), seqs, candidates)
+"""
+    assert sure(clean, "PP301") == []
+
+
+def test_pp301_a_batching_helper_given_a_list_of_one():
+    """tf-fix38, reading 27's BERT-NER evaluation: `ids, segments = encode([text])` (a project helper, or
+    `pad_sequences([seq])`) returns a batch of one, as `np.array([x])` does; predicting it for every test
+    sentence is PP301. The sentences of one example paragraph written in the module are a demo (`low`); the
+    twin encodes the whole list at once."""
+    src = """
+import re
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+from train import encode
+
+model = tf.keras.models.load_model("ner.h5")
+tags = []
+for sentence in test_sentences:
+    ids, segments = encode([sentence])
+    tags.append(np.argmax(model.predict([ids, segments])[0], axis=1))
+for seq in test_sequences:
+    tags.append(model.predict(pad_sequences([seq], maxlen=128))[0])
+text = "First finding. Second finding. Third finding."
+for part in re.split("[.]", text):
+    ids, segments = encode([part])
+    print(model.predict([ids, segments]))
+"""
+    assert sure(src, "PP301") == [(12, "high"), (14, "high"), (18, "low")]
+    clean = """
+import numpy as np
+import tensorflow as tf
+from train import encode
+
+model = tf.keras.models.load_model("ner.h5")
+ids, segments = encode(test_sentences)
+tags = np.argmax(model.predict([ids, segments], batch_size=64), axis=-1)
+for sentence in test_sentences:
+    ids, segments = encode(sentence)
+    print(model.predict([ids, segments]))
+"""
+    assert sure(clean, "PP301") == []
+
+
+def test_pp202_a_dataset_subclass_built_in_new_is_a_source():
+    """tf-fix38, reading 27's VQ-VAE: `class ImageLabelFilelist(tf.data.Dataset)` whose `__new__` returns
+    `from_generator(...)` is a dataset source; its serial read/decode map is PP202 as on any pipeline. The twin's
+    class is no dataset (a plain list of paths), so its `map` is Python's."""
+    src = """
+import tensorflow as tf
+
+class ImageLabelFilelist(tf.data.Dataset):
+    def _generator(root, files):
+        for f in files:
+            yield root + f
+    def __new__(cls, root, files):
+        return tf.data.Dataset.from_generator(cls._generator, output_types=tf.string, args=(root, files))
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+def get_dataset(root, files):
+    return ImageLabelFilelist(root, files).shuffle(1000).map(load)
+"""
+    assert [line for line, _ in sure(src, "PP202")] == [15]
+    clean = """
+import tensorflow as tf
+
+class ImageLabelFilelist(list):
+    def __new__(cls, root, files):
+        return list.__new__(cls)
+
+def load(path):
+    return tf.image.decode_jpeg(tf.io.read_file(path))
+
+def get_dataset(root, files):
+    return ImageLabelFilelist(root, files).shuffle(1000).map(load)
+"""
+    assert sure(clean, "PP202") == []
+
+
+def test_pp301_the_candidates_of_a_beam_search_are_fed_back():
+    """tf-fix38: a beam search predicts each candidate of the beam, and the outer decoding loop rebuilds the
+    beam from those predictions (`sequences = sorted(all_candidates)[:k]`): fed back, silent, as decoding
+    loops are. The twin's outer loop walks fixed groups of captions, so the inner per-caption loop stays."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+
+def beam_search(model, feature, tokenizer, max_length, k=3):
+    sequences = [[["<start>"], 0.0]]
+    for _ in range(max_length):
+        all_candidates = []
+        for seq, score in sequences:
+            sequence = np.array([tokenizer(seq)])
+            yhat = model.predict([np.expand_dims(feature, 0), sequence])
+            for idx in np.argsort(yhat[0])[-k:]:
+                all_candidates.append([seq + [idx], score + np.log(yhat[0][idx])])
+        ordered = sorted(all_candidates, key=lambda t: t[1], reverse=True)
+        sequences = ordered[:k]
+    return sequences[0]
+"""
+    assert sure(src, "PP301") == []
+    twin = """
+import numpy as np
+import tensorflow as tf
+from tensorflow.keras.preprocessing.sequence import pad_sequences
+
+def score_all(model, feature, tokenizer, groups, max_length):
+    scores = []
+    for group in groups:
+        captions = group.captions
+        for seq in captions:
+            sequence = np.array([tokenizer(seq)])
+            scores.append(model.predict([np.expand_dims(feature, 0), sequence]))
+    return scores
+"""
+    assert sure(twin, "PP301") == [(12, "high")]

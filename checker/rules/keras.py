@@ -116,6 +116,8 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
         # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
         return _is_one_sample(expr.func.value, index, loop_targets)
+    if _given_a_list_of_one(expr):
+        return True
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
         axis = (
@@ -123,7 +125,10 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
             if len(expr.args) > 1
             else next((k.value for k in expr.keywords if k.arg == "axis"), None)
         )
-        return isinstance(axis, ast.Constant) and axis.value == 0
+        if isinstance(axis, ast.Constant) and axis.value == 0:
+            return True
+        # `np.expand_dims(np.array([u]), axis=-1)`: an axis added behind keeps the batch of one (tf-fix38)
+        return bool(expr.args) and _is_one_sample(expr.args[0], index, loop_targets)
     if name in ("numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"):
         return (
             bool(expr.args) and isinstance(expr.args[0], ast.List | ast.Tuple) and len(expr.args[0].elts) == 1
@@ -133,6 +138,21 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if name in ("numpy.reshape", "tensorflow.reshape") and len(expr.args) > 1:
         return _leading_one(expr.args[1])
     return False
+
+
+def _given_a_list_of_one(call: ast.Call) -> bool:
+    """A batching helper given one sample in a list of one (`pad_sequences([seq], maxlen=n)`,
+    `tokenizer.texts_to_sequences([text])`, a project's `PreProcessInputData([text])`): what it returns is a
+    batch of one, as `np.array([x])` is (tf-fix38: reading 27's BERT-NER evaluation). `np.array` and the
+    like keep their own test above; a list of lists or a starred item is not one sample."""
+    if not isinstance(call, ast.Call) or len(call.args) != 1:
+        return False
+    listed = call.args[0]
+    return (
+        isinstance(listed, ast.List)
+        and len(listed.elts) == 1
+        and not isinstance(listed.elts[0], ast.List | ast.Tuple | ast.Starred)
+    )
 
 
 def _leading_one(shape) -> bool:
@@ -189,11 +209,16 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
     if isinstance(arg, ast.List | ast.Tuple) and arg.elts:
         # `predict([x])` of a one-input model given as a list: the list adds no batch axis (tf-fix26)
         return all(_one_sample_input(e, loop, line, index, targets) for e in arg.elts)
+    if (entries := _named_inputs(arg, loop, line)) is not None:
+        # a multi-input model fed a dict of batches of one, by input name (tf-fix38: SASRec's per-user loop)
+        return bool(entries) and all(_one_sample_input(e, loop, line, index, targets) for e in entries)
     for _ in range(3):  # `xs = np.array(xs)`, then `xs = xs * (2.0 / 255.0) - 1.0`
         if isinstance(arg, ast.Name):
             value = _assignment_in(loop, arg.id, line)
             if value is None:
-                return False
+                # `ids, segments = encode([text])`: each output of a helper given a list of one
+                bound = _bound_call_in(loop, arg.id, line)
+                return bound is not None and _given_a_list_of_one(bound[0])
             arg, line = value, value.lineno
         while isinstance(arg, ast.BinOp) and _constant(arg.right):
             arg = arg.left
@@ -202,6 +227,50 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _named_inputs(arg: ast.AST, loop, line: int) -> list[ast.AST] | None:
+    """The values of a dict of named model inputs, else None: a dict literal (`{"seq": np.array([seq])}`),
+    or a name the loop body (not a loop nested in it) binds to an empty dict and fills before `line` by
+    constant key (`inputs = {}`, `inputs["user"] = ...`); entries set under an `if` are left out (an optional
+    input, `inputs["seq_c"] = ...` under a flag, need not show its batch axis)."""
+    if isinstance(arg, ast.Dict):
+        return None if None in arg.keys else list(arg.values)
+    if not isinstance(arg, ast.Name) or not _emptied_dict(loop, arg.id, line):
+        return None
+    entries = []
+    for node in _unconditional_nodes(getattr(loop, "body", [])):
+        if not (isinstance(node, ast.Assign) and node.lineno < line and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == arg.id
+            and isinstance(target.slice, ast.Constant)
+        ):
+            entries.append(node.value)
+    return entries
+
+
+def _emptied_dict(loop, name: str, line: int) -> bool:
+    """The loop body's last binding of `name` before `line` is an empty dict (`{}` or `dict()`)."""
+    value = _assignment_in(loop, name, line)
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and not value.keywords
+    )
+
+
+def _unconditional_nodes(body: list[ast.stmt]):
+    """The statements a loop body runs on every iteration: its own, not those under an `if`, a `try`, a
+    `with` or a nested loop or def."""
+    return [stmt for stmt in body if not isinstance(stmt, (*_NESTED, ast.If, ast.Try, ast.With))]
 
 
 def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
@@ -447,7 +516,7 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         return None  # serving loops answer one request at a time on purpose
     if all(runs_once(lp) for lp in site.loops):
         return None  # the loops end in `break`: one predict call (a folder loop cut short, reading 14)
-    if _fed_back(site, arg, index):
+    if _fed_back(site, arg, index) or _beams_of_an_outer_loop(site):
         return None  # the input depends on earlier predictions (decoding, an agent's next state)
     targets = set().union(*(_loop_targets(lp) for lp in site.loops))
     whole = arg
@@ -492,6 +561,36 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         else None
     )
     return loop, shown, confidence
+
+
+def _beams_of_an_outer_loop(site) -> bool:
+    """The innermost loop walks a collection its enclosing loop rebuilds from what this loop made (`for seq,
+    score in sequences:` ... `all_candidates.append(...)`, then `sequences = sorted(all_candidates)[:k]`):
+    the candidates of a beam search, each step fed by the last one's predictions (tf-fix38: reading 25's
+    captioning notebook)."""
+    if len(site.loops) < 2:
+        return False
+    inner, outer = site.loops[-1], site.loops[-2]
+    iterable = getattr(inner, "iter", None)
+    if not isinstance(iterable, ast.Name):
+        return False
+    made = set()  # names the inner loop binds or grows
+    for node in ast.walk(inner):
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            made |= assigned_names(node.targets if isinstance(node, ast.Assign) else [node.target])
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            made.add(node.func.value.id)
+    for stmt in getattr(outer, "body", []):
+        if stmt is inner or not isinstance(stmt, ast.Assign):
+            continue
+        if names_in(stmt.value) & made:
+            made |= assigned_names(stmt.targets)
+    return iterable.id in made
 
 
 def _fed_back(site, arg: ast.AST, index: ModuleIndex) -> bool:
@@ -1055,6 +1154,22 @@ def _loop_iter(loop) -> ast.AST | None:
     return it
 
 
+def _split_of_literal_text(it, index: ModuleIndex) -> bool:
+    """`re.split("[.!?]", text)` or `text.split(".")` where `text` is a string written in the module: the
+    sentences of one example paragraph, a demo (tf-fix38: reading 27's NER prediction script)."""
+    if not isinstance(it, ast.Call):
+        return False
+    if not (isinstance(it.func, ast.Attribute) and it.func.attr in ("split", "splitlines")):
+        return False
+    text = it.func.value
+    if isinstance(text, ast.Name) and text.id == "re":
+        text = it.args[1] if len(it.args) > 1 else None
+    if isinstance(text, ast.Name):
+        values = index.name_values.get(text.id, [])
+        return bool(values) and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values)
+    return isinstance(text, ast.Constant) and isinstance(text.value, str)
+
+
 def _sample_loop(loop, index: ModuleIndex) -> bool:
     """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
     wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
@@ -1069,7 +1184,7 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
         k = literal_int(it.slice.upper, index)  # `for x in test_images[:5]`
         if k is not None and k <= _FEW_SAMPLES:
             return True
-    if _named_range(it, index):
+    if _named_range(it, index) or _split_of_literal_text(it, index):
         return True
     body = loop.body if hasattr(loop, "body") else [loop.elt] if hasattr(loop, "elt") else []
     for stmt in body:
@@ -1440,7 +1555,11 @@ register(
             "per iteration (`sess.run(prob, feed_dict={x: np.expand_dims(img, 0)})`, also `t.eval(feed_dict=...)`) "
             "is judged as a predict on that sample; and a loop in a module without a TensorFlow import that "
             "predicts on a model it binds from a def or class of the project that builds a Keras model "
-            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`."
+            "(`model = HourglassNetwork(...)`) is judged as in a TensorFlow module, at most `medium`. Since "
+            "tf-fix38 a dict of named inputs each a batch of one (a dict literal, or one the loop sets to `{}` "
+            "and fills by key) is read as the list form is, and what a call given one sample in a list of one "
+            "returns (`encode([text])`, `pad_sequences([seq])`) is a batch of one; a loop over the split of a "
+            "string written in the module is a demo (`low`)."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
