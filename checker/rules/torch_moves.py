@@ -1537,11 +1537,16 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     (ARFlow's correlation benchmark: 2 debatable of the 10 not right among the 168 first-read `high` of
     hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
     layers (`_layer_loops`: `for i in range(self.num_layers):` making each layer's zero state) runs a fixed
-    count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does."""
+    count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does.
+    (torch-fix82) So does any loop in a def a training step runs (`_loop_in_step_run_def`)."""
     stepping = site.loops and (
         any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(index, site.loops)
     )
-    if site.loops and not few_runs(site.loops) and (stepping or not _layer_loops(index, site.loops)):
+    if (
+        site.loops
+        and not few_runs(site.loops)
+        and (stepping or not (_layer_loops(index, site.loops) or _loop_in_step_run_def(index, site)))
+    ):
         if stepping and not _self_test_loop(index, site.loops[-1]):
             return "high"
         low = not _over_ranks(site.loops[-1])
@@ -1560,8 +1565,22 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         if _hard_gpu_copy(index, site)
         or _tensor_device_copy(index, site)
         or _loss_attribute_copy(index, site)
+        or _tensor_target_copy(index, site)
         else None
     )
+
+
+def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
+    """(torch-fix82) The copy's loop sits in a def a training step runs (`_step_run_defs`: a `forward` and the
+    defs it calls, a loss def, a training-step def and its helpers): the loop runs on every call of the def,
+    so the copy runs at least once per step, and it takes the def's level as a loop over the model's layers
+    does (ASTGCN's `torch.zeros(b, N, F).to(DEVICE)` per time step of its graph convolution's `forward`,
+    DM-Count's per-image `torch.ones(n).to(device)` in its OT loss's `forward`). At `low` (a loop that
+    steps nothing) these were 20 of 22 right as first read on hold-outs 13-22 (16 repositories, at most 3
+    from one; 21 of 23 with every verdict since), against 49 of 134 for the other loops that step nothing;
+    the two others are classes nothing trains (hedwig's `WeightDrop` without variational dropout,
+    ASTGCN's `cheb_conv`)."""
+    return site.function is not None and id(site.function) in _step_run_defs(index)
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
@@ -1671,6 +1690,40 @@ def _tensor_device_copy(index: ModuleIndex, site) -> bool:
         return False
     stop = site.loops[-1] if site.loops else site.function
     return not any(isinstance(up, ast.If) for up in facts(index).ancestors(call, stop))
+
+
+def _tensor_target_copy(index: ModuleIndex, site) -> bool:
+    """(torch-fix82) The copy's target is a tensor the code has at hand, in the spellings other than
+    `_tensor_device_copy`'s `.to(x.device)`: `.to(t)` (the tensor overload: `torch.zeros(1).to(pred)`,
+    `torch.eye(3).to(source)`) and `.type_as(t)`, where `t` is a plain or dotted name not named for a device,
+    a rank or a dtype (`_tensor_at_hand`), and no `if` stands between the copy and its loop or def. The
+    tensor is wherever the step's data is, so on a GPU run each run of the def copies. Where PP506 said
+    `medium`, these were 43 of 45 right as first read on hold-outs 13-22 (17 repositories, StyleTTS2 10 of
+    them; 54 of 56 with every verdict since): the others an unused taming `VectorQuantizer` and ASTER's
+    mask, already on the GPU by the default tensor type. The keyword spelling `.to(device=t.device)` read 3
+    of 7 (one repository's collected environment data, moved once per epoch, whose `t` is a module), so it
+    stays `medium`."""
+    call = site.node
+    name = method_name(call)
+    if name not in ("to", "type_as") or call.keywords or len(call.args) != 1:
+        return False
+    if not _tensor_at_hand(call.args[0]):
+        return False
+    stop = site.loops[-1] if site.loops else site.function
+    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(call, stop))
+
+
+_DEVICE_NAMED = re.compile(r"(?i)dev|gpu|cuda|cpu|rank|place|type|loc")
+
+
+def _tensor_at_hand(node: ast.AST) -> bool:
+    """A plain or dotted name (`pred`, `self.weight`) whose last part is not named for a device, a rank or a
+    dtype (`device`, `self.gpu_id`, `local_rank`, `x.dtype`) and whose root is no option (`args.x`) or
+    module (`torch.float`)."""
+    parts = dotted_parts(node)
+    if not parts or parts[0] in ("torch", "np", "numpy") or _OPTIONS.match(parts[0]):
+        return False
+    return not _DEVICE_NAMED.search(parts[-1]) and not (len(parts) == 1 and parts[0] == "self")
 
 
 def _made_line(moved: list, bound: Callable, line: int) -> int | None:

@@ -1,6 +1,8 @@
 """Loops in a `forward` whose count comes from the data (`range(frames.size(0))`, one pass per sample) or
-from an attribute the model changes as it runs (`self.depth`, raised by `grow`) stay loops that step
-nothing: their copies stay at `low` (pp506_positive_layer_states.py: a loop over the model's layers)."""
+from an attribute the model changes as it runs (`self.depth`, raised by `grow`) are no loops over the model's
+layers (pp506_positive_layer_states.py). (torch-fix82) Still, a loop in a def a training step runs takes the
+def's level (`_loop_in_step_run_def`), so their copies are `medium`, not the `low` of a loop that steps
+nothing."""
 
 import torch
 import torch.nn as nn
@@ -22,10 +24,10 @@ class RNN(nn.Module):
         device = self.configs.device
         states = []
         for b in range(frames.size(0)):
-            zero = torch.zeros([self.num_hidden, height, width]).to(device)  # expect: PP506 low
+            zero = torch.zeros([self.num_hidden, height, width]).to(device)  # expect: PP506 medium
             states.append(zero + b)
         for i in range(self.depth):
-            zero = torch.zeros([batch, self.num_hidden, height, width]).to(device)  # expect: PP506 low
+            zero = torch.zeros([batch, self.num_hidden, height, width]).to(device)  # expect: PP506 medium
             states.append(zero * i)
         h = frames[:, 0]
         for s in states:

@@ -10,7 +10,7 @@ def TernaryLoss(im, im_warp, patch_size=7):
     def _transform(image):
         channels = patch_size * patch_size
         w = torch.eye(channels).view((channels, 1, patch_size, patch_size))
-        weights = w.type_as(image)  # expect: PP506
+        weights = w.type_as(image)  # expect: PP506 high
         return F.conv2d(image.mean(1, keepdim=True), weights, padding=patch_size // 2)
 
     return (_transform(im) - _transform(im_warp)).abs().mean()

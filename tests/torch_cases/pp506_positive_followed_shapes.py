@@ -33,7 +33,9 @@ class CountLoss(nn.Module):
         loss = 0
         for idx, im_points in enumerate(points):
             if len(im_points) > 0:
-                target = (torch.ones([len(im_points)]) / len(im_points)).to(self.device)  # expect: PP506 low
+                target = (torch.ones([len(im_points)]) / len(im_points)).to(  # expect: PP506 medium
+                    self.device
+                )
                 loss = loss + (density[idx].sum() - target.sum()).abs()
         return loss
 

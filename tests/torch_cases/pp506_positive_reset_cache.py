@@ -6,7 +6,7 @@ from torch import nn
 
 
 def sample_rademacher_like(y):
-    return torch.randint(low=0, high=2, size=y.shape).to(y) * 2 - 1  # expect: PP506
+    return torch.randint(low=0, high=2, size=y.shape).to(y) * 2 - 1  # expect: PP506 high
 
 
 class ODEfunc(nn.Module):

@@ -22,6 +22,6 @@ class YOLOLoss(nn.Module):
     def get_ignore(self, scale, x, y, targets, in_h, in_w):
         bs = len(targets)
         gx = torch.linspace(0, in_w - 1, in_w).repeat(in_h, bs * 3, 1).view(x.shape)
-        grid_x = gx.type_as(x)  # expect: PP506
-        grid_y = torch.linspace(0, in_h - 1, in_h).repeat(in_w, 1).t().type_as(x)  # expect: PP506
+        grid_x = gx.type_as(x)  # expect: PP506 high
+        grid_y = torch.linspace(0, in_h - 1, in_h).repeat(in_w, 1).t().type_as(x)  # expect: PP506 high
         return (x + grid_x) * (y + grid_y)
