@@ -34,6 +34,7 @@ from checker.rules.torch_common import (
     _on_cpu,
     base_name,
     breaks_early,
+    call_function,
     direct_calls,
     eval_named,
     facts,
@@ -49,7 +50,7 @@ from checker.rules.torch_common import (
     returns_in,
     under_log_switch,
 )
-from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
+from checker.rules.torch_data import MOVE_HELPERS, loader_dataset, module_loaders, source_key
 from checker.rules.torch_steps import (
     _LOSS_DEF,
     FACTORIES,
@@ -76,7 +77,10 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
         call = site.node
         if method_name(call) == "backward" and isinstance(call.func.value, ast.Name):
             names.add(call.func.value.id)
+        elif method_name(call) == "backward" and _scaled_name(call.func.value) is not None:
+            names.add(_scaled_name(call.func.value))
     fx = facts(index)
+    names |= _backward_operands(index, loop, names) | _unpacked_losses(index, loop)
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
@@ -109,20 +113,7 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
     loss.detach()`): no graph, but still a tensor on the device, which a caller's read waits for."""
 
     def find() -> bool:
-        backed = {
-            base_name(s.node.func.value)
-            for s in index.function_calls.get(id(helper), [])
-            if method_name(s.node) == "backward" and not s.node.args
-        } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
-        # a loss the backed tensor is made from (`scaled = loss / accum; scaled.backward(); return loss`)
-        backed |= {
-            n.id
-            for node in iter_walk(helper)
-            if isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
-            for n in iter_walk(node.value)
-            if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
-        }
+        backed = _backed_in(index, helper)
         if detached:  # (`return loss.data`, `return loss.detach()`: only these)
             returned = [r.value for r in returns_in(helper) if r.value is not None]
             return any(_detached(v) is not v and base_name(_detached(v)) in backed for v in returned)
@@ -136,6 +127,115 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
 
     key = "returns_detached_loss" if detached else "returns_backed_loss"
     return facts(index).loop_cache(key, helper, find)
+
+
+def _backed_in(index: ModuleIndex, helper) -> set[str]:
+    """Names in a def that hold the tensor its backward runs on (`loss.backward()`, AMP's
+    `scaler.scale(loss).backward()`), or a loss that tensor is made from (`scaled = loss / accum;
+    scaled.backward()`)."""
+    backed = {
+        _scaled_name(s.node.func.value) or base_name(s.node.func.value)
+        for s in index.function_calls.get(id(helper), [])
+        if method_name(s.node) == "backward" and not s.node.args
+    } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
+    backed |= {
+        n.id
+        for node in iter_walk(helper)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
+        for n in iter_walk(node.value)
+        if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
+    }
+    return backed
+
+
+def _scaled_name(node: ast.AST) -> str | None:
+    """`scaler.scale(loss)` -> `loss`: AMP's gradient scaler wraps the loss whose backward runs (torch-fix85:
+    DiffWave's `train_step`, `self.scaler.scale(loss).backward(); ...; return loss`)."""
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "scale"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+    ):
+        return node.args[0].id
+    return None
+
+
+def _backward_operands(index: ModuleIndex, loop, backed: set[str]) -> set[str]:
+    """(torch-fix85) Names the loop binds from a call and adds into the tensor its backward runs on (`nll,
+    reg_term, _ = losses.compute_loss_and_nll(...)` then `loss = nll + args.reg * reg_term;
+    loss.backward()`, E(3) diffusion's training loop): terms of a tensor with autograd history are tensors on
+    its device, whatever the call that made them is named. Only plain operands of the sum (not call
+    arguments or subscripts) and only names bound from a call in the loop itself."""
+    from_calls = {
+        t.id
+        for stmt in loop_nodes(index, loop)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+        for target in stmt.targets
+        for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+        if isinstance(t, ast.Name)
+    }
+    found = set()
+    for stmt in loop_nodes(index, loop):
+        if (
+            isinstance(stmt, ast.Assign)
+            and sole_name_target(stmt) in backed
+            and isinstance(stmt.value, ast.BinOp)
+        ):
+            found.update(n for n in _sum_operands(stmt.value) if n in from_calls)
+    return found - backed
+
+
+def _sum_operands(node: ast.AST) -> list[str]:
+    """The plain names an arithmetic expression combines: `nll + w * reg` -> nll, reg."""
+    if isinstance(node, ast.BinOp):
+        return _sum_operands(node.left) + _sum_operands(node.right)
+    return [node.id] if isinstance(node, ast.Name) else []
+
+
+def _unpacked_losses(index: ModuleIndex, loop) -> set[str]:
+    """(torch-fix85) Names the loop unpacks from a def of the module whose every return is a tuple that holds,
+    at their place, a tensor its backward ran on or a loss that tensor was made from (`recognition_loss,
+    translation_loss = self._train_batch(batch)`, SLT's trainer, whose `_train_batch` sums both into
+    `total_loss`, runs `total_loss.backward()` and returns them): device tensors with autograd history."""
+    fx = facts(index)
+    found = set()
+    for stmt in loop_nodes(index, loop):
+        if not (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Tuple)
+        ):
+            continue
+        helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
+        if helper is None:
+            continue
+        places = _backed_places(index, helper)
+        elts = stmt.targets[0].elts
+        found.update(e.id for k, e in enumerate(elts) if k in places and isinstance(e, ast.Name))
+    return found
+
+
+def _backed_places(index: ModuleIndex, helper) -> set[int]:
+    """The places of a def's returned tuples that hold a name `_backed_in` the def (every return a tuple of
+    one length, the name at that place in each)."""
+
+    def find() -> set[int]:
+        values = [r.value for r in returns_in(helper)]
+        if not values or not all(isinstance(v, ast.Tuple) for v in values):
+            return set()
+        if len({len(v.elts) for v in values}) != 1:
+            return set()
+        backed = _backed_in(index, helper)
+        return {
+            k
+            for k in range(len(values[0].elts))
+            if all(isinstance(v.elts[k], ast.Name) and v.elts[k].id in backed for v in values)
+        }
+
+    return facts(index).loop_cache("backed_places", helper, find)
 
 
 def _detached(node: ast.AST) -> ast.AST:
@@ -284,11 +384,28 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
                     return False
             elif isinstance(use, ast.If | ast.Assert) and _divergence_check(use.test):
                 continue  # `if not math.isfinite(loss_value): sys.exit(1)`, `assert math.isfinite(loss_value)`
+            elif isinstance(use, ast.For) and _logging_loop(use, node):
+                continue
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
                 return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def _logging_loop(use: ast.For, node: ast.Name) -> bool:
+    """(torch-fix85) `for tag, value in tb_info.items(): tb_logger.scalar_summary(tag, value, step)`: a loop
+    over a dict of read values (or its items, keys or values) whose body only calls (a logger): the values
+    feed logging. MemAE's training loop reads three losses with `.item()` into such a dict every step."""
+    iterated = use.iter
+    if isinstance(iterated, ast.Call) and method_name(iterated) in ("items", "values") and not iterated.args:
+        iterated = iterated.func.value
+    return (
+        iterated is node
+        and bool(use.body)
+        and all(isinstance(s, ast.Expr) for s in use.body)
+        and not use.orelse
+    )
 
 
 def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
@@ -676,6 +793,8 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     key = source_key(loop, fx, scopes) if loaders else None
     if key is None or not any(key in names for _, names in loaders):
         return False
+    if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
+        return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models
     placed = _built_on_device(index)
@@ -694,6 +813,41 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
+    """(torch-fix85) A DataLoader over `TensorDataset(x, y)` whose tensors its def made by a call handed the
+    device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred, device)`, STGCN) or moved
+    there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so a loop over it that moves
+    nothing runs its step there, and a read in it waits."""
+    dataset = loader_dataset(loader)
+    scope = call_function(index, loader) or index.tree
+    if not isinstance(dataset, ast.Name):
+        return False
+    made = _last_value(scope, dataset.id, loader.lineno)
+    if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
+        return False
+    for arg in made.args:
+        value = _last_value(scope, arg.id, loader.lineno) if isinstance(arg, ast.Name) else arg
+        if not isinstance(value, ast.Call):
+            return False
+        handed = (*value.args, *(k.value for k in value.keywords))
+        if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
+            return False
+    return True
+
+
+def _last_value(scope, name: str, line: int) -> ast.AST | None:
+    """The value last assigned to `name` in the scope before `line` (a plain or tuple-unpacking target: the
+    whole call for `x, y = make(...)`)."""
+    found = None
+    for node in iter_walk(scope):
+        if isinstance(node, ast.Assign) and node.lineno < line and (found is None or node.lineno > found[0]):
+            for target in node.targets:
+                elts = target.elts if isinstance(target, ast.Tuple) else [target]
+                if any(isinstance(e, ast.Name) and e.id == name for e in elts):
+                    found = (node.lineno, node.value)
+    return None if found is None else found[1]
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
