@@ -1,5 +1,4 @@
 import torch
-
 from losses import compute_loss_and_nll  # a project module: ppcheck does not see what it returns
 
 
@@ -7,7 +6,7 @@ def train_epoch(model, loader, optimizer, args):
     model.cuda()
     nll_epoch = []
     for data in loader:
-        x = data["positions"].cuda()
+        x = torch.as_tensor(data["positions"]).cuda()
         optimizer.zero_grad()
         nll, reg_term, mean_abs_z = compute_loss_and_nll(args, model, x)
         loss = nll + args.ode_regularization * reg_term

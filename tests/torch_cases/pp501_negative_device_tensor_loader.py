@@ -1,7 +1,6 @@
+import dataloader  # the project's own module: `data_transform` builds host tensors here
 import torch
 import torch.utils.data as data
-
-import dataloader  # the project's own module: `data_transform` builds host tensors here
 
 
 def prepare(train):
@@ -15,10 +14,10 @@ def train(model, loss, optimizer, train_iter, epochs):
         l_sum = 0.0
         for x, y in train_iter:
             optimizer.zero_grad()
-            l = loss(model(x), y)
-            l.backward()
+            err = loss(model(x), y)
+            err.backward()
             optimizer.step()
-            l_sum += l.item()
+            l_sum += err.item()
         print(l_sum)
 
 

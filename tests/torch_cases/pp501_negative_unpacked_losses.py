@@ -4,7 +4,7 @@ import torch
 # The same trainer, but its batch step hands back the batch size and a step count, not the losses.
 class Trainer:
     def __init__(self, model, optimizer, loader, writer):
-        self.model = model.cuda()
+        self.model = model.to(torch.device("cuda"))
         self.optimizer = optimizer
         self.loader = loader
         self.writer = writer

@@ -1,7 +1,6 @@
+import dataloader  # the project's own module: `data_transform` builds tensors on the device it is handed
 import torch
 import torch.utils.data as data
-
-import dataloader  # the project's own module: `data_transform` builds tensors on the device it is handed
 
 
 def prepare(train, device):
@@ -15,10 +14,10 @@ def train(model, loss, optimizer, train_iter, epochs):
         l_sum = 0.0
         for x, y in train_iter:
             optimizer.zero_grad()
-            l = loss(model(x), y)
-            l.backward()
+            err = loss(model(x), y)
+            err.backward()
             optimizer.step()
-            l_sum += l.item()  # expect: PP501
+            l_sum += err.item()  # expect: PP501
         print(l_sum)
 
 

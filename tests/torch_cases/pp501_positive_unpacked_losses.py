@@ -4,7 +4,7 @@ import torch
 # A trainer whose batch step sums two losses, runs backward on the sum and hands both back.
 class Trainer:
     def __init__(self, model, optimizer, loader, writer):
-        self.model = model.cuda()
+        self.model = model.to(torch.device("cuda"))
         self.optimizer = optimizer
         self.loader = loader
         self.writer = writer
