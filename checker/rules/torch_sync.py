@@ -436,10 +436,36 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
         return False
     child = node
     for up in fx.ancestors(node, loop):
-        if isinstance(up, ast.If) and any(child is s for s in up.body) and _process_test(up.test):
+        if (
+            isinstance(up, ast.If)
+            and any(child is s for s in up.body)
+            and (_process_test(up.test) or _every_step_remainder(fx.index, up.test, loop))
+        ):
             return fx.guarded_step(node, up) or _guarded_past_process(fx, up, loop)
         child = up
     return True
+
+
+def _every_step_remainder(index: ModuleIndex, test: ast.AST, loop) -> bool:
+    """(torch-fix85) `if (batch_num + 1) % print_modulus == 0:` where `print_modulus` is a parameter of the
+    loop's def whose default is 1 (Music Transformer's `train_epoch`): by default the test holds on every
+    step, so what it prints is read every step."""
+    function = index.loop_function.get(id(loop))
+    if function is None or not (isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp)):
+        return False
+    divisor = test.left.right if isinstance(test.left.op, ast.Mod) else None
+    if not isinstance(divisor, ast.Name):
+        return False
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults, strict=True)
+    )
+    defaults.update(
+        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
+    )
+    default = defaults.get(divisor.id)
+    return isinstance(default, ast.Constant) and default.value == 1
 
 
 _PROCESS_WORDS = re.compile(
