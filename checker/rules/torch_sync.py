@@ -51,6 +51,7 @@ from checker.rules.torch_common import (
     under_log_switch,
 )
 from checker.rules.torch_data import MOVE_HELPERS, loader_dataset, module_loaders, source_key
+from checker.rules.torch_graph import _mode_calls
 from checker.rules.torch_steps import (
     _LOSS_DEF,
     FACTORIES,
@@ -1111,6 +1112,8 @@ def _evaluation_reads(index: ModuleIndex):
     labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
+        function = index.loop_function.get(id(loop))
+        mode_only = not (fx.without_grad(loop) or eval_named(function))
         reads = []
         for site in direct_calls(index, loop):
             call = site.node
@@ -1143,7 +1146,7 @@ def _evaluation_reads(index: ModuleIndex):
             col,
             f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
             f"{_more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
-            confidence=EVALUATION_READ_LEVEL,
+            confidence=EVAL_MODE_READ_LEVEL if mode_only else EVALUATION_READ_LEVEL,
         )
 
 
@@ -1154,6 +1157,23 @@ def _evaluation_reads(index: ModuleIndex):
 # recorded verdict (hold-out verdict CSVs and changed-findings CSVs): 151, 138 right, 13 debatable (91%). The
 # debatable ones read metrics whose helpers in other modules already copy outputs to the host every batch.
 EVALUATION_READ_LEVEL: str | None = None
+
+
+# (torch-fix85) The level of `_evaluation_reads` in a loop that is an evaluation only by the `model.eval()` its
+# def calls before it (`_eval_mode_loop`: Anomaly-Transformer's and MICN's `vali`, the RSNA 2D net's `epochVal`,
+# listed on hold-out 24; PP503 reports their model calls): new, so `medium` until first reads calibrate it.
+EVAL_MODE_READ_LEVEL = "medium"
+
+
+def _eval_mode_loop(index: ModuleIndex, loop) -> bool:
+    """(torch-fix85) The loop's def puts a model in eval mode before the loop (`self.model.eval()`,
+    `model.train(False)`), with no `train()` after it and before the loop: the loop evaluates, though no
+    `no_grad` and no evaluation name say so (`def vali(self, vali_loader): self.model.eval(); for ...`)."""
+    function = index.loop_function.get(id(loop))
+    if function is None:
+        return False
+    modes = sorted(m for m in _mode_calls(index.function_calls.get(id(function), [])) if m[0] < loop.lineno)
+    return bool(modes) and modes[-1][2] == "eval"
 
 
 def _predicted_index(call: ast.Call) -> bool:
@@ -1175,7 +1195,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         if not isinstance(loop, ast.For | ast.AsyncFor) or id(loop) in steps or breaks_early(loop):
             continue
         function = index.loop_function.get(id(loop))
-        if not (fx.without_grad(loop) or eval_named(function)):
+        if not (fx.without_grad(loop) or eval_named(function) or _eval_mode_loop(index, loop)):
             continue
         direct = direct_calls(index, loop)
         if not any(_runs_a_model(fx, s.node) for s in direct):
