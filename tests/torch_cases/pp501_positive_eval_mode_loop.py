@@ -15,6 +15,6 @@ class Solver:
         losses = []
         for input_data, _ in vali_loader:
             x = input_data.float().to(self.device)
-            output = self.model(x)  # expect: PP503
+            output = self.model(x)  # expect: PP503 high
             losses.append(self.criterion(output, x).item())  # expect: PP501 medium
         return np.average(losses)
