@@ -81,7 +81,6 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
         elif method_name(call) == "backward" and _scaled_name(call.func.value) is not None:
             names.add(_scaled_name(call.func.value))
     fx = facts(index)
-    names |= _backward_operands(index, loop, names) | _unpacked_losses(index, loop)
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
@@ -164,17 +163,21 @@ def _scaled_name(node: ast.AST) -> str | None:
 
 
 def _backward_operands(index: ModuleIndex, loop, backed: set[str]) -> set[str]:
-    """(torch-fix85) Names the loop binds from a call and adds into the tensor its backward runs on (`nll,
-    reg_term, _ = losses.compute_loss_and_nll(...)` then `loss = nll + args.reg * reg_term;
+    """(torch-fix85) Names the loop unpacks from a call's tuple and adds into the tensor its backward runs on
+    (`nll, reg_term, _ = losses.compute_loss_and_nll(...)` then `loss = nll + args.reg * reg_term;
     loss.backward()`, E(3) diffusion's training loop): terms of a tensor with autograd history are tensors on
     its device, whatever the call that made them is named. Only plain operands of the sum (not call
-    arguments or subscripts) and only names bound from a call in the loop itself."""
+    arguments or subscripts) and only names unpacked from a call in the loop itself: a single name bound from
+    a call is as often a Python weight (`consistency_weight = get_current_consistency_weight(epoch)` then
+    `loss = loss_s + consistency_weight * loss_u`, SSL4MIS: read wrong on the guard). PP501 only (`check_host_sync`):
+    PP502 keeps `graph_tensors` (TracKit's `cls_loss_align = cls_loss_align.item()` in a `try`)."""
     from_calls = {
         t.id
         for stmt in loop_nodes(index, loop)
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
         for target in stmt.targets
-        for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+        if isinstance(target, ast.Tuple)
+        for t in target.elts
         if isinstance(t, ast.Name)
     }
     found = set()
@@ -1053,6 +1056,7 @@ def check_host_sync(
         if not _updates_weights(loop, index):
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
+        tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
