@@ -194,3 +194,14 @@ def test_a_loader_of_a_data_set_placed_on_the_device_in_another_module_is_not_re
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("train.py", 45): "high"}
+
+
+def test_a_def_returning_a_loader_makers_result_hands_its_loaders_on(tmp_path):
+    """torch-fix81: DeepHash-pytorch's `get_data` (hold-out 22) returns `cifar_dataset(config)` as it is; the
+    unpinned training loader of that maker, copied to the GPU by the module that calls `get_data`, is
+    reported at its line. The other maker's loader is pinned: silent."""
+    root, findings, _ = checked_copy(tmp_path, "returned_maker")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("utils/tools.py", 9): "high"}

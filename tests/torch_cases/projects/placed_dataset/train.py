@@ -2,7 +2,6 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 import torch.utils.data as data
-
 from data.fast_digits import make_digit_sets, make_host_sets
 
 
@@ -27,7 +26,7 @@ def main(model, optimizer, path, cuda):
     order = np.random.permutation(len(train_set))
     val_set = data.Subset(train_set, order[:1000])
     train_set = data.ConcatDataset([data.Subset(train_set, order[1000:]), test_set])
-    kwargs = {"num_workers": 0, "pin_memory": False} if cuda else {}
+    kwargs = {"num_workers": 2, "pin_memory": False} if cuda else {}
     train_loader = data.DataLoader(train_set, batch_size=64, shuffle=True, **kwargs)
     val_loader = data.DataLoader(val_set, batch_size=256, **kwargs)
     pool = Pool(train_set, order[:100])
@@ -42,6 +41,7 @@ def main_host(model, optimizer, path):
     device = torch.device("cuda")
     train_set, _ = make_host_sets(path)
     order = np.random.permutation(len(train_set))
-    train_loader = data.DataLoader(data.Subset(train_set, order), batch_size=64, shuffle=True)
+    subset = data.Subset(train_set, order)
+    train_loader = data.DataLoader(subset, batch_size=64, num_workers=2)  # expect: PP505
     for _ in range(10):
         train(model, train_loader, optimizer, device)
