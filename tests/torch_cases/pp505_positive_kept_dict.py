@@ -16,9 +16,7 @@ class Trainer:
 
     def prepare_dataloaders(self, train_set, val_set):
         workers = self.config.num_workers
-        train_loader = DataLoader(
-            train_set, batch_size=32, shuffle=True, num_workers=workers
-        )  # expect: PP505
+        train_loader = DataLoader(train_set, batch_size=32, num_workers=workers)  # expect: PP505
         val_loader = DataLoader(val_set, batch_size=64, num_workers=workers)  # expect: PP505
         self.loaders = {"train": train_loader, "val": val_loader}
 
@@ -45,8 +43,6 @@ class Trainer:
 class PinnedTrainer(Trainer):
     def prepare_dataloaders(self, train_set, val_set):
         workers = self.config.num_workers
-        train_loader = DataLoader(
-            train_set, batch_size=32, shuffle=True, num_workers=workers, pin_memory=True
-        )
+        train_loader = DataLoader(train_set, batch_size=32, num_workers=workers, pin_memory=True)
         val_loader = DataLoader(val_set, batch_size=64, num_workers=workers, pin_memory=True)
         self.loaders = {"train": train_loader, "val": val_loader}
