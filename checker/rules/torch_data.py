@@ -1076,8 +1076,6 @@ def check_loader_main_process(index: ModuleIndex):
             and not _stored_graphs(call, index)
         ):
             confidence = "high" if _decodes_each_item(call, index) else None
-            if confidence is None and _handed_dataset(call, index):
-                confidence = "low"
         else:
             # nothing in the module goes to a GPU: training on the CPU, where workers take cores from the
             # step's own math threads (read right in one reading and debatable in the later ones)
@@ -2833,21 +2831,3 @@ def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
     if given and shuffle is not None:
         return is_false(shuffle)
     return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)
-
-
-def _handed_dataset(call: ast.Call, index: ModuleIndex) -> bool:
-    """The worker-less loader's data set is a parameter of the def that makes the loader (`def
-    get_uncertainty(models, unlabeled_loader)`'s caller hands it `data_unlabeled`; `def
-    train_and_validate(model, train_dataset, ...)`): nothing in the module says what the set reads per item,
-    and on hold-outs 13-22 such sets were mostly held in memory already (TensorDatasets, CLIP prefixes, PyG
-    graph sets), where workers would only collate. First reads of PP504 `medium` of this shape (torch-fix81):
-    2 right of 8 in 5 repositories (vdvae and T-GCN wrong; CLIP_prefix_caption, GraphCL and three of
-    Sequential-GCN's inference loaders debatable); reported at `low`."""
-    dataset = loader_dataset(call)
-    function = _def_of(call, index)
-    return (
-        isinstance(dataset, ast.Name)
-        and function is not None
-        and dataset.id
-        in {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
-    )
