@@ -271,8 +271,23 @@ def _placed_value(value: ast.AST, makers: set[str], placed: set[str]) -> bool:
         return False
     if _called(value) in makers:
         return True
+    if _called(value) in _NOT_WRAPPERS or _on_module(value):
+        return False  # (`len(train_set)`, `np.random.permutation(len(train_set))`: numbers, not the data set)
     given = value.args[:1] + [k.value for k in value.keywords if k.arg in ("dataset", "datasets")]
     return any(_placed_value(g, makers, placed) for g in given)
+
+
+# calls whose first argument may be a data set but whose result is not one
+_NOT_WRAPPERS = frozenset({"len", "range", "enumerate", "zip", "iter", "next", "print", "str", "int"})
+
+
+def _on_module(call: ast.Call) -> bool:
+    """A function of a library module (`np.random.permutation(...)`, `torch.randperm(...)`): its result is
+    computed from the data set, not a wrapper of it."""
+    func = call.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id in {"np", "numpy", "torch", "random", "math"}
 
 
 def _placed_names(scope: ast.AST, makers: set[str]) -> set[str]:
