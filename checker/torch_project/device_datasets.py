@@ -282,12 +282,12 @@ _NOT_WRAPPERS = frozenset({"len", "range", "enumerate", "zip", "iter", "next", "
 
 
 def _on_module(call: ast.Call) -> bool:
-    """A function of a library module (`np.random.permutation(...)`, `torch.randperm(...)`): its result is
-    computed from the data set, not a wrapper of it."""
+    """A function of a numeric library module (`np.random.permutation(...)`, `random.sample(...)`): its result
+    is computed from the data set, not a wrapper of it. (Not torch: `torch.utils.data.Subset(...)` wraps.)"""
     func = call.func
     while isinstance(func, ast.Attribute):
         func = func.value
-    return isinstance(func, ast.Name) and func.id in {"np", "numpy", "torch", "random", "math"}
+    return isinstance(func, ast.Name) and func.id in {"np", "numpy", "random", "math"}
 
 
 def _placed_names(scope: ast.AST, makers: set[str]) -> set[str]:

@@ -24,7 +24,7 @@ def main(model, optimizer, path, cuda):
     device = torch.device("cuda" if cuda else "cpu")
     train_set, test_set = make_digit_sets(path)
     order = np.random.permutation(len(train_set))
-    val_set = data.Subset(train_set, order[:1000])
+    val_set = torch.utils.data.Subset(train_set, order[:1000])
     train_set = data.ConcatDataset([data.Subset(train_set, order[1000:]), test_set])
     kwargs = {"num_workers": 2, "pin_memory": False} if cuda else {}
     train_loader = data.DataLoader(train_set, batch_size=64, shuffle=True, **kwargs)
