@@ -206,3 +206,13 @@ def test_a_def_returning_a_loader_makers_result_hands_its_loaders_on(tmp_path):
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("utils/tools.py", 9): "high"}
+
+
+def test_a_library_data_set_named_as_a_placed_project_class_keeps_its_finding(tmp_path):
+    """torch-fix81: a project class `MNIST(datasets.MNIST)` that keeps its tensors on the device does not make
+    another script's torchvision `MNIST` (imported from torchvision) a placed data set: its loader is reported."""
+    root, findings, _ = checked_copy(tmp_path, "placed_dataset_clean")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("train.py", 11): "high"}

@@ -189,13 +189,30 @@ def without_placed_datasets(findings: list[Finding], texts: dict[str, str]) -> l
         if not any(re.search(rf"\b{m}\s*\(", texts[path]) for m in makers):
             continue
         index = parse_index(texts[path])
+        own = makers - _library_imports(index) if index is not None else set()
         for site in index.calls if index is not None else ():
             dataset = loader_dataset(site.node) if site.node.lineno in lines else None
             if dataset is not None and _placed_value(
-                dataset, makers, _placed_names(site.function or index.tree, makers)
+                dataset, own, _placed_names(site.function or index.tree, own)
             ):
                 dropped.add((path, site.node.lineno))
     return [f for f in findings if not (f.rule == LOADER_RULE and (f.path, f.line) in dropped)]
+
+
+def _library_imports(index: ModuleIndex) -> set[str]:
+    """Names the module imports from a library (`from torchvision.datasets import MNIST`): a project class of
+    the same name (`class MNIST(datasets.MNIST)` that moves its tensors in another script) is not this one."""
+    return {
+        alias.asname or alias.name
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 0
+        and (node.module or "").split(".")[0] in _LIBRARIES
+        for alias in node.names
+    }
+
+
+_LIBRARIES = frozenset({"torch", "torchvision", "torchaudio", "torchtext", "torch_geometric", "datasets"})
 
 
 def _placed_classes(index: ModuleIndex) -> set[str]:
