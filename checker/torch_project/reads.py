@@ -31,6 +31,7 @@ from checker.rules.torch_sync import (
     check_host_sync,
     host_readers,
     instance_methods,
+    other_read_lines,
     parameter_reads,
     reading_methods,
     stepping_returns,
@@ -665,19 +666,33 @@ def _step_called_reads(
                 raw_message = (
                     f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
                     "on every step, waits for the GPU each time; return the tensors detached and read them "
-                    "every N steps"
+                    f"every N steps{other_read_lines([r[0] for r in reads])}"
                 )
                 reported.add((maker, line))
                 spans_found[maker].append(line)
-                found.append(_finding_at(maker, line, col, raw_message, texts[maker]))
+                level = None if same_module_callee(maker, path) else "medium"
+                found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
     return [f for f in found if f is not None]
 
 
-def _finding_at(path: str, line: int, col: int, message: str, text: str) -> Finding | None:
-    """A medium PP501 finding at the line unless a `noqa` there silences it."""
+def _finding_at(
+    path: str, line: int, col: int, message: str, text: str, level: str | None = "medium"
+) -> Finding | None:
+    """A PP501 finding (medium unless `level` says otherwise) at the line unless a `noqa` there silences it."""
     if silenced_at(text, line, _READ_RULE):
         return None
-    return project_finding(path, RawFinding(_READ_RULE, line, col, message, confidence="medium"), _READ_RULE)
+    return project_finding(path, RawFinding(_READ_RULE, line, col, message, confidence=level), _READ_RULE)
+
+
+def same_module_callee(maker: str, loop_path: str) -> bool:
+    """A reading def found by `_step_called_reads` in the very module whose training loop runs it every step
+    (`... which the training loop at line 656 of this module runs on every step`): the loop, the call and the
+    reads are in one file, so nothing that decides whether the read runs every step is out of sight. High
+    since torch-fix83: first reads of hold-outs 13-22 joined to today's findings of this shape are 20 of 20
+    right in 11 repositories (text-to-motion and its copy in motion-diffusion-model give 6), and 30 of all 32
+    current findings on th13-22 were read right (on-policy's `trpo_update` wrong, CMGAN's discriminator loss
+    debatable). A def in another module stays medium (15 first reads, 12 right: under the bar)."""
+    return maker == loop_path
 
 
 def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, tuple[int, int]]]:

@@ -21,4 +21,4 @@ class Protonet(nn.Module):
         log_p_y = F.log_softmax(-dists, dim=1).view(n_class, n_query, -1)
         loss_val = -log_p_y.gather(2, target).squeeze().view(-1).mean()
         acc_val = torch.eq(log_p_y.argmax(2), target.squeeze()).float().mean()
-        return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}  # expect: PP501 medium
+        return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}  # expect: PP501

@@ -20,7 +20,7 @@ def predict(model, loader):
     with torch.no_grad():
         for x in loader:
             outputs.append(model(x.cuda()))
-            torch.cuda.empty_cache()  # expect: PP510
+            torch.cuda.empty_cache()  # expect: PP510 low
     return outputs
 
 
