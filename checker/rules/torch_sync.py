@@ -1128,6 +1128,10 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
+        if mode_only:  # (only a loss: not a robustness count beside an attack, `hits += (...).sum().item()`)
+            reads = [(stmt, call) for stmt, call in reads if _names_a_loss(call)]
+            if not reads or not _moves_its_batch(index, loop):
+                continue
         counts = {id(stmt): (stmt, call) for stmt, call in reversed(_counted_copies(fx, loop))}
         counted = [r for r in counts.values() if all(r[0] is not s for s, _ in reads)]
         if not reads and not counted:
@@ -1167,6 +1171,25 @@ EVALUATION_READ_LEVEL: str | None = None
 # def calls before it (`_eval_mode_loop`: Anomaly-Transformer's and MICN's `vali`, the RSNA 2D net's `epochVal`,
 # listed on hold-out 24; PP503 reports their model calls): new, so `medium` until first reads calibrate it.
 EVAL_MODE_READ_LEVEL = "medium"
+
+
+def _moves_its_batch(index: ModuleIndex, loop) -> bool:
+    """The loop's own body moves something to a device (`x = x.to(self.device)`, `to_cuda(x, y)`)."""
+    return any(
+        is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS
+        for s in direct_calls(index, loop)
+    )
+
+
+def _names_a_loss(call: ast.Call) -> bool:
+    """The read's receiver names a loss (`lossvalue.item()`, `(rec_loss - k * series_loss).item()`,
+    `self.loss(output, y).item()`)."""
+    words = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in iter_walk(call.func)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(w in word.lower() for word in words for w in LOSS_WORDS)
 
 
 def _eval_mode_loop(index: ModuleIndex, loop) -> bool:
