@@ -1045,6 +1045,8 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
         and test.comparators[0].value is None
     ):
         found = test.left.id, "none"
+    else:
+        found = _string_mode(test, params)
     if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):
         return found
     opposite = _OPPOSITE.get(found[1])
@@ -1053,9 +1055,12 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
 
 def _switches_off(value, kind: str) -> bool:
     """A constant the call gives (or the parameter's default) that skips the step: False or None for
-    "falsy", True for "truthy", None for "none"."""
+    "falsy", True for "truthy", None for "none"; for "mode:train" (`_string_mode`) a string that is not
+    "train"."""
     if not isinstance(value, ast.Constant):
         return False
+    if kind.startswith(_MODE_KIND):
+        return isinstance(value.value, str) and value.value != kind[len(_MODE_KIND) :]
     if kind == "falsy":
         return value.value is False or value.value is None
     if kind == "truthy":
@@ -1110,7 +1115,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                     "PP503",
                     site.node.lineno,
                     site.node.col_offset,
-                    f"`{function.name}(..., {flag}={given.value})` runs the model in the loop at line "
+                    f"`{function.name}(..., {flag}={ast.unparse(given)})` runs the model in the loop at line "
                     f"{loop.lineno} without torch.no_grad(): autograd records every activation; call it "
                     "under `with torch.no_grad():` (or inference_mode)",
                 )
@@ -2196,3 +2201,26 @@ for x, y in loader:
         check=check_retain_graph,
     )
 )
+
+
+_MODE_KIND = "mode:"
+
+
+def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
+    """(torch-fix87) `if mode == 'train':` on a parameter: (parameter, "mode:train"), the step runs only when
+    the call gives that string, so a call with another string (`iterate("val", ...)`) switches the def's
+    training off, as `train=False` does. Hold-out 23: PENet's and self-supervised-depth-completion's
+    `iterate(mode, ...)`, whose validation runs the model outside no_grad (2 listed cases). Only `==` with a
+    string constant: `!=` and `in` tests name the modes that skip, which a call's string may or may not
+    match."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, str)
+    ):
+        return test.left.id, _MODE_KIND + test.comparators[0].value
+    return None
