@@ -3491,6 +3491,7 @@ def _collate_defs(index: ModuleIndex) -> set[int]:
     """The module's collate functions: a def named for collating (`collate_fn`, `mpnn_collate_func`) or one
     handed to a loader as `collate_fn=`. It gets a Python list of the data set's samples, host data the
     loader's workers stack, and runs before anything reaches the device."""
+
     def build() -> set[int]:
         handed = {
             k.value.id
@@ -3512,9 +3513,19 @@ def _list_guarded(loop, index: ModuleIndex) -> bool:
     `if isinstance(x, list)` (or `tuple`): here `x` is a Python list (DCUNet's `cut_padding`, which crops a list
     of audio arrays in its data sets), whatever the module binds to the same name elsewhere."""
     it = loop.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and len(it.args) == 1:
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and len(it.args) == 1
+    ):
         it = it.args[0]
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "len" and len(it.args) == 1:
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "len"
+        and len(it.args) == 1
+    ):
         it = it.args[0]
     if not isinstance(it, ast.Name):
         return False

@@ -24,7 +24,7 @@ def iterate(mode, loader, model, optimizer, device):
 
 def main(model, optimizer, train_loader, val_loader, device, epochs):
     best = None
-    for epoch in range(epochs):
+    for _epoch in range(epochs):
         iterate("train", train_loader, model, optimizer, device)
         score = iterate("val", val_loader, model, None, device)  # expect: PP503 medium
         best = score if best is None else min(best, score)

@@ -16,10 +16,7 @@ def graph_collate_func(x):
 
 
 def crop_audio(y, length, rng, fixed=False):
-    if isinstance(y, list):
-        size = y[0].shape[-1]
-    else:
-        size = y.shape[-1]
+    size = y[0].shape[-1] if isinstance(y, list) else y.shape[-1]
     if size < length:
         left = 0 if fixed else rng.randint(length - size + 1)
         right = length - size - left
@@ -50,12 +47,12 @@ def overlap_add(frames, hop, device):
 
 def train_decoders(encoder, decoders, optimizers, loader, activation, layers, device):
     iterator = iter(loader)
-    for i in range(len(loader)):
+    for _i in range(len(loader)):
         image, _ = next(iterator)
         image = image.to(device)
         with torch.no_grad():
             encoder(image)
-        for n, layer in enumerate(layers):
+        for _n, layer in enumerate(layers):
             e = activation[layer].transpose(1, 2)[..., 1:]
             side = int(np.sqrt(e.size(2)))
             e = e.reshape(-1, e.size(1), side, side)
@@ -71,7 +68,7 @@ def validate(test_loader, net):
     total = 0
     net.eval()
     device = next(net.parameters()).device
-    for batch_idx, (inputs, targets) in enumerate(test_loader):
+    for _batch_idx, (inputs, targets) in enumerate(test_loader):
         inputs = inputs.to(device)
         outputs = net(inputs)
         _, predicted = outputs.cpu().max(1)
@@ -100,7 +97,7 @@ def main(cfg, loader, test_loader, make_optimizers, build_encoder, build_decoder
     decoders = [d.to(cfg.device) for d in build_decoders(dims)]
     optimizers = make_optimizers(decoders)
     accuracies = []
-    for epoch in range(cfg.epochs):
+    for _epoch in range(cfg.epochs):
         train_decoders(encoder, decoders, optimizers, loader, activation, layers, cfg.device)
         net = encoder.cuda()
         accuracies.append(validate(test_loader, net))
@@ -109,7 +106,7 @@ def main(cfg, loader, test_loader, make_optimizers, build_encoder, build_decoder
 
 def per_video_sizes(model, clips, labels, n, k, device):
     sizes = []
-    for clip, label in zip(clips, labels):
+    for clip, label in zip(clips, labels, strict=False):
         output = model(clip.to(device))
         target = label.to(device)
         for vid in output.view(n, -1, k):
