@@ -1099,7 +1099,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
         for site in fx.callers.get(id(function), []):
             for flag, (loop, kind) in flags.items():
                 given = _given(site, function, flag)
-                if not _switches_off(given, kind):
+                if not _switches_off(given, kind) or _frozen_before(site.node, fx):
                     continue
                 caller = site.function
                 if fx.site_without_grad(site) or (
@@ -2224,3 +2224,43 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
     ):
         return test.left.id, _MODE_KIND + test.comparators[0].value
     return None
+
+
+def _parameters_grad_set(stmt: ast.stmt) -> bool | None:
+    """`for p in model.parameters(): p.requires_grad = False` (or `p.requires_grad_(False)`): False; the same
+    with a true value: True; None for any other statement."""
+    if not (isinstance(stmt, ast.For) and isinstance(stmt.iter, ast.Call)):
+        return None
+    if method_name(stmt.iter) not in ("parameters", "named_parameters"):
+        return None
+    for node in ast.walk(stmt):
+        value = None
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets
+        ):
+            value = node.value
+        elif isinstance(node, ast.Call) and method_name(node) == "requires_grad_" and node.args:
+            value = node.args[0]
+        if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            return value.value
+    return None
+
+
+def _frozen_before(node: ast.AST, fx) -> bool:
+    """(torch-fix87) A statement before the call in its block, or in an enclosing block of its def, sets
+    `requires_grad = False` on a model's parameters (PENet's "validation memory reset" before
+    `iterate("val", ...)`): with no parameter and no input needing a gradient, autograd records nothing, which
+    is what no_grad would give. Hold-out 23: PENet's two `iterate("val", ...)` calls, read wrong."""
+    child = node
+    for parent in fx.ancestors(node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and child in block:
+                states = [_parameters_grad_set(s) for s in block[: block.index(child)]]
+                states = [state for state in states if state is not None]
+                if states:
+                    return states[-1] is False
+        if isinstance(parent, FUNCTION_TYPES):
+            return False
+        child = parent
+    return False

@@ -30,3 +30,15 @@ def main(model, optimizer, train_loader, val_loader, device, epochs):
             score = iterate("val", val_loader, model, None, device)
         best = score if best is None else min(best, score)
     return best
+
+
+def main_frozen(model, optimizer, train_loader, val_loader, device, epochs):
+    scores = []
+    for _epoch in range(epochs):
+        iterate("train", train_loader, model, optimizer, device)
+        for p in model.parameters():
+            p.requires_grad = False
+        scores.append(iterate("val", val_loader, model, None, device))
+        for p in model.parameters():
+            p.requires_grad = True
+    return scores
