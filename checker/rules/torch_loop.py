@@ -2800,7 +2800,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             found = _row_writes(loop, index)
         if found is not None and _host_data_loop(loop, index):
             continue  # (torch-fix87: a collate function's samples, a loop under `isinstance(x, list)`)
-        if found is not None and _per_class_present(loop):
+        if found is not None and _per_class_present(loop, index):
             found = dataclasses.replace(found, confidence="low")
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
@@ -3563,12 +3563,19 @@ def _host_data_loop(loop, index: ModuleIndex) -> bool:
     return _list_guarded(loop, index)
 
 
-def _per_class_present(loop) -> bool:
-    """(torch-fix87) `for c in labels.unique(): feats[int(c)].append(q[labels == c])`: a loop over the distinct
-    values of a tensor runs once per class present in the batch, a group-by whose key read is one sync per
-    group, not per row, and which no single vectorised op replaces: `low`. Hold-out 23, first reads: six
-    mammoth prompt models' feature collection, 6 `medium`, all debatable."""
-    return isinstance(loop.iter, ast.Call) and method_name(loop.iter) == "unique"  # (`torch.unique(t)` too)
+def _per_class_present(loop, index: ModuleIndex) -> bool:
+    """(torch-fix87) `for c in labels.unique(): feats[int(c)].append(q[labels == c])` outside any training
+    step loop: a loop over the distinct values of a tensor runs once per class present in the batch, a
+    group-by of a feature-collection pass whose key read is one sync per group, not per row, and which no
+    single vectorised op replaces: `low`. Hold-out 23, first reads: six mammoth prompt models' feature
+    collection, 6 `medium`, all debatable. In a training step loop (`fx.step_loops`) it stays: PFLlib's
+    `clientas` prototype alignment reads `label.item()` per class on every step (hold-out 19, read right)."""
+    if not (
+        isinstance(loop.iter, ast.Call) and method_name(loop.iter) == "unique"
+    ):  # (`torch.unique(t)` too)
+        return False
+    steps = facts(index).step_loops
+    return not any(outer is step for outer in _loops_around(loop, index) for step in steps)
 
 
 def _over_dict_keys(loop) -> bool:

@@ -33,3 +33,17 @@ def collect_features(model, loader, device, features):
             for class_idx in labels.unique():
                 features[int(class_idx)].append(query[labels == class_idx])  # expect: PP509 low
     return features
+
+
+def align_prototypes(model, loader, prototypes, optimizer, criterion, device):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        features = model(x)
+        loss = 0
+        for label in y.unique():
+            loss += criterion(
+                features[y == label], prototypes[label.item()]
+            )  # expect: PP509  # expect: PP501
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
