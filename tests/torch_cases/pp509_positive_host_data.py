@@ -41,9 +41,8 @@ def align_prototypes(model, loader, prototypes, optimizer, criterion, device):
         features = model(x)
         loss = 0
         for label in y.unique():
-            loss += criterion(
-                features[y == label], prototypes[label.item()]
-            )  # expect: PP509  # expect: PP501
+            key = label.item()  # expect: PP509  # expect: PP501
+            loss += criterion(features[y == label], prototypes[key])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
