@@ -2036,29 +2036,33 @@ register(
             "times) and runs slower. model.eval() only switches dropout and batch norm; it does not stop autograd."
         ),
         example="""
+def validate(model, val_loader):
+    losses = []
+    for x, y in val_loader:
+        losses.append(criterion(model(x), y).item())
+    return losses
+
 for epoch in range(epochs):
-    model.train()
     for x, y in train_loader:
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
-    model.eval()
-    correct = 0
-    for x, y in val_loader:
-        correct += (model(x).argmax(1) == y).sum().item()
+    validate(model, val_loader)
 """,
         instead="""
+@torch.no_grad()
+def validate(model, val_loader):
+    losses = []
+    for x, y in val_loader:
+        losses.append(criterion(model(x), y).item())
+    return losses
+
 for epoch in range(epochs):
-    model.train()
     for x, y in train_loader:
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
-    model.eval()
-    correct = 0
-    with torch.no_grad():
-        for x, y in val_loader:
-            correct += (model(x).argmax(1) == y).sum().item()
+    validate(model, val_loader)
 """,
         false_alarms=(
             "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
