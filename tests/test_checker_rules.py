@@ -3864,3 +3864,44 @@ def score_all(model, feature, tokenizer, groups, max_length):
     return scores
 """
     assert sure(twin, "PP301") == [(12, "high")]
+
+
+def test_pp202_a_training_loop_that_saves_checkpoints_is_no_conversion():
+    """A training loop that saves a checkpoint or the model (`checkpoint.save(path)` every n steps,
+    `net.save(path)` every n steps) writes weights, not records: its pipeline is training data (reading 28,
+    OCR-tf2's CTPN decode map, was `low` as a record conversion); a loop that saves each element with
+    `np.save` stays a conversion."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def parse(record):
+    features = tf.io.parse_single_example(record, SPEC)
+    return tf.io.decode_jpeg(features["image"]), features["label"]
+
+def main():
+    trainset = tf.data.TFRecordDataset(files).map(parse).batch(1)
+    checkpoint = tf.train.Checkpoint(model=net, optimizer=optimizer)
+    for image, labels in trainset:
+        with tf.GradientTape() as tape:
+            loss = compute_loss(net(image), labels)
+        optimizer.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+        if tf.equal(optimizer.iterations % 2000, 0):
+            checkpoint.save("checkpoints/ckpt")
+
+main()
+"""
+    assert sure(src, "PP202") == [(10, "high")]
+    periodic = src.replace('checkpoint.save("checkpoints/ckpt")', 'net.save("net.h5")')
+    assert sure(periodic, "PP202") == [(10, "high")]
+    converted = src.replace(
+        """        with tf.GradientTape() as tape:
+            loss = compute_loss(net(image), labels)
+        optimizer.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+        if tf.equal(optimizer.iterations % 2000, 0):
+            checkpoint.save("checkpoints/ckpt")
+""",
+        """        np.save(out_path(labels), image.numpy())
+""",
+    )
+    assert sure(converted, "PP202") == [(10, "low")]
