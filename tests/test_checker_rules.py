@@ -3905,3 +3905,46 @@ main()
 """,
     )
     assert sure(converted, "PP202") == [(10, "low")]
+
+
+def test_pp301_images_kept_at_their_own_sizes_are_low():
+    """A per-image predict on images that keep their own sizes cannot stack them without padding: the loop
+    resizes a companion image to the size it reads off an item (a bicubic baseline at the high-resolution
+    image's size), or the images come from files the def opened and never resized. Reading 28 read eight
+    such `high` findings debatable (super-resolution test helpers); a fixed-size input stays `high`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from PIL import Image
+
+model = tf.keras.models.load_model("generator.h5")
+
+def plot_test_images(loader, paths):
+    imgs_lr, imgs_hr = loader.load_batch(img_paths=paths, training=False)
+    imgs_bc, imgs_sr = [], []
+    for i in range(len(imgs_lr)):
+        pil_img = Image.fromarray(imgs_lr[i].astype("uint8"))
+        hr_shape = (imgs_hr[i].shape[1], imgs_hr[i].shape[0])
+        imgs_bc.append(np.array(pil_img.resize(hr_shape, resample=Image.BICUBIC)))
+        imgs_sr.append(np.squeeze(model.predict(np.expand_dims(imgs_lr[i], 0)), axis=0))
+    return imgs_bc, imgs_sr
+
+def predict_folder(paths):
+    imgs = []
+    for path in paths:
+        img = Image.open(path)
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        imgs.append(np.array(img))
+    outputs = []
+    for i in range(len(paths)):
+        x = imgs[i] / 255.0
+        outputs.append(model.predict(np.expand_dims(x, 0))[0])
+    return outputs
+"""
+    assert sure(src, "PP301") == [(15, "low"), (28, "low")]
+    fixed = src.replace(
+        "model.predict(np.expand_dims(imgs_lr[i], 0))",
+        "model.predict(np.expand_dims(cv2.resize(imgs_lr[i], (96, 96)), 0))",
+    ).replace("imgs.append(np.array(img))", "imgs.append(np.array(img.resize((96, 96))))")
+    assert sure(fixed, "PP301") == [(15, "high"), (28, "high")]
