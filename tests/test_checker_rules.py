@@ -3948,3 +3948,29 @@ def predict_folder(paths):
         "model.predict(np.expand_dims(cv2.resize(imgs_lr[i], (96, 96)), 0))",
     ).replace("imgs.append(np.array(img))", "imgs.append(np.array(img.resize((96, 96))))")
     assert sure(fixed, "PP301") == [(15, "high"), (28, "high")]
+
+
+def test_pp203_a_pipeline_drawn_by_next_in_a_loop_is_consumed():
+    """`it = iter(ds)`, then `next(it)` on every iteration of a training loop consumes the pipeline as a
+    `for` over it does: PP203 reads it (reading 28: DETR's training pipeline was seen by PP202, not by
+    PP203); one drawn every n steps only (`if step % 100 == 0: next(it)`) is not."""
+    src = """
+import tensorflow as tf
+
+def main():
+    trainset = tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_jpeg(r)).repeat(-1).batch(8)
+    trainset_iter = iter(trainset)
+    while True:
+        images = next(trainset_iter)
+        with tf.GradientTape() as tape:
+            loss = model(images)
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+
+main()
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [5]
+    glimpsed = src.replace(
+        "        images = next(trainset_iter)\n",
+        "        if step % 100 == 0:\n            images = next(trainset_iter)\n",
+    )
+    assert sure(glimpsed, "PP203") == []

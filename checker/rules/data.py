@@ -1950,6 +1950,8 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
         elif batched and isinstance(at, ast.Lambda):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
+        elif _drawn_by_next(chain, at, flow):
+            consumed.append((chain, at, "consumed"))
     trained = flow.trained_steps() | fed_steps(flow) if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
     paths = _paths_to(consumed)
@@ -1989,6 +1991,17 @@ def check_missing_prefetch(index: ModuleIndex):
         for finding in _untraced_without_prefetch(index, flow, seen):
             if first_report(reported, finding):
                 yield finding
+
+
+def _drawn_by_next(chain, at: ast.AST, flow) -> bool:
+    """`it = iter(ds)`, then `next(it)` on every iteration of a loop (not every n steps): the loop consumes
+    the pipeline as a `for` over it would (PP202 read DETR's such training pipeline, PP203 did not: reading
+    28)."""
+    return (
+        isinstance(at, ast.Call)
+        and named_call(at) == "next"
+        and tuple(id(s.node) for s in chain) not in flow.periodic
+    )
 
 
 # Steps that do the costly work on the elements (decode, parse, read): a prefetch before them does not
