@@ -3974,3 +3974,17 @@ main()
         "        if step % 100 == 0:\n            images = next(trainset_iter)\n",
     )
     assert sure(glimpsed, "PP203") == []
+    # `next(trainset)` in a def whose parameter is so named draws from what its caller passes
+    passed = """
+import tensorflow as tf
+
+def fill(trainset, encoder):
+    keys = []
+    for i in range(10):
+        keys.append(encoder(next(trainset)))
+    return keys
+
+trainset = iter(tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_jpeg(r)).batch(8))
+images = next(trainset)
+"""
+    assert sure(passed, "PP203") == []

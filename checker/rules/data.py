@@ -1950,7 +1950,7 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
         elif batched and isinstance(at, ast.Lambda):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
-        elif _drawn_by_next(chain, at, flow):
+        elif _drawn_by_next(chain, at, flow, index):
             consumed.append((chain, at, "consumed"))
     trained = flow.trained_steps() | fed_steps(flow) if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
@@ -1993,14 +1993,20 @@ def check_missing_prefetch(index: ModuleIndex):
                 yield finding
 
 
-def _drawn_by_next(chain, at: ast.AST, flow) -> bool:
+def _drawn_by_next(chain, at: ast.AST, flow, index: ModuleIndex) -> bool:
     """`it = iter(ds)`, then `next(it)` on every iteration of a loop (not every n steps): the loop consumes
     the pipeline as a `for` over it would (PP202 read DETR's such training pipeline, PP203 did not: reading
-    28)."""
-    return (
-        isinstance(at, ast.Call)
-        and named_call(at) == "next"
-        and tuple(id(s.node) for s in chain) not in flow.periodic
+    28). Not in a def whose parameter has the iterator's name (`def __init__(self, trainset): next(trainset)`
+    draws from what its caller passes)."""
+    if not (isinstance(at, ast.Call) and named_call(at) == "next" and at.args):
+        return False
+    if tuple(id(s.node) for s in chain) in flow.periodic:
+        return False
+    name = getattr(at.args[0], "id", None)
+    return not any(
+        f.lineno <= at.lineno <= (f.end_lineno or f.lineno)
+        and name in {a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)}
+        for f in index.functions
     )
 
 
