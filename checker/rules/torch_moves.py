@@ -1088,6 +1088,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
         run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
         run |= _loss_named_defs(index)
         run |= _step_def_callees(index) | _step_def_helpers(index)
+        run |= _forward_object_callees(index)
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
                 run.add(id(hook))
@@ -2927,3 +2928,37 @@ def _square_mask_call(node: ast.Call, index: ModuleIndex) -> bool:
         and facts(index).helpers.get(id(node)) is None
         and (index.resolver.call_name(node) or "torch.").startswith("torch.")
     )
+
+
+def _forward_object_callees(index: ModuleIndex) -> set[int]:
+    """(torch-fix86) Methods a `forward` (or a def it runs, `_forward_functions`) calls on a sub-module held by
+    `self` (`self.cell_list[i].init_hidden(b)`, `self.encoder.init_hidden(b)`) when exactly one class of the
+    module defines that name (`own_method`): they run on every forward as the forward's own helpers do, as a
+    training-step def's callees on other objects do (`_step_def_callees`). PointLSTM's `_init_hidden` asks
+    each layer's cell for `torch.zeros(...).cuda()` states on every forward (hold-out 21, missed before)."""
+
+    def make() -> set[int]:
+        fx, found = facts(index), set()
+        forward = _forward_functions(index)
+        for function in index.functions:
+            if id(function) not in forward:
+                continue
+            for site in index.function_calls.get(id(function), []):
+                if fx.helpers.get(id(site.node)) or not _on_self_object(site.node):
+                    continue  # (the module's own defs and same-class methods are followed already)
+                method = fx.own_method(site.node)
+                if method is not None and method is not function and not eval_named(method):
+                    found.add(id(method))
+        return found
+
+    return facts(index).loop_cache("forward_object_callees", None, make)
+
+
+def _on_self_object(call: ast.Call) -> bool:
+    """`self.encoder.f(...)`, `self.cells[i].f(...)`: a method of an object `self` holds (not of `self`)."""
+    value = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if value is None or (isinstance(value, ast.Name)):
+        return False
+    while isinstance(value, ast.Attribute | ast.Subscript):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id == "self"
