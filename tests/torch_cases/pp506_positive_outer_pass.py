@@ -3,7 +3,6 @@ loader loop runs every batch, and a loss def that takes the batch (`def get_loss
 weights on every call of the step loop."""
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
@@ -19,7 +18,7 @@ def test(obj_names, make_model, make_dataset):
         model = make_model(obj_name).cuda().eval()
         dataloader = DataLoader(make_dataset(obj_name), batch_size=1, pin_memory=True)
         with torch.no_grad():
-            for i_batch, batch in enumerate(dataloader):
+            for batch in dataloader:
                 image = batch["image"].cuda()
                 noise = torch.randn(image.shape).cuda()  # expect: PP506 high
                 scores.append(model(image + noise).mean())
