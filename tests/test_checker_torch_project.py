@@ -197,3 +197,37 @@ def test_reads_in_a_def_the_training_loop_of_its_own_module_runs_are_high(tmp_pa
     found = next(f for f in findings if f.rule == "PP501")
     assert found.confidence == "high" and "of this module runs" in found.message
     assert found.message.endswith("; the other read is at line 38")
+
+
+def test_a_loader_of_a_data_set_placed_on_the_device_in_another_module_is_not_reported(tmp_path):
+    """torch-fix81: DDU (hold-out 22) keeps FastMNIST's tensors on the GPU from `__init__`, makes the sets in a
+    def of another module and hands them to its loaders through `Subset`, `ConcatDataset` and a wrapper's
+    attribute: pinning CUDA tensors fails, so its `pin_memory=False` loaders get no PP505. The host twin (a
+    class whose `__getitem__` reads nothing moved) keeps its finding at the default, and a host TensorDataset
+    made from indices computed from the placed set (`np.random.permutation(len(train_set))`) keeps its own."""
+    root, findings, _ = checked_copy(tmp_path, "placed_dataset")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("train.py", 36): "low", ("train.py", 49): "high"}
+
+
+def test_a_def_returning_a_loader_makers_result_hands_its_loaders_on(tmp_path):
+    """torch-fix81: DeepHash-pytorch's `get_data` (hold-out 22) returns `cifar_dataset(config)` as it is; the
+    unpinned training loader of that maker, copied to the GPU by the module that calls `get_data`, is
+    reported at its line. The other maker's loader is pinned: silent."""
+    root, findings, _ = checked_copy(tmp_path, "returned_maker")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("utils/tools.py", 9): "high"}
+
+
+def test_a_library_data_set_named_as_a_placed_project_class_keeps_its_finding(tmp_path):
+    """torch-fix81: a project class `MNIST(datasets.MNIST)` that keeps its tensors on the device does not make
+    another script's torchvision `MNIST` (imported from torchvision) a placed data set: its loader is reported."""
+    root, findings, _ = checked_copy(tmp_path, "placed_dataset_clean")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("train.py", 11): "high"}

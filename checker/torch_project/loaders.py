@@ -51,7 +51,11 @@ from checker.torch_project.common import (
     project_finding,
     project_texts,
 )
-from checker.torch_project.device_datasets import in_memory_classes_lowered, without_device_datasets
+from checker.torch_project.device_datasets import (
+    in_memory_classes_lowered,
+    without_device_datasets,
+    without_placed_datasets,
+)
 from checker.torch_project.movers import project_movers
 
 
@@ -89,7 +93,8 @@ def _pinned_across_modules(
             continue
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
-        findings = in_memory_classes_lowered(without_device_datasets(findings + found, texts), texts)
+        findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
+        findings = in_memory_classes_lowered(findings, texts)
     return findings
 
 
