@@ -1120,7 +1120,26 @@ def _decodes_each_item(call: ast.Call, index: ModuleIndex, extra: frozenset[str]
         return False
     if (index.resolver.call_name(dataset) or "").startswith("torchvision.datasets."):
         return True
-    return base_name(dataset.func) in decoding_classes(index) | extra
+    return base_name(dataset.func) in decoding_classes(index) | extra or _given_transform(dataset, index)
+
+
+def _given_transform(dataset: ast.Call, index: ModuleIndex) -> bool:
+    """The data set is made with a per-item transform (`listDataset(train_list, transform=transforms.Compose(
+    [...]))`, `transform=self.transform`; not `transform=None`), as torchvision's data sets are: whatever class
+    of whatever module reads the items, each is transformed (decoded, cropped, converted) when it is read.
+    Not PyG's data sets (`QM9(path, transform=T.Compose([...]))`: a graph set held in memory). torch-fix88:
+    CSRNet's and most project-module image sets of the listed loader cases are made so."""
+    classes, modules = _graph_dataset_names(index)
+    func = dataset.func
+    if (isinstance(func, ast.Name) and func.id in classes) or (
+        isinstance(func, ast.Attribute) and base_name(func.value) in modules
+    ):
+        return False
+    return any(
+        k.arg in ("transform", "transforms")
+        and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+        for k in dataset.keywords
+    )
 
 
 def pins_decoded_items(call: ast.Call, index: ModuleIndex, decoding: frozenset[str] = frozenset()) -> bool:

@@ -1,6 +1,7 @@
 import h5py
 import numpy as np
 import torch
+from dataset import listDataset
 from PIL import Image
 from torch.utils.data import DataLoader, Dataset
 from torchvision import datasets, transforms
@@ -50,6 +51,9 @@ def train(model, optimizer, criterion, args):
     frames = DataLoader(FrameSet(args.paths, args.labels), batch_size=64, num_workers=4)  # expect: PP505 high
     tf = transforms.Compose([transforms.RandomCrop(32, padding=4), transforms.ToTensor()])
     cifar = DataLoader(datasets.CIFAR10(args.root, transform=tf), num_workers=4)  # expect: PP505 high
+    tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize(mean=[0.5], std=[0.2])])
+    crowds = DataLoader(listDataset(args.train, transform=tf), num_workers=4)  # expect: PP505 high
+    counts = DataLoader(listDataset(args.val, transform=None), num_workers=4)  # expect: PP505 medium
     for x, y in windows:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
@@ -66,6 +70,16 @@ def train(model, optimizer, criterion, args):
         criterion(model(x), y).backward()
         optimizer.step()
     for x, y in cifar:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+    for x, y in crowds:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+    for x, y in counts:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
         criterion(model(x), y).backward()
