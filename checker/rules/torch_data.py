@@ -1120,10 +1120,30 @@ def _decodes_each_item(
         call, dataset = dataset, dataset.args[0]
     if not isinstance(dataset, ast.Call):
         return False
+    if _decoding_call(dataset, index, extra, transforms):
+        return True
+    return transforms and _wraps_decoding(dataset, function, index, extra)
+
+
+def _decoding_call(dataset: ast.Call, index: ModuleIndex, extra: frozenset[str], transforms: bool) -> bool:
+    """The call makes a data set that decodes each item: torchvision's, a decoding class of the module (or
+    `extra`), or with `transforms` one made with a per-item transform (`_given_transform`)."""
     if (index.resolver.call_name(dataset) or "").startswith("torchvision.datasets."):
         return True
     decoding = base_name(dataset.func) in decoding_classes(index) | extra
     return decoding or (transforms and _given_transform(dataset, index))
+
+
+def _wraps_decoding(dataset: ast.Call, function, index: ModuleIndex, extra: frozenset[str]) -> bool:
+    """The data set wraps one that decodes each item, handed as its first argument (`AugMixDataset(train_data,
+    preprocess)` after `train_data = datasets.ImageFolder(traindir, ...)`, a federated `DatasetSplit(dataset_train,
+    idxs)` of a torchvision set): its items are the decoded items of the wrapped set. torch-fix88 (PP505 only)."""
+    if not dataset.args:
+        return False
+    wrapped = dataset.args[0]
+    if isinstance(wrapped, ast.Name | ast.Attribute):
+        wrapped = _bound_before(wrapped, function, dataset.lineno, index)
+    return isinstance(wrapped, ast.Call) and _decoding_call(wrapped, index, extra, True)
 
 
 def _given_transform(dataset: ast.Call, index: ModuleIndex) -> bool:
@@ -1160,7 +1180,8 @@ def pins_decoded_items(call: ast.Call, index: ModuleIndex, decoding: frozenset[s
     application), and mammoth's buffer loaders over GPU tensors wrong. Most of those data sets are classes
     of other modules reached through factories and dict lookups, so no predicate of the data set's shape
     separates them from the same shapes read right on hold-outs 13-20 (GraphCL's PyG loaders). A data set
-    made with a per-item `transform=` counts as decoding here (`_given_transform`; PP504 does not use it).
+    made with a per-item `transform=`, or one wrapping a decoding set, counts as decoding here
+    (`_given_transform`, `_wraps_decoding`; PP504 does not use them).
     The decision documented in docs/ppcheck-evaluation.md "### torch-fix88": the rest goes to `medium`.
     `decoding` adds Dataset classes of other modules of the project that decode each item (the project pass
     follows them, checker/torch_project/device_datasets.py `decoding_classes_raised`)."""

@@ -44,6 +44,18 @@ class FrameSet(Dataset):
         return transforms.ToTensor()(Image.open(self.paths[i])), self.labels[i]
 
 
+class ShardOf(Dataset):
+    def __init__(self, dataset, idxs):
+        self.dataset, self.idxs = dataset, list(idxs)
+
+    def __len__(self):
+        return len(self.idxs)
+
+    def __getitem__(self, i):
+        image, label = self.dataset[self.idxs[i]]
+        return image, label
+
+
 def train(model, optimizer, criterion, args):
     device = torch.device("cuda")
     windows = DataLoader(WindowSet(args.series, 96), batch_size=32, num_workers=4)  # expect: PP505 medium
@@ -54,6 +66,8 @@ def train(model, optimizer, criterion, args):
     tf = transforms.Compose([transforms.ToTensor(), transforms.Normalize(mean=[0.5], std=[0.2])])
     crowds = DataLoader(listDataset(args.train, transform=tf), num_workers=4)  # expect: PP505 high
     counts = DataLoader(listDataset(args.val, transform=None), num_workers=4)  # expect: PP505 medium
+    mnist = datasets.MNIST(args.root, train=True, transform=transforms.ToTensor())
+    shards = DataLoader(ShardOf(mnist, args.idxs), batch_size=10, num_workers=4)  # expect: PP505 high
     for x, y in windows:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
@@ -80,6 +94,11 @@ def train(model, optimizer, criterion, args):
         criterion(model(x), y).backward()
         optimizer.step()
     for x, y in counts:
+        x, y = x.to(device), y.to(device)
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+    for x, y in shards:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()
         criterion(model(x), y).backward()
