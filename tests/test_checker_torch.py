@@ -974,3 +974,13 @@ def test_reads_in_a_loss_def_are_high_and_name_their_other_lines():
     (found,) = [f for f in findings if f.rule == "PP501"]
     assert (found.line, found.confidence) == (12, "high")
     assert "(and 1 more reads)" in found.message and found.message.endswith("; the other read is at line 13")
+
+
+def test_a_copy_after_a_reshape_chain_names_the_line_that_made_the_mask():
+    """torch-fix86: transformerCPI's `make_masks` makes `compound_mask` with `torch.zeros` at one line, fills it
+    row by row and copies `compound_mask.unsqueeze(1).unsqueeze(3).to(self.device)` at another: the finding
+    names the factory's line (the bench ties findings to listed creation lines by it)."""
+    source = (CASES / "pp506_positive_chained_mask.py").read_text()
+    findings, _ = check_source(source, "model.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP506"}
+    assert "made on the CPU (line 21) and copied" in messages[24]
