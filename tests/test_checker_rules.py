@@ -3864,3 +3864,127 @@ def score_all(model, feature, tokenizer, groups, max_length):
     return scores
 """
     assert sure(twin, "PP301") == [(12, "high")]
+
+
+def test_pp202_a_training_loop_that_saves_checkpoints_is_no_conversion():
+    """A training loop that saves a checkpoint or the model (`checkpoint.save(path)` every n steps,
+    `net.save(path)` every n steps) writes weights, not records: its pipeline is training data (reading 28,
+    OCR-tf2's CTPN decode map, was `low` as a record conversion); a loop that saves each element with
+    `np.save` stays a conversion."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def parse(record):
+    features = tf.io.parse_single_example(record, SPEC)
+    return tf.io.decode_jpeg(features["image"]), features["label"]
+
+def main():
+    trainset = tf.data.TFRecordDataset(files).map(parse).batch(1)
+    checkpoint = tf.train.Checkpoint(model=net, optimizer=optimizer)
+    for image, labels in trainset:
+        with tf.GradientTape() as tape:
+            loss = compute_loss(net(image), labels)
+        optimizer.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+        if tf.equal(optimizer.iterations % 2000, 0):
+            checkpoint.save("checkpoints/ckpt")
+
+main()
+"""
+    assert sure(src, "PP202") == [(10, "high")]
+    periodic = src.replace('checkpoint.save("checkpoints/ckpt")', 'net.save("net.h5")')
+    assert sure(periodic, "PP202") == [(10, "high")]
+    converted = src.replace(
+        """        with tf.GradientTape() as tape:
+            loss = compute_loss(net(image), labels)
+        optimizer.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+        if tf.equal(optimizer.iterations % 2000, 0):
+            checkpoint.save("checkpoints/ckpt")
+""",
+        """        np.save(out_path(labels), image.numpy())
+""",
+    )
+    assert sure(converted, "PP202") == [(10, "low")]
+
+
+def test_pp301_images_kept_at_their_own_sizes_are_low():
+    """A per-image predict on images that keep their own sizes cannot stack them without padding: the loop
+    resizes a companion image to the size it reads off an item (a bicubic baseline at the high-resolution
+    image's size), or the images come from files the def opened and never resized. Reading 28 read eight
+    such `high` findings debatable (super-resolution test helpers); a fixed-size input stays `high`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from PIL import Image
+
+model = tf.keras.models.load_model("generator.h5")
+
+def plot_test_images(loader, paths):
+    imgs_lr, imgs_hr = loader.load_batch(img_paths=paths, training=False)
+    imgs_bc, imgs_sr = [], []
+    for i in range(len(imgs_lr)):
+        pil_img = Image.fromarray(imgs_lr[i].astype("uint8"))
+        hr_shape = (imgs_hr[i].shape[1], imgs_hr[i].shape[0])
+        imgs_bc.append(np.array(pil_img.resize(hr_shape, resample=Image.BICUBIC)))
+        imgs_sr.append(np.squeeze(model.predict(np.expand_dims(imgs_lr[i], 0)), axis=0))
+    return imgs_bc, imgs_sr
+
+def predict_folder(paths):
+    imgs = []
+    for path in paths:
+        img = Image.open(path)
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        imgs.append(np.array(img))
+    outputs = []
+    for i in range(len(paths)):
+        x = imgs[i] / 255.0
+        outputs.append(model.predict(np.expand_dims(x, 0))[0])
+    return outputs
+"""
+    assert sure(src, "PP301") == [(15, "low"), (28, "low")]
+    fixed = src.replace(
+        "model.predict(np.expand_dims(imgs_lr[i], 0))",
+        "model.predict(np.expand_dims(cv2.resize(imgs_lr[i], (96, 96)), 0))",
+    ).replace("imgs.append(np.array(img))", "imgs.append(np.array(img.resize((96, 96))))")
+    assert sure(fixed, "PP301") == [(15, "high"), (28, "high")]
+
+
+def test_pp203_a_pipeline_drawn_by_next_in_a_loop_is_consumed():
+    """`it = iter(ds)`, then `next(it)` on every iteration of a training loop consumes the pipeline as a
+    `for` over it does: PP203 reads it (reading 28: DETR's training pipeline was seen by PP202, not by
+    PP203); one drawn every n steps only (`if step % 100 == 0: next(it)`) is not."""
+    src = """
+import tensorflow as tf
+
+def main():
+    trainset = tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_jpeg(r)).repeat(-1).batch(8)
+    trainset_iter = iter(trainset)
+    while True:
+        images = next(trainset_iter)
+        with tf.GradientTape() as tape:
+            loss = model(images)
+        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+
+main()
+"""
+    assert [line for line, _ in sure(src, "PP203")] == [5]
+    glimpsed = src.replace(
+        "        images = next(trainset_iter)\n",
+        "        if step % 100 == 0:\n            images = next(trainset_iter)\n",
+    )
+    assert sure(glimpsed, "PP203") == []
+    # `next(trainset)` in a def whose parameter is so named draws from what its caller passes
+    passed = """
+import tensorflow as tf
+
+def fill(trainset, encoder):
+    keys = []
+    for i in range(10):
+        keys.append(encoder(next(trainset)))
+    return keys
+
+trainset = iter(tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_jpeg(r)).batch(8))
+images = next(trainset)
+"""
+    assert sure(passed, "PP203") == []

@@ -688,13 +688,42 @@ _WRITE_CALLS = frozenset({"write", "writestr", "imwrite", "SerializeToString", "
 def loop_writes(loop: ast.AST) -> bool:
     """A loop whose body writes (`writer.write(serialize_example(x, y))`, `cv2.imwrite`, `np.save`): over a
     pipeline, a conversion whose per-element Python work costs more than the pipeline; for PP103, a loop that
-    may change the files it reads."""
+    may change the files it reads. A weights save (`checkpoint.save(path)`) writes no records."""
+    periodic = _every_n_steps(loop)
     for node in ast.walk(loop):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and not _saves_weights(node, periodic):
             name = named_call(node)
             if name in _WRITE_CALLS or "serializ" in name.lower():
                 return True
     return False
+
+
+# receivers of a `.save(...)` that keeps weights, not records: `checkpoint`, `ckpt_manager`, `saver`,
+# `self.model`, `tf.saved_model`
+_WEIGHT_SAVERS = ("ckpt", "checkpoint", "saver", "manager", "model")
+
+
+def _saves_weights(call: ast.Call, periodic: set[int]) -> bool:
+    """A `.save(...)` of a checkpoint or model: its receiver is named for one, or it runs every n steps
+    (`if step % 2000 == 0: net.save(path)`), as a training loop saves and a record conversion never does
+    (OCR-tf2's `checkpoint.save` made its training loop read as a conversion, reading 28)."""
+    if named_call(call) != "save" or not isinstance(call.func, ast.Attribute):
+        return False
+    if id(call) in periodic:
+        return True
+    receiver = ast.unparse(call.func.value).lower()
+    return any(word in receiver for word in _WEIGHT_SAVERS)
+
+
+def _every_n_steps(loop: ast.AST) -> set[int]:
+    """Calls under an `if` whose test takes a remainder (`if step % 100 == 0:`) in `loop`."""
+    inside: set[int] = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.If) and any(
+            isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(node.test)
+        ):
+            inside.update(id(n) for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Call))
+    return inside
 
 
 def _only_called_here(index: ModuleIndex) -> set[str]:
@@ -1921,6 +1950,8 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `return train_ds, test_ds` (tf-fix21)
         elif batched and isinstance(at, ast.Lambda):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
+        elif _drawn_by_next(chain, at, flow, index):
+            consumed.append((chain, at, "consumed"))
     trained = flow.trained_steps() | fed_steps(flow) if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
     paths = _paths_to(consumed)
@@ -1960,6 +1991,23 @@ def check_missing_prefetch(index: ModuleIndex):
         for finding in _untraced_without_prefetch(index, flow, seen):
             if first_report(reported, finding):
                 yield finding
+
+
+def _drawn_by_next(chain, at: ast.AST, flow, index: ModuleIndex) -> bool:
+    """`it = iter(ds)`, then `next(it)` on every iteration of a loop (not every n steps): the loop consumes
+    the pipeline as a `for` over it would (PP202 read DETR's such training pipeline, PP203 did not: reading
+    28). Not in a def whose parameter has the iterator's name (`def __init__(self, trainset): next(trainset)`
+    draws from what its caller passes)."""
+    if not (isinstance(at, ast.Call) and named_call(at) == "next" and at.args):
+        return False
+    if tuple(id(s.node) for s in chain) in flow.periodic:
+        return False
+    name = getattr(at.args[0], "id", None)
+    return not any(
+        f.lineno <= at.lineno <= (f.end_lineno or f.lineno)
+        and name in {a.arg for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs)}
+        for f in index.functions
+    )
 
 
 # Steps that do the costly work on the elements (decode, parse, read): a prefetch before them does not

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from checker.datasets import runs_training_step
@@ -556,11 +557,125 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _sample_loop(loop, index)
         or _over_detections(loop, index)
         or _builds_gradients(loop, index)
+        or _native_sizes(arg, loop, call.lineno, site.function)
         else "low"
         if _demoted_from_high(loop, site.function, index)
         else None
     )
     return loop, shown, confidence
+
+
+# calls that set an image's size (a fixed-size input stacks into a batch): resize, crop, reshape, pad
+_SIZE_SETTERS = ("resize", "crop", "reshape", "pad", "thumbnail", "center_crop", "random_crop")
+
+
+def _native_sizes(arg: ast.AST, loop, line: int, function) -> bool:
+    """The image predicted one at a time keeps its own size, so the images cannot be stacked into a batch
+    without padding (a fully convolutional super-resolution or detection model, any input size): nothing on
+    its path in the loop resizes, crops or reshapes it, and either the loop resizes a companion image to the
+    size it reads off an item before predicting (`hr_shape = (imgs_hr[i].shape[1], imgs_hr[i].shape[0])`,
+    then `pil_img.resize(hr_shape)`: a bicubic baseline), or the images come from a list the def fills with
+    files opened at their own size (`imgs.append(np.array(Image.open(path)))`, no resize). Reading 28 read
+    eight such `high` findings debatable (one lineage of super-resolution test helpers), as reading 10 read
+    EAST's per-image predict on images resized to their own multiple of 32."""
+    path = _data_path(arg, loop, line)
+    if any(_sets_size(node) for expr in path for node in ast.walk(expr)):
+        return False
+    return _resizes_to_an_items_size(loop, line) or _from_opened_files(path, function, loop)
+
+
+def _sets_size(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _callee_name(node).lower().startswith(_SIZE_SETTERS)
+
+
+def _data_path(arg: ast.AST, loop, line: int) -> list[ast.AST]:
+    """`arg` and the values the loop binds, before `line`, to the names it is built from (3 levels)."""
+    path, pending, seen = [arg], [arg], set()
+    for _ in range(3):
+        names = {n.id for expr in pending for n in ast.walk(expr) if isinstance(n, ast.Name)} - seen
+        seen |= names
+        pending = [value for name in names for value in _assignments_in(loop, name, line)]
+        path += pending
+    return path
+
+
+def _assignments_in(loop, name: str, before_line: int) -> list[ast.AST]:
+    """Every value the loop binds to `name` before a line (`img = Image.open(p)`, then `img = img.convert(m)`)."""
+    return [
+        value
+        for stmt in getattr(loop, "body", [])
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Assign)
+        and node.lineno < before_line
+        and (value := value_bound_to(node, name)) is not None
+    ]
+
+
+def _item_size(expr: ast.AST) -> bool:
+    """`img.shape[1]`, `test_hr.shape`, `pil.size`: the size read off an image."""
+    return any(isinstance(n, ast.Attribute) and n.attr in ("shape", "size") for n in ast.walk(expr))
+
+
+def _resizes_to_an_items_size(loop, line: int) -> bool:
+    """Before `line`, the loop resizes an image to a size read off an item (`hr_shape = (hr.shape[1],
+    hr.shape[0])`, then `img.resize(hr_shape)`): the items have their own sizes."""
+    sizes = {
+        name
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Assign) and node.lineno < line and _item_size(node.value)
+        for name in assigned_names(node.targets)
+    }
+    for node in ast.walk(loop):
+        if (
+            isinstance(node, ast.Call)
+            and node.lineno < line
+            and _callee_name(node).lower().startswith("resize")
+        ):
+            given = [*node.args, *(k.value for k in node.keywords if k.arg in ("size", "dsize"))]
+            if any(names_in(a) & sizes or _item_size(a) for a in given):
+                return True
+    return False
+
+
+_IMAGE_OPENS = re.compile(r"(?:Image\.open|imread|load_img)$")
+
+
+def _from_opened_files(path: list[ast.AST], function, loop) -> bool:
+    """The predicted image indexes (or is an item of) a list that `function` fills, in another loop, with
+    images opened from files at their own size (`imgs.append(np.array(img))` after `img = Image.open(p)`)
+    and not resized there."""
+    lists = {
+        n.value.id
+        for expr in path
+        for n in ast.walk(expr)
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+    }
+    it = getattr(loop, "iter", None)
+    if isinstance(it, ast.Name):
+        lists.add(it.id)
+    if not lists or function is None:
+        return False
+    for other in ast.walk(function):
+        if other is loop or not isinstance(other, (ast.For, ast.While)):
+            continue
+        for node in ast.walk(other):
+            if (
+                isinstance(node, ast.Call)
+                and _callee_name(node) == "append"
+                and isinstance(node.func, ast.Attribute)
+                and getattr(node.func.value, "id", None) in lists
+                and node.args
+            ):
+                filled = _data_path(node.args[0], other, node.lineno)
+                calls = [c for expr in filled for c in ast.walk(expr) if isinstance(c, ast.Call)]
+                opened = any(
+                    _IMAGE_OPENS.search(ast.unparse(c.func))
+                    and not any(k.arg == "target_size" for k in c.keywords)
+                    for c in calls
+                )
+                if opened and not any(_sets_size(c) for c in calls):
+                    return True
+    return False
 
 
 def _beams_of_an_outer_loop(site) -> bool:
@@ -1590,6 +1705,11 @@ probs = model.predict(np.stack(images), batch_size=64)
             "An image pyramid is silent: an input resized to a size or scale the iteration computes "
             "(`cv2.resize(img, (int(w * s), int(h * s)))` for each scale s, MTCNN's P-Net) has its own shape "
             "each time and cannot be stacked (reading 16: wrong 2/2 at `high`); a fixed size is still reported. "
+            "Images kept at their own sizes are `low` (tf-fix39; reading 28 read eight such `high` findings "
+            "debatable): nothing on the predicted input's path in the loop resizes, crops or reshapes it, and "
+            "the loop resizes a companion image to a size read off an item (`hr_shape = (hr.shape[1], "
+            "hr.shape[0])`, a bicubic baseline) or the images come from a list the def fills with files opened "
+            "and never resized (`imgs.append(np.array(Image.open(p)))`). "
             "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
             "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
             "it is read from an object the loop steps after predicting (`env.get_screen()`, then "

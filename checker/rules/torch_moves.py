@@ -238,6 +238,8 @@ def _created_on_host(
         if method_name(node) in _PASS_THROUGH or _dtype_cast(node, index):
             node = node.func.value
             continue
+        if _square_mask_call(node, index):
+            return "generate_square_subsequent_mask"
         if method_name(node) in ("sample", "rsample") and _host_distribution(
             node.func.value, index, bound, line
         ):
@@ -528,8 +530,8 @@ def _sized_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int) -
 
 def _makes_grid(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and index.resolver.call_name(n) in _GRID_ARRAYS:
-            return True
+        if isinstance(n, ast.Call) and (index.resolver.call_name(n) in _GRID_ARRAYS or _range_call(n)):
+            return True  # (torch-fix86) `np.array(range(self.maxdisp))`: an arange by hand
         if (
             isinstance(n, ast.BinOp)
             and isinstance(n.op, ast.Mult)
@@ -1086,6 +1088,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
         run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
         run |= _loss_named_defs(index)
         run |= _step_def_callees(index) | _step_def_helpers(index)
+        run |= _forward_object_callees(index)
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
                 run.add(id(hook))
@@ -1454,8 +1457,12 @@ def check_created_then_moved(
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
-        if loop is not None and (_holds_step_loop(index, loop) or _holds_episode(index, loop)):
+        if loop is not None and (
+            _holds_step_loop(index, loop) or _holds_episode(index, loop) or _holds_loader_pass(index, loop)
+        ):
             continue  # an epoch loop: `torch.zeros(2).to(rank)`, an accumulator made once per epoch
+        if not site.loops and _settings_factory(index, site.function, stepped):
+            continue  # `def get_loss(cfg):` building the criterion's class weights once, when it is made
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         followed = site.function is not None and (
             id(site.function) in _forward_functions(index)
@@ -1732,6 +1739,9 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     for value in moved:
         if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
             value = value.args[0]  # (`Variable(t).cuda()`)
+        value = _chain_root(
+            value
+        )  # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
         at, hops = None, 0
         while isinstance(value, ast.Name) and hops < 3:
             name = value.id
@@ -2838,3 +2848,117 @@ def _held_count(node: ast.AST, settings: set[str]) -> bool:
             and _held_count(node.args[0], settings)
         )
     return False
+
+
+def _chain_root(value: ast.AST) -> ast.AST:
+    """(torch-fix86) The name under a chain of methods that keep a tensor where it is (`_PASS_THROUGH`:
+    `compound_mask.unsqueeze(1).unsqueeze(3)`), so that `_made_line` names the line that made it
+    (transformerCPI's `make_masks`: `compound_mask = torch.zeros(...)` at one line, filled row by row, then
+    `.to(self.device)` after a reshape). Anything else is given back as it is."""
+    root = value
+    while (
+        isinstance(root, ast.Call)
+        and method_name(root) in _PASS_THROUGH
+        and isinstance(root.func, ast.Attribute)
+    ):
+        root = root.func.value
+    return root if isinstance(root, ast.Name) else value
+
+
+def _holds_loader_pass(index: ModuleIndex, loop) -> bool:
+    """(torch-fix86) The loop is not over a loader itself and a loop nested in it walks a loader's batches and
+    runs a model on them (`_over_loader_parts`, `_model_pass`): the outer loop runs once per whole pass over
+    the data (DRAEM's `for obj_name in obj_names:` loading a model and testing it on each MVTec class), so
+    what its own body makes is made once per pass, as an epoch loop's accumulator is (`_holds_step_loop`,
+    which only knows training loops). Hold-out 24: DRAEM's four display buffers, `torch.zeros(...).cuda()`
+    once per object class, read wrong at `high`."""
+    if _over_loader_parts(loop):
+        return False
+    end = loop.end_lineno or loop.lineno
+    return facts(index).loop_cache(
+        "holds_loader_pass",
+        loop,
+        lambda: any(
+            inner is not loop
+            and loop.lineno < inner.lineno <= end
+            and _over_loader_parts(inner)
+            and _model_pass(index, [inner])
+            for inner in index.loops
+        ),
+    )
+
+
+_SETTINGS_PARAMETER = re.compile(r"(?i)^(?:\w+_)?(?:config|cfg|conf|args|opts?|hparams|settings)$")
+
+
+def _settings_factory(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
+    """(torch-fix86) A def whose every parameter is a settings object (`def get_loss(cfg):`, `build_criterion(
+    args)`; `_SETTINGS_PARAMETER`) builds something from the configuration: it has no batch to work on, so it
+    runs when its caller sets up (the criterion, with class weights `torch.FloatTensor([2, 1, ...]).cuda()`),
+    not on every step, unless a loop of the module or another module's step loop calls it. Its name can still
+    put it among the loss defs (`_loss_defs` matches `get_loss`): hold-out 24's RSNA solution, read wrong at
+    `high`."""
+    if function is None or not isinstance(function, FUNCTION_TYPES):
+        return False
+    names = [a.arg for a in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]]
+    names = [n for n in names if n not in ("self", "cls")]
+    if not names or not all(_SETTINGS_PARAMETER.match(n) for n in names):
+        return False
+    if function.args.vararg or _stepped_elsewhere(index, function, stepped):
+        return False
+    fx = facts(index)
+    return not any(site.loops for site in fx.callers.get(id(function), []))
+
+
+def _range_call(node: ast.Call) -> bool:
+    """(torch-fix86) `range(n)` written into a host array (`np.array(range(n))`, `list(range(n))`): the same
+    grid as `np.arange(n)` (`_GRID_ARRAYS`), which torch makes on the device with `torch.arange(n, device=...)`
+    (GANet's disparity regression, every forward, hold-out 23)."""
+    return isinstance(node.func, ast.Name) and node.func.id == "range" and not node.keywords
+
+
+def _square_mask_call(node: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix86) `self.transformer.generate_square_subsequent_mask(n)`: `torch.nn.Transformer`'s causal
+    mask, made on the default device (the CPU) unless given `device=`, a torch factory as `torch.triu(torch.ones(
+    n, n))` is (Music Transformer's `forward`, then `.to(get_device())`, hold-out 24). Not a def of the module
+    of that name (`fx.helpers`), whose body the factory trace follows instead."""
+    return (
+        method_name(node) == "generate_square_subsequent_mask"
+        and not any(k.arg == "device" for k in node.keywords)
+        and facts(index).helpers.get(id(node)) is None
+        and (index.resolver.call_name(node) or "torch.").startswith("torch.")
+    )
+
+
+def _forward_object_callees(index: ModuleIndex) -> set[int]:
+    """(torch-fix86) Methods a `forward` (or a def it runs, `_forward_functions`) calls on a sub-module held by
+    `self` (`self.cell_list[i].init_hidden(b)`, `self.encoder.init_hidden(b)`) when exactly one class of the
+    module defines that name (`own_method`): they run on every forward as the forward's own helpers do, as a
+    training-step def's callees on other objects do (`_step_def_callees`). PointLSTM's `_init_hidden` asks
+    each layer's cell for `torch.zeros(...).cuda()` states on every forward (hold-out 21, missed before)."""
+
+    def make() -> set[int]:
+        fx, found = facts(index), set()
+        forward = _forward_functions(index)
+        for function in index.functions:
+            if id(function) not in forward:
+                continue
+            for site in index.function_calls.get(id(function), []):
+                if fx.helpers.get(id(site.node)) or not _on_self_object(site.node):
+                    continue  # (the module's own defs and same-class methods are followed already)
+                method = fx.own_method(site.node)
+                if method is not None and method is not function and not eval_named(method):
+                    found.add(id(method))
+        return found
+
+    return facts(index).loop_cache("forward_object_callees", None, make)
+
+
+def _on_self_object(call: ast.Call) -> bool:
+    """`self.encoder.f(...)`, `self.cells[i].f(...)`: a method of an object `self` holds (not of `self`)."""
+    value = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if value is None or (isinstance(value, ast.Name)):
+        return False
+    while isinstance(value, ast.Attribute | ast.Subscript):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id == "self"

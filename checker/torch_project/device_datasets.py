@@ -9,9 +9,17 @@ import dataclasses
 import re
 
 from checker.findings import Finding
-from checker.module import ModuleIndex
-from checker.rules.torch_common import base_name, is_device_move
-from checker.rules.torch_data import arrays_handed_in, indexing_classes, loader_dataset
+from checker.module import ModuleIndex, statements_in, walk
+from checker.rules.torch_common import base_name, is_device_move, returns_in
+from checker.rules.torch_data import (
+    arrays_handed_in,
+    check_loader_without_pinned_memory,
+    decoding_classes,
+    indexing_classes,
+    little_to_pin,
+    loader_dataset,
+    pins_decoded_items,
+)
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
@@ -153,6 +161,225 @@ def in_memory_classes_lowered(findings: list[Finding], texts: dict[str, str]) ->
     return [
         dataclasses.replace(f, confidence="low")
         if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in lowered
+        else f
+        for f in findings
+    ]
+
+
+def without_placed_datasets(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` less the PP505 findings on loaders whose data set holds its tensors on the device already,
+    followed across modules: an instance of a project class whose `__init__` moves what `__getitem__` reads to
+    the device (`self.data, self.targets = self.data.to(device), self.targets.to(device)`: `_placed_classes`)
+    or whose `__getitem__` moves each item, made in the loader's def, returned by a def of the project that
+    makes one (`train_dataset, test_dataset = create_MNIST_dataset()`: `_placing_factories`), or wrapped
+    (`Subset(train_dataset, idx)`, `ConcatDataset([a, b])`, `random_split(...)`, an attribute of a wrapper
+    made from one: `_placed_value`). Pinning CUDA tensors fails, so `pin_memory=False` there is deliberate.
+    Hold-out 22 (torch-fix81): DDU's five active-learning loaders over FastMNIST and AmbiguousMNIST, defined
+    in data/ and reached through `create_MNIST_dataset`, `Subset` and `ConcatDataset`, read wrong at `high`."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    if not reported:
+        return findings
+    classes: set[str] = set()
+    for text in texts.values():
+        if "__getitem__" in text and MOVES.search(text) and (index := parse_index(text)) is not None:
+            classes |= _placed_classes(index)
+    if not classes:
+        return findings
+    makers = set(classes)
+    for text in texts.values():
+        if "return" in text and any(c in text for c in classes) and (index := parse_index(text)) is not None:
+            makers |= _placing_factories(index, classes)
+    dropped: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        if not any(re.search(rf"\b{m}\s*\(", texts[path]) for m in makers):
+            continue
+        index = parse_index(texts[path])
+        own = makers - _library_imports(index) if index is not None else set()
+        for site in index.calls if index is not None else ():
+            dataset = loader_dataset(site.node) if site.node.lineno in lines else None
+            if dataset is not None and _placed_value(
+                dataset, own, _placed_names(site.function or index.tree, own)
+            ):
+                dropped.add((path, site.node.lineno))
+    return [f for f in findings if not (f.rule == LOADER_RULE and (f.path, f.line) in dropped)]
+
+
+def _library_imports(index: ModuleIndex) -> set[str]:
+    """Names the module imports from a library (`from torchvision.datasets import MNIST`): a project class of
+    the same name (`class MNIST(datasets.MNIST)` that moves its tensors in another script) is not this one."""
+    return {
+        alias.asname or alias.name
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 0
+        and (node.module or "").split(".")[0] in _LIBRARIES
+        for alias in node.names
+    }
+
+
+_LIBRARIES = frozenset({"torch", "torchvision", "torchaudio", "torchtext", "torch_geometric", "datasets"})
+
+
+def _placed_classes(index: ModuleIndex) -> set[str]:
+    """The module's Dataset classes whose tensors are on the device: `__getitem__` moves each item, or
+    `__init__` binds an attribute `__getitem__` reads to a value moved to the device."""
+    found = _device_item_classes(index)
+    for name, methods in index.class_methods.items():
+        init, getitem = methods.get("__init__"), methods.get("__getitem__")
+        if init is None or getitem is None or name in found:
+            continue
+        moved = {
+            t.attr
+            for n in walk(init)
+            if isinstance(n, ast.Assign)
+            and any(isinstance(c, ast.Call) and is_device_move(c, index) for c in walk(n.value))
+            for target in n.targets
+            for t in _bound_parts(target)
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+        }
+        if any(
+            isinstance(n, ast.Attribute)
+            and n.attr in moved
+            and isinstance(n.value, ast.Name)
+            and n.value.id == "self"
+            for n in walk(getitem)
+        ):
+            found.add(name)
+    return found
+
+
+def _bound_parts(target: ast.AST) -> list[ast.AST]:
+    """The names and attributes an assignment target binds (`a, (b, self.c)` -> a, b, self.c)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [p for e in target.elts for p in _bound_parts(e)]
+    return [target.value] if isinstance(target, ast.Starred) else [target]
+
+
+def _placing_factories(index: ModuleIndex, classes: set[str]) -> set[str]:
+    """The module's top-level defs that return an instance of one of `classes` (made in the return, or a name
+    the def binds to one): `return train_dataset, test_dataset` after `train_dataset = FastMNIST(...)`."""
+    found = set()
+    for name, function in index.module_functions.items():
+        placed = _placed_names(function, classes)
+        if any(
+            ret.value is not None
+            and any(_placed_value(v, classes, placed) for v in _returned_parts(ret.value))
+            for ret in returns_in(function)
+        ):
+            found.add(name)
+    return found
+
+
+def _returned_parts(value: ast.AST) -> list[ast.AST]:
+    return list(value.elts) if isinstance(value, (ast.Tuple, ast.List)) else [value]
+
+
+def _called(call: ast.Call) -> str | None:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _placed_value(value: ast.AST, makers: set[str], placed: set[str]) -> bool:
+    """`value` is, or wraps, a data set on the device: a call of a maker, a placed name, an attribute or entry
+    of one (`active_learning_data.training_dataset`, `splits[0]`), or a call whose data set (first argument,
+    or `dataset=`/`datasets=`) is one of those or a list of them (`Subset(ds, idx)`, `ConcatDataset([a, b])`)."""
+    if isinstance(value, ast.Name):
+        return value.id in placed
+    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Starred)):
+        return _placed_value(value.value, makers, placed)
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return any(_placed_value(e, makers, placed) for e in value.elts)
+    if not isinstance(value, ast.Call):
+        return False
+    if _called(value) in makers:
+        return True
+    if _called(value) in _NOT_WRAPPERS or _on_module(value):
+        return False  # (`len(train_set)`, `np.random.permutation(len(train_set))`: numbers, not the data set)
+    given = value.args[:1] + [k.value for k in value.keywords if k.arg in ("dataset", "datasets")]
+    return any(_placed_value(g, makers, placed) for g in given)
+
+
+# calls whose first argument may be a data set but whose result is not one
+_NOT_WRAPPERS = frozenset({"len", "range", "enumerate", "zip", "iter", "next", "print", "str", "int"})
+
+
+def _on_module(call: ast.Call) -> bool:
+    """A function of a numeric library module (`np.random.permutation(...)`, `random.sample(...)`): its result
+    is computed from the data set, not a wrapper of it. (Not torch: `torch.utils.data.Subset(...)` wraps.)"""
+    func = call.func
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id in {"np", "numpy", "random", "math"}
+
+
+def _placed_names(scope: ast.AST, makers: set[str]) -> set[str]:
+    """The names `scope` binds, anywhere in it, to a data set on the device (`_placed_value`), to a fixpoint."""
+    assigns = [n for n in statements_in(scope) if isinstance(n, ast.Assign)]
+    placed: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            if _placed_value(node.value, makers, placed):
+                for target in node.targets:
+                    for part in _bound_parts(target):
+                        if isinstance(part, ast.Name) and part.id not in placed:
+                            placed.add(part.id)
+                            grown = True
+    return placed
+
+
+# what a `__getitem__` that decodes a file names (a cheap test of a module's text before it is parsed)
+_DECODING_TEXT = re.compile(r"\bopen\(|\.load\(|imread|\.read\(|read_image|pil_loader|default_loader")
+
+
+def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` with the PP505 `medium` findings on loaders over an instance of a Dataset class that
+    another module of the project defines and whose `__getitem__` decodes a file (`decoding_classes`:
+    `Image.open`, `np.load`, `librosa.load`), raised to `high`, as a loader over such a class of its own
+    module is (`pins_decoded_items`, torch-fix88): the module pass runs again with those classes, and a
+    loader only this pass reports is raised when its data set is one and its batches are not otherwise
+    little to pin (`little_to_pin`). Most projects define their data set in a module of its own
+    (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases)."""
+    medium: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "medium" and f.path in texts:
+            medium.setdefault(f.path, set()).add(f.line)
+    if not medium:
+        return findings
+    called = {p: set(_CALLED.findall(texts[p])) for p in medium}
+    classes: dict[str, set[str]] = {}  # class -> the modules that define it as a decoding class
+    for path, text in texts.items():
+        if "__getitem__" not in text or not _DECODING_TEXT.search(text):
+            continue
+        names = set(_CLASS.findall(text))
+        if any(names & called[p] for p in medium if p != path):
+            index = parse_index(text, torch_only=False)
+            for name in decoding_classes(index) if index is not None else ():
+                classes.setdefault(name, set()).add(path)
+    raised: set[tuple[str, int]] = set()
+    for path, lines in medium.items():
+        foreign = frozenset(c for c, where in classes.items() if path not in where and c in called[path])
+        index = parse_index(texts[path]) if foreign else None
+        if index is None:
+            continue
+        judged = {raw.line: raw.confidence for raw in check_loader_without_pinned_memory(index, foreign)}
+        raised |= {(path, line) for line in lines if judged.get(line) == "high"}
+        raised |= {
+            (path, site.node.lineno)
+            for site in index.calls
+            if site.node.lineno in lines
+            and site.node.lineno not in judged
+            and loader_dataset(site.node) is not None
+            and not little_to_pin(index, site.node)
+            and pins_decoded_items(site.node, index, foreign)
+        }
+    return [
+        dataclasses.replace(f, confidence="high")
+        if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in raised
         else f
         for f in findings
     ]
