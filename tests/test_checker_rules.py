@@ -1094,6 +1094,41 @@ for x in dataset:
     assert codes(src, "PP401") == [("PP401", 11), ("PP401", 13), ("PP401", 15)]
 
 
+def test_pp401_a_tf_function_made_every_batch_is_high():
+    """A @tf.function def or a tf.function(...) call right in the body of a loop over a tf.data pipeline is
+    traced again on every batch (Morizeyao's GPT-2 step): `high`. Under an `if` of that loop (every n
+    steps), or in a loop over settings, it stays `low`."""
+    src = """
+import tensorflow as tf
+
+def train(model, optimizer, files, log_every):
+    train_dataset = tf.data.TFRecordDataset(files).batch(32)
+    for epoch in range(10):
+        for i, batch in enumerate(iter(train_dataset)):
+            @tf.function
+            def get_loss(x):
+                return model(x)
+            loss = get_loss(batch)
+            step = tf.function(model.call)
+            step(batch)
+            if i % log_every == 0:
+                export = tf.function(model.call)
+                export(batch)
+"""
+    assert sure(src, "PP401") == [(9, "high"), (12, "high"), (15, "low")]
+    settings = """
+import tensorflow as tf
+
+def sweep(models, x):
+    for model in models_list:
+        @tf.function
+        def run(v):
+            return v * 2
+        run(x)
+"""
+    assert sure(settings, "PP401") == [(7, "low")]
+
+
 def test_pp401_near_miss():
     src = """
 import tensorflow as tf
