@@ -534,11 +534,11 @@ def _repacks_only(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 def check_map_before_batch(index: ModuleIndex):
-    """Every finding is `low`, the rule's level since tf-fix33 (the comment below says why)."""
-    serial = {id(call) for call, _ in _serial_map_findings(index)}
+    """Every finding is `low`, the rule's level since tf-fix33 (the comment below says why). A serial map
+    that parses single examples is reported here too since tf-fix40, besides PP202's finding on it: the two
+    rules name different fixes (threads keep the parse as written; parsing after `batch` does the batch's
+    records in one op, the fix reading 29 read as the better one on all 8 listed parses)."""
     for map_call, batch_call, kind in _map_before_batch(index):
-        if kind in _PARSE_KINDS and id(map_call) in serial:
-            continue  # a serial parse: PP202 reports it, naming batching as the other fix
         how = (
             "batch first and parse the batch with tf.io.parse_example"
             if kind in ("parse_example", "parsing", "parser")
@@ -1092,7 +1092,7 @@ def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
     )
 
 
-# PP201's kinds that parse single examples: on a serial map PP202 reports them (see _serial_maps)
+# PP201's kinds that parse single examples: on a serial map PP202 reports them too (see _serial_maps)
 _PARSE_KINDS = ("parse_example", "parsing", "parser")
 
 
@@ -1102,13 +1102,13 @@ def check_sequential_map(index: ModuleIndex):
 
 
 def _serial_map_findings(index: ModuleIndex) -> list:
-    """`_serial_maps` once per module: PP201 asks which maps PP202 reports, and PP202 reports them."""
+    """`_serial_maps` once per module."""
     return _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i)))
 
 
 def _serial_maps(index: ModuleIndex):
     """(map or interleave call, PP202 finding) for each serial stage reported. A serial map that parses
-    single examples before `batch` is PP202's, not PP201's: threads are the one-keyword fix that keeps the
+    single examples before `batch` is PP202's as well as PP201's (since tf-fix40): threads are the one-keyword fix that keeps the
     parse as written (reading 16: 23 such maps read under PP201 asked for parallel calls first); the
     message names batching and tf.io.parse_example as the other way."""
     flow = dataset_flow(index)
@@ -2426,7 +2426,9 @@ model.fit(ds, epochs=10)
             "pipelines read only to be written out (a conversion to TFRecords) and pipelines named for "
             "training that nothing reads. Since tf-fix17 a parse on a serial map is PP202's finding, not this "
             "rule's: threads are the fix that keeps the parse as written, and PP202's message names batching "
-            "and tf.io.parse_example as the other; this rule reports parses already on threads. Since tf-fix33 "
+            "and tf.io.parse_example as the other; this rule reported parses already on threads until tf-fix40, "
+            "which reports serial ones here too (reading 29 listed all 8 of its serial parses of fixed-length "
+            "records under this rule: parsing after `batch` is the better fix). Since tf-fix33 "
             "every finding is `low`: the last `medium` class (a parse on threads, on a pipeline seen training) "
             "read right 3 times in 6 as first read over readings 15-24, under `medium`'s 70%."
         ),
@@ -2515,7 +2517,7 @@ model.fit(ds, epochs=10)
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
             "memory) is not trained on: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
-            "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
+            "5). A serial map that parses single examples before `batch` is reported here and (since tf-fix40) as PP201, and "
             "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
             "class imported from another module of the project (`from utils import load_images`) is judged "
             "by that code when the files are checked together: image or file work there makes it `medium` "
