@@ -1632,6 +1632,40 @@ def train(model, files, n_ctx):
     assert sure(batched, "PP201") == []
 
 
+def test_pp202_a_map_that_only_regroups_the_parsed_dict_is_silent():
+    """A def that only regroups a parsed dict into `(x, y)` (reading 29's question-answering notebooks,
+    read wrong 5 times) computes nothing: no PP202 on it. A def that casts an item is still reported."""
+    src = """
+import tensorflow as tf
+
+def get_dataset(files, spec, is_training, batch_size):
+    def decode_record(record):
+        return tf.io.parse_single_example(record, spec)
+
+    def select_data_from_record(record):
+        x = {"input_ids": record["input_ids"], "input_mask": record["input_mask"]}
+        if not is_training:
+            x["token_map"] = record["token_map"]
+        if is_training:
+            y = {"start_positions": record["start_positions"]}
+            return (x, y)
+        return x
+
+    dataset = tf.data.TFRecordDataset(files)
+    dataset = dataset.map(decode_record)
+    dataset = dataset.map(select_data_from_record)
+    dataset = dataset.shuffle(100).batch(batch_size)
+    return dataset
+
+model.fit(get_dataset(files, spec, True, 32))
+"""
+    assert [line for line, _ in sure(src, "PP202")] == [18]
+    casting = src.replace(
+        '"input_ids": record["input_ids"]', '"input_ids": tf.cast(record["input_ids"], tf.int32)'
+    )
+    assert [line for line, _ in sure(casting, "PP202")] == [18, 19]
+
+
 def test_pp201_is_low_throughout():
     src = """
 import tensorflow as tf

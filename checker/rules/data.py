@@ -952,6 +952,71 @@ def is_trivial_lambda(fn: ast.AST | None) -> bool:
     return plain(fn.body)
 
 
+def _regroups_only(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map's def (or lambda) only builds a tuple or dict from its argument's items: every statement
+    binds a name or a key to a plain value (the argument, an item of it, a local so bound, or a tuple or
+    dict of those), returns one, or is an `if` on a name of the closure (`if is_training:`) around such
+    statements (tf-fix40: `select_data_from_record` regrouping a parsed dict into `(x, y)`, read wrong 5
+    times under PP202 in reading 29). It computes nothing, so threads would not help it."""
+    fn = mapped_function(call)
+    if isinstance(fn, ast.Lambda):
+        return is_trivial_lambda(fn)
+    definition = _mapped_def(call, index)
+    if definition is None or isinstance(definition, ast.Lambda):
+        return False
+    plain_names = {a.arg for a in (*definition.args.posonlyargs, *definition.args.args)}
+    if not plain_names:
+        return False
+
+    def plain(node) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in plain_names
+        if isinstance(node, ast.Subscript):
+            return plain(node.value) and isinstance(node.slice, ast.Constant)
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(plain(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys) and all(plain(v) for v in node.values)
+        return False
+
+    def regroups(statements) -> bool:
+        for stmt in statements:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # a docstring
+            if isinstance(stmt, ast.Pass):
+                continue
+            if isinstance(stmt, ast.Return) and (stmt.value is None or plain(stmt.value)):
+                continue
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and plain(stmt.value):
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name):
+                    plain_names.add(target.id)
+                    continue
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id in plain_names
+                    and isinstance(target.slice, ast.Constant)
+                ):
+                    continue
+                return False
+            if (
+                isinstance(stmt, ast.If)
+                and all(
+                    isinstance(n, ast.Name | ast.UnaryOp | ast.BoolOp | ast.Not | ast.And | ast.Or | ast.Load)
+                    for n in ast.walk(stmt.test)
+                )
+                and not any(isinstance(n, ast.Name) and n.id in plain_names for n in ast.walk(stmt.test))
+                and regroups(stmt.body)
+                and regroups(stmt.orelse)
+            ):
+                continue
+            return False
+        return True
+
+    return regroups(definition.body)
+
+
 def literal_int(node: ast.AST | None, index: ModuleIndex) -> int | None:
     """An int written in the code, directly or through a name assigned once (`num_examples = 4`)."""
     if isinstance(node, ast.Name):
@@ -1171,7 +1236,7 @@ def _serial_maps(index: ModuleIndex):
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
-            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains, index) or _sets_shapes(call):
+            if _regroups_only(call, index) or _peeked(call, chains, index) or _sets_shapes(call):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
