@@ -537,8 +537,13 @@ def check_map_before_batch(index: ModuleIndex):
     """Every finding is `low`, the rule's level since tf-fix33 (the comment below says why). A serial map
     that parses single examples is reported here too since tf-fix40, besides PP202's finding on it: the two
     rules name different fixes (threads keep the parse as written; parsing after `batch` does the batch's
-    records in one op, the fix reading 29 read as the better one on all 8 listed parses)."""
+    records in one op, the fix reading 29 read as the better one on all 8 listed parses). Not a serial map
+    of a function known as a parser by its name only: its code may decode or run Python, which batching
+    first would not take (PP202 reports it)."""
+    serial = {id(call) for call, _ in _serial_map_findings(index)}
     for map_call, batch_call, kind in _map_before_batch(index):
+        if kind == "parser" and id(map_call) in serial:
+            continue  # a serial map named like a parser: PP202's, naming batching as the other fix
         how = (
             "batch first and parse the batch with tf.io.parse_example"
             if kind in ("parse_example", "parsing", "parser")
@@ -2492,8 +2497,9 @@ model.fit(ds, epochs=10)
             "training that nothing reads. Since tf-fix17 a parse on a serial map is PP202's finding, not this "
             "rule's: threads are the fix that keeps the parse as written, and PP202's message names batching "
             "and tf.io.parse_example as the other; this rule reported parses already on threads until tf-fix40, "
-            "which reports serial ones here too (reading 29 listed all 8 of its serial parses of fixed-length "
-            "records under this rule: parsing after `batch` is the better fix). Since tf-fix33 "
+            "which reports serial ones here too when the parse is seen in the map's code, not only in a name "
+            "(reading 29 listed all 8 of its serial parses of fixed-length records under this rule: parsing "
+            "after `batch` is the better fix). Since tf-fix33 "
             "every finding is `low`: the last `medium` class (a parse on threads, on a pipeline seen training) "
             "read right 3 times in 6 as first read over readings 15-24, under `medium`'s 70%."
         ),
@@ -2582,7 +2588,8 @@ model.fit(ds, epochs=10)
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
             "memory) is not trained on: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
-            "5). A serial map that parses single examples before `batch` is reported here and (since tf-fix40) as PP201, and "
+            "5). A serial map that parses single examples before `batch` is reported here and (since tf-fix40, when "
+            "the parse is seen in its code) as PP201, and "
             "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
             "class imported from another module of the project (`from utils import load_images`) is judged "
             "by that code when the files are checked together: image or file work there makes it `medium` "
