@@ -23,7 +23,9 @@ ROOT holds one folder per repository, named `owner+name` (as the verdicts file n
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
+import functools
 import os
 import re
 import resource
@@ -134,6 +136,27 @@ def other_read_lines(message: str) -> set[int]:
     return {int(n) for n in re.findall(r"\d+", match.group(1))} if match else set()
 
 
+@functools.cache
+def _loop_end(path: str, loop_line: int) -> int:
+    """The last line of the `for`/`while` loop that starts at `loop_line` of a .py file, or `loop_line` when
+    there is none (a notebook, a file that does not parse). (torch-fix87) A PP503 finding at a call that runs
+    an evaluation pass through a mode argument (`run(..., train=False)`, `iterate(..., mode='val')`) names
+    the loop in the called def that runs the model: a listed eval-without-no-grad case inside that loop (its
+    model call) is the one the finding's remedy covers."""
+    if not path.endswith(".py"):
+        return loop_line
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except (SyntaxError, ValueError, OSError):
+        return loop_line
+    ends = [
+        n.end_lineno or loop_line
+        for n in ast.walk(tree)
+        if isinstance(n, ast.For | ast.While | ast.AsyncFor) and n.lineno == loop_line
+    ]
+    return max(ends, default=loop_line)
+
+
 def recall_table(root: str, found, cases_path: Path) -> None:
     """Hand-listed clear cases found at the default (high) and at medium: a case counts when a finding of its
     kind's rules names its line, its loop's line or (PP506) the line that made the copied tensor, or a PP501
@@ -166,7 +189,13 @@ def recall_table(root: str, found, cases_path: Path) -> None:
                 and loop_line <= line <= loop_line + 200
             )
             listed = f.rule == "PP501" and case["kind"] == "host-sync" and line in other_read_lines(f.message)
-            if named or counted or listed:
+            inside = (
+                f.rule == "PP503"
+                and case["kind"] == "eval-without-no-grad"
+                and loop_line is not None
+                and loop_line <= line <= _loop_end(f.path, loop_line)
+            )
+            if named or counted or listed or inside:
                 levels.add(f.confidence)
         row = per_kind[case["kind"]]
         row[0] += 1

@@ -47,3 +47,41 @@ def test_a_case_on_a_line_a_finding_names_among_its_other_reads_is_found(tmp_pat
     assert "host-sync                    3       2      2" in out
     assert "models/gan.py:300" in out and "models/gan.py:212" not in out
     assert bench.other_read_lines("; the other read is at line 101") == {101}
+
+
+def test_an_eval_case_inside_the_loop_a_pp503_finding_names_is_found(tmp_path, capsys):
+    """(torch-fix87) `iterate(..., mode='val')` reported at the call names the loop of `iterate` that runs the
+    model: a listed eval-without-no-grad case at the model call inside that loop counts; one after it does
+    not."""
+    bench = _bench()
+    source = tmp_path / "o+r" / "main.py"
+    source.parent.mkdir()
+    source.write_text(
+        "def iterate(mode, loader, model):\n"
+        "    for batch in loader:\n"
+        "        x = batch.cuda()\n"
+        "        pred = model(x)\n"
+        "    return pred\n"
+        "\n"
+        "\n"
+        "def main(loader, model):\n"
+        "    model(loader)\n"
+        "    return iterate('val', loader, model)\n"
+    )
+    cases = tmp_path / "cases.csv"
+    cases.write_text(
+        "repo,path,line,kind,found_default,found_medium,note\n"
+        "o+r,main.py,4,eval-without-no-grad,,,\n"
+        "o+r,main.py,9,eval-without-no-grad,,,\n"
+    )
+    message = (
+        "`iterate(..., mode='val')` runs the model in the loop at line 2 without torch.no_grad(): autograd "
+        "records every activation; call it under `with torch.no_grad():` (or inference_mode)"
+    )
+    found = [
+        types.SimpleNamespace(path=str(source), line=10, rule="PP503", confidence="medium", message=message)
+    ]
+    bench.recall_table(str(tmp_path), found, cases)
+    out = capsys.readouterr().out
+    assert "eval-without-no-grad         2       0      1" in out
+    assert bench._loop_end(str(source), 2) == 4 and bench._loop_end(str(source), 9) == 9

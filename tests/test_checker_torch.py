@@ -399,11 +399,11 @@ def test_legacy_data_index_read_counts_among_a_loops_other_reads_and_alone_on_a_
 
 PROMOTION = """import torch
 from torch.utils.data import DataLoader
-device = torch.device("cuda")
-train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4)
-plain_loader = DataLoader(train_set, batch_size=64, shuffle=True)
-zero_loader = DataLoader(train_set, batch_size=64, num_workers=0)
-test_loader = DataLoader(test_set, batch_size=64, num_workers=4)
+from torchvision.datasets import MNIST; device = torch.device("cuda")
+train_loader = DataLoader(MNIST(root, transform=tf), batch_size=64, shuffle=True, num_workers=4)
+plain_loader = DataLoader(MNIST(root, transform=tf), batch_size=64, shuffle=True)
+zero_loader = DataLoader(MNIST(root, transform=tf), batch_size=64, num_workers=0)
+test_loader = DataLoader(MNIST(root, train=False, transform=tf), batch_size=64, num_workers=4)
 
 
 class Net(torch.nn.Module):
@@ -451,7 +451,8 @@ def test_calibrated_evidence_reports_training_and_evaluation_loaders_at_high():
     hold-outs 4-13): PP506 in a step loop is high (77 of 78 right), in a loop that steps nothing low (58 of
     109), in a forward medium. torch-fix48: a loop that steps nothing but runs a model every pass (an
     evaluation, a sampler) is medium (18 of 23 right at `low` on hold-outs 13-16, 18 of 19 once a handful of
-    examples at an epoch's end is left out); torch-fix50 lifts it to high (28 of 29 first reads right)."""
+    examples at an epoch's end is left out); torch-fix50 lifts it to high (28 of 29 first reads right).
+    torch-fix88: PP505 `high` only over a data set that decodes each item (here torchvision's MNIST)."""
     assert levels(PROMOTION) == {
         ("PP505", 4): "high",
         ("PP505", 5): "high",
@@ -495,10 +496,10 @@ def test_calibrated_pp506_in_a_def_some_loop_calls_is_low_but_a_lightning_step_s
 
 
 PRUNING = """import torch
-
+import torchvision
 device = torch.device("cuda")
-train_loader = torch.utils.data.DataLoader(train_dst, batch_size=64, shuffle=True, num_workers=4)
-full_loader = torch.utils.data.DataLoader(train_dst, batch_size=64, shuffle=True, num_workers=4)
+train_loader = torch.utils.data.DataLoader(torchvision.datasets.ImageNet(root), batch_size=64, num_workers=4)
+full_loader = torch.utils.data.DataLoader(torchvision.datasets.ImageNet(root), batch_size=64, num_workers=4)
 
 
 def prune(model, imp, args):

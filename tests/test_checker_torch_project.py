@@ -64,12 +64,15 @@ def test_rules_not_asked_for_are_not_run_across_modules(tmp_path):
 
 def test_a_loader_found_across_modules_reports_at_high(tmp_path):
     """torch-calibrate31: the loaders this pass finds read right 67 of 69 as first read over hold-outs 4-13
-    (no hold-out with five or more under 83%), so they report at the default level."""
+    (no hold-out with five or more under 83%), so they report at the default level. torch-fix88: at the
+    default only over a data set that decodes each item, here a class another module of the project defines
+    (`flow_datasets.FlyingChairs`, `decoding_classes_raised`); the time-series windows of `data_dict[...]`
+    are `medium`."""
     root, findings, _ = checked_copy(tmp_path, "factory")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
-    assert levels == {("data_provider/data_factory.py", 13): "high", ("datasets.py", 7): "high"}
+    assert levels == {("data_provider/data_factory.py", 13): "medium", ("datasets.py", 7): "high"}
 
 
 def test_a_loader_of_token_ids_or_data_in_memory_found_across_modules_stays_at_medium(tmp_path):
@@ -204,12 +207,13 @@ def test_a_loader_of_a_data_set_placed_on_the_device_in_another_module_is_not_re
     def of another module and hands them to its loaders through `Subset`, `ConcatDataset` and a wrapper's
     attribute: pinning CUDA tensors fails, so its `pin_memory=False` loaders get no PP505. The host twin (a
     class whose `__getitem__` reads nothing moved) keeps its finding at the default, and a host TensorDataset
-    made from indices computed from the placed set (`np.random.permutation(len(train_set))`) keeps its own."""
+    made from indices computed from the placed set (`np.random.permutation(len(train_set))`) keeps its own
+    (at `medium` since torch-fix88: its items are slices of tensors held in host memory, nothing decoded)."""
     root, findings, _ = checked_copy(tmp_path, "placed_dataset")
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
-    assert levels == {("train.py", 36): "low", ("train.py", 49): "high"}
+    assert levels == {("train.py", 36): "low", ("train.py", 49): "medium"}
 
 
 def test_a_def_returning_a_loader_makers_result_hands_its_loaders_on(tmp_path):

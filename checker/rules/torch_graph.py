@@ -138,7 +138,9 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 call.col_offset,
                 f"`{receiver}` runs {context} without torch.no_grad(): autograd records every activation; "
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
-                confidence="high" if mode == "eval" and _evaluation_pass(site, fx) else None,
+                confidence="high"
+                if mode == "eval" and (_evaluation_pass(site, fx) or _validation_between_steps(site, fx))
+                else None,
             )
 
 
@@ -1045,6 +1047,8 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
         and test.comparators[0].value is None
     ):
         found = test.left.id, "none"
+    else:
+        found = _string_mode(test, params)
     if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):
         return found
     opposite = _OPPOSITE.get(found[1])
@@ -1053,9 +1057,12 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
 
 def _switches_off(value, kind: str) -> bool:
     """A constant the call gives (or the parameter's default) that skips the step: False or None for
-    "falsy", True for "truthy", None for "none"."""
+    "falsy", True for "truthy", None for "none"; for "mode:train" (`_string_mode`) a string that is not
+    "train"."""
     if not isinstance(value, ast.Constant):
         return False
+    if kind.startswith(_MODE_KIND):
+        return isinstance(value.value, str) and value.value != kind[len(_MODE_KIND) :]
     if kind == "falsy":
         return value.value is False or value.value is None
     if kind == "truthy":
@@ -1094,7 +1101,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
         for site in fx.callers.get(id(function), []):
             for flag, (loop, kind) in flags.items():
                 given = _given(site, function, flag)
-                if not _switches_off(given, kind):
+                if not _switches_off(given, kind) or _frozen_before(site.node, fx):
                     continue
                 caller = site.function
                 if fx.site_without_grad(site) or (
@@ -1110,7 +1117,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
                     "PP503",
                     site.node.lineno,
                     site.node.col_offset,
-                    f"`{function.name}(..., {flag}={given.value})` runs the model in the loop at line "
+                    f"`{function.name}(..., {flag}={ast.unparse(given)})` runs the model in the loop at line "
                     f"{loop.lineno} without torch.no_grad(): autograd records every activation; call it "
                     "under `with torch.no_grad():` (or inference_mode)",
                 )
@@ -2029,29 +2036,33 @@ register(
             "times) and runs slower. model.eval() only switches dropout and batch norm; it does not stop autograd."
         ),
         example="""
+def validate(model, val_loader):
+    losses = []
+    for x, y in val_loader:
+        losses.append(criterion(model(x), y).item())
+    return losses
+
 for epoch in range(epochs):
-    model.train()
     for x, y in train_loader:
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
-    model.eval()
-    correct = 0
-    for x, y in val_loader:
-        correct += (model(x).argmax(1) == y).sum().item()
+    validate(model, val_loader)
 """,
         instead="""
+@torch.no_grad()
+def validate(model, val_loader):
+    losses = []
+    for x, y in val_loader:
+        losses.append(criterion(model(x), y).item())
+    return losses
+
 for epoch in range(epochs):
-    model.train()
     for x, y in train_loader:
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
-    model.eval()
-    correct = 0
-    with torch.no_grad():
-        for x, y in val_loader:
-            correct += (model(x).argmax(1) == y).sum().item()
+    validate(model, val_loader)
 """,
         false_alarms=(
             "Medium. Code that needs gradients (backward, torch.autograd.grad, requires_grad: saliency maps, "
@@ -2196,3 +2207,88 @@ for x, y in loader:
         check=check_retain_graph,
     )
 )
+
+
+_MODE_KIND = "mode:"
+
+
+def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
+    """(torch-fix87) `if mode == 'train':` on a parameter: (parameter, "mode:train"), the step runs only when
+    the call gives that string, so a call with another string (`iterate("val", ...)`) switches the def's
+    training off, as `train=False` does. Hold-out 23: PENet's and self-supervised-depth-completion's
+    `iterate(mode, ...)`, whose validation runs the model outside no_grad (2 listed cases). Only `==` with a
+    string constant: `!=` and `in` tests name the modes that skip, which a call's string may or may not
+    match."""
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.comparators[0], ast.Constant)
+        and isinstance(test.comparators[0].value, str)
+    ):
+        return test.left.id, _MODE_KIND + test.comparators[0].value
+    return None
+
+
+def _parameters_grad_set(stmt: ast.stmt) -> bool | None:
+    """`for p in model.parameters(): p.requires_grad = False` (or `p.requires_grad_(False)`): False; the same
+    with a true value: True; None for any other statement."""
+    if not (isinstance(stmt, ast.For) and isinstance(stmt.iter, ast.Call)):
+        return None
+    if method_name(stmt.iter) not in ("parameters", "named_parameters"):
+        return None
+    for node in ast.walk(stmt):
+        value = None
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets
+        ):
+            value = node.value
+        elif isinstance(node, ast.Call) and method_name(node) == "requires_grad_" and node.args:
+            value = node.args[0]
+        if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            return value.value
+    return None
+
+
+def _frozen_before(node: ast.AST, fx) -> bool:
+    """(torch-fix87) A statement before the call in its block, or in an enclosing block of its def, sets
+    `requires_grad = False` on a model's parameters (PENet's "validation memory reset" before
+    `iterate("val", ...)`): with no parameter and no input needing a gradient, autograd records nothing, which
+    is what no_grad would give. Hold-out 23: PENet's two `iterate("val", ...)` calls, read wrong."""
+    child = node
+    for parent in fx.ancestors(node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and child in block:
+                states = [_parameters_grad_set(s) for s in block[: block.index(child)]]
+                states = [state for state in states if state is not None]
+                if states:
+                    return states[-1] is False
+        if isinstance(parent, FUNCTION_TYPES):
+            return False
+        child = parent
+    return False
+
+
+def _validation_between_steps(site, fx) -> bool:
+    """(torch-fix87) A model put in eval mode runs in a loop after which nothing trains: from the innermost
+    loop holding the forward to the end of its def (or of the outermost loop, at module level) no call steps,
+    zeroes gradients or takes `torch.autograd.grad`, and no helper in that loop is handed `evaluation=True`
+    (`_trains_or_flags` asked of the innermost loop, where `_evaluation_pass` asks it of the outermost). That
+    is the validation pass of an epoch loop (`for epoch ...: train steps; model.eval(); for x, y in
+    val_loader: model(x)`): the training steps come before it in the source, in a sibling loop, and
+    `_evaluation_pass` leaves it at `medium` because the epoch loop trains again. A loop whose outputs feed a
+    backward after it (PFLlib's generator trained through eval-mode models), one that zeroes gradients
+    itself, a test-time adaptation after the scoring loop, and AWD-LSTM's `evaluation=True` batches stay
+    `medium`.
+
+    As first read on hold-outs 13-24 (the verdict files' first checker, joined with today's findings at
+    `medium` whose message says "runs after `m.eval()` in the loop at line N"): 23 findings in 15
+    repositories, 22 right (95.7%; the largest, semi-supervised-pytorch's notebook copies, 5); the wrong one,
+    PFLlib's `servergen.py`, stays `medium` here. All current findings of the group on th13-24 as recorded:
+    22 of 23 right."""
+    inner = site.loops[-1]
+    scope = site.function if site.function is not None else site.loops[0]
+    return not _trains_or_flags(scope, inner, fx.index)

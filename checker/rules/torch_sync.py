@@ -34,6 +34,7 @@ from checker.rules.torch_common import (
     _on_cpu,
     base_name,
     breaks_early,
+    call_function,
     direct_calls,
     eval_named,
     facts,
@@ -49,7 +50,8 @@ from checker.rules.torch_common import (
     returns_in,
     under_log_switch,
 )
-from checker.rules.torch_data import MOVE_HELPERS, module_loaders, source_key
+from checker.rules.torch_data import MOVE_HELPERS, loader_dataset, module_loaders, source_key
+from checker.rules.torch_graph import _mode_calls
 from checker.rules.torch_steps import (
     _LOSS_DEF,
     FACTORIES,
@@ -76,6 +78,8 @@ def _graph_tensors(index: ModuleIndex, loop) -> set[str]:
         call = site.node
         if method_name(call) == "backward" and isinstance(call.func.value, ast.Name):
             names.add(call.func.value.id)
+        elif method_name(call) == "backward" and _scaled_name(call.func.value) is not None:
+            names.add(_scaled_name(call.func.value))
     fx = facts(index)
     for stmt in loop_nodes(index, loop):
         if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
@@ -109,20 +113,7 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
     loss.detach()`): no graph, but still a tensor on the device, which a caller's read waits for."""
 
     def find() -> bool:
-        backed = {
-            base_name(s.node.func.value)
-            for s in index.function_calls.get(id(helper), [])
-            if method_name(s.node) == "backward" and not s.node.args
-        } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
-        # a loss the backed tensor is made from (`scaled = loss / accum; scaled.backward(); return loss`)
-        backed |= {
-            n.id
-            for node in iter_walk(helper)
-            if isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
-            for n in iter_walk(node.value)
-            if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
-        }
+        backed = _backed_in(index, helper)
         if detached:  # (`return loss.data`, `return loss.detach()`: only these)
             returned = [r.value for r in returns_in(helper) if r.value is not None]
             return any(_detached(v) is not v and base_name(_detached(v)) in backed for v in returned)
@@ -136,6 +127,119 @@ def _returns_backed_loss(index: ModuleIndex, helper, detached: bool = False) -> 
 
     key = "returns_detached_loss" if detached else "returns_backed_loss"
     return facts(index).loop_cache(key, helper, find)
+
+
+def _backed_in(index: ModuleIndex, helper) -> set[str]:
+    """Names in a def that hold the tensor its backward runs on (`loss.backward()`, AMP's
+    `scaler.scale(loss).backward()`), or a loss that tensor is made from (`scaled = loss / accum;
+    scaled.backward()`)."""
+    backed = {
+        _scaled_name(s.node.func.value) or base_name(s.node.func.value)
+        for s in index.function_calls.get(id(helper), [])
+        if method_name(s.node) == "backward" and not s.node.args
+    } - {None}  # (`D(G(z)).mean().backward()` names no tensor the def could return)
+    backed |= {
+        n.id
+        for node in iter_walk(helper)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id in backed for t in node.targets)
+        for n in iter_walk(node.value)
+        if isinstance(n, ast.Name) and any(w in n.id.lower() for w in LOSS_WORDS)
+    }
+    return backed
+
+
+def _scaled_name(node: ast.AST) -> str | None:
+    """`scaler.scale(loss)` -> `loss`: AMP's gradient scaler wraps the loss whose backward runs (torch-fix85:
+    DiffWave's `train_step`, `self.scaler.scale(loss).backward(); ...; return loss`)."""
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "scale"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+    ):
+        return node.args[0].id
+    return None
+
+
+def _backward_operands(index: ModuleIndex, loop, backed: set[str]) -> set[str]:
+    """(torch-fix85) Names the loop unpacks from a call's tuple and adds into the tensor its backward runs on
+    (`nll, reg_term, _ = losses.compute_loss_and_nll(...)` then `loss = nll + args.reg * reg_term;
+    loss.backward()`, E(3) diffusion's training loop): terms of a tensor with autograd history are tensors on
+    its device, whatever the call that made them is named. Only plain operands of the sum (not call
+    arguments or subscripts) and only names unpacked from a call in the loop itself: a single name bound from
+    a call is as often a Python weight (`consistency_weight = get_current_consistency_weight(epoch)` then
+    `loss = loss_s + consistency_weight * loss_u`, SSL4MIS: read wrong on the guard). PP501 only (`check_host_sync`):
+    PP502 keeps `graph_tensors` (TracKit's `cls_loss_align = cls_loss_align.item()` in a `try`)."""
+    from_calls = {
+        t.id
+        for stmt in loop_nodes(index, loop)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+        for target in stmt.targets
+        if isinstance(target, ast.Tuple)
+        for t in target.elts
+        if isinstance(t, ast.Name)
+    }
+    found = set()
+    for stmt in loop_nodes(index, loop):
+        if (
+            isinstance(stmt, ast.Assign)
+            and sole_name_target(stmt) in backed
+            and isinstance(stmt.value, ast.BinOp)
+        ):
+            found.update(n for n in _sum_operands(stmt.value) if n in from_calls)
+    return found - backed
+
+
+def _sum_operands(node: ast.AST) -> list[str]:
+    """The plain names an arithmetic expression combines: `nll + w * reg` -> nll, reg."""
+    if isinstance(node, ast.BinOp):
+        return _sum_operands(node.left) + _sum_operands(node.right)
+    return [node.id] if isinstance(node, ast.Name) else []
+
+
+def _unpacked_losses(index: ModuleIndex, loop) -> set[str]:
+    """(torch-fix85) Names the loop unpacks from a def of the module whose every return is a tuple that holds,
+    at their place, a tensor its backward ran on or a loss that tensor was made from (`recognition_loss,
+    translation_loss = self._train_batch(batch)`, SLT's trainer, whose `_train_batch` sums both into
+    `total_loss`, runs `total_loss.backward()` and returns them): device tensors with autograd history."""
+    fx = facts(index)
+    found = set()
+    for stmt in loop_nodes(index, loop):
+        if not (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Tuple)
+        ):
+            continue
+        helper = fx.helpers.get(id(stmt.value)) or fx.own_method(stmt.value)
+        if helper is None:
+            continue
+        places = _backed_places(index, helper)
+        elts = stmt.targets[0].elts
+        found.update(e.id for k, e in enumerate(elts) if k in places and isinstance(e, ast.Name))
+    return found
+
+
+def _backed_places(index: ModuleIndex, helper) -> set[int]:
+    """The places of a def's returned tuples that hold a name `_backed_in` the def (every return a tuple of
+    one length, the name at that place in each)."""
+
+    def find() -> set[int]:
+        values = [r.value for r in returns_in(helper)]
+        if not values or not all(isinstance(v, ast.Tuple) for v in values):
+            return set()
+        if len({len(v.elts) for v in values}) != 1:
+            return set()
+        backed = _backed_in(index, helper)
+        return {
+            k
+            for k in range(len(values[0].elts))
+            if all(isinstance(v.elts[k], ast.Name) and v.elts[k].id in backed for v in values)
+        }
+
+    return facts(index).loop_cache("backed_places", helper, find)
 
 
 def _detached(node: ast.AST) -> ast.AST:
@@ -284,11 +388,28 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
                     return False
             elif isinstance(use, ast.If | ast.Assert) and _divergence_check(use.test):
                 continue  # `if not math.isfinite(loss_value): sys.exit(1)`, `assert math.isfinite(loss_value)`
+            elif isinstance(use, ast.For) and _logging_loop(use, node):
+                continue
             elif not (isinstance(use, ast.AugAssign | ast.Expr) or _none_test(use, node)):
                 return False
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
                 return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def _logging_loop(use: ast.For, node: ast.Name) -> bool:
+    """(torch-fix85) `for tag, value in tb_info.items(): tb_logger.scalar_summary(tag, value, step)`: a loop
+    over a dict of read values (or its items, keys or values) whose body only calls (a logger): the values
+    feed logging. MemAE's training loop reads three losses with `.item()` into such a dict every step."""
+    iterated = use.iter
+    if isinstance(iterated, ast.Call) and method_name(iterated) in ("items", "values") and not iterated.args:
+        iterated = iterated.func.value
+    return (
+        iterated is node
+        and bool(use.body)
+        and all(isinstance(s, ast.Expr) for s in use.body)
+        and not use.orelse
+    )
 
 
 def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
@@ -319,10 +440,36 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
         return False
     child = node
     for up in fx.ancestors(node, loop):
-        if isinstance(up, ast.If) and any(child is s for s in up.body) and _process_test(up.test):
+        if (
+            isinstance(up, ast.If)
+            and any(child is s for s in up.body)
+            and (_process_test(up.test) or _every_step_remainder(fx.index, up.test, loop))
+        ):
             return fx.guarded_step(node, up) or _guarded_past_process(fx, up, loop)
         child = up
     return True
+
+
+def _every_step_remainder(index: ModuleIndex, test: ast.AST, loop) -> bool:
+    """(torch-fix85) `if (batch_num + 1) % print_modulus == 0:` where `print_modulus` is a parameter of the
+    loop's def whose default is 1 (Music Transformer's `train_epoch`): by default the test holds on every
+    step, so what it prints is read every step."""
+    function = index.loop_function.get(id(loop))
+    if function is None or not (isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp)):
+        return False
+    divisor = test.left.right if isinstance(test.left.op, ast.Mod) else None
+    if not isinstance(divisor, ast.Name):
+        return False
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults, strict=True)
+    )
+    defaults.update(
+        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
+    )
+    default = defaults.get(divisor.id)
+    return isinstance(default, ast.Constant) and default.value == 1
 
 
 _PROCESS_WORDS = re.compile(
@@ -676,6 +823,8 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     key = source_key(loop, fx, scopes) if loaders else None
     if key is None or not any(key in names for _, names in loaders):
         return False
+    if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
+        return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models
     placed = _built_on_device(index)
@@ -694,6 +843,41 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
+    """(torch-fix85) A DataLoader over `TensorDataset(x, y)` whose tensors its def made by a call handed the
+    device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred, device)`, STGCN) or moved
+    there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so a loop over it that moves
+    nothing runs its step there, and a read in it waits."""
+    dataset = loader_dataset(loader)
+    scope = call_function(index, loader) or index.tree
+    if not isinstance(dataset, ast.Name):
+        return False
+    made = _last_value(scope, dataset.id, loader.lineno)
+    if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
+        return False
+    for arg in made.args:
+        value = _last_value(scope, arg.id, loader.lineno) if isinstance(arg, ast.Name) else arg
+        if not isinstance(value, ast.Call):
+            return False
+        handed = (*value.args, *(k.value for k in value.keywords))
+        if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
+            return False
+    return True
+
+
+def _last_value(scope, name: str, line: int) -> ast.AST | None:
+    """The value last assigned to `name` in the scope before `line` (a plain or tuple-unpacking target: the
+    whole call for `x, y = make(...)`)."""
+    found = None
+    for node in iter_walk(scope):
+        if isinstance(node, ast.Assign) and node.lineno < line and (found is None or node.lineno > found[0]):
+            for target in node.targets:
+                elts = target.elts if isinstance(target, ast.Tuple) else [target]
+                if any(isinstance(e, ast.Name) and e.id == name for e in elts):
+                    found = (node.lineno, node.value)
+    return None if found is None else found[1]
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
@@ -872,6 +1056,7 @@ def check_host_sync(
         if not _updates_weights(loop, index):
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
+        tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
@@ -931,6 +1116,8 @@ def _evaluation_reads(index: ModuleIndex):
     labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
+        function = index.loop_function.get(id(loop))
+        mode_only = not (fx.without_grad(loop) or eval_named(function))
         reads = []
         for site in direct_calls(index, loop):
             call = site.node
@@ -941,6 +1128,10 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
+        if mode_only:  # (only a loss: not a robustness count beside an attack, `hits += (...).sum().item()`)
+            reads = [(stmt, call) for stmt, call in reads if _names_a_loss(call)]
+            if not reads or not _moves_its_batch(index, loop):
+                continue
         counts = {id(stmt): (stmt, call) for stmt, call in reversed(_counted_copies(fx, loop))}
         counted = [r for r in counts.values() if all(r[0] is not s for s, _ in reads)]
         if not reads and not counted:
@@ -963,7 +1154,7 @@ def _evaluation_reads(index: ModuleIndex):
             col,
             f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
             f"{_more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
-            confidence=EVALUATION_READ_LEVEL,
+            confidence=EVAL_MODE_READ_LEVEL if mode_only else EVALUATION_READ_LEVEL,
         )
 
 
@@ -974,6 +1165,42 @@ def _evaluation_reads(index: ModuleIndex):
 # recorded verdict (hold-out verdict CSVs and changed-findings CSVs): 151, 138 right, 13 debatable (91%). The
 # debatable ones read metrics whose helpers in other modules already copy outputs to the host every batch.
 EVALUATION_READ_LEVEL: str | None = None
+
+
+# (torch-fix85) The level of `_evaluation_reads` in a loop that is an evaluation only by the `model.eval()` its
+# def calls before it (`_eval_mode_loop`: Anomaly-Transformer's and MICN's `vali`, the RSNA 2D net's `epochVal`,
+# listed on hold-out 24; PP503 reports their model calls): new, so `medium` until first reads calibrate it.
+EVAL_MODE_READ_LEVEL = "medium"
+
+
+def _moves_its_batch(index: ModuleIndex, loop) -> bool:
+    """The loop's own body moves something to a device (`x = x.to(self.device)`, `to_cuda(x, y)`)."""
+    return any(
+        is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS
+        for s in direct_calls(index, loop)
+    )
+
+
+def _names_a_loss(call: ast.Call) -> bool:
+    """The read's receiver names a loss (`lossvalue.item()`, `(rec_loss - k * series_loss).item()`,
+    `self.loss(output, y).item()`)."""
+    words = [
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in iter_walk(call.func)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(w in word.lower() for word in words for w in LOSS_WORDS)
+
+
+def _eval_mode_loop(index: ModuleIndex, loop) -> bool:
+    """(torch-fix85) The loop's def puts a model in eval mode before the loop (`self.model.eval()`,
+    `model.train(False)`), with no `train()` after it and before the loop: the loop evaluates, though no
+    `no_grad` and no evaluation name say so (`def vali(self, vali_loader): self.model.eval(); for ...`)."""
+    function = index.loop_function.get(id(loop))
+    if function is None:
+        return False
+    modes = sorted(m for m in _mode_calls(index.function_calls.get(id(function), [])) if m[0] < loop.lineno)
+    return bool(modes) and modes[-1][2] == "eval"
 
 
 def _predicted_index(call: ast.Call) -> bool:
@@ -995,7 +1222,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         if not isinstance(loop, ast.For | ast.AsyncFor) or id(loop) in steps or breaks_early(loop):
             continue
         function = index.loop_function.get(id(loop))
-        if not (fx.without_grad(loop) or eval_named(function)):
+        if not (fx.without_grad(loop) or eval_named(function) or _eval_mode_loop(index, loop)):
             continue
         direct = direct_calls(index, loop)
         if not any(_runs_a_model(fx, s.node) for s in direct):

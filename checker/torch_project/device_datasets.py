@@ -11,7 +11,15 @@ import re
 from checker.findings import Finding
 from checker.module import ModuleIndex, statements_in, walk
 from checker.rules.torch_common import base_name, is_device_move, returns_in
-from checker.rules.torch_data import arrays_handed_in, indexing_classes, loader_dataset
+from checker.rules.torch_data import (
+    arrays_handed_in,
+    check_loader_without_pinned_memory,
+    decoding_classes,
+    indexing_classes,
+    little_to_pin,
+    loader_dataset,
+    pins_decoded_items,
+)
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
@@ -322,3 +330,56 @@ def _placed_names(scope: ast.AST, makers: set[str]) -> set[str]:
                             placed.add(part.id)
                             grown = True
     return placed
+
+
+# what a `__getitem__` that decodes a file names (a cheap test of a module's text before it is parsed)
+_DECODING_TEXT = re.compile(r"\bopen\(|\.load\(|imread|\.read\(|read_image|pil_loader|default_loader")
+
+
+def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` with the PP505 `medium` findings on loaders over an instance of a Dataset class that
+    another module of the project defines and whose `__getitem__` decodes a file (`decoding_classes`:
+    `Image.open`, `np.load`, `librosa.load`), raised to `high`, as a loader over such a class of its own
+    module is (`pins_decoded_items`, torch-fix88): the module pass runs again with those classes, and a
+    loader only this pass reports is raised when its data set is one and its batches are not otherwise
+    little to pin (`little_to_pin`). Most projects define their data set in a module of its own
+    (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases)."""
+    medium: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "medium" and f.path in texts:
+            medium.setdefault(f.path, set()).add(f.line)
+    if not medium:
+        return findings
+    called = {p: set(_CALLED.findall(texts[p])) for p in medium}
+    classes: dict[str, set[str]] = {}  # class -> the modules that define it as a decoding class
+    for path, text in texts.items():
+        if "__getitem__" not in text or not _DECODING_TEXT.search(text):
+            continue
+        names = set(_CLASS.findall(text))
+        if any(names & called[p] for p in medium if p != path):
+            index = parse_index(text, torch_only=False)
+            for name in decoding_classes(index) if index is not None else ():
+                classes.setdefault(name, set()).add(path)
+    raised: set[tuple[str, int]] = set()
+    for path, lines in medium.items():
+        foreign = frozenset(c for c, where in classes.items() if path not in where and c in called[path])
+        index = parse_index(texts[path]) if foreign else None
+        if index is None:
+            continue
+        judged = {raw.line: raw.confidence for raw in check_loader_without_pinned_memory(index, foreign)}
+        raised |= {(path, line) for line in lines if judged.get(line) == "high"}
+        raised |= {
+            (path, site.node.lineno)
+            for site in index.calls
+            if site.node.lineno in lines
+            and site.node.lineno not in judged
+            and loader_dataset(site.node) is not None
+            and not little_to_pin(index, site.node)
+            and pins_decoded_items(site.node, index, foreign)
+        }
+    return [
+        dataclasses.replace(f, confidence="high")
+        if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in raised
+        else f
+        for f in findings
+    ]

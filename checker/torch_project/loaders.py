@@ -32,6 +32,7 @@ from checker.rules.torch_data import (
     moves_batches_of,
     moves_held_batches,
     pinned_memory_message,
+    pins_decoded_items,
     returned_by_methods,
     returned_loaders,
     take_loader_for_torch,
@@ -52,6 +53,7 @@ from checker.torch_project.common import (
     project_texts,
 )
 from checker.torch_project.device_datasets import (
+    decoding_classes_raised,
     in_memory_classes_lowered,
     without_device_datasets,
     without_placed_datasets,
@@ -94,7 +96,7 @@ def _pinned_across_modules(
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
-        findings = in_memory_classes_lowered(findings, texts)
+        findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts)
     return findings
 
 
@@ -173,7 +175,9 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     methods = [(name, call.lineno, call.col_offset, where) for name, call, where in owned]
     calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
     calls += [c for c, _, _ in given] + [c for _, c, _ in owned]
-    little = {(c.lineno, c.col_offset) for c in calls if little_to_pin(index, c)}
+    little = {
+        (c.lineno, c.col_offset) for c in calls if little_to_pin(index, c) or not pins_decoded_items(c, index)
+    }
     return makers, handoffs, held, little, batches, methods
 
 
@@ -210,7 +214,9 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
             found = None if index is None else module_facts(index)
         if found is None:
             continue
-        little[path] = found[3]  # (loaders of token ids or of data held in memory: not at high)
+        little[path] = found[
+            3
+        ]  # (loaders of token ids, of data held in memory, or not decoding: not at high)
         for name, line, col, where in found[0]:
             if (path, line) not in reported:
                 makers.setdefault(name, []).append((path, line, col, where))

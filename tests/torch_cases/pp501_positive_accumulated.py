@@ -5,7 +5,7 @@ import torch
 device = torch.device("cuda")
 model = torch.load("deeplab.pt").to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-voc = torch.utils.data.DataLoader(torch.load("voc.pt"), batch_size=5, num_workers=4)  # expect: PP505 high
+voc = torch.utils.data.DataLoader(torch.load("voc.pt"), batch_size=5, num_workers=4)  # expect: PP505 medium
 loader_iter = iter(voc)
 iter_size = 2
 

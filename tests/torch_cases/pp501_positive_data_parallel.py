@@ -11,7 +11,7 @@ from torch.utils.data import DataLoader
 def train(generator_full, optimizer_generator, dataset, logger, device_ids, num_epochs):
     if torch.cuda.is_available():
         generator_full = DataParallelWithCallback(generator_full, device_ids=device_ids)
-    dataloader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=6)  # expect: PP505 high
+    dataloader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=6)  # expect: PP505 medium
     for _epoch in range(num_epochs):
         for x in dataloader:
             losses_g, generated = generator_full(x)

@@ -27,7 +27,7 @@ def train_and_compare(nets, optimizers, loader, test_x, test_y, loss_fn, epochs)
                 opt.step()
         for net in nets:
             net.eval()
-            print(loss_fn(net(test_x), test_y).item())  # expect: PP503
+            print(loss_fn(net(test_x), test_y).item())  # expect: PP503 high
             net.train()
 
 

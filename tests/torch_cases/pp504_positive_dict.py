@@ -11,7 +11,7 @@ device = torch.device("cuda")
 root = "data/hymenoptera"
 folders = {p: datasets.ImageFolder(os.path.join(root, p), transforms.ToTensor()) for p in ["train", "val"]}
 loaders = {
-    p: DataLoader(folders[p], batch_size=4, num_workers=0)  # expect: PP504 # expect: PP505 high
+    p: DataLoader(folders[p], batch_size=4, num_workers=0)  # expect: PP504 # expect: PP505 medium
     for p in ["train", "val"]
 }
 

@@ -28,10 +28,10 @@ def train(labeled_trainloader, unlabeled_trainloader, model, optimizer, criterio
 
 
 def main(train_labeled_set, train_unlabeled_set, val_set, model, optimizer, criterion):
-    labeled_trainloader = data.DataLoader(  # expect: PP504 # expect: PP505 high
+    labeled_trainloader = data.DataLoader(  # expect: PP504 # expect: PP505 medium
         train_labeled_set, batch_size=64, shuffle=True, num_workers=0, drop_last=True
     )
-    unlabeled_trainloader = data.DataLoader(  # expect: PP504 # expect: PP505 high
+    unlabeled_trainloader = data.DataLoader(  # expect: PP504 # expect: PP505 medium
         train_unlabeled_set, batch_size=64, shuffle=True, num_workers=0, drop_last=True
     )
     val_loader = data.DataLoader(val_set, batch_size=64, shuffle=False, num_workers=0, pin_memory=True)

@@ -7,7 +7,7 @@ from torch.utils.data import DataLoader
 from tqdm import tqdm
 
 train_set = torch.load("div2k_train.pt")
-train_loader = DataLoader(dataset=train_set, num_workers=4, batch_size=64, shuffle=True)  # expect: PP505 high
+train_loader = DataLoader(dataset=train_set, num_workers=4, batch_size=64)  # expect: PP505 medium
 netG = torch.load("generator.pt").cuda()
 optimizerG = torch.optim.Adam(netG.parameters())
 
@@ -35,5 +35,5 @@ def train(training_data_loader, optimizer, model, criterion):
 
 
 h5_set = torch.load("srresnet_x4.pt")
-training_data_loader = DataLoader(h5_set, num_workers=4, batch_size=16, shuffle=True)  # expect: PP505 high
+training_data_loader = DataLoader(h5_set, num_workers=4, batch_size=16, shuffle=True)  # expect: PP505 medium
 train(training_data_loader, optimizerG, netG, torch.nn.MSELoss())

@@ -34,7 +34,7 @@ class LocalUpdate:
                 shuffle=True,
             )
         else:
-            self.ldr_train = DataLoader(  # expect: PP504 # expect: PP505 high
+            self.ldr_train = DataLoader(  # expect: PP504 # expect: PP505 medium
                 DatasetSplit(dataset, idxs), batch_size=args.local_bs, shuffle=True
             )
 

@@ -29,7 +29,7 @@ def train(net_G, net_D, optim_D, loss_fn, total_steps, batch_size, z_dim):
 
 
 def train_local(net_D, optim_D, loss_fn, dataset, total_steps):
-    loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 high
+    loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 medium
     batches = cycle(loader)
     for _step in range(total_steps):
         real = next(batches)

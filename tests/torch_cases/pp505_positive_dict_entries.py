@@ -6,8 +6,8 @@ from torch.utils.data import DataLoader
 
 def train(config, source_set, target_set, network, optimizer):
     dset_loaders = {}
-    dset_loaders["source"] = DataLoader(source_set, batch_size=36, num_workers=4)  # expect: PP505
-    dset_loaders["target"] = DataLoader(target_set, batch_size=36, num_workers=4)  # expect: PP505
+    dset_loaders["source"] = DataLoader(source_set, batch_size=36, num_workers=4)  # expect: PP505 medium
+    dset_loaders["target"] = DataLoader(target_set, batch_size=36, num_workers=4)  # expect: PP505 medium
     network = network.cuda()
     len_source, len_target = len(dset_loaders["source"]), len(dset_loaders["target"])
     for i in range(config.num_iterations):

@@ -10,7 +10,7 @@ def train(net, dataset, optimizer, criterion, bs, workers, max_epoch):
         if iteration % epoch_size == 0:
             # create batch iterator
             batch_iterator = iter(
-                data.DataLoader(dataset, bs, shuffle=True, num_workers=workers)  # expect: PP505 high
+                data.DataLoader(dataset, bs, shuffle=True, num_workers=workers)  # expect: PP505 medium
             )
             epoch += 1
         images, targets = next(batch_iterator)

@@ -73,7 +73,7 @@ def predict_images(network, paths, batch_size=64):
 def embed_features(network, path, batch_size=256):
     network.eval()
     features = np.load(path)
-    dataloader = DataLoader(PredictDataset(features), batch_size=batch_size)  # expect: PP505
+    dataloader = DataLoader(PredictDataset(features), batch_size=batch_size)  # expect: PP505 medium
     results = []
     for data in dataloader:
         results.append(network(data.to("cuda")).detach())
@@ -95,7 +95,7 @@ class ExamplesDataset(Dataset):
 @torch.no_grad()
 def predict_file(network, examples_file, batch_size=32):
     network.eval()
-    dataloader = DataLoader(ExamplesDataset(examples_file), batch_size=batch_size)  # expect: PP505
+    dataloader = DataLoader(ExamplesDataset(examples_file), batch_size=batch_size)  # expect: PP505 medium
     results = []
     for data in dataloader:
         results.append(network(data.to("cuda")).detach())
@@ -104,7 +104,7 @@ def predict_file(network, examples_file, batch_size=32):
 
 def train(model, optimizer, x_train, y_train, epochs=10):
     dataset = PairDataset(x_train, y_train)
-    iterator = DataLoader(dataset, shuffle=True, batch_size=1)  # expect: PP505
+    iterator = DataLoader(dataset, shuffle=True, batch_size=1)  # expect: PP505 medium
     for _epoch in range(epochs):
         for x, y in iterator:
             loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())

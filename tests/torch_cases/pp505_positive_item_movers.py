@@ -13,7 +13,7 @@ class InpaintingTrainer:
         self.masks = masks
 
     def train(self):
-        train_loader = DataLoader(self.train_set, batch_size=8, shuffle=True, num_workers=4)  # expect: PP505
+        train_loader = DataLoader(self.train_set, batch_size=8, num_workers=4)  # expect: PP505 medium
         for _epoch in range(self.config.epochs):
             for items in train_loader:
                 images, edges, masks = self.cuda(*items)
@@ -23,7 +23,7 @@ class InpaintingTrainer:
                 self.optimizer.step()
 
     def fit_masks(self):
-        loader = DataLoader(self.masks, batch_size=16, shuffle=True, num_workers=4)  # expect: PP505
+        loader = DataLoader(self.masks, batch_size=16, shuffle=True, num_workers=4)  # expect: PP505 medium
         for _step, batch in enumerate(loader):
             sub, label = self.read_batch(batch)
             loss = self.model.score(sub, label)
@@ -40,7 +40,7 @@ class InpaintingTrainer:
 
 
 def run(dataset, model, optimizer, device, iterations):
-    batches = iter(DataLoader(dataset, batch_size=6, shuffle=True, num_workers=8))  # expect: PP505
+    batches = iter(DataLoader(dataset, batch_size=6, shuffle=True, num_workers=8))  # expect: PP505 medium
     for _ in range(iterations):
         image, mask, gt = [x.to(device) for x in next(batches)]
         loss = (model(image, mask) - gt).abs().mean()

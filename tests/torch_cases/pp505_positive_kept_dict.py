@@ -16,8 +16,8 @@ class Trainer:
 
     def prepare_dataloaders(self, train_set, val_set):
         workers = self.config.num_workers
-        train_loader = DataLoader(train_set, batch_size=32, num_workers=workers)  # expect: PP505
-        val_loader = DataLoader(val_set, batch_size=64, num_workers=workers)  # expect: PP505
+        train_loader = DataLoader(train_set, batch_size=32, num_workers=workers)  # expect: PP505 medium
+        val_loader = DataLoader(val_set, batch_size=64, num_workers=workers)  # expect: PP505 medium
         self.loaders = {"train": train_loader, "val": val_loader}
 
     def train(self, epoch):

@@ -14,7 +14,7 @@ x = x.to(device)
 
 def eval_split(model, dataset, max_batches):
     results = []
-    loader = DataLoader(dataset, batch_size=100, num_workers=0, drop_last=False)  # expect: PP505 high
+    loader = DataLoader(dataset, batch_size=100, num_workers=0, drop_last=False)  # expect: PP505 medium
     for b, (x, y) in enumerate(loader):
         x = x.to(device)
         y = y.to(device)

@@ -14,7 +14,7 @@ class Exp_Informer:
 
     def _get_data(self, flag):
         data_set = Dataset_ETT_hour(root_path=self.args.root_path, flag=flag)
-        data_loader = DataLoader(  # expect: PP505 high
+        data_loader = DataLoader(  # expect: PP505 medium
             data_set,
             batch_size=self.args.batch_size,
             shuffle=flag == "train",

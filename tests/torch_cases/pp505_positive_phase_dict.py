@@ -11,8 +11,8 @@ def train_model(model, dataset_cls, num_epochs=100, lr=1e-3):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
     model.to(device)
     train_set = dataset_cls(split="train")
-    train_dataloader = DataLoader(train_set, batch_size=20, shuffle=True, num_workers=4)  # expect: PP505 high
-    val_dataloader = DataLoader(dataset_cls(split="val"), batch_size=20, num_workers=4)  # expect: PP505 high
+    train_dataloader = DataLoader(train_set, batch_size=8, num_workers=4)  # expect: PP505 medium
+    val_dataloader = DataLoader(dataset_cls(split="val"), batch_size=8, num_workers=4)  # expect: PP505 medium
     trainval_loaders = {"train": train_dataloader, "val": val_dataloader}
     for _epoch in range(num_epochs):
         for phase in ["train", "val"]:

@@ -22,7 +22,7 @@ def train(model, optimizer, device, epochs):
 
 
 def show_test_batches(model, test_set, device):
-    test_loader = DataLoader(test_set, batch_size=64, num_workers=4)  # expect: PP505 high
+    test_loader = DataLoader(test_set, batch_size=64, num_workers=4)  # expect: PP505 medium
     model.eval()
     with torch.no_grad():
         for images, _ in test_loader:

@@ -30,14 +30,14 @@ def train(args, labeled_trainloader, unlabeled_trainloader, model, optimizer):
 
 
 def main(args, labeled_dataset, unlabeled_dataset, model, optimizer):
-    labeled_trainloader = DataLoader(  # expect: PP505 high
+    labeled_trainloader = DataLoader(  # expect: PP505 medium
         labeled_dataset,
         sampler=RandomSampler(labeled_dataset),
         batch_size=args.batch_size,
         num_workers=args.num_workers,
         drop_last=True,
     )
-    unlabeled_trainloader = DataLoader(  # expect: PP505 high
+    unlabeled_trainloader = DataLoader(  # expect: PP505 medium
         unlabeled_dataset,
         sampler=RandomSampler(unlabeled_dataset),
         batch_size=args.batch_size * args.mu,

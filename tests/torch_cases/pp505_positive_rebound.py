@@ -14,6 +14,6 @@ def train_epoch(model, optimizer, loader):
 
 
 def main(model, optimizer, train_set):
-    train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 high
+    train_loader = DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4)  # expect: PP505 medium
     for _ in range(90):
         train_epoch(model, optimizer, train_loader)

@@ -6,7 +6,7 @@ from tqdm import tqdm
 
 
 def train_vocoder(trainset, model, criterion, optimizer, epochs):
-    loader = DataLoader(trainset, num_workers=1, batch_size=12, pin_memory=False)  # expect: PP505 high
+    loader = DataLoader(trainset, num_workers=1, batch_size=12, pin_memory=False)  # expect: PP505 medium
     for _ in range(epochs):
         for batch in loader:
             mel, audio = batch
@@ -18,7 +18,7 @@ def train_vocoder(trainset, model, criterion, optimizer, epochs):
 
 
 def train_diffusion(dataset, ddpm, optim, device, epochs):
-    dataloader = DataLoader(dataset, batch_size=128, shuffle=True, num_workers=16)  # expect: PP505 high
+    dataloader = DataLoader(dataset, batch_size=128, shuffle=True, num_workers=16)  # expect: PP505 medium
     for _ in range(epochs):
         bar = tqdm(dataloader)
         for x, _ in bar:

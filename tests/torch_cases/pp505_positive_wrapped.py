@@ -20,7 +20,7 @@ def inf_generator(iterable):
 
 
 def train_cycled(train_dataset, iterations):
-    train_loader = cycle(DataLoader(train_dataset, batch_size=128, num_workers=2))  # expect: PP505 high
+    train_loader = cycle(DataLoader(train_dataset, batch_size=128, num_workers=2))  # expect: PP505 medium
     for _iteration in range(iterations):
         x, y = next(train_loader)
         loss = model(x.to(device), y.to(device))
@@ -30,7 +30,7 @@ def train_cycled(train_dataset, iterations):
 
 
 def train_generated(train_set, n_iterations):
-    train_loader = DataLoader(train_set, batch_size=128, shuffle=True, num_workers=2)  # expect: PP505 high
+    train_loader = DataLoader(train_set, batch_size=128, shuffle=True, num_workers=2)  # expect: PP505 medium
     data_gen = inf_generator(train_loader)
     for _itr in range(n_iterations):
         optimizer.zero_grad()
@@ -43,7 +43,7 @@ def train_generated(train_set, n_iterations):
 
 def train_params(pairs, n_epochs):
     params = {"batch_size": 16, "shuffle": True}
-    pair_loader = DataLoader(pairs, **params)  # expect: PP504  # expect: PP505 high
+    pair_loader = DataLoader(pairs, **params)  # expect: PP504  # expect: PP505 medium
     for _epoch in range(n_epochs):
         for a, b in pair_loader:
             loss = model(a.to(device), b.to(device))
@@ -54,7 +54,7 @@ def train_params(pairs, n_epochs):
 
 def train_dict(train_set, val_set, n_epochs):
     loaders = {
-        "train": DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4),  # expect: PP505 high
+        "train": DataLoader(train_set, batch_size=64, shuffle=True, num_workers=4),  # expect: PP505 medium
         "val": DataLoader(val_set, batch_size=64),
     }
     for _epoch in range(n_epochs):
@@ -73,7 +73,7 @@ def run_epoch(split, train_dataset, test_dataset, config):
     is_train = split == "train"
     model.train(is_train)
     data = train_dataset if is_train else test_dataset
-    loader = DataLoader(data, batch_size=config.batch_size, num_workers=4)  # expect: PP505 high
+    loader = DataLoader(data, batch_size=config.batch_size, num_workers=4)  # expect: PP505 medium
     pbar = tqdm(enumerate(loader), total=len(loader)) if is_train else enumerate(loader)
     for _it, (x, y) in pbar:
         x = x.to(device)
