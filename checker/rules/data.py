@@ -534,11 +534,16 @@ def _repacks_only(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 def check_map_before_batch(index: ModuleIndex):
-    """Every finding is `low`, the rule's level since tf-fix33 (the comment below says why)."""
+    """Every finding is `low`, the rule's level since tf-fix33 (the comment below says why). A serial map
+    that parses single examples is reported here too since tf-fix40, besides PP202's finding on it: the two
+    rules name different fixes (threads keep the parse as written; parsing after `batch` does the batch's
+    records in one op, the fix reading 29 read as the better one on all 8 listed parses). Not a serial map
+    of a function known as a parser by its name only: its code may decode or run Python, which batching
+    first would not take (PP202 reports it)."""
     serial = {id(call) for call, _ in _serial_map_findings(index)}
     for map_call, batch_call, kind in _map_before_batch(index):
-        if kind in _PARSE_KINDS and id(map_call) in serial:
-            continue  # a serial parse: PP202 reports it, naming batching as the other fix
+        if kind == "parser" and id(map_call) in serial:
+            continue  # a serial map named like a parser: PP202's, naming batching as the other fix
         how = (
             "batch first and parse the batch with tf.io.parse_example"
             if kind in ("parse_example", "parsing", "parser")
@@ -952,6 +957,71 @@ def is_trivial_lambda(fn: ast.AST | None) -> bool:
     return plain(fn.body)
 
 
+def _regroups_only(call: ast.Call, index: ModuleIndex) -> bool:
+    """The map's def (or lambda) only builds a tuple or dict from its argument's items: every statement
+    binds a name or a key to a plain value (the argument, an item of it, a local so bound, or a tuple or
+    dict of those), returns one, or is an `if` on a name of the closure (`if is_training:`) around such
+    statements (tf-fix40: `select_data_from_record` regrouping a parsed dict into `(x, y)`, read wrong 5
+    times under PP202 in reading 29). It computes nothing, so threads would not help it."""
+    fn = mapped_function(call)
+    if isinstance(fn, ast.Lambda):
+        return is_trivial_lambda(fn)
+    definition = _mapped_def(call, index)
+    if definition is None or isinstance(definition, ast.Lambda):
+        return False
+    plain_names = {a.arg for a in (*definition.args.posonlyargs, *definition.args.args)}
+    if not plain_names:
+        return False
+
+    def plain(node) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in plain_names
+        if isinstance(node, ast.Subscript):
+            return plain(node.value) and isinstance(node.slice, ast.Constant)
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(plain(e) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys) and all(plain(v) for v in node.values)
+        return False
+
+    def regroups(statements) -> bool:
+        for stmt in statements:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # a docstring
+            if isinstance(stmt, ast.Pass):
+                continue
+            if isinstance(stmt, ast.Return) and (stmt.value is None or plain(stmt.value)):
+                continue
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and plain(stmt.value):
+                target = stmt.targets[0]
+                if isinstance(target, ast.Name):
+                    plain_names.add(target.id)
+                    continue
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id in plain_names
+                    and isinstance(target.slice, ast.Constant)
+                ):
+                    continue
+                return False
+            if (
+                isinstance(stmt, ast.If)
+                and all(
+                    isinstance(n, ast.Name | ast.UnaryOp | ast.BoolOp | ast.Not | ast.And | ast.Or | ast.Load)
+                    for n in ast.walk(stmt.test)
+                )
+                and not any(isinstance(n, ast.Name) and n.id in plain_names for n in ast.walk(stmt.test))
+                and regroups(stmt.body)
+                and regroups(stmt.orelse)
+            ):
+                continue
+            return False
+        return True
+
+    return regroups(definition.body)
+
+
 def literal_int(node: ast.AST | None, index: ModuleIndex) -> int | None:
     """An int written in the code, directly or through a name assigned once (`num_examples = 4`)."""
     if isinstance(node, ast.Name):
@@ -1092,7 +1162,7 @@ def _receiver_batched(call: ast.Call, index: ModuleIndex) -> bool:
     )
 
 
-# PP201's kinds that parse single examples: on a serial map PP202 reports them (see _serial_maps)
+# PP201's kinds that parse single examples: on a serial map PP202 reports them too (see _serial_maps)
 _PARSE_KINDS = ("parse_example", "parsing", "parser")
 
 
@@ -1102,13 +1172,13 @@ def check_sequential_map(index: ModuleIndex):
 
 
 def _serial_map_findings(index: ModuleIndex) -> list:
-    """`_serial_maps` once per module: PP201 asks which maps PP202 reports, and PP202 reports them."""
+    """`_serial_maps` once per module."""
     return _once(index, "_serial_map_findings", lambda i: list(_serial_maps(i)))
 
 
 def _serial_maps(index: ModuleIndex):
     """(map or interleave call, PP202 finding) for each serial stage reported. A serial map that parses
-    single examples before `batch` is PP202's, not PP201's: threads are the one-keyword fix that keeps the
+    single examples before `batch` is PP202's as well as PP201's (since tf-fix40): threads are the one-keyword fix that keeps the
     parse as written (reading 16: 23 such maps read under PP201 asked for parallel calls first); the
     message names batching and tf.io.parse_example as the other way."""
     flow = dataset_flow(index)
@@ -1171,7 +1241,7 @@ def _serial_maps(index: ModuleIndex):
                 isinstance(a, ast.Starred) for a in call.args
             ):
                 continue
-            if is_trivial_lambda(mapped_function(call)) or _peeked(call, chains, index) or _sets_shapes(call):
+            if _regroups_only(call, index) or _peeked(call, chains, index) or _sets_shapes(call):
                 continue
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
@@ -2426,7 +2496,10 @@ model.fit(ds, epochs=10)
             "pipelines read only to be written out (a conversion to TFRecords) and pipelines named for "
             "training that nothing reads. Since tf-fix17 a parse on a serial map is PP202's finding, not this "
             "rule's: threads are the fix that keeps the parse as written, and PP202's message names batching "
-            "and tf.io.parse_example as the other; this rule reports parses already on threads. Since tf-fix33 "
+            "and tf.io.parse_example as the other; this rule reported parses already on threads until tf-fix40, "
+            "which reports serial ones here too when the parse is seen in the map's code, not only in a name "
+            "(reading 29 listed all 8 of its serial parses of fixed-length records under this rule: parsing "
+            "after `batch` is the better fix). Since tf-fix33 "
             "every finding is `low`: the last `medium` class (a parse on threads, on a pipeline seen training) "
             "read right 3 times in 6 as first read over readings 15-24, under `medium`'s 70%."
         ),
@@ -2515,7 +2588,8 @@ model.fit(ds, epochs=10)
             "pipeline that a Python loop or comprehension walks whole (`[f(x) for x in ds]`, loaded once into "
             "memory) is not trained on: the two read on fresh code were debatable (tf-confidence13). A crop, flip "
             "or pad is no image work (a slice; tf-fix17: maps whose only image op was one read right 1 time in "
-            "5). A serial map that parses single examples before `batch` is reported here, not as PP201, and "
+            "5). A serial map that parses single examples before `batch` is reported here and (since tf-fix40, when "
+            "the parse is seen in its code) as PP201, and "
             "its message adds batching then tf.io.parse_example as the other fix. A map of a def or parser "
             "class imported from another module of the project (`from utils import load_images`) is judged "
             "by that code when the files are checked together: image or file work there makes it `medium` "
