@@ -66,7 +66,7 @@ def train(model, optimizer, criterion, args):
     pairs = DataLoader(PairFolder(args.a, args.b), batch_size=8, num_workers=4)  # expect: PP505 high
     clips = DataLoader(ClipSet(args.clips), batch_size=16, shuffle=True, num_workers=4)  # expect: PP505 high
     windows = DataLoader(SeriesWindows(args.values, 96), batch_size=32, num_workers=4)  # expect: PP505 medium
-    probes = DataLoader(PairFolder(args.a, args.b), batch_size=1, num_workers=4)  # expect: PP505 medium
+    probes = DataLoader(PairFolder(args.a, args.b), batch_size=1, num_workers=4)  # expect: PP505 high
     for x, y in pairs:
         x, y = x.to(device), y.to(device)
         optimizer.zero_grad()

@@ -8,6 +8,7 @@ def main(args, model, optimizer, criterion):
     device = torch.device("cuda")
     train_set = get_training_set(args.root)
     loader = DataLoader(train_set, num_workers=4, batch_size=args.batch_size, shuffle=True)  # expect: PP505
+    probe = DataLoader(get_training_set(args.root), batch_size=1, num_workers=4)  # expect: PP505
     model.to(device)
     for _ in range(args.epochs):
         for a, b in loader:
@@ -16,3 +17,5 @@ def main(args, model, optimizer, criterion):
             criterion(model(a), b).backward()
             optimizer.step()
     torch.save(model.state_dict(), "model.pth")
+    for a, b in probe:
+        model(a.to(device), b.to(device))
