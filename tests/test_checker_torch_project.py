@@ -235,3 +235,16 @@ def test_a_library_data_set_named_as_a_placed_project_class_keeps_its_finding(tm
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("train.py", 11): "high"}
+
+
+def test_a_loader_over_a_factory_of_a_class_decoding_through_an_imported_helper_reports_at_high(tmp_path):
+    """torch-fix89: `get_training_set(root)` (data.py) returns a `FolderPairs` (dataset.py) whose `__getitem__`
+    calls `load_img` of utils.py, which opens each image with PIL (hold-out 25's pix2pix-pytorch and HandMesh
+    shapes): `high`, but not its `batch_size=1` loader (hold-out 25's DRIT test loaders, read debatable). The
+    clean twin's `load_img` only looks an array up in memory: `medium`."""
+    for name, level in (("decoding_helpers", "high"), ("decoding_helpers_clean", "medium")):
+        _, findings, _ = checked_copy(tmp_path, name)
+        assert sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505") == [
+            ("train.py", 10, level),
+            ("train.py", 11, "medium"),
+        ], name

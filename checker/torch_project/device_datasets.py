@@ -14,7 +14,8 @@ from checker.rules.torch_common import base_name, is_device_move, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
     check_loader_without_pinned_memory,
-    decoding_classes,
+    decoding_classes_through,
+    decoding_defs,
     indexing_classes,
     little_to_pin,
     loader_dataset,
@@ -351,15 +352,27 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
     if not medium:
         return findings
     called = {p: set(_CALLED.findall(texts[p])) for p in medium}
+    makers = _factory_modules(texts, called)
+    wanted = [*called.items(), *makers.items()]
     classes: dict[str, set[str]] = {}  # class -> the modules that define it as a decoding class
-    for path, text in texts.items():
-        if "__getitem__" not in text or not _DECODING_TEXT.search(text):
-            continue
-        names = set(_CLASS.findall(text))
-        if any(names & called[p] for p in medium if p != path):
-            index = parse_index(text, torch_only=False)
-            for name in decoding_classes(index) if index is not None else ():
-                classes.setdefault(name, set()).add(path)
+    reader_defs = {
+        path: set(_DEF.findall(text)) for path, text in texts.items() if _DECODING_TEXT.search(text)
+    }
+    readers = set().union(*reader_defs.values()) if reader_defs else set()
+    datasets = {
+        path: text
+        for path, text in texts.items()
+        if "__getitem__" in text
+        and (_DECODING_TEXT.search(text) or set(_CALLED.findall(text)) & readers)
+        and any(set(_CLASS.findall(text)) & names_called for p, names_called in wanted if p != path)
+    }
+    helpers = _decoding_helpers(texts, reader_defs, datasets)
+    for path, text in datasets.items():
+        index = parse_index(text, torch_only=False)
+        for name in decoding_classes_through(index, helpers) if index is not None else ():
+            classes.setdefault(name, set()).add(path)
+    for name, where in _decoding_factories(texts, makers, classes).items():
+        classes.setdefault(name, set()).update(where)
     raised: set[tuple[str, int]] = set()
     for path, lines in medium.items():
         foreign = frozenset(c for c, where in classes.items() if path not in where and c in called[path])
@@ -383,3 +396,57 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
         else f
         for f in findings
     ]
+
+
+_DEF = re.compile(r"^def\s+(\w+)", re.MULTILINE)
+
+
+def _factory_modules(texts: dict[str, str], called: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The modules (other than the loaders' own) that define a module-level def a loader's module calls
+    and return a call from one, with the names each calls: where a data set factory may live
+    (`from data import get_training_set`)."""
+    wanted = set().union(*called.values())
+    return {
+        path: set(_CALLED.findall(text))
+        for path, text in texts.items()
+        if path not in called and "return " in text and set(_DEF.findall(text)) & wanted
+    }
+
+
+def _decoding_factories(
+    texts: dict[str, str], makers: dict[str, set[str]], classes: dict[str, set[str]]
+) -> dict[str, set[str]]:
+    """Module-level defs that return an instance of a decoding Dataset class (`classes`, of any module of the
+    project) made in their last statement or any `return` (`def get_training_set(root_dir, direction): ...
+    return DatasetFromFolder(train_dir, direction)`): a data set made through such a factory decodes each
+    item as the class's own instance does. torch-fix89: hold-out 25's pix2pix-pytorch loaders (`train_set =
+    get_training_set(...)`, data.py over dataset.py's `DatasetFromFolder`, whose `__getitem__` opens two
+    images with PIL) were lowered for want of this. Maps each factory to the modules that define it."""
+    found: dict[str, set[str]] = {}
+    for path, names in makers.items():
+        if not names & set(classes):
+            continue
+        index = parse_index(texts[path], torch_only=False)
+        for name, function in index.module_functions.items() if index is not None else ():
+            if any(
+                isinstance(r.value, ast.Call) and base_name(r.value.func) in classes
+                for r in walk(function)
+                if isinstance(r, ast.Return)
+            ):
+                found.setdefault(name, set()).add(path)
+    return found
+
+
+def _decoding_helpers(
+    texts: dict[str, str], reader_defs: dict[str, set[str]], datasets: dict[str, str]
+) -> frozenset[str]:
+    """Module-level defs of the project that open and decode a file (`decoding_defs`) and that a data set
+    module calls by name (`from utils.preprocessing import load_img`): only the modules defining such a
+    def are parsed."""
+    called = set().union(*(set(_CALLED.findall(t)) for t in datasets.values())) if datasets else set()
+    found: set[str] = set()
+    for path, names in reader_defs.items():
+        if names & called:
+            index = parse_index(texts[path], torch_only=False)
+            found |= (decoding_defs(index) & called) if index is not None else set()
+    return frozenset(found)
