@@ -34,10 +34,7 @@ def without_device_datasets(findings: list[Finding], texts: dict[str, str]) -> l
     clear case, though workers need the move taken out of the dataset first.) Only modules whose text
     defines `__getitem__` are parsed for such classes, and only modules with a PP505 finding that name one
     for the loaders."""
-    reported: dict[str, set[int]] = {}
-    for f in findings:
-        if f.rule == LOADER_RULE and f.cell is None and f.path in texts:
-            reported.setdefault(f.path, set()).add(f.line)
+    reported = _loader_lines(findings, texts)
     if not reported:
         return findings
     named = {p: set(_CLASS.findall(t)) for p, t in texts.items() if "__getitem__" in t and MOVES.search(t)}
@@ -133,10 +130,7 @@ def in_memory_classes_lowered(findings: list[Finding], texts: dict[str, str]) ->
     arrays the caller already holds, and pinning them saves little. Hold-out 21
     (torch-fix79): TabNet's `predict`/`predict_proba`/`explain` loaders over `PredictDataset(X)` and
     `SparsePredictDataset(X)` of utils.py, 12 findings in four modules read debatable at `high`."""
-    reported: dict[str, set[int]] = {}
-    for f in findings:
-        if f.rule == LOADER_RULE and f.cell is None and f.confidence != "low" and f.path in texts:
-            reported.setdefault(f.path, set()).add(f.line)
+    reported = _loader_lines(findings, texts, above_low=True)
     if not reported:
         return findings
     called = {p: set(_CALLED.findall(texts[p])) for p in reported}  # the names each such module calls
@@ -177,10 +171,7 @@ def without_placed_datasets(findings: list[Finding], texts: dict[str, str]) -> l
     made from one: `_placed_value`). Pinning CUDA tensors fails, so `pin_memory=False` there is deliberate.
     Hold-out 22 (torch-fix81): DDU's five active-learning loaders over FastMNIST and AmbiguousMNIST, defined
     in data/ and reached through `create_MNIST_dataset`, `Subset` and `ConcatDataset`, read wrong at `high`."""
-    reported: dict[str, set[int]] = {}
-    for f in findings:
-        if f.rule == LOADER_RULE and f.cell is None and f.path in texts:
-            reported.setdefault(f.path, set()).add(f.line)
+    reported = _loader_lines(findings, texts)
     if not reported:
         return findings
     classes: set[str] = set()
@@ -450,3 +441,20 @@ def _decoding_helpers(
             index = parse_index(texts[path], torch_only=False)
             found |= (decoding_defs(index) & called) if index is not None else set()
     return frozenset(found)
+
+
+def _loader_lines(
+    findings: list[Finding], texts: dict[str, str], above_low: bool = False
+) -> dict[str, set[int]]:
+    """Module path -> the lines of its PP505 findings (outside notebook cells, in modules whose text is at
+    hand; with `above_low`, only those above `low`): the loaders the project-wide steps ask about."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if (
+            f.rule == LOADER_RULE
+            and f.cell is None
+            and f.path in texts
+            and not (above_low and f.confidence == "low")
+        ):
+            reported.setdefault(f.path, set()).add(f.line)
+    return reported
