@@ -49,7 +49,7 @@ def _unit_test(function) -> bool:
     return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in ast.walk(function))
 
 
-def _mode_calls(sites) -> list[tuple[int, str, str]]:
+def mode_calls(sites) -> list[tuple[int, str, str]]:
     """(line, receiver, "eval"|"train") for each `x.eval()`/`x.train()` call without arguments; `x.train(False)`
     counts as `x.eval()`, `x.train(True)` as `x.train()`."""
     found = []
@@ -90,7 +90,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     ]
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
-        modes = _mode_calls(sites)
+        modes = mode_calls(sites)
         if (
             calls_eval  # (a module with no `.eval()` gives no def an eval mode through callers or holders)
             and function is not None
@@ -285,7 +285,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         if not looped:
             continue
         sites = index.function_calls.get(id(function), [])
-        modes = _mode_calls(sites)
+        modes = mode_calls(sites)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         if any(
@@ -346,7 +346,7 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
         given.update((k.arg, k.value.id) for k in call.keywords if k.arg and isinstance(k.value, ast.Name))
         scope = id(site.function) if site.function is not None else 0
         caller_modes = fx.loop_cache(
-            "modes", site.function, lambda scope=scope: _mode_calls(fx.index.function_calls.get(scope, []))
+            "modes", site.function, lambda scope=scope: mode_calls(fx.index.function_calls.get(scope, []))
         )
         evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
         found = evaluated if found is None else found & evaluated
@@ -677,10 +677,10 @@ def _module_holds(index: ModuleIndex) -> list[tuple[int, str, str]]:
     evaluated = {
         r
         for s in sites
-        for _, r, kind in _mode_calls([s])
+        for _, r, kind in mode_calls([s])
         if kind == "eval" and (s.function is None or r in declared)
     }
-    trained = {r for _, r, kind in _mode_calls(index.calls) if kind == "train"}
+    trained = {r for _, r, kind in mode_calls(index.calls) if kind == "train"}
     return [(0, r, "eval") for r in sorted(evaluated - trained)]
 
 
@@ -694,8 +694,8 @@ def _class_holds(index: ModuleIndex, owner: str) -> list[tuple[int, str, str]]:
     if any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
         return []
     held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and _on_self(s.node.func.value)]
-    evaluated = {r for _, r, kind in _mode_calls(held) if kind == "eval"}
-    trained = {r for _, r, kind in _mode_calls(sites) if kind == "train"}
+    evaluated = {r for _, r, kind in mode_calls(held) if kind == "eval"}
+    trained = {r for _, r, kind in mode_calls(sites) if kind == "train"}
     return [(0, r, "eval") for r in sorted(evaluated - trained)]
 
 
@@ -949,7 +949,7 @@ def _frozen_teacher_calls(index: ModuleIndex, fx):
     steps = {id(loop) for loop in fx.step_loops}
     for function in index.functions:
         sites = index.function_calls.get(id(function), [])
-        modes = _mode_calls(sites)
+        modes = mode_calls(sites)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         for site in sites:

@@ -51,7 +51,7 @@ from checker.rules.torch_common import (
     under_log_switch,
 )
 from checker.rules.torch_data import MOVE_HELPERS, loader_dataset, module_loaders, source_key
-from checker.rules.torch_graph import _mode_calls
+from checker.rules.torch_graph import mode_calls
 from checker.rules.torch_steps import (
     _LOSS_DEF,
     FACTORIES,
@@ -1199,7 +1199,7 @@ def _eval_mode_loop(index: ModuleIndex, loop) -> bool:
     function = index.loop_function.get(id(loop))
     if function is None:
         return False
-    modes = sorted(m for m in _mode_calls(index.function_calls.get(id(function), [])) if m[0] < loop.lineno)
+    modes = sorted(m for m in mode_calls(index.function_calls.get(id(function), [])) if m[0] < loop.lineno)
     return bool(modes) and modes[-1][2] == "eval"
 
 
