@@ -1114,7 +1114,7 @@ def _decodes_each_item(
     dataset = loader_dataset(call)
     for _ in range(3):  # (the loader's data set, then what a split of it splits)
         if isinstance(dataset, ast.Name | ast.Attribute):
-            dataset = _bound_before(dataset, function, call.lineno, index)
+            dataset = bound_before(dataset, function, call.lineno, index)
         if not (isinstance(dataset, ast.Call) and base_name(dataset.func) in _SPLITS and dataset.args):
             break
         call, dataset = dataset, dataset.args[0]
@@ -1142,7 +1142,7 @@ def _wraps_decoding(dataset: ast.Call, function, index: ModuleIndex, extra: froz
         return False
     wrapped = dataset.args[0]
     if isinstance(wrapped, ast.Name | ast.Attribute):
-        wrapped = _bound_before(wrapped, function, dataset.lineno, index)
+        wrapped = bound_before(wrapped, function, dataset.lineno, index)
     return isinstance(wrapped, ast.Call) and _decoding_call(wrapped, index, extra, True)
 
 
@@ -1229,7 +1229,7 @@ def made_on_device(call: ast.Call, index: ModuleIndex) -> bool:
 _SPLITS = frozenset({"random_split", "Subset"})
 
 
-def _bound_before(target: ast.AST, function, line: int, index: ModuleIndex) -> ast.Call | None:
+def bound_before(target: ast.AST, function, line: int, index: ModuleIndex) -> ast.Call | None:
     """The call the def (or the module's own code) last binds a name or attribute chain to before `line`
     (`ds = Dataset(folder)`, `self.ds, self.valid_ds = random_split(self.ds, ...)`: one item of a tuple of
     targets counts)."""

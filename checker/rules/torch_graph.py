@@ -1744,6 +1744,11 @@ _ACCESSOR_FIRST = frozenset({"is", "has", "should", "can", "unwrap"})
 _ACCESSOR_LAST = frozenset({"path", "dir", "file", "filename", "mode", "config", "cfg", "stat", "stats"})
 
 
+def _name_words(name: str) -> list[str]:
+    """The lower-case words of a snake_case name (`_model_ckpt_path` -> model, ckpt, path)."""
+    return [w for w in name.lower().split("_") if w]
+
+
 def _accessor_name(name: str | None) -> bool:
     """(torch-fix78) The called name reads as an accessor that returns a flag, a path, a setting or the
     module inside a wrapper (`is_on_policy_mode()`, `self._model_ckpt_path(name, it)`, `self._unwrap(model)`,
@@ -1754,7 +1759,7 @@ def _accessor_name(name: str | None) -> bool:
     evaluation terms, which the lowered `prepare_policy` had hidden)."""
     if not name:
         return False
-    words = [w for w in name.lower().split("_") if w]
+    words = _name_words(name)
     return bool(words) and (words[0] in _ACCESSOR_FIRST or words[-1] in _ACCESSOR_LAST)
 
 
@@ -1773,7 +1778,7 @@ def _setup_name(name: str | None) -> bool:
     all wrong."""
     if not name:
         return False
-    words = [w for w in name.lower().split("_") if w]
+    words = _name_words(name)
     return len(words) > 1 and words[0] in _SETUP_FIRST and "forward" not in words  # (`set_forward(x)` runs)
 
 

@@ -50,7 +50,7 @@ from checker.rules.torch_common import (
     returns_in,
     under_log_switch,
 )
-from checker.rules.torch_data import MOVE_HELPERS, loader_dataset, module_loaders, source_key
+from checker.rules.torch_data import MOVE_HELPERS, bound_before, loader_dataset, module_loaders, source_key
 from checker.rules.torch_graph import mode_calls
 from checker.rules.torch_steps import (
     _LOSS_DEF,
@@ -851,33 +851,20 @@ def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
     there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so a loop over it that moves
     nothing runs its step there, and a read in it waits."""
     dataset = loader_dataset(loader)
-    scope = call_function(index, loader) or index.tree
+    function = call_function(index, loader)
     if not isinstance(dataset, ast.Name):
         return False
-    made = _last_value(scope, dataset.id, loader.lineno)
+    made = bound_before(dataset, function, loader.lineno, index)
     if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
         return False
     for arg in made.args:
-        value = _last_value(scope, arg.id, loader.lineno) if isinstance(arg, ast.Name) else arg
+        value = bound_before(arg, function, loader.lineno, index) if isinstance(arg, ast.Name) else arg
         if not isinstance(value, ast.Call):
             return False
         handed = (*value.args, *(k.value for k in value.keywords))
         if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
             return False
     return True
-
-
-def _last_value(scope, name: str, line: int) -> ast.AST | None:
-    """The value last assigned to `name` in the scope before `line` (a plain or tuple-unpacking target: the
-    whole call for `x, y = make(...)`)."""
-    found = None
-    for node in iter_walk(scope):
-        if isinstance(node, ast.Assign) and node.lineno < line and (found is None or node.lineno > found[0]):
-            for target in node.targets:
-                elts = target.elts if isinstance(target, ast.Tuple) else [target]
-                if any(isinstance(e, ast.Name) and e.id == name for e in elts):
-                    found = (node.lineno, node.value)
-    return None if found is None else found[1]
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
