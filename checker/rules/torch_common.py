@@ -1440,3 +1440,10 @@ def _calls_bound_as_modules(index: ModuleIndex) -> frozenset[int]:
                 if name is not None:
                     bound.append((chain[-1], name, id(node.value)))
     return frozenset(call for scope, name, call in bound if name in used.get(scope, ()))
+
+
+def nests_loop(outer, loops) -> bool:
+    """One of `loops` other than `outer` starts inside `outer`'s lines: `outer` holds it (an epoch loop around
+    a step loop, a per-class loop around a whole pass over the data)."""
+    end = outer.end_lineno or outer.lineno
+    return any(inner is not outer and outer.lineno < inner.lineno <= end for inner in loops)

@@ -39,6 +39,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     needs_grad,
+    nests_loop,
     uses_input_gradients,
 )
 from checker.rules.torch_steps import _training_step_defs
@@ -1643,7 +1644,7 @@ def _eval_pass_source(site, fx) -> str | None:
 def _holds_step_loop(outer, inner, fx) -> bool:
     """The outer loop holds a training loop beside `inner` (an epoch loop: `for x, y in train_loader:` with
     its step, then `for x, y in test_loader:`), so the evaluation pass runs every epoch."""
-    return any(loop is not inner and outer.lineno < loop.lineno <= outer.end_lineno for loop in fx.step_loops)
+    return nests_loop(outer, [loop for loop in fx.step_loops if loop is not inner])
 
 
 def _frozen(index: ModuleIndex) -> set[str]:

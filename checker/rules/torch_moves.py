@@ -46,6 +46,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_output,
+    nests_loop,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
@@ -1990,9 +1991,7 @@ _LOSS_NAME = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+
 def _holds_step_loop(index: ModuleIndex, loop) -> bool:
     """The loop steps nothing itself and a step loop is nested in it: it runs once per epoch, not per step."""
     steps = _step_loops(index)
-    return all(inner is not loop for inner in steps) and any(
-        loop.lineno < inner.lineno <= (loop.end_lineno or loop.lineno) for inner in steps
-    )
+    return all(inner is not loop for inner in steps) and nests_loop(loop, steps)
 
 
 def _holds_episode(index: ModuleIndex, loop) -> bool:

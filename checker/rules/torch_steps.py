@@ -26,6 +26,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     model_output,
+    nests_loop,
 )
 
 
@@ -160,7 +161,7 @@ def _step_helpers(index: ModuleIndex) -> set[int]:
         found = set()
         steps = facts(index).step_loops
         for loop in steps:
-            if any(inner is not loop and loop.lineno < inner.lineno <= loop.end_lineno for inner in steps):
+            if nests_loop(loop, steps):
                 continue  # it holds a step loop: an epoch loop calling `train()`, whose helpers run once an epoch
             for site, via in index.reached_calls(index.loop_calls[id(loop)]):
                 if via is None or site.function is None or eval_named(site.function):

@@ -23,6 +23,7 @@ from checker.rules.torch_common import (
     facts,
     is_step_call,
     method_name,
+    nests_loop,
     reads_clock,
 )
 from checker.rules.torch_steps import (
@@ -337,8 +338,7 @@ def _holds_step_loop(fx, loop, direct) -> bool:
     hold-out 22, 4 `medium` first reads, all wrong)."""
     if any(_optimizer_step(s.node) for s in direct):
         return False
-    end = loop.end_lineno or loop.lineno
-    return any(other is not loop and loop.lineno < other.lineno <= end for other in fx.step_loops)
+    return nests_loop(loop, fx.step_loops)
 
 
 def _optimizer_step(call: ast.Call) -> bool:
