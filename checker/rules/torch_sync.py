@@ -1104,7 +1104,7 @@ def _evaluation_reads(index: ModuleIndex):
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
         function = index.loop_function.get(id(loop))
-        mode_only = not (fx.without_grad(loop) or eval_named(function))
+        mode_only = not (fx.without_grad(loop) or eval_named(function) or _evaluation_split_loop(loop))
         reads = []
         for site in direct_calls(index, loop):
             call = site.node
@@ -1160,6 +1160,32 @@ EVALUATION_READ_LEVEL: str | None = None
 EVAL_MODE_READ_LEVEL = "medium"
 
 
+_SPLIT_WORDS = frozenset({"test", "testing", "val", "valid", "validation", "eval", "evaluation", "dev"})
+_WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "progress_bar", "trange"})
+
+
+def _evaluation_split_loop(loop) -> bool:
+    """(torch-fix90) The loop iterates a loader named for an evaluation split, bare or wrapped in
+    `enumerate`/`tqdm` (`for batch in testing_data_loader:`, `enumerate(tqdm(test_loader))`,
+    `self.val_loader`): a word of its name is `test`, `val`, `valid`, `eval` or `dev` and another one says
+    `loader`. A script's test pass after each epoch (pix2pix's PSNR, the crowd counter's MAE, hold-outs 23 and
+    25) has no no_grad and no def named for it; the loader says what the loop does."""
+    if not isinstance(loop, ast.For | ast.AsyncFor):
+        return False
+    source = loop.iter
+    while isinstance(source, ast.Call) and source.args and base_name(source.func) in _WRAPPERS:
+        source = source.args[0]
+    name = (
+        source.id
+        if isinstance(source, ast.Name)
+        else source.attr
+        if isinstance(source, ast.Attribute)
+        else ""
+    )
+    words = name.lower().split("_")
+    return any(w in _SPLIT_WORDS for w in words) and any(w.endswith("loader") for w in words)
+
+
 def _moves_its_batch(index: ModuleIndex, loop) -> bool:
     """The loop's own body moves something to a device (`x = x.to(self.device)`, `to_cuda(x, y)`)."""
     return any(
@@ -1198,8 +1224,9 @@ def _predicted_index(call: ast.Call) -> bool:
 
 
 def _evaluation_loops(index: ModuleIndex, fx) -> list:
-    """`for` loops that run a model on every pass, in evaluation (under no_grad, or in a def named for
-    evaluation: `validate`, `evaluate_mlm`, `test_img`), that step nothing (no backward or optimizer step in
+    """`for` loops that run a model on every pass, in evaluation (under no_grad, in a def named for
+    evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
+    `_evaluation_split_loop`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
     moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`_cpu_loader_loop`),
     nor one that breaks after a handful of batches."""
@@ -1209,10 +1236,15 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         if not isinstance(loop, ast.For | ast.AsyncFor) or id(loop) in steps or breaks_early(loop):
             continue
         function = index.loop_function.get(id(loop))
-        if not (fx.without_grad(loop) or eval_named(function) or _eval_mode_loop(index, loop)):
+        if not (
+            fx.without_grad(loop)
+            or eval_named(function)
+            or _eval_mode_loop(index, loop)
+            or _evaluation_split_loop(loop)
+        ):
             continue
         direct = direct_calls(index, loop)
-        if not any(_runs_a_model(fx, s.node) for s in direct):
+        if not any(_runs_a_model(fx, s.node) or _runs_model_through(fx, s.node, loop) for s in direct):
             continue
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
@@ -1336,6 +1368,36 @@ def _runs_a_model(fx, call: ast.Call) -> bool:
     return name in fx.models or not isinstance(fx.helpers.get(id(call)), FUNCTION_TYPES)
 
 
+_PREDICT_METHODS = frozenset({"predict", "inference", "infer"})
+
+
+def _runs_model_through(fx, call: ast.Call, loop) -> bool:
+    """(torch-fix90) A loop's call that runs a model one step removed, as evaluation loops do: a method of
+    the module's class that calls a model outside any loop of its own (Informer-style `pred, true =
+    self._process_one_batch(data, x, y)` over `self.model(...)`); a model's prediction method (`pred =
+    model.predict(data)`, DSAN's test); or a def of another module handed a model whose results the loop
+    binds (`loss, output, stats = criterion(model, input, target)`, SWAG's `eval`; `nll, _, _ =
+    losses.compute_loss_and_nll(args, eval_model, ...)`, the E(3) diffusion test). Hold-outs 22-24 list each
+    loop's `.item()` reads; `_runs_a_model` sees none of these calls."""
+    if method_name(call) in _PREDICT_METHODS and isinstance(call.func, ast.Attribute):
+        receiver = base_name(call.func.value)
+        return is_model_name(receiver) or receiver in fx.models
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    if isinstance(helper, FUNCTION_TYPES):
+        return helper is not fx.index.loop_function.get(id(loop)) and any(
+            not s.loops and (model_called(s.node) in fx.models or is_model_name(model_called(s.node)))
+            for s in fx.index.function_calls.get(id(helper), ())
+        )
+    if helper is not None:
+        return False
+    stmt = fx.statement_in(call, loop)
+    return (
+        isinstance(stmt, ast.Assign)
+        and stmt.value is call
+        and any(isinstance(a, ast.Name) and (a.id in fx.models or is_model_name(a.id)) for a in call.args)
+    )
+
+
 def _runs_handed_model(fx, call: ast.Call) -> bool:
     """`loss = self._step(model, xis, xjs, counter)`: a def or method of the module, handed a model (a model
     of the module or a name for one) that it calls outside any loop of its own (`ris, zis = model(xis)`,
@@ -1377,12 +1439,13 @@ def _steps_around(fx, loop, steps: set[int]) -> bool:
 
 def _steps_beside(fx, loop, epochs) -> bool:
     """`for epoch in ...: for x, y in train_loader: ...step...` then `with torch.no_grad(): for x, y in
-    test_loader: ...`: the loop runs under no_grad inside the epoch loop, and every step call of the epoch
+    test_loader: ...`: the loop runs under no_grad (or, since torch-fix90, over a loader named for an
+    evaluation split, `_evaluation_split_loop`) inside the epoch loop, and every step call of the epoch
     loop is in another of its inner loops, one that does not hold this loop (the domain-adaptation
     classifier's `train_classifier.py`, hold-out 20): an evaluation between training epochs, not a training
     epoch's inner loop nor an attack's."""
     index = fx.index
-    if not fx.without_grad(loop):
+    if not (fx.without_grad(loop) or _evaluation_split_loop(loop)):
         return False
     inner = [
         other
