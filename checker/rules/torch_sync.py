@@ -1104,7 +1104,7 @@ def _evaluation_reads(index: ModuleIndex):
     fx = facts(index)
     for loop in _evaluation_loops(index, fx):
         function = index.loop_function.get(id(loop))
-        mode_only = not (fx.without_grad(loop) or eval_named(function) or _evaluation_split_loop(loop))
+        mode_only = not (fx.without_grad(loop) or eval_named(function) or _split_evaluation(fx, loop))
         reads = []
         for site in direct_calls(index, loop):
             call = site.node
@@ -1186,6 +1186,27 @@ def _evaluation_split_loop(loop) -> bool:
     return any(w in _SPLIT_WORDS for w in words) and any(w.endswith("loader") for w in words)
 
 
+def _split_evaluation(fx, loop) -> bool:
+    """An evaluation by its loader's name (`_evaluation_split_loop`) that runs no attack (`_attacks`)."""
+    return _evaluation_split_loop(loop) and not _attacks(fx, loop)
+
+
+_GRADIENT_ATTRS = frozenset({"backward", "grad", "requires_grad", "requires_grad_"})
+
+
+def _attacks(fx, loop) -> bool:
+    """The loop calls a def of the module that takes gradients (`delta = attack_pgd(model, X, y, ...)`, AWP's
+    robust test pass, hold-out 18): a robustness evaluation whose attack iterations, not the per-batch
+    reads, set its pace; a loop that is an evaluation only by its loader's name is not judged then."""
+    for site in direct_calls(fx.index, loop):
+        helper = fx.helpers.get(id(site.node))
+        if isinstance(helper, FUNCTION_TYPES) and any(
+            isinstance(n, ast.Attribute) and n.attr in _GRADIENT_ATTRS for n in iter_walk(helper)
+        ):
+            return True
+    return False
+
+
 def _moves_its_batch(index: ModuleIndex, loop) -> bool:
     """The loop's own body moves something to a device (`x = x.to(self.device)`, `to_cuda(x, y)`)."""
     return any(
@@ -1226,7 +1247,7 @@ def _predicted_index(call: ast.Call) -> bool:
 def _evaluation_loops(index: ModuleIndex, fx) -> list:
     """`for` loops that run a model on every pass, in evaluation (under no_grad, in a def named for
     evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
-    `_evaluation_split_loop`), that step nothing (no backward or optimizer step in
+    `_split_evaluation`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
     moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`_cpu_loader_loop`),
     nor one that breaks after a handful of batches."""
@@ -1240,7 +1261,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
             fx.without_grad(loop)
             or eval_named(function)
             or _eval_mode_loop(index, loop)
-            or _evaluation_split_loop(loop)
+            or _split_evaluation(fx, loop)
         ):
             continue
         direct = direct_calls(index, loop)
@@ -1440,12 +1461,12 @@ def _steps_around(fx, loop, steps: set[int]) -> bool:
 def _steps_beside(fx, loop, epochs) -> bool:
     """`for epoch in ...: for x, y in train_loader: ...step...` then `with torch.no_grad(): for x, y in
     test_loader: ...`: the loop runs under no_grad (or, since torch-fix90, over a loader named for an
-    evaluation split, `_evaluation_split_loop`) inside the epoch loop, and every step call of the epoch
+    evaluation split, `_split_evaluation`) inside the epoch loop, and every step call of the epoch
     loop is in another of its inner loops, one that does not hold this loop (the domain-adaptation
     classifier's `train_classifier.py`, hold-out 20): an evaluation between training epochs, not a training
     epoch's inner loop nor an attack's."""
     index = fx.index
-    if not (fx.without_grad(loop) or _evaluation_split_loop(loop)):
+    if not (fx.without_grad(loop) or _split_evaluation(fx, loop)):
         return False
     inner = [
         other
