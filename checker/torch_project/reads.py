@@ -16,7 +16,14 @@ from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, iter_walk
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
-from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
+from checker.rules.torch_common import (
+    direct_calls,
+    facts,
+    lowered_on_toys,
+    method_name,
+    nests_loop,
+    uses_torch,
+)
 from checker.rules.torch_sync import (
     _cpu_loader_loop,
     _cpu_names,
@@ -669,8 +676,10 @@ def _step_called_reads(
                 passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
                 reads = [r[:4] for r in passed if not r[5]]
                 wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
-                if wider and (id(loop), _call_word(call)) in named:
-                    continue  # (another call of the def in this loop is a read a finding names already)
+                if wider and (
+                    (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
+                ):
+                    continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
                 if wider and not wide_reads.hands_step_value(call, _loop_bindings(index, loop)):
                     passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
                 reads = reads or [r[:4] for r in passed]

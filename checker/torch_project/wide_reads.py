@@ -161,11 +161,18 @@ def hands_step_value(call: ast.Call, bound: dict) -> bool:
 def _step_value(node: ast.AST, bound: dict) -> bool:
     """A value of the step: a name the loop binds to anything but a host read, or an expression of one that
     is not itself a read."""
-    if isinstance(node, ast.Constant) or (isinstance(node, ast.Call) and _host_read(node)):
+    if isinstance(node, ast.Constant) or (isinstance(node, ast.Call) and _host_read(node)) or _setting(node):
         return False
     if isinstance(node, ast.Name):
-        return node.id in bound and not all(v is not None and _host_read(v) for v in bound[node.id])
+        return node.id in bound and not all(
+            v is not None and (_host_read(v) or _setting(v)) for v in bound[node.id]
+        )
     return any(_step_value(c, bound) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _setting(node: ast.AST) -> bool:
+    """`optimizer.param_groups[0]["lr"]`: an optimizer's setting, a host number."""
+    return isinstance(node, ast.Subscript | ast.Attribute) and "param_groups" in ast.unparse(node)
 
 
 def _host_read(node: ast.AST) -> bool:
