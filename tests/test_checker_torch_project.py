@@ -263,7 +263,7 @@ def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path
         ("metrics.py", 15): "medium",
         ("metrics.py", 25): "medium",
         ("metrics.py", 32): "medium",
-        ("train.py", 20): "high",
+        ("train.py", 19): "high",
     }
     evaluate = next(f for f in findings if f.line == 15)
     assert (

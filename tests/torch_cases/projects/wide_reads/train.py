@@ -1,7 +1,6 @@
 """The training loop that runs the metric methods and the dict helper of metrics.py on every step."""
 
 import torch
-
 from metrics import Accumulator, Result, to_floats
 
 

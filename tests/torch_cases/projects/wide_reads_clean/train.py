@@ -1,7 +1,6 @@
 """The clean twin's loop: the evaluation pass runs after the epoch, the dict helper every 100 steps."""
 
 import torch
-
 from metrics import Accumulator, Result, to_floats
 
 
