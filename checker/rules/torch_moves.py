@@ -2664,6 +2664,11 @@ class Encoder(nn.Module):
             "`if` is `torch.cuda.is_available()` or `x.is_cuda` (13 of 14); a dtype cast on the way (`.to(torch."
             "bool)`), `flatten`, grids `torch.meshgrid` gives from host factories and pairwise rebindings (`a, b = "
             "a.float(), b.float()`) are followed."
+            " Branch torch-fix92 (first reads of hold-outs 13-25, the same bar): a `.cuda()` copy in a followed def "
+            "that is no `forward` (a helper such as `init_hidden`, a loss def or method) is high whatever `if` stands "
+            "over it (46 of 48 right, 19 repositories); and a training step split between a def that steps the "
+            "optimizer and the def of the module it calls to run the backward (DRIT's `update_D_content` and "
+            "`backward_contentD`, pix2pix-style `optimize_parameters` and `backward_G`) is followed as a whole one."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),

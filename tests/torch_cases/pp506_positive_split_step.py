@@ -21,7 +21,7 @@ class Trainer(nn.Module):
         pred_fake = self.dis(fake.detach())
         pred_real = self.dis(real)
         loss_D = 0
-        for out_a, out_b in zip(pred_fake, pred_real):
+        for out_a, out_b in zip(pred_fake, pred_real, strict=True):
             all0 = torch.zeros(out_a.size(0)).cuda(self.gpu)  # expect: PP506 high
             all1 = torch.ones(out_b.size(0)).cuda(self.gpu)  # expect: PP506 high
             loss_D = loss_D + nn.functional.binary_cross_entropy(torch.sigmoid(out_a), all0)
