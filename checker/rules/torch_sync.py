@@ -677,13 +677,16 @@ def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bo
     )
 
 
-def _host_batch_read(call: ast.Call, loop) -> bool:
+def _host_batch_read(call: ast.Call, loop, index: ModuleIndex | None = None) -> bool:
     """`label.numpy()` on a batch the loop takes from its loader before anything in the body binds it again
-    (`label = Variable(label).cuda()` comes later): a host tensor, the read waits for nothing."""
+    (`label = Variable(label).cuda()` comes later): a host tensor, the read waits for nothing. An item of
+    the batch by a constant key (`_host_batch_item`) is one too."""
     func = call.func
     while isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
         func = func.value.func  # `label.data.numpy()`, `label.cpu().numpy()`
     receiver = func.value if isinstance(func, ast.Attribute) else None
+    if index is not None and isinstance(receiver, ast.Subscript):
+        return _host_batch_item(call, receiver, loop, index)
     while isinstance(receiver, ast.Attribute):
         receiver = receiver.value
     target = getattr(loop, "target", None)
@@ -695,6 +698,39 @@ def _host_batch_read(call: ast.Call, loop) -> bool:
         and any(isinstance(t, ast.Name) and t.id == receiver.id for n in _targets(node) for t in ast.walk(n))
         for stmt in loop.body
         for node in ast.walk(stmt)
+    )
+
+
+def _host_batch_item(call: ast.Call, item: ast.Subscript, loop, index: ModuleIndex) -> bool:
+    """`data['label'].cpu().numpy()` at the top of the step (hold-out 27: PF-AFN's four training scripts and
+    ACGPN's, `t_mask = torch.FloatTensor((data['label'].cpu().numpy() == 7).astype(np.float))`): an item, by
+    a constant key, of the batch the loop takes from its loader, before the body binds the batch again or
+    moves that item (`data['label'] = data['label'] * (1 - t_mask) + t_mask * 4` keeps it on the host; a
+    `.cuda()` in the new value, or in how a name it uses was bound, does not): a host tensor, its read waits
+    for nothing. The `.cuda()` copies further down are PP506's concern, not a sync."""
+    target = getattr(loop, "target", None)
+    root, key = item.value, item.slice
+    if not (isinstance(root, ast.Name) and isinstance(key, ast.Constant)) or target is None:
+        return False
+    if root.id not in names_in(target):
+        return False
+    bound = _loop_bindings(index, loop)
+    for node in loop_nodes(index, loop):
+        if not isinstance(node, ast.Assign | ast.AugAssign) or node.lineno >= call.lineno:
+            continue
+        for part in _targets(node):
+            if any(isinstance(t, ast.Name) and t.id == root.id for t in [part, *getattr(part, "elts", ())]):
+                return False  # (the batch itself bound again: `data = {k: v.cuda() ...}`)
+            if ast.dump(part) == ast.dump(item) and not _host_built(node.value, bound, index):
+                return False
+    return True
+
+
+def _host_built(value: ast.AST, bound, index: ModuleIndex) -> bool:
+    """No device move in the value, nor in the loop's bindings of the names it uses (one level)."""
+    values = [value, *(v for n in names_in(value) for v in bound.get(n, ()) if v is not None)]
+    return not any(
+        isinstance(node, ast.Call) and is_device_move(node, index) for v in values for node in ast.walk(v)
     )
 
 
@@ -1024,6 +1060,7 @@ def check_host_sync(
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
         yield from _evaluation_reads(index)
+        yield from _lightning_step_reads(index)
         if fx.places_on_device:
             yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
@@ -1047,7 +1084,7 @@ def check_host_sync(
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
-            if how is None or _host_batch_read(site.node, loop):
+            if how is None or _host_batch_read(site.node, loop, index):
                 continue
             if (
                 _guarded_past_process(fx, site.node, loop)
@@ -1110,7 +1147,11 @@ def _evaluation_reads(index: ModuleIndex):
             call = site.node
             if method_name(call) != "item" or call.args or fx.guarded(call, loop):
                 continue
-            if _host_batch_read(call, loop) or _host_value_read(index, call, loop) or _predicted_index(call):
+            if (
+                _host_batch_read(call, loop, index)
+                or _host_value_read(index, call, loop)
+                or _predicted_index(call)
+            ):
                 continue
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
@@ -3366,3 +3407,99 @@ def other_read_lines(lines: list[int]) -> str:
         return ""
     listed = ", ".join(map(str, others[:-1])) + f" and {others[-1]}" if len(others) > 1 else str(others[0])
     return f"; the other {'reads are' if len(others) > 1 else 'read is'} at line{'s' if len(others) > 1 else ''} {listed}"
+
+
+# (torch-fix93) Step methods a framework runs on every batch: PyTorch Lightning's `training_step` and
+# `validation_step` of a `LightningModule` subclass. Lightning runs backward and the optimizer itself, so
+# `_training_step_defs` (backward and a step in the def) never takes them, and no loop of the project is in
+# sight. Hold-outs 26 and 27 list three such reads in two repositories (EfficientAT's `loss.detach().cpu()`
+# stores, TCP's `self.log(name, loss.item())` in both methods).
+_LIGHTNING_STEPS = frozenset({"training_step", "validation_step"})
+_LIGHTNING_BASES = frozenset({"LightningModule"})
+
+
+def _lightning_step_methods(index: ModuleIndex) -> list:
+    """The `training_step` and `validation_step` methods of the module's classes whose bases name a
+    `LightningModule` (`pl.LightningModule`, `L.LightningModule`, `LightningModule`)."""
+    found = []
+    for node in index.tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        if not any((dotted_parts(b) or [""])[-1] in _LIGHTNING_BASES for b in node.bases):
+            continue
+        found.extend(m for m in node.body if isinstance(m, FUNCTION_TYPES) and m.name in _LIGHTNING_STEPS)
+    return found
+
+
+def _lightning_read(index: ModuleIndex, call: ast.Call) -> str | None:
+    """How a step method's call reads a device value on the host: `.item()` (not of a tensor a factory made
+    on the host), or `.cpu()`/`.numpy()`/`.tolist()` of a loss (`loss.detach().cpu()`: a name with a loss
+    word), not the outputs a validation step copies out for its metrics."""
+    name = method_name(call)
+    if name not in _SYNC_METHODS or call.args or call.keywords or _factory_read(index, call):
+        return None
+    if name == "item":
+        return ".item()"
+    return f".{name}()" if _loss_named_root(call.func.value) else None
+
+
+def _loss_named_root(node: ast.AST) -> bool:
+    """`loss.detach()`, `kd_loss.data`: a chain of attributes and method calls from a name with a loss word."""
+    while isinstance(node, ast.Attribute | ast.Call):
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Attribute):
+                return False
+            node = node.func
+        node = node.value
+    return isinstance(node, ast.Name) and any(w in node.id.lower() for w in LOSS_WORDS)
+
+
+def _copies_outputs(index: ModuleIndex, function) -> bool:
+    """A validation step that copies values other than a loss to the host (`landmarks.cpu().numpy()` for
+    its metric): the copy waits for the GPU anyway, so a loss read beside it adds no stall of its own (as
+    `_copies_out` leaves such evaluation loops unjudged)."""
+    return function.name == "validation_step" and any(
+        method_name(s.node) in ("cpu", "numpy")
+        and not s.node.args
+        and isinstance(s.node.func, ast.Attribute)
+        and not _loss_named_root(s.node.func.value)
+        for s in index.function_calls.get(id(function), ())
+    )
+
+
+def _lightning_step_reads(index: ModuleIndex):
+    """PP501 in a Lightning step method (`_lightning_step_methods`): a host read (`_lightning_read`) outside
+    the method's loops and ifs (but switches of the process or the configuration: `guarded_step`), which the
+    trainer runs on every training or validation batch. The finding points at the first read and names the
+    others. At `LIGHTNING_STEP_READ_LEVEL`."""
+    fx = facts(index)
+    for function in _lightning_step_methods(index):
+        if _copies_outputs(index, function):
+            continue
+        reads = []
+        for site in index.function_calls.get(id(function), ()):
+            how = _lightning_read(index, site.node)
+            if how is None or site.loops or fx.guarded_step(site.node, function):
+                continue
+            if any(isinstance(up, COMPREHENSION_TYPES) for up in fx.ancestors(site.node, function)):
+                continue
+            reads.append((site.node, how))
+        if not reads:
+            continue
+        call, how = reads[0]
+        more = _more_reads(reads)
+        batch = "training" if function.name == "training_step" else "validation"
+        yield RawFinding(
+            "PP501",
+            call.lineno,
+            call.col_offset,
+            f"`{how}` in the Lightning `{function.name}`{more} waits for the GPU on every {batch} batch the "
+            "trainer runs; log the tensor itself (`self.log(name, loss)`) or keep it on the device and read it "
+            f"every N steps{other_read_lines([c.lineno for c, _ in reads])}",
+            confidence=LIGHTNING_STEP_READ_LEVEL,
+        )
+
+
+# (torch-fix93) The level of `_lightning_step_reads`: the rule's `high`, the level of the training-step defs
+# and evaluation loops whose reads these are (`_step_function_reads`, `_evaluation_reads`).
+LIGHTNING_STEP_READ_LEVEL: str | None = None
