@@ -12,8 +12,8 @@ writer = SummaryWriter("runs")
 
 def run(model, optimizer, train_loader, epochs):
     step = 0
-    for epoch in range(epochs):
-        for i, data in enumerate(train_loader):
+    for _ in range(epochs):
+        for data in train_loader:
             t_mask = torch.FloatTensor((data["label"].cpu().numpy() == 7).astype(np.float32))
             data["label"] = data["label"] * (1 - t_mask) + t_mask * 4
             edge = torch.FloatTensor((data["label"].cpu().numpy() == 4).astype(np.int64))
