@@ -873,12 +873,21 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
             or (on_device and model_called(call) in on_device)
             or (parallel and model_called(call) in parallel)
             or (placed and model_called(call) in placed)
+            or (fx.on_device and _hands_device(call))
         ):
             return False
     # a move in a lambda of the loop (`map(lambda x: x.to(device), batch)`) is no call site of the loop
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _hands_device(call: ast.Call) -> bool:
+    """(torch-fix93) `loss = loss_function(model, batch, device, plot=args.plot)`: a call handed the device
+    (`_names_device`) as an argument, in a module that places tensors on a GPU: the def moves the batch
+    there itself, out of sight (D2-Net's `process_epoch`, whose loss module copies each batch to the device),
+    so the loop's step runs on the GPU."""
+    return any(_names_device(a) for a in call.args)
 
 
 def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
