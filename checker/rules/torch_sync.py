@@ -721,9 +721,35 @@ def _host_batch_item(call: ast.Call, item: ast.Subscript, loop, index: ModuleInd
         for part in _targets(node):
             if any(isinstance(t, ast.Name) and t.id == root.id for t in [part, *getattr(part, "elts", ())]):
                 return False  # (the batch itself bound again: `data = {k: v.cuda() ...}`)
-            if ast.dump(part) == ast.dump(item) and not _host_built(node.value, bound, index):
-                return False
-    return True
+            same = isinstance(part, ast.Subscript) and _root_name(part) == root.id
+            keyed = same and isinstance(part.slice, ast.Constant)
+            mine = same and (not keyed or ast.dump(part) == ast.dump(item))
+            if mine and not _host_built(node.value, bound, index):
+                return False  # (`labels[k] = labels[k].cuda()` over its keys: HybrIK, hold-out 24)
+    return not _handed_whole(index, loop, root.id, call.lineno)
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _handed_whole(index: ModuleIndex, loop, name: str, line: int) -> bool:
+    """The whole batch handed to a call, or updated, before `line` (`batch_to_device(data, device)`,
+    `data.update(...)`): it may be moved in place."""
+    for site in index.loop_calls.get(id(loop), ()):
+        call = site.node
+        if call.lineno >= line or base_name(call.func) in ("len", "print", "isinstance"):
+            continue
+        if any(
+            isinstance(a, ast.Name) and a.id == name for a in [*call.args, *(k.value for k in call.keywords)]
+        ):
+            return True
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "update" and _root_name(func.value) == name:
+            return True
+    return False
 
 
 def _host_built(value: ast.AST, bound, index: ModuleIndex) -> bool:
