@@ -1094,10 +1094,11 @@ for x in dataset:
     assert codes(src, "PP401") == [("PP401", 11), ("PP401", 13), ("PP401", 15)]
 
 
-def test_pp401_a_tf_function_made_every_batch_is_high():
-    """A @tf.function def or a tf.function(...) call right in the body of a loop over a tf.data pipeline is
-    traced again on every batch (Morizeyao's GPT-2 step): `high`. Under an `if` of that loop (every n
-    steps), or in a loop over settings, it stays `low`."""
+def test_pp401_a_tf_function_made_every_batch_stays_low():
+    """A @tf.function def or a tf.function(...) call right in the body of a loop over a tf.data pipeline
+    (Morizeyao's GPT-2 step) is reported at `low` like the rule's other shapes: tf-fix40 made it `high` on
+    2 first reads in one repository, under the 20 first-read findings in 5 repositories a move asks
+    (tf-fix41). Under an `if` of that loop, or in a loop over settings, it is `low` too."""
     src = """
 import tensorflow as tf
 
@@ -1115,7 +1116,7 @@ def train(model, optimizer, files, log_every):
                 export = tf.function(model.call)
                 export(batch)
 """
-    assert sure(src, "PP401") == [(9, "high"), (12, "high"), (15, "low")]
+    assert sure(src, "PP401") == [(9, "low"), (12, "low"), (15, "low")]
     settings = """
 import tensorflow as tf
 
