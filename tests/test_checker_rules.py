@@ -3894,6 +3894,78 @@ for sentence in test_sentences:
     assert sure(clean, "PP301") == []
 
 
+def test_pp301_a_helper_given_several_lists_of_one():
+    """tf-fix41, reading 29's bert4keras evaluations: `to_array([token_ids], [segment_ids])` (each input of one
+    sample in a list of one) returns batches of one, though an earlier line binds `token_ids` to the unbatched
+    ids; so does `np.array(token_list)` after `token_list = sequence_padding([token_ids])`. A recognizer method
+    doing so, called for every evaluation sentence, is PP301 at its call (`low`, as every call of a
+    per-sample predictor), the loop's own predict as usual (`high`). The twins pad all sentences at once, or
+    give the helper whole lists."""
+    src = """
+import numpy as np
+import tensorflow as tf
+from bert4keras.snippets import sequence_padding, to_array
+
+model = tf.keras.models.load_model("ner.h5")
+
+
+class Recognizer:
+    def recognize(self, text):
+        token_ids = tokenizer.encode(text)
+        segment_ids = [0] * len(token_ids)
+        token_ids, segment_ids = to_array([token_ids], [segment_ids])
+        return model.predict([token_ids, segment_ids])[0]
+
+
+NER = Recognizer()
+
+
+def evaluate_report(texts):
+    labels = []
+    for text in texts:
+        token_ids, segment_ids = tokenizer.encode(text)
+        token_list = sequence_padding([token_ids])
+        segment_list = sequence_padding([segment_ids])
+        labels.append(model.predict([np.array(token_list), np.array(segment_list)]).argmax(axis=1))
+    return labels
+
+
+def evaluate_loop(data):
+    for d in data:
+        print(NER.recognize(d[0]))
+"""
+    assert sure(src, "PP301") == [(26, "high"), (32, "low")]
+    clean = """
+import numpy as np
+import tensorflow as tf
+from bert4keras.snippets import sequence_padding, to_array
+
+model = tf.keras.models.load_model("ner.h5")
+
+
+class Recognizer:
+    def recognize(self, texts):
+        token_ids = [tokenizer.encode(text) for text in texts]
+        segment_ids = [[0] * len(ids) for ids in token_ids]
+        token_ids, segment_ids = to_array(token_ids, segment_ids)
+        return model.predict([token_ids, segment_ids])
+
+
+NER = Recognizer()
+
+
+def evaluate_report(texts):
+    token_list = sequence_padding([tokenizer.encode(text)[0] for text in texts])
+    return model.predict(np.array(token_list)).argmax(axis=1)
+
+
+def evaluate_loop(data):
+    for d in data:
+        print(NER.recognize(d))
+"""
+    assert sure(clean, "PP301") == []
+
+
 def test_pp202_a_dataset_subclass_built_in_new_is_a_source():
     """tf-fix38, reading 27's VQ-VAE: `class ImageLabelFilelist(tf.data.Dataset)` whose `__new__` returns
     `from_generator(...)` is a dataset source; its serial read/decode map is PP202 as on any pipeline. The twin's
