@@ -1703,7 +1703,10 @@ register(
             "tf-fix38 a dict of named inputs each a batch of one (a dict literal, or one the loop sets to `{}` "
             "and fills by key) is read as the list form is, and what a call given one sample in a list of one "
             "returns (`encode([text])`, `pad_sequences([seq])`) is a batch of one; a loop over the split of a "
-            "string written in the module is a demo (`low`)."
+            "string written in the module is a demo (`low`). Since tf-fix41 so is what a call returns whose "
+            "positional arguments are each one sample in a list of one (bert4keras' `to_array([ids], [segs])`), "
+            "also when an earlier line binds the unpacked names to the unbatched values, and `np.array(x)` "
+            "of such a batch."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "
