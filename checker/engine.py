@@ -13,7 +13,7 @@ from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
-from checker.rules import Rule, all_rules, finding
+from checker.rules import RULE_ERRORS, Rule, all_rules, finding
 from checker.rules.torch_common import forget_facts, is_torch_rule, uses_torch
 from checker.testcode import is_test_path, is_test_place, is_unit_test
 
@@ -75,7 +75,7 @@ def _run_rules(
             raw.extend(rule.check(index))
         except RecursionError:
             errors.append(f"{rule.code}: too deeply nested to check")
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        except RULE_ERRORS as exc:
             errors.append(f"internal error in {rule.code}: {type(exc).__name__}: {exc}")
     if keep is not None and not errors:
         keep(index)

@@ -31,7 +31,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
-from checker.rules import finding
+from checker.rules import RULE_ERRORS, finding
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
     PipelineFacts,
@@ -165,7 +165,7 @@ class _Modules:
             return ()
         try:
             return tuple(defs(index).values())
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+        except RULE_ERRORS:
             return ()
 
     def text(self, path: str) -> str | None:
@@ -738,7 +738,7 @@ def _predicts_without_tensorflow(python: list[str], modules: _Modules, inside: s
             continue
         try:
             raws = list(predicts_per_sample(index))
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+        except RULE_ERRORS:
             continue
         for raw in raws:
             if _kept(text, raw.line, "PP301"):
@@ -756,7 +756,7 @@ def _predictors_without_tensorflow(path: str, text: str, modules: _Modules, insi
         return ()
     try:
         return tuple(per_sample_predictors(index, any_module=True).values())
-    except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+    except RULE_ERRORS:
         return ()
 
 
@@ -851,7 +851,7 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
             continue
         try:
             raws = list(predicts_on_models(index, builders))
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
+        except RULE_ERRORS:
             continue
         for raw in raws:
             if _kept(text, raw.line, "PP301"):

@@ -12,7 +12,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.gc_pause import collection_paused
 from checker.project import calls_across_modules, lift_trained_elsewhere, tf_module_facts
-from checker.rules import Rule, all_rules
+from checker.rules import RULE_ERRORS, Rule, all_rules
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
 from checker.torch_project.common import parsed_again
@@ -221,7 +221,22 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
     for found, skips in results:
         findings.extend(found)
         skipped.extend(skips)
-    findings = lift_trained_elsewhere(findings, projects, sources=sources, facts=facts)
-    findings = calls_across_modules(findings, projects, codes, sources, facts)
-    findings = across_modules(findings, projects, codes, sources, known, indexes)
+    passes = (
+        lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts),
+        lambda found: calls_across_modules(found, projects, codes, sources, facts),
+        lambda found: across_modules(found, projects, codes, sources, known, indexes),
+    )
+    for name, project_pass in zip(_PROJECT_PASSES, passes, strict=True):
+        try:
+            findings = project_pass(findings)
+        except RULE_ERRORS as exc:  # keep what the files gave; say which pass failed
+            skipped.append(Skipped(name, f"internal error: {type(exc).__name__}: {exc}"))
     return sorted(findings, key=Finding.sort_key), skipped, count
+
+
+# how a failed project pass is named on stderr (`ppcheck: skipped <name>: internal error: ...`)
+_PROJECT_PASSES = (
+    "<TF pipelines trained in another module>",
+    "<TF calls across modules>",
+    "<PyTorch across modules>",
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from checker.cli import main
+from checker.engine import check_source
+from checker.rules import all_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -264,6 +267,54 @@ def test_parser_recursion_skips_only_that_file(tmp_path, capsys):
     code, out, err = run(capsys, tmp_path, "--min-confidence", "medium")
     assert code == 1 and "loud.py:2:" in out
     assert f"ppcheck: skipped {tmp_path}/deep.py: too deeply nested" in err
+
+
+NESTED_ROWS = """\
+import torch
+
+
+def merge(end_points, clouds):
+    for i in range(len(clouds)):
+        poses = end_points["poses"][i]
+        merged = []
+        for obj_idx, pose in enumerate(poses):
+            points = end_points["points"][i][obj_idx]
+            merged.append(points)
+        torch.cat(merged)
+"""
+
+
+def test_rows_read_through_two_subscripts_do_not_crash_pp509():
+    """graspnet-baseline's label generation (hold-out 27): PP509's stacked-rows test looked for the tensor a
+    loop indexes with a bare `next()`, which ran dry on `end_points[key][i][obj_idx]` and ended the whole run."""
+    findings, skipped = check_source(NESTED_ROWS, "label_generation.py")
+    assert skipped == [] and [f for f in findings if f.rule == "PP509"] == []
+
+
+def test_a_crashing_rule_skips_only_itself():
+    """A rule that raises on a module (here as a dry `next()` in a generator does) is reported for that file;
+    the other rules' findings stay."""
+
+    def dry(index):
+        yield next(iter(()))
+
+    broken = dataclasses.replace(all_rules()["PP101"], check=dry)
+    findings, skipped = check_source(MAP_LOOP, "loud.py", [broken, *all_rules().values()])
+    assert any(f.rule == "PP202" for f in findings)
+    assert [s.reason for s in skipped] == [
+        "internal error in PP101: RuntimeError: generator raised StopIteration"
+    ]
+
+
+def test_a_crashing_project_pass_keeps_the_files_findings(tmp_path, capsys, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("generator raised StopIteration")
+
+    monkeypatch.setattr("checker.walker.across_modules", broken)
+    (tmp_path / "loud.py").write_text(MAP_LOOP)
+    code, out, err = run(capsys, tmp_path, "--min-confidence", "medium")
+    assert code == 1 and "loud.py:2:" in out
+    assert "ppcheck: skipped <PyTorch across modules>: internal error: RuntimeError" in err
 
 
 def test_min_confidence(tmp_path, capsys):

@@ -248,3 +248,26 @@ def test_a_loader_over_a_factory_of_a_class_decoding_through_an_imported_helper_
             ("train.py", 10, level),
             ("train.py", 11, "medium"),
         ], name
+
+
+def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path):
+    """torch-fix91: a def the training loop runs every step reads where `_callee_reads` looked for none
+    before: `float()` of a reduction in a loopless `evaluate` method, a read under a type test of its
+    argument, a read in a comprehension over its argument's items. Each is reported in the def at medium (a
+    sub-shape new to the rule); the clean twin (an `evaluate` running its own loop over a loader, `float()`
+    of a plain count, a type test the read is not under, a loop over a loader argument, the helper called
+    every 100 steps) stays silent."""
+    root, findings, _ = checked_copy(tmp_path, "wide_reads")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP501"}
+    assert levels == {
+        ("metrics.py", 15): "medium",
+        ("metrics.py", 25): "medium",
+        ("metrics.py", 32): "medium",
+        ("train.py", 19): "high",
+    }
+    evaluate = next(f for f in findings if f.line == 15)
+    assert (
+        "`float()` in `evaluate`" in evaluate.message and "of train.py runs on every step" in evaluate.message
+    )
+    clean, findings, _ = checked_copy(tmp_path, "wide_reads_clean")
+    assert [f for f in findings if f.rule == "PP501"] == []

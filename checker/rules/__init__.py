@@ -13,6 +13,11 @@ from dataclasses import dataclass
 
 from checker.findings import Finding, RawFinding
 
+# What a rule's code may raise on a module it was not written for: the run reports it as an internal error
+# for that file (or pass) and goes on. RuntimeError covers RecursionError and a bare `next()` that runs dry
+# inside a generator (PEP 479 turns its StopIteration into a RuntimeError); StopIteration a plain function's.
+RULE_ERRORS = (ValueError, TypeError, AttributeError, KeyError, IndexError, RuntimeError, StopIteration)
+
 
 @dataclass(frozen=True)
 class Rule:

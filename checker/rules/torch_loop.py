@@ -1335,10 +1335,13 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
     }
     if not set(lists) <= stacked:
         return None
-    return next(
-        base_name(n.value)
-        for n in nodes
-        if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
+    return next(  # (None when every element read is of a subscript or call: `points[i][k]`)
+        (
+            base_name(n.value)
+            for n in nodes
+            if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
+        ),
+        None,
     )
 
 

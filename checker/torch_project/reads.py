@@ -16,7 +16,14 @@ from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, iter_walk
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
-from checker.rules.torch_common import direct_calls, facts, lowered_on_toys, method_name, uses_torch
+from checker.rules.torch_common import (
+    direct_calls,
+    facts,
+    lowered_on_toys,
+    method_name,
+    nests_loop,
+    uses_torch,
+)
 from checker.rules.torch_sync import (
     _cpu_loader_loop,
     _cpu_names,
@@ -36,6 +43,7 @@ from checker.rules.torch_sync import (
     reading_methods,
     stepping_returns,
 )
+from checker.torch_project import wide_reads
 from checker.torch_project.common import (
     TRAINS,
     checked_texts,
@@ -623,7 +631,10 @@ def _step_called_reads(
                 table.setdefault(name, []).append((path, None, span))
         for cls, (start, stop) in classes.items():
             for name, span in _reading_method_spans(text, start, stop):
-                if name in wanted and not _NOT_STEP_CALLEE.search(name):
+                if name in wanted and (
+                    not _NOT_STEP_CALLEE.search(name)
+                    or wide_reads.loopless_eval_method(name, text[slice(*span)])
+                ):
                     table.setdefault(name, []).append((path, cls, span))
     if not table:
         return []
@@ -647,7 +658,9 @@ def _step_called_reads(
         index = indexes[path]
         if index is None:
             continue
-        for call, loop in _step_calls(index, names):
+        calls = list(_step_calls(index, names))
+        named = {(id(loop), _call_word(call)) for call, loop in calls if (path, call.lineno) in reported}
+        for call, loop in calls:
             if (path, call.lineno) in reported:
                 continue  # (the call is a read a finding names: `epoch_loss += utils.to_scalar(loss)`)
             for maker, _, span in _resolved(call, index, path, table, texts):
@@ -656,8 +669,20 @@ def _step_called_reads(
                 if any(start_line <= line < stop_line for line in spans_found[maker]):
                     continue  # (the def's reads are reported already)
                 if (maker, span[0]) not in parsed:
-                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line)
-                reads = [r[:4] for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
+                    wide_def = (
+                        _NOT_STEP_CALLEE.search(texts[maker][span[0] : span[1]].split("(", 1)[0]) is not None
+                    )
+                    parsed[maker, span[0]] = _callee_reads(texts[maker], span, start_line, wide_def)
+                passed = [r for r in parsed[maker, span[0]] if not _passes_any(call, r[4])]
+                reads = [r[:4] for r in passed if not r[5]]
+                wider = not reads  # (torch-fix91's sub-shapes count only where no other read is: medium)
+                if wider and (
+                    (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
+                ):
+                    continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
+                if wider and not wide_reads.hands_step_value(call, _loop_bindings(index, loop)):
+                    passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
+                reads = reads or [r[:4] for r in passed]
                 if not reads or (maker, reads[0][0]) in reported:
                     continue
                 line, col, how, name = reads[0]
@@ -670,7 +695,7 @@ def _step_called_reads(
                 )
                 reported.add((maker, line))
                 spans_found[maker].append(line)
-                level = None if same_module_callee(maker, path) else "medium"
+                level = None if same_module_callee(maker, path) and not wider else "medium"
                 found.append(_finding_at(maker, line, col, raw_message, texts[maker], level))
     return [f for f in found if f is not None]
 
@@ -708,7 +733,7 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
                 end = later.start()
                 break
         body = text[head.start() : end]
-        if any(w in body for w in (".item()", ".cpu()", ".tolist()")):
+        if any(w in body for w in (".item()", ".cpu()", ".tolist()", "float(")):
             found.append((head.group(2), (head.start(), end)))
     return found
 
@@ -938,11 +963,14 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
     return found
 
 
-def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
-    """(line, column, how, def name, parameters) of each host read (`.item()`, `.cpu()`, `.tolist()`, no
-    arguments) in the def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if
+def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: bool = False) -> list:
+    """(line, column, how, def name, parameters, wider) of each host read (`.item()`, `.cpu()`, `.tolist()`,
+    no arguments) in the def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if
     self._nca_config:`) or the branch its defaults take (`_default_branch`, when the call passes none of the
-    `parameters` it tests), not of a tensor a torch factory just made on the host; lines of the whole file."""
+    `parameters` it tests), not of a tensor a torch factory just made on the host; lines of the whole file.
+    `wider` marks the reads of the sub-shapes torch-fix91 added (wide_reads.py: `float()` of a reduction, a
+    loop, comprehension, type test or key test over the def's arguments, any read of a loopless `evaluate`
+    method when `wide_def`), which `_step_called_reads` reports at medium and only where no other read is."""
     body = text[span[0] : span[1]]
     indent = len(body) - len(body.lstrip(" \t"))
     source = "\n".join(line[indent:] for line in body.splitlines())
@@ -954,38 +982,52 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int) -> list:
         return []
     function = functions[0]
     fx = facts(index)
+    params = wide_reads.parameters(function)
     reads = []
     for site in index.function_calls.get(id(function), ()):
         call = site.node
-        if site.loops or method_name(call) not in _CALLEE_READS or call.args or call.keywords:
+        plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
+        if not (plain or wide_reads.float_read(call)):
+            continue
+        if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
         if _factory_read(index, call):
             continue
-        tested = _defaults_tested(fx, call, function)
+        widened: list = []
+        tested = _defaults_tested(fx, call, function, widened)
         if tested is None:
             continue
         reads.append(
             (
                 call.lineno + first_line - 1,
                 call.col_offset + indent,
-                f".{method_name(call)}()",
+                f".{method_name(call)}()" if plain else "float()",
                 function.name,
                 tested,
+                _WIDE_TYPED
+                if any(isinstance(u, ast.If) and wide_reads.type_test(u.test) for u in widened)
+                else _WIDE
+                if wide_def or not plain or site.loops or widened
+                else 0,
             )
         )
     return sorted(reads)
 
 
+_WIDE, _WIDE_TYPED = 1, 2  # (a torch-fix91 sub-shape's read; one under a type test of its argument)
 _SKIPPING = (ast.IfExp, ast.BoolOp, ast.Try, ast.ExceptHandler, ast.Lambda, *_COMPREHENSIONS)
 
 
-def _defaults_tested(fx, call: ast.Call, function) -> tuple[tuple[str, int], ...] | None:
+def _defaults_tested(
+    fx, call: ast.Call, function, widened: list | None = None
+) -> tuple[tuple[str, int], ...] | None:
     """The read runs on every call of the def that passes none of the returned parameters (name, position
     among the arguments a caller writes): under no loop, comprehension, `try` or boolean test, not in an
     `if`'s test (`_within`), and under no `if` but a settings switch (`_term_test`: `if self._nca_config:`,
     no step count, remainder or logging switch) or one its defaults decide (`_default_branch`: `elif reduction == 'mean': return ret.mean().item()` in Meta-Baseline's
     `compute_acc(logits, label, reduction='mean')`, which both trainers call with two arguments). None when
-    it does not run on every call."""
+    it does not run on every call. Given a `widened` list, also under what `_wider_guard` allows (a
+    comprehension over the def's arguments, a type test, a loop key's test), each added to the list."""
     tested = []
     skipped = set()
     for up in fx.ancestors(call, function):
@@ -994,17 +1036,29 @@ def _defaults_tested(fx, call: ast.Call, function) -> tuple[tuple[str, int], ...
             if parameter is not None:
                 tested.append(parameter)
                 skipped.add(id(up))
-    if any(
-        isinstance(up, _SKIPPING)
-        or (
+    for up in fx.ancestors(call, function):
+        if isinstance(up, _SKIPPING) or (
             isinstance(up, ast.If)
             and id(up) not in skipped
             and (not (_term_test(up.test, set()) or _key_test(up.test, call)) or _within(call, up.test))
-        )
-        for up in fx.ancestors(call, function)
-    ):
-        return None
+        ):
+            if widened is None or not _wider_guard(up, call, function):
+                return None
+            widened.append(up)
     return tuple(tested)
+
+
+def _wider_guard(up: ast.AST, call: ast.Call, function) -> bool:
+    """torch-fix91: a guard of a read that still runs on every call: a comprehension over the def's arguments
+    (`{k: t.item() for k, t in tensor_dict.items()}`), an argument's (or such a loop key's) type test
+    (`if isinstance(loss, torch.Tensor):`), or a test of such a loop's key (`if 'loss' in key:`)."""
+    params = wide_reads.parameters(function)
+    if isinstance(up, _COMPREHENSIONS):
+        return wide_reads.argument_comprehension(up, params)
+    if not isinstance(up, ast.If) or _within(call, up.test):
+        return False
+    targets = wide_reads.loop_targets(function, params)
+    return wide_reads.type_switch(up, call, params | targets) or wide_reads.key_filter(up.test, targets)
 
 
 def _key_test(test: ast.AST, call: ast.Call) -> bool:

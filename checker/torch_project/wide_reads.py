@@ -1,0 +1,183 @@
+"""PP501 (torch-fix91): the host reads of a def a training loop runs every step that `_step_called_reads`
+(reads.py) judged out of reach, because they sit where its first pass looked for none: in a loop or
+comprehension over the def's own arguments (`{k: t.item() for k, t in tensor_dict.items()}`, IRR's
+`tensor2float_dict`; `for k in topk: ... .item()`, GT-RIPL's `accuracy`; `for key, value in
+loss_components.items()`, bet's `log_append`), under a test of an argument's type (`if isinstance(loss,
+torch.Tensor): loss = loss.item()`, TAPE's `MetricsAccumulator.update`; GwcNet's `tensor2float`), under a
+test of such a loop's key (`if 'loss' in key:`, HandMesh's `board_scalar`), as `float()` of a tensor
+reduction (`self.mse = float((torch.pow(abs_diff, 2)).mean())`, the `Result.evaluate` of PENet and
+self-supervised-depth-completion), or in a metric method named for evaluation that runs no loop of its own
+(that same `evaluate`). Each is a sub-shape new to the rule: its findings are `medium` until first reads
+show them right often enough to raise."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from checker.rules.torch_common import method_name
+
+# (`float(x.mean())`: the reductions whose `float()` reads one device number)
+_REDUCTIONS = frozenset({"mean", "sum", "max", "min", "norm", "std", "var", "prod", "median", "amax", "amin"})
+# (an argument a loop runs over that is a stream of batches, not a handful of loss terms)
+_STREAM = re.compile(r"(?i)loader|dataset|batches|iterator|^data$|^dl$|queue|stream|generator")
+_ITEM_VIEWS = frozenset({"items", "values", "keys"})
+_WRAPPERS = frozenset({"enumerate", "zip", "sorted", "list", "tuple", "reversed"})
+_LOOPLESS_EVAL = re.compile(r"(?i)^eval")
+_LOOP_LINE = re.compile(r"^[ \t]+(?:for|while)\b", re.MULTILINE)
+_OTHER_SKIP = re.compile(r"(?i)test|valid|save|checkpoint|visual|plot|sample|summar|__init__")
+
+
+def float_read(call: ast.Call) -> bool:
+    """`float(t.mean())`, `float(torch.pow(d, 2).mean())`: the builtin `float` of a tensor reduction, which
+    copies the number to the host (not `float(n)` of a plain name, nor `float(len(x))`)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "float" and len(call.args) == 1):
+        return False
+    arg = call.args[0]
+    return isinstance(arg, ast.Call) and not arg.args and method_name(arg) in _REDUCTIONS
+
+
+def parameters(function) -> set[str]:
+    """The names of the def's arguments but `self` and `cls`."""
+    a = function.args
+    names = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), a.kwarg]
+    return {n.arg for n in names if n is not None} - {"self", "cls"}
+
+
+def _over_arguments(iterable: ast.AST, params: set[str]) -> bool:
+    """The iterable is one of the def's arguments or a view of one (`losses`, `losses.items()`,
+    `enumerate(losses)`, `zip(a, b)`, `model.instruments`, `range(len(topk))`), not a stream of batches."""
+    if isinstance(iterable, ast.Call):
+        func = iterable.func
+        if isinstance(func, ast.Name) and func.id in _WRAPPERS:
+            return bool(iterable.args) and all(_over_arguments(a, params) for a in iterable.args)
+        if isinstance(func, ast.Name) and func.id == "range":
+            return (
+                len(iterable.args) == 1
+                and isinstance(iterable.args[0], ast.Call)
+                and isinstance(iterable.args[0].func, ast.Name)
+                and iterable.args[0].func.id == "len"
+                and len(iterable.args[0].args) == 1
+                and _over_arguments(iterable.args[0].args[0], params)
+            )
+        if method_name(iterable) in _ITEM_VIEWS and not iterable.args:
+            return _over_arguments(func.value, params)
+        return False
+    if isinstance(iterable, ast.Attribute):
+        return isinstance(iterable.value, ast.Name) and _over_arguments(iterable.value, params)
+    return isinstance(iterable, ast.Name) and iterable.id in params and not _STREAM.search(iterable.id)
+
+
+def argument_loop(loop: ast.AST, params: set[str]) -> bool:
+    """A `for` over the def's arguments (`_over_arguments`): it runs a few times on every call."""
+    return isinstance(loop, ast.For) and _over_arguments(loop.iter, params)
+
+
+def runs_per_argument(loop: ast.AST, params: set[str]) -> bool:
+    """A `for` loop or comprehension over the def's arguments."""
+    return argument_loop(loop, params) or argument_comprehension(loop, params)
+
+
+def argument_comprehension(node: ast.AST, params: set[str]) -> bool:
+    """A comprehension whose every generator runs over the def's arguments (`_over_arguments`)."""
+    if isinstance(node, ast.comprehension):
+        return _over_arguments(node.iter, params)
+    generators = getattr(node, "generators", None)
+    return bool(generators) and all(_over_arguments(g.iter, params) for g in generators)
+
+
+def loop_targets(function, params: set[str]) -> set[str]:
+    """The names bound by the def's loops and comprehensions over its arguments (`key`, `value` of `for
+    key, value in losses.items()`)."""
+    found = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.For | ast.comprehension) and _over_arguments(node.iter, params):
+            found |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    return found
+
+
+def type_switch(branch: ast.If, node: ast.AST, names: set[str]) -> bool:
+    """`if isinstance(loss, torch.Tensor): loss = loss.item()` (the read in the branch a tensor takes), or
+    `if isinstance(v, float): return v` with the read in its `else` (`elif isinstance(v, torch.Tensor)`):
+    a test of an argument's (or a loop target's) type, which a training step's tensor passes."""
+    test = branch.test
+    if not (
+        type_test(test)
+        and len(test.args) == 2
+        and isinstance(test.args[0], ast.Name)
+        and test.args[0].id in names
+    ):
+        return False
+    tensor = "Tensor" in ast.unparse(test.args[1])
+    taken = branch.body if tensor else branch.orelse
+    return any(n is node for stmt in taken for n in ast.walk(stmt))
+
+
+def type_test(test: ast.AST) -> bool:
+    """`isinstance(x, ...)`."""
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+
+
+def key_filter(test: ast.AST, targets: set[str]) -> bool:
+    """`if 'loss' in key:` over a loop of the def's arguments: a test of the loop's own key against a
+    constant, which picks loss terms, not steps."""
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In | ast.NotIn | ast.Eq | ast.NotEq)
+        and isinstance(test.left, ast.Constant)
+        and isinstance(test.comparators[0], ast.Name)
+        and test.comparators[0].id in targets
+    ) or (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id in targets
+        and isinstance(test.comparators[0], ast.Constant)
+    )
+
+
+def loopless_eval_method(name: str, body: str) -> bool:
+    """A method named for evaluation (`evaluate`, `eval_metrics`) with no loop of its own: a metric it
+    computes for the batch it is given (`Result.evaluate(output, target)`), not an evaluation pass."""
+    return bool(_LOOPLESS_EVAL.search(name)) and not _OTHER_SKIP.search(name) and not _LOOP_LINE.search(body)
+
+
+_HOST_CALLS = frozenset({"item", "tolist", "numpy", "float", "int", "len", "round", "str"})
+
+
+def hands_step_value(call: ast.Call, bound: dict) -> bool:
+    """The call hands the def a value the loop computed that is not already a host number: a name the loop
+    binds (`bound`, name -> values) to anything but a read (`loss_value = loss.item()`), or an expression of
+    one (`loss.detach()`, `**loss_dict`), not only constants, reads (`loss=loss.item()`) and names from
+    outside the loop (`lr=lr`). A read under a type test of its argument runs only for such a value: the
+    detection references' `MetricLogger.update` reads `v.item()` only when handed a tensor (ALBEF and BLIP
+    hand it `loss.item()`)."""
+    values = [a.value if isinstance(a, ast.Starred) else a for a in call.args]
+    values += [k.value for k in call.keywords]
+    return any(_step_value(v, bound) for v in values)
+
+
+def _step_value(node: ast.AST, bound: dict) -> bool:
+    """A value of the step: a name the loop binds to anything but a host read, or an expression of one that
+    is not itself a read."""
+    if isinstance(node, ast.Constant) or (isinstance(node, ast.Call) and _host_read(node)) or _setting(node):
+        return False
+    if isinstance(node, ast.Name):
+        return node.id in bound and not all(
+            v is not None and (_host_read(v) or _setting(v)) for v in bound[node.id]
+        )
+    return any(_step_value(c, bound) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
+
+
+def _setting(node: ast.AST) -> bool:
+    """`optimizer.param_groups[0]["lr"]`: an optimizer's setting, a host number."""
+    return isinstance(node, ast.Subscript | ast.Attribute) and "param_groups" in ast.unparse(node)
+
+
+def _host_read(node: ast.AST) -> bool:
+    """`x.item()`, `float(x)`, `len(x)`: a call whose value is a host number."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = method_name(node) or (node.func.id if isinstance(node.func, ast.Name) else None)
+    return name in _HOST_CALLS
