@@ -271,3 +271,17 @@ def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path
     )
     clean, findings, _ = checked_copy(tmp_path, "wide_reads_clean")
     assert [f for f in findings if f.rule == "PP501"] == []
+
+
+def test_reads_of_the_global_loader_batch_in_a_called_def_are_host_reads(tmp_path):
+    """torch-fix93: ACGPN's `changearm` (hold-out 27) thresholds `data['label']`, the module-global batch of the
+    loop over the loader, through NumPy; the label map stays on the host, so the def's reads are no finding and
+    the loop is reported at its `add_scalar` of the CUDA loss. When the loop moves the label map by key first,
+    the def's reads copy a device tensor back and stay reported."""
+    _, findings, _ = checked_copy(tmp_path, "global_batch_item")
+    assert {(Path(f.path).name, f.line) for f in findings if f.rule == "PP501"} == {("train.py", 30)}
+    _, findings, _ = checked_copy(tmp_path, "global_batch_item_moved")
+    assert {(Path(f.path).name, f.line) for f in findings if f.rule == "PP501"} == {
+        ("train.py", 18),
+        ("train.py", 30),
+    }
