@@ -25,8 +25,7 @@ import re
 
 from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
-from checker.project_files import import_word, import_words
-from checker.project_files import names_file
+from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
 from checker.rules.torch_graph import input_maker_names, writes_volatile
 from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
