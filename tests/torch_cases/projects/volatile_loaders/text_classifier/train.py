@@ -39,6 +39,6 @@ def train():
         optimizer.step()
 
 
-for epoch in range(10):
+for _ in range(10):
     train()
     print(evaluate(), evaluate_batches())
