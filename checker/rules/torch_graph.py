@@ -1032,6 +1032,13 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
     """(parameter, the values that skip `node`) for an `if` on a parameter: `if p:` ("falsy"), `if not
     p:` ("truthy"), `if p is not None:` ("none"); in the `else:` the truthy and falsy swap."""
     test, found = branch.test, None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        if branch.orelse and node.lineno >= branch.orelse[0].lineno:
+            return None  # (the `else:` of `if a and b:` runs when either is false: no one parameter skips it)
+        return next(  # `if is_train and not is_first_epoch:` (Learning by Cheating's `train_or_eval`)
+            (found for value in test.values if (found := _switch(ast.If(value, [], []), node, params))),
+            None,
+        )
     if isinstance(test, ast.Name) and test.id in params:
         found = test.id, "falsy"
     elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -1623,7 +1630,7 @@ def _eval_pass_source(site, fx) -> str | None:
     if len(site.loops) < 2:
         return None
     inner = site.loops[-1]
-    source = getattr(inner, "iter", None)
+    source = getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
     while (
         isinstance(source, ast.Call)
         and source.args
@@ -1639,6 +1646,24 @@ def _eval_pass_source(site, fx) -> str | None:
     ):
         return None
     return name
+
+
+def _counted_over(loop: ast.While):
+    """What a `while` loop counts its way through: `val_data` of `while i < len(val_data):` (ASTNN's
+    validation and test passes, `batch = get_batch(val_data, i, BATCH_SIZE)` then `i += BATCH_SIZE`: hold-out
+    27, torch-fix95), as `_eval_pass_source` reads `for x, y in val_loader:`."""
+    test = loop.test
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE)
+        and isinstance(test.comparators[0], ast.Call)
+        and isinstance(test.comparators[0].func, ast.Name)
+        and test.comparators[0].func.id == "len"
+        and len(test.comparators[0].args) == 1
+    ):
+        return test.comparators[0].args[0]
+    return None
 
 
 def _holds_step_loop(outer, inner, fx) -> bool:
@@ -2306,13 +2331,14 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
     training off, as `train=False` does. Hold-out 23: PENet's and self-supervised-depth-completion's
     `iterate(mode, ...)`, whose validation runs the model outside no_grad (2 listed cases). Only `==` with a
     string constant: `!=` and `in` tests name the modes that skip, which a call's string may or may not
-    match."""
+    match. torch-fix95: `is` too (`if mode is 'train':`, the music-genre classifier's `run(loader, 'eval')`,
+    hold-out 25), which compares interned literals as `==` does."""
     if (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
         and test.left.id in params
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and isinstance(test.comparators[0].value, str)
     ):
