@@ -50,7 +50,7 @@ def get_batch(dataset, i, size):
     return torch.stack([r[0] for r in rows]), torch.tensor([r[1] for r in rows])
 
 
-def train_validate(model, loss_function, optimizer, train_data, val_data, epochs, size):
+def fit_epochs(model, loss_function, optimizer, train_data, val_data, epochs, size):
     for _ in range(epochs):
         i = 0
         while i < len(train_data):
