@@ -1081,7 +1081,14 @@ def _switches_off(value, kind: str) -> bool:
 def _given(site, function, flag: str):
     """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
     neither is known (`*args`, `**kwargs`, no default)."""
-    call, params = site.node, [a.arg for a in function.args.args]
+    return _argument(site.node, function, flag)
+
+
+def _argument(call: ast.Call, function, flag: str):
+    """`_given` for a call node; None too for a name that is no parameter of the def."""
+    params = [a.arg for a in function.args.args]
+    if flag not in params:
+        return None
     given = next((k.value for k in call.keywords if k.arg == flag), None)
     if given is not None:
         return given
@@ -1889,60 +1896,84 @@ def _volatile_maker(site, index: ModuleIndex) -> bool:
     fx = facts(index)
     if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
         return False
-    return any(writes_volatile(maker) for maker in _input_makers(site, index))
+    return any(
+        makes_volatile(maker, call)
+        for name, call in input_maker_names(site, index)
+        for maker in defined_makers(index, name)
+    )
 
 
-def _input_makers(site, index: ModuleIndex) -> list[ast.AST]:
-    """The defs and classes of the module that `input_maker_names` names."""
-    makers = []
-    for name in input_maker_names(site, index):
-        if name in index.module_functions:
-            makers.append(index.module_functions[name])
-        makers.extend(index.class_methods.get(name, {}).values())
-    return makers
+def defined_makers(index: ModuleIndex, name: str) -> list[ast.AST]:
+    """The module's def of that name, or the methods of its class of that name."""
+    found = [index.module_functions[name]] if name in index.module_functions else []
+    return found + list(index.class_methods.get(name, {}).values())
 
 
-def input_maker_names(site, index: ModuleIndex) -> list[str]:
-    """The names of what makes a PP503 finding's inputs: the def its call runs (`test(loader, model)`), the
-    callees of its arguments (`G(model.gen_z(64, ...))`), and the names in its arguments and its loops'
-    iterables with the makers of the values bound to them (`for ... in tqdm(val_data)` after `val_data =
-    DataLoader(...)`; `src, label = val_data.get_batch(i)` then `model(src)`: `get_batch`, `val_data`,
-    `DataLoader`)."""
+def makes_volatile(maker: ast.AST, call: ast.Call | None) -> bool:
+    """`writes_volatile` for what this call of the maker makes: a def's `volatile=` parameter takes the call's
+    argument or its default (`def to_variable(var, cuda=True, volatile=False)` called without it makes
+    nothing volatile: Bayesian-Neural-Networks' SGLD notebooks); a method's, or a value the call cannot tell
+    (`volatile=self.evaluation`), counts."""
+    params = {a.arg for a in maker.args.args} if isinstance(maker, FUNCTION_TYPES) else set()
+    for node in ast.walk(maker):
+        if not (isinstance(node, ast.keyword) and node.arg == "volatile") or is_false(node.value):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in params and call is not None:
+            value = _argument(call, maker, value.id)
+            if value is not None and (is_false(value) or _is_none(value)):
+                continue
+        return True
+    return False
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def input_maker_names(site, index: ModuleIndex) -> list[tuple[str, ast.Call | None]]:
+    """What makes a PP503 finding's inputs, each name with the call that runs it (None for a name only
+    read): the def its call runs (`test(loader, model)`), the callees of its arguments (`G(model.gen_z(64,
+    ...))`), and the names in its arguments and its loops' iterables with the makers of the values bound to
+    them (`for ... in tqdm(val_data)` after `val_data = DataLoader(...)`; `src, label =
+    val_data.get_batch(i)` then `model(src)`: `get_batch`, `val_data`, `DataLoader`)."""
     call = site.node
     scope = site.function if site.function is not None else index.tree
-    names = [call.func.id] if isinstance(call.func, ast.Name) else []
+    found: list[tuple[str, ast.Call | None]] = (
+        [(call.func.id, call)] if isinstance(call.func, ast.Name) else []
+    )
     read = []
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         for node in ast.walk(arg):
             if isinstance(node, ast.Call):
-                names.append(method_name(node) or base_name(node.func))
+                found.append((method_name(node) or base_name(node.func), node))
             elif isinstance(node, ast.Name):
                 read.append(node.id)
     for loop in site.loops:
         it = getattr(loop, "iter", None)
         read += [n.id for n in ast.walk(it) if isinstance(n, ast.Name)] if it is not None else []
     for name in dict.fromkeys(read):
-        names.append(name)
-        names += _bound_makers(name, scope, index, 2)
-    return [n for n in dict.fromkeys(names) if n]
+        found.append((name, None))
+        found += _bound_makers(name, scope, index, 2)
+    return [(name, made) for name, made in found if name]
 
 
-def _bound_makers(name: str, scope, index: ModuleIndex, depth: int) -> list[str]:
-    """The callees of the calls bound to `name` in the scope (else in the module): `DataLoader` of `val_data
-    = DataLoader(...)`; for a method call, the method and, `depth` times over, its receiver and that
-    receiver's makers (`val_data.get_batch(i)`: `get_batch`, `val_data`, `DataLoader`)."""
-    found = []
+def _bound_makers(name: str, scope, index: ModuleIndex, depth: int) -> list[tuple[str, ast.Call | None]]:
+    """The callees of the calls bound to `name` in the scope (else in the module), with those calls:
+    `DataLoader` of `val_data = DataLoader(...)`; for a method call, the method and, `depth` times over, its
+    receiver and that receiver's makers (`val_data.get_batch(i)`: `get_batch`, `val_data`, `DataLoader`)."""
+    found: list[tuple[str, ast.Call | None]] = []
     for value in _unpacked_values(scope, name) or index.name_values.get(name, []):
         if not isinstance(value, ast.Call):
             continue
         func = value.func
         if isinstance(func, ast.Name):
-            found.append(func.id)
+            found.append((func.id, value))
         elif isinstance(func, ast.Attribute):
-            found.append(func.attr)
+            found.append((func.attr, value))
             receiver = func.value
             if depth > 0 and isinstance(receiver, ast.Name) and receiver.id != name:
-                found += [receiver.id, *_bound_makers(receiver.id, scope, index, depth - 1)]
+                found += [(receiver.id, None), *_bound_makers(receiver.id, scope, index, depth - 1)]
     return found
 
 

@@ -27,7 +27,7 @@ from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.rules.torch_graph import input_maker_names, writes_volatile
+from checker.rules.torch_graph import defined_makers, input_maker_names, makes_volatile
 from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
@@ -216,13 +216,13 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
             line = site.node.lineno
             if line not in lines or not site.loops or (path, line) in dropped:
                 continue
-            for name in input_maker_names(site, index):
+            for name, call in input_maker_names(site, index):
                 module = imported_from(index, name)
                 if module is None or not any(names_file(module, p) for p in volatile if p != path):
                     continue
                 named = [(p,) for p in texts if p != path and names_file(module, p)]
                 if any(  # (the nearest file the import names: each lesson of a repository has its loader)
-                    entry[0] in volatile and _makes_volatile(entry[0], name, texts, makers)
+                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, makers)
                     for entry in imported_entries(index, name, path, named)
                 ):
                     dropped.add((path, line))
@@ -230,13 +230,10 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
     return dropped
 
 
-def _makes_volatile(path: str, name: str, texts: dict[str, str], parsed: dict) -> bool:
-    """The module at `path` defines `name` as a def or class that passes `volatile=` something not False."""
+def _makes_volatile(path: str, name: str, call, texts: dict[str, str], parsed: dict) -> bool:
+    """The module at `path` defines `name` as a def or class that makes what this call gets volatile
+    (`makes_volatile`)."""
     if path not in parsed:
         parsed[path] = parse_index(texts[path], torch_only=False)
     index = parsed[path]
-    if index is None:
-        return False
-    found = [index.module_functions[name]] if name in index.module_functions else []
-    found += list(index.class_methods.get(name, {}).values())
-    return any(writes_volatile(node) for node in found)
+    return index is not None and any(makes_volatile(maker, call) for maker in defined_makers(index, name))

@@ -73,3 +73,16 @@ def sample(generator, epochs):
         generator.eval()
         images = generator(make_noise(64, 100, True))
         torch.save(images.data.cpu(), f"samples_{epoch}.pt")
+
+
+def to_variable(x, cuda=True, volatile=False):
+    return Variable(x.cuda() if cuda else x, volatile=volatile)
+
+
+def evaluate_converted(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x = to_variable(x, volatile=True)
+        correct += (model(x).data.max(1)[1].cpu() == y).sum()
+    return correct

@@ -70,3 +70,18 @@ def sample(generator, epochs):
         generator.eval()
         images = generator(make_noise(64, 100, True))  # expect: PP503 high
         torch.save(images.data.cpu(), f"samples_{epoch}.pt")
+
+
+def to_variable(x, cuda=True, volatile=False):
+    return Variable(x.cuda() if cuda else x, volatile=volatile)
+
+
+def evaluate_converted(model, loader):
+    """Bayesian-Neural-Networks' shape: the converter can make volatile inputs, but this call keeps the
+    default (False)."""
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x = to_variable(x)
+        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+    return correct
