@@ -30,6 +30,7 @@ from checker.rules.torch_common import (
     loop_nodes,
     lowered_on_toys,
     method_name,
+    module_nodes,
     returns_in,
     runs,
     toy_data,
@@ -191,7 +192,7 @@ def _touched(name: str, index: ModuleIndex) -> bool:
     `dict(kwargs, ...)`): what the dict holds at the call is not its literal."""
 
     def make() -> set[str]:  # every name read other than as a `**name`, found in one walk of the module
-        nodes = list(iter_walk(index.tree))
+        nodes = module_nodes(index)
         spread = {
             id(k.value)
             for node in nodes

@@ -38,6 +38,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    module_nodes,
     needs_grad,
     nests_loop,
     uses_input_gradients,
@@ -1663,7 +1664,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
             if receiver not in (None, "self"):
                 found.add(receiver)
     if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
-        for node in iter_walk(index.tree):
+        for node in module_nodes(index):
             name = sole_name_target(node)
             if (
                 name is not None
@@ -1822,9 +1823,7 @@ def _walks_submodules_anywhere(fx) -> bool:
     return fx.loop_cache(
         "walks_submodules_anywhere",
         None,
-        lambda: any(
-            n.__class__ is ast.Call and method_name(n) in _SUBMODULE_WALKS for n in iter_walk(fx.index.tree)
-        ),
+        lambda: any(n.__class__ is ast.Call and method_name(n) in _SUBMODULE_WALKS for n in fx.module_nodes),
     )
 
 
