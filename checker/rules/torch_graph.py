@@ -1802,9 +1802,9 @@ def _walks_submodules(loop, site, fx) -> bool:
     head-network-distillation's `extract_decomposable_modules`, which runs each child on one probe input
     to see whether the network splits, 1 `high` first read wrong."""
     it = getattr(loop, "iter", None)
-    if it is None or not _walks_submodules_anywhere(fx):
-        return False  # (the loop's iterable and any value bound to it are the module's nodes)
     if isinstance(it, ast.Name):
+        if site.function is None and not _walks_submodules_anywhere(fx):
+            return False  # (a module-level name: `bound_values` would walk the whole module for its values)
         scope = site.function if site.function is not None else fx.index.tree
         values = bound_values(scope, it.id)
         if len(values) != 1 or values[0] is None:
@@ -1816,10 +1816,10 @@ def _walks_submodules(loop, site, fx) -> bool:
 
 
 def _walks_submodules_anywhere(fx) -> bool:
-    """The module calls a submodule walk (`_SUBMODULE_WALKS`, by method name) anywhere: one walk of the
-    module, asked before `_walks_submodules` looks up what a loop's iterable is bound to (its per-loop
-    `bound_values` walked the whole module for each module-level loop). Keyed on the module's TorchFacts,
-    so it lives as long as that module's facts."""
+    """The module calls a submodule walk (`_SUBMODULE_WALKS`, by method name) anywhere: asked (once per
+    module, of its listed nodes) before `_walks_submodules` looks up what a module-level loop's iterable is
+    bound to, where `bound_values` walked the whole module for each loop. Any value bound to the name is one
+    of the module's nodes, so without such a call it holds none. Kept in the module's TorchFacts."""
     return fx.loop_cache(
         "walks_submodules_anywhere",
         None,
