@@ -2321,6 +2321,16 @@ for epoch in range(epochs):
             "logger (`logger.critical(...)`: `critical` holds the model word `critic`), a name ending in "
             "`stat`/`stats`, nor in a loop over a network's own `children()`/`modules()` (one call per layer in "
             "a one-time analysis): 9 `medium` and 1 `high` first reads on hold-outs 19, 21 and 22, all wrong."
+            " Branch torch-fix95: a loop whose inputs a def or class makes `volatile=` is silent also when the "
+            "maker is not in the loop's def: a def the finding's call runs (`test(loader, model)` wrapping its "
+            "batches), a maker of the forward's argument (`G(gen_z(64, ..., True))`), or the loader the loop "
+            "iterates or takes batches from (`val_data = DataLoader(..., evaluation=True)` whose class writes "
+            "`volatile=self.evaluation`), in the module or imported from another module of the project; a def's "
+            "`volatile=` parameter takes the call's argument or its default (hold-outs 25 and 26: torch-light "
+            "and HardNet, 13 findings, all read debatable). A shared pass's step under `if is_train and ...:` "
+            "and a mode compared with `is` (`if mode is 'train':`) switch the pass off like `if is_train:`; a "
+            "`while i < len(val_data):` pass counts as a loop over that split (hold-out 27: Learning by "
+            "Cheating, ASTNN, 5 `medium` read right)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
