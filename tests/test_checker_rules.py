@@ -4217,5 +4217,7 @@ class Model:
                 accuracy = self.evaluate(val_data, val_labels, sess)
 """
     assert sure(src, "PP101") == []
-    cached = src.replace("self.evaluate(val_data, val_labels, sess)", "self.evaluate(val_data, None, sess, cache='TF')")
+    cached = src.replace(
+        "self.evaluate(val_data, val_labels, sess)", "self.evaluate(val_data, None, sess, cache='TF')"
+    )
     assert sure(cached, "PP101") == [(21, "medium")]
