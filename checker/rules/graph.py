@@ -669,7 +669,12 @@ for step in range(10000):
             "assign in a loop over the graph's variables (`tf.trainable_variables()`, `model.weights`) or over "
             "a weights file's entries (`np.load(path).item()`, a checkpoint reader's variable map) is a "
             "restore that assigns each variable once and is silent; a training loop around it, or calling the "
-            "def that holds it, still reports it."
+            "def that holds it, still reports it. Since tf-fix42 calls that hand back graph elements already "
+            "built (`tf.contrib.summary.all_summary_ops()`) or build Python option objects (the profiler's "
+            "`ProfileOptionBuilder`, anything under a `profiler` module, classes named `*Builder`, `*Options`, "
+            "`*Config`) add no node, and a helper's op is not followed when the loop's call leaves off the flag "
+            "it is built under (`if cache:` in a def whose `cache=False` the call does not pass, or passes on "
+            "off through a second helper)."
         ),
         check=check_graph_op_in_loop,
         # low but for long loops: right 2 times in 20, then 16-30% at medium in every reading (loops over
