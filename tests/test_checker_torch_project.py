@@ -271,3 +271,13 @@ def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path
     )
     clean, findings, _ = checked_copy(tmp_path, "wide_reads_clean")
     assert [f for f in findings if f.rule == "PP501"] == []
+
+
+def test_returned_loaders_over_tensor_datasets_are_low_as_in_their_own_module(tmp_path):
+    """torch-fix96: loaders a def returns over TensorDatasets it makes from patches it cuts (hold-out 27's
+    A2S2K-ResNet `generate_iter`), copied in another module's training loop, are reported by the project
+    pass at `low`, as the module pass reports such a loader (`pinned_copy_negligible`); the twin, a returned
+    loader over a data set handed in (a shard set loading a file per item), stays at `medium`."""
+    _, findings, _ = checked_copy(tmp_path, "returned_tensor_loaders")
+    levels = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505")
+    assert levels == [("cubes.py", 19, "low"), ("cubes.py", 20, "low"), ("cubes.py", 25, "medium")]
