@@ -198,6 +198,7 @@ def _touched(name: str, index: ModuleIndex) -> bool:
             for k in node.keywords
             if k.arg is None
         }
+        spread |= _other_keys_set(nodes)
         return {
             node.id
             for node in nodes
@@ -205,6 +206,29 @@ def _touched(name: str, index: ModuleIndex) -> bool:
         }
 
     return name in facts(index).loop_cache("read names", None, make)
+
+
+def _other_keys_set(nodes: list[ast.AST]) -> set[int]:
+    """ids of the dict names whose entry for a literal key other than the settings the rules read is set
+    (`loader_kwargs['shuffle'] = args.shuffle_val`): what such a dict holds for `pin_memory` is still its
+    literal's.
+    torch-fix96: sg2im's training loader (`DataLoader(train_dset, **loader_kwargs)`, hold-out 26, listed)
+    was missed because the validation loader's `shuffle` is set so."""
+    return {
+        id(target.value)
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+        and target.slice.value not in _READ_SETTINGS
+    }
+
+
+# the loader settings PP504 and PP505 read (a dict entry set for one of them changes what the rules see)
+_READ_SETTINGS = frozenset({"pin_memory", "num_workers", "batch_size", "dataset"})
 
 
 def _def_of(node: ast.AST, index: ModuleIndex):
