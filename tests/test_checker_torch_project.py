@@ -283,14 +283,3 @@ def test_returned_loaders_over_tensor_datasets_are_low_as_in_their_own_module(tm
     _, findings, _ = checked_copy(tmp_path, "returned_tensor_loaders")
     levels = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505")
     assert levels == [("cubes.py", 19, "low"), ("cubes.py", 20, "low"), ("cubes.py", 25, "medium")]
-
-
-def test_loaders_over_data_sets_decoded_once_at_set_up_are_not_high(tmp_path):
-    """torch-fix96: a data set whose `__init__` reads whole array files (HDF5, pickle) and whose
-    `__getitem__` only indexes and transforms what it holds (`preloaded_classes`: hold-out 26's FER2013/CK+
-    faces) is no per-item decode, though made with `transform=`: PP505 `medium`, for a class of another module
-    (the project pass, train.py 7) and of the loader's own module (own.py 24). The twin, a class of the same
-    module opening an image file per item, stays at `high` (train.py 9)."""
-    _, findings, _ = checked_copy(tmp_path, "preloaded_faces")
-    levels = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505")
-    assert levels == [("own.py", 24, "medium"), ("train.py", 7, "medium"), ("train.py", 9, "high")]

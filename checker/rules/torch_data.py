@@ -1186,107 +1186,15 @@ def _wraps_decoding(dataset: ast.Call, function, index: ModuleIndex, extra: froz
     return isinstance(wrapped, ast.Call) and _decoding_call(wrapped, index, extra, True)
 
 
-# what reads a whole file of arrays into memory at set-up (`h5py.File(path, 'r', driver='core')`, `np.load`,
-# `pickle.load`, `scipy.io.loadmat`)
-_WHOLE_FILE_READS = re.compile(
-    r"^(?:h5py\.File|(?:np|numpy)\.(?:load|loadtxt|fromfile|genfromtxt)|(?:pickle|pkl|cPickle|torch|joblib)\.load|"
-    r"(?:sio|scipy\.io|io)\.loadmat|loadmat)$"
-)
-
-
-def preloaded_classes(index: ModuleIndex) -> set[str]:
-    """Dataset classes of the module that decode their data once, at set-up: `__init__` (or a method of the
-    class it calls) reads whole array files into memory (`_WHOLE_FILE_READS`), and `__getitem__` only
-    indexes what the instance holds (`img = self.train_data[index]`), converts and transforms it
-    (`Image.fromarray(img)`, `self.transform(img)`): it reaches no decoder (`decoding_classes`), calls no
-    def by plain name the module does not define, and no attribute of the instance other than its own
-    methods and transforms (a `self.loader` handed in may open files). A per-item `transform=` given to such
-    a set (`FER2013(split='Training', transform=transform_train)`) crops and converts an array slice, no
-    decode: PP505 keeps its loaders off `high` (`_given_transform`; across modules the project pass,
-    checker/torch_project/device_datasets.py `preloaded_classes_lowered`). torch-fix96: hold-out 26's
-    Facial-Expression-Recognition FER2013/CK+ loaders over 48x48 faces read from HDF5 in `__init__`, 7
-    findings read debatable at `high`."""
-    return facts(index).loop_cache("preloaded classes", None, lambda: _preloaded_classes(index))
-
-
-def _preloaded_classes(index: ModuleIndex) -> set[str]:
-    found = set()
-    decoding = decoding_classes(index)
-    for name, methods in index.class_methods.items():
-        init, getitem = methods.get("__init__"), methods.get("__getitem__")
-        if init is None or getitem is None or name in decoding:
-            continue
-        set_up = [init, *(methods[m] for m in _own_methods_called(init) if m in methods)]
-        if not any(
-            isinstance(n, ast.Call) and _WHOLE_FILE_READS.match(ast.unparse(n.func))
-            for f in set_up
-            for n in walk(f)
-        ):
-            continue
-        if _only_indexes_held(getitem, methods, index):
-            found.add(name)
-    return found
-
-
-def _own_methods_called(function) -> set[str]:
-    """Names of `self.m(...)` calls in the def."""
-    return {
-        n.func.attr for n in walk(function) if isinstance(n, ast.Call) and _self_attribute(n.func) is not None
-    }
-
-
-def _only_indexes_held(getitem, methods: dict, index: ModuleIndex) -> bool:
-    """`__getitem__` indexes an attribute of the instance (`self.data[index]`) and calls nothing that may
-    open a file: no def by plain name the module does not define (builtins and classes aside), no attribute
-    of the instance but its class's methods and transforms."""
-    nodes = list(walk(getitem))
-    if not any(isinstance(n, ast.Subscript) and _self_attribute(n.value) is not None for n in nodes):
-        return False
-    for n in nodes:
-        if not isinstance(n, ast.Call):
-            continue
-        func = n.func
-        if isinstance(func, ast.Name) and not (
-            func.id in index.module_functions or func.id in _PLAIN_CALLS or func.id in index.class_methods
-        ):
-            return False
-        attribute = _self_attribute(func)
-        if attribute is not None and func.attr not in methods and "transform" not in func.attr:
-            return False
-    return True
-
-
-# builtins a `__getitem__` that only indexes what it holds may call
-_PLAIN_CALLS = frozenset(
-    {
-        "int",
-        "float",
-        "len",
-        "list",
-        "tuple",
-        "dict",
-        "str",
-        "range",
-        "min",
-        "max",
-        "abs",
-        "round",
-        "zip",
-        "isinstance",
-    }
-)
-
-
 def _given_transform(dataset: ast.Call, index: ModuleIndex) -> bool:
     """The data set is made with a per-item transform (`listDataset(train_list, transform=transforms.Compose(
     [...]))`, `transform=self.transform`; not `transform=None`), as torchvision's data sets are: whatever class
     of whatever module reads the items, each is transformed (decoded, cropped, converted) when it is read.
-    Not PyG's data sets (`QM9(path, transform=T.Compose([...]))`: a graph set held in memory), nor a class of
-    the module that decodes its data once at set-up (`preloaded_classes`, torch-fix96). torch-fix88:
+    Not PyG's data sets (`QM9(path, transform=T.Compose([...]))`: a graph set held in memory). torch-fix88:
     CSRNet's and most project-module image sets of the listed loader cases are made so."""
     classes, modules = _graph_dataset_names(index)
     func = dataset.func
-    if (isinstance(func, ast.Name) and func.id in classes | preloaded_classes(index)) or (
+    if (isinstance(func, ast.Name) and func.id in classes) or (
         isinstance(func, ast.Attribute) and base_name(func.value) in modules
     ):
         return False
@@ -1520,11 +1428,6 @@ def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
         and call_function(index, node.value) is function
     ]
     return made[-1] if made else None
-
-
-def dataset_made(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
-    """`_dataset_value`, for the project pass: the data set the loader's def makes for the loader."""
-    return _dataset_value(call, index)
 
 
 def _written_before(node: ast.Assign, call: ast.Call) -> bool:

@@ -14,14 +14,12 @@ from checker.rules.torch_common import base_name, is_device_move, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
     check_loader_without_pinned_memory,
-    dataset_made,
     decoding_classes_through,
     decoding_defs,
     indexing_classes,
     little_to_pin,
     loader_dataset,
     pins_decoded_items,
-    preloaded_classes,
 )
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
 
@@ -460,54 +458,3 @@ def _loader_lines(
         ):
             reported.setdefault(f.path, set()).add(f.line)
     return reported
-
-
-# words of a module that may define a data set reading whole array files at set-up (`preloaded_classes`)
-_WHOLE_FILE_TEXT = re.compile(r"h5py|\.load\(|loadtxt|fromfile|genfromtxt|loadmat")
-
-
-def preloaded_classes_lowered(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
-    """`findings` with the PP505 `high` findings on loaders over an instance of a Dataset class that another
-    module of the project defines and that decodes its data once at set-up (`preloaded_classes`: `__init__`
-    reads whole array files, `__getitem__` only indexes, converts and transforms what it holds), made in the
-    loader's def (inline or bound to a name), lowered to `medium`: the per-item `transform=` that kept them at
-    `high` (`_given_transform`) crops an array slice, no decode. torch-fix96: hold-out 26's
-    Facial-Expression-Recognition loaders over fer.py's `FER2013` and CK.py's `CK` (48x48 faces read from
-    HDF5 in `__init__`), 7 findings read debatable at `high`."""
-    reported: dict[str, set[int]] = {}
-    for f in findings:
-        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "high" and f.path in texts:
-            reported.setdefault(f.path, set()).add(f.line)
-    if not reported:
-        return findings
-    called = {p: set(_CALLED.findall(texts[p])) for p in reported}
-    named = {
-        p: set(_CLASS.findall(t))
-        for p, t in texts.items()
-        if "__getitem__" in t and _WHOLE_FILE_TEXT.search(t)
-    }
-    classes: dict[str, set[str]] = {}  # class -> the modules that define it as a preloaded class
-    for path, names in named.items():
-        if any(names & called[p] for p in reported if p != path):
-            index = parse_index(texts[path], torch_only=False)
-            for name in preloaded_classes(index) if index is not None else ():
-                classes.setdefault(name, set()).add(path)
-    lowered: set[tuple[str, int]] = set()
-    for path, lines in reported.items():
-        foreign = {c for c, where in classes.items() if path not in where and c in called[path]}
-        index = parse_index(texts[path]) if foreign else None
-        for site in index.calls if index is not None else ():
-            made = dataset_made(site.node, index) if site.node.lineno in lines else None
-            if (
-                isinstance(made, ast.Call)
-                and isinstance(made.func, ast.Name)
-                and made.func.id in foreign
-                and not (index.resolver.call_name(made) or "").startswith("torchvision.")
-            ):
-                lowered.add((path, site.node.lineno))
-    return [
-        dataclasses.replace(f, confidence="medium")
-        if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in lowered
-        else f
-        for f in findings
-    ]

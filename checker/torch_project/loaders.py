@@ -56,7 +56,6 @@ from checker.torch_project.common import (
 from checker.torch_project.device_datasets import (
     decoding_classes_raised,
     in_memory_classes_lowered,
-    preloaded_classes_lowered,
     without_device_datasets,
     without_placed_datasets,
 )
@@ -99,7 +98,6 @@ def _pinned_across_modules(
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
         findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts)
-        findings = preloaded_classes_lowered(findings, texts)
     return findings
 
 
