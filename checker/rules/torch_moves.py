@@ -993,6 +993,7 @@ def _constant(
         or _config_constant(n)
         or _setting_attribute(n, steady)
         or _constant_fill(n, imported)
+        or _filled_setting(n)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
@@ -1000,7 +1001,12 @@ def _constant(
         for part in parts
         for n in _constant_parts(
             part,
-            lambda n: _config_constant(n) or _setting_attribute(n, steady) or _constant_fill(n, imported),
+            lambda n: (
+                _config_constant(n)
+                or _setting_attribute(n, steady)
+                or _constant_fill(n, imported)
+                or _filled_setting(n)
+            ),
         )
     )
 
@@ -1092,6 +1098,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
         run |= _step_def_callees(index) | _step_def_helpers(index)
         run |= _forward_object_callees(index)
         run |= _split_step_runs(index)
+        run.update(id(f) for f in _flag_step_defs(index))
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
                 run.add(id(hook))
@@ -1527,6 +1534,7 @@ def check_created_then_moved(
             or id(site.function) in _step_def_callees(index)
             or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
+            or _whole_step_def(index, site.function)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
@@ -3041,3 +3049,73 @@ def _on_self_object(call: ast.Call) -> bool:
     while isinstance(value, ast.Attribute | ast.Subscript):
         value = value.value
     return isinstance(value, ast.Name) and value.id == "self"
+
+
+def _flag_step_defs(index: ModuleIndex) -> list:
+    """(torch-fix94) Defs whose backward and optimizer step sit, outside any loop, only under `if <flag>:` for a
+    parameter of theirs that defaults to True (MoEL's `train_one_batch(self, batch, iter, train=True)` with `if
+    train: loss.backward(); self.optimizer.step()`): the training script calls them with the default on every
+    step, the evaluation passes `train=False`. `_training_step_defs` asks for the step outside every `if`."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        whole = {id(f) for f in _training_step_defs(index)}
+        found = []
+        for function in index.functions:
+            sites = steps.get(id(function))
+            if sites is None or id(function) in whole or eval_named(function) or any(s.loops for s in sites):
+                continue
+            if {"backward", "step"} - {method_name(s.node) for s in sites}:
+                continue
+            on = _flags_defaulting(function, True)
+            if on and all(_under_flag(index, s.node, function, on) for s in sites):
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("flag_step_defs", None, make)
+
+
+def _under_flag(index: ModuleIndex, node: ast.AST, function, flags: set[str]) -> bool:
+    """Every `if` between the call and its def tests one of `flags` as a plain name, in its body."""
+    ifs = [up for up in facts(index).ancestors(node, function) if isinstance(up, ast.If)]
+    return bool(ifs) and all(
+        isinstance(up.test, ast.Name)
+        and up.test.id in flags
+        and any(b.lineno <= node.lineno <= b.end_lineno for b in up.body)
+        for up in ifs
+    )
+
+
+def _whole_step_def(index: ModuleIndex, function) -> bool:
+    """(torch-fix94) The def is a training step itself (`_training_step_defs`, `_split_step_defs`,
+    `_flag_step_defs`): its names are followed to the tensor they were bound to, as a forward's and a step
+    helper's are, so `sos_token = torch.LongTensor([sos] * b).unsqueeze(1)`, `if config.USE_CUDA: sos_token =
+    sos_token.cuda()` is seen where only the copy made on the same line was."""
+    if function is None:
+        return False
+    return (
+        any(f is function for f in _training_step_defs(index))
+        or any(f is function for f in _split_step_defs(index))
+        or any(f is function for f in _flag_step_defs(index))
+    )
+
+
+_RUN_SETTINGS = frozenset({"args", "opt", "opts", "cfg", "config", "hparams", "hp"})
+
+
+def _filled_setting(node: ast.AST) -> bool:
+    """(torch-fix94) `[config.SOS_idx] * b`: a one-item list of a value read from the run's settings module or
+    options (`config.x`, `args.x`, whatever its case), repeated: the spelling of a constant fill, as
+    `_constant_fill` takes `[SOS_token for _ in range(b)]` (MoEL's decoder start tokens, built on the host and
+    moved on every training step; `_config_constant` asks for an upper-case name)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+    listed = node.left if isinstance(node.left, ast.List) else node.right
+    if not isinstance(listed, ast.List) or len(listed.elts) != 1:
+        return False
+    item = listed.elts[0]
+    return (
+        isinstance(item, ast.Attribute)
+        and isinstance(item.value, ast.Name)
+        and item.value.id in _RUN_SETTINGS
+    )
