@@ -203,6 +203,7 @@ def _created_on_host(
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
+                or _device_round_trip(node.args[0])
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -234,6 +235,7 @@ def _created_on_host(
                 )
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
+                and not (len(node.args) == 1 and _device_round_trip(node.args[0]))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -3137,3 +3139,21 @@ def _episode_end_copy(index: ModuleIndex, site) -> bool:
         if parts and parts[-1] in _EPISODE_END:
             return True
     return False
+
+
+def _device_round_trip(node: ast.AST) -> bool:
+    """(torch-fix94) The array handed to the constructor is worked out on the host from a tensor read back
+    in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, `(label.cpu().numpy() ==
+    11).astype(np.float)`): the data was on the device already, so the read, the host threshold and the copy
+    back are all avoidable (`(mask > 0.5).float()` on the device). HR-VITON's condition generator and
+    ACGPN's pix2pixHD model build their cloth and arm masks so on every step (hold-out 27, 6 listed cases)."""
+    if isinstance(node, ast.Name):
+        return False
+    return any(
+        isinstance(n, ast.Call)
+        and method_name(n) == "numpy"
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Call)
+        and method_name(n.func.value) == "cpu"
+        for n in ast.walk(node)
+    )
