@@ -1,8 +1,7 @@
 # torch-fix94: clean twin of pp506_positive_step_def_names: the start tokens are made on the device
+import config
 import torch
 import torch.nn as nn
-
-import config
 
 
 class Seq2Seq(nn.Module):

@@ -1,9 +1,8 @@
 # torch-fix94: a training-step def whose backward and step run under its `train=True` flag builds the decoder's
 # start tokens on the CPU as a constant fill of a settings value, then moves them on the next line
+import config
 import torch
 import torch.nn as nn
-
-import config
 
 
 class Seq2Seq(nn.Module):
