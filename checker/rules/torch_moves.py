@@ -203,7 +203,7 @@ def _created_on_host(
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
-                or _device_round_trip(node.args[0])
+                or _device_round_trip(node.args[0], bound, line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -235,7 +235,7 @@ def _created_on_host(
                 )
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
-                and not (len(node.args) == 1 and _device_round_trip(node.args[0]))
+                and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -3141,19 +3141,35 @@ def _episode_end_copy(index: ModuleIndex, site) -> bool:
     return False
 
 
-def _device_round_trip(node: ast.AST) -> bool:
-    """(torch-fix94) The array handed to the constructor is worked out on the host from a tensor read back
-    in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, `(label.cpu().numpy() ==
-    11).astype(np.float)`): the data was on the device already, so the read, the host threshold and the copy
-    back are all avoidable (`(mask > 0.5).float()` on the device). HR-VITON's condition generator and
-    ACGPN's pix2pixHD model build their cloth and arm masks so on every step (hold-out 27, 6 listed cases)."""
+def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0) -> bool:
+    """(torch-fix94) The array handed to the constructor is worked out on the host from a device tensor read
+    back in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, DeepSpeaker's
+    `out_a.cpu().data.numpy()[hard_triplets]`): the data was on the device already, so the read, the host
+    work and the copy back are all avoidable (`(mask > 0.5).float()` on the device). HR-VITON's condition
+    generator and ACGPN's pix2pixHD model build their cloth masks so on every step (hold-outs 21 and 27,
+    listed). The tensor read back counts as on the device when the read detaches it or takes its `.data` (a
+    model's output), or when it is a name last bound to a copy to the device (`cm = inputs["mask"].cuda()`);
+    a loader's batch read so (PF-AFN's `data['label'].cpu().numpy() == 4`) is host data the step must copy
+    anyway."""
     if isinstance(node, ast.Name):
         return False
-    return any(
-        isinstance(n, ast.Call)
-        and method_name(n) == "numpy"
-        and isinstance(n.func, ast.Attribute)
-        and isinstance(n.func.value, ast.Call)
-        and method_name(n.func.value) == "cpu"
-        for n in ast.walk(node)
-    )
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Call) and method_name(n) == "numpy" and isinstance(n.func, ast.Attribute)):
+            continue
+        copied = n.func.value
+        if isinstance(copied, ast.Attribute) and copied.attr == "data":
+            copied = copied.value  # (`out.cpu().data.numpy()`)
+        if not (isinstance(copied, ast.Call) and method_name(copied) == "cpu"):
+            continue
+        read = copied.func.value
+        if copied is not n.func.value or any(
+            (isinstance(m, ast.Call) and method_name(m) == "detach")
+            or (isinstance(m, ast.Attribute) and m.attr == "data")
+            for m in ast.walk(read)
+        ):
+            return True
+        if isinstance(read, ast.Name):
+            held = bound(line, read.id)
+            if isinstance(held, ast.Call) and method_name(held) in ("cuda", "to"):
+                return True
+    return False
