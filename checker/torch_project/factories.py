@@ -109,31 +109,41 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
             inside = [at for at in ats if start <= findings[at].line <= end]
             if inside and (
                 (not _named_outside(texts, path, name, start, end) and not _in_notebooks(files, name))
-                or _unimported_duplicate(texts, path, name)
+                or _unimported_duplicate(texts, files, path, name)
             ):
                 for at in inside:
                     lowered[at] = dataclasses.replace(findings[at], confidence="medium")
     return lowered
 
 
-def _unimported_duplicate(texts: dict[str, str], path: str, name: str) -> bool:
-    """(torch-fix94) The class is defined again in another module of the project and no other file names this
-    module at all (no import, no string for `importlib`): a kept copy that nothing loads (DeepFashion_Try_On's
+def _unimported_duplicate(texts: dict[str, str], files: list[str], path: str, name: str) -> bool:
+    """(torch-fix94) The module's name marks it a kept copy (`_KEPT_COPY`: `networks_backup`, `model_old`), the
+    class is defined again in another module of the project and no other file names this module at all (no
+    import, no string for `importlib`): a copy that nothing loads (DeepFashion_Try_On's
     `networks_backup.py` beside the `networks.py` the model imports, whose classes `_named_outside` finds
     named in the live copy). Its copies are code nothing runs, as a class no file names is (hold-out 27 read
     both of its `high` findings debatable). Not in a project that imports modules by a name it reads
     (`importlib.import_module(cfg["module"])`: hold-out 20's speech-enhancement trainers, named only in JSON
-    configurations and read right at `high`)."""
-    if any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
-        return False
+    configurations and read right at `high`; ReChorus' `eval('{0}.{0}'.format(name))`), nor for a module a
+    notebook names. Without the name, an unimported module is often what a notebook or a command line runs
+    (DeepRL-Tutorials' `agents/Categorical_DQN.py`, self-label's `retrain_with_rotnet.py`, both read right at
+    `high`), so the name is asked for."""
     stem = import_word(path)
+    if not _KEPT_COPY.search(stem) or any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
+        return False
     defined = re.compile(rf"^[ \t]*class[ \t]+{re.escape(name)}\b", re.MULTILINE)
-    return any(p != path and name in t and defined.search(t) for p, t in texts.items()) and not any(
-        p != path and stem in t for p, t in texts.items()
+    return (
+        any(p != path and name in t and defined.search(t) for p, t in texts.items())
+        and not any(p != path and stem in t for p, t in texts.items())
+        and not _in_notebooks(files, stem)
     )
 
 
-_DYNAMIC_IMPORT = re.compile(r"\bimport_module\(|\b__import__\(|\bimport_from_string\(|\bget_obj_from_str\(")
+# (a module's name that marks it a kept copy: `networks_backup`, `model_old`, `train_copy`, `loss_bak`)
+_KEPT_COPY = re.compile(r"(?i)backup|_bak$|_old$|^old_|_copy$|^copy_|_orig$")
+_DYNAMIC_IMPORT = re.compile(
+    r"\bimport_module\(|\b__import__\(|\bimport_from_string\(|\bget_obj_from_str\(|(?<![.\w])eval\("
+)
 
 
 def _class_spans(text: str) -> list[tuple[str, int, int]]:
