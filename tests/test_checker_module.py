@@ -136,3 +136,24 @@ def test_def_scopes_gives_each_nodes_innermost_def_and_the_defs_around_it():
             assert len(kept) == len({id(n) for n in kept})  # (no node twice)
             assert {id(n) for n in kept} == want_nodes
             assert not any(isinstance(n, ast.expr_context) for n in nodes)
+
+
+def test_module_nodes_are_the_walk_of_the_module_asked_and_change_with_it():
+    """`module_nodes` (torch_common) lists a module's nodes once, in its TorchFacts: the list is `walk`'s of
+    the module asked, and asking of another module (or after `forget_facts`) gives that module's, never the
+    list of a module checked before."""
+    from checker.module import ModuleIndex
+    from checker.rules.torch_common import forget_facts, module_nodes
+
+    first = ModuleIndex.build(ast.parse("import torch\nx = torch.zeros(2)\n"))
+    second = ModuleIndex.build(ast.parse("import torch\nfor i in range(3):\n    y = torch.ones(i)\n"))
+    try:
+        nodes = module_nodes(first)
+        assert nodes == walk(first.tree)
+        assert module_nodes(first) is nodes  # listed once
+        assert module_nodes(second) == walk(second.tree)
+        forget_facts()
+        assert module_nodes(first) == walk(first.tree)
+        assert module_nodes(first) is not nodes  # made again for a module taken up again
+    finally:
+        forget_facts()

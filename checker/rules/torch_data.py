@@ -13,6 +13,7 @@ from checker.module import (
     LOOP_TYPES,
     ModuleIndex,
     bound_values,
+    iter_walk,
     names_in,
     parameter_names,
     statements_in,
@@ -29,6 +30,7 @@ from checker.rules.torch_common import (
     loop_nodes,
     lowered_on_toys,
     method_name,
+    module_nodes,
     returns_in,
     runs,
     toy_data,
@@ -190,7 +192,7 @@ def _touched(name: str, index: ModuleIndex) -> bool:
     `dict(kwargs, ...)`): what the dict holds at the call is not its literal."""
 
     def make() -> set[str]:  # every name read other than as a `**name`, found in one walk of the module
-        nodes = list(ast.walk(index.tree))
+        nodes = module_nodes(index)
         spread = {
             id(k.value)
             for node in nodes
@@ -766,7 +768,7 @@ def _reads_entries_of_argument(made: ast.Call) -> bool:
         and n.value.id in whole
         and isinstance(n.slice, ast.Constant)
         and isinstance(n.slice.value, str)
-        for n in ast.walk(made)
+        for n in iter_walk(made)
     )
 
 
@@ -842,7 +844,7 @@ def _indexing_classes(index: ModuleIndex) -> set[str]:
         getitem = methods.get("__getitem__")
         if getitem is None:
             continue
-        nodes = [n for stmt in getitem.body for n in ast.walk(stmt)]
+        nodes = [n for stmt in getitem.body for n in iter_walk(stmt)]
         calls = [n for n in nodes if isinstance(n, ast.Call)]
         if all(base_name(c.func) in _CONVERSIONS | _ITEM_MOVES | _DENSE for c in calls) and any(
             isinstance(n, ast.Subscript) for n in nodes
@@ -913,7 +915,7 @@ def _group_source(loop, fx, scopes: _Scopes) -> Key | None:
         if isinstance(outer, FUNCTION_TYPES):
             return None
         if isinstance(outer, ast.For) and any(
-            isinstance(n, ast.Name) and n.id == loop.iter.id for n in ast.walk(outer.target)
+            isinstance(n, ast.Name) and n.id == loop.iter.id for n in iter_walk(outer.target)
         ):
             return source_key(outer, fx, scopes)
     return None
@@ -1499,7 +1501,7 @@ def _in_train_hook(
                 return False
             bound = {  # `dataloader = DataLoader(...); return dataloader`
                 t.id
-                for node in ast.walk(function)
+                for node in iter_walk(function)
                 if isinstance(node, ast.Assign) and node.value is call
                 for t in node.targets
                 if isinstance(t, ast.Name)
@@ -1648,7 +1650,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
         if is_device_move(node, index) and any(
             (isinstance(n, ast.Name) and n.id in targets) or _self_attribute(n) in targets
-            for n in ast.walk(node.func.value)
+            for n in iter_walk(node.func.value)
         ):
             return True
         if _hands_to_mover(node, targets, index):
@@ -1668,7 +1670,7 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
         if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
             for t in stmt.targets:  # (`self.data = EasyDict(data)`: "self.data", not every attribute of self)
                 held = _self_attribute(t)
-                targets |= {held} if held else {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+                targets |= {held} if held else {n.id for n in iter_walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
         source = node.iter if isinstance(node, ast.comprehension) else None
         if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
@@ -1783,7 +1785,7 @@ def _made_host(stmt: ast.Assign, held: set[str]) -> set[str]:
         and target.id in held
         and isinstance(value, ast.Call)
         and method_name(value) in _TO_HOST
-        and any(isinstance(n, ast.Name) and n.id in held for n in ast.walk(value.func))
+        and any(isinstance(n, ast.Name) and n.id in held for n in iter_walk(value.func))
     }
 
 
@@ -1849,7 +1851,7 @@ def moves_parameters(helper, given: set[str], index: ModuleIndex) -> bool:
         if isinstance(node, ast.Assign):
             held -= _made_host(node, held)
             if _batch_alias(node.value, held):
-                held |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                held |= {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
             continue
         source = node.iter  # (`for k, v in batch.items()`: the items of the batch)
         if isinstance(source, ast.Call) and base_name(source.func) in ("items", "values") and not source.args:
@@ -1999,8 +2001,8 @@ def _copied_where_pulled(value: ast.AST, index: ModuleIndex) -> ast.Call | None:
         if isinstance(source, ast.Call) and any(
             isinstance(n, ast.Call)
             and is_device_move(n, index)
-            and any(isinstance(m, ast.Name) and m.id in moved for m in ast.walk(n.func.value))
-            for n in ast.walk(value.elt)
+            and any(isinstance(m, ast.Name) and m.id in moved for m in iter_walk(n.func.value))
+            for n in iter_walk(value.elt)
         ):
             return source
         return None
@@ -2048,9 +2050,9 @@ def _iterates(call: ast.Call, index: ModuleIndex) -> bool:
 def _generates_over_first(helper) -> bool:
     """A generator def whose loop goes through its first parameter (asked once per def)."""
     first = helper.args.args[0].arg
-    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(helper)) and any(
-        isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == first for m in ast.walk(n.iter))
-        for n in ast.walk(helper)
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in iter_walk(helper)) and any(
+        isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == first for m in iter_walk(n.iter))
+        for n in iter_walk(helper)
     )
 
 
@@ -2688,7 +2690,7 @@ def consumed_params(index: ModuleIndex, name: str) -> tuple[list[str], set[str]]
         return params, set()
     passed = _passed(index, scopes)
     kept: dict[str, set[Key]] = {}
-    for node in ast.walk(function):  # `self.train_data = train_dataloader`
+    for node in iter_walk(function):  # `self.train_data = train_dataloader`
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params:
             for target in node.targets:
                 if isinstance(target, ast.Attribute):

@@ -38,6 +38,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    module_nodes,
     needs_grad,
     nests_loop,
     uses_input_gradients,
@@ -47,7 +48,7 @@ from checker.rules.torch_steps import _training_step_defs
 
 def _unit_test(function) -> bool:
     """`def test_shapes(): ... assert out.shape == ...`: a unit test, not an evaluation loop."""
-    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in ast.walk(function))
+    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in iter_walk(function))
 
 
 def mode_calls(sites) -> list[tuple[int, str, str]]:
@@ -204,11 +205,11 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
     kept = {id(call)}
     names = set()
     if isinstance(stmt, ast.Assign) and stmt.value is call:
-        names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in ast.walk(function):
+        names = {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    for node in iter_walk(function):
         if not isinstance(node, ast.Return) or node.value is None:
             continue
-        inside = list(ast.walk(node.value))
+        inside = list(iter_walk(node.value))
         if not any(id(n) in kept or (isinstance(n, ast.Name) and n.id in names) for n in inside):
             continue
         if not any(
@@ -253,8 +254,8 @@ def _output_handed_on(function, call: ast.Call, fx) -> bool:
     stmt = fx.statement(call)
     if not (isinstance(stmt, ast.Assign) and stmt.value is call):
         return False
-    names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in ast.walk(function):
+    names = {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    for node in iter_walk(function):
         if not isinstance(node, ast.Call) or node.lineno < call.lineno:
             continue
         given = [*node.args, *(k.value for k in node.keywords)]
@@ -476,7 +477,7 @@ def _bound_names(stmt: ast.AST) -> list[str]:
 def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
     """The reads of `name` after `stmt`, up to its rebinding (an output never read, `_`, has none)."""
     names = [
-        n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+        n for n in iter_walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
     rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
     return [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
@@ -883,7 +884,7 @@ def _forward_after_step_def(index: ModuleIndex, fx):
         stepped = [i for i, stmt in enumerate(function.body) if _top_level_step(stmt)]
         if not stepped or uses_input_gradients(function, index) or callers_disable_grad(function, index):
             continue
-        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
+        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in iter_walk(stmt)]
         calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
         if _trains_again(calls, index):
             continue
@@ -921,7 +922,7 @@ def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, 
     if not evaluated:
         return None
     for i, stmt in enumerate(after):
-        for node in ast.walk(stmt):
+        for node in iter_walk(stmt):
             if not isinstance(node, ast.Call):
                 continue
             if is_step_call(node) or fx.index.resolver.call_name(node) == "torch.autograd.grad":
@@ -936,7 +937,7 @@ def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, 
             if any(
                 isinstance(n, ast.Call) and (is_step_call(n) or method_name(n) == "train" or attacks(n))
                 for later in rest
-                for n in ast.walk(later)
+                for n in iter_walk(later)
             ):
                 return None
             return node, receiver
@@ -1171,8 +1172,8 @@ def _phase_names(loop, index: ModuleIndex) -> list[str]:
         if len(values) != 1:
             return []
         source = values[0]
-    lists = [n for n in ast.walk(source) if isinstance(n, ast.List | ast.Tuple)]
-    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in ast.walk(source)):
+    lists = [n for n in iter_walk(source) if isinstance(n, ast.List | ast.Tuple)]
+    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in iter_walk(source)):
         return []
     strings = [
         e.value for n in lists for e in n.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
@@ -1255,7 +1256,7 @@ def _phase_loops(index: ModuleIndex, fx):
         ]
         if not skipping or len(skipping) == len(phases):
             continue
-        inner = [n for stmt in outer.body for n in ast.walk(stmt) if isinstance(n, ast.For | ast.While)]
+        inner = [n for stmt in outer.body for n in iter_walk(stmt) if isinstance(n, ast.For | ast.While)]
         inner = [loop for loop in inner if any(_inside(step, loop, fx) for step in steps)]
         if not inner:
             continue
@@ -1303,12 +1304,12 @@ def _epoch_evaluations(index: ModuleIndex, fx):
         holding = [
             i
             for i, stmt in enumerate(outer.body)
-            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in ast.walk(stmt))
+            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in iter_walk(stmt))
         ]
         if not holding:
             continue
         after = outer.body[holding[-1] + 1 :]
-        later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        later = [n for stmt in after for n in iter_walk(stmt) if isinstance(n, ast.Call)]
         if _trains_again(later, index):
             continue
         evaluated: set[str] = set()
@@ -1387,7 +1388,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
             continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
-        owner = _evaluated_owner(call, modes, site.loops[-1])
+        owner = _evaluated_owner(call, modes, site.loops[-1], fx)
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
             receiver = (
@@ -1663,7 +1664,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
             if receiver not in (None, "self"):
                 found.add(receiver)
     if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
-        for node in ast.walk(index.tree):
+        for node in module_nodes(index):
             name = sole_name_target(node)
             if (
                 name is not None
@@ -1678,7 +1679,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
 _NOT_FORWARD = ("set_", "get_", "load", "save", "init", "to", "cuda", "cpu", "zero", "add_", "update")
 
 
-def _evaluated_owner(call: ast.Call, modes, loop) -> str | None:
+def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
     """`x.method(batch)` on an `x` the scope put in eval mode (`x.eval()`), given the loop's batch: the
     model's forward under another name (`lm_model.log_prob(word_t)`, `net.predict(images)`)."""
     if not isinstance(call.func, ast.Attribute) or call.func.attr in ("forward", "eval", "train"):
@@ -1688,12 +1689,13 @@ def _evaluated_owner(call: ast.Call, modes, loop) -> str | None:
     owner = base_name(call.func.value)
     if owner is None or not any(kind == "eval" and receiver == owner for _, receiver, kind in modes):
         return None
-    return owner if _given_loop_batch(call, loop, prepared=True) else None
+    return owner if _given_loop_batch(call, loop, prepared=fx) else None
 
 
-def _given_loop_batch(call: ast.Call, loop, prepared: bool = False) -> bool:
+def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
     """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
-    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state."""
+    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state. With
+    `prepared` (the module's TorchFacts), also what the body makes of the batch first."""
     target = getattr(loop, "target", None)
     if (
         target is None
@@ -1702,19 +1704,19 @@ def _given_loop_batch(call: ast.Call, loop, prepared: bool = False) -> bool:
     ):
         return False
     names = names_in(target)
-    if prepared:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
-        names = _made_from_batch(loop, names, call.lineno)
+    if prepared is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
+        names = _made_from_batch(loop_nodes(prepared.index, loop), names, call.lineno)
     given = [*call.args, *(k.value for k in call.keywords)]
     return any(isinstance(n, ast.Name) and n.id in names for a in given for n in iter_walk(a))
 
 
-def _made_from_batch(loop, names: set[str], line: int) -> set[str]:
+def _made_from_batch(loop_walked: list[ast.AST], names: set[str], line: int) -> set[str]:
     """`names` (what the loop takes) and the names the loop body binds from them before `line`, in order
     (`chars = np.stack([pad(t) for t in batch])`, then `chars = torch.tensor(chars).to(device)`): the
-    batch, prepared."""
+    batch, prepared. `loop_walked`: the loop's nodes (`loop_nodes`, listed once per loop)."""
     names = set(names)
     for stmt in sorted(
-        (n for n in iter_walk(loop) if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
+        (n for n in loop_walked if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
     ):
         if any(isinstance(n, ast.Name) and n.id in names for n in iter_walk(stmt.value)):
             names |= {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
@@ -1801,13 +1803,27 @@ def _walks_submodules(loop, site, fx) -> bool:
     to see whether the network splits, 1 `high` first read wrong."""
     it = getattr(loop, "iter", None)
     if isinstance(it, ast.Name):
+        if site.function is None and not _walks_submodules_anywhere(fx):
+            return False  # (a module-level name: `bound_values` would walk the whole module for its values)
         scope = site.function if site.function is not None else fx.index.tree
         values = bound_values(scope, it.id)
         if len(values) != 1 or values[0] is None:
             return False
         it = values[0]
     return it is not None and any(
-        isinstance(n, ast.Call) and method_name(n) in _SUBMODULE_WALKS for n in ast.walk(it)
+        isinstance(n, ast.Call) and method_name(n) in _SUBMODULE_WALKS for n in iter_walk(it)
+    )
+
+
+def _walks_submodules_anywhere(fx) -> bool:
+    """The module calls a submodule walk (`_SUBMODULE_WALKS`, by method name) anywhere: asked (once per
+    module, of its listed nodes) before `_walks_submodules` looks up what a module-level loop's iterable is
+    bound to, where `bound_values` walked the whole module for each loop. Any value bound to the name is one
+    of the module's nodes, so without such a call it holds none. Kept in the module's TorchFacts."""
+    return fx.loop_cache(
+        "walks_submodules_anywhere",
+        None,
+        lambda: any(n.__class__ is ast.Call and method_name(n) in _SUBMODULE_WALKS for n in fx.module_nodes),
     )
 
 
@@ -1845,7 +1861,7 @@ def _volatile(site, index: ModuleIndex) -> bool:
         scope,
         lambda: any(
             isinstance(n, ast.keyword) and n.arg == "volatile" and not is_false(n.value)
-            for n in ast.walk(scope)
+            for n in iter_walk(scope)
         ),
     )
 
@@ -1896,7 +1912,7 @@ def _step_helper_retains(index: ModuleIndex):
         built = assigned_names([site.function])
         steps = any(
             isinstance(n, ast.Call) and method_name(n) == "step" and not n.args
-            for n in ast.walk(site.function)
+            for n in iter_walk(site.function)
         )  # a training step (`optimizer.step()`), not a saliency map or Grad-CAM drawn per image
         if steps and isinstance(root, ast.Name) and root.id in built:
             retaining.setdefault(id(site.function), []).append(site)
@@ -2245,7 +2261,7 @@ def _parameters_grad_set(stmt: ast.stmt) -> bool | None:
         return None
     if method_name(stmt.iter) not in ("parameters", "named_parameters"):
         return None
-    for node in ast.walk(stmt):
+    for node in iter_walk(stmt):
         value = None
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets

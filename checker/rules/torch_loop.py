@@ -35,6 +35,7 @@ from checker.rules.torch_common import (
     method_name,
     model_called,
     model_output,
+    module_nodes,
     reads_clock,
 )
 from checker.rules.torch_steps import (
@@ -1188,7 +1189,12 @@ def _scope_nodes(index: ModuleIndex, scope, kind: type) -> list[ast.AST]:
     """The nodes of one kind in a def (or the module), in `ast.walk` order, listed once for every loop that
     asks (a module-level loop would otherwise walk the whole module for each question)."""
     # (statements are found by a walk that skips expressions)
-    nodes = statements_in if issubclass(kind, ast.stmt) else walk
+    # (the module's whole walk is listed once for all rules: `module_nodes`)
+    nodes = (
+        statements_in
+        if issubclass(kind, ast.stmt)
+        else lambda s: module_nodes(index) if s is index.tree else walk(s)
+    )
     return facts(index).loop_cache(
         "nodes:" + kind.__name__, scope, lambda: [n for n in nodes(scope) if isinstance(n, kind)]
     )
@@ -2288,10 +2294,10 @@ def _bound_anywhere(index: ModuleIndex) -> set[str]:
 
     def make() -> set[str]:
         found = {
-            n.id for n in ast.walk(index.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            n.id for n in module_nodes(index) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         found |= {
-            a.arg for n in ast.walk(index.tree) if isinstance(n, ast.arguments) for a in n.args + n.kwonlyargs
+            a.arg for n in module_nodes(index) if isinstance(n, ast.arguments) for a in n.args + n.kwonlyargs
         }
         return found
 

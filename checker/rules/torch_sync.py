@@ -45,6 +45,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    module_nodes,
     numpy_array_names,
     returns_host_value,
     returns_in,
@@ -1787,7 +1788,7 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
         return True
     if not spread:
         return False
-    for node in ast.walk(index.tree):
+    for node in module_nodes(index):
         if not (isinstance(node, ast.Assign) and any(ast.unparse(t) in spread for t in node.targets)):
             continue
         value = node.value
