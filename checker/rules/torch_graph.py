@@ -1034,6 +1034,13 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
     """(parameter, the values that skip `node`) for an `if` on a parameter: `if p:` ("falsy"), `if not
     p:` ("truthy"), `if p is not None:` ("none"); in the `else:` the truthy and falsy swap."""
     test, found = branch.test, None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        if branch.orelse and node.lineno >= branch.orelse[0].lineno:
+            return None  # (the `else:` of `if a and b:` runs when either is false: no one parameter skips it)
+        return next(  # `if is_train and not is_first_epoch:` (Learning by Cheating's `train_or_eval`)
+            (found for value in test.values if (found := _switch(ast.If(value, [], []), node, params))),
+            None,
+        )
     if isinstance(test, ast.Name) and test.id in params:
         found = test.id, "falsy"
     elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -1076,7 +1083,14 @@ def _switches_off(value, kind: str) -> bool:
 def _given(site, function, flag: str):
     """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
     neither is known (`*args`, `**kwargs`, no default)."""
-    call, params = site.node, [a.arg for a in function.args.args]
+    return _argument(site.node, function, flag)
+
+
+def _argument(call: ast.Call, function, flag: str):
+    """`_given` for a call node; None too for a name that is no parameter of the def."""
+    params = [a.arg for a in function.args.args]
+    if flag not in params:
+        return None
     given = next((k.value for k in call.keywords if k.arg == flag), None)
     if given is not None:
         return given
@@ -1625,7 +1639,7 @@ def _eval_pass_source(site, fx) -> str | None:
     if len(site.loops) < 2:
         return None
     inner = site.loops[-1]
-    source = getattr(inner, "iter", None)
+    source = getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
     while (
         isinstance(source, ast.Call)
         and source.args
@@ -1641,6 +1655,24 @@ def _eval_pass_source(site, fx) -> str | None:
     ):
         return None
     return name
+
+
+def _counted_over(loop: ast.While):
+    """What a `while` loop counts its way through: `val_data` of `while i < len(val_data):` (ASTNN's
+    validation and test passes, `batch = get_batch(val_data, i, BATCH_SIZE)` then `i += BATCH_SIZE`: hold-out
+    27, torch-fix95), as `_eval_pass_source` reads `for x, y in val_loader:`."""
+    test = loop.test
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE)
+        and isinstance(test.comparators[0], ast.Call)
+        and isinstance(test.comparators[0].func, ast.Name)
+        and test.comparators[0].func.id == "len"
+        and len(test.comparators[0].args) == 1
+    ):
+        return test.comparators[0].args[0]
+    return None
 
 
 def _holds_step_loop(outer, inner, fx) -> bool:
@@ -1857,14 +1889,122 @@ def _volatile(site, index: ModuleIndex) -> bool:
     its day, in the loop or before it in the same def: it meant to build no graph and ran without one then
     (today's PyTorch ignores the flag, but such code rarely runs unchanged on it)."""
     scope = site.function if site.function is not None else site.loops[-1]
-    return facts(index).loop_cache(
-        "volatile",
-        scope,
-        lambda: any(
-            isinstance(n, ast.keyword) and n.arg == "volatile" and not is_false(n.value)
-            for n in iter_walk(scope)
-        ),
+    return facts(index).loop_cache("volatile", scope, lambda: writes_volatile(scope)) or _volatile_maker(
+        site, index
     )
+
+
+def writes_volatile(node: ast.AST) -> bool:
+    """The code under `node` passes `volatile=` a value that is not False (`Variable(x, volatile=True)`,
+    `volatile=self.evaluation`): PyTorch 0.3-era code that meant its evaluation inputs to build no graph."""
+    return any(
+        isinstance(n, ast.keyword) and n.arg == "volatile" and not is_false(n.value) for n in iter_walk(node)
+    )
+
+
+def _volatile_maker(site, index: ModuleIndex) -> bool:
+    """The loop's inputs are made volatile by a def or class of the module that `_volatile`'s scope does not
+    hold: the finding's call is a def that wraps its inputs (HardNet's `test(loader, model, ...)` and
+    `get_descriptors_for_dataset(model, data)` after `model.eval()` in the epoch loop), or the loop's
+    iterable is made by one (`for x, y in tqdm(val_data):` after `val_data = DataLoader(..., evaluation=True)`
+    whose class writes `volatile=self.evaluation`: torch-light). A module that writes no `volatile=` has
+    none. torch-fix95: hold-out 26's four HardNet findings at high, all read debatable (volatile inputs, the
+    no_grad of the code's day); a batch maker in another module is graph_callers.py's."""
+    fx = facts(index)
+    if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
+        return False
+    return any(
+        makes_volatile(maker, call)
+        for name, call in input_maker_names(site, index)
+        for maker in defined_makers(index, name)
+    )
+
+
+def defined_makers(index: ModuleIndex, name: str) -> list[ast.AST]:
+    """The module's def of that name, or the methods of its class of that name."""
+    found = [index.module_functions[name]] if name in index.module_functions else []
+    return found + list(index.class_methods.get(name, {}).values())
+
+
+def makes_volatile(maker: ast.AST, call: ast.Call | None) -> bool:
+    """`writes_volatile` for what this call of the maker makes: a def's `volatile=` parameter takes the call's
+    argument or its default (`def to_variable(var, cuda=True, volatile=False)` called without it makes
+    nothing volatile: Bayesian-Neural-Networks' SGLD notebooks); a method's, or a value the call cannot tell
+    (`volatile=self.evaluation`), counts."""
+    params = {a.arg for a in maker.args.args} if isinstance(maker, FUNCTION_TYPES) else set()
+    for node in iter_walk(maker):
+        if not (isinstance(node, ast.keyword) and node.arg == "volatile") or is_false(node.value):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in params and call is not None:
+            value = _argument(call, maker, value.id)
+            if value is not None and (is_false(value) or _is_none(value)):
+                continue
+        return True
+    return False
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def input_maker_names(site, index: ModuleIndex) -> list[tuple[str, ast.Call | None]]:
+    """What makes a PP503 finding's inputs, each name with the call that runs it (None for a name only
+    read): the def its call runs (`test(loader, model)`), the callees of its arguments (`G(model.gen_z(64,
+    ...))`), and the names in its arguments and its loops' iterables with the makers of the values bound to
+    them (`for ... in tqdm(val_data)` after `val_data = DataLoader(...)`; `src, label =
+    val_data.get_batch(i)` then `model(src)`: `get_batch`, `val_data`, `DataLoader`)."""
+    call = site.node
+    scope = site.function if site.function is not None else index.tree
+    found: list[tuple[str, ast.Call | None]] = (
+        [(call.func.id, call)] if isinstance(call.func, ast.Name) else []
+    )
+    read = []
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        for node in iter_walk(arg):
+            if isinstance(node, ast.Call):
+                found.append((method_name(node) or base_name(node.func), node))
+            elif isinstance(node, ast.Name):
+                read.append(node.id)
+    for loop in site.loops:
+        it = getattr(loop, "iter", None)
+        read += [n.id for n in iter_walk(it) if isinstance(n, ast.Name)] if it is not None else []
+    for name in dict.fromkeys(read):
+        found.append((name, None))
+        found += _bound_makers(name, scope, index, 2)
+    return [(name, made) for name, made in found if name]
+
+
+def _bound_makers(name: str, scope, index: ModuleIndex, depth: int) -> list[tuple[str, ast.Call | None]]:
+    """The callees of the calls bound to `name` in the scope (else in the module), with those calls:
+    `DataLoader` of `val_data = DataLoader(...)`; for a method call, the method and, `depth` times over, its
+    receiver and that receiver's makers (`val_data.get_batch(i)`: `get_batch`, `val_data`, `DataLoader`)."""
+    found: list[tuple[str, ast.Call | None]] = []
+    for value in _unpacked_values(scope, name) or index.name_values.get(name, []):
+        if not isinstance(value, ast.Call):
+            continue
+        func = value.func
+        if isinstance(func, ast.Name):
+            found.append((func.id, value))
+        elif isinstance(func, ast.Attribute):
+            found.append((func.attr, value))
+            receiver = func.value
+            if depth > 0 and isinstance(receiver, ast.Name) and receiver.id != name:
+                found += [(receiver.id, None), *_bound_makers(receiver.id, scope, index, depth - 1)]
+    return found
+
+
+def _unpacked_values(scope, name: str) -> list[ast.AST]:
+    """The values of the `=` statements in the scope that bind `name`, alone or unpacked (`src, label =
+    ...`)."""
+    return [
+        node.value
+        for node in walk(scope)
+        if isinstance(node, ast.Assign)
+        and any(
+            isinstance(t, ast.Name) and t.id == name for target in node.targets for t in iter_walk(target)
+        )
+    ]
 
 
 def _mode_at(modes, receiver: str, line: int) -> str | None:
@@ -2182,6 +2322,16 @@ for epoch in range(epochs):
             "logger (`logger.critical(...)`: `critical` holds the model word `critic`), a name ending in "
             "`stat`/`stats`, nor in a loop over a network's own `children()`/`modules()` (one call per layer in "
             "a one-time analysis): 9 `medium` and 1 `high` first reads on hold-outs 19, 21 and 22, all wrong."
+            " Branch torch-fix95: a loop whose inputs a def or class makes `volatile=` is silent also when the "
+            "maker is not in the loop's def: a def the finding's call runs (`test(loader, model)` wrapping its "
+            "batches), a maker of the forward's argument (`G(gen_z(64, ..., True))`), or the loader the loop "
+            "iterates or takes batches from (`val_data = DataLoader(..., evaluation=True)` whose class writes "
+            "`volatile=self.evaluation`), in the module or imported from another module of the project; a def's "
+            "`volatile=` parameter takes the call's argument or its default (hold-outs 25 and 26: torch-light "
+            "and HardNet, 13 findings, all read debatable). A shared pass's step under `if is_train and ...:` "
+            "and a mode compared with `is` (`if mode is 'train':`) switch the pass off like `if is_train:`; a "
+            "`while i < len(val_data):` pass counts as a loop over that split (hold-out 27: Learning by "
+            "Cheating, ASTNN, 5 `medium` read right)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
@@ -2241,13 +2391,14 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
     training off, as `train=False` does. Hold-out 23: PENet's and self-supervised-depth-completion's
     `iterate(mode, ...)`, whose validation runs the model outside no_grad (2 listed cases). Only `==` with a
     string constant: `!=` and `in` tests name the modes that skip, which a call's string may or may not
-    match."""
+    match. torch-fix95: `is` too (`if mode is 'train':`, the music-genre classifier's `run(loader, 'eval')`,
+    hold-out 25), which compares interned literals as `==` does."""
     if (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
         and test.left.id in params
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and isinstance(test.comparators[0].value, str)
     ):
