@@ -4165,3 +4165,59 @@ trainset = iter(tf.data.TFRecordDataset(files).map(lambda r: tf.io.decode_jpeg(r
 images = next(trainset)
 """
     assert sure(passed, "PP203") == []
+
+
+def test_pp101_collection_reads_and_profiler_options_add_no_node():
+    """tf-fix42: `tf.contrib.summary.all_summary_ops()` hands back the summary ops the graph already holds, and
+    a `ProfileOptionBuilder` call builds a Python dict for the profiler (reading 30's avsr-tf1, four `medium`
+    findings read wrong); a summary op built in the same loop is still reported."""
+    src = """
+import tensorflow as tf
+from tensorflow.python.profiler import option_builder
+
+def train(sess, model, profiler, run_meta, profiling):
+    batches = 0
+    while True:
+        out = sess.run([model.train_op, model.loss, tf.contrib.summary.all_summary_ops()])
+        if profiling:
+            profiler.add_step(batches, run_meta)
+            opts = option_builder.ProfileOptionBuilder.time_and_memory()
+            profiler.profile_operations(options=opts)
+        batches += 1
+"""
+    assert sure(src, "PP101") == []
+    grows = src.replace("tf.contrib.summary.all_summary_ops()", "tf.summary.scalar('loss', model.loss)")
+    assert sure(grows, "PP101") == [(8, "medium")]
+
+
+def test_pp101_a_callee_that_builds_only_under_a_flag_the_call_leaves_off():
+    """tf-fix42: a helper that builds a pipeline and iterator only `if cache:` (through a second helper it
+    passes `cache=cache` to) grows nothing when the loop calls it without `cache` (reading 30's DeepSphere
+    `self.evaluate(val_data, val_labels, sess)`, read wrong); called with `cache='TF'` it is reported."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+class Model:
+    def probs(self, data, sess, cache=False):
+        if cache:
+            if cache is 'TF':
+                it = data.get_tf_dataset(32).make_one_shot_iterator().get_next()
+                return sess.run(it)
+        return sess.run(self.op_probabilities, {self.ph_data: data})
+
+    def evaluate(self, data, labels, sess=None, cache=False):
+        probabilities = self.probs(data, sess, cache=cache)
+        return np.mean(np.argmax(probabilities, -1) == labels)
+
+    def fit(self, sess, train_op, val_data, val_labels, num_steps):
+        for step in range(num_steps):
+            sess.run(train_op)
+            if step % 100 == 0:
+                accuracy = self.evaluate(val_data, val_labels, sess)
+"""
+    assert sure(src, "PP101") == []
+    cached = src.replace(
+        "self.evaluate(val_data, val_labels, sess)", "self.evaluate(val_data, None, sess, cache='TF')"
+    )
+    assert sure(cached, "PP101") == [(21, "medium")]

@@ -26,6 +26,7 @@ from checker.module import (
     names_in,
     sole_name_target,
     statements_in,
+    values_by_name,
     walk,
 )
 from checker.rules.common import literal_iterations, runs_once
@@ -605,6 +606,14 @@ def module_nodes(index: ModuleIndex) -> list[ast.AST]:
     """Every node of the module (as ast.walk gives them), listed once per module for all the rules that look
     (`TorchFacts.module_nodes`; read it, do not change it)."""
     return facts(index).module_nodes
+
+
+def scope_values(index: ModuleIndex, scope: ast.AST) -> dict[str, list[ast.AST | None]]:
+    """`module.values_by_name(scope)` (name -> the values `bound_values` gives) for a def or the module's tree,
+    made once per scope for every loop of it that asks (PP503 asked `bound_values` once per loop over a name,
+    each a walk of the whole def). Keyed on the scope, one of this module's nodes, in the module's TorchFacts,
+    which are forgotten with its tree: never another module's table. Read it, do not change it."""
+    return facts(index).loop_cache("values_by_name", scope, lambda: values_by_name(scope))
 
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:

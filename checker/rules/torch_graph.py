@@ -41,6 +41,7 @@ from checker.rules.torch_common import (
     module_nodes,
     needs_grad,
     nests_loop,
+    scope_values,
     uses_input_gradients,
 )
 from checker.rules.torch_steps import _training_step_defs
@@ -1838,7 +1839,7 @@ def _walks_submodules(loop, site, fx) -> bool:
         if site.function is None and not _walks_submodules_anywhere(fx):
             return False  # (a module-level name: `bound_values` would walk the whole module for its values)
         scope = site.function if site.function is not None else fx.index.tree
-        values = bound_values(scope, it.id)
+        values = scope_values(fx.index, scope).get(it.id, [])
         if len(values) != 1 or values[0] is None:
             return False
         it = values[0]
