@@ -1052,7 +1052,7 @@ def model_called(call: ast.Call) -> str | None:
 
 GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 _EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
-_NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
+NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
 
 
 def eval_named(function) -> bool:
@@ -1063,7 +1063,7 @@ def eval_named(function) -> bool:
 def needs_grad(loop, index: ModuleIndex) -> bool:
     """A loop that uses gradients (saliency maps, adversarial inputs, training): no_grad would break it."""
     for inner in loop_nodes(index, loop):
-        if isinstance(inner, ast.Attribute) and inner.attr in _NEEDS_GRAD_ATTRS:
+        if isinstance(inner, ast.Attribute) and inner.attr in NEEDS_GRAD_ATTRS:
             return True
         if isinstance(inner, ast.Call) and index.resolver.call_name(inner) in GRAD_CALLS:
             return True

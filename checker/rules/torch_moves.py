@@ -64,8 +64,8 @@ from checker.rules.torch_steps import (
     _over_a_loader,
     _receiver_root,
     _step_helpers,
-    _step_sites,
     _training_step_defs,
+    step_sites,
 )
 from checker.rules.torch_sync import (
     _imported_names,
@@ -1112,14 +1112,14 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
 
 
 def _split_step_defs(index: ModuleIndex) -> list:
-    """(torch-fix92) Defs that step an optimizer outside any loop or `if` of their own and leave the backward to
+    """(torch-fix92) Defs that step an optimizer outside any loop of their own and leave the backward to
     a def of the module they call there (DRIT's `update_D_content`: `self.disContent_opt.zero_grad()`, `loss =
     self.backward_contentD(...)`, `self.disContent_opt.step()`; pix2pix-style `optimize_parameters` calling
     `self.backward_G()` between `zero_grad()` and `step()`): a training step split in two, which
     `_training_step_defs` (backward and step in the same def) does not see."""
 
     def make() -> list:
-        steps, _ = _step_sites(index)
+        steps, _ = step_sites(index)
         fx, whole, found = facts(index), {id(f) for f in _training_step_defs(index)}, []
 
         def unlooped(function) -> set[str]:
@@ -3061,7 +3061,7 @@ def _flag_step_defs(index: ModuleIndex) -> list:
     step, the evaluation passes `train=False`. `_training_step_defs` asks for the step outside every `if`."""
 
     def make() -> list:
-        steps, _ = _step_sites(index)
+        steps, _ = step_sites(index)
         whole = {id(f) for f in _training_step_defs(index)}
         found = []
         for function in index.functions:

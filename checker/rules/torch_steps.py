@@ -37,7 +37,7 @@ def _receiver_root(node: ast.AST) -> ast.AST:
     return node
 
 
-def _step_sites(index: ModuleIndex) -> tuple[dict[int, list], set[int]]:
+def step_sites(index: ModuleIndex) -> tuple[dict[int, list], set[int]]:
     """{id(def): its step calls} (`is_step_call`), and the ids of the defs that call `zero_grad()` outside
     their loops: one pass over the module's calls for the step-def finders."""
 
@@ -72,7 +72,7 @@ def _training_step_defs(index: ModuleIndex) -> list:
     once per module."""
 
     def make() -> list:
-        steps, _ = _step_sites(index)  # id(def) -> its step calls (one pass over the module's calls)
+        steps, _ = step_sites(index)  # id(def) -> its step calls (one pass over the module's calls)
         found = []
         for function in index.functions:
             sites = steps.get(id(function))

@@ -29,6 +29,7 @@ from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
     _REAL_SOURCE,
     HOST_READS,
+    NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
     _cpu_device_names,
     _on_cpu,
@@ -59,8 +60,8 @@ from checker.rules.torch_steps import (
     _eval_or_test,
     _loss_forward,
     _receiver_root,
-    _step_sites,
     _training_step_defs,
+    step_sites,
 )
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
@@ -1268,9 +1269,6 @@ def _split_evaluation(fx, loop) -> bool:
     return _evaluation_split_loop(loop) and not _attacks(fx, loop)
 
 
-_GRADIENT_ATTRS = frozenset({"backward", "grad", "requires_grad", "requires_grad_"})
-
-
 def _attacks(fx, loop) -> bool:
     """The loop calls a def of the module that takes gradients (`delta = attack_pgd(model, X, y, ...)`, AWP's
     robust test pass, hold-out 18): a robustness evaluation whose attack iterations, not the per-batch
@@ -1278,7 +1276,7 @@ def _attacks(fx, loop) -> bool:
     for site in direct_calls(fx.index, loop):
         helper = fx.helpers.get(id(site.node))
         if isinstance(helper, FUNCTION_TYPES) and any(
-            isinstance(n, ast.Attribute) and n.attr in _GRADIENT_ATTRS for n in iter_walk(helper)
+            isinstance(n, ast.Attribute) and n.attr in NEEDS_GRAD_ATTRS for n in iter_walk(helper)
         ):
             return True
     return False
@@ -2205,7 +2203,7 @@ def _step_function_reads(index: ModuleIndex):
     every step) and that reads a value on the host outside any `if` (and outside any loop but one summing the
     loss it backpropagates, `_in_summing_loop`). High in a module that puts tensors on a GPU itself
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right) and, since torch-fix90, in one that places
-    nothing (`UNPLACED_STEP_READ_LEVEL`); medium when every read is under a logging switch, and in a def
+    nothing (`_step_def_level`); medium when every read is under a logging switch, and in a def
     that backpropagates but steps nothing (`_backward_defs`)."""
     steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
     backward_only = {id(f) for f in _backward_defs(index)}
@@ -2250,24 +2248,18 @@ def _step_function_reads(index: ModuleIndex):
         )
 
 
-# (torch-fix90) The level of `_step_function_reads` in a module that places nothing on a GPU itself (a
-# continual-learning method's `observe`, an offline-RL policy's `learn`, a trainer's `train_step`: the
-# caller, its data and its device are in another module). `medium` before, on the grounds that the device is
-# out of sight (a book's step helper may serve a 100-point regression). First reads of hold-outs 13-25 (today's
-# findings of this kind joined to each set's first-read verdicts): 39, 37 right (95%), in 9 repositories, the
-# largest (mammoth's `observe` in 18 model files) 18 of 39; every current finding has a recorded verdict: 42,
-# 40 right (95%). The 2 wrong are DDPG/NAF agents of ikostrikov's pytorch-ddpg-naf, whose runs stay on the CPU.
-UNPLACED_STEP_READ_LEVEL: str | None = None
-
-
 def _step_def_level(fx, logged_only: bool, backward_only: bool) -> str | None:
     """The level of a training-step def's reads (`_step_function_reads`): medium when every read is under a
     logging switch (`if self.use_tb:`) or the def backpropagates but steps nothing (its step, and whether each
-    call trains, are out of sight); else the rule's `high` in a module that places tensors on a GPU, and
-    `UNPLACED_STEP_READ_LEVEL` in one that places none."""
-    if logged_only or backward_only:
-        return "medium"
-    return None if fx.places_on_device else UNPLACED_STEP_READ_LEVEL
+    call trains, are out of sight); else the rule's `high`, whether or not the module places tensors on a GPU.
+
+    (torch-fix90) A module that places nothing (a continual-learning method's `observe`, an offline-RL policy's
+    `learn`, a trainer's `train_step`: the caller, its data and its device are in another module) was `medium`
+    before. First reads of hold-outs 13-25 (today's findings of this kind joined to each set's first-read
+    verdicts): 39, 37 right (95%), in 9 repositories, the largest (mammoth's `observe` in 18 model files) 18 of
+    39; every current finding has a recorded verdict: 42, 40 right (95%). The 2 wrong are DDPG/NAF agents of
+    ikostrikov's pytorch-ddpg-naf, whose runs stay on the CPU."""
+    return "medium" if logged_only or backward_only else None
 
 
 def _run_by_script_only(fx, function) -> bool:
@@ -2312,7 +2304,7 @@ def _backward_defs(index: ModuleIndex) -> list:
     call is a training one, are out of sight."""
 
     def make() -> list:
-        steps, _ = _step_sites(index)
+        steps, _ = step_sites(index)
         fx = facts(index)
         known = {id(f) for f in _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)}
         found = []
@@ -2358,7 +2350,7 @@ def _helper_step_defs(index: ModuleIndex) -> list:
     training step all the same, whose loop is elsewhere. Not named for tests; found once per module."""
 
     def make() -> list:
-        steps, _ = _step_sites(index)
+        steps, _ = step_sites(index)
         backprop = {
             key
             for key, sites in steps.items()
@@ -2416,7 +2408,7 @@ def _handed_to_backward(index: ModuleIndex, function) -> set[str]:
         n
         for site, helper in _self_helper_calls(index)
         if site.function is function
-        and any(method_name(s.node) == "backward" for s in _step_sites(index)[0].get(id(helper), ()))
+        and any(method_name(s.node) == "backward" for s in step_sites(index)[0].get(id(helper), ()))
         for a in site.node.args
         for n in names_in(a)
     }
@@ -2686,7 +2678,7 @@ def _update_defs(index: ModuleIndex) -> list:
 
     def make() -> list:
         found = []
-        steps, zeroed = _step_sites(index)
+        steps, zeroed = step_sites(index)
         for function in index.functions:
             sites = steps.get(id(function))
             if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):

@@ -595,7 +595,7 @@ def _linked(texts: dict[str, str], a: str, b: str, imports: dict[str, set[str]])
 
 # (defs a training loop runs every step whose host reads are judged where they are: `_step_called_reads`)
 _CALLEE_READS = frozenset({"item", "cpu", "tolist"})
-_NOT_STEP_CALLEE = re.compile(r"(?i)eval|test|valid|save|checkpoint|visual|plot|sample|summar|__init__")
+_NOT_STEP_CALLEE = re.compile(rf"(?i)eval|{wide_reads.NOT_STEP_WORDS}")
 _METHOD_LINE = re.compile(r"^([ \t]+)def\s+(\w+)\s*\(", re.MULTILINE)
 _CALLED_METHOD = re.compile(r"\.(\w+)\s*\(")
 _COMPREHENSIONS = (ast.comprehension, ast.ListComp, ast.DictComp, ast.GeneratorExp, ast.SetComp)

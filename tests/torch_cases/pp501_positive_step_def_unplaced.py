@@ -1,7 +1,7 @@
 """A continual-learning method's `observe` (mammoth's shape, hold-out 23): backward and an optimizer step
 once per call, `return loss.item()`, in a module that places nothing on a GPU (the training script of another
 module moves the batches and calls `observe` every step). `high` since torch-fix90
-(`UNPLACED_STEP_READ_LEVEL`)."""
+(`_step_def_level`)."""
 
 import torch
 import torch.nn.functional as F

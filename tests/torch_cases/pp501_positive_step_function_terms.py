@@ -1,7 +1,7 @@
 """An A2C update def (backward and an optimizer step once per call, no loop around them) whose recurrent
 sub-batch loop sums the loss it backpropagates and reads each term's value on the host (hold-out 14's
 torch-ac): the loop runs on every call, so its reads do too. The module places nothing on a device (its
-caller does, in another module): `high` since torch-fix90 (`UNPLACED_STEP_READ_LEVEL`)."""
+caller does, in another module): `high` since torch-fix90 (`_step_def_level`)."""
 
 import torch
 
