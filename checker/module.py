@@ -433,15 +433,28 @@ def value_bound_to(assign: ast.Assign, name: str) -> ast.AST | None:
 def bound_values(scope: ast.AST, name: str) -> list[ast.AST | None]:
     """The values assigned to the plain name `name` anywhere in `scope` (`=`, `+=`, an annotated assignment,
     whose value may be None), in the order `ast.walk` meets them."""
-    return [
-        node.value
-        for node in walk(scope)
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
-        and any(
-            isinstance(t, ast.Name) and t.id == name
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        )
-    ]
+    return values_by_name(scope).get(name, [])
+
+
+def values_by_name(scope: ast.AST) -> dict[str, list[ast.AST | None]]:
+    """`bound_values` of every name `scope` assigns, from one walk: name -> its values in `ast.walk`'s order
+    (a value bound to two names of one statement, `a = b = x`, is listed under each; to one name twice, once).
+    For a rule asking of one scope about several names (a cached table: `torch_common.scope_values`)."""
+    found: dict[str, list[ast.AST | None]] = {}
+    for node in walk(scope):
+        kind = node.__class__
+        if kind is ast.Assign:
+            targets = node.targets
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            targets = (node.target,)
+        else:
+            continue
+        named = {t.id for t in targets if t.__class__ is ast.Name}
+        for target in targets:
+            if target.__class__ is ast.Name and target.id in named:
+                named.discard(target.id)
+                found.setdefault(target.id, []).append(node.value)
+    return found
 
 
 def parameter_names(function) -> set[str]:

@@ -56,7 +56,16 @@ def is_unit_test(tree: ast.Module) -> bool:
             return True
         if isinstance(node, ast.Call) and _dotted(node.func).endswith("test.main"):
             return True
-    return not runs
+    return not runs and not _training_library(tree)
+
+
+def _training_library(tree: ast.Module) -> bool:
+    """Definitions only, among them a training def (`train`, `train_epoch`) and no pytest test (`test_*`): a
+    script's library named for what it does, train and test (E(3) diffusion's and Sequential-GCN's
+    `train_test.py`: `train_epoch` and `test` loops over the loaders, run by main_qm9.py and main.py), not a
+    unit-test module."""
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return any(n.startswith("train") for n in names) and not any(n.startswith("test_") for n in names)
 
 
 def _imports_test_library(stmt: ast.Import | ast.ImportFrom) -> bool:

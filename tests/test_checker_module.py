@@ -136,3 +136,75 @@ def test_def_scopes_gives_each_nodes_innermost_def_and_the_defs_around_it():
             assert len(kept) == len({id(n) for n in kept})  # (no node twice)
             assert {id(n) for n in kept} == want_nodes
             assert not any(isinstance(n, ast.expr_context) for n in nodes)
+
+
+def test_module_nodes_are_the_walk_of_the_module_asked_and_change_with_it():
+    """`module_nodes` (torch_common) lists a module's nodes once, in its TorchFacts: the list is `walk`'s of
+    the module asked, and asking of another module (or after `forget_facts`) gives that module's, never the
+    list of a module checked before."""
+    from checker.module import ModuleIndex
+    from checker.rules.torch_common import forget_facts, module_nodes
+
+    first = ModuleIndex.build(ast.parse("import torch\nx = torch.zeros(2)\n"))
+    second = ModuleIndex.build(ast.parse("import torch\nfor i in range(3):\n    y = torch.ones(i)\n"))
+    try:
+        nodes = module_nodes(first)
+        assert nodes == walk(first.tree)
+        assert module_nodes(first) is nodes  # listed once
+        assert module_nodes(second) == walk(second.tree)
+        forget_facts()
+        assert module_nodes(first) == walk(first.tree)
+        assert module_nodes(first) is not nodes  # made again for a module taken up again
+    finally:
+        forget_facts()
+
+
+def test_values_by_name_is_bound_values_of_every_name():
+    """`values_by_name` gives, for each name a scope assigns, what the old one-name walk gave: every `=`,
+    `+=` and annotated value bound to the plain name, in `ast.walk`'s order, once per statement (`a = a = x`)."""
+    from checker.module import values_by_name
+
+    tree = ast.parse(_SOURCE + "\nz = w = z2 = 1\nz += 2\nq: int\nq: int = 3\nz, v = 4, 5\nz = z = 6\n")
+
+    def one_walk(scope, name):  # the walk `bound_values` made per name before the table
+        return [
+            node.value
+            for node in walk(scope)
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+            and any(
+                isinstance(t, ast.Name) and t.id == name
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            )
+        ]
+
+    names = {n.id for n in walk(tree) if isinstance(n, ast.Name)}
+    for scope in [tree, *(n for n in walk(tree) if isinstance(n, ast.FunctionDef))]:
+        table = values_by_name(scope)
+        assert table.keys() <= names
+        for name in names:
+            assert table.get(name, []) == one_walk(scope, name), name
+    assert len(values_by_name(tree)["z"]) == 3 and values_by_name(tree)["q"][0] is None
+
+
+def test_scope_values_are_the_scope_asked_and_change_with_the_module():
+    """`scope_values` (torch_common) keeps one table per scope in the module's TorchFacts: a def's table is
+    that def's, the module's is the module's, and another module (or one taken up again after
+    `forget_facts`) gets its own, never a table of a module checked before."""
+    from checker.module import ModuleIndex, values_by_name
+    from checker.rules.torch_common import forget_facts, scope_values
+
+    source = "import torch\nlayers = [1]\ndef f(m):\n    layers = list(m.children())\n    return layers\n"
+    first = ModuleIndex.build(ast.parse(source))
+    second = ModuleIndex.build(ast.parse(source.replace("children", "modules")))
+    try:
+        function = first.functions[0]
+        table = scope_values(first, function)
+        assert table == values_by_name(function) and scope_values(first, function) is table  # made once
+        assert scope_values(first, first.tree)["layers"][0].__class__ is ast.List  # the module's own
+        other = scope_values(second, second.functions[0])
+        assert other["layers"][0].args[0].func.attr == "modules"  # the second module's def, not the first's
+        forget_facts()
+        again = scope_values(first, function)
+        assert again is not table and again["layers"][0].args[0].func.attr == "children"
+    finally:
+        forget_facts()

@@ -88,3 +88,34 @@ def test_a_test_named_file_that_does_not_parse_stays_silent():
     """Python 2 test modules are common in old repositories: no skip note where no finding was ever made."""
     assert check_source('print "ok"\n', "test_old.py") == ([], [])
     assert check_source('print "ok"\n', "old.py")[1]
+
+
+# A script's library named for what it does (E(3) diffusion's `train_test.py` shape, hold-out 24): definitions
+# only, a training def and a test def over the loaders, run by the project's main script.
+TRAIN_TEST_LIBRARY = """
+import torch
+
+def train_epoch(model, loader, optim, device):
+    model.train()
+    nll_epoch = []
+    for i, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        optim.zero_grad()
+        nll = torch.nn.functional.mse_loss(model(x), y)
+        nll.backward()
+        optim.step()
+        nll_epoch.append(nll.item())
+    return sum(nll_epoch) / len(nll_epoch)
+
+def test(model, loader, device):
+    return 0.0
+"""
+
+
+def test_a_train_test_library_is_checked_not_silenced():
+    """torch-fix93: a definitions-only file named `*_test.py` holding a `train*` def and no pytest `test_*`
+    def is a training library, checked like any module; with a `test_*` def it is a test module still."""
+    assert rules(TRAIN_TEST_LIBRARY, "train_test.py") == [("PP501", 13)]
+    assert rules(TRAIN_TEST_LIBRARY, "train.py") == [("PP501", 13)]
+    pytest_twin = TRAIN_TEST_LIBRARY.replace("def test(model", "def test_epoch(model")
+    assert rules(pytest_twin, "train_test.py") == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from checker.findings import RawFinding
-from checker.module import CallSite, ModuleIndex
+from checker.module import CallSite, ModuleIndex, assigned_names
 
 GRAPH_RESETS = frozenset(
     {
@@ -200,3 +200,112 @@ def _places_on_device(expr: ast.AST, index: ModuleIndex) -> bool:
     return index.resolver.call_name(expr) == "tensorflow.device" or (
         isinstance(func, ast.Attribute) and func.attr == "device" and isinstance(func.value, ast.Name)
     )
+
+
+def switched_off(caller: CallSite, target: CallSite, index: ModuleIndex, depth: int = 3) -> bool:
+    """Whether `target`, a call in a helper that `caller`'s call runs (to `depth` levels), is reached on that
+    call only under a test of a flag the call leaves off: the helper's parameter with a false default
+    (`cache=False`, `None`, `0`) that the call does not pass, or passes on as a flag already off
+    (`self.probs(data, cache=cache)`), tested by `if cache:` or `if cache == 'TF':` around every way to
+    `target`. tf-fix42: reading 30's DeepSphere evaluates with `self.evaluate(val_data, val_labels, sess)`,
+    whose pipeline and iterator are built only `if cache:`."""
+    helper = index.helper_of(caller.node, caller.function)
+    if helper is None or isinstance(helper, ast.Lambda):
+        return False
+    return _off_in(helper, _flags_left_off(caller.node, helper, set()), target, index, depth)
+
+
+def _off_in(function, off: set[str], target: CallSite, index: ModuleIndex, depth: int) -> bool:
+    if target.function is function:
+        return _under_flag_off(target.node, function, off)
+    if depth <= 1 or not off:
+        return False
+    paths = 0
+    for site in index.function_calls.get(id(function), []):
+        inner = index.helper_of(site.node, site.function)
+        if inner is None or inner is function or isinstance(inner, ast.Lambda):
+            continue
+        if not _reaches(inner, target, index, depth - 1):
+            continue
+        paths += 1
+        if _under_flag_off(site.node, function, off):
+            continue
+        if not _off_in(inner, _flags_left_off(site.node, inner, off), target, index, depth - 1):
+            return False
+    return paths > 0
+
+
+def _reaches(function, target: CallSite, index: ModuleIndex, depth: int) -> bool:
+    if target.function is function:
+        return True
+    if depth <= 1:
+        return False
+    for site in index.function_calls.get(id(function), []):
+        inner = index.helper_of(site.node, site.function)
+        if inner is not None and inner is not function and _reaches(inner, target, index, depth - 1):
+            return True
+    return False
+
+
+def _flags_left_off(call: ast.Call, helper, off_in_caller: set[str]) -> set[str]:
+    """The helper's parameters this call leaves false: defaulted to `False`/`None`/`0`/`""` and not passed,
+    or passed a false constant or a name of the caller's already off."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return set()
+    args = helper.args
+    positional = [*args.posonlyargs, *args.args]
+    if positional and positional[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        positional = positional[1:]
+    defaults = dict(zip([a.arg for a in positional][::-1], args.defaults[::-1], strict=False))
+    defaults.update(
+        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
+    )
+    given = {a.arg: value for a, value in zip(positional, call.args, strict=False)}
+    given.update({k.arg: k.value for k in call.keywords})
+    off = set()
+    for name in (a.arg for a in (*positional, *args.kwonlyargs)):
+        value = given.get(name, defaults.get(name))
+        if _false_constant(value) or isinstance(value, ast.Name) and value.id in off_in_caller:
+            off.add(name)
+    return off - assigned_names(helper.body) if off else off
+
+
+def _false_constant(value) -> bool:
+    return isinstance(value, ast.Constant) and value.value in (False, None, 0, "")
+
+
+def _under_flag_off(node: ast.AST, function, off: set[str]) -> bool:
+    """`node` sits in the body of an `if` (in `function`) whose test needs a flag of `off` to be true, or in
+    the `else` of one whose test is `not flag`."""
+    if not off:
+        return False
+    for branch in ast.walk(function):
+        if not isinstance(branch, ast.If):
+            continue
+        if _needs_flag(branch.test, off):
+            body = branch.body
+        elif isinstance(branch.test, ast.UnaryOp) and isinstance(branch.test.op, ast.Not):
+            body = branch.orelse if _needs_flag(branch.test.operand, off) else []
+        else:
+            continue
+        if any(inner is node for statement in body for inner in ast.walk(statement)):
+            return True
+    return False
+
+
+def _needs_flag(test: ast.AST, off: set[str]) -> bool:
+    """`flag`, `flag is 'TF'`, `flag == 1`, `flag and x` for a flag of `off` (false on this path)."""
+    if isinstance(test, ast.Name):
+        return test.id in off
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_needs_flag(value, off) for value in test.values)
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.Eq)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in off
+    ):
+        right = test.comparators[0]
+        return isinstance(right, ast.Constant) and bool(right.value)
+    return False

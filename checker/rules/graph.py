@@ -21,6 +21,7 @@ from checker.rules.common import (
     per_key_cached,
     receiver_name,
     short,
+    switched_off,
 )
 
 # Namespaces and names under `tensorflow.` that build no graph node when called.
@@ -119,7 +120,20 @@ _NON_OP_NAMES = frozenset(
 )
 # Python helpers under `tensorflow.` that add no node: record readers, the eager runtime, string helpers,
 # structure utilities (read wrong 10 times in 11 as PP101 findings on fresh code).
-_NON_OP_PARTS = (".python.lib.io.", ".python.eager.", ".compat.as_", ".compat.path_to_str", ".nest.")
+_NON_OP_PARTS = (
+    ".python.lib.io.",
+    ".python.eager.",
+    ".compat.as_",
+    ".compat.path_to_str",
+    ".nest.",
+    ".profiler.",
+)
+# Calls that hand back graph elements already built (`tf.contrib.summary.all_summary_ops()` returns the summary
+# ops the graph's collection holds) and classes whose calls build Python option objects
+# (`ProfileOptionBuilder.time_and_memory()`, a dict for the profiler): no node is added (tf-fix42: reading 30's
+# avsr-tf1 training loop, four PP101 `medium` findings read wrong).
+_EXISTING_ELEMENTS = frozenset({"all_summary_ops", "all_v2_summary_ops"})
+_OPTION_CLASS_ENDS = ("Builder", "Options", "Config", "ConfigProto")
 # Lookups and predicates (`get_masks`, `is_symbolic_tensor`): they return what the graph already holds.
 _NON_OP_STARTS = ("get_", "is_")
 # Summary writers: each opens an event file and starts a writer thread.
@@ -147,9 +161,17 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     last = name.rsplit(".", 1)[1]
     if last.startswith(_NON_OP_STARTS) or any(part in name for part in _NON_OP_PARTS):
         return None
+    if last in _EXISTING_ELEMENTS or _builds_options(name):
+        return None
     if name in _OP_CLASSES or (last[:1].islower() and not last.startswith("_")):
         return short(name)
     return None
+
+
+def _builds_options(name: str) -> bool:
+    """A name under a class of Python option objects (`...option_builder.ProfileOptionBuilder.time_and_memory`,
+    `tf.data.Options`, `tf.compat.v1.ConfigProto`): what it returns configures a tool, not the graph."""
+    return any(part.endswith(_OPTION_CLASS_ENDS) and part[:1].isupper() for part in name.split(".")[1:])
 
 
 # `keras.backend` (`from keras import backend as K`, resolved as `tensorflow.keras.backend`): in graph mode its
@@ -219,12 +241,15 @@ def check_graph_op_in_loop(index: ModuleIndex):
         if few_iterations(loop) or not any(is_session_run(site.node, index) for site, _ in reached):
             continue
         cached = per_key_cached(loop)
+        callers = {id(site.node): site for site in index.loop_calls[id(loop)]}
         for site, via in reached:
             if in_tf_function(site, index) or id(site.node) in cached:
                 continue
             op = graph_op_name(site.node, index)
             if op is None or "assign" in op and _over_weights(loop, index):
                 continue  # (a restore assigning each pretrained variable once: no growth while training)
+            if via is not None and id(via) in callers and switched_off(callers[id(via)], site, index):
+                continue  # (built only under a flag this call leaves off: `self.evaluate(x, y, sess)`)
             at = via or site.node
             if not first_report(reported, at):
                 continue
@@ -644,7 +669,12 @@ for step in range(10000):
             "assign in a loop over the graph's variables (`tf.trainable_variables()`, `model.weights`) or over "
             "a weights file's entries (`np.load(path).item()`, a checkpoint reader's variable map) is a "
             "restore that assigns each variable once and is silent; a training loop around it, or calling the "
-            "def that holds it, still reports it."
+            "def that holds it, still reports it. Since tf-fix42 calls that hand back graph elements already "
+            "built (`tf.contrib.summary.all_summary_ops()`) or build Python option objects (the profiler's "
+            "`ProfileOptionBuilder`, anything under a `profiler` module, classes named `*Builder`, `*Options`, "
+            "`*Config`) add no node, and a helper's op is not followed when the loop's call leaves off the flag "
+            "it is built under (`if cache:` in a def whose `cache=False` the call does not pass, or passes on "
+            "off through a second helper)."
         ),
         check=check_graph_op_in_loop,
         # low but for long loops: right 2 times in 20, then 16-30% at medium in every reading (loops over

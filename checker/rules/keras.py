@@ -145,14 +145,16 @@ def _given_a_list_of_one(call: ast.Call) -> bool:
     """A batching helper given one sample in a list of one (`pad_sequences([seq], maxlen=n)`,
     `tokenizer.texts_to_sequences([text])`, a project's `PreProcessInputData([text])`): what it returns is a
     batch of one, as `np.array([x])` is (tf-fix38: reading 27's BERT-NER evaluation). `np.array` and the
-    like keep their own test above; a list of lists or a starred item is not one sample."""
-    if not isinstance(call, ast.Call) or len(call.args) != 1:
+    like keep their own test above; a list of lists or a starred item is not one sample. Since tf-fix41
+    also a helper given several inputs of one sample, each in a list of one (bert4keras' `to_array([ids],
+    [segment_ids])`, reading 29): every positional argument is such a list."""
+    if not isinstance(call, ast.Call) or not call.args:
         return False
-    listed = call.args[0]
-    return (
+    return all(
         isinstance(listed, ast.List)
         and len(listed.elts) == 1
         and not isinstance(listed.elts[0], ast.List | ast.Tuple | ast.Starred)
+        for listed in call.args
     )
 
 
@@ -213,8 +215,14 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
     if (entries := _named_inputs(arg, loop, line)) is not None:
         # a multi-input model fed a dict of batches of one, by input name (tf-fix38: SASRec's per-user loop)
         return bool(entries) and all(_one_sample_input(e, loop, line, index, targets) for e in entries)
+    if (wrapped := _array_of_name(arg, index)) is not None and _one_sample_input(
+        wrapped, loop, line, index, targets
+    ):
+        return True  # `np.array(token_list)` after `token_list = sequence_padding([token_ids])` (tf-fix41)
     for _ in range(3):  # `xs = np.array(xs)`, then `xs = xs * (2.0 / 255.0) - 1.0`
         if isinstance(arg, ast.Name):
+            if _unpacked_from_a_list_of_one(loop, arg.id, line):
+                return True
             value = _assignment_in(loop, arg.id, line)
             if value is None:
                 # `ids, segments = encode([text])`: each output of a helper given a list of one
@@ -228,6 +236,27 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _array_of_name(arg: ast.AST, index: ModuleIndex) -> ast.Name | None:
+    """`x` of `np.array(x)` or `np.asarray(x)`: an array of what `x` holds, with its batch axis."""
+    if (
+        isinstance(arg, ast.Call)
+        and index.resolver.call_name(arg) in ("numpy.array", "numpy.asarray")
+        and len(arg.args) == 1
+        and isinstance(arg.args[0], ast.Name)
+    ):
+        return arg.args[0]
+    return None
+
+
+def _unpacked_from_a_list_of_one(loop, name: str, line: int) -> bool:
+    """The last binding of `name` before `line` unpacks the outputs of a helper given lists of one
+    (`token_ids, segment_ids = to_array([token_ids], [segment_ids])` after `token_ids = tokenizer.encode(text)`:
+    bert4keras' per-sentence recognizers, reading 29), though an earlier plain assignment binds the same
+    name to one sample's unbatched value (tf-fix41)."""
+    bound = _bound_call_in(loop, name, line)
+    return bound is not None and bound[1] is not None and _given_a_list_of_one(bound[0])
 
 
 def _named_inputs(arg: ast.AST, loop, line: int) -> list[ast.AST] | None:
@@ -1674,7 +1703,10 @@ register(
             "tf-fix38 a dict of named inputs each a batch of one (a dict literal, or one the loop sets to `{}` "
             "and fills by key) is read as the list form is, and what a call given one sample in a list of one "
             "returns (`encode([text])`, `pad_sequences([seq])`) is a batch of one; a loop over the split of a "
-            "string written in the module is a demo (`low`)."
+            "string written in the module is a demo (`low`). Since tf-fix41 so is what a call returns whose "
+            "positional arguments are each one sample in a list of one (bert4keras' `to_array([ids], [segs])`), "
+            "also when an earlier line binds the unpacked names to the unbatched values, and `np.array(x)` "
+            "of such a batch."
         ),
         why=(
             "Each predict call has a large fixed cost (building the input pipeline, dispatching the step, "

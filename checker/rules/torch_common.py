@@ -26,6 +26,7 @@ from checker.module import (
     names_in,
     sole_name_target,
     statements_in,
+    values_by_name,
     walk,
 )
 from checker.rules.common import literal_iterations, runs_once
@@ -331,10 +332,17 @@ class TorchFacts:
         }
 
     @functools.cached_property
+    def module_nodes(self) -> list[ast.AST]:
+        """Every node of the module, in `walk`'s order (ast.walk's), listed once for every rule that looks at
+        the whole tree (each walked it again). It lives with these facts, so with the module's tree (the engine
+        forgets both once the module's rules ran); callers read it and never change it."""
+        return walk(self.index.tree)
+
+    @functools.cached_property
     def _bindings(self) -> collections.Counter:
         """How many times the module binds each name: assignments, loop targets, parameters."""
         found = collections.Counter()
-        for node in walk(self.index.tree):
+        for node in self.module_nodes:
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 found[node.id] += 1
             elif isinstance(node, ast.arg):
@@ -592,6 +600,20 @@ def call_function(index: ModuleIndex, call: ast.Call) -> ast.AST | None:
         "call_function", None, lambda: {id(s.node): s.function for s in index.calls}
     )
     return table.get(id(call))
+
+
+def module_nodes(index: ModuleIndex) -> list[ast.AST]:
+    """Every node of the module (as ast.walk gives them), listed once per module for all the rules that look
+    (`TorchFacts.module_nodes`; read it, do not change it)."""
+    return facts(index).module_nodes
+
+
+def scope_values(index: ModuleIndex, scope: ast.AST) -> dict[str, list[ast.AST | None]]:
+    """`module.values_by_name(scope)` (name -> the values `bound_values` gives) for a def or the module's tree,
+    made once per scope for every loop of it that asks (PP503 asked `bound_values` once per loop over a name,
+    each a walk of the whole def). Keyed on the scope, one of this module's nodes, in the module's TorchFacts,
+    which are forgotten with its tree: never another module's table. Read it, do not change it."""
+    return facts(index).loop_cache("values_by_name", scope, lambda: values_by_name(scope))
 
 
 def loop_nodes(index: ModuleIndex, loop) -> list[ast.AST]:

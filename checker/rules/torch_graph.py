@@ -38,8 +38,10 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    module_nodes,
     needs_grad,
     nests_loop,
+    scope_values,
     uses_input_gradients,
 )
 from checker.rules.torch_steps import _training_step_defs
@@ -47,7 +49,7 @@ from checker.rules.torch_steps import _training_step_defs
 
 def _unit_test(function) -> bool:
     """`def test_shapes(): ... assert out.shape == ...`: a unit test, not an evaluation loop."""
-    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in ast.walk(function))
+    return function.name.startswith("test_") and any(isinstance(n, ast.Assert) for n in iter_walk(function))
 
 
 def mode_calls(sites) -> list[tuple[int, str, str]]:
@@ -204,11 +206,11 @@ def _returns_forward(function, call: ast.Call, fx) -> bool:
     kept = {id(call)}
     names = set()
     if isinstance(stmt, ast.Assign) and stmt.value is call:
-        names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in ast.walk(function):
+        names = {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    for node in iter_walk(function):
         if not isinstance(node, ast.Return) or node.value is None:
             continue
-        inside = list(ast.walk(node.value))
+        inside = list(iter_walk(node.value))
         if not any(id(n) in kept or (isinstance(n, ast.Name) and n.id in names) for n in inside):
             continue
         if not any(
@@ -253,8 +255,8 @@ def _output_handed_on(function, call: ast.Call, fx) -> bool:
     stmt = fx.statement(call)
     if not (isinstance(stmt, ast.Assign) and stmt.value is call):
         return False
-    names = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in ast.walk(function):
+    names = {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    for node in iter_walk(function):
         if not isinstance(node, ast.Call) or node.lineno < call.lineno:
             continue
         given = [*node.args, *(k.value for k in node.keywords)]
@@ -476,7 +478,7 @@ def _bound_names(stmt: ast.AST) -> list[str]:
 def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
     """The reads of `name` after `stmt`, up to its rebinding (an output never read, `_`, has none)."""
     names = [
-        n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
+        n for n in iter_walk(function) if isinstance(n, ast.Name) and n.id == name and n.lineno > stmt.lineno
     ]
     rebound = min((n.lineno for n in names if isinstance(n.ctx, ast.Store)), default=None)
     return [n for n in names if isinstance(n.ctx, ast.Load) and (rebound is None or n.lineno <= rebound)]
@@ -883,7 +885,7 @@ def _forward_after_step_def(index: ModuleIndex, fx):
         stepped = [i for i, stmt in enumerate(function.body) if _top_level_step(stmt)]
         if not stepped or uses_input_gradients(function, index) or callers_disable_grad(function, index):
             continue
-        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in ast.walk(stmt)]
+        after = [n for stmt in function.body[stepped[-1] + 1 :] for n in iter_walk(stmt)]
         calls = sorted((n for n in after if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
         if _trains_again(calls, index):
             continue
@@ -921,7 +923,7 @@ def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, 
     if not evaluated:
         return None
     for i, stmt in enumerate(after):
-        for node in ast.walk(stmt):
+        for node in iter_walk(stmt):
             if not isinstance(node, ast.Call):
                 continue
             if is_step_call(node) or fx.index.resolver.call_name(node) == "torch.autograd.grad":
@@ -936,7 +938,7 @@ def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, 
             if any(
                 isinstance(n, ast.Call) and (is_step_call(n) or method_name(n) == "train" or attacks(n))
                 for later in rest
-                for n in ast.walk(later)
+                for n in iter_walk(later)
             ):
                 return None
             return node, receiver
@@ -1032,6 +1034,13 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
     """(parameter, the values that skip `node`) for an `if` on a parameter: `if p:` ("falsy"), `if not
     p:` ("truthy"), `if p is not None:` ("none"); in the `else:` the truthy and falsy swap."""
     test, found = branch.test, None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        if branch.orelse and node.lineno >= branch.orelse[0].lineno:
+            return None  # (the `else:` of `if a and b:` runs when either is false: no one parameter skips it)
+        return next(  # `if is_train and not is_first_epoch:` (Learning by Cheating's `train_or_eval`)
+            (found for value in test.values if (found := _switch(ast.If(value, [], []), node, params))),
+            None,
+        )
     if isinstance(test, ast.Name) and test.id in params:
         found = test.id, "falsy"
     elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -1074,7 +1083,14 @@ def _switches_off(value, kind: str) -> bool:
 def _given(site, function, flag: str):
     """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
     neither is known (`*args`, `**kwargs`, no default)."""
-    call, params = site.node, [a.arg for a in function.args.args]
+    return _argument(site.node, function, flag)
+
+
+def _argument(call: ast.Call, function, flag: str):
+    """`_given` for a call node; None too for a name that is no parameter of the def."""
+    params = [a.arg for a in function.args.args]
+    if flag not in params:
+        return None
     given = next((k.value for k in call.keywords if k.arg == flag), None)
     if given is not None:
         return given
@@ -1171,8 +1187,8 @@ def _phase_names(loop, index: ModuleIndex) -> list[str]:
         if len(values) != 1:
             return []
         source = values[0]
-    lists = [n for n in ast.walk(source) if isinstance(n, ast.List | ast.Tuple)]
-    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in ast.walk(source)):
+    lists = [n for n in iter_walk(source) if isinstance(n, ast.List | ast.Tuple)]
+    if not lists or not all(isinstance(n, _PHASE_LIST_NODES) for n in iter_walk(source)):
         return []
     strings = [
         e.value for n in lists for e in n.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
@@ -1255,7 +1271,7 @@ def _phase_loops(index: ModuleIndex, fx):
         ]
         if not skipping or len(skipping) == len(phases):
             continue
-        inner = [n for stmt in outer.body for n in ast.walk(stmt) if isinstance(n, ast.For | ast.While)]
+        inner = [n for stmt in outer.body for n in iter_walk(stmt) if isinstance(n, ast.For | ast.While)]
         inner = [loop for loop in inner if any(_inside(step, loop, fx) for step in steps)]
         if not inner:
             continue
@@ -1303,12 +1319,12 @@ def _epoch_evaluations(index: ModuleIndex, fx):
         holding = [
             i
             for i, stmt in enumerate(outer.body)
-            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in ast.walk(stmt))
+            if any(isinstance(n, ast.For | ast.While) and id(n) in step_ids for n in iter_walk(stmt))
         ]
         if not holding:
             continue
         after = outer.body[holding[-1] + 1 :]
-        later = [n for stmt in after for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        later = [n for stmt in after for n in iter_walk(stmt) if isinstance(n, ast.Call)]
         if _trains_again(later, index):
             continue
         evaluated: set[str] = set()
@@ -1387,7 +1403,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
             continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
-        owner = _evaluated_owner(call, modes, site.loops[-1])
+        owner = _evaluated_owner(call, modes, site.loops[-1], fx)
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
             receiver = (
@@ -1623,7 +1639,7 @@ def _eval_pass_source(site, fx) -> str | None:
     if len(site.loops) < 2:
         return None
     inner = site.loops[-1]
-    source = getattr(inner, "iter", None)
+    source = getattr(inner, "iter", None) if not isinstance(inner, ast.While) else _counted_over(inner)
     while (
         isinstance(source, ast.Call)
         and source.args
@@ -1639,6 +1655,24 @@ def _eval_pass_source(site, fx) -> str | None:
     ):
         return None
     return name
+
+
+def _counted_over(loop: ast.While):
+    """What a `while` loop counts its way through: `val_data` of `while i < len(val_data):` (ASTNN's
+    validation and test passes, `batch = get_batch(val_data, i, BATCH_SIZE)` then `i += BATCH_SIZE`: hold-out
+    27, torch-fix95), as `_eval_pass_source` reads `for x, y in val_loader:`."""
+    test = loop.test
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE)
+        and isinstance(test.comparators[0], ast.Call)
+        and isinstance(test.comparators[0].func, ast.Name)
+        and test.comparators[0].func.id == "len"
+        and len(test.comparators[0].args) == 1
+    ):
+        return test.comparators[0].args[0]
+    return None
 
 
 def _holds_step_loop(outer, inner, fx) -> bool:
@@ -1663,7 +1697,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
             if receiver not in (None, "self"):
                 found.add(receiver)
     if found:  # a part of a frozen model is frozen: `encoder = model.encoder`
-        for node in ast.walk(index.tree):
+        for node in module_nodes(index):
             name = sole_name_target(node)
             if (
                 name is not None
@@ -1678,7 +1712,7 @@ def _frozen(index: ModuleIndex) -> set[str]:
 _NOT_FORWARD = ("set_", "get_", "load", "save", "init", "to", "cuda", "cpu", "zero", "add_", "update")
 
 
-def _evaluated_owner(call: ast.Call, modes, loop) -> str | None:
+def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
     """`x.method(batch)` on an `x` the scope put in eval mode (`x.eval()`), given the loop's batch: the
     model's forward under another name (`lm_model.log_prob(word_t)`, `net.predict(images)`)."""
     if not isinstance(call.func, ast.Attribute) or call.func.attr in ("forward", "eval", "train"):
@@ -1688,12 +1722,13 @@ def _evaluated_owner(call: ast.Call, modes, loop) -> str | None:
     owner = base_name(call.func.value)
     if owner is None or not any(kind == "eval" and receiver == owner for _, receiver, kind in modes):
         return None
-    return owner if _given_loop_batch(call, loop, prepared=True) else None
+    return owner if _given_loop_batch(call, loop, prepared=fx) else None
 
 
-def _given_loop_batch(call: ast.Call, loop, prepared: bool = False) -> bool:
+def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
     """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
-    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state."""
+    batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state. With
+    `prepared` (the module's TorchFacts), also what the body makes of the batch first."""
     target = getattr(loop, "target", None)
     if (
         target is None
@@ -1702,19 +1737,19 @@ def _given_loop_batch(call: ast.Call, loop, prepared: bool = False) -> bool:
     ):
         return False
     names = names_in(target)
-    if prepared:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
-        names = _made_from_batch(loop, names, call.lineno)
+    if prepared is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
+        names = _made_from_batch(loop_nodes(prepared.index, loop), names, call.lineno)
     given = [*call.args, *(k.value for k in call.keywords)]
     return any(isinstance(n, ast.Name) and n.id in names for a in given for n in iter_walk(a))
 
 
-def _made_from_batch(loop, names: set[str], line: int) -> set[str]:
+def _made_from_batch(loop_walked: list[ast.AST], names: set[str], line: int) -> set[str]:
     """`names` (what the loop takes) and the names the loop body binds from them before `line`, in order
     (`chars = np.stack([pad(t) for t in batch])`, then `chars = torch.tensor(chars).to(device)`): the
-    batch, prepared."""
+    batch, prepared. `loop_walked`: the loop's nodes (`loop_nodes`, listed once per loop)."""
     names = set(names)
     for stmt in sorted(
-        (n for n in iter_walk(loop) if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
+        (n for n in loop_walked if isinstance(n, ast.Assign) and n.lineno < line), key=lambda n: n.lineno
     ):
         if any(isinstance(n, ast.Name) and n.id in names for n in iter_walk(stmt.value)):
             names |= {n.id for t in stmt.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
@@ -1801,13 +1836,27 @@ def _walks_submodules(loop, site, fx) -> bool:
     to see whether the network splits, 1 `high` first read wrong."""
     it = getattr(loop, "iter", None)
     if isinstance(it, ast.Name):
+        if site.function is None and not _walks_submodules_anywhere(fx):
+            return False  # (a module-level name: `bound_values` would walk the whole module for its values)
         scope = site.function if site.function is not None else fx.index.tree
-        values = bound_values(scope, it.id)
+        values = scope_values(fx.index, scope).get(it.id, [])
         if len(values) != 1 or values[0] is None:
             return False
         it = values[0]
     return it is not None and any(
-        isinstance(n, ast.Call) and method_name(n) in _SUBMODULE_WALKS for n in ast.walk(it)
+        isinstance(n, ast.Call) and method_name(n) in _SUBMODULE_WALKS for n in iter_walk(it)
+    )
+
+
+def _walks_submodules_anywhere(fx) -> bool:
+    """The module calls a submodule walk (`_SUBMODULE_WALKS`, by method name) anywhere: asked (once per
+    module, of its listed nodes) before `_walks_submodules` looks up what a module-level loop's iterable is
+    bound to, where `bound_values` walked the whole module for each loop. Any value bound to the name is one
+    of the module's nodes, so without such a call it holds none. Kept in the module's TorchFacts."""
+    return fx.loop_cache(
+        "walks_submodules_anywhere",
+        None,
+        lambda: any(n.__class__ is ast.Call and method_name(n) in _SUBMODULE_WALKS for n in fx.module_nodes),
     )
 
 
@@ -1840,14 +1889,122 @@ def _volatile(site, index: ModuleIndex) -> bool:
     its day, in the loop or before it in the same def: it meant to build no graph and ran without one then
     (today's PyTorch ignores the flag, but such code rarely runs unchanged on it)."""
     scope = site.function if site.function is not None else site.loops[-1]
-    return facts(index).loop_cache(
-        "volatile",
-        scope,
-        lambda: any(
-            isinstance(n, ast.keyword) and n.arg == "volatile" and not is_false(n.value)
-            for n in ast.walk(scope)
-        ),
+    return facts(index).loop_cache("volatile", scope, lambda: writes_volatile(scope)) or _volatile_maker(
+        site, index
     )
+
+
+def writes_volatile(node: ast.AST) -> bool:
+    """The code under `node` passes `volatile=` a value that is not False (`Variable(x, volatile=True)`,
+    `volatile=self.evaluation`): PyTorch 0.3-era code that meant its evaluation inputs to build no graph."""
+    return any(
+        isinstance(n, ast.keyword) and n.arg == "volatile" and not is_false(n.value) for n in iter_walk(node)
+    )
+
+
+def _volatile_maker(site, index: ModuleIndex) -> bool:
+    """The loop's inputs are made volatile by a def or class of the module that `_volatile`'s scope does not
+    hold: the finding's call is a def that wraps its inputs (HardNet's `test(loader, model, ...)` and
+    `get_descriptors_for_dataset(model, data)` after `model.eval()` in the epoch loop), or the loop's
+    iterable is made by one (`for x, y in tqdm(val_data):` after `val_data = DataLoader(..., evaluation=True)`
+    whose class writes `volatile=self.evaluation`: torch-light). A module that writes no `volatile=` has
+    none. torch-fix95: hold-out 26's four HardNet findings at high, all read debatable (volatile inputs, the
+    no_grad of the code's day); a batch maker in another module is graph_callers.py's."""
+    fx = facts(index)
+    if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
+        return False
+    return any(
+        makes_volatile(maker, call)
+        for name, call in input_maker_names(site, index)
+        for maker in defined_makers(index, name)
+    )
+
+
+def defined_makers(index: ModuleIndex, name: str) -> list[ast.AST]:
+    """The module's def of that name, or the methods of its class of that name."""
+    found = [index.module_functions[name]] if name in index.module_functions else []
+    return found + list(index.class_methods.get(name, {}).values())
+
+
+def makes_volatile(maker: ast.AST, call: ast.Call | None) -> bool:
+    """`writes_volatile` for what this call of the maker makes: a def's `volatile=` parameter takes the call's
+    argument or its default (`def to_variable(var, cuda=True, volatile=False)` called without it makes
+    nothing volatile: Bayesian-Neural-Networks' SGLD notebooks); a method's, or a value the call cannot tell
+    (`volatile=self.evaluation`), counts."""
+    params = {a.arg for a in maker.args.args} if isinstance(maker, FUNCTION_TYPES) else set()
+    for node in iter_walk(maker):
+        if not (isinstance(node, ast.keyword) and node.arg == "volatile") or is_false(node.value):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in params and call is not None:
+            value = _argument(call, maker, value.id)
+            if value is not None and (is_false(value) or _is_none(value)):
+                continue
+        return True
+    return False
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def input_maker_names(site, index: ModuleIndex) -> list[tuple[str, ast.Call | None]]:
+    """What makes a PP503 finding's inputs, each name with the call that runs it (None for a name only
+    read): the def its call runs (`test(loader, model)`), the callees of its arguments (`G(model.gen_z(64,
+    ...))`), and the names in its arguments and its loops' iterables with the makers of the values bound to
+    them (`for ... in tqdm(val_data)` after `val_data = DataLoader(...)`; `src, label =
+    val_data.get_batch(i)` then `model(src)`: `get_batch`, `val_data`, `DataLoader`)."""
+    call = site.node
+    scope = site.function if site.function is not None else index.tree
+    found: list[tuple[str, ast.Call | None]] = (
+        [(call.func.id, call)] if isinstance(call.func, ast.Name) else []
+    )
+    read = []
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        for node in iter_walk(arg):
+            if isinstance(node, ast.Call):
+                found.append((method_name(node) or base_name(node.func), node))
+            elif isinstance(node, ast.Name):
+                read.append(node.id)
+    for loop in site.loops:
+        it = getattr(loop, "iter", None)
+        read += [n.id for n in iter_walk(it) if isinstance(n, ast.Name)] if it is not None else []
+    for name in dict.fromkeys(read):
+        found.append((name, None))
+        found += _bound_makers(name, scope, index, 2)
+    return [(name, made) for name, made in found if name]
+
+
+def _bound_makers(name: str, scope, index: ModuleIndex, depth: int) -> list[tuple[str, ast.Call | None]]:
+    """The callees of the calls bound to `name` in the scope (else in the module), with those calls:
+    `DataLoader` of `val_data = DataLoader(...)`; for a method call, the method and, `depth` times over, its
+    receiver and that receiver's makers (`val_data.get_batch(i)`: `get_batch`, `val_data`, `DataLoader`)."""
+    found: list[tuple[str, ast.Call | None]] = []
+    for value in _unpacked_values(scope, name) or index.name_values.get(name, []):
+        if not isinstance(value, ast.Call):
+            continue
+        func = value.func
+        if isinstance(func, ast.Name):
+            found.append((func.id, value))
+        elif isinstance(func, ast.Attribute):
+            found.append((func.attr, value))
+            receiver = func.value
+            if depth > 0 and isinstance(receiver, ast.Name) and receiver.id != name:
+                found += [(receiver.id, None), *_bound_makers(receiver.id, scope, index, depth - 1)]
+    return found
+
+
+def _unpacked_values(scope, name: str) -> list[ast.AST]:
+    """The values of the `=` statements in the scope that bind `name`, alone or unpacked (`src, label =
+    ...`)."""
+    return [
+        node.value
+        for node in walk(scope)
+        if isinstance(node, ast.Assign)
+        and any(
+            isinstance(t, ast.Name) and t.id == name for target in node.targets for t in iter_walk(target)
+        )
+    ]
 
 
 def _mode_at(modes, receiver: str, line: int) -> str | None:
@@ -1896,7 +2053,7 @@ def _step_helper_retains(index: ModuleIndex):
         built = assigned_names([site.function])
         steps = any(
             isinstance(n, ast.Call) and method_name(n) == "step" and not n.args
-            for n in ast.walk(site.function)
+            for n in iter_walk(site.function)
         )  # a training step (`optimizer.step()`), not a saliency map or Grad-CAM drawn per image
         if steps and isinstance(root, ast.Name) and root.id in built:
             retaining.setdefault(id(site.function), []).append(site)
@@ -2165,6 +2322,16 @@ for epoch in range(epochs):
             "logger (`logger.critical(...)`: `critical` holds the model word `critic`), a name ending in "
             "`stat`/`stats`, nor in a loop over a network's own `children()`/`modules()` (one call per layer in "
             "a one-time analysis): 9 `medium` and 1 `high` first reads on hold-outs 19, 21 and 22, all wrong."
+            " Branch torch-fix95: a loop whose inputs a def or class makes `volatile=` is silent also when the "
+            "maker is not in the loop's def: a def the finding's call runs (`test(loader, model)` wrapping its "
+            "batches), a maker of the forward's argument (`G(gen_z(64, ..., True))`), or the loader the loop "
+            "iterates or takes batches from (`val_data = DataLoader(..., evaluation=True)` whose class writes "
+            "`volatile=self.evaluation`), in the module or imported from another module of the project; a def's "
+            "`volatile=` parameter takes the call's argument or its default (hold-outs 25 and 26: torch-light "
+            "and HardNet, 13 findings, all read debatable). A shared pass's step under `if is_train and ...:` "
+            "and a mode compared with `is` (`if mode is 'train':`) switch the pass off like `if is_train:`; a "
+            "`while i < len(val_data):` pass counts as a loop over that split (hold-out 27: Learning by "
+            "Cheating, ASTNN, 5 `medium` read right)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
@@ -2224,13 +2391,14 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
     training off, as `train=False` does. Hold-out 23: PENet's and self-supervised-depth-completion's
     `iterate(mode, ...)`, whose validation runs the model outside no_grad (2 listed cases). Only `==` with a
     string constant: `!=` and `in` tests name the modes that skip, which a call's string may or may not
-    match."""
+    match. torch-fix95: `is` too (`if mode is 'train':`, the music-genre classifier's `run(loader, 'eval')`,
+    hold-out 25), which compares interned literals as `==` does."""
     if (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
         and test.left.id in params
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
         and isinstance(test.comparators[0].value, str)
     ):
@@ -2245,7 +2413,7 @@ def _parameters_grad_set(stmt: ast.stmt) -> bool | None:
         return None
     if method_name(stmt.iter) not in ("parameters", "named_parameters"):
         return None
-    for node in ast.walk(stmt):
+    for node in iter_walk(stmt):
         value = None
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets

@@ -210,9 +210,9 @@ def _skipped_in_helper(index: ModuleIndex, site, via: ast.Call) -> bool:
     given = _arguments_by_parameter(helper, via)
     tested = {
         n.id
-        for s in ast.walk(helper)
+        for s in iter_walk(helper)
         if isinstance(s, ast.If) and s.lineno < line <= s.end_lineno
-        for n in ast.walk(s.test)
+        for n in iter_walk(s.test)
         if isinstance(n, ast.Name)
     }
     return any(p in given and _on_cpu(given[p], index, cpu) for p in tested)

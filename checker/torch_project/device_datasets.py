@@ -9,7 +9,7 @@ import dataclasses
 import re
 
 from checker.findings import Finding
-from checker.module import ModuleIndex, statements_in, walk
+from checker.module import ModuleIndex, iter_walk, statements_in, walk
 from checker.rules.torch_common import base_name, is_device_move, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
@@ -65,7 +65,7 @@ def _device_item_classes(index: ModuleIndex) -> set[str]:
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
         if getitem is not None and any(
-            isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(getitem)
+            isinstance(n, ast.Call) and is_device_move(n, index) for n in iter_walk(getitem)
         ):
             found.add(name)
     return found

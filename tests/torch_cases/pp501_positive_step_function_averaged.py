@@ -32,4 +32,4 @@ class Fish(torch.nn.Module):
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
-        return {"loss": loss.item()}  # expect: PP501 medium
+        return {"loss": loss.item()}  # expect: PP501

@@ -1,7 +1,7 @@
 """An A2C update def (backward and an optimizer step once per call, no loop around them) whose recurrent
 sub-batch loop sums the loss it backpropagates and reads each term's value on the host (hold-out 14's
 torch-ac): the loop runs on every call, so its reads do too. The module places nothing on a device (its
-caller does, in another module): medium."""
+caller does, in another module): `high` since torch-fix90 (`UNPLACED_STEP_READ_LEVEL`)."""
 
 import torch
 
@@ -20,7 +20,7 @@ class A2CAlgo:
             dist, value = self.acmodel(sb.obs)
             value_loss = (value - sb.returnn).pow(2).mean()
             loss = -(dist.log_prob(sb.action) * sb.advantage).mean() + 0.5 * value_loss
-            update_value_loss += value_loss.item()  # expect: PP501 medium
+            update_value_loss += value_loss.item()  # expect: PP501
             update_loss += loss
         update_loss /= self.recurrence
         self.optimizer.zero_grad()

@@ -33,5 +33,5 @@ def train_and_check(model, train_loader, val_loader, optimizer, criterion):
     model.eval()
     val_loss = 0.0
     for x, y in val_loader:
-        val_loss += criterion(model(x), y).item()  # expect: PP503 high
+        val_loss += criterion(model(x), y).item()  # expect: PP503 high  # expect: PP501
     return val_loss

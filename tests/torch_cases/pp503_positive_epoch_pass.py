@@ -14,7 +14,7 @@ def train(net, train_loader, test_loader, optimizer, epochs, device):
         correct = 0
         for data, target in test_loader:
             logits = net(data.to(device))  # expect: PP503
-            correct += logits.argmax(dim=1).eq(target.to(device)).sum().item()
+            correct += logits.argmax(dim=1).eq(target.to(device)).sum().item()  # expect: PP501
         print(epoch, correct / len(test_loader.dataset))
 
 

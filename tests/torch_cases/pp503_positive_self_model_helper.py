@@ -17,5 +17,5 @@ class Trainer:
         for samples in self.loader:
             batch = {"x": samples[0].cuda(), "y": samples[1].cuda()}
             loss = _do_encoder_fwd_pass(self.encoder, batch)  # expect: PP503 medium
-            total += loss.item()
+            total += loss.item()  # expect: PP501
         return total

@@ -23,7 +23,7 @@ class Tagger(nn.Module):
         embeds = self.embed(sentence)
         hidden = torch.zeros(1, sentence.size(0), embeds.size(-1))
         if self.use_gpu:
-            hidden = hidden.cuda()  # expect: PP506
+            hidden = hidden.cuda()  # expect: PP506 high
         out, _ = self.lstm(embeds, (hidden, hidden))
         return out
 

@@ -1,0 +1,69 @@
+"""Evaluation passes the flag and split readers missed: a shared pass whose step sits under `if is_train and
+not is_first_epoch:` (Learning by Cheating's `train_or_eval`), one whose step sits under `if mode is
+'train':` (a music-genre classifier's `run(loader, 'eval')`), and a validation pass counted through
+`while i < len(val_data):` beside the training pass in the epoch loop (ASTNN)."""
+
+import torch
+
+
+def train_or_eval(criterion, net, data, optim, is_train, is_first_epoch):
+    if is_train:
+        net.train()
+    else:
+        net.eval()
+    for i, (x, y) in enumerate(data):
+        loss = criterion(net(x.cuda()), y.cuda()).mean()
+        if is_train and not is_first_epoch:
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+        if is_first_epoch and i == 10:
+            break
+
+
+def fit(criterion, net, data_train, data_val, optim, epochs):
+    for epoch in range(epochs):
+        train_or_eval(criterion, net, data_train, optim, True, epoch == 0)
+        train_or_eval(criterion, net, data_val, None, False, epoch == 0)  # expect: PP503
+
+
+def run(model, criterion, optimizer, dataloader, mode="train"):
+    total = 0.0
+    for x, y in dataloader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        if mode is "train":  # noqa: F632
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        total += loss.detach()
+    return total
+
+
+def main(model, criterion, optimizer, train_loader, valid_loader, epochs):
+    for _ in range(epochs):
+        run(model, criterion, optimizer, train_loader, "train")
+        run(model, criterion, optimizer, valid_loader, "eval")  # expect: PP503
+
+
+def get_batch(dataset, i, size):
+    rows = dataset[i : i + size]
+    return torch.stack([r[0] for r in rows]), torch.tensor([r[1] for r in rows])
+
+
+def fit_epochs(model, loss_function, optimizer, train_data, val_data, epochs, size):
+    for _ in range(epochs):
+        i = 0
+        while i < len(train_data):
+            inputs, labels = get_batch(train_data, i, size)
+            i += size
+            model.zero_grad()
+            loss_function(model(inputs.cuda()), labels.cuda()).backward()
+            optimizer.step()
+        total_loss = 0.0
+        i = 0
+        while i < len(val_data):
+            inputs, labels = get_batch(val_data, i, size)
+            i += size
+            output = model(inputs.cuda())  # expect: PP503
+            total_loss += loss_function(output, labels.cuda()).detach()
+        print(total_loss)
