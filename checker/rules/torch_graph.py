@@ -1960,10 +1960,12 @@ def input_maker_names(site, index: ModuleIndex) -> list[tuple[str, ast.Call | No
     )
     read = []
     for arg in [*call.args, *(k.value for k in call.keywords)]:
+        callees = set()  # (`to_var` of `model(to_var(x))` is found with its call, not as a name only read)
         for node in iter_walk(arg):
             if isinstance(node, ast.Call):
                 found.append((method_name(node) or base_name(node.func), node))
-            elif isinstance(node, ast.Name):
+                callees.add(id(node.func))
+            elif isinstance(node, ast.Name) and id(node) not in callees:
                 read.append(node.id)
     for loop in site.loops:
         it = getattr(loop, "iter", None)
