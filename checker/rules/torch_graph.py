@@ -1088,11 +1088,16 @@ def _given(site, function, flag: str):
 def _argument(call: ast.Call, function, flag: str):
     """`_given` for a call node; None too for a name that is no parameter of the def."""
     params = [a.arg for a in function.args.args]
-    if flag not in params:
+    keyword_only = [a.arg for a in function.args.kwonlyargs]
+    if flag not in params and flag not in keyword_only:
         return None
     given = next((k.value for k in call.keywords if k.arg == flag), None)
     if given is not None:
         return given
+    if flag in keyword_only:  # (by keyword only: not given, its default; `kw_defaults` holds None for none)
+        if any(k.arg is None for k in call.keywords):
+            return None
+        return function.args.kw_defaults[keyword_only.index(flag)]
     offset = 1 if params[:1] == ["self"] and isinstance(call.func, ast.Attribute) else 0
     position = params.index(flag) - offset
     if 0 <= position < len(call.args):
@@ -1929,13 +1934,15 @@ def makes_volatile(maker: ast.AST, call: ast.Call | None) -> bool:
     """`writes_volatile` for what this call of the maker makes: a def's `volatile=` parameter takes the call's
     argument or its default (`def to_variable(var, cuda=True, volatile=False)` called without it makes
     nothing volatile: Bayesian-Neural-Networks' SGLD notebooks); a method's, or a value the call cannot tell
-    (`volatile=self.evaluation`), counts."""
-    params = {a.arg for a in maker.args.args} if isinstance(maker, FUNCTION_TYPES) else set()
+    (`volatile=self.evaluation`), counts; so does a parameter of a def the call does not name (a class's
+    method, against the class's constructor call)."""
+    named = isinstance(maker, FUNCTION_TYPES) and call is not None and base_name(call.func) == maker.name
+    params = {a.arg for a in (*maker.args.args, *maker.args.kwonlyargs)} if named else set()
     for node in iter_walk(maker):
         if not (isinstance(node, ast.keyword) and node.arg == "volatile") or is_false(node.value):
             continue
         value = node.value
-        if isinstance(value, ast.Name) and value.id in params and call is not None:
+        if isinstance(value, ast.Name) and value.id in params:
             value = _argument(call, maker, value.id)
             if value is not None and (is_false(value) or _is_none(value)):
                 continue
