@@ -1079,14 +1079,9 @@ def _switches_off(value, kind: str) -> bool:
     return value.value is None
 
 
-def _given(site, function, flag: str):
-    """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
-    neither is known (`*args`, `**kwargs`, no default)."""
-    return _argument(site.node, function, flag)
-
-
 def _argument(call: ast.Call, function, flag: str):
-    """`_given` for a call node; None too for a name that is no parameter of the def."""
+    """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
+    neither is known (`*args`, `**kwargs`, no default) or for a name that is no parameter of the def."""
     params = [a.arg for a in function.args.args]
     keyword_only = [a.arg for a in function.args.kwonlyargs]
     if flag not in params and flag not in keyword_only:
@@ -1121,7 +1116,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
             continue
         for site in fx.callers.get(id(function), []):
             for flag, (loop, kind) in flags.items():
-                given = _given(site, function, flag)
+                given = _argument(site.node, function, flag)
                 if not _switches_off(given, kind) or _frozen_before(site.node, fx):
                     continue
                 caller = site.function
