@@ -1721,13 +1721,13 @@ def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
     owner = base_name(call.func.value)
     if owner is None or not any(kind == "eval" and receiver == owner for _, receiver, kind in modes):
         return None
-    return owner if _given_loop_batch(call, loop, prepared=fx) else None
+    return owner if _given_loop_batch(call, loop, fx=fx) else None
 
 
-def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
+def _given_loop_batch(call: ast.Call, loop, fx=None) -> bool:
     """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
     batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state. With
-    `prepared` (the module's TorchFacts), also what the body makes of the batch first."""
+    `fx` (the module's TorchFacts), also what the body makes of the batch first."""
     target = getattr(loop, "target", None)
     if (
         target is None
@@ -1736,8 +1736,8 @@ def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
     ):
         return False
     names = names_in(target)
-    if prepared is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
-        names = _made_from_batch(loop_nodes(prepared.index, loop), names, call.lineno)
+    if fx is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
+        names = _made_from_batch(loop_nodes(fx.index, loop), names, call.lineno)
     given = [*call.args, *(k.value for k in call.keywords)]
     return any(isinstance(n, ast.Name) and n.id in names for a in given for n in iter_walk(a))
 

@@ -204,7 +204,7 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
     volatile = {path for path, text in texts.items() if _VOLATILE.search(text)}
     if not volatile:
         return set()
-    makers: dict[str, ast.AST | None] = {}  # path -> its index, parsed when an import names it
+    parsed: dict[str, ModuleIndex | None] = {}  # path -> its index, parsed when an import names it
     dropped = set()
     for path, lines in reported.items():
         if not any(p != path for p in volatile):
@@ -222,7 +222,7 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
                     continue
                 named = [(p,) for p in texts if p != path and names_file(module, p)]
                 if any(  # (the nearest file the import names: each lesson of a repository has its loader)
-                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, makers)
+                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, parsed)
                     for entry in imported_entries(index, name, path, named)
                 ):
                     dropped.add((path, line))
@@ -230,7 +230,9 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
     return dropped
 
 
-def _makes_volatile(path: str, name: str, call, texts: dict[str, str], parsed: dict) -> bool:
+def _makes_volatile(
+    path: str, name: str, call, texts: dict[str, str], parsed: dict[str, ModuleIndex | None]
+) -> bool:
     """The module at `path` defines `name` as a def or class that makes what this call gets volatile
     (`makes_volatile`)."""
     if path not in parsed:
