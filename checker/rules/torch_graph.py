@@ -1912,11 +1912,13 @@ def _volatile_maker(site, index: ModuleIndex) -> bool:
     fx = facts(index)
     if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
         return False
-    return any(
-        makes_volatile(maker, call)
-        for name, call in input_maker_names(site, index)
-        for maker in defined_makers(index, name)
-    )
+    return any(name_makes_volatile(index, name, call) for name, call in input_maker_names(site, index))
+
+
+def name_makes_volatile(index: ModuleIndex, name: str, call: ast.Call | None) -> bool:
+    """The module defines `name` as a def or class that makes what this call gets volatile (`makes_volatile`
+    of each of `defined_makers`)."""
+    return any(makes_volatile(maker, call) for maker in defined_makers(index, name))
 
 
 def defined_makers(index: ModuleIndex, name: str) -> list[ast.AST]:

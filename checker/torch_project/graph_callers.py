@@ -27,7 +27,7 @@ from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.rules.torch_graph import defined_makers, input_maker_names, makes_volatile
+from checker.rules.torch_graph import input_maker_names, name_makes_volatile
 from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
@@ -234,8 +234,8 @@ def _makes_volatile(
     path: str, name: str, call, texts: dict[str, str], parsed: dict[str, ModuleIndex | None]
 ) -> bool:
     """The module at `path` defines `name` as a def or class that makes what this call gets volatile
-    (`makes_volatile`)."""
+    (`name_makes_volatile`)."""
     if path not in parsed:
         parsed[path] = parse_index(texts[path], torch_only=False)
     index = parsed[path]
-    return index is not None and any(makes_volatile(maker, call) for maker in defined_makers(index, name))
+    return index is not None and name_makes_volatile(index, name, call)
