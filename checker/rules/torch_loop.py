@@ -266,7 +266,11 @@ def _setup_in_loops(index: ModuleIndex):
                 fx.guarded(site.node, loop)
                 and not (
                     _builds_loss_or_module(site.node, index)
-                    and (not fx.guarded_step(site.node, loop) or _option_guards_only(site.node, loop, index))
+                    and (
+                        not fx.guarded_step(site.node, loop)
+                        or _option_guards_only(site.node, loop, index)
+                        or _choice_guards_only(site.node, loop, index)
+                    )
                 )
                 and not _optimizer_either_way(site.node, loop, index)
             ):
@@ -3614,3 +3618,41 @@ def _over_loader(it: ast.AST) -> bool:
     step. Hold-out 24: SNN_Calibration's ImageNet validation, whose per-batch `.item()` took the place of the
     shape read `_shape_only` drops."""
     return any(_LOADER_NAME.search(name) for name in names_in(it))
+
+
+def _choice_guards_only(node: ast.AST, loop, index: ModuleIndex) -> bool:
+    """(torch-fix94) Every `if` between the set-up and its loop picks one of named choices by a value the loop
+    never binds (`if criterion == 'MSE' or criterion == 'MSE_weighted':` / `elif criterion == 'MAE':`, with
+    `criterion` a parameter of the training def): one branch runs on every step of the run, as under an
+    option's `if` (`_option_guards_only`, which asks for `args.x`), so a loss built there is built on every
+    step (Transolver's AirfRANS `train`)."""
+    ifs = []
+    for up in facts(index).ancestors(node, loop):
+        if isinstance(up, ast.If):
+            ifs.append(up)
+        elif isinstance(up, ast.For | ast.While | ast.IfExp | ast.Try | ast.BoolOp | ast.ExceptHandler):
+            return False
+    if not ifs:
+        return False
+    bound = {
+        n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    }
+    return all(_named_choice(up.test, bound) for up in ifs)
+
+
+def _named_choice(test: ast.AST, bound: set[str]) -> bool:
+    """`x == 'a'`, `x in ('a', 'b')` or an `or` of those, with `x` a plain name not in `bound`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return all(_named_choice(v, bound) for v in test.values)
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq | ast.In)
+    ):
+        return False
+    choice = test.comparators[0]
+    texts = choice.elts if isinstance(choice, ast.Tuple | ast.List | ast.Set) else [choice]
+    return (
+        isinstance(test.left, ast.Name)
+        and test.left.id not in bound
+        and bool(texts)
+        and all(isinstance(t, ast.Constant) and isinstance(t.value, str) for t in texts)
+    )

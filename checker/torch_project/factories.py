@@ -107,14 +107,43 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
         text = texts[path]
         for name, start, end in _class_spans(text):
             inside = [at for at in ats if start <= findings[at].line <= end]
-            if (
-                inside
-                and not _named_outside(texts, path, name, start, end)
-                and not _in_notebooks(files, name)
+            if inside and (
+                (not _named_outside(texts, path, name, start, end) and not _in_notebooks(files, name))
+                or _unimported_duplicate(texts, files, path, name)
             ):
                 for at in inside:
                     lowered[at] = dataclasses.replace(findings[at], confidence="medium")
     return lowered
+
+
+def _unimported_duplicate(texts: dict[str, str], files: list[str], path: str, name: str) -> bool:
+    """(torch-fix94) The module's name marks it a kept copy (`_KEPT_COPY`: `networks_backup`, `model_old`), the
+    class is defined again in another module of the project and no other file names this module at all (no
+    import, no string for `importlib`): a copy that nothing loads (DeepFashion_Try_On's
+    `networks_backup.py` beside the `networks.py` the model imports, whose classes `_named_outside` finds
+    named in the live copy). Its copies are code nothing runs, as a class no file names is (hold-out 27 read
+    both of its `high` findings debatable). Not in a project that imports modules by a name it reads
+    (`importlib.import_module(cfg["module"])`: hold-out 20's speech-enhancement trainers, named only in JSON
+    configurations and read right at `high`; ReChorus' `eval('{0}.{0}'.format(name))`), nor for a module a
+    notebook names. Without the name, an unimported module is often what a notebook or a command line runs
+    (DeepRL-Tutorials' `agents/Categorical_DQN.py`, self-label's `retrain_with_rotnet.py`, both read right at
+    `high`), so the name is asked for."""
+    stem = import_word(path)
+    if not _KEPT_COPY.search(stem) or any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
+        return False
+    defined = re.compile(rf"^[ \t]*class[ \t]+{re.escape(name)}\b", re.MULTILINE)
+    return (
+        any(p != path and name in t and defined.search(t) for p, t in texts.items())
+        and not any(p != path and stem in t for p, t in texts.items())
+        and not _in_notebooks(files, stem)
+    )
+
+
+# (a module's name that marks it a kept copy: `networks_backup`, `model_old`, `train_copy`, `loss_bak`)
+_KEPT_COPY = re.compile(r"(?i)backup|_bak$|_old$|^old_|_copy$|^copy_|_orig$")
+_DYNAMIC_IMPORT = re.compile(
+    r"\bimport_module\(|\b__import__\(|\bimport_from_string\(|\bget_obj_from_str\(|(?<![.\w])eval\("
+)
 
 
 def _class_spans(text: str) -> list[tuple[str, int, int]]:
@@ -410,6 +439,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     loop or training-step def of another module calls on an object (`model.gradient_penalty(x, g)`)."""
     defs: dict[str, list[tuple[str]]] = {}
     methods: dict[str, dict[str, str]] = {}
+    relays: dict[tuple[str, str], set[str]] = {}
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
             continue
@@ -418,12 +448,62 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
             defs.setdefault(name, []).append((path,))
         for owner, name in moving_methods:
             methods.setdefault(name, {})[path] = owner
+        for (owner, name), callees in _relaying_defs(text, moving, moving_methods).items():
+            relays[(path, name if owner is None else f"{owner}.{name}")] = callees
+            if owner is None:
+                defs.setdefault(name, []).append((path,))
+            else:
+                methods.setdefault(name, {}).setdefault(path, owner)
     found: dict[str, set[str]] = {}
     if defs:
         _stepped_module_defs(texts, defs, found)
     if methods:
         _stepped_methods(texts, methods, indexes, found)
+    return _relayed(found, relays) if relays else found
+
+
+def _relaying_defs(
+    text: str, moving: set[str], moving_methods: set[tuple[str, str]]
+) -> dict[tuple[str | None, str], set[str]]:
+    """(torch-fix94) {(class or None, name): callees}: the defs of the module that make and move nothing by the
+    text themselves but call one of its moving defs (`_moving_defs`): a module-level def calling a module-level
+    one by name (BMN's `bmn_loss_func` running `pem_reg_loss_func`, whose `torch.ones(*shape).cuda()` runs on
+    every loss), a method calling one of its class's own by `self.` (TRADE's `train_batch` running
+    `self.encode_and_decode(...)`, which builds its word-dropout mask in NumPy and moves it). The training loop
+    of another module calls the outer def, not the mover, so `_stepped_defs` asks about both and hands on the
+    mover (`_relayed`). One level; training functions (backward, an optimizer step), `main`, dunder methods and
+    `_SKIPPED_METHODS` are left out, as `_moving_defs` leaves them."""
+    found: dict[tuple[str | None, str], set[str]] = {}
+    if not moving and not moving_methods:
+        return found
+    plain = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, moving)) + r")\s*\(") if moving else None
+    for owner, name, body in def_bodies(text, moving=False):
+        if TRAINS.search(body) or name.startswith("__") or name == "main":
+            continue
+        if owner is None:
+            callees = set(plain.findall(body)) - {name} if plain is not None and name not in moving else set()
+        elif name in _SKIPPED_METHODS or (owner, name) in moving_methods:
+            continue
+        else:
+            callees = {m for o, m in moving_methods if o == owner and m != name and f"self.{m}(" in body}
+        if callees:
+            found[(owner, name)] = callees
     return found
+
+
+def _relayed(found: dict[str, set[str]], relays: dict[tuple[str, str], set[str]]) -> dict[str, set[str]]:
+    """`found` with each stepped relaying def (`_relaying_defs`) replaced by the movers it calls (`Class.name`
+    for a method's), which then run on every step too."""
+    result: dict[str, set[str]] = {}
+    for path, names in found.items():
+        for name in names:
+            callees = relays.get((path, name))
+            if callees is None:
+                result.setdefault(path, set()).add(name)
+                continue
+            owner = name.rpartition(".")[0]
+            result.setdefault(path, set()).update(f"{owner}.{c}" if owner else c for c in callees)
+    return result
 
 
 def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]], found: dict) -> None:
@@ -484,10 +564,17 @@ def _named_def(user: str, defined: collections.Counter) -> str | None:
     it more than once (two classes' `sample`: the call may be either)."""
     if not defined:
         return None
-    shared = {p: len(os.path.commonpath([p, user])) for p in defined}
+    shared = {p: (len(os.path.commonpath([p, user])), _same_folder(p, user)) for p in defined}
     best = max(shared.values())
     nearest = [p for p in defined if shared[p] == best]
     return nearest[0] if len(nearest) == 1 and defined[nearest[0]] == 1 else None
+
+
+def _same_folder(path: str, user: str) -> bool:
+    """(torch-fix94) The def's file sits in the caller's own folder, where `from model import X` finds it first:
+    ASTNN's `train.py` and `model.py` at the top with a copy of the model in `clone/model.py`, whose common path
+    with `train.py` is as long, so `_named_def` broke the tie by leaving `init_hidden` unresolved."""
+    return os.path.dirname(path) == os.path.dirname(user)
 
 
 _DEF = re.compile(r"^\s*def\s+(\w+)", re.MULTILINE)
@@ -540,6 +627,8 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
         if ".cuda(" not in body and ".to(" not in body:
             continue  # (nothing moves: most methods)
         made = _FACTORY_RE.search(body) is not None
+        if not made and _TYPED_MADE.search(body) is not None:  # (torch-fix94)
+            body, made = _TYPED_MADE.sub("torch.zeros(", body), True
         moving = (
             (made and _MOVED_FACTORY.search(body) is not None)
             or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
@@ -584,6 +673,9 @@ def _moved_later(body: str, bound: re.Match) -> bool:
 
 
 _BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILINE)
+# (torch-fix94) a typed constructor, for `_moving_defs` only: TRADE's `rand_mask = torch.Tensor(rand_mask)` of a
+# NumPy word-dropout mask, `if USE_CUDA: rand_mask = rand_mask.cuda()` (the module pass decides what it holds)
+_TYPED_MADE = re.compile(r"torch\.(?:Tensor|FloatTensor|LongTensor|ByteTensor|BoolTensor|tensor)\(")
 _HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
 # (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
 # `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)
