@@ -597,13 +597,22 @@ def little_to_pin(index: ModuleIndex, call: ast.Call) -> bool:
     evidence on which PP505 reports at `low` or `medium` (the project pass keeps such loaders off the default
     output, torch-calibrate31; client shards and unit tests, torch-fix63)."""
     return (
-        token_batches(index, call)
-        or _held_when_made(call, index, _in_memory_names(index, classes=False))
+        _small_batches(index, call)
         or _made_from_memory(call, index)
         or items_in_memory(call, index)
+        or _unit_tests(index)
+    )
+
+
+def _small_batches(index: ModuleIndex, call: ast.Call) -> bool:
+    """What `little_to_pin` and `pinned_copy_negligible` both take for a loader with little to pin: batches of
+    token ids, of a data set held in memory when the loader is made, of a sequence held whole, or torchio
+    patches."""
+    return (
+        token_batches(index, call)
+        or _held_when_made(call, index, _in_memory_names_cached(index))
         or sequence_in_memory(call, index)
         or torchio_patches(call, index)
-        or _unit_tests(index)
     )
 
 
@@ -2321,11 +2330,8 @@ def pinned_copy_negligible(index: ModuleIndex, call: ast.Call) -> bool:
     TensorDataset loaders, returned by `generate_iter` and copied in the training scripts, all read
     debatable), where the module pass reports the same loader at `low`."""
     return (
-        token_batches(index, call)
-        or _held_when_made(call, index, _in_memory_names_cached(index))
+        _small_batches(index, call)
         or arrays_handed_in(call, index, indexing_classes(index))
-        or sequence_in_memory(call, index)
-        or torchio_patches(call, index)
         or made_on_device(call, index)
     )
 

@@ -1080,20 +1080,20 @@ def _switches_off(value, kind: str) -> bool:
     return value.value is None
 
 
-def _given(site, function, flag: str):
-    """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
-    neither is known (`*args`, `**kwargs`, no default)."""
-    return _argument(site.node, function, flag)
-
-
 def _argument(call: ast.Call, function, flag: str):
-    """`_given` for a call node; None too for a name that is no parameter of the def."""
+    """The value a call gives a parameter, by keyword or position, else the parameter's default; None when
+    neither is known (`*args`, `**kwargs`, no default) or for a name that is no parameter of the def."""
     params = [a.arg for a in function.args.args]
-    if flag not in params:
+    keyword_only = [a.arg for a in function.args.kwonlyargs]
+    if flag not in params and flag not in keyword_only:
         return None
     given = next((k.value for k in call.keywords if k.arg == flag), None)
     if given is not None:
         return given
+    if flag in keyword_only:  # (by keyword only: not given, its default; `kw_defaults` holds None for none)
+        if any(k.arg is None for k in call.keywords):
+            return None
+        return function.args.kw_defaults[keyword_only.index(flag)]
     offset = 1 if params[:1] == ["self"] and isinstance(call.func, ast.Attribute) else 0
     position = params.index(flag) - offset
     if 0 <= position < len(call.args):
@@ -1117,7 +1117,7 @@ def _flagged_off_calls(index: ModuleIndex, fx):
             continue
         for site in fx.callers.get(id(function), []):
             for flag, (loop, kind) in flags.items():
-                given = _given(site, function, flag)
+                given = _argument(site.node, function, flag)
                 if not _switches_off(given, kind) or _frozen_before(site.node, fx):
                     continue
                 caller = site.function
@@ -1722,13 +1722,13 @@ def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
     owner = base_name(call.func.value)
     if owner is None or not any(kind == "eval" and receiver == owner for _, receiver, kind in modes):
         return None
-    return owner if _given_loop_batch(call, loop, prepared=fx) else None
+    return owner if _given_loop_batch(call, loop, fx=fx) else None
 
 
-def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
+def _given_loop_batch(call: ast.Call, loop, fx=None) -> bool:
     """The call is given what a `for` loop takes from its source (`self._process_one_batch(data, batch_x,
     batch_y)` in `for batch_x, batch_y in loader:`), not a step counter or an environment's state. With
-    `prepared` (the module's TorchFacts), also what the body makes of the batch first."""
+    `fx` (the module's TorchFacts), also what the body makes of the batch first."""
     target = getattr(loop, "target", None)
     if (
         target is None
@@ -1737,8 +1737,8 @@ def _given_loop_batch(call: ast.Call, loop, prepared=None) -> bool:
     ):
         return False
     names = names_in(target)
-    if prepared is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
-        names = _made_from_batch(loop_nodes(prepared.index, loop), names, call.lineno)
+    if fx is not None:  # (what the body makes of the batch first: `chars = torch.tensor(pad(batch))`)
+        names = _made_from_batch(loop_nodes(fx.index, loop), names, call.lineno)
     given = [*call.args, *(k.value for k in call.keywords)]
     return any(isinstance(n, ast.Name) and n.id in names for a in given for n in iter_walk(a))
 
@@ -1913,11 +1913,13 @@ def _volatile_maker(site, index: ModuleIndex) -> bool:
     fx = facts(index)
     if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
         return False
-    return any(
-        makes_volatile(maker, call)
-        for name, call in input_maker_names(site, index)
-        for maker in defined_makers(index, name)
-    )
+    return any(name_makes_volatile(index, name, call) for name, call in input_maker_names(site, index))
+
+
+def name_makes_volatile(index: ModuleIndex, name: str, call: ast.Call | None) -> bool:
+    """The module defines `name` as a def or class that makes what this call gets volatile (`makes_volatile`
+    of each of `defined_makers`)."""
+    return any(makes_volatile(maker, call) for maker in defined_makers(index, name))
 
 
 def defined_makers(index: ModuleIndex, name: str) -> list[ast.AST]:
@@ -1930,13 +1932,15 @@ def makes_volatile(maker: ast.AST, call: ast.Call | None) -> bool:
     """`writes_volatile` for what this call of the maker makes: a def's `volatile=` parameter takes the call's
     argument or its default (`def to_variable(var, cuda=True, volatile=False)` called without it makes
     nothing volatile: Bayesian-Neural-Networks' SGLD notebooks); a method's, or a value the call cannot tell
-    (`volatile=self.evaluation`), counts."""
-    params = {a.arg for a in maker.args.args} if isinstance(maker, FUNCTION_TYPES) else set()
+    (`volatile=self.evaluation`), counts; so does a parameter of a def the call does not name (a class's
+    method, against the class's constructor call)."""
+    named = isinstance(maker, FUNCTION_TYPES) and call is not None and base_name(call.func) == maker.name
+    params = {a.arg for a in (*maker.args.args, *maker.args.kwonlyargs)} if named else set()
     for node in iter_walk(maker):
         if not (isinstance(node, ast.keyword) and node.arg == "volatile") or is_false(node.value):
             continue
         value = node.value
-        if isinstance(value, ast.Name) and value.id in params and call is not None:
+        if isinstance(value, ast.Name) and value.id in params:
             value = _argument(call, maker, value.id)
             if value is not None and (is_false(value) or _is_none(value)):
                 continue
@@ -1961,10 +1965,12 @@ def input_maker_names(site, index: ModuleIndex) -> list[tuple[str, ast.Call | No
     )
     read = []
     for arg in [*call.args, *(k.value for k in call.keywords)]:
+        callees = set()  # (`to_var` of `model(to_var(x))` is found with its call, not as a name only read)
         for node in iter_walk(arg):
             if isinstance(node, ast.Call):
                 found.append((method_name(node) or base_name(node.func), node))
-            elif isinstance(node, ast.Name):
+                callees.add(id(node.func))
+            elif isinstance(node, ast.Name) and id(node) not in callees:
                 read.append(node.id)
     for loop in site.loops:
         it = getattr(loop, "iter", None)

@@ -27,7 +27,7 @@ from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
-from checker.rules.torch_graph import defined_makers, input_maker_names, makes_volatile
+from checker.rules.torch_graph import input_maker_names, name_makes_volatile
 from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
 
 _GRAPH_RULE = "PP503"
@@ -204,7 +204,7 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
     volatile = {path for path, text in texts.items() if _VOLATILE.search(text)}
     if not volatile:
         return set()
-    makers: dict[str, ast.AST | None] = {}  # path -> its index, parsed when an import names it
+    parsed: dict[str, ModuleIndex | None] = {}  # path -> its index, parsed when an import names it
     dropped = set()
     for path, lines in reported.items():
         if not any(p != path for p in volatile):
@@ -222,7 +222,7 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
                     continue
                 named = [(p,) for p in texts if p != path and names_file(module, p)]
                 if any(  # (the nearest file the import names: each lesson of a repository has its loader)
-                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, makers)
+                    entry[0] in volatile and _makes_volatile(entry[0], name, call, texts, parsed)
                     for entry in imported_entries(index, name, path, named)
                 ):
                     dropped.add((path, line))
@@ -230,10 +230,12 @@ def _volatile_elsewhere(texts: dict[str, str], reported: dict[str, set[int]]) ->
     return dropped
 
 
-def _makes_volatile(path: str, name: str, call, texts: dict[str, str], parsed: dict) -> bool:
+def _makes_volatile(
+    path: str, name: str, call, texts: dict[str, str], parsed: dict[str, ModuleIndex | None]
+) -> bool:
     """The module at `path` defines `name` as a def or class that makes what this call gets volatile
-    (`makes_volatile`)."""
+    (`name_makes_volatile`)."""
     if path not in parsed:
         parsed[path] = parse_index(texts[path], torch_only=False)
     index = parsed[path]
-    return index is not None and any(makes_volatile(maker, call) for maker in defined_makers(index, name))
+    return index is not None and name_makes_volatile(index, name, call)

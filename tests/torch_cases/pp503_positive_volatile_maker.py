@@ -85,3 +85,26 @@ def evaluate_converted(model, loader):
         x = to_variable(x)
         correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
     return correct
+
+
+def evaluate_wrapped(model, loader):
+    """The same converter called inside the forward's argument, still with its default."""
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(to_variable(x)).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+    return correct
+
+
+def to_cuda_variable(x, *, volatile=False):
+    return Variable(x.cuda(), volatile=volatile)
+
+
+def evaluate_keyword_only(model, loader):
+    """A converter whose `volatile` is keyword-only, called without it: its default (False)."""
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x = to_cuda_variable(x)
+        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+    return correct
