@@ -1149,16 +1149,8 @@ def _split_step_runs(index: ModuleIndex) -> set[int]:
     `backward_G_GAN_content` make their labels (`torch.ones(n).cuda(self.gpu)`) on every step."""
 
     def make() -> set[int]:
-        fx, found = facts(index), set()
-        for step in _split_step_defs(index):
-            found.add(id(step))
-            sites = [
-                s
-                for s in index.function_calls.get(id(step), [])
-                if not s.loops and not fx.guarded_step(s.node, step)
-            ]
-            found.update(id(f) for f in _defs_reached(index, sites) if f is not step and not eval_named(f))
-        return found
+        steps = _split_step_defs(index)
+        return {id(step) for step in steps} | _unguarded_helpers(index, steps)
 
     return facts(index).loop_cache("split_step_runs", None, make)
 
@@ -1167,18 +1159,23 @@ def _step_def_helpers(index: ModuleIndex) -> set[int]:
     """The module's defs and same-class methods a training-step def calls outside its loops and ifs (3
     levels): GAN Zoo's `optimizeParameters` runs `self.buildNoiseData(n)` on every step it runs."""
 
-    def make() -> set[int]:
-        fx, found = facts(index), set()
-        for step in _training_step_defs(index):
-            sites = [
-                s
-                for s in index.function_calls.get(id(step), [])
-                if not s.loops and not fx.guarded_step(s.node, step)
-            ]
-            found.update(id(f) for f in _defs_reached(index, sites) if f is not step and not eval_named(f))
-        return found
+    return facts(index).loop_cache(
+        "step_def_helpers", None, lambda: _unguarded_helpers(index, _training_step_defs(index))
+    )
 
-    return facts(index).loop_cache("step_def_helpers", None, make)
+
+def _unguarded_helpers(index: ModuleIndex, steps) -> set[int]:
+    """The module's defs (not named for evaluation) that the `steps` defs call outside their loops and ifs,
+    3 levels down."""
+    fx, found = facts(index), set()
+    for step in steps:
+        sites = [
+            s
+            for s in index.function_calls.get(id(step), [])
+            if not s.loops and not fx.guarded_step(s.node, step)
+        ]
+        found.update(id(f) for f in _defs_reached(index, sites) if f is not step and not eval_named(f))
+    return found
 
 
 def _step_def_callees(index: ModuleIndex) -> set[int]:

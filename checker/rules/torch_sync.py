@@ -2181,14 +2181,8 @@ def _reads_param(value: ast.AST, param: str) -> bool:
         isinstance(value, ast.Call) and method_name(value) in ("item", "tolist", "numpy") and not value.args
     ):
         return False
-    node = value.func
-    while isinstance(node, ast.Attribute | ast.Call):
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Attribute):
-                return False
-            node = node.func
-        node = node.value
-    return isinstance(node, ast.Name) and node.id == param
+    root = _chain_root(value.func)
+    return root is not None and root.id == param
 
 
 def _more_reads(reads: list, where: str = "") -> str:
@@ -3473,13 +3467,20 @@ def _lightning_read(index: ModuleIndex, call: ast.Call) -> str | None:
 
 def _loss_named_root(node: ast.AST) -> bool:
     """`loss.detach()`, `kd_loss.data`: a chain of attributes and method calls from a name with a loss word."""
+    root = _chain_root(node)
+    return root is not None and any(w in root.id.lower() for w in LOSS_WORDS)
+
+
+def _chain_root(node: ast.AST) -> ast.Name | None:
+    """The name a chain of attributes and method calls starts from (`loss` in `loss.detach().cpu()`); None
+    when a link is a plain call (`f(x).item()`) or the chain starts from anything else."""
     while isinstance(node, ast.Attribute | ast.Call):
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Attribute):
-                return False
+                return None
             node = node.func
         node = node.value
-    return isinstance(node, ast.Name) and any(w in node.id.lower() for w in LOSS_WORDS)
+    return node if isinstance(node, ast.Name) else None
 
 
 def _copies_outputs(index: ModuleIndex, function) -> bool:
