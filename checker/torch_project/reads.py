@@ -348,6 +348,8 @@ def _loaded(chosen: dict, texts: dict[str, str], path: str) -> dict:
 
 # (host reads, by the text: literal searches cost less than one regular expression)
 _READ_WORDS = (".item()", ".cpu()", ".numpy()", ".tolist()", "float(")
+# (a def's body that may read on the host by itself: `.numpy()` alone follows a `.cpu()` in working code)
+_DEF_READ_WORDS = tuple(w for w in _READ_WORDS if w != ".numpy()")
 
 
 def _found_at(text: str, word: str):
@@ -733,7 +735,7 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
                 end = later.start()
                 break
         body = text[head.start() : end]
-        if any(w in body for w in (".item()", ".cpu()", ".tolist()", "float(")):
+        if any(w in body for w in _DEF_READ_WORDS):
             found.append((head.group(2), (head.start(), end)))
     return found
 
@@ -1042,13 +1044,13 @@ def _defaults_tested(
             and id(up) not in skipped
             and (not (_term_test(up.test, set()) or _key_test(up.test, call)) or _within(call, up.test))
         ):
-            if widened is None or not _wider_guard(up, call, function):
+            if widened is None or not _wider_guard(fx, up, call, function):
                 return None
             widened.append(up)
     return tuple(tested)
 
 
-def _wider_guard(up: ast.AST, call: ast.Call, function) -> bool:
+def _wider_guard(fx, up: ast.AST, call: ast.Call, function) -> bool:
     """torch-fix91: a guard of a read that still runs on every call: a comprehension over the def's arguments
     (`{k: t.item() for k, t in tensor_dict.items()}`), an argument's (or such a loop key's) type test
     (`if isinstance(loss, torch.Tensor):`), or a test of such a loop's key (`if 'loss' in key:`)."""
@@ -1057,7 +1059,9 @@ def _wider_guard(up: ast.AST, call: ast.Call, function) -> bool:
         return wide_reads.argument_comprehension(up, params)
     if not isinstance(up, ast.If) or _within(call, up.test):
         return False
-    targets = wide_reads.loop_targets(function, params)
+    targets = fx.loop_cache(
+        "argument_loop_targets", function, lambda: wide_reads.loop_targets(function, params)
+    )
     return wide_reads.type_switch(up, call, params | targets) or wide_reads.key_filter(up.test, targets)
 
 

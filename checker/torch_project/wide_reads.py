@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from checker.module import iter_walk, parameter_names
 from checker.rules.torch_common import method_name
 
 # (`float(x.mean())`: the reductions whose `float()` reads one device number)
@@ -40,10 +41,9 @@ def float_read(call: ast.Call) -> bool:
 
 
 def parameters(function) -> set[str]:
-    """The names of the def's arguments but `self` and `cls`."""
-    a = function.args
-    names = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), a.kwarg]
-    return {n.arg for n in names if n is not None} - {"self", "cls"}
+    """The names of the def's arguments, `*args` and `**kwargs` included, but `self` and `cls`."""
+    starred = {s.arg for s in (function.args.vararg, function.args.kwarg) if s is not None}
+    return (parameter_names(function) | starred) - {"self", "cls"}
 
 
 def _over_arguments(iterable: ast.AST, params: set[str]) -> bool:
@@ -92,9 +92,9 @@ def loop_targets(function, params: set[str]) -> set[str]:
     """The names bound by the def's loops and comprehensions over its arguments (`key`, `value` of `for
     key, value in losses.items()`)."""
     found = set()
-    for node in ast.walk(function):
+    for node in iter_walk(function):
         if isinstance(node, ast.For | ast.comprehension) and _over_arguments(node.iter, params):
-            found |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            found |= {n.id for n in iter_walk(node.target) if isinstance(n, ast.Name)}
     return found
 
 
@@ -112,7 +112,7 @@ def type_switch(branch: ast.If, node: ast.AST, names: set[str]) -> bool:
         return False
     tensor = "Tensor" in ast.unparse(test.args[1])
     taken = branch.body if tensor else branch.orelse
-    return any(n is node for stmt in taken for n in ast.walk(stmt))
+    return any(n is node for stmt in taken for n in iter_walk(stmt))
 
 
 def type_test(test: ast.AST) -> bool:
