@@ -648,13 +648,7 @@ def _setting(node: ast.AST) -> bool:
     if not isinstance(node, ast.Attribute):
         return False
     holder = node.value
-    name = (
-        holder.id
-        if isinstance(holder, ast.Name)
-        else holder.attr
-        if isinstance(holder, ast.Attribute)
-        else ""
-    )
+    name = base_name(holder) or ""
     return bool(_CONFIG_NAME.match(name)) or (
         isinstance(holder, ast.Name) and len(name) > 1 and name.isupper()
     )

@@ -1253,14 +1253,7 @@ def _evaluation_split_loop(loop) -> bool:
     source = loop.iter
     while isinstance(source, ast.Call) and source.args and base_name(source.func) in _WRAPPERS:
         source = source.args[0]
-    name = (
-        source.id
-        if isinstance(source, ast.Name)
-        else source.attr
-        if isinstance(source, ast.Attribute)
-        else ""
-    )
-    words = name.lower().split("_")
+    words = (base_name(source) or "").lower().split("_")
     return any(w in _SPLIT_WORDS for w in words) and any(w.endswith("loader") for w in words)
 
 
