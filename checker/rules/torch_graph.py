@@ -18,6 +18,7 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    _FRAMEWORK_METHODS,
     FEW_RUNS,
     GRAD_CALLS,
     attacks,
@@ -807,15 +808,7 @@ def _forward_after_step(index: ModuleIndex, fx):
         if not stepped:
             continue
         after = body[stepped[-1] + 1 :]
-        evaluated = {
-            base_name(stmt.value.func.value): i
-            for i, stmt in enumerate(after)
-            if isinstance(stmt, ast.Expr)
-            and isinstance(stmt.value, ast.Call)
-            and method_name(stmt.value) == "eval"
-            and not stmt.value.args
-        }
-        found = _eval_forward(after, evaluated, models, fx, loop)
+        found = _eval_forward(after, _evaluated_at(after), models, fx, loop)
         if found is not None:
             call, receiver = found
             yield RawFinding(
@@ -826,6 +819,60 @@ def _forward_after_step(index: ModuleIndex, fx):
                 f"{loop.lineno}, after the step, without torch.no_grad(): autograd records this forward's "
                 "activations for nothing; wrap it in `with torch.no_grad():`",
             )
+            continue
+        for branch, found in _periodic_evaluations(after, models, fx, loop):
+            call, receiver = found
+            yield RawFinding(
+                "PP503",
+                call.lineno,
+                call.col_offset,
+                f"`{receiver}` runs after `{receiver}.eval()` under the `if` at line {branch.lineno} of the "
+                f"training loop at line {loop.lineno}, after the step, without torch.no_grad(): autograd "
+                "records this forward's activations for nothing; wrap it in `with torch.no_grad():`",
+            )
+
+
+def _evaluated_at(statements: list[ast.stmt]) -> dict[str, int]:
+    """{model: position} of the statements that are `model.eval()` calls."""
+    return {
+        base_name(stmt.value.func.value): i
+        for i, stmt in enumerate(statements)
+        if isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and method_name(stmt.value) == "eval"
+        and not stmt.value.args
+    }
+
+
+def _method_forward(call: ast.Call, evaluated: dict) -> str | None:
+    """`model.encode(x, adj)` on a model put in eval mode, given arguments: its forward under another name
+    (as `_evaluated_owner` reads it in evaluation loops); setters, loaders, movers and framework methods
+    (`_NOT_FORWARD`, `state_dict`, `parameters`) are not."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or not (call.args or call.keywords):
+        return None
+    if func.attr in _FRAMEWORK_METHODS or func.attr.startswith(_NOT_FORWARD):
+        return None
+    owner = base_name(func.value)
+    return owner if owner in evaluated else None
+
+
+def _periodic_evaluations(after: list[ast.stmt], models: set[str], fx, loop):
+    """(torch-fix97) (branch, (call, model)) for an `if` after the training loop's last step whose body puts
+    the model in eval mode and runs it outside no_grad, with nothing after it in the iteration stepping,
+    taking gradients or switching back to training mode (`_eval_forward` over the body and the rest of the
+    iteration): the validation every few epochs of a full-batch loop (HGCN's `if (epoch + 1) %
+    args.eval_freq == 0: model.eval(); embeddings = model.encode(...)`, hold-out 28, a listed case), which
+    `_forward_after_step` missed because its `eval()` is not a statement of the loop body itself. Asked
+    only when the body itself has no such forward; the `if` is the guard the forward is measured against
+    (a forward under a further `if` or loop inside it is not taken)."""
+    for j, stmt in enumerate(after):
+        if not isinstance(stmt, ast.If):
+            continue
+        statements = stmt.body + after[j + 1 :]
+        found = _eval_forward(statements, _evaluated_at(statements), models, fx, stmt, methods=True)
+        if found is not None:
+            yield stmt, found
 
 
 def _trains_again(calls, index: ModuleIndex) -> bool:
@@ -919,9 +966,10 @@ def _top_level_step(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and is_step_call(stmt.value)
 
 
-def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, loop):
+def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, loop, methods: bool = False):
     """(call, model) of the first unguarded forward of a model put in eval mode in `after`, when nothing
-    after that steps, takes gradients or puts the model back in training mode."""
+    after that steps, takes gradients or puts the model back in training mode. With `methods`, a method of
+    the model given arguments counts as its forward too (`_method_forward`)."""
     if not evaluated:
         return None
     for i, stmt in enumerate(after):
@@ -930,7 +978,7 @@ def _eval_forward(after: list[ast.stmt], evaluated: dict, models: set[str], fx, 
                 continue
             if is_step_call(node) or fx.index.resolver.call_name(node) == "torch.autograd.grad":
                 return None
-            receiver = model_called(node)
+            receiver = (methods and _method_forward(node, evaluated)) or model_called(node)
             at = evaluated.get(receiver)
             if at is None or at >= i or not (receiver in models or is_model_name(receiver)):
                 continue
