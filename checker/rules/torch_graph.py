@@ -2404,6 +2404,15 @@ for epoch in range(epochs):
             "and a mode compared with `is` (`if mode is 'train':`) switch the pass off like `if is_train:`; a "
             "`while i < len(val_data):` pass counts as a loop over that split (hold-out 27: Learning by "
             "Cheating, ASTNN, 5 `medium` read right)."
+            " Branch torch-fix97: in a module that passes `volatile=` a value that is not False anywhere (PyTorch "
+            "0.3-era code) the loops after `eval()` are at most medium (hold-out 28: pytorch_nmt's decoding and "
+            "sampling loops through `model.translate`/`model.sample`, AdaBelief's `generate.py`, all read "
+            "debatable; every `high` finding in such a module on hold-outs 13-28 was one of those four); a plain "
+            "`net(x)` in a module that defines no network and imports a project module whose network's `forward` "
+            "returns one of its methods decorated `@torch.no_grad()` is no finding (the YOLO family's `test.py`); "
+            "a forward after `model.eval()` under an `if` after the training loop's last step (validation every "
+            "`eval_freq` epochs of a full-batch loop, `model.encode(...)` counting as the forward) is reported at "
+            "medium as the unconditional one is."
         ),
         confidence="medium",
         check=lowered_on_toys(check_eval_without_no_grad),
