@@ -30,14 +30,15 @@ def train(model, optimizer, criterion, names, epochs=30):
 def evaluate(model, names, args):
     device = torch.device("cuda")
     unsized = DataLoader(ClipSet(names), shuffle=False)  # expect: PP505 low
-    option = DataLoader(ClipSet(names), batch_size=args.batch_size)  # expect: PP505 low
-    chunked = DataLoader(ClipSet(names), batch_size=args.chunk_size)  # expect: PP505 medium
+    # (an option's `default=1` in a module that trains: set on the command line when run, not one item)
+    option = DataLoader(ClipSet(names), batch_size=args.batch_size)  # expect: PP505 medium
+    sized = DataLoader(ClipSet(names), batch_size=args.chunk_size)  # expect: PP505 medium
     with torch.no_grad():
         for clip, _ in unsized:
             model(clip.to(device))
         for clip, _ in option:
             model(clip.to(device))
-        for clip, _ in chunked:
+        for clip, _ in sized:
             model(clip.to(device))
 
 
