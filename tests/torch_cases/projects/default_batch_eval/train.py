@@ -8,9 +8,8 @@ from torch.utils.data import DataLoader
 def main(args, model, optimizer, criterion):
     device = torch.device("cuda")
     model.to(device).train()
-    loader = DataLoader(
-        CityFrames(args.datadir, "train"), num_workers=4, batch_size=args.batch_size
-    )  # expect: PP505
+    frames = CityFrames(args.datadir, "train")
+    loader = DataLoader(frames, num_workers=4, batch_size=args.batch_size)  # expect: PP505
     for _ in range(args.epochs):
         for images, labels in loader:
             images, labels = images.to(device), labels.to(device)
