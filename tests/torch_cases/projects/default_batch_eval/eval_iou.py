@@ -11,7 +11,7 @@ def main(args, model):
     loader = DataLoader(CityFrames(args.datadir), num_workers=4, batch_size=args.batch_size)  # expect: PP505
     hits = 0
     with torch.no_grad():
-        for images, names in loader:
+        for images, _ in loader:
             hits += model(images.to(device)).argmax(1).sum()
     print(hits)
 
