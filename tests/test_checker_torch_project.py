@@ -264,7 +264,7 @@ def test_a_loader_of_one_item_batches_by_default_over_another_modules_decoding_c
         ("eval_iou.py", 11, "low"),
         ("eval_many.py", 11, "high"),
         ("predict.py", 11, "low"),
-        ("train.py", 11, "high"),
+        ("train.py", 12, "high"),
     ]
 
 
