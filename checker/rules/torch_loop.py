@@ -733,11 +733,9 @@ def _tensor_names(index: ModuleIndex) -> set[str]:
     """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`), a model's
     output (`out = model(x)`) or a tensor method (`preds = out.argmax(dim=1)`), and never from NumPy."""
     models = facts(index).models
-    names, arrays = set(), set()
+    names, arrays = set(), _host_array_names(index)
     for node in index.call_assignments:
         name = index.resolver.call_name(node.value) or ""
-        if name.startswith("numpy."):  # `a = np.arange(8)`: the name also holds an array, a loop may mean it
-            arrays.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
         called = model_called(node.value) if name == "" else None
         if (
             (name.startswith("torch.") and not name.startswith(("torch.utils", "torch.nn.", "torch.optim")))
@@ -747,6 +745,102 @@ def _tensor_names(index: ModuleIndex) -> set[str]:
             for target in node.targets:
                 names.update(n.id for n in iter_walk(target) if isinstance(n, ast.Name))
     return names - arrays
+
+
+def _host_array_names(index: ModuleIndex) -> set[str]:
+    """(torch-fix100) Names the module binds to host data, which a loop may mean wherever the same name is
+    also bound to a tensor: a NumPy call (`a = np.arange(8)`), a read back (`x = t.cpu().numpy()`,
+    `t.tolist()`), an array's own method (`gt = ious.argmax(axis=0)` with `ious` such a name) and a call of a
+    def of the module that returns NumPy (`_returns_host_data`: Faster R-CNN's `ious = bbox_iou(anchor,
+    bbox)`, whose `np.prod` quotients made its anchor-target `argmax` loop look like one over a tensor;
+    hold-out 28, `medium`, read wrong). Two passes, so an array's method seen before the array is bound in
+    walk order is taken too."""
+
+    def build() -> set[str]:
+        arrays: set[str] = set()
+        for _ in range(2):
+            for node in index.call_assignments:
+                call = node.value
+                name = index.resolver.call_name(call) or ""
+                if (
+                    name.startswith("numpy.")
+                    or _host_value(call, index, arrays)
+                    or _returns_host_data(index, _called_def(index, call))
+                ):
+                    arrays.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        return arrays
+
+    return facts(index).loop_cache("host_array_names", None, build)
+
+
+# tensor methods that put their receiver on the device, whatever it was
+_TO_DEVICE = frozenset({"cuda", "to", "type_as", "new_tensor"})
+
+
+def _host_value(expr: ast.AST, index: ModuleIndex, host: set[str]) -> bool:
+    """(torch-fix100) The expression gives host data: a constant, a name in `host`, a NumPy call, a read back
+    (`.numpy()`, `.tolist()`), a method of host data (`(tl < br).all(axis=2)`) or arithmetic, comparisons and
+    subscripts of those (`area_i / (area_a[:, None] + area_b - area_i)`)."""
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.Name):
+        return expr.id in host
+    if isinstance(expr, ast.BinOp):
+        return _host_value(expr.left, index, host) and _host_value(expr.right, index, host)
+    if isinstance(expr, ast.UnaryOp):
+        return _host_value(expr.operand, index, host)
+    if isinstance(expr, ast.Compare):
+        return all(_host_value(n, index, host) for n in (expr.left, *expr.comparators))
+    if isinstance(expr, ast.Subscript):
+        return _host_value(expr.value, index, host)
+    if not isinstance(expr, ast.Call):
+        return False
+    method = method_name(expr)
+    if method in ("numpy", "tolist"):
+        return True
+    if (index.resolver.call_name(expr) or "").startswith("numpy."):
+        return True
+    return method is not None and method not in _TO_DEVICE and _host_value(expr.func.value, index, host)
+
+
+def _called_def(index: ModuleIndex, call: ast.Call):
+    """The def of the module a call runs by name: a module function (`bbox_iou(a, b)`) or the one method of
+    the module's classes with the name (`self.calc(a, b)`)."""
+    if isinstance(call.func, ast.Name):
+        return index.module_functions.get(call.func.id)
+    if isinstance(call.func, ast.Attribute):
+        return facts(index).own_method(call)
+    return None
+
+
+def _returns_host_data(index: ModuleIndex, function) -> bool:
+    """(torch-fix100) Every `return` of the def gives host data (`_host_value`, each part of a returned tuple),
+    judged on the names its own statements bind to host data before the return, in source order: the def
+    returns NumPy (Faster R-CNN's `bbox_iou`, `return area_i / (area_a[:, None] + area_b - area_i)` with
+    each of them an `np.prod`)."""
+    if not isinstance(function, FUNCTION_TYPES):
+        return False
+
+    def make() -> bool:
+        host: set[str] = set()
+        returned = False
+        for stmt in _own_statements(function):
+            if isinstance(stmt, ast.Assign):
+                bound = {n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                if _host_value(stmt.value, index, host):
+                    host |= bound
+                else:
+                    host -= bound
+            elif isinstance(stmt, ast.Return):
+                if stmt.value is None:
+                    return False
+                parts = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
+                if not all(_host_value(p, index, host) for p in parts):
+                    return False
+                returned = True
+        return returned
+
+    return facts(index).loop_cache("returns_host_data", function, make)
 
 
 def _range_of_tensor(loop, tensors: Callable[[], set[str]]) -> str | None:
