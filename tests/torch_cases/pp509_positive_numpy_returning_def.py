@@ -16,6 +16,6 @@ class AnchorMatcher:
         overlaps = box_overlaps(anchors.cuda(), gt_boxes.cuda())
         best_gt = overlaps.argmax(dim=1)
         best_anchor = overlaps.argmax(dim=0)
-        for k in range(len(best_anchor)):  # expect: PP509
+        for k in range(len(best_anchor)):  # expect: PP509 low
             best_gt[best_anchor[k]] = k
         return best_gt
