@@ -2098,7 +2098,7 @@ def check_retain_graph(index: ModuleIndex):
             continue  # the graph comes from before the loop: each iteration needs it again
         if _runs_once(loop):
             continue
-        if root.id in names_in(loop.target) and not _losses_written_out(loop):
+        if isinstance(loop, ast.For) and root.id in names_in(loop.target) and not _losses_written_out(loop):
             if _gradients_read_per_pass(index, loop):
                 continue  # per-sample gradients through one forward's graph: it must be kept
             yield RawFinding(
