@@ -458,7 +458,7 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
 
 
 # (torch-fix101) the level of a read of what a handed-in trainer's training step returns
-HANDED_STEPPER_LEVEL = "medium"
+HANDED_STEPPER_LEVEL = "high"
 _SELF_METHOD = re.compile(r"^[ \t]+def[ \t]+(\w+)\(\s*self\b", re.MULTILINE)
 
 

@@ -19,9 +19,9 @@ def fit_one_epoch(model, train_util, loader, epoch_step, cuda, scaler):
 
 def run(model, optimizer, loader, keys, device):
     logs = {k: [] for k in keys}
-    for epoch in range(10):
+    for _epoch in range(10):
         model.train()
-        for itr, batch in enumerate(loader):
+        for _itr, batch in enumerate(loader):
             x = batch.to(device)
             out = model.step(x, optimizer)
             for k in keys:

@@ -18,7 +18,7 @@ def fit_one_epoch(model, train_util, loader, epoch_step, cuda, scaler):
 
 def rollout(env, policy, steps, device):
     rewards = []
-    for t in range(steps):
+    for _t in range(steps):
         state = torch.as_tensor(env.state).to(device)
         obs, reward, done, info = env.step(policy(state))
         rewards.append(float(reward))
@@ -27,9 +27,9 @@ def rollout(env, policy, steps, device):
 
 def run(model, optimizer, loader, keys, device):
     logs = {k: [] for k in keys}
-    for epoch in range(10):
+    for _epoch in range(10):
         model.train()
-        for itr, batch in enumerate(loader):
+        for _itr, batch in enumerate(loader):
             x = batch.to(device)
             out = model.step(x, optimizer)
             for k in keys:
