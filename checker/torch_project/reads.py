@@ -477,7 +477,8 @@ def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexe
         if ".backward(" in text and not file_is_silenced(text):
             for name, span in _stepping_class_spans(text).items():
                 classes[path, name] = span
-    users = {p: t for p, t in texts.items() if p not in {c[0] for c in classes} and _places(t)}
+    makers = {path for path, _ in classes}
+    users = {p: t for p, t in texts.items() if p not in makers and _places(t)}
     if not classes or not users:
         return []
     owners: dict[str, list[tuple[str, str]]] = {}
@@ -487,12 +488,12 @@ def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexe
     wanted = {w for w in owners if any(f".{w}(" in t for t in users.values())}
     methods = {}
     for word in sorted(wanted):
-        defined = sum(len(re.findall(rf"\bdef[ \t]+{word}\(", t)) for t in texts.values())
-        if defined != len(owners[word]):
-            continue  # (another def of the project has the name: the receiver's class is not known)
-        found = [_stepping_method(texts, path, name, word) for path, name in owners[word]]
-        if found and all(f is not None and f[0] == found[0][0] for f in found):
-            methods[word] = found[0]
+        steps = [_class_steppers(texts[path], *classes[path, name]).get(word) for path, name in owners[word]]
+        if not all(f is not None and f[0] == steps[0][0] for f in steps):
+            continue
+        defined = sum(len(re.findall(rf"\bdef[ \t]+{word}\(", t)) for t in texts.values() if word in t)
+        if defined == len(owners[word]):  # (no other def of the project has the name)
+            methods[word] = steps[0]
     if not methods:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
@@ -525,21 +526,17 @@ def _at_level(check):
     return checked
 
 
-def _stepping_method(texts: dict[str, str], path: str, name: str, word: str) -> tuple | None:
-    """(places of its device returns, the def) of method `word` of class `name` at `path`, when it is a
-    training step that returns a device value (`stepping_returns`), else None."""
-    start, end = _stepping_class_spans(texts[path])[name]
-    return _class_stepper(texts[path][start:end], word)
-
-
 @functools.lru_cache(maxsize=256)
-def _class_stepper(text: str, word: str) -> tuple | None:
-    definer = parse_index(text, torch_only=False)
+def _class_steppers(text: str, start: int, end: int) -> dict[str, tuple]:
+    """The training-step methods of the class at `text[start:end]` that return a device value
+    (`stepping_returns`), by name, with (the places of their device returns, the def); parsed once."""
+    definer = parse_index(text[start:end], torch_only=False)
     if definer is None:
-        return None
-    places = stepping_returns(definer).get(word)
-    method = next((f for defs in definer.class_methods.values() for m, f in defs.items() if m == word), None)
-    return None if places is None or method is None else (places, method)
+        return {}
+    places = stepping_returns(definer)
+    return {
+        m: (places[m], f) for defs in definer.class_methods.values() for m, f in defs.items() if m in places
+    }
 
 
 def _new_reads(check, index, path: str, text: str, reported: set) -> list[Finding]:
