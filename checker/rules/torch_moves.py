@@ -446,9 +446,15 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
     """`alpha = alpha.expand(b, n).contiguous()`, `alpha = alpha.view(b, 3, d, d)`: the name bound again to
-    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own."""
-    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
-        value = value.func.value
+    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own; (torch-fix102)
+    nor is `ranges = Variable(ranges)`, a wrapper that is the tensor itself since torch 0.4 (the `sequence_mask`
+    that seq2seq losses copy: `torch.arange(0, max_len)`, expanded, wrapped, then `.cuda()` when the lengths are
+    on the GPU, at every loss)."""
+    while isinstance(value, ast.Call) and (
+        method_name(value) in _PASS_THROUGH
+        or (isinstance(value.func, ast.Name) and value.func.id == "Variable" and len(value.args) == 1)
+    ):
+        value = value.func.value if isinstance(value.func, ast.Attribute) else value.args[0]
     return isinstance(value, ast.Name) and value.id == name
 
 
@@ -1903,6 +1909,10 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             at = getattr(value, "lineno", at)
             if _reshaped_self(value, name):
                 value = ast.Name(id=name)  # (torch-fix53) `m = m.view(...)`: the line that made `m` is above
+            elif isinstance(
+                _chain_root(value), ast.Name
+            ):  # (torch-fix102) `r = seq_range.unsqueeze(0).expand(
+                value = _chain_root(value)  # b, n)`: the line that made `seq_range`, reshaped here
         if at is not None and at != line:
             return at
     return None

@@ -17,7 +17,7 @@ def sample_flow(model, z, cond, sample_steps=50):
 
 def rollout(env, policy, state, num_steps, device):
     total = 0.0
-    for step in range(num_steps):
+    for _step in range(num_steps):
         action = policy(state)
         state, reward, done = env.step(action)
         reward = torch.tensor([reward] * 4).to(device)
