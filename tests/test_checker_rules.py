@@ -4221,3 +4221,46 @@ class Model:
         "self.evaluate(val_data, val_labels, sess)", "self.evaluate(val_data, None, sess, cache='TF')"
     )
     assert sure(cached, "PP101") == [(21, "medium")]
+
+
+def test_pp301_a_few_samples_by_slice_or_by_default_count_are_low():
+    """tf-fix43: a loop over a slice of a few items with both bounds written (`iloc[1:8]`, seven word images
+    shown in a notebook cell, reading 29) and a loop over `range(nb_images)` whose bound is a parameter
+    defaulting to a small count that no call raises (`def main(nb_images=5)`, called as `main()`: a
+    five-image spot check, reading 22) show a few samples, as `[:5]` and `range(5)` do: `low`, not `high`.
+    The twins slice 500 items, or call the spot check with 1000 images: still `high`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("crnn.h5")
+
+def show(df):
+    texts = []
+    for path in df["im"].iloc[1:8]:
+        img = load(path)
+        texts.append(model.predict(img[np.newaxis, :, :, np.newaxis]))
+    return texts
+
+def main(nb_images=5):
+    for _ in range(nb_images):
+        image = pick_random_test_image()
+        image_arr = np.expand_dims(image, axis=0)
+        print(model.predict(image_arr))
+
+if __name__ == "__main__":
+    show(load_table())
+    main()
+"""
+    assert sure(src, "PP301") == [(11, "low"), (18, "low")]
+    many = src.replace("iloc[1:8]", "iloc[1:501]").replace("    main()", "    main(nb_images=1000)")
+    assert sure(many, "PP301") == [(11, "high"), (18, "high")]
+    # a count the def rebinds, or a parameter with no default, is no known few
+    rebound = src.replace(
+        "    for _ in range(nb_images):", "    nb_images = len(images)\n    for _ in range(nb_images):"
+    )
+    assert sure(rebound, "PP301")[1] == (19, "high")
+    no_default = src.replace("def main(nb_images=5):", "def main(nb_images):").replace(
+        "    main()", "    main(n)"
+    )
+    assert sure(no_default, "PP301")[1] == (18, "high")
