@@ -268,6 +268,23 @@ def test_retain_graph_with_a_carried_state_says_to_detach_it():
     assert "has no second backward" in messages[8]
 
 
+def test_retain_graph_in_a_while_loop_is_judged_not_a_crash():
+    # hold-out 29's first run: PP511 read `loop.target`, which a `while` loop lacks, and the file was skipped
+    source = (
+        "import torch\n"
+        "def attack(model, x, y, optimizer):\n"
+        "    step = 0\n"
+        "    while step < 10:\n"
+        "        loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+        "        loss.backward(retain_graph=True)\n"
+        "        optimizer.step()\n"
+        "        step += 1\n"
+    )
+    findings, skipped = check_snippets([source], "while.py")
+    assert not skipped
+    assert [f.line for f in findings if f.rule == "PP511"] == [6]
+
+
 def test_percent_continuation_line_in_a_notebook_is_python_not_a_magic():
     cell = (
         "for batch_idx, (x, y) in enumerate(train_loader):\n"

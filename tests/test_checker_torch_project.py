@@ -252,6 +252,22 @@ def test_a_loader_over_a_factory_of_a_class_decoding_through_an_imported_helper_
         ], name
 
 
+def test_a_loader_of_one_item_batches_by_default_over_another_modules_decoding_class_is_not_high(tmp_path):
+    """torch-fix98: an evaluation script's loader over another module's decoding class whose batch size is 1
+    by default (no `batch_size`, or `batch_size=args.batch_size` with the option's `default=1`: hold-out 28's
+    ERFNet evaluation scripts, read debatable at `high`) is not raised to `high`, and feeding no training loop
+    it goes to `low` as a `batch_size=1` one does; the twin whose option defaults to 8 stays `high`, and so
+    does the training script's loader whose option defaults to 1 (overridden when a training run is started:
+    hold-outs 18 and 23's Medical-Transformer and GANet, recorded right)."""
+    _, findings, _ = checked_copy(tmp_path, "default_batch_eval")
+    assert sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP505") == [
+        ("eval_iou.py", 11, "low"),
+        ("eval_many.py", 11, "high"),
+        ("predict.py", 11, "low"),
+        ("train.py", 12, "high"),
+    ]
+
+
 def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path):
     """torch-fix91: a def the training loop runs every step reads where `_callee_reads` looked for none
     before: `float()` of a reduction in a loopless `evaluate` method, a read under a type test of its

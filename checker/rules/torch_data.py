@@ -1257,9 +1257,61 @@ def _one_item_batches(call: ast.Call, index: ModuleIndex) -> bool:
     validation or generation script's loader) goes to `low`: PP505 `medium` first reads of hold-outs 13-27 on
     main 4d2ae95, loaders given `batch_size=1`, 37 of 59 right (63%, under the 70% bar of `medium`); the
     readers of hold-outs 25-27 read every such evaluation loader debatable (DRIT, BaSNet, hyperIQA, SSDG,
-    GG-CNN, GR-ConvNet, Transolver), those of 13-24 mostly right."""
-    _, size = loader_argument(call, "batch_size", 1, index)
-    return isinstance(size, ast.Constant) and size.value == 1
+    GG-CNN, GR-ConvNet, Transolver), those of 13-24 mostly right.
+    torch-fix98: a batch size of 1 by default counts as given (`_default_batch_of_one`): the loader is given no
+    batch size (nor a `batch_sampler`), or `batch_size=args.batch_size` where the module's command line
+    option's default is 1 (ERFNet's three evaluation scripts, `--batch-size` `default=1`, hold-out 28, read
+    debatable at `high`)."""
+    given, size = loader_argument(call, "batch_size", 1, index)
+    if isinstance(size, ast.Constant) and size.value == 1:
+        return True
+    return _default_batch_of_one(call, given, size, index)
+
+
+def _default_batch_of_one(
+    call: ast.Call, given: bool | None, size: ast.AST | None, index: ModuleIndex
+) -> bool:
+    """The loader's batch size is 1 unless someone asks otherwise: no `batch_size` and no `batch_sampler`
+    argument (the DataLoader's default is 1), or `batch_size=args.batch_size` (any `x.name`) where the
+    module's one `add_argument` for that option has `default=1` (`parser.add_argument('--batch-size',
+    type=int, default=1)`: a script run as shipped copies one item a batch) and the module has no training
+    loop. torch-fix98: with training modules too, the first guard run lowered hold-outs 18 and 23's
+    Medical-Transformer and GANet training loaders (listed, recorded right: `--batch_size` `default=1` is
+    what a training run overrides on its command line) and IMDN's and GANet's test loaders in their
+    training scripts (recorded right)."""
+    if given is False:
+        sampler, _ = loader_argument(call, "batch_sampler", 4, index)
+        return sampler is False
+    if not isinstance(size, ast.Attribute) or facts(index).step_loops:
+        return False  # (a training script's option is set on the command line: GANet's `--batchSize`)
+    defaults = _option_defaults(index).get(size.attr, ())
+    return len(defaults) == 1 and isinstance(defaults[0], ast.Constant) and defaults[0].value == 1
+
+
+def _option_defaults(index: ModuleIndex) -> dict[str, list[ast.AST | None]]:
+    """The command line options the module declares (`parser.add_argument('--batch-size', type=int,
+    default=1)`, by their attribute name `batch_size` or `dest=`), each with the defaults of its
+    declarations (None when a declaration gives none). Computed once a module."""
+
+    def make() -> dict[str, list[ast.AST | None]]:
+        found: dict[str, list[ast.AST | None]] = {}
+        for site in index.calls:
+            call = site.node
+            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+                continue
+            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            dest = next((k.value for k in call.keywords if k.arg == "dest"), None)
+            if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+                names = {dest.value}
+            else:
+                long = [f for f in flags if f.startswith("--")] or flags
+                names = {long[0].lstrip("-").replace("-", "_")} if long else set()
+            default = next((k.value for k in call.keywords if k.arg == "default"), None)
+            for name in names:
+                found.setdefault(name, []).append(default)
+        return found
+
+    return facts(index).loop_cache("option defaults", None, make)
 
 
 def decoding_classes(index: ModuleIndex) -> set[str]:

@@ -301,12 +301,69 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             for node in ast.walk(arg):
                 if isinstance(node, ast.Name) and node.id in tensors:
                     return f"{call.func.id}({node.id})"
+    if (tested := _tested_number(call, tensors)) is not None:
+        return tested
     if tensors:
         for arg in (*call.args, *(k.value for k in call.keywords)):
             formatted = _formatted_tensor(arg, tensors)
             if formatted is not None:
                 return formatted
     return None
+
+
+_NUMBER_TESTS = frozenset({"isnan", "isinf", "isfinite"})
+
+
+def _tested_number(call: ast.Call, tensors: set[str]) -> str | None:
+    """(torch-fix99) `math.isnan(grad_norm)`, `np.isinf(loss)`: a host library's number test of a device
+    tensor (`math` calls `float()` on it, NumPy copies it): the test reads it on the host. Not `torch.isnan`,
+    which stays on the device."""
+    if not (
+        method_name(call) in _NUMBER_TESTS
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id in ("math", "np", "numpy")
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Name)
+        and call.args[0].id in tensors
+    ):
+        return None
+    return f"{call.func.value.id}.{call.func.attr}({call.args[0].id})"
+
+
+_CLIP_NORMS = frozenset({"clip_grad_norm_", "clip_grad_norm"})
+
+
+def clip_norm_names(nodes) -> set[str]:
+    """(torch-fix99) Names bound to the total norm `clip_grad_norm_` returns (`grad_norm =
+    torch.nn.utils.clip_grad_norm_(model.parameters(), clip)`): a tensor on the parameters' device (since
+    PyTorch 1.5), so a host test of it in a training-step def (`if math.isnan(grad_norm):`, `_tested_number`;
+    the ASR solvers' `backward` of Listen-Attend-and-Spell and ppg-vc, listed on hold-outs 28 and 19) and a log
+    of it in a training loop (`writer.add_scalar('grad_norm', norm, step)`, `_sync_of`) wait for the step's
+    backward to finish. (In a loop, a NaN test of it is the loop's logic, as `_reads_for_reporting` takes
+    every `if` test: OpenTransformer's and Real-Time-Voice-Cloning's stay silent.)"""
+    return {
+        target.id
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and method_name(node.value) in _CLIP_NORMS
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
+    """(torch-fix99) Where a number test of a device tensor (`_tested_number`) in a step def stands for the
+    guards (`guarded_step` takes an `if`'s test for its body): the `if` or `while` whose test it is (`if
+    math.isnan(grad_norm): skip else: optimizer.step()`), which runs whenever that statement does, whichever
+    branch it picks. Any other call stands for itself."""
+    if _tested_number(call, tensors) is None:
+        return call
+    stmt = fx.statement(call)
+    if isinstance(stmt, ast.If | ast.While) and any(n is call for n in ast.walk(stmt.test)):
+        return stmt
+    return call
 
 
 def _inner_read(call: ast.Call) -> ast.Call:
@@ -1118,6 +1175,7 @@ def check_host_sync(
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
+        tensors |= clip_norm_names(loop_nodes(index, loop))
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
@@ -1155,7 +1213,11 @@ def check_host_sync(
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
         lowered = (
-            device_elsewhere or copied_only or logged_only or legacy_only or _self_test_loop(index, loop)
+            device_elsewhere
+            or copied_only
+            or logged_only
+            or (legacy_only and LEGACY_READ_LEVEL == "medium")
+            or _self_test_loop(index, loop)
         )
         yield RawFinding(
             "PP501",
@@ -2214,7 +2276,10 @@ def _step_function_reads(index: ModuleIndex):
             if _step_read_or_copy(fx, s.node, backed, function) is not None
             and (not s.loops or _in_summing_loop(fx, s, function, backed))
             and (
-                not fx.guarded_step(s.node, s.loops[-1] if s.loops else function)
+                not fx.guarded_step(
+                    _test_owner(fx, s.node, _def_clip_norms(fx, function)),
+                    s.loops[-1] if s.loops else function,
+                )
                 or (not s.loops and _in_term_branch(fx, s.node, function, backed))
             )
             and not _moved_later(index, function, s.node)
@@ -2467,7 +2532,9 @@ def _loss_def_reads(index: ModuleIndex):
             reads[0].col_offset,
             f"`{how}` in the loss `{function.name}`{more} waits for the GPU on every training step that "
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
-            confidence="medium" if all(isinstance(r, ast.Subscript) for r in reads) else LOSS_DEF_READ_LEVEL,
+            confidence=LEGACY_READ_LEVEL
+            if all(isinstance(r, ast.Subscript) for r in reads)
+            else LOSS_DEF_READ_LEVEL,
         )
 
 
@@ -2623,8 +2690,15 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
     are actions for an environment: train-procgen's `predict_w_value_saliency`)."""
     if (how := _step_read(call, backed)) is not None:
         return how
+    if function is not None and (how := _tested_number(call, _def_clip_norms(fx, function))) is not None:
+        return how
     stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
     return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
+
+
+def _def_clip_norms(fx, function) -> set[str]:
+    """`clip_norm_names` of a step def, once per def."""
+    return fx.loop_cache("clip_norms", function, lambda: clip_norm_names(iter_walk(function)))
 
 
 def _returned_copy(fx, call: ast.Call) -> bool:
@@ -3409,6 +3483,15 @@ for step, (x, y) in enumerate(loader):
 # tensor is run by the training step that backpropagates it; its `.item()` reads wait every step. Pre-0.4
 # `loss.data[0]` reads alone stay medium, as they do in a training loop (`legacy_only`).
 LOSS_DEF_READ_LEVEL = None
+
+
+# (torch-fix99) The level of a training loop's or a loss def's finding whose every read is a pre-0.4
+# `loss.data[0]` (`legacy_only`, `_legacy_reads`): `medium`, calibrated again on hold-outs 13-28 (today's main
+# with this level set to `high`, joined on repo, path, line and rule): 40 findings would be raised, every one
+# with a recorded verdict, all 40 right; but only 16 are first reads (16 right, in 8 repositories, torch-light
+# the largest with 6), under the 20 first reads the CALIBRATION rule asks for. Raising it would move 8 listed
+# cases into the default. Left `medium` until fresh first reads bring it to 20.
+LEGACY_READ_LEVEL: str | None = "medium"
 
 
 def other_read_lines(lines: list[int]) -> str:
