@@ -226,8 +226,9 @@ def walk(root: ast.AST) -> list[ast.AST]:
     field order), as a list; `iter_walk`'s nodes. (Its own loop, not `list(iter_walk(root))`: the rules walk
     loop bodies and defs again and again, and resuming a generator at every node costs a third more.)"""
     found = [root]
+    appenders = _CHILD_APPENDERS
     for node in found:  # (a list's iterator sees the items appended while it runs)
-        _append_children(node, _CHILD_PLANS[node.__class__], found)
+        appenders[node.__class__](node, found)
     return found
 
 
@@ -235,8 +236,9 @@ def iter_walk(root: ast.AST) -> Iterator[ast.AST]:
     """`ast.walk`, at about a third of its cost: the same nodes in the same order, one at a time (for a
     search that may stop at its first match; `walk` lists them all)."""
     todo = [root]
+    appenders = _CHILD_APPENDERS
     for node in todo:
-        _append_children(node, _CHILD_PLANS[node.__class__], todo)
+        appenders[node.__class__](node, todo)
         yield node
 
 
@@ -255,7 +257,7 @@ def def_scopes(tree: ast.Module) -> list[tuple[ast.AST, tuple[int, ...], list[as
             if kind in _FUNCTION_KINDS:
                 scopes.append((node, (*chain, id(node)), []))
             elif kind not in _LEAVES:
-                _append_children(node, _WALKED_PLANS[kind], own)
+                _WALKED_APPENDERS[kind](node, own)
     return scopes
 
 
@@ -336,13 +338,13 @@ def _field_plan(kind: type) -> tuple[tuple[str, int], ...]:
 def _children(node: ast.AST) -> list:
     """`child_nodes` for the index's walk, which skips leaves: the same children in the same order, less
     the contexts (`Load`, `Store`)."""
-    return _append_children(node, _WALKED_PLANS[node.__class__], [])
+    return _WALKED_APPENDERS[node.__class__](node, [])
 
 
 def child_nodes(node: ast.AST, into: list) -> list:
     """Append a node's children to `into` in ast.iter_child_nodes' order and return it (inline, not a
     generator: the parent and name searches call this on node after node)."""
-    return _append_children(node, _CHILD_PLANS[node.__class__], into)
+    return _CHILD_APPENDERS[node.__class__](node, into)
 
 
 def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: list) -> list:
@@ -363,6 +365,57 @@ def _append_children(node: ast.AST, plan: tuple[tuple[str, int], ...], into: lis
         elif isinstance(value, ast.AST):
             into.append(value)
     return into
+
+
+def _appender_source(plan: tuple[tuple[str, int], ...]) -> str:
+    """The source of `_append_children` unrolled for one plan: each field read by name once, then appended as
+    `_append_children` would. A node missing a field (one a rule built, `ast.Name(id=...)` with no `ctx`)
+    goes to `_append_children` before anything is appended, which reads a missing field as None."""
+    reads = "".join(f"        v{i} = node.{name}\n" for i, (name, _) in enumerate(plan))
+    adds = []
+    for i, (_, how) in enumerate(plan):
+        if how == _ONE:
+            adds.append(f"    if v{i} is not None:\n        into.append(v{i})\n")
+        elif how == _MANY:
+            adds.append(f"    if v{i} is not None:\n        into += v{i}\n")
+        else:  # (rare kinds: the general code, one field at a time)
+            adds.append(f"    _append_children(node, (plan[{i}],), into)\n")
+    return (
+        "def append(node, into):\n"
+        + (
+            f"    try:\n{reads}    except AttributeError:\n        return _append_children(node, plan, into)\n"
+            if plan
+            else ""
+        )
+        + "".join(adds)
+        + "    return into\n"
+    )
+
+
+def _appender(plan: tuple[tuple[str, int], ...]):
+    """A function (node, into) -> into doing what `_append_children(node, plan, into)` does, without its loop
+    over the plan (the walks call it millions of times per run)."""
+    scope = {"_append_children": _append_children, "plan": plan}
+    exec(_appender_source(plan), scope)  # noqa: S102 (source built above from an AST class's field names)
+    return scope["append"]
+
+
+class _Appenders(dict):
+    """AST class -> its `_appender` for a table of plans (`_CHILD_PLANS`, or `_WALKED_PLANS` without the
+    contexts), made the first time a class is looked up. A class's plan never changes, so neither does its
+    appender: nothing here depends on a module or a run."""
+
+    def __init__(self, plans: dict) -> None:
+        super().__init__()
+        self.plans = plans
+
+    def __missing__(self, kind: type):
+        append = self[kind] = _appender(self.plans[kind])
+        return append
+
+
+_CHILD_APPENDERS = _Appenders(_CHILD_PLANS)
+_WALKED_APPENDERS = _Appenders(_WALKED_PLANS)
 
 
 def import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:

@@ -97,6 +97,30 @@ def test_the_walks_give_ast_walks_nodes_in_its_order():
     assert all(n is not None for n in walk(ast.parse(_EVERY_KIND)))
 
 
+def test_unrolled_appenders_give_the_plans_children_and_read_missing_fields_as_none():
+    """The per-class appenders the walks use (`_CHILD_APPENDERS`, `_WALKED_APPENDERS`) append what the general
+    `_append_children` appends for the class's plan, on every kind of node; a node a rule built without some
+    field (`ast.Name(id=...)`, no `ctx`) reads it as None, as the general code does."""
+    from checker.module import (
+        _CHILD_APPENDERS,
+        _CHILD_PLANS,
+        _WALKED_APPENDERS,
+        _WALKED_PLANS,
+        _append_children,
+    )
+
+    for tree in (ast.parse(_SOURCE), ast.parse(_EVERY_KIND)):
+        for node in ast.walk(tree):
+            for appenders, plans in ((_CHILD_APPENDERS, _CHILD_PLANS), (_WALKED_APPENDERS, _WALKED_PLANS)):
+                into = [tree]
+                assert appenders[node.__class__](node, into) is into
+                assert into == _append_children(node, plans[node.__class__], [tree])
+    built = ast.Call(func=ast.Name(id="f"), args=[ast.Name(id="x")], keywords=[])
+    assert walk(built) == [built, built.func, built.args[0]]
+    item = ast.Subscript(value=ast.Name(id="m"), slice=ast.Constant(1))
+    assert child_nodes(item, []) == [item.value, item.slice]
+
+
 def test_names_in_is_every_name_under_a_node():
     tree = ast.parse(_EVERY_KIND)
     for node in walk(tree):

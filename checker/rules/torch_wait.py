@@ -113,7 +113,11 @@ def check_wait_every_step(index: ModuleIndex):
                 + ("" if via is None else f" (in the helper, line {site.node.lineno})")
                 + ": it stalls the GPU queue each step; call it rarely (between epochs) or not at all",
                 confidence="high"
-                if via is None and _training_step_sync(fx, site.node, name, stepping)
+                if via is None
+                and (
+                    _training_step_sync(fx, site.node, name, stepping)
+                    or _training_step_flush(fx, loop, name, stepping)
+                )
                 else ("low" if _flush_outside_steps(fx, loop, name, stepping) else None),
             )
     yield from _forward_empty_cache(index, fx)
@@ -266,17 +270,13 @@ register(
             "too). Neither frees memory that the program still uses."
         ),
         example="""
-for x, y in loader:
-    loss = criterion(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
-    torch.cuda.empty_cache()
+for x, y in val_loader:
+    preds.append(model(x.cuda()).argmax(1))
+    torch.cuda.synchronize()
 """,
         instead="""
-for x, y in loader:
-    loss = criterion(model(x.cuda()), y.cuda())
-    loss.backward()
-    optimizer.step()
+for x, y in val_loader:
+    preds.append(model(x.cuda()).argmax(1))
 """,
         false_alarms=(
             "Low. synchronize() in a loop that reads a clock and steps no optimizer (a benchmark timing a pass) "
@@ -312,6 +312,9 @@ for x, y in loader:
             "per-epoch `empty_cache()`, 4 `medium` first reads, all wrong); an `empty_cache()` in a loop that is "
             "no training loop (no optimizer step in its body, no backward or step reached from it: a test "
             "script's loop over images of different sizes) is `low` (5 first reads: 4 debatable, 1 right)."
+            " Branch torch-fix100: `empty_cache()` written in the body of a training loop (the class above that "
+            "is not `low`) is `high`: first reads over hold-outs 13-28, 19 of 20 right in 13 repositories "
+            "(`_training_step_flush`); the Example is now a `synchronize()` in an evaluation loop, `medium`."
         ),
         confidence="medium",
         check=check_wait_every_step,
@@ -347,3 +350,16 @@ def _optimizer_step(call: ast.Call) -> bool:
         return False
     receiver = base_name(call.func.value) if isinstance(call.func, ast.Attribute) else None
     return "sched" not in (receiver or "").lower()
+
+
+def _training_step_flush(fx, loop, name: str, stepping: bool) -> bool:
+    """(torch-fix100) PP510's second class at `high`: `torch.cuda.empty_cache()` written in the body of a
+    training loop (one that steps an optimizer itself, or a step loop: what `_flush_outside_steps` does not
+    send to `low`), outside any `if` but `if torch.cuda.is_available():`. Each step hands the cached blocks
+    back to the driver, and the next step allocates them again. As first read over hold-outs 13-28 (the
+    calibration of torch-fix100, main f3167a21): 20 findings in 13 repositories (at most 4 from one,
+    ppg-vc's four training scripts), 19 right and 1 debatable (End-to-end-ASR's flush with a comment on
+    fragmentation); every recorded verdict of the class 19 of 20. Hold-out 28 found six such listed cases
+    only at `medium` (pyHGT's three OAG trainers, Listen-Attend-and-Spell, GTN, how_attentive_are_gats). A
+    flush through a helper, in a `forward` or in a loop that trains nothing stays where it was."""
+    return name == "torch.cuda.empty_cache" and not _flush_outside_steps(fx, loop, name, stepping)

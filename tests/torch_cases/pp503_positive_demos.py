@@ -1,5 +1,6 @@
 """Evaluation loops that stay reported next to the demo shapes; pre-0.4 `volatile=True` code is not reported
-(torch-fix51: 6 of 83 such findings read right as first read over hold-outs 8-16)."""
+(torch-fix51: 6 of 83 such findings read right as first read over hold-outs 8-16), and since the module writes
+`volatile=`, its other loops are medium (torch-fix97: 0.3-era code)."""
 
 import torch
 from torch.autograd import Variable
@@ -11,7 +12,7 @@ def evaluate(model, loader):
     model.eval()
     correct = 0
     for k, (x, y) in enumerate(loader):
-        out = model(x.to(device))  # expect: PP503 high
+        out = model(x.to(device))  # expect: PP503 medium
         correct += (out.argmax(1).cpu() == y).sum().item()  # expect: PP501 (copied only to count)
         if k >= 500:  # five hundred batches: a workload
             break
@@ -27,7 +28,7 @@ def train_and_compare(nets, optimizers, loader, test_x, test_y, loss_fn, epochs)
                 opt.step()
         for net in nets:
             net.eval()
-            print(loss_fn(net(test_x), test_y).item())  # expect: PP503 high
+            print(loss_fn(net(test_x), test_y).item())  # expect: PP503 medium
             net.train()
 
 
@@ -47,5 +48,5 @@ def sample_predictions(model, test_data):
     found = []
     for i in range(num_samples):
         image, _ = test_data[i]
-        found.append(model(image.unsqueeze(0).to(device)).argmax().item())  # expect: PP503 high
+        found.append(model(image.unsqueeze(0).to(device)).argmax().item())  # expect: PP503 medium
     return found

@@ -1,4 +1,5 @@
-"""pp503_negative_volatile_maker.py's evaluations with makers that wrap nothing volatile: each is reported."""
+"""pp503_negative_volatile_maker.py's evaluations with makers that wrap nothing volatile: each is reported, at
+medium since torch-fix97 (the module's converters pass `volatile=volatile`: PyTorch 0.3-era code)."""
 
 import torch
 from torch.autograd import Variable
@@ -25,7 +26,7 @@ def test(loader, model, epoch):
     model.eval()
     scores = []
     for x, y in loader:
-        out = model(Variable(x.cuda()))  # expect: PP503 high
+        out = model(Variable(x.cuda()))  # expect: PP503 medium
         scores.append((out.data.max(1)[1].cpu() == y).float().mean())
     print(epoch, sum(scores) / len(scores))
 
@@ -42,7 +43,7 @@ def fit(model, train_loader, test_loader, optimizer, epochs):
     for epoch in range(epochs):
         train_epoch(train_loader, model, optimizer)
         model.eval()
-        test(test_loader, model, epoch)  # expect: PP503 high
+        test(test_loader, model, epoch)  # expect: PP503 medium
 
 
 val_data = BatchMaker(list(range(10)), evaluation=True)
@@ -52,7 +53,7 @@ def evaluate(model):
     model.eval()
     correct = 0
     for x, y in val_data:
-        correct += (model(x).data.max(1)[1] == y.data).sum()  # expect: PP503 high
+        correct += (model(x).data.max(1)[1] == y.data).sum()  # expect: PP503 medium
     return correct
 
 
@@ -61,14 +62,14 @@ def evaluate_batches(model, size):
     correct = 0
     for i in range(size):
         x, y = val_data.get_batch(i)
-        correct += (model(x).data.max(1)[1] == y.data).sum()  # expect: PP503 high
+        correct += (model(x).data.max(1)[1] == y.data).sum()  # expect: PP503 medium
     return correct
 
 
 def sample(generator, epochs):
     for epoch in range(epochs):
         generator.eval()
-        images = generator(make_noise(64, 100, True))  # expect: PP503 high
+        images = generator(make_noise(64, 100, True))  # expect: PP503 medium
         torch.save(images.data.cpu(), f"samples_{epoch}.pt")
 
 
@@ -83,7 +84,7 @@ def evaluate_converted(model, loader):
     correct = 0
     for x, y in loader:
         x = to_variable(x)
-        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 medium
     return correct
 
 
@@ -92,7 +93,7 @@ def evaluate_wrapped(model, loader):
     model.eval()
     correct = 0
     for x, y in loader:
-        correct += (model(to_variable(x)).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+        correct += (model(to_variable(x)).data.max(1)[1].cpu() == y).sum()  # expect: PP503 medium
     return correct
 
 
@@ -106,5 +107,5 @@ def evaluate_keyword_only(model, loader):
     correct = 0
     for x, y in loader:
         x = to_cuda_variable(x)
-        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 high
+        correct += (model(x).data.max(1)[1].cpu() == y).sum()  # expect: PP503 medium
     return correct

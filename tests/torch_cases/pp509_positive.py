@@ -4,7 +4,7 @@ import torch
 def accuracy(output, target):
     pred = torch.argmax(output, dim=1)
     correct = 0
-    for i in range(pred.size(0)):  # expect: PP509
+    for i in range(pred.size(0)):  # expect: PP509 low
         if pred[i] == target[i]:
             correct += 1
     return correct / pred.size(0)
@@ -12,7 +12,7 @@ def accuracy(output, target):
 
 def scale(x, w, b):
     out = torch.empty_like(x)
-    for i in range(len(out)):  # expect: PP509
+    for i in range(len(out)):  # expect: PP509 low
         out[i] = torch.sigmoid(x[i] * w[i] + b)
     return out
 
@@ -20,7 +20,7 @@ def scale(x, w, b):
 def count_positive(model, batch):
     probs = model(batch)
     positives = 0
-    for p in probs:  # expect: PP509
+    for p in probs:  # expect: PP509 low
         if p > 0.5:
             positives += 1
     return positives
@@ -29,7 +29,7 @@ def count_positive(model, batch):
 def batch_accuracy(outputs, labels):
     preds = outputs.argmax(dim=1)
     correct = 0
-    for i in range(len(preds)):  # expect: PP509
+    for i in range(len(preds)):  # expect: PP509 low
         if preds[i] == labels[i]:
             correct += 1
     return correct / len(preds)

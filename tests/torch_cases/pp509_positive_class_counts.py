@@ -10,7 +10,7 @@ def per_class_accuracy(model, test_loader, device, batch_size, classes):
             labels = labels.to(device)
             outputs = model(images)
             _, predicted = torch.max(outputs, 1)
-            for i in range(batch_size):  # expect: PP509
+            for i in range(batch_size):  # expect: PP509 low
                 label = labels[i]
                 pred = predicted[i]
                 if label == pred:

@@ -7,7 +7,7 @@ import torch
 def count_confident(model, batch):
     scores = model(batch)
     confident = 0
-    for s in scores:  # expect: PP509
+    for s in scores:  # expect: PP509 low
         if s > 0.9 or s == 0:
             confident += 1
     return confident

@@ -11,7 +11,7 @@ def validate(net, valid_loader, criterion, cls_num):
             outputs = net(images)
             loss_sigma += criterion(outputs, labels).item()
             _, predicted = torch.max(outputs.data, 1)
-            for j in range(len(labels)):  # expect: PP509
+            for j in range(len(labels)):  # expect: PP509 low
                 cate_i = labels[j].numpy()
                 pre_i = predicted[j].numpy()
                 conf_mat[cate_i, pre_i] += 1.0
@@ -26,7 +26,7 @@ def per_class_accuracy(model, test_loader, batch_size):
         for data, target in test_loader:
             _, pred = torch.max(model(data), 1)
             correct = np.squeeze(pred.eq(target.data.view_as(pred)))
-            for i in range(batch_size):  # expect: PP509
+            for i in range(batch_size):  # expect: PP509 low
                 label = target.data[i]
                 class_correct[label] += correct[i].item()
                 class_total[label] += 1

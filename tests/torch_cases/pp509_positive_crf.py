@@ -19,7 +19,7 @@ class BiLSTMCRF(nn.Module):
         forward_var = torch.full((1, self.tagset_size), -10000.0)
         for feat in feats:
             alphas_t = []
-            for next_tag in range(self.tagset_size):  # expect: PP509
+            for next_tag in range(self.tagset_size):  # expect: PP509 low
                 emit_score = feat[next_tag].view(1, 1).expand(1, self.tagset_size)
                 trans_score = self.transitions[next_tag].view(1, -1)
                 next_tag_var = forward_var + trans_score + emit_score

@@ -10,7 +10,7 @@ def calc_dists(preds, target, normalize):
     preds = preds.float()
     target = target.float()
     dists = torch.zeros(preds.size(1), preds.size(0))
-    for n in range(preds.size(0)):  # expect: PP509
+    for n in range(preds.size(0)):  # expect: PP509 low
         for c in range(preds.size(1)):
             if target[n, c, 0] > 1 and target[n, c, 1] > 1:
                 dists[c, n] = torch.dist(preds[n, c, :], target[n, c, :]) / normalize[n]
@@ -23,7 +23,7 @@ def build_targets(target, n_batch, n_w, n_h):
     n_gt = 0
     for b in range(n_batch):
         tbox = target[b].view(-1, 5).to("cpu")
-        for t in range(50):  # expect: PP509
+        for t in range(50):  # expect: PP509 low
             if tbox[t][1] == 0:
                 break
             n_gt += 1

@@ -15,7 +15,7 @@ def train(input_variable, lengths, target_variable, max_target_len, encoder, dec
     for t in range(max_target_len):
         decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
         _, topi = decoder_output.topk(1)
-        decoder_input = torch.LongTensor([[topi[i][0] for i in range(batch_size)]])  # expect: PP509
+        decoder_input = torch.LongTensor([[topi[i][0] for i in range(batch_size)]])  # expect: PP509 low
         decoder_input = decoder_input.to(device)
         loss += F.cross_entropy(decoder_output, target_variable[t])
     loss.backward()

@@ -9,7 +9,7 @@ import torch
 
 def graph_batch(atoms, bonds):
     out = torch.zeros(atoms.size(0), device=atoms.device)
-    for j in range(atoms.size(0)):  # expect: PP509
+    for j in range(atoms.size(0)):  # expect: PP509 low
         out[j] = atoms[j] * bonds[j]
     return out
 

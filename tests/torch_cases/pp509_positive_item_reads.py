@@ -34,5 +34,5 @@ def eval_split(model, loader, decode):
 
 def k_best_outputs(out, k):
     probs, ix = out[:, -1].data.topk(k)
-    log_probs = torch.Tensor([math.log(p) for p in probs.data.view(-1)]).view(k, -1)  # expect: PP509
+    log_probs = torch.Tensor([math.log(p) for p in probs.data.view(-1)]).view(k, -1)  # expect: PP509 low
     return log_probs, ix

@@ -8,7 +8,7 @@ import torch.nn.functional as F
 def count_above(model, x, threshold):
     probs = model(x)
     hits = 0
-    for p in probs:  # expect: PP509
+    for p in probs:  # expect: PP509 low
         if p > threshold:
             hits += 1
     return hits
@@ -18,7 +18,7 @@ def resize(model, images, pred_size):
     logits = model(images)
     bs = logits.size(0)
     all_pred = []
-    for i in range(bs):  # expect: PP509
+    for i in range(bs):  # expect: PP509 low
         pred = logits[i]
         pred = F.interpolate(pred[None], size=(pred_size[0], pred_size[1]), mode="bilinear")
         all_pred.append(pred)

@@ -29,14 +29,14 @@ class CRF(nn.Module):
 
     def _score_sentence(self, feats, tags):
         score = torch.zeros(1)
-        for i, feat in enumerate(feats):  # expect: PP509
+        for i, feat in enumerate(feats):  # expect: PP509 low
             score = score + self.transitions[tags[i + 1], tags[i]] + feat[tags[i + 1]]
         return score
 
 
 def knn_indices(rep_pts, pts, k):
     region_idx = []
-    for n, qry in enumerate(rep_pts):  # expect: PP509
+    for n, qry in enumerate(rep_pts):  # expect: PP509 low
         ref = pts[n]
         dist2 = torch.cdist(qry, ref)
         _, inds = torch.topk(dist2, k, dim=1, largest=False)
@@ -45,7 +45,7 @@ def knn_indices(rep_pts, pts, k):
 
 
 def select_region(pts, pts_idx):
-    regions = torch.stack(  # expect: PP509
+    regions = torch.stack(  # expect: PP509 low
         [pts[n][idx, :] for n, idx in enumerate(torch.unbind(pts_idx, dim=0))], dim=0
     )
     return regions
@@ -57,7 +57,7 @@ def train_dqn(model, optimizer, criterion, memory, gamma, steps):
         reward_batch = torch.from_numpy(reward_batch)
         q_values = model(state_batch)
         next_prediction_batch = model(next_state_batch)
-        y_batch = torch.cat(  # expect: PP509
+        y_batch = torch.cat(  # expect: PP509 low
             tuple(
                 reward if done else reward + gamma * torch.max(prediction)
                 for reward, done, prediction in zip(

@@ -10,7 +10,7 @@ class RowProjector(nn.Module):
 
     def project(self, x, weight):
         rows = []
-        for i in range(x.size(0)):  # expect: PP509
+        for i in range(x.size(0)):  # expect: PP509 low
             rows.append(F.linear(x[i], weight))
         return torch.stack(rows, dim=0)
 
@@ -22,7 +22,7 @@ def denormalise(images, device):
     mean = torch.tensor([0.5071, 0.4866, 0.4409], device=device)
     std = torch.tensor([0.2009, 0.1984, 0.2023], device=device)
     out = torch.empty_like(images)
-    for i in range(len(mean)):  # expect: PP509
+    for i in range(len(mean)):  # expect: PP509 low
         out[i] = images[i] * std[i] + mean[i]
     return out
 

@@ -25,5 +25,5 @@ class BaseRunner:
             loss.backward()
             self.optimizer.step()
             losses.append(loss.detach())
-            torch.cuda.empty_cache()  # expect: PP510
+            torch.cuda.empty_cache()  # expect: PP510 high
         return torch.stack(losses).mean().item()

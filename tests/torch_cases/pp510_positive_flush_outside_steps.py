@@ -24,7 +24,7 @@ def run(model, loader, optimizer, criterion, epochs):
             loss = criterion(model(x), y)
             loss.backward()
             optimizer.step()
-            torch.cuda.empty_cache()  # expect: PP510
+            torch.cuda.empty_cache()  # expect: PP510 high
         print(epoch)
 
 
@@ -38,4 +38,4 @@ class Trainer:
         for mels, lengths in loader:
             loss = self.model(mels.cuda(), lengths).mean()
             self.backward(loss)
-            torch.cuda.empty_cache()  # expect: PP510
+            torch.cuda.empty_cache()  # expect: PP510 high

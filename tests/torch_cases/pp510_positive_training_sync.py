@@ -73,7 +73,7 @@ def train_profiled(model, loader, optimizer, device, profiler):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        torch.cuda.empty_cache()  # expect: PP510
+        torch.cuda.empty_cache()  # expect: PP510 high
 
 
 def evaluate(model, data_loader, metric_logger):
