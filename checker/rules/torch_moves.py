@@ -450,12 +450,23 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
     nor is `ranges = Variable(ranges)`, a wrapper that is the tensor itself since torch 0.4 (the `sequence_mask`
     that seq2seq losses copy: `torch.arange(0, max_len)`, expanded, wrapped, then `.cuda()` when the lengths are
     on the GPU, at every loss)."""
-    while isinstance(value, ast.Call) and (
-        method_name(value) in _PASS_THROUGH
-        or (isinstance(value.func, ast.Name) and value.func.id == "Variable" and len(value.args) == 1)
-    ):
-        value = value.func.value if isinstance(value.func, ast.Attribute) else value.args[0]
+    while isinstance(value, ast.Call):
+        unwrapped = _unwrap_variable(value)
+        if unwrapped is not value:
+            value = unwrapped
+        elif method_name(value) in _PASS_THROUGH:
+            value = value.func.value
+        else:
+            break
     return isinstance(value, ast.Name) and value.id == name
+
+
+def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
+    """`t` of `Variable(t)` or `torch.autograd.Variable(t, volatile=True)`, a wrapper that is the tensor itself
+    since torch 0.4; any other value as it is."""
+    if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+        return value.args[0]
+    return value
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -1897,8 +1908,7 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     """The line where the moved name was last bound, when not the move's own (`loc_t = torch.Tensor(n, 4)`
     at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]  # (`Variable(t).cuda()`)
+        value = _unwrap_variable(value)  # (`Variable(t).cuda()`)
         value = _chain_root(
             value
         )  # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
@@ -2034,8 +2044,7 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
     or noise drawn by torch per sample could be made on the device.)"""
     names = set()
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]
+        value = _unwrap_variable(value)
         if isinstance(value, ast.Name):
             names.add(value.id)
     if not names:
