@@ -280,7 +280,7 @@ def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: 
     counter = _loop_counter(loop)
     if counter is None:
         return False
-    changed = facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    changed = _changed_in_loop(index, loop)
 
     def part(node: ast.AST, line: int, depth: int) -> bool | None:  # (None: not such a number)
         if isinstance(node, ast.Constant):
@@ -793,7 +793,7 @@ def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: 
         for n in walk(function)
     ):
         return False  # (a global, or bound only in the loop)
-    changed = facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    changed = _changed_in_loop(index, loop)
     return node.id not in changed
 
 
@@ -1157,6 +1157,12 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
 _TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
 
 
+def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
+    """What the loop binds, mutates or hands to a call (`changed_in`, torch's own modules calm), found once
+    per loop."""
+    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+
+
 def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     """The names `call` reads that `loop` never binds, mutates or hands to a call (what the loop changes is
     found once per loop)."""
@@ -1164,7 +1170,7 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
         return set()
     read = names_in(call)  # (and dotted reads, `args.weights`, for `_setting_attribute`)
     read |= {".".join(p) for n in ast.walk(call) if isinstance(n, ast.Attribute) and (p := dotted_parts(n))}
-    return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    return read - _changed_in_loop(index, loop)
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
