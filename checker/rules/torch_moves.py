@@ -260,7 +260,7 @@ def _created_on_host(
 _COUNTING_WRAPPERS = frozenset({"reversed", "tqdm", "trange"})  # (`tqdm(reversed(range(T)))`)
 
 
-def _loop_counter(loop) -> str | None:
+def _range_counter(loop) -> str | None:
     """(torch-fix102) The name a `for` loop counts with: `for i in range(T)`, `reversed(range(T))`, wrapped in
     `tqdm(...)` or `trange(T)`."""
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
@@ -273,11 +273,11 @@ def _loop_counter(loop) -> str | None:
 
 
 def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: int, depth: int = 0) -> bool:
-    """(torch-fix102) `node` is a number computed from the loop's counter (`_loop_counter`): the counter itself,
+    """(torch-fix102) `node` is a number computed from the loop's counter (`_range_counter`): the counter itself,
     or arithmetic and `math`/NumPy functions of it, literals and names the loop never changes, through names the
     loop binds (`t = i / sample_steps`, `ratio = (step + 1) / num_iter`). What a constructor makes of it
     (`_counter_fill`) differs at every pass but by the count alone: a fill the device could make."""
-    counter = _loop_counter(loop)
+    counter = _range_counter(loop)
     if counter is None:
         return False
     changed = _changed_in_loop(index, loop)
