@@ -257,7 +257,9 @@ def _created_on_host(
     return None
 
 
-_COUNTING_WRAPPERS = frozenset({"reversed", "tqdm", "trange"})  # (`tqdm(reversed(range(T)))`)
+# the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
+_PASSING_WRAPPERS = frozenset({"reversed", "tqdm"})
+_COUNTING_RANGES = frozenset({"range", "trange"})
 
 
 def _range_counter(loop) -> str | None:
@@ -266,9 +268,9 @@ def _range_counter(loop) -> str | None:
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
         return None
     it = loop.iter
-    while isinstance(it, ast.Call) and it.args and base_name(it.func) in _COUNTING_WRAPPERS - {"trange"}:
+    while isinstance(it, ast.Call) and it.args and base_name(it.func) in _PASSING_WRAPPERS:
         it = it.args[0]
-    counts = isinstance(it, ast.Call) and base_name(it.func) in ("range", "trange")
+    counts = isinstance(it, ast.Call) and base_name(it.func) in _COUNTING_RANGES
     return loop.target.id if counts else None
 
 
@@ -1915,9 +1917,8 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
     for value in moved:
         value = _unwrap_variable(value)  # (`Variable(t).cuda()`)
-        value = _chain_root(
-            value
-        )  # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        value = _chain_root(value)
         at, hops = None, 0
         while isinstance(value, ast.Name) and hops < 3:
             name = value.id
@@ -1925,10 +1926,10 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             at = getattr(value, "lineno", at)
             if _reshaped_self(value, name):
                 value = ast.Name(id=name)  # (torch-fix53) `m = m.view(...)`: the line that made `m` is above
-            elif isinstance(
-                _chain_root(value), ast.Name
-            ):  # (torch-fix102) `r = seq_range.unsqueeze(0).expand(
-                value = _chain_root(value)  # b, n)`: the line that made `seq_range`, reshaped here
+            elif isinstance(_chain_root(value), ast.Name):
+                # (torch-fix102) `r = seq_range.unsqueeze(0).expand(b, n)`: the line that made `seq_range`,
+                # reshaped here
+                value = _chain_root(value)
         if at is not None and at != line:
             return at
     return None
