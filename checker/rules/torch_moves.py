@@ -257,30 +257,32 @@ def _created_on_host(
     return None
 
 
-_COUNTING_WRAPPERS = frozenset({"reversed", "tqdm", "trange"})  # (`tqdm(reversed(range(T)))`)
+# the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
+_PASSING_WRAPPERS = frozenset({"reversed", "tqdm"})
+_COUNTING_RANGES = frozenset({"range", "trange"})
 
 
-def _loop_counter(loop) -> str | None:
+def _range_counter(loop) -> str | None:
     """(torch-fix102) The name a `for` loop counts with: `for i in range(T)`, `reversed(range(T))`, wrapped in
     `tqdm(...)` or `trange(T)`."""
     if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
         return None
     it = loop.iter
-    while isinstance(it, ast.Call) and it.args and base_name(it.func) in _COUNTING_WRAPPERS - {"trange"}:
+    while isinstance(it, ast.Call) and it.args and base_name(it.func) in _PASSING_WRAPPERS:
         it = it.args[0]
-    counts = isinstance(it, ast.Call) and base_name(it.func) in ("range", "trange")
+    counts = isinstance(it, ast.Call) and base_name(it.func) in _COUNTING_RANGES
     return loop.target.id if counts else None
 
 
 def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: int, depth: int = 0) -> bool:
-    """(torch-fix102) `node` is a number computed from the loop's counter (`_loop_counter`): the counter itself,
+    """(torch-fix102) `node` is a number computed from the loop's counter (`_range_counter`): the counter itself,
     or arithmetic and `math`/NumPy functions of it, literals and names the loop never changes, through names the
     loop binds (`t = i / sample_steps`, `ratio = (step + 1) / num_iter`). What a constructor makes of it
     (`_counter_fill`) differs at every pass but by the count alone: a fill the device could make."""
-    counter = _loop_counter(loop)
+    counter = _range_counter(loop)
     if counter is None:
         return False
-    changed = facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    changed = _changed_in_loop(index, loop)
 
     def part(node: ast.AST, line: int, depth: int) -> bool | None:  # (None: not such a number)
         if isinstance(node, ast.Constant):
@@ -450,12 +452,23 @@ def _reshaped_self(value: ast.AST | None, name: str) -> bool:
     nor is `ranges = Variable(ranges)`, a wrapper that is the tensor itself since torch 0.4 (the `sequence_mask`
     that seq2seq losses copy: `torch.arange(0, max_len)`, expanded, wrapped, then `.cuda()` when the lengths are
     on the GPU, at every loss)."""
-    while isinstance(value, ast.Call) and (
-        method_name(value) in _PASS_THROUGH
-        or (isinstance(value.func, ast.Name) and value.func.id == "Variable" and len(value.args) == 1)
-    ):
-        value = value.func.value if isinstance(value.func, ast.Attribute) else value.args[0]
+    while isinstance(value, ast.Call):
+        unwrapped = _unwrap_variable(value)
+        if unwrapped is not value:
+            value = unwrapped
+        elif method_name(value) in _PASS_THROUGH:
+            value = value.func.value
+        else:
+            break
     return isinstance(value, ast.Name) and value.id == name
+
+
+def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
+    """`t` of `Variable(t)` or `torch.autograd.Variable(t, volatile=True)`, a wrapper that is the tensor itself
+    since torch 0.4; any other value as it is."""
+    if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+        return value.args[0]
+    return value
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -782,7 +795,7 @@ def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: 
         for n in walk(function)
     ):
         return False  # (a global, or bound only in the loop)
-    changed = facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    changed = _changed_in_loop(index, loop)
     return node.id not in changed
 
 
@@ -1146,6 +1159,12 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
 _TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
 
 
+def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
+    """What the loop binds, mutates or hands to a call (`changed_in`, torch's own modules calm), found once
+    per loop."""
+    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+
+
 def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     """The names `call` reads that `loop` never binds, mutates or hands to a call (what the loop changes is
     found once per loop)."""
@@ -1153,7 +1172,7 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
         return set()
     read = names_in(call)  # (and dotted reads, `args.weights`, for `_setting_attribute`)
     read |= {".".join(p) for n in ast.walk(call) if isinstance(n, ast.Attribute) and (p := dotted_parts(n))}
-    return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    return read - _changed_in_loop(index, loop)
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
@@ -1897,11 +1916,9 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     """The line where the moved name was last bound, when not the move's own (`loc_t = torch.Tensor(n, 4)`
     at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]  # (`Variable(t).cuda()`)
-        value = _chain_root(
-            value
-        )  # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        value = _unwrap_variable(value)  # (`Variable(t).cuda()`)
+        # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        value = _chain_root(value)
         at, hops = None, 0
         while isinstance(value, ast.Name) and hops < 3:
             name = value.id
@@ -1909,10 +1926,10 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             at = getattr(value, "lineno", at)
             if _reshaped_self(value, name):
                 value = ast.Name(id=name)  # (torch-fix53) `m = m.view(...)`: the line that made `m` is above
-            elif isinstance(
-                _chain_root(value), ast.Name
-            ):  # (torch-fix102) `r = seq_range.unsqueeze(0).expand(
-                value = _chain_root(value)  # b, n)`: the line that made `seq_range`, reshaped here
+            elif isinstance(_chain_root(value), ast.Name):
+                # (torch-fix102) `r = seq_range.unsqueeze(0).expand(b, n)`: the line that made `seq_range`,
+                # reshaped here
+                value = _chain_root(value)
         if at is not None and at != line:
             return at
     return None
@@ -2034,8 +2051,7 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
     or noise drawn by torch per sample could be made on the device.)"""
     names = set()
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]
+        value = _unwrap_variable(value)
         if isinstance(value, ast.Name):
             names.add(value.id)
     if not names:
