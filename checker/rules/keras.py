@@ -23,6 +23,7 @@ from checker.rules.common import (
     is_session_run,
     literal_iterations,
     loops_keeping_the_graph,
+    parameter_values,
     receiver_name,
     runs_once,
     runs_per_call,
@@ -584,6 +585,7 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _stateful(index)
         or few_iterations(loop, 10)
         or _sample_loop(loop, index)
+        or _few_by_default(loop, site.function, index)
         or _over_detections(loop, index)
         or _builds_gradients(loop, index)
         or _native_sizes(arg, loop, call.lineno, site.function)
@@ -1314,6 +1316,39 @@ def _split_of_literal_text(it, index: ModuleIndex) -> bool:
     return isinstance(text, ast.Constant) and isinstance(text.value, str)
 
 
+def _few_sliced(part: ast.AST, index: ModuleIndex) -> bool:
+    """`[:5]` or `[1:8]` (tf-fix43; `df["im"].iloc[1:8]`, seven word images shown in a notebook cell): a slice
+    of at most `_FEW_SAMPLES` items, its bounds written in the code."""
+    if not isinstance(part, ast.Slice) or part.step is not None:
+        return False
+    upper = literal_int(part.upper, index)
+    lower = 0 if part.lower is None else literal_int(part.lower, index)
+    return upper is not None and lower is not None and 0 <= upper - lower <= _FEW_SAMPLES
+
+
+def _few_by_default(loop, function, index: ModuleIndex) -> bool:
+    """`for _ in range(nb_images):` where `nb_images` is a parameter of the def holding the loop whose default
+    is a small int (`def main(nb_images=5):`), the def never rebinds it, and no call of the def in the module
+    passes more than `_FEW_SAMPLES` for it (`main()`): a spot check of a few samples, as `range(5)` is
+    (tf-fix43: harvitronix's `validate_cnn.py`, read wrong at `high` by reading 22)."""
+    it = _loop_iter(loop)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+        return False
+    bound = it.args[-1] if it.args and len(it.args) <= 2 else None
+    if not isinstance(bound, ast.Name) or not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if bound.id in assigned_names(function.body):
+        return False
+    calls = [site.node for site in index.calls if _callee_name(site.node) == function.name]
+    dummy = ast.Call(func=ast.Name(id=function.name), args=[], keywords=[])
+    for call in [dummy, *calls]:
+        values = parameter_values(call, function)
+        count = literal_int((values or {}).get(bound.id), index)
+        if count is None or count > _FEW_SAMPLES:
+            return False
+    return True
+
+
 def _sample_loop(loop, index: ModuleIndex) -> bool:
     """A loop showing a few samples: over `x.take(k)` or a list literal (also through a name bound to one, or
     wrapped in enumerate/zip), or one whose body draws (`plt.imshow`, `ax[i].set_title`)."""
@@ -1324,10 +1359,8 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
             return True
     if isinstance(it, ast.Name) and _short_list_name(it.id, index):
         return True
-    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None:
-        k = literal_int(it.slice.upper, index)  # `for x in test_images[:5]`
-        if k is not None and k <= _FEW_SAMPLES:
-            return True
+    if isinstance(it, ast.Subscript) and _few_sliced(it.slice, index):
+        return True
     if _named_range(it, index) or _split_of_literal_text(it, index):
         return True
     body = loop.body if hasattr(loop, "body") else [loop.elt] if hasattr(loop, "elt") else []
@@ -1727,8 +1760,10 @@ probs = model.predict(np.stack(images), batch_size=64)
             "sample by sample (online decoding that feeds one prediction into the next input) is still "
             "reported. `high` needs a loop over data of unknown or large size; these "
             "are `low` (read right 2 times in 39 below high): a literal range or list of at most 10 items; a "
-            "slice [:k] or take(k) with k up to 10 (a short list literal never grown by append or +=, or "
-            "take(k) up to 20); a loop whose "
+            "slice [:k] or take(k) with k up to 10, or [a:b] with both bounds written and b - a up to 10 "
+            "(a short list literal never grown by append or +=, or take(k) up to 20); range(n) where n is a "
+            "parameter of the def with a default up to 10 that the def never rebinds and no call in the "
+            "module raises (`def main(nb_images=5)`, a spot check; tf-fix43); a loop whose "
             "body plots (plt., imshow, subplot, a helper named for plotting); a loop over what a detector "
             "found in one image or frame (faces, detections, letters); a loop that builds a gradient function "
             "per item (Grad-CAM); and a module with a stateful RNN, where one step at a time primes the state. "
