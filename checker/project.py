@@ -34,6 +34,7 @@ from checker.project_files import import_word, import_words, module_file
 from checker.rules import RULE_ERRORS, finding
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
+    TRAINED_IMAGE_PIPELINE_LEVEL,
     PipelineFacts,
     imported_code_does_image_work,
     imported_map_code,
@@ -367,7 +368,8 @@ def _trained_elsewhere(findings: list[Finding], files: list[str], modules: _Modu
 
 def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
     """PP203's `low` findings on pipelines whose maps do image or file work and that their module is not seen
-    training on (`unfed_image_pipelines`), made `medium` when another module of the project calls the def or
+    training on (`unfed_image_pipelines`), made `TRAINED_IMAGE_PIPELINE_LEVEL` (`high` since tf-fix43, `medium`
+    before) when another module of the project calls the def or
     class building the pipeline into training, a call in a def whose loop runs a training step included
     (`_trained_builders` with `in_loops`: `images, labels = data.inputs(...)` in a GAN's `def train()`).
     tf-fix29: the class of PP203's `medium` (a pipeline seen training whose maps do image or file work)
@@ -388,7 +390,9 @@ def _fed_elsewhere(findings: list[Finding], files: list[str], modules: _Modules)
         wanted.update(id(f) for f in found if (f.line, f.column - 1) in unfed)
     if not wanted:
         return findings
-    return _lift_in(findings, files, frozenset({"PP203"}), modules, wanted, "medium", in_loops=True)
+    return _lift_in(
+        findings, files, frozenset({"PP203"}), modules, wanted, TRAINED_IMAGE_PIPELINE_LEVEL, in_loops=True
+    )
 
 
 def _called_elsewhere(path: str, found: list[Finding], files: list[str], modules: _Modules) -> bool:

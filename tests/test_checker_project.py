@@ -169,9 +169,10 @@ def test_a_loader_another_module_fits_is_medium_and_one_only_scored_is_low(tmp_p
     assert levels(copied(tmp_path, "loaders_ok"), lift=False) == {}
 
 
-def test_a_tf1_loader_another_module_trains_on_is_medium(tmp_path):
+def test_a_tf1_loader_another_module_trains_on_is_high(tmp_path):
     """tf-fix29, a slow-motion GAN: `frame_triplets` returns its iterator's tensors and train.py's `def
-    train()` trains on them in a session loop, so its image pipeline without prefetch is `medium`; the clip
+    train()` trains on them in a session loop, so its image pipeline without prefetch is `high` (`medium`
+    until tf-fix43); the clip
     loader interpolate.py renders once stays `low`, and so do both when frames.py is checked alone. With
     prefetch there is no finding."""
     folder = copied(tmp_path, "frames")
@@ -180,7 +181,7 @@ def test_a_tf1_loader_another_module_trains_on_is_medium(tmp_path):
         found, _, _ = check_paths([str(p) for p in paths])
         return [(f.line, f.confidence) for f in found if f.rule == "PP203"]
 
-    assert pp203(folder) == [(15, "medium"), (22, "low")]
+    assert pp203(folder) == [(15, "high"), (22, "low")]
     assert pp203(folder / "frames.py") == [(15, "low"), (22, "low")]
     assert pp203(copied(tmp_path, "frames_ok")) == []
 
@@ -219,7 +220,7 @@ def test_the_project_pass_reuses_what_the_module_pass_worked_out(tmp_path, monke
     alone, _, _ = check_paths(folders)
     assert alone == pooled
     assert {(Path(f.path).name, f.rule, f.confidence) for f in alone} >= {
-        ("frames.py", "PP203", "medium"),
+        ("frames.py", "PP203", "high"),
         ("dataset.py", "PP202", "medium"),
     }
 
@@ -371,12 +372,12 @@ def test_a_map_whose_own_code_calls_imported_image_helpers_is_read_in_their_modu
 def test_a_builder_class_called_through_an_instance_and_fitted_by_a_plain_name_is_medium(tmp_path):
     """tf-fix37 (reading 26: cmb87's CenterNet `Datapipe`): main.py makes an instance of the builder class
     (`pipe = Pipe()`), calls it (`g = pipe(...)`, its `__call__` builds the pipeline) and fits `g`: the serial
-    decode map is `medium`, as for a builder called by name into training, and so is the pipeline's missing
-    prefetch. The twin only evaluates `g`: both stay `low`."""
+    decode map is `medium`, as for a builder called by name into training, and the pipeline's missing
+    prefetch is `high` (tf-fix43; `medium` before). The twin only evaluates `g`: both stay `low`."""
     folder = copied(tmp_path, "instance")
     assert levels(folder, lift=False) == {"data/pipe.py:12": "medium"}
     findings, _, _ = check_paths([str(folder)])
-    assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "medium")]
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "high")]
     twin = copied(tmp_path, "instance_eval")
     assert levels(twin, lift=False) == {"data/pipe.py:12": "low"}
     findings, _, _ = check_paths([str(twin)])

@@ -53,8 +53,19 @@ def is_session_run(call: ast.Call, index: ModuleIndex) -> bool:
         name = receiver_name(call)
         return name is not None and "sess" in name.lower()
     if func.attr == "eval":
-        return any(k.arg in ("session", "feed_dict") for k in call.keywords)
+        return any(k.arg in ("session", "feed_dict") for k in call.keywords) or eval_feed(call) is not None
     return False
+
+
+def eval_feed(call: ast.Call) -> ast.Dict | None:
+    """The feed dict literal given first to `tensor.eval({x: batch})` (TF1's `Tensor.eval(feed_dict=None,
+    session=None)`), else None: a tensor evaluated with a feed, as `sess.run(tensor, {x: batch})` is
+    (tf-fix44, reading 31's `pred.eval({x: x_raw})`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "eval" and call.args:
+        first = call.args[0]
+        return first if isinstance(first, ast.Dict) else None
+    return None
 
 
 def in_tf_function(site: CallSite, index: ModuleIndex) -> bool:
@@ -250,8 +261,22 @@ def _reaches(function, target: CallSite, index: ModuleIndex, depth: int) -> bool
 def _flags_left_off(call: ast.Call, helper, off_in_caller: set[str]) -> set[str]:
     """The helper's parameters this call leaves false: defaulted to `False`/`None`/`0`/`""` and not passed,
     or passed a false constant or a name of the caller's already off."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+    values = parameter_values(call, helper)
+    if values is None:
         return set()
+    off = {
+        name
+        for name, value in values.items()
+        if _false_constant(value) or isinstance(value, ast.Name) and value.id in off_in_caller
+    }
+    return off - assigned_names(helper.body) if off else off
+
+
+def parameter_values(call: ast.Call, helper) -> dict[str, ast.AST | None] | None:
+    """What each parameter of `helper` holds on this call: the argument passed, else its default (None when
+    it has neither); None when the call spreads `*args` or `**kwargs` (the values cannot be read)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
     args = helper.args
     positional = [*args.posonlyargs, *args.args]
     if positional and positional[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
@@ -262,12 +287,9 @@ def _flags_left_off(call: ast.Call, helper, off_in_caller: set[str]) -> set[str]
     )
     given = {a.arg: value for a, value in zip(positional, call.args, strict=False)}
     given.update({k.arg: k.value for k in call.keywords})
-    off = set()
-    for name in (a.arg for a in (*positional, *args.kwonlyargs)):
-        value = given.get(name, defaults.get(name))
-        if _false_constant(value) or isinstance(value, ast.Name) and value.id in off_in_caller:
-            off.add(name)
-    return off - assigned_names(helper.body) if off else off
+    return {
+        name: given.get(name, defaults.get(name)) for name in (a.arg for a in (*positional, *args.kwonlyargs))
+    }
 
 
 def _false_constant(value) -> bool:
