@@ -4264,3 +4264,124 @@ if __name__ == "__main__":
         "    main()", "    main(n)"
     )
     assert sure(no_default, "PP301")[1] == (18, "high")
+
+
+def test_pp301_tensor_eval_with_a_positional_feed_is_a_session_run():
+    """tf-fix44: `pred.eval({x: x_raw})` is TF1's `Tensor.eval(feed_dict)`, a session run fed one reshaped row
+    per iteration (reading 31's Packt lessons), judged as `sess.run(pred, {x: x_raw})` is: `high`. The twin
+    feeds a batch slice and stays silent."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def test(pred, x, testing):
+    errors = []
+    for i in range(testing.shape[0]):
+        x_raw = np.reshape(testing[i, :-1], (1, 2))
+        errors.append(pred.eval({x: x_raw}))
+    return errors
+"""
+    assert sure(src, "PP301") == [(9, "high")]
+    assert sure(src.replace("pred.eval({x: x_raw})", "sess.run(pred, {x: x_raw})"), "PP301") == [(9, "high")]
+    batched = src.replace("np.reshape(testing[i, :-1], (1, 2))", "testing[i : i + 64, :-1]")
+    assert sure(batched, "PP301") == []
+
+
+def test_pp301_a_training_run_that_rebinds_the_name_does_not_silence_the_test_loop():
+    """tf-fix44: a parameter study trains each configuration on batches (`x_raw = train[j:j+b]` right before
+    its `sess.run(train_op, ...)`), then tests one sample at a time under the same name: the training run
+    reads its own batch, so the per-sample test loop is `high` (reading 31's Packt 3-3 ... 6-2). A training
+    run in the outer loop that reads what the sample loop collects (an agent's rollout) still silences it."""
+    src = """
+import tensorflow as tf
+
+def study(configs, data, build, epochs, b):
+    for conf in configs:
+        x, train_op, pred = build(conf)
+        with tf.compat.v1.Session() as sess:
+            for _ in range(epochs):
+                for j in range(0, len(data["train"]), b):
+                    x_raw = data["train"][j : j + b]
+                    sess.run(train_op, feed_dict={x: x_raw})
+            for i in range(len(data["test"])):
+                x_raw = data["test"][i : i + 1]
+                print(sess.run(pred, feed_dict={x: x_raw}))
+"""
+    assert sure(src, "PP301") == [(14, "high")]
+    collected = """
+import numpy as np
+import tensorflow as tf
+
+def rollouts(sess, x, policy, train_op, observations, episodes):
+    for _ in range(episodes):
+        states = []
+        for obs in observations:
+            s = np.expand_dims(obs, 0)
+            sess.run(policy, feed_dict={x: s})
+            states.append(s)
+        sess.run(train_op, feed_dict={x: np.vstack(states)})
+"""
+    assert sure(collected, "PP301") == []
+
+
+def test_pp301_a_pseudo_batch_of_one_filled_item_by_item_is_medium():
+    """tf-fix44: `z = np.zeros((1, d))` filled by item (`z[0, 0] = xi`) and predicted per grid point (reading
+    30's VAE), or one `np.empty((1, ...))` allocated before the loop and refilled per tile (reading 31's
+    Sentinel-2 map): a new shape with two first reads, so `medium` (FILLED_BATCH_LEVEL). The twins: a row
+    of points filled into one batch, and a text generator whose one-hot input encodes the sentence each
+    prediction extends (fed back), stay silent."""
+    from checker.rules.keras import FILLED_BATCH_LEVEL
+
+    assert FILLED_BATCH_LEVEL == "medium"
+    src = """
+import numpy as np
+import tensorflow as tf
+
+decoder = tf.keras.models.load_model("decoder.h5")
+
+def grid(grid_x, grid_y, d):
+    out = []
+    for yi in grid_y:
+        for xi in grid_x:
+            z = np.zeros((1, d))
+            z[0, 0] = xi
+            z[0, 1] = yi
+            out.append(decoder.predict(tf.constant(z)))
+    return out
+"""
+    assert sure(src, "PP301") == [(14, "medium")]
+    rows = src.replace("np.zeros((1, d))", "np.zeros((len(grid_x), d))")
+    assert sure(rows, "PP301") == []
+    text = """
+import numpy as np
+import tensorflow as tf
+
+model = tf.keras.models.load_model("chars.h5")
+
+def generate(sentence, maxlen, chars, index):
+    for i in range(400):
+        x_pred = np.zeros((1, maxlen, len(chars)))
+        for t, char in enumerate(sentence):
+            x_pred[0, t, index[char]] = 1.0
+        preds = model.predict(x_pred)[0]
+        sentence = sentence[1:] + chars[int(np.argmax(preds))]
+    return sentence
+"""
+    assert sure(text, "PP301") == []
+
+
+def test_pp101_file_writes_of_the_graph_add_no_node():
+    """tf-fix44: `tf.train.export_meta_graph` (reading 31's one wrong PP101 `medium`) and `tf.io.write_graph`
+    in a training loop write the graph to a file and add no node; `tf.reduce_mean` there still does."""
+    src = """
+import tensorflow as tf
+
+def train(sess, train_op, loss, episodes):
+    for episode in range(episodes):
+        sess.run(train_op)
+        if episode % 100 == 0:
+            tf.train.export_meta_graph(filename="policy.meta")
+            tf.io.write_graph(sess.graph_def, "logs", "graph.pbtxt")
+            print(sess.run(tf.reduce_mean(loss)))
+"""
+    assert [line for line, _ in sure(src, "PP101")] == [10]

@@ -168,3 +168,73 @@ def test_the_reader_pass_judges_only_the_loops_that_call_a_reader(monkeypatch):
     found = list(torch_sync.check_host_sync(index, readers=frozenset({"to_scalar"})))
     assert [f.line for f in found] == [13]
     assert 14 not in judged and 9 in judged
+
+
+_TWO_BARS = """
+import torch
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+
+def train(model, train_loader):
+    with tqdm(train_loader) as bar:
+        for x in bar:
+            model(x.cuda()).backward()
+
+def evaluate(model, val_loader):
+    with tqdm(enumerate(val_loader)) as bar:
+        for i, x in bar:
+            model(x.cuda())
+"""
+
+
+def test_the_with_bindings_are_kept_per_def():
+    """torch-speed10: `_entered_as` answers from a table made once per def; each def's `bar` is its own."""
+    from checker.module import ModuleIndex
+    from checker.rules.torch_data import _entered_as
+
+    index = ModuleIndex.build(ast.parse(_TWO_BARS))
+    train, evaluate = index.module_functions["train"], index.module_functions["evaluate"]
+    try:
+        for _ in range(2):
+            assert [ast.unparse(e) for e in _entered_as("bar", train, index)] == ["tqdm(train_loader)"]
+            assert [ast.unparse(e) for e in _entered_as("bar", evaluate, index)] == [
+                "tqdm(enumerate(val_loader))"
+            ]
+            assert _entered_as("x", train, index) == []
+    finally:
+        torch_common.forget_facts()
+
+
+_TWO_LOADERS = """
+import torch
+from torch.utils.data import DataLoader
+from datasets import ImageFolderDataset
+
+samples = [torch.zeros(3)] * 8
+small = DataLoader(samples, batch_size=4)
+images = DataLoader(ImageFolderDataset("data/"), batch_size=4)
+"""
+
+
+def test_the_small_batch_answers_are_kept_per_loader_and_per_module():
+    """torch-speed10: `_small_batches` (and the module statements `_last_binding` reads) are kept in the
+    module's TorchFacts, keyed on the loader call: each loader and each module gets its own answer, in any
+    order of asking."""
+    from checker.module import ModuleIndex
+    from checker.rules.torch_data import _module_statements, little_to_pin, pinned_copy_negligible
+
+    def loaders(index):
+        return [s.node for s in index.calls if getattr(s.node.func, "id", None) == "DataLoader"]
+
+    try:
+        index = ModuleIndex.build(ast.parse(_TWO_LOADERS))
+        small, images = loaders(index)
+        assert little_to_pin(index, small) and not little_to_pin(index, images)
+        assert pinned_copy_negligible(index, small) and not pinned_copy_negligible(index, images)
+        other = ModuleIndex.build(ast.parse(_TWO_LOADERS.replace("[torch.zeros(3)] * 8", "load()")))
+        small_there, _ = loaders(other)
+        assert not little_to_pin(other, small_there)
+        assert little_to_pin(index, small)
+        assert len(_module_statements(other)) == len(other.tree.body)
+    finally:
+        torch_common.forget_facts()

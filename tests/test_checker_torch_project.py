@@ -11,6 +11,7 @@ import pytest
 
 from checker import check_paths
 from checker.rules import all_rules
+from checker.torch_project.reads import HANDED_STEPPER_LEVEL
 
 PROJECTS = Path(__file__).parent / "torch_cases" / "projects"
 _EXPECT = re.compile(r"#\s*expect:\s*(PP\d+)")
@@ -340,3 +341,15 @@ def test_reads_of_the_global_loader_batch_in_a_called_def_are_host_reads(tmp_pat
         ("train.py", 18),
         ("train.py", 30),
     }
+
+
+def test_reads_of_what_a_handed_in_trainer_steps_are_at_its_level(tmp_path):
+    """torch-fix101: `train_util.train_step(...)` on a parameter (the trainer made in another module) and
+    `out = model.step(x, optimizer)` read per key: `HANDED_STEPPER_LEVEL` (high); `.detach()` sums, a periodic read and an
+    `env.step(action)` whose arguments do not fit the project's `step` stay silent."""
+    root, findings, _ = checked_copy(tmp_path, "handed_stepper")
+    reads = [(Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP501"]
+    assert HANDED_STEPPER_LEVEL == "high"
+    assert reads == [("fit.py", 15, "high"), ("fit.py", 28, "high")]
+    clean, findings, _ = checked_copy(tmp_path, "handed_stepper_clean")
+    assert not [f for f in findings if f.rule == "PP501"]

@@ -53,8 +53,19 @@ def is_session_run(call: ast.Call, index: ModuleIndex) -> bool:
         name = receiver_name(call)
         return name is not None and "sess" in name.lower()
     if func.attr == "eval":
-        return any(k.arg in ("session", "feed_dict") for k in call.keywords)
+        return any(k.arg in ("session", "feed_dict") for k in call.keywords) or eval_feed(call) is not None
     return False
+
+
+def eval_feed(call: ast.Call) -> ast.Dict | None:
+    """The feed dict literal given first to `tensor.eval({x: batch})` (TF1's `Tensor.eval(feed_dict=None,
+    session=None)`), else None: a tensor evaluated with a feed, as `sess.run(tensor, {x: batch})` is
+    (tf-fix44, reading 31's `pred.eval({x: x_raw})`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "eval" and call.args:
+        first = call.args[0]
+        return first if isinstance(first, ast.Dict) else None
+    return None
 
 
 def in_tf_function(site: CallSite, index: ModuleIndex) -> bool:

@@ -134,6 +134,10 @@ _NON_OP_PARTS = (
 # avsr-tf1 training loop, four PP101 `medium` findings read wrong).
 _EXISTING_ELEMENTS = frozenset({"all_summary_ops", "all_v2_summary_ops"})
 _OPTION_CLASS_ENDS = ("Builder", "Options", "Config", "ConfigProto")
+# Calls that write the graph built so far to a file and add no node (`tf.train.export_meta_graph(path)`,
+# `tf.io.write_graph(graph_def, ...)`, a summary writer's `add_graph`): tf-fix44, reading 31's one wrong
+# PP101 `medium` finding, a policy-gradient loop exporting its meta graph every few episodes.
+_FILE_WRITES = frozenset({"export_meta_graph", "write_graph", "add_graph", "add_meta_graph"})
 # Lookups and predicates (`get_masks`, `is_symbolic_tensor`): they return what the graph already holds.
 _NON_OP_STARTS = ("get_", "is_")
 # Summary writers: each opens an event file and starts a writer thread.
@@ -161,7 +165,7 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     last = name.rsplit(".", 1)[1]
     if last.startswith(_NON_OP_STARTS) or any(part in name for part in _NON_OP_PARTS):
         return None
-    if last in _EXISTING_ELEMENTS or _builds_options(name):
+    if last in _EXISTING_ELEMENTS or last in _FILE_WRITES or _builds_options(name):
         return None
     if name in _OP_CLASSES or (last[:1].islower() and not last.startswith("_")):
         return short(name)

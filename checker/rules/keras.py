@@ -12,12 +12,14 @@ from checker.module import (
     COMPREHENSION_TYPES,
     ModuleIndex,
     assigned_names,
+    bound_values,
     dotted_parts,
     names_in,
     value_bound_to,
 )
 from checker.rules import Rule, register
 from checker.rules.common import (
+    eval_feed,
     few_iterations,
     first_report,
     is_session_run,
@@ -164,6 +166,72 @@ def _leading_one(shape) -> bool:
     if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
         return _leading_one(shape.left)
     return isinstance(shape, ast.Tuple | ast.List) and bool(shape.elts) and _is_one(shape.elts[0])
+
+
+# PP301's level for a pseudo-batch of one filled item by item: a new shape (2 first reads, readings 30-31)
+FILLED_BATCH_LEVEL = "medium"
+_ALLOCATORS = frozenset({"numpy.zeros", "numpy.empty", "numpy.ones", "numpy.full"})
+_WRAPPERS = frozenset({"numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"})
+
+
+def _filled_batch_of_one(arg: ast.AST, loop, line: int, scope, targets: set[str], index: ModuleIndex) -> bool:
+    """The input is an array allocated with a leading axis of one (`z = np.zeros((1, d))`, in the loop or
+    once before it in `scope`) that the loop fills item by item before `line` (`z[0, 0] = xi`; `data[0, j, ...]
+    = imread(tile)`), given as it is or wrapped (`tf.constant(z)`): one sample per iteration in a pseudo-batch
+    (tf-fix44: reading 30's VAE latent grid and reading 31's Sentinel-2 tiles). Not when what fills it, or
+    what a loop around the fill runs over, is carried from earlier iterations (a text generator one-hot
+    encodes the sentence it extends with each prediction)."""
+    bound = _assignment_in(loop, arg.id, line) if isinstance(arg, ast.Name) else None
+    if bound is not None and _wraps_a_name(bound, index):
+        arg, line = bound, bound.lineno
+    if _wraps_a_name(arg, index):
+        arg = arg.args[0]
+    if not isinstance(arg, ast.Name):
+        return False
+    name = arg.id
+    allocated = _assignment_in(loop, name, line)
+    if allocated is None and scope is not None:
+        values = bound_values(scope, name)
+        allocated = values[0] if len(values) == 1 else None
+    if not (
+        isinstance(allocated, ast.Call)
+        and index.resolver.call_name(allocated) in _ALLOCATORS
+        and allocated.args
+        and _leading_one(allocated.args[0])
+    ):
+        return False
+    fills = [
+        node
+        for node in ast.walk(loop)
+        if isinstance(node, ast.Assign)
+        and node.lineno < line
+        and any(
+            isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name
+            for t in node.targets
+        )
+    ]
+    if not fills:
+        return False
+    sources = [f.value for f in fills] + [
+        t.slice for f in fills for t in f.targets if isinstance(t, ast.Subscript)
+    ]
+    sources += [
+        inner.iter
+        for inner in ast.walk(loop)
+        if inner is not loop and isinstance(inner, ast.For) and any(f in ast.walk(inner) for f in fills)
+    ]
+    carried = targets | _fresh_names(loop, targets) | {name}
+    return not _feeds_back(loop, ast.Tuple(elts=sources, ctx=ast.Load()), carried, line, index)
+
+
+def _wraps_a_name(node: ast.AST, index: ModuleIndex) -> bool:
+    """`tf.constant(z)`, `np.array(z)`: the array a name holds, as it is."""
+    return (
+        isinstance(node, ast.Call)
+        and index.resolver.call_name(node) in _WRAPPERS
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+    )
 
 
 def _is_one(node) -> bool:
@@ -547,9 +615,11 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         return None  # serving loops answer one request at a time on purpose
     if all(runs_once(lp) for lp in site.loops):
         return None  # the loops end in `break`: one predict call (a folder loop cut short, reading 14)
-    if _fed_back(site, arg, index) or _beams_of_an_outer_loop(site):
-        return None  # the input depends on earlier predictions (decoding, an agent's next state)
     targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    # a pseudo-batch of one filled item by item (tf-fix44): a new shape with 2 first reads, `medium`
+    filled = _filled_batch_of_one(arg, loop, call.lineno, site.function or index.tree, targets, index)
+    if (not filled and _fed_back(site, arg, index)) or _beams_of_an_outer_loop(site):
+        return None  # the input depends on earlier predictions (decoding, an agent's next state)
     whole = arg
     if isinstance(arg, ast.Name):
         arg = _assignment_in(loop, arg.id, call.lineno) or arg
@@ -564,6 +634,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _one_sample_input(whole, loop, call.lineno, index, targets)
         or _made_by_helper(whole, loop, call.lineno, index)
     )
+    filled = filled and not shown
+    shown = shown or filled
     if not shown and not (first_row and _first_row_kept(call, loop, arg, targets)):
         return None
     # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
@@ -593,6 +665,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         if _demoted_from_high(loop, site.function, index)
         else None
     )
+    if filled and confidence is None:
+        confidence = FILLED_BATCH_LEVEL
     return loop, shown, confidence
 
 
@@ -783,7 +857,7 @@ def _session_runs_in_loops(index: ModuleIndex):
         if not site.loops or not is_session_run(call, index):
             continue
         feed = _fed(call)
-        if feed is None or runs_training_step(site.loops[0], index):
+        if feed is None or _trains_on_its_samples(site, index):
             continue
         values = [v for v in feed.values if v is not None and not isinstance(v, ast.Constant)]
         if _feeds_own_output(site, values) or any(_fed_back(site, value, index) for value in values):
@@ -805,9 +879,58 @@ def _session_runs_in_loops(index: ModuleIndex):
             break
 
 
+def _trains_on_its_samples(site, index: ModuleIndex) -> bool:
+    """The loop that feeds the run one sample per iteration trains (per-sample SGD), or a training run in a
+    loop around it reads what that loop binds (an agent's rollout collected, then trained on). A training
+    run that binds the name afresh before it, every iteration of its own loop (`x_raw = train[j:j+b]` before
+    `sess.run(train_op, {x: x_raw})`), reads its own batch, not the samples (tf-fix44: reading 31's parameter
+    studies test each configuration sample by sample after training it on batches under the same name)."""
+    inner = site.loops[-1]
+    if runs_training_step(inner, index):
+        return True
+    bound = _loop_targets(inner) | _changed_in(inner)
+    for other in index.calls:
+        loops = other.loops
+        if inner in loops or not loops or not any(lp in loops for lp in site.loops[:-1]):
+            continue
+        if not runs_training_step(other.node, index):
+            continue
+        own = loops[-1]
+        # a binding before the run in its own loop, after the sample loop when that loop is inside it
+        start = inner.end_lineno if any(node is inner for node in ast.walk(own)) else 0
+        fresh = {
+            name
+            for node in _own_nodes(getattr(own, "body", []))
+            if isinstance(node, ast.Assign) and start < node.lineno < other.node.lineno
+            for name in assigned_names(node.targets)
+        } | _loop_targets(own)
+        if (names_in(other.node) & bound) - fresh:
+            return True
+    return False
+
+
+def _changed_in(loop) -> set[str]:
+    """The names a loop binds or changes in place (`s = ...`, `states.append(s)`, `batch[i] = s`)."""
+    changed = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                while isinstance(target, ast.Subscript | ast.Attribute):
+                    target = target.value
+                changed |= assigned_names([target])
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend", "insert")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            changed.add(node.func.value.id)
+    return changed
+
+
 def _fed(call: ast.Call) -> ast.Dict | None:
     """The feed dict literal of `sess.run(fetches, feed_dict={...})` (or its second argument, or
-    `tensor.eval(feed_dict={...})`), else None."""
+    `tensor.eval(feed_dict={...})`, or `tensor.eval({...})`), else None."""
     feed = next((k.value for k in call.keywords if k.arg == "feed_dict"), None)
     if (
         feed is None
@@ -816,6 +939,8 @@ def _fed(call: ast.Call) -> ast.Dict | None:
         and len(call.args) > 1
     ):
         feed = call.args[1]
+    if feed is None:
+        feed = eval_feed(call)
     return feed if isinstance(feed, ast.Dict) else None
 
 

@@ -729,11 +729,20 @@ _TENSOR_METHODS = frozenset(
 )
 
 
-def _tensor_names(index: ModuleIndex) -> set[str]:
+def _tensor_names(index: ModuleIndex, function=None) -> set[str]:
     """Names bound from a torch function (`p = torch.sigmoid(z)`, `_, pred = torch.max(out, 1)`), a model's
-    output (`out = model(x)`) or a tensor method (`preds = out.argmax(dim=1)`), and never from NumPy."""
+    output (`out = model(x)`) or a tensor method (`preds = out.argmax(dim=1)`), and never to host data in the
+    def (or module) whose loop asks (`_host_array_names`)."""
+    bound = facts(index).loop_cache("bound_tensor_names", None, lambda: _bound_tensor_names(index))
+    return facts(index).loop_cache(
+        "tensor_names", function, lambda: bound - _host_array_names(index, function)
+    )
+
+
+def _bound_tensor_names(index: ModuleIndex) -> set[str]:
+    """Names the module binds anywhere to a torch function's result, a model's output or a tensor method's."""
     models = facts(index).models
-    names, arrays = set(), _host_array_names(index)
+    names = set()
     for node in index.call_assignments:
         name = index.resolver.call_name(node.value) or ""
         called = model_called(node.value) if name == "" else None
@@ -744,22 +753,25 @@ def _tensor_names(index: ModuleIndex) -> set[str]:
         ):
             for target in node.targets:
                 names.update(n.id for n in iter_walk(target) if isinstance(n, ast.Name))
-    return names - arrays
+    return names
 
 
-def _host_array_names(index: ModuleIndex) -> set[str]:
-    """(torch-fix100) Names the module binds to host data, which a loop may mean wherever the same name is
-    also bound to a tensor: a NumPy call (`a = np.arange(8)`), a read back (`x = t.cpu().numpy()`,
-    `t.tolist()`), an array's own method (`gt = ious.argmax(axis=0)` with `ious` such a name) and a call of a
-    def of the module that returns NumPy (`_returns_host_data`: Faster R-CNN's `ious = bbox_iou(anchor,
+def _host_array_names(index: ModuleIndex, function=None) -> set[str]:
+    """(torch-fix100) Names the def, or the module outside its defs, binds to host data, which the def's loops
+    may mean wherever the same name is also bound to a tensor (review 21: not another def's, whose
+    `best = ....tolist()` says nothing of this def's `best = torch.argmax(...)`): a NumPy call
+    (`a = np.arange(8)`), a read back (`x = t.cpu().numpy()`, `t.tolist()`), an array's own method
+    (`gt = ious.argmax(axis=0)` with `ious` such a name) and a call of a def of the module that returns NumPy (`_returns_host_data`: Faster R-CNN's `ious = bbox_iou(anchor,
     bbox)`, whose `np.prod` quotients made its anchor-target `argmax` loop look like one over a tensor;
     hold-out 28, `medium`, read wrong). Two passes, so an array's method seen before the array is bound in
     walk order is taken too."""
 
     def build() -> set[str]:
         arrays: set[str] = set()
+        own = _scope_nodes(index, function, ast.Assign) if function is not None else []
+        assigned = _global_call_assigns(index) + [n for n in own if isinstance(n.value, ast.Call)]
         for _ in range(2):
-            for node in index.call_assignments:
+            for node in assigned:
                 call = node.value
                 name = index.resolver.call_name(call) or ""
                 if (
@@ -770,7 +782,23 @@ def _host_array_names(index: ModuleIndex) -> set[str]:
                     arrays.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
         return arrays
 
-    return facts(index).loop_cache("host_array_names", None, build)
+    return facts(index).loop_cache("host_array_names", function, build)
+
+
+def _global_call_assigns(index: ModuleIndex) -> list[ast.Assign]:
+    """The `name = call(...)` statements outside every def (a class body's too): the globals any def may read
+    (a notebook's `a = np.arange(SIZE)` passed to a def's `a`)."""
+
+    def make() -> list[ast.Assign]:
+        found = [index.tree]
+        for node in found:  # (a list's iterator sees the items appended while it runs)
+            for name in ("body", "handlers", "orelse", "finalbody", "cases"):
+                block = getattr(node, name, None)
+                if isinstance(block, list):
+                    found += [stmt for stmt in block if not isinstance(stmt, FUNCTION_TYPES)]
+        return [n for n in found if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)]
+
+    return facts(index).loop_cache("global_call_assigns", None, make)
 
 
 # tensor methods that put their receiver on the device, whatever it was
@@ -1036,8 +1064,8 @@ def _implicit_read_per_element(loop, var: str, index: ModuleIndex) -> str | None
             owners[stmt.targets[0].id] = stmt.value.value.id
     if not owners:
         return None
-    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
     function = index.loop_function.get(id(loop)) or index.tree
+    tensors = _tensor_names(index, index.loop_function.get(id(loop)))
     moved = facts(index).loop_cache(
         "moved_names",
         function,
@@ -1489,8 +1517,8 @@ def _whole_items_of_list(loop, nodes, var: str, index: ModuleIndex) -> bool:
     reads = [n for n in nodes if isinstance(n, ast.Subscript) and var in names_in(n.slice)]
     if not reads or not all(isinstance(n.slice, ast.Name) and isinstance(n.value, ast.Name) for n in reads):
         return False
-    tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
     function = index.loop_function.get(id(loop))
+    tensors = _tensor_names(index, function)
     unpacked = {
         elt.id
         for node in _scope_nodes(index, function or index.tree, ast.Assign)
@@ -1697,7 +1725,7 @@ def _count_per_index(loop, var: str, index: ModuleIndex) -> RawFinding | None:
         tensor = value.args[0].value.id
         if "loss" in tensor.lower() or not _sized_by_tensor(loop, index):
             continue
-        tensors = facts(index).loop_cache("tensor_names", None, lambda: _tensor_names(index))
+        tensors = _tensor_names(index, index.loop_function.get(id(loop)))
         if not (tensor in tensors or _reduced_along_dim(tensor, loop, index)):
             continue
         if tensor in _host_copies(loop, index):
@@ -2888,9 +2916,9 @@ def _headers(stmt: ast.stmt) -> list[ast.AST]:
 
 def check_python_loop_over_tensor(index: ModuleIndex):
     # found when a loop over a name or over range(len(x))/range(x.shape[0]) first asks: most modules never do
-    tensors = functools.cache(lambda: _tensor_names(index))
     read_lines = set()
     for loop in index.loops:
+        tensors = functools.partial(_tensor_names, index, index.loop_function.get(id(loop)))
         if isinstance(loop, COMPREHENSION_TYPES):
             found = _tensor_rows_comprehension(loop, index, tensors)
             if found is None:
@@ -3217,7 +3245,7 @@ def _last_binding(index: ModuleIndex, loop, name: str) -> ast.AST | None:
 
 def _no_tensor_here(index: ModuleIndex, loop, name: str, tensors: Callable[[], set[str]]) -> bool:
     """(torch-fix50) The loop's def last bound the name, before the loop, to no tensor, whatever other defs
-    of the module bind it to (`_tensor_names` is module-wide): a NumPy array (`acc = acc.cpu().numpy()`,
+    of the module bind it to (`_tensor_names` takes bindings module-wide): a NumPy array (`acc = acc.cpu().numpy()`,
     `np.where(...)`), a Python list or string (`.tolist()`, a literal or comprehension), or the item of
     an outer loop over something no tensor (`for sent in sentences: for word in sent:`, a sentence's
     words). Hold-outs 14 and 16: 3 element loops read wrong over such names."""

@@ -113,13 +113,16 @@ def _created_on_host(
     outside: Mapping[str, str] = MappingProxyType({}),
     settled: Callable[[ast.AST, int], bool] = lambda node, line: False,
     depth: int = 0,
+    counted: Callable[[ast.AST, int], bool] = lambda node, line: False,
 ) -> str | None:
     """The torch factory a moved value comes from (through `.float()`, `.view()`, `Variable(...)`), if any;
     `steady()` names values the loop never changes (a tensor built from them is the same every step); it is
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
-    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`).
+    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`);
+    (torch-fix102) `counted(node, line)` says a constructor's one argument is a number of the loop's counter
+    (`_counter_fill`: a timestep tensor filled on the host at every step of a sampling loop).
     `depth` counts the operands and joined parts followed on the way here: a tensor grown in its loop
     (`t = torch.cat((t, row), 0)`) names itself among its parts, so past `_MAX_PARTS_DEPTH` the trace gives up
     (it raised RecursionError on three files of hold-out 21, reported as "too deeply nested")."""
@@ -151,7 +154,7 @@ def _created_on_host(
             ]
             if len(sides) == 2:  # `torch.ones(n, n) - torch.diag(torch.ones(n))`: both made on the host
                 made = [
-                    _created_on_host(side, index, steady, bound, outside, settled, depth + 1)
+                    _created_on_host(side, index, steady, bound, outside, settled, depth + 1, counted)
                     for side in sides
                 ]
                 return made[0] if None not in made else None
@@ -190,7 +193,7 @@ def _created_on_host(
         if joined:
             parts = joined  # `torch.cat((torch.zeros(n), torch.ones(n), 2 * torch.ones(n)))`
             if all(
-                _created_on_host(part, index, steady, bound, outside, settled, depth + 1) is not None
+                _created_on_host(part, index, steady, bound, outside, settled, depth + 1, counted) is not None
                 for part in parts
             ):
                 return name  # rotation labels joined from host factories: one host tensor
@@ -237,6 +240,7 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _sized_grid(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
+                and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -251,6 +255,78 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+# the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
+_PASSING_WRAPPERS = frozenset({"reversed", "tqdm"})
+_COUNTING_RANGES = frozenset({"range", "trange"})
+
+
+def _range_counter(loop) -> str | None:
+    """(torch-fix102) The name a `for` loop counts with: `for i in range(T)`, `reversed(range(T))`, wrapped in
+    `tqdm(...)` or `trange(T)`."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return None
+    it = loop.iter
+    while isinstance(it, ast.Call) and it.args and base_name(it.func) in _PASSING_WRAPPERS:
+        it = it.args[0]
+    counts = isinstance(it, ast.Call) and base_name(it.func) in _COUNTING_RANGES
+    return loop.target.id if counts else None
+
+
+def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: int, depth: int = 0) -> bool:
+    """(torch-fix102) `node` is a number computed from the loop's counter (`_range_counter`): the counter itself,
+    or arithmetic and `math`/NumPy functions of it, literals and names the loop never changes, through names the
+    loop binds (`t = i / sample_steps`, `ratio = (step + 1) / num_iter`). What a constructor makes of it
+    (`_counter_fill`) differs at every pass but by the count alone: a fill the device could make."""
+    counter = _range_counter(loop)
+    if counter is None:
+        return False
+    changed = _changed_in_loop(index, loop)
+
+    def part(node: ast.AST, line: int, depth: int) -> bool | None:  # (None: not such a number)
+        if isinstance(node, ast.Constant):
+            return False if isinstance(node.value, int | float) and not isinstance(node.value, bool) else None
+        if isinstance(node, ast.Name):
+            if node.id == counter:
+                return True
+            value = bound(line, node.id) if depth < 3 else None
+            if value is not None:
+                return part(value, getattr(value, "lineno", line), depth + 1)
+            return None if node.id in changed else False
+        if isinstance(node, ast.Attribute):
+            dotted = dotted_parts(node)
+            return False if dotted and dotted[0] not in changed and ".".join(dotted) not in changed else None
+        if isinstance(node, ast.UnaryOp):
+            return part(node.operand, line, depth)
+        if isinstance(node, ast.BinOp):
+            sides = [part(node.left, line, depth), part(node.right, line, depth)]
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and not node.keywords
+            and (index.resolver.call_name(node) or "").startswith(("math.", "numpy."))
+        ):
+            sides = [part(a, line, depth) for a in node.args]
+        else:
+            return None
+        return None if None in sides else any(sides)
+
+    return part(node, line, depth) is True
+
+
+def _counter_fill(arg: ast.AST, counted: Callable[[ast.AST, int], bool], line: int) -> bool:
+    """(torch-fix102) A constructor's one argument holds one number of the loop's counter (`counted`), alone, as
+    a one-element list or repeated (`[t] * b`): minRF's `torch.tensor([t] * b).to(z.device)` and a DDPM
+    sampler's `torch.as_tensor(i).to(device)` at each of a thousand denoising steps, made on the host and copied
+    where `torch.full((b,), t, device=...)` would make it on the device."""
+    if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult):
+        arg = next((side for side in (arg.left, arg.right) if isinstance(side, ast.List)), arg)
+    if isinstance(arg, ast.List | ast.Tuple):
+        if len(arg.elts) != 1:
+            return False
+        arg = arg.elts[0]
+    return counted(arg, line)
 
 
 def _joined_parts(node: ast.Call, name: str | None, bound: Callable, line: int) -> list[ast.AST]:
@@ -372,10 +448,27 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
     """`alpha = alpha.expand(b, n).contiguous()`, `alpha = alpha.view(b, 3, d, d)`: the name bound again to
-    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own."""
-    while isinstance(value, ast.Call) and method_name(value) in _PASS_THROUGH:
-        value = value.func.value
+    itself reshaped (WGAN-GP's interpolation weights), the same host tensor: not a hop of its own; (torch-fix102)
+    nor is `ranges = Variable(ranges)`, a wrapper that is the tensor itself since torch 0.4 (the `sequence_mask`
+    that seq2seq losses copy: `torch.arange(0, max_len)`, expanded, wrapped, then `.cuda()` when the lengths are
+    on the GPU, at every loss)."""
+    while isinstance(value, ast.Call):
+        unwrapped = _unwrap_variable(value)
+        if unwrapped is not value:
+            value = unwrapped
+        elif method_name(value) in _PASS_THROUGH:
+            value = value.func.value
+        else:
+            break
     return isinstance(value, ast.Name) and value.id == name
+
+
+def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
+    """`t` of `Variable(t)` or `torch.autograd.Variable(t, volatile=True)`, a wrapper that is the tensor itself
+    since torch 0.4; any other value as it is."""
+    if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
+        return value.args[0]
+    return value
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack"})
@@ -702,7 +795,7 @@ def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: 
         for n in walk(function)
     ):
         return False  # (a global, or bound only in the loop)
-    changed = facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    changed = _changed_in_loop(index, loop)
     return node.id not in changed
 
 
@@ -1066,6 +1159,12 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
 _TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
 
 
+def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
+    """What the loop binds, mutates or hands to a call (`changed_in`, torch's own modules calm), found once
+    per loop."""
+    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+
+
 def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     """The names `call` reads that `loop` never binds, mutates or hands to a call (what the loop changes is
     found once per loop)."""
@@ -1073,7 +1172,7 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
         return set()
     read = names_in(call)  # (and dotted reads, `args.weights`, for `_setting_attribute`)
     read |= {".".join(p) for n in ast.walk(call) if isinstance(n, ast.Attribute) and (p := dotted_parts(n))}
-    return read - facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    return read - _changed_in_loop(index, loop)
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
@@ -1533,11 +1632,13 @@ def check_created_then_moved(
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
         settled = functools.partial(_invariant_array, index, loop, site.function, bound)
+        counted = functools.partial(_of_counter, index, loop, bound)
         made = next(
             (
                 m
                 for v in moved
-                if (m := _created_on_host(v, index, steady, bound, outside, settled)) is not None
+                if (m := _created_on_host(v, index, steady, bound, outside, settled, counted=counted))
+                is not None
             ),
             None,
         )
@@ -1815,11 +1916,9 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
     """The line where the moved name was last bound, when not the move's own (`loc_t = torch.Tensor(n, 4)`
     at 63, `loc_t = loc_t.cuda()` at 73): the statement to change, named beside the copy."""
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]  # (`Variable(t).cuda()`)
-        value = _chain_root(
-            value
-        )  # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        value = _unwrap_variable(value)  # (`Variable(t).cuda()`)
+        # (torch-fix86) `mask.unsqueeze(1).to(self.device)`: the line that made `mask`
+        value = _chain_root(value)
         at, hops = None, 0
         while isinstance(value, ast.Name) and hops < 3:
             name = value.id
@@ -1827,6 +1926,10 @@ def _made_line(moved: list, bound: Callable, line: int) -> int | None:
             at = getattr(value, "lineno", at)
             if _reshaped_self(value, name):
                 value = ast.Name(id=name)  # (torch-fix53) `m = m.view(...)`: the line that made `m` is above
+            elif isinstance(_chain_root(value), ast.Name):
+                # (torch-fix102) `r = seq_range.unsqueeze(0).expand(b, n)`: the line that made `seq_range`,
+                # reshaped here
+                value = _chain_root(value)
         if at is not None and at != line:
             return at
     return None
@@ -1948,8 +2051,7 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
     or noise drawn by torch per sample could be made on the device.)"""
     names = set()
     for value in moved:
-        if isinstance(value, ast.Call) and base_name(value.func) == "Variable" and value.args:
-            value = value.args[0]
+        value = _unwrap_variable(value)
         if isinstance(value, ast.Name):
             names.add(value.id)
     if not names:

@@ -1671,6 +1671,8 @@ def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> 
         )
     if not isinstance(expr, ast.Name) or depth == 0:
         return False
+    if _holds_backed(function, expr.id, backed):
+        return True
     bound = [
         stmt.value
         for stmt in function.body
@@ -1679,6 +1681,31 @@ def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> 
     if bound:
         return _device_value(bound[-1], function, backed, depth - 1)
     return expr.id in backed
+
+
+def _holds_backed(function, name: str, backed: set[str]) -> bool:
+    """(torch-fix101) `losses[-1].backward(); return losses`, or `loss = loss_dict["loss"]; loss.backward();
+    return loss_dict`: the def runs its backward on an entry of `name` (a list or dict of the step's losses),
+    so `name` holds device tensors (hold-out 28's Faster R-CNN `train_step`, hold-out 21's set VAE `step`)."""
+    if name not in backed and not any(
+        isinstance(stmt, ast.Assign)
+        and sole_name_target(stmt) in backed
+        and isinstance(stmt.value, ast.Subscript)
+        and isinstance(stmt.value.value, ast.Name)
+        and stmt.value.value.id == name
+        for stmt in function.body
+    ):
+        return False
+    return name not in backed or any(
+        isinstance(node, ast.Call)
+        and method_name(node) == "backward"
+        and isinstance(node.func, ast.Attribute)
+        and any(
+            isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id == name
+            for sub in ast.walk(node.func.value)
+        )
+        for node in ast.walk(function)
+    )
 
 
 def _own_steppers(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
@@ -1720,6 +1747,51 @@ def instance_methods(index: ModuleIndex, methods: Mapping[str, Mapping]) -> dict
     return found
 
 
+def handed_methods(index: ModuleIndex, methods: Mapping[str, tuple]) -> dict:
+    """(torch-fix101) `train_util.train_step` -> what `methods[name][0]` says, for each call in a loop of a
+    def whose receiver is a parameter of that def (an instance made elsewhere and handed in: Faster R-CNN's
+    `fit_one_epoch(model, train_util, ...)`) of a method `name` of `methods`, whose arguments fit the
+    method's def (`methods[name][1]`; `env.step(action)` does not fit a `step(self, x, optimizer)`)."""
+    found = {}
+    for loop in index.loops:
+        function = index.loop_function.get(id(loop))
+        if function is None:
+            continue
+        params = set(parameter_names(function))
+        for site in index.loop_calls[id(loop)]:
+            func = site.node.func
+            if not (
+                isinstance(func, ast.Attribute)
+                and func.attr in methods
+                and isinstance(func.value, ast.Name)
+                and func.value.id in params
+                and func.value.id != "self"
+            ):
+                continue
+            places, method = methods[func.attr]
+            if _fits(site.node, method):
+                found[f"{func.value.id}.{func.attr}"] = places
+    return found
+
+
+def _fits(call: ast.Call, method) -> bool:
+    """The call's arguments fit the method's parameters (after `self`): no more positional ones than it
+    takes, every one it needs without a default given, keywords it names."""
+    args = method.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args)][1:]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return False
+    given = len(call.args)
+    if given > len(names) and args.vararg is None:
+        return False
+    needed = names[: len(names) - len(args.defaults)]
+    keywords = {k.arg for k in call.keywords}
+    if any(n not in keywords for n in needed[given:]):
+        return False
+    known = set(names[given:]) | {a.arg for a in args.kwonlyargs}
+    return args.kwarg is not None or keywords <= known
+
+
 def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]]):
     """A loop (none that steps itself: those are judged as training loops) that calls a training-step
     method on every pass (`cost_pred, err = net.fit(x, y)`) and reads a device value it returns on the
@@ -1742,7 +1814,13 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
                 how = _numpy_store(index, node, returned)
             elif isinstance(node, ast.Call) and names_in(node) & returned.keys():
                 how = _sync_of(node, set(returned))
-            if how is None or fx.guarded_step(node, loop) or _nested(index, node, loop):
+            if how is None:
+                continue
+            inner = _entry_loop(index, node, loop, returned)
+            if inner is not None:
+                if fx.guarded_step(inner, loop) or fx.guarded_step(node, inner):
+                    continue
+            elif fx.guarded_step(node, loop) or _nested(index, node, loop):
                 continue
             stmt = node if isinstance(node, ast.stmt) else fx.statement_in(node, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
@@ -1843,6 +1921,31 @@ def _nested(index: ModuleIndex, node: ast.AST, loop) -> bool:
     )
 
 
+def _entry_loop(index: ModuleIndex, node: ast.AST, loop, returned: Mapping[str, str]):
+    """(torch-fix101) `for k in keys: logs[k].append(out[k].data.item())`: the loop nested in `loop` (one
+    level) whose every pass reads an entry of what a training step returned (`out = model.step(x,
+    optimizer)`), subscripted by the inner loop's own name: every entry is read on every step. None if
+    the node is in no such loop."""
+    inner = [
+        other
+        for other in index.loops
+        if other is not loop
+        and loop.lineno < other.lineno <= node.lineno <= other.end_lineno <= loop.end_lineno
+    ]
+    if len(inner) != 1 or not (isinstance(inner[0], ast.For) and isinstance(inner[0].target, ast.Name)):
+        return None
+    key = inner[0].target.id
+    entry = any(
+        isinstance(sub, ast.Subscript)
+        and isinstance(sub.value, ast.Name)
+        and sub.value.id in returned
+        and isinstance(sub.slice, ast.Name)
+        and sub.slice.id == key
+        for sub in ast.walk(node)
+    )
+    return inner[0] if entry else None
+
+
 def _stepped_values(index: ModuleIndex, loop, steppers: Mapping[str, tuple[bool, ...]]) -> dict[str, str]:
     """Names the loop's own body binds to a device value of a training-step call it makes on every pass
     (`cost_pred, err = net.fit(x, y)` -> {"cost_pred": "net.fit", "err": "net.fit"}), with the call."""
@@ -1859,6 +1962,8 @@ def _stepped_values(index: ModuleIndex, loop, steppers: Mapping[str, tuple[bool,
             continue
         target = stmt.targets[0]
         elts = target.elts if isinstance(target, ast.Tuple) else [target]
+        if len(places) == 1 and len(elts) > 1:  # (unpacked: each part of a device value is one too)
+            places = places * len(elts)
         if len(elts) != len(places):
             continue
         found.update(

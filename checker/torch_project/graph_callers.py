@@ -24,7 +24,7 @@ import ast
 import re
 
 from checker.findings import Finding
-from checker.module import FUNCTION_TYPES, ModuleIndex
+from checker.module import FUNCTION_TYPES, ModuleIndex, statements_in
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import callers_disable_grad, facts
 from checker.rules.torch_graph import input_maker_names, name_makes_volatile
@@ -263,7 +263,7 @@ def _guards_own_inference(text: str) -> bool:
     index = parse_index(text, torch_only=False)
     if index is None:
         return False
-    for node in ast.walk(index.tree):
+    for node in statements_in(index.tree):  # (a class is a statement: no need to walk the expressions)
         if not isinstance(node, ast.ClassDef):
             continue
         methods = {f.name: f for f in node.body if isinstance(f, FUNCTION_TYPES)}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import bisect
 import collections
+import dataclasses
 import functools
 import os
 import re
@@ -36,6 +37,7 @@ from checker.rules.torch_sync import (
     _term_test,
     _updates_weights,
     check_host_sync,
+    handed_methods,
     host_readers,
     instance_methods,
     other_read_lines,
@@ -87,6 +89,7 @@ def reads_across_modules(
         indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
         findings = findings + _reader_loops(texts, findings, indexes)
         findings = findings + _stepper_loops(texts, findings)
+        findings = findings + _handed_stepper_loops(texts, findings, indexes)
         findings = findings + _untorched_modules(texts, findings)
         findings = findings + _step_called_reads(texts, findings, indexes)
     return findings
@@ -452,6 +455,88 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
         check = lowered_on_toys(functools.partial(check_host_sync, steppers=steppers))
         found += _new_reads(check, index, path, texts[path], reported)
     return found
+
+
+# (torch-fix101) the level of a read of what a handed-in trainer's training step returns
+HANDED_STEPPER_LEVEL = "high"
+_SELF_METHOD = re.compile(r"^[ \t]+def[ \t]+(\w+)\(\s*self\b", re.MULTILINE)
+
+
+def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
+    """(torch-fix101) PP501 findings for loops of a module that places tensors on a GPU and calls, on a
+    parameter of the def around the loop, a training-step method of a class of another module (backward and
+    an optimizer step in the method, `stepping_returns`), then reads a device value it returns on the host:
+    Faster R-CNN's `fit_one_epoch(model, train_util, ...)` runs `train_util.train_step(...)` (its class in
+    nets/frcnn_training.py) and `.item()`s the five returned losses every step; a set VAE's trainer runs
+    `out = model.step(x, optimizer, ...)` and `.item()`s every entry (hold-outs 28 and 21). The instance is
+    made elsewhere, so the class is known by the method's name alone: only a name no other def of the
+    project defines, called with arguments that fit it (`handed_methods`). Reported at
+    `HANDED_STEPPER_LEVEL`."""
+    classes = {}
+    for path, text in texts.items():
+        if ".backward(" in text and not file_is_silenced(text):
+            for name, span in _stepping_class_spans(text).items():
+                classes[path, name] = span
+    makers = {path for path, _ in classes}
+    users = {p: t for p, t in texts.items() if p not in makers and _places(t)}
+    if not classes or not users:
+        return []
+    owners: dict[str, list[tuple[str, str]]] = {}
+    for (path, name), (start, end) in classes.items():
+        for m in _SELF_METHOD.finditer(texts[path], start, end):
+            owners.setdefault(m.group(1), []).append((path, name))
+    wanted = {w for w in owners if any(f".{w}(" in t for t in users.values())}
+    methods = {}
+    for word in sorted(wanted):
+        steps = [_class_steppers(texts[path], *classes[path, name]).get(word) for path, name in owners[word]]
+        if not all(f is not None and f[0] == steps[0][0] for f in steps):
+            continue
+        defined = sum(len(re.findall(rf"\bdef[ \t]+{word}\(", t)) for t in texts.values() if word in t)
+        if defined == len(owners[word]):  # (no other def of the project has the name)
+            methods[word] = steps[0]
+    if not methods:
+        return []
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    found = []
+    for path, text in users.items():
+        if file_is_silenced(text) or not any(f".{w}(" in text for w in methods):
+            continue
+        if path not in indexes:
+            indexes[path] = parse_index(text)
+        index = indexes[path]
+        steppers = handed_methods(index, methods) if index is not None else {}
+        if not steppers:
+            continue
+        check = _at_level(lowered_on_toys(functools.partial(check_host_sync, steppers=steppers)))
+        found += _new_reads(check, index, path, text, reported)
+    return found
+
+
+def _at_level(check):
+    """`check` with its default-level findings at `HANDED_STEPPER_LEVEL`."""
+
+    def checked(index: ModuleIndex):
+        for raw in check(index):
+            yield (
+                dataclasses.replace(raw, confidence=HANDED_STEPPER_LEVEL)
+                if raw.confidence in (None, "high")
+                else raw
+            )
+
+    return checked
+
+
+@functools.lru_cache(maxsize=256)
+def _class_steppers(text: str, start: int, end: int) -> dict[str, tuple]:
+    """The training-step methods of the class at `text[start:end]` that return a device value
+    (`stepping_returns`), by name, with (the places of their device returns, the def); parsed once."""
+    definer = parse_index(text[start:end], torch_only=False)
+    if definer is None:
+        return {}
+    places = stepping_returns(definer)
+    return {
+        m: (places[m], f) for defs in definer.class_methods.values() for m, f in defs.items() if m in places
+    }
 
 
 def _new_reads(check, index, path: str, text: str, reported: set) -> list[Finding]:
