@@ -68,12 +68,27 @@ def test_a_loader_found_across_modules_reports_at_high(tmp_path):
     (no hold-out with five or more under 83%), so they report at the default level. torch-fix88: at the
     default only over a data set that decodes each item, here a class another module of the project defines
     (`flow_datasets.FlyingChairs`, `decoding_classes_raised`); the time-series windows of `data_dict[...]`
-    are `medium`."""
-    root, findings, _ = checked_copy(tmp_path, "factory")
+    are `medium`. (The fixture writes `pin_memory=False` out, as RAFT does; the loader is taken here
+    without it: see the next test.)"""
+    root = Path(shutil.copytree(PROJECTS / "factory", tmp_path / "factory"))
+    source = root / "datasets.py"
+    source.write_text(source.read_text().replace("        pin_memory=False,\n", ""))
+    findings, _, _ = check_paths([str(root)], None)
     levels = {
         (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
     }
     assert levels == {("data_provider/data_factory.py", 13): "medium", ("datasets.py", 7): "high"}
+
+
+def test_a_loader_that_writes_pin_memory_false_out_reports_below_the_default(tmp_path):
+    """(session 21, `pinning_turned_off`) The factory project's loader writes `pin_memory=False` out, as
+    RAFT's does: an author's choice, reported at `medium` across modules as in one module (the test above
+    takes the same loader without it: `high`)."""
+    root, findings, _ = checked_copy(tmp_path, "factory")
+    levels = {
+        (str(Path(f.path).relative_to(root)), f.line): f.confidence for f in findings if f.rule == "PP505"
+    }
+    assert levels == {("data_provider/data_factory.py", 13): "medium", ("datasets.py", 7): "medium"}
 
 
 def test_a_loader_of_token_ids_or_data_in_memory_found_across_modules_stays_at_medium(tmp_path):

@@ -19,6 +19,7 @@ from checker.rules.torch_data import (
     indexing_classes,
     little_to_pin,
     loader_dataset,
+    pinning_turned_off,
     pins_decoded_items,
 )
 from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
@@ -379,6 +380,7 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
             and site.node.lineno not in judged
             and loader_dataset(site.node) is not None
             and not little_to_pin(index, site.node)
+            and not pinning_turned_off(site.node, index)
             and pins_decoded_items(site.node, index, foreign)
         }
     return [

@@ -33,6 +33,7 @@ from checker.rules.torch_data import (
     moves_held_batches,
     pinned_copy_negligible,
     pinned_memory_message,
+    pinning_turned_off,
     pins_decoded_items,
     returned_by_methods,
     returned_loaders,
@@ -178,7 +179,9 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list,
     calls = [c for _, c, _ in made] + [c for c, _, _, _ in handed] + [c for c, _, _ in kept]
     calls += [c for c, _, _ in given] + [c for _, c, _ in owned]
     little = {
-        (c.lineno, c.col_offset) for c in calls if little_to_pin(index, c) or not pins_decoded_items(c, index)
+        (c.lineno, c.col_offset)
+        for c in calls
+        if little_to_pin(index, c) or not pins_decoded_items(c, index) or pinning_turned_off(c, index)
     }
     negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
     return makers, handoffs, held, little, batches, methods, negligible
