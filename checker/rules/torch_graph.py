@@ -1985,8 +1985,7 @@ def _volatile_maker(site, index: ModuleIndex) -> bool:
     whose class writes `volatile=self.evaluation`: torch-light). A module that writes no `volatile=` has
     none. torch-fix95: hold-out 26's four HardNet findings at high, all read debatable (volatile inputs, the
     no_grad of the code's day); a batch maker in another module is graph_callers.py's."""
-    fx = facts(index)
-    if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
+    if not _volatile_era_module(index):
         return False
     return any(name_makes_volatile(index, name, call) for name, call in input_maker_names(site, index))
 
