@@ -245,16 +245,6 @@ def _makes_volatile(
 _GUARD_NAMES = frozenset({"no_grad", "inference_mode"})
 
 
-def _guard_decorated(function) -> bool:
-    """The def is decorated `@torch.no_grad()` or `@torch.inference_mode()` (called or not)."""
-    for decorator in function.decorator_list:
-        node = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
-        if name in _GUARD_NAMES:
-            return True
-    return False
-
-
 def _guards_own_inference(text: str) -> bool:
     """Every network class the module defines (a class with a `forward`, at least one) has a `forward` that
     returns what one of its own methods decorated with no_grad returns (`@torch.no_grad() def
@@ -264,6 +254,7 @@ def _guards_own_inference(text: str) -> bool:
     index = parse_index(text, torch_only=False)
     if index is None:
         return False
+    fx = facts(index)  # (`disables_grad`: `@torch.no_grad()`, `@torch.inference_mode()`, called or not)
     forwards = 0
     for node in statements_in(index.tree):  # (a class is a statement: no need to walk the expressions)
         if not isinstance(node, ast.ClassDef):
@@ -273,7 +264,7 @@ def _guards_own_inference(text: str) -> bool:
         if forward is None:
             continue
         forwards += 1
-        guarded = {name for name, f in methods.items() if _guard_decorated(f)}
+        guarded = {name for name, f in methods.items() if any(fx.disables_grad(d) for d in f.decorator_list)}
         if not any(
             isinstance(n, ast.Return)
             and isinstance(n.value, ast.Call)
