@@ -288,25 +288,23 @@ _ONE, _MANY, _SPARSE, _EITHER = 0, 1, 2, 3
 _SPARSE_LISTS = frozenset({("Dict", "keys"), ("arguments", "kw_defaults")})
 
 
-class _Plans(dict):
-    """AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`), worked out
-    the first time a class is looked up. An AST class's fields never change, so an entry cannot go stale."""
+class _PerClass(dict):
+    """AST class -> `make(class)`, made the first time a class is looked up. An AST class's fields never
+    change, so neither does anything made from them: an entry cannot go stale, whatever the module or run."""
 
-    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
-        plan = self[kind] = _field_plan(kind)
-        return plan
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
 
-
-class _WalkedPlans(dict):
-    """`_Plans` less the context field (`ctx`), for the index's walk (`_children`)."""
-
-    def __missing__(self, kind: type) -> tuple[tuple[str, int], ...]:
-        plan = self[kind] = tuple(f for f in _CHILD_PLANS[kind] if f[0] != "ctx")
-        return plan
+    def __missing__(self, kind: type):
+        value = self[kind] = self.make(kind)
+        return value
 
 
-_CHILD_PLANS = _Plans()
-_WALKED_PLANS = _WalkedPlans()
+# AST class -> ((field, how), ...): its node fields with how each holds them (`_field_plan`); and the same
+# less the context field (`ctx`), for the index's walk (`_children`).
+_CHILD_PLANS = _PerClass(lambda kind: _field_plan(kind))
+_WALKED_PLANS = _PerClass(lambda kind: tuple(f for f in _CHILD_PLANS[kind] if f[0] != "ctx"))
 
 
 def node_fields(kind: type) -> tuple[str, ...]:
@@ -400,22 +398,9 @@ def _appender(plan: tuple[tuple[str, int], ...]):
     return scope["append"]
 
 
-class _Appenders(dict):
-    """AST class -> its `_appender` for a table of plans (`_CHILD_PLANS`, or `_WALKED_PLANS` without the
-    contexts), made the first time a class is looked up. A class's plan never changes, so neither does its
-    appender: nothing here depends on a module or a run."""
-
-    def __init__(self, plans: dict) -> None:
-        super().__init__()
-        self.plans = plans
-
-    def __missing__(self, kind: type):
-        append = self[kind] = _appender(self.plans[kind])
-        return append
-
-
-_CHILD_APPENDERS = _Appenders(_CHILD_PLANS)
-_WALKED_APPENDERS = _Appenders(_WALKED_PLANS)
+# AST class -> its `_appender` for a table of plans (`_CHILD_PLANS`, or `_WALKED_PLANS` without the contexts).
+_CHILD_APPENDERS = _PerClass(lambda kind: _appender(_CHILD_PLANS[kind]))
+_WALKED_APPENDERS = _PerClass(lambda kind: _appender(_WALKED_PLANS[kind]))
 
 
 def import_of(name: str, index: ModuleIndex, whole_module: bool = False) -> tuple[int, str, str] | None:

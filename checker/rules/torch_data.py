@@ -1263,7 +1263,9 @@ def pins_decoded_items(call: ast.Call, index: ModuleIndex, decoding: frozenset[s
     The decision documented in docs/ppcheck-evaluation.md "### torch-fix88": the rest goes to `medium`.
     `decoding` adds Dataset classes of other modules of the project that decode each item (the project pass
     follows them, checker/torch_project/device_datasets.py `decoding_classes_raised`).
-    A loader given `batch_size=1` (`_one_item_batches`) over such a class of another module only is not one.
+    A loader of batch size 1 (`_one_item_batches`: given `batch_size=1` or no batch size at all, in training
+    modules too; `batch_size=args.x` whose option has `default=1` only in a module with no training loop) over
+    such a class of another module only is not one: it stays `medium`.
     """
     if _decodes_each_item(call, index, transforms=True):
         return True

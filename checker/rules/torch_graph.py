@@ -18,7 +18,6 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
-    _FRAMEWORK_METHODS,
     FEW_RUNS,
     GRAD_CALLS,
     attacks,
@@ -845,15 +844,11 @@ def _evaluated_at(statements: list[ast.stmt]) -> dict[str, int]:
 
 
 def _method_forward(call: ast.Call, evaluated: dict) -> str | None:
-    """`model.encode(x, adj)` on a model put in eval mode, given arguments: its forward under another name
-    (as `_evaluated_owner` reads it in evaluation loops); setters, loaders, movers and framework methods
-    (`_NOT_FORWARD`, `state_dict`, `parameters`) are not."""
-    func = call.func
-    if not isinstance(func, ast.Attribute) or not (call.args or call.keywords):
+    """`model.encode(x, adj)` or `model.predict(x)` on a model put in eval mode, given arguments: its forward
+    under another name (`_forward_alias`, as `_evaluated_owner` reads it in evaluation loops)."""
+    if not (call.args or call.keywords):
         return None
-    if func.attr in _FRAMEWORK_METHODS or func.attr.startswith(_NOT_FORWARD):
-        return None
-    owner = base_name(func.value)
+    owner = _forward_alias(call)
     return owner if owner in evaluated else None
 
 
@@ -1768,14 +1763,22 @@ def _frozen(index: ModuleIndex) -> set[str]:
 _NOT_FORWARD = ("set_", "get_", "load", "save", "init", "to", "cuda", "cpu", "zero", "add_", "update")
 
 
-def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
-    """`x.method(batch)` on an `x` the scope put in eval mode (`x.eval()`), given the loop's batch: the
-    model's forward under another name (`lm_model.log_prob(word_t)`, `net.predict(images)`)."""
+def _forward_alias(call: ast.Call) -> str | None:
+    """The receiver's name of `x.method(...)` when the method may be the model's forward under another name
+    (`lm_model.log_prob(word_t)`, `net.predict(images)`, `model.encode(x, adj)`): not `forward`, `eval` or
+    `train`, nor a setter, loader, saver or mover (`_NOT_FORWARD`: `model.set_input(data)`, after which
+    pix2pix's `test()` runs under no_grad itself)."""
     if not isinstance(call.func, ast.Attribute) or call.func.attr in ("forward", "eval", "train"):
         return None
     if call.func.attr.startswith(_NOT_FORWARD):
-        return None  # `model.set_input(data)`: a setter (pix2pix's `test()` then runs under no_grad itself)
-    owner = base_name(call.func.value)
+        return None
+    return base_name(call.func.value)
+
+
+def _evaluated_owner(call: ast.Call, modes, loop, fx) -> str | None:
+    """`x.method(batch)` on an `x` the scope put in eval mode (`x.eval()`), given the loop's batch: the
+    model's forward under another name (`_forward_alias`)."""
+    owner = _forward_alias(call)
     if owner is None or not any(kind == "eval" and receiver == owner for _, receiver, kind in modes):
         return None
     return owner if _given_loop_batch(call, loop, fx=fx) else None
@@ -1982,8 +1985,7 @@ def _volatile_maker(site, index: ModuleIndex) -> bool:
     whose class writes `volatile=self.evaluation`: torch-light). A module that writes no `volatile=` has
     none. torch-fix95: hold-out 26's four HardNet findings at high, all read debatable (volatile inputs, the
     no_grad of the code's day); a batch maker in another module is graph_callers.py's."""
-    fx = facts(index)
-    if not fx.loop_cache("module volatile", None, lambda: writes_volatile(index.tree)):
+    if not _volatile_era_module(index):
         return False
     return any(name_makes_volatile(index, name, call) for name, call in input_maker_names(site, index))
 

@@ -245,24 +245,17 @@ def _makes_volatile(
 _GUARD_NAMES = frozenset({"no_grad", "inference_mode"})
 
 
-def _guard_decorated(function) -> bool:
-    """The def is decorated `@torch.no_grad()` or `@torch.inference_mode()` (called or not)."""
-    for decorator in function.decorator_list:
-        node = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
-        if name in _GUARD_NAMES:
-            return True
-    return False
-
-
 def _guards_own_inference(text: str) -> bool:
-    """The module defines a network class whose `forward` returns what one of its own methods decorated
-    with no_grad returns (`@torch.no_grad() def inference_single_image(self, x)` and, in `forward`, `if not
-    self.trainable: return self.inference_single_image(x)`): the model turns autograd off for its own
-    inference, so a caller's loop over it records nothing."""
+    """Every network class the module defines (a class with a `forward`, at least one) has a `forward` that
+    returns what one of its own methods decorated with no_grad returns (`@torch.no_grad() def
+    inference_single_image(self, x)` and, in `forward`, `if not self.trainable: return
+    self.inference_single_image(x)`): the model turns autograd off for its own inference, so a caller's loop
+    over it records nothing. One unguarded class beside a guarded one may be the network the caller runs."""
     index = parse_index(text, torch_only=False)
     if index is None:
         return False
+    fx = facts(index)  # (`disables_grad`: `@torch.no_grad()`, `@torch.inference_mode()`, called or not)
+    forwards = 0
     for node in statements_in(index.tree):  # (a class is a statement: no need to walk the expressions)
         if not isinstance(node, ast.ClassDef):
             continue
@@ -270,8 +263,9 @@ def _guards_own_inference(text: str) -> bool:
         forward = methods.get("forward")
         if forward is None:
             continue
-        guarded = {name for name, f in methods.items() if _guard_decorated(f)}
-        if guarded and any(
+        forwards += 1
+        guarded = {name for name, f in methods.items() if any(fx.disables_grad(d) for d in f.decorator_list)}
+        if not any(
             isinstance(n, ast.Return)
             and isinstance(n.value, ast.Call)
             and isinstance(n.value.func, ast.Attribute)
@@ -280,14 +274,14 @@ def _guards_own_inference(text: str) -> bool:
             and n.value.func.attr in guarded
             for n in ast.walk(forward)
         ):
-            return True
-    return False
+            return False
+    return forwards > 0
 
 
 def _self_guarded_forwards(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
     """(torch-fix97) (path, line) of the reported findings at a plain call `net(x)` in a module that defines
-    no network of its own and imports a module (or package) of the project whose every module that defines a
-    `forward` guards its own inference (`_all_guarded`): the YOLO family's `test.py` runs `net(x)`, built by
+    no network of its own and whose imports name modules (or packages) of the project that define a
+    `forward`, every one of which guards its own inference (`_all_guarded`): the YOLO family's `test.py` runs `net(x)`, built by
     `models.yolo.build_model`, whose six detectors' `forward` returns `self.inference_single_image(x)`, a
     method decorated `@torch.no_grad()` (hold-out 28: read wrong at `medium`). A package of which only some
     networks guard themselves says nothing about the one built (SlowFast's `slowfast.models`, whose
@@ -317,7 +311,7 @@ def _self_guarded_forwards(texts: dict[str, str], reported: dict[str, set[int]])
             for alias in node.names
             if isinstance(node, ast.Import) or node.module
         ]
-        if not any(_all_guarded(m, path, networks, guarded) for m in modules):
+        if not _all_guarded(modules, path, networks, guarded):
             continue
         for site in index.calls:
             if site.node.lineno in lines and site.loops and isinstance(site.node.func, ast.Name):
@@ -325,8 +319,9 @@ def _self_guarded_forwards(texts: dict[str, str], reported: dict[str, set[int]])
     return dropped
 
 
-def _all_guarded(module: str, user: str, networks: list[str], guarded: list[str]) -> bool:
-    """The import of `module` from `user` names project modules that define a `forward`, and each of them
-    guards its own inference (`_guards_own_inference`)."""
-    named = [path for path in networks if path != user and names_file(module, path)]
+def _all_guarded(modules: list[str], user: str, networks: list[str], guarded: list[str]) -> bool:
+    """The imports of `modules` from `user` name project modules that define a `forward`, and each of them
+    guards its own inference (`_guards_own_inference`): a network imported from an unguarded module beside a
+    guarded one may be the one the loop runs."""
+    named = [path for path in networks if path != user and any(names_file(m, path) for m in modules)]
     return bool(named) and all(path in guarded for path in named)
