@@ -334,7 +334,7 @@ def _tested_number(call: ast.Call, tensors: set[str]) -> str | None:
 _CLIP_NORMS = frozenset({"clip_grad_norm_", "clip_grad_norm"})
 
 
-def clip_norm_names(nodes) -> set[str]:
+def clip_norm_names(nodes, resolver) -> set[str]:
     """(torch-fix99) Names bound to the total norm `clip_grad_norm_` returns (`grad_norm =
     torch.nn.utils.clip_grad_norm_(model.parameters(), clip)`): a tensor on the parameters' device (since
     PyTorch 1.5), so a host test of it in a training-step def (`if math.isnan(grad_norm):`, `_tested_number`;
@@ -347,10 +347,19 @@ def clip_norm_names(nodes) -> set[str]:
         for node in nodes
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
-        and method_name(node.value) in _CLIP_NORMS
+        and _callee_name(node.value, resolver) in _CLIP_NORMS
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+
+def _callee_name(call: ast.Call, resolver) -> str | None:
+    """The last name of what a call runs: `nn.utils.clip_grad_norm_(...)` -> `clip_grad_norm_` (its method
+    name), and a plain name through the module's imports (`from torch.nn.utils import clip_grad_norm_ as
+    clip`; `clip(...)` -> `clip_grad_norm_`)."""
+    if (name := method_name(call)) is not None:
+        return name
+    return (resolver.call_name(call) or "").rpartition(".")[2] or None
 
 
 def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
@@ -1175,7 +1184,7 @@ def check_host_sync(
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
-        tensors |= clip_norm_names(loop_nodes(index, loop))
+        tensors |= clip_norm_names(loop_nodes(index, loop), index.resolver)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors)
@@ -2803,7 +2812,9 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
 
 def _def_clip_norms(fx, function) -> set[str]:
     """`clip_norm_names` of a step def, once per def."""
-    return fx.loop_cache("clip_norms", function, lambda: clip_norm_names(iter_walk(function)))
+    return fx.loop_cache(
+        "clip_norms", function, lambda: clip_norm_names(iter_walk(function), fx.index.resolver)
+    )
 
 
 def _returned_copy(fx, call: ast.Call) -> bool:
