@@ -1252,20 +1252,17 @@ def check_host_sync(
         more = _more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
-        lowered = (
-            device_elsewhere
-            or copied_only
-            or logged_only
-            or (legacy_only and LEGACY_READ_LEVEL == "medium")
-            or _self_test_loop(index, loop)
-        )
+        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
+        level = LEGACY_READ_LEVEL if legacy_only else None
+        if lowered and level in (None, "high"):
+            level = "medium"
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if lowered else None,
+            confidence=level,
         )
 
 
