@@ -161,10 +161,10 @@ def _training_step_sync(fx, call: ast.Call, name: str, stepping: bool) -> bool:
     fine-tuning loops, hold-out 17, both listed), and hold-out 17's first read adds VideoMAE's two; the class
     is 26 first reads in 13 repositories, all right, and all 21 of its findings on hold-outs 13-17 right (the
     `.item()` waits for the step's kernels, the synchronize() for every stream's: a wait written for a
-    timer the loop no longer needs). The other PP510 findings stay `medium`: `empty_cache()` in a training
-    step (first reads on hold-outs 13-17 7 right of 9: a deliberate per-step cache flush is debatable), a
-    `synchronize()` in an evaluation loop (debatable, the reads after it wait anyway) or reached through a
-    helper (3 right of 9)."""
+    timer the loop no longer needs). An `empty_cache()` in a training step was `medium` here (first reads on
+    hold-outs 13-17 7 right of 9) and is `high` since torch-fix100 (`_training_step_flush`). A `synchronize()`
+    in an evaluation loop (debatable, the reads after it wait anyway) or reached through a helper (3 right of
+    9) stays `medium`."""
     return name == "torch.cuda.synchronize" and stepping
 
 
