@@ -355,7 +355,8 @@ def _optimizer_step(call: ast.Call) -> bool:
 def _training_step_flush(fx, loop, name: str, stepping: bool) -> bool:
     """(torch-fix100) PP510's second class at `high`: `torch.cuda.empty_cache()` written in the body of a
     training loop (one that steps an optimizer itself, or a step loop: what `_flush_outside_steps` does not
-    send to `low`), outside any `if` but `if torch.cuda.is_available():`. Each step hands the cached blocks
+    send to `low`; the caller skips guarded calls but those under `if torch.cuda.is_available():`,
+    `_under_cuda_check`). Each step hands the cached blocks
     back to the driver, and the next step allocates them again. As first read over hold-outs 13-28 (the
     calibration of torch-fix100, main f3167a21): 20 findings in 13 repositories (at most 4 from one,
     ppg-vc's four training scripts), 19 right and 1 debatable (End-to-end-ASR's flush with a comment on
