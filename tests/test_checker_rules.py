@@ -4385,3 +4385,23 @@ def train(sess, train_op, loss, episodes):
             print(sess.run(tf.reduce_mean(loss)))
 """
     assert [line for line, _ in sure(src, "PP101")] == [10]
+
+
+def test_pp301_a_strided_slice_of_a_few_samples_is_a_spot_check():
+    """(review 21 item 7) `[:10:2]` shows five images and `[2:30:7]` four, as `[:5]` does (`low`); a step that
+    still leaves more than a few (`[:100:2]`, fifty) and a step given by a setting stay `high`."""
+    src = """
+import numpy as np
+import tensorflow as tf
+model = tf.keras.models.load_model("digits.h5")
+(_, _), (x_test, y_test) = tf.keras.datasets.mnist.load_data()
+for image in x_test[:10:2]:
+    print(model.predict(np.expand_dims(image, 0)).argmax())
+for image, label in zip(x_test[2:30:7], y_test[2:30:7]):
+    print(label, model.predict(image[None]).argmax())
+for image in x_test[:100:2]:
+    print(model.predict(np.expand_dims(image, 0)).argmax())
+for image in x_test[:10:stride]:
+    print(model.predict(np.expand_dims(image, 0)).argmax())
+"""
+    assert sure(src, "PP301") == [(7, "low"), (9, "low"), (11, "high"), (13, "high")]

@@ -1001,3 +1001,14 @@ def test_a_copy_after_a_reshape_chain_names_the_line_that_made_the_mask():
     findings, _ = check_source(source, "model.py")
     messages = {f.line: f.message for f in findings if f.rule == "PP506"}
     assert "made on the CPU (line 21) and copied" in messages[24]
+
+
+@pytest.mark.parametrize("level", ["low", "medium", "high"])
+def test_legacy_read_level_sets_the_level_of_a_legacy_training_loop(monkeypatch, level):
+    """(review 21 item 5) `LEGACY_READ_LEVEL` is the level a loop whose every read is `loss.data[0]` gets, as
+    it is for a loss def's: setting it to `low` must not raise the loop to `high`."""
+    from checker.rules import torch_sync
+
+    monkeypatch.setattr(torch_sync, "LEGACY_READ_LEVEL", level)
+    findings, _ = check_source((CASES / "pp501_positive_legacy_alone.py").read_text(), "train.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings if f.rule == "PP501"] == [("PP501", 21, level)]

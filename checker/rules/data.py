@@ -2073,8 +2073,8 @@ TRAINED_IMAGE_PIPELINE_LEVEL = "high"
 
 
 def _no_prefetch_level(image_work: bool, trained: bool) -> str:
-    """PP203's level for a traced pipeline: `medium` when it is seen training (fit's data, the iterable of a
-    training loop, or through a TF1 iterator or an input function, `fed_steps`, tf-fix29) and a map decodes
+    """PP203's level for a traced pipeline: `TRAINED_IMAGE_PIPELINE_LEVEL` (`high` since tf-fix43, `medium`
+    before) when it is seen training (fit's data, the iterable of a training loop, or through a TF1 iterator or an input function, `fed_steps`, tf-fix29) and a map decodes
     images, calls a tf.image op, reads files or calls back into Python (tf-calibrate19: right 15 times in 17
     as first read over readings 14-18); `low` otherwise: right 0/25 when returned or on in-memory toys, and 13
     times in 45 at medium on the fresh reading 8 (small datasets, benchmarks, one-pass scripts).
@@ -2695,7 +2695,8 @@ ds = ds.shuffle(10000).batch(32).prefetch(tf.data.AUTOTUNE)
 model.fit(ds, epochs=10)
 """,
         false_alarms=(
-            "Medium-low. Only pipelines seen being consumed are reported, never one returned to other modules; "
+            "High for a trained pipeline whose maps do image or file work, low otherwise (below). Only "
+            "pipelines seen being consumed are reported, never one returned to other modules; "
             "a peek such as `for x in ds.take(1)` or a loop that only prints elements is ignored, and so are "
             "pipelines that only slice, shuffle and "
             "batch arrays already in memory (little to overlap). Recent TensorFlow versions may insert a prefetch "

@@ -280,8 +280,9 @@ def _detached_losses(index: ModuleIndex, loop) -> set[str]:
     return facts(index).loop_cache("detached_losses", loop, make)
 
 
-def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
-    """How the call reads a device tensor on the host, or None."""
+def _sync_of(call: ast.Call, tensors: set[str], index: ModuleIndex | None = None) -> str | None:
+    """How the call reads a device tensor on the host, or None (a `math` number test only given the module's
+    ``index``, `_tested_number`)."""
     name = method_name(call)
     if name in _SYNC_METHODS and not call.args:
         return f".{name}()"
@@ -301,7 +302,7 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
             for node in ast.walk(arg):
                 if isinstance(node, ast.Name) and node.id in tensors:
                     return f"{call.func.id}({node.id})"
-    if (tested := _tested_number(call, tensors)) is not None:
+    if index is not None and (tested := _tested_number(call, tensors, index)) is not None:
         return tested
     if tensors:
         for arg in (*call.args, *(k.value for k in call.keywords)):
@@ -314,27 +315,55 @@ def _sync_of(call: ast.Call, tensors: set[str]) -> str | None:
 _NUMBER_TESTS = frozenset({"isnan", "isinf", "isfinite"})
 
 
-def _tested_number(call: ast.Call, tensors: set[str]) -> str | None:
-    """(torch-fix99) `math.isnan(grad_norm)`, `np.isinf(loss)`: a host library's number test of a device
-    tensor (`math` calls `float()` on it, NumPy copies it): the test reads it on the host. Not `torch.isnan`,
-    which stays on the device."""
+def _tested_number(call: ast.Call, tensors: set[str], index: ModuleIndex) -> str | None:
+    """(torch-fix99) `math.isnan(grad_norm)`, `isinf(loss)` after `from math import isinf`: `math`'s number
+    test calls `float()` on a device tensor, so the test reads it on the host. Not `torch.isnan`, which stays
+    on the device, nor `np.isnan`, which raises on a CUDA tensor (`can't convert cuda:0 device type tensor to
+    numpy`): code that runs with it already holds a host value (review 21 item 3)."""
     if not (
-        method_name(call) in _NUMBER_TESTS
-        and isinstance(call.func, ast.Attribute)
-        and isinstance(call.func.value, ast.Name)
-        and call.func.value.id in ("math", "np", "numpy")
-        and len(call.args) == 1
+        len(call.args) == 1
         and isinstance(call.args[0], ast.Name)
         and call.args[0].id in tensors
+        and (spelled := _dotted(call.func)) in _math_tests(index)
     ):
         return None
-    return f"{call.func.value.id}.{call.func.attr}({call.args[0].id})"
+    return f"{spelled}({call.args[0].id})"
 
 
-_CLIP_NORMS = frozenset({"clip_grad_norm_", "clip_grad_norm"})
+def _dotted(node: ast.AST) -> str | None:
+    """`math.isnan` -> "math.isnan", `isnan` -> "isnan": a name or a name's attribute as written."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
-def clip_norm_names(nodes) -> set[str]:
+def _math_tests(index: ModuleIndex) -> frozenset[str]:
+    """How the module spells `math`'s number tests (`_NUMBER_TESTS`) through its imports: `math.isnan` after
+    `import math`, `m.isinf` after `import math as m`, `isnan` after `from math import isnan`. (The resolver
+    tracks only the ML libraries and NumPy.)"""
+
+    def spellings():
+        for node in index.imports:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "math":
+                        yield from (f"{alias.asname or 'math'}.{test}" for test in _NUMBER_TESTS)
+            elif isinstance(node, ast.ImportFrom) and node.module == "math" and not node.level:
+                yield from (alias.asname or alias.name for alias in node.names if alias.name in _NUMBER_TESTS)
+
+    return facts(index).loop_cache("math tests", None, lambda: frozenset(spellings()))
+
+
+# Not the pre-0.4 `clip_grad_norm` (no underscore): code written with it ran where it returned a Python float
+# (the call itself summed the norms on the host), so a log or a test of that float waits for nothing more. On
+# today's PyTorch it is a deprecated alias that returns a tensor, but the code calling it was written and timed
+# against the float (review 21 item 2).
+_CLIP_NORMS = frozenset({"clip_grad_norm_"})
+
+
+def clip_norm_names(nodes, resolver) -> set[str]:
     """(torch-fix99) Names bound to the total norm `clip_grad_norm_` returns (`grad_norm =
     torch.nn.utils.clip_grad_norm_(model.parameters(), clip)`): a tensor on the parameters' device (since
     PyTorch 1.5), so a host test of it in a training-step def (`if math.isnan(grad_norm):`, `_tested_number`;
@@ -347,10 +376,19 @@ def clip_norm_names(nodes) -> set[str]:
         for node in nodes
         if isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
-        and method_name(node.value) in _CLIP_NORMS
+        and _callee_name(node.value, resolver) in _CLIP_NORMS
         for target in node.targets
         if isinstance(target, ast.Name)
     }
+
+
+def _callee_name(call: ast.Call, resolver) -> str | None:
+    """The last name of what a call runs: `nn.utils.clip_grad_norm_(...)` -> `clip_grad_norm_` (its method
+    name), and a plain name through the module's imports (`from torch.nn.utils import clip_grad_norm_ as
+    clip`; `clip(...)` -> `clip_grad_norm_`)."""
+    if (name := method_name(call)) is not None:
+        return name
+    return (resolver.call_name(call) or "").rpartition(".")[2] or None
 
 
 def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
@@ -358,7 +396,7 @@ def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
     guards (`guarded_step` takes an `if`'s test for its body): the `if` or `while` whose test it is (`if
     math.isnan(grad_norm): skip else: optimizer.step()`), which runs whenever that statement does, whichever
     branch it picks. Any other call stands for itself."""
-    if _tested_number(call, tensors) is None:
+    if _tested_number(call, tensors, fx.index) is None:
         return call
     stmt = fx.statement(call)
     if isinstance(stmt, ast.If | ast.While) and any(n is call for n in ast.walk(stmt.test)):
@@ -481,7 +519,9 @@ def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
             if not outer.orelse or _first_time_test(outer.test):
                 return False
             other = outer.orelse if any(child is s for s in outer.body) else outer.body
-            if not any(isinstance(c, ast.Call) and _sync_of(c, tensors) for s in other for c in ast.walk(s)):
+            if not any(
+                isinstance(c, ast.Call) and _sync_of(c, tensors, fx.index) for s in other for c in ast.walk(s)
+            ):
                 return False
             return not fx.guarded_step(outer, loop)
         if isinstance(outer, _GUARD_NODES):
@@ -1175,10 +1215,10 @@ def check_host_sync(
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
-        tensors |= clip_norm_names(loop_nodes(index, loop))
+        tensors |= clip_norm_names(loop_nodes(index, loop), index.resolver)
         reads = []
         for site in direct_calls(index, loop):
-            how = _sync_of(site.node, tensors)
+            how = _sync_of(site.node, tensors, index)
             if how is None or _host_batch_read(site.node, loop, index):
                 continue
             if (
@@ -1212,20 +1252,17 @@ def check_host_sync(
         more = _more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
-        lowered = (
-            device_elsewhere
-            or copied_only
-            or logged_only
-            or (legacy_only and LEGACY_READ_LEVEL == "medium")
-            or _self_test_loop(index, loop)
-        )
+        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
+        level = LEGACY_READ_LEVEL if legacy_only else None
+        if lowered and level in (None, "high"):
+            level = "medium"
         yield RawFinding(
             "PP501",
             call.lineno,
             call.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
-            confidence="medium" if lowered else None,
+            confidence=level,
         )
 
 
@@ -1813,7 +1850,7 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
             if isinstance(node, ast.AugAssign | ast.Assign):
                 how = _numpy_store(index, node, returned)
             elif isinstance(node, ast.Call) and names_in(node) & returned.keys():
-                how = _sync_of(node, set(returned))
+                how = _sync_of(node, set(returned), index)
             if how is None:
                 continue
             inner = _entry_loop(index, node, loop, returned)
@@ -2795,7 +2832,10 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
     are actions for an environment: train-procgen's `predict_w_value_saliency`)."""
     if (how := _step_read(call, backed)) is not None:
         return how
-    if function is not None and (how := _tested_number(call, _def_clip_norms(fx, function))) is not None:
+    if (
+        function is not None
+        and (how := _tested_number(call, _def_clip_norms(fx, function), fx.index)) is not None
+    ):
         return how
     stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
     return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
@@ -2803,7 +2843,9 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
 
 def _def_clip_norms(fx, function) -> set[str]:
     """`clip_norm_names` of a step def, once per def."""
-    return fx.loop_cache("clip_norms", function, lambda: clip_norm_names(iter_walk(function)))
+    return fx.loop_cache(
+        "clip_norms", function, lambda: clip_norm_names(iter_walk(function), fx.index.resolver)
+    )
 
 
 def _returned_copy(fx, call: ast.Call) -> bool:
@@ -2914,7 +2956,7 @@ def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
                 summed = _backward_names(direct_calls(index, loop))
             if not _sums_into(inner, summed):
                 continue
-        how = _sync_of(site.node, tensors)
+        how = _sync_of(site.node, tensors, index)
         if how is None or fx.guarded_step(inner, loop):
             continue
         if isinstance(inner, COMPREHENSION_TYPES):

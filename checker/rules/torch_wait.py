@@ -161,10 +161,10 @@ def _training_step_sync(fx, call: ast.Call, name: str, stepping: bool) -> bool:
     fine-tuning loops, hold-out 17, both listed), and hold-out 17's first read adds VideoMAE's two; the class
     is 26 first reads in 13 repositories, all right, and all 21 of its findings on hold-outs 13-17 right (the
     `.item()` waits for the step's kernels, the synchronize() for every stream's: a wait written for a
-    timer the loop no longer needs). The other PP510 findings stay `medium`: `empty_cache()` in a training
-    step (first reads on hold-outs 13-17 7 right of 9: a deliberate per-step cache flush is debatable), a
-    `synchronize()` in an evaluation loop (debatable, the reads after it wait anyway) or reached through a
-    helper (3 right of 9)."""
+    timer the loop no longer needs). An `empty_cache()` in a training step was `medium` here (first reads on
+    hold-outs 13-17 7 right of 9) and is `high` since torch-fix100 (`_training_step_flush`). A `synchronize()`
+    in an evaluation loop (debatable, the reads after it wait anyway) or reached through a helper (3 right of
+    9) stays `medium`."""
     return name == "torch.cuda.synchronize" and stepping
 
 
@@ -355,7 +355,8 @@ def _optimizer_step(call: ast.Call) -> bool:
 def _training_step_flush(fx, loop, name: str, stepping: bool) -> bool:
     """(torch-fix100) PP510's second class at `high`: `torch.cuda.empty_cache()` written in the body of a
     training loop (one that steps an optimizer itself, or a step loop: what `_flush_outside_steps` does not
-    send to `low`), outside any `if` but `if torch.cuda.is_available():`. Each step hands the cached blocks
+    send to `low`; the caller skips guarded calls but those under `if torch.cuda.is_available():`,
+    `_under_cuda_check`). Each step hands the cached blocks
     back to the driver, and the next step allocates them again. As first read over hold-outs 13-28 (the
     calibration of torch-fix100, main f3167a21): 20 findings in 13 repositories (at most 4 from one,
     ppg-vc's four training scripts), 19 right and 1 debatable (End-to-end-ASR's flush with a comment on
