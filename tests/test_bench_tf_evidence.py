@@ -10,11 +10,11 @@ from bench.bench_tf_evidence import pp103_evidence, read_by_python
 from checker import check_source
 
 
-def evidence(source: str, op: str) -> set[str]:
-    """The evidence of the PP103 finding on `op` in `source` (which must make one)."""
+def evidence(source: str, op: str, rule: str = "PP103") -> set[str]:
+    """The evidence of the `rule` finding on `op` in `source` (which must make one)."""
     source = textwrap.dedent(source)
     findings, _ = check_source(source, "t.py")
-    found = [f for f in findings if f.rule == "PP103" and f"`{op}`" in f.message]
+    found = [f for f in findings if f.rule == rule and f"`{op}`" in f.message]
     assert found, [f.message for f in findings]
     return pp103_evidence(source, found[0].line, found[0].message)
 
@@ -48,7 +48,8 @@ def test_a_loop_that_evaluates_the_graph_is_told_apart():
             img = img - 0.01 * grad
         return img
     """
-    found = evidence(src, "tf.reduce_mean")
+    # (tf-fix44: `tensor.eval(feed)` runs the session, so the op built in the loop is graph growth, PP101)
+    found = evidence(src, "tf.reduce_mean", rule="PP101")
     assert "loop also runs the graph" in found
     assert "per-step def (loss, step, call)" not in found
 
