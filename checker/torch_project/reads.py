@@ -438,17 +438,13 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
     made = re.compile(r"\b(" + "|".join(map(re.escape, classes)) + r")\s*\(")
     users = {p: t for p, t in texts.items() if not file_is_silenced(t)}
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
-    summaries: dict[tuple[str, str], dict] = {}
     found = []
     for index, chosen, path in importers(_loading(users, classes, texts), classes, made, torch_only=False):
         methods = {}
         for name, entries in _loaded(chosen, texts, path).items():
             for (maker,) in entries:
-                if (maker, name) not in summaries:
-                    start, end = _stepping_class_spans(texts[maker])[name]
-                    definer = parse_index(texts[maker][start:end], torch_only=False)
-                    summaries[maker, name] = stepping_returns(definer) if definer is not None else {}
-                methods.setdefault(name, {}).update(summaries[maker, name])
+                steps = _class_steppers(texts[maker], *_stepping_class_spans(texts[maker])[name])
+                methods.setdefault(name, {}).update({m: places for m, (places, _) in steps.items()})
         steppers = instance_methods(index, {c: m for c, m in methods.items() if m})
         if not steppers:
             continue
