@@ -368,3 +368,16 @@ def test_reads_of_what_a_handed_in_trainer_steps_are_at_its_level(tmp_path):
     assert reads == [("fit.py", 15, "high"), ("fit.py", 28, "high")]
     clean, findings, _ = checked_copy(tmp_path, "handed_stepper_clean")
     assert not [f for f in findings if f.rule == "PP501"]
+
+
+def test_a_workerless_loader_over_another_modules_decoding_class_is_high(tmp_path):
+    """torch-fix106: PP504 on a worker-less training loader over a Dataset class of another module whose
+    `__getitem__` opens an image (Context-Aware-Crowd-Counting's and CSRNet's `dataset.listDataset`) is
+    raised to `high`, as PP505 on such a loader is, also when PP504 is the only rule selected; the loader
+    over another module's class that only slices an in-memory series stays `medium`."""
+    for rules in (None, [all_rules()["PP504"]]):
+        _, findings, _ = checked_copy(tmp_path / str(bool(rules)), "workerless_decoding", rules)
+        assert sorted((Path(f.path).name, f.line, f.confidence) for f in findings if f.rule == "PP504") == [
+            ("train.py", 8, "high"),
+            ("train.py", 25, "medium"),
+        ]

@@ -21,6 +21,7 @@ from checker.source import read_python
 from checker.testcode import is_test_path
 
 LOADER_RULE = "PP505"
+WORKERS_RULE = "PP504"
 # (a line that moves a tensor)
 MOVES = re.compile(r"\.(?:to|cuda)\(")
 # (a def that trains: `autograd.grad` alone is a step's helper, such as a gradient penalty)

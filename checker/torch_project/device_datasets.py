@@ -13,6 +13,7 @@ from checker.module import ModuleIndex, iter_walk, statements_in, walk
 from checker.rules.torch_common import base_name, is_device_move, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
+    check_loader_main_process,
     check_loader_without_pinned_memory,
     decoding_classes_through,
     decoding_defs,
@@ -22,7 +23,7 @@ from checker.rules.torch_data import (
     pinning_turned_off,
     pins_decoded_items,
 )
-from checker.torch_project.common import LOADER_RULE, MOVES, parse_index
+from checker.torch_project.common import LOADER_RULE, MOVES, WORKERS_RULE, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
 _CALLED = re.compile(r"\b(\w+)\s*\(")
@@ -336,11 +337,19 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
     module is (`pins_decoded_items`, torch-fix88): the module pass runs again with those classes, and a
     loader only this pass reports is raised when its data set is one and its batches are not otherwise
     little to pin (`little_to_pin`). Most projects define their data set in a module of its own
-    (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases)."""
+    (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases).
+    PP504 `medium` findings on such loaders are raised the same way (`workers_decode_items`, torch-fix106:
+    hold-outs 30 and 31's listed Context-Aware-Crowd-Counting and Super-SloMo training loaders)."""
     medium: dict[str, set[int]] = {}
+    workerless: dict[str, set[int]] = {}
     for f in findings:
-        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "medium" and f.path in texts:
-            medium.setdefault(f.path, set()).add(f.line)
+        if f.cell is None and f.confidence == "medium" and f.path in texts:
+            if f.rule == LOADER_RULE:
+                medium.setdefault(f.path, set()).add(f.line)
+            elif f.rule == WORKERS_RULE:
+                workerless.setdefault(f.path, set()).add(f.line)
+    for path in workerless:
+        medium.setdefault(path, set())
     if not medium:
         return findings
     called = {p: set(_CALLED.findall(texts[p])) for p in medium}
@@ -366,6 +375,7 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
     for name, where in _decoding_factories(texts, makers, classes).items():
         classes.setdefault(name, set()).update(where)
     raised: set[tuple[str, int]] = set()
+    raised_workers: set[tuple[str, int]] = set()  # (PP504 `medium` findings over such a class: torch-fix106)
     for path, lines in medium.items():
         foreign = frozenset(c for c, where in classes.items() if path not in where and c in called[path])
         index = parse_index(texts[path]) if foreign else None
@@ -373,6 +383,9 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
             continue
         judged = {raw.line: raw.confidence for raw in check_loader_without_pinned_memory(index, foreign)}
         raised |= {(path, line) for line in lines if judged.get(line) == "high"}
+        if workerless.get(path):
+            workers = {raw.line: raw.confidence for raw in check_loader_main_process(index, foreign)}
+            raised_workers |= {(path, line) for line in workerless[path] if workers.get(line) == "high"}
         raised |= {
             (path, site.node.lineno)
             for site in index.calls
@@ -385,7 +398,11 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
         }
     return [
         dataclasses.replace(f, confidence="high")
-        if f.rule == LOADER_RULE and f.cell is None and (f.path, f.line) in raised
+        if f.cell is None
+        and (
+            (f.rule == LOADER_RULE and (f.path, f.line) in raised)
+            or (f.rule == WORKERS_RULE and (f.path, f.line) in raised_workers)
+        )
         else f
         for f in findings
     ]

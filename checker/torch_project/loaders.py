@@ -46,6 +46,7 @@ from checker.rules.torch_data import (
 )
 from checker.torch_project.common import (
     LOADER_RULE,
+    WORKERS_RULE,
     callee_owner,
     checked_texts,
     imported_from,
@@ -94,15 +95,13 @@ def _pinned_across_modules(
         if workers:
             findings = findings + _workerless_in_project(checked, findings)
         if not pinning:
+            findings = decoding_classes_raised(findings, texts)  # (PP504's, torch-fix106)
             continue
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
         findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts)
     return findings
-
-
-WORKERS_RULE = "PP504"
 
 
 def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
