@@ -4127,6 +4127,63 @@ def predict_folder(paths):
     assert sure(fixed, "PP301") == [(15, "high"), (28, "high")]
 
 
+def test_pp301_a_folder_translated_at_any_size_is_low():
+    """tf-fix45: a generator rebuilt on `Input((None, None, c))` and fed each image of a folder as the loop
+    reads it, never resized (reading 16's CycleGAN `generate.py`, read wrong at `high`): the images keep
+    their own sizes and cannot be stacked. A fixed-size input, or a resize on the path, stays `high`."""
+    src = """
+import os
+import cv2
+import numpy as np
+import tensorflow as tf
+
+def main(checkpoint_path, files_path, output_path):
+    mod = tf.keras.models.load_model(checkpoint_path)
+    inp = tf.keras.layers.Input((None, None, mod.input_shape[-1]))
+    mod = tf.keras.models.Model(inp, mod(inp))
+    for name in os.listdir(files_path):
+        bgr_img = cv2.imread(os.path.join(files_path, name), cv2.IMREAD_UNCHANGED)
+        rgb_img = cv2.cvtColor(bgr_img, cv2.COLOR_BGR2RGB)
+        img = (rgb_img / 127.5) - 1
+        out = (mod.predict(np.expand_dims(img, axis=0)) + 1) * 127.5
+        cv2.imwrite(os.path.join(output_path, name), out[0])
+"""
+    assert sure(src, "PP301") == [(15, "low")]
+    fixed = src.replace("Input((None, None, mod.input_shape[-1]))", "Input((256, 256, mod.input_shape[-1]))")
+    assert sure(fixed, "PP301") == [(15, "high")]
+    resized = src.replace("rgb_img = cv2.cvtColor(bgr_img", "rgb_img = cv2.resize(bgr_img, (256, 256))  #")
+    assert sure(resized, "PP301") == [(15, "high")]
+
+
+def test_pp301_a_loop_over_colab_uploads_is_low():
+    """tf-fix45: `uploaded = files.upload()` (google.colab), then a predict per uploaded file: an interactive
+    demo of the few images a person picked (reading 31's WeedWatch, read debatable at `high`), as a short
+    list literal is. A loop over a folder's files stays `high`, as does an `upload` of another library."""
+    src = """
+import os
+import numpy as np
+from google.colab import files
+from tensorflow.keras.utils import load_img, img_to_array
+
+model = load_model("weeds.h5")
+uploaded = files.upload()
+
+for fn in uploaded.keys():
+    img = load_img(fn, target_size=(512, 512))
+    x = np.expand_dims(img_to_array(img), axis=0)
+    predictions = model.predict(np.vstack([x]), batch_size=10)
+    print(fn, predictions[0])
+"""
+    src = "from tensorflow.keras.models import load_model\n" + src
+    assert sure(src, "PP301") == [(14, "low")]
+    folder = src.replace("uploaded = files.upload()", "uploaded = os.listdir('test')").replace(
+        "uploaded.keys()", "uploaded"
+    )
+    assert sure(folder, "PP301") == [(14, "high")]
+    other = src.replace("from google.colab import files", "from myapp import files")
+    assert sure(other, "PP301") == [(14, "high")]
+
+
 def test_pp203_a_pipeline_drawn_by_next_in_a_loop_is_consumed():
     """`it = iter(ds)`, then `next(it)` on every iteration of a training loop consumes the pipeline as a
     `for` over it does: PP203 reads it (reading 28: DETR's training pipeline was seen by PP202, not by

@@ -686,7 +686,40 @@ def _native_sizes(arg: ast.AST, loop, line: int, function) -> bool:
     path = _data_path(arg, loop, line)
     if any(_sets_size(node) for expr in path for node in ast.walk(expr)):
         return False
-    return _resizes_to_an_items_size(loop, line) or _from_opened_files(path, function, loop)
+    return (
+        _resizes_to_an_items_size(loop, line)
+        or _from_opened_files(path, function, loop)
+        or (_opened_in_loop(path) and _any_size_input(function))
+    )
+
+
+def _opened_in_loop(path: list[ast.AST]) -> bool:
+    """The predicted image is a file the loop opens (`cv2.imread(p)`, `Image.open(p)`, `load_img(p)` without
+    `target_size`), on the path `_data_path` gives, which already holds no resize."""
+    return any(
+        isinstance(node, ast.Call)
+        and _IMAGE_OPENS.search(ast.unparse(node.func))
+        and not any(k.arg == "target_size" for k in node.keywords)
+        for expr in path
+        for node in ast.walk(expr)
+    )
+
+
+def _any_size_input(function) -> bool:
+    """The def holding the loop builds a Keras input of any height and width (`Input((None, None, c))`,
+    `Input(shape=[None, None, 3])`): a fully convolutional model rebuilt to take each image at its own size
+    (tf-fix45: reading 16 read CycleGAN's `generate.py`, which translates a folder's images so, wrong at
+    `high`: they cannot be stacked, and each full-size image is a heavy step anyway)."""
+    for node in ast.walk(function) if function is not None else ():
+        if not (isinstance(node, ast.Call) and _callee_name(node) == "Input"):
+            continue
+        shape = next(
+            (k.value for k in node.keywords if k.arg == "shape"), node.args[0] if node.args else None
+        )
+        dims = shape.elts if isinstance(shape, ast.Tuple | ast.List) else []
+        if len(dims) >= 3 and all(isinstance(d, ast.Constant) and d.value is None for d in dims[:2]):
+            return True
+    return False
 
 
 def _sets_size(node: ast.AST) -> bool:
@@ -1490,7 +1523,7 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
         return True
     if isinstance(it, ast.Subscript) and _few_sliced(it.slice, index):
         return True
-    if _named_range(it, index) or _split_of_literal_text(it, index):
+    if _named_range(it, index) or _split_of_literal_text(it, index) or _colab_uploads(it, index):
         return True
     body = loop.body if hasattr(loop, "body") else [loop.elt] if hasattr(loop, "elt") else []
     for stmt in body:
@@ -1506,6 +1539,27 @@ def _sample_loop(loop, index: ModuleIndex) -> bool:
             ):
                 return True
     return False
+
+
+def _colab_uploads(it: ast.AST | None, index: ModuleIndex) -> bool:
+    """A loop over the files a person just picked in Colab's upload dialog (`uploaded = files.upload()`,
+    then `for fn in uploaded.keys():`): an interactive demo of a few images, as a loop over a short list is.
+    Reading 31 read the one such `high` finding debatable (tf-fix45)."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("keys", "items"):
+        it = it.func.value
+    value = index.only_value(it.id) if isinstance(it, ast.Name) else None
+    func = value.func if isinstance(value, ast.Call) else None
+    if not (isinstance(func, ast.Attribute) and func.attr == "upload" and isinstance(func.value, ast.Name)):
+        return False
+    # ppcheck's resolver tracks only ML libraries: find `from google.colab import files` by hand
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "google.colab"
+        and any(
+            alias.name == "files" and (alias.asname or alias.name) == func.value.id for alias in node.names
+        )
+        for node in ast.walk(index.tree)
+    )
 
 
 _DETECTED = ("face", "detect", "letter", "char")
@@ -1905,7 +1959,11 @@ probs = model.predict(np.stack(images), batch_size=64)
             "debatable): nothing on the predicted input's path in the loop resizes, crops or reshapes it, and "
             "the loop resizes a companion image to a size read off an item (`hr_shape = (hr.shape[1], "
             "hr.shape[0])`, a bicubic baseline) or the images come from a list the def fills with files opened "
-            "and never resized (`imgs.append(np.array(Image.open(p)))`). "
+            "and never resized (`imgs.append(np.array(Image.open(p)))`), or (tf-fix45) the loop opens the image "
+            "itself, never resized, in a def that builds an input of any size (`Input((None, None, c))`: "
+            "reading 16's CycleGAN folder translation, wrong at `high`). A loop over the files picked in "
+            "Colab's upload dialog (`uploaded = files.upload()`, `for fn in uploaded.keys()`) is a demo, `low` "
+            "(tf-fix45; reading 31 read one debatable at `high`). "
             "An input the iteration builds afresh (`image_data = prep(cv2.imread(path))` then `image_data = "
             "image_data[np.newaxis]`) is not fed back, even from a file that does not change (tf-fix19), unless "
             "it is read from an object the loop steps after predicting (`env.get_screen()`, then "
