@@ -238,3 +238,25 @@ def test_the_small_batch_answers_are_kept_per_loader_and_per_module():
         assert len(_module_statements(other)) == len(other.tree.body)
     finally:
         torch_common.forget_facts()
+
+
+def test_a_text_ruled_out_of_tensorflow_never_resolves_a_name_to_it():
+    """`may_use_tensorflow` is a sieve before a parse: False must mean the resolver finds no TensorFlow."""
+    from checker.module import ModuleIndex
+    from checker.resolve import may_use_tensorflow
+
+    sources = [
+        "import torch\nx = torch.zeros(3)\n",
+        "import tensorflow as tf\nx = tf.zeros(3)\n",
+        "from keras.models import Model\n",
+        "import tf_keras\n",
+        "from tensorflow.compat import v1 as tf\n",
+        "from model.net import *\ny = tf.zeros(3)\n",
+        "from model.net import *\ny = torch.zeros(3)\n",
+        "import numpy as np\ntf = np\ny = tf.zeros(3)\n",
+    ]
+    for source in sources:
+        uses = ModuleIndex.build(ast.parse(source)).resolver.uses_tensorflow
+        assert may_use_tensorflow(source) or not uses, source
+    assert not may_use_tensorflow(sources[0]) and not may_use_tensorflow(sources[6].replace("*", "a"))
+    assert may_use_tensorflow(sources[5]) and ModuleIndex.build(ast.parse(sources[5])).resolver.uses_tensorflow
