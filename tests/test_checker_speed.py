@@ -259,4 +259,6 @@ def test_a_text_ruled_out_of_tensorflow_never_resolves_a_name_to_it():
         uses = ModuleIndex.build(ast.parse(source)).resolver.uses_tensorflow
         assert may_use_tensorflow(source) or not uses, source
     assert not may_use_tensorflow(sources[0]) and not may_use_tensorflow(sources[6].replace("*", "a"))
-    assert may_use_tensorflow(sources[5]) and ModuleIndex.build(ast.parse(sources[5])).resolver.uses_tensorflow
+    assert (
+        may_use_tensorflow(sources[5]) and ModuleIndex.build(ast.parse(sources[5])).resolver.uses_tensorflow
+    )
