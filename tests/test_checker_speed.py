@@ -312,3 +312,21 @@ def test_the_workerless_factory_is_judged_from_the_module_pass_without_a_second_
     findings, _, _ = check_paths([str(tmp_path)])
     assert ("data.py", 18, "PP504") in {(Path(f.path).name, f.line, f.rule) for f in findings}
     assert _FACTORY not in parsed
+
+
+def test_margin_starts_are_the_lines_a_margin_regex_finds():
+    """`margin_starts` (one search for newlines) gives what `^\\S` under re.MULTILINE gives."""
+    import re
+
+    from checker.torch_project.common import margin_starts
+
+    texts = [
+        "",
+        "\n",
+        "import torch\n\n\ndef f(x):\n    return x\n",
+        "  # indented first line\nclass A:\n\tdef g(self):\n\t\tpass\n@deco\ndef h(): ...",
+        "x = 1\r\ny = 2\r\n\r\n z = 3\n\xa0w = 4\nv",
+        "\n\n\nlast",
+    ]
+    for text in texts:
+        assert margin_starts(text) == [m.start() for m in re.finditer(r"^\S", text, re.MULTILINE)], text
