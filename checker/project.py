@@ -31,6 +31,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
+from checker.resolve import may_use_tensorflow
 from checker.rules import RULE_ERRORS, finding
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
@@ -844,6 +845,9 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
     COCO evaluations whose project letterbox pads each image to its own size by default."""
     from checker.rules.keras import keras_model_builders, predicts_on_models
 
+    # (the builders come from a module of the project that uses TensorFlow: none, none to parse for them)
+    if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
+        return
     for path in python:
         text = modules.text(path) or ""
         if ".predict" not in text or "import" not in text:
@@ -873,8 +877,8 @@ def _project_model_builders(
         if not isinstance(node, ast.ImportFrom):
             continue
         source = module_file(node.module or "", path, node.level or 0, inside)
-        if source is None or source == path:
-            continue
+        if source is None or source == path or not may_use_tensorflow(modules.text(source) or ""):
+            continue  # (not parsed when its text rules TensorFlow out)
         other = modules.index(source)
         if other is None or not other.resolver.uses_tensorflow:
             continue

@@ -84,12 +84,16 @@ def import_word(path: str) -> str:
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+# (the same lines after the first: a regex led by a literal newline is searched for it, where `^` under
+# MULTILINE was tried at every character, twice as slow over hold-out 30's texts)
+_NEXT_IMPORT_LINE = re.compile(r"\n([ \t]*(?:from|import)[ \t][^\n]*)")
 
 
 def import_lines(text: str) -> str:
     """The text's import statements (`from utils import mixup_data`, `import models.resnet as r`), one per
-    line: what a text sieve reads before any module is parsed."""
-    return "\n".join(_IMPORT_LINE.findall(text))
+    line: what a text sieve reads before any module is parsed (the lines `_IMPORT_LINE` finds)."""
+    first = _IMPORT_LINE.match(text)
+    return "\n".join(([first.group()] if first else []) + _NEXT_IMPORT_LINE.findall(text))
 
 
 _IMPORT_WORD = re.compile(r"\w+")

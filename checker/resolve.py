@@ -117,6 +117,14 @@ _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _NO_NAMES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
+def may_use_tensorflow(text: str) -> bool:
+    """False only when the module of this text cannot use TensorFlow (`Resolver.uses_tensorflow`): a name
+    resolves to TensorFlow only through an import whose text names `tensorflow` or `keras` (`tf_keras` too),
+    or through `tf` used after a `*` import (`_star_frameworks`). A sieve a project pass asks before it
+    parses another module only to learn whether it uses TensorFlow (most PyTorch projects have none)."""
+    return "tensorflow" in text or "keras" in text or ("*" in text and "tf" in text)
+
+
 class Resolver:
     """Local names of one module -> the canonical dotted names they are bound to by imports or aliases."""
 

@@ -238,3 +238,95 @@ def test_the_small_batch_answers_are_kept_per_loader_and_per_module():
         assert len(_module_statements(other)) == len(other.tree.body)
     finally:
         torch_common.forget_facts()
+
+
+def test_a_text_ruled_out_of_tensorflow_never_resolves_a_name_to_it():
+    """`may_use_tensorflow` is a sieve before a parse: False must mean the resolver finds no TensorFlow."""
+    from checker.module import ModuleIndex
+    from checker.resolve import may_use_tensorflow
+
+    sources = [
+        "import torch\nx = torch.zeros(3)\n",
+        "import tensorflow as tf\nx = tf.zeros(3)\n",
+        "from keras.models import Model\n",
+        "import tf_keras\n",
+        "from tensorflow.compat import v1 as tf\n",
+        "from model.net import *\ny = tf.zeros(3)\n",
+        "from model.net import *\ny = torch.zeros(3)\n",
+        "import numpy as np\ntf = np\ny = tf.zeros(3)\n",
+    ]
+    for source in sources:
+        uses = ModuleIndex.build(ast.parse(source)).resolver.uses_tensorflow
+        assert may_use_tensorflow(source) or not uses, source
+    assert not may_use_tensorflow(sources[0]) and not may_use_tensorflow(sources[6].replace("*", "a"))
+    assert (
+        may_use_tensorflow(sources[5]) and ModuleIndex.build(ast.parse(sources[5])).resolver.uses_tensorflow
+    )
+
+
+_FACTORY = """import torch
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+
+
+class Frames(Dataset):
+    def __init__(self, files):
+        self.files = files
+
+    def __len__(self):
+        return len(self.files)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(Image.open(self.files[i]))
+
+
+def create_dataloader(files):
+    return DataLoader(Frames(files), batch_size=8, shuffle=True, num_workers=0)
+"""
+_TRAINS_ON_IT = """import torch
+from data import create_dataloader
+
+model = torch.nn.Linear(8, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = create_dataloader(["a.png"])
+for epoch in range(10):
+    for x in loader:
+        x = x.cuda()
+        loss = model(x).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_the_workerless_factory_is_judged_from_the_module_pass_without_a_second_parse(tmp_path, monkeypatch):
+    """PP504's project pass takes a factory module's workerless loaders from its `module_facts`: the
+    DataLoader module (which trains nothing, so the module pass keeps no index of it) is not parsed again."""
+    from checker.torch_project import common
+
+    (tmp_path / "data.py").write_text(_FACTORY)
+    (tmp_path / "train.py").write_text(_TRAINS_ON_IT)
+    parsed = []
+    real = common._parsed
+    monkeypatch.setattr(common, "_parsed", lambda text: parsed.append(text) or real(text))
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("data.py", 18, "PP504") in {(Path(f.path).name, f.line, f.rule) for f in findings}
+    assert _FACTORY not in parsed
+
+
+def test_margin_starts_are_the_lines_a_margin_regex_finds():
+    """`margin_starts` (one search for newlines) gives what `^\\S` under re.MULTILINE gives."""
+    import re
+
+    from checker.torch_project.common import margin_starts
+
+    texts = [
+        "",
+        "\n",
+        "import torch\n\n\ndef f(x):\n    return x\n",
+        "  # indented first line\nclass A:\n\tdef g(self):\n\t\tpass\n@deco\ndef h(): ...",
+        "x = 1\r\ny = 2\r\n\r\n z = 3\n\xa0w = 4\nv",
+        "\n\n\nlast",
+    ]
+    for text in texts:
+        assert margin_starts(text) == [m.start() for m in re.finditer(r"^\S", text, re.MULTILINE)], text

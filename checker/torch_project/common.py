@@ -79,6 +79,17 @@ def reusing_indexes(indexes: dict):
         _REUSED.reset(token)
 
 
+def margin_starts(text: str) -> list[int]:
+    """Where each line at the margin (`^\\S`: a top-level statement, decorator or comment) starts, in order:
+    the first line's start, then the start of each line after a newline. (A regex led by a literal newline
+    is searched for it; `^\\S` tried every character of the text, three times slower.)"""
+    return ([0] if _MARGIN.match(text) else []) + [m.start() + 1 for m in _AFTER_NEWLINE.finditer(text)]
+
+
+_MARGIN = re.compile(r"^\S", re.MULTILINE)
+_AFTER_NEWLINE = re.compile(r"\n(?=\S)")
+
+
 def parsed_again(text: str) -> bool:
     """The project passes are likely to parse this module again: its text trains (`TRAINS`), as the
     modules whose loops the PP501 and PP506 passes check once more do. The per-module pass keeps the

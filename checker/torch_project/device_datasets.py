@@ -327,7 +327,17 @@ def _placed_names(scope: ast.AST, makers: set[str]) -> set[str]:
 
 
 # what a `__getitem__` that decodes a file names (a cheap test of a module's text before it is parsed)
-_DECODING_TEXT = re.compile(r"\bopen\(|\.load\(|imread|\.read\(|read_image|pil_loader|default_loader")
+_DECODING_WORDS = (".load(", "imread", ".read(", "read_image", "pil_loader", "default_loader")
+_OPEN = re.compile(r"\bopen\(")
+
+
+def _decoding_text(text: str) -> bool:
+    """The text names what a decoding `__getitem__` calls: `open(` as a word, or one of `_DECODING_WORDS`.
+    (Substring tests first: one regex of seven alternatives scanned every character of every project text,
+    six times slower.)"""
+    return any(word in text for word in _DECODING_WORDS) or (
+        "open(" in text and _OPEN.search(text) is not None
+    )
 
 
 def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
@@ -356,15 +366,13 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
     makers = _factory_modules(texts, called)
     wanted = [*called.items(), *makers.items()]
     classes: dict[str, set[str]] = {}  # class -> the modules that define it as a decoding class
-    reader_defs = {
-        path: set(_DEF.findall(text)) for path, text in texts.items() if _DECODING_TEXT.search(text)
-    }
+    reader_defs = {path: set(_DEF.findall(text)) for path, text in texts.items() if _decoding_text(text)}
     readers = set().union(*reader_defs.values()) if reader_defs else set()
     datasets = {
         path: text
         for path, text in texts.items()
         if "__getitem__" in text
-        and (_DECODING_TEXT.search(text) or set(_CALLED.findall(text)) & readers)
+        and (_decoding_text(text) or set(_CALLED.findall(text)) & readers)
         and any(set(_CLASS.findall(text)) & names_called for p, names_called in wanted if p != path)
     }
     helpers = _decoding_helpers(texts, reader_defs, datasets)

@@ -93,7 +93,7 @@ def _pinned_across_modules(
             continue
         checked = checked_texts(texts)
         if workers:
-            findings = findings + _workerless_in_project(checked, findings)
+            findings = findings + _workerless_in_project(checked, findings, known)
         if not pinning:
             findings = decoding_classes_raised(findings, texts)  # (PP504's, torch-fix106)
             continue
@@ -104,7 +104,7 @@ def _pinned_across_modules(
     return findings
 
 
-def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _workerless_in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
     """PP504 findings at the loaders a factory def makes without workers (`workerless_makers`) and
     returns to another module of the project that copies their batches to the device, itself or through a
     def or class it hands them to (`train_loader = create_dataloader(mode="train")`, then
@@ -116,13 +116,15 @@ def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> li
     for path, text in texts.items():
         if "DataLoader" not in text or "return" not in text or file_is_silenced(text):
             continue
-        index = parse_index(text)
-        if index is None:
-            continue
-        for name, call, where, level, given in workerless_makers(index):
-            if (path, call.lineno) not in reported:
-                makers.setdefault(name, []).append((path, call.lineno, call.col_offset, where))
-                facts[(path, call.lineno, call.col_offset)] = (level, given)
+        if path in known:  # (the module pass's `module_facts`: not parsed again)
+            entries = () if known[path] is None else known[path][7]
+        else:
+            index = parse_index(text)
+            entries = () if index is None else _workerless_entries(index)
+        for name, line, col, where, level, given in entries:
+            if (path, line) not in reported:
+                makers.setdefault(name, []).append((path, line, col, where))
+                facts[(path, line, col)] = (level, given)
     if not makers:
         return []
     made, handoffs = _made_elsewhere(texts, makers, {})
@@ -136,7 +138,16 @@ def _workerless_in_project(texts: dict[str, str], findings: list[Finding]) -> li
     return found
 
 
-def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list, set] | None:
+def _workerless_entries(index: ModuleIndex) -> list[tuple[str, int, int, int, str, bool]]:
+    """`workerless_makers` as plain tuples (def name, line, column, where returned, level, num_workers
+    given), for the project pass and for `module_facts`."""
+    return [
+        (name, call.lineno, call.col_offset, where, level, given)
+        for name, call, where, level, given in workerless_makers(index)
+    ]
+
+
+def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list, set, list] | None:
     """What the project pass needs of a module that makes DataLoaders, as plain tuples (no tree kept):
     makers [(def name, line, column, where returned)] of unpinned loaders a def returns, handoffs
     [(line, column, callee, parameter, module imported from)] of unpinned loaders passed to an imported def
@@ -146,14 +157,16 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list,
     batches [(line, column, callee, position)] handed unmoved to a def another module defines; and
     methods [(method name, line, column, where returned)] of unpinned loaders a class's method returns
     (`dataset.loaders(...)`); negligible, the (line, column) of those loaders the module pass would report at
-    `low` (`pinned_copy_negligible`: TensorDatasets, token ids, arrays handed in; torch-fix96). The per-module pass computes them from its own index
+    `low` (`pinned_copy_negligible`: TensorDatasets, token ids, arrays handed in; torch-fix96); workerless, PP504's factory loaders without workers
+    (`_workerless_entries`, for `_workerless_in_project`). The per-module pass computes them from its own index
     (checker/walker.py) so that this pass does not parse the module again; None for a module that does not
     use torch."""
     if not uses_torch(index):
         return None
+    returned = returned_loaders(index)
     made = [
         (name, call, where)
-        for name, loaders in returned_loaders(index).items()
+        for name, loaders in returned.items()
         for call, where in loaders
         if unpinned(call, index)
     ]
@@ -183,7 +196,9 @@ def module_facts(index: ModuleIndex) -> tuple[list, list, list, set, list, list,
         if little_to_pin(index, c) or not pins_decoded_items(c, index) or pinning_turned_off(c, index)
     }
     negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
-    return makers, handoffs, held, little, batches, methods, negligible
+    # (`workerless_makers` reads only the loaders a def returns: none, nothing to ask)
+    workerless = _workerless_entries(index) if returned else []
+    return makers, handoffs, held, little, batches, methods, negligible, workerless
 
 
 def _callee_modules(index: ModuleIndex, name: str) -> list[str]:

@@ -17,7 +17,7 @@ import re
 from checker.module import ModuleIndex
 from checker.project_files import import_lines, import_word, import_words, module_file
 from checker.rules.torch_moves import argument_movers
-from checker.torch_project.common import parse_index
+from checker.torch_project.common import margin_starts, parse_index
 
 
 class ProjectMovers:
@@ -105,7 +105,7 @@ def def_bodies(text: str, moving: bool = True):
     """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
     class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
     method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
-    margins = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    margins = margin_starts(text) + [len(text)]
     for start, stop in zip(margins, margins[1:], strict=False):
         if moving and text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
             continue
@@ -127,5 +127,4 @@ def _line_end(text: str, at: int) -> int:
     return len(text) if end < 0 else end
 
 
-_MARGIN = re.compile(r"^\S", re.MULTILINE)
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)

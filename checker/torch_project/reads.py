@@ -51,6 +51,7 @@ from checker.torch_project.common import (
     checked_texts,
     import_aliases,
     importers,
+    margin_starts,
     parse_index,
     project_finding,
     project_texts,
@@ -162,7 +163,7 @@ def _reading_spans(text: str) -> tuple[dict, dict]:
     defs, classes = {}, {}
     if not reads:
         return defs, classes
-    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    starts = margin_starts(text) + [len(text)]
     for start, stop in zip(starts, starts[1:], strict=False):
         head = _TOP_NAME.match(text, start)
         at = bisect.bisect_left(reads, start)
@@ -190,7 +191,6 @@ def _reader_defs(text: str, spans: dict[str, tuple[int, int]], names: set[str]) 
     return found & names
 
 
-_MARGIN = re.compile(r"^\S", re.MULTILINE)
 _TOP_NAME = re.compile(r"(def|class)\s+(\w+)")
 # (a def that steps, or loops while: a step or an evaluation, not a reader; its loops: `parameter_reads`)
 _NOT_READER = re.compile(r"\.backward\(|^\s+while\b", re.MULTILINE)
@@ -392,7 +392,7 @@ def _reads_when_added(text: str) -> bool:
 
 def _adding_class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes whose text adds into something (`+=`) and holds no backward."""
-    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    starts = margin_starts(text) + [len(text)]
     found = {}
     for start, stop in zip(starts, starts[1:], strict=False):
         head = _TOP_NAME.match(text, start)
@@ -552,7 +552,7 @@ def _new_reads(check, index, path: str, text: str, reported: set) -> list[Findin
 def _stepping_class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes whose text runs a backward (a model class with its own training step), by
     name, with where each runs."""
-    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    starts = margin_starts(text) + [len(text)]
     found = {}
     for start, stop in zip(starts, starts[1:], strict=False):
         head = _TOP_NAME.match(text, start)
@@ -659,7 +659,7 @@ def _uses_placing_class(index: ModuleIndex, path: str, placing: set[str], texts:
 @functools.lru_cache(maxsize=256)
 def _class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes of a text, by name, with where each runs."""
-    starts = [m.start() for m in _MARGIN.finditer(text)] + [len(text)]
+    starts = margin_starts(text) + [len(text)]
     found = {}
     for start, stop in zip(starts, starts[1:], strict=False):
         head = _TOP_NAME.match(text, start)
