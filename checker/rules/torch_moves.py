@@ -1213,15 +1213,32 @@ def _imported_values(index: ModuleIndex) -> frozenset[str]:
     SOS_token`) and the module never binds again: values fixed for this module."""
 
     def make() -> frozenset[str]:
-        return frozenset(
+        imported = frozenset(
             alias.asname or alias.name
             for node in index.imports
             if isinstance(node, ast.ImportFrom) and not (node.module or "").startswith(("torch", "numpy"))
             for alias in node.names
             if alias.name != "*" and (alias.asname or alias.name) not in index.name_values
         )
+        return imported | _module_literals(index)
 
     return facts(index).loop_cache("imported_values", None, make)
+
+
+def _module_literals(index: ModuleIndex) -> frozenset[str]:
+    """(torch-fix103) Names the module binds once, at its top level, to a literal number (`SOS_token = 1` beside
+    the training loop of a chatbot's script): fixed values, as a `from load import SOS_token` is."""
+    return frozenset(
+        target.id
+        for stmt in index.tree.body
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, int | float)
+        and not isinstance(stmt.value.value, bool)
+        and len(index.name_values.get(target.id, [])) == 1
+    )
 
 
 _SETTINGS_OBJECT = re.compile(r"^(?:self\.)?(?:args|opt|opts|cfg|config|hparams|hp)$")

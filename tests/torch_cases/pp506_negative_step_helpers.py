@@ -1,11 +1,13 @@
 """Clean twins of pp506_positive_step_helpers.py (torch-fix103): a mask whose loop writes each row's own label
 (host data worked out from the batch, not a pattern of sizes), a NumPy triangle of the batch's values, a base
 class's method no `forward` calls (run once, at set-up), and `torch.normal` of device tensors, which draws where
-they are."""
+they are; start tokens of a module name the script binds again (a value that changes)."""
 
 import numpy as np
 import torch
 import torch.nn as nn
+
+start_token = 1
 
 
 def label_mask(labels, n_classes):
@@ -73,3 +75,21 @@ class TD3:
 
 def build(d_model, n_dim):
     return TransformerLayer(d_model), Memory(n_dim)
+
+
+def set_start(token):
+    global start_token
+    start_token = token
+
+
+def train_chatbot(encoder, decoder, loader, optimizer, device, batch_size):
+    for input_variable, target_variable in loader:
+        input_variable, target_variable = input_variable.to(device), target_variable.to(device)
+        encoder_outputs, encoder_hidden = encoder(input_variable)
+        decoder_input = torch.LongTensor([[start_token for _ in range(batch_size)]])
+        decoder_input = decoder_input.to(device)
+        output, _ = decoder(decoder_input, encoder_hidden, encoder_outputs)
+        loss = nn.functional.cross_entropy(output, target_variable[0])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

@@ -2,11 +2,14 @@
 loss's negative mask built by a Python loop of constant writes and moved by its caller (DCL, HCL), a look-ahead
 mask from NumPy's `triu` of sizes in every attention layer's `forward` (AKT), a MoCo queue index made in a base
 class's method that each subclass's `forward` calls (PyContrast), and TD3's target-smoothing noise drawn with
-`torch.normal(..., size=...)` in the update."""
+`torch.normal(..., size=...)` in the update; and a chatbot's start tokens, a comprehension of a number the
+script binds once at its top, moved by a line of their own (not a model move for PP507, whatever the name)."""
 
 import numpy as np
 import torch
 import torch.nn as nn
+
+SOS_token = 1
 
 
 def get_negative_mask(batch_size):
@@ -77,7 +80,8 @@ class TD3:
 
     def train_model(self, obs1, obs2, acts, rews):
         pi_target = self.policy_target(obs2)
-        epsilon = torch.normal(mean=0, std=self.target_noise, size=pi_target.size()).to(self.device)  # expect: PP506
+        noise = torch.normal(mean=0, std=self.target_noise, size=pi_target.size())
+        epsilon = noise.to(self.device)  # expect: PP506
         target = rews + self.qf(obs2, pi_target + epsilon).detach()
         loss = (self.qf(obs1, acts) - target).pow(2).mean()
         self.optimizer.zero_grad()
@@ -87,3 +91,16 @@ class TD3:
 
 def build(d_model, n_dim):
     return TransformerLayer(d_model), RGBMoCo(n_dim)
+
+
+def train_chatbot(encoder, decoder, loader, optimizer, device, batch_size):
+    for input_variable, target_variable in loader:
+        input_variable, target_variable = input_variable.to(device), target_variable.to(device)
+        encoder_outputs, encoder_hidden = encoder(input_variable)
+        decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]])
+        decoder_input = decoder_input.to(device)  # expect: PP506 high
+        output, _ = decoder(decoder_input, encoder_hidden, encoder_outputs)
+        loss = nn.functional.cross_entropy(output, target_variable[0])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

@@ -8,7 +8,8 @@ class TriangularCausalMask:
     def __init__(self, B, L, device="cpu"):
         mask_shape = [B, 1, L, L]
         with torch.no_grad():
-            self._mask = torch.triu(torch.ones(mask_shape, dtype=torch.bool), diagonal=1).to(device)  # expect: PP506
+            mask = torch.triu(torch.ones(mask_shape, dtype=torch.bool), diagonal=1)
+            self._mask = mask.to(device)  # expect: PP506
 
     @property
     def mask(self):
