@@ -550,8 +550,11 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
     (none augmented or written into anywhere in the module, so no step data is mixed in) and numpy's
     non-random functions: a grid torch could make on the device (torch-fix40)."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Constant):  # (and `None`, `...` in an index: `grid[None, None, ...]`)
+        return (isinstance(node.value, int | float) and not isinstance(node.value, bool)) or node.value in (
+            None,
+            Ellipsis,
+        )
     if isinstance(node, ast.Attribute):
         root = _receiver_root(node)
         return (
@@ -563,7 +566,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     if isinstance(node, ast.Name):
         if node.id in ("np", "numpy"):
             return True
-        if depth >= 3 or node.id in _written_into(index):
+        if depth >= 3 or (node.id in _written_into(index) and node.id not in _pattern_written(index)):
             return False
         value = bound(line, node.id)
         return value is not None and _from_sizes(
@@ -1057,6 +1060,28 @@ def _pattern_loops(helper) -> list:
     ]
 
 
+def _pattern_written(index: ModuleIndex) -> frozenset[str]:
+    """(torch-fix103) Names the module writes into only from pattern loops (`_pattern_loops`): TransMorph's
+    `grid_img = np.zeros(grid_sz)` with lines of ones written every `grid_step` rows, then
+    `torch.from_numpy(grid_img).cuda()` for every validation volume: an array of the sizes alone, not data."""
+
+    def make() -> frozenset[str]:
+        found, roots = set(), set()
+        for function in index.functions:
+            for loop in _pattern_loops(function):
+                for stmt in walk(loop):
+                    if isinstance(stmt, ast.Assign):
+                        root = stmt.targets[0].value
+                        roots.add(id(root))
+                        found.add(root.id)
+        others = {
+            held.id for held, _ in _stored_into(index) if isinstance(held, ast.Name) and id(held) not in roots
+        }
+        return frozenset(found - others)
+
+    return facts(index).loop_cache("pattern_written", None, make)
+
+
 def _pattern_loop(loop: ast.For, sizes: set[str]) -> bool:
     counters: set[str] = set()
     while True:
@@ -1086,11 +1111,20 @@ def _pattern_loop(loop: ast.For, sizes: set[str]) -> bool:
 
 
 def _size_arith(node: ast.AST, names: set[str]) -> bool:
-    """Numbers, the given names and arithmetic, tuples and slices of them (an index or a `range` bound)."""
+    """Numbers, the given names, shapes (`grid.shape[1]`, `len(x)`) and arithmetic, tuples and slices of them
+    (an index or a `range` bound)."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (int, float)) or node.value is None
     if isinstance(node, ast.Name):
         return node.id in names
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    ):
+        return isinstance(node.value.value, ast.Name) and _size_arith(node.slice, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len(node.args) == 1 and isinstance(node.args[0], ast.Name) and not node.keywords
     if isinstance(node, ast.BinOp):
         return _size_arith(node.left, names) and _size_arith(node.right, names)
     if isinstance(node, ast.UnaryOp):
@@ -1735,6 +1769,7 @@ def check_created_then_moved(
             or _stepped_elsewhere(index, site.function, stepped)
             or _whole_step_def(index, site.function)
             or id(site.function) in _inherited_step_defs(index)
+            or (loop is None and _pass_helper(index, site.function))
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
@@ -1909,6 +1944,19 @@ def _run_by_model_pass(index: ModuleIndex, function) -> bool:
         and not fx.periodic(site.node, site.loops[-1])
         and (_model_pass(index, site.loops) or _model_def_per_batch(index, site.loops[-1], function))
         for site in fx.callers.get(id(function), [])
+    )
+
+
+def _pass_helper(index: ModuleIndex, function) -> bool:
+    """(torch-fix103) `_run_by_model_pass`, where the loop that calls the def runs it once per batch: the loop
+    neither holds a step loop nor a pass over a loader (an epoch loop calling `sample_grid(...)` once per
+    epoch). Its own bindings are then followed as a step helper's are (TransMorph's `mk_grid_img` building its
+    grid in NumPy and moving it for every validation volume)."""
+    if not _run_by_model_pass(index, function):
+        return False
+    return not any(
+        site.loops and (_holds_step_loop(index, site.loops[-1]) or _holds_loader_pass(index, site.loops[-1]))
+        for site in facts(index).callers.get(id(function), [])
     )
 
 
@@ -2196,9 +2244,12 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
             names.add(value.id)
     if not names:
         return False
+    pattern = {id(loop) for function in index.functions for loop in _pattern_loops(function)}
     for node in loop_nodes(index, scope):
         if node is scope or not isinstance(node, LOOP_TYPES) or (node.end_lineno or line) >= line:
             continue
+        if id(node) in pattern:
+            continue  # (torch-fix103) numbers written at places of sizes: a pattern, not host data
         for inner in ast.walk(node):
             if (
                 isinstance(inner, ast.Assign)

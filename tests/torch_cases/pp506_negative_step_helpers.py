@@ -93,3 +93,19 @@ def train_chatbot(encoder, decoder, loader, optimizer, device, batch_size):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def mk_seg_img(labels, grid_sz=(160, 192, 224)):
+    seg_img = np.zeros(grid_sz)
+    for j in range(0, seg_img.shape[1]):
+        seg_img[:, j, :] = labels[j]
+    return torch.from_numpy(seg_img[None, None, ...]).cuda()
+
+
+def validate(model, val_loader, labels):
+    with torch.no_grad():
+        for x, y in val_loader:
+            x, y = x.cuda(), y.cuda()
+            seg_img = mk_seg_img(labels)
+            _, flow = model(torch.cat((x, y), dim=1))
+            model.spatial_trans(seg_img.float(), flow)

@@ -104,3 +104,23 @@ def train_chatbot(encoder, decoder, loader, optimizer, device, batch_size):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def mk_grid_img(grid_step, line_thickness=1, grid_sz=(160, 192, 224)):
+    grid_img = np.zeros(grid_sz)
+    for j in range(0, grid_img.shape[1], grid_step):
+        grid_img[:, j + line_thickness - 1, :] = 1
+    for i in range(0, grid_img.shape[2], grid_step):
+        grid_img[:, :, i + line_thickness - 1] = 1
+    grid_img = grid_img[None, None, ...]
+    grid_img = torch.from_numpy(grid_img).cuda()  # expect: PP506 high
+    return grid_img
+
+
+def validate(model, val_loader, img_size):
+    with torch.no_grad():
+        for x, y in val_loader:
+            x, y = x.cuda(), y.cuda()
+            grid_img = mk_grid_img(8, 1, img_size)
+            _, flow = model(torch.cat((x, y), dim=1))
+            model.spatial_trans(grid_img.float(), flow)
