@@ -588,12 +588,18 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     ranged = isinstance(node.func, ast.Name) and node.func.id == "range"  # (torch-fix77) `range(self.n_way)`
     if not (numpy_call or own_method or name == "int" or ranged):
         return False
+    typed = {id(k.value) for k in node.keywords if k.arg == "dtype"}
+    if method_name(node) == "astype":
+        typed.update(id(a) for a in node.args[:1])
     parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
     if name in _TRIANGLES:  # (torch-fix103) `np.triu(np.ones((1, 1, n, n)), k=mask)`: `k` picks a diagonal
         parts = node.args[:1]
     elif name in _FILLS:  # (torch-fix103) `np.ones((1, n, n))`: a shape carries no data, whoever gives it
         parts = [*node.args[1:], *(k.value for k in node.keywords if k.arg != "shape")]
-    return all(_dtype_name(part) or _from_sizes(part, index, bound, line, depth) for part in parts)
+    return all(
+        (id(part) in typed and _dtype_name(part)) or _from_sizes(part, index, bound, line, depth)
+        for part in parts
+    )
 
 
 # (torch-fix103) NumPy's triangles: AKT's and many knowledge-tracing models' look-ahead mask `np.triu(np.ones((1, 1,
@@ -604,7 +610,8 @@ _FILLS = frozenset({"numpy.ones", "numpy.zeros"})  # (their first argument is a 
 
 
 def _dtype_name(node: ast.AST) -> bool:
-    """A dtype written as a string (`.astype("uint8")`, `dtype="float32"`): no data."""
+    """A dtype written as a string (`.astype("uint8")`, `dtype="float32"`; asked only of those places): no
+    data."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
