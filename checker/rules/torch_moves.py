@@ -2142,6 +2142,12 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
     sites = [(site, loop) for loop in _step_loops(index) for site in index.loop_calls[id(loop)]]
     for step in _training_step_defs(index):
         sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
+    helpers = _step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
+    for function in index.functions:
+        if id(function) in helpers and isinstance(function, FUNCTION_TYPES):
+            sites.extend(
+                (site, function) for site in index.function_calls.get(id(function), []) if not site.loops
+            )
     for site, scope in sites:
         func = site.node.func
         if fx.helpers.get(id(site.node)) or fx.periodic(site.node, scope):
