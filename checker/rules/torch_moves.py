@@ -2257,7 +2257,9 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
             names.add(value.id)
     if not names:
         return False
-    pattern = {id(loop) for function in index.functions for loop in _pattern_loops(function)}
+    pattern = facts(index).loop_cache(
+        "pattern_loops", None, lambda: {id(loop) for f in index.functions for loop in _pattern_loops(f)}
+    )
     for node in loop_nodes(index, scope):
         if node is scope or not isinstance(node, LOOP_TYPES) or (node.end_lineno or line) >= line:
             continue
