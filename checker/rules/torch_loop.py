@@ -262,6 +262,8 @@ def _setup_in_loops(index: ModuleIndex):
                 enclosing and _once_per_run(site.node, index)
             ):
                 continue
+            if _moves_a_made_tensor(site.node, loop, index):
+                continue  # `decoder_input = torch.LongTensor(...)`, `decoder_input.to(device)`: PP506's copy
             if (
                 fx.guarded(site.node, loop)
                 and not (
@@ -283,6 +285,31 @@ def _setup_in_loops(index: ModuleIndex):
                 "the loop",
                 confidence="high" if _torch_loss(site.node, index) else None,
             )
+
+
+def _moves_a_made_tensor(call: ast.Call, loop, index: ModuleIndex) -> bool:
+    """(torch-fix103) The move's receiver is a plain name the loop binds to a tensor torch makes
+    (`decoder_input = torch.LongTensor([[SOS_token for _ in range(b)]])`, then `decoder_input =
+    decoder_input.to(device)`): a tensor named for the model it feeds, not a model moved again (a chatbot's
+    decoder start tokens, read as a model move on hold-out 14's copy)."""
+    if not is_device_move(call, index) or not isinstance(call.func.value, ast.Name):
+        return False
+    name = call.func.value.id
+    return any(
+        isinstance(node, ast.Assign)
+        and node.lineno < call.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        and isinstance(node.value, ast.Call)
+        and _TENSOR_MAKER.match(index.resolver.call_name(node.value) or "") is not None
+        for node in _nodes_of(loop.body)
+    )
+
+
+# (a torch call that makes a tensor: a factory, `torch.tensor`, `torch.from_numpy`, a typed constructor)
+_TENSOR_MAKER = re.compile(
+    r"^torch\.(?:zeros|ones|empty|full|rand|randn|randint|randperm|arange|linspace|eye|tensor|as_tensor"
+    r"|from_numpy|\w*Tensor)$"
+)
 
 
 def _optimizer_either_way(call: ast.Call, loop, index: ModuleIndex) -> bool:

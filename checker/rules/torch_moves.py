@@ -214,7 +214,7 @@ def _created_on_host(
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
             return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
-        if name in FACTORIES or name in _CONSTRUCTORS or name in WINDOWS:
+        if name in FACTORIES or name in _CONSTRUCTORS or name in WINDOWS or _sized_normal(node, name):
             if any(k.arg == "device" for k in node.keywords):
                 return None
             if name in _SIZED and any(isinstance(a, ast.Constant) and a.value == 0 for a in node.args[:1]):
@@ -255,6 +255,13 @@ def _created_on_host(
             return "Normal(...).sample"
         return None
     return None
+
+
+def _sized_normal(node: ast.Call, name: str | None) -> bool:
+    """(torch-fix103) `torch.normal(mean=0, std=s, size=x.size())`: numbers and a size, drawn on the default
+    device (a TD3 target-smoothing noise, then `.to(self.device)` on every update); with tensors for `mean` and
+    `std` and no `size`, it draws where they are."""
+    return name == "torch.normal" and any(k.arg == "size" for k in node.keywords)
 
 
 # the calls a counted range passes through (`tqdm(reversed(range(T)))`), and the counted ranges
@@ -543,8 +550,11 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
     (none augmented or written into anywhere in the module, so no step data is mixed in) and numpy's
     non-random functions: a grid torch could make on the device (torch-fix40)."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Constant):  # (and `None`, `...` in an index: `grid[None, None, ...]`)
+        return (isinstance(node.value, int | float) and not isinstance(node.value, bool)) or node.value in (
+            None,
+            Ellipsis,
+        )
     if isinstance(node, ast.Attribute):
         root = _receiver_root(node)
         return (
@@ -556,7 +566,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     if isinstance(node, ast.Name):
         if node.id in ("np", "numpy"):
             return True
-        if depth >= 3 or node.id in _written_into(index):
+        if depth >= 3 or (node.id in _written_into(index) and node.id not in _pattern_written(index)):
             return False
         value = bound(line, node.id)
         return value is not None and _from_sizes(
@@ -578,14 +588,37 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
     ranged = isinstance(node.func, ast.Name) and node.func.id == "range"  # (torch-fix77) `range(self.n_way)`
     if not (numpy_call or own_method or name == "int" or ranged):
         return False
+    typed = {id(k.value) for k in node.keywords if k.arg == "dtype"}
+    if method_name(node) == "astype":
+        typed.update(id(a) for a in node.args[:1])
     parts = [*node.args, *(k.value for k in node.keywords)] + ([node.func.value] if own_method else [])
-    return all(_from_sizes(part, index, bound, line, depth) for part in parts)
+    if name in _TRIANGLES:  # (torch-fix103) `np.triu(np.ones((1, 1, n, n)), k=mask)`: `k` picks a diagonal
+        parts = node.args[:1]
+    elif name in _FILLS:  # (torch-fix103) `np.ones((1, n, n))`: a shape carries no data, whoever gives it
+        parts = [*node.args[1:], *(k.value for k in node.keywords if k.arg != "shape")]
+    return all(
+        (id(part) in typed and _dtype_name(part)) or _from_sizes(part, index, bound, line, depth)
+        for part in parts
+    )
+
+
+# (torch-fix103) NumPy's triangles: AKT's and many knowledge-tracing models' look-ahead mask `np.triu(np.ones((1, 1,
+# seqlen, seqlen)), k=mask).astype("uint8")`, made in every attention layer's `forward` and copied with
+# `torch.from_numpy(...)`; whatever the diagonal, the mask comes of the sizes alone
+_TRIANGLES = frozenset({"numpy.triu", "numpy.tril"})
+_FILLS = frozenset({"numpy.ones", "numpy.zeros"})  # (their first argument is a shape)
+
+
+def _dtype_name(node: ast.AST) -> bool:
+    """A dtype written as a string (`.astype("uint8")`, `dtype="float32"`; asked only of those places): no
+    data."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 _GRID_ARRAYS = frozenset(
     "numpy." + n
     for n in ("arange", "linspace", "tile", "repeat", "meshgrid", "broadcast_to", "eye", "indices")
-) | frozenset("numpy." + n for n in ("ones", "zeros", "full"))
+) | frozenset("numpy." + n for n in ("ones", "zeros", "full", "triu", "tril"))
 
 
 _DATA_ONLY = frozenset({"torch.tensor", "torch.as_tensor"})  # (`torch.tensor(x.shape)` holds the sizes)
@@ -1000,7 +1033,8 @@ def _trace_host_return(index: ModuleIndex, helper) -> str | None:
     returns = returns_in(helper)
     if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
         return None
-    nodes = walk(helper)
+    pattern = {id(n) for loop in _pattern_loops(helper) for n in walk(loop)}
+    nodes = [n for n in walk(helper) if id(n) not in pattern]
     if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in nodes):
         return None
     calls = [n for n in nodes if isinstance(n, ast.Call)]
@@ -1016,6 +1050,97 @@ def _trace_host_return(index: ModuleIndex, helper) -> str | None:
 
 
 _TRACED: set[int] = set()  # (the defs `_host_return` is following now)
+
+
+def _pattern_loops(helper) -> list:
+    """(torch-fix103) The def's top-level `for i in range(n):` loops that only write numbers into elements at
+    places worked out from loop counters and sizes (`negative_mask[i, i + batch_size] = 0`): a fixed pattern,
+    the same for every call with the same sizes, not host data written in (DCL's and HCL's
+    `get_negative_mask(batch_size)`, built in a Python loop on every training step and moved by its caller;
+    `torch.ones(n, 2 * n, dtype=bool, device=d)` with the diagonals cleared by `fill_diagonal_`-style
+    indexing, or a mask cached once, would do). Any other statement, a read of an element, a call other
+    than `range`/`len`/`int`, or a value that is not a literal number or bool keeps the loop out."""
+    return [
+        node
+        for node in helper.body
+        if isinstance(node, ast.For) and not node.orelse and _pattern_loop(node, {*parameter_names(helper)})
+    ]
+
+
+def _pattern_written(index: ModuleIndex) -> frozenset[str]:
+    """(torch-fix103) Names the module writes into only from pattern loops (`_pattern_loops`): TransMorph's
+    `grid_img = np.zeros(grid_sz)` with lines of ones written every `grid_step` rows, then
+    `torch.from_numpy(grid_img).cuda()` for every validation volume: an array of the sizes alone, not data."""
+
+    def make() -> frozenset[str]:
+        found, roots = set(), set()
+        for function in index.functions:
+            for loop in _pattern_loops(function):
+                for stmt in walk(loop):
+                    if isinstance(stmt, ast.Assign):
+                        root = stmt.targets[0].value
+                        roots.add(id(root))
+                        found.add(root.id)
+        others = {
+            held.id for held, _ in _stored_into(index) if isinstance(held, ast.Name) and id(held) not in roots
+        }
+        return frozenset(found - others)
+
+    return facts(index).loop_cache("pattern_written", None, make)
+
+
+def _pattern_loop(loop: ast.For, sizes: set[str]) -> bool:
+    counters: set[str] = set()
+    while True:
+        if not (
+            isinstance(loop.target, ast.Name)
+            and isinstance(loop.iter, ast.Call)
+            and _range_call(loop.iter)
+            and all(_size_arith(a, sizes | counters) for a in loop.iter.args)
+        ):
+            return False
+        counters.add(loop.target.id)
+        if len(loop.body) == 1 and isinstance(loop.body[0], ast.For) and not loop.body[0].orelse:
+            loop = loop.body[0]
+            continue
+        break
+    known = sizes | counters
+    return all(
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Subscript)
+        and isinstance(stmt.targets[0].value, ast.Name)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, (bool, int, float))
+        and _size_arith(stmt.targets[0].slice, known)
+        for stmt in loop.body
+    )
+
+
+def _size_arith(node: ast.AST, names: set[str]) -> bool:
+    """Numbers, the given names, shapes (`grid.shape[1]`, `len(x)`) and arithmetic, tuples and slices of them
+    (an index or a `range` bound)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) or node.value is None
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    ):
+        return isinstance(node.value.value, ast.Name) and _size_arith(node.slice, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len(node.args) == 1 and isinstance(node.args[0], ast.Name) and not node.keywords
+    if isinstance(node, ast.BinOp):
+        return _size_arith(node.left, names) and _size_arith(node.right, names)
+    if isinstance(node, ast.UnaryOp):
+        return _size_arith(node.operand, names)
+    if isinstance(node, ast.Tuple):
+        return all(_size_arith(e, names) for e in node.elts)
+    if isinstance(node, ast.Slice):
+        return all(p is None or _size_arith(p, names) for p in (node.lower, node.upper, node.step))
+    return False
 
 
 def _item_store(node: ast.AST) -> bool:
@@ -1129,15 +1254,32 @@ def _imported_values(index: ModuleIndex) -> frozenset[str]:
     SOS_token`) and the module never binds again: values fixed for this module."""
 
     def make() -> frozenset[str]:
-        return frozenset(
+        imported = frozenset(
             alias.asname or alias.name
             for node in index.imports
             if isinstance(node, ast.ImportFrom) and not (node.module or "").startswith(("torch", "numpy"))
             for alias in node.names
             if alias.name != "*" and (alias.asname or alias.name) not in index.name_values
         )
+        return imported | _module_literals(index)
 
     return facts(index).loop_cache("imported_values", None, make)
+
+
+def _module_literals(index: ModuleIndex) -> frozenset[str]:
+    """(torch-fix103) Names the module binds once, at its top level, to a literal number (`SOS_token = 1` beside
+    the training loop of a chatbot's script): fixed values, as a `from load import SOS_token` is."""
+    return frozenset(
+        target.id
+        for stmt in index.tree.body
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, int | float)
+        and not isinstance(stmt.value.value, bool)
+        and len(index.name_values.get(target.id, [])) == 1
+    )
 
 
 _SETTINGS_OBJECT = re.compile(r"^(?:self\.)?(?:args|opt|opts|cfg|config|hparams|hp)$")
@@ -1339,11 +1481,14 @@ def _over_a_shape(loop) -> bool:
     )
 
 
-def _amortised(index: ModuleIndex, site) -> bool:
+def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) -> bool:
     """The copy is made in a def, outside its loops (or in loops that run a handful of times, such as `while
     restarts < 1`), and the def has a step loop, or a model loop over a loader, of its own that does not hold the copy (`train_epoch` making
     its state before the batch loop, an attack before its steps): once per epoch or per attack, whoever calls
-    it, and each copy serves many passes."""
+    it, and each copy serves many passes. (torch-fix103) An attack the project pass found called on every step
+    of another module's training loop (`stepped`: FAT's `earlystop(model, data, target, ...)`, whose
+    `control = (torch.ones(n) * tau).cuda()` comes before its PGD loop) is called every step as one of this
+    module's loops would call it (`_called_every_step`)."""
     if site.function is None or (site.loops and not few_runs(site.loops)):
         return False
     if id(site.function) in _loss_defs(index) or _loss_forward(index, site.function):
@@ -1356,7 +1501,7 @@ def _amortised(index: ModuleIndex, site) -> bool:
         "loader_passes", None, lambda: [loop for loop in _batch_loops(index, fx) if _over_loader_parts(loop)]
     )
     stepped = not any(isinstance(up, ast.If) for up in fx.ancestors(site.node, site.function)) and (
-        _called_every_step(index, site.function)
+        _called_every_step(index, site.function) or _stepped_elsewhere(index, site.function, stepped)
     )
     return any(
         index.loop_function.get(id(loop)) is site.function
@@ -1606,7 +1751,9 @@ def check_created_then_moved(
             if per_step is None:
                 per_step = _per_step_functions(index)
             if site.function is None or not (
-                id(site.function) in per_step or _stepped_elsewhere(index, site.function, stepped)
+                id(site.function) in per_step
+                or _stepped_elsewhere(index, site.function, stepped)
+                or id(site.function) in _inherited_step_defs(index)
             ):
                 continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
@@ -1628,6 +1775,8 @@ def check_created_then_moved(
             or id(site.function) in _step_def_helpers(index)
             or _stepped_elsewhere(index, site.function, stepped)
             or _whole_step_def(index, site.function)
+            or id(site.function) in _inherited_step_defs(index)
+            or (loop is None and _pass_helper(index, site.function))
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
@@ -1667,9 +1816,11 @@ def check_created_then_moved(
             continue  # `if self.rel_indices is None: self.rel_indices = self.get_rel_indices(N)` (ConViT)
         if scope is not None and _filled_by_item(index, scope, moved, call.lineno):
             continue  # `t = torch.zeros(n)`, `t[c] = index_of(s[c])`: host data written in, the copy is needed
-        if _amortised(index, site):
+        if _amortised(index, site, stepped):
             continue  # once per epoch, or per call of an attack whose own loop then runs many passes
-        where = f"the loop at line {site.loops[-1].lineno}" if site.loops else f"`{site.function.name}`"
+        where = (
+            f"the loop at line {site.loops[-1].lineno}" if site.loops else _def_named(index, site.function)
+        )
         at = _made_line(moved, bound, call.lineno) or _factory_line(moved, index, made, call.lineno)
         yield RawFinding(
             "PP506",
@@ -1722,6 +1873,7 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
             or id(function) in _step_helpers(index)
             or _stepped_elsewhere(index, function, stepped)
             or _run_by_model_pass(index, function)
+            or id(function) in _inherited_step_defs(index)
         )
     if low and made not in _GRIDS:
         return "low"
@@ -1734,6 +1886,13 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         or _helper_gpu_copy(index, site)
         else None
     )
+
+
+def _def_named(index: ModuleIndex, function) -> str:
+    """The def as a message names it: `` `name` ``, and a class's `__init__` by the call that runs it
+    (`` `TriangularCausalMask(...)` ``, torch-fix103)."""
+    owner = index.function_class.get(id(function)) if function.name == "__init__" else None
+    return f"`{owner}(...)`" if owner else f"`{function.name}`"
 
 
 def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
@@ -1792,6 +1951,19 @@ def _run_by_model_pass(index: ModuleIndex, function) -> bool:
         and not fx.periodic(site.node, site.loops[-1])
         and (_model_pass(index, site.loops) or _model_def_per_batch(index, site.loops[-1], function))
         for site in fx.callers.get(id(function), [])
+    )
+
+
+def _pass_helper(index: ModuleIndex, function) -> bool:
+    """(torch-fix103) `_run_by_model_pass`, where the loop that calls the def runs it once per batch: the loop
+    neither holds a step loop nor a pass over a loader (an epoch loop calling `sample_grid(...)` once per
+    epoch). Its own bindings are then followed as a step helper's are (TransMorph's `mk_grid_img` building its
+    grid in NumPy and moving it for every validation volume)."""
+    if not _run_by_model_pass(index, function):
+        return False
+    return not any(
+        site.loops and (_holds_step_loop(index, site.loops[-1]) or _holds_loader_pass(index, site.loops[-1]))
+        for site in facts(index).callers.get(id(function), [])
     )
 
 
@@ -1970,6 +2142,12 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
     sites = [(site, loop) for loop in _step_loops(index) for site in index.loop_calls[id(loop)]]
     for step in _training_step_defs(index):
         sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
+    helpers = _step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
+    for function in index.functions:
+        if id(function) in helpers and isinstance(function, FUNCTION_TYPES):
+            sites.extend(
+                (site, function) for site in index.function_calls.get(id(function), []) if not site.loops
+            )
     for site, scope in sites:
         func = site.node.func
         if fx.helpers.get(id(site.node)) or fx.periodic(site.node, scope):
@@ -2026,12 +2204,35 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
                 or (not in_body and isinstance(test, ast.Name) and test.id in off)
                 or _option_choice(test)
                 or _configuration_test(test)
+                or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
             ):
                 return False
         elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
             return False
         child = outer
     return True
+
+
+def _left_out_test(test: ast.AST, params: set[str]) -> bool:
+    """(torch-fix103) `if attn_mask is None:` with `attn_mask` a parameter of the def: the body runs whenever a
+    caller leaves the argument out (Informer-style attention making its `TriangularCausalMask(B, L, device=...)`
+    when the decoder passes no mask, on every forward); not a cache, which tests an attribute or a global."""
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _layer_switch(test: ast.AST) -> bool:
+    """(torch-fix103) `if self.mask_flag:`: a layer's own switch, set when it is built (the decoder's masked
+    self-attention sets it, the encoder's leaves it off); in the layers that have it on, the body runs on every
+    forward."""
+    return isinstance(test, ast.Attribute) and _on_self(test) and test.attr.endswith("_flag")
 
 
 def _flags_defaulting(function, value: bool) -> set[str]:
@@ -2056,9 +2257,14 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
             names.add(value.id)
     if not names:
         return False
+    pattern = facts(index).loop_cache(
+        "pattern_loops", None, lambda: {id(loop) for f in index.functions for loop in _pattern_loops(f)}
+    )
     for node in loop_nodes(index, scope):
         if node is scope or not isinstance(node, LOOP_TYPES) or (node.end_lineno or line) >= line:
             continue
+        if id(node) in pattern:
+            continue  # (torch-fix103) numbers written at places of sizes: a pattern, not host data
         for inner in ast.walk(node):
             if (
                 isinstance(inner, ast.Assign)
@@ -2402,6 +2608,33 @@ def _class_chain(index: ModuleIndex, name: str) -> list[ast.ClassDef]:
         chain.append(cls)
         todo.extend(base_name(b) or "" for b in cls.bases)
     return chain
+
+
+def _inherited_step_defs(index: ModuleIndex) -> set[int]:
+    """(torch-fix103) Methods of a base class of the module that a def a training step runs (`_step_run_defs`:
+    a subclass's `forward`) calls on `self` and its own class does not define: PyContrast's `BaseMoCo.
+    _update_memory`, whose `torch.arange(num_neg).cuda()` indexes the queue on every forward of `RGBMoCo` and
+    `CMCMoCo`. The module's own resolution stops at the calling class; these run as often as the caller."""
+
+    def make() -> set[int]:
+        run, found = _step_run_defs(index), set()
+        for function in index.functions:
+            owner = index.function_class.get(id(function))
+            if owner is None or id(function) not in run:
+                continue
+            chain = _class_chain(index, owner)
+            for site in index.function_calls.get(id(function), []):
+                func = site.node.func
+                if not (_on_self(func) if isinstance(func, ast.Attribute) else False):
+                    continue
+                if func.attr in index.class_methods.get(owner, {}):
+                    continue
+                base = next((c for c in chain[1:] if func.attr in _methods_of(c)), None)
+                if base is not None:
+                    found.add(id(_methods_of(base)[func.attr]))
+        return found
+
+    return facts(index).loop_cache("inherited_step_defs", None, make)
 
 
 def _rewrapped(value: ast.AST | None, attr: str) -> bool:

@@ -440,12 +440,16 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
     defs: dict[str, list[tuple[str]]] = {}
     methods: dict[str, dict[str, str]] = {}
     relays: dict[tuple[str, str], set[str]] = {}
+    inits: set[tuple[str, str]] = set()
     for path, text in texts.items():
         if "torch." not in text or file_is_silenced(text):
             continue
         moving, moving_methods = _moving_defs(text)
         for name in moving:
             defs.setdefault(name, []).append((path,))
+        for name in _moving_inits(text):
+            defs.setdefault(name, []).append((path,))
+            inits.add((path, name))
         for owner, name in moving_methods:
             methods.setdefault(name, {})[path] = owner
         for (owner, name), callees in _relaying_defs(text, moving, moving_methods).items():
@@ -459,6 +463,8 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         _stepped_module_defs(texts, defs, found)
     if methods:
         _stepped_methods(texts, methods, indexes, found)
+    if inits:
+        found = {p: {f"{n}.__init__" if (p, n) in inits else n for n in names} for p, names in found.items()}
     return _relayed(found, relays) if relays else found
 
 
@@ -616,13 +622,14 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     factory's tensor to a name a later line moves (`c_t_1 = Variable(torch.zeros((b, h)))`, then `c_t_1 =
     c_t_1.cuda()` under `if use_cuda:`), by the text; a method also with a line that moves a tensor held
     on `self` (`self.betas.to(x.device)`, checked against `__init__` by the module pass). A def that steps
-    itself (backward, an optimizer step) is a training function, not a step's helper: its own loop is the
+    an optimizer itself is a training function, not a step's helper (torch-fix103: one that only runs a backward,
+    an attack's PGD loop, counts as a helper): its own loop is the
     per-module pass's; `main` (an entry point), dunder methods such as `__init__` and the methods of
     `_SKIPPED_METHODS` are left out."""
     defs: set[str] = set()
     methods: set[tuple[str, str]] = set()
-    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text):
-        return defs, methods
+    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text) and not _TYPED_MADE.search(text):
+        return defs, methods  # (torch-fix103: a module whose only maker is `torch.Tensor([1e10])` too)
     for owner, name, body in def_bodies(text):
         if ".cuda(" not in body and ".to(" not in body:
             continue  # (nothing moves: most methods)
@@ -634,13 +641,45 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
             or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
             or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
         )
-        if not moving or TRAINS.search(body):
+        if not moving or _OPTIMIZER_STEP.search(body):
             continue
         if owner is None and name != "main":  # (a script's entry point)
             defs.add(name)
         elif owner is not None and name not in _SKIPPED_METHODS and not name.startswith("__"):
             methods.add((owner, name))
     return defs | _host_result_movers(text), methods
+
+
+# (torch-fix103) an optimizer's step: a def that runs one is a training function; one that only runs a backward
+# (an attack's PGD loop, FAT's `earlystop`, called on every training step of another module) is a step's helper
+_OPTIMIZER_STEP = re.compile(r"\.step\(")
+
+
+def _moving_inits(text: str) -> set[str]:
+    """(torch-fix103) Plain classes (no base, or `object`) at the margin whose `__init__` makes a factory's
+    tensor and moves it, by the text (`_moving_defs`' test): a value object built where it is needed, as
+    Informer's and its many descendants' `TriangularCausalMask(B, L, device=queries.device)`, made with
+    `torch.triu(torch.ones(shape, dtype=torch.bool), diagonal=1).to(device)` in every masked attention
+    layer's `forward`. Calling the class runs `__init__`, so the class's name is followed as a def's is. An
+    `nn.Module` (any base) is built once with its model and left out."""
+    found = set()
+    if not _FACTORY_RE.search(text):
+        return found
+    for owner, name, body in def_bodies(text):
+        if (
+            owner is None
+            or name != "__init__"
+            or _OPTIMIZER_STEP.search(body)
+            or not _FACTORY_RE.search(body)
+        ):
+            continue
+        if _MOVED_FACTORY.search(body) or any(
+            _moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)
+        ):
+            header = re.search(rf"^class[ \t]+{re.escape(owner)}[ \t]*(?:\(([^)]*)\))?[ \t]*:", text, re.M)
+            if header is not None and (header.group(1) or "").strip() in ("", "object"):
+                found.add(owner)
+    return found
 
 
 def _host_result_movers(text: str) -> set[str]:
@@ -667,9 +706,19 @@ def _host_result_movers(text: str) -> set[str]:
 
 
 def _moved_later(body: str, bound: re.Match) -> bool:
-    """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`)."""
+    """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`; torch-fix103:
+    also after casts on the way, `return mask.float().to(device)`, music-transformer's look-ahead mask)."""
     name = bound.group(1)
-    return body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0
+    if body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0:
+        return True
+    if f"{name}." not in body[bound.end() :]:
+        return False
+    cast = re.compile(rf"(?<![\w.]){re.escape(name)}(?:\.(?:{_CASTS})\([^()\n]*\))+\.(?:cuda|to)\(")
+    return cast.search(body, bound.end()) is not None
+
+
+# (torch-fix103: the casts a host tensor may pass through before its copy, `mask.float().to(device)`)
+_CASTS = "float|long|int|bool|byte|half|double|type|unsqueeze|view|reshape|expand|repeat|contiguous|detach|t"
 
 
 _BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILINE)

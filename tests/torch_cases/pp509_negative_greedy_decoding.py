@@ -6,10 +6,11 @@ SOS_token = 1
 
 
 def train(input_variable, lengths, target_variable, max_target_len, encoder, decoder, optimizer, batch_size):
-    """The next input stays on the device (`topi.view(1, -1)`); the start tokens are Python numbers."""
+    """The next input stays on the device (`topi.view(1, -1)`); the start tokens are Python numbers, filled on the
+    device (torch-fix103: the host comprehension moved every step is PP506's)."""
     optimizer.zero_grad()
     encoder_outputs, encoder_hidden = encoder(input_variable, lengths)
-    decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]]).to(device)
+    decoder_input = torch.full((1, batch_size), SOS_token, dtype=torch.long, device=device)
     decoder_hidden = encoder_hidden[: decoder.n_layers]
     loss = 0
     for t in range(max_target_len):

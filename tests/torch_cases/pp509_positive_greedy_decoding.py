@@ -9,7 +9,7 @@ def train(input_variable, lengths, target_variable, max_target_len, encoder, dec
     """The chatbot tutorial's greedy decoding: each next input read one index at a time from the device."""
     optimizer.zero_grad()
     encoder_outputs, encoder_hidden = encoder(input_variable, lengths)
-    decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]]).to(device)
+    decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]]).to(device)  # expect: PP506
     decoder_hidden = encoder_hidden[: decoder.n_layers]
     loss = 0
     for t in range(max_target_len):
