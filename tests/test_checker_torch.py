@@ -1012,3 +1012,94 @@ def test_legacy_read_level_sets_the_level_of_a_legacy_training_loop(monkeypatch,
     monkeypatch.setattr(torch_sync, "LEGACY_READ_LEVEL", level)
     findings, _ = check_source((CASES / "pp501_positive_legacy_alone.py").read_text(), "train.py")
     assert [(f.rule, f.line, f.confidence) for f in findings if f.rule == "PP501"] == [("PP501", 21, level)]
+
+
+def _pp511(source: str) -> dict[int, tuple[str, str]]:
+    findings, skipped = check_snippets([textwrap.dedent(source)], "retain.py")
+    assert not skipped
+    return {f.line: (f.confidence, f.message) for f in findings if f.rule == "PP511"}
+
+
+def test_retain_graph_through_a_clean_forward_made_before_an_attack_loop_is_needed():
+    # hold-out 29, Friendly-Adversarial-Training's early-stopped PGD: the KL branch backpropagates every
+    # iteration through `output_clean`, made once before the loop (and narrowed in it): retain_graph is needed
+    source = """
+        import torch
+        import torch.nn.functional as F
+        def earlystop(model, data, target, step_size, K):
+            model.eval()
+            x_adv = data.detach() + 0.001 * torch.randn(data.shape).cuda()
+            output_clean = model(data)
+            while K > 0:
+                x_adv.requires_grad_()
+                output = model(x_adv)
+                model.zero_grad()
+                loss_adv = F.kl_div(F.log_softmax(output, dim=1), F.softmax(output_clean, dim=1))
+                loss_adv.backward(retain_graph=True)
+                grad = x_adv.grad
+                keep = (output.argmax(1) == target).nonzero().squeeze(1)
+                x_adv = (x_adv + step_size * grad.sign())[keep].detach()
+                output_clean = output_clean[keep]
+                target = target[keep]
+                K -= 1
+            return x_adv
+        """
+    assert _pp511(source) == {}
+
+
+def test_retain_graph_per_sample_through_one_batch_forward():
+    # hold-out 31, coach's baseline trainers (listed): one loss per sample of a batch forward made before the
+    # loop, each backpropagated with retain_graph and no step in between: their sum backpropagated once does it
+    baseline = """
+        import torch
+        class Trainer:
+            def train_step(self, X, lengths, y):
+                self.tagger.train()
+                predictions_for_batch = self.tagger(X)
+                self.optimizer.zero_grad()
+                for i, length in enumerate(lengths):
+                    predictions = predictions_for_batch[i, :length]
+                    golds = torch.LongTensor(y[i]).cuda()
+                    loss = self.loss_fn(predictions, golds)
+                    loss.backward(retain_graph=True)
+                self.optimizer.step()
+        """
+    found = _pp511(baseline)
+    assert found[12][0] == "medium" and "`predictions_for_batch`" in found[12][1]
+    assert "backpropagate their sum once" in found[12][1]
+    # coach's trainers step the optimizer after each sample's loss (read wrong at `low`): the kept graph is needed
+    stepping = baseline.replace(
+        "loss.backward(retain_graph=True)\n",
+        "loss.backward(retain_graph=True)\n                    self.optimizer.step()\n",
+    )
+    assert _pp511(stepping) == {}
+
+
+def test_empty_cache_per_batch_of_an_evaluation_loader_is_medium():
+    # hold-out 32, spikingPC's test functions: a flush per batch of a test loader is no deliberate per-image
+    # memory trade (those loops, over images or render chunks of different sizes, stay `low`)
+    source = """
+        import torch
+        import torch.nn.functional as F
+        device = torch.device("cuda")
+        def test_conv(model, test_loader):
+            model.eval()
+            correct = 0
+            for i, (data, target) in enumerate(test_loader):
+                data, target = data.to(device), target.to(device)
+                with torch.no_grad():
+                    pred = model(data).argmax(1)
+                correct += pred.eq(target).sum().item()
+                torch.cuda.empty_cache()
+            return correct
+
+        def stylize(net, paths):
+            for path in paths:
+                image = load(path).to(device)
+                with torch.no_grad():
+                    save(net(image), path)
+                torch.cuda.empty_cache()
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "waits.py")
+    levels = {f.line: f.confidence for f in findings if f.rule == "PP510"}
+    assert levels == {13: "medium", 21: "low"}

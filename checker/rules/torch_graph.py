@@ -38,6 +38,7 @@ from checker.rules.torch_common import (
     lowered_on_toys,
     method_name,
     model_called,
+    model_output,
     module_nodes,
     needs_grad,
     nests_loop,
@@ -2184,6 +2185,21 @@ def check_retain_graph(index: ModuleIndex):
                 f"backpropagate their sum once (`sum({ast.unparse(loop.iter)}).backward()`)",
             )
             continue
+        shared = _graph_from_before(index, loop, root.id, site.function)
+        if shared is not None:
+            if _gradients_read_per_pass(index, loop) or _steps_per_pass(index, loop):
+                continue  # each pass uses its own gradients, through the forward made once: it must be kept
+            yield RawFinding(
+                "PP511",
+                call.lineno,
+                call.col_offset,
+                f"backward(retain_graph=True) in the loop at line {loop.lineno} goes back through `{shared}`, "
+                "a forward made once before the loop, and nothing in the loop uses one pass's gradients alone: "
+                "they only add up, and the last backward keeps the graph too; add the losses and backpropagate "
+                "their sum once after the loop",
+                confidence="medium",
+            )
+            continue
         state = carried_graph(index, loop)
         if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
             message = (
@@ -2197,6 +2213,63 @@ def check_retain_graph(index: ModuleIndex):
                 "the same graph: every step's graph and saved activations stay in memory; drop retain_graph"
             )
         yield RawFinding("PP511", call.lineno, call.col_offset, message)
+
+
+def _graph_from_before(index: ModuleIndex, loop, root: str, function) -> str | None:
+    """(torch-fix105) The loss the loop backpropagates is computed, through the loop's own assignments, from a
+    name the loop only reads (or narrows, `out = out[keep]`) and that its def bound before the loop to a model's output
+    (`output_clean = model(data)` then `while K > 0: loss = kl(model(x_adv), output_clean)`;
+    `predictions = self.tagger(X)` then one loss per sample of it): every pass backpropagates through that
+    one forward, so the pass after the first needs the graph kept. Its name, or None. Names only called
+    (`criterion`, `model`) carry no graph; a value bound before the loop by a helper or a data call
+    (BRECQ's cached inputs and outputs) is not taken for a forward."""
+    reads: dict[str, set[str]] = {}
+    fresh: set[str] = set()
+    for node in loop_nodes(index, loop):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+        elif isinstance(node, ast.For | ast.comprehension):
+            targets, value = [node.target], node.iter
+        else:
+            continue
+        called = {id(c.func) for c in iter_walk(value) if isinstance(c, ast.Call)}
+        names = {n.id for n in iter_walk(value) if isinstance(n, ast.Name) and id(n) not in called}
+        for target in targets:
+            for n in iter_walk(target):
+                if isinstance(n, ast.Name):
+                    reads.setdefault(n.id, set()).update(names)
+                    if n.id not in names:
+                        fresh.add(n.id)  # `x = x[keep]` keeps x's graph from before the loop; this does not
+    seen, todo = {root}, [root]
+    while todo:
+        for name in reads.get(todo.pop(), ()):
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    before = sorted(seen - fresh - (_assigned_in(index, loop) - set(reads)))
+    if not before:
+        return None
+    scope = function if function is not None else index.tree
+    for node in walk(scope):
+        if not (isinstance(node, ast.Assign) and node.lineno < loop.lineno):
+            continue
+        bound = {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+        hit = next((name for name in before if name in bound), None)
+        if hit is not None and any(
+            isinstance(c, ast.Call) and model_output(c, index) for c in iter_walk(node.value)
+        ):
+            return hit
+    return None
+
+
+def _steps_per_pass(index: ModuleIndex, loop) -> bool:
+    """(torch-fix105) The loop steps an optimizer in each pass (coach's per-sample `optimizer.step()` after
+    each slot-name loss): each pass's update uses its own gradients, so the shared forward is kept on purpose."""
+    return any(
+        isinstance(n, ast.Call) and is_step_call(n) and method_name(n) != "backward"
+        for n in loop_nodes(index, loop)
+    )
 
 
 def _gradients_read_per_pass(index: ModuleIndex, loop) -> bool:
@@ -2464,6 +2537,11 @@ for x, y in loader:
             "LSTM gradient-flow measurement that backpropagates to h_0 through every earlier step on purpose, "
             "meta-learning and ProMP losses over graphs built before the loop), and all the readings together "
             "2 of 15: nothing in the code tells a kept graph that a later backward needs from one kept in vain."
+            " Branch torch-fix105: a loss that goes back through a model's output made once before the loop (and only "
+            "narrowed in it: Friendly-Adversarial-Training's clean forward, coach's batch forward) needs the graph "
+            "when the loop steps an optimizer or reads gradients in each pass: silent (3 `low` first reads on "
+            "hold-outs 29 and 31, all wrong); without either the gradients only add up, and the finding, at "
+            "`medium`, says to backpropagate the losses' sum once (coach's two listed baseline trainers)."
         ),
         confidence="low",
         check=check_retain_graph,
