@@ -1132,3 +1132,39 @@ def test_evaluation_method_of_a_model_in_eval_mode_runs_its_forward():
     )
     findings, _ = check_snippets([textwrap.dedent(guarded)], "ripple.py")
     assert not [f for f in findings if f.rule == "PP503"]
+
+
+def test_eval_def_preparing_its_inputs_in_comprehensions_runs_one_forward_per_call():
+    # hold-out 31, galsang's CNN sentence classifier (listed): `test()` builds the index lists in
+    # comprehensions, then runs the model once over the whole dev set after `model.eval()`, twice per epoch
+    source = """
+        import numpy as np
+        import torch
+
+        def test(data, model, params, mode="test"):
+            model.eval()
+            x, y = data[mode + "_x"], data[mode + "_y"]
+            x = [[data["word_to_idx"].get(w, 0) for w in sent] + [0] * (params["MAX"] - len(sent)) for sent in x]
+            x = torch.LongTensor(x).cuda()
+            y = [data["classes"].index(c) for c in y]
+            pred = np.argmax(model(x).cpu().data.numpy(), axis=1)
+            return sum([1 if p == t else 0 for p, t in zip(pred, y)]) / len(pred)
+
+        def train(data, model, params, optimizer, criterion):
+            for e in range(params["EPOCH"]):
+                for i in range(0, len(data["train_x"]), params["BATCH_SIZE"]):
+                    optimizer.zero_grad()
+                    model.train()
+                    loss = criterion(model(data["train_x"][i]), data["train_y"][i])
+                    loss.backward()
+                    optimizer.step()
+                dev_acc = test(data, model, params, mode="dev")
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "run.py")
+    assert {f.line: f.confidence for f in findings if f.rule == "PP503"} == {11: "medium"}
+    guarded = source.replace(
+        '                dev_acc = test(data, model, params, mode="dev")',
+        '                with torch.no_grad():\n                    dev_acc = test(data, model, params, mode="dev")',
+    )
+    findings, _ = check_snippets([textwrap.dedent(guarded)], "run.py")
+    assert not [f for f in findings if f.rule == "PP503"]

@@ -295,8 +295,12 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         modes = mode_calls(sites)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
+        receivers = {r for _, r, _ in modes}
         if any(
-            s.loops or is_step_call(s.node) or index.resolver.call_name(s.node) in GRAD_CALLS for s in sites
+            (s.loops and not _preparing_inputs(s, models, receivers))
+            or is_step_call(s.node)
+            or index.resolver.call_name(s.node) in GRAD_CALLS
+            for s in sites
         ):
             continue
         found = None
@@ -331,6 +335,20 @@ def _looped_eval_defs(index: ModuleIndex, fx):
             f"{loop.lineno} calls, without torch.no_grad(): autograd records the forward on every call; "
             f"decorate `{function.name}` with `@torch.no_grad()`",
         )
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _preparing_inputs(site, models: set[str], receivers: set[str]) -> bool:
+    """(torch-fix105) A call only in comprehensions that runs no model (`[[vocab[w] for w in sent] for sent
+    in x]`, `[classes.index(c) for c in y]`): the def prepares the inputs of its one forward there, which
+    makes it no def with a loop of its own. galsang's CNN sentence classifier (hold-out 31, listed): `test()`
+    puts the model in eval mode and runs it once over the whole dev or test set, twice per epoch."""
+    if not all(isinstance(loop, _COMPREHENSIONS) for loop in site.loops):
+        return False
+    receiver = model_called(site.node)
+    return not (receiver in models or receiver in receivers or is_model_name(receiver))
 
 
 def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
