@@ -1012,3 +1012,159 @@ def test_legacy_read_level_sets_the_level_of_a_legacy_training_loop(monkeypatch,
     monkeypatch.setattr(torch_sync, "LEGACY_READ_LEVEL", level)
     findings, _ = check_source((CASES / "pp501_positive_legacy_alone.py").read_text(), "train.py")
     assert [(f.rule, f.line, f.confidence) for f in findings if f.rule == "PP501"] == [("PP501", 21, level)]
+
+
+def _pp511(source: str) -> dict[int, tuple[str, str]]:
+    findings, skipped = check_snippets([textwrap.dedent(source)], "retain.py")
+    assert not skipped
+    return {f.line: (f.confidence, f.message) for f in findings if f.rule == "PP511"}
+
+
+def test_retain_graph_through_a_clean_forward_made_before_an_attack_loop_is_needed():
+    # hold-out 29, Friendly-Adversarial-Training's early-stopped PGD: the KL branch backpropagates every
+    # iteration through `output_clean`, made once before the loop (and narrowed in it): retain_graph is needed
+    source = """
+        import torch
+        import torch.nn.functional as F
+        def earlystop(model, data, target, step_size, K):
+            model.eval()
+            x_adv = data.detach() + 0.001 * torch.randn(data.shape).cuda()
+            output_clean = model(data)
+            while K > 0:
+                x_adv.requires_grad_()
+                output = model(x_adv)
+                model.zero_grad()
+                loss_adv = F.kl_div(F.log_softmax(output, dim=1), F.softmax(output_clean, dim=1))
+                loss_adv.backward(retain_graph=True)
+                grad = x_adv.grad
+                keep = (output.argmax(1) == target).nonzero().squeeze(1)
+                x_adv = (x_adv + step_size * grad.sign())[keep].detach()
+                output_clean = output_clean[keep]
+                target = target[keep]
+                K -= 1
+            return x_adv
+        """
+    assert _pp511(source) == {}
+
+
+def test_retain_graph_per_sample_through_one_batch_forward():
+    # hold-out 31, coach's baseline trainers (listed): one loss per sample of a batch forward made before the
+    # loop, each backpropagated with retain_graph and no step in between: their sum backpropagated once does it
+    baseline = """
+        import torch
+        class Trainer:
+            def train_step(self, X, lengths, y):
+                self.tagger.train()
+                predictions_for_batch = self.tagger(X)
+                self.optimizer.zero_grad()
+                for i, length in enumerate(lengths):
+                    predictions = predictions_for_batch[i, :length]
+                    golds = torch.LongTensor(y[i]).cuda()
+                    loss = self.loss_fn(predictions, golds)
+                    loss.backward(retain_graph=True)
+                self.optimizer.step()
+        """
+    found = _pp511(baseline)
+    assert found[12][0] == "medium" and "`predictions_for_batch`" in found[12][1]
+    assert "backpropagate their sum once" in found[12][1]
+    # coach's trainers step the optimizer after each sample's loss (read wrong at `low`): the kept graph is needed
+    stepping = baseline.replace(
+        "loss.backward(retain_graph=True)\n",
+        "loss.backward(retain_graph=True)\n                    self.optimizer.step()\n",
+    )
+    assert _pp511(stepping) == {}
+
+
+def test_empty_cache_per_batch_of_an_evaluation_loader_is_medium():
+    # hold-out 32, spikingPC's test functions: a flush per batch of a test loader is no deliberate per-image
+    # memory trade (those loops, over images or render chunks of different sizes, stay `low`)
+    source = """
+        import torch
+        import torch.nn.functional as F
+        device = torch.device("cuda")
+        def test_conv(model, test_loader):
+            model.eval()
+            correct = 0
+            for i, (data, target) in enumerate(test_loader):
+                data, target = data.to(device), target.to(device)
+                with torch.no_grad():
+                    pred = model(data).argmax(1)
+                correct += pred.eq(target).sum().item()
+                torch.cuda.empty_cache()
+            return correct
+
+        def stylize(net, paths):
+            for path in paths:
+                image = load(path).to(device)
+                with torch.no_grad():
+                    save(net(image), path)
+                torch.cuda.empty_cache()
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "waits.py")
+    levels = {f.line: f.confidence for f in findings if f.rule == "PP510"}
+    assert levels == {13: "medium", 21: "low"}
+
+
+def test_evaluation_method_of_a_model_in_eval_mode_runs_its_forward():
+    # hold-out 29, RippleNet's `evaluation()`: `model.evaluate(*feed)` over offsets of the data after
+    # `model.eval()`, a method that runs `self.forward(...)` with autograd on (listed; no rule found it)
+    source = """
+        import torch
+        def evaluation(args, model, data, batch_size):
+            start = 0
+            auc_list = []
+            model.eval()
+            while start < data.shape[0]:
+                auc, acc = model.evaluate(*get_feed_dict(args, data, start, start + batch_size))
+                auc_list.append(auc)
+                start += batch_size
+            model.train()
+            return sum(auc_list) / len(auc_list)
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "ripple.py")
+    levels = {f.line: f.confidence for f in findings if f.rule == "PP503"}
+    assert levels == {8: "medium"}
+    # the module's own model class opens no_grad in that method: no graph
+    guarded = source.replace(
+        "import torch\n",
+        "import torch\nclass Ripple(torch.nn.Module):\n    @torch.no_grad()\n    def evaluate(self, *feed):\n"
+        "        return self.forward(*feed)\n",
+    )
+    findings, _ = check_snippets([textwrap.dedent(guarded)], "ripple.py")
+    assert not [f for f in findings if f.rule == "PP503"]
+
+
+def test_eval_def_preparing_its_inputs_in_comprehensions_runs_one_forward_per_call():
+    # hold-out 31, galsang's CNN sentence classifier (listed): `test()` builds the index lists in
+    # comprehensions, then runs the model once over the whole dev set after `model.eval()`, twice per epoch
+    source = """
+        import numpy as np
+        import torch
+
+        def test(data, model, params, mode="test"):
+            model.eval()
+            x, y = data[mode + "_x"], data[mode + "_y"]
+            x = [[data["word_to_idx"].get(w, 0) for w in sent] + [0] * (params["MAX"] - len(sent)) for sent in x]
+            x = torch.LongTensor(x).cuda()
+            y = [data["classes"].index(c) for c in y]
+            pred = np.argmax(model(x).cpu().data.numpy(), axis=1)
+            return sum([1 if p == t else 0 for p, t in zip(pred, y)]) / len(pred)
+
+        def train(data, model, params, optimizer, criterion):
+            for e in range(params["EPOCH"]):
+                for i in range(0, len(data["train_x"]), params["BATCH_SIZE"]):
+                    optimizer.zero_grad()
+                    model.train()
+                    loss = criterion(model(data["train_x"][i]), data["train_y"][i])
+                    loss.backward()
+                    optimizer.step()
+                dev_acc = test(data, model, params, mode="dev")
+        """
+    findings, _ = check_snippets([textwrap.dedent(source)], "run.py")
+    assert {f.line: f.confidence for f in findings if f.rule == "PP503"} == {11: "medium"}
+    guarded = source.replace(
+        '                dev_acc = test(data, model, params, mode="dev")',
+        '                with torch.no_grad():\n                    dev_acc = test(data, model, params, mode="dev")',
+    )
+    findings, _ = check_snippets([textwrap.dedent(guarded)], "run.py")
+    assert not [f for f in findings if f.rule == "PP503"]

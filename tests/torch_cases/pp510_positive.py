@@ -20,6 +20,15 @@ def predict(model, loader):
     with torch.no_grad():
         for x in loader:
             outputs.append(model(x.cuda()))
+            torch.cuda.empty_cache()  # expect: PP510
+    return outputs
+
+
+def predict_images(model, images):
+    outputs = []
+    with torch.no_grad():
+        for image in images:
+            outputs.append(model(image.cuda()))
             torch.cuda.empty_cache()  # expect: PP510 low
     return outputs
 
