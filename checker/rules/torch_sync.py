@@ -3227,16 +3227,19 @@ def _forward_reads(index: ModuleIndex):
                 continue
             loss_read = _loss_named(read)
             input_read = criterion and (_input_read(call, function) or how.startswith("print("))
-            if not (loss_read or input_read):
+            buffer = None if loss_read or input_read else _buffer_of(index, function, read)
+            if not (loss_read or input_read or buffer):
                 continue
             fx = fx or facts(index)
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
             placed = through_cpu or fx.on_device
-            if not (placed or input_read):
+            if not (placed or input_read or buffer):
                 continue
             what = (
                 "of a loss in `forward`"
                 if loss_read
+                else f"of the buffer `self.{buffer}` in `forward`"
+                if buffer
                 else f"in the `forward` of the loss `{_class_of(index, function)}`"
             )
             if not site.loops and _on_training_path(fx, call, function):
@@ -3245,8 +3248,12 @@ def _forward_reads(index: ModuleIndex):
                     call.lineno,
                     call.col_offset,
                     f"`{how}` {what}, which runs on every training step, waits for the GPU each "
-                    "time; return the tensor (or keep it on the device) and read it every N steps outside",
-                    confidence=None if placed and loss_read else "medium",
+                    "time; return the tensor (or keep it on the device) and read it every N steps outside"
+                    if not buffer
+                    else f"`{how}` {what}, which runs on every training step, waits for the GPU each time "
+                    "(the buffer moves with the module); keep the settings it holds as Python numbers too and "
+                    "read those",
+                    confidence=None if placed and (loss_read or buffer) else "medium",
                 )
                 break
             if _over_loss_terms(index, fx, call, function):
@@ -3259,6 +3266,46 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _buffer_of(index: ModuleIndex, function, read: ast.AST) -> str | None:
+    """The name of the forward's own buffer or parameter the read takes (`self.params[0]` in `K =
+    int(self.params[0].item())`, `self.activation_range`), when a method of the class registers it
+    (`self.register_buffer('params', torch.tensor([K, T, -1, -1, momentum]))`, CRD's `ContrastMemory`) or
+    binds it to an `nn.Parameter`: the buffer moves to the GPU with the module, so reading it in every
+    forward waits for the device on every step, even when it only holds the module's settings."""
+    node = read.value if isinstance(read, ast.Subscript) else read
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"):
+        return None
+    owner = index.function_class.get(id(function))
+    return node.attr if owner is not None and node.attr in _class_buffers(index, owner) else None
+
+
+def _class_buffers(index: ModuleIndex, owner: str) -> frozenset[str]:
+    """The attributes a class registers as buffers (`self.register_buffer('name', ...)`) or binds to an
+    `nn.Parameter(...)` in any of its methods, by name."""
+    found = set()
+    for method in index.class_methods.get(owner, {}).values():
+        for node in iter_walk(method):
+            if (
+                isinstance(node, ast.Call)
+                and method_name(node) == "register_buffer"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.add(node.args[0].value)
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and base_name(node.value.func) == "Parameter"
+            ):
+                found.update(
+                    t.attr
+                    for t in node.targets
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                )
+    return frozenset(found)
 
 
 def _printed_loss(call: ast.Call, function) -> ast.Name | None:
