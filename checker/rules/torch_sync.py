@@ -3107,7 +3107,11 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         helper = fx.helpers.get(id(site.node)) or _stepping_method(index, site.node)
         if helper is None or helper is own:
             continue
-        if fx.guarded_step(site.node, loop) and not _taking_turns(fx, site.node, loop):
+        if (
+            fx.guarded_step(site.node, loop)
+            and not _taking_turns(fx, site.node, loop)
+            and not after_warmup(fx, site.node, loop, helper)
+        ):
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
@@ -3156,6 +3160,81 @@ def _taking_turns(fx, node: ast.AST, loop) -> bool:
     step def it calls (`discriminator_step`, `generator_step`) runs every step or every other step."""
     guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
     return bool(guards) and all(isinstance(up, ast.If) and _counted_turn(up) for up in guards)
+
+
+def after_warmup(fx, node: ast.AST, loop, helper) -> bool:
+    """The call runs `helper`, a def that steps an optimizer (an agent's `train_model`), and every guard
+    between the call and the loop is the body of an `if` that holds on every step once the run is past its
+    warm-up (`_warmup_test`: `if self.steps > self.train_after: self.train_model()`, a DQN/SAC/TD3 agent
+    that learns on every environment step once its replay buffer holds a batch) or a mode test
+    (`mode_test`: `if self.eval_mode: ... else:`): the update runs on every step of the loop but the first
+    few, so a read in it waits for the GPU every step. (An action chosen under the same warm-up test,
+    `select_action`, is read for the environment, which needs it on the host: not counted.)"""
+    if helper is None or not any(is_step_call(s.node) for s in fx.index.function_calls.get(id(helper), ())):
+        return False
+    warmups = 0
+    child = node
+    bound = None
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.If) and any(child is s for s in up.body) and _warmup_test(up.test, loop):
+            warmups += 1
+        elif isinstance(up, _GUARD_NODES):
+            bound = bound_names(loop) if bound is None else bound
+            if not (isinstance(up, ast.If) and mode_test(up.test, bound)):
+                return False
+        child = up
+    return warmups > 0
+
+
+def bound_names(loop) -> frozenset[str]:
+    """The names the loop binds (its target and every assignment in its body)."""
+    return frozenset(
+        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    )
+
+
+def mode_test(test: ast.AST, bound: frozenset[str]) -> bool:
+    """An `if` on names the loop never binds (`bound`: `if model == 1:` with `model = self.config.MODEL`
+    before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode chosen once, whose branch runs
+    on every step; not a step count, remainder or logging switch (`_term_test`)."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(test)):
+        return False
+    return _term_test(test, names)
+
+
+def _warmup_test(test: ast.AST, loop) -> bool:
+    """`steps > start`, `len(self.memory) >= batch_size`, `start_steps < t` (or an `and` of such): a count
+    that only grows (the loop's target, a name or attribute the loop adds to, a length) compared with a
+    bound that holds no remainder, so once true it stays true on every later step."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return all(_warmup_test(v, loop) for v in test.values)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.Lt | ast.LtE):
+        left, right = right, left
+    elif not isinstance(op, ast.Gt | ast.GtE):
+        return False
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(right)):
+        return False
+    return _growing_count(left, loop)
+
+
+def _growing_count(node: ast.AST, loop) -> bool:
+    """`len(self.replay_buffer)`, the loop's own target, or a name or `self.` attribute the loop adds to
+    (`self.steps += 1`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len(node.args) == 1
+    if not isinstance(node, ast.Name | ast.Attribute):
+        return False
+    text = ast.unparse(node)
+    if isinstance(loop, ast.For | ast.AsyncFor) and ast.unparse(loop.target) == text:
+        return True
+    return any(
+        isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and ast.unparse(n.target) == text
+        for n in iter_walk(loop)
+    )
 
 
 def _counted_turn(branch: ast.If) -> bool:

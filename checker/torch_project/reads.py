@@ -14,7 +14,7 @@ import os
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, iter_walk, parameter_names
+from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
 from checker.rules.torch_common import (
@@ -36,10 +36,13 @@ from checker.rules.torch_sync import (
     _moved_to_host,
     _term_test,
     _updates_weights,
+    after_warmup,
+    bound_names,
     check_host_sync,
     handed_methods,
     host_readers,
     instance_methods,
+    mode_test,
     other_read_lines,
     parameter_reads,
     reading_methods,
@@ -875,10 +878,14 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             continue
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
-        bound = _bound_in(loop)
+        bound = bound_names(loop)
         cpu = _cpu_names(index)
         for site, helper, inner in wanted:
-            if fx.guarded_step(site.node, loop) and not _mode_branch(fx, site.node, loop, bound):
+            if (
+                fx.guarded_step(site.node, loop)
+                and not _mode_branch(fx, site.node, loop, bound)
+                and not after_warmup(fx, site.node, loop, helper)
+            ):
                 continue
             if cpu and _on_host_device(site.node, index, loop, cpu):
                 continue
@@ -900,23 +907,13 @@ def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> 
     return any(_moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
-def _bound_in(loop) -> frozenset[str]:
-    """The names the loop binds (its target and every assignment in its body)."""
-    return frozenset(
-        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
-    )
-
-
 def _mode_branch(fx, node: ast.AST, loop, bound: frozenset[str]) -> bool:
     """Every guard between the node and the loop is an `if` on names the loop never binds (`if model == 1:`
     with `model = self.config.MODEL` before it, EdgeConnect's): a mode chosen once, whose branch runs on
     every step; not a step count, remainder or logging switch (`_term_test`)."""
     for up in fx.ancestors(node, loop):
         if isinstance(up, ast.If):
-            names = {n.id for n in ast.walk(up.test) if isinstance(n, ast.Name)}
-            if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(up.test)):
-                return False
-            if not _term_test(up.test, names):
+            if not mode_test(up.test, bound):
                 return False
         elif isinstance(up, (*_SKIPPING, *LOOP_TYPES)):
             return False
