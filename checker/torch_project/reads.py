@@ -1131,7 +1131,8 @@ def _defaults_tested(
 def _wider_guard(fx, up: ast.AST, call: ast.Call, function) -> bool:
     """torch-fix91: a guard of a read that still runs on every call: a comprehension over the def's arguments
     (`{k: t.item() for k, t in tensor_dict.items()}`), an argument's (or such a loop key's) type test
-    (`if isinstance(loss, torch.Tensor):`), or a test of such a loop's key (`if 'loss' in key:`)."""
+    (`if isinstance(loss, torch.Tensor):`), a test of such a loop's key (`if 'loss' in key:`), or (torch-fix104)
+    the body of such a loop target's gradient test (`if p.grad is not None:`, `wide_reads.gradient_test`)."""
     params = wide_reads.parameters(function)
     if isinstance(up, _COMPREHENSIONS):
         return wide_reads.argument_comprehension(up, params)
@@ -1140,7 +1141,11 @@ def _wider_guard(fx, up: ast.AST, call: ast.Call, function) -> bool:
     targets = fx.loop_cache(
         "argument_loop_targets", function, lambda: wide_reads.loop_targets(function, params)
     )
-    return wide_reads.type_switch(up, call, params | targets) or wide_reads.key_filter(up.test, targets)
+    return (
+        wide_reads.type_switch(up, call, params | targets)
+        or wide_reads.key_filter(up.test, targets)
+        or (wide_reads.gradient_test(up.test, targets) and any(_within(call, s) for s in up.body))
+    )
 
 
 def _key_test(test: ast.AST, call: ast.Call) -> bool:
