@@ -920,7 +920,20 @@ def _only_divergence(test: ast.AST) -> bool:
         return all(_only_divergence(v) for v in test.values)
     if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
         return _only_divergence(test.func.value)
-    return isinstance(test, ast.Call) and _non_finite_call(test)
+    return (isinstance(test, ast.Call) and _non_finite_call(test)) or _self_unequal(test) is not None
+
+
+def _self_unequal(node: ast.AST) -> ast.Name | None:
+    """`loss.ne(loss)` or `loss != loss`: the NaN test of a tensor written as its inequality with itself
+    (SimpleView's `if loss.ne(loss).any():` before each step); the name tested."""
+    if isinstance(node, ast.Call) and method_name(node) == "ne" and len(node.args) == 1 and not node.keywords:
+        left, right = node.func.value, node.args[0]
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.NotEq):
+        left, right = node.left, node.comparators[0]
+    else:
+        return None
+    same = isinstance(left, ast.Name) and isinstance(right, ast.Name) and left.id == right.id
+    return left if same else None
 
 
 def _non_finite_call(call: ast.Call) -> bool:
@@ -963,6 +976,12 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
         )
         if checked is not None:
             reads.append((node, checked, f"if torch.{base_name(checked.func)}({checked.args[0].id})", ""))
+            continue
+        unequal = next(
+            (n for n in ast.walk(node.test) if (t := _self_unequal(n)) is not None and t.id in tensors), None
+        )
+        if unequal is not None:
+            reads.append((node, unequal, f"if {ast.unparse(unequal)}", ""))
     return reads
 
 
