@@ -617,18 +617,21 @@ def _first_time_test(test: ast.AST) -> bool:
 
 
 def _read_with_step(fx, node: ast.AST, loop) -> bool:
-    """The read is in the branch of an `if` (not a remainder test) that also runs the step's backward or
-    optimizer step (the OGB examples' `if batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ...
-    loss.backward(); optimizer.step(); loss_list.append(loss.item())`): it runs on every step the loop
-    trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
+    """The read is in the branch of an `if` (not a remainder test, but at the optimizer's update boundary,
+    `_runs_update`) that also runs the step's backward or optimizer step (the OGB examples' `if
+    batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ... loss.backward(); optimizer.step();
+    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
     the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
     child = node
     for outer in fx.ancestors(node, loop):
         if isinstance(outer, ast.If):
-            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)):
-                return False
             inside = any(child is s for s in outer.body)
             branch, other = (outer.body, outer.orelse) if inside else (outer.orelse, outer.body)
+            remainder = any(
+                isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)
+            )
+            if remainder and not _runs_update(branch):
+                return False
             return (
                 _runs_step(branch)
                 and not any(isinstance(c, ast.Call) and is_step_call(c) for s in other for c in ast.walk(s))
@@ -638,6 +641,24 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
             return False
         child = outer
     return False
+
+
+def _runs_update(branch: list[ast.stmt]) -> bool:
+    """(torch-fix104) Statements of the branch run both the backward and the optimizer's step: under a
+    remainder test (`if batch_count % args.batch_size != 0: loss += l else: loss.backward();
+    optimizer.step(); loss_batch += loss.item()`, Social-STGCNN's loop over samples) the branch is the
+    whole update, one training step per pass through it, so a read beside it runs on every step. (A branch
+    that only steps what a backward on every pass accumulated is an accumulation interval, not counted.)"""
+    calls = [
+        c
+        for stmt in branch
+        if isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
+        for c in ast.walk(stmt)
+        if isinstance(c, ast.Call) and is_step_call(c)
+    ]
+    return any(method_name(c) == "backward" for c in calls) and any(
+        method_name(c) != "backward" for c in calls
+    )
 
 
 def _runs_step(branch: list[ast.stmt]) -> bool:
