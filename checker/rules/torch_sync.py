@@ -428,8 +428,19 @@ def _formatted_tensor(node, tensors: set[str]) -> str | None:
     elif isinstance(node, ast.Call) and method_name(node) == "format" and _is_text(node.func.value):
         values = [*node.args, *(k.value for k in node.keywords)]
         how = "'...'.format({})"
-    name = next((v.id for v in values if isinstance(v, ast.Name) and v.id in tensors), None)
+    name = next((n for v in values if (n := _formatted_name(v, tensors)) is not None), None)
     return None if name is None else how.format(name)
+
+
+def _formatted_name(value: ast.AST, tensors: set[str]) -> str | None:
+    """The tensor a formatted value shows: the name itself, or (torch-fix104) a name in the arithmetic that
+    makes it (`f"{running_loss / (idx + 1):.3f}"`, a running mean of a loss tensor: the quotient is a tensor
+    too, and turning it into digits reads it)."""
+    if isinstance(value, ast.Name):
+        return value.id if value.id in tensors else None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+        return _formatted_name(value.left, tensors) or _formatted_name(value.right, tensors)
+    return None
 
 
 def _is_text(node) -> bool:
@@ -1256,6 +1267,7 @@ def check_host_sync(
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
         tensors |= clip_norm_names(loop_nodes(index, loop), index.resolver)
+        tensors |= _running_totals(index, loop, tensors)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors, index)
@@ -1304,6 +1316,24 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence=level,
         )
+
+
+def _running_totals(index: ModuleIndex, loop, tensors: set[str]) -> set[str]:
+    """(torch-fix104) Names the loop adds a graph tensor to (`running_loss += loss`, `total += loss.detach()`):
+    a running total of device tensors is a device tensor, so formatting or printing it reads the GPU (the
+    wheat detector's `t.set_description(f't (l={running_loss/(idx+1):.3f})')` on every step)."""
+    found = set()
+    for node in loop_nodes(index, loop):
+        if not (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+        ):
+            continue
+        value = _detached(node.value)
+        if isinstance(value, ast.Name) and value.id in tensors:
+            found.add(node.target.id)
+    return found
 
 
 def _evaluation_reads(index: ModuleIndex):
