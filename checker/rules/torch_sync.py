@@ -1038,7 +1038,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
-    parallel = fx.data_parallel_models
+    parallel = fx.data_parallel_models | _moved_parallel_models(index)
     placed = _built_on_device(index)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
@@ -1056,6 +1056,24 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _moved_parallel_models(index: ModuleIndex) -> set[str]:
+    """(torch-fix104) Names bound to a data-parallel wrapper moved in the same expression (`model =
+    torch.nn.DataParallel(model).cuda()`, PAN++'s `main`, which then hands `model` to `train()`): the wrapper
+    scatters its inputs to the GPUs as `data_parallel_models` says, which sees only the outer `.cuda()` call."""
+    found = set()
+    for name, values in index.name_values.items():
+        for value in values:
+            while (
+                isinstance(value, ast.Call)
+                and is_device_move(value, index)
+                and isinstance(value.func, ast.Attribute)
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Call) and "DataParallel" in (base_name(value.func) or ""):
+                found.add(name)
+    return found
 
 
 def _hands_device(call: ast.Call) -> bool:
