@@ -2729,8 +2729,10 @@ def _loss_def_reads(index: ModuleIndex):
     """A def named for the training loss (`Protonet.loss(sample)`, a BERT pretraining script's `get_loss`)
     that returns the loss tensor for its caller's backward and reads values on the host for a log
     (`return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}`), outside any `if`: a trainer or
-    engine (often of another module) calls it on every step. In a module that uses a GPU; not when a loop
-    of the module calls it (that loop is judged). At `LOSS_DEF_READ_LEVEL` (high since torch-fix83)."""
+    engine (often of another module) calls it on every step. Not when a loop of the module calls it (that
+    loop is judged). At `LOSS_DEF_READ_LEVEL` (high since torch-fix83) in a module that uses a GPU; since
+    torch-fix104 at medium in one that places nothing (IQ-Learn's `iq_loss`, whose agent and device are in
+    other modules; silent before)."""
     fx = None
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
@@ -2738,7 +2740,7 @@ def _loss_def_reads(index: ModuleIndex):
         if eval_named(function) or not _returns_a_tensor(function):
             continue
         fx = fx or facts(index)
-        if not fx.on_device or function.name in _looped_names(index):
+        if function.name in _looped_names(index):
             continue
         if any(function is f for f in _backward_defs(index)):
             continue  # (its reads are a training step's, `_step_function_reads`)
@@ -2764,7 +2766,9 @@ def _loss_def_reads(index: ModuleIndex):
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
             confidence=LEGACY_READ_LEVEL
             if all(isinstance(r, ast.Subscript) for r in reads)
-            else LOSS_DEF_READ_LEVEL,
+            else LOSS_DEF_READ_LEVEL
+            if fx.on_device
+            else "medium",
         )
 
 
