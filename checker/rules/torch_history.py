@@ -110,6 +110,8 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
+            if _object_appends(node, keeper, index):
+                continue  # (`meter.append(loss)` on a class's instance: not a list)
             if _reset_before(loop, keeper, node, fx):
                 continue  # (`c_loss_all = 0` in a branch of the step, then summed over the heads' outputs)
             if _reset_around(loop, keeper, fx):
@@ -179,7 +181,32 @@ def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     place in a tuple of such: `loss, l1_loss = loss.item(), l1_loss.item()`, dc-tts, torch-fix62)."""
     last = _last_binding(loop, name, accumulation, fx)
     value = value_bound_to(last, name) if last is not None else None
-    return value is not None and (_on_host(value, fx) or _drops_graph(value))
+    return value is not None and (_on_host(value, fx) or _drops_graph(value) or _loss_of_detached(value))
+
+
+def _loss_of_detached(value: ast.AST) -> bool:
+    """(torch-fix104) A call given only values without autograd history, or a sum of such calls (SCINet's
+    validation `loss = criterion(pred.detach().cpu(), true.detach().cpu())` appended to a list): what it
+    computes from them has no graph either."""
+    if isinstance(value, ast.BinOp):
+        return all(_loss_of_detached(v) or isinstance(v, ast.Constant) for v in (value.left, value.right))
+    if not isinstance(value, ast.Call) or _drops_graph(value):
+        return False
+    given = [*value.args, *(k.value for k in value.keywords)]
+    return bool(value.args) and all(_drops_graph(a) or isinstance(a, ast.Constant) for a in given)
+
+
+def _object_appends(node: ast.AST, keeper: str, index: ModuleIndex) -> bool:
+    """(torch-fix104) `train_losses.append(loss)` on an instance of a class (`train_losses =
+    AverageMeter(device=device, length=n)`, dml_cross_entropy's meter, whose `append` stores `val.detach()`
+    in a preallocated device tensor): not a list, so what its `append` keeps is the class's business; only a
+    name bound to a list (or to nothing this module shows) is judged to keep the graph."""
+    if not (isinstance(node, ast.Call) and method_name(node) == "append"):
+        return False
+    values = index.name_values.get(keeper, ())
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (base_name(v.func) or "")[:1].isupper() for v in values
+    )
 
 
 def _meter_update(node, fx) -> bool:
@@ -488,7 +515,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
         for node, keeper, kept in kept_sums:
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
                 continue  # (a fresh total every step: nothing spans iterations)
-            if _last_bound_on_host(loop, kept, node, fx):
+            if _last_bound_on_host(loop, kept, node, fx) or _object_appends(node, keeper, index):
                 continue
             if keeper in feeding or (
                 keeper in returned and not eval_named(function) and not _over_batches(loop)
