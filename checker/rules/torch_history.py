@@ -91,15 +91,21 @@ def _formats_text(expr: ast.BinOp) -> bool:
     )
 
 
-def check_accumulated_history(index: ModuleIndex):
+def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] | None = None):
+    """PP502 in the module's training loops, then in its loops that run no backward. With `meter_classes`
+    (the project pass, checker/torch_project/reads.py: classes of other modules of the project whose
+    `update` keeps its value, `keeping_classes`), only the training loops' updates of instances of those
+    classes, at medium: `align_meter.update(align_loss_val, n)` with align_uniform's `AverageMeter` in
+    `util.py`."""
     fx = facts(index)
+    imported = _meter_names(index, meter_classes, imported=True) if meter_classes else None
     for loop in fx.step_loops:
         tensors = (graph_tensors(index, loop) | _backed_outputs(fx, loop)) - _made_without_grad(loop, fx)
         if not tensors or _hand_written_backward(loop, index):
             continue
         feeding = None
         for node in loop_nodes(index, loop):
-            found = _accumulation(node, fx)
+            found = _accumulation(node, fx) if imported is None else _imported_meter_update(node, imported)
             if found is None:
                 continue
             target, kept = found[0], _holds_graph(found[1], tensors)
@@ -128,8 +134,23 @@ def check_accumulated_history(index: ModuleIndex):
                 node.col_offset,
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
+                confidence=None if imported is None else "medium",
             )
-    yield from _eval_accumulations(index, fx)
+    if imported is None:
+        yield from _eval_accumulations(index, fx)
+
+
+def _imported_meter_update(node, meters: set[str]) -> tuple[ast.AST, ast.AST] | None:
+    """(the meter, the value) of `meter.update(value, ...)` on one of `meters`."""
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "update"
+        and node.args
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+        and base_name(node.func.value) in meters
+    ):
+        return node.func.value, node.args[0]
+    return None
 
 
 def _backed_outputs(fx, loop) -> set[str]:
@@ -223,14 +244,19 @@ def _meter_update(node, fx) -> bool:
 
 def _keeping_meters(index: ModuleIndex) -> set[str]:
     """Names (`losses`, `self.meter`) bound to instances of the module's classes whose update(val, ...) keeps
-    `val`: adds it, or an attribute set from it (`self.val = val; self.sum += self.val * n`), to an attribute
-    without .item()/.detach()/float()."""
+    `val` (`keeping_classes`)."""
+    return _meter_names(index, keeping_classes(index))
+
+
+def keeping_classes(index: ModuleIndex) -> set[str]:
+    """The module's classes whose update(val, ...) keeps `val`: adds it, or an attribute set from it
+    (`self.val = val; self.sum += self.val * n`), to an attribute without .item()/.detach()/float()."""
     keeping = set()
     for name, methods in index.class_methods.items():
         update = methods.get("update")
         params = [a.arg for a in update.args.args[1:]] if update is not None else []
-        if not params:
-            continue
+        if not params or _rebinds(update, params[0]):
+            continue  # (`if isinstance(val, torch.Tensor): val = val.item()`: what it adds may be a number)
         held = {params[0]}
         for node in walk(update):
             if (
@@ -247,12 +273,33 @@ def _keeping_meters(index: ModuleIndex) -> set[str]:
             for node in walk(update)
         ):
             keeping.add(name)
+    return keeping
+
+
+def _rebinds(function, name: str) -> bool:
+    """The def binds its parameter `name` again (`loss = loss.item()`)."""
+    return any(
+        isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in _targets_of(node))
+        for node in walk(function)
+    )
+
+
+def _targets_of(node) -> list[ast.AST]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+
+
+def _meter_names(index: ModuleIndex, keeping, imported: bool = False) -> set[str]:
+    """Names (`losses`, `self.meter`) bound to instances of the `keeping` classes (`AverageMeter('loss')`;
+    when they are `imported` from another module, also `util.AverageMeter(...)`)."""
     if not keeping:
         return set()
     return {
         base_name(target)
         for node in index.call_assignments
-        if isinstance(node.value.func, ast.Name) and node.value.func.id in keeping
+        if (isinstance(node.value.func, ast.Name) and node.value.func.id in keeping)
+        or (imported and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in keeping)
         for target in node.targets
         if base_name(target) is not None
     }

@@ -17,6 +17,7 @@ from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
+from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
     facts,
@@ -83,9 +84,14 @@ def reads_across_modules(
     `torch.device("cuda"`), and for loops that read a loss through another module's def (`_reader_loops`).
     Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
     one is parsed only when such a module imports it."""
+    sources = {} if sources is None else sources
+    if codes is None or _KEEP_RULE in codes:
+        for files in projects:
+            findings = findings + _meters_across_modules(
+                checked_texts(project_texts(files, sources)), findings
+            )
     if codes is not None and _READ_RULE not in codes:
         return findings
-    sources = {} if sources is None else sources
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
@@ -99,6 +105,47 @@ def reads_across_modules(
 
 
 _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", re.MULTILINE)
+
+
+_KEEP_RULE = "PP502"
+_CLASS_DEF = re.compile(r"(?m)^class\s+(\w+)")
+
+
+def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """(torch-fix104) PP502, at medium, for a training loop that hands its undetached loss to the `update` of
+    a meter whose class another module of the project defines and keeps the value as is (`self.sum += val *
+    n`, `keeping_classes`: align_uniform's `loss_meter.update(loss, x.shape[0])` with `AverageMeter` in
+    `util.py`): the meter holds every step's graph. The module pass sees only its own classes. Only modules
+    whose text makes an instance of such a class (`AverageMeter(`) and defines no class of that name are
+    parsed for their loops."""
+    keeping: dict[str, str] = {}  # class name -> the module defining it
+    for path, text in texts.items():
+        if "def update(" not in text or file_is_silenced(text):
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is not None:
+            for name in torch_history.keeping_classes(index):
+                keeping.setdefault(name, path)
+    if not keeping:
+        return []
+    reported = {(f.path, f.line) for f in findings if f.rule == _KEEP_RULE}
+    found = []
+    for path, text in sorted(texts.items()):
+        own = set(_CLASS_DEF.findall(text))
+        used = frozenset(
+            c for c, maker in keeping.items() if maker != path and c not in own and f"{c}(" in text
+        )
+        if not used or file_is_silenced(text) or ".backward(" not in text:
+            continue
+        index = parse_index(text)
+        if index is None:
+            continue
+        for raw in torch_history.check_accumulated_history(index, used):
+            if (path, raw.line) in reported or silenced_at(text, raw.line, _KEEP_RULE):
+                continue
+            reported.add((path, raw.line))
+            found.append(project_finding(path, raw, _KEEP_RULE))
+    return found
 
 
 def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
