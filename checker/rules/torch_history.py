@@ -201,8 +201,30 @@ def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`, and its
     place in a tuple of such: `loss, l1_loss = loss.item(), l1_loss.item()`, dc-tts, torch-fix62)."""
     last = _last_binding(loop, name, accumulation, fx)
+    if last is not None and isinstance(last.value, ast.Call) and _returns_without_grad(last.value, fx):
+        return True  # (`test_loss, fde = test_model(...)`, a def computing all it returns under no_grad)
     value = value_bound_to(last, name) if last is not None else None
     return value is not None and (_on_host(value, fx) or _drops_graph(value) or _loss_of_detached(value))
+
+
+def _returns_without_grad(call: ast.Call, fx) -> bool:
+    """(torch-fix104) The call runs a def of the module whose every returned name is bound only under
+    `torch.no_grad()` there (PECNet's notebook `test_model`, whose whole body is a `with torch.no_grad():`
+    before `return l2error_overall, l2error_dest, l2error_avg_dest`): nothing it returns has a graph."""
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    returns = _returns(helper) if helper is not None else []
+    if not returns:
+        return False
+    for ret in returns:
+        for name in names_in(ret.value):
+            bindings = [
+                n
+                for n in walk(helper)
+                if isinstance(n, ast.Assign | ast.AugAssign) and name in names_of(_targets_of(n))
+            ]
+            if not bindings or not all(fx.without_grad(n) for n in bindings):
+                return False
+    return True
 
 
 def _loss_of_detached(value: ast.AST) -> bool:
