@@ -873,7 +873,8 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
 
 def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
     """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
-    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`),
+    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`, or since torch-fix104 a
+    builder's `build_recorder(` returning one, `_built_classes`),
     of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
     module)."""
     maker, cls, _ = entry
@@ -883,7 +884,7 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
     if cls is None:  # (as `_resolved` will: a file the module's imports load)
         return bool(_loaded({name: [entry]}, texts, path)[name])
-    if f"{cls}(" in text:
+    if f"{cls}(" in text or any(cls in _built_classes(b, texts) for b in set(_BUILDER_CALL.findall(text))):
         return True
     bases = [words for subclass, words in _subclass_bases(texts[maker]) if subclass == cls]
     if not bases:
@@ -1006,6 +1007,7 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
             if (e[0] == path and e[1] == owner) or (owner and _subclasses(texts[e[0]], e[1], owner))
         ]
     bound = _instances(index).get(ast.unparse(receiver), set())
+    bound = bound | {c for name in bound if name[:1].islower() for c in _built_classes(name, texts)}
     entries = [e for e in entries if e[1] in bound]
     return [e for e in entries if e[0] == path] or _loaded({func.attr: entries}, texts, path)[func.attr]
 
@@ -1088,6 +1090,28 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
             ):
                 found.setdefault(ast.unparse(target), set()).add(cls)
     return found
+
+
+def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
+    """(torch-fix104) The classes a builder def of the project returns an instance of (`def
+    build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
+    so a receiver bound to the builder's result is an instance of them."""
+    found = set()
+    header = re.compile(rf"(?m)^def[ \t]+{re.escape(name)}\(")
+    for text in texts.values():
+        if f"def {name}(" not in text:
+            continue
+        for m in header.finditer(text):
+            body = text[m.end() : m.end() + 2000]
+            end = _TOP_LEVEL.search(body, body.find("\n") + 1)  # (the def's end: the next unindented line)
+            body = body[: end.start()] if end else body
+            found |= set(_RETURNED_CLASS.findall(body))
+    return found
+
+
+_TOP_LEVEL = re.compile(r"(?m)^\S")
+_BUILDER_CALL = re.compile(r"=[ \t]*((?:build|make|create|get)_\w+)\(")
+_RETURNED_CLASS = re.compile(r"(?m)^[ \t]+return[ \t]+([A-Z]\w*)\(")
 
 
 def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: bool = False) -> list:
