@@ -91,15 +91,21 @@ def _formats_text(expr: ast.BinOp) -> bool:
     )
 
 
-def check_accumulated_history(index: ModuleIndex):
+def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] | None = None):
+    """PP502 in the module's training loops, then in its loops that run no backward. With `meter_classes`
+    (the project pass, checker/torch_project/reads.py: classes of other modules of the project whose
+    `update` keeps its value, `keeping_classes`), only the training loops' updates of instances of those
+    classes, at medium: `align_meter.update(align_loss_val, n)` with align_uniform's `AverageMeter` in
+    `util.py`."""
     fx = facts(index)
+    imported = _meter_names(index, meter_classes, imported=True) if meter_classes else None
     for loop in fx.step_loops:
         tensors = (graph_tensors(index, loop) | _backed_outputs(fx, loop)) - _made_without_grad(loop, fx)
         if not tensors or _hand_written_backward(loop, index):
             continue
         feeding = None
         for node in loop_nodes(index, loop):
-            found = _accumulation(node, fx)
+            found = _accumulation(node, fx) if imported is None else _imported_meter_update(node, imported)
             if found is None:
                 continue
             target, kept = found[0], _holds_graph(found[1], tensors)
@@ -110,6 +116,8 @@ def check_accumulated_history(index: ModuleIndex):
                 continue  # `costs[i] += cost`: a NumPy array stores a float (a per-step read, not a graph)
             if keeper is None or keeper in tensors or _reset_in(loop.body, keeper, node):
                 continue  # (`loss_s = 0.0` at the top of each step, summed in an inner loop: a fresh total)
+            if _object_appends(node, keeper, index):
+                continue  # (`meter.append(loss)` on a class's instance: not a list)
             if _reset_before(loop, keeper, node, fx):
                 continue  # (`c_loss_all = 0` in a branch of the step, then summed over the heads' outputs)
             if _reset_around(loop, keeper, fx):
@@ -126,8 +134,23 @@ def check_accumulated_history(index: ModuleIndex):
                 node.col_offset,
                 f"`{keeper}` keeps `{kept}` with its autograd graph on every step of the loop at line "
                 f"{loop.lineno}: memory grows each step; keep `{kept}.item()` or `{kept}.detach()`",
+                confidence=None if imported is None else "medium",
             )
-    yield from _eval_accumulations(index, fx)
+    if imported is None:
+        yield from _eval_accumulations(index, fx)
+
+
+def _imported_meter_update(node, meters: set[str]) -> tuple[ast.AST, ast.AST] | None:
+    """(the meter, the value) of `meter.update(value, ...)` on one of `meters`."""
+    if (
+        isinstance(node, ast.Call)
+        and method_name(node) == "update"
+        and node.args
+        and isinstance(node.func.value, ast.Name | ast.Attribute)
+        and base_name(node.func.value) in meters
+    ):
+        return node.func.value, node.args[0]
+    return None
 
 
 def _backed_outputs(fx, loop) -> set[str]:
@@ -178,8 +201,55 @@ def _last_bound_on_host(loop, name: str, accumulation: ast.AST, fx) -> bool:
     above, `loss = self.update_model()` returning `loss.item()`, pre-0.4 `loss = loss.data[0]`, and its
     place in a tuple of such: `loss, l1_loss = loss.item(), l1_loss.item()`, dc-tts, torch-fix62)."""
     last = _last_binding(loop, name, accumulation, fx)
+    if last is not None and isinstance(last.value, ast.Call) and _returns_without_grad(last.value, fx):
+        return True  # (`test_loss, fde = test_model(...)`, a def computing all it returns under no_grad)
     value = value_bound_to(last, name) if last is not None else None
-    return value is not None and (_on_host(value, fx) or _drops_graph(value))
+    return value is not None and (_on_host(value, fx) or _drops_graph(value) or _loss_of_detached(value))
+
+
+def _returns_without_grad(call: ast.Call, fx) -> bool:
+    """(torch-fix104) The call runs a def of the module whose every returned name is bound only under
+    `torch.no_grad()` there (PECNet's notebook `test_model`, whose whole body is a `with torch.no_grad():`
+    before `return l2error_overall, l2error_dest, l2error_avg_dest`): nothing it returns has a graph."""
+    helper = fx.helpers.get(id(call)) or fx.own_method(call)
+    returns = _returns(helper) if helper is not None else []
+    if not returns:
+        return False
+    for ret in returns:
+        for name in names_in(ret.value):
+            bindings = [
+                n
+                for n in walk(helper)
+                if isinstance(n, ast.Assign | ast.AugAssign) and name in names_of(_targets_of(n))
+            ]
+            if not bindings or not all(fx.without_grad(n) for n in bindings):
+                return False
+    return True
+
+
+def _loss_of_detached(value: ast.AST) -> bool:
+    """(torch-fix104) A call given only values without autograd history, or a sum of such calls (SCINet's
+    validation `loss = criterion(pred.detach().cpu(), true.detach().cpu())` appended to a list): what it
+    computes from them has no graph either."""
+    if isinstance(value, ast.BinOp):
+        return all(_loss_of_detached(v) or isinstance(v, ast.Constant) for v in (value.left, value.right))
+    if not isinstance(value, ast.Call) or _drops_graph(value):
+        return False
+    given = [*value.args, *(k.value for k in value.keywords)]
+    return bool(value.args) and all(_drops_graph(a) or isinstance(a, ast.Constant) for a in given)
+
+
+def _object_appends(node: ast.AST, keeper: str, index: ModuleIndex) -> bool:
+    """(torch-fix104) `train_losses.append(loss)` on an instance of a class (`train_losses =
+    AverageMeter(device=device, length=n)`, dml_cross_entropy's meter, whose `append` stores `val.detach()`
+    in a preallocated device tensor): not a list, so what its `append` keeps is the class's business; only a
+    name bound to a list (or to nothing this module shows) is judged to keep the graph."""
+    if not (isinstance(node, ast.Call) and method_name(node) == "append"):
+        return False
+    values = index.name_values.get(keeper, ())
+    return bool(values) and all(
+        isinstance(v, ast.Call) and (base_name(v.func) or "")[:1].isupper() for v in values
+    )
 
 
 def _meter_update(node, fx) -> bool:
@@ -196,14 +266,19 @@ def _meter_update(node, fx) -> bool:
 
 def _keeping_meters(index: ModuleIndex) -> set[str]:
     """Names (`losses`, `self.meter`) bound to instances of the module's classes whose update(val, ...) keeps
-    `val`: adds it, or an attribute set from it (`self.val = val; self.sum += self.val * n`), to an attribute
-    without .item()/.detach()/float()."""
+    `val` (`keeping_classes`)."""
+    return _meter_names(index, keeping_classes(index))
+
+
+def keeping_classes(index: ModuleIndex) -> set[str]:
+    """The module's classes whose update(val, ...) keeps `val`: adds it, or an attribute set from it
+    (`self.val = val; self.sum += self.val * n`), to an attribute without .item()/.detach()/float()."""
     keeping = set()
     for name, methods in index.class_methods.items():
         update = methods.get("update")
         params = [a.arg for a in update.args.args[1:]] if update is not None else []
-        if not params:
-            continue
+        if not params or _rebinds(update, params[0]):
+            continue  # (`if isinstance(val, torch.Tensor): val = val.item()`: what it adds may be a number)
         held = {params[0]}
         for node in walk(update):
             if (
@@ -220,12 +295,33 @@ def _keeping_meters(index: ModuleIndex) -> set[str]:
             for node in walk(update)
         ):
             keeping.add(name)
+    return keeping
+
+
+def _rebinds(function, name: str) -> bool:
+    """The def binds its parameter `name` again (`loss = loss.item()`)."""
+    return any(
+        isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in _targets_of(node))
+        for node in walk(function)
+    )
+
+
+def _targets_of(node) -> list[ast.AST]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+
+
+def _meter_names(index: ModuleIndex, keeping, imported: bool = False) -> set[str]:
+    """Names (`losses`, `self.meter`) bound to instances of the `keeping` classes (`AverageMeter('loss')`;
+    when they are `imported` from another module, also `util.AverageMeter(...)`)."""
     if not keeping:
         return set()
     return {
         base_name(target)
         for node in index.call_assignments
-        if isinstance(node.value.func, ast.Name) and node.value.func.id in keeping
+        if (isinstance(node.value.func, ast.Name) and node.value.func.id in keeping)
+        or (imported and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in keeping)
         for target in node.targets
         if base_name(target) is not None
     }
@@ -488,7 +584,7 @@ def _eval_accumulations(index: ModuleIndex, fx):
         for node, keeper, kept in kept_sums:
             if id(node) in seen or fx.without_grad(node) or _reset_in(statements, keeper, node):
                 continue  # (a fresh total every step: nothing spans iterations)
-            if _last_bound_on_host(loop, kept, node, fx):
+            if _last_bound_on_host(loop, kept, node, fx) or _object_appends(node, keeper, index):
                 continue
             if keeper in feeding or (
                 keeper in returned and not eval_named(function) and not _over_batches(loop)

@@ -428,8 +428,19 @@ def _formatted_tensor(node, tensors: set[str]) -> str | None:
     elif isinstance(node, ast.Call) and method_name(node) == "format" and _is_text(node.func.value):
         values = [*node.args, *(k.value for k in node.keywords)]
         how = "'...'.format({})"
-    name = next((v.id for v in values if isinstance(v, ast.Name) and v.id in tensors), None)
+    name = next((n for v in values if (n := _formatted_name(v, tensors)) is not None), None)
     return None if name is None else how.format(name)
+
+
+def _formatted_name(value: ast.AST, tensors: set[str]) -> str | None:
+    """The tensor a formatted value shows: the name itself, or (torch-fix104) a name in the arithmetic that
+    makes it (`f"{running_loss / (idx + 1):.3f}"`, a running mean of a loss tensor: the quotient is a tensor
+    too, and turning it into digits reads it)."""
+    if isinstance(value, ast.Name):
+        return value.id if value.id in tensors else None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add | ast.Sub | ast.Mult | ast.Div):
+        return _formatted_name(value.left, tensors) or _formatted_name(value.right, tensors)
+    return None
 
 
 def _is_text(node) -> bool:
@@ -617,18 +628,21 @@ def _first_time_test(test: ast.AST) -> bool:
 
 
 def _read_with_step(fx, node: ast.AST, loop) -> bool:
-    """The read is in the branch of an `if` (not a remainder test) that also runs the step's backward or
-    optimizer step (the OGB examples' `if batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ...
-    loss.backward(); optimizer.step(); loss_list.append(loss.item())`): it runs on every step the loop
-    trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
+    """The read is in the branch of an `if` (not a remainder test, but at the optimizer's update boundary,
+    `_runs_update`) that also runs the step's backward or optimizer step (the OGB examples' `if
+    batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ... loss.backward(); optimizer.step();
+    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
     the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
     child = node
     for outer in fx.ancestors(node, loop):
         if isinstance(outer, ast.If):
-            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)):
-                return False
             inside = any(child is s for s in outer.body)
             branch, other = (outer.body, outer.orelse) if inside else (outer.orelse, outer.body)
+            remainder = any(
+                isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test)
+            )
+            if remainder and not _runs_update(branch):
+                return False
             return (
                 _runs_step(branch)
                 and not any(isinstance(c, ast.Call) and is_step_call(c) for s in other for c in ast.walk(s))
@@ -638,6 +652,24 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
             return False
         child = outer
     return False
+
+
+def _runs_update(branch: list[ast.stmt]) -> bool:
+    """(torch-fix104) Statements of the branch run both the backward and the optimizer's step: under a
+    remainder test (`if batch_count % args.batch_size != 0: loss += l else: loss.backward();
+    optimizer.step(); loss_batch += loss.item()`, Social-STGCNN's loop over samples) the branch is the
+    whole update, one training step per pass through it, so a read beside it runs on every step. (A branch
+    that only steps what a backward on every pass accumulated is an accumulation interval, not counted.)"""
+    calls = [
+        c
+        for stmt in branch
+        if isinstance(stmt, ast.Expr | ast.Assign | ast.AugAssign | ast.With)
+        for c in ast.walk(stmt)
+        if isinstance(c, ast.Call) and is_step_call(c)
+    ]
+    return any(method_name(c) == "backward" for c in calls) and any(
+        method_name(c) != "backward" for c in calls
+    )
 
 
 def _runs_step(branch: list[ast.stmt]) -> bool:
@@ -920,7 +952,20 @@ def _only_divergence(test: ast.AST) -> bool:
         return all(_only_divergence(v) for v in test.values)
     if isinstance(test, ast.Call) and method_name(test) in ("any", "all") and not test.args:
         return _only_divergence(test.func.value)
-    return isinstance(test, ast.Call) and _non_finite_call(test)
+    return (isinstance(test, ast.Call) and _non_finite_call(test)) or _self_unequal(test) is not None
+
+
+def _self_unequal(node: ast.AST) -> ast.Name | None:
+    """`loss.ne(loss)` or `loss != loss`: the NaN test of a tensor written as its inequality with itself
+    (SimpleView's `if loss.ne(loss).any():` before each step); the name tested."""
+    if isinstance(node, ast.Call) and method_name(node) == "ne" and len(node.args) == 1 and not node.keywords:
+        left, right = node.func.value, node.args[0]
+    elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.NotEq):
+        left, right = node.left, node.comparators[0]
+    else:
+        return None
+    same = isinstance(left, ast.Name) and isinstance(right, ast.Name) and left.id == right.id
+    return left if same else None
 
 
 def _non_finite_call(call: ast.Call) -> bool:
@@ -963,6 +1008,12 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
         )
         if checked is not None:
             reads.append((node, checked, f"if torch.{base_name(checked.func)}({checked.args[0].id})", ""))
+            continue
+        unequal = next(
+            (n for n in ast.walk(node.test) if (t := _self_unequal(n)) is not None and t.id in tensors), None
+        )
+        if unequal is not None:
+            reads.append((node, unequal, f"if {ast.unparse(unequal)}", ""))
     return reads
 
 
@@ -987,7 +1038,7 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
         return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
-    parallel = fx.data_parallel_models
+    parallel = fx.data_parallel_models | _moved_parallel_models(index)
     placed = _built_on_device(index)
     for site, _ in index.reached_calls(index.loop_calls[id(loop)], depth=1):
         call = site.node
@@ -1005,6 +1056,24 @@ def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _moved_parallel_models(index: ModuleIndex) -> set[str]:
+    """(torch-fix104) Names bound to a data-parallel wrapper moved in the same expression (`model =
+    torch.nn.DataParallel(model).cuda()`, PAN++'s `main`, which then hands `model` to `train()`): the wrapper
+    scatters its inputs to the GPUs as `data_parallel_models` says, which sees only the outer `.cuda()` call."""
+    found = set()
+    for name, values in index.name_values.items():
+        for value in values:
+            while (
+                isinstance(value, ast.Call)
+                and is_device_move(value, index)
+                and isinstance(value.func, ast.Attribute)
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Call) and "DataParallel" in (base_name(value.func) or ""):
+                found.add(name)
+    return found
 
 
 def _hands_device(call: ast.Call) -> bool:
@@ -1216,6 +1285,7 @@ def check_host_sync(
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
         tensors |= clip_norm_names(loop_nodes(index, loop), index.resolver)
+        tensors |= _running_totals(index, loop, tensors)
         reads = []
         for site in direct_calls(index, loop):
             how = _sync_of(site.node, tensors, index)
@@ -1264,6 +1334,24 @@ def check_host_sync(
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence=level,
         )
+
+
+def _running_totals(index: ModuleIndex, loop, tensors: set[str]) -> set[str]:
+    """(torch-fix104) Names the loop adds a graph tensor to (`running_loss += loss`, `total += loss.detach()`):
+    a running total of device tensors is a device tensor, so formatting or printing it reads the GPU (the
+    wheat detector's `t.set_description(f't (l={running_loss/(idx+1):.3f})')` on every step)."""
+    found = set()
+    for node in loop_nodes(index, loop):
+        if not (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.op, ast.Add)
+            and isinstance(node.target, ast.Name)
+        ):
+            continue
+        value = _detached(node.value)
+        if isinstance(value, ast.Name) and value.id in tensors:
+            found.add(node.target.id)
+    return found
 
 
 def _evaluation_reads(index: ModuleIndex):
@@ -2641,8 +2729,10 @@ def _loss_def_reads(index: ModuleIndex):
     """A def named for the training loss (`Protonet.loss(sample)`, a BERT pretraining script's `get_loss`)
     that returns the loss tensor for its caller's backward and reads values on the host for a log
     (`return loss_val, {"loss": loss_val.item(), "acc": acc_val.item()}`), outside any `if`: a trainer or
-    engine (often of another module) calls it on every step. In a module that uses a GPU; not when a loop
-    of the module calls it (that loop is judged). At `LOSS_DEF_READ_LEVEL` (high since torch-fix83)."""
+    engine (often of another module) calls it on every step. Not when a loop of the module calls it (that
+    loop is judged). At `LOSS_DEF_READ_LEVEL` (high since torch-fix83) in a module that uses a GPU; since
+    torch-fix104 at medium in one that places nothing (IQ-Learn's `iq_loss`, whose agent and device are in
+    other modules; silent before)."""
     fx = None
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
@@ -2650,7 +2740,7 @@ def _loss_def_reads(index: ModuleIndex):
         if eval_named(function) or not _returns_a_tensor(function):
             continue
         fx = fx or facts(index)
-        if not fx.on_device or function.name in _looped_names(index):
+        if function.name in _looped_names(index):
             continue
         if any(function is f for f in _backward_defs(index)):
             continue  # (its reads are a training step's, `_step_function_reads`)
@@ -2676,7 +2766,9 @@ def _loss_def_reads(index: ModuleIndex):
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
             confidence=LEGACY_READ_LEVEL
             if all(isinstance(r, ast.Subscript) for r in reads)
-            else LOSS_DEF_READ_LEVEL,
+            else LOSS_DEF_READ_LEVEL
+            if fx.on_device
+            else "medium",
         )
 
 
@@ -3107,7 +3199,11 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         helper = fx.helpers.get(id(site.node)) or _stepping_method(index, site.node)
         if helper is None or helper is own:
             continue
-        if fx.guarded_step(site.node, loop) and not _taking_turns(fx, site.node, loop):
+        if (
+            fx.guarded_step(site.node, loop)
+            and not _taking_turns(fx, site.node, loop)
+            and not after_warmup(fx, site.node, loop, helper)
+        ):
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
@@ -3156,6 +3252,81 @@ def _taking_turns(fx, node: ast.AST, loop) -> bool:
     step def it calls (`discriminator_step`, `generator_step`) runs every step or every other step."""
     guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
     return bool(guards) and all(isinstance(up, ast.If) and _counted_turn(up) for up in guards)
+
+
+def after_warmup(fx, node: ast.AST, loop, helper) -> bool:
+    """The call runs `helper`, a def that steps an optimizer (an agent's `train_model`), and every guard
+    between the call and the loop is the body of an `if` that holds on every step once the run is past its
+    warm-up (`_warmup_test`: `if self.steps > self.train_after: self.train_model()`, a DQN/SAC/TD3 agent
+    that learns on every environment step once its replay buffer holds a batch) or a mode test
+    (`mode_test`: `if self.eval_mode: ... else:`): the update runs on every step of the loop but the first
+    few, so a read in it waits for the GPU every step. (An action chosen under the same warm-up test,
+    `select_action`, is read for the environment, which needs it on the host: not counted.)"""
+    if helper is None or not any(is_step_call(s.node) for s in fx.index.function_calls.get(id(helper), ())):
+        return False
+    warmups = 0
+    child = node
+    bound = None
+    for up in fx.ancestors(node, loop):
+        if isinstance(up, ast.If) and any(child is s for s in up.body) and _warmup_test(up.test, loop):
+            warmups += 1
+        elif isinstance(up, _GUARD_NODES):
+            bound = bound_names(loop) if bound is None else bound
+            if not (isinstance(up, ast.If) and mode_test(up.test, bound)):
+                return False
+        child = up
+    return warmups > 0
+
+
+def bound_names(loop) -> frozenset[str]:
+    """The names the loop binds (its target and every assignment in its body)."""
+    return frozenset(
+        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    )
+
+
+def mode_test(test: ast.AST, bound: frozenset[str]) -> bool:
+    """An `if` on names the loop never binds (`bound`: `if model == 1:` with `model = self.config.MODEL`
+    before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode chosen once, whose branch runs
+    on every step; not a step count, remainder or logging switch (`_term_test`)."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(test)):
+        return False
+    return _term_test(test, names)
+
+
+def _warmup_test(test: ast.AST, loop) -> bool:
+    """`steps > start`, `len(self.memory) >= batch_size`, `start_steps < t` (or an `and` of such): a count
+    that only grows (the loop's target, a name or attribute the loop adds to, a length) compared with a
+    bound that holds no remainder, so once true it stays true on every later step."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return all(_warmup_test(v, loop) for v in test.values)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.Lt | ast.LtE):
+        left, right = right, left
+    elif not isinstance(op, ast.Gt | ast.GtE):
+        return False
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(right)):
+        return False
+    return _growing_count(left, loop)
+
+
+def _growing_count(node: ast.AST, loop) -> bool:
+    """`len(self.replay_buffer)`, the loop's own target, or a name or `self.` attribute the loop adds to
+    (`self.steps += 1`)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len(node.args) == 1
+    if not isinstance(node, ast.Name | ast.Attribute):
+        return False
+    text = ast.unparse(node)
+    if isinstance(loop, ast.For | ast.AsyncFor) and ast.unparse(loop.target) == text:
+        return True
+    return any(
+        isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and ast.unparse(n.target) == text
+        for n in iter_walk(loop)
+    )
 
 
 def _counted_turn(branch: ast.If) -> bool:
@@ -3227,16 +3398,19 @@ def _forward_reads(index: ModuleIndex):
                 continue
             loss_read = _loss_named(read)
             input_read = criterion and (_input_read(call, function) or how.startswith("print("))
-            if not (loss_read or input_read):
+            buffer = None if loss_read or input_read else _buffer_of(index, function, read)
+            if not (loss_read or input_read or buffer):
                 continue
             fx = fx or facts(index)
             through_cpu = any(isinstance(n, ast.Call) and method_name(n) == "cpu" for n in ast.walk(read))
             placed = through_cpu or fx.on_device
-            if not (placed or input_read):
+            if not (placed or input_read or buffer):
                 continue
             what = (
                 "of a loss in `forward`"
                 if loss_read
+                else f"of the buffer `self.{buffer}` in `forward`"
+                if buffer
                 else f"in the `forward` of the loss `{_class_of(index, function)}`"
             )
             if not site.loops and _on_training_path(fx, call, function):
@@ -3245,8 +3419,12 @@ def _forward_reads(index: ModuleIndex):
                     call.lineno,
                     call.col_offset,
                     f"`{how}` {what}, which runs on every training step, waits for the GPU each "
-                    "time; return the tensor (or keep it on the device) and read it every N steps outside",
-                    confidence=None if placed and loss_read else "medium",
+                    "time; return the tensor (or keep it on the device) and read it every N steps outside"
+                    if not buffer
+                    else f"`{how}` {what}, which runs on every training step, waits for the GPU each time "
+                    "(the buffer moves with the module); keep the settings it holds as Python numbers too and "
+                    "read those",
+                    confidence=None if placed and (loss_read or buffer) else "medium",
                 )
                 break
             if _over_loss_terms(index, fx, call, function):
@@ -3259,6 +3437,46 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _buffer_of(index: ModuleIndex, function, read: ast.AST) -> str | None:
+    """The name of the forward's own buffer or parameter the read takes (`self.params[0]` in `K =
+    int(self.params[0].item())`, `self.activation_range`), when a method of the class registers it
+    (`self.register_buffer('params', torch.tensor([K, T, -1, -1, momentum]))`, CRD's `ContrastMemory`) or
+    binds it to an `nn.Parameter`: the buffer moves to the GPU with the module, so reading it in every
+    forward waits for the device on every step, even when it only holds the module's settings."""
+    node = read.value if isinstance(read, ast.Subscript) else read
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"):
+        return None
+    owner = index.function_class.get(id(function))
+    return node.attr if owner is not None and node.attr in _class_buffers(index, owner) else None
+
+
+def _class_buffers(index: ModuleIndex, owner: str) -> frozenset[str]:
+    """The attributes a class registers as buffers (`self.register_buffer('name', ...)`) or binds to an
+    `nn.Parameter(...)` in any of its methods, by name."""
+    found = set()
+    for method in index.class_methods.get(owner, {}).values():
+        for node in iter_walk(method):
+            if (
+                isinstance(node, ast.Call)
+                and method_name(node) == "register_buffer"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.add(node.args[0].value)
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and base_name(node.value.func) == "Parameter"
+            ):
+                found.update(
+                    t.attr
+                    for t in node.targets
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                )
+    return frozenset(found)
 
 
 def _printed_loss(call: ast.Call, function) -> ast.Name | None:

@@ -14,9 +14,10 @@ import os
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, iter_walk, parameter_names
+from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import import_word, import_words, module_paths
+from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
     facts,
@@ -36,10 +37,13 @@ from checker.rules.torch_sync import (
     _moved_to_host,
     _term_test,
     _updates_weights,
+    after_warmup,
+    bound_names,
     check_host_sync,
     handed_methods,
     host_readers,
     instance_methods,
+    mode_test,
     other_read_lines,
     parameter_reads,
     reading_methods,
@@ -81,9 +85,14 @@ def reads_across_modules(
     `torch.device("cuda"`), and for loops that read a loss through another module's def (`_reader_loops`).
     Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
     one is parsed only when such a module imports it."""
+    sources = {} if sources is None else sources
+    if codes is None or _KEEP_RULE in codes:
+        for files in projects:
+            findings = findings + _meters_across_modules(
+                checked_texts(project_texts(files, sources)), findings
+            )
     if codes is not None and _READ_RULE not in codes:
         return findings
-    sources = {} if sources is None else sources
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
         findings = findings + _reads_off_device(texts, findings)
@@ -97,6 +106,47 @@ def reads_across_modules(
 
 
 _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", re.MULTILINE)
+
+
+_KEEP_RULE = "PP502"
+_CLASS_DEF = re.compile(r"(?m)^class\s+(\w+)")
+
+
+def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """(torch-fix104) PP502, at medium, for a training loop that hands its undetached loss to the `update` of
+    a meter whose class another module of the project defines and keeps the value as is (`self.sum += val *
+    n`, `keeping_classes`: align_uniform's `loss_meter.update(loss, x.shape[0])` with `AverageMeter` in
+    `util.py`): the meter holds every step's graph. The module pass sees only its own classes. Only modules
+    whose text makes an instance of such a class (`AverageMeter(`) and defines no class of that name are
+    parsed for their loops."""
+    keeping: dict[str, str] = {}  # class name -> the module defining it
+    for path, text in texts.items():
+        if "def update(" not in text or file_is_silenced(text):
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is not None:
+            for name in torch_history.keeping_classes(index):
+                keeping.setdefault(name, path)
+    if not keeping:
+        return []
+    reported = {(f.path, f.line) for f in findings if f.rule == _KEEP_RULE}
+    found = []
+    for path, text in sorted(texts.items()):
+        own = set(_CLASS_DEF.findall(text))
+        used = frozenset(
+            c for c, maker in keeping.items() if maker != path and c not in own and f"{c}(" in text
+        )
+        if not used or file_is_silenced(text) or ".backward(" not in text:
+            continue
+        index = parse_index(text)
+        if index is None:
+            continue
+        for raw in torch_history.check_accumulated_history(index, used):
+            if (path, raw.line) in reported or silenced_at(text, raw.line, _KEEP_RULE):
+                continue
+            reported.add((path, raw.line))
+            found.append(project_finding(path, raw, _KEEP_RULE))
+    return found
 
 
 def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -823,7 +873,8 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
 
 def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
     """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
-    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`),
+    imports (`_loaded`); a method of a class it makes an instance of (`Cls(`, or since torch-fix104 a
+    builder's `build_recorder(` returning one, `_built_classes`),
     of a class of its own, or of a class subclassing one of its own (`class PODNet(ICarl):` for ICarl's
     module)."""
     maker, cls, _ = entry
@@ -833,7 +884,7 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
     if cls is None:  # (as `_resolved` will: a file the module's imports load)
         return bool(_loaded({name: [entry]}, texts, path)[name])
-    if f"{cls}(" in text:
+    if f"{cls}(" in text or any(cls in _built_classes(b, texts) for b in set(_BUILDER_CALL.findall(text))):
         return True
     bases = [words for subclass, words in _subclass_bases(texts[maker]) if subclass == cls]
     if not bases:
@@ -875,10 +926,14 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             continue
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
-        bound = _bound_in(loop)
+        bound = bound_names(loop)
         cpu = _cpu_names(index)
         for site, helper, inner in wanted:
-            if fx.guarded_step(site.node, loop) and not _mode_branch(fx, site.node, loop, bound):
+            if (
+                fx.guarded_step(site.node, loop)
+                and not _mode_branch(fx, site.node, loop, bound)
+                and not after_warmup(fx, site.node, loop, helper)
+            ):
                 continue
             if cpu and _on_host_device(site.node, index, loop, cpu):
                 continue
@@ -900,23 +955,13 @@ def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> 
     return any(_moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
-def _bound_in(loop) -> frozenset[str]:
-    """The names the loop binds (its target and every assignment in its body)."""
-    return frozenset(
-        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
-    )
-
-
 def _mode_branch(fx, node: ast.AST, loop, bound: frozenset[str]) -> bool:
     """Every guard between the node and the loop is an `if` on names the loop never binds (`if model == 1:`
     with `model = self.config.MODEL` before it, EdgeConnect's): a mode chosen once, whose branch runs on
     every step; not a step count, remainder or logging switch (`_term_test`)."""
     for up in fx.ancestors(node, loop):
         if isinstance(up, ast.If):
-            names = {n.id for n in ast.walk(up.test) if isinstance(n, ast.Name)}
-            if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(up.test)):
-                return False
-            if not _term_test(up.test, names):
+            if not mode_test(up.test, bound):
                 return False
         elif isinstance(up, (*_SKIPPING, *LOOP_TYPES)):
             return False
@@ -962,6 +1007,7 @@ def _resolved(call: ast.Call, index: ModuleIndex, path: str, table: dict, texts:
             if (e[0] == path and e[1] == owner) or (owner and _subclasses(texts[e[0]], e[1], owner))
         ]
     bound = _instances(index).get(ast.unparse(receiver), set())
+    bound = bound | {c for name in bound if name[:1].islower() for c in _built_classes(name, texts)}
     entries = [e for e in entries if e[1] in bound]
     return [e for e in entries if e[0] == path] or _loaded({func.attr: entries}, texts, path)[func.attr]
 
@@ -1044,6 +1090,28 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
             ):
                 found.setdefault(ast.unparse(target), set()).add(cls)
     return found
+
+
+def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
+    """(torch-fix104) The classes a builder def of the project returns an instance of (`def
+    build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
+    so a receiver bound to the builder's result is an instance of them."""
+    found = set()
+    header = re.compile(rf"(?m)^def[ \t]+{re.escape(name)}\(")
+    for text in texts.values():
+        if f"def {name}(" not in text:
+            continue
+        for m in header.finditer(text):
+            body = text[m.end() : m.end() + 2000]
+            end = _TOP_LEVEL.search(body, body.find("\n") + 1)  # (the def's end: the next unindented line)
+            body = body[: end.start()] if end else body
+            found |= set(_RETURNED_CLASS.findall(body))
+    return found
+
+
+_TOP_LEVEL = re.compile(r"(?m)^\S")
+_BUILDER_CALL = re.compile(r"=[ \t]*((?:build|make|create|get)_\w+)\(")
+_RETURNED_CLASS = re.compile(r"(?m)^[ \t]+return[ \t]+([A-Z]\w*)\(")
 
 
 def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: bool = False) -> list:
@@ -1134,7 +1202,8 @@ def _defaults_tested(
 def _wider_guard(fx, up: ast.AST, call: ast.Call, function) -> bool:
     """torch-fix91: a guard of a read that still runs on every call: a comprehension over the def's arguments
     (`{k: t.item() for k, t in tensor_dict.items()}`), an argument's (or such a loop key's) type test
-    (`if isinstance(loss, torch.Tensor):`), or a test of such a loop's key (`if 'loss' in key:`)."""
+    (`if isinstance(loss, torch.Tensor):`), a test of such a loop's key (`if 'loss' in key:`), or (torch-fix104)
+    the body of such a loop target's gradient test (`if p.grad is not None:`, `wide_reads.gradient_test`)."""
     params = wide_reads.parameters(function)
     if isinstance(up, _COMPREHENSIONS):
         return wide_reads.argument_comprehension(up, params)
@@ -1143,7 +1212,11 @@ def _wider_guard(fx, up: ast.AST, call: ast.Call, function) -> bool:
     targets = fx.loop_cache(
         "argument_loop_targets", function, lambda: wide_reads.loop_targets(function, params)
     )
-    return wide_reads.type_switch(up, call, params | targets) or wide_reads.key_filter(up.test, targets)
+    return (
+        wide_reads.type_switch(up, call, params | targets)
+        or wide_reads.key_filter(up.test, targets)
+        or (wide_reads.gradient_test(up.test, targets) and any(_within(call, s) for s in up.body))
+    )
 
 
 def _key_test(test: ast.AST, call: ast.Call) -> bool:

@@ -183,3 +183,23 @@ def _host_read(node: ast.AST) -> bool:
         return False
     name = method_name(node) or (node.func.id if isinstance(node.func, ast.Name) else None)
     return name in _HOST_CALLS
+
+
+def gradient_test(test: ast.AST, targets: set[str]) -> bool:
+    """`if p.grad is not None:` (or `if p.requires_grad:`) of a loop target over the def's arguments (a
+    gradient-norm helper's `for p in params: if p.grad is not None: total += p.grad.norm().item() ** 2`,
+    which the step calls after backward): every trained parameter passes it, so the read in its body runs
+    once per parameter on every call."""
+    if isinstance(test, ast.Attribute):
+        return test.attr == "requires_grad" and isinstance(test.value, ast.Name) and test.value.id in targets
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and isinstance(test.left, ast.Attribute)
+        and test.left.attr == "grad"
+        and isinstance(test.left.value, ast.Name)
+        and test.left.value.id in targets
+    )

@@ -18,7 +18,7 @@ class DQNAgent:
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
-        return loss.item()
+        return loss.item()  # expect: PP501
 
     def train(self, num_frames):
         losses = []
