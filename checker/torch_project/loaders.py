@@ -175,7 +175,11 @@ class LoaderFacts(NamedTuple):
 
 def module_facts(index: ModuleIndex) -> LoaderFacts | None:
     """`LoaderFacts` of a module: the per-module pass computes them from its own index (checker/walker.py) so
-    that the project pass does not parse the module again; None for a module that does not use torch."""
+    that the project pass does not parse the module again; None for a module that does not use torch.
+
+    `workerless` is computed even when PP504 is not selected (then nothing reads it): the walker calls this
+    without the selected codes, and the cost is small (about 0.1 s of module_facts' 2.4 s over the 533
+    DataLoader modules of hold-outs 29-34, review item 16)."""
     if not uses_torch(index):
         return None
     returned = returned_loaders(index)
