@@ -381,3 +381,23 @@ def test_a_workerless_loader_over_another_modules_decoding_class_is_high(tmp_pat
             ("train.py", 8, "high"),
             ("train.py", 25, "medium"),
         ]
+
+
+def test_module_facts_are_read_by_field_name():
+    """Review item 15: `module_facts` gives a `LoaderFacts` read by name, not an 8-tuple read by position:
+    the workerless_factory project's two worker-less factories are its `workerless` entries and nothing
+    else; a module without torch gives None."""
+    import ast
+
+    from checker.module import ModuleIndex
+    from checker.torch_project.loaders import LoaderFacts, module_facts
+
+    text = (PROJECTS / "workerless_factory" / "data" / "loaders.py").read_text()
+    facts = module_facts(ModuleIndex.build(ast.parse(text)))
+    assert isinstance(facts, LoaderFacts)
+    assert [entry[:3] for entry in facts.workerless] == [
+        ("make_loader", 11, 11),
+        ("make_paired_loaders", 22, 20),
+    ]
+    assert facts.makers == facts.handoffs == facts.held == facts.batches == facts.methods == []
+    assert module_facts(ModuleIndex.build(ast.parse("import numpy as np\n"))) is None

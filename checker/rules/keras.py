@@ -14,6 +14,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     dotted_parts,
+    import_of,
     names_in,
     value_bound_to,
 )
@@ -1551,15 +1552,8 @@ def _colab_uploads(it: ast.AST | None, index: ModuleIndex) -> bool:
     func = value.func if isinstance(value, ast.Call) else None
     if not (isinstance(func, ast.Attribute) and func.attr == "upload" and isinstance(func.value, ast.Name)):
         return False
-    # ppcheck's resolver tracks only ML libraries: find `from google.colab import files` by hand
-    return any(
-        isinstance(node, ast.ImportFrom)
-        and node.module == "google.colab"
-        and any(
-            alias.name == "files" and (alias.asname or alias.name) == func.value.id for alias in node.names
-        )
-        for node in ast.walk(index.tree)
-    )
+    # ppcheck's resolver tracks only ML libraries: find `from google.colab import files` among the imports
+    return import_of(func.value.id, index) == (0, "google.colab", "files")
 
 
 _DETECTED = ("face", "detect", "letter", "char")

@@ -13,6 +13,7 @@ from checker.module import (
     LOOP_TYPES,
     ModuleIndex,
     bound_values,
+    import_of,
     iter_walk,
     names_in,
     parameter_names,
@@ -1338,23 +1339,11 @@ def graph_batches(call: ast.Call, index: ModuleIndex) -> bool:
         func = func.value
     if not isinstance(func, ast.Name):
         return False
-    return _imported_from_module(func.id, index).split(".")[0] in _GRAPH_LIBRARIES
-
-
-def _imported_from_module(name: str, index: ModuleIndex) -> str:
-    """The dotted path a module-level import binds `name` to (`from torch_geometric.data import DataLoader`:
-    `torch_geometric.data.DataLoader`; `import dgl` : `dgl`), or "" (the resolver tracks only the deep
-    learning frameworks' own roots)."""
-    for node in index.imports:
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    return f"{node.module}.{alias.name}"
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if (alias.asname or alias.name.split(".")[0]) == name:
-                    return alias.name if alias.asname else alias.name.split(".")[0]
-    return ""
+    found = import_of(func.id, index, whole_module=True)
+    if found is None:  # `import torch_geometric.loader` binds the package, which `import_of` leaves out
+        return func.id in _GRAPH_LIBRARIES
+    level, module, original = found
+    return level == 0 and (module or original).split(".")[0] in _GRAPH_LIBRARIES
 
 
 def _one_item_batches(call: ast.Call, index: ModuleIndex) -> bool:
