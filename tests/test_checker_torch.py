@@ -1241,12 +1241,18 @@ class InvConv(nn.Module):
         return weight.view(*self.w_shape, 1, 1), dlogdet
 
     def forward(self, input):
+        try:
+            self.beta
+        except AttributeError:
+            self.beta = torch.randn(input.size(1)).cuda()
         weight, dlogdet = self.get_weight(input)
-        return nn.functional.conv2d(input, weight), dlogdet
+        return nn.functional.conv2d(input, weight) + self.beta[:, None, None], dlogdet
 """
 
 
 def test_pp506_skips_a_copy_in_an_except_branch():
     """torch-fix109: LLFlow's invertible 1x1 convolution adds host noise only when `slogdet` raises (hold-out
-    33: 1 wrong at `high`, 1 at `medium`); the same copy in the `try` body runs on every forward."""
+    33: 1 wrong at `high`, 1 at `medium`), and a lazy init in `except AttributeError:` that stores the attribute
+    runs once (hold-out 34's capsule network); the same copy in the `try` body runs on every forward. (An
+    `except AttributeError:` that returns a default is kept: `pp506_positive_fixed.py`'s `ewc_loss`.)"""
     assert set(levels(EXCEPT_BRANCH_NOISE)) == {("PP506", 18)}

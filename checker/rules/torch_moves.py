@@ -2412,11 +2412,34 @@ def _calls_epoch_def(index: ModuleIndex, loop) -> bool:
 
 
 def _in_except_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
-    """(torch-fix109) The copy sits in an `except` handler of its def (or module): it runs only when the `try`
-    body fails, not on every step. LLFlow's `InvertibleConv1x1.get_weight` adds host noise
+    """(torch-fix109) The copy sits in an `except` handler of its def (or module) that runs only when the `try`
+    body fails, not on every step: LLFlow's `InvertibleConv1x1.get_weight` adds host noise
     `torch.randn(*w_shape).to(input.device)` only when `slogdet` or `inverse` raises (hold-out 33: 1 wrong at
-    `high`, 1 at `medium`)."""
-    return any(isinstance(up, ast.ExceptHandler) for up in facts(index).ancestors(call, function))
+    `high`, 1 at `medium`), and a lazy init (`try: self.beta_v` / `except AttributeError: self.beta_v =
+    Variable(torch.randn(...)).cuda()`, hold-out 34's capsule network) runs once. A handler for a missing
+    attribute, key or name that stores nothing on `self` is a default that can run on every call (an EWC
+    `ewc_loss` returning `Variable(torch.zeros(1)).cuda()` until the first task's Fisher is stored), so it
+    stays."""
+    handler = next(
+        (up for up in facts(index).ancestors(call, function) if isinstance(up, ast.ExceptHandler)), None
+    )
+    if handler is None:
+        return False
+    return not _catches_missing(handler) or any(
+        isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+        for node in ast.walk(handler)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    )
+
+
+_MISSING_ERRORS = frozenset({"AttributeError", "KeyError", "NameError", "LookupError"})
+
+
+def _catches_missing(handler: ast.ExceptHandler) -> bool:
+    """The handler catches a missing attribute, key or name (`except AttributeError:`, in a tuple too)."""
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(k, ast.Name) and k.id in _MISSING_ERRORS for k in kinds)
 
 
 def _holds_episode(index: ModuleIndex, loop) -> bool:
