@@ -1256,3 +1256,33 @@ def test_pp506_skips_a_copy_in_an_except_branch():
     runs once (hold-out 34's capsule network); the same copy in the `try` body runs on every forward. (An
     `except AttributeError:` that returns a default is kept: `pp506_positive_fixed.py`'s `ewc_loss`.)"""
     assert set(levels(EXCEPT_BRANCH_NOISE)) == {("PP506", 18)}
+
+
+EXCEPT_FALLBACK_OUTPUT = """import numpy as np
+import torch
+from torch import nn
+
+
+class OnnxClassifier(nn.Module):
+    def __init__(self, session, num_classes):
+        super().__init__()
+        self.session = session
+        self.num_classes = num_classes
+
+    def forward(self, x):
+        x_np = x.detach().cpu().numpy().astype(np.float32)
+        try:
+            logits = self.session.run(["logits"], {"input": x_np})[0]
+        except Exception as e:
+            print(f"inference error: {e}")
+            logits = np.zeros((x_np.shape[0], self.num_classes), dtype=np.float32)
+        prior = np.zeros((x_np.shape[0], self.num_classes), dtype=np.float32)
+        return torch.from_numpy(logits).to(x.device) + torch.from_numpy(prior).to(x.device)
+"""
+
+
+def test_pp506_skips_a_copy_of_a_name_an_except_branch_binds_as_a_fallback():
+    """torch-fix109: an ONNX wrapper's logits come from the session in the `try` and are zeros only when it
+    fails (hold-out 33: read wrong at `high`); a host array the def always makes is still reported."""
+    findings, _ = check_source(EXCEPT_FALLBACK_OUTPUT, "onnx_classifier.py")
+    assert [(f.line, f.column) for f in findings if f.rule == "PP506"] == [(20, 56)]
