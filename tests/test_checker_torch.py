@@ -1168,3 +1168,121 @@ def test_eval_def_preparing_its_inputs_in_comprehensions_runs_one_forward_per_ca
     )
     findings, _ = check_snippets([textwrap.dedent(guarded)], "run.py")
     assert not [f for f in findings if f.rule == "PP503"]
+
+
+EPOCH_LOOP_SAMPLE_GRID = """import torch
+from torch import optim
+
+device = torch.device("cuda")
+model = VAE(z_dim).to(device)
+optimizer = optim.Adam(model.parameters(), lr=1e-3)
+
+
+def train(epoch):
+    model.train()
+    for batch_idx, (data, _) in enumerate(train_loader):
+        data = data.to(device)
+        optimizer.zero_grad()
+        recon_batch, mu, logvar = model(data)
+        loss = loss_function(recon_batch, data, mu, logvar)
+        loss.backward()
+        optimizer.step()
+
+
+def train_step(data):
+    optimizer.zero_grad()
+    recon_batch, mu, logvar = model(data)
+    loss = loss_function(recon_batch, data, mu, logvar)
+    loss.backward()
+    optimizer.step()
+
+
+for epoch in range(1, epochs + 1):
+    train(epoch)
+    with torch.no_grad():
+        sample = torch.randn(64, z_dim).to(device)
+        sample = model.decode(sample).cpu()
+        save_image(sample.view(64, 1, 28, 28), f"sample_{epoch}.png")
+
+for it in range(iterations):
+    noise = torch.randn(batch_size, 784).to(device)
+    train_step(noise)
+"""
+
+
+def test_pp506_skips_a_sample_grid_of_an_epoch_loop_whose_batch_loop_is_in_a_called_def():
+    """torch-fix109: genyrosk's VAE script makes a 64 x z_dim sample grid once per epoch in `for epoch in ...:
+    train(epoch)`, whose batch loop sits in `train` (hold-out 33: 3 wrong at `high`). A loop that calls a
+    training-step def with no loader loop of its own still steps on every pass and keeps its `high`."""
+    assert levels(EPOCH_LOOP_SAMPLE_GRID) == {("PP506", 36): "high"}
+
+
+EXCEPT_BRANCH_NOISE = """import torch
+from torch import nn
+
+
+class InvConv(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.w_shape = [c, c]
+        self.weight = nn.Parameter(torch.linalg.qr(torch.randn(c, c))[0])
+
+    def get_weight(self, input):
+        try:
+            dlogdet = torch.slogdet(self.weight)[1]
+        except Exception:
+            noise = torch.randn(*self.w_shape).to(input.device)
+            dlogdet = torch.slogdet(self.weight + noise * 1e-3)[1]
+        try:
+            jitter = torch.randn(*self.w_shape).to(input.device)
+            weight = torch.inverse(self.weight + jitter * 1e-6)
+        except RuntimeError:
+            weight = self.weight
+        return weight.view(*self.w_shape, 1, 1), dlogdet
+
+    def forward(self, input):
+        try:
+            self.beta
+        except AttributeError:
+            self.beta = torch.randn(input.size(1)).cuda()
+        weight, dlogdet = self.get_weight(input)
+        return nn.functional.conv2d(input, weight) + self.beta[:, None, None], dlogdet
+"""
+
+
+def test_pp506_skips_a_copy_in_an_except_branch():
+    """torch-fix109: LLFlow's invertible 1x1 convolution adds host noise only when `slogdet` raises (hold-out
+    33: 1 wrong at `high`, 1 at `medium`), and a lazy init in `except AttributeError:` that stores the attribute
+    runs once (hold-out 34's capsule network); the same copy in the `try` body runs on every forward. (An
+    `except AttributeError:` that returns a default is kept: `pp506_positive_fixed.py`'s `ewc_loss`.)"""
+    assert set(levels(EXCEPT_BRANCH_NOISE)) == {("PP506", 18)}
+
+
+EXCEPT_FALLBACK_OUTPUT = """import numpy as np
+import torch
+from torch import nn
+
+
+class OnnxClassifier(nn.Module):
+    def __init__(self, session, num_classes):
+        super().__init__()
+        self.session = session
+        self.num_classes = num_classes
+
+    def forward(self, x):
+        x_np = x.detach().cpu().numpy().astype(np.float32)
+        try:
+            logits = self.session.run(["logits"], {"input": x_np})[0]
+        except Exception as e:
+            print(f"inference error: {e}")
+            logits = np.zeros((x_np.shape[0], self.num_classes), dtype=np.float32)
+        prior = np.zeros((x_np.shape[0], self.num_classes), dtype=np.float32)
+        return torch.from_numpy(logits).to(x.device) + torch.from_numpy(prior).to(x.device)
+"""
+
+
+def test_pp506_skips_a_copy_of_a_name_an_except_branch_binds_as_a_fallback():
+    """torch-fix109: an ONNX wrapper's logits come from the session in the `try` and are zeros only when it
+    fails (hold-out 33: read wrong at `high`); a host array the def always makes is still reported."""
+    findings, _ = check_source(EXCEPT_FALLBACK_OUTPUT, "onnx_classifier.py")
+    assert [(f.line, f.column) for f in findings if f.rule == "PP506"] == [(20, 56)]

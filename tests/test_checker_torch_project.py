@@ -130,6 +130,15 @@ def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
     }
 
 
+def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
+    """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
+    hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its
+    copies at medium; the edge helper whose loss the trainer imports stays at high."""
+    root, findings, _ = checked_copy(tmp_path, "uncalled_helper")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {("losses.py", 12): "medium", ("losses.py", 23): "high"}
+
+
 def test_reads_in_defs_a_training_loop_runs_from_elsewhere_are_medium(tmp_path):
     """torch-fix57: a def reading on the host that a training loop of another class or module runs every
     step (an instance's `process`, a subclass's `_compute_loss`, a helper's helper) is reported in the def,

@@ -82,6 +82,7 @@ def factories_across_modules(
         if factories:
             findings = findings + _factories_moved(texts, findings)
             findings = _unnamed_class_copies(every, files, findings)
+            findings = _uncalled_def_copies(every, files, findings)
         if rows:
             findings = findings + _rows_read_across_modules(texts, findings)
     return findings
@@ -116,6 +117,68 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
     return lowered
 
 
+def _uncalled_def_copies(texts: dict[str, str], files: list[str], findings: list[Finding]) -> list[Finding]:
+    """(torch-fix109) `findings` with each `high` PP506 finding inside a top-level def that nothing in the
+    project runs (`_dead_def`) reported at `medium`, as `_unnamed_class_copies` does for a class: a helper no
+    file names, or names only inside other such helpers (SAPNet's `Laplacian`, called only by a
+    `laplacian_loss` nothing calls; DRBN's `gradient`, called only by smoothness losses its trainer never
+    imports). Hold-out 33 read these debatable at `high`. Not in a project that imports modules by a name it
+    reads (`_DYNAMIC_IMPORT`), whose defs may be reached by name."""
+    high = collections.defaultdict(list)
+    for at, f in enumerate(findings):
+        if f.rule == _FACTORY_RULE and f.confidence == "high" and f.cell is None and f.path in texts:
+            high[f.path].append(at)
+    if not high or any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
+        return findings
+    spans = {}  # (path -> its top-level defs' spans), made as asked
+    lowered = list(findings)
+    for path, ats in high.items():
+        for name, start, end in _top_def_spans(texts[path]):
+            inside = [at for at in ats if start <= findings[at].line <= end]
+            if inside and _dead_def(texts, files, spans, (path, name, start, end), set()):
+                for at in inside:
+                    lowered[at] = dataclasses.replace(findings[at], confidence="medium")
+    return lowered
+
+
+def _dead_def(
+    texts: dict[str, str], files: list[str], spans: dict, span: tuple, seen: set, depth: int = 0
+) -> bool:
+    """The top-level def (`span`: path, name, first and last line) is named nowhere in the project's files
+    outside its own lines but inside other top-level defs that are dead in turn (to three levels), and in no
+    notebook: nothing runs it. A name in a string, an import, a class or module-level code keeps it live."""
+    path, name, start, end = span
+    if depth > 3 or _in_notebooks(files, name):
+        return False
+    seen = seen | {(path, name)}
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    for other, text in texts.items():
+        if name not in text:
+            continue
+        for match in word.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            if other == path and start <= line <= end:
+                continue
+            if other not in spans:
+                spans[other] = _top_def_spans(text)
+            user = next((s for s in spans[other] if s[1] <= line <= s[2]), None)
+            if user is None:
+                return False  # (an import, a class, module-level code or another module's call)
+            if (other, user[0]) not in seen and not _dead_def(
+                texts, files, spans, (other, *user), seen, depth + 1
+            ):
+                return False
+    return True
+
+
+_TOP_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+
+
+def _top_def_spans(text: str) -> list[tuple[str, int, int]]:
+    """(name, first line, last line) of each def of the module's text at no indentation, by `_spans`."""
+    return _spans(text, _TOP_DEF)
+
+
 def _unimported_duplicate(texts: dict[str, str], files: list[str], path: str, name: str) -> bool:
     """(torch-fix94) The module's name marks it a kept copy (`_KEPT_COPY`: `networks_backup`, `model_old`), the
     class is defined again in another module of the project and no other file names this module at all (no
@@ -147,12 +210,19 @@ _DYNAMIC_IMPORT = re.compile(
 
 
 def _class_spans(text: str) -> list[tuple[str, int, int]]:
-    """(name, first line, last line) of each class of the module's text, by indentation: the class runs
-    to the line before the next non-blank, non-comment line indented no deeper than its `class`."""
+    """(name, first line, last line) of each class of the module's text, by `_spans`."""
+    return _spans(text, _CLASS)
+
+
+def _spans(text: str, header: re.Pattern) -> list[tuple[str, int, int]]:
+    """(name, first line, last line) of each block whose header `header` matches (its last group the name,
+    its first the indentation when it has two), by indentation: the block runs to the line before the next
+    non-blank, non-comment line indented no deeper than its header."""
     lines = text.splitlines()
     spans = []
-    for match in _CLASS.finditer(text):
-        indent, first = len(match.group(1)), text.count("\n", 0, match.start()) + 1
+    for match in header.finditer(text):
+        indent = len(match.group(1)) if header.groups > 1 else 0
+        first = text.count("\n", 0, match.start()) + 1
         last = len(lines)
         for number in range(first, len(lines)):
             line = lines[number]
@@ -160,7 +230,7 @@ def _class_spans(text: str) -> list[tuple[str, int, int]]:
             if stripped and not stripped.startswith("#") and len(line) - len(line.lstrip()) <= indent:
                 last = number
                 break
-        spans.append((match.group(2), first, last))
+        spans.append((match.group(header.groups), first, last))
     return spans
 
 
