@@ -397,12 +397,67 @@ def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
     guards (`guarded_step` takes an `if`'s test for its body): the `if` or `while` whose test it is (`if
     math.isnan(grad_norm): skip else: optimizer.step()`), which runs whenever that statement does, whichever
     branch it picks. Any other call stands for itself."""
-    if _tested_number(call, tensors, fx.index) is None:
+    if _tested_number(call, tensors, fx.index) is None and not _infinity_read(fx, call):
         return call
     stmt = fx.statement(call)
     if isinstance(stmt, ast.If | ast.While) and any(n is call for n in ast.walk(stmt.test)):
         return stmt
     return call
+
+
+def _formatted_place(node: ast.AST, tensors: set[str]) -> ast.AST:
+    """(torch-fix107) Where a finding on a call that formats a tensor into an f-string points: at the tensor's
+    name in the f-string (on its own continuation line: skmhrk1209/DARTS-PyTorch's `print(f'[training] ...'
+    / f'loss: {train_loss:.4f} ...')`, hold-out 33), not at the call's first line. Else the node itself."""
+    if not isinstance(node, ast.Call):
+        return node
+    for arg in (*node.args, *(k.value for k in node.keywords)):
+        for part in ast.walk(arg):
+            if isinstance(part, ast.FormattedValue):
+                name = next(
+                    (n for n in ast.walk(part.value) if isinstance(n, ast.Name) and n.id in tensors), None
+                )
+                if name is not None:
+                    return name
+    return node
+
+
+def _infinity_read(fx, call: ast.Call) -> bool:
+    """(torch-fix107) `loss.item() == float("inf")`: a read compared with an infinity, a divergence test
+    (jinserk/pytorch-asr's `if torch.isnan(loss) or loss.item() == float("inf") or ...: return None` before
+    the backward of every step, hold-out 34). The `or` runs it whenever the loss is no NaN: every step."""
+    parent = fx.parent_of(call)
+    if not (method_name(call) == "item" and not call.args and _infinity_compare(parent)):
+        return False
+    node, up = parent, fx.parent_of(parent)
+    while isinstance(up, ast.BoolOp | ast.UnaryOp):  # (an `or` of tests; an `and` may skip the read)
+        if isinstance(up, ast.BoolOp) and not isinstance(up.op, ast.Or) and node is not up.values[0]:
+            return False
+        node, up = up, fx.parent_of(up)
+    return isinstance(up, ast.If) and up.test is node
+
+
+def _infinity_compare(node: ast.AST | None) -> bool:
+    """An `==`/`!=` comparison with `float("inf")`, `-float("inf")`, `math.inf`, `np.inf` or `float("nan")`."""
+    if not (
+        isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq | ast.NotEq)
+    ):
+        return False
+    return any(_infinity(side) for side in (node.left, node.comparators[0]))
+
+
+def _infinity(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("inf", "nan")
+    return (
+        isinstance(node, ast.Call)
+        and base_name(node.func) == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).lower().lstrip("+-") in ("inf", "infinity", "nan")
+    )
 
 
 def _inner_read(call: ast.Call) -> ast.Call:
@@ -1337,7 +1392,7 @@ def check_host_sync(
         and not _built_on_device(index)
     )
     for loop in fx.step_loops:
-        if readers and not _calls_a_reader(loop, readers):
+        if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -1377,6 +1432,7 @@ def check_host_sync(
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
+            reads.extend(_step_reader_returns(index, loop, readers, reads))
         if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
             reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
@@ -1389,10 +1445,11 @@ def check_host_sync(
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
+        place = _formatted_place(call, tensors)
         yield RawFinding(
             "PP501",
-            call.lineno,
-            call.col_offset,
+            place.lineno,
+            place.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence=level,
@@ -2275,6 +2332,66 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
         if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _, _, _ in [*found, *reads]):
             reads.append((stmt, call, f"{name}(...)", ""))
     return reads
+
+
+def _step_reader_returns(index: ModuleIndex, loop, readers: frozenset[str], found: list) -> list:
+    """(torch-fix107) A training-step def of the module (backward and an optimizer step) that the loop calls
+    on every step and that hands its loss to a reader of another module outside its own loops and ifs: the
+    MVSNet family's `train_sample` ends in `return tensor2float(loss), tensor2float(scalar_outputs),
+    tensor2numpy(image_outputs)` (utils.py: `vars.data.item()`, `vars.detach().cpu().numpy()`; hold-out 34,
+    four repositories). Reported at the reader's call, the step's return line, where the fix goes."""
+    fx = facts(index)
+    reads = []
+    for site in direct_calls(index, loop):
+        helper = fx.helpers.get(id(site.node))
+        if helper is None or not _steps_each_call(index, helper) or fx.guarded_step(site.node, loop):
+            continue
+        sites = index.function_calls.get(id(helper), ())
+        backed = _backward_names(sites)
+        for inner in sites:
+            call = inner.node
+            name = _reader_name(call, readers)
+            if inner.loops or name not in readers or fx.guarded_step(call, helper):
+                continue
+            if not any(_device_argument(a, backed) or _loss_item(a) for a in call.args):
+                continue
+            if all(call is not r[1] for r in [*found, *reads]):
+                reads.append(
+                    (call, call, f"{name}(...)", f" in `{helper.name}` (called at line {site.node.lineno})")
+                )
+    return reads
+
+
+def _calls_reading_step(index: ModuleIndex, loop, readers: frozenset[str]) -> bool:
+    """The loop calls a training-step def of the module that calls one of `readers` (`_step_reader_returns`)."""
+    helpers = facts(index).helpers
+    return any(
+        _steps_each_call(index, helper) and _calls_a_reader(helper, readers)
+        for site in direct_calls(index, loop)
+        if (helper := helpers.get(id(site.node))) is not None
+    )
+
+
+def _steps_each_call(index: ModuleIndex, helper) -> bool:
+    """A training-step def (`_training_step_defs`), or one whose optimizer step is outside its loops and ifs
+    and whose backward is outside its loops (CasMVSNet's `train_sample`: `scaled_loss.backward()` under apex,
+    `loss.backward()` otherwise, then `optimizer.step()`)."""
+    if any(helper is f for f in _training_step_defs(index)):
+        return True
+    fx = facts(index)
+    sites = [s for s in index.function_calls.get(id(helper), ()) if not s.loops and is_step_call(s.node)]
+    stepped = any(method_name(s.node) == "step" and not fx.guarded_step(s.node, helper) for s in sites)
+    return stepped and any(method_name(s.node) == "backward" for s in sites)
+
+
+def _loss_item(arg: ast.AST) -> bool:
+    """`scalar_outputs["loss"]`: a loss kept under a key of its own name."""
+    return (
+        isinstance(arg, ast.Subscript)
+        and isinstance(arg.slice, ast.Constant)
+        and isinstance(arg.slice.value, str)
+        and "loss" in arg.slice.value.lower()
+    )
 
 
 def _reader_name(call: ast.Call, readers: frozenset[str]) -> str | None:
