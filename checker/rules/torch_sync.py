@@ -3223,7 +3223,18 @@ def _over_items(loop) -> bool:
         it = it.args[0]  # (`for k, v in sorted(outputs.items()):`, pysot's loop over the step's outputs)
     if isinstance(it, ast.Name | ast.Attribute):
         return _loss_named(it)
+    if isinstance(it, ast.List | ast.Tuple) and it.elts:  # (torch-fix107: fastspeech2-clean's literal pairs)
+        return all(_names_a_loss_entry(e) for e in it.elts)
     return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
+
+
+def _names_a_loss_entry(node: ast.AST) -> bool:
+    """`mel_loss` or `("train_mel_loss", mel_loss)`: an entry of a literal list of the step's losses
+    (`for loss_name, loss_value in [("train_mel_loss", mel_loss), ...]: total[loss_name] += loss_value.item()`,
+    fastspeech2-clean, hold-out 34)."""
+    if isinstance(node, ast.Tuple):
+        return any(isinstance(e, ast.Name) and _loss_named(e) for e in node.elts)
+    return isinstance(node, ast.Name) and _loss_named(node)
 
 
 def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
