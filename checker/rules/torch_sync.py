@@ -42,6 +42,7 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     is_step_call,
+    log_switch,
     loop_nodes,
     lowered_on_toys,
     method_name,
@@ -396,12 +397,67 @@ def _test_owner(fx, call: ast.Call, tensors: set[str]) -> ast.AST:
     guards (`guarded_step` takes an `if`'s test for its body): the `if` or `while` whose test it is (`if
     math.isnan(grad_norm): skip else: optimizer.step()`), which runs whenever that statement does, whichever
     branch it picks. Any other call stands for itself."""
-    if _tested_number(call, tensors, fx.index) is None:
+    if _tested_number(call, tensors, fx.index) is None and not _infinity_read(fx, call):
         return call
     stmt = fx.statement(call)
     if isinstance(stmt, ast.If | ast.While) and any(n is call for n in ast.walk(stmt.test)):
         return stmt
     return call
+
+
+def _formatted_place(node: ast.AST, tensors: set[str]) -> ast.AST:
+    """(torch-fix107) Where a finding on a call that formats a tensor into an f-string points: at the tensor's
+    name in the f-string (on its own continuation line: skmhrk1209/DARTS-PyTorch's `print(f'[training] ...'
+    / f'loss: {train_loss:.4f} ...')`, hold-out 33), not at the call's first line. Else the node itself."""
+    if not isinstance(node, ast.Call):
+        return node
+    for arg in (*node.args, *(k.value for k in node.keywords)):
+        for part in ast.walk(arg):
+            if isinstance(part, ast.FormattedValue):
+                name = next(
+                    (n for n in ast.walk(part.value) if isinstance(n, ast.Name) and n.id in tensors), None
+                )
+                if name is not None:
+                    return name
+    return node
+
+
+def _infinity_read(fx, call: ast.Call) -> bool:
+    """(torch-fix107) `loss.item() == float("inf")`: a read compared with an infinity, a divergence test
+    (jinserk/pytorch-asr's `if torch.isnan(loss) or loss.item() == float("inf") or ...: return None` before
+    the backward of every step, hold-out 34). The `or` runs it whenever the loss is no NaN: every step."""
+    parent = fx.parent_of(call)
+    if not (method_name(call) == "item" and not call.args and _infinity_compare(parent)):
+        return False
+    node, up = parent, fx.parent_of(parent)
+    while isinstance(up, ast.BoolOp | ast.UnaryOp):  # (an `or` of tests; an `and` may skip the read)
+        if isinstance(up, ast.BoolOp) and not isinstance(up.op, ast.Or) and node is not up.values[0]:
+            return False
+        node, up = up, fx.parent_of(up)
+    return isinstance(up, ast.If) and up.test is node
+
+
+def _infinity_compare(node: ast.AST | None) -> bool:
+    """An `==`/`!=` comparison with `float("inf")`, `-float("inf")`, `math.inf`, `np.inf` or `float("nan")`."""
+    if not (
+        isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq | ast.NotEq)
+    ):
+        return False
+    return any(_infinity(side) for side in (node.left, node.comparators[0]))
+
+
+def _infinity(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("inf", "nan")
+    return (
+        isinstance(node, ast.Call)
+        and base_name(node.func) == "float"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).lower().lstrip("+-") in ("inf", "infinity", "nan")
+    )
 
 
 def _inner_read(call: ast.Call) -> ast.Call:
@@ -782,7 +838,7 @@ def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
     (`loss, eer = model.loss(embeds_loss)` with `embeds_loss = embeds.view(...).to(loss_device)`)."""
     cpu = _cpu_names(index)
     values = bound.get(name, [])
-    if not cpu or not values:
+    if not values:
         return False
     for value in values:
         if not isinstance(value, ast.Call):
@@ -790,9 +846,68 @@ def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
         args = [
             a for a in [*value.args, *(k.value for k in value.keywords)] if isinstance(a, ast.Name | ast.Call)
         ]
-        if not args or not all(_moved_to_host(a, index, bound, cpu) for a in args):
+        if not args:
+            return False
+        if not (cpu and all(_moved_to_host(a, index, bound, cpu) for a in args)) and not _from_host_copies(
+            index, loop, value, args, cpu
+        ):
             return False
     return True
+
+
+def _from_host_copies(index: ModuleIndex, loop, value: ast.Call, args: list, cpu: set[str]) -> bool:
+    """(torch-fix107) A loss computed from host copies: an argument the loop last rebound to its copy on the
+    CPU before the call (`output = output.to("cpu")` under `if self.device != torch.device("cpu"):`, for a CPU
+    CTC loss: przybyszewskiw/DeepSpeech2, hold-out 34), the others batches from the loader the loop never
+    moves. The copy is the wait; the loss's `.item()` waits for nothing more."""
+    copied = [a for a in args if isinstance(a, ast.Name) and _rebound_to_host(index, loop, a.id, value, cpu)]
+    if not copied:
+        return False
+    target = names_in(loop.target) if isinstance(loop, ast.For) else set()
+    bound = _loop_bindings(index, loop)
+    return all(
+        a in copied or (isinstance(a, ast.Name) and a.id in target and len(bound.get(a.id, [])) == 1)
+        for a in args
+    )
+
+
+def _rebound_to_host(index: ModuleIndex, loop, name: str, value: ast.Call, cpu: set[str]) -> bool:
+    """The loop's last binding of `name` before `value` is its host copy (`output = output.to("cpu")`), made
+    on every step or under a test of the device only (on a CPU device there is nothing to wait for)."""
+    fx = facts(index)
+    before = [
+        node
+        for node in loop_nodes(index, loop)
+        if isinstance(node, ast.Assign)
+        and node.lineno < value.lineno
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
+    if not before:
+        return False
+    last = max(before, key=lambda n: (n.lineno, n.col_offset))
+    if not (
+        _moved_to_host(last.value, index, {}, cpu)
+        or (isinstance(last.value, ast.Call) and method_name(last.value) == "cpu")
+    ):
+        return False
+    return all(
+        _device_test(up.test) if isinstance(up, ast.If) else not isinstance(up, _BRANCHES)
+        for up in fx.ancestors(last, loop)
+    )
+
+
+_BRANCHES = (ast.IfExp, ast.For, ast.While, ast.Try, ast.With, ast.ExceptHandler)
+
+
+def _device_test(test: ast.AST) -> bool:
+    """`self.device != torch.device("cpu")`, `if use_cuda:`, `if device.type == "cuda":`: a test of the device."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Constant) and node.value in ("cpu", "cuda"):
+            return True
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if name in ("device", "use_cuda", "cuda", "is_cuda", "use_gpu"):
+            return True
+    return False
 
 
 def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
@@ -993,7 +1108,8 @@ def _divergence_reads(fx, loop, tensors: set[str], found: list) -> list:
             continue
         read = next((c for c in ast.walk(node.test) if isinstance(c, ast.Call) and _sync_of(c, set())), None)
         if read is not None:
-            reads.append((node, read, _sync_of(read, set()), ""))
+            if not _host_value_read(fx.index, read, loop):  # (a loss computed from host copies, torch-fix107)
+                reads.append((node, read, _sync_of(read, set()), ""))
             continue
         checked = next(
             (
@@ -1276,7 +1392,7 @@ def check_host_sync(
         and not _built_on_device(index)
     )
     for loop in fx.step_loops:
-        if readers and not _calls_a_reader(loop, readers):
+        if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue
@@ -1297,7 +1413,9 @@ def check_host_sync(
                 and not _read_with_step(fx, site.node, loop)
             ):
                 continue
-            if _host_value_read(index, site.node, loop):
+            if _host_value_read(index, site.node, loop) or _host_value_read(
+                index, _inner_read(site.node), loop
+            ):
                 continue
             if copied_only and not _copied_from(site.node, tensors):
                 continue
@@ -1314,6 +1432,7 @@ def check_host_sync(
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
+            reads.extend(_step_reader_returns(index, loop, readers, reads))
         if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
             reads.extend(_indexed_reads(index, loop, tensors, reads))
         if not reads:
@@ -1326,10 +1445,11 @@ def check_host_sync(
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
+        place = _formatted_place(call, tensors)
         yield RawFinding(
             "PP501",
-            call.lineno,
-            call.col_offset,
+            place.lineno,
+            place.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
             "accumulate on the device (`total += loss.detach()`) and read it every N steps",
             confidence=level,
@@ -2214,6 +2334,66 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     return reads
 
 
+def _step_reader_returns(index: ModuleIndex, loop, readers: frozenset[str], found: list) -> list:
+    """(torch-fix107) A training-step def of the module (backward and an optimizer step) that the loop calls
+    on every step and that hands its loss to a reader of another module outside its own loops and ifs: the
+    MVSNet family's `train_sample` ends in `return tensor2float(loss), tensor2float(scalar_outputs),
+    tensor2numpy(image_outputs)` (utils.py: `vars.data.item()`, `vars.detach().cpu().numpy()`; hold-out 34,
+    four repositories). Reported at the reader's call, the step's return line, where the fix goes."""
+    fx = facts(index)
+    reads = []
+    for site in direct_calls(index, loop):
+        helper = fx.helpers.get(id(site.node))
+        if helper is None or not _steps_each_call(index, helper) or fx.guarded_step(site.node, loop):
+            continue
+        sites = index.function_calls.get(id(helper), ())
+        backed = _backward_names(sites)
+        for inner in sites:
+            call = inner.node
+            name = _reader_name(call, readers)
+            if inner.loops or name not in readers or fx.guarded_step(call, helper):
+                continue
+            if not any(_device_argument(a, backed) or _loss_item(a) for a in call.args):
+                continue
+            if all(call is not r[1] for r in [*found, *reads]):
+                reads.append(
+                    (call, call, f"{name}(...)", f" in `{helper.name}` (called at line {site.node.lineno})")
+                )
+    return reads
+
+
+def _calls_reading_step(index: ModuleIndex, loop, readers: frozenset[str]) -> bool:
+    """The loop calls a training-step def of the module that calls one of `readers` (`_step_reader_returns`)."""
+    helpers = facts(index).helpers
+    return any(
+        _steps_each_call(index, helper) and _calls_a_reader(helper, readers)
+        for site in direct_calls(index, loop)
+        if (helper := helpers.get(id(site.node))) is not None
+    )
+
+
+def _steps_each_call(index: ModuleIndex, helper) -> bool:
+    """A training-step def (`_training_step_defs`), or one whose optimizer step is outside its loops and ifs
+    and whose backward is outside its loops (CasMVSNet's `train_sample`: `scaled_loss.backward()` under apex,
+    `loss.backward()` otherwise, then `optimizer.step()`)."""
+    if any(helper is f for f in _training_step_defs(index)):
+        return True
+    fx = facts(index)
+    sites = [s for s in index.function_calls.get(id(helper), ()) if not s.loops and is_step_call(s.node)]
+    stepped = any(method_name(s.node) == "step" and not fx.guarded_step(s.node, helper) for s in sites)
+    return stepped and any(method_name(s.node) == "backward" for s in sites)
+
+
+def _loss_item(arg: ast.AST) -> bool:
+    """`scalar_outputs["loss"]`: a loss kept under a key of its own name."""
+    return (
+        isinstance(arg, ast.Subscript)
+        and isinstance(arg.slice, ast.Constant)
+        and isinstance(arg.slice.value, str)
+        and "loss" in arg.slice.value.lower()
+    )
+
+
 def _reader_name(call: ast.Call, readers: frozenset[str]) -> str | None:
     """The name `_reader_calls` looks a call up by in `readers`: `to_scalar(loss)` and `utils.to_scalar(loss)`
     by the def's name, `meters.update(...)` by its text when a reader is a method of the receiver's class."""
@@ -2496,7 +2676,7 @@ def _step_function_reads(index: ModuleIndex):
     for function in steps:
         if function.name in looped:
             continue  # its caller's loop is judged as a training loop
-        if _run_by_script_only(fx, function):
+        if _run_by_script_only(fx, function) or _builds_its_optimizer(index, function):
             continue
         sites = index.function_calls.get(id(function), [])
         backed = _backward_names(sites) | _handed_to_backward(index, function)
@@ -2552,6 +2732,24 @@ def _run_by_script_only(fx, function) -> bool:
     not call, or calls from a def or a loop, is judged as before."""
     sites = fx.callers.get(id(function), ())
     return bool(sites) and all(s.function is None and not s.loops for s in sites)
+
+
+def _builds_its_optimizer(index: ModuleIndex, function, depth: int = 3) -> bool:
+    """(torch-fix107) The def builds the optimizer it steps, outside any loop of its own, itself or through a
+    def of the module it calls, two deep (`context = build_trainer_smoke_context(cfg)`, whose `_build_optimizer` makes
+    `torch.optim.SGD(...)`): every call is a fresh run of one step (hold-out 33's cross-modal hashing smoke
+    step, run once by its smoke scripts), not a step of a training loop, so its reads are no per-step waits."""
+    for site in index.function_calls.get(id(function), ()):
+        if site.loops:
+            continue
+        name = index.resolver.call_name(site.node) or ""
+        if name.startswith("torch.optim.") and not name.startswith("torch.optim.lr_scheduler"):
+            return True
+        func = site.node.func
+        callee = index.module_functions.get(func.id) if isinstance(func, ast.Name) else None
+        if depth > 1 and callee not in (None, function) and _builds_its_optimizer(index, callee, depth - 1):
+            return True
+    return False
 
 
 def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
@@ -3025,7 +3223,18 @@ def _over_items(loop) -> bool:
         it = it.args[0]  # (`for k, v in sorted(outputs.items()):`, pysot's loop over the step's outputs)
     if isinstance(it, ast.Name | ast.Attribute):
         return _loss_named(it)
+    if isinstance(it, ast.List | ast.Tuple) and it.elts:  # (torch-fix107: fastspeech2-clean's literal pairs)
+        return all(_names_a_loss_entry(e) for e in it.elts)
     return isinstance(it, ast.Call) and method_name(it) in ("items", "values") and not it.args
+
+
+def _names_a_loss_entry(node: ast.AST) -> bool:
+    """`mel_loss` or `("train_mel_loss", mel_loss)`: an entry of a literal list of the step's losses
+    (`for loss_name, loss_value in [("train_mel_loss", mel_loss), ...]: total[loss_name] += loss_value.item()`,
+    fastspeech2-clean, hold-out 34)."""
+    if isinstance(node, ast.Tuple):
+        return any(isinstance(e, ast.Name) and _loss_named(e) for e in node.elts)
+    return isinstance(node, ast.Name) and _loss_named(node)
 
 
 def _per_item_reads(index: ModuleIndex, loop, tensors: set[str]) -> list:
@@ -3217,7 +3426,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                     continue
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
-            if fx.guarded_step(call, helper):
+            if fx.guarded_step(call, helper) or after_early_return(helper, call):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
@@ -3231,6 +3440,42 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         )
     )
     return [r[:4] for r in reads]
+
+
+def after_early_return(helper, call: ast.Call) -> bool:
+    """(torch-fix107) The read follows an `if <test>: return` of the helper's own body whose test is a switch
+    read from the environment or a logging switch, or a remainder (`if not debug_enabled: return`, then `if
+    self._debug_step_counter % debug_every != 0: return`: La-MAML's `_maybe_log_training_debug`, hold-out 33,
+    off unless `LA_MAML_UCL_DEBUG` is set and then every 50th step): the read runs only when the test lets it."""
+    env = {
+        name
+        for node in ast.walk(helper)
+        if isinstance(node, ast.Assign) and _from_environment(node.value)
+        for target in node.targets
+        for name in names_in(target)
+    }
+    for stmt in helper.body:
+        if stmt.lineno >= call.lineno:
+            return False
+        if not (isinstance(stmt, ast.If) and isinstance(stmt.body[-1], ast.Return) and not stmt.orelse):
+            continue
+        test = stmt.test.operand if isinstance(stmt.test, ast.UnaryOp) else stmt.test
+        if (
+            _from_environment(test)
+            or log_switch(test)
+            or any(isinstance(n, ast.Name) and n.id in env for n in ast.walk(test))
+            or any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test))
+        ):
+            return True
+    return False
+
+
+def _from_environment(value: ast.AST) -> bool:
+    """`os.getenv("X", "")...`, `os.environ.get("X")`, `os.environ["X"]`: a setting of the environment."""
+    return any(
+        isinstance(n, ast.Attribute) and n.attr in ("getenv", "environ") and base_name(n.value) == "os"
+        for n in ast.walk(value)
+    )
 
 
 def _stepping_method(index: ModuleIndex, call: ast.Call):

@@ -37,6 +37,7 @@ from checker.rules.torch_sync import (
     _moved_to_host,
     _term_test,
     _updates_weights,
+    after_early_return,
     after_warmup,
     bound_names,
     check_host_sync,
@@ -1142,7 +1143,11 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
             continue
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
-        if _factory_read(index, call) or _global_batch_item(call, function, text):
+        if (
+            _factory_read(index, call)
+            or _global_batch_item(call, function, text)
+            or after_early_return(function, call)
+        ):
             continue
         widened: list = []
         tested = _defaults_tested(fx, call, function, widened)
