@@ -425,3 +425,13 @@ def test_a_no_grad_decorator_of_the_same_module_guards_the_def(tmp_path):
     (root / "train.py").write_text(train)
     findings, _, _ = check_paths([str(root / "train.py")])
     assert [(f.rule, "probe_sample" in f.message) for f in findings if f.rule == "PP503"] == [("PP503", True)]
+
+
+def test_a_no_grad_decorator_is_found_in_a_text_with_crlf_line_ends(tmp_path):
+    """torch-fix108: PatchmatchNet's `train_dtu.py` has CRLF line ends; its `@make_nograd_func` line is a
+    decorator all the same."""
+    root = Path(shutil.copytree(PROJECTS / "nograd_decorator", tmp_path / "nograd_decorator"))
+    train = root / "train.py"
+    train.write_bytes(train.read_bytes().replace(b"\n", b"\r\n"))
+    findings, _, _ = check_paths([str(root)])
+    assert [(f.line, "probe_sample" in f.message) for f in findings if f.rule == "PP503"] == [(60, True)]
