@@ -410,3 +410,28 @@ def test_module_facts_are_read_by_field_name():
     ]
     assert facts.makers == facts.handoffs == facts.held == facts.batches == facts.methods == []
     assert module_facts(ModuleIndex.build(ast.parse("import numpy as np\n"))) is None
+
+
+def test_a_no_grad_decorator_of_the_same_module_guards_the_def(tmp_path):
+    """torch-fix108: `@make_nograd_func`, defined in the module that uses it (one file, so no other module to
+    import it from), runs `test_sample` under no_grad: neither its forward nor its call in `test()`'s loop is
+    a finding; `probe_sample`, only timed, keeps its finding."""
+    root = Path(shutil.copytree(PROJECTS / "nograd_decorator", tmp_path / "nograd_decorator"))
+    helpers = (root / "utils.py").read_text().split('"""', 2)[2].replace("import time\n\nimport torch\n", "")
+    train = re.sub(
+        r"from utils import \*.*\n", lambda _: "import time\n" + helpers, (root / "train.py").read_text()
+    )
+    (root / "utils.py").unlink()
+    (root / "train.py").write_text(train)
+    findings, _, _ = check_paths([str(root / "train.py")])
+    assert [(f.rule, "probe_sample" in f.message) for f in findings if f.rule == "PP503"] == [("PP503", True)]
+
+
+def test_a_no_grad_decorator_is_found_in_a_text_with_crlf_line_ends(tmp_path):
+    """torch-fix108: PatchmatchNet's `train_dtu.py` has CRLF line ends; its `@make_nograd_func` line is a
+    decorator all the same."""
+    root = Path(shutil.copytree(PROJECTS / "nograd_decorator", tmp_path / "nograd_decorator"))
+    train = root / "train.py"
+    train.write_bytes(train.read_bytes().replace(b"\n", b"\r\n"))
+    findings, _, _ = check_paths([str(root)])
+    assert [(f.line, "probe_sample" in f.message) for f in findings if f.rule == "PP503"] == [(60, True)]

@@ -30,6 +30,7 @@ from checker.rules.torch_steps import (
     _batch_loops,
     _forward_functions,
     _trains_model,
+    step_sites,
 )
 from checker.rules.torch_sync import (
     _GUARD_NODES,
@@ -59,6 +60,8 @@ def _gpu_run_test(fx, test: ast.AST, run_tests: bool) -> bool:
     (build-nanogpt) and `len(opt.gpu_ids) > 0` (CycleGAN's and CUT's options)."""
     if isinstance(test, ast.Call):
         return fx.index.resolver.call_name(test) == "torch.cuda.is_available"
+    if run_tests and _cuda_flag(test):
+        return True
     if not (run_tests and isinstance(test, ast.Compare) and len(test.ops) == 1):
         return False
     left, op, right = test.left, test.ops[0], test.comparators[0]
@@ -76,9 +79,23 @@ def _gpu_run_test(fx, test: ast.AST, run_tests: bool) -> bool:
     )
 
 
+# flags a GPU run sets once for the whole run (`if self.use_cuda:`, `if args.cuda:`)
+_CUDA_FLAGS = frozenset({"use_cuda", "cuda", "use_gpu", "is_cuda", "on_gpu"})
+
+
+def _cuda_flag(test: ast.AST) -> bool:
+    """(torch-fix108) `if self.use_cuda:` or `if args.cuda:`: a flag set once per run, true on every step
+    of a GPU run, as `torch.cuda.is_available()` is (jinserk/pytorch-asr's capsule `train_epoch` runs
+    `torch.cuda.synchronize()` under it after every `optimizer.step()`: hold-out 34, listed)."""
+    if isinstance(test, ast.Attribute):
+        return test.attr in _CUDA_FLAGS
+    return isinstance(test, ast.Name) and test.id in _CUDA_FLAGS
+
+
 def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
     batch_loops = _batch_loops(index, fx)
+    reported: set[int] = set()  # the waits reported through the loop that calls their def
     for loop in batch_loops:
         direct = direct_calls(index, loop)
         stepping = _steps_optimizer(direct)
@@ -105,6 +122,7 @@ def check_wait_every_step(index: ModuleIndex):
             at = via or site.node
             if fx.guarded(at, loop) and not _under_cuda_check(fx, at, loop, name.endswith("synchronize")):
                 continue
+            reported.add(id(site.node))
             yield RawFinding(
                 "PP510",
                 at.lineno,
@@ -125,6 +143,68 @@ def check_wait_every_step(index: ModuleIndex):
                 ),
             )
     yield from _forward_empty_cache(index, fx)
+    yield from _step_def_syncs(index, fx, reported)
+
+
+def _step_def_syncs(index: ModuleIndex, fx, reported: set[int]):
+    """(torch-fix108) `torch.cuda.synchronize()` after the optimizer step in a def that runs one training
+    step (backward and an optimizer step, no loop of its own: `step_sites`), where no loop of the module
+    reaches it: jinserk/pytorch-asr's `unit_train` overrides, which `Trainer.train_epoch` calls once per
+    batch as `self.unit_train(data)` from the base class (whose own `unit_train` raises
+    NotImplementedError), in the same module or another (hold-out 34: `trainer.py:442`, `las/train.py:94`,
+    listed). Each call of such a def is a training step, so the wait runs every step. Guards allowed: a `try`
+    body (the whole step wrapped to skip bad batches) and a CUDA test (`_gpu_run_test`). A def that reads a
+    clock is timing itself: silent. `medium`: the loop is not seen."""
+    steps, _ = step_sites(index)
+    for function in index.functions:
+        sites = steps.get(id(function))
+        if not isinstance(function, FUNCTION_TYPES) or not sites or any(s.loops for s in sites):
+            continue
+        if function.name.startswith("test") or not _backward_and_step(sites):
+            continue
+        calls = index.function_calls.get(id(function), [])
+        if reads_clock(calls):
+            continue
+        last_step = max(s.node.lineno for s in sites if method_name(s.node) == "step")
+        for site in calls:
+            if (
+                id(site.node) in reported
+                or site.loops
+                or site.node.lineno < last_step
+                or index.resolver.call_name(site.node) != "torch.cuda.synchronize"
+                or not _step_path(fx, site.node, function)
+            ):
+                continue
+            yield RawFinding(
+                "PP510",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`torch.cuda.synchronize()` runs after the optimizer step of `{function.name}`, a training "
+                "step: it stalls the GPU queue on every step; drop it (or call it only to time a step)",
+                confidence="medium",
+            )
+
+
+def _backward_and_step(sites) -> bool:
+    """The step calls hold both a backward and an optimizer step."""
+    kinds = {method_name(s.node) for s in sites}
+    return {"backward", "step"} <= kinds
+
+
+def _step_path(fx, node: ast.AST, function) -> bool:
+    """Between the def and the call: only `try` bodies and CUDA tests (`if self.use_cuda:`)."""
+    child = node
+    for up in fx.ancestors(node, function):
+        if isinstance(up, ast.Try):
+            if not any(child is s for s in up.body):
+                return False
+        elif isinstance(up, ast.If):
+            if not (any(child is s for s in up.body) and _gpu_run_test(fx, up.test, True)):
+                return False
+        elif isinstance(up, (*_GUARD_NODES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            return False
+        child = up
+    return True
 
 
 def _runs_an_epoch(fx, loop, direct, batch_loops: list) -> bool:

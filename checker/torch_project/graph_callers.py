@@ -16,7 +16,12 @@ code, whose `Variable(x, volatile=True)` was the no_grad of its day): the loop i
 the forward is given a value, that a def or class imported from a project module makes while passing
 `volatile=` a value that is not False (torch-light's `Data_loader(..., evaluation=True)` whose batches are
 `Variable(..., volatile=self.evaluation)`; `G(model.gen_z(64, ..., True))`). Only projects with a module
-whose text writes `volatile=` are parsed (torch-fix95)."""
+whose text writes `volatile=` are parsed (torch-fix95).
+
+And it drops a PP503 finding in, or at a call of, a def decorated by a project decorator whose wrapper runs
+the call under no_grad (the MVSNet family's `@make_nograd_func` from `utils.py`, whose wrapper body is `with
+torch.no_grad(): ret = func(*f_args, **f_kwargs)`), defined in the same module or imported from the module
+that defines it (torch-fix108)."""
 
 from __future__ import annotations
 
@@ -52,8 +57,10 @@ def graph_callers_across_modules(
         for f in findings:
             if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
                 reported.setdefault(f.path, set()).add(f.line)
-        if reported and len(files) > 1:
+        if reported:
             texts = project_texts(files, sources)
+            dropped |= _decorated_no_grad(texts, reported)
+        if reported and len(files) > 1:
             dropped |= _called_without_grad(texts, reported)
             dropped |= _volatile_elsewhere(texts, reported)
             dropped |= _self_guarded_forwards(texts, reported)
@@ -325,3 +332,106 @@ def _all_guarded(modules: list[str], user: str, networks: list[str], guarded: li
     guarded one may be the one the loop runs."""
     named = [path for path in networks if path != user and any(names_file(m, path) for m in modules)]
     return bool(named) and all(path in guarded for path in named)
+
+
+def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
+    """(torch-fix108) (path, line) of the reported findings inside a def decorated by a project no-grad
+    decorator (`no_grad_decorators`), or at a call of such a def: `@make_nograd_func def test_sample(...)`,
+    whose forward runs under the wrapper's `with torch.no_grad():`, and `test_sample(sample)` in the loop of
+    `test()` (hold-out 34: 8 `medium` findings read wrong in the MVSNet family). The decorator counts when
+    the module defines it or imports it from the module that does (`from utils import *`). Only the names
+    the reported modules write as bare decorators (`@make_nograd_func`, `@utils.make_nograd_func`) are
+    looked for, and only texts that define one of them (`def name(`) and name `no_grad` or
+    `inference_mode` are parsed for them."""
+    wanted = {name for path in reported for name in _BARE_DECORATOR.findall(texts.get(path, ""))}
+    wanted -= _GUARD_NAMES
+    if not wanted:
+        return set()
+    makers: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        if any(f"def {name}(" in text for name in wanted) and any(word in text for word in _GUARD_NAMES):
+            index = parse_index(text, torch_only=False)
+            names = no_grad_decorators(index) & wanted if index is not None else set()
+            if names:
+                makers[path] = names
+    every = set().union(*makers.values()) if makers else set()
+    dropped = set()
+    for path, lines in reported.items():
+        text = texts.get(path, "")
+        used = {name for name in every if f"@{name}" in text or f".{name}\n" in text}
+        index = parse_index(text, torch_only=False) if used else None
+        if index is None:
+            continue
+        guards = {
+            name
+            for name in used
+            if name in makers.get(path, ())
+            or imported_entries(
+                index, name, path, [(p,) for p, ns in makers.items() if p != path and name in ns]
+            )
+        }
+        decorated = [
+            f
+            for f in index.functions
+            if isinstance(f, FUNCTION_TYPES) and any(_decorator_name(d) in guards for d in f.decorator_list)
+        ]
+        if not decorated:
+            continue
+        names = {f.name for f in decorated}
+        for line in lines:
+            if any(f.lineno <= line <= (f.end_lineno or f.lineno) for f in decorated):
+                dropped.add((path, line))
+        for site in index.calls:
+            func = site.node.func
+            called = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else None
+            )
+            if site.node.lineno in lines and called in names:
+                dropped.add((path, site.node.lineno))
+    return dropped
+
+
+# a decorator line without a call: `@make_nograd_func`, `@utils.make_nograd_func` (the last name is taken),
+# a comment after it allowed; `\r?` for a text with CRLF line ends (PatchmatchNet's `train_dtu.py`)
+_BARE_DECORATOR = re.compile(r"^[ \t]*@(?:\w+\.)*(\w+)[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
+
+
+def _decorator_name(node: ast.AST) -> str | None:
+    """The name a decorator is written with: `make_nograd_func`, `utils.make_nograd_func` (not called)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def no_grad_decorators(index: ModuleIndex) -> set[str]:
+    """The module-level defs of one parameter that return an inner def calling that parameter inside `with
+    torch.no_grad():` (or inference_mode): `def make_nograd_func(func): def wrapper(*a, **k): with
+    torch.no_grad(): ret = func(*a, **k) ... return wrapper`. A def they decorate runs under no_grad."""
+    fx = facts(index)
+    found = set()
+    for node in index.tree.body:
+        if not isinstance(node, FUNCTION_TYPES) or len(node.args.args) != 1:
+            continue
+        param = node.args.args[0].arg
+        returned = {
+            n.value.id for n in node.body if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+        }
+        for inner in node.body:
+            if not isinstance(inner, FUNCTION_TYPES) or inner.name not in returned:
+                continue
+            ranges = fx.no_grad_ranges(inner)
+            if any(
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id == param
+                and any(start <= call.lineno <= end for start, end in ranges)
+                for call in ast.walk(inner)
+            ):
+                found.add(node.name)
+    return found
