@@ -346,7 +346,9 @@ register(
         summary=(
             "`torch.cuda.empty_cache()` or `torch.cuda.synchronize()` called unconditionally in a loop that trains "
             "or runs a model, directly or in a helper; and `empty_cache()` outside any `if` or loop in a `forward` "
-            "or a def a forward calls, which runs on every forward pass (branch torch-fix23)."
+            "or a def a forward calls, which runs on every forward pass (branch torch-fix23); a test of a CUDA "
+            "flag (`if self.use_cuda:`) is no condition, and a `synchronize()` after the optimizer step of a "
+            "training-step def counts too (torch-fix108)."
         ),
         why=(
             "synchronize() blocks the host until the GPU is idle; empty_cache() hands cached blocks back to the "
