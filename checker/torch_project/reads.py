@@ -16,7 +16,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import import_word, import_words, module_paths
+from checker.project_files import import_word, import_words, module_file, module_paths
 from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
@@ -110,7 +110,6 @@ _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", r
 
 
 _KEEP_RULE = "PP502"
-_CLASS_DEF = re.compile(r"(?m)^class\s+(\w+)")
 
 
 def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -120,27 +119,28 @@ def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> li
     `util.py`): the meter holds every step's graph. The module pass sees only its own classes. Only modules
     whose text makes an instance of such a class (`AverageMeter(`) and defines no class of that name are
     parsed for their loops."""
-    keeping: dict[str, str] = {}  # class name -> the module defining it
+    keeping: dict[str, set[str]] = collections.defaultdict(set)  # class name -> the modules defining it
     for path, text in texts.items():
         if "def update(" not in text or file_is_silenced(text):
             continue
         index = parse_index(text, torch_only=False)
         if index is not None:
             for name in torch_history.keeping_classes(index):
-                keeping.setdefault(name, path)
+                keeping[name].add(path)
     if not keeping:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _KEEP_RULE}
     found = []
     for path, text in sorted(texts.items()):
-        own = set(_CLASS_DEF.findall(text))
-        used = frozenset(
-            c for c, maker in keeping.items() if maker != path and c not in own and f"{c}(" in text
-        )
-        if not used or file_is_silenced(text) or ".backward(" not in text:
+        own = _class_spans(text)
+        named = [c for c in keeping if c not in own and re.search(rf"\b{c}\b", text)]
+        if not named or file_is_silenced(text) or ".backward(" not in text:
             continue
         index = parse_index(text)
         if index is None:
+            continue
+        used = _imported_meters(index, path, keeping, set(texts))
+        if not used:
             continue
         for raw in torch_history.check_accumulated_history(index, used):
             if (path, raw.line) in reported or silenced_at(text, raw.line, _KEEP_RULE):
@@ -148,6 +148,28 @@ def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> li
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _KEEP_RULE))
     return found
+
+
+def _imported_meters(
+    index: ModuleIndex, path: str, keeping: dict[str, set[str]], files: set[str]
+) -> frozenset[str]:
+    """The names under which the module at `path` imports a `keeping` class from a module that defines it
+    (review22 item 1): `Meter` for `from util import AverageMeter as Meter`; the class name itself for `from
+    util import *` or `import util` (then `util.AverageMeter(...)`). A class of the same name imported from
+    another module (`from meters import AverageMeter`, whose `update` stores `float(val)`) is not one."""
+    names = set()
+    for node in index.imports:
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom):
+                source = module_file(node.module or "", path, node.level, files)
+                if alias.name == "*":
+                    names.update(c for c, makers in keeping.items() if source in makers)
+                elif source in keeping.get(alias.name, ()):
+                    names.add(alias.asname or alias.name)
+            else:
+                source = module_file(alias.name, path, 0, files)
+                names.update(c for c, makers in keeping.items() if source in makers)
+    return frozenset(names)
 
 
 def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
