@@ -27,6 +27,7 @@ from checker.rules.torch_common import (
     uses_torch,
 )
 from checker.rules.torch_sync import (
+    LOSS_DEF_WORDS,
     _cpu_loader_loop,
     _cpu_names,
     _factory_read,
@@ -96,6 +97,7 @@ def reads_across_modules(
         return findings
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
+        findings = _unplaced_loss_defs(texts, findings)
         findings = findings + _reads_off_device(texts, findings)
         indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
         findings = findings + _reader_loops(texts, findings, indexes)
@@ -110,6 +112,25 @@ _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", r
 
 
 _KEEP_RULE = "PP502"
+
+
+def _unplaced_loss_defs(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """`findings` without the medium loss-def reads (`_loss_def_reads` in a module that places nothing) of a
+    project none of whose modules puts tensors on a GPU (`_places`): a loss def's `.item()` then waits for no
+    device (review22 item 2: a `compute_loss` returning `loss.item()` for a CPU-only Linear). Where another
+    module places, the medium finding stays (IQ-Learn's `iq_loss`)."""
+    if any(_places(text) for text in texts.values()):
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.rule == _READ_RULE
+            and f.confidence == "medium"
+            and f.path in texts
+            and LOSS_DEF_WORDS in f.message
+        )
+    ]
 
 
 def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
