@@ -2203,8 +2203,9 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
     body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
     (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
     `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
-    or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
-    None:`, may never run in training.)"""
+    or conditional expression is on the way. A test of a left-out argument (`if attn_mask is None:` on a
+    parameter, `_left_out_test`) and a `*_flag` switch count as running; a branch such as `if gen:` for
+    synthesis may never run in training."""
     params = set(parameter_names(function))
     off = _flags_defaulting(function, False)
     child = node

@@ -687,8 +687,9 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
     """The read is in the branch of an `if` (not a remainder test, but at the optimizer's update boundary,
     `_runs_update`) that also runs the step's backward or optimizer step (the OGB examples' `if
     batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ... loss.backward(); optimizer.step();
-    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
-    the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
+    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train
+    (it skips the batch: when both backpropagate, the `if` picks the step's form, DEQ's `if
+    compute_jac_loss:`), and the `if` itself must run every step."""
     child = node
     for outer in fx.ancestors(node, loop):
         if isinstance(outer, ast.If):
