@@ -1139,21 +1139,32 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
 def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
     """(torch-fix104) The classes a builder def of the project returns an instance of (`def
     build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
-    so a receiver bound to the builder's result is an instance of them."""
+    so a receiver bound to the builder's result is an instance of them. Each text's table is built once
+    (`_returned_classes`, review22 item 14)."""
     found = set()
-    header = re.compile(rf"(?m)^def[ \t]+{re.escape(name)}\(")
     for text in texts.values():
-        if f"def {name}(" not in text:
-            continue
-        for m in header.finditer(text):
-            body = text[m.end() : m.end() + 2000]
-            end = _TOP_LEVEL.search(body, body.find("\n") + 1)  # (the def's end: the next unindented line)
-            body = body[: end.start()] if end else body
-            found |= set(_RETURNED_CLASS.findall(body))
+        if f"def {name}(" in text:
+            found |= _returned_classes(text).get(name, set())
     return found
 
 
-_TOP_LEVEL = re.compile(r"(?m)^\S")
+@functools.lru_cache(maxsize=256)
+def _returned_classes(text: str) -> dict[str, set[str]]:
+    """The module-level defs of a text, by name, with the classes each returns an instance of (`return
+    Recorder(cfg)`) in its first 2,000 characters after the header, up to the next line at the margin
+    (`margin_starts`, review22 item 7)."""
+    starts = margin_starts(text) + [len(text)]
+    table: dict[str, set[str]] = collections.defaultdict(set)
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _DEF_HEAD.match(text, start)
+        if head is not None:
+            table[head.group(1)] |= set(
+                _RETURNED_CLASS.findall(text, head.end(), min(stop, head.end() + 2000))
+            )
+    return table
+
+
+_DEF_HEAD = re.compile(r"def[ \t]+(\w+)\(")
 _BUILDER_CALL = re.compile(r"=[ \t]*((?:build|make|create|get)_\w+)\(")
 _RETURNED_CLASS = re.compile(r"(?m)^[ \t]+return[ \t]+([A-Z]\w*)\(")
 
