@@ -1033,7 +1033,8 @@ def _trace_host_return(index: ModuleIndex, helper) -> str | None:
     returns = returns_in(helper)
     if len(returns) != 1 or returns[0].value is None or "device" in parameter_names(helper):
         return None
-    pattern = {id(n) for loop in _pattern_loops(helper) for n in walk(loop)}
+    loops = _pattern_loop_ids(index)
+    pattern = {id(n) for loop in helper.body if id(loop) in loops for n in walk(loop)}
     nodes = [n for n in walk(helper) if id(n) not in pattern]
     if any(isinstance(n, (*LOOP_TYPES, ast.AugAssign)) or _item_store(n) for n in nodes):
         return None
@@ -1067,6 +1068,14 @@ def _pattern_loops(helper) -> list:
     ]
 
 
+def _pattern_loop_ids(index: ModuleIndex) -> dict[int, ast.For]:
+    """{id: loop} of the pattern loops (`_pattern_loops`) of every def of the module, found once per module
+    (review22 item 10: three readers computed them, two caches and one uncached)."""
+    return facts(index).loop_cache(
+        "pattern_loops", None, lambda: {id(loop): loop for f in index.functions for loop in _pattern_loops(f)}
+    )
+
+
 def _pattern_written(index: ModuleIndex) -> frozenset[str]:
     """(torch-fix103) Names the module writes into only from pattern loops (`_pattern_loops`): TransMorph's
     `grid_img = np.zeros(grid_sz)` with lines of ones written every `grid_step` rows, then
@@ -1074,13 +1083,12 @@ def _pattern_written(index: ModuleIndex) -> frozenset[str]:
 
     def make() -> frozenset[str]:
         found, roots = set(), set()
-        for function in index.functions:
-            for loop in _pattern_loops(function):
-                for stmt in walk(loop):
-                    if isinstance(stmt, ast.Assign):
-                        root = stmt.targets[0].value
-                        roots.add(id(root))
-                        found.add(root.id)
+        for loop in _pattern_loop_ids(index).values():
+            for stmt in walk(loop):
+                if isinstance(stmt, ast.Assign):
+                    root = stmt.targets[0].value
+                    roots.add(id(root))
+                    found.add(root.id)
         others = {
             held.id for held, _ in _stored_into(index) if isinstance(held, ast.Name) and id(held) not in roots
         }
@@ -2203,8 +2211,9 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
     body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
     (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
     `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
-    or conditional expression is on the way. (Branches such as `if gen:` for synthesis, or `if x_mask is
-    None:`, may never run in training.)"""
+    or conditional expression is on the way. A test of a left-out argument (`if attn_mask is None:` on a
+    parameter, `_left_out_test`) and a `*_flag` switch count as running; a branch such as `if gen:` for
+    synthesis may never run in training."""
     params = set(parameter_names(function))
     off = _flags_defaulting(function, False)
     child = node
@@ -2270,9 +2279,7 @@ def _filled_by_item(index: ModuleIndex, scope, moved: list, line: int) -> bool:
             names.add(value.id)
     if not names:
         return False
-    pattern = facts(index).loop_cache(
-        "pattern_loops", None, lambda: {id(loop) for f in index.functions for loop in _pattern_loops(f)}
-    )
+    pattern = _pattern_loop_ids(index)
     for node in loop_nodes(index, scope):
         if node is scope or not isinstance(node, LOOP_TYPES) or (node.end_lineno or line) >= line:
             continue

@@ -687,8 +687,9 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
     """The read is in the branch of an `if` (not a remainder test, but at the optimizer's update boundary,
     `_runs_update`) that also runs the step's backward or optimizer step (the OGB examples' `if
     batch.x.shape[0] == 1 or batch.batch[-1] == 0: pass else: ... loss.backward(); optimizer.step();
-    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train (it skips the batch: when both backpropagate, the `if` picks
-    the step's form, DEQ's `if compute_jac_loss:`), and the `if` itself must run every step."""
+    loss_list.append(loss.item())`): it runs on every step the loop trains. The other branch must not train
+    (it skips the batch: when both backpropagate, the `if` picks the step's form, DEQ's `if
+    compute_jac_loss:`), and the `if` itself must run every step."""
     child = node
     for outer in fx.ancestors(node, loop):
         if isinstance(outer, ast.If):
@@ -2930,7 +2931,8 @@ def _loss_def_reads(index: ModuleIndex):
     engine (often of another module) calls it on every step. Not when a loop of the module calls it (that
     loop is judged). At `LOSS_DEF_READ_LEVEL` (high since torch-fix83) in a module that uses a GPU; since
     torch-fix104 at medium in one that places nothing (IQ-Learn's `iq_loss`, whose agent and device are in
-    other modules; silent before)."""
+    other modules; silent before), which the project pass drops when no module of the project places
+    tensors on a GPU (review22 item 2, checker/torch_project/reads.py `_unplaced_loss_defs`)."""
     fx = None
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
@@ -2960,7 +2962,7 @@ def _loss_def_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`{how}` in the loss `{function.name}`{more} waits for the GPU on every training step that "
+            f"`{how}{LOSS_DEF_WORDS}{function.name}`{more} waits for the GPU on every training step that "
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
             confidence=LEGACY_READ_LEVEL
             if all(isinstance(r, ast.Subscript) for r in reads)
@@ -2968,6 +2970,11 @@ def _loss_def_reads(index: ModuleIndex):
             if fx.on_device
             else "medium",
         )
+
+
+# The words of a `_loss_def_reads` message after the read (`.item()`), before the def's name: the project pass
+# finds these findings by them (`_unplaced_loss_defs`).
+LOSS_DEF_WORDS = "` in the loss `"
 
 
 def _legacy_reads(function) -> list[ast.Subscript]:
@@ -3651,6 +3658,8 @@ def _forward_reads(index: ModuleIndex):
             placed = through_cpu or fx.on_device
             if not (placed or input_read or buffer):
                 continue
+            if buffer and not placed and fx.step_loops:
+                continue  # (review22 item 3: the module trains the model itself and places nothing: on the CPU)
             what = (
                 "of a loss in `forward`"
                 if loss_read
@@ -3689,7 +3698,9 @@ def _buffer_of(index: ModuleIndex, function, read: ast.AST) -> str | None:
     int(self.params[0].item())`, `self.activation_range`), when a method of the class registers it
     (`self.register_buffer('params', torch.tensor([K, T, -1, -1, momentum]))`, CRD's `ContrastMemory`) or
     binds it to an `nn.Parameter`: the buffer moves to the GPU with the module, so reading it in every
-    forward waits for the device on every step, even when it only holds the module's settings."""
+    forward waits for the device on every step, even when it only holds the module's settings. In a module
+    that places nothing, only when it runs no training loop of its own (CRD's model module; one that trains
+    on the CPU itself reads a host buffer)."""
     node = read.value if isinstance(read, ast.Subscript) else read
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"):
         return None

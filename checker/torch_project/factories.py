@@ -711,7 +711,7 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
             or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
             or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
         )
-        if not moving or _OPTIMIZER_STEP.search(body):
+        if not moving or _STEP_CALL.search(body):
             continue
         if owner is None and name != "main":  # (a script's entry point)
             defs.add(name)
@@ -720,9 +720,11 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     return defs | _host_result_movers(text), methods
 
 
-# (torch-fix103) an optimizer's step: a def that runs one is a training function; one that only runs a backward
-# (an attack's PGD loop, FAT's `earlystop`, called on every training step of another module) is a step's helper
-_OPTIMIZER_STEP = re.compile(r"\.step\(")
+# (torch-fix103) any `.step(` call (an optimizer's, but also `scheduler.step()` or `env.step(action)`: the
+# training words of `TRAINS` less backward): a def that runs one is a training function; one that only runs a
+# backward (an attack's PGD loop, FAT's `earlystop`, called on every training step of another module) is a
+# step's helper
+_STEP_CALL = re.compile(r"\.step\(")
 
 
 def _moving_inits(text: str) -> set[str]:
@@ -736,12 +738,7 @@ def _moving_inits(text: str) -> set[str]:
     if not _FACTORY_RE.search(text):
         return found
     for owner, name, body in def_bodies(text):
-        if (
-            owner is None
-            or name != "__init__"
-            or _OPTIMIZER_STEP.search(body)
-            or not _FACTORY_RE.search(body)
-        ):
+        if owner is None or name != "__init__" or _STEP_CALL.search(body) or not _FACTORY_RE.search(body):
             continue
         if _MOVED_FACTORY.search(body) or any(
             _moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)

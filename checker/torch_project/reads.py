@@ -16,7 +16,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import import_word, import_words, module_paths
+from checker.project_files import import_word, import_words, module_file, module_paths
 from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
@@ -27,6 +27,7 @@ from checker.rules.torch_common import (
     uses_torch,
 )
 from checker.rules.torch_sync import (
+    LOSS_DEF_WORDS,
     _cpu_loader_loop,
     _cpu_names,
     _factory_read,
@@ -96,6 +97,7 @@ def reads_across_modules(
         return findings
     for files in projects:
         texts = checked_texts(project_texts(files, sources))
+        findings = _unplaced_loss_defs(texts, findings)
         findings = findings + _reads_off_device(texts, findings)
         indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
         findings = findings + _reader_loops(texts, findings, indexes)
@@ -110,7 +112,25 @@ _IMPORTS_TORCH = re.compile(r"^[ \t]*(?:import|from)[ \t]+torch(?:vision)?\b", r
 
 
 _KEEP_RULE = "PP502"
-_CLASS_DEF = re.compile(r"(?m)^class\s+(\w+)")
+
+
+def _unplaced_loss_defs(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """`findings` without the medium loss-def reads (`_loss_def_reads` in a module that places nothing) of a
+    project none of whose modules puts tensors on a GPU (`_places`): a loss def's `.item()` then waits for no
+    device (review22 item 2: a `compute_loss` returning `loss.item()` for a CPU-only Linear). Where another
+    module places, the medium finding stays (IQ-Learn's `iq_loss`)."""
+    if any(_places(text) for text in texts.values()):
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.rule == _READ_RULE
+            and f.confidence == "medium"
+            and f.path in texts
+            and LOSS_DEF_WORDS in f.message
+        )
+    ]
 
 
 def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -120,27 +140,28 @@ def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> li
     `util.py`): the meter holds every step's graph. The module pass sees only its own classes. Only modules
     whose text makes an instance of such a class (`AverageMeter(`) and defines no class of that name are
     parsed for their loops."""
-    keeping: dict[str, str] = {}  # class name -> the module defining it
+    keeping: dict[str, set[str]] = collections.defaultdict(set)  # class name -> the modules defining it
     for path, text in texts.items():
         if "def update(" not in text or file_is_silenced(text):
             continue
         index = parse_index(text, torch_only=False)
         if index is not None:
             for name in torch_history.keeping_classes(index):
-                keeping.setdefault(name, path)
+                keeping[name].add(path)
     if not keeping:
         return []
     reported = {(f.path, f.line) for f in findings if f.rule == _KEEP_RULE}
     found = []
     for path, text in sorted(texts.items()):
-        own = set(_CLASS_DEF.findall(text))
-        used = frozenset(
-            c for c, maker in keeping.items() if maker != path and c not in own and f"{c}(" in text
-        )
-        if not used or file_is_silenced(text) or ".backward(" not in text:
+        own = _class_spans(text)
+        named = [c for c in keeping if c not in own and re.search(rf"\b{c}\b", text)]
+        if not named or file_is_silenced(text) or ".backward(" not in text:
             continue
         index = parse_index(text)
         if index is None:
+            continue
+        used = _imported_meters(index, path, keeping, set(texts))
+        if not used:
             continue
         for raw in torch_history.check_accumulated_history(index, used):
             if (path, raw.line) in reported or silenced_at(text, raw.line, _KEEP_RULE):
@@ -148,6 +169,28 @@ def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> li
             reported.add((path, raw.line))
             found.append(project_finding(path, raw, _KEEP_RULE))
     return found
+
+
+def _imported_meters(
+    index: ModuleIndex, path: str, keeping: dict[str, set[str]], files: set[str]
+) -> frozenset[str]:
+    """The names under which the module at `path` imports a `keeping` class from a module that defines it
+    (review22 item 1): `Meter` for `from util import AverageMeter as Meter`; the class name itself for `from
+    util import *` or `import util` (then `util.AverageMeter(...)`). A class of the same name imported from
+    another module (`from meters import AverageMeter`, whose `update` stores `float(val)`) is not one."""
+    names = set()
+    for node in index.imports:
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom):
+                source = module_file(node.module or "", path, node.level, files)
+                if alias.name == "*":
+                    names.update(c for c, makers in keeping.items() if source in makers)
+                elif source in keeping.get(alias.name, ()):
+                    names.add(alias.asname or alias.name)
+            else:
+                source = module_file(alias.name, path, 0, files)
+                names.update(c for c, makers in keeping.items() if source in makers)
+    return frozenset(names)
 
 
 def _untorched_modules(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -1096,21 +1139,32 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
 def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
     """(torch-fix104) The classes a builder def of the project returns an instance of (`def
     build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
-    so a receiver bound to the builder's result is an instance of them."""
+    so a receiver bound to the builder's result is an instance of them. Each text's table is built once
+    (`_returned_classes`, review22 item 14)."""
     found = set()
-    header = re.compile(rf"(?m)^def[ \t]+{re.escape(name)}\(")
     for text in texts.values():
-        if f"def {name}(" not in text:
-            continue
-        for m in header.finditer(text):
-            body = text[m.end() : m.end() + 2000]
-            end = _TOP_LEVEL.search(body, body.find("\n") + 1)  # (the def's end: the next unindented line)
-            body = body[: end.start()] if end else body
-            found |= set(_RETURNED_CLASS.findall(body))
+        if f"def {name}(" in text:
+            found |= _returned_classes(text).get(name, set())
     return found
 
 
-_TOP_LEVEL = re.compile(r"(?m)^\S")
+@functools.lru_cache(maxsize=256)
+def _returned_classes(text: str) -> dict[str, set[str]]:
+    """The module-level defs of a text, by name, with the classes each returns an instance of (`return
+    Recorder(cfg)`) in its first 2,000 characters after the header, up to the next line at the margin
+    (`margin_starts`, review22 item 7)."""
+    starts = margin_starts(text) + [len(text)]
+    table: dict[str, set[str]] = collections.defaultdict(set)
+    for start, stop in zip(starts, starts[1:], strict=False):
+        head = _DEF_HEAD.match(text, start)
+        if head is not None:
+            table[head.group(1)] |= set(
+                _RETURNED_CLASS.findall(text, head.end(), min(stop, head.end() + 2000))
+            )
+    return table
+
+
+_DEF_HEAD = re.compile(r"def[ \t]+(\w+)\(")
 _BUILDER_CALL = re.compile(r"=[ \t]*((?:build|make|create|get)_\w+)\(")
 _RETURNED_CLASS = re.compile(r"(?m)^[ \t]+return[ \t]+([A-Z]\w*)\(")
 

@@ -1,0 +1,8 @@
+class AverageMeter:
+    def __init__(self):
+        self.sum = 0.0
+        self.count = 0
+
+    def update(self, val, n=1):
+        self.sum += float(val) * n
+        self.count += n
