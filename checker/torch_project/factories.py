@@ -151,23 +151,16 @@ def _dead_def(
     if depth > 3 or _in_notebooks(files, name):
         return False
     seen = seen | {(path, name)}
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    for other, text in texts.items():
-        if name not in text:
-            continue
-        for match in word.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            if other == path and start <= line <= end:
-                continue
-            if other not in spans:
-                spans[other] = _top_def_spans(text)
-            user = next((s for s in spans[other] if s[1] <= line <= s[2]), None)
-            if user is None:
-                return False  # (an import, a class, module-level code or another module's call)
-            if (other, user[0]) not in seen and not _dead_def(
-                texts, files, spans, (other, *user), seen, depth + 1
-            ):
-                return False
+    for other, line in _mentions_outside(texts, path, name, start, end):
+        if other not in spans:
+            spans[other] = _top_def_spans(texts[other])
+        user = next((s for s in spans[other] if s[1] <= line <= s[2]), None)
+        if user is None:
+            return False  # (an import, a class, module-level code or another module's call)
+        if (other, user[0]) not in seen and not _dead_def(
+            texts, files, spans, (other, *user), seen, depth + 1
+        ):
+            return False
     return True
 
 
@@ -252,6 +245,12 @@ def _in_notebooks(files: list[str], name: str) -> bool:
 def _named_outside(texts: dict[str, str], path: str, name: str, start: int, end: int) -> bool:
     """The class's name appears in some file of the project outside its own lines (`start`-`end` of
     `path`)."""
+    return next(_mentions_outside(texts, path, name, start, end), None) is not None
+
+
+def _mentions_outside(texts: dict[str, str], path: str, name: str, start: int, end: int):
+    """(file, line) of each whole-word mention of `name` in the project's texts, outside lines `start`-`end`
+    of `path` (where it is defined)."""
     word = re.compile(rf"\b{re.escape(name)}\b")
     for other, text in texts.items():
         if name not in text:
@@ -259,8 +258,7 @@ def _named_outside(texts: dict[str, str], path: str, name: str, start: int, end:
         for match in word.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
             if other != path or not start <= line <= end:
-                return True
-    return False
+                yield other, line
 
 
 _ROWS_RULE = "PP509"
