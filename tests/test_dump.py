@@ -741,6 +741,10 @@ def _send(pipe, data: bytes) -> None:
         pipe.flush()
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for_checkpoint(store, proc, timeout=30.0) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -788,8 +792,11 @@ def test_stopped_import_resumes(tmp_path, monkeypatch, through_pipe, sig, group)
         "--batch-size",
         "3",
     ]
+    # Ctrl-C reaches the import as a terminal sends it, whatever started the tests: a shell that ran them in the
+    # background (`cmd &` in a script) hands its children SIGINT ignored, and Python keeps it ignored.
     proc = subprocess.Popen([*PPMINE, *args], stdin=subprocess.PIPE if through_pipe else None,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=group)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=group,
+                            preexec_fn=_sigint_default)  # fmt: skip
     if (
         through_pipe
     ):  # a writer that sends 3/4 of the file, then leaves the pipe open: the import blocks there
