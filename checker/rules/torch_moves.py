@@ -1098,6 +1098,8 @@ def _pattern_written(index: ModuleIndex) -> frozenset[str]:
 
 
 def _pattern_loop(loop: ast.For, sizes: set[str]) -> bool:
+    """One loop of `_pattern_loops`: nested `for c in range(...)` over sizes and outer counters only, whose
+    innermost body only writes literal numbers at places of those (`mask[i, i + n] = 0`)."""
     counters: set[str] = set()
     while True:
         if not (
@@ -2718,7 +2720,7 @@ def _inherited_step_defs(index: ModuleIndex) -> set[int]:
             chain = _class_chain(index, owner)
             for site in index.function_calls.get(id(function), []):
                 func = site.node.func
-                if not (_on_self(func) if isinstance(func, ast.Attribute) else False):
+                if not (isinstance(func, ast.Attribute) and _on_self(func)):
                     continue
                 if func.attr in index.class_methods.get(owner, {}):
                     continue
