@@ -215,13 +215,10 @@ def _returns_without_grad(call: ast.Call, fx) -> bool:
     returns = _returns(helper) if helper is not None else []
     if not returns:
         return False
+    assigns = [n for n in walk(helper) if isinstance(n, ast.Assign | ast.AugAssign)]  # (one walk of the def)
     for ret in returns:
         for name in names_in(ret.value):
-            bindings = [
-                n
-                for n in walk(helper)
-                if isinstance(n, ast.Assign | ast.AugAssign) and name in names_of(_targets_of(n))
-            ]
+            bindings = [n for n in assigns if name in names_of(_targets_of(n))]
             if not bindings or not all(fx.without_grad(n) for n in bindings):
                 return False
     return True

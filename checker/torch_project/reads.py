@@ -645,14 +645,12 @@ def _new_reads(check, index, path: str, text: str, reported: set) -> list[Findin
 @functools.lru_cache(maxsize=256)
 def _stepping_class_spans(text: str) -> dict[str, tuple[int, int]]:
     """The module-level classes whose text runs a backward (a model class with its own training step), by
-    name, with where each runs."""
-    starts = margin_starts(text) + [len(text)]
-    found = {}
-    for start, stop in zip(starts, starts[1:], strict=False):
-        head = _TOP_NAME.match(text, start)
-        if head is not None and head.group(1) == "class" and ".backward(" in text[start:stop]:
-            found[head.group(2)] = (start, stop)
-    return found
+    name, with where each runs: `_class_spans` (cached) filtered, not a second scan of the margins."""
+    return {
+        name: (start, stop)
+        for name, (start, stop) in _class_spans(text).items()
+        if ".backward(" in text[start:stop]
+    }
 
 
 def _reads_off_device(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
