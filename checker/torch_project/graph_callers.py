@@ -382,15 +382,8 @@ def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> 
             if any(f.lineno <= line <= (f.end_lineno or f.lineno) for f in decorated):
                 dropped.add((path, line))
         for site in index.calls:
-            func = site.node.func
-            called = (
-                func.id
-                if isinstance(func, ast.Name)
-                else func.attr
-                if isinstance(func, ast.Attribute)
-                else None
-            )
-            if site.node.lineno in lines and called in names:
+            # (a call is named as a decorator is: `test_sample(x)`, `self.test_sample(x)`)
+            if site.node.lineno in lines and _decorator_name(site.node.func) in names:
                 dropped.add((path, site.node.lineno))
     return dropped
 
