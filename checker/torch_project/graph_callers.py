@@ -343,8 +343,9 @@ def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> 
     the reported modules write as bare decorators (`@make_nograd_func`, `@utils.make_nograd_func`) are
     looked for, and only texts that define one of them (`def name(`) and name `no_grad` or
     `inference_mode` are parsed for them."""
-    wanted = {name for path in reported for name in _BARE_DECORATOR.findall(texts.get(path, ""))}
-    wanted -= _GUARD_NAMES
+    # (each reported text's bare decorators, found once: what to look for, and then which each module uses)
+    written = {path: set(_BARE_DECORATOR.findall(texts.get(path, ""))) - _GUARD_NAMES for path in reported}
+    wanted = set().union(*written.values())
     if not wanted:
         return set()
     makers: dict[str, set[str]] = {}
@@ -358,7 +359,7 @@ def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> 
     dropped = set()
     for path, lines in reported.items():
         text = texts.get(path, "")
-        used = {name for name in every if f"@{name}" in text or f".{name}\n" in text}
+        used = every & written[path]
         index = parse_index(text, torch_only=False) if used else None
         if index is None:
             continue
@@ -382,15 +383,8 @@ def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> 
             if any(f.lineno <= line <= (f.end_lineno or f.lineno) for f in decorated):
                 dropped.add((path, line))
         for site in index.calls:
-            func = site.node.func
-            called = (
-                func.id
-                if isinstance(func, ast.Name)
-                else func.attr
-                if isinstance(func, ast.Attribute)
-                else None
-            )
-            if site.node.lineno in lines and called in names:
+            # (a call is named as a decorator is: `test_sample(x)`, `self.test_sample(x)`)
+            if site.node.lineno in lines and _decorator_name(site.node.func) in names:
                 dropped.add((path, site.node.lineno))
     return dropped
 
