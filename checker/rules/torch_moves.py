@@ -1843,7 +1843,7 @@ def check_created_then_moved(
             f"the loop at line {site.loops[-1].lineno}" if site.loops else _def_named(index, site.function)
         )
         at = _made_line(moved, bound, call.lineno) or _factory_line(moved, index, made, call.lineno)
-        if _except_fallback(site.function, moved, call):
+        if _except_fallback(index, site.function, moved, call):
             continue  # `try: logits = session.run(...)[0]` / `except: logits = np.zeros(...)`, then the copy
         yield RawFinding(
             "PP506",
@@ -2420,25 +2420,43 @@ def _holds_step_loop(index: ModuleIndex, loop) -> bool:
     return all(inner is not loop for inner in steps) and nests_loop(loop, steps)
 
 
-def _except_fallback(function, moved: list, call: ast.Call) -> bool:
+def _except_fallback(index: ModuleIndex, function, moved: list, call: ast.Call) -> bool:
     """(torch-fix109) A name in the moved expression is assigned inside an `except` handler of the def that
     does not hold the copy: the host value there is a fallback for when the `try` fails, while the `try` binds
     the value the copy moves on every other call (hold-out 33's ONNX wrapper: `logits = outputs[0]` from
     onnxruntime, `except Exception: logits = np.zeros(...)`, then `torch.from_numpy(logits).to(x.device)`,
-    read wrong at `high`)."""
+    read wrong at `high`). The def's handlers are walked once (`_handler_bindings`), not once per copy."""
     if not isinstance(function, FUNCTION_TYPES):
         return False
     names = {n.id for value in moved for n in ast.walk(value) if isinstance(n, ast.Name)}
     return any(
-        isinstance(handler, ast.ExceptHandler)
-        and not handler.lineno <= call.lineno <= (handler.end_lineno or handler.lineno)
-        and any(
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id in names for t in node.targets)
-            for node in ast.walk(handler)
-        )
-        for handler in ast.walk(function)
+        not first <= call.lineno <= last and not names.isdisjoint(bound)
+        for first, last, bound in _handler_bindings(index, function)
     )
+
+
+def _handler_bindings(index: ModuleIndex, function) -> list[tuple[int, int, frozenset[str]]]:
+    """(first line, last line, names assigned) of each `except` handler of the def (nested ones too), made once
+    per def for `_except_fallback`."""
+
+    def make() -> list[tuple[int, int, frozenset[str]]]:
+        return [
+            (
+                handler.lineno,
+                handler.end_lineno or handler.lineno,
+                frozenset(
+                    t.id
+                    for node in ast.walk(handler)
+                    if isinstance(node, ast.Assign)
+                    for t in node.targets
+                    if isinstance(t, ast.Name)
+                ),
+            )
+            for handler in ast.walk(function)
+            if isinstance(handler, ast.ExceptHandler)
+        ]
+
+    return facts(index).loop_cache("handler_bindings", function, make)
 
 
 def _calls_epoch_def(index: ModuleIndex, loop) -> bool:
