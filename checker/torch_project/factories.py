@@ -250,7 +250,9 @@ def _named_outside(texts: dict[str, str], path: str, name: str, start: int, end:
     copies = {}  # (file -> the spans of its classes of that name, made as asked)
     for other, line in _mentions_outside(texts, path, name, start, end):
         if other not in copies:
-            copies[other] = [(first, last) for named, first, last in _class_spans(texts[other]) if named == name]
+            copies[other] = [
+                (first, last) for named, first, last in _class_spans(texts[other]) if named == name
+            ]
         if not any(first <= line <= last for first, last in copies[other]):
             return True
     return False
