@@ -3027,16 +3027,28 @@ register(
             "`device=` allocates it on the GPU directly, and a constant can be made once outside the loop."
         ),
         example="""
-class Encoder(nn.Module):
-    def forward(self, x):
-        hidden = torch.zeros(2, x.size(0), 256).to(self.device)
-        return self.rnn(x, hidden)
+def smooth_labels(y, n, eps=0.1):
+    target = torch.full((y.size(0), n), eps / n).to(device)
+    return target.scatter_(1, y[:, None], 1 - eps)
+
+
+for x, y in train_loader:
+    loss = criterion(model(x), smooth_labels(y, 10))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
 """,
         instead="""
-class Encoder(nn.Module):
-    def forward(self, x):
-        hidden = torch.zeros(2, x.size(0), 256, device=self.device)
-        return self.rnn(x, hidden)
+def smooth_labels(y, n, eps=0.1):
+    target = torch.full((y.size(0), n), eps / n, device=y.device)
+    return target.scatter_(1, y[:, None], 1 - eps)
+
+
+for x, y in train_loader:
+    loss = criterion(model(x), smooth_labels(y, 10))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
 """,
         false_alarms=(
             "Medium. `torch.tensor(data)` built from values the loop binds (a batch from the host) is skipped: that "
@@ -3138,6 +3150,10 @@ class Encoder(nn.Module):
             "over it (46 of 48 right, 19 repositories); and a training step split between a def that steps the "
             "optimizer and the def of the module it calls to run the backward (DRIT's `update_D_content` and "
             "`backward_contentD`, pix2pix-style `optimize_parameters` and `backward_G`) is followed as a whole one."
+            " Branch torch-fix111 (every verdict of hold-outs 29-35, the same bar): a copy in a `forward` (any `if` "
+            "over it) or outside any `if` in a def a forward calls is high (73 of 75 medium read right, 24 "
+            "repositories); a grid in a def nothing follows is medium, never high (0 of 3 right at high); a class "
+            "named only inside its own copies or on comment lines counts as named by no file (6 debatable)."
         ),
         confidence="medium",
         check=lowered_on_toys(check_created_then_moved),

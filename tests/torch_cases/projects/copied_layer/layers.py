@@ -11,7 +11,7 @@ class PositionEmbedding(nn.Module):
         self.dim = dim
 
     def forward(self, x):
-        pos = torch.arange(x.size(1)).float().cuda()
+        pos = torch.arange(x.size(1)).float().cuda()  # expect: PP506
         return x + pos[None, :, None]
 
 
@@ -22,5 +22,5 @@ class Block(nn.Module):
         # self.pos = PositionEmbedding(dim)
 
     def forward(self, x):
-        scale = torch.ones(x.size(0), 1, 1).cuda()
+        scale = torch.ones(x.size(0), 1, 1).cuda()  # expect: PP506
         return x * scale

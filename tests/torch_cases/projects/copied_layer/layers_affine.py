@@ -10,5 +10,5 @@ class PositionEmbedding(nn.Module):
         self.dim = dim
 
     def forward(self, x):
-        pos = torch.arange(x.size(1)).float().cuda()
+        pos = torch.arange(x.size(1)).float().cuda()  # expect: PP506
         return x + pos[None, :, None]

@@ -13,13 +13,13 @@ class InvarianceLoss(nn.Module):
         self.verbose = verbose
 
     def smooth_hot(self, inputs, targets, k=6):
-        ones = torch.ones(inputs.size(0), k).to(self.device)
-        one_hot = torch.zeros(inputs.size()).to(self.device)
+        ones = torch.ones(inputs.size(0), k).to(self.device)  # expect: PP506
+        one_hot = torch.zeros(inputs.size()).to(self.device)  # expect: PP506
         return one_hot.scatter_(1, targets, ones)
 
     def weights(self, inputs):
         if self.verbose:
-            return torch.ones(inputs.size(0)).to(self.device)
+            return torch.ones(inputs.size(0)).to(self.device)  # expect: PP506
         return None
 
     def forward(self, inputs, targets):
@@ -36,7 +36,7 @@ class PriorNet(nn.Module):
 
     def forward(self, x):
         if self.learn_prior:
-            prior = torch.zeros(x.shape[0], self.nz).to(self.device)
+            prior = torch.zeros(x.shape[0], self.nz).to(self.device)  # expect: PP506
         else:
-            prior = torch.ones(x.shape[0], self.nz).to(self.device)
+            prior = torch.ones(x.shape[0], self.nz).to(self.device)  # expect: PP506
         return x + prior

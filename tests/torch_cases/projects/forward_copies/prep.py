@@ -4,7 +4,7 @@ import torch
 
 
 def scene_graph(feats):
-    node_idx = torch.arange(feats.size(0)).to(feats.device)
+    node_idx = torch.arange(feats.size(0)).to(feats.device)  # expect: PP506
     return feats[node_idx]
 
 
