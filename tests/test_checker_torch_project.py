@@ -146,7 +146,7 @@ def test_copies_in_a_class_named_only_by_its_copies_or_comments_drop_below_the_d
 
 def test_copies_in_a_forward_and_its_helpers_are_high(tmp_path):
     """torch-fix111: a copy in a `forward` (any `if` over it: AgentFormer's prior under an option) or outside any
-    `if` in a def a forward calls (ECN's `smooth_hot`) runs on every pass: 73 of 75 `medium` read right over
+    `if` in a def a forward calls (ECN's `smooth_hot`) runs on every pass: 72 of 74 `medium` read right over
     hold-outs 29-35, now `high`; the helper's copy under an option stays `medium`, and a grid in a
     preprocessing def no step follows is `medium`, no longer `high` (LaneGCN's `preprocess_data.py`)."""
     root, findings, _ = checked_copy(tmp_path, "forward_copies")

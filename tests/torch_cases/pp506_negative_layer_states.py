@@ -4,7 +4,7 @@ layers (pp506_positive_layer_states.py). (torch-fix82) Still, a loop in a def a 
 def's level (`_loop_in_step_run_def`), so their copies are `medium`, not the `low` of a loop that steps
 nothing.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

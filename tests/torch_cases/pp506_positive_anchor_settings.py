@@ -3,7 +3,7 @@ computes from the configuration with Python alone (`[self.all_anchors_grid[i] fo
 to the feature map's shape and hands them to the CUDA tensor type on every forward: settings, the same
 grid every step of a scale.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import numpy as np
 import torch

@@ -3,7 +3,7 @@ expression (`mask.unsqueeze(1).unsqueeze(3).to(self.device)`): the finding names
 `np.array(range(n))` grid copied every forward is reported as `np.arange(n)` is, and so is
 `nn.Transformer.generate_square_subsequent_mask(n)` moved without `device=`.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import numpy as np
 import torch

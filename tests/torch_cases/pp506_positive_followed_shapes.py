@@ -3,7 +3,7 @@ resized or permuted on the way (`torch.ones(n).resize(1, n)`, `torch.eye(c)[labe
 `.type(logits.type())`), a factory divided by `len(...)` in a loss's per-image loop, and an attack's copy before
 its own steps when the training loop runs the attack on every step.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

@@ -3,7 +3,7 @@
 wherever the code runs); a copy under an option's `if` stays `medium`. (torch-fix54: `.to(features.device)`,
 the device of a tensor at hand, is `high` too.)
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

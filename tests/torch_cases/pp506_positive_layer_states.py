@@ -3,7 +3,7 @@ to the device in a loop over its layers (`for i in range(self.num_layers):`), on
 hold-out 21). The loop runs a count the model holds, the same on every call, so the copy takes the level of
 the `forward` it runs in, as the memory made after the loop does.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

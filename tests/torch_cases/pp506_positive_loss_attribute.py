@@ -2,7 +2,7 @@
 the loss runs once per training step, on the model's device. The same copy in a forward, under an option's
 `if`, or to an options object's device (`self.args.device`) stays at the rule's `medium`.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import numpy as np
 import torch

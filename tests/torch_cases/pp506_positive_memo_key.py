@@ -2,7 +2,7 @@
 rebuilt on every forward whose size is not the stem's), and a cache that `reset()` empties before every
 batch is filled again on every forward.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

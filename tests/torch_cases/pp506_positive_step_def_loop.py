@@ -3,7 +3,7 @@ tensor made on the host and copied to the device in it takes the def's level, no
 steps nothing: `medium` for `.to(DEVICE)`, `high` for an unconditional `.cuda()`. A loop of an evaluation
 script at the module's level keeps `low`.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

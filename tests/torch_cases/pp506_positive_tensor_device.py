@@ -4,7 +4,7 @@ GPU is in use (`torch.cuda.is_available()`, `x.is_cuda`); `.to(self.device)`, `.
 `.to(x.device)` under an option and a `.cuda()` under a user's flag stay `medium`. A cast on the way
 (`.to(torch.float32)`) keeps the tensor on the host.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import numpy as np
 import torch

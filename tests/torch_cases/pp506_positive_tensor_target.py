@@ -3,7 +3,7 @@ than `.to(x.device)`, outside any `if`, is `high`: `.to(pred)` (the tensor overl
 `.to(device=x.device)`, `.to(x.device, dtype=...)`, `.to(self.gpu_id)`, `.to(local_rank)`, `.to(args.device)`
 and such a copy under an option stay `medium`.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn

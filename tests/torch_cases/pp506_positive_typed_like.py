@@ -2,7 +2,7 @@
 `t.type_as(value)` does; in a forward, or a def it runs, a host-made tensor so typed crosses every step
 (first-order-model's equivariance `eye` and background `zeros`, flowtron's `dummy` frame).
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
-`high` (73 of 75 `medium` read right over hold-outs 29-35)."""
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn
