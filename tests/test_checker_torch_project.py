@@ -130,6 +130,37 @@ def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
     }
 
 
+def test_copies_in_a_class_named_only_by_its_copies_or_comments_drop_below_the_default(tmp_path):
+    """torch-fix111: TransMorph's `SinusoidalPositionEmbedding`, kept in three model files and built only in a
+    commented-out line, made six `high` copies hold-out 30 read debatable: a class named only inside its
+    copies (their `super(...)` calls) and on comment lines is code nothing runs, at medium; the block the
+    training script builds stays at high."""
+    root, findings, _ = checked_copy(tmp_path, "copied_layer")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {
+        ("layers.py", 14): "medium",
+        ("layers.py", 25): "high",
+        ("layers_affine.py", 13): "medium",
+    }
+
+
+def test_copies_in_a_forward_and_its_helpers_are_high(tmp_path):
+    """torch-fix111: a copy in a `forward` (any `if` over it: AgentFormer's prior under an option) or outside any
+    `if` in a def a forward calls (ECN's `smooth_hot`) runs on every pass: 72 of 74 `medium` read right over
+    hold-outs 29-35, now `high`; the helper's copy under an option stays `medium`, and a grid in a
+    preprocessing def no step follows is `medium`, no longer `high` (LaneGCN's `preprocess_data.py`)."""
+    root, findings, _ = checked_copy(tmp_path, "forward_copies")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {
+        ("fwd.py", 16): "high",
+        ("fwd.py", 17): "high",
+        ("fwd.py", 22): "medium",
+        ("fwd.py", 39): "high",
+        ("fwd.py", 41): "high",
+        ("prep.py", 7): "medium",
+    }
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

@@ -12,7 +12,7 @@ class Seq2Seq(nn.Module):
         self.decoder = decoder
 
     def forward(self, src, trg):
-        outputs = torch.zeros(trg.shape[0], trg.shape[1], self.decoder.output_dim).to(device)  # expect: PP506
+        outputs = torch.zeros(trg.shape[0], trg.shape[1], self.decoder.output_dim).to(device)  # expect: PP506 high  # fmt: skip
         hidden = self.encoder(src)
         for t in range(1, trg.shape[0]):
             outputs[t], hidden = self.decoder(trg[t - 1], hidden)

@@ -31,7 +31,7 @@ class Decoder(nn.Module):
 
     def make_trg_mask(self, trg):
         n = trg.shape[1]
-        return torch.tril(torch.ones(n, n)).type(torch.ByteTensor).to(self.device)  # expect: PP506
+        return torch.tril(torch.ones(n, n)).type(torch.ByteTensor).to(self.device)  # expect: PP506 high
 
     def forward(self, trg, memory):
         return self.proj(memory) * self.make_trg_mask(trg).unsqueeze(-1)

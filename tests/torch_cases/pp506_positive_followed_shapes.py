@@ -1,7 +1,9 @@
 """(torch-fix58) Shapes PP506 now follows: a signal window (`torch.hamming_window(n).to(...)`), a host tensor
 resized or permuted on the way (`torch.ones(n).resize(1, n)`, `torch.eye(c)[labels].permute(...)` moved by
 `.type(logits.type())`), a factory divided by `len(...)` in a loss's per-image loop, and an attack's copy before
-its own steps when the training loop runs the attack on every step."""
+its own steps when the training loop runs the attack on every step.
+(torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn
@@ -33,7 +35,7 @@ class CountLoss(nn.Module):
         loss = 0
         for idx, im_points in enumerate(points):
             if len(im_points) > 0:
-                target = (torch.ones([len(im_points)]) / len(im_points)).to(  # expect: PP506 medium
+                target = (torch.ones([len(im_points)]) / len(im_points)).to(  # expect: PP506 high
                     self.device
                 )
                 loss = loss + (density[idx].sum() - target.sum()).abs()

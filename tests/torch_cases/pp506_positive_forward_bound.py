@@ -12,21 +12,21 @@ class CRF(nn.Module):
     def forward(self, feats, tags):
         r = torch.LongTensor(range(feats.size(0)))
         if self.use_gpu:
-            r = r.cuda()  # expect: PP506
+            r = r.cuda()  # expect: PP506 high
         alphas = torch.Tensor(1, self.tagset_size).fill_(-10000.0)
         forward_var = torch.autograd.Variable(alphas)
         if self.use_gpu:
-            forward_var = forward_var.cuda()  # expect: PP506
+            forward_var = forward_var.cuda()  # expect: PP506 high
         chars = torch.autograd.Variable(torch.FloatTensor(torch.zeros((feats.size(0), feats.size(1)))))
         if self.use_gpu:
-            chars = chars.cuda()  # expect: PP506
+            chars = chars.cuda()  # expect: PP506 high
         return feats[r, tags].sum() + forward_var.sum() + chars.sum()
 
 
 class Attention(nn.Module):
     def forward(self, weights, lengths, device):
         keys = torch.LongTensor(range(weights.size(-1))).unsqueeze(0).expand_as(weights)
-        keys = keys.to(device)  # expect: PP506
+        keys = keys.to(device)  # expect: PP506 high
         return weights.masked_fill(keys >= lengths.unsqueeze(-1), float("-inf"))
 
 

@@ -2,7 +2,9 @@
 then copied (`self.u.repeat(b, h, w).cuda()`, a depth decoder's planar-guidance offsets); a whole comparison
 of a host factory moved at once (`(torch.arange(n).repeat(b, 1) < k).to(device)`, a ranking loss's
 position masks); a copy that names the factory's line when the name was reshaped in between; and a helper
-of the module that moves its argument (`make_input(torch.zeros(1))`)."""
+of the module that moves its argument (`make_input(torch.zeros(1))`).
+(torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn
@@ -39,7 +41,7 @@ class RankingLoss(nn.Module):
 
     def forward(self, prediction):
         b, n = prediction.size(0), prediction.size(1)
-        pos_mask = (torch.arange(n).unsqueeze(0).repeat(b, 1) < self.num_pos).to(self.device)  # expect: PP506
+        pos_mask = (torch.arange(n).unsqueeze(0).repeat(b, 1) < self.num_pos).to(self.device)  # expect: PP506 high  # fmt: skip
         diff = prediction.unsqueeze(-1) - prediction.unsqueeze(-2)
         return -(diff * pos_mask.unsqueeze(-1)).sigmoid().log().mean()
 

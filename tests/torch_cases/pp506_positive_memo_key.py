@@ -1,6 +1,8 @@
 """Near misses of a cache on first use: the `if` tests the key but its body never stores it (the mask is
 rebuilt on every forward whose size is not the stem's), and a cache that `reset()` empties before every
-batch is filled again on every forward."""
+batch is filled again on every forward.
+(torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
+`high` (72 of 74 `medium` read right over hold-outs 29-35)."""
 
 import torch
 import torch.nn as nn
@@ -14,7 +16,7 @@ class PartialConv(nn.Conv2d):
 
     def forward(self, x, mask_in=None):
         if mask_in is None and self.stem_size != tuple(x.shape):
-            mask = torch.ones(1, 1, x.shape[2], x.shape[3]).to(x)  # expect: PP506
+            mask = torch.ones(1, 1, x.shape[2], x.shape[3]).to(x)  # expect: PP506 high
         else:
             mask = mask_in
         return super().forward(x * mask)

@@ -12,7 +12,7 @@ class YOLOLayer(nn.Module):
     def forward(self, p_emb, targets=None):
         if targets is not None:
             tids = targets[:, 1].long()
-            lid = torch.Tensor(1).fill_(0).squeeze().cuda()  # noqa: F405  # expect: PP506
+            lid = torch.Tensor(1).fill_(0).squeeze().cuda()  # noqa: F405  # expect: PP506 high
             if len(p_emb) > 1:
                 lid = self.IDLoss(self.classifier(p_emb), tids)
             return lid
