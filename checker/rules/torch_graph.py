@@ -123,7 +123,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
             )
         ):
             continue
-        for site, receiver, mode in found:
+        for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
             call, loop = site.node, site.loops[-1]
@@ -144,7 +144,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="high"
                 if mode == "eval"
-                and id(call) not in _evaluation_method_calls(fx)
+                and not by_method
                 and (_evaluation_pass(site, fx) or _validation_between_steps(site, fx))
                 and not _volatile_era_module(index)
                 else None,
@@ -1446,8 +1446,9 @@ def _inside(node: ast.AST, loop, fx) -> bool:
 
 
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
-    """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
-    no_grad, in a loop that needs no gradients."""
+    """(site, model, mode, by_method) for the first model call of each loop in eval mode (or an eval-named
+    def), outside no_grad, in a loop that needs no gradients; `by_method` when the call was taken for a forward
+    only as a model's evaluation method (`_evaluation_method_owner`), which keeps the finding at medium."""
     reported: set[int] = set()
     frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index) | _parameters_frozen(fx.index))
     # (loop, def) -> `_walks_submodules`, asked once per pair instead of once per call of the loop (10,302
@@ -1474,9 +1475,11 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
             continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
-        owner = _evaluated_owner(call, modes, site.loops[-1], fx) or _evaluation_method_owner(
-            call, site, modes, named, models, fx
-        )
+        owner = _evaluated_owner(call, modes, site.loops[-1], fx)
+        by_method = False
+        if owner is None:
+            owner = _evaluation_method_owner(call, site, modes, named, models, fx)
+            by_method = owner is not None
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
             receiver = (
@@ -1512,7 +1515,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if constructs_model(call, fx.index):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
-        yield site, receiver, mode
+        yield site, receiver, mode, by_method
 
 
 def _helper_backpropagates(helper, fx) -> bool:
@@ -1802,11 +1805,6 @@ _EVALUATION_METHOD = re.compile(
 )
 
 
-def _evaluation_method_calls(fx) -> set[int]:
-    """The calls `_evaluation_method_owner` took for a forward (ids), one set per module."""
-    return fx.loop_cache("evaluation_method_calls", None, set)
-
-
 def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: set[str], fx) -> str | None:
     """(torch-fix105) `model.evaluate(*feed)`, `model.predict(u, seq, items)`, `model.test(input, gt)` in a
     loop: a method of a model named for evaluation, which runs the model's forward inside (RippleNet's and
@@ -1815,7 +1813,7 @@ def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: s
     mode, or be called in a def named for evaluation; the loop may be a `while` over offsets (`start +=
     batch_size`), which gives no batch names. Its name, or None. A method of a class of the module decorated
     `@torch.no_grad()` is left by the caller (`helper` decorators). New and not calibrated: such findings
-    stay `medium` (`_evaluation_method_calls`), whatever the mode. A call given nothing is left: the
+    stay `medium` (`_unguarded_model_loops` says so), whatever the mode. A call given nothing is left: the
     pix2pix family's `model.test()` reads what `set_input` stored and opens no_grad itself."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and _EVALUATION_METHOD.match(func.attr)):
@@ -1832,7 +1830,6 @@ def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: s
         any(fx.disables_grad(d) for d in method.decorator_list) or fx.no_grad_ranges(method)
     ):
         return None
-    _evaluation_method_calls(fx).add(id(call))
     return owner
 
 
