@@ -1496,6 +1496,10 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
                 continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
+        if helper is not None and _helper_runs_without_grad(helper, fx):
+            continue  # `_network_actions(policy, obs, legal)` opens no_grad around the policy it is given
+        if _constructs_own_class(call, fx.index):
+            continue  # `NetworkOutput(policy_logits=..., value=...)`: a record of the module, no forward
         if helper is not None and _helper_backpropagates(helper, fx):
             continue  # `check_edit(smiles, text)` optimises a latent by backward: no_grad would break it
         if receiver in fx.loop_cache("no_grad_wrappers", None, lambda: _no_grad_wrappers(fx)):
@@ -1516,6 +1520,40 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
         yield site, receiver, mode, by_method
+
+
+def _helper_runs_without_grad(helper, fx) -> bool:
+    """(torch-fix112) A def of the module the loop calls whose every forward (a call of one of its parameters,
+    or of a model it names) runs inside its own `with torch.no_grad():` (connect4-zero's `_network_actions(policy,
+    obs, legal)`, hold-out 35, read wrong): the loop's call records no graph, as for a def decorated
+    `@torch.no_grad()`."""
+    if not isinstance(helper, FUNCTION_TYPES) or not fx.no_grad_ranges(helper):
+        return False
+    params = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]} - {"self", "cls"}
+    runs = [
+        s
+        for s in fx.index.function_calls.get(id(helper), [])
+        if (s.node.args or s.node.keywords)
+        and ((name := model_called(s.node)) in params or name in fx.models or is_model_name(name))
+    ]
+    return bool(runs) and all(fx.site_without_grad(s) for s in runs)
+
+
+def _constructs_own_class(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix112) `NetworkOutput(policy_logits=logits, value=v)`: a call of a class the module defines
+    at its top level makes an instance (here a dataclass record; a network's constructor builds layers) and
+    runs no forward, whatever its name says (connect4-zero's `UniformEvaluator.evaluate`, hold-out 35, read
+    wrong)."""
+    return isinstance(call.func, ast.Name) and call.func.id in _module_class_names(index)
+
+
+def _module_class_names(index: ModuleIndex) -> frozenset[str]:
+    """The names of the classes at the module's top level, found once per module."""
+    return facts(index).loop_cache(
+        "module_class_names",
+        None,
+        lambda: frozenset(n.name for n in index.tree.body if isinstance(n, ast.ClassDef)),
+    )
 
 
 def _helper_backpropagates(helper, fx) -> bool:
