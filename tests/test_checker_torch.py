@@ -1286,3 +1286,115 @@ def test_pp506_skips_a_copy_of_a_name_an_except_branch_binds_as_a_fallback():
     fails (hold-out 33: read wrong at `high`); a host array the def always makes is still reported."""
     findings, _ = check_source(EXCEPT_FALLBACK_OUTPUT, "onnx_classifier.py")
     assert [(f.line, f.column) for f in findings if f.rule == "PP506"] == [(20, 56)]
+
+
+def _pp503_levels(source: str, path: str = "t.py") -> dict[int, str]:
+    findings, _ = check_snippets([textwrap.dedent(source)], path)
+    return {f.line: f.confidence for f in findings if f.rule == "PP503"}
+
+
+EVALUATOR_RECORDS = """
+    from dataclasses import dataclass
+    import numpy as np
+    import torch
+
+    @dataclass(frozen=True)
+    class NetworkOutput:
+        policy_logits: np.ndarray
+        value: float
+
+    class UniformEvaluator:
+        def evaluate(self, positions):
+            logits = np.zeros(7, dtype=np.float32)
+            return [NetworkOutput(policy_logits=logits.copy(), value=0.0) for _ in positions]
+
+    class NetEvaluator:
+        def __init__(self, network):
+            self.network = network
+
+        def evaluate(self, positions):
+            return [self.network(torch.as_tensor(p)).cpu().numpy() for p in positions]
+    """
+
+
+def test_pp503_a_dataclass_of_the_module_built_in_an_evaluation_loop_runs_no_forward():
+    """(torch-fix112) connect4-zero's `UniformEvaluator.evaluate` builds `NetworkOutput` records: the class is
+    the module's own, so the call makes an instance and records no graph; the network evaluator beside it
+    still reports."""
+    assert _pp503_levels(EVALUATOR_RECORDS, "mcts.py") == {21: "medium"}
+
+
+LADDER = """
+    import numpy as np
+    import torch
+
+    def _network_actions(policy, obs_np):
+        with torch.no_grad():
+            logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))
+            actions = logits.argmax(dim=-1).cpu().numpy()
+        return actions
+
+    def evaluate_against_ladder(model, envs, games):
+        completed = 0
+        while completed < games:
+            obs = envs.obs()
+            actions = _network_actions(model, obs)
+            completed += envs.step(actions)
+    """
+
+
+def test_pp503_a_helper_that_opens_no_grad_around_the_model_it_is_given_is_no_finding():
+    """(torch-fix112) connect4-zero's `_network_actions(policy, obs, legal)` runs the policy inside its own
+    `with torch.no_grad():`; without that block the evaluation def's loop reports."""
+    assert _pp503_levels(LADDER, "gerard.py") == {}
+    unguarded = LADDER.replace(
+        "        with torch.no_grad():\n            logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))\n"
+        "            actions = logits.argmax(dim=-1).cpu().numpy()\n",
+        "        logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))\n"
+        "        actions = logits.argmax(dim=-1).cpu().numpy()\n",
+    )
+    assert unguarded != LADDER
+    assert _pp503_levels(unguarded, "gerard.py") == {14: "medium"}
+
+
+POLICY_VALUE_NET = """
+    import numpy as np
+    import torch
+    import torch.optim as optim
+    from torch.autograd import Variable
+
+    class PolicyValueNet:
+        def __init__(self, net, use_gpu=True):
+            self.use_gpu = use_gpu
+            self.policy_value_net = net.cuda()
+            self.optimizer = optim.Adam(self.policy_value_net.parameters())
+
+        def policy_value_fn(self, board):
+            legal_positions = board.availables
+            current_state = np.ascontiguousarray(board.current_state().reshape(-1, 4, 8, 8))
+            log_act_probs, value = self.policy_value_net(Variable(torch.from_numpy(current_state)).cuda().float())
+            act_probs = np.exp(log_act_probs.data.cpu().numpy().flatten())
+            value = value.data.cpu().numpy()[0][0]
+            return zip(legal_positions, act_probs[legal_positions]), value
+
+        def train_step(self, state_batch, mcts_probs, winner_batch):
+            self.optimizer.zero_grad()
+            log_act_probs, value = self.policy_value_net(state_batch)
+            loss = ((value.view(-1) - winner_batch) ** 2).mean() - torch.mean(torch.sum(mcts_probs * log_act_probs, 1))
+            loss.backward()
+            self.optimizer.step()
+            return loss.item()
+    """
+
+
+def test_pp503_an_alphazero_policy_value_fn_is_an_acting_def():
+    """(torch-fix112) AlphaZero_Gomoku's `policy_value_fn(board)` runs the net once per MCTS playout and lets
+    only `.data` copies out, while `train_step` of the same class trains it: an acting def, as
+    `select_action` is (hold-out 35, listed); `@torch.no_grad()` on it silences it."""
+    assert _pp503_levels(POLICY_VALUE_NET, "policy_value_net_pytorch.py") == {16: "medium"}
+    decorated = POLICY_VALUE_NET.replace(
+        "        def policy_value_fn(self, board):",
+        "        @torch.no_grad()\n        def policy_value_fn(self, board):",
+    )
+    assert _pp503_levels(decorated, "policy_value_net_pytorch.py") == {}
+

@@ -381,7 +381,7 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
 
 
 _ACTING = re.compile(
-    r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act"
+    r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act|policy_value(?:_fn)?"
     r"|(?:compute|get|calc|calculate)_(?:intrinsic_)?rewards?)$"  # (an RND/ICM bonus, every step)
 )
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
@@ -507,7 +507,8 @@ def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
 
 
 def _acting_forwards(index: ModuleIndex, fx):
-    """DDPG's and DQN's `select_action(state)`: a def named for acting whose policy forward (`self.actor(s)`)
+    """DDPG's and DQN's `select_action(state)` (and AlphaZero's `policy_value_fn(board)`, run once per MCTS
+    playout: torch-fix112): a def named for acting whose policy forward (`self.actor(s)`)
     goes straight to a plain host value (`.cpu().data.numpy()`, `.item()`), in a class (or module) that
     trains with backward elsewhere: the agent calls it on every environment step and each call records a graph nobody
     differentiates. A def that keeps anything for a loss (`.append`, `log_prob`, a distribution) is left
