@@ -117,7 +117,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
             and (
                 uses_input_gradients(function, index)
                 or grad_disabled_by_call(sites, index)
-                or callers_disable_grad(function, index)
+                or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
                 or _callers_switch_grad_off(function, fx)
                 or _related_callers_disable_grad(function, fx)
             )
@@ -1609,6 +1609,27 @@ def _own_layer(receiver: str | None, site, fx) -> bool:
         and base_name(loop.iter.value) == "self"
         for loop in site.loops
     )
+
+
+def _called_with_grad_too(function, fx) -> bool:
+    """(torch-fix112) A def of the module calls it under no_grad in one place and bare in another (DeepSpeech2's
+    `Trainer.train`: `with torch.no_grad(): self.test_epoch(test_dl)` without amp, a bare
+    `self.test_epoch(test_dl)` in the `else:` branch with it; hold-out 34, listed): the bare call records the
+    graph, so the guarded one does not silence the def. Only within one caller, which shows both are meant
+    as the same pass; a bare call in another def may be wrapped by that def's own callers in a module not
+    seen here (CLUENER's `test()` calls `dev(...)` bare and run.py calls `test()` under no_grad)."""
+    sites = fx.callers.get(id(function), [])
+    guarded = {id(s.function) for s in sites if fx.site_without_grad(s)}
+    for site in sites:
+        if id(site.function) not in guarded or fx.site_without_grad(site):
+            continue
+        scope = fx.index.function_calls.get(id(site.function) if site.function is not None else 0, [])
+        if grad_disabled_by_call([s for s in scope if s.node.lineno < site.node.lineno], fx.index):
+            continue
+        if site.function is not None and callers_disable_grad(site.function, fx.index):
+            continue
+        return True
+    return False
 
 
 def _related_callers_disable_grad(function, fx) -> bool:
