@@ -280,7 +280,8 @@ def _looped_eval_defs(index: ModuleIndex, fx):
     (`score()`: `self.model.eval()` then `self.model(features)`, the full-graph accuracy of a GCN;
     `predict(model, x)`), that a loop of the module calls (after every epoch): each call records a graph
     nobody differentiates. A def that steps, takes gradients, or returns the forward's output as a tensor
-    is left alone."""
+    is left alone; one that rebinds the output to a copy without its graph first (`outputs = outputs.data.cpu()`
+    then `return outputs`, ECN's `extract_cnn_feature`, hold-out 30, listed: `_graph_free`) is not (torch-fix112)."""
     models = fx.models
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__" or _unit_test(function):
@@ -318,7 +319,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
             continue  # (`for image in [original, *modified]:`, a few; a frozen model records no graph)
         if (
             fx.site_without_grad(site)
-            or _returns_forward(function, site.node, fx)
+            or (_returns_forward(function, site.node, fx) and not _graph_free(function, [site.node], fx))
             or _output_handed_on(function, site.node, fx)
             or any(fx.site_without_grad(c) for c in callers)
             or grad_disabled_by_call(sites, index)
