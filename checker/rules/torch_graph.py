@@ -84,6 +84,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
     yield from _graph_free_evaluations(index, fx)
+    reported: set[int] = set()
     calls_eval = fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls))
     if calls_eval:
         yield from _looped_eval_defs(index, fx)
@@ -136,6 +137,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
             else:
                 source = _eval_pass_source(site, fx)
                 context = f"in the loop at line {loop.lineno} over `{source}`, inside a training loop,"
+            reported.add(id(loop))
             yield RawFinding(
                 "PP503",
                 call.lineno,
@@ -149,6 +151,88 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 and not _volatile_era_module(index)
                 else None,
             )
+
+    yield from _graph_free_parameter_loops(index, fx, reported)
+
+
+def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
+    """(torch-fix112) A def that runs the model it is given (a parameter with a model's name: `model`, `net`)
+    in a loop over a data loader it is also given (`_over_given_loader`), lets only values without the
+    forward's graph out (`_graph_free`: `outputs[0].data.cpu()`, `torch.take(items, indices).cpu().numpy()`)
+    and trains nothing: ReID-MGN's `extract_feature(model, loader)`, BPR's `metrics(model, test_loader,
+    top_k)` (hold-outs 29 and 30, two listed cases in two repositories; their callers, in other modules, put
+    the model in eval mode). Every batch records a graph that nothing can differentiate, whatever the def's
+    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad, and a
+    loop of a few runs are left. New: `medium`."""
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
+            continue
+        params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+        given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
+        sites = index.function_calls.get(id(function), [])
+        if not given or not any(s.loops for s in sites):
+            continue
+        forwards = [
+            s
+            for s in sites
+            if model_called(s.node) in given and isinstance(s.node.func, ast.Name) and s.node.args
+        ]
+        looped = [
+            s
+            for s in forwards
+            if s.loops
+            and id(s.loops[-1]) not in reported
+            and not few_runs(s.loops)
+            and _over_given_loader(s.loops[0], params)
+        ]
+        if not looped or any(fx.site_without_grad(s) for s in forwards):
+            continue
+        if any(
+            is_step_call(s.node)
+            or method_name(s.node) == "zero_grad"
+            or index.resolver.call_name(s.node) in GRAD_CALLS
+            for s in sites
+        ):
+            continue
+        if (
+            uses_input_gradients(function, index)
+            or grad_disabled_by_call(sites, index)
+            or callers_disable_grad(function, index)
+            or _callers_switch_grad_off(function, fx)
+            or _related_callers_disable_grad(function, fx)
+            or not _graph_free(function, [s.node for s in forwards], fx)
+        ):
+            continue
+        site = looped[0]
+        if _volatile_era_module(index) or _volatile(site, index):
+            continue  # (pre-0.4 code: its inputs may be volatile, the no_grad of its day)
+        receiver = site.node.func.id
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{receiver}` runs in the loop at line {site.loops[-1].lineno} of `{function.name}` without "
+            "torch.no_grad(), and only values without its graph leave the def: autograd records every batch's "
+            f"activations for nothing; decorate `{function.name}` with `@torch.no_grad()`",
+            confidence="medium",
+        )
+
+
+_LOADER_WORDS = re.compile(r"(?i)(?:loader|^dl$|_dl$|iter|batches|^data$|_data$)")
+
+
+def _over_given_loader(loop, params: set[str]) -> bool:
+    """The loop goes over a data loader the def is handed (`for inputs, labels in loader:`, `for i, batch in
+    enumerate(tqdm(test_loader)):`): a pass over a data set, not over one image's detections (YOLOv5's
+    `apply_classifier(x, model, img, im0)` loops over the boxes of `x`, under its caller's no_grad)."""
+    source = getattr(loop, "iter", None)
+    while (
+        isinstance(source, ast.Call)
+        and source.args
+        and base_name(source.func) in ("enumerate", "tqdm", "iter")
+    ):
+        source = source.args[0]
+    return isinstance(source, ast.Name) and source.id in params and bool(_LOADER_WORDS.search(source.id))
 
 
 def _evaluation_pass(site, fx) -> bool:
