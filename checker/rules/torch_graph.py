@@ -206,6 +206,11 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
         site = looped[0]
         if _volatile_era_module(index) or _volatile(site, index):
             continue  # (pre-0.4 code: its inputs may be volatile, the no_grad of its day)
+        loop = site.loops[0]
+        if needs_grad(loop, index) or any(
+            isinstance(n, ast.Call) and attacks(n) for n in loop_nodes(index, loop)
+        ):
+            continue  # `adversary.perturb(images, labels)`: the attack takes gradients through the model
         receiver = site.node.func.id
         yield RawFinding(
             "PP503",
