@@ -1287,3 +1287,243 @@ def test_pp506_skips_a_copy_of_a_name_an_except_branch_binds_as_a_fallback():
     fails (hold-out 33: read wrong at `high`); a host array the def always makes is still reported."""
     findings, _ = check_source(EXCEPT_FALLBACK_OUTPUT, "onnx_classifier.py")
     assert [(f.line, f.column) for f in findings if f.rule == "PP506"] == [(20, 56)]
+
+
+def _pp503_levels(source: str, path: str = "t.py") -> dict[int, str]:
+    findings, _ = check_snippets([textwrap.dedent(source)], path)
+    return {f.line: f.confidence for f in findings if f.rule == "PP503"}
+
+
+EVALUATOR_RECORDS = """
+    from dataclasses import dataclass
+    import numpy as np
+    import torch
+
+    @dataclass(frozen=True)
+    class NetworkOutput:
+        policy_logits: np.ndarray
+        value: float
+
+    class UniformEvaluator:
+        def evaluate(self, positions):
+            logits = np.zeros(7, dtype=np.float32)
+            return [NetworkOutput(policy_logits=logits.copy(), value=0.0) for _ in positions]
+
+    class NetEvaluator:
+        def __init__(self, network):
+            self.network = network
+
+        def evaluate(self, positions):
+            return [self.network(torch.as_tensor(p)).cpu().numpy() for p in positions]
+    """
+
+
+def test_pp503_a_dataclass_of_the_module_built_in_an_evaluation_loop_runs_no_forward():
+    """(torch-fix112) connect4-zero's `UniformEvaluator.evaluate` builds `NetworkOutput` records: the class is
+    the module's own, so the call makes an instance and records no graph; the network evaluator beside it
+    still reports."""
+    assert _pp503_levels(EVALUATOR_RECORDS, "mcts.py") == {21: "medium"}
+
+
+LADDER = """
+    import numpy as np
+    import torch
+
+    def _network_actions(policy, obs_np):
+        with torch.no_grad():
+            logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))
+            actions = logits.argmax(dim=-1).cpu().numpy()
+        return actions
+
+    def evaluate_against_ladder(model, envs, games):
+        completed = 0
+        while completed < games:
+            obs = envs.obs()
+            actions = _network_actions(model, obs)
+            completed += envs.step(actions)
+    """
+
+
+def test_pp503_a_helper_that_opens_no_grad_around_the_model_it_is_given_is_no_finding():
+    """(torch-fix112) connect4-zero's `_network_actions(policy, obs, legal)` runs the policy inside its own
+    `with torch.no_grad():`; without that block the evaluation def's loop reports."""
+    assert _pp503_levels(LADDER, "gerard.py") == {}
+    unguarded = LADDER.replace(
+        "        with torch.no_grad():\n            logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))\n"
+        "            actions = logits.argmax(dim=-1).cpu().numpy()\n",
+        "        logits, _value = policy(torch.as_tensor(obs_np, dtype=torch.float32))\n"
+        "        actions = logits.argmax(dim=-1).cpu().numpy()\n",
+    )
+    assert unguarded != LADDER
+    assert _pp503_levels(unguarded, "gerard.py") == {14: "medium"}
+
+
+POLICY_VALUE_NET = """
+    import numpy as np
+    import torch
+    import torch.optim as optim
+    from torch.autograd import Variable
+
+    class PolicyValueNet:
+        def __init__(self, net, use_gpu=True):
+            self.use_gpu = use_gpu
+            self.policy_value_net = net.cuda()
+            self.optimizer = optim.Adam(self.policy_value_net.parameters())
+
+        def policy_value_fn(self, board):
+            legal_positions = board.availables
+            current_state = np.ascontiguousarray(board.current_state().reshape(-1, 4, 8, 8))
+            log_act_probs, value = self.policy_value_net(Variable(torch.from_numpy(current_state)).cuda().float())
+            act_probs = np.exp(log_act_probs.data.cpu().numpy().flatten())
+            value = value.data.cpu().numpy()[0][0]
+            return zip(legal_positions, act_probs[legal_positions]), value
+
+        def train_step(self, state_batch, mcts_probs, winner_batch):
+            self.optimizer.zero_grad()
+            log_act_probs, value = self.policy_value_net(state_batch)
+            loss = ((value.view(-1) - winner_batch) ** 2).mean() - torch.mean(torch.sum(mcts_probs * log_act_probs, 1))
+            loss.backward()
+            self.optimizer.step()
+            return loss.item()
+    """
+
+
+def test_pp503_an_alphazero_policy_value_fn_is_an_acting_def():
+    """(torch-fix112) AlphaZero_Gomoku's `policy_value_fn(board)` runs the net once per MCTS playout and lets
+    only `.data` copies out, while `train_step` of the same class trains it: an acting def, as
+    `select_action` is (hold-out 35, listed); `@torch.no_grad()` on it silences it."""
+    assert _pp503_levels(POLICY_VALUE_NET, "policy_value_net_pytorch.py") == {16: "medium"}
+    decorated = POLICY_VALUE_NET.replace(
+        "        def policy_value_fn(self, board):",
+        "        @torch.no_grad()\n        def policy_value_fn(self, board):",
+    )
+    assert _pp503_levels(decorated, "policy_value_net_pytorch.py") == {}
+
+
+AMP_TRAINER = """
+    import torch
+
+    class Trainer:
+        def __init__(self, net, optimizer, amp_level):
+            self.net = net
+            self.optimizer = optimizer
+            self.amp_level = amp_level
+
+        def train_epoch(self, dataloader):
+            self.net.train()
+            for audio, target in dataloader:
+                loss = self.net(audio.cuda()).sum() - target.cuda().sum()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+
+        def test_epoch(self, dataloader):
+            self.net.eval()
+            total = 0.0
+            for audio, target in dataloader:
+                output = self.net(audio.cuda())
+                total += (output.argmax(1) == target.cuda()).float().mean().item()
+            return total
+
+        def train(self, train_dl, test_dl, epochs):
+            for epoch in range(epochs):
+                self.train_epoch(train_dl)
+                if self.amp_level is None:
+                    with torch.no_grad():
+                        self.test_epoch(test_dl)
+                else:
+                    self.test_epoch(test_dl)
+    """
+
+
+def test_pp503_an_evaluation_def_called_under_no_grad_in_one_branch_and_outside_it_in_another():
+    """(torch-fix112) DeepSpeech2's `test_epoch` runs under no_grad without amp and bare with it (hold-out 34,
+    listed): the bare call records the graph, so the guarded one does not silence the def; when every call
+    is guarded it stays silent."""
+    assert _pp503_levels(AMP_TRAINER, "trainer.py") == {22: "high"}
+    guarded = AMP_TRAINER.replace(
+        "                else:\n                    self.test_epoch(test_dl)\n",
+        "                else:\n                    with torch.no_grad():\n                        self.test_epoch(test_dl)\n",
+    )
+    assert guarded != AMP_TRAINER
+    assert _pp503_levels(guarded, "trainer.py") == {}
+
+
+FEATURE_EXTRACTOR = """
+    import torch
+
+    def extract_cnn_feature(model, inputs):
+        model.eval()
+        inputs = inputs.to(torch.device("cuda"))
+        outputs = model(inputs)
+        outputs = outputs.data.cpu()
+        return outputs
+
+    def extract_features(model, data_loader):
+        features = {}
+        for imgs, fnames in data_loader:
+            outputs = extract_cnn_feature(model, imgs)
+            for fname, output in zip(fnames, outputs):
+                features[fname] = output
+        return features
+    """
+
+
+def test_pp503_a_looped_eval_def_that_returns_a_copy_without_the_graph():
+    """(torch-fix112) ECN's `extract_cnn_feature` puts the model in eval mode, runs it, rebinds the output to
+    `outputs.data.cpu()` and returns that, once per batch of `extract_features` (hold-out 30, listed): what
+    it returns has no graph, so the def is reported; returning the output itself is left to the caller."""
+    assert _pp503_levels(FEATURE_EXTRACTOR, "evaluators.py") == {7: "medium"}
+    kept = FEATURE_EXTRACTOR.replace("        outputs = outputs.data.cpu()\n", "")
+    assert kept != FEATURE_EXTRACTOR
+    assert _pp503_levels(kept, "evaluators.py") == {}
+
+
+BPR_METRICS = """
+    import numpy as np
+    import torch
+
+    def metrics(model, test_loader, top_k):
+        hits = []
+        for user, item_i, item_j in test_loader:
+            user, item_i, item_j = user.cuda(), item_i.cuda(), item_j.cuda()
+            prediction_i, prediction_j = model(user, item_i, item_j)
+            _, indices = torch.topk(prediction_i, top_k)
+            recommends = torch.take(item_i, indices).cpu().numpy().tolist()
+            hits.append(int(item_i[0].item() in recommends))
+        return np.mean(hits)
+    """
+
+
+def test_pp503_a_def_running_the_model_it_is_given_in_a_loop_with_only_graph_free_outputs():
+    """(torch-fix112) BPR's `metrics(model, test_loader, top_k)`: the model it is handed runs for every test
+    batch and only indices read to the host leave (hold-out 29, listed): `medium`. Returning the scores
+    themselves, or a step in the def, leaves it alone."""
+    assert _pp503_levels(BPR_METRICS, "evaluate.py") == {9: "medium"}
+    returned = BPR_METRICS.replace(
+        "        return np.mean(hits)\n", "        return np.mean(hits), prediction_i\n"
+    )
+    assert _pp503_levels(returned, "evaluate.py") == {}
+    decorated = BPR_METRICS.replace("    def metrics(", "    @torch.no_grad()\n    def metrics(")
+    assert _pp503_levels(decorated, "evaluate.py") == {}
+
+
+def test_pp503_a_given_model_run_per_detection_box_is_no_pass_over_a_loader():
+    """(torch-fix112) YOLOv5's `apply_classifier(x, model, img, im0)` runs the second-stage classifier once
+    per image of `x` (its detections), under its caller's no_grad in detect.py: not a loop over a loader
+    the def is handed, so `_graph_free_parameter_loops` leaves it."""
+    source = """
+        import torch
+
+        def apply_classifier(x, model, img, im0):
+            for i, d in enumerate(x):
+                ims = [im0[i][int(a[1]) : int(a[3]), int(a[0]) : int(a[2])] for a in d]
+                pred_cls2 = model(torch.Tensor(ims).to(d.device)).argmax(1)
+                x[i] = x[i][d[:, 5].long() == pred_cls2]
+            return x
+        """
+    assert _pp503_levels(source, "utils.py") == {}
+    over_loader = source.replace("(x, model, img, im0)", "(x, model, img, im0, loader)").replace(
+        "enumerate(x)", "enumerate(loader)"
+    )
+    assert _pp503_levels(over_loader, "utils.py") == {7: "medium"}

@@ -84,6 +84,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _forward_after_step(index, fx)
     yield from _acting_forwards(index, fx)
     yield from _graph_free_evaluations(index, fx)
+    reported: set[int] = set()
     calls_eval = fx.loop_cache("calls_eval", None, lambda: any(_is_eval_call(s.node) for s in index.calls))
     if calls_eval:
         yield from _looped_eval_defs(index, fx)
@@ -117,13 +118,13 @@ def check_eval_without_no_grad(index: ModuleIndex):
             and (
                 uses_input_gradients(function, index)
                 or grad_disabled_by_call(sites, index)
-                or callers_disable_grad(function, index)
+                or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
                 or _callers_switch_grad_off(function, fx)
                 or _related_callers_disable_grad(function, fx)
             )
         ):
             continue
-        for site, receiver, mode in found:
+        for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
             call, loop = site.node, site.loops[-1]
@@ -136,6 +137,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
             else:
                 source = _eval_pass_source(site, fx)
                 context = f"in the loop at line {loop.lineno} over `{source}`, inside a training loop,"
+            reported.add(id(loop))
             yield RawFinding(
                 "PP503",
                 call.lineno,
@@ -144,11 +146,98 @@ def check_eval_without_no_grad(index: ModuleIndex):
                 "wrap the loop in `with torch.no_grad():` (or inference_mode)",
                 confidence="high"
                 if mode == "eval"
-                and id(call) not in _evaluation_method_calls(fx)
+                and not by_method
                 and (_evaluation_pass(site, fx) or _validation_between_steps(site, fx))
                 and not _volatile_era_module(index)
                 else None,
             )
+
+    yield from _graph_free_parameter_loops(index, fx, reported)
+
+
+def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
+    """(torch-fix112) A def that runs the model it is given (a parameter with a model's name: `model`, `net`)
+    in a loop over a data loader it is also given (`_over_given_loader`), lets only values without the
+    forward's graph out (`_graph_free`: `outputs[0].data.cpu()`, `torch.take(items, indices).cpu().numpy()`)
+    and trains nothing: ReID-MGN's `extract_feature(model, loader)`, BPR's `metrics(model, test_loader,
+    top_k)` (hold-outs 29 and 30, two listed cases in two repositories; their callers, in other modules, put
+    the model in eval mode). Every batch records a graph that nothing can differentiate, whatever the def's
+    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad, and a
+    loop of a few runs are left. New: `medium`."""
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
+            continue
+        params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+        given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
+        sites = index.function_calls.get(id(function), [])
+        if not given or not any(s.loops for s in sites):
+            continue
+        forwards = [
+            s
+            for s in sites
+            if model_called(s.node) in given and isinstance(s.node.func, ast.Name) and s.node.args
+        ]
+        looped = [
+            s
+            for s in forwards
+            if s.loops
+            and id(s.loops[-1]) not in reported
+            and not few_runs(s.loops)
+            and _over_given_loader(s.loops[0], params)
+        ]
+        if not looped or any(fx.site_without_grad(s) for s in forwards):
+            continue
+        if any(
+            is_step_call(s.node)
+            or method_name(s.node) == "zero_grad"
+            or index.resolver.call_name(s.node) in GRAD_CALLS
+            for s in sites
+        ):
+            continue
+        if (
+            uses_input_gradients(function, index)
+            or grad_disabled_by_call(sites, index)
+            or callers_disable_grad(function, index)
+            or _callers_switch_grad_off(function, fx)
+            or _related_callers_disable_grad(function, fx)
+            or not _graph_free(function, [s.node for s in forwards], fx)
+        ):
+            continue
+        site = looped[0]
+        if _volatile_era_module(index) or _volatile(site, index):
+            continue  # (pre-0.4 code: its inputs may be volatile, the no_grad of its day)
+        loop = site.loops[0]
+        if needs_grad(loop, index) or any(
+            isinstance(n, ast.Call) and attacks(n) for n in loop_nodes(index, loop)
+        ):
+            continue  # `adversary.perturb(images, labels)`: the attack takes gradients through the model
+        receiver = site.node.func.id
+        yield RawFinding(
+            "PP503",
+            site.node.lineno,
+            site.node.col_offset,
+            f"`{receiver}` runs in the loop at line {site.loops[-1].lineno} of `{function.name}` without "
+            "torch.no_grad(), and only values without its graph leave the def: autograd records every batch's "
+            f"activations for nothing; decorate `{function.name}` with `@torch.no_grad()`",
+            confidence="medium",
+        )
+
+
+_LOADER_WORDS = re.compile(r"(?i)(?:loader|^dl$|_dl$|iter|batches|^data$|_data$)")
+
+
+def _over_given_loader(loop, params: set[str]) -> bool:
+    """The loop goes over a data loader the def is handed (`for inputs, labels in loader:`, `for i, batch in
+    enumerate(tqdm(test_loader)):`): a pass over a data set, not over one image's detections (YOLOv5's
+    `apply_classifier(x, model, img, im0)` loops over the boxes of `x`, under its caller's no_grad)."""
+    source = getattr(loop, "iter", None)
+    while (
+        isinstance(source, ast.Call)
+        and source.args
+        and base_name(source.func) in ("enumerate", "tqdm", "iter")
+    ):
+        source = source.args[0]
+    return isinstance(source, ast.Name) and source.id in params and bool(_LOADER_WORDS.search(source.id))
 
 
 def _evaluation_pass(site, fx) -> bool:
@@ -280,7 +369,8 @@ def _looped_eval_defs(index: ModuleIndex, fx):
     (`score()`: `self.model.eval()` then `self.model(features)`, the full-graph accuracy of a GCN;
     `predict(model, x)`), that a loop of the module calls (after every epoch): each call records a graph
     nobody differentiates. A def that steps, takes gradients, or returns the forward's output as a tensor
-    is left alone."""
+    is left alone; one that rebinds the output to a copy without its graph first (`outputs = outputs.data.cpu()`
+    then `return outputs`, ECN's `extract_cnn_feature`, hold-out 30, listed: `_graph_free`) is not (torch-fix112)."""
     models = fx.models
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__" or _unit_test(function):
@@ -318,7 +408,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
             continue  # (`for image in [original, *modified]:`, a few; a frozen model records no graph)
         if (
             fx.site_without_grad(site)
-            or _returns_forward(function, site.node, fx)
+            or (_returns_forward(function, site.node, fx) and not _graph_free(function, [site.node], fx))
             or _output_handed_on(function, site.node, fx)
             or any(fx.site_without_grad(c) for c in callers)
             or grad_disabled_by_call(sites, index)
@@ -381,7 +471,7 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
 
 
 _ACTING = re.compile(
-    r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act"
+    r"^(?:(?:select|choose|get|take|pick|sample)_actions?|act|policy_value(?:_fn)?"
     r"|(?:compute|get|calc|calculate)_(?:intrinsic_)?rewards?)$"  # (an RND/ICM bonus, every step)
 )
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
@@ -507,7 +597,8 @@ def _later_reads(name: str, stmt: ast.stmt, function) -> list[ast.Name]:
 
 
 def _acting_forwards(index: ModuleIndex, fx):
-    """DDPG's and DQN's `select_action(state)`: a def named for acting whose policy forward (`self.actor(s)`)
+    """DDPG's and DQN's `select_action(state)` (and AlphaZero's `policy_value_fn(board)`, run once per MCTS
+    playout: torch-fix112): a def named for acting whose policy forward (`self.actor(s)`)
     goes straight to a plain host value (`.cpu().data.numpy()`, `.item()`), in a class (or module) that
     trains with backward elsewhere: the agent calls it on every environment step and each call records a graph nobody
     differentiates. A def that keeps anything for a loss (`.append`, `log_prob`, a distribution) is left
@@ -1446,8 +1537,9 @@ def _inside(node: ast.AST, loop, fx) -> bool:
 
 
 def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
-    """(site, model, mode) for the first model call of each loop in eval mode (or an eval-named def), outside
-    no_grad, in a loop that needs no gradients."""
+    """(site, model, mode, by_method) for the first model call of each loop in eval mode (or an eval-named
+    def), outside no_grad, in a loop that needs no gradients; `by_method` when the call was taken for a forward
+    only as a model's evaluation method (`_evaluation_method_owner`), which keeps the finding at medium."""
     reported: set[int] = set()
     frozen = fx.loop_cache("frozen", None, lambda: _frozen(fx.index) | _parameters_frozen(fx.index))
     # (loop, def) -> `_walks_submodules`, asked once per pair instead of once per call of the loop (10,302
@@ -1474,9 +1566,11 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `apply_model(model, mix)`: the forward is in that def, which may open no_grad itself
         if helper is None and _runs_another_model(call, receiver, models) and fx.own_method(call) is None:
             continue  # `method(x_s=s, x_q=q, model=model)`: a procedure that runs the model it is given
-        owner = _evaluated_owner(call, modes, site.loops[-1], fx) or _evaluation_method_owner(
-            call, site, modes, named, models, fx
-        )
+        owner = _evaluated_owner(call, modes, site.loops[-1], fx)
+        by_method = False
+        if owner is None:
+            owner = _evaluation_method_owner(call, site, modes, named, models, fx)
+            by_method = owner is not None
         handed = _evaluated_argument(call, modes, fx)
         if handed is not None:
             receiver = (
@@ -1493,6 +1587,10 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
                 continue
         if helper is not None and any(fx.disables_grad(d) for d in getattr(helper, "decorator_list", ())):
             continue  # `validate_network(...)`, a def of the module decorated @torch.no_grad(): no graph
+        if helper is not None and _helper_runs_without_grad(helper, fx):
+            continue  # `_network_actions(policy, obs, legal)` opens no_grad around the policy it is given
+        if _constructs_own_class(call, fx.index):
+            continue  # `NetworkOutput(policy_logits=..., value=...)`: a record of the module, no forward
         if helper is not None and _helper_backpropagates(helper, fx):
             continue  # `check_edit(smiles, text)` optimises a latent by backward: no_grad would break it
         if receiver in fx.loop_cache("no_grad_wrappers", None, lambda: _no_grad_wrappers(fx)):
@@ -1512,7 +1610,41 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if constructs_model(call, fx.index):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
-        yield site, receiver, mode
+        yield site, receiver, mode, by_method
+
+
+def _helper_runs_without_grad(helper, fx) -> bool:
+    """(torch-fix112) A def of the module the loop calls whose every forward (a call of one of its parameters,
+    or of a model it names) runs inside its own `with torch.no_grad():` (connect4-zero's `_network_actions(policy,
+    obs, legal)`, hold-out 35, read wrong): the loop's call records no graph, as for a def decorated
+    `@torch.no_grad()`."""
+    if not isinstance(helper, FUNCTION_TYPES) or not fx.no_grad_ranges(helper):
+        return False
+    params = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]} - {"self", "cls"}
+    runs = [
+        s
+        for s in fx.index.function_calls.get(id(helper), [])
+        if (s.node.args or s.node.keywords)
+        and ((name := model_called(s.node)) in params or name in fx.models or is_model_name(name))
+    ]
+    return bool(runs) and all(fx.site_without_grad(s) for s in runs)
+
+
+def _constructs_own_class(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix112) `NetworkOutput(policy_logits=logits, value=v)`: a call of a class the module defines
+    at its top level makes an instance (here a dataclass record; a network's constructor builds layers) and
+    runs no forward, whatever its name says (connect4-zero's `UniformEvaluator.evaluate`, hold-out 35, read
+    wrong)."""
+    return isinstance(call.func, ast.Name) and call.func.id in _module_class_names(index)
+
+
+def _module_class_names(index: ModuleIndex) -> frozenset[str]:
+    """The names of the classes at the module's top level, found once per module."""
+    return facts(index).loop_cache(
+        "module_class_names",
+        None,
+        lambda: frozenset(n.name for n in index.tree.body if isinstance(n, ast.ClassDef)),
+    )
 
 
 def _helper_backpropagates(helper, fx) -> bool:
@@ -1567,6 +1699,27 @@ def _own_layer(receiver: str | None, site, fx) -> bool:
         and base_name(loop.iter.value) == "self"
         for loop in site.loops
     )
+
+
+def _called_with_grad_too(function, fx) -> bool:
+    """(torch-fix112) A def of the module calls it under no_grad in one place and bare in another (DeepSpeech2's
+    `Trainer.train`: `with torch.no_grad(): self.test_epoch(test_dl)` without amp, a bare
+    `self.test_epoch(test_dl)` in the `else:` branch with it; hold-out 34, listed): the bare call records the
+    graph, so the guarded one does not silence the def. Only within one caller, which shows both are meant
+    as the same pass; a bare call in another def may be wrapped by that def's own callers in a module not
+    seen here (CLUENER's `test()` calls `dev(...)` bare and run.py calls `test()` under no_grad)."""
+    sites = fx.callers.get(id(function), [])
+    guarded = {id(s.function) for s in sites if fx.site_without_grad(s)}
+    for site in sites:
+        if id(site.function) not in guarded or fx.site_without_grad(site):
+            continue
+        scope = fx.index.function_calls.get(id(site.function) if site.function is not None else 0, [])
+        if grad_disabled_by_call([s for s in scope if s.node.lineno < site.node.lineno], fx.index):
+            continue
+        if site.function is not None and callers_disable_grad(site.function, fx.index):
+            continue
+        return True
+    return False
 
 
 def _related_callers_disable_grad(function, fx) -> bool:
@@ -1802,11 +1955,6 @@ _EVALUATION_METHOD = re.compile(
 )
 
 
-def _evaluation_method_calls(fx) -> set[int]:
-    """The calls `_evaluation_method_owner` took for a forward (ids), one set per module."""
-    return fx.loop_cache("evaluation_method_calls", None, set)
-
-
 def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: set[str], fx) -> str | None:
     """(torch-fix105) `model.evaluate(*feed)`, `model.predict(u, seq, items)`, `model.test(input, gt)` in a
     loop: a method of a model named for evaluation, which runs the model's forward inside (RippleNet's and
@@ -1815,7 +1963,7 @@ def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: s
     mode, or be called in a def named for evaluation; the loop may be a `while` over offsets (`start +=
     batch_size`), which gives no batch names. Its name, or None. A method of a class of the module decorated
     `@torch.no_grad()` is left by the caller (`helper` decorators). New and not calibrated: such findings
-    stay `medium` (`_evaluation_method_calls`), whatever the mode. A call given nothing is left: the
+    stay `medium` (`_unguarded_model_loops` says so), whatever the mode. A call given nothing is left: the
     pix2pix family's `model.test()` reads what `set_input` stored and opens no_grad itself."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and _EVALUATION_METHOD.match(func.attr)):
@@ -1832,7 +1980,6 @@ def _evaluation_method_owner(call: ast.Call, site, modes, named: bool, models: s
         any(fx.disables_grad(d) for d in method.decorator_list) or fx.no_grad_ranges(method)
     ):
         return None
-    _evaluation_method_calls(fx).add(id(call))
     return owner
 
 

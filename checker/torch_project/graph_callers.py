@@ -336,7 +336,7 @@ def _all_guarded(modules: list[str], user: str, networks: list[str], guarded: li
 
 def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
     """(torch-fix108) (path, line) of the reported findings inside a def decorated by a project no-grad
-    decorator (`no_grad_decorators`), or at a call of such a def: `@make_nograd_func def test_sample(...)`,
+    decorator (`_no_grad_decorators`), or at a call of such a def: `@make_nograd_func def test_sample(...)`,
     whose forward runs under the wrapper's `with torch.no_grad():`, and `test_sample(sample)` in the loop of
     `test()` (hold-out 34: 8 `medium` findings read wrong in the MVSNet family). The decorator counts when
     the module defines it or imports it from the module that does (`from utils import *`). Only the names
@@ -352,7 +352,7 @@ def _decorated_no_grad(texts: dict[str, str], reported: dict[str, set[int]]) -> 
     for path, text in texts.items():
         if any(f"def {name}(" in text for name in wanted) and any(word in text for word in _GUARD_NAMES):
             index = parse_index(text, torch_only=False)
-            names = no_grad_decorators(index) & wanted if index is not None else set()
+            names = _no_grad_decorators(index) & wanted if index is not None else set()
             if names:
                 makers[path] = names
     every = set().union(*makers.values()) if makers else set()
@@ -403,7 +403,7 @@ def _decorator_name(node: ast.AST) -> str | None:
     return None
 
 
-def no_grad_decorators(index: ModuleIndex) -> set[str]:
+def _no_grad_decorators(index: ModuleIndex) -> set[str]:
     """The module-level defs of one parameter that return an inner def calling that parameter inside `with
     torch.no_grad():` (or inference_mode): `def make_nograd_func(func): def wrapper(*a, **k): with
     torch.no_grad(): ret = func(*a, **k) ... return wrapper`. A def they decorate runs under no_grad."""

@@ -11,7 +11,7 @@ from torch.utils.data import DataLoader, TensorDataset, random_split
 def get_ood_scores(net, loader):
     scores = []
     for data, _ in loader:
-        output = net(data.cuda())
+        output = net(data.cuda())  # expect: PP503
         scores.append(output.max(1)[0].data.cpu().numpy())
     return np.concatenate(scores)
 

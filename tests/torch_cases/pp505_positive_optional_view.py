@@ -21,7 +21,7 @@ def train(net, optimizer, train_data, device, vis=False):
 
 def view(net, data, device):
     for x, _ in data:
-        cv2.imshow("prediction", net(x.to(device)).detach().cpu().numpy().squeeze())
+        cv2.imshow("prediction", net(x.to(device)).detach().cpu().numpy().squeeze())  # expect: PP503
         cv2.waitKey(2)
 
 

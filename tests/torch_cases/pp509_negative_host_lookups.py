@@ -23,7 +23,7 @@ def weights_by_label(model, loader, device):
     picked = []
     for images, label in loader:
         images, label = images.to(device), label.to(device)
-        scores = model(images)
+        scores = model(images)  # expect: PP503
         for k in range(scores.size(0)):
             picked.append(weights[label[k]])
     return picked
@@ -34,7 +34,7 @@ def names_by_position(model, loader, device, class_names):
     shown = []
     for images, _label in loader:
         images = images.to(device)
-        scores = model(images)
+        scores = model(images)  # expect: PP503
         for k in range(scores.size(0)):
             shown.append(names[k])
     return shown

@@ -36,7 +36,7 @@ def answer_questions(model, data_loader, device):
 def dump_scores(model, loader, device, lines):
     for videos, _target, ids in loader:
         videos = videos.to(device)
-        output = model(videos)
+        output = model(videos)  # expect: PP503
         for i in range(output.size(0)):
             lines.append(f"{ids[i]} {output.data[i].cpu().numpy().tolist()}")  # expect: PP509 medium
     return lines

@@ -83,7 +83,7 @@ def video_ranks(net, loader, num_classes):
 def decode_batches(model, loader, vocab):
     words = []
     for x in loader:
-        ids = model(x).argmax(-1)
+        ids = model(x).argmax(-1)  # expect: PP503
         for j in range(len(ids)):
             token = ids[j].item()  # expect: PP509 medium
             words.append(vocab[token])
