@@ -3700,6 +3700,14 @@ for epoch in range(epochs):
             "batch drawn or a model moved there runs once per training run (FedMA's per-client "
             "`CrossEntropyLoss()` and `model.to(device)` after reloading weights, Trajectron++'s per-epoch "
             "move: 12 findings read wrong on hold-out 19)."
+            " Branch torch-fix113 (tuned on hold-outs 29-35): a loss under an `if` on a flag the class sets "
+            "only in `__init__` (`if self.have_teacher:`, `if self.use_bce == 1:`) is built on every step of "
+            "that run; the `__call__` of a class named for a loss (`LossSum`) and a GAN's "
+            "`calculate_loss_D`/`compute_loss_G` (medium: a copy nothing imports has the name too) run on "
+            "every step; an `nn.Module` class of the module built without arguments in a loss def "
+            "(`ssim = SSIM()`, medium); and an iterator local to a training-step def that only an `except` "
+            "binds (`next(loader_iter)` fails every call, `loader_iter = iter(self.train_loader)` runs every "
+            "step; high)."
         ),
         confidence="medium",
         check=check_setup_in_loop,
