@@ -524,19 +524,27 @@ def _object_setting(test: ast.AST, node: ast.AST, index: ModuleIndex) -> bool:
 
 
 def _attribute_setters(owner: ast.ClassDef) -> dict[str, set[str]]:
-    """The methods of a class that assign each `self.x` (plain, augmented or annotated stores)."""
+    """The methods of a class that assign each `self.x` (plain, augmented or annotated stores), or change it
+    in place (`self.x.append(...)`, `self.x[k] = v`: it may be empty on one call and not on the next)."""
     found: dict[str, set[str]] = {}
     for method in owner.body:
         if not isinstance(method, FUNCTION_TYPES):
             continue
         for node in ast.walk(method):
+            target = node
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                target = node.func.value
+            elif not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)):
+                continue
             if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.ctx, ast.Store)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == "self"
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
             ):
-                found.setdefault(node.attr, set()).add(method.name)
+                changed = method.name if target is node else f"{method.name} (in place)"
+                found.setdefault(target.attr, set()).add(changed)
     return found
 
 
