@@ -301,29 +301,32 @@ def _iterator_never_kept(index: ModuleIndex):
     iterator of the loader, so every step starts its workers and reshuffles (CSPN_monodepth's
     `single_gpu_trainer.train_iter`, listed on hold-out 34). Python's scoping makes it certain: `high`."""
     run = None
-    for function in index.functions:
-        if not isinstance(function, FUNCTION_TYPES):
+    for site in index.calls:
+        func = site.node.func
+        if type(func) is not ast.Name or func.id != "iter" or not isinstance(site.function, FUNCTION_TYPES):
+            continue  # (found from the module's `iter(...)` calls: no walk of every def)
+        handler = facts(index).parent_of(facts(index).parent_of(site.node))
+        node = facts(index).parent_of(handler) if isinstance(handler, ast.ExceptHandler) else None
+        if not isinstance(node, ast.Try):
             continue
-        for node in ast.walk(function):
-            if not isinstance(node, ast.Try):
-                continue
-            name = _next_of_local(node, function)
-            rebuilt = name and _handler_rebuilds(node, name, index)
-            if not rebuilt:
-                continue
-            if run is None:
-                run = _per_step_defs(index)
-            if id(function) not in run:
-                continue
-            yield RawFinding(
-                "PP507",
-                rebuilt.lineno,
-                rebuilt.col_offset,
-                f"`{name}` is a local name of `{function.name}` bound only in this handler, so `next({name})` "
-                f"fails on every call and a new loader iterator is made on every training step; keep the "
-                "iterator on `self` (or pass it in)",
-                confidence="high",
-            )
+        function = site.function
+        name = _next_of_local(node, function)
+        rebuilt = name and _handler_rebuilds(node, name, index)
+        if rebuilt is not site.node:
+            continue
+        if run is None:
+            run = _per_step_defs(index)
+        if id(function) not in run:
+            continue
+        yield RawFinding(
+            "PP507",
+            rebuilt.lineno,
+            rebuilt.col_offset,
+            f"`{name}` is a local name of `{function.name}` bound only in this handler, so `next({name})` "
+            f"fails on every call and a new loader iterator is made on every training step; keep the "
+            "iterator on `self` (or pass it in)",
+            confidence="high",
+        )
 
 
 def _next_of_local(node: ast.Try, function) -> str | None:
