@@ -16,7 +16,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import import_word, import_words, module_file, module_paths
+from checker.project_files import defining_texts, import_word, import_words, module_file, module_paths
 from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
@@ -813,6 +813,7 @@ def _step_called_reads(
                     table.setdefault(name, []).append((path, cls, span))
     if not table:
         return []
+    defining = defining_texts(texts)
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     spans_found = collections.defaultdict(list)  # (path -> the lines of earlier PP501 findings)
     for f in findings:
@@ -824,7 +825,7 @@ def _step_called_reads(
         names = {
             n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | {_FORWARD}) & table.keys()
         }
-        names = {n for n in names if any(_may_reach(text, path, n, e, texts) for e in table[n])}
+        names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
         if not names:
             continue
         indexes = {} if indexes is None else indexes
@@ -913,7 +914,9 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
     return found
 
 
-def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
+def _may_reach(
+    text: str, path: str, name: str, entry: tuple, texts: dict[str, str], defining: dict | None = None
+) -> bool:
     """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
     imports (`_loaded`); a method of a class it makes an instance of (`Cls(`, or since torch-fix104 a
     builder's `build_recorder(` returning one, `_built_classes`),
@@ -926,7 +929,9 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
     if cls is None:  # (as `_resolved` will: a file the module's imports load)
         return bool(_loaded({name: [entry]}, texts, path)[name])
-    if f"{cls}(" in text or any(cls in _built_classes(b, texts) for b in set(_BUILDER_CALL.findall(text))):
+    if f"{cls}(" in text or any(
+        cls in _built_classes(b, texts, defining) for b in set(_BUILDER_CALL.findall(text))
+    ):
         return True
     bases = [words for subclass, words in _subclass_bases(texts[maker]) if subclass == cls]
     if not bases:
@@ -1134,13 +1139,14 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
     return found
 
 
-def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
+def _built_classes(name: str, texts: dict[str, str], defining: dict | None = None) -> set[str]:
     """(torch-fix104) The classes a builder def of the project returns an instance of (`def
     build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
     so a receiver bound to the builder's result is an instance of them. Each text's table is built once
-    (`_returned_classes`, review22 item 14)."""
+    (`_returned_classes`, review22 item 14). `defining` (`defining_texts(texts)`), when given, names the
+    texts that may define it, so a project of 1,000 modules is not searched once per builder call."""
     found = set()
-    for text in texts.values():
+    for text in texts.values() if defining is None else defining.get(name, ()):
         if f"def {name}(" in text:
             found |= _returned_classes(text).get(name, set())
     return found
