@@ -552,6 +552,10 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
 # (torch-fix101) the level of a read of what a handed-in trainer's training step returns
 HANDED_STEPPER_LEVEL = "high"
 _SELF_METHOD = re.compile(r"^[ \t]+def[ \t]+(\w+)\(\s*self\b", re.MULTILINE)
+# (`.name(` and `def name(` anywhere: tables made in one scan of each text, where a search per method name
+# went over every text of the project)
+_DOT_CALL = re.compile(r"\.(\w+)\(")
+_DEF_HEAD_NAME = re.compile(r"\bdef[ \t]+(\w+)\(")
 
 
 def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
@@ -577,14 +581,17 @@ def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexe
     for (path, name), (start, end) in classes.items():
         for m in _SELF_METHOD.finditer(texts[path], start, end):
             owners.setdefault(m.group(1), []).append((path, name))
-    wanted = {w for w in owners if any(f".{w}(" in t for t in users.values())}
+    called = {m for t in users.values() for m in _DOT_CALL.findall(t)}  # (each `.w(` of a user, one scan)
+    wanted = {w for w in owners if w in called}
     methods = {}
+    heads = (
+        collections.Counter(n for t in texts.values() for n in _DEF_HEAD_NAME.findall(t)) if wanted else {}
+    )
     for word in sorted(wanted):
         steps = [_class_steppers(texts[path], *classes[path, name]).get(word) for path, name in owners[word]]
         if not all(f is not None and f[0] == steps[0][0] for f in steps):
             continue
-        defined = sum(len(re.findall(rf"\bdef[ \t]+{word}\(", t)) for t in texts.values() if word in t)
-        if defined == len(owners[word]):  # (no other def of the project has the name)
+        if heads[word] == len(owners[word]):  # (no other def of the project has the name)
             methods[word] = steps[0]
     if not methods:
         return []
