@@ -587,8 +587,12 @@ def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexe
     heads = (
         collections.Counter(n for t in texts.values() for n in _DEF_HEAD_NAME.findall(t)) if wanted else {}
     )
+    stepping: dict[tuple[str, str], dict] = {}  # ((path, class) -> its `_class_steppers`, once per class)
     for word in sorted(wanted):
-        steps = [_class_steppers(texts[path], *classes[path, name]).get(word) for path, name in owners[word]]
+        for key in owners[word]:
+            if key not in stepping:
+                stepping[key] = _class_steppers(texts[key[0]], *classes[key])
+        steps = [stepping[key].get(word) for key in owners[word]]
         if not all(f is not None and f[0] == steps[0][0] for f in steps):
             continue
         if heads[word] == len(owners[word]):  # (no other def of the project has the name)
