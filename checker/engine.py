@@ -21,7 +21,12 @@ _LINE_REF = re.compile(r"\bline (\d+)")
 
 
 class Unparsable(ValueError):
-    """Source that ast cannot turn into a tree; the message is the one-line reason."""
+    """Source that ast cannot turn into a tree; the message is the one-line reason, `line` the line the
+    parser stopped at (None when it names none)."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(reason)
+        self.line = line
 
 
 def _parse(source: str, label: str, line_offset: int = 0) -> ast.Module:
@@ -32,11 +37,30 @@ def _parse(source: str, label: str, line_offset: int = 0) -> ast.Module:
             warnings.simplefilter("ignore")  # invalid escape sequences in old code are not our findings
             return ast.parse(source, filename=label)
     except SyntaxError as exc:
-        raise Unparsable(_syntax_reason(exc, line_offset)) from None
+        raise Unparsable(_syntax_reason(exc, line_offset), exc.lineno) from None
     except (RecursionError, MemoryError):
         raise Unparsable("too deeply nested for the Python parser") from None
     except ValueError as exc:  # null bytes
         raise Unparsable(str(exc)) from None
+
+
+def _parse_script(source: str, label: str) -> ast.Module:
+    """A `.py` file's tree. A file that does not parse as written is parsed again with each IPython magic or
+    shell line the parser stops at (`%matplotlib inline`, `!pip install ...`: a notebook exported as a
+    script) made `pass` as in a notebook cell (`pass_for_magic`), line for line, so findings keep the file's
+    line numbers (hold-out 35's Coderx7 tutorials were skipped whole). Only a line the parser rejects is
+    changed: a `%` continuing an expression, or a line of a string, parses and stays as written. A file that
+    still does not parse is reported with the first error that is not a magic line."""
+    lines: list[str] | None = None
+    while True:
+        try:
+            return _parse(source if lines is None else "\n".join(lines), label)
+        except Unparsable as exc:
+            lines = source.split("\n") if lines is None else lines
+            at = (exc.line or 0) - 1
+            if not 0 <= at < len(lines) or (changed := pass_for_magic(lines[at])) == lines[at]:
+                raise  # (each pass changes a line to `pass`, which no later pass changes: it ends)
+            lines[at] = changed
 
 
 def _syntax_reason(exc: SyntaxError, line_offset: int = 0) -> str:
@@ -127,7 +151,7 @@ def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | No
     if file_is_silenced(source) or is_test_place(path):
         return [], []
     try:
-        tree = _parse(source, path)
+        tree = _parse_script(source, path)
     except Unparsable as exc:  # a test-named file that does not parse may be unit tests: silent, as before
         return [], [] if is_test_path(path) else [Skipped(path, str(exc))]
     if is_test_path(path) and is_unit_test(tree):

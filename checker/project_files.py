@@ -106,3 +106,20 @@ def import_words(text: str) -> frozenset[str]:
     `from utils import validation`, `import validation`, or the first line of `from .validation import (`);
     a sieve before any module is parsed (the parsed imports settle it)."""
     return frozenset(_IMPORT_WORD.findall(import_lines(text)))
+
+
+_DEF_NAME = re.compile(r"def (\w+)\(")
+
+
+def defining_texts(texts: dict[str, str]) -> dict[str, list[str]]:
+    """Name -> the texts of the project holding `def name(` (each once, in `texts`' order), found in one scan
+    of each text: a project pass asking "which modules define `build_recorder`?" name after name would
+    otherwise search every text each time (torch-speed12: 427 searches of hold-out 30's 1,000 texts, taken as
+    one project, were the costliest step of its project passes). A name of word characters followed by `(`
+    ends where `\\w+` does, and no `def ` falls inside another's name, so the regex finds every occurrence the
+    substring test `f"def {name}(" in text` would."""
+    table: dict[str, list[str]] = {}
+    for text in texts.values():
+        for name in dict.fromkeys(_DEF_NAME.findall(text)):
+            table.setdefault(name, []).append(text)
+    return table

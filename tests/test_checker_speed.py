@@ -330,3 +330,50 @@ def test_margin_starts_are_the_lines_a_margin_regex_finds():
     ]
     for text in texts:
         assert margin_starts(text) == [m.start() for m in re.finditer(r"^\S", text, re.MULTILINE)], text
+
+
+def test_the_def_table_names_every_text_a_substring_search_finds():
+    from checker.project_files import defining_texts
+
+    texts = {
+        "a.py": "def build_recorder(cfg):\n    return Recorder(cfg)\nasync def make_x(y): pass\n",
+        "b.py": "class A:\n    def build_recorder(self):\n        pass\nundef build_recorder(\n",
+        "c.py": "def def build_x(a): pass\ndef  spaced(a): pass\ndef build_recorderx(a): pass\n",
+        "d.py": "x = 'def get_é(1)'\n",
+    }
+    table = defining_texts(texts)
+    words = {"build_recorder", "make_x", "build_x", "spaced", "build_recorderx", "get_é", "get_", "def"}
+    for name in words:
+        expected = [t for t in texts.values() if f"def {name}(" in t]
+        assert table.get(name, []) == expected, name
+
+
+def test_a_decoder_callee_is_judged_as_the_full_pattern_judges_it():
+    from checker.rules.torch_data import _DECODERS, decoder_call
+
+    callees = [
+        "Image.open",
+        "PIL.Image.open",
+        "np.load",
+        "numpy.load",
+        "torch.load",
+        "cv2.imread",
+        "imageio.v2.imread",
+        "imageio.imread",
+        "io.imread",
+        "skimage.io.imread",
+        "sf.read",
+        "f.read",
+        "read_image",
+        "pil_loader",
+        "default_loader",
+        "open",
+        "load",
+        "self.loader",
+        "loaders[0]",
+        "get()",
+        "Image.open.__call__",
+    ]
+    for text in callees:
+        func = ast.parse(text, mode="eval").body
+        assert decoder_call(func) == bool(_DECODERS.match(ast.unparse(func))), text

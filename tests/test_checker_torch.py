@@ -309,6 +309,60 @@ def test_percent_continuation_line_in_a_notebook_is_python_not_a_magic():
     ast.parse(source)
 
 
+EXPORTED_SCRIPT = """
+import torch
+!pip install tqdm
+%matplotlib inline
+device = torch.device("cuda")
+NOTE = \"\"\"
+%d steps
+!not a shell line inside a string
+\"\"\"
+
+
+def train(model, loader, optimizer, criterion, step):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print('step %d loss %.4f'
+              %(step, loss.item()))
+"""
+
+
+def test_a_script_exported_from_a_notebook_is_checked_past_its_magic_lines():
+    # a .py file that starts with `!pip install` and `%matplotlib inline` (a notebook exported as a script,
+    # hold-out 35's Coderx7 tutorials) did not parse, so nothing in it was checked
+    findings, skipped = check_source(EXPORTED_SCRIPT, "tutorial.py")
+    assert not skipped
+    assert [(f.rule, f.line) for f in findings if f.rule == "PP501"] == [("PP501", 20)]  # the file's own line
+
+
+def test_only_the_lines_the_parser_rejects_become_pass():
+    from checker.engine import _parse_script
+
+    tree = _parse_script(EXPORTED_SCRIPT, "tutorial.py")
+    note = next(n for n in ast.walk(tree) if isinstance(n, ast.Constant) and "steps" in str(n.value))
+    assert note.value == "\n%d steps\n!not a shell line inside a string\n"  # a string keeps its lines
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print")
+    assert isinstance(call.args[0], ast.BinOp)  # `%(step, ...)` on its own line is still the format operator
+    assert [type(n).__name__ for n in tree.body[:3]] == ["Import", "Pass", "Pass"]
+
+
+def test_a_script_that_parses_as_written_or_fails_elsewhere_is_not_rewritten():
+    # `%` continuing an expression: the file parses as written and is checked as it is
+    findings, skipped = check_source(
+        EXPORTED_SCRIPT.replace("!pip install tqdm\n%matplotlib inline", "\n"), "t.py"
+    )
+    assert not skipped and [f.line for f in findings if f.rule == "PP501"] == [20]
+    # a real syntax error past the magic is the reason given, at the file's line
+    broken = EXPORTED_SCRIPT.replace("optimizer.step()", "optimizer.step(")
+    _, skipped = check_source(broken, "t.py")
+    assert len(skipped) == 1 and "line 3:" not in skipped[0].reason and "line 4:" not in skipped[0].reason
+
+
 STEP_LOOP = """
 import torch
 device = torch.device("cuda")

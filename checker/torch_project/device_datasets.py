@@ -371,12 +371,16 @@ def decoding_classes_raised(
     classes: dict[str, set[str]] = {}  # class -> the modules that define it as a decoding class
     reader_defs = {path: set(_DEF.findall(text)) for path, text in texts.items() if _decoding_text(text)}
     readers = set().union(*reader_defs.values()) if reader_defs else set()
+    callers: dict[str, set[str]] = {}  # name -> the loader and factory modules calling it
+    for p, names_called in wanted:
+        for name in names_called:
+            callers.setdefault(name, set()).add(p)
     datasets = {
         path: text
         for path, text in texts.items()
         if "__getitem__" in text
         and (_decoding_text(text) or set(_CALLED.findall(text)) & readers)
-        and any(set(_CLASS.findall(text)) & names_called for p, names_called in wanted if p != path)
+        and any(callers.get(name, set()) - {path} for name in set(_CLASS.findall(text)))
     }
     helpers = _decoding_helpers(texts, reader_defs, datasets)
     for path, text in datasets.items():

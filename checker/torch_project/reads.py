@@ -16,7 +16,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
-from checker.project_files import import_word, import_words, module_file, module_paths
+from checker.project_files import defining_texts, import_word, import_words, module_file, module_paths
 from checker.rules import torch_history
 from checker.rules.torch_common import (
     direct_calls,
@@ -153,9 +153,11 @@ def _meters_across_modules(texts: dict[str, str], findings: list[Finding]) -> li
     reported = {(f.path, f.line) for f in findings if f.rule == _KEEP_RULE}
     found = []
     for path, text in sorted(texts.items()):
+        if ".backward(" not in text:  # (first: the word search below runs per meter class and text)
+            continue
         own = _class_spans(text)
         named = [c for c in keeping if c not in own and re.search(rf"\b{c}\b", text)]
-        if not named or file_is_silenced(text) or ".backward(" not in text:
+        if not named or file_is_silenced(text):
             continue
         index = parse_index(text)
         if index is None:
@@ -550,6 +552,10 @@ def _stepper_loops(texts: dict[str, str], findings: list[Finding]) -> list[Findi
 # (torch-fix101) the level of a read of what a handed-in trainer's training step returns
 HANDED_STEPPER_LEVEL = "high"
 _SELF_METHOD = re.compile(r"^[ \t]+def[ \t]+(\w+)\(\s*self\b", re.MULTILINE)
+# (`.name(` and `def name(` anywhere: tables made in one scan of each text, where a search per method name
+# went over every text of the project)
+_DOT_CALL = re.compile(r"\.(\w+)\(")
+_DEF_HEAD_NAME = re.compile(r"\bdef[ \t]+(\w+)\(")
 
 
 def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
@@ -575,14 +581,21 @@ def _handed_stepper_loops(texts: dict[str, str], findings: list[Finding], indexe
     for (path, name), (start, end) in classes.items():
         for m in _SELF_METHOD.finditer(texts[path], start, end):
             owners.setdefault(m.group(1), []).append((path, name))
-    wanted = {w for w in owners if any(f".{w}(" in t for t in users.values())}
+    called = {m for t in users.values() for m in _DOT_CALL.findall(t)}  # (each `.w(` of a user, one scan)
+    wanted = {w for w in owners if w in called}
     methods = {}
+    heads = (
+        collections.Counter(n for t in texts.values() for n in _DEF_HEAD_NAME.findall(t)) if wanted else {}
+    )
+    stepping: dict[tuple[str, str], dict] = {}  # ((path, class) -> its `_class_steppers`, once per class)
     for word in sorted(wanted):
-        steps = [_class_steppers(texts[path], *classes[path, name]).get(word) for path, name in owners[word]]
+        for key in owners[word]:
+            if key not in stepping:
+                stepping[key] = _class_steppers(texts[key[0]], *classes[key])
+        steps = [stepping[key].get(word) for key in owners[word]]
         if not all(f is not None and f[0] == steps[0][0] for f in steps):
             continue
-        defined = sum(len(re.findall(rf"\bdef[ \t]+{word}\(", t)) for t in texts.values() if word in t)
-        if defined == len(owners[word]):  # (no other def of the project has the name)
+        if heads[word] == len(owners[word]):  # (no other def of the project has the name)
             methods[word] = steps[0]
     if not methods:
         return []
@@ -813,6 +826,7 @@ def _step_called_reads(
                     table.setdefault(name, []).append((path, cls, span))
     if not table:
         return []
+    defining = defining_texts(texts)
     reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
     spans_found = collections.defaultdict(list)  # (path -> the lines of earlier PP501 findings)
     for f in findings:
@@ -824,7 +838,7 @@ def _step_called_reads(
         names = {
             n for n in (_called_words(text) | set(_CALLED_METHOD.findall(text)) | {_FORWARD}) & table.keys()
         }
-        names = {n for n in names if any(_may_reach(text, path, n, e, texts) for e in table[n])}
+        names = {n for n in names if any(_may_reach(text, path, n, e, texts, defining) for e in table[n])}
         if not names:
             continue
         indexes = {} if indexes is None else indexes
@@ -913,7 +927,9 @@ def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, t
     return found
 
 
-def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, str]) -> bool:
+def _may_reach(
+    text: str, path: str, name: str, entry: tuple, texts: dict[str, str], defining: dict | None = None
+) -> bool:
     """From the user's text alone, before it is parsed: a def of its own module; a module-level def it
     imports (`_loaded`); a method of a class it makes an instance of (`Cls(`, or since torch-fix104 a
     builder's `build_recorder(` returning one, `_built_classes`),
@@ -926,7 +942,9 @@ def _may_reach(text: str, path: str, name: str, entry: tuple, texts: dict[str, s
         return f"self.{name}(" in text if cls is not None else text.count(f"{name}(") > 1
     if cls is None:  # (as `_resolved` will: a file the module's imports load)
         return bool(_loaded({name: [entry]}, texts, path)[name])
-    if f"{cls}(" in text or any(cls in _built_classes(b, texts) for b in set(_BUILDER_CALL.findall(text))):
+    if f"{cls}(" in text or any(
+        cls in _built_classes(b, texts, defining) for b in set(_BUILDER_CALL.findall(text))
+    ):
         return True
     bases = [words for subclass, words in _subclass_bases(texts[maker]) if subclass == cls]
     if not bases:
@@ -1134,13 +1152,14 @@ def _bound_instances(index: ModuleIndex) -> dict[str, set[str]]:
     return found
 
 
-def _built_classes(name: str, texts: dict[str, str]) -> set[str]:
+def _built_classes(name: str, texts: dict[str, str], defining: dict | None = None) -> set[str]:
     """(torch-fix104) The classes a builder def of the project returns an instance of (`def
     build_recorder(cfg): return Recorder(cfg)`, RESA's runner: `self.recorder = build_recorder(self.cfg)`),
     so a receiver bound to the builder's result is an instance of them. Each text's table is built once
-    (`_returned_classes`, review22 item 14)."""
+    (`_returned_classes`, review22 item 14). `defining` (`defining_texts(texts)`), when given, names the
+    texts that may define it, so a project of 1,000 modules is not searched once per builder call."""
     found = set()
-    for text in texts.values():
+    for text in texts.values() if defining is None else defining.get(name, ()):
         if f"def {name}(" in text:
             found |= _returned_classes(text).get(name, set())
     return found
