@@ -325,6 +325,47 @@ def train(sess, model, batches, valid, num_epochs):
     assert sure(graph, "PP101") == [(10, "medium")]
 
 
+def test_pp101_keras_backend_get_value_runs_the_session():
+    """tf-fix46, readings 31 and 32: standalone Keras on a TF1 backend evaluates `K.ctc_decode` with
+    `K.get_value` in an evaluation loop (a Keras DeepSpeech2's `do_evaluate_CTC`, a CRNN's per-image decode):
+    a decoder subgraph per batch. `K` comes from `from keras.layers import *` or an explicit import; `low`
+    in a loop over `range` of a name. `tf.keras`'s backend (eager in TF2) and a decoder built once are
+    none."""
+    star = """
+import keras
+import numpy as np
+from keras.layers import *
+from keras.models import *
+
+def do_evaluate(base_model, test_gen):
+    for i in range(test_gen.num_steps):
+        x_test, y_test = next(test_gen)
+        y_pred = base_model.predict(x_test)
+        input_len = np.ones(y_pred.shape[0]) * y_pred.shape[1]
+        y_pred = K.get_value(K.ctc_decode(y_pred, input_length=input_len)[0][0])
+        print((y_pred == y_test).mean())
+"""
+    assert sure(star, "PP101") == [(12, "low")]
+    explicit = star.replace("from keras.layers import *\n", "from keras import backend as K\n")
+    assert sure(explicit, "PP101") == [(12, "low")]
+    assert sure(star.replace("from keras.layers import *\n", "K = None\n"), "PP101") == []
+    eager = explicit.replace("import keras\n", "import tensorflow as tf\n").replace(
+        "from keras import backend", "from tensorflow.keras import backend"
+    )
+    assert sure(eager, "PP101") == []
+    once = """
+import keras.backend as K
+import numpy as np
+
+def do_evaluate(base_model, test_gen, steps):
+    decoded = K.ctc_decode(base_model.output, K.placeholder((None,), dtype="int32"))[0][0]
+    for i in range(steps):
+        x_test, y_test = next(test_gen)
+        print(K.get_value(decoded))
+"""
+    assert sure(once, "PP101") == []
+
+
 def test_pp101_not_tensorflow():
     src = """
 import numpy as np
