@@ -366,6 +366,29 @@ def do_evaluate(base_model, test_gen, steps):
     assert sure(once, "PP101") == []
 
 
+def test_pp101_a_branch_that_switches_itself_off_runs_once():
+    """tf-fix46, reading 32's cbreider BraTS trainer: the "unfreeze all layers" branch of the training loop
+    rebuilds the global step, the optimizer and the initializer, then sets its own flag to -1, so it runs at
+    most once (3 `medium` findings read wrong). A branch that leaves its test alone is still reported."""
+    src = """
+import tensorflow as tf
+
+class Trainer:
+    def train(self, sess, net, batches, epochs, lr):
+        for epoch in range(epochs):
+            for batch in batches:
+                sess.run(self.train_op, feed_dict=net.feed(batch))
+            if self._unfreeze_epochs and self._unfreeze_epochs >= 0:
+                if epoch >= self._unfreeze_epochs:
+                    self.global_step = tf.Variable(epoch, name="global_step")
+                    sess.run(tf.global_variables_initializer())
+                    self._unfreeze_epochs = -1
+"""
+    assert sure(src, "PP101") == []
+    kept = src.replace("                    self._unfreeze_epochs = -1\n", "")
+    assert sure(kept, "PP101") == [(11, "low"), (12, "low")]
+
+
 def test_pp101_not_tensorflow():
     src = """
 import numpy as np

@@ -333,6 +333,8 @@ def check_graph_op_in_loop(index: ModuleIndex):
             if via is not None and id(via) in callers and switched_off(callers[id(via)], site, index):
                 continue  # (built only under a flag this call leaves off: `self.evaluate(x, y, sess)`)
             at = via or site.node
+            if in_self_disabling_branch(loop, at):
+                continue  # (a branch that clears its own condition: built once, not per iteration)
             if not first_report(reported, at):
                 continue
             if via is None:
@@ -357,6 +359,60 @@ def check_graph_op_in_loop(index: ModuleIndex):
 
     yield from _ops_in_step_callbacks(index, reported)
     yield from _ops_run_per_call(index, reported)
+
+
+def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
+    """`node` sits, inside `loop`, under `if` tests that a branch on its path switches off by binding a
+    constant to a name or attribute those tests read (`if self._unfreeze_epochs >= 0: ...
+    self._unfreeze_epochs = -1`, `if not built: ...; built = True`): the branch runs at most once per
+    switch, so what it builds is a one-time graph change, not growth per iteration (tf-fix46: reading 32
+    read 3 PP101 `medium` findings wrong in cbreider's "unfreeze all layers" branch)."""
+    chain = _ifs_above(loop, node)
+    if not chain:
+        return False
+    tested = set()
+    for branch in chain:
+        tested |= {text for n in ast.walk(branch.test) if (text := _dotted_text(n)) is not None}
+    for branch in chain:
+        for stmt in branch.body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and isinstance(stmt.value, ast.Constant | ast.UnaryOp)
+                and any(_dotted_text(t) in tested for t in stmt.targets)
+            ):
+                return True
+    return False
+
+
+def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
+    """The `if` statements of `loop`'s body whose `body` (not `else`) holds `node`, outermost first; [] when
+    `node` is not in the loop's body or lies in an `else` on the way."""
+    path: list[ast.If] = []
+
+    def find(statements) -> bool:
+        for stmt in statements:
+            if stmt.lineno > node.lineno or getattr(stmt, "end_lineno", stmt.lineno) < node.lineno:
+                continue
+            if isinstance(stmt, ast.If):
+                if find(stmt.body):
+                    path.insert(0, stmt)
+                    return True
+                return False
+            if isinstance(stmt, ast.With | ast.AsyncWith | ast.Try):
+                return find(stmt.body)  # (a `with` or `try` between keeps the branch what it was)
+            return any(n is node for n in ast.walk(stmt))
+        return False
+
+    return path if find(loop.body) else []
+
+
+def _dotted_text(node: ast.AST) -> str | None:
+    """`flag` or `self.flag` as written, for names and attributes of names; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
 # What a weight restore iterates over: the graph's variables (`tf.trainable_variables()`, `model.weights`) or
