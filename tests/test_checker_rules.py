@@ -476,6 +476,33 @@ other = tf.data.Dataset.from_tensor_slices(x).map(lambda v: v * 2.0).batch(8)
     assert codes(src, "PP201") == [("PP201", 10), ("PP201", 16)]
 
 
+def test_pp201_a_lambda_calling_a_parse_method():
+    """tf-fix46, reading 32's two-tower reader: `ds.map(lambda x: self._parse_function(x))` runs the method,
+    which parses one record, before `batch`: found as `ds.map(self._parse_function)` is. A lambda calling a
+    method that only casts is not a parse."""
+    src = """
+import tensorflow as tf
+
+class TFRecordReader:
+    def __init__(self, spec):
+        self.spec = spec
+
+    def _parse_function(self, record):
+        return tf.io.parse_single_example(record, self.spec)
+
+    def create(self, files, batch_size):
+        ds = tf.data.TFRecordDataset(files)
+        ds = ds.map(lambda x: self._parse_function(x))
+        return ds.shuffle(1000).batch(batch_size)
+"""
+    assert sure(src, "PP201") == [(13, "low")]
+    batched = src.replace(
+        "ds.map(lambda x: self._parse_function(x))\n        return ds.shuffle(1000).batch(batch_size)",
+        "ds.shuffle(1000).batch(batch_size)\n        return ds.map(lambda x: self._parse_function(x))",
+    )
+    assert sure(batched, "PP201") == []
+
+
 def test_pp201_near_misses():
     src = """
 import tensorflow as tf
