@@ -387,6 +387,11 @@ class Trainer:
     assert sure(src, "PP101") == []
     kept = src.replace("                    self._unfreeze_epochs = -1\n", "")
     assert sure(kept, "PP101") == [(11, "low"), (12, "low")]
+    periodic = src.replace(
+        "            for batch in batches:\n",
+        "            self._unfreeze_epochs += 1\n            for batch in batches:\n",
+    )
+    assert sure(periodic, "PP101") == [(12, "low"), (13, "low")]
 
 
 def test_pp101_not_tensorflow():

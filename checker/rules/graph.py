@@ -373,15 +373,33 @@ def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
     tested = set()
     for branch in chain:
         tested |= {text for n in ast.walk(branch.test) if (text := _dotted_text(n)) is not None}
+    counted = _changed_otherwise(loop)
     for branch in chain:
         for stmt in branch.body:
             if (
                 isinstance(stmt, ast.Assign)
                 and isinstance(stmt.value, ast.Constant | ast.UnaryOp)
-                and any(_dotted_text(t) in tested for t in stmt.targets)
+                and any(_dotted_text(t) in tested - counted for t in stmt.targets)
             ):
                 return True
     return False
+
+
+def _changed_otherwise(loop: ast.AST) -> set[str]:
+    """Names and attributes the loop changes other than by binding a constant (`since_eval += 1`,
+    `flag = step > warmup`): a branch that resets such a counter (`if since_eval >= 100: ...; since_eval =
+    0`) runs again every period, not once."""
+    changed = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign):
+            changed.add(_dotted_text(node.target))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and not isinstance(
+            node.value, ast.Constant | ast.UnaryOp
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            changed |= {_dotted_text(t) for t in targets}
+    changed.discard(None)
+    return changed
 
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
