@@ -392,6 +392,13 @@ class Trainer:
         "            self._unfreeze_epochs += 1\n            for batch in batches:\n",
     )
     assert sure(periodic, "PP101") == [(12, "low"), (13, "low")]
+    comprehension = """
+import tensorflow as tf
+
+def evaluate(sess, batches):
+    return [sess.run(tf.reduce_sum(batch)) for batch in batches]
+"""
+    assert sure(comprehension, "PP101") == [(5, "low")]
 
 
 def test_pp101_not_tensorflow():

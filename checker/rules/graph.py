@@ -404,7 +404,9 @@ def _changed_otherwise(loop: ast.AST) -> set[str]:
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
     """The `if` statements of `loop`'s body whose `body` (not `else`) holds `node`, outermost first; [] when
-    `node` is not in the loop's body or lies in an `else` on the way."""
+    `node` is not in the loop's body or lies in an `else` on the way, or the loop is a comprehension."""
+    if not isinstance(loop, ast.For | ast.AsyncFor | ast.While):
+        return []  # (a comprehension holds no statements)
     path: list[ast.If] = []
 
     def find(statements) -> bool:
