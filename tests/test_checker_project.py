@@ -306,6 +306,14 @@ def test_ops_a_def_builds_per_call_for_another_modules_loop_are_low(tmp_path):
     assert _found(copied(tmp_path, "rollout_ok"), "PP101") == []
 
 
+def test_a_keras_decoder_built_per_call_for_another_modules_loop_is_low(tmp_path):
+    """tf-fix46, reading 31's CRNN: `Inference.predict` builds `keras.backend.ctc_decode` and runs it with
+    `keras.backend.get_value` (standalone Keras on TF1) on every call, and metric.py calls it for every
+    validation image: PP101 at the decoder, `low`. A decoder built once as a Keras function is none."""
+    assert _found(copied(tmp_path, "ctc_decode"), "PP101") == [("inference.py", 18, "low")]
+    assert _found(copied(tmp_path, "ctc_decode_ok"), "PP101") == []
+
+
 def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):
     """A def that builds its ops in a new graph (`with tf.Graph().as_default():`) starts afresh on every
     call, so another module's loop calling it grows nothing (th13's GAN evaluation per checkpoint)."""

@@ -325,6 +325,82 @@ def train(sess, model, batches, valid, num_epochs):
     assert sure(graph, "PP101") == [(10, "medium")]
 
 
+def test_pp101_keras_backend_get_value_runs_the_session():
+    """tf-fix46, readings 31 and 32: standalone Keras on a TF1 backend evaluates `K.ctc_decode` with
+    `K.get_value` in an evaluation loop (a Keras DeepSpeech2's `do_evaluate_CTC`, a CRNN's per-image decode):
+    a decoder subgraph per batch. `K` comes from `from keras.layers import *` or an explicit import; `low`
+    in a loop over `range` of a name. `tf.keras`'s backend (eager in TF2) and a decoder built once are
+    none."""
+    star = """
+import keras
+import numpy as np
+from keras.layers import *
+from keras.models import *
+
+def do_evaluate(base_model, test_gen):
+    for i in range(test_gen.num_steps):
+        x_test, y_test = next(test_gen)
+        y_pred = base_model.predict(x_test)
+        input_len = np.ones(y_pred.shape[0]) * y_pred.shape[1]
+        y_pred = K.get_value(K.ctc_decode(y_pred, input_length=input_len)[0][0])
+        print((y_pred == y_test).mean())
+"""
+    assert sure(star, "PP101") == [(12, "low")]
+    explicit = star.replace("from keras.layers import *\n", "from keras import backend as K\n")
+    assert sure(explicit, "PP101") == [(12, "low")]
+    assert sure(star.replace("from keras.layers import *\n", "K = None\n"), "PP101") == []
+    eager = explicit.replace("import keras\n", "import tensorflow as tf\n").replace(
+        "from keras import backend", "from tensorflow.keras import backend"
+    )
+    assert sure(eager, "PP101") == []
+    once = """
+import keras.backend as K
+import numpy as np
+
+def do_evaluate(base_model, test_gen, steps):
+    decoded = K.ctc_decode(base_model.output, K.placeholder((None,), dtype="int32"))[0][0]
+    for i in range(steps):
+        x_test, y_test = next(test_gen)
+        print(K.get_value(decoded))
+"""
+    assert sure(once, "PP101") == []
+
+
+def test_pp101_a_branch_that_switches_itself_off_runs_once():
+    """tf-fix46, reading 32's cbreider BraTS trainer: the "unfreeze all layers" branch of the training loop
+    rebuilds the global step, the optimizer and the initializer, then sets its own flag to -1, so it runs at
+    most once (3 `medium` findings read wrong). A branch that leaves its test alone is still reported."""
+    src = """
+import tensorflow as tf
+
+class Trainer:
+    def train(self, sess, net, batches, epochs, lr):
+        for epoch in range(epochs):
+            for batch in batches:
+                sess.run(self.train_op, feed_dict=net.feed(batch))
+            if self._unfreeze_epochs and self._unfreeze_epochs >= 0:
+                if epoch >= self._unfreeze_epochs:
+                    self.global_step = tf.Variable(epoch, name="global_step")
+                    sess.run(tf.global_variables_initializer())
+                    self._unfreeze_epochs = -1
+"""
+    assert sure(src, "PP101") == []
+    kept = src.replace("                    self._unfreeze_epochs = -1\n", "")
+    assert sure(kept, "PP101") == [(11, "low"), (12, "low")]
+    periodic = src.replace(
+        "            for batch in batches:\n",
+        "            self._unfreeze_epochs += 1\n            for batch in batches:\n",
+    )
+    assert sure(periodic, "PP101") == [(12, "low"), (13, "low")]
+    comprehension = """
+import tensorflow as tf
+
+def evaluate(sess, batches):
+    return [sess.run(tf.reduce_sum(batch)) for batch in batches]
+"""
+    assert sure(comprehension, "PP101") == [(5, "low")]
+
+
 def test_pp101_not_tensorflow():
     src = """
 import numpy as np
@@ -410,6 +486,33 @@ train = batched(make_dataset(x, y))
 other = tf.data.Dataset.from_tensor_slices(x).map(lambda v: v * 2.0).batch(8)
 """
     assert codes(src, "PP201") == [("PP201", 10), ("PP201", 16)]
+
+
+def test_pp201_a_lambda_calling_a_parse_method():
+    """tf-fix46, reading 32's two-tower reader: `ds.map(lambda x: self._parse_function(x))` runs the method,
+    which parses one record, before `batch`: found as `ds.map(self._parse_function)` is. A lambda calling a
+    method that only casts is not a parse."""
+    src = """
+import tensorflow as tf
+
+class TFRecordReader:
+    def __init__(self, spec):
+        self.spec = spec
+
+    def _parse_function(self, record):
+        return tf.io.parse_single_example(record, self.spec)
+
+    def create(self, files, batch_size):
+        ds = tf.data.TFRecordDataset(files)
+        ds = ds.map(lambda x: self._parse_function(x))
+        return ds.shuffle(1000).batch(batch_size)
+"""
+    assert sure(src, "PP201") == [(13, "low")]
+    batched = src.replace(
+        "ds.map(lambda x: self._parse_function(x))\n        return ds.shuffle(1000).batch(batch_size)",
+        "ds.shuffle(1000).batch(batch_size)\n        return ds.map(lambda x: self._parse_function(x))",
+    )
+    assert sure(batched, "PP201") == []
 
 
 def test_pp201_near_misses():

@@ -337,11 +337,28 @@ def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
                 name = _called_by_name(node, index)
                 if name is not None:
                     helper = index.module_functions.get(name) or _last_def_named(name, index)
-                    if helper is not None and helper not in found:
-                        found.append(helper)
-                        new.append(helper)
+                else:
+                    helper = own_method_called(node, index)
+                if helper is not None and helper not in found:
+                    found.append(helper)
+                    new.append(helper)
         roots = new
     return found
+
+
+def own_method_called(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
+    """The method a `self.m(x)` / `cls.m(x)` call runs, when exactly one class of the module defines `m`
+    (tf-fix46: reading 32's two-tower reader maps `lambda x: self._parse_function(x)`, whose method parses
+    each record; `ds.map(self._parse_function)` was already read through `_mapped_def`)."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("self", "cls")
+    ):
+        return None
+    defs = [methods[node.func.attr] for methods in index.class_methods.values() if node.func.attr in methods]
+    return defs[0] if len(defs) == 1 else None
 
 
 def _called_by_name(node: ast.AST, index: ModuleIndex) -> str | None:
