@@ -538,7 +538,7 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            if node.lineno < stmt.lineno and _rebinds(stmt, name):
+            if node.lineno < stmt.lineno and _reads_into_itself(stmt, name):
                 continue  # `loss = loss.item()`: uses above the read are of the tensor it replaces
             use = fx.statement_in(node, loop)
             if use is stmt:
@@ -1011,7 +1011,7 @@ def _targets(node: ast.Assign | ast.AugAssign) -> list[ast.AST]:
     return node.targets if isinstance(node, ast.Assign) else [node.target]
 
 
-def _rebinds(stmt: ast.Assign, name: str) -> bool:
+def _reads_into_itself(stmt: ast.Assign, name: str) -> bool:
     """`loss = loss.item()`: the read's statement binds the name it reads from."""
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
 
@@ -3557,24 +3557,18 @@ def after_warmup(fx, node: ast.AST, loop, helper) -> bool:
         if isinstance(up, ast.If) and any(child is s for s in up.body) and _warmup_test(up.test, loop):
             warmups += 1
         elif isinstance(up, _GUARD_NODES):
-            bound = bound_names(loop) if bound is None else bound
+            bound = assigned_names([loop]) if bound is None else bound
             if not (isinstance(up, ast.If) and mode_test(up.test, bound)):
                 return False
         child = up
     return warmups > 0
 
 
-def bound_names(loop) -> frozenset[str]:
-    """The names the loop binds (its target and every assignment in its body)."""
-    return frozenset(
-        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
-    )
-
-
-def mode_test(test: ast.AST, bound: frozenset[str]) -> bool:
-    """An `if` on names the loop never binds (`bound`: `if model == 1:` with `model = self.config.MODEL`
-    before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode chosen once, whose branch runs
-    on every step; not a step count, remainder or logging switch (`_term_test`)."""
+def mode_test(test: ast.AST, bound: set[str]) -> bool:
+    """An `if` on names the loop never binds (`bound`, the loop's `assigned_names`: `if model == 1:` with
+    `model = self.config.MODEL` before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode
+    chosen once, whose branch runs on every step; not a step count, remainder or logging switch
+    (`_term_test`)."""
     names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
     if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(test)):
         return False

@@ -40,7 +40,6 @@ from checker.rules.torch_sync import (
     _updates_weights,
     after_early_return,
     after_warmup,
-    bound_names,
     check_host_sync,
     handed_methods,
     host_readers,
@@ -88,15 +87,16 @@ def reads_across_modules(
     Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
     one is parsed only when such a module imports it."""
     sources = {} if sources is None else sources
-    if codes is None or _KEEP_RULE in codes:
-        for files in projects:
-            findings = findings + _meters_across_modules(
-                checked_texts(project_texts(files, sources)), findings
-            )
-    if codes is not None and _READ_RULE not in codes:
+    keep, read = codes is None or _KEEP_RULE in codes, codes is None or _READ_RULE in codes
+    projects_texts = (
+        [checked_texts(project_texts(files, sources)) for files in projects] if keep or read else []
+    )
+    if keep:
+        for texts in projects_texts:
+            findings = findings + _meters_across_modules(texts, findings)
+    if not read:
         return findings
-    for files in projects:
-        texts = checked_texts(project_texts(files, sources))
+    for texts in projects_texts:
         findings = _unplaced_loss_defs(texts, findings)
         findings = findings + _reads_off_device(texts, findings)
         indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
@@ -986,7 +986,7 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             continue
         if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
-        bound = bound_names(loop)
+        bound = assigned_names([loop])
         cpu = _cpu_names(index)
         for site, helper, inner in wanted:
             if (
