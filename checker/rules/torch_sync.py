@@ -1459,15 +1459,15 @@ def check_host_sync(
 
 
 def _reads_outside(loop, line: int, reads: list) -> str:
-    """`; the other read is at line 188`: the reads a loop finding counts that lie outside the loop (in a
-    helper it calls: `run_train_iter`'s accuracy copy and returned loss copy above the loop), named as
-    `other_read_lines` names a step def's, so a reader finds each of them (torch-fix110: dferendo's experiment
-    builders, hold-out 35, listed the helper's first read while the finding named only the loop)."""
-    outside = [
-        r[1].lineno for r in reads if not loop.lineno <= r[1].lineno <= (loop.end_lineno or loop.lineno)
-    ]
-    outside = [n for n in outside if n != line]
-    return other_read_lines([line, *outside]) if outside else ""
+    """`; the other read is at line 188`: when a read the loop finding counts lies outside the loop (in a
+    helper it calls: `run_train_iter`'s accuracy copy and returned loss copy above the loop), the lines of
+    all the other reads, as `other_read_lines` names a step def's, so a reader finds each of them
+    (torch-fix110: dferendo's experiment builders, hold-out 35, listed the helper's first read while the
+    finding named only the loop). Loops whose reads are all inside say nothing more: the loop names them."""
+    others = [r[1].lineno for r in reads if r[1].lineno != line]
+    if all(loop.lineno <= n <= (loop.end_lineno or loop.lineno) for n in others):
+        return ""
+    return other_read_lines([line, *others])
 
 
 def _running_totals(index: ModuleIndex, loop, tensors: set[str]) -> set[str]:
