@@ -1581,3 +1581,23 @@ def test_pp503_a_given_model_run_per_detection_box_is_no_pass_over_a_loader():
         "enumerate(x)", "enumerate(loader)"
     )
     assert _pp503_levels(over_loader, "utils.py") == {7: "medium"}
+
+
+def test_loop_finding_names_the_reads_of_a_helper_above_the_loop():
+    """(torch-fix110) A loop finding whose reads include one in a training-step def defined above the loop
+    names the other read's line (the bench counts a loop's "more reads" only below the loop's line); one whose
+    reads are all inside the loop adds nothing."""
+    source = (CASES / "pp501_positive_step_host_taken.py").read_text()
+    findings, _ = check_source(source, "builder.py")
+    [read] = [f for f in findings if f.rule == "PP501"]
+    assert (read.line, read.confidence) == (28, "high")
+    assert read.message.endswith("; the other read is at line 29")
+    inside = PRELUDE + (
+        "model = nn.Linear(4, 2).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for x, y in DataLoader(data, batch_size=8):\n    x, y = x.to(device), y.to(device)\n"
+        "    loss = F.cross_entropy(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+        "    losses.append(loss.item())\n    print(loss.item())\n"
+    )
+    findings, _ = check_source(inside, "plain.py")
+    [read] = [f for f in findings if f.rule == "PP501"]
+    assert "more reads in this loop" in read.message and "the other read" not in read.message

@@ -274,7 +274,7 @@ def keeping_classes(index: ModuleIndex) -> set[str]:
     for name, methods in index.class_methods.items():
         update = methods.get("update")
         params = [a.arg for a in update.args.args[1:]] if update is not None else []
-        if not params or _rebinds(update, params[0]):
+        if not params or _binds_again(update, params[0]):
             continue  # (`if isinstance(val, torch.Tensor): val = val.item()`: what it adds may be a number)
         held = {params[0]}
         for node in walk(update):
@@ -295,7 +295,7 @@ def keeping_classes(index: ModuleIndex) -> set[str]:
     return keeping
 
 
-def _rebinds(function, name: str) -> bool:
+def _binds_again(function, name: str) -> bool:
     """The def binds its parameter `name` again (`loss = loss.item()`)."""
     return any(
         isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)

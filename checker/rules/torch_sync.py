@@ -538,7 +538,7 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            if node.lineno < stmt.lineno and _rebinds(stmt, name):
+            if node.lineno < stmt.lineno and _reads_into_itself(stmt, name):
                 continue  # `loss = loss.item()`: uses above the read are of the tensor it replaces
             use = fx.statement_in(node, loop)
             if use is stmt:
@@ -748,7 +748,7 @@ def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
     receiver = call.func.value
     while isinstance(receiver, ast.Attribute) and receiver.attr == "data":
         receiver = receiver.value
-    bound = _loop_bindings(index, loop)
+    bound = loop_bindings(index, loop)
     if isinstance(receiver, ast.Attribute):
         return _unmoved_outer_attribute(index, receiver, bound) and not _fed_graph_tensors(
             index, loop, receiver
@@ -758,7 +758,7 @@ def _host_value_read(index: ModuleIndex, call: ast.Call, loop) -> bool:
     return False
 
 
-def _loop_bindings(index: ModuleIndex, loop) -> dict[str, list[ast.AST]]:
+def loop_bindings(index: ModuleIndex, loop) -> dict[str, list[ast.AST]]:
     """The values each name is bound to in the loop (its targets with None)."""
 
     def make() -> dict[str, list[ast.AST]]:
@@ -837,7 +837,7 @@ def _moved_receivers(index: ModuleIndex) -> list[list[str]]:
 def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
     """Every binding of `name` in the loop is a call whose tensor arguments the loop moved to a CPU device
     (`loss, eer = model.loss(embeds_loss)` with `embeds_loss = embeds.view(...).to(loss_device)`)."""
-    cpu = _cpu_names(index)
+    cpu = module_cpu_names(index)
     values = bound.get(name, [])
     if not values:
         return False
@@ -849,7 +849,7 @@ def _computed_on_host(index: ModuleIndex, loop, name: str, bound) -> bool:
         ]
         if not args:
             return False
-        if not (cpu and all(_moved_to_host(a, index, bound, cpu) for a in args)) and not _from_host_copies(
+        if not (cpu and all(moved_to_host(a, index, bound, cpu) for a in args)) and not _from_host_copies(
             index, loop, value, args, cpu
         ):
             return False
@@ -865,7 +865,7 @@ def _from_host_copies(index: ModuleIndex, loop, value: ast.Call, args: list, cpu
     if not copied:
         return False
     target = names_in(loop.target) if isinstance(loop, ast.For) else set()
-    bound = _loop_bindings(index, loop)
+    bound = loop_bindings(index, loop)
     return all(
         a in copied or (isinstance(a, ast.Name) and a.id in target and len(bound.get(a.id, [])) == 1)
         for a in args
@@ -887,7 +887,7 @@ def _rebound_to_host(index: ModuleIndex, loop, name: str, value: ast.Call, cpu: 
         return False
     last = max(before, key=lambda n: (n.lineno, n.col_offset))
     if not (
-        _moved_to_host(last.value, index, {}, cpu)
+        moved_to_host(last.value, index, {}, cpu)
         or (isinstance(last.value, ast.Call) and method_name(last.value) == "cpu")
     ):
         return False
@@ -911,11 +911,11 @@ def _device_test(test: ast.AST) -> bool:
     return False
 
 
-def _moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
+def moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> bool:
     """`x.to(loss_device)` with a CPU device name, or a name the loop binds only to one."""
     if isinstance(arg, ast.Name):
         values = bound.get(arg.id, [])
-        return bool(values) and all(v is not None and _moved_to_host(v, index, {}, cpu) for v in values)
+        return bool(values) and all(v is not None and moved_to_host(v, index, {}, cpu) for v in values)
     return (
         isinstance(arg, ast.Call)
         and method_name(arg) == "to"
@@ -961,7 +961,7 @@ def _host_batch_item(call: ast.Call, item: ast.Subscript, loop, index: ModuleInd
         return False
     if root.id not in names_in(target):
         return False
-    bound = _loop_bindings(index, loop)
+    bound = loop_bindings(index, loop)
     for node in loop_nodes(index, loop):
         if not isinstance(node, ast.Assign | ast.AugAssign) or node.lineno >= call.lineno:
             continue
@@ -1011,7 +1011,7 @@ def _targets(node: ast.Assign | ast.AugAssign) -> list[ast.AST]:
     return node.targets if isinstance(node, ast.Assign) else [node.target]
 
 
-def _rebinds(stmt: ast.Assign, name: str) -> bool:
+def _reads_into_itself(stmt: ast.Assign, name: str) -> bool:
     """`loss = loss.item()`: the read's statement binds the name it reads from."""
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt.value))
 
@@ -1140,7 +1140,7 @@ def _divergence_check(test: ast.AST) -> bool:
     return any(isinstance(c, ast.Call) and _non_finite_call(c) for c in ast.walk(test))
 
 
-def _cpu_loader_loop(loop, index: ModuleIndex) -> bool:
+def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
     the helpers it calls, converts no tensor's type (`imgs.type(cuda.FloatTensor)`) and runs no model the
     module put on a GPU (whose inputs must be there: a data set that moves its own items): its step runs on
@@ -1229,7 +1229,7 @@ def _built_on_device(index: ModuleIndex) -> set[str]:
     device=device)`): a class that places itself, and then its inputs."""
 
     def make() -> set[str]:
-        cpu = _cpu_names(index)
+        cpu = module_cpu_names(index)
         found = set()
         for node in index.call_assignments:
             value = node.value
@@ -1255,7 +1255,7 @@ def _names_device(node: ast.AST) -> bool:
 _UPDATE_NAMES = frozenset({"step", "sgd", "update", "apply_gradients", "update_parameters"})
 
 
-def _updates_weights(loop, index: ModuleIndex) -> bool:
+def updates_weights(loop, index: ModuleIndex) -> bool:
     """The loop, a loop that holds it, or a helper they call updates weights: an optimizer's or a scaler's
     `step()`, an `sgd(...)` or `update(...)` helper, or a hand-written update from a gradient (`w -= lr *
     w.grad`); a loop accumulating gradients over tasks or sub-batches is stepped by the loop around it. A
@@ -1324,7 +1324,7 @@ def _gradient_update(node) -> bool:
 _EPOCH = re.compile(r"^(e|ep|epoch|epochs|i_epoch|epoch_idx|epoch_i|n_epoch)$", re.IGNORECASE)
 
 
-def _full_batch_epochs(loop, index: ModuleIndex) -> bool:
+def full_batch_epochs(loop, index: ModuleIndex) -> bool:
     """`for epoch in range(EPOCHS): logits = model(adjacency, x); loss.backward(); ...`: a loop over epochs
     that draws no batch (no loop nested in it, no `next(...)`, no `*batch*` helper called) steps once per
     epoch on the whole data set (a full-batch GCN), so its reads are the epoch's log, once per epoch.
@@ -1395,9 +1395,9 @@ def check_host_sync(
     for loop in fx.step_loops:
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
-        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
+        if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
             continue
-        if not _updates_weights(loop, index):
+        if not updates_weights(loop, index):
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
@@ -1439,7 +1439,7 @@ def check_host_sync(
         if not reads:
             continue
         _, call, how, where = reads[0]
-        more = _more_reads(reads, " in this loop")
+        more = more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
         lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
@@ -1452,9 +1452,22 @@ def check_host_sync(
             place.lineno,
             place.col_offset,
             f"`{how}`{where} on every step of the training loop at line {loop.lineno} waits for the GPU{more}; "
-            "accumulate on the device (`total += loss.detach()`) and read it every N steps",
+            "accumulate on the device (`total += loss.detach()`) and read it every N steps"
+            f"{_reads_outside(loop, place.lineno, reads)}",
             confidence=level,
         )
+
+
+def _reads_outside(loop, line: int, reads: list) -> str:
+    """`; the other read is at line 188`: when a read the loop finding counts lies outside the loop (in a
+    helper it calls: `run_train_iter`'s accuracy copy and returned loss copy above the loop), the lines of
+    all the other reads, as `other_read_lines` names a step def's, so a reader finds each of them
+    (torch-fix110: dferendo's experiment builders, hold-out 35, listed the helper's first read while the
+    finding named only the loop). Loops whose reads are all inside say nothing more: the loop names them."""
+    others = [r[1].lineno for r in reads if r[1].lineno != line]
+    if all(loop.lineno <= n <= (loop.end_lineno or loop.lineno) for n in others):
+        return ""
+    return other_read_lines([line, *others])
 
 
 def _running_totals(index: ModuleIndex, loop, tensors: set[str]) -> set[str]:
@@ -1526,7 +1539,7 @@ def _evaluation_reads(index: ModuleIndex):
             line,
             col,
             f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
-            f"{_more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
+            f"{more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
             confidence=EVAL_MODE_READ_LEVEL if mode_only else EVALUATION_READ_LEVEL,
         )
 
@@ -1625,7 +1638,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
     evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
     `_split_evaluation`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
-    moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`_cpu_loader_loop`),
+    moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`cpu_loader_loop`),
     nor one that breaks after a handful of batches."""
     steps = {id(loop) for loop in fx.step_loops}
     found = []
@@ -1646,7 +1659,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(fx, loop, steps) or _cpu_loader_loop(loop, index) or _copies_out(fx, loop):
+        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index) or _copies_out(fx, loop):
             continue
         found.append(loop)
     return found
@@ -2075,7 +2088,7 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
             continue
         stmt, how = reads[0]
         name = next(n for n in names_in(stmt) if n in returned)
-        more = _more_reads(reads, " in this loop")
+        more = more_reads(reads, " in this loop")
         yield RawFinding(
             "PP501",
             stmt.lineno,
@@ -2312,7 +2325,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
     fx = facts(index)
     reads = []
     tensors = tensors | _step_device_names(index, loop)
-    cpu = _cpu_names(index)
+    cpu = module_cpu_names(index)
     sites = direct_calls(index, loop)
     direct = {id(site.node) for site in sites}
     for site, call in (
@@ -2325,7 +2338,7 @@ def _reader_calls(index: ModuleIndex, loop, tensors: set[str], readers: frozense
         if name not in readers or fx.guarded_step(site.node, loop):
             continue
         args = [*call.args, *(k.value for k in call.keywords)]
-        if cpu and any(_moved_to_host(a, index, _loop_bindings(index, loop), cpu) for a in args):
+        if cpu and any(moved_to_host(a, index, loop_bindings(index, loop), cpu) for a in args):
             continue  # (a loss computed on a CPU device: `model.loss(embeds.to(loss_device))`)
         if not any(_device_argument(a, tensors) for a in args):
             continue
@@ -2417,7 +2430,7 @@ def _calls_a_reader(loop, readers: frozenset[str]) -> bool:
     )
 
 
-def _cpu_names(index: ModuleIndex) -> set[str]:
+def module_cpu_names(index: ModuleIndex) -> set[str]:
     """`_cpu_device_names`, once per module."""
     return facts(index).loop_cache("cpu_names", None, lambda: _cpu_device_names(index))
 
@@ -2427,13 +2440,13 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     `input, target = input.cuda(), target.cuda()`)."""
     found = set()
     iterated = []
-    cpu = _cpu_names(index)
+    cpu = module_cpu_names(index)
     for node in iter_walk(loop):
         if isinstance(node, ast.comprehension | ast.For):
             iterated.append(node)
         if not isinstance(node, ast.Assign):
             continue
-        if cpu and _moved_to_host(node.value, index, {}, cpu):
+        if cpu and moved_to_host(node.value, index, {}, cpu):
             continue  # (`embeds_loss = embeds.to(loss_device)`, a CPU device: the loss is computed there)
         if any(
             isinstance(n, ast.Call) and (is_model_name(model_called(n)) or is_device_move(n, index))
@@ -2651,7 +2664,7 @@ def _reads_param(value: ast.AST, param: str) -> bool:
     return root is not None and root.id == param
 
 
-def _more_reads(reads: list, where: str = "") -> str:
+def more_reads(reads: list, where: str = "") -> str:
     """` (and 2 more reads)`: the reads a finding counts beside the one it points at."""
     return f" (and {len(reads) - 1} more reads{where})" if len(reads) > 1 else ""
 
@@ -2694,11 +2707,11 @@ def _step_function_reads(index: ModuleIndex):
                 or (not s.loops and _in_term_branch(fx, s.node, function, backed))
             )
             and not _moved_later(index, function, s.node)
-            and not _factory_read(index, s.node)
+            and not factory_read(index, s.node)
         ]
         if not reads:
             continue
-        more = _more_reads(reads)
+        more = more_reads(reads)
         logged_only = all(under_log_switch(fx, read) for read in reads)
         yield RawFinding(
             "PP501",
@@ -2765,7 +2778,7 @@ def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
     )
 
 
-def _factory_read(index: ModuleIndex, call: ast.Call) -> bool:
+def factory_read(index: ModuleIndex, call: ast.Call) -> bool:
     """`torch.randint(0, len(nviews), ()).item()`: a read of a tensor a torch factory just made on the host
     (no `device=`), which waits for nothing (pixelNeRF's number of views drawn per step)."""
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
@@ -2806,7 +2819,7 @@ def _backward_defs(index: ModuleIndex) -> list:
 
 def _in_term_branch(fx, node: ast.AST, function, backed: set[str]) -> bool:
     """Every `if` between the read and the step def is a loss term's switch: its test is on settings or
-    terms (`_term_test`: `if self.weight_t > 0:`, no step count, remainder or logging switch, no `else`)
+    terms (`term_test`: `if self.weight_t > 0:`, no step count, remainder or logging switch, no `else`)
     and its body adds to the loss the def backpropagates (`loss += self.weight_t * loss_t`). When the
     term is on, its branch, and the read of the term beside it (`loss_summary['loss_t'] =
     loss_t.item()`), runs on every step (deep-person-reid's `ImageTripletEngine.forward_backward`)."""
@@ -2814,7 +2827,7 @@ def _in_term_branch(fx, node: ast.AST, function, backed: set[str]) -> bool:
     return bool(guards) and all(
         isinstance(up, ast.If)
         and not up.orelse
-        and _term_test(up.test, set())
+        and term_test(up.test, set())
         and any(
             isinstance(stmt, ast.AugAssign | ast.Assign)
             and any(isinstance(t, ast.Name) and t.id in backed for t in _targets(stmt))
@@ -2950,13 +2963,13 @@ def _loss_def_reads(index: ModuleIndex):
             if method_name(s.node) == "item"
             and not s.node.args
             and not fx.guarded_step(s.node, function)
-            and not _factory_read(index, s.node)
+            and not factory_read(index, s.node)
         ]
         reads += [node for node in _legacy_reads(function) if not fx.guarded_step(node, function)]
         if not reads:
             continue
         reads.sort(key=lambda node: (node.lineno, node.col_offset))
-        more = _more_reads(reads)
+        more = more_reads(reads)
         how = ".item()" if isinstance(reads[0], ast.Call) else f"{reads[0].value.value.id}.data[0]"
         yield RawFinding(
             "PP501",
@@ -3431,6 +3444,8 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                     _into_meter(fx.statement(call)) or _step_copy_out(index, helper, call)
                 ):
                     continue
+            elif _step_host_taken(index, helper, call):
+                how = ".cpu()"
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
             if fx.guarded_step(call, helper) or after_early_return(helper, call):
@@ -3447,6 +3462,25 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         )
     )
     return [r[:4] for r in reads]
+
+
+def _step_host_taken(index: ModuleIndex, helper, call: ast.Call) -> bool:
+    """(torch-fix110) `.cpu()` handed straight to a host call in a training-step def of the module (backward
+    and an optimizer step outside its loops and ifs, `_training_step_defs`) that a loop calls: `accuracy =
+    np.mean(list(predicted.eq(y.data).cpu()))` after `optimizer.step()` (dferendo's three experiment builders,
+    hold-out 35): `list` iterates the host copy element by element, so the step waits for the GPU."""
+    if method_name(call) != "cpu" or call.args:
+        return False
+    up = facts(index).parent_of(call)
+    if not (isinstance(up, ast.Call) and any(arg is call for arg in up.args)):
+        return False
+    taker = up.func
+    host = (isinstance(taker, ast.Name) and taker.id in ("list", "sum")) or (
+        isinstance(taker, ast.Attribute)
+        and isinstance(taker.value, ast.Name)
+        and taker.value.id in ("np", "numpy")
+    )
+    return host and any(helper is f for f in _training_step_defs(index))
 
 
 def after_early_return(helper, call: ast.Call) -> bool:
@@ -3523,28 +3557,22 @@ def after_warmup(fx, node: ast.AST, loop, helper) -> bool:
         if isinstance(up, ast.If) and any(child is s for s in up.body) and _warmup_test(up.test, loop):
             warmups += 1
         elif isinstance(up, _GUARD_NODES):
-            bound = bound_names(loop) if bound is None else bound
+            bound = assigned_names([loop]) if bound is None else bound
             if not (isinstance(up, ast.If) and mode_test(up.test, bound)):
                 return False
         child = up
     return warmups > 0
 
 
-def bound_names(loop) -> frozenset[str]:
-    """The names the loop binds (its target and every assignment in its body)."""
-    return frozenset(
-        n.id for n in iter_walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
-    )
-
-
-def mode_test(test: ast.AST, bound: frozenset[str]) -> bool:
-    """An `if` on names the loop never binds (`bound`: `if model == 1:` with `model = self.config.MODEL`
-    before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode chosen once, whose branch runs
-    on every step; not a step count, remainder or logging switch (`_term_test`)."""
+def mode_test(test: ast.AST, bound: set[str]) -> bool:
+    """An `if` on names the loop never binds (`bound`, the loop's `assigned_names`: `if model == 1:` with
+    `model = self.config.MODEL` before it, EdgeConnect's; `if self.eval_mode:`), calling nothing: a mode
+    chosen once, whose branch runs on every step; not a step count, remainder or logging switch
+    (`term_test`)."""
     names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
     if names & bound or any(isinstance(n, ast.Call) for n in ast.walk(test)):
         return False
-    return _term_test(test, names)
+    return term_test(test, names)
 
 
 def _warmup_test(test: ast.AST, loop) -> bool:
@@ -3828,7 +3856,7 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
                 return False
             terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
         elif isinstance(outer, ast.If):
-            if not _term_test(outer.test, terms):
+            if not term_test(outer.test, terms):
                 return False
         elif isinstance(
             outer, (ast.While, ast.Try, ast.With, ast.BoolOp, ast.IfExp, *FUNCTION_TYPES, ast.Lambda)
@@ -3865,7 +3893,7 @@ def _range_of_self(node: ast.AST) -> bool:
     )
 
 
-def _term_test(test: ast.AST, terms: set[str]) -> bool:
+def term_test(test: ast.AST, terms: set[str]) -> bool:
     """An `if` on a loss term or on the module's settings: no step count, no remainder, no logging switch."""
     for n in ast.walk(test):
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod):
@@ -4117,7 +4145,7 @@ LEGACY_READ_LEVEL: str | None = "medium"
 
 def other_read_lines(lines: list[int]) -> str:
     """`; the other reads are at lines 194, 212 and 281`: where the reads a finding counts beside the one it
-    points at (`_more_reads`) are, for findings that name no loop of their module (a training-step def, a loss
+    points at (`more_reads`) are, for findings that name no loop of their module (a training-step def, a loss
     def, a def a loop elsewhere runs), so a reader (and the bench's recall count) can find each of them
     (torch-fix83: TecoGAN's `train` step counted 9 more reads, discrete SAC's `calc_critic_loss` 1, and the
     bench could not tell which lines they were)."""
@@ -4155,7 +4183,7 @@ def _lightning_read(index: ModuleIndex, call: ast.Call) -> str | None:
     on the host), or `.cpu()`/`.numpy()`/`.tolist()` of a loss (`loss.detach().cpu()`: a name with a loss
     word), not the outputs a validation step copies out for its metrics."""
     name = method_name(call)
-    if name not in _SYNC_METHODS or call.args or call.keywords or _factory_read(index, call):
+    if name not in _SYNC_METHODS or call.args or call.keywords or factory_read(index, call):
         return None
     if name == "item":
         return ".item()"
@@ -4213,7 +4241,7 @@ def _lightning_step_reads(index: ModuleIndex):
         if not reads:
             continue
         call, how = reads[0]
-        more = _more_reads(reads)
+        more = more_reads(reads)
         batch = "training" if function.name == "training_step" else "validation"
         yield RawFinding(
             "PP501",

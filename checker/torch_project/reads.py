@@ -28,28 +28,27 @@ from checker.rules.torch_common import (
 )
 from checker.rules.torch_sync import (
     LOSS_DEF_WORDS,
-    _cpu_loader_loop,
-    _cpu_names,
-    _factory_read,
-    _full_batch_epochs,
     _logic_reads_host,
-    _loop_bindings,
-    _more_reads,
-    _moved_to_host,
-    _term_test,
-    _updates_weights,
     after_early_return,
     after_warmup,
-    bound_names,
     check_host_sync,
+    cpu_loader_loop,
+    factory_read,
+    full_batch_epochs,
     handed_methods,
     host_readers,
     instance_methods,
+    loop_bindings,
     mode_test,
+    module_cpu_names,
+    more_reads,
+    moved_to_host,
     other_read_lines,
     parameter_reads,
     reading_methods,
     stepping_returns,
+    term_test,
+    updates_weights,
 )
 from checker.torch_project import wide_reads
 from checker.torch_project.common import (
@@ -88,15 +87,16 @@ def reads_across_modules(
     Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
     one is parsed only when such a module imports it."""
     sources = {} if sources is None else sources
-    if codes is None or _KEEP_RULE in codes:
-        for files in projects:
-            findings = findings + _meters_across_modules(
-                checked_texts(project_texts(files, sources)), findings
-            )
-    if codes is not None and _READ_RULE not in codes:
+    keep, read = codes is None or _KEEP_RULE in codes, codes is None or _READ_RULE in codes
+    projects_texts = (
+        [checked_texts(project_texts(files, sources)) for files in projects] if keep or read else []
+    )
+    if keep:
+        for texts in projects_texts:
+            findings = findings + _meters_across_modules(texts, findings)
+    if not read:
         return findings
-    for files in projects:
-        texts = checked_texts(project_texts(files, sources))
+    for texts in projects_texts:
         findings = _unplaced_loss_defs(texts, findings)
         findings = findings + _reads_off_device(texts, findings)
         indexes: dict = {}  # (path -> index: a module both passes below parse is parsed once)
@@ -869,13 +869,13 @@ def _step_called_reads(
                     (id(loop), _call_word(call)) in named or nests_loop(loop, facts(index).step_loops)
                 ):
                     continue  # (another call of the def in this loop is a read a finding names; an epoch loop)
-                if wider and not wide_reads.hands_step_value(call, _loop_bindings(index, loop)):
+                if wider and not wide_reads.hands_step_value(call, loop_bindings(index, loop)):
                     passed = [r for r in passed if r[5] != _WIDE_TYPED]  # (handed host numbers only)
                 reads = reads or [r[:4] for r in passed]
                 if not reads or (maker, reads[0][0]) in reported:
                     continue
                 line, col, how, name = reads[0]
-                more = _more_reads(reads)
+                more = more_reads(reads)
                 where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
                 raw_message = (
                     f"`{how}` in `{name}`{more}, which the training loop at line {loop.lineno} of {where} runs "
@@ -963,10 +963,10 @@ def _subclass_bases(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 def _step_calls(index: ModuleIndex, names: set[str]):
     """(call, loop) for each call a training loop of the module makes on every step: in its own body outside
     any `if` that skips steps, and in the module's defs it so calls, outside their loops and ifs (one call
-    deep). A training loop is a step loop that updates weights (`_updates_weights`) or hands its losses to
+    deep). A training loop is a step loop that updates weights (`updates_weights`) or hands its losses to
     a model object's own `backward` (`self.edge_model.backward(gen_loss, dis_loss)`), and none the module
     pass leaves alone: a loop whose logic reads on the host, a CPU loader's loop, a full-batch epoch loop
-    (`_full_batch_epochs`: GCNII's and GRAND's `train()` per epoch, read debatable by torch-fix49)."""
+    (`full_batch_epochs`: GCNII's and GRAND's `train()` per epoch, read debatable by torch-fix49)."""
     fx = facts(index)
     for loop in fx.step_loops:
         sites = direct_calls(index, loop)
@@ -982,12 +982,12 @@ def _step_calls(index: ModuleIndex, names: set[str]):
                 wanted.append((site, helper, inner))
         if not wanted:
             continue  # (no guard or step to ask about: checked from the names first)
-        if not (_updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
+        if not (updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
             continue
-        if _logic_reads_host(loop, index) or _cpu_loader_loop(loop, index) or _full_batch_epochs(loop, index):
+        if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
-        bound = bound_names(loop)
-        cpu = _cpu_names(index)
+        bound = assigned_names([loop])
+        cpu = module_cpu_names(index)
         for site, helper, inner in wanted:
             if (
                 fx.guarded_step(site.node, loop)
@@ -1011,14 +1011,14 @@ def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> 
     """A call handed a tensor the loop moved to a CPU device (`loss, eer = model.loss(embeds_loss)` with
     `embeds_loss = embeds.view(...).to(loss_device)`, `loss_device = torch.device("cpu")`: GE2E's loss on
     the host, hold-outs 15 and 16)."""
-    bound = _loop_bindings(index, loop)
-    return any(_moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
+    bound = loop_bindings(index, loop)
+    return any(moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
 def _mode_branch(fx, node: ast.AST, loop, bound: frozenset[str]) -> bool:
     """Every guard between the node and the loop is an `if` on names the loop never binds (`if model == 1:`
     with `model = self.config.MODEL` before it, EdgeConnect's): a mode chosen once, whose branch runs on
-    every step; not a step count, remainder or logging switch (`_term_test`)."""
+    every step; not a step count, remainder or logging switch (`term_test`)."""
     for up in fx.ancestors(node, loop):
         if isinstance(up, ast.If):
             if not mode_test(up.test, bound):
@@ -1188,7 +1188,7 @@ _RETURNED_CLASS = re.compile(r"(?m)^[ \t]+return[ \t]+([A-Z]\w*)\(")
 
 def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: bool = False) -> list:
     """(line, column, how, def name, parameters, wider) of each host read (`.item()`, `.cpu()`, `.tolist()`,
-    no arguments) in the def at `span`, outside its loops and ifs but a settings switch (`_term_test`: `if
+    no arguments) in the def at `span`, outside its loops and ifs but a settings switch (`term_test`: `if
     self._nca_config:`) or the branch its defaults take (`_default_branch`, when the call passes none of the
     `parameters` it tests), not of a tensor a torch factory just made on the host; lines of the whole file.
     `wider` marks the reads of the sub-shapes torch-fix91 added (wide_reads.py: `float()` of a reduction, a
@@ -1215,7 +1215,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
         if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
         if (
-            _factory_read(index, call)
+            factory_read(index, call)
             or _global_batch_item(call, function, text)
             or after_early_return(function, call)
         ):
@@ -1250,7 +1250,7 @@ def _defaults_tested(
 ) -> tuple[tuple[str, int], ...] | None:
     """The read runs on every call of the def that passes none of the returned parameters (name, position
     among the arguments a caller writes): under no loop, comprehension, `try` or boolean test, not in an
-    `if`'s test (`_within`), and under no `if` but a settings switch (`_term_test`: `if self._nca_config:`,
+    `if`'s test (`_within`), and under no `if` but a settings switch (`term_test`: `if self._nca_config:`,
     no step count, remainder or logging switch) or one its defaults decide (`_default_branch`: `elif reduction == 'mean': return ret.mean().item()` in Meta-Baseline's
     `compute_acc(logits, label, reduction='mean')`, which both trainers call with two arguments). None when
     it does not run on every call. Given a `widened` list, also under what `_wider_guard` allows (a
@@ -1267,7 +1267,7 @@ def _defaults_tested(
         if isinstance(up, _SKIPPING) or (
             isinstance(up, ast.If)
             and id(up) not in skipped
-            and (not (_term_test(up.test, set()) or _key_test(up.test, call)) or _within(call, up.test))
+            and (not (term_test(up.test, set()) or _key_test(up.test, call)) or _within(call, up.test))
         ):
             if widened is None or not _wider_guard(fx, up, call, function):
                 return None
