@@ -512,8 +512,9 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     ]
     if not forwards or not graph_free(function, [s.node for s in forwards], fx):
         return []
-    if not any(re.search(rf"\b{function.name}\(", t) for t in torch_texts.values()):
-        return []  # (no torch module calls it: nothing hands it a model)
+    callers = [t for t in torch_texts.values() if re.search(rf"\b{function.name}\(", t)]
+    if not callers or any(_calls_under_no_grad(t, function.name) for t in callers):
+        return []  # (no torch module calls it, so nothing hands it a model; or one calls it under no_grad)
     site = forwards[0]
     model, method = site.node.func.value.id, site.node.func.attr
     return [
@@ -532,6 +533,17 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
             _GRAPH_RULE,
         )
     ]
+
+
+def _calls_under_no_grad(text: str, name: str) -> bool:
+    """The module calls the def `name` (`name(...)` or `module.name(...)`) under no_grad somewhere
+    (`_runs_under_no_grad`; the drop of `_called_without_grad` parses only modules that import torch)."""
+    if not any(word in text for word in _NO_GRAD_WORDS):
+        return False
+    index = parse_index(text, torch_only=False)
+    return index is not None and (
+        _runs_under_no_grad(index, name, method=False) or _runs_under_no_grad(index, name, method=True)
+    )
 
 
 def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
