@@ -1,5 +1,4 @@
 import torch
-
 from model import Recommender
 from utils import evaluate, sample_batch, score_baseline
 
