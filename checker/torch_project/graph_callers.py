@@ -21,19 +21,40 @@ whose text writes `volatile=` are parsed (torch-fix95).
 And it drops a PP503 finding in, or at a call of, a def decorated by a project decorator whose wrapper runs
 the call under no_grad (the MVSNet family's `@make_nograd_func` from `utils.py`, whose wrapper body is `with
 torch.no_grad(): ret = func(*f_args, **f_kwargs)`), defined in the same module or imported from the module
-that defines it (torch-fix108)."""
+that defines it (torch-fix108).
+
+Before those drops it adds PP503 findings the module pass cannot make: an evaluation def in a module that
+does not import torch (so no PyTorch rule reads it), handed a model by a module that does, which runs a
+method of that model's `nn.Module` class in a loop and lets only values without the graph out (TiSASRec's
+`evaluate(model, dataset, args)` with `model.predict(...)` per user, CARE-GNN's and PC-GNN's
+`test_care`/`test_pcgnn` with `model.to_prob(...)` per batch; torch-fix116, `_torch_free_evaluations`)."""
 
 from __future__ import annotations
 
 import ast
 import re
 
-from checker.findings import Finding
+from checker.findings import Finding, RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, statements_in
 from checker.project_files import import_word, import_words, names_file
-from checker.rules.torch_common import callers_disable_grad, facts
-from checker.rules.torch_graph import input_maker_names, name_makes_volatile
-from checker.torch_project.common import imported_entries, imported_from, parse_index, project_texts
+from checker.rules.torch_common import (
+    callers_disable_grad,
+    eval_named,
+    facts,
+    few_runs,
+    is_model_name,
+    is_step_call,
+    method_name,
+)
+from checker.rules.torch_graph import graph_free, input_maker_names, name_makes_volatile
+from checker.torch_project.common import (
+    checked_texts,
+    imported_entries,
+    imported_from,
+    parse_index,
+    project_finding,
+    project_texts,
+)
 
 _GRAPH_RULE = "PP503"
 # method names too common to tell one class's from another's by the name alone
@@ -53,6 +74,8 @@ def graph_callers_across_modules(
     dropped: set[tuple[str, int]] = set()
     for files in projects:
         paths = set(files)
+        if len(files) > 1:
+            findings = findings + _torch_free_evaluations(project_texts(files, sources))
         reported: dict[str, set[int]] = {}
         for f in findings:
             if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
@@ -428,4 +451,124 @@ def _no_grad_decorators(index: ModuleIndex) -> set[str]:
                 for call in ast.walk(inner)
             ):
                 found.add(node.name)
+    return found
+
+
+# a def named for evaluation in a module's text (`def test_care(`, `def evaluate(`), as `eval_named` reads it
+_EVAL_DEF = re.compile(
+    r"^[ \t]*def[ \t]+\w*(?:eval|test|valid|infer|predict|accuracy)\w*[ \t]*\(", re.M | re.I
+)
+# methods of an nn.Module that run no forward (set-up, state, devices, modes)
+_NO_FORWARD_METHODS = re.compile(
+    r"^(?:to|cuda|cpu|eval|train|zero_grad|apply|modules|children|parameters|named_\w+|state_dict|"
+    r"load\w*|save\w*|set_\w+|get_\w+|init\w*|register_\w+|update\w*)$"
+)
+
+
+def _torch_free_evaluations(texts: dict[str, str]) -> list[Finding]:
+    """(torch-fix116) PP503 findings in modules the module pass never reads because they do not import
+    torch: an evaluation def handed the model (`_free_evaluation`). Hold-outs 29 and 37: TiSASRec's
+    `utils.evaluate`, CARE-GNN's `test_care` and PC-GNN's `test_pcgnn`, three listed cases no rule found;
+    their callers, in the training scripts, hand them the trained model with autograd on."""
+    torch_texts = {p: t for p, t in texts.items() if "torch" in t}
+    if not torch_texts or any(_VOLATILE.search(t) for t in torch_texts.values()):
+        return []  # (no model module; or 0.3-era code, whose volatile inputs were the no_grad of its day)
+    found = []
+    for path, text in checked_texts(texts).items():
+        if "torch" in text or not _EVAL_DEF.search(text):
+            continue
+        index = parse_index(text, torch_only=False)
+        if index is None:
+            continue
+        fx = facts(index)
+        for function in index.functions:
+            if isinstance(function, FUNCTION_TYPES) and eval_named(function):
+                found.extend(_free_evaluation(path, function, index, fx, torch_texts))
+    return found
+
+
+def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: dict[str, str]):
+    """The finding for `function` when it is handed a model (a parameter with a model's name), calls a method
+    of it in a loop of more than a few runs, that method being one a torch module of the project defines in
+    an `nn.Module` class without turning gradients off (`_module_method`), trains nothing, lets only values
+    without the graph out (`graph_free`), and a torch module of the project calls it by name."""
+    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+    given = {p for p in params if p not in ("self", "cls") and is_model_name(p)}
+    sites = index.function_calls.get(id(function), [])
+    if not given or any(is_step_call(s.node) or method_name(s.node) == "zero_grad" for s in sites):
+        return []
+    forwards = [
+        s
+        for s in sites
+        if s.loops
+        and isinstance(s.node.func, ast.Attribute)
+        and isinstance(s.node.func.value, ast.Name)
+        and s.node.func.value.id in given
+        and (s.node.args or s.node.keywords)
+        and not _NO_FORWARD_METHODS.match(s.node.func.attr)
+    ]
+    forwards = [
+        s for s in forwards if not few_runs(s.loops) and _module_method(s.node.func.attr, torch_texts)
+    ]
+    if not forwards or not graph_free(function, [s.node for s in forwards], fx):
+        return []
+    callers = [t for t in torch_texts.values() if re.search(rf"\b{function.name}\(", t)]
+    if not callers or any(_calls_under_no_grad(t, function.name) for t in callers):
+        return []  # (no torch module calls it, so nothing hands it a model; or one calls it under no_grad)
+    site = forwards[0]
+    model, method = site.node.func.value.id, site.node.func.attr
+    return [
+        project_finding(
+            path,
+            RawFinding(
+                _GRAPH_RULE,
+                site.node.lineno,
+                site.node.col_offset,
+                f"`{model}.{method}` runs in the loop at line {site.loops[-1].lineno} of `{function.name}` "
+                "without torch.no_grad(), and only values without its graph leave the def: autograd records "
+                f"every batch's activations for nothing; decorate `{function.name}` with `@torch.no_grad()` "
+                "(this module does not import torch; its callers hand it the model)",
+                confidence="high",
+            ),
+            _GRAPH_RULE,
+        )
+    ]
+
+
+def _calls_under_no_grad(text: str, name: str) -> bool:
+    """The module calls the def `name` (`name(...)` or `module.name(...)`) under no_grad somewhere
+    (`_runs_under_no_grad`; the drop of `_called_without_grad` parses only modules that import torch)."""
+    if not any(word in text for word in _NO_GRAD_WORDS):
+        return False
+    index = parse_index(text, torch_only=False)
+    return index is not None and (
+        _runs_under_no_grad(index, name, method=False) or _runs_under_no_grad(index, name, method=True)
+    )
+
+
+def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
+    """A torch module of the project defines `name` as a method of a class based on a `Module`
+    (`class TiSASRec(torch.nn.Module)` ... `def predict(self, ...)`), neither decorated to turn gradients off
+    nor opening no_grad in its body: a forward under another name, which records a graph."""
+    found = False
+    for text in torch_texts.values():
+        if f"def {name}(" not in text:
+            continue
+        index = parse_index(text)
+        if index is None:
+            continue
+        for node in index.tree.body:
+            if not isinstance(node, ast.ClassDef) or not any(
+                (ast.unparse(b).split(".")[-1]).endswith("Module") for b in node.bases
+            ):
+                continue
+            for method in node.body:
+                if isinstance(method, FUNCTION_TYPES) and method.name == name:
+                    words = {
+                        n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                        for n in ast.walk(method)
+                    }
+                    if words & set(_NO_GRAD_WORDS):
+                        return False
+                    found = True
     return found
