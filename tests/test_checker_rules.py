@@ -4565,3 +4565,42 @@ for image in x_test[:10:stride]:
     print(model.predict(np.expand_dims(image, 0)).argmax())
 """
     assert sure(src, "PP301") == [(7, "low"), (9, "low"), (11, "high"), (13, "high")]
+
+
+def test_pp101_tensorflow_internal_non_ops_add_no_node():
+    """tf-fix47: TensorFlow's own source (vendored in ryfeus/lambda-packs) imports its modules by path, so
+    `training_util.global_step(sess, t)` resolves to `tensorflow.python.training.training_util.global_step`:
+    `tf.train.global_step` by another name, a session read that returns an int (slim's `_wait_for_step`,
+    reported `medium` at the retry loop's call, read wrong with 26 like it). A helper building a real op
+    through an internal module (`math_ops.reduce_sum`) is still reported."""
+    src = """
+import time
+
+from tensorflow.python.ops import math_ops
+from tensorflow.python.training import training_util
+
+
+def _wait_for_step(sess, global_step, step):
+    while True:
+        if training_util.global_step(sess, global_step) >= step:
+            break
+        time.sleep(1.0)
+
+
+def train(train_op, sv, global_step, startup_delay_steps, number_of_steps):
+    should_retry = True
+    while should_retry:
+        should_retry = False
+        with sv.managed_session() as sess:
+            _wait_for_step(sess, global_step, startup_delay_steps)
+            while not sv.should_stop():
+                total_loss = sess.run(train_op)
+                if number_of_steps and total_loss > 0:
+                    break
+    return total_loss
+"""
+    assert sure(src, "PP101") == []
+    grows = src.replace(
+        "training_util.global_step(sess, global_step)", "sess.run(math_ops.reduce_sum(global_step))"
+    )
+    assert sure(grows, "PP101") == [(10, "low"), (20, "medium")]
