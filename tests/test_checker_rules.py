@@ -4604,3 +4604,31 @@ def train(train_op, sv, global_step, startup_delay_steps, number_of_steps):
         "training_util.global_step(sess, global_step)", "sess.run(math_ops.reduce_sum(global_step))"
     )
     assert sure(grows, "PP101") == [(10, "low"), (20, "medium")]
+
+
+def test_pp101_contrib_checkpoint_reads_and_writer_cache_lookups_add_no_node():
+    """tf-fix47: contrib learn's `train()` retry loop (vendored in lambda-packs, 6 `medium` findings read wrong)
+    reads the step from a checkpoint with `tf.contrib.framework.load_variable` (`tf.train.load_variable`), and
+    the object detection evaluator takes its writer from `tf.summary.FileWriterCache.get` (reading 19 read
+    that wrong): neither adds a node. A summary op built in the same helper is still reported."""
+    src = """
+import tensorflow as tf
+
+
+def _train_internal(sess, train_op, output_dir):
+    start = tf.contrib.framework.load_variable(output_dir, "global_step")
+    writer = tf.summary.FileWriterCache.get(output_dir)
+    sess.run(train_op)
+    return start, writer
+
+
+def train(sess, train_op, output_dir):
+    while True:
+        try:
+            return _train_internal(sess, train_op, output_dir)
+        except tf.errors.AbortedError:
+            continue
+"""
+    assert sure(src, "PP101") == []
+    grows = src.replace("tf.summary.FileWriterCache.get(output_dir)", 'tf.summary.scalar("step", start)')
+    assert sure(grows, "PP101") == [(15, "medium")]
