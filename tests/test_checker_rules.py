@@ -4565,3 +4565,70 @@ for image in x_test[:10:stride]:
     print(model.predict(np.expand_dims(image, 0)).argmax())
 """
     assert sure(src, "PP301") == [(7, "low"), (9, "low"), (11, "high"), (13, "high")]
+
+
+def test_pp101_tensorflow_internal_non_ops_add_no_node():
+    """tf-fix47: TensorFlow's own source (vendored in ryfeus/lambda-packs) imports its modules by path, so
+    `training_util.global_step(sess, t)` resolves to `tensorflow.python.training.training_util.global_step`:
+    `tf.train.global_step` by another name, a session read that returns an int (slim's `_wait_for_step`,
+    reported `medium` at the retry loop's call, read wrong with 26 like it). A helper building a real op
+    through an internal module (`math_ops.reduce_sum`) is still reported."""
+    src = """
+import time
+
+from tensorflow.python.ops import math_ops
+from tensorflow.python.training import training_util
+
+
+def _wait_for_step(sess, global_step, step):
+    while True:
+        if training_util.global_step(sess, global_step) >= step:
+            break
+        time.sleep(1.0)
+
+
+def train(train_op, sv, global_step, startup_delay_steps, number_of_steps):
+    should_retry = True
+    while should_retry:
+        should_retry = False
+        with sv.managed_session() as sess:
+            _wait_for_step(sess, global_step, startup_delay_steps)
+            while not sv.should_stop():
+                total_loss = sess.run(train_op)
+                if number_of_steps and total_loss > 0:
+                    break
+    return total_loss
+"""
+    assert sure(src, "PP101") == []
+    grows = src.replace(
+        "training_util.global_step(sess, global_step)", "sess.run(math_ops.reduce_sum(global_step))"
+    )
+    assert sure(grows, "PP101") == [(10, "low"), (20, "medium")]
+
+
+def test_pp101_contrib_checkpoint_reads_and_writer_cache_lookups_add_no_node():
+    """tf-fix47: contrib learn's `train()` retry loop (vendored in lambda-packs, 6 `medium` findings read wrong)
+    reads the step from a checkpoint with `tf.contrib.framework.load_variable` (`tf.train.load_variable`), and
+    the object detection evaluator takes its writer from `tf.summary.FileWriterCache.get` (reading 19 read
+    that wrong): neither adds a node. A summary op built in the same helper is still reported."""
+    src = """
+import tensorflow as tf
+
+
+def _train_internal(sess, train_op, output_dir):
+    start = tf.contrib.framework.load_variable(output_dir, "global_step")
+    writer = tf.summary.FileWriterCache.get(output_dir)
+    sess.run(train_op)
+    return start, writer
+
+
+def train(sess, train_op, output_dir):
+    while True:
+        try:
+            return _train_internal(sess, train_op, output_dir)
+        except tf.errors.AbortedError:
+            continue
+"""
+    assert sure(src, "PP101") == []
+    grows = src.replace("tf.summary.FileWriterCache.get(output_dir)", 'tf.summary.scalar("step", start)')
+    assert sure(grows, "PP101") == [(15, "medium")]
