@@ -85,3 +85,36 @@ def test_an_eval_case_inside_the_loop_a_pp503_finding_names_is_found(tmp_path, c
     out = capsys.readouterr().out
     assert "eval-without-no-grad         2       0      1" in out
     assert bench._loop_end(str(source), 2) == 4 and bench._loop_end(str(source), 9) == 9
+
+
+def test_the_timing_checks_each_repository_as_its_own_project_and_keeps_the_one_project_row(tmp_path, capsys):
+    """(torch-speed13) A user runs ppcheck on one repository at a time, as the precision table checks them: the
+    first timed process gets one PATH per repository folder, the second ROOT as one project, and both are
+    printed against the baseline."""
+    bench = _bench()
+    for repo in ("a+one", "b+two"):
+        (tmp_path / "root" / repo).mkdir(parents=True)
+        (tmp_path / "root" / repo / "train.py").write_text("import torch\n\nx = torch.zeros(3)\n")
+    (tmp_path / "root" / ".cache").mkdir()
+    (tmp_path / "tf").mkdir()
+    (tmp_path / "tf" / "model.py").write_text("import tensorflow as tf\n\ny = tf.zeros(3)\n")
+    root = str(tmp_path / "root")
+    targets = bench.timing_targets(root, 4, str(tmp_path / "tf"))
+    assert [(name, paths) for name, paths, _ in targets] == [
+        ("pytorch", [f"{root}/a+one", f"{root}/b+two"]),
+        ("ROOT as one project", [root]),
+        ("baseline", [str(tmp_path / "tf")]),
+    ]
+    wall, cpu = bench.whole_process(targets[0][1])
+    assert wall > 0 and cpu > 0
+    bench.print_timing(
+        targets,
+        {"pytorch": 1.0, "ROOT as one project": 2.0, "baseline": 1.0},
+        {"pytorch": 1.0, "ROOT as one project": 2.0, "baseline": 1.0},
+    )
+    out = capsys.readouterr().out
+    assert "ROOT as one project" in out.splitlines()[2]
+    assert out.splitlines()[-1] == (
+        f"PyTorch lines per CPU second are {4 / targets[2][2]:.2f}x the baseline's "
+        f"(one PATH per repository; ROOT as one project {2 / targets[2][2]:.2f}x)"
+    )

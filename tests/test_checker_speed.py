@@ -377,3 +377,22 @@ def test_a_decoder_callee_is_judged_as_the_full_pattern_judges_it():
     for text in callees:
         func = ast.parse(text, mode="eval").body
         assert decoder_call(func) == bool(_DECODERS.match(ast.unparse(func))), text
+
+
+def test_the_decoding_defs_among_names_are_those_of_all_the_decoding_defs():
+    """(torch-speed13) The PP505 project pass asks only of the defs a data set calls: the answer is the
+    module's decoding defs less the others, as it was when every def was walked."""
+    from checker.rules.torch_data import decoding_defs
+
+    index = parse_index(
+        "import cv2\nimport numpy as np\nfrom PIL import Image\n\n\n"
+        "def load_img(path):\n    return cv2.imread(path)\n\n\n"
+        "def read_npy(path):\n    return np.load(path)\n\n\n"
+        "def pil(path):\n    with open(path, 'rb') as f:\n        return Image.open(f).convert('RGB')\n\n\n"
+        "def scale(img):\n    return img / 255.0\n",
+        torch_only=False,
+    )
+    every = decoding_defs(index)
+    assert every == {"load_img", "read_npy", "pil"}
+    for among in (set(), {"load_img"}, {"scale", "pil"}, {"load_img", "read_npy", "pil", "scale", "other"}):
+        assert decoding_defs(index, among) == every & among, among

@@ -1651,14 +1651,17 @@ def _reaches_decoding(getitem: ast.AST, index: ModuleIndex, imported: frozenset[
     return False
 
 
-def decoding_defs(index: ModuleIndex) -> set[str]:
+def decoding_defs(index: ModuleIndex, among: set[str] | None = None) -> set[str]:
     """Module-level defs that open and decode a file themselves (`def load_img(path): img =
     cv2.imread(path, ...)`, `def read_img_abs(idx, base_path, set_name): ... return io.imread(path)`):
-    helpers a Dataset class of another module may call from its `__getitem__` (torch-fix89)."""
+    helpers a Dataset class of another module may call from its `__getitem__` (torch-fix89). With `among`,
+    only the defs of those names are walked (the project pass asks only of names a data set calls:
+    torch-speed13)."""
     return {
         name
         for name, function in index.module_functions.items()
-        if any(isinstance(n, ast.Call) and decoder_call(n.func) for n in walk(function))
+        if (among is None or name in among)
+        and any(isinstance(n, ast.Call) and decoder_call(n.func) for n in walk(function))
     }
 
 

@@ -489,7 +489,7 @@ def _decoding_helpers(
     for path, names in reader_defs.items():
         if names & called:
             index = parse_index(texts[path], torch_only=False)
-            found |= (decoding_defs(index) & called) if index is not None else set()
+            found |= decoding_defs(index, called) if index is not None else set()
     return frozenset(found)
 
 
