@@ -3075,8 +3075,10 @@ register(
         ),
         example="""
 def smooth_labels(y, n, eps=0.1):
-    target = torch.full((y.size(0), n), eps / n).to(device)
-    return target.scatter_(1, y[:, None], 1 - eps)
+    if eps > 0:
+        target = torch.full((y.size(0), n), eps / n).to(device)
+        return target.scatter_(1, y[:, None], 1 - eps)
+    return F.one_hot(y, n).float()
 
 
 for x, y in train_loader:
@@ -3087,8 +3089,10 @@ for x, y in train_loader:
 """,
         instead="""
 def smooth_labels(y, n, eps=0.1):
-    target = torch.full((y.size(0), n), eps / n, device=y.device)
-    return target.scatter_(1, y[:, None], 1 - eps)
+    if eps > 0:
+        target = torch.full((y.size(0), n), eps / n, device=y.device)
+        return target.scatter_(1, y[:, None], 1 - eps)
+    return F.one_hot(y, n).float()
 
 
 for x, y in train_loader:
