@@ -163,7 +163,7 @@ def test_copies_in_a_forward_and_its_helpers_are_high(tmp_path):
 
 def test_copies_in_defs_a_training_loop_calls_are_high(tmp_path):
     """torch-fix115: a copy outside any `if` of a def a training loop calls every step, in its own module (a
-    protonets `prepare_batch`) or another (a shake-shake block's `get_alpha_beta`), runs once per step: 22 of 22
+    protonets `prepare_batch`) or another (a shake-shake block's `get_alpha_beta`), runs once per step: 28 of 30
     `medium` read right over hold-outs 29-37, now `high`; the copy under the def's own `if` stays `medium`, and
     a def an epoch loop calls (Handwriting-synthesis' `generate_sequence`, loading the saved model once per
     epoch) is no per-step def, so its copy is not reported."""
