@@ -161,6 +161,21 @@ def test_copies_in_a_forward_and_its_helpers_are_high(tmp_path):
     }
 
 
+def test_copies_in_defs_a_training_loop_calls_are_high(tmp_path):
+    """torch-fix115: a copy outside any `if` of a def a training loop calls every step, in its own module (a
+    protonets `prepare_batch`) or another (a shake-shake block's `get_alpha_beta`), runs once per step: 28 of 30
+    `medium` read right over hold-outs 29-37, now `high`; the copy under the def's own `if` stays `medium`, and
+    a def an epoch loop calls (Handwriting-synthesis' `generate_sequence`, loading the saved model once per
+    epoch) is no per-step def, so its copy is not reported."""
+    root, findings, _ = checked_copy(tmp_path, "step_called_copies")
+    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    assert levels == {
+        ("shake.py", 5): "high",
+        ("shake.py", 11): "medium",
+        ("train.py", 12): "high",
+    }
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

@@ -15,7 +15,7 @@ def train(input_variable, lengths, target_variable, encoder, decoder, optimizer,
     target_variable = target_variable.to(device)
     encoder_outputs, hidden = encoder(input_variable, lengths)
     decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]])
-    decoder_input = decoder_input.to(device)  # expect: PP506
+    decoder_input = decoder_input.to(device)  # expect: PP506 high
     word_ids = torch.LongTensor([[len(w) for w in words]]).to(device)
     loss = decoder(decoder_input, hidden, encoder_outputs, target_variable, word_ids)
     loss.backward()

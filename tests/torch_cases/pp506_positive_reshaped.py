@@ -9,7 +9,7 @@ def calc_gradient_penalty(netD, real_data, fake_data, batch_size, dim, device, g
     alpha = torch.rand(batch_size, 1)
     alpha = alpha.expand(batch_size, int(real_data.nelement() / batch_size)).contiguous()
     alpha = alpha.view(batch_size, 3, dim, dim)
-    alpha = alpha.to(device)  # expect: PP506
+    alpha = alpha.to(device)  # expect: PP506 high
     interpolates = (alpha * real_data.detach() + (1 - alpha) * fake_data.detach()).requires_grad_(True)
     disc = netD(interpolates)
     gradients = autograd.grad(disc, interpolates, torch.ones_like(disc), create_graph=True)[0]
