@@ -4269,9 +4269,10 @@ def _round_trips(index: ModuleIndex):
     the device, so the `.cpu()` waits for the GPU wherever the module's device is set. Judged in a step loop's
     body (outside any `if` that skips steps) and, outside the def's ifs, in the defs that run every step
     (`every_step_defs`: forwards, the defs they call outside their ifs, a step loop's helpers); not a model
-    moved off and back (`model.cpu()` to save it), nor a tensor a torch factory just made on the host. Inside
-    an `if` of such a def the copy was an inference path on hold-outs 33 and 37 (a LANCZOS resize on the
-    host, PCA features in the evaluation phase)."""
+    moved off and back (`model.cpu()` to save it), a tensor a torch factory just made on the host, nor the
+    loader's batch before anything moves it (`_host_batch_read`). Inside an `if` of such a def the copy was an
+    inference path on hold-outs 33 and 37 (a LANCZOS resize on the host, PCA features in the evaluation
+    phase)."""
     fx = facts(index)
     stepping = {id(loop): loop for loop in fx.step_loops}
     every = every_step_defs(index)
@@ -4290,7 +4291,8 @@ def _round_trips(index: ModuleIndex):
                 continue
             loop = next((stepping[id(x)] for x in reversed(site.loops) if id(x) in stepping), None)
             if loop is not None and not fx.guarded_step(read, loop):
-                pass  # (a step loop's body: every step)
+                if _host_batch_read(read, loop, index):
+                    continue  # (the loader's batch, not moved yet: on the host already)
             elif not in_def or loop is not None or fx.guarded_step(read, function):
                 continue  # (under an `if` of the step loop or of the def: not every step)
             yield RawFinding(
