@@ -174,6 +174,29 @@ def _step_helpers(index: ModuleIndex) -> set[int]:
     return facts(index).loop_cache("step_helpers", None, make)
 
 
+def every_step_defs(index: ModuleIndex) -> set[int]:
+    """The ids of the module's defs that run on every training step wherever its loop is: `forward` methods
+    and the defs they call outside any `if` of the forward (3 levels; not a detector's post-processing under
+    `if mode == 'test':` nor a test-time ensemble under `if not self.training:`), and the defs a step loop of
+    the module calls every step (`_step_helpers`). A rule that judges a def's own body (a host round trip,
+    torch-fix114) asks this."""
+
+    def make() -> set[int]:
+        fx = facts(index)
+        found = set()
+        for function in index.functions:
+            if function.name == "forward":
+                found.add(id(function))
+                sites = index.function_calls.get(id(function), [])
+                found.update(
+                    id(f)
+                    for f in _defs_reached(index, [s for s in sites if not fx.guarded_step(s.node, function)])
+                )
+        return found | _step_helpers(index)
+
+    return facts(index).loop_cache("every_step_defs", None, make)
+
+
 def _loss_forward(index: ModuleIndex, function) -> bool:
     """The `forward` of a class named for a loss (`VATLoss`): a criterion, called on every training step
     (an attack module's own `forward`, `CW`, runs once per attacked batch, and its copy serves its steps)."""

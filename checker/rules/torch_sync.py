@@ -62,6 +62,7 @@ from checker.rules.torch_steps import (
     _loss_forward,
     _receiver_root,
     _training_step_defs,
+    every_step_defs,
     step_sites,
 )
 
@@ -1377,6 +1378,7 @@ def check_host_sync(
             return
     else:
         yield from _forward_reads(index)
+        yield from _round_trips(index)
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
         yield from _evaluation_reads(index)
@@ -4257,3 +4259,84 @@ def _lightning_step_reads(index: ModuleIndex):
 # (torch-fix93) The level of `_lightning_step_reads`: the rule's `high`, the level of the training-step defs
 # and evaluation loops whose reads these are (`_step_function_reads`, `_evaluation_reads`).
 LIGHTNING_STEP_READ_LEVEL: str | None = None
+
+
+def _round_trips(index: ModuleIndex):
+    """(torch-fix114) A host copy moved straight back to the device on every training step: ProxyNCA's
+    `T = T.cpu().numpy()` for sklearn's `label_binarize`, then `torch.FloatTensor(T).cuda()`, in a helper its
+    loss `forward` calls; AMN's `resize_labels(label.cpu(), ...).cuda()` in the training loop; PointPillars'
+    `limit_period(t.cpu(), ...).to(t)` per sample of its anchor targets. The copy back proves the value was on
+    the device, so the `.cpu()` waits for the GPU wherever the module's device is set. Judged in a step loop's
+    body (outside any `if` that skips steps) and, outside the def's ifs, in the defs that run every step
+    (`every_step_defs`: forwards, the defs they call outside their ifs, a step loop's helpers); not a model
+    moved off and back (`model.cpu()` to save it), a tensor a torch factory just made on the host, nor the
+    loader's batch before anything moves it (`_host_batch_read`). Inside an `if` of such a def the copy was an
+    inference path on hold-outs 33 and 37 (a LANCZOS resize on the host, PCA features in the evaluation
+    phase)."""
+    fx = facts(index)
+    stepping = {id(loop): loop for loop in fx.step_loops}
+    every = every_step_defs(index)
+    for function in index.functions:
+        sites = index.function_calls.get(id(function), [])
+        in_def = id(function) in every
+        if not in_def and not any(id(loop) in stepping for s in sites for loop in s.loops):
+            continue
+        copies = _host_copy_names(function)
+        for site in sites:
+            call = site.node
+            if not is_device_move(call, index) or not isinstance(call.func, ast.Attribute):
+                continue
+            read = _copied_read(call.func.value, copies, call.lineno)
+            if read is None or factory_read(index, read) or _model_receiver(read):
+                continue
+            loop = next((stepping[id(x)] for x in reversed(site.loops) if id(x) in stepping), None)
+            if loop is not None and not fx.guarded_step(read, loop):
+                if _host_batch_read(read, loop, index):
+                    continue  # (the loader's batch, not moved yet: on the host already)
+            elif not in_def or loop is not None or fx.guarded_step(read, function):
+                continue  # (under an `if` of the step loop or of the def: not every step)
+            yield RawFinding(
+                "PP501",
+                read.lineno,
+                read.col_offset,
+                f"`.cpu()` copies a device value to the host and line {call.lineno} moves the result back to the "
+                "device, on every training step: the copy waits for the GPU each time; do the work on the device "
+                "(`torch.nn.functional.one_hot`, `F.interpolate`, tensor ops) instead",
+            )
+            break  # (one finding per def)
+
+
+def _host_copy_names(function) -> dict[str, ast.Call]:
+    """Names the def binds from a host copy (`T = T.cpu().numpy()`, then `T = label_binarize(T)`, `T = T * s`):
+    each with its `.cpu()` call, in line order; a name bound again from no copy is dropped."""
+    copies: dict[str, ast.Call] = {}
+    assigns = [
+        n
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+    for node in sorted(assigns, key=lambda n: (n.lineno, n.col_offset)):
+        read = _copied_read(node.value, copies, node.lineno)
+        if read is not None:
+            copies[node.targets[0].id] = read
+        else:
+            copies.pop(node.targets[0].id, None)
+    return copies
+
+
+def _copied_read(node: ast.AST, copies: dict[str, ast.Call], line: int) -> ast.Call | None:
+    """The `.cpu()` call (no arguments) in `node`, or the one behind a name of `copies` that `node` uses."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and method_name(sub) == "cpu" and not sub.args and not sub.keywords:
+            return sub
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.id in copies and copies[sub.id].lineno <= line:
+            return copies[sub.id]
+    return None
+
+
+def _model_receiver(read: ast.Call) -> bool:
+    """`model.cpu()`, `self.net.cpu()`: a module moved off the device (to save or export it), not a value."""
+    receiver = read.func.value if isinstance(read.func, ast.Attribute) else None
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", None)
+    return is_model_name(name)

@@ -34,7 +34,7 @@ class TransformerLayer(nn.Module):
         self.attn = nn.MultiheadAttention(d_model, 4, batch_first=True)
 
     def forward(self, query, scores):
-        weights = np.triu(scores.detach().cpu().numpy())
+        weights = np.triu(scores.detach().cpu().numpy())  # expect: PP501
         bias = torch.from_numpy(weights).to(query.device)
         out, _ = self.attn(query, query, query)
         return out + bias.sum()

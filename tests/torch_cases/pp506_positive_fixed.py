@@ -55,7 +55,7 @@ class Decoder(nn.Module):
 
 
 def to_categorical(y, num_classes):
-    new_y = torch.eye(num_classes)[y.cpu().data.numpy(),]
+    new_y = torch.eye(num_classes)[y.cpu().data.numpy(),]  # expect: PP501
     if y.is_cuda:
         return new_y.cuda()  # expect: PP506 high
     return new_y

@@ -8,7 +8,7 @@ def train(opt, loader, tocg, optimizer):
     tocg.train()
     for inputs in loader:
         cm = inputs["cloth_mask"].cuda()
-        cm = torch.FloatTensor((cm.cpu().numpy() > 0.5).astype(np.float32)).cuda()  # expect: PP506 high
+        cm = torch.FloatTensor((cm.cpu().numpy() > 0.5).astype(np.float32)).cuda()  # expect: PP506 high  # expect: PP501  # fmt: skip
         flow, fake, warped = tocg(inputs["cloth"].cuda(), cm)
         onehot = torch.from_numpy((warped.detach().cpu().numpy() > 0.5).astype(np.float32))  # expect: PP501
         onehot = onehot.cuda()  # expect: PP506 high
