@@ -16,6 +16,7 @@ from checker.module import (
     dotted_parts,
     iter_walk,
     names_in,
+    parameter_names,
     sole_name_target,
     statements_in,
     walk,
@@ -330,8 +331,10 @@ def _iterator_never_kept(index: ModuleIndex):
 
 
 def _next_of_local(node: ast.Try, function) -> str | None:
-    """The name `next(name)` reads in the `try` body, when the def binds it only after the `try` starts
-    (in a handler) and it is no parameter nor declared `global`/`nonlocal`."""
+    """The name `next(name)` reads in the `try` body, when the def binds it only in the `try`'s handlers
+    and it is no parameter nor declared `global`/`nonlocal`. A binding anywhere else (before the `try`, or
+    inside its body ahead of the `next`: review23 bug 3) means the handler runs only when that iterator
+    runs dry."""
     for stmt in node.body:
         for call in ast.walk(stmt):
             if (
@@ -342,17 +345,16 @@ def _next_of_local(node: ast.Try, function) -> str | None:
                 and isinstance(call.args[0], ast.Name)
             ):
                 name = call.args[0].id
-                arguments = function.args
-                params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-                if name in params or any(
+                if name in parameter_names(function) or any(
                     isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)
                 ):
                     return None
+                in_handlers = {id(n) for handler in node.handlers for n in ast.walk(handler)}
                 if any(
                     isinstance(n, ast.Name)
                     and n.id == name
                     and isinstance(n.ctx, ast.Store)
-                    and n.lineno < node.lineno
+                    and id(n) not in in_handlers
                     for n in ast.walk(function)
                 ):
                     return None
