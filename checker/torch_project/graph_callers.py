@@ -512,7 +512,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     ]
     if not forwards or not graph_free(function, [s.node for s in forwards], fx):
         return []
-    callers = [t for t in torch_texts.values() if re.search(rf"\b{function.name}\(", t)]
+    callers = [t for t in torch_texts.values() if _imports_and_calls(t, function.name, path)]
     if not callers or any(_calls_under_no_grad(t, function.name) for t in callers):
         return []  # (no torch module calls it, so nothing hands it a model; or one calls it under no_grad)
     site = forwards[0]
@@ -533,6 +533,22 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
             _GRAPH_RULE,
         )
     ]
+
+
+def _imports_and_calls(text: str, name: str, path: str) -> bool:
+    """The torch module's text imports `name` from the module at `path` (`from utils import evaluate`, or
+    `import utils` then `utils.evaluate(...)`) and calls it: a bare `\bname(` match also took the text's own
+    `def evaluate(` and an unrelated `x.evaluate(` (review23 bug 4: a false `high` on a def nothing calls)."""
+    if import_word(path) not in import_words(text) or not re.search(rf"\b{name}\(", text):
+        return False  # (a sieve before the parse)
+    index = parse_index(text, torch_only=False)
+    if index is None or (module := imported_from(index, name)) is None or not names_file(module, path):
+        return False
+    return any(
+        (isinstance(s.node.func, ast.Name) and s.node.func.id == name)
+        or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == name)
+        for s in index.calls
+    )
 
 
 def _calls_under_no_grad(text: str, name: str) -> bool:
