@@ -13,6 +13,7 @@ from checker.module import (
     bound_values,
     iter_walk,
     names_in,
+    parameter_names,
     sole_name_target,
     walk,
 )
@@ -167,7 +168,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
             continue
-        params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+        params = parameter_names(function)
         given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
         sites = index.function_calls.get(id(function), [])
         if not given or not any(s.loops for s in sites):
@@ -1647,7 +1648,7 @@ def _helper_runs_without_grad(helper, fx) -> bool:
     `@torch.no_grad()`."""
     if not isinstance(helper, FUNCTION_TYPES) or not fx.no_grad_ranges(helper):
         return False
-    params = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]} - {"self", "cls"}
+    params = parameter_names(helper) - {"self", "cls"}
     runs = [
         s
         for s in fx.index.function_calls.get(id(helper), [])

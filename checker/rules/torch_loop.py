@@ -2626,7 +2626,7 @@ def _counted_by_parameter(loop, index: ModuleIndex) -> bool:
     function = index.loop_function.get(id(loop))
     if not (isinstance(bound, ast.Name) and isinstance(function, FUNCTION_TYPES)):
         return False
-    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    params = parameter_names(function)
     return bound.id in params and not any(
         bound.id in names_in(t) for node in _scope_nodes(index, function, ast.Assign) for t in node.targets
     )

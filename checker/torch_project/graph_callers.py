@@ -35,7 +35,7 @@ import ast
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, statements_in
+from checker.module import FUNCTION_TYPES, ModuleIndex, parameter_names, statements_in
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import (
     callers_disable_grad,
@@ -492,7 +492,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     of it in a loop of more than a few runs, that method being one a torch module of the project defines in
     an `nn.Module` class without turning gradients off (`_module_method`), trains nothing, lets only values
     without the graph out (`graph_free`), and a torch module of the project calls it by name."""
-    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+    params = parameter_names(function)
     given = {p for p in params if p not in ("self", "cls") and is_model_name(p)}
     sites = index.function_calls.get(id(function), [])
     if not given or any(is_step_call(s.node) or method_name(s.node) == "zero_grad" for s in sites):
