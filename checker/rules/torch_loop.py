@@ -636,6 +636,9 @@ def _per_step_defs(index: ModuleIndex) -> set[int]:
 
 # (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
 _GAN_LOSS_DEF = re.compile(r"^(?:compute|get|calc|calculate)_loss_[DGdg]$")
+# a class named for a loss (`MSELoss`, `LossSum`, `PerceptualLossFn`), not for what follows one
+# (`LossHistory`, `LossMeter`: review23 item 15)
+_LOSS_CLASS = re.compile(r"Loss(?:es)?(?:Sum|Fn|Func|Function|Wrapper)?$")
 
 
 def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
@@ -648,7 +651,7 @@ def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
         if not isinstance(function, FUNCTION_TYPES):
             continue
         if _GAN_LOSS_DEF.match(function.name) or (
-            function.name == "__call__" and "Loss" in index.function_class.get(id(function), "")
+            function.name == "__call__" and _LOSS_CLASS.search(index.function_class.get(id(function), ""))
         ):
             found.add(id(function))
     return found
