@@ -163,7 +163,8 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
     and trains nothing: ReID-MGN's `extract_feature(model, loader)`, BPR's `metrics(model, test_loader,
     top_k)` (hold-outs 29 and 30, two listed cases in two repositories; their callers, in other modules, put
     the model in eval mode). Every batch records a graph that nothing can differentiate, whatever the def's
-    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad, and a
+    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad (unless
+    one of them also calls it bare: `_called_with_grad_too`, as in the main pass; review23 item 13), and a
     loop of a few runs are left. New: `medium`."""
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
@@ -198,7 +199,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
         if (
             uses_input_gradients(function, index)
             or grad_disabled_by_call(sites, index)
-            or callers_disable_grad(function, index)
+            or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
             or _callers_switch_grad_off(function, fx)
             or _related_callers_disable_grad(function, fx)
             or not graph_free(function, [s.node for s in forwards], fx)
