@@ -36,6 +36,7 @@ from checker.rules.torch_common import (
     is_model_name,
     is_step_call,
     loop_nodes,
+    loop_source,
     lowered_on_toys,
     method_name,
     model_called,
@@ -232,13 +233,7 @@ def _over_given_loader(loop, params: set[str]) -> bool:
     """The loop goes over a data loader the def is handed (`for inputs, labels in loader:`, `for i, batch in
     enumerate(tqdm(test_loader)):`): a pass over a data set, not over one image's detections (YOLOv5's
     `apply_classifier(x, model, img, im0)` loops over the boxes of `x`, under its caller's no_grad)."""
-    source = getattr(loop, "iter", None)
-    while (
-        isinstance(source, ast.Call)
-        and source.args
-        and base_name(source.func) in ("enumerate", "tqdm", "iter")
-    ):
-        source = source.args[0]
+    source = loop_source(loop)
     return isinstance(source, ast.Name) and source.id in params and bool(_LOADER_WORDS.search(source.id))
 
 
