@@ -542,13 +542,27 @@ def _imports_and_calls(text: str, name: str, path: str) -> bool:
     if import_word(path) not in import_words(text) or not re.search(rf"\b{name}\(", text):
         return False  # (a sieve before the parse)
     index = parse_index(text, torch_only=False)
-    if index is None or (module := imported_from(index, name)) is None or not names_file(module, path):
+    if index is None:
+        return False
+    module = imported_from(index, name)
+    modules = [module] if module is not None else _star_imported(index)
+    if not any(names_file(m, path) for m in modules):
         return False
     return any(
         (isinstance(s.node.func, ast.Name) and s.node.func.id == name)
         or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == name)
         for s in index.calls
     )
+
+
+def _star_imported(index: ModuleIndex) -> list[str]:
+    """The modules the module imports every name of (`from utils import *`: TiSASRec's main.py, CARE-GNN's
+    train.py, whose evaluation defs come in that way)."""
+    return [
+        node.module or ""
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+    ]
 
 
 def _calls_under_no_grad(text: str, name: str) -> bool:
