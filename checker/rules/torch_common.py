@@ -1483,3 +1483,9 @@ def loop_source(loop) -> ast.AST | None:
     ):
         source = source.args[0]
     return source
+
+
+def outside_ifs(fx, node: ast.AST, stop: ast.AST) -> bool:
+    """No `if` stands between the node and `stop` (its def or loop): the node runs every time `stop`'s body
+    does. One definition for the copies and reads judged "outside the def's ifs" (review23 item 11)."""
+    return not any(isinstance(up, ast.If) for up in fx.ancestors(node, stop))
