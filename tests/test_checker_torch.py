@@ -1660,3 +1660,22 @@ def test_pp501_round_trip_in_a_forward_is_medium_only_on_toy_data(tmp_path, data
     path.write_text(_ROUND_TRIP.replace("DATA", data))
     findings, _, _ = check_paths([str(path)])
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP501"] == [(15, level)]
+
+
+def test_pp503_given_model_loop_called_bare_in_one_branch_and_guarded_in_another():
+    """review23 item 13: a caller that runs BPR's `metrics` under no_grad in one branch and bare in the other
+    records the graph in the bare one, as the main pass judges it (`_called_with_grad_too`); a caller that
+    always holds no_grad silences it."""
+    caller = """
+    def run(model, test_loader, amp):
+        if amp:
+            with torch.no_grad():
+                return metrics(model, test_loader, 10)
+        else:
+            return metrics(model, test_loader, 10)
+    """
+    both = BPR_METRICS + textwrap.indent(textwrap.dedent(caller), "    ")
+    assert _pp503_levels(both, "evaluate.py") == {9: "medium"}
+    guarded = both.replace("        else:\n            return metrics(model, test_loader, 10)\n", "")
+    assert guarded != both
+    assert _pp503_levels(guarded, "evaluate.py") == {}
