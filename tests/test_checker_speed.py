@@ -349,7 +349,7 @@ def test_the_def_table_names_every_text_a_substring_search_finds():
 
 
 def test_a_decoder_callee_is_judged_as_the_full_pattern_judges_it():
-    from checker.rules.torch_data import _DECODERS, decoder_call
+    from checker.rules.torch_data import _DECODERS, _decoder_call
 
     callees = [
         "Image.open",
@@ -376,7 +376,7 @@ def test_a_decoder_callee_is_judged_as_the_full_pattern_judges_it():
     ]
     for text in callees:
         func = ast.parse(text, mode="eval").body
-        assert decoder_call(func) == bool(_DECODERS.match(ast.unparse(func))), text
+        assert _decoder_call(func) == bool(_DECODERS.match(ast.unparse(func))), text
 
 
 def test_the_decoding_defs_among_names_are_those_of_all_the_decoding_defs():

@@ -351,6 +351,19 @@ def test_only_the_lines_the_parser_rejects_become_pass():
     assert [type(n).__name__ for n in tree.body[:3]] == ["Import", "Pass", "Pass"]
 
 
+def test_many_magic_lines_are_made_pass_in_one_parse(monkeypatch):
+    """review23 item 6: one parse per magic line cost the square of their number (400 `!nvidia-smi` lines:
+    0.78 s); they are made `pass` together, a string's lines left as written."""
+    from checker import engine
+
+    parses = []
+    parse = engine._parse
+    monkeypatch.setattr(engine, "_parse", lambda source, label: parses.append(label) or parse(source, label))
+    source = "import os\n" + "!nvidia-smi\n" * 300 + 'note = """\n%cd here\n"""\n'
+    tree = engine._parse_script(source, "exported.py")
+    assert len(parses) == 2 and len(tree.body) == 302 and tree.body[-1].value.value == "\n%cd here\n"
+
+
 def test_a_script_that_parses_as_written_or_fails_elsewhere_is_not_rewritten():
     # `%` continuing an expression: the file parses as written and is checked as it is
     findings, skipped = check_source(
@@ -1601,3 +1614,68 @@ def test_loop_finding_names_the_reads_of_a_helper_above_the_loop():
     findings, _ = check_source(inside, "plain.py")
     [read] = [f for f in findings if f.rule == "PP501"]
     assert "more reads in this loop" in read.message and "the other read" not in read.message
+
+
+_ROUND_TRIP = """
+import numpy as np
+import torch
+import torch.nn as nn
+import torchvision
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 10)
+
+    def forward(self, x):
+        out = self.fc(x)
+        stats = out.detach().cpu().numpy()
+        weights = torch.from_numpy(np.percentile(stats, 50, axis=0)).cuda()
+        return out, weights
+
+
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = torch.utils.data.DataLoader(DATA, batch_size=8, num_workers=2, pin_memory=True)
+for x in loader:
+    out, w = model(x.cuda(non_blocking=True))
+    loss = out.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("data", "level"), [("torch.randn(64, 10)", "medium"), ('torchvision.datasets.MNIST("d")', "high")]
+)
+def test_pp501_round_trip_in_a_forward_is_medium_only_on_toy_data(tmp_path, data, level):
+    """review23 item 5: a `.cpu()` in `forward` moved back with `.cuda()` is found twice at one line, by the
+    module's round-trip check (lowered to `medium` on toy data, as every PP501 finding) and by the project
+    pass's step-called reads. The toy level wins: no toy round trip on hold-outs 29-39 argues for `high`."""
+    from checker import check_paths
+
+    path = tmp_path / "train.py"
+    path.write_text(_ROUND_TRIP.replace("DATA", data))
+    findings, _, _ = check_paths([str(path)])
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP501"] == [(15, level)]
+
+
+def test_pp503_given_model_loop_called_bare_in_one_branch_and_guarded_in_another():
+    """review23 item 13: a caller that runs BPR's `metrics` under no_grad in one branch and bare in the other
+    records the graph in the bare one, as the main pass judges it (`_called_with_grad_too`); a caller that
+    always holds no_grad silences it."""
+    caller = """
+    def run(model, test_loader, amp):
+        if amp:
+            with torch.no_grad():
+                return metrics(model, test_loader, 10)
+        else:
+            return metrics(model, test_loader, 10)
+    """
+    both = BPR_METRICS + textwrap.indent(textwrap.dedent(caller), "    ")
+    assert _pp503_levels(both, "evaluate.py") == {9: "medium"}
+    guarded = both.replace("        else:\n            return metrics(model, test_loader, 10)\n", "")
+    assert guarded != both
+    assert _pp503_levels(guarded, "evaluate.py") == {}

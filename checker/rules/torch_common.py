@@ -1469,3 +1469,23 @@ def nests_loop(outer, loops) -> bool:
     a step loop, a per-class loop around a whole pass over the data)."""
     end = outer.end_lineno or outer.lineno
     return any(inner is not outer and outer.lineno < inner.lineno <= end for inner in loops)
+
+
+def loop_source(loop) -> ast.AST | None:
+    """What a `for` loop goes over, its `enumerate`/`tqdm`/`iter` wrappers taken off (`for i, batch in
+    enumerate(tqdm(test_loader)):` -> `test_loader`); None for a `while` loop. One definition for the rules
+    that judge a loop by its loader's name (review23 item 10)."""
+    source = getattr(loop, "iter", None)
+    while (
+        isinstance(source, ast.Call)
+        and source.args
+        and base_name(source.func) in ("enumerate", "tqdm", "iter")
+    ):
+        source = source.args[0]
+    return source
+
+
+def outside_ifs(fx, node: ast.AST, stop: ast.AST) -> bool:
+    """No `if` stands between the node and `stop` (its def or loop): the node runs every time `stop`'s body
+    does. One definition for the copies and reads judged "outside the def's ifs" (review23 item 11)."""
+    return not any(isinstance(up, ast.If) for up in fx.ancestors(node, stop))

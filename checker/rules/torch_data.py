@@ -1546,12 +1546,12 @@ _DECODERS = re.compile(
     r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|io\.imread|"
     r"torchaudio\.load|librosa\.load|(?:sf|soundfile)\.read|read_image|pil_loader|default_loader)$"
 )
-# the last name of every `_DECODERS` call (a Name, or an Attribute's attr): what `decoder_call` tests before
+# the last name of every `_DECODERS` call (a Name, or an Attribute's attr): what `_decoder_call` tests before
 # it unparses the callee
 _DECODER_TAILS = frozenset({"open", "load", "imread", "read", "read_image", "pil_loader", "default_loader"})
 
 
-def decoder_call(func: ast.expr) -> bool:
+def _decoder_call(func: ast.expr) -> bool:
     """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`). Its last name is tested
     first: `ast.unparse` of every callee in every def was the costliest step of `decoding_defs`, and only a
     Name or an Attribute can unparse to a dotted name."""
@@ -1617,7 +1617,7 @@ def _decoding_classes(index: ModuleIndex) -> set[str]:
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
         if getitem is not None and (
-            any(isinstance(n, ast.Call) and decoder_call(n.func) for n in walk(getitem))
+            any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(getitem))
             or _decodes_through_helpers(getitem, index)
         ):
             found.add(name)
@@ -1644,7 +1644,7 @@ def _reaches_decoding(getitem: ast.AST, index: ModuleIndex, imported: frozenset[
     sites = index.function_calls.get(id(getitem), [])
     for site, via in index.reached_calls(sites, depth=_DECODING_HELPER_DEPTH):
         func = site.node.func
-        if via is not None and decoder_call(func):
+        if via is not None and _decoder_call(func):
             return True
         if isinstance(func, ast.Name) and func.id in imported and func.id not in index.module_functions:
             return True
@@ -1661,7 +1661,7 @@ def decoding_defs(index: ModuleIndex, among: set[str] | None = None) -> set[str]
         name
         for name, function in index.module_functions.items()
         if (among is None or name in among)
-        and any(isinstance(n, ast.Call) and decoder_call(n.func) for n in walk(function))
+        and any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(function))
     }
 
 

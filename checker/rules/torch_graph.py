@@ -13,6 +13,7 @@ from checker.module import (
     bound_values,
     iter_walk,
     names_in,
+    parameter_names,
     sole_name_target,
     walk,
 )
@@ -35,6 +36,7 @@ from checker.rules.torch_common import (
     is_model_name,
     is_step_call,
     loop_nodes,
+    loop_source,
     lowered_on_toys,
     method_name,
     model_called,
@@ -162,12 +164,13 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
     and trains nothing: ReID-MGN's `extract_feature(model, loader)`, BPR's `metrics(model, test_loader,
     top_k)` (hold-outs 29 and 30, two listed cases in two repositories; their callers, in other modules, put
     the model in eval mode). Every batch records a graph that nothing can differentiate, whatever the def's
-    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad, and a
+    name or the model's mode. A loop the main pass reported already, a def whose callers hold no_grad (unless
+    one of them also calls it bare: `_called_with_grad_too`, as in the main pass; review23 item 13), and a
     loop of a few runs are left. New: `medium`."""
     for function in index.functions:
         if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
             continue
-        params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+        params = parameter_names(function)
         given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
         sites = index.function_calls.get(id(function), [])
         if not given or not any(s.loops for s in sites):
@@ -197,7 +200,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
         if (
             uses_input_gradients(function, index)
             or grad_disabled_by_call(sites, index)
-            or callers_disable_grad(function, index)
+            or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
             or _callers_switch_grad_off(function, fx)
             or _related_callers_disable_grad(function, fx)
             or not graph_free(function, [s.node for s in forwards], fx)
@@ -230,13 +233,7 @@ def _over_given_loader(loop, params: set[str]) -> bool:
     """The loop goes over a data loader the def is handed (`for inputs, labels in loader:`, `for i, batch in
     enumerate(tqdm(test_loader)):`): a pass over a data set, not over one image's detections (YOLOv5's
     `apply_classifier(x, model, img, im0)` loops over the boxes of `x`, under its caller's no_grad)."""
-    source = getattr(loop, "iter", None)
-    while (
-        isinstance(source, ast.Call)
-        and source.args
-        and base_name(source.func) in ("enumerate", "tqdm", "iter")
-    ):
-        source = source.args[0]
+    source = loop_source(loop)
     return isinstance(source, ast.Name) and source.id in params and bool(_LOADER_WORDS.search(source.id))
 
 
@@ -1647,7 +1644,7 @@ def _helper_runs_without_grad(helper, fx) -> bool:
     `@torch.no_grad()`."""
     if not isinstance(helper, FUNCTION_TYPES) or not fx.no_grad_ranges(helper):
         return False
-    params = {a.arg for a in [*helper.args.posonlyargs, *helper.args.args]} - {"self", "cls"}
+    params = parameter_names(helper) - {"self", "cls"}
     runs = [
         s
         for s in fx.index.function_calls.get(id(helper), [])

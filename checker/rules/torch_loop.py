@@ -16,6 +16,7 @@ from checker.module import (
     dotted_parts,
     iter_walk,
     names_in,
+    parameter_names,
     sole_name_target,
     statements_in,
     walk,
@@ -330,8 +331,10 @@ def _iterator_never_kept(index: ModuleIndex):
 
 
 def _next_of_local(node: ast.Try, function) -> str | None:
-    """The name `next(name)` reads in the `try` body, when the def binds it only after the `try` starts
-    (in a handler) and it is no parameter nor declared `global`/`nonlocal`."""
+    """The name `next(name)` reads in the `try` body, when the def binds it only in the `try`'s handlers
+    and it is no parameter nor declared `global`/`nonlocal`. A binding anywhere else (before the `try`, or
+    inside its body ahead of the `next`: review23 bug 3) means the handler runs only when that iterator
+    runs dry."""
     for stmt in node.body:
         for call in ast.walk(stmt):
             if (
@@ -342,17 +345,16 @@ def _next_of_local(node: ast.Try, function) -> str | None:
                 and isinstance(call.args[0], ast.Name)
             ):
                 name = call.args[0].id
-                arguments = function.args
-                params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-                if name in params or any(
+                if name in parameter_names(function) or any(
                     isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)
                 ):
                     return None
+                in_handlers = {id(n) for handler in node.handlers for n in ast.walk(handler)}
                 if any(
                     isinstance(n, ast.Name)
                     and n.id == name
                     and isinstance(n.ctx, ast.Store)
-                    and n.lineno < node.lineno
+                    and id(n) not in in_handlers
                     for n in ast.walk(function)
                 ):
                     return None
@@ -634,6 +636,9 @@ def _per_step_defs(index: ModuleIndex) -> set[int]:
 
 # (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
 _GAN_LOSS_DEF = re.compile(r"^(?:compute|get|calc|calculate)_loss_[DGdg]$")
+# a class named for a loss (`MSELoss`, `LossSum`, `PerceptualLossFn`), not for what follows one
+# (`LossHistory`, `LossMeter`: review23 item 15)
+_LOSS_CLASS = re.compile(r"Loss(?:es)?(?:Sum|Fn|Func|Function|Wrapper)?$")
 
 
 def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
@@ -646,7 +651,7 @@ def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
         if not isinstance(function, FUNCTION_TYPES):
             continue
         if _GAN_LOSS_DEF.match(function.name) or (
-            function.name == "__call__" and "Loss" in index.function_class.get(id(function), "")
+            function.name == "__call__" and _LOSS_CLASS.search(index.function_class.get(id(function), ""))
         ):
             found.add(id(function))
     return found
@@ -2624,7 +2629,7 @@ def _counted_by_parameter(loop, index: ModuleIndex) -> bool:
     function = index.loop_function.get(id(loop))
     if not (isinstance(bound, ast.Name) and isinstance(function, FUNCTION_TYPES)):
         return False
-    params = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    params = parameter_names(function)
     return bound.id in params and not any(
         bound.id in names_in(t) for node in _scope_nodes(index, function, ast.Assign) for t in node.targets
     )

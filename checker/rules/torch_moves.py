@@ -48,6 +48,7 @@ from checker.rules.torch_common import (
     model_output,
     module_nodes,
     nests_loop,
+    outside_ifs,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
@@ -1508,7 +1509,7 @@ def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) 
     # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
     # or a warm-up input before its batch loop runs once per evaluation, whoever calls it
     passes = _loader_passes(index)
-    stepped = not any(isinstance(up, ast.If) for up in fx.ancestors(site.node, site.function)) and (
+    stepped = outside_ifs(fx, site.node, site.function) and (
         _called_every_step(index, site.function) or _stepped_elsewhere(index, site.function, stepped)
     )
     return any(
@@ -1928,7 +1929,7 @@ def _forward_copy(index: ModuleIndex, site) -> bool:
     if function.name == "forward":
         return True
     stop = site.loops[-1] if site.loops else function
-    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(site.node, stop))
+    return outside_ifs(facts(index), site.node, stop)
 
 
 def _step_called_copy(index: ModuleIndex, site, stepped: frozenset[str]) -> bool:
@@ -1947,7 +1948,7 @@ def _step_called_copy(index: ModuleIndex, site, stepped: frozenset[str]) -> bool
     ):
         return False
     stop = site.loops[-1] if site.loops else function
-    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(site.node, stop))
+    return outside_ifs(facts(index), site.node, stop)
 
 
 def _def_named(index: ModuleIndex, function) -> str:
@@ -1995,7 +1996,7 @@ def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
     parts = dotted_parts(call.args[0])
     if not parts or len(parts) != 2 or parts[0] != "self":
         return False
-    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(call, function))
+    return outside_ifs(facts(index), call, function)
 
 
 def _run_by_model_pass(index: ModuleIndex, function) -> bool:
@@ -2109,7 +2110,7 @@ def _tensor_device_copy(index: ModuleIndex, site) -> bool:
     if not parts or len(parts) < 2 or parts[-1] != "device" or parts[0] == "self" or _OPTIONS.match(parts[0]):
         return False
     stop = site.loops[-1] if site.loops else site.function
-    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(call, stop))
+    return outside_ifs(facts(index), call, stop)
 
 
 def _tensor_target_copy(index: ModuleIndex, site) -> bool:
@@ -2130,7 +2131,7 @@ def _tensor_target_copy(index: ModuleIndex, site) -> bool:
     if not _tensor_at_hand(call.args[0]):
         return False
     stop = site.loops[-1] if site.loops else site.function
-    return not any(isinstance(up, ast.If) for up in facts(index).ancestors(call, stop))
+    return outside_ifs(facts(index), call, stop)
 
 
 _DEVICE_NAMED = re.compile(r"(?i)dev|gpu|cuda|cpu|rank|place|type|loc")
@@ -2520,7 +2521,7 @@ def _trains_an_epoch(index: ModuleIndex, loop) -> bool:
         site.loops
         and site.loops[-1] is loop
         and not fx.periodic(site.node, loop)
-        and not any(isinstance(up, ast.If) for up in fx.ancestors(site.node, loop))
+        and outside_ifs(fx, site.node, loop)
         for function in epoch_defs
         if function is not None
         for site in fx.callers.get(id(function), [])

@@ -22,6 +22,7 @@ from checker.rules.torch_common import (
     direct_calls,
     facts,
     is_step_call,
+    loop_source,
     method_name,
     nests_loop,
     reads_clock,
@@ -464,11 +465,5 @@ def _loader_batches(loop) -> bool:
     MiVOS' videos: 13 first reads on hold-outs 23 and 26, all debatable). As first read, the per-batch
     flushes of evaluation loaders were right 15 of 15 (hold-out 28's how_attentive_are_gats, hold-out 32's
     spikingPC, 14 in one repository)."""
-    source = getattr(loop, "iter", None)
-    while (
-        isinstance(source, ast.Call)
-        and source.args
-        and base_name(source.func) in ("enumerate", "tqdm", "iter")
-    ):
-        source = source.args[0]
+    source = loop_source(loop)
     return isinstance(source, ast.Name | ast.Attribute) and "loader" in (base_name(source) or "").lower()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+from collections.abc import Collection
 
 from checker.findings import Finding
 from checker.module import ModuleIndex, iter_walk, statements_in, walk
@@ -341,7 +342,7 @@ def _decoding_text(text: str) -> bool:
 
 
 def decoding_classes_raised(
-    findings: list[Finding], texts: dict[str, str], factory: set[tuple[str, int]] = frozenset()
+    findings: list[Finding], texts: dict[str, str], factory: Collection[tuple[str, int]] = frozenset()
 ) -> list[Finding]:
     """`findings` with the PP505 `medium` findings on loaders over an instance of a Dataset class that
     another module of the project defines and whose `__getitem__` decodes a file (`decoding_classes`:

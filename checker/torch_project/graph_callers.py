@@ -35,7 +35,7 @@ import ast
 import re
 
 from checker.findings import Finding, RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, statements_in
+from checker.module import FUNCTION_TYPES, ModuleIndex, parameter_names, statements_in
 from checker.project_files import import_word, import_words, names_file
 from checker.rules.torch_common import (
     callers_disable_grad,
@@ -492,7 +492,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     of it in a loop of more than a few runs, that method being one a torch module of the project defines in
     an `nn.Module` class without turning gradients off (`_module_method`), trains nothing, lets only values
     without the graph out (`graph_free`), and a torch module of the project calls it by name."""
-    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+    params = parameter_names(function)
     given = {p for p in params if p not in ("self", "cls") and is_model_name(p)}
     sites = index.function_calls.get(id(function), [])
     if not given or any(is_step_call(s.node) or method_name(s.node) == "zero_grad" for s in sites):
@@ -512,7 +512,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     ]
     if not forwards or not graph_free(function, [s.node for s in forwards], fx):
         return []
-    callers = [t for t in torch_texts.values() if re.search(rf"\b{function.name}\(", t)]
+    callers = [t for t in torch_texts.values() if _imports_and_calls(t, function.name, path)]
     if not callers or any(_calls_under_no_grad(t, function.name) for t in callers):
         return []  # (no torch module calls it, so nothing hands it a model; or one calls it under no_grad)
     site = forwards[0]
@@ -532,6 +532,36 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
             ),
             _GRAPH_RULE,
         )
+    ]
+
+
+def _imports_and_calls(text: str, name: str, path: str) -> bool:
+    """The torch module's text imports `name` from the module at `path` (`from utils import evaluate`, or
+    `import utils` then `utils.evaluate(...)`) and calls it: a bare `\bname(` match also took the text's own
+    `def evaluate(` and an unrelated `x.evaluate(` (review23 bug 4: a false `high` on a def nothing calls)."""
+    if import_word(path) not in import_words(text) or not re.search(rf"\b{name}\(", text):
+        return False  # (a sieve before the parse)
+    index = parse_index(text, torch_only=False)
+    if index is None:
+        return False
+    module = imported_from(index, name)
+    modules = [module] if module is not None else _star_imported(index)
+    if not any(names_file(m, path) for m in modules):
+        return False
+    return any(
+        (isinstance(s.node.func, ast.Name) and s.node.func.id == name)
+        or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == name)
+        for s in index.calls
+    )
+
+
+def _star_imported(index: ModuleIndex) -> list[str]:
+    """The modules the module imports every name of (`from utils import *`: TiSASRec's main.py, CARE-GNN's
+    train.py, whose evaluation defs come in that way)."""
+    return [
+        node.module or ""
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
     ]
 
 

@@ -1015,10 +1015,12 @@ def _on_host_device(call: ast.Call, index: ModuleIndex, loop, cpu: set[str]) -> 
     return any(moved_to_host(a, index, bound, cpu) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
-def _mode_branch(fx, node: ast.AST, loop, bound: frozenset[str]) -> bool:
+def _mode_branch(fx, node: ast.AST, loop, bound: set[str]) -> bool:
     """Every guard between the node and the loop is an `if` on names the loop never binds (`if model == 1:`
     with `model = self.config.MODEL` before it, EdgeConnect's): a mode chosen once, whose branch runs on
-    every step; not a step count, remainder or logging switch (`term_test`)."""
+    every step; not a step count, remainder or logging switch (`term_test`). `bound` is the loop's
+    `assigned_names`, stores only: a name the loop only `del`s is not rebound by it (since torch-fix114; a
+    guard on it would fail the next pass anyway unless a store rebinds it, which counts)."""
     for up in fx.ancestors(node, loop):
         if isinstance(up, ast.If):
             if not mode_test(up.test, bound):

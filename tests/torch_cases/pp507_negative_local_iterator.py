@@ -34,3 +34,18 @@ class Trainer:
         loss.backward()
         self.optimizer.step()
         return loader_iter
+
+    def train_step(self):
+        """review23 bug 3: the name is bound inside the `try` before `next()`, so the handler runs only when
+        the kept iterator runs dry."""
+        self.optimizer.zero_grad()
+        try:
+            loader_iter = self.loader_iter
+            input, target = next(loader_iter)
+        except Exception:
+            loader_iter = iter(self.train_loader)
+            self.loader_iter = loader_iter
+            input, target = next(loader_iter)
+        loss = self.criterion(self.model(input.cuda()), target.cuda())
+        loss.backward()
+        self.optimizer.step()

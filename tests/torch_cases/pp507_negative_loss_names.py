@@ -33,3 +33,16 @@ class Evaluator:
         mse = nn.MSELoss()
         with torch.no_grad():
             return mse(output, target).item()
+
+
+class LossHistory:
+    """review23 item 15: a class that records losses is not one: its `__call__` runs once per epoch, at the
+    logging step, and the metric it builds there is built once per epoch."""
+
+    def __init__(self):
+        self.values = []
+
+    def __call__(self, output, target):
+        l1 = nn.L1Loss()
+        self.values.append(l1(output.detach(), target).item())
+        return self.values[-1]
