@@ -397,33 +397,38 @@ def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
     tested = set()
     for branch in chain:
         tested |= {text for n in ast.walk(branch.test) if (text := _dotted_text(n)) is not None}
-    counted = _changed_otherwise(loop)
     for branch in chain:
         for stmt in branch.body:
             if (
                 isinstance(stmt, ast.Assign)
-                and isinstance(stmt.value, ast.Constant | ast.UnaryOp)
-                and any(_dotted_text(t) in tested - counted for t in stmt.targets)
+                and _switch_off_value(stmt.value)
+                and any(_dotted_text(t) in tested - _bound_outside(loop, branch) for t in stmt.targets)
             ):
                 return True
     return False
 
 
-def _changed_otherwise(loop: ast.AST) -> set[str]:
-    """Names and attributes the loop changes other than by binding a constant (`since_eval += 1`,
-    `flag = step > warmup`): a branch that resets such a counter (`if since_eval >= 100: ...; since_eval =
-    0`) runs again every period, not once."""
-    changed = set()
+def _switch_off_value(value: ast.AST) -> bool:
+    """A constant (`True`, `-1`, `None`), or a signed one: a value that stays the same every time the branch
+    binds it, so the test cannot pass again by it. `flag = not flag` flips the test back on every other pass
+    (review 23: a toggle read as a once-only switch)."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Constant)
+
+
+def _bound_outside(loop: ast.AST, branch: ast.If) -> set[str]:
+    """Names and attributes the loop binds anywhere but in `branch`'s body, constants included: a counter
+    (`since_eval += 1`), a flag the loop sets again (`if step % 10 == 0: rebuild = True`) or rebinds from
+    data (`flag = step > warmup`) lets the branch that switches it off run again, every period, not once
+    (review 23: the re-armed flag was read as a one-time switch)."""
+    inside = {id(n) for stmt in branch.body for n in ast.walk(stmt)}
+    bound = set()
     for node in ast.walk(loop):
-        if isinstance(node, ast.AugAssign):
-            changed.add(_dotted_text(node.target))
-        elif isinstance(node, ast.Assign | ast.AnnAssign) and not isinstance(
-            node.value, ast.Constant | ast.UnaryOp
-        ):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            changed |= {_dotted_text(t) for t in targets}
-    changed.discard(None)
-    return changed
+        if id(node) not in inside and isinstance(getattr(node, "ctx", None), ast.Store):
+            bound.add(_dotted_text(node))
+    bound.discard(None)
+    return bound
 
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
