@@ -253,6 +253,13 @@ def _keras_backend_op(name: str) -> str | None:
 _BACKEND_RUNS = frozenset({"get_value", "batch_get_value", "eval"})
 
 
+def may_run_graph(text: str) -> bool:
+    """A sieve over a module's text for `runs_graph`: a session's `.run(`, or a call of one of `_BACKEND_RUNS`
+    (`K.get_value(`, `K.eval(`; also any `.eval(`). Built from the same names, so the two cannot drift apart
+    (review 23: a def whose only run was `keras.backend.eval(...)` never reached the per-call pass)."""
+    return ".run(" in text or any(f"{name}(" in text for name in _BACKEND_RUNS)
+
+
 def runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     """One graph execution: a session `run`/`eval` (`is_session_run`), or standalone Keras's `K.get_value`
     / `K.eval` / `K.batch_get_value`, which run the tensor in Keras's own TF1 session. tf-fix46: readings 31
