@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from checker.datasets import named_call, runs_training_step
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, assigned_names, names_in, parameter_names
+from checker.module import ModuleIndex, assigned_names, dotted_text, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
     GRAPH_RESETS,
@@ -403,13 +403,13 @@ def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
         return False
     tested = set()
     for branch in chain:
-        tested |= {text for n in ast.walk(branch.test) if (text := _dotted_text(n)) is not None}
+        tested |= {text for n in ast.walk(branch.test) if (text := dotted_text(n)) is not None}
     for branch in chain:
         for stmt in branch.body:
             if (
                 isinstance(stmt, ast.Assign)
                 and _switch_off_value(stmt.value)
-                and any(_dotted_text(t) in tested - _bound_outside(loop, branch) for t in stmt.targets)
+                and any(dotted_text(t) in tested - _bound_outside(loop, branch) for t in stmt.targets)
             ):
                 return True
     return False
@@ -433,7 +433,7 @@ def _bound_outside(loop: ast.AST, branch: ast.If) -> set[str]:
     bound = set()
     for node in ast.walk(loop):
         if id(node) not in inside and isinstance(getattr(node, "ctx", None), ast.Store):
-            bound.add(_dotted_text(node))
+            bound.add(dotted_text(node))
     bound.discard(None)
     return bound
 
@@ -460,15 +460,6 @@ def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
         return False
 
     return path if find(loop.body) else []
-
-
-def _dotted_text(node: ast.AST) -> str | None:
-    """`flag` or `self.flag` as written, for names and attributes of names; None for anything else."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return None
 
 
 # What a weight restore iterates over: the graph's variables (`tf.trainable_variables()`, `model.weights`) or
