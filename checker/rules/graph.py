@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from checker.datasets import named_call, runs_training_step
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, assigned_names, dotted_text, names_in, parameter_names
+from checker.module import ModuleIndex, assigned_names, dotted_parts, dotted_text, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
     GRAPH_RESETS,
@@ -285,17 +285,13 @@ def standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
-    root = func.value
-    dotted = []
-    while isinstance(root, ast.Attribute):
-        dotted.append(root.attr)
-        root = root.value
-    if not isinstance(root, ast.Name):
+    parts = dotted_parts(func.value)
+    if parts is None:
         return None
-    source = _keras_binding(root.id, index)
+    source = _keras_binding(parts[0], index)
     if source is None:
         return None
-    path = ".".join([source, *reversed(dotted)])
+    path = ".".join([source, *parts[1:]])
     return func.attr if path == "keras.backend" else None
 
 
