@@ -153,7 +153,7 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     name = index.resolver.call_name(call)
     if name is None:
         func = call.func
-        if standalone_backend_call(call, index) is not None:
+        if _standalone_backend_call(call, index) is not None:
             return _keras_backend_op(f"{_KERAS_BACKEND[0]}{func.attr}")
         if isinstance(func, ast.Attribute) and func.attr in _OP_METHODS:
             return f".{func.attr}()"
@@ -254,13 +254,13 @@ _BACKEND_RUNS = frozenset({"get_value", "batch_get_value", "eval"})
 
 
 def may_run_graph(text: str) -> bool:
-    """A sieve over a module's text for `runs_graph`: a session's `.run(`, or a call of one of `_BACKEND_RUNS`
+    """A sieve over a module's text for `_runs_graph`: a session's `.run(`, or a call of one of `_BACKEND_RUNS`
     (`K.get_value(`, `K.eval(`; also any `.eval(`). Built from the same names, so the two cannot drift apart
     (review 23: a def whose only run was `keras.backend.eval(...)` never reached the per-call pass)."""
     return ".run(" in text or any(f"{name}(" in text for name in _BACKEND_RUNS)
 
 
-def runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
+def _runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     """One graph execution: a session `run`/`eval` (`is_session_run`), or standalone Keras's `K.get_value`
     / `K.eval` / `K.batch_get_value`, which run the tensor in Keras's own TF1 session. tf-fix46: readings 31
     and 32 listed three loops whose only run is `K.get_value(K.ctc_decode(...))` (a CRNN's per-image decode,
@@ -272,11 +272,11 @@ def runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     return (
         isinstance(func, ast.Attribute)
         and func.attr in _BACKEND_RUNS
-        and standalone_backend_call(call, index) is not None
+        and _standalone_backend_call(call, index) is not None
     )
 
 
-def standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
+def _standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
     """The function name of a call into standalone Keras's backend (`keras.backend.get_value`,
     `K.ctc_decode` with `from keras import backend as K`, `import keras.backend as K`, or `K` bound nowhere
     in a module that imports `*` from a `keras` module, as `from keras.layers import *` hands over the
@@ -347,7 +347,7 @@ def _tf1_iterator(receiver: ast.AST, index: ModuleIndex) -> bool:
 def check_graph_op_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if few_iterations(loop) or not any(runs_graph(site.node, index) for site, _ in reached):
+        if few_iterations(loop) or not any(_runs_graph(site.node, index) for site, _ in reached):
             continue
         cached = per_key_cached(loop)
         callers = {id(site.node): site for site in index.loop_calls[id(loop)]}
@@ -360,7 +360,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
             if via is not None and id(via) in callers and switched_off(callers[id(via)], site, index):
                 continue  # (built only under a flag this call leaves off: `self.evaluate(x, y, sess)`)
             at = via or site.node
-            if in_self_disabling_branch(loop, at):
+            if _in_self_disabling_branch(loop, at):
                 continue  # (a branch that clears its own condition: built once, not per iteration)
             if not first_report(reported, at):
                 continue
@@ -388,7 +388,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
     yield from _ops_run_per_call(index, reported)
 
 
-def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
+def _in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
     """`node` sits, inside `loop`, under `if` tests that a branch on its path switches off by binding a
     constant to a name or attribute those tests read (`if self._unfreeze_epochs >= 0: ...
     self._unfreeze_epochs = -1`, `if not built: ...; built = True`): the branch runs at most once per
@@ -614,7 +614,7 @@ def per_call_op_builders(index: ModuleIndex) -> dict[int, OpBuilder]:
     defs += [
         (name, owner, f) for owner, methods in index.class_methods.items() for name, f in methods.items()
     ]
-    running = {id(site.function) for site in index.calls if runs_graph(site.node, index)}
+    running = {id(site.function) for site in index.calls if _runs_graph(site.node, index)}
     for name, owner, function in defs:
         if id(function) not in running:
             continue
