@@ -176,11 +176,68 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     return None
 
 
-# The last names of `_NON_OP_NAMES`, and helpers TensorFlow's own modules call that add no node: the global-step
-# lookups of contrib (`assert_or_get_global_step` returns the step tensor the graph holds) and tfdbg's string parser
-# of node names (`parse_node_or_tensor_name`).
+# The non-ops of `_NON_OP_NAMES` where TensorFlow's own modules define them (a vendored copy of TensorFlow's source
+# imports its own modules by path: `tensorflow.python.framework.ops.get_default_graph`), and helpers those modules
+# call that add no node: the global-step lookups (`assert_or_get_global_step` returns the step tensor the graph
+# holds) and tfdbg's string parser of node names (`parse_node_or_tensor_name`). Kept explicit, module and name
+# (review 23: matching the last name alone also took any internal `device`, `function` or `Layer`). tf-fix47's
+# 29 internal names in ryfeus/lambda-packs' six vendored copies are all here.
+_GLOBAL_STEP_LOOKUPS = (
+    "global_step",
+    "get_global_step",
+    "create_global_step",
+    "get_or_create_global_step",
+    "assert_or_get_global_step",
+)
+_CHECKPOINT_LOOKUPS = ("latest_checkpoint", "get_checkpoint_state", "checkpoint_exists")
+_NODE_NAME_PARSER = ("parse_node_or_tensor_name",)
 _INTERNAL_NON_OPS = frozenset(
-    {n.rsplit(".", 1)[1] for n in _NON_OP_NAMES} | {"assert_or_get_global_step", "parse_node_or_tensor_name"}
+    f"tensorflow.{module}.{name}"
+    for module, names in [
+        (
+            "python.framework.ops",
+            (
+                "get_default_graph",
+                "reset_default_graph",
+                "get_default_session",
+                "name_scope",
+                "device",
+                "control_dependencies",
+                "get_collection",
+                "get_collection_ref",
+                "add_to_collection",
+            ),
+        ),
+        ("python.framework.random_seed", ("set_random_seed",)),
+        ("python.framework.dtypes", ("as_dtype",)),
+        ("python.framework.tensor_util", ("is_tensor",)),
+        ("python.eager.context", ("executing_eagerly",)),
+        (
+            "python.ops.variables",
+            (
+                "global_variables",
+                "trainable_variables",
+                "local_variables",
+                "all_variables",
+                "model_variables",
+                "moving_average_variables",
+            ),
+        ),
+        ("python.ops.variable_scope", ("variable_scope", "get_variable_scope", "get_variable")),
+        ("python.training.saver", _CHECKPOINT_LOOKUPS),
+        ("python.training.checkpoint_management", _CHECKPOINT_LOOKUPS),
+        ("python.training.checkpoint_utils", ("list_variables", "load_variable")),
+        ("python.training.training_util", _GLOBAL_STEP_LOOKUPS),
+        ("python.training.training", (*_GLOBAL_STEP_LOOKUPS, *_CHECKPOINT_LOOKUPS, "start_queue_runners")),
+        ("python.training.queue_runner", ("start_queue_runners",)),
+        ("python.training.queue_runner_impl", ("start_queue_runners",)),
+        ("contrib.framework", (*_GLOBAL_STEP_LOOKUPS, "list_variables", "load_variable")),
+        ("contrib.framework.python.ops.variables", _GLOBAL_STEP_LOOKUPS),
+        ("python.debug.debug_data", _NODE_NAME_PARSER),
+        ("python.debug.lib.debug_data", _NODE_NAME_PARSER),
+        ("python.debug.lib.debug_graphs", _NODE_NAME_PARSER),
+    ]
+    for name in names
 )
 
 
@@ -193,9 +250,7 @@ def _internal_non_op(name: str) -> bool:
     the training feeder), all wrong: none of these calls adds a node. contrib's re-exports count too
     (`tensorflow.contrib.framework.load_variable` reads a checkpoint: `tf.train.load_variable`), and so do the
     writer caches' lookups (`SummaryWriterCache.get`, `FileWriterCache.get`: a cached writer, read wrong in reading 19)."""
-    internal = ".python." in name or name.startswith("tensorflow.contrib.")
-    owner, last = name.rsplit(".", 1)
-    return internal and last in _INTERNAL_NON_OPS or owner.endswith("WriterCache")
+    return name in _INTERNAL_NON_OPS or name.rsplit(".", 1)[0].endswith("WriterCache")
 
 
 def _builds_options(name: str) -> bool:
