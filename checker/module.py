@@ -432,6 +432,17 @@ def dotted_parts(node: ast.AST) -> list[str] | None:
     return parts
 
 
+def dotted_text(node: ast.AST) -> str | None:
+    """`flag` -> "flag", `self.flag` / `math.isnan` -> "self.flag" / "math.isnan": a name or an attribute of a
+    name as written; None for anything else (deeper chains, calls, subscripts). One definition for the rules
+    that match a flag or a function by its spelling (graph.py's once-only switches, torch_sync's `math` tests)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
 def sole_name_target(stmt: ast.AST) -> str | None:
     """The name an `x = ...` statement binds when its one target is a plain name; None for any other
     statement (tuple or attribute targets, chained `a = b = ...`, augmented or annotated assignments)."""

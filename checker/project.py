@@ -45,7 +45,7 @@ from checker.rules.data import (
     untrained_image_maps,
 )
 from checker.rules.function import Factory, per_call_factories
-from checker.rules.graph import OpBuilder, per_call_op_builders
+from checker.rules.graph import OpBuilder, may_run_graph, per_call_op_builders
 from checker.rules.keras import (
     MODEL_LIKE,
     Predictor,
@@ -95,14 +95,8 @@ def tf_module_facts(index: ModuleIndex, text: str) -> ModuleFacts:
         pipeline_facts(index),
         tuple(predictors.values()) if predictors is not None else None if tensorflow else (),
         tuple(per_call_factories(index).values()) if tensorflow and "function" in text else (),
-        tuple(per_call_op_builders(index).values()) if tensorflow and _may_run_graph(text) else (),
+        tuple(per_call_op_builders(index).values()) if tensorflow and may_run_graph(text) else (),
     )
-
-
-def _may_run_graph(text: str) -> bool:
-    """A sieve for per_call_op_builders: the module's text can hold a graph run, a session's `.run(` or
-    (tf-fix46) standalone Keras's `K.get_value(` (reading 31's CRNN `Inference.predict`)."""
-    return ".run(" in text or "get_value(" in text
 
 
 class _Modules:
@@ -665,7 +659,7 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
         if "PP401" in wanted and "function" in text and "def " in text:
             for factory in modules.factories(path):
                 defs.setdefault(factory.name, []).append((path, "PP401", factory))
-        if "PP101" in wanted and _may_run_graph(text) and "def " in text:
+        if "PP101" in wanted and may_run_graph(text) and "def " in text:
             for builder in modules.op_builders(path):
                 defs.setdefault(builder.name, []).append((path, "PP101", builder))
     if not defs:

@@ -312,6 +312,10 @@ def test_a_keras_decoder_built_per_call_for_another_modules_loop_is_low(tmp_path
     validation image: PP101 at the decoder, `low`. A decoder built once as a Keras function is none."""
     assert _found(copied(tmp_path, "ctc_decode"), "PP101") == [("inference.py", 18, "low")]
     assert _found(copied(tmp_path, "ctc_decode_ok"), "PP101") == []
+    # review 23: the same decoder run with `keras.backend.eval` instead of `get_value`
+    evaluated = copied(tmp_path / "eval", "ctc_decode") / "inference.py"
+    evaluated.write_text(evaluated.read_text().replace("keras.backend.get_value(", "keras.backend.eval("))
+    assert _found(evaluated.parent, "PP101") == [("inference.py", 18, "low")]
 
 
 def test_ops_a_def_builds_in_a_graph_of_its_own_are_none(tmp_path):

@@ -369,7 +369,8 @@ def do_evaluate(base_model, test_gen, steps):
 def test_pp101_a_branch_that_switches_itself_off_runs_once():
     """tf-fix46, reading 32's cbreider BraTS trainer: the "unfreeze all layers" branch of the training loop
     rebuilds the global step, the optimizer and the initializer, then sets its own flag to -1, so it runs at
-    most once (3 `medium` findings read wrong). A branch that leaves its test alone is still reported."""
+    most once (3 `medium` findings read wrong). A branch that leaves its test alone is still reported, and so
+    is one the loop re-arms (`self._unfreeze_epochs = 0` every 10 epochs) or toggles (`= not ...`): review 23."""
     src = """
 import tensorflow as tf
 
@@ -392,6 +393,13 @@ class Trainer:
         "            self._unfreeze_epochs += 1\n            for batch in batches:\n",
     )
     assert sure(periodic, "PP101") == [(12, "low"), (13, "low")]
+    rearmed = src.replace(
+        "            for batch in batches:\n",
+        "            if epoch % 10 == 0:\n                self._unfreeze_epochs = 0\n            for batch in batches:\n",
+    )
+    assert sure(rearmed, "PP101") == [(13, "low"), (14, "low")]
+    toggled = src.replace("self._unfreeze_epochs = -1", "self._unfreeze_epochs = not self._unfreeze_epochs")
+    assert sure(toggled, "PP101") == [(11, "low"), (12, "low")]
     comprehension = """
 import tensorflow as tf
 

@@ -338,7 +338,7 @@ def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
                 if name is not None:
                     helper = index.module_functions.get(name) or _last_def_named(name, index)
                 else:
-                    helper = own_method_called(node, index)
+                    helper = _own_method_called(node, index)
                 if helper is not None and helper not in found:
                     found.append(helper)
                     new.append(helper)
@@ -346,7 +346,7 @@ def _called_helpers(body, index: ModuleIndex, depth: int = 3) -> list[ast.AST]:
     return found
 
 
-def own_method_called(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
+def _own_method_called(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
     """The method a `self.m(x)` / `cls.m(x)` call runs, when exactly one class of the module defines `m`
     (tf-fix46: reading 32's two-tower reader maps `lambda x: self._parse_function(x)`, whose method parses
     each record; `ds.map(self._parse_function)` was already read through `_mapped_def`)."""

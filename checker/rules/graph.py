@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from checker.datasets import named_call, runs_training_step
 from checker.findings import RawFinding
-from checker.module import ModuleIndex, assigned_names, names_in, parameter_names
+from checker.module import ModuleIndex, assigned_names, dotted_parts, dotted_text, names_in, parameter_names
 from checker.rules import Rule, register
 from checker.rules.common import (
     GRAPH_RESETS,
@@ -153,7 +153,7 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     name = index.resolver.call_name(call)
     if name is None:
         func = call.func
-        if standalone_backend_call(call, index) is not None:
+        if _standalone_backend_call(call, index) is not None:
             return _keras_backend_op(f"{_KERAS_BACKEND[0]}{func.attr}")
         if isinstance(func, ast.Attribute) and func.attr in _OP_METHODS:
             return f".{func.attr}()"
@@ -176,11 +176,68 @@ def graph_op_name(call: ast.Call, index: ModuleIndex) -> str | None:
     return None
 
 
-# The last names of `_NON_OP_NAMES`, and helpers TensorFlow's own modules call that add no node: the global-step
-# lookups of contrib (`assert_or_get_global_step` returns the step tensor the graph holds) and tfdbg's string parser
-# of node names (`parse_node_or_tensor_name`).
+# The non-ops of `_NON_OP_NAMES` where TensorFlow's own modules define them (a vendored copy of TensorFlow's source
+# imports its own modules by path: `tensorflow.python.framework.ops.get_default_graph`), and helpers those modules
+# call that add no node: the global-step lookups (`assert_or_get_global_step` returns the step tensor the graph
+# holds) and tfdbg's string parser of node names (`parse_node_or_tensor_name`). Kept explicit, module and name
+# (review 23: matching the last name alone also took any internal `device`, `function` or `Layer`). tf-fix47's
+# 29 internal names in ryfeus/lambda-packs' six vendored copies are all here.
+_GLOBAL_STEP_LOOKUPS = (
+    "global_step",
+    "get_global_step",
+    "create_global_step",
+    "get_or_create_global_step",
+    "assert_or_get_global_step",
+)
+_CHECKPOINT_LOOKUPS = ("latest_checkpoint", "get_checkpoint_state", "checkpoint_exists")
+_NODE_NAME_PARSER = ("parse_node_or_tensor_name",)
 _INTERNAL_NON_OPS = frozenset(
-    {n.rsplit(".", 1)[1] for n in _NON_OP_NAMES} | {"assert_or_get_global_step", "parse_node_or_tensor_name"}
+    f"tensorflow.{module}.{name}"
+    for module, names in [
+        (
+            "python.framework.ops",
+            (
+                "get_default_graph",
+                "reset_default_graph",
+                "get_default_session",
+                "name_scope",
+                "device",
+                "control_dependencies",
+                "get_collection",
+                "get_collection_ref",
+                "add_to_collection",
+            ),
+        ),
+        ("python.framework.random_seed", ("set_random_seed",)),
+        ("python.framework.dtypes", ("as_dtype",)),
+        ("python.framework.tensor_util", ("is_tensor",)),
+        ("python.eager.context", ("executing_eagerly",)),
+        (
+            "python.ops.variables",
+            (
+                "global_variables",
+                "trainable_variables",
+                "local_variables",
+                "all_variables",
+                "model_variables",
+                "moving_average_variables",
+            ),
+        ),
+        ("python.ops.variable_scope", ("variable_scope", "get_variable_scope", "get_variable")),
+        ("python.training.saver", _CHECKPOINT_LOOKUPS),
+        ("python.training.checkpoint_management", _CHECKPOINT_LOOKUPS),
+        ("python.training.checkpoint_utils", ("list_variables", "load_variable")),
+        ("python.training.training_util", _GLOBAL_STEP_LOOKUPS),
+        ("python.training.training", (*_GLOBAL_STEP_LOOKUPS, *_CHECKPOINT_LOOKUPS, "start_queue_runners")),
+        ("python.training.queue_runner", ("start_queue_runners",)),
+        ("python.training.queue_runner_impl", ("start_queue_runners",)),
+        ("contrib.framework", (*_GLOBAL_STEP_LOOKUPS, "list_variables", "load_variable")),
+        ("contrib.framework.python.ops.variables", _GLOBAL_STEP_LOOKUPS),
+        ("python.debug.debug_data", _NODE_NAME_PARSER),
+        ("python.debug.lib.debug_data", _NODE_NAME_PARSER),
+        ("python.debug.lib.debug_graphs", _NODE_NAME_PARSER),
+    ]
+    for name in names
 )
 
 
@@ -193,9 +250,7 @@ def _internal_non_op(name: str) -> bool:
     the training feeder), all wrong: none of these calls adds a node. contrib's re-exports count too
     (`tensorflow.contrib.framework.load_variable` reads a checkpoint: `tf.train.load_variable`), and so do the
     writer caches' lookups (`SummaryWriterCache.get`, `FileWriterCache.get`: a cached writer, read wrong in reading 19)."""
-    internal = ".python." in name or name.startswith("tensorflow.contrib.")
-    owner, last = name.rsplit(".", 1)
-    return internal and last in _INTERNAL_NON_OPS or owner.endswith("WriterCache")
+    return name in _INTERNAL_NON_OPS or name.rsplit(".", 1)[0].endswith("WriterCache")
 
 
 def _builds_options(name: str) -> bool:
@@ -253,7 +308,14 @@ def _keras_backend_op(name: str) -> str | None:
 _BACKEND_RUNS = frozenset({"get_value", "batch_get_value", "eval"})
 
 
-def runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
+def may_run_graph(text: str) -> bool:
+    """A sieve over a module's text for `_runs_graph`: a session's `.run(`, or a call of one of `_BACKEND_RUNS`
+    (`K.get_value(`, `K.eval(`; also any `.eval(`). Built from the same names, so the two cannot drift apart
+    (review 23: a def whose only run was `keras.backend.eval(...)` never reached the per-call pass)."""
+    return ".run(" in text or any(f"{name}(" in text for name in _BACKEND_RUNS)
+
+
+def _runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     """One graph execution: a session `run`/`eval` (`is_session_run`), or standalone Keras's `K.get_value`
     / `K.eval` / `K.batch_get_value`, which run the tensor in Keras's own TF1 session. tf-fix46: readings 31
     and 32 listed three loops whose only run is `K.get_value(K.ctc_decode(...))` (a CRNN's per-image decode,
@@ -265,11 +327,11 @@ def runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     return (
         isinstance(func, ast.Attribute)
         and func.attr in _BACKEND_RUNS
-        and standalone_backend_call(call, index) is not None
+        and _standalone_backend_call(call, index) is not None
     )
 
 
-def standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
+def _standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
     """The function name of a call into standalone Keras's backend (`keras.backend.get_value`,
     `K.ctc_decode` with `from keras import backend as K`, `import keras.backend as K`, or `K` bound nowhere
     in a module that imports `*` from a `keras` module, as `from keras.layers import *` hands over the
@@ -278,17 +340,13 @@ def standalone_backend_call(call: ast.Call, index: ModuleIndex) -> str | None:
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
-    root = func.value
-    dotted = []
-    while isinstance(root, ast.Attribute):
-        dotted.append(root.attr)
-        root = root.value
-    if not isinstance(root, ast.Name):
+    parts = dotted_parts(func.value)
+    if parts is None:
         return None
-    source = _keras_binding(root.id, index)
+    source = _keras_binding(parts[0], index)
     if source is None:
         return None
-    path = ".".join([source, *reversed(dotted)])
+    path = ".".join([source, *parts[1:]])
     return func.attr if path == "keras.backend" else None
 
 
@@ -344,7 +402,7 @@ def _tf1_iterator(receiver: ast.AST, index: ModuleIndex) -> bool:
 def check_graph_op_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if few_iterations(loop) or not any(runs_graph(site.node, index) for site, _ in reached):
+        if few_iterations(loop) or not any(_runs_graph(site.node, index) for site, _ in reached):
             continue
         cached = per_key_cached(loop)
         callers = {id(site.node): site for site in index.loop_calls[id(loop)]}
@@ -357,7 +415,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
             if via is not None and id(via) in callers and switched_off(callers[id(via)], site, index):
                 continue  # (built only under a flag this call leaves off: `self.evaluate(x, y, sess)`)
             at = via or site.node
-            if in_self_disabling_branch(loop, at):
+            if _in_self_disabling_branch(loop, at):
                 continue  # (a branch that clears its own condition: built once, not per iteration)
             if not first_report(reported, at):
                 continue
@@ -385,7 +443,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
     yield from _ops_run_per_call(index, reported)
 
 
-def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
+def _in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
     """`node` sits, inside `loop`, under `if` tests that a branch on its path switches off by binding a
     constant to a name or attribute those tests read (`if self._unfreeze_epochs >= 0: ...
     self._unfreeze_epochs = -1`, `if not built: ...; built = True`): the branch runs at most once per
@@ -396,34 +454,39 @@ def in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
         return False
     tested = set()
     for branch in chain:
-        tested |= {text for n in ast.walk(branch.test) if (text := _dotted_text(n)) is not None}
-    counted = _changed_otherwise(loop)
+        tested |= {text for n in ast.walk(branch.test) if (text := dotted_text(n)) is not None}
     for branch in chain:
         for stmt in branch.body:
             if (
                 isinstance(stmt, ast.Assign)
-                and isinstance(stmt.value, ast.Constant | ast.UnaryOp)
-                and any(_dotted_text(t) in tested - counted for t in stmt.targets)
+                and _switch_off_value(stmt.value)
+                and any(dotted_text(t) in tested - _bound_outside(loop, branch) for t in stmt.targets)
             ):
                 return True
     return False
 
 
-def _changed_otherwise(loop: ast.AST) -> set[str]:
-    """Names and attributes the loop changes other than by binding a constant (`since_eval += 1`,
-    `flag = step > warmup`): a branch that resets such a counter (`if since_eval >= 100: ...; since_eval =
-    0`) runs again every period, not once."""
-    changed = set()
+def _switch_off_value(value: ast.AST) -> bool:
+    """A constant (`True`, `-1`, `None`), or a signed one: a value that stays the same every time the branch
+    binds it, so the test cannot pass again by it. `flag = not flag` flips the test back on every other pass
+    (review 23: a toggle read as a once-only switch)."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Constant)
+
+
+def _bound_outside(loop: ast.AST, branch: ast.If) -> set[str]:
+    """Names and attributes the loop binds anywhere but in `branch`'s body, constants included: a counter
+    (`since_eval += 1`), a flag the loop sets again (`if step % 10 == 0: rebuild = True`) or rebinds from
+    data (`flag = step > warmup`) lets the branch that switches it off run again, every period, not once
+    (review 23: the re-armed flag was read as a one-time switch)."""
+    inside = {id(n) for stmt in branch.body for n in ast.walk(stmt)}
+    bound = set()
     for node in ast.walk(loop):
-        if isinstance(node, ast.AugAssign):
-            changed.add(_dotted_text(node.target))
-        elif isinstance(node, ast.Assign | ast.AnnAssign) and not isinstance(
-            node.value, ast.Constant | ast.UnaryOp
-        ):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            changed |= {_dotted_text(t) for t in targets}
-    changed.discard(None)
-    return changed
+        if id(node) not in inside and isinstance(getattr(node, "ctx", None), ast.Store):
+            bound.add(dotted_text(node))
+    bound.discard(None)
+    return bound
 
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
@@ -448,15 +511,6 @@ def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:
         return False
 
     return path if find(loop.body) else []
-
-
-def _dotted_text(node: ast.AST) -> str | None:
-    """`flag` or `self.flag` as written, for names and attributes of names; None for anything else."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return None
 
 
 # What a weight restore iterates over: the graph's variables (`tf.trainable_variables()`, `model.weights`) or
@@ -615,7 +669,7 @@ def per_call_op_builders(index: ModuleIndex) -> dict[int, OpBuilder]:
     defs += [
         (name, owner, f) for owner, methods in index.class_methods.items() for name, f in methods.items()
     ]
-    running = {id(site.function) for site in index.calls if runs_graph(site.node, index)}
+    running = {id(site.function) for site in index.calls if _runs_graph(site.node, index)}
     for name, owner, function in defs:
         if id(function) not in running:
             continue
