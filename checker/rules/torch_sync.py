@@ -19,6 +19,7 @@ from checker.module import (
     assigned_names,
     bound_values,
     dotted_parts,
+    dotted_text,
     iter_walk,
     names_in,
     parameter_names,
@@ -326,19 +327,10 @@ def _tested_number(call: ast.Call, tensors: set[str], index: ModuleIndex) -> str
         len(call.args) == 1
         and isinstance(call.args[0], ast.Name)
         and call.args[0].id in tensors
-        and (spelled := _dotted(call.func)) in _math_tests(index)
+        and (spelled := dotted_text(call.func)) in _math_tests(index)
     ):
         return None
     return f"{spelled}({call.args[0].id})"
-
-
-def _dotted(node: ast.AST) -> str | None:
-    """`math.isnan` -> "math.isnan", `isnan` -> "isnan": a name or a name's attribute as written."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return f"{node.value.id}.{node.attr}"
-    return None
 
 
 def _math_tests(index: ModuleIndex) -> frozenset[str]:
