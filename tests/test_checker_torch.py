@@ -1670,3 +1670,53 @@ def test_pp503_the_training_branch_of_a_phase_loop_whose_else_sets_eval_mode():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP503"] == expected(source)
+
+
+def test_pp501_numpy_without_cpu_reads_a_host_tensor():
+    """(torch-fix117) VPT's trainer: the loop hands the loader's CPU `targets` to a step method that moves a
+    copy, then keeps `targets.numpy()`; `.numpy()` raises on a CUDA tensor, so that read waits for nothing.
+    The same loop reading the loss through `.cpu().numpy()` is still reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        class Trainer:
+            def __init__(self, model):
+                self.model = model.to(device)
+                self.criterion = nn.CrossEntropyLoss()
+                self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+            def forward_one_batch(self, inputs, targets, is_train):
+                inputs = inputs.to(device, non_blocking=True)
+                targets = targets.to(device, non_blocking=True)
+                with torch.set_grad_enabled(is_train):
+                    outputs = self.model(inputs)
+                    loss = self.criterion(outputs, targets)
+                if is_train:
+                    self.optimizer.zero_grad()
+                    loss.backward()
+                    self.optimizer.step()
+                return loss, outputs
+
+            def get_input(self, data):
+                return data["image"].float(), data["label"]
+
+            def eval_classifier(self, loader):
+                total_targets, total_logits = [], []
+                for idx, input_data in enumerate(loader):
+                    X, targets = self.get_input(input_data)
+                    loss, outputs = self.forward_one_batch(X, targets, False)
+                    if loss == -1:
+                        return
+                    total_targets.extend(list(targets.numpy()))
+                    total_logits.append(outputs)
+                return torch.cat(total_logits)
+
+            def train_epoch(self, loader, history):
+                for idx, input_data in enumerate(loader):
+                    X, targets = self.get_input(input_data)
+                    loss, outputs = self.forward_one_batch(X, targets, True)
+                    if loss == -1:
+                        return
+                    history.append(loss.detach().cpu().numpy())  # expect: PP501
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP501"] == expected(source)
