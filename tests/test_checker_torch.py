@@ -1679,3 +1679,122 @@ def test_pp503_given_model_loop_called_bare_in_one_branch_and_guarded_in_another
     guarded = both.replace("        else:\n            return metrics(model, test_loader, 10)\n", "")
     assert guarded != both
     assert _pp503_levels(guarded, "evaluate.py") == {}
+
+
+def test_pp507_a_loss_def_whose_loss_is_only_called_under_no_grad_is_an_evaluation():
+    """(torch-fix117) FedDyn's `get_acc_loss` shape: the name matches the loss defs, but the loss it builds
+    is called only under no_grad (an accuracy/loss report every few epochs); a training loss def still is."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def get_acc_loss(data_x, data_y, model, batch_size):
+            total = 0.0
+            loss_fn = torch.nn.CrossEntropyLoss(reduction='sum')
+            loader = DataLoader(list(zip(data_x, data_y)), batch_size=batch_size, pin_memory=True)
+            model.eval()
+            with torch.no_grad():
+                for bx, by in loader:
+                    out = model(bx.to(device))
+                    total += loss_fn(out, by.to(device).long())
+            model.train()
+            return total
+
+        def compute_loss(out, target):
+            criterion = nn.CrossEntropyLoss()  # expect: PP507
+            return criterion(out, target)
+
+        def train(model, loader, opt, epochs, print_per, x, y):
+            for e in range(epochs):
+                for bx, by in loader:
+                    loss = compute_loss(model(bx.to(device)), by.to(device))
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                if (e + 1) % print_per == 0:
+                    print(get_acc_loss(x, y, model, 256))
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+
+
+def test_pp503_the_training_branch_of_a_phase_loop_whose_else_sets_eval_mode():
+    """(torch-fix117) CLsurvey's rehearsal loop: `model.train(False)` sits in the `else:` of `if phase ==
+    'train':`, and the model's training step sits under another `if phase == 'train':`; that call runs in
+    training mode. A plain evaluation after `train(False)` is still reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train_model(model, loaders, optimizer, num_epochs):
+            for epoch in range(num_epochs):
+                for phase in ['train', 'val']:
+                    if phase == 'train':
+                        model.train(True)
+                    else:
+                        model.train(False)
+                    running = 0.0
+                    for inputs, labels in loaders[phase]:
+                        inputs, labels = inputs.cuda(), labels.cuda()
+                        if phase == 'train':
+                            loss, correct = model.observe(inputs, labels, optimizer)
+                        if phase == 'val':
+                            loss, correct = evaluate_batch(model, inputs, labels)
+                        running += correct
+
+        def test_model(model, loader):
+            model.train(False)
+            correct = 0
+            for inputs, labels in loader:
+                out = model(inputs.cuda())  # expect: PP503
+                correct += (out.argmax(1) == labels.cuda()).sum()
+            return correct
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP503"] == expected(source)
+
+
+def test_pp501_numpy_without_cpu_reads_a_host_tensor():
+    """(torch-fix117) VPT's trainer: the loop hands the loader's CPU `targets` to a step method that moves a
+    copy, then keeps `targets.numpy()`; `.numpy()` raises on a CUDA tensor, so that read waits for nothing.
+    The same loop reading the loss through `.cpu().numpy()` is still reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        class Trainer:
+            def __init__(self, model):
+                self.model = model.to(device)
+                self.criterion = nn.CrossEntropyLoss()
+                self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+            def forward_one_batch(self, inputs, targets, is_train):
+                inputs = inputs.to(device, non_blocking=True)
+                targets = targets.to(device, non_blocking=True)
+                with torch.set_grad_enabled(is_train):
+                    outputs = self.model(inputs)
+                    loss = self.criterion(outputs, targets)
+                if is_train:
+                    self.optimizer.zero_grad()
+                    loss.backward()
+                    self.optimizer.step()
+                return loss, outputs
+
+            def get_input(self, data):
+                return data["image"].float(), data["label"]
+
+            def eval_classifier(self, loader):
+                total_targets, total_logits = [], []
+                for idx, input_data in enumerate(loader):
+                    X, targets = self.get_input(input_data)
+                    loss, outputs = self.forward_one_batch(X, targets, False)
+                    if loss == -1:
+                        return
+                    total_targets.extend(list(targets.numpy()))
+                    total_logits.append(outputs)
+                return torch.cat(total_logits)
+
+            def train_epoch(self, loader, history):
+                for idx, input_data in enumerate(loader):
+                    X, targets = self.get_input(input_data)
+                    loss, outputs = self.forward_one_batch(X, targets, True)
+                    if loss == -1:
+                        return
+                    history.append(loss.detach().cpu().numpy())  # expect: PP501
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP501"] == expected(source)

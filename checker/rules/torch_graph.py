@@ -1593,6 +1593,8 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
         if receiver in fx.loop_cache("no_grad_wrappers", None, lambda: _no_grad_wrappers(fx)):
             continue  # `model = TorchModel(model)`, whose `__call__` opens no_grad itself
         mode = _mode_at(modes, receiver, call.lineno)
+        if mode == "eval" and _other_branch_of_eval_test(call, receiver, sites, fx):
+            continue  # `if phase == 'train': model.observe(...)`, eval mode only under that test's `else:`
         if (mode == "train" or (mode is None and not named)) and _eval_pass_source(site, fx) is None:
             continue
         loop = site.loops[-1]
@@ -1608,6 +1610,35 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # (asked last: its first question in a module walks the whole module)
         reported.add(id(loop))
         yield site, receiver, mode, by_method
+
+
+def _branch_side(node: ast.AST, fx) -> list[tuple[str, bool]]:
+    """(the dumped test, True in its body / False in its `else:`) for each `if` around the node."""
+    sides = []
+    child = node
+    for up in fx.ancestors(node):
+        if isinstance(up, ast.If) and child is not up.test:
+            sides.append((ast.dump(up.test), any(child is stmt for stmt in up.body)))
+        child = up
+    return sides
+
+
+def _other_branch_of_eval_test(call: ast.Call, receiver: str, sites, fx) -> bool:
+    """(torch-fix117) The def's last eval-mode call on the receiver before this call sits on one side of an
+    `if` (`if phase == 'train': ... model.train(True)` / `else: model.train(False)`), and the call sits on
+    the other side of an `if` with the same test (`if phase == 'train': model.observe_FT(...)`): whenever
+    the call runs the model is in training mode. CLsurvey's rehearsal phase loop (hold-out 39) was
+    reported `high` at its training branch, read wrong."""
+    evals = [
+        s.node
+        for s in sites
+        if s.node.lineno < call.lineno and mode_calls([s]) == [(s.node.lineno, receiver, "eval")]
+    ]
+    if not evals:
+        return False
+    last = max(evals, key=lambda n: n.lineno)
+    mode_sides = dict(_branch_side(last, fx))
+    return any(test in mode_sides and mode_sides[test] != body for test, body in _branch_side(call, fx))
 
 
 def _bound_forwards(fx) -> dict[tuple[int, str], str]:

@@ -716,7 +716,7 @@ def check_setup_per_step_def(index: ModuleIndex):
             if any(id(loop) in steps for loop in site.loops):
                 continue  # (the step loop's own check reports it)
         what = _built_per_call(site, index)
-        if what is None or facts(index).without_grad(site.node):
+        if what is None or facts(index).without_grad(site.node) or _called_without_grad_only(site, index):
             continue  # (a loss under no_grad is a validation number, not a training step's)
         if run is None:
             run = _per_step_defs(index)
@@ -731,6 +731,23 @@ def check_setup_per_step_def(index: ModuleIndex):
             # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
             confidence="medium" if _run_by_gan_name_only(function, index) else "high",
         )
+
+
+def _called_without_grad_only(site, index: ModuleIndex) -> bool:
+    """(torch-fix117) The loss is bound to a local name (`loss_fn = nn.CrossEntropyLoss(reduction='sum')`) and
+    every call of that name in the def sits under `torch.no_grad()`: the def computes an evaluation number
+    (FedDyn's and FedDC's `get_acc_loss`, called every `print_per` epochs; its name matches the loss defs'),
+    not a training step's loss. Hold-out 39 read both such `high` findings wrong."""
+    parent = facts(index).parent_of(site.node)
+    if not (isinstance(parent, ast.Assign) and isinstance(parent.targets[0], ast.Name)):
+        return False
+    bound = parent.targets[0].id
+    uses = [
+        n
+        for n in _scope_nodes(index, site.function, ast.Call)
+        if isinstance(n.func, ast.Name) and n.func.id == bound
+    ]
+    return bool(uses) and all(facts(index).without_grad(n) for n in uses)
 
 
 def _run_by_gan_name_only(function, index: ModuleIndex) -> bool:

@@ -1430,6 +1430,7 @@ def check_host_sync(
             reads.extend(_step_reader_returns(index, loop, readers, reads))
         if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
             reads.extend(_indexed_reads(index, loop, tensors, reads))
+        reads = [r for r in reads if not numpy_of_host_tensor(r[1])]
         if not reads:
             continue
         _, call, how, where = reads[0]
@@ -1450,6 +1451,23 @@ def check_host_sync(
             f"{_reads_outside(loop, place.lineno, reads)}",
             confidence=level,
         )
+
+
+def numpy_of_host_tensor(read: ast.AST) -> bool:
+    """(torch-fix117) `targets.numpy()` with no `.cpu()` or `.to(...)` anywhere in its receiver: `.numpy()`
+    raises on a CUDA tensor, so a line that runs reads a tensor already on the host and waits for nothing.
+    VPT's `total_targets.extend(list(targets.numpy()))` on the loader's CPU targets (hold-out 38, `high`,
+    read wrong); every PP501 `.numpy()` finding read right on hold-outs 29-39 goes through `.cpu()`."""
+    if not (isinstance(read, ast.Call) and method_name(read) == "numpy" and not read.args):
+        return False
+    node = read.func.value
+    while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Call):
+            if method_name(node) in ("cpu", "to"):
+                return False
+            node = node.func
+        node = node.value if isinstance(node, ast.Attribute | ast.Subscript) else node
+    return True
 
 
 def _reads_outside(loop, line: int, reads: list) -> str:
