@@ -623,12 +623,18 @@ def _torch_loss(call: ast.Call, index: ModuleIndex) -> bool:
 
 
 def _per_step_defs(index: ModuleIndex) -> set[int]:
-    """Defs that run on every training step: forwards, defs named for the loss, training-step defs (backward
-    and a step, no loop of their own) and the defs an innermost step loop calls (3 levels)."""
+    """Defs that run on every training step: `_stepped_by_role`, and the defs taken to run so by their names
+    alone (`_gan_and_callable_losses`)."""
+    return _stepped_by_role(index) | _gan_and_callable_losses(index)
+
+
+def _stepped_by_role(index: ModuleIndex) -> set[int]:
+    """Defs that run on every training step by what they are: forwards, defs named for the loss, training-step
+    defs (backward and a step, no loop of their own) and the defs an innermost step loop calls (3 levels).
+    One list for `_per_step_defs` and `_run_by_gan_name_only` (review23 item 11)."""
     return (
         set(_forward_functions(index))
         | _loss_defs(index)
-        | _gan_and_callable_losses(index)
         | _step_helpers(index)
         | {id(f) for f in _training_step_defs(index)}
     )
@@ -755,14 +761,7 @@ def _run_by_gan_name_only(function, index: ModuleIndex) -> bool:
     `_GAN_LOSS_DEF`): `medium`. Hold-out 33 has two copies of such a `D_Net.py`; the trainer of one imports
     its `calculate_loss_D`/`calculate_loss_G` (read right), nothing names the other's (debatable), and a
     module pass cannot tell them apart."""
-    if not _GAN_LOSS_DEF.match(function.name):
-        return False
-    return id(function) not in (
-        set(_forward_functions(index))
-        | _loss_defs(index)
-        | _step_helpers(index)
-        | {id(f) for f in _training_step_defs(index)}
-    )
+    return bool(_GAN_LOSS_DEF.match(function.name)) and id(function) not in _stepped_by_role(index)
 
 
 def _module_in_loss_def(site, index: ModuleIndex):
