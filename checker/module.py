@@ -443,6 +443,20 @@ def dotted_text(node: ast.AST) -> str | None:
     return None
 
 
+def none_tested(test: ast.AST, op: type[ast.Is] | type[ast.IsNot]) -> ast.expr | None:
+    """What `x is None` (`op` ast.Is) or `x is not None` (ast.IsNot) tests, `x`; None for any other test. One
+    definition for the rules that read a default left out, a gradient present or a device given."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], op)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left
+    return None
+
+
 def sole_name_target(stmt: ast.AST) -> str | None:
     """The name an `x = ...` statement binds when its one target is a plain name; None for any other
     statement (tuple or attribute targets, chained `a = b = ...`, augmented or annotated assignments)."""

@@ -1750,6 +1750,22 @@ def test_pp503_the_training_branch_of_a_phase_loop_whose_else_sets_eval_mode():
     assert [f for f in torch_findings(source) if f[0] == "PP503"] == expected(source)
 
 
+def test_pp501_a_bare_numpy_is_no_read_wherever_reads_are_recognised():
+    """A bare `.numpy()` (nothing moved to the host in its receiver) is judged where every PP501 path
+    recognises a read (`_sync_of`), not by one path after the fact: it raises on a CUDA tensor, so it reads
+    a host tensor. A `.numpy()` after `.cpu()`, and `.item()`, stay reads."""
+    from checker.rules.torch_sync import _sync_of
+
+    def read(text: str):
+        return _sync_of(ast.parse(text, mode="eval").body, set())
+
+    assert read("targets.numpy()") is None
+    assert read("targets[0].numpy()") is None
+    assert read("loss.detach().cpu().numpy()") == ".numpy()"
+    assert read("out.to('cpu').numpy()") == ".numpy()"
+    assert read("loss.item()") == ".item()"
+
+
 def test_pp501_numpy_without_cpu_reads_a_host_tensor():
     """(torch-fix117) VPT's trainer: the loop hands the loader's CPU `targets` to a step method that moves a
     copy, then keeps `targets.numpy()`; `.numpy()` raises on a CUDA tensor, so that read waits for nothing.

@@ -58,26 +58,35 @@ _NON_OP_PREFIXES = tuple(
         "python_io",
     ]
 )
+# graph and collection state (`tf.get_default_graph()`, `tf.device(...)`): each a `tf.*` name and a name of
+# `tensorflow.python.framework.ops`, which a vendored copy of TensorFlow calls (`_INTERNAL_NON_OPS`)
+_GRAPH_STATE = (
+    "get_default_graph",
+    "reset_default_graph",
+    "get_default_session",
+    "name_scope",
+    "device",
+    "control_dependencies",
+    "get_collection",
+    "get_collection_ref",
+    "add_to_collection",
+)
+# the graph's variable listings: `tf.*` names and names of `tensorflow.python.ops.variables`
+_VARIABLE_LISTINGS = (
+    "global_variables",
+    "trainable_variables",
+    "local_variables",
+    "all_variables",
+    "model_variables",
+    "moving_average_variables",
+)
 _NON_OP_NAMES = frozenset(
     "tensorflow." + n
     for n in [
-        "get_default_graph",
-        "reset_default_graph",
-        "get_default_session",
-        "name_scope",
+        *_GRAPH_STATE,
+        *_VARIABLE_LISTINGS,
         "variable_scope",
         "get_variable_scope",
-        "device",
-        "control_dependencies",
-        "global_variables",
-        "trainable_variables",
-        "local_variables",
-        "all_variables",
-        "model_variables",
-        "moving_average_variables",
-        "get_collection",
-        "get_collection_ref",
-        "add_to_collection",
         "set_random_seed",
         "random.set_seed",
         "enable_eager_execution",
@@ -194,35 +203,12 @@ _NODE_NAME_PARSER = ("parse_node_or_tensor_name",)
 _INTERNAL_NON_OPS = frozenset(
     f"tensorflow.{module}.{name}"
     for module, names in [
-        (
-            "python.framework.ops",
-            (
-                "get_default_graph",
-                "reset_default_graph",
-                "get_default_session",
-                "name_scope",
-                "device",
-                "control_dependencies",
-                "get_collection",
-                "get_collection_ref",
-                "add_to_collection",
-            ),
-        ),
+        ("python.framework.ops", _GRAPH_STATE),
         ("python.framework.random_seed", ("set_random_seed",)),
         ("python.framework.dtypes", ("as_dtype",)),
         ("python.framework.tensor_util", ("is_tensor",)),
         ("python.eager.context", ("executing_eagerly",)),
-        (
-            "python.ops.variables",
-            (
-                "global_variables",
-                "trainable_variables",
-                "local_variables",
-                "all_variables",
-                "model_variables",
-                "moving_average_variables",
-            ),
-        ),
+        ("python.ops.variables", _VARIABLE_LISTINGS),
         ("python.ops.variable_scope", ("variable_scope", "get_variable_scope", "get_variable")),
         ("python.training.saver", _CHECKPOINT_LOOKUPS),
         ("python.training.checkpoint_management", _CHECKPOINT_LOOKUPS),

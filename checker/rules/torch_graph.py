@@ -13,6 +13,7 @@ from checker.module import (
     bound_values,
     iter_walk,
     names_in,
+    none_tested,
     parameter_names,
     sole_name_target,
     walk,
@@ -1200,16 +1201,8 @@ def _switch(branch: ast.If, node: ast.AST, params: set[str]) -> tuple[str, str] 
         inner = test.operand
         if isinstance(inner, ast.Name) and inner.id in params:
             found = inner.id, "truthy"
-    elif (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        found = test.left.id, "none"
+    elif isinstance(tested := none_tested(test, ast.IsNot), ast.Name) and tested.id in params:
+        found = tested.id, "none"
     else:
         found = _string_mode(test, params)
     if found is None or not (branch.orelse and node.lineno >= branch.orelse[0].lineno):

@@ -22,6 +22,7 @@ from checker.module import (
     dotted_parts,
     iter_walk,
     names_in,
+    none_tested,
     parameter_names,
     sole_name_target,
     walk,
@@ -2288,15 +2289,8 @@ def _left_out_test(test: ast.AST, params: set[str]) -> bool:
     """(torch-fix103) `if attn_mask is None:` with `attn_mask` a parameter of the def: the body runs whenever a
     caller leaves the argument out (Informer-style attention making its `TriangularCausalMask(B, L, device=...)`
     when the decoder passes no mask, on every forward); not a cache, which tests an attribute or a global."""
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    tested = none_tested(test, ast.Is)
+    return isinstance(tested, ast.Name) and tested.id in params
 
 
 def _layer_switch(test: ast.AST) -> bool:

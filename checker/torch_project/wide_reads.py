@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from checker.module import iter_walk, parameter_names
+from checker.module import iter_walk, none_tested, parameter_names
 from checker.rules.torch_common import method_name
 
 # (`float(x.mean())`: the reductions whose `float()` reads one device number)
@@ -192,14 +192,10 @@ def gradient_test(test: ast.AST, targets: set[str]) -> bool:
     once per parameter on every call."""
     if isinstance(test, ast.Attribute):
         return test.attr == "requires_grad" and isinstance(test.value, ast.Name) and test.value.id in targets
+    tested = none_tested(test, ast.IsNot)
     return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-        and isinstance(test.left, ast.Attribute)
-        and test.left.attr == "grad"
-        and isinstance(test.left.value, ast.Name)
-        and test.left.value.id in targets
+        isinstance(tested, ast.Attribute)
+        and tested.attr == "grad"
+        and isinstance(tested.value, ast.Name)
+        and tested.value.id in targets
     )
