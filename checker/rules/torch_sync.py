@@ -20,6 +20,7 @@ from checker.module import (
     bound_values,
     dotted_parts,
     dotted_text,
+    is_main_guard,
     iter_walk,
     names_in,
     none_tested,
@@ -27,9 +28,7 @@ from checker.module import (
     sole_name_target,
 )
 from checker.rules import Rule, register
-from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
-    _REAL_SOURCE,
     HOST_READS,
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
@@ -51,6 +50,7 @@ from checker.rules.torch_common import (
     model_called,
     module_nodes,
     numpy_array_names,
+    reads_real_source,
     returns_host_value,
     returns_in,
     under_log_switch,
@@ -1890,11 +1890,11 @@ _RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like
 
 def _self_test_loop(index: ModuleIndex, loop) -> bool:
     """A loop under the module's `if __name__ == "__main__":` that draws its inputs at random
-    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `_REAL_SOURCE`): a
+    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `reads_real_source`): a
     self-test of the module's own classes on random tensors (DEQ's `splitcross.py` checks its
     `SplitCrossEntropyLoss`), not a training run."""
     top = next((s for s in index.tree.body if s.lineno <= loop.lineno <= s.end_lineno), None)
-    if not (isinstance(top, ast.If) and _is_main_guard(top)):
+    if not (isinstance(top, ast.If) and is_main_guard(top)):
         return False
     if not any(
         isinstance(n, ast.Call)
@@ -1903,7 +1903,7 @@ def _self_test_loop(index: ModuleIndex, loop) -> bool:
         for n in loop_nodes(index, loop)
     ):
         return False
-    return not any(_REAL_SOURCE.search(base_name(s.node.func) or "") for s in index.calls)
+    return not any(reads_real_source(base_name(s.node.func) or "") for s in index.calls)
 
 
 def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
