@@ -668,13 +668,7 @@ def _holder(node: ast.AST, test: ast.AST) -> bool:
 
 def _first_time_test(test: ast.AST) -> bool:
     """`if ema is None:`: one branch runs on the first step only (`guarded_step` judges the other)."""
-    return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    return none_tested(test, ast.Is) is not None or none_tested(test, ast.IsNot) is not None
 
 
 def _read_with_step(fx, node: ast.AST, loop) -> bool:
@@ -1016,14 +1010,8 @@ def _in_place(expr) -> bool:
 
 def _none_test(stmt, name: ast.Name) -> bool:
     """`if ema is None:`: the first-time test of a running value."""
-    test = getattr(stmt, "test", None) if isinstance(stmt, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and test.left is name
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return test is not None and name in (none_tested(test, ast.Is), none_tested(test, ast.IsNot))
 
 
 def _running_total(stmt: ast.Assign, name: str) -> bool:
