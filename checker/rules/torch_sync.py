@@ -1136,6 +1136,8 @@ def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
         return False
     if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
         return False
+    if _accelerate_backward(index, loop):
+        return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models | _moved_parallel_models(index)
     placed = _built_on_device(index)
@@ -1155,6 +1157,39 @@ def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _accelerate_backward(index: ModuleIndex, loop) -> bool:
+    """(torch-fix118) The loop backpropagates through Hugging Face Accelerate (`accelerator.backward(loss)`,
+    its receiver bound in the module to `Accelerator(...)`): the loader it iterates went through
+    `accelerator.prepare(...)`, which puts every batch on the accelerator's device, so the loop moves nothing
+    itself and still steps on the GPU (torch-conv-kan's `train_model`, hold-out 38). Not a CPU loader loop."""
+    made = _accelerator_names(index)
+    return bool(made) and any(
+        isinstance(n, ast.Call) and method_name(n) == "backward" and dotted_text(n.func.value) in made
+        for n in loop_nodes(index, loop)
+    )
+
+
+def _accelerator_names(index: ModuleIndex) -> frozenset[str]:
+    """The names and `self.` attributes the module binds to `Accelerator(...)` (Accelerate's, the class
+    that owns the device: `accelerator = Accelerator(mixed_precision=...)`); not one told to stay on the
+    CPU (`Accelerator(cpu=True)`)."""
+
+    def names():
+        for node in ast.walk(index.tree):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and base_name(node.value.func) == "Accelerator"
+                and not any(
+                    k.arg == "cpu" and isinstance(k.value, ast.Constant) and k.value.value is True
+                    for k in node.value.keywords
+                )
+            ):
+                yield from (t for t in map(dotted_text, node.targets) if t is not None)
+
+    return facts(index).loop_cache("accelerator names", None, lambda: frozenset(names()))
 
 
 def _moved_parallel_models(index: ModuleIndex) -> set[str]:
@@ -1374,6 +1409,7 @@ def check_host_sync(
         and not fx.on_device
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
+        and not _accelerator_names(index)  # (Accelerate places the model and batches: `_accelerate_backward`)
     )
     for loop in fx.step_loops:
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
