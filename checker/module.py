@@ -457,6 +457,19 @@ def none_tested(test: ast.AST, op: type[ast.Is] | type[ast.IsNot]) -> ast.expr |
     return None
 
 
+def is_main_guard(stmt: ast.AST) -> bool:
+    """`if __name__ == "__main__":`: the block a script runs when started, not when imported. One public
+    definition for the rules that read what a script runs at its top (a Keras script's own predict loop, a
+    PyTorch toy trained on data made under the guard)."""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
 def sole_name_target(stmt: ast.AST) -> str | None:
     """The name an `x = ...` statement binds when its one target is a plain name; None for any other
     statement (tuple or attribute targets, chained `a = b = ...`, augmented or annotated assignments)."""

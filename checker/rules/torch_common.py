@@ -1212,6 +1212,12 @@ _REAL_SOURCE = re.compile(
 )
 
 
+def reads_real_source(name: str) -> bool:
+    """A called name that reads data from outside the script (`_REAL_SOURCE`: a file, a data set class, a
+    download, a data helper): public for the rules that tell a toy script from one that reads real data."""
+    return bool(_REAL_SOURCE.search(name))
+
+
 def toy_data(index: ModuleIndex) -> bool:
     """The module trains on a handful of samples it writes itself (`x = [[1, 2], [3, 4]]`,
     `torch.tensor([[-1.2, 3.1], ...])`, `X = torch.randn(100, 1)` outside any def, a few sentences handed to a

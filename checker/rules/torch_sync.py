@@ -20,6 +20,7 @@ from checker.module import (
     bound_values,
     dotted_parts,
     dotted_text,
+    is_main_guard,
     iter_walk,
     names_in,
     none_tested,
@@ -27,9 +28,7 @@ from checker.module import (
     sole_name_target,
 )
 from checker.rules import Rule, register
-from checker.rules.keras import _is_main_guard
 from checker.rules.torch_common import (
-    _REAL_SOURCE,
     HOST_READS,
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
@@ -51,6 +50,7 @@ from checker.rules.torch_common import (
     model_called,
     module_nodes,
     numpy_array_names,
+    reads_real_source,
     returns_host_value,
     returns_in,
     under_log_switch,
@@ -668,13 +668,7 @@ def _holder(node: ast.AST, test: ast.AST) -> bool:
 
 def _first_time_test(test: ast.AST) -> bool:
     """`if ema is None:`: one branch runs on the first step only (`guarded_step` judges the other)."""
-    return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    return none_tested(test, ast.Is) is not None or none_tested(test, ast.IsNot) is not None
 
 
 def _read_with_step(fx, node: ast.AST, loop) -> bool:
@@ -1016,14 +1010,8 @@ def _in_place(expr) -> bool:
 
 def _none_test(stmt, name: ast.Name) -> bool:
     """`if ema is None:`: the first-time test of a running value."""
-    test = getattr(stmt, "test", None) if isinstance(stmt, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and test.left is name
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return test is not None and name in (none_tested(test, ast.Is), none_tested(test, ast.IsNot))
 
 
 def _running_total(stmt: ast.Assign, name: str) -> bool:
@@ -1148,6 +1136,8 @@ def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
         return False
     if all(_device_tensor_dataset(index, call) for call, names in loaders if key in names):
         return False
+    if _accelerate_backward(index, loop):
+        return False
     on_device = fx.models_on_device(index.loop_function.get(id(loop)), loop.lineno)
     parallel = fx.data_parallel_models | _moved_parallel_models(index)
     placed = _built_on_device(index)
@@ -1167,6 +1157,39 @@ def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     return not any(isinstance(n, ast.Lambda) for n in loop_nodes(index, loop)) or not any(
         isinstance(n, ast.Call) and is_device_move(n, index) for n in loop_nodes(index, loop)
     )
+
+
+def _accelerate_backward(index: ModuleIndex, loop) -> bool:
+    """(torch-fix118) The loop backpropagates through Hugging Face Accelerate (`accelerator.backward(loss)`,
+    its receiver bound in the module to `Accelerator(...)`): the loader it iterates went through
+    `accelerator.prepare(...)`, which puts every batch on the accelerator's device, so the loop moves nothing
+    itself and still steps on the GPU (torch-conv-kan's `train_model`, hold-out 38). Not a CPU loader loop."""
+    made = _accelerator_names(index)
+    return bool(made) and any(
+        isinstance(n, ast.Call) and method_name(n) == "backward" and dotted_text(n.func.value) in made
+        for n in loop_nodes(index, loop)
+    )
+
+
+def _accelerator_names(index: ModuleIndex) -> frozenset[str]:
+    """The names and `self.` attributes the module binds to `Accelerator(...)` (Accelerate's, the class
+    that owns the device: `accelerator = Accelerator(mixed_precision=...)`); not one told to stay on the
+    CPU (`Accelerator(cpu=True)`)."""
+
+    def names():
+        for node in ast.walk(index.tree):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and base_name(node.value.func) == "Accelerator"
+                and not any(
+                    k.arg == "cpu" and isinstance(k.value, ast.Constant) and k.value.value is True
+                    for k in node.value.keywords
+                )
+            ):
+                yield from (t for t in map(dotted_text, node.targets) if t is not None)
+
+    return facts(index).loop_cache("accelerator names", None, lambda: frozenset(names()))
 
 
 def _moved_parallel_models(index: ModuleIndex) -> set[str]:
@@ -1386,6 +1409,7 @@ def check_host_sync(
         and not fx.on_device
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
+        and not _accelerator_names(index)  # (Accelerate places the model and batches: `_accelerate_backward`)
     )
     for loop in fx.step_loops:
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
@@ -1890,11 +1914,11 @@ _RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like
 
 def _self_test_loop(index: ModuleIndex, loop) -> bool:
     """A loop under the module's `if __name__ == "__main__":` that draws its inputs at random
-    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `_REAL_SOURCE`): a
+    (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `reads_real_source`): a
     self-test of the module's own classes on random tensors (DEQ's `splitcross.py` checks its
     `SplitCrossEntropyLoss`), not a training run."""
     top = next((s for s in index.tree.body if s.lineno <= loop.lineno <= s.end_lineno), None)
-    if not (isinstance(top, ast.If) and _is_main_guard(top)):
+    if not (isinstance(top, ast.If) and is_main_guard(top)):
         return False
     if not any(
         isinstance(n, ast.Call)
@@ -1903,7 +1927,7 @@ def _self_test_loop(index: ModuleIndex, loop) -> bool:
         for n in loop_nodes(index, loop)
     ):
         return False
-    return not any(_REAL_SOURCE.search(base_name(s.node.func) or "") for s in index.calls)
+    return not any(reads_real_source(base_name(s.node.func) or "") for s in index.calls)
 
 
 def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
