@@ -1814,3 +1814,43 @@ def test_pp501_numpy_without_cpu_reads_a_host_tensor():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP501"] == expected(source)
+
+
+TOP_LEVEL_WITH_BAR = """import torch
+import torchvision
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+
+device = torch.device("cuda")
+trainset = torchvision.datasets.MNIST(root="./data", train=True, download=True)
+trainloader = DataLoader(trainset, batch_size=64, shuffle=True)
+model = torch.nn.Linear(784, 10).to(device)
+optimizer = torch.optim.AdamW(model.parameters())
+criterion = torch.nn.CrossEntropyLoss()
+for epoch in range(10):
+    model.train()
+    with tqdm(trainloader) as pbar:
+        for i, (images, labels) in enumerate(pbar):
+            images = images.view(-1, 28 * 28).to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(images), labels.to(device))
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_script_loop_over_a_progress_bar_entered_at_the_top_level_finds_the_loader():
+    """torch-fix120: efficient-kan's and FastKAN's example scripts iterate their training loader through
+    `with tqdm(trainloader) as pbar: for ... in enumerate(pbar)` at the top level (hold-out 38, listed);
+    the def-level `with` was followed since torch-fix96, the script's was not. A bar of the same name
+    entered in a def does not bind the script's loop."""
+    found = torch_findings(TOP_LEVEL_WITH_BAR)
+    assert ("PP504", 8) in found and ("PP505", 8) in found
+    elsewhere = TOP_LEVEL_WITH_BAR.replace(
+        "    with tqdm(trainloader) as pbar:\n        for i, (images, labels) in enumerate(pbar):",
+        "    for i, (images, labels) in enumerate(pbar):\n        if True:",
+    ).replace(
+        "for epoch in range(10):",
+        "def show():\n    with tqdm(trainloader) as pbar:\n        pass\n\n\nfor epoch in range(10):",
+    )
+    assert not {rule for rule, _ in torch_findings(elsewhere)} & {"PP504", "PP505"}

@@ -1111,6 +1111,38 @@ def _entered_names(function, index: ModuleIndex) -> dict[str, list[ast.expr]]:
     return facts(index).loop_cache("entered names", function, make)
 
 
+def _entered_around(name: str, line: int, index: ModuleIndex) -> list[ast.expr]:
+    """The context expressions the module's top-level `with` statements around `line` bind to `name`: a
+    script's epoch loop `with tqdm(trainloader) as pbar:` then `for i, (x, y) in enumerate(pbar):`, as
+    `_entered_as` reads it in a def. torch-fix120: efficient-kan's and FastKAN's example training loaders
+    (hold-out 38, listed) were missed for want of this. Only the statements enclosing the loop count, so
+    a `with` of the same name in a def or in an earlier block binds nothing here."""
+
+    def make() -> list[ast.With]:
+        return [node for node in _top_level_walk(index.tree) if isinstance(node, ast.With)]
+
+    return [
+        item.context_expr
+        for node in facts(index).loop_cache("top-level withs", None, make)
+        if node.lineno < line <= (node.end_lineno or node.lineno)
+        for item in node.items
+        if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name
+    ]
+
+
+def _top_level_walk(tree: ast.Module):
+    """The module's statements and their nested statements, defs and classes left out (what runs when the
+    script runs)."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(node, field, ()) or ())
+
+
 def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -> ast.AST | None:
     """`pbar = tqdm(loader)` bound once in the def (or, for a loop at the top level, once in the module)
     before `for x in pbar:`: the call it wraps."""
@@ -1125,6 +1157,8 @@ def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -
     bound = [v for v in index.name_values.get(source.id, ()) if start <= v.lineno <= end]
     if not bound and isinstance(function, FUNCTION_TYPES):
         bound = _entered_as(source.id, function, index)
+    elif not bound:
+        bound = _entered_around(source.id, line, index)
     if len(bound) != 1 or bound[0].lineno >= line:
         return None
     value = bound[0]
