@@ -1854,3 +1854,29 @@ def test_script_loop_over_a_progress_bar_entered_at_the_top_level_finds_the_load
         "def show():\n    with tqdm(trainloader) as pbar:\n        pass\n\n\nfor epoch in range(10):",
     )
     assert not {rule for rule, _ in torch_findings(elsewhere)} & {"PP504", "PP505"}
+
+
+VAL_NAMED_DEF = """import torch
+
+
+class Processor:
+    def __init__(self, net):
+        self.net = net.cuda()
+
+    def val_epoch(self, batches):
+        error = 0
+        for batch in batches:
+            inputs = batch.cuda()
+            outputs = self.net(inputs)
+            error += (outputs - inputs).abs().sum().item()
+        return error
+"""
+
+
+def test_def_with_val_as_a_word_of_its_name_is_an_evaluation_def():
+    """torch-fix120: SR-LSTM's `val_epoch` (hold-out 36, listed) forwards every validation batch without
+    no_grad and without `eval()`; `val` as a word of the name reads as validation (`valid` was the word
+    looked for). A name that only contains the letters (`interval_step`) is not one."""
+    assert ("PP503", 12) in torch_findings(VAL_NAMED_DEF)
+    other = VAL_NAMED_DEF.replace("val_epoch", "interval_epoch")
+    assert "PP503" not in {rule for rule, _ in torch_findings(other)}
