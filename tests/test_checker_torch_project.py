@@ -551,3 +551,66 @@ def test_loader_over_a_partition_of_a_data_set_the_factory_makes_is_workerless(t
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert "PP504" not in {f.rule for f in findings}
+
+
+BRANCH_MAKERS = """from torch.utils.data import DataLoader
+from torchvision.datasets import ImageFolder
+
+
+def get_train_loader(data_dir, batch_size, num_workers=4):
+    train_set = ImageFolder(data_dir + "/train")
+    train_loader = DataLoader(train_set, batch_size=batch_size, shuffle=True, num_workers=num_workers)
+    return train_loader
+
+
+def get_test_loader(data_dir, batch_size, num_workers=4):
+    test_set = ImageFolder(data_dir + "/test")
+    test_loader = DataLoader(test_set, batch_size=batch_size, num_workers=num_workers)
+    return test_loader
+"""
+
+BRANCH_MAIN = """from data_loader import get_train_loader, get_test_loader
+from trainer import Trainer
+
+
+def run(config):
+    if config.is_train:
+        data_loader = get_train_loader(config.data_dir, config.batch_size)
+    else:
+        data_loader = get_test_loader(config.data_dir, config.batch_size)
+    trainer = Trainer(config, data_loader)
+    trainer.train()
+"""
+
+BRANCH_TRAINER = """import torch
+
+
+class Trainer:
+    def __init__(self, config, data_loader):
+        self.model = torch.nn.Linear(8, 2).cuda()
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.train_loader = data_loader
+
+    def train(self):
+        for epoch in range(10):
+            self.train_one_epoch(self.train_loader)
+
+    def train_one_epoch(self, data_loader):
+        for images, target in data_loader:
+            loss = torch.nn.functional.cross_entropy(self.model(images.cuda()), target.cuda())
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+"""
+
+
+def test_a_name_each_branch_binds_to_another_maker_hands_on_both_loaders(tmp_path):
+    """torch-fix120: ETH-XGaze's main.py binds `data_loader` to `get_train_loader(...)` or, in the `else:`,
+    `get_test_loader(...)` and hands it to `Trainer`, whose loop copies its batches; only the last binding
+    (the test loader) was followed, so the listed training loader (hold-out 36) was missed."""
+    (tmp_path / "data_loader.py").write_text(BRANCH_MAKERS)
+    (tmp_path / "main.py").write_text(BRANCH_MAIN)
+    (tmp_path / "trainer.py").write_text(BRANCH_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    pinned = {(Path(f.path).name, f.line) for f in findings if f.rule == "PP505"}
+    assert {("data_loader.py", 7), ("data_loader.py", 13)} <= pinned

@@ -2970,8 +2970,11 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
     """(maker, where in its result, callee, parameter) for each loader a maker imported from another module
     returns that this module binds to a name and passes on to a def or class it does not define
     (`train_loader = get_loader(...)` then `Solver(config, train_loader, valid_loader)`): the loop may be in
-    a third module. Where is -1 for the whole result, k for its k-th item."""
-    bound: dict[str, tuple[str, int]] = {}
+    a third module. Where is -1 for the whole result, k for its k-th item. A name each branch of an `if`
+    binds to another maker (`data_loader = get_train_loader(...)` else `get_test_loader(...)`, then
+    `Trainer(config, data_loader)`) hands on each: torch-fix120, ETH-XGaze's training loader (hold-out 36,
+    listed) was missed when only the last binding counted."""
+    bound: dict[str, list[tuple[str, int]]] = {}
     for node in index.call_assignments:
         where = _made_by(node.value, makers, index)
         if where:
@@ -2979,12 +2982,15 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
                 for k in where:
                     for picked in _picked(target, {k}):
                         if isinstance(picked, ast.Name):
-                            bound[picked.id] = (base_name(node.value.func), k)
+                            made = (base_name(node.value.func), k)
+                            if made not in bound.setdefault(picked.id, []):
+                                bound[picked.id].append(made)
     if not bound:
         return []
     return [
-        (*bound[name], callee, param)
+        (*made, callee, param)
         for name, callee, param in _names_handed_out(index, set(bound), set(makers))
+        for made in bound[name]
     ]
 
 
