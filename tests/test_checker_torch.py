@@ -1880,3 +1880,51 @@ def test_def_with_val_as_a_word_of_its_name_is_an_evaluation_def():
     assert ("PP503", 12) in torch_findings(VAL_NAMED_DEF)
     other = VAL_NAMED_DEF.replace("val_epoch", "interval_epoch")
     assert "PP503" not in {rule for rule, _ in torch_findings(other)}
+
+
+CLIENT_LOADERS = """import torch
+import torchvision
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+
+
+def train(model, data_loader, optimizer):
+    for data, target in data_loader:
+        data, target = data.to(device), target.to(device)
+        loss = torch.nn.functional.cross_entropy(model(data), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def prepare_data(root):
+    clipart = torchvision.datasets.ImageFolder(root + "/clipart")
+    sketch = torchvision.datasets.ImageFolder(root + "/sketch")
+    clipart_train_loader = DataLoader(clipart, batch_size=32, shuffle=True)
+    sketch_train_loader = DataLoader(sketch, batch_size=32, shuffle=True)
+    train_loaders = [clipart_train_loader, sketch_train_loader]
+    return train_loaders
+
+
+train_loaders = prepare_data("data")
+models = [torch.nn.Linear(8, 2).to(device) for _ in train_loaders]
+optimizers = [torch.optim.SGD(m.parameters(), lr=0.1) for m in models]
+for round_ in range(100):
+    for client_idx in range(len(train_loaders)):
+        train(models[client_idx], train_loaders[client_idx], optimizers[client_idx])
+"""
+
+
+def test_loaders_kept_in_a_list_and_passed_per_client_are_training_loaders():
+    """torch-fix120: FedBN's DomainNet and Office scripts keep one training loader per client in a list,
+    return it and pass `train_loaders[client_idx]` to `train()` every round (hold-out 39, listed); a list
+    display of loader names makes the list one more name of each loader, and an element taken by index
+    is passed as the list. A list whose elements only have their length read trains on nothing."""
+    found = torch_findings(CLIENT_LOADERS)
+    assert {("PP504", 20), ("PP504", 21), ("PP505", 20), ("PP505", 21)} <= set(found)
+    counted = CLIENT_LOADERS.replace(
+        "        train(models[client_idx], train_loaders[client_idx], optimizers[client_idx])",
+        "        print(len(train_loaders[client_idx]))",
+    )
+    assert not {rule for rule, _ in torch_findings(counted)} & {"PP504", "PP505"}

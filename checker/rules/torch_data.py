@@ -375,6 +375,12 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
         pairs = list(zip(site.node.args, params, strict=False))
         pairs += [(k.value, k.arg) for k in site.node.keywords if k.arg]
         for given, param in pairs:
+            if (
+                isinstance(given, ast.Subscript)
+                and isinstance(given.value, ast.Name)
+                and entry_of(given) is None
+            ):
+                given = given.value  # `train(model, train_loaders[client_idx])`: one of a list of loaders
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
@@ -507,6 +513,12 @@ def _find_loader_sites(index: ModuleIndex):
                         entry = ast.Subscript(value=ast.Name(id=name), slice=key, ctx=ast.Store())
                         bound.setdefault(id(item), []).append(entry)
                     elif isinstance(item, ast.Name) and item.id != name:
+                        gathered.setdefault(item.id, []).append(name)
+            elif isinstance(
+                value, ast.List
+            ):  # `train_loaders = [site_a_loader, site_b_loader]` (torch-fix120)
+                for item in value.elts:
+                    if isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
     kept: dict[str, list[str]] = {}  # loader name -> the dicts on `self` holding it
     for holder, names in _kept_dicts(index).items():
