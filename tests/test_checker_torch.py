@@ -1814,3 +1814,117 @@ def test_pp501_numpy_without_cpu_reads_a_host_tensor():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP501"] == expected(source)
+
+
+TOP_LEVEL_WITH_BAR = """import torch
+import torchvision
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+
+device = torch.device("cuda")
+trainset = torchvision.datasets.MNIST(root="./data", train=True, download=True)
+trainloader = DataLoader(trainset, batch_size=64, shuffle=True)
+model = torch.nn.Linear(784, 10).to(device)
+optimizer = torch.optim.AdamW(model.parameters())
+criterion = torch.nn.CrossEntropyLoss()
+for epoch in range(10):
+    model.train()
+    with tqdm(trainloader) as pbar:
+        for i, (images, labels) in enumerate(pbar):
+            images = images.view(-1, 28 * 28).to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(images), labels.to(device))
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_script_loop_over_a_progress_bar_entered_at_the_top_level_finds_the_loader():
+    """torch-fix120: efficient-kan's and FastKAN's example scripts iterate their training loader through
+    `with tqdm(trainloader) as pbar: for ... in enumerate(pbar)` at the top level (hold-out 38, listed);
+    the def-level `with` was followed since torch-fix96, the script's was not. A bar of the same name
+    entered in a def does not bind the script's loop."""
+    found = torch_findings(TOP_LEVEL_WITH_BAR)
+    assert ("PP504", 8) in found and ("PP505", 8) in found
+    elsewhere = TOP_LEVEL_WITH_BAR.replace(
+        "    with tqdm(trainloader) as pbar:\n        for i, (images, labels) in enumerate(pbar):",
+        "    for i, (images, labels) in enumerate(pbar):\n        if True:",
+    ).replace(
+        "for epoch in range(10):",
+        "def show():\n    with tqdm(trainloader) as pbar:\n        pass\n\n\nfor epoch in range(10):",
+    )
+    assert not {rule for rule, _ in torch_findings(elsewhere)} & {"PP504", "PP505"}
+
+
+VAL_NAMED_DEF = """import torch
+
+
+class Processor:
+    def __init__(self, net):
+        self.net = net.cuda()
+
+    def val_epoch(self, batches):
+        error = 0
+        for batch in batches:
+            inputs = batch.cuda()
+            outputs = self.net(inputs)
+            error += (outputs - inputs).abs().sum().item()
+        return error
+"""
+
+
+def test_def_with_val_as_a_word_of_its_name_is_an_evaluation_def():
+    """torch-fix120: SR-LSTM's `val_epoch` (hold-out 36, listed) forwards every validation batch without
+    no_grad and without `eval()`; `val` as a word of the name reads as validation (`valid` was the word
+    looked for). A name that only contains the letters (`interval_step`) is not one."""
+    assert ("PP503", 12) in torch_findings(VAL_NAMED_DEF)
+    other = VAL_NAMED_DEF.replace("val_epoch", "interval_epoch")
+    assert "PP503" not in {rule for rule, _ in torch_findings(other)}
+
+
+CLIENT_LOADERS = """import torch
+import torchvision
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+
+
+def train(model, data_loader, optimizer):
+    for data, target in data_loader:
+        data, target = data.to(device), target.to(device)
+        loss = torch.nn.functional.cross_entropy(model(data), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def prepare_data(root):
+    clipart = torchvision.datasets.ImageFolder(root + "/clipart")
+    sketch = torchvision.datasets.ImageFolder(root + "/sketch")
+    clipart_train_loader = DataLoader(clipart, batch_size=32, shuffle=True)
+    sketch_train_loader = DataLoader(sketch, batch_size=32, shuffle=True)
+    train_loaders = [clipart_train_loader, sketch_train_loader]
+    return train_loaders
+
+
+train_loaders = prepare_data("data")
+models = [torch.nn.Linear(8, 2).to(device) for _ in train_loaders]
+optimizers = [torch.optim.SGD(m.parameters(), lr=0.1) for m in models]
+for round_ in range(100):
+    for client_idx in range(len(train_loaders)):
+        train(models[client_idx], train_loaders[client_idx], optimizers[client_idx])
+"""
+
+
+def test_loaders_kept_in_a_list_and_passed_per_client_are_training_loaders():
+    """torch-fix120: FedBN's DomainNet and Office scripts keep one training loader per client in a list,
+    return it and pass `train_loaders[client_idx]` to `train()` every round (hold-out 39, listed); a list
+    display of loader names makes the list one more name of each loader, and an element taken by index
+    is passed as the list. A list whose elements only have their length read trains on nothing."""
+    found = torch_findings(CLIENT_LOADERS)
+    assert {("PP504", 20), ("PP504", 21), ("PP505", 20), ("PP505", 21)} <= set(found)
+    counted = CLIENT_LOADERS.replace(
+        "        train(models[client_idx], train_loaders[client_idx], optimizers[client_idx])",
+        "        print(len(train_loaders[client_idx]))",
+    )
+    assert not {rule for rule, _ in torch_findings(counted)} & {"PP504", "PP505"}

