@@ -2032,19 +2032,7 @@ def _count_per_element(comp, index: ModuleIndex, tensors) -> RawFinding | None:
     owner, var = _iterated_tensor(gen)
     if owner is None or var is None:
         return None
-    read = next(
-        (
-            n
-            for n in ast.walk(comp.elt)
-            if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Name)
-            and n.func.id in ("int", "float")
-            and len(n.args) == 1
-            and isinstance(n.args[0], ast.Name)
-            and n.args[0].id == var
-        ),
-        None,
-    )
+    read = next((n for n in ast.walk(comp.elt) if _element_read(n, var)), None)
     if read is None or "loss" in owner.lower():
         return None
     if not (owner in tensors() or _reduction_of_tensor(owner, comp, index, tensors)):
@@ -2058,6 +2046,27 @@ def _count_per_element(comp, index: ModuleIndex, tensors) -> RawFinding | None:
         f"`{ast.unparse(read)}` reads one element of `{owner}` to the host per pass of the comprehension at "
         f"line {comp.lineno}; read them all once (`{owner}.tolist()`)",
         confidence=_ELEMENT_READ_LEVEL,
+    )
+
+
+def _element_read(node: ast.AST, var: str) -> bool:
+    """`int(n)`, `float(n)` or (torch-fix119) `n.item()` of a comprehension's element `n`: one element read to
+    the host (the data-free learner's `[class_mapping[j.item()] for j in labels]` over CUDA labels on every
+    generator step, hold-out 39)."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return (
+            node.func.id in ("int", "float")
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == var
+        )
+    return (
+        method_name(node) == "item"
+        and not node.args
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == var
     )
 
 
