@@ -1041,14 +1041,9 @@ def _device_guards(helper) -> list[ast.If]:
         test = getattr(node, "test", None)
         if not isinstance(node, ast.If) or node.orelse:
             continue
+        given = none_tested(test, ast.IsNot)
         if (isinstance(test, ast.Name) and test.id == "device") or (
-            isinstance(test, ast.Compare)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == "device"
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.IsNot)
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None
+            isinstance(given, ast.Name) and given.id == "device"
         ):
             found.append(node)
     return found
@@ -1824,14 +1819,7 @@ def _unset_test(test: ast.AST, kinds: tuple) -> bool:
         and test.operand.args
     ):
         return isinstance(test.operand.args[0], kinds)
-    return any(
-        isinstance(n, ast.Compare)
-        and isinstance(n.ops[0], ast.Is)
-        and isinstance(n.comparators[0], ast.Constant)
-        and n.comparators[0].value is None
-        and isinstance(n.left, kinds)
-        for n in ast.walk(test)
-    )
+    return any(isinstance(none_tested(n, ast.Is), kinds) for n in ast.walk(test))
 
 
 def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | None:
@@ -3503,7 +3491,7 @@ def _sets_its_key(test: ast.If) -> bool:
         if base_name(part.left.value) != "self":
             continue
         other = part.comparators[0]
-        if isinstance(part.ops[0], ast.Is) and isinstance(other, ast.Constant) and other.value is None:
+        if none_tested(part, ast.Is) is not None:
             keys[part.left.attr] = None
         elif isinstance(part.ops[0], ast.NotEq):
             keys.setdefault(part.left.attr, ast.dump(other))
