@@ -622,22 +622,27 @@ def _torch_loss(call: ast.Call, index: ModuleIndex) -> bool:
     return name.startswith("torch.nn.") and name.endswith("Loss")
 
 
-def _per_step_defs(index: ModuleIndex) -> set[int]:
+def _per_step_defs(index: ModuleIndex) -> frozenset[int]:
     """Defs that run on every training step: `_stepped_by_role`, and the defs taken to run so by their names
     alone (`_gan_and_callable_losses`)."""
     return _stepped_by_role(index) | _gan_and_callable_losses(index)
 
 
-def _stepped_by_role(index: ModuleIndex) -> set[int]:
+def _stepped_by_role(index: ModuleIndex) -> frozenset[int]:
     """Defs that run on every training step by what they are: forwards, defs named for the loss, training-step
     defs (backward and a step, no loop of their own) and the defs an innermost step loop calls (3 levels).
-    One list for `_per_step_defs` and `_run_by_gan_name_only` (review23 item 11)."""
-    return (
-        set(_forward_functions(index))
-        | _loss_defs(index)
-        | _step_helpers(index)
-        | {id(f) for f in _training_step_defs(index)}
-    )
+    One list for `_per_step_defs` and `_run_by_gan_name_only` (review23 item 11), made once per module
+    (torch-fix119: `_run_by_gan_name_only` asks for every finding)."""
+
+    def make() -> frozenset[int]:
+        return frozenset(
+            set(_forward_functions(index))
+            | _loss_defs(index)
+            | _step_helpers(index)
+            | {id(f) for f in _training_step_defs(index)}
+        )
+
+    return facts(index).loop_cache("stepped_by_role", None, make)
 
 
 # (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
