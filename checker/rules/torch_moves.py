@@ -216,6 +216,12 @@ def _created_on_host(
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
             return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
+        if (
+            _clip_tokenize(node, index)
+            and node.args
+            and _constant(node, steady, lambda held, at=line: bound(at, held), _imported_values(index))
+        ):
+            return _TOKENIZE  # (torch-fix119) CLIP's token ids of prompts the loop never changes
         if name in FACTORIES or name in _CONSTRUCTORS or name in WINDOWS or _sized_normal(node, name):
             if any(k.arg == "device" for k in node.keywords):
                 return None
@@ -335,6 +341,28 @@ def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: 
         return None if None in sides else any(sides)
 
     return part(node, line, depth) is True
+
+
+# (torch-fix119) `clip.tokenize(texts)` returns a host LongTensor of token ids: of the same class prompts on
+# every step (visual_prompting's `clip.tokenize(texts).to(device)` in its training and validation loops,
+# hold-out 38) it is a fixed tensor copied again each time; tokenize once before the loop
+_TOKENIZE = "clip.tokenize"
+
+
+def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
+    """`clip.tokenize(...)` with `clip` the module `import clip` binds (the resolver tracks torch's and a few
+    frameworks' names only, so the import is looked up here)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "tokenize"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "clip"
+        and any(
+            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+            for stmt in index.imports
+        )
+    )
 
 
 # (the element functions a rotation or scale matrix is written with, each a host number of a host element)
@@ -1441,7 +1469,9 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
     return ".".join(parts) in held and ".".join(parts[:-1]) in held | {"self.args", "self.opt", "self.cfg"}
 
 
-_TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
+# torch's constructors copy what they are given, they do not change it; nor does CLIP's `clip.tokenize(texts)`
+# (torch-fix119) or `clip.load(name)`
+_TORCH_ROOTS = frozenset({"torch", "clip"})
 
 
 def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
@@ -1977,7 +2007,12 @@ def check_created_then_moved(
             call.lineno,
             call.col_offset,
             f"`{made}(...)` is made on the CPU{'' if at is None else f' (line {at})'} and copied to the device "
-            f"on every run of {where}; pass `device=` or create it once outside",
+            f"on every run of {where}; "
+            + (
+                "tokenize it once outside"
+                if made == _TOKENIZE
+                else "pass `device=` or create it once outside"
+            ),
             confidence=_copy_confidence(index, site, stepped, made),
         )
 

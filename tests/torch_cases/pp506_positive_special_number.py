@@ -2,6 +2,7 @@
 # the host and copied on every loss call; `float("-inf")` is as literal as `0.5`.
 import math
 
+import clip
 import torch
 import torch.nn.functional as F
 
@@ -30,3 +31,15 @@ class UnbiasedKnowledgeDistillationLoss(torch.nn.Module):
             inputs.device
         )
         return torch.index_select(inputs, index=new_bkg_idx, dim=1).mean()
+
+
+def train_prompter(train_loader, texts, model, prompter, optimizer, device):
+    # visual_prompting (hold-out 38): the same class prompts tokenized on the host and copied every step
+    for images, target in train_loader:
+        images, target = images.to(device), target.to(device)
+        text_tokens = clip.tokenize(texts).to(device)  # expect: PP506 high
+        logits, _ = model(prompter(images), text_tokens)
+        loss = F.cross_entropy(logits, target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
