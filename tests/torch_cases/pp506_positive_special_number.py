@@ -27,9 +27,8 @@ def train(model, loader, optimizer, mem_labels):
 class UnbiasedKnowledgeDistillationLoss(torch.nn.Module):
     # MiB (hold-out 39): the new classes' indices, a `range` of sizes, listed on the host every step
     def forward(self, inputs, targets):
-        new_bkg_idx = torch.tensor([0] + [x for x in range(targets.shape[1], inputs.shape[1])]).to(  # expect: PP506 high
-            inputs.device
-        )
+        idx = torch.tensor([0] + [x for x in range(targets.shape[1], inputs.shape[1])])
+        new_bkg_idx = idx.to(inputs.device)  # expect: PP506 high
         return torch.index_select(inputs, index=new_bkg_idx, dim=1).mean()
 
 
