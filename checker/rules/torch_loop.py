@@ -622,22 +622,27 @@ def _torch_loss(call: ast.Call, index: ModuleIndex) -> bool:
     return name.startswith("torch.nn.") and name.endswith("Loss")
 
 
-def _per_step_defs(index: ModuleIndex) -> set[int]:
+def _per_step_defs(index: ModuleIndex) -> frozenset[int]:
     """Defs that run on every training step: `_stepped_by_role`, and the defs taken to run so by their names
     alone (`_gan_and_callable_losses`)."""
     return _stepped_by_role(index) | _gan_and_callable_losses(index)
 
 
-def _stepped_by_role(index: ModuleIndex) -> set[int]:
+def _stepped_by_role(index: ModuleIndex) -> frozenset[int]:
     """Defs that run on every training step by what they are: forwards, defs named for the loss, training-step
     defs (backward and a step, no loop of their own) and the defs an innermost step loop calls (3 levels).
-    One list for `_per_step_defs` and `_run_by_gan_name_only` (review23 item 11)."""
-    return (
-        set(_forward_functions(index))
-        | _loss_defs(index)
-        | _step_helpers(index)
-        | {id(f) for f in _training_step_defs(index)}
-    )
+    One list for `_per_step_defs` and `_run_by_gan_name_only` (review23 item 11), made once per module
+    (torch-fix119: `_run_by_gan_name_only` asks for every finding)."""
+
+    def make() -> frozenset[int]:
+        return frozenset(
+            set(_forward_functions(index))
+            | _loss_defs(index)
+            | _step_helpers(index)
+            | {id(f) for f in _training_step_defs(index)}
+        )
+
+    return facts(index).loop_cache("stepped_by_role", None, make)
 
 
 # (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
@@ -2032,19 +2037,7 @@ def _count_per_element(comp, index: ModuleIndex, tensors) -> RawFinding | None:
     owner, var = _iterated_tensor(gen)
     if owner is None or var is None:
         return None
-    read = next(
-        (
-            n
-            for n in ast.walk(comp.elt)
-            if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Name)
-            and n.func.id in ("int", "float")
-            and len(n.args) == 1
-            and isinstance(n.args[0], ast.Name)
-            and n.args[0].id == var
-        ),
-        None,
-    )
+    read = next((n for n in ast.walk(comp.elt) if _element_read(n, var)), None)
     if read is None or "loss" in owner.lower():
         return None
     if not (owner in tensors() or _reduction_of_tensor(owner, comp, index, tensors)):
@@ -2058,6 +2051,27 @@ def _count_per_element(comp, index: ModuleIndex, tensors) -> RawFinding | None:
         f"`{ast.unparse(read)}` reads one element of `{owner}` to the host per pass of the comprehension at "
         f"line {comp.lineno}; read them all once (`{owner}.tolist()`)",
         confidence=_ELEMENT_READ_LEVEL,
+    )
+
+
+def _element_read(node: ast.AST, var: str) -> bool:
+    """`int(n)`, `float(n)` or (torch-fix119) `n.item()` of a comprehension's element `n`: one element read to
+    the host (the data-free learner's `[class_mapping[j.item()] for j in labels]` over CUDA labels on every
+    generator step, hold-out 39)."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return (
+            node.func.id in ("int", "float")
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == var
+        )
+    return (
+        method_name(node) == "item"
+        and not node.args
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == var
     )
 
 

@@ -216,6 +216,12 @@ def _created_on_host(
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
             return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
+        if (
+            _clip_tokenize(node, index)
+            and node.args
+            and _constant(node, steady, lambda held, at=line: bound(at, held), _imported_values(index))
+        ):
+            return _TOKENIZE  # (torch-fix119) CLIP's token ids of prompts the loop never changes
         if name in FACTORIES or name in _CONSTRUCTORS or name in WINDOWS or _sized_normal(node, name):
             if any(k.arg == "device" for k in node.keywords):
                 return None
@@ -243,6 +249,19 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
+                and not (
+                    len(node.args) == 1
+                    and depth < _MAX_PARTS_DEPTH
+                    and _rows_of_host_draws(
+                        node.args[0],
+                        index,
+                        bound,
+                        line,
+                        lambda part, at: _created_on_host(
+                            part, index, steady, bound, outside, settled, depth + 1, counted
+                        ),
+                    )
+                )
             ):
                 return None  # data from the host that changes: the copy is needed anyway
             return name  # (`torch.Tensor(1, n)`: sizes, an uninitialised tensor like torch.empty)
@@ -322,6 +341,86 @@ def _of_counter(index: ModuleIndex, loop, bound: Callable, node: ast.AST, line: 
         return None if None in sides else any(sides)
 
     return part(node, line, depth) is True
+
+
+# (torch-fix119) `clip.tokenize(texts)` returns a host LongTensor of token ids: of the same class prompts on
+# every step (visual_prompting's `clip.tokenize(texts).to(device)` in its training and validation loops,
+# hold-out 38) it is a fixed tensor copied again each time; tokenize once before the loop
+_TOKENIZE = "clip.tokenize"
+
+
+def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
+    """`clip.tokenize(...)` with `clip` the module `import clip` binds (the resolver tracks torch's and a few
+    frameworks' names only, so the import is looked up here)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "tokenize"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "clip"
+        and any(
+            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+            for stmt in index.imports
+        )
+    )
+
+
+# (the element functions a rotation or scale matrix is written with, each a host number of a host element)
+_ELEMENT_MATH = frozenset({"torch.cos", "torch.sin", "torch.tan", "math.cos", "math.sin", "math.tan"})
+
+
+def _rows_of_host_draws(
+    node: ast.AST, index: ModuleIndex, bound: Callable, line: int, made: Callable
+) -> bool:
+    """(torch-fix119) `theta = [[[sx[i], 0, 0], [0, sy[i], 0]] for i in range(n)]` with `sx = torch.rand(n)`
+    made on the host (or `torch.cos(theta[i])` of such a draw): a nested list comprehension over a `range` whose
+    elements are numbers, its counters and elements of tensors the scope made on the host (`made(value, line)`
+    names their factory). `torch.tensor(...)` of it gathers host random numbers one element at a time and the
+    result crosses to the device on every call, where torch could draw the matrix there (DSA's `rand_scale`
+    and `rand_rotate`, copied in DC, MTT and CAFE, hold-out 38); rows of data (`for b in boxes`) are not it."""
+    if isinstance(node, ast.Name):
+        node = bound(line, node.id)
+    if not isinstance(node, ast.ListComp) or not node.generators:
+        return False
+    generators = node.generators
+    if any(
+        g.ifs or not (isinstance(g.iter, ast.Call) and base_name(g.iter.func) == "range") for g in generators
+    ):
+        return False
+    counters = {n.id for g in generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    held = set()
+    for part in ast.walk(node.elt):
+        if isinstance(part, ast.Call):
+            if index.resolver.call_name(part) not in _ELEMENT_MATH or part.keywords:
+                return False
+        elif isinstance(part, ast.Subscript):
+            if not (
+                isinstance(part.value, ast.Name)
+                and isinstance(part.slice, ast.Name)
+                and part.slice.id in counters
+            ):
+                return False
+            held.add(part.value.id)
+        elif (
+            isinstance(part, ast.Name)
+            and part.id not in counters
+            and part.id not in held
+            and not _element_name(part, node)
+        ):
+            return False
+    at = getattr(node, "lineno", line)
+    return bool(held) and all(made(bound(at, name), at) is not None for name in held)
+
+
+def _element_name(name: ast.Name, comprehension: ast.ListComp) -> bool:
+    """`sx` of `sx[i]` or `torch` of `torch.cos(...)` inside a comprehension's element: a name used as the held
+    tensor of a subscript or as a call's module, not a free value."""
+    for part in ast.walk(comprehension.elt):
+        if isinstance(part, ast.Subscript) and part.value is name:
+            return True
+        if isinstance(part, ast.Call) and any(n is name for n in ast.walk(part.func)):
+            return True
+    return False
 
 
 def _counter_fill(arg: ast.AST, counted: Callable[[ast.AST, int], bool], line: int) -> bool:
@@ -483,8 +582,10 @@ def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
 _JOINS = frozenset({"torch.cat", "torch.stack"})
 # (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are, torch-fix40;
 # `torch.multinomial(torch.ones(n), b)`, class labels drawn likewise, torch-fix44)
+# (torch-fix119: `F.affine_grid(theta, x.shape)`, a sampling grid made where its `theta` is: DSA's augmentations)
 _HOST_SHAPERS = frozenset(
     {"torch.tril", "torch.triu", "torch.diag", "torch.diag_embed", "torch.bernoulli", "torch.multinomial"}
+    | {"torch.nn.functional.affine_grid"}
 )
 _FIXED_ARRAYS = frozenset(
     {"numpy.array", "numpy.eye", "numpy.identity", "numpy.zeros", "numpy.ones", "numpy.reshape"}
@@ -968,14 +1069,9 @@ def _device_guards(helper) -> list[ast.If]:
         test = getattr(node, "test", None)
         if not isinstance(node, ast.If) or node.orelse:
             continue
+        given = none_tested(test, ast.IsNot)
         if (isinstance(test, ast.Name) and test.id == "device") or (
-            isinstance(test, ast.Compare)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == "device"
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.IsNot)
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None
+            isinstance(given, ast.Name) and given.id == "device"
         ):
             found.append(node)
     return found
@@ -1221,6 +1317,8 @@ def _constant(
         or _setting_attribute(n, steady)
         or _constant_fill(n, imported)
         or _filled_setting(n)
+        or _special_number(n)
+        or _sized_range(n)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
@@ -1233,8 +1331,69 @@ def _constant(
                 or _setting_attribute(n, steady)
                 or _constant_fill(n, imported)
                 or _filled_setting(n)
+                or _special_number(n)
+                or _sized_range(n)
             ),
         )
+    )
+
+
+def _sized_range(node: ast.AST) -> bool:
+    """(torch-fix119) `[x for x in range(targets.shape[1], inputs.shape[1])]`: the counters of a `range` of
+    literals and sizes (`t.shape[k]`, `t.size(k)`, `len(t)`), an `arange` spelled in Python, the same list for
+    the same shapes (MiB's `torch.tensor([0] + [x for x in range(...)]).to(inputs.device)` of new-class indices
+    in the distillation loss's `forward`, every step, hold-out 39)."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return False
+    generator = node.generators[0]
+    source = generator.iter
+    return (
+        not generator.ifs
+        and isinstance(node.elt, ast.Name)
+        and isinstance(generator.target, ast.Name)
+        and node.elt.id == generator.target.id
+        and isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Name)
+        and source.func.id == "range"
+        and not source.keywords
+        and all(_a_size(arg) for arg in source.args)
+    )
+
+
+def _a_size(node: ast.AST) -> bool:
+    """A literal integer or a tensor's size: `t.shape[1]`, `t.size(1)`, `len(t)` (a size, not data)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Subscript):
+        return (
+            isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape"
+            and isinstance(node.slice, ast.Constant | ast.UnaryOp)
+        )
+    return isinstance(node, ast.Call) and (
+        (method_name(node) == "size" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant))
+        or (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1)
+    )
+
+
+def _special_number(node: ast.AST) -> bool:
+    """(torch-fix119) `float("-inf")`, `float('nan')`, `math.pi`, `np.inf`: a Python number spelled as a call or
+    a module's constant, as literal as `0.5` (AdaContrast's `torch.tensor([float("-inf")]).cuda()` fill value
+    for `torch.where`, made on the host and copied on every loss call, hold-out 38)."""
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        )
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr in ("inf", "pi", "nan", "e")
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("math", "np", "numpy")
     )
 
 
@@ -1310,7 +1469,9 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
     return ".".join(parts) in held and ".".join(parts[:-1]) in held | {"self.args", "self.opt", "self.cfg"}
 
 
-_TORCH_ROOTS = frozenset({"torch"})  # torch's constructors copy what they are given, they do not change it
+# torch's constructors copy what they are given, they do not change it; nor does CLIP's `clip.tokenize(texts)`
+# (torch-fix119) or `clip.load(name)`
+_TORCH_ROOTS = frozenset({"torch", "clip"})
 
 
 def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
@@ -1688,14 +1849,7 @@ def _unset_test(test: ast.AST, kinds: tuple) -> bool:
         and test.operand.args
     ):
         return isinstance(test.operand.args[0], kinds)
-    return any(
-        isinstance(n, ast.Compare)
-        and isinstance(n.ops[0], ast.Is)
-        and isinstance(n.comparators[0], ast.Constant)
-        and n.comparators[0].value is None
-        and isinstance(n.left, kinds)
-        for n in ast.walk(test)
-    )
+    return any(isinstance(none_tested(n, ast.Is), kinds) for n in ast.walk(test))
 
 
 def _bound_before(index: ModuleIndex, loop, line: int, name: str) -> ast.AST | None:
@@ -1754,6 +1908,7 @@ def check_created_then_moved(
     defs of other modules it imports that move their first argument to the device and return it
     (`argument_movers`: ADDA's `make_variable`)."""
     per_step = None
+    stepped = stepped | _table_dispatched(index, stepped)
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index, movers)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
@@ -1852,7 +2007,12 @@ def check_created_then_moved(
             call.lineno,
             call.col_offset,
             f"`{made}(...)` is made on the CPU{'' if at is None else f' (line {at})'} and copied to the device "
-            f"on every run of {where}; pass `device=` or create it once outside",
+            f"on every run of {where}; "
+            + (
+                "tokenize it once outside"
+                if made == _TOKENIZE
+                else "pass `device=` or create it once outside"
+            ),
             confidence=_copy_confidence(index, site, stepped, made),
         )
 
@@ -2179,6 +2339,64 @@ def _factory_line(moved: list, index: ModuleIndex, made: str, line: int) -> int 
             if isinstance(node, ast.Call) and node.lineno != line and index.resolver.call_name(node) == made:
                 return node.lineno
     return None
+
+
+def _def_tables(index: ModuleIndex) -> dict[str, set[str]]:
+    """(torch-fix119) Module-level tables of the module's defs, `AUGMENT_FNS = {'scale': [rand_scale], 'rotate':
+    [rand_rotate]}` or `OPS = [f, g]`: each name with the defs it lists (every leaf a def of the module)."""
+    tables = {}
+    for stmt in index.tree.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Dict | ast.List | ast.Tuple)
+        ):
+            continue
+        entries = stmt.value.values if isinstance(stmt.value, ast.Dict) else stmt.value.elts
+        leaves = [
+            leaf
+            for entry in entries
+            for leaf in (entry.elts if isinstance(entry, ast.List | ast.Tuple) else [entry])
+        ]
+        if leaves and all(
+            isinstance(leaf, ast.Name) and leaf.id in index.module_functions for leaf in leaves
+        ):
+            tables[stmt.targets[0].id] = {leaf.id for leaf in leaves}
+    return tables
+
+
+def _table_dispatched(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[str]:
+    """(torch-fix119) The defs a per-step def runs through a table (`_def_tables`): `for f in
+    AUGMENT_FNS[p]: x = f(x, param)` in DSA's `DiffAugment`, which the distillation loop calls on every step
+    (DC, MTT and CAFE, hold-out 38). The call `f(...)` names no def, so the helper graph misses
+    `rand_scale` and `rand_rotate`, which build their sampling grids on the host on every call."""
+    tables = _def_tables(index)
+    if not tables:
+        return frozenset()
+    per_step = _per_step_functions(index)
+    found = set()
+    for function in index.functions:
+        if not (id(function) in per_step or _stepped_elsewhere(index, function, stepped)):
+            continue
+        for loop in ast.walk(function):
+            source = (
+                loop.iter.value
+                if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Subscript)
+                else None
+            )
+            source = loop.iter if isinstance(loop, ast.For) and source is None else source
+            if not (
+                isinstance(source, ast.Name) and source.id in tables and isinstance(loop.target, ast.Name)
+            ):
+                continue
+            if any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == loop.target.id
+                for statement in loop.body
+                for n in ast.walk(statement)
+            ):
+                found |= tables[source.id]
+    return frozenset(found)
 
 
 def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
@@ -3308,7 +3526,7 @@ def _sets_its_key(test: ast.If) -> bool:
         if base_name(part.left.value) != "self":
             continue
         other = part.comparators[0]
-        if isinstance(part.ops[0], ast.Is) and isinstance(other, ast.Constant) and other.value is None:
+        if none_tested(part, ast.Is) is not None:
             keys[part.left.attr] = None
         elif isinstance(part.ops[0], ast.NotEq):
             keys.setdefault(part.left.attr, ast.dump(other))
