@@ -171,6 +171,9 @@ def _leading_one(shape) -> bool:
 
 # PP301's level for a pseudo-batch of one filled item by item: a new shape (2 first reads, readings 30-31)
 FILLED_BATCH_LEVEL = "medium"
+# PP301's level for a multi-input model given each input in a list of one (`predict([[np.array(a)],
+# [np.array(x)]])`): a new shape (2 first reads in one repository, reading 33's PointNetReg), as the filled one
+LISTED_INPUTS_LEVEL = "medium"
 _ALLOCATORS = frozenset({"numpy.zeros", "numpy.empty", "numpy.ones", "numpy.full"})
 _WRAPPERS = frozenset({"numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"})
 
@@ -306,6 +309,26 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _inputs_listed_one_each(arg: ast.AST, loop, line: int, index: ModuleIndex, targets: set[str]) -> bool:
+    """A list of a model's inputs in which each input is a list of one sample (`[[np.array(fixed)],
+    [np.array(moving)], [np.array(x)]]`) or a batch of one made otherwise: Keras stacks a list of one into a
+    batch of one, so every input carries one sample. The outer list is the list of inputs (a lone `[x]`
+    adds no batch axis, tf-fix26); a list of several items, of lists or starred items is no list of one
+    (tf-fix48: reading 33's PointNetReg predicts each ROI of a patient so, in a comprehension)."""
+    if not isinstance(arg, ast.List | ast.Tuple) or not arg.elts:
+        return False
+    listed = [
+        isinstance(e, ast.List)
+        and len(e.elts) == 1
+        and not isinstance(e.elts[0], ast.List | ast.Tuple | ast.Starred)
+        for e in arg.elts
+    ]
+    return any(listed) and all(
+        one or _one_sample_input(e, loop, line, index, targets)
+        for e, one in zip(arg.elts, listed, strict=True)
+    )
 
 
 def _array_of_name(arg: ast.AST, index: ModuleIndex) -> ast.Name | None:
@@ -636,7 +659,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _made_by_helper(whole, loop, call.lineno, index)
     )
     filled = filled and not shown
-    shown = shown or filled
+    listed = not shown and not filled and _inputs_listed_one_each(whole, loop, call.lineno, index, targets)
+    shown = shown or filled or listed
     if not shown and not (first_row and _first_row_kept(call, loop, arg, targets)):
         return None
     # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
@@ -668,6 +692,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
     )
     if filled and confidence is None:
         confidence = FILLED_BATCH_LEVEL
+    if listed and confidence is None:
+        confidence = LISTED_INPUTS_LEVEL
     return loop, shown, confidence
 
 
