@@ -307,13 +307,27 @@ def _runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     and 32 listed three loops whose only run is `K.get_value(K.ctc_decode(...))` (a CRNN's per-image decode,
     a Keras DeepSpeech2's per-batch evaluation): a decoder subgraph added per image or batch. Only the
     standalone `keras` package counts (`tf.keras`'s backend runs eagerly in TF2)."""
-    if is_session_run(call, index):
+    if is_session_run(call, index) or _backend_session_run(call, index):
         return True
     func = call.func
     return (
         isinstance(func, ast.Attribute)
         and func.attr in _BACKEND_RUNS
         and _standalone_backend_call(call, index) is not None
+    )
+
+
+def _backend_session_run(call: ast.Call, index: ModuleIndex) -> bool:
+    """`K.get_session().run(decoder, feed_dict=...)`: a run of the session standalone Keras keeps for its TF1
+    graph, which `is_session_run` does not see (no `sess` name, no session class). tf-fix48: reading 33's
+    lipnet-replication builds two `K.placeholder` and a `K.ctc_decode` per test batch in an epoch-end
+    callback's `while` loop and runs them so."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "run"
+        and isinstance(func.value, ast.Call)
+        and _standalone_backend_call(func.value, index) == "get_session"
     )
 
 
