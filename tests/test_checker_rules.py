@@ -4718,3 +4718,32 @@ def register(patients, dims):
     assert sure(lone, "PP301") == []
     written = src.replace("[[np.array(fixed)], [np.array(moving)], [np.array(x)]]", "[[x, fixed, moving]]")
     assert sure(written, "PP301") == []
+
+
+def test_pp301_a_module_def_given_a_one_sample_slice_keeps_the_batch_of_one():
+    """tf-fix48, reading 31's Packt parameter study: each test row is fed to `sess.run` as
+    `thresholdvector(test_x[i:i+1])`, a def of the module that thresholds the rows in place and returns them:
+    still a batch of one, as its sibling lessons' `test_x[i:i+1]` (found) is. A def given the whole test
+    set, and a library call given the slice (`np.sum(test_x[i:i+1])`, a scalar), stay silent."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def thresholdvector(vector):
+    for i in range(vector.shape[0]):
+        vector[i] = 1.0 * (vector[i] > 0)
+    return vector
+
+def test(sess, xi, eval_pred, test_x, test_y):
+    good = 0
+    for i in range(test_x.shape[0]):
+        x_raw = thresholdvector(test_x[i:i + 1])
+        pred = sess.run(eval_pred, feed_dict={xi: x_raw})
+        good += int(np.argmax(pred) == np.argmax(test_y[i]))
+    return good
+"""
+    assert sure(src, "PP301") == [(14, "high")]
+    whole = src.replace("thresholdvector(test_x[i:i + 1])", "thresholdvector(test_x)")
+    assert sure(whole, "PP301") == []
+    library = src.replace("thresholdvector(test_x[i:i + 1])", "np.sum(test_x[i:i + 1])")
+    assert sure(library, "PP301") == []

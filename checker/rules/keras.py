@@ -121,7 +121,7 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
         # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
         return _is_one_sample(expr.func.value, index, loop_targets)
-    if _given_a_list_of_one(expr):
+    if _given_a_list_of_one(expr) or _own_def_given_one_sample(expr, index, loop_targets):
         return True
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
@@ -159,6 +159,19 @@ def _given_a_list_of_one(call: ast.Call) -> bool:
         and len(listed.elts) == 1
         and not isinstance(listed.elts[0], ast.List | ast.Tuple | ast.Starred)
         for listed in call.args
+    )
+
+
+def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_targets: set[str]) -> bool:
+    """A def of this module given a batch of one first (`thresholdvector(test_x[i:i+1])`, a 0/1 threshold
+    kept in place): a project's own transform of a sample keeps its batch axis, as a batching helper given a
+    list of one does (tf-fix48: reading 31's Packt parameter study feeds each test row so, per `sess.run`,
+    while its sibling lessons feeding `test_x[i:i+1]` itself were found)."""
+    return (
+        isinstance(call.func, ast.Name)
+        and call.func.id in index.module_functions
+        and bool(call.args)
+        and _is_one_sample(call.args[0], index, loop_targets)
     )
 
 
