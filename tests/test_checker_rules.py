@@ -4724,7 +4724,9 @@ def test_pp301_a_module_def_given_a_one_sample_slice_keeps_the_batch_of_one():
     """tf-fix48, reading 31's Packt parameter study: each test row is fed to `sess.run` as
     `thresholdvector(test_x[i:i+1])`, a def of the module that thresholds the rows in place and returns them:
     still a batch of one, as its sibling lessons' `test_x[i:i+1]` (found) is. A def given the whole test
-    set, and a library call given the slice (`np.sum(test_x[i:i+1])`, a scalar), stay silent."""
+    set, a library call given the slice (`np.sum(test_x[i:i+1])`, a scalar), and a def that returns a new
+    array grown from the slice (basenji's `satmut_seqs`, every mutation of a sequence: read wrong) stay
+    silent."""
     src = """
 import numpy as np
 import tensorflow as tf
@@ -4747,3 +4749,9 @@ def test(sess, xi, eval_pred, test_x, test_y):
     assert sure(whole, "PP301") == []
     library = src.replace("thresholdvector(test_x[i:i + 1])", "np.sum(test_x[i:i + 1])")
     assert sure(library, "PP301") == []
+    grown = src.replace(
+        "    for i in range(vector.shape[0]):\n        vector[i] = 1.0 * (vector[i] > 0)\n    return vector",
+        "    out = np.repeat(vector, 64, axis=0)\n    return out",
+    )
+    assert grown != src
+    assert sure(grown, "PP301") == []

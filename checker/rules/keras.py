@@ -163,15 +163,36 @@ def _given_a_list_of_one(call: ast.Call) -> bool:
 
 
 def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_targets: set[str]) -> bool:
-    """A def of this module given a batch of one first (`thresholdvector(test_x[i:i+1])`, a 0/1 threshold
-    kept in place): a project's own transform of a sample keeps its batch axis, as a batching helper given a
-    list of one does (tf-fix48: reading 31's Packt parameter study feeds each test row so, per `sess.run`,
-    while its sibling lessons feeding `test_x[i:i+1]` itself were found)."""
+    """A def of this module given a batch of one first that hands that same array back
+    (`thresholdvector(test_x[i:i+1])`, whose body thresholds `vector[i]` in place and ends `return vector`):
+    still the batch of one (tf-fix48: reading 31's Packt parameter study feeds each test row so, per
+    `sess.run`, while its sibling lessons feeding `test_x[i:i+1]` itself were found). A def that builds and
+    returns a new array may grow the one sample into many (basenji's `satmut_seqs`, every mutation of a
+    sequence), so it is not read so."""
+    if not (
+        isinstance(call.func, ast.Name) and call.args and _is_one_sample(call.args[0], index, loop_targets)
+    ):
+        return False
+    function = index.module_functions.get(call.func.id)
+    return isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and _returns_first_parameter(function)
+
+
+def _returns_first_parameter(function) -> bool:
+    """Every `return` in the def gives back its first parameter, which the def never rebinds (it may change
+    the array's items in place)."""
+    params = function.args.posonlyargs + function.args.args
+    if not params:
+        return False
+    first = params[0].arg
+    nodes = [
+        n for stmt in function.body for n in ast.walk(stmt)
+    ]  # (loops included; nested defs too, to be safe)
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    rebound = any(isinstance(n, ast.Name) and n.id == first and isinstance(n.ctx, ast.Store) for n in nodes)
     return (
-        isinstance(call.func, ast.Name)
-        and call.func.id in index.module_functions
-        and bool(call.args)
-        and _is_one_sample(call.args[0], index, loop_targets)
+        bool(returns)
+        and not rebound
+        and all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns)
     )
 
 
