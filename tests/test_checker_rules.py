@@ -366,6 +366,49 @@ def do_evaluate(base_model, test_gen, steps):
     assert sure(once, "PP101") == []
 
 
+def test_pp101_keras_get_session_run_runs_the_session():
+    """tf-fix48, reading 33's lipnet-replication: an epoch-end callback's `while` loop over test batches calls
+    `decode_batch`, which builds two `K.placeholder` and a `K.ctc_decode` and runs them with
+    `K.get_session().run(...)`: standalone Keras's own TF1 session, a run no `sess` name shows. Reported at
+    the loop's call as a `while` loop's ops are. `tf.keras`'s backend (no TF1 session kept) and a decoder built
+    once before the loop stay silent."""
+    src = """
+import keras.backend as K
+import numpy as np
+from keras.callbacks import Callback
+
+def decode_batch(test_func, input_list):
+    out, loss = test_func(input_list)
+    y_pred = K.placeholder(shape=[out.shape[0], out.shape[1] - 2, out.shape[2]])
+    input_length = K.placeholder(shape=[out.shape[0]])
+    decoder = K.ctc_decode(y_pred, input_length, beam_width=3, greedy=False)
+    feed = {y_pred: out[:, 2:], input_length: np.full(out.shape[0], out.shape[1] - 2)}
+    return K.get_session().run(decoder, feed_dict=feed)[0][0], loss
+
+class Statistics(Callback):
+    def statistic(self, num):
+        num_left = num
+        while num_left > 0:
+            batch = next(self.test_data_gen)[0]
+            decoded, loss = decode_batch(self.test_func, [batch["inputs"], 0])
+            num_left -= batch["inputs"].shape[0]
+"""
+    assert sure(src, "PP101") == [(19, "medium")]
+    eager = src.replace("import keras.backend as K", "import tensorflow.keras.backend as K")
+    assert sure(eager, "PP101") == []
+    once = """
+import keras.backend as K
+
+def statistic(test_data_gen, y_pred, input_length, num):
+    decoder = K.ctc_decode(y_pred, input_length, beam_width=3, greedy=False)
+    while num > 0:
+        out, lengths = next(test_data_gen)
+        decoded = K.get_session().run(decoder, feed_dict={y_pred: out, input_length: lengths})
+        num -= len(out)
+"""
+    assert sure(once, "PP101") == []
+
+
 def test_pp101_a_branch_that_switches_itself_off_runs_once():
     """tf-fix46, reading 32's cbreider BraTS trainer: the "unfreeze all layers" branch of the training loop
     rebuilds the global step, the optimizer and the initializer, then sets its own flag to -1, so it runs at
@@ -4640,3 +4683,75 @@ def train(sess, train_op, output_dir):
     assert sure(src, "PP101") == []
     grows = src.replace("tf.summary.FileWriterCache.get(output_dir)", 'tf.summary.scalar("step", start)')
     assert sure(grows, "PP101") == [(15, "medium")]
+
+
+def test_pp301_a_multi_input_model_given_each_input_in_a_list_of_one_is_medium():
+    """tf-fix48: reading 33's PointNetReg predicts every ROI of a patient in a comprehension, each of the
+    model's three inputs a list of one sample (`[[np.array(fixed)], [np.array(moving)], [np.array(x)]]`):
+    Keras stacks each into a batch of one. A new shape (two first reads in one repository), so `medium`
+    (LISTED_INPUTS_LEVEL). The twins stay silent: the inputs given as lists of all ROIs, a lone `[x]` (a
+    one-input model's list adds no batch axis), and a list of one holding a list (a batch written out)."""
+    from checker.rules.keras import LISTED_INPUTS_LEVEL
+
+    assert LISTED_INPUTS_LEVEL == "medium"
+    src = """
+import numpy as np
+from tensorflow.keras.models import load_model
+
+model = load_model("pointnet_reg.h5")
+
+def register(patients, dims):
+    out = []
+    for fixed, moving, rois in patients:
+        rois = [np.resize(r, dims) for r in rois]
+        preds = [model.predict([[np.array(fixed)], [np.array(moving)], [np.array(x)]]) for x in rois]
+        out.append(preds)
+    return out
+"""
+    assert sure(src, "PP301") == [(11, "medium")]
+    stacked = src.replace(
+        "[model.predict([[np.array(fixed)], [np.array(moving)], [np.array(x)]]) for x in rois]",
+        "model.predict([np.array([fixed] * len(rois)), np.array([moving] * len(rois)), np.array(rois)])",
+    )
+    assert sure(stacked, "PP301") == []
+    lone = src.replace("[[np.array(fixed)], [np.array(moving)], [np.array(x)]]", "[np.array(x)]")
+    assert sure(lone, "PP301") == []
+    written = src.replace("[[np.array(fixed)], [np.array(moving)], [np.array(x)]]", "[[x, fixed, moving]]")
+    assert sure(written, "PP301") == []
+
+
+def test_pp301_a_module_def_given_a_one_sample_slice_keeps_the_batch_of_one():
+    """tf-fix48, reading 31's Packt parameter study: each test row is fed to `sess.run` as
+    `thresholdvector(test_x[i:i+1])`, a def of the module that thresholds the rows in place and returns them:
+    still a batch of one, as its sibling lessons' `test_x[i:i+1]` (found) is. A def given the whole test
+    set, a library call given the slice (`np.sum(test_x[i:i+1])`, a scalar), and a def that returns a new
+    array grown from the slice (basenji's `satmut_seqs`, every mutation of a sequence: read wrong) stay
+    silent."""
+    src = """
+import numpy as np
+import tensorflow as tf
+
+def thresholdvector(vector):
+    for i in range(vector.shape[0]):
+        vector[i] = 1.0 * (vector[i] > 0)
+    return vector
+
+def test(sess, xi, eval_pred, test_x, test_y):
+    good = 0
+    for i in range(test_x.shape[0]):
+        x_raw = thresholdvector(test_x[i:i + 1])
+        pred = sess.run(eval_pred, feed_dict={xi: x_raw})
+        good += int(np.argmax(pred) == np.argmax(test_y[i]))
+    return good
+"""
+    assert sure(src, "PP301") == [(14, "high")]
+    whole = src.replace("thresholdvector(test_x[i:i + 1])", "thresholdvector(test_x)")
+    assert sure(whole, "PP301") == []
+    library = src.replace("thresholdvector(test_x[i:i + 1])", "np.sum(test_x[i:i + 1])")
+    assert sure(library, "PP301") == []
+    grown = src.replace(
+        "    for i in range(vector.shape[0]):\n        vector[i] = 1.0 * (vector[i] > 0)\n    return vector",
+        "    out = np.repeat(vector, 64, axis=0)\n    return out",
+    )
+    assert grown != src
+    assert sure(grown, "PP301") == []

@@ -307,13 +307,27 @@ def _runs_graph(call: ast.Call, index: ModuleIndex) -> bool:
     and 32 listed three loops whose only run is `K.get_value(K.ctc_decode(...))` (a CRNN's per-image decode,
     a Keras DeepSpeech2's per-batch evaluation): a decoder subgraph added per image or batch. Only the
     standalone `keras` package counts (`tf.keras`'s backend runs eagerly in TF2)."""
-    if is_session_run(call, index):
+    if is_session_run(call, index) or _backend_session_run(call, index):
         return True
     func = call.func
     return (
         isinstance(func, ast.Attribute)
         and func.attr in _BACKEND_RUNS
         and _standalone_backend_call(call, index) is not None
+    )
+
+
+def _backend_session_run(call: ast.Call, index: ModuleIndex) -> bool:
+    """`K.get_session().run(decoder, feed_dict=...)`: a run of the session standalone Keras keeps for its TF1
+    graph, which `is_session_run` does not see (no `sess` name, no session class). tf-fix48: reading 33's
+    lipnet-replication builds two `K.placeholder` and a `K.ctc_decode` per test batch in an epoch-end
+    callback's `while` loop and runs them so."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "run"
+        and isinstance(func.value, ast.Call)
+        and _standalone_backend_call(func.value, index) == "get_session"
     )
 
 
@@ -387,6 +401,7 @@ def _tf1_iterator(receiver: ast.AST, index: ModuleIndex) -> bool:
 
 def check_graph_op_in_loop(index: ModuleIndex):
     reported: set[tuple[int, int]] = set()
+    stores = _LoopStores()
     for loop, reached in loops_keeping_the_graph(index):
         if few_iterations(loop) or not any(_runs_graph(site.node, index) for site, _ in reached):
             continue
@@ -401,7 +416,7 @@ def check_graph_op_in_loop(index: ModuleIndex):
             if via is not None and id(via) in callers and switched_off(callers[id(via)], site, index):
                 continue  # (built only under a flag this call leaves off: `self.evaluate(x, y, sess)`)
             at = via or site.node
-            if _in_self_disabling_branch(loop, at):
+            if _in_self_disabling_branch(loop, at, stores):
                 continue  # (a branch that clears its own condition: built once, not per iteration)
             if not first_report(reported, at):
                 continue
@@ -429,12 +444,13 @@ def check_graph_op_in_loop(index: ModuleIndex):
     yield from _ops_run_per_call(index, reported)
 
 
-def _in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
+def _in_self_disabling_branch(loop: ast.AST, node: ast.AST, stores: _LoopStores) -> bool:
     """`node` sits, inside `loop`, under `if` tests that a branch on its path switches off by binding a
     constant to a name or attribute those tests read (`if self._unfreeze_epochs >= 0: ...
     self._unfreeze_epochs = -1`, `if not built: ...; built = True`): the branch runs at most once per
     switch, so what it builds is a one-time graph change, not growth per iteration (tf-fix46: reading 32
-    read 3 PP101 `medium` findings wrong in cbreider's "unfreeze all layers" branch)."""
+    read 3 PP101 `medium` findings wrong in cbreider's "unfreeze all layers" branch). `stores` holds each
+    loop's bindings, walked once per loop rather than once per finding and branch (tf-fix48)."""
     chain = _ifs_above(loop, node)
     if not chain:
         return False
@@ -446,7 +462,7 @@ def _in_self_disabling_branch(loop: ast.AST, node: ast.AST) -> bool:
             if (
                 isinstance(stmt, ast.Assign)
                 and _switch_off_value(stmt.value)
-                and any(dotted_text(t) in tested - _bound_outside(loop, branch) for t in stmt.targets)
+                and any(dotted_text(t) in tested - stores.bound_outside(loop, branch) for t in stmt.targets)
             ):
                 return True
     return False
@@ -461,18 +477,33 @@ def _switch_off_value(value: ast.AST) -> bool:
     return isinstance(value, ast.Constant)
 
 
-def _bound_outside(loop: ast.AST, branch: ast.If) -> set[str]:
-    """Names and attributes the loop binds anywhere but in `branch`'s body, constants included: a counter
-    (`since_eval += 1`), a flag the loop sets again (`if step % 10 == 0: rebuild = True`) or rebinds from
-    data (`flag = step > warmup`) lets the branch that switches it off run again, every period, not once
-    (review 23: the re-armed flag was read as a one-time switch)."""
-    inside = {id(n) for stmt in branch.body for n in ast.walk(stmt)}
-    bound = set()
-    for node in ast.walk(loop):
-        if id(node) not in inside and isinstance(getattr(node, "ctx", None), ast.Store):
-            bound.add(dotted_text(node))
-    bound.discard(None)
-    return bound
+class _LoopStores:
+    """The names and attributes each loop binds (`ast.Store` targets, by node), found by one walk of the loop
+    for all of a module's findings; `_in_self_disabling_branch` walked the whole loop again for each branch
+    of each finding (tf-fix48)."""
+
+    def __init__(self) -> None:
+        self._by_loop: dict[int, list[tuple[int, str]]] = {}
+
+    def _of(self, loop: ast.AST) -> list[tuple[int, str]]:
+        found = self._by_loop.get(id(loop))
+        if found is None:
+            found = [
+                (id(node), text)
+                for node in ast.walk(loop)
+                if isinstance(getattr(node, "ctx", None), ast.Store)
+                and (text := dotted_text(node)) is not None
+            ]
+            self._by_loop[id(loop)] = found
+        return found
+
+    def bound_outside(self, loop: ast.AST, branch: ast.If) -> set[str]:
+        """Names and attributes the loop binds anywhere but in `branch`'s body, constants included: a counter
+        (`since_eval += 1`), a flag the loop sets again (`if step % 10 == 0: rebuild = True`) or rebinds from
+        data (`flag = step > warmup`) lets the branch that switches it off run again, every period, not once
+        (review 23: the re-armed flag was read as a one-time switch)."""
+        inside = {id(n) for stmt in branch.body for n in ast.walk(stmt)}
+        return {text for node_id, text in self._of(loop) if node_id not in inside}
 
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:

@@ -121,7 +121,7 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
         # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
         return _is_one_sample(expr.func.value, index, loop_targets)
-    if _given_a_list_of_one(expr):
+    if _given_a_list_of_one(expr) or _own_def_given_one_sample(expr, index, loop_targets):
         return True
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
@@ -162,6 +162,40 @@ def _given_a_list_of_one(call: ast.Call) -> bool:
     )
 
 
+def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_targets: set[str]) -> bool:
+    """A def of this module given a batch of one first that hands that same array back
+    (`thresholdvector(test_x[i:i+1])`, whose body thresholds `vector[i]` in place and ends `return vector`):
+    still the batch of one (tf-fix48: reading 31's Packt parameter study feeds each test row so, per
+    `sess.run`, while its sibling lessons feeding `test_x[i:i+1]` itself were found). A def that builds and
+    returns a new array may grow the one sample into many (basenji's `satmut_seqs`, every mutation of a
+    sequence), so it is not read so."""
+    if not (
+        isinstance(call.func, ast.Name) and call.args and _is_one_sample(call.args[0], index, loop_targets)
+    ):
+        return False
+    function = index.module_functions.get(call.func.id)
+    return isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and _returns_first_parameter(function)
+
+
+def _returns_first_parameter(function) -> bool:
+    """Every `return` in the def gives back its first parameter, which the def never rebinds (it may change
+    the array's items in place)."""
+    params = function.args.posonlyargs + function.args.args
+    if not params:
+        return False
+    first = params[0].arg
+    nodes = [
+        n for stmt in function.body for n in ast.walk(stmt)
+    ]  # (loops included; nested defs too, to be safe)
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    rebound = any(isinstance(n, ast.Name) and n.id == first and isinstance(n.ctx, ast.Store) for n in nodes)
+    return (
+        bool(returns)
+        and not rebound
+        and all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns)
+    )
+
+
 def _leading_one(shape) -> bool:
     """`(1, h, w)`, `[1, -1]`, or `(1,) + x.shape` (a batch axis put in front of a sample's shape)."""
     if isinstance(shape, ast.BinOp) and isinstance(shape.op, ast.Add):
@@ -171,6 +205,9 @@ def _leading_one(shape) -> bool:
 
 # PP301's level for a pseudo-batch of one filled item by item: a new shape (2 first reads, readings 30-31)
 FILLED_BATCH_LEVEL = "medium"
+# PP301's level for a multi-input model given each input in a list of one (`predict([[np.array(a)],
+# [np.array(x)]])`): a new shape (2 first reads in one repository, reading 33's PointNetReg), as the filled one
+LISTED_INPUTS_LEVEL = "medium"
 _ALLOCATORS = frozenset({"numpy.zeros", "numpy.empty", "numpy.ones", "numpy.full"})
 _WRAPPERS = frozenset({"numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"})
 
@@ -306,6 +343,26 @@ def _one_sample_input(arg: ast.AST, loop, line: int, index: ModuleIndex, targets
         if not isinstance(arg, ast.Name):
             break
     return _is_one_sample(arg, index, targets) or _stacked_single_append(arg, loop, line, index)
+
+
+def _inputs_listed_one_each(arg: ast.AST, loop, line: int, index: ModuleIndex, targets: set[str]) -> bool:
+    """A list of a model's inputs in which each input is a list of one sample (`[[np.array(fixed)],
+    [np.array(moving)], [np.array(x)]]`) or a batch of one made otherwise: Keras stacks a list of one into a
+    batch of one, so every input carries one sample. The outer list is the list of inputs (a lone `[x]`
+    adds no batch axis, tf-fix26); a list of several items, of lists or starred items is no list of one
+    (tf-fix48: reading 33's PointNetReg predicts each ROI of a patient so, in a comprehension)."""
+    if not isinstance(arg, ast.List | ast.Tuple) or not arg.elts:
+        return False
+    listed = [
+        isinstance(e, ast.List)
+        and len(e.elts) == 1
+        and not isinstance(e.elts[0], ast.List | ast.Tuple | ast.Starred)
+        for e in arg.elts
+    ]
+    return any(listed) and all(
+        one or _one_sample_input(e, loop, line, index, targets)
+        for e, one in zip(arg.elts, listed, strict=True)
+    )
 
 
 def _array_of_name(arg: ast.AST, index: ModuleIndex) -> ast.Name | None:
@@ -636,7 +693,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _made_by_helper(whole, loop, call.lineno, index)
     )
     filled = filled and not shown
-    shown = shown or filled
+    listed = not shown and not filled and _inputs_listed_one_each(whole, loop, call.lineno, index, targets)
+    shown = shown or filled or listed
     if not shown and not (first_row and _first_row_kept(call, loop, arg, targets)):
         return None
     # a stateful RNN is fed one step at a time on purpose (priming its state): read debatable
@@ -668,6 +726,8 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
     )
     if filled and confidence is None:
         confidence = FILLED_BATCH_LEVEL
+    if listed and confidence is None:
+        confidence = LISTED_INPUTS_LEVEL
     return loop, shown, confidence
 
 
