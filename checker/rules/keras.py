@@ -15,6 +15,7 @@ from checker.module import (
     bound_values,
     dotted_parts,
     import_of,
+    is_main_guard,
     names_in,
     value_bound_to,
 )
@@ -1408,7 +1409,7 @@ def _bypassed_by_entry_point(function, index: ModuleIndex) -> bool:
     reading 20 read one debatable at `high`): `low`."""
     if function is None or index.module_functions.get(getattr(function, "name", None)) is not function:
         return False
-    if not any(_is_main_guard(stmt) for stmt in index.tree.body):
+    if not any(is_main_guard(stmt) for stmt in index.tree.body):
         return False
     named = {
         node.id if isinstance(node, ast.Name) else node.attr
@@ -1420,16 +1421,6 @@ def _bypassed_by_entry_point(function, index: ModuleIndex) -> bool:
     return any(
         name in named and other is not function and _predicts(other)
         for name, other in index.module_functions.items()
-    )
-
-
-def _is_main_guard(stmt) -> bool:
-    test = stmt.test if isinstance(stmt, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
     )
 
 
