@@ -2686,7 +2686,7 @@ def _handler_bindings(index: ModuleIndex, function) -> list[tuple[int, int, froz
                 handler.end_lineno or handler.lineno,
                 frozenset(
                     t.id
-                    for node in ast.walk(handler)
+                    for node in walk(handler)
                     if isinstance(node, ast.Assign)
                     for t in node.targets
                     if isinstance(t, ast.Name)
