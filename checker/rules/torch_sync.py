@@ -3521,7 +3521,7 @@ def after_early_return(helper, call: ast.Call) -> bool:
     off unless `LA_MAML_UCL_DEBUG` is set and then every 50th step): the read runs only when the test lets it."""
     env = {
         name
-        for node in ast.walk(helper)
+        for node in walk(helper)
         if isinstance(node, ast.Assign) and _from_environment(node.value)
         for target in node.targets
         for name in names_in(target)
@@ -3546,7 +3546,7 @@ def _from_environment(value: ast.AST) -> bool:
     """`os.getenv("X", "")...`, `os.environ.get("X")`, `os.environ["X"]`: a setting of the environment."""
     return any(
         isinstance(n, ast.Attribute) and n.attr in ("getenv", "environ") and base_name(n.value) == "os"
-        for n in ast.walk(value)
+        for n in iter_walk(value)
     )
 
 
