@@ -1178,7 +1178,7 @@ def _accelerator_names(index: ModuleIndex) -> frozenset[str]:
     CPU (`Accelerator(cpu=True)`)."""
 
     def names():
-        for node in ast.walk(index.tree):
+        for node in iter_walk(index.tree):
             if (
                 isinstance(node, ast.Assign)
                 and isinstance(node.value, ast.Call)
