@@ -432,6 +432,13 @@ def dotted_parts(node: ast.AST) -> list[str] | None:
     return parts
 
 
+def dotted_name(node: ast.AST) -> str | None:
+    """`tf.test.TestCase` -> "tf.test.TestCase": `dotted_parts` joined, at any depth; None for anything but a
+    name and attributes of it. (`dotted_text` stops at one attribute.)"""
+    parts = dotted_parts(node)
+    return None if parts is None else ".".join(parts)
+
+
 def dotted_text(node: ast.AST) -> str | None:
     """`flag` -> "flag", `self.flag` / `math.isnan` -> "self.flag" / "math.isnan": a name or an attribute of a
     name as written; None for anything else (deeper chains, calls, subscripts). One definition for the rules

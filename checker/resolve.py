@@ -44,10 +44,15 @@ IMPLICIT_IMPORTS = {
 }
 
 
+_ANY_PREFIX = tuple(prefix for prefix, _ in _CANONICAL_PREFIXES)
+
+
 def canonical(dotted: str) -> str:
     """The one spelling rules match against (`tensorflow.compat.v1.Session` -> `tensorflow.Session`)."""
     if dotted in _CANONICAL_EXACT:
         return _CANONICAL_EXACT[dotted]
+    if not dotted.startswith(_ANY_PREFIX):  # (most names: one test instead of one per prefix)
+        return dotted
     for prefix, replacement in _CANONICAL_PREFIXES:
         if dotted.startswith(prefix):
             return canonical(replacement + dotted[len(prefix) :])

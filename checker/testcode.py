@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from checker.module import dotted_parts
+from checker.module import dotted_name, iter_walk
 
 # tests/ folders and test helpers: test code whatever they hold
 _TEST_PLACE = re.compile(r"(^|/)(tests?/|[^/]*test_utils?\.py$|conftest\.py$)")
@@ -43,18 +43,18 @@ def is_unit_test(tree: ast.Module) -> bool:
             return True
         if isinstance(stmt, _RUNS) and not _docstring(stmt):
             runs = True
-    for node in ast.walk(tree):
+    for node in iter_walk(tree):
         if isinstance(node, ast.ClassDef) and any(
-            _dotted(b).endswith(("Test", "TestCase")) for b in node.bases
+            (dotted_name(b) or "").endswith(("Test", "TestCase")) for b in node.bases
         ):
             return True
         if (
             isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             and node.name.startswith("test")
-            and any(isinstance(n, ast.Assert) for n in ast.walk(node))
+            and any(isinstance(n, ast.Assert) for n in iter_walk(node))
         ):
             return True
-        if isinstance(node, ast.Call) and _dotted(node.func).endswith("test.main"):
+        if isinstance(node, ast.Call) and (dotted_name(node.func) or "").endswith("test.main"):
             return True
     return not runs and not _training_library(tree)
 
@@ -75,9 +75,3 @@ def _imports_test_library(stmt: ast.Import | ast.ImportFrom) -> bool:
 
 def _docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
-
-
-def _dotted(node: ast.AST) -> str:
-    """`tf.test.TestCase` -> "tf.test.TestCase"; "" for anything but names and attributes."""
-    parts = dotted_parts(node)
-    return "" if parts is None else ".".join(parts)

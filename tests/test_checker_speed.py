@@ -396,3 +396,85 @@ def test_the_decoding_defs_among_names_are_those_of_all_the_decoding_defs():
     assert every == {"load_img", "read_npy", "pil"}
     for among in (set(), {"load_img"}, {"scale", "pil"}, {"load_img", "read_npy", "pil", "scale", "other"}):
         assert decoding_defs(index, among) == every & among, among
+
+
+def test_the_workerless_facts_are_worked_out_only_for_a_run_with_pp504(tmp_path, monkeypatch):
+    """`module_facts` does not ask for PP504's factory loaders (`_workerless_entries`) when PP504 is not
+    selected (nothing reads them), and a run with neither PP504 nor PP505 works out no loader facts at all."""
+    from checker.torch_project import loaders
+
+    (tmp_path / "data.py").write_text(_FACTORY)
+    path = str(tmp_path / "data.py")
+    asked = []
+    real = loaders._workerless_entries
+    monkeypatch.setattr(loaders, "_workerless_entries", lambda index: asked.append(1) or real(index))
+    facts = {}
+    for codes in (None, ("PP505",), ("PP504",), ("PP501",)):
+        known: dict = {}
+        asked.clear()
+        check_file(path, codes, known=known)
+        facts[codes] = (known.get(path), len(asked))
+    assert facts[None][1] == 1 and facts[("PP504",)][1] == 1
+    assert facts[("PP505",)][1] == 0 and facts[("PP505",)][0].makers == facts[None][0].makers
+    assert facts[("PP501",)] == (None, 0)
+
+
+_DYNAMIC_TEXTS = [
+    "",
+    "m = importlib.import_module(name)\n",
+    "m = importlib.import_module (name)\n",
+    "x = my_import_module(name)\n",
+    "cls = __import__(name)\n",
+    "cls = a__import__(name)\n",
+    "obj = import_from_string('a.B')\n",
+    "obj = get_obj_from_str(cfg.target)\n",
+    "obj = _get_obj_from_str(cfg.target)\n",
+    "model.eval()\n",
+    "y = eval('1 + 2')\n",
+    "y = (eval(s))\n",
+    "y = do_eval(s)\n",
+    "y = é_eval(s)\nz = 1\n",
+    "eval(s)\n",
+    "model.eval()\nimportlib.import_module(n)\n",
+]
+
+
+def test_a_dynamic_import_is_found_where_the_bounded_pattern_finds_one():
+    """`_imports_by_name` (the words scanned for, then the boundaries tried) answers as `_DYNAMIC_IMPORT`'s
+    search, whose leading `\\b` made re try it at every character."""
+    from checker.torch_project.factories import _DYNAMIC_IMPORT, _imports_by_name
+
+    for text in _DYNAMIC_TEXTS:
+        assert _imports_by_name(text) == bool(_DYNAMIC_IMPORT.search(text)), text
+
+
+def test_a_reach_is_found_where_the_one_pattern_finds_one():
+    """`reaches` (three searches) answers as the one pattern it replaces, whose `\\w\\.name\\s*\\(` branch re tried
+    at every character."""
+    import re
+
+    from checker.torch_project.common import reaches
+
+    texts = [
+        "from data import get_loader\n",
+        "from data import (\n    get_loader,\n)\n",
+        "import data\nloader = data.get_loader (cfg)\n",
+        ".get_loader(cfg)\n",
+        "x = (.get_loader(cfg))\n",
+        "from utils import *\n",
+        "  from utils import *\n",
+        "loader = get_loader(cfg)\n",
+        "import data.get_loaders\n",
+        "é.get_loader(cfg)\n",
+    ]
+    for text in texts:
+        for name in ("get_loader", "utils", "data"):
+            old = rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(|^from\s+[\w.]+\s+import\s+\*"
+            assert reaches(text, name) == bool(re.search(old, text, re.M)), (text, name)
+
+
+def test_a_dotted_name_is_every_name_of_the_chain():
+    from checker.module import dotted_name
+
+    tree = ast.parse("tf.test.TestCase\nx\nf().y\nself.a.b.c\n")
+    assert [dotted_name(s.value) for s in tree.body] == ["tf.test.TestCase", "x", None, "self.a.b.c"]

@@ -24,6 +24,7 @@ from checker.module import (
     dotted_parts,
     iter_walk,
     names_in,
+    none_tested,
     sole_name_target,
     statements_in,
     values_by_name,
@@ -754,16 +755,12 @@ def _accumulation(test: ast.AST) -> bool:
 def _later_branch(test_if: ast.If, inner: ast.AST) -> bool:
     """`inner` is in the branch of `if x is None:` (the `else`) or `if x is not None:` (the body) that runs
     on every step after the first."""
-    test = test_if.test
-    if not (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
+    if none_tested(test_if.test, ast.Is) is not None:
+        branch = test_if.orelse
+    elif none_tested(test_if.test, ast.IsNot) is not None:
+        branch = test_if.body
+    else:
         return False
-    branch = test_if.orelse if isinstance(test.ops[0], ast.Is) else test_if.body
     return any(inner is stmt for stmt in branch)
 
 

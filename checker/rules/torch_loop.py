@@ -2681,7 +2681,7 @@ def _rebinds_through_globals(function, loop, index: ModuleIndex) -> bool:
         scope,
         lambda: [
             node.lineno
-            for node in ast.walk(scope)
+            for node in walk(scope)
             if isinstance(node, ast.Subscript)
             and isinstance(node.ctx, ast.Store)
             and isinstance(node.value, ast.Call)

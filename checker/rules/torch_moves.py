@@ -2686,7 +2686,7 @@ def _handler_bindings(index: ModuleIndex, function) -> list[tuple[int, int, froz
                 handler.end_lineno or handler.lineno,
                 frozenset(
                     t.id
-                    for node in ast.walk(handler)
+                    for node in walk(handler)
                     if isinstance(node, ast.Assign)
                     for t in node.targets
                     if isinstance(t, ast.Name)
@@ -2756,7 +2756,7 @@ def _in_except_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
         return False
     return not _catches_missing(handler) or any(
         isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
-        for node in ast.walk(handler)
+        for node in walk(handler)
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
     )

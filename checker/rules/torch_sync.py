@@ -26,6 +26,7 @@ from checker.module import (
     none_tested,
     parameter_names,
     sole_name_target,
+    walk,
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
@@ -1177,7 +1178,7 @@ def _accelerator_names(index: ModuleIndex) -> frozenset[str]:
     CPU (`Accelerator(cpu=True)`)."""
 
     def names():
-        for node in ast.walk(index.tree):
+        for node in iter_walk(index.tree):
             if (
                 isinstance(node, ast.Assign)
                 and isinstance(node.value, ast.Call)
@@ -3520,7 +3521,7 @@ def after_early_return(helper, call: ast.Call) -> bool:
     off unless `LA_MAML_UCL_DEBUG` is set and then every 50th step): the read runs only when the test lets it."""
     env = {
         name
-        for node in ast.walk(helper)
+        for node in walk(helper)
         if isinstance(node, ast.Assign) and _from_environment(node.value)
         for target in node.targets
         for name in names_in(target)
@@ -3545,7 +3546,7 @@ def _from_environment(value: ast.AST) -> bool:
     """`os.getenv("X", "")...`, `os.environ.get("X")`, `os.environ["X"]`: a setting of the environment."""
     return any(
         isinstance(n, ast.Attribute) and n.attr in ("getenv", "environ") and base_name(n.value) == "os"
-        for n in ast.walk(value)
+        for n in iter_walk(value)
     )
 
 
@@ -4301,11 +4302,13 @@ def _round_trips(index: ModuleIndex):
         in_def = id(function) in every
         if not in_def and not any(id(loop) in stepping for s in sites for loop in s.loops):
             continue
-        copies = _host_copy_names(function)
+        copies = None  # (made at the def's first move back: most defs move nothing, torch-speed14)
         for site in sites:
             call = site.node
             if not is_device_move(call, index) or not isinstance(call.func, ast.Attribute):
                 continue
+            if copies is None:
+                copies = _host_copy_names(function)
             read = _copied_read(call.func.value, copies, call.lineno)
             if read is None or factory_read(index, read) or _model_receiver(read):
                 continue
@@ -4332,7 +4335,7 @@ def _host_copy_names(function) -> dict[str, ast.Call]:
     copies: dict[str, ast.Call] = {}
     assigns = [
         n
-        for n in ast.walk(function)
+        for n in walk(function)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     ]
     for node in sorted(assigns, key=lambda n: (n.lineno, n.col_offset)):
@@ -4346,10 +4349,10 @@ def _host_copy_names(function) -> dict[str, ast.Call]:
 
 def _copied_read(node: ast.AST, copies: dict[str, ast.Call], line: int) -> ast.Call | None:
     """The `.cpu()` call (no arguments) in `node`, or the one behind a name of `copies` that `node` uses."""
-    for sub in ast.walk(node):
+    for sub in iter_walk(node):
         if isinstance(sub, ast.Call) and method_name(sub) == "cpu" and not sub.args and not sub.keywords:
             return sub
-    for sub in ast.walk(node):
+    for sub in iter_walk(node):
         if isinstance(sub, ast.Name) and sub.id in copies and copies[sub.id].lineno <= line:
             return copies[sub.id]
     return None

@@ -171,8 +171,14 @@ def reaches(text: str, name: str) -> bool:
     """The text imports `name` (`from data import get_loader`, or every name: `from utils import *`) or
     calls it on a module (`datasets.name(`): it can reach another module's def of that name."""
     return bool(
-        re.search(rf"import[^\n]*\b{name}\b|\w\.{name}\s*\(|^from\s+[\w.]+\s+import\s+\*", text, re.M)
-    )
+        re.search(rf"import[^\n]*\b{name}\b", text)
+        or _STAR_IMPORT.search(text)
+        or any(_WORD_END.match(text, m.start() - 1) for m in re.finditer(rf"(?<=.)\.{name}\s*\(", text))
+    )  # (three searches: one pattern whose second branch starts with `\w` is tried at every character)
+
+
+_STAR_IMPORT = re.compile(r"^from\s+[\w.]+\s+import\s+\*", re.M)
+_WORD_END = re.compile(r"\w")
 
 
 def imported_from(index: ModuleIndex, name: str) -> str | None:

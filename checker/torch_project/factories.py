@@ -128,7 +128,7 @@ def _uncalled_def_copies(texts: dict[str, str], files: list[str], findings: list
     for at, f in enumerate(findings):
         if f.rule == _FACTORY_RULE and f.confidence == "high" and f.cell is None and f.path in texts:
             high[f.path].append(at)
-    if not high or any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
+    if not high or any(_imports_by_name(t) for t in texts.values()):
         return findings
     spans = {}  # (path -> its top-level defs' spans), made as asked
     lowered = list(findings)
@@ -185,7 +185,7 @@ def _unimported_duplicate(texts: dict[str, str], files: list[str], path: str, na
     (DeepRL-Tutorials' `agents/Categorical_DQN.py`, self-label's `retrain_with_rotnet.py`, both read right at
     `high`), so the name is asked for."""
     stem = import_word(path)
-    if not _KEPT_COPY.search(stem) or any(_DYNAMIC_IMPORT.search(t) for t in texts.values()):
+    if not _KEPT_COPY.search(stem) or any(_imports_by_name(t) for t in texts.values()):
         return False
     defined = re.compile(rf"^[ \t]*class[ \t]+{re.escape(name)}\b", re.MULTILINE)
     return (
@@ -200,6 +200,15 @@ _KEPT_COPY = re.compile(r"(?i)backup|_bak$|_old$|^old_|_copy$|^copy_|_orig$")
 _DYNAMIC_IMPORT = re.compile(
     r"\bimport_module\(|\b__import__\(|\bimport_from_string\(|\bget_obj_from_str\(|(?<![.\w])eval\("
 )
+# The words `_DYNAMIC_IMPORT` matches, without the boundaries that keep re from scanning for them fast.
+_DYNAMIC_WORDS = re.compile(r"(?:import_module|__import__|import_from_string|get_obj_from_str|eval)\(")
+
+
+def _imports_by_name(text: str) -> bool:
+    """`_DYNAMIC_IMPORT.search(text)`, at a fourteenth of its cost (0.25 of hold-out 36's 3.9 CPU s): its
+    words are found by a pattern re scans for quickly, and each is tried with the boundaries where it stands
+    (no word ends another, so every place `_DYNAMIC_IMPORT` matches starts one of these matches)."""
+    return any(_DYNAMIC_IMPORT.match(text, m.start()) for m in _DYNAMIC_WORDS.finditer(text))
 
 
 def _class_spans(text: str) -> list[tuple[str, int, int]]:

@@ -471,7 +471,7 @@ def _torch_free_evaluations(texts: dict[str, str]) -> list[Finding]:
     `utils.evaluate`, CARE-GNN's `test_care` and PC-GNN's `test_pcgnn`, three listed cases no rule found;
     their callers, in the training scripts, hand them the trained model with autograd on."""
     torch_texts = {p: t for p, t in texts.items() if "torch" in t}
-    if not torch_texts or any(_VOLATILE.search(t) for t in torch_texts.values()):
+    if not torch_texts or any("volatile" in t and _VOLATILE.search(t) for t in torch_texts.values()):
         return []  # (no model module; or 0.3-era code, whose volatile inputs were the no_grad of its day)
     found = []
     for path, text in checked_texts(texts).items():

@@ -174,13 +174,12 @@ class LoaderFacts(NamedTuple):
     workerless: list
 
 
-def module_facts(index: ModuleIndex) -> LoaderFacts | None:
+def module_facts(index: ModuleIndex, workers: bool = True) -> LoaderFacts | None:
     """`LoaderFacts` of a module: the per-module pass computes them from its own index (checker/walker.py) so
     that the project pass does not parse the module again; None for a module that does not use torch.
 
-    `workerless` is computed even when PP504 is not selected (then nothing reads it): the walker calls this
-    without the selected codes, and the cost is small (about 0.1 s of module_facts' 2.4 s over the 533
-    DataLoader modules of hold-outs 29-34, review item 16)."""
+    `workerless` (PP504's) is left empty when `workers` is False: the walker says so when PP504 is not
+    selected, when nothing reads it (review item 16; torch-speed14)."""
     if not uses_torch(index):
         return None
     returned = returned_loaders(index)
@@ -217,7 +216,7 @@ def module_facts(index: ModuleIndex) -> LoaderFacts | None:
     }
     negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
     # (`workerless_makers` reads only the loaders a def returns: none, nothing to ask)
-    workerless = _workerless_entries(index) if returned else []
+    workerless = _workerless_entries(index) if returned and workers else []
     return LoaderFacts(makers, handoffs, held, little, batches, methods, negligible, workerless)
 
 
@@ -252,7 +251,7 @@ def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> 
             found = known[path]
         else:
             index = parse_index(text)
-            found = None if index is None else module_facts(index)
+            found = None if index is None else module_facts(index, workers=False)  # (workerless: unread)
         if found is None:
             continue
         # (loaders of token ids, of data held in memory, or not decoding: not at high)
