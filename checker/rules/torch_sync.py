@@ -1592,7 +1592,8 @@ def _evaluation_copies(index: ModuleIndex):
     the outputs on the device (`outs.append(out)`) and copying once after the loop (`torch.cat(outs).cpu()`)
     waits once per evaluation. Not a loop whose copies feed host work on each batch (images written to disk,
     a host algorithm, a metric per batch), whose copies the batch needs, nor one that stops after a handful of
-    batches (`_stops_early`). Reported at `EVALUATION_COPY_LEVEL`."""
+    batches (`_stops_early`). Reported at `EVALUATION_SCALAR_COPY_LEVEL` when every copy is a scalar into a
+    total or meter, else at `EVALUATION_COPY_LEVEL`."""
     fx = facts(index)
     for loop in _evaluation_loops(index, fx, copying=True):
         if _stops_early(loop):
@@ -1611,9 +1612,8 @@ def _evaluation_copies(index: ModuleIndex):
         first = copies[0]
         others = sorted({c.lineno for c in copies[1:]} - {first.lineno})
         more = f"; the other copies are at lines {', '.join(map(str, others))}" if others else ""
-        if all(
-            k == "scalar" for k in kinds
-        ):  # (a loss or a sum copied into a total or meter: an `.item()` by another name)
+        # (a loss or a sum copied into a total or meter is an `.item()` by another name)
+        if all(k == "scalar" for k in kinds):
             what, fix = (
                 "Copying a scalar to the host",
                 "sum on the device (`total += loss.detach()`) and read it",
@@ -1633,7 +1633,7 @@ def _evaluation_copies(index: ModuleIndex):
 
 
 def _copy_kind(fx, loop, call: ast.Call) -> str | None:
-    """ "scalar" for one number copied into a total, meter or log (`_scalar_copy`, `_reads_for_reporting`),
+    """The copy's kind: "scalar" for one number copied into a total, meter or log (`_scalar_copy`, `_reads_for_reporting`),
     "collected" for outputs copied into a collection for after the loop (`_collected_copy`), else None: a copy
     the batch uses on the host (an image written out, a host algorithm, a metric per batch)."""
     stmt = fx.statement_in(call, loop)
