@@ -30,6 +30,7 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    FEW_RUNS,
     HOST_READS,
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
@@ -1399,6 +1400,7 @@ def check_host_sync(
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
         yield from _evaluation_reads(index)
+        yield from _evaluation_copies(index)
         yield from _lightning_step_reads(index)
         if fx.places_on_device:
             yield from _stepper_reads(index, _own_steppers(index))
@@ -1582,6 +1584,175 @@ def _evaluation_reads(index: ModuleIndex):
         )
 
 
+def _evaluation_copies(index: ModuleIndex):
+    """(torch-fix121) PP501 in an evaluation loop that copies each batch's outputs to the host outside any `if`
+    (`_copies_out`) only to collect them (`_collected_copy`: `preds.append(out.cpu().numpy())`,
+    `scores.extend(p.tolist())`, `emb = torch.cat([emb, e.cpu()])`), reported at the first such copy. Each
+    copy waits for the batch's kernels, so the host cannot queue the next batch while the GPU works; keeping
+    the outputs on the device (`outs.append(out)`) and copying once after the loop (`torch.cat(outs).cpu()`)
+    waits once per evaluation. Not a loop whose copies feed host work on each batch (images written to disk,
+    a host algorithm, a metric per batch), whose copies the batch needs, nor one that stops after a handful of
+    batches (`_stops_early`). Reported at `EVALUATION_SCALAR_COPY_LEVEL` when every copy is a scalar into a
+    total or meter, else at `EVALUATION_COPY_LEVEL`."""
+    fx = facts(index)
+    for loop in _evaluation_loops(index, fx, copying=True):
+        if _stops_early(loop):
+            continue
+        copies = sorted(
+            (
+                s.node
+                for s in fx.index.loop_calls[id(loop)]
+                if _device_copy(s.node, loop, index) and _copied_either_way(fx, s.node, loop)
+            ),
+            key=lambda c: (c.lineno, c.col_offset),
+        )
+        kinds = [_copy_kind(fx, loop, c) for c in copies]
+        if not copies or None in kinds:
+            continue
+        first = copies[0]
+        others = sorted({c.lineno for c in copies[1:]} - {first.lineno})
+        more = f"; the other copies are at lines {', '.join(map(str, others))}" if others else ""
+        # (a loss or a sum copied into a total or meter is an `.item()` by another name)
+        if all(k == "scalar" for k in kinds):
+            what, fix = (
+                "Copying a scalar to the host",
+                "sum on the device (`total += loss.detach()`) and read it",
+            )
+            level = EVALUATION_SCALAR_COPY_LEVEL
+        else:
+            what, fix = "Copying outputs to the host", "keep them on the device (`outs.append(out)`) and copy"
+            level = EVALUATION_COPY_LEVEL
+        yield RawFinding(
+            "PP501",
+            first.lineno,
+            first.col_offset,
+            f"{what} on every batch of the evaluation loop at line {loop.lineno} waits for the GPU each batch"
+            f"{more}; {fix} once after the loop",
+            confidence=level,
+        )
+
+
+def _copy_kind(fx, loop, call: ast.Call) -> str | None:
+    """The copy's kind: "scalar" for one number copied into a total, meter or log (`_scalar_copy`, `_reads_for_reporting`),
+    "collected" for outputs copied into a collection for after the loop (`_collected_copy`), else None: a copy
+    the batch uses on the host (an image written out, a host algorithm, a metric per batch)."""
+    stmt = fx.statement_in(call, loop)
+    if _scalar_copy(stmt, call) and _reads_for_reporting(stmt, loop, fx):
+        return "scalar"
+    return "collected" if _collected_copy(stmt, call) else None
+
+
+def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
+    """The copy is one number: of a loss or a sum (`loss.data.cpu().numpy()[0]`, `hits.sum().cpu()`), or made
+    one right after the copy (`loss.cpu().detach().numpy().mean()`, `float(x.cpu())`, `.cpu().item()`); not
+    the first sample of a batch (`flow.cpu().numpy()[0]`, written to a file)."""
+    receiver = [n for n in iter_walk(call.func) if isinstance(n, ast.Call)]
+    if _names_a_loss(call) or any(_full_reduction(n) for n in receiver):
+        return True
+    return any(
+        (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("mean", "sum", "item")
+            and _on_copy(node.func.value, call)
+        )
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and len(node.args) == 1
+            and _on_copy(node.args[0], call)
+        )
+        for node in ast.walk(stmt)
+    )
+
+
+def _full_reduction(call: ast.Call) -> bool:
+    """`hits.sum()`, `torch.mean(err)`: a sum or mean over every element (one number), not one over some
+    dimensions (`torch.mean(dp, dim=(0, 2, 3))`, a vector kept per batch)."""
+    if method_name(call) not in ("sum", "mean") or call.keywords:
+        return False
+    own = isinstance(call.func, ast.Attribute) and not (
+        isinstance(call.func.value, ast.Name) and call.func.value.id in ("torch", "np", "numpy")
+    )
+    return len(call.args) == (0 if own else 1)
+
+
+def _device_copy(call: ast.Call, loop, index: ModuleIndex) -> bool:
+    """A host copy that can find a device tensor: not one of a batch the loop has not moved
+    (`_host_batch_read`: `labels.tolist()` with the labels left on the host), nor one over a bare `.numpy()`
+    with no `.cpu()`/`.to()` before it, which raises on a CUDA tensor and so copies a host one
+    (`target.numpy().tolist()`)."""
+    if not _host_copy(call, index) or _host_batch_read(call, loop, index):
+        return False
+    chain = [n for n in iter_walk(call) if isinstance(n, ast.Call)]
+    return not any(
+        method_name(n) == "numpy"
+        and not any(method_name(m) in ("cpu", "to") for m in iter_walk(n.func) if isinstance(m, ast.Call))
+        for n in chain
+    )
+
+
+def _collected_copy(stmt: ast.AST, call: ast.Call) -> bool:
+    """The copy only goes into a collection kept for after the loop: `xs.append(<copy>)`, `xs.extend(<copy>)`,
+    `xs += list(<copy>)`, `x = torch.cat([x, <copy>])` (the copy possibly followed by calls on it, `.flatten()`,
+    or wrapped in `list(...)`/`np.array(...)`). A copy bound to a name, tested or handed to another call is
+    used on the host within the batch, where keeping it on the device needs more than moving the copy."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        outer = stmt.value
+        value = outer.args[0] if method_name(outer) in ("append", "extend") and len(outer.args) == 1 else None
+    elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
+        value = stmt.value
+    elif (
+        isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and method_name(stmt.value) == "cat"
+    ):
+        parts = (
+            stmt.value.args[0].elts if stmt.value.args and isinstance(stmt.value.args[0], ast.List) else []
+        )
+        value = parts[-1] if len(parts) == 2 else None
+    else:
+        value = None
+    while (
+        isinstance(value, ast.Call)
+        and value is not call
+        and method_name(value) in ("list", "array", "asarray")
+    ):
+        value = value.args[0] if len(value.args) == 1 else None
+    return value is not None and (value is call or _copy_chain(value, call) or _on_copy(value, call))
+
+
+def _on_copy(value: ast.AST, call: ast.Call) -> bool:
+    """`out.cpu().data`, `out.cpu().numpy()[0]`: attribute and subscript steps on the copy."""
+    while isinstance(value, ast.Attribute | ast.Subscript | ast.Call) and value is not call:
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return value is call
+
+
+def _stops_early(loop) -> bool:
+    """`for i, batch in enumerate(loader): if i > 2: break`: a loop that stops after a handful of batches
+    (`breaks_early` asks the same of a range loop's own variable)."""
+    return breaks_early(loop) or any(
+        isinstance(stmt, ast.If)
+        and isinstance(stmt.body[0], ast.Break)
+        and isinstance(stmt.test, ast.Compare)
+        and isinstance(stmt.test.left, ast.Name)
+        and isinstance(stmt.test.ops[0], ast.Gt | ast.GtE | ast.Eq)
+        and isinstance(stmt.test.comparators[0], ast.Constant)
+        and type(stmt.test.comparators[0].value) is int
+        and stmt.test.comparators[0].value < FEW_RUNS
+        for stmt in loop.body
+    )
+
+
+# (torch-fix121) The levels of `_evaluation_copies`, from its first reading over hold-outs 29-39 (every finding
+# read, docs/ppcheck-evaluation.md "### torch-fix121"): outputs collected for after the loop, 47 of 53 right in
+# 27 repositories, `medium` (earlier reads of 13-25 called such loops debatable); a scalar copied into a total
+# or meter (an `.item()` by another name, whose `.item()` siblings are `high`), 21 of 23 right in 7
+# repositories: the rule's own `high` (`None`).
+EVALUATION_COPY_LEVEL = "medium"
+EVALUATION_SCALAR_COPY_LEVEL: str | None = None
+
+
 # The level of `_evaluation_reads` (torch-fix62; `medium` since torch-fix49 on the grounds that an evaluation is
 # a smaller share of a run than training and may run once): `None`, the rule's own `high`. First reads of
 # hold-outs 13-19 (a row whose `checker` is its file's first, joined to main's findings by path and line): 56,
@@ -1671,13 +1842,14 @@ def _predicted_index(call: ast.Call) -> bool:
     return isinstance(receiver, ast.Call) and method_name(receiver) in ("argmax", "argmin")
 
 
-def _evaluation_loops(index: ModuleIndex, fx) -> list:
+def _evaluation_loops(index: ModuleIndex, fx, copying: bool = False) -> list:
     """`for` loops that run a model on every pass, in evaluation (under no_grad, in a def named for
     evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
     `_split_evaluation`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
     moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`cpu_loader_loop`),
-    nor one that breaks after a handful of batches."""
+    nor one that breaks after a handful of batches. `copying` picks the loops that copy outputs to the host on
+    every batch (`_copies_out`, judged by `_evaluation_copies`) instead of the others."""
     steps = {id(loop) for loop in fx.step_loops}
     found = []
     for loop in index.loops:
@@ -1697,7 +1869,7 @@ def _evaluation_loops(index: ModuleIndex, fx) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index) or _copies_out(fx, loop):
+        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index) or _copies_out(fx, loop) != copying:
             continue
         found.append(loop)
     return found

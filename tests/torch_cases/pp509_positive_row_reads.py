@@ -76,7 +76,9 @@ def video_ranks(net, loader, num_classes):
             num_vids = data.size(0)
             output = net(data.view(-1, 3, 32, 32).cuda())
             for vid in output.view(num_vids, -1, num_classes):
-                predictions.append(vid.argmax(1).to("cpu").numpy())  # expect: PP509 medium
+                predictions.append(
+                    vid.argmax(1).to("cpu").numpy()  # expect: PP509 medium  # expect: PP501 medium
+                )
     return predictions
 
 

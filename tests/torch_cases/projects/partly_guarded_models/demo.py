@@ -10,7 +10,7 @@ def predict(cfg, clips):
     found = []
     for clip in clips:
         preds = model(clip.cuda())  # expect: PP503
-        found.append(preds.detach().cpu())
+        found.append(preds.detach().cpu())  # expect: PP501
     return found
 
 
