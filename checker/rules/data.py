@@ -19,7 +19,7 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, walk
+from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, is_main_guard, walk
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -888,13 +888,7 @@ def _tf1_run_once(flow, index: ModuleIndex) -> set[int]:
 
 def _has_main_guard(index: ModuleIndex) -> bool:
     """`if __name__ == "__main__":` at the top level."""
-    return any(
-        isinstance(stmt, ast.If)
-        and isinstance(stmt.test, ast.Compare)
-        and isinstance(stmt.test.left, ast.Name)
-        and stmt.test.left.id == "__name__"
-        for stmt in index.tree.body
-    )
+    return any(is_main_guard(stmt) for stmt in index.tree.body)
 
 
 _TF1_ITERATORS = frozenset({"make_one_shot_iterator", "make_initializable_iterator"})
