@@ -1928,3 +1928,85 @@ def test_loaders_kept_in_a_list_and_passed_per_client_are_training_loaders():
         "        print(len(train_loaders[client_idx]))",
     )
     assert not {rule for rule, _ in torch_findings(counted)} & {"PP504", "PP505"}
+
+
+TIME_LOOP_NO_INPUT = """
+import torch
+import torch.nn as nn
+
+
+class ConvLSTMCell(nn.Module):
+    def __init__(self, channels, features, shape):
+        super().__init__()
+        self.input_channels = channels
+        self.shape = shape
+        self.conv = nn.Conv2d(channels + features, 4 * features, 3, padding=1)
+
+    def forward(self, inputs=None, hidden_state=None, seq_len=10):
+        hx, cx = hidden_state
+        outputs = []
+        for index in range(seq_len):
+            if inputs is None:
+                x = torch.zeros(hx.size(0), self.input_channels, self.shape[0], self.shape[1]).cuda()
+            else:
+                x = inputs[index, ...]
+            gates = self.conv(torch.cat((x, hx), 1))
+            hx = torch.tanh(gates[:, : hx.size(1)])
+            outputs.append(hx)
+        return torch.stack(outputs)
+"""
+
+
+def test_a_left_out_argument_tested_in_a_time_loop_is_no_first_step_cache():
+    """torch-fix122: ConvLSTM's forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()`
+    under `if inputs is None:` on every time step (hold-out 41, listed); `inputs` is a parameter the def never
+    rebinds, so the test answers the same on every pass. A name the loop fills (`if x is None: x = ...`) is a
+    first-step cache and stays silent."""
+    assert ("PP506", 18) in torch_findings(TIME_LOOP_NO_INPUT)
+    cached = TIME_LOOP_NO_INPUT.replace(
+        "        hx, cx = hidden_state\n", "        hx, cx = hidden_state\n        x = None\n"
+    )
+    cached = cached.replace("            if inputs is None:", "            if x is None:")
+    cached = cached.replace("            else:\n                x = inputs[index, ...]\n", "")
+    assert "PP506" not in {rule for rule, _ in torch_findings(cached)}
+
+
+CACHE_SKIPPED_BY_FLAG = """
+import torch
+import torch.nn as nn
+
+
+class SymbolicLayerL0(nn.Module):
+    def __init__(self, in_dim, out_dim):
+        super().__init__()
+        self.W = nn.Parameter(torch.randn(in_dim, out_dim))
+        self.eps = None
+        self.in_dim, self.out_dim = in_dim, out_dim
+
+    def sample_u(self, shape, reuse_u=False):
+        if self.eps is None or not reuse_u:
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            self.eps = torch.rand(size=shape).to(device) * 0.98 + 0.01
+        return self.eps
+
+    def sample_weights(self, reuse_u=False):
+        return torch.sigmoid(torch.log(self.sample_u((self.in_dim, self.out_dim), reuse_u=reuse_u))) * self.W
+
+    def forward(self, x, sample=True, reuse_u=False):
+        if sample:
+            return torch.matmul(x, self.sample_weights(reuse_u=reuse_u))
+        return torch.matmul(x, self.W)
+"""
+
+
+def test_a_cache_a_default_flag_skips_is_filled_on_every_call():
+    """torch-fix122: DeepSymRegTorch's L0 layer draws `torch.rand(size=shape).to(device)` under
+    `if self.eps is None or not reuse_u:` with `reuse_u=False` by default, on every forward (hold-out 41,
+    listed). With the flag on by default, or without it, the attribute is a cache filled once."""
+    assert ("PP506", 16) in torch_findings(CACHE_SKIPPED_BY_FLAG)
+    kept = CACHE_SKIPPED_BY_FLAG.replace(
+        "def sample_u(self, shape, reuse_u=False):", "def sample_u(self, shape, reuse_u=True):"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(kept)}
+    plain = CACHE_SKIPPED_BY_FLAG.replace("if self.eps is None or not reuse_u:", "if self.eps is None:")
+    assert "PP506" not in {rule for rule, _ in torch_findings(plain)}

@@ -18,6 +18,7 @@ from checker.module import (
     FUNCTION_TYPES,
     LOOP_TYPES,
     ModuleIndex,
+    assigned_names,
     bound_values,
     dotted_parts,
     iter_walk,
@@ -1731,12 +1732,52 @@ def _over_loader_parts(loop) -> bool:
     return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
 
 
-def _first_time(fx, call: ast.Call, loop) -> bool:
+def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
     """The copy is under an `if` in the loop that tests a name `is None`, or under an `if` in a def (a
     training step's) that tests an attribute of the object unset (`if not len(self.q):`, `if self.q is
-    None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)"""
+    None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)
+    (torch-fix122) Not when the test reads a left-out argument the def never rebinds (`_left_out_each_pass`)
+    or lets a flag off by default skip the cache (`_cache_bypassed`): the body runs on every pass."""
     kinds = (ast.AST,) if isinstance(loop, LOOP_TYPES) else (ast.Attribute,)
-    return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
+    return any(
+        isinstance(up, ast.If)
+        and _unset_test(up.test, kinds)
+        and not (
+            function is not None
+            and (_left_out_each_pass(up.test, function) or _cache_bypassed(up.test, function))
+        )
+        for up in fx.ancestors(call, loop)
+    )
+
+
+def _left_out_each_pass(test: ast.AST, function) -> bool:
+    """(torch-fix122) `if inputs is None:` in a loop, `inputs` a parameter the def never rebinds (ConvLSTM's
+    forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()` on every time step): the
+    test gives the same answer on every pass, so it guards no first-step storage."""
+    tested = none_tested(test, ast.Is)
+    return (
+        isinstance(tested, ast.Name)
+        and tested.id in parameter_names(function)
+        and tested.id not in assigned_names(function.body)
+    )
+
+
+def _cache_bypassed(test: ast.AST, function) -> bool:
+    """(torch-fix122) `if self.eps is None or not reuse_u:` with `reuse_u=False` by default (DeepSymRegTorch's
+    L0 layer drawing `torch.rand(size=shape).to(device)` in `sample_u` on every forward): a plain call skips
+    the cache, so the body runs on every call."""
+    off = _flags_defaulting(function, False)
+    return (
+        isinstance(test, ast.BoolOp)
+        and isinstance(test.op, ast.Or)
+        and any(
+            isinstance(v, ast.UnaryOp)
+            and isinstance(v.op, ast.Not)
+            and isinstance(v.operand, ast.Name)
+            and v.operand.id in off
+            for v in test.values
+        )
+    )
 
 
 def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
@@ -1981,7 +2022,7 @@ def check_created_then_moved(
                 yield unchanged
             continue
         if (
-            _first_time(facts(index), call, loop or site.function)
+            _first_time(facts(index), call, loop or site.function, site.function)
             or _cache_miss(facts(index), call, site.function)
             or _memoised(index, call, site.function)
         ):
@@ -3499,7 +3540,8 @@ def _memoised(index: ModuleIndex, call: ast.Call, function) -> bool:
     None: self.mean_cuda = self.mean.cuda()` (a robustness toolkit's three models, hold-out 20: 6 wrong at
     `medium`), or `if ... or self.last_size != tuple(x.shape): self.last_size = tuple(x.shape)` with the mask
     made under it (partialconv, 4 wrong). A cache the module empties elsewhere (`_reset_elsewhere`) is
-    filled again per step and does not count."""
+    filled again per step and does not count, nor (torch-fix122) one a flag off by default skips
+    (`_cache_bypassed`)."""
     if function is None:
         return False
     for up in facts(index).ancestors(call, function):
@@ -3508,6 +3550,7 @@ def _memoised(index: ModuleIndex, call: ast.Call, function) -> bool:
             and any(s.lineno <= call.lineno <= (s.end_lineno or s.lineno) for s in up.body)
             and _sets_its_key(up)
             and not _reset_elsewhere(index, [up])
+            and not _cache_bypassed(up.test, function)
         ):
             return True
     return False
