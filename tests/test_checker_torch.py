@@ -2010,3 +2010,33 @@ def test_a_cache_a_default_flag_skips_is_filled_on_every_call():
     assert "PP506" not in {rule for rule, _ in torch_findings(kept)}
     plain = CACHE_SKIPPED_BY_FLAG.replace("if self.eps is None or not reuse_u:", "if self.eps is None:")
     assert "PP506" not in {rule for rule, _ in torch_findings(plain)}
+
+
+ENTITY_RANGE = """
+import torch
+
+
+class Evaluator:
+    def __init__(self, model, config):
+        self.model = model
+        self.config = config
+
+    def test_tail_rank(self, h, r, topk=-1):
+        entity_array = torch.LongTensor(list(range(self.config.tot_entity))).to(self.config.device)
+        preds = self.model.forward(h, r, entity_array)
+        _, rank = torch.topk(preds, k=topk)
+        return rank
+
+    def test(self, data):
+        for h, r, t in data:
+            self.test_tail_rank(h, r, 10)
+"""
+
+
+def test_a_list_of_a_range_of_a_setting_is_an_arange_made_on_the_host():
+    """torch-fix122: pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity))).to(self.config.device)`,
+    every entity's index rebuilt for every evaluated triple (hold-out 40, listed): `list(range(n))` of a run
+    setting is `torch.arange(n)` made on the host. A range up to a value of the data stays silent."""
+    assert ("PP506", 11) in torch_findings(ENTITY_RANGE)
+    data = ENTITY_RANGE.replace("range(self.config.tot_entity)", "range(int(h.max()))")
+    assert "PP506" not in {rule for rule, _ in torch_findings(data)}

@@ -1343,25 +1343,43 @@ def _sized_range(node: ast.AST) -> bool:
     """(torch-fix119) `[x for x in range(targets.shape[1], inputs.shape[1])]`: the counters of a `range` of
     literals and sizes (`t.shape[k]`, `t.size(k)`, `len(t)`), an `arange` spelled in Python, the same list for
     the same shapes (MiB's `torch.tensor([0] + [x for x in range(...)]).to(inputs.device)` of new-class indices
-    in the distillation loss's `forward`, every step, hold-out 39)."""
-    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+    in the distillation loss's `forward`, every step, hold-out 39). (torch-fix122) Also spelled
+    `list(range(...))`, and a bound may be a run setting (`self.config.tot_entity`, `args.n_way`: an attribute
+    of an options object, `_SETTINGS_OBJECT`): pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity)))
+    .to(self.config.device)` of every entity's index, made for every evaluated triple (hold-out 40)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list":
+        if len(node.args) != 1 or node.keywords:
+            return False
+        source = node.args[0]
+    elif isinstance(node, ast.ListComp) and len(node.generators) == 1:
+        generator = node.generators[0]
+        source = generator.iter
+        if (
+            generator.ifs
+            or not isinstance(node.elt, ast.Name)
+            or not isinstance(generator.target, ast.Name)
+            or node.elt.id != generator.target.id
+        ):
+            return False
+    else:
         return False
-    generator = node.generators[0]
-    source = generator.iter
     return (
-        not generator.ifs
-        and isinstance(node.elt, ast.Name)
-        and isinstance(generator.target, ast.Name)
-        and node.elt.id == generator.target.id
-        and isinstance(source, ast.Call)
+        isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
         and source.func.id == "range"
         and not source.keywords
-        and all(_a_size(arg) for arg in source.args)
+        and all(_size_or_literal(arg) or _run_setting(arg) for arg in source.args)
     )
 
 
-def _a_size(node: ast.AST) -> bool:
+def _run_setting(node: ast.AST) -> bool:
+    """(torch-fix122) `self.config.tot_entity`, `args.num_classes`: one attribute of a run's options object
+    (`_SETTINGS_OBJECT`), read, not a value of the data."""
+    parts = dotted_parts(node) if isinstance(node, ast.Attribute) else None
+    return parts is not None and len(parts) >= 2 and bool(_SETTINGS_OBJECT.match(".".join(parts[:-1])))
+
+
+def _size_or_literal(node: ast.AST) -> bool:
     """A literal integer or a tensor's size: `t.shape[1]`, `t.size(1)`, `len(t)` (a size, not data)."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int) and not isinstance(node.value, bool)
