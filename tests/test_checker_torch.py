@@ -2040,3 +2040,52 @@ def test_a_list_of_a_range_of_a_setting_is_an_arange_made_on_the_host():
     assert ("PP506", 11) in torch_findings(ENTITY_RANGE)
     data = ENTITY_RANGE.replace("range(self.config.tot_entity)", "range(int(h.max()))")
     assert "PP506" not in {rule for rule, _ in torch_findings(data)}
+
+
+ADAPTIVE_FOCAL = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+gamma_dic = {0.2: 5.0, 0.5: 3.0}
+
+
+class FocalLossAdaptive(nn.Module):
+    def __init__(self, gamma=0, size_average=True):
+        super(FocalLossAdaptive, self).__init__()
+        self.size_average = size_average
+        self.gamma = gamma
+
+    def get_gamma_list(self, pt):
+        gamma_list = []
+        batch_size = pt.shape[0]
+        for i in range(batch_size):
+            pt_sample = pt[i].item()
+            if pt_sample >= 0.5:
+                gamma_list.append(self.gamma)
+                continue
+            for key in sorted(gamma_dic.keys()):
+                if pt_sample < key:
+                    gamma_list.append(gamma_dic[key])
+                    break
+        return torch.tensor(gamma_list).cuda()
+
+    def forward(self, input, target):
+        target = target.view(-1, 1)
+        logpt = F.log_softmax(input, dim=1)
+        logpt = logpt.gather(1, target).view(-1)
+        pt = logpt.exp()
+        gamma = self.get_gamma_list(pt)
+        loss = -1 * (1 - pt) ** gamma * logpt
+        return loss.mean()
+"""
+
+
+def test_a_loss_modules_inputs_are_device_tensors_its_helpers_read_per_sample():
+    """torch-fix122: the adaptive focal loss (focal_calibration, MDCA; hold-out 41, listed) reads `pt[i].item()`
+    for every sample to pick its gamma, in a helper its `forward` hands `pt = logpt.exp()` of the model's
+    output: the `forward` of a class named for a loss takes device tensors. A class named for what keeps a loss
+    (`LossMeter`) says nothing of its inputs."""
+    assert ("PP509", 19) in torch_findings(ADAPTIVE_FOCAL)
+    meter = ADAPTIVE_FOCAL.replace("FocalLossAdaptive", "LossMeter")
+    assert "PP509" not in {rule for rule, _ in torch_findings(meter)}
