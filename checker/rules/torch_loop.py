@@ -2513,14 +2513,15 @@ _LOSS_MODULE = re.compile(
 
 def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     """(torch-fix122) The `forward` of a class named for a loss (`FocalLossAdaptive`, `...Loss`) takes the
-    model's output and the batch's targets, which a training step hands it on the device: its parameters
-    without a default (`input`, `target`; not `reduction='mean'`). A helper it hands them to then reads them
+    model's output and the batch's targets, which a training step hands it on the device: its first two
+    parameters without a default (`input`, `target`; not `reduction='mean'`, nor the further ones, which may be
+    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
     as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
     if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function), "")):
         return {}
     positional = [*function.args.posonlyargs, *function.args.args]
     required = positional[1 : len(positional) - len(function.args.defaults)]
-    return {a.arg: True for a in required}
+    return {a.arg: True for a in required[:2]}
 
 
 def outside_parameter_places(index: ModuleIndex, given: dict | None = None) -> dict[int, dict[str, bool]]:
