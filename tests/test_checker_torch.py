@@ -1928,3 +1928,164 @@ def test_loaders_kept_in_a_list_and_passed_per_client_are_training_loaders():
         "        print(len(train_loaders[client_idx]))",
     )
     assert not {rule for rule, _ in torch_findings(counted)} & {"PP504", "PP505"}
+
+
+TIME_LOOP_NO_INPUT = """
+import torch
+import torch.nn as nn
+
+
+class ConvLSTMCell(nn.Module):
+    def __init__(self, channels, features, shape):
+        super().__init__()
+        self.input_channels = channels
+        self.shape = shape
+        self.conv = nn.Conv2d(channels + features, 4 * features, 3, padding=1)
+
+    def forward(self, inputs=None, hidden_state=None, seq_len=10):
+        hx, cx = hidden_state
+        outputs = []
+        for index in range(seq_len):
+            if inputs is None:
+                x = torch.zeros(hx.size(0), self.input_channels, self.shape[0], self.shape[1]).cuda()
+            else:
+                x = inputs[index, ...]
+            gates = self.conv(torch.cat((x, hx), 1))
+            hx = torch.tanh(gates[:, : hx.size(1)])
+            outputs.append(hx)
+        return torch.stack(outputs)
+"""
+
+
+def test_a_left_out_argument_tested_in_a_time_loop_is_no_first_step_cache():
+    """torch-fix122: ConvLSTM's forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()`
+    under `if inputs is None:` on every time step (hold-out 41, listed); `inputs` is a parameter the def never
+    rebinds, so the test answers the same on every pass. A name the loop fills (`if x is None: x = ...`) is a
+    first-step cache and stays silent."""
+    assert ("PP506", 18) in torch_findings(TIME_LOOP_NO_INPUT)
+    cached = TIME_LOOP_NO_INPUT.replace(
+        "        hx, cx = hidden_state\n", "        hx, cx = hidden_state\n        x = None\n"
+    )
+    cached = cached.replace("            if inputs is None:", "            if x is None:")
+    cached = cached.replace("            else:\n                x = inputs[index, ...]\n", "")
+    assert "PP506" not in {rule for rule, _ in torch_findings(cached)}
+
+
+CACHE_SKIPPED_BY_FLAG = """
+import torch
+import torch.nn as nn
+
+
+class SymbolicLayerL0(nn.Module):
+    def __init__(self, in_dim, out_dim):
+        super().__init__()
+        self.W = nn.Parameter(torch.randn(in_dim, out_dim))
+        self.eps = None
+        self.in_dim, self.out_dim = in_dim, out_dim
+
+    def sample_u(self, shape, reuse_u=False):
+        if self.eps is None or not reuse_u:
+            device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+            self.eps = torch.rand(size=shape).to(device) * 0.98 + 0.01
+        return self.eps
+
+    def sample_weights(self, reuse_u=False):
+        return torch.sigmoid(torch.log(self.sample_u((self.in_dim, self.out_dim), reuse_u=reuse_u))) * self.W
+
+    def forward(self, x, sample=True, reuse_u=False):
+        if sample:
+            return torch.matmul(x, self.sample_weights(reuse_u=reuse_u))
+        return torch.matmul(x, self.W)
+"""
+
+
+def test_a_cache_a_default_flag_skips_is_filled_on_every_call():
+    """torch-fix122: DeepSymRegTorch's L0 layer draws `torch.rand(size=shape).to(device)` under
+    `if self.eps is None or not reuse_u:` with `reuse_u=False` by default, on every forward (hold-out 41,
+    listed). With the flag on by default, or without it, the attribute is a cache filled once."""
+    assert ("PP506", 16) in torch_findings(CACHE_SKIPPED_BY_FLAG)
+    kept = CACHE_SKIPPED_BY_FLAG.replace(
+        "def sample_u(self, shape, reuse_u=False):", "def sample_u(self, shape, reuse_u=True):"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(kept)}
+    plain = CACHE_SKIPPED_BY_FLAG.replace("if self.eps is None or not reuse_u:", "if self.eps is None:")
+    assert "PP506" not in {rule for rule, _ in torch_findings(plain)}
+
+
+ENTITY_RANGE = """
+import torch
+
+
+class Evaluator:
+    def __init__(self, model, config):
+        self.model = model
+        self.config = config
+
+    def test_tail_rank(self, h, r, topk=-1):
+        entity_array = torch.LongTensor(list(range(self.config.tot_entity))).to(self.config.device)
+        preds = self.model.forward(h, r, entity_array)
+        _, rank = torch.topk(preds, k=topk)
+        return rank
+
+    def test(self, data):
+        for h, r, t in data:
+            self.test_tail_rank(h, r, 10)
+"""
+
+
+def test_a_list_of_a_range_of_a_setting_is_an_arange_made_on_the_host():
+    """torch-fix122: pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity))).to(self.config.device)`,
+    every entity's index rebuilt for every evaluated triple (hold-out 40, listed): `list(range(n))` of a run
+    setting is `torch.arange(n)` made on the host. A range up to a value of the data stays silent."""
+    assert ("PP506", 11) in torch_findings(ENTITY_RANGE)
+    data = ENTITY_RANGE.replace("range(self.config.tot_entity)", "range(int(h.max()))")
+    assert "PP506" not in {rule for rule, _ in torch_findings(data)}
+
+
+ADAPTIVE_FOCAL = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+gamma_dic = {0.2: 5.0, 0.5: 3.0}
+
+
+class FocalLossAdaptive(nn.Module):
+    def __init__(self, gamma=0, size_average=True):
+        super(FocalLossAdaptive, self).__init__()
+        self.size_average = size_average
+        self.gamma = gamma
+
+    def get_gamma_list(self, pt):
+        gamma_list = []
+        batch_size = pt.shape[0]
+        for i in range(batch_size):
+            pt_sample = pt[i].item()
+            if pt_sample >= 0.5:
+                gamma_list.append(self.gamma)
+                continue
+            for key in sorted(gamma_dic.keys()):
+                if pt_sample < key:
+                    gamma_list.append(gamma_dic[key])
+                    break
+        return torch.tensor(gamma_list).cuda()
+
+    def forward(self, input, target):
+        target = target.view(-1, 1)
+        logpt = F.log_softmax(input, dim=1)
+        logpt = logpt.gather(1, target).view(-1)
+        pt = logpt.exp()
+        gamma = self.get_gamma_list(pt)
+        loss = -1 * (1 - pt) ** gamma * logpt
+        return loss.mean()
+"""
+
+
+def test_a_loss_modules_inputs_are_device_tensors_its_helpers_read_per_sample():
+    """torch-fix122: the adaptive focal loss (focal_calibration, MDCA; hold-out 41, listed) reads `pt[i].item()`
+    for every sample to pick its gamma, in a helper its `forward` hands `pt = logpt.exp()` of the model's
+    output: the `forward` of a class named for a loss takes device tensors. A class named for what keeps a loss
+    (`LossMeter`) says nothing of its inputs."""
+    assert ("PP509", 19) in torch_findings(ADAPTIVE_FOCAL)
+    meter = ADAPTIVE_FOCAL.replace("FocalLossAdaptive", "LossMeter")
+    assert "PP509" not in {rule for rule, _ in torch_findings(meter)}

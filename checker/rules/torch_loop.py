@@ -2469,7 +2469,7 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
         return {}
     sites = facts(index).callers.get(id(function), [])
     if not sites:
-        return dict(outside_parameter_places(index).get(id(function), {}))
+        return _loss_inputs(index, function) | outside_parameter_places(index).get(id(function), {})
     busy = facts(index).loop_cache("placing", None, set)
     if id(function) in busy:
         return {}
@@ -2502,6 +2502,26 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
         return found | outside_parameter_places(index).get(id(function), {})
     finally:
         busy.discard(id(function))
+
+
+# (torch-fix122) a module class named for a loss, whatever follows the word (`FocalLossAdaptive`), not for what
+# keeps or shows one (`LossHistory`, `LossMeter`, `LossScaler`)
+_LOSS_MODULE = re.compile(
+    r"Loss(?!History|Meter|Tracker|Logger|Log|Record|Scal|Plot|Writer|Callback|Monitor)"
+)
+
+
+def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
+    """(torch-fix122) The `forward` of a class named for a loss (`FocalLossAdaptive`, `...Loss`) takes the
+    model's output and the batch's targets, which a training step hands it on the device: its first two
+    parameters without a default (`input`, `target`; not `reduction='mean'`, nor the further ones, which may be
+    host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
+    as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
+    if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function), "")):
+        return {}
+    positional = [*function.args.posonlyargs, *function.args.args]
+    required = positional[1 : len(positional) - len(function.args.defaults)]
+    return {a.arg: True for a in required[:2]}
 
 
 def outside_parameter_places(index: ModuleIndex, given: dict | None = None) -> dict[int, dict[str, bool]]:

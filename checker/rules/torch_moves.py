@@ -18,6 +18,7 @@ from checker.module import (
     FUNCTION_TYPES,
     LOOP_TYPES,
     ModuleIndex,
+    assigned_names,
     bound_values,
     dotted_parts,
     iter_walk,
@@ -1342,25 +1343,43 @@ def _sized_range(node: ast.AST) -> bool:
     """(torch-fix119) `[x for x in range(targets.shape[1], inputs.shape[1])]`: the counters of a `range` of
     literals and sizes (`t.shape[k]`, `t.size(k)`, `len(t)`), an `arange` spelled in Python, the same list for
     the same shapes (MiB's `torch.tensor([0] + [x for x in range(...)]).to(inputs.device)` of new-class indices
-    in the distillation loss's `forward`, every step, hold-out 39)."""
-    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+    in the distillation loss's `forward`, every step, hold-out 39). (torch-fix122) Also spelled
+    `list(range(...))`, and a bound may be a run setting (`self.config.tot_entity`, `args.n_way`: an attribute
+    of an options object, `_SETTINGS_OBJECT`): pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity)))
+    .to(self.config.device)` of every entity's index, made for every evaluated triple (hold-out 40)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list":
+        if len(node.args) != 1 or node.keywords:
+            return False
+        source = node.args[0]
+    elif isinstance(node, ast.ListComp) and len(node.generators) == 1:
+        generator = node.generators[0]
+        source = generator.iter
+        if (
+            generator.ifs
+            or not isinstance(node.elt, ast.Name)
+            or not isinstance(generator.target, ast.Name)
+            or node.elt.id != generator.target.id
+        ):
+            return False
+    else:
         return False
-    generator = node.generators[0]
-    source = generator.iter
     return (
-        not generator.ifs
-        and isinstance(node.elt, ast.Name)
-        and isinstance(generator.target, ast.Name)
-        and node.elt.id == generator.target.id
-        and isinstance(source, ast.Call)
+        isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
         and source.func.id == "range"
         and not source.keywords
-        and all(_a_size(arg) for arg in source.args)
+        and all(_size_or_literal(arg) or _run_setting(arg) for arg in source.args)
     )
 
 
-def _a_size(node: ast.AST) -> bool:
+def _run_setting(node: ast.AST) -> bool:
+    """(torch-fix122) `self.config.tot_entity`, `args.num_classes`: one attribute of a run's options object
+    (`_SETTINGS_OBJECT`), read, not a value of the data."""
+    parts = dotted_parts(node) if isinstance(node, ast.Attribute) else None
+    return parts is not None and len(parts) >= 2 and bool(_SETTINGS_OBJECT.match(".".join(parts[:-1])))
+
+
+def _size_or_literal(node: ast.AST) -> bool:
     """A literal integer or a tensor's size: `t.shape[1]`, `t.size(1)`, `len(t)` (a size, not data)."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int) and not isinstance(node.value, bool)
@@ -1731,12 +1750,52 @@ def _over_loader_parts(loop) -> bool:
     return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
 
 
-def _first_time(fx, call: ast.Call, loop) -> bool:
+def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
     """The copy is under an `if` in the loop that tests a name `is None`, or under an `if` in a def (a
     training step's) that tests an attribute of the object unset (`if not len(self.q):`, `if self.q is
-    None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)"""
+    None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)
+    (torch-fix122) Not when the test reads a left-out argument the def never rebinds (`_left_out_each_pass`)
+    or lets a flag off by default skip the cache (`_cache_bypassed`): the body runs on every pass."""
     kinds = (ast.AST,) if isinstance(loop, LOOP_TYPES) else (ast.Attribute,)
-    return any(isinstance(up, ast.If) and _unset_test(up.test, kinds) for up in fx.ancestors(call, loop))
+    return any(
+        isinstance(up, ast.If)
+        and _unset_test(up.test, kinds)
+        and not (
+            function is not None
+            and (_left_out_each_pass(up.test, function) or _cache_bypassed(up.test, function))
+        )
+        for up in fx.ancestors(call, loop)
+    )
+
+
+def _left_out_each_pass(test: ast.AST, function) -> bool:
+    """(torch-fix122) `if inputs is None:` in a loop, `inputs` a parameter the def never rebinds (ConvLSTM's
+    forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()` on every time step): the
+    test gives the same answer on every pass, so it guards no first-step storage."""
+    tested = none_tested(test, ast.Is)
+    return (
+        isinstance(tested, ast.Name)
+        and tested.id in parameter_names(function)
+        and tested.id not in assigned_names(function.body)
+    )
+
+
+def _cache_bypassed(test: ast.AST, function) -> bool:
+    """(torch-fix122) `if self.eps is None or not reuse_u:` with `reuse_u=False` by default (DeepSymRegTorch's
+    L0 layer drawing `torch.rand(size=shape).to(device)` in `sample_u` on every forward): a plain call skips
+    the cache, so the body runs on every call."""
+    off = _flags_defaulting(function, False)
+    return (
+        isinstance(test, ast.BoolOp)
+        and isinstance(test.op, ast.Or)
+        and any(
+            isinstance(v, ast.UnaryOp)
+            and isinstance(v.op, ast.Not)
+            and isinstance(v.operand, ast.Name)
+            and v.operand.id in off
+            for v in test.values
+        )
+    )
 
 
 def _shape_fix_up(fx, call: ast.Call, scope) -> bool:
@@ -1981,7 +2040,7 @@ def check_created_then_moved(
                 yield unchanged
             continue
         if (
-            _first_time(facts(index), call, loop or site.function)
+            _first_time(facts(index), call, loop or site.function, site.function)
             or _cache_miss(facts(index), call, site.function)
             or _memoised(index, call, site.function)
         ):
@@ -3499,7 +3558,8 @@ def _memoised(index: ModuleIndex, call: ast.Call, function) -> bool:
     None: self.mean_cuda = self.mean.cuda()` (a robustness toolkit's three models, hold-out 20: 6 wrong at
     `medium`), or `if ... or self.last_size != tuple(x.shape): self.last_size = tuple(x.shape)` with the mask
     made under it (partialconv, 4 wrong). A cache the module empties elsewhere (`_reset_elsewhere`) is
-    filled again per step and does not count."""
+    filled again per step and does not count, nor (torch-fix122) one a flag off by default skips
+    (`_cache_bypassed`)."""
     if function is None:
         return False
     for up in facts(index).ancestors(call, function):
@@ -3508,6 +3568,7 @@ def _memoised(index: ModuleIndex, call: ast.Call, function) -> bool:
             and any(s.lineno <= call.lineno <= (s.end_lineno or s.lineno) for s in up.body)
             and _sets_its_key(up)
             and not _reset_elsewhere(index, [up])
+            and not _cache_bypassed(up.test, function)
         ):
             return True
     return False
