@@ -1856,6 +1856,50 @@ def test_script_loop_over_a_progress_bar_entered_at_the_top_level_finds_the_load
     assert not {rule for rule, _ in torch_findings(elsewhere)} & {"PP504", "PP505"}
 
 
+BAR_BOUND_PER_LOOP = """import torch
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+from data.mm import MovingMNIST
+
+device = torch.device("cuda:0")
+trainFolder = MovingMNIST(is_train=True, root="data/")
+validFolder = MovingMNIST(is_train=False, root="data/")
+trainLoader = DataLoader(trainFolder, batch_size=8, shuffle=False)
+validLoader = DataLoader(validFolder, batch_size=8, shuffle=False)
+
+
+def train(net, optimizer, lossfunction):
+    for epoch in range(100):
+        t = tqdm(trainLoader, leave=False, total=len(trainLoader))
+        for i, (idx, targetVar, inputVar) in enumerate(t):
+            inputs = inputVar.to(device)
+            label = targetVar.to(device)
+            optimizer.zero_grad()
+            loss = lossfunction(net(inputs), label)
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            t = tqdm(validLoader, leave=False, total=len(validLoader))
+            for i, (idx, targetVar, inputVar) in enumerate(t):
+                pred = net(inputVar.to(device))
+"""
+
+
+def test_progress_bar_bound_again_right_before_each_loop_finds_the_loader():
+    """torch-fix124: ConvLSTM-PyTorch's `train()` binds `t = tqdm(trainLoader)` right before the training
+    loop and `t = tqdm(validLoader)` before the validation loop (hold-out 41, listed): a bar bound twice in
+    the def was followed nowhere. The binding the loop directly follows is read; one made in an `if` before
+    the loop is not."""
+    found = torch_findings(BAR_BOUND_PER_LOOP)
+    assert ("PP504", 9) in found and ("PP505", 9) in found
+    branched = BAR_BOUND_PER_LOOP.replace(
+        "        t = tqdm(trainLoader, leave=False, total=len(trainLoader))\n",
+        "        if epoch:\n            t = tqdm(trainLoader, leave=False, total=len(trainLoader))\n",
+    )
+    assert branched != BAR_BOUND_PER_LOOP
+    assert not {f for f in torch_findings(branched) if f[0] in ("PP504", "PP505") and f[1] == 9}
+
+
 VAL_NAMED_DEF = """import torch
 
 
