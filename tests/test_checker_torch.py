@@ -268,6 +268,43 @@ def test_retain_graph_with_a_carried_state_says_to_detach_it():
     assert "has no second backward" in messages[8]
 
 
+BATCH_REBOUND_BEFORE_RETAINED_BACKWARD = """import numpy as np
+import torch
+
+
+class Regularization:
+    def _train(self, train_loader, optimizer):
+        self.model.train()
+        for i, data in enumerate(train_loader):
+            x = data["image"]
+            y = data["label"]
+            x = x.to(self.device)
+            y = y.to(self.device)
+            optimizer.zero_grad()
+            if self.cutmix and np.random.rand(1) < 0.5:
+                x, labels_a, labels_b, lam = cutmix_data(x=x, y=y, alpha=1.0)
+                logit = self.model(x)
+                loss = lam * self.criterion(logit, labels_a) + (1 - lam) * self.criterion(logit, labels_b)
+            else:
+                logit = self.model(x)
+                loss = self.criterion(logit, y)
+            loss += self.regularization_loss()
+            loss.backward(retain_graph=True)
+            optimizer.step()
+"""
+
+
+def test_retain_graph_does_not_name_the_batch_as_a_carried_state():
+    """torch-fix124: Rainbow Memory's `_train` (hold-out 39, four `low` PP511 read right) binds `x` afresh
+    from each batch before `x = x.to(device)` and `cutmix_data(x=x)` rebind it: the message named `x` as a
+    state carrying the previous step's graph. A state the body reads before binding it (`hidden`) is
+    still named (test above)."""
+    findings, _ = check_source(BATCH_REBOUND_BEFORE_RETAINED_BACKWARD, "regularization.py")
+    messages = [f.message for f in findings if f.rule == "PP511"]
+    assert len(messages) == 1
+    assert "has no second backward" in messages[0] and "carries" not in messages[0]
+
+
 def test_retain_graph_in_a_while_loop_is_judged_not_a_crash():
     # hold-out 29's first run: PP511 read `loop.target`, which a `while` loop lacks, and the file was skipped
     source = (
