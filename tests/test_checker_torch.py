@@ -268,6 +268,43 @@ def test_retain_graph_with_a_carried_state_says_to_detach_it():
     assert "has no second backward" in messages[8]
 
 
+BATCH_REBOUND_BEFORE_RETAINED_BACKWARD = """import numpy as np
+import torch
+
+
+class Regularization:
+    def _train(self, train_loader, optimizer):
+        self.model.train()
+        for i, data in enumerate(train_loader):
+            x = data["image"]
+            y = data["label"]
+            x = x.to(self.device)
+            y = y.to(self.device)
+            optimizer.zero_grad()
+            if self.cutmix and np.random.rand(1) < 0.5:
+                x, labels_a, labels_b, lam = cutmix_data(x=x, y=y, alpha=1.0)
+                logit = self.model(x)
+                loss = lam * self.criterion(logit, labels_a) + (1 - lam) * self.criterion(logit, labels_b)
+            else:
+                logit = self.model(x)
+                loss = self.criterion(logit, y)
+            loss += self.regularization_loss()
+            loss.backward(retain_graph=True)
+            optimizer.step()
+"""
+
+
+def test_retain_graph_does_not_name_the_batch_as_a_carried_state():
+    """torch-fix124: Rainbow Memory's `_train` (hold-out 39, four `low` PP511 read right) binds `x` afresh
+    from each batch before `x = x.to(device)` and `cutmix_data(x=x)` rebind it: the message named `x` as a
+    state carrying the previous step's graph. A state the body reads before binding it (`hidden`) is
+    still named (test above)."""
+    findings, _ = check_source(BATCH_REBOUND_BEFORE_RETAINED_BACKWARD, "regularization.py")
+    messages = [f.message for f in findings if f.rule == "PP511"]
+    assert len(messages) == 1
+    assert "has no second backward" in messages[0] and "carries" not in messages[0]
+
+
 def test_retain_graph_in_a_while_loop_is_judged_not_a_crash():
     # hold-out 29's first run: PP511 read `loop.target`, which a `while` loop lacks, and the file was skipped
     source = (
@@ -1854,6 +1891,50 @@ def test_script_loop_over_a_progress_bar_entered_at_the_top_level_finds_the_load
         "def show():\n    with tqdm(trainloader) as pbar:\n        pass\n\n\nfor epoch in range(10):",
     )
     assert not {rule for rule, _ in torch_findings(elsewhere)} & {"PP504", "PP505"}
+
+
+BAR_BOUND_PER_LOOP = """import torch
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+from data.mm import MovingMNIST
+
+device = torch.device("cuda:0")
+trainFolder = MovingMNIST(is_train=True, root="data/")
+validFolder = MovingMNIST(is_train=False, root="data/")
+trainLoader = DataLoader(trainFolder, batch_size=8, shuffle=False)
+validLoader = DataLoader(validFolder, batch_size=8, shuffle=False)
+
+
+def train(net, optimizer, lossfunction):
+    for epoch in range(100):
+        t = tqdm(trainLoader, leave=False, total=len(trainLoader))
+        for i, (idx, targetVar, inputVar) in enumerate(t):
+            inputs = inputVar.to(device)
+            label = targetVar.to(device)
+            optimizer.zero_grad()
+            loss = lossfunction(net(inputs), label)
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            t = tqdm(validLoader, leave=False, total=len(validLoader))
+            for i, (idx, targetVar, inputVar) in enumerate(t):
+                pred = net(inputVar.to(device))
+"""
+
+
+def test_progress_bar_bound_again_right_before_each_loop_finds_the_loader():
+    """torch-fix124: ConvLSTM-PyTorch's `train()` binds `t = tqdm(trainLoader)` right before the training
+    loop and `t = tqdm(validLoader)` before the validation loop (hold-out 41, listed): a bar bound twice in
+    the def was followed nowhere. The binding the loop directly follows is read; one made in an `if` before
+    the loop is not."""
+    found = torch_findings(BAR_BOUND_PER_LOOP)
+    assert ("PP504", 9) in found and ("PP505", 9) in found
+    branched = BAR_BOUND_PER_LOOP.replace(
+        "        t = tqdm(trainLoader, leave=False, total=len(trainLoader))\n",
+        "        if epoch:\n            t = tqdm(trainLoader, leave=False, total=len(trainLoader))\n",
+    )
+    assert branched != BAR_BOUND_PER_LOOP
+    assert not {f for f in torch_findings(branched) if f[0] in ("PP504", "PP505") and f[1] == 9}
 
 
 VAL_NAMED_DEF = """import torch

@@ -1194,6 +1194,40 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
     return min(carried)
 
 
+def carried_state(index: ModuleIndex, loop) -> str | None:
+    """:func:`carried_graph`, less the names each iteration binds afresh before any call takes them: the
+    loop's own target, and a name whose first binding in the loop body (in source order) reads no earlier
+    value of itself (`x = data["image"]`, then `x = x.to(device)` and `x, a, b, lam = cutmix_data(x=x)`).
+    Such a name holds this step's batch, not the previous step's graph. torch-fix124: Rainbow Memory's four
+    PP511 findings (hold-out 39, read right) named the batch `x` as a carried state."""
+    state = carried_graph(index, loop)
+    if state is None:
+        return None
+    fresh = set(names_in(loop.target)) if isinstance(loop, ast.For) else set()
+    first: dict[str, bool] = {}  # name -> its first binding in the body reads no earlier value of it
+    statements = [n for n in loop_nodes(index, loop) if isinstance(n, ast.Assign) and n is not loop]
+    for node in sorted(statements, key=lambda n: (n.lineno, n.col_offset)):
+        read = {n.id for n in iter_walk(node.value) if isinstance(n, ast.Name)}
+        for target in node.targets:
+            for name in (n.id for n in iter_walk(target) if isinstance(n, ast.Name)):
+                first.setdefault(name, name not in read)
+    carried = [
+        name for name in _carried_names(index, loop) if name not in fresh and not first.get(name, False)
+    ]
+    return min(carried) if carried else None
+
+
+def _carried_names(index: ModuleIndex, loop) -> set[str]:
+    """The names :func:`carried_graph` takes as carried (a call in the loop takes a name it also rebinds)."""
+    carried: set[str] = set()
+    for node in loop_nodes(index, loop):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            targets = {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+            given = [*node.value.args, *(k.value for k in node.value.keywords)]
+            carried |= targets & {n.id for a in given for n in iter_walk(a) if isinstance(n, ast.Name)}
+    return carried
+
+
 # --- toy data: a module whose only data is a few samples written into it -------------------------------------
 
 _TINY_ROWS = 1000  # rows a literal or random data tensor may have and still be a toy

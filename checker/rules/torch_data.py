@@ -1087,7 +1087,7 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
             source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
         elif isinstance(source, ast.Subscript) and _self_attribute(source.value):
             source = source.value  # `self.dataloaders['train']`: a dict of loaders kept on the instance (BIT)
-        wrapped = _progress_bar_of(source, function, loop.lineno, fx.index)
+        wrapped = _progress_bar_of(source, function, loop, fx.index)
         if wrapped is None or id(wrapped) in unwrapped:
             return scopes.key(source, function, loop.lineno)
         unwrapped.add(id(wrapped))
@@ -1155,11 +1155,13 @@ def _top_level_walk(tree: ast.Module):
             stack.extend(getattr(node, field, ()) or ())
 
 
-def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -> ast.AST | None:
+def _progress_bar_of(source: ast.AST, function, loop: ast.AST, index: ModuleIndex) -> ast.AST | None:
     """`pbar = tqdm(loader)` bound once in the def (or, for a loop at the top level, once in the module)
-    before `for x in pbar:`: the call it wraps."""
+    before `for x in pbar:`, or bound again right before each loop (`_bound_just_before`): the call it
+    wraps."""
     if not isinstance(source, ast.Name):
         return None
+    line = loop.lineno
     if isinstance(function, FUNCTION_TYPES):
         start, end = function.lineno, function.end_lineno or function.lineno
     elif function is None:  # a script's loop: `train_bar = tqdm(train_loader)` in its epoch loop
@@ -1171,6 +1173,8 @@ def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -
         bound = _entered_as(source.id, function, index)
     elif not bound:
         bound = _entered_around(source.id, line, index)
+    if len(bound) > 1:
+        bound = _bound_just_before(source.id, function, loop, index)
     if len(bound) != 1 or bound[0].lineno >= line:
         return None
     value = bound[0]
@@ -1179,6 +1183,32 @@ def _progress_bar_of(source: ast.AST, function, line: int, index: ModuleIndex) -
     if isinstance(value, ast.Call) and base_name(value.func) in _WRAPPERS and value.args:
         return value
     return None
+
+
+def _bound_just_before(name: str, function, loop: ast.AST, index: ModuleIndex) -> list[ast.expr]:
+    """[value] when the statement right before the loop in its block is `name = value`, else []: a def
+    that binds its bar again for each loop (`t = tqdm(trainLoader)` then `for i, b in enumerate(t):`, later
+    `t = tqdm(validLoader)` before the validation loop) reads the binding it follows directly, with no
+    branch between them. torch-fix124: ConvLSTM-PyTorch's training loader (hold-out 41, listed) was missed
+    for want of this. A name bound in an `if`/`else` before the loop is still none of them."""
+    for node in walk(function if function is not None else index.tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            at = next((i for i, statement in enumerate(block) if statement is loop), None)
+            if at is None:
+                continue
+            before = block[at - 1] if at else None
+            if (
+                isinstance(before, ast.Assign)
+                and len(before.targets) == 1
+                and isinstance(before.targets[0], ast.Name)
+                and before.targets[0].id == name
+            ):
+                return [before.value]
+            return []
+    return []
 
 
 def check_loader_main_process(index: ModuleIndex, decoding: frozenset[str] = frozenset()):

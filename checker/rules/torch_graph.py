@@ -25,7 +25,7 @@ from checker.rules.torch_common import (
     attacks,
     base_name,
     callers_disable_grad,
-    carried_graph,
+    carried_state,
     constructs_model,
     does_nothing,
     eval_named,
@@ -2463,7 +2463,7 @@ def check_retain_graph(index: ModuleIndex):
                 confidence="medium",
             )
             continue
-        state = carried_graph(index, loop)
+        state = carried_state(index, loop)
         if state is not None:  # dropping the flag alone would fail: backward reaches the previous step
             message = (
                 f"backward(retain_graph=True) in the loop at line {loop.lineno}: `{state}` carries each step's "
