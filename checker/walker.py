@@ -6,7 +6,6 @@ import fnmatch
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
@@ -140,6 +139,8 @@ def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, inde
                 mine[at] = data
     rest = [path for at, path in enumerate(files) if at not in mine]
     results: list = [None] * len(files)
+    from concurrent.futures import ProcessPoolExecutor  # (here: the import costs a run in one process 0.03 s)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pooled = pool.map(_pooled_check, rest, [codes] * len(rest), chunksize=16)  # (submitted at once)
         for at, data in mine.items():
