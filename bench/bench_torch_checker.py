@@ -15,12 +15,13 @@ ROOT holds one folder per repository, named `owner+name` (as the verdicts file n
      checks them), ROOT as one project (`python -m checker ROOT`, the timing before torch-speed13: project
      passes that grow faster than a project's size make it slower) and, with --baseline, a TensorFlow
      repository (the issue's reference: tensorpack, 43k lines in at most 2.9 s); prints lines/s and the ratio
-     of each PyTorch row to the baseline's;
+     of each PyTorch row to the baseline's. The processes run the checker from bytecode compiled once, as an
+     installed copy does (`process_env`); --compile-each-run times them compiling its sources each time;
   4. with --torchfix, runs TorchFix (`torchfix --select ALL`, if installed) on ROOT and prints its findings per
      code, and how many of its TOR401 (synchronous DataLoader) lines ppcheck's PP504 also reports.
 
     python bench/bench_torch_checker.py ROOT [--verdicts CSV] [--as-read] [--baseline TF_REPO] [--repeat 3]
-        [--torchfix] [--recall bench/data/torch_recall_holdout4.csv]
+        [--compile-each-run] [--torchfix] [--recall bench/data/torch_recall_holdout4.csv]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -218,14 +220,29 @@ def recall_table(root: str, found, cases_path: Path) -> None:
         print(f"  {case}" if len(case) <= 77 else f"  ...{case[-74:]}")  # 80 columns
 
 
-def whole_process(paths: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one `python -m checker PATH...` process (CPU is steadier on a shared machine)."""
+def process_env(compiled: bool = True) -> dict[str, str]:
+    """The timed processes' environment. `compiled`: the checker runs from bytecode compiled once (by the
+    first process), as an installed copy does (pip compiles it; a checkout writes __pycache__ on its first
+    run), kept in a folder of the bench's own (PYTHONPYCACHEPREFIX), never in the checkout. This project's
+    sessions set PYTHONDONTWRITEBYTECODE, so until torch-speed15 every timed process compiled the checker's
+    sources again: 0.35 CPU s of each start (0.53 s against 0.18 s), a third of tensorpack's time, the same
+    in every row, which moved every PyTorch row's ratio toward 1. Not `compiled`: timed that way still."""
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    if compiled:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "ppcheck-bench-bytecode")
+    return env
+
+
+def whole_process(paths: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one `python -m checker PATH...` process (CPU is steadier on a shared machine),
+    in `env` (`process_env()` when None)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "checker", *paths, "--exit-zero"],
         cwd=PROJECT,
-        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        env=process_env() if env is None else env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=True,
@@ -286,6 +303,11 @@ def main() -> int:
     parser.add_argument("--as-read", action="store_true", help="count the verdicts file alone and stop")
     parser.add_argument("--baseline", help="a TensorFlow repository to time beside ROOT (tensorpack)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--compile-each-run",
+        action="store_true",
+        help="time processes that compile the checker's sources (the timing before torch-speed15)",
+    )
     parser.add_argument("--torchfix", action="store_true")
     parser.add_argument(
         "--recall", help="hand-listed cases (bench/data/torch_recall_holdout4.csv): how many are found"
@@ -308,9 +330,12 @@ def main() -> int:
     targets = timing_targets(root, lines, args.baseline)
     wall = {name: float("inf") for name, _, _ in targets}
     cpu = dict(wall)
+    env = process_env(compiled=not args.compile_each_run)
+    if args.repeat > 0:
+        whole_process(["--version"], env)  # (compiles the bytecode the timed processes run)
     for _ in range(args.repeat):
         for name, paths, _ in targets:
-            w, c = whole_process(paths)
+            w, c = whole_process(paths, env)
             wall[name], cpu[name] = min(wall[name], w), min(cpu[name], c)
     if args.repeat > 0:
         print_timing(targets, wall, cpu)

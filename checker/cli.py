@@ -10,7 +10,7 @@ from checker import __version__
 from checker.findings import CONFIDENCE_LEVELS, at_least
 from checker.formats import json_array, sarif, text
 from checker.rules import all_rules, select_rules
-from checker.walker import PathError, check_paths
+from checker.walker import POOL_FLOOR, PathError, check_paths
 
 EPILOG = """\
 exit status: 0 no findings, 1 findings, 2 usage error (unknown code, path).
@@ -100,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     jobs = args.jobs or os.cpu_count() or 1
     try:
-        findings, skipped, _ = check_paths(args.paths, chosen, jobs=jobs, exclude=args.exclude)
+        findings, skipped, _ = check_paths(
+            args.paths, chosen, jobs=jobs, exclude=args.exclude, pool_floor=POOL_FLOOR
+        )
     except PathError as exc:
         parser.error(str(exc))
     findings = [f for f in findings if at_least(f.confidence, args.min_confidence)]

@@ -15,6 +15,7 @@ from checker.gc_pause import collection_paused
 from checker.module import ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.notebook import NotebookError, code_cells, pass_for_magic
+from checker.resolve import may_use_a_framework
 from checker.rules import RULE_ERRORS, Rule, all_rules, finding
 from checker.rules.torch_common import forget_facts, is_torch_rule, uses_torch
 from checker.testcode import is_test_path, is_test_place, is_unit_test
@@ -188,6 +189,8 @@ def check_source(source: str, path: str = "<string>", rules: Iterable[Rule] | No
     except Unparsable as exc:  # a test-named file that does not parse may be unit tests: silent, as before
         return [], [] if is_test_path(path) else [Skipped(path, str(exc))]
     if is_test_path(path) and is_unit_test(tree):
+        return [], []
+    if not may_use_a_framework(source):  # (parsed for its syntax errors; indexed for nothing: 0.04 s on th30)
         return [], []
     raw, errors = run_rules(tree, rules, keep=keep)
     findings = [_finding(r, path, r.line, r.message) for r in _placed(raw, source)]

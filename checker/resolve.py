@@ -130,6 +130,14 @@ def may_use_tensorflow(text: str) -> bool:
     return "tensorflow" in text or "keras" in text or ("*" in text and "tf" in text)
 
 
+def may_use_a_framework(text: str) -> bool:
+    """False only when the module of this text can use neither PyTorch nor TensorFlow, so no rule judges it: a
+    name resolves to torch only through an import or a `*` guess whose text names `torch` (`torchvision`
+    too), and to TensorFlow as `may_use_tensorflow` says. (Without implicit imports: a snippet's `nn` or
+    `tf` needs no import.)"""
+    return "torch" in text or may_use_tensorflow(text)
+
+
 class Resolver:
     """Local names of one module -> the canonical dotted names they are bound to by imports or aliases."""
 

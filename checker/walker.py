@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
@@ -140,6 +140,8 @@ def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, inde
                 mine[at] = data
     rest = [path for at, path in enumerate(files) if at not in mine]
     results: list = [None] * len(files)
+    from concurrent.futures import ProcessPoolExecutor  # (here: the import costs a run in one process 0.03 s)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pooled = pool.map(_pooled_check, rest, [codes] * len(rest), chunksize=16)  # (submitted at once)
         for at, data in mine.items():
@@ -183,10 +185,21 @@ def _rules(codes) -> list[Rule]:
     return list(rules.values()) if codes is None else [rules[c] for c in codes]
 
 
+# Below this much source (bytes, about 5,000 lines) a run asked for a process pool checks in one process: on
+# repositories of 400-1,800 lines a pool of two added 0.03-0.06 CPU s and saved no time on two idle cores, at
+# 3,500-7,000 lines it saved a quarter of the time for 0.06 CPU s more (torch-speed15, docs/ppcheck-evaluation.md).
+POOL_FLOOR = 200_000
+
+
 def check_paths(
-    paths: Iterable[str], rules: list[Rule] | None = None, jobs: int = 1, exclude: Iterable[str] = ()
+    paths: Iterable[str],
+    rules: list[Rule] | None = None,
+    jobs: int = 1,
+    exclude: Iterable[str] = (),
+    pool_floor: int = 0,
 ):
-    """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool.
+    """All findings and skipped files under `paths`, sorted. `jobs` > 1 checks files in a process pool when
+    they hold at least `pool_floor` bytes (the command line's `--jobs` gives POOL_FLOOR).
 
     The files are checked one module at a time, then read together for evidence that spans modules (a
     pipeline one module returns and another trains on: checker/project.py; a DataLoader one module returns
@@ -197,10 +210,22 @@ def check_paths(
     makes next to no cyclic garbage (tests/test_checker_speed.py), so nothing piles up meanwhile."""
     projects = [list(iter_files([p], exclude)) for p in paths]
     with collection_paused():
-        return _checked_paths(projects, rules, jobs)
+        return _checked_paths(projects, rules, jobs, pool_floor)
 
 
-def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: int):
+def _source_bytes(files: list[str], enough: int) -> int:
+    """The files' sizes summed, up to the first sum of at least `enough` (a file that cannot be read counts
+    0: its check reports it)."""
+    total = 0
+    for path in files:
+        if total >= enough:
+            break
+        with contextlib.suppress(OSError):
+            total += os.path.getsize(path)
+    return total
+
+
+def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: int, pool_floor: int = 0):
     """`check_paths`'s work, with the collector paused."""
     files = [f for project in projects for f in project]
     count = len(files)
@@ -217,7 +242,7 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
     known: dict = {}
     facts: dict = {}
     indexes: dict = {}
-    if jobs > 1 and len(files) > 1:
+    if jobs > 1 and len(files) > 1 and _source_bytes(files, pool_floor) >= pool_floor:
         results = _pooled(files, codes, jobs, sources, known, indexes)
     else:
         results = [

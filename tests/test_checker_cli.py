@@ -179,7 +179,8 @@ def test_never_writes_checked_files(project, capsys):
 
 
 def test_console_script_process_and_jobs(project):
-    """The real entry point in a fresh process, with a process pool: same output as in-process."""
+    """The real entry point in a fresh process, asked for a process pool: same output as in-process. (Under
+    POOL_FLOOR bytes, as here, both check in one process: test_checker_speed's pool tests run the pool.)"""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     one = subprocess.run(
         [sys.executable, "-m", "checker", str(project)], capture_output=True, text=True, env=env

@@ -19,7 +19,7 @@ from checker.module import (
     FUNCTION_TYPES,
     HELPER_DEPTH,
     ModuleIndex,
-    dotted_parts,
+    dotted_name,
     parameter_names,
     sole_name_target,
     walk,
@@ -121,12 +121,6 @@ def invariant_op(call: ast.Call, index: ModuleIndex) -> str | None:
     return short(name)
 
 
-def _key(node) -> str | None:
-    """`x` -> "x", `self.h` -> "self.h", `a.b.c` -> "a.b.c"; None for anything else."""
-    parts = dotted_parts(node)
-    return None if parts is None else ".".join(parts)
-
-
 def changed_in(
     loop, pure: frozenset[str] = frozenset(), calm_roots: frozenset[str] = frozenset()
 ) -> set[str]:
@@ -137,11 +131,11 @@ def changed_in(
     for root in roots:
         for node in walk(root):
             if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-                key = _key(node)
+                key = dotted_name(node)
                 if key:
                     changed.add(key)
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
-                key = _key(node.value)
+                key = dotted_name(node.value)
                 if key:
                     changed.add(key)
             elif isinstance(node, ast.Call):
@@ -149,7 +143,7 @@ def changed_in(
                 if isinstance(func, ast.Attribute) and (
                     func.attr in _MUTATORS or func.attr.startswith(("assign", "scatter"))
                 ):
-                    key = _key(func.value)
+                    key = dotted_name(func.value)
                     if key:
                         changed.add(key)
                 if (
@@ -159,12 +153,12 @@ def changed_in(
                 ):
                     # `train_step(model, optimizer, x)`: a callee may change what it is given, and
                     # `model(images)` may change the model (its losses, its state)
-                    changed.update(k for a in node.args if (k := _key(a)))
-                    if (key := _key(func)) and not isinstance(func, ast.Attribute):
+                    changed.update(k for a in node.args if (k := dotted_name(a)))
+                    if (key := dotted_name(func)) and not isinstance(func, ast.Attribute):
                         changed.add(key)
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
                 func = node.value.func
-                if isinstance(func, ast.Attribute) and (key := _key(func.value)):
+                if isinstance(func, ast.Attribute) and (key := dotted_name(func.value)):
                     changed.add(key)
             elif isinstance(node, ast.Global | ast.Nonlocal):
                 changed.update(node.names)
@@ -216,7 +210,7 @@ class _Invariance:
     def expr(self, node) -> bool:
         if isinstance(node, ast.Constant):
             return True
-        if isinstance(node, ast.Name | ast.Attribute) and (key := _key(node)) is not None:
+        if isinstance(node, ast.Name | ast.Attribute) and (key := dotted_name(node)) is not None:
             last = key.rsplit(".", 1)[-1].lower()
             if any(word in last for word in _COUNTER_WORDS):
                 return False
