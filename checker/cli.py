@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         metavar="N",
-        help="check files in N processes (default 1; 0 = one per CPU)",
+        help="check files in N processes (default 1; 0 = one per CPU; runs under about 5,000 lines "
+        "stay in one process, where a pool costs more than it saves)",
     )
     parser.add_argument("--version", action="version", version=f"ppcheck {__version__}")
     return parser
