@@ -474,7 +474,11 @@ class DatasetFlow:
                 elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 validation = kwargs.get("validation_data")
-                if validation is not None and is_training_call(func.attr) and not few_validation_steps(call):
+                if (
+                    validation is not None
+                    and (is_training_call(func.attr) or searched)
+                    and not few_validation_steps(call)
+                ):
                     self.validated.setdefault(tuple(id(s.node) for s in validation), (validation, call))
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None

@@ -4849,6 +4849,13 @@ def test_pp203_keras_tuner_search_trains_like_fit():
     assert sure(from_import, "PP203") == [(17, "low")]
     other = _TUNED.replace("kt.Hyperband(", "Index(")
     assert sure(other, "PP203") == []
+    validated = _TUNED.replace(
+        '    mnist_train = tfds.load("mnist", split="train")\n',
+        '    mnist_train = tfds.load("mnist", split="train")\n'
+        '    mnist_test = tfds.load("mnist", split="test").map(convert_dataset).batch(100)\n',
+    ).replace("epochs=8)", "epochs=8, validation_data=mnist_test, validation_steps=100)")
+    assert validated != _TUNED and sure(validated, "PP203") == [(17, "low"), (18, "low")]
+    assert sure(validated.replace("tuner.search(", "tuner.fit("), "PP203") == sure(validated, "PP203")
 
 
 def test_pp302_xrange_of_nine_is_a_few_literal_iterations():
