@@ -16,6 +16,8 @@ from checker.module import (
     HELPER_DEPTH,
     ModuleIndex,
     child_nodes,
+    dotted_parts,
+    import_of,
     statements_in,
 )
 
@@ -458,11 +460,12 @@ class DatasetFlow:
                 if func.attr in _ITERATOR_MAKERS:
                     self._consume(receiver, call)
                 return None
-            if func.attr in _CONSUMERS or "train" in func.attr.lower():
+            searched = func.attr == "search" and _key(func.value) in tuner_names(self.index)
+            if func.attr in _CONSUMERS or "train" in func.attr.lower() or searched:
                 first = args[0] if args else kwargs.get("x")
                 if first is not None:
                     self._consume(first, call)
-                    if is_training_call(func.attr) and not toy_fit(call, self.index):
+                    if (is_training_call(func.attr) or searched) and not toy_fit(call, self.index):
                         self._train(first)
                 # the data evaluated, or read for the few steps of a smoke fit, is consumed, not handed on
                 read_once = func.attr in ONE_PASS or toy_fit(call, self.index)
@@ -471,7 +474,11 @@ class DatasetFlow:
                 elif read_once and first is not None:
                     kwargs = {k: v for k, v in kwargs.items() if k != "x"}
                 validation = kwargs.get("validation_data")
-                if validation is not None and is_training_call(func.attr) and not few_validation_steps(call):
+                if (
+                    validation is not None
+                    and (is_training_call(func.attr) or searched)
+                    and not few_validation_steps(call)
+                ):
                     self.validated.setdefault(tuple(id(s.node) for s in validation), (validation, call))
                 self._pass_arguments(call, args, kwargs)  # `validation_data=val_ds`
                 return None
@@ -785,6 +792,30 @@ def names_training(name: str | None) -> bool:
     """A name that says training (`train_ds`, `self.train_dataset`, `def train_input_fn`), not evaluation."""
     lower = (name or "").lower()
     return "train" in lower and not any(w in lower for w in _NOT_TRAINING)
+
+
+# keras-tuner's tuners: `tuner.search(ds, epochs=n)` fits a model on `ds` once per trial (tf-fix49)
+_TUNERS = frozenset({"Hyperband", "RandomSearch", "BayesianOptimization", "GridSearch"})
+_TUNER_MODULES = ("keras_tuner", "kerastuner")
+
+
+def tuner_names(index: ModuleIndex) -> frozenset[str]:
+    """Names bound to a keras-tuner tuner (`tuner = kt.Hyperband(build, ...)`, `from keras_tuner import
+    RandomSearch`), whose `search(ds, ...)` trains on `ds` as `fit` does: reading 34's keras-tuner script
+    handed its tfds pipeline only to `tuner.search` and PP203 read it as unused. Worked out once per module."""
+    cached = getattr(index, "_tuner_names", None)
+    if cached is not None:
+        return cached
+    names = set()
+    for stmt in index.call_assignments:
+        parts = dotted_parts(stmt.value.func)
+        if not parts or parts[-1] not in _TUNERS:
+            continue
+        imported = import_of(parts[0], index, whole_module=True)
+        if imported is not None and f"{imported[1]}.{imported[2]}".lstrip(".").startswith(_TUNER_MODULES):
+            names.update(k for k in map(_key, stmt.targets) if k is not None)
+    index._tuner_names = frozenset(names)
+    return index._tuner_names
 
 
 def is_training_call(name: str) -> bool:

@@ -163,3 +163,50 @@ class AdamW(Optimizer):
 """
     assert found(src) == []
     assert found(src.replace("def get_updates", "def step")) != []
+
+
+_POWER_ITERATION = """
+import tensorflow as tf
+
+class SpectralNormalization(tf.keras.layers.Wrapper):
+    def __init__(self, layer, iteration=1, eps=1e-12, training=True, **kwargs):
+        self.iteration = iteration
+        self.eps = eps
+        self.do_power_iteration = training
+        super().__init__(layer, **kwargs)
+
+    def update_weights(self):
+        w_reshaped = tf.reshape(self.w, [-1, self.w_shape[-1]])
+        u_hat = self.u
+        v_hat = None
+        if self.do_power_iteration:
+            for _ in range(self.iteration):
+                v_ = tf.matmul(u_hat, tf.transpose(w_reshaped))
+                v_hat = v_ / (tf.reduce_sum(v_ ** 2) ** 0.5 + self.eps)
+                u_ = tf.matmul(v_hat, w_reshaped)
+                u_hat = u_ / (tf.reduce_sum(u_ ** 2) ** 0.5 + self.eps)
+        return v_hat, u_hat
+
+conv = SpectralNormalization(tf.keras.layers.Conv2D(64, 3))
+"""
+
+
+def test_a_loop_over_an_attribute_bound_once_to_one_runs_once():
+    """Reading 34 (suyeon-K `ops_sequential.py`): `range(self.iteration)` with `iteration=1` by default and no
+    caller passing it runs once: no PP103. Bound to a literal, the same; passed 20 by a caller, or stored
+    again elsewhere, the loop repeats and `tf.transpose(w_reshaped)` is reported."""
+    assert found(_POWER_ITERATION) == []
+    literal = _POWER_ITERATION.replace("self.iteration = iteration", "self.iteration = 1")
+    assert literal != _POWER_ITERATION and found(literal) == []
+    for grown in (
+        _POWER_ITERATION.replace("Conv2D(64, 3))", "Conv2D(64, 3), iteration=20)"),
+        _POWER_ITERATION.replace("Conv2D(64, 3))", "Conv2D(64, 3), 20)"),
+        _POWER_ITERATION.replace("iteration=1,", "iteration=20,"),
+        _POWER_ITERATION.replace(
+            "        u_hat = self.u\n", "        u_hat = self.u\n        self.iteration = steps\n"
+        ),
+    ):
+        transpose = 1 + grown.splitlines().index(
+            "                v_ = tf.matmul(u_hat, tf.transpose(w_reshaped))"
+        )
+        assert grown != _POWER_ITERATION and [line for line, _ in found(grown)] == [transpose], grown

@@ -4755,3 +4755,124 @@ def test(sess, xi, eval_pred, test_x, test_y):
     )
     assert grown != src
     assert sure(grown, "PP301") == []
+
+
+# ---------------------------------------------------------------- tf-fix49: reading 34's misses and wrong lows
+
+_ZIPPED = """
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+AUTOTUNE = tf.data.AUTOTUNE
+dataset = tfds.load("cycle_gan/horse2zebra", as_supervised=True)
+train_horses, train_zebras = dataset["trainA"], dataset["trainB"]
+
+def preprocess_image_train(image, label):
+    image = tf.image.resize(image, [286, 286], method=tf.image.ResizeMethod.NEAREST_NEIGHBOR)
+    image = tf.image.random_crop(image, size=[256, 256, 3])
+    image = tf.image.random_flip_left_right(image)
+    return tf.cast(image, tf.float32) / 127.5 - 1
+
+train_horses = train_horses.cache().map(
+    preprocess_image_train, num_parallel_calls=AUTOTUNE).shuffle(
+    1000).batch(1)
+train_zebras = train_zebras.cache().map(
+    preprocess_image_train, num_parallel_calls=AUTOTUNE).shuffle(
+    1000).batch(1)
+
+@tf.function
+def train_step(real_x, real_y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(real_x - real_y)
+    return loss
+
+for epoch in range(40):
+    for image_x, image_y in tf.data.Dataset.zip((train_horses, train_zebras)):
+        train_step(image_x, image_y)
+"""
+
+
+def test_pp203_pipelines_zipped_into_the_training_loop():
+    """Reading 34 (CycleGAN): each pipeline merged by a `Dataset.zip` that the GradientTape loop iterates is
+    reported at its last step, at the level it gets alone; bound to a name first too. Silent when a member
+    (for that member) or the zip prefetches."""
+    assert sure(_ZIPPED, "PP203") == [(17, "high"), (20, "high")]
+    named = _ZIPPED.replace(
+        "for epoch in range(40):",
+        "both = tf.data.Dataset.zip((train_horses, train_zebras))\nfor epoch in range(40):",
+    ).replace("in tf.data.Dataset.zip((train_horses, train_zebras)):", "in both:")
+    assert named != _ZIPPED and sure(named, "PP203") == [(17, "high"), (20, "high")]
+    zebras_prefetched = _ZIPPED.replace(
+        "    1000).batch(1)\n\n@", "    1000).batch(1).prefetch(AUTOTUNE)\n\n@"
+    )
+    assert zebras_prefetched != _ZIPPED and sure(zebras_prefetched, "PP203") == [(17, "high")]
+    zip_prefetched = _ZIPPED.replace(
+        "(train_horses, train_zebras)):", "(train_horses, train_zebras)).prefetch(1):"
+    )
+    assert zip_prefetched != _ZIPPED and sure(zip_prefetched, "PP203") == []
+
+
+_TUNED = """
+import kerastuner as kt
+import tensorflow as tf
+import tensorflow_datasets as tfds
+
+def convert_dataset(item):
+    image, label = item["image"], item["label"]
+    return tf.cast(image, tf.float32) / 255.0, label
+
+def build_model(hp):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(hp.Int("units", 8, 64))])
+    model.compile("adam", "sparse_categorical_crossentropy")
+    return model
+
+def main():
+    mnist_train = tfds.load("mnist", split="train")
+    mnist_train = mnist_train.map(convert_dataset).shuffle(1000).batch(100).repeat()
+    tuner = kt.Hyperband(build_model, objective="val_accuracy", max_epochs=8)
+    tuner.search(mnist_train, steps_per_epoch=600, epochs=8)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_pp203_keras_tuner_search_trains_like_fit():
+    """Reading 34 (tzom/keras-tuner-grpc): `tuner.search(ds)` fits a model per trial: the pipeline is read as
+    with `model.fit(ds)` (low: no image work). A `search` on something that is not a tuner is not."""
+    assert sure(_TUNED, "PP203") == [(17, "low")]
+    fitted = _TUNED.replace("tuner.search(", "tuner.fit(")
+    assert sure(fitted, "PP203") == sure(_TUNED, "PP203")
+    from_import = _TUNED.replace("import kerastuner as kt", "from keras_tuner import RandomSearch").replace(
+        "kt.Hyperband(", "RandomSearch("
+    )
+    assert sure(from_import, "PP203") == [(17, "low")]
+    other = _TUNED.replace("kt.Hyperband(", "Index(")
+    assert sure(other, "PP203") == []
+    validated = _TUNED.replace(
+        '    mnist_train = tfds.load("mnist", split="train")\n',
+        '    mnist_train = tfds.load("mnist", split="train")\n'
+        '    mnist_test = tfds.load("mnist", split="test").map(convert_dataset).batch(100)\n',
+    ).replace("epochs=8)", "epochs=8, validation_data=mnist_test, validation_steps=100)")
+    assert validated != _TUNED and sure(validated, "PP203") == [(17, "low"), (18, "low")]
+    assert sure(validated.replace("tuner.search(", "tuner.fit("), "PP203") == sure(validated, "PP203")
+
+
+def test_pp302_xrange_of_nine_is_a_few_literal_iterations():
+    """Reading 34 (dishank-b `output_binary_test.py`): nine small binary models loaded one after another in
+    `for i in xrange(9)` are the <= 10 literal iterations PP302 exempts, as `range(9)` is; `xrange(50)` is
+    not."""
+    src = """
+import numpy as np
+from keras.models import load_model
+
+X_val = np.load("X_test.npy")
+result_full = []
+for i in xrange(9):
+    model = load_model('models/binary_' + str(i) + '.h5')
+    result = model.predict(X_val)
+    del model
+    result_full.append(result)
+"""
+    assert sure(src, "PP302") == []
+    assert sure(src.replace("xrange(9)", "xrange(50)"), "PP302") == [(8, "low")]

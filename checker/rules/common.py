@@ -101,7 +101,7 @@ def first_report(reported: set[tuple[int, int]], at) -> bool:
 
 def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
-    `for i in range(1, 4)` (3); None otherwise (while loops, loops over data)."""
+    `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data)."""
     it = loop.generators[0].iter if hasattr(loop, "generators") else getattr(loop, "iter", None)
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
         it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
@@ -110,7 +110,7 @@ def literal_iterations(loop) -> int | None:
     if (
         isinstance(it, ast.Call)
         and isinstance(it.func, ast.Name)
-        and it.func.id == "range"
+        and it.func.id in ("range", "xrange")  # Python 2's `xrange(9)` counts as range (reading 34)
         and 1 <= len(it.args) <= 2
     ):
         bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]

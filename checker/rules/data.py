@@ -2042,6 +2042,7 @@ def check_missing_prefetch(index: ModuleIndex):
             consumed.append((chain, at, "returned"))  # `input_fn = lambda: ds.batch(n)` (tf-fix23)
         elif _drawn_by_next(chain, at, flow, index):
             consumed.append((chain, at, "consumed"))
+    consumed += _zipped_members(consumed, flow)
     trained = flow.trained_steps() | fed_steps(flow) if consumed else set()
     reported: set[tuple[int, int]] = set()  # two branches' pipelines reported where they meet: once
     paths = _paths_to(consumed)
@@ -2076,6 +2077,19 @@ def check_missing_prefetch(index: ModuleIndex):
         for finding in _untraced_without_prefetch(index, flow, seen):
             if first_report(reported, finding):
                 yield finding
+
+
+def _zipped_members(consumed, flow) -> list:
+    """(member, at, how) for each pipeline merged by a bare merge that is consumed (`for x, y in
+    tf.data.Dataset.zip((horses, zebras)):`, also bound to a name first): the zip adds no step a prefetch
+    could end, so each member's own last step decides, and a member is reported as it would be read alone
+    (reading 34: CycleGAN's two tfds pipelines, silent at every level). None when the merge is read only
+    after more steps (those are judged on the merged chain)."""
+    members = []
+    for chain, at, how in consumed:
+        if len(chain) == 1:
+            members += [(member, at, how) for member in flow.expand(chain)[1:]]
+    return members
 
 
 # PP203's level for a pipeline seen training (here or, through the project pass, in another module) whose

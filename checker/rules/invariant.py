@@ -20,12 +20,20 @@ from checker.module import (
     HELPER_DEPTH,
     ModuleIndex,
     dotted_name,
+    dotted_parts,
     parameter_names,
     sole_name_target,
     walk,
 )
 from checker.rules import Rule, register
-from checker.rules.common import few_iterations, first_report, is_session_run, loop_resets_graph, short
+from checker.rules.common import (
+    FEW_ITERATIONS,
+    few_iterations,
+    first_report,
+    is_session_run,
+    loop_resets_graph,
+    short,
+)
 from checker.rules.data import loop_writes
 from checker.rules.graph import graph_op_name
 
@@ -299,9 +307,13 @@ def _graph_loop(loop, index: ModuleIndex) -> bool:
     return isinstance(it, ast.Call) and (index.resolver.call_name(it) or "") == "tensorflow.range"
 
 
-def _few_literal_iterations(loop) -> bool:
-    """`for th in [0.3, 0.5]`, `for i in range(2)`, one pass per dimension: copies made on purpose."""
+def _few_literal_iterations(loop, index: ModuleIndex) -> bool:
+    """`for th in [0.3, 0.5]`, `for i in range(2)`, one pass per dimension: copies made on purpose; also
+    `for _ in range(self.iteration)` whose attribute the class binds once to a few (`_attribute_iterations`)."""
     if few_iterations(loop):
+        return True
+    count = _attribute_iterations(loop, index)
+    if count is not None and count <= FEW_ITERATIONS:
         return True
     it = loop.generators[0].iter if isinstance(loop, COMPREHENSION_TYPES) else getattr(loop, "iter", None)
     return it is not None and any(
@@ -309,6 +321,62 @@ def _few_literal_iterations(loop) -> bool:
         and (n.attr if isinstance(n, ast.Attribute) else n.id) in _DIMS
         for n in ast.walk(it)
     )
+
+
+def _attribute_iterations(loop, index: ModuleIndex) -> int | None:
+    """How often `for _ in range(self.n)` runs when the module stores `.n` once, as `self.n = 1` in a method
+    of the loop's class or as `self.n = n` in one whose parameter `n` defaults to a literal that no
+    constructor call in the module passes (reading 34: a spectral-norm power iteration, `iteration=1` never
+    changed, read as a loop by PP103); None otherwise."""
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "xrange")):
+        return None
+    parts = dotted_parts(it.args[0]) if len(it.args) == 1 else None
+    function = index.loop_function.get(id(loop))
+    owner = index.function_class.get(id(function)) if function is not None else None
+    if parts is None or len(parts) != 2 or parts[0] != "self" or owner is None:
+        return None
+    stores = [
+        node
+        for node in walk(index.tree)
+        if isinstance(node, ast.Attribute) and node.attr == parts[1] and isinstance(node.ctx, ast.Store)
+    ]
+    for method in index.class_methods.get(owner, {}).values():
+        for stmt in walk(method):
+            if isinstance(stmt, ast.Assign) and stmt.targets == stores and dotted_parts(stores[0]) == parts:
+                return _bound_constant(stmt.value, method, owner, index)
+    return None
+
+
+def _bound_constant(value: ast.AST, method, owner: str, index: ModuleIndex) -> int | None:
+    """The int `value` stands for: a literal, or a parameter of `method` with a literal default when no call
+    of the class `owner` in the module passes that parameter (by keyword, position or `**`)."""
+    if isinstance(value, ast.Constant):
+        return value.value if type(value.value) is int else None
+    if not isinstance(value, ast.Name):
+        return None
+    args = method.args
+    positional = [*args.posonlyargs, *args.args]
+    tail = [a.arg for a in positional[len(positional) - len(args.defaults) :]]
+    defaults = dict(zip(tail, args.defaults, strict=True))
+    defaults.update(
+        (a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+    )
+    default = defaults.get(value.id)
+    names = [a.arg for a in positional]
+    position = names.index(value.id) - 1 if value.id in names else None  # (after `self`)
+    for site in index.calls:
+        func = site.node.func
+        if (func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)) != owner:
+            continue
+        call = site.node
+        if any(k.arg in (value.id, None) for k in call.keywords) or any(
+            isinstance(a, ast.Starred) for a in call.args
+        ):
+            return None
+        if position is not None and len(call.args) > position:
+            return None
+    return _bound_constant(default, method, owner, index) if isinstance(default, ast.Constant) else None
 
 
 # Keras optimizer methods that build the update ops once, when the training function is made.
@@ -386,7 +454,7 @@ def check_loop_invariant_op(index: ModuleIndex):
         reached = list(index.reached_calls(direct))
         if (
             _graph_loop(loop, index)
-            or _few_literal_iterations(loop)
+            or _few_literal_iterations(loop, index)
             or loop_resets_graph(reached, index)
             or _replicates_graph(loop, index)
             or _builds_optimizer_updates(loop, index)
