@@ -3361,7 +3361,7 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
     ):
         return how
     stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
-    return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
+    return ".cpu().numpy()" if stepping and (_returned_copy(fx, call) or _stored_copy(fx, call)) else None
 
 
 def _def_clip_norms(fx, function) -> set[str]:
@@ -3380,6 +3380,22 @@ def _returned_copy(fx, call: ast.Call) -> bool:
         and not call.args
         and _through_cpu(call)
         and isinstance(fx.statement(call), ast.Return)
+    )
+
+
+def _stored_copy(fx, call: ast.Call) -> bool:
+    """(torch-fix123) `metrics[f'{self._name}_loss'] = loss.detach().cpu().numpy()`: a training step stores a
+    host copy of its loss in a dict it returns for logging (dreamer-torch's and DreamerV3-torch's
+    `Optimizer.__call__`, run for the world model, the actor and the value on every step): the copy waits
+    for the GPU on every call, as a returned one does (`_returned_copy`)."""
+    statement = fx.statement(call)
+    return (
+        method_name(call) == "numpy"
+        and not call.args
+        and _through_cpu(call)
+        and isinstance(statement, ast.Assign)
+        and statement.value is call
+        and all(isinstance(t, ast.Subscript) for t in statement.targets)
     )
 
 
