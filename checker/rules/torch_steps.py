@@ -181,20 +181,28 @@ def every_step_defs(index: ModuleIndex) -> set[int]:
     the module calls every step (`_step_helpers`). A rule that judges a def's own body (a host round trip,
     torch-fix114) asks this."""
 
-    def make() -> set[int]:
+    return facts(index).loop_cache(
+        "every_step_defs", None, lambda: set(forward_step_defs(index)) | _step_helpers(index)
+    )
+
+
+def forward_step_defs(index: ModuleIndex) -> dict[int, object]:
+    """The module's `forward` methods and the defs they call outside any `if` of the forward (3 levels), by
+    id: the part of `every_step_defs` a model or loss runs on each call, wherever the training loop is (a
+    quantizer's `_quantize_activation`, a trajectory model's `add_noise`)."""
+
+    def make() -> dict[int, object]:
         fx = facts(index)
-        found = set()
+        found: dict[int, object] = {}
         for function in index.functions:
             if function.name == "forward":
-                found.add(id(function))
+                found[id(function)] = function
                 sites = index.function_calls.get(id(function), [])
-                found.update(
-                    id(f)
-                    for f in _defs_reached(index, [s for s in sites if not fx.guarded_step(s.node, function)])
-                )
-        return found | _step_helpers(index)
+                for f in _defs_reached(index, [s for s in sites if not fx.guarded_step(s.node, function)]):
+                    found.setdefault(id(f), f)
+        return found
 
-    return facts(index).loop_cache("every_step_defs", None, make)
+    return facts(index).loop_cache("forward_step_defs", None, make)
 
 
 def _loss_forward(index: ModuleIndex, function) -> bool:

@@ -67,6 +67,7 @@ from checker.rules.torch_steps import (
     _receiver_root,
     _training_step_defs,
     every_step_defs,
+    forward_step_defs,
     step_sites,
 )
 
@@ -1396,7 +1397,9 @@ def check_host_sync(
             return
     else:
         yield from _forward_reads(index)
-        yield from _round_trips(index)
+        trips = list(_round_trips(index))
+        yield from trips
+        yield from _forward_copies(index, {t.line for t in trips})
         yield from _step_function_reads(index)
         yield from _loss_def_reads(index)
         yield from _evaluation_reads(index)
@@ -3358,7 +3361,7 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
     ):
         return how
     stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
-    return ".cpu().numpy()" if stepping and _returned_copy(fx, call) else None
+    return ".cpu().numpy()" if stepping and (_returned_copy(fx, call) or _stored_copy(fx, call)) else None
 
 
 def _def_clip_norms(fx, function) -> set[str]:
@@ -3377,6 +3380,22 @@ def _returned_copy(fx, call: ast.Call) -> bool:
         and not call.args
         and _through_cpu(call)
         and isinstance(fx.statement(call), ast.Return)
+    )
+
+
+def _stored_copy(fx, call: ast.Call) -> bool:
+    """(torch-fix123) `metrics[f'{self._name}_loss'] = loss.detach().cpu().numpy()`: a training step stores a
+    host copy of its loss in a dict it returns for logging (dreamer-torch's and DreamerV3-torch's
+    `Optimizer.__call__`, run for the world model, the actor and the value on every step): the copy waits
+    for the GPU on every call, as a returned one does (`_returned_copy`)."""
+    statement = fx.statement(call)
+    return (
+        method_name(call) == "numpy"
+        and not call.args
+        and _through_cpu(call)
+        and isinstance(statement, ast.Assign)
+        and statement.value is call
+        and all(isinstance(t, ast.Subscript) for t in statement.targets)
     )
 
 
@@ -3922,6 +3941,70 @@ def _forward_reads(index: ModuleIndex):
                     confidence="medium",
                 )
                 break
+
+
+def _forward_copies(index: ModuleIndex, trips: set[int]):
+    """(torch-fix123) A host copy of a device value (`mask.detach().cpu().numpy()`, `x.cpu().tolist()`,
+    `x.data.cpu().item()`) in a `forward` or in a def it calls outside its ifs (`forward_step_defs`), on the
+    def's training path (`_on_training_path`: no `if` but a training test, no loop): the model or loss runs
+    on every training step, so the copy waits for the GPU each time wherever the loop is (RSC's ImageNet
+    ResNet copies its channel mask to the host in the training branch of every forward). The `.cpu()` says
+    the value was meant to be on the device; only in a module that places tensors on a GPU. Not a tensor a
+    torch factory just made, not a module moved off (`model.cpu()`), not a loss read `_forward_reads`
+    judges already, not a copy `_round_trips` reports (at `trips`, its lines: the copy moved back), not
+    lengths (`pack_padded_sequence(x, seq_lengths.cpu().numpy())`: a size the call needs on the host, which
+    the fix keeps there); one finding per def."""
+    fx = facts(index)
+    if not fx.on_device:
+        return
+    for function in forward_step_defs(index).values():
+        if _eval_or_test(function) or eval_named(function):
+            continue
+        for site in index.function_calls.get(id(function), []):
+            copy = _host_copy_read(site.node)
+            if copy is None or site.loops or site.node.lineno in trips or factory_read(index, copy):
+                continue
+            if _model_receiver(copy) or _lengths(copy.func.value):
+                continue
+            if function.name == "forward" and _loss_named(copy.func.value):
+                continue  # (`_forward_reads`)
+            if not _on_training_path(fx, site.node, function):
+                continue
+            yield RawFinding(
+                "PP501",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`.cpu().{method_name(site.node)}()` in `{function.name}`, which the model runs on every "
+                "training step, copies a device value to the host and waits for the GPU each time; keep the "
+                "work on the device (tensor ops) or read it every N steps outside",
+                confidence="medium",
+            )
+            break
+
+
+def _lengths(node: ast.AST) -> bool:
+    """`seq_lengths`, `self.lens`, `x_len`: a value named for lengths, a size and not a result."""
+    return any(
+        re.search(r"(?i)len", n.id if isinstance(n, ast.Name) else n.attr)
+        for n in ast.walk(node)
+        if isinstance(n, (ast.Name, ast.Attribute))
+    )
+
+
+def _host_copy_read(call: ast.Call) -> ast.Call | None:
+    """The `.cpu()` call under `call` when `call` is `.numpy()`, `.tolist()` or `.item()` (no arguments) of a
+    chain through it (`x.detach().cpu().numpy()`, `x.cpu().data.numpy()`)."""
+    if method_name(call) not in ("numpy", "tolist", "item") or call.args or call.keywords:
+        return None
+    node = call.func.value if isinstance(call.func, ast.Attribute) else None
+    while isinstance(node, (ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Call):
+            if method_name(node) == "cpu" and not node.args and not node.keywords:
+                return node
+            node = node.func
+        else:
+            node = node.value
+    return None
 
 
 def _buffer_of(index: ModuleIndex, function, read: ast.AST) -> str | None:
