@@ -380,11 +380,30 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
                 and isinstance(given.value, ast.Name)
                 and entry_of(given) is None
             ):
-                given = given.value  # `train(model, train_loaders[client_idx])`: one of a list of loaders
+                given = (
+                    _listed_element(index, given) or given.value
+                )  # `train(model, train_loaders[client_idx])`
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
     return passed
+
+
+def _listed_element(index: ModuleIndex, read: ast.Subscript) -> ast.Name | None:
+    """The name a constant index picks out of a list display (`loaders = [train_loader, test_loader]`;
+    `loaders[1]` is `test_loader` alone, review 24 item 1: not every loader of the list). None for a variable
+    index (`train_loaders[client_idx]`: any of them) or a list not written out once."""
+    index_value = read.slice
+    if not (isinstance(index_value, ast.Constant) and type(index_value.value) is int):
+        return None
+    values = index.name_values.get(read.value.id, ())
+    if len(values) != 1 or not isinstance(values[0], ast.List):
+        return None
+    elements = values[0].elts
+    if not -len(elements) <= index_value.value < len(elements):
+        return None
+    element = elements[index_value.value]
+    return element if isinstance(element, ast.Name) else None
 
 
 def _local_loaders(sites) -> set[tuple[str, int]]:

@@ -359,10 +359,16 @@ def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
         and node.func.attr == "tokenize"
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "clip"
-        and any(
-            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
-            for stmt in index.imports
-        )
+        and _imports_clip(index)
+    )
+
+
+def _imports_clip(index: ModuleIndex) -> bool:
+    """The module binds `clip` by `import clip` (OpenAI's CLIP): only then is a name `clip` that package, and not
+    a video clip or a clip sampler passed in (review 24 item 5)."""
+    return any(
+        isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+        for stmt in index.imports
     )
 
 
@@ -1489,14 +1495,16 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
 
 
 # torch's constructors copy what they are given, they do not change it; nor does CLIP's `clip.tokenize(texts)`
-# (torch-fix119) or `clip.load(name)`
-_TORCH_ROOTS = frozenset({"torch", "clip"})
+# (torch-fix119) or `clip.load(name)`, when `clip` is that package (`_imports_clip`)
+_TORCH_ROOTS = frozenset({"torch"})
+_TORCH_AND_CLIP_ROOTS = frozenset({"torch", "clip"})
 
 
 def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
     """What the loop binds, mutates or hands to a call (`changed_in`, torch's own modules calm), found once
     per loop."""
-    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    roots = _TORCH_AND_CLIP_ROOTS if _imports_clip(index) else _TORCH_ROOTS
+    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=roots))
 
 
 def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
