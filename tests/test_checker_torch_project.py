@@ -614,3 +614,22 @@ def test_a_name_each_branch_binds_to_another_maker_hands_on_both_loaders(tmp_pat
     findings, _, _ = check_paths([str(tmp_path)])
     pinned = {(Path(f.path).name, f.line) for f in findings if f.rule == "PP505"}
     assert {("data_loader.py", 7), ("data_loader.py", 13)} <= pinned
+
+
+def test_one_test_says_whether_a_rule_runs():
+    """(review 24 item 13) `rule_selected` is the one spelling of "this rule runs" (`codes` None: all of them):
+    the walker and the project passes call it rather than writing `codes is None or RULE in codes` out."""
+    from checker.rules import rule_selected
+
+    assert rule_selected(None, "PP504")
+    assert rule_selected(("PP501", "PP505"), "PP504", "PP505")
+    assert not rule_selected(("PP501",), "PP504", "PP505")
+    package = Path(__file__).parent.parent / "checker"
+    for name in (
+        "walker",
+        "project",
+        "torch_project/loaders",
+        "torch_project/factories",
+        "torch_project/reads",
+    ):
+        assert "codes is None or" not in (package / f"{name}.py").read_text(), name

@@ -19,7 +19,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import module_file, names_file
-from checker.rules import finding
+from checker.rules import finding, rule_selected
 from checker.rules.torch_common import does_nothing, forget_facts, uses_torch
 from checker.rules.torch_data import (
     batches_handed_out,
@@ -83,8 +83,8 @@ def loaders_across_modules(
 def _pinned_across_modules(
     findings: list[Finding], projects: list[list[str]], codes, sources: dict, known: dict | None
 ) -> list[Finding]:
-    pinning = codes is None or LOADER_RULE in codes
-    workers = codes is None or WORKERS_RULE in codes
+    pinning = rule_selected(codes, LOADER_RULE)
+    workers = rule_selected(codes, WORKERS_RULE)
     if not (pinning or workers):
         return findings
     sources, known = {} if sources is None else sources, known or {}
