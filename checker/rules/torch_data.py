@@ -1147,31 +1147,15 @@ def _entered_around(name: str, line: int, index: ModuleIndex) -> list[ast.expr]:
     script's epoch loop `with tqdm(trainloader) as pbar:` then `for i, (x, y) in enumerate(pbar):`, as
     `_entered_as` reads it in a def. torch-fix120: efficient-kan's and FastKAN's example training loaders
     (hold-out 38, listed) were missed for want of this. Only the statements enclosing the loop count, so
-    a `with` of the same name in a def or in an earlier block binds nothing here."""
-
-    def make() -> list[ast.With]:
-        return [node for node in _top_level_walk(index.tree) if isinstance(node, ast.With)]
-
+    a `with` of the same name in a def or in an earlier block binds nothing here. The withs are those of
+    `_module_statements` (the module's statements outside defs and classes, listed once per module)."""
     return [
         item.context_expr
-        for node in facts(index).loop_cache("top-level withs", None, make)
-        if node.lineno < line <= (node.end_lineno or node.lineno)
+        for node in _module_statements(index)
+        if isinstance(node, ast.With) and node.lineno < line <= (node.end_lineno or node.lineno)
         for item in node.items
         if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name
     ]
-
-
-def _top_level_walk(tree: ast.Module):
-    """The module's statements and their nested statements, defs and classes left out (what runs when the
-    script runs)."""
-    stack = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*FUNCTION_TYPES, ast.ClassDef)):
-            continue
-        yield node
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(node, field, ()) or ())
 
 
 def _progress_bar_of(source: ast.AST, function, loop: ast.AST, index: ModuleIndex) -> ast.AST | None:
@@ -1687,12 +1671,19 @@ def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     dataset = loader_dataset(call)
     if not isinstance(dataset, ast.Name):
         return dataset
+    return _last_bound_call(index, dataset.id, call)
+
+
+def _last_bound_call(index: ModuleIndex, name: str, call: ast.Call) -> ast.Call | None:
+    """The call the def holding `call` last bound `name` to before `call` (`ds = Dataset(folder)` before
+    `DataLoader(ds, ...)`), None when it binds the name to no call there: the one lookup `_dataset_value`
+    and `_part_of_made` share (review 24 item 11)."""
     function = call_function(index, call)
     made = [
         node.value
         for node in index.call_assignments
         if _written_before(node, call)
-        and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
         and call_function(index, node.value) is function
     ]
     return made[-1] if made else None
@@ -1797,17 +1788,10 @@ def _part_of_made(dataset: ast.Call, index: ModuleIndex) -> bool:
     func = dataset.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
-    function = call_function(index, dataset)
-    bound = [
-        node.value
-        for node in index.call_assignments
-        if _written_before(node, dataset)
-        and any(isinstance(t, ast.Name) and t.id == func.value.id for t in node.targets)
-        and call_function(index, node.value) is function
-    ]
-    if not bound or not isinstance(bound[-1].func, ast.Name):
+    bound = _last_bound_call(index, func.value.id, dataset)
+    if bound is None or not isinstance(bound.func, ast.Name):
         return False
-    method = index.class_methods.get(bound[-1].func.id, {}).get(func.attr)
+    method = index.class_methods.get(bound.func.id, {}).get(func.attr)
     return method is not None and any(
         isinstance(node, ast.Return)
         and isinstance(node.value, ast.Call)
