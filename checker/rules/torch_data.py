@@ -519,7 +519,7 @@ def _find_loader_sites(index: ModuleIndex):
             # (`dset_loaders["source"] = DataLoader(...)`, CDAN: an entry of a dict filled key by key)
             if base_name(target) is not None or (isinstance(target, ast.Subscript) and entry_of(target)):
                 bound.setdefault(id(node.value), []).append(target)
-    gathered: dict[str, list[str]] = {}  # loader name -> the dicts of loaders holding it
+    gathered: dict[str, list[str]] = {}  # loader name -> the dicts and lists of loaders holding it
     for name, values in index.name_values.items():  # `loaders = {x: DataLoader(...) for x in splits}`
         for value in values:
             if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
