@@ -32,7 +32,7 @@ from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
 from checker.resolve import may_use_tensorflow
-from checker.rules import RULE_ERRORS, finding
+from checker.rules import RULE_ERRORS, finding, rule_selected
 from checker.rules.common import few_iterations, per_device_loop, runs_once
 from checker.rules.data import (
     TRAINED_IMAGE_PIPELINE_LEVEL,
@@ -627,7 +627,7 @@ def calls_across_modules(
     TensorFlow but gets its model from a module of the project that does (`_predicts_without_tensorflow`).
     All `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources` and
     `facts` as lift_trained_elsewhere takes them."""
-    wanted = {rule for rule in ("PP101", "PP301", "PP401") if codes is None or rule in codes}
+    wanted = {rule for rule in ("PP101", "PP301", "PP401") if rule_selected(codes, rule)}
     if not wanted:
         return findings
     modules = _Modules(sources, facts)

@@ -12,7 +12,7 @@ from checker.engine import check_notebook, check_source
 from checker.findings import Finding, Skipped
 from checker.gc_pause import collection_paused
 from checker.project import calls_across_modules, lift_trained_elsewhere, tf_module_facts
-from checker.rules import RULE_ERRORS, Rule, all_rules
+from checker.rules import RULE_ERRORS, Rule, all_rules, rule_selected
 from checker.source import decode_python
 from checker.torch_project import across_modules, module_facts
 from checker.torch_project.common import LOADER_RULE, WORKERS_RULE, parsed_again
@@ -111,12 +111,14 @@ def _read_and_check(path, codes, data, sources, known, facts, indexes) -> tuple[
         return check_notebook(text, path, rules)
     if sources is not None:
         sources[path] = text
-    wants_facts = known is not None and "DataLoader" in text and _selected(codes, LOADER_RULE, WORKERS_RULE)
+    wants_facts = (
+        known is not None and "DataLoader" in text and rule_selected(codes, LOADER_RULE, WORKERS_RULE)
+    )
     kept = indexes is not None and parsed_again(text)
 
     def keep(index):
         if wants_facts:
-            known[path] = module_facts(index, workers=_selected(codes, WORKERS_RULE))
+            known[path] = module_facts(index, workers=rule_selected(codes, WORKERS_RULE))
         if facts is not None:
             facts[path] = tf_module_facts(index, text)
         if kept:
@@ -172,12 +174,6 @@ def _pooled_check(path: str, codes: tuple[str, ...] | None):
     known: dict = {}
     found, skips = check_file(path, codes, known=known)
     return found, skips, known
-
-
-def _selected(codes: tuple[str, ...] | None, *rules: str) -> bool:
-    """Whether any of `rules` runs (`codes` None: every rule): the facts only a rule's project pass reads are
-    not worked out for a run without it (PP504's `workerless`, review item 16)."""
-    return codes is None or any(rule in codes for rule in rules)
 
 
 def _rules(codes) -> list[Rule]:

@@ -4691,9 +4691,6 @@ def test_pp301_a_multi_input_model_given_each_input_in_a_list_of_one_is_medium()
     Keras stacks each into a batch of one. A new shape (two first reads in one repository), so `medium`
     (LISTED_INPUTS_LEVEL). The twins stay silent: the inputs given as lists of all ROIs, a lone `[x]` (a
     one-input model's list adds no batch axis), and a list of one holding a list (a batch written out)."""
-    from checker.rules.keras import LISTED_INPUTS_LEVEL
-
-    assert LISTED_INPUTS_LEVEL == "medium"
     src = """
 import numpy as np
 from tensorflow.keras.models import load_model
@@ -4876,3 +4873,28 @@ for i in xrange(9):
 """
     assert sure(src, "PP302") == []
     assert sure(src.replace("xrange(9)", "xrange(50)"), "PP302") == [(8, "low")]
+
+
+def test_pp101_a_switch_off_branch_is_walked_once_whatever_its_targets(monkeypatch):
+    """(review 24 item 18) `_in_self_disabling_branch` asks `_LoopStores.bound_outside` once per branch, not
+    once per target of each switching assignment (`ready = built = True` walked the branch twice), and the
+    answer is unchanged: the branch that switches its own test off is a one-time change."""
+    import ast
+
+    from checker.rules import graph
+
+    tree = ast.parse(
+        "for step in range(10):\n    if not built:\n        layer = make()\n        ready = built = True\n"
+    )
+    loop = tree.body[0]
+    node = loop.body[0].body[0].value
+    calls = []
+    original = graph._LoopStores.bound_outside
+
+    def counted(self, loop, branch):
+        calls.append(branch)
+        return original(self, loop, branch)
+
+    monkeypatch.setattr(graph._LoopStores, "bound_outside", counted)
+    assert graph._in_self_disabling_branch(loop, node, graph._LoopStores())
+    assert len(calls) == 1

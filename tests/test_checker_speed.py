@@ -419,6 +419,23 @@ def test_the_workerless_facts_are_worked_out_only_for_a_run_with_pp504(tmp_path,
     assert facts[("PP501",)] == (None, 0)
 
 
+def test_workerless_facts_not_worked_out_are_none_and_worked_out_again_when_read():
+    """(review 24 item 19) `module_facts(workers=False)` leaves PP504's `workerless` None, not [] ("none"):
+    the project pass given such facts (made by a run without PP504) works them out from the text again
+    and still reports the factory's loaders, as it does from facts made with PP504."""
+    from checker.torch_project import loaders
+
+    root = Path(__file__).parent / "torch_cases" / "projects" / "workerless_factory"
+    texts = {str(p): p.read_text() for p in sorted(root.rglob("*.py"))}
+    factory = str(root / "data" / "loaders.py")
+    lines = {}
+    for workers in (True, False):
+        facts = loaders.module_facts(parse_index(texts[factory]), workers=workers)
+        assert (facts.workerless is None) is not workers
+        lines[workers] = [f.line for f in loaders._workerless_in_project(texts, [], {factory: facts})]
+    assert lines[True] == lines[False] == [11, 22]
+
+
 _DYNAMIC_TEXTS = [
     "",
     "m = importlib.import_module(name)\n",

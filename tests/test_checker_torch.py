@@ -2170,3 +2170,19 @@ def test_a_loss_modules_inputs_are_device_tensors_its_helpers_read_per_sample():
     assert ("PP509", 19) in torch_findings(ADAPTIVE_FOCAL)
     meter = ADAPTIVE_FOCAL.replace("FocalLossAdaptive", "LossMeter")
     assert "PP509" not in {rule for rule, _ in torch_findings(meter)}
+
+
+def test_pp506_one_list_of_the_argument_parts_that_stay_the_same():
+    """(review 24 item 14) `_literal_leaf` is the one list of argument parts `_constant` accepts whole (it
+    was written out twice, for the node and for `_constant_parts`): a configuration constant and a sized
+    range are such parts, a call on the loop's data is not."""
+    import ast
+
+    from checker.rules import torch_moves
+
+    def leaf(text: str) -> bool:
+        return torch_moves._literal_leaf(ast.parse(text, mode="eval").body, set, frozenset())
+
+    assert leaf("config.NUM_CLASSES")
+    assert leaf("list(range(len(names)))")
+    assert not leaf("x.size(0)")

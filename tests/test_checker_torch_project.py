@@ -614,3 +614,46 @@ def test_a_name_each_branch_binds_to_another_maker_hands_on_both_loaders(tmp_pat
     findings, _, _ = check_paths([str(tmp_path)])
     pinned = {(Path(f.path).name, f.line) for f in findings if f.rule == "PP505"}
     assert {("data_loader.py", 7), ("data_loader.py", 13)} <= pinned
+
+
+def test_one_test_says_whether_a_rule_runs():
+    """(review 24 item 13) `rule_selected` is the one spelling of "this rule runs" (`codes` None: all of them):
+    the walker and the project passes call it rather than writing `codes is None or RULE in codes` out."""
+    from checker.rules import rule_selected
+
+    assert rule_selected(None, "PP504")
+    assert rule_selected(("PP501", "PP505"), "PP504", "PP505")
+    assert not rule_selected(("PP501",), "PP504", "PP505")
+    package = Path(__file__).parent.parent / "checker"
+    for name in (
+        "walker",
+        "project",
+        "torch_project/loaders",
+        "torch_project/factories",
+        "torch_project/reads",
+    ):
+        assert "codes is None or" not in (package / f"{name}.py").read_text(), name
+
+
+def test_the_loader_rules_share_one_lookup_of_a_name_last_bound_to_a_call():
+    """(review 24 items 10 and 11) `_last_bound_call` is the one lookup `_dataset_value` and `_part_of_made`
+    make (the call a def last bound a name to before a call), and a top-level `with` is found among the
+    module's cached statements (no second walker of them)."""
+    import ast
+
+    from checker.module import ModuleIndex
+    from checker.rules import torch_data
+
+    tree = ast.parse(
+        "def train(folder):\n"
+        "    ds = Plain(folder)\n"
+        "    ds = Dataset(folder)\n"
+        "    loader = DataLoader(ds)\n"
+        "    other = Later(folder)\n"
+        "ds = Outside()\n"
+    )
+    index = ModuleIndex.build(tree)
+    loader = tree.body[0].body[2].value
+    assert ast.unparse(torch_data._last_bound_call(index, "ds", loader)) == "Dataset(folder)"
+    assert torch_data._last_bound_call(index, "other", loader) is None
+    assert not hasattr(torch_data, "_top_level_walk")

@@ -126,3 +126,10 @@ def select_rules(select: Iterable[str] | None, ignore: Iterable[str] | None) -> 
             raise ValueError(f"unknown rule code {prefix!r} (known: {', '.join(rules)})")
     chosen = [r for c, r in rules.items() if not select or any(c.startswith(p) for p in select)]
     return [r for r in chosen if not any(r.code.startswith(p) for p in ignore or [])]
+
+
+def rule_selected(codes: Iterable[str] | None, *rules: str) -> bool:
+    """Whether any of `rules` runs (`codes` None: every rule). A project pass, or facts only a rule's project
+    pass reads (PP504's `workerless`), are not worked out for a run without that rule (review 24 item 13: the
+    one spelling of a test the walker, the project passes and their callers each wrote out)."""
+    return codes is None or any(rule in codes for rule in rules)

@@ -458,13 +458,14 @@ def _in_self_disabling_branch(loop: ast.AST, node: ast.AST, stores: _LoopStores)
     for branch in chain:
         tested |= {text for n in ast.walk(branch.test) if (text := dotted_text(n)) is not None}
     for branch in chain:
-        for stmt in branch.body:
-            if (
-                isinstance(stmt, ast.Assign)
-                and _switch_off_value(stmt.value)
-                and any(dotted_text(t) in tested - stores.bound_outside(loop, branch) for t in stmt.targets)
-            ):
-                return True
+        switches = [s for s in branch.body if isinstance(s, ast.Assign) and _switch_off_value(s.value)]
+        if not switches:
+            continue
+        still_tested = tested - stores.bound_outside(
+            loop, branch
+        )  # (the branch walked once, review 24 item 18)
+        if any(dotted_text(t) in still_tested for stmt in switches for t in stmt.targets):
+            return True
     return False
 
 
@@ -485,7 +486,8 @@ class _LoopStores:
     def __init__(self) -> None:
         self._by_loop: dict[int, list[tuple[int, str]]] = {}
 
-    def _of(self, loop: ast.AST) -> list[tuple[int, str]]:
+    def _stores_of(self, loop: ast.AST) -> list[tuple[int, str]]:
+        """(id(node), dotted text) of each name or attribute the loop stores to, found once per loop."""
         found = self._by_loop.get(id(loop))
         if found is None:
             found = [
@@ -501,9 +503,10 @@ class _LoopStores:
         """Names and attributes the loop binds anywhere but in `branch`'s body, constants included: a counter
         (`since_eval += 1`), a flag the loop sets again (`if step % 10 == 0: rebuild = True`) or rebinds from
         data (`flag = step > warmup`) lets the branch that switches it off run again, every period, not once
-        (review 23: the re-armed flag was read as a one-time switch)."""
+        (review 23: the re-armed flag was read as a one-time switch). The loop is walked once (`_stores_of`),
+        the branch once per call."""
         inside = {id(n) for stmt in branch.body for n in ast.walk(stmt)}
-        return {text for node_id, text in self._of(loop) if node_id not in inside}
+        return {text for node_id, text in self._stores_of(loop) if node_id not in inside}
 
 
 def _ifs_above(loop: ast.AST, node: ast.AST) -> list[ast.If]:

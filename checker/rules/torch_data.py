@@ -380,11 +380,30 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
                 and isinstance(given.value, ast.Name)
                 and entry_of(given) is None
             ):
-                given = given.value  # `train(model, train_loaders[client_idx])`: one of a list of loaders
+                given = (
+                    _listed_element(index, given) or given.value
+                )  # `train(model, train_loaders[client_idx])`
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
     return passed
+
+
+def _listed_element(index: ModuleIndex, read: ast.Subscript) -> ast.Name | None:
+    """The name a constant index picks out of a list display (`loaders = [train_loader, test_loader]`;
+    `loaders[1]` is `test_loader` alone, review 24 item 1: not every loader of the list). None for a variable
+    index (`train_loaders[client_idx]`: any of them) or a list not written out once."""
+    index_value = read.slice
+    if not (isinstance(index_value, ast.Constant) and type(index_value.value) is int):
+        return None
+    values = index.name_values.get(read.value.id, ())
+    if len(values) != 1 or not isinstance(values[0], ast.List):
+        return None
+    elements = values[0].elts
+    if not -len(elements) <= index_value.value < len(elements):
+        return None
+    element = elements[index_value.value]
+    return element if isinstance(element, ast.Name) else None
 
 
 def _local_loaders(sites) -> set[tuple[str, int]]:
@@ -500,7 +519,7 @@ def _find_loader_sites(index: ModuleIndex):
             # (`dset_loaders["source"] = DataLoader(...)`, CDAN: an entry of a dict filled key by key)
             if base_name(target) is not None or (isinstance(target, ast.Subscript) and entry_of(target)):
                 bound.setdefault(id(node.value), []).append(target)
-    gathered: dict[str, list[str]] = {}  # loader name -> the dicts of loaders holding it
+    gathered: dict[str, list[str]] = {}  # loader name -> the dicts and lists of loaders holding it
     for name, values in index.name_values.items():  # `loaders = {x: DataLoader(...) for x in splits}`
         for value in values:
             if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
@@ -1128,31 +1147,15 @@ def _entered_around(name: str, line: int, index: ModuleIndex) -> list[ast.expr]:
     script's epoch loop `with tqdm(trainloader) as pbar:` then `for i, (x, y) in enumerate(pbar):`, as
     `_entered_as` reads it in a def. torch-fix120: efficient-kan's and FastKAN's example training loaders
     (hold-out 38, listed) were missed for want of this. Only the statements enclosing the loop count, so
-    a `with` of the same name in a def or in an earlier block binds nothing here."""
-
-    def make() -> list[ast.With]:
-        return [node for node in _top_level_walk(index.tree) if isinstance(node, ast.With)]
-
+    a `with` of the same name in a def or in an earlier block binds nothing here. The withs are those of
+    `_module_statements` (the module's statements outside defs and classes, listed once per module)."""
     return [
         item.context_expr
-        for node in facts(index).loop_cache("top-level withs", None, make)
-        if node.lineno < line <= (node.end_lineno or node.lineno)
+        for node in _module_statements(index)
+        if isinstance(node, ast.With) and node.lineno < line <= (node.end_lineno or node.lineno)
         for item in node.items
         if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name
     ]
-
-
-def _top_level_walk(tree: ast.Module):
-    """The module's statements and their nested statements, defs and classes left out (what runs when the
-    script runs)."""
-    stack = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*FUNCTION_TYPES, ast.ClassDef)):
-            continue
-        yield node
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            stack.extend(getattr(node, field, ()) or ())
 
 
 def _progress_bar_of(source: ast.AST, function, loop: ast.AST, index: ModuleIndex) -> ast.AST | None:
@@ -1668,12 +1671,19 @@ def _dataset_value(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     dataset = loader_dataset(call)
     if not isinstance(dataset, ast.Name):
         return dataset
+    return _last_bound_call(index, dataset.id, call)
+
+
+def _last_bound_call(index: ModuleIndex, name: str, call: ast.Call) -> ast.Call | None:
+    """The call the def holding `call` last bound `name` to before `call` (`ds = Dataset(folder)` before
+    `DataLoader(ds, ...)`), None when it binds the name to no call there: the one lookup `_dataset_value`
+    and `_part_of_made` share (review 24 item 11)."""
     function = call_function(index, call)
     made = [
         node.value
         for node in index.call_assignments
         if _written_before(node, call)
-        and any(isinstance(t, ast.Name) and t.id == dataset.id for t in node.targets)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
         and call_function(index, node.value) is function
     ]
     return made[-1] if made else None
@@ -1778,17 +1788,10 @@ def _part_of_made(dataset: ast.Call, index: ModuleIndex) -> bool:
     func = dataset.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
-    function = call_function(index, dataset)
-    bound = [
-        node.value
-        for node in index.call_assignments
-        if _written_before(node, dataset)
-        and any(isinstance(t, ast.Name) and t.id == func.value.id for t in node.targets)
-        and call_function(index, node.value) is function
-    ]
-    if not bound or not isinstance(bound[-1].func, ast.Name):
+    bound = _last_bound_call(index, func.value.id, dataset)
+    if bound is None or not isinstance(bound.func, ast.Name):
         return False
-    method = index.class_methods.get(bound[-1].func.id, {}).get(func.attr)
+    method = index.class_methods.get(bound.func.id, {}).get(func.attr)
     return method is not None and any(
         isinstance(node, ast.Return)
         and isinstance(node.value, ast.Call)

@@ -359,10 +359,16 @@ def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
         and node.func.attr == "tokenize"
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "clip"
-        and any(
-            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
-            for stmt in index.imports
-        )
+        and _imports_clip(index)
+    )
+
+
+def _imports_clip(index: ModuleIndex) -> bool:
+    """The module binds `clip` by `import clip` (OpenAI's CLIP): only then is a name `clip` that package, and not
+    a video clip or a clip sampler passed in (review 24 item 5)."""
+    return any(
+        isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+        for stmt in index.imports
     )
 
 
@@ -1314,28 +1320,27 @@ def _constant(
     parts = [*call.args, *(k.value for k in call.keywords)]
     return bool(parts) and all(
         isinstance(n, _LITERAL_PARTS)
-        or _config_constant(n)
-        or _setting_attribute(n, steady)
-        or _constant_fill(n, imported)
-        or _filled_setting(n)
-        or _special_number(n)
-        or _sized_range(n)
+        or _literal_leaf(n, steady, imported)
         or (
             isinstance(n, ast.Name)
             and ((n.id.isupper() and not isinstance(bound(n.id), ast.Subscript)) or n.id in steady())
         )
         for part in parts
-        for n in _constant_parts(
-            part,
-            lambda n: (
-                _config_constant(n)
-                or _setting_attribute(n, steady)
-                or _constant_fill(n, imported)
-                or _filled_setting(n)
-                or _special_number(n)
-                or _sized_range(n)
-            ),
-        )
+        for n in _constant_parts(part, lambda n: _literal_leaf(n, steady, imported))
+    )
+
+
+def _literal_leaf(n: ast.AST, steady: Callable[[], set[str]], imported: frozenset[str]) -> bool:
+    """A part of a constructor's argument that is the same on every step as a whole (a configuration
+    constant, a setting, a filled constant, a special number, a sized range): `_constant` accepts it and
+    does not look inside it. One list for both uses (review 24 item 14: it was written out twice)."""
+    return (
+        _config_constant(n)
+        or _setting_attribute(n, steady)
+        or _constant_fill(n, imported)
+        or _filled_setting(n)
+        or _special_number(n)
+        or _sized_range(n)
     )
 
 
@@ -1489,14 +1494,16 @@ def _setting_attribute(node: ast.AST, steady: Callable[[], set[str]]) -> bool:
 
 
 # torch's constructors copy what they are given, they do not change it; nor does CLIP's `clip.tokenize(texts)`
-# (torch-fix119) or `clip.load(name)`
-_TORCH_ROOTS = frozenset({"torch", "clip"})
+# (torch-fix119) or `clip.load(name)`, when `clip` is that package (`_imports_clip`)
+_TORCH_ROOTS = frozenset({"torch"})
+_TORCH_AND_CLIP_ROOTS = frozenset({"torch", "clip"})
 
 
 def _changed_in_loop(index: ModuleIndex, loop) -> set[str]:
     """What the loop binds, mutates or hands to a call (`changed_in`, torch's own modules calm), found once
     per loop."""
-    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=_TORCH_ROOTS))
+    roots = _TORCH_AND_CLIP_ROOTS if _imports_clip(index) else _TORCH_ROOTS
+    return facts(index).loop_cache("changed", loop, lambda: changed_in(loop, calm_roots=roots))
 
 
 def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
@@ -1963,7 +1970,8 @@ def check_created_then_moved(
 ):
     """PP506. The project pass (checker/torch_project/) gives what one module cannot know: `outside` as
     `_created_on_host` takes it, `stepped`, the module's defs that a loop of another module calls on
-    every step (mixup's `mixup_data`, imported by the training script), and (torch-fix58) `movers`, the
+    every step (mixup's `mixup_data`, imported by the training script; this module's defs a per-step table
+    dispatches, `_table_dispatched`, are added to it here), and (torch-fix58) `movers`, the
     defs of other modules it imports that move their first argument to the device and return it
     (`argument_movers`: ADDA's `make_variable`)."""
     per_step = None
@@ -2438,13 +2446,8 @@ def _table_dispatched(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[
     for function in index.functions:
         if not (id(function) in per_step or _stepped_elsewhere(index, function, stepped)):
             continue
-        for loop in ast.walk(function):
-            source = (
-                loop.iter.value
-                if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Subscript)
-                else None
-            )
-            source = loop.iter if isinstance(loop, ast.For) and source is None else source
+        for loop in (node for node in ast.walk(function) if isinstance(node, ast.For)):
+            source = loop.iter.value if isinstance(loop.iter, ast.Subscript) else loop.iter
             if not (
                 isinstance(source, ast.Name) and source.id in tables and isinstance(loop.target, ast.Name)
             ):

@@ -19,6 +19,7 @@ from checker.findings import Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_lines, import_word
+from checker.rules import rule_selected
 from checker.rules.torch_common import facts, lowered_on_toys
 from checker.rules.torch_loop import (
     _device_history,
@@ -71,8 +72,8 @@ def factories_across_modules(
     are parsed for such defs, and only modules that name one of them for the copies. (torch-fix50) Also
     PP509 where a def reads the rows of device tensors that another module's training loop hands it
     (`_rows_read_across_modules`)."""
-    factories = codes is None or _FACTORY_RULE in codes
-    rows = codes is None or _ROWS_RULE in codes
+    factories = rule_selected(codes, _FACTORY_RULE)
+    rows = rule_selected(codes, _ROWS_RULE)
     if not (factories or rows):
         return findings
     sources = {} if sources is None else sources

@@ -19,7 +19,7 @@ from checker.findings import Finding
 from checker.module import ModuleIndex, import_of
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import module_file, names_file
-from checker.rules import finding
+from checker.rules import finding, rule_selected
 from checker.rules.torch_common import does_nothing, forget_facts, uses_torch
 from checker.rules.torch_data import (
     batches_handed_out,
@@ -83,8 +83,8 @@ def loaders_across_modules(
 def _pinned_across_modules(
     findings: list[Finding], projects: list[list[str]], codes, sources: dict, known: dict | None
 ) -> list[Finding]:
-    pinning = codes is None or LOADER_RULE in codes
-    workers = codes is None or WORKERS_RULE in codes
+    pinning = rule_selected(codes, LOADER_RULE)
+    workers = rule_selected(codes, WORKERS_RULE)
     if not (pinning or workers):
         return findings
     sources, known = {} if sources is None else sources, known or {}
@@ -118,9 +118,9 @@ def _workerless_in_project(texts: dict[str, str], findings: list[Finding], known
     for path, text in texts.items():
         if "DataLoader" not in text or "return" not in text or file_is_silenced(text):
             continue
-        if path in known:  # (the module pass's `module_facts`: not parsed again)
-            entries = () if known[path] is None else known[path].workerless
-        else:
+        if path in known and (known[path] is None or known[path].workerless is not None):
+            entries = () if known[path] is None else known[path].workerless  # (the module pass's: no parse)
+        else:  # (not a module the run saw, or its facts were made without PP504's: `workerless` None)
             index = parse_index(text)
             entries = () if index is None else _workerless_entries(index)
         for name, line, col, where, level, given in entries:
@@ -170,16 +170,18 @@ class LoaderFacts(NamedTuple):
     # {(line, column)} of loaders the module pass would report at `low` (`pinned_copy_negligible`:
     # TensorDatasets, token ids, arrays handed in; torch-fix96)
     negligible: set
-    # PP504's factory loaders without workers (`_workerless_entries`, for `_workerless_in_project`)
-    workerless: list
+    # PP504's factory loaders without workers (`_workerless_entries`, for `_workerless_in_project`); None
+    # when not worked out (`workers` False), [] when there are none (review 24 item 19)
+    workerless: list | None
 
 
 def module_facts(index: ModuleIndex, workers: bool = True) -> LoaderFacts | None:
     """`LoaderFacts` of a module: the per-module pass computes them from its own index (checker/walker.py) so
     that the project pass does not parse the module again; None for a module that does not use torch.
 
-    `workerless` (PP504's) is left empty when `workers` is False: the walker says so when PP504 is not
-    selected, when nothing reads it (review item 16; torch-speed14)."""
+    `workerless` (PP504's) is None, not worked out, when `workers` is False: the walker says so when PP504
+    is not selected, when nothing reads it (review item 16; torch-speed14). None and not [] so that facts
+    reused by a run with PP504 are not read as "no workerless loaders" (review 24 item 19)."""
     if not uses_torch(index):
         return None
     returned = returned_loaders(index)
@@ -216,7 +218,7 @@ def module_facts(index: ModuleIndex, workers: bool = True) -> LoaderFacts | None
     }
     negligible = {(c.lineno, c.col_offset) for c in calls if pinned_copy_negligible(index, c)}
     # (`workerless_makers` reads only the loaders a def returns: none, nothing to ask)
-    workerless = _workerless_entries(index) if returned and workers else []
+    workerless = None if not workers else _workerless_entries(index) if returned else []
     return LoaderFacts(makers, handoffs, held, little, batches, methods, negligible, workerless)
 
 

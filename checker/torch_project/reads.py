@@ -17,7 +17,7 @@ from checker.findings import Finding, RawFinding
 from checker.module import LOOP_TYPES, ModuleIndex, assigned_names, parameter_names
 from checker.noqa import file_is_silenced, noqa_lines, silenced, silenced_at
 from checker.project_files import defining_texts, import_word, import_words, module_file, module_paths
-from checker.rules import torch_history
+from checker.rules import rule_selected, torch_history
 from checker.rules.torch_common import (
     direct_calls,
     facts,
@@ -87,7 +87,7 @@ def reads_across_modules(
     Only modules whose text trains (backward, a step) and reads (`.item()`, `.cpu()`) are candidates, and
     one is parsed only when such a module imports it."""
     sources = {} if sources is None else sources
-    keep, read = codes is None or _KEEP_RULE in codes, codes is None or _READ_RULE in codes
+    keep, read = rule_selected(codes, _KEEP_RULE), rule_selected(codes, _READ_RULE)
     projects_texts = (
         [checked_texts(project_texts(files, sources)) for files in projects] if keep or read else []
     )
