@@ -37,6 +37,7 @@ import re
 from checker.findings import Finding, RawFinding
 from checker.module import FUNCTION_TYPES, ModuleIndex, parameter_names, statements_in
 from checker.project_files import import_word, import_words, names_file
+from checker.rules import rule_selected
 from checker.rules.torch_common import (
     callers_disable_grad,
     eval_named,
@@ -68,7 +69,7 @@ def graph_callers_across_modules(
     findings: list[Finding], projects: list[list[str]], codes=None, sources: dict | None = None
 ) -> list[Finding]:
     """`findings` less the PP503 findings in defs that another module of the project calls under no_grad."""
-    if codes is not None and _GRAPH_RULE not in codes:
+    if not rule_selected(codes, _GRAPH_RULE):
         return findings
     sources = {} if sources is None else sources
     dropped: set[tuple[str, int]] = set()
