@@ -1542,7 +1542,7 @@ def _evaluation_reads(index: ModuleIndex):
     A host copy made only to count matches (`_counted_copies`: `correct += (predicts.cpu() ==
     labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
-    for loop in _evaluation_loops(index, fx):
+    for loop in _evaluation_loops(index)[0]:
         function = index.loop_function.get(id(loop))
         mode_only = not (fx.without_grad(loop) or eval_named(function) or _split_evaluation(fx, loop))
         reads = []
@@ -1590,8 +1590,8 @@ def _evaluation_reads(index: ModuleIndex):
 
 
 def _evaluation_copies(index: ModuleIndex):
-    """(torch-fix121) PP501 in an evaluation loop that copies each batch's outputs to the host outside any `if`
-    (`_copies_out`) only to collect them (`_collected_copy`: `preds.append(out.cpu().numpy())`,
+    """(torch-fix121) PP501 in an evaluation loop that copies each batch's outputs to the host outside any `if`,
+    or in both branches of one (`_copies_out`, `_copied_either_way`), only to collect them (`_collected_copy`: `preds.append(out.cpu().numpy())`,
     `scores.extend(p.tolist())`, `emb = torch.cat([emb, e.cpu()])`), reported at the first such copy. Each
     copy waits for the batch's kernels, so the host cannot queue the next batch while the GPU works; keeping
     the outputs on the device (`outs.append(out)`) and copying once after the loop (`torch.cat(outs).cpu()`)
@@ -1600,7 +1600,7 @@ def _evaluation_copies(index: ModuleIndex):
     batches (`breaks_early`, in `_evaluation_loops`). Reported at `EVALUATION_SCALAR_COPY_LEVEL` when every copy is a scalar into a
     total or meter, else at `EVALUATION_COPY_LEVEL`."""
     fx = facts(index)
-    for loop in _evaluation_loops(index, fx, copying=True):
+    for loop in _evaluation_loops(index)[1]:
         copies = sorted(
             (
                 s.node
@@ -1845,16 +1845,23 @@ def _predicted_index(call: ast.Call) -> bool:
     return isinstance(receiver, ast.Call) and method_name(receiver) in ("argmax", "argmin")
 
 
-def _evaluation_loops(index: ModuleIndex, fx, copying: bool = False) -> list:
+def _evaluation_loops(index: ModuleIndex) -> tuple[list, list]:
     """`for` loops that run a model on every pass, in evaluation (under no_grad, in a def named for
-    evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
-    `_split_evaluation`), that step nothing (no backward or optimizer step in
+    evaluation: `validate`, `evaluate_mlm`, `test_img`, `val_epoch`, or over a loader named for an evaluation
+    split: `_split_evaluation`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
     moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`cpu_loader_loop`),
-    nor one that breaks after a handful of batches. `copying` picks the loops that copy outputs to the host on
-    every batch (`_copies_out`, judged by `_evaluation_copies`) instead of the others."""
+    nor one that breaks after a handful of batches (`breaks_early`). Two halves, worked out once per module
+    (review 24 item 18): the loops judged by their reads (`_evaluation_reads`), and those that copy outputs to
+    the host on every batch (`_copies_out`, judged by `_evaluation_copies`)."""
+    fx = facts(index)
+    return fx.loop_cache("evaluation loops", None, lambda: _split_evaluation_loops(index, fx))
+
+
+def _split_evaluation_loops(index: ModuleIndex, fx) -> tuple[list, list]:
+    """`_evaluation_loops`' two halves: (loops that do not copy out, loops that do)."""
     steps = {id(loop) for loop in fx.step_loops}
-    found = []
+    reading, copying = [], []
     for loop in index.loops:
         if not isinstance(loop, ast.For | ast.AsyncFor) or id(loop) in steps or breaks_early(loop):
             continue
@@ -1872,10 +1879,10 @@ def _evaluation_loops(index: ModuleIndex, fx, copying: bool = False) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index) or _copies_out(fx, loop) != copying:
+        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index):
             continue
-        found.append(loop)
-    return found
+        (copying if _copies_out(fx, loop) else reading).append(loop)
+    return reading, copying
 
 
 def _copies_out(fx, loop) -> bool:
