@@ -1640,7 +1640,7 @@ def _copy_kind(fx, loop, call: ast.Call) -> str | None:
     "collected" for outputs copied into a collection for after the loop (`_collected_copy`), else None: a copy
     the batch uses on the host (an image written out, a host algorithm, a metric per batch)."""
     stmt = fx.statement_in(call, loop)
-    if _scalar_copy(stmt, call) and _reads_for_reporting(stmt, loop, fx):
+    if (_scalar_copy(stmt, call) or _reduced_in_loop(loop, call)) and _reads_for_reporting(stmt, loop, fx):
         return "scalar"
     return "collected" if _collected_copy(stmt, call) else None
 
@@ -1658,6 +1658,22 @@ def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
     return any(
         _reduces_copy(node, call) or (_names_a_loss(call) and _first_of_copy(node, call))
         for node in ast.walk(stmt)
+    )
+
+
+def _reduced_in_loop(loop, call: ast.Call) -> bool:
+    """The copy is of a name the loop binds to a full sum or mean (`loss = torch.mean(err ** 2)` then
+    `losses.append(loss.cpu().numpy())`, PFLD's `validate`, hold-out 34): one number, though nothing
+    reduces it after the copy."""
+    roots = [n.id for n in iter_walk(call.func) if isinstance(n, ast.Name)]
+    if len(roots) != 1:
+        return False
+    return any(
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _full_reduction(node.value)
+        and any(isinstance(t, ast.Name) and t.id == roots[0] for t in node.targets)
+        for node in ast.walk(loop)
     )
 
 
