@@ -477,6 +477,21 @@ def is_main_guard(stmt: ast.AST) -> bool:
     )
 
 
+def builtin_call(node: ast.AST, names) -> ast.AST | None:
+    """The one argument of a call of a builtin named in `names` with no keywords (`float(x)`, `int(x)`):
+    the value it converts; None for any other node. One definition of the "float(x) of one argument" test
+    that several rules ask (review 24 item 15)."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in names
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
+    return None
+
+
 def sole_name_target(stmt: ast.AST) -> str | None:
     """The name an `x = ...` statement binds when its one target is a plain name; None for any other
     statement (tuple or attribute targets, chained `a = b = ...`, augmented or annotated assignments)."""

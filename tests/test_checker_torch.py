@@ -1963,6 +1963,37 @@ def test_def_with_val_as_a_word_of_its_name_is_an_evaluation_def():
     assert "PP503" not in {rule for rule, _ in torch_findings(other)}
 
 
+VALUE_NAMED_DEF = """import torch
+
+
+class Critic:
+    def __init__(self, net):
+        self.net = net.cuda()
+
+    def rollout_val(self, batches):
+        vals = []
+        for states in batches:
+            vals.append(self.net(states.cuda()))
+        return torch.stack(vals)
+
+
+def train(critic, actor_loss_fn, batches, optimizer):
+    for epoch in range(10):
+        loss = actor_loss_fn(critic.rollout_val(batches))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_val_beside_a_phase_word_is_one_evaluation_name_for_pp501_and_pp503():
+    """Review 24 items 6 and 9: `val` means validation only beside a loop or phase word (`val_epoch`), in the
+    one shared `eval_named`: PP501's evaluation loops read `val_epoch` as PP503 does. In RL code `val` is a
+    value (`rollout_val`, whose outputs feed the caller's loss and backward): no evaluation def."""
+    assert ("PP501", 13) in torch_findings(VAL_NAMED_DEF)
+    assert "PP503" not in {rule for rule, _ in torch_findings(VALUE_NAMED_DEF)}
+
+
 CLIENT_LOADERS = """import torch
 import torchvision
 from torch.utils.data import DataLoader

@@ -1052,9 +1052,24 @@ _EVAL_WORDS = ("eval", "test", "valid", "infer", "predict", "accuracy")
 NEEDS_GRAD_ATTRS = frozenset({"requires_grad", "requires_grad_", "grad", "backward", "retain_grad"})
 
 
+# words that, beside `val`, make it validation's short spelling rather than RL's "value" (`val_epoch`,
+# `run_val`, `val_step`; not `rollout_val`, `fit_val`, `target_val`)
+_VAL_PHASE_WORDS = frozenset({"epoch", "step", "loop", "run", "one", "batch", "pass"})
+
+
 def eval_named(function) -> bool:
-    """A def named for evaluation (`test`, `validate`, `compute_accuracy`...); None, the module's code: no."""
-    return function is not None and any(w in function.name.lower() for w in _EVAL_WORDS)
+    """A def named for evaluation (`test`, `validate`, `compute_accuracy`...), or one with `val` as a word of
+    its name beside a loop or phase word (`val_epoch`, `run_val`, `val_step`: the short spelling of
+    validation that `valid` misses; torch-fix120, SR-LSTM's `val_epoch`, hold-out 36). `val` alone often
+    means "value" in RL code (`rollout_val`, whose outputs feed the caller's loss: review 24 item 6). None,
+    the module's code: no."""
+    if function is None:
+        return False
+    name = function.name.lower()
+    if any(w in name for w in _EVAL_WORDS):
+        return True
+    words = [w for w in name.split("_") if w]
+    return "val" in words and any(w in _VAL_PHASE_WORDS for w in words)
 
 
 def needs_grad(loop, index: ModuleIndex) -> bool:
@@ -1413,15 +1428,19 @@ def model_output(call: ast.Call, index: ModuleIndex) -> bool:
 
 def breaks_early(loop) -> bool:
     """`for bib in range(len(asr)): ... if bib >= 5: break`: a range loop whose own body breaks once its
-    variable passes a literal of a few (a handful of examples written out at an epoch's end)."""
-    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)):
+    variable passes a literal of a few (a handful of examples written out at an epoch's end); or an
+    `enumerate` loop once its counter does (`for i, (x, y) in enumerate(loader): if i > 2: break`, review 24
+    item 7). A compared name that is not the loop's counter (`if failures > 0: break`) says nothing of how
+    many passes run."""
+    counter = _loop_counter(loop)
+    if counter is None:
         return False
     for stmt in loop.body:
         test = stmt.test if isinstance(stmt, ast.If) and isinstance(stmt.body[0], ast.Break) else None
         if (
             isinstance(test, ast.Compare)
             and isinstance(test.left, ast.Name)
-            and test.left.id == loop.target.id
+            and test.left.id == counter
             and isinstance(test.ops[0], ast.Gt | ast.GtE | ast.Eq)
             and isinstance(test.comparators[0], ast.Constant)
             and type(test.comparators[0].value) is int
@@ -1429,6 +1448,24 @@ def breaks_early(loop) -> bool:
         ):
             return True
     return False
+
+
+def _loop_counter(loop) -> str | None:
+    """The name that counts a call-driven loop's passes: its own variable (`for i in range(n)`) or the first
+    name of an `enumerate(...)` target (`for i, batch in enumerate(loader)`)."""
+    if not isinstance(loop.iter, ast.Call):
+        return None
+    if isinstance(loop.target, ast.Name):
+        return loop.target.id
+    if (
+        isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "enumerate"
+        and isinstance(loop.target, ast.Tuple)
+        and loop.target.elts
+        and isinstance(loop.target.elts[0], ast.Name)
+    ):
+        return loop.target.elts[0].id
+    return None
 
 
 def constructs_model(call: ast.Call, index: ModuleIndex) -> bool:

@@ -108,7 +108,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
             modes = _modes_from_callers(function, fx) + modes
         if calls_eval and function is not None and not any(kind == "eval" for _, _, kind in modes):
             modes = _holder_modes(function, fx) + modes
-        named = _evaluation_def(function)
+        named = eval_named(function)
         if named and _unit_test(function):
             continue
         if _network_inference(function, modes, index):
@@ -2093,14 +2093,6 @@ def _forward_in(helper, models: set[str], fx) -> str | None:
 # taken off, or a last word naming a path, a file or a setting
 _ACCESSOR_FIRST = frozenset({"is", "has", "should", "can", "unwrap"})
 _ACCESSOR_LAST = frozenset({"path", "dir", "file", "filename", "mode", "config", "cfg", "stat", "stats"})
-
-
-def _evaluation_def(function) -> bool:
-    """A def named for evaluation (`eval_named`), or one with `val` as a word of its name (`val_epoch`,
-    `run_val`, `val_step`): the short spelling of validation that `eval_named`'s `valid` misses. torch-fix120:
-    SR-LSTM's `val_epoch` (hold-out 36, listed) forwards every validation batch without no_grad and without
-    `eval()`; its `test_epoch` twin was found by its name."""
-    return eval_named(function) or (function is not None and "val" in _name_words(function.name))
 
 
 def _name_words(name: str) -> list[str]:

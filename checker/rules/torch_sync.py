@@ -18,6 +18,7 @@ from checker.module import (
     ModuleIndex,
     assigned_names,
     bound_values,
+    builtin_call,
     dotted_parts,
     dotted_text,
     is_main_guard,
@@ -30,7 +31,6 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
-    FEW_RUNS,
     HOST_READS,
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
@@ -1164,35 +1164,36 @@ def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
 
 def _accelerate_backward(index: ModuleIndex, loop) -> bool:
     """(torch-fix118) The loop backpropagates through Hugging Face Accelerate (`accelerator.backward(loss)`,
-    its receiver bound in the module to `Accelerator(...)`): the loader it iterates went through
+    its receiver bound in the loop's def, or as a `self.` attribute anywhere in the module, to
+    `Accelerator(...)`: `_accelerator_names`): the loader it iterates went through
     `accelerator.prepare(...)`, which puts every batch on the accelerator's device, so the loop moves nothing
     itself and still steps on the GPU (torch-conv-kan's `train_model`, hold-out 38). Not a CPU loader loop."""
-    made = _accelerator_names(index)
+    made = _accelerator_names(index, index.loop_function.get(id(loop)))
     return bool(made) and any(
         isinstance(n, ast.Call) and method_name(n) == "backward" and dotted_text(n.func.value) in made
         for n in loop_nodes(index, loop)
     )
 
 
-def _accelerator_names(index: ModuleIndex) -> frozenset[str]:
-    """The names and `self.` attributes the module binds to `Accelerator(...)` (Accelerate's, the class
-    that owns the device: `accelerator = Accelerator(mixed_precision=...)`); not one told to stay on the
-    CPU (`Accelerator(cpu=True)`)."""
+def _accelerator_names(index: ModuleIndex, function) -> frozenset[str]:
+    """The names `function` (None: the module's own code) binds to `Accelerator(...)` (Accelerate's, the class
+    that owns the device: `accelerator = Accelerator(mixed_precision=...)`), and the `self.` attributes any
+    def of the module binds so; not one told to stay on the CPU (`Accelerator(cpu=True)`). Per def (review 24
+    item 4): one def's GPU accelerator says nothing of another def's `accelerator = Accelerator(cpu=True)`."""
 
     def names():
-        for node in iter_walk(index.tree):
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.value, ast.Call)
-                and base_name(node.value.func) == "Accelerator"
-                and not any(
-                    k.arg == "cpu" and isinstance(k.value, ast.Constant) and k.value.value is True
-                    for k in node.value.keywords
-                )
+        for node in index.call_assignments:
+            if base_name(node.value.func) != "Accelerator" or any(
+                k.arg == "cpu" and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.value.keywords
             ):
-                yield from (t for t in map(dotted_text, node.targets) if t is not None)
+                continue
+            own = call_function(index, node.value) is function
+            for target in map(dotted_text, node.targets):
+                if target is not None and (own or target.startswith("self.")):
+                    yield target
 
-    return facts(index).loop_cache("accelerator names", None, lambda: frozenset(names()))
+    return facts(index).loop_cache("accelerator names", function, lambda: frozenset(names()))
 
 
 def _moved_parallel_models(index: ModuleIndex) -> set[str]:
@@ -1409,15 +1410,16 @@ def check_host_sync(
             yield from _stepper_reads(index, _own_steppers(index))
         if not fx.step_loops:
             return
-    copied_only = (
+    module_copied_only = (
         not device_elsewhere
         and not readers
         and not fx.on_device
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
-        and not _accelerator_names(index)  # (Accelerate places the model and batches: `_accelerate_backward`)
     )
     for loop in fx.step_loops:
+        # (Accelerate places the model and batches in the def that binds one: `_accelerate_backward`)
+        copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
         if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
@@ -1540,7 +1542,7 @@ def _evaluation_reads(index: ModuleIndex):
     A host copy made only to count matches (`_counted_copies`: `correct += (predicts.cpu() ==
     labels.cpu()).sum()`) is such a read too, reported at the count. Reported at `EVALUATION_READ_LEVEL`."""
     fx = facts(index)
-    for loop in _evaluation_loops(index, fx):
+    for loop in _evaluation_loops(index)[0]:
         function = index.loop_function.get(id(loop))
         mode_only = not (fx.without_grad(loop) or eval_named(function) or _split_evaluation(fx, loop))
         reads = []
@@ -1588,19 +1590,17 @@ def _evaluation_reads(index: ModuleIndex):
 
 
 def _evaluation_copies(index: ModuleIndex):
-    """(torch-fix121) PP501 in an evaluation loop that copies each batch's outputs to the host outside any `if`
-    (`_copies_out`) only to collect them (`_collected_copy`: `preds.append(out.cpu().numpy())`,
+    """(torch-fix121) PP501 in an evaluation loop that copies each batch's outputs to the host outside any `if`,
+    or in both branches of one (`_copies_out`, `_copied_either_way`), only to collect them (`_collected_copy`: `preds.append(out.cpu().numpy())`,
     `scores.extend(p.tolist())`, `emb = torch.cat([emb, e.cpu()])`), reported at the first such copy. Each
     copy waits for the batch's kernels, so the host cannot queue the next batch while the GPU works; keeping
     the outputs on the device (`outs.append(out)`) and copying once after the loop (`torch.cat(outs).cpu()`)
     waits once per evaluation. Not a loop whose copies feed host work on each batch (images written to disk,
     a host algorithm, a metric per batch), whose copies the batch needs, nor one that stops after a handful of
-    batches (`_stops_early`). Reported at `EVALUATION_SCALAR_COPY_LEVEL` when every copy is a scalar into a
+    batches (`breaks_early`, in `_evaluation_loops`). Reported at `EVALUATION_SCALAR_COPY_LEVEL` when every copy is a scalar into a
     total or meter, else at `EVALUATION_COPY_LEVEL`."""
     fx = facts(index)
-    for loop in _evaluation_loops(index, fx, copying=True):
-        if _stops_early(loop):
-            continue
+    for loop in _evaluation_loops(index)[1]:
         copies = sorted(
             (
                 s.node
@@ -1640,33 +1640,61 @@ def _copy_kind(fx, loop, call: ast.Call) -> str | None:
     "collected" for outputs copied into a collection for after the loop (`_collected_copy`), else None: a copy
     the batch uses on the host (an image written out, a host algorithm, a metric per batch)."""
     stmt = fx.statement_in(call, loop)
-    if _scalar_copy(stmt, call) and _reads_for_reporting(stmt, loop, fx):
+    if (_scalar_copy(stmt, call) or _reduced_in_loop(loop, call)) and _reads_for_reporting(stmt, loop, fx):
         return "scalar"
     return "collected" if _collected_copy(stmt, call) else None
 
 
 def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
-    """The copy is one number: of a loss or a sum (`loss.data.cpu().numpy()[0]`, `hits.sum().cpu()`), or made
-    one right after the copy (`loss.cpu().detach().numpy().mean()`, `float(x.cpu())`, `.cpu().item()`); not
-    the first sample of a batch (`flow.cpu().numpy()[0]`, written to a file)."""
+    """The copy is one number: of a full sum or mean (`hits.sum().cpu()`), or made one right after the copy
+    by a full reduction, `.item()` or `float(...)` (`loss.cpu().detach().numpy().mean()`, `float(x.cpu())`,
+    `.cpu().item()`), or of a loss taken at `[0]` (`loss.data.cpu().numpy()[0]`); not a reduction over some
+    axes (`probs.cpu().numpy().mean(axis=0)`), a loss copied whole (`loss_per_sample.cpu().numpy()`, which
+    may be per sample: review 24 item 3), nor the first sample of a batch (`flow.cpu().numpy()[0]`, written
+    to a file)."""
     receiver = [n for n in iter_walk(call.func) if isinstance(n, ast.Call)]
-    if _names_a_loss(call) or any(_full_reduction(n) for n in receiver):
+    if any(_full_reduction(n) for n in receiver):
         return True
     return any(
-        (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("mean", "sum", "item")
-            and _on_copy(node.func.value, call)
-        )
-        or (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "float"
-            and len(node.args) == 1
-            and _on_copy(node.args[0], call)
-        )
+        _reduces_copy(node, call) or (_names_a_loss(call) and _first_of_copy(node, call))
         for node in ast.walk(stmt)
+    )
+
+
+def _reduced_in_loop(loop, call: ast.Call) -> bool:
+    """The copy is of a name the loop binds to a full sum or mean (`loss = torch.mean(err ** 2)` then
+    `losses.append(loss.cpu().numpy())`, PFLD's `validate`, hold-out 34): one number, though nothing
+    reduces it after the copy."""
+    roots = [n.id for n in iter_walk(call.func) if isinstance(n, ast.Name)]
+    if len(roots) != 1:
+        return False
+    return any(
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _full_reduction(node.value)
+        and any(isinstance(t, ast.Name) and t.id == roots[0] for t in node.targets)
+        for node in ast.walk(loop)
+    )
+
+
+def _reduces_copy(node: ast.AST, call: ast.Call) -> bool:
+    """`<copy>.mean()`, `<copy>.item()`, `float(<copy>)`: the copy made one number right after it."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Attribute) and (
+        _full_reduction(node) or (node.func.attr == "item" and not node.args)
+    ):
+        return _on_copy(node.func.value, call)
+    return builtin_call(node, ("float",)) is not None and _on_copy(node.args[0], call)
+
+
+def _first_of_copy(node: ast.AST, call: ast.Call) -> bool:
+    """`<copy>[0]`: the first element of the copy."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == 0
+        and _on_copy(node.value, call)
     )
 
 
@@ -1715,13 +1743,17 @@ def _collected_copy(stmt: ast.AST, call: ast.Call) -> bool:
         value = parts[-1] if len(parts) == 2 else None
     else:
         value = None
-    while (
-        isinstance(value, ast.Call)
-        and value is not call
-        and method_name(value) in ("list", "array", "asarray")
-    ):
+    while isinstance(value, ast.Call) and value is not call and _wrapping_call(value):
         value = value.args[0] if len(value.args) == 1 else None
     return value is not None and (value is call or _copy_chain(value, call) or _on_copy(value, call))
+
+
+def _wrapping_call(call: ast.Call) -> bool:
+    """`list(x)`, `tuple(x)`, `np.array(x)`, `np.asarray(x)`: a call that only rewraps the copy it is given
+    (review 24 item 2: `list(...)` is a plain name's call, which `method_name` does not see)."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id in ("list", "tuple")
+    return method_name(call) in ("array", "asarray")
 
 
 def _on_copy(value: ast.AST, call: ast.Call) -> bool:
@@ -1729,22 +1761,6 @@ def _on_copy(value: ast.AST, call: ast.Call) -> bool:
     while isinstance(value, ast.Attribute | ast.Subscript | ast.Call) and value is not call:
         value = value.func if isinstance(value, ast.Call) else value.value
     return value is call
-
-
-def _stops_early(loop) -> bool:
-    """`for i, batch in enumerate(loader): if i > 2: break`: a loop that stops after a handful of batches
-    (`breaks_early` asks the same of a range loop's own variable)."""
-    return breaks_early(loop) or any(
-        isinstance(stmt, ast.If)
-        and isinstance(stmt.body[0], ast.Break)
-        and isinstance(stmt.test, ast.Compare)
-        and isinstance(stmt.test.left, ast.Name)
-        and isinstance(stmt.test.ops[0], ast.Gt | ast.GtE | ast.Eq)
-        and isinstance(stmt.test.comparators[0], ast.Constant)
-        and type(stmt.test.comparators[0].value) is int
-        and stmt.test.comparators[0].value < FEW_RUNS
-        for stmt in loop.body
-    )
 
 
 # (torch-fix121) The levels of `_evaluation_copies`, from its first reading over hold-outs 29-39 (every finding
@@ -1845,16 +1861,23 @@ def _predicted_index(call: ast.Call) -> bool:
     return isinstance(receiver, ast.Call) and method_name(receiver) in ("argmax", "argmin")
 
 
-def _evaluation_loops(index: ModuleIndex, fx, copying: bool = False) -> list:
+def _evaluation_loops(index: ModuleIndex) -> tuple[list, list]:
     """`for` loops that run a model on every pass, in evaluation (under no_grad, in a def named for
-    evaluation: `validate`, `evaluate_mlm`, `test_img`, or over a loader named for an evaluation split:
-    `_split_evaluation`), that step nothing (no backward or optimizer step in
+    evaluation: `validate`, `evaluate_mlm`, `test_img`, `val_epoch`, or over a loader named for an evaluation
+    split: `_split_evaluation`), that step nothing (no backward or optimizer step in
     them, none around them in their def) and run on a GPU (the module places tensors there, or the loop
     moves its batch: `to_cuda(x, y)`); not a loop over a loader that moves nothing (`cpu_loader_loop`),
-    nor one that breaks after a handful of batches. `copying` picks the loops that copy outputs to the host on
-    every batch (`_copies_out`, judged by `_evaluation_copies`) instead of the others."""
+    nor one that breaks after a handful of batches (`breaks_early`). Two halves, worked out once per module
+    (review 24 item 18): the loops judged by their reads (`_evaluation_reads`), and those that copy outputs to
+    the host on every batch (`_copies_out`, judged by `_evaluation_copies`)."""
+    fx = facts(index)
+    return fx.loop_cache("evaluation loops", None, lambda: _split_evaluation_loops(index, fx))
+
+
+def _split_evaluation_loops(index: ModuleIndex, fx) -> tuple[list, list]:
+    """`_evaluation_loops`' two halves: (loops that do not copy out, loops that do)."""
     steps = {id(loop) for loop in fx.step_loops}
-    found = []
+    reading, copying = [], []
     for loop in index.loops:
         if not isinstance(loop, ast.For | ast.AsyncFor) or id(loop) in steps or breaks_early(loop):
             continue
@@ -1872,10 +1895,10 @@ def _evaluation_loops(index: ModuleIndex, fx, copying: bool = False) -> list:
         moves = any(is_device_move(s.node, index) or base_name(s.node.func) in MOVE_HELPERS for s in direct)
         if not (moves or fx.places_on_device):
             continue
-        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index) or _copies_out(fx, loop) != copying:
+        if _steps_around(fx, loop, steps) or cpu_loader_loop(loop, index):
             continue
-        found.append(loop)
-    return found
+        (copying if _copies_out(fx, loop) else reading).append(loop)
+    return reading, copying
 
 
 def _copies_out(fx, loop) -> bool:
@@ -3337,14 +3360,8 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
     on or of one named for a loss (I-JEPA's and MSN's `return (float(loss), ...)`)."""
     if method_name(call) == "item" and not call.args:
         return ".item()"
-    if (
-        isinstance(call.func, ast.Name)
-        and call.func.id == "float"
-        and len(call.args) == 1
-        and not call.keywords
-        and isinstance(call.args[0], ast.Name)
-        and (call.args[0].id in backed or _loss_named(call.args[0]))
-    ):
+    value = builtin_call(call, ("float",))
+    if isinstance(value, ast.Name) and (value.id in backed or _loss_named(value)):
         return "float(...)"
     return None
 

@@ -5,18 +5,15 @@ import torch
 device = torch.device("cuda")
 
 
-def evaluate(model, dataloader, criterion):
-    # the loop copies each batch's predictions to the host for its metrics (torch-fix121: reported at the copy,
-    # `medium`; its `.item()` beside the copy stays unreported)
-    all_preds, epoch_loss = [], 0.0
+def validate_few(model, loader, criterion):
+    # stops after three batches: its enumerate counter breaks the loop (review 24 item 7)
+    total = 0.0
     with torch.no_grad():
-        for input_ids, label_ids in dataloader:
-            input_ids, label_ids = input_ids.to(device), label_ids.to(device)
-            logits = model(input_ids)
-            loss = criterion(logits, label_ids)
-            all_preds.append(logits.argmax(1).cpu().numpy())  # expect: PP501 medium
-            epoch_loss += loss.item()
-    return epoch_loss / len(dataloader), all_preds
+        for i, (x, y) in enumerate(loader):
+            if i > 2:
+                break
+            total += criterion(model(x.to(device)), y.to(device)).item()
+    return total
 
 
 def validate(model, loader, meter):
