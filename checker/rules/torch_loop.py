@@ -13,6 +13,7 @@ from checker.module import (
     COMPREHENSION_TYPES,
     FUNCTION_TYPES,
     ModuleIndex,
+    builtin_call,
     dotted_parts,
     iter_walk,
     names_in,
@@ -2061,12 +2062,8 @@ def _element_read(node: ast.AST, var: str) -> bool:
     if not isinstance(node, ast.Call):
         return False
     if isinstance(node.func, ast.Name):
-        return (
-            node.func.id in ("int", "float")
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name)
-            and node.args[0].id == var
-        )
+        arg = builtin_call(node, ("int", "float"))
+        return isinstance(arg, ast.Name) and arg.id == var
     return (
         method_name(node) == "item"
         and not node.args

@@ -20,6 +20,7 @@ from checker.module import (
     ModuleIndex,
     assigned_names,
     bound_values,
+    builtin_call,
     dotted_parts,
     iter_walk,
     names_in,
@@ -1405,14 +1406,8 @@ def _special_number(node: ast.AST) -> bool:
     a module's constant, as literal as `0.5` (AdaContrast's `torch.tensor([float("-inf")]).cuda()` fill value
     for `torch.where`, made on the host and copied on every loss call, hold-out 38)."""
     if isinstance(node, ast.Call):
-        return (
-            isinstance(node.func, ast.Name)
-            and node.func.id == "float"
-            and len(node.args) == 1
-            and not node.keywords
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        )
+        arg = builtin_call(node, ("float",))
+        return isinstance(arg, ast.Constant) and isinstance(arg.value, str)
     return (
         isinstance(node, ast.Attribute)
         and node.attr in ("inf", "pi", "nan", "e")
