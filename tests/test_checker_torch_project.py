@@ -25,6 +25,11 @@ def checked_copy(tmp_path: Path, name: str, rules=None):
     return root, findings, skipped
 
 
+def levels_of(findings, rule: str) -> dict[tuple[str, int], str]:
+    """{(file name, line): confidence} of `rule`'s findings: what the level tests compare."""
+    return {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == rule}
+
+
 def found_and_marked(tmp_path: Path, name: str, rules=None):
     root, findings, skipped = checked_copy(tmp_path, name, rules)
     assert not skipped, skipped
@@ -121,7 +126,7 @@ def test_copies_in_a_class_no_module_names_drop_below_the_default(tmp_path):
     nowhere outside itself reports its copies at medium; the layer the model builds, and the scorer only a
     test script builds (End-to-end-ASR's `CTCBeamDecoder`, built by `bin/test_asr.py`), stay at high."""
     root, findings, _ = checked_copy(tmp_path, "unnamed_layer")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {
         ("layers.py", 15): "high",
         ("layers.py", 26): "medium",
@@ -136,7 +141,7 @@ def test_copies_in_a_class_named_only_by_its_copies_or_comments_drop_below_the_d
     copies (their `super(...)` calls) and on comment lines is code nothing runs, at medium; the block the
     training script builds stays at high."""
     root, findings, _ = checked_copy(tmp_path, "copied_layer")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {
         ("layers.py", 14): "medium",
         ("layers.py", 25): "high",
@@ -150,7 +155,7 @@ def test_copies_in_a_forward_and_its_helpers_are_high(tmp_path):
     hold-outs 29-35, now `high`; the helper's copy under an option stays `medium`, and a grid in a
     preprocessing def no step follows is `medium`, no longer `high` (LaneGCN's `preprocess_data.py`)."""
     root, findings, _ = checked_copy(tmp_path, "forward_copies")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {
         ("fwd.py", 16): "high",
         ("fwd.py", 17): "high",
@@ -168,7 +173,7 @@ def test_copies_in_defs_a_training_loop_calls_are_high(tmp_path):
     a def an epoch loop calls (Handwriting-synthesis' `generate_sequence`, loading the saved model once per
     epoch) is no per-step def, so its copy is not reported."""
     root, findings, _ = checked_copy(tmp_path, "step_called_copies")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {
         ("shake.py", 5): "high",
         ("shake.py", 11): "medium",
@@ -181,7 +186,7 @@ def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its
     copies at medium; the edge helper whose loss the trainer imports stays at high."""
     root, findings, _ = checked_copy(tmp_path, "uncalled_helper")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {("losses.py", 12): "medium", ("losses.py", 23): "high"}
 
 
@@ -266,7 +271,7 @@ def test_reads_in_a_def_the_training_loop_of_its_own_module_runs_are_high(tmp_pa
     module runs stays medium. A finding that counts more reads names their lines (`the other read is at line
     38`), so each can be found."""
     root, findings, _ = checked_copy(tmp_path, "step_called")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP501"}
+    levels = levels_of(findings, "PP501")
     assert levels[("base.py", 33)] == "high" and levels[("models.py", 17)] == "medium"
     root, findings, _ = checked_copy(tmp_path, "key_tested")
     found = next(f for f in findings if f.rule == "PP501")
@@ -347,7 +352,7 @@ def test_reads_in_loops_type_tests_and_floats_of_called_defs_are_medium(tmp_path
     of a plain count, a type test the read is not under, a loop over a loader argument, the helper called
     every 100 steps) stays silent."""
     root, findings, _ = checked_copy(tmp_path, "wide_reads")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP501"}
+    levels = levels_of(findings, "PP501")
     assert levels == {
         ("metrics.py", 15): "medium",
         ("metrics.py", 25): "medium",
@@ -378,7 +383,7 @@ def test_copies_in_a_kept_copy_of_a_module_nothing_imports_drop_below_the_defaul
     named in the live copy, so `_named_outside` kept them; a class defined again elsewhere in a module no
     file names reports its copies at medium, and the live copy stays at high."""
     root, findings, _ = checked_copy(tmp_path, "backup_module")
-    levels = {(Path(f.path).name, f.line): f.confidence for f in findings if f.rule == "PP506"}
+    levels = levels_of(findings, "PP506")
     assert levels == {("networks.py", 15): "high", ("networks_backup.py", 14): "medium"}
 
 
