@@ -461,9 +461,8 @@ def _in_self_disabling_branch(loop: ast.AST, node: ast.AST, stores: _LoopStores)
         switches = [s for s in branch.body if isinstance(s, ast.Assign) and _switch_off_value(s.value)]
         if not switches:
             continue
-        still_tested = tested - stores.bound_outside(
-            loop, branch
-        )  # (the branch walked once, review 24 item 18)
+        # (the branch walked once, review 24 item 18)
+        still_tested = tested - stores.bound_outside(loop, branch)
         if any(dotted_text(t) in still_tested for stmt in switches for t in stmt.targets):
             return True
     return False

@@ -336,16 +336,26 @@ def _attribute_iterations(loop, index: ModuleIndex) -> int | None:
     owner = index.function_class.get(id(function)) if function is not None else None
     if parts is None or len(parts) != 2 or parts[0] != "self" or owner is None:
         return None
-    stores = [
-        node
-        for node in walk(index.tree)
-        if isinstance(node, ast.Attribute) and node.attr == parts[1] and isinstance(node.ctx, ast.Store)
-    ]
+    stores = _attribute_stores(index).get(parts[1], [])
     for method in index.class_methods.get(owner, {}).values():
         for stmt in walk(method):
             if isinstance(stmt, ast.Assign) and stmt.targets == stores and dotted_parts(stores[0]) == parts:
                 return _bound_constant(stmt.value, method, owner, index)
     return None
+
+
+def _attribute_stores(index: ModuleIndex) -> dict[str, list[ast.Attribute]]:
+    """Each attribute name -> the attributes the module stores to under it (`self.n = ...`), in walk order:
+    one walk of the module for all its `range(self.n)` loops, where `_attribute_iterations` walked the whole
+    tree again for each."""
+    cached = getattr(index, "_attribute_stores", None)
+    if cached is None:
+        cached = {}
+        for node in walk(index.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                cached.setdefault(node.attr, []).append(node)
+        index._attribute_stores = cached
+    return cached
 
 
 def _bound_constant(value: ast.AST, method, owner: str, index: ModuleIndex) -> int | None:

@@ -18,6 +18,7 @@ from checker.module import (
     is_main_guard,
     names_in,
     value_bound_to,
+    walk,
 )
 from checker.rules import Rule, register
 from checker.rules.common import (
@@ -185,9 +186,7 @@ def _returns_first_parameter(function) -> bool:
     if not params:
         return False
     first = params[0].arg
-    nodes = [
-        n for stmt in function.body for n in ast.walk(stmt)
-    ]  # (loops included; nested defs too, to be safe)
+    nodes = [n for stmt in function.body for n in walk(stmt)]  # (loops and nested defs too, to be safe)
     returns = [n for n in nodes if isinstance(n, ast.Return)]
     rebound = any(isinstance(n, ast.Name) and n.id == first and isinstance(n.ctx, ast.Store) for n in nodes)
     return (

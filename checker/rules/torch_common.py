@@ -1188,24 +1188,9 @@ def carried_graph(index: ModuleIndex, loop) -> str | None:
     """A call in the loop takes a name it also rebinds (`out, state = model(x, state)`) and nothing detaches
     that state (`state = state.detach()`, `h.detach_()`): each step's graph reaches back into the previous
     one and backward needs retain_graph; the fix is detaching the state, not dropping the flag. Its name."""
-    nodes = loop_nodes(index, loop)
-    carried: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            targets = {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
-            given = [*node.value.args, *(k.value for k in node.value.keywords)]
-            carried |= targets & {n.id for a in given for n in iter_walk(a) if isinstance(n, ast.Name)}
-    if not carried:
+    carried = _carried_names(index, loop)
+    if not carried or _state_detached(index, loop, carried):
         return None
-    for node in nodes:
-        if isinstance(node, ast.Call) and method_name(node) == "detach_":
-            return None
-        if (
-            isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
-            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in iter_walk(node.value))
-        ):
-            return None
     return min(carried)
 
 
@@ -1215,8 +1200,8 @@ def carried_state(index: ModuleIndex, loop) -> str | None:
     value of itself (`x = data["image"]`, then `x = x.to(device)` and `x, a, b, lam = cutmix_data(x=x)`).
     Such a name holds this step's batch, not the previous step's graph. torch-fix124: Rainbow Memory's four
     PP511 findings (hold-out 39, read right) named the batch `x` as a carried state."""
-    state = carried_graph(index, loop)
-    if state is None:
+    carried = _carried_names(index, loop)
+    if not carried or _state_detached(index, loop, carried):
         return None
     fresh = set(names_in(loop.target)) if isinstance(loop, ast.For) else set()
     first: dict[str, bool] = {}  # name -> its first binding in the body reads no earlier value of it
@@ -1226,10 +1211,8 @@ def carried_state(index: ModuleIndex, loop) -> str | None:
         for target in node.targets:
             for name in (n.id for n in iter_walk(target) if isinstance(n, ast.Name)):
                 first.setdefault(name, name not in read)
-    carried = [
-        name for name in _carried_names(index, loop) if name not in fresh and not first.get(name, False)
-    ]
-    return min(carried) if carried else None
+    kept = [name for name in carried if name not in fresh and not first.get(name, False)]
+    return min(kept) if kept else None
 
 
 def _carried_names(index: ModuleIndex, loop) -> set[str]:
@@ -1241,6 +1224,20 @@ def _carried_names(index: ModuleIndex, loop) -> set[str]:
             given = [*node.value.args, *(k.value for k in node.value.keywords)]
             carried |= targets & {n.id for a in given for n in iter_walk(a) if isinstance(n, ast.Name)}
     return carried
+
+
+def _state_detached(index: ModuleIndex, loop, carried: set[str]) -> bool:
+    """The loop detaches a carried state (`h.detach_()`, `state = state.detach()`): no graph reaches back."""
+    for node in loop_nodes(index, loop):
+        if isinstance(node, ast.Call) and method_name(node) == "detach_":
+            return True
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in carried for t in node.targets)
+            and any(isinstance(c, ast.Call) and method_name(c) == "detach" for c in iter_walk(node.value))
+        ):
+            return True
+    return False
 
 
 # --- toy data: a module whose only data is a few samples written into it -------------------------------------
