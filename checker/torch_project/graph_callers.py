@@ -55,6 +55,7 @@ from checker.torch_project.common import (
     parse_index,
     project_finding,
     project_texts,
+    star_imported,
 )
 
 _GRAPH_RULE = "PP503"
@@ -546,7 +547,7 @@ def _imports_and_calls(text: str, name: str, path: str) -> bool:
     if index is None:
         return False
     module = imported_from(index, name)
-    modules = [module] if module is not None else _star_imported(index)
+    modules = [module] if module is not None else star_imported(index)  # (CARE-GNN's train.py)
     if not any(names_file(m, path) for m in modules):
         return False
     return any(
@@ -554,16 +555,6 @@ def _imports_and_calls(text: str, name: str, path: str) -> bool:
         or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == name)
         for s in index.calls
     )
-
-
-def _star_imported(index: ModuleIndex) -> list[str]:
-    """The modules the module imports every name of (`from utils import *`: TiSASRec's main.py, CARE-GNN's
-    train.py, whose evaluation defs come in that way)."""
-    return [
-        node.module or ""
-        for node in index.imports
-        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
-    ]
 
 
 def _calls_under_no_grad(text: str, name: str) -> bool:
