@@ -509,9 +509,10 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
         and (s.node.args or s.node.keywords)
         and not _NO_FORWARD_METHODS.match(s.node.func.attr)
     ]
-    forwards = [
-        s for s in forwards if not few_runs(s.loops) and _module_method(s.node.func.attr, torch_texts)
-    ]
+    forwards = [s for s in forwards if not few_runs(s.loops)]
+    # (each method name asked once, not once per call: `_module_method` parses every torch text defining it)
+    methods = {name: _module_method(name, torch_texts) for name in {s.node.func.attr for s in forwards}}
+    forwards = [s for s in forwards if methods[s.node.func.attr]]
     if not forwards or not graph_free(function, [s.node for s in forwards], fx):
         return []
     callers = [t for t in torch_texts.values() if _imports_and_calls(t, function.name, path)]
