@@ -178,7 +178,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
         if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
             continue
         params = parameter_names(function)
-        given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
+        given = given_models(params, fx.models)
         sites = index.function_calls.get(id(function), [])
         if not given or not any(s.loops for s in sites):
             continue
@@ -224,6 +224,13 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
             f"activations for nothing; decorate `{function.name}` with `@torch.no_grad()`",
             confidence="medium",
         )
+
+
+def given_models(params: set[str], models=frozenset()) -> set[str]:
+    """The def's parameters that hand it a model: a model's name (`model`, `net`) or a name the module binds
+    to a model (`models`); not `self` or `cls`. What `_graph_free_parameter_loops` and the project pass's
+    evaluations in modules without torch (graph_callers) both mean by a def "given" a model."""
+    return {p for p in params if p not in ("self", "cls") and (p in models or is_model_name(p))}
 
 
 _LOADER_WORDS = re.compile(r"(?i)(?:loader|^dl$|_dl$|iter|batches|^data$|_data$)")

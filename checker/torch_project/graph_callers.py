@@ -43,11 +43,10 @@ from checker.rules.torch_common import (
     eval_named,
     facts,
     few_runs,
-    is_model_name,
     is_step_call,
     method_name,
 )
-from checker.rules.torch_graph import graph_free, input_maker_names, name_makes_volatile
+from checker.rules.torch_graph import given_models, graph_free, input_maker_names, name_makes_volatile
 from checker.torch_project.common import (
     checked_texts,
     imported_entries,
@@ -494,8 +493,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     of it in a loop of more than a few runs, that method being one a torch module of the project defines in
     an `nn.Module` class without turning gradients off (`_module_method`), trains nothing, lets only values
     without the graph out (`graph_free`), and a torch module of the project calls it by name."""
-    params = parameter_names(function)
-    given = {p for p in params if p not in ("self", "cls") and is_model_name(p)}
+    given = given_models(parameter_names(function))
     sites = index.function_calls.get(id(function), [])
     if not given or any(is_step_call(s.node) or method_name(s.node) == "zero_grad" for s in sites):
         return []
