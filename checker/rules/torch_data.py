@@ -380,9 +380,8 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
                 and isinstance(given.value, ast.Name)
                 and entry_of(given) is None
             ):
-                given = (
-                    _listed_element(index, given) or given.value
-                )  # `train(model, train_loaders[client_idx])`
+                # `train(model, train_loaders[client_idx])`: any loader of the list; `loaders[1]`: that one
+                given = _listed_element(index, given) or given.value
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
@@ -533,9 +532,7 @@ def _find_loader_sites(index: ModuleIndex):
                         bound.setdefault(id(item), []).append(entry)
                     elif isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
-            elif isinstance(
-                value, ast.List
-            ):  # `train_loaders = [site_a_loader, site_b_loader]` (torch-fix120)
+            elif isinstance(value, ast.List):  # `train_loaders = [a_loader, b_loader]` (torch-fix120)
                 for item in value.elts:
                     if isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
