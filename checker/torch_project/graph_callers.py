@@ -75,14 +75,15 @@ def graph_callers_across_modules(
     dropped: set[tuple[str, int]] = set()
     for files in projects:
         paths = set(files)
-        if len(files) > 1:
-            findings = findings + _torch_free_evaluations(project_texts(files, sources))
+        texts = project_texts(files, sources) if len(files) > 1 else None  # (gathered once per project)
+        if texts is not None:
+            findings = findings + _torch_free_evaluations(texts)
         reported: dict[str, set[int]] = {}
         for f in findings:
             if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
                 reported.setdefault(f.path, set()).add(f.line)
         if reported:
-            texts = project_texts(files, sources)
+            texts = project_texts(files, sources) if texts is None else texts
             dropped |= _decorated_no_grad(texts, reported)
         if reported and len(files) > 1:
             dropped |= _called_without_grad(texts, reported)
@@ -589,7 +590,7 @@ def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
                         n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
                         for n in ast.walk(method)
                     }
-                    if words & set(_NO_GRAD_WORDS):
+                    if not words.isdisjoint(_NO_GRAD_WORDS):
                         return False
                     found = True
     return found
