@@ -380,9 +380,8 @@ def _passed(index: ModuleIndex, scopes: _Scopes) -> dict[Key, set[Key]]:
                 and isinstance(given.value, ast.Name)
                 and entry_of(given) is None
             ):
-                given = (
-                    _listed_element(index, given) or given.value
-                )  # `train(model, train_loaders[client_idx])`
+                # `train(model, train_loaders[client_idx])`: any loader of the list; `loaders[1]`: that one
+                given = _listed_element(index, given) or given.value
             key = scopes.key(given, site.function, site.node.lineno)
             if key is not None:
                 passed.setdefault(key, set()).add((param, id(helper)))
@@ -533,9 +532,7 @@ def _find_loader_sites(index: ModuleIndex):
                         bound.setdefault(id(item), []).append(entry)
                     elif isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
-            elif isinstance(
-                value, ast.List
-            ):  # `train_loaders = [site_a_loader, site_b_loader]` (torch-fix120)
+            elif isinstance(value, ast.List):  # `train_loaders = [a_loader, b_loader]` (torch-fix120)
                 for item in value.elts:
                     if isinstance(item, ast.Name) and item.id != name:
                         gathered.setdefault(item.id, []).append(name)
@@ -1177,7 +1174,7 @@ def _progress_bar_of(source: ast.AST, function, loop: ast.AST, index: ModuleInde
     elif not bound:
         bound = _entered_around(source.id, line, index)
     if len(bound) > 1:
-        bound = _bound_just_before(source.id, function, loop, index)
+        bound = _bound_just_before(source.id, loop, index)
     if len(bound) != 1 or bound[0].lineno >= line:
         return None
     value = bound[0]
@@ -1188,29 +1185,31 @@ def _progress_bar_of(source: ast.AST, function, loop: ast.AST, index: ModuleInde
     return None
 
 
-def _bound_just_before(name: str, function, loop: ast.AST, index: ModuleIndex) -> list[ast.expr]:
+def _bound_just_before(name: str, loop: ast.AST, index: ModuleIndex) -> list[ast.expr]:
     """[value] when the statement right before the loop in its block is `name = value`, else []: a def
     that binds its bar again for each loop (`t = tqdm(trainLoader)` then `for i, b in enumerate(t):`, later
     `t = tqdm(validLoader)` before the validation loop) reads the binding it follows directly, with no
     branch between them. torch-fix124: ConvLSTM-PyTorch's training loader (hold-out 41, listed) was missed
-    for want of this. A name bound in an `if`/`else` before the loop is still none of them."""
-    for node in walk(function if function is not None else index.tree):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list):
-                continue
-            at = next((i for i, statement in enumerate(block) if statement is loop), None)
-            if at is None:
-                continue
-            before = block[at - 1] if at else None
-            if (
-                isinstance(before, ast.Assign)
-                and len(before.targets) == 1
-                and isinstance(before.targets[0], ast.Name)
-                and before.targets[0].id == name
-            ):
-                return [before.value]
-            return []
+    for want of this. A name bound in an `if`/`else` before the loop is still none of them.
+    The loop's block is found through its parent (`parent_of`, mapped lazily once per module), not by
+    walking the def or the whole module for each loop."""
+    parent = index.tree if any(s is loop for s in index.tree.body) else facts(index).parent_of(loop)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if not isinstance(block, list):
+            continue
+        at = next((i for i, statement in enumerate(block) if statement is loop), None)
+        if at is None:
+            continue
+        before = block[at - 1] if at else None
+        if (
+            isinstance(before, ast.Assign)
+            and len(before.targets) == 1
+            and isinstance(before.targets[0], ast.Name)
+            and before.targets[0].id == name
+        ):
+            return [before.value]
+        return []
     return []
 
 

@@ -116,16 +116,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         if not (named or any(kind == "eval" for _, _, kind in modes) or any(len(s.loops) > 1 for s in sites)):
             continue  # (no eval mode, no eval-named def, no loop nested in another: no evaluation pass)
         found = list(_unguarded_model_loops(sites, modes, named, models, fx))
-        if not found or (
-            function is not None
-            and (
-                uses_input_gradients(function, index)
-                or grad_disabled_by_call(sites, index)
-                or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
-                or _callers_switch_grad_off(function, fx)
-                or _related_callers_disable_grad(function, fx)
-            )
-        ):
+        if not found or (function is not None and _grad_off_around(function, sites, fx)):
             continue
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
@@ -158,6 +149,21 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _graph_free_parameter_loops(index, fx, reported)
 
 
+def _grad_off_around(function, sites, fx) -> bool:
+    """The def needs no no_grad of its own: it takes gradients of its inputs, a call of its own turns them
+    off, or its callers (of this class, or of a related one) run it without them; callers holding no_grad
+    count unless one of them also calls it bare (`_called_with_grad_too`). The one test the main PP503 pass
+    and `_graph_free_parameter_loops` share, so the two cannot drift apart."""
+    index = fx.index
+    return (
+        uses_input_gradients(function, index)
+        or grad_disabled_by_call(sites, index)
+        or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
+        or _callers_switch_grad_off(function, fx)
+        or _related_callers_disable_grad(function, fx)
+    )
+
+
 def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
     """(torch-fix112) A def that runs the model it is given (a parameter with a model's name: `model`, `net`)
     in a loop over a data loader it is also given (`_over_given_loader`), lets only values without the
@@ -172,7 +178,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
         if not isinstance(function, FUNCTION_TYPES) or _unit_test(function):
             continue
         params = parameter_names(function)
-        given = {p for p in params if p not in ("self", "cls") and (p in fx.models or is_model_name(p))}
+        given = given_models(params, fx.models)
         sites = index.function_calls.get(id(function), [])
         if not given or not any(s.loops for s in sites):
             continue
@@ -198,14 +204,7 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
             for s in sites
         ):
             continue
-        if (
-            uses_input_gradients(function, index)
-            or grad_disabled_by_call(sites, index)
-            or (callers_disable_grad(function, index) and not _called_with_grad_too(function, fx))
-            or _callers_switch_grad_off(function, fx)
-            or _related_callers_disable_grad(function, fx)
-            or not graph_free(function, [s.node for s in forwards], fx)
-        ):
+        if _grad_off_around(function, sites, fx) or not graph_free(function, [s.node for s in forwards], fx):
             continue
         site = looped[0]
         if _volatile_era_module(index) or _volatile(site, index):
@@ -225,6 +224,13 @@ def _graph_free_parameter_loops(index: ModuleIndex, fx, reported: set[int]):
             f"activations for nothing; decorate `{function.name}` with `@torch.no_grad()`",
             confidence="medium",
         )
+
+
+def given_models(params: set[str], models=frozenset()) -> set[str]:
+    """The def's parameters that hand it a model: a model's name (`model`, `net`) or a name the module binds
+    to a model (`models`); not `self` or `cls`. What `_graph_free_parameter_loops` and the project pass's
+    evaluations in modules without torch (graph_callers) both mean by a def "given" a model."""
+    return {p for p in params if p not in ("self", "cls") and (p in models or is_model_name(p))}
 
 
 _LOADER_WORDS = re.compile(r"(?i)(?:loader|^dl$|_dl$|iter|batches|^data$|_data$)")
@@ -1683,16 +1689,7 @@ def _constructs_own_class(call: ast.Call, index: ModuleIndex) -> bool:
     at its top level makes an instance (here a dataclass record; a network's constructor builds layers) and
     runs no forward, whatever its name says (connect4-zero's `UniformEvaluator.evaluate`, hold-out 35, read
     wrong)."""
-    return isinstance(call.func, ast.Name) and call.func.id in _module_class_names(index)
-
-
-def _module_class_names(index: ModuleIndex) -> frozenset[str]:
-    """The names of the classes at the module's top level, found once per module."""
-    return facts(index).loop_cache(
-        "module_class_names",
-        None,
-        lambda: frozenset(n.name for n in index.tree.body if isinstance(n, ast.ClassDef)),
-    )
+    return isinstance(call.func, ast.Name) and call.func.id in index.class_methods  # (its top-level classes)
 
 
 def _helper_backpropagates(helper, fx) -> bool:

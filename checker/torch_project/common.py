@@ -215,6 +215,18 @@ def imported_from(index: ModuleIndex, name: str) -> str | None:
     return None
 
 
+def star_imported(index: ModuleIndex) -> list[str]:
+    """The modules the module imports every name of (`from utils import *`: TiSASRec's main.py, RawNet2's
+    `from trainer import *`), "" for a relative import of the package itself (`from . import *`, which
+    `names_file` matches to any file; callers wanting a named module skip it). One definition for
+    `imported_entries`, the loaders pass and the graph-callers pass."""
+    return [
+        node.module or ""
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+    ]
+
+
 def imported_entries(index: ModuleIndex, name: str, user: str, entries: list) -> list:
     """The makers of `name` that the module at `user` imports: those whose file the import names (`from
     data.factory import name` -> .../data/factory.py or a package .../data/factory/; `import datasets` then
@@ -225,11 +237,7 @@ def imported_entries(index: ModuleIndex, name: str, user: str, entries: list) ->
         named = [e for e in entries if names_file(module, e[0])]
     else:
         modules = [a.name for node in index.imports if isinstance(node, ast.Import) for a in node.names]
-        modules += [  # `from utils import *`
-            node.module
-            for node in index.imports
-            if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
-        ]
+        modules += star_imported(index)  # `from utils import *`
         named = [e for e in entries if any(m and names_file(m, e[0]) for m in modules)]
     if len(named) <= 1:
         return named

@@ -43,11 +43,10 @@ from checker.rules.torch_common import (
     eval_named,
     facts,
     few_runs,
-    is_model_name,
     is_step_call,
     method_name,
 )
-from checker.rules.torch_graph import graph_free, input_maker_names, name_makes_volatile
+from checker.rules.torch_graph import given_models, graph_free, input_maker_names, name_makes_volatile
 from checker.torch_project.common import (
     checked_texts,
     imported_entries,
@@ -55,6 +54,7 @@ from checker.torch_project.common import (
     parse_index,
     project_finding,
     project_texts,
+    star_imported,
 )
 
 _GRAPH_RULE = "PP503"
@@ -75,14 +75,15 @@ def graph_callers_across_modules(
     dropped: set[tuple[str, int]] = set()
     for files in projects:
         paths = set(files)
-        if len(files) > 1:
-            findings = findings + _torch_free_evaluations(project_texts(files, sources))
+        texts = project_texts(files, sources) if len(files) > 1 else None  # (gathered once per project)
+        if texts is not None:
+            findings = findings + _torch_free_evaluations(texts)
         reported: dict[str, set[int]] = {}
         for f in findings:
             if f.rule == _GRAPH_RULE and f.cell is None and f.path in paths:
                 reported.setdefault(f.path, set()).add(f.line)
         if reported:
-            texts = project_texts(files, sources)
+            texts = project_texts(files, sources) if texts is None else texts
             dropped |= _decorated_no_grad(texts, reported)
         if reported and len(files) > 1:
             dropped |= _called_without_grad(texts, reported)
@@ -493,8 +494,7 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
     of it in a loop of more than a few runs, that method being one a torch module of the project defines in
     an `nn.Module` class without turning gradients off (`_module_method`), trains nothing, lets only values
     without the graph out (`graph_free`), and a torch module of the project calls it by name."""
-    params = parameter_names(function)
-    given = {p for p in params if p not in ("self", "cls") and is_model_name(p)}
+    given = given_models(parameter_names(function))
     sites = index.function_calls.get(id(function), [])
     if not given or any(is_step_call(s.node) or method_name(s.node) == "zero_grad" for s in sites):
         return []
@@ -508,9 +508,10 @@ def _free_evaluation(path: str, function, index: ModuleIndex, fx, torch_texts: d
         and (s.node.args or s.node.keywords)
         and not _NO_FORWARD_METHODS.match(s.node.func.attr)
     ]
-    forwards = [
-        s for s in forwards if not few_runs(s.loops) and _module_method(s.node.func.attr, torch_texts)
-    ]
+    forwards = [s for s in forwards if not few_runs(s.loops)]
+    # (each method name asked once, not once per call: `_module_method` parses every torch text defining it)
+    methods = {name: _module_method(name, torch_texts) for name in {s.node.func.attr for s in forwards}}
+    forwards = [s for s in forwards if methods[s.node.func.attr]]
     if not forwards or not graph_free(function, [s.node for s in forwards], fx):
         return []
     callers = [t for t in torch_texts.values() if _imports_and_calls(t, function.name, path)]
@@ -546,7 +547,7 @@ def _imports_and_calls(text: str, name: str, path: str) -> bool:
     if index is None:
         return False
     module = imported_from(index, name)
-    modules = [module] if module is not None else _star_imported(index)
+    modules = [module] if module is not None else star_imported(index)  # (CARE-GNN's train.py)
     if not any(names_file(m, path) for m in modules):
         return False
     return any(
@@ -554,16 +555,6 @@ def _imports_and_calls(text: str, name: str, path: str) -> bool:
         or (isinstance(s.node.func, ast.Attribute) and s.node.func.attr == name)
         for s in index.calls
     )
-
-
-def _star_imported(index: ModuleIndex) -> list[str]:
-    """The modules the module imports every name of (`from utils import *`: TiSASRec's main.py, CARE-GNN's
-    train.py, whose evaluation defs come in that way)."""
-    return [
-        node.module or ""
-        for node in index.imports
-        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
-    ]
 
 
 def _calls_under_no_grad(text: str, name: str) -> bool:
@@ -599,7 +590,7 @@ def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
                         n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
                         for n in ast.walk(method)
                     }
-                    if words & set(_NO_GRAD_WORDS):
+                    if not words.isdisjoint(_NO_GRAD_WORDS):
                         return False
                     found = True
     return found

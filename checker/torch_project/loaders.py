@@ -55,6 +55,7 @@ from checker.torch_project.common import (
     parse_index,
     project_finding,
     project_texts,
+    star_imported,
 )
 from checker.torch_project.device_datasets import (
     decoding_classes_raised,
@@ -230,11 +231,7 @@ def _callee_modules(index: ModuleIndex, name: str) -> list[str]:
     module = imported_from(index, name)
     if module is not None:
         return [module]
-    return [
-        node.module
-        for node in index.imports
-        if isinstance(node, ast.ImportFrom) and node.module and any(a.name == "*" for a in node.names)
-    ]
+    return [m for m in star_imported(index) if m]
 
 
 def _in_project(texts: dict[str, str], findings: list[Finding], known: dict) -> list[Finding]:
