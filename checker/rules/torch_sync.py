@@ -1028,7 +1028,7 @@ def _running_total(stmt: ast.Assign, name: str) -> bool:
     )
 
 
-def _logic_reads_host(loop, index: ModuleIndex) -> bool:
+def logic_reads_host(loop, index: ModuleIndex) -> bool:
     """An `if`/`while` test in the loop reads a tensor on the host: the loop waits for the device anyway."""
     for node in loop_nodes(index, loop):
         if (
@@ -1422,7 +1422,7 @@ def check_host_sync(
         copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
-        if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
+        if logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
             continue
         if not updates_weights(loop, index):
             continue
@@ -2311,7 +2311,7 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
         if id(loop) in stepping or not isinstance(loop, ast.For | ast.While):
             continue
         returned = _stepped_values(index, loop, steppers)
-        if not returned or _logic_reads_host(loop, index):
+        if not returned or logic_reads_host(loop, index):
             continue
         reads = []
         for node in loop_nodes(index, loop):
