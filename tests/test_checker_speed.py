@@ -160,9 +160,9 @@ def test_the_reader_pass_judges_only_the_loops_that_call_a_reader(monkeypatch):
     from checker.rules import torch_sync
 
     judged = []
-    logic = torch_sync._logic_reads_host
+    logic = torch_sync.logic_reads_host
     monkeypatch.setattr(
-        torch_sync, "_logic_reads_host", lambda loop, index: judged.append(loop.lineno) or logic(loop, index)
+        torch_sync, "logic_reads_host", lambda loop, index: judged.append(loop.lineno) or logic(loop, index)
     )
     index = parse_index(_TWO_LOOPS)
     found = list(torch_sync.check_host_sync(index, readers=frozenset({"to_scalar"})))

@@ -2217,3 +2217,45 @@ def test_pp506_one_list_of_the_argument_parts_that_stay_the_same():
     assert leaf("config.NUM_CLASSES")
     assert leaf("list(range(len(names)))")
     assert not leaf("x.size(0)")
+
+
+_EVALUATION_COPIES = """
+import torch
+from torch.utils.data import DataLoader
+
+def validate(model, val_loader, device):
+    model.eval()
+    losses = []
+    with torch.no_grad():
+        for img, target in val_loader:
+            img = img.to(device)
+            target = target.to(device)
+            out = model(img)
+            err = out - target
+            loss = torch.mean(err ** 2)
+            losses.append(loss.cpu().numpy())
+    return sum(losses) / len(losses)
+
+def predict(model, val_loader, device):
+    model.eval()
+    preds = []
+    with torch.no_grad():
+        for img, target in val_loader:
+            img = img.to(device)
+            out = model(img)
+            err = out * 2
+            preds.append(err.cpu().numpy())
+    return preds
+"""
+
+
+def test_pp501_an_evaluation_copy_of_a_name_the_loop_reduced_is_a_scalar_copy():
+    """torch-fix121 (`_reduced_in_loop`, PFLD's `validate`, hold-out 34): `loss = torch.mean(err ** 2)` then
+    `losses.append(loss.cpu().numpy())` copies one number each batch, a scalar copy; `err = out * 2` then
+    `preds.append(err.cpu().numpy())` copies the outputs, collected for after the loop."""
+    findings, _ = check_source(_EVALUATION_COPIES, "t.py")
+    copies = {f.line: (f.message.split(" on every")[0], f.confidence) for f in findings if f.rule == "PP501"}
+    assert copies == {
+        15: ("Copying a scalar to the host", "high"),
+        26: ("Copying outputs to the host", "medium"),
+    }

@@ -1028,7 +1028,7 @@ def _running_total(stmt: ast.Assign, name: str) -> bool:
     )
 
 
-def _logic_reads_host(loop, index: ModuleIndex) -> bool:
+def logic_reads_host(loop, index: ModuleIndex) -> bool:
     """An `if`/`while` test in the loop reads a tensor on the host: the loop waits for the device anyway."""
     for node in loop_nodes(index, loop):
         if (
@@ -1422,7 +1422,7 @@ def check_host_sync(
         copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
-        if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
+        if logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
             continue
         if not updates_weights(loop, index):
             continue
@@ -1604,7 +1604,7 @@ def _evaluation_copies(index: ModuleIndex):
         copies = sorted(
             (
                 s.node
-                for s in fx.index.loop_calls[id(loop)]
+                for s in index.loop_calls[id(loop)]
                 if _device_copy(s.node, loop, index) and _copied_either_way(fx, s.node, loop)
             ),
             key=lambda c: (c.lineno, c.col_offset),
@@ -1640,7 +1640,8 @@ def _copy_kind(fx, loop, call: ast.Call) -> str | None:
     "collected" for outputs copied into a collection for after the loop (`_collected_copy`), else None: a copy
     the batch uses on the host (an image written out, a host algorithm, a metric per batch)."""
     stmt = fx.statement_in(call, loop)
-    if (_scalar_copy(stmt, call) or _reduced_in_loop(loop, call)) and _reads_for_reporting(stmt, loop, fx):
+    scalar = _scalar_copy(stmt, call) or _reduced_in_loop(fx, loop, call)
+    if scalar and _reads_for_reporting(stmt, loop, fx):
         return "scalar"
     return "collected" if _collected_copy(stmt, call) else None
 
@@ -1661,20 +1662,30 @@ def _scalar_copy(stmt: ast.AST, call: ast.Call) -> bool:
     )
 
 
-def _reduced_in_loop(loop, call: ast.Call) -> bool:
+def _reduced_in_loop(fx, loop, call: ast.Call) -> bool:
     """The copy is of a name the loop binds to a full sum or mean (`loss = torch.mean(err ** 2)` then
     `losses.append(loss.cpu().numpy())`, PFLD's `validate`, hold-out 34): one number, though nothing
     reduces it after the copy."""
     roots = [n.id for n in iter_walk(call.func) if isinstance(n, ast.Name)]
-    if len(roots) != 1:
-        return False
-    return any(
-        isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Call)
-        and _full_reduction(node.value)
-        and any(isinstance(t, ast.Name) and t.id == roots[0] for t in node.targets)
-        for node in ast.walk(loop)
-    )
+    return len(roots) == 1 and roots[0] in _reduced_names(fx, loop)
+
+
+def _reduced_names(fx, loop) -> frozenset[str]:
+    """The names the loop binds to a full sum or mean (`_full_reduction`), found once per loop from its
+    cached nodes: `_reduced_in_loop` asks for each copy of an evaluation loop, which walked the loop each time."""
+
+    def make() -> frozenset[str]:
+        return frozenset(
+            t.id
+            for node in loop_nodes(fx.index, loop)
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and _full_reduction(node.value)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        )
+
+    return fx.loop_cache("reduced names", loop, make)
 
 
 def _reduces_copy(node: ast.AST, call: ast.Call) -> bool:
@@ -2300,7 +2311,7 @@ def _stepper_reads(index: ModuleIndex, steppers: Mapping[str, tuple[bool, ...]])
         if id(loop) in stepping or not isinstance(loop, ast.For | ast.While):
             continue
         returned = _stepped_values(index, loop, steppers)
-        if not returned or _logic_reads_host(loop, index):
+        if not returned or logic_reads_host(loop, index):
             continue
         reads = []
         for node in loop_nodes(index, loop):

@@ -28,7 +28,6 @@ from checker.rules.torch_common import (
 )
 from checker.rules.torch_sync import (
     LOSS_DEF_WORDS,
-    _logic_reads_host,
     after_early_return,
     after_warmup,
     check_host_sync,
@@ -38,6 +37,7 @@ from checker.rules.torch_sync import (
     handed_methods,
     host_readers,
     instance_methods,
+    logic_reads_host,
     loop_bindings,
     mode_test,
     module_cpu_names,
@@ -984,7 +984,7 @@ def _step_calls(index: ModuleIndex, names: set[str]):
             continue  # (no guard or step to ask about: checked from the names first)
         if not (updates_weights(loop, index) or any(_model_backward(s.node) for s in sites)):
             continue
-        if _logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
+        if logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
             continue  # (as the module pass: a loop whose logic reads, a CPU loader's, one step per epoch)
         bound = assigned_names([loop])
         cpu = module_cpu_names(index)
