@@ -338,14 +338,9 @@ def _next_of_local(node: ast.Try, function) -> str | None:
     runs dry."""
     for stmt in node.body:
         for call in ast.walk(stmt):
-            if (
-                isinstance(call, ast.Call)
-                and isinstance(call.func, ast.Name)
-                and call.func.id == "next"
-                and len(call.args) == 1
-                and isinstance(call.args[0], ast.Name)
-            ):
-                name = call.args[0].id
+            read = builtin_call(call, ("next",))
+            if isinstance(read, ast.Name):
+                name = read.id
                 if name in parameter_names(function) or any(
                     isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)
                 ):
@@ -377,12 +372,8 @@ def _handler_rebuilds(node: ast.Try, name: str, index: ModuleIndex) -> ast.Call 
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id == name
-                and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Name)
-                and stmt.value.func.id == "iter"
                 and "iter" not in index.resolver.names
-                and len(stmt.value.args) == 1
-                and "loader" in (base_name(stmt.value.args[0]) or "").lower()
+                and "loader" in (base_name(builtin_call(stmt.value, ("iter",))) or "").lower()
             ):
                 return stmt.value
     return None

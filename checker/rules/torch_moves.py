@@ -1353,22 +1353,7 @@ def _sized_range(node: ast.AST) -> bool:
     `list(range(...))`, and a bound may be a run setting (`self.config.tot_entity`, `args.n_way`: an attribute
     of an options object, `_SETTINGS_OBJECT`): pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity)))
     .to(self.config.device)` of every entity's index, made for every evaluated triple (hold-out 40)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list":
-        if len(node.args) != 1 or node.keywords:
-            return False
-        source = node.args[0]
-    elif isinstance(node, ast.ListComp) and len(node.generators) == 1:
-        generator = node.generators[0]
-        source = generator.iter
-        if (
-            generator.ifs
-            or not isinstance(node.elt, ast.Name)
-            or not isinstance(generator.target, ast.Name)
-            or node.elt.id != generator.target.id
-        ):
-            return False
-    else:
-        return False
+    source = builtin_call(node, ("list",)) or _listed_as_is(node)
     return (
         isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
@@ -1376,6 +1361,22 @@ def _sized_range(node: ast.AST) -> bool:
         and not source.keywords
         and all(_size_or_literal(arg) or _run_setting(arg) for arg in source.args)
     )
+
+
+def _listed_as_is(node: ast.AST) -> ast.AST | None:
+    """The iterable of `[x for x in it]` (one generator, no `if`, each element kept as it is): the same list
+    `list(it)` makes, for `_sized_range`; None for any other node."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return None
+    generator = node.generators[0]
+    if (
+        generator.ifs
+        or not isinstance(node.elt, ast.Name)
+        or not isinstance(generator.target, ast.Name)
+        or node.elt.id != generator.target.id
+    ):
+        return None
+    return generator.iter
 
 
 def _run_setting(node: ast.AST) -> bool:
@@ -1397,7 +1398,7 @@ def _size_or_literal(node: ast.AST) -> bool:
         )
     return isinstance(node, ast.Call) and (
         (method_name(node) == "size" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant))
-        or (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1)
+        or builtin_call(node, ("len",)) is not None
     )
 
 
