@@ -397,6 +397,19 @@ def _rows_of_host_draws(
         return False
     counters = {n.id for g in generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
     held = set()
+    # (`sx` of `sx[i]`, `torch` of `torch.cos(...)`: names used as a held tensor or a call's module, not free
+    # values; found in one walk of the element)
+    not_free = {
+        id(n)
+        for part in ast.walk(node.elt)
+        for n in (
+            ast.walk(part.func)
+            if isinstance(part, ast.Call)
+            else [part.value]
+            if isinstance(part, ast.Subscript)
+            else []
+        )
+    }
     for part in ast.walk(node.elt):
         if isinstance(part, ast.Call):
             if index.resolver.call_name(part) not in _ELEMENT_MATH or part.keywords:
@@ -413,22 +426,11 @@ def _rows_of_host_draws(
             isinstance(part, ast.Name)
             and part.id not in counters
             and part.id not in held
-            and not _element_name(part, node)
+            and id(part) not in not_free
         ):
             return False
     at = getattr(node, "lineno", line)
     return bool(held) and all(made(bound(at, name), at) is not None for name in held)
-
-
-def _element_name(name: ast.Name, comprehension: ast.ListComp) -> bool:
-    """`sx` of `sx[i]` or `torch` of `torch.cos(...)` inside a comprehension's element: a name used as the held
-    tensor of a subscript or as a call's module, not a free value."""
-    for part in ast.walk(comprehension.elt):
-        if isinstance(part, ast.Subscript) and part.value is name:
-            return True
-        if isinstance(part, ast.Call) and any(n is name for n in ast.walk(part.func)):
-            return True
-    return False
 
 
 def _counter_fill(arg: ast.AST, counted: Callable[[ast.AST, int], bool], line: int) -> bool:
