@@ -516,7 +516,7 @@ def _object_setting(test: ast.AST, node: ast.AST, index: ModuleIndex) -> bool:
     owner = next((up for up in facts(index).ancestors(node) if isinstance(up, ast.ClassDef)), None)
     if not attributes or owner is None:
         return False
-    set_in = _attribute_setters(owner)
+    set_in = facts(index).loop_cache("attribute_setters", owner, lambda: _attribute_setters(owner))
     return all(set_in.get(name) == {"__init__"} for name in attributes)
 
 

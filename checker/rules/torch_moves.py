@@ -366,10 +366,15 @@ def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
 
 def _imports_clip(index: ModuleIndex) -> bool:
     """The module binds `clip` by `import clip` (OpenAI's CLIP): only then is a name `clip` that package, and not
-    a video clip or a clip sampler passed in (review 24 item 5)."""
-    return any(
-        isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
-        for stmt in index.imports
+    a video clip or a clip sampler passed in (review 24 item 5). Found once per module: `_changed_in_loop`
+    asks for every copy it weighs."""
+    return facts(index).loop_cache(
+        "imports_clip",
+        None,
+        lambda: any(
+            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+            for stmt in index.imports
+        ),
     )
 
 
@@ -1789,17 +1794,15 @@ def _cache_bypassed(test: ast.AST, function) -> bool:
     """(torch-fix122) `if self.eps is None or not reuse_u:` with `reuse_u=False` by default (DeepSymRegTorch's
     L0 layer drawing `torch.rand(size=shape).to(device)` in `sample_u` on every forward): a plain call skips
     the cache, so the body runs on every call."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return False  # (most tests: the def's defaults are read only for an `or`)
     off = _flags_defaulting(function, False)
-    return (
-        isinstance(test, ast.BoolOp)
-        and isinstance(test.op, ast.Or)
-        and any(
-            isinstance(v, ast.UnaryOp)
-            and isinstance(v.op, ast.Not)
-            and isinstance(v.operand, ast.Name)
-            and v.operand.id in off
-            for v in test.values
-        )
+    return any(
+        isinstance(v, ast.UnaryOp)
+        and isinstance(v.op, ast.Not)
+        and isinstance(v.operand, ast.Name)
+        and v.operand.id in off
+        for v in test.values
     )
 
 
