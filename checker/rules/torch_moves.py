@@ -2790,17 +2790,26 @@ def _trains_an_epoch(index: ModuleIndex, loop) -> bool:
     synthesis' `generate_unconditional_seq`, loading the saved model after an improved epoch) runs once per
     epoch, not per step."""
     fx = facts(index)
-    steps = {id(step) for step in fx.step_loops}
-    epoch_defs = {index.loop_function.get(id(inner)) for inner in _loader_passes(index) if id(inner) in steps}
     return any(
         site.loops
         and site.loops[-1] is loop
         and not fx.periodic(site.node, loop)
         and outside_ifs(fx, site.node, loop)
-        for function in epoch_defs
-        if function is not None
+        for function in _epoch_defs(index)
         for site in fx.callers.get(id(function), [])
     )
+
+
+def _epoch_defs(index: ModuleIndex) -> list:
+    """The module's defs whose loader loop is a step loop (`train_epoch(model, optimizer, loader, ...)`), found
+    once per module for `_trains_an_epoch`, which asks for every step loop."""
+
+    def make() -> list:
+        steps = {id(step) for step in facts(index).step_loops}
+        found = {index.loop_function.get(id(inner)) for inner in _loader_passes(index) if id(inner) in steps}
+        return [function for function in found if function is not None]
+
+    return facts(index).loop_cache("epoch_defs", None, make)
 
 
 def _in_except_branch(index: ModuleIndex, call: ast.Call, function) -> bool:
