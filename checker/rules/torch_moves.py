@@ -1760,7 +1760,7 @@ def _over_loader_parts(loop) -> bool:
     return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
 
 
-def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
+def _first_time(fx, call: ast.Call, loop, function) -> bool:
     """The copy is under an `if` in the loop that tests a name `is None`, or under an `if` in a def (a
     training step's) that tests an attribute of the object unset (`if not len(self.q):`, `if self.q is
     None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)
@@ -1781,13 +1781,10 @@ def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
 def _left_out_each_pass(test: ast.AST, function) -> bool:
     """(torch-fix122) `if inputs is None:` in a loop, `inputs` a parameter the def never rebinds (ConvLSTM's
     forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()` on every time step): the
-    test gives the same answer on every pass, so it guards no first-step storage."""
+    test gives the same answer on every pass, so it guards no first-step storage. (`_left_out_test`'s
+    argument, rebound nowhere in the def.)"""
     tested = none_tested(test, ast.Is)
-    return (
-        isinstance(tested, ast.Name)
-        and tested.id in parameter_names(function)
-        and tested.id not in assigned_names(function.body)
-    )
+    return _left_out_test(test, parameter_names(function)) and tested.id not in assigned_names(function.body)
 
 
 def _cache_bypassed(test: ast.AST, function) -> bool:
