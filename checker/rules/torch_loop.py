@@ -338,14 +338,9 @@ def _next_of_local(node: ast.Try, function) -> str | None:
     runs dry."""
     for stmt in node.body:
         for call in ast.walk(stmt):
-            if (
-                isinstance(call, ast.Call)
-                and isinstance(call.func, ast.Name)
-                and call.func.id == "next"
-                and len(call.args) == 1
-                and isinstance(call.args[0], ast.Name)
-            ):
-                name = call.args[0].id
+            read = builtin_call(call, ("next",))
+            if isinstance(read, ast.Name):
+                name = read.id
                 if name in parameter_names(function) or any(
                     isinstance(n, ast.Global | ast.Nonlocal) and name in n.names for n in ast.walk(function)
                 ):
@@ -377,12 +372,8 @@ def _handler_rebuilds(node: ast.Try, name: str, index: ModuleIndex) -> ast.Call 
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id == name
-                and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Name)
-                and stmt.value.func.id == "iter"
                 and "iter" not in index.resolver.names
-                and len(stmt.value.args) == 1
-                and "loader" in (base_name(stmt.value.args[0]) or "").lower()
+                and "loader" in (base_name(builtin_call(stmt.value, ("iter",))) or "").lower()
             ):
                 return stmt.value
     return None
@@ -525,7 +516,7 @@ def _object_setting(test: ast.AST, node: ast.AST, index: ModuleIndex) -> bool:
     owner = next((up for up in facts(index).ancestors(node) if isinstance(up, ast.ClassDef)), None)
     if not attributes or owner is None:
         return False
-    set_in = _attribute_setters(owner)
+    set_in = facts(index).loop_cache("attribute_setters", owner, lambda: _attribute_setters(owner))
     return all(set_in.get(name) == {"__init__"} for name in attributes)
 
 

@@ -366,10 +366,15 @@ def _clip_tokenize(node: ast.AST, index: ModuleIndex) -> bool:
 
 def _imports_clip(index: ModuleIndex) -> bool:
     """The module binds `clip` by `import clip` (OpenAI's CLIP): only then is a name `clip` that package, and not
-    a video clip or a clip sampler passed in (review 24 item 5)."""
-    return any(
-        isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
-        for stmt in index.imports
+    a video clip or a clip sampler passed in (review 24 item 5). Found once per module: `_changed_in_loop`
+    asks for every copy it weighs."""
+    return facts(index).loop_cache(
+        "imports_clip",
+        None,
+        lambda: any(
+            isinstance(stmt, ast.Import) and any(a.name == "clip" and a.asname is None for a in stmt.names)
+            for stmt in index.imports
+        ),
     )
 
 
@@ -397,6 +402,19 @@ def _rows_of_host_draws(
         return False
     counters = {n.id for g in generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
     held = set()
+    # (`sx` of `sx[i]`, `torch` of `torch.cos(...)`: names used as a held tensor or a call's module, not free
+    # values; found in one walk of the element)
+    not_free = {
+        id(n)
+        for part in ast.walk(node.elt)
+        for n in (
+            ast.walk(part.func)
+            if isinstance(part, ast.Call)
+            else [part.value]
+            if isinstance(part, ast.Subscript)
+            else []
+        )
+    }
     for part in ast.walk(node.elt):
         if isinstance(part, ast.Call):
             if index.resolver.call_name(part) not in _ELEMENT_MATH or part.keywords:
@@ -413,22 +431,11 @@ def _rows_of_host_draws(
             isinstance(part, ast.Name)
             and part.id not in counters
             and part.id not in held
-            and not _element_name(part, node)
+            and id(part) not in not_free
         ):
             return False
     at = getattr(node, "lineno", line)
     return bool(held) and all(made(bound(at, name), at) is not None for name in held)
-
-
-def _element_name(name: ast.Name, comprehension: ast.ListComp) -> bool:
-    """`sx` of `sx[i]` or `torch` of `torch.cos(...)` inside a comprehension's element: a name used as the held
-    tensor of a subscript or as a call's module, not a free value."""
-    for part in ast.walk(comprehension.elt):
-        if isinstance(part, ast.Subscript) and part.value is name:
-            return True
-        if isinstance(part, ast.Call) and any(n is name for n in ast.walk(part.func)):
-            return True
-    return False
 
 
 def _counter_fill(arg: ast.AST, counted: Callable[[ast.AST, int], bool], line: int) -> bool:
@@ -1353,22 +1360,7 @@ def _sized_range(node: ast.AST) -> bool:
     `list(range(...))`, and a bound may be a run setting (`self.config.tot_entity`, `args.n_way`: an attribute
     of an options object, `_SETTINGS_OBJECT`): pykg2vec's `torch.LongTensor(list(range(self.config.tot_entity)))
     .to(self.config.device)` of every entity's index, made for every evaluated triple (hold-out 40)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list":
-        if len(node.args) != 1 or node.keywords:
-            return False
-        source = node.args[0]
-    elif isinstance(node, ast.ListComp) and len(node.generators) == 1:
-        generator = node.generators[0]
-        source = generator.iter
-        if (
-            generator.ifs
-            or not isinstance(node.elt, ast.Name)
-            or not isinstance(generator.target, ast.Name)
-            or node.elt.id != generator.target.id
-        ):
-            return False
-    else:
-        return False
+    source = builtin_call(node, ("list",)) or _listed_as_is(node)
     return (
         isinstance(source, ast.Call)
         and isinstance(source.func, ast.Name)
@@ -1376,6 +1368,22 @@ def _sized_range(node: ast.AST) -> bool:
         and not source.keywords
         and all(_size_or_literal(arg) or _run_setting(arg) for arg in source.args)
     )
+
+
+def _listed_as_is(node: ast.AST) -> ast.AST | None:
+    """The iterable of `[x for x in it]` (one generator, no `if`, each element kept as it is): the same list
+    `list(it)` makes, for `_sized_range`; None for any other node."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return None
+    generator = node.generators[0]
+    if (
+        generator.ifs
+        or not isinstance(node.elt, ast.Name)
+        or not isinstance(generator.target, ast.Name)
+        or node.elt.id != generator.target.id
+    ):
+        return None
+    return generator.iter
 
 
 def _run_setting(node: ast.AST) -> bool:
@@ -1397,7 +1405,7 @@ def _size_or_literal(node: ast.AST) -> bool:
         )
     return isinstance(node, ast.Call) and (
         (method_name(node) == "size" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant))
-        or (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1)
+        or builtin_call(node, ("len",)) is not None
     )
 
 
@@ -1752,7 +1760,7 @@ def _over_loader_parts(loop) -> bool:
     return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
 
 
-def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
+def _first_time(fx, call: ast.Call, loop, function) -> bool:
     """The copy is under an `if` in the loop that tests a name `is None`, or under an `if` in a def (a
     training step's) that tests an attribute of the object unset (`if not len(self.q):`, `if self.q is
     None:`): storage made on the first step. (A def's `if batch_size is None:` tests an argument.)
@@ -1773,30 +1781,25 @@ def _first_time(fx, call: ast.Call, loop, function=None) -> bool:
 def _left_out_each_pass(test: ast.AST, function) -> bool:
     """(torch-fix122) `if inputs is None:` in a loop, `inputs` a parameter the def never rebinds (ConvLSTM's
     forecaster runs its cell with no input and makes `x = torch.zeros(...).cuda()` on every time step): the
-    test gives the same answer on every pass, so it guards no first-step storage."""
+    test gives the same answer on every pass, so it guards no first-step storage. (`_left_out_test`'s
+    argument, rebound nowhere in the def.)"""
     tested = none_tested(test, ast.Is)
-    return (
-        isinstance(tested, ast.Name)
-        and tested.id in parameter_names(function)
-        and tested.id not in assigned_names(function.body)
-    )
+    return _left_out_test(test, parameter_names(function)) and tested.id not in assigned_names(function.body)
 
 
 def _cache_bypassed(test: ast.AST, function) -> bool:
     """(torch-fix122) `if self.eps is None or not reuse_u:` with `reuse_u=False` by default (DeepSymRegTorch's
     L0 layer drawing `torch.rand(size=shape).to(device)` in `sample_u` on every forward): a plain call skips
     the cache, so the body runs on every call."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return False  # (most tests: the def's defaults are read only for an `or`)
     off = _flags_defaulting(function, False)
-    return (
-        isinstance(test, ast.BoolOp)
-        and isinstance(test.op, ast.Or)
-        and any(
-            isinstance(v, ast.UnaryOp)
-            and isinstance(v.op, ast.Not)
-            and isinstance(v.operand, ast.Name)
-            and v.operand.id in off
-            for v in test.values
-        )
+    return any(
+        isinstance(v, ast.UnaryOp)
+        and isinstance(v.op, ast.Not)
+        and isinstance(v.operand, ast.Name)
+        and v.operand.id in off
+        for v in test.values
     )
 
 
@@ -2784,17 +2787,26 @@ def _trains_an_epoch(index: ModuleIndex, loop) -> bool:
     synthesis' `generate_unconditional_seq`, loading the saved model after an improved epoch) runs once per
     epoch, not per step."""
     fx = facts(index)
-    steps = {id(step) for step in fx.step_loops}
-    epoch_defs = {index.loop_function.get(id(inner)) for inner in _loader_passes(index) if id(inner) in steps}
     return any(
         site.loops
         and site.loops[-1] is loop
         and not fx.periodic(site.node, loop)
         and outside_ifs(fx, site.node, loop)
-        for function in epoch_defs
-        if function is not None
+        for function in _epoch_defs(index)
         for site in fx.callers.get(id(function), [])
     )
+
+
+def _epoch_defs(index: ModuleIndex) -> list:
+    """The module's defs whose loader loop is a step loop (`train_epoch(model, optimizer, loader, ...)`), found
+    once per module for `_trains_an_epoch`, which asks for every step loop."""
+
+    def make() -> list:
+        steps = {id(step) for step in facts(index).step_loops}
+        found = {index.loop_function.get(id(inner)) for inner in _loader_passes(index) if id(inner) in steps}
+        return [function for function in found if function is not None]
+
+    return facts(index).loop_cache("epoch_defs", None, make)
 
 
 def _in_except_branch(index: ModuleIndex, call: ast.Call, function) -> bool:

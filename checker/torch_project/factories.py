@@ -98,10 +98,7 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
     no import, no subclass, no string naming it: SincNet's old `sinc_conv` layer, which its CNN no longer
     builds) reported at `medium`: code nothing runs. On hold-out 17's first read the unconditional
     `.cuda()` copies raised to `high` in round 1 read 12 of 15 right, the 3 others this layer's."""
-    high = collections.defaultdict(list)
-    for at, f in enumerate(findings):
-        if f.rule == _FACTORY_RULE and f.confidence == "high" and f.cell is None and f.path in texts:
-            high[f.path].append(at)
+    high = _high_copies(texts, findings)
     if not high:
         return findings
     lowered = list(findings)
@@ -118,6 +115,16 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
     return lowered
 
 
+def _high_copies(texts: dict[str, str], findings: list[Finding]) -> dict[str, list[int]]:
+    """path -> the places in `findings` of its `high` PP506 findings outside notebook cells: the copies
+    `_unnamed_class_copies` and `_uncalled_def_copies` may lower (one list for both)."""
+    high = collections.defaultdict(list)
+    for at, f in enumerate(findings):
+        if f.rule == _FACTORY_RULE and f.confidence == "high" and f.cell is None and f.path in texts:
+            high[f.path].append(at)
+    return high
+
+
 def _uncalled_def_copies(texts: dict[str, str], files: list[str], findings: list[Finding]) -> list[Finding]:
     """(torch-fix109) `findings` with each `high` PP506 finding inside a top-level def that nothing in the
     project runs (`_dead_def`) reported at `medium`, as `_unnamed_class_copies` does for a class: a helper no
@@ -125,10 +132,7 @@ def _uncalled_def_copies(texts: dict[str, str], files: list[str], findings: list
     `laplacian_loss` nothing calls; DRBN's `gradient`, called only by smoothness losses its trainer never
     imports). Hold-out 33 read these debatable at `high`. Not in a project that imports modules by a name it
     reads (`_DYNAMIC_IMPORT`), whose defs may be reached by name."""
-    high = collections.defaultdict(list)
-    for at, f in enumerate(findings):
-        if f.rule == _FACTORY_RULE and f.confidence == "high" and f.cell is None and f.path in texts:
-            high[f.path].append(at)
+    high = _high_copies(texts, findings)
     if not high or any(_imports_by_name(t) for t in texts.values()):
         return findings
     spans = {}  # (path -> its top-level defs' spans), made as asked
