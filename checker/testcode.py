@@ -39,7 +39,7 @@ def is_unit_test(tree: ast.Module) -> bool:
     code at module level (definitions only: nothing here is a script)."""
     runs = False
     for stmt in tree.body:
-        if isinstance(stmt, ast.Import | ast.ImportFrom) and _imports_test_library(stmt):
+        if isinstance(stmt, ast.Import | ast.ImportFrom) and imports_test_library(stmt):
             return True
         if isinstance(stmt, _RUNS) and not _docstring(stmt):
             runs = True
@@ -68,7 +68,7 @@ def _training_library(tree: ast.Module) -> bool:
     return any(n.startswith("train") for n in names) and not any(n.startswith("test_") for n in names)
 
 
-def _imports_test_library(stmt: ast.Import | ast.ImportFrom) -> bool:
+def imports_test_library(stmt: ast.Import | ast.ImportFrom) -> bool:
     names = [a.name for a in stmt.names] if isinstance(stmt, ast.Import) else [stmt.module or ""]
     return any(n == lib or n.startswith(lib + ".") for n in names for lib in _TEST_LIBRARIES)
 

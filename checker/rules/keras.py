@@ -92,7 +92,7 @@ def _model_receivers(index: ModuleIndex) -> tuple[set[str], set[str]]:
     return keras, sklearn
 
 
-def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) -> bool:
+def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_names: set[str]) -> bool:
     """`np.expand_dims(x, 0)`, `x[None]`, `x[np.newaxis, ...]`, `np.array([x])`, `x.reshape(1, ...)`, `xs[i:i+1]`."""
     resolver = index.resolver
     if isinstance(expr, ast.Subscript):
@@ -102,7 +102,7 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
             return True
         if resolver.qualname(first) == "numpy.newaxis":
             return True
-        if isinstance(sl, ast.Slice) and isinstance(sl.lower, ast.Name) and sl.lower.id in loop_targets:
+        if isinstance(sl, ast.Slice) and isinstance(sl.lower, ast.Name) and sl.lower.id in loop_names:
             upper = sl.upper
             return (
                 isinstance(upper, ast.BinOp)
@@ -117,13 +117,13 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
         and isinstance(expr.right, ast.Constant)
     ):
         # `img.reshape(1, -1) / 255.0`: scaling keeps the batch of one (reading 17)
-        return _is_one_sample(expr.left, index, loop_targets)
+        return _is_one_sample(expr.left, index, loop_names)
     if not isinstance(expr, ast.Call):
         return False
     if isinstance(expr.func, ast.Attribute) and expr.func.attr == "astype":
         # `x[np.newaxis, ...].astype(np.float32)`: a cast keeps the batch of one (tf-fixmine's yolov4 benchmark)
-        return _is_one_sample(expr.func.value, index, loop_targets)
-    if _given_a_list_of_one(expr) or _own_def_given_one_sample(expr, index, loop_targets):
+        return _is_one_sample(expr.func.value, index, loop_names)
+    if _given_a_list_of_one(expr) or _own_def_given_one_sample(expr, index, loop_names):
         return True
     name = resolver.call_name(expr)
     if name in ("numpy.expand_dims", "tensorflow.expand_dims"):
@@ -135,7 +135,7 @@ def _is_one_sample(expr: ast.AST, index: ModuleIndex, loop_targets: set[str]) ->
         if isinstance(axis, ast.Constant) and axis.value == 0:
             return True
         # `np.expand_dims(np.array([u]), axis=-1)`: an axis added behind keeps the batch of one (tf-fix38)
-        return bool(expr.args) and _is_one_sample(expr.args[0], index, loop_targets)
+        return bool(expr.args) and _is_one_sample(expr.args[0], index, loop_names)
     if name in ("numpy.array", "numpy.asarray", "tensorflow.constant", "tensorflow.convert_to_tensor"):
         return (
             bool(expr.args) and isinstance(expr.args[0], ast.List | ast.Tuple) and len(expr.args[0].elts) == 1
@@ -164,7 +164,7 @@ def _given_a_list_of_one(call: ast.Call) -> bool:
     )
 
 
-def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_targets: set[str]) -> bool:
+def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_names: set[str]) -> bool:
     """A def of this module given a batch of one first that hands that same array back
     (`thresholdvector(test_x[i:i+1])`, whose body thresholds `vector[i]` in place and ends `return vector`):
     still the batch of one (tf-fix48: reading 31's Packt parameter study feeds each test row so, per
@@ -172,7 +172,7 @@ def _own_def_given_one_sample(call: ast.Call, index: ModuleIndex, loop_targets: 
     returns a new array may grow the one sample into many (basenji's `satmut_seqs`, every mutation of a
     sequence), so it is not read so."""
     if not (
-        isinstance(call.func, ast.Name) and call.args and _is_one_sample(call.args[0], index, loop_targets)
+        isinstance(call.func, ast.Name) and call.args and _is_one_sample(call.args[0], index, loop_names)
     ):
         return False
     function = index.module_functions.get(call.func.id)
@@ -259,7 +259,7 @@ def _filled_batch_of_one(arg: ast.AST, loop, line: int, scope, targets: set[str]
         if inner is not loop and isinstance(inner, ast.For) and any(f in ast.walk(inner) for f in fills)
     ]
     carried = targets | _fresh_names(loop, targets) | {name}
-    return not _feeds_back(loop, ast.Tuple(elts=sources, ctx=ast.Load()), carried, line, index)
+    return not feeds_back(loop, ast.Tuple(elts=sources, ctx=ast.Load()), carried, line, index)
 
 
 def _wraps_a_name(node: ast.AST, index: ModuleIndex) -> bool:
@@ -276,7 +276,7 @@ def _is_one(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == 1
 
 
-def _loop_targets(loop) -> set[str]:
+def loop_targets(loop) -> set[str]:
     if isinstance(loop, COMPREHENSION_TYPES):
         return assigned_names([g.target for g in loop.generators])
     return assigned_names([loop.target]) if hasattr(loop, "target") else set()
@@ -673,7 +673,7 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         return None  # serving loops answer one request at a time on purpose
     if all(runs_once(lp) for lp in site.loops):
         return None  # the loops end in `break`: one predict call (a folder loop cut short, reading 14)
-    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    targets = set().union(*(loop_targets(lp) for lp in site.loops))
     # a pseudo-batch of one filled item by item (tf-fix44): a new shape with 2 first reads, `medium`
     filled = _filled_batch_of_one(arg, loop, call.lineno, site.function or index.tree, targets, index)
     if (not filled and _fed_back(site, arg, index)) or _beams_of_an_outer_loop(site):
@@ -909,12 +909,12 @@ def _beams_of_an_outer_loop(site) -> bool:
 
 def _fed_back(site, arg: ast.AST, index: ModuleIndex) -> bool:
     """The input given at `site` depends on what earlier iterations of its innermost loop computed
-    (`_feeds_back`), read through the loop's last binding of a name."""
+    (`feeds_back`), read through the loop's last binding of a name."""
     loop = site.loops[-1]
-    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    targets = set().union(*(loop_targets(lp) for lp in site.loops))
     if isinstance(arg, ast.Name):
         arg = _assignment_in(loop, arg.id, site.node.lineno) or arg
-    return _feeds_back(loop, arg, targets | _fresh_names(loop, targets), site.node.lineno, index)
+    return feeds_back(loop, arg, targets | _fresh_names(loop, targets), site.node.lineno, index)
 
 
 def _feeds_own_output(site, values: list[ast.AST]) -> bool:
@@ -982,7 +982,7 @@ def _trains_on_its_samples(site, index: ModuleIndex) -> bool:
     inner = site.loops[-1]
     if runs_training_step(inner, index):
         return True
-    bound = _loop_targets(inner) | _changed_in(inner)
+    bound = loop_targets(inner) | _changed_in(inner)
     for other in index.calls:
         loops = other.loops
         if inner in loops or not loops or not any(lp in loops for lp in site.loops[:-1]):
@@ -997,7 +997,7 @@ def _trains_on_its_samples(site, index: ModuleIndex) -> bool:
             for node in _own_nodes(getattr(own, "body", []))
             if isinstance(node, ast.Assign) and start < node.lineno < other.node.lineno
             for name in assigned_names(node.targets)
-        } | _loop_targets(own)
+        } | loop_targets(own)
         if (names_in(other.node) & bound) - fresh:
             return True
     return False
@@ -1214,7 +1214,7 @@ def predictor_call_finding(
     loop = site.loops[-1]
     if isinstance(loop, ast.While) or (len(site.loops) == 1 and runs_once(loop)) or _asks_user(loop):
         return None
-    targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+    targets = set().union(*(loop_targets(lp) for lp in site.loops))
     fresh = targets | _fresh_names(loop, targets)
     if predictor.makes:
         given = [*call.args, *(k.value for k in call.keywords)]
@@ -1233,7 +1233,7 @@ def predictor_call_finding(
             _is_one_sample(arg, index, targets) or _one_sample_input(whole, loop, call.lineno, index, targets)
         ):
             return None
-    if _feeds_back(loop, arg, fresh, call.lineno, index):
+    if feeds_back(loop, arg, fresh, call.lineno, index):
         return None
     at = f"{where} line {predictor.line}" if where else f"line {predictor.line}"
     return RawFinding(
@@ -1441,12 +1441,12 @@ def _replayed_transition(arg: ast.AST, loop, index: ModuleIndex) -> bool:
     target = getattr(loop, "target", None)
     it = _loop_iter(loop)
     values = (index.name_values.get(it.id) or []) if isinstance(it, ast.Name) else [it]
-    if isinstance(target, ast.Tuple) and len(target.elts) >= 4 and arg.id in _loop_targets(loop):
+    if isinstance(target, ast.Tuple) and len(target.elts) >= 4 and arg.id in loop_targets(loop):
         # a transition unpacked (state, action, reward, next state, ...), not a batch drawn
         return bool(values) and all(_random_sample(v) for v in values)
     if not any(index.resolver.call_name(v) in _RANDOM_INDICES for v in values if isinstance(v, ast.Call)):
         return False
-    return _unpacks_transition(loop, arg.id, _loop_targets(loop))
+    return _unpacks_transition(loop, arg.id, loop_targets(loop))
 
 
 # numpy's draws of random indices: `for i in np.random.choice(len(memory), n)` picks a minibatch by index
@@ -1688,7 +1688,7 @@ def _stateful(index: ModuleIndex) -> bool:
     return False
 
 
-def _feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = None, index=None) -> bool:
+def feeds_back(loop, arg: ast.AST, loop_targets: set[str], line: int | None = None, index=None) -> bool:
     """The predicted input is built from a value the loop body itself changes (`tokens[i] = ...`, `obs = ...`).
     With `line` (the predict call's) and `index`, a name each iteration binds afresh before `line` is read
     through its value (`image_data = prep(img); image_data = image_data[np.newaxis]`: not carried from one

@@ -123,7 +123,7 @@ class TorchFacts:
 
     @property
     def cpu_names(self) -> set[str]:
-        """`_cpu_device_names`, found once per module (the key is shared with the rules that ask)."""
+        """`cpu_device_names`, found once per module (the key is shared with the rules that ask)."""
         return self.loop_cache("cpu_names", None, lambda: _bound_to_cpu_only(self.index))
 
     def _device_calls(self) -> Iterator[ast.Call]:
@@ -296,8 +296,8 @@ class TorchFacts:
             if isinstance(outer, ast.If):
                 inner = path[i + 1] if i + 1 < len(path) else node
                 if (
-                    _configuration_test(outer.test)
-                    or _option_choice(outer.test)
+                    configuration_test(outer.test)
+                    or option_choice(outer.test)
                     or _later_branch(outer, inner)
                     or _accumulation(outer.test)
                 ):
@@ -643,7 +643,7 @@ STEP_OR_LOG = re.compile(rf"(?i){_STEP_WORDS}|{_LOG_WORDS}")
 LOG_WORDS = re.compile(rf"(?i){_LOG_WORDS}")
 
 
-def _configuration_test(test: ast.AST) -> bool:
+def configuration_test(test: ast.AST) -> bool:
     """A test on the process or the configuration only (`master_process`, `args.local_rank in [-1, 0]`,
     `num_gpus > 1`, `device_type == "cuda"`, `dist.get_rank() == 0`): the same answer every step."""
     inner = set()
@@ -707,10 +707,10 @@ def under_log_switch(fx: TorchFacts, node: ast.AST, stop: ast.AST | None = None)
     return False
 
 
-_OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")
+OPTIONS = re.compile(r"(?i)^(args|opts?|options|c(on)?fg|config|conf|hparams|hps?|flags|settings)$")
 
 
-def _option_choice(test: ast.AST) -> bool:
+def option_choice(test: ast.AST) -> bool:
     """`if args.loss == 'wgan-gp':`, `elif cfg.model.type in ("a", "b"):`: an option of the run compared with
     a name of a choice; one branch runs on every step of the run, so it does not guard a read."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
@@ -726,9 +726,9 @@ def _option_choice(test: ast.AST) -> bool:
         return False
     while isinstance(node, ast.Attribute | ast.Subscript):
         node = node.value
-        if isinstance(node, ast.Attribute) and _OPTIONS.match(node.attr):
+        if isinstance(node, ast.Attribute) and OPTIONS.match(node.attr):
             return True
-    return isinstance(node, ast.Name) and bool(_OPTIONS.match(node.id))
+    return isinstance(node, ast.Name) and bool(OPTIONS.match(node.id))
 
 
 def _keyed_switch(node: ast.AST) -> bool:
@@ -904,12 +904,12 @@ _SIZED_DTYPE = re.compile(
 )
 
 
-def _is_dtype_name(name: str) -> bool:
+def is_dtype_name(name: str) -> bool:
     """The last name of a torch dtype (`float`, `int64`, `bfloat16`): `.to(torch.<name>)` is a cast."""
     return name in _DTYPE_ONLY or bool(_SIZED_DTYPE.match(name))
 
 
-def _cpu_device_names(index: ModuleIndex) -> set[str]:
+def cpu_device_names(index: ModuleIndex) -> set[str]:
     """Names bound only to the CPU (`device = torch.device("cpu")` or `device = "cpu"`, never to anything
     else): moves to them stay on the host (hold-out 14: BYOL's linear-evaluation notebook). Found once per
     module (`TorchFacts.cpu_names`)."""
@@ -920,17 +920,17 @@ def _bound_to_cpu_only(index: ModuleIndex) -> set[str]:
     return {
         name
         for name, values in index.name_values.items()
-        if values and all(_on_cpu(v, index, frozenset()) for v in values)
+        if values and all(on_cpu(v, index, frozenset()) for v in values)
     }
 
 
-def _on_cpu(node: ast.expr, index: ModuleIndex, cpu) -> bool:
-    """`"cpu"`, a name of `cpu` (`_cpu_device_names`), or `torch.device(...)` of one (BYOL's
+def on_cpu(node: ast.expr, index: ModuleIndex, cpu) -> bool:
+    """`"cpu"`, a name of `cpu` (`cpu_device_names`), or `torch.device(...)` of one (BYOL's
     `torch.device(torch.device(device))` after `device = 'cpu'`)."""
     if isinstance(node, ast.Name):
         return node.id in cpu
     if isinstance(node, ast.Call) and index.resolver.call_name(node) == "torch.device":
-        return bool(node.args) and _on_cpu(node.args[0], index, cpu)
+        return bool(node.args) and on_cpu(node.args[0], index, cpu)
     return _is_cpu(node)
 
 
@@ -959,12 +959,12 @@ def _moves_to_device(call: ast.Call, index: ModuleIndex, cpu: set[str]) -> bool:
         first = (
             call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
         )
-        if first is not None and _on_cpu(first, index, cpu):
+        if first is not None and on_cpu(first, index, cpu):
             return False
         return is_device_move(call, index)
     qualified = index.resolver.call_name(call) or ""
     if qualified == "torch.device":
-        return not _on_cpu(call, index, cpu)
+        return not on_cpu(call, index, cpu)
     return qualified.startswith("torch.cuda.")
 
 
@@ -974,7 +974,7 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     if name == "cuda":
         return True
     if name == "type":
-        return len(call.args) == 1 and _cuda_type(call.args[0], index)
+        return len(call.args) == 1 and cuda_type(call.args[0], index)
     if name != "to":
         return False
     if any(k.arg == "device" for k in call.keywords):
@@ -986,11 +986,11 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
         return isinstance(first.value, str) and first.value.startswith(("cuda", "mps", "xpu"))
     qualified = index.resolver.qualname(first)
     if qualified is not None and qualified.startswith("torch."):
-        return not _is_dtype_name(qualified.rsplit(".", 1)[1])
+        return not is_dtype_name(qualified.rsplit(".", 1)[1])
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
 
 
-def _cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
+def cuda_type(node: ast.AST, index: ModuleIndex) -> bool:
     """`torch.cuda.FloatTensor`, or a name every binding of which is one or picks one by a test (`Tensor =
     torch.cuda.FloatTensor if cuda else torch.FloatTensor`, the PyTorch-GAN idiom): `x.type(Tensor)` then
     copies a host tensor to the GPU (torch-fix19)."""

@@ -36,7 +36,7 @@ from checker.rules.torch_common import (
     runs,
     toy_data,
 )
-from checker.testcode import _imports_test_library
+from checker.testcode import imports_test_library
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _IN_MEMORY = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -827,7 +827,7 @@ def _unit_tests(index: ModuleIndex) -> bool:
     """The module imports a test library (`unittest`, `pytest`): its loaders feed toy checks, not training
     (hold-out 19: normalizing_flows' test.py, a `DataLoader(TOY())` in a TestCase's setUp, read debatable at
     `high`; a file named test.py is not test code by its name, so ppcheck still reads it)."""
-    return any(isinstance(n, ast.Import | ast.ImportFrom) and _imports_test_library(n) for n in index.imports)
+    return any(isinstance(n, ast.Import | ast.ImportFrom) and imports_test_library(n) for n in index.imports)
 
 
 def _last_bound_in_def(name: str, call: ast.Call, index: ModuleIndex) -> ast.AST | None:

@@ -48,7 +48,7 @@ from checker.rules.torch_common import (
     scope_values,
     uses_input_gradients,
 )
-from checker.rules.torch_steps import _training_step_defs
+from checker.rules.torch_steps import training_step_defs
 
 
 def _unit_test(function) -> bool:
@@ -1040,7 +1040,7 @@ def _forward_after_step_def(index: ModuleIndex, fx):
     last step, puts the model in eval mode and runs it again outside no_grad for a validation number, with
     nothing after that steps, takes gradients or puts the model back in training mode."""
     models = fx.models
-    for function in _training_step_defs(index):
+    for function in training_step_defs(index):
         stepped = [i for i, stmt in enumerate(function.body) if _top_level_step(stmt)]
         if not stepped or uses_input_gradients(function, index) or callers_disable_grad(function, index):
             continue

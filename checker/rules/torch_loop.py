@@ -23,9 +23,9 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
-from checker.rules.keras import _feeds_back, _loop_targets
+from checker.rules.keras import feeds_back, loop_targets
 from checker.rules.torch_common import (
-    _OPTIONS,
+    OPTIONS,
     base_name,
     breaks_early,
     direct_calls,
@@ -41,13 +41,13 @@ from checker.rules.torch_common import (
     reads_clock,
 )
 from checker.rules.torch_steps import (
-    _defs_called_by,
-    _defs_reached,
-    _forward_functions,
-    _loss_defs,
-    _model_pass,
-    _step_helpers,
-    _training_step_defs,
+    defs_called_by,
+    defs_reached,
+    forward_functions,
+    loss_defs,
+    model_pass,
+    step_helpers,
+    training_step_defs,
 )
 
 _MODEL_BUILDERS = (
@@ -476,7 +476,7 @@ def _options_only(test: ast.AST) -> bool:
     for end in chains:
         parts = dotted_parts(end)
         # (the last part is the option itself: `args.loss`, `self.opt.predictive_mask`)
-        if parts is None or not any(_OPTIONS.match(part) for part in parts[:-1]):
+        if parts is None or not any(OPTIONS.match(part) for part in parts[:-1]):
             return False
     return True
 
@@ -628,16 +628,16 @@ def _stepped_by_role(index: ModuleIndex) -> frozenset[int]:
 
     def make() -> frozenset[int]:
         return frozenset(
-            set(_forward_functions(index))
-            | _loss_defs(index)
-            | _step_helpers(index)
-            | {id(f) for f in _training_step_defs(index)}
+            set(forward_functions(index))
+            | loss_defs(index)
+            | step_helpers(index)
+            | {id(f) for f in training_step_defs(index)}
         )
 
     return facts(index).loop_cache("stepped_by_role", None, make)
 
 
-# (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `_loss_defs`'s names miss
+# (torch-fix113) a GAN's two loss defs, `calculate_loss_D` / `compute_loss_G`, which `loss_defs`'s names miss
 _GAN_LOSS_DEF = re.compile(r"^(?:compute|get|calc|calculate)_loss_[DGdg]$")
 # a class named for a loss (`MSELoss`, `LossSum`, `PerceptualLossFn`), not for what follows one
 # (`LossHistory`, `LossMeter`: review23 item 15)
@@ -645,7 +645,7 @@ _LOSS_CLASS = re.compile(r"Loss(?:es)?(?:Sum|Fn|Func|Function|Wrapper)?$")
 
 
 def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
-    """(torch-fix113) Defs a training step runs on every step by their names beyond `_loss_defs`: a GAN's
+    """(torch-fix113) Defs a training step runs on every step by their names beyond `loss_defs`: a GAN's
     `calculate_loss_D(model_D, real, fake, seg)` (Semantic-Aware-Low-Light's `D_Net.py`, called from
     another module's step loop) and the `__call__` of a plain class named for a loss (Super-Resolution's
     `LossSum`, a training script's criterion)."""
@@ -766,7 +766,7 @@ def _module_in_loss_def(site, index: ModuleIndex):
     loops (StyleGAN's `dis_loss`: `torch.mean(nn.Softplus()(f_preds))`): built again on every step, where
     the torch.nn.functional form needs no object. Reported `low`: the object costs little."""
     function = site.function
-    if site.loops or not isinstance(function, FUNCTION_TYPES) or id(function) not in _loss_defs(index):
+    if site.loops or not isinstance(function, FUNCTION_TYPES) or id(function) not in loss_defs(index):
         return
     what = _stateless_called(site.node, index)
     if what is None or facts(index).without_grad(site.node):
@@ -792,7 +792,7 @@ def _own_module_in_loss_def(site, index: ModuleIndex):
     call = site.node
     if site.loops or call.args or call.keywords or not isinstance(function, FUNCTION_TYPES):
         return
-    if id(function) not in _loss_defs(index) or not _derives_module(index, call.func.id):
+    if id(function) not in loss_defs(index) or not _derives_module(index, call.func.id):
         return
     parent = facts(index).parent_of(call)
     if not (isinstance(parent, ast.Call) and parent.func is call) and not (
@@ -887,7 +887,7 @@ def check_model_per_sample(index: ModuleIndex):
         if receiver is None or not (receiver in models or is_model_name(receiver)):
             continue
         loop = site.loops[-1]
-        targets = set().union(*(_loop_targets(lp) for lp in site.loops))
+        targets = set().union(*(loop_targets(lp) for lp in site.loops))
         arg = call.args[0]
         if id(loop) not in assigned:
             nodes = loop_nodes(index, loop)
@@ -901,7 +901,7 @@ def check_model_per_sample(index: ModuleIndex):
             names_in(arg) & targets or names_in(arg) - _bound(loop_nodes(index, loop))
         ):
             continue
-        if _feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
+        if feeds_back(loop, ast.Tuple(elts=[arg, *call.args[1:]], ctx=ast.Load()), targets):
             continue  # decoding or an agent: the next input depends on this output
         if reads_clock(direct_calls(index, loop)):
             continue  # timing one prediction at a time (latency) is the point
@@ -2244,7 +2244,7 @@ _NOT_TENSORS = frozenset(
 )
 
 
-def _device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> bool | None:
+def device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> bool | None:
     """Where a value lives, from how the def made it: True on the device (a `.cuda()`/`.to(device)` move, a
     model's or a sub-module's output, a torch op or tensor method on a device value), False on the host (a
     `.cpu()`/`.numpy()`/`.tolist()`/`.item()` read, NumPy, a torch factory given no device), None when the
@@ -2254,16 +2254,16 @@ def _device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) ->
     if isinstance(expr, ast.Attribute):
         if expr.attr in _META or base_name(expr.value) == "self" and isinstance(expr.value, ast.Name):
             return None
-        return _device_placed(expr.value, index, function, placed)  # `pred.data`, `output.logits`
+        return device_placed(expr.value, index, function, placed)  # `pred.data`, `output.logits`
     if isinstance(expr, ast.Subscript | ast.Starred):
-        return _device_placed(expr.value, index, function, placed)
+        return device_placed(expr.value, index, function, placed)
     if isinstance(
         expr, ast.BinOp | ast.Compare | ast.BoolOp | ast.UnaryOp | ast.IfExp | ast.List | ast.Tuple
     ):
         parts = [n for n in ast.iter_child_nodes(expr) if isinstance(n, ast.expr)]
         if isinstance(expr, ast.IfExp):
             parts = [expr.body, expr.orelse]
-        kinds = [_device_placed(n, index, function, placed) for n in parts]
+        kinds = [device_placed(n, index, function, placed) for n in parts]
         return True if True in kinds else None
     if isinstance(expr, ast.ListComp | ast.GeneratorExp):
         moved = any(isinstance(n, ast.Call) and is_device_move(n, index) for n in ast.walk(expr.elt))
@@ -2294,7 +2294,7 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
         and not name.startswith(("torch.utils.", "torch.optim"))
     ):
         # `torch.argsort(score)`, `F.softmax(sim, dim=1)`: where its inputs are
-        kinds = [_device_placed(a, index, function, placed) for a in call.args]
+        kinds = [device_placed(a, index, function, placed) for a in call.args]
         return True if True in kinds else None
     if method in _SIZES:
         return False  # (`bsz, heads, n, d = item.size()`: Python numbers, torch-fix50)
@@ -2309,7 +2309,7 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
         return True  # (torch-fix53) `self.extract_feats(y_hat)`, a method returning `self.facenet(x)`
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
-    return _device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+    return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
@@ -2330,14 +2330,14 @@ def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
             return False
         busy.add(id(method))
         try:
-            history = _device_history(index, method)
+            history = device_history(index, method)
             for ret in returns:
                 placed = {
                     name: next((kind for at, kind in reversed(kinds) if at < ret.lineno), None)
                     for name, kinds in history.items()
                 }
                 parts = ret.value.elts if isinstance(ret.value, ast.Tuple | ast.List) else [ret.value]
-                if any(_device_placed(part, index, method, placed) is not True for part in parts):
+                if any(device_placed(part, index, method, placed) is not True for part in parts):
                     return False  # (a tuple is no tensor unless each part is: `return names, x.to(device)`)
             return True
         finally:
@@ -2407,15 +2407,15 @@ def _iterated_places(it: ast.AST, index: ModuleIndex, function, placed: dict):
     """The place of a loop's items: a row of a device tensor is on the device; `enumerate(t)` pairs a
     number with it, `zip(a, b)` gives one place per argument."""
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip":
-        return tuple(_device_placed(a, index, function, placed) for a in it.args)
+        return tuple(device_placed(a, index, function, placed) for a in it.args)
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
         return (None, _iterated_places(it.args[0], index, function, placed))
     if isinstance(it, ast.Call) and method_name(it) in ("items", "keys", "values"):
         return None
-    return _device_placed(it, index, function, placed)
+    return device_placed(it, index, function, placed)
 
 
-def _device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, bool | None]]]:
+def device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, bool | None]]]:
     """name -> [(line, place)] for every binding of the def's own statements, in source order (cached)."""
 
     def make():
@@ -2428,12 +2428,12 @@ def _device_history(index: ModuleIndex, function) -> dict[str, list[tuple[int, b
             if isinstance(stmt, ast.Assign):
                 value = stmt.value
                 if isinstance(value, ast.Tuple) and all(isinstance(t, ast.Tuple) for t in stmt.targets):
-                    kind = tuple(_device_placed(v, index, function, placed) for v in value.elts)
+                    kind = tuple(device_placed(v, index, function, placed) for v in value.elts)
                 else:
-                    kind = _device_placed(value, index, function, placed)
+                    kind = device_placed(value, index, function, placed)
                 bound = _bound_places(stmt.targets, [kind] * len(stmt.targets))
             elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-                kind = _device_placed(stmt.value, index, function, placed)
+                kind = device_placed(stmt.value, index, function, placed)
                 bound = [(stmt.target.id, True)] if kind else []
             elif isinstance(stmt, ast.For):
                 bound = _bound_places([stmt.target], [_iterated_places(stmt.iter, index, function, placed)])
@@ -2451,7 +2451,7 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
     """(torch-fix50) The def's parameters that its calls in the module hand a device value (a model's or a
     sub-module's output, a moved tensor, torch ops on those), none of them a host value: `scores` of
     UNITER's `self.sample_neg_ix(scores, targets, num_bbs)`, called from a forward with the re-scoring
-    head's output. Each caller's places are its own `_device_history` (a def being worked out gives none:
+    head's output. Each caller's places are its own `device_history` (a def being worked out gives none:
     recursion stops there)."""
     if not isinstance(function, FUNCTION_TYPES):
         return {}
@@ -2479,13 +2479,13 @@ def _parameter_places(index: ModuleIndex, function) -> dict[str, bool]:
             if not given:
                 continue
             before = {}
-            for name, bindings in _device_history(index, site.function).items():
+            for name, bindings in device_history(index, site.function).items():
                 for at, kind in bindings:
                     if at >= call.lineno:
                         break
                     before[name] = kind
             for name, arg in given.items():
-                places.setdefault(name, set()).add(_device_placed(arg, index, site.function, before))
+                places.setdefault(name, set()).add(device_placed(arg, index, site.function, before))
         found = {name: True for name, kinds in places.items() if True in kinds and False not in kinds}
         return found | outside_parameter_places(index).get(id(function), {})
     finally:
@@ -2522,7 +2522,7 @@ def outside_parameter_places(index: ModuleIndex, given: dict | None = None) -> d
 def _on_device_at(index: ModuleIndex, function, name: str, line: int) -> bool:
     """The name's last binding in the def above `line` puts it on the device."""
     last = None
-    for at, kind in _device_history(index, function).get(name, ()):
+    for at, kind in device_history(index, function).get(name, ()):
         if at >= line:
             break
         last = kind
@@ -2541,7 +2541,7 @@ def _step_named_defs(index: ModuleIndex) -> set[int]:
     for function in index.functions:
         if isinstance(function, FUNCTION_TYPES) and _STEP_NAMED.search(function.name):
             found.add(id(function))
-            found.update(id(f) for f in _defs_called_by(index, function))
+            found.update(id(f) for f in defs_called_by(index, function))
     return found
 
 
@@ -2566,7 +2566,7 @@ def _runs_every_step(loop, index: ModuleIndex) -> bool:
 def _model_pass_defs(index: ModuleIndex) -> set[int]:
     """(torch-fix50) The module's defs that a loop running a model on every pass calls (3 levels): a beam
     search's `_calc_banned_ngram_tokens(prev_input_ids, ...)`, run once per decoding step through
-    `_postprocess_next_token_scores`. (`_model_pass`: not a loop that breaks after a literal few.)"""
+    `_postprocess_next_token_scores`. (`model_pass`: not a loop that breaks after a literal few.)"""
 
     def make() -> set[int]:
         passes: dict[tuple[int, ...], bool] = {}  # (one answer per nest of loops: many calls share one)
@@ -2576,10 +2576,10 @@ def _model_pass_defs(index: ModuleIndex) -> set[int]:
                 continue
             nest = tuple(id(loop) for loop in site.loops)
             if nest not in passes:
-                passes[nest] = _model_pass(index, site.loops)
+                passes[nest] = model_pass(index, site.loops)
             if passes[nest]:
                 sites.append(site)
-        return {id(f) for f in _defs_reached(index, sites)}
+        return {id(f) for f in defs_reached(index, sites)}
 
     return facts(index).loop_cache("model_pass_defs", None, make)
 
@@ -2903,7 +2903,7 @@ def _row_host_read(loop, index: ModuleIndex, lookups: bool = False) -> RawFindin
         if (  # `ranking = (argsort[i, :] == pos[i]).nonzero()`: a row in a name
             isinstance(stmt, ast.Assign)
             and _row_expression(stmt.value, rows, device, indices) is not None
-            and _device_placed(stmt.value, index, function, {r: True for r in rows}) is not False
+            and device_placed(stmt.value, index, function, {r: True for r in rows}) is not False
             and _plain_calls(walk(stmt.value), index, function)  # (not a model's output for the row)
             and not _masked(stmt.value)
         ):
@@ -2928,7 +2928,7 @@ def _torch_made_unplaced(index: ModuleIndex, function, name: str, loop) -> bool:
     torch.matmul(src, tgt.transpose(2, 1))`, `dynamic_ks = torch.clamp(top_k.sum(1).int(), min=1)`) whose
     place the def does not say (made from a forward's or a loss's inputs): on the device those inputs are,
     in a loop that runs on every step. Not when a binding before the loop puts it on the host."""
-    history = _device_history(index, function).get(name, ())
+    history = device_history(index, function).get(name, ())
     if any(kind is False for at, kind in history if at < loop.lineno):
         return False
     return facts(index).loop_cache(

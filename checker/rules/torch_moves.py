@@ -32,18 +32,17 @@ from checker.module import (
 from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
-    _OPTIONS,
-    _configuration_test,
-    _cuda_type,
-    _is_dtype_name,
-    _option_choice,
+    OPTIONS,
     base_name,
+    configuration_test,
     constructs_model,
+    cuda_type,
     direct_calls,
     eval_named,
     facts,
     few_runs,
     is_device_move,
+    is_dtype_name,
     is_step_call,
     loop_nodes,
     lowered_on_toys,
@@ -51,30 +50,31 @@ from checker.rules.torch_common import (
     model_output,
     module_nodes,
     nests_loop,
+    option_choice,
     outside_ifs,
     returns_in,
 )
 from checker.rules.torch_data import MOVE_HELPERS, moves_first_parameter
 from checker.rules.torch_steps import (
-    _LOADER_NAME,
     FACTORIES,
-    _batch_loops,
-    _defs_called_by,
-    _defs_reached,
-    _forward_functions,
-    _loss_defs,
-    _loss_forward,
-    _model_pass,
-    _over_a_loader,
-    _receiver_root,
-    _step_helpers,
-    _training_step_defs,
+    LOADER_NAME,
+    batch_loops,
+    defs_called_by,
+    defs_reached,
+    forward_functions,
+    loss_defs,
+    loss_forward,
+    model_pass,
+    over_a_loader,
+    receiver_root,
+    step_helpers,
     step_sites,
+    training_step_defs,
 )
 from checker.rules.torch_sync import (
-    _imported_names,
-    _self_test_loop,
-    _training_test,
+    imported_names,
+    self_test_loop,
+    training_test,
 )
 
 _SIZED = frozenset("torch." + n for n in ("zeros", "ones", "empty", "full", "rand", "randn"))  # size first
@@ -505,7 +505,7 @@ def _is_dtype(node: ast.AST, index: ModuleIndex) -> bool:
     return (
         qualified is not None
         and qualified.startswith("torch.")
-        and _is_dtype_name(qualified.rsplit(".", 1)[1])
+        and is_dtype_name(qualified.rsplit(".", 1)[1])
     )
 
 
@@ -674,7 +674,7 @@ def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, d
             Ellipsis,
         )
     if isinstance(node, ast.Attribute):
-        root = _receiver_root(node)
+        root = receiver_root(node)
         return (
             node.attr == "shape"
             or (_on_self(node) and node.attr in _hyperparameters(index))
@@ -750,7 +750,7 @@ def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
         isinstance(call.func, ast.Name | ast.Attribute)
         and len(call.args) == 1
         and not call.keywords
-        and _cuda_type(call.func, index)
+        and cuda_type(call.func, index)
     )
 
 
@@ -1523,7 +1523,7 @@ def _per_step_functions(index: ModuleIndex) -> set[int]:
     """Defs run on every step: those a training step runs wherever its loop is (`_step_run_defs`) and the
     helpers called from any loop of the module (3 levels)."""
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
-    return _step_run_defs(index) | {id(f) for f in _defs_reached(index, [s for s in index.calls if s.loops])}
+    return _step_run_defs(index) | {id(f) for f in defs_reached(index, [s for s in index.calls if s.loops])}
 
 
 def _step_run_defs(index: ModuleIndex) -> set[int]:
@@ -1533,7 +1533,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
     defs it calls."""
 
     def make() -> set[int]:
-        run = set(_forward_functions(index)) | {id(f) for f in _training_step_defs(index)} | _loss_defs(index)
+        run = set(forward_functions(index)) | {id(f) for f in training_step_defs(index)} | loss_defs(index)
         run |= _loss_named_defs(index)
         run |= _step_def_callees(index) | _step_def_helpers(index)
         run |= _forward_object_callees(index)
@@ -1542,7 +1542,7 @@ def _step_run_defs(index: ModuleIndex) -> set[int]:
         for hook in index.functions:  # (Lightning's fit loop runs `training_step` every step)
             if hook.name == "training_step":
                 run.add(id(hook))
-                run.update(id(f) for f in _defs_called_by(index, hook))
+                run.update(id(f) for f in defs_called_by(index, hook))
         return run
 
     return facts(index).loop_cache("step_run_defs", None, make)
@@ -1553,11 +1553,11 @@ def _split_step_defs(index: ModuleIndex) -> list:
     a def of the module they call there (DRIT's `update_D_content`: `self.disContent_opt.zero_grad()`, `loss =
     self.backward_contentD(...)`, `self.disContent_opt.step()`; pix2pix-style `optimize_parameters` calling
     `self.backward_G()` between `zero_grad()` and `step()`): a training step split in two, which
-    `_training_step_defs` (backward and step in the same def) does not see."""
+    `training_step_defs` (backward and step in the same def) does not see."""
 
     def make() -> list:
         steps, _ = step_sites(index)
-        fx, whole, found = facts(index), {id(f) for f in _training_step_defs(index)}, []
+        fx, whole, found = facts(index), {id(f) for f in training_step_defs(index)}, []
 
         def unlooped(function) -> set[str]:
             return {method_name(s.node) for s in steps.get(id(function), []) if not s.loops}
@@ -1573,7 +1573,7 @@ def _split_step_defs(index: ModuleIndex) -> list:
                 for s in index.function_calls.get(id(function), [])
                 if not s.loops and not fx.guarded_step(s.node, function)
             ]
-            if any("backward" in unlooped(f) for f in _defs_reached(index, calls) if f is not function):
+            if any("backward" in unlooped(f) for f in defs_reached(index, calls) if f is not function):
                 found.append(function)
         return found
 
@@ -1597,7 +1597,7 @@ def _step_def_helpers(index: ModuleIndex) -> set[int]:
     levels): GAN Zoo's `optimizeParameters` runs `self.buildNoiseData(n)` on every step it runs."""
 
     return facts(index).loop_cache(
-        "step_def_helpers", None, lambda: _unguarded_helpers(index, _training_step_defs(index))
+        "step_def_helpers", None, lambda: _unguarded_helpers(index, training_step_defs(index))
     )
 
 
@@ -1611,7 +1611,7 @@ def _unguarded_helpers(index: ModuleIndex, steps) -> set[int]:
             for s in index.function_calls.get(id(step), [])
             if not s.loops and not fx.guarded_step(s.node, step)
         ]
-        found.update(id(f) for f in _defs_reached(index, sites) if f is not step and not eval_named(f))
+        found.update(id(f) for f in defs_reached(index, sites) if f is not step and not eval_named(f))
     return found
 
 
@@ -1622,7 +1622,7 @@ def _step_def_callees(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         fx, found = facts(index), set()
-        for step in _training_step_defs(index):
+        for step in training_step_defs(index):
             for site in index.function_calls.get(id(step), []):
                 if site.loops or fx.helpers.get(id(site.node)):
                     continue  # (the module's own defs and same-class methods are followed already)
@@ -1693,7 +1693,7 @@ def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) 
     module's loops would call it (`_called_every_step`)."""
     if site.function is None or (site.loops and not few_runs(site.loops)):
         return False
-    if id(site.function) in _loss_defs(index) or _loss_forward(index, site.function):
+    if id(site.function) in loss_defs(index) or loss_forward(index, site.function):
         return False  # (an attack inside a loss, TRADES's `trades_loss`, `VATLoss.forward`: run every step)
     line = site.node.lineno
     fx = facts(index)
@@ -1712,10 +1712,10 @@ def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) 
 
 
 def _loader_passes(index: ModuleIndex) -> list:
-    """The module's loops over a loader's batches that run a model (`_batch_loops`, `_over_loader_parts`)."""
+    """The module's loops over a loader's batches that run a model (`batch_loops`, `_over_loader_parts`)."""
     fx = facts(index)
     return fx.loop_cache(
-        "loader_passes", None, lambda: [loop for loop in _batch_loops(index, fx) if _over_loader_parts(loop)]
+        "loader_passes", None, lambda: [loop for loop in batch_loops(index, fx) if _over_loader_parts(loop)]
     )
 
 
@@ -1749,15 +1749,15 @@ def _called_by_forward(site) -> bool:
 
 
 def _over_loader_parts(loop) -> bool:
-    """`_over_a_loader`, or a loop over an attribute of a loader (`enumerate(tqdm(dataloader_eval.data))`,
+    """`over_a_loader`, or a loop over an attribute of a loader (`enumerate(tqdm(dataloader_eval.data))`,
     BTS's evaluation loop, torch-fix53): a part of the dotted name is named for a loader or data set."""
-    if _over_a_loader(loop):
+    if over_a_loader(loop):
         return True
     source = getattr(loop, "iter", None)
     while isinstance(source, ast.Call) and source.args:
         source = source.args[0]
     parts = dotted_parts(source) if isinstance(source, ast.Attribute) else None
-    return bool(parts) and any(_LOADER_NAME.search(part) for part in parts[:-1])
+    return bool(parts) and any(LOADER_NAME.search(part) for part in parts[:-1])
 
 
 def _first_time(fx, call: ast.Call, loop, function) -> bool:
@@ -2010,9 +2010,9 @@ def check_created_then_moved(
             continue  # `def get_loss(cfg):` building the criterion's class weights once, when it is made
         steady = functools.cache(functools.partial(_steady_names, index, loop, call))
         followed = site.function is not None and (
-            id(site.function) in _forward_functions(index)
-            or id(site.function) in _step_helpers(index)
-            or id(site.function) in _loss_defs(index)
+            id(site.function) in forward_functions(index)
+            or id(site.function) in step_helpers(index)
+            or id(site.function) in loss_defs(index)
             or id(site.function) in _loss_named_defs(index)
             or id(site.function) in _step_def_callees(index)
             or id(site.function) in _step_def_helpers(index)
@@ -2093,12 +2093,12 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     (58 of 109) or in a def run from some loop but that is no forward, loss, training-step def,
     Lightning `training_step`, step loop's or training-step def's helper (9 of 25); else the rule's
     `medium`. A grid (`torch.arange`, `torch.linspace`) is never below `medium` (`_GRIDS`).
-    (torch-fix50) Also `high` in a loop that runs a model on every pass (`_model_pass`) and, where the
+    (torch-fix50) Also `high` in a loop that runs a model on every pass (`model_pass`) and, where the
     level would be `medium`, for an unconditional hard copy to the GPU (`_hard_gpu_copy`); a loop of a
     literal handful of passes takes its def's level, as straight-line code there does (a sample grid of
     ten classes drawn by a def the training loop calls every 1,000 steps: 0 of 8 read right at `medium`),
     and a def a model-running loop calls (`_run_by_model_pass`) is `medium`. (torch-fix73) Not `high` in a
-    self-test loop (`_self_test_loop`, PP501's: under the module's `if __name__ == "__main__":`, random
+    self-test loop (`self_test_loop`, PP501's: under the module's `if __name__ == "__main__":`, random
     inputs, a module that reads no data), whose fresh random host tensors are what it times or checks
     (ARFlow's correlation benchmark: 2 debatable of the 10 not right among the 168 first-read `high` of
     hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
@@ -2113,14 +2113,14 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
         and not few_runs(site.loops)
         and (stepping or not (_layer_loops(index, site.loops) or _loop_in_step_run_def(index, site)))
     ):
-        if stepping and not _self_test_loop(index, site.loops[-1]):
+        if stepping and not self_test_loop(index, site.loops[-1]):
             return "medium" if _episode_end_copy(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
         low = not (
             id(function) in _step_run_defs(index)
-            or id(function) in _step_helpers(index)
+            or id(function) in step_helpers(index)
             or _stepped_elsewhere(index, function, stepped)
             or _run_by_model_pass(index, function)
             or id(function) in _inherited_step_defs(index)
@@ -2142,7 +2142,7 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
 
 def _forward_copy(index: ModuleIndex, site) -> bool:
     """(torch-fix111) The copy sits in a `forward` (any `if` over it) or, outside any `if` of its def or loop, in
-    a def a `forward` of the module calls (`_forward_functions`: ECN's `smooth_hot` in its loss's forward,
+    a def a `forward` of the module calls (`forward_functions`: ECN's `smooth_hot` in its loss's forward,
     LaneGCN's `graph_gather`): the model runs it on every pass, whatever target it copies to. Among PP506's
     `medium` findings over hold-outs 29-35 (every verdict) these read 72 of 74 right in 28 repositories (2
     debatable: a rare branch of a margin loss, a baseline autoencoder), against 25 of 33 for the other
@@ -2150,7 +2150,7 @@ def _forward_copy(index: ModuleIndex, site) -> bool:
     The checker's older reads of forward copies under an option's `if` were weaker (about 55 of 69 on hold-outs
     13-16), so a class that no file names stays `medium` (`_unnamed_class_copies`)."""
     function = site.function
-    if function is None or id(function) not in _forward_functions(index):
+    if function is None or id(function) not in forward_functions(index):
         return False
     if function.name == "forward":
         return True
@@ -2160,7 +2160,7 @@ def _forward_copy(index: ModuleIndex, site) -> bool:
 
 def _step_called_copy(index: ModuleIndex, site, stepped: frozenset[str]) -> bool:
     """(torch-fix115) The copy sits, outside any `if` of its def, in a def a training loop calls on every step:
-    one of this module's step loops (`_step_helpers`: DSNeRF's `render_rays`, a protonets `prepare_batch`, VQA
+    one of this module's step loops (`step_helpers`: DSNeRF's `render_rays`, a protonets `prepare_batch`, VQA
     ReGAT's `compute_score_with_logits`) or another module's (`_stepped_elsewhere`: Super-SloMo's
     `getFlowCoeff`, a shake-shake block's `get_alpha_beta`, Informer's `ProbMask(...)`). The def runs once per
     step, as a `forward` does (`_forward_copy`). Among PP506's `medium` findings over hold-outs 29-37 (every
@@ -2170,7 +2170,7 @@ def _step_called_copy(index: ModuleIndex, site, stepped: frozenset[str]) -> bool
     (sparse_learning's regrowth event, DSNeRF's pytest branch), so they stay `medium`."""
     function = site.function
     if function is None or not (
-        id(function) in _step_helpers(index) or _stepped_elsewhere(index, function, stepped)
+        id(function) in step_helpers(index) or _stepped_elsewhere(index, function, stepped)
     ):
         return False
     stop = site.loops[-1] if site.loops else function
@@ -2199,7 +2199,7 @@ def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
     """(torch-fix58) The copy is `.to(self.<attr>)` (`self.device`, `self._device`) in a loss def or a def it
-    calls (`_loss_defs`: benchmarking-gnns' weighted `loss()` making `torch.zeros(n_classes).long().to(
+    calls (`loss_defs`: benchmarking-gnns' weighted `loss()` making `torch.zeros(n_classes).long().to(
     self.device)`, PyCIL's `_compute_ssre_loss` moving NumPy prototypes, ReChorus' `CFKG.loss`), not in a
     forward, outside any loop and `if`: a loss runs once per training step, on the model's device. As first
     read on hold-outs 13-18 these were 32 of 34 right at `medium` (6 repositories: benchmarking-gnns 10 and
@@ -2215,8 +2215,8 @@ def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
         or any(k.arg != "non_blocking" for k in call.keywords)
         or len(call.args) != 1
         or (site.loops and not few_runs(site.loops))
-        or id(function) not in _loss_defs(index)
-        or id(function) in _forward_functions(index)
+        or id(function) not in loss_defs(index)
+        or id(function) in forward_functions(index)
     ):
         return False
     parts = dotted_parts(call.args[0])
@@ -2226,7 +2226,7 @@ def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
 
 
 def _run_by_model_pass(index: ModuleIndex, function) -> bool:
-    """(torch-fix50) A call of the def sits in a loop that runs a model on every pass (`_model_pass`: an
+    """(torch-fix50) A call of the def sits in a loop that runs a model on every pass (`model_pass`: an
     evaluation loop calling `compute_recall_with_logits(logits, labels)`): the def runs once per pass, as
     that loop's own body does, so a copy in it (or in a handful of passes of a loop in it) is no `low`
     one-off. (torch-fix53) Not a call under the loop's `if step % N == 0:` (BTS's `online_eval(...)` every
@@ -2238,7 +2238,7 @@ def _run_by_model_pass(index: ModuleIndex, function) -> bool:
         site.loops
         and not few_runs(site.loops)
         and not fx.periodic(site.node, site.loops[-1])
-        and (_model_pass(index, site.loops) or _model_def_per_batch(index, site.loops[-1], function))
+        and (model_pass(index, site.loops) or _model_def_per_batch(index, site.loops[-1], function))
         for site in fx.callers.get(id(function), [])
     )
 
@@ -2333,7 +2333,7 @@ def _tensor_device_copy(index: ModuleIndex, site) -> bool:
     if method_name(call) != "to" or call.keywords or len(call.args) != 1:
         return False
     parts = dotted_parts(call.args[0])
-    if not parts or len(parts) < 2 or parts[-1] != "device" or parts[0] == "self" or _OPTIONS.match(parts[0]):
+    if not parts or len(parts) < 2 or parts[-1] != "device" or parts[0] == "self" or OPTIONS.match(parts[0]):
         return False
     stop = site.loops[-1] if site.loops else site.function
     return outside_ifs(facts(index), call, stop)
@@ -2368,7 +2368,7 @@ def _tensor_at_hand(node: ast.AST) -> bool:
     dtype (`device`, `self.gpu_id`, `local_rank`, `x.dtype`) and whose root is no option (`args.x`) or
     module (`torch.float`)."""
     parts = dotted_parts(node)
-    if not parts or parts[0] in ("torch", "np", "numpy") or _OPTIONS.match(parts[0]):
+    if not parts or parts[0] in ("torch", "np", "numpy") or OPTIONS.match(parts[0]):
         return False
     return not _DEVICE_NAMED.search(parts[-1]) and not (len(parts) == 1 and parts[0] == "self")
 
@@ -2489,9 +2489,9 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
         )  # (torch-fix115) an epoch loop: `generate_sequence(...)` per epoch
         for site in index.loop_calls[id(loop)]
     ]
-    for step in _training_step_defs(index):
+    for step in training_step_defs(index):
         sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
-    helpers = _step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
+    helpers = step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
     for function in index.functions:
         if id(function) in helpers and isinstance(function, FUNCTION_TYPES):
             sites.extend(
@@ -2514,10 +2514,10 @@ def forward_callees(index: ModuleIndex) -> set[str]:
     """Names the module's `forward` methods and loss defs (and the defs of the module they call) call as plain
     functions or module attributes, not defined in the module (a YOLO layer's `build_targets_thres(...)`
     from `from utils.utils import *`): for the project pass to find their defs in other modules. They run
-    on every forward, as the module's own helpers of a forward do (`_forward_functions`)."""
+    on every forward, as the module's own helpers of a forward do (`forward_functions`)."""
     fx, found = facts(index), set()
     for function in index.functions:
-        if id(function) not in _forward_functions(index) and id(function) not in _loss_defs(index):
+        if id(function) not in forward_functions(index) and id(function) not in loss_defs(index):
             continue
         for site in index.function_calls.get(id(function), []):
             func = site.node.func
@@ -2528,7 +2528,7 @@ def forward_callees(index: ModuleIndex) -> set[str]:
             elif (
                 isinstance(func, ast.Attribute)
                 and isinstance(func.value, ast.Name)
-                and func.value.id in _imported_names(index)
+                and func.value.id in imported_names(index)
             ):  # (`commons.generate_path(...)`; not a tensor's method, `x.squeeze(1)`)
                 found.add(func.attr)
     return found
@@ -2537,7 +2537,7 @@ def forward_callees(index: ModuleIndex) -> set[str]:
 def _forward_runs(fx, node: ast.AST, function) -> bool:
     """The node runs on every training call of the def: each `if` on its way tests the training call (its
     body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
-    (either branch: `_option_choice`, `_configuration_test`) or a flag parameter off by default (its `else`:
+    (either branch: `option_choice`, `configuration_test`) or a flag parameter off by default (its `else`:
     `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
     or conditional expression is on the way. A test of a left-out argument (`if attn_mask is None:` on a
     parameter, `_left_out_test`) and a `*_flag` switch count as running; a branch such as `if gen:` for
@@ -2550,10 +2550,10 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
             test = outer.test
             in_body = any(child is s for s in outer.body)
             if not (
-                (in_body and _training_test(test, params))
+                (in_body and training_test(test, params))
                 or (not in_body and isinstance(test, ast.Name) and test.id in off)
-                or _option_choice(test)
-                or _configuration_test(test)
+                or option_choice(test)
+                or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
             ):
                 return False
@@ -2687,14 +2687,14 @@ def _on_step_device(index: ModuleIndex, site) -> bool:
         return True
     function = site.function
     return function is not None and (
-        id(function) in _forward_functions(index)
-        or id(function) in _loss_defs(index)
+        id(function) in forward_functions(index)
+        or id(function) in loss_defs(index)
         or id(function) in _loss_named_defs(index)
     )
 
 
 def _loss_named_defs(index: ModuleIndex) -> set[int]:
-    """(torch-fix64) Defs named for a loss in capitals, which `_loss_defs` (lower case, `compute_loss`) leaves out,
+    """(torch-fix64) Defs named for a loss in capitals, which `loss_defs` (lower case, `compute_loss`) leaves out,
     and the defs they call (nested ones too): ARFlow's `def TernaryLoss(im, im_warp)`, whose inner `_valid_mask(t)`
     and `_ternary_transform(image)` make `torch.ones(...)` and `torch.eye(...)` on the host and `.type_as(t)` them
     on every call of the loss, that is on every step."""
@@ -2705,7 +2705,7 @@ def _loss_named_defs(index: ModuleIndex) -> set[int]:
             name = getattr(f, "name", "")
             if name != name.lower() and _LOSS_NAME.match(name.lower()) and not eval_named(f):
                 found.add(id(f))
-                found.update(id(g) for g in _defs_called_by(index, f) if not eval_named(g))
+                found.update(id(g) for g in defs_called_by(index, f) if not eval_named(g))
         return found
 
     return facts(index).loop_cache("loss_named_defs", None, make)
@@ -3618,11 +3618,11 @@ def _sets_its_key(test: ast.If) -> bool:
 
 
 def _forward_pass_loop(index: ModuleIndex, loops) -> bool:
-    """(torch-fix68) `_model_pass`, unless every model call the loop makes builds a model (`constructs_model`):
+    """(torch-fix68) `model_pass`, unless every model call the loop makes builds a model (`constructs_model`):
     a class-incremental driver's phase loop makes `tg_model = resnet32(num_classes=n)` once per phase, runs
     no forward itself (its training runs in an imported def), and its `novel_embedding.to(device)` is
     one copy per phase (hold-out 20: 4 wrong at `high`, the LUCIR family)."""
-    if not _model_pass(index, loops):
+    if not model_pass(index, loops):
         return False
     calls = [n for n in loop_nodes(index, loops[-1]) if isinstance(n, ast.Call) and model_output(n, index)]
     return not all(constructs_model(c, index) for c in calls)
@@ -3766,7 +3766,7 @@ def _chain_root(value: ast.AST) -> ast.AST:
 
 def _holds_loader_pass(index: ModuleIndex, loop) -> bool:
     """(torch-fix86) The loop is not over a loader itself and a loop nested in it walks a loader's batches and
-    runs a model on them (`_over_loader_parts`, `_model_pass`): the outer loop runs once per whole pass over
+    runs a model on them (`_over_loader_parts`, `model_pass`): the outer loop runs once per whole pass over
     the data (DRAEM's `for obj_name in obj_names:` loading a model and testing it on each MVTec class), so
     what its own body makes is made once per pass, as an epoch loop's accumulator is (`_holds_step_loop`,
     which only knows training loops). Hold-out 24: DRAEM's four display buffers, `torch.zeros(...).cuda()`
@@ -3781,7 +3781,7 @@ def _holds_loader_pass(index: ModuleIndex, loop) -> bool:
             inner is not loop
             and loop.lineno < inner.lineno <= end
             and _over_loader_parts(inner)
-            and _model_pass(index, [inner])
+            and model_pass(index, [inner])
             for inner in index.loops
         ),
     )
@@ -3795,7 +3795,7 @@ def _settings_factory(index: ModuleIndex, function, stepped: frozenset[str]) -> 
     args)`; `_SETTINGS_PARAMETER`) builds something from the configuration: it has no batch to work on, so it
     runs when its caller sets up (the criterion, with class weights `torch.FloatTensor([2, 1, ...]).cuda()`),
     not on every step, unless a loop of the module or another module's step loop calls it. Its name can still
-    put it among the loss defs (`_loss_defs` matches `get_loss`): hold-out 24's RSNA solution, read wrong at
+    put it among the loss defs (`loss_defs` matches `get_loss`): hold-out 24's RSNA solution, read wrong at
     `high`."""
     if function is None or not isinstance(function, FUNCTION_TYPES):
         return False
@@ -3830,7 +3830,7 @@ def _square_mask_call(node: ast.Call, index: ModuleIndex) -> bool:
 
 
 def _forward_object_callees(index: ModuleIndex) -> set[int]:
-    """(torch-fix86) Methods a `forward` (or a def it runs, `_forward_functions`) calls on a sub-module held by
+    """(torch-fix86) Methods a `forward` (or a def it runs, `forward_functions`) calls on a sub-module held by
     `self` (`self.cell_list[i].init_hidden(b)`, `self.encoder.init_hidden(b)`) when exactly one class of the
     module defines that name (`own_method`): they run on every forward as the forward's own helpers do, as a
     training-step def's callees on other objects do (`_step_def_callees`). PointLSTM's `_init_hidden` asks
@@ -3838,7 +3838,7 @@ def _forward_object_callees(index: ModuleIndex) -> set[int]:
 
     def make() -> set[int]:
         fx, found = facts(index), set()
-        forward = _forward_functions(index)
+        forward = forward_functions(index)
         for function in index.functions:
             if id(function) not in forward:
                 continue
@@ -3867,11 +3867,11 @@ def _flag_step_defs(index: ModuleIndex) -> list:
     """(torch-fix94) Defs whose backward and optimizer step sit, outside any loop, only under `if <flag>:` for a
     parameter of theirs that defaults to True (MoEL's `train_one_batch(self, batch, iter, train=True)` with `if
     train: loss.backward(); self.optimizer.step()`): the training script calls them with the default on every
-    step, the evaluation passes `train=False`. `_training_step_defs` asks for the step outside every `if`."""
+    step, the evaluation passes `train=False`. `training_step_defs` asks for the step outside every `if`."""
 
     def make() -> list:
         steps, _ = step_sites(index)
-        whole = {id(f) for f in _training_step_defs(index)}
+        whole = {id(f) for f in training_step_defs(index)}
         found = []
         for function in index.functions:
             sites = steps.get(id(function))
@@ -3899,14 +3899,14 @@ def _under_flag(index: ModuleIndex, node: ast.AST, function, flags: set[str]) ->
 
 
 def _whole_step_def(index: ModuleIndex, function) -> bool:
-    """(torch-fix94) The def is a training step itself (`_training_step_defs`, `_split_step_defs`,
+    """(torch-fix94) The def is a training step itself (`training_step_defs`, `_split_step_defs`,
     `_flag_step_defs`): its names are followed to the tensor they were bound to, as a forward's and a step
     helper's are, so `sos_token = torch.LongTensor([sos] * b).unsqueeze(1)`, `if config.USE_CUDA: sos_token =
     sos_token.cuda()` is seen where only the copy made on the same line was."""
     if function is None:
         return False
     return (
-        any(f is function for f in _training_step_defs(index))
+        any(f is function for f in training_step_defs(index))
         or any(f is function for f in _split_step_defs(index))
         or any(f is function for f in _flag_step_defs(index))
     )

@@ -30,7 +30,7 @@ from checker.rules.torch_common import (
 )
 
 
-def _receiver_root(node: ast.AST) -> ast.AST:
+def receiver_root(node: ast.AST) -> ast.AST:
     """`loss.data` -> `loss`: the name an attribute chain starts from."""
     while isinstance(node, ast.Attribute):
         node = node.value
@@ -66,7 +66,7 @@ def _optimizer_entry_step(call: ast.Call) -> bool:
     return "optim" in holder or holder.startswith("opt")
 
 
-def _training_step_defs(index: ModuleIndex) -> list:
+def training_step_defs(index: ModuleIndex) -> list:
     """Defs that run backward and an optimizer step outside any loop or `if` of their own and have no step
     loop of their own (`discriminator_trainstep`, `gen_update`), not named for evaluation or tests; found
     once per module."""
@@ -76,7 +76,7 @@ def _training_step_defs(index: ModuleIndex) -> list:
         found = []
         for function in index.functions:
             sites = steps.get(id(function))
-            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or eval_or_test(function):
                 continue
             kinds = {method_name(s.node) for s in sites if not s.loops}
             if {"backward", "step"} <= kinds and not any(s.loops for s in sites):
@@ -86,7 +86,7 @@ def _training_step_defs(index: ModuleIndex) -> list:
     return facts(index).loop_cache("training_step_defs", None, make)
 
 
-def _eval_or_test(function) -> bool:
+def eval_or_test(function) -> bool:
     return function.name.startswith("test")
 
 
@@ -110,16 +110,16 @@ FACTORIES = frozenset(
 )
 
 
-def _defs_reached(index: ModuleIndex, sites) -> list:
+def defs_reached(index: ModuleIndex, sites) -> list:
     """The module's defs these calls run, directly or through helpers (3 levels)."""
     return [site.function for site, via in index.reached_calls(sites) if via is not None and site.function]
 
 
-def _defs_called_by(index: ModuleIndex, function) -> list:
-    return _defs_reached(index, index.function_calls.get(id(function), []))
+def defs_called_by(index: ModuleIndex, function) -> list:
+    return defs_reached(index, index.function_calls.get(id(function), []))
 
 
-def _forward_functions(index: ModuleIndex) -> set[int]:
+def forward_functions(index: ModuleIndex) -> set[int]:
     """`forward` methods and the defs of the module they call (3 levels): `_get_lstm_features(...)` of a
     tagger's forward runs on every forward as much as the forward's own body."""
 
@@ -128,31 +128,31 @@ def _forward_functions(index: ModuleIndex) -> set[int]:
         for function in index.functions:
             if function.name == "forward":
                 found.add(id(function))
-                found.update(id(f) for f in _defs_called_by(index, function))
+                found.update(id(f) for f in defs_called_by(index, function))
         return found
 
     return facts(index).loop_cache("forward_functions", None, make)
 
 
-_LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
+LOSS_DEF = re.compile(r"^(?:(?:compute|get|calc|calculate)_)?loss(?:es)?$|^\w+_?loss$")
 
 
-def _loss_defs(index: ModuleIndex) -> set[int]:
+def loss_defs(index: ModuleIndex) -> set[int]:
     """Defs named for the training loss (`Protonet.loss(sample)`, `compute_loss`, `ewc_loss`), not for
     evaluation: an engine or trainer of another module calls them on every step."""
 
     def make() -> set[int]:
         found = set()
         for f in index.functions:
-            if isinstance(f, FUNCTION_TYPES) and _LOSS_DEF.match(f.name) and not eval_named(f):
+            if isinstance(f, FUNCTION_TYPES) and LOSS_DEF.match(f.name) and not eval_named(f):
                 found.add(id(f))  # (and the defs it calls: WGAN-GP's `dis_loss` runs `_gradient_penalty`)
-                found.update(id(g) for g in _defs_called_by(index, f) if not eval_named(g))
+                found.update(id(g) for g in defs_called_by(index, f) if not eval_named(g))
         return found
 
     return facts(index).loop_cache("loss_defs", None, make)
 
 
-def _step_helpers(index: ModuleIndex) -> set[int]:
+def step_helpers(index: ModuleIndex) -> set[int]:
     """Defs of the module that a step loop calls (3 levels): PointNet++'s `to_categorical(label)` runs on every
     training step, and a name bound in it (`new_y = torch.eye(n)[y]`, then `new_y.cuda()`) is followed as a
     forward's are."""
@@ -178,11 +178,11 @@ def every_step_defs(index: ModuleIndex) -> set[int]:
     """The ids of the module's defs that run on every training step wherever its loop is: `forward` methods
     and the defs they call outside any `if` of the forward (3 levels; not a detector's post-processing under
     `if mode == 'test':` nor a test-time ensemble under `if not self.training:`), and the defs a step loop of
-    the module calls every step (`_step_helpers`). A rule that judges a def's own body (a host round trip,
+    the module calls every step (`step_helpers`). A rule that judges a def's own body (a host round trip,
     torch-fix114) asks this."""
 
     return facts(index).loop_cache(
-        "every_step_defs", None, lambda: set(forward_step_defs(index)) | _step_helpers(index)
+        "every_step_defs", None, lambda: set(forward_step_defs(index)) | step_helpers(index)
     )
 
 
@@ -198,33 +198,33 @@ def forward_step_defs(index: ModuleIndex) -> dict[int, object]:
             if function.name == "forward":
                 found[id(function)] = function
                 sites = index.function_calls.get(id(function), [])
-                for f in _defs_reached(index, [s for s in sites if not fx.guarded_step(s.node, function)]):
+                for f in defs_reached(index, [s for s in sites if not fx.guarded_step(s.node, function)]):
                     found.setdefault(id(f), f)
         return found
 
     return facts(index).loop_cache("forward_step_defs", None, make)
 
 
-def _loss_forward(index: ModuleIndex, function) -> bool:
+def loss_forward(index: ModuleIndex, function) -> bool:
     """The `forward` of a class named for a loss (`VATLoss`): a criterion, called on every training step
     (an attack module's own `forward`, `CW`, runs once per attacked batch, and its copy serves its steps)."""
     owner = index.function_class.get(id(function)) or ""
     return function.name == "forward" and "loss" in owner.lower()
 
 
-_LOADER_NAME = re.compile(r"(?i)loader|dataset")
+LOADER_NAME = re.compile(r"(?i)loader|dataset")
 
 
-def _over_a_loader(loop) -> bool:
+def over_a_loader(loop) -> bool:
     """`for img, target in dataloader`, `enumerate(tqdm(val_loader))`, `for path, img in dataset`: a loop over
     a loader or data set by name (not `range(max_len)` of a decoder, not a list of ensemble sizes)."""
     source = getattr(loop, "iter", None)
     while isinstance(source, ast.Call) and source.args:
         source = source.args[0]
-    return isinstance(source, ast.Name | ast.Attribute) and bool(_LOADER_NAME.search(base_name(source) or ""))
+    return isinstance(source, ast.Name | ast.Attribute) and bool(LOADER_NAME.search(base_name(source) or ""))
 
 
-def _model_pass(index: ModuleIndex, loops) -> bool:
+def model_pass(index: ModuleIndex, loops) -> bool:
     """(torch-fix48) The innermost loop runs a model on every pass (a sampler's denoising steps, an
     evaluation or reranking loop) and none of the loops breaks after a literal few: a copy there is one per
     forward. At `low` on hold-outs 13-16 such copies were 18 of 23 right, 4 of the 5 others a handful of
@@ -234,7 +234,7 @@ def _model_pass(index: ModuleIndex, loops) -> bool:
     return any(isinstance(n, ast.Call) and model_output(n, index) for n in loop_nodes(index, loops[-1]))
 
 
-def _batch_loops(index: ModuleIndex, fx) -> list:
+def batch_loops(index: ModuleIndex, fx) -> list:
     """Loops that run a training step or call a model on every iteration."""
     models = fx.models
     steps = {id(loop) for loop in fx.step_loops}
@@ -243,9 +243,7 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
         if id(loop) in steps or not hasattr(loop, "body"):
             continue
         direct = direct_calls(index, loop)
-        if _over_a_loader(loop) and any(
-            _trains_model(s.node) or is_device_move(s.node, index) for s in direct
-        ):
+        if over_a_loader(loop) and any(trains_model(s.node) or is_device_move(s.node, index) for s in direct):
             loops.append(loop)  # `for images in zip(loader_a, loader_b)`: `trainer.dis_update(...)` (UNIT)
             continue
         for site in direct:
@@ -259,7 +257,7 @@ def _batch_loops(index: ModuleIndex, fx) -> list:
     return loops
 
 
-def _trains_model(call: ast.Call) -> bool:
+def trains_model(call: ast.Call) -> bool:
     """`model.optimize_parameters()`, the training step of CycleGAN-style model classes (CUT), and
     `trainer.dis_update(...)`/`gen_update(...)` (UNIT, FUNIT, MUNIT): a model object trains itself."""
     name = method_name(call)

@@ -34,11 +34,10 @@ from checker.rules.torch_common import (
     HOST_READS,
     NEEDS_GRAD_ATTRS,
     STEP_OR_LOG,
-    _cpu_device_names,
-    _on_cpu,
     base_name,
     breaks_early,
     call_function,
+    cpu_device_names,
     direct_calls,
     eval_named,
     facts,
@@ -52,6 +51,7 @@ from checker.rules.torch_common import (
     model_called,
     module_nodes,
     numpy_array_names,
+    on_cpu,
     reads_real_source,
     returns_host_value,
     returns_in,
@@ -60,15 +60,15 @@ from checker.rules.torch_common import (
 from checker.rules.torch_data import MOVE_HELPERS, bound_before, loader_dataset, module_loaders, source_key
 from checker.rules.torch_graph import mode_calls
 from checker.rules.torch_steps import (
-    _LOSS_DEF,
     FACTORIES,
-    _eval_or_test,
-    _loss_forward,
-    _receiver_root,
-    _training_step_defs,
+    LOSS_DEF,
+    eval_or_test,
     every_step_defs,
     forward_step_defs,
+    loss_forward,
+    receiver_root,
     step_sites,
+    training_step_defs,
 )
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
@@ -588,7 +588,7 @@ def _read_either_way(fx, node: ast.AST, loop, tensors: set[str]) -> bool:
             ):
                 return False
             return not fx.guarded_step(outer, loop)
-        if isinstance(outer, _GUARD_NODES):
+        if isinstance(outer, GUARD_NODES):
             return False
         child = outer
     return False
@@ -696,7 +696,7 @@ def _read_with_step(fx, node: ast.AST, loop) -> bool:
                 and not any(isinstance(c, ast.Call) and is_step_call(c) for s in other for c in ast.walk(s))
                 and not fx.guarded_step(outer, loop)
             )
-        if isinstance(outer, _GUARD_NODES):
+        if isinstance(outer, GUARD_NODES):
             return False
         child = outer
     return False
@@ -911,7 +911,7 @@ def moved_to_host(arg: ast.AST, index: ModuleIndex, bound, cpu: set[str]) -> boo
         isinstance(arg, ast.Call)
         and method_name(arg) == "to"
         and bool(arg.args)
-        and _on_cpu(arg.args[0], index, cpu)
+        and on_cpu(arg.args[0], index, cpu)
     )
 
 
@@ -1258,7 +1258,7 @@ def _built_on_device(index: ModuleIndex) -> set[str]:
             if not name[:1].isupper():
                 continue  # (a class, by the convention: not `x.to(device)` or a helper)
             given = [*value.args, *(k.value for k in value.keywords)]
-            if any(_names_device(a) and not _on_cpu(a, index, cpu) for a in given):
+            if any(_names_device(a) and not on_cpu(a, index, cpu) for a in given):
                 found |= {base_name(t) for t in node.targets} - {None}
         return found
 
@@ -1469,7 +1469,7 @@ def check_host_sync(
         more = more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
-        lowered = device_elsewhere or copied_only or logged_only or _self_test_loop(index, loop)
+        lowered = device_elsewhere or copied_only or logged_only or self_test_loop(index, loop)
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
@@ -2007,9 +2007,7 @@ def _copied_either_way(fx, node: ast.AST, loop) -> bool:
 def _to_host(call: ast.Call, index: ModuleIndex) -> bool:
     """`x.to("cpu")`, `o.to(cpu_device)` with `cpu_device = torch.device("cpu")`."""
     return (
-        method_name(call) == "to"
-        and bool(call.args)
-        and _on_cpu(call.args[0], index, _cpu_device_names(index))
+        method_name(call) == "to" and bool(call.args) and on_cpu(call.args[0], index, cpu_device_names(index))
     )
 
 
@@ -2122,7 +2120,7 @@ def _steps_beside(fx, loop, epochs) -> bool:
 _RANDOM_INPUTS = frozenset({"rand", "randn", "randint", "rand_like", "randn_like", "randperm"})
 
 
-def _self_test_loop(index: ModuleIndex, loop) -> bool:
+def self_test_loop(index: ModuleIndex, loop) -> bool:
     """A loop under the module's `if __name__ == "__main__":` that draws its inputs at random
     (`torch.rand(N, 1)`), in a module that reads no data (no file, data set or loader: `reads_real_source`): a
     self-test of the module's own classes on random tensors (DEQ's `splitcross.py` checks its
@@ -2141,12 +2139,12 @@ def _self_test_loop(index: ModuleIndex, loop) -> bool:
 
 
 def stepping_returns(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
-    """The module's training-step methods (`_training_step_defs`: backward and an optimizer step outside
+    """The module's training-step methods (`training_step_defs`: backward and an optimizer step outside
     any loop or `if` of their own) by name, with, for each place of what they return, whether every return
     gives a device value there (`_device_value`: `return loss.data, err` with `err = pred.ne(y.data).sum()`,
     the Bayesian-Neural-Networks models' `fit`); methods returning no device value are left out."""
     found = {}
-    for function in _training_step_defs(index):
+    for function in training_step_defs(index):
         if id(function) not in index.function_class:
             continue
         values = [r.value for r in returns_in(function)]
@@ -2170,7 +2168,7 @@ def _device_value(expr: ast.AST, function, backed: set[str], depth: int = 2) -> 
     if isinstance(expr, ast.Attribute) and expr.attr == "data":
         return True
     if isinstance(expr, ast.Call) and method_name(expr) in _TENSOR_ENDS and not expr.args:  # (no `max(1)`)
-        return base_name(_receiver_root(expr.func.value)) not in ("np", "numpy", "math")
+        return base_name(receiver_root(expr.func.value)) not in ("np", "numpy", "math")
     if isinstance(expr, ast.BinOp):
         return _device_value(expr.left, function, backed, depth) or _device_value(
             expr.right, function, backed, depth
@@ -2232,7 +2230,7 @@ def _own_steppers(index: ModuleIndex) -> dict[str, tuple[bool, ...]]:
 
 
 def _stepping_ids(index: ModuleIndex) -> set[int]:
-    return {id(f) for f in _training_step_defs(index)}
+    return {id(f) for f in training_step_defs(index)}
 
 
 def instance_methods(index: ModuleIndex, methods: Mapping[str, Mapping]) -> dict:
@@ -2486,7 +2484,7 @@ def _numpy_store(
     targets = _targets(node)
     if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
         return None
-    root = _receiver_root(targets[0].value)
+    root = receiver_root(targets[0].value)
     if not (isinstance(root, ast.Name) and root.id in numpy_array_names(index)):
         return None
     return ast.unparse(node) if _still_tensor(node.value, values) else None
@@ -2553,7 +2551,7 @@ def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
         isinstance(node, ast.Call)
         and method_name(node) == "cpu"
         and not node.args
-        and base_name(_receiver_root(node.func.value)) in tensors
+        and base_name(receiver_root(node.func.value)) in tensors
         for node in ast.walk(call)
     )
 
@@ -2634,10 +2632,10 @@ def _calls_reading_step(index: ModuleIndex, loop, readers: frozenset[str]) -> bo
 
 
 def _steps_each_call(index: ModuleIndex, helper) -> bool:
-    """A training-step def (`_training_step_defs`), or one whose optimizer step is outside its loops and ifs
+    """A training-step def (`training_step_defs`), or one whose optimizer step is outside its loops and ifs
     and whose backward is outside its loops (CasMVSNet's `train_sample`: `scaled_loss.backward()` under apex,
     `loss.backward()` otherwise, then `optimizer.step()`)."""
-    if any(helper is f for f in _training_step_defs(index)):
+    if any(helper is f for f in training_step_defs(index)):
         return True
     fx = facts(index)
     sites = [s for s in index.function_calls.get(id(helper), ()) if not s.loops and is_step_call(s.node)]
@@ -2678,8 +2676,8 @@ def _calls_a_reader(loop, readers: frozenset[str]) -> bool:
 
 
 def module_cpu_names(index: ModuleIndex) -> set[str]:
-    """`_cpu_device_names`, once per module."""
-    return facts(index).loop_cache("cpu_names", None, lambda: _cpu_device_names(index))
+    """`cpu_device_names`, once per module."""
+    return facts(index).loop_cache("cpu_names", None, lambda: cpu_device_names(index))
 
 
 def _step_device_names(index: ModuleIndex, loop) -> set[str]:
@@ -2725,7 +2723,7 @@ def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
         isinstance(arg, ast.Call) and method_name(arg) in _PARAMETER_LISTS and not arg.args
     ):
         return True
-    root = _receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
+    root = receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
     return isinstance(root, ast.Name) and root.id in tensors
 
 
@@ -2925,7 +2923,7 @@ def _step_function_reads(index: ModuleIndex):
     (`places_on_device`: hold-outs 13-15, 10 of 10 read right) and, since torch-fix90, in one that places
     nothing (`_step_def_level`); medium when every read is under a logging switch, and in a def
     that backpropagates but steps nothing (`_backward_defs`)."""
-    steps = _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
+    steps = training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)
     backward_only = {id(f) for f in _backward_defs(index)}
     steps += [f for f in index.functions if id(f) in backward_only]
     if not steps:
@@ -3019,7 +3017,7 @@ def _module_call(index: ModuleIndex, call: ast.Call, function) -> bool:
     receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
     return (
         isinstance(receiver, ast.Name)
-        and receiver.id in _imported_names(index)
+        and receiver.id in imported_names(index)
         and receiver.id not in parameter_names(function)
         and not bound_values(function, receiver.id)
     )
@@ -3047,13 +3045,13 @@ def _backward_defs(index: ModuleIndex) -> list:
     def make() -> list:
         steps, _ = step_sites(index)
         fx = facts(index)
-        known = {id(f) for f in _training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)}
+        known = {id(f) for f in training_step_defs(index) + _update_defs(index) + _helper_step_defs(index)}
         found = []
         for function in index.functions:
             sites = steps.get(id(function))
             if sites is None or id(function) in known or not isinstance(function, FUNCTION_TYPES):
                 continue
-            if _eval_or_test(function) or function.name == "backward":
+            if eval_or_test(function) or function.name == "backward":
                 continue  # (an autograd Function's own `backward`, calling an extension's)
             if any(method_name(s.node) != "backward" or _module_call(index, s.node, function) for s in sites):
                 continue
@@ -3070,7 +3068,7 @@ def _in_term_branch(fx, node: ast.AST, function, backed: set[str]) -> bool:
     and its body adds to the loss the def backpropagates (`loss += self.weight_t * loss_t`). When the
     term is on, its branch, and the read of the term beside it (`loss_summary['loss_t'] =
     loss_t.item()`), runs on every step (deep-person-reid's `ImageTripletEngine.forward_backward`)."""
-    guards = [up for up in fx.ancestors(node, function) if isinstance(up, _GUARD_NODES)]
+    guards = [up for up in fx.ancestors(node, function) if isinstance(up, GUARD_NODES)]
     return bool(guards) and all(
         isinstance(up, ast.If)
         and not up.orelse
@@ -3100,7 +3098,7 @@ def _helper_step_defs(index: ModuleIndex) -> list:
         if not backprop:
             return []
         fx = facts(index)
-        known = {id(f) for f in _training_step_defs(index) + _update_defs(index)}
+        known = {id(f) for f in training_step_defs(index) + _update_defs(index)}
         found = []
         for site, helper in _self_helper_calls(index):
             function = site.function
@@ -3110,7 +3108,7 @@ def _helper_step_defs(index: ModuleIndex) -> list:
                 or id(helper) not in backprop
                 or id(function) in backprop | known
                 or not isinstance(function, FUNCTION_TYPES)
-                or _eval_or_test(function)
+                or eval_or_test(function)
                 or any(function is f for f in found)
                 or fx.guarded_step(site.node, function)
             ):
@@ -3195,7 +3193,7 @@ def _loss_def_reads(index: ModuleIndex):
     tensors on a GPU (review22 item 2, checker/torch_project/reads.py `_unplaced_loss_defs`)."""
     fx = None
     for function in index.functions:
-        if not isinstance(function, FUNCTION_TYPES) or not _LOSS_DEF.match(function.name):
+        if not isinstance(function, FUNCTION_TYPES) or not LOSS_DEF.match(function.name):
             continue
         if eval_named(function) or not _returns_a_tensor(function):
             continue
@@ -3379,7 +3377,7 @@ def _step_read(call: ast.Call, backed: set[str]) -> str | None:
 
 def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> str | None:
     """`_step_read`, or `.cpu().numpy()` in the `return` (`_returned_copy`) of a def that runs backward and
-    an optimizer step (`_training_step_defs`; not a saliency map's backward-only def, whose returned copies
+    an optimizer step (`training_step_defs`; not a saliency map's backward-only def, whose returned copies
     are actions for an environment: train-procgen's `predict_w_value_saliency`)."""
     if (how := _step_read(call, backed)) is not None:
         return how
@@ -3388,7 +3386,7 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
         and (how := _tested_number(call, _def_clip_norms(fx, function), fx.index)) is not None
     ):
         return how
-    stepping = function is not None and any(function is f for f in _training_step_defs(fx.index))
+    stepping = function is not None and any(function is f for f in training_step_defs(fx.index))
     return ".cpu().numpy()" if stepping and (_returned_copy(fx, call) or _stored_copy(fx, call)) else None
 
 
@@ -3429,8 +3427,8 @@ def _stored_copy(fx, call: ast.Call) -> bool:
 
 def _step_copy_out(index: ModuleIndex, helper, call: ast.Call) -> bool:
     """A `_returned_copy` in a training-step def of the module (backward and an optimizer step outside its
-    loops and ifs: `_training_step_defs`) that a loop calls."""
-    return _returned_copy(facts(index), call) and any(helper is f for f in _training_step_defs(index))
+    loops and ifs: `training_step_defs`) that a loop calls."""
+    return _returned_copy(facts(index), call) and any(helper is f for f in training_step_defs(index))
 
 
 def _in_summing_loop(fx, site, function, backed: set[str]) -> bool:
@@ -3456,7 +3454,7 @@ def _update_defs(index: ModuleIndex) -> list:
         steps, zeroed = step_sites(index)
         for function in index.functions:
             sites = steps.get(id(function))
-            if sites is None or not isinstance(function, FUNCTION_TYPES) or _eval_or_test(function):
+            if sites is None or not isinstance(function, FUNCTION_TYPES) or eval_or_test(function):
                 continue
             looped = [s for s in sites if s.loops]
             if any(
@@ -3558,7 +3556,7 @@ def _key_filtered(fx, node: ast.AST, inner) -> bool:
     torch.Tensor): epoch_results[k] += v.item()`, hold-out 17's VL-T5 trainers; `if k != "lr":`, `if "loss"
     in k:`). It picks which entries to read, the same ones every step, so the read runs every step."""
     keys = names_in(inner.target) if isinstance(inner, ast.For) else set()
-    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, _GUARD_NODES)]
+    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, GUARD_NODES)]
     return bool(keys and guards) and all(isinstance(up, ast.If) and _key_test(up.test, keys) for up in guards)
 
 
@@ -3623,7 +3621,7 @@ def _where_gradient(fx, node: ast.AST, inner) -> bool:
     """Every guard between the read and the loop over parameters is a test that the parameter has a
     gradient (`torch.norm(p.grad).cpu() if p.grad is not None else 0`): after the backward every trained
     parameter has one, so the read runs for each, every step."""
-    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, _GUARD_NODES)]
+    guards = [up for up in fx.ancestors(node, inner) if isinstance(up, GUARD_NODES)]
     return bool(guards) and all(
         isinstance(up, ast.If | ast.IfExp)
         and not (isinstance(up, ast.If) and up.orelse)
@@ -3716,7 +3714,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
 
 def _step_host_taken(index: ModuleIndex, helper, call: ast.Call) -> bool:
     """(torch-fix110) `.cpu()` handed straight to a host call in a training-step def of the module (backward
-    and an optimizer step outside its loops and ifs, `_training_step_defs`) that a loop calls: `accuracy =
+    and an optimizer step outside its loops and ifs, `training_step_defs`) that a loop calls: `accuracy =
     np.mean(list(predicted.eq(y.data).cpu()))` after `optimizer.step()` (dferendo's three experiment builders,
     hold-out 35): `list` iterates the host copy element by element, so the step waits for the GPU."""
     if method_name(call) != "cpu" or call.args:
@@ -3730,7 +3728,7 @@ def _step_host_taken(index: ModuleIndex, helper, call: ast.Call) -> bool:
         and isinstance(taker.value, ast.Name)
         and taker.value.id in ("np", "numpy")
     )
-    return host and any(helper is f for f in _training_step_defs(index))
+    return host and any(helper is f for f in training_step_defs(index))
 
 
 def after_early_return(helper, call: ast.Call) -> bool:
@@ -3786,7 +3784,7 @@ def _taking_turns(fx, node: ast.AST, loop) -> bool:
     counters (`_counted_turn`: `if d_steps_left > 0: ... d_steps_left -= 1 elif g_steps_left > 0: ...
     g_steps_left -= 1`, Social GAN's D/G alternation): one branch runs on every step of the loop, so the
     step def it calls (`discriminator_step`, `generator_step`) runs every step or every other step."""
-    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
+    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, GUARD_NODES)]
     return bool(guards) and all(isinstance(up, ast.If) and _counted_turn(up) for up in guards)
 
 
@@ -3806,7 +3804,7 @@ def after_warmup(fx, node: ast.AST, loop, helper) -> bool:
     for up in fx.ancestors(node, loop):
         if isinstance(up, ast.If) and any(child is s for s in up.body) and _warmup_test(up.test, loop):
             warmups += 1
-        elif isinstance(up, _GUARD_NODES):
+        elif isinstance(up, GUARD_NODES):
             bound = assigned_names([loop]) if bound is None else bound
             if not (isinstance(up, ast.If) and mode_test(up.test, bound)):
                 return False
@@ -3986,7 +3984,7 @@ def _forward_copies(index: ModuleIndex, trips: set[int]):
     if not fx.on_device:
         return
     for function in forward_step_defs(index).values():
-        if _eval_or_test(function) or eval_named(function):
+        if eval_or_test(function) or eval_named(function):
             continue
         for site in index.function_calls.get(id(function), []):
             copy = _host_copy_read(site.node)
@@ -4147,7 +4145,7 @@ def _on_training_path(fx, node: ast.AST, function) -> bool:
     child = node
     for outer in fx.ancestors(node, function):
         if isinstance(outer, ast.If):
-            training = _training_test(outer.test, params)
+            training = training_test(outer.test, params)
             if not (training and any(child is s for s in outer.body)):
                 return False
         elif isinstance(outer, (ast.IfExp, ast.ExceptHandler, ast.Try, ast.BoolOp, ast.Lambda, *LOOP_TYPES)):
@@ -4161,7 +4159,7 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
     enumerate(self.loss): if l['function'] is not None: ... self.log[-1, i] += effective_loss.item()`): a read
     inside loops over the module's own attributes and under `if`s that test only those terms or attributes
     (never a step count or a logging switch) runs on every step, once per term."""
-    if not _loss_forward(index, function):
+    if not loss_forward(index, function):
         return False
     terms: set[str] = set()
     for outer in reversed(list(fx.ancestors(call, function))):
@@ -4221,7 +4219,7 @@ def term_test(test: ast.AST, terms: set[str]) -> bool:
     return True
 
 
-def _imported_names(index: ModuleIndex) -> set[str]:
+def imported_names(index: ModuleIndex) -> set[str]:
     """The names the module's imports bind (`import commons`, `from utils import box_utils as bu`)."""
     return facts(index).loop_cache(
         "imported_names",
@@ -4235,7 +4233,7 @@ def _imported_names(index: ModuleIndex) -> set[str]:
     )
 
 
-def _training_test(test: ast.AST, params: set[str]) -> bool:
+def training_test(test: ast.AST, params: set[str]) -> bool:
     """`if self.training:`, or `if targets is not None:` with `targets` a parameter (`_TARGET_PARAM`)."""
     if isinstance(test, ast.Attribute):
         return test.attr == "training" and _of_self(test)
@@ -4243,7 +4241,7 @@ def _training_test(test: ast.AST, params: set[str]) -> bool:
     return isinstance(tested, ast.Name) and tested.id in params and _TARGET_PARAM.match(tested.id) is not None
 
 
-_GUARD_NODES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
+GUARD_NODES = (ast.If, ast.IfExp, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.Try, ast.BoolOp)
 
 
 register(
@@ -4464,7 +4462,7 @@ def other_read_lines(lines: list[int]) -> str:
 
 # (torch-fix93) Step methods a framework runs on every batch: PyTorch Lightning's `training_step` and
 # `validation_step` of a `LightningModule` subclass. Lightning runs backward and the optimizer itself, so
-# `_training_step_defs` (backward and a step in the def) never takes them, and no loop of the project is in
+# `training_step_defs` (backward and a step in the def) never takes them, and no loop of the project is in
 # sight. Hold-outs 26 and 27 list three such reads in two repositories (EfficientAT's `loss.detach().cpu()`
 # stores, TCP's `self.log(name, loss.item())` in both methods).
 _LIGHTNING_STEPS = frozenset({"training_step", "validation_step"})

@@ -16,25 +16,25 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
-    _cpu_device_names,
-    _on_cpu,
     base_name,
+    cpu_device_names,
     direct_calls,
     facts,
     is_step_call,
     loop_source,
     method_name,
     nests_loop,
+    on_cpu,
     reads_clock,
 )
 from checker.rules.torch_steps import (
-    _batch_loops,
-    _forward_functions,
-    _trains_model,
+    batch_loops,
+    forward_functions,
     step_sites,
+    trains_model,
 )
 from checker.rules.torch_sync import (
-    _GUARD_NODES,
+    GUARD_NODES,
 )
 
 _WAITS = frozenset({"torch.cuda.synchronize", "torch.cuda.empty_cache"})
@@ -49,7 +49,7 @@ def _timing_helper(index: ModuleIndex, call: ast.Call, loop) -> bool:
 def _under_cuda_check(fx, node: ast.AST, loop, run_tests: bool = False) -> bool:
     """Every guard between the call and the loop is `if torch.cuda.is_available():`, true on every step of a
     GPU run (hysts' training loop). A `try`, `if use_cuda:` or any other test still guards."""
-    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, _GUARD_NODES)]
+    guards = [up for up in fx.ancestors(node, loop) if isinstance(up, GUARD_NODES)]
     return bool(guards) and all(
         isinstance(up, ast.If) and _gpu_run_test(fx, up.test, run_tests) for up in guards
     )
@@ -95,12 +95,12 @@ def _cuda_flag(test: ast.AST) -> bool:
 
 def check_wait_every_step(index: ModuleIndex):
     fx = facts(index)
-    batch_loops = _batch_loops(index, fx)
+    over_batches = batch_loops(index, fx)
     reported: set[int] = set()  # the waits reported through the loop that calls their def
-    for loop in batch_loops:
+    for loop in over_batches:
         direct = direct_calls(index, loop)
         stepping = _steps_optimizer(direct)
-        if not stepping and _runs_an_epoch(fx, loop, direct, batch_loops):
+        if not stepping and _runs_an_epoch(fx, loop, direct, over_batches):
             continue
         if _holds_step_loop(fx, loop, direct):
             continue  # an epoch loop around its batch loop: a wait in its own body runs once per epoch
@@ -202,13 +202,13 @@ def _step_path(fx, node: ast.AST, function) -> bool:
         elif isinstance(up, ast.If):
             if not (any(child is s for s in up.body) and _gpu_run_test(fx, up.test, True)):
                 return False
-        elif isinstance(up, (*_GUARD_NODES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+        elif isinstance(up, (*GUARD_NODES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
             return False
         child = up
     return True
 
 
-def _runs_an_epoch(fx, loop, direct, batch_loops: list) -> bool:
+def _runs_an_epoch(fx, loop, direct, over_batches: list) -> bool:
     """The loop steps nothing itself and calls a def of the module that holds a loop of its own over
     batches (`loss = self.fit(data, epoch=epoch + 1)` with `fit`'s batch loop): it is an epoch loop, and a
     wait in its body runs once per epoch (hold-out 17's ReChorus `BaseRunner.train`, whose
@@ -216,7 +216,7 @@ def _runs_an_epoch(fx, loop, direct, batch_loops: list) -> bool:
     loop that runs a model)."""
     if any(loop is step for step in fx.step_loops):
         return False
-    held = {id(fx.index.loop_function.get(id(other))) for other in batch_loops if other is not loop}
+    held = {id(fx.index.loop_function.get(id(other))) for other in over_batches if other is not loop}
     return any(
         (helper := fx.helpers.get(id(s.node))) is not None and id(helper) in held and helper is not s.function
         for s in direct
@@ -228,7 +228,7 @@ def _steps_optimizer(direct) -> bool:
     object that trains itself (`trainer.dis_update(...)`): a training loop, not a forward pass being timed.
     A backward alone is no step (a timed forward-backward benchmark)."""
     return any(
-        (is_step_call(s.node) and method_name(s.node) != "backward") or _trains_model(s.node) for s in direct
+        (is_step_call(s.node) and method_name(s.node) != "backward") or trains_model(s.node) for s in direct
     )
 
 
@@ -295,7 +295,7 @@ def _skipped_in_helper(index: ModuleIndex, site, via: ast.Call) -> bool:
     line = site.node.lineno
     if any(isinstance(s, ast.Return | ast.Raise) and s.lineno < line for s in helper.body):
         return True
-    cpu = _cpu_device_names(index)
+    cpu = cpu_device_names(index)
     given = _arguments_by_parameter(helper, via)
     tested = {
         n.id
@@ -304,7 +304,7 @@ def _skipped_in_helper(index: ModuleIndex, site, via: ast.Call) -> bool:
         for n in iter_walk(s.test)
         if isinstance(n, ast.Name)
     }
-    return any(p in given and _on_cpu(given[p], index, cpu) for p in tested)
+    return any(p in given and on_cpu(given[p], index, cpu) for p in tested)
 
 
 def _arguments_by_parameter(function, call: ast.Call) -> dict[str, ast.AST]:
@@ -321,7 +321,7 @@ def _arguments_by_parameter(function, call: ast.Call) -> dict[str, ast.AST]:
 def _forward_empty_cache(index: ModuleIndex, fx):
     """`torch.cuda.empty_cache()` outside any `if` or loop in a `forward` or a def it calls (PointNet++'s
     `sample_and_group`): it runs on every forward pass, in training and inference alike."""
-    forward = _forward_functions(index)
+    forward = forward_functions(index)
     for function in index.functions:
         if id(function) not in forward:
             continue

@@ -22,9 +22,9 @@ from checker.project_files import import_lines, import_word
 from checker.rules import rule_selected
 from checker.rules.torch_common import facts, lowered_on_toys
 from checker.rules.torch_loop import (
-    _device_history,
-    _device_placed,
     check_python_loop_over_tensor,
+    device_history,
+    device_placed,
     outside_parameter_places,
 )
 from checker.rules.torch_moves import (
@@ -389,7 +389,7 @@ def _handed_places(index: ModuleIndex, site) -> tuple[list, dict]:
     """Where each argument of the call lives (True on the device, False on the host, None unknown), by
     position and by keyword, from the caller's own bindings."""
     call = site.node
-    history = _device_history(index, site.function)
+    history = device_history(index, site.function)
     before = {}
     for name, bindings in history.items():
         for at, kind in bindings:
@@ -397,11 +397,11 @@ def _handed_places(index: ModuleIndex, site) -> tuple[list, dict]:
                 break
             before[name] = kind
     places = [
-        None if isinstance(a, ast.Starred) else _device_placed(a, index, site.function, before)
+        None if isinstance(a, ast.Starred) else device_placed(a, index, site.function, before)
         for a in call.args
     ]
     return places, {
-        k.arg: _device_placed(k.value, index, site.function, before) for k in call.keywords if k.arg
+        k.arg: device_placed(k.value, index, site.function, before) for k in call.keywords if k.arg
     }
 
 

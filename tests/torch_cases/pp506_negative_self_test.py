@@ -1,7 +1,7 @@
 """A correlation layer's module times its two implementations under `if __name__ == "__main__":` on fresh
 random inputs each pass: a self-test of the module's own classes in a module that reads no data, where the
 random host tensors are the point of the benchmark. The loop times the backward too, which makes it a step
-loop; as a self-test (`_self_test_loop`, shared with PP501) it is reported at `low`, not `high`."""
+loop; as a self-test (`self_test_loop`, shared with PP501) it is reported at `low`, not `high`."""
 
 import time
 
