@@ -2259,3 +2259,150 @@ def test_pp501_an_evaluation_copy_of_a_name_the_loop_reduced_is_a_scalar_copy():
         15: ("Copying a scalar to the host", "high"),
         26: ("Copying outputs to the host", "medium"),
     }
+
+
+ITEMWISE_BATCH = """
+import torch
+from torch.autograd import Variable
+from torch.utils.data import DataLoader
+from data import MattingDataset
+
+
+def train(model, optimizer, train_loader):
+    model = torch.nn.DataParallel(model).cuda()
+    model.train()
+    for iteration, batch in enumerate(train_loader, 1):
+        batch_new = []
+        for item in batch:
+            item = Variable(item).cuda()
+            batch_new.append(item)
+        ori, mask = batch_new
+        loss = model(ori, mask)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+train_loader = DataLoader(dataset=MattingDataset("data"), num_workers=8, batch_size=16, shuffle=True)
+model = torch.nn.Linear(4, 4)
+train(model, torch.optim.Adam(model.parameters()), train_loader)
+"""
+
+
+def test_a_batch_copied_item_by_item_is_a_copied_batch():
+    """torch-fix128: GFM copies each item of the batch in a loop over it (`for item in batch: item.cuda()`,
+    h42 core/train.py:59) and DCUnet maps a lambda that copies its argument over it (`map(lambda x: x.cuda(),
+    input)`, h43 train.py:71): both listed loaders without pin_memory. A loop over the batch that only counts
+    its items copies nothing."""
+    assert ("PP505", 23) in torch_findings(ITEMWISE_BATCH)
+    mapped = ITEMWISE_BATCH.replace(
+        """        batch_new = []
+        for item in batch:
+            item = Variable(item).cuda()
+            batch_new.append(item)
+""",
+        """        batch_new = list(map(lambda x: x.cuda(), batch))
+""",
+    )
+    assert ("PP505", 20) in torch_findings(mapped)
+    counted = ITEMWISE_BATCH.replace("item = Variable(item).cuda()", "item = Variable(item)").replace(
+        "model = torch.nn.DataParallel(model).cuda()",
+        "model = torch.nn.DataParallel(model).cuda()\n    x = torch.ones(2).cuda()",
+    )
+    assert "PP505" not in {rule for rule, _ in torch_findings(counted)}
+
+
+ATTACKED_OR_CLEAN = """
+import torch
+from core.attacks import create_attack
+
+
+class Trainer:
+    def __init__(self, model, device):
+        self.model = model.to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.eval_attack = create_attack(self.model, "linf-pgd")
+
+    def train(self, dataloader):
+        self.model.train()
+        for x, y in dataloader:
+            loss = torch.nn.functional.cross_entropy(self.model(x.cuda()), y.cuda())
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def eval(self, dataloader, adversarial=False):
+        acc = 0.0
+        self.model.eval()
+        for x, y in dataloader:
+            x, y = x.cuda(), y.cuda()
+            if adversarial:
+                x_adv, _ = self.eval_attack.perturb(x, y)
+                out = self.model(x_adv)
+            else:
+                out = self.model(x)
+            acc += (out.argmax(1) == y).float().mean().item()
+        return acc / len(dataloader)
+"""
+
+
+def test_a_clean_forward_in_the_other_branch_of_an_attack_needs_no_graph():
+    """torch-fix128: DM-Improves-AT's `Trainer.eval` attacks the batch under `if adversarial:` and runs the
+    plain forward under `else:` (h43 core/utils/train.py:207, gowal21uncovering/utils/watrain.py:191, listed):
+    the attack, which takes gradients through the model, never runs with that forward. An attack in the same
+    branch still silences the loop."""
+    assert ("PP503", 29) in torch_findings(ATTACKED_OR_CLEAN)
+    same_branch = ATTACKED_OR_CLEAN.replace(
+        """            else:
+                out = self.model(x)
+""",
+        "",
+    )
+    assert "PP503" not in {rule for rule, _ in torch_findings(same_branch)}
+
+
+HELD_IN_EVAL = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, query_loader, test_loader):
+        self.model = model.cuda()
+        self.query_loader, self.test_loader = query_loader, test_loader
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train(self, train_loader):
+        self.model.train()
+        for inputs, labels in train_loader:
+            loss = self.model(inputs.cuda()).sum()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def test(self):
+        self.model.eval()
+        qf = self.extract_feature(self.query_loader).numpy()
+        gf = self.extract_feature(self.test_loader).numpy()
+        return qf @ gf.T
+
+    def extract_feature(self, loader):
+        features = torch.FloatTensor()
+        for inputs, labels in loader:
+            ff = torch.FloatTensor(inputs.size(0), 2048).zero_()
+            for i in range(2):
+                if i == 1:
+                    inputs = inputs.flip(3)
+                outputs = self.model(inputs.cuda())
+                ff = ff + outputs[0].data.cpu()
+            features = torch.cat((features, ff), 0)
+        return features
+"""
+
+
+def test_a_method_called_after_its_caller_puts_the_held_model_in_eval_mode():
+    """torch-fix128: MGN's `Trainer.test` calls `self.model.eval()` then `self.extract_feature(loader)`,
+    which runs `self.model` over every query and gallery batch without no_grad (h42 trainer.py:106, listed).
+    A caller that trains the model before the call gives no eval mode."""
+    assert ("PP503", 32) in torch_findings(HELD_IN_EVAL)
+    trained = HELD_IN_EVAL.replace("self.model.eval()\n        qf", "self.model.train()\n        qf")
+    assert "PP503" not in {rule for rule, _ in torch_findings(trained)}

@@ -2002,7 +2002,27 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
             source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
+        targets |= _items_named(node, targets)
     return targets
+
+
+def _items_named(node: ast.AST, targets: set[str]) -> set[str]:
+    """The names a node gives each item of the batch, other than a comprehension's: a loop over it (GFM's
+    `for item in batch: item = Variable(item).cuda()`, h42 core/train.py:59) and the argument of a lambda
+    mapped over it (DCUnet's `x, y, n = map(lambda x: x.cuda(), input)`, h43 train.py:71; Pyraformer's
+    `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy every tensor of the batch a step."""
+    if isinstance(node, ast.For) and _part_of(node.iter, targets):
+        return names_in(node.target)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "map"
+        and len(node.args) == 2
+        and isinstance(node.args[0], ast.Lambda)
+        and _part_of(node.args[1], targets)
+    ):
+        return {a.arg for a in node.args[0].args.args}
+    return set()
 
 
 def _self_attribute(node: ast.AST) -> str | None:
