@@ -468,10 +468,28 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
             "modes", site.function, lambda scope=scope: mode_calls(fx.index.function_calls.get(scope, []))
         )
         evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
+        if offset:
+            evaluated |= _held_in_eval(site, fx.index.function_calls.get(scope, []), caller_modes)
         found = evaluated if found is None else found & evaluated
         if not found:
             return []
     return [(0, p, "eval") for p in sorted(found or ())]
+
+
+def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
+    """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
+    (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
+    mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
+    if not (isinstance(site.node.func, ast.Attribute) and _on_self(site.node.func)):
+        return set()  # (not `self.extract_feature(...)`)
+    held = {
+        base_name(s.node.func.value)
+        for s in caller_sites
+        if s.node.lineno < site.node.lineno
+        and isinstance(s.node.func, ast.Attribute)
+        and _on_self(s.node.func.value)
+    }
+    return {who for who in held if who and _mode_at(caller_modes, who, site.node.lineno) == "eval"}
 
 
 _ACTING = re.compile(
@@ -1603,7 +1621,10 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `num_to_plot = 5` ... `for i in range(num_to_plot):` a few samples for a plot
         if len(site.loops) == 1 and receiver in _assigned_in(fx.index, loop):
             continue  # `for arch in archs: model = build(arch)`: one forward per model, not per batch
-        if any(isinstance(n, ast.Call) and attacks(n) for n in loop_nodes(fx.index, loop)):
+        if any(
+            isinstance(n, ast.Call) and attacks(n) and not _opposite_branches(n, call, fx)
+            for n in loop_nodes(fx.index, loop)
+        ):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         if constructs_model(call, fx.index):
             continue  # (asked last: its first question in a module walks the whole module)
@@ -1622,6 +1643,14 @@ def _branch_side(node: ast.AST, fx) -> list[tuple[str, bool]]:
     return sides
 
 
+def _opposite_branches(one: ast.AST, other: ast.AST, fx) -> bool:
+    """The two nodes sit on opposite sides of one `if` (its body and its `else:`), so never run in the same
+    pass: DM-Improves-AT's `Trainer.eval` attacks the batch under `if adversarial:` and runs the plain
+    forward `out = self.model(x)` under `else:` (h43 core/utils/train.py:207, watrain.py:191, listed)."""
+    sides = dict(_branch_side(one, fx))
+    return any(test in sides and sides[test] != body for test, body in _branch_side(other, fx))
+
+
 def _other_branch_of_eval_test(call: ast.Call, receiver: str, sites, fx) -> bool:
     """(torch-fix117) The def's last eval-mode call on the receiver before this call sits on one side of an
     `if` (`if phase == 'train': ... model.train(True)` / `else: model.train(False)`), and the call sits on
@@ -1635,9 +1664,7 @@ def _other_branch_of_eval_test(call: ast.Call, receiver: str, sites, fx) -> bool
     ]
     if not evals:
         return False
-    last = max(evals, key=lambda n: n.lineno)
-    mode_sides = dict(_branch_side(last, fx))
-    return any(test in mode_sides and mode_sides[test] != body for test, body in _branch_side(call, fx))
+    return _opposite_branches(max(evals, key=lambda n: n.lineno), call, fx)
 
 
 def _bound_forwards(fx) -> dict[tuple[int, str], str]:
