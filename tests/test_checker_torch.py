@@ -2406,3 +2406,12 @@ def test_a_method_called_after_its_caller_puts_the_held_model_in_eval_mode():
     assert ("PP503", 32) in torch_findings(HELD_IN_EVAL)
     trained = HELD_IN_EVAL.replace("self.model.eval()\n        qf", "self.model.train()\n        qf")
     assert "PP503" not in {rule for rule, _ in torch_findings(trained)}
+
+
+def test_the_message_names_the_batch_loop_around_a_counted_inner_loop():
+    """torch-fix128: RCF's multi-scale test (h42 train_RCF.py:307) and MGN's two flips (h42 trainer.py:106)
+    run the forward in a `range` loop inside the loop over the loader; the message names the loop over the
+    batches, which is the one to wrap in no_grad."""
+    findings, _ = check_source(HELD_IN_EVAL, "t.py")
+    (message,) = [f.message for f in findings if f.rule == "PP503"]
+    assert "in the loop at line 27 " in message

@@ -121,13 +121,13 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
-            call, loop = site.node, site.loops[-1]
+            call, loop, shown = site.node, site.loops[-1], _batch_loop(site.loops)
             if mode == "eval":
                 context = (
-                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {loop.lineno}"
+                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {shown.lineno}"
                 )
             elif named:
-                context = f"in `{function.name}` in the loop at line {loop.lineno}"
+                context = f"in `{function.name}` in the loop at line {shown.lineno}"
             else:
                 source = _eval_pass_source(site, fx)
                 context = f"in the loop at line {loop.lineno} over `{source}`, inside a training loop,"
@@ -147,6 +147,22 @@ def check_eval_without_no_grad(index: ModuleIndex):
             )
 
     yield from _graph_free_parameter_loops(index, fx, reported)
+
+
+def _batch_loop(loops) -> ast.AST:
+    """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner
+    `for ... in range(...)` loops inside a loop over something else (the batches): RCF's per-scale loop
+    inside `for idx, image in enumerate(test_loader)` (h42 train_RCF.py:307, listed at the batch loop) and
+    MGN's two flips inside `for (inputs, labels) in loader` (h42 trainer.py:106). Wrapping the batch loop
+    in no_grad is the fix; the inner loop repeats the forward within a batch."""
+    return next((loop for loop in reversed(loops) if not _over_range(loop)), loops[-1])
+
+
+def _over_range(loop) -> bool:
+    """`for k in range(...)`: a count, not a data source."""
+    return (
+        isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and base_name(loop.iter.func) == "range"
+    )
 
 
 def _grad_off_around(function, sites, fx) -> bool:
