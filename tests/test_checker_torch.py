@@ -2415,3 +2415,42 @@ def test_the_message_names_the_batch_loop_around_a_counted_inner_loop():
     findings, _ = check_source(HELD_IN_EVAL, "t.py")
     (message,) = [f.message for f in findings if f.rule == "PP503"]
     assert "in the loop at line 27 " in message
+
+
+RETURNED_IN_EVAL = """
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from models import SPPNet
+
+
+def im_test(net, im):
+    rois = torch.from_numpy(np.array([cv2.resize(im, (224, 224))])).float().cuda()
+    prob = F.softmax(net(rois.permute((0, 3, 1, 2))), dim=1)
+    return prob.data.cpu().numpy()
+
+
+def setup():
+    net = SPPNet(num_class=2).cuda()
+    net.eval()
+    return net
+
+
+def main(frames):
+    net = setup()
+    net.load_state_dict(torch.load("model.pth")["net"])
+    probs = []
+    for fid, im in enumerate(frames):
+        probs.append(im_test(net, im))
+    return probs
+"""
+
+
+def test_a_model_returned_in_eval_mode_by_a_setup_def():
+    """torch-fix128: DSP-FWA's `net = setup(args)` returns the network after `net.eval()`, and the video
+    loop runs `im_test(net, im, args)` on every frame without no_grad (h42 toy/demo.py:102, listed). A setup
+    def that leaves the model in training mode gives no eval mode."""
+    assert ("PP503", 26) in torch_findings(RETURNED_IN_EVAL)
+    trained = RETURNED_IN_EVAL.replace("    net.eval()\n    return net", "    net.train()\n    return net")
+    assert "PP503" not in {rule for rule, _ in torch_findings(trained)}

@@ -99,6 +99,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = mode_calls(sites)
+        if calls_eval:
+            modes = sorted(modes + _returned_in_eval(sites, fx))
         if (
             calls_eval  # (a module with no `.eval()` gives no def an eval mode through callers or holders)
             and function is not None
@@ -163,6 +165,29 @@ def _over_range(loop) -> bool:
     return (
         isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and base_name(loop.iter.func) == "range"
     )
+
+
+def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
+    """(line, name, "eval") for each `name = helper(...)` of these sites whose helper, a def of the module,
+    puts a model in eval mode and returns it (DSP-FWA's `net = setup(args)`, whose `setup` ends
+    `net.eval(); return net`; then `im_test(net, im, args)` on every video frame: h42 toy/demo.py:102,
+    listed). The caller holds the model in eval mode from that line on."""
+    found = []
+    for stmt in fx.index.call_assignments:
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        site = next((s for s in sites if s.node is stmt.value), None)
+        helper = fx.helpers.get(id(stmt.value)) if site is not None else None
+        if helper is None or not isinstance(helper, FUNCTION_TYPES):
+            continue
+        returned = {
+            n.value.id for n in walk(helper) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+        }
+        own = mode_calls(fx.index.function_calls.get(id(helper), []))
+        end = (helper.end_lineno or helper.lineno) + 1
+        if any(_mode_at(own, name, end) == "eval" for name in returned):
+            found.append((stmt.lineno, stmt.targets[0].id, "eval"))
+    return found
 
 
 def _grad_off_around(function, sites, fx) -> bool:
