@@ -2454,3 +2454,44 @@ def test_a_model_returned_in_eval_mode_by_a_setup_def():
     assert ("PP503", 26) in torch_findings(RETURNED_IN_EVAL)
     trained = RETURNED_IN_EVAL.replace("    net.eval()\n    return net", "    net.train()\n    return net")
     assert "PP503" not in {rule for rule, _ in torch_findings(trained)}
+
+
+JOINED_BATCH = """
+import torch
+from torchvision import datasets, transforms
+
+
+def forward_pass(imgs, model, batch_size):
+    imgs = imgs.cuda()
+    embeddings = model(imgs)
+    return embeddings[:batch_size], embeddings[batch_size : batch_size * 2], embeddings[batch_size * 2 :]
+
+
+def main(model, optimizer, batch_size=32):
+    for epoch in range(10):
+        train_dataloader = torch.utils.data.DataLoader(
+            dataset=datasets.ImageFolder("faces", transform=transforms.ToTensor()),
+            batch_size=batch_size,
+            num_workers=8,
+        )
+        model.train()
+        for batch_idx, batch_sample in enumerate(train_dataloader):
+            anc_imgs = batch_sample["anc_img"]
+            pos_imgs = batch_sample["pos_img"]
+            neg_imgs = batch_sample["neg_img"]
+            all_imgs = torch.cat((anc_imgs, pos_imgs, neg_imgs))
+            anc, pos, neg = forward_pass(imgs=all_imgs, model=model, batch_size=batch_size)
+            loss = torch.nn.functional.triplet_margin_loss(anc, pos, neg)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_a_batch_joined_into_one_tensor_and_handed_to_a_mover_is_copied():
+    """torch-fix128: facenet-pytorch-glint360k joins the triplet's three image tensors with `torch.cat` and
+    hands the result to `forward_pass`, which copies it `.cuda()` (h42 train_triplet_loss.py:399, listed). A
+    joined tensor that no def copies is not a copy of the batch."""
+    assert ("PP505", 14) in torch_findings(JOINED_BATCH)
+    kept = JOINED_BATCH.replace("imgs = imgs.cuda()", "model = model.cuda()")
+    assert "PP505" not in {rule for rule, _ in torch_findings(kept)}

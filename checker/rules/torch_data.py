@@ -2256,12 +2256,20 @@ _BATCH_WRAPPERS = frozenset({"Variable", "EasyDict", "edict", "AttrDict"})
 
 def _batch_alias(value: ast.AST, names: set[str]) -> bool:
     """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`, AtlasNet's
-    `EasyDict(data)`) or in a tuple of such (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
+    `EasyDict(data)`), joined (`torch.cat((anc, pos, neg))`) or in a tuple of such (`input, target =
+    Variable(batch[0]), Variable(batch[1])`)."""
     if isinstance(value, ast.Tuple | ast.List):
         return any(_batch_alias(item, names) for item in value.elts)
     if isinstance(value, ast.Call) and base_name(value.func) in _BATCH_WRAPPERS and value.args:
         value = value.args[0]
+    if isinstance(value, ast.Call) and base_name(value.func) in _JOINS and value.args:
+        return _batch_alias(value.args[0], names)  # (facenet's `all_imgs = torch.cat((anc, pos, neg))`)
     return _part_of(value, names)
+
+
+# (what joins the batch's tensors into one host tensor: facenet-pytorch-glint360k's triplets, h42
+# train_triplet_loss.py:399, listed, copied whole by `forward_pass(imgs=all_imgs, ...)`)
+_JOINS = frozenset({"cat", "stack", "concat"})
 
 
 def _part_of(value: ast.AST, names: set[str]) -> bool:
