@@ -19,6 +19,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
+from checker.rules.common import FEW_ITERATIONS, literal_iterations
 from checker.rules.torch_common import (
     FEW_RUNS,
     GRAD_CALLS,
@@ -123,7 +124,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
-            call, loop, shown = site.node, site.loops[-1], _batch_loop(site.loops)
+            call, loop, shown = site.node, site.loops[-1], _batch_loop(site)
             if mode == "eval":
                 context = (
                     f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {shown.lineno}"
@@ -151,20 +152,43 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _graph_free_parameter_loops(index, fx, reported)
 
 
-def _batch_loop(loops) -> ast.AST:
-    """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner
-    `for ... in range(...)` loops inside a loop over something else (the batches): RCF's per-scale loop
-    inside `for idx, image in enumerate(test_loader)` (h42 train_RCF.py:307, listed at the batch loop) and
-    MGN's two flips inside `for (inputs, labels) in loader` (h42 trainer.py:106). Wrapping the batch loop
-    in no_grad is the fix; the inner loop repeats the forward within a batch."""
-    return next((loop for loop in reversed(loops) if not _over_range(loop)), loops[-1])
+def _batch_loop(site) -> ast.AST:
+    """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner loops
+    that repeat the forward a handful of times within one batch (`_within_batch`) inside a loop over
+    something else: RCF's three scales inside `for idx, image in enumerate(test_loader)` (h42
+    train_RCF.py:307, listed at the batch loop) and MGN's two flips inside `for (inputs, labels) in loader`
+    (h42 trainer.py:106). Wrapping the batch loop in no_grad is the fix. A `range` loop over a count the code
+    does not spell (PraNet's `for i in range(test_loader.size)`) is itself the batch loop."""
+    loops = site.loops
+    at = len(loops) - 1
+    while at > 0 and _within_batch(loops[at], site.function):
+        at -= 1
+    return loops[at]
 
 
-def _over_range(loop) -> bool:
-    """`for k in range(...)`: a count, not a data source."""
-    return (
-        isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and base_name(loop.iter.func) == "range"
-    )
+def _within_batch(loop, function) -> bool:
+    """`for i in range(2)`, `for k in range(0, len(scale))` after `scale = [0.5, 1, 1.5]` in the def: a loop
+    of at most FEW_ITERATIONS runs, as its source (or the list literal it counts) says."""
+    count = literal_iterations(loop)
+    it = getattr(loop, "iter", None)
+    if count is None and isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args:
+        counted = it.args[-1]
+        if (
+            isinstance(counted, ast.Call)
+            and base_name(counted.func) == "len"
+            and len(counted.args) == 1
+            and isinstance(counted.args[0], ast.Name)
+            and function is not None
+        ):
+            bound = [
+                node.value
+                for node in walk(function)
+                if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == counted.args[0].id for t in node.targets)
+            ]
+            if len(bound) == 1 and isinstance(bound[0], ast.List | ast.Tuple):
+                count = len(bound[0].elts)
+    return count is not None and count <= FEW_ITERATIONS
 
 
 def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
