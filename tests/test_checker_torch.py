@@ -2495,3 +2495,42 @@ def test_a_batch_joined_into_one_tensor_and_handed_to_a_mover_is_copied():
     assert ("PP505", 14) in torch_findings(JOINED_BATCH)
     kept = JOINED_BATCH.replace("imgs = imgs.cuda()", "model = model.cuda()")
     assert "PP505" not in {rule for rule, _ in torch_findings(kept)}
+
+
+ALIASED_DECODER = """
+import cv2 as cv
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class MattingDataset(Dataset):
+    def __init__(self, names):
+        self.names = names
+
+    def __len__(self):
+        return len(self.names)
+
+    def __getitem__(self, i):
+        img = cv.imread(self.names[i])
+        return torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))).float()
+
+
+def train(model, optimizer, names, device):
+    train_loader = DataLoader(MattingDataset(names), batch_size=16, shuffle=True, num_workers=8)
+    for img in train_loader:
+        img = img.to(device)
+        loss = model(img).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_decoder_called_through_an_import_alias_decodes():
+    """torch-fix128: Deep-Image-Matting's data set reads its images with `cv.imread` after `import cv2 as cv`
+    (h42 train.py:48, listed at the default); InsightFace-v2, few_shot_gaze and ETH-XGaze import cv2 the same
+    way. A `cv.imread` of a module whose `cv` is no alias of cv2 decodes nothing known."""
+    assert levels(ALIASED_DECODER)[("PP505", 21)] == "high"
+    other = ALIASED_DECODER.replace("import cv2 as cv\n", "import mytools as cv\n")
+    assert levels(other)[("PP505", 21)] == "medium"

@@ -1621,7 +1621,7 @@ def _handed_with_optimizer(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
 
 # what opens and decodes a file: an image, an array, a clip
 _DECODERS = re.compile(
-    r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|io\.imread|"
+    r"^(?:(?:PIL\.)?Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|(?:skimage\.)?io\.imread|"
     r"torchaudio\.load|librosa\.load|(?:sf|soundfile)\.read|read_image|pil_loader|default_loader)$"
 )
 # the last name of every `_DECODERS` call (a Name, or an Attribute's attr): what `_decoder_call` tests before
@@ -1629,12 +1629,39 @@ _DECODERS = re.compile(
 _DECODER_TAILS = frozenset({"open", "load", "imread", "read", "read_image", "pil_loader", "default_loader"})
 
 
-def _decoder_call(func: ast.expr) -> bool:
-    """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`). Its last name is tested
-    first: `ast.unparse` of every callee in every def was the costliest step of `decoding_defs`, and only a
-    Name or an Attribute can unparse to a dotted name."""
+def _decoder_call(func: ast.expr, index: ModuleIndex) -> bool:
+    """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`), as written or with the
+    module's import alias of its first name spelled out (`_import_aliases`: `cv.imread` after `import cv2 as
+    cv`, a bare `imread` after `from imageio import imread`). Its last name is tested first: `ast.unparse` of
+    every callee in every def was the costliest step of `decoding_defs`, and only a Name or an Attribute can
+    unparse to a dotted name."""
     tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return tail in _DECODER_TAILS and _DECODERS.match(ast.unparse(func)) is not None
+    if tail not in _DECODER_TAILS:
+        return False
+    written = ast.unparse(func)
+    if _DECODERS.match(written) is not None:
+        return True
+    head, _, rest = written.partition(".")
+    full = _import_aliases(index).get(head)
+    return full is not None and _DECODERS.match(f"{full}.{rest}" if rest else full) is not None
+
+
+def _import_aliases(index: ModuleIndex) -> dict[str, str]:
+    """Names the module's imports bind to another dotted name: `cv` -> `cv2` (`import cv2 as cv`), `imread` ->
+    `imageio.imread`, `io` -> `skimage.io`. torch-fix128: Deep-Image-Matting's `DIMDataset` reads its images
+    with `cv.imread` (h42 train.py:48, listed), as do InsightFace-v2's, few_shot_gaze's and ETH-XGaze's data
+    sets; their loaders stayed `medium` for want of it."""
+
+    def build() -> dict[str, str]:
+        aliases = {}
+        for node in index.imports:
+            if isinstance(node, ast.Import):
+                aliases.update((a.asname, a.name) for a in node.names if a.asname and a.asname != a.name)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                aliases.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
+        return aliases
+
+    return facts(index).loop_cache("import aliases", None, build)
 
 
 def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1702,7 +1729,7 @@ def _decoding_classes(index: ModuleIndex) -> set[str]:
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
         if getitem is not None and (
-            any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(getitem))
+            any(isinstance(n, ast.Call) and _decoder_call(n.func, index) for n in walk(getitem))
             or _decodes_through_helpers(getitem, index)
         ):
             found.add(name)
@@ -1729,7 +1756,7 @@ def _reaches_decoding(getitem: ast.AST, index: ModuleIndex, imported: frozenset[
     sites = index.function_calls.get(id(getitem), [])
     for site, via in index.reached_calls(sites, depth=_DECODING_HELPER_DEPTH):
         func = site.node.func
-        if via is not None and _decoder_call(func):
+        if via is not None and _decoder_call(func, index):
             return True
         if isinstance(func, ast.Name) and func.id in imported and func.id not in index.module_functions:
             return True
@@ -1746,7 +1773,7 @@ def decoding_defs(index: ModuleIndex, among: set[str] | None = None) -> set[str]
         name
         for name, function in index.module_functions.items()
         if (among is None or name in among)
-        and any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(function))
+        and any(isinstance(n, ast.Call) and _decoder_call(n.func, index) for n in walk(function))
     }
 
 
