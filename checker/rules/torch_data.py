@@ -1629,10 +1629,10 @@ _DECODERS = re.compile(
 _DECODER_TAILS = frozenset({"open", "load", "imread", "read", "read_image", "pil_loader", "default_loader"})
 
 
-def _decoder_call(func: ast.expr, index: ModuleIndex) -> bool:
+def _decoder_call(func: ast.expr, index: ModuleIndex | None = None) -> bool:
     """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`), as written or with the
-    module's import alias of its first name spelled out (`_import_aliases`: `cv.imread` after `import cv2 as
-    cv`, a bare `imread` after `from imageio import imread`). Its last name is tested first: `ast.unparse` of
+    module's import alias of its first name spelled out when the module is given (`_import_aliases`:
+    `cv.imread` after `import cv2 as cv`, a bare `imread` after `from imageio import imread`). Its last name is tested first: `ast.unparse` of
     every callee in every def was the costliest step of `decoding_defs`, and only a Name or an Attribute can
     unparse to a dotted name."""
     tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
@@ -1641,6 +1641,8 @@ def _decoder_call(func: ast.expr, index: ModuleIndex) -> bool:
     written = ast.unparse(func)
     if _DECODERS.match(written) is not None:
         return True
+    if index is None:
+        return False
     head, _, rest = written.partition(".")
     full = _import_aliases(index).get(head)
     return full is not None and _DECODERS.match(f"{full}.{rest}" if rest else full) is not None
