@@ -196,12 +196,18 @@ def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
     puts a model in eval mode and returns it (DSP-FWA's `net = setup(args)`, whose `setup` ends
     `net.eval(); return net`; then `im_test(net, im, args)` on every video frame: h42 toy/demo.py:102,
     listed). The caller holds the model in eval mode from that line on."""
-    found = []
+    held = fx.loop_cache("returned in eval", None, lambda: _eval_returning_calls(fx))
+    return [(s.node.lineno, held[id(s.node)], "eval") for s in sites if id(s.node) in held] if held else []
+
+
+def _eval_returning_calls(fx) -> dict[int, str]:
+    """id of each `name = helper(...)` call of the module whose helper returns a model it put in eval mode
+    -> name (`_returned_in_eval`), found once per module."""
+    found = {}
     for stmt in fx.index.call_assignments:
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             continue
-        site = next((s for s in sites if s.node is stmt.value), None)
-        helper = fx.helpers.get(id(stmt.value)) if site is not None else None
+        helper = fx.helpers.get(id(stmt.value))
         if helper is None or not isinstance(helper, FUNCTION_TYPES):
             continue
         returned = {
@@ -210,7 +216,7 @@ def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
         own = mode_calls(fx.index.function_calls.get(id(helper), []))
         end = (helper.end_lineno or helper.lineno) + 1
         if any(_mode_at(own, name, end) == "eval" for name in returned):
-            found.append((stmt.lineno, stmt.targets[0].id, "eval"))
+            found[id(stmt.value)] = stmt.targets[0].id
     return found
 
 
