@@ -2259,3 +2259,278 @@ def test_pp501_an_evaluation_copy_of_a_name_the_loop_reduced_is_a_scalar_copy():
         15: ("Copying a scalar to the host", "high"),
         26: ("Copying outputs to the host", "medium"),
     }
+
+
+ITEMWISE_BATCH = """
+import torch
+from torch.autograd import Variable
+from torch.utils.data import DataLoader
+from data import MattingDataset
+
+
+def train(model, optimizer, train_loader):
+    model = torch.nn.DataParallel(model).cuda()
+    model.train()
+    for iteration, batch in enumerate(train_loader, 1):
+        batch_new = []
+        for item in batch:
+            item = Variable(item).cuda()
+            batch_new.append(item)
+        ori, mask = batch_new
+        loss = model(ori, mask)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+train_loader = DataLoader(dataset=MattingDataset("data"), num_workers=8, batch_size=16, shuffle=True)
+model = torch.nn.Linear(4, 4)
+train(model, torch.optim.Adam(model.parameters()), train_loader)
+"""
+
+
+def test_a_batch_copied_item_by_item_is_a_copied_batch():
+    """torch-fix128: GFM copies each item of the batch in a loop over it (`for item in batch: item.cuda()`,
+    h42 core/train.py:59) and DCUnet maps a lambda that copies its argument over it (`map(lambda x: x.cuda(),
+    input)`, h43 train.py:71): both listed loaders without pin_memory. A loop over the batch that only counts
+    its items copies nothing."""
+    assert ("PP505", 23) in torch_findings(ITEMWISE_BATCH)
+    mapped = ITEMWISE_BATCH.replace(
+        """        batch_new = []
+        for item in batch:
+            item = Variable(item).cuda()
+            batch_new.append(item)
+""",
+        """        batch_new = list(map(lambda x: x.cuda(), batch))
+""",
+    )
+    assert ("PP505", 20) in torch_findings(mapped)
+    counted = ITEMWISE_BATCH.replace("item = Variable(item).cuda()", "item = Variable(item)").replace(
+        "model = torch.nn.DataParallel(model).cuda()",
+        "model = torch.nn.DataParallel(model).cuda()\n    x = torch.ones(2).cuda()",
+    )
+    assert "PP505" not in {rule for rule, _ in torch_findings(counted)}
+
+
+ATTACKED_OR_CLEAN = """
+import torch
+from core.attacks import create_attack
+
+
+class Trainer:
+    def __init__(self, model, device):
+        self.model = model.to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.eval_attack = create_attack(self.model, "linf-pgd")
+
+    def train(self, dataloader):
+        self.model.train()
+        for x, y in dataloader:
+            loss = torch.nn.functional.cross_entropy(self.model(x.cuda()), y.cuda())
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def eval(self, dataloader, adversarial=False):
+        acc = 0.0
+        self.model.eval()
+        for x, y in dataloader:
+            x, y = x.cuda(), y.cuda()
+            if adversarial:
+                x_adv, _ = self.eval_attack.perturb(x, y)
+                out = self.model(x_adv)
+            else:
+                out = self.model(x)
+            acc += (out.argmax(1) == y).float().mean().item()
+        return acc / len(dataloader)
+"""
+
+
+def test_a_clean_forward_in_the_other_branch_of_an_attack_needs_no_graph():
+    """torch-fix128: DM-Improves-AT's `Trainer.eval` attacks the batch under `if adversarial:` and runs the
+    plain forward under `else:` (h43 core/utils/train.py:207, gowal21uncovering/utils/watrain.py:191, listed):
+    the attack, which takes gradients through the model, never runs with that forward. An attack in the same
+    branch still silences the loop."""
+    assert ("PP503", 29) in torch_findings(ATTACKED_OR_CLEAN)
+    same_branch = ATTACKED_OR_CLEAN.replace(
+        """            else:
+                out = self.model(x)
+""",
+        "",
+    )
+    assert "PP503" not in {rule for rule, _ in torch_findings(same_branch)}
+
+
+HELD_IN_EVAL = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, query_loader, test_loader):
+        self.model = model.cuda()
+        self.query_loader, self.test_loader = query_loader, test_loader
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train(self, train_loader):
+        self.model.train()
+        for inputs, labels in train_loader:
+            loss = self.model(inputs.cuda()).sum()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def test(self):
+        self.model.eval()
+        qf = self.extract_feature(self.query_loader).numpy()
+        gf = self.extract_feature(self.test_loader).numpy()
+        return qf @ gf.T
+
+    def extract_feature(self, loader):
+        features = torch.FloatTensor()
+        for inputs, labels in loader:
+            ff = torch.FloatTensor(inputs.size(0), 2048).zero_()
+            for i in range(2):
+                if i == 1:
+                    inputs = inputs.flip(3)
+                outputs = self.model(inputs.cuda())
+                ff = ff + outputs[0].data.cpu()
+            features = torch.cat((features, ff), 0)
+        return features
+"""
+
+
+def test_a_method_called_after_its_caller_puts_the_held_model_in_eval_mode():
+    """torch-fix128: MGN's `Trainer.test` calls `self.model.eval()` then `self.extract_feature(loader)`,
+    which runs `self.model` over every query and gallery batch without no_grad (h42 trainer.py:106, listed).
+    A caller that trains the model before the call gives no eval mode."""
+    assert ("PP503", 32) in torch_findings(HELD_IN_EVAL)
+    trained = HELD_IN_EVAL.replace("self.model.eval()\n        qf", "self.model.train()\n        qf")
+    assert "PP503" not in {rule for rule, _ in torch_findings(trained)}
+
+
+def test_the_message_names_the_batch_loop_around_a_counted_inner_loop():
+    """torch-fix128: RCF's multi-scale test (h42 train_RCF.py:307) and MGN's two flips (h42 trainer.py:106)
+    run the forward in a `range` loop inside the loop over the loader; the message names the loop over the
+    batches, which is the one to wrap in no_grad."""
+    findings, _ = check_source(HELD_IN_EVAL, "t.py")
+    (message,) = [f.message for f in findings if f.rule == "PP503"]
+    assert "in the loop at line 27 " in message
+
+
+RETURNED_IN_EVAL = """
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from models import SPPNet
+
+
+def im_test(net, im):
+    rois = torch.from_numpy(np.array([cv2.resize(im, (224, 224))])).float().cuda()
+    prob = F.softmax(net(rois.permute((0, 3, 1, 2))), dim=1)
+    return prob.data.cpu().numpy()
+
+
+def setup():
+    net = SPPNet(num_class=2).cuda()
+    net.eval()
+    return net
+
+
+def main(frames):
+    net = setup()
+    net.load_state_dict(torch.load("model.pth")["net"])
+    probs = []
+    for fid, im in enumerate(frames):
+        probs.append(im_test(net, im))
+    return probs
+"""
+
+
+def test_a_model_returned_in_eval_mode_by_a_setup_def():
+    """torch-fix128: DSP-FWA's `net = setup(args)` returns the network after `net.eval()`, and the video
+    loop runs `im_test(net, im, args)` on every frame without no_grad (h42 toy/demo.py:102, listed). A setup
+    def that leaves the model in training mode gives no eval mode."""
+    assert ("PP503", 26) in torch_findings(RETURNED_IN_EVAL)
+    trained = RETURNED_IN_EVAL.replace("    net.eval()\n    return net", "    net.train()\n    return net")
+    assert "PP503" not in {rule for rule, _ in torch_findings(trained)}
+
+
+JOINED_BATCH = """
+import torch
+from torchvision import datasets, transforms
+
+
+def forward_pass(imgs, model, batch_size):
+    imgs = imgs.cuda()
+    embeddings = model(imgs)
+    return embeddings[:batch_size], embeddings[batch_size : batch_size * 2], embeddings[batch_size * 2 :]
+
+
+def main(model, optimizer, batch_size=32):
+    for epoch in range(10):
+        train_dataloader = torch.utils.data.DataLoader(
+            dataset=datasets.ImageFolder("faces", transform=transforms.ToTensor()),
+            batch_size=batch_size,
+            num_workers=8,
+        )
+        model.train()
+        for batch_idx, batch_sample in enumerate(train_dataloader):
+            anc_imgs = batch_sample["anc_img"]
+            pos_imgs = batch_sample["pos_img"]
+            neg_imgs = batch_sample["neg_img"]
+            all_imgs = torch.cat((anc_imgs, pos_imgs, neg_imgs))
+            anc, pos, neg = forward_pass(imgs=all_imgs, model=model, batch_size=batch_size)
+            loss = torch.nn.functional.triplet_margin_loss(anc, pos, neg)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_a_batch_joined_into_one_tensor_and_handed_to_a_mover_is_copied():
+    """torch-fix128: facenet-pytorch-glint360k joins the triplet's three image tensors with `torch.cat` and
+    hands the result to `forward_pass`, which copies it `.cuda()` (h42 train_triplet_loss.py:399, listed). A
+    joined tensor that no def copies is not a copy of the batch."""
+    assert ("PP505", 14) in torch_findings(JOINED_BATCH)
+    kept = JOINED_BATCH.replace("imgs = imgs.cuda()", "model = model.cuda()")
+    assert "PP505" not in {rule for rule, _ in torch_findings(kept)}
+
+
+ALIASED_DECODER = """
+import cv2 as cv
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class MattingDataset(Dataset):
+    def __init__(self, names):
+        self.names = names
+
+    def __len__(self):
+        return len(self.names)
+
+    def __getitem__(self, i):
+        img = cv.imread(self.names[i])
+        return torch.from_numpy(np.ascontiguousarray(img.transpose(2, 0, 1))).float()
+
+
+def train(model, optimizer, names, device):
+    train_loader = DataLoader(MattingDataset(names), batch_size=16, shuffle=True, num_workers=8)
+    for img in train_loader:
+        img = img.to(device)
+        loss = model(img).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_decoder_called_through_an_import_alias_decodes():
+    """torch-fix128: Deep-Image-Matting's data set reads its images with `cv.imread` after `import cv2 as cv`
+    (h42 train.py:48, listed at the default); InsightFace-v2, few_shot_gaze and ETH-XGaze import cv2 the same
+    way. A `cv.imread` of a module whose `cv` is no alias of cv2 decodes nothing known."""
+    assert levels(ALIASED_DECODER)[("PP505", 21)] == "high"
+    other = ALIASED_DECODER.replace("import cv2 as cv\n", "import mytools as cv\n")
+    assert levels(other)[("PP505", 21)] == "medium"

@@ -662,3 +662,59 @@ def test_the_loader_rules_share_one_lookup_of_a_name_last_bound_to_a_call():
     assert ast.unparse(torch_data._last_bound_call(index, "ds", loader)) == "Dataset(folder)"
     assert torch_data._last_bound_call(index, "other", loader) is None
     assert not hasattr(torch_data, "_top_level_walk")
+
+
+SPLIT_DEVICE_DATASET = """import torch
+from torch.utils.data import Dataset
+
+
+class listDataset(Dataset):
+    def __init__(self, root, transform=None, train=False):
+        self.lines, self.transform, self.train = root, transform, train
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, index):
+        img = self.transform(self.lines[index]["img"])
+        gt_count = self.lines[index]["gt_count"]
+        if self.train == True:
+            return img, gt_count
+        else:
+            img_return = img[:, :384, :384].cuda().unsqueeze(0)
+            return img_return, gt_count
+"""
+
+SPLIT_DEVICE_TRAINER = """import torch
+from torchvision import transforms
+import dataset
+
+
+def train(pre_data, model, optimizer):
+    train_loader = torch.utils.data.DataLoader(
+        dataset.listDataset(pre_data, transform=transforms.ToTensor(), train=True), batch_size=8
+    )
+    model.train()
+    for i, (img, gt_count) in enumerate(train_loader):
+        img = img.cuda()
+        loss = (model(img).sum() - gt_count.cuda().float().sum()).abs()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_finding(tmp_path):
+    """torch-fix128: TransCrowd's `listDataset.__getitem__` crops test images onto the GPU under `else:` and
+    returns the training item from the CPU under `if self.train == True:` (h42 train.py:143, listed): the
+    training loader's batches are pageable, so its PP505 stays. A dataset whose every return is moved still
+    drops it (pinning CUDA tensors fails)."""
+    (tmp_path / "dataset.py").write_text(SPLIT_DEVICE_DATASET)
+    (tmp_path / "train.py").write_text(SPLIT_DEVICE_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 7) in levels_of(findings, "PP505")
+    (tmp_path / "dataset.py").write_text(
+        SPLIT_DEVICE_DATASET.replace("return img, gt_count", "return img.cuda(), gt_count")
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 7) not in levels_of(findings, "PP505")

@@ -1621,7 +1621,7 @@ def _handed_with_optimizer(index: ModuleIndex, scopes: _Scopes) -> set[Key]:
 
 # what opens and decodes a file: an image, an array, a clip
 _DECODERS = re.compile(
-    r"^(?:Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|io\.imread|"
+    r"^(?:(?:PIL\.)?Image\.open|(?:np|numpy)\.load|cv2\.imread|imageio\.v?\d?\.?imread|(?:skimage\.)?io\.imread|"
     r"torchaudio\.load|librosa\.load|(?:sf|soundfile)\.read|read_image|pil_loader|default_loader)$"
 )
 # the last name of every `_DECODERS` call (a Name, or an Attribute's attr): what `_decoder_call` tests before
@@ -1629,12 +1629,41 @@ _DECODERS = re.compile(
 _DECODER_TAILS = frozenset({"open", "load", "imread", "read", "read_image", "pil_loader", "default_loader"})
 
 
-def _decoder_call(func: ast.expr) -> bool:
-    """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`). Its last name is tested
-    first: `ast.unparse` of every callee in every def was the costliest step of `decoding_defs`, and only a
-    Name or an Attribute can unparse to a dotted name."""
+def _decoder_call(func: ast.expr, index: ModuleIndex | None = None) -> bool:
+    """The callee is one `_DECODERS` names (`Image.open`, `cv2.imread`, `np.load`), as written or with the
+    module's import alias of its first name spelled out when the module is given (`_import_aliases`:
+    `cv.imread` after `import cv2 as cv`, a bare `imread` after `from imageio import imread`). Its last name is tested first: `ast.unparse` of
+    every callee in every def was the costliest step of `decoding_defs`, and only a Name or an Attribute can
+    unparse to a dotted name."""
     tail = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return tail in _DECODER_TAILS and _DECODERS.match(ast.unparse(func)) is not None
+    if tail not in _DECODER_TAILS:
+        return False
+    written = ast.unparse(func)
+    if _DECODERS.match(written) is not None:
+        return True
+    if index is None:
+        return False
+    head, _, rest = written.partition(".")
+    full = _import_aliases(index).get(head)
+    return full is not None and _DECODERS.match(f"{full}.{rest}" if rest else full) is not None
+
+
+def _import_aliases(index: ModuleIndex) -> dict[str, str]:
+    """Names the module's imports bind to another dotted name: `cv` -> `cv2` (`import cv2 as cv`), `imread` ->
+    `imageio.imread`, `io` -> `skimage.io`. torch-fix128: Deep-Image-Matting's `DIMDataset` reads its images
+    with `cv.imread` (h42 train.py:48, listed), as do InsightFace-v2's, few_shot_gaze's and ETH-XGaze's data
+    sets; their loaders stayed `medium` for want of it."""
+
+    def build() -> dict[str, str]:
+        aliases = {}
+        for node in index.imports:
+            if isinstance(node, ast.Import):
+                aliases.update((a.asname, a.name) for a in node.names if a.asname and a.asname != a.name)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                aliases.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names)
+        return aliases
+
+    return facts(index).loop_cache("import aliases", None, build)
 
 
 def _decoding_maker(call: ast.Call, index: ModuleIndex) -> bool:
@@ -1702,7 +1731,7 @@ def _decoding_classes(index: ModuleIndex) -> set[str]:
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
         if getitem is not None and (
-            any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(getitem))
+            any(isinstance(n, ast.Call) and _decoder_call(n.func, index) for n in walk(getitem))
             or _decodes_through_helpers(getitem, index)
         ):
             found.add(name)
@@ -1729,7 +1758,7 @@ def _reaches_decoding(getitem: ast.AST, index: ModuleIndex, imported: frozenset[
     sites = index.function_calls.get(id(getitem), [])
     for site, via in index.reached_calls(sites, depth=_DECODING_HELPER_DEPTH):
         func = site.node.func
-        if via is not None and _decoder_call(func):
+        if via is not None and _decoder_call(func, index):
             return True
         if isinstance(func, ast.Name) and func.id in imported and func.id not in index.module_functions:
             return True
@@ -1746,7 +1775,7 @@ def decoding_defs(index: ModuleIndex, among: set[str] | None = None) -> set[str]
         name
         for name, function in index.module_functions.items()
         if (among is None or name in among)
-        and any(isinstance(n, ast.Call) and _decoder_call(n.func) for n in walk(function))
+        and any(isinstance(n, ast.Call) and _decoder_call(n.func, index) for n in walk(function))
     }
 
 
@@ -2002,7 +2031,27 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
             source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
+        targets |= _items_named(node, targets)
     return targets
+
+
+def _items_named(node: ast.AST, targets: set[str]) -> set[str]:
+    """The names a node gives each item of the batch, other than a comprehension's: a loop over it (GFM's
+    `for item in batch: item = Variable(item).cuda()`, h42 core/train.py:59) and the argument of a lambda
+    mapped over it (DCUnet's `x, y, n = map(lambda x: x.cuda(), input)`, h43 train.py:71; Pyraformer's
+    `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy every tensor of the batch a step."""
+    if isinstance(node, ast.For) and _part_of(node.iter, targets):
+        return names_in(node.target)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "map"
+        and len(node.args) == 2
+        and isinstance(node.args[0], ast.Lambda)
+        and _part_of(node.args[1], targets)
+    ):
+        return {a.arg for a in node.args[0].args.args}
+    return set()
 
 
 def _self_attribute(node: ast.AST) -> str | None:
@@ -2236,12 +2285,20 @@ _BATCH_WRAPPERS = frozenset({"Variable", "EasyDict", "edict", "AttrDict"})
 
 def _batch_alias(value: ast.AST, names: set[str]) -> bool:
     """A value that is the batch or an item of it, also wrapped (`Variable(batch[0])`, AtlasNet's
-    `EasyDict(data)`) or in a tuple of such (`input, target = Variable(batch[0]), Variable(batch[1])`)."""
+    `EasyDict(data)`), joined (`torch.cat((anc, pos, neg))`) or in a tuple of such (`input, target =
+    Variable(batch[0]), Variable(batch[1])`)."""
     if isinstance(value, ast.Tuple | ast.List):
         return any(_batch_alias(item, names) for item in value.elts)
     if isinstance(value, ast.Call) and base_name(value.func) in _BATCH_WRAPPERS and value.args:
         value = value.args[0]
+    if isinstance(value, ast.Call) and base_name(value.func) in _JOINS and value.args:
+        return _batch_alias(value.args[0], names)  # (facenet's `all_imgs = torch.cat((anc, pos, neg))`)
     return _part_of(value, names)
+
+
+# (what joins the batch's tensors into one host tensor: facenet-pytorch-glint360k's triplets, h42
+# train_triplet_loss.py:399, listed, copied whole by `forward_pass(imgs=all_imgs, ...)`)
+_JOINS = frozenset({"cat", "stack", "concat"})
 
 
 def _part_of(value: ast.AST, names: set[str]) -> bool:

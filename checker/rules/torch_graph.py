@@ -19,6 +19,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
+from checker.rules.common import FEW_ITERATIONS, literal_iterations
 from checker.rules.torch_common import (
     FEW_RUNS,
     GRAD_CALLS,
@@ -99,6 +100,8 @@ def check_eval_without_no_grad(index: ModuleIndex):
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
         modes = mode_calls(sites)
+        if calls_eval:
+            modes = sorted(modes + _returned_in_eval(sites, fx))
         if (
             calls_eval  # (a module with no `.eval()` gives no def an eval mode through callers or holders)
             and function is not None
@@ -121,13 +124,13 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
-            call, loop = site.node, site.loops[-1]
+            call, loop, shown = site.node, site.loops[-1], _batch_loop(site)
             if mode == "eval":
                 context = (
-                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {loop.lineno}"
+                    f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {shown.lineno}"
                 )
             elif named:
-                context = f"in `{function.name}` in the loop at line {loop.lineno}"
+                context = f"in `{function.name}` in the loop at line {shown.lineno}"
             else:
                 source = _eval_pass_source(site, fx)
                 context = f"in the loop at line {loop.lineno} over `{source}`, inside a training loop,"
@@ -147,6 +150,74 @@ def check_eval_without_no_grad(index: ModuleIndex):
             )
 
     yield from _graph_free_parameter_loops(index, fx, reported)
+
+
+def _batch_loop(site) -> ast.AST:
+    """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner loops
+    that repeat the forward a handful of times within one batch (`_within_batch`) inside a loop over
+    something else: RCF's three scales inside `for idx, image in enumerate(test_loader)` (h42
+    train_RCF.py:307, listed at the batch loop) and MGN's two flips inside `for (inputs, labels) in loader`
+    (h42 trainer.py:106). Wrapping the batch loop in no_grad is the fix. A `range` loop over a count the code
+    does not spell (PraNet's `for i in range(test_loader.size)`) is itself the batch loop."""
+    loops = site.loops
+    at = len(loops) - 1
+    while at > 0 and _within_batch(loops[at], site.function):
+        at -= 1
+    return loops[at]
+
+
+def _within_batch(loop, function) -> bool:
+    """`for i in range(2)`, `for k in range(0, len(scale))` after `scale = [0.5, 1, 1.5]` in the def: a loop
+    of at most FEW_ITERATIONS runs, as its source (or the list literal it counts) says."""
+    count = literal_iterations(loop)
+    it = getattr(loop, "iter", None)
+    if count is None and isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args:
+        counted = it.args[-1]
+        if (
+            isinstance(counted, ast.Call)
+            and base_name(counted.func) == "len"
+            and len(counted.args) == 1
+            and isinstance(counted.args[0], ast.Name)
+            and function is not None
+        ):
+            bound = [
+                node.value
+                for node in walk(function)
+                if isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == counted.args[0].id for t in node.targets)
+            ]
+            if len(bound) == 1 and isinstance(bound[0], ast.List | ast.Tuple):
+                count = len(bound[0].elts)
+    return count is not None and count <= FEW_ITERATIONS
+
+
+def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
+    """(line, name, "eval") for each `name = helper(...)` of these sites whose helper, a def of the module,
+    puts a model in eval mode and returns it (DSP-FWA's `net = setup(args)`, whose `setup` ends
+    `net.eval(); return net`; then `im_test(net, im, args)` on every video frame: h42 toy/demo.py:102,
+    listed). The caller holds the model in eval mode from that line on."""
+    held = fx.loop_cache("returned in eval", None, lambda: _eval_returning_calls(fx))
+    return [(s.node.lineno, held[id(s.node)], "eval") for s in sites if id(s.node) in held] if held else []
+
+
+def _eval_returning_calls(fx) -> dict[int, str]:
+    """id of each `name = helper(...)` call of the module whose helper returns a model it put in eval mode
+    -> name (`_returned_in_eval`), found once per module."""
+    found = {}
+    for stmt in fx.index.call_assignments:
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        helper = fx.helpers.get(id(stmt.value))
+        if helper is None or not isinstance(helper, FUNCTION_TYPES):
+            continue
+        returned = {
+            n.value.id for n in walk(helper) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+        }
+        own = mode_calls(fx.index.function_calls.get(id(helper), []))
+        end = (helper.end_lineno or helper.lineno) + 1
+        if any(_mode_at(own, name, end) == "eval" for name in returned):
+            found[id(stmt.value)] = stmt.targets[0].id
+    return found
 
 
 def _grad_off_around(function, sites, fx) -> bool:
@@ -468,10 +539,28 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
             "modes", site.function, lambda scope=scope: mode_calls(fx.index.function_calls.get(scope, []))
         )
         evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
+        if offset:
+            evaluated |= _held_in_eval(site, fx.index.function_calls.get(scope, []), caller_modes)
         found = evaluated if found is None else found & evaluated
         if not found:
             return []
     return [(0, p, "eval") for p in sorted(found or ())]
+
+
+def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
+    """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
+    (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
+    mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
+    if not (isinstance(site.node.func, ast.Attribute) and _on_self(site.node.func)):
+        return set()  # (not `self.extract_feature(...)`)
+    held = {
+        base_name(s.node.func.value)
+        for s in caller_sites
+        if s.node.lineno < site.node.lineno
+        and isinstance(s.node.func, ast.Attribute)
+        and _on_self(s.node.func.value)
+    }
+    return {who for who in held if who and _mode_at(caller_modes, who, site.node.lineno) == "eval"}
 
 
 _ACTING = re.compile(
@@ -1603,7 +1692,10 @@ def _unguarded_model_loops(sites, modes, named: bool, models: set[str], fx):
             continue  # `num_to_plot = 5` ... `for i in range(num_to_plot):` a few samples for a plot
         if len(site.loops) == 1 and receiver in _assigned_in(fx.index, loop):
             continue  # `for arch in archs: model = build(arch)`: one forward per model, not per batch
-        if any(isinstance(n, ast.Call) and attacks(n) for n in loop_nodes(fx.index, loop)):
+        if any(
+            isinstance(n, ast.Call) and attacks(n) and not _opposite_branches(n, call, fx)
+            for n in loop_nodes(fx.index, loop)
+        ):
             continue  # `adversary.perturb(x, y)`: the attack takes gradients through the model
         if constructs_model(call, fx.index):
             continue  # (asked last: its first question in a module walks the whole module)
@@ -1622,6 +1714,14 @@ def _branch_side(node: ast.AST, fx) -> list[tuple[str, bool]]:
     return sides
 
 
+def _opposite_branches(one: ast.AST, other: ast.AST, fx) -> bool:
+    """The two nodes sit on opposite sides of one `if` (its body and its `else:`), so never run in the same
+    pass: DM-Improves-AT's `Trainer.eval` attacks the batch under `if adversarial:` and runs the plain
+    forward `out = self.model(x)` under `else:` (h43 core/utils/train.py:207, watrain.py:191, listed)."""
+    sides = dict(_branch_side(one, fx))
+    return any(test in sides and sides[test] != body for test, body in _branch_side(other, fx))
+
+
 def _other_branch_of_eval_test(call: ast.Call, receiver: str, sites, fx) -> bool:
     """(torch-fix117) The def's last eval-mode call on the receiver before this call sits on one side of an
     `if` (`if phase == 'train': ... model.train(True)` / `else: model.train(False)`), and the call sits on
@@ -1635,9 +1735,7 @@ def _other_branch_of_eval_test(call: ast.Call, receiver: str, sites, fx) -> bool
     ]
     if not evals:
         return False
-    last = max(evals, key=lambda n: n.lineno)
-    mode_sides = dict(_branch_side(last, fx))
-    return any(test in mode_sides and mode_sides[test] != body for test, body in _branch_side(call, fx))
+    return _opposite_branches(max(evals, key=lambda n: n.lineno), call, fx)
 
 
 def _bound_forwards(fx) -> dict[tuple[int, str], str]:

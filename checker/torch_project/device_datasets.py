@@ -67,11 +67,33 @@ def _device_item_classes(index: ModuleIndex) -> set[str]:
     found = set()
     for name, methods in index.class_methods.items():
         getitem = methods.get("__getitem__")
-        if getitem is not None and any(
-            isinstance(n, ast.Call) and is_device_move(n, index) for n in iter_walk(getitem)
-        ):
+        if getitem is not None and _every_return_moved(getitem, index):
             found.add(name)
     return found
+
+
+def _every_return_moved(getitem, index: ModuleIndex) -> bool:
+    """`__getitem__` copies to the device, and every `return` of it gives back something copied (a move in
+    the returned value, or a name some assignment binds to a move). TransCrowd's and FIDTM's `listDataset`
+    crop test images onto the GPU under `else:` but return the training item from the CPU under `if
+    self.train:` (h42 train.py:143, train_baseline.py:143, listed): the training loader's batches are
+    pageable, so its PP505 stays."""
+    moves = [n for n in iter_walk(getitem) if isinstance(n, ast.Call) and is_device_move(n, index)]
+    if not moves:
+        return False
+    moved = {
+        t.id
+        for node in walk(getitem)
+        if isinstance(node, ast.Assign) and any(m in moves for m in iter_walk(node.value))
+        for target in node.targets
+        for t in iter_walk(target)
+        if isinstance(t, ast.Name)
+    }
+    return all(
+        ret.value is None
+        or any((isinstance(n, ast.Name) and n.id in moved) or n in moves for n in iter_walk(ret.value))
+        for ret in returns_in(getitem)
+    )
 
 
 def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) -> set[int]:

@@ -1,6 +1,7 @@
 """A loader whose collate returns a group of batches (sorted by length), trained on by an inner loop: the step
 loop's batches still come from the loader, which reads feature files in the main process (hold-out 4:
-FastSpeech2)."""
+FastSpeech2). Each batch of the group is copied with `non_blocking=True` from pageable memory: PP505 too
+(torch-fix128 follows a loop over the batch's items)."""
 
 import numpy as np
 import torch
@@ -23,7 +24,7 @@ class FeatureFiles(Dataset):
 
 def train(names, model, optimizer, device, epochs):
     dataset = FeatureFiles(names)
-    loader = DataLoader(  # expect: PP504 high
+    loader = DataLoader(  # expect: PP504 high  # expect: PP505 high
         dataset, batch_size=64, shuffle=True, collate_fn=dataset.collate
     )
     for _ in range(epochs):
