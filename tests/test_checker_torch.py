@@ -2534,3 +2534,42 @@ def test_a_decoder_called_through_an_import_alias_decodes():
     assert levels(ALIASED_DECODER)[("PP505", 21)] == "high"
     other = ALIASED_DECODER.replace("import cv2 as cv\n", "import mytools as cv\n")
     assert levels(other)[("PP505", 21)] == "medium"
+
+
+def test_pp507_a_project_loss_or_module_built_every_step_and_called():
+    """(torch-fix125) facenet-pytorch-glint360k's `TripletLoss(margin=margin).forward(...)` in the step loop,
+    DeepSymRegTorch's `regularization = L12Smooth()` then `regularization(...)` in the step loop, lanenet's
+    `ds_loss_fn = DiscriminativeLoss(...)` then `ds_loss_fn(...)` in `compute_loss`: the project's classes,
+    built again on every step. A project class built for this step's data, a library's, or one built and
+    never called in the loop, is not reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from losses.triplet_loss import TripletLoss
+        from utils.regularization import L12Smooth
+        from lanenet.model.loss import DiscriminativeLoss
+        from utils.meters import AverageMeter
+        from albumentations import Compose
+
+        def compute_loss(out, labels):
+            ds_loss_fn = DiscriminativeLoss(0.5, 1.5, 1.0, 1.0, 0.001)  # expect: PP507
+            return ds_loss_fn(out, labels)
+
+        def train(model, loader, opt, margin, epochs):
+            for epoch in range(epochs):
+                for x, y, w in loader:
+                    out = model(x.to(device))
+                    regularization = L12Smooth()  # expect: PP507
+                    triplet = TripletLoss(margin=margin).forward(anchor=out, positive=out, negative=out)  # expect: PP507
+                    scale = w.mean().item()
+                    weighted = TripletLoss(margin=scale)
+                    meter = AverageMeter()
+                    aug = Compose([])
+                    loss = compute_loss(out, y.to(device)) + regularization(out) + triplet + weighted(out)
+                    loss = loss + aug(out)
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                    meter.update(1)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)

@@ -252,6 +252,7 @@ def _setup_in_loops(index: ModuleIndex):
                 what := _setup_kind(s.node, index, models)
                 or _stateless_called(s.node, index)
                 or _own_loss_called(s.node, index)
+                or _own_module_bound_called(s.node, index)
             )
             is not None
         ]
@@ -579,14 +580,78 @@ def _own_loss_called(call: ast.Call, index: ModuleIndex) -> str | None:
     last = _loss_class(call)
     if last is None or (index.resolver.call_name(call) or "").startswith("torch."):
         return None  # (torch.nn's losses are `_setup_kind`'s)
-    parent = facts(index).parent_of(call)
-    if not (isinstance(parent, ast.Call) and parent.func is call):
+    if not _called_at_once(call, index):
         return None
     given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
     loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
     if given and loop is not None and given & _bound(list(_nodes_of(loop.body))):
         return None  # `WeightedLoss(mask)(p, t)` with this step's weights: it must be built for them
     return f"the loss `{last}(...)` is built"
+
+
+def _called_at_once(call: ast.Call, index: ModuleIndex) -> bool:
+    """The object `call` builds is called in the same expression: `Loss(...)(p, t)`, or (torch-fix125) through
+    its `forward` method, `TripletLoss(margin=margin).forward(anchor=..., ...)` (facenet-pytorch-glint360k,
+    hold-out 42)."""
+    fx = facts(index)
+    parent = fx.parent_of(call)
+    if isinstance(parent, ast.Call) and parent.func is call:
+        return True
+    if not (isinstance(parent, ast.Attribute) and parent.attr == "forward"):
+        return False
+    outer = fx.parent_of(parent)
+    return isinstance(outer, ast.Call) and outer.func is parent
+
+
+# (torch-fix125) roots of libraries whose classes built in a loop are not the project's own set-up
+_LIBRARY_ROOTS = frozenset(
+    {"torch", "torchvision", "torchaudio", "numpy", "np", "scipy", "sklearn", "PIL", "cv2", "albumentations"}
+)
+
+
+def _project_class(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The name of the class `call` builds when it is the project's: a class of this module derived from
+    `nn.Module`, or a capitalised name taken by `from x import Name` from a module that is no library of
+    `_LIBRARY_ROOTS` (`from utils.regularization import L12Smooth`). None otherwise."""
+    func = call.func
+    if not isinstance(func, ast.Name) or not func.id[:1].isupper():
+        return None
+    if func.id in index.class_methods:
+        return func.id if _derives_module(index, func.id) else None
+    for node in index.imports:
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == func.id for a in node.names):
+            root = (node.module or "").split(".")[0]
+            return func.id if node.level or root not in _LIBRARY_ROOTS else None
+    return None
+
+
+def _own_module_bound_called(call: ast.Call, index: ModuleIndex) -> str | None:
+    """(torch-fix125) A project class (`_project_class`) built in a training loop's body and bound to a name the
+    same loop then calls: DeepSymRegTorch's `regularization = L12Smooth()` then
+    `reg_loss = regularization(net.get_weights_tensor())` on every step (hold-out 41, twice). The object is
+    built again each step (an `nn.Module`'s `__init__` and whatever its own builds), where one built before
+    the loop serves. Not when it is given a name the loop binds (it is built for this step's data)."""
+    name = _project_class(call, index)
+    if name is None:
+        return None
+    parent = facts(index).parent_of(call)
+    if not (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return None
+    loop = next((up for up in facts(index).ancestors(call) if isinstance(up, ast.For | ast.While)), None)
+    if loop is None:
+        return None
+    bound = parent.targets[0].id
+    body = list(_nodes_of(loop.body))
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == bound for n in body):
+        return None
+    given = set().union(*(names_in(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    if given & _bound(body):
+        return None
+    return f"the module `{name}(...)` is built"
 
 
 def _star_nn_name(call: ast.Call, index: ModuleIndex) -> str:
@@ -664,16 +729,20 @@ def _built_per_call(site, index: ModuleIndex) -> str | None:
     """A torch.nn loss built in a def's own body, outside its loops and `if`s, and used there: called at
     once (`nn.BCELoss()(p, t)`) or bound to a local name the def then calls (`criterion = nn.MSELoss()`
     then `criterion(score, label)`). What is built, for the message. (A parameter-free module built in a
-    forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.)"""
+    forward, `nn.ReLU()(x)`, costs as little and is left alone: the issue's kind is the loss.) Torch-fix125: also
+    a loss class of the project (or of a module the checker cannot resolve) built so, lanenet's
+    `ds_loss_fn = DiscriminativeLoss(0.5, 1.5, 1.0, 1.0, 0.001)` in `compute_loss` (hold-out 36)."""
     call = site.node
     if not _last_name(call).endswith("Loss"):
         return None  # (a cheap test first: a module has many calls and few losses)
     name = index.resolver.call_name(call) or _star_nn_name(call, index)
     last = name.rsplit(".", 1)[-1]
     if name != f"torch.nn.{last}" or not last.endswith("Loss"):
-        return None
+        last = _loss_class(call)  # (torch-fix125: the project's, `DiscriminativeLoss(0.5, 1.5, ...)`)
+        if last is None or name.startswith("torch."):
+            return None
     parent = facts(index).parent_of(call)
-    if not (isinstance(parent, ast.Call) and parent.func is call):
+    if not _called_at_once(call, index):
         if not (
             isinstance(parent, ast.Assign)
             and len(parent.targets) == 1
@@ -731,8 +800,10 @@ def check_setup_per_step_def(index: ModuleIndex):
             site.node.col_offset,
             f"{what} on every call of `{function.name}`, which runs on every training step; build it once "
             "(in `__init__` or before the loop) or use the torch.nn.functional form",
-            # (`_built_per_call` takes torch.nn's losses only: `_torch_loss`)
-            confidence="medium" if _run_by_gan_name_only(function, index) else "high",
+            # (`_built_per_call`'s torch.nn losses are `_torch_loss`; the project's stay `medium`, torch-fix125)
+            confidence="medium"
+            if _run_by_gan_name_only(function, index) or not _torch_loss(site.node, index)
+            else "high",
         )
 
 
