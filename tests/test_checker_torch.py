@@ -2573,3 +2573,30 @@ def test_pp507_a_project_loss_or_module_built_every_step_and_called():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+
+
+def test_pp509_a_loop_over_detection_scales_whose_items_are_sliced_whole_is_no_element_loop():
+    """(torch-fix125) One-stage grounding's `for ii in range(len(pred_anchor)):` appends
+    `pred_anchor[ii][:, :, 4, :, :].contiguous().view(b, -1)` per scale and concatenates: each item is a 5-D
+    tensor of its own (hold-out 43: 5 such `low` findings read wrong). Rows read element-wise stay reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def yolo_loss(pred_anchor, gt_param, batch):
+            pred_conf_list, gt_conf_list = [], []
+            for ii in range(len(pred_anchor)):
+                pred_conf_list.append(pred_anchor[ii][:, :, 4, :, :].contiguous().view(batch, -1))
+                gt_conf_list.append(gt_param[ii][:, :, 4, :, :].contiguous().view(batch, -1))
+            pred_conf = torch.cat(pred_conf_list, dim=1)
+            gt_conf = torch.cat(gt_conf_list, dim=1)
+            return F.cross_entropy(pred_conf, gt_conf.max(1)[1])
+
+        def hard_mining(dist, mask):
+            n = dist.size(0)
+            dist_ap, dist_an = [], []
+            for i in range(n):  # expect: PP509
+                dist_ap.append(dist[i][mask[i]].max().unsqueeze(0))
+                dist_an.append(dist[i][mask[i] == 0].min().unsqueeze(0))
+            return torch.cat(dist_ap), torch.cat(dist_an)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

@@ -1800,7 +1800,7 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
         return None
     if _whole_items_of_list(loop, nodes, var, index) or _pads_rows(nodes, index):
         return None
-    if _per_item_layers(nodes, var, index):
+    if _per_item_layers(nodes, var, index) or _wide_items(nodes, var):
         return None
     stacked = {
         node.args[0].id
@@ -1819,6 +1819,32 @@ def _stacked_rows(loop, var: str, index: ModuleIndex) -> str | None:
             if isinstance(n, ast.Subscript) and var in names_in(n.slice) and base_name(n.value)
         ),
         None,
+    )
+
+
+def _full_slice(node: ast.AST) -> bool:
+    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def _wide_items(nodes, var: str) -> bool:
+    """(torch-fix125) Every item the loop reads by its index is sliced again along two or more whole axes,
+    `pred_anchor[ii][:, :, 4, :, :]`: the items are tensors of their own, a detection scale's 5-D output
+    (one-stage grounding's `for ii in range(len(pred_anchor))`, three times, and its `yolo_loss`, TransVG's
+    copy, hold-out 43: 5 `low` findings read wrong), so each pass is one batched op, not one element's."""
+    items = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Subscript)
+        and isinstance(n.value, ast.Subscript)
+        and var in names_in(n.value.slice)
+    ]
+    reads = [n for n in nodes if isinstance(n, ast.Subscript) and var in names_in(n.slice)]
+    return (
+        bool(items)
+        and len(items) == len(reads)
+        and all(
+            isinstance(n.slice, ast.Tuple) and sum(_full_slice(e) for e in n.slice.elts) >= 2 for n in items
+        )
     )
 
 
