@@ -2600,3 +2600,40 @@ def test_pp509_a_loop_over_detection_scales_whose_items_are_sliced_whole_is_no_e
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
+    """(torch-fix125) DCUnet's `for i, l in enumerate(seq_len): out_audio[i, l:] = 0` with `seq_len` moved by
+    `map(lambda x: x.cuda(), input)` (one host read per sample, every step), and a device mask filled row by
+    row up to each length in a loss def. Host lengths into a host array, and a slice by the loop's own
+    number, are not reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        import numpy as np
+
+        def compute_loss(out, target, lengths, shape):
+            mask = torch.zeros(shape, device=out.device)
+            for i, n in enumerate(lengths):
+                mask[i, 0:n, :] = 1.0  # expect: PP509
+            return ((out - target) ** 2 * mask).sum()
+
+        def train(net, loader, opt, epochs):
+            for epoch in range(epochs):
+                for batch in loader:
+                    mixed, clean, seq_len = map(lambda x: x.cuda(), batch)
+                    out = net(mixed)
+                    for i, l in enumerate(seq_len):
+                        out[i, l:] = 0  # expect: PP509
+                    sizes = [len(s) for s in batch]
+                    keep = np.zeros((len(sizes), 100))
+                    for i, n in enumerate(sizes):
+                        keep[i, :n] = 1
+                    for k in range(4):
+                        out[:, k : k + 1] = out[:, k : k + 1] * 2
+                    loss = compute_loss(out, clean, seq_len, out.shape)
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

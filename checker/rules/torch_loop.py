@@ -2371,6 +2371,8 @@ def device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> 
 
 
 def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> bool | None:
+    if _maps_a_move(call, index):
+        return True
     method = method_name(call)
     if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
         return False
@@ -2407,6 +2409,22 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
+
+
+def _maps_a_move(call: ast.Call, index: ModuleIndex) -> bool:
+    """(torch-fix125) `map(lambda x: x.cuda(), batch)`: every item moved to the device (DCUnet's
+    `train_mixed, train_clean, seq_len = map(lambda x: x.cuda(), input)`, hold-out 43)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "map" and len(call.args) == 2):
+        return False
+    fn = call.args[0]
+    return (
+        isinstance(fn, ast.Lambda)
+        and isinstance(fn.body, ast.Call)
+        and is_device_move(fn.body, index)
+        and isinstance(fn.body.func, ast.Attribute)
+        and isinstance(fn.body.func.value, ast.Name)
+        and fn.body.func.value.id in {a.arg for a in fn.args.args}
+    )
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
@@ -3341,7 +3359,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             lookups = found is None and _may_read_implicitly(loop, index)
             found = _row_host_read(loop, index, lookups) or _masked_row_select(loop, index, tensors) or found
         if found is None:
-            found = _row_writes(loop, index)
+            found = _row_writes(loop, index) or _sliced_by_element(loop, index)
         if found is not None and _host_data_loop(loop, index):
             continue  # (torch-fix87: a collate function's samples, a loop under `isinstance(x, list)`)
         if found is not None and _per_class_present(loop, index):
@@ -3349,6 +3367,112 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
+
+
+# ---------------------------------------------------------------- PP509 slices bounded per row (torch-fix125)
+
+
+def _element_bounds(loop) -> tuple[str, Callable[[ast.AST], bool]] | None:
+    """(the iterated tensor, a test of a slice bound) for a loop over a batch's lengths: `for i, l in
+    enumerate(seq_len)` or `for l in seq_len` (a bound naming `l`), or `for i in range(n)` (a bound that is
+    `lengths[i]` of some tensor `lengths`: its name is the bound's). None for other loops."""
+    it, target = loop.iter, loop.target
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and len(it.args) == 1 and not it.keywords:
+        arg = it.args[0]
+        if (
+            it.func.id == "enumerate"
+            and isinstance(arg, ast.Name)
+            and isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+            and isinstance(target.elts[1], ast.Name)
+        ):
+            element = target.elts[1].id
+            return arg.id, lambda bound: element in names_in(bound)
+        if it.func.id == "range" and isinstance(target, ast.Name):
+            var = target.id
+            return (
+                "",
+                lambda bound: (
+                    isinstance(bound, ast.Subscript)
+                    and isinstance(bound.value, ast.Name)
+                    and isinstance(bound.slice, ast.Name)
+                    and bound.slice.id == var
+                ),
+            )
+        return None
+    if isinstance(it, ast.Name) and isinstance(target, ast.Name):
+        element = target.id
+        return it.id, lambda bound: element in names_in(bound)
+    return None
+
+
+def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for i, l in enumerate(seq_len): out_audio[i, l:] = 0` (DCUnet), `for i, n in enumerate(n_frames):
+    mask[i, 0:n, :] = 1.0` (CRN-causal's `lossMask`), `for i in range(B): mask[i, :, lengths[i]:, :] = 0`
+    (TasNet's `get_mask`), on every step: a slice bounded by an element of a device tensor makes Python read
+    that element to the host (a sync) in every pass, where one comparison with `torch.arange` builds the whole
+    batch's mask. The first such subscript; only where the lengths tensor is on the device by the def's own
+    bindings or by what its callers hand it (`device_history`), never a Python list of lengths."""
+    found = _element_bounds(loop)
+    if found is None or loop.orelse or breaks_early(loop):
+        return None
+    owner, bounded = found
+    function = index.loop_function.get(id(loop))
+    for node in _nodes_of(loop.body):
+        if not isinstance(node, ast.Subscript):
+            continue
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        bound = next(
+            (
+                b
+                for part in parts
+                if isinstance(part, ast.Slice)
+                for b in (part.lower, part.upper)
+                if b is not None and bounded(b)
+            ),
+            None,
+        )
+        if bound is None:
+            continue
+        tensor = owner or base_name(bound.value)
+        if tensor and _on_device_at(index, function, tensor, loop.lineno):
+            what = (
+                f"slices with `{ast.unparse(bound)}`, an element of the device tensor `{tensor}`, which reads "
+                f"it to the host (a sync) in every pass of the loop at line {loop.lineno}"
+            )
+        elif _row_filled(node, index, function, loop):
+            what = (
+                f"writes one row of the device tensor `{base_name(node.value)}` up to a per-row length in every "
+                f"pass of the loop at line {loop.lineno}, a small kernel each"
+            )
+        else:
+            continue
+        if not _runs_every_step(loop, index):
+            return None
+        return RawFinding(
+            "PP509",
+            node.lineno,
+            node.col_offset,
+            f"`{ast.unparse(node)}` {what}; build the whole batch's mask at once "
+            "(`torch.arange(n, device=...)[None] < lengths[:, None]`)",
+            confidence=_ROW_READ_LEVEL,
+        )
+    return None
+
+
+_FILLS = frozenset({"fill_", "zero_", "copy_"})
+
+
+def _row_filled(node: ast.Subscript, index: ModuleIndex, function, loop) -> bool:
+    """The subscript is written (`mask[i, 0:n, :] = 1.0`, `mask[i, :n].fill_(1)`) into a tensor the def put on
+    the device (`torch.zeros(shape, device=device)`)."""
+    parent = facts(index).parent_of(node)
+    written = isinstance(node.ctx, ast.Store) or (isinstance(parent, ast.Attribute) and parent.attr in _FILLS)
+    return (
+        written
+        and isinstance(node.value, ast.Name)
+        and _on_device_at(index, function, node.value.id, loop.lineno)
+    )
 
 
 # ---------------------------------------------------------------- PP509 per-row mask selects (torch-fix55)
