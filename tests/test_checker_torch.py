@@ -2637,3 +2637,32 @@ def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
+    """(torch-fix125) pytorch_xvectors' `assert max(Y) < n and min(Y) >= 0` on the labels moved in the step
+    loop, and `sum(sum(mask))` of a mask a loss def moved: Python iterates the tensor one element at a time.
+    Over a host list, torch's own `max`, or a tensor method, nothing is reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from torch import max as tmax
+
+        def compute_loss(out, target):
+            mask = (target > 0).float().cuda()
+            return ((out - target) ** 2 * mask).sum() / sum(sum(mask))  # expect: PP509
+
+        def train(model, loader, opt, num_classes):
+            for X, Y in loader:
+                Y = Y.to(device)
+                X = X.to(device)
+                assert max(Y) < num_classes and min(Y) >= 0  # expect: PP509
+                sizes = [len(x) for x in X]
+                longest = max(sizes)
+                top = tmax(Y)
+                loss = compute_loss(model(X), Y) + Y.max() * 0 + longest * 0 + top * 0
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

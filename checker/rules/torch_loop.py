@@ -3367,6 +3367,89 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if found is not None and (found.line, found.col) not in read_lines:
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
+    yield from _builtin_reductions(index)
+
+
+# ---------------------------------------------------------------- PP509 Python's sum/max/min of a tensor (torch-fix125)
+
+_PY_REDUCTIONS = frozenset({"sum", "max", "min"})
+
+
+def _builtin_reductions(index: ModuleIndex):
+    """`assert max(Y) < n and min(Y) >= 0` on the moved labels in the step loop (pytorch_xvectors,
+    hold-out 43), `return sum(sum(lossmask))` of a mask the def moved to the GPU: Python's `sum`/`max`/`min`
+    iterate the tensor element by element, one 0-d tensor and one host read per element (a sync each on a
+    GPU), where `Y.max()` / `lossmask.sum()` is one op. Reported where the tensor is on the device by the
+    def's own bindings (or what its callers hand it) and the call runs on every step: in a training loop or
+    in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in one assert: the first)."""
+    lines = set()
+    for site in index.calls:
+        call = site.node
+        func = call.func
+        if (
+            not (isinstance(func, ast.Name) and func.id in _PY_REDUCTIONS)
+            or len(call.args) != 1
+            or call.keywords
+        ):
+            continue
+        if index.resolver.call_name(call) is not None:
+            continue  # (`from torch import max`: torch's own)
+        parent = facts(index).parent_of(call)
+        if (
+            isinstance(parent, ast.Call)
+            and parent.func is not call
+            and _builtin_reduction_call(parent, index)
+        ):
+            continue  # (`sum(sum(mask))`: the outer call names it)
+        inner = call.args[0]
+        while isinstance(inner, ast.Call) and _builtin_reduction_call(inner, index):
+            inner = inner.args[0]
+        if not isinstance(inner, ast.Name):
+            continue
+        function = site.function
+        if call.lineno in lines:
+            continue
+        if not _on_device_at(index, function, inner.id, call.lineno) or not _call_every_step(site, index):
+            continue
+        lines.add(call.lineno)
+        yield RawFinding(
+            "PP509",
+            call.lineno,
+            call.col_offset,
+            f"`{ast.unparse(call)}` is Python's `{func.id}` over the device tensor `{inner.id}`: it iterates the "
+            "tensor one element at a time, a host read each, on every step; use the tensor's own "
+            f"`{inner.id}.{func.id}()` (one op)",
+            confidence=_ROW_READ_LEVEL,
+        )
+
+
+def _builtin_reduction_call(call: ast.Call, index: ModuleIndex) -> bool:
+    return (
+        isinstance(call.func, ast.Name)
+        and call.func.id in _PY_REDUCTIONS
+        and len(call.args) == 1
+        and not call.keywords
+        and index.resolver.call_name(call) is None
+    )
+
+
+def _call_every_step(site, index: ModuleIndex) -> bool:
+    """The call runs on every training step: in a step loop (or a loop nested in one), or in a def that runs
+    on every step (`_runs_every_step`'s defs)."""
+    steps = {id(loop) for loop in facts(index).step_loops}
+    if any(id(loop) in steps for loop in site.loops):
+        return True
+    if site.loops:
+        return _runs_every_step(site.loops[-1], index)
+    per_step = facts(index).loop_cache(
+        "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
+    )
+    function = site.function
+    while function is not None:
+        if id(function) in per_step or id(function) in outside_parameter_places(index):
+            return True
+        function = index.function_parent.get(id(function))
+    return False
 
 
 # ---------------------------------------------------------------- PP509 slices bounded per row (torch-fix125)
