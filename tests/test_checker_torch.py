@@ -2631,6 +2631,10 @@ def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
                     for k in range(4):
                         out[:, k : k + 1] = out[:, k : k + 1] * 2
                     loss = compute_loss(out, clean, seq_len, out.shape)
+                    wf = net(clean)
+                    excl = torch.cat([torch.cat((wf[i, :y], wf[i, y + 1 :])) for i, y in enumerate(seq_len)])  # expect: PP509
+                    firsts = [out[i, :2] for i, n in enumerate(sizes)]
+                    loss = loss + excl.sum() + firsts[0].sum()
                     opt.zero_grad()
                     loss.backward()
                     opt.step()

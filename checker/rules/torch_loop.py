@@ -3336,7 +3336,11 @@ def check_python_loop_over_tensor(index: ModuleIndex):
         if isinstance(loop, COMPREHENSION_TYPES):
             found = _tensor_rows_comprehension(loop, index, tensors)
             if found is None:
-                counted = _count_per_element(loop, index, tensors) or _masked_row_select(loop, index, tensors)
+                counted = (
+                    _count_per_element(loop, index, tensors)
+                    or _masked_row_select(loop, index, tensors)
+                    or _sliced_by_element(loop, index)
+                )
                 if counted is not None:
                     yield counted
             else:
@@ -3455,11 +3459,10 @@ def _call_every_step(site, index: ModuleIndex) -> bool:
 # ---------------------------------------------------------------- PP509 slices bounded per row (torch-fix125)
 
 
-def _element_bounds(loop) -> tuple[str, Callable[[ast.AST], bool]] | None:
+def _element_bounds(it: ast.AST, target: ast.AST) -> tuple[str, Callable[[ast.AST], bool]] | None:
     """(the iterated tensor, a test of a slice bound) for a loop over a batch's lengths: `for i, l in
     enumerate(seq_len)` or `for l in seq_len` (a bound naming `l`), or `for i in range(n)` (a bound that is
     `lengths[i]` of some tensor `lengths`: its name is the bound's). None for other loops."""
-    it, target = loop.iter, loop.target
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and len(it.args) == 1 and not it.keywords:
         arg = it.args[0]
         if (
@@ -3495,13 +3498,22 @@ def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
     (TasNet's `get_mask`), on every step: a slice bounded by an element of a device tensor makes Python read
     that element to the host (a sync) in every pass, where one comparison with `torch.arange` builds the whole
     batch's mask. The first such subscript; only where the lengths tensor is on the device by the def's own
-    bindings or by what its callers hand it (`device_history`), never a Python list of lengths."""
-    found = _element_bounds(loop)
-    if found is None or loop.orelse or breaks_early(loop):
+    bindings or by what its callers hand it (`device_history`), never a Python list of lengths. Also a
+    comprehension of one generator (Angular-Penalty's `[torch.cat((wf[i, :y], wf[i, y + 1:])) for i, y in
+    enumerate(labels)]` in a loss forward, hold-out 42)."""
+    if isinstance(loop, COMPREHENSION_TYPES):
+        if len(loop.generators) != 1 or isinstance(loop, ast.DictComp):
+            return None
+        found = _element_bounds(loop.generators[0].iter, loop.generators[0].target)
+        body = [loop.elt]
+    else:
+        found = None if loop.orelse or breaks_early(loop) else _element_bounds(loop.iter, loop.target)
+        body = loop.body
+    if found is None:
         return None
     owner, bounded = found
     function = index.loop_function.get(id(loop))
-    for node in _nodes_of(loop.body):
+    for node in _nodes_of(body):
         if not isinstance(node, ast.Subscript):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -3536,8 +3548,8 @@ def _sliced_by_element(loop, index: ModuleIndex) -> RawFinding | None:
             "PP509",
             node.lineno,
             node.col_offset,
-            f"`{ast.unparse(node)}` {what}; build the whole batch's mask at once "
-            "(`torch.arange(n, device=...)[None] < lengths[:, None]`)",
+            f"`{ast.unparse(node)}` {what}; do the whole batch at once with a mask built on the device "
+            "(`torch.arange(n, device=...)[None] < lengths[:, None]`, or `!=` with the labels)",
             confidence=_ROW_READ_LEVEL,
         )
     return None
