@@ -3500,7 +3500,7 @@ def _element_bounds(it: ast.AST, target: ast.AST) -> tuple[str, Callable[[ast.AS
             and isinstance(target.elts[1], ast.Name)
         ):
             element = target.elts[1].id
-            return arg.id, lambda bound: element in names_in(bound)
+            return arg.id, lambda bound: element in names_in(bound) and not _shape_only(bound)
         if it.func.id == "range" and isinstance(target, ast.Name):
             var = target.id
             return (
@@ -3514,8 +3514,8 @@ def _element_bounds(it: ast.AST, target: ast.AST) -> tuple[str, Callable[[ast.AS
             )
         return None
     if isinstance(it, ast.Name) and isinstance(target, ast.Name):
-        element = target.id
-        return it.id, lambda bound: element in names_in(bound)
+        element = target.id  # (not `t[: t.size(0) // 2]`: a shape, SelectionGAN's halves, hold-out 43)
+        return it.id, lambda bound: element in names_in(bound) and not _shape_only(bound)
     return None
 
 
