@@ -2675,3 +2675,51 @@ def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backward():
+    """(torch-fix125) SpCL's `HM.backward`: `for x, y in zip(inputs, indexes): ctx.features[y] = ...` then a
+    per-row norm, on every step. The same loop in a plain helper, or a backward that only sums per-row
+    gradients into a local list, is not this shape."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from torch import autograd
+
+        class HM(autograd.Function):
+            @staticmethod
+            def forward(ctx, inputs, indexes, features, momentum):
+                ctx.features = features
+                ctx.momentum = momentum
+                ctx.save_for_backward(inputs, indexes)
+                return inputs.mm(ctx.features.t())
+
+            @staticmethod
+            def backward(ctx, grad_outputs):
+                inputs, indexes = ctx.saved_tensors
+                grad_inputs = grad_outputs.mm(ctx.features)
+                for x, y in zip(inputs, indexes):
+                    ctx.features[y] = ctx.momentum * ctx.features[y] + (1.0 - ctx.momentum) * x  # expect: PP509
+                    ctx.features[y] /= ctx.features[y].norm()
+                return grad_inputs, None, None, None
+
+        class Scale(autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w):
+                ctx.save_for_backward(x, w)
+                return x * w
+
+            @staticmethod
+            def backward(ctx, grad):
+                x, w = ctx.saved_tensors
+                parts = []
+                for a, b in zip(x, w):
+                    parts.append(a * b)
+                return grad * w, torch.stack(parts)
+
+        def names_per_label(names, labels, table):
+            for n, l in zip(names, labels):
+                table[l] = n
+            return table
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

@@ -3363,7 +3363,11 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             lookups = found is None and _may_read_implicitly(loop, index)
             found = _row_host_read(loop, index, lookups) or _masked_row_select(loop, index, tensors) or found
         if found is None:
-            found = _row_writes(loop, index) or _sliced_by_element(loop, index)
+            found = (
+                _row_writes(loop, index)
+                or _sliced_by_element(loop, index)
+                or _memory_rows_in_backward(loop, index)
+            )
         if found is not None and _host_data_loop(loop, index):
             continue  # (torch-fix87: a collate function's samples, a loop under `isinstance(x, list)`)
         if found is not None and _per_class_present(loop, index):
@@ -3372,6 +3376,68 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
     yield from _builtin_reductions(index)
+
+
+# ---------------------------------------------------------------- PP509 memory rows updated per sample (torch-fix125)
+
+_AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
+
+
+def _autograd_backward(index: ModuleIndex, function) -> bool:
+    """The def is the `backward` of a class of the module derived from `torch.autograd.Function`: it runs on every
+    training step that goes through the function."""
+    if not isinstance(function, FUNCTION_TYPES) or function.name != "backward":
+        return False
+    owner = index.function_class.get(id(function), "")
+    return any(
+        isinstance(stmt, ast.ClassDef)
+        and stmt.name == owner
+        and any(index.resolver.qualname(base) in _AUTOGRAD_FUNCTIONS for base in stmt.bases)
+        for stmt in index.tree.body
+    )
+
+
+def _memory_rows_in_backward(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for x, y in zip(inputs, indexes): ctx.features[y] = m * ctx.features[y] + (1 - m) * x` then
+    `ctx.features[y] /= ctx.features[y].norm()` in the `backward` of an `autograd.Function` (a re-ID memory bank's
+    momentum update: SpCL's `HM`, listed on hold-out 42, and the same `ExemplarMemory` shape in ECN, hold-out 30,
+    and Cross-Modal's `CamAwareMemory`): two or three small kernels per sample of the batch on every step, where
+    one `index_copy_`/`index_add_` of the batch's rows and one normalisation of them do it. The first write."""
+    it, target = loop.iter, loop.target
+    if not (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "zip"
+        and len(it.args) == 2
+        and all(isinstance(a, ast.Name) for a in it.args)
+        and isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and all(isinstance(e, ast.Name) for e in target.elts)
+    ):
+        return None
+    if not _autograd_backward(index, index.loop_function.get(id(loop))):
+        return None
+    row, key = target.elts[0].id, target.elts[1].id
+    for stmt in loop.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Subscript)
+            and isinstance(stmt.targets[0].slice, ast.Name)
+            and stmt.targets[0].slice.id == key
+            and row in names_in(stmt.value)
+        ):
+            memory = ast.unparse(stmt.targets[0].value)
+            return RawFinding(
+                "PP509",
+                stmt.lineno,
+                stmt.col_offset,
+                f"the loop at line {loop.lineno} in this autograd backward updates `{memory}` one sample at a time, "
+                "a few small kernels per sample on every step; update the batch's rows at once "
+                f"(`{memory}.index_copy_(0, {it.args[1].id}, ...)` after one vectorised momentum and normalisation)",
+                confidence=_ROW_READ_LEVEL,
+            )
+    return None
 
 
 # ---------------------------------------------------------------- PP509 Python's sum/max/min of a tensor (torch-fix125)
