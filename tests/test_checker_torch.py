@@ -2716,6 +2716,17 @@ def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backwar
                     parts.append(a * b)
                 return grad * w, torch.stack(parts)
 
+        class Renamed(autograd.Function):
+            def forwarding(self, inputs, targets):
+                self.save_for_backward(inputs, targets)
+                return inputs.mm(self.em.t())
+
+            def backward(self, grad_outputs):
+                inputs, targets = self.saved_tensors
+                for x, y in zip(inputs, targets):
+                    self.em[y] = 0.5 * self.em[y] + 0.5 * x
+                return grad_outputs.mm(self.em), None
+
         def names_per_label(names, labels, table):
             for n, l in zip(names, labels):
                 table[l] = n
