@@ -2534,3 +2534,203 @@ def test_a_decoder_called_through_an_import_alias_decodes():
     assert levels(ALIASED_DECODER)[("PP505", 21)] == "high"
     other = ALIASED_DECODER.replace("import cv2 as cv\n", "import mytools as cv\n")
     assert levels(other)[("PP505", 21)] == "medium"
+
+
+def test_pp507_a_project_loss_or_module_built_every_step_and_called():
+    """(torch-fix125) facenet-pytorch-glint360k's `TripletLoss(margin=margin).forward(...)` in the step loop,
+    DeepSymRegTorch's `regularization = L12Smooth()` then `regularization(...)` in the step loop, lanenet's
+    `ds_loss_fn = DiscriminativeLoss(...)` then `ds_loss_fn(...)` in `compute_loss`: the project's classes,
+    built again on every step. A project class built for this step's data, a library's, or one built and
+    never called in the loop, is not reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from losses.triplet_loss import TripletLoss
+        from utils.regularization import L12Smooth
+        from lanenet.model.loss import DiscriminativeLoss
+        from utils.meters import AverageMeter
+        from albumentations import Compose
+
+        def compute_loss(out, labels):
+            ds_loss_fn = DiscriminativeLoss(0.5, 1.5, 1.0, 1.0, 0.001)  # expect: PP507
+            return ds_loss_fn(out, labels)
+
+        def train(model, loader, opt, margin, epochs):
+            for epoch in range(epochs):
+                for x, y, w in loader:
+                    out = model(x.to(device))
+                    regularization = L12Smooth()  # expect: PP507
+                    triplet = TripletLoss(margin=margin).forward(anchor=out, positive=out, negative=out)  # expect: PP507
+                    scale = w.mean().item()
+                    weighted = TripletLoss(margin=scale)
+                    meter = AverageMeter()
+                    aug = Compose([])
+                    loss = compute_loss(out, y.to(device)) + regularization(out) + triplet + weighted(out)
+                    loss = loss + aug(out)
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+                    meter.update(1)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+
+
+def test_pp509_a_loop_over_detection_scales_whose_items_are_sliced_whole_is_no_element_loop():
+    """(torch-fix125) One-stage grounding's `for ii in range(len(pred_anchor)):` appends
+    `pred_anchor[ii][:, :, 4, :, :].contiguous().view(b, -1)` per scale and concatenates: each item is a 5-D
+    tensor of its own (hold-out 43: 5 such `low` findings read wrong). Rows read element-wise stay reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def yolo_loss(pred_anchor, gt_param, batch):
+            pred_conf_list, gt_conf_list = [], []
+            for ii in range(len(pred_anchor)):
+                pred_conf_list.append(pred_anchor[ii][:, :, 4, :, :].contiguous().view(batch, -1))
+                gt_conf_list.append(gt_param[ii][:, :, 4, :, :].contiguous().view(batch, -1))
+            pred_conf = torch.cat(pred_conf_list, dim=1)
+            gt_conf = torch.cat(gt_conf_list, dim=1)
+            return F.cross_entropy(pred_conf, gt_conf.max(1)[1])
+
+        def hard_mining(dist, mask):
+            n = dist.size(0)
+            dist_ap, dist_an = [], []
+            for i in range(n):  # expect: PP509
+                dist_ap.append(dist[i][mask[i]].max().unsqueeze(0))
+                dist_an.append(dist[i][mask[i] == 0].min().unsqueeze(0))
+            return torch.cat(dist_ap), torch.cat(dist_an)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
+    """(torch-fix125) DCUnet's `for i, l in enumerate(seq_len): out_audio[i, l:] = 0` with `seq_len` moved by
+    `map(lambda x: x.cuda(), input)` (one host read per sample, every step), and a device mask filled row by
+    row up to each length in a loss def. Host lengths into a host array, and a slice by the loop's own
+    number, are not reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        import numpy as np
+
+        def compute_loss(out, target, lengths, shape):
+            mask = torch.zeros(shape, device=out.device)
+            for i, n in enumerate(lengths):
+                mask[i, 0:n, :] = 1.0  # expect: PP509
+            return ((out - target) ** 2 * mask).sum()
+
+        def train(net, loader, opt, epochs):
+            for epoch in range(epochs):
+                for batch in loader:
+                    mixed, clean, seq_len = map(lambda x: x.cuda(), batch)
+                    out = net(mixed)
+                    for i, l in enumerate(seq_len):
+                        out[i, l:] = 0  # expect: PP509
+                    sizes = [len(s) for s in batch]
+                    keep = np.zeros((len(sizes), 100))
+                    for i, n in enumerate(sizes):
+                        keep[i, :n] = 1
+                    for k in range(4):
+                        out[:, k : k + 1] = out[:, k : k + 1] * 2
+                    loss = compute_loss(out, clean, seq_len, out.shape)
+                    wf = net(clean)
+                    excl = torch.cat([torch.cat((wf[i, :y], wf[i, y + 1 :])) for i, y in enumerate(seq_len)])  # expect: PP509
+                    firsts = [out[i, :2] for i, n in enumerate(sizes)]
+                    halves = [t[: t.size(0) // 2] for t in out]
+                    loss = loss + excl.sum() + firsts[0].sum() + halves[0].sum()
+                    opt.zero_grad()
+                    loss.backward()
+                    opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
+    """(torch-fix125) pytorch_xvectors' `assert max(Y) < n and min(Y) >= 0` on the labels moved in the step
+    loop, and `sum(sum(mask))` of a mask a loss def moved: Python iterates the tensor one element at a time.
+    Over a host list, torch's own `max`, or a tensor method, nothing is reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from torch import max as tmax
+
+        def compute_loss(out, target):
+            mask = (target > 0).float().cuda()
+            return ((out - target) ** 2 * mask).sum() / sum(sum(mask))  # expect: PP509
+
+        def train(model, loader, opt, num_classes):
+            for X, Y in loader:
+                Y = Y.to(device)
+                X = X.to(device)
+                assert max(Y) < num_classes and min(Y) >= 0  # expect: PP509
+                sizes = [len(x) for x in X]
+                longest = max(sizes)
+                top = tmax(Y)
+                parts = torch.split(model(X), 2, dim=1)
+                terms = [Y.float().mean().cuda()]
+                terms += [Y.float().std().cuda()]
+                top = top + sum(parts).mean() + sum(terms)
+                loss = compute_loss(model(X), Y) + Y.max() * 0 + longest * 0 + top * 0
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backward():
+    """(torch-fix125) SpCL's `HM.backward`: `for x, y in zip(inputs, indexes): ctx.features[y] = ...` then a
+    per-row norm, on every step. The same loop in a plain helper, or a backward that only sums per-row
+    gradients into a local list, is not this shape."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from torch import autograd
+
+        class HM(autograd.Function):
+            @staticmethod
+            def forward(ctx, inputs, indexes, features, momentum):
+                ctx.features = features
+                ctx.momentum = momentum
+                ctx.save_for_backward(inputs, indexes)
+                return inputs.mm(ctx.features.t())
+
+            @staticmethod
+            def backward(ctx, grad_outputs):
+                inputs, indexes = ctx.saved_tensors
+                grad_inputs = grad_outputs.mm(ctx.features)
+                for x, y in zip(inputs, indexes):
+                    ctx.features[y] = ctx.momentum * ctx.features[y] + (1.0 - ctx.momentum) * x  # expect: PP509
+                    ctx.features[y] /= ctx.features[y].norm()
+                return grad_inputs, None, None, None
+
+        class Scale(autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w):
+                ctx.save_for_backward(x, w)
+                return x * w
+
+            @staticmethod
+            def backward(ctx, grad):
+                x, w = ctx.saved_tensors
+                parts = []
+                for a, b in zip(x, w):
+                    parts.append(a * b)
+                return grad * w, torch.stack(parts)
+
+        class Renamed(autograd.Function):
+            def forwarding(self, inputs, targets):
+                self.save_for_backward(inputs, targets)
+                return inputs.mm(self.em.t())
+
+            def backward(self, grad_outputs):
+                inputs, targets = self.saved_tensors
+                for x, y in zip(inputs, targets):
+                    self.em[y] = 0.5 * self.em[y] + 0.5 * x
+                return grad_outputs.mm(self.em), None
+
+        def names_per_label(names, labels, table):
+            for n, l in zip(names, labels):
+                table[l] = n
+            return table
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
