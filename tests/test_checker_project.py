@@ -394,3 +394,21 @@ def test_a_builder_class_called_through_an_instance_and_fitted_by_a_plain_name_i
     assert levels(twin, lift=False) == {"data/pipe.py:12": "low"}
     findings, _, _ = check_paths([str(twin)])
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "low")]
+
+
+def test_a_loop_predicting_what_another_modules_static_helper_makes_a_batch_of_one_is_low(tmp_path):
+    """tf-fix50, reading 33's OCR-CTC-Keras: `ocr_prediction.py` (no TensorFlow import) predicts, for every
+    test image, `image_generator.TextImageGenerator.prepara_immagine(img, ...)`, a static method of another
+    module that ends `np.expand_dims(img, axis=0)`: PP301 at the predict, `low`. The same helper without the
+    batch axis, and a helper stacking a folder, are none."""
+    assert _found(copied(tmp_path, "helper_elsewhere"), "PP301") == [("ocr_prediction.py", 14, "low")]
+    assert _found(copied(tmp_path, "helper_elsewhere_ok"), "PP301") == []
+
+
+def test_a_keras_model_built_per_round_with_a_star_imported_builder_is_pp302(tmp_path):
+    """tf-fix50, reading 33's AbnerYang: `run.py` imports no TensorFlow, takes `Wide_CNN` (a def building and
+    returning a Keras `Model`) with `from wide_cnn import *`, and builds and fits it 10 times for each of 3
+    split ratios: PP302 at the build, `low`. Nine models, or a builder the project does not define, are
+    none."""
+    assert _found(copied(tmp_path, "star_models"), "PP302") == [("run.py", 14, "low")]
+    assert _found(copied(tmp_path, "star_models_ok"), "PP302") == []
