@@ -672,8 +672,10 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     for path in python:
         text = modules.text(path) or ""
         names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
+        handed = {n for n in names if _only_method_of_its_name(n, defs[n], python, modules)}
         if names:
             names = {n for n in names if any(_may_import(text, e[0], e[2]) for e in defs[n] if e[0] != path)}
+        names |= handed
         if not names or (index := modules.index(path)) is None:
             continue
         for site in index.calls:
@@ -682,7 +684,11 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
             if not site.loops or name not in names:
                 continue
             for defined_in, rule, found in defs[name]:
-                if defined_in == path or not _runs_def_of(site.node, index, path, defined_in, found, inside):
+                if defined_in == path:
+                    continue
+                if not _runs_def_of(site.node, index, path, defined_in, found, inside) and not (
+                    name in handed and _handed_in(site.node.func, index)
+                ):
                     continue
                 if rule == "PP301":
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
@@ -708,6 +714,47 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                             f"session and which {caller}; create it once"
                         )
                         yield finding(defined_in, line, col, rule, message, "low")
+
+
+def _only_method_of_its_name(name: str, entries: list, python: list[str], modules: _Modules) -> bool:
+    """`name` is a method of one class of the project, defined in one file (`def name(` in no other text):
+    an object that has it, wherever it comes from, is of that class (tf-fix50)."""
+    owners = {(e[0], e[2].owner) for e in entries}
+    if len(owners) != 1 or next(iter(owners))[1] is None:
+        return False
+    marker = f"def {name}("
+    return sum(marker in (modules.text(p) or "") for p in python) == 1
+
+
+def _handed_in(func: ast.AST, index: ModuleIndex) -> bool:
+    """`self.x.method` where the module binds `self.x` only to parameters of the methods binding it
+    (`def __init__(self, model=None): ... self.my_model = model`): the object is handed in by a caller, so
+    its class is not in this module's imports (digengill's App is given the project's model by main.py)."""
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)):
+        return False
+    receiver = func.value
+    if getattr(receiver.value, "id", None) != "self":
+        return False
+    bound = False
+    for node in ast.walk(index.tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+        for stmt in ast.walk(node):
+            if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not any(
+                isinstance(t, ast.Attribute)
+                and t.attr == receiver.attr
+                and getattr(t.value, "id", None) == "self"
+                for t in targets
+            ):
+                continue
+            if not (isinstance(stmt.value, ast.Name) and stmt.value.id in params):
+                return False
+            bound = True
+    return bound
 
 
 def _may_import(text: str, defined_in: str, found) -> bool:

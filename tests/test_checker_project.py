@@ -412,3 +412,17 @@ def test_a_keras_model_built_per_round_with_a_star_imported_builder_is_pp302(tmp
     none."""
     assert _found(copied(tmp_path, "star_models"), "PP302") == [("run.py", 14, "low")]
     assert _found(copied(tmp_path, "star_models_ok"), "PP302") == []
+
+
+def test_a_model_object_handed_in_as_a_parameter_is_followed_to_its_one_class(tmp_path):
+    """tf-fix50, reading 33's digengill: `App.__init__(self, model=None, ...)` keeps `self.my_model = model`,
+    and `update_accuracy` calls `self.my_model.my_predict([img], ...)` for every image of a folder;
+    `my_predict` (the one def of that name in the project, in `model.py`) predicts `[img]` and builds
+    `K.ctc_decode` with `K.get_value` per call. PP301 at the call and PP101 at the decode, both `low`.
+    When the module also binds `self.my_model` to another class's object (a remote client defining its
+    own `my_predict`), neither is found."""
+    folder = copied(tmp_path, "handed_model")
+    assert _found(folder, "PP301") == [("app.py", 20, "low")]
+    assert _found(folder, "PP101") == [("model.py", 16, "low")]
+    ok = copied(tmp_path, "handed_model_ok")
+    assert _found(ok, "PP301") == [] and _found(ok, "PP101") == []

@@ -1147,7 +1147,10 @@ class Predictor:
     """A def (a module function or a method of a module class) that predicts one sample on every call,
     outside any loop of its own: it `makes` the batch of one itself from what it is given (`x =
     np.expand_dims(load(path), 0)`), or predicts its parameter at `position` (after `self`) as given, a
-    batch of one when the caller makes it so. `line` is the predict's, `call` how the code writes it."""
+    batch of one when the caller makes it so. `line` is the predict's, `call` how the code writes it.
+    `listed`: the def predicts `[parameter]`, the input list of a one-input model (tf-fix50: digengill's
+    `my_predict(self, img, ...)` predicts `[img]`), so a caller's list of one sample (`my_predict([img])`)
+    reaches the model as a batch of one."""
 
     name: str
     owner: str | None
@@ -1155,6 +1158,7 @@ class Predictor:
     call: str
     makes: bool
     position: int
+    listed: bool = False
 
 
 def per_sample_predictors(index: ModuleIndex, any_module: bool = False) -> dict[int, Predictor]:
@@ -1201,7 +1205,16 @@ def _predictors(repeated, index: ModuleIndex, repeats=()) -> dict[int, Predictor
             found[id(function)] = Predictor(function.name, owner, line, call, True, -1)
         elif (position := _predicted_parameter(arg, function, line, owner is not None)) is not None:
             found[id(function)] = Predictor(function.name, owner, line, call, False, position)
+        elif (listed := _listed_parameter(arg, function, line, owner is not None)) is not None:
+            found[id(function)] = Predictor(function.name, owner, line, call, False, listed, listed=True)
     return found
+
+
+def _listed_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
+    """The position of the parameter a predict gets as the one item of its input list (`predict([img])`)."""
+    if not (isinstance(arg, ast.List) and len(arg.elts) == 1 and not isinstance(arg.elts[0], ast.Starred)):
+        return None
+    return _predicted_parameter(arg.elts[0], function, line, method)
 
 
 def _same_input_repeated(site, arg: ast.AST) -> bool:
@@ -1358,7 +1371,9 @@ def predictor_call_finding(
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             return None
         if not (
-            _is_one_sample(arg, index, targets) or _one_sample_input(whole, loop, call.lineno, index, targets)
+            _is_one_sample(arg, index, targets)
+            or _one_sample_input(whole, loop, call.lineno, index, targets)
+            or (predictor.listed and _fresh_list_of_one(whole, fresh))
         ):
             return None
     if feeds_back(loop, arg, fresh, call.lineno, index):
