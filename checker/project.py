@@ -717,13 +717,13 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
 
 
 def _only_method_of_its_name(name: str, entries: list, python: list[str], modules: _Modules) -> bool:
-    """`name` is a method of one class of the project, defined in one file (`def name(` in no other text):
+    """`name` is a method of one class of the project, defined once (`def name(` nowhere else in its texts):
     an object that has it, wherever it comes from, is of that class (tf-fix50)."""
     owners = {(e[0], e[2].owner) for e in entries}
     if len(owners) != 1 or next(iter(owners))[1] is None:
         return False
     marker = f"def {name}("
-    return sum(marker in (modules.text(p) or "") for p in python) == 1
+    return sum((modules.text(p) or "").count(marker) for p in python) == 1
 
 
 def _handed_in(func: ast.AST, index: ModuleIndex) -> bool:
