@@ -28,7 +28,7 @@ from checker.datasets import (
     parent_map,
 )
 from checker.findings import Finding
-from checker.module import ModuleIndex, import_of
+from checker.module import ModuleIndex, dotted_parts, import_of
 from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
 from checker.resolve import may_use_tensorflow
@@ -49,9 +49,11 @@ from checker.rules.graph import OpBuilder, may_run_graph, per_call_op_builders
 from checker.rules.keras import (
     MODEL_LIKE,
     Predictor,
+    def_returns_one_sample,
     instance_class,
     per_sample_predictors,
     predictor_call_finding,
+    predicts_on_calls_elsewhere,
     predicts_per_sample,
 )
 from checker.source import read_python
@@ -627,7 +629,7 @@ def calls_across_modules(
     TensorFlow but gets its model from a module of the project that does (`_predicts_without_tensorflow`).
     All `low`: no reading has measured them. `codes` are the rules chosen (all when None); `sources` and
     `facts` as lift_trained_elsewhere takes them."""
-    wanted = {rule for rule in ("PP101", "PP301", "PP401") if rule_selected(codes, rule)}
+    wanted = {rule for rule in ("PP101", "PP301", "PP302", "PP401") if rule_selected(codes, rule)}
     if not wanted:
         return findings
     modules = _Modules(sources, facts)
@@ -646,6 +648,9 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     if "PP301" in wanted:
         yield from _predicts_on_project_models(python, modules, set(files))
         yield from _predicts_without_tensorflow(python, modules, set(files))
+        yield from _predicts_on_helpers_elsewhere(python, modules, set(files))
+    if "PP302" in wanted:
+        yield from _models_built_elsewhere(python, modules, set(files))
     defs: dict[str, list[tuple[str, str, Predictor | Factory]]] = {}
     inside = set(files)
     for path in python:
@@ -667,8 +672,10 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
     for path in python:
         text = modules.text(path) or ""
         names = {n for n, entries in defs.items() if f"{n}(" in text and any(e[0] != path for e in entries)}
+        handed = {n for n in names if _only_method_of_its_name(n, defs[n], python, modules)}
         if names:
             names = {n for n in names if any(_may_import(text, e[0], e[2]) for e in defs[n] if e[0] != path)}
+        names |= handed
         if not names or (index := modules.index(path)) is None:
             continue
         for site in index.calls:
@@ -677,7 +684,11 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
             if not site.loops or name not in names:
                 continue
             for defined_in, rule, found in defs[name]:
-                if defined_in == path or not _runs_def_of(site.node, index, path, defined_in, found, inside):
+                if defined_in == path:
+                    continue
+                if not _runs_def_of(site.node, index, path, defined_in, found, inside) and not (
+                    name in handed and _handed_in(site.node.func, index)
+                ):
                     continue
                 if rule == "PP301":
                     raw = predictor_call_finding(site, found, index, os.path.basename(defined_in))
@@ -703,6 +714,47 @@ def _loop_calls_across(files: list[str], modules: _Modules, wanted: set[str]):
                             f"session and which {caller}; create it once"
                         )
                         yield finding(defined_in, line, col, rule, message, "low")
+
+
+def _only_method_of_its_name(name: str, entries: list, python: list[str], modules: _Modules) -> bool:
+    """`name` is a method of one class of the project, defined once (`def name(` nowhere else in its texts):
+    an object that has it, wherever it comes from, is of that class (tf-fix50)."""
+    owners = {(e[0], e[2].owner) for e in entries}
+    if len(owners) != 1 or next(iter(owners))[1] is None:
+        return False
+    marker = f"def {name}("
+    return sum((modules.text(p) or "").count(marker) for p in python) == 1
+
+
+def _handed_in(func: ast.AST, index: ModuleIndex) -> bool:
+    """`self.x.method` where the module binds `self.x` only to parameters of the methods binding it
+    (`def __init__(self, model=None): ... self.my_model = model`): the object is handed in by a caller, so
+    its class is not in this module's imports (digengill's App is given the project's model by main.py)."""
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)):
+        return False
+    receiver = func.value
+    if getattr(receiver.value, "id", None) != "self":
+        return False
+    bound = False
+    for node in ast.walk(index.tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+        for stmt in ast.walk(node):
+            if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not any(
+                isinstance(t, ast.Attribute)
+                and t.attr == receiver.attr
+                and getattr(t.value, "id", None) == "self"
+                for t in targets
+            ):
+                continue
+            if not (isinstance(stmt.value, ast.Name) and stmt.value.id in params):
+                return False
+            bound = True
+    return bound
 
 
 def _may_import(text: str, defined_in: str, found) -> bool:
@@ -884,4 +936,93 @@ def _project_model_builders(
             continue
         made = builders(other)
         found |= {alias.asname or alias.name for alias in node.names if alias.name in made}
+        if any(alias.name == "*" for alias in node.names):
+            found |= {name for name in made if not name.startswith("_")}  # (`from wide_cnn import *`)
     return found
+
+
+def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[str]):
+    """PP302 (low, the rule's level) where a loop builds a Keras model with a def or class of another module
+    of the project that builds and returns one (`_project_model_builders`), imported by name or with `*`
+    (tf-fix50: reading 33's AbnerYang `run.py`, `from wide_cnn import *`, builds and fits `Wide_CNN(...)` ten
+    times for each of three split ratios, 30 models in one graph, and imports no TensorFlow itself)."""
+    from checker.rules.keras import keras_model_builders, models_built_in_loops
+
+    if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
+        return
+    for path in python:
+        text = modules.text(path) or ""
+        if "import" not in text or not any(
+            word in text for word in ("fit", "train_on_batch", "evaluate", "predict")
+        ):
+            continue
+        if (index := modules.index(path)) is None or not index.loops:
+            continue
+        builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
+        if not builders:
+            continue
+        try:
+            raws = list(models_built_in_loops(index, builders))
+        except RULE_ERRORS:
+            continue
+        for raw in raws:
+            if _kept(text, raw.line, "PP302"):
+                yield finding(path, raw.line, raw.col, "PP302", raw.message, "low")
+
+
+def _predicts_on_helpers_elsewhere(python: list[str], modules: _Modules, inside: set[str]):
+    """PP301 (low) where a loop predicts on what a def of another module of the project returns, when that
+    def returns a batch of one (tf-fix50: reading 33's OCR evaluation, `img_pred =
+    image_generator.TextImageGenerator.prepara_immagine(img, ...)` then `model_nn.predict(img_pred)` over a
+    folder; the static method ends `np.expand_dims(img, axis=0)`). In a module of its own the helper would
+    be read as PP301 reads `_made_by_helper`; across modules a first read, so `low`."""
+    for path in python:
+        text = modules.text(path) or ""
+        if ".predict" not in text or "import" not in text or not _PREDICTS_ON_A_MODEL.search(text):
+            continue
+        if (index := modules.index(path)) is None:
+            continue
+
+        def made(call: ast.Call, place: int | None, index=index, path=path) -> bool:
+            found = _def_elsewhere(call, index, path, modules, inside)
+            return found is not None and def_returns_one_sample(found[1], place, found[0])
+
+        try:
+            raws = list(predicts_on_calls_elsewhere(index, made))
+        except RULE_ERRORS:
+            continue
+        for raw in raws:
+            if _kept(text, raw.line, "PP301"):
+                yield finding(path, raw.line, raw.col, "PP301", raw.message, "low")
+
+
+def _def_elsewhere(call: ast.Call, index: ModuleIndex, path: str, modules: _Modules, inside: set[str]):
+    """(index of its module, def) for the def of another module of the project that `call` runs: a function
+    imported by name (`from utils import prepare`) or called on its module (`utils.prepare(...)`), or a
+    static method called on its class (`TextImageGenerator.prepara_immagine(...)` after importing the class,
+    or `image_generator.TextImageGenerator.prepara_immagine(...)` on the module); None otherwise."""
+    parts = dotted_parts(call.func)
+    if not parts or len(parts) > 3:
+        return None
+    first, rest = parts[0], parts[1:]
+    source, names = None, rest
+    found = import_of(first, index, whole_module=True)
+    if found is not None:
+        level, parent, last = found
+        whole = module_file(f"{parent}.{last}" if parent else last, path, level, inside)
+        if whole is not None and rest:
+            source = whole  # `module.f(...)`, `module.Class.method(...)`
+        else:
+            source, names = module_file(parent, path, level, inside), [last, *rest]
+    if source is None or source == path or (other := modules.index(source)) is None:
+        return None
+    if len(names) == 1:
+        function = other.module_functions.get(names[0])
+        return (other, function) if isinstance(function, ast.FunctionDef) else None
+    if len(names) == 2:
+        method = other.class_methods.get(names[0], {}).get(names[1])
+        static = isinstance(method, ast.FunctionDef) and any(
+            getattr(d, "id", None) == "staticmethod" for d in method.decorator_list
+        )
+        return (other, method) if static else None
+    return None

@@ -394,3 +394,35 @@ def test_a_builder_class_called_through_an_instance_and_fitted_by_a_plain_name_i
     assert levels(twin, lift=False) == {"data/pipe.py:12": "low"}
     findings, _, _ = check_paths([str(twin)])
     assert [(f.line, f.confidence) for f in findings if f.rule == "PP203"] == [(14, "low")]
+
+
+def test_a_loop_predicting_what_another_modules_static_helper_makes_a_batch_of_one_is_low(tmp_path):
+    """tf-fix50, reading 33's OCR-CTC-Keras: `ocr_prediction.py` (no TensorFlow import) predicts, for every
+    test image, `image_generator.TextImageGenerator.prepara_immagine(img, ...)`, a static method of another
+    module that ends `np.expand_dims(img, axis=0)`: PP301 at the predict, `low`. The same helper without the
+    batch axis, and a helper stacking a folder, are none."""
+    assert _found(copied(tmp_path, "helper_elsewhere"), "PP301") == [("ocr_prediction.py", 14, "low")]
+    assert _found(copied(tmp_path, "helper_elsewhere_ok"), "PP301") == []
+
+
+def test_a_keras_model_built_per_round_with_a_star_imported_builder_is_pp302(tmp_path):
+    """tf-fix50, reading 33's AbnerYang: `run.py` imports no TensorFlow, takes `Wide_CNN` (a def building and
+    returning a Keras `Model`) with `from wide_cnn import *`, and builds and fits it 10 times for each of 3
+    split ratios: PP302 at the build, `low`. Nine models, or a builder the project does not define, are
+    none."""
+    assert _found(copied(tmp_path, "star_models"), "PP302") == [("run.py", 14, "low")]
+    assert _found(copied(tmp_path, "star_models_ok"), "PP302") == []
+
+
+def test_a_model_object_handed_in_as_a_parameter_is_followed_to_its_one_class(tmp_path):
+    """tf-fix50, reading 33's digengill: `App.__init__(self, model=None, ...)` keeps `self.my_model = model`,
+    and `update_accuracy` calls `self.my_model.my_predict([img], ...)` for every image of a folder;
+    `my_predict` (the one def of that name in the project, in `model.py`) predicts `[img]` and builds
+    `K.ctc_decode` with `K.get_value` per call. PP301 at the call and PP101 at the decode, both `low`.
+    When the module also binds `self.my_model` to another class's object (a remote client defining its
+    own `my_predict`), neither is found."""
+    folder = copied(tmp_path, "handed_model")
+    assert _found(folder, "PP301") == [("app.py", 20, "low")]
+    assert _found(folder, "PP101") == [("model.py", 16, "low")]
+    ok = copied(tmp_path, "handed_model_ok")
+    assert _found(ok, "PP301") == [] and _found(ok, "PP101") == []

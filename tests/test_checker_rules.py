@@ -4898,3 +4898,86 @@ def test_pp101_a_switch_off_branch_is_walked_once_whatever_its_targets(monkeypat
     monkeypatch.setattr(graph._LoopStores, "bound_outside", counted)
     assert graph._in_self_disabling_branch(loop, node, graph._LoopStores())
     assert len(calls) == 1
+
+
+def test_pp301_a_def_predicting_its_parameter_again_and_again_is_a_predictor():
+    """tf-fix50, reading 32's CEAL (`src/utils.py`): `compute_uncertain` predicts its `sample` 20 times over
+    `range(nb_step_predictions)` (Monte Carlo dropout) and `compute_train_sets` calls it once per unlabeled
+    image with `X_train[i].reshape([1, 1, rows, cols])`: PP301 at the call, `low`, naming the predict.
+    A def whose loop predicts what the loop changes decodes step by step (none), and a caller handing it the
+    whole set is none."""
+    src = """
+import numpy as np
+from keras.models import Model
+
+nb_step_predictions = 20
+
+
+def compute_uncertain(sample, prediction, model):
+    X = np.zeros([1, 64, 80])
+    for t in range(nb_step_predictions):
+        prediction = model.predict(sample, verbose=0).reshape([1, 64, 80])
+        X = np.concatenate((X, prediction))
+    return np.sum(np.var(X, axis=0))
+
+
+def compute_train_sets(X_train, unlabeled_index, model):
+    uncertain = np.zeros(len(unlabeled_index))
+    for index in range(0, len(unlabeled_index)):
+        sample = X_train[unlabeled_index[index]].reshape([1, 1, 64, 80])
+        uncertain[index] = compute_uncertain(sample, None, model)
+    return uncertain
+"""
+    assert sure(src, "PP301") == [(20, "low")]
+    decoding = src.replace("model.predict(sample, verbose=0)", "model.predict(sample + X[-1:], verbose=0)")
+    assert sure(decoding, "PP301") == []
+    whole = src.replace(
+        "sample = X_train[unlabeled_index[index]].reshape([1, 1, 64, 80])",
+        "sample = X_train[unlabeled_index]",
+    )
+    assert sure(whole, "PP301") == []
+
+
+def test_pp301_a_contrib_predictor_fed_one_example_per_row():
+    """tf-fix50, reading 33's Wide & Deep local prediction: each CSV row is serialized to one
+    `tf.train.Example` and passed alone to a `tf.contrib.predictor` (`predictor({"inputs": [model_input]})`):
+    PP301, `low`. The examples collected and passed once, or the same list every row, are none."""
+    src = """
+import tensorflow as tf
+
+
+def main():
+    predictor = tf.contrib.predictor.from_saved_model(exported_path)
+    with open(predictioninputfile) as inf:
+        for line in inf:
+            age, workclass = line.strip().split(",")
+            feature_dict = {"age": _float_feature(int(age)), "workclass": _bytes_feature(workclass.encode())}
+            model_input = tf.train.Example(features=tf.train.Features(feature=feature_dict))
+            model_input = model_input.SerializeToString()
+            output_dict = predictor({"inputs": [model_input]})
+            print(output_dict["scores"])
+"""
+    assert sure(src, "PP301") == [(13, "low")]
+    assert sure(src.replace('{"inputs": [model_input]}', '{"inputs": examples}'), "PP301") == []
+    assert sure(src.replace('{"inputs": [model_input]}', '{"inputs": [warmup]}'), "PP301") == []
+    assert sure(src.replace("tf.contrib.predictor.from_saved_model", "load_client"), "PP301") == []
+
+
+def test_pp302_literal_loops_nested_count_together():
+    """tf-fix50, reading 33's AbnerYang (`run.py`): `for valr in [0.7, 0.6, 0.5]:` around `for i in
+    range(10):` builds and fits a Keras model 30 times in one graph; each loop alone runs <= 10 times, the
+    pair does not. Two literal loops of 2 and 5 (10 models) stay exempt, and a loop over folds outside keeps
+    its inner loop judged alone."""
+    src = """
+from keras.layers import Dense, Input
+from keras.models import Model
+
+for valr in [0.7, 0.6, 0.5]:
+    for i in range(10):
+        inputs = Input(shape=(8,))
+        model = Model(inputs, Dense(1)(inputs))
+        model.fit(x, y)
+"""
+    assert sure(src, "PP302") == [(8, "low")]
+    assert sure(src.replace("[0.7, 0.6, 0.5]", "[0.7, 0.6]").replace("range(10)", "range(5)"), "PP302") == []
+    assert sure(src.replace("for valr in [0.7, 0.6, 0.5]:", "for tr, va in kfold.split(x):"), "PP302") == []

@@ -444,6 +444,43 @@ def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
     return bound is not None and _returns_one_sample(*bound, index, 2)
 
 
+def _made_by_call(arg: ast.AST, loop, line: int, made) -> bool:
+    """The predicted input is a call, or a name the loop binds to a call before `line`, for which
+    `made(call, place)` holds (`place`: the name's position in a tuple target, else None)."""
+    if isinstance(arg, ast.Call):
+        return made(arg, None)
+    if not isinstance(arg, ast.Name):
+        return False
+    bound = _bound_call_in(loop, arg.id, line)
+    return bound is not None and made(*bound)
+
+
+def predicts_on_calls_elsewhere(index: ModuleIndex, made):
+    """PP301's loop findings, at the level PP301 gives them, on inputs that only `made(call, place)` shows
+    to be a batch of one: a call of a def of another module of the project that returns one (tf-fix50:
+    reading 33's OCR evaluation predicts `TextImageGenerator.prepara_immagine(img, ...)` of another module,
+    which ends `np.expand_dims(img, axis=0)`). Predicts the module's own judgement reports are left out."""
+    receivers = _model_receivers(index)
+    for site in index.calls:
+        call = site.node
+        if not site.loops or not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
+            continue
+        receiver, arg = _model_receiver(call, *receivers), _predicted(call)
+        if receiver is None or arg is None:
+            continue
+        if _one_sample_per_iteration(site, arg, index, first_row=True) is not None:
+            continue
+        judged = _one_sample_per_iteration(site, arg, index, made_elsewhere=made)
+        if judged is not None:
+            yield _loop_predict_finding(call, receiver, *judged)
+
+
+def def_returns_one_sample(function, place: int | None, index: ModuleIndex) -> bool:
+    """The def (of the module `index` indexes) returns a batch of one, at `place` of a returned tuple, on
+    every `return` of its own body, as `_returns_one_sample` reads a module def (two calls deep)."""
+    return _function_returns_one_sample(function, place, index, 2)
+
+
 def _bound_call_in(loop, name: str, before_line: int) -> tuple[ast.Call, int | None] | None:
     """The call the loop's last assignment of `name` before `line` binds it to, with the name's place in a
     tuple target (`a, b = f(x)` -> (f(x), 1) for `b`); None when that assignment binds no call."""
@@ -469,7 +506,11 @@ def _returns_one_sample(call: ast.Call, place: int | None, index: ModuleIndex, d
     def it calls (`depth` levels)."""
     if depth <= 0 or not isinstance(call.func, ast.Name):
         return False
-    function = index.module_functions.get(call.func.id)
+    return _function_returns_one_sample(index.module_functions.get(call.func.id), place, index, depth)
+
+
+def _function_returns_one_sample(function, place: int | None, index: ModuleIndex, depth: int) -> bool:
+    """`_returns_one_sample` of the def itself."""
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
     returns = [n for n in _own_nodes(function.body) if isinstance(n, ast.Return) and n.value is not None]
@@ -572,11 +613,13 @@ def predicts_per_sample(index: ModuleIndex):
     yield from _predicts_in_loops(index)
     yield from _predictors_called_in_loops(index)
     yield from _session_runs_in_loops(index)
+    yield from _saved_model_predictors_in_loops(index)
 
 
 def _predicts_in_loops(index: ModuleIndex):
     receivers = _model_receivers(index)
     repeated = []  # predicts outside any loop of their def, which may run once per input
+    repeats = []  # predicts in a loop of their def that gives them the same input every time
     for site in index.calls:
         call = site.node
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _PREDICT:
@@ -591,8 +634,64 @@ def _predicts_in_loops(index: ModuleIndex):
         judged = _one_sample_per_iteration(site, arg, index, first_row=True)
         if judged is not None:
             yield _loop_predict_finding(call, receiver, *judged)
-    index._predictors = _predictors(repeated, index)  # (read by per_sample_predictors)
+        elif _same_input_repeated(site, arg):
+            repeats.append((site, receiver, arg))
+    index._predictors = _predictors(repeated, index, repeats)  # (read by per_sample_predictors)
     yield from _predicts_per_call(repeated, index)
+
+
+# `tf.contrib.predictor`'s factories: each returns a callable that runs the exported model on a dict of
+# batched inputs (`predictor({"inputs": examples})`)
+_SAVED_MODEL_PREDICTORS = frozenset(
+    f"tensorflow.contrib.predictor.{name}"
+    for name in ("from_saved_model", "from_estimator", "from_contrib_estimator")
+)
+
+
+def _saved_model_predictors_in_loops(index: ModuleIndex):
+    """PP301 (low) where a loop calls a `tf.contrib.predictor` predictor on a dict whose every input is a list
+    of one item the iteration makes (`predictor({"inputs": [model_input]})` with `model_input` a serialized
+    Example built from the row just read): each row runs the exported model alone, though the predictor
+    takes a list of examples (tf-fix50: reading 33's Wide & Deep CSV scorer). Loops PP301 leaves alone
+    (`while`, one that runs once, a user asked) are left alone; a first read, so `low`."""
+    names = {
+        target.id
+        for node in index.call_assignments
+        if index.resolver.call_name(node.value) in _SAVED_MODEL_PREDICTORS
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for site in index.calls if names else ():
+        call = site.node
+        if not (site.loops and isinstance(call.func, ast.Name) and call.func.id in names):
+            continue
+        if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Dict):
+            continue
+        loop = site.loops[-1]
+        if isinstance(loop, ast.While) or (len(site.loops) == 1 and runs_once(loop)) or _asks_user(loop):
+            continue
+        targets = set().union(*(loop_targets(lp) for lp in site.loops))
+        fresh = targets | _fresh_names(loop, targets)
+        values = call.args[0].values
+        if values and None not in call.args[0].keys and all(_fresh_list_of_one(v, fresh) for v in values):
+            yield RawFinding(
+                "PP301",
+                call.lineno,
+                call.col_offset,
+                f"`{call.func.id}` runs the exported model on one example per iteration of the loop at line "
+                f"{loop.lineno}; collect the examples and call it once on the list",
+                confidence="low",
+            )
+
+
+def _fresh_list_of_one(value: ast.AST, fresh: set[str]) -> bool:
+    """`[x]` whose one item is no list, tuple or starred item and names something the iteration makes."""
+    return (
+        isinstance(value, ast.List)
+        and len(value.elts) == 1
+        and not isinstance(value.elts[0], ast.List | ast.Tuple | ast.Starred)
+        and bool(names_in(value.elts[0]) & fresh)
+    )
 
 
 def _loop_predict_finding(
@@ -662,11 +761,15 @@ def predicts_on_models(index: ModuleIndex, builders: set[str]):
                 yield _loop_predict_finding(call, receiver, *judged)
 
 
-def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row: bool = False):
+def _one_sample_per_iteration(
+    site, arg: ast.AST, index: ModuleIndex, first_row: bool = False, made_elsewhere=None
+):
     """(loop, shown, confidence) when the call at `site` is given one sample (`arg`) per iteration of its
     innermost loop, else None. `shown`: the batch of one is in the code (else only the first row of each
-    prediction is kept, with `first_row`). Silent for serving loops (`while`), loops cut short by `break`, an
-    input fed back from earlier results, a person typing each sample, or inputs resized per iteration."""
+    prediction is kept, with `first_row`), or, with `made_elsewhere(call, place)`, made by a call that it
+    says returns a batch of one (a def of another module, the project pass's). Silent for serving loops
+    (`while`), loops cut short by `break`, an input fed back from earlier results, a person typing each
+    sample, or inputs resized per iteration."""
     call = site.node
     loop = site.loops[-1]
     if isinstance(loop, ast.While):
@@ -691,6 +794,7 @@ def _one_sample_per_iteration(site, arg: ast.AST, index: ModuleIndex, first_row:
         or _is_one_sample(arg, index, targets)
         or _one_sample_input(whole, loop, call.lineno, index, targets)
         or _made_by_helper(whole, loop, call.lineno, index)
+        or (made_elsewhere is not None and _made_by_call(whole, loop, call.lineno, made_elsewhere))
     )
     filled = filled and not shown
     listed = not shown and not filled and _inputs_listed_one_each(whole, loop, call.lineno, index, targets)
@@ -1043,7 +1147,10 @@ class Predictor:
     """A def (a module function or a method of a module class) that predicts one sample on every call,
     outside any loop of its own: it `makes` the batch of one itself from what it is given (`x =
     np.expand_dims(load(path), 0)`), or predicts its parameter at `position` (after `self`) as given, a
-    batch of one when the caller makes it so. `line` is the predict's, `call` how the code writes it."""
+    batch of one when the caller makes it so. `line` is the predict's, `call` how the code writes it.
+    `listed`: the def predicts `[parameter]`, the input list of a one-input model (tf-fix50: digengill's
+    `my_predict(self, img, ...)` predicts `[img]`), so a caller's list of one sample (`my_predict([img])`)
+    reaches the model as a batch of one."""
 
     name: str
     owner: str | None
@@ -1051,6 +1158,7 @@ class Predictor:
     call: str
     makes: bool
     position: int
+    listed: bool = False
 
 
 def per_sample_predictors(index: ModuleIndex, any_module: bool = False) -> dict[int, Predictor]:
@@ -1065,17 +1173,23 @@ def per_sample_predictors(index: ModuleIndex, any_module: bool = False) -> dict[
     return index._predictors
 
 
-def _predictors(repeated, index: ModuleIndex) -> dict[int, Predictor]:
+def _predictors(repeated, index: ModuleIndex, repeats=()) -> dict[int, Predictor]:
     """A def that also predicts in a loop of its own is none: the one-sample call starts a decoder run
     step by step (Tacotron's `_predict` encodes one phrase, then decodes it frame by frame), which batching
-    the calls of the def would not remove."""
+    the calls of the def would not remove. A def whose looped predicts all get the same input each time
+    (`repeats`: CEAL's MC-dropout `compute_uncertain` predicts its `sample` 20 times) decodes nothing: it is
+    a predictor of what it is given, as one predicting once is (tf-fix50)."""
     found: dict[int, Predictor] = {}
+    same = {id(site.node) for site, _, _ in repeats}
     decoding = {
         id(site.function)
         for site in index.calls
-        if site.loops and isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _PREDICT
+        if site.loops
+        and isinstance(site.node.func, ast.Attribute)
+        and site.node.func.attr in _PREDICT
+        and id(site.node) not in same
     }
-    for site, receiver, arg in repeated:
+    for site, receiver, arg in [*repeated, *repeats]:
         function = site.function
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or id(function) in found:
             continue
@@ -1091,7 +1205,34 @@ def _predictors(repeated, index: ModuleIndex) -> dict[int, Predictor]:
             found[id(function)] = Predictor(function.name, owner, line, call, True, -1)
         elif (position := _predicted_parameter(arg, function, line, owner is not None)) is not None:
             found[id(function)] = Predictor(function.name, owner, line, call, False, position)
+        elif (listed := _listed_parameter(arg, function, line, owner is not None)) is not None:
+            found[id(function)] = Predictor(function.name, owner, line, call, False, listed, listed=True)
     return found
+
+
+def _listed_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
+    """The position of the parameter a predict gets as the one item of its input list (`predict([img])`)."""
+    if not (isinstance(arg, ast.List) and len(arg.elts) == 1 and not isinstance(arg.elts[0], ast.Starred)):
+        return None
+    return _predicted_parameter(arg.elts[0], function, line, method)
+
+
+def _same_input_repeated(site, arg: ast.AST) -> bool:
+    """A predict in `for` loops of its def, each a counted `range(...)`, whose input names nothing any of
+    them binds or changes: the same input predicted again and again (Monte Carlo dropout's repeated passes,
+    CEAL's `for t in range(nb_step_predictions): model.predict(sample)`)."""
+    if site.function is None or not all(
+        isinstance(loop, ast.For) and _is_range(loop.iter) for loop in site.loops
+    ):
+        return False
+    used = names_in(arg)
+    return bool(used) and not any(used & (loop_targets(loop) | _changed_in(loop)) for loop in site.loops)
+
+
+def _is_range(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("range", "xrange")
+    )
 
 
 def _predicted_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
@@ -1230,7 +1371,9 @@ def predictor_call_finding(
         if _resized_per_iteration(arg, loop, call.lineno, targets, index):
             return None
         if not (
-            _is_one_sample(arg, index, targets) or _one_sample_input(whole, loop, call.lineno, index, targets)
+            _is_one_sample(arg, index, targets)
+            or _one_sample_input(whole, loop, call.lineno, index, targets)
+            or (predictor.listed and _fresh_list_of_one(whole, fresh))
         ):
             return None
     if feeds_back(loop, arg, fresh, call.lineno, index):
@@ -1880,9 +2023,16 @@ def _bound_to(loop, call: ast.Call) -> set[str]:
 
 
 def check_model_in_loop(index: ModuleIndex):
+    yield from models_built_in_loops(index)
+
+
+def models_built_in_loops(index: ModuleIndex, builders=frozenset()):
+    """PP302's findings in the module; with `builders`, also on calls of those names (defs and classes of
+    other modules of the project that build and return a Keras model, the project pass's: tf-fix50, reading
+    33's `from wide_cnn import *` then `model = Wide_CNN(...)` per round)."""
     reported: set[tuple[int, int]] = set()
     for loop, reached in loops_keeping_the_graph(index):
-        if isinstance(loop, COMPREHENSION_TYPES) or _few_models(loop):
+        if isinstance(loop, COMPREHENSION_TYPES) or _few_models(loop, index):
             continue
         if not any(
             isinstance(site.node.func, ast.Attribute) and site.node.func.attr in _TRAIN_CALLS
@@ -1891,7 +2041,10 @@ def check_model_in_loop(index: ModuleIndex):
             continue
         for site, via in reached:
             name = index.resolver.call_name(site.node)
-            if name not in _MODEL_BUILDERS:
+            func = site.node.func
+            if isinstance(func, ast.Name) and func.id in builders:
+                name = f".{func.id}"  # (the message names what is after the last dot)
+            elif name not in _MODEL_BUILDERS:
                 continue
             at = via or site.node
             if _kept(loop, at) or not first_report(reported, at):
@@ -1909,9 +2062,11 @@ def check_model_in_loop(index: ModuleIndex):
 _FEW_MODELS = 10
 
 
-def _few_models(loop) -> bool:
+def _few_models(loop, index: ModuleIndex) -> bool:
     """Cross-validation folds (`for tr, va in kfold.split(x)`) or a few literal iterations: a handful of
-    models, where the growth of Keras' state does not matter."""
+    models, where the growth of Keras' state does not matter. Literal loops nested in literal loops count
+    together (tf-fix50: `for valr in [0.7, 0.6, 0.5]:` around `for i in range(10):` builds 30 models in one
+    graph, reading 33's AbnerYang); a loop inside one over data or folds is judged alone, as before."""
     it = getattr(loop, "iter", None)
     if it is None:
         return False
@@ -1920,7 +2075,26 @@ def _few_models(loop) -> bool:
             return True
         if isinstance(node, ast.Name) and "fold" in node.id.lower():
             return True
-    return few_iterations(loop, _FEW_MODELS)
+    count = literal_iterations(loop)
+    if count is None:
+        return False
+    outer = _enclosing_loops(loop, index)
+    counts = [literal_iterations(lp) for lp in outer]
+    if outer and all(c is not None for c in counts):
+        for c in counts:
+            count *= c
+    return count <= _FEW_MODELS
+
+
+def _enclosing_loops(loop, index: ModuleIndex) -> list:
+    """The `for` loops of the module whose body holds `loop`, in its own def (index.loops holds each)."""
+    return [
+        other
+        for other in index.loops
+        if other is not loop
+        and isinstance(other, ast.For)
+        and any(node is loop for stmt in other.body for node in walk(stmt))
+    ]
 
 
 def _kept(loop, call: ast.Call) -> bool:
