@@ -99,6 +99,7 @@ _PASS_THROUGH = frozenset(
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
     | {"resize", "permute", "transpose"}  # (torch-fix58) Deep CORAL's `torch.ones(n).resize(1, n)`
+    | {"byte", "char", "short", "bfloat16"}  # (torch-fix126) STE-NVAN's `torch.eye(n).byte()`, then `.cuda()`
 )
 # (torch-fix58) signal windows, made on the host like `torch.ones` unless given `device=` (CMGAN's
 # `torch.hamming_window(n_fft).to(gpu_id)` for the STFT of every step's batch)
@@ -1974,6 +1975,7 @@ def check_created_then_moved(
     (`argument_movers`: ADDA's `make_variable`)."""
     per_step = None
     stepped = stepped | _table_dispatched(index, stepped)
+    stepped = stepped | _stepped_callees(index, stepped)
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index, movers)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
@@ -2193,8 +2195,12 @@ def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
     steps nothing) these were 20 of 22 right as first read on hold-outs 13-22 (16 repositories, at most 3
     from one; 21 of 23 with every verdict since), against 49 of 134 for the other loops that step nothing;
     the two others are classes nothing trains (hedwig's `WeightDrop` without variational dropout,
-    ASTGCN's `cheb_conv`)."""
-    return site.function is not None and id(site.function) in _step_run_defs(index)
+    ASTGCN's `cheb_conv`). (torch-fix126) So does a def a step loop of the module calls (`step_helpers`):
+    one-stage grounding's `build_target`, run once a step, makes `torch.zeros(...).cuda()` for each of the 3
+    scales."""
+    return site.function is not None and (
+        id(site.function) in _step_run_defs(index) or id(site.function) in step_helpers(index)
+    )
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
@@ -2473,6 +2479,33 @@ def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) ->
         and f"{owner}.{name}" in stepped
         and index.class_methods.get(owner, {}).get(name) is function
     )
+
+
+def _stepped_callees(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[str]:
+    """(torch-fix126) The module's defs that a def another module steps (`_stepped_elsewhere`) runs outside any
+    `if` of its own (3 levels, `reached_calls`), by name (`Class.method` for a method): GFM's
+    `get_laplacian_loss`, which the training loop of `train.py` calls on every step, builds its Gaussian kernel
+    by `build_gauss_kernel(...)`, a NumPy array moved `.cuda()` on every loss call. The project pass names only
+    the def the other module calls; what that def runs each time it runs is as per-step as the def itself (a
+    step loop's own helpers are followed so, `step_helpers`)."""
+    if not stepped:
+        return frozenset()
+    fx, found = facts(index), set()
+    for function in index.functions:
+        if not _stepped_elsewhere(index, function, stepped):
+            continue
+        for site, via in index.reached_calls(index.function_calls.get(id(function), [])):
+            if not outside_ifs(fx, via or site.node, function):
+                continue  # (under an `if` of the stepped def: a rare branch, a first-call set-up)
+            helper = index.helper_of(site.node, site.function)
+            name = getattr(helper, "name", None)
+            if helper is None or helper is function or name is None or name.startswith("__"):
+                continue
+            if index.module_functions.get(name) is helper:
+                found.add(name)
+            elif (owner := index.function_class.get(id(helper))) is not None:
+                found.add(f"{owner}.{name}")
+    return frozenset(found)
 
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:
