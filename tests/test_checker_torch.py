@@ -2819,3 +2819,76 @@ def test_pp506_a_loop_in_a_def_the_step_loop_calls_takes_the_defs_level():
     )
     findings, _ = check_source(once, "t.py")
     assert [f.confidence for f in findings if f.rule == "PP506"] in ([], ["low"])
+
+
+NAMED_MEAN_ARRAY = """
+import numpy as np
+import torch
+
+
+def train(model, loader, optimizer):
+    for x, y in loader:
+        mean = np.array([103.939, 116.779, 123.68])
+        mean = mean[np.newaxis, :, np.newaxis, np.newaxis]
+        mean = torch.from_numpy(mean).float().cuda()
+        loss = (model(x.cuda() - mean) - y.cuda()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_follows_a_name_bound_to_a_fixed_array():
+    """torch-fix126: a NumPy array of literals bound to a name, indexed with `np.newaxis` and copied by
+    `torch.from_numpy(mean).float().cuda()` on every pass (DSP-FWA's `bgr_mean`) is the same array each time,
+    as the inline `torch.from_numpy(np.array([...]))` was (`_named_fixed_array`). An array of the batch's own
+    values stays silent."""
+    assert ("PP506", 10) in torch_findings(NAMED_MEAN_ARRAY)
+    data = NAMED_MEAN_ARRAY.replace("np.array([103.939, 116.779, 123.68])", "np.array(y.tolist())")
+    assert "PP506" not in {rule for rule, _ in torch_findings(data)}
+
+
+SETTLED_MOMENTUM = """
+import torch
+from torch import autograd, nn
+
+
+class HM(autograd.Function):
+    @staticmethod
+    def forward(ctx, inputs, indexes, features, momentum):
+        ctx.features = features
+        ctx.momentum = momentum
+        ctx.save_for_backward(inputs, indexes)
+        return inputs.mm(ctx.features.t())
+
+    @staticmethod
+    def backward(ctx, grad_outputs):
+        return grad_outputs.mm(ctx.features), None, None, None
+
+
+def hm(inputs, indexes, features, momentum=0.5):
+    return HM.apply(inputs, indexes, features, torch.Tensor([momentum]).to(inputs.device))
+
+
+class HybridMemory(nn.Module):
+    def __init__(self, num_features, num_samples, momentum=0.2):
+        super().__init__()
+        self.momentum = momentum
+        self.register_buffer("features", torch.zeros(num_samples, num_features))
+
+    def forward(self, inputs, indexes):
+        return hm(inputs, indexes, self.features, self.momentum)
+"""
+
+
+def test_pp506_a_parameter_every_call_fills_with_a_setting_is_constant():
+    """torch-fix126: SpCL's `hm(...)` (hold-out 42, listed) makes `torch.Tensor([momentum]).to(inputs.device)` on
+    every forward of the hybrid memory; its one caller passes `self.momentum`, which only `__init__` sets, so
+    the one-element tensor is the same on every call (`_settled_parameters`). A momentum the forward works out
+    from its inputs stays silent."""
+    assert ("PP506", 20) in torch_findings(SETTLED_MOMENTUM)
+    varying = SETTLED_MOMENTUM.replace(
+        "hm(inputs, indexes, self.features, self.momentum)",
+        "hm(inputs, indexes, self.features, inputs.std().item())",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(varying)}

@@ -209,6 +209,7 @@ def _created_on_host(
             and (
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
+                or _named_fixed_array(node.args[0], index, steady, bound, line)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -664,6 +665,28 @@ def _fixed_array(
     )
 
 
+def _named_fixed_array(
+    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
+):
+    """(torch-fix126) A name the scope bound to a fixed array (`_fixed_array`), through at most three bindings that
+    only index or convert it (`mean = np.array([103.939, 116.779, 123.68])`, `mean = mean[np.newaxis, :,
+    np.newaxis, np.newaxis]`, then `torch.from_numpy(mean).float().cuda()`: DSP-FWA's `bgr_mean` per frame, a
+    perceptual loss's mean and std per call): the same literals cross to the device on every pass."""
+    for _ in range(3):
+        root = _array_root(node)
+        while isinstance(root, ast.Subscript) and _fixed_index(root.slice):
+            root = _array_root(root.value)
+        if not isinstance(root, ast.Name):
+            return False
+        value = bound(line, root.id)
+        if value is None:
+            return False
+        node, line = value, getattr(value, "lineno", line)
+        if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
+            return True
+    return False
+
+
 def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
     """A numpy array (or number) made only from sizes: `np.repeat(np.arange(n), m)` with `n = z.shape[0]`
     and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
@@ -977,6 +1000,24 @@ def _filled_with_settings(index: ModuleIndex, function, name: str) -> bool:
         ):
             return False
     return True
+
+
+def _settled_parameters(index: ModuleIndex, function) -> set[str]:
+    """(torch-fix126) The def's parameters that every call of it in the module fills with a setting or a `self.x`
+    only `__init__` sets (`_filled_with_settings`): the same value on every call, as a name a loop never changes
+    is in it (`_steady_names`). SpCL's `hm(inputs, indexes, self.features, self.momentum)` from the memory's
+    `forward` makes `torch.Tensor([momentum]).to(inputs.device)` on every step."""
+    if function is None:
+        return set()
+    return facts(index).loop_cache(
+        "settled_parameters",
+        function,
+        lambda: {
+            name
+            for name in parameter_names(function)
+            if name not in ("self", "cls") and _filled_with_settings(index, function, name)
+        },
+    )
 
 
 def _set_in_init(index: ModuleIndex, method, attr: str) -> bool:
@@ -2010,7 +2051,11 @@ def check_created_then_moved(
             continue  # `except RuntimeError: w = w + torch.randn(n).to(dev) * eps`: only when the `try` fails
         if not site.loops and _settings_factory(index, site.function, stepped):
             continue  # `def get_loss(cfg):` building the criterion's class weights once, when it is made
-        steady = functools.cache(functools.partial(_steady_names, index, loop, call))
+        steady = functools.cache(
+            functools.partial(_steady_names, index, loop, call)
+            if loop is not None
+            else functools.partial(_settled_parameters, index, site.function)
+        )
         followed = site.function is not None and (
             id(site.function) in forward_functions(index)
             or id(site.function) in step_helpers(index)

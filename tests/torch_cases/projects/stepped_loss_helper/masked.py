@@ -6,7 +6,7 @@ def sequence_mask(sequence_length, max_len):
     batch_size = sequence_length.size(0)
     seq_range = torch.arange(0, max_len).long()
     seq_range_expand = seq_range.unsqueeze(0).expand(batch_size, max_len)
-    seq_range_expand = seq_range_expand.cuda()
+    seq_range_expand = seq_range_expand.cuda()  # expect: PP506
     return seq_range_expand < sequence_length.unsqueeze(1)
 
 
