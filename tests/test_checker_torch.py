@@ -2892,3 +2892,47 @@ def test_pp506_a_parameter_every_call_fills_with_a_setting_is_constant():
         "hm(inputs, indexes, self.features, inputs.std().item())",
     )
     assert "PP506" not in {rule for rule, _ in torch_findings(varying)}
+
+
+ATTACK_START_OPTIONS = """
+import torch
+import torch.nn.functional as F
+
+
+def earlystop(model, data, target, step_size, epsilon, perturb_steps, randominit_type, rand_init=True):
+    model.eval()
+    if rand_init:
+        if randominit_type == "normal_distribution_randominit":
+            iter_adv = data.detach() + 0.001 * torch.randn(data.shape).cuda().detach()
+        else:
+            iter_adv = data.detach()
+    else:
+        iter_adv = data.detach()
+    for _ in range(perturb_steps):
+        iter_adv.requires_grad_()
+        loss = F.cross_entropy(model(iter_adv), target)
+        grad = torch.autograd.grad(loss, [iter_adv])[0]
+        iter_adv = torch.min(torch.max(iter_adv.detach() + step_size * grad.sign(), data - epsilon), data + epsilon)
+    model.train()
+    return iter_adv.detach()
+
+
+def train(model, train_loader, optimizer, args):
+    for data, target in train_loader:
+        data, target = data.cuda(), target.cuda()
+        adv = earlystop(model, data, target, args.step_size, args.epsilon, args.num_steps, args.init)
+        loss = F.cross_entropy(model(adv), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_an_attack_start_under_its_options_runs_every_step():
+    """torch-fix126: FAT's `earlystop` (hold-out 29, listed) draws its PGD start `torch.randn(data.shape).cuda()`
+    under `if rand_init:` (on by default) and `if randominit_type == "...":` (a choice the caller fixes) before
+    its attack loop; the training loop calls it on every step, so the start is no once-per-attack set-up
+    (`_option_branch`). Under a flag off by default it stays amortised."""
+    assert ("PP506", 10) in torch_findings(ATTACK_START_OPTIONS)
+    off = ATTACK_START_OPTIONS.replace("rand_init=True", "rand_init=False")
+    assert "PP506" not in {rule for rule, _ in torch_findings(off)}
