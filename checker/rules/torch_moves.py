@@ -1742,7 +1742,7 @@ def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) 
     # (torch-fix16) or a loop over a loader's batches that calls a model: `test()` making its IoU vector
     # or a warm-up input before its batch loop runs once per evaluation, whoever calls it
     passes = _loader_passes(index)
-    stepped = _option_branch(fx, site.node, site.function) and (
+    stepped = outside_ifs(fx, site.node, site.function) and (
         _called_every_step(index, site.function) or _stepped_elsewhere(index, site.function, stepped)
     )
     return any(
@@ -1750,46 +1750,6 @@ def _amortised(index: ModuleIndex, site, stepped: frozenset[str] = frozenset()) 
         and not loop.lineno <= line <= loop.end_lineno
         and not (stepped and not _over_loader_parts(loop))
         for loop in [*_step_loops(index), *passes]
-    )
-
-
-def _option_branch(fx, node: ast.AST, function) -> bool:
-    """(torch-fix126) Each `if` between the node and its def tests an option the call fixes: a flag parameter on
-    by default (its body: `if rand_init:` with `rand_init=True`), a parameter compared with a name of a choice
-    (`if randominit_type == "normal_distribution_randominit":`) or an option of the run (`option_choice`,
-    `configuration_test`): one branch runs on every call of the def. FAT's `earlystop` draws its PGD start
-    `torch.randn(data.shape).cuda()` so on every training step of `FAT.py` and `FAT_for_TRADES.py`. No `try`,
-    `except`, boolean or conditional expression on the way."""
-    params = set(parameter_names(function))
-    on = _flags_defaulting(function, True)
-    child = node
-    for outer in fx.ancestors(node, function):
-        if isinstance(outer, ast.If):
-            test = outer.test
-            in_body = any(child is s for s in outer.body)
-            if not (
-                (in_body and isinstance(test, ast.Name) and test.id in on)
-                or _parameter_choice(test, params)
-                or option_choice(test)
-                or configuration_test(test)
-            ):
-                return False
-        elif isinstance(outer, ast.IfExp | ast.ExceptHandler | ast.Try | ast.BoolOp | ast.Lambda):
-            return False
-        child = outer
-    return True
-
-
-def _parameter_choice(test: ast.AST, params: set[str]) -> bool:
-    """`randominit_type == "uniform_randominit"`: a parameter of the def compared with a name of a choice."""
-    return (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq | ast.NotEq)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.comparators[0].value, str)
     )
 
 
