@@ -2734,3 +2734,161 @@ def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backwar
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+BYTE_EYE_LOSS = """
+import torch
+import torch.nn as nn
+
+
+class TripletLoss(nn.Module):
+    def __init__(self, margin=0.3):
+        super().__init__()
+        self.margin = margin
+
+    def forward(self, feat, labels):
+        dist = torch.cdist(feat, feat)
+        identity_mask = torch.eye(feat.size(0)).byte()
+        identity_mask = identity_mask.cuda() if labels.is_cuda else identity_mask
+        same_id_mask = torch.eq(labels.unsqueeze(1), labels.unsqueeze(0))
+        positive_mask = same_id_mask ^ identity_mask
+        return (dist * positive_mask).max(1)[0].mean()
+
+
+def train(model, loader, optimizer):
+    criterion = TripletLoss()
+    for images, labels in loader:
+        images, labels = images.cuda(), labels.cuda()
+        loss = criterion(model(images), labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_follows_a_byte_cast_of_a_host_factory():
+    """torch-fix126: STE-NVAN's triplet loss (hold-out 42, listed) makes `torch.eye(N).byte()` in its `forward`
+    and moves it by `x.cuda() if labels.is_cuda else x` on every step; `.byte()` is a dtype cast like `.float()`
+    (`_PASS_THROUGH`). Made on the device, it is silent."""
+    assert ("PP506", 14) in torch_findings(BYTE_EYE_LOSS)
+    on_device = BYTE_EYE_LOSS.replace(
+        "torch.eye(feat.size(0))", "torch.eye(feat.size(0), device=feat.device)"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(on_device)}
+
+
+SCALE_LOOP_TARGETS = """
+import torch
+
+
+def build_target(raw_coord, pred, size):
+    coord_list = []
+    for scale_ii in range(len(pred)):
+        coord = torch.zeros(raw_coord.size(0), raw_coord.size(1)).cuda()
+        coord[:, 0] = (raw_coord[:, 0] + raw_coord[:, 2]) / (2 * size)
+        coord[:, 1] = (raw_coord[:, 1] + raw_coord[:, 3]) / (2 * size)
+        coord_list.append(coord)
+    return coord_list
+
+
+def train_epoch(train_loader, model, optimizer, size):
+    model.train()
+    for imgs, bbox in train_loader:
+        imgs, bbox = imgs.cuda(), bbox.cuda()
+        pred_anchor = model(imgs)
+        targets = build_target(bbox, pred_anchor, size)
+        loss = sum(((p - t) ** 2).mean() for p, t in zip(pred_anchor, targets))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_a_loop_in_a_def_the_step_loop_calls_takes_the_defs_level():
+    """torch-fix126: one-stage grounding's `build_target` (hold-out 43, listed, `low` before) runs once a step
+    and makes `torch.zeros(...).cuda()` for each detection scale: the loop runs on every call of a def the
+    step loop calls (`step_helpers`), so the copy takes the def's level (`high`), as a loop in a forward does.
+    Called once before the loop, it stays below the default."""
+    findings, _ = check_source(SCALE_LOOP_TARGETS, "t.py")
+    assert [(f.rule, f.line, f.confidence) for f in findings if f.rule == "PP506"] == [("PP506", 8, "high")]
+    once = SCALE_LOOP_TARGETS.replace(
+        "        targets = build_target(bbox, pred_anchor, size)\n", ""
+    ).replace(
+        "    model.train()\n",
+        "    model.train()\n    targets = build_target(torch.ones(4, 4), [1, 2, 3], size)\n",
+    )
+    findings, _ = check_source(once, "t.py")
+    assert [f.confidence for f in findings if f.rule == "PP506"] in ([], ["low"])
+
+
+NAMED_MEAN_ARRAY = """
+import numpy as np
+import torch
+
+
+def train(model, loader, optimizer):
+    for x, y in loader:
+        mean = np.array([103.939, 116.779, 123.68])
+        mean = mean[np.newaxis, :, np.newaxis, np.newaxis]
+        mean = torch.from_numpy(mean).float().cuda()
+        loss = (model(x.cuda() - mean) - y.cuda()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_follows_a_name_bound_to_a_fixed_array():
+    """torch-fix126: a NumPy array of literals bound to a name, indexed with `np.newaxis` and copied by
+    `torch.from_numpy(mean).float().cuda()` on every pass (DSP-FWA's `bgr_mean`) is the same array each time,
+    as the inline `torch.from_numpy(np.array([...]))` was (`_named_fixed_array`). An array of the batch's own
+    values stays silent."""
+    assert ("PP506", 10) in torch_findings(NAMED_MEAN_ARRAY)
+    data = NAMED_MEAN_ARRAY.replace("np.array([103.939, 116.779, 123.68])", "np.array(y.tolist())")
+    assert "PP506" not in {rule for rule, _ in torch_findings(data)}
+
+
+SETTLED_MOMENTUM = """
+import torch
+from torch import autograd, nn
+
+
+class HM(autograd.Function):
+    @staticmethod
+    def forward(ctx, inputs, indexes, features, momentum):
+        ctx.features = features
+        ctx.momentum = momentum
+        ctx.save_for_backward(inputs, indexes)
+        return inputs.mm(ctx.features.t())
+
+    @staticmethod
+    def backward(ctx, grad_outputs):
+        return grad_outputs.mm(ctx.features), None, None, None
+
+
+def hm(inputs, indexes, features, momentum=0.5):
+    return HM.apply(inputs, indexes, features, torch.Tensor([momentum]).to(inputs.device))
+
+
+class HybridMemory(nn.Module):
+    def __init__(self, num_features, num_samples, momentum=0.2):
+        super().__init__()
+        self.momentum = momentum
+        self.register_buffer("features", torch.zeros(num_samples, num_features))
+
+    def forward(self, inputs, indexes):
+        return hm(inputs, indexes, self.features, self.momentum)
+"""
+
+
+def test_pp506_a_parameter_every_call_fills_with_a_setting_is_constant():
+    """torch-fix126: SpCL's `hm(...)` (hold-out 42, listed) makes `torch.Tensor([momentum]).to(inputs.device)` on
+    every forward of the hybrid memory; its one caller passes `self.momentum`, which only `__init__` sets, so
+    the one-element tensor is the same on every call (`_settled_parameters`). A momentum the forward works out
+    from its inputs stays silent."""
+    assert ("PP506", 20) in torch_findings(SETTLED_MOMENTUM)
+    varying = SETTLED_MOMENTUM.replace(
+        "hm(inputs, indexes, self.features, self.momentum)",
+        "hm(inputs, indexes, self.features, inputs.std().item())",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(varying)}

@@ -718,3 +718,25 @@ def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_fin
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert ("train.py", 7) not in levels_of(findings, "PP505")
+
+
+def test_a_grid_stacked_from_host_aranges_in_a_helper_the_step_calls_is_reported(tmp_path):
+    """torch-fix126: EAC's `generate_flip_grid` (hold-out 42, listed), in `utils.py` that the training script
+    star-imports, binds two `torch.arange(...)` views and moves `torch.stack([x_, y_], dim=0).float().to(device)`:
+    the text sieve (`_moved_later`) now follows a bound factory into a torch join that is moved, so the
+    project pass knows the def is stepped (`high`). The twin builds the grid once before the loop: silent."""
+    _, findings, _ = checked_copy(tmp_path, "stacked_flip_grid")
+    assert levels_of(findings, "PP506") == {("utils.py", 12): "high"}
+    _, findings, _ = checked_copy(tmp_path, "stacked_flip_grid_clean")
+    assert levels_of(findings, "PP506") == {}
+
+
+def test_a_helper_a_stepped_def_runs_outside_its_ifs_is_stepped_too(tmp_path):
+    """torch-fix126: Mem2Seq's `masked_cross_entropy`, which another module's training step calls, runs
+    `sequence_mask(...)`, a def of its own module making `torch.arange(0, max_len)` and moving it `.cuda()` on
+    every loss call (`_stepped_callees`: what a stepped def runs outside its ifs is stepped too, `high`). In the
+    twin the helper runs only under an `if` of the loss: silent."""
+    _, findings, _ = checked_copy(tmp_path, "stepped_loss_helper")
+    assert levels_of(findings, "PP506") == {("masked.py", 9): "high"}
+    _, findings, _ = checked_copy(tmp_path, "stepped_loss_helper_clean")
+    assert levels_of(findings, "PP506") == {}

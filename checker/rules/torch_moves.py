@@ -99,6 +99,7 @@ _PASS_THROUGH = frozenset(
     | {"expand_as", "scatter_"}
     | {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}  # (VAT's `torch.rand(x.shape).sub(0.5)`)
     | {"resize", "permute", "transpose"}  # (torch-fix58) Deep CORAL's `torch.ones(n).resize(1, n)`
+    | {"byte", "char", "short", "bfloat16"}  # (torch-fix126) STE-NVAN's `torch.eye(n).byte()`, then `.cuda()`
 )
 # (torch-fix58) signal windows, made on the host like `torch.ones` unless given `device=` (CMGAN's
 # `torch.hamming_window(n_fft).to(gpu_id)` for the STFT of every step's batch)
@@ -208,6 +209,7 @@ def _created_on_host(
             and (
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
+                or _named_fixed_array(node.args[0], index, steady, bound, line)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -663,6 +665,28 @@ def _fixed_array(
     )
 
 
+def _named_fixed_array(
+    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
+):
+    """(torch-fix126) A name the scope bound to a fixed array (`_fixed_array`), through at most three bindings that
+    only index or convert it (`mean = np.array([103.939, 116.779, 123.68])`, `mean = mean[np.newaxis, :,
+    np.newaxis, np.newaxis]`, then `torch.from_numpy(mean).float().cuda()`: DSP-FWA's `bgr_mean` per frame, a
+    perceptual loss's mean and std per call): the same literals cross to the device on every pass."""
+    for _ in range(3):
+        root = _array_root(node)
+        while isinstance(root, ast.Subscript) and _fixed_index(root.slice):
+            root = _array_root(root.value)
+        if not isinstance(root, ast.Name):
+            return False
+        value = bound(line, root.id)
+        if value is None:
+            return False
+        node, line = value, getattr(value, "lineno", line)
+        if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
+            return True
+    return False
+
+
 def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
     """A numpy array (or number) made only from sizes: `np.repeat(np.arange(n), m)` with `n = z.shape[0]`
     and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
@@ -976,6 +1000,24 @@ def _filled_with_settings(index: ModuleIndex, function, name: str) -> bool:
         ):
             return False
     return True
+
+
+def _settled_parameters(index: ModuleIndex, function) -> set[str]:
+    """(torch-fix126) The def's parameters that every call of it in the module fills with a setting or a `self.x`
+    only `__init__` sets (`_filled_with_settings`): the same value on every call, as a name a loop never changes
+    is in it (`_steady_names`). SpCL's `hm(inputs, indexes, self.features, self.momentum)` from the memory's
+    `forward` makes `torch.Tensor([momentum]).to(inputs.device)` on every step."""
+    if function is None:
+        return set()
+    return facts(index).loop_cache(
+        "settled_parameters",
+        function,
+        lambda: {
+            name
+            for name in parameter_names(function)
+            if name not in ("self", "cls") and _filled_with_settings(index, function, name)
+        },
+    )
 
 
 def _set_in_init(index: ModuleIndex, method, attr: str) -> bool:
@@ -1974,6 +2016,7 @@ def check_created_then_moved(
     (`argument_movers`: ADDA's `make_variable`)."""
     per_step = None
     stepped = stepped | _table_dispatched(index, stepped)
+    stepped = stepped | _stepped_callees(index, stepped)
     for site in index.calls:
         call = site.node
         helped = _helper_moved(call, index, movers)  # (`utils.cuda([imgs, z])` is also a `.cuda(...)` call)
@@ -2008,7 +2051,11 @@ def check_created_then_moved(
             continue  # `except RuntimeError: w = w + torch.randn(n).to(dev) * eps`: only when the `try` fails
         if not site.loops and _settings_factory(index, site.function, stepped):
             continue  # `def get_loss(cfg):` building the criterion's class weights once, when it is made
-        steady = functools.cache(functools.partial(_steady_names, index, loop, call))
+        steady = functools.cache(
+            functools.partial(_steady_names, index, loop, call)
+            if loop is not None
+            else functools.partial(_settled_parameters, index, site.function)
+        )
         followed = site.function is not None and (
             id(site.function) in forward_functions(index)
             or id(site.function) in step_helpers(index)
@@ -2193,8 +2240,12 @@ def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
     steps nothing) these were 20 of 22 right as first read on hold-outs 13-22 (16 repositories, at most 3
     from one; 21 of 23 with every verdict since), against 49 of 134 for the other loops that step nothing;
     the two others are classes nothing trains (hedwig's `WeightDrop` without variational dropout,
-    ASTGCN's `cheb_conv`)."""
-    return site.function is not None and id(site.function) in _step_run_defs(index)
+    ASTGCN's `cheb_conv`). (torch-fix126) So does a def a step loop of the module calls (`step_helpers`):
+    one-stage grounding's `build_target`, run once a step, makes `torch.zeros(...).cuda()` for each of the 3
+    scales."""
+    return site.function is not None and (
+        id(site.function) in _step_run_defs(index) or id(site.function) in step_helpers(index)
+    )
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
@@ -2473,6 +2524,33 @@ def _stepped_elsewhere(index: ModuleIndex, function, stepped: frozenset[str]) ->
         and f"{owner}.{name}" in stepped
         and index.class_methods.get(owner, {}).get(name) is function
     )
+
+
+def _stepped_callees(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[str]:
+    """(torch-fix126) The module's defs that a def another module steps (`_stepped_elsewhere`) runs outside any
+    `if` of its own (3 levels, `reached_calls`), by name (`Class.method` for a method): GFM's
+    `get_laplacian_loss`, which the training loop of `train.py` calls on every step, builds its Gaussian kernel
+    by `build_gauss_kernel(...)`, a NumPy array moved `.cuda()` on every loss call. The project pass names only
+    the def the other module calls; what that def runs each time it runs is as per-step as the def itself (a
+    step loop's own helpers are followed so, `step_helpers`)."""
+    if not stepped:
+        return frozenset()
+    fx, found = facts(index), set()
+    for function in index.functions:
+        if not _stepped_elsewhere(index, function, stepped):
+            continue
+        for site, via in index.reached_calls(index.function_calls.get(id(function), [])):
+            if not outside_ifs(fx, via or site.node, function):
+                continue  # (under an `if` of the stepped def: a rare branch, a first-call set-up)
+            helper = index.helper_of(site.node, site.function)
+            name = getattr(helper, "name", None)
+            if helper is None or helper is function or name is None or name.startswith("__"):
+                continue
+            if index.module_functions.get(name) is helper:
+                found.add(name)
+            elif (owner := index.function_class.get(id(helper))) is not None:
+                found.add(f"{owner}.{name}")
+    return frozenset(found)
 
 
 def step_loop_callees(index: ModuleIndex) -> set[str]:

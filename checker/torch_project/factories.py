@@ -810,10 +810,17 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     name = bound.group(1)
     if body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0:
         return True
+    joined = re.compile(rf"torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b[^\n]*\.(?:cuda|to)\(")
+    if joined.search(body, bound.end()) is not None:
+        return True  # (torch-fix126) `grid = torch.stack([x_, y_], dim=0).float().to(device)`
     if f"{name}." not in body[bound.end() :]:
         return False
     cast = re.compile(rf"(?<![\w.]){re.escape(name)}(?:\.(?:{_CASTS})\([^()\n]*\))+\.(?:cuda|to)\(")
     return cast.search(body, bound.end()) is not None
+
+
+# (torch-fix126: torch's joins of host parts, the moved tensor being the joined one: EAC's `generate_flip_grid`)
+_JOINS = "stack|cat|hstack|vstack|dstack|meshgrid"
 
 
 # (torch-fix103: the casts a host tensor may pass through before its copy, `mask.float().to(device)`)
