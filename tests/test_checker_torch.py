@@ -2892,3 +2892,23 @@ def test_pp506_a_parameter_every_call_fills_with_a_setting_is_constant():
         "hm(inputs, indexes, self.features, inputs.std().item())",
     )
     assert "PP506" not in {rule for rule, _ in torch_findings(varying)}
+
+
+def test_forward_defined_inside_a_function_is_checked_not_skipped():
+    """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
+    that ask for the owner class of a `forward` read that as no class, not as an error that skips the module
+    (CompVis metric-learning `lib/model.py`, hold-out 37)."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def embed_model(model, size):
+            def forward(x, use_penultimate=False):
+                x = model.features(x)
+                x = model.embedding(x)
+                for idxs in model.learner_neurons:
+                    x[:, idxs] = F.normalize(x[:, idxs], p=2, dim=1)
+                return x
+            model.forward = forward
+            return model
+        """
+    )
+    assert torch_findings(source) == []

@@ -719,7 +719,7 @@ def _gan_and_callable_losses(index: ModuleIndex) -> set[int]:
         if not isinstance(function, FUNCTION_TYPES):
             continue
         if _GAN_LOSS_DEF.match(function.name) or (
-            function.name == "__call__" and _LOSS_CLASS.search(index.function_class.get(id(function), ""))
+            function.name == "__call__" and _LOSS_CLASS.search(index.function_class.get(id(function)) or "")
         ):
             found.add(id(function))
     return found
@@ -2620,7 +2620,7 @@ def _loss_inputs(index: ModuleIndex, function) -> dict[str, bool]:
     parameters without a default (`input`, `target`; not `reduction='mean'`, nor the further ones, which may be
     host bookkeeping: a YOLO loss's `best_n, best_mask` built from labels read back to the CPU). A helper it hands them to then reads them
     as device tensors (the adaptive focal loss's `get_gamma_list(pt)` reading `pt[i].item()` per sample)."""
-    if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function), "")):
+    if function.name != "forward" or not _LOSS_MODULE.search(index.function_class.get(id(function)) or ""):
         return {}
     positional = [*function.args.posonlyargs, *function.args.args]
     required = positional[1 : len(positional) - len(function.args.defaults)]
@@ -3390,7 +3390,7 @@ def _autograd_backward(index: ModuleIndex, function) -> bool:
     backward, hold-out 42.)"""
     if not isinstance(function, FUNCTION_TYPES) or function.name != "backward":
         return False
-    owner = index.function_class.get(id(function), "")
+    owner = index.function_class.get(id(function)) or ""
     return "forward" in index.class_methods.get(owner, {}) and any(
         isinstance(stmt, ast.ClassDef)
         and stmt.name == owner
