@@ -533,6 +533,7 @@ def _metric_score(value: ast.AST, index: ModuleIndex) -> bool:
 
 def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
+    extremes = [s for s in loop_nodes(fx.index, loop) if isinstance(s, ast.If) and running_extreme(s, name)]
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             if node.lineno < stmt.lineno and _reads_into_itself(stmt, name):
@@ -540,6 +541,8 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
             use = fx.statement_in(node, loop)
             if use is stmt:
                 continue  # (the read itself: `loss = loss.item()`)
+            if any(use is s or any(use is b for b in s.body) for s in extremes):
+                continue  # `if worst_loss > loss: worst_loss = loss` (`running_extreme`)
             if isinstance(use, ast.Assign):
                 if not (
                     all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
@@ -556,6 +559,29 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
             elif depth < 2 and isinstance(use, ast.Expr) and _in_place(use.value):
                 return False  # a derived value that steps a tensor in place (`x.data.add_(g * rate)`)
     return True
+
+
+def running_extreme(use: ast.If, name: str) -> bool:
+    """(torch-fix127) `if worst_loss > loss: worst_loss = loss`: the read only keeps a running worst or best
+    for the log (saltnet's `loss = loss.item()` every step, its epoch's worst loss printed after the loop,
+    hold-out 39, with a flag to draw that batch), a statistic like a running total, not the loop's own
+    logic: a comparison of the name whose branch only binds plain names to it or to constants."""
+    return (
+        isinstance(use.test, ast.Compare)
+        and len(use.test.ops) == 1
+        and isinstance(use.test.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+        and any(isinstance(n, ast.Name) and n.id == name for n in (use.test.left, *use.test.comparators))
+        and not use.orelse
+        and all(
+            isinstance(stmt, ast.Assign)
+            and all(isinstance(t, ast.Name) for t in stmt.targets)
+            and (
+                (isinstance(stmt.value, ast.Name) and stmt.value.id == name)
+                or isinstance(stmt.value, ast.Constant)
+            )
+            for stmt in use.body
+        )
+    )
 
 
 def _logging_loop(use: ast.For, node: ast.Name) -> bool:
@@ -1462,7 +1488,7 @@ def check_host_sync(
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
             reads.extend(_step_reader_returns(index, loop, readers, reads))
         if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
-            reads.extend(_indexed_reads(index, loop, tensors, reads))
+            reads.extend(_indexed_reads(index, loop, tensors | legacy_loss_names(index, loop), reads))
         if not reads:
             continue
         _, call, how, where = reads[0]
@@ -3490,6 +3516,15 @@ def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> 
     return reads
 
 
+def legacy_loss_names(index: ModuleIndex, loop) -> set[str]:
+    """(torch-fix127) Names the loop binds and names for a loss (`loss = (loss0 + ... + loss5) / 6`), for
+    `_indexed_reads`: `loss.data[0]` of one is the pre-0.4 `.item()` even when its backward is out of the
+    graph tracing's sight (PCB_RPP's `torch.autograd.backward([loss0, ...], grads)`, then
+    `losses.update(loss.data[0], n)` every step, hold-out 30). Today `.data[0]` of a 0-d loss raises, so the
+    code was written for the version where it copied the scalar to the host."""
+    return {name for name in loop_bindings(index, loop) if "loss" in name.lower()}
+
+
 def _over_items(loop) -> bool:
     """A loop or comprehension over a dict's `.items()`/`.values()` (a step's dict of losses), or over a
     collection named for losses (`for l in avg_loss_stats:`, `for name in self.loss_names:`)."""
@@ -3700,6 +3735,9 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
+        for node in helper_legacy_reads(index, helper):
+            where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
+            reads.append((node, node, f"{node.value.value.id}.data[0]", where, helper))
     # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
     # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch; a returned host copy
     # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
@@ -3710,6 +3748,28 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         )
     )
     return [r[:4] for r in reads]
+
+
+def helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
+    """(torch-fix127) `loss.data[0]` in a training-step def the loop calls (backward and an optimizer step,
+    `training_step_defs`), of a name for a loss or of a comprehension's item over a dict of losses
+    (neural-motifs' and KERN's `train_batch`: `pd.Series({x: y.data[0] for x, y in losses.items()})` after
+    `optimizer.step()`, every step of `train_epoch`, hold-out 40): the pre-0.4 `.item()`, outside the def's
+    own loops and its ifs but configuration tests."""
+    if not any(helper is f for f in training_step_defs(index)):
+        return []
+    fx = facts(index)
+    names = {n for n in assigned_names(helper.body) if "loss" in n.lower()}
+    for node in iter_walk(helper):
+        if isinstance(node, ast.comprehension) and _loss_named(node.iter):
+            names |= names_in(node.target)
+    return [
+        node
+        for node in iter_walk(helper)
+        if _legacy_read_of(node, names)
+        and not fx.guarded_step(node, helper)
+        and not any(isinstance(up, ast.For | ast.While) for up in fx.ancestors(node, helper))
+    ]
 
 
 def _step_host_taken(index: ModuleIndex, helper, call: ast.Call) -> bool:
