@@ -1391,10 +1391,19 @@ def full_batch_epochs(loop, index: ModuleIndex) -> bool:
         if node is not loop and isinstance(node, LOOP_TYPES):
             return False
         if isinstance(node, ast.Call) and (
-            base_name(node.func) in ("next", "__next__") or "batch" in (base_name(node.func) or "").lower()
+            base_name(node.func) in ("next", "__next__") or _draws_batch(base_name(node.func) or "")
         ):
             return False
     return True
+
+
+def _draws_batch(name: str) -> bool:
+    """A call named for drawing a batch: `*batch*`, and (torch-fix127) `*sample*` (DeepSDF's latent
+    optimisation, `for e in range(num_iterations)` drawing `unpack_sdf_samples_from_ram(sdf, num_samples)` each
+    iteration, then backward and step and `loss_num = loss.cpu().data.numpy()`, hold-out 43): an iteration on a
+    fresh draw, not an epoch over the whole data set."""
+    name = name.lower()
+    return "batch" in name or "sample" in name
 
 
 def check_host_sync(
@@ -3256,9 +3265,15 @@ def _loss_def_reads(index: ModuleIndex):
         )
 
 
-# The words of a `_loss_def_reads` message after the read (`.item()`), before the def's name: the project pass
-# finds these findings by them (`_unplaced_loss_defs`).
+# The words of a `_loss_def_reads` message after the read (`.item()`), before the def's name.
 LOSS_DEF_WORDS = "` in the loss `"
+
+
+def loss_def_read_places(index: ModuleIndex) -> set[tuple[int, int]]:
+    """(torch-fix127) (line, 1-based column) of each medium `_loss_def_reads` finding of the module: the
+    project pass (checker/torch_project/reads.py `_unplaced_loss_defs`) drops these where no module of the
+    project places tensors on a GPU, by where they are rather than by the words of their message."""
+    return {(f.line, f.col + 1) for f in _loss_def_reads(index) if f.confidence == "medium"}
 
 
 def _legacy_reads(function) -> list[ast.Subscript]:
