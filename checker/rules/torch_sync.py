@@ -632,11 +632,39 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
         if (
             isinstance(up, ast.If)
             and any(child is s for s in up.body)
-            and (_process_test(up.test) or _every_step_remainder(fx.index, up.test, loop))
+            and (
+                _process_test(up.test)
+                or _every_step_remainder(fx.index, up.test, loop)
+                or past_first_step(up.test, loop)
+            )
         ):
             return fx.guarded_step(node, up) or _guarded_past_process(fx, up, loop)
         child = up
     return True
+
+
+def past_first_step(test: ast.AST, loop) -> bool:
+    """(torch-fix127) `if iteration != 0:` or `if i > 0:` on the loop's own `enumerate` counter: false on the
+    first pass at most (never, with `enumerate(loader, 1)`), so its body runs on every later step (GFM's
+    `loss_each_epoch.append(loss.item())` and a log line of five `.item()` reads, hold-out 42)."""
+    if not (
+        isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Tuple)
+        and loop.target.elts
+        and isinstance(loop.target.elts[0], ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and base_name(loop.iter.func) == "enumerate"
+    ):
+        return False
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.NotEq | ast.Gt)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == loop.target.elts[0].id
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    )
 
 
 def _every_step_remainder(index: ModuleIndex, test: ast.AST, loop) -> bool:
