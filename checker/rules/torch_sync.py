@@ -3758,6 +3758,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             fx.guarded_step(site.node, loop)
             and not _taking_turns(fx, site.node, loop)
             and not after_warmup(fx, site.node, loop, helper)
+            and not batch_step_branch(fx, site.node, loop, helper)
         ):
             continue
         for inner in index.function_calls.get(id(helper), ()):
@@ -3791,6 +3792,28 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         )
     )
     return [r[:4] for r in reads]
+
+
+def batch_step_branch(fx, node: ast.AST, loop, helper) -> bool:
+    """(torch-fix127) The call is in the body of an `if` on a remainder (`if (scene_i + 1) % self.batch_size
+    == 0 or (scene_i + 1) == len(scenes):`) that a loop over samples takes once a batch is gathered, and the
+    def it calls is a training step (backward and an optimizer step, `training_step_defs`): the branch is the
+    training step, so the def's reads run on every step (trajnetplusplusbaselines' LSTM, SGAN and VAE
+    trainers, `return loss.item()` from `train_batch`, hold-out 36)."""
+    if not any(helper is f for f in training_step_defs(fx.index)):
+        return False
+    child = node
+    for outer in fx.ancestors(node, loop):
+        if isinstance(outer, ast.If):
+            return (
+                any(child is s for s in outer.body)
+                and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(outer.test))
+                and not fx.guarded_step(outer, loop)
+            )
+        if isinstance(outer, GUARD_NODES):
+            return False
+        child = outer
+    return False
 
 
 def helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
