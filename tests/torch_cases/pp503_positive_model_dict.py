@@ -30,5 +30,5 @@ def sample_grid(models, test_loader):
     models["G"].eval()
     images = []
     for z, _ in test_loader:
-        images.append(models["G"](z.cuda()).cpu())  # expect: PP503 high  # expect: PP501 medium
+        images.append(models["G"](z.cuda()).cpu())  # expect: PP503 high  # expect: PP501
     return torch.cat(images)
