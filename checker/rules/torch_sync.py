@@ -1622,6 +1622,7 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
+        reads += evaluation_helper_reads(index, loop)
         if mode_only:  # (only a loss: not a robustness count beside an attack, `hits += (...).sum().item()`)
             reads = [(stmt, call) for stmt, call in reads if _names_a_loss(call)]
             if not reads or not _moves_its_batch(index, loop):
@@ -1647,9 +1648,35 @@ def _evaluation_reads(index: ModuleIndex):
             line,
             col,
             f"{what} of the evaluation loop at line {loop.lineno} waits for the GPU"
-            f"{more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop",
+            f"{more_reads(reads, ' in this loop')}; sum on the device (`{fix}`) and read it once after the loop"
+            f"{_reads_outside(loop, line, [(s, c, '', '') for s, c in reads])}",
             confidence=EVAL_MODE_READ_LEVEL if mode_only else EVALUATION_READ_LEVEL,
         )
+
+
+def evaluation_helper_reads(index: ModuleIndex, loop) -> list[tuple[ast.stmt, ast.Call]]:
+    """(torch-fix127) `.item()` of a loss in a def of the module that the evaluation loop calls on every batch
+    (outside the loop's ifs), itself outside the def's loops and ifs: MMA's `predict_then_update_loss_acc_meter`,
+    `loss = self.loss_fn(output, target).item()`, called twice a batch (hold-out 43), trajnetplusplusbaselines'
+    `val_batch`, `return loss.item(), loss_test.item()` (hold-out 36). Not a def that trains (a backward)."""
+    fx = facts(index)
+    reads = []
+    for site in direct_calls(index, loop):
+        helper = fx.helpers.get(id(site.node)) or fx.own_method(site.node)
+        if helper is None or fx.guarded(site.node, loop):
+            continue
+        sites = index.function_calls.get(id(helper), ())
+        if any(method_name(s.node) == "backward" for s in sites):
+            continue
+        for inner in sites:
+            call = inner.node
+            if inner.loops or method_name(call) != "item" or call.args or not _names_a_loss(call):
+                continue
+            if fx.guarded(call, helper) or after_early_return(helper, call):
+                continue
+            if all(call is not c for _, c in reads):
+                reads.append((fx.statement(call), call))
+    return reads
 
 
 def _evaluation_copies(index: ModuleIndex):
