@@ -2257,7 +2257,7 @@ def test_pp501_an_evaluation_copy_of_a_name_the_loop_reduced_is_a_scalar_copy():
     copies = {f.line: (f.message.split(" on every")[0], f.confidence) for f in findings if f.rule == "PP501"}
     assert copies == {
         15: ("Copying a scalar to the host", "high"),
-        26: ("Copying outputs to the host", "medium"),
+        26: ("Copying outputs to the host", "high"),
     }
 
 

@@ -740,3 +740,41 @@ def test_a_helper_a_stepped_def_runs_outside_its_ifs_is_stepped_too(tmp_path):
     assert levels_of(findings, "PP506") == {("masked.py", 9): "high"}
     _, findings, _ = checked_copy(tmp_path, "stepped_loss_helper_clean")
     assert levels_of(findings, "PP506") == {}
+
+
+_LOSS_DEF = (
+    "import torch\nimport torch.nn.functional as F\n\n\n"
+    "def compute_loss(model, x, y):\n"
+    "    loss = F.mse_loss(model(x), y)\n"
+    '    return loss, {"loss": loss.item()}\n'
+)
+_TRAIN = (
+    "import torch\nfrom losses import compute_loss\n\n"
+    "model = torch.nn.Linear(4, 1){move}\n"
+    "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n\n\n"
+    "def train(loader):\n"
+    "    for x, y in loader:\n"
+    "        loss, logs = compute_loss(model, x{move}, y{move})\n"
+    "        optimizer.zero_grad()\n"
+    "        loss.backward()\n"
+    "        optimizer.step()\n"
+)
+
+
+def test_a_loss_defs_reads_drop_where_no_module_places_tensors_on_a_gpu(tmp_path):
+    """torch-fix127: the medium read of a loss def in a module that places nothing (`_loss_def_reads`) is
+    dropped where no module of the project places tensors on a GPU and kept where one does; the project
+    pass finds it by its place (`loss_def_read_places`), not by its message's words."""
+    from checker.rules.torch_sync import loss_def_read_places
+    from checker.torch_project.common import parse_index
+
+    assert loss_def_read_places(parse_index(_LOSS_DEF)) == {(7, 27)}
+    levels = {}
+    for name, move in (("cpu", ""), ("gpu", ".cuda()")):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "losses.py").write_text(_LOSS_DEF)
+        (root / "train.py").write_text(_TRAIN.format(move=move))
+        findings, _, _ = check_paths([str(root)])
+        levels[name] = levels_of(findings, "PP501")
+    assert levels == {"cpu": {}, "gpu": {("losses.py", 7): "medium"}}

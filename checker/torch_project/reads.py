@@ -27,7 +27,6 @@ from checker.rules.torch_common import (
     uses_torch,
 )
 from checker.rules.torch_sync import (
-    LOSS_DEF_WORDS,
     after_early_return,
     after_warmup,
     check_host_sync,
@@ -39,6 +38,7 @@ from checker.rules.torch_sync import (
     instance_methods,
     logic_reads_host,
     loop_bindings,
+    loss_def_read_places,
     mode_test,
     module_cpu_names,
     more_reads,
@@ -121,14 +121,21 @@ def _unplaced_loss_defs(texts: dict[str, str], findings: list[Finding]) -> list[
     module places, the medium finding stays (IQ-Learn's `iq_loss`)."""
     if any(_places(text) for text in texts.values()):
         return findings
+    candidates = {f.path for f in findings if f.rule == _READ_RULE and f.confidence == "medium"}
+    places = {
+        (path, *place)
+        for path in candidates & texts.keys()
+        if (index := parse_index(texts[path], torch_only=False)) is not None
+        for place in loss_def_read_places(index)
+    }
     return [
         f
         for f in findings
         if not (
             f.rule == _READ_RULE
             and f.confidence == "medium"
-            and f.path in texts
-            and LOSS_DEF_WORDS in f.message
+            and f.cell is None
+            and (f.path, f.line, f.column) in places
         )
     ]
 

@@ -1,6 +1,6 @@
 """PP501 (torch-fix121): evaluation loops that copy to the host on every batch only to collect the values for
 after the loop. Predictions appended as NumPy arrays and concatenated once the loop ends (TabSurvey's
-`predict_helper`) wait for each batch: `medium`. A loss or a sum copied into a running total
+`predict_helper`) wait for each batch: `medium`, `high` since torch-fix127 (98 of 107 right). A loss or a sum copied into a running total
 (`total_loss += loss.data.cpu().numpy()[0] * len(b)`, HAT's `eval`) is an `.item()` by another name: `high`."""
 
 import numpy as np
@@ -15,7 +15,7 @@ def predict_helper(model, test_loader):
         for batch_X in test_loader:
             preds = model(batch_X[0].to(device))
             preds = torch.sigmoid(preds)
-            predictions.append(preds.detach().cpu().numpy())  # expect: PP501 medium
+            predictions.append(preds.detach().cpu().numpy())  # expect: PP501
     return np.concatenate(predictions)
 
 
@@ -45,7 +45,7 @@ def evaluate_with_loss(model, dataloader, criterion):
             input_ids, label_ids = input_ids.to(device), label_ids.to(device)
             logits = model(input_ids)
             loss = criterion(logits, label_ids)
-            all_preds.append(logits.argmax(1).cpu().numpy())  # expect: PP501 medium
+            all_preds.append(logits.argmax(1).cpu().numpy())  # expect: PP501
             epoch_loss += loss.item()
     return epoch_loss / len(dataloader), all_preds
 
@@ -56,7 +56,7 @@ def predict_listed(model, test_loader):
     with torch.no_grad():
         for x, _ in test_loader:
             out = model(x.to(device))
-            preds += list(out.argmax(1).cpu().numpy())  # expect: PP501 medium
+            preds += list(out.argmax(1).cpu().numpy())  # expect: PP501
     return np.array(preds)
 
 
@@ -65,7 +65,7 @@ def predict_extended(model, test_loader):
     with torch.no_grad():
         for x, _ in test_loader:
             out = model(x.to(device))
-            preds.extend(tuple(out.argmax(1).cpu().numpy()))  # expect: PP501 medium
+            preds.extend(tuple(out.argmax(1).cpu().numpy()))  # expect: PP501
     return np.array(preds)
 
 
@@ -75,7 +75,7 @@ def mean_scores(model, test_loader):
     with torch.no_grad():
         for x, _ in test_loader:
             probs = torch.softmax(model(x.to(device)), dim=1)
-            scores.append(probs.cpu().numpy().mean(axis=0))  # expect: PP501 medium
+            scores.append(probs.cpu().numpy().mean(axis=0))  # expect: PP501
     return np.stack(scores)
 
 
@@ -86,7 +86,7 @@ def per_sample_losses(model, test_loader):
     with torch.no_grad():
         for x, y in test_loader:
             loss_per_sample = criterion(model(x.to(device)), y.to(device))
-            losses.append(loss_per_sample.cpu().numpy())  # expect: PP501 medium
+            losses.append(loss_per_sample.cpu().numpy())  # expect: PP501
     return np.concatenate(losses)
 
 
@@ -99,7 +99,7 @@ def predict_until_failure(model, test_loader):
             out = model(x.to(device))
             if failures > 0:
                 break
-            preds.append(out.cpu().numpy())  # expect: PP501 medium
+            preds.append(out.cpu().numpy())  # expect: PP501
             failures += int(not np.isfinite(preds[-1]).all())
     return np.concatenate(preds)
 

@@ -9,7 +9,7 @@ class Metric:
         distances = []
         for x in batches:
             z = encoder(x.cuda())
-            distances.append(z.norm().cpu())  # expect: PP501 medium
+            distances.append(z.norm().cpu())  # expect: PP501
         return torch.stack(distances).mean()
 
 

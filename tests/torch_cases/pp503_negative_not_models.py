@@ -20,7 +20,7 @@ class InpaintHandler:
     def inference(self, data):
         out = []
         for batch in data:
-            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP501 medium
+            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP501
         return out
 
 

@@ -17,7 +17,7 @@ class Trainer:
         y_ = self.model["generator"](*x)
         p_ = self.model["discriminator"](y_)
         loss = self.criterion["mse"](p_, p_.new_ones(p_.size()))
-        self.total_eval_loss["eval/loss"] = loss.item()
+        self.total_eval_loss["eval/loss"] = loss.item()  # expect: PP501
 
     def _eval_epoch(self):
         for key in self.model:
@@ -30,5 +30,5 @@ def sample_grid(models, test_loader):
     models["G"].eval()
     images = []
     for z, _ in test_loader:
-        images.append(models["G"](z.cuda()).cpu())  # expect: PP503 high  # expect: PP501 medium
+        images.append(models["G"](z.cuda()).cpu())  # expect: PP503 high  # expect: PP501
     return torch.cat(images)

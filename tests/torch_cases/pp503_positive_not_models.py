@@ -12,7 +12,7 @@ class InpaintHandler:
         out = []
         self.model.eval()
         for batch in data:
-            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP503 high  # expect: PP501 medium
+            out.append(self.model(batch)["inpainted"].cpu())  # expect: PP503 high  # expect: PP501
         return out
 
 

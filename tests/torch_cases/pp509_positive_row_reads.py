@@ -77,7 +77,7 @@ def video_ranks(net, loader, num_classes):
             output = net(data.view(-1, 3, 32, 32).cuda())
             for vid in output.view(num_vids, -1, num_classes):
                 predictions.append(
-                    vid.argmax(1).to("cpu").numpy()  # expect: PP509 medium  # expect: PP501 medium
+                    vid.argmax(1).to("cpu").numpy()  # expect: PP509 medium  # expect: PP501
                 )
     return predictions
 
