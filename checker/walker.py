@@ -81,8 +81,8 @@ def check_file(
     DataLoader) its `module_facts`, by path, for the project-wide pass (checker/torch_project/) to use
     without reading or parsing the file again; `facts`, if given, receives what the TF rules worked out of
     it (`tf_module_facts`) for checker/project.py. `indexes`, if given, receives the index of a module the
-    project passes are likely to parse again (`parsed_again`: one that trains), by its text. (Not every
-    module's: keeping every tree alive costs the garbage collector more than parsing some again would.)
+    project passes are likely to parse again (`parsed_again`: one that trains), by its text, and of other
+    modules while a `KeptIndexes` has room for them (`_keeps`).
 
     The cyclic garbage collector is paused for the whole file: its tree and index are freed by reference
     counts before the collector is back on, so no collection ever walks them (session 15's torch-speed: a
@@ -114,17 +114,18 @@ def _read_and_check(path, codes, data, sources, known, facts, indexes) -> tuple[
     wants_facts = (
         known is not None and "DataLoader" in text and rule_selected(codes, LOADER_RULE, WORKERS_RULE)
     )
-    kept = indexes is not None and parsed_again(text)
 
     def keep(index):
         if wants_facts:
             known[path] = module_facts(index, workers=rule_selected(codes, WORKERS_RULE))
         if facts is not None:
             facts[path] = tf_module_facts(index, text)
-        if kept:
+        if indexes is not None and _keeps(indexes, text):
             indexes[text] = index
 
-    return check_source(text, path, rules, keep if wants_facts or kept or facts is not None else None)
+    return check_source(
+        text, path, rules, keep if wants_facts or indexes is not None or facts is not None else None
+    )
 
 
 def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, indexes: dict) -> list:
@@ -153,6 +154,29 @@ def _pooled(files: list[str], codes, jobs: int, sources: dict, known: dict, inde
             results[at] = (found, skips)
             known.update(facts)
     return results
+
+
+class KeptIndexes(dict):
+    """Module text -> index, kept by the per-module pass for the project passes (`reusing_indexes`): every
+    module that trains (`parsed_again`), and others while `room` (bytes of their source) lasts. A run in one
+    process keeps one project's indexes at a time (`_checked_paths`), so the room bounds what a project
+    keeps beyond its training modules, not what a whole run does."""
+
+    def __init__(self, room: int = 0) -> None:
+        super().__init__()
+        self.room = room
+
+
+def _keeps(indexes: dict, text: str) -> bool:
+    """Whether the per-module pass keeps the index of a module of this text for the project passes (the
+    room of a `KeptIndexes` is spent as it says yes)."""
+    if parsed_again(text):
+        return True
+    room = getattr(indexes, "room", 0)
+    if len(text) > room:
+        return False
+    indexes.room = room - len(text)
+    return True
 
 
 def _python_text(path: str) -> tuple[str, bytes] | None:
@@ -222,7 +246,10 @@ def _source_bytes(files: list[str], enough: int) -> int:
 
 
 def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: int, pool_floor: int = 0):
-    """`check_paths`'s work, with the collector paused."""
+    """`check_paths`'s work, with the collector paused. In one process each project (PATH argument) is
+    checked module by module and then by the project passes before the next one starts (`_batches`), so only
+    one project's kept indexes are alive at a time; a pool checks every file first, as the passes need the
+    facts its workers send back."""
     files = [f for project in projects for f in project]
     count = len(files)
     codes = None if rules is None else tuple(r.code for r in rules)
@@ -233,22 +260,53 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
         found, skips = check_file(STDIN, codes, data=sys.stdin.buffer.read())
         findings.extend(found)
         skipped.extend(skips)
-    # texts, DataLoader facts and kept indexes, for the project passes
-    sources: dict = {}
-    known: dict = {}
-    facts: dict = {}
-    indexes: dict = {}
-    if jobs > 1 and len(files) > 1 and _source_bytes(files, pool_floor) >= pool_floor:
-        results = _pooled(files, codes, jobs, sources, known, indexes)
-    else:
-        results = [
-            check_file(path, codes, sources=sources, known=known, facts=facts, indexes=indexes)
-            for path in files
-        ]
-    for found, skips in results:
-        findings.extend(found)
-        skipped.extend(skips)
-    passes = (  # (how a failed pass is named on stderr: `ppcheck: skipped <name>: internal error: ...`)
+    pooled = jobs > 1 and len(files) > 1 and _source_bytes(files, pool_floor) >= pool_floor
+    failed: list[Skipped] = []  # (the project passes that failed, after every file's skips, as before)
+    for batch in [projects] if pooled else _batches(projects):
+        batch_files = [f for project in batch for f in project if f != STDIN]
+        # texts, DataLoader facts and kept indexes, for the project passes
+        sources: dict = {}
+        known: dict = {}
+        facts: dict = {}
+        indexes = KeptIndexes(0 if pooled else KEPT_ROOM)
+        if pooled:
+            results = _pooled(batch_files, codes, jobs, sources, known, indexes)
+        else:
+            results = [
+                check_file(path, codes, sources=sources, known=known, facts=facts, indexes=indexes)
+                for path in batch_files
+            ]
+        for found, skips in results:
+            findings.extend(found)
+            skipped.extend(skips)
+        findings = _project_passes(findings, batch, codes, sources, known, facts, indexes, failed)
+    skipped.extend(failed)
+    return sorted(findings, key=Finding.sort_key), skipped, count
+
+
+# Bytes of source whose indexes a project keeps for the project passes beyond its training modules' (about
+# 10,000 lines, some 12 MB of memory): the passes then parse fewer modules again (hold-out 36 per repository:
+# 193 -> 123 parses, 0.25 -> 0.11 CPU s) while the kept trees cost new memory to parse into, so the run's CPU
+# moves within the noise (torch-speed16, docs/ppcheck-evaluation.md).
+KEPT_ROOM = 400_000
+
+
+def _batches(projects: list[list[str]]) -> list[list[list[str]]]:
+    """The projects one at a time; all together when a file is in more than one (`a/ a/b.py`), whose
+    findings the passes of each would otherwise see once per project."""
+    seen: set[str] = set()
+    for project in projects:
+        if seen.intersection(project) or len(set(project)) < len(project):
+            return [projects]
+        seen.update(project)
+    return [[project] for project in projects]
+
+
+def _project_passes(findings, projects, codes, sources, known, facts, indexes, failed: list[Skipped]):
+    """`findings` after the passes that read the files of each project together; a pass that fails is
+    named in `failed` once (`ppcheck: skipped <name>: internal error: ...`) and the findings are kept as
+    they were before it."""
+    passes = (
         (
             "<TF pipelines trained in another module>",
             lambda found: lift_trained_elsewhere(found, projects, sources=sources, facts=facts),
@@ -266,5 +324,6 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
         try:
             findings = project_pass(findings)
         except RULE_ERRORS as exc:  # keep what the files gave; say which pass failed
-            skipped.append(Skipped(name, f"internal error: {type(exc).__name__}: {exc}"))
-    return sorted(findings, key=Finding.sort_key), skipped, count
+            if all(s.path != name for s in failed):
+                failed.append(Skipped(name, f"internal error: {type(exc).__name__}: {exc}"))
+    return findings

@@ -520,3 +520,70 @@ def test_a_small_run_asked_for_a_pool_checks_in_one_process(tmp_path, monkeypatc
     assert cli.main([str(tmp_path), "--jobs", "2", "--exit-zero"]) == 0
     assert pooled == [2, 2]
     capsys.readouterr()
+
+
+def _two_projects(root: Path) -> list[str]:
+    """Two repositories, each a training module that imports a data module, as `ppcheck repo_a repo_b`."""
+    folders = []
+    for name in ("repo_a", "repo_b"):
+        folder = root / name
+        folder.mkdir()
+        (folder / "train.py").write_text(
+            "import torch\nfrom data import make_loader\n\n"
+            "def train(model, opt):\n    for x, y in make_loader():\n        x = x.cuda()\n"
+            "        loss = model(x).sum()\n        loss.backward()\n        opt.step()\n        print(loss.item())\n"
+        )
+        (folder / "data.py").write_text(
+            "import torch\nfrom torch.utils.data import DataLoader\n\n"
+            "def make_loader():\n    return DataLoader(list(range(8)), batch_size=2)\n"
+        )
+        folders.append(str(folder))
+    return folders
+
+
+def test_a_run_in_one_process_passes_over_one_project_at_a_time(tmp_path, monkeypatch):
+    """torch-speed16: in one process each PATH argument is checked and then read by the project passes
+    before the next one is checked, so only its kept indexes are alive (hold-out 36 per repository: peak
+    memory 128 -> 58 MB); its findings are those of a run that passes over both projects at once (a pool's)."""
+    from checker import walker
+
+    folders = _two_projects(tmp_path)
+    seen = []
+    real = walker.across_modules
+
+    def recording(findings, projects, codes, sources, known, indexes):
+        seen.append(([len(p) for p in projects], sorted(sources), len(indexes)))
+        return real(findings, projects, codes, sources, known, indexes)
+
+    monkeypatch.setattr(walker, "across_modules", recording)
+    alone = check_paths(folders)
+    assert [s[0] for s in seen] == [[2], [2]]
+    assert [len(s[1]) for s in seen] == [2, 2] and seen[0][1] != seen[1][1]
+    assert all(s[2] >= 2 for s in seen)  # (both modules' indexes: the data module's fits the room)
+    together = check_paths(folders, jobs=2)
+    assert seen[-1][0] == [2, 2]
+    assert alone[0] == together[0] and alone[0]
+
+
+def test_projects_that_share_a_file_are_passed_over_together(tmp_path):
+    """A file named by two PATH arguments (`repo repo/train.py`) is checked once per argument, as before;
+    the passes then see both projects at once, as they did."""
+    from checker import walker
+
+    folder = _two_projects(tmp_path)[0]
+    projects = [[f"{folder}/data.py", f"{folder}/train.py"], [f"{folder}/train.py"]]
+    assert walker._batches(projects) == [projects]
+    assert walker._batches(projects[:1]) == [projects[:1]]
+
+
+def test_a_module_that_does_not_train_is_kept_while_there_is_room():
+    """The per-module pass keeps every training module's index (`parsed_again`), and others only while the
+    project's `KeptIndexes` has room for their source."""
+    from checker import walker
+
+    trains, data = "loss.backward()\n", "x = 1\n" * 10
+    kept = walker.KeptIndexes(room=len(data) + 5)
+    assert walker._keeps(kept, data) and kept.room == 5
+    assert not walker._keeps(kept, data) and kept.room == 5
+    assert walker._keeps(kept, trains) and kept.room == 5
+    assert not walker._keeps({}, data)
