@@ -3363,7 +3363,7 @@ def _loss_def_reads(index: ModuleIndex):
             for s in index.function_calls.get(id(function), [])
             if method_name(s.node) == "item"
             and not s.node.args
-            and (not fx.guarded_step(s.node, function) or _term_loops(fx, s.node, function))
+            and (not fx.guarded_step(s.node, function) or _term_loops(fx, s.node, function, named=True))
             and not factory_read(index, s.node)
         ]
         reads += [node for node in _legacy_reads(function) if not fx.guarded_step(node, function)]
@@ -4408,17 +4408,23 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
     return loss_forward(index, function) and _term_loops(fx, call, function) is not None
 
 
-def _term_loops(fx, call: ast.Call, function) -> int | None:
+def _term_loops(fx, call: ast.Call, function, named: bool = False) -> int | None:
     """How many loops over the def's own configured terms (`for loss_name in self.loss_names:`,
     `enumerate(self.loss)`, `range(len(self.weights))`) hold the call, when nothing else does but `if`s on
     those terms or settings (`term_test`); None when anything else guards it (a loop over data, a `while`,
     a `try`, a step count). Such a read runs whenever the def does, once per term (torch-fix129: AgentFormer's
-    `compute_loss`, `loss_dict[loss_name] = loss.item()` for each configured loss, every training step)."""
+    `compute_loss`, `loss_dict[loss_name] = loss.item()` for each configured loss, every training step).
+    `named`: the list is named for terms (`self.loss_names`, `self.weights`), for a def that is no module's
+    `forward`, where `self.trainloaderfull` is a data set (pFedMe's `train_error_and_loss`, an evaluation)."""
     terms: set[str] = set()
     loops = 0
     for outer in reversed(list(fx.ancestors(call, function))):
         if isinstance(outer, (ast.For, ast.AsyncFor)):
             if not (_of_self(outer.iter) or _range_of_self(outer.iter)):
+                return None
+            if named and not any(
+                _TERM_LIST.search(n.attr) for n in ast.walk(outer.iter) if isinstance(n, ast.Attribute)
+            ):
                 return None
             terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
             loops += 1
@@ -4430,6 +4436,9 @@ def _term_loops(fx, call: ast.Call, function) -> int | None:
         ):
             return None
     return loops
+
+
+_TERM_LIST = re.compile(r"(?i)loss|term|weight|criteri|coef|scale|lambda|names$")
 
 
 def _of_self(node: ast.AST) -> bool:

@@ -1,6 +1,7 @@
 """PP501 (torch-fix129) negatives for loss defs with loops: a loss def whose reads sit in a loop over the
 batch's samples (not the model's own terms: each read is a per-sample one the rule leaves to its loop
-checks), and one whose term loop reads only under a logging switch."""
+checks), one whose term loop reads only under a logging switch, and a pass over the training set in a def
+named for its loss (pFedMe's `train_error_and_loss`, hold-out 29: an evaluation over `self.trainloaderfull`)."""
 
 import torch
 import torch.nn as nn
@@ -33,3 +34,21 @@ class Model(nn.Module):
             if self.verbose and name.startswith("log"):
                 logged[name] = term.item()
         return total, logged
+
+
+class User:
+    def __init__(self, model, loss, trainloaderfull):
+        self.device = torch.device("cuda")
+        self.model = model.to(self.device)
+        self.loss = loss
+        self.trainloaderfull = trainloaderfull
+
+    def train_error_and_loss(self):
+        train_acc = 0
+        loss = 0
+        for x, y in self.trainloaderfull:
+            x, y = x.to(self.device), y.to(self.device)
+            output = self.model(x)
+            train_acc += (torch.sum(torch.argmax(output, dim=1) == y)).item()
+            loss += self.loss(output, y).detach()
+        return loss, train_acc
