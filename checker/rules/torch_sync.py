@@ -1543,6 +1543,8 @@ def check_host_sync(
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
     )
+    handed = module_copied_only and _handed_device(index)  # (judged at medium: the device is the caller's)
+    module_copied_only = module_copied_only and not handed
     for loop in fx.step_loops:
         # (Accelerate places the model and batches in the def that binds one: `_accelerate_backward`)
         copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
@@ -1596,7 +1598,7 @@ def check_host_sync(
         more = more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
-        lowered = device_elsewhere or copied_only or logged_only or self_test_loop(index, loop)
+        lowered = device_elsewhere or copied_only or handed or logged_only or self_test_loop(index, loop)
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
@@ -2696,6 +2698,32 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
             isinstance(k, ast.Constant) and k.value == "device" for k in value.keys
         ):
             return True
+    return False
+
+
+_DEVICE_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.full"})
+
+
+def _handed_device(index: ModuleIndex) -> bool:
+    """(torch-fix129) A def of the module makes tensors in its loops with a torch factory on a device it is
+    handed (`_sub = torch.tensor(sub, dtype=torch.long, device=device)` with `device` a parameter of the def:
+    StarE's `training_loop`, whose caller passes the configured CUDA device, hold-out 40): the batches go
+    where the caller says, so the loop's reads are judged as in a GPU module, at medium (the device is out
+    of sight, and the parameter may default to the CPU)."""
+    for function in index.functions:
+        params = set(parameter_names(function))
+        if "device" not in params:
+            continue
+        for site in index.function_calls.get(id(function), []):
+            if (
+                site.loops
+                and (index.resolver.call_name(site.node) or "") in _DEVICE_FACTORIES
+                and any(
+                    k.arg == "device" and isinstance(k.value, ast.Name) and k.value.id == "device"
+                    for k in site.node.keywords
+                )
+            ):
+                return True
     return False
 
 
