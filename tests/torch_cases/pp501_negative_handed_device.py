@@ -6,7 +6,7 @@ import torch
 
 
 def training_loop(epochs, data, opt, train_fn):
-    for e in range(epochs):
+    for _epoch in range(epochs):
         for triples, labels in data:
             opt.zero_grad()
             _sub = torch.tensor(triples[:, 0], dtype=torch.long, device="cpu")
@@ -17,7 +17,7 @@ def training_loop(epochs, data, opt, train_fn):
 
 
 def fit(epochs, data, opt, model, criterion, device):
-    for e in range(epochs):
+    for _epoch in range(epochs):
         for x, y in data:
             opt.zero_grad()
             loss = criterion(model(torch.tensor(x)), torch.tensor(y))

@@ -6,10 +6,12 @@ so the device is out of sight: medium."""
 
 import torch
 
+CPU = torch.device("cpu")
 
-def training_loop(epochs, data, opt, train_fn, device: torch.device = torch.device("cpu")):
+
+def training_loop(epochs, data, opt, train_fn, device: torch.device = CPU):
     train_loss = []
-    for e in range(epochs):
+    for _epoch in range(epochs):
         per_epoch_loss = []
         for batch in data:
             opt.zero_grad()

@@ -18,10 +18,9 @@ def train(model, optimizer, criterion, loader):
         loss.backward()
         bad_grad = False
         for p in model.parameters():
-            if p.grad is not None:
-                if p.grad.ne(p.grad).any():  # expect: PP501
-                    bad_grad = True
-                    break
+            if p.grad is not None and p.grad.ne(p.grad).any():  # expect: PP501
+                bad_grad = True
+                break
         if not bad_grad:
             optimizer.step()
 
@@ -41,14 +40,13 @@ class ExperimentBuilder:
         loss.backward()
         self.optimizer.step()
         for n, p in self.model.named_parameters():
-            if p.requires_grad and "bias" not in n:
-                if p.abs().max() < 10 ** (-30):  # expect: PP501
-                    raise Exception("Weights smaller than 10e-30")
+            if p.requires_grad and "bias" not in n and p.abs().max() < 10 ** (-30):  # expect: PP501
+                raise Exception("Weights smaller than 10e-30")
         return loss.detach()
 
     def run_experiment(self, epochs):
         losses = []
-        for epoch in range(epochs):
+        for _epoch in range(epochs):
             for x, y in self.loader:
                 losses.append(self.run_train_iter(x, y))
         return losses
