@@ -1543,7 +1543,9 @@ def check_host_sync(
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
     )
-    handed = module_copied_only and _handed_device(index)  # (judged at medium: the device is the caller's)
+    handed = module_copied_only and _factories_on_device_parameter(
+        index
+    )  # (judged at medium: the device is the caller's)
     module_copied_only = module_copied_only and not handed
     for loop in fx.step_loops:
         # (Accelerate places the model and batches in the def that binds one: `_accelerate_backward`)
@@ -2704,7 +2706,7 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
 _DEVICE_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.full"})
 
 
-def _handed_device(index: ModuleIndex) -> bool:
+def _factories_on_device_parameter(index: ModuleIndex) -> bool:
     """(torch-fix129) A def of the module makes tensors in its loops with a torch factory on a device it is
     handed (`_sub = torch.tensor(sub, dtype=torch.long, device=device)` with `device` a parameter of the def:
     StarE's `training_loop`, whose caller passes the configured CUDA device, hold-out 40): the batches go

@@ -1,26 +1,28 @@
-"""PP501 (torch-fix129) negatives for a handed device: a loop whose factory names the CPU itself
-(`device="cpu"`), and one whose def is handed a device it never gives a factory (a module that moves
-nothing: its loop is left to the project pass)."""
+"""The twin of pp501_positive_handed_device.py: the loss handed the device is summed on the device and read once
+after the epoch (torch-fix93)."""
 
 import torch
+from lib.data import MegaDepthDataset
+from lib.loss import loss_function
+from lib.model import D2Net
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+model = D2Net(use_cuda=torch.cuda.is_available())
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+train_loader = DataLoader(MegaDepthDataset(), batch_size=1, num_workers=4)
 
 
-def training_loop(epochs, data, opt, train_fn):
-    for _epoch in range(epochs):
-        for triples, labels in data:
-            opt.zero_grad()
-            _sub = torch.tensor(triples[:, 0], dtype=torch.long, device="cpu")
-            loss = train_fn.loss(train_fn(_sub), torch.tensor(labels, dtype=torch.float))
-            print(loss.item())
-            loss.backward()
-            opt.step()
+def process_epoch(model, optimizer, dataloader, device):
+    total = torch.zeros((), device=device)
+    for batch in dataloader:
+        optimizer.zero_grad()
+        loss = loss_function(model, batch, device)
+        total += loss.detach()
+        loss.backward()
+        optimizer.step()
+    return total.item() / len(dataloader)
 
 
-def fit(epochs, data, opt, model, criterion, device):
-    for _epoch in range(epochs):
-        for x, y in data:
-            opt.zero_grad()
-            loss = criterion(model(torch.tensor(x)), torch.tensor(y))
-            print(loss.item())
-            loss.backward()
-            opt.step()
+for _ in range(10):
+    process_epoch(model, optimizer, train_loader, device)

@@ -1,29 +1,32 @@
-"""PP501 (torch-fix129): a training loop whose batches a torch factory makes on a device the def is handed.
-A knowledge-graph trainer builds each step's tensors with `torch.tensor(sub, dtype=torch.long,
-device=device)`, `device` a parameter its caller fills with the configured CUDA device, and appends
-`loss.item()` to the epoch's list (StarE's `loops/loops.py`, hold-out 40). The module moves nothing itself,
-so the device is out of sight: medium."""
+"""A shared epoch def whose loss function moves each batch itself (D2-Net's `process_epoch`, hold-out 26): the
+loop hands the batch, the model and the device to `loss_function`, which copies the batch to the GPU out of
+sight, so the loop is no CPU loader loop and its per-step read waits (torch-fix93, `_hands_device`)."""
 
+import numpy as np
 import torch
+from lib.data import MegaDepthDataset
+from lib.loss import loss_function
+from lib.model import D2Net
+from torch.utils.data import DataLoader
 
-CPU = torch.device("cpu")
+use_cuda = torch.cuda.is_available()
+device = torch.device("cuda:0" if use_cuda else "cpu")
+model = D2Net(use_cuda=torch.cuda.is_available())
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+train_loader = DataLoader(MegaDepthDataset(), batch_size=1, num_workers=4)
 
 
-def training_loop(epochs, data, opt, train_fn, device: torch.device = CPU):
-    train_loss = []
-    for _epoch in range(epochs):
-        per_epoch_loss = []
-        for batch in data:
-            opt.zero_grad()
-            triples, labels = batch
-            sub, rel = triples[:, 0], triples[:, 1]
-            _sub = torch.tensor(sub, dtype=torch.long, device=device)
-            _rel = torch.tensor(rel, dtype=torch.long, device=device)
-            _labels = torch.tensor(labels, dtype=torch.float, device=device)
-            pred = train_fn(_sub, _rel)
-            loss = train_fn.loss(pred, _labels)
-            per_epoch_loss.append(loss.item())  # expect: PP501 medium
-            loss.backward()
-            opt.step()
-        train_loss.append(sum(per_epoch_loss) / len(per_epoch_loss))
-    return train_loss
+def process_epoch(model, optimizer, dataloader, device):
+    epoch_losses = []
+    for batch in dataloader:
+        optimizer.zero_grad()
+        loss = loss_function(model, batch, device)
+        current_loss = loss.data.cpu().numpy()  # expect: PP501
+        epoch_losses.append(current_loss)
+        loss.backward()
+        optimizer.step()
+    return np.mean(epoch_losses)
+
+
+for _ in range(10):
+    process_epoch(model, optimizer, train_loader, device)
