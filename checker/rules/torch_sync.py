@@ -1179,6 +1179,69 @@ def _divergence_check(test: ast.AST) -> bool:
     return any(isinstance(c, ast.Call) and _non_finite_call(c) for c in ast.walk(test))
 
 
+_CHECK_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "norm"})
+
+
+def parameter_checks(fx, scope) -> list[tuple[ast.Call, str]]:
+    """(torch-fix129) A test of each parameter or its gradient in an `if`, `while` or `assert` inside a loop
+    over the model's parameters that runs whenever the step (a training loop's body, or a def it calls)
+    does: `for x in model.parameters(): if x.grad.ne(x.grad).any(): ...` (SimpleView's NaN check of every
+    gradient), `for n, p in self.model.named_parameters(): if p.abs().max() < 10 ** (-30): raise ...`
+    (a check that no weight vanished). Python takes the truth of a device tensor there, so the step waits
+    for the GPU once per parameter. One read per parameter loop: the reduction (`.any()`, `.max()`) of the
+    loop's parameter whose result the test uses."""
+    found = []
+    for node in ast.walk(scope):
+        if not (isinstance(node, ast.For) and node is not scope and _over_parameters(node.iter)):
+            continue
+        if not _every_step(fx, node, scope):
+            continue
+        names = names_in(node.target)
+        for test_owner in ast.walk(node):
+            if not isinstance(test_owner, ast.If | ast.While | ast.Assert):
+                continue
+            call = next(
+                (
+                    c
+                    for c in ast.walk(test_owner.test)
+                    if isinstance(c, ast.Call)
+                    and method_name(c) in _CHECK_REDUCTIONS
+                    and not c.args
+                    and names_in(c.func.value) & names
+                ),
+                None,
+            )
+            if call is not None:
+                found.append((call, f".{method_name(call)}()"))
+                break
+    return found
+
+
+def _over_parameters(node: ast.AST) -> bool:
+    """`model.parameters()`, `self.model.named_parameters()`: a loop over a model's weights."""
+    return (
+        isinstance(node, ast.Call)
+        and method_name(node) in ("parameters", "named_parameters")
+        and not node.args
+    )
+
+
+def _every_step(fx, node: ast.AST, scope) -> bool:
+    """The node runs whenever its scope does: `guarded_step` finds nothing to stop it, or only the `else` of a
+    divergence check (`if loss.ne(loss).any(): print(...) else: <the step>`), which every usable step takes."""
+    if not fx.guarded_step(node, scope):
+        return True
+    child = node
+    for outer in fx.ancestors(node, scope):
+        if isinstance(outer, ast.If):
+            if not (_only_divergence(outer.test) and any(child is s for s in outer.orelse)):
+                return False
+        elif isinstance(outer, (ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.BoolOp, ast.ExceptHandler)):
+            return False
+        child = outer
+    return True
+
+
 def cpu_loader_loop(loop, index: ModuleIndex) -> bool:
     """A loop over a DataLoader's batches (host tensors) that moves none of them to a device, itself or in
     the helpers it calls, converts no tensor's type (`imgs.type(cuda.FloatTensor)`) and runs no model the
@@ -1480,6 +1543,10 @@ def check_host_sync(
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
     )
+    handed = module_copied_only and _factories_on_device_parameter(
+        index
+    )  # (judged at medium: the device is the caller's)
+    module_copied_only = module_copied_only and not handed
     for loop in fx.step_loops:
         # (Accelerate places the model and batches in the def that binds one: `_accelerate_backward`)
         copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
@@ -1519,6 +1586,7 @@ def check_host_sync(
             reads.extend(_numpy_stores(index, loop, tensors, reads))
             reads.extend(_text_reads(index, loop, tensors, reads))
             reads.extend(_divergence_reads(fx, loop, tensors, reads))
+            reads.extend((call, call, how, " of each parameter") for call, how in parameter_checks(fx, loop))
         else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
@@ -1532,7 +1600,7 @@ def check_host_sync(
         more = more_reads(reads, " in this loop")
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
-        lowered = device_elsewhere or copied_only or logged_only or self_test_loop(index, loop)
+        lowered = device_elsewhere or copied_only or handed or logged_only or self_test_loop(index, loop)
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
@@ -2635,6 +2703,32 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
     return False
 
 
+_DEVICE_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.full"})
+
+
+def _factories_on_device_parameter(index: ModuleIndex) -> bool:
+    """(torch-fix129) A def of the module makes tensors in its loops with a torch factory on a device it is
+    handed (`_sub = torch.tensor(sub, dtype=torch.long, device=device)` with `device` a parameter of the def:
+    StarE's `training_loop`, whose caller passes the configured CUDA device, hold-out 40): the batches go
+    where the caller says, so the loop's reads are judged as in a GPU module, at medium (the device is out
+    of sight, and the parameter may default to the CPU)."""
+    for function in index.functions:
+        params = set(parameter_names(function))
+        if "device" not in params:
+            continue
+        for site in index.function_calls.get(id(function), []):
+            if (
+                site.loops
+                and (index.resolver.call_name(site.node) or "") in _DEVICE_FACTORIES
+                and any(
+                    k.arg == "device" and isinstance(k.value, ast.Name) and k.value.id == "device"
+                    for k in site.node.keywords
+                )
+            ):
+                return True
+    return False
+
+
 def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
     """`float(loss.cpu().data.numpy())` in a module that moves nothing to a GPU itself: the code copies the
     loss back from a device, so its batches arrive there from elsewhere (a trainer handed device-made
@@ -3299,7 +3393,7 @@ def _loss_def_reads(index: ModuleIndex):
             for s in index.function_calls.get(id(function), [])
             if method_name(s.node) == "item"
             and not s.node.args
-            and not fx.guarded_step(s.node, function)
+            and (not fx.guarded_step(s.node, function) or _term_loops(fx, s.node, function, named=True))
             and not factory_read(index, s.node)
         ]
         reads += [node for node in _legacy_reads(function) if not fx.guarded_step(node, function)]
@@ -3811,6 +3905,10 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         for node in helper_legacy_reads(index, helper):
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((node, node, f"{node.value.value.id}.data[0]", where, helper))
+        for call, how in parameter_checks(fx, helper):
+            if not after_early_return(helper, call):
+                where = f" of each parameter in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
+                reads.append((call, call, how, where, helper))
     # (a read under no `if` of its def first: the summariser's `return mle_loss.item()`, which runs whatever
     # the switches say, before the read in its `if self.opt.train_rl == "yes":` branch; a returned host copy
     # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
@@ -4337,22 +4435,40 @@ def _over_loss_terms(index: ModuleIndex, fx, call: ast.Call, function) -> bool:
     enumerate(self.loss): if l['function'] is not None: ... self.log[-1, i] += effective_loss.item()`): a read
     inside loops over the module's own attributes and under `if`s that test only those terms or attributes
     (never a step count or a logging switch) runs on every step, once per term."""
-    if not loss_forward(index, function):
-        return False
+    return loss_forward(index, function) and _term_loops(fx, call, function) is not None
+
+
+def _term_loops(fx, call: ast.Call, function, named: bool = False) -> int | None:
+    """How many loops over the def's own configured terms (`for loss_name in self.loss_names:`,
+    `enumerate(self.loss)`, `range(len(self.weights))`) hold the call, when nothing else does but `if`s on
+    those terms or settings (`term_test`); None when anything else guards it (a loop over data, a `while`,
+    a `try`, a step count). Such a read runs whenever the def does, once per term (torch-fix129: AgentFormer's
+    `compute_loss`, `loss_dict[loss_name] = loss.item()` for each configured loss, every training step).
+    `named`: the list is named for terms (`self.loss_names`, `self.weights`), for a def that is no module's
+    `forward`, where `self.trainloaderfull` is a data set (pFedMe's `train_error_and_loss`, an evaluation)."""
     terms: set[str] = set()
+    loops = 0
     for outer in reversed(list(fx.ancestors(call, function))):
         if isinstance(outer, (ast.For, ast.AsyncFor)):
             if not (_of_self(outer.iter) or _range_of_self(outer.iter)):
-                return False
+                return None
+            if named and not any(
+                _TERM_LIST.search(n.attr) for n in ast.walk(outer.iter) if isinstance(n, ast.Attribute)
+            ):
+                return None
             terms.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
+            loops += 1
         elif isinstance(outer, ast.If):
             if not term_test(outer.test, terms):
-                return False
+                return None
         elif isinstance(
             outer, (ast.While, ast.Try, ast.With, ast.BoolOp, ast.IfExp, *FUNCTION_TYPES, ast.Lambda)
         ):
-            return False
-    return True
+            return None
+    return loops
+
+
+_TERM_LIST = re.compile(r"(?i)loss|term|weight|criteri|coef|scale|lambda|names$")
 
 
 def _of_self(node: ast.AST) -> bool:
