@@ -1751,6 +1751,12 @@ def _bound_forwards(fx) -> dict[tuple[int, str], str]:
 
     def bound() -> dict[tuple[int, str], str]:
         found = {}
+        if not any(
+            isinstance(v, ast.Attribute) and v.attr == "forward"
+            for values in fx.index.name_values.values()
+            for v in values
+        ):
+            return found  # (the index's `name = value` table first: most modules bind no `.forward`)
         for function in fx.index.functions:
             if not isinstance(function, FUNCTION_TYPES):
                 continue
