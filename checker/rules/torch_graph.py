@@ -905,10 +905,11 @@ def _class_holds(index: ModuleIndex, owner: str) -> list[tuple[int, str, str]]:
     if _network_class(index, owner):
         return []
     sites = [s for method in methods.values() for s in index.function_calls.get(id(method), [])]
-    if any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
-        return []
     held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and _on_self(s.node.func.value)]
     evaluated = {r for _, r, kind in mode_calls(held) if kind == "eval"}
+    # (the eval-mode calls first: most classes make none, and then neither test below matters)
+    if not evaluated or any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
+        return []
     trained = {r for _, r, kind in mode_calls(sites) if kind == "train"}
     return [(0, r, "eval") for r in sorted(evaluated - trained)]
 
