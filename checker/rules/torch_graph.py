@@ -204,20 +204,31 @@ def _eval_returning_calls(fx) -> dict[int, str]:
     """id of each `name = helper(...)` call of the module whose helper returns a model it put in eval mode
     -> name (`_returned_in_eval`), found once per module."""
     found = {}
+    verdicts: dict[int, bool] = {}  # id(helper) -> it returns a model it put in eval mode, one walk a helper
     for stmt in fx.index.call_assignments:
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             continue
         helper = fx.helpers.get(id(stmt.value))
         if helper is None or not isinstance(helper, FUNCTION_TYPES):
             continue
-        returned = {
-            n.value.id for n in walk(helper) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
-        }
-        own = mode_calls(fx.index.function_calls.get(id(helper), []))
-        end = (helper.end_lineno or helper.lineno) + 1
-        if any(_mode_at(own, name, end) == "eval" for name in returned):
+        if id(helper) not in verdicts:
+            verdicts[id(helper)] = _returns_in_eval(helper, fx)
+        if verdicts[id(helper)]:
             found[id(stmt.value)] = stmt.targets[0].id
     return found
+
+
+def _returns_in_eval(helper, fx) -> bool:
+    """The def returns a name it put in eval mode (`net.eval(); return net`). Its eval-mode calls first: most
+    defs make none, and then its returns need no walk."""
+    own = mode_calls(fx.index.function_calls.get(id(helper), []))
+    if not any(kind == "eval" for _, _, kind in own):
+        return False
+    returned = {
+        n.value.id for n in walk(helper) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+    }
+    end = (helper.end_lineno or helper.lineno) + 1
+    return any(_mode_at(own, name, end) == "eval" for name in returned)
 
 
 def _grad_off_around(function, sites, fx) -> bool:
