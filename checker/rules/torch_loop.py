@@ -3090,12 +3090,15 @@ def _may_read_implicitly(loop, index: ModuleIndex) -> bool:
     """A cheap first question for `_host_lookups` and `_tested_row`: the loop holds a subscript by one name or
     subscript of a name its def binds to a list or NumPy (or of a dataset's attribute), or an `if`/`while`
     comparing a name or subscript with a number."""
-    sequences = _sequence_names(index, index.loop_function.get(id(loop)))
+    sequences = None  # (the def's list and NumPy names, made at the loop's first `name[i]`: most have none)
     for node in loop_nodes(index, loop):
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name | ast.Subscript):
             value = node.value
-            if isinstance(value, ast.Name) and value.id in sequences:
-                return True
+            if isinstance(value, ast.Name):
+                if sequences is None:
+                    sequences = _sequence_names(index, index.loop_function.get(id(loop)))
+                if value.id in sequences:
+                    return True
             if isinstance(value, ast.Attribute) and "dataset" in (dotted_parts(value) or [])[:-1]:
                 return True
         elif isinstance(node, ast.If | ast.While) and isinstance(node.test, ast.Compare):

@@ -1,0 +1,168 @@
+"""What the per-module PyTorch rules leave unasked (torch-speed17): a table or a walk that a cheaper question
+shows would answer nothing is not made. Each test counts the calls of the costly step on a module in the shape
+of real code, and checks that the finding it guards is still found where the step does answer."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+from checker import check_source
+from checker.rules import torch_graph, torch_loop
+from checker.torch_project import graph_callers
+
+
+def _found(source: str, path: str = "train.py") -> list[tuple[str, int]]:
+    findings, skipped = check_source(textwrap.dedent(source), path)
+    assert not skipped, skipped
+    return sorted((f.rule, f.line) for f in findings)
+
+
+def _counting(monkeypatch, module, name: str, callers: bool = False) -> list:
+    """Replace `module.name` by a wrapper that records each call's first argument (or its caller's name)."""
+    calls: list = []
+    original = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(sys._getframe(1).f_code.co_name if callers else args[0] if args else None)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+# a training script: top-level defs, an evaluation loop after the model's `.eval()`, no `global`
+_EVALUATED = """
+import torch
+from torch import nn
+
+model = nn.Linear(4, 2).cuda()
+
+
+def evaluate(loader):
+    model.eval()
+    total = 0
+    for x, y in loader:
+        out = model(x.cuda())
+        total += (out.argmax(1) == y.cuda()).sum().item()
+    return total
+
+
+def log(step, value):
+    print(step, value)
+"""
+
+# the same loop, the model taken through a bound forward (`forward = self.net.forward`: SR-LSTM's `val_epoch`)
+_BOUND_FORWARD = """
+import torch
+from torch import nn
+
+
+class Runner:
+    def __init__(self):
+        self.net = nn.Linear(4, 2).cuda()
+
+    def val_epoch(self, loader):
+        self.net.eval()
+        forward = self.net.forward
+        for x, y in loader:
+            out = forward(x.cuda())
+            print(out.sum().item())
+"""
+
+
+def test_a_module_without_forward_bindings_lists_no_def_statements_for_them(monkeypatch):
+    calls = _counting(monkeypatch, torch_graph, "_own_statements", callers=True)
+    assert ("PP503", 12) in _found(_EVALUATED)
+    # (no `name = x.forward`: `_bound_forwards` lists no def's statements)
+    assert "bound" not in calls, calls
+
+
+def test_a_bound_forward_is_still_followed():
+    assert ("PP503", 14) in _found(_BOUND_FORWARD)
+
+
+def test_a_module_with_no_eval_in_a_def_lists_no_global_names(monkeypatch):
+    calls = _counting(monkeypatch, torch_graph, "_declared_global")
+    _found(_EVALUATED.replace("    model.eval()\n", ""))
+    assert calls == []
+
+
+def test_a_helper_returning_a_model_is_walked_once_however_often_it_is_called(monkeypatch):
+    source = """
+    import torch
+    from torch import nn
+
+
+    def setup():
+        net = nn.Linear(4, 2).cuda()
+        net.eval()
+        return net
+
+
+    def other():
+        return nn.Linear(4, 2)
+
+
+    a = setup()
+    b = setup()
+    c = other()
+    for x in range(10):
+        print(a(torch.randn(1, 4).cuda()).sum().item())
+    """
+    calls = _counting(monkeypatch, torch_graph, "_returns_in_eval")
+    _found(source)
+    assert [f.name for f in calls] == ["setup", "other"]  # (one verdict a helper, not one a call)
+
+
+def test_a_loop_without_a_name_subscript_makes_no_sequence_names(monkeypatch):
+    source = """
+    import torch
+
+    def train(model, loader, optimizer):
+        for x, y in loader:
+            loss = model(x.cuda()).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+    calls = _counting(monkeypatch, torch_loop, "_sequence_names")
+    _found(source)
+    assert calls == []
+
+
+def test_a_host_list_indexed_by_a_device_element_is_still_found():
+    # (`names[label[k]]`: `_sequence_names` is made at the loop's first `name[i]`)
+    source = """
+    import torch
+
+    def evaluate(model, loader, names):
+        model.eval()
+        counts = [0] * 10
+        with torch.no_grad():
+            for x, label in loader:
+                x, label = x.cuda(), label.cuda()
+                out = model(x)
+                for k in range(label.size(0)):
+                    counts[label[k]] += 1
+        return counts
+    """
+    assert ("PP509", 11) in _found(source)
+
+
+class _Text(str):
+    """A module text that counts the pattern searches made in it."""
+
+
+def test_the_volatile_pattern_is_asked_only_of_texts_saying_volatile(monkeypatch):
+    searched = []
+
+    class Pattern:
+        def search(self, text):
+            searched.append(text)
+            return None
+
+    monkeypatch.setattr(graph_callers, "_VOLATILE", Pattern())
+    texts = {"a.py": "import torch\nx = 1\n", "b.py": "v = Variable(x, volatile=True)\n"}
+    assert graph_callers._volatile_elsewhere(texts, {"a.py": {2}}) == set()
+    assert searched == [texts["b.py"]]
