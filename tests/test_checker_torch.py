@@ -2970,8 +2970,8 @@ def test_pp506_a_mask_worked_out_of_what_the_loop_never_changes_is_constant():
     """torch-fix130: l2p (hold-out 39, listed) works out the current task's masked classes with NumPy from the
     task's class list on every training step, `np.setdiff1d(np.arange(args.nb_classes), class_mask[task_id])`,
     and copies `torch.tensor(not_mask, dtype=torch.int64)` to the device: the same tensor every step
-    (`_worked_out_of_steady`; the `dtype=` is a type, not data). A mask of the step's own targets, or a random
-    draw, stays silent."""
+    (`_worked_out_of_steady`; the `dtype=` is a type, not data). A mask of the step's own targets, a random
+    draw, or a list bound empty and filled in the loop (`_only_rebound`), stays silent."""
     assert ("PP506", 15) in torch_findings(TASK_CLASS_MASK)
     of_targets = TASK_CLASS_MASK.replace("mask = class_mask[task_id]", "mask = target.cpu().numpy()")
     assert "PP506" not in {rule for rule, _ in torch_findings(of_targets)}
@@ -2979,6 +2979,10 @@ def test_pp506_a_mask_worked_out_of_what_the_loop_never_changes_is_constant():
         "mask = class_mask[task_id]", "mask = np.random.permutation(class_mask[task_id])"
     )
     assert "PP506" not in {rule for rule, _ in torch_findings(drawn)}
+    filled = TASK_CLASS_MASK.replace(
+        "mask = class_mask[task_id]\n", "mask = []\n            mask.append(target.sum().item())\n"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(filled)}
 
 
 def test_forward_defined_inside_a_function_is_checked_not_skipped():

@@ -1576,9 +1576,48 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
     steady = read - changed
     for name in read & changed:
         value = _bound_before(index, loop, call.lineno, name) if "." not in name else None
-        if value is not None and _worked_out_of_steady(value, index, loop, changed):
+        if (
+            value is not None
+            and _only_rebound(index, loop, name)
+            and _worked_out_of_steady(value, index, loop, changed)
+        ):
             steady.add(name)
     return steady
+
+
+def _only_rebound(index: ModuleIndex, loop, name: str) -> bool:
+    """(torch-fix130) The loop changes `name` only by binding it with `=`: it calls no method of it, hands it to
+    no def called by its name but Python's array builders, and writes into it nowhere (`ims = []` then
+    `ims.append(im)` fills the list with the step's data: mdistiller, hold-out 29; the kaggle-wheat
+    classifier, hold-out 31)."""
+
+    def make() -> frozenset[str]:
+        touched = set()
+        for node in loop_nodes(index, loop):
+            if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                    touched.add(node.func.value.id)
+                called = index.resolver.call_name(node) or ""
+                if isinstance(node.func, ast.Name) and called not in _PURE_ARRAY_CALLS:
+                    touched |= {
+                        a.id
+                        for a in [*node.args, *(k.value for k in node.keywords)]
+                        if isinstance(a, ast.Name)
+                    }
+            elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(
+                node.ctx, ast.Store | ast.Del
+            ):
+                touched |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                touched.add(node.target.id)
+            elif isinstance(node, ast.For | ast.comprehension | ast.withitem):
+                target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+                touched |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target else set()
+            elif isinstance(node, ast.Assign) and not all(isinstance(t, ast.Name) for t in node.targets):
+                touched |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        return frozenset(touched)
+
+    return name not in facts(index).loop_cache("only_rebound", loop, make)
 
 
 # (torch-fix130) NumPy's array builders and set operations, and Python's, that return a new value made only of
@@ -1608,7 +1647,11 @@ def _worked_out_of_steady(
             return False  # (`self.mask`, which the loop sets)
         elif isinstance(node, ast.Name) and node.id in changed:
             held = _bound_before(index, loop, getattr(value, "lineno", 0), node.id)
-            if held is None or not _worked_out_of_steady(held, index, loop, changed, depth + 1):
+            if (
+                held is None
+                or not _only_rebound(index, loop, node.id)
+                or not _worked_out_of_steady(held, index, loop, changed, depth + 1)
+            ):
                 return False
         elif not isinstance(node, _STEADY_NODES):
             return False
