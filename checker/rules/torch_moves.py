@@ -2699,6 +2699,12 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
             found.add(func.id)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             found.add(func.attr)
+        elif (
+            isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and _on_self(func.value)
+        ):
+            found.add(
+                func.attr
+            )  # (torch-fix130) a trainer's `self.EnergyModel.sample(n)`: a held object's method
     return found
 
 
