@@ -17,8 +17,8 @@ class EnergyModel(nn.Module):
         return self.net(x).logsumexp(1)
 
     def sample(self, batch_size):
-        size = (batch_size, self.channels, 32, 32)
-        start = torch.FloatTensor(*size).uniform_(-1, 1).to(self.device)  # expect: PP506
+        c = self.channels
+        start = torch.FloatTensor(batch_size, c, 32, 32).uniform_(-1, 1).to(self.device)  # expect: PP506
         for _ in range(20):
             start = start.detach().requires_grad_(True)
             grad = torch.autograd.grad(self(start).sum(), start)[0]
