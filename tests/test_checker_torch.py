@@ -2985,6 +2985,44 @@ def test_pp506_a_mask_worked_out_of_what_the_loop_never_changes_is_constant():
     assert "PP506" not in {rule for rule, _ in torch_findings(filled)}
 
 
+HELD_NORMAL = """
+import torch
+from torch import nn
+
+DEVICE = torch.device("cuda")
+
+
+class BayesianLinear(nn.Module):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.mu = nn.Parameter(torch.zeros(n_out, n_in))
+        self.rho = nn.Parameter(torch.zeros(n_out, n_in))
+        self.normal = torch.distributions.Normal(0, 1)
+
+    def forward(self, x):
+        epsilon = self.normal.sample(self.rho.size()).to(DEVICE)
+        weight = self.mu + torch.log1p(torch.exp(self.rho)) * epsilon
+        return x @ weight.t()
+"""
+
+
+def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
+    """torch-fix130: bayes-by-backprop (hold-out 37, listed) keeps `torch.distributions.Normal(0, 1)` on the
+    object, set only in `__init__`, and draws every forward's weight noise from it on the host, then copies it
+    `.to(DEVICE)` (`_held_in_init`; MixUp's `Beta(torch.tensor([1.2]), torch.tensor([1.2]))` is such a
+    distribution too, `_literal_tensor`). A distribution some other method sets again (on the device) stays
+    silent."""
+    assert ("PP506", 16) in torch_findings(HELD_NORMAL)
+    beta = HELD_NORMAL.replace("Normal(0, 1)", "Beta(torch.tensor([1.2]), torch.tensor([1.2]))")
+    assert ("PP506", 16) in torch_findings(beta)
+    reset = HELD_NORMAL.replace(
+        "    def forward(self, x):\n",
+        "    def to_device(self, mean, std):\n        self.normal = torch.distributions.Normal(mean, std)\n\n"
+        "    def forward(self, x):\n",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(reset)}
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

@@ -558,6 +558,8 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
+    elif isinstance(node, ast.Attribute) and _on_self(node):
+        node = _held_in_init(index, node.attr)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -565,11 +567,41 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
         name.startswith("torch.distributions.")
         and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
         and all(
-            isinstance(n, _LITERAL_PARTS)
+            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index)
             for a in [*node.args, *(k.value for k in node.keywords)]
-            for n in ast.walk(a)
+            for n in _constant_parts(a, lambda n: _literal_tensor(n, index))
         )
     )
+
+
+def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix130) `torch.tensor([1.2])`: a host tensor of literals, a distribution's parameter as a number
+    is (MixUp's `Beta(torch.tensor([1.2]), torch.tensor([1.2]))`)."""
+    return (
+        isinstance(node, ast.Call)
+        and index.resolver.call_name(node) in _CONSTRUCTORS
+        and not node.keywords
+        and all(isinstance(n, _LITERAL_PARTS) for a in node.args for n in ast.walk(a))
+    )
+
+
+def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
+    """(torch-fix130) The one value the module's classes bind `self.<attr>` to, when each binding of it is in an
+    `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution kept
+    on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise."""
+
+    def make() -> dict[str, ast.AST | None]:
+        found: dict[str, ast.AST | None] = {}
+        classes = [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
+        for name, pairs in (item for c in classes for item in _self_stores(_methods_of(c)).items()):
+            for method, value in pairs:
+                kept = found.get(name, value)
+                in_init = getattr(method, "name", None) == "__init__" and isinstance(value, ast.Call)
+                same = kept is not None and value is not None and ast.dump(kept) == ast.dump(value)
+                found[name] = value if in_init and same else None
+        return found
+
+    return facts(index).loop_cache("held_in_init", None, make).get(attr)
 
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
