@@ -2894,6 +2894,135 @@ def test_pp506_a_parameter_every_call_fills_with_a_setting_is_constant():
     assert "PP506" not in {rule for rule, _ in torch_findings(varying)}
 
 
+HELD_NEIGHBOUR_TABLE = """
+import random
+
+import torch
+
+
+class KGCN(torch.nn.Module):
+    def __init__(self, num_ent, n_neighbor, n_iter, kg, device):
+        super().__init__()
+        self.n_iter = n_iter
+        self.device = device
+        self.kg = kg
+        self.n_neighbor = n_neighbor
+        self.num_ent = num_ent
+        self._gen_adj()
+        self.ent = torch.nn.Embedding(num_ent, 16)
+
+    def _gen_adj(self):
+        self.adj_ent = torch.empty(self.num_ent, self.n_neighbor, dtype=torch.long)
+        for e in self.kg:
+            self.adj_ent[e] = torch.LongTensor(random.sample(self.kg[e], self.n_neighbor))
+
+    def forward(self, v):
+        entities = [v]
+        for h in range(self.n_iter):
+            nb = torch.LongTensor(self.adj_ent[entities[h]]).view((v.size(0), -1)).to(self.device)
+            entities.append(nb)
+        return sum(self.ent(e).sum() for e in entities)
+"""
+
+
+def test_pp506_rows_of_a_held_host_table_copied_in_a_forward_loop():
+    """torch-fix130: KGCN (hold-out 29, listed) keeps its neighbour table as a plain CPU tensor that `_gen_adj`,
+    called only by `__init__`, makes; every hop of every forward copies rows of it through
+    `torch.LongTensor(...)` to the device (`_held_root` through the constructor, `_init_helpers`, and a loop
+    in the forward). A table some other method rebuilds (resampled each epoch) is not held: silent; so is
+    one that a method other than `__init__` also makes."""
+    assert ("PP506", 26) in torch_findings(HELD_NEIGHBOUR_TABLE)
+    rebuilt = HELD_NEIGHBOUR_TABLE.replace(
+        "    def forward(self, v):\n",
+        "    def resample(self):\n        self._gen_adj()\n\n    def forward(self, v):\n",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(rebuilt)}
+    reassigned = HELD_NEIGHBOUR_TABLE.replace(
+        "        entities = [v]\n", "        entities = [v]\n        self.adj_ent = self.adj_ent.cuda()\n"
+    )
+    assert ("PP506", 27) not in torch_findings(reassigned)
+
+
+TASK_CLASS_MASK = """
+import numpy as np
+import torch
+
+
+def train_one_epoch(model, criterion, data_loader, optimizer, device, task_id, class_mask, args):
+    model.train()
+    for input, target in data_loader:
+        input = input.to(device, non_blocking=True)
+        target = target.to(device, non_blocking=True)
+        logits = model(input)
+        if args.train_mask and class_mask is not None:
+            mask = class_mask[task_id]
+            not_mask = np.setdiff1d(np.arange(args.nb_classes), mask)
+            not_mask = torch.tensor(not_mask, dtype=torch.int64).to(device)
+            logits = logits.index_fill(dim=1, index=not_mask, value=float("-inf"))
+        loss = criterion(logits, target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_pp506_a_mask_worked_out_of_what_the_loop_never_changes_is_constant():
+    """torch-fix130: l2p (hold-out 39, listed) works out the current task's masked classes with NumPy from the
+    task's class list on every training step, `np.setdiff1d(np.arange(args.nb_classes), class_mask[task_id])`,
+    and copies `torch.tensor(not_mask, dtype=torch.int64)` to the device: the same tensor every step
+    (`_worked_out_of_steady`; the `dtype=` is a type, not data). A mask of the step's own targets, a random
+    draw, or a list bound empty and filled in the loop (`_only_rebound`), stays silent."""
+    assert ("PP506", 15) in torch_findings(TASK_CLASS_MASK)
+    of_targets = TASK_CLASS_MASK.replace("mask = class_mask[task_id]", "mask = target.cpu().numpy()")
+    assert "PP506" not in {rule for rule, _ in torch_findings(of_targets)}
+    drawn = TASK_CLASS_MASK.replace(
+        "mask = class_mask[task_id]", "mask = np.random.permutation(class_mask[task_id])"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(drawn)}
+    filled = TASK_CLASS_MASK.replace(
+        "mask = class_mask[task_id]\n", "mask = []\n            mask.append(target.sum().item())\n"
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(filled)}
+
+
+HELD_NORMAL = """
+import torch
+from torch import nn
+
+DEVICE = torch.device("cuda")
+
+
+class BayesianLinear(nn.Module):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.mu = nn.Parameter(torch.zeros(n_out, n_in))
+        self.rho = nn.Parameter(torch.zeros(n_out, n_in))
+        self.normal = torch.distributions.Normal(0, 1)
+
+    def forward(self, x):
+        epsilon = self.normal.sample(self.rho.size()).to(DEVICE)
+        weight = self.mu + torch.log1p(torch.exp(self.rho)) * epsilon
+        return x @ weight.t()
+"""
+
+
+def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
+    """torch-fix130: bayes-by-backprop (hold-out 37, listed) keeps `torch.distributions.Normal(0, 1)` on the
+    object, set only in `__init__`, and draws every forward's weight noise from it on the host, then copies it
+    `.to(DEVICE)` (`_held_in_init`; MixUp's `Beta(torch.tensor([1.2]), torch.tensor([1.2]))` is such a
+    distribution too, `_literal_tensor`). A distribution some other method sets again (on the device) stays
+    silent."""
+    assert ("PP506", 16) in torch_findings(HELD_NORMAL)
+    beta = HELD_NORMAL.replace("Normal(0, 1)", "Beta(torch.tensor([1.2]), torch.tensor([1.2]))")
+    assert ("PP506", 16) in torch_findings(beta)
+    reset = HELD_NORMAL.replace(
+        "    def forward(self, x):\n",
+        "    def to_device(self, mean, std):\n        self.normal = torch.distributions.Normal(mean, std)\n\n"
+        "    def forward(self, x):\n",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(reset)}
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

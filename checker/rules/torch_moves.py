@@ -7,6 +7,7 @@ before the loop does neither.
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import itertools
 import re
@@ -557,6 +558,8 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     CPU, and so does every sample drawn from it (the SAC and TD3 updates of an RL collection, hold-out 10)."""
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
+    elif isinstance(node, ast.Attribute) and _on_self(node):
+        node = _held_in_init(index, node.attr)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -564,11 +567,41 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
         name.startswith("torch.distributions.")
         and name.rsplit(".", 1)[-1] in _DISTRIBUTIONS
         and all(
-            isinstance(n, _LITERAL_PARTS)
+            isinstance(n, _LITERAL_PARTS) or _literal_tensor(n, index)
             for a in [*node.args, *(k.value for k in node.keywords)]
-            for n in ast.walk(a)
+            for n in _constant_parts(a, lambda n: _literal_tensor(n, index))
         )
     )
+
+
+def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix130) `torch.tensor([1.2])`: a host tensor of literals, a distribution's parameter as a number
+    is (MixUp's `Beta(torch.tensor([1.2]), torch.tensor([1.2]))`)."""
+    return (
+        isinstance(node, ast.Call)
+        and index.resolver.call_name(node) in _CONSTRUCTORS
+        and not node.keywords
+        and all(isinstance(n, _LITERAL_PARTS) for a in node.args for n in ast.walk(a))
+    )
+
+
+def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
+    """(torch-fix130) The one value the module's classes bind `self.<attr>` to, when each binding of it is in an
+    `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution kept
+    on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise."""
+
+    def make() -> dict[str, ast.AST | None]:
+        found: dict[str, ast.AST | None] = {}
+        classes = [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
+        for name, pairs in (item for c in classes for item in _self_stores(_methods_of(c)).items()):
+            for method, value in pairs:
+                kept = found.get(name, value)
+                in_init = getattr(method, "name", None) == "__init__" and isinstance(value, ast.Call)
+                same = kept is not None and value is not None and ast.dump(kept) == ast.dump(value)
+                found[name] = value if in_init and same else None
+        return found
+
+    return facts(index).loop_cache("held_in_init", None, make).get(attr)
 
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
@@ -1366,8 +1399,9 @@ def _constant(
 ) -> bool:
     """Arguments made of literals, CONSTANT names and names the loop never changes: the same tensor every time,
     made once would do. A capital the loop last bound to rows of an array (`A = centroids[idx]`, `F =
-    feats[rows]`, hold-out 10) is a mathematical name for the step's data, not a constant by its case."""
-    parts = [*call.args, *(k.value for k in call.keywords)]
+    feats[rows]`, hold-out 10) is a mathematical name for the step's data, not a constant by its case.
+    (torch-fix130) A `dtype=torch.int64` is a type, not data: it is left out."""
+    parts = [*call.args, *(k.value for k in call.keywords if not _torch_dtype_keyword(k))]
     return bool(parts) and all(
         isinstance(n, _LITERAL_PARTS)
         or _literal_leaf(n, steady, imported)
@@ -1377,6 +1411,18 @@ def _constant(
         )
         for part in parts
         for n in _constant_parts(part, lambda n: _literal_leaf(n, steady, imported))
+    )
+
+
+def _torch_dtype_keyword(keyword: ast.keyword) -> bool:
+    """(torch-fix130) `dtype=torch.int64`, `dtype=torch.long`: a constructor's type."""
+    parts = dotted_parts(keyword.value) if isinstance(keyword.value, ast.Attribute) else None
+    return (
+        keyword.arg == "dtype"
+        and parts is not None
+        and len(parts) == 2
+        and parts[0] == "torch"
+        and is_dtype_name(parts[1])
     )
 
 
@@ -1558,7 +1604,107 @@ def _steady_names(index: ModuleIndex, loop, call: ast.Call) -> set[str]:
         return set()
     read = names_in(call)  # (and dotted reads, `args.weights`, for `_setting_attribute`)
     read |= {".".join(p) for n in ast.walk(call) if isinstance(n, ast.Attribute) and (p := dotted_parts(n))}
-    return read - _changed_in_loop(index, loop)
+    changed = _changed_in_loop(index, loop)
+    steady = read - changed
+    for name in read & changed:
+        value = _bound_before(index, loop, call.lineno, name) if "." not in name else None
+        if (
+            value is not None
+            and _only_rebound(index, loop, name)
+            and _worked_out_of_steady(value, index, loop, changed)
+        ):
+            steady.add(name)
+    return steady
+
+
+def _only_rebound(index: ModuleIndex, loop, name: str) -> bool:
+    """(torch-fix130) The loop changes `name` only by binding it with `=`: it calls no method of it, hands it to
+    no def called by its name but Python's array builders, and writes into it nowhere (`ims = []` then
+    `ims.append(im)` fills the list with the step's data: mdistiller, hold-out 29; the kaggle-wheat
+    classifier, hold-out 31)."""
+
+    def make() -> frozenset[str]:
+        touched = set()
+        for node in loop_nodes(index, loop):
+            if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                    touched.add(node.func.value.id)
+                called = index.resolver.call_name(node) or ""
+                if isinstance(node.func, ast.Name) and called not in _PURE_ARRAY_CALLS:
+                    touched |= {
+                        a.id
+                        for a in [*node.args, *(k.value for k in node.keywords)]
+                        if isinstance(a, ast.Name)
+                    }
+            elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(
+                node.ctx, ast.Store | ast.Del
+            ):
+                touched |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                touched.add(node.target.id)
+            elif isinstance(node, ast.For | ast.comprehension | ast.withitem):
+                target = node.optional_vars if isinstance(node, ast.withitem) else node.target
+                touched |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target else set()
+            elif isinstance(node, ast.Assign) and not all(isinstance(t, ast.Name) for t in node.targets):
+                touched |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        return frozenset(touched)
+
+    return name not in facts(index).loop_cache("only_rebound", loop, make)
+
+
+# (torch-fix130) NumPy's array builders and set operations, and Python's, that return a new value made only of
+# what they are given
+_PURE_ARRAY_CALLS = frozenset(
+    f"numpy.{n}"
+    for n in ("array", "asarray", "arange", "setdiff1d", "intersect1d", "union1d", "unique", "concatenate")
+) | frozenset({"range", "list", "tuple", "sorted", "len"})
+
+
+def _worked_out_of_steady(
+    value: ast.AST, index: ModuleIndex, loop, changed: set[str], depth: int = 0
+) -> bool:
+    """(torch-fix130) A value the loop binds that it works out only from what it never changes: literals,
+    names and attributes it neither binds, mutates nor hands to a call, rows of them, and NumPy's or Python's
+    array builders of them (`_PURE_ARRAY_CALLS`), through names it binds so (twice at most). l2p's class mask
+    of the current task, `mask = class_mask[task_id]`, `not_mask = np.setdiff1d(np.arange(args.nb_classes),
+    mask)`, then `torch.tensor(not_mask).to(device)` on every training step (hold-out 39): the same tensor
+    every time. A draw (`np.random.permutation`) or anything of the step's data is not."""
+    if depth > 2:
+        return False
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            if index.resolver.call_name(node) not in _PURE_ARRAY_CALLS:
+                return False
+        elif isinstance(node, ast.Attribute) and ".".join(dotted_parts(node) or ()) in changed:
+            return False  # (`self.mask`, which the loop sets)
+        elif isinstance(node, ast.Name) and node.id in changed:
+            held = _bound_before(index, loop, getattr(value, "lineno", 0), node.id)
+            if (
+                held is None
+                or not _only_rebound(index, loop, node.id)
+                or not _worked_out_of_steady(held, index, loop, changed, depth + 1)
+            ):
+                return False
+        elif not isinstance(node, _STEADY_NODES):
+            return False
+    return True
+
+
+_STEADY_NODES = (
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Slice,
+    ast.Constant,
+    ast.List,
+    ast.Tuple,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.operator,
+    ast.unaryop,
+    ast.expr_context,
+    ast.keyword,
+)
 
 
 def _per_step_functions(index: ModuleIndex) -> set[int]:
@@ -2084,7 +2230,7 @@ def check_created_then_moved(
         if made is None:
             if _memoised(index, call, site.function):
                 continue  # `if self.mean_cuda is None: self.mean_cuda = self.mean.cuda()`: moved on the first call
-            held = _held_host_tensor(index, site, moved, followed)
+            held = _held_host_tensor(index, site, moved, followed, bound)
             if held is not None:
                 yield held
                 continue
@@ -2585,6 +2731,12 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
             found.add(func.id)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
             found.add(func.attr)
+        elif (
+            isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and _on_self(func.value)
+        ):
+            found.add(
+                func.attr
+            )  # (torch-fix130) a trainer's `self.EnergyModel.sample(n)`: a held object's method
     return found
 
 
@@ -3058,24 +3210,30 @@ def _moved_sibling(index: ModuleIndex, scope, name: str) -> tuple[str, int] | No
     return next(((s, line) for s, line in sorted(moves, key=lambda m: m[1]) if s in siblings), None)
 
 
-def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = False) -> RawFinding | None:
+def _held_host_tensor(
+    index: ModuleIndex, site, moved: list, followed: bool = False, bound: Callable = lambda line, name: None
+) -> RawFinding | None:
     """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), or in another def
     run on every step (`followed`: a loss def, a forward's helper, a method another module's training step
     calls, such as a DDPM scheduler's `add_noise` copying `self.sqrt_alpha_cum_prod.to(x.device)`), where
     the class binds `self.alpha` only in `__init__`, to tensors made on the host (`torch.ones(n)`,
     `torch.as_tensor(a)`, or torch's arithmetic on such attributes, `torch.sqrt(1 - self.alpha_cum_prod)`)
-    or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call."""
+    or to an argument: a plain attribute is not moved by `module.cuda()`, so it is copied on every call.
+    (torch-fix130) Also in a loop of such a def (KGCN's neighbour table copied per hop of every forward),
+    through a name bound to rows of the attribute (`_held_root`), and where a method only `__init__` calls
+    makes the attribute (`_init_helpers`: KGCN's `self._gen_adj()`)."""
     function = site.function
     name = getattr(function, "name", None)
-    if site.loops or not (name == "forward" or followed):
+    if not (name == "forward" or followed):
         return None
-    held = [_held_root(v, index) for v in moved]
+    held = [_held_root(v, index, bound) for v in moved]
     attrs = [v.attr for v in held if isinstance(v, ast.Attribute) and _on_self(v)]
     chain = _class_chain(index, index.function_class.get(id(function)) or "")
     inits = [c_init for c in chain if (c_init := _methods_of(c).get("__init__")) is not None]
     if not attrs or not inits:
         return None
-    init = frozenset(id(i) for i in inits)  # (the class's `__init__` and its bases' in this module)
+    # (the class's `__init__` and its bases' in this module, and the methods only they call)
+    init = frozenset(id(i) for i in [*inits, *_init_helpers(chain, inits)])
     methods = {f"{c.name}.{n}": m for c in chain for n, m in _methods_of(c).items()}
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     made = functools.partial(_made_in_init, index, stores, init)
@@ -3089,7 +3247,7 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = Fa
                 made(value) or isinstance(value, ast.Name) or _rewrapped(value, attr) for _, value in values
             )
         ):
-            at = next(value.lineno for _, value in values if made(value))
+            at, maker = next((value.lineno, where.name) for where, value in values if made(value))
             advice = (
                 "register it as a buffer (`self.register_buffer`) so it moves with the module"
                 if name == "forward"
@@ -3099,20 +3257,38 @@ def _held_host_tensor(index: ModuleIndex, site, moved: list, followed: bool = Fa
                 "PP506",
                 site.node.lineno,
                 site.node.col_offset,
-                f"`self.{attr}` is made on the CPU (line {at}) in `__init__` and copied to the device on every run "
-                f"of `{name}`; {advice}",
+                f"`self.{attr}` is made on the CPU (line {at}) in `{maker}`"
+                + ("" if maker == "__init__" else ", which only `__init__` calls,")
+                + f" and copied to the device on every run of `{name}`; {advice}",
             )
     return None
 
 
-def _held_root(value: ast.AST, index: ModuleIndex) -> ast.AST:
+def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable = lambda line, name: None) -> ast.AST:
     """What a moved expression copies of a held tensor: `self.logvar` of `self.logvar[t]` (rows of it), and
     (torch-fix53) of `self.u.repeat(b, h, w)` (BTS' local planar guidance, every forward: the attribute
     repeated on the host, then the whole batch-sized tensor copied) through the methods that keep a tensor
-    where it is (`_PASS_THROUGH`)."""
+    where it is (`_PASS_THROUGH`). (torch-fix130) Also through a constructor copying the rows on the host
+    (KGCN's `torch.LongTensor(self.adj_ent[ids]).view(b, -1).to(device)`) and through a name bound to them
+    before the move (`alphas_bar = self.alphas_bar[indices]`, then `alphas_bar.to(x.device)`: a noise
+    schedule kept on the host and indexed every training step), twice at most."""
+    hops, line = 0, getattr(value, "lineno", 0)
     while True:
         if isinstance(value, ast.Subscript):
             value = value.value
+        elif isinstance(value, ast.Name) and hops < 2:
+            hops += 1
+            found = bound(line, value.id)
+            if found is None:
+                return value
+            value, line = found, getattr(found, "lineno", line)
+        elif (
+            isinstance(value, ast.Call)
+            and index.resolver.call_name(value) in _CONSTRUCTORS
+            and len(value.args) == 1
+            and not value.keywords
+        ):
+            value = value.args[0]
         elif (
             isinstance(value, ast.Call)
             and method_name(value) in _PASS_THROUGH
@@ -3121,6 +3297,20 @@ def _held_root(value: ast.AST, index: ModuleIndex) -> ast.AST:
             value = value.func.value
         else:
             return value
+
+
+def _init_helpers(chain: list[ast.ClassDef], inits: list[ast.AST]) -> list[ast.AST]:
+    """(torch-fix130) The methods of the class that its `__init__` calls on `self` and no other method calls
+    (KGCN's `self._gen_adj()` building the neighbour table): they run once, when the object is made, and what
+    they bind is set up as `__init__`'s own bindings are."""
+    methods = {n: m for c in chain for n, m in _methods_of(c).items()}
+    calls: dict[str, set[int]] = collections.defaultdict(set)
+    for method in methods.values():
+        for node in iter_walk(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _on_self(node.func):
+                calls[node.func.attr].add(id(method))
+    init = {id(i) for i in inits}
+    return [m for n, m in methods.items() if n != "__init__" and calls.get(n) and calls[n] <= init]
 
 
 def _is_init(where: ast.AST, init) -> bool:
