@@ -77,6 +77,14 @@ def mode_calls(sites) -> list[tuple[int, str, str]]:
     return found
 
 
+def _def_modes(function, fx) -> list[tuple[int, str, str]]:
+    """`mode_calls` of a def's own calls (None: the module's own code), once per module for every question
+    asked of it (PP503's pass over each def, its callers', frozen teachers', looped eval defs'). Read it, do
+    not change it."""
+    scope = id(function) if function is not None else 0
+    return fx.loop_cache("modes", function, lambda: mode_calls(fx.index.function_calls.get(scope, [])))
+
+
 def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
@@ -99,7 +107,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     ]
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if calls_eval:
             modes = sorted(modes + _returned_in_eval(sites, fx))
         if (
@@ -221,7 +229,7 @@ def _eval_returning_calls(fx) -> dict[int, str]:
 def _returns_in_eval(helper, fx) -> bool:
     """The def returns a name it put in eval mode (`net.eval(); return net`). Its eval-mode calls first: most
     defs make none, and then its returns need no walk."""
-    own = mode_calls(fx.index.function_calls.get(id(helper), []))
+    own = _def_modes(helper, fx)
     if not any(kind == "eval" for _, _, kind in own):
         return False
     returned = {
@@ -468,7 +476,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         if not looped:
             continue
         sites = index.function_calls.get(id(function), [])
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         receivers = {r for _, r, _ in modes}
@@ -546,9 +554,7 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
         }
         given.update((k.arg, k.value.id) for k in call.keywords if k.arg and isinstance(k.value, ast.Name))
         scope = id(site.function) if site.function is not None else 0
-        caller_modes = fx.loop_cache(
-            "modes", site.function, lambda scope=scope: mode_calls(fx.index.function_calls.get(scope, []))
-        )
+        caller_modes = _def_modes(site.function, fx)
         evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
         if offset:
             evaluated |= _held_in_eval(site, fx.index.function_calls.get(scope, []), caller_modes)
@@ -1218,7 +1224,7 @@ def _frozen_teacher_calls(index: ModuleIndex, fx):
     steps = {id(loop) for loop in fx.step_loops}
     for function in index.functions:
         sites = index.function_calls.get(id(function), [])
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         for site in sites:
