@@ -19,7 +19,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
-from checker.rules.common import FEW_ITERATIONS, literal_iterations
+from checker.rules.common import FEW_ITERATIONS, few_iterations
 from checker.rules.torch_common import (
     FEW_RUNS,
     GRAD_CALLS,
@@ -132,7 +132,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
-            call, loop, shown = site.node, site.loops[-1], _batch_loop(site)
+            call, loop, shown = site.node, site.loops[-1], _batch_loop(site, index)
             if mode == "eval":
                 context = (
                     f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {shown.lineno}"
@@ -160,7 +160,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _graph_free_parameter_loops(index, fx, reported)
 
 
-def _batch_loop(site) -> ast.AST:
+def _batch_loop(site, index: ModuleIndex) -> ast.AST:
     """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner loops
     that repeat the forward a handful of times within one batch (`_within_batch`) inside a loop over
     something else: RCF's three scales inside `for idx, image in enumerate(test_loader)` (h42
@@ -169,34 +169,33 @@ def _batch_loop(site) -> ast.AST:
     does not spell (PraNet's `for i in range(test_loader.size)`) is itself the batch loop."""
     loops = site.loops
     at = len(loops) - 1
-    while at > 0 and _within_batch(loops[at], site.function):
+    while at > 0 and _within_batch(loops[at], site.function, index):
         at -= 1
     return loops[at]
 
 
-def _within_batch(loop, function) -> bool:
+def _within_batch(loop, function, index: ModuleIndex) -> bool:
     """`for i in range(2)`, `for k in range(0, len(scale))` after `scale = [0.5, 1, 1.5]` in the def: a loop
     of at most FEW_ITERATIONS runs, as its source (or the list literal it counts) says."""
-    count = literal_iterations(loop)
+    if few_iterations(loop):
+        return True
     it = getattr(loop, "iter", None)
-    if count is None and isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args:
-        counted = it.args[-1]
-        if (
-            isinstance(counted, ast.Call)
-            and base_name(counted.func) == "len"
-            and len(counted.args) == 1
-            and isinstance(counted.args[0], ast.Name)
-            and function is not None
-        ):
-            bound = [
-                node.value
-                for node in walk(function)
-                if isinstance(node, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == counted.args[0].id for t in node.targets)
-            ]
-            if len(bound) == 1 and isinstance(bound[0], ast.List | ast.Tuple):
-                count = len(bound[0].elts)
-    return count is not None and count <= FEW_ITERATIONS
+    if function is None or not (isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args):
+        return False
+    counted = it.args[-1]
+    if not (
+        isinstance(counted, ast.Call)
+        and base_name(counted.func) == "len"
+        and len(counted.args) == 1
+        and isinstance(counted.args[0], ast.Name)
+    ):
+        return False
+    bound = scope_values(index, function).get(counted.args[0].id, [])
+    return (
+        len(bound) == 1
+        and isinstance(bound[0], ast.List | ast.Tuple)
+        and len(bound[0].elts) <= FEW_ITERATIONS
+    )
 
 
 def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
