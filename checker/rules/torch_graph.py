@@ -567,7 +567,7 @@ def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
     """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
     (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
     mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
-    if not (isinstance(site.node.func, ast.Attribute) and _on_self(site.node.func)):
+    if not _on_self(site.node.func):
         return set()  # (not `self.extract_feature(...)`)
     held = {
         base_name(s.node.func.value)
