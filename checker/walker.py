@@ -262,6 +262,7 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
         skipped.extend(skips)
     pooled = jobs > 1 and len(files) > 1 and _source_bytes(files, pool_floor) >= pool_floor
     failed: list[Skipped] = []  # (the project passes that failed, after every file's skips, as before)
+    checked: list[Finding] = []  # (the findings of the batches the passes are done with)
     for batch in [projects] if pooled else _batches(projects):
         batch_files = [f for project in batch for f in project if f != STDIN]
         # texts, DataLoader facts and kept indexes, for the project passes
@@ -279,9 +280,11 @@ def _checked_paths(projects: list[list[str]], rules: list[Rule] | None, jobs: in
         for found, skips in results:
             findings.extend(found)
             skipped.extend(skips)
-        findings = _project_passes(findings, batch, codes, sources, known, facts, indexes, failed)
+        # (each batch's findings through the passes once, not again with every later batch's)
+        checked.extend(_project_passes(findings, batch, codes, sources, known, facts, indexes, failed))
+        findings = []
     skipped.extend(failed)
-    return sorted(findings, key=Finding.sort_key), skipped, count
+    return sorted(checked, key=Finding.sort_key), skipped, count
 
 
 # Bytes of source whose indexes a project keeps for the project passes beyond its training modules' (about

@@ -565,6 +565,25 @@ def test_a_run_in_one_process_passes_over_one_project_at_a_time(tmp_path, monkey
     assert alone[0] == together[0] and alone[0]
 
 
+def test_the_passes_of_a_project_read_only_its_own_findings(tmp_path, monkeypatch):
+    """reread-graph25: in one process the project passes of each PATH argument read the findings of its own
+    files, not again those of every project checked before it; the run's findings are the pool's."""
+    from checker import walker
+
+    folders = _two_projects(tmp_path)
+    seen = []
+    real = walker.across_modules
+
+    def recording(findings, projects, codes, sources, known, indexes):
+        seen.append(sorted({f.path.split("/")[-2] for f in findings}))
+        return real(findings, projects, codes, sources, known, indexes)
+
+    monkeypatch.setattr(walker, "across_modules", recording)
+    alone = check_paths(folders)
+    assert seen == [["repo_a"], ["repo_b"]]
+    assert alone[0] == check_paths(folders, jobs=2)[0] and alone[0]
+
+
 def test_projects_that_share_a_file_are_passed_over_together(tmp_path):
     """A file named by two PATH arguments (`repo repo/train.py`) is checked once per argument, as before;
     the passes then see both projects at once, as they did."""

@@ -19,7 +19,7 @@ from checker.module import (
     walk,
 )
 from checker.rules import Rule, register
-from checker.rules.common import FEW_ITERATIONS, literal_iterations
+from checker.rules.common import FEW_ITERATIONS, few_iterations
 from checker.rules.torch_common import (
     FEW_RUNS,
     GRAD_CALLS,
@@ -77,6 +77,14 @@ def mode_calls(sites) -> list[tuple[int, str, str]]:
     return found
 
 
+def _def_modes(function, fx) -> list[tuple[int, str, str]]:
+    """`mode_calls` of a def's own calls (None: the module's own code), once per module for every question
+    asked of it (PP503's pass over each def, its callers', frozen teachers', looped eval defs'). Read it, do
+    not change it."""
+    scope = id(function) if function is not None else 0
+    return fx.loop_cache("modes", function, lambda: mode_calls(fx.index.function_calls.get(scope, [])))
+
+
 def check_eval_without_no_grad(index: ModuleIndex):
     fx = facts(index)
     if grad_disabled_by_call(index.function_calls.get(0, []), index):
@@ -99,7 +107,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     ]
     scopes.append((None, index.function_calls.get(0, [])))
     for function, sites in scopes:
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if calls_eval:
             modes = sorted(modes + _returned_in_eval(sites, fx))
         if (
@@ -124,7 +132,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
         for site, receiver, mode, by_method in found:
             if _volatile(site, index):
                 continue  # pre-0.4 code whose inputs are volatile (torch-fix51: 6 of 83 first reads right)
-            call, loop, shown = site.node, site.loops[-1], _batch_loop(site)
+            call, loop, shown = site.node, site.loops[-1], _batch_loop(site, index)
             if mode == "eval":
                 context = (
                     f"after `{receiver}.{_eval_spelled(sites, receiver)}` in the loop at line {shown.lineno}"
@@ -152,7 +160,7 @@ def check_eval_without_no_grad(index: ModuleIndex):
     yield from _graph_free_parameter_loops(index, fx, reported)
 
 
-def _batch_loop(site) -> ast.AST:
+def _batch_loop(site, index: ModuleIndex) -> ast.AST:
     """The loop a PP503 message names: the innermost of the def's loops around the forward, less inner loops
     that repeat the forward a handful of times within one batch (`_within_batch`) inside a loop over
     something else: RCF's three scales inside `for idx, image in enumerate(test_loader)` (h42
@@ -161,34 +169,33 @@ def _batch_loop(site) -> ast.AST:
     does not spell (PraNet's `for i in range(test_loader.size)`) is itself the batch loop."""
     loops = site.loops
     at = len(loops) - 1
-    while at > 0 and _within_batch(loops[at], site.function):
+    while at > 0 and _within_batch(loops[at], site.function, index):
         at -= 1
     return loops[at]
 
 
-def _within_batch(loop, function) -> bool:
+def _within_batch(loop, function, index: ModuleIndex) -> bool:
     """`for i in range(2)`, `for k in range(0, len(scale))` after `scale = [0.5, 1, 1.5]` in the def: a loop
     of at most FEW_ITERATIONS runs, as its source (or the list literal it counts) says."""
-    count = literal_iterations(loop)
+    if few_iterations(loop):
+        return True
     it = getattr(loop, "iter", None)
-    if count is None and isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args:
-        counted = it.args[-1]
-        if (
-            isinstance(counted, ast.Call)
-            and base_name(counted.func) == "len"
-            and len(counted.args) == 1
-            and isinstance(counted.args[0], ast.Name)
-            and function is not None
-        ):
-            bound = [
-                node.value
-                for node in walk(function)
-                if isinstance(node, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == counted.args[0].id for t in node.targets)
-            ]
-            if len(bound) == 1 and isinstance(bound[0], ast.List | ast.Tuple):
-                count = len(bound[0].elts)
-    return count is not None and count <= FEW_ITERATIONS
+    if function is None or not (isinstance(it, ast.Call) and base_name(it.func) == "range" and it.args):
+        return False
+    counted = it.args[-1]
+    if not (
+        isinstance(counted, ast.Call)
+        and base_name(counted.func) == "len"
+        and len(counted.args) == 1
+        and isinstance(counted.args[0], ast.Name)
+    ):
+        return False
+    bound = scope_values(index, function).get(counted.args[0].id, [])
+    return (
+        len(bound) == 1
+        and isinstance(bound[0], ast.List | ast.Tuple)
+        and len(bound[0].elts) <= FEW_ITERATIONS
+    )
 
 
 def _returned_in_eval(sites, fx) -> list[tuple[int, str, str]]:
@@ -221,7 +228,7 @@ def _eval_returning_calls(fx) -> dict[int, str]:
 def _returns_in_eval(helper, fx) -> bool:
     """The def returns a name it put in eval mode (`net.eval(); return net`). Its eval-mode calls first: most
     defs make none, and then its returns need no walk."""
-    own = mode_calls(fx.index.function_calls.get(id(helper), []))
+    own = _def_modes(helper, fx)
     if not any(kind == "eval" for _, _, kind in own):
         return False
     returned = {
@@ -468,7 +475,7 @@ def _looped_eval_defs(index: ModuleIndex, fx):
         if not looped:
             continue
         sites = index.function_calls.get(id(function), [])
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         receivers = {r for _, r, _ in modes}
@@ -546,9 +553,7 @@ def _modes_from_callers(function, fx) -> list[tuple[int, str, str]]:
         }
         given.update((k.arg, k.value.id) for k in call.keywords if k.arg and isinstance(k.value, ast.Name))
         scope = id(site.function) if site.function is not None else 0
-        caller_modes = fx.loop_cache(
-            "modes", site.function, lambda scope=scope: mode_calls(fx.index.function_calls.get(scope, []))
-        )
+        caller_modes = _def_modes(site.function, fx)
         evaluated = {p for p, arg in given.items() if _mode_at(caller_modes, arg, call.lineno) == "eval"}
         if offset:
             evaluated |= _held_in_eval(site, fx.index.function_calls.get(scope, []), caller_modes)
@@ -562,7 +567,7 @@ def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
     """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
     (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
     mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
-    if not (isinstance(site.node.func, ast.Attribute) and _on_self(site.node.func)):
+    if not _on_self(site.node.func):
         return set()  # (not `self.extract_feature(...)`)
     held = {
         base_name(s.node.func.value)
@@ -1218,7 +1223,7 @@ def _frozen_teacher_calls(index: ModuleIndex, fx):
     steps = {id(loop) for loop in fx.step_loops}
     for function in index.functions:
         sites = index.function_calls.get(id(function), [])
-        modes = mode_calls(sites)
+        modes = _def_modes(function, fx)
         if not any(kind == "eval" for _, _, kind in modes):
             continue
         for site in sites:
