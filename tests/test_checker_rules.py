@@ -4981,3 +4981,19 @@ for valr in [0.7, 0.6, 0.5]:
     assert sure(src, "PP302") == [(8, "low")]
     assert sure(src.replace("[0.7, 0.6, 0.5]", "[0.7, 0.6]").replace("range(10)", "range(5)"), "PP302") == []
     assert sure(src.replace("for valr in [0.7, 0.6, 0.5]:", "for tr, va in kfold.split(x):"), "PP302") == []
+
+
+def test_one_range_test_counts_range_and_xrange():
+    """Review25 item 10: `is_range_call` is the one range test of the TensorFlow loop counts (PP301's
+    repeated input and `literal_iterations`): `range(...)` and Python 2's `xrange(...)`, not `np.arange` or
+    `six.moves.range`."""
+    import ast
+
+    from checker.rules.common import is_range_call
+
+    def call(text):
+        return ast.parse(text, mode="eval").body
+
+    assert is_range_call(call("range(3)")) and is_range_call(call("xrange(1, 9)"))
+    assert not is_range_call(call("np.arange(3)")) and not is_range_call(call("six.moves.range(3)"))
+    assert not is_range_call(call("range"))

@@ -99,6 +99,14 @@ def first_report(reported: set[tuple[int, int]], at) -> bool:
     return True
 
 
+def is_range_call(node: ast.AST) -> bool:
+    """`range(...)`, or Python 2's `xrange(...)` (reading 34): a loop over it counts its iterations. The one
+    range test of the TensorFlow rules' loop counts (review25 item 10)."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("range", "xrange")
+    )
+
+
 def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
     `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data)."""
@@ -107,12 +115,7 @@ def literal_iterations(loop) -> int | None:
         it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts)
-    if (
-        isinstance(it, ast.Call)
-        and isinstance(it.func, ast.Name)
-        and it.func.id in ("range", "xrange")  # Python 2's `xrange(9)` counts as range (reading 34)
-        and 1 <= len(it.args) <= 2
-    ):
+    if is_range_call(it) and 1 <= len(it.args) <= 2:
         bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
         if len(bounds) == len(it.args):
             return bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)

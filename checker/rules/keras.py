@@ -25,6 +25,7 @@ from checker.rules.common import (
     eval_feed,
     few_iterations,
     first_report,
+    is_range_call,
     is_session_run,
     literal_iterations,
     loops_keeping_the_graph,
@@ -1222,17 +1223,11 @@ def _same_input_repeated(site, arg: ast.AST) -> bool:
     them binds or changes: the same input predicted again and again (Monte Carlo dropout's repeated passes,
     CEAL's `for t in range(nb_step_predictions): model.predict(sample)`)."""
     if site.function is None or not all(
-        isinstance(loop, ast.For) and _is_range(loop.iter) for loop in site.loops
+        isinstance(loop, ast.For) and is_range_call(loop.iter) for loop in site.loops
     ):
         return False
     used = names_in(arg)
     return bool(used) and not any(used & (loop_targets(loop) | _changed_in(loop)) for loop in site.loops)
-
-
-def _is_range(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("range", "xrange")
-    )
 
 
 def _predicted_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
