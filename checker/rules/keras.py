@@ -2082,12 +2082,16 @@ def _few_models(loop, index: ModuleIndex) -> bool:
 
 
 def _enclosing_loops(loop, index: ModuleIndex) -> list:
-    """The `for` loops of the module whose body holds `loop`, in its own def (index.loops holds each)."""
+    """The `for` loops of the module whose body holds `loop`, in its own def (index.loops holds each). A
+    loop in a def (or lambda) nested in another loop's body runs when the def is called, not once per
+    iteration of that loop, so that loop is not counted (review25 item 15)."""
+    function = index.loop_function.get(id(loop))
     return [
         other
         for other in index.loops
         if other is not loop
         and isinstance(other, ast.For)
+        and index.loop_function.get(id(other)) is function
         and any(node is loop for stmt in other.body for node in walk(stmt))
     ]
 
