@@ -983,12 +983,13 @@ def _predicts_on_helpers_elsewhere(python: list[str], modules: _Modules, inside:
         if (index := modules.index(path)) is None:
             continue
 
-        def made(call: ast.Call, place: int | None, index=index, path=path) -> bool:
+        def returns_one_sample(call: ast.Call, place: int | None, index=index, path=path) -> bool:
+            """The call runs a def of another module of the project that returns a batch of one."""
             found = _def_elsewhere(call, index, path, modules, inside)
             return found is not None and def_returns_one_sample(found[1], place, found[0])
 
         try:
-            raws = list(predicts_on_calls_elsewhere(index, made))
+            raws = list(predicts_on_calls_elsewhere(index, returns_one_sample))
         except RULE_ERRORS:
             continue
         for raw in raws:

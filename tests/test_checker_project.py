@@ -426,3 +426,38 @@ def test_a_model_object_handed_in_as_a_parameter_is_followed_to_its_one_class(tm
     assert _found(folder, "PP101") == [("model.py", 16, "low")]
     ok = copied(tmp_path, "handed_model_ok")
     assert _found(ok, "PP301") == [] and _found(ok, "PP101") == []
+
+
+def test_predicts_on_calls_elsewhere_asks_whether_each_call_returns_one_sample():
+    """Review25 item 16: the callback of `predicts_on_calls_elsewhere` decides whether a call (and the place
+    of the predicted name in its tuple) returns a batch of one, and is named for it (`returns_one_sample`,
+    `made` before). A predict over a folder of what `prepare(...)` returns is PP301 when the callback says
+    the call returns one sample, and none when it says not."""
+    import ast
+
+    from checker.module import ModuleIndex
+    from checker.rules.keras import predicts_on_calls_elsewhere
+
+    source = (
+        "import os\n"
+        "from keras.models import load_model\n"
+        "from utils import prepare\n"
+        "\n"
+        'model = load_model("model.h5")\n'
+        'for name in os.listdir("images"):\n'
+        '    img = prepare(os.path.join("images", name))\n'
+        "    print(name, model.predict(img))\n"
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    asked = []
+
+    def says(answer):
+        def returns_one_sample(call, place):
+            asked.append((ast.unparse(call.func), place))
+            return answer
+
+        return returns_one_sample
+
+    found = list(predicts_on_calls_elsewhere(index, returns_one_sample=says(True)))
+    assert [raw.line for raw in found] == [8] and ("prepare", None) in asked
+    assert list(predicts_on_calls_elsewhere(index, returns_one_sample=says(False))) == []

@@ -445,22 +445,23 @@ def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
     return bound is not None and _returns_one_sample(*bound, index, 2)
 
 
-def _made_by_call(arg: ast.AST, loop, line: int, made) -> bool:
+def _made_by_call(arg: ast.AST, loop, line: int, returns_one_sample) -> bool:
     """The predicted input is a call, or a name the loop binds to a call before `line`, for which
-    `made(call, place)` holds (`place`: the name's position in a tuple target, else None)."""
+    `returns_one_sample(call, place)` holds (`place`: the name's position in a tuple target, else None)."""
     if isinstance(arg, ast.Call):
-        return made(arg, None)
+        return returns_one_sample(arg, None)
     if not isinstance(arg, ast.Name):
         return False
     bound = _bound_call_in(loop, arg.id, line)
-    return bound is not None and made(*bound)
+    return bound is not None and returns_one_sample(*bound)
 
 
-def predicts_on_calls_elsewhere(index: ModuleIndex, made):
-    """PP301's loop findings, at the level PP301 gives them, on inputs that only `made(call, place)` shows
-    to be a batch of one: a call of a def of another module of the project that returns one (tf-fix50:
-    reading 33's OCR evaluation predicts `TextImageGenerator.prepara_immagine(img, ...)` of another module,
-    which ends `np.expand_dims(img, axis=0)`). Predicts the module's own judgement reports are left out."""
+def predicts_on_calls_elsewhere(index: ModuleIndex, returns_one_sample):
+    """PP301's loop findings, at the level PP301 gives them, on inputs that only `returns_one_sample(call,
+    place)` shows to be a batch of one: a call of a def of another module of the project that returns one
+    (tf-fix50: reading 33's OCR evaluation predicts `TextImageGenerator.prepara_immagine(img, ...)` of another
+    module, which ends `np.expand_dims(img, axis=0)`). Predicts the module's own judgement reports are left
+    out. (The callback was `made` until review25 item 16; it says what it decides now.)"""
     receivers = _model_receivers(index)
     for site in index.calls:
         call = site.node
@@ -471,7 +472,7 @@ def predicts_on_calls_elsewhere(index: ModuleIndex, made):
             continue
         if _one_sample_per_iteration(site, arg, index, first_row=True) is not None:
             continue
-        judged = _one_sample_per_iteration(site, arg, index, made_elsewhere=made)
+        judged = _one_sample_per_iteration(site, arg, index, returns_one_sample=returns_one_sample)
         if judged is not None:
             yield _loop_predict_finding(call, receiver, *judged)
 
@@ -763,12 +764,12 @@ def predicts_on_models(index: ModuleIndex, builders: set[str]):
 
 
 def _one_sample_per_iteration(
-    site, arg: ast.AST, index: ModuleIndex, first_row: bool = False, made_elsewhere=None
+    site, arg: ast.AST, index: ModuleIndex, first_row: bool = False, returns_one_sample=None
 ):
     """(loop, shown, confidence) when the call at `site` is given one sample (`arg`) per iteration of its
     innermost loop, else None. `shown`: the batch of one is in the code (else only the first row of each
-    prediction is kept, with `first_row`), or, with `made_elsewhere(call, place)`, made by a call that it
-    says returns a batch of one (a def of another module, the project pass's). Silent for serving loops
+    prediction is kept, with `first_row`), or, with `returns_one_sample(call, place)`, made by a call that
+    it says returns a batch of one (a def of another module, the project pass's). Silent for serving loops
     (`while`), loops cut short by `break`, an input fed back from earlier results, a person typing each
     sample, or inputs resized per iteration."""
     call = site.node
@@ -795,7 +796,7 @@ def _one_sample_per_iteration(
         or _is_one_sample(arg, index, targets)
         or _one_sample_input(whole, loop, call.lineno, index, targets)
         or _made_by_helper(whole, loop, call.lineno, index)
-        or (made_elsewhere is not None and _made_by_call(whole, loop, call.lineno, made_elsewhere))
+        or (returns_one_sample is not None and _made_by_call(whole, loop, call.lineno, returns_one_sample))
     )
     filled = filled and not shown
     listed = not shown and not filled and _inputs_listed_one_each(whole, loop, call.lineno, index, targets)
