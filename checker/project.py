@@ -895,27 +895,18 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
     (tf-fix36; `_predicts_without_tensorflow` keeps `low` for a model known only by its name). `high` at most
     `medium`: on its tuning set (reading 26) the class read 2 right and 2 debatable, the debatable ones two
     COCO evaluations whose project letterbox pads each image to its own size by default."""
-    from checker.rules.keras import keras_model_builders, predicts_on_models
+    from checker.rules.keras import predicts_on_models
 
-    # (the builders come from a module of the project that uses TensorFlow: none, none to parse for them)
-    if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
-        return
-    for path in python:
-        text = modules.text(path) or ""
-        if ".predict" not in text or "import" not in text:
-            continue
-        if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
-            continue
-        builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
-        if not builders:
-            continue
-        try:
-            raws = list(predicts_on_models(index, builders))
-        except RULE_ERRORS:
-            continue
-        for raw in raws:
-            if _kept(text, raw.line, "PP301"):
-                yield finding(path, raw.line, raw.col, "PP301", raw.message, raw.confidence or "medium")
+    yield from _on_project_models(
+        python,
+        modules,
+        inside,
+        ("PP301", (".predict",)),
+        lambda index: not index.resolver.uses_tensorflow,  # (a TensorFlow module's own pass reads it)
+        lambda index, builders: (
+            (raw, raw.confidence or "medium") for raw in predicts_on_models(index, builders)
+        ),
+    )
 
 
 def _project_model_builders(
@@ -946,28 +937,48 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
     of the project that builds and returns one (`_project_model_builders`), imported by name or with `*`
     (tf-fix50: reading 33's AbnerYang `run.py`, `from wide_cnn import *`, builds and fits `Wide_CNN(...)` ten
     times for each of three split ratios, 30 models in one graph, and imports no TensorFlow itself)."""
-    from checker.rules.keras import keras_model_builders, models_built_in_loops
+    from checker.rules.keras import models_built_in_loops
 
+    yield from _on_project_models(
+        python,
+        modules,
+        inside,
+        ("PP302", ("fit", "train_on_batch", "evaluate", "predict")),
+        lambda index: bool(index.loops),
+        lambda index, builders: ((raw, "low") for raw in models_built_in_loops(index, builders)),
+    )
+
+
+def _on_project_models(python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged):
+    """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
+    module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
+    as `judged(index, builders)` yields them, each with its level. A module is parsed only when its text
+    imports and has one of `words`, and read only when `wanted(index)` (before its imports are followed);
+    nothing is parsed when no module of the project may use TensorFlow. The one skeleton of PP301's and
+    PP302's reads of project models (review25 item 9)."""
+    from checker.rules.keras import keras_model_builders
+
+    rule, words = sieve
+
+    # (the builders come from a module of the project that uses TensorFlow: none, none to parse for them)
     if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
         return
     for path in python:
         text = modules.text(path) or ""
-        if "import" not in text or not any(
-            word in text for word in ("fit", "train_on_batch", "evaluate", "predict")
-        ):
+        if "import" not in text or not any(word in text for word in words):
             continue
-        if (index := modules.index(path)) is None or not index.loops:
+        if (index := modules.index(path)) is None or not wanted(index):
             continue
         builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
         if not builders:
             continue
         try:
-            raws = list(models_built_in_loops(index, builders))
+            raws = list(judged(index, builders))
         except RULE_ERRORS:
             continue
-        for raw in raws:
-            if _kept(text, raw.line, "PP302"):
-                yield finding(path, raw.line, raw.col, "PP302", raw.message, "low")
+        for raw, level in raws:
+            if _kept(text, raw.line, rule):
+                yield finding(path, raw.line, raw.col, rule, raw.message, level)
 
 
 def _predicts_on_helpers_elsewhere(python: list[str], modules: _Modules, inside: set[str]):
