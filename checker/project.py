@@ -33,7 +33,7 @@ from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
 from checker.resolve import may_use_tensorflow
 from checker.rules import RULE_ERRORS, finding, rule_selected
-from checker.rules.common import few_iterations, per_device_loop, runs_once
+from checker.rules.common import few_iterations, per_device_loop, runs_once, self_bindings
 from checker.rules.data import (
     TRAINED_IMAGE_PIPELINE_LEVEL,
     PipelineFacts,
@@ -727,34 +727,26 @@ def _only_method_of_its_name(name: str, entries: list, python: list[str], module
 
 
 def _handed_in(func: ast.AST, index: ModuleIndex) -> bool:
-    """`self.x.method` where the module binds `self.x` only to parameters of the methods binding it
-    (`def __init__(self, model=None): ... self.my_model = model`): the object is handed in by a caller, so
-    its class is not in this module's imports (digengill's App is given the project's model by main.py)."""
+    """`self.x.method` where the module binds `self.x` only to parameters of the defs binding it (`def
+    __init__(self, model=None): ... self.my_model = model`), each binding read with the parameters of its
+    own def, a nested one's included (review25 item 8): the object is handed in by a caller, so its class is
+    not in this module's imports (digengill's App is given the project's model by main.py)."""
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)):
         return False
     receiver = func.value
     if getattr(receiver.value, "id", None) != "self":
         return False
-    bound = False
-    for node in ast.walk(index.tree):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
-        for stmt in ast.walk(node):
-            if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
-                continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if not any(
-                isinstance(t, ast.Attribute)
-                and t.attr == receiver.attr
-                and getattr(t.value, "id", None) == "self"
-                for t in targets
-            ):
-                continue
-            if not (isinstance(stmt.value, ast.Name) and stmt.value.id in params):
-                return False
-            bound = True
-    return bound
+    bindings = [(stmt, function) for stmt, function in self_bindings(index, receiver.attr) if function]
+    return bool(bindings) and all(
+        isinstance(stmt.value, ast.Name) and stmt.value.id in _parameters(function)
+        for stmt, function in bindings
+    )
+
+
+def _parameters(function: ast.AST) -> set[str]:
+    """The names of a def's parameters, `*args` and `**kwargs` left out (as `_handed_in` always read them)."""
+    args = function.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
 
 
 def _may_import(text: str, defined_in: str, found) -> bool:

@@ -99,6 +99,39 @@ def first_report(reported: set[tuple[int, int]], at) -> bool:
     return True
 
 
+def self_bindings(index: ModuleIndex, attr: str) -> list[tuple[ast.stmt, ast.AST | None]]:
+    """Every assignment of the module to `self.attr` (`self.model = model`, annotated or augmented, or one
+    target of several), in source order, each with the innermost def holding it (None: outside any def).
+    Worked out in one walk per module and kept on its index: PP301's `instance_class` (keras.py) and the
+    project pass's `_handed_in` read the same bindings, once per call site (review25 item 8)."""
+    found = getattr(index, "_self_bindings", None)
+    if found is None:
+        found = _all_self_bindings(index.tree)
+        index._self_bindings = found
+    return found.get(attr, [])
+
+
+def _all_self_bindings(tree: ast.AST) -> dict[str, list[tuple[ast.stmt, ast.AST | None]]]:
+    """`self_bindings` of every attribute, from one walk that knows the def each node is in."""
+    found: dict[str, list[tuple[ast.stmt, ast.AST | None]]] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for attr in dict.fromkeys(
+                t.attr
+                for t in targets
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            ):
+                found.setdefault(attr, []).append((node, function))
+        inner = node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else function
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    for bindings in found.values():
+        bindings.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
+    return found
+
+
 def is_range_call(node: ast.AST) -> bool:
     """`range(...)`, or Python 2's `xrange(...)` (reading 34): a loop over it counts its iterations. The one
     range test of the TensorFlow rules' loop counts (review25 item 10)."""

@@ -33,6 +33,7 @@ from checker.rules.common import (
     receiver_name,
     runs_once,
     runs_per_call,
+    self_bindings,
 )
 from checker.rules.data import literal_int
 
@@ -1318,24 +1319,32 @@ def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
 
 def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
     """The name of the class (as the module calls it: `Extractor`, `extractor.Extractor`) whose instances
-    are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`); None when the
-    module binds it to anything else, or to nothing."""
+    are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`; `self.net =
+    model` binds what `model` is bound to); None when the module binds it to instances of more than one
+    class, or to no call. A `self.name` is read from its own bindings (`self_bindings`, review25 item 8):
+    before, a plain `name = X()` anywhere counted for `self.name` too, whatever `self.name` was bound to."""
     if isinstance(receiver, ast.Name):
-        key = receiver.id
+        calls = _calls_bound_to(receiver.id, index)
     elif isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self":
-        key = receiver.attr
+        calls = []
+        for node, _ in self_bindings(index, receiver.attr):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                calls.append(node.value)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                calls += _calls_bound_to(node.value.id, index)  # `model = Extractor()`, `self.net = model`
     else:
         return None
-    made = set()
-    for node in index.call_assignments:
-        for target in node.targets:
-            named = target.id if isinstance(target, ast.Name) else None
-            if isinstance(receiver, ast.Attribute) and isinstance(target, ast.Attribute):
-                named = target.attr if getattr(target.value, "id", None) == "self" else None
-            if named == key:
-                parts = dotted_parts(node.value.func)
-                made.add(".".join(parts) if parts else None)
+    made = {".".join(parts) if (parts := dotted_parts(call.func)) else None for call in calls}
     return made.pop() if len(made) == 1 else None
+
+
+def _calls_bound_to(name: str, index: ModuleIndex) -> list[ast.Call]:
+    """The calls the module binds `name` to (`model = Extractor()`), anywhere in it."""
+    return [
+        node.value
+        for node in index.call_assignments
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
 
 
 def predictor_call_finding(
