@@ -33,7 +33,7 @@ from checker.noqa import file_is_silenced, silenced_at
 from checker.project_files import import_word, import_words, module_file
 from checker.resolve import may_use_tensorflow
 from checker.rules import RULE_ERRORS, finding, rule_selected
-from checker.rules.common import few_iterations, per_device_loop, runs_once
+from checker.rules.common import few_iterations, per_device_loop, runs_once, self_bindings
 from checker.rules.data import (
     TRAINED_IMAGE_PIPELINE_LEVEL,
     PipelineFacts,
@@ -727,34 +727,26 @@ def _only_method_of_its_name(name: str, entries: list, python: list[str], module
 
 
 def _handed_in(func: ast.AST, index: ModuleIndex) -> bool:
-    """`self.x.method` where the module binds `self.x` only to parameters of the methods binding it
-    (`def __init__(self, model=None): ... self.my_model = model`): the object is handed in by a caller, so
-    its class is not in this module's imports (digengill's App is given the project's model by main.py)."""
+    """`self.x.method` where the module binds `self.x` only to parameters of the defs binding it (`def
+    __init__(self, model=None): ... self.my_model = model`), each binding read with the parameters of its
+    own def, a nested one's included (review25 item 8): the object is handed in by a caller, so its class is
+    not in this module's imports (digengill's App is given the project's model by main.py)."""
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)):
         return False
     receiver = func.value
     if getattr(receiver.value, "id", None) != "self":
         return False
-    bound = False
-    for node in ast.walk(index.tree):
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
-        for stmt in ast.walk(node):
-            if not isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
-                continue
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if not any(
-                isinstance(t, ast.Attribute)
-                and t.attr == receiver.attr
-                and getattr(t.value, "id", None) == "self"
-                for t in targets
-            ):
-                continue
-            if not (isinstance(stmt.value, ast.Name) and stmt.value.id in params):
-                return False
-            bound = True
-    return bound
+    bindings = [(stmt, function) for stmt, function in self_bindings(index, receiver.attr) if function]
+    return bool(bindings) and all(
+        isinstance(stmt.value, ast.Name) and stmt.value.id in _parameters(function)
+        for stmt, function in bindings
+    )
+
+
+def _parameters(function: ast.AST) -> set[str]:
+    """The names of a def's parameters, `*args` and `**kwargs` left out (as `_handed_in` always read them)."""
+    args = function.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
 
 
 def _may_import(text: str, defined_in: str, found) -> bool:
@@ -895,27 +887,18 @@ def _predicts_on_project_models(python: list[str], modules: _Modules, inside: se
     (tf-fix36; `_predicts_without_tensorflow` keeps `low` for a model known only by its name). `high` at most
     `medium`: on its tuning set (reading 26) the class read 2 right and 2 debatable, the debatable ones two
     COCO evaluations whose project letterbox pads each image to its own size by default."""
-    from checker.rules.keras import keras_model_builders, predicts_on_models
+    from checker.rules.keras import predicts_on_models
 
-    # (the builders come from a module of the project that uses TensorFlow: none, none to parse for them)
-    if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
-        return
-    for path in python:
-        text = modules.text(path) or ""
-        if ".predict" not in text or "import" not in text:
-            continue
-        if (index := modules.index(path)) is None or index.resolver.uses_tensorflow:
-            continue
-        builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
-        if not builders:
-            continue
-        try:
-            raws = list(predicts_on_models(index, builders))
-        except RULE_ERRORS:
-            continue
-        for raw in raws:
-            if _kept(text, raw.line, "PP301"):
-                yield finding(path, raw.line, raw.col, "PP301", raw.message, raw.confidence or "medium")
+    yield from _on_project_models(
+        python,
+        modules,
+        inside,
+        ("PP301", (".predict",)),
+        lambda index: not index.resolver.uses_tensorflow,  # (a TensorFlow module's own pass reads it)
+        lambda index, builders: (
+            (raw, raw.confidence or "medium") for raw in predicts_on_models(index, builders)
+        ),
+    )
 
 
 def _project_model_builders(
@@ -946,28 +929,48 @@ def _models_built_elsewhere(python: list[str], modules: _Modules, inside: set[st
     of the project that builds and returns one (`_project_model_builders`), imported by name or with `*`
     (tf-fix50: reading 33's AbnerYang `run.py`, `from wide_cnn import *`, builds and fits `Wide_CNN(...)` ten
     times for each of three split ratios, 30 models in one graph, and imports no TensorFlow itself)."""
-    from checker.rules.keras import keras_model_builders, models_built_in_loops
+    from checker.rules.keras import models_built_in_loops
 
+    yield from _on_project_models(
+        python,
+        modules,
+        inside,
+        ("PP302", ("fit", "train_on_batch", "evaluate", "predict")),
+        lambda index: bool(index.loops),
+        lambda index, builders: ((raw, "low") for raw in models_built_in_loops(index, builders)),
+    )
+
+
+def _on_project_models(python: list[str], modules: _Modules, inside: set[str], sieve, wanted, judged):
+    """The findings of the rule `sieve` names, `(rule, words)`, in the modules that import, from another
+    module of the project using TensorFlow, a def or class building a Keras model (`_project_model_builders`),
+    as `judged(index, builders)` yields them, each with its level. A module is parsed only when its text
+    imports and has one of `words`, and read only when `wanted(index)` (before its imports are followed);
+    nothing is parsed when no module of the project may use TensorFlow. The one skeleton of PP301's and
+    PP302's reads of project models (review25 item 9)."""
+    from checker.rules.keras import keras_model_builders
+
+    rule, words = sieve
+
+    # (the builders come from a module of the project that uses TensorFlow: none, none to parse for them)
     if not any(may_use_tensorflow(modules.text(p) or "") for p in inside if p.endswith(".py")):
         return
     for path in python:
         text = modules.text(path) or ""
-        if "import" not in text or not any(
-            word in text for word in ("fit", "train_on_batch", "evaluate", "predict")
-        ):
+        if "import" not in text or not any(word in text for word in words):
             continue
-        if (index := modules.index(path)) is None or not index.loops:
+        if (index := modules.index(path)) is None or not wanted(index):
             continue
         builders = _project_model_builders(index, path, modules, inside, keras_model_builders)
         if not builders:
             continue
         try:
-            raws = list(models_built_in_loops(index, builders))
+            raws = list(judged(index, builders))
         except RULE_ERRORS:
             continue
-        for raw in raws:
-            if _kept(text, raw.line, "PP302"):
-                yield finding(path, raw.line, raw.col, "PP302", raw.message, "low")
+        for raw, level in raws:
+            if _kept(text, raw.line, rule):
+                yield finding(path, raw.line, raw.col, rule, raw.message, level)
 
 
 def _predicts_on_helpers_elsewhere(python: list[str], modules: _Modules, inside: set[str]):
@@ -983,12 +986,13 @@ def _predicts_on_helpers_elsewhere(python: list[str], modules: _Modules, inside:
         if (index := modules.index(path)) is None:
             continue
 
-        def made(call: ast.Call, place: int | None, index=index, path=path) -> bool:
+        def returns_one_sample(call: ast.Call, place: int | None, index=index, path=path) -> bool:
+            """The call runs a def of another module of the project that returns a batch of one."""
             found = _def_elsewhere(call, index, path, modules, inside)
             return found is not None and def_returns_one_sample(found[1], place, found[0])
 
         try:
-            raws = list(predicts_on_calls_elsewhere(index, made))
+            raws = list(predicts_on_calls_elsewhere(index, returns_one_sample))
         except RULE_ERRORS:
             continue
         for raw in raws:

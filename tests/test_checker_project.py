@@ -426,3 +426,60 @@ def test_a_model_object_handed_in_as_a_parameter_is_followed_to_its_one_class(tm
     assert _found(folder, "PP101") == [("model.py", 16, "low")]
     ok = copied(tmp_path, "handed_model_ok")
     assert _found(ok, "PP301") == [] and _found(ok, "PP101") == []
+
+
+def test_predicts_on_calls_elsewhere_asks_whether_each_call_returns_one_sample():
+    """Review25 item 16: the callback of `predicts_on_calls_elsewhere` decides whether a call (and the place
+    of the predicted name in its tuple) returns a batch of one, and is named for it (`returns_one_sample`,
+    `made` before). A predict over a folder of what `prepare(...)` returns is PP301 when the callback says
+    the call returns one sample, and none when it says not."""
+    import ast
+
+    from checker.module import ModuleIndex
+    from checker.rules.keras import predicts_on_calls_elsewhere
+
+    source = (
+        "import os\n"
+        "from keras.models import load_model\n"
+        "from utils import prepare\n"
+        "\n"
+        'model = load_model("model.h5")\n'
+        'for name in os.listdir("images"):\n'
+        '    img = prepare(os.path.join("images", name))\n'
+        "    print(name, model.predict(img))\n"
+    )
+    index = ModuleIndex.build(ast.parse(source))
+    asked = []
+
+    def says(answer):
+        def returns_one_sample(call, place):
+            asked.append((ast.unparse(call.func), place))
+            return answer
+
+        return returns_one_sample
+
+    found = list(predicts_on_calls_elsewhere(index, returns_one_sample=says(True)))
+    assert [raw.line for raw in found] == [8] and ("prepare", None) in asked
+    assert list(predicts_on_calls_elsewhere(index, returns_one_sample=says(False))) == []
+
+
+def test_a_model_object_handed_to_a_nested_def_is_read_with_that_defs_parameters(tmp_path):
+    """Review25 item 8: digengill's shape with the binding in a callback nested in `__init__` (`def
+    on_loaded(model): self.my_model = model`, handed to a loader): the binding is read with the parameters
+    of its own def, not with those of `__init__`, so the model is handed in and PP301 and PP101 are found
+    as for `handed_model`. When the callback binds a local it took out of its argument, neither is."""
+    folder = copied(tmp_path, "handed_model_nested")
+    assert _found(folder, "PP301") == [("app.py", 24, "low")]
+    assert _found(folder, "PP101") == [("model.py", 16, "low")]
+    ok = copied(tmp_path, "handed_model_nested_ok")
+    assert _found(ok, "PP301") == [] and _found(ok, "PP101") == []
+
+
+def test_a_model_bound_to_self_through_a_name_is_of_the_class_the_name_is_made_by(tmp_path):
+    """Review25 item 8: `model = Extractor()` then `self.net = model` in `__init__`, and `save_all` calls
+    `self.net.extract(frame)` for every frame of every clip: `self.net` is read from its own bindings
+    (`self_bindings`), through the name to its one class, and PP301 is found at the call, `low`, as for
+    `extractor`. Before, only a `self.name` spelt like the local name (`self.model = model`) was followed.
+    When the name is also bound to a remote client, the class is not known: none."""
+    assert _found(copied(tmp_path, "extractor_self"), "PP301") == [("extract_features.py", 23, "low")]
+    assert _found(copied(tmp_path, "extractor_self_ok"), "PP301") == []

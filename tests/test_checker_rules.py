@@ -4981,3 +4981,44 @@ for valr in [0.7, 0.6, 0.5]:
     assert sure(src, "PP302") == [(8, "low")]
     assert sure(src.replace("[0.7, 0.6, 0.5]", "[0.7, 0.6]").replace("range(10)", "range(5)"), "PP302") == []
     assert sure(src.replace("for valr in [0.7, 0.6, 0.5]:", "for tr, va in kfold.split(x):"), "PP302") == []
+
+
+def test_pp302_a_literal_loop_around_a_def_does_not_count_with_the_defs_loop():
+    """Review25 item 15: a literal loop that defines a training def per setting (`for opt in [...]: def
+    trial(x, y, opt=opt): for i in range(10): ...`) does not run the def's loop; the def's loop of 10 models
+    is judged alone and stays exempt. The same loops in one def (30 models) are found, and so is a def's
+    loop of 11 models."""
+    src = """
+from keras.layers import Dense, Input
+from keras.models import Model
+
+trials = {}
+for opt in ["adam", "sgd", "rmsprop"]:
+    def trial(x, y, opt=opt):
+        for i in range(10):
+            inputs = Input(shape=(8,))
+            model = Model(inputs, Dense(1)(inputs))
+            model.compile(optimizer=opt, loss="mse")
+            model.fit(x, y)
+    trials[opt] = trial
+"""
+    assert sure(src, "PP302") == []
+    assert sure(src.replace("range(10)", "range(11)"), "PP302") == [(10, "low")]
+    inline = src.replace("    def trial(x, y, opt=opt):\n", "").replace("    trials[opt] = trial\n", "")
+    assert sure(inline.replace("\n        ", "\n    "), "PP302") == [(9, "low")]
+
+
+def test_one_range_test_counts_range_and_xrange():
+    """Review25 item 10: `is_range_call` is the one range test of the TensorFlow loop counts (PP301's
+    repeated input and `literal_iterations`): `range(...)` and Python 2's `xrange(...)`, not `np.arange` or
+    `six.moves.range`."""
+    import ast
+
+    from checker.rules.common import is_range_call
+
+    def call(text):
+        return ast.parse(text, mode="eval").body
+
+    assert is_range_call(call("range(3)")) and is_range_call(call("xrange(1, 9)"))
+    assert not is_range_call(call("np.arange(3)")) and not is_range_call(call("six.moves.range(3)"))
+    assert not is_range_call(call("range"))

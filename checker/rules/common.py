@@ -99,6 +99,47 @@ def first_report(reported: set[tuple[int, int]], at) -> bool:
     return True
 
 
+def self_bindings(index: ModuleIndex, attr: str) -> list[tuple[ast.stmt, ast.AST | None]]:
+    """Every assignment of the module to `self.attr` (`self.model = model`, annotated or augmented, or one
+    target of several), in source order, each with the innermost def holding it (None: outside any def).
+    Worked out in one walk per module and kept on its index: PP301's `instance_class` (keras.py) and the
+    project pass's `_handed_in` read the same bindings, once per call site (review25 item 8)."""
+    found = getattr(index, "_self_bindings", None)
+    if found is None:
+        found = _all_self_bindings(index.tree)
+        index._self_bindings = found
+    return found.get(attr, [])
+
+
+def _all_self_bindings(tree: ast.AST) -> dict[str, list[tuple[ast.stmt, ast.AST | None]]]:
+    """`self_bindings` of every attribute, from one walk that knows the def each node is in."""
+    found: dict[str, list[tuple[ast.stmt, ast.AST | None]]] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, function = stack.pop()
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for attr in dict.fromkeys(
+                t.attr
+                for t in targets
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            ):
+                found.setdefault(attr, []).append((node, function))
+        inner = node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else function
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    for bindings in found.values():
+        bindings.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
+    return found
+
+
+def is_range_call(node: ast.AST) -> bool:
+    """`range(...)`, or Python 2's `xrange(...)` (reading 34): a loop over it counts its iterations. The one
+    range test of the TensorFlow rules' loop counts (review25 item 10)."""
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("range", "xrange")
+    )
+
+
 def literal_iterations(loop) -> int | None:
     """How many times a loop runs when its source says so: `for x in [a, b]` (2), `for i in range(3)` (3),
     `for i in range(1, 4)` (3), `for i in xrange(9)` (9); None otherwise (while loops, loops over data)."""
@@ -107,12 +148,7 @@ def literal_iterations(loop) -> int | None:
         it = it.args[0]  # `for i, n in enumerate((10, 250))` runs as often as its argument
     if isinstance(it, ast.List | ast.Tuple):
         return len(it.elts)
-    if (
-        isinstance(it, ast.Call)
-        and isinstance(it.func, ast.Name)
-        and it.func.id in ("range", "xrange")  # Python 2's `xrange(9)` counts as range (reading 34)
-        and 1 <= len(it.args) <= 2
-    ):
+    if is_range_call(it) and 1 <= len(it.args) <= 2:
         bounds = [a.value for a in it.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
         if len(bounds) == len(it.args):
             return bounds[-1] - (bounds[0] if len(bounds) == 2 else 0)

@@ -25,6 +25,7 @@ from checker.rules.common import (
     eval_feed,
     few_iterations,
     first_report,
+    is_range_call,
     is_session_run,
     literal_iterations,
     loops_keeping_the_graph,
@@ -32,6 +33,7 @@ from checker.rules.common import (
     receiver_name,
     runs_once,
     runs_per_call,
+    self_bindings,
 )
 from checker.rules.data import literal_int
 
@@ -444,22 +446,23 @@ def _made_by_helper(arg: ast.AST, loop, line: int, index: ModuleIndex) -> bool:
     return bound is not None and _returns_one_sample(*bound, index, 2)
 
 
-def _made_by_call(arg: ast.AST, loop, line: int, made) -> bool:
+def _made_by_call(arg: ast.AST, loop, line: int, returns_one_sample) -> bool:
     """The predicted input is a call, or a name the loop binds to a call before `line`, for which
-    `made(call, place)` holds (`place`: the name's position in a tuple target, else None)."""
+    `returns_one_sample(call, place)` holds (`place`: the name's position in a tuple target, else None)."""
     if isinstance(arg, ast.Call):
-        return made(arg, None)
+        return returns_one_sample(arg, None)
     if not isinstance(arg, ast.Name):
         return False
     bound = _bound_call_in(loop, arg.id, line)
-    return bound is not None and made(*bound)
+    return bound is not None and returns_one_sample(*bound)
 
 
-def predicts_on_calls_elsewhere(index: ModuleIndex, made):
-    """PP301's loop findings, at the level PP301 gives them, on inputs that only `made(call, place)` shows
-    to be a batch of one: a call of a def of another module of the project that returns one (tf-fix50:
-    reading 33's OCR evaluation predicts `TextImageGenerator.prepara_immagine(img, ...)` of another module,
-    which ends `np.expand_dims(img, axis=0)`). Predicts the module's own judgement reports are left out."""
+def predicts_on_calls_elsewhere(index: ModuleIndex, returns_one_sample):
+    """PP301's loop findings, at the level PP301 gives them, on inputs that only `returns_one_sample(call,
+    place)` shows to be a batch of one: a call of a def of another module of the project that returns one
+    (tf-fix50: reading 33's OCR evaluation predicts `TextImageGenerator.prepara_immagine(img, ...)` of another
+    module, which ends `np.expand_dims(img, axis=0)`). Predicts the module's own judgement reports are left
+    out. (The callback was `made` until review25 item 16; it says what it decides now.)"""
     receivers = _model_receivers(index)
     for site in index.calls:
         call = site.node
@@ -470,7 +473,7 @@ def predicts_on_calls_elsewhere(index: ModuleIndex, made):
             continue
         if _one_sample_per_iteration(site, arg, index, first_row=True) is not None:
             continue
-        judged = _one_sample_per_iteration(site, arg, index, made_elsewhere=made)
+        judged = _one_sample_per_iteration(site, arg, index, returns_one_sample=returns_one_sample)
         if judged is not None:
             yield _loop_predict_finding(call, receiver, *judged)
 
@@ -762,12 +765,12 @@ def predicts_on_models(index: ModuleIndex, builders: set[str]):
 
 
 def _one_sample_per_iteration(
-    site, arg: ast.AST, index: ModuleIndex, first_row: bool = False, made_elsewhere=None
+    site, arg: ast.AST, index: ModuleIndex, first_row: bool = False, returns_one_sample=None
 ):
     """(loop, shown, confidence) when the call at `site` is given one sample (`arg`) per iteration of its
     innermost loop, else None. `shown`: the batch of one is in the code (else only the first row of each
-    prediction is kept, with `first_row`), or, with `made_elsewhere(call, place)`, made by a call that it
-    says returns a batch of one (a def of another module, the project pass's). Silent for serving loops
+    prediction is kept, with `first_row`), or, with `returns_one_sample(call, place)`, made by a call that
+    it says returns a batch of one (a def of another module, the project pass's). Silent for serving loops
     (`while`), loops cut short by `break`, an input fed back from earlier results, a person typing each
     sample, or inputs resized per iteration."""
     call = site.node
@@ -794,7 +797,7 @@ def _one_sample_per_iteration(
         or _is_one_sample(arg, index, targets)
         or _one_sample_input(whole, loop, call.lineno, index, targets)
         or _made_by_helper(whole, loop, call.lineno, index)
-        or (made_elsewhere is not None and _made_by_call(whole, loop, call.lineno, made_elsewhere))
+        or (returns_one_sample is not None and _made_by_call(whole, loop, call.lineno, returns_one_sample))
     )
     filled = filled and not shown
     listed = not shown and not filled and _inputs_listed_one_each(whole, loop, call.lineno, index, targets)
@@ -1222,17 +1225,11 @@ def _same_input_repeated(site, arg: ast.AST) -> bool:
     them binds or changes: the same input predicted again and again (Monte Carlo dropout's repeated passes,
     CEAL's `for t in range(nb_step_predictions): model.predict(sample)`)."""
     if site.function is None or not all(
-        isinstance(loop, ast.For) and _is_range(loop.iter) for loop in site.loops
+        isinstance(loop, ast.For) and is_range_call(loop.iter) for loop in site.loops
     ):
         return False
     used = names_in(arg)
     return bool(used) and not any(used & (loop_targets(loop) | _changed_in(loop)) for loop in site.loops)
-
-
-def _is_range(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("range", "xrange")
-    )
 
 
 def _predicted_parameter(arg: ast.AST, function, line: int, method: bool) -> int | None:
@@ -1322,24 +1319,32 @@ def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
 
 def instance_class(receiver: ast.AST, index: ModuleIndex) -> str | None:
     """The name of the class (as the module calls it: `Extractor`, `extractor.Extractor`) whose instances
-    are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`); None when the
-    module binds it to anything else, or to nothing."""
+    are all the module binds to the receiver, a name or `self.name` (`model = Extractor()`; `self.net =
+    model` binds what `model` is bound to); None when the module binds it to instances of more than one
+    class, or to no call. A `self.name` is read from its own bindings (`self_bindings`, review25 item 8):
+    before, a plain `name = X()` anywhere counted for `self.name` too, whatever `self.name` was bound to."""
     if isinstance(receiver, ast.Name):
-        key = receiver.id
+        calls = _calls_bound_to(receiver.id, index)
     elif isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self":
-        key = receiver.attr
+        calls = []
+        for node, _ in self_bindings(index, receiver.attr):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                calls.append(node.value)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                calls += _calls_bound_to(node.value.id, index)  # `model = Extractor()`, `self.net = model`
     else:
         return None
-    made = set()
-    for node in index.call_assignments:
-        for target in node.targets:
-            named = target.id if isinstance(target, ast.Name) else None
-            if isinstance(receiver, ast.Attribute) and isinstance(target, ast.Attribute):
-                named = target.attr if getattr(target.value, "id", None) == "self" else None
-            if named == key:
-                parts = dotted_parts(node.value.func)
-                made.add(".".join(parts) if parts else None)
+    made = {".".join(parts) if (parts := dotted_parts(call.func)) else None for call in calls}
     return made.pop() if len(made) == 1 else None
+
+
+def _calls_bound_to(name: str, index: ModuleIndex) -> list[ast.Call]:
+    """The calls the module binds `name` to (`model = Extractor()`), anywhere in it."""
+    return [
+        node.value
+        for node in index.call_assignments
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    ]
 
 
 def predictor_call_finding(
@@ -2087,12 +2092,16 @@ def _few_models(loop, index: ModuleIndex) -> bool:
 
 
 def _enclosing_loops(loop, index: ModuleIndex) -> list:
-    """The `for` loops of the module whose body holds `loop`, in its own def (index.loops holds each)."""
+    """The `for` loops of the module whose body holds `loop`, in its own def (index.loops holds each). A
+    loop in a def (or lambda) nested in another loop's body runs when the def is called, not once per
+    iteration of that loop, so that loop is not counted (review25 item 15)."""
+    function = index.loop_function.get(id(loop))
     return [
         other
         for other in index.loops
         if other is not loop
         and isinstance(other, ast.For)
+        and index.loop_function.get(id(other)) is function
         and any(node is loop for stmt in other.body for node in walk(stmt))
     ]
 
