@@ -720,6 +720,57 @@ def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_fin
     assert ("train.py", 7) not in levels_of(findings, "PP505")
 
 
+LOCAL_LOADER_DEVICE_DATASET = """import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class GpuDataset(Dataset):
+    def __init__(self, paths, labels):
+        self.paths, self.labels = paths, labels
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, index):
+        def load(path):
+            return np.load(path)
+
+        img = torch.from_numpy(load(self.paths[index])).cuda()
+        return img, self.labels[index]
+"""
+
+LOCAL_LOADER_TRAINER = """import torch
+import dataset
+
+
+def train(paths, labels, model, optimizer):
+    train_loader = torch.utils.data.DataLoader(dataset.GpuDataset(paths, labels), batch_size=8)
+    model.train()
+    for i, (img, target) in enumerate(train_loader):
+        img = img.cuda()
+        loss = (model(img).sum() - target.cuda().float().sum()).abs()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_local_loader_def_in_getitem_does_not_hide_a_device_dataset(tmp_path):
+    """review25 item 3: a `__getitem__` with a small local `def load(path): return np.load(path)` and a moved
+    return still yields CUDA items: only the def's own returns count, so no PP505 asks to pin them (pinning
+    CUDA tensors fails). The twin whose `__getitem__` returns the loaded item from the CPU keeps PP505."""
+    (tmp_path / "dataset.py").write_text(LOCAL_LOADER_DEVICE_DATASET)
+    (tmp_path / "train.py").write_text(LOCAL_LOADER_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 6) not in levels_of(findings, "PP505")
+    (tmp_path / "dataset.py").write_text(
+        LOCAL_LOADER_DEVICE_DATASET.replace("(self.paths[index])).cuda()", "(self.paths[index]))")
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 6) in levels_of(findings, "PP505")
+
+
 def test_a_grid_stacked_from_host_aranges_in_a_helper_the_step_calls_is_reported(tmp_path):
     """torch-fix126: EAC's `generate_flip_grid` (hold-out 42, listed), in `utils.py` that the training script
     star-imports, binds two `torch.arange(...)` views and moves `torch.stack([x_, y_], dim=0).float().to(device)`:

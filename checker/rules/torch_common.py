@@ -858,6 +858,26 @@ def returns_in(function) -> tuple[ast.Return, ...]:
     return tuple(n for n in statements_in(function) if isinstance(n, ast.Return))
 
 
+_SCOPE_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_STATEMENT_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")  # (as `statements_in` reads them)
+
+
+def own_returns(function) -> list[ast.Return]:
+    """The `return` statements of the def itself, not of a def or class nested in it: a small local loader
+    (`def load(path): return np.load(path)`) inside `__getitem__` returns to its caller, not from the item."""
+    found, stack = [], list(reversed(function.body))
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ast.Return:
+            found.append(node)
+        elif not isinstance(node, _SCOPE_DEFS):
+            for name in _STATEMENT_FIELDS:
+                block = getattr(node, name, None)
+                if block.__class__ is list:
+                    stack += reversed(block)
+    return found
+
+
 def base_name(node: ast.AST) -> str | None:
     """`self.model.fc` -> `model` (the last name before the attribute chain's end), `loss` -> `loss`."""
     kind = node.__class__  # (as `method_name`)
