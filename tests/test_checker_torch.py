@@ -2677,6 +2677,31 @@ def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_python_sum_is_not_called_a_host_read_but_max_and_min_are():
+    """review25 item 4: Python's `sum` over a device tensor unbinds it and adds 0-d device tensors (a torch
+    call log shows `unbind`, `add`, no `__bool__`): many small kernels, no host read. `max`/`min` compare with
+    `bool(a > b)`, a host read per element. Each message says its own cost."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, opt, num_classes):
+            for X, Y in loader:
+                Y = Y.to(device)
+                per_sample = model(X.to(device)).mean(dim=1)
+                assert max(Y) < num_classes
+                loss = sum(per_sample) / len(per_sample)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    findings, _ = check_source(source, "t.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP509"}
+    assert len(messages) == 2
+    max_message, sum_message = (messages[line] for line in sorted(messages))
+    assert "host read (sync) each" in max_message and "add kernel" not in max_message
+    assert "one small add kernel each (no host read" in sum_message and "a host read each" not in sum_message
+
+
 def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backward():
     """(torch-fix125) SpCL's `HM.backward`: `for x, y in zip(inputs, indexes): ctx.features[y] = ...` then a
     per-row norm, on every step. The same loop in a plain helper, or a backward that only sums per-row

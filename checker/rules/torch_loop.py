@@ -3448,13 +3448,21 @@ def _memory_rows_in_backward(loop, index: ModuleIndex) -> RawFinding | None:
 # ---------------------------------------------------------------- PP509 Python's sum/max/min of a tensor (torch-fix125)
 
 _PY_REDUCTIONS = frozenset({"sum", "max", "min"})
+# What each element costs: `max`/`min` compare with `bool(a > b)`, a host read; `sum` adds on the device.
+_REDUCTION_COSTS = {
+    "sum": "one small add kernel each (no host read, many launches)",
+    "max": "a host read (sync) each",
+    "min": "a host read (sync) each",
+}
 
 
 def _builtin_reductions(index: ModuleIndex):
     """`assert max(Y) < n and min(Y) >= 0` on the moved labels in the step loop (pytorch_xvectors,
     hold-out 43), `return sum(sum(lossmask))` of a mask the def moved to the GPU: Python's `sum`/`max`/`min`
-    iterate the tensor element by element, one 0-d tensor and one host read per element (a sync each on a
-    GPU), where `Y.max()` / `lossmask.sum()` is one op. Reported where the tensor is on the device by the
+    unbind the tensor and take it element by element (row by row for 2-D), where `Y.max()` /
+    `lossmask.sum()` is one op. `max`/`min` compare with `bool(a > b)`, a host read (a sync on a GPU) per
+    element; `sum` only adds the device elements, no host read but one small add kernel per element
+    (review25 item 4: a torch call log of both, /tmp/review25/b1/probe_sum.py). Reported where the tensor is on the device by the
     def's own bindings (or what its callers hand it) and the call runs on every step: in a training loop or
     in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in one assert: the first)."""
     lines = set()
@@ -3492,7 +3500,7 @@ def _builtin_reductions(index: ModuleIndex):
             call.lineno,
             call.col_offset,
             f"`{ast.unparse(call)}` is Python's `{func.id}` over the device tensor `{inner.id}`: it iterates the "
-            "tensor one element at a time, a host read each, on every step; use the tensor's own "
+            f"tensor one element at a time, {_REDUCTION_COSTS[func.id]}, on every step; use the tensor's own "
             f"`{inner.id}.{func.id}()` (one op)",
             confidence=_ROW_READ_LEVEL,
         )
