@@ -2702,6 +2702,17 @@ def test_pp509_python_sum_is_not_called_a_host_read_but_max_and_min_are():
     assert "one small add kernel each (no host read" in sum_message and "a host read each" not in sum_message
 
 
+def test_pp509_the_every_step_defs_are_one_cached_walk():
+    """review25 item 5: `_runs_every_step` (loops) and `_call_every_step` (calls outside a loop) ask one
+    `_def_runs_every_step`, so the cached `"per_step_defs"` set has one recipe, not two copies that must stay
+    equal, and a call in a def a model-running loop calls counts as it does for a loop there."""
+    from checker.rules import torch_loop
+
+    text = Path(torch_loop.__file__).read_text()
+    assert text.count('"per_step_defs"') == 1
+    assert hasattr(torch_loop, "_def_runs_every_step")
+
+
 def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backward():
     """(torch-fix125) SpCL's `HM.backward`: `for x, y in zip(inputs, indexes): ctx.features[y] = ...` then a
     per-row norm, on every step. The same loop in a plain helper, or a backward that only sums per-row

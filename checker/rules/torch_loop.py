@@ -2663,12 +2663,17 @@ def _step_named_defs(index: ModuleIndex) -> set[int]:
 def _runs_every_step(loop, index: ModuleIndex) -> bool:
     """The loop is inside another loop, or in a def that runs on every step (a forward, a loss, a step
     def, what a step loop calls, a def named for a step), or in a def nested in one."""
-    if _nested(loop, index):
-        return True
+    return _nested(loop, index) or _def_runs_every_step(index.loop_function.get(id(loop)), index)
+
+
+def _def_runs_every_step(function, index: ModuleIndex) -> bool:
+    """The def (None: module level), or a def it is nested in, runs on every step: a forward, a loss, a step
+    def, what a step loop calls, a def named for a step, a def a model-running loop calls, or a def whose
+    parameters other modules' step loops hand it. One walk for `_runs_every_step` and `_call_every_step`
+    (review25 item 5: each had its own copy of the cached set's recipe)."""
     steps = facts(index).loop_cache(
         "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
     )
-    function = index.loop_function.get(id(loop))
     while function is not None:
         if id(function) in steps or id(function) in _model_pass_defs(index):
             return True
@@ -3551,15 +3556,7 @@ def _call_every_step(site, index: ModuleIndex) -> bool:
         return True
     if site.loops:
         return _runs_every_step(site.loops[-1], index)
-    per_step = facts(index).loop_cache(
-        "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
-    )
-    function = site.function
-    while function is not None:
-        if id(function) in per_step or id(function) in outside_parameter_places(index):
-            return True
-        function = index.function_parent.get(id(function))
-    return False
+    return _def_runs_every_step(site.function, index)
 
 
 # ---------------------------------------------------------------- PP509 slices bounded per row (torch-fix125)
