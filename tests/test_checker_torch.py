@@ -2644,6 +2644,36 @@ def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_one_test_of_a_lambda_mapped_over_a_batch_that_moves_it():
+    """review25 item 7: PP509's placed values (torch_loop) and the loader rules' batch names (torch_data) ask
+    one `mapped_move_argument`: the lambda's argument when a method chain on it moves it (DCUnet's
+    `map(lambda x: x.cuda(), input)`, Pyraformer's `map(lambda x: x.to(opt.device).squeeze(0), batch)`);
+    None for a lambda that only casts, or a `map` of anything else. (Item 6: torch_data's joins are
+    torch_common's one `TORCH_JOINS`.)"""
+    from checker.module import ModuleIndex
+    from checker.rules import torch_data, torch_loop
+    from checker.rules.torch_common import TORCH_JOINS, mapped_move_argument
+
+    source = PRELUDE + textwrap.dedent(
+        """
+        a = map(lambda x: x.cuda(), batch)
+        b = map(lambda t: t.to(opt.device).squeeze(0), batch)
+        c = map(lambda x: x.float().cuda(), batch)
+        d = map(lambda x: x.float(), batch)
+        e = map(lambda x: x.to(torch.float32), batch)
+        f = map(lambda x: y.cuda(), batch)
+        g = map(str.upper, batch)
+        """
+    )
+    tree = ast.parse(source)
+    index = ModuleIndex.build(tree)
+    calls = {stmt.targets[0].id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)}
+    got = {name: mapped_move_argument(calls[name], index) for name in "abcdefg"}
+    assert got == {"a": "x", "b": "t", "c": "x", "d": None, "e": None, "f": None, "g": None}
+    assert not hasattr(torch_loop, "_maps_a_move")
+    assert not hasattr(torch_data, "_JOINS") and {"cat", "stack", "concat"} <= TORCH_JOINS
+
+
 def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
     """(torch-fix125) pytorch_xvectors' `assert max(Y) < n and min(Y) >= 0` on the labels moved in the step
     loop, and `sum(sum(mask))` of a mask a loss def moved: Python iterates the tensor one element at a time.

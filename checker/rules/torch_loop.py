@@ -34,6 +34,7 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     loop_nodes,
+    mapped_move_argument,
     method_name,
     model_called,
     model_output,
@@ -2371,8 +2372,8 @@ def device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> 
 
 
 def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> bool | None:
-    if _maps_a_move(call, index):
-        return True
+    if mapped_move_argument(call, index) is not None:
+        return True  # (torch-fix125) `map(lambda x: x.cuda(), batch)`: every item moved
     method = method_name(call)
     if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
         return False
@@ -2409,22 +2410,6 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
-
-
-def _maps_a_move(call: ast.Call, index: ModuleIndex) -> bool:
-    """(torch-fix125) `map(lambda x: x.cuda(), batch)`: every item moved to the device (DCUnet's
-    `train_mixed, train_clean, seq_len = map(lambda x: x.cuda(), input)`, hold-out 43)."""
-    if not (isinstance(call.func, ast.Name) and call.func.id == "map" and len(call.args) == 2):
-        return False
-    fn = call.args[0]
-    return (
-        isinstance(fn, ast.Lambda)
-        and isinstance(fn.body, ast.Call)
-        and is_device_move(fn.body, index)
-        and isinstance(fn.body.func, ast.Attribute)
-        and isinstance(fn.body.func.value, ast.Name)
-        and fn.body.func.value.id in {a.arg for a in fn.args.args}
-    )
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
