@@ -2575,6 +2575,43 @@ def test_pp507_a_project_loss_or_module_built_every_step_and_called():
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
 
 
+def test_pp507_a_class_built_in_the_step_loop_and_called_in_a_loop_nested_in_it():
+    """review25 items 13 and 14: `_non_library_class` (was `_project_class`: any capitalised name imported from
+    outside the known libraries) built in the step loop and called in a loop nested in it (one call per head)
+    is reported: the docstring now says nested loops count. Built in the step loop but called only after
+    it: silent."""
+    from checker.rules import torch_loop
+
+    source = PRELUDE + textwrap.dedent(
+        """
+        from utils.regularization import L12Smooth
+
+        def train(model, loader, opt, heads):
+            for x, y in loader:
+                regularization = L12Smooth()  # expect: PP507
+                outs = model(x.to(device))
+                loss = F.mse_loss(outs[0], y.to(device))
+                for k in range(heads):
+                    loss = loss + regularization(outs[k])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+        def tune(model, loader, opt):
+            for x, y in loader:
+                out = model(x.to(device))
+                smooth = L12Smooth()
+                loss = F.mse_loss(out, y.to(device))
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            return smooth(out)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+    assert hasattr(torch_loop, "_non_library_class") and not hasattr(torch_loop, "_project_class")
+
+
 def test_pp509_a_loop_over_detection_scales_whose_items_are_sliced_whole_is_no_element_loop():
     """(torch-fix125) One-stage grounding's `for ii in range(len(pred_anchor)):` appends
     `pred_anchor[ii][:, :, 4, :, :].contiguous().view(b, -1)` per scale and concatenates: each item is a 5-D

@@ -610,10 +610,13 @@ _LIBRARY_ROOTS = frozenset(
 )
 
 
-def _project_class(call: ast.Call, index: ModuleIndex) -> str | None:
-    """The name of the class `call` builds when it is the project's: a class of this module derived from
-    `nn.Module`, or a capitalised name taken by `from x import Name` from a module that is no library of
-    `_LIBRARY_ROOTS` (`from utils.regularization import L12Smooth`). None otherwise."""
+def _non_library_class(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The name of the class `call` builds when it is no library's known one: a class of this module derived
+    from `nn.Module`, or any capitalised name taken by `from x import Name` from a root outside
+    `_LIBRARY_ROOTS`. That is the project's own (`from utils.regularization import L12Smooth`), but also a
+    library the list lacks (timm, kornia, monai, transformers, einops): the import is not resolved to a file,
+    so such a name is taken for a module without being known to be one. None otherwise. (review25 item 13:
+    was `_project_class`, a name that promised more.)"""
     func = call.func
     if not isinstance(func, ast.Name) or not func.id[:1].isupper():
         return None
@@ -627,12 +630,15 @@ def _project_class(call: ast.Call, index: ModuleIndex) -> str | None:
 
 
 def _own_module_bound_called(call: ast.Call, index: ModuleIndex) -> str | None:
-    """(torch-fix125) A project class (`_project_class`) built in a training loop's body and bound to a name the
-    same loop then calls: DeepSymRegTorch's `regularization = L12Smooth()` then
-    `reg_loss = regularization(net.get_weights_tensor())` on every step (hold-out 41, twice). The object is
-    built again each step (an `nn.Module`'s `__init__` and whatever its own builds), where one built before
-    the loop serves. Not when it is given a name the loop binds (it is built for this step's data)."""
-    name = _project_class(call, index)
+    """(torch-fix125) A class (`_non_library_class`) built in a loop's own body and bound to a name that the
+    nearest `for`/`while` around the call calls anywhere in its body, nested loops included, before or after
+    the binding (the caller asks this only of a training step loop or a loop around one): DeepSymRegTorch's
+    `regularization = L12Smooth()` then `reg_loss = regularization(net.get_weights_tensor())` on every step
+    (hold-out 41, twice). The object is built again each pass (an `nn.Module`'s `__init__` and whatever its
+    own builds), where one built before the loop serves. Not when it is given a name the loop binds (it is
+    built for this step's data). (review25 item 14: the docstring said "the same loop then calls" and "a
+    training loop"; the order and the loop kind are not checked here.)"""
+    name = _non_library_class(call, index)
     if name is None:
         return None
     parent = facts(index).parent_of(call)
