@@ -782,6 +782,18 @@ def test_a_grid_stacked_from_host_aranges_in_a_helper_the_step_calls_is_reported
     assert levels_of(findings, "PP506") == {}
 
 
+def test_one_join_set_for_the_factory_sieve_and_the_pp506_rule():
+    """review25 item 6: torch's joins were written three times with different members (torch_data's
+    `{"cat", "stack", "concat"}`, torch_moves' `{"torch.cat", "torch.stack"}`, factories' regex string); now
+    torch_common's `TORCH_JOINS`, which factories' text sieve extends with `meshgrid`."""
+    from checker.rules import torch_moves
+    from checker.rules.torch_common import TORCH_JOINS
+    from checker.torch_project import factories
+
+    assert set(factories._JOINS.split("|")) == TORCH_JOINS | {"meshgrid"}
+    assert not hasattr(torch_moves, "_JOINS")
+
+
 def test_a_helper_a_stepped_def_runs_outside_its_ifs_is_stepped_too(tmp_path):
     """torch-fix126: Mem2Seq's `masked_cross_entropy`, which another module's training step calls, runs
     `sequence_mask(...)`, a def of its own module making `torch.arange(0, max_len)` and moving it `.cuda()` on

@@ -20,7 +20,7 @@ from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_lines, import_word
 from checker.rules import rule_selected
-from checker.rules.torch_common import facts, lowered_on_toys
+from checker.rules.torch_common import TORCH_JOINS, facts, lowered_on_toys
 from checker.rules.torch_loop import (
     check_python_loop_over_tensor,
     device_history,
@@ -819,8 +819,9 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     return cast.search(body, bound.end()) is not None
 
 
-# (torch-fix126: torch's joins of host parts, the moved tensor being the joined one: EAC's `generate_flip_grid`)
-_JOINS = "stack|cat|hstack|vstack|dstack|meshgrid"
+# (torch-fix126: torch's joins of host parts, the moved tensor being the joined one: EAC's `generate_flip_grid`;
+# and `torch.meshgrid` of them. One join set with the module rules, review25 item 6)
+_JOINS = "|".join(sorted(TORCH_JOINS | {"meshgrid"}))
 
 
 # (torch-fix103: the casts a host tensor may pass through before its copy, `mask.float().to(device)`)
