@@ -794,6 +794,37 @@ def test_one_join_set_for_the_factory_sieve_and_the_pp506_rule():
     assert not hasattr(torch_moves, "_JOINS")
 
 
+_FLIP_GRID = (
+    "def generate_flip_grid(w, h, device):\n"
+    "    x_ = torch.arange(w).view(1, -1).expand(h, -1)\n"
+    "    y_ = torch.arange(h).view(-1, 1).expand(-1, w)\n"
+    "    grid = torch.stack([x_, y_], dim=0){tail}\n"
+    "    return grid\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tail", "moved"),
+    [
+        (".float().to(device)", True),
+        (".to(device, dtype=torch.float32)", True),
+        (".to(torch.float32)\n    grid = grid.to(device)", True),
+        (".to(torch.float32)", False),
+        (".to(dtype=torch.float32)", False),
+        (".to(torch.int64).float()", False),
+    ],
+)
+def test_a_join_cast_to_a_dtype_is_no_move_in_the_factory_sieve(tail, moved):
+    """review25 item 17: the project pass's text sieve (`_moved_later`) took any `.to(` after a torch join of a
+    bound factory as a move, so `torch.stack([x_, y_]).to(torch.float32)` (a cast) counted. A dtype argument is
+    no move now; a join bound to a name that is moved further on still is."""
+    from checker.torch_project import factories
+
+    body = _FLIP_GRID.format(tail=tail)
+    bound = next(b for b in factories._BOUND_FACTORY.finditer(body) if b.group(1) == "x_")
+    assert factories._moved_later(body, bound) is moved
+
+
 def test_a_helper_a_stepped_def_runs_outside_its_ifs_is_stepped_too(tmp_path):
     """torch-fix126: Mem2Seq's `masked_cross_entropy`, which another module's training step calls, runs
     `sequence_mask(...)`, a def of its own module making `torch.arange(0, max_len)` and moving it `.cuda()` on
