@@ -2040,8 +2040,9 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
 def _items_named(node: ast.AST, targets: set[str], index: ModuleIndex) -> set[str]:
     """The names a node gives each item of the batch, other than a comprehension's: a loop over it (GFM's
     `for item in batch: item = Variable(item).cuda()`, h42 core/train.py:59) and the argument of a lambda
-    mapped over it that moves it (`mapped_move_argument`: DCUnet's `x, y, n = map(lambda x: x.cuda(), input)`, h43 train.py:71; Pyraformer's
-    `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy every tensor of the batch a step."""
+    mapped over it that moves it (`mapped_move_argument`: DCUnet's `x, y, n = map(lambda x: x.cuda(),
+    input)`, h43 train.py:71; Pyraformer's `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy
+    every tensor of the batch a step."""
     if isinstance(node, ast.For) and _part_of(node.iter, targets):
         return names_in(node.target)
     if isinstance(node, ast.Call) and len(node.args) == 2 and _part_of(node.args[1], targets):

@@ -3458,9 +3458,10 @@ def _builtin_reductions(index: ModuleIndex):
     unbind the tensor and take it element by element (row by row for 2-D), where `Y.max()` /
     `lossmask.sum()` is one op. `max`/`min` compare with `bool(a > b)`, a host read (a sync on a GPU) per
     element; `sum` only adds the device elements, no host read but one small add kernel per element
-    (review25 item 4: a torch call log of both, /tmp/review25/b1/probe_sum.py). Reported where the tensor is on the device by the
-    def's own bindings (or what its callers hand it) and the call runs on every step: in a training loop or
-    in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in one assert: the first)."""
+    (review25 item 4: a torch call log of both, /tmp/review25/b1/probe_sum.py). Reported where the tensor
+    is on the device by the def's own bindings (or what its callers hand it) and the call runs on every
+    step: in a training loop or in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in
+    one assert: the first)."""
     lines = set()
     for site in index.calls:
         call = site.node
