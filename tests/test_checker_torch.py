@@ -2575,6 +2575,43 @@ def test_pp507_a_project_loss_or_module_built_every_step_and_called():
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
 
 
+def test_pp507_a_class_built_in_the_step_loop_and_called_in_a_loop_nested_in_it():
+    """review25 items 13 and 14: `_non_library_class` (was `_project_class`: any capitalised name imported from
+    outside the known libraries) built in the step loop and called in a loop nested in it (one call per head)
+    is reported: the docstring now says nested loops count. Built in the step loop but called only after
+    it: silent."""
+    from checker.rules import torch_loop
+
+    source = PRELUDE + textwrap.dedent(
+        """
+        from utils.regularization import L12Smooth
+
+        def train(model, loader, opt, heads):
+            for x, y in loader:
+                regularization = L12Smooth()  # expect: PP507
+                outs = model(x.to(device))
+                loss = F.mse_loss(outs[0], y.to(device))
+                for k in range(heads):
+                    loss = loss + regularization(outs[k])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+        def tune(model, loader, opt):
+            for x, y in loader:
+                out = model(x.to(device))
+                smooth = L12Smooth()
+                loss = F.mse_loss(out, y.to(device))
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            return smooth(out)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+    assert hasattr(torch_loop, "_non_library_class") and not hasattr(torch_loop, "_project_class")
+
+
 def test_pp509_a_loop_over_detection_scales_whose_items_are_sliced_whole_is_no_element_loop():
     """(torch-fix125) One-stage grounding's `for ii in range(len(pred_anchor)):` appends
     `pred_anchor[ii][:, :, 4, :, :].contiguous().view(b, -1)` per scale and concatenates: each item is a 5-D
@@ -2644,6 +2681,36 @@ def test_pp509_a_slice_bounded_by_each_length_of_a_device_tensor_every_step():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_one_test_of_a_lambda_mapped_over_a_batch_that_moves_it():
+    """review25 item 7: PP509's placed values (torch_loop) and the loader rules' batch names (torch_data) ask
+    one `mapped_move_argument`: the lambda's argument when a method chain on it moves it (DCUnet's
+    `map(lambda x: x.cuda(), input)`, Pyraformer's `map(lambda x: x.to(opt.device).squeeze(0), batch)`);
+    None for a lambda that only casts, or a `map` of anything else. (Item 6: torch_data's joins are
+    torch_common's one `TORCH_JOINS`.)"""
+    from checker.module import ModuleIndex
+    from checker.rules import torch_data, torch_loop
+    from checker.rules.torch_common import TORCH_JOINS, mapped_move_argument
+
+    source = PRELUDE + textwrap.dedent(
+        """
+        a = map(lambda x: x.cuda(), batch)
+        b = map(lambda t: t.to(opt.device).squeeze(0), batch)
+        c = map(lambda x: x.float().cuda(), batch)
+        d = map(lambda x: x.float(), batch)
+        e = map(lambda x: x.to(torch.float32), batch)
+        f = map(lambda x: y.cuda(), batch)
+        g = map(str.upper, batch)
+        """
+    )
+    tree = ast.parse(source)
+    index = ModuleIndex.build(tree)
+    calls = {stmt.targets[0].id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)}
+    got = {name: mapped_move_argument(calls[name], index) for name in "abcdefg"}
+    assert got == {"a": "x", "b": "t", "c": "x", "d": None, "e": None, "f": None, "g": None}
+    assert not hasattr(torch_loop, "_maps_a_move")
+    assert not hasattr(torch_data, "_JOINS") and {"cat", "stack", "concat"} <= TORCH_JOINS
+
+
 def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
     """(torch-fix125) pytorch_xvectors' `assert max(Y) < n and min(Y) >= 0` on the labels moved in the step
     loop, and `sum(sum(mask))` of a mask a loss def moved: Python iterates the tensor one element at a time.
@@ -2675,6 +2742,42 @@ def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_python_sum_is_not_called_a_host_read_but_max_and_min_are():
+    """review25 item 4: Python's `sum` over a device tensor unbinds it and adds 0-d device tensors (a torch
+    call log shows `unbind`, `add`, no `__bool__`): many small kernels, no host read. `max`/`min` compare with
+    `bool(a > b)`, a host read per element. Each message says its own cost."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, opt, num_classes):
+            for X, Y in loader:
+                Y = Y.to(device)
+                per_sample = model(X.to(device)).mean(dim=1)
+                assert max(Y) < num_classes
+                loss = sum(per_sample) / len(per_sample)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    findings, _ = check_source(source, "t.py")
+    messages = {f.line: f.message for f in findings if f.rule == "PP509"}
+    assert len(messages) == 2
+    max_message, sum_message = (messages[line] for line in sorted(messages))
+    assert "host read (sync) each" in max_message and "add kernel" not in max_message
+    assert "one small add kernel each (no host read" in sum_message and "a host read each" not in sum_message
+
+
+def test_pp509_the_every_step_defs_are_one_cached_walk():
+    """review25 item 5: `_runs_every_step` (loops) and `_call_every_step` (calls outside a loop) ask one
+    `_def_runs_every_step`, so the cached `"per_step_defs"` set has one recipe, not two copies that must stay
+    equal, and a call in a def a model-running loop calls counts as it does for a loop there."""
+    from checker.rules import torch_loop
+
+    text = Path(torch_loop.__file__).read_text()
+    assert text.count('"per_step_defs"') == 1
+    assert hasattr(torch_loop, "_def_runs_every_step")
 
 
 def test_pp509_a_memory_bank_updated_one_sample_at_a_time_in_an_autograd_backward():

@@ -720,6 +720,57 @@ def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_fin
     assert ("train.py", 7) not in levels_of(findings, "PP505")
 
 
+LOCAL_LOADER_DEVICE_DATASET = """import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class GpuDataset(Dataset):
+    def __init__(self, paths, labels):
+        self.paths, self.labels = paths, labels
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, index):
+        def load(path):
+            return np.load(path)
+
+        img = torch.from_numpy(load(self.paths[index])).cuda()
+        return img, self.labels[index]
+"""
+
+LOCAL_LOADER_TRAINER = """import torch
+import dataset
+
+
+def train(paths, labels, model, optimizer):
+    train_loader = torch.utils.data.DataLoader(dataset.GpuDataset(paths, labels), batch_size=8)
+    model.train()
+    for i, (img, target) in enumerate(train_loader):
+        img = img.cuda()
+        loss = (model(img).sum() - target.cuda().float().sum()).abs()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_local_loader_def_in_getitem_does_not_hide_a_device_dataset(tmp_path):
+    """review25 item 3: a `__getitem__` with a small local `def load(path): return np.load(path)` and a moved
+    return still yields CUDA items: only the def's own returns count, so no PP505 asks to pin them (pinning
+    CUDA tensors fails). The twin whose `__getitem__` returns the loaded item from the CPU keeps PP505."""
+    (tmp_path / "dataset.py").write_text(LOCAL_LOADER_DEVICE_DATASET)
+    (tmp_path / "train.py").write_text(LOCAL_LOADER_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 6) not in levels_of(findings, "PP505")
+    (tmp_path / "dataset.py").write_text(
+        LOCAL_LOADER_DEVICE_DATASET.replace("(self.paths[index])).cuda()", "(self.paths[index]))")
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 6) in levels_of(findings, "PP505")
+
+
 def test_a_grid_stacked_from_host_aranges_in_a_helper_the_step_calls_is_reported(tmp_path):
     """torch-fix126: EAC's `generate_flip_grid` (hold-out 42, listed), in `utils.py` that the training script
     star-imports, binds two `torch.arange(...)` views and moves `torch.stack([x_, y_], dim=0).float().to(device)`:
@@ -729,6 +780,49 @@ def test_a_grid_stacked_from_host_aranges_in_a_helper_the_step_calls_is_reported
     assert levels_of(findings, "PP506") == {("utils.py", 12): "high"}
     _, findings, _ = checked_copy(tmp_path, "stacked_flip_grid_clean")
     assert levels_of(findings, "PP506") == {}
+
+
+def test_one_join_set_for_the_factory_sieve_and_the_pp506_rule():
+    """review25 item 6: torch's joins were written three times with different members (torch_data's
+    `{"cat", "stack", "concat"}`, torch_moves' `{"torch.cat", "torch.stack"}`, factories' regex string); now
+    torch_common's `TORCH_JOINS`, which factories' text sieve extends with `meshgrid`."""
+    from checker.rules import torch_moves
+    from checker.rules.torch_common import TORCH_JOINS
+    from checker.torch_project import factories
+
+    assert set(factories._JOINS.split("|")) == TORCH_JOINS | {"meshgrid"}
+    assert not hasattr(torch_moves, "_JOINS")
+
+
+_FLIP_GRID = (
+    "def generate_flip_grid(w, h, device):\n"
+    "    x_ = torch.arange(w).view(1, -1).expand(h, -1)\n"
+    "    y_ = torch.arange(h).view(-1, 1).expand(-1, w)\n"
+    "    grid = torch.stack([x_, y_], dim=0){tail}\n"
+    "    return grid\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tail", "moved"),
+    [
+        (".float().to(device)", True),
+        (".to(device, dtype=torch.float32)", True),
+        (".to(torch.float32)\n    grid = grid.to(device)", True),
+        (".to(torch.float32)", False),
+        (".to(dtype=torch.float32)", False),
+        (".to(torch.int64).float()", False),
+    ],
+)
+def test_a_join_cast_to_a_dtype_is_no_move_in_the_factory_sieve(tail, moved):
+    """review25 item 17: the project pass's text sieve (`_moved_later`) took any `.to(` after a torch join of a
+    bound factory as a move, so `torch.stack([x_, y_]).to(torch.float32)` (a cast) counted. A dtype argument is
+    no move now; a join bound to a name that is moved further on still is."""
+    from checker.torch_project import factories
+
+    body = _FLIP_GRID.format(tail=tail)
+    bound = next(b for b in factories._BOUND_FACTORY.finditer(body) if b.group(1) == "x_")
+    assert factories._moved_later(body, bound) is moved
 
 
 def test_a_helper_a_stepped_def_runs_outside_its_ifs_is_stepped_too(tmp_path):

@@ -858,6 +858,26 @@ def returns_in(function) -> tuple[ast.Return, ...]:
     return tuple(n for n in statements_in(function) if isinstance(n, ast.Return))
 
 
+_SCOPE_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_STATEMENT_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")  # (as `statements_in` reads them)
+
+
+def own_returns(function) -> list[ast.Return]:
+    """The `return` statements of the def itself, not of a def or class nested in it: a small local loader
+    (`def load(path): return np.load(path)`) inside `__getitem__` returns to its caller, not from the item."""
+    found, stack = [], list(reversed(function.body))
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ast.Return:
+            found.append(node)
+        elif not isinstance(node, _SCOPE_DEFS):
+            for name in _STATEMENT_FIELDS:
+                block = getattr(node, name, None)
+                if block.__class__ is list:
+                    stack += reversed(block)
+    return found
+
+
 def base_name(node: ast.AST) -> str | None:
     """`self.model.fc` -> `model` (the last name before the attribute chain's end), `loss` -> `loss`."""
     kind = node.__class__  # (as `method_name`)
@@ -988,6 +1008,30 @@ def is_device_move(call: ast.Call, index: ModuleIndex) -> bool:
     if qualified is not None and qualified.startswith("torch."):
         return not is_dtype_name(qualified.rsplit(".", 1)[1])
     return not (isinstance(first, ast.Attribute) and first.attr in ("dtype",))
+
+
+def mapped_move_argument(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The lambda's argument in `map(lambda x: x.cuda(), batch)` (DCUnet, h43 train.py:71) or `map(lambda x:
+    x.to(opt.device).squeeze(0), batch)` (Pyraformer): a method chain on the argument with a device move in
+    it, so every item mapped comes out on the device. None for any other call, or a lambda that moves nothing
+    (review25 item 7: one test for PP509's placed values and the loader rules' batch names)."""
+    func, args = call.func, call.args
+    if not (
+        func.__class__ is ast.Name and func.id == "map" and len(args) == 2 and isinstance(args[0], ast.Lambda)
+    ):
+        return None
+    node, moved = args[0].body, False
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        moved = moved or is_device_move(node, index)
+        node = node.func.value
+    if moved and isinstance(node, ast.Name) and node.id in {a.arg for a in args[0].args.args}:
+        return node.id
+    return None
+
+
+# torch's joins of several tensors into one (`torch.cat((anc, pos, neg))`, `torch.stack([x_, y_], dim=0)`):
+# the joined tensor is where its parts are (review25 item 6: one set for the loader and factory rules).
+TORCH_JOINS = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack"})
 
 
 def cuda_type(node: ast.AST, index: ModuleIndex) -> bool:

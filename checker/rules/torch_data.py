@@ -22,6 +22,7 @@ from checker.module import (
 )
 from checker.rules import Rule, register
 from checker.rules.torch_common import (
+    TORCH_JOINS,
     base_name,
     call_function,
     facts,
@@ -30,6 +31,7 @@ from checker.rules.torch_common import (
     is_model_name,
     loop_nodes,
     lowered_on_toys,
+    mapped_move_argument,
     method_name,
     module_nodes,
     returns_in,
@@ -2031,26 +2033,21 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
             source = source.func.value  # `{k: v.to(device) for k, v in batch.items()}`
         if source is not None and _part_of(source, targets):
             targets |= names_in(node.target)
-        targets |= _items_named(node, targets)
+        targets |= _items_named(node, targets, index)
     return targets
 
 
-def _items_named(node: ast.AST, targets: set[str]) -> set[str]:
+def _items_named(node: ast.AST, targets: set[str], index: ModuleIndex) -> set[str]:
     """The names a node gives each item of the batch, other than a comprehension's: a loop over it (GFM's
     `for item in batch: item = Variable(item).cuda()`, h42 core/train.py:59) and the argument of a lambda
-    mapped over it (DCUnet's `x, y, n = map(lambda x: x.cuda(), input)`, h43 train.py:71; Pyraformer's
-    `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy every tensor of the batch a step."""
+    mapped over it that moves it (`mapped_move_argument`: DCUnet's `x, y, n = map(lambda x: x.cuda(),
+    input)`, h43 train.py:71; Pyraformer's `map(lambda x: x.to(opt.device).squeeze(0), batch)`). Both copy
+    every tensor of the batch a step."""
     if isinstance(node, ast.For) and _part_of(node.iter, targets):
         return names_in(node.target)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "map"
-        and len(node.args) == 2
-        and isinstance(node.args[0], ast.Lambda)
-        and _part_of(node.args[1], targets)
-    ):
-        return {a.arg for a in node.args[0].args.args}
+    if isinstance(node, ast.Call) and len(node.args) == 2 and _part_of(node.args[1], targets):
+        moved = mapped_move_argument(node, index)
+        return {moved} if moved is not None else set()
     return set()
 
 
@@ -2291,14 +2288,9 @@ def _batch_alias(value: ast.AST, names: set[str]) -> bool:
         return any(_batch_alias(item, names) for item in value.elts)
     if isinstance(value, ast.Call) and base_name(value.func) in _BATCH_WRAPPERS and value.args:
         value = value.args[0]
-    if isinstance(value, ast.Call) and base_name(value.func) in _JOINS and value.args:
+    if isinstance(value, ast.Call) and base_name(value.func) in TORCH_JOINS and value.args:
         return _batch_alias(value.args[0], names)  # (facenet's `all_imgs = torch.cat((anc, pos, neg))`)
     return _part_of(value, names)
-
-
-# (what joins the batch's tensors into one host tensor: facenet-pytorch-glint360k's triplets, h42
-# train_triplet_loss.py:399, listed, copied whole by `forward_pass(imgs=all_imgs, ...)`)
-_JOINS = frozenset({"cat", "stack", "concat"})
 
 
 def _part_of(value: ast.AST, names: set[str]) -> bool:

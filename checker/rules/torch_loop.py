@@ -34,6 +34,7 @@ from checker.rules.torch_common import (
     is_device_move,
     is_model_name,
     loop_nodes,
+    mapped_move_argument,
     method_name,
     model_called,
     model_output,
@@ -609,10 +610,13 @@ _LIBRARY_ROOTS = frozenset(
 )
 
 
-def _project_class(call: ast.Call, index: ModuleIndex) -> str | None:
-    """The name of the class `call` builds when it is the project's: a class of this module derived from
-    `nn.Module`, or a capitalised name taken by `from x import Name` from a module that is no library of
-    `_LIBRARY_ROOTS` (`from utils.regularization import L12Smooth`). None otherwise."""
+def _non_library_class(call: ast.Call, index: ModuleIndex) -> str | None:
+    """The name of the class `call` builds when it is no library's known one: a class of this module derived
+    from `nn.Module`, or any capitalised name taken by `from x import Name` from a root outside
+    `_LIBRARY_ROOTS`. That is the project's own (`from utils.regularization import L12Smooth`), but also a
+    library the list lacks (timm, kornia, monai, transformers, einops): the import is not resolved to a file,
+    so such a name is taken for a module without being known to be one. None otherwise. (review25 item 13:
+    was `_project_class`, a name that promised more.)"""
     func = call.func
     if not isinstance(func, ast.Name) or not func.id[:1].isupper():
         return None
@@ -626,12 +630,15 @@ def _project_class(call: ast.Call, index: ModuleIndex) -> str | None:
 
 
 def _own_module_bound_called(call: ast.Call, index: ModuleIndex) -> str | None:
-    """(torch-fix125) A project class (`_project_class`) built in a training loop's body and bound to a name the
-    same loop then calls: DeepSymRegTorch's `regularization = L12Smooth()` then
-    `reg_loss = regularization(net.get_weights_tensor())` on every step (hold-out 41, twice). The object is
-    built again each step (an `nn.Module`'s `__init__` and whatever its own builds), where one built before
-    the loop serves. Not when it is given a name the loop binds (it is built for this step's data)."""
-    name = _project_class(call, index)
+    """(torch-fix125) A class (`_non_library_class`) built in a loop's own body and bound to a name that the
+    nearest `for`/`while` around the call calls anywhere in its body, nested loops included, before or after
+    the binding (the caller asks this only of a training step loop or a loop around one): DeepSymRegTorch's
+    `regularization = L12Smooth()` then `reg_loss = regularization(net.get_weights_tensor())` on every step
+    (hold-out 41, twice). The object is built again each pass (an `nn.Module`'s `__init__` and whatever its
+    own builds), where one built before the loop serves. Not when it is given a name the loop binds (it is
+    built for this step's data). (review25 item 14: the docstring said "the same loop then calls" and "a
+    training loop"; the order and the loop kind are not checked here.)"""
+    name = _non_library_class(call, index)
     if name is None:
         return None
     parent = facts(index).parent_of(call)
@@ -2371,8 +2378,8 @@ def device_placed(expr: ast.AST, index: ModuleIndex, function, placed: dict) -> 
 
 
 def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> bool | None:
-    if _maps_a_move(call, index):
-        return True
+    if mapped_move_argument(call, index) is not None:
+        return True  # (torch-fix125) `map(lambda x: x.cuda(), batch)`: every item moved
     method = method_name(call)
     if method in _TO_HOST or (method == "to" and call.args and _names_cpu(call.args[0])):
         return False
@@ -2409,22 +2416,6 @@ def _call_placed(call: ast.Call, index: ModuleIndex, function, placed: dict) -> 
     if receiver in ("self", "np", "numpy", "math"):
         return None  # (`self.vocab.lookup(x)`: no tensor of the batch)
     return device_placed(call.func.value, index, function, placed) or None  # `top_k.sum(1).int()`
-
-
-def _maps_a_move(call: ast.Call, index: ModuleIndex) -> bool:
-    """(torch-fix125) `map(lambda x: x.cuda(), batch)`: every item moved to the device (DCUnet's
-    `train_mixed, train_clean, seq_len = map(lambda x: x.cuda(), input)`, hold-out 43)."""
-    if not (isinstance(call.func, ast.Name) and call.func.id == "map" and len(call.args) == 2):
-        return False
-    fn = call.args[0]
-    return (
-        isinstance(fn, ast.Lambda)
-        and isinstance(fn.body, ast.Call)
-        and is_device_move(fn.body, index)
-        and isinstance(fn.body.func, ast.Attribute)
-        and isinstance(fn.body.func.value, ast.Name)
-        and fn.body.func.value.id in {a.arg for a in fn.args.args}
-    )
 
 
 def _returns_layer_output(index: ModuleIndex, call: ast.Call) -> bool:
@@ -2663,12 +2654,17 @@ def _step_named_defs(index: ModuleIndex) -> set[int]:
 def _runs_every_step(loop, index: ModuleIndex) -> bool:
     """The loop is inside another loop, or in a def that runs on every step (a forward, a loss, a step
     def, what a step loop calls, a def named for a step), or in a def nested in one."""
-    if _nested(loop, index):
-        return True
+    return _nested(loop, index) or _def_runs_every_step(index.loop_function.get(id(loop)), index)
+
+
+def _def_runs_every_step(function, index: ModuleIndex) -> bool:
+    """The def (None: module level), or a def it is nested in, runs on every step: a forward, a loss, a step
+    def, what a step loop calls, a def named for a step, a def a model-running loop calls, or a def whose
+    parameters other modules' step loops hand it. One walk for `_runs_every_step` and `_call_every_step`
+    (review25 item 5: each had its own copy of the cached set's recipe)."""
     steps = facts(index).loop_cache(
         "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
     )
-    function = index.loop_function.get(id(loop))
     while function is not None:
         if id(function) in steps or id(function) in _model_pass_defs(index):
             return True
@@ -3448,15 +3444,24 @@ def _memory_rows_in_backward(loop, index: ModuleIndex) -> RawFinding | None:
 # ---------------------------------------------------------------- PP509 Python's sum/max/min of a tensor (torch-fix125)
 
 _PY_REDUCTIONS = frozenset({"sum", "max", "min"})
+# What each element costs: `max`/`min` compare with `bool(a > b)`, a host read; `sum` adds on the device.
+_REDUCTION_COSTS = {
+    "sum": "one small add kernel each (no host read, many launches)",
+    "max": "a host read (sync) each",
+    "min": "a host read (sync) each",
+}
 
 
 def _builtin_reductions(index: ModuleIndex):
     """`assert max(Y) < n and min(Y) >= 0` on the moved labels in the step loop (pytorch_xvectors,
     hold-out 43), `return sum(sum(lossmask))` of a mask the def moved to the GPU: Python's `sum`/`max`/`min`
-    iterate the tensor element by element, one 0-d tensor and one host read per element (a sync each on a
-    GPU), where `Y.max()` / `lossmask.sum()` is one op. Reported where the tensor is on the device by the
-    def's own bindings (or what its callers hand it) and the call runs on every step: in a training loop or
-    in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in one assert: the first)."""
+    unbind the tensor and take it element by element (row by row for 2-D), where `Y.max()` /
+    `lossmask.sum()` is one op. `max`/`min` compare with `bool(a > b)`, a host read (a sync on a GPU) per
+    element; `sum` only adds the device elements, no host read but one small add kernel per element
+    (review25 item 4: a torch call log of both, /tmp/review25/b1/probe_sum.py). Reported where the tensor
+    is on the device by the def's own bindings (or what its callers hand it) and the call runs on every
+    step: in a training loop or in a def run on every step. One finding a line (`max(Y)` and `min(Y)` in
+    one assert: the first)."""
     lines = set()
     for site in index.calls:
         call = site.node
@@ -3492,7 +3497,7 @@ def _builtin_reductions(index: ModuleIndex):
             call.lineno,
             call.col_offset,
             f"`{ast.unparse(call)}` is Python's `{func.id}` over the device tensor `{inner.id}`: it iterates the "
-            "tensor one element at a time, a host read each, on every step; use the tensor's own "
+            f"tensor one element at a time, {_REDUCTION_COSTS[func.id]}, on every step; use the tensor's own "
             f"`{inner.id}.{func.id}()` (one op)",
             confidence=_ROW_READ_LEVEL,
         )
@@ -3543,15 +3548,7 @@ def _call_every_step(site, index: ModuleIndex) -> bool:
         return True
     if site.loops:
         return _runs_every_step(site.loops[-1], index)
-    per_step = facts(index).loop_cache(
-        "per_step_defs", None, lambda: _per_step_defs(index) | _step_named_defs(index)
-    )
-    function = site.function
-    while function is not None:
-        if id(function) in per_step or id(function) in outside_parameter_places(index):
-            return True
-        function = index.function_parent.get(id(function))
-    return False
+    return _def_runs_every_step(site.function, index)
 
 
 # ---------------------------------------------------------------- PP509 slices bounded per row (torch-fix125)

@@ -34,6 +34,7 @@ from checker.rules import Rule, register
 from checker.rules.invariant import changed_in
 from checker.rules.torch_common import (
     OPTIONS,
+    TORCH_JOINS,
     base_name,
     configuration_test,
     constructs_model,
@@ -456,10 +457,10 @@ def _counter_fill(arg: ast.AST, counted: Callable[[ast.AST, int], bool], line: i
 
 
 def _joined_parts(node: ast.Call, name: str | None, bound: Callable, line: int) -> list[ast.AST]:
-    """The tensors `torch.cat` or `torch.stack` joins, written in the call (`torch.stack([x, y], 1)`) or
-    (torch-fix73) through a name bound to the list just before (`stacks = [x, y]`, `torch.stack(stacks)`:
-    gmflow's `coords_grid`); empty for any other call."""
-    if name not in _JOINS or not node.args:
+    """The tensors a torch join (`torch.cat`, `torch.stack`, the others of `TORCH_JOINS`) joins, written in
+    the call (`torch.stack([x, y], 1)`) or (torch-fix73) through a name bound to the list just before
+    (`stacks = [x, y]`, `torch.stack(stacks)`: gmflow's `coords_grid`); empty for any other call."""
+    if not (name or "").startswith("torch.") or name[6:] not in TORCH_JOINS or not node.args:
         return []
     parts = node.args[0]
     if isinstance(parts, ast.Name):
@@ -629,7 +630,6 @@ def _unwrap_variable(value: ast.AST | None) -> ast.AST | None:
     return value
 
 
-_JOINS = frozenset({"torch.cat", "torch.stack"})
 # (and `torch.bernoulli(p * torch.ones(shape))`, a mask drawn where its probabilities are, torch-fix40;
 # `torch.multinomial(torch.ones(n), b)`, class labels drawn likewise, torch-fix44)
 # (torch-fix119: `F.affine_grid(theta, x.shape)`, a sampling grid made where its `theta` is: DSA's augmentations)

@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from checker.findings import Finding
 from checker.module import ModuleIndex, iter_walk, statements_in, walk
-from checker.rules.torch_common import base_name, is_device_move, returns_in
+from checker.rules.torch_common import base_name, is_device_move, own_returns, returns_in
 from checker.rules.torch_data import (
     arrays_handed_in,
     check_loader_without_pinned_memory,
@@ -77,7 +77,8 @@ def _every_return_moved(getitem, index: ModuleIndex) -> bool:
     the returned value, or a name some assignment binds to a move). TransCrowd's and FIDTM's `listDataset`
     crop test images onto the GPU under `else:` but return the training item from the CPU under `if
     self.train:` (h42 train.py:143, train_baseline.py:143, listed): the training loader's batches are
-    pageable, so its PP505 stays."""
+    pageable, so its PP505 stays. Only the def's own returns count: a local `def load(path): return
+    np.load(path)` returns to `__getitem__`, not from it."""
     moves = [n for n in iter_walk(getitem) if isinstance(n, ast.Call) and is_device_move(n, index)]
     if not moves:
         return False
@@ -92,7 +93,7 @@ def _every_return_moved(getitem, index: ModuleIndex) -> bool:
     return all(
         ret.value is None
         or any((isinstance(n, ast.Name) and n.id in moved) or n in moves for n in iter_walk(ret.value))
-        for ret in returns_in(getitem)
+        for ret in own_returns(getitem)
     )
 
 

@@ -20,7 +20,7 @@ from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_lines, import_word
 from checker.rules import rule_selected
-from checker.rules.torch_common import facts, lowered_on_toys
+from checker.rules.torch_common import TORCH_JOINS, facts, is_dtype_name, lowered_on_toys
 from checker.rules.torch_loop import (
     check_python_loop_over_tensor,
     device_history,
@@ -810,17 +810,42 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     name = bound.group(1)
     if body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0:
         return True
-    joined = re.compile(rf"torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b[^\n]*\.(?:cuda|to)\(")
-    if joined.search(body, bound.end()) is not None:
-        return True  # (torch-fix126) `grid = torch.stack([x_, y_], dim=0).float().to(device)`
+    joined = re.compile(
+        rf"^[ \t]*(?:(\w+)[ \t]*=[ \t]*)?[^\n]*?torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b([^\n]*)",
+        re.MULTILINE,
+    )
+    for join in joined.finditer(body, bound.end()):
+        if _moves_in_text(join.group(2)) or _name_moved(body, join.group(1), join.end()):
+            return True  # (torch-fix126) `grid = torch.stack([x_, y_], dim=0).float().to(device)`
     if f"{name}." not in body[bound.end() :]:
         return False
     cast = re.compile(rf"(?<![\w.]){re.escape(name)}(?:\.(?:{_CASTS})\([^()\n]*\))+\.(?:cuda|to)\(")
     return cast.search(body, bound.end()) is not None
 
 
-# (torch-fix126: torch's joins of host parts, the moved tensor being the joined one: EAC's `generate_flip_grid`)
-_JOINS = "stack|cat|hstack|vstack|dstack|meshgrid"
+_MOVE_TEXT = re.compile(r"\.(cuda|to)\(\s*(dtype\s*=|torch\.(\w+)\s*[,)])?")
+
+
+def _moves_in_text(text: str) -> bool:
+    """A `.cuda(` or `.to(` in the text whose first argument is no torch dtype (review25 item 17:
+    `torch.stack([x_, y_]).to(torch.float32)` casts, it does not move; `.to(dtype=...)` neither)."""
+    for m in _MOVE_TEXT.finditer(text):
+        if m.group(1) == "cuda" or not (m.group(2) and (m.group(3) is None or is_dtype_name(m.group(3)))):
+            return True
+    return False
+
+
+def _name_moved(body: str, name: str | None, start: int) -> bool:
+    """The name a join was bound to is moved further on (`grid = torch.stack([x_, y_]).to(torch.float32)`,
+    then `grid = grid.to(device)`): the joined tensor, made of host parts, is copied after all."""
+    return name is not None and (
+        body.find(f"{name}.cuda(", start) >= 0 or body.find(f"{name}.to(", start) >= 0
+    )
+
+
+# (torch-fix126: torch's joins of host parts, the moved tensor being the joined one: EAC's
+# `generate_flip_grid`; and `torch.meshgrid` of them. One join set with the module rules, review25 item 6)
+_JOINS = "|".join(sorted(TORCH_JOINS | {"meshgrid"}))
 
 
 # (torch-fix103: the casts a host tensor may pass through before its copy, `mask.float().to(device)`)
