@@ -565,23 +565,32 @@ def running_extreme(use: ast.If, name: str) -> bool:
     """(torch-fix127) `if worst_loss > loss: worst_loss = loss`: the read only keeps a running worst or best
     for the log (saltnet's `loss = loss.item()` every step, its epoch's worst loss printed after the loop,
     hold-out 39, with a flag to draw that batch), a statistic like a running total, not the loop's own
-    logic: a comparison of the name whose branch only binds plain names to it or to constants."""
-    return (
-        isinstance(use.test, ast.Compare)
-        and len(use.test.ops) == 1
-        and isinstance(use.test.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
-        and any(isinstance(n, ast.Name) and n.id == name for n in (use.test.left, *use.test.comparators))
+    logic: a comparison of the name whose branch only binds plain names to it or to constants.
+    (review-mend12, review25 item 2) The branch must keep the extreme: bind the comparison's other operand
+    to the name (`worst_loss = loss`). Constants may only be bound beside it (saltnet's flag): a branch of
+    constants alone is a test on the value (`if loss < 1e-4: converged = True`, then `if converged: break`),
+    which steers the loop."""
+    test = use.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
         and not use.orelse
-        and all(
-            isinstance(stmt, ast.Assign)
-            and all(isinstance(t, ast.Name) for t in stmt.targets)
-            and (
-                (isinstance(stmt.value, ast.Name) and stmt.value.id == name)
-                or isinstance(stmt.value, ast.Constant)
-            )
-            for stmt in use.body
-        )
-    )
+    ):
+        return False
+    sides = [n.id if isinstance(n, ast.Name) else None for n in (test.left, test.comparators[0])]
+    if name not in sides:
+        return False
+    other = sides[1] if sides[0] == name else sides[0]
+    kept = False
+    for stmt in use.body:
+        if not (isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets)):
+            return False
+        if isinstance(stmt.value, ast.Name) and stmt.value.id == name:
+            kept = kept or any(t.id == other for t in stmt.targets)
+        elif not isinstance(stmt.value, ast.Constant):
+            return False
+    return kept
 
 
 def _logging_loop(use: ast.For, node: ast.Name) -> bool:
@@ -1488,13 +1497,27 @@ def full_batch_epochs(loop, index: ModuleIndex) -> bool:
     return True
 
 
+# (review-mend12, review25 item 1) words of a called name that draw a batch: any word holding `batch`
+# (`get_batch`, `next_minibatch`), and a whole word `sample`/`samples`/`sampler(s)`
+_DRAW_WORD = re.compile(r"batch|^samples?$|^samplers?$")
+# named layer ops whose words look like a draw but draw nothing (`F.batch_norm`, `F.grid_sample`)
+_LAYER_OP = re.compile(r"(?i)batch_?norm|grid_?sample")
+# the words of a snake_case or CamelCase name (`unpack_sdf_samples` -> unpack, sdf, samples; `nextSamples`
+# -> next, samples)
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
 def _draws_batch(name: str) -> bool:
-    """A call named for drawing a batch: `*batch*`, and (torch-fix127) `*sample*` (DeepSDF's latent
-    optimisation, `for e in range(num_iterations)` drawing `unpack_sdf_samples_from_ram(sdf, num_samples)` each
-    iteration, then backward and step and `loss_num = loss.cpu().data.numpy()`, hold-out 43): an iteration on a
-    fresh draw, not an epoch over the whole data set."""
-    name = name.lower()
-    return "batch" in name or "sample" in name
+    """A call named for drawing a batch: `*batch*`, and (torch-fix127) a `sample`/`samples` word (DeepSDF's
+    latent optimisation, `for e in range(num_iterations)` drawing `unpack_sdf_samples_from_ram(sdf,
+    num_samples)` each iteration, then backward and step and `loss_num = loss.cpu().data.numpy()`, hold-out
+    43): an iteration on a fresh draw, not an epoch over the whole data set. (review-mend12, review25 item 1)
+    Whole words, not substrings: a layer op inside a full-batch epoch (`F.upsample`, `downsample`,
+    `resample`, `F.grid_sample`, `F.batch_norm`) draws nothing, and the epoch's reads stay its log."""
+    if _LAYER_OP.search(name):
+        return False
+    words = (w.lower() for part in name.split("_") for w in _NAME_WORD.findall(part))
+    return any(_DRAW_WORD.search(w) for w in words)
 
 
 def check_host_sync(
