@@ -3144,3 +3144,17 @@ def test_forward_defined_inside_a_function_is_checked_not_skipped():
         """
     )
     assert torch_findings(source) == []
+
+
+def test_a_loss_name_is_one_test_for_names_and_expressions(monkeypatch):
+    """(review-mend12, review25 item 10) Which names name a loss is decided in one place (`_loss_word`): the
+    legacy `loss.data[0]` reads of a loop's loss-named bindings and of a training-step def's loss-named
+    names follow it, as the expression test `_loss_named` does."""
+    from checker.rules import torch_sync
+
+    source = (CASES / "pp501_positive_legacy_loss_reads.py").read_text()
+    findings, _ = check_source(source, "train.py")
+    assert {f.line for f in findings if f.rule == "PP501"} == {25, 51}
+    monkeypatch.setattr(torch_sync, "_loss_word", lambda name: False)
+    findings, _ = check_source(source, "train.py")
+    assert {f.line for f in findings if f.rule == "PP501"} == set()

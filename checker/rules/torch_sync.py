@@ -2858,7 +2858,7 @@ def _loss_item(arg: ast.AST) -> bool:
         isinstance(arg, ast.Subscript)
         and isinstance(arg.slice, ast.Constant)
         and isinstance(arg.slice.value, str)
-        and "loss" in arg.slice.value.lower()
+        and _loss_word(arg.slice.value)
     )
 
 
@@ -3711,7 +3711,7 @@ def legacy_loss_names(index: ModuleIndex, loop) -> set[str]:
     graph tracing's sight (PCB_RPP's `torch.autograd.backward([loss0, ...], grads)`, then
     `losses.update(loss.data[0], n)` every step, hold-out 30). Today `.data[0]` of a 0-d loss raises, so the
     code was written for the version where it copied the scalar to the host."""
-    return {name for name in loop_bindings(index, loop) if "loss" in name.lower()}
+    return {name for name in loop_bindings(index, loop) if _loss_word(name)}
 
 
 def _over_items(loop) -> bool:
@@ -3998,7 +3998,7 @@ def helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
     if not any(helper is f for f in training_step_defs(index)):
         return []
     fx = facts(index)
-    names = {n for n in assigned_names(helper.body) if "loss" in n.lower()}
+    names = {n for n in assigned_names(helper.body) if _loss_word(n)}
     for node in iter_walk(helper):
         if isinstance(node, ast.comprehension) and _loss_named(node.iter):
             names |= names_in(node.target)
@@ -4191,10 +4191,17 @@ def _float_of_loss(call: ast.Call, helper) -> str | None:
     return "float(...)"
 
 
+def _loss_word(name: str) -> bool:
+    """A name that names a loss (`loss`, `train_loss`, `lossD`): holds `loss`, in any case. (review-mend12,
+    review25 item 10) The one test of a name; `_loss_named` applies it to an expression's names."""
+    return "loss" in name.lower()
+
+
 def _loss_named(expr: ast.AST) -> bool:
+    """Some name or attribute in the expression names a loss (`_loss_word`)."""
     return any(
-        (isinstance(n, ast.Name) and "loss" in n.id.lower())
-        or (isinstance(n, ast.Attribute) and "loss" in n.attr.lower())
+        (isinstance(n, ast.Name) and _loss_word(n.id))
+        or (isinstance(n, ast.Attribute) and _loss_word(n.attr))
         for n in ast.walk(expr)
     )
 
