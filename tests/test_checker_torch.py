@@ -3158,3 +3158,28 @@ def test_a_loss_name_is_one_test_for_names_and_expressions(monkeypatch):
     monkeypatch.setattr(torch_sync, "_loss_word", lambda name: False)
     findings, _ = check_source(source, "train.py")
     assert {f.line for f in findings if f.rule == "PP501"} == set()
+
+
+def test_every_public_def_of_torch_sync_is_used_by_another_module():
+    """(review-mend12, review25 items 11, 12) A public name of checker/rules/torch_sync.py is one another
+    module imports (COMMON: a helper only its own module calls is private); a named level (`*_LEVEL`) is
+    public on purpose, a knob the tests set."""
+    root = Path(__file__).parent.parent / "checker"
+    own = root / "rules" / "torch_sync.py"
+    imported = {
+        alias.name
+        for path in root.rglob("*.py")
+        if path != own
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module == "checker.rules.torch_sync"
+        for alias in node.names
+    }
+    public = set()
+    for node in ast.parse(own.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            public.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            public |= {t.id for t in targets if isinstance(t, ast.Name)}
+    unused = {name for name in public if not name.startswith("_") and not name.endswith("_LEVEL")} - imported
+    assert unused == set()
