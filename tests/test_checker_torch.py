@@ -3144,3 +3144,42 @@ def test_forward_defined_inside_a_function_is_checked_not_skipped():
         """
     )
     assert torch_findings(source) == []
+
+
+def test_a_loss_name_is_one_test_for_names_and_expressions(monkeypatch):
+    """(review-mend12, review25 item 10) Which names name a loss is decided in one place (`_loss_word`): the
+    legacy `loss.data[0]` reads of a loop's loss-named bindings and of a training-step def's loss-named
+    names follow it, as the expression test `_loss_named` does."""
+    from checker.rules import torch_sync
+
+    source = (CASES / "pp501_positive_legacy_loss_reads.py").read_text()
+    findings, _ = check_source(source, "train.py")
+    assert {f.line for f in findings if f.rule == "PP501"} == {25, 51}
+    monkeypatch.setattr(torch_sync, "_loss_word", lambda name: False)
+    findings, _ = check_source(source, "train.py")
+    assert {f.line for f in findings if f.rule == "PP501"} == set()
+
+
+def test_every_public_def_of_torch_sync_is_used_by_another_module():
+    """(review-mend12, review25 items 11, 12) A public name of checker/rules/torch_sync.py is one another
+    module imports (COMMON: a helper only its own module calls is private); a named level (`*_LEVEL`) is
+    public on purpose, a knob the tests set."""
+    root = Path(__file__).parent.parent / "checker"
+    own = root / "rules" / "torch_sync.py"
+    imported = {
+        alias.name
+        for path in root.rglob("*.py")
+        if path != own
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module == "checker.rules.torch_sync"
+        for alias in node.names
+    }
+    public = set()
+    for node in ast.parse(own.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            public.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            public |= {t.id for t in targets if isinstance(t, ast.Name)}
+    unused = {name for name in public if not name.startswith("_") and not name.endswith("_LEVEL")} - imported
+    assert unused == set()

@@ -3,6 +3,7 @@ maker's DataLoader, marked `# expect: PP505` in the projects under tests/torch_c
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from pathlib import Path
@@ -872,3 +873,25 @@ def test_a_loss_defs_reads_drop_where_no_module_places_tensors_on_a_gpu(tmp_path
         findings, _, _ = check_paths([str(root)])
         levels[name] = levels_of(findings, "PP501")
     assert levels == {"cpu": {}, "gpu": {("losses.py", 7): "medium"}}
+
+
+def test_a_loss_defs_read_is_dropped_by_its_place_not_by_its_messages_words(tmp_path):
+    """(review-mend12, review25 item 18) Where the two ways of picking a loss def's medium read disagree, the
+    project pass goes by place: in a project that places nothing on a GPU, the read at the loss def's
+    place is dropped though its message is reworded, and another medium read of the module, at another
+    place, stays though its message holds the loss-def words (`` ` in the loss ` ``). Words-based picking
+    (before torch-fix127) did the opposite in both cases."""
+    from checker import check_source
+    from checker.torch_project import reads_across_modules
+
+    losses, train = tmp_path / "losses.py", tmp_path / "train.py"
+    losses.write_text(_LOSS_DEF)
+    train.write_text(_TRAIN.format(move=""))
+    findings, _ = check_source(_LOSS_DEF, str(losses))
+    [read] = [f for f in findings if f.rule == "PP501"]
+    assert (read.line, read.column, read.confidence) == (7, 27, "medium")
+    assert "` in the loss `compute_loss`" in read.message
+    reworded = dataclasses.replace(read, message="`.item()` waits for the GPU on every training step")
+    elsewhere = dataclasses.replace(read, line=6, column=5)
+    kept = reads_across_modules([reworded, elsewhere], [[str(losses), str(train)]])
+    assert kept == [elsewhere]

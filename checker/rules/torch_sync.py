@@ -361,7 +361,7 @@ def _math_tests(index: ModuleIndex) -> frozenset[str]:
 _CLIP_NORMS = frozenset({"clip_grad_norm_"})
 
 
-def clip_norm_names(nodes, resolver) -> set[str]:
+def _clip_norm_names(nodes, resolver) -> set[str]:
     """(torch-fix99) Names bound to the total norm `clip_grad_norm_` returns (`grad_norm =
     torch.nn.utils.clip_grad_norm_(model.parameters(), clip)`): a tensor on the parameters' device (since
     PyTorch 1.5), so a host test of it in a training-step def (`if math.isnan(grad_norm):`, `_tested_number`;
@@ -533,7 +533,7 @@ def _metric_score(value: ast.AST, index: ModuleIndex) -> bool:
 
 def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     """Every use in the loop of the name `stmt` binds feeds logging or a running total."""
-    extremes = [s for s in loop_nodes(fx.index, loop) if isinstance(s, ast.If) and running_extreme(s, name)]
+    extremes = [s for s in loop_nodes(fx.index, loop) if isinstance(s, ast.If) and _running_extreme(s, name)]
     for node in loop_nodes(fx.index, loop):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             if node.lineno < stmt.lineno and _reads_into_itself(stmt, name):
@@ -542,7 +542,7 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
             if use is stmt:
                 continue  # (the read itself: `loss = loss.item()`)
             if any(use is s or any(use is b for b in s.body) for s in extremes):
-                continue  # `if worst_loss > loss: worst_loss = loss` (`running_extreme`)
+                continue  # `if worst_loss > loss: worst_loss = loss` (`_running_extreme`)
             if isinstance(use, ast.Assign):
                 if not (
                     all(isinstance(t, ast.Subscript | ast.Attribute) for t in use.targets)
@@ -561,27 +561,36 @@ def _only_reported(name: str, stmt: ast.Assign, loop, fx, depth: int) -> bool:
     return True
 
 
-def running_extreme(use: ast.If, name: str) -> bool:
+def _running_extreme(use: ast.If, name: str) -> bool:
     """(torch-fix127) `if worst_loss > loss: worst_loss = loss`: the read only keeps a running worst or best
     for the log (saltnet's `loss = loss.item()` every step, its epoch's worst loss printed after the loop,
     hold-out 39, with a flag to draw that batch), a statistic like a running total, not the loop's own
-    logic: a comparison of the name whose branch only binds plain names to it or to constants."""
-    return (
-        isinstance(use.test, ast.Compare)
-        and len(use.test.ops) == 1
-        and isinstance(use.test.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
-        and any(isinstance(n, ast.Name) and n.id == name for n in (use.test.left, *use.test.comparators))
+    logic: a comparison of the name whose branch only binds plain names to it or to constants.
+    (review-mend12, review25 item 2) The branch must keep the extreme: bind the comparison's other operand
+    to the name (`worst_loss = loss`). Constants may only be bound beside it (saltnet's flag): a branch of
+    constants alone is a test on the value (`if loss < 1e-4: converged = True`, then `if converged: break`),
+    which steers the loop."""
+    test = use.test
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
         and not use.orelse
-        and all(
-            isinstance(stmt, ast.Assign)
-            and all(isinstance(t, ast.Name) for t in stmt.targets)
-            and (
-                (isinstance(stmt.value, ast.Name) and stmt.value.id == name)
-                or isinstance(stmt.value, ast.Constant)
-            )
-            for stmt in use.body
-        )
-    )
+    ):
+        return False
+    sides = [n.id if isinstance(n, ast.Name) else None for n in (test.left, test.comparators[0])]
+    if name not in sides:
+        return False
+    other = sides[1] if sides[0] == name else sides[0]
+    kept = False
+    for stmt in use.body:
+        if not (isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets)):
+            return False
+        if isinstance(stmt.value, ast.Name) and stmt.value.id == name:
+            kept = kept or any(t.id == other for t in stmt.targets)
+        elif not isinstance(stmt.value, ast.Constant):
+            return False
+    return kept
 
 
 def _logging_loop(use: ast.For, node: ast.Name) -> bool:
@@ -635,7 +644,7 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
             and (
                 _process_test(up.test)
                 or _every_step_remainder(fx.index, up.test, loop)
-                or past_first_step(up.test, loop)
+                or _past_first_step(up.test, loop)
             )
         ):
             return fx.guarded_step(node, up) or _guarded_past_process(fx, up, loop)
@@ -643,7 +652,7 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
     return True
 
 
-def past_first_step(test: ast.AST, loop) -> bool:
+def _past_first_step(test: ast.AST, loop) -> bool:
     """(torch-fix127) `if iteration != 0:` or `if i > 0:` on the loop's own `enumerate` counter: false on the
     first pass at most (never, with `enumerate(loader, 1)`), so its body runs on every later step (GFM's
     `loss_each_epoch.append(loss.item())` and a log line of five `.item()` reads, hold-out 42)."""
@@ -1182,7 +1191,7 @@ def _divergence_check(test: ast.AST) -> bool:
 _CHECK_REDUCTIONS = frozenset({"any", "all", "max", "min", "sum", "norm"})
 
 
-def parameter_checks(fx, scope) -> list[tuple[ast.Call, str]]:
+def _parameter_checks(fx, scope) -> list[tuple[ast.Call, str]]:
     """(torch-fix129) A test of each parameter or its gradient in an `if`, `while` or `assert` inside a loop
     over the model's parameters that runs whenever the step (a training loop's body, or a def it calls)
     does: `for x in model.parameters(): if x.grad.ne(x.grad).any(): ...` (SimpleView's NaN check of every
@@ -1488,13 +1497,27 @@ def full_batch_epochs(loop, index: ModuleIndex) -> bool:
     return True
 
 
+# (review-mend12, review25 item 1) words of a called name that draw a batch: any word holding `batch`
+# (`get_batch`, `next_minibatch`), and a whole word `sample`/`samples`/`sampler(s)`
+_DRAW_WORD = re.compile(r"batch|^samples?$|^samplers?$")
+# named layer ops whose words look like a draw but draw nothing (`F.batch_norm`, `F.grid_sample`)
+_LAYER_OP = re.compile(r"(?i)batch_?norm|grid_?sample")
+# the words of a snake_case or CamelCase name (`unpack_sdf_samples` -> unpack, sdf, samples; `nextSamples`
+# -> next, samples)
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
 def _draws_batch(name: str) -> bool:
-    """A call named for drawing a batch: `*batch*`, and (torch-fix127) `*sample*` (DeepSDF's latent
-    optimisation, `for e in range(num_iterations)` drawing `unpack_sdf_samples_from_ram(sdf, num_samples)` each
-    iteration, then backward and step and `loss_num = loss.cpu().data.numpy()`, hold-out 43): an iteration on a
-    fresh draw, not an epoch over the whole data set."""
-    name = name.lower()
-    return "batch" in name or "sample" in name
+    """A call named for drawing a batch: `*batch*`, and (torch-fix127) a `sample`/`samples` word (DeepSDF's
+    latent optimisation, `for e in range(num_iterations)` drawing `unpack_sdf_samples_from_ram(sdf,
+    num_samples)` each iteration, then backward and step and `loss_num = loss.cpu().data.numpy()`, hold-out
+    43): an iteration on a fresh draw, not an epoch over the whole data set. (review-mend12, review25 item 1)
+    Whole words, not substrings: a layer op inside a full-batch epoch (`F.upsample`, `downsample`,
+    `resample`, `F.grid_sample`, `F.batch_norm`) draws nothing, and the epoch's reads stay its log."""
+    if _LAYER_OP.search(name):
+        return False
+    words = (w.lower() for part in name.split("_") for w in _NAME_WORD.findall(part))
+    return any(_DRAW_WORD.search(w) for w in words)
 
 
 def check_host_sync(
@@ -1558,7 +1581,7 @@ def check_host_sync(
             continue
         tensors = graph_tensors(index, loop) | _detached_losses(index, loop)
         tensors |= _backward_operands(index, loop, tensors) | _unpacked_losses(index, loop)
-        tensors |= clip_norm_names(loop_nodes(index, loop), index.resolver)
+        tensors |= _clip_norm_names(loop_nodes(index, loop), index.resolver)
         tensors |= _running_totals(index, loop, tensors)
         reads = []
         for site in direct_calls(index, loop):
@@ -1586,14 +1609,14 @@ def check_host_sync(
             reads.extend(_numpy_stores(index, loop, tensors, reads))
             reads.extend(_text_reads(index, loop, tensors, reads))
             reads.extend(_divergence_reads(fx, loop, tensors, reads))
-            reads.extend((call, call, how, " of each parameter") for call, how in parameter_checks(fx, loop))
+            reads.extend((call, call, how, " of each parameter") for call, how in _parameter_checks(fx, loop))
         else:  # (`return loss.detach().cpu().item()` in the step the loop calls: copied back from a device)
             reads.extend(r for r in _helper_reads(index, loop) if _through_cpu(r[1]))
         if readers:
             reads.extend(_reader_calls(index, loop, tensors, readers, reads))
             reads.extend(_step_reader_returns(index, loop, readers, reads))
         if reads or not copied_only:  # (torch-fix52: alone too in a module that uses a GPU)
-            reads.extend(_indexed_reads(index, loop, tensors | legacy_loss_names(index, loop), reads))
+            reads.extend(_indexed_reads(index, loop, tensors | _legacy_loss_names(index, loop), reads))
         if not reads:
             continue
         _, call, how, where = reads[0]
@@ -1690,7 +1713,7 @@ def _evaluation_reads(index: ModuleIndex):
             stmt = fx.statement_in(call, loop)
             if _reads_for_reporting(stmt, loop, fx) and all(stmt is not s for s, _ in reads):
                 reads.append((stmt, call))
-        reads += evaluation_helper_reads(index, loop)
+        reads += _evaluation_helper_reads(index, loop)
         if mode_only:  # (only a loss: not a robustness count beside an attack, `hits += (...).sum().item()`)
             reads = [(stmt, call) for stmt, call in reads if _names_a_loss(call)]
             if not reads or not _moves_its_batch(index, loop):
@@ -1722,7 +1745,7 @@ def _evaluation_reads(index: ModuleIndex):
         )
 
 
-def evaluation_helper_reads(index: ModuleIndex, loop) -> list[tuple[ast.stmt, ast.Call]]:
+def _evaluation_helper_reads(index: ModuleIndex, loop) -> list[tuple[ast.stmt, ast.Call]]:
     """(torch-fix127) `.item()` of a loss in a def of the module that the evaluation loop calls on every batch
     (outside the loop's ifs), itself outside the def's loops and ifs: MMA's `predict_then_update_loss_acc_meter`,
     `loss = self.loss_fn(output, target).item()`, called twice a batch (hold-out 43), trajnetplusplusbaselines'
@@ -2835,7 +2858,7 @@ def _loss_item(arg: ast.AST) -> bool:
         isinstance(arg, ast.Subscript)
         and isinstance(arg.slice, ast.Constant)
         and isinstance(arg.slice.value, str)
-        and "loss" in arg.slice.value.lower()
+        and _loss_word(arg.slice.value)
     )
 
 
@@ -3406,7 +3429,7 @@ def _loss_def_reads(index: ModuleIndex):
             "PP501",
             reads[0].lineno,
             reads[0].col_offset,
-            f"`{how}{LOSS_DEF_WORDS}{function.name}`{more} waits for the GPU on every training step that "
+            f"`{how}` in the loss `{function.name}`{more} waits for the GPU on every training step that "
             f"computes it; return the tensors detached and read them every N steps{other_read_lines([r.lineno for r in reads])}",
             confidence=LEGACY_READ_LEVEL
             if all(isinstance(r, ast.Subscript) for r in reads)
@@ -3414,10 +3437,6 @@ def _loss_def_reads(index: ModuleIndex):
             if fx.on_device
             else "medium",
         )
-
-
-# The words of a `_loss_def_reads` message after the read (`.item()`), before the def's name.
-LOSS_DEF_WORDS = "` in the loss `"
 
 
 def loss_def_read_places(index: ModuleIndex) -> set[tuple[int, int]]:
@@ -3583,9 +3602,9 @@ def _step_read_or_copy(fx, call: ast.Call, backed: set[str], function=None) -> s
 
 
 def _def_clip_norms(fx, function) -> set[str]:
-    """`clip_norm_names` of a step def, once per def."""
+    """`_clip_norm_names` of a step def, once per def."""
     return fx.loop_cache(
-        "clip_norms", function, lambda: clip_norm_names(iter_walk(function), fx.index.resolver)
+        "clip_norms", function, lambda: _clip_norm_names(iter_walk(function), fx.index.resolver)
     )
 
 
@@ -3682,13 +3701,13 @@ def _indexed_reads(index: ModuleIndex, loop, tensors: set[str], found: list) -> 
     return reads
 
 
-def legacy_loss_names(index: ModuleIndex, loop) -> set[str]:
+def _legacy_loss_names(index: ModuleIndex, loop) -> set[str]:
     """(torch-fix127) Names the loop binds and names for a loss (`loss = (loss0 + ... + loss5) / 6`), for
     `_indexed_reads`: `loss.data[0]` of one is the pre-0.4 `.item()` even when its backward is out of the
     graph tracing's sight (PCB_RPP's `torch.autograd.backward([loss0, ...], grads)`, then
     `losses.update(loss.data[0], n)` every step, hold-out 30). Today `.data[0]` of a 0-d loss raises, so the
     code was written for the version where it copied the scalar to the host."""
-    return {name for name in loop_bindings(index, loop) if "loss" in name.lower()}
+    return {name for name in loop_bindings(index, loop) if _loss_word(name)}
 
 
 def _over_items(loop) -> bool:
@@ -3881,7 +3900,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             fx.guarded_step(site.node, loop)
             and not _taking_turns(fx, site.node, loop)
             and not after_warmup(fx, site.node, loop, helper)
-            and not batch_step_branch(fx, site.node, loop, helper)
+            and not _batch_step_branch(fx, site.node, loop, helper)
         ):
             continue
         for inner in index.function_calls.get(id(helper), ()):
@@ -3902,10 +3921,10 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((call, call, how, where, helper))
-        for node in helper_legacy_reads(index, helper):
+        for node in _helper_legacy_reads(index, helper):
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((node, node, f"{node.value.value.id}.data[0]", where, helper))
-        for call, how in parameter_checks(fx, helper):
+        for call, how in _parameter_checks(fx, helper):
             if not after_early_return(helper, call):
                 where = f" of each parameter in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
                 reads.append((call, call, how, where, helper))
@@ -3921,7 +3940,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     return [r[:4] for r in reads]
 
 
-def batch_step_branch(fx, node: ast.AST, loop, helper) -> bool:
+def _batch_step_branch(fx, node: ast.AST, loop, helper) -> bool:
     """(torch-fix127) The call is in the body of an `if` on a remainder (`if (scene_i + 1) % self.batch_size
     == 0 or (scene_i + 1) == len(scenes):`) that a loop over samples takes once a batch is gathered, and the
     def it calls is a training step (backward and an optimizer step, `training_step_defs`), and the branch
@@ -3966,7 +3985,7 @@ def _gathered_batch(loop, branch: ast.If) -> bool:
     )
 
 
-def helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
+def _helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
     """(torch-fix127) `loss.data[0]` in a training-step def the loop calls (backward and an optimizer step,
     `training_step_defs`), of a name for a loss or of a comprehension's item over a dict of losses
     (neural-motifs' and KERN's `train_batch`: `pd.Series({x: y.data[0] for x, y in losses.items()})` after
@@ -3975,7 +3994,7 @@ def helper_legacy_reads(index: ModuleIndex, helper) -> list[ast.Subscript]:
     if not any(helper is f for f in training_step_defs(index)):
         return []
     fx = facts(index)
-    names = {n for n in assigned_names(helper.body) if "loss" in n.lower()}
+    names = {n for n in assigned_names(helper.body) if _loss_word(n)}
     for node in iter_walk(helper):
         if isinstance(node, ast.comprehension) and _loss_named(node.iter):
             names |= names_in(node.target)
@@ -4168,10 +4187,17 @@ def _float_of_loss(call: ast.Call, helper) -> str | None:
     return "float(...)"
 
 
+def _loss_word(name: str) -> bool:
+    """A name that names a loss (`loss`, `train_loss`, `lossD`): holds `loss`, in any case. (review-mend12,
+    review25 item 10) The one test of a name; `_loss_named` applies it to an expression's names."""
+    return "loss" in name.lower()
+
+
 def _loss_named(expr: ast.AST) -> bool:
+    """Some name or attribute in the expression names a loss (`_loss_word`)."""
     return any(
-        (isinstance(n, ast.Name) and "loss" in n.id.lower())
-        or (isinstance(n, ast.Attribute) and "loss" in n.attr.lower())
+        (isinstance(n, ast.Name) and _loss_word(n.id))
+        or (isinstance(n, ast.Attribute) and _loss_word(n.attr))
         for n in ast.walk(expr)
     )
 
