@@ -3183,3 +3183,16 @@ def test_every_public_def_of_torch_sync_is_used_by_another_module():
             public |= {t.id for t in targets if isinstance(t, ast.Name)}
     unused = {name for name in public if not name.startswith("_") and not name.endswith("_LEVEL")} - imported
     assert unused == set()
+
+
+def test_pp506_a_constant_mask_may_go_through_python_builtins():
+    """The same l2p mask written with Python's builtins (`sorted(...)`, `list(range(n))`) is just as constant:
+    the builtins are tested by name, as the resolver names no builtin (session 25 reread). A module that
+    defines its own `sorted` is not taken on trust."""
+    sorted_mask = TASK_CLASS_MASK.replace(
+        "np.setdiff1d(np.arange(args.nb_classes), mask)",
+        "sorted(np.setdiff1d(list(range(args.nb_classes)), mask))",
+    )
+    assert ("PP506", 15) in torch_findings(sorted_mask)
+    own_sorted = sorted_mask + "\n\ndef sorted(values):\n    return values\n"
+    assert "PP506" not in {rule for rule, _ in torch_findings(own_sorted)}

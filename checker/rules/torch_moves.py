@@ -1629,8 +1629,7 @@ def _only_rebound(index: ModuleIndex, loop, name: str) -> bool:
             if isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
                     touched.add(node.func.value.id)
-                called = index.resolver.call_name(node) or ""
-                if isinstance(node.func, ast.Name) and called not in _PURE_ARRAY_CALLS:
+                if isinstance(node.func, ast.Name) and not _pure_array_call(node, index):
                     touched |= {
                         a.id
                         for a in [*node.args, *(k.value for k in node.keywords)]
@@ -1657,7 +1656,20 @@ def _only_rebound(index: ModuleIndex, loop, name: str) -> bool:
 _PURE_ARRAY_CALLS = frozenset(
     f"numpy.{n}"
     for n in ("array", "asarray", "arange", "setdiff1d", "intersect1d", "union1d", "unique", "concatenate")
-) | frozenset({"range", "list", "tuple", "sorted", "len"})
+)
+_PURE_BUILTINS = frozenset({"range", "list", "tuple", "sorted", "len"})
+
+
+def _pure_array_call(node: ast.Call, index: ModuleIndex) -> bool:
+    """A call of one of `_PURE_ARRAY_CALLS`, or of a builtin in `_PURE_BUILTINS` the module does not bind
+    (the resolver names no builtin, so these are tested by their plain name)."""
+    if index.resolver.call_name(node) in _PURE_ARRAY_CALLS:
+        return True
+    return (
+        isinstance(node.func, ast.Name)
+        and node.func.id in _PURE_BUILTINS
+        and node.func.id not in index.module_functions
+    )
 
 
 def _worked_out_of_steady(
@@ -1673,7 +1685,7 @@ def _worked_out_of_steady(
         return False
     for node in ast.walk(value):
         if isinstance(node, ast.Call):
-            if index.resolver.call_name(node) not in _PURE_ARRAY_CALLS:
+            if not _pure_array_call(node, index):
                 return False
         elif isinstance(node, ast.Attribute) and ".".join(dotted_parts(node) or ()) in changed:
             return False  # (`self.mask`, which the loop sets)
