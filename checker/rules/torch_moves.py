@@ -3223,7 +3223,7 @@ def _moved_sibling(index: ModuleIndex, scope, name: str) -> tuple[str, int] | No
 
 
 def _held_host_tensor(
-    index: ModuleIndex, site, moved: list, followed: bool = False, bound: Callable = lambda line, name: None
+    index: ModuleIndex, site, moved: list, followed: bool, bound: Callable
 ) -> RawFinding | None:
     """`alpha = self.alpha.to(logit.device)` in a `forward` (a loss module's, hold-out 12), or in another def
     run on every step (`followed`: a loss def, a forward's helper, a method another module's training step
@@ -3276,7 +3276,7 @@ def _held_host_tensor(
     return None
 
 
-def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable = lambda line, name: None) -> ast.AST:
+def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable) -> ast.AST:
     """What a moved expression copies of a held tensor: `self.logvar` of `self.logvar[t]` (rows of it), and
     (torch-fix53) of `self.u.repeat(b, h, w)` (BTS' local planar guidance, every forward: the attribute
     repeated on the host, then the whole batch-sized tensor copied) through the methods that keep a tensor
