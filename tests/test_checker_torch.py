@@ -3196,3 +3196,80 @@ def test_pp506_a_constant_mask_may_go_through_python_builtins():
     assert ("PP506", 15) in torch_findings(sorted_mask)
     own_sorted = sorted_mask + "\n\ndef sorted(values):\n    return values\n"
     assert "PP506" not in {rule for rule, _ in torch_findings(own_sorted)}
+
+
+HANDED_DEVICE_ELSEWHERE = """
+import torch
+
+
+def make_noise(n, steps, device):
+    out = []
+    for _ in range(steps):
+        out.append(torch.zeros(n, device=device))
+    return out
+
+
+def train(model, loader, optimizer):
+    total = 0.0
+    for x, y in loader:
+        loss = model(x, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+
+
+def train_handed(model, data, optimizer, device):
+    total = 0.0
+    for sub, obj in data:
+        sub = torch.tensor(sub, dtype=torch.long, device=device)
+        loss = model(sub, obj)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+"""
+
+
+def test_pp501_a_handed_device_counts_only_for_the_loop_of_the_def_that_uses_it():
+    """torch-fix132 (session 25 reread note): a def building `torch.zeros(n, device=device)` in a loop on a
+    device it is handed said the module's every step loop ran on that device, so `train`, which moves
+    nothing, drew a PP501 `medium`. Judged per loop's def: only `train_handed`, whose own batches are made
+    on the handed device (StarE's shape), is reported."""
+    found = torch_findings(HANDED_DEVICE_ELSEWHERE)
+    assert ("PP501", 19) not in found
+    assert ("PP501", 31) in found
+
+
+STEP_PAST_FIRST = """
+import torch
+
+device = torch.device("cuda")
+
+
+def train_step(model, x, y, optimizer):
+    loss = model(x, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss.item())
+    return loss
+
+
+def train(model, loader, optimizer):
+    for i, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        if i != 0:
+            train_step(model, x, y, optimizer)
+"""
+
+
+def test_pp501_a_step_def_called_past_the_first_step_reads_every_step():
+    """torch-fix132 (session 25 reread note): `_past_first_step` exempted a read in the loop under `if i !=
+    0:` but not a step def called there, which stayed silent where `if True:` reported. One test for both;
+    a call under a real every-N-steps test stays silent."""
+    assert ("PP501", 12) in torch_findings(STEP_PAST_FIRST)
+    every_n = STEP_PAST_FIRST.replace("if i != 0:", "if i % 100 == 0:")
+    assert ("PP501", 12) not in torch_findings(every_n)
