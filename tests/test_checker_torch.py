@@ -3320,3 +3320,43 @@ def test_pp502_a_step_def_summing_its_loss_into_an_attribute_keeps_the_graph():
         '        self.train_losses["loss_all"].backward()\n        train_losses = self.train_losses.copy()\n',
     )
     assert "PP502" not in {rule for rule, _ in torch_findings(accumulated)}
+
+
+DEVICE_SUBSET_LOADER = """
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda")
+
+
+def train_model(model, XS, YS, epochs):
+    XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)
+    trainval_data = torch.utils.data.TensorDataset(XS_torch, YS_torch)
+    train_size = int(len(trainval_data) * 0.8)
+    train_data = torch.utils.data.Subset(trainval_data, list(range(0, train_size)))
+    train_iter = torch.utils.data.DataLoader(train_data, 64, shuffle=True)
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    for epoch in range(epochs):
+        loss_sum, n = 0.0, 0
+        for x, y in train_iter:
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+            loss_sum += loss.item() * y.shape[0]
+            n += y.shape[0]
+    return loss_sum / n
+"""
+
+
+def test_pp501_batches_of_a_subset_of_a_tensor_dataset_made_on_the_gpu():
+    """torch-fix132: DL-Traff-Graph (hold-out 44, listed in every `pred_*.py`) moves its whole arrays to the
+    GPU in a tuple assignment, wraps them in a `TensorDataset` and loads a `Subset` of it: every batch is a
+    GPU slice with no per-batch `.to`, so `loss.item()` waits every step. The same code on host tensors
+    (no `.to(device)`) is a CPU loader's loop: silent."""
+    assert ("PP501", 23) in torch_findings(DEVICE_SUBSET_LOADER)
+    on_host = DEVICE_SUBSET_LOADER.replace(
+        "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
+    )
+    assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}

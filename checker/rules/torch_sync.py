@@ -1361,16 +1361,49 @@ def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
     if not isinstance(dataset, ast.Name):
         return False
     made = bound_before(dataset, function, loader.lineno, index)
+    for _ in range(3):  # (torch-fix132: a `Subset(trainval_data, ...)` of one: DL-Traff-Graph, hold-out 44)
+        if not (
+            isinstance(made, ast.Call)
+            and base_name(made.func) == "Subset"
+            and made.args
+            and isinstance(made.args[0], ast.Name)
+        ):
+            break
+        made = bound_before(made.args[0], function, loader.lineno, index)
     if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
         return False
     for arg in made.args:
-        value = bound_before(arg, function, loader.lineno, index) if isinstance(arg, ast.Name) else arg
+        value = (
+            bound_before(arg, function, loader.lineno, index) or _paired_value(arg, function, loader.lineno)
+            if isinstance(arg, ast.Name)
+            else arg
+        )
         if not isinstance(value, ast.Call):
             return False
         handed = (*value.args, *(k.value for k in value.keywords))
         if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
             return False
     return True
+
+
+def _paired_value(name: ast.Name, function, line: int) -> ast.AST | None:
+    """(torch-fix132) The value a tuple assignment of the def pairs with the name before `line`, last
+    (`XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)`: DL-Traff-Graph's
+    `trainModel`), which `bound_before` (calls bound as a whole) does not read."""
+    found = None
+    for node in walk(function) if function is not None else ():
+        if not (isinstance(node, ast.Assign) and node.lineno < line and isinstance(node.value, ast.Tuple)):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Tuple) and len(target.elts) == len(node.value.elts):
+                for item, value in zip(target.elts, node.value.elts, strict=True):
+                    if (
+                        isinstance(item, ast.Name)
+                        and item.id == name.id
+                        and (found is None or node.lineno > found[0])
+                    ):
+                        found = (node.lineno, value)
+    return None if found is None else found[1]
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:

@@ -1518,11 +1518,20 @@ def _duck_classes(texts: dict[str, str]) -> dict[tuple[str, str], tuple[frozense
             steps = frozenset(
                 m.group(1)
                 for m in _SELF_METHOD.finditer(text, start, stop)
-                if _STEPS_TEXT.search(text, m.start(), _method_end(text, m, stop))
+                if _one_step(text[m.start() : _method_end(text, m, stop)])
             )
             if steps:
                 found[path, cls] = (steps, reading)
     return found
+
+
+_LOOP_LINE = re.compile(r"^[ \t]+(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+
+
+def _one_step(body: str) -> bool:
+    """A method's text that steps (`.backward(` or `.step(`) and holds no loop: one training step
+    (`optimize_parameters`), not a whole epoch or run (`exp.train(...)`, SCINet's, whose loop is its own)."""
+    return _STEPS_TEXT.search(body) is not None and _LOOP_LINE.search(body) is None
 
 
 def _method_end(text: str, head: re.Match, stop: int) -> int:
@@ -1549,7 +1558,7 @@ def _duck_methods(classes: dict, step: str, name: str | None) -> list[tuple[str,
     return [
         (path, reading[name])
         for (path, _), (steps, reading) in sorted(classes.items())
-        if step in steps and name in reading and name != step
+        if step in steps and name in reading and name != step and not _NOT_STEP_CALLEE.search(name)
     ]
 
 
