@@ -1586,7 +1586,35 @@ def _held_step_loops(index: ModuleIndex, stepping: set[str]):
                 and (s.node.lineno, s.node.col_offset) > (site.node.lineno, site.node.col_offset)
                 and ast.unparse(s.node.func.value) == receiver
                 and not fx.guarded_step(s.node, loop)
+                and not _steers_loop(fx, s.node, loop)
             ]
             if calls:
                 yield loop, receiver, step, calls
             break
+
+
+def _steers_loop(fx, call: ast.Call, loop) -> bool:
+    """What the call returns reaches, through the loop's assignments, an `if` or `while` test of the loop
+    (`new_probs, new_v = net.policy_value(...)`, `kl = np.mean(...new_probs...)`, `if kl > limit: break`:
+    AlphaZero_Gomoku's early stop, hold-out 35): the loop needs the value on the host."""
+    statement = fx.statement(call)
+    if not isinstance(statement, ast.Assign):
+        return False
+    tainted = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    nodes = list(ast.walk(loop))
+    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AugAssign) and n is not statement]
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            if {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & tainted:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                new = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)} - tainted
+                if new:
+                    tainted |= new
+                    grown = True
+    return any(
+        isinstance(node, ast.If | ast.While)
+        and {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)} & tainted
+        for node in nodes
+    )
