@@ -1525,13 +1525,13 @@ def _duck_classes(texts: dict[str, str]) -> dict[tuple[str, str], tuple[frozense
     return found
 
 
-_LOOP_LINE = re.compile(r"^[ \t]+(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+_LOOP_STATEMENT = re.compile(r"^[ \t]+(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 
 
 def _one_step(body: str) -> bool:
     """A method's text that steps (`.backward(` or `.step(`) and holds no loop: one training step
     (`optimize_parameters`), not a whole epoch or run (`exp.train(...)`, SCINet's, whose loop is its own)."""
-    return _STEPS_TEXT.search(body) is not None and _LOOP_LINE.search(body) is None
+    return _STEPS_TEXT.search(body) is not None and _LOOP_STATEMENT.search(body) is None
 
 
 def _method_end(text: str, head: re.Match, stop: int) -> int:
