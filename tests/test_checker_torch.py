@@ -3196,3 +3196,167 @@ def test_pp506_a_constant_mask_may_go_through_python_builtins():
     assert ("PP506", 15) in torch_findings(sorted_mask)
     own_sorted = sorted_mask + "\n\ndef sorted(values):\n    return values\n"
     assert "PP506" not in {rule for rule, _ in torch_findings(own_sorted)}
+
+
+HANDED_DEVICE_ELSEWHERE = """
+import torch
+
+
+def make_noise(n, steps, device):
+    out = []
+    for _ in range(steps):
+        out.append(torch.zeros(n, device=device))
+    return out
+
+
+def train(model, loader, optimizer):
+    total = 0.0
+    for x, y in loader:
+        loss = model(x, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+
+
+def train_handed(model, data, optimizer, device):
+    total = 0.0
+    for sub, obj in data:
+        sub = torch.tensor(sub, dtype=torch.long, device=device)
+        loss = model(sub, obj)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+"""
+
+
+def test_pp501_a_handed_device_counts_only_for_the_loop_of_the_def_that_uses_it():
+    """torch-fix132 (session 25 reread note): a def building `torch.zeros(n, device=device)` in a loop on a
+    device it is handed said the module's every step loop ran on that device, so `train`, which moves
+    nothing, drew a PP501 `medium`. Judged per loop's def: only `train_handed`, whose own batches are made
+    on the handed device (StarE's shape), is reported."""
+    found = torch_findings(HANDED_DEVICE_ELSEWHERE)
+    assert ("PP501", 19) not in found
+    assert ("PP501", 31) in found
+
+
+STEP_PAST_FIRST = """
+import torch
+
+device = torch.device("cuda")
+
+
+def train_step(model, x, y, optimizer):
+    loss = model(x, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss.item())
+    return loss
+
+
+def train(model, loader, optimizer):
+    for i, (x, y) in enumerate(loader):
+        x, y = x.to(device), y.to(device)
+        if i != 0:
+            train_step(model, x, y, optimizer)
+"""
+
+
+def test_pp501_a_step_def_called_past_the_first_step_reads_every_step():
+    """torch-fix132 (session 25 reread note): `_past_first_step` exempted a read in the loop under `if i !=
+    0:` but not a step def called there, which stayed silent where `if True:` reported. One test for both;
+    a call under a real every-N-steps test stays silent."""
+    assert ("PP501", 12) in torch_findings(STEP_PAST_FIRST)
+    every_n = STEP_PAST_FIRST.replace("if i != 0:", "if i % 100 == 0:")
+    assert ("PP501", 12) not in torch_findings(every_n)
+
+
+STEP_DEF_TOTAL = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, losses, optimizer):
+        self.model = model.cuda()
+        self.losses = losses
+        self.optimizer = optimizer
+        self.train_losses = {"loss_all": 0.0}
+
+    def train_step(self, batch):
+        x = batch["waveform"].cuda(non_blocking=True)
+        target = batch["label"].cuda(non_blocking=True)
+        self.optimizer.zero_grad()
+        loss_dict = self.losses.calculate(self.model(x), target)
+        loss_dict["all"].backward()
+        self.optimizer.step()
+        self.train_losses["loss_all"] += loss_dict["all"]
+
+    def validate_step(self):
+        train_losses = self.train_losses.copy()
+        self.train_losses = {"loss_all": 0.0}
+        return train_losses
+"""
+
+
+def test_pp502_a_step_def_summing_its_loss_into_an_attribute_keeps_the_graph():
+    """torch-fix132: EIN-SELD (hold-out 44, listed) sums the back-propagated loss entries as they are into
+    `self.train_losses[...]` in `train_step`, which a loop of another module runs every step; the totals are
+    reset only at validation, so every step's graph stays alive until then (PP502 `medium`). Detached, or
+    bound afresh in the step, or summed for a later backward of the total, it is silent."""
+    assert ("PP502", 19) in torch_findings(STEP_DEF_TOTAL)
+    detached = STEP_DEF_TOTAL.replace('+= loss_dict["all"]', '+= loss_dict["all"].detach()')
+    assert "PP502" not in {rule for rule, _ in torch_findings(detached)}
+    fresh = STEP_DEF_TOTAL.replace(
+        "        self.optimizer.zero_grad()\n",
+        "        self.optimizer.zero_grad()\n        self.train_losses = {}\n",
+    )
+    assert "PP502" not in {rule for rule, _ in torch_findings(fresh)}
+    accumulated = STEP_DEF_TOTAL.replace(
+        "        train_losses = self.train_losses.copy()\n",
+        '        self.train_losses["loss_all"].backward()\n        train_losses = self.train_losses.copy()\n',
+    )
+    assert "PP502" not in {rule for rule, _ in torch_findings(accumulated)}
+
+
+DEVICE_SUBSET_LOADER = """
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda")
+
+
+def train_model(model, XS, YS, epochs):
+    XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)
+    trainval_data = torch.utils.data.TensorDataset(XS_torch, YS_torch)
+    train_size = int(len(trainval_data) * 0.8)
+    train_data = torch.utils.data.Subset(trainval_data, list(range(0, train_size)))
+    train_iter = torch.utils.data.DataLoader(train_data, 64, shuffle=True)
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    for epoch in range(epochs):
+        loss_sum, n = 0.0, 0
+        for x, y in train_iter:
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+            loss_sum += loss.item() * y.shape[0]
+            n += y.shape[0]
+    return loss_sum / n
+"""
+
+
+def test_pp501_batches_of_a_subset_of_a_tensor_dataset_made_on_the_gpu():
+    """torch-fix132: DL-Traff-Graph (hold-out 44, listed in every `pred_*.py`) moves its whole arrays to the
+    GPU in a tuple assignment, wraps them in a `TensorDataset` and loads a `Subset` of it: every batch is a
+    GPU slice with no per-batch `.to`, so `loss.item()` waits every step. The same code on host tensors
+    (no `.to(device)`) is a CPU loader's loop: silent."""
+    assert ("PP501", 23) in torch_findings(DEVICE_SUBSET_LOADER)
+    on_host = DEVICE_SUBSET_LOADER.replace(
+        "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
+    )
+    assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}

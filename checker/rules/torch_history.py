@@ -29,6 +29,7 @@ from checker.rules.torch_common import (
     returns_host_value,
     uses_input_gradients,
 )
+from checker.rules.torch_steps import training_step_defs
 from checker.rules.torch_sync import LOSS_WORDS, graph_tensors
 
 
@@ -138,6 +139,72 @@ def check_accumulated_history(index: ModuleIndex, meter_classes: frozenset[str] 
             )
     if imported is None:
         yield from _eval_accumulations(index, fx)
+        yield from _step_def_totals(index, fx)
+
+
+def _step_def_totals(index: ModuleIndex, fx):
+    """(torch-fix132) PP502, at medium, in a training-step def (backward and an optimizer step, no loop of
+    its own: `training_step_defs`) that adds a back-propagated loss as is to an attribute of the object,
+    or an entry of one, that outlives the call (`self.train_losses['loss_all'] += loss_dict['all']` after
+    `loss_dict[...].backward()`: EIN-SELD's `train_step`, run by a loop of another module, hold-out 44):
+    every step's graph stays alive until the attribute is rebound. Not when the def rebinds the attribute
+    itself, nor when the module back-propagates it (gradient accumulation)."""
+    for function in training_step_defs(index):
+        tensors = _backward_inputs(function.body)
+        for node in _own_statements(function):
+            if not isinstance(node, ast.AugAssign) or fx.without_grad(node):
+                continue
+            held = node.target.value if isinstance(node.target, ast.Subscript) else node.target
+            if not (
+                isinstance(held, ast.Attribute)
+                and isinstance(held.value, ast.Name)
+                and held.value.id == "self"
+            ):
+                continue
+            kept = _kept_entry(node.value, tensors)
+            if kept is None or _rebinds_or_backs(index, function, ast.unparse(held)):
+                continue
+            yield RawFinding(
+                "PP502",
+                node.lineno,
+                node.col_offset,
+                f"`{ast.unparse(held)}` keeps `{kept}` with its autograd graph on every call of the training step "
+                f"`{function.name}`: memory grows each step until it is reset; keep `{kept}.item()` or "
+                f"`{kept}.detach()`",
+                confidence="medium",
+            )
+
+
+def _own_statements(function):
+    """The def's nodes outside its loops and nested defs and classes (what runs once per call)."""
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (*LOOP_TYPES, *FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _kept_entry(expr: ast.AST, tensors: set[str]) -> str | None:
+    """`_holds_graph`, where an entry of a graph tensor's dict or list (`loss_dict['all']`) is kept as
+    is too."""
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id in tensors:
+        return ast.unparse(expr)
+    if isinstance(expr, ast.BinOp) and not _formats_text(expr):
+        return _kept_entry(expr.left, tensors) or _kept_entry(expr.right, tensors)
+    return _holds_graph(expr, tensors)
+
+
+def _rebinds_or_backs(index: ModuleIndex, function, held: str) -> bool:
+    """The def binds `held` afresh (a total of this step only), or some `backward()` of the module runs
+    on it (`self.acc_loss += loss` summed for a later `self.acc_loss.backward()`)."""
+    for node in walk(function):
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) == held for t in node.targets):
+            return True
+    return any(
+        method_name(site.node) == "backward" and ast.unparse(site.node.func.value).startswith(held)
+        for site in index.calls
+    )
 
 
 def _imported_meter_update(node, meters: set[str]) -> tuple[ast.AST, ast.AST] | None:

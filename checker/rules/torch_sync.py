@@ -633,7 +633,10 @@ def _guarded_past_process(fx, node: ast.AST, loop) -> bool:
     """`guarded_step`, where the body of an `if` that picks one process of a distributed run counts as run
     every step (`_process_test`: the ImageNet example's `if not args.multiprocessing_distributed or
     (args.multiprocessing_distributed and args.rank % ngpus_per_node == 0):`, hold-out 17's BTS printing its
-    loss every step on the first process of each node)."""
+    loss every step on the first process of each node), and so does one whose test holds on every step by
+    default or past the first (`_every_step_remainder`, `_past_first_step`). (torch-fix132) The one test
+    for a read in the loop and for a step def the loop calls (`_helper_reads`): a `train_step(...)` called
+    under `if i != 0:` was silent where `if True:` reported (session 25 reread note)."""
     if not fx.guarded_step(node, loop):
         return False
     child = node
@@ -1358,16 +1361,49 @@ def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
     if not isinstance(dataset, ast.Name):
         return False
     made = bound_before(dataset, function, loader.lineno, index)
+    for _ in range(3):  # (torch-fix132: a `Subset(trainval_data, ...)` of one: DL-Traff-Graph, hold-out 44)
+        if not (
+            isinstance(made, ast.Call)
+            and base_name(made.func) == "Subset"
+            and made.args
+            and isinstance(made.args[0], ast.Name)
+        ):
+            break
+        made = bound_before(made.args[0], function, loader.lineno, index)
     if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
         return False
     for arg in made.args:
-        value = bound_before(arg, function, loader.lineno, index) if isinstance(arg, ast.Name) else arg
+        value = (
+            bound_before(arg, function, loader.lineno, index) or _paired_value(arg, function, loader.lineno)
+            if isinstance(arg, ast.Name)
+            else arg
+        )
         if not isinstance(value, ast.Call):
             return False
         handed = (*value.args, *(k.value for k in value.keywords))
         if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
             return False
     return True
+
+
+def _paired_value(name: ast.Name, function, line: int) -> ast.AST | None:
+    """(torch-fix132) The value a tuple assignment of the def pairs with the name before `line`, last
+    (`XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)`: DL-Traff-Graph's
+    `trainModel`), which `bound_before` (calls bound as a whole) does not read."""
+    found = None
+    for node in walk(function) if function is not None else ():
+        if not (isinstance(node, ast.Assign) and node.lineno < line and isinstance(node.value, ast.Tuple)):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Tuple) and len(target.elts) == len(node.value.elts):
+                for item, value in zip(target.elts, node.value.elts, strict=True):
+                    if (
+                        isinstance(item, ast.Name)
+                        and item.id == name.id
+                        and (found is None or node.lineno > found[0])
+                    ):
+                        found = (node.lineno, value)
+    return None if found is None else found[1]
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
@@ -1566,13 +1602,12 @@ def check_host_sync(
         and not _moves_by_kwargs(index)
         and not _built_on_device(index)
     )
-    handed = module_copied_only and _factories_on_device_parameter(
-        index
-    )  # (judged at medium: the device is the caller's)
-    module_copied_only = module_copied_only and not handed
     for loop in fx.step_loops:
+        own = index.loop_function.get(id(loop))
+        # (judged at medium: the device is the caller's)
+        handed = module_copied_only and _factories_on_device_parameter(index, own)
         # (Accelerate places the model and batches in the def that binds one: `_accelerate_backward`)
-        copied_only = module_copied_only and not _accelerator_names(index, index.loop_function.get(id(loop)))
+        copied_only = module_copied_only and not handed and not _accelerator_names(index, own)
         if readers and not (_calls_a_reader(loop, readers) or _calls_reading_step(index, loop, readers)):
             continue  # (no read the module's own pass has not judged)
         if logic_reads_host(loop, index) or cpu_loader_loop(loop, index) or full_batch_epochs(loop, index):
@@ -2726,30 +2761,29 @@ def _moves_by_kwargs(index: ModuleIndex) -> bool:
     return False
 
 
-_DEVICE_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.full"})
+_DEVICE_FACTORIES = FACTORIES | {"torch.tensor", "torch.as_tensor"}
 
 
-def _factories_on_device_parameter(index: ModuleIndex) -> bool:
-    """(torch-fix129) A def of the module makes tensors in its loops with a torch factory on a device it is
+def _factories_on_device_parameter(index: ModuleIndex, function) -> bool:
+    """(torch-fix129) The loop's own def makes tensors in its loops with a torch factory on a device it is
     handed (`_sub = torch.tensor(sub, dtype=torch.long, device=device)` with `device` a parameter of the def:
     StarE's `training_loop`, whose caller passes the configured CUDA device, hold-out 40): the batches go
     where the caller says, so the loop's reads are judged as in a GPU module, at medium (the device is out
-    of sight, and the parameter may default to the CPU)."""
-    for function in index.functions:
-        params = set(parameter_names(function))
-        if "device" not in params:
-            continue
-        for site in index.function_calls.get(id(function), []):
-            if (
-                site.loops
-                and (index.resolver.call_name(site.node) or "") in _DEVICE_FACTORIES
-                and any(
-                    k.arg == "device" and isinstance(k.value, ast.Name) and k.value.id == "device"
-                    for k in site.node.keywords
-                )
-            ):
-                return True
-    return False
+    of sight, and the parameter may default to the CPU). (torch-fix132) Judged per loop's def: another def
+    of the module that builds `torch.zeros(n, device=device)` says nothing of where this loop's batches go
+    (session 25 reread note)."""
+    if function is None:
+        return False
+    handed = {p for p in parameter_names(function) if _names_device(ast.Name(id=p))}
+    return any(
+        site.loops
+        and (index.resolver.call_name(site.node) or "") in _DEVICE_FACTORIES
+        and any(
+            k.arg == "device" and isinstance(k.value, ast.Name) and k.value.id in handed
+            for k in site.node.keywords
+        )
+        for site in (index.function_calls.get(id(function), []) if handed else ())
+    )
 
 
 def _copied_from(call: ast.Call, tensors: set[str]) -> bool:
@@ -3897,7 +3931,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         if helper is None or helper is own:
             continue
         if (
-            fx.guarded_step(site.node, loop)
+            _guarded_past_process(fx, site.node, loop)
             and not _taking_turns(fx, site.node, loop)
             and not after_warmup(fx, site.node, loop, helper)
             and not _batch_step_branch(fx, site.node, loop, helper)

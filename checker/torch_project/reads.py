@@ -105,6 +105,7 @@ def reads_across_modules(
         findings = findings + _handed_stepper_loops(texts, findings, indexes)
         findings = findings + _untorched_modules(texts, findings)
         findings = findings + _step_called_reads(texts, findings, indexes)
+        findings = findings + _held_stepper_reads(texts, findings, indexes)
     return findings
 
 
@@ -1451,3 +1452,169 @@ def _global_batch_item(call: ast.Call, function, text: str) -> bool:
     )
     moved = re.search(rf"\b{word}\[[^\]\n]*\]\s*=[^\n]*\.(?:cuda|to)\(", text)
     return looped is not None and moved is None
+
+
+_STEPS_TEXT = re.compile(r"\.(?:backward|step)\(")
+
+
+def _held_stepper_reads(texts: dict[str, str], findings: list[Finding], indexes: dict) -> list[Finding]:
+    """(torch-fix132) PP501 findings, at medium, in a method that reads on the host and that a loop of the
+    project calls on every step on the same held object whose training-step method it calls there, where
+    the object's class is known only by its methods: ERRNet's and YTMT's `Engine.train` run
+    `model.optimize_parameters()` then `errors = model.get_current_errors()` on `model = self.model`, bound
+    to `models.__dict__[opt.model]()`, and `get_current_errors` `.item()`s every loss (hold-out 45). A
+    class is a candidate when it defines both the stepping method (its text calls `.backward(` or
+    `.step(`) and the reading one (`_duck_classes`); the read is the def's first (`_callee_reads`, its
+    narrow sub-shapes only)."""
+    classes = _duck_classes(texts)
+    if not classes or not any(_places(t) for t in texts.values()):
+        return []
+    stepping = {m for steps, _ in classes.values() for m in steps}
+    reported = {(f.path, f.line) for f in findings if f.rule == _READ_RULE}
+    parsed: dict[tuple[str, int], list] = {}
+    found = []
+    for path, text in sorted(texts.items()):
+        if file_is_silenced(text) or not any(f".{m}(" in text for m in stepping):
+            continue
+        index = indexes.get(path) or parse_index(text, torch_only=False)  # (a trainer need not import torch)
+        if index is None:
+            continue
+        for loop, receiver, step, calls in _held_step_loops(index, stepping):
+            for call in calls:
+                for maker, span in _duck_methods(classes, step, method_name(call)):
+                    if (maker, span[0]) not in parsed:
+                        first = texts[maker].count("\n", 0, span[0]) + 1
+                        parsed[maker, span[0]] = [
+                            r for r in _callee_reads(texts[maker], span, first) if not r[5]
+                        ]
+                    reads = parsed[maker, span[0]]
+                    if not reads or any((maker, r[0]) in reported for r in reads):
+                        continue
+                    line, col, how, name, _, _ = reads[0]
+                    where = os.path.relpath(path, os.path.dirname(maker)) if maker != path else "this module"
+                    message = (
+                        f"`{how}` in `{name}`{more_reads([r[:4] for r in reads])}, which the training loop at "
+                        f"line {loop.lineno} of {where} runs on every step on `{receiver}` after "
+                        f"`{receiver}.{step}(...)`, waits for the GPU each time; return the tensors detached "
+                        f"and read them every N steps{other_read_lines([r[0] for r in reads])}"
+                    )
+                    reported.add((maker, line))
+                    found.append(_finding_at(maker, line, col, message, texts[maker]))
+    return [f for f in found if f is not None]
+
+
+def _duck_classes(texts: dict[str, str]) -> dict[tuple[str, str], tuple[frozenset[str], dict]]:
+    """(path, class) -> (its stepping methods, its reading methods by name with their spans) for each
+    class of the project whose text runs a backward (`_stepping_class_spans`) and has a method that reads
+    on the host (`_reading_method_spans`)."""
+    found = {}
+    for path, text in texts.items():
+        if ".backward(" not in text or file_is_silenced(text):
+            continue
+        for cls, (start, stop) in _stepping_class_spans(text).items():
+            reading = dict(_reading_method_spans(text, start, stop))
+            if not reading:
+                continue
+            steps = frozenset(
+                m.group(1)
+                for m in _SELF_METHOD.finditer(text, start, stop)
+                if _one_step(text[m.start() : _method_end(text, m, stop)])
+            )
+            if steps:
+                found[path, cls] = (steps, reading)
+    return found
+
+
+_LOOP_STATEMENT = re.compile(r"^[ \t]+(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+
+
+def _one_step(body: str) -> bool:
+    """A method's text that steps (`.backward(` or `.step(`) and holds no loop: one training step
+    (`optimize_parameters`), not a whole epoch or run (`exp.train(...)`, SCINet's, whose loop is its own)."""
+    return _STEPS_TEXT.search(body) is not None and _LOOP_STATEMENT.search(body) is None
+
+
+def _method_end(text: str, head: re.Match, stop: int) -> int:
+    """Where the method whose `def` line `head` matched ends: the next line at its indentation or less
+    that is not blank, or the class's end."""
+    indent = len(head.group(0)) - len(head.group(0).lstrip(" \t"))
+    at = text.find("\n", head.end())
+    while 0 <= at < stop:
+        line_end = text.find("\n", at + 1)
+        line = text[at + 1 : stop if line_end < 0 else min(line_end, stop)]
+        if (
+            line.strip()
+            and len(line) - len(line.lstrip(" \t")) <= indent
+            and not line.lstrip().startswith(")")
+        ):
+            return at + 1
+        at = line_end
+    return stop
+
+
+def _duck_methods(classes: dict, step: str, name: str | None) -> list[tuple[str, tuple[int, int]]]:
+    """(path, span) of the reading method `name` of every class that also defines the stepping method
+    `step`: the classes an object may be an instance of when the loop calls both on it."""
+    return [
+        (path, reading[name])
+        for (path, _), (steps, reading) in sorted(classes.items())
+        if step in steps and name in reading and name != step and not _NOT_STEP_CALLEE.search(name)
+    ]
+
+
+def _held_step_loops(index: ModuleIndex, stepping: set[str]):
+    """(loop, receiver text, stepping method, the other calls on the receiver) for each loop that calls a
+    project class's stepping method on an object (`model.optimize_parameters(**kwargs)`) on every step, in
+    its own body and outside any `if` that skips steps, with the other calls it so makes on the same
+    object, after the step's."""
+    fx = facts(index)
+    for loop in index.loops:
+        if not isinstance(loop, LOOP_TYPES):
+            continue
+        sites = [s for s in direct_calls(index, loop) if method_name(s.node) is not None]
+        for site in sites:
+            step = method_name(site.node)
+            if step not in stepping or fx.guarded_step(site.node, loop):
+                continue
+            receiver = ast.unparse(site.node.func.value)
+            if receiver == "self":
+                continue
+            calls = [
+                s.node
+                for s in sites
+                if s.node is not site.node
+                and (s.node.lineno, s.node.col_offset) > (site.node.lineno, site.node.col_offset)
+                and ast.unparse(s.node.func.value) == receiver
+                and not fx.guarded_step(s.node, loop)
+                and not _steers_loop(fx, s.node, loop)
+            ]
+            if calls:
+                yield loop, receiver, step, calls
+            break
+
+
+def _steers_loop(fx, call: ast.Call, loop) -> bool:
+    """What the call returns reaches, through the loop's assignments, an `if` or `while` test of the loop
+    (`new_probs, new_v = net.policy_value(...)`, `kl = np.mean(...new_probs...)`, `if kl > limit: break`:
+    AlphaZero_Gomoku's early stop, hold-out 35): the loop needs the value on the host."""
+    statement = fx.statement(call)
+    if not isinstance(statement, ast.Assign):
+        return False
+    tainted = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    nodes = list(ast.walk(loop))
+    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AugAssign) and n is not statement]
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            if {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & tainted:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                new = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)} - tainted
+                if new:
+                    tainted |= new
+                    grown = True
+    return any(
+        isinstance(node, ast.If | ast.While)
+        and {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)} & tainted
+        for node in nodes
+    )
