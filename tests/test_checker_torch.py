@@ -2744,6 +2744,40 @@ def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_python_sum_of_what_a_splitting_def_returns_is_silent():
+    """(torch-fix133, session 25 reread note) `parts = self.halves(x)` where `halves` returns
+    `torch.split(...)` (a ResNeSt-style radix sum): a tuple of a few tensors, whose Python `sum` adds them.
+    `_one_tensor_bound` follows the call into the def as `_bound_to_list` does; `sum` of the layer's own
+    output, one tensor, is still reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        class Radix(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(4, 8, 3)
+
+            def halves(self, x):
+                return torch.split(self.conv(x), 4, dim=1)
+
+            def forward(self, x):
+                parts = self.halves(x)
+                whole = self.conv(x)
+                return sum(parts) + sum(whole)  # expect: PP509
+
+        def train(model, loader, opt):
+            for X, Y in loader:
+                loss = model(X.to(device)).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    findings = [f for f in torch_findings(source) if f[0] == "PP509"]
+    assert findings == expected(source)
+    messages = [f.message for f in check_source(source, "t.py")[0] if f.rule == "PP509"]
+    assert len(messages) == 1 and "`whole`" in messages[0]
+
+
 def test_pp509_python_sum_is_not_called_a_host_read_but_max_and_min_are():
     """review25 item 4: Python's `sum` over a device tensor unbinds it and adds 0-d device tensors (a torch
     call log shows `unbind`, `add`, no `__bool__`): many small kernels, no host read. `max`/`min` compare with

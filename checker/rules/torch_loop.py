@@ -1578,7 +1578,9 @@ def _plain_calls(nodes, index: ModuleIndex, function) -> bool:
     return True
 
 
-_LISTS = frozenset({"split", "chunk", "unbind", "tolist"})
+# calls that give a list or tuple of tensors (or a Python list), not one tensor: a method or a torch
+# function of these names (`x.split(...)`, `torch.meshgrid(...)`); one list for `_list_value`
+_LISTS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split"})
 
 
 def _leaves(target) -> list[ast.AST]:
@@ -1698,18 +1700,21 @@ def _bound_to_list(index: ModuleIndex, scope, name: str, follow: bool = True) ->
     for node in _scope_nodes(index, scope, ast.Assign):
         if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             value = node.value
-            if _list_value(value):
+            if _list_value(value, index):
                 return True
             if follow and isinstance(value, ast.Call) and _returns_list(index, value):
                 return True
     return False
 
 
-def _list_value(value: ast.AST) -> bool:
-    """A list or tuple display, a comprehension or a call of `split`, `chunk`, `unbind` or `tolist`."""
+def _list_value(value: ast.AST, index: ModuleIndex) -> bool:
+    """A list or tuple display, a comprehension or a call named in `_LISTS`, as a method (`x.chunk(4)`) or
+    as the function the resolver names (`torch.split(...)`, `from torch import meshgrid`)."""
     if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
         return True
-    return isinstance(value, ast.Call) and method_name(value) in _LISTS
+    return isinstance(value, ast.Call) and (
+        method_name(value) in _LISTS or (index.resolver.call_name(value) or "").rsplit(".", 1)[-1] in _LISTS
+    )
 
 
 def _returns_list(index: ModuleIndex, call: ast.Call) -> bool:
@@ -1727,7 +1732,8 @@ def _returns_list(index: ModuleIndex, call: ast.Call) -> bool:
             continue
         returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
         if returns and all(
-            _list_value(r) or (isinstance(r, ast.Name) and _bound_to_list(index, function, r.id, False))
+            _list_value(r, index)
+            or (isinstance(r, ast.Name) and _bound_to_list(index, function, r.id, False))
             for r in returns
         ):
             return True
@@ -3503,14 +3509,13 @@ def _builtin_reductions(index: ModuleIndex):
         )
 
 
-_SPLITS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split"})
-
-
 def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
     """Every binding of `name` in the def above `line` is a call that gives one tensor (`Y = Y[...].to(device)`,
     `mask = (t > 0).float().cuda()`), not a list or tuple of tensors: `splited = torch.split(x, c, dim=1)`
     (ResNeSt's radix sum), `losses = [...]` then `losses += [...]` (few_shot_gaze's loss terms), whose Python
-    `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong)."""
+    `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong), nor what a def of the
+    module returns when that is one (`parts = self.halves(x)`, returning `torch.split(...)`: `_returns_list`,
+    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note)."""
     scope = function or index.tree
     bound = [
         node
@@ -3524,8 +3529,8 @@ def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> boo
     return bool(bound) and all(
         isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
-        and method_name(node.value) not in _SPLITS
-        and (index.resolver.call_name(node.value) or "").rsplit(".", 1)[-1] not in _SPLITS
+        and not _list_value(node.value, index)
+        and not _returns_list(index, node.value)
         for node in bound
     )
 
