@@ -2575,6 +2575,69 @@ def test_pp507_a_project_loss_or_module_built_every_step_and_called():
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
 
 
+def test_pp507_a_project_module_bound_and_called_under_an_option_if_is_built_every_step():
+    """(torch-fix133) TS-TCC's `nt_xent_criterion = NTXentLoss(device, ...)` under `if training_mode ==
+    "self_supervised":` in the step loop, then `nt_xent_criterion(zis, zjs)` (hold-out 44): the option holds
+    for the whole run, so the class is built on every step. Under a periodic `if` it is occasional: silent."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from models.loss import NTXentLoss
+        from utils.vis import Painter
+
+        def model_train(model, opt, loader, config, training_mode):
+            for batch_idx, (data, labels) in enumerate(loader):
+                data, labels = data.float().to(device), labels.long().to(device)
+                zis, zjs = model(data)
+                if training_mode == "self_supervised":
+                    nt_xent_criterion = NTXentLoss(device, config.batch_size, config.temperature)  # expect: PP507
+                    loss = nt_xent_criterion(zis, zjs)
+                else:
+                    loss = F.cross_entropy(zis, labels)
+                if batch_idx % 500 == 0:
+                    painter = Painter(config.out_dir)
+                    painter(zis)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+
+
+def test_pp509_a_list_extended_by_a_device_tensor_every_step():
+    """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
+    `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d
+    device tensor per element. Silent on a host copy (`.cpu().tolist()`), on a list of moved tensors
+    (`[b.cuda() for b in batch]`), on a host tensor and outside any step."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from sklearn.metrics import accuracy_score
+
+        def train_epoch(model, criterion, optimizer, dataloader):
+            all_label, all_pred, host, parts, seen = [], [], [], [], []
+            for batch_idx, data in enumerate(dataloader):
+                inputs, labels = data["data"].to(device), data["label"].to(device)
+                outputs = model(inputs)
+                loss = criterion(outputs, labels.squeeze())
+                prediction = torch.max(outputs, 1)[1]
+                all_label.extend(labels.squeeze())  # expect: PP509
+                all_pred.extend(prediction)  # expect: PP509
+                host.extend(prediction.cpu().tolist())
+                batch = [b.cuda() for b in data["extra"]]
+                parts.extend(batch)
+                seen.extend(data["index"])
+                loss.backward()
+                optimizer.step()
+            return all_label, all_pred
+
+        def summarize(model, x):
+            out = model(x.to(device))
+            return list(out.argmax(1))
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp507_a_class_built_in_the_step_loop_and_called_in_a_loop_nested_in_it():
     """review25 items 13 and 14: `_non_library_class` (was `_project_class`: any capitalised name imported from
     outside the known libraries) built in the step loop and called in a loop nested in it (one call per head)

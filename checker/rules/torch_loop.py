@@ -432,13 +432,17 @@ def _optimizer_either_way(call: ast.Call, loop, index: ModuleIndex) -> bool:
 
 def _builds_loss_or_module(call: ast.Call, index: ModuleIndex) -> bool:
     """The set-up builds a loss (torch.nn's, or the project's built and called at once) or a parameter-free
-    torch.nn module built and called at once: an object made the same way on every step, so an option's `if`
-    around it does not make it occasional. (An optimizer, a fresh loader iterator or a model move under an
-    `if` is taken as occasional.) Torch-fix66: this was told by the message's first words."""
+    torch.nn module built and called at once, or (torch-fix133) a module of the project bound to a name the
+    loop calls (`_own_module_bound_called`: TS-TCC's `nt_xent_criterion = NTXentLoss(device, ...)` under
+    `if training_mode == "self_supervised":`, hold-out 44, whose `__init__` builds a mask and copies it to
+    the GPU): an object made the same way on every step, so an option's `if` around it does not make it
+    occasional. (An optimizer, a fresh loader iterator or a model move under an `if` is taken as
+    occasional.) Torch-fix66: this was told by the message's first words."""
     return (
         _torch_loss(call, index)
         or _stateless_called(call, index) is not None
         or _own_loss_called(call, index) is not None
+        or _own_module_bound_called(call, index) is not None
     )
 
 
@@ -3381,6 +3385,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
     yield from _builtin_reductions(index)
+    yield from _lists_of_elements(index)
 
 
 # ---------------------------------------------------------------- PP509 memory rows updated per sample (torch-fix125)
@@ -3543,6 +3548,62 @@ def _builtin_reduction_call(call: ast.Call, index: ModuleIndex) -> bool:
         and not call.keywords
         and index.resolver.call_name(call) is None
     )
+
+
+# ---------------------------------------------------------------- PP509 a list made of a tensor's elements (torch-fix133)
+
+# tensor methods (and `.data`) that keep the elements: `labels.squeeze()`, `pred.view(-1).long()`
+_SAME_ELEMENTS = frozenset(
+    {"squeeze", "view", "flatten", "reshape", "detach", "long", "float", "int", "contiguous"}
+)
+
+
+def _elements_root(expr: ast.AST) -> str | None:
+    """The name under a chain of `_SAME_ELEMENTS` methods and `.data` (`labels.squeeze()` -> `labels`), or
+    None when anything else is on the way (`.tolist()`, `.cpu()`, a subscript)."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Attribute) and expr.attr == "data":
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and method_name(expr) in _SAME_ELEMENTS:
+            expr = expr.func.value
+        else:
+            return None
+
+
+def _lists_of_elements(index: ModuleIndex):
+    """`all_pred.extend(prediction)`, `list(labels.squeeze())` on every step (SLR's and CVPR21-SLR's
+    `train.py`, hold-out 44): Python iterates the device tensor and makes one 0-d device tensor per element
+    (an `unbind`, one object each), and whatever reads the list later (`accuracy_score`, `np.array`) reads
+    each one to the host on its own, a sync apiece. The tensor is on the device by the def's own bindings,
+    the def never binds the name to a list (`_bound_to_list`: `[b.cuda() for b in batch]` is placed on the
+    device too) and the call runs on every step (`_call_every_step`). One per-module pass over the calls,
+    not a rescan per loop."""
+    for site in index.calls:
+        call = site.node
+        func = call.func
+        if len(call.args) != 1 or call.keywords:
+            continue
+        if not (
+            (isinstance(func, ast.Attribute) and func.attr == "extend")
+            or (isinstance(func, ast.Name) and func.id == "list" and index.resolver.call_name(call) is None)
+        ):
+            continue
+        name = _elements_root(call.args[0])
+        if name is None or _bound_to_list(index, site.function or index.tree, name):
+            continue
+        if not _on_device_at(index, site.function, name, call.lineno) or not _call_every_step(site, index):
+            continue
+        yield RawFinding(
+            "PP509",
+            call.lineno,
+            call.col_offset,
+            f"`{ast.unparse(call)}` iterates the device tensor `{name}` in Python on every step: one 0-d device "
+            "tensor per element, each read to the host on its own later; keep whole tensors "
+            f"(`.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or take "
+            "`.tolist()` after one `.cpu()`",
+        )
 
 
 def _call_every_step(site, index: ModuleIndex) -> bool:
