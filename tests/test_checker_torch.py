@@ -2604,6 +2604,31 @@ def test_pp507_a_project_module_bound_and_called_under_an_option_if_is_built_eve
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
 
 
+def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
+    """(torch-fix133) CL-HAR's `for t, p in zip(target.view(-1), predicted.view(-1)):
+    confusion_matrix[t.long(), p.long()] += 1` over the moved targets (hold-out 44): each element a 0-d
+    device tensor used as an index. Silent over host copies, and when the body writes nothing keyed by them."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def evaluate(model, test_loader, n_class):
+            confusion_matrix = torch.zeros(n_class, n_class)
+            names = []
+            with torch.no_grad():
+                for sample, target in test_loader:
+                    sample, target = sample.to(device).float(), target.to(device).long()
+                    predicted = model(sample).argmax(1)
+                    for t, p in zip(target.view(-1), predicted.view(-1)):  # expect: PP509
+                        confusion_matrix[t.long(), p.long()] += 1
+                    for t, p in zip(target.cpu().view(-1), predicted.cpu().view(-1)):
+                        confusion_matrix[t.long(), p.long()] += 1
+                    for t, p in zip(target.view(-1), predicted.view(-1)):
+                        names.append((t, p))
+            return confusion_matrix, names
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp509_a_list_extended_by_a_device_tensor_every_step():
     """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
     `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d

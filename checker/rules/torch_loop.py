@@ -3376,6 +3376,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 _row_writes(loop, index)
                 or _sliced_by_element(loop, index)
                 or _memory_rows_in_backward(loop, index)
+                or _indexed_by_elements(loop, index)
             )
         if found is not None and _host_data_loop(loop, index):
             continue  # (torch-fix87: a collate function's samples, a loop under `isinstance(x, list)`)
@@ -3604,6 +3605,50 @@ def _lists_of_elements(index: ModuleIndex):
             f"(`.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or take "
             "`.tolist()` after one `.cpu()`",
         )
+
+
+def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for t, p in zip(target.view(-1), predicted.view(-1)): confusion_matrix[t.long(), p.long()] += 1`
+    (CL-HAR's `trainer.py` and `main_supervised_baseline.py`, hold-out 44): a `for` over the elements of a
+    device tensor (zipped, or one method chain of `_elements_root`) whose body writes a subscript keyed by
+    them. Each element is a 0-d device tensor used as an index, one tiny op and a read of its value per
+    element; one `torch.bincount(t * n + p, minlength=n * n)` or `index_put_` does them all. The loop head
+    is a call (a loop over a plain name is `_element_loop`'s); the tensor is on the device by the def's
+    bindings at the loop and never bound to a list."""
+    it, target = loop.iter, loop.target
+    if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
+        return None
+    sources = it.args if isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords else [it]
+    names = {_elements_root(a) for a in sources if not isinstance(a, ast.Name)} - {None}
+    function = index.loop_function.get(id(loop))
+    device = [
+        n
+        for n in sorted(names)
+        if not _bound_to_list(index, function or index.tree, n)
+        and _on_device_at(index, function, n, loop.lineno)
+    ]
+    loop_vars = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    if not device or not loop_vars:
+        return None
+    for stmt in _nodes_of(loop.body):
+        targets = (
+            stmt.targets
+            if isinstance(stmt, ast.Assign)
+            else [stmt.target]
+            if isinstance(stmt, ast.AugAssign)
+            else []
+        )
+        if any(isinstance(t, ast.Subscript) and names_in(t.slice) & loop_vars for t in targets):
+            return RawFinding(
+                "PP509",
+                loop.lineno,
+                loop.col_offset,
+                f"this loop writes `{ast.unparse(targets[0])}` once per element of the device tensor "
+                f"`{device[0]}`: each element is a 0-d device tensor used as an index, a tiny op and a read of "
+                "its value apiece; count them in one op (`torch.bincount(t * n + p, minlength=n * n)`, "
+                "`index_put_(..., accumulate=True)`)",
+            )
+    return None
 
 
 def _call_every_step(site, index: ModuleIndex) -> bool:
