@@ -2633,7 +2633,8 @@ def test_pp509_a_list_extended_by_a_device_tensor_every_step():
     """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
     `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d
     device tensor per element. Silent on a host copy (`.cpu().tolist()`), on a list of moved tensors
-    (`[b.cuda() for b in batch]`), on a host tensor and outside any step."""
+    (`[b.cuda() for b in batch]`), on a host tensor, on `list(t)` (rows handed on: trajnet's LSTM state) and
+    outside a step loop (a forward's own loop)."""
     source = PRELUDE + textwrap.dedent(
         """
         from sklearn.metrics import accuracy_score
@@ -2651,13 +2652,18 @@ def test_pp509_a_list_extended_by_a_device_tensor_every_step():
                 batch = [b.cuda() for b in data["extra"]]
                 parts.extend(batch)
                 seen.extend(data["index"])
+                rows = list(prediction)
                 loss.backward()
                 optimizer.step()
             return all_label, all_pred
 
-        def summarize(model, x):
-            out = model(x.to(device))
-            return list(out.argmax(1))
+        class Head(nn.Module):
+            def forward(self, x, tasks):
+                logits = self.net(x)
+                merged = []
+                for t in tasks:
+                    merged.extend(logits.argmax(1))
+                return merged
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

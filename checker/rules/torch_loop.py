@@ -1583,8 +1583,9 @@ def _plain_calls(nodes, index: ModuleIndex, function) -> bool:
 
 
 # calls that give a list or tuple of tensors (or a Python list), not one tensor: a method or a torch
-# function of these names (`x.split(...)`, `torch.meshgrid(...)`); one list for `_list_value`
-_LISTS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split"})
+# function of these names (`x.split(...)`, `torch.meshgrid(...)`, `autograd.grad(loss, weights)`); one list
+# for `_list_value`
+_LISTS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split", "grad"})
 
 
 def _leaves(target) -> list[ast.AST]:
@@ -3574,36 +3575,43 @@ def _elements_root(expr: ast.AST) -> str | None:
 
 
 def _lists_of_elements(index: ModuleIndex):
-    """`all_pred.extend(prediction)`, `list(labels.squeeze())` on every step (SLR's and CVPR21-SLR's
-    `train.py`, hold-out 44): Python iterates the device tensor and makes one 0-d device tensor per element
-    (an `unbind`, one object each), and whatever reads the list later (`accuracy_score`, `np.array`) reads
-    each one to the host on its own, a sync apiece. The tensor is on the device by the def's own bindings,
-    the def never binds the name to a list (`_bound_to_list`: `[b.cuda() for b in batch]` is placed on the
-    device too) and the call runs on every step (`_call_every_step`). One per-module pass over the calls,
-    not a rescan per loop."""
+    """`all_pred.extend(prediction)`, `all_label.extend(labels.squeeze())` in the step loop (SLR's and
+    CVPR21-SLR's `train.py`, hold-out 44): Python iterates the device tensor and adds one 0-d device tensor
+    per element to a list kept across steps, which whatever reads it later (`accuracy_score`, `np.array`)
+    reads to the host one element at a time, a sync apiece. The call is in a step loop (or a loop nested in
+    one), the list is a name the step loop does not bind (an accumulator made before it), the tensor is on
+    the device by the def's own bindings and the def never binds it to a list (`_bound_to_list`:
+    `[b.cuda() for b in batch]`, `autograd.grad(...)` are placed on the device too). Not `list(t)` (rows of a
+    2-D state handed on, trajnet's `list(new_hidden_state)` on hold-out 36, read wrong) nor an `extend` in a
+    forward's own loop (La-MAML's class ids, hold-out 33). One per-module pass over the calls."""
+    steps = {id(loop) for loop in facts(index).step_loops}
     for site in index.calls:
         call = site.node
         func = call.func
-        if len(call.args) != 1 or call.keywords:
-            continue
         if not (
-            (isinstance(func, ast.Attribute) and func.attr == "extend")
-            or (isinstance(func, ast.Name) and func.id == "list" and index.resolver.call_name(call) is None)
+            isinstance(func, ast.Attribute)
+            and func.attr == "extend"
+            and isinstance(func.value, ast.Name)
+            and len(call.args) == 1
+            and not call.keywords
         ):
             continue
+        step = next((loop for loop in site.loops if id(loop) in steps), None)
         name = _elements_root(call.args[0])
-        if name is None or _bound_to_list(index, site.function or index.tree, name):
+        if step is None or name is None or func.value.id in _bound(list(_nodes_of(step.body))):
             continue
-        if not _on_device_at(index, site.function, name, call.lineno) or not _call_every_step(site, index):
+        if _bound_to_list(index, site.function or index.tree, name):
+            continue
+        if not _on_device_at(index, site.function, name, call.lineno):
             continue
         yield RawFinding(
             "PP509",
             call.lineno,
             call.col_offset,
             f"`{ast.unparse(call)}` iterates the device tensor `{name}` in Python on every step: one 0-d device "
-            "tensor per element, each read to the host on its own later; keep whole tensors "
-            f"(`.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or take "
-            "`.tolist()` after one `.cpu()`",
+            "tensor per element kept in the list, each read to the host on its own later; keep whole tensors "
+            f"(`{func.value.id}.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or extend "
+            "with `.tolist()` after one `.cpu()`",
         )
 
 
