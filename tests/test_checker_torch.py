@@ -2607,7 +2607,9 @@ def test_pp507_a_project_module_bound_and_called_under_an_option_if_is_built_eve
 def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
     """(torch-fix133) CL-HAR's `for t, p in zip(target.view(-1), predicted.view(-1)):
     confusion_matrix[t.long(), p.long()] += 1` over the moved targets (hold-out 44): each element a 0-d
-    device tensor used as an index. Silent over host copies, and when the body writes nothing keyed by them."""
+    device tensor used as an index; also slices bounded by a row's elements through `enumerate(zip(...))`
+    (MuseMorphose's bar bounds). Silent over host copies, when the body writes nothing keyed by them, and when
+    only `enumerate`'s counter keys the write."""
     source = PRELUDE + textwrap.dedent(
         """
         def evaluate(model, test_loader, n_class):
@@ -2623,6 +2625,12 @@ def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
                         confusion_matrix[t.long(), p.long()] += 1
                     for t, p in zip(target.view(-1), predicted.view(-1)):
                         names.append((t, p))
+                    pos = sample.long().to(device)
+                    seg = torch.zeros(100)
+                    for b, (st, ed) in enumerate(zip(pos[0, :-1], pos[0, 1:])):  # expect: PP509
+                        seg[st:ed] = b
+                    for i, t in enumerate(target.view(-1)):
+                        seg[i] = 0
             return confusion_matrix, names
         """
     )

@@ -3561,12 +3561,14 @@ _SAME_ELEMENTS = frozenset(
 
 
 def _elements_root(expr: ast.AST) -> str | None:
-    """The name under a chain of `_SAME_ELEMENTS` methods and `.data` (`labels.squeeze()` -> `labels`), or
-    None when anything else is on the way (`.tolist()`, `.cpu()`, a subscript)."""
+    """The name under a chain of `_SAME_ELEMENTS` methods, `.data` and subscripts (`labels.squeeze()` ->
+    `labels`, `pos[n, :-1]` -> `pos`), or None when anything else is on the way (`.tolist()`, `.cpu()`)."""
     while True:
         if isinstance(expr, ast.Name):
             return expr.id
-        if isinstance(expr, ast.Attribute) and expr.attr == "data":
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value  # (a row's elements: `pos[n, :-1]`)
+        elif isinstance(expr, ast.Attribute) and expr.attr == "data":
             expr = expr.value
         elif isinstance(expr, ast.Call) and method_name(expr) in _SAME_ELEMENTS:
             expr = expr.func.value
@@ -3615,6 +3617,18 @@ def _lists_of_elements(index: ModuleIndex):
         )
 
 
+def _is_builtin_call(node: ast.AST, name: str, index: ModuleIndex) -> bool:
+    """`enumerate(x)`: a one-argument call of the builtin `name`, not a def or import of that name."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and len(node.args) == 1
+        and not node.keywords
+        and name not in index.resolver.names
+    )
+
+
 def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
     """`for t, p in zip(target.view(-1), predicted.view(-1)): confusion_matrix[t.long(), p.long()] += 1`
     (CL-HAR's `trainer.py` and `main_supervised_baseline.py`, hold-out 44): a `for` over the elements of a
@@ -3622,8 +3636,12 @@ def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
     them. Each element is a 0-d device tensor used as an index, one tiny op and a read of its value per
     element; one `torch.bincount(t * n + p, minlength=n * n)` or `index_put_` does them all. The loop head
     is a call (a loop over a plain name is `_element_loop`'s); the tensor is on the device by the def's
-    bindings at the loop and never bound to a list."""
+    bindings at the loop and never bound to a list. Also through `enumerate` (its counter is no element)
+    and over rows (`zip(pos[n, :-1], pos[n, 1:])`, then `emb[st:ed, n, :] = ...`: MuseMorphose's bar
+    bounds, hold-out 44, each slice bound a host read)."""
     it, target = loop.iter, loop.target
+    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = it.args[0], target.elts[1]  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
     if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
         return None
     sources = it.args if isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords else [it]
