@@ -2637,6 +2637,32 @@ def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_host():
+    """(torch-fix133) VerticalAttentionOCR's `[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in
+    enumerate(probs)]` per batch (hold-out 44): one copy and sync per row. Silent over a host copy, over a
+    list of per-head outputs, for a row mixed with another tensor and for a read that stays on the device."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def evaluate(model, loader, heads):
+            out_all = []
+            with torch.no_grad():
+                for x, y in loader:
+                    probs = model(x.to(device))
+                    a = [lp.cpu() for lp in probs]  # expect: PP509
+                    b = [torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in enumerate(probs)]  # expect: PP509
+                    host = probs.cpu()
+                    c = [lp.numpy() for lp in host]
+                    outs = [h(x.to(device)) for h in heads]
+                    d = [o.cpu() for o in outs]
+                    e = [lp.sum() for lp in probs]
+                    f = [(lp * y).cpu() for lp in probs]
+                    out_all.append((a, b, c, d, e, f))
+            return out_all
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp509_a_list_extended_by_a_device_tensor_every_step():
     """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
     `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d

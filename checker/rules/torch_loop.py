@@ -3350,6 +3350,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     _count_per_element(loop, index, tensors)
                     or _masked_row_select(loop, index, tensors)
                     or _sliced_by_element(loop, index)
+                    or _rows_read_in_comprehension(loop, index)
                 )
                 if counted is not None:
                     yield counted
@@ -3615,6 +3616,67 @@ def _lists_of_elements(index: ModuleIndex):
             f"(`{func.value.id}.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or extend "
             "with `.tolist()` after one `.cpu()`",
         )
+
+
+def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
+    """`[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in enumerate(probs)]` per batch
+    (VerticalAttentionOCR's `trainer_pg_va.py`, hold-out 44): a list or generator comprehension straight over
+    the rows of a device tensor (a name, or `enumerate` of one) that copies each row to the host (`.cpu()`,
+    `.numpy()`, `.tolist()`, `.item()` of a chain rooted at the row), run on every step (in a loop, or a def
+    run on every step). One copy and sync per row where one `.cpu()` of the whole tensor before the
+    comprehension does one. The tensor is on the device by the def's bindings at the line and never bound
+    to a list (`outputs = [head(x) for head in heads]`)."""
+    if not isinstance(comp, ast.ListComp | ast.GeneratorExp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    it, target = gen.iter, gen.target
+    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = it.args[0], target.elts[1]
+    if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)):
+        return None
+    function = index.loop_function.get(id(comp))
+    reads = [
+        n
+        for n in ast.walk(comp.elt)
+        if isinstance(n, ast.Call)
+        and method_name(n) in _TO_HOST
+        and not n.args
+        and _row_chain(n.func.value, target.id)
+    ]
+    # (the copy itself names it best: `.cpu()` under `.cpu().numpy()`)
+    read = next((n for n in reads if method_name(n) != "numpy"), reads[0] if reads else None)
+    if read is None or _bound_to_list(index, function or index.tree, it.id):
+        return None
+    if not _on_device_at(index, function, it.id, comp.lineno) or not _runs_every_step(comp, index):
+        return None
+    return RawFinding(
+        "PP509",
+        comp.lineno,
+        comp.col_offset,
+        f"`.{method_name(read)}()` copies each row of the device tensor `{it.id}` to the host in this "
+        "comprehension, one copy and sync per row on every step; copy the whole tensor once "
+        f"(`{it.id}.cpu()`) before going through its rows",
+    )
+
+
+def _row_chain(expr: ast.AST, var: str) -> bool:
+    """`torch.argmax(lp, dim=0).detach()`, `lp.squeeze()`: a chain of method calls and torch calls whose
+    first argument is the row `var` (no other tensor mixed in)."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id == var
+        if isinstance(expr, ast.Subscript | ast.Attribute):
+            expr = expr.value
+        elif (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and not (isinstance(expr.func.value, ast.Name) and expr.func.value.id in ("torch", "F"))
+        ):
+            expr = expr.func.value
+        elif isinstance(expr, ast.Call) and expr.args:
+            expr = expr.args[0]
+        else:
+            return False
 
 
 def _is_builtin_call(node: ast.AST, name: str, index: ModuleIndex) -> bool:
