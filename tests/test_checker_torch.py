@@ -2575,6 +2575,134 @@ def test_pp507_a_project_loss_or_module_built_every_step_and_called():
     assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
 
 
+def test_pp507_a_project_module_bound_and_called_under_an_option_if_is_built_every_step():
+    """(torch-fix133) TS-TCC's `nt_xent_criterion = NTXentLoss(device, ...)` under `if training_mode ==
+    "self_supervised":` in the step loop, then `nt_xent_criterion(zis, zjs)` (hold-out 44): the option holds
+    for the whole run, so the class is built on every step. Under a periodic `if` it is occasional: silent."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from models.loss import NTXentLoss
+        from utils.vis import Painter
+
+        def model_train(model, opt, loader, config, training_mode):
+            for batch_idx, (data, labels) in enumerate(loader):
+                data, labels = data.float().to(device), labels.long().to(device)
+                zis, zjs = model(data)
+                if training_mode == "self_supervised":
+                    nt_xent_criterion = NTXentLoss(device, config.batch_size, config.temperature)  # expect: PP507
+                    loss = nt_xent_criterion(zis, zjs)
+                else:
+                    loss = F.cross_entropy(zis, labels)
+                if batch_idx % 500 == 0:
+                    painter = Painter(config.out_dir)
+                    painter(zis)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP507"] == expected(source)
+
+
+def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
+    """(torch-fix133) CL-HAR's `for t, p in zip(target.view(-1), predicted.view(-1)):
+    confusion_matrix[t.long(), p.long()] += 1` over the moved targets (hold-out 44): each element a 0-d
+    device tensor used as an index; also slices bounded by a row's elements through `enumerate(zip(...))`
+    (MuseMorphose's bar bounds). Silent over host copies, when the body writes nothing keyed by them, and when
+    only `enumerate`'s counter keys the write."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def evaluate(model, test_loader, n_class):
+            confusion_matrix = torch.zeros(n_class, n_class)
+            names = []
+            with torch.no_grad():
+                for sample, target in test_loader:
+                    sample, target = sample.to(device).float(), target.to(device).long()
+                    predicted = model(sample).argmax(1)
+                    for t, p in zip(target.view(-1), predicted.view(-1)):  # expect: PP509
+                        confusion_matrix[t.long(), p.long()] += 1
+                    for t, p in zip(target.cpu().view(-1), predicted.cpu().view(-1)):
+                        confusion_matrix[t.long(), p.long()] += 1
+                    for t, p in zip(target.view(-1), predicted.view(-1)):
+                        names.append((t, p))
+                    pos = sample.long().to(device)
+                    seg = torch.zeros(100)
+                    for b, (st, ed) in enumerate(zip(pos[0, :-1], pos[0, 1:])):  # expect: PP509
+                        seg[st:ed] = b
+                    for i, t in enumerate(target.view(-1)):
+                        seg[i] = 0
+            return confusion_matrix, names
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_host():
+    """(torch-fix133) VerticalAttentionOCR's `[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in
+    enumerate(probs)]` per batch (hold-out 44): one copy and sync per row. Silent over a host copy, over a
+    list of per-head outputs, for a row mixed with another tensor and for a read that stays on the device."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def evaluate(model, loader, heads):
+            out_all = []
+            with torch.no_grad():
+                for x, y in loader:
+                    probs = model(x.to(device))
+                    a = [lp.cpu() for lp in probs]  # expect: PP509
+                    b = [torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in enumerate(probs)]  # expect: PP509
+                    host = probs.cpu()
+                    c = [lp.numpy() for lp in host]
+                    outs = [h(x.to(device)) for h in heads]
+                    d = [o.cpu() for o in outs]
+                    e = [lp.sum() for lp in probs]
+                    f = [(lp * y).cpu() for lp in probs]
+                    out_all.append((a, b, c, d, e, f))
+            return out_all
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_list_extended_by_a_device_tensor_every_step():
+    """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
+    `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d
+    device tensor per element. Silent on a host copy (`.cpu().tolist()`), on a list of moved tensors
+    (`[b.cuda() for b in batch]`), on a host tensor, on `list(t)` (rows handed on: trajnet's LSTM state) and
+    outside a step loop (a forward's own loop)."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        from sklearn.metrics import accuracy_score
+
+        def train_epoch(model, criterion, optimizer, dataloader):
+            all_label, all_pred, host, parts, seen = [], [], [], [], []
+            for batch_idx, data in enumerate(dataloader):
+                inputs, labels = data["data"].to(device), data["label"].to(device)
+                outputs = model(inputs)
+                loss = criterion(outputs, labels.squeeze())
+                prediction = torch.max(outputs, 1)[1]
+                all_label.extend(labels.squeeze())  # expect: PP509
+                all_pred.extend(prediction)  # expect: PP509
+                host.extend(prediction.cpu().tolist())
+                batch = [b.cuda() for b in data["extra"]]
+                parts.extend(batch)
+                seen.extend(data["index"])
+                rows = list(prediction)
+                loss.backward()
+                optimizer.step()
+            return all_label, all_pred
+
+        class Head(nn.Module):
+            def forward(self, x, tasks):
+                logits = self.net(x)
+                merged = []
+                for t in tasks:
+                    merged.extend(logits.argmax(1))
+                return merged
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp507_a_class_built_in_the_step_loop_and_called_in_a_loop_nested_in_it():
     """review25 items 13 and 14: `_non_library_class` (was `_project_class`: any capitalised name imported from
     outside the known libraries) built in the step loop and called in a loop nested in it (one call per head)
@@ -2742,6 +2870,40 @@ def test_pp509_python_sum_max_min_over_a_device_tensor_every_step():
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_python_sum_of_what_a_splitting_def_returns_is_silent():
+    """(torch-fix133, session 25 reread note) `parts = self.halves(x)` where `halves` returns
+    `torch.split(...)` (a ResNeSt-style radix sum): a tuple of a few tensors, whose Python `sum` adds them.
+    `_one_tensor_bound` follows the call into the def as `_bound_to_list` does; `sum` of the layer's own
+    output, one tensor, is still reported."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        class Radix(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(4, 8, 3)
+
+            def halves(self, x):
+                return torch.split(self.conv(x), 4, dim=1)
+
+            def forward(self, x):
+                parts = self.halves(x)
+                whole = self.conv(x)
+                return sum(parts) + sum(whole)  # expect: PP509
+
+        def train(model, loader, opt):
+            for X, Y in loader:
+                loss = model(X.to(device)).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    )
+    findings = [f for f in torch_findings(source) if f[0] == "PP509"]
+    assert findings == expected(source)
+    messages = [f.message for f in check_source(source, "t.py")[0] if f.rule == "PP509"]
+    assert len(messages) == 1 and "`whole`" in messages[0]
 
 
 def test_pp509_python_sum_is_not_called_a_host_read_but_max_and_min_are():

@@ -432,13 +432,17 @@ def _optimizer_either_way(call: ast.Call, loop, index: ModuleIndex) -> bool:
 
 def _builds_loss_or_module(call: ast.Call, index: ModuleIndex) -> bool:
     """The set-up builds a loss (torch.nn's, or the project's built and called at once) or a parameter-free
-    torch.nn module built and called at once: an object made the same way on every step, so an option's `if`
-    around it does not make it occasional. (An optimizer, a fresh loader iterator or a model move under an
-    `if` is taken as occasional.) Torch-fix66: this was told by the message's first words."""
+    torch.nn module built and called at once, or (torch-fix133) a module of the project bound to a name the
+    loop calls (`_own_module_bound_called`: TS-TCC's `nt_xent_criterion = NTXentLoss(device, ...)` under
+    `if training_mode == "self_supervised":`, hold-out 44, whose `__init__` builds a mask and copies it to
+    the GPU): an object made the same way on every step, so an option's `if` around it does not make it
+    occasional. (An optimizer, a fresh loader iterator or a model move under an `if` is taken as
+    occasional.) Torch-fix66: this was told by the message's first words."""
     return (
         _torch_loss(call, index)
         or _stateless_called(call, index) is not None
         or _own_loss_called(call, index) is not None
+        or _own_module_bound_called(call, index) is not None
     )
 
 
@@ -1578,7 +1582,10 @@ def _plain_calls(nodes, index: ModuleIndex, function) -> bool:
     return True
 
 
-_LISTS = frozenset({"split", "chunk", "unbind", "tolist"})
+# calls that give a list or tuple of tensors (or a Python list), not one tensor: a method or a torch
+# function of these names (`x.split(...)`, `torch.meshgrid(...)`, `autograd.grad(loss, weights)`); one list
+# for `_list_value`
+_LISTS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split", "grad"})
 
 
 def _leaves(target) -> list[ast.AST]:
@@ -1698,18 +1705,21 @@ def _bound_to_list(index: ModuleIndex, scope, name: str, follow: bool = True) ->
     for node in _scope_nodes(index, scope, ast.Assign):
         if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             value = node.value
-            if _list_value(value):
+            if _list_value(value, index):
                 return True
             if follow and isinstance(value, ast.Call) and _returns_list(index, value):
                 return True
     return False
 
 
-def _list_value(value: ast.AST) -> bool:
-    """A list or tuple display, a comprehension or a call of `split`, `chunk`, `unbind` or `tolist`."""
+def _list_value(value: ast.AST, index: ModuleIndex) -> bool:
+    """A list or tuple display, a comprehension or a call named in `_LISTS`, as a method (`x.chunk(4)`) or
+    as the function the resolver names (`torch.split(...)`, `from torch import meshgrid`)."""
     if isinstance(value, ast.List | ast.Tuple | ast.ListComp | ast.GeneratorExp):
         return True
-    return isinstance(value, ast.Call) and method_name(value) in _LISTS
+    return isinstance(value, ast.Call) and (
+        method_name(value) in _LISTS or (index.resolver.call_name(value) or "").rsplit(".", 1)[-1] in _LISTS
+    )
 
 
 def _returns_list(index: ModuleIndex, call: ast.Call) -> bool:
@@ -1727,7 +1737,8 @@ def _returns_list(index: ModuleIndex, call: ast.Call) -> bool:
             continue
         returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return) and n.value is not None]
         if returns and all(
-            _list_value(r) or (isinstance(r, ast.Name) and _bound_to_list(index, function, r.id, False))
+            _list_value(r, index)
+            or (isinstance(r, ast.Name) and _bound_to_list(index, function, r.id, False))
             for r in returns
         ):
             return True
@@ -3339,6 +3350,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                     _count_per_element(loop, index, tensors)
                     or _masked_row_select(loop, index, tensors)
                     or _sliced_by_element(loop, index)
+                    or _rows_read_in_comprehension(loop, index)
                 )
                 if counted is not None:
                     yield counted
@@ -3366,6 +3378,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
                 _row_writes(loop, index)
                 or _sliced_by_element(loop, index)
                 or _memory_rows_in_backward(loop, index)
+                or _indexed_by_elements(loop, index)
             )
         if found is not None and _host_data_loop(loop, index):
             continue  # (torch-fix87: a collate function's samples, a loop under `isinstance(x, list)`)
@@ -3375,6 +3388,7 @@ def check_python_loop_over_tensor(index: ModuleIndex):
             read_lines.add((found.line, found.col))  # (an inner row loop's read: found once)
             yield found
     yield from _builtin_reductions(index)
+    yield from _lists_of_elements(index)
 
 
 # ---------------------------------------------------------------- PP509 memory rows updated per sample (torch-fix125)
@@ -3503,14 +3517,13 @@ def _builtin_reductions(index: ModuleIndex):
         )
 
 
-_SPLITS = frozenset({"split", "chunk", "unbind", "tolist", "meshgrid", "tensor_split"})
-
-
 def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> bool:
     """Every binding of `name` in the def above `line` is a call that gives one tensor (`Y = Y[...].to(device)`,
     `mask = (t > 0).float().cuda()`), not a list or tuple of tensors: `splited = torch.split(x, c, dim=1)`
     (ResNeSt's radix sum), `losses = [...]` then `losses += [...]` (few_shot_gaze's loss terms), whose Python
-    `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong)."""
+    `sum` adds a handful of tensors (hold-outs 29 and 36: 4 such findings read wrong), nor what a def of the
+    module returns when that is one (`parts = self.halves(x)`, returning `torch.split(...)`: `_returns_list`,
+    as `_bound_to_list` follows it; torch-fix133, the session 25 reread note)."""
     scope = function or index.tree
     bound = [
         node
@@ -3524,8 +3537,8 @@ def _one_tensor_bound(index: ModuleIndex, function, name: str, line: int) -> boo
     return bool(bound) and all(
         isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Call)
-        and method_name(node.value) not in _SPLITS
-        and (index.resolver.call_name(node.value) or "").rsplit(".", 1)[-1] not in _SPLITS
+        and not _list_value(node.value, index)
+        and not _returns_list(index, node.value)
         for node in bound
     )
 
@@ -3538,6 +3551,192 @@ def _builtin_reduction_call(call: ast.Call, index: ModuleIndex) -> bool:
         and not call.keywords
         and index.resolver.call_name(call) is None
     )
+
+
+# ---------------------------------------------------------------- PP509 a list made of a tensor's elements (torch-fix133)
+
+# tensor methods (and `.data`) that keep the elements: `labels.squeeze()`, `pred.view(-1).long()`
+_SAME_ELEMENTS = frozenset(
+    {"squeeze", "view", "flatten", "reshape", "detach", "long", "float", "int", "contiguous"}
+)
+
+
+def _elements_root(expr: ast.AST) -> str | None:
+    """The name under a chain of `_SAME_ELEMENTS` methods, `.data` and subscripts (`labels.squeeze()` ->
+    `labels`, `pos[n, :-1]` -> `pos`), or None when anything else is on the way (`.tolist()`, `.cpu()`)."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id
+        if isinstance(expr, ast.Subscript):
+            expr = expr.value  # (a row's elements: `pos[n, :-1]`)
+        elif isinstance(expr, ast.Attribute) and expr.attr == "data":
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and method_name(expr) in _SAME_ELEMENTS:
+            expr = expr.func.value
+        else:
+            return None
+
+
+def _lists_of_elements(index: ModuleIndex):
+    """`all_pred.extend(prediction)`, `all_label.extend(labels.squeeze())` in the step loop (SLR's and
+    CVPR21-SLR's `train.py`, hold-out 44): Python iterates the device tensor and adds one 0-d device tensor
+    per element to a list kept across steps, which whatever reads it later (`accuracy_score`, `np.array`)
+    reads to the host one element at a time, a sync apiece. The call is in a step loop (or a loop nested in
+    one), the list is a name the step loop does not bind (an accumulator made before it), the tensor is on
+    the device by the def's own bindings and the def never binds it to a list (`_bound_to_list`:
+    `[b.cuda() for b in batch]`, `autograd.grad(...)` are placed on the device too). Not `list(t)` (rows of a
+    2-D state handed on, trajnet's `list(new_hidden_state)` on hold-out 36, read wrong) nor an `extend` in a
+    forward's own loop (La-MAML's class ids, hold-out 33). One per-module pass over the calls."""
+    steps = {id(loop) for loop in facts(index).step_loops}
+    for site in index.calls:
+        call = site.node
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "extend"
+            and isinstance(func.value, ast.Name)
+            and len(call.args) == 1
+            and not call.keywords
+        ):
+            continue
+        step = next((loop for loop in site.loops if id(loop) in steps), None)
+        name = _elements_root(call.args[0])
+        if step is None or name is None or func.value.id in _bound(list(_nodes_of(step.body))):
+            continue
+        if _bound_to_list(index, site.function or index.tree, name):
+            continue
+        if not _on_device_at(index, site.function, name, call.lineno):
+            continue
+        yield RawFinding(
+            "PP509",
+            call.lineno,
+            call.col_offset,
+            f"`{ast.unparse(call)}` iterates the device tensor `{name}` in Python on every step: one 0-d device "
+            "tensor per element kept in the list, each read to the host on its own later; keep whole tensors "
+            f"(`{func.value.id}.append({ast.unparse(call.args[0])})`, one `torch.cat` at the end) or extend "
+            "with `.tolist()` after one `.cpu()`",
+        )
+
+
+def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
+    """`[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in enumerate(probs)]` per batch
+    (VerticalAttentionOCR's `trainer_pg_va.py`, hold-out 44): a list or generator comprehension straight over
+    the rows of a device tensor (a name, or `enumerate` of one) that copies each row to the host (`.cpu()`,
+    `.numpy()`, `.tolist()`, `.item()` of a chain rooted at the row), run on every step (in a loop, or a def
+    run on every step). One copy and sync per row where one `.cpu()` of the whole tensor before the
+    comprehension does one. The tensor is on the device by the def's bindings at the line and never bound
+    to a list (`outputs = [head(x) for head in heads]`)."""
+    if not isinstance(comp, ast.ListComp | ast.GeneratorExp) or len(comp.generators) != 1:
+        return None
+    gen = comp.generators[0]
+    it, target = gen.iter, gen.target
+    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = it.args[0], target.elts[1]
+    if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)):
+        return None
+    function = index.loop_function.get(id(comp))
+    reads = [
+        n
+        for n in ast.walk(comp.elt)
+        if isinstance(n, ast.Call)
+        and method_name(n) in _TO_HOST
+        and not n.args
+        and _row_chain(n.func.value, target.id)
+    ]
+    # (the copy itself names it best: `.cpu()` under `.cpu().numpy()`)
+    read = next((n for n in reads if method_name(n) != "numpy"), reads[0] if reads else None)
+    if read is None or _bound_to_list(index, function or index.tree, it.id):
+        return None
+    if not _on_device_at(index, function, it.id, comp.lineno) or not _runs_every_step(comp, index):
+        return None
+    return RawFinding(
+        "PP509",
+        comp.lineno,
+        comp.col_offset,
+        f"`.{method_name(read)}()` copies each row of the device tensor `{it.id}` to the host in this "
+        "comprehension, one copy and sync per row on every step; copy the whole tensor once "
+        f"(`{it.id}.cpu()`) before going through its rows",
+    )
+
+
+def _row_chain(expr: ast.AST, var: str) -> bool:
+    """`torch.argmax(lp, dim=0).detach()`, `lp.squeeze()`: a chain of method calls and torch calls whose
+    first argument is the row `var` (no other tensor mixed in)."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id == var
+        if isinstance(expr, ast.Subscript | ast.Attribute):
+            expr = expr.value
+        elif (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and not (isinstance(expr.func.value, ast.Name) and expr.func.value.id in ("torch", "F"))
+        ):
+            expr = expr.func.value
+        elif isinstance(expr, ast.Call) and expr.args:
+            expr = expr.args[0]
+        else:
+            return False
+
+
+def _is_builtin_call(node: ast.AST, name: str, index: ModuleIndex) -> bool:
+    """`enumerate(x)`: a one-argument call of the builtin `name`, not a def or import of that name."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == name
+        and len(node.args) == 1
+        and not node.keywords
+        and name not in index.resolver.names
+    )
+
+
+def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
+    """`for t, p in zip(target.view(-1), predicted.view(-1)): confusion_matrix[t.long(), p.long()] += 1`
+    (CL-HAR's `trainer.py` and `main_supervised_baseline.py`, hold-out 44): a `for` over the elements of a
+    device tensor (zipped, or one method chain of `_elements_root`) whose body writes a subscript keyed by
+    them. Each element is a 0-d device tensor used as an index, one tiny op and a read of its value per
+    element; one `torch.bincount(t * n + p, minlength=n * n)` or `index_put_` does them all. The loop head
+    is a call (a loop over a plain name is `_element_loop`'s); the tensor is on the device by the def's
+    bindings at the loop and never bound to a list. Also through `enumerate` (its counter is no element)
+    and over rows (`zip(pos[n, :-1], pos[n, 1:])`, then `emb[st:ed, n, :] = ...`: MuseMorphose's bar
+    bounds, hold-out 44, each slice bound a host read)."""
+    it, target = loop.iter, loop.target
+    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = it.args[0], target.elts[1]  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
+    if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
+        return None
+    sources = it.args if isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords else [it]
+    names = {_elements_root(a) for a in sources if not isinstance(a, ast.Name)} - {None}
+    function = index.loop_function.get(id(loop))
+    device = [
+        n
+        for n in sorted(names)
+        if not _bound_to_list(index, function or index.tree, n)
+        and _on_device_at(index, function, n, loop.lineno)
+    ]
+    loop_vars = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    if not device or not loop_vars:
+        return None
+    for stmt in _nodes_of(loop.body):
+        targets = (
+            stmt.targets
+            if isinstance(stmt, ast.Assign)
+            else [stmt.target]
+            if isinstance(stmt, ast.AugAssign)
+            else []
+        )
+        if any(isinstance(t, ast.Subscript) and names_in(t.slice) & loop_vars for t in targets):
+            return RawFinding(
+                "PP509",
+                loop.lineno,
+                loop.col_offset,
+                f"this loop writes `{ast.unparse(targets[0])}` once per element of the device tensor "
+                f"`{device[0]}`: each element is a 0-d device tensor used as an index, a tiny op and a read of "
+                "its value apiece; count them in one op (`torch.bincount(t * n + p, minlength=n * n)`, "
+                "`index_put_(..., accumulate=True)`)",
+            )
+    return None
 
 
 def _call_every_step(site, index: ModuleIndex) -> bool:
