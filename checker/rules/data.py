@@ -1999,18 +1999,26 @@ def _python_code(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
     roots = map_code(call, index)
     if roots is None:
         return None
-    handed = [
-        defs[0]
-        for root in roots
-        for node in ast.walk(root)
-        if isinstance(node, ast.Call)
-        and node.args
-        and _self_attribute(node.args[0])
-        and index.resolver.call_name(node) in _PYTHON_OPS
-        for defs in [[m[node.args[0].attr] for m in index.class_methods.values() if node.args[0].attr in m]]
-        if len(defs) == 1
-    ]
+    handed = [found for _, found in _handed_methods(roots, index) if found is not None]
     return [*roots, *handed]
+
+
+def _handed_methods(roots: list[ast.AST], index: ModuleIndex) -> list[tuple[str, ast.AST | None]]:
+    """(m, its def) for each `self.m` the code in `roots` hands to a Python op (`tf.py_func(self.m, ...)`);
+    the def is None unless exactly one class of this module defines `m`."""
+    found = []
+    for root in roots:
+        for node in ast.walk(root):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and _self_attribute(node.args[0])
+                and index.resolver.call_name(node) in _PYTHON_OPS
+            ):
+                name = node.args[0].attr
+                defs = [methods[name] for methods in index.class_methods.values() if name in methods]
+                found.append((name, defs[0] if len(defs) == 1 else None))
+    return found
 
 
 def _python_helpers_elsewhere(call: ast.Call, index: ModuleIndex) -> tuple[tuple[int, str, str], ...]:
@@ -2048,22 +2056,13 @@ def _inherited_callbacks(
     if holder is None:
         return []
     found = []
-    for root in roots:
-        for node in ast.walk(root):
-            if not (
-                isinstance(node, ast.Call)
-                and node.args
-                and _self_attribute(node.args[0])
-                and index.resolver.call_name(node) in _PYTHON_OPS
-            ):
-                continue
-            method = node.args[0].attr
-            if any(method in methods for methods in index.class_methods.values()):
-                continue
-            for base in holder.bases:
-                where = import_of(base.id, index) if isinstance(base, ast.Name) else None
-                if where is not None and where[1] != "":
-                    found.append((where[0], where[1], f"{where[2]}.{method}"))
+    for method, _ in _handed_methods(roots, index):
+        if any(method in methods for methods in index.class_methods.values()):
+            continue  # defined here (read by `_python_code`)
+        for base in holder.bases:
+            where = import_of(base.id, index) if isinstance(base, ast.Name) else None
+            if where is not None and where[1] != "":
+                found.append((where[0], where[1], f"{where[2]}.{method}"))
     return found
 
 
