@@ -485,7 +485,7 @@ class DatasetFlow:
         if isinstance(func, ast.Name) and dataset_subclass(func.id, self.index):
             self._pass_arguments(call, args, kwargs)
             return self._record((Step("source", call),))  # `ImageLabelFilelist(root, files)` (tf-fix38)
-        helper = self.index.helper_of(call, function)
+        helper = self.index.helper_of(call, function) or instance_method(call, self.index)
         if helper is not None and depth < HELPER_DEPTH:
             bound = _bind(helper, call, args, kwargs)
             if bound or not helper.args.args:
@@ -765,10 +765,37 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
             return True
         if index.resolver.call_name(node) == "tensorflow.GradientTape":
             return True
+        if fits_loop_data(node, loop):
+            return True
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if "step" in name.lower() or "train" in name.lower() or "model" in name.lower():
             return True
     return False
+
+
+def fits_loop_data(call: ast.Call, loop: ast.AST) -> bool:
+    """`model.fit(x, y, ...)` on names the loop binds (its target, or names assigned in its body): a fit per
+    element, one training step per batch as `train_on_batch` is (tf-fix51: reading 35's highredshine xDeepFM
+    fits each batch of its TFRecord pipeline in `for batch in train_data:`; PP203 read the loop as not
+    training). A fit on data made before the loop (`for fold in folds: model.fit(train_ds)`) is not one."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in ("fit", "fit_generator")):
+        return False
+    bound = (
+        {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} if hasattr(loop, "target") else set()
+    )
+    bound |= {
+        n.id
+        for stmt in ast.walk(loop)
+        if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        for n in ast.walk(target)
+        if isinstance(n, ast.Name)
+    }
+    return any(
+        isinstance(n, ast.Name) and n.id in bound
+        for arg in [*call.args[:2], *(k.value for k in call.keywords if k.arg in ("x", "y"))]
+        for n in ast.walk(arg)
+    )
 
 
 TRAIN_METHODS = frozenset({"apply_gradients", "train_on_batch", "minimize"})
@@ -1036,6 +1063,24 @@ def _applied_kind(call: ast.Call, index: ModuleIndex) -> str:
     return "apply"
 
 
+def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+    """The method `obj.m(...)` runs when the module binds `obj` only to instances of one class it defines
+    (`dataset = VocDataset(params)` then `dataset.load_dataset(is_training=True, ...)`): the flow follows the
+    pipeline the method returns into the caller's use, as it does for a module function's (tf-fix51:
+    reading 35's FCN dataset classes build their pipelines in such methods)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or func.value.id in (
+        "self",
+        "cls",
+    ):
+        return None
+    values = index.name_values.get(func.value.id, [])
+    classes = {v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
+    if not values or len(classes) != 1 or not all(isinstance(v, ast.Call) for v in values):
+        return None
+    return index.class_methods.get(classes.pop(), {}).get(func.attr)
+
+
 def _bind(helper, call: ast.Call, args, kwargs) -> dict:
     params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
     if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
@@ -1063,7 +1108,9 @@ def untraced_pipelines(index: ModuleIndex, traced: set[int]):
     """Pipelines whose source the flow cannot see (a parameter no call of this module binds, the result
     of a helper defined elsewhere: `dataset = make_petastorm_dataset(reader)`, `d = dataset.read(mode)`)
     that a function then consumes or returns: yields (steps, place, how, source, def) with the steps in
-    order.
+    order. A `for` loop that runs a training step on its elements consumes the pipeline it iterates
+    (tf-fix51: reading 35's highredshine trains batch by batch on `tools.concat_datasets(ds_list).repeat(n)
+    .batch(b)`, whose source is another module's helper).
 
     A TF1 iterator (`d.make_one_shot_iterator()`) is read as consumption; a returned chain counts when a
     step or a name says tf.data (`padded_batch`, `apply`, `dataset = ...`). Chains the flow traced (any of
@@ -1079,6 +1126,8 @@ def untraced_pipelines(index: ModuleIndex, traced: set[int]):
                 target, how = node.func.value, "consumed"
             elif isinstance(node, ast.Return) and node.value is not None and function.name not in extended:
                 target, how = node.value, "returned"
+            elif isinstance(node, ast.For) and runs_training_step(node, index) and _runs_a_step(node, index):
+                target, how = _loop_iterable(node.iter), "consumed"  # a training loop over it (tf-fix51)
             else:
                 continue
             steps, source = _steps_back(target, function, node.lineno, index, 0)
@@ -1087,6 +1136,11 @@ def untraced_pipelines(index: ModuleIndex, traced: set[int]):
             if how == "returned" and not _says_dataset(steps, source, target):
                 continue
             yield steps, node, how, source, function
+
+
+def _loop_iterable(expr: ast.expr) -> ast.expr:
+    """`for batch in data` / `for i, batch in enumerate(data)`: `data`."""
+    return expr.args[0] if _is_enumerate(expr) and expr.args else expr
 
 
 def _own_nodes(function) -> list[ast.AST]:

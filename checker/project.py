@@ -39,6 +39,8 @@ from checker.rules.data import (
     PipelineFacts,
     imported_code_does_image_work,
     imported_map_code,
+    imported_python_code,
+    imported_python_maps,
     names_image_work,
     pipeline_facts,
     unfed_image_pipelines,
@@ -129,6 +131,13 @@ class _Modules:
         if facts is not None and facts.imported is not None:
             return facts.imported
         return {} if (index := self.index(path)) is None else imported_map_code(index)
+
+    def imported_python(self, path: str) -> dict:
+        """imported_python_maps of the module at `path` (empty when it does not parse)."""
+        facts = self._pipelines(path)
+        if facts is not None and facts.python is not None:
+            return facts.python
+        return {} if (index := self.index(path)) is None else imported_python_maps(index)
 
     def unfed_pipelines(self, path: str) -> set | frozenset:
         """unfed_image_pipelines of the module at `path` (empty when it does not parse)."""
@@ -261,15 +270,21 @@ def _trained_builders(
         }
         parents = parent_map(tree)
         instances = _instances_of(wanted, parents)
+        objects = _objects_of(wanted, parents)
         fitted = _fitted_names(parents)
-        calls = [n for n in parents if isinstance(n, ast.Call) and _built_by(n, instances) in wanted]
+        calls = [
+            (n, name)
+            for n in parents
+            if isinstance(n, ast.Call)
+            for name in [_built_by(n, instances), *_methods_run(n, objects)]
+            if name.partition(".")[0] in wanted
+        ]
         scopes: dict = {}
-        for node in calls:
+        for node, name in calls:
             trains = feeds_training(node, parents, scopes) if in_loops else into_training(node, parents)
             if trains or _fitted_through_name(node, parents, fitted):
-                name = _built_by(node, instances)
                 slots = _trained_slots(node, parents)
-                for defined_in in wanted_at[name]:
+                for defined_in in wanted_at[name.partition(".")[0]]:
                     if defined_in == path or name not in own:
                         key = (name, defined_in)
                         if slots is None or found.get(key, set()) is None:
@@ -290,6 +305,43 @@ def _instances_of(wanted: set[str], parents: dict) -> dict[str, str]:
             made = named_call(value) if isinstance(value, ast.Call) else ""
             bound.setdefault(node.targets[0].id, []).append(made if made in wanted else "")
     return {name: made[0] for name, made in bound.items() if len(made) == 1 and made[0]}
+
+
+def _objects_of(wanted: set[str], parents: dict) -> dict[str, set[str]]:
+    """Names bound only to instances of classes (`dataset = KittyRoadDataset(params)` in one branch of an
+    `if`/`elif` chain, `dataset = CamVidDataset(params)` in another) -> the wanted classes among them: a method
+    called on the name (`dataset.load_dataset(is_training=True, ...)`) runs that method of any of them
+    (tf-fix51: reading 35's FCN trainer picks one of four dataset classes by a flag)."""
+    bound: dict[str, set[str]] = {}
+    others: set[str] = set()
+    for node in parents:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+            made = named_call(value) if isinstance(value, ast.Call) else ""
+            if made[:1].isupper():
+                bound.setdefault(name, set()).add(made)
+            else:
+                others.add(name)
+    return {name: made & wanted for name, made in bound.items() if made & wanted and name not in others}
+
+
+def _methods_run(call: ast.Call, objects: dict[str, set[str]]) -> list[str]:
+    """`dataset.load_dataset(...)` on a name of `objects`: "Class.load_dataset" for each class it may hold."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in objects:
+        return [f"{made}.{func.attr}" for made in sorted(objects[func.value.id])]
+    return []
+
+
+def _method_at(tree: ast.Module, builder: str, line: int) -> str | None:
+    """ "Class.method" when `line` is in a method of the top-level class `builder`, else None."""
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == builder), None)
+    for item in node.body if node is not None else []:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and (
+            item.lineno <= line <= (item.end_lineno or item.lineno)
+        ):
+            return f"{builder}.{item.name}"
+    return None
 
 
 def _fitted_names(parents: dict) -> set[str]:
@@ -338,6 +390,7 @@ def lift_trained_elsewhere(
     modules = _Modules(sources, facts)
     for files in projects:
         lifted = _read_imported_maps(lifted, files, modules)
+        lifted = _read_imported_python(lifted, files, modules)
         lifted = _trained_elsewhere(lifted, files, modules)
         lifted = _fed_elsewhere(lifted, files, modules)
         lifted = _lift_in(lifted, files, rules, modules)
@@ -433,6 +486,49 @@ def _read_imported_maps(findings: list[Finding], files: list[str], modules: _Mod
     if not raised:
         return findings
     return [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
+
+
+def _read_imported_python(findings: list[Finding], files: list[str], modules: _Modules) -> list[Finding]:
+    """The `low` PP202 findings on maps calling back into Python whose Python runs helpers of another module
+    of the project (`imported_python_maps`), made `medium` when that code opens files or runs OpenCV (two
+    imports deep: a base class's `transform_record` calling `image_utils.random_transform`): threads overlap
+    that work as they do for such code held in the map's own module (tf-fix51, reading 35's FCN dataset
+    classes). A map `low` also because its module does not train on the pipeline rises only when another
+    module trains on it (`_lift_in`, as `_trained_elsewhere` reads it)."""
+    inside = set(files)
+    raised: set[int] = set()
+    untrained: set[int] = set()
+    for f in findings:
+        if f.rule != "PP202" or f.confidence != "low" or f.cell is not None or f.path not in inside:
+            continue
+        if "import" not in (modules.text(f.path) or ""):
+            continue  # (a text test that spares the dataset flow of modules importing nothing)
+        noted = modules.imported_python(f.path).get((f.line, f.column - 1))
+        if noted is None:
+            continue
+        sources, here = noted
+        if any(_native_python_elsewhere(s, f.path, inside, modules, 0) for s in sources):
+            (raised if here else untrained).add(id(f))
+    lifted = [dataclasses.replace(f, confidence="medium") if id(f) in raised else f for f in findings]
+    if not untrained:
+        return lifted
+    return _lift_in(lifted, files, frozenset({"PP202"}), modules, untrained, "medium")
+
+
+def _native_python_elsewhere(
+    source: tuple[int, str, str], path: str, inside: set[str], modules: _Modules, depth: int
+) -> bool:
+    """The def or method `source` names, imported by the module at `path` from a module of the project,
+    opens files or runs OpenCV, itself or through the project helpers it imports (two modules deep)."""
+    defined_in = module_file(source[1], path, source[0], inside)
+    target = None if defined_in is None else modules.index(defined_in)
+    if target is None:
+        return False
+    native, helpers = imported_python_code(target, source[2])
+    return native or (
+        depth < 1
+        and any(_native_python_elsewhere(h, defined_in, inside, modules, depth + 1) for h in helpers)
+    )
 
 
 def _imported_image_work(
@@ -583,6 +679,7 @@ def _lift_in(
     if not candidates:
         return findings
     builder_at: dict[tuple[str, int], str] = {}
+    method_at: dict[tuple[str, int], str | None] = {}
     slot_at: dict[tuple[str, int], int | None] = {}
     for path in {f.path for f in candidates}:
         tree = modules.tree(path)
@@ -592,6 +689,7 @@ def _lift_in(
             if f.path == path and (name := _builder(tree, f.line)) is not None:
                 builder_at[(path, f.line)] = name
                 slot_at[(path, f.line)] = _slot(tree, name, f.line)
+                method_at[(path, f.line)] = _method_at(tree, name, f.line)
     if not builder_at:
         return findings
     wanted_at: dict[str, set[str]] = {}
@@ -601,6 +699,8 @@ def _lift_in(
     chosen = set()
     for f in candidates:
         key = (builder_at.get((f.path, f.line)), f.path)
+        if key not in trained:  # or the method of the class that a module calls into training
+            key = (method_at.get((f.path, f.line)), f.path)
         if key not in trained:
             continue
         slots, slot = trained[key], slot_at.get((f.path, f.line))

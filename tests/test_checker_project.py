@@ -483,3 +483,19 @@ def test_a_model_bound_to_self_through_a_name_is_of_the_class_the_name_is_made_b
     When the name is also bound to a remote client, the class is not known: none."""
     assert _found(copied(tmp_path, "extractor_self"), "PP301") == [("extract_features.py", 23, "low")]
     assert _found(copied(tmp_path, "extractor_self_ok"), "PP301") == []
+
+
+def test_dataset_class_methods_trained_elsewhere_and_their_opencv_callbacks_rise(tmp_path):
+    """tf-fix51, reading 35's FCN-Segmentation: `run_loop.py` binds `dataset` to one of the dataset classes
+    by a flag, trains on `dataset.load_dataset(is_training=True, ...)` through a TF1 iterator; the method
+    maps `self.parse_record` (decode_png) and `py_func(self.transform_record, ...)`, a method of the base
+    class (`dataset.py`) that runs `image_utils.random_transform`, whose helpers blur and warp with OpenCV.
+    The parse map and the callback map are `medium`, the pipeline's missing prefetch `high` (the classes
+    of a def another module trains on). With NumPy-only augmentation and a loop that only evaluates, all
+    three stay `low`; the validation map's `pad_record` (NumPy padding) is never reported."""
+    folder = copied(tmp_path, "fcn_classes")
+    assert _found(folder, "PP202") == [("voc_dataset.py", 20, "medium"), ("voc_dataset.py", 22, "medium")]
+    assert _found(folder, "PP203") == [("voc_dataset.py", 32, "high")]
+    ok = copied(tmp_path, "fcn_classes_ok")
+    assert _found(ok, "PP202") == [("voc_dataset.py", 20, "low"), ("voc_dataset.py", 22, "low")]
+    assert _found(ok, "PP203") == [("voc_dataset.py", 32, "low")]

@@ -5022,3 +5022,146 @@ def test_one_range_test_counts_range_and_xrange():
     assert is_range_call(call("range(3)")) and is_range_call(call("xrange(1, 9)"))
     assert not is_range_call(call("np.arange(3)")) and not is_range_call(call("six.moves.range(3)"))
     assert not is_range_call(call("range"))
+
+
+# ---------------------------------------------------------------- tf-fix51 (reading 35)
+
+
+def test_pp203_a_loop_fitting_each_batch_trains_on_the_pipeline():
+    """Reading 35's highredshine xDeepFM: `for batch in train_data:` calls `model.fit(x, y, ...)` on each
+    batch, a training step per batch as `train_on_batch` is; the pipeline (built here, or by another module's
+    helper and then repeated and batched) has no final prefetch. A fit on arrays made before the loop, in a
+    loop that only looks at a few elements, is not a fit per batch."""
+    built_here = """
+    import tensorflow as tf
+    from utils import tools
+
+    def train(config, filenames, model, features):
+        def parse(serialized):
+            return tf.io.parse_example(serialized, features)
+        train_data = tf.data.TFRecordDataset(filenames).map(parse).repeat(model.epochs).batch(model.batch_size)
+        for batch in train_data:
+            x = tools.get_x(batch, config)
+            y = batch["label"]
+            hist = model.fit(x, y, batch_size=model.batch_size, verbose=2)
+            print(hist.history)
+        return model
+    """
+    assert [line for line, _ in sure(built_here, "PP203")] == [8]
+    helper_elsewhere = """
+    import tensorflow as tf
+    from utils import tools
+
+    def train(config, train_datasets, model):
+        train_data = tools.concat_datasets(train_datasets).\\
+            repeat(model.epochs).\\
+            batch(model.batch_size, drop_remainder=True)
+        for batch in train_data:
+            x = tools.get_x(batch, config)
+            hist = model.fit(x, batch["label"], batch_size=model.batch_size)
+        return model
+
+    def test(model, test_datasets, config):
+        test_data = tools.concat_datasets(test_datasets).batch(model.batch_size)
+        for batch in test_data:
+            model.evaluate(tools.get_x(batch, config), batch["label"])
+    """
+    assert sure(helper_elsewhere, "PP203") == [(8, "low")]
+    fit_before = """
+    import tensorflow as tf
+
+    def train(files, model, train_x, train_y):
+        ds = tf.data.TFRecordDataset(files).batch(32)
+        for batch in ds:
+            print(batch)
+            model.fit(train_x, train_y, epochs=1)
+    """
+    assert sure(fit_before, "PP203") == []
+
+
+def test_pp202_pp203_a_pipeline_returned_by_a_method_of_an_instance_is_followed():
+    """Reading 35's FCN dataset classes: `dataset = VocDataset(); dataset_train =
+    dataset.load_dataset(is_training=True, ...)` handed to a TF1 iterator training loop. The method's
+    pipeline is followed into the caller's use as a module function's is: PP202 and PP203 `high`, as for the
+    same code in a def. A name bound to instances of two classes is not followed."""
+    source = """
+    import tensorflow as tf
+
+    class VocDataset:
+        def parse_record(self, record):
+            parsed = tf.io.parse_single_example(record, {"im": tf.io.FixedLenFeature([], tf.string)})
+            return tf.image.decode_png(parsed["im"])
+
+        def load_dataset(self, is_training, path, batch_size):
+            dataset = tf.data.TFRecordDataset(path)
+            dataset = dataset.prefetch(buffer_size=batch_size)
+            dataset = dataset.map(self.parse_record)
+            if is_training:
+                dataset = dataset.shuffle(1000)
+            return dataset.batch(batch_size)
+
+    class Other(VocDataset):
+        pass
+
+    def fit_model(sess, train_op, dataset_train):
+        iterator = tf.compat.v1.data.Iterator.from_structure(tf.compat.v1.data.get_output_types(dataset_train))
+        train_init_op = iterator.make_initializer(dataset_train)
+        for epoch in range(10):
+            sess.run(train_init_op)
+            while True:
+                try:
+                    sess.run(train_op)
+                except tf.errors.OutOfRangeError:
+                    break
+
+    def main(sess, train_op, path):
+        dataset = VocDataset()
+        dataset_train = dataset.load_dataset(is_training=True, path=path, batch_size=8)
+        fit_model(sess, train_op, dataset_train)
+    """
+    assert sure(source, "PP202") == [(12, "high")]
+    assert sure(source, "PP203") == [(15, "high")]
+    two = source.replace("    dataset = VocDataset()\n", "    dataset = VocDataset() if path else Other()\n")
+    assert sure(two, "PP202") == [(12, "low")]
+    assert sure(two, "PP203") == [(15, "low")]
+
+
+def test_pp202_a_python_callback_running_opencv_is_a_map_threads_help():
+    """A map calling back into Python (`tf.numpy_function`, or `py_func` on a method) whose Python spends its
+    time in OpenCV transforms, which release the GIL as its readers do (reading 35's FCN augmentation):
+    PP202 reads it as image work. The same callback doing NumPy flips only stays silent (GIL-bound)."""
+    source = """
+    import cv2
+    import numpy as np
+    import tensorflow as tf
+
+    def augment(im, gt):
+        m = cv2.getRotationMatrix2D((128, 128), np.random.uniform(-10, 10), 1.0)
+        return cv2.warpAffine(im, m, (256, 256)), cv2.warpAffine(gt, m, (256, 256))
+
+    class Loader:
+        def blur(self, im, gt):
+            return cv2.GaussianBlur(im, (5, 5), 0), gt
+
+        def make(self, files):
+            ds = tf.data.TFRecordDataset(files).map(parse, num_parallel_calls=tf.data.AUTOTUNE)
+            ds = ds.map(lambda im, gt: tf.numpy_function(augment, [im, gt], [tf.uint8, tf.uint8]))
+            ds = ds.map(lambda im, gt: tuple(tf.compat.v1.py_func(self.blur, [im, gt], [tf.uint8, tf.uint8])))
+            return ds.batch(8).prefetch(1)
+
+    def parse(record):
+        return tf.io.parse_single_example(record, {"im": tf.io.FixedLenFeature([], tf.string)})
+
+    def train(model, files):
+        model.fit(Loader().make(files), epochs=10)
+    """
+    assert [line for line, _ in sure(source, "PP202")] == [16, 17]
+    numpy_only = source.replace(
+        "m = cv2.getRotationMatrix2D((128, 128), np.random.uniform(-10, 10), 1.0)", "k = np.random.randint(4)"
+    )
+    numpy_only = numpy_only.replace(
+        "cv2.warpAffine(im, m, (256, 256)), cv2.warpAffine(gt, m, (256, 256))",
+        "np.rot90(im, k), np.rot90(gt, k)",
+    )
+    numpy_only = numpy_only.replace("cv2.GaussianBlur(im, (5, 5), 0)", "np.flip(im, 1)")
+    assert sure(numpy_only, "PP202") == []

@@ -1257,15 +1257,21 @@ def _serial_maps(index: ModuleIndex):
             if id(call) in discarded:
                 continue  # `dataset.map(f)` as a statement does nothing at all (a bug, not a slow map)
             python = step.kind == "map" and _runs_python(call, index) and not _python_reads_files(call, index)
+            # the Python code calls helpers another module holds (`py_func(self.transform_record, ...)` whose
+            # method runs `image_utils.random_transform`): the project pass reads them (tf-fix51)
+            elsewhere = _python_helpers_elsewhere(call, index) if python else ()
             if step.kind == "map" and (
                 is_cheap_map(call, index)
                 or maps_a_model(call)
-                or (python and not _image_ops_besides_python(call, index))
+                or (python and not elsewhere and not _image_ops_besides_python(call, index))
             ):
                 continue  # too cheap for threads, a network, or Python under the GIL: read wrong nearly always
             owner = enclosing.get(id(call))
             # a callable handed in (`self._preprocess_fn`): its cost is unseen, read debatable or wrong 2/2
-            unsure = step.kind == "map" and (not visibly_costly(call, index) or _injected(call, index))
+            # (Python run through helpers named for augmentation elsewhere: the project pass reads their cost)
+            unsure = step.kind == "map" and (
+                (not visibly_costly(call, index) and not elsewhere) or _injected(call, index)
+            )
             nested = getattr(owner, "name", None) in interleaved
             cached = id(call) in before_cache  # runs once, in the first epoch
             looked_at = id(call) in only_looked_at or id(call) in glanced  # printed, never trained on
@@ -1280,7 +1286,10 @@ def _serial_maps(index: ModuleIndex):
             # its code is here and shows no costly work (repacking, casts, padding, slicing): read right 29
             # times in 204 at `medium` over readings 1-7
             plain = (
-                step.kind == "map" and map_code(call, index) is not None and not visibly_costly(call, index)
+                step.kind == "map"
+                and map_code(call, index) is not None
+                and not visibly_costly(call, index)
+                and not elsewhere
             )
             # no code reads the traced pipeline at scale (built and left, printed by loops, one element taken
             # with next(iter(ds))) or its source is a handful of literal values: read right 4 times in 35 over
@@ -1301,16 +1310,10 @@ def _serial_maps(index: ModuleIndex):
                 " (or batch first and parse the batch with tf.io.parse_example)" if id(call) in parses else ""
             )
             image_work = step.kind == "map" and does_image_work(call, index)
+            doubt = unsure or nested or cached or looked_at or per_batch or evaluation or trimmed
             evidence = {
                 "weak": plain or unread or reads_for_threads or id(call) in idle,
-                "doubtful": unsure
-                or nested
-                or cached
-                or looked_at
-                or per_batch
-                or evaluation
-                or trimmed
-                or python,
+                "doubtful": doubt or python,
                 "trained": id(call) in trained,
                 "validated": _read_every_epoch(call, validated),
                 "strings": step.kind == "map" and _string_work_only(call, index),
@@ -1321,6 +1324,7 @@ def _serial_maps(index: ModuleIndex):
             if confidence == "low" and step.kind == "map":
                 _note_imported_code(call, evidence, index)  # read by the project pass
                 _note_untrained_image_map(call, evidence, index)  # read by the project pass
+                _note_imported_python(call, {**evidence, "doubtful": doubt}, elsewhere, index)
             unset = next((k.arg for k in call.keywords if k.arg in _THREAD_KEYWORDS), None)
             message = (
                 f"`{step.kind}` {f'with {unset}=None' if unset else 'without num_parallel_calls'} runs on one "
@@ -1375,8 +1379,12 @@ def _imported_helpers(call: ast.Call, index: ModuleIndex) -> tuple[tuple[int, st
     (`preprocessing.random_rescale_image_and_label(image, label, ...)` in a local `preprocess_image`, reading
     26: LeslieZhoa's DeepLab input function), as _imported_callable gives one; () when there are none."""
     roots = map_code(call, index)
-    if roots is None:
-        return ()
+    return () if roots is None else _imported_from(roots, index)
+
+
+def _imported_from(roots: list[ast.AST], index: ModuleIndex) -> tuple[tuple[int, str, str], ...]:
+    """(level, module, name) of each helper the code in `roots` (with the module functions it calls) calls
+    from a module this one imports."""
     found = []
     for node, _ in _calls_in_map(roots, index):
         func = node.func
@@ -1410,6 +1418,7 @@ class PipelineFacts:
     untrained: frozenset | None
     imported: dict | None
     unfed: frozenset | None
+    python: dict | None = None  # as imported_python_maps gives it
 
 
 def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
@@ -1423,6 +1432,7 @@ def pipeline_facts(index: ModuleIndex) -> PipelineFacts | None:
         frozenset(getattr(index, "_untrained_maps", ())) if mapped else None,
         dict(getattr(index, "_imported_maps", {})) if mapped else None,
         None if unfed is None else frozenset(unfed),
+        dict(getattr(index, "_imported_python", {})) if mapped else None,
     )
 
 
@@ -1434,6 +1444,43 @@ def _note_untrained_image_map(call: ast.Call, evidence: dict[str, bool], index: 
         return
     if _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
         _once(index, "_untrained_maps", lambda i: set()).add(_at_method(call))
+
+
+def imported_python_maps(index: ModuleIndex) -> dict[tuple[int, int], tuple[tuple, bool]]:
+    """The `low` PP202 findings (line, column) on maps that call back into Python whose Python calls helpers
+    of another module (`_python_helpers_elsewhere`), each with those helpers and whether the map is `low`
+    here only as a Python callback (True) or also because its module does not train on the pipeline (False,
+    the `_note_untrained_image_map` class). The project pass raises it to `medium` when the helpers' code
+    opens files or runs OpenCV (the work `_python_reads_files` reads here), in the second case only when
+    another module trains on the pipeline."""
+    _serial_map_findings(index)
+    return _once(index, "_imported_python", lambda i: {})
+
+
+def _note_imported_python(
+    call: ast.Call, evidence: dict[str, bool], sources: tuple, index: ModuleIndex
+) -> None:
+    """Records a Python-callback map for imported_python_maps; `evidence` is the map's without the callback's
+    doubt."""
+    if not sources or _bound_for_evaluation(call, index):
+        return
+    if _sequential_map_confidence(**evidence) != "low":
+        _once(index, "_imported_python", lambda i: {})[_at_method(call)] = (sources, True)
+    elif _sequential_map_confidence(**{**evidence, "trained": True}) == "high":
+        _once(index, "_imported_python", lambda i: {})[_at_method(call)] = (sources, False)
+
+
+def imported_python_code(index: ModuleIndex, name: str) -> tuple[bool, tuple[tuple[int, str, str], ...]]:
+    """What the top-level def `name` (or the method "Class.m") of this module does as a Python callback:
+    whether it, with the module functions it calls (3 levels), opens files or runs OpenCV
+    (`python_native_work`), and the helpers it calls from modules it imports (for the project pass to read
+    in turn: `Dataset.transform_record` calls `image_utils.random_transform`)."""
+    owner, _, method = name.rpartition(".")
+    function = index.class_methods.get(owner, {}).get(method) if owner else index.module_functions.get(name)
+    if function is None:
+        return False, ()
+    native = any(python_native_work(node.func) for node, _ in _calls_in_map([function], index))
+    return native, _imported_from([function], index)
 
 
 def _imported_callable(call: ast.Call, index: ModuleIndex) -> tuple[int, str, str] | None:
@@ -1933,17 +1980,102 @@ _PYTHON_FILE_READERS = re.compile(
 )
 
 
+# OpenCV's transforms (`cv2.warpAffine`, `cv2.GaussianBlur`, `cv2.resize`, `cv2.cvtColor`) run in C code that
+# releases the GIL, as its readers do: a Python callback spending its time there overlaps on threads (tf-fix51)
+_PYTHON_NATIVE_WORK = re.compile(r"^cv2\.(?!imshow|waitKey|destroy|namedWindow|putText|rectangle|circle)\w+$")
+
+
+def python_native_work(func: ast.AST) -> bool:
+    """A Python call (its function as written) that opens and decodes a file or runs an OpenCV transform:
+    work in C code that releases the GIL (`_PYTHON_FILE_READERS`, `_PYTHON_NATIVE_WORK`)."""
+    written = ast.unparse(func)
+    return bool(_PYTHON_FILE_READERS.match(written) or _PYTHON_NATIVE_WORK.match(written))
+
+
+def _python_code(call: ast.Call, index: ModuleIndex) -> list[ast.AST] | None:
+    """The map's code held here, with the methods it hands to `tf.py_func`/`numpy_function`/`py_function`
+    as `self.m` (`py_func(self.transform_record, [im, gt], ...)`, reading 35's FCN dataset classes): the
+    Python the callback runs; None when the map's code is elsewhere."""
+    roots = map_code(call, index)
+    if roots is None:
+        return None
+    handed = [found for _, found in _handed_methods(roots, index) if found is not None]
+    return [*roots, *handed]
+
+
+def _handed_methods(roots: list[ast.AST], index: ModuleIndex) -> list[tuple[str, ast.AST | None]]:
+    """(m, its def) for each `self.m` the code in `roots` hands to a Python op (`tf.py_func(self.m, ...)`);
+    the def is None unless exactly one class of this module defines `m`."""
+    found = []
+    for root in roots:
+        for node in ast.walk(root):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and _self_attribute(node.args[0])
+                and index.resolver.call_name(node) in _PYTHON_OPS
+            ):
+                name = node.args[0].attr
+                defs = [methods[name] for methods in index.class_methods.values() if name in methods]
+                found.append((name, defs[0] if len(defs) == 1 else None))
+    return found
+
+
+def _python_helpers_elsewhere(call: ast.Call, index: ModuleIndex) -> tuple[tuple[int, str, str], ...]:
+    """Where the helpers come from that a Python-callback map's code calls from a module this one imports
+    (`random_transform` from `image_utils`), as `_imported_helpers` gives them, or the method it hands over
+    that the class inherits from an imported base (`py_func(self.transform_record, ...)` in `class
+    CamVidDataset(Dataset)`: (0, "dataset", "Dataset.transform_record")); only helpers named for augmentation
+    or decoding work (`random_transform`, not `pad`), whose code the project pass then reads; () when there
+    are none."""
+    roots = _python_code(call, index)
+    if roots is None:
+        return ()
+    found = [*_imported_from(roots, index), *_inherited_callbacks(call, roots, index)]
+    return tuple(s for s in found if any(w in s[2].lower() for w in _AUGMENTATION_WORDS))
+
+
+# words of a helper's name that say per-element image or record work (`random_transform`, `augment_image`)
+_AUGMENTATION_WORDS = (*_COSTLY_NAME_WORDS, "transform", "distort", "jitter", "warp", "blur", "rotat")
+
+
+def _inherited_callbacks(
+    call: ast.Call, roots: list[ast.AST], index: ModuleIndex
+) -> list[tuple[int, str, str]]:
+    """(level, module, "Base.m") for each `self.m` the map's code hands to a Python op when no class of this
+    module defines `m` and the class holding the map derives from `Base`, imported from a module."""
+    holder = next(
+        (
+            node
+            for node in walk(index.tree)
+            if isinstance(node, ast.ClassDef)
+            and node.lineno <= call.lineno <= (node.end_lineno or node.lineno)
+        ),
+        None,
+    )
+    if holder is None:
+        return []
+    found = []
+    for method, _ in _handed_methods(roots, index):
+        if any(method in methods for methods in index.class_methods.values()):
+            continue  # defined here (read by `_python_code`)
+        for base in holder.bases:
+            where = import_of(base.id, index) if isinstance(base, ast.Name) else None
+            if where is not None and where[1] != "":
+                found.append((where[0], where[1], f"{where[2]}.{method}"))
+    return found
+
+
 def _python_reads_files(call: ast.Call, index: ModuleIndex) -> bool:
     """The map's code, with the defs it hands to `tf.numpy_function`/`py_function` (a module-level def or one
     nested in the map function) and the module functions they call, opens and decodes a file
     (`cv2.imread`, `Image.open`, `np.load`): the reads release the GIL, so the map is the image/file work
     PP202's evidence reads, not a Python callback threads cannot help (tf-fix32: nikhilroxtomar's
     `tf.numpy_function(read_image_bbox, ...)` on a module-level reader was silent, the same reader nested in
-    the map function was `high`, reading 24)."""
-    roots = map_code(call, index)
-    return roots is not None and any(
-        _PYTHON_FILE_READERS.match(ast.unparse(node.func)) for node, _ in _calls_in_map(roots, index)
-    )
+    the map function was `high`, reading 24). Since tf-fix51 also a method handed as `self.m` and OpenCV's
+    transforms (`python_native_work`)."""
+    roots = _python_code(call, index)
+    return roots is not None and any(python_native_work(node.func) for node, _ in _calls_in_map(roots, index))
 
 
 def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
