@@ -721,6 +721,21 @@ def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_fin
     assert ("train.py", 7) not in levels_of(findings, "PP505")
 
 
+def test_a_name_moved_only_in_the_else_branch_keeps_the_training_loaders_finding(tmp_path):
+    """(session 25 reread note) `__getitem__` returns `img` from the CPU under `if self.train`, and rebinds
+    `img = img.cuda()` only under `else:`: "moved" is read from the name's binding before each `return`
+    (line by line), not from any binding of the name, so the training loader's PP505 stays."""
+    (tmp_path / "dataset.py").write_text(
+        SPLIT_DEVICE_DATASET.replace(
+            "img_return = img[:, :384, :384].cuda().unsqueeze(0)\n            return img_return, gt_count",
+            "img = img[:, :384, :384].cuda().unsqueeze(0)\n            return img, gt_count",
+        )
+    )
+    (tmp_path / "train.py").write_text(SPLIT_DEVICE_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 7) in levels_of(findings, "PP505")
+
+
 LOCAL_LOADER_DEVICE_DATASET = """import numpy as np
 import torch
 from torch.utils.data import Dataset
