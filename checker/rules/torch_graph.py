@@ -2588,7 +2588,9 @@ def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str 
     graph = _graph_attributes(index, chain)
     read_later = {a for m in later for a in _self_attributes(m)}
     written = {t.attr for t in walk(method) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
-    if written & read_later or _undetached_graph_reads(method, graph | _unbound_attributes(method, chain)):
+    if written & read_later or _undetached_graph_reads(
+        method, (graph - written) | _unbound_attributes(method, chain)
+    ):
         return None
     return "detached"
 

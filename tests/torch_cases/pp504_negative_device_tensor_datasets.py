@@ -4,7 +4,7 @@ import numpy as np
 import torch
 
 GPU = sys.argv[-1] if len(sys.argv) == 2 else "3"
-device = torch.device("cuda:{}".format(GPU)) if torch.cuda.is_available() else torch.device("cpu")
+device = torch.device(f"cuda:{GPU}") if torch.cuda.is_available() else torch.device("cpu")
 
 
 def getModel(net):
@@ -22,7 +22,7 @@ def trainModel(net, XS, YS, epochs, batch_size, criterion):
     train_iter = torch.utils.data.DataLoader(train_data, batch_size, shuffle=True)
     val_iter = torch.utils.data.DataLoader(val_data, batch_size, shuffle=True)
     min_val_loss = np.inf
-    for epoch in range(epochs):
+    for _epoch in range(epochs):
         model.train()
         for x, y in train_iter:
             optimizer.zero_grad()
