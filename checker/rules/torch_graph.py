@@ -1295,8 +1295,38 @@ def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
     runs_model = any(
         site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
         for site in fx.index.function_calls.get(id(function), [])
-    )
+    ) or _loss_made_per_pass(function, loop, fx)
     return {param: (loop, kind) for param, kind in common} if runs_model else {}
+
+
+def _loss_made_per_pass(function, loop, fx) -> bool:
+    """(torch-fix134) The loop backpropagates a name it binds on every pass to what a call returns (`loss,
+    accuracy = self.loss_and_acc_for_batch(batch_data, epoch_num, train=train)`, then `if train:
+    loss.backward()`): that call runs the forward, however deep, so a pass with training off still records
+    its graph. AttributeModelling's `loss_and_acc_on_epoch(..., train=False)`, whose model call is one method
+    further down in a subclass of another module (h44 utils/trainer.py 80, listed). Not when a def of the
+    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it)."""
+    roots = {
+        root.id
+        for site in fx.index.function_calls.get(id(function), [])
+        if loop in site.loops
+        and method_name(site.node) == "backward"
+        and isinstance(root := site.node.func.value, ast.Name)
+    }
+    made = [
+        node.value
+        for node in walk(loop)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and roots & {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    ]
+    if not made:
+        return False
+    for call in made:
+        helper = fx.index.helper_of(call, function)
+        if helper is not None and any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in walk(helper)):
+            return False
+    return True
 
 
 _OPPOSITE = {"falsy": "truthy", "truthy": "falsy"}
@@ -1336,7 +1366,7 @@ def _switches_off(value, kind: str) -> bool:
     if not isinstance(value, ast.Constant):
         return False
     if kind.startswith(_MODE_KIND):
-        return isinstance(value.value, str) and value.value != kind[len(_MODE_KIND) :]
+        return _mode_constant(value.value) and repr(value.value) != kind[len(_MODE_KIND) :]
     if kind == "falsy":
         return value.value is False or value.value is None
     if kind == "truthy":
@@ -3148,10 +3178,16 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.comparators[0].value, str)
+        and _mode_constant(test.comparators[0].value)
     ):
-        return test.left.id, _MODE_KIND + test.comparators[0].value
+        return test.left.id, _MODE_KIND + repr(test.comparators[0].value)
     return None
+
+
+def _mode_constant(value) -> bool:
+    """(torch-fix134) A string or an int (not a bool) names a mode: MIDI-BERT's `iteration(data, mode, seq)`
+    steps under `if mode == 0:` and `valid()` calls it with `1` (h44 finetune_trainer.py 67, listed)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _parameters_grad_set(stmt: ast.stmt) -> bool | None:
