@@ -3153,6 +3153,15 @@ for x, y in loader:
             "when the loop steps an optimizer or reads gradients in each pass: silent (3 `low` first reads on "
             "hold-outs 29 and 31, all wrong); without either the gradients only add up, and the finding, at "
             "`medium`, says to backpropagate the losses' sum once (coach's two listed baseline trainers)."
+            " Branch torch-fix134: a GAN model class's `backward_D`/`backward_G` methods, which its training step "
+            "`optimize_parameters` calls once each, report at `medium` only when the code proves nothing to "
+            "retain: the retaining backward is the step's last (no backward after it in its method or in the "
+            "methods the step calls after it), or the later backwards read nothing the method binds on `self` "
+            "while the method reads the class's graph-carrying attributes (bound from a held module's output) "
+            "only through `.detach()` and hands on bare only attributes the class (or its bases in the module) "
+            "binds. A generator output handed undetached to a helper of another module (ERRNet's and YTMT's "
+            "`get_loss(self.netD, self.input, self.output_i, ...)`, which detaches there) proves nothing: silent. "
+            "Hold-out 45: DoveNet's two (listed)."
         ),
         confidence="low",
         check=check_retain_graph,
