@@ -599,15 +599,14 @@ def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
 
 
 def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
-    """(torch-fix134) (path, line) of the reported findings at a call whose callee, in another module of the
-    project, turns autograd off itself one level down: a method every def of that name in the project runs
-    wholly under no_grad (ExpandNet's `net.predict(t_input, opt.patch_size)`, whose body is `with
+    """(torch-fix134) (path, line) of the reported findings at a call whose callee, in the project, turns
+    autograd off itself one level down: a method every def of that name in the project (the caller's module
+    too) runs wholly under no_grad (ExpandNet's `net.predict(t_input, opt.patch_size)`, whose body is `with
     torch.no_grad():`, model.py 55), or a forward called with a mode keyword (`model(data_i,
     mode="inference")`) whose branch for that mode runs under no_grad in every project forward that takes the
     keyword (Bringing Old Photos' `Pix2PixModel.forward`, pix2pix_model.py 49). Both were read wrong at `high`
-    on hold-out 45. Only texts that name a no-grad word and define the method are parsed."""
-    guarding = {p: t for p, t in texts.items() if any(w in t for w in _NO_GRAD_WORDS)}
-    if not guarding:
+    on hold-out 45. Only projects naming a no-grad word are asked, and only texts defining the method parsed."""
+    if not any(w in t for t in texts.values() for w in _NO_GRAD_WORDS):
         return set()
     dropped = set()
     for path, lines in reported.items():
@@ -616,17 +615,16 @@ def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> se
             continue
         for site in index.calls:
             call = site.node
-            if call.lineno in lines and (
-                _guarded_method(call, path, guarding) or _guarded_mode(call, path, guarding)
-            ):
+            if call.lineno in lines and (_guarded_method(call, texts) or _guarded_mode(call, texts)):
                 dropped.add((path, call.lineno))
     return dropped
 
 
-def _project_defs(name: str, user: str, texts: dict[str, str]):
-    """(index, def) for each method named `name` in the texts other than `user`'s that define it."""
-    for path, text in texts.items():
-        if path == user or not re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text):
+def _project_defs(name: str, texts: dict[str, str]):
+    """(index, def) for each method named `name` in the project's texts that define it (the caller's module
+    too: a method of its own by that name, unguarded, may be the one called)."""
+    for text in texts.values():
+        if not re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text):
             continue
         index = parse_index(text, torch_only=False)
         if index is None:
@@ -640,13 +638,13 @@ def _project_defs(name: str, user: str, texts: dict[str, str]):
                 yield index, function
 
 
-def _guarded_method(call: ast.Call, user: str, texts: dict[str, str]) -> bool:
+def _guarded_method(call: ast.Call, texts: dict[str, str]) -> bool:
     """`obj.name(...)` and every method of that name in the other modules runs under no_grad: decorated so,
     or its body no more than no_grad blocks and statements that call nothing."""
     name = method_name(call)
     if name is None or name in _GENERIC or name.startswith("__"):
         return False
-    found = list(_project_defs(name, user, texts))
+    found = list(_project_defs(name, texts))
     return bool(found) and all(
         any(facts(index).disables_grad(d) for d in function.decorator_list)
         or _body_guarded(function.body, index)
@@ -667,7 +665,7 @@ def _body_guarded(body: list[ast.stmt], index: ModuleIndex) -> bool:
     return guards > 0
 
 
-def _guarded_mode(call: ast.Call, user: str, texts: dict[str, str]) -> bool:
+def _guarded_mode(call: ast.Call, texts: dict[str, str]) -> bool:
     """`model(x, mode="inference")`: a plain call given a string keyword, and every project `forward` that
     takes that keyword has an `if mode == "inference":` branch that runs under no_grad (`_body_guarded`)."""
     if method_name(call) not in (None, "forward"):
@@ -678,7 +676,7 @@ def _guarded_mode(call: ast.Call, user: str, texts: dict[str, str]) -> bool:
             continue
         takers = [
             (index, function)
-            for index, function in _project_defs("forward", user, texts)
+            for index, function in _project_defs("forward", texts)
             if keyword.arg in parameter_names(function)
         ]
         if takers and all(
