@@ -609,22 +609,26 @@ def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> se
     if not any(w in t for t in texts.values() for w in _NO_GRAD_WORDS):
         return set()
     dropped = set()
+    answers: dict[tuple, bool] = {}  # (one answer per method name or mode keyword and value in the pass)
     for path, lines in reported.items():
         index = parse_index(texts.get(path, ""), torch_only=False)
         if index is None:
             continue
         for site in index.calls:
             call = site.node
-            if call.lineno in lines and (_guarded_method(call, texts) or _guarded_mode(call, texts)):
+            if call.lineno in lines and (
+                _guarded_method(call, texts, answers) or _guarded_mode(call, texts, answers)
+            ):
                 dropped.add((path, call.lineno))
     return dropped
 
 
-def _project_defs(name: str, texts: dict[str, str]):
+def _project_defs(name: str, texts: dict[str, str], word: str = ""):
     """(index, def) for each method named `name` in the project's texts that define it (the caller's module
-    too: a method of its own by that name, unguarded, may be the one called)."""
+    too: a method of its own by that name, unguarded, may be the one called); with `word`, only in texts
+    that hold it too (a `forward` taking the mode keyword)."""
     for text in texts.values():
-        if not re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text):
+        if word not in text or not re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text):
             continue
         index = parse_index(text, torch_only=False)
         if index is None:
@@ -638,18 +642,20 @@ def _project_defs(name: str, texts: dict[str, str]):
                 yield index, function
 
 
-def _guarded_method(call: ast.Call, texts: dict[str, str]) -> bool:
-    """`obj.name(...)` and every method of that name in the other modules runs under no_grad: decorated so,
-    or its body no more than no_grad blocks and statements that call nothing."""
+def _guarded_method(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
+    """`obj.name(...)` and every method of that name in the project runs under no_grad: decorated so, or its
+    body no more than no_grad blocks and statements that call nothing."""
     name = method_name(call)
     if name is None or name in _GENERIC or name.startswith("__"):
         return False
-    found = list(_project_defs(name, texts))
-    return bool(found) and all(
-        any(facts(index).disables_grad(d) for d in function.decorator_list)
-        or _body_guarded(function.body, index)
-        for index, function in found
-    )
+    if name not in answers:
+        found = list(_project_defs(name, texts))
+        answers[name] = bool(found) and all(
+            any(facts(index).disables_grad(d) for d in function.decorator_list)
+            or _body_guarded(function.body, index)
+            for index, function in found
+        )
+    return answers[name]
 
 
 def _body_guarded(body: list[ast.stmt], index: ModuleIndex) -> bool:
@@ -665,7 +671,7 @@ def _body_guarded(body: list[ast.stmt], index: ModuleIndex) -> bool:
     return guards > 0
 
 
-def _guarded_mode(call: ast.Call, texts: dict[str, str]) -> bool:
+def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
     """`model(x, mode="inference")`: a plain call given a string keyword, and every project `forward` that
     takes that keyword has an `if mode == "inference":` branch that runs under no_grad (`_body_guarded`)."""
     if method_name(call) not in (None, "forward"):
@@ -674,15 +680,18 @@ def _guarded_mode(call: ast.Call, texts: dict[str, str]) -> bool:
         value = keyword.value
         if not (keyword.arg and isinstance(value, ast.Constant) and isinstance(value.value, str)):
             continue
-        takers = [
-            (index, function)
-            for index, function in _project_defs("forward", texts)
-            if keyword.arg in parameter_names(function)
-        ]
-        if takers and all(
-            any(_body_guarded(branch, index) for branch in _mode_branches(function, keyword.arg, value.value))
-            for index, function in takers
-        ):
+        key = (keyword.arg, value.value)
+        if key not in answers:
+            takers = [
+                (index, function)
+                for index, function in _project_defs("forward", texts, keyword.arg)
+                if keyword.arg in parameter_names(function)
+            ]
+            answers[key] = bool(takers) and all(
+                any(_body_guarded(branch, index) for branch in _mode_branches(function, *key))
+                for index, function in takers
+            )
+        if answers[key]:
             return True
     return False
 
