@@ -627,9 +627,10 @@ def _project_defs(name: str, texts: dict[str, str], word: str = ""):
     """(index, def) for each method named `name` in the project's texts that define it (the caller's module
     too: a method of its own by that name, unguarded, may be the one called); with `word`, only in texts
     that hold it too (a `forward` taking the mode keyword)."""
+    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
     for text in texts.values():
-        if word not in text or not re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text):
-            continue
+        if word not in text or name not in text or not pattern.search(text):
+            continue  # (a substring test first: a regex over every text of the project costs)
         index = parse_index(text, torch_only=False)
         if index is None:
             continue
@@ -642,6 +643,19 @@ def _project_defs(name: str, texts: dict[str, str], word: str = ""):
                 yield index, function
 
 
+def _guards_near_defs(name: str, texts: dict[str, str]) -> bool:
+    """Every `def name(` of the project's texts has a no-grad word within a few lines of it (a decorator
+    above, a `with` at the top of its body): without one no def is parsed (most `test` or `predict` methods
+    guard nothing)."""
+    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+    return all(
+        any(w in text[max(0, m.start() - 200) : m.end() + 600] for w in _NO_GRAD_WORDS)
+        for text in texts.values()
+        if name in text
+        for m in pattern.finditer(text)
+    )
+
+
 def _guarded_method(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
     """`obj.name(...)` and every method of that name in the project runs under no_grad: decorated so, or its
     body no more than no_grad blocks and statements that call nothing."""
@@ -649,7 +663,7 @@ def _guarded_method(call: ast.Call, texts: dict[str, str], answers: dict) -> boo
     if name is None or name in _GENERIC or name.startswith("__"):
         return False
     if name not in answers:
-        found = list(_project_defs(name, texts))
+        found = list(_project_defs(name, texts)) if _guards_near_defs(name, texts) else []
         answers[name] = bool(found) and all(
             any(facts(index).disables_grad(d) for d in function.decorator_list)
             or _body_guarded(function.body, index)
@@ -682,9 +696,11 @@ def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
             continue
         key = (keyword.arg, value.value)
         if key not in answers:
+            quoted = (repr(value.value), f'"{value.value}"')
+            named = {p: t for p, t in texts.items() if any(q in t for q in quoted)}
             takers = [
                 (index, function)
-                for index, function in _project_defs("forward", texts, keyword.arg)
+                for index, function in _project_defs("forward", named, keyword.arg)
                 if keyword.arg in parameter_names(function)
             ]
             answers[key] = bool(takers) and all(
