@@ -1,6 +1,5 @@
 import sys
 
-import numpy as np
 import torch
 
 GPU = sys.argv[-1] if len(sys.argv) == 2 else "3"
@@ -21,7 +20,7 @@ def trainModel(net, XS, YS, epochs, batch_size, criterion):
     val_data = torch.utils.data.Subset(trainval_data, list(range(train_size, len(trainval_data))))
     train_iter = torch.utils.data.DataLoader(train_data, batch_size, shuffle=True)
     val_iter = torch.utils.data.DataLoader(val_data, batch_size, shuffle=True)
-    min_val_loss = np.inf
+    losses = []
     for _epoch in range(epochs):
         model.train()
         for x, y in train_iter:
@@ -32,8 +31,8 @@ def trainModel(net, XS, YS, epochs, batch_size, criterion):
         model.eval()
         with torch.no_grad():
             for x, y in val_iter:
-                min_val_loss = min(min_val_loss, criterion(model(x), y).item())
-    return min_val_loss
+                losses.append(criterion(model(x), y))
+    return torch.stack(losses).min()
 
 
 def testModel(model, XS, YS, batch_size):
