@@ -721,6 +721,21 @@ def test_a_dataset_that_moves_only_its_test_items_keeps_the_training_loaders_fin
     assert ("train.py", 7) not in levels_of(findings, "PP505")
 
 
+def test_a_name_moved_only_in_the_else_branch_keeps_the_training_loaders_finding(tmp_path):
+    """(session 25 reread note) `__getitem__` returns `img` from the CPU under `if self.train`, and rebinds
+    `img = img.cuda()` only under `else:`: "moved" is read from the name's binding before each `return`
+    (line by line), not from any binding of the name, so the training loader's PP505 stays."""
+    (tmp_path / "dataset.py").write_text(
+        SPLIT_DEVICE_DATASET.replace(
+            "img_return = img[:, :384, :384].cuda().unsqueeze(0)\n            return img_return, gt_count",
+            "img = img[:, :384, :384].cuda().unsqueeze(0)\n            return img, gt_count",
+        )
+    )
+    (tmp_path / "train.py").write_text(SPLIT_DEVICE_TRAINER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("train.py", 7) in levels_of(findings, "PP505")
+
+
 LOCAL_LOADER_DEVICE_DATASET = """import numpy as np
 import torch
 from torch.utils.data import Dataset
@@ -895,3 +910,77 @@ def test_a_loss_defs_read_is_dropped_by_its_place_not_by_its_messages_words(tmp_
     elsewhere = dataclasses.replace(read, line=6, column=5)
     kept = reads_across_modules([reworded, elsewhere], [[str(losses), str(train)]])
     assert kept == [elsewhere]
+
+
+GUARDED_CALLEE_MODEL = """import torch
+import torch.nn as nn
+
+
+class ExpandNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Conv2d(3, 3, 3, padding=1)
+
+    def forward(self, x):
+        return self.net(x)
+
+    def predict(self, x, patch_size):
+        with torch.no_grad():
+            if x.dim() == 3:
+                x = x.unsqueeze(0)
+            result = self.net(x)
+        return result
+
+
+class Pix2PixModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.netG = nn.Conv2d(3, 3, 3, padding=1)
+
+    def forward(self, data, mode):
+        image = data["image"].cuda()
+        if mode == "generator":
+            return self.netG(image).mean()
+        elif mode == "inference":
+            with torch.no_grad():
+                fake_image = self.netG(image)
+            return fake_image
+        else:
+            raise ValueError("|mode| is invalid")
+"""
+
+GUARDED_CALLEE_TEST = """import torch
+from model import ExpandNet, Pix2PixModel
+
+
+def run(images, loader, save):
+    net = ExpandNet()
+    net.load_state_dict(torch.load("weights.pth"))
+    net.eval()
+    net.cuda()
+    for image in images:
+        save(net.predict(image.cuda(), 384).cpu())
+    model = Pix2PixModel()
+    model.eval()
+    for i, data_i in enumerate(loader):
+        generated = model(data_i, mode="inference")
+        save(generated.cpu())
+"""
+
+
+def test_a_callee_that_turns_autograd_off_itself_drops_the_eval_finding(tmp_path):
+    """torch-fix134: ExpandNet's `net.predict(...)`, whose body is `with torch.no_grad():` (h45 expand.py 209),
+    and Bringing Old Photos' `model(data_i, mode="inference")`, whose forward runs its inference branch under
+    `torch.no_grad()` (h45 test_face.py 36), were read wrong at `high`. A callee that runs with autograd on
+    (the `mode="generator"` branch, a `predict` without the `with`) keeps the findings."""
+    (tmp_path / "model.py").write_text(GUARDED_CALLEE_MODEL)
+    (tmp_path / "test.py").write_text(GUARDED_CALLEE_TEST)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert not {k for k in levels_of(findings, "PP503") if k[0] == "test.py"}
+    (tmp_path / "model.py").write_text(
+        GUARDED_CALLEE_MODEL.replace(
+            "with torch.no_grad():\n            if", "if True:\n            if"
+        ).replace('elif mode == "inference":', 'elif mode == "other":')
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert {("test.py", 11), ("test.py", 15)} <= set(levels_of(findings, "PP503"))

@@ -16,6 +16,7 @@ from checker.module import (
     none_tested,
     parameter_names,
     sole_name_target,
+    statements_in,
     walk,
 )
 from checker.rules import Rule, register
@@ -1294,8 +1295,38 @@ def _flag_params(function, fx) -> dict[str, tuple[ast.AST, str]]:
     runs_model = any(
         site.loops and (is_model_name(model_called(site.node)) or model_called(site.node) in fx.models)
         for site in fx.index.function_calls.get(id(function), [])
-    )
+    ) or _loss_made_per_pass(function, loop, fx)
     return {param: (loop, kind) for param, kind in common} if runs_model else {}
+
+
+def _loss_made_per_pass(function, loop, fx) -> bool:
+    """(torch-fix134) The loop backpropagates a name it binds on every pass to what a call returns (`loss,
+    accuracy = self.loss_and_acc_for_batch(batch_data, epoch_num, train=train)`, then `if train:
+    loss.backward()`): that call runs the forward, however deep, so a pass with training off still records
+    its graph. AttributeModelling's `loss_and_acc_on_epoch(..., train=False)`, whose model call is one method
+    further down in a subclass of another module (h44 utils/trainer.py 80, listed). Not when a def of the
+    module the loop calls turns autograd off itself (a `with torch.no_grad()` or `set_grad_enabled` in it)."""
+    roots = {
+        root.id
+        for site in fx.index.function_calls.get(id(function), [])
+        if loop in site.loops
+        and method_name(site.node) == "backward"
+        and isinstance(root := site.node.func.value, ast.Name)
+    }
+    made = [
+        node.value
+        for node in walk(loop)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and roots & {n.id for t in node.targets for n in iter_walk(t) if isinstance(n, ast.Name)}
+    ]
+    if not made:
+        return False
+    for call in made:
+        helper = fx.index.helper_of(call, function)
+        if helper is not None and any(isinstance(n, ast.Call) and fx.disables_grad(n) for n in walk(helper)):
+            return False
+    return True
 
 
 _OPPOSITE = {"falsy": "truthy", "truthy": "falsy"}
@@ -1335,7 +1366,7 @@ def _switches_off(value, kind: str) -> bool:
     if not isinstance(value, ast.Constant):
         return False
     if kind.startswith(_MODE_KIND):
-        return isinstance(value.value, str) and value.value != kind[len(_MODE_KIND) :]
+        return _mode_constant(value.value) and repr(value.value) != kind[len(_MODE_KIND) :]
     if kind == "falsy":
         return value.value is False or value.value is None
     if kind == "truthy":
@@ -2528,7 +2559,209 @@ def _step_helper_retains(index: ModuleIndex):
                 yield retaining.pop(id(helper))[0], caller.loops[-1], helper
 
 
+def _class_step_retains(index: ModuleIndex):
+    """(torch-fix134) `backward(retain_graph=True)` in a method of a class (not in a loop) that a training-step
+    method of the same class (`optimize_parameters`: it calls `X.step()`) calls as `self.backward_D()`, when
+    nothing can need the graph kept: (site, step method, what proves it). What proves "nothing to retain":
+    - "last": no backward runs after it, in its own method or in the step (the methods the step calls after
+      it, two levels): DoveNet's `loss_G.backward(retain_graph=True)` in `backward_G` (h45 dovenet_model.py
+      419); the next step runs its forward afresh;
+    - "detached": the later backwards (`backward_G`) read nothing the method binds on `self`, and the method
+      reads the class's graph-carrying attributes (`_graph_attributes`: bound from a held module's output,
+      `self.output = self.netG(self.inputs)`) only through `.detach()` (`fake_AB = self.harmonized`,
+      `self.netD(fake_AB.detach(), self.mask)`): its graph holds only the discriminator's own forward, which
+      the later backward runs afresh (DoveNet's `backward_D`, dovenet_model.py 404). A graph attribute handed
+      undetached to a helper (ERRNet's `get_loss(self.netD, self.input, self.output_i, ...)`, which detaches
+      in another module) proves nothing, so it stays silent."""
+    retaining: dict[int, list] = {}
+    for site in index.calls:
+        if not site.loops and _retains(site.node) and _is_backward(site.node, index):
+            retaining.setdefault(id(site.function), []).append(site)
+    if not retaining:
+        return
+    for owner, methods in index.class_methods.items():
+        for method in methods.values():
+            sites = retaining.get(id(method), [])
+            if len(sites) != 1 or index.function_class.get(id(method)) != owner:
+                continue
+            for step_name, step in methods.items():
+                proof = _retain_proof(index, methods, method, sites[0], step) if step is not method else None
+                if proof is not None:
+                    yield sites[0], step_name, proof
+                    break
+
+
+def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str | None:
+    """ "last" or "detached" (`_class_step_retains`) when `step` is a training step that calls `method` once,
+    not in a loop; None otherwise."""
+    own = [c for c in index.calls if c.function is step]
+    called = [c for c in own if _self_method(c.node, methods) is method]
+    if (
+        len(called) != 1
+        or called[0].loops
+        or not any(method_name(c.node) == "step" and not c.node.args for c in own)
+    ):
+        return None
+    line = called[0].node.lineno
+    if any(
+        c.function is method and c.node.lineno > site.node.lineno and _is_backward(c.node, index)
+        for c in index.calls
+    ):
+        return None
+    later = _later_methods(index, methods, own, line)
+    backward_later = any(_is_backward(c.node, index) and c.node.lineno > line for c in own) or any(
+        _is_backward(c.node, index) for m in later for c in index.calls if c.function is m
+    )
+    if not backward_later:
+        return "last"
+    chain = _chain_methods(index, index.function_class.get(id(method)) or "")
+    graph = _graph_attributes(index, chain)
+    read_later = {a for m in later for a in _self_attributes(m)}
+    written = {t.attr for t in walk(method) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    if written & read_later or _undetached_graph_reads(
+        method, (graph - written) | _unbound_attributes(method, chain)
+    ):
+        return None
+    return "detached"
+
+
+def _chain_methods(index: ModuleIndex, owner: str, depth: int = 4) -> list:
+    """The methods of the class and of its bases defined in the module (not those of other modules)."""
+    found = list(index.class_methods.get(owner, {}).values())
+    if depth:
+        for base in _class_bases(index, owner):
+            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id != owner:
+                found += _chain_methods(index, base.id, depth - 1)
+    return found
+
+
+def _unbound_attributes(method, chain: list) -> set[str]:
+    """Attributes the method reads bare (`self.output_i` handed on, not `self.opt.lambda_gan` nor
+    `self.netD(...)`) that no method of the class chain in the module binds: a base class of another module,
+    or a subclass, may bind them to a network's output, so they prove nothing."""
+    bound = {t.attr for m in chain for t in walk(m) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    inner = {id(n.value) for n in walk(method) if isinstance(n, ast.Attribute)} | {
+        id(n.func) for n in walk(method) if isinstance(n, ast.Call)
+    }
+    return {
+        n.attr
+        for n in walk(method)
+        if _self_attribute(n) and isinstance(n.ctx, ast.Load) and id(n) not in inner and n.attr not in bound
+    }
+
+
+def _self_method(call: ast.Call, methods: dict):
+    """The class's method a `self.name(...)` call runs, or None."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        return methods.get(func.attr)
+    return None
+
+
+def _later_methods(index: ModuleIndex, methods: dict, own: list, line: int) -> list:
+    """The class's methods the step calls after `line`, and those they call in turn (two levels)."""
+    found = [m for c in own if c.node.lineno > line and (m := _self_method(c.node, methods)) is not None]
+    for m in list(found):
+        found += [
+            inner
+            for c in index.calls
+            if c.function is m and (inner := _self_method(c.node, methods)) is not None and inner not in found
+        ]
+    return found
+
+
+def _self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _self_attributes(function) -> set[str]:
+    """The `self.<attr>` names a def reads."""
+    return {n.attr for n in walk(function) if _self_attribute(n) and isinstance(n.ctx, ast.Load)}
+
+
+def _graph_attributes(index: ModuleIndex, methods: list) -> set[str]:
+    """`self` attributes the class binds (outside `__init__`) to a value that carries a graph: a call of a
+    held attribute (`self.netG(self.inputs)`, `self.relu(x)`; a method of the class too), or a graph
+    attribute or a local bound to one, not detached (`self.harmonized = self.output`). Three passes."""
+    graph: set[str] = set()
+    for _ in range(3):
+        before = len(graph)
+        for method in methods:
+            if method.name == "__init__":
+                continue
+            local: set[str] = set()
+            for node in statements_in(method):
+                if not isinstance(node, ast.Assign) or not _carries_graph(node.value, graph, local):
+                    continue
+                for target in node.targets:
+                    for t in iter_walk(target):
+                        if isinstance(t, ast.Name):
+                            local.add(t.id)
+                        elif _self_attribute(t):
+                            graph.add(t.attr)
+        if len(graph) == before:
+            break
+    return graph
+
+
+def _carries_graph(value: ast.AST, graph: set[str], local: set[str]) -> bool:
+    """The value calls a held attribute or reads a graph attribute or local, outside a `.detach()`."""
+    todo = [value]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Call) and method_name(node) in ("detach", "item", "cpu", "numpy", "tolist"):
+            continue
+        if isinstance(node, ast.Call) and _self_attribute(node.func):
+            return True
+        if _self_attribute(node) and node.attr in graph:
+            return True
+        if isinstance(node, ast.Name) and node.id in local:
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _undetached_graph_reads(method, graph: set[str]) -> bool:
+    """The method reads a graph attribute (or a local it binds to one, `fake_AB = self.harmonized`) other than
+    as the receiver of `.detach()`."""
+    bindings = [
+        node
+        for node in statements_in(method)
+        if isinstance(node, ast.Assign)
+        and _self_attribute(node.value)
+        and node.value.attr in graph
+        and all(isinstance(t, ast.Name) for t in node.targets)
+    ]
+    aliases = {t.id for node in bindings for t in node.targets}
+    skipped = {id(node.value) for node in bindings} | {
+        id(n.func.value) for n in walk(method) if isinstance(n, ast.Call) and method_name(n) == "detach"
+    }
+    return any(
+        id(node) not in skipped
+        and (
+            (_self_attribute(node) and isinstance(node.ctx, ast.Load) and node.attr in graph)
+            or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in aliases)
+        )
+        for node in walk(method)
+    )
+
+
 def check_retain_graph(index: ModuleIndex):
+    for site, step, proof in _class_step_retains(index):
+        if proof == "last":
+            message = (
+                f"backward(retain_graph=True) is the last backward of `{step}`, the training step that calls it: "
+                "nothing backpropagates through the graph afterwards, and the next step builds its own; every "
+                "step's graph and saved activations stay in memory until then; drop retain_graph"
+            )
+        else:
+            message = (
+                f"backward(retain_graph=True) keeps a graph no later backward of `{step}` goes through: this "
+                "method reads the other networks' outputs only detached, and the later backwards read nothing it "
+                "binds (they run their own forward); its graph and saved activations stay in memory; drop "
+                "retain_graph"
+            )
+        yield RawFinding("PP511", site.node.lineno, site.node.col_offset, message, confidence="medium")
     for site, loop, helper in _step_helper_retains(index):
         message = (
             f"backward(retain_graph=True) in `{helper.name}`, called once per iteration by the loop at line "
@@ -2920,6 +3153,15 @@ for x, y in loader:
             "when the loop steps an optimizer or reads gradients in each pass: silent (3 `low` first reads on "
             "hold-outs 29 and 31, all wrong); without either the gradients only add up, and the finding, at "
             "`medium`, says to backpropagate the losses' sum once (coach's two listed baseline trainers)."
+            " Branch torch-fix134: a GAN model class's `backward_D`/`backward_G` methods, which its training step "
+            "`optimize_parameters` calls once each, report at `medium` only when the code proves nothing to "
+            "retain: the retaining backward is the step's last (no backward after it in its method or in the "
+            "methods the step calls after it), or the later backwards read nothing the method binds on `self` "
+            "while the method reads the class's graph-carrying attributes (bound from a held module's output) "
+            "only through `.detach()` and hands on bare only attributes the class (or its bases in the module) "
+            "binds. A generator output handed undetached to a helper of another module (ERRNet's and YTMT's "
+            "`get_loss(self.netD, self.input, self.output_i, ...)`, which detaches there) proves nothing: silent. "
+            "Hold-out 45: DoveNet's two (listed)."
         ),
         confidence="low",
         check=check_retain_graph,
@@ -2945,10 +3187,16 @@ def _string_mode(test: ast.AST, params: set[str]) -> tuple[str, str] | None:
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.Eq | ast.Is)
         and isinstance(test.comparators[0], ast.Constant)
-        and isinstance(test.comparators[0].value, str)
+        and _mode_constant(test.comparators[0].value)
     ):
-        return test.left.id, _MODE_KIND + test.comparators[0].value
+        return test.left.id, _MODE_KIND + repr(test.comparators[0].value)
     return None
+
+
+def _mode_constant(value) -> bool:
+    """(torch-fix134) A string or an int (not a bool) names a mode: MIDI-BERT's `iteration(data, mode, seq)`
+    steps under `if mode == 0:` and `valid()` calls it with `1` (h44 finetune_trainer.py 67, listed)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _parameters_grad_set(stmt: ast.stmt) -> bool | None:

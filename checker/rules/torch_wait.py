@@ -145,6 +145,7 @@ def check_wait_every_step(index: ModuleIndex):
             )
     yield from _forward_empty_cache(index, fx)
     yield from _step_def_syncs(index, fx, reported)
+    yield from _step_def_flushes(index, fx, reported)
 
 
 def _step_def_syncs(index: ModuleIndex, fx, reported: set[int]):
@@ -182,6 +183,57 @@ def _step_def_syncs(index: ModuleIndex, fx, reported: set[int]):
                 site.node.col_offset,
                 f"`torch.cuda.synchronize()` runs after the optimizer step of `{function.name}`, a training "
                 "step: it stalls the GPU queue on every step; drop it (or call it only to time a step)",
+                confidence="medium",
+            )
+
+
+def _step_def_flushes(index: ModuleIndex, fx, reported: set[int]):
+    """(torch-fix134) `torch.cuda.empty_cache()` in a training-step def no loop of the module reaches, or in
+    a helper it calls outside loops and guards (one level): YTMT's two-stage `optimize_parameters`, which a
+    trainer of another module calls once per batch, starts with `self._train()`, whose body sets train mode
+    and empties the cache (h45 twostage_ytmt_model.py 176, listed). The step def runs an optimizer step
+    itself and a backward itself or through a helper (`self.backward_G()`); every call of it is a step, so
+    the flush runs every step. `medium`: the loop is not seen."""
+    if not fx.places_on_device:
+        return
+    steps, _ = step_sites(index)
+    for function in index.functions:
+        sites = steps.get(id(function))
+        if not isinstance(function, FUNCTION_TYPES) or not sites or any(s.loops for s in sites):
+            continue
+        if function.name.startswith("test") or not any(_optimizer_step(s.node) for s in sites):
+            continue
+        calls = [s for s in index.function_calls.get(id(function), []) if not s.loops]
+        helpers = [
+            (s, h)
+            for s in calls
+            if (h := index.helper_of(s.node, function)) is not None and h is not function
+        ]
+        if not any(method_name(s.node) == "backward" for s in sites) and not any(
+            method_name(c.node) == "backward" for _, h in helpers for c in index.function_calls.get(id(h), [])
+        ):
+            continue
+        found = [(s, f"the training step `{function.name}`") for s in calls] + [
+            (c, f"`{h.name}`, called by the training step `{function.name}`,")
+            for s, h in helpers
+            if _step_path(fx, s.node, function)
+            for c in index.function_calls.get(id(h), [])
+            if not c.loops
+        ]
+        for site, where in found:
+            if (
+                id(site.node) in reported
+                or index.resolver.call_name(site.node) != "torch.cuda.empty_cache"
+                or not _step_path(fx, site.node, site.function)
+            ):
+                continue
+            reported.add(id(site.node))
+            yield RawFinding(
+                "PP510",
+                site.node.lineno,
+                site.node.col_offset,
+                f"`torch.cuda.empty_cache()` runs in {where} on every step: it stalls the GPU queue and makes "
+                "the allocator ask the driver again; drop it (or call it between epochs)",
                 confidence="medium",
             )
 

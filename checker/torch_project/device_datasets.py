@@ -24,6 +24,7 @@ from checker.rules.torch_data import (
     pins_decoded_items,
     workers_decode_items,
 )
+from checker.rules.torch_loop import device_history
 from checker.torch_project.common import LOADER_RULE, MOVES, WORKERS_RULE, parse_index
 
 _CLASS = re.compile(r"^\s*class\s+(\w+)", re.MULTILINE)
@@ -82,19 +83,29 @@ def _every_return_moved(getitem, index: ModuleIndex) -> bool:
     moves = [n for n in iter_walk(getitem) if isinstance(n, ast.Call) and is_device_move(n, index)]
     if not moves:
         return False
-    moved = {
-        t.id
-        for node in walk(getitem)
-        if isinstance(node, ast.Assign) and any(m in moves for m in iter_walk(node.value))
-        for target in node.targets
-        for t in iter_walk(target)
-        if isinstance(t, ast.Name)
-    }
     return all(
         ret.value is None
-        or any((isinstance(n, ast.Name) and n.id in moved) or n in moves for n in iter_walk(ret.value))
+        or any(
+            n in moves or (isinstance(n, ast.Name) and _moved_before(index, getitem, n.id, ret.lineno))
+            for n in iter_walk(ret.value)
+        )
         for ret in own_returns(getitem)
     )
+
+
+def _moved_before(index: ModuleIndex, getitem, name: str, line: int) -> bool:
+    """The name's last binding of a known place above the `return` at `line` is on the device (torch_loop's
+    line-aware `device_history`; session 25 reread note): `img = img.cuda()` under `else:` does not make the
+    `return img` of the `if` above it moved. A binding of unknown place keeps the one before it
+    (`signal = self.transformation(signal)` after `signal = signal.to(self.device)`: a transform of a
+    device tensor stays there)."""
+    last = None
+    for at, kind in device_history(index, getitem).get(name, ()):
+        if at >= line:
+            break
+        if kind is not None:
+            last = kind
+    return last is True
 
 
 def _loaders_of_classes(index: ModuleIndex, classes: set[str], lines: set[int]) -> set[int]:

