@@ -3288,6 +3288,23 @@ def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
     assert "PP506" not in {rule for rule, _ in torch_findings(reset)}
 
 
+def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
+    """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
+    of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the
+    reading class. The binding is looked up in the reading class and the bases the module defines."""
+    other = HELD_NORMAL + (
+        "\n\nclass Sampler:\n    def reset(self, mean, std):\n"
+        "        self.normal = torch.distributions.Normal(mean, std)\n"
+    )
+    assert ("PP506", 16) in torch_findings(other)
+    inherited = HELD_NORMAL.replace("class BayesianLinear(nn.Module):", "class Base(nn.Module):").replace(
+        "    def forward(self, x):\n",
+        "    def to_device(self, mean, std):\n        self.normal = torch.distributions.Normal(mean, std)\n\n\n"
+        "class BayesianLinear(Base):\n    def forward(self, x):\n",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(inherited)}
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

@@ -560,7 +560,7 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
     elif isinstance(node, ast.Attribute) and _on_self(node):
-        node = _held_in_init(index, node.attr)
+        node = _held_in_init(index, node.attr, line)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -586,15 +586,21 @@ def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
     )
 
 
-def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
-    """(torch-fix130) The one value the module's classes bind `self.<attr>` to, when each binding of it is in an
-    `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution kept
-    on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise."""
+def _held_in_init(index: ModuleIndex, attr: str, line: int) -> ast.AST | None:
+    """(torch-fix130) The one value the class read at `line` binds `self.<attr>` to, when each binding of it is
+    in an `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution
+    kept on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise.
+    (torch-fix131) The bindings are those of that class and the bases the module defines (`_class_chain`),
+    not of every class of the module: another class's `self.normal = Normal(mean, std)` in a `reset` method
+    no longer silences the copy (session 25 reread note)."""
+    cls = _class_at(index, line)
+    if cls is None:
+        return None
 
     def make() -> dict[str, ast.AST | None]:
         found: dict[str, ast.AST | None] = {}
-        classes = [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
-        for name, pairs in (item for c in classes for item in _self_stores(_methods_of(c)).items()):
+        chain = _class_chain(index, cls.name)
+        for name, pairs in (item for c in chain for item in _self_stores(_methods_of(c)).items()):
             for method, value in pairs:
                 kept = found.get(name, value)
                 in_init = getattr(method, "name", None) == "__init__" and isinstance(value, ast.Call)
@@ -602,7 +608,17 @@ def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
                 found[name] = value if in_init and same else None
         return found
 
-    return facts(index).loop_cache("held_in_init", None, make).get(attr)
+    return facts(index).loop_cache("held_in_init", cls, make).get(attr)
+
+
+def _class_at(index: ModuleIndex, line: int) -> ast.ClassDef | None:
+    """The innermost class of the module whose text holds `line` (the class a `self.<attr>` there is read
+    on)."""
+    classes = facts(index).loop_cache(
+        "class_nodes", None, lambda: [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
+    )
+    holding = [c for c in classes if c.lineno <= line <= c.end_lineno]
+    return max(holding, key=lambda c: c.lineno, default=None)
 
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
