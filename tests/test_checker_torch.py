@@ -3305,6 +3305,56 @@ def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
     assert "PP506" not in {rule for rule, _ in torch_findings(inherited)}
 
 
+ALIASED_CUDA_TYPE = """
+import numpy as np
+import torch
+from torch import nn
+
+patch = (1, 16, 16)
+
+
+class GradientPenalty(nn.Module):
+    def __init__(self, cuda=True):
+        super().__init__()
+        self.Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+
+    def forward(self, D, real, fake):
+        eps = self.Tensor(np.random.random((real.size(0), 1, 1, 1)))
+        mixed = (eps * real + (1 - eps) * fake).requires_grad_(True)
+        return D(mixed).mean()
+
+
+def train(generator, discriminator, dataloader, optimizer, epochs):
+    if torch.cuda.is_available():
+        generator = generator.cuda()
+        Tensor = torch.cuda.FloatTensor
+    else:
+        Tensor = torch.FloatTensor
+    for epoch in range(epochs):
+        for i, batch in enumerate(dataloader):
+            imgs = batch["A"].type(Tensor)
+            valid = Tensor(np.ones((imgs.size(0), *patch)))
+            loss = ((discriminator(generator(imgs)) - valid) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_pp506_a_cuda_type_aliased_by_statements_copies_a_host_array():
+    """torch-fix131: FUnIE-GAN (hold-out 45, listed twice) binds `Tensor` to `torch.cuda.FloatTensor` in an
+    `if torch.cuda.is_available():` and to `torch.FloatTensor` in its `else:`, then builds every step's labels
+    as `Tensor(np.ones(...))`; its gradient penalty keeps the type on `self` and draws `eps` with
+    `np.random.random` in every forward. Both copy a host array to the GPU (`_cuda_alias`). A batch of the
+    loader handed to the type, or a name also bound to something else, stays silent."""
+    found = torch_findings(ALIASED_CUDA_TYPE)
+    assert ("PP506", 15) in found and ("PP506", 29) in found
+    data = ALIASED_CUDA_TYPE.replace("np.ones((imgs.size(0), *patch))", "batch['B'].numpy()")
+    assert ("PP506", 29) not in torch_findings(data)
+    other = ALIASED_CUDA_TYPE.replace("        Tensor = torch.FloatTensor\n", "        Tensor = np.asarray\n")
+    assert ("PP506", 29) not in torch_findings(other)
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

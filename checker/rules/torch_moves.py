@@ -221,7 +221,11 @@ def _created_on_host(
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
-            return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
+            array = node.args[
+                0
+            ]  # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            drawn = _host_random_draw(array, index, bound, line)
+            return base_name(node.func) if drawn or _sized_grid(array, index, bound, line) else None
         if (
             _clip_tokenize(node, index)
             and node.args
@@ -823,8 +827,37 @@ def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
         isinstance(call.func, ast.Name | ast.Attribute)
         and len(call.args) == 1
         and not call.keywords
-        and cuda_type(call.func, index)
+        and (cuda_type(call.func, index) or _cuda_alias(call.func, index, call.lineno))
     )
+
+
+def _cuda_alias(func: ast.AST, index: ModuleIndex, line: int) -> bool:
+    """(torch-fix131) A name or `self.<attr>` every binding of which is a torch tensor type, a CUDA one among
+    them, bound by statements (FUnIE-GAN's `if torch.cuda.is_available(): Tensor = torch.cuda.FloatTensor` /
+    `else: Tensor = torch.FloatTensor`, then `Tensor(np.ones(...))` every step) or on the object in the class
+    (`self.Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`, its gradient penalty's `eps =
+    self.Tensor(np.random.random(...))`): on a GPU run the type copies the host array it is given, as
+    `cuda_type`'s one-expression alias does."""
+    if isinstance(func, ast.Name):
+        values = index.name_values.get(func.id, ())
+    elif isinstance(func, ast.Attribute) and _on_self(func) and func.attr.endswith("Tensor"):
+        cls = _class_at(index, line)
+        chain = _class_chain(index, cls.name) if cls is not None else []
+        values = [v for c in chain for _, v in _self_stores(_methods_of(c)).get(func.attr, ())]
+    else:
+        return False
+    types = [t for v in values for t in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+    return (
+        bool(types) and all(_tensor_type(t, index) for t in types) and any(cuda_type(t, index) for t in types)
+    )
+
+
+def _tensor_type(node: ast.AST | None, index: ModuleIndex) -> bool:
+    """`torch.FloatTensor`, `torch.cuda.LongTensor`: a torch tensor type named by its attribute."""
+    if not (isinstance(node, ast.Attribute) and node.attr.endswith("Tensor")):
+        return False
+    qualified = index.resolver.qualname(node)
+    return qualified is not None and qualified.startswith("torch.")
 
 
 def _a_shape(args: list) -> bool:
