@@ -3355,6 +3355,50 @@ def test_pp506_a_cuda_type_aliased_by_statements_copies_a_host_array():
     assert ("PP506", 29) not in torch_findings(other)
 
 
+BRANCH_MOVER = """
+import numpy as np
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+rgb_from_xyz = np.array([[3.24, -0.97, 0.06], [-1.54, 1.88, -0.2], [-0.5, 0.04, 1.06]])
+
+
+def to_cuda_variable(tensor):
+    if torch.cuda.is_available():
+        return Variable(tensor).cuda()
+    else:
+        return Variable(tensor)
+
+
+class Decoder(nn.Module):
+    def __init__(self, num_layers, hidden):
+        super().__init__()
+        self.num_layers, self.hidden = num_layers, hidden
+        self.rnn = nn.GRU(hidden, hidden, num_layers)
+
+    def forward(self, x):
+        h = to_cuda_variable(torch.zeros(self.num_layers, x.size(1), self.hidden))
+        out, _ = self.rnn(x, h)
+        rgb = torch.mm(out.view(-1, 3), torch.from_numpy(rgb_from_xyz).type_as(out))
+        return rgb
+"""
+
+
+def test_pp506_a_mover_returning_in_both_branches_and_a_module_constant_array():
+    """torch-fix131: AttributeModelling's `to_cuda_variable` returns `Variable(tensor).cuda()` under `if
+    torch.cuda.is_available():` and `Variable(tensor)` in the `else:` (`_moved_in_a_return`); every decoder
+    forward hands it a fresh `torch.zeros(...)` (hold-out 44, listed). Deep-Exemplar's module-level
+    `rgb_from_xyz = np.array([[...]])` is copied with `type_as` on every call (`_module_array`, hold-out 45).
+    A helper that moves under another test, or a name a def also takes as a parameter, stays silent."""
+    found = torch_findings(BRANCH_MOVER)
+    assert ("PP506", 24) in found and ("PP506", 26) in found
+    other = BRANCH_MOVER.replace("if torch.cuda.is_available():", "if tensor.dim() > 2:")
+    assert ("PP506", 24) not in torch_findings(other)
+    shadowed = BRANCH_MOVER.replace("def forward(self, x):", "def forward(self, x, rgb_from_xyz=None):")
+    assert ("PP506", 26) not in torch_findings(shadowed)
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

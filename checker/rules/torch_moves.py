@@ -212,6 +212,7 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or _named_fixed_array(node.args[0], index, steady, bound, line)
+                or _module_array(node.args[0], index)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -738,6 +739,29 @@ def _named_fixed_array(
         if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
             return True
     return False
+
+
+def _module_array(node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix131) A name the module binds once, at its top level, to a fixed array (`_fixed_array`), and no
+    def takes as a parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`,
+    which copies `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant."""
+    if not isinstance(node, ast.Name) or node.id in _parameter_words(index):
+        return False
+    values = index.name_values.get(node.id, [])
+    return (
+        len(values) == 1
+        and any(isinstance(stmt, ast.Assign) and stmt.value is values[0] for stmt in index.tree.body)
+        and _fixed_array(values[0], index, frozenset)
+    )
+
+
+def _parameter_words(index: ModuleIndex) -> frozenset[str]:
+    """Every parameter name of the module's defs (a name one of them takes is no module constant there)."""
+    return facts(index).loop_cache(
+        "parameter words",
+        None,
+        lambda: frozenset(name for function in index.functions for name in parameter_names(function)),
+    )
 
 
 def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
@@ -2798,7 +2822,18 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
             found.add(
                 func.attr
             )  # (torch-fix130) a trainer's `self.EnergyModel.sample(n)`: a held object's method
+        elif isinstance(func, ast.Attribute) and _new_object(func.value):
+            found.add(func.attr)  # (torch-fix131) ShadowFormer's `utils.MixUp_AUG().aug(target, input_, mask)`
     return found
+
+
+def _new_object(node: ast.AST) -> bool:
+    """An object made in place by its class, named with a capital as classes are (`MixUp_AUG()`,
+    `utils.MixUp_AUG()`): its method runs where the call is, as a held object's does."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+    return name[:1].isupper() and not name.isupper()
 
 
 def forward_callees(index: ModuleIndex) -> set[str]:
@@ -2829,12 +2864,14 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
     """The node runs on every training call of the def: each `if` on its way tests the training call (its
     body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
     (either branch: `option_choice`, `configuration_test`) or a flag parameter off by default (its `else`:
-    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
+    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`) or on by default (its body,
+    torch-fix131: Deep-Exemplar's VGG `forward(self, x, out_keys, preprocess=True)` running `if preprocess: x =
+    vgg_preprocess(x)`); no `try`, `except`, boolean
     or conditional expression is on the way. A test of a left-out argument (`if attn_mask is None:` on a
     parameter, `_left_out_test`) and a `*_flag` switch count as running; a branch such as `if gen:` for
     synthesis may never run in training."""
     params = set(parameter_names(function))
-    off = _flags_defaulting(function, False)
+    off, on = _flags_defaulting(function, False), _flags_defaulting(function, True)
     child = node
     for outer in fx.ancestors(node, function):
         if isinstance(outer, ast.If):
@@ -2843,6 +2880,7 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
             if not (
                 (in_body and training_test(test, params))
                 or (not in_body and isinstance(test, ast.Name) and test.id in off)
+                or (in_body and isinstance(test, ast.Name) and test.id in on)
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
@@ -3601,6 +3639,8 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
         params = params[1:] if params[:1] in (["self"], ["cls"]) else params
         returns = returns_in(helper)
+        if len(returns) > 1 and params:
+            return _moved_in_a_return(index, helper, returns, params[0])
         value = returns[0].value if len(returns) == 1 else None
         if isinstance(value, ast.Call) and index.resolver.call_name(value) in _VARIABLE and value.args:
             value = value.args[0]  # (torch-fix58) `return Variable(tensor, volatile=volatile)`
@@ -3627,6 +3667,32 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         return moved and result in derived
 
     return facts(index).loop_cache("moves_its_argument", helper, make)
+
+
+def _moved_in_a_return(index: ModuleIndex, helper, returns: list, param: str) -> bool:
+    """(torch-fix131) Each return hands back the parameter (through `Variable(...)` and casts), one of them moved
+    under `if torch.cuda.is_available():` (`_on_a_gpu_run`): AttributeModelling's `to_cuda_variable(tensor)`,
+    `return Variable(tensor).cuda()` there and `return Variable(tensor)` in the `else:`, wrapped around every
+    decoder step's `torch.zeros(...)`. The one-return form is `_returns_moved_argument`'s."""
+    moved = False
+    for ret in returns:
+        value = ret.value
+        move = isinstance(value, ast.Call) and is_device_move(value, index)
+        if move:
+            value = value.func.value
+        while isinstance(value, ast.Call) and (
+            _unwrap_variable(value) is not value or method_name(value) in _PASS_THROUGH
+        ):
+            unwrapped = _unwrap_variable(value)
+            value = unwrapped if unwrapped is not value else value.func.value
+        if not (isinstance(value, ast.Name) and value.id == param):
+            return False
+        if move:
+            ifs = [up for up in facts(index).ancestors(ret, helper) if isinstance(up, ast.If)]
+            if not ifs or not all(_on_a_gpu_run(index, up, ret.value) for up in ifs):
+                return False  # (an unconditional move has one return; a move under another test may not run)
+            moved = True
+    return moved
 
 
 def _project_var(call: ast.Call) -> bool:

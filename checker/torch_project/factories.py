@@ -61,7 +61,7 @@ _FACTORY_RE = re.compile(_FACTORY)
 # (torch-fix61) a factory's call under any name for torch (`import torch as T`: the summariser's `get_cuda((T.rand(
 # n) > 0.25))`)
 _ALIASED_FACTORY = r"\w+\." + _FACTORY[len(r"torch\.") :]
-_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
+_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to|type_as)\(")
 
 
 def factories_across_modules(
@@ -730,11 +730,16 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     `_SKIPPED_METHODS` are left out."""
     defs: set[str] = set()
     methods: set[tuple[str, str]] = set()
-    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text) and not _TYPED_MADE.search(text):
+    if (
+        not _FACTORY_RE.search(text)
+        and not _HELD_MOVE.search(text)
+        and not _TYPED_MADE.search(text)
+        and not _HELD_DRAW.search(text)
+    ):
         return defs, methods  # (torch-fix103: a module whose only maker is `torch.Tensor([1e10])` too)
     for owner, name, body in def_bodies(text):
-        if ".cuda(" not in body and ".to(" not in body:
-            continue  # (nothing moves: most methods)
+        if ".cuda(" not in body and ".to(" not in body and ".type_as(" not in body:
+            continue  # (nothing moves: most methods; torch-fix131: `type_as(x)` copies to `x`'s device)
         made = _FACTORY_RE.search(body) is not None
         if not made and _TYPED_MADE.search(body) is not None:  # (torch-fix94)
             body, made = _TYPED_MADE.sub("torch.zeros(", body), True
@@ -742,6 +747,7 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
             (made and _MOVED_FACTORY.search(body) is not None)
             or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
             or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
+            or (owner is not None and "self." in body and _HELD_DRAW.search(body) is not None)
         )
         if not moving or _STEP_CALL.search(body):
             continue
@@ -808,7 +814,7 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`; torch-fix103:
     also after casts on the way, `return mask.float().to(device)`, music-transformer's look-ahead mask)."""
     name = bound.group(1)
-    if body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0:
+    if any(body.find(f"{name}.{move}(", bound.end()) >= 0 for move in ("cuda", "to", "type_as")):
         return True
     joined = re.compile(
         rf"^[ \t]*(?:(\w+)[ \t]*=[ \t]*)?[^\n]*?torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b([^\n]*)",
@@ -857,6 +863,10 @@ _BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILIN
 # NumPy word-dropout mask, `if USE_CUDA: rand_mask = rand_mask.cuda()` (the module pass decides what it holds)
 _TYPED_MADE = re.compile(r"torch\.(?:Tensor|FloatTensor|LongTensor|ByteTensor|BoolTensor|tensor)\(")
 _HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
+# (torch-fix131) a draw from a distribution held on `self`, moved in the same line: MIRNet's and ShadowFormer's
+# `MixUp_AUG.aug`, `lam = self.dist.rsample((bs, 1)).view(-1, 1, 1, 1).cuda()` (the module pass checks that
+# `__init__` made the distribution of numbers, `_held_in_init`)
+_HELD_DRAW = re.compile(r"self\.\w+\.r?sample\([^\n]*\.(?:cuda|to)\(")
 # (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
 # `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)
 _SKIPPED_METHODS = frozenset({"forward", "to", "cuda", "cpu", "step", "update", "train", "eval", "backward"})
