@@ -1,5 +1,4 @@
 from torch import nn
-
 from utils import vgg_preprocess
 
 

@@ -1,5 +1,4 @@
 import torch
-
 import utils
 from model import VGG
 
@@ -7,7 +6,7 @@ from model import VGG
 def train(loader, epochs):
     model = VGG().cuda()
     optimizer = torch.optim.Adam(model.parameters())
-    for epoch in range(epochs):
+    for _ in range(epochs):
         for target, noisy in loader:
             target, noisy = target.cuda(), noisy.cuda()
             target, noisy = utils.MixUp_AUG().aug(target, noisy)
