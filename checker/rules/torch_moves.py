@@ -2823,9 +2823,8 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
                 func.attr
             )  # (torch-fix130) a trainer's `self.EnergyModel.sample(n)`: a held object's method
         elif isinstance(func, ast.Attribute) and _new_object(func.value):
-            found.add(
-                func.attr
-            )  # (torch-fix131) ShadowFormer's `utils.MixUp_AUG().aug(target, input_, mask)`
+            # (torch-fix131) a method of an object made in place: ShadowFormer's `utils.MixUp_AUG().aug(...)`
+            found.add(func.attr)
     return found
 
 
