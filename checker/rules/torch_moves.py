@@ -2801,6 +2801,7 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
     for step in training_step_defs(index):
         sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
     helpers = step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
+    helpers = helpers | _optimizer_step_methods(index)
     for function in index.functions:
         if id(function) in helpers and isinstance(function, FUNCTION_TYPES):
             sites.extend(
@@ -2826,6 +2827,40 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
             # (torch-fix131) a method of an object made in place: ShadowFormer's `utils.MixUp_AUG().aug(...)`
             found.add(func.attr)
     return found
+
+
+_OPTIMIZER_ATTR = re.compile(r"(?i)optim")
+
+
+def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
+    """(torch-fix131) Methods that step an optimizer held on `self` (`self.optimizer_D.step()`, the pix2pix and
+    CycleGAN model classes' `optimize_parameters`, which the training loop of another module calls on every
+    step), and the methods of the same class they call on `self` (`self.backward_D()`): each runs once per step,
+    so what they call in another module does too (DoveNet's `networks.cal_gradient_penalty(...)` from
+    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step)."""
+
+    def make() -> set[int]:
+        found: set[int] = set()
+        for function in index.functions:
+            owner = index.function_class.get(id(function))
+            if owner is None or not any(
+                method_name(site.node) == "step"
+                and not site.node.args
+                and isinstance(site.node.func.value, ast.Attribute)
+                and _on_self(site.node.func.value)
+                and _OPTIMIZER_ATTR.search(site.node.func.value.attr)
+                for site in index.function_calls.get(id(function), [])
+            ):
+                continue
+            found.add(id(function))
+            methods = index.class_methods.get(owner, {})
+            for site in index.function_calls.get(id(function), []):
+                func = site.node.func
+                if isinstance(func, ast.Attribute) and _on_self(func) and func.attr in methods:
+                    found.add(id(methods[func.attr]))
+        return found
+
+    return facts(index).loop_cache("optimizer step methods", None, make)
 
 
 def _new_object(node: ast.AST) -> bool:
