@@ -193,6 +193,15 @@ def test_held_draws_and_type_as_copies_in_defs_the_step_runs_are_high(tmp_path):
     assert levels_of(findings, "PP506") == {("utils.py", 11): "high", ("utils.py", 18): "high"}
 
 
+def test_a_def_called_by_a_method_that_steps_an_optimizer_runs_every_step(tmp_path):
+    """torch-fix131 (hold-out 45, listed): DoveNet's model class steps `self.optimizer_D` in
+    `optimize_parameters`, which calls `self.backward_D()`, which calls `networks.cal_gradient_penalty(...)`
+    (`from . import networks`); its `torch.ones(...).to(device)` runs on every discriminator step. A method no
+    optimizer-stepping method calls is not tied to the step (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "optimizer_step_methods")
+    assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its
