@@ -3399,6 +3399,34 @@ def test_pp506_a_mover_returning_in_both_branches_and_a_module_constant_array():
     assert ("PP506", 26) not in torch_findings(shadowed)
 
 
+FIXED_KERNEL = """
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Interpolate(nn.Module):
+    def forward(self, x):
+        kernel = np.array([[0.5, 1.0, 0.5], [1.0, 0.0, 1.0], (0.5, 1.0, 0.5)])
+        kernel = kernel[np.newaxis, np.newaxis, :, :]
+        kernel = torch.Tensor(kernel).to(x.device)
+        return F.conv2d(x, kernel / kernel.sum(), padding=1)
+"""
+
+
+def test_pp506_a_constructor_of_a_fixed_numpy_array_is_made_on_the_host():
+    """torch-fix131: Blind2Unblind's `interpolate_mask` (hold-out 45, listed) builds a 3x3 kernel with
+    `np.array` of literals and copies it with `torch.Tensor(kernel).to(device)`; the constructor takes the
+    fixed arrays `torch.from_numpy` takes (`_fixed_array_argument`). An array of the step's data stays
+    silent."""
+    assert ("PP506", 12) in torch_findings(FIXED_KERNEL)
+    data = FIXED_KERNEL.replace(
+        "[[0.5, 1.0, 0.5], [1.0, 0.0, 1.0], (0.5, 1.0, 0.5)]", "x.detach().cpu().numpy()"
+    )
+    assert ("PP506", 12) not in torch_findings(data)
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

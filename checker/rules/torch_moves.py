@@ -261,6 +261,9 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
                 and not (
+                    len(node.args) == 1 and _fixed_array_argument(node.args[0], index, steady, bound, line)
+                )
+                and not (
                     len(node.args) == 1
                     and depth < _MAX_PARTS_DEPTH
                     and _rows_of_host_draws(
@@ -739,6 +742,21 @@ def _named_fixed_array(
         if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
             return True
     return False
+
+
+def _fixed_array_argument(
+    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
+) -> bool:
+    """(torch-fix131) A constructor's one argument that is a fixed NumPy array, as `torch.from_numpy` takes them
+    (`_fixed_array`, `_named_fixed_array`, `_module_array`): Blind2Unblind's `kernel = np.array([[0.5, 1.0,
+    0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then `torch.Tensor(kernel).to(device)` 16
+    times per training step. `torch.Tensor(a)` copies the array as `torch.from_numpy(a)` shares it: made on
+    the host either way."""
+    return (
+        _fixed_array(node, index, steady, lambda held, at=line: bound(at, held))
+        or _named_fixed_array(node, index, steady, bound, line)
+        or _module_array(node, index)
+    )
 
 
 def _module_array(node: ast.AST, index: ModuleIndex) -> bool:
