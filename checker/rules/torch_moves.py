@@ -546,7 +546,9 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
         node = node.func.value
     if isinstance(node, ast.BinOp):
-        return any(_host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right))
+        return not any(_array_data(side, bound, line) for side in (node.left, node.right)) and any(
+            _host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right)
+        )
     if isinstance(node, ast.Name) and depth < 2:
         value = bound(line, node.id)
         return value is not None and _host_random_draw(
@@ -556,6 +558,19 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
         return False
     name = index.resolver.call_name(node) or ""
     return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
+
+
+def _array_data(node: ast.AST, bound: Callable, line: int) -> bool:
+    """(torch-fix131) A name the scope last bound to an array read or worked out by a call (`x =
+    np.array(imread(path), dtype=np.float32) / 255.0`): data, so noise added to it (`y = x +
+    np.random.normal(0, sigma, x.shape)`, DnCNN's noisy test image) is a new input, not a draw torch could
+    make on the device; a number or a parameter (`t * np.random.gumbel(...)`) only scales the draw."""
+    if not isinstance(node, ast.Name):
+        return False
+    value = bound(line, node.id)
+    while isinstance(value, ast.BinOp):
+        value = value.left if isinstance(value.left, ast.Call | ast.Subscript) else value.right
+    return isinstance(value, ast.Call | ast.Subscript) and not _scalar_call(value)
 
 
 _DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
