@@ -763,11 +763,11 @@ def _fixed_array_argument(
     node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
 ) -> bool:
     """(torch-fix131) A constructor's one argument that is a name bound to a fixed NumPy array, as
-    `torch.from_numpy` takes them (`_named_fixed_array`, `_module_array`; not `np.array(self.memory)` written in
-    place, a list the object may grow, `pp506_negative_size_labels.py`): Blind2Unblind's `kernel = np.array([[0.5, 1.0,
-    0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then `torch.Tensor(kernel).to(device)` 16
-    times per training step. `torch.Tensor(a)` copies the array as `torch.from_numpy(a)` shares it: made on
-    the host either way."""
+    `torch.from_numpy` takes them (`_named_fixed_array`, `_module_array`; not `np.array(self.memory)` written
+    in place, a list the object may grow, `pp506_negative_size_labels.py`): Blind2Unblind's `kernel =
+    np.array([[0.5, 1.0, 0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then
+    `torch.Tensor(kernel).to(device)` 16 times per training step. `torch.Tensor(a)` copies the array as
+    `torch.from_numpy(a)` shares it: made on the host either way."""
     return _named_fixed_array(node, index, steady, bound, line) or _module_array(node, index)
 
 
