@@ -202,6 +202,15 @@ def test_a_def_called_by_a_method_that_steps_an_optimizer_runs_every_step(tmp_pa
     assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
 
 
+def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_path):
+    """torch-fix131 (hold-out 44, read debatable at `high`): Attention_ocr's `models/crnn.py` is imported by no
+    file (train.py imports `models.crnn_lang as crnn`: the alias is no import of `crnn.py`), so its decoder's
+    per-forward copy is code nothing runs and reports at `medium` (`_unimported_module_copies`); the live
+    copy stays `high`."""
+    _, findings, _ = checked_copy(tmp_path, "unimported_module")
+    assert levels_of(findings, "PP506") == {("crnn.py", 12): "medium", ("crnn_lang.py", 12): "high"}
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

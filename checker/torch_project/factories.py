@@ -84,6 +84,7 @@ def factories_across_modules(
             findings = findings + _factories_moved(texts, findings)
             findings = _unnamed_class_copies(every, files, findings)
             findings = _uncalled_def_copies(every, files, findings)
+            findings = _unimported_module_copies(every, files, findings)
         if rows:
             findings = findings + _rows_read_across_modules(texts, findings)
     return findings
@@ -113,6 +114,57 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
                 for at in inside:
                     lowered[at] = dataclasses.replace(findings[at], confidence="medium")
     return lowered
+
+
+def _unimported_module_copies(
+    texts: dict[str, str], files: list[str], findings: list[Finding]
+) -> list[Finding]:
+    """(torch-fix131) `findings` with each `high` PP506 finding in a library module no file of the project
+    imports reported at `medium`, as `_unnamed_class_copies` does for a class: the module holds only imports,
+    defs, classes and assignments (no script's top-level code, no `if __name__ == "__main__":`), no other
+    file's import lines name it (a commented-out import does not count) and no notebook names it; not in a
+    project that imports modules by a name it reads (`_imports_by_name`). Hold-out 44 read such copies
+    debatable at `high`: Attention_ocr's `models/crnn.py` (train.py and demo.py import `crnn_lang`) and
+    omni-us' three encoders imported only in commented-out lines. A script nothing imports is what a command
+    line runs, so its copies keep their level (`_KEPT_COPY`'s note: DeepRL-Tutorials, self-label)."""
+    high = _high_copies(texts, findings)
+    if not high or any(_imports_by_name(t) for t in texts.values()):
+        return findings
+    lowered = list(findings)
+    for path, ats in high.items():
+        stem = import_word(path)
+        if (
+            stem == "__init__"
+            or not _library_module(texts[path])
+            or any(p != path and stem in _module_words(t) for p, t in texts.items())
+            or _in_notebooks(files, stem)
+        ):
+            continue
+        for at in ats:
+            lowered[at] = dataclasses.replace(findings[at], confidence="medium")
+    return lowered
+
+
+_TOP_STATEMENT = re.compile(
+    r"^(?![ \t#\n)\]}]|(?:from|import|def|class|async|@)\b|[\w., ]+=(?!=)|[\"']|$)", re.MULTILINE
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _module_words(text: str) -> frozenset[str]:
+    """The words of the text's import lines less the names it binds them to (`import models.crnn_lang as crnn`
+    names `crnn_lang`, not a module `crnn`)."""
+    return frozenset(_IMPORT_WORDS.findall(_ALIAS.sub("", import_lines(text))))
+
+
+_ALIAS = re.compile(r"\bas[ \t]+\w+")
+_IMPORT_WORDS = re.compile(r"\w+")
+
+
+def _library_module(text: str) -> bool:
+    """The module's lines at the margin are imports, defs, classes, decorators, assignments, strings and
+    comments only: a library, which runs nothing when executed (no `if __name__`, no loop, no call)."""
+    return _TOP_STATEMENT.search(text) is None
 
 
 def _high_copies(texts: dict[str, str], findings: list[Finding]) -> dict[str, list[int]]:
