@@ -3288,6 +3288,176 @@ def test_pp506_a_distribution_of_numbers_held_on_self_draws_on_the_host():
     assert "PP506" not in {rule for rule, _ in torch_findings(reset)}
 
 
+def test_pp506_a_held_distribution_is_looked_up_in_the_reading_class_only():
+    """(torch-fix131, session 25 reread note) `_held_in_init` merged `self.<attr>` bindings across every class
+    of the module: another class that sets its own `self.normal` outside `__init__` silenced the copy of the
+    reading class. The binding is looked up in the reading class and the bases the module defines."""
+    other = HELD_NORMAL + (
+        "\n\nclass Sampler:\n    def reset(self, mean, std):\n"
+        "        self.normal = torch.distributions.Normal(mean, std)\n"
+    )
+    assert ("PP506", 16) in torch_findings(other)
+    inherited = HELD_NORMAL.replace("class BayesianLinear(nn.Module):", "class Base(nn.Module):").replace(
+        "    def forward(self, x):\n",
+        "    def to_device(self, mean, std):\n        self.normal = torch.distributions.Normal(mean, std)\n\n\n"
+        "class BayesianLinear(Base):\n    def forward(self, x):\n",
+    )
+    assert "PP506" not in {rule for rule, _ in torch_findings(inherited)}
+
+
+ALIASED_CUDA_TYPE = """
+import numpy as np
+import torch
+from torch import nn
+
+patch = (1, 16, 16)
+
+
+class GradientPenalty(nn.Module):
+    def __init__(self, cuda=True):
+        super().__init__()
+        self.Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+
+    def forward(self, D, real, fake):
+        eps = self.Tensor(np.random.random((real.size(0), 1, 1, 1)))
+        mixed = (eps * real + (1 - eps) * fake).requires_grad_(True)
+        return D(mixed).mean()
+
+
+def train(generator, discriminator, dataloader, optimizer, epochs):
+    if torch.cuda.is_available():
+        generator = generator.cuda()
+        Tensor = torch.cuda.FloatTensor
+    else:
+        Tensor = torch.FloatTensor
+    for epoch in range(epochs):
+        for i, batch in enumerate(dataloader):
+            imgs = batch["A"].type(Tensor)
+            valid = Tensor(np.ones((imgs.size(0), *patch)))
+            loss = ((discriminator(generator(imgs)) - valid) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_pp506_a_cuda_type_aliased_by_statements_copies_a_host_array():
+    """torch-fix131: FUnIE-GAN (hold-out 45, listed twice) binds `Tensor` to `torch.cuda.FloatTensor` in an
+    `if torch.cuda.is_available():` and to `torch.FloatTensor` in its `else:`, then builds every step's labels
+    as `Tensor(np.ones(...))`; its gradient penalty keeps the type on `self` and draws `eps` with
+    `np.random.random` in every forward. Both copy a host array to the GPU (`_cuda_alias`). A batch of the
+    loader handed to the type, or a name also bound to something else, stays silent."""
+    found = torch_findings(ALIASED_CUDA_TYPE)
+    assert ("PP506", 15) in found and ("PP506", 29) in found
+    data = ALIASED_CUDA_TYPE.replace("np.ones((imgs.size(0), *patch))", "batch['B'].numpy()")
+    assert ("PP506", 29) not in torch_findings(data)
+    other = ALIASED_CUDA_TYPE.replace("        Tensor = torch.FloatTensor\n", "        Tensor = np.asarray\n")
+    assert ("PP506", 29) not in torch_findings(other)
+
+
+BRANCH_MOVER = """
+import numpy as np
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+rgb_from_xyz = np.array([[3.24, -0.97, 0.06], [-1.54, 1.88, -0.2], [-0.5, 0.04, 1.06]])
+
+
+def to_cuda_variable(tensor):
+    if torch.cuda.is_available():
+        return Variable(tensor).cuda()
+    else:
+        return Variable(tensor)
+
+
+class Decoder(nn.Module):
+    def __init__(self, num_layers, hidden):
+        super().__init__()
+        self.num_layers, self.hidden = num_layers, hidden
+        self.rnn = nn.GRU(hidden, hidden, num_layers)
+
+    def forward(self, x):
+        h = to_cuda_variable(torch.zeros(self.num_layers, x.size(1), self.hidden))
+        out, _ = self.rnn(x, h)
+        rgb = torch.mm(out.view(-1, 3), torch.from_numpy(rgb_from_xyz).type_as(out))
+        return rgb
+"""
+
+
+def test_pp506_a_mover_returning_in_both_branches_and_a_module_constant_array():
+    """torch-fix131: AttributeModelling's `to_cuda_variable` returns `Variable(tensor).cuda()` under `if
+    torch.cuda.is_available():` and `Variable(tensor)` in the `else:` (`_moved_in_a_return`); every decoder
+    forward hands it a fresh `torch.zeros(...)` (hold-out 44, listed). Deep-Exemplar's module-level
+    `rgb_from_xyz = np.array([[...]])` is copied with `type_as` on every call (`_module_array`, hold-out 45).
+    A helper that moves under another test, or a name a def also takes as a parameter, stays silent."""
+    found = torch_findings(BRANCH_MOVER)
+    assert ("PP506", 24) in found and ("PP506", 26) in found
+    other = BRANCH_MOVER.replace("if torch.cuda.is_available():", "if tensor.dim() > 2:")
+    assert ("PP506", 24) not in torch_findings(other)
+    shadowed = BRANCH_MOVER.replace("def forward(self, x):", "def forward(self, x, rgb_from_xyz=None):")
+    assert ("PP506", 26) not in torch_findings(shadowed)
+
+
+FIXED_KERNEL = """
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Interpolate(nn.Module):
+    def forward(self, x):
+        kernel = np.array([[0.5, 1.0, 0.5], [1.0, 0.0, 1.0], (0.5, 1.0, 0.5)])
+        kernel = kernel[np.newaxis, np.newaxis, :, :]
+        kernel = torch.Tensor(kernel).to(x.device)
+        return F.conv2d(x, kernel / kernel.sum(), padding=1)
+"""
+
+
+def test_pp506_a_constructor_of_a_fixed_numpy_array_is_made_on_the_host():
+    """torch-fix131: Blind2Unblind's `interpolate_mask` (hold-out 45, listed) builds a 3x3 kernel with
+    `np.array` of literals and copies it with `torch.Tensor(kernel).to(device)`; the constructor takes the
+    fixed arrays `torch.from_numpy` takes (`_fixed_array_argument`). An array of the step's data stays
+    silent."""
+    assert ("PP506", 12) in torch_findings(FIXED_KERNEL)
+    data = FIXED_KERNEL.replace(
+        "[[0.5, 1.0, 0.5], [1.0, 0.0, 1.0], (0.5, 1.0, 0.5)]", "x.detach().cpu().numpy()"
+    )
+    assert ("PP506", 12) not in torch_findings(data)
+
+
+NOISY_TEST_IMAGES = """
+import os
+
+import numpy as np
+import torch
+from skimage.io import imread
+
+
+def test(model, folder, sigma):
+    for name in os.listdir(folder):
+        x = np.array(imread(os.path.join(folder, name)), dtype=np.float32) / 255.0
+        y = x + np.random.normal(0, sigma / 255.0, x.shape)
+        y = y.astype(np.float32)
+        y_ = torch.from_numpy(y).view(1, -1, y.shape[0], y.shape[1])
+        y_ = y_.cuda()
+        x_ = model(y_)
+        loss = ((x_ - torch.from_numpy(x).cuda()) ** 2).mean()
+        loss.backward()
+"""
+
+
+def test_pp506_noise_added_to_an_image_read_from_disk_is_data_not_a_draw():
+    """torch-fix131: DnCNN's `main_test.py` (hold-out 45, read wrong at `high`) adds NumPy noise to each test
+    image read from disk and copies the noisy image `.cuda()` to run the model: the copy is the input itself,
+    nothing to hoist (`_noised_array`). The noise alone, scaled by a number, is still a draw torch could make on
+    the device."""
+    assert ("PP506", 15) not in torch_findings(NOISY_TEST_IMAGES)
+    noise = NOISY_TEST_IMAGES.replace("y = x + np.random.normal", "y = 0.5 * np.random.normal")
+    assert ("PP506", 15) in torch_findings(noise)
+
+
 def test_forward_defined_inside_a_function_is_checked_not_skipped():
     """A `forward` nested in a plain def (patched onto a model: `model.forward = forward`) has no class; the rules
     that ask for the owner class of a `forward` read that as no class, not as an error that skips the module

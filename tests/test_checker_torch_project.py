@@ -182,6 +182,35 @@ def test_copies_in_defs_a_training_loop_calls_are_high(tmp_path):
     }
 
 
+def test_held_draws_and_type_as_copies_in_defs_the_step_runs_are_high(tmp_path):
+    """torch-fix131 (hold-out 45, listed): MIRNet's and ShadowFormer's `MixUp_AUG.aug` draws `lam` from a Beta of
+    numbers held on `self` and moves it `.cuda()` (a method another module's loop calls on a new object,
+    `utils.MixUp_AUG().aug(...)`); Deep-Exemplar's `vgg_preprocess` copies literal means with `type_as(tensor)`,
+    run by a `forward` under `if preprocess:` with `preprocess=True` by default. Both run once per step. With
+    the distribution's numbers on the device and the flag off by default, nothing is reported (the `_clean`
+    project)."""
+    _, findings, _ = checked_copy(tmp_path, "held_draws_and_typed_helpers")
+    assert levels_of(findings, "PP506") == {("utils.py", 11): "high", ("utils.py", 18): "high"}
+
+
+def test_a_def_called_by_a_method_that_steps_an_optimizer_runs_every_step(tmp_path):
+    """torch-fix131 (hold-out 45, listed): DoveNet's model class steps `self.optimizer_D` in
+    `optimize_parameters`, which calls `self.backward_D()`, which calls `networks.cal_gradient_penalty(...)`
+    (`from . import networks`); its `torch.ones(...).to(device)` runs on every discriminator step. A method no
+    optimizer-stepping method calls is not tied to the step (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "optimizer_step_methods")
+    assert levels_of(findings, "PP506") == {("networks.py", 11): "high"}
+
+
+def test_copies_in_a_library_module_nothing_imports_drop_below_the_default(tmp_path):
+    """torch-fix131 (hold-out 44, read debatable at `high`): Attention_ocr's `models/crnn.py` is imported by no
+    file (train.py imports `models.crnn_lang as crnn`: the alias is no import of `crnn.py`), so its decoder's
+    per-forward copy is code nothing runs and reports at `medium` (`_unimported_module_copies`); the live
+    copy stays `high`."""
+    _, findings, _ = checked_copy(tmp_path, "unimported_module")
+    assert levels_of(findings, "PP506") == {("crnn.py", 12): "medium", ("crnn_lang.py", 12): "high"}
+
+
 def test_copies_in_a_def_nothing_runs_drop_below_the_default(tmp_path):
     """torch-fix109: SAPNet's `Laplacian`, called only by a `laplacian_loss` nothing calls, made a `high` copy
     hold-out 33 read debatable (code nothing runs): a top-level def named only inside such defs reports its

@@ -212,6 +212,7 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or _named_fixed_array(node.args[0], index, steady, bound, line)
+                or _module_array(node.args[0], index)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -221,7 +222,11 @@ def _created_on_host(
             return name  # `torch.from_numpy(np.eye(k))`: the same array every time
         if _cuda_constructor(node, index):
             # a CUDA tensor type given a host array: made on the host, copied by the constructor
-            return base_name(node.func) if _sized_grid(node.args[0], index, bound, line) else None
+            array = node.args[
+                0
+            ]  # (torch-fix131: or NumPy's random draw, `eps = Tensor(np.random.random(n))`)
+            drawn = _host_random_draw(array, index, bound, line)
+            return base_name(node.func) if drawn or _sized_grid(array, index, bound, line) else None
         if (
             _clip_tokenize(node, index)
             and node.args
@@ -255,6 +260,9 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
+                and not (
+                    len(node.args) == 1 and _fixed_array_argument(node.args[0], index, steady, bound, line)
+                )
                 and not (
                     len(node.args) == 1
                     and depth < _MAX_PARTS_DEPTH
@@ -538,7 +546,9 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
     while isinstance(node, ast.Call) and method_name(node) in ("astype", "reshape", "copy", "squeeze"):
         node = node.func.value
     if isinstance(node, ast.BinOp):
-        return any(_host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right))
+        return not _noised_array(node) and any(
+            _host_random_draw(side, index, bound, line, depth) for side in (node.left, node.right)
+        )
     if isinstance(node, ast.Name) and depth < 2:
         value = bound(line, node.id)
         return value is not None and _host_random_draw(
@@ -548,6 +558,28 @@ def _host_random_draw(node: ast.AST, index: ModuleIndex, bound: Callable, line: 
         return False
     name = index.resolver.call_name(node) or ""
     return name.startswith("numpy.random.") and name.rsplit(".", 1)[-1] not in _NOT_DRAWS
+
+
+def _noised_array(node: ast.BinOp) -> bool:
+    """(torch-fix131) `x + np.random.normal(0, sigma, x.shape)`: noise of an array's own shape added to it
+    (DnCNN's noisy test image, read wrong at `high` on hold-out 45): a new input made of the data, copied to
+    the device because the model needs it, not a draw torch could make there. A draw scaled by a number
+    (`t * np.random.gumbel(size=p.shape)`) or indices shifted by a lookup stay draws."""
+    if not isinstance(node.op, ast.Add | ast.Sub):
+        return False
+    for side, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(side, ast.Name) and isinstance(other, ast.Call):
+            sized = [a for a in (*other.args, *(k.value for k in other.keywords))]
+            if any(
+                isinstance(n, ast.Attribute)
+                and n.attr == "shape"
+                and isinstance(n.value, ast.Name)
+                and n.value.id == side.id
+                for a in sized
+                for n in ast.walk(a)
+            ):
+                return True
+    return False
 
 
 _DISTRIBUTIONS = frozenset({"Normal", "Uniform", "Bernoulli", "Categorical", "Beta", "Gamma", "Laplace"})
@@ -560,7 +592,7 @@ def _host_distribution(node: ast.AST, index: ModuleIndex, bound: Callable, line:
     if isinstance(node, ast.Name):
         node = bound(line, node.id)
     elif isinstance(node, ast.Attribute) and _on_self(node):
-        node = _held_in_init(index, node.attr)
+        node = _held_in_init(index, node.attr, line)
     if not isinstance(node, ast.Call) or not node.args:
         return False
     name = index.resolver.call_name(node) or ""
@@ -586,15 +618,21 @@ def _literal_tensor(node: ast.AST, index: ModuleIndex) -> bool:
     )
 
 
-def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
-    """(torch-fix130) The one value the module's classes bind `self.<attr>` to, when each binding of it is in an
-    `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution kept
-    on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise."""
+def _held_in_init(index: ModuleIndex, attr: str, line: int) -> ast.AST | None:
+    """(torch-fix130) The one value the class read at `line` binds `self.<attr>` to, when each binding of it is
+    in an `__init__` and all are the same call (`self.normal = torch.distributions.Normal(0, 1)`: a distribution
+    kept on the object, drawn from by `self.normal.sample(size).to(DEVICE)` on every forward); None otherwise.
+    (torch-fix131) The bindings are those of that class and the bases the module defines (`_class_chain`),
+    not of every class of the module: another class's `self.normal = Normal(mean, std)` in a `reset` method
+    no longer silences the copy (session 25 reread note)."""
+    cls = _class_at(index, line)
+    if cls is None:
+        return None
 
     def make() -> dict[str, ast.AST | None]:
         found: dict[str, ast.AST | None] = {}
-        classes = [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
-        for name, pairs in (item for c in classes for item in _self_stores(_methods_of(c)).items()):
+        chain = _class_chain(index, cls.name)
+        for name, pairs in (item for c in chain for item in _self_stores(_methods_of(c)).items()):
             for method, value in pairs:
                 kept = found.get(name, value)
                 in_init = getattr(method, "name", None) == "__init__" and isinstance(value, ast.Call)
@@ -602,7 +640,17 @@ def _held_in_init(index: ModuleIndex, attr: str) -> ast.AST | None:
                 found[name] = value if in_init and same else None
         return found
 
-    return facts(index).loop_cache("held_in_init", None, make).get(attr)
+    return facts(index).loop_cache("held_in_init", cls, make).get(attr)
+
+
+def _class_at(index: ModuleIndex, line: int) -> ast.ClassDef | None:
+    """The innermost class of the module whose text holds `line` (the class a `self.<attr>` there is read
+    on)."""
+    classes = facts(index).loop_cache(
+        "class_nodes", None, lambda: [c for c in module_nodes(index) if isinstance(c, ast.ClassDef)]
+    )
+    holding = [c for c in classes if c.lineno <= line <= c.end_lineno]
+    return max(holding, key=lambda c: c.lineno, default=None)
 
 
 def _reshaped_self(value: ast.AST | None, name: str) -> bool:
@@ -720,6 +768,41 @@ def _named_fixed_array(
     return False
 
 
+def _fixed_array_argument(
+    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
+) -> bool:
+    """(torch-fix131) A constructor's one argument that is a name bound to a fixed NumPy array, as
+    `torch.from_numpy` takes them (`_named_fixed_array`, `_module_array`; not `np.array(self.memory)` written
+    in place, a list the object may grow, `pp506_negative_size_labels.py`): Blind2Unblind's `kernel =
+    np.array([[0.5, 1.0, 0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then
+    `torch.Tensor(kernel).to(device)` 16 times per training step. `torch.Tensor(a)` copies the array as
+    `torch.from_numpy(a)` shares it: made on the host either way."""
+    return _named_fixed_array(node, index, steady, bound, line) or _module_array(node, index)
+
+
+def _module_array(node: ast.AST, index: ModuleIndex) -> bool:
+    """(torch-fix131) A name the module binds once, at its top level, to a fixed array (`_fixed_array`), and no
+    def takes as a parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`,
+    which copies `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant."""
+    if not isinstance(node, ast.Name) or node.id in _parameter_words(index):
+        return False
+    values = index.name_values.get(node.id, [])
+    return (
+        len(values) == 1
+        and any(isinstance(stmt, ast.Assign) and stmt.value is values[0] for stmt in index.tree.body)
+        and _fixed_array(values[0], index, frozenset)
+    )
+
+
+def _parameter_words(index: ModuleIndex) -> frozenset[str]:
+    """Every parameter name of the module's defs (a name one of them takes is no module constant there)."""
+    return facts(index).loop_cache(
+        "parameter words",
+        None,
+        lambda: frozenset(name for function in index.functions for name in parameter_names(function)),
+    )
+
+
 def _from_sizes(node: ast.AST, index: ModuleIndex, bound: Callable, line: int, depth: int = 0) -> bool:
     """A numpy array (or number) made only from sizes: `np.repeat(np.arange(n), m)` with `n = z.shape[0]`
     and `m = self.multiplier` (simclr's NT-Xent labels, hold-out 15), through names the scope bound once
@@ -807,8 +890,37 @@ def _cuda_constructor(call: ast.Call, index: ModuleIndex) -> bool:
         isinstance(call.func, ast.Name | ast.Attribute)
         and len(call.args) == 1
         and not call.keywords
-        and cuda_type(call.func, index)
+        and (cuda_type(call.func, index) or _cuda_alias(call.func, index, call.lineno))
     )
+
+
+def _cuda_alias(func: ast.AST, index: ModuleIndex, line: int) -> bool:
+    """(torch-fix131) A name or `self.<attr>` every binding of which is a torch tensor type, a CUDA one among
+    them, bound by statements (FUnIE-GAN's `if torch.cuda.is_available(): Tensor = torch.cuda.FloatTensor` /
+    `else: Tensor = torch.FloatTensor`, then `Tensor(np.ones(...))` every step) or on the object in the class
+    (`self.Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`, its gradient penalty's `eps =
+    self.Tensor(np.random.random(...))`): on a GPU run the type copies the host array it is given, as
+    `cuda_type`'s one-expression alias does."""
+    if isinstance(func, ast.Name):
+        values = index.name_values.get(func.id, ())
+    elif isinstance(func, ast.Attribute) and _on_self(func) and func.attr.endswith("Tensor"):
+        cls = _class_at(index, line)
+        chain = _class_chain(index, cls.name) if cls is not None else []
+        values = [v for c in chain for _, v in _self_stores(_methods_of(c)).get(func.attr, ())]
+    else:
+        return False
+    types = [t for v in values for t in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+    return (
+        bool(types) and all(_tensor_type(t, index) for t in types) and any(cuda_type(t, index) for t in types)
+    )
+
+
+def _tensor_type(node: ast.AST | None, index: ModuleIndex) -> bool:
+    """`torch.FloatTensor`, `torch.cuda.LongTensor`: a torch tensor type named by its attribute."""
+    if not (isinstance(node, ast.Attribute) and node.attr.endswith("Tensor")):
+        return False
+    qualified = index.resolver.qualname(node)
+    return qualified is not None and qualified.startswith("torch.")
 
 
 def _a_shape(args: list) -> bool:
@@ -2728,6 +2840,7 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
     for step in training_step_defs(index):
         sites.extend((site, step) for site in index.function_calls.get(id(step), []) if not site.loops)
     helpers = step_helpers(index)  # (torch-fix103) and the module's own defs a step loop runs, one level in
+    helpers = helpers | _optimizer_step_methods(index)
     for function in index.functions:
         if id(function) in helpers and isinstance(function, FUNCTION_TYPES):
             sites.extend(
@@ -2749,7 +2862,53 @@ def step_loop_callees(index: ModuleIndex) -> set[str]:
             found.add(
                 func.attr
             )  # (torch-fix130) a trainer's `self.EnergyModel.sample(n)`: a held object's method
+        elif isinstance(func, ast.Attribute) and _new_object(func.value):
+            # (torch-fix131) a method of an object made in place: ShadowFormer's `utils.MixUp_AUG().aug(...)`
+            found.add(func.attr)
     return found
+
+
+_OPTIMIZER_ATTR = re.compile(r"(?i)optim")
+
+
+def _optimizer_step_methods(index: ModuleIndex) -> set[int]:
+    """(torch-fix131) Methods that step an optimizer held on `self` (`self.optimizer_D.step()`, the pix2pix and
+    CycleGAN model classes' `optimize_parameters`, which the training loop of another module calls on every
+    step), and the methods of the same class they call on `self` (`self.backward_D()`): each runs once per step,
+    so what they call in another module does too (DoveNet's `networks.cal_gradient_penalty(...)` from
+    `backward_D`, making `torch.ones(...).to(device)` for every discriminator step)."""
+
+    def make() -> set[int]:
+        found: set[int] = set()
+        for function in index.functions:
+            owner = index.function_class.get(id(function))
+            if owner is None or not any(
+                method_name(site.node) == "step"
+                and not site.node.args
+                and isinstance(site.node.func.value, ast.Attribute)
+                and _on_self(site.node.func.value)
+                and _OPTIMIZER_ATTR.search(site.node.func.value.attr)
+                for site in index.function_calls.get(id(function), [])
+            ):
+                continue
+            found.add(id(function))
+            methods = index.class_methods.get(owner, {})
+            for site in index.function_calls.get(id(function), []):
+                func = site.node.func
+                if isinstance(func, ast.Attribute) and _on_self(func) and func.attr in methods:
+                    found.add(id(methods[func.attr]))
+        return found
+
+    return facts(index).loop_cache("optimizer step methods", None, make)
+
+
+def _new_object(node: ast.AST) -> bool:
+    """An object made in place by its class, named with a capital as classes are (`MixUp_AUG()`,
+    `utils.MixUp_AUG()`): its method runs where the call is, as a held object's does."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+    return name[:1].isupper() and not name.isupper()
 
 
 def forward_callees(index: ModuleIndex) -> set[str]:
@@ -2780,12 +2939,14 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
     """The node runs on every training call of the def: each `if` on its way tests the training call (its
     body: `if targets is not None:` with `targets` a parameter, `if self.training:`), an option of the run
     (either branch: `option_choice`, `configuration_test`) or a flag parameter off by default (its `else`:
-    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`); no `try`, `except`, boolean
+    `if test_emb: ... else: build_targets_thres(...)` with `test_emb=False`) or on by default (its body,
+    torch-fix131: Deep-Exemplar's VGG `forward(self, x, out_keys, preprocess=True)` running `if preprocess: x =
+    vgg_preprocess(x)`); no `try`, `except`, boolean
     or conditional expression is on the way. A test of a left-out argument (`if attn_mask is None:` on a
     parameter, `_left_out_test`) and a `*_flag` switch count as running; a branch such as `if gen:` for
     synthesis may never run in training."""
     params = set(parameter_names(function))
-    off = _flags_defaulting(function, False)
+    off, on = _flags_defaulting(function, False), _flags_defaulting(function, True)
     child = node
     for outer in fx.ancestors(node, function):
         if isinstance(outer, ast.If):
@@ -2794,6 +2955,7 @@ def _forward_runs(fx, node: ast.AST, function) -> bool:
             if not (
                 (in_body and training_test(test, params))
                 or (not in_body and isinstance(test, ast.Name) and test.id in off)
+                or (in_body and isinstance(test, ast.Name) and test.id in on)
                 or option_choice(test)
                 or configuration_test(test)
                 or (in_body and (_left_out_test(test, params) or _layer_switch(test)))
@@ -3552,6 +3714,8 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
         params = params[1:] if params[:1] in (["self"], ["cls"]) else params
         returns = returns_in(helper)
+        if len(returns) > 1 and params:
+            return _moved_in_a_return(index, helper, returns, params[0])
         value = returns[0].value if len(returns) == 1 else None
         if isinstance(value, ast.Call) and index.resolver.call_name(value) in _VARIABLE and value.args:
             value = value.args[0]  # (torch-fix58) `return Variable(tensor, volatile=volatile)`
@@ -3578,6 +3742,32 @@ def _returns_moved_argument(index: ModuleIndex, helper) -> bool:
         return moved and result in derived
 
     return facts(index).loop_cache("moves_its_argument", helper, make)
+
+
+def _moved_in_a_return(index: ModuleIndex, helper, returns: list, param: str) -> bool:
+    """(torch-fix131) Each return hands back the parameter (through `Variable(...)` and casts), one of them moved
+    under `if torch.cuda.is_available():` (`_on_a_gpu_run`): AttributeModelling's `to_cuda_variable(tensor)`,
+    `return Variable(tensor).cuda()` there and `return Variable(tensor)` in the `else:`, wrapped around every
+    decoder step's `torch.zeros(...)`. The one-return form is `_returns_moved_argument`'s."""
+    moved = False
+    for ret in returns:
+        value = ret.value
+        move = isinstance(value, ast.Call) and is_device_move(value, index)
+        if move:
+            value = value.func.value
+        while isinstance(value, ast.Call) and (
+            _unwrap_variable(value) is not value or method_name(value) in _PASS_THROUGH
+        ):
+            unwrapped = _unwrap_variable(value)
+            value = unwrapped if unwrapped is not value else value.func.value
+        if not (isinstance(value, ast.Name) and value.id == param):
+            return False
+        if move:
+            ifs = [up for up in facts(index).ancestors(ret, helper) if isinstance(up, ast.If)]
+            if not ifs or not all(_on_a_gpu_run(index, up, ret.value) for up in ifs):
+                return False  # (an unconditional move has one return; a move under another test may not run)
+            moved = True
+    return moved
 
 
 def _project_var(call: ast.Call) -> bool:

@@ -61,7 +61,7 @@ _FACTORY_RE = re.compile(_FACTORY)
 # (torch-fix61) a factory's call under any name for torch (`import torch as T`: the summariser's `get_cuda((T.rand(
 # n) > 0.25))`)
 _ALIASED_FACTORY = r"\w+\." + _FACTORY[len(r"torch\.") :]
-_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to)\(")
+_MOVED_FACTORY = re.compile(rf"{_FACTORY}.*\.(?:cuda|to|type_as)\(")
 
 
 def factories_across_modules(
@@ -84,6 +84,7 @@ def factories_across_modules(
             findings = findings + _factories_moved(texts, findings)
             findings = _unnamed_class_copies(every, files, findings)
             findings = _uncalled_def_copies(every, files, findings)
+            findings = _unimported_module_copies(every, files, findings)
         if rows:
             findings = findings + _rows_read_across_modules(texts, findings)
     return findings
@@ -113,6 +114,57 @@ def _unnamed_class_copies(texts: dict[str, str], files: list[str], findings: lis
                 for at in inside:
                     lowered[at] = dataclasses.replace(findings[at], confidence="medium")
     return lowered
+
+
+def _unimported_module_copies(
+    texts: dict[str, str], files: list[str], findings: list[Finding]
+) -> list[Finding]:
+    """(torch-fix131) `findings` with each `high` PP506 finding in a library module no file of the project
+    imports reported at `medium`, as `_unnamed_class_copies` does for a class: the module holds only imports,
+    defs, classes and assignments (no script's top-level code, no `if __name__ == "__main__":`), no other
+    file's import lines name it (a commented-out import does not count) and no notebook names it; not in a
+    project that imports modules by a name it reads (`_imports_by_name`). Hold-out 44 read such copies
+    debatable at `high`: Attention_ocr's `models/crnn.py` (train.py and demo.py import `crnn_lang`) and
+    omni-us' three encoders imported only in commented-out lines. A script nothing imports is what a command
+    line runs, so its copies keep their level (`_KEPT_COPY`'s note: DeepRL-Tutorials, self-label)."""
+    high = _high_copies(texts, findings)
+    if not high or any(_imports_by_name(t) for t in texts.values()):
+        return findings
+    lowered = list(findings)
+    for path, ats in high.items():
+        stem = import_word(path)
+        if (
+            stem == "__init__"
+            or not _library_module(texts[path])
+            or any(p != path and stem in _module_words(t) for p, t in texts.items())
+            or _in_notebooks(files, stem)
+        ):
+            continue
+        for at in ats:
+            lowered[at] = dataclasses.replace(findings[at], confidence="medium")
+    return lowered
+
+
+_TOP_STATEMENT = re.compile(
+    r"^(?![ \t#\n)\]}]|(?:from|import|def|class|async|@)\b|[\w., ]+=(?!=)|[\"']|$)", re.MULTILINE
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _module_words(text: str) -> frozenset[str]:
+    """The words of the text's import lines less the names it binds them to (`import models.crnn_lang as crnn`
+    names `crnn_lang`, not a module `crnn`)."""
+    return frozenset(_IMPORT_WORDS.findall(_ALIAS.sub("", import_lines(text))))
+
+
+_ALIAS = re.compile(r"\bas[ \t]+\w+")
+_IMPORT_WORDS = re.compile(r"\w+")
+
+
+def _library_module(text: str) -> bool:
+    """The module's lines at the margin are imports, defs, classes, decorators, assignments, strings and
+    comments only: a library, which runs nothing when executed (no `if __name__`, no loop, no call)."""
+    return _TOP_STATEMENT.search(text) is None
 
 
 def _high_copies(texts: dict[str, str], findings: list[Finding]) -> dict[str, list[int]]:
@@ -627,10 +679,33 @@ def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]
         and (_STEPS.search(t) or _FORWARD.search(t))
         and wanted.search(import_lines(t))
     }
-    for index, chosen, _ in importers(trainers, defs, called):
+    for index, chosen, user in importers(trainers, defs, called):
         for name in (step_loop_callees(index) | forward_callees(index)) & set(chosen):
-            for (path,) in chosen[name]:
+            for (path,) in chosen[name] or _sibling_module_entries(index, name, user, defs[name]):
                 found.setdefault(path, set()).add(name)
+
+
+def _sibling_module_entries(index: ModuleIndex, name: str, user: str, entries: list) -> list:
+    """(torch-fix131) The makers of `name` in a module the importer takes from its own package and calls it on
+    (`from . import networks`, then `networks.cal_gradient_penalty(...)`: the pix2pix and CycleGAN model
+    classes' way), which `imported_entries` leaves unresolved (a relative import names no module): the file
+    of that name beside the importer."""
+    folder = os.path.dirname(user)
+    modules = {  # (the name the module is called by: the file's own name)
+        alias.asname or alias.name: alias.name
+        for node in index.imports
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
+        for alias in node.names
+    }
+    files = {
+        modules[site.node.func.value.id]
+        for site in index.calls
+        if isinstance(site.node.func, ast.Attribute)
+        and site.node.func.attr == name
+        and isinstance(site.node.func.value, ast.Name)
+        and site.node.func.value.id in modules
+    }
+    return [e for e in entries if os.path.dirname(e[0]) == folder and import_word(e[0]) in files]
 
 
 def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict):
@@ -730,11 +805,16 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
     `_SKIPPED_METHODS` are left out."""
     defs: set[str] = set()
     methods: set[tuple[str, str]] = set()
-    if not _FACTORY_RE.search(text) and not _HELD_MOVE.search(text) and not _TYPED_MADE.search(text):
+    if (
+        not _FACTORY_RE.search(text)
+        and not _HELD_MOVE.search(text)
+        and not _TYPED_MADE.search(text)
+        and not _HELD_DRAW.search(text)
+    ):
         return defs, methods  # (torch-fix103: a module whose only maker is `torch.Tensor([1e10])` too)
     for owner, name, body in def_bodies(text):
-        if ".cuda(" not in body and ".to(" not in body:
-            continue  # (nothing moves: most methods)
+        if ".cuda(" not in body and ".to(" not in body and ".type_as(" not in body:
+            continue  # (nothing moves: most methods; torch-fix131: `type_as(x)` copies to `x`'s device)
         made = _FACTORY_RE.search(body) is not None
         if not made and _TYPED_MADE.search(body) is not None:  # (torch-fix94)
             body, made = _TYPED_MADE.sub("torch.zeros(", body), True
@@ -742,6 +822,7 @@ def _moving_defs(text: str) -> tuple[set[str], set[tuple[str, str]]]:
             (made and _MOVED_FACTORY.search(body) is not None)
             or (made and any(_moved_later(body, bound) for bound in _BOUND_FACTORY.finditer(body)))
             or (owner is not None and "self." in body and _HELD_MOVE.search(body) is not None)
+            or (owner is not None and "self." in body and _HELD_DRAW.search(body) is not None)
         )
         if not moving or _STEP_CALL.search(body):
             continue
@@ -808,7 +889,7 @@ def _moved_later(body: str, bound: re.Match) -> bool:
     """The name a factory's tensor was bound to is moved further on (`z = z.cuda()`, `alpha.to(device)`; torch-fix103:
     also after casts on the way, `return mask.float().to(device)`, music-transformer's look-ahead mask)."""
     name = bound.group(1)
-    if body.find(f"{name}.cuda(", bound.end()) >= 0 or body.find(f"{name}.to(", bound.end()) >= 0:
+    if any(body.find(f"{name}.{move}(", bound.end()) >= 0 for move in ("cuda", "to", "type_as")):
         return True
     joined = re.compile(
         rf"^[ \t]*(?:(\w+)[ \t]*=[ \t]*)?[^\n]*?torch\.(?:{_JOINS})\([^\n]*(?<![\w.]){re.escape(name)}\b([^\n]*)",
@@ -857,6 +938,10 @@ _BOUND_FACTORY = re.compile(rf"^[ \t]+(\w+)[ \t]*=[^\n]*{_FACTORY}", re.MULTILIN
 # NumPy word-dropout mask, `if USE_CUDA: rand_mask = rand_mask.cuda()` (the module pass decides what it holds)
 _TYPED_MADE = re.compile(r"torch\.(?:Tensor|FloatTensor|LongTensor|ByteTensor|BoolTensor|tensor)\(")
 _HELD_MOVE = re.compile(r"self\.\w+\.(?:to|cuda)\(")  # (no leading `\b`: a literal start searches fast)
+# (torch-fix131) a draw from a distribution held on `self`, moved in the same line: MIRNet's and ShadowFormer's
+# `MixUp_AUG.aug`, `lam = self.dist.rsample((bs, 1)).view(-1, 1, 1, 1).cuda()` (the module pass checks that
+# `__init__` made the distribution of numbers, `_held_in_init`)
+_HELD_DRAW = re.compile(r"self\.\w+\.r?sample\([^\n]*\.(?:cuda|to)\(")
 # (set-up, a forward the module pass follows itself, and names torch's own objects answer to in a loop:
 # `batch.to(device)`, `scheduler.step()`, `meter.update(loss)`)
 _SKIPPED_METHODS = frozenset({"forward", "to", "cuda", "cpu", "step", "update", "train", "eval", "backward"})

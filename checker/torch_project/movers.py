@@ -101,13 +101,17 @@ def project_movers(texts: dict[str, str]) -> ProjectMovers:
     return table
 
 
+# (torch-fix131: `t.type_as(x)` copies `t` to `x`'s device, Deep-Exemplar's `torch.Tensor([...]).type_as(tensor)`)
+_MOVES = (".cuda(", ".to(", ".type_as(")
+
+
 def def_bodies(text: str, moving: bool = True):
     """(None, name, body) for each def at the margin and (class, name, body) for each method one level into a
     class at the margin: the text after the `def` line up to the next line at the margin (or the class's next
     method); with `moving`, only those of the defs and classes whose text moves something (`.cuda(`, `.to(`)."""
     margins = margin_starts(text) + [len(text)]
     for start, stop in zip(margins, margins[1:], strict=False):
-        if moving and text.find(".cuda(", start, stop) < 0 and text.find(".to(", start, stop) < 0:
+        if moving and all(text.find(move, start, stop) < 0 for move in _MOVES):
             continue
         if text.startswith("def ", start):
             yield None, text[start + 4 : text.find("(", start)].strip(), text[_line_end(text, start) : stop]

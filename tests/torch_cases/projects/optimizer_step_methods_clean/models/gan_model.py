@@ -1,0 +1,34 @@
+import torch
+
+from . import networks
+
+
+class GANModel:
+    def __init__(self, net_g, net_d):
+        self.net_g, self.net_d = net_g, net_d
+        self.optimizer_g = torch.optim.Adam(net_g.parameters())
+        self.optimizer_d = torch.optim.Adam(net_d.parameters())
+
+    def set_input(self, real, noise):
+        self.real, self.noise = real, noise
+
+    def backward_d(self):
+        fake = self.net_g(self.noise).detach()
+        loss = self.net_d(fake).mean() - self.net_d(self.real).mean()
+        loss.backward()
+
+    def backward_g(self):
+        loss = -self.net_d(self.net_g(self.noise)).mean()
+        loss.backward()
+
+    def penalty(self):
+        fake = self.net_g(self.noise).detach()
+        return networks.cal_gradient_penalty(self.net_d, self.real, fake, "cuda")
+
+    def optimize_parameters(self):
+        self.optimizer_d.zero_grad()
+        self.backward_d()
+        self.optimizer_d.step()
+        self.optimizer_g.zero_grad()
+        self.backward_g()
+        self.optimizer_g.step()
