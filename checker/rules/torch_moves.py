@@ -3407,7 +3407,7 @@ def _held_host_tensor(
     if not attrs or not inits:
         return None
     # (the class's `__init__` and its bases' in this module, and the methods only they call)
-    init = frozenset(id(i) for i in [*inits, *_init_helpers(chain, inits)])
+    init = frozenset(id(i) for i in [*inits, *_init_helpers(index, chain, inits)])
     methods = {f"{c.name}.{n}": m for c in chain for n, m in _methods_of(c).items()}
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     made = functools.partial(_made_in_init, index, stores, init)
@@ -3473,18 +3473,27 @@ def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable) -> ast.AST:
             return value
 
 
-def _init_helpers(chain: list[ast.ClassDef], inits: list[ast.AST]) -> list[ast.AST]:
+def _init_helpers(index: ModuleIndex, chain: list[ast.ClassDef], inits: list[ast.AST]) -> list[ast.AST]:
     """(torch-fix130) The methods of the class that its `__init__` calls on `self` and no other method calls
     (KGCN's `self._gen_adj()` building the neighbour table): they run once, when the object is made, and what
-    they bind is set up as `__init__`'s own bindings are."""
-    methods = {n: m for c in chain for n, m in _methods_of(c).items()}
-    calls: dict[str, set[int]] = collections.defaultdict(set)
-    for method in methods.values():
-        for node in iter_walk(method):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _on_self(node.func):
-                calls[node.func.attr].add(id(method))
-    init = {id(i) for i in inits}
-    return [m for n, m in methods.items() if n != "__init__" and calls.get(n) and calls[n] <= init]
+    they bind is set up as `__init__`'s own bindings are. (torch-tidy26) Walked once per class: `inits` are the
+    `__init__`s of `chain`, so the class nearest first (`chain[0]`) keys the cache, as `self_stores_chain`."""
+
+    def make() -> list[ast.AST]:
+        methods = {n: m for c in chain for n, m in _methods_of(c).items()}
+        calls: dict[str, set[int]] = collections.defaultdict(set)
+        for method in methods.values():
+            for node in iter_walk(method):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and _on_self(node.func)
+                ):
+                    calls[node.func.attr].add(id(method))
+        init = {id(i) for i in inits}
+        return [m for n, m in methods.items() if n != "__init__" and calls.get(n) and calls[n] <= init]
+
+    return facts(index).loop_cache("init_helpers", chain[0], make)
 
 
 def _is_init(where: ast.AST, init) -> bool:
