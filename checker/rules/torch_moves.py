@@ -127,7 +127,7 @@ def _created_on_host(
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
-    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`);
+    line)` says an array handed to `torch.from_numpy` is the same on every pass (`_same_array_each_pass`);
     (torch-fix102) `counted(node, line)` says a constructor's one argument is a number of the loop's counter
     (`_counter_fill`: a timestep tensor filled on the host at every step of a sampling loop).
     `depth` counts the operands and joined parts followed on the way here: a tensor grown in its loop
@@ -212,7 +212,6 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or _named_fixed_array(node.args[0], index, steady, bound, line)
-                or _module_array(node.args[0], index)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -260,9 +259,7 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
-                and not (
-                    len(node.args) == 1 and _fixed_array_argument(node.args[0], index, steady, bound, line)
-                )
+                and not (len(node.args) == 1 and _named_fixed_array(node.args[0], index, steady, bound, line))
                 and not (
                     len(node.args) == 1
                     and depth < _MAX_PARTS_DEPTH
@@ -724,7 +721,21 @@ def _fixed_array(
 ) -> bool:
     """`np.array([1, 0, 0, 1]).astype(np.float32)`, `np.eye(self.k).flatten()`: a numpy array made of literals,
     CONSTANT names, attributes of `self` or names the loop never changes (through numpy's methods), the same
-    array on every call."""
+    array on every call.
+
+    The origins of an array that `torch.from_numpy` or a tensor constructor copies, one list for the family
+    (torch-tidy26):
+    - `_fixed_array`: written in place, from literals and constants (this def);
+    - `_named_fixed_array`: a name bound to such an array, by the scope (three bindings at most) or once at the
+      module's top level (a module constant);
+    - `_setting_array`: a setting of the run (`config.mean_size_arr`), or a name or parameter holding one;
+    - `_loop_steady_array`: a name the loop never changes, bound before it or taken as a parameter (it is the
+      same on every pass, whatever it holds);
+    - `_same_array_each_pass`: either of the last two (`_created_on_host`'s `settled`);
+    - `_noised_array` is no constant: noise of an array's own shape added to it, a new input made of the data
+      (`_host_random_draw` does not take it for a host draw).
+    A constructor takes a named one only (`_named_fixed_array`): `torch.Tensor(np.array(self.memory))` written
+    in place copies a list the object may grow."""
     while (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -748,42 +759,30 @@ def _fixed_array(
 
 def _named_fixed_array(
     node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
-):
+) -> bool:
     """(torch-fix126) A name the scope bound to a fixed array (`_fixed_array`), through at most three bindings that
     only index or convert it (`mean = np.array([103.939, 116.779, 123.68])`, `mean = mean[np.newaxis, :,
     np.newaxis, np.newaxis]`, then `torch.from_numpy(mean).float().cuda()`: DSP-FWA's `bgr_mean` per frame, a
-    perceptual loss's mean and std per call): the same literals cross to the device on every pass."""
+    perceptual loss's mean and std per call): the same literals cross to the device on every pass.
+    (torch-fix131) Or a name the module binds once, at its top level, to a fixed array, and no def takes as a
+    parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`, which copies
+    `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant. A constructor
+    takes these as `torch.from_numpy` does (Blind2Unblind's `kernel = np.array([[0.5, 1.0, 0.5], ...])`, `kernel
+    = kernel[np.newaxis, np.newaxis, :, :]`, then `torch.Tensor(kernel).to(device)` 16 times per training step:
+    `torch.Tensor(a)` copies the array as `torch.from_numpy(a)` shares it, made on the host either way)."""
+    named, at = node, line
     for _ in range(3):
-        root = _array_root(node)
+        root = _array_root(named)
         while isinstance(root, ast.Subscript) and _fixed_index(root.slice):
             root = _array_root(root.value)
         if not isinstance(root, ast.Name):
-            return False
-        value = bound(line, root.id)
+            break
+        value = bound(at, root.id)
         if value is None:
-            return False
-        node, line = value, getattr(value, "lineno", line)
-        if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
+            break
+        named, at = value, getattr(value, "lineno", at)
+        if _fixed_array(named, index, steady, lambda held, at=at: bound(at, held)):
             return True
-    return False
-
-
-def _fixed_array_argument(
-    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
-) -> bool:
-    """(torch-fix131) A constructor's one argument that is a name bound to a fixed NumPy array, as
-    `torch.from_numpy` takes them (`_named_fixed_array`, `_module_array`; not `np.array(self.memory)` written
-    in place, a list the object may grow, `pp506_negative_size_labels.py`): Blind2Unblind's `kernel =
-    np.array([[0.5, 1.0, 0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then
-    `torch.Tensor(kernel).to(device)` 16 times per training step. `torch.Tensor(a)` copies the array as
-    `torch.from_numpy(a)` shares it: made on the host either way."""
-    return _named_fixed_array(node, index, steady, bound, line) or _module_array(node, index)
-
-
-def _module_array(node: ast.AST, index: ModuleIndex) -> bool:
-    """(torch-fix131) A name the module binds once, at its top level, to a fixed array (`_fixed_array`), and no
-    def takes as a parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`,
-    which copies `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant."""
     if not isinstance(node, ast.Name) or node.id in _parameter_words(index):
         return False
     values = index.name_values.get(node.id, [])
@@ -1079,7 +1078,7 @@ def _array_root(node: ast.AST) -> ast.AST:
     return node
 
 
-def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
+def _setting_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
     """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
     on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
     `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
@@ -1098,12 +1097,20 @@ def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST,
     return _filled_with_settings(index, function, node.id)
 
 
-def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int) -> bool:
-    """`_settled_array`, or (torch-fix48) a name the loop never binds or changes that the def takes as a
-    parameter or binds before the loop (DeepLabv3+'s `weights = torch.from_numpy(cls_weights)` in every
-    pass of `fit_one_epoch`'s batch loop): the same array crosses to the device on every pass."""
-    if _settled_array(index, function, bound, node, line):
-        return True
+def _same_array_each_pass(
+    index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int
+) -> bool:
+    """The array is a setting (`_setting_array`) or a name the loop never changes (`_loop_steady_array`): the
+    same array crosses to the device on every pass (`_created_on_host`'s `settled`)."""
+    return _setting_array(index, function, bound, node, line) or _loop_steady_array(
+        index, loop, function, bound, node, line
+    )
+
+
+def _loop_steady_array(index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int) -> bool:
+    """(torch-fix48) A name the loop never binds or changes that the def takes as a parameter or binds before
+    the loop (DeepLabv3+'s `weights = torch.from_numpy(cls_weights)` in every pass of `fit_one_epoch`'s batch
+    loop), whatever it holds."""
     node = _array_root(node)
     if loop is None or function is None or not isinstance(node, ast.Name) or bound(line, node.id) is not None:
         return False
@@ -2340,7 +2347,7 @@ def check_created_then_moved(
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
-        settled = functools.partial(_invariant_array, index, loop, site.function, bound)
+        settled = functools.partial(_same_array_each_pass, index, loop, site.function, bound)
         counted = functools.partial(_of_counter, index, loop, bound)
         made = next(
             (
