@@ -1838,11 +1838,39 @@ _STEADY_NODES = (
 )
 
 
-def _per_step_functions(index: ModuleIndex) -> set[int]:
-    """Defs run on every step: those a training step runs wherever its loop is (`_step_run_defs`) and the
-    helpers called from any loop of the module (3 levels)."""
+def _runs_every_step(index: ModuleIndex, function, stepped: frozenset[str] = frozenset()) -> bool:
+    """(torch-tidy26) The one test of "the def runs on every training step, wherever the step loop is", which
+    every caller asks (it was spelled four ways, each a slightly different union of the same sets):
+    - `_step_run_defs`: `forward` methods and the defs they call, loss defs, training-step defs (whole, split or
+      under a flag) with their helpers and the methods they call on other objects, Lightning's `training_step`;
+    - `step_helpers`: the module's defs a step loop of the module calls (3 levels);
+    - `_inherited_step_defs`: methods of a base class that the defs of `_step_run_defs` call on `self`;
+    - `_stepped_elsewhere`: defs the project pass found called by another module's step loop (`stepped`).
+    Two neighbours are not this test: `_optimizer_step_methods` (methods stepping an optimizer held on `self`)
+    names, for the project pass only, what runs once per step in other modules (`step_loop_callees`), and
+    `_forward_runs` asks whether a statement runs on every call of its def, not whether the def runs."""
+    if function is None:
+        return False
+    return (
+        id(function) in _step_run_defs(index)
+        or id(function) in step_helpers(index)
+        or id(function) in _inherited_step_defs(index)
+        or _stepped_elsewhere(index, function, stepped)
+    )
+
+
+def _per_step_function(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
+    """The def runs on every step (`_runs_every_step`) or some loop of the module calls it (3 levels): enough for
+    a copy outside a loop, or in a loop of a handful of passes, to count at all."""
+    if function is None:
+        return False
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
-    return _step_run_defs(index) | {id(f) for f in defs_reached(index, [s for s in index.calls if s.loops])}
+    looped = facts(index).loop_cache(
+        "loop_called_defs",
+        None,
+        lambda: {id(f) for f in defs_reached(index, [s for s in index.calls if s.loops])},
+    )
+    return _runs_every_step(index, function, stepped) or id(function) in looped
 
 
 def _step_run_defs(index: ModuleIndex) -> set[int]:
@@ -2291,7 +2319,6 @@ def check_created_then_moved(
     dispatches, `_table_dispatched`, are added to it here), and (torch-fix58) `movers`, the
     defs of other modules it imports that move their first argument to the device and return it
     (`argument_movers`: ADDA's `make_variable`)."""
-    per_step = None
     stepped = stepped | _table_dispatched(index, stepped)
     stepped = stepped | _stepped_callees(index, stepped)
     for site in index.calls:
@@ -2305,15 +2332,10 @@ def check_created_then_moved(
             moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
         if not moved:
             continue
-        if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
-            if per_step is None:
-                per_step = _per_step_functions(index)
-            if site.function is None or not (
-                id(site.function) in per_step
-                or _stepped_elsewhere(index, site.function, stepped)
-                or id(site.function) in _inherited_step_defs(index)
-            ):
-                continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
+        if (not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1])) and not _per_step_function(
+            index, site.function, stepped
+        ):
+            continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
@@ -2333,17 +2355,8 @@ def check_created_then_moved(
             if loop is not None
             else functools.partial(_settled_parameters, index, site.function)
         )
-        followed = site.function is not None and (
-            id(site.function) in forward_functions(index)
-            or id(site.function) in step_helpers(index)
-            or id(site.function) in loss_defs(index)
-            or id(site.function) in _loss_named_defs(index)
-            or id(site.function) in _step_def_callees(index)
-            or id(site.function) in _step_def_helpers(index)
-            or _stepped_elsewhere(index, site.function, stepped)
-            or _whole_step_def(index, site.function)
-            or id(site.function) in _inherited_step_defs(index)
-            or (loop is None and _pass_helper(index, site.function))
+        followed = _runs_every_step(index, site.function, stepped) or (
+            loop is None and site.function is not None and _pass_helper(index, site.function)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
@@ -2428,27 +2441,28 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
     layers (`_layer_loops`: `for i in range(self.num_layers):` making each layer's zero state) runs a fixed
     count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does.
-    (torch-fix82) So does any loop in a def a training step runs (`_loop_in_step_run_def`)."""
+    (torch-fix82) So does any loop in a def a training step runs (`_runs_every_step`): the loop runs on every call
+    of the def, so the copy runs at least once per step (ASTGCN's `torch.zeros(b, N, F).to(DEVICE)` per time step
+    of its graph convolution's `forward`, DM-Count's per-image `torch.ones(n).to(device)` in its OT loss's
+    `forward`; at `low` 20 of 22 right as first read on hold-outs 13-22, against 49 of 134 for the other loops
+    that step nothing; (torch-fix126) one-stage grounding's `build_target`, which a step loop calls)."""
     stepping = site.loops and (
         any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(index, site.loops)
     )
     if (
         site.loops
         and not few_runs(site.loops)
-        and (stepping or not (_layer_loops(index, site.loops) or _loop_in_step_run_def(index, site)))
+        and (
+            stepping
+            or not (_layer_loops(index, site.loops) or _runs_every_step(index, site.function, stepped))
+        )
     ):
         if stepping and not self_test_loop(index, site.loops[-1]):
             return "medium" if _episode_end_copy(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
-        low = not (
-            id(function) in _step_run_defs(index)
-            or id(function) in step_helpers(index)
-            or _stepped_elsewhere(index, function, stepped)
-            or _run_by_model_pass(index, function)
-            or id(function) in _inherited_step_defs(index)
-        )
+        low = not (_runs_every_step(index, function, stepped) or _run_by_model_pass(index, function))
     if low:
         return None if made in _GRIDS else "low"  # (a grid's floor is `medium`, no higher: `_GRIDS`)
     return (
@@ -2506,23 +2520,6 @@ def _def_named(index: ModuleIndex, function) -> str:
     (`` `TriangularCausalMask(...)` ``, torch-fix103)."""
     owner = index.function_class.get(id(function)) if function.name == "__init__" else None
     return f"`{owner}(...)`" if owner else f"`{function.name}`"
-
-
-def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
-    """(torch-fix82) The copy's loop sits in a def a training step runs (`_step_run_defs`: a `forward` and the
-    defs it calls, a loss def, a training-step def and its helpers): the loop runs on every call of the def,
-    so the copy runs at least once per step, and it takes the def's level as a loop over the model's layers
-    does (ASTGCN's `torch.zeros(b, N, F).to(DEVICE)` per time step of its graph convolution's `forward`,
-    DM-Count's per-image `torch.ones(n).to(device)` in its OT loss's `forward`). At `low` (a loop that
-    steps nothing) these were 20 of 22 right as first read on hold-outs 13-22 (16 repositories, at most 3
-    from one; 21 of 23 with every verdict since), against 49 of 134 for the other loops that step nothing;
-    the two others are classes nothing trains (hedwig's `WeightDrop` without variational dropout,
-    ASTGCN's `cheb_conv`). (torch-fix126) So does a def a step loop of the module calls (`step_helpers`):
-    one-stage grounding's `build_target`, run once a step, makes `torch.zeros(...).cuda()` for each of the 3
-    scales."""
-    return site.function is not None and (
-        id(site.function) in _step_run_defs(index) or id(site.function) in step_helpers(index)
-    )
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
@@ -2767,10 +2764,9 @@ def _table_dispatched(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[
     tables = _def_tables(index)
     if not tables:
         return frozenset()
-    per_step = _per_step_functions(index)
     found = set()
     for function in index.functions:
-        if not (id(function) in per_step or _stepped_elsewhere(index, function, stepped)):
+        if not _per_step_function(index, function, stepped):
             continue
         for loop in (node for node in ast.walk(function) if isinstance(node, ast.For)):
             source = loop.iter.value if isinstance(loop.iter, ast.Subscript) else loop.iter
@@ -3311,7 +3307,7 @@ def _sibling_left(index: ModuleIndex, site, moved: list) -> RawFinding | None:
     (`features = features.to(device)`) while `labels` is never moved there: the loader gives host tensors,
     and this one crosses to the device again on every step (torch-fix48)."""
     function = site.function
-    if site.loops or function is None or id(function) not in _step_run_defs(index):
+    if site.loops or not _runs_every_step(index, function):
         return None
     value = moved[0] if len(moved) == 1 else None
     root = value.value if isinstance(value, ast.Subscript) else value
@@ -4381,20 +4377,6 @@ def _under_flag(index: ModuleIndex, node: ast.AST, function, flags: set[str]) ->
         and up.test.id in flags
         and any(b.lineno <= node.lineno <= b.end_lineno for b in up.body)
         for up in ifs
-    )
-
-
-def _whole_step_def(index: ModuleIndex, function) -> bool:
-    """(torch-fix94) The def is a training step itself (`training_step_defs`, `_split_step_defs`,
-    `_flag_step_defs`): its names are followed to the tensor they were bound to, as a forward's and a step
-    helper's are, so `sos_token = torch.LongTensor([sos] * b).unsqueeze(1)`, `if config.USE_CUDA: sos_token =
-    sos_token.cuda()` is seen where only the copy made on the same line was."""
-    if function is None:
-        return False
-    return (
-        any(f is function for f in training_step_defs(index))
-        or any(f is function for f in _split_step_defs(index))
-        or any(f is function for f in _flag_step_defs(index))
     )
 
 
