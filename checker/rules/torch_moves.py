@@ -3086,18 +3086,11 @@ def _typed_like(call: ast.Call) -> bool:
 
 
 def _on_step_device(index: ModuleIndex, site) -> bool:
-    """The tensor `type_as(x)` copies to is on the GPU: the module puts tensors there, or the call is in a
-    `forward`, or a def it or a loss def runs, where `x` is the step's data wherever the module that moves
-    it is (torch-fix40: the bubbliiiing YOLO losses' `torch.linspace(...).repeat(...).type_as(x)` grids, in
-    a module that moves nothing itself)."""
-    if facts(index).places_on_device:
-        return True
-    function = site.function
-    return function is not None and (
-        id(function) in forward_functions(index)
-        or id(function) in loss_defs(index)
-        or id(function) in _loss_named_defs(index)
-    )
+    """The tensor `type_as(x)` copies to is on the GPU: the module puts tensors there, or the call is in a def a
+    training step runs (`_runs_every_step`: a `forward`, a def it or a loss def runs), where `x` is the step's
+    data wherever the module that moves it is (torch-fix40: the bubbliiiing YOLO losses'
+    `torch.linspace(...).repeat(...).type_as(x)` grids, in a module that moves nothing itself)."""
+    return facts(index).places_on_device or _runs_every_step(index, site.function)
 
 
 def _loss_named_defs(index: ModuleIndex) -> set[int]:
