@@ -3389,7 +3389,7 @@ def test_pp506_a_mover_returning_in_both_branches_and_a_module_constant_array():
     """torch-fix131: AttributeModelling's `to_cuda_variable` returns `Variable(tensor).cuda()` under `if
     torch.cuda.is_available():` and `Variable(tensor)` in the `else:` (`_moved_in_a_return`); every decoder
     forward hands it a fresh `torch.zeros(...)` (hold-out 44, listed). Deep-Exemplar's module-level
-    `rgb_from_xyz = np.array([[...]])` is copied with `type_as` on every call (`_module_array`, hold-out 45).
+    `rgb_from_xyz = np.array([[...]])` is copied with `type_as` on every call (`_named_fixed_array`, hold-out 45).
     A helper that moves under another test, or a name a def also takes as a parameter, stays silent."""
     found = torch_findings(BRANCH_MOVER)
     assert ("PP506", 24) in found and ("PP506", 26) in found
@@ -3418,7 +3418,7 @@ class Interpolate(nn.Module):
 def test_pp506_a_constructor_of_a_fixed_numpy_array_is_made_on_the_host():
     """torch-fix131: Blind2Unblind's `interpolate_mask` (hold-out 45, listed) builds a 3x3 kernel with
     `np.array` of literals and copies it with `torch.Tensor(kernel).to(device)`; the constructor takes the
-    fixed arrays `torch.from_numpy` takes (`_fixed_array_argument`). An array of the step's data stays
+    fixed arrays `torch.from_numpy` takes (`_named_fixed_array`). An array of the step's data stays
     silent."""
     assert ("PP506", 12) in torch_findings(FIXED_KERNEL)
     data = FIXED_KERNEL.replace(

@@ -127,7 +127,7 @@ def _created_on_host(
     asked only for a constructor whose arguments are not all literals. `bound(line, name)` is the value a name
     was last given before `line` in the same loop (`alpha = torch.rand(n, 1)` then `alpha = alpha.cuda()`).
     `outside` names the defs of other modules that return a host factory (`_outside_factory`); `settled(node,
-    line)` says an array handed to `torch.from_numpy` is a setting, the same on every call (`_settled_array`);
+    line)` says an array handed to `torch.from_numpy` is the same on every pass (`_same_array_each_pass`);
     (torch-fix102) `counted(node, line)` says a constructor's one argument is a number of the loop's counter
     (`_counter_fill`: a timestep tensor filled on the host at every step of a sampling loop).
     `depth` counts the operands and joined parts followed on the way here: a tensor grown in its loop
@@ -212,7 +212,6 @@ def _created_on_host(
                 _config_constant(node.args[0])
                 or _fixed_array(node.args[0], index, steady, lambda held, at=line: bound(at, held))
                 or _named_fixed_array(node.args[0], index, steady, bound, line)
-                or _module_array(node.args[0], index)
                 or settled(node.args[0], line)
                 or _sized_grid(node.args[0], index, bound, line)
                 or _host_random_draw(node.args[0], index, bound, line)
@@ -260,9 +259,7 @@ def _created_on_host(
                 and not (len(node.args) == 1 and _host_random_draw(node.args[0], index, bound, line))
                 and not (len(node.args) == 1 and _device_round_trip(node.args[0], bound, line))
                 and not (len(node.args) == 1 and _counter_fill(node.args[0], counted, line))
-                and not (
-                    len(node.args) == 1 and _fixed_array_argument(node.args[0], index, steady, bound, line)
-                )
+                and not (len(node.args) == 1 and _named_fixed_array(node.args[0], index, steady, bound, line))
                 and not (
                     len(node.args) == 1
                     and depth < _MAX_PARTS_DEPTH
@@ -724,7 +721,21 @@ def _fixed_array(
 ) -> bool:
     """`np.array([1, 0, 0, 1]).astype(np.float32)`, `np.eye(self.k).flatten()`: a numpy array made of literals,
     CONSTANT names, attributes of `self` or names the loop never changes (through numpy's methods), the same
-    array on every call."""
+    array on every call.
+
+    The origins of an array that `torch.from_numpy` or a tensor constructor copies, one list for the family
+    (torch-tidy26):
+    - `_fixed_array`: written in place, from literals and constants (this def);
+    - `_named_fixed_array`: a name bound to such an array, by the scope (three bindings at most) or once at the
+      module's top level (a module constant);
+    - `_setting_array`: a setting of the run (`config.mean_size_arr`), or a name or parameter holding one;
+    - `_loop_steady_array`: a name the loop never changes, bound before it or taken as a parameter (it is the
+      same on every pass, whatever it holds);
+    - `_same_array_each_pass`: either of the last two (`_created_on_host`'s `settled`);
+    - `_noised_array` is no constant: noise of an array's own shape added to it, a new input made of the data
+      (`_host_random_draw` does not take it for a host draw).
+    A constructor takes a named one only (`_named_fixed_array`): `torch.Tensor(np.array(self.memory))` written
+    in place copies a list the object may grow."""
     while (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -748,42 +759,30 @@ def _fixed_array(
 
 def _named_fixed_array(
     node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
-):
+) -> bool:
     """(torch-fix126) A name the scope bound to a fixed array (`_fixed_array`), through at most three bindings that
     only index or convert it (`mean = np.array([103.939, 116.779, 123.68])`, `mean = mean[np.newaxis, :,
     np.newaxis, np.newaxis]`, then `torch.from_numpy(mean).float().cuda()`: DSP-FWA's `bgr_mean` per frame, a
-    perceptual loss's mean and std per call): the same literals cross to the device on every pass."""
+    perceptual loss's mean and std per call): the same literals cross to the device on every pass.
+    (torch-fix131) Or a name the module binds once, at its top level, to a fixed array, and no def takes as a
+    parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`, which copies
+    `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant. A constructor
+    takes these as `torch.from_numpy` does (Blind2Unblind's `kernel = np.array([[0.5, 1.0, 0.5], ...])`, `kernel
+    = kernel[np.newaxis, np.newaxis, :, :]`, then `torch.Tensor(kernel).to(device)` 16 times per training step:
+    `torch.Tensor(a)` copies the array as `torch.from_numpy(a)` shares it, made on the host either way)."""
+    named, at = node, line
     for _ in range(3):
-        root = _array_root(node)
+        root = _array_root(named)
         while isinstance(root, ast.Subscript) and _fixed_index(root.slice):
             root = _array_root(root.value)
         if not isinstance(root, ast.Name):
-            return False
-        value = bound(line, root.id)
+            break
+        value = bound(at, root.id)
         if value is None:
-            return False
-        node, line = value, getattr(value, "lineno", line)
-        if _fixed_array(node, index, steady, lambda held, at=line: bound(at, held)):
+            break
+        named, at = value, getattr(value, "lineno", at)
+        if _fixed_array(named, index, steady, lambda held, at=at: bound(at, held)):
             return True
-    return False
-
-
-def _fixed_array_argument(
-    node: ast.AST, index: ModuleIndex, steady: Callable[[], set[str]], bound: Callable, line: int
-) -> bool:
-    """(torch-fix131) A constructor's one argument that is a name bound to a fixed NumPy array, as
-    `torch.from_numpy` takes them (`_named_fixed_array`, `_module_array`; not `np.array(self.memory)` written
-    in place, a list the object may grow, `pp506_negative_size_labels.py`): Blind2Unblind's `kernel =
-    np.array([[0.5, 1.0, 0.5], ...])`, `kernel = kernel[np.newaxis, np.newaxis, :, :]`, then
-    `torch.Tensor(kernel).to(device)` 16 times per training step. `torch.Tensor(a)` copies the array as
-    `torch.from_numpy(a)` shares it: made on the host either way."""
-    return _named_fixed_array(node, index, steady, bound, line) or _module_array(node, index)
-
-
-def _module_array(node: ast.AST, index: ModuleIndex) -> bool:
-    """(torch-fix131) A name the module binds once, at its top level, to a fixed array (`_fixed_array`), and no
-    def takes as a parameter: Deep-Exemplar's `rgb_from_xyz = np.array([[...]])` beside `tensor_lab2rgb`,
-    which copies `torch.from_numpy(rgb_from_xyz).type_as(xyz)` to the GPU on every call: a module constant."""
     if not isinstance(node, ast.Name) or node.id in _parameter_words(index):
         return False
     values = index.name_values.get(node.id, [])
@@ -1079,7 +1078,7 @@ def _array_root(node: ast.AST) -> ast.AST:
     return node
 
 
-def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
+def _setting_array(index: ModuleIndex, function, bound: Callable, node: ast.AST, line: int) -> bool:
     """The array `torch.from_numpy` is given (through `.astype(np.float32)` and the like) is a setting, the same
     on every call: an attribute of the configuration (`_setting`), a name bound to one (VoteNet's loss,
     `mean_size_arr = config.mean_size_arr`), or a parameter of the def that each of the module's calls of
@@ -1098,12 +1097,20 @@ def _settled_array(index: ModuleIndex, function, bound: Callable, node: ast.AST,
     return _filled_with_settings(index, function, node.id)
 
 
-def _invariant_array(index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int) -> bool:
-    """`_settled_array`, or (torch-fix48) a name the loop never binds or changes that the def takes as a
-    parameter or binds before the loop (DeepLabv3+'s `weights = torch.from_numpy(cls_weights)` in every
-    pass of `fit_one_epoch`'s batch loop): the same array crosses to the device on every pass."""
-    if _settled_array(index, function, bound, node, line):
-        return True
+def _same_array_each_pass(
+    index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int
+) -> bool:
+    """The array is a setting (`_setting_array`) or a name the loop never changes (`_loop_steady_array`): the
+    same array crosses to the device on every pass (`_created_on_host`'s `settled`)."""
+    return _setting_array(index, function, bound, node, line) or _loop_steady_array(
+        index, loop, function, bound, node, line
+    )
+
+
+def _loop_steady_array(index: ModuleIndex, loop, function, bound: Callable, node: ast.AST, line: int) -> bool:
+    """(torch-fix48) A name the loop never binds or changes that the def takes as a parameter or binds before
+    the loop (DeepLabv3+'s `weights = torch.from_numpy(cls_weights)` in every pass of `fit_one_epoch`'s batch
+    loop), whatever it holds."""
     node = _array_root(node)
     if loop is None or function is None or not isinstance(node, ast.Name) or bound(line, node.id) is not None:
         return False
@@ -1831,11 +1838,39 @@ _STEADY_NODES = (
 )
 
 
-def _per_step_functions(index: ModuleIndex) -> set[int]:
-    """Defs run on every step: those a training step runs wherever its loop is (`_step_run_defs`) and the
-    helpers called from any loop of the module (3 levels)."""
+def _runs_every_step(index: ModuleIndex, function, stepped: frozenset[str] = frozenset()) -> bool:
+    """(torch-tidy26) The one test of "the def runs on every training step, wherever the step loop is", which
+    every caller asks (it was spelled four ways, each a slightly different union of the same sets):
+    - `_step_run_defs`: `forward` methods and the defs they call, loss defs, training-step defs (whole, split or
+      under a flag) with their helpers and the methods they call on other objects, Lightning's `training_step`;
+    - `step_helpers`: the module's defs a step loop of the module calls (3 levels);
+    - `_inherited_step_defs`: methods of a base class that the defs of `_step_run_defs` call on `self`;
+    - `_stepped_elsewhere`: defs the project pass found called by another module's step loop (`stepped`).
+    Two neighbours are not this test: `_optimizer_step_methods` (methods stepping an optimizer held on `self`)
+    names, for the project pass only, what runs once per step in other modules (`step_loop_callees`), and
+    `_forward_runs` asks whether a statement runs on every call of its def, not whether the def runs."""
+    if function is None:
+        return False
+    return (
+        id(function) in _step_run_defs(index)
+        or id(function) in step_helpers(index)
+        or id(function) in _inherited_step_defs(index)
+        or _stepped_elsewhere(index, function, stepped)
+    )
+
+
+def _per_step_function(index: ModuleIndex, function, stepped: frozenset[str]) -> bool:
+    """The def runs on every step (`_runs_every_step`) or some loop of the module calls it (3 levels): enough for
+    a copy outside a loop, or in a loop of a handful of passes, to count at all."""
+    if function is None:
+        return False
     # (each call in a loop once: a nested loop's calls are also its outer loop's)
-    return _step_run_defs(index) | {id(f) for f in defs_reached(index, [s for s in index.calls if s.loops])}
+    looped = facts(index).loop_cache(
+        "loop_called_defs",
+        None,
+        lambda: {id(f) for f in defs_reached(index, [s for s in index.calls if s.loops])},
+    )
+    return _runs_every_step(index, function, stepped) or id(function) in looped
 
 
 def _step_run_defs(index: ModuleIndex) -> set[int]:
@@ -2284,7 +2319,6 @@ def check_created_then_moved(
     dispatches, `_table_dispatched`, are added to it here), and (torch-fix58) `movers`, the
     defs of other modules it imports that move their first argument to the device and return it
     (`argument_movers`: ADDA's `make_variable`)."""
-    per_step = None
     stepped = stepped | _table_dispatched(index, stepped)
     stepped = stepped | _stepped_callees(index, stepped)
     for site in index.calls:
@@ -2298,15 +2332,10 @@ def check_created_then_moved(
             moved = [call]  # (`dtype(np.arange(n))` with `dtype = torch.cuda.FloatTensor if ... else ...`)
         if not moved:
             continue
-        if not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1]):
-            if per_step is None:
-                per_step = _per_step_functions(index)
-            if site.function is None or not (
-                id(site.function) in per_step
-                or _stepped_elsewhere(index, site.function, stepped)
-                or id(site.function) in _inherited_step_defs(index)
-            ):
-                continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
+        if (not site.loops or few_runs(site.loops) or _over_ranks(site.loops[-1])) and not _per_step_function(
+            index, site.function, stepped
+        ):
+            continue  # not per step: at most a few copies (`for i in range(10):` drawing samples)
         loop = site.loops[-1] if site.loops else None
         if loop is not None and facts(index).periodic(call, loop):
             continue  # every N-th step: a logging batch, samples for an image grid
@@ -2326,21 +2355,12 @@ def check_created_then_moved(
             if loop is not None
             else functools.partial(_settled_parameters, index, site.function)
         )
-        followed = site.function is not None and (
-            id(site.function) in forward_functions(index)
-            or id(site.function) in step_helpers(index)
-            or id(site.function) in loss_defs(index)
-            or id(site.function) in _loss_named_defs(index)
-            or id(site.function) in _step_def_callees(index)
-            or id(site.function) in _step_def_helpers(index)
-            or _stepped_elsewhere(index, site.function, stepped)
-            or _whole_step_def(index, site.function)
-            or id(site.function) in _inherited_step_defs(index)
-            or (loop is None and _pass_helper(index, site.function))
+        followed = _runs_every_step(index, site.function, stepped) or (
+            loop is None and site.function is not None and _pass_helper(index, site.function)
         )
         scope = loop or (site.function if followed else None)
         bound = functools.partial(_bound_before, index, scope)
-        settled = functools.partial(_invariant_array, index, loop, site.function, bound)
+        settled = functools.partial(_same_array_each_pass, index, loop, site.function, bound)
         counted = functools.partial(_of_counter, index, loop, bound)
         made = next(
             (
@@ -2421,27 +2441,28 @@ def _copy_confidence(index: ModuleIndex, site, stepped: frozenset[str], made: st
     hold-outs 13-20); it takes the level of a loop that steps nothing. (torch-fix77) A loop over the model's
     layers (`_layer_loops`: `for i in range(self.num_layers):` making each layer's zero state) runs a fixed
     count per call of its def, so the copy takes the def's level, as a loop of a handful of passes does.
-    (torch-fix82) So does any loop in a def a training step runs (`_loop_in_step_run_def`)."""
+    (torch-fix82) So does any loop in a def a training step runs (`_runs_every_step`): the loop runs on every call
+    of the def, so the copy runs at least once per step (ASTGCN's `torch.zeros(b, N, F).to(DEVICE)` per time step
+    of its graph convolution's `forward`, DM-Count's per-image `torch.ones(n).to(device)` in its OT loss's
+    `forward`; at `low` 20 of 22 right as first read on hold-outs 13-22, against 49 of 134 for the other loops
+    that step nothing; (torch-fix126) one-stage grounding's `build_target`, which a step loop calls)."""
     stepping = site.loops and (
         any(site.loops[-1] is loop for loop in _step_loops(index)) or _forward_pass_loop(index, site.loops)
     )
     if (
         site.loops
         and not few_runs(site.loops)
-        and (stepping or not (_layer_loops(index, site.loops) or _loop_in_step_run_def(index, site)))
+        and (
+            stepping
+            or not (_layer_loops(index, site.loops) or _runs_every_step(index, site.function, stepped))
+        )
     ):
         if stepping and not self_test_loop(index, site.loops[-1]):
             return "medium" if _episode_end_copy(index, site) else "high"
         low = not _over_ranks(site.loops[-1])
     else:
         function = site.function
-        low = not (
-            id(function) in _step_run_defs(index)
-            or id(function) in step_helpers(index)
-            or _stepped_elsewhere(index, function, stepped)
-            or _run_by_model_pass(index, function)
-            or id(function) in _inherited_step_defs(index)
-        )
+        low = not (_runs_every_step(index, function, stepped) or _run_by_model_pass(index, function))
     if low:
         return None if made in _GRIDS else "low"  # (a grid's floor is `medium`, no higher: `_GRIDS`)
     return (
@@ -2499,23 +2520,6 @@ def _def_named(index: ModuleIndex, function) -> str:
     (`` `TriangularCausalMask(...)` ``, torch-fix103)."""
     owner = index.function_class.get(id(function)) if function.name == "__init__" else None
     return f"`{owner}(...)`" if owner else f"`{function.name}`"
-
-
-def _loop_in_step_run_def(index: ModuleIndex, site) -> bool:
-    """(torch-fix82) The copy's loop sits in a def a training step runs (`_step_run_defs`: a `forward` and the
-    defs it calls, a loss def, a training-step def and its helpers): the loop runs on every call of the def,
-    so the copy runs at least once per step, and it takes the def's level as a loop over the model's layers
-    does (ASTGCN's `torch.zeros(b, N, F).to(DEVICE)` per time step of its graph convolution's `forward`,
-    DM-Count's per-image `torch.ones(n).to(device)` in its OT loss's `forward`). At `low` (a loop that
-    steps nothing) these were 20 of 22 right as first read on hold-outs 13-22 (16 repositories, at most 3
-    from one; 21 of 23 with every verdict since), against 49 of 134 for the other loops that step nothing;
-    the two others are classes nothing trains (hedwig's `WeightDrop` without variational dropout,
-    ASTGCN's `cheb_conv`). (torch-fix126) So does a def a step loop of the module calls (`step_helpers`):
-    one-stage grounding's `build_target`, run once a step, makes `torch.zeros(...).cuda()` for each of the 3
-    scales."""
-    return site.function is not None and (
-        id(site.function) in _step_run_defs(index) or id(site.function) in step_helpers(index)
-    )
 
 
 def _loss_attribute_copy(index: ModuleIndex, site) -> bool:
@@ -2760,10 +2764,9 @@ def _table_dispatched(index: ModuleIndex, stepped: frozenset[str]) -> frozenset[
     tables = _def_tables(index)
     if not tables:
         return frozenset()
-    per_step = _per_step_functions(index)
     found = set()
     for function in index.functions:
-        if not (id(function) in per_step or _stepped_elsewhere(index, function, stepped)):
+        if not _per_step_function(index, function, stepped):
             continue
         for loop in (node for node in ast.walk(function) if isinstance(node, ast.For)):
             source = loop.iter.value if isinstance(loop.iter, ast.Subscript) else loop.iter
@@ -3083,18 +3086,11 @@ def _typed_like(call: ast.Call) -> bool:
 
 
 def _on_step_device(index: ModuleIndex, site) -> bool:
-    """The tensor `type_as(x)` copies to is on the GPU: the module puts tensors there, or the call is in a
-    `forward`, or a def it or a loss def runs, where `x` is the step's data wherever the module that moves
-    it is (torch-fix40: the bubbliiiing YOLO losses' `torch.linspace(...).repeat(...).type_as(x)` grids, in
-    a module that moves nothing itself)."""
-    if facts(index).places_on_device:
-        return True
-    function = site.function
-    return function is not None and (
-        id(function) in forward_functions(index)
-        or id(function) in loss_defs(index)
-        or id(function) in _loss_named_defs(index)
-    )
+    """The tensor `type_as(x)` copies to is on the GPU: the module puts tensors there, or the call is in a def a
+    training step runs (`_runs_every_step`: a `forward`, a def it or a loss def runs), where `x` is the step's
+    data wherever the module that moves it is (torch-fix40: the bubbliiiing YOLO losses'
+    `torch.linspace(...).repeat(...).type_as(x)` grids, in a module that moves nothing itself)."""
+    return facts(index).places_on_device or _runs_every_step(index, site.function)
 
 
 def _loss_named_defs(index: ModuleIndex) -> set[int]:
@@ -3304,7 +3300,7 @@ def _sibling_left(index: ModuleIndex, site, moved: list) -> RawFinding | None:
     (`features = features.to(device)`) while `labels` is never moved there: the loader gives host tensors,
     and this one crosses to the device again on every step (torch-fix48)."""
     function = site.function
-    if site.loops or function is None or id(function) not in _step_run_defs(index):
+    if site.loops or not _runs_every_step(index, function):
         return None
     value = moved[0] if len(moved) == 1 else None
     root = value.value if isinstance(value, ast.Subscript) else value
@@ -3407,7 +3403,7 @@ def _held_host_tensor(
     if not attrs or not inits:
         return None
     # (the class's `__init__` and its bases' in this module, and the methods only they call)
-    init = frozenset(id(i) for i in [*inits, *_init_helpers(chain, inits)])
+    init = frozenset(id(i) for i in [*inits, *_init_helpers(index, chain, inits)])
     methods = {f"{c.name}.{n}": m for c in chain for n, m in _methods_of(c).items()}
     stores = facts(index).loop_cache("self_stores_chain", chain[0], lambda: _self_stores(methods))
     made = functools.partial(_made_in_init, index, stores, init)
@@ -3473,18 +3469,27 @@ def _held_root(value: ast.AST, index: ModuleIndex, bound: Callable) -> ast.AST:
             return value
 
 
-def _init_helpers(chain: list[ast.ClassDef], inits: list[ast.AST]) -> list[ast.AST]:
+def _init_helpers(index: ModuleIndex, chain: list[ast.ClassDef], inits: list[ast.AST]) -> list[ast.AST]:
     """(torch-fix130) The methods of the class that its `__init__` calls on `self` and no other method calls
     (KGCN's `self._gen_adj()` building the neighbour table): they run once, when the object is made, and what
-    they bind is set up as `__init__`'s own bindings are."""
-    methods = {n: m for c in chain for n, m in _methods_of(c).items()}
-    calls: dict[str, set[int]] = collections.defaultdict(set)
-    for method in methods.values():
-        for node in iter_walk(method):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _on_self(node.func):
-                calls[node.func.attr].add(id(method))
-    init = {id(i) for i in inits}
-    return [m for n, m in methods.items() if n != "__init__" and calls.get(n) and calls[n] <= init]
+    they bind is set up as `__init__`'s own bindings are. (torch-tidy26) Walked once per class: `inits` are the
+    `__init__`s of `chain`, so the class nearest first (`chain[0]`) keys the cache, as `self_stores_chain`."""
+
+    def make() -> list[ast.AST]:
+        methods = {n: m for c in chain for n, m in _methods_of(c).items()}
+        calls: dict[str, set[int]] = collections.defaultdict(set)
+        for method in methods.values():
+            for node in iter_walk(method):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and _on_self(node.func)
+                ):
+                    calls[node.func.attr].add(id(method))
+        init = {id(i) for i in inits}
+        return [m for n, m in methods.items() if n != "__init__" and calls.get(n) and calls[n] <= init]
+
+    return facts(index).loop_cache("init_helpers", chain[0], make)
 
 
 def _is_init(where: ast.AST, init) -> bool:
@@ -4365,20 +4370,6 @@ def _under_flag(index: ModuleIndex, node: ast.AST, function, flags: set[str]) ->
         and up.test.id in flags
         and any(b.lineno <= node.lineno <= b.end_lineno for b in up.body)
         for up in ifs
-    )
-
-
-def _whole_step_def(index: ModuleIndex, function) -> bool:
-    """(torch-fix94) The def is a training step itself (`training_step_defs`, `_split_step_defs`,
-    `_flag_step_defs`): its names are followed to the tensor they were bound to, as a forward's and a step
-    helper's are, so `sos_token = torch.LongTensor([sos] * b).unsqueeze(1)`, `if config.USE_CUDA: sos_token =
-    sos_token.cuda()` is seen where only the copy made on the same line was."""
-    if function is None:
-        return False
-    return (
-        any(f is function for f in training_step_defs(index))
-        or any(f is function for f in _split_step_defs(index))
-        or any(f is function for f in _flag_step_defs(index))
     )
 
 

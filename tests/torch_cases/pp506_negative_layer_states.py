@@ -1,7 +1,7 @@
 """Loops in a `forward` whose count comes from the data (`range(frames.size(0))`, one pass per sample) or
 from an attribute the model changes as it runs (`self.depth`, raised by `grow`) are no loops over the model's
 layers (pp506_positive_layer_states.py). (torch-fix82) Still, a loop in a def a training step runs takes the
-def's level (`_loop_in_step_run_def`), so their copies are `medium`, not the `low` of a loop that steps
+def's level (`_runs_every_step`), so their copies are `medium`, not the `low` of a loop that steps
 nothing.
 (torch-fix111) A copy in a `forward` (any `if` over it), or outside any `if` in a def a `forward` calls, is now
 `high` (72 of 74 `medium` read right over hold-outs 29-35)."""
