@@ -3941,10 +3941,12 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
             terms = bool(inner.loops)
-            if terms and not all(_loss_term_loop(loop, call) for loop in inner.loops):
+            if terms and not all(loss_term_loop(loop, call) for loop in inner.loops):
                 continue
             if terms and (how := _float_of_term(call, inner.loops)) is not None:
                 pass
+            elif terms and not call.args and method_name(call) == "cpu":
+                how = ".cpu()"
             elif not call.args and method_name(call) in ("item", "numpy"):
                 how = f".{method_name(call)}()"
                 if how == ".numpy()" and not (
@@ -3985,7 +3987,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
 TERM_LOOP_WHERE = " for each loss term"
 
 
-def _loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
+def loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
     """(torch-fix136) A `for` over the terms of a step's losses (`for key in losses:`, `for k, v in
     loss_dict.items():`, `zip(self.writer_names, loss_items)`) whose target the read takes its value from
     (`self.loss_dict[key] += float(losses[key])`, AP-BSN's `_run_step`; `loss_dic[key] += val.item()`, ZZWaang's
@@ -4011,7 +4013,19 @@ def _loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
     if not any(isinstance(p, ast.Name | ast.Attribute) and _loss_named(p) for p in parts):
         return False
     read = call.args[0] if isinstance(call.func, ast.Name) and call.args else call.func
-    return bool(names_in(loop.target) & names_in(read))
+    return bool(_term_values(loop) & names_in(read))
+
+
+def _term_values(loop: ast.For) -> set[str]:
+    """The loop's targets and the names its body binds from them (`loss, loss_unweighted =
+    loss_func[loss_name](...)`, AgentFormer's `compute_loss`): the values of one loss term."""
+    names = names_in(loop.target)
+    for node in iter_walk(loop):
+        if isinstance(node, ast.Assign) and names_in(node.value) & names_in(loop.target):
+            for target in node.targets:
+                if isinstance(target, ast.Name | ast.Tuple):
+                    names |= names_in(target)
+    return names
 
 
 def _term_guarded(fx, call: ast.Call, helper, loops) -> bool:
