@@ -1659,7 +1659,7 @@ def check_host_sync(
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
         lowered = device_elsewhere or copied_only or handed or logged_only or self_test_loop(index, loop)
-        lowered = lowered or where.startswith(TERM_LOOP_WHERE)
+        lowered = lowered or where.startswith(_TERM_LOOP_WHERE)
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
@@ -3962,7 +3962,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             ) or after_early_return(helper, call):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, how, TERM_LOOP_WHERE + where if terms else where, helper))
+            reads.append((call, call, how, _TERM_LOOP_WHERE + where if terms else where, helper))
         for node in _helper_legacy_reads(index, helper):
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((node, node, f"{node.value.value.id}.data[0]", where, helper))
@@ -3975,7 +3975,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
     reads.sort(
         key=lambda r: (
-            r[3].startswith(TERM_LOOP_WHERE),
+            r[3].startswith(_TERM_LOOP_WHERE),
             any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])),
             r[2] == ".numpy()" and _returned_copy(fx, r[1]),
         )
@@ -3984,7 +3984,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
 
 
 # (torch-fix136: the `where` of a read in a helper's loop over loss terms, a sub-shape new to the rule: medium)
-TERM_LOOP_WHERE = " for each loss term"
+_TERM_LOOP_WHERE = " for each loss term"
 
 
 def loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
