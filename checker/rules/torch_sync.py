@@ -3941,7 +3941,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
             terms = bool(inner.loops)
-            if terms and not all(loss_term_loop(loop, call) for loop in inner.loops):
+            if terms and not all(_loss_term_loop(loop, call) for loop in inner.loops):
                 continue
             if terms and (how := _float_of_term(call, inner.loops)) is not None:
                 pass
@@ -3987,7 +3987,7 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
 _TERM_LOOP_WHERE = " for each loss term"
 
 
-def loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
+def _loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
     """(torch-fix136) A `for` over the terms of a step's losses (`for key in losses:`, `for k, v in
     loss_dict.items():`, `zip(self.writer_names, loss_items)`) whose target the read takes its value from
     (`self.loss_dict[key] += float(losses[key])`, AP-BSN's `_run_step`; `loss_dic[key] += val.item()`, ZZWaang's

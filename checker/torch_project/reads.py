@@ -39,7 +39,6 @@ from checker.rules.torch_sync import (
     logic_reads_host,
     loop_bindings,
     loss_def_read_places,
-    loss_term_loop,
     mode_test,
     module_cpu_names,
     more_reads,
@@ -1223,9 +1222,7 @@ def _callee_reads(text: str, span: tuple[int, int], first_line: int, wide_def: b
         plain = method_name(call) in _CALLEE_READS and not call.args and not call.keywords
         if not (plain or wide_reads.float_read(call)):
             continue
-        if site.loops and not all(
-            wide_reads.runs_per_argument(loop, params) or loss_term_loop(loop, call) for loop in site.loops
-        ):
+        if site.loops and not all(wide_reads.runs_per_argument(loop, params) for loop in site.loops):
             continue
         if (
             factory_read(index, call)
