@@ -3941,7 +3941,9 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
             terms = bool(inner.loops)
-            if terms and not all(_loss_term_loop(loop, call) for loop in inner.loops):
+            if terms and (
+                not all(_loss_term_loop(loop, call) for loop in inner.loops) or _module_reader(index, helper)
+            ):
                 continue
             if terms and (how := _float_of_term(call, inner.loops)) is not None:
                 pass
@@ -4026,6 +4028,13 @@ def _term_values(loop: ast.For) -> set[str]:
                 if isinstance(target, ast.Name | ast.Tuple):
                     names |= names_in(target)
     return names
+
+
+def _module_reader(index: ModuleIndex, helper) -> bool:
+    """(torch-fix136) A def at the module's margin that reads its arguments on the host (`parameter_reads`:
+    consistency models' `log_loss_dict(diffusion, ts, losses)`): the project pass reports its call as a read
+    (`readers`, at the loop's level), which a term-loop read of the module pass would hide."""
+    return index.module_functions.get(getattr(helper, "name", "")) is helper and parameter_reads(helper)
 
 
 def _term_guarded(fx, call: ast.Call, helper, loops) -> bool:
