@@ -3692,3 +3692,49 @@ def test_pp501_batches_of_a_subset_of_a_tensor_dataset_made_on_the_gpu():
         "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
     )
     assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}
+
+
+LOSS_TERM_STEP = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, loss, optimizer, loader):
+        self.model = model.cuda()
+        self.loss = loss
+        self.optimizer = optimizer
+        self.loader = loader
+        self.loss_dict = {"count": 0}
+
+    def train(self):
+        for self.iter in range(1, 10001):
+            self._run_step()
+
+    def _run_step(self):
+        data = next(self.loader).cuda()
+        losses = self.loss(self.model(data), data)
+        total_loss = sum(v for v in losses.values())
+        total_loss.backward()
+        self.optimizer.step()
+        self.optimizer.zero_grad()
+        for key in losses:
+            if key != "count":
+                if key in self.loss_dict:
+                    self.loss_dict[key] += float(losses[key])
+                else:
+                    self.loss_dict[key] = float(losses[key])
+        self.loss_dict["count"] += 1
+"""
+
+
+def test_pp501_a_step_def_reading_each_loss_term_in_its_own_loop():
+    """torch-fix136: AP-BSN's `_run_step` (hold-out 45, listed) and ZZWaang's `_accumulate_loss_dic` (hold-out
+    44, listed) read every loss term on the host in a loop over the step's losses, which `_helper_reads`
+    skipped as a loop of its own (PP501 `medium`). A loop over something else, or a read under a step-count
+    test inside the term loop, stays silent."""
+    findings, _ = check_source(LOSS_TERM_STEP, "t.py")
+    assert [(f.line, f.confidence) for f in findings if f.rule == "PP501"] == [(27, "medium")]
+    other = LOSS_TERM_STEP.replace("for key in losses:", "for key in self.names:")
+    assert ("PP501", 27) not in torch_findings(other)
+    counted = LOSS_TERM_STEP.replace('if key != "count":', "if self.iter % 100 == 0:")
+    assert ("PP501", 27) not in torch_findings(counted)

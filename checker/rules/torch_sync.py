@@ -1659,6 +1659,7 @@ def check_host_sync(
         logged_only = all(under_log_switch(fx, read) for _, read, _, _ in reads)
         legacy_only = all(how.endswith(".data[0]") for _, _, how, _ in reads)
         lowered = device_elsewhere or copied_only or handed or logged_only or self_test_loop(index, loop)
+        lowered = lowered or where.startswith(_TERM_LOOP_WHERE)
         level = LEGACY_READ_LEVEL if legacy_only else None
         if lowered and level in (None, "high"):
             level = "medium"
@@ -3939,9 +3940,16 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
             continue
         for inner in index.function_calls.get(id(helper), ()):
             call = inner.node
-            if inner.loops:
+            terms = bool(inner.loops)
+            if terms and (
+                not all(_loss_term_loop(loop, call) for loop in inner.loops) or _module_reader(index, helper)
+            ):
                 continue
-            if not call.args and method_name(call) in ("item", "numpy"):
+            if terms and (how := _float_of_term(call, inner.loops)) is not None:
+                pass
+            elif terms and not call.args and method_name(call) == "cpu":
+                how = ".cpu()"
+            elif not call.args and method_name(call) in ("item", "numpy"):
                 how = f".{method_name(call)}()"
                 if how == ".numpy()" and not (
                     _into_meter(fx.statement(call)) or _step_copy_out(index, helper, call)
@@ -3951,10 +3959,12 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
                 how = ".cpu()"
             elif (how := _float_of_loss(call, helper)) is None:
                 continue
-            if fx.guarded_step(call, helper) or after_early_return(helper, call):
+            if (
+                _term_guarded(fx, call, helper, inner.loops) if terms else fx.guarded_step(call, helper)
+            ) or after_early_return(helper, call):
                 continue
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
-            reads.append((call, call, how, where, helper))
+            reads.append((call, call, how, _TERM_LOOP_WHERE + where if terms else where, helper))
         for node in _helper_legacy_reads(index, helper):
             where = f" in `{getattr(helper, 'name', 'a helper')}` (called at line {site.node.lineno})"
             reads.append((node, node, f"{node.value.value.id}.data[0]", where, helper))
@@ -3967,11 +3977,103 @@ def _helper_reads(index: ModuleIndex, loop) -> list:
     # last, as the caller may need the values on the host: RAMBO's next observations beside its loss reads)
     reads.sort(
         key=lambda r: (
+            r[3].startswith(_TERM_LOOP_WHERE),
             any(isinstance(up, ast.If) for up in fx.ancestors(r[1], r[4])),
             r[2] == ".numpy()" and _returned_copy(fx, r[1]),
         )
     )
     return [r[:4] for r in reads]
+
+
+# (torch-fix136: the `where` of a read in a helper's loop over loss terms, a sub-shape new to the rule: medium)
+_TERM_LOOP_WHERE = " for each loss term"
+
+
+def _loss_term_loop(loop: ast.AST, call: ast.Call) -> bool:
+    """(torch-fix136) A `for` over the terms of a step's losses (`for key in losses:`, `for k, v in
+    loss_dict.items():`, `zip(self.writer_names, loss_items)`) whose target the read takes its value from
+    (`self.loss_dict[key] += float(losses[key])`, AP-BSN's `_run_step`; `loss_dic[key] += val.item()`, ZZWaang's
+    `_accumulate_loss_dic`, hold-outs 44/45): a handful of reads on every call, each waiting for the GPU, not a
+    loop over batches (a loss's name is no loader's)."""
+    if not isinstance(loop, ast.For):
+        return False
+    iterable = loop.iter
+    if (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id in ("zip", "enumerate", "sorted", "list")
+    ):
+        parts = list(iterable.args)
+    else:
+        parts = [iterable]
+    parts = [
+        p.func.value
+        if isinstance(p, ast.Call) and not p.args and method_name(p) in ("items", "values", "keys")
+        else p
+        for p in parts
+    ]
+    if not any(isinstance(p, ast.Name | ast.Attribute) and _loss_named(p) for p in parts):
+        return False
+    read = call.args[0] if isinstance(call.func, ast.Name) and call.args else call.func
+    return bool(_term_values(loop) & names_in(read))
+
+
+def _term_values(loop: ast.For) -> set[str]:
+    """The loop's targets and the names its body binds from them (`loss, loss_unweighted =
+    loss_func[loss_name](...)`, AgentFormer's `compute_loss`): the values of one loss term."""
+    names = names_in(loop.target)
+    for node in iter_walk(loop):
+        if isinstance(node, ast.Assign) and names_in(node.value) & names_in(loop.target):
+            for target in node.targets:
+                if isinstance(target, ast.Name | ast.Tuple):
+                    names |= names_in(target)
+    return names
+
+
+def _module_reader(index: ModuleIndex, helper) -> bool:
+    """(torch-fix136) A def at the module's margin that reads its arguments on the host (`parameter_reads`:
+    consistency models' `log_loss_dict(diffusion, ts, losses)`): the project pass reports its call as a read
+    (`readers`, at the loop's level), which a term-loop read of the module pass would hide."""
+    return index.module_functions.get(getattr(helper, "name", "")) is helper and parameter_reads(helper)
+
+
+def _term_guarded(fx, call: ast.Call, helper, loops) -> bool:
+    """(torch-fix136) A read in loops over loss terms is guarded when the outermost loop is (`guarded_step`
+    in the helper), or when an `if` between it and the read tests anything but the loop's key (`if key !=
+    'count':` and `if key in self.loss_dict:` pick a branch per term, both reading), or another guard is."""
+    if fx.guarded_step(loops[0], helper):
+        return True
+    keys = set().union(*(names_in(loop.target) for loop in loops))
+    for up in fx.ancestors(call, loops[0]):
+        if any(up is loop for loop in loops):
+            continue
+        if isinstance(up, ast.If) and names_in(up.test) - {"self"} <= keys and names_in(up.test) & keys:
+            continue
+        if isinstance(up, GUARD_NODES):
+            return True
+    return False
+
+
+def _float_of_term(call: ast.Call, loops) -> str | None:
+    """(torch-fix136) `float(losses[key])` in a loop over a dict of losses keyed by the loop's target: one
+    loss term read on the host."""
+    if not (
+        isinstance(call.func, ast.Name)
+        and call.func.id == "float"
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return None
+    arg = call.args[0]
+    keys = set().union(*(names_in(loop.target) for loop in loops))
+    if (
+        isinstance(arg, ast.Subscript)
+        and isinstance(arg.value, ast.Name)
+        and _loss_named(arg.value)
+        and names_in(arg.slice) & keys
+    ):
+        return "float(...)"
+    return None
 
 
 def _batch_step_branch(fx, node: ast.AST, loop, helper) -> bool:
