@@ -1013,3 +1013,24 @@ def test_a_callee_that_turns_autograd_off_itself_drops_the_eval_finding(tmp_path
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert {("test.py", 11), ("test.py", 15)} <= set(levels_of(findings, "PP503"))
+
+
+def test_a_name_imported_on_a_continuation_line_reaches_its_def(tmp_path):
+    """torch-fix135 (hold-out 45, listed): Deep-Exemplar's train.py imports `tensor_lab2rgb` on the second line
+    of `from utils.util import (...,\\n tensor_lab2rgb, ...)` and calls it every step; its
+    `torch.from_numpy(rgb_from_xyz).type_as(xyz)` copies a module-level array each call (`medium`, as every
+    copy of a module constant). `reaches` read only the
+    import's first line. Called only outside the loop, nothing is reported (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "continued_import")
+    assert levels_of(findings, "PP506") == {("util.py", 13): "medium"}
+    _, findings, _ = checked_copy(tmp_path, "continued_import_clean")
+    assert levels_of(findings, "PP506") == {}
+
+
+def test_reaches_reads_every_line_of_a_parenthesised_or_continued_import():
+    from checker.torch_project.common import reaches
+
+    assert reaches("from util import (a,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+    assert reaches("from util import a, \\\n    tensor_lab2rgb\n", "tensor_lab2rgb")
+    assert not reaches("from util import (a,\n    b)\nx = (c,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+    assert not reaches("from util import a\nx = (b,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
