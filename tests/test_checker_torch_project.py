@@ -1034,3 +1034,14 @@ def test_reaches_reads_every_line_of_a_parenthesised_or_continued_import():
     assert reaches("from util import a, \\\n    tensor_lab2rgb\n", "tensor_lab2rgb")
     assert not reaches("from util import (a,\n    b)\nx = (c,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
     assert not reaches("from util import a\nx = (b,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+
+
+def test_a_def_of_a_sibling_module_imported_from_the_package_is_resolved(tmp_path):
+    """torch-fix135: `from . import utils`, then `utils.to_scalar(loss)` every step (a package module's way,
+    pix2pix's `from . import networks`): `imported_from` named no module for a relative import of the package, so
+    no project pass found the def. The read is reported at the call, as for `import model.utils as utils`; the
+    other utils.py outside the package is not taken; read every N steps, nothing (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "sibling_reader")
+    assert levels_of(findings, "PP501") == {("trainer.py", 20): "high"}
+    _, findings, _ = checked_copy(tmp_path, "sibling_reader_clean")
+    assert levels_of(findings, "PP501") == {}

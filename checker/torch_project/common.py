@@ -216,8 +216,9 @@ def imported_from(index: ModuleIndex, name: str) -> str | None:
                 continue
             if isinstance(node, ast.Import):
                 return alias.name  # `import engine` or `import tools.engine as engine`
-            if node.module:
-                return f"{node.module}.{alias.name}"
+            # (`from . import networks`: a module of the importer's own package, named by itself; of
+            # several files of that name, `imported_entries` keeps the nearest)
+            return f"{node.module}.{alias.name}" if node.module else alias.name
     # (imported under another name: `from train.metrics import accuracy_SBM as acc`)
     for node in index.imports:
         if (
