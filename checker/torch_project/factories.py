@@ -679,33 +679,10 @@ def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]
         and (_STEPS.search(t) or _FORWARD.search(t))
         and wanted.search(import_lines(t))
     }
-    for index, chosen, user in importers(trainers, defs, called):
+    for index, chosen, _ in importers(trainers, defs, called):
         for name in (step_loop_callees(index) | forward_callees(index)) & set(chosen):
-            for (path,) in chosen[name] or _sibling_module_entries(index, name, user, defs[name]):
+            for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
-
-
-def _sibling_module_entries(index: ModuleIndex, name: str, user: str, entries: list) -> list:
-    """(torch-fix131) The makers of `name` in a module the importer takes from its own package and calls it on
-    (`from . import networks`, then `networks.cal_gradient_penalty(...)`: the pix2pix and CycleGAN model
-    classes' way), which `imported_entries` leaves unresolved (a relative import names no module): the file
-    of that name beside the importer."""
-    folder = os.path.dirname(user)
-    modules = {  # (the name the module is called by: the file's own name)
-        alias.asname or alias.name: alias.name
-        for node in index.imports
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
-        for alias in node.names
-    }
-    files = {
-        modules[site.node.func.value.id]
-        for site in index.calls
-        if isinstance(site.node.func, ast.Attribute)
-        and site.node.func.attr == name
-        and isinstance(site.node.func.value, ast.Name)
-        and site.node.func.value.id in modules
-    }
-    return [e for e in entries if os.path.dirname(e[0]) == folder and import_word(e[0]) in files]
 
 
 def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict):
