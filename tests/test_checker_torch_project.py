@@ -1045,3 +1045,15 @@ def test_a_def_of_a_sibling_module_imported_from_the_package_is_resolved(tmp_pat
     assert levels_of(findings, "PP501") == {("trainer.py", 20): "high"}
     _, findings, _ = checked_copy(tmp_path, "sibling_reader_clean")
     assert levels_of(findings, "PP501") == {}
+
+
+def test_methods_run_on_a_module_level_instance_by_its_own_loop_are_per_step(tmp_path):
+    """torch-fix135 (hold-out 45, listed): Blind2Unblind makes `masker = Masker(...)` at the margin and its training
+    loop calls `masker.train(noisy)`, which runs `self.mask(...)` 16 times, whose `torch.ones(mask.shape).to(...)`
+    and `interpolate_mask` kernel `torch.Tensor(kernel).to(device)` are copied each time. The module pass saw no
+    loop run the method (its copy at `low`) nor the helper; the project pass now raises the copy and finds the
+    helper's. Run only after the epoch, on a validation batch, the copy stays at `low` (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "instance_methods")
+    assert levels_of(findings, "PP506") == {("train_b2u.py", 13): "high", ("train_b2u.py", 27): "high"}
+    _, findings, _ = checked_copy(tmp_path, "instance_methods_clean")
+    assert levels_of(findings, "PP506") == {("train_b2u.py", 27): "low"}
