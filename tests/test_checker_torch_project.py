@@ -1013,3 +1013,47 @@ def test_a_callee_that_turns_autograd_off_itself_drops_the_eval_finding(tmp_path
     )
     findings, _, _ = check_paths([str(tmp_path)])
     assert {("test.py", 11), ("test.py", 15)} <= set(levels_of(findings, "PP503"))
+
+
+def test_a_name_imported_on_a_continuation_line_reaches_its_def(tmp_path):
+    """torch-fix135 (hold-out 45, listed): Deep-Exemplar's train.py imports `tensor_lab2rgb` on the second line
+    of `from utils.util import (...,\\n tensor_lab2rgb, ...)` and calls it every step; its
+    `torch.from_numpy(rgb_from_xyz).type_as(xyz)` copies a module-level array each call (`medium`, as every
+    copy of a module constant). `reaches` read only the
+    import's first line. Called only outside the loop, nothing is reported (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "continued_import")
+    assert levels_of(findings, "PP506") == {("util.py", 13): "medium"}
+    _, findings, _ = checked_copy(tmp_path, "continued_import_clean")
+    assert levels_of(findings, "PP506") == {}
+
+
+def test_reaches_reads_every_line_of_a_parenthesised_or_continued_import():
+    from checker.torch_project.common import reaches
+
+    assert reaches("from util import (a,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+    assert reaches("from util import a, \\\n    tensor_lab2rgb\n", "tensor_lab2rgb")
+    assert not reaches("from util import (a,\n    b)\nx = (c,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+    assert not reaches("from util import a\nx = (b,\n    tensor_lab2rgb)\n", "tensor_lab2rgb")
+
+
+def test_a_def_of_a_sibling_module_imported_from_the_package_is_resolved(tmp_path):
+    """torch-fix135: `from . import utils`, then `utils.to_scalar(loss)` every step (a package module's way,
+    pix2pix's `from . import networks`): `imported_from` named no module for a relative import of the package, so
+    no project pass found the def. The read is reported at the call, as for `import model.utils as utils`; the
+    other utils.py outside the package is not taken; read every N steps, nothing (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "sibling_reader")
+    assert levels_of(findings, "PP501") == {("trainer.py", 20): "high"}
+    _, findings, _ = checked_copy(tmp_path, "sibling_reader_clean")
+    assert levels_of(findings, "PP501") == {}
+
+
+def test_methods_run_on_a_module_level_instance_by_its_own_loop_are_per_step(tmp_path):
+    """torch-fix135 (hold-out 45, listed): Blind2Unblind makes `masker = Masker(...)` at the margin and its training
+    loop calls `masker.train(noisy)`, which runs `self.mask(...)` 16 times, whose `torch.ones(mask.shape).to(...)`
+    and `interpolate_mask` kernel `torch.Tensor(kernel).to(device)` are copied each time. The module pass saw no
+    loop run the method (its copy at `low`) nor the helper; the project pass now raises the copy and finds the
+    helper's. Run only after the epoch, on a validation batch, the copy stays at `low` (the `_clean` project)."""
+    _, findings, _ = checked_copy(tmp_path, "instance_methods")
+    assert levels_of(findings, "PP506") == {("train_b2u.py", 13): "high", ("train_b2u.py", 27): "high"}
+    _, findings, _ = checked_copy(tmp_path, "instance_methods_clean")
+    assert levels_of(findings, "PP506") == {("train_b2u.py", 27): "low"}

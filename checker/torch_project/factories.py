@@ -15,7 +15,7 @@ import functools
 import os
 import re
 
-from checker.findings import Finding
+from checker.findings import CONFIDENCE_LEVELS, Finding
 from checker.module import FUNCTION_TYPES, ModuleIndex
 from checker.noqa import file_is_silenced, noqa_lines, silenced
 from checker.project_files import import_lines, import_word
@@ -81,7 +81,7 @@ def factories_across_modules(
         every = project_texts(files, sources)
         texts = checked_texts(every)
         if factories:
-            findings = findings + _factories_moved(texts, findings)
+            findings = _factories_moved(texts, findings)
             findings = _unnamed_class_copies(every, files, findings)
             findings = _uncalled_def_copies(every, files, findings)
             findings = _unimported_module_copies(every, files, findings)
@@ -469,16 +469,19 @@ def _parameters_placed(function, calls: list[tuple[list, dict]]) -> dict[str, bo
 
 
 def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    """PP506 findings that need two modules: a copy of what another module's def made on the host
-    (`_outside_factories`), and a copy made in a def that another module's training loop calls
+    """`findings` with the PP506 findings that need two modules: a copy of what another module's def made on
+    the host (`_outside_factories`), and a copy made in a def that another module's training loop calls
     (`_stepped_defs`). Each module concerned is checked once more with that knowledge, and only its
-    findings not reported before are kept."""
+    findings not reported before are kept, or (torch-fix135) reported before at a lower level, which they
+    replace: the module pass reports Blind2Unblind's `Masker.mask` copy at `low` (a method it sees no loop
+    run), the project pass at `medium` (its own training loop runs it on `masker`, `_own_instance_methods`)."""
     indexes: dict[str, ModuleIndex] = {}
     outside = _outside_factories(texts, indexes)
     stepped = _stepped_defs(texts, indexes)
     movers = _movers_imported(texts, indexes)
-    reported = {(f.path, f.line) for f in findings if f.rule == _FACTORY_RULE}
-    found = []
+    reported = {(f.path, f.line): f.confidence for f in findings if f.rule == _FACTORY_RULE}
+    found: dict[tuple[str, int], Finding] = {}
+    raised = set()
     for path in sorted(set(outside) | set(stepped) | set(movers)):
         index = indexes.get(path) or parse_index(texts[path])
         if index is None:
@@ -491,11 +494,21 @@ def _factories_moved(texts: dict[str, str], findings: list[Finding]) -> list[Fin
         )
         noqa = noqa_lines(texts[path])
         for raw in lowered_on_toys(check)(index):
-            if (path, raw.line) in reported or silenced(noqa.get(raw.line), _FACTORY_RULE):
+            new = project_finding(path, raw, _FACTORY_RULE)
+            old = reported.get((path, raw.line))
+            if silenced(noqa.get(raw.line), _FACTORY_RULE) or not _higher(new.confidence, old):
                 continue
-            reported.add((path, raw.line))
-            found.append(project_finding(path, raw, _FACTORY_RULE))
-    return found
+            if old is not None:
+                raised.add((path, raw.line))
+            reported[(path, raw.line)] = new.confidence
+            found[(path, raw.line)] = new
+    kept = [f for f in findings if f.rule != _FACTORY_RULE or (f.path, f.line) not in raised]
+    return kept + list(found.values())
+
+
+def _higher(confidence: str, than: str | None) -> bool:
+    """`confidence` is above `than` (None: nothing reported yet)."""
+    return than is None or CONFIDENCE_LEVELS.index(confidence) < CONFIDENCE_LEVELS.index(than)
 
 
 def _movers_imported(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
@@ -617,6 +630,7 @@ def _stepped_defs(texts: dict[str, str], indexes: dict) -> dict[str, set[str]]:
         _stepped_module_defs(texts, defs, found)
     if methods:
         _stepped_methods(texts, methods, indexes, found)
+        _own_instance_methods(texts, methods, indexes, found)
     if inits:
         found = {p: {f"{n}.__init__" if (p, n) in inits else n for n in names} for p, names in found.items()}
     return _relayed(found, relays) if relays else found
@@ -679,33 +693,10 @@ def _stepped_module_defs(texts: dict[str, str], defs: dict[str, list[tuple[str]]
         and (_STEPS.search(t) or _FORWARD.search(t))
         and wanted.search(import_lines(t))
     }
-    for index, chosen, user in importers(trainers, defs, called):
+    for index, chosen, _ in importers(trainers, defs, called):
         for name in (step_loop_callees(index) | forward_callees(index)) & set(chosen):
-            for (path,) in chosen[name] or _sibling_module_entries(index, name, user, defs[name]):
+            for (path,) in chosen[name]:
                 found.setdefault(path, set()).add(name)
-
-
-def _sibling_module_entries(index: ModuleIndex, name: str, user: str, entries: list) -> list:
-    """(torch-fix131) The makers of `name` in a module the importer takes from its own package and calls it on
-    (`from . import networks`, then `networks.cal_gradient_penalty(...)`: the pix2pix and CycleGAN model
-    classes' way), which `imported_entries` leaves unresolved (a relative import names no module): the file
-    of that name beside the importer."""
-    folder = os.path.dirname(user)
-    modules = {  # (the name the module is called by: the file's own name)
-        alias.asname or alias.name: alias.name
-        for node in index.imports
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
-        for alias in node.names
-    }
-    files = {
-        modules[site.node.func.value.id]
-        for site in index.calls
-        if isinstance(site.node.func, ast.Attribute)
-        and site.node.func.attr == name
-        and isinstance(site.node.func.value, ast.Name)
-        and site.node.func.value.id in modules
-    }
-    return [e for e in entries if os.path.dirname(e[0]) == folder and import_word(e[0]) in files]
 
 
 def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict):
@@ -739,6 +730,53 @@ def _stepped_methods(texts: dict[str, str], methods: dict[str, dict[str, str]], 
         indexes[path] = index
         for name in step_loop_callees(index) & set(named):
             found.setdefault(named[name], set()).add(f"{methods[name][named[name]]}.{name}")
+
+
+def _own_instance_methods(
+    texts: dict[str, str], methods: dict[str, dict[str, str]], indexes: dict, found: dict
+):
+    """(torch-fix135) Into `found`, `Class.method` for the moving methods (`methods`: name -> {path: class}) of a
+    class of the module that its own training loop runs on an instance it makes by name (`masker =
+    Masker(width=4, ...)` at the margin, then `masker.train(noisy)` every step: Blind2Unblind, hold-out 45),
+    called there or one level in by `self.` (`Masker.train` running `self.mask(...)` 16 times, whose
+    `torch.ones(mask.shape).to(img.device)` copies to the device), and the module's own moving defs those
+    methods call by name (`interpolate_mask(img, mask, mask_inv)`, whose kernel is copied each time). The
+    module pass runs a module's own defs a step loop calls by name, not methods called on an object;
+    `_stepped_methods` asks only about other modules' defs."""
+    owned: dict[str, dict[str, set[str]]] = {}  # (path -> class -> its moving methods)
+    for name, where in methods.items():
+        for path, owner in where.items():
+            owned.setdefault(path, {}).setdefault(owner, set()).add(name)
+    for path, classes in owned.items():
+        text = texts[path]
+        if not _STEPS.search(text):
+            continue
+        for owner, moving in classes.items():
+            made = set(re.findall(rf"^[ \t]*(\w+)[ \t]*=[ \t]*{re.escape(owner)}\(", text, re.MULTILINE))
+            called = {m for v in made for m in re.findall(rf"(?<![\w.]){re.escape(v)}\.(\w+)\s*\(", text)}
+            if called:
+                index = indexes.get(path) or parse_index(text)
+                if index is not None:
+                    indexes[path] = index
+                    found.setdefault(path, set()).update(_run_on_instance(text, owner, moving, called, index))
+
+
+def _run_on_instance(
+    text: str, owner: str, moving: set[str], called: set[str], index: ModuleIndex
+) -> set[str]:
+    """What a step loop's calls of `called` on an instance of `owner` run (`_own_instance_methods`): the moving
+    methods among them and those they call on `self`, as `Class.method`, and the module's moving defs these
+    call by name."""
+    called &= step_loop_callees(index)
+    if not called:
+        return set()
+    bodies = {n: b for o, n, b in def_bodies(text, moving=False) if o == owner}
+    run = called | {m for n in called for m in bodies if f"self.{m}(" in bodies.get(n, "")}
+    plain, _ = _moving_defs(text)
+    helpers = {
+        d for n in run for d in plain if re.search(rf"(?<![\w.]){re.escape(d)}\s*\(", bodies.get(n, ""))
+    }
+    return {f"{owner}.{m}" for m in run & moving} | helpers
 
 
 def _named_def(user: str, defined: collections.Counter) -> str | None:
