@@ -2656,6 +2656,15 @@ def _name_words(target: ast.AST) -> set[str]:
     return words | {w[: -len(s)] for w in words for s in _GLUED_SUFFIXES if w.endswith(s) and w != s}
 
 
+def _no_workers(workers: ast.AST, index: ModuleIndex) -> bool:
+    """`num_workers=0`, or a name the module binds only to 0 (`num_workers = 0` above
+    `DataLoader(..., num_workers=num_workers)`, hold-out 35's Coderx7 tutorial)."""
+    if isinstance(workers, ast.Name):
+        values = index.name_values.get(workers.id, [])
+        return bool(values) and all(isinstance(v, ast.Constant) and not v.value for v in values)
+    return isinstance(workers, ast.Constant) and not workers.value
+
+
 def evaluation_loader_with_workers(call: ast.Call, index: ModuleIndex) -> bool:
     """The unpinned loader is an evaluation loader by its name (bound to `test_loader`, `val_loader`,
     `self.testloader`, `loaders['val']`, `query_loader`; no name of it says train) that names worker
@@ -2669,7 +2678,7 @@ def evaluation_loader_with_workers(call: ast.Call, index: ModuleIndex) -> bool:
     Under the 90% bar. The evaluation loaders without workers (55 of 58, 95%, 24 repositories) and the
     loaders not named for evaluation (173 of 181, 96%, 82 repositories) stay at `high`."""
     given, workers = loader_argument(call, "num_workers", _NUM_WORKERS_POSITION, index)
-    if given is not True or (isinstance(workers, ast.Constant) and not workers.value):
+    if given is not True or _no_workers(workers, index):
         return False
     targets = next((names for site, names in _loader_sites(index) if site.node is call), [])
     words = set().union(*(_name_words(t) for t in targets)) if targets else set()
@@ -2714,12 +2723,12 @@ def check_loader_without_pinned_memory(index: ModuleIndex, decoding: frozenset[s
             little = items_in_memory(call, index) or _unit_tests(index)
             decoded = pins_decoded_items(call, index, decoding) and not pinning_turned_off(call, index)
             confidence = "high" if not little and decoded else "medium"
-            if confidence == "high" and evaluation_loader_with_workers(call, index):
-                confidence = "medium"  # (an evaluation loader lacking only pin_memory: torch-fix137)
         else:
             confidence = "medium"  # (batches drawn one at a time with `next()`, or of data loaded whole)
         if confidence == "medium" and not names & training and _one_item_batches(call, index):
             confidence = "low"  # (an evaluation loader of one item a batch: torch-fix96)
+        if confidence == "high" and evaluation_loader_with_workers(call, index):
+            confidence = "medium"  # (an evaluation loader lacking only pin_memory: torch-fix137, not `low`)
         yield RawFinding(
             "PP505",
             call.lineno,
