@@ -1057,3 +1057,57 @@ def test_methods_run_on_a_module_level_instance_by_its_own_loop_are_per_step(tmp
     assert levels_of(findings, "PP506") == {("train_b2u.py", 13): "high", ("train_b2u.py", 27): "high"}
     _, findings, _ = checked_copy(tmp_path, "instance_methods_clean")
     assert levels_of(findings, "PP506") == {("train_b2u.py", 27): "low"}
+TEST_LOADER_MAKER = """from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+
+def get_dataloader(args):
+    train_loader = DataLoader(
+        datasets.CIFAR10(args.data_root, train=True, download=True, transform=transforms.ToTensor()),
+        batch_size=args.batch_size, shuffle=True, num_workers=2)
+    test_loader = DataLoader(
+        datasets.CIFAR10(args.data_root, train=False, download=True, transform=transforms.ToTensor()),
+        batch_size=args.batch_size, shuffle=True, num_workers=2)
+    return train_loader, test_loader
+"""
+
+TEST_LOADER_USER = """import torch
+from dataloader import get_dataloader
+
+
+def train(args, model, optimizer, train_loader):
+    model.train()
+    for data, target in train_loader:
+        data, target = data.to(args.device), target.to(args.device)
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(data), target)
+        loss.backward()
+        optimizer.step()
+
+
+def test(args, model, test_loader):
+    model.eval()
+    with torch.no_grad():
+        for data, target in test_loader:
+            data, target = data.to(args.device), target.to(args.device)
+            print(model(data).argmax(1).eq(target).sum().item())
+
+
+def main(args, model, optimizer):
+    train_loader, test_loader = get_dataloader(args)
+    for epoch in range(args.epochs):
+        train(args, model, optimizer, train_loader)
+        test(args, model, test_loader)
+"""
+
+
+def test_a_test_loader_with_workers_a_factory_returns_is_medium(tmp_path):
+    """torch-fix137: hold-out 47's VainF Data-Free-Adversarial-Distillation `get_dataloader` returns a
+    training and a test loader, each with two workers and no `pin_memory`; the training script copies the
+    batches of both. The seven test loaders were read debatable at `high` ("lacking only pin_memory"): the
+    project pass lowers them to `medium` as the module pass does (`evaluation_loaders_lowered`); the
+    training loader stays `high`."""
+    (tmp_path / "dataloader.py").write_text(TEST_LOADER_MAKER)
+    (tmp_path / "train.py").write_text(TEST_LOADER_USER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert levels_of(findings, "PP505") == {("dataloader.py", 6): "high", ("dataloader.py", 9): "medium"}

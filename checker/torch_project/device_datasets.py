@@ -17,6 +17,7 @@ from checker.rules.torch_data import (
     check_loader_without_pinned_memory,
     decoding_classes_through,
     decoding_defs,
+    evaluation_loader_with_workers,
     indexing_classes,
     little_to_pin,
     loader_dataset,
@@ -387,7 +388,10 @@ def decoding_classes_raised(
     (`from dataset import listDataset`: CSRNet's, EAST's, PSMNet's training loaders, listed cases).
     PP504 `medium` findings on such loaders are raised the same way (`workers_decode_items`, torch-fix106:
     hold-outs 30 and 31's listed Context-Aware-Crowd-Counting and Super-SloMo training loaders); not those
-    the project pass found at a factory def (`factory`: (path, line)), which the module pass never judged."""
+    the project pass found at a factory def (`factory`: (path, line)), which the module pass never judged.
+    First, the project's `high` findings on evaluation loaders with workers go to `medium`
+    (`evaluation_loaders_lowered`), and such loaders are never raised."""
+    findings = evaluation_loaders_lowered(findings, texts)
     medium: dict[str, set[int]] = {}
     workerless: dict[str, set[int]] = {}
     for f in findings:
@@ -442,6 +446,7 @@ def decoding_classes_raised(
             and loader_dataset(site.node) is not None
             and not little_to_pin(index, site.node)
             and not pinning_turned_off(site.node, index)
+            and not evaluation_loader_with_workers(site.node, index)
             and pins_decoded_items(site.node, index, foreign)
         }
     return [
@@ -451,6 +456,33 @@ def decoding_classes_raised(
             (f.rule == LOADER_RULE and (f.path, f.line) in raised)
             or (f.rule == WORKERS_RULE and (f.path, f.line) in raised_workers)
         )
+        else f
+        for f in findings
+    ]
+
+
+def evaluation_loaders_lowered(findings: list[Finding], texts: dict[str, str]) -> list[Finding]:
+    """`findings` with the PP505 `high` findings on evaluation loaders with workers
+    (`evaluation_loader_with_workers`) lowered to `medium`, as the module pass reports them: the project
+    pass finds `high` loaders of its own (a def of one module returns `test_loader`, a loop of another
+    copies its batches: hold-out 47's VainF `get_dataloader`, seven test loaders read debatable).
+    Only the modules with such a finding are parsed (torch-fix137)."""
+    reported: dict[str, set[int]] = {}
+    for f in findings:
+        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "high" and f.path in texts:
+            reported.setdefault(f.path, set()).add(f.line)
+    lowered: set[tuple[str, int]] = set()
+    for path, lines in reported.items():
+        index = parse_index(texts[path]) if "worker" in texts[path] else None
+        if index is not None:
+            lowered |= {
+                (path, site.node.lineno)
+                for site in index.calls
+                if site.node.lineno in lines and evaluation_loader_with_workers(site.node, index)
+            }
+    return [
+        dataclasses.replace(f, confidence="medium")
+        if f.rule == LOADER_RULE and f.cell is None and f.confidence == "high" and (f.path, f.line) in lowered
         else f
         for f in findings
     ]
