@@ -1057,6 +1057,8 @@ def test_methods_run_on_a_module_level_instance_by_its_own_loop_are_per_step(tmp
     assert levels_of(findings, "PP506") == {("train_b2u.py", 13): "high", ("train_b2u.py", 27): "high"}
     _, findings, _ = checked_copy(tmp_path, "instance_methods_clean")
     assert levels_of(findings, "PP506") == {("train_b2u.py", 27): "low"}
+
+
 TEST_LOADER_MAKER = """from torch.utils.data import DataLoader
 from torchvision import datasets, transforms
 
