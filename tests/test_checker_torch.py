@@ -2637,6 +2637,32 @@ def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_a_write_keyed_by_a_name_zipped_from_a_host_list_is_no_device_index():
+    """(review 26 item 7) `for name, value in zip(names, terms.detach()): stats[name] = value` keys the
+    write by the host list's names: nothing is indexed by a device element. `zip` maps its arguments onto the
+    target one-to-one, so only `value` holds device elements; a write keyed by it still reports."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, optimizer, loss_names):
+            model = model.to(device)
+            stats, counts = {}, {}
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                terms = model(x, y).to(device)
+                loss = terms.sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                for name, value in zip(loss_names, terms.detach()):
+                    stats[name] = value
+                for name, value in zip(loss_names, terms.detach()):  # expect: PP509
+                    counts[value.long()] = name
+            return stats, counts
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_host():
     """(torch-fix133) VerticalAttentionOCR's `[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in
     enumerate(probs)]` per batch (hold-out 44): one copy and sync per row. Silent over a host copy, over a

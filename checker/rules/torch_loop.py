@@ -3706,16 +3706,25 @@ def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
         it, target = it.args[0], target.elts[1]  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
     if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
         return None
-    sources = it.args if isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords else [it]
+    zipped = isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords
+    sources = it.args if zipped else [it]
     names = {_elements_root(a) for a in sources if not isinstance(a, ast.Name)} - {None}
     function = index.loop_function.get(id(loop))
-    device = [
-        n
-        for n in sorted(names)
-        if not _bound_to_list(index, function or index.tree, n)
-        and _on_device_at(index, function, n, loop.lineno)
-    ]
-    loop_vars = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+    def on_device(name: str | None) -> bool:
+        return (
+            name is not None
+            and not _bound_to_list(index, function or index.tree, name)
+            and _on_device_at(index, function, name, loop.lineno)
+        )
+
+    device = [n for n in sorted(names) if on_device(n)]
+    parts = [target]
+    if zipped and isinstance(target, ast.Tuple) and len(target.elts) == len(sources):
+        # (`zip` maps its arguments one-to-one onto the target: a name zipped from a host list, `for name,
+        # value in zip(names, terms.detach())`, holds no device element: review 26 item 7)
+        parts = [elt for elt, a in zip(target.elts, sources, strict=True) if on_device(_elements_root(a))]
+    loop_vars = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
     if not device or not loop_vars:
         return None
     for stmt in _nodes_of(loop.body):
