@@ -3764,3 +3764,49 @@ def test_pp501_a_step_def_reading_each_loss_term_in_its_own_loop():
     assert ("PP501", 27) not in torch_findings(other)
     counted = LOSS_TERM_STEP.replace('if key != "count":', "if self.iter % 100 == 0:")
     assert ("PP501", 27) not in torch_findings(counted)
+
+
+GAN_TWO_STEPS = """
+import torch
+
+
+class GANModel:
+    def __init__(self, netG, netD):
+        self.netG = netG.cuda()
+        self.netD = netD.cuda()
+        self.optimizer_G = torch.optim.Adam(self.netG.parameters())
+
+    def forward(self):
+        self.fake = self.netG(self.real)
+
+    def backward_G(self):
+        self.loss_G = self.netD(self.fake).mean()
+        self.loss_G.backward(retain_graph=True)
+
+    def backward_feat(self):
+        self.loss_F = self.fake.abs().mean()
+        self.loss_F.backward()
+
+    def optimize_parameters(self):
+        self.forward()
+        self.optimizer_G.zero_grad()
+        self.backward_G()
+        self.optimizer_G.step()
+
+    def optimize_with_features(self):
+        self.forward()
+        self.optimizer_G.zero_grad()
+        self.backward_G()
+        self.backward_feat()
+        self.optimizer_G.step()
+"""
+
+
+def test_pp511_retain_graph_is_dropped_only_when_every_step_method_proves_it():
+    """(review 26 item 8) `optimize_parameters` calls `backward_G` last, but `optimize_with_features` calls it
+    and then `backward_feat`, which backpropagates through `self.fake` again: dropping `retain_graph` would
+    break the second step, so silent. With the second step also calling `backward_G` last, it reports."""
+    assert "PP511" not in {f[0] for f in torch_findings(GAN_TWO_STEPS)}
+    both_last = GAN_TWO_STEPS.replace("        self.backward_feat()\n", "")
+    assert both_last != GAN_TWO_STEPS
+    assert ("PP511", 16) in torch_findings(both_last)

@@ -2584,11 +2584,24 @@ def _class_step_retains(index: ModuleIndex):
             sites = retaining.get(id(method), [])
             if len(sites) != 1 or index.function_class.get(id(method)) != owner:
                 continue
-            for step_name, step in methods.items():
-                proof = _retain_proof(index, methods, method, sites[0], step) if step is not method else None
-                if proof is not None:
-                    yield sites[0], step_name, proof
-                    break
+            # (every step that calls it must prove it: one step's proof says nothing of another step that runs
+            # a backward through the kept graph after it, review 26 item 8)
+            steps = [
+                (n, s)
+                for n, s in methods.items()
+                if s is not method and _step_calls(index, methods, method, s)
+            ]
+            proofs = [_retain_proof(index, methods, method, sites[0], step) for _, step in steps]
+            if steps and None not in proofs:
+                yield sites[0], steps[0][0], proofs[0]
+
+
+def _step_calls(index: ModuleIndex, methods: dict, method, step) -> bool:
+    """`step` is a training step (it calls `X.step()`) that calls `method` as `self.method()`."""
+    own = [c for c in index.calls if c.function is step]
+    return any(_self_method(c.node, methods) is method for c in own) and any(
+        method_name(c.node) == "step" and not c.node.args for c in own
+    )
 
 
 def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str | None:
