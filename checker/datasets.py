@@ -485,7 +485,7 @@ class DatasetFlow:
         if isinstance(func, ast.Name) and dataset_subclass(func.id, self.index):
             self._pass_arguments(call, args, kwargs)
             return self._record((Step("source", call),))  # `ImageLabelFilelist(root, files)` (tf-fix38)
-        helper = self.index.helper_of(call, function) or instance_method(call, self.index)
+        helper = self.index.helper_of(call, function) or _instance_method(call, self.index)
         if helper is not None and depth < HELPER_DEPTH:
             bound = _bind(helper, call, args, kwargs)
             if bound or not helper.args.args:
@@ -765,7 +765,7 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
             return True
         if index.resolver.call_name(node) == "tensorflow.GradientTape":
             return True
-        if fits_loop_data(node, loop):
+        if _fits_loop_data(node, loop):
             return True
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if "step" in name.lower() or "train" in name.lower() or "model" in name.lower():
@@ -773,7 +773,7 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
-def fits_loop_data(call: ast.Call, loop: ast.AST) -> bool:
+def _fits_loop_data(call: ast.Call, loop: ast.AST) -> bool:
     """`model.fit(x, y, ...)` on names the loop binds (its target, or names assigned in its body): a fit per
     element, one training step per batch as `train_on_batch` is (tf-fix51: reading 35's highredshine xDeepFM
     fits each batch of its TFRecord pipeline in `for batch in train_data:`; PP203 read the loop as not
@@ -1063,7 +1063,7 @@ def _applied_kind(call: ast.Call, index: ModuleIndex) -> str:
     return "apply"
 
 
-def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
+def _instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     """The method `obj.m(...)` runs when the module binds `obj` only to instances of one class it defines
     (`dataset = VocDataset(params)` then `dataset.load_dataset(is_training=True, ...)`): the flow follows the
     pipeline the method returns into the caller's use, as it does for a module function's (tf-fix51:
@@ -1075,8 +1075,12 @@ def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
     ):
         return None
     values = index.name_values.get(func.value.id, [])
-    classes = {v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
-    if not values or len(classes) != 1 or not all(isinstance(v, ast.Call) for v in values):
+    # (every value a call of the one class by name: a `ds` bound elsewhere to `tf.data.Dataset...(x)` is no
+    # instance, review 26 item 10)
+    classes = {
+        v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None for v in values
+    }
+    if len(classes) != 1 or None in classes:
         return None
     return index.class_methods.get(classes.pop(), {}).get(func.attr)
 

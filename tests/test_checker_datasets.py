@@ -106,3 +106,42 @@ class Evaluator:
 """)
     assert [kinds(chain) for chain in flow.trained.values()] == [("source", "map", "batch")]
     assert [at.lineno for chain, at in flow.consumed.values()] == [6]
+
+
+_RECORDS = """
+import tensorflow as tf
+
+
+class Records:
+    def __init__(self, files):
+        self.files = files
+
+    def batch(self, size):
+        return [self.files[:size]]
+
+
+def make_records(files):
+    ds = Records(files)
+    return ds.batch(8)
+
+
+def make_pipeline(x):
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    return ds.batch(32)
+"""
+
+
+def test_a_name_bound_to_a_class_instance_and_to_a_pipeline_runs_no_method():
+    """(review 26 item 10) `ds` is a `Records` in one def and a tf.data pipeline in another: `ds.batch(32)`
+    may be tf.data's, so it is no call of `Records.batch`. With every binding a `Records(...)`, it is."""
+    from checker.datasets import _instance_method
+
+    def batch_calls(src: str) -> list:
+        index = ModuleIndex.build(ast.parse(src))
+        calls = [site.node for site in index.calls if getattr(site.node.func, "attr", None) == "batch"]
+        return [getattr(_instance_method(call, index), "name", None) for call in calls]
+
+    assert batch_calls(_RECORDS) == [None, None]
+    only_records = _RECORDS.replace("tf.data.Dataset.from_tensor_slices(x)", "Records(x)")
+    assert only_records != _RECORDS
+    assert batch_calls(only_records) == ["batch", "batch"]

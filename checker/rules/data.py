@@ -1473,13 +1473,13 @@ def _note_imported_python(
 def imported_python_code(index: ModuleIndex, name: str) -> tuple[bool, tuple[tuple[int, str, str], ...]]:
     """What the top-level def `name` (or the method "Class.m") of this module does as a Python callback:
     whether it, with the module functions it calls (3 levels), opens files or runs OpenCV
-    (`python_native_work`), and the helpers it calls from modules it imports (for the project pass to read
+    (`_python_native_work`), and the helpers it calls from modules it imports (for the project pass to read
     in turn: `Dataset.transform_record` calls `image_utils.random_transform`)."""
     owner, _, method = name.rpartition(".")
     function = index.class_methods.get(owner, {}).get(method) if owner else index.module_functions.get(name)
     if function is None:
         return False, ()
-    native = any(python_native_work(node.func) for node, _ in _calls_in_map([function], index))
+    native = any(_python_native_work(node.func) for node, _ in _calls_in_map([function], index))
     return native, _imported_from([function], index)
 
 
@@ -1985,7 +1985,7 @@ _PYTHON_FILE_READERS = re.compile(
 _PYTHON_NATIVE_WORK = re.compile(r"^cv2\.(?!imshow|waitKey|destroy|namedWindow|putText|rectangle|circle)\w+$")
 
 
-def python_native_work(func: ast.AST) -> bool:
+def _python_native_work(func: ast.AST) -> bool:
     """A Python call (its function as written) that opens and decodes a file or runs an OpenCV transform:
     work in C code that releases the GIL (`_PYTHON_FILE_READERS`, `_PYTHON_NATIVE_WORK`)."""
     written = ast.unparse(func)
@@ -2073,9 +2073,11 @@ def _python_reads_files(call: ast.Call, index: ModuleIndex) -> bool:
     PP202's evidence reads, not a Python callback threads cannot help (tf-fix32: nikhilroxtomar's
     `tf.numpy_function(read_image_bbox, ...)` on a module-level reader was silent, the same reader nested in
     the map function was `high`, reading 24). Since tf-fix51 also a method handed as `self.m` and OpenCV's
-    transforms (`python_native_work`)."""
+    transforms (`_python_native_work`)."""
     roots = _python_code(call, index)
-    return roots is not None and any(python_native_work(node.func) for node, _ in _calls_in_map(roots, index))
+    return roots is not None and any(
+        _python_native_work(node.func) for node, _ in _calls_in_map(roots, index)
+    )
 
 
 def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
