@@ -998,6 +998,8 @@ def _only_looks(call: ast.Call) -> bool:
 
 
 def _is_enumerate(node) -> bool:
+    """`enumerate(ds)` or `enumerate(ds, 1)`: not `module.builtin_call`, whose one-argument test would drop the
+    `start` that TF loops over a pipeline often give (review 26 item 18)."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

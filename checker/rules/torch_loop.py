@@ -3630,8 +3630,8 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
         return None
     gen = comp.generators[0]
     it, target = gen.iter, gen.target
-    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-        it, target = it.args[0], target.elts[1]
+    if _enumerated(it, index) is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = _enumerated(it, index), target.elts[1]
     if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)):
         return None
     function = index.loop_function.get(id(comp))
@@ -3679,16 +3679,10 @@ def _row_chain(expr: ast.AST, var: str) -> bool:
             return False
 
 
-def _is_builtin_call(node: ast.AST, name: str, index: ModuleIndex) -> bool:
-    """`enumerate(x)`: a one-argument call of the builtin `name`, not a def or import of that name."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == name
-        and len(node.args) == 1
-        and not node.keywords
-        and name not in index.resolver.names
-    )
+def _enumerated(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
+    """`x` of `enumerate(x)` (`module.builtin_call`), when the module defines or imports no `enumerate` of its
+    own; None for any other node."""
+    return None if "enumerate" in index.resolver.names else builtin_call(node, {"enumerate"})
 
 
 def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
@@ -3702,8 +3696,11 @@ def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
     and over rows (`zip(pos[n, :-1], pos[n, 1:])`, then `emb[st:ed, n, :] = ...`: MuseMorphose's bar
     bounds, hold-out 44, each slice bound a host read)."""
     it, target = loop.iter, loop.target
-    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-        it, target = it.args[0], target.elts[1]  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
+    if _enumerated(it, index) is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = (
+            _enumerated(it, index),
+            target.elts[1],
+        )  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
     if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
         return None
     zipped = isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords
