@@ -132,8 +132,9 @@ def make_pipeline(x):
 
 
 def test_a_name_bound_to_a_class_instance_and_to_a_pipeline_runs_no_method():
-    """(review 26 item 10) `ds` is a `Records` in one def and a tf.data pipeline in another: `ds.batch(32)`
-    may be tf.data's, so it is no call of `Records.batch`. With every binding a `Records(...)`, it is."""
+    """(review 26 item 10) `ds` is a `Records` in one def and a tf.data pipeline in another: the pipeline's
+    `ds.batch(32)` is tf.data's, no call of `Records.batch`; the `Records` def's `ds.batch(8)` is one. Read
+    module-wide (no calling def), the mixed name runs no method; with every binding a `Records(...)`, both."""
     from checker.datasets import _instance_method
 
     def batch_calls(src: str) -> list:
@@ -141,7 +142,13 @@ def test_a_name_bound_to_a_class_instance_and_to_a_pipeline_runs_no_method():
         calls = [site.node for site in index.calls if getattr(site.node.func, "attr", None) == "batch"]
         return [getattr(_instance_method(call, index), "name", None) for call in calls]
 
+    def in_defs(src: str) -> list:
+        index = ModuleIndex.build(ast.parse(src))
+        sites = [site for site in index.calls if getattr(site.node.func, "attr", None) == "batch"]
+        return [getattr(_instance_method(s.node, index, s.function), "name", None) for s in sites]
+
     assert batch_calls(_RECORDS) == [None, None]
+    assert in_defs(_RECORDS) == ["batch", None]
     only_records = _RECORDS.replace("tf.data.Dataset.from_tensor_slices(x)", "Records(x)")
     assert only_records != _RECORDS
     assert batch_calls(only_records) == ["batch", "batch"]
