@@ -580,3 +580,9 @@ def _last_before(defs: list[ast.AST], line: int) -> ast.AST:
     one above it, else the first."""
     above = [d for d in defs if d.lineno < line]
     return above[-1] if above else defs[0]
+
+
+def self_attribute(node: ast.AST) -> bool:
+    """`self.x`: an attribute read or bound straight on `self` (not `self.a.b`'s outer attribute). One
+    definition for the rules that ask it (review 26 item 19)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"

@@ -19,7 +19,7 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, is_main_guard, walk
+from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, is_main_guard, self_attribute, walk
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -1109,7 +1109,7 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         receiver = root.attr if isinstance(root, ast.Attribute) else getattr(root, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
-        if not looks_like_dataset and _self_attribute(func.value):
+        if not looks_like_dataset and self_attribute(func.value):
             stepped = _tf_data_attributes(index) if stepped is None else stepped
             looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
@@ -1148,11 +1148,11 @@ def _tf_data_attributes(index: ModuleIndex) -> set[str]:
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and _self_attribute(node.targets[0])
+            and self_attribute(node.targets[0])
             and isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr in _TF_DATA_ONLY_STEPS
-            and _self_attribute(node.value.func.value)
+            and self_attribute(node.value.func.value)
             and node.value.func.value.attr == node.targets[0].attr
         ):
             found.add(node.targets[0].attr)
@@ -1533,10 +1533,6 @@ def _bound_for_evaluation(call: ast.Call, index: ModuleIndex, words: tuple[str, 
     )
 
 
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
     """The top-level def `name` of this module, or the `__call__` of its class `name` with the methods it
     calls on `self` (3 levels), does image or file work as does_image_work counts it."""
@@ -1552,7 +1548,7 @@ def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
                 if (
                     isinstance(node, ast.Assign)
                     and len(node.targets) == 1
-                    and _self_attribute(node.targets[0])
+                    and self_attribute(node.targets[0])
                 ):
                     values = (
                         [node.value.body, node.value.orelse]
@@ -1560,7 +1556,7 @@ def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
                         else [node.value]
                     )
                     aliases.setdefault(node.targets[0].attr, set()).update(
-                        v.attr for v in values if _self_attribute(v)
+                        v.attr for v in values if self_attribute(v)
                     )
         for _ in range(3):
             called = {
@@ -2012,7 +2008,7 @@ def _handed_methods(roots: list[ast.AST], index: ModuleIndex) -> list[tuple[str,
             if (
                 isinstance(node, ast.Call)
                 and node.args
-                and _self_attribute(node.args[0])
+                and self_attribute(node.args[0])
                 and index.resolver.call_name(node) in _PYTHON_OPS
             ):
                 name = node.args[0].attr
@@ -2092,7 +2088,7 @@ def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
         methods[node.func.attr]
         for root in roots
         for node in ast.walk(root)
-        if isinstance(node, ast.Call) and _self_attribute(node.func)
+        if isinstance(node, ast.Call) and self_attribute(node.func)
         for methods in index.class_methods.values()
         if node.func.attr in methods
     ]
@@ -2543,7 +2539,7 @@ def _says_batch(node: ast.AST) -> bool:
 
 def _returns_attribute(at: ast.AST) -> bool:
     """`return self._dataset` in a getter: the pipeline stored there is judged where it is stored."""
-    return isinstance(at, ast.Return) and _self_attribute(at.value)
+    return isinstance(at, ast.Return) and self_attribute(at.value)
 
 
 def _returned_tuples(index: ModuleIndex) -> set[int]:

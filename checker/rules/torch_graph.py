@@ -15,6 +15,7 @@ from checker.module import (
     names_in,
     none_tested,
     parameter_names,
+    self_attribute,
     sole_name_target,
     statements_in,
     walk,
@@ -568,14 +569,14 @@ def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
     """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
     (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
     mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
-    if not _on_self(site.node.func):
+    if not self_attribute(site.node.func):
         return set()  # (not `self.extract_feature(...)`)
     held = {
         base_name(s.node.func.value)
         for s in caller_sites
         if s.node.lineno < site.node.lineno
         and isinstance(s.node.func, ast.Attribute)
-        and _on_self(s.node.func.value)
+        and self_attribute(s.node.func.value)
     }
     return {who for who in held if who and _mode_at(caller_modes, who, site.node.lineno) == "eval"}
 
@@ -587,19 +588,15 @@ _ACTING = re.compile(
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
 
 
-def _on_self(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _policy_forward(call: ast.Call, own: dict, index: ModuleIndex) -> bool:
     """`self.actor(s)`, or a forward method of a held network: `self.actor.forward(s)`, or a def of the
     module called on it (`self.actor_local.get_action(s)`, soft actor-critic's sampling head)."""
     func = call.func
-    if _on_self(func):
+    if self_attribute(func):
         return func.attr not in own
     return (
         isinstance(func, ast.Attribute)
-        and _on_self(func.value)
+        and self_attribute(func.value)
         and func.value.attr not in own
         and (func.attr == "forward" or func.attr in _module_def_names(index))
     )
@@ -618,7 +615,7 @@ def _graph_free_forwards(function, candidates: list[ast.Call], own: dict, fx) ->
         if s.node.args
         and s.node not in candidates
         and isinstance(s.node.func, ast.Attribute)
-        and _on_self(s.node.func.value)
+        and self_attribute(s.node.func.value)
         and s.node.func.value.attr in held
         and s.node.func.value.attr not in own
     ]
@@ -636,9 +633,9 @@ def _held_networks(index: ModuleIndex, owner: str | None) -> set[str]:
             call = site.node
             if method_name(call) in ("to", "cuda", "parameters"):
                 node = call.func.value
-                while isinstance(node, ast.Attribute) and not _on_self(node):
+                while isinstance(node, ast.Attribute) and not self_attribute(node):
                     node = node.value
-                if _on_self(node):
+                if self_attribute(node):
                     found.add(node.attr)
     return found
 
@@ -737,7 +734,7 @@ def _acting_forwards(index: ModuleIndex, fx):
         forwards = [
             call
             for call in candidates
-            if (_on_self(call.func) and _detaches(call, fx, function, _HOST_VALUES))
+            if (self_attribute(call.func) and _detaches(call, fx, function, _HOST_VALUES))
             or (_graph_dropped(call, function, fx) and _on_device(function, index))
         ]
         if len(forwards) != 1:
@@ -751,7 +748,7 @@ def _acting_forwards(index: ModuleIndex, fx):
         ):
             continue
         call = forwards[0]
-        receiver = call.func.attr if _on_self(call.func) else call.func.value.attr
+        receiver = call.func.attr if self_attribute(call.func) else call.func.value.attr
         yield RawFinding(
             "PP503",
             call.lineno,
@@ -922,7 +919,7 @@ def _class_holds(index: ModuleIndex, owner: str) -> list[tuple[int, str, str]]:
     if _network_class(index, owner):
         return []
     sites = [s for method in methods.values() for s in index.function_calls.get(id(method), [])]
-    held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and _on_self(s.node.func.value)]
+    held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and self_attribute(s.node.func.value)]
     evaluated = {r for _, r, kind in mode_calls(held) if kind == "eval"}
     # (the eval-mode calls first: most classes make none, and then neither test below matters)
     if not evaluated or any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
@@ -2630,7 +2627,7 @@ def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str 
     chain = _chain_methods(index, index.function_class.get(id(method)) or "")
     graph = _graph_attributes(index, chain)
     read_later = {a for m in later for a in _self_attributes(m)}
-    written = {t.attr for t in walk(method) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    written = {t.attr for t in walk(method) if self_attribute(t) and isinstance(t.ctx, ast.Store)}
     if written & read_later or _undetached_graph_reads(
         method, (graph - written) | _unbound_attributes(method, chain)
     ):
@@ -2652,14 +2649,14 @@ def _unbound_attributes(method, chain: list) -> set[str]:
     """Attributes the method reads bare (`self.output_i` handed on, not `self.opt.lambda_gan` nor
     `self.netD(...)`) that no method of the class chain in the module binds: a base class of another module,
     or a subclass, may bind them to a network's output, so they prove nothing."""
-    bound = {t.attr for m in chain for t in walk(m) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    bound = {t.attr for m in chain for t in walk(m) if self_attribute(t) and isinstance(t.ctx, ast.Store)}
     inner = {id(n.value) for n in walk(method) if isinstance(n, ast.Attribute)} | {
         id(n.func) for n in walk(method) if isinstance(n, ast.Call)
     }
     return {
         n.attr
         for n in walk(method)
-        if _self_attribute(n) and isinstance(n.ctx, ast.Load) and id(n) not in inner and n.attr not in bound
+        if self_attribute(n) and isinstance(n.ctx, ast.Load) and id(n) not in inner and n.attr not in bound
     }
 
 
@@ -2683,13 +2680,9 @@ def _later_methods(index: ModuleIndex, methods: dict, own: list, line: int) -> l
     return found
 
 
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _self_attributes(function) -> set[str]:
     """The `self.<attr>` names a def reads."""
-    return {n.attr for n in walk(function) if _self_attribute(n) and isinstance(n.ctx, ast.Load)}
+    return {n.attr for n in walk(function) if self_attribute(n) and isinstance(n.ctx, ast.Load)}
 
 
 def _graph_attributes(index: ModuleIndex, methods: list) -> set[str]:
@@ -2710,7 +2703,7 @@ def _graph_attributes(index: ModuleIndex, methods: list) -> set[str]:
                     for t in iter_walk(target):
                         if isinstance(t, ast.Name):
                             local.add(t.id)
-                        elif _self_attribute(t):
+                        elif self_attribute(t):
                             graph.add(t.attr)
         if len(graph) == before:
             break
@@ -2724,9 +2717,9 @@ def _carries_graph(value: ast.AST, graph: set[str], local: set[str]) -> bool:
         node = todo.pop()
         if isinstance(node, ast.Call) and method_name(node) in ("detach", "item", "cpu", "numpy", "tolist"):
             continue
-        if isinstance(node, ast.Call) and _self_attribute(node.func):
+        if isinstance(node, ast.Call) and self_attribute(node.func):
             return True
-        if _self_attribute(node) and node.attr in graph:
+        if self_attribute(node) and node.attr in graph:
             return True
         if isinstance(node, ast.Name) and node.id in local:
             return True
@@ -2741,7 +2734,7 @@ def _undetached_graph_reads(method, graph: set[str]) -> bool:
         node
         for node in statements_in(method)
         if isinstance(node, ast.Assign)
-        and _self_attribute(node.value)
+        and self_attribute(node.value)
         and node.value.attr in graph
         and all(isinstance(t, ast.Name) for t in node.targets)
     ]
@@ -2752,7 +2745,7 @@ def _undetached_graph_reads(method, graph: set[str]) -> bool:
     return any(
         id(node) not in skipped
         and (
-            (_self_attribute(node) and isinstance(node.ctx, ast.Load) and node.attr in graph)
+            (self_attribute(node) and isinstance(node.ctx, ast.Load) and node.attr in graph)
             or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in aliases)
         )
         for node in walk(method)
