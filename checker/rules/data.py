@@ -19,7 +19,15 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, is_main_guard, self_attribute, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    ModuleIndex,
+    class_at,
+    import_of,
+    is_main_guard,
+    self_attribute,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -2040,15 +2048,7 @@ def _inherited_callbacks(
 ) -> list[tuple[int, str, str]]:
     """(level, module, "Base.m") for each `self.m` the map's code hands to a Python op when no class of this
     module defines `m` and the class holding the map derives from `Base`, imported from a module."""
-    holder = next(
-        (
-            node
-            for node in walk(index.tree)
-            if isinstance(node, ast.ClassDef)
-            and node.lineno <= call.lineno <= (node.end_lineno or node.lineno)
-        ),
-        None,
-    )
+    holder = class_at(index, call.lineno)  # (the innermost class: review 26 items 13 and 22)
     if holder is None:
         return []
     found = []

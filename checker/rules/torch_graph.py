@@ -11,6 +11,7 @@ from checker.module import (
     ModuleIndex,
     assigned_names,
     bound_values,
+    class_chain,
     iter_walk,
     names_in,
     none_tested,
@@ -932,7 +933,11 @@ def _network_class(index: ModuleIndex, owner: str | None) -> bool:
     """The class is a network: it defines `forward` or derives from a `...Module` base."""
     return owner is not None and (
         "forward" in index.class_methods.get(owner, {})
-        or any((base_name(b) or "").endswith("Module") for b in _class_bases(index, owner))
+        or any(
+            (base_name(b) or "").endswith("Module")
+            for cls in class_chain(index, owner)[:1]
+            for b in cls.bases
+        )
     )
 
 
@@ -947,13 +952,6 @@ def _network_inference(function, modes, index: ModuleIndex) -> bool:
         isinstance(function, FUNCTION_TYPES)
         and _network_class(index, index.function_class.get(id(function)))
         and not any(kind == "eval" for _, _, kind in modes)
-    )
-
-
-def _class_bases(index: ModuleIndex, owner: str) -> list[ast.expr]:
-    return next(
-        (n.bases for n in index.tree.body if isinstance(n, ast.ClassDef) and n.name == owner),
-        [],
     )
 
 
@@ -2635,14 +2633,10 @@ def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str 
     return "detached"
 
 
-def _chain_methods(index: ModuleIndex, owner: str, depth: int = 4) -> list:
-    """The methods of the class and of its bases defined in the module (not those of other modules)."""
-    found = list(index.class_methods.get(owner, {}).values())
-    if depth:
-        for base in _class_bases(index, owner):
-            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id != owner:
-                found += _chain_methods(index, base.id, depth - 1)
-    return found
+def _chain_methods(index: ModuleIndex, owner: str) -> list:
+    """The methods of the class and of its bases defined in the module (`module.class_chain`; not those of
+    other modules)."""
+    return [m for cls in class_chain(index, owner) for m in index.class_methods.get(cls.name, {}).values()]
 
 
 def _unbound_attributes(method, chain: list) -> set[str]:
