@@ -152,3 +152,39 @@ def test_a_name_bound_to_a_class_instance_and_to_a_pipeline_runs_no_method():
     only_records = _RECORDS.replace("tf.data.Dataset.from_tensor_slices(x)", "Records(x)")
     assert only_records != _RECORDS
     assert batch_calls(only_records) == ["batch", "batch"]
+
+
+def test_the_class_at_a_line_is_the_innermost_and_a_chain_follows_the_module_bases():
+    """(review 26 items 13, 22) `module.class_at`: data.py's holder of a map took the outermost class holding
+    the line, so a nested dataset class's imported base was never read. `module.class_chain`: the class and
+    the bases the module defines, nearest first (torch_graph's methods of a class chain)."""
+    from checker.module import class_at, class_chain
+
+    index = ModuleIndex.build(
+        ast.parse(
+            textwrap.dedent(
+                """
+                from dataset import Dataset
+
+                class Datasets:
+                    class Voc(Dataset):
+                        def load(self, path):
+                            return tf.data.TFRecordDataset(path).map(self.parse)
+
+                class Base:
+                    pass
+
+                class Middle(Base):
+                    pass
+
+                class Top(Middle, Dataset):
+                    pass
+                """
+            )
+        )
+    )
+    assert class_at(index, 7).name == "Voc"
+    assert class_at(index, 4).name == "Datasets"
+    assert class_at(index, 2) is None
+    assert [c.name for c in class_chain(index, "Top")] == ["Top", "Middle", "Base"]
+    assert [c.name for c in class_chain(index, "Voc")] == ["Voc"]
