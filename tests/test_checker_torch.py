@@ -2689,6 +2689,37 @@ def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_ho
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_a_model_output_given_a_loss_per_item_is_a_tuple_of_heads():
+    """(review 26 item 7b) `outputs = model(x)`, then `sum(F.cross_entropy(o, y) for o in outputs)`: each item
+    gets the batch's targets, so `outputs` is a tuple of heads' outputs and `[o.detach().cpu().numpy() for o
+    in outputs]` copies each head once (`outputs.cpu()` would fail on a tuple). A model output whose rows are
+    read (`probs = model(x).softmax(-1)`, no loss per item) still reports."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, optimizer, criterion):
+            model = model.to(device)
+            kept = []
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                outputs = model(x)
+                loss = sum(F.cross_entropy(o, y) for o in outputs)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scores = [o.detach().cpu().numpy() for o in outputs]
+                heads = model(x)
+                total = 0
+                for h in heads:
+                    total = total + criterion(h, y)
+                kept.extend(heads)
+                probs = model(x).softmax(-1).to(device)
+                preds = [torch.argmax(p, dim=0).cpu().numpy() for p in probs]  # expect: PP509
+                print(len(scores), len(preds), total, kept)
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp509_a_list_extended_by_a_device_tensor_every_step():
     """(torch-fix133) SLR's and CVPR21-SLR's `all_label.extend(labels.squeeze())` and
     `all_pred.extend(prediction)` in the step loop (hold-out 44): Python iterates the device tensor, one 0-d

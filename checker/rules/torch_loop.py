@@ -3603,7 +3603,9 @@ def _lists_of_elements(index: ModuleIndex):
         name = _elements_root(call.args[0])
         if step is None or name is None or func.value.id in _bound(list(_nodes_of(step.body))):
             continue
-        if _bound_to_list(index, site.function or index.tree, name):
+        if _bound_to_list(index, site.function or index.tree, name) or _heads_given_a_loss_each(
+            site.function or index.tree, name
+        ):
             continue
         if not _on_device_at(index, site.function, name, call.lineno):
             continue
@@ -3647,6 +3649,8 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
     read = next((n for n in reads if method_name(n) != "numpy"), reads[0] if reads else None)
     if read is None or _bound_to_list(index, function or index.tree, it.id):
         return None
+    if _heads_given_a_loss_each(function or index.tree, it.id):
+        return None
     if not _on_device_at(index, function, it.id, comp.lineno) or not _runs_every_step(comp, index):
         return None
     return RawFinding(
@@ -3656,6 +3660,36 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
         f"`.{method_name(read)}()` copies each row of the device tensor `{it.id}` to the host in this "
         "comprehension, one copy and sync per row on every step; copy the whole tensor once "
         f"(`{it.id}.cpu()`) before going through its rows",
+    )
+
+
+def _heads_given_a_loss_each(scope, name: str) -> bool:
+    """`loss = sum(F.cross_entropy(o, y) for o in outputs)`, `for o in outputs: loss += criterion(o, y)`: the
+    scope hands each item of `name` to a loss with the batch's targets, so `name` (`outputs = model(x)`) is a
+    tuple of heads' outputs, not one tensor whose rows Python goes through (review 26 item 7b: `[o.cpu() for
+    o in outputs]` then copies each head's whole output, once each; `_names_a_loss`)."""
+    for node in walk(scope):
+        if isinstance(node, COMPREHENSION_TYPES) and len(node.generators) == 1:
+            gen, body = node.generators[0], [node.elt]
+        elif isinstance(node, ast.For):
+            gen, body = node, node.body
+        else:
+            continue
+        if not (isinstance(gen.iter, ast.Name) and gen.iter.id == name and isinstance(gen.target, ast.Name)):
+            continue
+        var = gen.target.id
+        for call in (n for part in body for n in walk(part) if isinstance(n, ast.Call)):
+            if any(isinstance(a, ast.Name) and a.id == var for a in call.args) and _names_a_loss(call):
+                return True
+    return False
+
+
+def _names_a_loss(call: ast.Call) -> bool:
+    """The call computes a loss of an output and targets: `criterion(o, y)`, `self.loss_fn(o, y)`,
+    `F.cross_entropy(o, y)`, `F.kl_div(o, t)` (two arguments at least; not `F.softmax(o, -1)`)."""
+    last = (method_name(call) or getattr(call.func, "id", "")).lower()
+    return len(call.args) >= 2 and (
+        any(w in last for w in ("loss", "criterion", "entropy")) or last == "kl_div"
     )
 
 
