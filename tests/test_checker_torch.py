@@ -2711,10 +2711,11 @@ def test_pp509_a_model_output_given_a_loss_per_item_is_a_tuple_of_heads():
                 total = 0
                 for h in heads:
                     total = total + criterion(h, y)
+                named = {i: criterion(h, y) for i, h in enumerate(heads)}
                 kept.extend(heads)
                 probs = model(x).softmax(-1).to(device)
                 preds = [torch.argmax(p, dim=0).cpu().numpy() for p in probs]  # expect: PP509
-                print(len(scores), len(preds), total, kept)
+                print(len(scores), len(preds), total, kept, named)
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)

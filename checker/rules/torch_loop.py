@@ -3670,7 +3670,10 @@ def _heads_given_a_loss_each(scope, name: str) -> bool:
     o in outputs]` then copies each head's whole output, once each; `_names_a_loss`)."""
     for node in walk(scope):
         if isinstance(node, COMPREHENSION_TYPES) and len(node.generators) == 1:
-            gen, body = node.generators[0], [node.elt]
+            gen, body = (
+                node.generators[0],
+                [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt],
+            )
         elif isinstance(node, ast.For):
             gen, body = node, node.body
         else:
