@@ -15,6 +15,7 @@ from checker.module import (
     FUNCTION_TYPES,
     HELPER_DEPTH,
     ModuleIndex,
+    bound_values,
     child_nodes,
     dotted_parts,
     import_of,
@@ -485,7 +486,7 @@ class DatasetFlow:
         if isinstance(func, ast.Name) and dataset_subclass(func.id, self.index):
             self._pass_arguments(call, args, kwargs)
             return self._record((Step("source", call),))  # `ImageLabelFilelist(root, files)` (tf-fix38)
-        helper = self.index.helper_of(call, function) or instance_method(call, self.index)
+        helper = self.index.helper_of(call, function) or _instance_method(call, self.index, function)
         if helper is not None and depth < HELPER_DEPTH:
             bound = _bind(helper, call, args, kwargs)
             if bound or not helper.args.args:
@@ -765,7 +766,7 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
             return True
         if index.resolver.call_name(node) == "tensorflow.GradientTape":
             return True
-        if fits_loop_data(node, loop):
+        if _fits_loop_data(node, loop):
             return True
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if "step" in name.lower() or "train" in name.lower() or "model" in name.lower():
@@ -773,7 +774,7 @@ def _runs_a_step(loop: ast.AST, index: ModuleIndex) -> bool:
     return False
 
 
-def fits_loop_data(call: ast.Call, loop: ast.AST) -> bool:
+def _fits_loop_data(call: ast.Call, loop: ast.AST) -> bool:
     """`model.fit(x, y, ...)` on names the loop binds (its target, or names assigned in its body): a fit per
     element, one training step per batch as `train_on_batch` is (tf-fix51: reading 35's highredshine xDeepFM
     fits each batch of its TFRecord pipeline in `for batch in train_data:`; PP203 read the loop as not
@@ -998,6 +999,8 @@ def _only_looks(call: ast.Call) -> bool:
 
 
 def _is_enumerate(node) -> bool:
+    """`enumerate(ds)` or `enumerate(ds, 1)`: not `module.builtin_call`, whose one-argument test would drop the
+    `start` that TF loops over a pipeline often give (review 26 item 18)."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -1063,20 +1066,26 @@ def _applied_kind(call: ast.Call, index: ModuleIndex) -> str:
     return "apply"
 
 
-def instance_method(call: ast.Call, index: ModuleIndex) -> ast.AST | None:
-    """The method `obj.m(...)` runs when the module binds `obj` only to instances of one class it defines
-    (`dataset = VocDataset(params)` then `dataset.load_dataset(is_training=True, ...)`): the flow follows the
-    pipeline the method returns into the caller's use, as it does for a module function's (tf-fix51:
-    reading 35's FCN dataset classes build their pipelines in such methods)."""
+def _instance_method(call: ast.Call, index: ModuleIndex, function=None) -> ast.AST | None:
+    """The method `obj.m(...)` runs when the calling def binds `obj` only to instances of one class the module
+    defines (`dataset = VocDataset(params)` then `dataset.load_dataset(is_training=True, ...)`): the flow
+    follows the pipeline the method returns into the caller's use, as it does for a module function's
+    (tf-fix51: reading 35's FCN dataset classes build their pipelines in such methods). Every value must call
+    that class by name, read in the caller's def when it binds `obj` (the method itself binds `dataset` to
+    its pipeline), else module-wide: a `ds` bound to `tf.data.Dataset.from_tensor_slices(x)` is no instance,
+    so `ds.batch(32)` is tf.data's, not the class's `batch` (review 26 item 10)."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or func.value.id in (
         "self",
         "cls",
     ):
         return None
-    values = index.name_values.get(func.value.id, [])
-    classes = {v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
-    if not values or len(classes) != 1 or not all(isinstance(v, ast.Call) for v in values):
+    values = bound_values(function, func.value.id) if function is not None else []
+    values = values or index.name_values.get(func.value.id, [])
+    classes = {
+        v.func.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) else None for v in values
+    }
+    if len(classes) != 1 or None in classes:
         return None
     return index.class_methods.get(classes.pop(), {}).get(func.attr)
 

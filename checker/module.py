@@ -580,3 +580,39 @@ def _last_before(defs: list[ast.AST], line: int) -> ast.AST:
     one above it, else the first."""
     above = [d for d in defs if d.lineno < line]
     return above[-1] if above else defs[0]
+
+
+def self_attribute(node: ast.AST) -> bool:
+    """`self.x`: an attribute read or bound straight on `self` (not `self.a.b`'s outer attribute). One
+    definition for the rules that ask it (review 26 item 19)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def class_at(index: ModuleIndex, line: int) -> ast.ClassDef | None:
+    """The innermost class of the module whose text holds `line` (the class a `self.<attr>` there is read
+    on). One definition for the rules that ask it (review 26 item 13; torch_moves keeps a cached copy)."""
+    holding = [
+        c
+        for c in walk(index.tree)
+        if isinstance(c, ast.ClassDef) and c.lineno <= line <= (c.end_lineno or c.lineno)
+    ]
+    return max(holding, key=lambda c: c.lineno, default=None)
+
+
+def class_chain(index: ModuleIndex, name: str) -> list[ast.ClassDef]:
+    """The class of that name (top-level or nested in another class) and the bases the module itself defines
+    (`LatentDiffusion(DDPM)`; a base named by its last part, `base.Model`, counts too), nearest first, four
+    classes at most: what a method of the class may find on `self` in this module (review 26 item 13)."""
+    classes = {c.name: c for c in walk(index.tree) if isinstance(c, ast.ClassDef)}
+    chain: list[ast.ClassDef] = []
+    todo = [name]
+    while todo and len(chain) < 4:
+        cls = classes.get(todo.pop(0))
+        if cls is None or cls in chain:
+            continue
+        chain.append(cls)
+        todo.extend(
+            b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
+            for b in cls.bases
+        )
+    return chain

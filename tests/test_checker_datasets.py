@@ -106,3 +106,85 @@ class Evaluator:
 """)
     assert [kinds(chain) for chain in flow.trained.values()] == [("source", "map", "batch")]
     assert [at.lineno for chain, at in flow.consumed.values()] == [6]
+
+
+_RECORDS = """
+import tensorflow as tf
+
+
+class Records:
+    def __init__(self, files):
+        self.files = files
+
+    def batch(self, size):
+        return [self.files[:size]]
+
+
+def make_records(files):
+    ds = Records(files)
+    return ds.batch(8)
+
+
+def make_pipeline(x):
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    return ds.batch(32)
+"""
+
+
+def test_a_name_bound_to_a_class_instance_and_to_a_pipeline_runs_no_method():
+    """(review 26 item 10) `ds` is a `Records` in one def and a tf.data pipeline in another: the pipeline's
+    `ds.batch(32)` is tf.data's, no call of `Records.batch`; the `Records` def's `ds.batch(8)` is one. Read
+    module-wide (no calling def), the mixed name runs no method; with every binding a `Records(...)`, both."""
+    from checker.datasets import _instance_method
+
+    def batch_calls(src: str) -> list:
+        index = ModuleIndex.build(ast.parse(src))
+        calls = [site.node for site in index.calls if getattr(site.node.func, "attr", None) == "batch"]
+        return [getattr(_instance_method(call, index), "name", None) for call in calls]
+
+    def in_defs(src: str) -> list:
+        index = ModuleIndex.build(ast.parse(src))
+        sites = [site for site in index.calls if getattr(site.node.func, "attr", None) == "batch"]
+        return [getattr(_instance_method(s.node, index, s.function), "name", None) for s in sites]
+
+    assert batch_calls(_RECORDS) == [None, None]
+    assert in_defs(_RECORDS) == ["batch", None]
+    only_records = _RECORDS.replace("tf.data.Dataset.from_tensor_slices(x)", "Records(x)")
+    assert only_records != _RECORDS
+    assert batch_calls(only_records) == ["batch", "batch"]
+
+
+def test_the_class_at_a_line_is_the_innermost_and_a_chain_follows_the_module_bases():
+    """(review 26 items 13, 22) `module.class_at`: data.py's holder of a map took the outermost class holding
+    the line, so a nested dataset class's imported base was never read. `module.class_chain`: the class and
+    the bases the module defines, nearest first (torch_graph's methods of a class chain)."""
+    from checker.module import class_at, class_chain
+
+    index = ModuleIndex.build(
+        ast.parse(
+            textwrap.dedent(
+                """
+                from dataset import Dataset
+
+                class Datasets:
+                    class Voc(Dataset):
+                        def load(self, path):
+                            return tf.data.TFRecordDataset(path).map(self.parse)
+
+                class Base:
+                    pass
+
+                class Middle(Base):
+                    pass
+
+                class Top(Middle, Dataset):
+                    pass
+                """
+            )
+        )
+    )
+    assert class_at(index, 7).name == "Voc"
+    assert class_at(index, 4).name == "Datasets"
+    assert class_at(index, 2) is None
+    assert [c.name for c in class_chain(index, "Top")] == ["Top", "Middle", "Base"]
+    assert [c.name for c in class_chain(index, "Voc")] == ["Voc"]

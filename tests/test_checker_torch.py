@@ -2638,6 +2638,32 @@ def test_pp509_a_confusion_matrix_filled_by_zip_over_device_tensors():
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
 
 
+def test_pp509_a_write_keyed_by_a_name_zipped_from_a_host_list_is_no_device_index():
+    """(review 26 item 7) `for name, value in zip(names, terms.detach()): stats[name] = value` keys the
+    write by the host list's names: nothing is indexed by a device element. `zip` maps its arguments onto the
+    target one-to-one, so only `value` holds device elements; a write keyed by it still reports."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, optimizer, loss_names):
+            model = model.to(device)
+            stats, counts = {}, {}
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                terms = model(x, y).to(device)
+                loss = terms.sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                for name, value in zip(loss_names, terms.detach()):
+                    stats[name] = value
+                for name, value in zip(loss_names, terms.detach()):  # expect: PP509
+                    counts[value.long()] = name
+            return stats, counts
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
 def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_host():
     """(torch-fix133) VerticalAttentionOCR's `[torch.argmax(lp, dim=0).detach().cpu().numpy() for j, lp in
     enumerate(probs)]` per batch (hold-out 44): one copy and sync per row. Silent over a host copy, over a
@@ -2659,6 +2685,38 @@ def test_pp509_a_comprehension_that_copies_each_row_of_a_device_tensor_to_the_ho
                     f = [(lp * y).cpu() for lp in probs]
                     out_all.append((a, b, c, d, e, f))
             return out_all
+        """
+    )
+    assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
+
+
+def test_pp509_a_model_output_given_a_loss_per_item_is_a_tuple_of_heads():
+    """(review 26 item 7b) `outputs = model(x)`, then `sum(F.cross_entropy(o, y) for o in outputs)`: each item
+    gets the batch's targets, so `outputs` is a tuple of heads' outputs and `[o.detach().cpu().numpy() for o
+    in outputs]` copies each head once (`outputs.cpu()` would fail on a tuple). A model output whose rows are
+    read (`probs = model(x).softmax(-1)`, no loss per item) still reports."""
+    source = PRELUDE + textwrap.dedent(
+        """
+        def train(model, loader, optimizer, criterion):
+            model = model.to(device)
+            kept = []
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                outputs = model(x)
+                loss = sum(F.cross_entropy(o, y) for o in outputs)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scores = [o.detach().cpu().numpy() for o in outputs]
+                heads = model(x)
+                total = 0
+                for h in heads:
+                    total = total + criterion(h, y)
+                named = {i: criterion(h, y) for i, h in enumerate(heads)}
+                kept.extend(heads)
+                probs = model(x).softmax(-1).to(device)
+                preds = [torch.argmax(p, dim=0).cpu().numpy() for p in probs]  # expect: PP509
+                print(len(scores), len(preds), total, kept, named)
         """
     )
     assert [f for f in torch_findings(source) if f[0] == "PP509"] == expected(source)
@@ -3790,3 +3848,49 @@ def test_an_evaluation_loader_with_workers_lacking_only_pin_memory_is_medium():
     assert levels(no_workers)[("PP505", 9)] == "high"
     assert levels(EVALUATION_WORKERS.replace("testloader", "TestImgLoader"))[("PP505", 9)] == "medium"
     assert levels(EVALUATION_WORKERS.replace("testloader", "train_val_loader"))[("PP505", 9)] == "high"
+
+
+GAN_TWO_STEPS = """
+import torch
+
+
+class GANModel:
+    def __init__(self, netG, netD):
+        self.netG = netG.cuda()
+        self.netD = netD.cuda()
+        self.optimizer_G = torch.optim.Adam(self.netG.parameters())
+
+    def forward(self):
+        self.fake = self.netG(self.real)
+
+    def backward_G(self):
+        self.loss_G = self.netD(self.fake).mean()
+        self.loss_G.backward(retain_graph=True)
+
+    def backward_feat(self):
+        self.loss_F = self.fake.abs().mean()
+        self.loss_F.backward()
+
+    def optimize_parameters(self):
+        self.forward()
+        self.optimizer_G.zero_grad()
+        self.backward_G()
+        self.optimizer_G.step()
+
+    def optimize_with_features(self):
+        self.forward()
+        self.optimizer_G.zero_grad()
+        self.backward_G()
+        self.backward_feat()
+        self.optimizer_G.step()
+"""
+
+
+def test_pp511_retain_graph_is_dropped_only_when_every_step_method_proves_it():
+    """(review 26 item 8) `optimize_parameters` calls `backward_G` last, but `optimize_with_features` calls it
+    and then `backward_feat`, which backpropagates through `self.fake` again: dropping `retain_graph` would
+    break the second step, so silent. With the second step also calling `backward_G` last, it reports."""
+    assert "PP511" not in {f[0] for f in torch_findings(GAN_TWO_STEPS)}
+    both_last = GAN_TWO_STEPS.replace("        self.backward_feat()\n", "")
+    assert both_last != GAN_TWO_STEPS
+    assert ("PP511", 16) in torch_findings(both_last)

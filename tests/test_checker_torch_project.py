@@ -1113,3 +1113,42 @@ def test_a_test_loader_with_workers_a_factory_returns_is_medium(tmp_path):
     (tmp_path / "train.py").write_text(TEST_LOADER_USER)
     findings, _, _ = check_paths([str(tmp_path)])
     assert levels_of(findings, "PP505") == {("dataloader.py", 6): "high", ("dataloader.py", 9): "medium"}
+
+
+GUARDED_CALLEE_TESTER = """import torch
+from model import Pix2PixModel
+
+
+class Tester:
+    def __init__(self):
+        self.model = Pix2PixModel()
+        self.model.eval()
+
+    def run(self, loader, save):
+        for i, data_i in enumerate(loader):
+            generated = self.model(data_i, mode="inference")
+            save(generated.cpu())
+"""
+
+
+def test_a_guarded_mode_called_on_an_attribute_drops_the_eval_finding(tmp_path):
+    """(review 26 item 9) `self.model(data_i, mode="inference")` in a Tester class runs the same guarded
+    inference branch as the plain `model(data_i, mode="inference")`. A call of a project method by that
+    keyword (`self.evaluate(data_i, mode="inference")`, no forward) and the unguarded branch keep it."""
+    (tmp_path / "model.py").write_text(GUARDED_CALLEE_MODEL)
+    (tmp_path / "test.py").write_text(GUARDED_CALLEE_TESTER)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert not {k for k in levels_of(findings, "PP503") if k[0] == "test.py"}
+    method = GUARDED_CALLEE_TESTER.replace("self.model(data_i", "self.evaluate(data_i").replace(
+        "    def run(", "    def evaluate(self, data, mode):\n        return self.model(data)\n\n    def run("
+    )
+    assert method != GUARDED_CALLEE_TESTER
+    (tmp_path / "test.py").write_text(method)
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("test.py", 15) in set(levels_of(findings, "PP503"))
+    (tmp_path / "test.py").write_text(GUARDED_CALLEE_TESTER)
+    (tmp_path / "model.py").write_text(
+        GUARDED_CALLEE_MODEL.replace('elif mode == "inference":', 'elif mode == "other":')
+    )
+    findings, _, _ = check_paths([str(tmp_path)])
+    assert ("test.py", 12) in set(levels_of(findings, "PP503"))

@@ -19,7 +19,15 @@ from checker.datasets import (
     untraced_pipelines,
 )
 from checker.findings import RawFinding
-from checker.module import FUNCTION_TYPES, ModuleIndex, import_of, is_main_guard, walk
+from checker.module import (
+    FUNCTION_TYPES,
+    ModuleIndex,
+    class_at,
+    import_of,
+    is_main_guard,
+    self_attribute,
+    walk,
+)
 from checker.rules import Rule, register
 from checker.rules.common import first_report, literal_iterations, runs_once
 
@@ -1109,7 +1117,7 @@ def _untraced_dataset_maps(index: ModuleIndex, traced: set[int]):
         receiver = root.attr if isinstance(root, ast.Attribute) else getattr(root, "id", "")
         words = receiver.lower().split("_")
         looks_like_dataset = "dataset" in receiver.lower() or "ds" in words
-        if not looks_like_dataset and _self_attribute(func.value):
+        if not looks_like_dataset and self_attribute(func.value):
             stepped = _tf_data_attributes(index) if stepped is None else stepped
             looks_like_dataset = receiver in stepped
         if looks_like_dataset or any(k.arg == "map_func" for k in call.keywords):
@@ -1148,11 +1156,11 @@ def _tf_data_attributes(index: ModuleIndex) -> set[str]:
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and _self_attribute(node.targets[0])
+            and self_attribute(node.targets[0])
             and isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr in _TF_DATA_ONLY_STEPS
-            and _self_attribute(node.value.func.value)
+            and self_attribute(node.value.func.value)
             and node.value.func.value.attr == node.targets[0].attr
         ):
             found.add(node.targets[0].attr)
@@ -1473,13 +1481,13 @@ def _note_imported_python(
 def imported_python_code(index: ModuleIndex, name: str) -> tuple[bool, tuple[tuple[int, str, str], ...]]:
     """What the top-level def `name` (or the method "Class.m") of this module does as a Python callback:
     whether it, with the module functions it calls (3 levels), opens files or runs OpenCV
-    (`python_native_work`), and the helpers it calls from modules it imports (for the project pass to read
+    (`_python_native_work`), and the helpers it calls from modules it imports (for the project pass to read
     in turn: `Dataset.transform_record` calls `image_utils.random_transform`)."""
     owner, _, method = name.rpartition(".")
     function = index.class_methods.get(owner, {}).get(method) if owner else index.module_functions.get(name)
     if function is None:
         return False, ()
-    native = any(python_native_work(node.func) for node, _ in _calls_in_map([function], index))
+    native = any(_python_native_work(node.func) for node, _ in _calls_in_map([function], index))
     return native, _imported_from([function], index)
 
 
@@ -1533,10 +1541,6 @@ def _bound_for_evaluation(call: ast.Call, index: ModuleIndex, words: tuple[str, 
     )
 
 
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
     """The top-level def `name` of this module, or the `__call__` of its class `name` with the methods it
     calls on `self` (3 levels), does image or file work as does_image_work counts it."""
@@ -1552,7 +1556,7 @@ def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
                 if (
                     isinstance(node, ast.Assign)
                     and len(node.targets) == 1
-                    and _self_attribute(node.targets[0])
+                    and self_attribute(node.targets[0])
                 ):
                     values = (
                         [node.value.body, node.value.orelse]
@@ -1560,7 +1564,7 @@ def imported_code_does_image_work(index: ModuleIndex, name: str) -> bool:
                         else [node.value]
                     )
                     aliases.setdefault(node.targets[0].attr, set()).update(
-                        v.attr for v in values if _self_attribute(v)
+                        v.attr for v in values if self_attribute(v)
                     )
         for _ in range(3):
             called = {
@@ -1985,7 +1989,7 @@ _PYTHON_FILE_READERS = re.compile(
 _PYTHON_NATIVE_WORK = re.compile(r"^cv2\.(?!imshow|waitKey|destroy|namedWindow|putText|rectangle|circle)\w+$")
 
 
-def python_native_work(func: ast.AST) -> bool:
+def _python_native_work(func: ast.AST) -> bool:
     """A Python call (its function as written) that opens and decodes a file or runs an OpenCV transform:
     work in C code that releases the GIL (`_PYTHON_FILE_READERS`, `_PYTHON_NATIVE_WORK`)."""
     written = ast.unparse(func)
@@ -2012,7 +2016,7 @@ def _handed_methods(roots: list[ast.AST], index: ModuleIndex) -> list[tuple[str,
             if (
                 isinstance(node, ast.Call)
                 and node.args
-                and _self_attribute(node.args[0])
+                and self_attribute(node.args[0])
                 and index.resolver.call_name(node) in _PYTHON_OPS
             ):
                 name = node.args[0].attr
@@ -2044,15 +2048,7 @@ def _inherited_callbacks(
 ) -> list[tuple[int, str, str]]:
     """(level, module, "Base.m") for each `self.m` the map's code hands to a Python op when no class of this
     module defines `m` and the class holding the map derives from `Base`, imported from a module."""
-    holder = next(
-        (
-            node
-            for node in walk(index.tree)
-            if isinstance(node, ast.ClassDef)
-            and node.lineno <= call.lineno <= (node.end_lineno or node.lineno)
-        ),
-        None,
-    )
+    holder = class_at(index, call.lineno)  # (the innermost class: review 26 items 13 and 22)
     if holder is None:
         return []
     found = []
@@ -2073,9 +2069,11 @@ def _python_reads_files(call: ast.Call, index: ModuleIndex) -> bool:
     PP202's evidence reads, not a Python callback threads cannot help (tf-fix32: nikhilroxtomar's
     `tf.numpy_function(read_image_bbox, ...)` on a module-level reader was silent, the same reader nested in
     the map function was `high`, reading 24). Since tf-fix51 also a method handed as `self.m` and OpenCV's
-    transforms (`python_native_work`)."""
+    transforms (`_python_native_work`)."""
     roots = _python_code(call, index)
-    return roots is not None and any(python_native_work(node.func) for node, _ in _calls_in_map(roots, index))
+    return roots is not None and any(
+        _python_native_work(node.func) for node, _ in _calls_in_map(roots, index)
+    )
 
 
 def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
@@ -2090,7 +2088,7 @@ def _image_ops_besides_python(call: ast.Call, index: ModuleIndex) -> bool:
         methods[node.func.attr]
         for root in roots
         for node in ast.walk(root)
-        if isinstance(node, ast.Call) and _self_attribute(node.func)
+        if isinstance(node, ast.Call) and self_attribute(node.func)
         for methods in index.class_methods.values()
         if node.func.attr in methods
     ]
@@ -2541,7 +2539,7 @@ def _says_batch(node: ast.AST) -> bool:
 
 def _returns_attribute(at: ast.AST) -> bool:
     """`return self._dataset` in a getter: the pipeline stored there is judged where it is stored."""
-    return isinstance(at, ast.Return) and _self_attribute(at.value)
+    return isinstance(at, ast.Return) and self_attribute(at.value)
 
 
 def _returned_tuples(index: ModuleIndex) -> set[int]:

@@ -17,6 +17,7 @@ from checker.module import (
     iter_walk,
     names_in,
     parameter_names,
+    self_attribute,
     statements_in,
     walk,
 )
@@ -584,7 +585,7 @@ def _kept_dicts(index: ModuleIndex) -> dict[str, list[str]]:
                 isinstance(node, ast.Assign)
                 and isinstance(node.value, ast.Dict)
                 and len(node.targets) == 1
-                and _self_attribute(node.targets[0])
+                and _self_attribute_name(node.targets[0])
             ):
                 kept[node.targets[0].attr] = [
                     v.id
@@ -1103,7 +1104,7 @@ def source_key(loop, fx, scopes: _Scopes) -> Key | None:
             if entry_of(source) in scopes.entries:
                 return entry_of(source)  # `for x, y in loaders["train"]:`, an entry of a dict literal
             source = source.value  # `for x, y in loaders[phase]:`, a dict of loaders
-        elif isinstance(source, ast.Subscript) and _self_attribute(source.value):
+        elif isinstance(source, ast.Subscript) and _self_attribute_name(source.value):
             source = source.value  # `self.dataloaders['train']`: a dict of loaders kept on the instance (BIT)
         wrapped = _progress_bar_of(source, function, loop, fx.index)
         if wrapped is None or id(wrapped) in unwrapped:
@@ -2038,7 +2039,7 @@ def _moved_loop_targets(loop, index: ModuleIndex, target: ast.AST | None = None)
             continue
         # `x`, `x[0]`, `batch.image`, `x.float()`, `torch.cat((x_l, x_u))`: the batch, or made of it
         if is_device_move(node, index) and any(
-            (isinstance(n, ast.Name) and n.id in targets) or _self_attribute(n) in targets
+            (isinstance(n, ast.Name) and n.id in targets) or _self_attribute_name(n) in targets
             for n in iter_walk(node.func.value)
         ):
             return True
@@ -2058,7 +2059,7 @@ def _batch_names(loop, index: ModuleIndex, target: ast.AST | None = None) -> set
     ) in loop.body:  # `mel, audio = batch` / `x = batch["image"]` / `x, y = Variable(b[0]), Variable(b[1])`
         if isinstance(stmt, ast.Assign) and _batch_alias(stmt.value, targets):
             for t in stmt.targets:  # (`self.data = EasyDict(data)`: "self.data", not every attribute of self)
-                held = _self_attribute(t)
+                held = _self_attribute_name(t)
                 targets |= {held} if held else {n.id for n in iter_walk(t) if isinstance(n, ast.Name)}
     for node in loop_nodes(index, loop):  # `[x.cuda() for x in data_blob]`: each item of the batch
         source = node.iter if isinstance(node, ast.comprehension) else None
@@ -2084,12 +2085,10 @@ def _items_named(node: ast.AST, targets: set[str], index: ModuleIndex) -> set[st
     return set()
 
 
-def _self_attribute(node: ast.AST) -> str | None:
+def _self_attribute_name(node: ast.AST) -> str | None:
     """ "self.data" for `self.data` (AtlasNet keeps each batch as `self.data = EasyDict(data)`); None for
     anything else. A batch name with a dot, which no plain name matches."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return f"self.{node.attr}"
-    return None
+    return f"self.{node.attr}" if self_attribute(node) else None
 
 
 # what a DGLGraph keeps its node and edge features in (`g.ndata['feat']`)

@@ -11,10 +11,12 @@ from checker.module import (
     ModuleIndex,
     assigned_names,
     bound_values,
+    class_chain,
     iter_walk,
     names_in,
     none_tested,
     parameter_names,
+    self_attribute,
     sole_name_target,
     statements_in,
     walk,
@@ -568,14 +570,14 @@ def _held_in_eval(site, caller_sites, caller_modes) -> set[str]:
     """The networks the caller holds on `self` and puts in eval mode before it calls a method of its own
     (`self.model.eval()`, then `self.extract_feature(self.query_loader)`): that method runs them in eval
     mode. MGN's `Trainer.test` (h42 trainer.py:106, listed); the parameter-passing form is above."""
-    if not _on_self(site.node.func):
+    if not self_attribute(site.node.func):
         return set()  # (not `self.extract_feature(...)`)
     held = {
         base_name(s.node.func.value)
         for s in caller_sites
         if s.node.lineno < site.node.lineno
         and isinstance(s.node.func, ast.Attribute)
-        and _on_self(s.node.func.value)
+        and self_attribute(s.node.func.value)
     }
     return {who for who in held if who and _mode_at(caller_modes, who, site.node.lineno) == "eval"}
 
@@ -587,19 +589,15 @@ _ACTING = re.compile(
 _HOST_VALUES = frozenset({"item", "numpy", "tolist"})
 
 
-def _on_self(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _policy_forward(call: ast.Call, own: dict, index: ModuleIndex) -> bool:
     """`self.actor(s)`, or a forward method of a held network: `self.actor.forward(s)`, or a def of the
     module called on it (`self.actor_local.get_action(s)`, soft actor-critic's sampling head)."""
     func = call.func
-    if _on_self(func):
+    if self_attribute(func):
         return func.attr not in own
     return (
         isinstance(func, ast.Attribute)
-        and _on_self(func.value)
+        and self_attribute(func.value)
         and func.value.attr not in own
         and (func.attr == "forward" or func.attr in _module_def_names(index))
     )
@@ -618,7 +616,7 @@ def _graph_free_forwards(function, candidates: list[ast.Call], own: dict, fx) ->
         if s.node.args
         and s.node not in candidates
         and isinstance(s.node.func, ast.Attribute)
-        and _on_self(s.node.func.value)
+        and self_attribute(s.node.func.value)
         and s.node.func.value.attr in held
         and s.node.func.value.attr not in own
     ]
@@ -636,9 +634,9 @@ def _held_networks(index: ModuleIndex, owner: str | None) -> set[str]:
             call = site.node
             if method_name(call) in ("to", "cuda", "parameters"):
                 node = call.func.value
-                while isinstance(node, ast.Attribute) and not _on_self(node):
+                while isinstance(node, ast.Attribute) and not self_attribute(node):
                     node = node.value
-                if _on_self(node):
+                if self_attribute(node):
                     found.add(node.attr)
     return found
 
@@ -737,7 +735,7 @@ def _acting_forwards(index: ModuleIndex, fx):
         forwards = [
             call
             for call in candidates
-            if (_on_self(call.func) and _detaches(call, fx, function, _HOST_VALUES))
+            if (self_attribute(call.func) and _detaches(call, fx, function, _HOST_VALUES))
             or (_graph_dropped(call, function, fx) and _on_device(function, index))
         ]
         if len(forwards) != 1:
@@ -751,7 +749,7 @@ def _acting_forwards(index: ModuleIndex, fx):
         ):
             continue
         call = forwards[0]
-        receiver = call.func.attr if _on_self(call.func) else call.func.value.attr
+        receiver = call.func.attr if self_attribute(call.func) else call.func.value.attr
         yield RawFinding(
             "PP503",
             call.lineno,
@@ -922,7 +920,7 @@ def _class_holds(index: ModuleIndex, owner: str) -> list[tuple[int, str, str]]:
     if _network_class(index, owner):
         return []
     sites = [s for method in methods.values() for s in index.function_calls.get(id(method), [])]
-    held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and _on_self(s.node.func.value)]
+    held = [s for s in sites if isinstance(s.node.func, ast.Attribute) and self_attribute(s.node.func.value)]
     evaluated = {r for _, r, kind in mode_calls(held) if kind == "eval"}
     # (the eval-mode calls first: most classes make none, and then neither test below matters)
     if not evaluated or any(is_step_call(s.node) for s in sites) or grad_disabled_by_call(sites, index):
@@ -935,7 +933,11 @@ def _network_class(index: ModuleIndex, owner: str | None) -> bool:
     """The class is a network: it defines `forward` or derives from a `...Module` base."""
     return owner is not None and (
         "forward" in index.class_methods.get(owner, {})
-        or any((base_name(b) or "").endswith("Module") for b in _class_bases(index, owner))
+        or any(
+            (base_name(b) or "").endswith("Module")
+            for cls in class_chain(index, owner)[:1]
+            for b in cls.bases
+        )
     )
 
 
@@ -950,13 +952,6 @@ def _network_inference(function, modes, index: ModuleIndex) -> bool:
         isinstance(function, FUNCTION_TYPES)
         and _network_class(index, index.function_class.get(id(function)))
         and not any(kind == "eval" for _, _, kind in modes)
-    )
-
-
-def _class_bases(index: ModuleIndex, owner: str) -> list[ast.expr]:
-    return next(
-        (n.bases for n in index.tree.body if isinstance(n, ast.ClassDef) and n.name == owner),
-        [],
     )
 
 
@@ -2584,11 +2579,24 @@ def _class_step_retains(index: ModuleIndex):
             sites = retaining.get(id(method), [])
             if len(sites) != 1 or index.function_class.get(id(method)) != owner:
                 continue
-            for step_name, step in methods.items():
-                proof = _retain_proof(index, methods, method, sites[0], step) if step is not method else None
-                if proof is not None:
-                    yield sites[0], step_name, proof
-                    break
+            # (every step that calls it must prove it: one step's proof says nothing of another step that runs
+            # a backward through the kept graph after it, review 26 item 8)
+            steps = [
+                (n, s)
+                for n, s in methods.items()
+                if s is not method and _step_calls(index, methods, method, s)
+            ]
+            proofs = [_retain_proof(index, methods, method, sites[0], step) for _, step in steps]
+            if steps and None not in proofs:
+                yield sites[0], steps[0][0], proofs[0]
+
+
+def _step_calls(index: ModuleIndex, methods: dict, method, step) -> bool:
+    """`step` is a training step (it calls `X.step()`) that calls `method` as `self.method()`."""
+    own = [c for c in index.calls if c.function is step]
+    return any(_self_method(c.node, methods) is method for c in own) and any(
+        method_name(c.node) == "step" and not c.node.args for c in own
+    )
 
 
 def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str | None:
@@ -2617,7 +2625,7 @@ def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str 
     chain = _chain_methods(index, index.function_class.get(id(method)) or "")
     graph = _graph_attributes(index, chain)
     read_later = {a for m in later for a in _self_attributes(m)}
-    written = {t.attr for t in walk(method) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    written = {t.attr for t in walk(method) if self_attribute(t) and isinstance(t.ctx, ast.Store)}
     if written & read_later or _undetached_graph_reads(
         method, (graph - written) | _unbound_attributes(method, chain)
     ):
@@ -2625,28 +2633,24 @@ def _retain_proof(index: ModuleIndex, methods: dict, method, site, step) -> str 
     return "detached"
 
 
-def _chain_methods(index: ModuleIndex, owner: str, depth: int = 4) -> list:
-    """The methods of the class and of its bases defined in the module (not those of other modules)."""
-    found = list(index.class_methods.get(owner, {}).values())
-    if depth:
-        for base in _class_bases(index, owner):
-            if isinstance(base, ast.Name) and base.id in index.class_methods and base.id != owner:
-                found += _chain_methods(index, base.id, depth - 1)
-    return found
+def _chain_methods(index: ModuleIndex, owner: str) -> list:
+    """The methods of the class and of its bases defined in the module (`module.class_chain`; not those of
+    other modules)."""
+    return [m for cls in class_chain(index, owner) for m in index.class_methods.get(cls.name, {}).values()]
 
 
 def _unbound_attributes(method, chain: list) -> set[str]:
     """Attributes the method reads bare (`self.output_i` handed on, not `self.opt.lambda_gan` nor
     `self.netD(...)`) that no method of the class chain in the module binds: a base class of another module,
     or a subclass, may bind them to a network's output, so they prove nothing."""
-    bound = {t.attr for m in chain for t in walk(m) if _self_attribute(t) and isinstance(t.ctx, ast.Store)}
+    bound = {t.attr for m in chain for t in walk(m) if self_attribute(t) and isinstance(t.ctx, ast.Store)}
     inner = {id(n.value) for n in walk(method) if isinstance(n, ast.Attribute)} | {
         id(n.func) for n in walk(method) if isinstance(n, ast.Call)
     }
     return {
         n.attr
         for n in walk(method)
-        if _self_attribute(n) and isinstance(n.ctx, ast.Load) and id(n) not in inner and n.attr not in bound
+        if self_attribute(n) and isinstance(n.ctx, ast.Load) and id(n) not in inner and n.attr not in bound
     }
 
 
@@ -2670,13 +2674,9 @@ def _later_methods(index: ModuleIndex, methods: dict, own: list, line: int) -> l
     return found
 
 
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _self_attributes(function) -> set[str]:
     """The `self.<attr>` names a def reads."""
-    return {n.attr for n in walk(function) if _self_attribute(n) and isinstance(n.ctx, ast.Load)}
+    return {n.attr for n in walk(function) if self_attribute(n) and isinstance(n.ctx, ast.Load)}
 
 
 def _graph_attributes(index: ModuleIndex, methods: list) -> set[str]:
@@ -2697,7 +2697,7 @@ def _graph_attributes(index: ModuleIndex, methods: list) -> set[str]:
                     for t in iter_walk(target):
                         if isinstance(t, ast.Name):
                             local.add(t.id)
-                        elif _self_attribute(t):
+                        elif self_attribute(t):
                             graph.add(t.attr)
         if len(graph) == before:
             break
@@ -2711,9 +2711,9 @@ def _carries_graph(value: ast.AST, graph: set[str], local: set[str]) -> bool:
         node = todo.pop()
         if isinstance(node, ast.Call) and method_name(node) in ("detach", "item", "cpu", "numpy", "tolist"):
             continue
-        if isinstance(node, ast.Call) and _self_attribute(node.func):
+        if isinstance(node, ast.Call) and self_attribute(node.func):
             return True
-        if _self_attribute(node) and node.attr in graph:
+        if self_attribute(node) and node.attr in graph:
             return True
         if isinstance(node, ast.Name) and node.id in local:
             return True
@@ -2728,7 +2728,7 @@ def _undetached_graph_reads(method, graph: set[str]) -> bool:
         node
         for node in statements_in(method)
         if isinstance(node, ast.Assign)
-        and _self_attribute(node.value)
+        and self_attribute(node.value)
         and node.value.attr in graph
         and all(isinstance(t, ast.Name) for t in node.targets)
     ]
@@ -2739,7 +2739,7 @@ def _undetached_graph_reads(method, graph: set[str]) -> bool:
     return any(
         id(node) not in skipped
         and (
-            (_self_attribute(node) and isinstance(node.ctx, ast.Load) and node.attr in graph)
+            (self_attribute(node) and isinstance(node.ctx, ast.Load) and node.attr in graph)
             or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in aliases)
         )
         for node in walk(method)

@@ -3603,7 +3603,9 @@ def _lists_of_elements(index: ModuleIndex):
         name = _elements_root(call.args[0])
         if step is None or name is None or func.value.id in _bound(list(_nodes_of(step.body))):
             continue
-        if _bound_to_list(index, site.function or index.tree, name):
+        if _bound_to_list(index, site.function or index.tree, name) or _heads_given_a_loss_each(
+            site.function or index.tree, name
+        ):
             continue
         if not _on_device_at(index, site.function, name, call.lineno):
             continue
@@ -3630,8 +3632,8 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
         return None
     gen = comp.generators[0]
     it, target = gen.iter, gen.target
-    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-        it, target = it.args[0], target.elts[1]
+    if _enumerated(it, index) is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = _enumerated(it, index), target.elts[1]
     if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)):
         return None
     function = index.loop_function.get(id(comp))
@@ -3647,6 +3649,8 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
     read = next((n for n in reads if method_name(n) != "numpy"), reads[0] if reads else None)
     if read is None or _bound_to_list(index, function or index.tree, it.id):
         return None
+    if _heads_given_a_loss_each(function or index.tree, it.id):
+        return None
     if not _on_device_at(index, function, it.id, comp.lineno) or not _runs_every_step(comp, index):
         return None
     return RawFinding(
@@ -3656,6 +3660,39 @@ def _rows_read_in_comprehension(comp, index: ModuleIndex) -> RawFinding | None:
         f"`.{method_name(read)}()` copies each row of the device tensor `{it.id}` to the host in this "
         "comprehension, one copy and sync per row on every step; copy the whole tensor once "
         f"(`{it.id}.cpu()`) before going through its rows",
+    )
+
+
+def _heads_given_a_loss_each(scope, name: str) -> bool:
+    """`loss = sum(F.cross_entropy(o, y) for o in outputs)`, `for o in outputs: loss += criterion(o, y)`: the
+    scope hands each item of `name` to a loss with the batch's targets, so `name` (`outputs = model(x)`) is a
+    tuple of heads' outputs, not one tensor whose rows Python goes through (review 26 item 7b: `[o.cpu() for
+    o in outputs]` then copies each head's whole output, once each; `_names_a_loss`)."""
+    for node in walk(scope):
+        if isinstance(node, COMPREHENSION_TYPES) and len(node.generators) == 1:
+            gen, body = (
+                node.generators[0],
+                [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt],
+            )
+        elif isinstance(node, ast.For):
+            gen, body = node, node.body
+        else:
+            continue
+        if not (isinstance(gen.iter, ast.Name) and gen.iter.id == name and isinstance(gen.target, ast.Name)):
+            continue
+        var = gen.target.id
+        for call in (n for part in body for n in walk(part) if isinstance(n, ast.Call)):
+            if any(isinstance(a, ast.Name) and a.id == var for a in call.args) and _names_a_loss(call):
+                return True
+    return False
+
+
+def _names_a_loss(call: ast.Call) -> bool:
+    """The call computes a loss of an output and targets: `criterion(o, y)`, `self.loss_fn(o, y)`,
+    `F.cross_entropy(o, y)`, `F.kl_div(o, t)` (two arguments at least; not `F.softmax(o, -1)`)."""
+    last = (method_name(call) or getattr(call.func, "id", "")).lower()
+    return len(call.args) >= 2 and (
+        any(w in last for w in ("loss", "criterion", "entropy")) or last == "kl_div"
     )
 
 
@@ -3679,16 +3716,10 @@ def _row_chain(expr: ast.AST, var: str) -> bool:
             return False
 
 
-def _is_builtin_call(node: ast.AST, name: str, index: ModuleIndex) -> bool:
-    """`enumerate(x)`: a one-argument call of the builtin `name`, not a def or import of that name."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == name
-        and len(node.args) == 1
-        and not node.keywords
-        and name not in index.resolver.names
-    )
+def _enumerated(node: ast.AST, index: ModuleIndex) -> ast.AST | None:
+    """`x` of `enumerate(x)` (`module.builtin_call`), when the module defines or imports no `enumerate` of its
+    own; None for any other node."""
+    return None if "enumerate" in index.resolver.names else builtin_call(node, {"enumerate"})
 
 
 def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
@@ -3702,20 +3733,32 @@ def _indexed_by_elements(loop, index: ModuleIndex) -> RawFinding | None:
     and over rows (`zip(pos[n, :-1], pos[n, 1:])`, then `emb[st:ed, n, :] = ...`: MuseMorphose's bar
     bounds, hold-out 44, each slice bound a host read)."""
     it, target = loop.iter, loop.target
-    if _is_builtin_call(it, "enumerate", index) and isinstance(target, ast.Tuple) and len(target.elts) == 2:
-        it, target = it.args[0], target.elts[1]  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
+    if _enumerated(it, index) is not None and isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        it, target = (
+            _enumerated(it, index),
+            target.elts[1],
+        )  # (MuseMorphose: `for b, (st, ed) in enumerate(zip(...))`)
     if not isinstance(it, ast.Call) or not isinstance(target, ast.Name | ast.Tuple):
         return None
-    sources = it.args if isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords else [it]
+    zipped = isinstance(it.func, ast.Name) and it.func.id == "zip" and not it.keywords
+    sources = it.args if zipped else [it]
     names = {_elements_root(a) for a in sources if not isinstance(a, ast.Name)} - {None}
     function = index.loop_function.get(id(loop))
-    device = [
-        n
-        for n in sorted(names)
-        if not _bound_to_list(index, function or index.tree, n)
-        and _on_device_at(index, function, n, loop.lineno)
-    ]
-    loop_vars = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+    def on_device(name: str | None) -> bool:
+        return (
+            name is not None
+            and not _bound_to_list(index, function or index.tree, name)
+            and _on_device_at(index, function, name, loop.lineno)
+        )
+
+    device = [n for n in sorted(names) if on_device(n)]
+    parts = [target]
+    if zipped and isinstance(target, ast.Tuple) and len(target.elts) == len(sources):
+        # (`zip` maps its arguments one-to-one onto the target: a name zipped from a host list, `for name,
+        # value in zip(names, terms.detach())`, holds no device element: review 26 item 7)
+        parts = [elt for elt, a in zip(target.elts, sources, strict=True) if on_device(_elements_root(a))]
+    loop_vars = {n.id for part in parts for n in ast.walk(part) if isinstance(n, ast.Name)}
     if not device or not loop_vars:
         return None
     for stmt in _nodes_of(loop.body):

@@ -686,9 +686,12 @@ def _body_guarded(body: list[ast.stmt], index: ModuleIndex) -> bool:
 
 
 def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
-    """`model(x, mode="inference")`: a plain call given a string keyword, and every project `forward` that
-    takes that keyword has an `if mode == "inference":` branch that runs under no_grad (`_body_guarded`)."""
-    if method_name(call) not in (None, "forward"):
+    """`model(x, mode="inference")`: a call of a module given a string keyword, and every project `forward`
+    that takes that keyword has an `if mode == "inference":` branch that runs under no_grad (`_body_guarded`).
+    A module is called plain, through `.forward`, or as an attribute no project def is named after
+    (`self.model(data_i, mode="inference")` in a Tester class, review 26 item 9; not `self.evaluate(...)`)."""
+    name = method_name(call)
+    if name not in (None, "forward") and _project_def_named(name, texts, answers):
         return False
     for keyword in call.keywords:
         value = keyword.value
@@ -710,6 +713,15 @@ def _guarded_mode(call: ast.Call, texts: dict[str, str], answers: dict) -> bool:
         if answers[key]:
             return True
     return False
+
+
+def _project_def_named(name: str, texts: dict[str, str], answers: dict) -> bool:
+    """Some text of the project defines a function or method `name` (one answer per name in the pass)."""
+    key = ("def", name)
+    if key not in answers:
+        pattern = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+        answers[key] = any(name in text and pattern.search(text) for text in texts.values())
+    return answers[key]
 
 
 def _mode_branches(function, parameter: str, mode: str) -> list[list[ast.stmt]]:
