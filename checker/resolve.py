@@ -8,6 +8,7 @@ matches a single spelling (`tensorflow.Session`, `tensorflow.keras.layers.Dense`
 from __future__ import annotations
 
 import ast
+import re
 
 # Longest prefix first: each maps a spelling onto the canonical one.
 _CANONICAL_PREFIXES = (
@@ -127,7 +128,29 @@ def may_use_tensorflow(text: str) -> bool:
     resolves to TensorFlow only through an import whose text names `tensorflow` or `keras` (`tf_keras` too),
     or through `tf` used after a `*` import (`_star_frameworks`). A sieve a project pass asks before it
     parses another module only to learn whether it uses TensorFlow (most PyTorch projects have none)."""
-    return "tensorflow" in text or "keras" in text or ("*" in text and "tf" in text)
+    if "tensorflow" in text or "keras" in text:
+        return True
+    if "*" not in text or "tf" not in text:
+        return False
+    return not text.isascii() or (_STAR_IMPORT.search(text) is not None and _names_tf(text))
+
+
+def _names_tf(text: str) -> bool:
+    """The ASCII text holds `tf` as a whole word (a name `tf` is one)."""
+    for match in _TF_END.finditer(text):
+        at = match.start()
+        if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+            return True
+    return False
+
+
+# `from x import *` (the tokens `import` and `*` with only blanks or a joined line between them) and the name
+# `tf`: what `tf` after a `*` import needs in a module's text, while `*` and `tf` alone are in most PyTorch
+# modules (`a * b`, `*args`; `getfloat`, `stft`). A text that is not ASCII keeps the loose sieve (identifiers
+# are NFKC-normalized: fullwidth letters spell `tf` too). (Patterns led by a literal: re searches for it
+# first; one led by `\b` is tried at every character, twenty times slower.)
+_STAR_IMPORT = re.compile(r"import[ \t\f\\\r\n]*\*")
+_TF_END = re.compile(r"tf\b")
 
 
 def may_use_a_framework(text: str) -> bool:
