@@ -125,7 +125,20 @@ def run() -> None:
         code = 130
     except BrokenPipeError:
         code = 0
-    sys.exit(code)
+    exit_now(code)
+
+
+def exit_now(code: int) -> None:
+    """End the process with `code` once the output is flushed, without tearing the interpreter down: the
+    modules, rule tables and caches a run leaves would be freed one object at a time and collected once
+    more, for nothing (0.15-0.25 CPU s of a 5 s run over hold-out 36, 0.05 of tensorpack's; torch-speed18).
+    A stream that cannot be flushed (a closed pipe) leaves the ordinary exit to report it, as before."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    os._exit(code)
 
 
 if __name__ == "__main__":

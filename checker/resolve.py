@@ -8,6 +8,7 @@ matches a single spelling (`tensorflow.Session`, `tensorflow.keras.layers.Dense`
 from __future__ import annotations
 
 import ast
+import re
 
 # Longest prefix first: each maps a spelling onto the canonical one.
 _CANONICAL_PREFIXES = (
@@ -75,11 +76,14 @@ def _star_frameworks(tree: ast.Module, known: dict[str, str]) -> dict[str, str]:
     did `import tensorflow as tf`, tf-fix34). Names the module's own imports (`known`) bind are kept: `import
     torch.nn as nn` beside `from utils.utils import *` still leaves `torch` to the star. A guess, as the
     star's module is not read: a root used and bound nowhere in the module can only come from the star.
-    (One walk by a stack of nodes, names and contexts not opened: ast.walk's generators cost three times
-    as much.)"""
+    (One walk by a stack of nodes, names not opened, each node's children appended by the index's
+    `children_but_contexts`: ast.walk's generators cost three times as much, and reading each node's fields here
+    twice as much again.)"""
+    from checker.module import children_but_contexts  # (checker.module imports this module)
+
     bound, roots = set(), set()
     stack: list = [tree]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop = stack.pop
     while stack:
         node = pop()
         kind = node.__class__
@@ -97,12 +101,7 @@ def _star_frameworks(tree: ast.Module, known: dict[str, str]) -> dict[str, str]:
             bound.add(node.name)
         elif kind is ast.arg:
             bound.add(node.arg)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if value.__class__ is list:
-                extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST) and not isinstance(value, _NO_NAMES):
-                push(value)
+        children_but_contexts(node, stack)
     unbound = roots - bound
     found = {}
     if "torch" not in known:
@@ -118,8 +117,6 @@ _STAR_TF = ("tf",)
 
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-# (nodes with no name under them: a context, an operator)
-_NO_NAMES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
 def may_use_tensorflow(text: str) -> bool:
@@ -127,7 +124,29 @@ def may_use_tensorflow(text: str) -> bool:
     resolves to TensorFlow only through an import whose text names `tensorflow` or `keras` (`tf_keras` too),
     or through `tf` used after a `*` import (`_star_frameworks`). A sieve a project pass asks before it
     parses another module only to learn whether it uses TensorFlow (most PyTorch projects have none)."""
-    return "tensorflow" in text or "keras" in text or ("*" in text and "tf" in text)
+    if "tensorflow" in text or "keras" in text:
+        return True
+    if "*" not in text or "tf" not in text:
+        return False
+    return not text.isascii() or (_STAR_IMPORT.search(text) is not None and _names_tf(text))
+
+
+def _names_tf(text: str) -> bool:
+    """The ASCII text holds `tf` as a whole word (a name `tf` is one)."""
+    for match in _TF_END.finditer(text):
+        at = match.start()
+        if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+            return True
+    return False
+
+
+# `from x import *` (the tokens `import` and `*` with only blanks or a joined line between them) and the name
+# `tf`: what `tf` after a `*` import needs in a module's text, while `*` and `tf` alone are in most PyTorch
+# modules (`a * b`, `*args`; `getfloat`, `stft`). A text that is not ASCII keeps the loose sieve (identifiers
+# are NFKC-normalized: fullwidth letters spell `tf` too). (Patterns led by a literal: re searches for it
+# first; one led by `\b` is tried at every character, twenty times slower.)
+_STAR_IMPORT = re.compile(r"import[ \t\f\\\r\n]*\*")
+_TF_END = re.compile(r"tf\b")
 
 
 def may_use_a_framework(text: str) -> bool:
