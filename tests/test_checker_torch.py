@@ -3713,6 +3713,27 @@ def test_pp502_a_step_def_summing_its_loss_into_an_attribute_keeps_the_graph():
     assert "PP502" not in {rule for rule, _ in torch_findings(accumulated)}
 
 
+def test_pp502_a_step_def_total_is_silenced_only_by_its_own_rebind_or_backward():
+    """review 26 items 4 and 5: a backward on an attribute that merely begins with the total's name
+    (`self.train_losses_aux.backward()`, GAN code's `self.loss_G` beside `self.loss`) is no backward of the
+    total, so the finding stays; resetting the very entry the step adds to (`self.train_losses["loss_all"] = 0`
+    in the step) holds only this step's graph, so it is silent."""
+    prefixed = STEP_DEF_TOTAL.replace(
+        "        train_losses = self.train_losses.copy()\n",
+        "        self.train_losses_aux.backward()\n        train_losses = self.train_losses.copy()\n",
+    )
+    assert prefixed != STEP_DEF_TOTAL
+    assert ("PP502", 19) in torch_findings(prefixed)
+    entry_reset = STEP_DEF_TOTAL.replace(
+        "        self.optimizer.zero_grad()\n",
+        '        self.optimizer.zero_grad()\n        self.train_losses["loss_all"] = 0.0\n',
+    )
+    assert entry_reset != STEP_DEF_TOTAL
+    assert "PP502" not in {rule for rule, _ in torch_findings(entry_reset)}
+    other_entry = entry_reset.replace('self.train_losses["loss_all"] = 0.0', 'self.train_losses["count"] = 0')
+    assert ("PP502", 20) in torch_findings(other_entry)
+
+
 DEVICE_SUBSET_LOADER = """
 import torch
 import torch.nn as nn
