@@ -3774,6 +3774,28 @@ def test_pp501_batches_of_a_subset_of_a_tensor_dataset_made_on_the_gpu():
     assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}
 
 
+def test_pp501_batches_of_a_random_split_of_a_tensor_dataset_made_on_the_gpu():
+    """review 26 item 6: the same loader over a `random_split` part (`train_data, val_data =
+    random_split(trainval_data, ...)`, a tuple target) is a GPU slice as the `Subset` is; PP501 followed only
+    `Subset`. On host tensors it stays silent; a split of a data set that is no TensorDataset (a project
+    class that loads files) is no device data set either."""
+    split = DEVICE_SUBSET_LOADER.replace(
+        "train_data = torch.utils.data.Subset(trainval_data, list(range(0, train_size)))",
+        "train_data, val_data = torch.utils.data.random_split(\n"
+        "        trainval_data, [train_size, len(trainval_data) - train_size]\n    )",
+    )
+    assert split != DEVICE_SUBSET_LOADER
+    assert ("PP501", 25) in torch_findings(split)
+    on_host = split.replace(
+        "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
+    )
+    assert on_host != split
+    assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}
+    files = on_host.replace("torch.utils.data.TensorDataset(XS_torch, YS_torch)", "FolderSet(XS, YS)")
+    assert files != on_host
+    assert "PP501" not in {rule for rule, _ in torch_findings(files)}
+
+
 LOSS_TERM_STEP = """
 import torch
 

@@ -57,7 +57,12 @@ from checker.rules.torch_common import (
     returns_in,
     under_log_switch,
 )
-from checker.rules.torch_data import MOVE_HELPERS, bound_before, loader_dataset, module_loaders, source_key
+from checker.rules.torch_data import (
+    MOVE_HELPERS,
+    device_tensor_dataset,
+    module_loaders,
+    source_key,
+)
 from checker.rules.torch_graph import mode_calls
 from checker.rules.torch_steps import (
     FACTORIES,
@@ -1352,58 +1357,17 @@ def _hands_device(call: ast.Call) -> bool:
 
 
 def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
-    """(torch-fix85) A DataLoader over `TensorDataset(x, y)` whose tensors its def made by a call handed the
-    device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred, device)`, STGCN) or moved
-    there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so a loop over it that moves
-    nothing runs its step there, and a read in it waits."""
-    dataset = loader_dataset(loader)
-    function = call_function(index, loader)
-    if not isinstance(dataset, ast.Name):
-        return False
-    made = bound_before(dataset, function, loader.lineno, index)
-    for _ in range(3):  # (torch-fix132: a `Subset(trainval_data, ...)` of one: DL-Traff-Graph, hold-out 44)
-        if not (
-            isinstance(made, ast.Call)
-            and base_name(made.func) == "Subset"
-            and made.args
-            and isinstance(made.args[0], ast.Name)
-        ):
-            break
-        made = bound_before(made.args[0], function, loader.lineno, index)
-    if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
-        return False
-    for arg in made.args:
-        value = (
-            bound_before(arg, function, loader.lineno, index) or _paired_value(arg, function, loader.lineno)
-            if isinstance(arg, ast.Name)
-            else arg
-        )
-        if not isinstance(value, ast.Call):
-            return False
-        handed = (*value.args, *(k.value for k in value.keywords))
-        if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
-            return False
-    return True
+    """(torch-fix85) A DataLoader over `TensorDataset(x, y)`, or a split of one, whose tensors its def made
+    by a call handed the device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred,
+    device)`, STGCN) or moved there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so
+    a loop over it that moves nothing runs its step there, and a read in it waits. The data set is read
+    by torch_data's `device_tensor_dataset` (review 26 items 6, 16: `Subset` and `random_split` alike)."""
+    return device_tensor_dataset(index, loader, _made_with_device)
 
 
-def _paired_value(name: ast.Name, function, line: int) -> ast.AST | None:
-    """(torch-fix132) The value a tuple assignment of the def pairs with the name before `line`, last
-    (`XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)`: DL-Traff-Graph's
-    `trainModel`), which `bound_before` (calls bound as a whole) does not read."""
-    found = None
-    for node in walk(function) if function is not None else ():
-        if not (isinstance(node, ast.Assign) and node.lineno < line and isinstance(node.value, ast.Tuple)):
-            continue
-        for target in node.targets:
-            if isinstance(target, ast.Tuple) and len(target.elts) == len(node.value.elts):
-                for item, value in zip(target.elts, node.value.elts, strict=True):
-                    if (
-                        isinstance(item, ast.Name)
-                        and item.id == name.id
-                        and (found is None or node.lineno > found[0])
-                    ):
-                        found = (node.lineno, value)
-    return None if found is None else found[1]
+def _made_with_device(value: ast.Call) -> bool:
+    """A call handed the device (`_names_device`) as an argument or keyword."""
+    return any(_names_device(a) for a in (*value.args, *(k.value for k in value.keywords)))
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
