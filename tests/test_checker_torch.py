@@ -3937,3 +3937,23 @@ def test_pp511_retain_graph_is_dropped_only_when_every_step_method_proves_it():
     both_last = GAN_TWO_STEPS.replace("        self.backward_feat()\n", "")
     assert both_last != GAN_TWO_STEPS
     assert ("PP511", 16) in torch_findings(both_last)
+
+
+def test_parameter_list_is_one_public_test_of_a_models_weights():
+    """torch-tidy26's left-undone (review-mend16): torch_sync spelled "a call listing a model's weights"
+    three times (`_over_parameters`, `_parameter_list`, `_device_argument`); torch_common's `parameter_list`
+    is the one test, `list(...)` of one only when `listed`, and no `.parameters` attribute that is no call."""
+    import ast
+
+    from checker.rules.torch_common import parameter_list
+
+    def expr(text):
+        return ast.parse(text, mode="eval").body
+
+    assert parameter_list(expr("self.model.named_parameters()"))
+    assert parameter_list(expr("net.parameters(recurse=False)"))
+    assert not parameter_list(expr("list(net.named_parameters())"))
+    assert parameter_list(expr("list(net.named_parameters())"), listed=True)
+    assert not parameter_list(expr("net.parameters"))
+    assert not parameter_list(expr("net.buffers()"), listed=True)
+    assert not parameter_list(None)

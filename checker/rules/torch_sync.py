@@ -52,6 +52,7 @@ from checker.rules.torch_common import (
     module_nodes,
     numpy_array_names,
     on_cpu,
+    parameter_list,
     reads_real_source,
     returns_host_value,
     returns_in,
@@ -1235,12 +1236,9 @@ def _parameter_checks(fx, scope) -> list[tuple[ast.Call, str]]:
 
 
 def _over_parameters(node: ast.AST) -> bool:
-    """`model.parameters()`, `self.model.named_parameters()`: a loop over a model's weights."""
-    return (
-        isinstance(node, ast.Call)
-        and method_name(node) in ("parameters", "named_parameters")
-        and not node.args
-    )
+    """`model.parameters()`, `self.model.named_parameters()` with no argument (`parameter_list`): a loop
+    over, or a reader handed, a whole model's weights."""
+    return parameter_list(node) and not node.args
 
 
 def _every_step(fx, node: ast.AST, scope) -> bool:
@@ -2918,18 +2916,13 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     return found
 
 
-_PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
-
-
 def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
     """A loss (`loss`, `loss_dict_reduced`) or a tensor of the step's graph, or its `.data` / `.detach()`
     (`pred.data`), handed to a reader; or a model's parameters (`clip_grad_value_(net_g.parameters(), None)`,
     VITS' helper summing `p.grad.data.norm(2).item() ** 2` over them: one wait per parameter)."""
     if isinstance(arg, ast.Starred):
         arg = arg.value
-    if _loss_named(arg) or (
-        isinstance(arg, ast.Call) and method_name(arg) in _PARAMETER_LISTS and not arg.args
-    ):
+    if _loss_named(arg) or _over_parameters(arg):
         return True
     root = receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
     return isinstance(root, ast.Name) and root.id in tensors
@@ -3817,7 +3810,7 @@ def _gradient_norm_read(inner, call: ast.Call, index: ModuleIndex) -> bool:
     if not any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func)):
         return False
     it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
-    if _parameter_list(it):
+    if parameter_list(it, listed=True):
         return True
     if isinstance(it, ast.Call) and base_name(it.func) == "range" and len(it.args) == 1:
         it = it.args[0]  # (`range(len(named_params))`)
@@ -3826,14 +3819,7 @@ def _gradient_norm_read(inner, call: ast.Call, index: ModuleIndex) -> bool:
         return False
     scope = index.loop_function.get(id(inner)) or index.tree
     values = bound_values(scope, it.id)
-    return bool(values) and all(_parameter_list(v) for v in values)
-
-
-def _parameter_list(node: ast.AST | None) -> bool:
-    """`model.parameters()`, `net.named_parameters()`, or `list(...)` of one."""
-    if isinstance(node, ast.Call) and base_name(node.func) == "list" and len(node.args) == 1:
-        node = node.args[0]
-    return isinstance(node, ast.Call) and method_name(node) in ("parameters", "named_parameters")
+    return bool(values) and all(parameter_list(v, listed=True) for v in values)
 
 
 def _where_gradient(fx, node: ast.AST, inner) -> bool:
