@@ -3943,8 +3943,6 @@ def test_parameter_list_is_one_public_test_of_a_models_weights():
     """torch-tidy26's left-undone (review-mend16): torch_sync spelled "a call listing a model's weights"
     three times (`_over_parameters`, `_parameter_list`, `_device_argument`); torch_common's `parameter_list`
     is the one test, `list(...)` of one only when `listed`, and no `.parameters` attribute that is no call."""
-    import ast
-
     from checker.rules.torch_common import parameter_list
 
     def expr(text):
