@@ -3713,6 +3713,27 @@ def test_pp502_a_step_def_summing_its_loss_into_an_attribute_keeps_the_graph():
     assert "PP502" not in {rule for rule, _ in torch_findings(accumulated)}
 
 
+def test_pp502_a_step_def_total_is_silenced_only_by_its_own_rebind_or_backward():
+    """review 26 items 4 and 5: a backward on an attribute that merely begins with the total's name
+    (`self.train_losses_aux.backward()`, GAN code's `self.loss_G` beside `self.loss`) is no backward of the
+    total, so the finding stays; resetting the very entry the step adds to (`self.train_losses["loss_all"] = 0`
+    in the step) holds only this step's graph, so it is silent."""
+    prefixed = STEP_DEF_TOTAL.replace(
+        "        train_losses = self.train_losses.copy()\n",
+        "        self.train_losses_aux.backward()\n        train_losses = self.train_losses.copy()\n",
+    )
+    assert prefixed != STEP_DEF_TOTAL
+    assert ("PP502", 19) in torch_findings(prefixed)
+    entry_reset = STEP_DEF_TOTAL.replace(
+        "        self.optimizer.zero_grad()\n",
+        '        self.optimizer.zero_grad()\n        self.train_losses["loss_all"] = 0.0\n',
+    )
+    assert entry_reset != STEP_DEF_TOTAL
+    assert "PP502" not in {rule for rule, _ in torch_findings(entry_reset)}
+    other_entry = entry_reset.replace('self.train_losses["loss_all"] = 0.0', 'self.train_losses["count"] = 0')
+    assert ("PP502", 20) in torch_findings(other_entry)
+
+
 DEVICE_SUBSET_LOADER = """
 import torch
 import torch.nn as nn
@@ -3751,6 +3772,28 @@ def test_pp501_batches_of_a_subset_of_a_tensor_dataset_made_on_the_gpu():
         "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
     )
     assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}
+
+
+def test_pp501_batches_of_a_random_split_of_a_tensor_dataset_made_on_the_gpu():
+    """review 26 item 6: the same loader over a `random_split` part (`train_data, val_data =
+    random_split(trainval_data, ...)`, a tuple target) is a GPU slice as the `Subset` is; PP501 followed only
+    `Subset`. On host tensors it stays silent; a split of a data set that is no TensorDataset (a project
+    class that loads files) is no device data set either."""
+    split = DEVICE_SUBSET_LOADER.replace(
+        "train_data = torch.utils.data.Subset(trainval_data, list(range(0, train_size)))",
+        "train_data, val_data = torch.utils.data.random_split(\n"
+        "        trainval_data, [train_size, len(trainval_data) - train_size]\n    )",
+    )
+    assert split != DEVICE_SUBSET_LOADER
+    assert ("PP501", 25) in torch_findings(split)
+    on_host = split.replace(
+        "torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)", "torch.Tensor(XS), torch.Tensor(YS)"
+    )
+    assert on_host != split
+    assert "PP501" not in {rule for rule, _ in torch_findings(on_host)}
+    files = on_host.replace("torch.utils.data.TensorDataset(XS_torch, YS_torch)", "FolderSet(XS, YS)")
+    assert files != on_host
+    assert "PP501" not in {rule for rule, _ in torch_findings(files)}
 
 
 LOSS_TERM_STEP = """
@@ -3894,3 +3937,21 @@ def test_pp511_retain_graph_is_dropped_only_when_every_step_method_proves_it():
     both_last = GAN_TWO_STEPS.replace("        self.backward_feat()\n", "")
     assert both_last != GAN_TWO_STEPS
     assert ("PP511", 16) in torch_findings(both_last)
+
+
+def test_parameter_list_is_one_public_test_of_a_models_weights():
+    """torch-tidy26's left-undone (review-mend16): torch_sync spelled "a call listing a model's weights"
+    three times (`_over_parameters`, `_parameter_list`, `_device_argument`); torch_common's `parameter_list`
+    is the one test, `list(...)` of one only when `listed`, and no `.parameters` attribute that is no call."""
+    from checker.rules.torch_common import parameter_list
+
+    def expr(text):
+        return ast.parse(text, mode="eval").body
+
+    assert parameter_list(expr("self.model.named_parameters()"))
+    assert parameter_list(expr("net.parameters(recurse=False)"))
+    assert not parameter_list(expr("list(net.named_parameters())"))
+    assert parameter_list(expr("list(net.named_parameters())"), listed=True)
+    assert not parameter_list(expr("net.parameters"))
+    assert not parameter_list(expr("net.buffers()"), listed=True)
+    assert not parameter_list(None)

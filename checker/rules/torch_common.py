@@ -1604,3 +1604,17 @@ def outside_ifs(fx, node: ast.AST, stop: ast.AST) -> bool:
     """No `if` stands between the node and `stop` (its def or loop): the node runs every time `stop`'s body
     does. One definition for the copies and reads judged "outside the def's ifs" (review23 item 11)."""
     return not any(isinstance(up, ast.If) for up in fx.ancestors(node, stop))
+
+
+# the calls that list a model's weights (`parameter_list`)
+PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
+
+
+def parameter_list(node: ast.AST | None, listed: bool = False) -> bool:
+    """`model.parameters()`, `self.net.named_parameters()`: a call that lists a model's weights, or with
+    `listed` also `list(...)` of one (`named_params = list(net.named_parameters())`). The one test of a
+    parameter list (torch-tidy26's left-undone: torch_sync spelled it three times); a caller that wants
+    the whole model's list alone adds `not node.args` (no `recurse=False`, no `prefix`)."""
+    if listed and isinstance(node, ast.Call) and base_name(node.func) == "list" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, ast.Call) and method_name(node) in PARAMETER_LISTS

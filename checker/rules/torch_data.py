@@ -3511,3 +3511,50 @@ def _in_fixed_order(call: ast.Call, index: ModuleIndex) -> bool:
     if given and shuffle is not None:
         return is_false(shuffle)
     return given is not None and not any(k.arg in ("sampler", "batch_sampler") for k in call.keywords)
+
+
+def device_tensor_dataset(index: ModuleIndex, loader: ast.Call, placed=None) -> bool:
+    """(review 26 items 6, 16) The one test of "the loader's data set is a TensorDataset, or a split of one
+    (`_SPLITS`: `Subset(ds, idx)`, or the part of `train, val = random_split(ds, ...)` the loader takes),
+    whose tensors are on the device": a name is read through its last binding in the loader's scope
+    (`_last_binding`, one item of a tuple of values or targets counts), up to three splits deep. Its
+    batches are GPU slices: PP501 takes a loop over it for a GPU step (DL-Traff-Graph's `trainModel`,
+    hold-out 44), and workers could not serve it. A tensor is on the device when it is moved there
+    (`torch.Tensor(XS).to(device)`, `is_device_move`) or when the caller's `placed(call)` says so (PP501:
+    `x, y = data_transform(train, n_his, n_pred, device)`, a call handed the device, STGCN)."""
+    dataset = loader_dataset(loader)
+    for _ in range(3):
+        if isinstance(dataset, ast.Name):
+            dataset = _bound_part(dataset.id, loader, index, _SPLITS)
+        if not (isinstance(dataset, ast.Call) and base_name(dataset.func) in _SPLITS and dataset.args):
+            break
+        dataset = dataset.args[0]
+    if isinstance(dataset, ast.Name):
+        dataset = _bound_part(dataset.id, loader, index, frozenset())
+    if not (isinstance(dataset, ast.Call) and _in_memory(dataset, index) and dataset.args):
+        return False
+    return all(_tensor_on_device(arg, loader, index, placed) for arg in dataset.args)
+
+
+def _bound_part(name: str, loader: ast.Call, index: ModuleIndex, whole: frozenset[str]) -> ast.AST | None:
+    """The value the loader's scope last binds `name` to: its item of a tuple of values, or for a tuple of
+    targets a call named in `whole` as a whole (a `random_split`'s part is read as the data set is); None
+    for any other tuple target."""
+    value, position = _last_binding(name, loader, index)
+    if position is None:
+        return value
+    if isinstance(value, ast.Tuple):
+        return value.elts[position] if position < len(value.elts) else None
+    return value if isinstance(value, ast.Call) and base_name(value.func) in whole else None
+
+
+def _tensor_on_device(arg: ast.AST, loader: ast.Call, index: ModuleIndex, placed) -> bool:
+    """A data set's tensor (`device_tensor_dataset`): a device move, inline or by the name's last binding
+    (its item of a tuple of values), or a call `placed` accepts, also one bound whole to a tuple of targets
+    that holds the name (`x_train, y_train = data_transform(..., device)`)."""
+    if isinstance(arg, ast.Name):
+        value, position = _last_binding(arg.id, loader, index)
+        if position is not None and not isinstance(value, ast.Tuple):
+            return isinstance(value, ast.Call) and placed is not None and placed(value)
+        arg = _bound_part(arg.id, loader, index, frozenset())
+    return isinstance(arg, ast.Call) and (is_device_move(arg, index) or (placed is not None and placed(arg)))

@@ -162,7 +162,9 @@ def _step_def_totals(index: ModuleIndex, fx):
             ):
                 continue
             kept = _kept_entry(node.value, tensors)
-            if kept is None or _rebinds_or_backs(index, function, ast.unparse(held)):
+            if kept is None or _rebinds_or_backs(
+                index, function, ast.unparse(held), ast.unparse(node.target)
+            ):
                 continue
             yield RawFinding(
                 "PP502",
@@ -195,16 +197,24 @@ def _kept_entry(expr: ast.AST, tensors: set[str]) -> str | None:
     return _holds_graph(expr, tensors)
 
 
-def _rebinds_or_backs(index: ModuleIndex, function, held: str) -> bool:
-    """The def binds `held` afresh (a total of this step only), or some `backward()` of the module runs
-    on it (`self.acc_loss += loss` summed for a later `self.acc_loss.backward()`)."""
+def _rebinds_or_backs(index: ModuleIndex, function, held: str, target: str) -> bool:
+    """The def binds `held`, or the entry `target` it adds to, afresh (a total of this step only:
+    `self.stats["loss"] = 0` at the top of the step), or some `backward()` of the module runs on `held` or
+    an entry of it (`self.acc_loss += loss` summed for a later `self.acc_loss.backward()`). The receiver
+    is compared whole (review 26 item 4): `self.loss_G.backward()` is no backward of `self.loss`."""
     for node in walk(function):
-        if isinstance(node, ast.Assign) and any(ast.unparse(t) == held for t in node.targets):
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) in (held, target) for t in node.targets):
             return True
     return any(
-        method_name(site.node) == "backward" and ast.unparse(site.node.func.value).startswith(held)
+        method_name(site.node) == "backward" and _rooted_at(ast.unparse(site.node.func.value), held)
         for site in index.calls
     )
+
+
+def _rooted_at(text: str, held: str) -> bool:
+    """`text` is `held` itself or an entry or attribute of it (`held[...]`, `held.x`), not a longer name
+    that merely begins with it."""
+    return text == held or text.startswith((held + "[", held + "."))
 
 
 def _imported_meter_update(node, meters: set[str]) -> tuple[ast.AST, ast.AST] | None:

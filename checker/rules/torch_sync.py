@@ -52,12 +52,18 @@ from checker.rules.torch_common import (
     module_nodes,
     numpy_array_names,
     on_cpu,
+    parameter_list,
     reads_real_source,
     returns_host_value,
     returns_in,
     under_log_switch,
 )
-from checker.rules.torch_data import MOVE_HELPERS, bound_before, loader_dataset, module_loaders, source_key
+from checker.rules.torch_data import (
+    MOVE_HELPERS,
+    device_tensor_dataset,
+    module_loaders,
+    source_key,
+)
 from checker.rules.torch_graph import mode_calls
 from checker.rules.torch_steps import (
     FACTORIES,
@@ -1230,12 +1236,9 @@ def _parameter_checks(fx, scope) -> list[tuple[ast.Call, str]]:
 
 
 def _over_parameters(node: ast.AST) -> bool:
-    """`model.parameters()`, `self.model.named_parameters()`: a loop over a model's weights."""
-    return (
-        isinstance(node, ast.Call)
-        and method_name(node) in ("parameters", "named_parameters")
-        and not node.args
-    )
+    """`model.parameters()`, `self.model.named_parameters()` with no argument (`parameter_list`): a loop
+    over, or a reader handed, a whole model's weights."""
+    return parameter_list(node) and not node.args
 
 
 def _every_step(fx, node: ast.AST, scope) -> bool:
@@ -1352,58 +1355,17 @@ def _hands_device(call: ast.Call) -> bool:
 
 
 def _device_tensor_dataset(index: ModuleIndex, loader: ast.Call) -> bool:
-    """(torch-fix85) A DataLoader over `TensorDataset(x, y)` whose tensors its def made by a call handed the
-    device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred, device)`, STGCN) or moved
-    there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so a loop over it that moves
-    nothing runs its step there, and a read in it waits."""
-    dataset = loader_dataset(loader)
-    function = call_function(index, loader)
-    if not isinstance(dataset, ast.Name):
-        return False
-    made = bound_before(dataset, function, loader.lineno, index)
-    for _ in range(3):  # (torch-fix132: a `Subset(trainval_data, ...)` of one: DL-Traff-Graph, hold-out 44)
-        if not (
-            isinstance(made, ast.Call)
-            and base_name(made.func) == "Subset"
-            and made.args
-            and isinstance(made.args[0], ast.Name)
-        ):
-            break
-        made = bound_before(made.args[0], function, loader.lineno, index)
-    if not (isinstance(made, ast.Call) and base_name(made.func) == "TensorDataset" and made.args):
-        return False
-    for arg in made.args:
-        value = (
-            bound_before(arg, function, loader.lineno, index) or _paired_value(arg, function, loader.lineno)
-            if isinstance(arg, ast.Name)
-            else arg
-        )
-        if not isinstance(value, ast.Call):
-            return False
-        handed = (*value.args, *(k.value for k in value.keywords))
-        if not (is_device_move(value, index) or any(_names_device(a) for a in handed)):
-            return False
-    return True
+    """(torch-fix85) A DataLoader over `TensorDataset(x, y)`, or a split of one, whose tensors its def made
+    by a call handed the device (`x_train, y_train = dataloader.data_transform(train, n_his, n_pred,
+    device)`, STGCN) or moved there (`torch.Tensor(x).to(device)`): its batches are on the GPU already, so
+    a loop over it that moves nothing runs its step there, and a read in it waits. The data set is read
+    by torch_data's `device_tensor_dataset` (review 26 items 6, 16: `Subset` and `random_split` alike)."""
+    return device_tensor_dataset(index, loader, _made_with_device)
 
 
-def _paired_value(name: ast.Name, function, line: int) -> ast.AST | None:
-    """(torch-fix132) The value a tuple assignment of the def pairs with the name before `line`, last
-    (`XS_torch, YS_torch = torch.Tensor(XS).to(device), torch.Tensor(YS).to(device)`: DL-Traff-Graph's
-    `trainModel`), which `bound_before` (calls bound as a whole) does not read."""
-    found = None
-    for node in walk(function) if function is not None else ():
-        if not (isinstance(node, ast.Assign) and node.lineno < line and isinstance(node.value, ast.Tuple)):
-            continue
-        for target in node.targets:
-            if isinstance(target, ast.Tuple) and len(target.elts) == len(node.value.elts):
-                for item, value in zip(target.elts, node.value.elts, strict=True):
-                    if (
-                        isinstance(item, ast.Name)
-                        and item.id == name.id
-                        and (found is None or node.lineno > found[0])
-                    ):
-                        found = (node.lineno, value)
-    return None if found is None else found[1]
+def _made_with_device(value: ast.Call) -> bool:
+    """A call handed the device (`_names_device`) as an argument or keyword."""
+    return any(_names_device(a) for a in (*value.args, *(k.value for k in value.keywords)))
 
 
 def _built_on_device(index: ModuleIndex) -> set[str]:
@@ -2954,18 +2916,13 @@ def _step_device_names(index: ModuleIndex, loop) -> set[str]:
     return found
 
 
-_PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
-
-
 def _device_argument(arg: ast.AST, tensors: set[str]) -> bool:
     """A loss (`loss`, `loss_dict_reduced`) or a tensor of the step's graph, or its `.data` / `.detach()`
     (`pred.data`), handed to a reader; or a model's parameters (`clip_grad_value_(net_g.parameters(), None)`,
     VITS' helper summing `p.grad.data.norm(2).item() ** 2` over them: one wait per parameter)."""
     if isinstance(arg, ast.Starred):
         arg = arg.value
-    if _loss_named(arg) or (
-        isinstance(arg, ast.Call) and method_name(arg) in _PARAMETER_LISTS and not arg.args
-    ):
+    if _loss_named(arg) or _over_parameters(arg):
         return True
     root = receiver_root(arg.func if isinstance(arg, ast.Call) else arg)
     return isinstance(root, ast.Name) and root.id in tensors
@@ -3853,7 +3810,7 @@ def _gradient_norm_read(inner, call: ast.Call, index: ModuleIndex) -> bool:
     if not any(isinstance(n, ast.Attribute) and n.attr == "grad" for n in ast.walk(call.func)):
         return False
     it = inner.generators[0].iter if isinstance(inner, COMPREHENSION_TYPES) else getattr(inner, "iter", None)
-    if _parameter_list(it):
+    if parameter_list(it, listed=True):
         return True
     if isinstance(it, ast.Call) and base_name(it.func) == "range" and len(it.args) == 1:
         it = it.args[0]  # (`range(len(named_params))`)
@@ -3862,14 +3819,7 @@ def _gradient_norm_read(inner, call: ast.Call, index: ModuleIndex) -> bool:
         return False
     scope = index.loop_function.get(id(inner)) or index.tree
     values = bound_values(scope, it.id)
-    return bool(values) and all(_parameter_list(v) for v in values)
-
-
-def _parameter_list(node: ast.AST | None) -> bool:
-    """`model.parameters()`, `net.named_parameters()`, or `list(...)` of one."""
-    if isinstance(node, ast.Call) and base_name(node.func) == "list" and len(node.args) == 1:
-        node = node.args[0]
-    return isinstance(node, ast.Call) and method_name(node) in ("parameters", "named_parameters")
+    return bool(values) and all(parameter_list(v, listed=True) for v in values)
 
 
 def _where_gradient(fx, node: ast.AST, inner) -> bool:

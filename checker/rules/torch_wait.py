@@ -188,12 +188,15 @@ def _step_def_syncs(index: ModuleIndex, fx, reported: set[int]):
 
 
 def _step_def_flushes(index: ModuleIndex, fx, reported: set[int]):
-    """(torch-fix134) `torch.cuda.empty_cache()` in a training-step def no loop of the module reaches, or in
-    a helper it calls outside loops and guards (one level): YTMT's two-stage `optimize_parameters`, which a
+    """(torch-fix134) `torch.cuda.empty_cache()` in a training-step def, one whose backward and optimizer
+    step sit outside any loop of its own (whether a loop of this module calls it is not asked), or in a
+    helper it calls outside loops and guards (one level): YTMT's two-stage `optimize_parameters`, which a
     trainer of another module calls once per batch, starts with `self._train()`, whose body sets train mode
     and empties the cache (h45 twostage_ytmt_model.py 176, listed). The step def runs an optimizer step
     itself and a backward itself or through a helper (`self.backward_G()`); every call of it is a step, so
-    the flush runs every step. `medium`: the loop is not seen."""
+    the flush runs every step. `medium`: the loop is not seen. A flush a loop of the module already
+    reported (`reported`, filled by the loop pass before this one) is not reported twice (review 26 item
+    20: the docstring said "no loop of the module reaches", which the code never tested)."""
     if not fx.places_on_device:
         return
     steps, _ = step_sites(index)

@@ -918,20 +918,25 @@ def same_module_callee(maker: str, loop_path: str) -> bool:
 
 
 def _reading_method_spans(text: str, start: int, stop: int) -> list[tuple[str, tuple[int, int]]]:
-    """The methods of the class text[start:stop] whose text holds a host read, with where each runs (from
-    its `def` to the next `def` at its indentation or the class's end)."""
+    """The methods of the class text[start:stop] whose text holds a host read, with where each runs
+    (`_method_spans`)."""
+    return [
+        (name, span)
+        for name, span in _method_spans(text, start, stop)
+        if any(w in text[slice(*span)] for w in _DEF_READ_WORDS)
+    ]
+
+
+def _method_spans(text: str, start: int, stop: int) -> list[tuple[str, tuple[int, int]]]:
+    """(name, span) of each method of the class text[start:stop], its span from its `def` to the next
+    `def` at its indentation or the class's end: the one notion of a method's text (review 26 item 17), for
+    the reading methods and the stepping ones (`_duck_classes`) alike."""
     heads = list(_METHOD_LINE.finditer(text, start, stop))
     found = []
     for i, head in enumerate(heads):
         indent = head.group(1)
-        end = stop
-        for later in heads[i + 1 :]:
-            if later.group(1) == indent:
-                end = later.start()
-                break
-        body = text[head.start() : end]
-        if any(w in body for w in _DEF_READ_WORDS):
-            found.append((head.group(2), (head.start(), end)))
+        end = next((later.start() for later in heads[i + 1 :] if later.group(1) == indent), stop)
+        found.append((head.group(2), (head.start(), end)))
     return found
 
 
@@ -1516,9 +1521,9 @@ def _duck_classes(texts: dict[str, str]) -> dict[tuple[str, str], tuple[frozense
             if not reading:
                 continue
             steps = frozenset(
-                m.group(1)
-                for m in _SELF_METHOD.finditer(text, start, stop)
-                if _one_step(text[m.start() : _method_end(text, m, stop)])
+                name
+                for name, (head, end) in _method_spans(text, start, stop)
+                if _SELF_METHOD.match(text, head) and _one_step(text[head:end])
             )
             if steps:
                 found[path, cls] = (steps, reading)
@@ -1532,24 +1537,6 @@ def _one_step(body: str) -> bool:
     """A method's text that steps (`.backward(` or `.step(`) and holds no loop: one training step
     (`optimize_parameters`), not a whole epoch or run (`exp.train(...)`, SCINet's, whose loop is its own)."""
     return _STEPS_TEXT.search(body) is not None and _LOOP_STATEMENT.search(body) is None
-
-
-def _method_end(text: str, head: re.Match, stop: int) -> int:
-    """Where the method whose `def` line `head` matched ends: the next line at its indentation or less
-    that is not blank, or the class's end."""
-    indent = len(head.group(0)) - len(head.group(0).lstrip(" \t"))
-    at = text.find("\n", head.end())
-    while 0 <= at < stop:
-        line_end = text.find("\n", at + 1)
-        line = text[at + 1 : stop if line_end < 0 else min(line_end, stop)]
-        if (
-            line.strip()
-            and len(line) - len(line.lstrip(" \t")) <= indent
-            and not line.lstrip().startswith(")")
-        ):
-            return at + 1
-        at = line_end
-    return stop
 
 
 def _duck_methods(classes: dict, step: str, name: str | None) -> list[tuple[str, tuple[int, int]]]:

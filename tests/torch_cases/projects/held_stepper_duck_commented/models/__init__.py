@@ -1,0 +1,3 @@
+from models.restore_model import RestoreModel
+
+__all__ = ["RestoreModel"]
